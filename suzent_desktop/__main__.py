@@ -1,0 +1,3 @@
+from suzent_desktop.cli import main
+
+raise SystemExit(main())

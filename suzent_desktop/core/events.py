@@ -1,0 +1,38 @@
+"""Change-sets: what an operation changed, so each view redraws only what it shows."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass
+class ChangeSet:
+    pages: set[Path] = field(default_factory=set)  # notebook pages written, created or removed
+    logs: set[str] = field(default_factory=set)  # daily-log dates appended to
+    rows_added: int = 0
+    rows_removed: int = 0
+    watermark: str | None = None  # set when the watermark moved
+    tombstones: bool = False
+    memory_md: bool = False
+    index: bool = False  # the index changed (search results may differ)
+    errors: list[str] = field(default_factory=list)
+
+    def merge(self, other: ChangeSet) -> ChangeSet:
+        self.pages |= other.pages
+        self.logs |= other.logs
+        self.rows_added += other.rows_added
+        self.rows_removed += other.rows_removed
+        self.watermark = other.watermark or self.watermark
+        self.tombstones = self.tombstones or other.tombstones
+        self.memory_md = self.memory_md or other.memory_md
+        self.index = self.index or other.index
+        self.errors += other.errors
+        return self
+
+    @property
+    def empty(self) -> bool:
+        return not (
+            self.pages or self.logs or self.rows_added or self.rows_removed or self.watermark
+            or self.tombstones or self.memory_md or self.index or self.errors
+        )

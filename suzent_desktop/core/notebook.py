@@ -1,0 +1,228 @@
+"""The notebook vault: bootstrap, content pages, and the ``log.md`` operations log.
+
+``log.md`` is append-only and carries the consolidation watermark. The watermark is the
+last ``watermark=YYYY-MM-DD`` token that stands on an *ingest entry line*
+(``## [DATE] ingest ...``) outside fenced code: a token in prose, a quoted example or a
+code block never moves it, which is how the original system lost today's facts.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+from suzent_desktop.core.layout import Layout
+
+ZONES: tuple[str, ...] = (
+    "0_Inbox",
+    "1_Projects",
+    "2_Wiki",
+    "2_Wiki/Concepts",
+    "2_Wiki/Literature",
+    "2_Wiki/Syntheses",
+    "2_Wiki/Entities",
+    "3_Personal",
+    "4_Assets",
+    "5_Archives",
+)
+ROOT_NAV_FILES: frozenset[str] = frozenset({"schema.md", "index.md", "log.md"})
+_SEEDS = ("schema.md", "index.md", "log.md")
+
+_ENTRY_RE = re.compile(r"^##\s+\[(?P<date>\d{4}-\d{2}-\d{2})\]\s+(?P<kind>[A-Za-z_-]+)\b(?P<rest>.*)$")
+_WATERMARK_RE = re.compile(r"(?<!\S)watermark=(?P<date>\d{4}-\d{2}-\d{2})(?!\S)")
+_SKIPPED_RE = re.compile(r"(?<!\S)skipped=(?P<dates>[\d,-]+)")
+_FENCE_RE = re.compile(r"^\s*(```|~~~)")
+
+
+class NotebookError(ValueError):
+    """The vault cannot be used as configured; the message names the path."""
+
+
+@dataclass
+class LogEntry:
+    """One ``## [date] kind ...`` entry of ``log.md`` with the lines that follow it."""
+
+    date: str
+    kind: str
+    line: int
+    headline: str
+    watermark: str | None = None
+    skipped: list[str] = field(default_factory=list)
+    body: list[str] = field(default_factory=list)
+
+    @property
+    def summary(self) -> str:
+        return "\n".join(self.body).strip()
+
+
+def _seed_text(name: str) -> str:
+    return resources.files("suzent_desktop.resources").joinpath("vault", name).read_text(encoding="utf-8")
+
+
+def is_hidden(relative: Path) -> bool:
+    return any(part.startswith(".") for part in relative.parts)
+
+
+class Notebook:
+    def __init__(self, layout: Layout) -> None:
+        self.layout = layout
+
+    @property
+    def root(self) -> Path:
+        return self.layout.notebook_dir
+
+    # -- bootstrap -------------------------------------------------------------
+    def bootstrap(self) -> list[Path]:
+        """Create missing zones and seed files; never touch a file that exists. Returns what was created."""
+        if self.root.exists() and not self.root.is_dir():
+            raise NotebookError(f"{self.root}: notebook_path must be a folder, but it is a file")
+        created: list[Path] = []
+        self.root.mkdir(parents=True, exist_ok=True)
+        for zone in ZONES:
+            folder = self.root / zone
+            if not folder.exists():
+                folder.mkdir(parents=True)
+                created.append(folder)
+        self.layout.state_dir.mkdir(exist_ok=True)
+        for name in _SEEDS:
+            target = self.root / name
+            if not target.exists():
+                try:
+                    with target.open("x", encoding="utf-8") as handle:
+                        handle.write(_seed_text(name))
+                    created.append(target)
+                except FileExistsError:
+                    pass
+        return created
+
+    # -- pages -------------------------------------------------------------------
+    def is_content_page(self, path: Path) -> bool:
+        try:
+            relative = path.relative_to(self.root)
+        except ValueError:
+            return False
+        if path.suffix.lower() != ".md" or is_hidden(relative):
+            return False
+        return not (len(relative.parts) == 1 and relative.name in ROOT_NAV_FILES)
+
+    def content_pages(self) -> Iterator[Path]:
+        """Every markdown content page, sorted, skipping hidden folders (``.obsidian``, ``.trash``, ``.state``)."""
+        if not self.root.is_dir():
+            return
+        for folder, dirs, files in os.walk(self.root):
+            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            for name in sorted(files):
+                path = Path(folder) / name
+                if self.is_content_page(path):
+                    yield path
+
+    def relative(self, path: Path) -> str:
+        return path.relative_to(self.root).as_posix()
+
+    # -- log.md ------------------------------------------------------------------
+    def log_text(self) -> str:
+        path = self.layout.log_md
+        if not path.is_file():
+            return ""
+        return path.read_bytes().decode("utf-8", errors="replace")
+
+    def entries(self) -> list[LogEntry]:
+        """Entry lines outside fenced code, in file order, each with its body."""
+        result: list[LogEntry] = []
+        in_fence = False
+        current: LogEntry | None = None
+        for number, raw in enumerate(self.log_text().splitlines(), start=1):
+            line = raw.rstrip("\r")
+            if _FENCE_RE.match(line):
+                in_fence = not in_fence
+                if current is not None:
+                    current.body.append(line)
+                continue
+            match = None if in_fence else _ENTRY_RE.match(line)
+            if match:
+                kind = match.group("kind").lower()
+                watermark = None
+                skipped: list[str] = []
+                if kind == "ingest":
+                    marks = _WATERMARK_RE.findall(match.group("rest"))
+                    watermark = _valid_date(marks[-1]) if marks else None
+                    skip = _SKIPPED_RE.search(match.group("rest"))
+                    if skip:
+                        skipped = [d for d in skip.group("dates").split(",") if _valid_date(d)]
+                current = LogEntry(
+                    date=match.group("date"),
+                    kind=kind,
+                    line=number,
+                    headline=line,
+                    watermark=watermark,
+                    skipped=skipped,
+                )
+                result.append(current)
+            elif current is not None:
+                if line.startswith("#"):
+                    current = None
+                else:
+                    current.body.append(line)
+        return result
+
+    def raw_watermark(self) -> str | None:
+        """The last watermark on an ingest entry line, as written (may be in the future)."""
+        marks = [e.watermark for e in self.entries() if e.watermark]
+        return marks[-1] if marks else None
+
+    def watermark(self, today: dt.date) -> str | None:
+        """The effective watermark: a token on or after today counts as yesterday."""
+        raw = self.raw_watermark()
+        if raw is None:
+            return None
+        yesterday = (today - dt.timedelta(days=1)).isoformat()
+        return min(raw, yesterday)
+
+    def skipped_dates(self) -> list[str]:
+        dates: set[str] = set()
+        for entry in self.entries():
+            dates.update(entry.skipped)
+        return sorted(dates)
+
+    def last_entry(self, kind: str) -> LogEntry | None:
+        matches = [e for e in self.entries() if e.kind == kind]
+        return matches[-1] if matches else None
+
+    def _append_log(self, text: str) -> None:
+        """Append to ``log.md`` (an append-only file, like the daily logs), starting on a fresh line."""
+        path = self.layout.log_md
+        path.parent.mkdir(parents=True, exist_ok=True)
+        existing = path.read_bytes() if path.exists() else b""
+        prefix = "" if not existing or existing.endswith(b"\n\n") else ("\n" if existing.endswith(b"\n") else "\n\n")
+        with path.open("a", encoding="utf-8", newline="") as handle:
+            handle.write(prefix + text)
+
+    def append_ingest(self, run_date: dt.date, watermark: str, summary: str = "") -> None:
+        """Written by the dream runner alone, after a productive run."""
+        body = f"\n{summary.strip()}\n" if summary.strip() else ""
+        self._append_log(f"## [{run_date.isoformat()}] ingest | daily logs  watermark={watermark}\n{body}")
+
+    def append_skip(self, run_date: dt.date, skipped: list[str], attempts: int) -> None:
+        """A batch given up after the retry limit: the watermark moves past it and the dates are named."""
+        end = max(skipped)
+        self._append_log(
+            f"## [{run_date.isoformat()}] ingest | skipped daily logs after {attempts} failed attempts"
+            f"  skipped={','.join(sorted(skipped))}  watermark={end}\n"
+        )
+
+    def append_lint(self, run_date: dt.date, summary: str = "") -> None:
+        body = f"{summary.strip()}\n" if summary.strip() else ""
+        self._append_log(f"## [{run_date.isoformat()}] lint\n{body}")
+
+
+def _valid_date(text: str) -> str | None:
+    try:
+        dt.date.fromisoformat(text)
+    except ValueError:
+        return None
+    return text

@@ -1,0 +1,73 @@
+"""Recall signals: which memories were retrieved, for MEMORY.md promotion.
+
+Best-effort and bounded: the file is trimmed to the newest ``MAX_LINES`` records when it
+grows past twice that, and only user-facing searches are recorded (the dream agent's own
+look-ups are not recalls).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from suzent_desktop.core.atomic import atomic_write_text
+from suzent_desktop.core.layout import Layout
+
+MAX_LINES = 5000
+SNIPPET_CHARS = 160
+
+
+@dataclass(frozen=True)
+class Recall:
+    snippet: str
+    source_type: str
+
+
+class RecallLog:
+    def __init__(self, layout: Layout) -> None:
+        self.layout = layout
+
+    @property
+    def path(self):
+        return self.layout.recall_log
+
+    def record(self, hits: Iterable[Recall]) -> None:
+        now = dt.datetime.now().astimezone().isoformat(timespec="seconds")
+        seen: set[tuple[str, str]] = set()
+        lines: list[str] = []
+        for hit in hits:
+            snippet = hit.snippet[:SNIPPET_CHARS]
+            if (snippet, hit.source_type) in seen:
+                continue
+            seen.add((snippet, hit.source_type))
+            lines.append(json.dumps({"ts": now, "snippet": snippet, "source_type": hit.source_type}, ensure_ascii=False))
+        if not lines:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self.path.open("a", encoding="utf-8") as handle:
+            handle.write("\n".join(lines) + "\n")
+        self._trim()
+
+    def _trim(self) -> None:
+        try:
+            text = self.path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return
+        lines = text.splitlines()
+        if len(lines) > 2 * MAX_LINES:
+            atomic_write_text(self.path, "\n".join(lines[-MAX_LINES:]) + "\n")
+
+    def counts(self) -> Counter[str]:
+        """How often each snippet was recalled (newest file contents only)."""
+        counter: Counter[str] = Counter()
+        if not self.path.is_file():
+            return counter
+        for line in self.path.read_text(encoding="utf-8", errors="replace").splitlines():
+            try:
+                counter[json.loads(line)["snippet"]] += 1
+            except (ValueError, KeyError, TypeError):
+                continue
+        return counter

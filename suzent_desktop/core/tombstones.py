@@ -1,0 +1,106 @@
+"""Tombstones: what the user asked to forget, kept forever in ``.state/tombstones.jsonl``.
+
+Matching is on normalized text (lower-cased, whitespace runs collapsed, trimmed), per fact
+line and per paragraph. Unknown keys on existing lines are preserved because this module
+only ever appends.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from suzent_desktop.core.layout import Layout
+
+
+def normalize(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+@dataclass(frozen=True)
+class Tombstone:
+    content: str
+    line: int
+    record: dict
+
+
+@dataclass(frozen=True)
+class TombstoneProblem:
+    path: Path
+    line: int
+    reason: str
+
+
+class Tombstones:
+    def __init__(self, layout: Layout) -> None:
+        self.layout = layout
+
+    @property
+    def path(self) -> Path:
+        return self.layout.tombstones_file
+
+    def load(self) -> tuple[list[Tombstone], list[TombstoneProblem]]:
+        """All tombstones plus the lines that could not be read (reported by ``doctor``, never dropped)."""
+        stones: list[Tombstone] = []
+        problems: list[TombstoneProblem] = []
+        if not self.path.is_file():
+            return stones, problems
+        text = self.path.read_bytes().decode("utf-8", errors="replace")
+        for number, line in enumerate(text.splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+                content = record["content"]
+                if not isinstance(content, str):
+                    raise TypeError("content is not a string")
+            except (ValueError, KeyError, TypeError) as exc:
+                problems.append(TombstoneProblem(self.path, number, f"unreadable tombstone: {exc}"))
+                continue
+            if record.get("undone"):
+                continue
+            stones.append(Tombstone(normalize(content), number, record))
+        undone = self._undone_set(text)
+        return [s for s in stones if s.content not in undone], problems
+
+    def _undone_set(self, text: str) -> set[str]:
+        """Undo is itself an appended record (``{"content": ..., "undone": true}``), so history stays intact."""
+        state: dict[str, bool] = {}
+        for line in text.splitlines():
+            try:
+                record = json.loads(line)
+                state[normalize(record["content"])] = bool(record.get("undone"))
+            except (ValueError, KeyError, TypeError, AttributeError):
+                continue
+        return {content for content, undone in state.items() if undone}
+
+    def contents(self) -> set[str]:
+        return {s.content for s in self.load()[0]}
+
+    def is_tombstoned(self, text: str) -> bool:
+        return normalize(text) in self.contents()
+
+    def _append(self, record: dict) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        existing = self.path.read_bytes() if self.path.exists() else b""
+        prefix = "\n" if existing and not existing.endswith(b"\n") else ""
+        with self.path.open("a", encoding="utf-8") as handle:
+            handle.write(prefix + json.dumps(record, ensure_ascii=False) + "\n")
+
+    def add(self, text: str, *, source: str = "user", reason: str = "") -> str:
+        content = normalize(text)
+        if not content:
+            raise ValueError("nothing to forget: the text is empty")
+        record = {"content": content, "ts": dt.datetime.now().astimezone().isoformat(timespec="seconds"), "source": source}
+        if reason:
+            record["reason"] = reason
+        self._append(record)
+        return content
+
+    def undo(self, text: str) -> None:
+        """Lift a tombstone by appending an ``undone`` record; the earlier lines stay as history."""
+        self._append(
+            {"content": normalize(text), "undone": True, "ts": dt.datetime.now().astimezone().isoformat(timespec="seconds")}
+        )
