@@ -1,0 +1,239 @@
+"""What every widget may use: the engine, the dream runner, the signal bus and a task runner.
+
+Widgets never ``await`` engine calls directly in slots; they hand a coroutine to
+:meth:`AppServices.submit`, which schedules it on the one qasync loop, reports a failure on
+the status bar instead of losing it in a task nobody awaits, and emits any ChangeSet the
+coroutine returns on ``bridge.changed``. One labelled operation at a time is "current":
+its progress drives the status-bar progress bar and the Cancel button stops it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject
+
+from suzent_desktop.core.events import ChangeSet
+from suzent_desktop.ui.bridge import Bridge
+
+if TYPE_CHECKING:
+    from suzent_desktop.core.dream.runner import DreamRunner
+    from suzent_desktop.core.manager import MemoryManager
+    from suzent_desktop.settings import Settings
+
+log = logging.getLogger(__name__)
+
+ProgressFn = Callable[[int, int, str], None]
+
+
+class AppServices(QObject):
+    """Shared by the main window and every pane (passed to each pane's ``__init__``)."""
+
+    def __init__(
+        self,
+        manager: MemoryManager,
+        runner: DreamRunner | None = None,
+        bridge: Bridge | None = None,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.bridge = bridge or Bridge(self)
+        self.manager = manager
+        self.runner: DreamRunner = runner if runner is not None else self._make_runner(manager)
+        self.last_error: str | None = None
+        self.index_stats: Any = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._current: asyncio.Task[Any] | None = None
+        self._current_label: str | None = None
+        self._current_cancel: threading.Event | None = None
+        self._current_on_cancel: Callable[[], None] | None = None
+
+    # -- construction ----------------------------------------------------------------
+    @classmethod
+    def open(cls, home: Path | None = None, *, parent: QObject | None = None, **manager_kwargs: Any) -> AppServices:
+        """Open the engine on a home (bootstrapping it) and wire the runner to the bus."""
+        from suzent_desktop.core.manager import MemoryManager
+
+        manager = MemoryManager.open(home, **manager_kwargs)
+        bridge = Bridge()
+        services = cls(manager, None, bridge, parent)
+        bridge.setParent(services)
+        return services
+
+    def _make_runner(self, manager: MemoryManager) -> DreamRunner:
+        from suzent_desktop.core.dream.runner import DreamRunner
+
+        return DreamRunner(manager, on_phase=self._on_phase, on_result=self._on_result)
+
+    def _on_phase(self, phase: str) -> None:
+        self.bridge.dream_phase.emit(phase)
+
+    def _on_result(self, result: Any) -> None:
+        self.bridge.dream_result.emit(result)
+        changes = getattr(result, "changes", None)
+        if isinstance(changes, ChangeSet) and not changes.empty:
+            self.bridge.changed.emit(changes)
+
+    # -- conveniences ---------------------------------------------------------------------
+    @property
+    def layout(self):  # noqa: ANN201 - Layout, kept untyped to avoid an import cycle in type checkers
+        return self.manager.layout
+
+    @property
+    def settings(self) -> Settings:
+        return self.manager.settings
+
+    @property
+    def busy(self) -> bool:
+        """True while a labelled (cancellable) operation runs."""
+        return self._current is not None and not self._current.done()
+
+    @property
+    def current_label(self) -> str | None:
+        return self._current_label if self.busy else None
+
+    def tasks(self) -> set[asyncio.Task[Any]]:
+        return set(self._tasks)
+
+    # -- task runner ---------------------------------------------------------------------
+    def submit(
+        self,
+        coro: Coroutine[Any, Any, Any],
+        *,
+        label: str | None = None,
+        cancel: threading.Event | None = None,
+        on_cancel: Callable[[], None] | None = None,
+    ) -> asyncio.Task[Any]:
+        """Schedule ``coro`` on the running loop.
+
+        ``label`` makes the task the current long operation: the status bar shows it and the
+        Cancel button sets ``cancel`` (a threading.Event the coroutine polls), calls
+        ``on_cancel`` (for example ``runner.cancel``) and finally cancels the task itself.
+        """
+        task = asyncio.ensure_future(self._run(coro, label))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        if label is not None:
+            self._current = task
+            self._current_label = label
+            self._current_cancel = cancel
+            self._current_on_cancel = on_cancel
+            self.bridge.status_message.emit(f"{label}…")
+            task.add_done_callback(self._clear_current)
+        return task
+
+    async def _run(self, coro: Coroutine[Any, Any, Any], label: str | None) -> Any:
+        try:
+            result = await coro
+        except asyncio.CancelledError:
+            if label:
+                self.bridge.status_message.emit(f"{label}: cancelled")
+            raise
+        except Exception as exc:  # every failure must reach the user, not a lost task
+            message = f"{label + ': ' if label else ''}{exc}"
+            self.last_error = message
+            log.exception("background operation failed: %s", label or coro)
+            self.bridge.status_message.emit(f"Error: {message}")
+            return None
+        if isinstance(result, ChangeSet):
+            if result.errors:
+                self.last_error = result.errors[-1]
+                self.bridge.status_message.emit(f"Error: {result.errors[-1]}")
+            if not result.empty:
+                self.bridge.changed.emit(result)
+        if label:
+            self.bridge.status_message.emit(f"{label}: done")
+        return result
+
+    def _clear_current(self, task: asyncio.Task[Any]) -> None:
+        if self._current is task:
+            label = self._current_label or ""
+            self._current = None
+            self._current_label = None
+            self._current_cancel = None
+            self._current_on_cancel = None
+            self.bridge.progress.emit(label, 0, 0)
+
+    def cancel_current(self) -> None:
+        """Stop the current labelled operation cleanly: cooperative flag first, then the task."""
+        task = self._current
+        if task is None or task.done():
+            return
+        if self._current_cancel is not None:
+            self._current_cancel.set()
+        if self._current_on_cancel is not None:
+            try:
+                self._current_on_cancel()
+            except Exception:  # a failing cancel hook must not keep the task alive
+                log.exception("cancel hook failed")
+        if self._current_cancel is None and self._current_on_cancel is None:
+            task.cancel()
+
+    def progress_callback(self, label: str) -> ProgressFn:
+        """A ``progress(done, total, what)`` callable safe to call from worker threads."""
+        loop = asyncio.get_event_loop()
+        owner = threading.get_ident()
+
+        def report(done: int, total: int, what: str = "") -> None:
+            text = f"{label}: {what}" if what else label
+            if threading.get_ident() == owner:
+                self.bridge.progress.emit(text, int(done), int(total))
+            else:
+                loop.call_soon_threadsafe(self.bridge.progress.emit, text, int(done), int(total))
+
+        return report
+
+    async def shutdown(self) -> None:
+        """Cancel every task this object started and wait for them to finish."""
+        if self.runner is not None and getattr(self.runner, "phase", "idle") != "idle":
+            try:
+                self.runner.cancel()
+            except Exception:
+                log.exception("runner.cancel failed")
+        pending = [t for t in self._tasks if not t.done()]
+        for task in pending:
+            task.cancel()
+        if pending:
+            await asyncio.gather(*pending, return_exceptions=True)
+
+    # -- common operations ---------------------------------------------------------------------
+    def reindex(self, *, full: bool = False) -> asyncio.Task[Any]:
+        """Start an (incremental or full) reindex with progress and Cancel."""
+        label = "Full reindex" if full else "Indexing"
+        cancel = threading.Event()
+        return self.submit(self._reindex(full, label, cancel), label=label, cancel=cancel)
+
+    async def _reindex(self, full: bool, label: str, cancel: threading.Event) -> ChangeSet:
+        changes = await self.manager.reindex(full=full, progress=self.progress_callback(label), cancel=cancel)
+        await self.refresh_index_status()
+        return changes
+
+    async def refresh_index_status(self) -> Any:
+        """Read index stats and the number of stale files, and announce them on the bus."""
+        indexer = self.manager.indexer
+        stale = await asyncio.to_thread(indexer.stale_paths)
+        self.bridge.index_stale.emit(len(stale))
+        stats = await indexer.stats()
+        self.index_stats = stats
+        return stats
+
+    def forget(self, text: str) -> asyncio.Task[Any]:
+        """Tombstone ``text`` and drop its rows; the returned ChangeSet is broadcast."""
+        return self.submit(self.manager.forget(text))
+
+    def save_settings(self, settings: Settings) -> Path:
+        """Write config.toml and tell every view; engine parts read settings when they next run."""
+        from suzent_desktop.settings import save_settings
+
+        path = save_settings(self.manager.layout.home, settings)
+        try:
+            self.manager.settings = settings
+        except AttributeError:  # a frozen manager keeps its settings until restart
+            pass
+        self.bridge.settings_changed.emit(settings)
+        return path
