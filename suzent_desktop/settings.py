@@ -95,11 +95,15 @@ def load_settings(home: Path, environ: dict[str, str] | None = None) -> Settings
     env = os.environ if environ is None else environ
     values: dict[str, Any] = {}
     config = home / CONFIG_NAME
-    if config.is_file():
+    if config.exists():
+        if not config.is_file():
+            raise SettingsError(f"{config}: the settings file must be a file, but it is a folder")
         try:
             data = tomllib.loads(config.read_text(encoding="utf-8"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise SettingsError(f"{config}: cannot be read as TOML: {exc}") from exc
+        except OSError as exc:
+            raise SettingsError(f"{config}: cannot be read: {exc.strerror or exc}") from exc
         for key, value in data.items():
             values[key] = coerce(key, value, str(config))
     known = field_types()

@@ -1,0 +1,569 @@
+"""The ``suzent-desktop`` command line (interfaces.md §3).
+
+Importing this module stays cheap (no Qt, LanceDB or litellm): each command imports the
+engine it needs, so ``--help`` and ``doctor`` answer at once. Exit codes: 0 success, 1 a
+handled error (the message on stderr names the file, line or setting at fault), 2 bad usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+PROG = "suzent-desktop"
+SOURCES = ("archive", "notebook", "core")
+DREAM_OUTCOME_FAILED = "failed"
+
+
+class CliError(Exception):
+    """A handled failure: printed on stderr, exit code 1."""
+
+
+# -- output helpers ----------------------------------------------------------------
+class Output:
+    """Human text or one JSON document on stdout; diagnostics always on stderr."""
+
+    def __init__(self, as_json: bool, out: TextIO | None = None, err: TextIO | None = None) -> None:
+        self.as_json = as_json
+        self.out = out or sys.stdout
+        self.err = err or sys.stderr
+
+    def say(self, text: str = "") -> None:
+        if not self.as_json:
+            print(text, file=self.out)
+
+    def doc(self, data: Any) -> None:
+        if self.as_json:
+            print(json.dumps(data, ensure_ascii=False, indent=2, default=str), file=self.out)
+
+    def warn(self, text: str) -> None:
+        print(text, file=self.err)
+
+
+# -- argument parsing --------------------------------------------------------------
+def _common() -> argparse.ArgumentParser:
+    """``--home`` and ``--json`` are accepted after the subcommand too (without clobbering the global ones)."""
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--home", type=Path, default=argparse.SUPPRESS, help="home folder (default: $SUZENT_HOME or the user-data folder)")
+    common.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="machine-readable output")
+    return common
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = _common()
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="A long-term memory you can see, search, edit and trust: daily logs, a notebook vault, a search index.",
+    )
+    parser.add_argument("--home", type=Path, default=None, help="home folder (default: $SUZENT_HOME or the user-data folder)")
+    parser.add_argument("--json", action="store_true", default=False, help="machine-readable output (one JSON document)")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    def add(name: str, help_text: str) -> argparse.ArgumentParser:
+        return sub.add_parser(name, parents=[common], help=help_text, description=help_text)
+
+    add("gui", "open the app on the home (the default command)")
+    demo = add("demo", "write a demo home (weeks of daily logs, a seeded vault) and open the app on it")
+    demo.add_argument("dir", nargs="?", type=Path, help="where to write it (default: --home, $SUZENT_HOME, else a 'suzent-desktop-demo' data folder)")
+    demo.add_argument("--no-gui", action="store_true", help="only write the demo home")
+
+    remember = add("remember", "append one fact line to today's log and index it")
+    remember.add_argument("text")
+    remember.add_argument("--category", default="general")
+    remember.add_argument("--tags", default="", help='space-separated tags, e.g. "ui product"')
+    remember.add_argument("--session", default="manual", help="session id (first 8 characters are written)")
+    remember.add_argument("--importance", type=_unit_float, default=None, help="0..1; 0.8 or more refreshes nothing by itself")
+
+    capture = add("capture", "capture one conversation turn given as JSON {user, assistant, session_id, timestamp?}")
+    capture.add_argument("file", nargs="?", default="-", help="a JSON file, or - for stdin (default)")
+
+    search = add("search", "hybrid search over logs, notebook pages and core files")
+    search.add_argument("query")
+    search.add_argument("--limit", type=_positive_int, default=10)
+    search.add_argument("--source", choices=SOURCES, default=None)
+
+    forget = add("forget", "tombstone a memory and remove matching rows from the index at once")
+    forget.add_argument("text")
+
+    reindex = add("reindex", "bring the index in step with the files")
+    reindex.add_argument("--full", action="store_true", help="rebuild everything from the files")
+
+    add("status", "watermark, pending dates, next dream batch and index health")
+    dream = add("dream", "run one consolidation cycle")
+    dream.add_argument("--force", action="store_true", help="ignore the time and volume gates")
+    dream.add_argument("--dry-run", action="store_true", help="run against a scratch copy; report diffs only")
+    add("lint", "run one lint pass over the notebook")
+    add("promote", "rewrite MEMORY.md from 3_Personal/ pages and recall signals")
+    add("doctor", "check the home for problems (never modifies anything)")
+    return parser
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def _unit_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 1, got {value}")
+    return value
+
+
+# -- entry point ---------------------------------------------------------------------
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    except SystemExit as exc:  # argparse: 0 for --help, 2 for bad usage
+        return int(exc.code or 0) if not isinstance(exc.code, str) else 2
+    out = Output(bool(args.json))
+    command = args.command or "gui"
+    handler = COMMANDS[command]
+    try:
+        return int(handler(args, out) or 0)
+    except KeyboardInterrupt:
+        out.warn("interrupted")
+        return 130
+    except Exception as exc:  # noqa: BLE001 - every known failure becomes exit 1 with its message
+        if not _is_handled(exc):
+            raise
+        out.warn(f"{PROG}: error: {exc}")
+        return 1
+
+
+def _is_handled(exc: BaseException) -> bool:
+    """Errors a user can act on; anything else is a bug and keeps its traceback."""
+    if isinstance(exc, CliError | OSError | ValueError):
+        return True  # SettingsError, LayoutError, NotebookError, ArchiveError are ValueErrors
+    for module, name in (
+        ("suzent_desktop.core.embedding", "EmbeddingError"),
+        ("suzent_desktop.core.llm", "LLMError"),
+        ("suzent_desktop.core.extraction", "ExtractionError"),
+    ):
+        cls = getattr(sys.modules.get(module), name, None)
+        if isinstance(cls, type) and isinstance(exc, cls):
+            return True
+    return False
+
+
+def _home(args: argparse.Namespace) -> Path:
+    if args.home is not None:
+        return Path(args.home).expanduser()
+    from suzent_desktop.core.layout import default_home
+
+    return default_home()
+
+
+def _open(args: argparse.Namespace):
+    from suzent_desktop.core.manager import MemoryManager
+
+    return MemoryManager.open(_home(args))
+
+
+def _run(coro: Any) -> Any:
+    return asyncio.run(coro)
+
+
+async def _catch_up(manager: Any) -> None:
+    """A fresh process sees files edited elsewhere (Obsidian, another agent): sync them before reading."""
+    if manager.indexer.stale_paths():
+        await manager.reindex()
+
+
+# -- commands --------------------------------------------------------------------------
+def cmd_gui(args: argparse.Namespace, out: Output) -> int:
+    home = _home(args)
+    _preflight(home)
+    return _launch(home)
+
+
+def _launch(home: Path) -> int:
+    try:
+        from suzent_desktop.ui.app import run_app
+    except ImportError as exc:
+        raise CliError(f"the desktop app cannot start: {exc}") from exc
+    return int(run_app(home) or 0)
+
+
+def _preflight(home: Path) -> None:
+    """Fail with a named setting or path before a window opens, and bootstrap a new home."""
+    from suzent_desktop.core.layout import Layout, LayoutError
+    from suzent_desktop.core.manager import bootstrap_home
+    from suzent_desktop.settings import load_settings
+
+    if home.exists() and not home.is_dir():
+        raise LayoutError(f"{home}: the home must be a folder, but it is a file")
+    layout = Layout.from_settings(home, load_settings(home))
+    layout.check()
+    bootstrap_home(layout)
+
+
+def _demo_dir(args: argparse.Namespace) -> Path:
+    if args.dir is not None:
+        return Path(args.dir).expanduser()
+    if args.home is not None:
+        return Path(args.home).expanduser()
+    env = os.environ.get("SUZENT_HOME", "").strip()
+    if env:
+        return Path(env).expanduser()
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("suzent-desktop-demo", appauthor=False))
+
+
+def cmd_demo(args: argparse.Namespace, out: Output) -> int:
+    from suzent_desktop.core.clock import SYSTEM_CLOCK
+    from suzent_desktop.core.demo import DemoError, write_demo_home
+
+    target = _demo_dir(args)
+    try:
+        report = write_demo_home(target, SYSTEM_CLOCK.today())
+    except DemoError as exc:
+        raise CliError(str(exc)) from exc
+    out.doc({"home": str(report.home), "created": report.created, "kept": report.kept, "gui": not args.no_gui})
+    if report.created:
+        out.say(f"Demo home written to {report.home} ({report.created} files; {report.kept} existing files kept).")
+    else:
+        out.say(f"Demo home {report.home} already exists; your edits are kept.")
+    out.say(f"Try: {PROG} --home '{report.home}' status   |   {PROG} --home '{report.home}' search 'coffee'")
+    if args.no_gui:
+        return 0
+    return _launch(report.home)
+
+
+def cmd_remember(args: argparse.Namespace, out: Output) -> int:
+    manager = _open(args)
+    tags = tuple(args.tags.split())
+    changes = _run(
+        manager.remember(args.text, category=args.category, tags=tags, session_id=args.session, importance=args.importance)
+    )
+    date = manager.today()
+    path = manager.archive.path_for(date)
+    line = _last_line_number(path)
+    out.doc({"date": date, "path": str(path), "line": line, "rows_added": changes.rows_added, "errors": changes.errors})
+    out.say(f"Remembered in {path}:{line} ({changes.rows_added} row(s) indexed).")
+    _report_errors(out, changes.errors)
+    return 0
+
+
+def _last_line_number(path: Path) -> int:
+    return path.read_bytes().count(b"\n")
+
+
+def _report_errors(out: Output, errors: list[str]) -> None:
+    for error in errors:
+        out.warn(f"warning: {error}")
+
+
+def cmd_capture(args: argparse.Namespace, out: Output) -> int:
+    turn = _read_turn(args.file)
+    manager = _open(args)
+    facts, changes = _run(
+        manager.process_conversation_turn_for_memories(
+            turn["user"], turn["assistant"], turn["session_id"], timestamp=turn["timestamp"]
+        )
+    )
+    date = (turn["timestamp"].date().isoformat() if turn["timestamp"] else manager.today())
+    out.doc(
+        {
+            "facts": [_fact_dict(f) for f in facts],
+            "date": date if facts else None,
+            "path": str(manager.archive.path_for(date)) if facts else None,
+            "rows_added": changes.rows_added,
+            "memory_md": changes.memory_md,
+            "errors": changes.errors,
+        }
+    )
+    if not facts:
+        out.say("No facts found in this turn; nothing was written.")
+    else:
+        out.say(f"Captured {len(facts)} fact(s) into {manager.archive.path_for(date)}:")
+        for fact in facts:
+            out.say(f"  - [{fact.category}] {fact.content}")
+        if changes.memory_md:
+            out.say("MEMORY.md refreshed (high-importance fact).")
+    _report_errors(out, changes.errors)
+    return 0
+
+
+def _fact_dict(fact: Any) -> dict[str, Any]:
+    return {"category": fact.category, "content": fact.content, "tags": list(fact.tags), "importance": fact.importance}
+
+
+def _read_turn(source: str) -> dict[str, Any]:
+    """Read and validate the turn JSON; every problem names the file (or stdin) and the key."""
+    import datetime as dt
+
+    label = "stdin" if source == "-" else source
+    try:
+        raw = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise CliError(f"{label}: not valid UTF-8 at byte {exc.start}") from exc
+    except OSError as exc:
+        raise CliError(f"{label}: cannot be read: {exc.strerror or exc}") from exc
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise CliError(f"{label}:{exc.lineno}: not valid JSON: {exc.msg} (column {exc.colno})") from exc
+    if not isinstance(data, dict):
+        raise CliError(f"{label}: expected a JSON object with keys user, assistant, session_id")
+    for key in ("user", "assistant"):
+        if not isinstance(data.get(key), str):
+            raise CliError(f"{label}: key '{key}' is missing or not a string")
+    session = data.get("session_id", "capture")
+    if not isinstance(session, str) or not session.strip():
+        raise CliError(f"{label}: key 'session_id' must be a non-empty string")
+    stamp = data.get("timestamp")
+    when = None
+    if stamp is not None:
+        try:
+            when = dt.datetime.fromisoformat(str(stamp))
+        except ValueError:
+            raise CliError(f"{label}: key 'timestamp' is not an ISO-8601 date-time: {stamp!r}") from None
+    return {"user": data["user"], "assistant": data["assistant"], "session_id": session.strip(), "timestamp": when}
+
+
+def cmd_search(args: argparse.Namespace, out: Output) -> int:
+    manager = _open(args)
+
+    async def go() -> Any:
+        await _catch_up(manager)
+        return await manager.search(args.query, limit=args.limit, source=args.source)
+
+    response = _run(go())
+    results = [_hit_dict(hit) for hit in response.hits]
+    out.doc(results)
+    if response.warning:
+        out.warn(f"warning: {response.warning}")
+    if not results:
+        out.say("No results.")
+    for number, hit in enumerate(response.hits, start=1):
+        where = f"{hit.path}:{hit.line}" if hit.line else hit.path
+        when = f" ({hit.date})" if hit.date else ""
+        out.say(f"{number:2}. [{hit.source_type}] {_one_line(hit.text)}")
+        out.say(f"    {where}{when}  score={hit.score:.3f}")
+    return 0
+
+
+def _hit_dict(hit: Any) -> dict[str, Any]:
+    item: dict[str, Any] = {"text": hit.text, "source_type": hit.source_type, "path": str(hit.path)}
+    if hit.line is not None:
+        item["line"] = hit.line
+    if hit.date is not None:
+        item["date"] = hit.date
+    item["score"] = float(hit.score)
+    return item
+
+
+def _one_line(text: str, width: int = 160) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+def cmd_forget(args: argparse.Namespace, out: Output) -> int:
+    manager = _open(args)
+
+    async def go() -> Any:
+        await _catch_up(manager)
+        return await manager.forget(args.text)
+
+    changes = _run(go())
+    from suzent_desktop.core.tombstones import normalize
+
+    normalized = normalize(args.text)
+    out.doc({"tombstone": normalized, "rows_removed": changes.rows_removed, "matched": changes.rows_removed > 0})
+    if changes.rows_removed:
+        out.say(f"Forgotten: removed {changes.rows_removed} row(s) from the index; tombstone recorded.")
+    else:
+        out.say(
+            f"No indexed memory matched {args.text!r}. The tombstone is recorded anyway, "
+            "so this text will never be indexed from any log or page."
+        )
+    return 0
+
+
+def cmd_reindex(args: argparse.Namespace, out: Output) -> int:
+    manager = _open(args)
+    progress = None if args.json else _progress_printer(out)
+    changes = _run(manager.reindex(full=args.full, progress=progress))
+    stats = _run(manager.indexer.stats())
+    out.doc(
+        {
+            "full": bool(args.full),
+            "rows_added": changes.rows_added,
+            "rows_removed": changes.rows_removed,
+            "rows": stats.rows,
+            "errors": changes.errors,
+        }
+    )
+    out.say(
+        f"{'Rebuilt' if args.full else 'Synced'} the index: +{changes.rows_added} row(s), "
+        f"-{changes.rows_removed} row(s); {stats.rows} row(s) in total."
+    )
+    _report_errors(out, changes.errors)
+    return 1 if changes.errors else 0
+
+
+def _progress_printer(out: Output) -> Callable[[int, int, str], None] | None:
+    if not out.err.isatty():
+        return None
+
+    def show(done: int, total: int, label: str) -> None:
+        print(f"\r{done}/{total} {label[:60]:<60}", end="", file=out.err, flush=True)
+        if done >= total:
+            print(file=out.err)
+
+    return show
+
+
+def cmd_status(args: argparse.Namespace, out: Output) -> int:
+    manager = _open(args)
+    status = _run(manager.status())
+    out.doc(status)
+    index = status["index"]
+    out.say(f"Home:          {manager.layout.home}")
+    out.say(f"Today:         {status['today']}")
+    out.say(f"Watermark:     {status['watermark'] or '(none: nothing consolidated yet)'}")
+    out.say(f"Pending:       {len(status['pending_dates'])} day(s), {status['pending_facts']} fact(s)")
+    if status["next_batch"]:
+        out.say(f"Next batch:    {status['next_batch'][0]} .. {status['next_batch'][-1]}")
+    if status.get("skipped_dates"):
+        out.say(f"Skipped:       {', '.join(status['skipped_dates'])}")
+    out.say(f"Last dream:    {status['last_dream'] or 'never'}")
+    out.say(f"Last lint:     {status['last_lint'] or 'never'}{'  (due)' if status['lint_due'] else ''}")
+    sources = ", ".join(f"{k} {v}" for k, v in sorted(index["by_source"].items())) or "empty"
+    out.say(f"Index:         {index['rows']} row(s) ({sources})")
+    if index["stale_files"]:
+        out.say(f"Stale files:   {len(index['stale_files'])} (run `{PROG} reindex`)")
+    for error in index["errors"]:
+        out.say(f"Index error:   {error}")
+    return 0
+
+
+def _dream_api() -> Any:
+    try:
+        from suzent_desktop.core.dream import runner
+    except ImportError as exc:
+        raise CliError(f"consolidation is not available in this build ({exc})") from exc
+    return runner
+
+
+def cmd_dream(args: argparse.Namespace, out: Output) -> int:
+    runner_mod = _dream_api()
+    manager = _open(args)
+    runner = runner_mod.DreamRunner(manager)
+    result = _run(runner.run_once(force=args.force, dry_run=args.dry_run))
+    out.doc(
+        {
+            "outcome": result.outcome,
+            "batch": list(result.batch),
+            "watermark": result.watermark,
+            "pages_changed": list(result.pages_changed),
+            "summary": result.summary,
+            "reason": getattr(result, "reason", ""),
+            "dry_run": bool(args.dry_run),
+            "diffs": dict(getattr(result, "diffs", {}) or {}) if args.dry_run else {},
+        }
+    )
+    batch = f"{result.batch[0]} .. {result.batch[-1]}" if result.batch else "no dates"
+    out.say(f"Dream{' (dry run)' if args.dry_run else ''}: {result.outcome} — {batch}")
+    if getattr(result, "reason", ""):
+        out.say(f"Reason: {result.reason}")
+    if result.summary:
+        out.say(result.summary)
+    for page in result.pages_changed:
+        out.say(f"  changed: {page}")
+    if args.dry_run:
+        for diff in (getattr(result, "diffs", {}) or {}).values():
+            out.say(diff)
+    out.say(f"Watermark: {result.watermark or '(none)'}")
+    if result.outcome == DREAM_OUTCOME_FAILED:
+        out.warn(f"{PROG}: dream failed: {getattr(result, 'reason', '') or result.summary}")
+        return 1
+    return 0
+
+
+def cmd_lint(args: argparse.Namespace, out: Output) -> int:
+    try:
+        from suzent_desktop.core.dream.lint import run_lint
+    except ImportError as exc:
+        raise CliError(f"lint is not available in this build ({exc})") from exc
+    manager = _open(args)
+    result = _run(run_lint(manager))
+    findings = [{"kind": f.kind, "path": str(f.path), "detail": f.detail} for f in result.findings]
+    out.doc({"findings": findings, "pages_changed": list(result.pages_changed), "ok": bool(result.ok)})
+    if not findings:
+        out.say("Lint: no findings.")
+    for finding in findings:
+        out.say(f"{finding['path']}: {finding['kind']}: {finding['detail']}")
+    if not result.ok:
+        out.warn(f"{PROG}: lint did not finish cleanly; no lint entry was written")
+        return 1
+    return 0
+
+
+def cmd_promote(args: argparse.Namespace, out: Output) -> int:
+    try:
+        import suzent_desktop.core.promotion  # noqa: F401
+    except ImportError as exc:
+        raise CliError(f"promotion is not available in this build ({exc})") from exc
+    manager = _open(args)
+    changes = _run(manager.promote_memory_md())
+    path = manager.layout.memory_md
+    text = path.read_text(encoding="utf-8") if path.is_file() else ""
+    out.doc({"memory_md": str(path), "changed": bool(changes.memory_md), "lines": len(text.splitlines()), "chars": len(text)})
+    state = "rewritten" if changes.memory_md else "unchanged"
+    out.say(f"MEMORY.md {state}: {path} ({len(text.splitlines())} lines, {len(text)} characters).")
+    _report_errors(out, changes.errors)
+    return 0
+
+
+def cmd_doctor(args: argparse.Namespace, out: Output) -> int:
+    from suzent_desktop.core.doctor import run_doctor
+
+    problems = run_doctor(_home(args))
+    errors = [p for p in problems if p.severity == "error"]
+    out.doc({"ok": not errors, "problems": [p.to_dict() for p in problems]})
+    if not problems:
+        out.say("No problems found.")
+    for problem in problems:
+        out.say(problem.format())
+    if errors:
+        out.warn(f"{PROG}: doctor found {len(errors)} error(s)")
+        return 1
+    return 0
+
+
+COMMANDS: dict[str, Callable[[argparse.Namespace, Output], int]] = {
+    "gui": cmd_gui,
+    "demo": cmd_demo,
+    "remember": cmd_remember,
+    "capture": cmd_capture,
+    "search": cmd_search,
+    "forget": cmd_forget,
+    "reindex": cmd_reindex,
+    "status": cmd_status,
+    "dream": cmd_dream,
+    "lint": cmd_lint,
+    "promote": cmd_promote,
+    "doctor": cmd_doctor,
+}
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

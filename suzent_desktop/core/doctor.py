@@ -1,0 +1,248 @@
+"""``doctor``: find what is wrong with a home, and say where, without changing anything.
+
+Every check reads files only; nothing is bootstrapped, repaired or reindexed here, so it
+is safe to run on a broken home or on a vault that another program is editing. Each
+finding names the file and, where there is one, the line.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from suzent_desktop.core.archive import Archive
+from suzent_desktop.core.clock import Clock
+from suzent_desktop.core.facts import parse_log
+from suzent_desktop.core.layout import Layout, LayoutError
+from suzent_desktop.core.notebook import Notebook
+from suzent_desktop.core.tombstones import Tombstones, normalize
+from suzent_desktop.settings import SettingsError, load_settings
+
+ERROR, WARNING, INFO = "error", "warning", "info"
+_BULLET_PREFIXES = ("- [ ] ", "- [x] ", "- [X] ", "- ", "* ", "+ ")
+MIN_CONTAINED_TOMBSTONE = 12  # shorter tombstones inside longer lines are too likely to be coincidences
+
+
+@dataclass(frozen=True)
+class Problem:
+    severity: str  # "error" | "warning" | "info"
+    path: str | None
+    line: int | None
+    message: str
+
+    def format(self) -> str:
+        where = self.path or "(home)"
+        if self.line is not None:
+            where = f"{where}:{self.line}"
+        return f"{where}: {self.severity}: {self.message}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"severity": self.severity, "path": self.path, "line": self.line, "message": self.message}
+
+
+def run_doctor(home: Path, *, clock: Clock | None = None, check_index: bool = True) -> list[Problem]:
+    """All findings for ``home``, most severe first within each file, files in a stable order."""
+    clock = clock or Clock()
+    home = Path(home).expanduser()
+    problems: list[Problem] = []
+    if home.exists() and not home.is_dir():
+        return [Problem(ERROR, str(home), None, "the home must be a folder, but it is a file")]
+    if not home.exists():
+        return [Problem(INFO, str(home), None, "the home does not exist yet; any other command creates it")]
+    try:
+        settings = load_settings(home)
+    except SettingsError as exc:
+        return [Problem(ERROR, str(home / "config.toml"), None, str(exc))]
+    layout = Layout.from_settings(home, settings)
+    try:
+        layout.check()
+    except LayoutError as exc:
+        return [Problem(ERROR, None, None, str(exc))]
+    try:
+        today = clock.today()
+    except ValueError as exc:
+        return [Problem(ERROR, None, None, str(exc))]
+    stones, stone_problems = Tombstones(layout).load()
+    problems += [Problem(WARNING, str(p.path), p.line, p.reason) for p in stone_problems]
+    contents = {s.content for s in stones}
+    problems += check_archive(layout)
+    problems += check_core_files(layout)
+    problems += check_notebook(layout, contents)
+    problems += check_watermark(layout, today)
+    if check_index:
+        problems += check_index_health(layout, settings, clock)
+    return problems
+
+
+def _decode(path: Path) -> tuple[str | None, Problem | None]:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        return None, Problem(ERROR, str(path), None, f"cannot be read: {exc.strerror or exc}")
+    try:
+        return data.decode("utf-8"), None
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        return None, Problem(ERROR, str(path), line, f"not valid UTF-8 (byte {exc.start}); the file is not indexed")
+
+
+def check_archive(layout: Layout) -> list[Problem]:
+    """Badly named files, undecodable logs and lines that are not fact lines."""
+    archive = Archive(layout)
+    problems = [Problem(WARNING, str(bad.path), None, bad.reason) for bad in archive.invalid_files()]
+    for date in archive.dates():
+        path = archive.path_for(date)
+        text, problem = _decode(path)
+        if problem is not None:
+            problems.append(problem)
+            continue
+        assert text is not None
+        parsed = parse_log(text)
+        if parsed.date is not None and parsed.date != date:
+            problems.append(Problem(WARNING, str(path), 1, f"header names {parsed.date}, but the file is {date}"))
+        for number, line in parsed.malformed:
+            problems.append(
+                Problem(WARNING, str(path), number, f"not a fact line (kept, not indexed): {line.strip()[:120]}")
+            )
+    return problems
+
+
+def check_core_files(layout: Layout) -> list[Problem]:
+    problems: list[Problem] = []
+    for path in layout.core_files:
+        if path.is_file():
+            _, problem = _decode(path)
+            if problem is not None:
+                problems.append(problem)
+    return problems
+
+
+def check_notebook(layout: Layout, tombstones: set[str]) -> list[Problem]:
+    """Undecodable pages, and forgotten text that still stands in a page (it stays out of the index)."""
+    problems: list[Problem] = []
+    notebook = Notebook(layout)
+    for nav in (layout.log_md, layout.index_md, layout.schema_md):
+        if nav.is_file():
+            _, problem = _decode(nav)
+            if problem is not None:
+                problems.append(problem)
+    for page in notebook.content_pages():
+        text, problem = _decode(page)
+        if problem is not None:
+            problems.append(problem)
+            continue
+        if tombstones and text is not None:
+            problems += _tombstoned_in(page, text, tombstones)
+    return problems
+
+
+def _strip_bullet(line: str) -> str:
+    stripped = line.strip()
+    for prefix in _BULLET_PREFIXES:
+        if stripped.startswith(prefix):
+            return stripped[len(prefix) :]
+    return stripped
+
+
+def _paragraphs(lines: list[str]) -> Iterator[tuple[int, str]]:
+    start, buffer = 0, []
+    for number, line in enumerate(lines, start=1):
+        if line.strip():
+            if not buffer:
+                start = number
+            buffer.append(line)
+        elif buffer:
+            yield start, " ".join(buffer)
+            buffer = []
+    if buffer:
+        yield start, " ".join(buffer)
+
+
+def _tombstoned_in(page: Path, text: str, tombstones: set[str]) -> list[Problem]:
+    lines = text.splitlines()
+    found: dict[int, str] = {}
+    for start, paragraph in _paragraphs(lines):
+        if normalize(paragraph) in tombstones:
+            found.setdefault(start, normalize(paragraph))
+    for number, line in enumerate(lines, start=1):
+        if number in found:
+            continue
+        flat = normalize(line)
+        bare = normalize(_strip_bullet(line))
+        if flat in tombstones or bare in tombstones:
+            found[number] = bare if bare in tombstones else flat
+            continue
+        for stone in tombstones:
+            if len(stone) >= MIN_CONTAINED_TOMBSTONE and stone in flat:
+                found[number] = stone
+                break
+    return [
+        Problem(WARNING, str(page), number, f"forgotten text still stands in this page (kept out of search): {stone[:100]!r}")
+        for number, stone in sorted(found.items())
+    ]
+
+
+def check_watermark(layout: Layout, today: dt.date) -> list[Problem]:
+    notebook = Notebook(layout)
+    if not layout.log_md.is_file():
+        return []
+    problems: list[Problem] = []
+    entries = [e for e in notebook.entries() if e.watermark]
+    if entries:
+        last = entries[-1]
+        assert last.watermark is not None
+        if last.watermark >= today.isoformat():
+            yesterday = (today - dt.timedelta(days=1)).isoformat()
+            problems.append(
+                Problem(
+                    WARNING,
+                    str(layout.log_md),
+                    last.line,
+                    f"watermark={last.watermark} is on or after today ({today.isoformat()}); treated as {yesterday}",
+                )
+            )
+    skipped = notebook.skipped_dates()
+    if skipped:
+        problems.append(
+            Problem(INFO, str(layout.log_md), None, f"daily logs skipped by the dream runner: {', '.join(skipped)}")
+        )
+    return problems
+
+
+def check_index_health(layout: Layout, settings: Any, clock: Clock) -> list[Problem]:
+    """Stale or missing files and recorded errors, read from the index without syncing it."""
+    if not layout.index_dir.is_dir():
+        return [Problem(INFO, str(layout.index_dir), None, "the search index is not built yet; run `reindex`")]
+    try:
+        stats = asyncio.run(_index_stats(layout, settings, clock))
+    except Exception as exc:  # noqa: BLE001 - any failure to open the index is a finding, not a crash
+        return [Problem(ERROR, str(layout.index_dir), None, f"the search index cannot be opened: {exc}; run `reindex --full`")]
+    problems = [Problem(ERROR, str(layout.index_dir), None, f"index error: {error}") for error in stats.errors]
+    problems += [
+        Problem(WARNING, str(path), None, "changed since it was indexed (stale rows); run `reindex`")
+        for path in _sorted(stats.stale_files)
+    ]
+    return problems
+
+
+def _sorted(paths: Iterable[Any]) -> list[str]:
+    return sorted(str(p) for p in paths)
+
+
+async def _index_stats(layout: Layout, settings: Any, clock: Clock) -> Any:
+    from suzent_desktop.core.embedding import make_embedder
+    from suzent_desktop.core.indexer import Indexer
+
+    indexer = Indexer(
+        layout,
+        make_embedder(settings),
+        clock,
+        notebook=Notebook(layout),
+        archive=Archive(layout),
+        tombstones=Tombstones(layout),
+    )
+    return await indexer.stats()
