@@ -1,0 +1,206 @@
+"""Markdown pages → paragraph chunks for the index.
+
+A chunk is what one index row holds: a few paragraphs of one heading section, with the
+heading path kept alongside so a hit can say where it came from. Tombstoned paragraphs
+(and tombstoned list items) are dropped *before* paragraphs are merged, so forgetting
+one paragraph never drags its neighbours out of the index, and the neighbours never keep
+the forgotten text alive.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from suzent_desktop.core.tombstones import normalize
+
+MAX_CHUNK_CHARS = 1200  # a single paragraph longer than this is split at sentence ends
+MERGE_CHUNK_CHARS = 800  # small paragraphs of one section are merged up to this size
+
+_HEADING_RE = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+_FENCE_RE = re.compile(r"^\s*(`{3,}|~{3,})")
+_SENTENCE_END_RE = re.compile(r"(?<=[.!?…。！？])\s+|(?<=[.!?…。！？][\"')\]])\s+")
+_LIST_ITEM_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?(?P<text>.*)$")
+
+
+@dataclass
+class Chunk:
+    """One index row's worth of a page. ``paragraphs`` are the whole source paragraphs it holds."""
+
+    text: str
+    heading: str | None
+    line: int  # 1-based line of the chunk's first paragraph in the original file
+    paragraphs: list[str] = field(default_factory=list)
+
+    def norms(self) -> list[str]:
+        """Normalized paragraphs and list items, so ``forget`` can find this chunk by any of them."""
+        result: list[str] = []
+        for paragraph in self.paragraphs:
+            result.append(normalize(paragraph))
+            for line in paragraph.splitlines():
+                item = list_item_text(line)
+                if item is not None:
+                    result.append(normalize(item))
+        return list(dict.fromkeys(n for n in result if n))
+
+
+@dataclass
+class _Paragraph:
+    text: str
+    line: int
+    heading: str | None
+    fence: bool = False
+
+
+def list_item_text(line: str) -> str | None:
+    match = _LIST_ITEM_RE.match(line)
+    return match.group("text") if match else None
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines without terminators; CRLF, CR and LF all count, so Windows files split into paragraphs."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+def strip_frontmatter(lines: list[str]) -> int:
+    """Number of leading lines that are YAML frontmatter (0 when there is none)."""
+    if not lines or lines[0].strip() != "---":
+        return 0
+    for index in range(1, len(lines)):
+        if lines[index].strip() in ("---", "..."):
+            return index + 1
+    return 0  # an unclosed block is ordinary text, not frontmatter
+
+
+def _paragraphs(lines: list[str], first: int) -> list[_Paragraph]:
+    out: list[_Paragraph] = []
+    headings: list[tuple[int, str]] = []
+    buffer: list[str] = []
+    start = 0
+    fence: str | None = None
+
+    def heading_path() -> str | None:
+        return " > ".join(title for _, title in headings) or None
+
+    def flush() -> None:
+        nonlocal buffer
+        text = "\n".join(buffer).strip("\n")
+        if text.strip():
+            out.append(_Paragraph(text, start, heading_path(), fence=False))
+        buffer = []
+
+    for index in range(first, len(lines)):
+        line = lines[index]
+        number = index + 1
+        if fence is not None:
+            buffer.append(line)
+            if line.strip().startswith(fence):
+                out.append(_Paragraph("\n".join(buffer), start, heading_path(), fence=True))
+                buffer, fence = [], None
+            continue
+        fence_match = _FENCE_RE.match(line)
+        if fence_match:
+            flush()
+            fence = fence_match.group(1)[0] * 3
+            buffer, start = [line], number
+            continue
+        heading = _HEADING_RE.match(line)
+        if heading:
+            flush()
+            level = len(heading.group(1))
+            headings = [(lvl, title) for lvl, title in headings if lvl < level]
+            if heading.group(2):
+                headings.append((level, heading.group(2)))
+            continue
+        if not line.strip():
+            flush()
+            continue
+        if not buffer:
+            start = number
+        buffer.append(line)
+    if fence is not None and buffer:  # an unclosed fence runs to the end of the file
+        out.append(_Paragraph("\n".join(buffer), start, heading_path(), fence=True))
+    else:
+        flush()
+    return out
+
+
+def _split_long(text: str, limit: int) -> list[str]:
+    """Split at sentence ends into pieces ≤ limit; a sentence longer than limit is cut at spaces."""
+    sentences = [s for s in _SENTENCE_END_RE.split(text) if s.strip()]
+    pieces: list[str] = []
+    current = ""
+    for sentence in sentences:
+        while len(sentence) > limit:
+            cut = sentence.rfind(" ", 0, limit)
+            cut = cut if cut > limit // 2 else limit
+            head, sentence = sentence[:cut].rstrip(), sentence[cut:].lstrip()
+            if current:
+                pieces.append(current)
+                current = ""
+            pieces.append(head)
+        if current and len(current) + 1 + len(sentence) > limit:
+            pieces.append(current)
+            current = sentence
+        else:
+            current = f"{current} {sentence}" if current else sentence
+    if current:
+        pieces.append(current)
+    return pieces
+
+
+def _drop_tombstoned(paragraph: _Paragraph, is_dead: Callable[[str], bool]) -> _Paragraph | None:
+    """None when the paragraph is tombstoned; otherwise the paragraph minus tombstoned list items."""
+    if is_dead(paragraph.text):
+        return None
+    if paragraph.fence:
+        return paragraph
+    lines = paragraph.text.split("\n")
+    kept = [ln for ln in lines if not ((item := list_item_text(ln)) is not None and is_dead(item))]
+    if len(kept) == len(lines):
+        return paragraph
+    if not any(ln.strip() for ln in kept):
+        return None
+    return _Paragraph("\n".join(kept), paragraph.line, paragraph.heading)
+
+
+def chunk_markdown(
+    text: str,
+    *,
+    tombstones: Iterable[str] = (),
+    max_chars: int = MAX_CHUNK_CHARS,
+    merge_chars: int = MERGE_CHUNK_CHARS,
+) -> list[Chunk]:
+    """Chunks of a markdown page, frontmatter stripped, tombstoned paragraphs left out."""
+    stones = set(tombstones)
+
+    def is_dead(fragment: str) -> bool:
+        return bool(stones) and normalize(fragment) in stones
+
+    lines = split_lines(text)
+    paragraphs = [p for p in (_drop_tombstoned(p, is_dead) for p in _paragraphs(lines, strip_frontmatter(lines))) if p]
+    chunks: list[Chunk] = []
+    current: Chunk | None = None
+    for paragraph in paragraphs:
+        if not paragraph.fence and len(paragraph.text) > max_chars:
+            current = None
+            for piece in _split_long(paragraph.text, max_chars):
+                chunks.append(Chunk(piece, paragraph.heading, paragraph.line, [paragraph.text]))
+            continue
+        if (
+            current is not None
+            and current.heading == paragraph.heading
+            and len(current.text) + 2 + len(paragraph.text) <= merge_chars
+        ):
+            current.text = f"{current.text}\n\n{paragraph.text}"
+            current.paragraphs.append(paragraph.text)
+            continue
+        current = Chunk(paragraph.text, paragraph.heading, paragraph.line, [paragraph.text])
+        chunks.append(current)
+    return chunks
+
+
+def embedding_text(chunk: Chunk) -> str:
+    """What the model sees: the heading path gives a short paragraph its context."""
+    return f"{chunk.heading}\n{chunk.text}" if chunk.heading else chunk.text

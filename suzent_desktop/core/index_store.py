@@ -1,0 +1,400 @@
+"""The LanceDB table behind search: one row per fact line or paragraph chunk.
+
+Everything in it is derived from the files and may be thrown away: when the table cannot
+be opened or read it is dropped and rebuilt, never a fatal error. Paths are compared with
+exact equality through LanceDB's typed expressions (no SQL string building), so names
+with quotes, ``%``, ``_`` or any script match only themselves.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import logging
+import re
+import shutil
+import threading
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+
+log = logging.getLogger(__name__)
+
+TABLE_NAME = "rows"
+OPTIMIZE_AFTER_WRITES = 20  # small writes each make a fragment; compact after this many
+_QUERY_WORD_RE = re.compile(r"\w+", re.UNICODE)
+_FTS_OPERATORS = frozenset({"and", "or", "not"})
+
+
+class IndexStoreError(RuntimeError):
+    """The table could not be read or written; the caller rebuilds it from files."""
+
+
+def norm_key(normalized: str) -> str:
+    """A short fixed-size key for a normalized paragraph, so chunks can list all of theirs cheaply."""
+    return hashlib.blake2b(normalized.encode("utf-8"), digest_size=12).hexdigest()
+
+
+def sanitize_fts_query(query: str) -> str:
+    """Plain words only: quotes, colons, parens, ``AND``/``OR``, ``*``, ``~`` and ``-`` are dropped."""
+    words = [w for w in _QUERY_WORD_RE.findall(query) if w.lower() not in _FTS_OPERATORS]
+    return " ".join(words)
+
+
+@dataclass
+class Row:
+    """One row as the indexer builds it; ``vector`` is filled in after embedding."""
+
+    id: str
+    text: str
+    source_type: str
+    path: str
+    zone: str | None
+    line: int | None
+    date: str | None
+    heading: str | None
+    norm: str
+    norm_keys: list[str]
+    embed_text: str
+    vector: np.ndarray | None = None
+
+
+@dataclass
+class Filters:
+    source: str | None = None
+    zone: str | None = None
+    date_from: str | None = None
+    date_to: str | None = None
+    exclude_path: str | None = None
+
+
+def schema(dim: int) -> pa.Schema:
+    return pa.schema(
+        [
+            ("id", pa.string()),
+            ("text", pa.string()),
+            ("fts", pa.string()),
+            ("vector", pa.list_(pa.float32(), dim)),
+            ("source_type", pa.string()),
+            ("path", pa.string()),
+            ("zone", pa.string()),
+            ("line", pa.int32()),
+            ("date", pa.string()),
+            ("heading", pa.string()),
+            ("norm", pa.string()),
+            ("norm_keys", pa.list_(pa.string())),
+        ]
+    )
+
+
+def _fts_text(row: Row) -> str:
+    """The full-text column adds the page name and heading path, so a title word finds its page."""
+    stem = Path(row.path).stem if row.source_type != "archive" else ""
+    return "\n".join(part for part in (stem, row.heading or "", row.text) if part)
+
+
+class IndexStore:
+    """A thin, thread-safe wrapper over one LanceDB table of fixed vector dimension."""
+
+    def __init__(self, folder: Path, dim: int) -> None:
+        self.folder = folder
+        self.dim = dim
+        self._db = None
+        self._table = None
+        self._writes = 0
+        self._lock = threading.RLock()
+
+    # -- lifecycle ---------------------------------------------------------------------------
+    @property
+    def table_dir(self) -> Path:
+        return self.folder / f"{TABLE_NAME}.lance"
+
+    def open(self) -> bool:
+        """Open or create the table. Returns False when it had to be recreated empty (the caller re-indexes)."""
+        with self._lock:
+            try:
+                self._open_existing()
+                return True
+            except Exception as exc:  # corrupt files surface as many exception types
+                if self.table_dir.exists():
+                    log.warning("index table at %s unreadable (%s); rebuilding", self.table_dir, exc)
+                self.reset()
+                return False
+
+    def _open_existing(self) -> None:
+        import lancedb
+
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self._db = lancedb.connect(str(self.folder))
+        if not self.table_dir.exists():
+            raise IndexStoreError("no table yet")
+        table = self._db.open_table(TABLE_NAME)
+        field = table.schema.field("vector")
+        if not pa.types.is_fixed_size_list(field.type) or field.type.list_size != self.dim:
+            raise IndexStoreError(f"vector dimension {field.type} differs from {self.dim}")
+        if "norm_keys" not in table.schema.names or "fts" not in table.schema.names:
+            raise IndexStoreError("table schema is from an older version")
+        table.count_rows()
+        table.search().select(["id"]).limit(1).to_arrow()  # touches data files, so corruption shows up here
+        self._table = table
+
+    def reset(self) -> None:
+        """Drop the table (its folder only: the index folder may hold other files) and create it empty."""
+        import lancedb
+        from lancedb.index import FTS
+
+        with self._lock:
+            self._table = None
+            if self.table_dir.exists() or self.table_dir.is_symlink():
+                if self.table_dir.is_dir() and not self.table_dir.is_symlink():
+                    shutil.rmtree(self.table_dir, ignore_errors=True)
+                else:
+                    self.table_dir.unlink()
+            self.folder.mkdir(parents=True, exist_ok=True)
+            self._db = lancedb.connect(str(self.folder))
+            table = self._db.create_table(TABLE_NAME, schema=schema(self.dim), mode="overwrite")
+            table.create_index("fts", config=FTS())
+            self._table = table
+            self._writes = 0
+
+    @property
+    def table(self):
+        if self._table is None:
+            self.open()
+        return self._table
+
+    # -- reads -------------------------------------------------------------------------------
+    def count(self) -> int:
+        with self._lock:
+            return self._guard(lambda: self.table.count_rows())
+
+    def scan(self, columns: Sequence[str], where=None) -> pa.Table:
+        """Columns of all rows (or those matching a typed expression)."""
+        with self._lock:
+
+            def run() -> pa.Table:
+                query = self.table.search().select(list(columns))
+                if where is not None:
+                    query = query.where(where)
+                return query.limit(None).to_arrow()
+
+            return self._guard(run)
+
+    def count_by_source(self) -> dict[str, int]:
+        table = self.scan(["source_type"])
+        counts: dict[str, int] = {}
+        for value in table.column("source_type").to_pylist():
+            counts[value] = counts.get(value, 0) + 1
+        return counts
+
+    def ids(self) -> set[str]:
+        return set(self.scan(["id"]).column("id").to_pylist())
+
+    def rows_for_path(self, path: str, columns: Sequence[str] = ("id", "vector", "line")) -> pa.Table:
+        from lancedb.expr import col, lit
+
+        return self.scan(columns, col("path") == lit(path))
+
+    def fetch(self, ids: Iterable[str], columns: Sequence[str]) -> pa.Table:
+        from lancedb.expr import col
+
+        ids = list(ids)
+        if not ids:
+            return pa.table({c: [] for c in columns})
+        return self.scan(columns, col("id").isin(ids))
+
+    def ids_with_norm(self, normalized: str) -> list[str]:
+        """Rows whose text, or one paragraph or list item inside them, normalizes to ``normalized``."""
+        import pyarrow.compute as pc
+
+        key = norm_key(normalized)
+        table = self.scan(["id", "norm", "norm_keys"])
+        if table.num_rows == 0:
+            return []
+        direct = pc.fill_null(pc.equal(table.column("norm"), normalized), False)
+        keys = table.column("norm_keys").combine_chunks()
+        hits = pc.equal(pc.list_flatten(keys), key)
+        parents = pc.filter(pc.list_parent_indices(keys), pc.fill_null(hits, False))
+        inside = np.zeros(table.num_rows, dtype=bool)
+        inside[parents.to_numpy()] = True
+        mask = pc.or_(direct, pa.array(inside))
+        return table.filter(mask).column("id").to_pylist()
+
+    # -- writes ------------------------------------------------------------------------------
+    def add(self, rows: Sequence[Row]) -> None:
+        if not rows:
+            return
+        vectors = np.stack([r.vector for r in rows]).astype(np.float32, copy=False)
+        if vectors.shape[1] != self.dim:
+            raise IndexStoreError(f"vector dimension {vectors.shape[1]} differs from the index's {self.dim}")
+        data = pa.table(
+            {
+                "id": [r.id for r in rows],
+                "text": [r.text for r in rows],
+                "fts": [_fts_text(r) for r in rows],
+                "vector": pa.FixedSizeListArray.from_arrays(pa.array(vectors.ravel(), pa.float32()), self.dim),
+                "source_type": [r.source_type for r in rows],
+                "path": [r.path for r in rows],
+                "zone": [r.zone for r in rows],
+                "line": pa.array([r.line for r in rows], pa.int32()),
+                "date": [r.date for r in rows],
+                "heading": [r.heading for r in rows],
+                "norm": [r.norm for r in rows],
+                "norm_keys": pa.array([r.norm_keys for r in rows], pa.list_(pa.string())),
+            },
+            schema=schema(self.dim),
+        )
+        with self._lock:
+            self._guard(lambda: self.table.add(data))
+            self._writes += 1
+
+    def delete_ids(self, ids: Iterable[str]) -> int:
+        from lancedb.expr import col
+
+        ids = list(dict.fromkeys(ids))
+        if not ids:
+            return 0
+        deleted = 0
+        with self._lock:
+            for start in range(0, len(ids), 2000):
+                part = ids[start : start + 2000]
+                result = self._guard(lambda part=part: self.table.delete(col("id").isin(part)))
+                deleted += int(getattr(result, "num_deleted_rows", 0) or 0)
+            self._writes += 1
+        return deleted
+
+    def delete_path(self, path: str) -> int:
+        from lancedb.expr import col, lit
+
+        with self._lock:
+            result = self._guard(lambda: self.table.delete(col("path") == lit(path)))
+            self._writes += 1
+        return int(getattr(result, "num_deleted_rows", 0) or 0)
+
+    def optimize(self, *, force: bool = False) -> None:
+        """Compact fragments and fold new rows into the full-text index after bulk work."""
+        with self._lock:
+            if not force and self._small_fragments() < OPTIMIZE_AFTER_WRITES:
+                return
+            self._guard(lambda: self.table.optimize(cleanup_older_than=dt.timedelta(minutes=5)))
+            self._writes = 0
+
+    def _small_fragments(self) -> int:
+        """Small fragments left by earlier writes (also by other processes, such as the CLI)."""
+        try:
+            return int(self.table.stats().fragment_stats.num_small_fragments)
+        except Exception:
+            return self._writes
+
+    # -- search ------------------------------------------------------------------------------
+    def _where(self, filters: Filters | None):
+        from lancedb.expr import col, lit
+
+        if filters is None:
+            return None
+        parts = []
+        if filters.source:
+            parts.append(col("source_type") == lit(filters.source))
+        if filters.zone:
+            parts.append(col("zone") == lit(filters.zone))
+        if filters.date_from:
+            parts.append(col("date") >= lit(filters.date_from))
+        if filters.date_to:
+            parts.append(col("date") <= lit(filters.date_to))
+        if filters.exclude_path:
+            parts.append(col("path") != lit(filters.exclude_path))
+        if not parts:
+            return None
+        expr = parts[0]
+        for part in parts[1:]:
+            expr = expr & part
+        return expr
+
+    _RESULT_COLUMNS = ["id", "text", "source_type", "path", "line", "date", "heading"]
+
+    def vector_search(self, vector: np.ndarray, limit: int, filters: Filters | None = None) -> list[dict]:
+        where = self._where(filters)
+        with self._lock:
+
+            def run() -> list[dict]:
+                query = self.table.search(np.asarray(vector, dtype=np.float32)).distance_type("cosine")
+                if where is not None:
+                    query = query.where(where, prefilter=True)
+                rows = query.select(self._RESULT_COLUMNS).limit(limit).to_list()
+                for row in rows:
+                    row["score"] = 1.0 - float(row.pop("_distance", 1.0))
+                return rows
+
+            return self._guard(run)
+
+    def fts_search(self, text: str, limit: int, filters: Filters | None = None) -> list[dict]:
+        words = sanitize_fts_query(text)
+        if not words:
+            return []
+        where = self._where(filters)
+        with self._lock:
+
+            def run() -> list[dict]:
+                query = self.table.search(words, query_type="fts", fts_columns="fts")
+                if where is not None:
+                    query = query.where(where)
+                rows = query.select(self._RESULT_COLUMNS).limit(limit).to_list()
+                for row in rows:
+                    row["score"] = float(row.pop("_score", 0.0))
+                return rows
+
+            try:
+                return self._guard(run)
+            except IndexStoreError as exc:
+                if "INVERTED index" not in str(exc):
+                    raise
+                self._guard(self._create_fts)  # the index went missing: recreate it and retry once
+                return self._guard(run)
+
+    def hybrid_search(self, vector: np.ndarray, text: str, limit: int, filters: Filters | None = None) -> list[dict]:
+        from lancedb.rerankers import RRFReranker
+
+        words = sanitize_fts_query(text)
+        if not words:
+            return self.vector_search(vector, limit, filters)
+        where = self._where(filters)
+        with self._lock:
+
+            def run() -> list[dict]:
+                query = (
+                    self.table.search(query_type="hybrid", fts_columns="fts")
+                    .vector(np.asarray(vector, dtype=np.float32))
+                    .text(words)
+                    .distance_type("cosine")
+                )
+                if where is not None:
+                    query = query.where(where, prefilter=True)
+                table = query.rerank(RRFReranker()).limit(limit).to_arrow()
+                keep = [c for c in self._RESULT_COLUMNS if c in table.column_names]
+                scores = table.column("_relevance_score").to_pylist()
+                rows = table.select(keep).to_pylist()
+                for row, score in zip(rows, scores, strict=True):
+                    row["score"] = float(score)
+                return rows
+
+            return self._guard(run)
+
+    def _create_fts(self) -> None:
+        from lancedb.index import FTS
+
+        self.table.create_index("fts", config=FTS(), replace=True)
+
+    def rebuild_fts(self) -> None:
+        with self._lock:
+            self._guard(self._create_fts)
+
+    def _guard(self, action):
+        try:
+            return action()
+        except IndexStoreError:
+            raise
+        except Exception as exc:
+            raise IndexStoreError(f"{self.table_dir}: {exc}") from exc

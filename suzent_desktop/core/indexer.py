@@ -1,0 +1,813 @@
+"""Keeps the search index in step with the files, and answers searches.
+
+The files are the truth; the index is derived. Each pass reconciles the indexed files
+recorded in ``.index_state.json`` with the files on disk: mtime and size are a cheap hint,
+the content hash decides. Row ids are derived from the source path, the row's content and
+its occurrence number, so unchanged rows keep their ids and their vectors: a daily log
+that gained five lines costs five embeddings, not a whole day.
+
+Fail-closed: every new row of a file is embedded before any of its old rows is deleted,
+so an embedding failure leaves the old rows searchable and the file is retried on the
+next pass. Tombstones are applied on every pass, full rebuilds included.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from suzent_desktop.core.archive import Archive
+from suzent_desktop.core.atomic import atomic_write_text
+from suzent_desktop.core.chunking import chunk_markdown, embedding_text
+from suzent_desktop.core.clock import Clock
+from suzent_desktop.core.embedding import Embedder, EmbeddingError
+from suzent_desktop.core.events import ChangeSet
+from suzent_desktop.core.facts import parse_log
+from suzent_desktop.core.index_store import Filters, IndexStore, IndexStoreError, Row, norm_key
+from suzent_desktop.core.layout import Layout
+from suzent_desktop.core.notebook import Notebook
+from suzent_desktop.core.tombstones import Tombstones, normalize
+
+log = logging.getLogger(__name__)
+
+STATE_VERSION = 1
+BATCH_TEXTS = 512  # texts embedded per call across files: big batches keep the model busy
+BATCH_FILES = 400
+SAVE_EVERY_SECONDS = 15.0
+
+ProgressFn = Callable[[int, int, str], None]
+
+
+# -- public result types ------------------------------------------------------------------
+@dataclass
+class SearchHit:
+    text: str
+    source_type: str  # "archive" | "notebook" | "core"
+    path: str  # absolute
+    line: int | None
+    date: str | None
+    score: float
+    heading: str | None
+    row_id: str
+
+
+@dataclass
+class SearchResponse:
+    hits: list[SearchHit]
+    mode: str  # "hybrid" | "fulltext"
+    warning: str | None = None
+
+
+@dataclass
+class IndexStats:
+    rows: int
+    by_source: dict[str, int]
+    stale_files: list[str]
+    errors: list[str]
+
+
+# -- internal records ----------------------------------------------------------------------
+@dataclass
+class _Source:
+    path: Path
+    source_type: str
+    date: str | None = None
+    zone: str | None = None
+
+    @property
+    def key(self) -> str:
+        return str(self.path)
+
+
+@dataclass
+class _FileState:
+    source_type: str
+    mtime: float
+    size: int
+    sha256: str
+    rows: dict[str, int | None]  # row id -> line it was written with
+
+    def to_json(self) -> dict:
+        return {"type": self.source_type, "mtime": self.mtime, "size": self.size, "sha256": self.sha256, "rows": self.rows}
+
+    @classmethod
+    def from_json(cls, data: dict) -> _FileState:
+        return cls(data["type"], float(data["mtime"]), int(data["size"]), str(data["sha256"]), dict(data["rows"]))
+
+    @property
+    def dirty(self) -> bool:
+        return not self.sha256
+
+
+@dataclass
+class _Plan:
+    """What one file needs: new rows to embed, kept rows whose line moved, and rows to drop."""
+
+    source: _Source
+    mtime: float = 0.0
+    size: int = 0
+    sha256: str = ""
+    rows: list[Row] = field(default_factory=list)
+    error: str | None = None
+    touch_only: bool = False
+    new_rows: list[Row] = field(default_factory=list)
+    moved_rows: list[Row] = field(default_factory=list)
+    stale_ids: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _State:
+    model: str = ""
+    dim: int = 0
+    tombstones: str = ""
+    files: dict[str, _FileState] = field(default_factory=dict)
+    errors: dict[str, str] = field(default_factory=dict)
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {
+                "version": STATE_VERSION,
+                "model": self.model,
+                "dim": self.dim,
+                "tombstones": self.tombstones,
+                "files": {k: v.to_json() for k, v in sorted(self.files.items())},
+                "errors": self.errors,
+            },
+            ensure_ascii=False,
+            separators=(",", ":"),
+        )
+
+    @classmethod
+    def load(cls, path: Path) -> _State:
+        """A missing or unreadable state file means "nothing is known to be indexed"."""
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if data.get("version") != STATE_VERSION:
+                return cls()
+            return cls(
+                model=str(data.get("model", "")),
+                dim=int(data.get("dim", 0)),
+                tombstones=str(data.get("tombstones", "")),
+                files={k: _FileState.from_json(v) for k, v in data.get("files", {}).items()},
+                errors={str(k): str(v) for k, v in data.get("errors", {}).items()},
+            )
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return cls()
+
+
+def _vectors(table, dim: int) -> np.ndarray:
+    """The ``vector`` column of an arrow table as an (n, dim) float32 matrix."""
+    column = table.column("vector").combine_chunks()
+    return np.asarray(column.flatten(), dtype=np.float32).reshape(-1, dim)
+
+
+def _digest(values: Iterable[str]) -> str:
+    return hashlib.sha256("\n".join(sorted(values)).encode("utf-8")).hexdigest()[:32]
+
+
+def row_id(source_type: str, path: str, content: str, occurrence: int) -> str:
+    """Stable across reindexes: the same text at the same place keeps its id (and its vector)."""
+    key = f"{source_type}\x00{path}\x00{content}\x00{occurrence}".encode()
+    return hashlib.blake2b(key, digest_size=16).hexdigest()
+
+
+# -- the indexer ---------------------------------------------------------------------------
+class Indexer:
+    def __init__(
+        self,
+        layout: Layout,
+        embedder: Embedder,
+        clock: Clock,
+        *,
+        notebook: Notebook | None = None,
+        archive: Archive | None = None,
+        tombstones: Tombstones | None = None,
+    ) -> None:
+        self.layout = layout
+        self.embedder = embedder
+        self.clock = clock
+        self.notebook = notebook or Notebook(layout)
+        self.archive = archive or Archive(layout)
+        self.tombstones = tombstones or Tombstones(layout)
+        self.lock = asyncio.Lock()
+        self._state_lock = threading.RLock()
+        self._state: _State | None = None
+        self._store: IndexStore | None = None
+
+    # -- state ---------------------------------------------------------------------------
+    @property
+    def state(self) -> _State:
+        with self._state_lock:
+            if self._state is None:
+                self._state = _State.load(self.layout.index_state_file)
+            return self._state
+
+    def _save_state(self) -> None:
+        with self._state_lock:
+            text = self.state.to_json()
+        self.layout.index_dir.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(self.layout.index_state_file, text)
+
+    def _read_dim(self) -> int:
+        """The dimension of the table on disk (never reset it to the embedder's just to read)."""
+        return self.state.dim or int(self.embedder.dim)
+
+    def _open_store(self, dim: int) -> IndexStore:
+        if self._store is None or self._store.dim != dim:
+            store = IndexStore(self.layout.index_dir, dim)
+            store.open()
+            self._store = store
+        return self._store
+
+    # -- sources -------------------------------------------------------------------------
+    def _sources(self) -> dict[str, _Source]:
+        """Every file that should have rows now: core files, content pages, logs after the watermark."""
+        found: dict[str, _Source] = {}
+        for path in self.layout.core_files:
+            if path.is_file():
+                found[str(path)] = _Source(path, "core")
+        for path in self.notebook.content_pages():
+            parts = Path(self.notebook.relative(path)).parts
+            found[str(path)] = _Source(path, "notebook", zone=parts[0] if len(parts) > 1 else "")
+        watermark = self.notebook.watermark(self.clock.today())
+        skipped = set(self.notebook.skipped_dates())
+        for date in self.archive.dates():
+            if watermark is None or date > watermark or date in skipped:
+                path = self.archive.path_for(date)
+                found[str(path)] = _Source(path, "archive", date=date)
+        return found
+
+    def _source_for(self, path: Path) -> _Source | None:
+        """The source a single path stands for now, or None when it should have no rows."""
+        path = Path(path)
+        sources = {str(p): p for p in self.layout.core_files}
+        if str(path) in sources:
+            return _Source(path, "core") if path.is_file() else None
+        if self.notebook.is_content_page(path):
+            if not path.is_file():
+                return None
+            parts = Path(self.notebook.relative(path)).parts
+            return _Source(path, "notebook", zone=parts[0] if len(parts) > 1 else "")
+        if path.parent == self.layout.archive_dir and path.suffix == ".md":
+            date = path.stem
+            if date not in self.archive.dates():
+                return None
+            watermark = self.notebook.watermark(self.clock.today())
+            if watermark is None or date > watermark or date in set(self.notebook.skipped_dates()):
+                return _Source(path, "archive", date=date)
+        return None
+
+    # -- planning (worker thread) ----------------------------------------------------------
+    def _rows_for(self, source: _Source, text: str, stones: set[str]) -> list[Row]:
+        key = source.key
+        rows: list[Row] = []
+        seen: dict[str, int] = {}
+        if source.source_type == "archive":
+            for fact_line in parse_log(text).facts:
+                content = fact_line.fact.content
+                norm = normalize(content)
+                if not norm or norm in stones:
+                    continue
+                occurrence = seen.get(content, 0)
+                seen[content] = occurrence + 1
+                rows.append(
+                    Row(
+                        id=row_id("archive", key, content, occurrence),
+                        text=content,
+                        source_type="archive",
+                        path=key,
+                        zone=None,
+                        line=fact_line.line,
+                        date=source.date,
+                        heading=None,
+                        norm=norm,
+                        norm_keys=[],
+                        embed_text=content,
+                    )
+                )
+            return rows
+        for chunk in chunk_markdown(text, tombstones=stones):
+            content = embedding_text(chunk)
+            occurrence = seen.get(content, 0)
+            seen[content] = occurrence + 1
+            rows.append(
+                Row(
+                    id=row_id(source.source_type, key, content, occurrence),
+                    text=chunk.text,
+                    source_type=source.source_type,
+                    path=key,
+                    zone=source.zone,
+                    line=chunk.line,
+                    date=None,
+                    heading=chunk.heading,
+                    norm=normalize(chunk.text),
+                    norm_keys=[norm_key(n) for n in chunk.norms()],
+                    embed_text=content,
+                )
+            )
+        return rows
+
+    def _plan(self, source: _Source, prior: _FileState | None, stones: set[str], recheck: bool) -> _Plan | None:
+        """None when the file is unchanged; otherwise what must be embedded, moved and dropped."""
+        plan = _Plan(source)
+        try:
+            stat = source.path.stat()
+        except OSError as exc:
+            plan.error = f"{source.path}: cannot read ({exc.strerror or exc})"
+            return plan
+        plan.mtime, plan.size = stat.st_mtime, stat.st_size
+        if prior and not prior.dirty and not recheck and prior.mtime == plan.mtime and prior.size == plan.size:
+            return None
+        try:
+            data = source.path.read_bytes()
+        except OSError as exc:
+            plan.error = f"{source.path}: cannot read ({exc.strerror or exc})"
+            return plan
+        plan.sha256 = hashlib.sha256(data).hexdigest()
+        if prior and not prior.dirty and not recheck and prior.sha256 == plan.sha256:
+            plan.touch_only = True  # touched, not changed: remember the new mtime, embed nothing
+            return plan
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            plan.error = f"{source.path}: not valid UTF-8 (byte {exc.start}); skipped, file left untouched"
+            return plan
+        if "\x00" in text:
+            plan.error = f"{source.path}: looks like a binary file; skipped, file left untouched"
+            return plan
+        plan.rows = self._rows_for(source, text, stones)
+        known = prior.rows if prior else {}
+        wanted = {r.id for r in plan.rows}
+        plan.stale_ids = [rid for rid in known if rid not in wanted]
+        for row in plan.rows:
+            if row.id not in known:
+                plan.new_rows.append(row)
+            elif known[row.id] != row.line:
+                plan.moved_rows.append(row)
+        return plan
+
+    # -- writing (worker thread) -----------------------------------------------------------
+    def _embed_plans(self, plans: list[_Plan]) -> tuple[list[_Plan], list[_Plan]]:
+        """Embed the new rows of several files in one call; on failure retry file by file to isolate it."""
+        todo = [p for p in plans if p.new_rows]
+        try:
+            self._embed_into([r for p in todo for r in p.new_rows])
+            return plans, []
+        except EmbeddingError as exc:
+            if len(todo) == 1:
+                todo[0].error = f"{todo[0].source.path}: not indexed, embedding failed: {exc}"
+                return [p for p in plans if p is not todo[0]], todo
+        ok: list[_Plan] = [p for p in plans if not p.new_rows]
+        failed: list[_Plan] = []
+        streak, last_error = 0, ""
+        for plan in todo:
+            if streak >= 3:  # the embedder is down, not this file: do not hammer it once per file
+                plan.error = f"{plan.source.path}: not indexed, embedding failed: {last_error}"
+                failed.append(plan)
+                continue
+            try:
+                self._embed_into(plan.new_rows)
+                ok.append(plan)
+                streak = 0
+            except EmbeddingError as exc:
+                streak, last_error = streak + 1, str(exc)
+                plan.error = f"{plan.source.path}: not indexed, embedding failed: {exc}"
+                failed.append(plan)
+        return ok, failed
+
+    def _embed_into(self, rows: list[Row]) -> None:
+        vectors = self.embedder.embed([r.embed_text for r in rows])
+        vectors = np.asarray(vectors, dtype=np.float32)
+        if vectors.shape != (len(rows), self._store.dim):
+            raise EmbeddingError(f"embedder returned shape {vectors.shape}, expected ({len(rows)}, {self._store.dim})")
+        for row, vector in zip(rows, vectors, strict=True):
+            row.vector = vector
+
+    def _apply(self, plans: list[_Plan], changes: ChangeSet) -> None:
+        """Embed, then delete old rows and add new ones, then record the files in the state."""
+        store = self._store
+        errored = [p for p in plans if p.error]
+        ready = [p for p in plans if not p.error]
+        ok, failed = self._embed_plans(ready)
+        failed += errored
+        moved = [r for p in ok for r in p.moved_rows]
+        if moved:
+            old = store.fetch([r.id for r in moved], ["id", "vector"])
+            vectors = dict(zip(old.column("id").to_pylist(), _vectors(old, store.dim), strict=True))
+            missing = [r for r in moved if r.id not in vectors]
+            for row in moved:
+                if row.id in vectors:
+                    row.vector = np.asarray(vectors[row.id], dtype=np.float32)
+            if missing:
+                self._embed_into(missing)
+        delete = [rid for p in ok for rid in p.stale_ids] + [r.id for r in moved]
+        add = [r for p in ok for r in p.new_rows] + moved
+        removed = store.delete_ids(delete)
+        store.add(add)
+        changes.rows_added += len([r for p in ok for r in p.new_rows])
+        changes.rows_removed += removed - len(moved)
+        if delete or add:
+            changes.index = True
+        with self._state_lock:
+            state = self.state
+            for plan in ok:
+                state.files[plan.source.key] = _FileState(
+                    plan.source.source_type, plan.mtime, plan.size, plan.sha256, {r.id: r.line for r in plan.rows}
+                )
+                state.errors.pop(plan.source.key, None)
+            for plan in failed:
+                prior = state.files.get(plan.source.key)
+                if prior is not None:  # keep the old rows, force a retry next pass
+                    prior.sha256 = ""
+                    prior.mtime = -1.0
+                state.errors[plan.source.key] = plan.error or f"{plan.source.path}: not indexed"
+                changes.errors.append(state.errors[plan.source.key])
+
+    def _touch(self, plan: _Plan) -> None:
+        with self._state_lock:
+            prior = self.state.files.get(plan.source.key)
+            if prior is not None:
+                prior.mtime, prior.size = plan.mtime, plan.size
+            self.state.errors.pop(plan.source.key, None)
+
+    def _remove_sources(self, keys: Iterable[str], changes: ChangeSet) -> None:
+        """Files that vanished, were renamed, or fell behind the watermark lose every row."""
+        with self._state_lock:
+            keys = [k for k in keys if k in self.state.files]
+            ids = [rid for k in keys for rid in self.state.files[k].rows]
+        if not keys:
+            return
+        removed = self._store.delete_ids(ids)
+        for key in keys:
+            removed += self._store.delete_path(key)  # rows the state did not know about (a crash mid-write)
+        with self._state_lock:
+            for key in keys:
+                self.state.files.pop(key, None)
+                self.state.errors.pop(key, None)
+        changes.rows_removed += removed
+        changes.index = changes.index or removed > 0
+
+    # -- preparation (worker thread) -------------------------------------------------------
+    def _prepare(self, full: bool) -> tuple[set[str], bool]:
+        """Open the table, rebuild when the model changed or the state and table disagree.
+
+        Returns the current tombstones and whether every file must be re-read (they changed).
+        """
+        dim = int(self.embedder.dim)
+        with self._state_lock:
+            state = self.state
+            if full or state.model != self.embedder.name or state.dim != dim:
+                self._state = _State(model=self.embedder.name, dim=dim)
+                self._store = None
+                store = IndexStore(self.layout.index_dir, dim)
+                store.reset()
+                self._store = store
+            else:
+                self._open_store(dim)
+        self._reconcile_with_table()
+        stones = self.tombstones.contents()
+        return stones, _digest(stones) != self.state.tombstones
+
+    def _reconcile_with_table(self) -> None:
+        """The state must describe the table: drop rows it does not know, re-plan files whose rows are gone."""
+        try:
+            count = self._store.count()
+        except IndexStoreError:
+            self._store.reset()
+            count = 0
+        with self._state_lock:
+            expected = sum(len(f.rows) for f in self.state.files.values())
+        if count == expected:
+            return
+        present = self._store.ids() if count else set()
+        with self._state_lock:
+            known: set[str] = set()
+            for file_state in self.state.files.values():
+                known.update(file_state.rows)
+                if any(rid not in present for rid in file_state.rows):
+                    file_state.rows = {rid: ln for rid, ln in file_state.rows.items() if rid in present}
+                    file_state.sha256 = ""
+                    file_state.mtime = -1.0
+        orphans = present - known
+        if orphans:
+            self._store.delete_ids(orphans)
+
+    def _finish(self, stones: set[str], bulk: bool) -> None:
+        with self._state_lock:
+            self.state.tombstones = _digest(stones)
+        self._store.optimize(force=bulk)
+        self._save_state()
+
+    # -- public API ------------------------------------------------------------------------
+    async def sync(
+        self,
+        *,
+        full: bool = False,
+        progress: ProgressFn | None = None,
+        cancel: threading.Event | None = None,
+    ) -> ChangeSet:
+        """Bring the index in step with the files; ``full`` drops the table and rebuilds it."""
+        async with self.lock:
+            return await self._sync_locked(full, progress, cancel)
+
+    async def _sync_locked(
+        self, full: bool, progress: ProgressFn | None, cancel: threading.Event | None
+    ) -> ChangeSet:
+        try:
+            return await self._sync_once(full, progress, cancel)
+        except IndexStoreError as exc:
+            # The table broke under us (files damaged on disk): start over from the files.
+            log.warning("index unreadable (%s); rebuilding from files", exc)
+            changes = await self._sync_once(True, progress, cancel)
+            changes.errors.insert(0, f"index was unreadable and has been rebuilt: {exc}")
+            return changes
+
+    async def _sync_once(
+        self, full: bool, progress: ProgressFn | None, cancel: threading.Event | None
+    ) -> ChangeSet:
+        changes = ChangeSet()
+        try:
+            stones, recheck = await asyncio.to_thread(self._prepare, full)
+        except EmbeddingError as exc:
+            changes.errors.append(f"index not updated: {exc}")
+            return changes
+        sources = await asyncio.to_thread(self._sources)
+        with self._state_lock:
+            gone = [k for k in self.state.files if k not in sources]
+            priors = {k: self.state.files.get(k) for k in sources}
+        await asyncio.to_thread(self._remove_sources, gone, changes)
+        plans = await asyncio.to_thread(
+            lambda: [p for s in sources.values() if (p := self._plan(s, priors[s.key], stones, recheck))]
+        )
+        cancelled = await self._run_plans(plans, changes, progress, cancel)
+        if cancelled:
+            await asyncio.to_thread(self._save_state)
+        else:
+            await asyncio.to_thread(self._finish, stones, full or changes.rows_added > 1000)
+        return changes
+
+    async def _run_plans(
+        self,
+        plans: list[_Plan],
+        changes: ChangeSet,
+        progress: ProgressFn | None,
+        cancel: threading.Event | None,
+    ) -> bool:
+        """Apply plans in batches (one embedding call per batch); True when cancelled part-way."""
+        total = len(plans)
+        done = 0
+        last_save = time.monotonic()
+        batch: list[_Plan] = []
+        texts = 0
+        if progress and total:
+            progress(0, total, "")
+        for index, plan in enumerate(plans):
+            if plan.touch_only:
+                self._touch(plan)
+                done += 1
+                continue
+            batch.append(plan)
+            texts += len(plan.new_rows)
+            last = index == len(plans) - 1
+            if not last and texts < BATCH_TEXTS and len(batch) < BATCH_FILES:
+                continue
+            if cancel is not None and cancel.is_set():
+                return True
+            await asyncio.to_thread(self._apply, batch, changes)
+            done += len(batch)
+            if progress:
+                progress(done, total, str(batch[-1].source.path))
+            batch, texts = [], 0
+            if time.monotonic() - last_save > SAVE_EVERY_SECONDS:
+                await asyncio.to_thread(self._save_state)
+                last_save = time.monotonic()
+        if batch:
+            if cancel is not None and cancel.is_set():
+                return True
+            await asyncio.to_thread(self._apply, batch, changes)
+            done += len(batch)
+            if progress:
+                progress(done, total, str(batch[-1].source.path))
+        elif progress and total:
+            progress(total, total, "")
+        return False
+
+    async def sync_paths(self, paths: Iterable[Path]) -> ChangeSet:
+        """Re-index just these files (a log after an append, a page after a save)."""
+        paths = [Path(p) for p in paths]
+        async with self.lock:
+            changes = ChangeSet()
+            try:
+                stones, recheck = await asyncio.to_thread(self._prepare, False)
+            except EmbeddingError as exc:
+                changes.errors.append(f"index not updated: {exc}")
+                return changes
+            if recheck:  # tombstones changed: every file must be checked, not just these
+                return await self._sync_locked(False, None, None)
+
+            def plan_all() -> tuple[list[str], list[_Plan]]:
+                gone: list[str] = []
+                plans: list[_Plan] = []
+                for path in paths:
+                    source = self._source_for(path)
+                    if source is None:
+                        gone.append(str(path))
+                        continue
+                    with self._state_lock:
+                        prior = self.state.files.get(source.key)
+                    plan = self._plan(source, prior, stones, False)
+                    if plan is not None:
+                        plans.append(plan)
+                return gone, plans
+
+            gone, plans = await asyncio.to_thread(plan_all)
+            await asyncio.to_thread(self._remove_sources, gone, changes)
+            await self._run_plans(plans, changes, None, None)
+            await asyncio.to_thread(self._finish, stones, False)
+            return changes
+
+    async def remove_text(self, normalized: str) -> int:
+        """Delete rows whose text, or a paragraph or list item inside them, matches a tombstone.
+
+        Chunks that lost one paragraph are re-chunked right away so their other paragraphs
+        stay findable; if that re-embedding fails they come back on the next pass.
+        """
+        normalized = normalize(normalized)
+        if not normalized:
+            return 0
+        async with self.lock:
+            return await asyncio.to_thread(self._remove_text, normalized)
+
+    def _remove_text(self, normalized: str) -> int:
+        try:
+            self._open_store(self._read_dim())
+        except EmbeddingError:
+            return 0
+        ids = self._store.ids_with_norm(normalized)
+        if not ids:
+            return 0
+        info = self._store.fetch(ids, ["id", "path", "source_type"])
+        removed = self._store.delete_ids(ids)
+        rechunk: set[str] = set()
+        with self._state_lock:
+            for rid, path, source_type in zip(
+                info.column("id").to_pylist(), info.column("path").to_pylist(), info.column("source_type").to_pylist(),
+                strict=True,
+            ):
+                file_state = self.state.files.get(path)
+                if file_state is not None:
+                    file_state.rows.pop(rid, None)
+                if source_type != "archive":
+                    rechunk.add(path)
+        stones = self.tombstones.contents() | {normalized}
+        changes = ChangeSet()
+        plans = []
+        for path in sorted(rechunk):
+            source = self._source_for(Path(path))
+            if source is None:
+                continue
+            with self._state_lock:
+                prior = self.state.files.get(path)
+            plan = self._plan(source, prior, stones, True)
+            if plan is not None:
+                plans.append(plan)
+        if plans:
+            try:
+                self._apply(plans, changes)
+            except IndexStoreError as exc:
+                log.warning("re-chunking after forget failed: %s", exc)
+        self._save_state()
+        return removed
+
+    # -- queries ---------------------------------------------------------------------------
+    async def search(
+        self,
+        query: str,
+        *,
+        limit: int = 10,
+        source: str | None = None,
+        zone: str | None = None,
+        date_from: str | None = None,
+        date_to: str | None = None,
+    ) -> SearchResponse:
+        """Hybrid search; full-text only (and a warning saying why) when vectors cannot be had."""
+        zone = Path(zone.strip("/")).parts[0] if zone and zone.strip("/") else None
+        filters = Filters(source=source or None, zone=zone, date_from=date_from, date_to=date_to)
+        return await asyncio.to_thread(self._search, query, limit, filters)
+
+    def _search(self, query: str, limit: int, filters: Filters) -> SearchResponse:
+        warning: str | None = None
+        vector = None
+        try:
+            if self.state.model and self.state.model != self.embedder.name:
+                raise EmbeddingError(f"the index was built with {self.state.model}; run reindex")
+            dim = self._read_dim()
+            vector = self.embedder.embed([query])[0] if query.strip() else None
+        except EmbeddingError as exc:
+            warning = f"semantic search unavailable ({exc}); showing full-text matches only"
+            dim = self.state.dim
+            if not dim:
+                return SearchResponse([], "fulltext", warning)
+        try:
+            store = self._open_store(dim)
+            if vector is not None:
+                try:
+                    return SearchResponse(self._hits(store.hybrid_search(vector, query, limit, filters)), "hybrid", None)
+                except IndexStoreError as exc:
+                    warning = f"semantic search failed ({exc}); showing full-text matches only"
+            return SearchResponse(self._hits(store.fts_search(query, limit, filters)), "fulltext", warning)
+        except IndexStoreError as exc:
+            self._store = None  # reopened (and rebuilt if corrupt) on the next call or pass
+            return SearchResponse([], "fulltext", f"search index unreadable ({exc}); run reindex")
+
+    @staticmethod
+    def _hits(rows: list[dict]) -> list[SearchHit]:
+        return [
+            SearchHit(
+                text=r["text"],
+                source_type=r["source_type"],
+                path=r["path"],
+                line=r.get("line"),
+                date=r.get("date"),
+                score=float(r.get("score", 0.0)),
+                heading=r.get("heading"),
+                row_id=r["id"],
+            )
+            for r in rows
+        ]
+
+    async def related(self, path: Path, limit: int = 8) -> list[SearchHit]:
+        """Rows nearest to a page's own chunks, from other files only (a backlinks-style 'see also')."""
+        return await asyncio.to_thread(self._related, Path(path), limit)
+
+    def _related(self, path: Path, limit: int) -> list[SearchHit]:
+        try:
+            if self.state.model and self.state.model != self.embedder.name:
+                return []  # vectors of two models are not comparable; wait for the rebuild
+            store = self._open_store(self._read_dim())
+            vectors = list(_vectors(store.rows_for_path(str(path), ["id", "vector"]), store.dim))
+            if not vectors and path.is_file():
+                chunks = chunk_markdown(path.read_bytes().decode("utf-8", errors="replace"))[:8]
+                if chunks:
+                    vectors = list(self.embedder.embed([embedding_text(c) for c in chunks]))
+            best: dict[str, SearchHit] = {}
+            for vector in vectors[:8]:
+                rows = store.vector_search(np.asarray(vector), limit, Filters(exclude_path=str(path)))
+                for hit in self._hits(rows):
+                    if hit.score <= 0:
+                        continue
+                    if hit.row_id not in best or best[hit.row_id].score < hit.score:
+                        best[hit.row_id] = hit
+        except (EmbeddingError, IndexStoreError, OSError) as exc:
+            log.warning("related pages for %s unavailable: %s", path, exc)
+            return []
+        return sorted(best.values(), key=lambda h: h.score, reverse=True)[:limit]
+
+    async def stats(self) -> IndexStats:
+        return await asyncio.to_thread(self._stats)
+
+    def _stats(self) -> IndexStats:
+        errors = list(self.state.errors.values())
+        rows, by_source = 0, {}
+        try:
+            dim = self._read_dim()
+            store = self._open_store(dim)
+            rows, by_source = store.count(), store.count_by_source()
+        except (EmbeddingError, IndexStoreError) as exc:
+            errors.append(f"index unreadable: {exc}")
+        return IndexStats(rows, by_source, [str(p) for p in self.stale_paths()], errors)
+
+    def stale_paths(self) -> list[Path]:
+        """Files that differ from the state by mtime or size, never indexed, failed, or vanished."""
+        try:
+            sources = self._sources()
+        except OSError:
+            return []
+        with self._state_lock:
+            files = dict(self.state.files)
+            failed = set(self.state.errors)
+        stale: list[Path] = []
+        for key, source in sources.items():
+            prior = files.get(key)
+            if prior is None or prior.dirty or key in failed:
+                stale.append(source.path)
+                continue
+            try:
+                stat = os.stat(key)
+            except OSError:
+                stale.append(source.path)
+                continue
+            if stat.st_mtime != prior.mtime or stat.st_size != prior.size:
+                stale.append(source.path)
+        stale += [Path(k) for k in files if k not in sources]
+        return sorted(stale)
