@@ -1,0 +1,237 @@
+"""Backlinks and related notes for the page open in the editor.
+
+Backlinks are found by reading the vault's pages (in a worker thread, with a per-file
+cache keyed on mtime and size so a 5,000-page vault is read once): ``[[Title]]``,
+``[[folder/Title#h|alias]]`` and relative markdown links ``[text](../x.md)`` count.
+"Related" asks the index for the rows nearest to the page's own chunks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
+
+from suzent_desktop.core.events import ChangeSet
+from suzent_desktop.ui.panes.common import Pane, display_path
+
+if TYPE_CHECKING:
+    from suzent_desktop.ui.services import AppServices
+
+TARGET_ROLE = Qt.ItemDataRole.UserRole + 1
+RELATED_LIMIT = 8
+_WIKILINK = re.compile(r"\[\[([^\[\]\n|#]*)(?:#[^\[\]\n|]*)?(?:\|[^\[\]\n]*)?\]\]")
+_MDLINK = re.compile(r"\[[^\]\n]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+
+
+@dataclass(frozen=True)
+class Link:
+    """One outgoing link of a page: either a wikilink name or a resolved file path."""
+
+    line: int
+    text: str  # the line it stands on, for context
+    wiki: str | None = None  # casefolded target without .md
+    path: Path | None = None  # resolved target of a relative markdown link
+
+
+@dataclass(frozen=True)
+class Backlink:
+    source: Path
+    line: int
+    context: str
+
+
+def extract_links(page: Path, text: str) -> list[Link]:
+    """Every wikilink and relative markdown link in a page, with its line."""
+    links: list[Link] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if "[[" in line:
+            for match in _WIKILINK.finditer(line):
+                target = match.group(1).strip()
+                if target.lower().endswith(".md"):
+                    target = target[:-3]
+                if target:
+                    links.append(Link(number, line.strip(), wiki=target.casefold()))
+        if "](" in line:
+            for match in _MDLINK.finditer(line):
+                href = unquote(match.group(1).split("#", 1)[0])
+                if not href or "://" in href or href.startswith(("mailto:", "#")):
+                    continue
+                resolved = Path(os.path.normpath(page.parent / href))
+                links.append(Link(number, line.strip(), path=resolved))
+    return links
+
+
+def link_targets(page: Path, root: Path) -> set[str]:
+    """Wikilink names that point to ``page``: its title and its vault path without ``.md``."""
+    names = {page.stem.casefold()}
+    try:
+        names.add(page.relative_to(root).with_suffix("").as_posix().casefold())
+    except ValueError:
+        pass
+    return names
+
+
+class LinkCache:
+    """Outgoing links per page, re-read only when a file's mtime or size changed."""
+
+    def __init__(self) -> None:
+        self._entries: dict[Path, tuple[tuple[int, int], list[Link]]] = {}
+
+    def links(self, page: Path) -> list[Link]:
+        try:
+            stat = page.stat()
+        except OSError:
+            self._entries.pop(page, None)
+            return []
+        key = (stat.st_mtime_ns, stat.st_size)
+        cached = self._entries.get(page)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        try:
+            text = page.read_bytes().decode("utf-8", errors="replace")
+        except OSError:
+            return []
+        links = extract_links(page, text)
+        self._entries[page] = (key, links)
+        return links
+
+    def backlinks(self, target: Path, pages: list[Path], root: Path) -> list[Backlink]:
+        names = link_targets(target, root)
+        resolved_target = Path(os.path.normpath(target))
+        found: list[Backlink] = []
+        for page in pages:
+            if page == target:
+                continue
+            for link in self.links(page):
+                hit = (link.wiki is not None and (link.wiki in names or _ends_with(link.wiki, names))) or (
+                    link.path is not None and link.path == resolved_target
+                )
+                if hit:
+                    found.append(Backlink(page, link.line, link.text))
+                    break
+        return found
+
+
+def _ends_with(wiki: str, names: set[str]) -> bool:
+    """``[[Concepts/Foo]]`` written from elsewhere still names ``2_Wiki/Concepts/Foo``."""
+    return "/" in wiki and any(name.endswith("/" + wiki) for name in names)
+
+
+class BacklinksPane(Pane):
+    """Pages linking to the open page, and the index's nearest rows from other files."""
+
+    def __init__(self, services: AppServices, parent: QWidget | None = None) -> None:
+        super().__init__(services, parent)
+        self.page: Path | None = None
+        self.backlinks: list[Backlink] = []
+        self.related: list[Any] = []
+        self._cache = LinkCache()
+        self._build()
+        self._show_nothing()
+
+    def _build(self) -> None:
+        self.title = QLabel(self)
+        self.title.setWordWrap(True)
+        self.backlinks_label = QLabel("Linked from", self)
+        self.backlinks_list = QListWidget(self)
+        self.backlinks_list.setWordWrap(True)
+        self.backlinks_list.itemActivated.connect(self._activated)
+        self.related_label = QLabel("Related", self)
+        self.related_list = QListWidget(self)
+        self.related_list.setWordWrap(True)
+        self.related_list.itemActivated.connect(self._activated)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.title)
+        layout.addWidget(self.backlinks_label)
+        layout.addWidget(self.backlinks_list, 1)
+        layout.addWidget(self.related_label)
+        layout.addWidget(self.related_list, 1)
+
+    def set_page(self, path: Path | None) -> None:
+        """Follow the editor: show what links to ``path`` (None clears the pane)."""
+        self.page = Path(path) if path is not None else None
+        if self.page is None:
+            self.run_job("refresh", _noop())
+            self._show_nothing()
+            return
+        self.title.setText(f"<b>{self.page.stem}</b>")
+        self.refresh()
+
+    def wants(self, changes: ChangeSet) -> bool:
+        return self.page is not None and bool(changes.pages or changes.index or changes.rows_removed)
+
+    async def load(self) -> None:
+        page = self.page
+        if page is None:
+            return
+        manager = self.services.manager
+        root = manager.layout.notebook_dir
+        backlinks = await asyncio.to_thread(self._scan, page, root)
+        if not self.alive() or self.page != page:
+            return
+        self.backlinks = backlinks
+        self._show_backlinks(root)
+        try:
+            related = await manager.indexer.related(page, limit=RELATED_LIMIT)
+        except Exception as exc:  # the index may be missing or rebuilding: links still work
+            related = []
+            self.related_label.setText(f"Related (unavailable: {exc})")
+        else:
+            self.related_label.setText(f"Related ({len(related)})")
+        if not self.alive() or self.page != page:
+            return
+        self.related = list(related)
+        self._show_related()
+
+    def _scan(self, page: Path, root: Path) -> list[Backlink]:
+        pages = list(self.services.manager.notebook.content_pages())
+        return self._cache.backlinks(page, pages, root)
+
+    def _show_nothing(self) -> None:
+        self.title.setText("No page open")
+        self.backlinks, self.related = [], []
+        self.backlinks_list.clear()
+        self.related_list.clear()
+        self.backlinks_label.setText("Linked from")
+        self.related_label.setText("Related")
+
+    def _show_backlinks(self, root: Path) -> None:
+        self.backlinks_list.clear()
+        self.backlinks_label.setText(f"Linked from ({len(self.backlinks)})")
+        for link in self.backlinks:
+            item = QListWidgetItem(
+                f"{display_path(link.source, [root])}\n    {link.context[:160]}", self.backlinks_list
+            )
+            item.setData(TARGET_ROLE, (link.source, link.line))
+
+    def _show_related(self) -> None:
+        layout = self.services.manager.layout
+        self.related_list.clear()
+        for hit in self.related:
+            where = display_path(hit.path, [layout.notebook_dir, layout.memory_dir])
+            snippet = " ".join(hit.text.split())[:160]
+            item = QListWidgetItem(
+                f"{where}{' · ' + hit.date if hit.date else ''}\n    {snippet}", self.related_list
+            )
+            item.setData(TARGET_ROLE, (Path(hit.path), hit.line))
+
+    def backlink_sources(self) -> list[Path]:
+        return [b.source for b in self.backlinks]
+
+    def _activated(self, item: QListWidgetItem) -> None:
+        target = item.data(TARGET_ROLE)
+        if target is not None:
+            self.services.bridge.open_path.emit(target[0], target[1])
+
+
+async def _noop() -> None:
+    """Cancels a pending refresh when the page is closed."""

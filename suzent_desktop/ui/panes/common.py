@@ -1,0 +1,165 @@
+"""What every pane shares: running engine coroutines on the loop, confirmation, snippets.
+
+Panes never block the GUI thread: each engine call is a coroutine handed to
+``AppServices.submit`` and the widgets are updated when it finishes. A refresh that is
+overtaken by a newer one is cancelled, so typing fast never queues up stale work.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import re
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import shiboken6
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QMessageBox, QWidget
+
+from suzent_desktop.core.events import ChangeSet
+
+if TYPE_CHECKING:
+    from suzent_desktop.ui.services import AppServices
+
+ConfirmFn = Callable[[str, str], bool]
+
+HIGHLIGHT_STYLE = "background-color:#ffe066;color:#000000;font-weight:bold"
+
+
+def ask_user(parent: QWidget | None) -> ConfirmFn:
+    """A yes/no question in a message box; panes keep it as an attribute so tests can replace it."""
+
+    def confirm(title: str, text: str) -> bool:
+        answer = QMessageBox.question(
+            parent,
+            title,
+            text,
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
+        return answer == QMessageBox.StandardButton.Yes
+
+    return confirm
+
+
+class Pane(QWidget):
+    """Base of the panes: owns the services, runs jobs, and reacts to change-sets it cares about."""
+
+    # Emitted after the pane redrew itself from engine data; tests and the window wait on it.
+    refreshed = Signal()
+
+    def __init__(self, services: AppServices, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.services = services
+        self.refresh_count = 0
+        self.confirm: ConfirmFn = ask_user(self)
+        self._jobs: dict[str, asyncio.Task[Any]] = {}
+        services.bridge.changed.connect(self._on_changed)
+
+    # -- jobs ------------------------------------------------------------------------
+    def run_job(
+        self,
+        key: str,
+        coro: Coroutine[Any, Any, Any],
+        *,
+        label: str | None = None,
+        supersede: bool = True,
+        on_cancel: Callable[[], None] | None = None,
+    ) -> asyncio.Task[Any]:
+        """Schedule ``coro`` through the services; a newer job with the same key cancels the older one.
+
+        Only read-only work (refreshes, searches) should supersede: cancelling a write half-way is
+        left to the engine's own cancel paths.
+        """
+        old = self._jobs.get(key)
+        if supersede and old is not None and not old.done():
+            old.cancel()
+        if on_cancel is None:
+            task = self.services.submit(coro, label=label)
+        else:
+            task = self.services.submit(coro, label=label, on_cancel=on_cancel)
+        self._jobs[key] = task
+        return task
+
+    def job(self, key: str) -> asyncio.Task[Any] | None:
+        return self._jobs.get(key)
+
+    def alive(self) -> bool:
+        """False once Qt deleted the widget (a coroutine may finish after its pane closed)."""
+        return shiboken6.isValid(self)
+
+    def report(self, message: str) -> None:
+        self.services.bridge.status_message.emit(message)
+
+    def publish(self, changes: ChangeSet | None) -> None:
+        """Tell every view what an operation changed."""
+        if changes is not None and not changes.empty:
+            self.services.bridge.changed.emit(changes)
+
+    # -- refresh ---------------------------------------------------------------------
+    def _on_changed(self, changes: object) -> None:
+        if not self.alive():
+            return
+        if isinstance(changes, ChangeSet) and self.wants(changes):
+            self.refresh()
+
+    def wants(self, changes: ChangeSet) -> bool:
+        """Whether a change-set touches what this pane shows. Panes override."""
+        return False
+
+    def refresh(self) -> None:
+        """Reload from the engine without blocking; panes override ``load``."""
+        self.run_job("refresh", self._refresh())
+
+    async def _refresh(self) -> None:
+        await self.load()
+        if self.alive():
+            self.refresh_count += 1
+            self.refreshed.emit()
+
+    async def load(self) -> None:
+        """Fetch data (off the GUI thread) and redraw. Panes override."""
+
+
+# -- text helpers ----------------------------------------------------------------------
+def query_terms(query: str) -> list[str]:
+    """Words worth highlighting, longest first so overlapping matches prefer the longer word."""
+    words = {w for w in re.findall(r"\w+", query.lower()) if len(w) > 1 or query.strip() == w}
+    return sorted(words, key=len, reverse=True)
+
+
+def highlight(text: str, query: str, *, width: int = 220) -> str:
+    """An HTML snippet of ``text`` around the first match of the query, matches highlighted."""
+    flat = " ".join(text.split())
+    terms = query_terms(query)
+    pattern = re.compile("|".join(re.escape(t) for t in terms), re.IGNORECASE) if terms else None
+    first = pattern.search(flat) if pattern else None
+    start = 0
+    if first and len(flat) > width and first.start() > width // 3:
+        start = first.start() - width // 3
+    piece = flat[start : start + width]
+    prefix = "…" if start > 0 else ""
+    suffix = "…" if start + width < len(flat) else ""
+    if pattern is None:
+        return prefix + html.escape(piece) + suffix
+    out: list[str] = []
+    last = 0
+    for match in pattern.finditer(piece):
+        out.append(html.escape(piece[last : match.start()]))
+        out.append(f'<span style="{HIGHLIGHT_STYLE}">{html.escape(match.group(0))}</span>')
+        last = match.end()
+    out.append(html.escape(piece[last:]))
+    return prefix + "".join(out) + suffix
+
+
+def display_path(path: Path | str, roots: list[Path]) -> str:
+    """A path relative to the first root that contains it (vault or memory folder), else as is."""
+    candidate = Path(path)
+    for root in roots:
+        try:
+            return candidate.relative_to(root).as_posix()
+        except ValueError:
+            continue
+    return candidate.as_posix()

@@ -1,0 +1,385 @@
+"""Dream panel: where consolidation stands, why the runner waits, and buttons to act now.
+
+It shows the watermark, the pending days and facts, the next scheduled run and the gate
+holding it back, the runner's phase live, a run history (from the runner's state and
+``log.md``) with the pages each run changed, and the findings of the last lint pass.
+Diffs are shown for runs made in this session (dry runs included); older runs keep only
+their page list, which opens the page.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import html
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import (
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QSplitter,
+    QTabWidget,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from suzent_desktop.core.events import ChangeSet
+from suzent_desktop.ui.panes.common import Pane
+from suzent_desktop.ui.panes.diff_view import DiffView
+
+if TYPE_CHECKING:
+    from suzent_desktop.ui.services import AppServices
+
+RUN_ROLE = Qt.ItemDataRole.UserRole + 1
+FINDING_ROLE = Qt.ItemDataRole.UserRole + 2
+PHASE_TEXT = {"idle": "idle", "running": "running…", "finalizing": "finalizing…"}
+OUTCOME_COLORS = {
+    "productive": "#2e7d32",
+    "no_change": "#757575",
+    "failed": "#c62828",
+    "skipped": "#c62828",
+    "gated": "#b26a00",
+    "nothing_pending": "#757575",
+}
+
+
+def describe_next_run(next_run_at: float | None, now: float) -> str:
+    """'14:05 (in 23 min)' or 'now'; None means no run is scheduled."""
+    if next_run_at is None:
+        return "not scheduled"
+    delta = next_run_at - now
+    if delta <= 0:
+        return "due now"
+    when = dt.datetime.fromtimestamp(next_run_at).strftime("%Y-%m-%d %H:%M")
+    minutes = int(delta // 60)
+    if minutes < 1:
+        return f"{when} (in under a minute)"
+    if minutes < 120:
+        return f"{when} (in {minutes} min)"
+    return f"{when} (in {minutes // 60} h {minutes % 60} min)"
+
+
+def run_key(batch: Any, pages: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """How a history row is matched to a result of this session (which carries the diffs)."""
+    return tuple(batch or ()), tuple(sorted(pages or ()))
+
+
+class DreamPanel(Pane):
+    """Consolidation status, Dream now / Dry run / Lint now, history with diffs, lint findings."""
+
+    # Emitted when a run started from the panel finished (argument: the DreamResult).
+    run_finished = Signal(object)
+    # Emitted when a lint pass started from the panel finished (argument: the LintResult).
+    lint_finished = Signal(object)
+
+    def __init__(self, services: AppServices, parent: QWidget | None = None) -> None:
+        super().__init__(services, parent)
+        self.gate: Any = None
+        self.watermark: str | None = None
+        self.history_rows: list[dict] = []
+        self.last_dry_run: Any = None
+        self.last_lint: Any = None
+        self._session_diffs: dict[tuple[tuple[str, ...], tuple[str, ...]], dict[str, str]] = {}
+        self._build()
+        services.bridge.dream_phase.connect(self._on_phase)
+        services.bridge.dream_result.connect(self._on_result)
+        self._clock = QTimer(self)
+        self._clock.setInterval(30_000)
+        self._clock.timeout.connect(self._update_next_run)
+        self._clock.start()
+        self._on_phase(getattr(services.runner, "phase", "idle"))
+        self.refresh()
+
+    # -- widgets -----------------------------------------------------------------------------
+    def _build(self) -> None:
+        self.watermark_label = QLabel(self)
+        self.pending_label = QLabel(self)
+        self.pending_label.setWordWrap(True)
+        self.facts_label = QLabel(self)
+        self.next_label = QLabel(self)
+        self.reason_label = QLabel(self)
+        self.reason_label.setWordWrap(True)
+        self.phase_label = QLabel(self)
+        self.lint_label = QLabel(self)
+        form = QFormLayout()
+        form.addRow("Watermark:", self.watermark_label)
+        form.addRow("Pending days:", self.pending_label)
+        form.addRow("Pending facts:", self.facts_label)
+        form.addRow("Next run:", self.next_label)
+        form.addRow("Waiting because:", self.reason_label)
+        form.addRow("Runner:", self.phase_label)
+        form.addRow("Lint:", self.lint_label)
+
+        self.dream_button = QPushButton("Dream now", self)
+        self.dream_button.setToolTip("Consolidate the next batch of pending days now, ignoring the schedule")
+        self.dream_button.clicked.connect(self.dream_now)
+        self.dry_button = QPushButton("Dry run", self)
+        self.dry_button.setToolTip("Show what a run would change, without writing anything")
+        self.dry_button.clicked.connect(self.dry_run)
+        self.lint_button = QPushButton("Lint now", self)
+        self.lint_button.setToolTip("Audit the notebook: broken links, orphans, contradictions")
+        self.lint_button.clicked.connect(self.lint_now)
+        self.cancel_button = QPushButton("Stop", self)
+        self.cancel_button.setToolTip("Stop the run in progress; its page edits are rolled back")
+        self.cancel_button.clicked.connect(self._cancel)
+        buttons = QHBoxLayout()
+        for button in (self.dream_button, self.dry_button, self.lint_button, self.cancel_button):
+            buttons.addWidget(button)
+
+        self.history = QTreeWidget(self)
+        self.history.setHeaderLabels(["Date", "Outcome", "Batch", "Pages", "Summary"])
+        self.history.setRootIsDecorated(False)
+        self.history.currentItemChanged.connect(self._run_selected)
+        self.history_diff = DiffView(self)
+        self.history_diff.open_requested.connect(self.open_page)
+        history_box = QSplitter(Qt.Orientation.Vertical, self)
+        history_box.addWidget(self.history)
+        history_box.addWidget(self.history_diff)
+
+        dry_box = QWidget(self)
+        self.dry_summary = QLabel("Press “Dry run” to see what the next run would change.", dry_box)
+        self.dry_summary.setWordWrap(True)
+        self.dry_diff = DiffView(dry_box)
+        self.dry_diff.open_requested.connect(self.open_page)
+        dry_layout = QVBoxLayout(dry_box)
+        dry_layout.setContentsMargins(0, 0, 0, 0)
+        dry_layout.addWidget(self.dry_summary)
+        dry_layout.addWidget(self.dry_diff, 1)
+
+        lint_box = QWidget(self)
+        self.lint_summary = QLabel("Press “Lint now” to audit the notebook.", lint_box)
+        self.lint_summary.setWordWrap(True)
+        self.findings = QListWidget(lint_box)
+        self.findings.setWordWrap(True)
+        self.findings.itemActivated.connect(self._finding_activated)
+        lint_layout = QVBoxLayout(lint_box)
+        lint_layout.setContentsMargins(0, 0, 0, 0)
+        lint_layout.addWidget(self.lint_summary)
+        lint_layout.addWidget(self.findings, 1)
+
+        self.tabs = QTabWidget(self)
+        self.tabs.addTab(history_box, "History")
+        self.tabs.addTab(dry_box, "Dry run")
+        self.tabs.addTab(lint_box, "Lint")
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(form)
+        layout.addLayout(buttons)
+        layout.addWidget(self.tabs, 1)
+
+    # -- status ------------------------------------------------------------------------------
+    def wants(self, changes: ChangeSet) -> bool:
+        return bool(changes.watermark or changes.logs or changes.tombstones or changes.pages)
+
+    async def load(self) -> None:
+        gate, watermark, history = await asyncio.to_thread(self._read_state)
+        if not self.alive():
+            return
+        self.gate, self.watermark, self.history_rows = gate, watermark, history
+        self._show_status()
+        self._show_history()
+
+    def _read_state(self) -> tuple[Any, str | None, list[dict]]:
+        runner = self.services.runner
+        manager = self.services.manager
+        return runner.gate_status(), manager.notebook.watermark(manager.clock.today()), list(runner.history())
+
+    def _show_status(self) -> None:
+        gate = self.gate
+        self.watermark_label.setText(f"<b>{html.escape(self.watermark or 'none yet')}</b>")
+        dates = list(gate.pending_dates)
+        if dates:
+            shown = ", ".join(dates[:6]) + (f", … ({len(dates) - 6} more)" if len(dates) > 6 else "")
+            self.pending_label.setText(f"{len(dates)}: {shown}")
+        else:
+            self.pending_label.setText("none — caught up")
+        batch = list(gate.next_batch)
+        batch_text = f" · next batch: {batch[0]} … {batch[-1]} ({len(batch)} day(s))" if batch else ""
+        self.facts_label.setText(f"{gate.pending_facts}{batch_text}")
+        self.reason_label.setText(html.escape(gate.reason or ("due" if gate.due else "")))
+        self.lint_label.setText("due" if gate.lint_due else "not due")
+        self._update_next_run()
+
+    def _update_next_run(self) -> None:
+        if self.gate is None:
+            return
+        text = "due now" if self.gate.due else describe_next_run(self.gate.next_run_at, time.time())
+        self.next_label.setText(text)
+
+    def _on_phase(self, phase: str) -> None:
+        if not self.alive():
+            return
+        self.phase = phase
+        color = "#2e7d32" if phase == "idle" else "#1565c0"
+        self.phase_label.setText(f'<span style="color:{color}">{PHASE_TEXT.get(phase, phase)}</span>')
+        busy = phase != "idle"
+        for button in (self.dream_button, self.dry_button):
+            button.setEnabled(not busy)
+        self.cancel_button.setEnabled(busy)
+
+    def _on_result(self, result: Any) -> None:
+        """Any run (scheduled or from the panel): keep its diffs, redraw status and history."""
+        if not self.alive():
+            return
+        self._remember_diffs(result)
+        self.refresh()
+
+    def _remember_diffs(self, result: Any) -> None:
+        diffs = getattr(result, "diffs", None) or {}
+        if diffs:
+            self._session_diffs[run_key(result.batch, result.pages_changed)] = dict(diffs)
+
+    # -- history ------------------------------------------------------------------------------
+    def _show_history(self) -> None:
+        keep = self.history.currentIndex().row()
+        self.history.clear()
+        for row in self.history_rows:
+            batch = list(row.get("batch") or [])
+            pages = list(row.get("pages_changed") or [])
+            batch_text = f"{batch[0]} … {batch[-1]}" if len(batch) > 1 else (batch[0] if batch else "")
+            summary = " ".join(str(row.get("summary") or "").split())
+            item = QTreeWidgetItem(
+                [
+                    str(row.get("date") or ""),
+                    str(row.get("outcome") or ""),
+                    batch_text,
+                    str(len(pages)),
+                    summary,
+                ]
+            )
+            item.setData(0, RUN_ROLE, row)
+            item.setToolTip(4, str(row.get("summary") or ""))
+            color = OUTCOME_COLORS.get(str(row.get("outcome")))
+            if color:
+                item.setForeground(1, QBrush(QColor(color)))
+            self.history.addTopLevelItem(item)
+        for column in range(4):
+            self.history.resizeColumnToContents(column)
+        if self.history.topLevelItemCount():
+            self.history.setCurrentItem(
+                self.history.topLevelItem(max(0, min(keep, self.history.topLevelItemCount() - 1)))
+            )
+        else:
+            self.history_diff.set_pages([])
+
+    def _run_selected(self, current: QTreeWidgetItem | None, _previous: object = None) -> None:
+        if current is None:
+            self.history_diff.set_pages([])
+            return
+        row = current.data(0, RUN_ROLE) or {}
+        pages = list(row.get("pages_changed") or [])
+        self.history_diff.set_pages(pages, self._session_diffs.get(run_key(row.get("batch"), pages), {}))
+
+    # -- actions -------------------------------------------------------------------------------
+    def dream_now(self) -> asyncio.Task[Any]:
+        """Run one consolidation batch now, whatever the schedule says."""
+        runner = self.services.runner
+        return self.run_job(
+            "dream", self._dream(False), label="Dreaming", supersede=False, on_cancel=runner.cancel
+        )
+
+    def dry_run(self) -> asyncio.Task[Any]:
+        """Compute the next run's page diffs without writing anything."""
+        runner = self.services.runner
+        return self.run_job(
+            "dream", self._dream(True), label="Dry run", supersede=False, on_cancel=runner.cancel
+        )
+
+    async def _dream(self, dry_run: bool) -> None:
+        self.dream_button.setEnabled(False)
+        self.dry_button.setEnabled(False)
+        try:
+            result = await self.services.runner.run_once(force=True, dry_run=dry_run)
+        finally:
+            if self.alive():
+                self._on_phase(getattr(self.services.runner, "phase", "idle"))
+        if not self.alive():
+            return
+        self._remember_diffs(result)
+        if dry_run:
+            self._show_dry_run(result)
+        self.report(
+            f"{'Dry run' if dry_run else 'Dream'}: {result.outcome}"
+            + (f" — {result.reason}" if result.reason else "")
+        )
+        await self.load()
+        if self.alive():
+            self.run_finished.emit(result)
+
+    def _show_dry_run(self, result: Any) -> None:
+        self.last_dry_run = result
+        batch = list(result.batch or [])
+        text = f"Dry run: <b>{html.escape(result.outcome)}</b>"
+        if batch:
+            text += f" · batch {batch[0]} … {batch[-1]}"
+        if result.reason:
+            text += f" · {html.escape(result.reason)}"
+        if result.summary:
+            text += f"<br>{html.escape(result.summary)}"
+        self.dry_summary.setText(text)
+        self.dry_diff.set_pages(list(result.pages_changed or []), dict(result.diffs or {}))
+        self.tabs.setCurrentIndex(1)
+
+    def lint_now(self) -> asyncio.Task[Any]:
+        return self.run_job("lint", self._lint(), label="Lint", supersede=False)
+
+    async def _lint(self) -> None:
+        from suzent_desktop.core.dream.lint import run_lint
+
+        self.lint_button.setEnabled(False)
+        try:
+            result = await run_lint(self.services.manager)
+        finally:
+            if self.alive():
+                self.lint_button.setEnabled(True)
+        if not self.alive():
+            return
+        self._show_lint(result)
+        root = self.services.manager.layout.notebook_dir
+        changed = {root / p for p in (result.pages_changed or [])}
+        self.publish(ChangeSet(pages=changed, index=bool(changed)))
+        await self.load()
+        if self.alive():
+            self.lint_finished.emit(result)
+
+    def _show_lint(self, result: Any) -> None:
+        self.last_lint = result
+        self.findings.clear()
+        for finding in result.findings:
+            item = QListWidgetItem(f"{finding.kind} — {finding.path}: {finding.detail}", self.findings)
+            item.setData(FINDING_ROLE, finding)
+            item.setToolTip("Double-click to open the page")
+        state = "clean" if result.ok else "problems found"
+        self.lint_summary.setText(f"Lint: {state} · {len(result.findings)} finding(s)")
+        self.tabs.setCurrentIndex(2)
+
+    def _finding_activated(self, item: QListWidgetItem) -> None:
+        finding = item.data(FINDING_ROLE)
+        if finding is not None and finding.path:
+            self.open_page(str(finding.path))
+
+    def open_finding(self, row: int) -> None:
+        item = self.findings.item(row)
+        if item is not None:
+            self._finding_activated(item)
+
+    def open_page(self, page: str) -> None:
+        """Open a page given vault-relative (or absolute) in the editor area."""
+        path = Path(page)
+        if not path.is_absolute():
+            path = self.services.manager.layout.notebook_dir / path
+        self.services.bridge.open_path.emit(path, None)
+
+    def _cancel(self) -> None:
+        self.services.runner.cancel()

@@ -1,0 +1,144 @@
+"""MEMORY.md, rendered, with its size against the bound the settings set.
+
+MEMORY.md is the always-visible summary an agent reads first; promotion keeps it under
+``memory_md_max_lines`` / ``memory_md_max_chars``. The view shows how close it is, and
+turns the gauge red when a hand edit pushed it over.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QUrl
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from suzent_desktop.core.events import ChangeSet
+from suzent_desktop.ui.panes.common import Pane
+
+if TYPE_CHECKING:
+    from suzent_desktop.ui.services import AppServices
+
+OVER_STYLE = "QProgressBar::chunk { background-color: #c62828; }"
+
+
+@dataclass(frozen=True)
+class MemorySize:
+    lines: int
+    chars: int
+    max_lines: int
+    max_chars: int
+
+    @property
+    def over(self) -> bool:
+        return self.lines > self.max_lines or self.chars > self.max_chars
+
+
+def measure(text: str, max_lines: int, max_chars: int) -> MemorySize:
+    """Lines as an editor counts them (a trailing newline does not start a new line)."""
+    return MemorySize(len(text.splitlines()), len(text), max_lines, max_chars)
+
+
+def render_markdown(text: str) -> str:
+    try:
+        from suzent_desktop.ui.markdown_render import render
+    except ImportError:  # the preview renderer is optional for this view
+        from markdown_it import MarkdownIt
+
+        return MarkdownIt("commonmark").enable("table").render(text)
+    return render(text)
+
+
+class MemoryView(Pane):
+    """MEMORY.md rendered, a lines/characters gauge, and a button to edit it."""
+
+    def __init__(self, services: AppServices, parent: QWidget | None = None) -> None:
+        super().__init__(services, parent)
+        self.text = ""
+        self.size: MemorySize | None = None
+        self._build()
+        self.refresh()
+
+    def _build(self) -> None:
+        self.lines_bar = QProgressBar(self)
+        self.chars_bar = QProgressBar(self)
+        self.state_label = QLabel(self)
+        self.edit_button = QPushButton("Edit", self)
+        self.edit_button.setToolTip("Open MEMORY.md in the editor")
+        self.edit_button.clicked.connect(self._open)
+        gauges = QHBoxLayout()
+        gauges.addWidget(self.lines_bar, 1)
+        gauges.addWidget(self.chars_bar, 1)
+        gauges.addWidget(self.edit_button)
+        self.browser = QTextBrowser(self)
+        self.browser.setOpenLinks(False)
+        self.browser.anchorClicked.connect(self._link)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(gauges)
+        layout.addWidget(self.state_label)
+        layout.addWidget(self.browser, 1)
+
+    def wants(self, changes: ChangeSet) -> bool:
+        path = self.services.manager.layout.memory_md
+        return changes.memory_md or path in changes.pages
+
+    async def load(self) -> None:
+        path = self.services.manager.layout.memory_md
+        text, html = await asyncio.to_thread(self._read, path)
+        if not self.alive():
+            return
+        settings = self.services.manager.settings
+        self.text = text
+        self.size = measure(text, settings.memory_md_max_lines, settings.memory_md_max_chars)
+        self.browser.setHtml(html)
+        self._show_size(self.size)
+
+    @staticmethod
+    def _read(path: Path) -> tuple[str, str]:
+        try:
+            text = path.read_bytes().decode("utf-8", errors="replace")
+        except FileNotFoundError:
+            return "", "<p><i>MEMORY.md does not exist yet; the first dream run writes it.</i></p>"
+        return text, render_markdown(text)
+
+    def _show_size(self, size: MemorySize) -> None:
+        for bar, value, limit, unit in (
+            (self.lines_bar, size.lines, size.max_lines, "lines"),
+            (self.chars_bar, size.chars, size.max_chars, "characters"),
+        ):
+            bar.setRange(0, max(limit, 1))
+            bar.setValue(min(value, max(limit, 1)))
+            bar.setFormat(f"{value} / {limit} {unit}")
+            bar.setStyleSheet(OVER_STYLE if value > limit else "")
+        if size.over:
+            self.state_label.setText(
+                '<span style="color:#c62828">Over the bound: the next promotion will shorten it.</span>'
+            )
+        else:
+            self.state_label.setText("Within the bound.")
+
+    def _open(self) -> None:
+        self.services.bridge.open_path.emit(self.services.manager.layout.memory_md, None)
+
+    def _link(self, url: QUrl) -> None:
+        if url.scheme() in ("http", "https", "mailto"):
+            from PySide6.QtGui import QDesktopServices
+
+            QDesktopServices.openUrl(url)
+            return
+        if url.scheme() in ("", "file"):
+            target = Path(url.toLocalFile() or url.path())
+            if not target.is_absolute():
+                target = self.services.manager.layout.memory_dir / target
+            self.services.bridge.open_path.emit(target, None)

@@ -1,0 +1,366 @@
+"""Search pane: as-you-type hybrid search over the index, with filters, open and forget.
+
+The query runs ~200 ms after the last keystroke, on the loop, and a newer query cancels
+the older one. While files wait to be indexed the pane says so instead of silently
+showing stale results; a full-text fallback (no embedder) is reported as well.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import html
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QDate, QPoint, Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDateEdit,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QMenu,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from suzent_desktop.core.events import ChangeSet
+from suzent_desktop.core.notebook import ZONES
+from suzent_desktop.ui.panes.common import Pane, display_path, highlight
+
+if TYPE_CHECKING:
+    from suzent_desktop.ui.services import AppServices
+
+DEBOUNCE_MS = 200
+RESULT_LIMIT = 30
+SOURCES = (("All sources", None), ("Daily logs", "archive"), ("Notebook", "notebook"), ("Core files", "core"))
+HIT_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+@dataclass(frozen=True)
+class SearchFilters:
+    source: str | None = None
+    zone: str | None = None
+    date_from: str | None = None
+    date_to: str | None = None
+
+
+class SearchPane(Pane):
+    """Hybrid search with filters; activating a hit opens its file at the hit's line."""
+
+    # Emitted after a query's results are on screen (tests wait on it).
+    searched = Signal()
+    # Emitted after a forget finished (argument: rows removed).
+    forgotten = Signal(int)
+
+    def __init__(self, services: AppServices, parent: QWidget | None = None) -> None:
+        super().__init__(services, parent)
+        self.last_response: Any = None
+        self.stale_count = 0
+        self._build()
+        self._debounce = QTimer(self)
+        self._debounce.setSingleShot(True)
+        self._debounce.setInterval(DEBOUNCE_MS)
+        self._debounce.timeout.connect(self.search_now)
+        services.bridge.index_stale.connect(self._on_index_stale)
+        self.refresh()
+
+    # -- widgets ---------------------------------------------------------------------
+    def _build(self) -> None:
+        self.query_edit = QLineEdit(self)
+        self.query_edit.setPlaceholderText("Search memories and notes…")
+        self.query_edit.setClearButtonEnabled(True)
+        self.query_edit.textChanged.connect(self._schedule)
+        self.query_edit.returnPressed.connect(self.search_now)
+
+        self.source_box = QComboBox(self)
+        for label, value in SOURCES:
+            self.source_box.addItem(label, value)
+        self.zone_box = QComboBox(self)
+        self.zone_box.addItem("All zones", None)
+        for zone in ZONES:
+            self.zone_box.addItem(zone, zone)
+        self.dates_check = QCheckBox("Dates", self)
+        today = QDate.currentDate()
+        self.from_edit = QDateEdit(today.addDays(-30), self)
+        self.to_edit = QDateEdit(today, self)
+        for edit in (self.from_edit, self.to_edit):
+            edit.setCalendarPopup(True)
+            edit.setDisplayFormat("yyyy-MM-dd")
+            edit.setEnabled(False)
+            edit.dateChanged.connect(self._schedule)
+        self.dates_check.toggled.connect(self._dates_toggled)
+        self.source_box.currentIndexChanged.connect(self._source_changed)
+        self.zone_box.currentIndexChanged.connect(self._schedule)
+
+        filters = QHBoxLayout()
+        filters.addWidget(self.source_box)
+        filters.addWidget(self.zone_box)
+        dates = QHBoxLayout()
+        dates.addWidget(self.dates_check)
+        dates.addWidget(self.from_edit)
+        dates.addWidget(QLabel("–", self))
+        dates.addWidget(self.to_edit)
+
+        self.stale_label = QLabel(self)
+        self.stale_label.setWordWrap(True)
+        self.stale_label.setStyleSheet("color:#8a5a00")
+        self.stale_label.hide()
+        self.warning_label = QLabel(self)
+        self.warning_label.setWordWrap(True)
+        self.warning_label.setStyleSheet("color:#a33")
+        self.warning_label.hide()
+
+        self.results = QListWidget(self)
+        self.results.setAlternatingRowColors(True)
+        self.results.setWordWrap(True)
+        self.results.itemActivated.connect(self._item_activated)
+        self.results.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.results.customContextMenuRequested.connect(self._context_menu)
+        self.results.currentRowChanged.connect(self._selection_changed)
+        self.empty_label = QLabel(self)
+        self.empty_label.setStyleSheet("color:gray")
+
+        self.forget_button = QPushButton("Forget…", self)
+        self.forget_button.setToolTip("Forget the selected memory: it is removed from search for good")
+        self.forget_button.setEnabled(False)
+        self.forget_button.clicked.connect(self.forget_selected)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.empty_label, 1)
+        buttons.addWidget(self.forget_button)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.query_edit)
+        layout.addLayout(filters)
+        layout.addLayout(dates)
+        layout.addWidget(self.stale_label)
+        layout.addWidget(self.warning_label)
+        layout.addWidget(self.results, 1)
+        layout.addLayout(buttons)
+
+    # -- filters ---------------------------------------------------------------------
+    def filters(self) -> SearchFilters:
+        date_from = date_to = None
+        if self.dates_check.isChecked():
+            date_from = self.from_edit.date().toString("yyyy-MM-dd")
+            date_to = self.to_edit.date().toString("yyyy-MM-dd")
+        return SearchFilters(
+            source=self.source_box.currentData(),
+            zone=self.zone_box.currentData(),
+            date_from=date_from,
+            date_to=date_to,
+        )
+
+    def set_date_range(self, date_from: dt.date | None, date_to: dt.date | None) -> None:
+        """Restrict hits to a date range (None, None lifts the restriction)."""
+        self.dates_check.setChecked(date_from is not None or date_to is not None)
+        if date_from is not None:
+            self.from_edit.setDate(QDate(date_from.year, date_from.month, date_from.day))
+        if date_to is not None:
+            self.to_edit.setDate(QDate(date_to.year, date_to.month, date_to.day))
+
+    def _dates_toggled(self, on: bool) -> None:
+        self.from_edit.setEnabled(on)
+        self.to_edit.setEnabled(on)
+        self._schedule()
+
+    def _source_changed(self) -> None:
+        # Zones only exist in the notebook; offering them for daily logs would always give nothing.
+        self.zone_box.setEnabled(self.source_box.currentData() in (None, "notebook"))
+        self._schedule()
+
+    # -- searching -------------------------------------------------------------------
+    def focus_query(self) -> None:
+        self.query_edit.setFocus()
+        self.query_edit.selectAll()
+
+    def set_query(self, text: str) -> None:
+        """Type a query as a user would (the debounce timer then runs it)."""
+        self.query_edit.setText(text)
+
+    def _schedule(self, *_: object) -> None:
+        self._debounce.start()
+
+    def search_now(self) -> None:
+        """Run the current query at once (Enter, or the debounce timer firing)."""
+        self._debounce.stop()
+        query = self.query_edit.text().strip()
+        if not query:
+            self.run_job("search", self._clear())
+            return
+        self.run_job("search", self._search(query, self.filters()))
+
+    async def _clear(self) -> None:
+        self.last_response = None
+        self.results.clear()
+        self.warning_label.hide()
+        self.empty_label.setText("")
+        self.forget_button.setEnabled(False)
+        self.searched.emit()
+
+    async def _search(self, query: str, filters: SearchFilters) -> None:
+        manager = self.services.manager
+        response = await manager.search(
+            query,
+            limit=RESULT_LIMIT,
+            source=filters.source,
+            zone=filters.zone,
+            date_from=filters.date_from,
+            date_to=filters.date_to,
+            record_recall=True,
+        )
+        if not self.alive():
+            return
+        self._show(query, response)
+        await self._check_stale()
+        if self.alive():
+            self.searched.emit()
+
+    def _show(self, query: str, response: Any) -> None:
+        self.last_response = response
+        self.results.clear()
+        if response.warning:
+            self.warning_label.setText(response.warning)
+            self.warning_label.show()
+        else:
+            self.warning_label.hide()
+        for hit in response.hits:
+            self._add_hit(query, hit)
+        self.empty_label.setText(f"{len(response.hits)} result(s)" if response.hits else "No results")
+        if response.hits:
+            self.results.setCurrentRow(0)
+        self.forget_button.setEnabled(bool(response.hits))
+
+    def _add_hit(self, query: str, hit: Any) -> None:
+        manager = self.services.manager
+        where = display_path(hit.path, [manager.layout.notebook_dir, manager.layout.memory_dir])
+        source = {"archive": "Daily log", "notebook": "Notebook", "core": "Core"}.get(
+            hit.source_type, hit.source_type
+        )
+        meta = [source, hit.date or "", where + (f":{hit.line}" if hit.line else "")]
+        if hit.heading:
+            meta.append(f"§ {hit.heading}")
+        header = " · ".join(m for m in meta if m)
+        label = QLabel(
+            f'<div style="color:gray;font-size:small">{html.escape(header)}</div>'
+            f"<div>{highlight(hit.text, query)}</div>"
+        )
+        label.setWordWrap(True)
+        label.setTextFormat(Qt.TextFormat.RichText)
+        label.setContentsMargins(4, 3, 4, 3)
+        label.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        item = QListWidgetItem(self.results)
+        item.setData(HIT_ROLE, hit)
+        item.setToolTip(hit.text)
+        item.setSizeHint(label.sizeHint())
+        self.results.setItemWidget(item, label)
+
+    def hits(self) -> list[Any]:
+        """The hits on screen, in order."""
+        return [self.results.item(i).data(HIT_ROLE) for i in range(self.results.count())]
+
+    def hit_label(self, row: int) -> str:
+        widget = self.results.itemWidget(self.results.item(row))
+        return widget.text() if isinstance(widget, QLabel) else ""
+
+    # -- stale notice ----------------------------------------------------------------
+    def _on_index_stale(self, count: int) -> None:
+        self._set_stale(count)
+
+    def _set_stale(self, count: int) -> None:
+        self.stale_count = count
+        if count > 0:
+            self.stale_label.setText(
+                f"⚠ The index is behind the files ({count} waiting); results may be out of date."
+            )
+            self.stale_label.show()
+        else:
+            self.stale_label.hide()
+
+    async def _check_stale(self) -> None:
+        indexer = self.services.manager.indexer
+        paths = await asyncio.to_thread(indexer.stale_paths)
+        if self.alive():
+            self._set_stale(len(paths))
+
+    async def load(self) -> None:
+        await self._check_stale()
+
+    def wants(self, changes: ChangeSet) -> bool:
+        touched = changes.index or changes.rows_added or changes.rows_removed or changes.tombstones
+        return bool(touched or changes.pages or changes.logs)
+
+    def refresh(self) -> None:
+        """Re-run the current query (results may differ) and re-check the index's lag."""
+        super().refresh()
+        if self.query_edit.text().strip():
+            self.search_now()
+
+    # -- open & forget ---------------------------------------------------------------
+    def _selection_changed(self, row: int) -> None:
+        self.forget_button.setEnabled(row >= 0)
+
+    def _item_activated(self, item: QListWidgetItem) -> None:
+        self.open_hit(self.results.row(item))
+
+    def open_hit(self, row: int) -> None:
+        item = self.results.item(row)
+        if item is None:
+            return
+        hit = item.data(HIT_ROLE)
+        self.services.bridge.open_path.emit(Path(hit.path), hit.line)
+
+    def _context_menu(self, pos: QPoint) -> None:
+        item = self.results.itemAt(pos)
+        if item is None:
+            return
+        row = self.results.row(item)
+        menu = QMenu(self)
+        menu.addAction("Open", lambda: self.open_hit(row))
+        menu.addAction("Forget…", lambda: self.forget_hit(row))
+        menu.exec(self.results.viewport().mapToGlobal(pos))
+
+    def forget_selected(self) -> None:
+        self.forget_hit(self.results.currentRow())
+
+    def forget_hit(self, row: int) -> asyncio.Task[Any] | None:
+        """Ask, then tombstone the hit's text; the hit leaves the list at once."""
+        item = self.results.item(row)
+        if item is None:
+            return None
+        hit = item.data(HIT_ROLE)
+        preview = hit.text if len(hit.text) <= 300 else hit.text[:300] + "…"
+        if not self.confirm(
+            "Forget this memory?",
+            f"“{preview}”\n\nIt will be removed from search and never indexed again "
+            "(the files keep their text). You can undo this in the Forgotten list.",
+        ):
+            return None
+        self._drop_rows_with(hit.text)
+        return self.run_job("forget", self._forget(hit.text), supersede=False)
+
+    def _drop_rows_with(self, text: str) -> None:
+        wanted = " ".join(text.lower().split())
+        for i in reversed(range(self.results.count())):
+            hit = self.results.item(i).data(HIT_ROLE)
+            if " ".join(hit.text.lower().split()) == wanted:
+                self.results.takeItem(i)
+        self.forget_button.setEnabled(self.results.currentRow() >= 0)
+
+    async def _forget(self, text: str) -> None:
+        changes = await self.services.manager.forget(text)
+        self.report(
+            f"Forgot it ({changes.rows_removed} index row(s) removed)"
+            if changes.rows_removed
+            else "Forgotten for the future; no indexed row matched it exactly"
+        )
+        if self.alive():
+            self.forgotten.emit(changes.rows_removed)
+        self.publish(changes)

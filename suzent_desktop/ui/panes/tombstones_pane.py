@@ -1,0 +1,146 @@
+"""Forgotten memories: review every tombstone and undo one.
+
+Undo appends an "undone" record (the tombstone file is history, never rewritten) and then
+runs an incremental reindex, which re-reads the files because the tombstones changed, so
+the memory comes back to search without a full rebuild.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from suzent_desktop.core.events import ChangeSet
+from suzent_desktop.core.tombstones import Tombstone, normalize
+from suzent_desktop.ui.panes.common import Pane
+
+if TYPE_CHECKING:
+    from suzent_desktop.ui.services import AppServices
+
+STONE_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+def files_mentioning(manager: Any, normalized: str) -> list[Path]:
+    """Logs, pages and core files whose normalized text contains ``normalized`` (blocking; run in a thread)."""
+    candidates: list[Path] = [manager.archive.path_for(d) for d in manager.archive.dates()]
+    candidates += list(manager.notebook.content_pages())
+    candidates += [p for p in manager.layout.core_files if p.is_file()]
+    found: list[Path] = []
+    for path in candidates:
+        try:
+            text = path.read_bytes().decode("utf-8", errors="replace")
+        except OSError:
+            continue
+        if normalized in normalize(text):
+            found.append(path)
+    return found
+
+
+class TombstonesPane(Pane):
+    """The list of tombstones, newest first, with Undo."""
+
+    # Emitted after an undo finished and the files were reindexed (argument: the text).
+    undone = Signal(str)
+
+    def __init__(self, services: AppServices, parent: QWidget | None = None) -> None:
+        super().__init__(services, parent)
+        self.stones: list[Tombstone] = []
+        self.problems: list[Any] = []
+        self._build()
+        self.refresh()
+
+    def _build(self) -> None:
+        self.header = QLabel(self)
+        self.header.setWordWrap(True)
+        self.list = QListWidget(self)
+        self.list.setWordWrap(True)
+        self.list.currentItemChanged.connect(
+            lambda *_: self.undo_button.setEnabled(self.list.currentItem() is not None)
+        )
+        self.undo_button = QPushButton("Undo forget", self)
+        self.undo_button.setToolTip("Bring this memory back to search")
+        self.undo_button.setEnabled(False)
+        self.undo_button.clicked.connect(self.undo_selected)
+        row = QHBoxLayout()
+        row.addStretch(1)
+        row.addWidget(self.undo_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.header)
+        layout.addWidget(self.list, 1)
+        layout.addLayout(row)
+
+    def wants(self, changes: ChangeSet) -> bool:
+        return changes.tombstones
+
+    async def load(self) -> None:
+        stones, problems = await asyncio.to_thread(self.services.manager.tombstones.load)
+        if not self.alive():
+            return
+        self.stones, self.problems = stones, problems
+        self.list.clear()
+        seen: set[str] = set()
+        for stone in reversed(stones):
+            if stone.content in seen:
+                continue
+            seen.add(stone.content)
+            when = str(stone.record.get("ts", ""))[:16].replace("T", " ")
+            source = stone.record.get("source", "")
+            reason = stone.record.get("reason", "")
+            meta = " · ".join(x for x in (when, source, reason) if x)
+            item = QListWidgetItem(f"{stone.content}\n    {meta}" if meta else stone.content, self.list)
+            item.setData(STONE_ROLE, stone.content)
+        text = f"{len(seen)} forgotten memor{'y' if len(seen) == 1 else 'ies'}"
+        if problems:
+            text += f" · {len(problems)} unreadable line(s) in {self.services.manager.layout.tombstones_file.name}"
+        self.header.setText(text)
+        self.undo_button.setEnabled(self.list.currentItem() is not None)
+
+    def contents(self) -> list[str]:
+        return [self.list.item(i).data(STONE_ROLE) for i in range(self.list.count())]
+
+    def select(self, content: str) -> None:
+        wanted = normalize(content)
+        for i in range(self.list.count()):
+            if self.list.item(i).data(STONE_ROLE) == wanted:
+                self.list.setCurrentRow(i)
+                return
+
+    def undo_selected(self) -> asyncio.Task[Any] | None:
+        item = self.list.currentItem()
+        if item is None:
+            return None
+        content = item.data(STONE_ROLE)
+        if not self.confirm("Undo forget?", f"“{content}”\n\nThis memory will be searchable again."):
+            return None
+        self.list.takeItem(self.list.row(item))
+        return self.run_job("undo", self._undo(content), supersede=False)
+
+    async def _undo(self, content: str) -> None:
+        manager = self.services.manager
+        await asyncio.to_thread(manager.tombstones.undo, content)
+        # The indexer notices that the tombstones changed and re-reads every file (embedding only
+        # the rows that come back), so an incremental pass is enough.
+        changes = ChangeSet(tombstones=True)
+        changes.merge(await manager.reindex())
+        if changes.rows_added == 0 and await asyncio.to_thread(files_mentioning, manager, content):
+            # The text is in the files but the pass restored nothing (the index had not noticed
+            # the tombstones change): rebuild, the one way to be sure it is searchable again.
+            progress = self.services.progress_callback("Restoring")
+            changes.merge(await manager.reindex(full=True, progress=progress))
+        self.report(f"Restored “{content[:60]}” ({changes.rows_added} row(s) back in search)")
+        if self.alive():
+            self.undone.emit(content)
+        self.publish(changes)

@@ -1,0 +1,168 @@
+"""Daily logs, forgotten list, backlinks and MEMORY.md panes."""
+
+from __future__ import annotations
+
+import panes_support
+from panes_support import WAIT_MS, run, seed, wait_task, write_page
+
+from suzent_desktop.core.events import ChangeSet
+from suzent_desktop.ui.panes.backlinks import BacklinksPane, extract_links
+from suzent_desktop.ui.panes.daily_logs import DailyLogsPane, day_status
+from suzent_desktop.ui.panes.memory_view import MemoryView
+from suzent_desktop.ui.panes.tombstones_pane import TombstonesPane
+
+# fixtures shared by the pane tests
+pane_services = panes_support.pane_services
+panes_loop = panes_support.panes_loop
+
+
+def test_day_status_rules() -> None:
+    skipped = {"2026-07-16"}
+    assert day_status("2026-07-20", "2026-07-20", "2026-07-17", skipped) == "today"
+    assert day_status("2026-07-16", "2026-07-20", "2026-07-17", skipped) == "skipped"
+    assert day_status("2026-07-17", "2026-07-20", "2026-07-17", skipped) == "consolidated"
+    assert day_status("2026-07-18", "2026-07-20", "2026-07-17", skipped) == "pending"
+    assert day_status("2026-07-18", "2026-07-20", None, set()) == "pending"
+
+
+def test_daily_logs_statuses_rendering_raw_and_forget(qtbot, pane_services, today) -> None:
+    services = pane_services
+    manager = services.manager
+    seed(manager)
+    # a batch given up (skipped 2026-07-15) and then a productive run up to 2026-07-17
+    manager.notebook.append_skip(today, ["2026-07-15"], 3)
+    manager.notebook.append_ingest(today, "2026-07-17", "consolidated work and family")
+    pane = DailyLogsPane(services)
+    qtbot.addWidget(pane)
+    pane.show()
+    qtbot.waitUntil(lambda: pane.refresh_count > 0, timeout=WAIT_MS)
+
+    assert pane.shown_dates() == ["2026-07-20", "2026-07-19", "2026-07-18", "2026-07-17", "2026-07-15"]
+    assert pane.statuses() == {
+        "2026-07-20": "today",
+        "2026-07-19": "pending",
+        "2026-07-18": "pending",
+        "2026-07-17": "consolidated",
+        "2026-07-15": "skipped",
+    }
+    assert "2026-07-17" in pane.summary_label.text()
+
+    with qtbot.waitSignal(pane.day_shown, timeout=WAIT_MS):
+        pane.select_date("2026-07-15")
+    rows = pane.fact_rows()
+    assert [f.fact.content for _, f, _ in rows] == [
+        "User prefers compact dashboards",
+        "User now works at Microsoft",
+    ]
+    first_row = rows[0][0]
+    label = pane.fact_label(first_row)
+    assert "preference" in label and "#ui" in label and "#product" in label  # category chip and tags
+    assert "skipped" in pane.day_label.text()
+
+    pane.show_raw(True)
+    assert pane.stack.currentWidget() is pane.raw_view
+    assert pane.raw_view.toPlainText() == manager.archive.read_text("2026-07-15")
+    assert pane.raw_view.isReadOnly()
+    pane.show_raw(False)
+
+    pane.facts.setCurrentRow(first_row)
+    pane.confirm = lambda *_: True
+    task = pane.forget_selected()
+    assert "forgotten" in pane.fact_label(first_row)  # marked at once
+    wait_task(qtbot, task)
+    assert manager.tombstones.is_tombstoned("User prefers compact dashboards")
+    # a reload (the forget's change-set touches tombstones) keeps it marked
+    qtbot.waitUntil(lambda: "forgotten" in pane.fact_label(pane.fact_rows()[0][0]), timeout=WAIT_MS)
+
+
+def test_daily_logs_follow_a_new_day(qtbot, pane_services) -> None:
+    services = pane_services
+    seed(services.manager)
+    pane = DailyLogsPane(services)
+    qtbot.addWidget(pane)
+    qtbot.waitUntil(lambda: pane.refresh_count > 0, timeout=WAIT_MS)
+    from panes_support import write_log
+
+    write_log(services.manager, "2026-07-16", [("general", "A new fact from another process", ())])
+    with qtbot.waitSignal(pane.refreshed, timeout=WAIT_MS):
+        services.bridge.changed.emit(ChangeSet(logs={"2026-07-16"}))
+    assert "2026-07-16" in pane.shown_dates()
+
+
+def test_tombstones_list_and_undo(qtbot, pane_services) -> None:
+    services = pane_services
+    manager = services.manager
+    seed(manager)
+    run(qtbot, manager.reindex())
+    pane = TombstonesPane(services)
+    qtbot.addWidget(pane)
+    qtbot.waitUntil(lambda: pane.refresh_count > 0, timeout=WAIT_MS)
+    assert pane.contents() == []
+
+    with qtbot.waitSignal(pane.refreshed, timeout=WAIT_MS):
+        wait_task(qtbot, services.forget("User runs five kilometres on Sundays"))
+    assert pane.contents() == ["user runs five kilometres on sundays"]
+    gone = run(qtbot, manager.search("five kilometres Sundays", record_recall=False))
+    assert all("five kilometres" not in h.text for h in gone.hits)
+
+    pane.select("User runs five kilometres on Sundays")
+    pane.confirm = lambda *_: True
+    with qtbot.waitSignal(pane.undone, timeout=WAIT_MS):
+        pane.undo_selected()
+    assert not manager.tombstones.is_tombstoned("User runs five kilometres on Sundays")
+    qtbot.waitUntil(lambda: pane.contents() == [], timeout=WAIT_MS)
+    back = run(qtbot, manager.search("five kilometres Sundays", record_recall=False))
+    assert any("five kilometres" in h.text for h in back.hits)
+
+
+def test_extract_links_wiki_and_relative(tmp_path) -> None:
+    page = tmp_path / "a" / "Page.md"
+    links = extract_links(
+        page, "x [[Home|my home]] y\n[up](../b/Other%20Page.md#top) [web](https://x.org/a.md)\n"
+    )
+    assert [link.wiki for link in links if link.wiki] == ["home"]
+    assert [link.path for link in links if link.path] == [tmp_path / "b" / "Other Page.md"]
+
+
+def test_backlinks_and_related(qtbot, pane_services) -> None:
+    services = pane_services
+    manager = services.manager
+    paths = seed(manager)
+    linker = write_page(
+        manager, "1_Projects/Move.md", "# Move\n\nWe moved, see [the house](../3_Personal/Home.md).\n"
+    )
+    write_page(manager, "0_Inbox/Unrelated.md", "# Unrelated\n\nNothing links here.\n")
+    run(qtbot, manager.reindex())
+    pane = BacklinksPane(services)
+    qtbot.addWidget(pane)
+    with qtbot.waitSignal(pane.refreshed, timeout=WAIT_MS):
+        pane.set_page(paths["home"])
+    assert sorted(pane.backlink_sources()) == sorted([paths["work"], linker])
+    assert all(str(paths["home"]) != hit.path for hit in pane.related)
+
+    with qtbot.waitSignal(services.bridge.open_path, timeout=WAIT_MS) as opened:
+        pane.backlinks_list.itemActivated.emit(pane.backlinks_list.item(0))
+    assert opened.args[0] in (paths["work"], linker)
+
+    pane.set_page(None)
+    assert pane.backlinks_list.count() == 0
+
+
+def test_memory_view_size_against_the_bound(qtbot, pane_services) -> None:
+    services = pane_services
+    manager = services.manager
+    view = MemoryView(services)
+    qtbot.addWidget(view)
+    qtbot.waitUntil(lambda: view.refresh_count > 0, timeout=WAIT_MS)
+    assert view.size is not None and not view.size.over
+    assert f"/ {manager.settings.memory_md_max_lines} lines" in view.lines_bar.format()
+
+    body = "# Memory\n\n" + "".join(
+        f"- fact number {i}\n" for i in range(manager.settings.memory_md_max_lines + 5)
+    )
+    manager.layout.memory_md.write_text(body, encoding="utf-8")
+    with qtbot.waitSignal(view.refreshed, timeout=WAIT_MS):
+        services.bridge.changed.emit(ChangeSet(memory_md=True))
+    assert view.size.over and view.size.lines == len(body.splitlines())
+    assert "Over the bound" in view.state_label.text()
+    assert "fact number 3" in view.browser.toPlainText()

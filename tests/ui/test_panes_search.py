@@ -1,0 +1,119 @@
+"""Search pane: as-you-type search, opening a hit, forgetting it, the dirty-index notice."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import panes_support
+from panes_support import WAIT_MS, run, seed, wait_task, write_page
+
+from suzent_desktop.ui.panes.common import highlight
+from suzent_desktop.ui.panes.search_pane import SearchPane
+
+# fixtures shared by the pane tests
+pane_services = panes_support.pane_services
+panes_loop = panes_support.panes_loop
+
+
+def make_pane(qtbot, services) -> SearchPane:
+    pane = SearchPane(services)
+    qtbot.addWidget(pane)
+    pane.show()
+    qtbot.waitUntil(lambda: pane.refresh_count > 0, timeout=WAIT_MS)
+    return pane
+
+
+def search(qtbot, pane: SearchPane, text: str) -> list:
+    with qtbot.waitSignal(pane.searched, timeout=WAIT_MS):
+        pane.set_query(text)  # typed: the debounce timer fires the query
+    return pane.hits()
+
+
+def test_highlight_marks_every_query_word_and_escapes_html() -> None:
+    out = highlight("User prefers <b>compact</b> dashboards", "compact DASHBOARDS")
+    assert out.count("background-color") == 2
+    assert "&lt;b&gt;" in out
+
+
+def test_search_and_open_a_hit(qtbot, pane_services) -> None:
+    services = pane_services
+    paths = seed(services.manager)
+    run(qtbot, services.manager.reindex())
+    pane = make_pane(qtbot, services)
+
+    hits = search(qtbot, pane, "compact dashboards")
+    assert hits, "the seeded fact should be found"
+    row = next(i for i, h in enumerate(hits) if "compact dashboards" in h.text)
+    hit = hits[row]
+    assert Path(hit.path) == paths["log15"]
+    assert hit.line is not None
+    assert "background-color" in pane.hit_label(row)  # the match is highlighted
+    assert "2026-07-15" in pane.hit_label(row)  # the source's date is shown
+
+    with qtbot.waitSignal(services.bridge.open_path, timeout=WAIT_MS) as opened:
+        pane.open_hit(row)
+    assert opened.args == [paths["log15"], hit.line]
+    # the line really holds the fact
+    lines = paths["log15"].read_text(encoding="utf-8").splitlines()
+    assert "compact dashboards" in lines[hit.line - 1]
+
+
+def test_source_filter_limits_hits(qtbot, pane_services) -> None:
+    services = pane_services
+    seed(services.manager)
+    run(qtbot, services.manager.reindex())
+    pane = make_pane(qtbot, services)
+    pane.source_box.setCurrentIndex(pane.source_box.findData("notebook"))
+    hits = search(qtbot, pane, "Microsoft")
+    assert hits and all(h.source_type == "notebook" for h in hits)
+
+
+def test_forget_a_hit_gone_at_once_and_after_full_reindex(qtbot, pane_services) -> None:
+    services = pane_services
+    seed(services.manager)
+    run(qtbot, services.manager.reindex())
+    pane = make_pane(qtbot, services)
+    hits = search(qtbot, pane, "compact dashboards")
+    row = next(i for i, h in enumerate(hits) if "compact dashboards" in h.text)
+    text = hits[row].text
+
+    pane.confirm = lambda *_: False  # the user says no: nothing happens
+    assert pane.forget_hit(row) is None
+    assert any(h.text == text for h in pane.hits())
+
+    asked: list[str] = []
+    pane.confirm = lambda title, body: asked.append(body) or True
+    task = pane.forget_hit(row)
+    assert asked and "compact dashboards" in asked[0]
+    assert all(h.text != text for h in pane.hits())  # gone at once, before the engine answered
+    wait_task(qtbot, task)
+    assert services.manager.tombstones.is_tombstoned(text)
+
+    run(qtbot, services.manager.reindex(full=True))
+    hits = search(qtbot, pane, "compact dashboards prefers")
+    assert all("compact dashboards" not in h.text for h in hits)
+
+
+def test_dirty_index_notice_after_an_external_write(qtbot, pane_services) -> None:
+    services = pane_services
+    seed(services.manager)
+    run(qtbot, services.manager.reindex())
+    pane = make_pane(qtbot, services)
+    search(qtbot, pane, "Redmond")
+    assert pane.stale_label.isHidden()
+
+    write_page(services.manager, "2_Wiki/Concepts/Kayaks.md", "# Kayaks\n\nSea kayaks are long and narrow.\n")
+    search(qtbot, pane, "kayaks")
+    assert not pane.stale_label.isHidden()
+    assert "index is behind the files (1 waiting)" in pane.stale_label.text()
+
+    wait_task(qtbot, services.reindex())  # broadcasts the change-set; the pane re-checks
+    qtbot.waitUntil(lambda: pane.stale_label.isHidden(), timeout=WAIT_MS)
+
+
+def test_stale_count_from_the_bus(qtbot, pane_services) -> None:
+    pane = make_pane(qtbot, pane_services)
+    pane_services.bridge.index_stale.emit(3)
+    assert "(3 waiting)" in pane.stale_label.text() and not pane.stale_label.isHidden()
+    pane_services.bridge.index_stale.emit(0)
+    assert pane.stale_label.isHidden()
