@@ -32,11 +32,8 @@ if TYPE_CHECKING:
     from suzent_desktop.core.embedding import Embedder
     from suzent_desktop.core.indexer import Indexer, SearchResponse
 
-MEMORY_MD_HEADER = (
-    "# Memory\n\n"
-    "A short, always-visible summary of what matters most. It is rewritten by promotion from\n"
-    "the notebook's `3_Personal/` pages and from what is recalled most often.\n"
-)
+# Only a heading: a prose placeholder would be indexed and show up in every search.
+MEMORY_MD_HEADER = "# Memory\n"
 
 
 class MemoryManager:

@@ -1,0 +1,418 @@
+"""Every command through ``main([...])``: exit codes, --json shapes, messages that name the culprit."""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import json
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+from suzent_desktop.cli import main
+
+STATUS_KEYS = {
+    "today", "watermark", "pending_dates", "pending_facts", "next_batch", "last_dream", "last_lint", "lint_due", "index",
+}
+
+
+def run(capsys: pytest.CaptureFixture[str], home: Path, *args: str) -> tuple[int, str, str]:
+    code = main(["--home", str(home), *args])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def run_json(capsys: pytest.CaptureFixture[str], home: Path, *args: str):
+    code, out, err = run(capsys, home, "--json", *args)
+    assert code == 0, err
+    return json.loads(out)
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+# -- usage ---------------------------------------------------------------------------------
+def test_help_exits_zero(capsys: pytest.CaptureFixture[str]):
+    assert main(["--help"]) == 0
+    out = capsys.readouterr().out
+    for command in ("demo", "remember", "capture", "search", "forget", "reindex", "status", "dream", "lint", "promote", "doctor"):
+        assert command in out
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["bogus"], ["search"], ["search", "x", "--limit", "0"], ["search", "x", "--source", "web"], ["remember"],
+     ["remember", "x", "--importance", "2"], ["--frobnicate", "status"]],
+)
+def test_bad_usage_exits_two(argv: list[str], capsys: pytest.CaptureFixture[str]):
+    assert main(argv) == 2
+    assert "usage:" in capsys.readouterr().err
+
+
+def test_importing_the_cli_stays_light():
+    code = (
+        "import sys, suzent_desktop.cli as c; c.build_parser();"
+        "print([m for m in ('lancedb', 'litellm', 'PySide6', 'onnxruntime', 'pyarrow') if m in sys.modules])"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_json_is_accepted_before_and_after_the_command(home: Path, capsys: pytest.CaptureFixture[str]):
+    first = run_json(capsys, home, "status")
+    assert main(["status", "--json", "--home", str(home)]) == 0
+    second = json.loads(capsys.readouterr().out)
+    assert first == second
+
+
+# -- remember / search / forget / reindex / status ------------------------------------------
+def test_remember_appends_to_todays_log_and_indexes(home: Path, capsys: pytest.CaptureFixture[str], today: dt.date):
+    doc = run_json(
+        capsys, home, "remember", "User prefers compact dashboards", "--category", "preference", "--tags", "ui product",
+        "--session", "abcdef123456", "--importance", "0.5",
+    )
+    path = home / "memory" / "archive" / f"{today}.md"
+    assert doc["path"] == str(path.resolve()) and doc["date"] == today.isoformat()
+    assert doc["rows_added"] >= 1
+    again = run_json(capsys, home, "remember", "User likes tea")
+    assert again["rows_added"] == 1  # only the new line is embedded
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert lines[doc["line"] - 1] == "- [preference] User prefers compact dashboards `ui product importance:0.5`"
+    assert "## " in lines[2] and lines[2].endswith("— abcdef12")
+    hits = run_json(capsys, home, "search", "compact dashboards")
+    assert hits[0]["text"] == "User prefers compact dashboards"
+
+
+def test_remember_human_output_names_the_file(home: Path, capsys: pytest.CaptureFixture[str]):
+    code, out, _ = run(capsys, home, "remember", "User likes tea")
+    assert code == 0 and "Remembered in" in out and ".md:" in out
+
+
+def test_remember_empty_text_is_a_handled_error(home: Path, capsys: pytest.CaptureFixture[str]):
+    code, _, err = run(capsys, home, "remember", "   ")
+    assert code == 1 and "empty" in err
+
+
+def test_search_json_shape_limit_and_source(home: Path, capsys: pytest.CaptureFixture[str]):
+    for n in range(4):
+        assert main(["--home", str(home), "remember", f"User visited Lisbon trip number {n}"]) == 0
+    page = home / "notebook" / "3_Personal" / "Travel.md"
+    page.write_text("# Travel\n\nUser loves Lisbon in spring.\n", encoding="utf-8")
+    capsys.readouterr()
+    hits = run_json(capsys, home, "search", "Lisbon", "--limit", "3")
+    assert len(hits) == 3
+    for hit in hits:
+        assert {"text", "source_type", "path", "score"} <= set(hit) <= {"text", "source_type", "path", "line", "date", "score"}
+        assert isinstance(hit["score"], float) and Path(hit["path"]).is_absolute()
+    archive_hits = run_json(capsys, home, "search", "Lisbon", "--source", "archive")
+    assert archive_hits and all(h["source_type"] == "archive" and "line" in h and "date" in h for h in archive_hits)
+    notebook_hits = run_json(capsys, home, "search", "Lisbon", "--source", "notebook")
+    assert [Path(h["path"]).name for h in notebook_hits] == ["Travel.md"]
+
+
+def test_search_records_recall_signals(home: Path, capsys: pytest.CaptureFixture[str]):
+    main(["--home", str(home), "remember", "User drinks green tea"])
+    capsys.readouterr()
+    hits = run_json(capsys, home, "search", "green tea")
+    recall = home / "notebook" / ".state" / "recall_log.jsonl"
+    records = [json.loads(line) for line in recall.read_text(encoding="utf-8").splitlines()]
+    assert {r["snippet"] for r in records} >= {hits[0]["text"]}
+
+
+def test_search_with_query_syntax_characters(home: Path, capsys: pytest.CaptureFixture[str]):
+    main(["--home", str(home), "remember", "User's C++ project (alpha)"])
+    capsys.readouterr()
+    for query in ['"unbalanced', "a AND OR (", "C++ *", "-", "field:value"]:
+        code, out, err = run(capsys, home, "--json", "search", query)
+        assert code == 0, err
+        assert isinstance(json.loads(out), list)
+
+
+def test_search_human_output_and_no_results(home: Path, capsys: pytest.CaptureFixture[str]):
+    code, out, _ = run(capsys, home, "search", "anything")
+    assert code == 0 and "No results." in out
+    main(["--home", str(home), "remember", "User runs on Mondays"])
+    capsys.readouterr()
+    code, out, _ = run(capsys, home, "search", "runs Mondays")
+    assert code == 0 and "[archive] User runs on Mondays" in out and "score=" in out
+
+
+def test_search_sees_files_edited_outside_the_app(home: Path, capsys: pytest.CaptureFixture[str]):
+    run_json(capsys, home, "reindex")
+    page = home / "notebook" / "2_Wiki" / "Concepts" / "Zettelkasten.md"
+    page.write_text("# Zettelkasten\n\nA note-taking method of small linked notes.\n", encoding="utf-8")
+    hits = run_json(capsys, home, "search", "Zettelkasten note-taking")
+    assert hits and hits[0]["path"] == str(page.resolve())
+
+
+def test_forget_removes_rows_and_records_the_tombstone(home: Path, capsys: pytest.CaptureFixture[str]):
+    main(["--home", str(home), "remember", "User's door code is 4417"])
+    main(["--home", str(home), "remember", "User likes jazz"])
+    capsys.readouterr()
+    doc = run_json(capsys, home, "forget", "user's DOOR code is   4417")
+    assert doc == {"tombstone": "user's door code is 4417", "rows_removed": 1, "matched": True}
+    texts = [h["text"] for h in run_json(capsys, home, "search", "door code 4417")]
+    assert "User's door code is 4417" not in texts
+    run_json(capsys, home, "reindex", "--full")
+    texts = [h["text"] for h in run_json(capsys, home, "search", "door code 4417")]
+    assert "User's door code is 4417" not in texts
+    stones = (home / "notebook" / ".state" / "tombstones.jsonl").read_text(encoding="utf-8")
+    assert json.loads(stones.splitlines()[0])["content"] == "user's door code is 4417"
+
+
+def test_forget_of_unknown_text_says_so_and_still_records(home: Path, capsys: pytest.CaptureFixture[str]):
+    code, out, _ = run(capsys, home, "forget", "something never said")
+    assert code == 0 and "No indexed memory matched" in out
+    stones = (home / "notebook" / ".state" / "tombstones.jsonl").read_text(encoding="utf-8")
+    assert "something never said" in stones
+    doc = run_json(capsys, home, "forget", "another unknown")
+    assert doc["matched"] is False and doc["rows_removed"] == 0
+
+
+def test_forget_empty_text_is_a_handled_error(home: Path, capsys: pytest.CaptureFixture[str]):
+    code, _, err = run(capsys, home, "forget", " ")
+    assert code == 1 and "empty" in err
+
+
+def test_reindex_and_full_rebuild(home: Path, capsys: pytest.CaptureFixture[str]):
+    main(["--home", str(home), "remember", "User likes hiking"])
+    capsys.readouterr()
+    doc = run_json(capsys, home, "reindex")
+    assert set(doc) >= {"rows_added", "rows_removed", "rows", "errors", "full"}
+    assert doc["rows_added"] == 0 and doc["errors"] == []  # remember already indexed it
+    rows = doc["rows"]
+    full = run_json(capsys, home, "reindex", "--full")
+    assert full["full"] is True and full["rows"] == rows
+    code, out, _ = run(capsys, home, "reindex")
+    assert code == 0 and "row(s)" in out
+
+
+def test_status_json_has_exactly_the_documented_shape(home: Path, capsys: pytest.CaptureFixture[str], today: dt.date):
+    status = run_json(capsys, home, "status")
+    assert STATUS_KEYS <= set(status)
+    assert set(status) - STATUS_KEYS <= {"skipped_dates"}
+    assert set(status["index"]) == {"rows", "by_source", "stale_files", "errors"}
+    assert status["today"] == today.isoformat()
+    assert status["watermark"] is None and status["pending_dates"] == [] and status["pending_facts"] == 0
+    assert isinstance(status["lint_due"], bool)
+
+
+def test_status_counts_pending_dates_but_never_today(home: Path, capsys: pytest.CaptureFixture[str], today: dt.date):
+    archive = home / "memory" / "archive"
+    archive.mkdir(parents=True)
+    for offset in (3, 2, 1, 0):
+        date = (today - dt.timedelta(days=offset)).isoformat()
+        (archive / f"{date}.md").write_text(f"# Daily Log - {date}\n\n- [work] fact {offset}\n- [work] more\n", encoding="utf-8")
+    notebook = home / "notebook"
+    notebook.mkdir()
+    (notebook / "log.md").write_text(
+        f"# Log\n\n## [{today}] ingest | daily logs  watermark={(today - dt.timedelta(days=3)).isoformat()}\n",
+        encoding="utf-8",
+    )
+    status = run_json(capsys, home, "status")
+    expected = [(today - dt.timedelta(days=d)).isoformat() for d in (2, 1)]
+    assert status["watermark"] == (today - dt.timedelta(days=3)).isoformat()
+    assert status["pending_dates"] == expected and status["pending_facts"] == 4
+    assert status["next_batch"] == expected
+    code, out, _ = run(capsys, home, "status")
+    assert code == 0 and "Pending:       2 day(s), 4 fact(s)" in out
+
+
+# -- capture ---------------------------------------------------------------------------------------
+def test_capture_from_a_file(home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], today: dt.date):
+    turn = tmp_path / "turn.json"
+    turn.write_text(
+        json.dumps({"user": "I prefer dark mode. I work at Contoso as a data engineer.", "assistant": "Noted!",
+                    "session_id": "sess-capture-1"}),
+        encoding="utf-8",
+    )
+    doc = run_json(capsys, home, "capture", str(turn))
+    assert set(doc) >= {"facts", "date", "path", "rows_added", "memory_md"}
+    log = home / "memory" / "archive" / f"{today}.md"
+    if doc["facts"]:
+        assert doc["date"] == today.isoformat()
+        text = log.read_text(encoding="utf-8")
+        for fact in doc["facts"]:
+            assert fact["content"] in text
+        assert "— sess-cap" in text
+        assert doc["rows_added"] >= 1
+
+
+def test_capture_from_stdin(home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch):
+    payload = {"user": "I live in Redmond.", "assistant": "Nice.", "session_id": "s1", "timestamp": "2026-07-19T10:30:00"}
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(payload)))
+    doc = run_json(capsys, home, "capture", "-")
+    if doc["facts"]:
+        assert doc["date"] == "2026-07-19"
+        assert "## 10:30 — s1" in (home / "memory" / "archive" / "2026-07-19.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    "content, fragment",
+    [("{not json", "not valid JSON"), ("[1, 2]", "JSON object"), ('{"assistant": "x"}', "'user'"),
+     ('{"user": "a", "assistant": "b", "timestamp": "yesterday"}', "'timestamp'")],
+)
+def test_capture_bad_input_names_the_file(home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, fragment: str):
+    turn = tmp_path / "bad.json"
+    turn.write_text(content, encoding="utf-8")
+    code, _, err = run(capsys, home, "capture", str(turn))
+    assert code == 1 and str(turn) in err and fragment in err
+    assert not (home / "memory" / "archive").exists() or not any((home / "memory" / "archive").iterdir())
+
+
+def test_capture_missing_file(home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    code, _, err = run(capsys, home, "capture", str(tmp_path / "nope.json"))
+    assert code == 1 and "nope.json" in err
+
+
+# -- bad homes -----------------------------------------------------------------------------------------
+@pytest.mark.parametrize("command", [["status"], ["search", "x"], ["remember", "x"], ["reindex"], ["forget", "x"]])
+def test_broken_config_exits_one_naming_file_and_key(home: Path, capsys: pytest.CaptureFixture[str], command: list[str]):
+    (home / "config.toml").write_text("memory_consolidation_max_days = 'two weeks'\n", encoding="utf-8")
+    code, out, err = run(capsys, home, *command)
+    assert code == 1 and out == ""
+    assert "config.toml" in err and "memory_consolidation_max_days" in err
+    assert sorted(p.name for p in home.iterdir()) == ["config.toml"]
+
+
+def test_unknown_key_and_unparsable_config(home: Path, capsys: pytest.CaptureFixture[str]):
+    (home / "config.toml").write_text("colour = 'blue'\n", encoding="utf-8")
+    code, _, err = run(capsys, home, "status")
+    assert code == 1 and "colour" in err
+    (home / "config.toml").write_text("this is = = not toml", encoding="utf-8")
+    code, _, err = run(capsys, home, "status")
+    assert code == 1 and "config.toml" in err
+
+
+def test_vault_path_that_is_a_file(home: Path, capsys: pytest.CaptureFixture[str]):
+    vault = home / "vault"
+    vault.write_text("a file, not a folder\n", encoding="utf-8")
+    (home / "config.toml").write_text(f'notebook_path = "{vault}"\n', encoding="utf-8")
+    before = snapshot(home)
+    for command in (["status"], ["remember", "x"], ["search", "x"]):
+        code, _, err = run(capsys, home, *command)
+        assert code == 1 and "notebook_path" in err and str(vault) in err
+    assert snapshot(home) == before
+
+
+def test_home_that_is_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    target = tmp_path / "home.txt"
+    target.write_text("x", encoding="utf-8")
+    code, _, err = run(capsys, target, "status")
+    assert code == 1 and str(target) in err
+    assert target.read_text(encoding="utf-8") == "x"
+
+
+def test_non_utf8_files_do_not_stop_search(home: Path, capsys: pytest.CaptureFixture[str], today: dt.date):
+    main(["--home", str(home), "remember", "User plays the cello"])
+    (home / "notebook" / "3_Personal" / "Broken.md").write_bytes(b"# Broken\n\n\xff\xfe\x00 cello\n")
+    bad_log = home / "memory" / "archive" / (today - dt.timedelta(days=1)).isoformat()
+    bad_log = bad_log.with_suffix(".md")
+    bad_log.write_bytes(b"# Daily Log\n- [x] cello \xe9\n")
+    (home / "memory" / "archive" / "not-a-date.md").write_text("- [x] cello\n", encoding="utf-8")
+    capsys.readouterr()
+    code, out, err = run(capsys, home, "--json", "search", "cello")
+    assert code == 0
+    texts = [h["text"] for h in json.loads(out)]
+    assert "User plays the cello" in texts
+    assert bad_log.read_bytes() == b"# Daily Log\n- [x] cello \xe9\n"
+
+
+def test_created_home_is_bootstrapped(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    new_home = tmp_path / "brand" / "new"
+    run_json(capsys, new_home, "status")
+    assert (new_home / "notebook" / "schema.md").is_file()
+    assert (new_home / "notebook" / "3_Personal").is_dir()
+    assert (new_home / "memory" / "archive").is_dir()
+    assert (new_home / "memory" / "MEMORY.md").read_text(encoding="utf-8").startswith("# Memory")
+
+
+# -- gui, dream, lint, promote ---------------------------------------------------------------------
+@pytest.fixture
+def fake_app(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """Stand in for the Qt app: records the home it was asked to open."""
+    opened: list[Path] = []
+    module = types.ModuleType("suzent_desktop.ui.app")
+    module.run_app = lambda home: opened.append(home) or 0  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "suzent_desktop.ui.app", module)
+    return opened
+
+
+def test_no_command_opens_the_gui_on_a_bootstrapped_home(home: Path, fake_app: list[Path]):
+    assert main(["--home", str(home)]) == 0
+    assert fake_app == [home]
+    assert (home / "notebook" / "log.md").is_file()
+    assert main(["--home", str(home), "gui"]) == 0 and len(fake_app) == 2
+
+
+def test_gui_with_broken_config_does_not_open(home: Path, fake_app: list[Path], capsys: pytest.CaptureFixture[str]):
+    (home / "config.toml").write_text("memory_lint_enabled = 'sometimes'\n", encoding="utf-8")
+    assert main(["--home", str(home), "gui"]) == 1
+    assert fake_app == [] and "memory_lint_enabled" in capsys.readouterr().err
+
+
+def _has(module: str) -> bool:
+    try:
+        __import__(module)
+    except ImportError:
+        return False
+    return True
+
+
+needs_dream = pytest.mark.skipif(not _has("suzent_desktop.core.dream.runner"), reason="dream runner not built")
+
+
+@needs_dream
+def test_dream_json_shape(home: Path, capsys: pytest.CaptureFixture[str]):
+    doc = run_json(capsys, home, "dream", "--force")
+    assert {"outcome", "batch", "watermark", "pages_changed", "summary"} <= set(doc)
+    assert doc["outcome"] in {"productive", "no_change", "failed", "skipped", "gated", "nothing_pending"}
+    assert doc["outcome"] == "nothing_pending"
+
+
+@needs_dream
+def test_dream_dry_run_on_demo_leaves_the_vault_untouched(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    demo = tmp_path / "demo"
+    assert main(["demo", "--no-gui", str(demo)]) == 0
+    capsys.readouterr()
+    before = snapshot(demo / "notebook")
+    doc = run_json(capsys, demo, "dream", "--force", "--dry-run")
+    assert doc["dry_run"] is True
+    after = {k: v for k, v in snapshot(demo / "notebook").items() if not k.startswith(".state")}
+    assert after == {k: v for k, v in before.items() if not k.startswith(".state")}
+
+
+@needs_dream
+def test_dream_then_status_on_demo(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    demo = tmp_path / "demo"
+    assert main(["demo", "--no-gui", str(demo)]) == 0
+    capsys.readouterr()
+    doc = run_json(capsys, demo, "dream", "--force")
+    status = run_json(capsys, demo, "status")
+    if doc["outcome"] == "productive":
+        assert status["watermark"] == doc["watermark"] == doc["batch"][-1]
+        assert doc["pages_changed"]
+
+
+@pytest.mark.skipif(not _has("suzent_desktop.core.dream.lint"), reason="lint not built")
+def test_lint_json_shape(home: Path, capsys: pytest.CaptureFixture[str]):
+    code, out, err = run(capsys, home, "--json", "lint")
+    doc = json.loads(out)
+    assert {"findings", "pages_changed"} <= set(doc)
+    for finding in doc["findings"]:
+        assert set(finding) == {"kind", "path", "detail"}
+    assert code in (0, 1)
+
+
+@pytest.mark.skipif(not _has("suzent_desktop.core.promotion"), reason="promotion not built")
+def test_promote_rewrites_memory_md(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    demo = tmp_path / "demo"
+    assert main(["demo", "--no-gui", str(demo)]) == 0
+    capsys.readouterr()
+    doc = run_json(capsys, demo, "promote")
+    assert doc["memory_md"] == str((demo / "memory" / "MEMORY.md").resolve())
+    assert doc["lines"] <= 60 and doc["chars"] <= 4000

@@ -1,0 +1,143 @@
+"""doctor and bad input: every problem names its file (and line), nothing is modified, the rest keeps working."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+
+import pytest
+
+from suzent_desktop.cli import main
+from suzent_desktop.core.doctor import Problem, run_doctor
+from suzent_desktop.core.layout import Layout
+from suzent_desktop.core.manager import bootstrap_home
+from suzent_desktop.settings import Settings
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture
+def boot(home: Path) -> Layout:
+    layout = Layout.from_settings(home, Settings())
+    bootstrap_home(layout)
+    return layout
+
+
+def write_log(layout: Layout, date: str, body: str) -> Path:
+    path = layout.daily_log(date)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"# Daily Log - {date}\n\n## 09:00 — abcd1234\n\n{body}", encoding="utf-8")
+    return path
+
+
+def doctor_json(home: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, dict]:
+    code = main(["--home", str(home), "--json", "doctor"])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_clean_home_has_no_errors(home: Path, boot: Layout, capsys: pytest.CaptureFixture[str]):
+    write_log(boot, "2026-07-18", "- [work] fine\n")
+    code, report = doctor_json(home, capsys)
+    assert code == 0 and report["ok"] is True
+    assert all(p["severity"] != "error" for p in report["problems"])
+    assert set(report["problems"][0]) == {"severity", "path", "line", "message"} if report["problems"] else True
+
+
+def test_malformed_fact_line_is_reported_with_file_and_line(home: Path, boot: Layout, capsys: pytest.CaptureFixture[str]):
+    path = write_log(boot, "2026-07-18", "- [work] good one\nthis is not a fact\n- [work] still parsed\n")
+    before = path.read_bytes()
+    code = main(["--home", str(home), "doctor"])
+    out = capsys.readouterr().out
+    assert f"{path}:6: warning: not a fact line (kept, not indexed): this is not a fact" in out
+    assert code == 0  # a malformed line is a warning: the file is kept and the rest is indexed
+    assert path.read_bytes() == before
+
+
+def test_invalid_log_name_is_reported(home: Path, boot: Layout):
+    bad = boot.archive_dir / "2026-02-30.md"
+    bad.write_text("# Daily Log - 2026-02-30\n", encoding="utf-8")
+    (boot.archive_dir / "notes.txt").write_text("x", encoding="utf-8")
+    problems = run_doctor(home)
+    paths = {p.path: p for p in problems}
+    assert str(bad) in paths and "calendar date" in paths[str(bad)].message
+    assert str(boot.archive_dir / "notes.txt") in paths
+
+
+def test_non_utf8_log_and_page_are_errors_naming_file_and_line(home: Path, boot: Layout, capsys: pytest.CaptureFixture[str]):
+    log = boot.daily_log("2026-07-17")
+    log.write_bytes(b"# Daily Log - 2026-07-17\n\n- [work] caf\xe9\n")
+    page = boot.notebook_dir / "2_Wiki" / "Binary.md"
+    page.write_bytes(b"\x00\x01\xff\xfe binary")
+    core = boot.memory_dir / "user.md"
+    core.write_bytes(b"\xff")
+    before = snapshot(home)
+    code, report = doctor_json(home, capsys)
+    assert code == 1 and report["ok"] is False
+    errors = {(p["path"], p["line"]) for p in report["problems"] if p["severity"] == "error"}
+    assert (str(log), 3) in errors and (str(page), 1) in errors and (str(core), 1) in errors
+    assert snapshot(home) == before
+
+
+def test_binary_file_in_vault_assets_is_not_a_problem(home: Path, boot: Layout):
+    (boot.notebook_dir / "4_Assets" / "photo.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\xff")
+    assert [p for p in run_doctor(home) if p.severity == "error"] == []
+
+
+def test_tombstone_problems_and_forgotten_text_in_pages(home: Path, boot: Layout):
+    boot.tombstones_file.write_text(
+        '{"content": "user\'s door code is 4417"}\nnot json at all\n', encoding="utf-8"
+    )
+    page = boot.notebook_dir / "3_Personal" / "Home.md"
+    page.write_text("# Home\n\n- User's door code is 4417\n- Lives in Redmond\n", encoding="utf-8")
+    problems = run_doctor(home)
+    found = {(p.path, p.line) for p in problems}
+    assert (str(boot.tombstones_file), 2) in found
+    assert (str(page), 3) in found
+    assert (str(page), 4) not in found
+
+
+def test_watermark_on_or_after_today_is_reported(home: Path, boot: Layout, today: dt.date):
+    with boot.log_md.open("a", encoding="utf-8") as handle:
+        handle.write(f"\n## [{today}] ingest | manual  watermark={today}\n")
+    problems = [p for p in run_doctor(home) if p.path == str(boot.log_md)]
+    assert len(problems) == 1 and problems[0].line is not None
+    assert "on or after today" in problems[0].message
+
+
+def test_broken_config_is_an_error_naming_file(home: Path, capsys: pytest.CaptureFixture[str]):
+    (home / "config.toml").write_text("memory_lint_min_days = 'weekly'\n", encoding="utf-8")
+    code = main(["--home", str(home), "doctor"])
+    captured = capsys.readouterr()
+    assert code == 1
+    assert "config.toml" in captured.out and "memory_lint_min_days" in captured.out
+
+
+def test_vault_that_is_a_file_is_an_error(home: Path, capsys: pytest.CaptureFixture[str]):
+    vault = home / "vault.md"
+    vault.write_text("I am a file\n", encoding="utf-8")
+    (home / "config.toml").write_text(f'notebook_path = "{vault}"\n', encoding="utf-8")
+    before = snapshot(home)
+    code = main(["--home", str(home), "doctor"])
+    assert code == 1
+    assert "notebook_path" in capsys.readouterr().out
+    assert snapshot(home) == before
+
+
+def test_doctor_never_creates_a_missing_home(tmp_path: Path):
+    missing = tmp_path / "nowhere"
+    problems = run_doctor(missing)
+    assert problems and problems[0].severity == "info"
+    assert not missing.exists()
+
+
+def test_doctor_does_not_bootstrap(home: Path):
+    run_doctor(home)
+    assert list(home.iterdir()) == []
+
+
+def test_problem_format():
+    assert Problem("warning", "/a/b.md", 3, "msg").format() == "/a/b.md:3: warning: msg"
+    assert Problem("error", None, None, "msg").format() == "(home): error: msg"
