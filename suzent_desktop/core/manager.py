@@ -240,9 +240,9 @@ class MemoryManager:
             gate = runner.gate_status()
             next_batch, lint_due = list(gate.next_batch), bool(gate.lint_due)
             pending_facts = int(gate.pending_facts)
-            history = _safe_history(runner)
-            if history:
-                last_dream = history[0].get("date")
+            runs = [r for r in _safe_history(runner) if r.get("outcome") in _DREAM_RUN_OUTCOMES]
+            if runs:
+                last_dream = runs[0].get("date")
         ingest = self.notebook.last_entry("ingest")
         if last_dream is None and ingest is not None:
             last_dream = ingest.date
@@ -266,6 +266,9 @@ class MemoryManager:
         except ImportError:
             return None
         return DreamRunner(self)
+
+
+_DREAM_RUN_OUTCOMES = frozenset({"productive", "no_change", "failed", "skipped"})
 
 
 def _safe_history(runner: Any) -> list[dict]:
