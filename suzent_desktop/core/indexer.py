@@ -98,11 +98,19 @@ class _FileState:
     rows: dict[str, int | None]  # row id -> line it was written with
 
     def to_json(self) -> dict:
-        return {"type": self.source_type, "mtime": self.mtime, "size": self.size, "sha256": self.sha256, "rows": self.rows}
+        return {
+            "type": self.source_type,
+            "mtime": self.mtime,
+            "size": self.size,
+            "sha256": self.sha256,
+            "rows": self.rows,
+        }
 
     @classmethod
     def from_json(cls, data: dict) -> _FileState:
-        return cls(data["type"], float(data["mtime"]), int(data["size"]), str(data["sha256"]), dict(data["rows"]))
+        return cls(
+            data["type"], float(data["mtime"]), int(data["size"]), str(data["sha256"]), dict(data["rows"])
+        )
 
     @property
     def dirty(self) -> bool:
@@ -129,7 +137,7 @@ class _Plan:
 class _State:
     model: str = ""
     dim: int = 0
-    tombstones: str = ""
+    tombstones: str = field(default_factory=lambda: _digest([]))
     files: dict[str, _FileState] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
 
@@ -317,7 +325,9 @@ class Indexer:
             )
         return rows
 
-    def _plan(self, source: _Source, prior: _FileState | None, stones: set[str], recheck: bool) -> _Plan | None:
+    def _plan(
+        self, source: _Source, prior: _FileState | None, stones: set[str], recheck: bool
+    ) -> _Plan | None:
         """None when the file is unchanged; otherwise what must be embedded, moved and dropped."""
         plan = _Plan(source)
         try:
@@ -326,7 +336,13 @@ class Indexer:
             plan.error = f"{source.path}: cannot read ({exc.strerror or exc})"
             return plan
         plan.mtime, plan.size = stat.st_mtime, stat.st_size
-        if prior and not prior.dirty and not recheck and prior.mtime == plan.mtime and prior.size == plan.size:
+        if (
+            prior
+            and not prior.dirty
+            and not recheck
+            and prior.mtime == plan.mtime
+            and prior.size == plan.size
+        ):
             return None
         try:
             data = source.path.read_bytes()
@@ -389,7 +405,9 @@ class Indexer:
         vectors = self.embedder.embed([r.embed_text for r in rows])
         vectors = np.asarray(vectors, dtype=np.float32)
         if vectors.shape != (len(rows), self._store.dim):
-            raise EmbeddingError(f"embedder returned shape {vectors.shape}, expected ({len(rows)}, {self._store.dim})")
+            raise EmbeddingError(
+                f"embedder returned shape {vectors.shape}, expected ({len(rows)}, {self._store.dim})"
+            )
         for row, vector in zip(rows, vectors, strict=True):
             row.vector = vector
 
@@ -421,10 +439,7 @@ class Indexer:
         with self._state_lock:
             state = self.state
             for plan in ok:
-                state.files[plan.source.key] = _FileState(
-                    plan.source.source_type, plan.mtime, plan.size, plan.sha256, {r.id: r.line for r in plan.rows}
-                )
-                state.errors.pop(plan.source.key, None)
+                self._record(plan)
             for plan in failed:
                 prior = state.files.get(plan.source.key)
                 if prior is not None:  # keep the old rows, force a retry next pass
@@ -432,6 +447,13 @@ class Indexer:
                     prior.mtime = -1.0
                 state.errors[plan.source.key] = plan.error or f"{plan.source.path}: not indexed"
                 changes.errors.append(state.errors[plan.source.key])
+
+    def _record(self, plan: _Plan) -> None:
+        with self._state_lock:
+            self.state.files[plan.source.key] = _FileState(
+                plan.source.source_type, plan.mtime, plan.size, plan.sha256, {r.id: r.line for r in plan.rows}
+            )
+            self.state.errors.pop(plan.source.key, None)
 
     def _touch(self, plan: _Plan) -> None:
         with self._state_lock:
@@ -564,21 +586,25 @@ class Indexer:
         cancel: threading.Event | None,
     ) -> bool:
         """Apply plans in batches (one embedding call per batch); True when cancelled part-way."""
-        total = len(plans)
+        work: list[_Plan] = []
+        for plan in plans:
+            if plan.touch_only:
+                self._touch(plan)
+            elif plan.error or plan.new_rows or plan.moved_rows or plan.stale_ids:
+                work.append(plan)
+            else:
+                self._record(plan)  # re-read (tombstones changed) but nothing to do
+        total = len(work)
         done = 0
         last_save = time.monotonic()
         batch: list[_Plan] = []
         texts = 0
         if progress and total:
             progress(0, total, "")
-        for index, plan in enumerate(plans):
-            if plan.touch_only:
-                self._touch(plan)
-                done += 1
-                continue
+        for index, plan in enumerate(work):
             batch.append(plan)
             texts += len(plan.new_rows)
-            last = index == len(plans) - 1
+            last = index == len(work) - 1
             if not last and texts < BATCH_TEXTS and len(batch) < BATCH_FILES:
                 continue
             if cancel is not None and cancel.is_set():
@@ -661,7 +687,9 @@ class Indexer:
         rechunk: set[str] = set()
         with self._state_lock:
             for rid, path, source_type in zip(
-                info.column("id").to_pylist(), info.column("path").to_pylist(), info.column("source_type").to_pylist(),
+                info.column("id").to_pylist(),
+                info.column("path").to_pylist(),
+                info.column("source_type").to_pylist(),
                 strict=True,
             ):
                 file_state = self.state.files.get(path)
@@ -722,7 +750,9 @@ class Indexer:
             store = self._open_store(dim)
             if vector is not None:
                 try:
-                    return SearchResponse(self._hits(store.hybrid_search(vector, query, limit, filters)), "hybrid", None)
+                    return SearchResponse(
+                        self._hits(store.hybrid_search(vector, query, limit, filters)), "hybrid", None
+                    )
                 except IndexStoreError as exc:
                     warning = f"semantic search failed ({exc}); showing full-text matches only"
             return SearchResponse(self._hits(store.fts_search(query, limit, filters)), "fulltext", warning)

@@ -1,0 +1,103 @@
+"""Paragraph chunking of markdown pages."""
+
+from __future__ import annotations
+
+from suzent_desktop.core.chunking import MAX_CHUNK_CHARS, MERGE_CHUNK_CHARS, chunk_markdown, embedding_text
+from suzent_desktop.core.tombstones import normalize
+
+
+def test_frontmatter_is_stripped_and_lines_point_into_the_original() -> None:
+    text = "---\ntags: [a, b]\ncreated: 2026-07-01\n---\n# Title\n\nFirst paragraph.\n"
+    chunks = chunk_markdown(text)
+    assert [c.text for c in chunks] == ["First paragraph."]
+    assert "tags" not in embedding_text(chunks[0])
+    assert chunks[0].line == 7
+    assert text.splitlines()[chunks[0].line - 1] == "First paragraph."
+
+
+def test_unclosed_frontmatter_fence_is_ordinary_text() -> None:
+    chunks = chunk_markdown("---\nnot frontmatter\n")
+    assert chunks and "not frontmatter" in chunks[0].text
+
+
+def test_crlf_files_split_into_paragraphs() -> None:
+    long_a, long_b = "a" * 500 + ".", "b" * 500 + "."
+    chunks = chunk_markdown(f"# H\r\n\r\n{long_a}\r\n\r\n{long_b}\r\n")
+    assert [c.text for c in chunks] == [long_a, long_b]
+    assert all("\r" not in c.text for c in chunks)
+
+
+def test_heading_path_is_kept_with_each_chunk() -> None:
+    text = "# Alice\n\nIntro.\n\n## Work\n\nAt Acme.\n\n### 2026\n\nPromoted.\n\n## Home\n\nLisbon.\n"
+    by_text = {c.text: c.heading for c in chunk_markdown(text)}
+    assert by_text == {
+        "Intro.": "Alice",
+        "At Acme.": "Alice > Work",
+        "Promoted.": "Alice > Work > 2026",
+        "Lisbon.": "Alice > Home",
+    }
+    assert embedding_text(chunk_markdown(text)[1]).startswith("Alice > Work\n")
+
+
+def test_code_fences_stay_whole_even_with_blank_lines_and_hashes() -> None:
+    code = "```python\n# not a heading\n\nx = 1\n```"
+    chunks = chunk_markdown(f"# Page\n\n{code}\n\nAfter.\n")
+    assert any(code in c.text for c in chunks)
+    assert all(c.heading == "Page" for c in chunks)
+
+
+def test_long_paragraph_split_at_sentence_boundaries() -> None:
+    sentence = "This sentence talks about the project plan in some detail. "
+    paragraph = (sentence * 60).strip()
+    chunks = chunk_markdown(paragraph)
+    assert len(chunks) >= 3
+    assert all(len(c.text) <= MAX_CHUNK_CHARS for c in chunks)
+    assert all(c.text.endswith(".") for c in chunks)
+    assert " ".join(c.text for c in chunks) == paragraph
+
+
+def test_single_sentence_longer_than_limit_is_cut() -> None:
+    chunks = chunk_markdown("word " * 800)
+    assert len(chunks) >= 3 and all(len(c.text) <= MAX_CHUNK_CHARS for c in chunks)
+
+
+def test_small_paragraphs_merge_within_a_section_only() -> None:
+    text = "# A\n\none.\n\ntwo.\n\nthree.\n\n# B\n\nfour.\n"
+    chunks = chunk_markdown(text)
+    assert [c.text for c in chunks] == ["one.\n\ntwo.\n\nthree.", "four."]
+    assert chunks[0].paragraphs == ["one.", "two.", "three."]
+    assert chunks[0].line == 3 and chunks[1].line == 11
+
+
+def test_merge_stops_at_size_limit() -> None:
+    paragraphs = [f"Paragraph {i} " + "x" * 300 for i in range(6)]
+    chunks = chunk_markdown("\n\n".join(paragraphs))
+    assert len(chunks) > 1
+    assert all(len(c.text) <= MERGE_CHUNK_CHARS for c in chunks)
+    assert sum(len(c.paragraphs) for c in chunks) == 6
+
+
+def test_tombstoned_paragraph_is_left_out_of_a_merged_chunk() -> None:
+    text = "# Notes\n\nKeep this one.\n\nUser lives in   Berlin.\n\nKeep that one too.\n"
+    chunks = chunk_markdown(text, tombstones={normalize("user lives in berlin.")})
+    assert [c.text for c in chunks] == ["Keep this one.\n\nKeep that one too."]
+    assert all("berlin" not in norm for c in chunks for norm in c.norms())
+    assert all("Berlin" not in p for c in chunks for p in c.paragraphs)
+
+
+def test_tombstoned_list_item_is_dropped_and_items_are_matchable() -> None:
+    text = "- [x] User likes tea\n- User works at Acme `work`\n- Another item\n"
+    chunks = chunk_markdown(text, tombstones={"user works at acme `work`"})
+    assert len(chunks) == 1
+    assert "Acme" not in chunks[0].text and "tea" in chunks[0].text
+    assert "user likes tea" in chunks[0].norms()
+    assert "another item" in chunks[0].norms()
+
+
+def test_fully_tombstoned_list_disappears() -> None:
+    assert chunk_markdown("- only item\n", tombstones={"only item"}) == []
+
+
+def test_empty_and_heading_only_pages_have_no_chunks() -> None:
+    assert chunk_markdown("") == []
+    assert chunk_markdown("# Title\n\n## Sub\n") == []

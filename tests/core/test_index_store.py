@@ -1,0 +1,142 @@
+"""The LanceDB table: exact path matching, query sanitising, corruption recovery."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from suzent_desktop.core.embedding import HashingEmbedder
+from suzent_desktop.core.index_store import Filters, IndexStore, Row, norm_key, sanitize_fts_query
+
+WEIRD_NAMES = [
+    "it's.md",
+    "its.md",
+    "50%.md",
+    "50x.md",
+    "a_b.md",
+    "axb.md",
+    "Café 東京.md",
+    "Cafe.md",
+    "with space.md",
+]
+
+
+def _row(path: str, text: str, index: int, embedder: HashingEmbedder) -> Row:
+    return Row(
+        id=f"{path}#{index}",
+        text=text,
+        source_type="notebook",
+        path=path,
+        zone="2_Wiki",
+        line=index + 1,
+        date=None,
+        heading=None,
+        norm=text.lower(),
+        norm_keys=[norm_key(text.lower())],
+        embed_text=text,
+        vector=embedder.embed([text])[0],
+    )
+
+
+@pytest.fixture
+def store(tmp_path) -> IndexStore:
+    s = IndexStore(tmp_path / "index", 384)
+    s.open()
+    return s
+
+
+def test_paths_with_quotes_wildcards_and_non_ascii_match_only_themselves(store: IndexStore, tmp_path) -> None:
+    embedder = HashingEmbedder()
+    paths = [str(tmp_path / "vault" / name) for name in WEIRD_NAMES]
+    store.add([_row(p, f"text of {i}", i, embedder) for i, p in enumerate(paths)])
+    for index, path in enumerate(paths):
+        assert store.rows_for_path(path, ["id"]).column("id").to_pylist() == [f"{path}#{index}"]
+    assert store.delete_path(paths[0]) == 1  # it's.md
+    assert store.delete_path(paths[2]) == 1  # 50%.md
+    assert store.delete_path(paths[4]) == 1  # a_b.md
+    assert store.delete_path(paths[6]) == 1  # Café 東京.md
+    remaining = set(store.scan(["path"]).column("path").to_pylist())
+    assert remaining == {paths[i] for i in (1, 3, 5, 7, 8)}
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        '"unbalanced',
+        "title:foo",
+        "(tea",
+        "tea AND",
+        "OR",
+        "*",
+        "~2",
+        "-tea",
+        "tea~",
+        "a:b:c (d) [e] {f}",
+        "'",
+        "\\",
+        "",
+        "   ",
+    ],
+)
+def test_full_text_syntax_never_errors(store: IndexStore, query: str) -> None:
+    embedder = HashingEmbedder()
+    store.add([_row("/p.md", "User likes green tea", 0, embedder)])
+    hits = store.fts_search(query, 5)
+    assert isinstance(hits, list)
+    assert isinstance(store.hybrid_search(embedder.embed([query or "x"])[0], query, 5), list)
+
+
+def test_sanitize_keeps_words_only() -> None:
+    assert sanitize_fts_query('"green tea" AND (coffee OR -milk*) title:x') == "green tea coffee milk title x"
+
+
+def test_hybrid_and_filters(store: IndexStore) -> None:
+    embedder = HashingEmbedder()
+    rows = [
+        _row("/a.md", "green tea every morning", 0, embedder),
+        _row("/b.md", "black coffee at noon", 1, embedder),
+    ]
+    rows[1].zone = "3_Personal"
+    store.add(rows)
+    hits = store.hybrid_search(embedder.embed(["tea"])[0], "tea", 5)
+    assert hits[0]["path"] == "/a.md"
+    assert [h["path"] for h in store.hybrid_search(embedder.embed(["tea"])[0], "tea", 5)] == ["/a.md"]
+    filtered = store.hybrid_search(embedder.embed(["coffee"])[0], "coffee", 5, Filters(zone="3_Personal"))
+    assert [h["path"] for h in filtered] == ["/b.md"]
+    assert store.hybrid_search(embedder.embed(["coffee"])[0], "coffee", 5, Filters(zone="2_Wiki")) == []
+    assert [h["path"] for h in store.fts_search("coffee", 5, Filters(exclude_path="/b.md"))] == []
+
+
+def test_norm_lookup_finds_rows_by_paragraph_key(store: IndexStore) -> None:
+    embedder = HashingEmbedder()
+    row = _row("/a.md", "Keep this.\n\nForget that.", 0, embedder)
+    row.norm_keys = [norm_key("keep this."), norm_key("forget that.")]
+    store.add([row, _row("/b.md", "unrelated", 1, embedder)])
+    assert store.ids_with_norm("forget that.") == ["/a.md#0"]
+    assert store.ids_with_norm("unrelated") == ["/b.md#1"]
+    assert store.ids_with_norm("nothing") == []
+
+
+def test_corrupt_table_is_recreated_empty(tmp_path) -> None:
+    store = IndexStore(tmp_path / "index", 384)
+    store.open()
+    store.add([_row("/a.md", "hello", 0, HashingEmbedder())])
+    for file in store.table_dir.rglob("*"):
+        if file.is_file():
+            file.write_bytes(b"garbage" * 10)
+    fresh = IndexStore(tmp_path / "index", 384)
+    assert fresh.open() is False
+    assert fresh.count() == 0
+    fresh.add([_row("/b.md", "again", 0, HashingEmbedder())])
+    assert fresh.count() == 1
+
+
+def test_dimension_mismatch_recreates_table(tmp_path) -> None:
+    first = IndexStore(tmp_path / "index", 384)
+    first.open()
+    first.add([_row("/a.md", "hello", 0, HashingEmbedder())])
+    second = IndexStore(tmp_path / "index", 64)
+    assert second.open() is False
+    assert second.count() == 0
+    assert second.table.schema.field("vector").type.list_size == 64
+    assert np.isfinite(second.dim)

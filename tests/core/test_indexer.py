@@ -1,0 +1,484 @@
+"""The indexer against real files: incremental sync, ghosts, tombstones, fail-closed, recovery, search."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from suzent_desktop.core.archive import Archive
+from suzent_desktop.core.embedding import EmbeddingError, HashingEmbedder
+from suzent_desktop.core.facts import Fact
+from suzent_desktop.core.indexer import Indexer
+from suzent_desktop.core.notebook import Notebook
+from suzent_desktop.core.tombstones import Tombstones
+
+
+class CountingEmbedder:
+    """Wraps the hashing embedder, records every text embedded, and can be switched off."""
+
+    def __init__(self, dim: int = 384) -> None:
+        self.inner = HashingEmbedder(dim)
+        self.name = self.inner.name
+        self.dim = dim
+        self.texts: list[str] = []
+        self.calls = 0
+        self.fail = False
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        if self.fail:
+            raise EmbeddingError("model offline")
+        self.calls += 1
+        self.texts.extend(texts)
+        return self.inner.embed(texts)
+
+    def reset(self) -> None:
+        self.texts.clear()
+        self.calls = 0
+
+
+@pytest.fixture
+def notebook(layout) -> Notebook:
+    nb = Notebook(layout)
+    nb.bootstrap()
+    layout.memory_dir.mkdir(parents=True, exist_ok=True)
+    return nb
+
+
+@pytest.fixture
+def archive(layout, notebook) -> Archive:
+    return Archive(layout)
+
+
+@pytest.fixture
+def embedder() -> CountingEmbedder:
+    return CountingEmbedder()
+
+
+@pytest.fixture
+def indexer(layout, clock, notebook, archive, embedder) -> Indexer:
+    return Indexer(layout, embedder, clock, notebook=notebook, archive=archive)
+
+
+def page(layout, relative: str, text: str) -> Path:
+    path = layout.notebook_dir / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def log_facts(archive: Archive, date: str, *texts: str, hour: int = 10) -> Path:
+    when = dt.datetime.fromisoformat(f"{date}T{hour:02d}:00:00")
+    path, _ = archive.append_turn([Fact(t) for t in texts], session_id="sess1234", when=when)
+    return path
+
+
+async def all_rows(indexer: Indexer) -> list[tuple[str, str]]:
+    table = await _scan(indexer, ["path", "text"])
+    return sorted(zip(table.column("path").to_pylist(), table.column("text").to_pylist(), strict=True))
+
+
+async def _scan(indexer: Indexer, columns):
+    import asyncio
+
+    return await asyncio.to_thread(lambda: indexer._store.scan(columns))
+
+
+async def texts(indexer: Indexer) -> set[str]:
+    return {t for _, t in await all_rows(indexer)}
+
+
+# -- sources ----------------------------------------------------------------------------------
+async def test_indexes_core_pages_and_logs_but_not_navigation_or_hidden(
+    layout, indexer, archive, today
+) -> None:
+    layout.memory_md.write_text("# Memory\n\nUser is called Ada.\n", encoding="utf-8")
+    page(layout, "2_Wiki/Concepts/Dashboards.md", "# Dashboards\n\nCompact beats sparse.\n")
+    page(layout, ".obsidian/notes.md", "hidden config text\n")
+    page(layout, ".trash/old.md", "trashed text\n")
+    layout.log_md.write_text(layout.log_md.read_text() + "\nnavigation text\n", encoding="utf-8")
+    log_facts(archive, "2026-07-19", "User prefers tea")
+    changes = await indexer.sync()
+    assert changes.rows_added == 3 and changes.index
+    found = await all_rows(indexer)
+    assert {(Path(p).name, t) for p, t in found} == {
+        ("MEMORY.md", "User is called Ada."),
+        ("Dashboards.md", "Compact beats sparse."),
+        ("2026-07-19.md", "User prefers tea"),
+    }
+    stats = await indexer.stats()
+    assert stats.rows == 3 and stats.by_source == {"core": 1, "notebook": 1, "archive": 1}
+    assert stats.stale_files == [] and stats.errors == []
+
+
+async def test_logs_at_or_before_watermark_lose_rows_and_skipped_dates_stay(
+    layout, indexer, archive, notebook, today
+) -> None:
+    for day in ("2026-07-10", "2026-07-11", "2026-07-12", "2026-07-19"):
+        log_facts(archive, day, f"fact of {day}")
+    await indexer.sync()
+    assert len(await texts(indexer)) == 4
+    notebook.append_skip(today, ["2026-07-11"], attempts=3)  # skipped=2026-07-11 watermark=2026-07-11
+    notebook.append_ingest(today, "2026-07-12")
+    changes = await indexer.sync()
+    assert changes.rows_removed == 2
+    assert await texts(indexer) == {"fact of 2026-07-11", "fact of 2026-07-19"}
+
+
+async def test_watermark_in_future_never_hides_today(layout, indexer, archive, notebook, today) -> None:
+    log_facts(archive, today.isoformat(), "captured today")
+    notebook.append_ingest(today, "2026-08-30")
+    await indexer.sync()
+    assert "captured today" in await texts(indexer)
+
+
+# -- ghosts and weird names ---------------------------------------------------------------------
+async def test_deleted_renamed_and_emptied_files_lose_their_rows(layout, indexer) -> None:
+    a = page(layout, "1_Projects/A.md", "alpha text\n")
+    b = page(layout, "1_Projects/B.md", "beta text\n")
+    c = page(layout, "1_Projects/C.md", "gamma text\n")
+    await indexer.sync()
+    a.unlink()
+    b.rename(b.with_name("B renamed.md"))
+    c.write_text("", encoding="utf-8")
+    await indexer.sync()
+    assert await all_rows(indexer) == [(str(b.with_name("B renamed.md")), "beta text")]
+    assert (await indexer.search("alpha")).hits == []
+
+
+@pytest.mark.parametrize(
+    "name", ["It's mine.md", "50% done.md", "snake_case.md", "Café über 東京.md", "a b  c.md"]
+)
+async def test_weird_names_are_replaced_not_duplicated(layout, indexer, embedder, name) -> None:
+    path = page(layout, f"2_Wiki/{name}", "first version\n")
+    page(layout, "2_Wiki/snakeXcase.md", "neighbour that a wildcard would hit\n")
+    await indexer.sync()
+    for version in range(3):
+        path.write_text(f"version {version}\n", encoding="utf-8")
+        await indexer.sync()
+        await indexer.sync(full=version == 1)
+    rows = await all_rows(indexer)
+    assert [t for p, t in rows if p == str(path)] == ["version 2"]
+    assert [t for p, t in rows if p != str(path)] == ["neighbour that a wildcard would hit"]
+    hits = (await indexer.search("version")).hits
+    assert hits[0].path == str(path)
+
+
+# -- incremental --------------------------------------------------------------------------------
+async def test_only_new_fact_lines_are_embedded(layout, indexer, archive, embedder, today) -> None:
+    day = (today - dt.timedelta(days=1)).isoformat()
+    path = log_facts(archive, day, *[f"old fact {i}" for i in range(30)])
+    await indexer.sync()
+    assert len(embedder.texts) == 30
+    ids_before = {r for r in indexer.state.files[str(path)].rows}
+    embedder.reset()
+    log_facts(archive, day, *[f"new fact {i}" for i in range(5)], hour=11)
+    changes = await indexer.sync()
+    assert sorted(embedder.texts) == [f"new fact {i}" for i in range(5)]
+    assert changes.rows_added == 5 and changes.rows_removed == 0
+    assert ids_before < set(indexer.state.files[str(path)].rows)
+    embedder.reset()
+    await indexer.sync()
+    os.utime(path)  # touched, not changed
+    await indexer.sync()
+    assert embedder.texts == []
+
+
+async def test_sync_paths_embeds_just_the_appended_lines(layout, indexer, archive, embedder, today) -> None:
+    path = log_facts(archive, today.isoformat(), "one", "two")
+    page(layout, "0_Inbox/note.md", "an inbox note\n")
+    await indexer.sync()
+    embedder.reset()
+    log_facts(archive, today.isoformat(), "three", hour=12)
+    changes = await indexer.sync_paths([path])
+    assert embedder.texts == ["three"] and changes.rows_added == 1
+    assert "three" in await texts(indexer)
+
+
+async def test_editing_one_paragraph_reembeds_only_that_chunk(layout, indexer, embedder) -> None:
+    sections = "\n\n".join(f"## Part {i}\n\nParagraph number {i} about topic {i}." for i in range(6))
+    path = page(layout, "2_Wiki/Long.md", f"# Long\n\n{sections}\n")
+    await indexer.sync()
+    assert len(embedder.texts) == 6
+    embedder.reset()
+    path.write_text(path.read_text().replace("about topic 3", "about a new topic"), encoding="utf-8")
+    await indexer.sync()
+    assert len(embedder.texts) == 1 and "a new topic" in embedder.texts[0]
+
+
+async def test_lines_shift_without_reembedding(layout, indexer, embedder) -> None:
+    path = page(layout, "2_Wiki/Shift.md", "# T\n\nFirst para.\n\n## S\n\nSecond para.\n")
+    await indexer.sync()
+    embedder.reset()
+    path.write_text("# T\n\nFirst para.\n\n\n\n\n## S\n\nSecond para.\n", encoding="utf-8")
+    await indexer.sync()
+    assert embedder.texts == []
+    hit = next(h for h in (await indexer.search("Second para")).hits if h.text == "Second para.")
+    assert path.read_text().splitlines()[hit.line - 1] == "Second para."
+
+
+async def test_a_restart_does_not_reembed_anything(layout, clock, indexer, archive, embedder, today) -> None:
+    page(layout, "2_Wiki/P.md", "page text\n")
+    log_facts(archive, today.isoformat(), "a fact")
+    await indexer.sync()
+    again = CountingEmbedder()
+    restarted = Indexer(layout, again, clock)
+    changes = await restarted.sync()
+    assert again.texts == [] and changes.rows_added == 0 and changes.rows_removed == 0
+    assert restarted.stale_paths() == []
+
+
+async def test_row_ids_are_stable_across_full_rebuilds(layout, indexer, archive, today) -> None:
+    page(layout, "2_Wiki/P.md", "page text\n\nmore text\n")
+    log_facts(archive, today.isoformat(), "a fact", "a fact")  # the same text twice keeps two rows
+    await indexer.sync()
+    first = sorted(indexer._store.ids())
+    await indexer.sync(full=True)
+    assert sorted(indexer._store.ids()) == first and len(first) == 3
+
+
+# -- recovery -----------------------------------------------------------------------------------
+async def test_wiped_table_with_surviving_state_is_rebuilt(layout, clock, indexer, archive, today) -> None:
+    import shutil
+
+    log_facts(archive, today.isoformat(), "survivor fact")
+    page(layout, "2_Wiki/P.md", "survivor page\n")
+    await indexer.sync()
+    shutil.rmtree(layout.index_dir / "rows.lance")
+    fresh = Indexer(layout, CountingEmbedder(), clock)
+    await fresh.sync()
+    assert await texts(fresh) == {"survivor fact", "survivor page"}
+
+
+async def test_missing_state_file_with_existing_table_does_not_duplicate(layout, clock, indexer) -> None:
+    page(layout, "2_Wiki/P.md", "only once\n")
+    await indexer.sync()
+    layout.index_state_file.unlink()
+    fresh = Indexer(layout, CountingEmbedder(), clock)
+    await fresh.sync()
+    assert await all_rows(fresh) == [(str(layout.notebook_dir / "2_Wiki/P.md"), "only once")]
+
+
+async def test_corrupt_index_directory_is_rebuilt(layout, clock, indexer, archive, today) -> None:
+    log_facts(archive, today.isoformat(), "still findable")
+    await indexer.sync()
+    for file in (layout.index_dir / "rows.lance").rglob("*"):
+        if file.is_file():
+            file.write_bytes(os.urandom(64))
+    layout.index_state_file.write_text("{not json", encoding="utf-8")
+    fresh = Indexer(layout, CountingEmbedder(), clock)
+    changes = await fresh.sync()
+    assert not [e for e in changes.errors if "Traceback" in e]
+    assert [h.text for h in (await fresh.search("findable")).hits] == ["still findable"]
+
+
+async def test_model_change_forces_rebuild(layout, clock, indexer, archive, today) -> None:
+    log_facts(archive, today.isoformat(), "vector space one")
+    await indexer.sync()
+    small = CountingEmbedder(dim=64)
+    switched = Indexer(layout, small, clock)
+    before = await switched.search("vector")  # before the rebuild: no crash, full-text only
+    assert before.mode == "fulltext" and before.warning and before.hits
+    await switched.sync()
+    assert small.texts == ["vector space one"]
+    state = json.loads(layout.index_state_file.read_text())
+    assert state["model"] == "hashing-64" and state["dim"] == 64
+    response = await switched.search("vector space")
+    assert response.mode == "hybrid" and response.hits[0].text == "vector space one"
+
+
+# -- fail-closed ----------------------------------------------------------------------------------
+async def test_embedding_failure_keeps_old_rows_and_retries(layout, indexer, embedder) -> None:
+    path = page(layout, "2_Wiki/P.md", "original text\n")
+    await indexer.sync()
+    path.write_text("edited text\n", encoding="utf-8")
+    embedder.fail = True
+    changes = await indexer.sync()
+    assert changes.errors and "P.md" in changes.errors[0]
+    assert await texts(indexer) == {"original text"}
+    stats = await indexer.stats()
+    assert stats.errors and "model offline" in stats.errors[0]
+    assert str(path) in stats.stale_files
+    embedder.fail = False
+    await indexer.sync()
+    assert await texts(indexer) == {"edited text"}
+    assert (await indexer.stats()).errors == [] and indexer.stale_paths() == []
+
+
+async def test_failure_after_a_tombstone_change_is_still_retried(layout, indexer, embedder) -> None:
+    page(layout, "2_Wiki/P.md", "keep me\n\nforget me\n")
+    await indexer.sync()
+    Tombstones(layout).add("forget me")
+    embedder.fail = True
+    await indexer.sync()
+    embedder.fail = False
+    await indexer.sync()
+    assert await texts(indexer) == {"keep me"}
+
+
+async def test_search_falls_back_to_full_text_when_embedding_fails(
+    layout, indexer, embedder, archive, today
+) -> None:
+    log_facts(archive, today.isoformat(), "User drinks oolong tea", "User owns a bicycle")
+    await indexer.sync()
+    embedder.fail = True
+    response = await indexer.search("oolong")
+    assert response.mode == "fulltext" and "full-text" in response.warning
+    assert [h.text for h in response.hits] == ["User drinks oolong tea"]
+
+
+async def test_non_utf8_and_binary_pages_are_skipped_with_a_named_error(layout, indexer) -> None:
+    bad = layout.notebook_dir / "0_Inbox" / "bad.md"
+    bad.write_bytes(b"caf\xe9 latin-1 text\n")
+    binary = layout.notebook_dir / "0_Inbox" / "blob.md"
+    binary.write_bytes(b"\x00\x01\x02PNG")
+    page(layout, "0_Inbox/good.md", "good text\n")
+    changes = await indexer.sync()
+    assert await texts(indexer) == {"good text"}
+    assert any("bad.md" in e and "UTF-8" in e for e in changes.errors)
+    assert any("blob.md" in e for e in changes.errors)
+    assert bad.read_bytes() == b"caf\xe9 latin-1 text\n"
+
+
+# -- tombstones -----------------------------------------------------------------------------------
+async def test_tombstoned_fact_never_indexed_even_on_full_rebuild(layout, indexer, archive, today) -> None:
+    log_facts(archive, today.isoformat(), "User lives in Berlin", "User likes jazz")
+    Tombstones(layout).add("user   LIVES in berlin")
+    await indexer.sync(full=True)
+    assert await texts(indexer) == {"User likes jazz"}
+
+
+async def test_new_tombstone_applies_on_next_pass_and_undo_restores(layout, indexer, archive, today) -> None:
+    log_facts(archive, today.isoformat(), "User lives in Berlin", "User likes jazz")
+    page(layout, "3_Personal/Home.md", "# Home\n\nShort intro.\n\nUser lives in Berlin\n\nNear the park.\n")
+    await indexer.sync()
+    stones = Tombstones(layout)
+    stones.add("User lives in Berlin")
+    await indexer.sync()
+    rows = await texts(indexer)
+    assert "User lives in Berlin" not in rows
+    assert "Short intro.\n\nNear the park." in rows
+    stones.undo("User lives in Berlin")
+    await indexer.sync()
+    assert "User lives in Berlin" in await texts(indexer)
+
+
+async def test_remove_text_drops_matching_rows_and_keeps_chunk_neighbours(
+    layout, indexer, archive, today
+) -> None:
+    log_facts(archive, today.isoformat(), "User works at Initech", "User likes jazz")
+    page(
+        layout,
+        "3_Personal/Work.md",
+        "# Work\n\nCareer notes.\n\nUser works at Initech\n\n- item one\n- secret item\n",
+    )
+    core = layout.memory_dir / "user.md"
+    core.write_text("User works at Initech\n", encoding="utf-8")
+    await indexer.sync()
+    Tombstones(layout).add("User works at Initech")
+    removed = await indexer.remove_text("user works at initech")
+    assert removed == 3
+    rows = await texts(indexer)
+    assert not any("Initech" in t for t in rows)
+    assert any("Career notes." in t and "item one" in t for t in rows)
+    assert await indexer.remove_text("secret item") == 1
+    assert not any("secret item" in t for t in await texts(indexer))
+    assert any("item one" in t for t in await texts(indexer))
+    assert await indexer.remove_text("matches nothing at all") == 0
+    await indexer.sync(full=True)
+    assert not any("Initech" in t for t in await texts(indexer))
+
+
+# -- search ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "query", ['"tea', "tea AND (coffee", "title:tea", "tea*", "tea~2", "-tea", "OR", "(("]
+)
+async def test_search_query_syntax_characters_do_not_error(layout, indexer, archive, today, query) -> None:
+    log_facts(archive, today.isoformat(), "User likes tea")
+    await indexer.sync()
+    response = await indexer.search(query)
+    assert response.mode == "hybrid"
+    assert isinstance(response.hits, list)
+
+
+async def test_search_filters_source_zone_and_dates(layout, indexer, archive, today) -> None:
+    log_facts(archive, "2026-07-01", "tea in july first")
+    log_facts(archive, "2026-07-15", "tea in mid july")
+    page(layout, "3_Personal/Tea.md", "tea at home\n")
+    page(layout, "2_Wiki/Concepts/Tea.md", "tea as a concept\n")
+    (layout.memory_dir / "persona.md").write_text("tea persona\n", encoding="utf-8")
+    await indexer.sync()
+    assert {h.text for h in (await indexer.search("tea", source="archive")).hits} == {
+        "tea in july first",
+        "tea in mid july",
+    }
+    assert {h.text for h in (await indexer.search("tea", zone="2_Wiki")).hits} == {"tea as a concept"}
+    assert {h.text for h in (await indexer.search("tea", source="core")).hits} == {"tea persona"}
+    dated = (await indexer.search("tea", date_from="2026-07-10", date_to="2026-07-31")).hits
+    assert [(h.text, h.date) for h in dated] == [("tea in mid july", "2026-07-15")]
+    hit = next(h for h in (await indexer.search("concept")).hits if h.source_type == "notebook")
+    assert Path(hit.path).is_absolute() and hit.line == 1 and hit.row_id
+
+
+async def test_related_returns_other_files_only(layout, indexer) -> None:
+    a = page(layout, "2_Wiki/Tea.md", "Green tea and oolong tea brewing\n")
+    page(layout, "2_Wiki/Oolong.md", "Oolong tea brewing temperature\n")
+    page(layout, "2_Wiki/Bikes.md", "Bicycle gears and chains\n")
+    await indexer.sync()
+    related = await indexer.related(a)
+    assert related and all(h.path != str(a) for h in related)
+    assert related[0].path.endswith("Oolong.md")
+
+
+# -- progress, cancel, lock ------------------------------------------------------------------------
+async def test_progress_and_cancel(layout, indexer, monkeypatch) -> None:
+    import suzent_desktop.core.indexer as module
+
+    monkeypatch.setattr(module, "BATCH_FILES", 2)
+    for i in range(6):
+        page(layout, f"0_Inbox/n{i}.md", f"note {i}\n")
+    seen: list[tuple[int, int]] = []
+    cancel = threading.Event()
+
+    def progress(done: int, total: int, path: str) -> None:
+        seen.append((done, total))
+        if done >= 2:
+            cancel.set()
+
+    await indexer.sync(progress=progress, cancel=cancel)
+    assert seen[0] == (0, 6) and (2, 6) in seen
+    assert len(await texts(indexer)) == 2
+    assert len(indexer.stale_paths()) == 4
+    done: list[tuple[int, int]] = []
+    await indexer.sync(progress=lambda d, t, p: done.append((d, t)))
+    assert done[-1] == (4, 4) and len(await texts(indexer)) == 6
+
+
+async def test_concurrent_syncs_are_serialised(layout, indexer, archive, today) -> None:
+    import asyncio
+
+    path = log_facts(archive, today.isoformat(), *[f"fact {i}" for i in range(20)])
+    page(layout, "2_Wiki/P.md", "page\n")
+    await asyncio.gather(
+        indexer.sync(), indexer.sync_paths([path]), indexer.sync(), indexer.sync_paths([path])
+    )
+    rows = await all_rows(indexer)
+    assert len(rows) == 21 and len(set(rows)) == 21
+
+
+@pytest.mark.real_model
+async def test_real_model_finds_paraphrase(layout, clock, archive, today) -> None:
+    from suzent_desktop.core.embedding import OnnxMiniLMEmbedder
+
+    log_facts(archive, today.isoformat(), "User now works at Microsoft", "User enjoys hiking in the Alps")
+    indexer = Indexer(layout, OnnxMiniLMEmbedder(), clock)
+    await indexer.sync()
+    response = await indexer.search("which company employs the user?", limit=2)
+    assert response.mode == "hybrid"
+    assert response.hits[0].text == "User now works at Microsoft"
