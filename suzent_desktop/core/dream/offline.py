@@ -1,0 +1,328 @@
+"""The offline consolidator: daily-log facts → ``3_Personal/`` pages, deterministically, no LLM.
+
+For each fact of the batch, oldest first:
+
+1. **Exact duplicate** (same text once case, punctuation and "now/currently" are ignored) of a
+   current bullet on any personal page → the bullet gains the fact's date as provenance.
+2. **Same subject, new value** (``User works at Contoso`` then ``User works at Microsoft``):
+   the old bullet moves to its page's ``## History`` as ``~~old~~ (dates, until DATE)`` and
+   the new fact takes its place, so the newer value wins and the old one is kept.
+3. **Near duplicate** (embedding cosine ≥ :data:`NEAR_DUPLICATE_THRESHOLD`, and no negation,
+   number or swapped word between them) → merged like an exact duplicate.
+4. Otherwise a new bullet ``- text (DATE)`` on the page for its category (tags refine
+   ``general``; a recognised relation such as "works at" picks the page itself).
+
+New pages link to the ``About Me`` hub and the hub links back, so nothing is orphaned,
+and ``index.md`` is refreshed between its markers. Every write goes through
+:class:`VaultTools` (atomic, confined to the vault); the runner calls :func:`consolidate`
+in a worker thread.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from suzent_desktop.core.dream.model import Batch, BatchFact, EngineReport, clean_summary
+from suzent_desktop.core.dream.pages import (
+    Bullet,
+    PageDoc,
+    dup_norm,
+    may_be_same_fact,
+    subject_value,
+)
+from suzent_desktop.core.dream.tools import VaultTools
+
+# Cosine above which two facts count as the same statement. Tuned for the hashing embedder
+# (words + character trigrams), where rewordings of one sentence land at 0.93–0.99 and
+# different facts sharing a template stay below 0.9; MiniLM behaves similarly at this level.
+NEAR_DUPLICATE_THRESHOLD = 0.92
+PERSONAL_ZONE = "3_Personal"
+HUB_TITLE = "About Me"
+INDEX_START = "<!-- suzent:index:start -->"
+INDEX_END = "<!-- suzent:index:end -->"
+
+CATEGORY_PAGES: dict[str, str] = {}
+for _page, _names in {
+    "Preferences": "preference preferences like likes taste tastes food music",
+    "Work": "work career job jobs professional employment office",
+    "People": "people person family relationship relationships friend friends social contact contacts",
+    "Places": "place places location home residence city",
+    "Plans": "plan plans goal goals event events schedule todo trip travel",
+    "Health": "health fitness diet medical allergy allergies sleep",
+    "Dates": "date dates birthday birthdays anniversary anniversaries",
+    "Routines": "routine routines habit habits",
+    "Identity": "identity profile name bio",
+    "Projects": "project projects",
+    "Hobbies": "hobby hobbies interest interests sport sports",
+}.items():
+    for _name in _names.split():
+        CATEGORY_PAGES[_name] = _page
+_TITLE_RE = re.compile(r"[^\w -]+")
+
+Embed = Callable[[list[str]], np.ndarray]
+
+
+def page_title_for(fact_category: str, tags: tuple[str, ...], text: str) -> str:
+    relation = subject_value(text)
+    if relation is not None and relation.page:
+        return relation.page
+    category = fact_category.lower()
+    if category in CATEGORY_PAGES:
+        return CATEGORY_PAGES[category]
+    for tag in tags:
+        name = tag.lstrip("#").lower()
+        if name in CATEGORY_PAGES:
+            return CATEGORY_PAGES[name]
+    if category in ("general", ""):
+        return "General"
+    title = _TITLE_RE.sub("", category.replace("_", " ").replace("-", " ")).strip().title()
+    return title or "General"
+
+
+@dataclass
+class _Page:
+    rel: str
+    doc: PageDoc
+    original: str | None  # None: a page this run creates
+
+
+@dataclass
+class _Stats:
+    added: int = 0
+    merged: int = 0
+    superseded: int = 0
+    pages: set[str] = field(default_factory=set)
+
+
+class OfflineConsolidator:
+    def __init__(self, tools: VaultTools, embed: Embed | None) -> None:
+        self.tools = tools
+        self.embed = embed
+        self.pages: dict[str, _Page] = {}  # title (lower) -> page
+        self.owner: dict[int, _Page] = {}  # id(bullet) -> page
+        self.by_norm: dict[str, Bullet] = {}
+        self.by_key: dict[str, Bullet] = {}
+        self.rows: list[Bullet | None] = []  # row i of the vector matrix belongs to rows[i]
+        self.matrix: np.ndarray | None = None
+        self.stats = _Stats()
+
+    # -- loading ------------------------------------------------------------------------
+    def _load(self) -> None:
+        if not self.tools.resolve(PERSONAL_ZONE).is_dir():
+            return
+        existing: list[Bullet] = []
+        for rel in self.tools.list(PERSONAL_ZONE):
+            if rel.endswith("/") or not rel.lower().endswith(".md"):
+                continue
+            text = self.tools.read(rel)
+            title = rel.rsplit("/", 1)[-1][:-3]
+            if title.lower() == HUB_TITLE.lower():
+                continue  # the hub holds links, not facts; _write_hub keeps it
+            page = _Page(rel=rel, doc=PageDoc.parse(text), original=text)
+            self.pages.setdefault(title.lower(), page)
+            for bullet in page.doc.current_bullets():
+                self._track(bullet, page)
+                existing.append(bullet)
+        if self.embed is not None and existing:
+            vectors = self.embed([b.text for b in existing])
+            for bullet, vector in zip(existing, vectors, strict=True):
+                self._add_vector(bullet, vector)
+
+    def _track(self, bullet: Bullet, page: _Page, vector: np.ndarray | None = None) -> None:
+        self.owner[id(bullet)] = page
+        self.by_norm.setdefault(dup_norm(bullet.text), bullet)
+        relation = subject_value(bullet.text)
+        if relation is not None:
+            self.by_key[relation.key] = bullet
+        if vector is not None:
+            self._add_vector(bullet, vector)
+
+    def _add_vector(self, bullet: Bullet, vector: np.ndarray) -> None:
+        row = np.asarray(vector, dtype=np.float32)
+        if self.matrix is None:
+            self.matrix = np.zeros((64, row.shape[0]), dtype=np.float32)
+        if len(self.rows) == self.matrix.shape[0]:
+            self.matrix = np.concatenate([self.matrix, np.zeros_like(self.matrix)])
+        self.matrix[len(self.rows)] = row
+        self.rows.append(bullet)
+
+    def _untrack(self, bullet: Bullet) -> None:
+        self.owner.pop(id(bullet), None)
+        norm = dup_norm(bullet.text)
+        if self.by_norm.get(norm) is bullet:
+            del self.by_norm[norm]
+        for key, known in list(self.by_key.items()):
+            if known is bullet:
+                del self.by_key[key]
+        for index, known in enumerate(self.rows):
+            if known is bullet and self.matrix is not None:
+                self.rows[index] = None
+                self.matrix[index] = 0.0
+
+    # -- page access --------------------------------------------------------------------------
+    def _page(self, title: str) -> _Page:
+        key = title.lower()
+        if key not in self.pages:
+            rel = f"{PERSONAL_ZONE}/{title}.md"
+            intro = (
+                f"Facts about the user's {title.lower()}, consolidated from the daily logs. "
+                f"Part of [[{HUB_TITLE}]]."
+            )
+            doc = PageDoc.parse(f"# {title}\n\n{intro}\n")
+            self.pages[key] = _Page(rel=rel, doc=doc, original=None)
+        return self.pages[key]
+
+    # -- the merge ------------------------------------------------------------------------------
+    def run(self, batch: Batch) -> EngineReport:
+        self._load()
+        facts = sorted(batch.facts, key=lambda f: (f.date, f.line))
+        vectors: np.ndarray | None = None
+        if self.embed is not None and facts:
+            vectors = self.embed([" ".join(f.fact.content.split()) for f in facts])
+        for index, item in enumerate(facts):
+            self._merge_fact(item, None if vectors is None else vectors[index])
+        written = self._write_pages()
+        hub = self._write_hub()
+        self._write_index()
+        return EngineReport(summary=self._summary(batch, written), pages_written=sorted({*written, *hub}))
+
+    def _merge_fact(self, item: BatchFact, vector: np.ndarray | None) -> None:
+        text = " ".join(item.fact.content.split())
+        same = self.by_norm.get(dup_norm(text))
+        if same is not None:
+            self._merge_into(same, item.date)
+            return
+        relation = subject_value(text)
+        if relation is not None and relation.key in self.by_key:
+            bullet = self.by_key[relation.key]
+            other = subject_value(bullet.text)
+            if other is not None and dup_norm(other.value) == dup_norm(relation.value):
+                self._merge_into(bullet, item.date)
+            else:
+                self._supersede(bullet, text, item.date, vector)
+            return
+        if vector is not None:
+            best = self._nearest(vector, text)
+            if best is not None:
+                self._merge_into(best, item.date)
+                return
+        title = page_title_for(item.fact.category, item.fact.tags, text)
+        page = self._page(title)
+        bullet = Bullet(raw="", text=text, dates=[item.date], dirty=True)
+        page.doc.add_current(bullet)
+        self._track(bullet, page, vector)
+        self.stats.added += 1
+        self.stats.pages.add(page.rel)
+
+    def _nearest(self, vector: np.ndarray, text: str) -> Bullet | None:
+        if self.matrix is None or not self.rows:
+            return None
+        scores = self.matrix[: len(self.rows)] @ np.asarray(vector, dtype=np.float32)
+        candidates = np.flatnonzero(scores >= NEAR_DUPLICATE_THRESHOLD)
+        for index in candidates[np.argsort(-scores[candidates])]:
+            bullet = self.rows[int(index)]
+            if bullet is not None and may_be_same_fact(bullet.text, text):
+                return bullet
+        return None
+
+    def _merge_into(self, bullet: Bullet, date: str) -> None:
+        page = self.owner[id(bullet)]
+        if bullet.add_date(date):
+            self.stats.pages.add(page.rel)
+        self.stats.merged += 1
+
+    def _supersede(self, old: Bullet, text: str, date: str, vector: np.ndarray | None) -> None:
+        page = self.owner[id(old)]
+        old_latest = old.latest
+        new = Bullet(raw="", text=text, dates=[date], dirty=True)
+        if old_latest is not None and old_latest > date:
+            # The page already holds a newer value (a hand edit, say): the older fact is history.
+            page.doc.add_history(Bullet(raw="", text=text, dates=[date], until=old_latest, struck=True, dirty=True))
+            self.stats.pages.add(page.rel)
+            self.stats.superseded += 1
+            return
+        retired = Bullet(raw="", text=old.text, dates=list(old.dates), until=date, struck=True, dirty=True)
+        page.doc.replace(old, new)
+        page.doc.add_history(retired)
+        self._untrack(old)
+        self._track(new, page, vector)
+        self.stats.superseded += 1
+        self.stats.pages.add(page.rel)
+
+    # -- writing ----------------------------------------------------------------------------------
+    def _write_pages(self) -> list[str]:
+        written: list[str] = []
+        for page in self.pages.values():
+            text = page.doc.render()
+            if text != page.original:
+                self.tools.write(page.rel, text)
+                written.append(page.rel)
+        return sorted(written)
+
+    def _write_hub(self) -> list[str]:
+        rel = f"{PERSONAL_ZONE}/{HUB_TITLE}.md"
+        existing = self.tools.read(rel) if self.tools.exists(rel) else None
+        text = existing if existing is not None else (
+            f"# {HUB_TITLE}\n\nWhat the notebook knows about the user, one page per subject.\n\n"
+        )
+        linked = {m.lower() for m in re.findall(r"\[\[([^\]|#]+)", text)}
+        titles = sorted(
+            p.rel.rsplit("/", 1)[-1][:-3] for p in self.pages.values() if p.rel != rel
+        )
+        missing = [t for t in titles if t.lower() not in linked and t.lower() != HUB_TITLE.lower()]
+        if not missing or not titles:
+            return []
+        if not text.endswith("\n"):
+            text += "\n"
+        text += "".join(f"- [[{t}]]\n" for t in missing)
+        self.tools.write(rel, text)
+        return [rel]
+
+    def _write_index(self) -> None:
+        current = self.tools.read("index.md") if self.tools.exists("index.md") else "# Index\n"
+        updated = render_index(current, self.tools)
+        if updated != current:
+            self.tools.write_index(updated)
+
+    def _summary(self, batch: Batch, written: list[str]) -> str:
+        s = self.stats
+        span = batch.dates[0] if len(batch.dates) == 1 else f"{batch.dates[0]}..{batch.dates[-1]}"
+        pages = ", ".join(p.rsplit("/", 1)[-1][:-3] for p in written) or "none"
+        return clean_summary(
+            f"Offline consolidation of {len(batch.facts)} facts from {span}: {s.added} added, "
+            f"{s.merged} duplicates merged, {s.superseded} superseded. Pages: {pages}."
+        )
+
+
+def render_index(current: str, tools: VaultTools) -> str:
+    """index.md with the catalogue between its markers rebuilt from the vault's pages."""
+    groups: dict[str, list[str]] = {}
+    for rel in tools.list(""):
+        if rel.endswith("/") or "/" not in rel:
+            continue
+        zone = rel.split("/", 1)[0]
+        groups.setdefault(zone, []).append(rel)
+    lines = [INDEX_START]
+    for zone in sorted(groups):
+        lines += ["", f"## {zone}", ""]
+        for rel in sorted(groups[zone], key=lambda r: r.lower()):
+            title = Path(rel).stem
+            where = rel.rsplit("/", 1)[0]
+            lines.append(f"- [[{title}]]" + (f" ({where})" if where != zone else ""))
+    lines += ["", INDEX_END] if groups else [INDEX_END]
+    block = "\n".join(lines)
+    if INDEX_START in current and INDEX_END in current and current.index(INDEX_START) < current.index(INDEX_END):
+        head, _, rest = current.partition(INDEX_START)
+        _, _, tail = rest.partition(INDEX_END)
+        return head + block + tail
+    return current.rstrip("\n") + "\n\n" + block + "\n"
+
+
+def consolidate(batch: Batch, tools: VaultTools, embed: Embed | None) -> EngineReport:
+    """Blocking entry point (run it with ``asyncio.to_thread``)."""
+    return OfflineConsolidator(tools, embed).run(batch)

@@ -1,0 +1,293 @@
+"""Reading notebook pages as the consolidator, lint and promotion see them.
+
+A personal page is ordinary markdown that people also edit, so the parser is a light
+overlay on its lines: bullets are recognised (``- text (2026-07-01, 2026-07-03)``,
+``- ~~old~~ (2026-06-01, until 2026-07-01)``), everything else is kept as raw lines and
+written back byte for byte. The subject rules (``works at X`` vs ``works at Y``) are shared by
+the consolidator, which supersedes, and lint, which reports contradictions.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+_DATE = r"\d{4}-\d{2}-\d{2}"
+_BULLET_RE = re.compile(r"^(?P<indent>[ \t]*)(?P<mark>[-*+])[ \t]+(?P<body>\S.*?)[ \t]*$")
+_PROVENANCE_RE = re.compile(
+    rf"^(?P<text>.*?)\s*\((?P<dates>(?:{_DATE})(?:\s*,\s*{_DATE})*)?(?:\s*,?\s*until\s+(?P<until>{_DATE}))?\)\s*$"
+)
+_STRUCK_RE = re.compile(r"^~~(?P<text>.+?)~~$")
+_HISTORY_RE = re.compile(r"^#{2,6}\s+History\s*$", re.I)
+_HEADING_RE = re.compile(r"^(?P<level>#{1,6})\s+(?P<title>.+?)\s*#*\s*$")
+_LINK_RE = re.compile(r"\[\[(?P<target>[^\]|#]*)(?:#[^\]|]*)?(?:\|[^\]]*)?\]\]")
+_WORD_RE = re.compile(r"[\w']+")
+_NEGATIONS = frozenset({"not", "no", "never", "doesn't", "don't", "isn't", "won't", "cannot", "can't", "nor"})
+_STOPWORDS = frozenset(
+    {"a", "an", "the", "to", "of", "and", "or", "in", "on", "at", "for", "with", "is", "are", "was", "be",
+     "user", "user's", "their", "now", "currently", "really", "also", "very", "still", "just", "that", "this"}
+)
+
+
+@dataclass
+class Bullet:
+    """One bullet line; ``raw`` is written back unchanged unless the bullet was edited."""
+
+    raw: str
+    text: str
+    dates: list[str] = field(default_factory=list)
+    until: str | None = None
+    struck: bool = False
+    indent: str = ""
+    dirty: bool = False
+
+    @property
+    def latest(self) -> str | None:
+        return max(self.dates) if self.dates else None
+
+    def add_date(self, date: str) -> bool:
+        if date in self.dates:
+            return False
+        self.dates = sorted({*self.dates, date})
+        self.dirty = True
+        return True
+
+    def render(self) -> str:
+        if not self.dirty:
+            return self.raw
+        return format_bullet(self.text, self.dates, until=self.until, struck=self.struck, indent=self.indent)
+
+
+def format_bullet(text: str, dates: list[str], *, until: str | None = None, struck: bool = False, indent: str = "") -> str:
+    shown = f"~~{text}~~" if struck else text
+    parts = list(dates)
+    if until:
+        parts.append(f"until {until}")
+    suffix = f" ({', '.join(parts)})" if parts else ""
+    return f"{indent}- {shown}{suffix}"
+
+
+def parse_bullet(line: str) -> Bullet | None:
+    match = _BULLET_RE.match(line)
+    if not match:
+        return None
+    body = match.group("body")
+    dates: list[str] = []
+    until: str | None = None
+    prov = _PROVENANCE_RE.match(body)
+    if prov and (prov.group("dates") or prov.group("until")):
+        body = prov.group("text")
+        dates = [d.strip() for d in (prov.group("dates") or "").split(",") if d.strip()]
+        until = prov.group("until")
+    struck = False
+    strike = _STRUCK_RE.match(body.strip())
+    if strike:
+        body, struck = strike.group("text"), True
+    return Bullet(raw=line, text=body.strip(), dates=dates, until=until, struck=struck, indent=match.group("indent"))
+
+
+@dataclass
+class PageDoc:
+    """A page as items: raw lines (str) and bullets (Bullet), in file order."""
+
+    items: list[str | Bullet]
+    trailing_newline: bool = True
+
+    @classmethod
+    def parse(cls, text: str) -> PageDoc:
+        items: list[str | Bullet] = []
+        in_fence = False
+        in_front = text.startswith("---\n") or text.startswith("---\r\n")
+        for index, raw in enumerate(text.splitlines()):
+            line = raw.rstrip("\r")
+            if in_front:
+                items.append(line)
+                if index > 0 and line.strip() == "---":
+                    in_front = False
+                continue
+            if line.lstrip().startswith(("```", "~~~")):
+                in_fence = not in_fence
+                items.append(line)
+                continue
+            bullet = None if in_fence else parse_bullet(line)
+            items.append(bullet if bullet is not None and not bullet.indent else line)
+        return cls(items=items, trailing_newline=text.endswith("\n") or not text)
+
+    def render(self) -> str:
+        lines = [item.render() if isinstance(item, Bullet) else item for item in self.items]
+        return "\n".join(lines) + ("\n" if self.trailing_newline else "")
+
+    def history_index(self) -> int | None:
+        for index, item in enumerate(self.items):
+            if isinstance(item, str) and _HISTORY_RE.match(item):
+                return index
+        return None
+
+    def current_bullets(self) -> list[Bullet]:
+        end = self.history_index()
+        scope = self.items if end is None else self.items[:end]
+        return [b for b in scope if isinstance(b, Bullet) and not b.struck]
+
+    def add_current(self, bullet: Bullet) -> None:
+        """After the last bullet before History (or before History / at the end)."""
+        end = self.history_index()
+        limit = len(self.items) if end is None else end
+        last = None
+        for index in range(limit):
+            if isinstance(self.items[index], Bullet):
+                last = index
+        if last is not None:
+            self.items.insert(last + 1, bullet)
+            return
+        position = limit
+        while position > 0 and isinstance(self.items[position - 1], str) and not self.items[position - 1].strip():
+            position -= 1
+        self.items[position:position] = ["", bullet] + ([""] if end is not None else [])
+
+    def add_history(self, bullet: Bullet) -> None:
+        end = self.history_index()
+        if end is None:
+            while self.items and isinstance(self.items[-1], str) and not self.items[-1].strip():
+                self.items.pop()
+            self.items += ["", "## History", "", bullet]
+            return
+        last = None
+        for index in range(end + 1, len(self.items)):
+            item = self.items[index]
+            if isinstance(item, str) and _HEADING_RE.match(item):
+                break
+            if isinstance(item, Bullet):
+                last = index
+        if last is not None:
+            self.items.insert(last + 1, bullet)
+        else:
+            self.items[end + 1:end + 1] = ["", bullet]
+
+    def replace(self, old: Bullet, new: Bullet) -> None:
+        for index, item in enumerate(self.items):
+            if item is old:
+                self.items[index] = new
+                return
+        raise ValueError("bullet not on this page")
+
+
+# -- text comparison --------------------------------------------------------------------------
+def dup_norm(text: str) -> str:
+    """Text for exact-duplicate checks: case, punctuation, spacing and 'now/currently' ignored."""
+    words = _WORD_RE.findall(text.lower().replace("’", "'"))
+    return " ".join(w for w in words if w not in ("now", "currently"))
+
+
+def content_words(text: str) -> set[str]:
+    return {w for w in _WORD_RE.findall(text.lower()) if w not in _STOPWORDS}
+
+
+def may_be_same_fact(a: str, b: str) -> bool:
+    """False when two similar-looking texts differ in substance: a negation, a number, or a
+    word swapped for another on both sides (``likes tea`` vs ``likes coffee``)."""
+    wa, wb = set(_WORD_RE.findall(a.lower())), set(_WORD_RE.findall(b.lower()))
+    if (wa & _NEGATIONS) != (wb & _NEGATIONS):
+        return False
+    if set(re.findall(r"\d+", a)) != set(re.findall(r"\d+", b)):
+        return False
+    ca, cb = content_words(a), content_words(b)
+    return not (ca - cb and cb - ca)
+
+
+_SUBJECT_ALIASES = {"the user": "user", "user": "user", "i": "user", "the user's": "user's", "my": "user's"}
+_RELATIONS: list[tuple[str, re.Pattern[str]]] = [
+    ("works as", re.compile(r"^(?P<s>.+?) (?:now |currently |recently |just )?works as (?:an? )?(?P<v>.+)$")),
+    ("employer", re.compile(
+        r"^(?P<s>.+?) (?:now |currently |recently |just )?(?:works|is working|started working|is employed|"
+        r"started a new job) (?:at|for) (?P<v>.+)$")),
+    ("employer", re.compile(r"^(?P<s>.+?) (?:now |recently |just )?joined (?P<v>.+)$")),
+    ("residence", re.compile(
+        r"^(?P<s>.+?) (?:now |currently |recently |just )?(?:lives|is living|moved|has moved|relocated|is based)"
+        r" (?:in|to) (?P<v>.+)$")),
+    ("favorite", re.compile(r"^(?P<s>.+?)(?:'s|s') favou?rite (?P<w>[\w -]+?) is (?P<v>.+)$")),
+    ("is", re.compile(
+        r"^(?P<s>.+?)(?:'s|s') (?P<w>wife|husband|partner|girlfriend|boyfriend|boss|manager|dentist|doctor|"
+        r"therapist|name|birthday|job title|title|role|employer|team|car|phone|email|address) is "
+        r"(?:named |called |on )?(?P<v>.+)$")),
+    ("drives", re.compile(r"^(?P<s>.+?) (?:now )?drives (?:an? )?(?P<v>.+)$")),
+]
+RELATION_PAGE = {"works as": "Work", "employer": "Work", "residence": "Places", "favorite": "Preferences",
+                 "drives": "General"}
+IS_PAGE = {"wife": "People", "husband": "People", "partner": "People", "girlfriend": "People",
+           "boyfriend": "People", "boss": "Work", "manager": "Work", "dentist": "Health", "doctor": "Health",
+           "therapist": "Health", "name": "Identity", "birthday": "Dates", "job title": "Work", "title": "Work",
+           "role": "Work", "employer": "Work", "team": "Work"}
+
+
+@dataclass(frozen=True)
+class SubjectValue:
+    key: str  # subject + relation, e.g. "user|employer" or "user's sister|is:boss"
+    value: str
+    page: str | None  # the personal page this relation belongs on
+    subject: str = "user"
+
+
+def subject_value(text: str) -> SubjectValue | None:
+    """The (subject, relation) a fact sets and its value, for the relations that hold one value."""
+    clean = " ".join(text.lower().replace("’", "'").split()).rstrip(".!;,")
+    for relation, pattern in _RELATIONS:
+        match = pattern.match(clean)
+        if not match:
+            continue
+        subject = match.group("s").strip()
+        subject = _SUBJECT_ALIASES.get(subject, subject)
+        value = match.group("v").strip().rstrip(".")
+        what = match.groupdict().get("w")
+        if not value or len(subject.split()) > 5:
+            return None
+        key = f"{subject}|{relation}" + (f":{what}" if what else "")
+        page = IS_PAGE.get(what or "") if relation == "is" else RELATION_PAGE.get(relation)
+        if relation == "is" and subject != "user's" and page in ("People", "Identity", "Dates"):
+            page = "People"
+        if relation != "is" and subject != "user":
+            page = "People" if subject.startswith("user's ") else None  # someone else's job or home
+        return SubjectValue(key=key, value=value, page=page, subject=subject)
+    return None
+
+
+# -- pages as a whole ---------------------------------------------------------------------------
+def split_frontmatter(text: str) -> tuple[dict[str, str], str]:
+    """Simple ``key: value`` frontmatter (enough for ``stale_after``, ``tags``) and the body."""
+    if not (text.startswith("---\n") or text.startswith("---\r\n")):
+        return {}, text
+    lines = text.splitlines()
+    for index in range(1, len(lines)):
+        if lines[index].strip() == "---":
+            meta: dict[str, str] = {}
+            for line in lines[1:index]:
+                if ":" in line and not line.startswith((" ", "\t", "-")):
+                    key, _, value = line.partition(":")
+                    meta[key.strip()] = value.strip().strip("'\"")
+            return meta, "\n".join(lines[index + 1:])
+    return {}, text
+
+
+def links(text: str) -> list[str]:
+    """Targets of ``[[wikilinks]]`` outside fenced code (without ``#heading`` or ``|alias``)."""
+    found: list[str] = []
+    in_fence = False
+    for line in text.splitlines():
+        if line.lstrip().startswith(("```", "~~~")):
+            in_fence = not in_fence
+            continue
+        if not in_fence:
+            found += [m.group("target").strip() for m in _LINK_RE.finditer(line) if m.group("target").strip()]
+    return found
+
+
+def link_keys(relative: str) -> set[str]:
+    """Ways a page can be linked: its title (stem) and its vault path without ``.md``, lower-cased."""
+    stem = relative.rsplit("/", 1)[-1]
+    stem = stem[:-3] if stem.lower().endswith(".md") else stem
+    path = relative[:-3] if relative.lower().endswith(".md") else relative
+    return {stem.lower(), path.lower()}
+
+
+def link_target_key(target: str) -> str:
+    target = target.strip().replace("\\", "/")
+    return (target[:-3] if target.lower().endswith(".md") else target).lower()

@@ -1,0 +1,539 @@
+"""The dream runner: consolidates past daily logs into the notebook, safely.
+
+Rules it enforces (memory-consolidation.md, interfaces.md §2):
+
+* Pending dates are log dates strictly before today and after the watermark; a batch is the
+  oldest ``memory_consolidation_max_days`` of them. Facts whose normalized text is
+  tombstoned are removed before an engine sees them, so a forgotten fact is never
+  re-consolidated in other words.
+* Gates: ``memory_consolidation_enabled``; ``min_hours`` since the last attempt; ``min_facts``
+  over the pending dates. ``force`` lifts the time and volume gates only. When the backlog is
+  larger than one batch, :meth:`run_cycle` sprints batch after batch until caught up.
+* A run is productive only if the engine finished cleanly **and** a content page it wrote
+  has a different content hash than before (root navigation files and ``.state/`` do not
+  count; a user's concurrent edit elsewhere is not proof of work). Only then is
+  ``## [TODAY] ingest | daily logs  watermark=BATCH_END`` appended, MEMORY.md promoted and the
+  index synced. Any other ending restores every file the run wrote to its bytes before the
+  run (also after a timeout or :meth:`cancel`), and counts a retry.
+* After ``max_retries`` failures the batch is skipped: an ingest entry naming the skipped dates
+  moves the watermark past it, and the indexer keeps those dates' rows searchable.
+* Attempt times, per-batch retry counts and the run history live in
+  ``.state/dream_state.json`` (atomic writes), so a restart neither resets back-off nor
+  forgets failures.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import difflib
+import json
+import shutil
+import tempfile
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from suzent_desktop.core.archive import ArchiveError
+from suzent_desktop.core.atomic import atomic_write_bytes, atomic_write_text
+from suzent_desktop.core.dream.model import (
+    Batch,
+    BatchFact,
+    DreamResult,
+    EngineReport,
+    Finding,
+    GateStatus,
+    LintResult,
+    clean_summary,
+)
+from suzent_desktop.core.dream.tools import VaultTools
+from suzent_desktop.core.events import ChangeSet
+from suzent_desktop.core.tombstones import normalize
+
+if TYPE_CHECKING:
+    from suzent_desktop.core.manager import MemoryManager
+
+__all__ = ["DreamRunner", "DreamResult", "GateStatus", "Finding", "LintResult", "DreamError"]
+
+STATE_VERSION = 1
+HISTORY_KEEP = 200
+Engine = Callable[[Batch, VaultTools], Awaitable[EngineReport]]
+Snapshot = dict[str, bytes]
+
+
+class DreamError(RuntimeError):
+    """A consolidation run could not complete (the message says why)."""
+
+
+# -- persisted state ----------------------------------------------------------------------------
+def _empty_state() -> dict[str, Any]:
+    return {"version": STATE_VERSION, "last_attempt": None, "last_success": None, "retries": {}, "history": []}
+
+
+def load_state(path: Path) -> dict[str, Any]:
+    """The runner's state; a missing or unreadable file starts fresh (it is only bookkeeping)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return _empty_state()
+    if not isinstance(data, dict):
+        return _empty_state()
+    state = _empty_state()
+    state.update({k: v for k, v in data.items() if k in state or k == "last_lint_attempt"})
+    if not isinstance(state["retries"], dict):
+        state["retries"] = {}
+    if not isinstance(state["history"], list):
+        state["history"] = []
+    return state
+
+
+def save_state(path: Path, state: dict[str, Any]) -> None:
+    state["history"] = state["history"][-HISTORY_KEEP:]
+    atomic_write_text(path, json.dumps(state, ensure_ascii=False, indent=1) + "\n")
+
+
+# -- vault snapshots ------------------------------------------------------------------------------
+def snapshot_vault(root: Path) -> Snapshot:
+    """Bytes of every markdown file an engine could write: content pages and index.md."""
+    found: Snapshot = {}
+    if not root.is_dir():
+        return found
+    for path in root.rglob("*.md"):
+        rel = path.relative_to(root)
+        if any(part.startswith(".") for part in rel.parts) or not path.is_file() or path.is_symlink():
+            continue
+        if len(rel.parts) == 1 and rel.name in ("log.md", "schema.md"):
+            continue
+        try:
+            found[rel.as_posix()] = path.read_bytes()
+        except OSError:
+            continue
+    return found
+
+
+def restore(root: Path, before: Snapshot, written: set[str]) -> list[str]:
+    """Put every file the run wrote back to its bytes before the run (deleting files it created)."""
+    restored: list[str] = []
+    for rel in sorted(written):
+        path = root / rel
+        if rel in before:
+            current = path.read_bytes() if path.is_file() else None
+            if current != before[rel]:
+                atomic_write_bytes(path, before[rel])
+                restored.append(rel)
+        elif path.is_file():
+            path.unlink()
+            restored.append(rel)
+    return restored
+
+
+def _is_content(rel: str) -> bool:
+    parts = rel.split("/")
+    return rel.lower().endswith(".md") and not any(p.startswith(".") for p in parts) and not (
+        len(parts) == 1 and parts[0] in ("index.md", "log.md", "schema.md")
+    )
+
+
+def unified_diffs(before: Snapshot, after: Snapshot) -> dict[str, str]:
+    diffs: dict[str, str] = {}
+    for rel in sorted(set(before) | set(after)):
+        old, new = before.get(rel), after.get(rel)
+        if old == new:
+            continue
+        old_lines = (old or b"").decode("utf-8", errors="replace").splitlines(keepends=True)
+        new_lines = (new or b"").decode("utf-8", errors="replace").splitlines(keepends=True)
+        diffs[rel] = "".join(
+            difflib.unified_diff(
+                old_lines, new_lines,
+                fromfile=f"a/{rel}" if old is not None else "/dev/null",
+                tofile=f"b/{rel}" if new is not None else "/dev/null",
+            )
+        )
+    return diffs
+
+
+class DreamRunner:
+    def __init__(
+        self,
+        manager: MemoryManager,
+        *,
+        on_phase: Callable[[str], None] | None = None,
+        on_result: Callable[[DreamResult], None] | None = None,
+        engine: Engine | None = None,
+        llm: Any = None,
+    ) -> None:
+        """``engine`` replaces the configured engine (for tests and tools); ``llm`` is passed to the agent."""
+        self.manager = manager
+        self.on_phase = on_phase
+        self.on_result = on_result
+        self.engine = engine
+        self.llm = llm
+        self.phase = "idle"
+        self.last_lint: Any = None
+        self._task: asyncio.Task[EngineReport] | None = None
+        self._cancel_requested = False
+        self._run_lock: asyncio.Lock | None = None
+
+    # -- small helpers ---------------------------------------------------------------------
+    @property
+    def settings(self):
+        return self.manager.settings
+
+    @property
+    def state_path(self) -> Path:
+        return self.manager.layout.runner_state_file
+
+    def _set_phase(self, phase: str) -> None:
+        self.phase = phase
+        if self.on_phase is not None:
+            self.on_phase(phase)
+
+    def _emit(self, result: DreamResult) -> DreamResult:
+        if self.on_result is not None:
+            self.on_result(result)
+        return result
+
+    def _today(self) -> dt.date:
+        return self.manager.clock.today()
+
+    def _now(self) -> float:
+        return self.manager.clock.timestamp()
+
+    def _load_state(self) -> dict[str, Any]:
+        return load_state(self.state_path)
+
+    def _save_state(self, state: dict[str, Any]) -> None:
+        save_state(self.state_path, state)
+
+    # -- gates ---------------------------------------------------------------------------------
+    def lint_due(self) -> bool:
+        if not self.settings.memory_lint_enabled:
+            return False
+        last = self.manager.notebook.last_entry("lint")
+        if last is None:
+            return True
+        try:
+            when = dt.date.fromisoformat(last.date)
+        except ValueError:
+            return True
+        return (self._today() - when).days >= self.settings.memory_lint_min_days
+
+    def _gate(self, state: dict[str, Any], pending: list[str], pending_facts: int) -> tuple[str, float | None]:
+        """Why the time/volume gates hold the run back ('' when they do not), and when to look again."""
+        s = self.settings
+        last = state.get("last_attempt")
+        if isinstance(last, int | float):
+            wait_until = float(last) + s.memory_consolidation_min_hours * 3600
+            if self._now() < wait_until:
+                hours = (self._now() - float(last)) / 3600
+                return (
+                    f"last attempt {hours:.1f} h ago; memory_consolidation_min_hours is "
+                    f"{s.memory_consolidation_min_hours:g}",
+                    wait_until,
+                )
+        if pending_facts < s.memory_consolidation_min_facts:
+            return (
+                f"{pending_facts} pending facts; memory_consolidation_min_facts is {s.memory_consolidation_min_facts}",
+                None,
+            )
+        return "", None
+
+    def gate_status(self) -> GateStatus:
+        """Figures for ``status`` and the UI; reads files, never writes."""
+        m, s = self.manager, self.settings
+        pending = m.pending_dates()
+        pending_facts = self._count_facts(pending)
+        next_batch = pending[: max(1, s.memory_consolidation_max_days)]
+        lint_due = self.lint_due()
+        if not pending:
+            return GateStatus(False, "nothing pending", None, pending, 0, [], lint_due)
+        if not s.memory_consolidation_enabled:
+            return GateStatus(False, "memory_consolidation_enabled is false", None, pending, pending_facts,
+                              next_batch, lint_due)
+        reason, next_at = self._gate(self._load_state(), pending, pending_facts)
+        return GateStatus(not reason, reason or "due", next_at, pending, pending_facts, next_batch, lint_due)
+
+    def _count_facts(self, dates: list[str]) -> int:
+        counter = getattr(self.manager, "count_facts", None)
+        if counter is not None:
+            return int(counter(dates))
+        return sum(len(self._load_batch([d]).facts) for d in dates)
+
+    # -- batches -------------------------------------------------------------------------------
+    def _load_batch(self, dates: list[str]) -> Batch:
+        """The batch's live facts; raises ArchiveError for an unreadable log."""
+        stones = self.manager.tombstones.contents()
+        facts: list[BatchFact] = []
+        dropped = 0
+        for date in dates:
+            parsed = self.manager.archive.read(date)
+            for line in parsed.facts:
+                if normalize(line.fact.content) in stones:
+                    dropped += 1
+                    continue
+                facts.append(BatchFact(date=date, fact=line.fact, line=line.line))
+        return Batch(dates=list(dates), facts=facts, dropped_tombstoned=dropped)
+
+    # -- engines -------------------------------------------------------------------------------
+    async def _memory_search(self, query: str) -> list[dict[str, Any]]:
+        response = await self.manager.search(query, limit=8, record_recall=False)
+        return [
+            {"text": h.text, "source_type": h.source_type, "path": h.path, "date": h.date}
+            for h in response.hits
+        ]
+
+    async def _run_engine(self, batch: Batch, tools: VaultTools) -> EngineReport:
+        if self.engine is not None:
+            return await self.engine(batch, tools)
+        model = self.settings.memory_consolidation_model
+        if model:
+            from suzent_desktop.core.dream.agent import DreamAgent
+
+            return await DreamAgent(model, tools, llm=self.llm).run(batch)
+        from suzent_desktop.core.dream import offline
+
+        embedder = getattr(self.manager, "embedder", None)
+        embed = embedder.embed if embedder is not None else None
+        return await asyncio.to_thread(offline.consolidate, batch, tools, embed)
+
+    async def _guarded_engine(self, batch: Batch, tools: VaultTools) -> tuple[EngineReport | None, str]:
+        """Run the engine under the timeout; (report, '') on a clean finish, (None, why) otherwise."""
+        timeout = self.settings.memory_consolidation_timeout_seconds
+        self._cancel_requested = False
+        task = asyncio.ensure_future(self._run_engine(batch, tools))
+        self._task = task
+        try:
+            return await asyncio.wait_for(task, timeout=timeout if timeout > 0 else None), ""
+        except TimeoutError:
+            return None, f"timed out after {timeout:g} s (memory_consolidation_timeout_seconds)"
+        except asyncio.CancelledError:
+            current = asyncio.current_task()
+            if self._cancel_requested and (current is None or not current.cancelling()):
+                return None, "cancelled"
+            raise
+        except Exception as exc:  # an engine failure of any kind is a failed run, never a crash
+            return None, f"{type(exc).__name__}: {exc}"
+        finally:
+            tools.close()
+            self._task = None
+
+    def cancel(self) -> None:
+        """Stop the run in progress; its page edits are rolled back and it counts as a failure."""
+        task = self._task
+        if task is not None and not task.done():
+            self._cancel_requested = True
+            task.cancel()
+
+    # -- one run ----------------------------------------------------------------------------------
+    async def run_once(self, *, force: bool = False, dry_run: bool = False) -> DreamResult:
+        if self._run_lock is None:
+            self._run_lock = asyncio.Lock()
+        async with self._run_lock:
+            try:
+                return self._emit(await self._run_once(force=force, dry_run=dry_run))
+            finally:
+                self._set_phase("idle")
+
+    async def _run_once(self, *, force: bool, dry_run: bool) -> DreamResult:
+        m, s = self.manager, self.settings
+        pending = await asyncio.to_thread(m.pending_dates)
+        watermark = m.notebook.watermark(self._today())
+        if not pending:
+            return DreamResult("nothing_pending", watermark=watermark, reason="no daily logs are waiting")
+        if not s.memory_consolidation_enabled:
+            return DreamResult("gated", watermark=watermark, reason="memory_consolidation_enabled is false")
+        state = await asyncio.to_thread(self._load_state)
+        if not force:
+            count = await asyncio.to_thread(self._count_facts, pending)
+            reason, _next = self._gate(state, pending, count)
+            if reason:
+                return DreamResult("gated", watermark=watermark, reason=reason)
+        dates = pending[: max(1, s.memory_consolidation_max_days)]
+        if dry_run:
+            return await self._dry_run(dates, watermark)
+        state["last_attempt"] = self._now()
+        await asyncio.to_thread(self._save_state, state)
+        self._set_phase("running")
+        try:
+            batch = await asyncio.to_thread(self._load_batch, dates)
+        except (ArchiveError, OSError) as exc:
+            return await self._failed(state, dates, watermark, "failed", str(exc), ChangeSet())
+        if not batch.facts:
+            return await self._skip(state, dates, 0, "no facts left to consolidate (empty or all forgotten)")
+        root = m.layout.notebook_dir
+        before = await asyncio.to_thread(snapshot_vault, root)
+        tools = VaultTools(root, memory_search=self._memory_search)
+        try:
+            report, error = await self._guarded_engine(batch, tools)
+        except asyncio.CancelledError:
+            restore(root, before, set(tools.written))  # shutting down: roll back before re-raising
+            raise
+        after = await asyncio.to_thread(snapshot_vault, root)
+        changed = sorted(r for r in tools.written if _is_content(r) and before.get(r) != after.get(r))
+        if report is None or not changed:
+            restored = await asyncio.to_thread(restore, root, before, set(tools.written))
+            changes = ChangeSet(pages={root / r for r in restored})
+            outcome = "failed" if report is None else "no_change"
+            why = error or "the engine finished but no content page changed"
+            return await self._failed(state, dates, watermark, outcome, why, changes)
+        return await self._productive(state, batch, report, changed, watermark)
+
+    async def _failed(
+        self, state: dict[str, Any], dates: list[str], watermark: str | None, outcome: str, why: str,
+        changes: ChangeSet,
+    ) -> DreamResult:
+        key = dates[0]
+        attempts = int(state["retries"].get(key, 0)) + 1
+        if attempts >= max(1, self.settings.memory_consolidation_max_retries):
+            result = await self._skip(state, dates, attempts, why)
+            result.changes.merge(changes)
+            return result
+        state["retries"][key] = attempts
+        self._record(state, outcome, dates, [], "", watermark, why)
+        await asyncio.to_thread(self._save_state, state)
+        reason = f"{why} (attempt {attempts} of {self.settings.memory_consolidation_max_retries})"
+        return DreamResult(outcome, batch=dates, watermark=watermark, reason=reason, changes=changes)
+
+    async def _skip(self, state: dict[str, Any], dates: list[str], attempts: int, why: str) -> DreamResult:
+        """Give the batch up: the watermark moves past it, its facts stay searchable."""
+        m = self.manager
+        end = dates[-1]
+        self._set_phase("finalizing")
+        current = m.notebook.raw_watermark()
+        if (current is not None and end <= current) or end >= self._today().isoformat():
+            raise DreamError(f"refusing to write watermark {end}: current is {current}")
+        await asyncio.to_thread(m.notebook.append_skip, self._today(), dates, attempts)
+        state["retries"].pop(dates[0], None)
+        self._record(state, "skipped", dates, [], why, end, why)
+        await asyncio.to_thread(self._save_state, state)
+        changes = ChangeSet(watermark=end)
+        await self._sync_index(changes)
+        return DreamResult("skipped", batch=dates, watermark=end, reason=why, changes=changes,
+                           summary=f"skipped {len(dates)} daily logs after {attempts} failed attempts: {why}")
+
+    async def _productive(
+        self, state: dict[str, Any], batch: Batch, report: EngineReport, changed: list[str], watermark: str | None,
+    ) -> DreamResult:
+        m = self.manager
+        self._set_phase("finalizing")
+        end = batch.end
+        current = m.notebook.raw_watermark()
+        if (current is not None and end <= current) or end >= self._today().isoformat():
+            raise DreamError(f"refusing to write watermark {end}: current is {current}")
+        summary = clean_summary(report.summary)
+        await asyncio.to_thread(m.notebook.append_ingest, self._today(), end, summary)
+        state["retries"].pop(batch.dates[0], None)
+        state["last_success"] = self._now()
+        self._record(state, "productive", batch.dates, changed, summary, end, "")
+        await asyncio.to_thread(self._save_state, state)
+        root = m.layout.notebook_dir
+        changes = ChangeSet(pages={root / r for r in report.pages_written} | {root / r for r in changed},
+                            watermark=end)
+        try:
+            changes.merge(await m.promote_memory_md())
+        except Exception as exc:  # the consolidation stands; promotion can be rerun with `promote`
+            changes.errors.append(f"MEMORY.md promotion failed: {exc}")
+        await self._sync_index(changes)
+        return DreamResult("productive", batch=batch.dates, watermark=end, pages_changed=changed,
+                           summary=summary, changes=changes)
+
+    async def _sync_index(self, changes: ChangeSet) -> None:
+        try:
+            changes.merge(await self.manager.indexer.sync())
+        except Exception as exc:  # the files are right; the index catches up on the next sync
+            changes.errors.append(f"reindex after the dream failed: {exc}")
+
+    def _record(
+        self, state: dict[str, Any], outcome: str, batch: list[str], pages: list[str], summary: str,
+        watermark: str | None, reason: str,
+    ) -> None:
+        state["history"].append({
+            "ts": self._now(), "date": self._today().isoformat(), "outcome": outcome, "batch": list(batch),
+            "pages_changed": list(pages), "summary": summary, "watermark": watermark, "reason": reason,
+        })
+
+    # -- dry run ----------------------------------------------------------------------------------
+    async def _dry_run(self, dates: list[str], watermark: str | None) -> DreamResult:
+        """Run the engine on a scratch copy of the vault and report diffs; nothing real is written."""
+        root = self.manager.layout.notebook_dir
+        self._set_phase("running")
+        try:
+            batch = await asyncio.to_thread(self._load_batch, dates)
+        except (ArchiveError, OSError) as exc:
+            return DreamResult("failed", batch=dates, watermark=watermark, reason=f"dry run: {exc}")
+        with tempfile.TemporaryDirectory(prefix="suzent-dream-") as scratch:
+            copy = Path(scratch) / "vault"
+            await asyncio.to_thread(
+                shutil.copytree, root, copy, symlinks=True, ignore=shutil.ignore_patterns(".*"),
+            )
+            before = await asyncio.to_thread(snapshot_vault, copy)
+            tools = VaultTools(copy, memory_search=self._memory_search)
+            report, error = await self._guarded_engine(batch, tools)
+            after = await asyncio.to_thread(snapshot_vault, copy)
+        diffs = unified_diffs(before, after)
+        changed = sorted(r for r in diffs if _is_content(r))
+        if report is None:
+            outcome = "failed"
+        else:
+            outcome = "productive" if changed else "no_change"
+        return DreamResult(
+            outcome, batch=dates, watermark=watermark, pages_changed=changed,
+            summary=clean_summary(report.summary) if report else "", diffs=diffs,
+            reason=f"dry run: nothing was written{'; ' + error if error else ''}",
+        )
+
+    # -- cycles and the background loop --------------------------------------------------------------
+    async def run_cycle(self) -> list[DreamResult]:
+        """Gates, then batch after batch while a backlog remains; then lint when caught up and due."""
+        results = [await self.run_once()]
+        while results[-1].outcome in ("productive", "skipped") and len(results) < 10_000:
+            pending = await asyncio.to_thread(self.manager.pending_dates)
+            if not pending:
+                break
+            results.append(await self.run_once(force=True))
+        pending = await asyncio.to_thread(self.manager.pending_dates)
+        last = results[-1].outcome
+        caught_up = not pending or (last == "gated" and len(pending) <= self.settings.memory_consolidation_max_days)
+        if caught_up and last != "failed" and self.lint_due():
+            from suzent_desktop.core.dream.lint import run_lint
+
+            self.last_lint = await run_lint(self.manager)
+        return results
+
+    async def serve(self, stop: asyncio.Event) -> None:
+        """Run a cycle every ``memory_consolidation_interval_seconds`` until ``stop`` is set."""
+        while not stop.is_set():
+            try:
+                await self.run_cycle()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # the service must outlive one bad cycle
+                self._emit(DreamResult("failed", reason=f"{type(exc).__name__}: {exc}"))
+            try:
+                interval = max(1.0, float(self.settings.memory_consolidation_interval_seconds))
+                await asyncio.wait_for(stop.wait(), timeout=interval)
+            except TimeoutError:
+                continue
+
+    # -- history ------------------------------------------------------------------------------------
+    def history(self) -> list[dict]:
+        """Newest first: the runner's own records, plus log.md entries it has no record of."""
+        state = self._load_state()
+        records = [
+            {k: r.get(k) for k in ("date", "outcome", "batch", "pages_changed", "summary", "watermark", "reason", "ts")}
+            for r in state["history"] if isinstance(r, dict)
+        ]
+        known = {(r["date"], r["watermark"]) for r in records if r["outcome"] in ("productive", "skipped")}
+        known_lint = {r["date"] for r in records if r["outcome"] == "lint"}
+        for entry in self.manager.notebook.entries():
+            if entry.kind == "ingest" and (entry.date, entry.watermark) not in known:
+                records.append({"date": entry.date, "outcome": "skipped" if entry.skipped else "productive",
+                                "batch": list(entry.skipped), "pages_changed": [], "summary": entry.summary,
+                                "watermark": entry.watermark, "reason": "", "ts": None})
+            elif entry.kind == "lint" and entry.date not in known_lint:
+                records.append({"date": entry.date, "outcome": "lint", "batch": [], "pages_changed": [],
+                                "summary": entry.summary, "watermark": None, "reason": "", "ts": None})
+        records.sort(key=lambda r: (r["date"] or "", r["ts"] or 0.0), reverse=True)
+        for record in records:
+            record.pop("ts", None)
+        return records

@@ -1,0 +1,259 @@
+"""Vault tools for the consolidation engines, confined to one vault folder.
+
+Both engines (the LLM agent and the offline consolidator) touch the vault only through
+:class:`VaultTools`. Every path is vault-relative and checked: ``..``, absolute paths and
+symlinks that resolve outside the vault are refused, and writes to ``log.md`` (the
+watermark lives there and belongs to the runner), ``schema.md``, hidden folders such as
+``.state/`` and to ``4_Assets/`` are refused. Writes are atomic. Once the runner
+:meth:`close`\\ s the tools (timeout, cancel) no further write can land, so a rollback
+cannot race a worker thread that is still running.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections.abc import Awaitable, Callable
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from suzent_desktop.core.atomic import atomic_write_text
+
+READ_LIMIT_CHARS = 60_000
+SEARCH_LIMIT = 8
+_PROTECTED_ROOT_FILES = frozenset({"log.md", "schema.md"})
+_PROTECTED_ZONES = frozenset({"4_Assets"})
+
+
+class VaultAccessError(PermissionError):
+    """A tool call tried to leave the vault or write where engines may not write."""
+
+
+class ToolsClosed(RuntimeError):
+    """The run was stopped; the tools accept no more writes."""
+
+
+class VaultTools:
+    def __init__(
+        self,
+        root: Path,
+        *,
+        memory_search: Callable[[str], Awaitable[list[dict[str, Any]]]] | None = None,
+    ) -> None:
+        self.root = Path(root)
+        self._real_root = self.root.resolve()
+        self._memory_search = memory_search
+        self._lock = threading.Lock()
+        self._closed = False
+        self.written: set[str] = set()
+
+    # -- path checks -------------------------------------------------------------------
+    def resolve(self, relative: str, *, write: bool = False) -> Path:
+        """The absolute path of a vault-relative path, or VaultAccessError."""
+        if not isinstance(relative, str) or not relative.strip():
+            raise VaultAccessError("a vault-relative path is required")
+        text = relative.strip().replace("\\", "/")
+        pure = PurePosixPath(text)
+        if pure.is_absolute() or re.match(r"^[A-Za-z]:", text):
+            raise VaultAccessError(f"{relative}: absolute paths are not allowed; use a path inside the vault")
+        if any(part == ".." for part in pure.parts):
+            raise VaultAccessError(f"{relative}: '..' is not allowed; paths stay inside the vault")
+        parts = [p for p in pure.parts if p not in ("", ".")]
+        candidate = self.root.joinpath(*parts) if parts else self.root
+        real = candidate.resolve()
+        if real != self._real_root and self._real_root not in real.parents:
+            raise VaultAccessError(f"{relative}: resolves outside the vault")
+        if write:
+            self._check_writable(parts, relative)
+        return candidate
+
+    def _check_writable(self, parts: list[str], relative: str) -> None:
+        if not parts:
+            raise VaultAccessError(f"{relative}: not a file")
+        if any(p.startswith(".") for p in parts):
+            raise VaultAccessError(f"{relative}: hidden folders such as .state/ belong to the program")
+        if len(parts) == 1 and parts[0].lower() in _PROTECTED_ROOT_FILES:
+            raise VaultAccessError(f"{relative}: {parts[0]} is kept by the runner and cannot be written")
+        if parts[0] in _PROTECTED_ZONES:
+            raise VaultAccessError(f"{relative}: 4_Assets/ holds attachments and is never edited")
+        if not parts[-1].lower().endswith(".md"):
+            raise VaultAccessError(f"{relative}: only markdown pages (.md) can be written")
+
+    def relative(self, path: Path) -> str:
+        return path.relative_to(self.root).as_posix()
+
+    # -- lifecycle ---------------------------------------------------------------------
+    def close(self) -> None:
+        """Refuse all further writes; waits for a write in progress to finish."""
+        with self._lock:
+            self._closed = True
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    # -- file operations (blocking; engines call them from a worker thread) -------------
+    def list(self, folder: str = "") -> list[str]:
+        base = self.resolve(folder) if folder.strip() else self.root
+        if not base.is_dir():
+            raise FileNotFoundError(f"{folder}: no such folder in the vault")
+        found: list[str] = []
+        for path in sorted(base.rglob("*")):
+            rel = path.relative_to(self.root)
+            if any(p.startswith(".") for p in rel.parts):
+                continue
+            if path.is_dir():
+                found.append(rel.as_posix() + "/")
+            elif path.suffix.lower() == ".md":
+                found.append(rel.as_posix())
+        return found
+
+    def read(self, relative: str) -> str:
+        path = self.resolve(relative)
+        if not path.is_file():
+            raise FileNotFoundError(f"{relative}: no such page")
+        return path.read_bytes().decode("utf-8", errors="replace")
+
+    def exists(self, relative: str) -> bool:
+        return self.resolve(relative).is_file()
+
+    def write(self, relative: str, text: str) -> None:
+        path = self.resolve(relative, write=True)
+        if path.is_symlink():
+            raise VaultAccessError(f"{relative}: is a symbolic link; refusing to write through it")
+        with self._lock:
+            if self._closed:
+                raise ToolsClosed("the run was stopped; no more writes")
+            atomic_write_text(path, text)
+            self.written.add(self.relative(path))
+
+    def write_index(self, text: str) -> None:
+        """index.md is a root navigation file that engines keep; it has its own entry point."""
+        with self._lock:
+            if self._closed:
+                raise ToolsClosed("the run was stopped; no more writes")
+            atomic_write_text(self.root / "index.md", text)
+            self.written.add("index.md")
+
+    def edit(self, relative: str, old: str, new: str) -> None:
+        text = self.read(relative)
+        count = text.count(old) if old else 0
+        if count != 1:
+            raise ValueError(f"{relative}: the text to replace occurs {count} times; it must occur exactly once")
+        self.write(relative, text.replace(old, new, 1))
+
+    def search_notebook(self, query: str, limit: int = SEARCH_LIMIT) -> list[dict[str, Any]]:
+        """Pages whose lines share the most words with the query (plain text; no index needed)."""
+        words = {w for w in re.findall(r"\w+", query.lower()) if len(w) > 2}
+        if not words:
+            return []
+        scored: list[tuple[int, str, int, str]] = []
+        for rel in self.list(""):
+            if rel.endswith("/"):
+                continue
+            for number, line in enumerate(self.read(rel).splitlines(), start=1):
+                score = len(words & set(re.findall(r"\w+", line.lower())))
+                if score:
+                    scored.append((score, rel, number, line.strip()))
+        scored.sort(key=lambda item: (-item[0], item[1], item[2]))
+        return [{"path": rel, "line": number, "text": line} for _score, rel, number, line in scored[:limit]]
+
+    # -- tool-calling surface -------------------------------------------------------------
+    async def dispatch(self, name: str, arguments: str | dict[str, Any]) -> str:
+        """Run one tool call from the model; failures come back as text the model can act on."""
+        import asyncio
+
+        try:
+            args = json.loads(arguments) if isinstance(arguments, str) else dict(arguments or {})
+            if not isinstance(args, dict):
+                raise ValueError("arguments must be a JSON object")
+        except ValueError as exc:
+            return f"error: arguments are not valid JSON: {exc}"
+        try:
+            if name == "list":
+                return "\n".join(await asyncio.to_thread(self.list, str(args.get("folder", "")))) or "(empty)"
+            if name == "read":
+                text = await asyncio.to_thread(self.read, str(args["path"]))
+                return text[:READ_LIMIT_CHARS]
+            if name == "write":
+                await asyncio.to_thread(self.write, str(args["path"]), str(args["content"]))
+                return f"ok: wrote {args['path']}"
+            if name == "edit":
+                await asyncio.to_thread(self.edit, str(args["path"]), str(args["old"]), str(args["new"]))
+                return f"ok: edited {args['path']}"
+            if name == "search_notebook":
+                hits = await asyncio.to_thread(self.search_notebook, str(args["query"]))
+                return json.dumps(hits, ensure_ascii=False) if hits else "no matches"
+            if name == "search_memory":
+                if self._memory_search is None:
+                    return "error: memory search is not available in this run"
+                hits = await self._memory_search(str(args["query"]))
+                return json.dumps(hits, ensure_ascii=False) if hits else "no matches"
+        except KeyError as exc:
+            return f"error: missing argument {exc}"
+        except ToolsClosed:
+            raise
+        except (OSError, ValueError) as exc:
+            return f"error: {exc}"
+        return f"error: unknown tool {name!r}"
+
+
+TOOL_SPECS: list[dict[str, Any]] = [
+    {
+        "type": "function",
+        "function": {
+            "name": "list",
+            "description": "List markdown pages and folders under a vault folder ('' for the whole vault).",
+            "parameters": {"type": "object", "properties": {"folder": {"type": "string"}}, "required": []},
+        },
+    },
+    {
+        "type": "function",
+        "function": {
+            "name": "read",
+            "description": "Read one page by its vault-relative path, e.g. 3_Personal/Work.md.",
+            "parameters": {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]},
+        },
+    },
+    {
+        "type": "function",
+        "function": {
+            "name": "write",
+            "description": "Create or replace a whole page (markdown). Not allowed: log.md, schema.md, .state/, 4_Assets/.",
+            "parameters": {
+                "type": "object",
+                "properties": {"path": {"type": "string"}, "content": {"type": "string"}},
+                "required": ["path", "content"],
+            },
+        },
+    },
+    {
+        "type": "function",
+        "function": {
+            "name": "edit",
+            "description": "Replace one exact, unique piece of text in a page.",
+            "parameters": {
+                "type": "object",
+                "properties": {"path": {"type": "string"}, "old": {"type": "string"}, "new": {"type": "string"}},
+                "required": ["path", "old", "new"],
+            },
+        },
+    },
+    {
+        "type": "function",
+        "function": {
+            "name": "search_notebook",
+            "description": "Find lines in notebook pages sharing words with the query.",
+            "parameters": {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]},
+        },
+    },
+    {
+        "type": "function",
+        "function": {
+            "name": "search_memory",
+            "description": "Search the memory index (notebook, core files, unconsolidated daily logs).",
+            "parameters": {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]},
+        },
+    },
+]

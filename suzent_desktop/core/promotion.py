@@ -1,0 +1,299 @@
+"""MEMORY.md promotion: a bounded, always-visible summary built from ``3_Personal/``.
+
+Candidates are the current bullets of the personal pages (not History, not struck out),
+ranked by how often they were recalled (``.state/recall_log.jsonl``) and then by their most
+recent source date. With ``memory_consolidation_model`` set, the model writes the summary
+from the ranked list; either way the code, not the prompt, enforces
+``memory_md_max_lines`` / ``memory_md_max_chars`` by cutting whole lines. A section the user
+marks ``<!-- protected -->`` … ``<!-- /protected -->`` is kept verbatim at the top (it counts
+against the budget first; if it alone is over the limit it is still kept whole, because the
+user's own words outrank the bound).
+
+``refresh_from_important`` is the capture-time compatibility path: high-importance facts
+from days not consolidated yet go into a marked "Recent" block until a dream takes over.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from suzent_desktop.core.atomic import atomic_write_text
+from suzent_desktop.core.events import ChangeSet
+from suzent_desktop.core.facts import Fact
+from suzent_desktop.core.tombstones import normalize
+
+if TYPE_CHECKING:
+    from suzent_desktop.core.manager import MemoryManager
+
+PERSONAL_ZONE = "3_Personal"
+PROTECTED_RE = re.compile(r"<!--\s*protected\s*-->.*?<!--\s*/protected\s*-->", re.DOTALL | re.IGNORECASE)
+RECENT_START = "<!-- suzent:recent:start -->"
+RECENT_END = "<!-- suzent:recent:end -->"
+HEADER = "# Memory"
+PROMOTION_TIMEOUT_SECONDS = 120.0
+MAX_CANDIDATES = 200
+
+
+@dataclass
+class Candidate:
+    text: str
+    page: str
+    latest: str
+    recalls: int
+    order: int
+
+
+def _personal_candidates(manager: MemoryManager) -> list[Candidate]:
+    from suzent_desktop.core.dream.pages import PageDoc, split_frontmatter
+
+    root = manager.layout.notebook_dir / PERSONAL_ZONE
+    if not root.is_dir():
+        return []
+    stones = manager.tombstones.contents()
+    found: list[Candidate] = []
+    seen: set[str] = set()
+    for path in sorted(root.rglob("*.md")):
+        if any(p.startswith(".") for p in path.relative_to(root).parts):
+            continue
+        _meta, body = split_frontmatter(path.read_bytes().decode("utf-8", errors="replace"))
+        for bullet in PageDoc.parse(body).current_bullets():
+            text = bullet.text.strip()
+            key = normalize(text)
+            if not text or "[[" in text or key in seen or key in stones:
+                continue
+            seen.add(key)
+            found.append(Candidate(text, path.stem, bullet.latest or "", 0, len(found)))
+    return found
+
+
+def rank(candidates: list[Candidate], recall_counts: dict[str, int]) -> list[Candidate]:
+    """Most recalled first, then most recent source date, then page order."""
+    snippets = [(normalize(s), n) for s, n in recall_counts.items()]
+    for cand in candidates:
+        key = normalize(cand.text)
+        cand.recalls = sum(
+            n for snippet, n in snippets if key and len(snippet) >= 8 and (key in snippet or snippet in key)
+        )
+    return sorted(candidates, key=lambda c: (-c.recalls, _neg_date(c.latest), c.order))
+
+
+def _neg_date(date: str) -> tuple[int, ...]:
+    digits = [int(p) for p in date.split("-")] if re.fullmatch(r"\d{4}-\d{2}-\d{2}", date or "") else [0, 0, 0]
+    return tuple(-d for d in digits)
+
+
+def protected_sections(text: str) -> list[str]:
+    return [m.group(0) for m in PROTECTED_RE.finditer(text)]
+
+
+def fit(lines: list[str], max_lines: int, max_chars: int) -> list[str]:
+    """The longest prefix of ``lines`` within both bounds (the hard cap, whole lines only)."""
+    kept: list[str] = []
+    used = 0
+    for line in lines:
+        cost = len(line) + 1
+        if len(kept) + 1 > max_lines or used + cost > max_chars:
+            break
+        kept.append(line)
+        used += cost
+    return kept
+
+
+def _drop_dangling_headings(lines: list[str]) -> list[str]:
+    result: list[str] = []
+    for index, line in enumerate(lines):
+        if line.startswith("## "):
+            following = lines[index + 1:]
+            nxt = next((x for x in following if x.strip()), None)
+            if nxt is None or nxt.startswith("## "):
+                continue
+        result.append(line)
+    while result and not result[-1].strip():
+        result.pop()
+    return result
+
+
+def compose(
+    generated: list[str], protected: list[str], recent: list[str], max_lines: int, max_chars: int
+) -> str:
+    """The whole file: header, protected sections, generated lines, recent block, within the cap."""
+    head = [HEADER, ""]
+    for section in protected:
+        head += section.split("\n") + [""]
+    budget_lines = max(0, max_lines - len(head))
+    budget_chars = max(0, max_chars - sum(len(x) + 1 for x in head))
+    recent_block = [RECENT_START, "## Recent (not consolidated yet)", *recent, RECENT_END] if recent else []
+    body_lines = fit(generated, budget_lines, budget_chars)
+    body_lines = _drop_dangling_headings(body_lines)
+    if recent_block:
+        used_lines = len(body_lines) + (1 if body_lines else 0)
+        used_chars = sum(len(x) + 1 for x in body_lines) + (1 if body_lines else 0)
+        room = fit(recent_block[2:-1], budget_lines - used_lines - 3, budget_chars - used_chars - 80)
+        if room:
+            body_lines = [*body_lines, *([""] if body_lines else []), RECENT_START, recent_block[1], *room,
+                          RECENT_END]
+    lines = [*head, *body_lines]
+    while lines and not lines[-1].strip():
+        lines.pop()
+    text = "\n".join(lines) + "\n"
+    if protected:
+        return text
+    # Safety net: whatever happened above, the written file never exceeds the bound.
+    return "\n".join(fit(text.rstrip("\n").split("\n"), max_lines, max_chars)) + "\n"
+
+
+def extractive_lines(ranked: list[Candidate]) -> list[str]:
+    """Ranked bullets grouped under their page titles, groups in order of their best bullet."""
+    groups: dict[str, list[str]] = {}
+    for cand in ranked:
+        groups.setdefault(cand.page, []).append(f"- {cand.text}")
+    lines: list[str] = []
+    # Interleave by rank so a cut keeps the best of every group rather than one whole group.
+    order = list(groups)
+    depth = 0
+    picked: dict[str, list[str]] = {g: [] for g in order}
+    total = sum(len(v) for v in groups.values())
+    taken = 0
+    while taken < total:
+        for g in order:
+            if depth < len(groups[g]):
+                picked[g].append(groups[g][depth])
+                taken += 1
+        depth += 1
+    for g in order:
+        lines += [f"## {g}", *picked[g], ""]
+    return lines
+
+
+def _ranked_fit_lines(ranked: list[Candidate], max_lines: int, max_chars: int) -> list[str]:
+    """Extractive body that keeps the highest-ranked bullets when the cap cuts."""
+    chosen: list[Candidate] = []
+    for cand in ranked:
+        trial = extractive_lines([*chosen, cand])
+        if len(trial) > max_lines or sum(len(x) + 1 for x in trial) > max_chars:
+            continue
+        chosen.append(cand)
+    return extractive_lines(chosen)
+
+
+async def _llm_lines(manager: MemoryManager, ranked: list[Candidate], max_lines: int, max_chars: int) -> list[str]:
+    from suzent_desktop.core import llm
+    from suzent_desktop.core.dream.agent import load_prompt
+
+    system = load_prompt("promote_system.md").format(max_lines=max_lines, max_chars=max_chars)
+    facts = "\n".join(f"- {c.text} (recalled {c.recalls}x, latest {c.latest or 'unknown'})" for c in ranked)
+    payload = await llm.complete_json(
+        manager.settings.memory_consolidation_model,
+        [{"role": "system", "content": system}, {"role": "user", "content": facts}],
+        schema_hint='{"markdown": "the MEMORY.md body: ## headings and - bullets, no title"}',
+        timeout=PROMOTION_TIMEOUT_SECONDS,
+    )
+    if not isinstance(payload, dict) or not isinstance(payload.get("markdown"), str):
+        raise llm.LLMFormatError('expected {"markdown": "..."}')
+    text = PROTECTED_RE.sub("", payload["markdown"]).replace(RECENT_START, "").replace(RECENT_END, "")
+    lines = [line.rstrip() for line in text.strip().splitlines() if not line.startswith("# ")]
+    return lines
+
+
+def _recent_important(manager: MemoryManager, extra: list[Fact]) -> list[str]:
+    """Important facts of days after the watermark (and the given ones), newest first."""
+    stones = manager.tombstones.contents()
+    mark = manager.notebook.watermark(manager.clock.today())
+    seen: set[str] = set()
+    lines: list[str] = []
+
+    def add(fact: Fact) -> None:
+        key = normalize(fact.content)
+        if fact.is_important and key not in seen and key not in stones:
+            seen.add(key)
+            lines.append(f"- {fact.content}")
+
+    for fact in extra:
+        add(fact)
+    for date in reversed(manager.archive.dates()):
+        if mark is not None and date <= mark:
+            break
+        try:
+            parsed = manager.archive.read(date)
+        except (OSError, ValueError):
+            continue
+        for line in reversed(parsed.facts):
+            add(line.fact)
+    return lines[:20]
+
+
+def _existing(manager: MemoryManager) -> str:
+    path = manager.layout.memory_md
+    return path.read_bytes().decode("utf-8", errors="replace") if path.is_file() else ""
+
+
+def _generated_part(text: str) -> list[str]:
+    """The lines of an existing MEMORY.md outside the header, protected and recent blocks."""
+    text = PROTECTED_RE.sub("", text)
+    if RECENT_START in text and RECENT_END in text:
+        head, _, rest = text.partition(RECENT_START)
+        _, _, tail = rest.partition(RECENT_END)
+        text = head + tail
+    lines = [line for line in text.splitlines() if not line.startswith("# ")]
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    while lines and not lines[-1].strip():
+        lines.pop()
+    return lines
+
+
+async def promote(manager: MemoryManager, *, llm_errors: list[str] | None = None) -> ChangeSet:
+    """Rewrite MEMORY.md from ``3_Personal/`` and recall signals, within the hard cap."""
+    s = manager.settings
+    max_lines, max_chars = max(1, s.memory_md_max_lines), max(1, s.memory_md_max_chars)
+
+    def gather() -> tuple[list[Candidate], str, list[str]]:
+        candidates = rank(_personal_candidates(manager), dict(manager.recall.counts()))
+        return candidates, _existing(manager), _recent_important(manager, [])
+
+    ranked, existing, recent = await asyncio.to_thread(gather)
+    changes = ChangeSet()
+    if not ranked and not recent:
+        return changes  # nothing to promote yet: keep whatever MEMORY.md says
+    body: list[str] | None = None
+    if s.memory_consolidation_model and ranked:
+        try:
+            body = await _llm_lines(manager, ranked[:MAX_CANDIDATES], max_lines, max_chars)
+        except Exception as exc:  # fall back to the extractive summary, and say so
+            changes.errors.append(f"MEMORY.md: model summary failed, used the extractive one ({exc})")
+            if llm_errors is not None:
+                llm_errors.append(str(exc))
+    protected = protected_sections(existing)
+    if body is None:
+        head = [HEADER, ""] + [line for sec in protected for line in [*sec.split("\n"), ""]]
+        body = _ranked_fit_lines(ranked, max_lines - len(head), max_chars - sum(len(x) + 1 for x in head))
+    text = compose(body, protected, recent, max_lines, max_chars)
+    if text != existing:
+        await asyncio.to_thread(atomic_write_text, manager.layout.memory_md, text)
+        changes.memory_md = True
+    return changes
+
+
+async def refresh_from_important(manager: MemoryManager, facts: list[Fact]) -> ChangeSet:
+    """Capture-time path: keep the promoted body, refresh the block of recent important facts."""
+    s = manager.settings
+    max_lines, max_chars = max(1, s.memory_md_max_lines), max(1, s.memory_md_max_chars)
+
+    def build() -> tuple[str, str]:
+        existing = _existing(manager)
+        recent = _recent_important(manager, list(facts))
+        return existing, compose(_generated_part(existing), protected_sections(existing), recent, max_lines, max_chars)
+
+    existing, text = await asyncio.to_thread(build)
+    changes = ChangeSet()
+    if text != existing:
+        await asyncio.to_thread(atomic_write_text, manager.layout.memory_md, text)
+        changes.memory_md = True
+    return changes
+
+
+def memory_md_stats(text: str) -> dict[str, Any]:
+    return {"lines": len(text.splitlines()), "chars": len(text)}

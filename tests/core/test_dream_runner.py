@@ -1,0 +1,307 @@
+"""DreamRunner: pending dates, gates, watermark safety, rollback, retries, sprint, dry run."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from dream_support import days_before, make_manager, notebook_text, page, vault_files, write_log
+
+from suzent_desktop.core.dream.model import Batch, EngineReport
+from suzent_desktop.core.dream.runner import DreamRunner
+from suzent_desktop.core.dream.tools import VaultTools
+from suzent_desktop.core.facts import Fact
+
+
+def ingest_entries(manager):
+    return [e for e in manager.notebook.entries() if e.kind == "ingest"]
+
+
+async def writing_engine(batch: Batch, tools: VaultTools) -> EngineReport:
+    tools.write("3_Personal/Test.md", "# Test\n\n" + "".join(f"- {f.fact.content} ({f.date})\n" for f in batch.facts))
+    return EngineReport(summary=f"wrote {len(batch.facts)} facts")
+
+
+async def failing_engine(batch: Batch, tools: VaultTools) -> EngineReport:
+    tools.write("3_Personal/Work.md", "half-written\n")
+    tools.write("3_Personal/New Page.md", "also half-written\n")
+    raise RuntimeError("model exploded")
+
+
+async def idle_engine(batch: Batch, tools: VaultTools) -> EngineReport:
+    return EngineReport(summary="looked around, changed nothing")
+
+
+@pytest.fixture
+def manager(home, clock):
+    return make_manager(home, clock)
+
+
+@pytest.fixture
+def seeded(manager, today):
+    """Two pending days and a page that a failed run must not damage."""
+    d1, d2 = days_before(today, 3)[:2]
+    write_log(manager, d1, [Fact("User works at Contoso", "work"), Fact("User likes tea", "preference")])
+    write_log(manager, d2, [Fact("User now works at Microsoft", "work")])
+    work = manager.layout.notebook_dir / "3_Personal" / "Work.md"
+    work.write_text("# Work\n\nWritten by hand.\n", encoding="utf-8")
+    return manager, [d1, d2]
+
+
+# -- pending dates and gates -------------------------------------------------------------------
+async def test_nothing_pending_and_todays_log_is_never_consolidated(manager, today):
+    write_log(manager, today.isoformat(), ["User is writing tests today"])
+    result = await DreamRunner(manager).run_once(force=True)
+    assert result.outcome == "nothing_pending"
+    assert ingest_entries(manager) == []
+
+
+async def test_gates_min_facts_min_hours_and_enabled(home, clock, today):
+    manager = make_manager(home, clock, memory_consolidation_min_facts=5)
+    write_log(manager, days_before(today, 1)[0], ["User likes tea", "User likes jazz"])
+    runner = DreamRunner(manager, engine=writing_engine)
+    gated = await runner.run_once()
+    assert gated.outcome == "gated" and "min_facts" in gated.reason
+    status = runner.gate_status()
+    assert not status.due and status.pending_facts == 2 and status.next_batch == days_before(today, 1)
+    forced = await runner.run_once(force=True)
+    assert forced.outcome == "productive"
+
+    disabled = make_manager(home, clock, memory_consolidation_enabled=False)
+    write_log(disabled, today.isoformat(), ["User is here"])  # today's log is never pending
+    write_log(disabled, days_before(today, 1)[0], ["User likes coffee"])
+    assert (await DreamRunner(disabled, engine=writing_engine).run_once(force=True)).outcome in (
+        "gated", "nothing_pending")
+
+
+async def test_min_hours_backoff_survives_a_restart(home, clock, today):
+    manager = make_manager(home, clock, memory_consolidation_min_hours=6.0)
+    write_log(manager, days_before(today, 1)[0], ["User likes tea"])
+    first = await DreamRunner(manager, engine=idle_engine).run_once()
+    assert first.outcome == "no_change"
+    reopened = make_manager(home, clock, memory_consolidation_min_hours=6.0)
+    again = await DreamRunner(reopened, engine=writing_engine).run_once()
+    assert again.outcome == "gated" and "min_hours" in again.reason
+    assert DreamRunner(reopened).gate_status().next_run_at is not None
+
+
+# -- productive runs -------------------------------------------------------------------------------
+async def test_productive_run_advances_watermark_once_promotes_and_reindexes(seeded, today):
+    manager, dates = seeded
+    await manager.reindex()
+    assert (await manager.indexer.stats()).by_source.get("archive", 0) == 3
+    phases: list[str] = []
+    results = []
+    runner = DreamRunner(manager, on_phase=phases.append, on_result=results.append)
+    result = await runner.run_once()
+    assert result.outcome == "productive"
+    assert result.batch == dates and result.watermark == dates[-1]
+    assert manager.watermark() == dates[-1]
+    assert [e.watermark for e in ingest_entries(manager)] == [dates[-1]]
+    assert "3_Personal/Work.md" in result.pages_changed
+    assert "User now works at Microsoft" in page(manager, "3_Personal/Work.md")
+    assert "Microsoft" in manager.layout.memory_md.read_text(encoding="utf-8")
+    assert result.changes.memory_md and result.changes.watermark == dates[-1]
+    assert (await manager.indexer.stats()).by_source.get("archive", 0) == 0
+    assert phases == ["running", "finalizing", "idle"] and results == [result]
+    assert runner.phase == "idle"
+    # A second run has nothing to do and writes no second entry.
+    assert (await runner.run_once(force=True)).outcome == "nothing_pending"
+    assert len(ingest_entries(manager)) == 1
+    history = runner.history()
+    assert history[0]["outcome"] == "productive" and history[0]["watermark"] == dates[-1]
+
+
+# -- failures: watermark held, pages restored ----------------------------------------------------------
+async def test_engine_failure_holds_watermark_and_restores_pages(seeded):
+    manager, dates = seeded
+    before = vault_files(manager)
+    result = await DreamRunner(manager, engine=failing_engine).run_once()
+    assert result.outcome == "failed" and "model exploded" in result.reason
+    assert manager.watermark() is None and ingest_entries(manager) == []
+    after = vault_files(manager)
+    state = json.loads(after.pop(".state/dream_state.json"))
+    assert after == before
+    assert state["retries"] == {dates[0]: 1}
+
+
+async def test_timeout_holds_watermark_and_restores_pages(home, clock, today):
+    manager = make_manager(home, clock, memory_consolidation_timeout_seconds=0.2)
+    write_log(manager, days_before(today, 1)[0], ["User likes tea"])
+    before = {k: v for k, v in vault_files(manager).items()}
+    never = asyncio.Event()
+
+    async def hanging_engine(batch, tools):
+        tools.write("3_Personal/Tea.md", "# Tea\n\n- partial\n")
+        await never.wait()
+        return EngineReport("unreachable")
+
+    result = await DreamRunner(manager, engine=hanging_engine).run_once()
+    assert result.outcome == "failed" and "timed out" in result.reason
+    assert manager.watermark() is None
+    after = vault_files(manager)
+    after.pop(".state/dream_state.json")
+    assert after == before
+
+
+async def test_cancel_rolls_back_and_counts_as_failure(seeded):
+    manager, dates = seeded
+    before = vault_files(manager)
+    started, never = asyncio.Event(), asyncio.Event()
+
+    async def slow_engine(batch, tools):
+        tools.write("3_Personal/Work.md", "# Work\n\n- in progress\n")
+        started.set()
+        await never.wait()
+        return EngineReport("unreachable")
+
+    runner = DreamRunner(manager, engine=slow_engine)
+    task = asyncio.ensure_future(runner.run_once())
+    await started.wait()
+    runner.cancel()
+    result = await task
+    assert result.outcome == "failed" and result.reason.startswith("cancelled")
+    after = vault_files(manager)
+    state = json.loads(after.pop(".state/dream_state.json"))
+    assert after == before and state["retries"][dates[0]] == 1
+
+
+async def test_no_change_when_only_index_or_identical_bytes_are_written(seeded):
+    manager, _dates = seeded
+    work_before = page(manager, "3_Personal/Work.md")
+    index_before = manager.layout.index_md.read_bytes()
+
+    async def cosmetic_engine(batch, tools):
+        tools.write("3_Personal/Work.md", work_before)  # same bytes: a touch, not work
+        tools.write_index("# Index\n\nrewritten\n")
+        return EngineReport("touched things")
+
+    result = await DreamRunner(manager, engine=cosmetic_engine).run_once()
+    assert result.outcome == "no_change" and manager.watermark() is None
+    assert manager.layout.index_md.read_bytes() == index_before
+
+
+async def test_users_concurrent_edit_is_not_proof_of_work_and_is_kept(seeded):
+    manager, _dates = seeded
+    other = manager.layout.notebook_dir / "1_Projects" / "Garden.md"
+
+    async def bystander_engine(batch, tools):
+        other.write_text("# Garden\n\nEdited by the user meanwhile.\n", encoding="utf-8")
+        return EngineReport("nothing")
+
+    result = await DreamRunner(manager, engine=bystander_engine).run_once()
+    assert result.outcome == "no_change" and manager.watermark() is None
+    assert other.read_text(encoding="utf-8").endswith("meanwhile.\n")
+
+
+async def test_skip_after_retry_limit_keeps_facts_searchable(home, clock, today):
+    manager = make_manager(home, clock, memory_consolidation_max_retries=2)
+    d1, d2 = days_before(today, 2)
+    write_log(manager, d1, ["User collects antique typewriters"])
+    write_log(manager, d2, ["User plays the cello"])
+    await manager.reindex()
+    runner = DreamRunner(manager, engine=failing_engine)
+    first = await runner.run_once()
+    assert first.outcome == "failed" and manager.watermark() is None
+    # A restart in between: the count lives in .state/, not in memory.
+    reopened = make_manager(home, clock, memory_consolidation_max_retries=2)
+    second = await DreamRunner(reopened, engine=failing_engine).run_once()
+    assert second.outcome == "skipped" and second.watermark == d2
+    assert reopened.watermark() == d2
+    assert reopened.notebook.skipped_dates() == [d1, d2]
+    hits = (await reopened.search("antique typewriters", record_recall=False)).hits
+    assert any("typewriters" in h.text and h.source_type == "archive" for h in hits)
+    assert DreamRunner(reopened).history()[0]["outcome"] == "skipped"
+
+
+async def test_batch_of_only_forgotten_facts_is_skipped_at_once(manager, today):
+    date = days_before(today, 1)[0]
+    write_log(manager, date, ["User's password hint is Rex"])
+    await manager.forget("User's password hint is Rex")
+    result = await DreamRunner(manager, engine=writing_engine).run_once(force=True)
+    assert result.outcome == "skipped" and manager.watermark() == date
+
+
+# -- tombstones, summaries ------------------------------------------------------------------------------
+async def test_forgotten_fact_is_not_consolidated(manager, today):
+    date = days_before(today, 1)[0]
+    write_log(manager, date, [Fact("User's ex is called Sam", "people"), Fact("User likes tea", "preference")])
+    await manager.forget("user's ex is  called sam")
+    seen: list[str] = []
+
+    async def spying_offline(batch, tools):
+        seen.extend(f.fact.content for f in batch.facts)
+        from suzent_desktop.core.dream.offline import consolidate
+
+        return await asyncio.to_thread(consolidate, batch, tools, manager.embedder.embed)
+
+    result = await DreamRunner(manager, engine=spying_offline).run_once()
+    assert result.outcome == "productive"
+    assert seen == ["User likes tea"]
+    text = notebook_text(manager) + manager.layout.memory_md.read_text(encoding="utf-8")
+    assert "Sam" not in text and "User likes tea" in text
+
+
+async def test_watermark_token_in_summary_never_moves_the_watermark(seeded, today):
+    manager, dates = seeded
+
+    async def sneaky_engine(batch, tools):
+        await writing_engine(batch, tools)
+        return EngineReport(f"## [{today}] ingest | daily logs  watermark={today}\n```\nwatermark=2099-01-01\n```")
+
+    result = await DreamRunner(manager, engine=sneaky_engine).run_once()
+    assert result.outcome == "productive"
+    assert manager.notebook.raw_watermark() == dates[-1]
+    assert [e.watermark for e in ingest_entries(manager)] == [dates[-1]]
+
+
+# -- sprint and dry run ----------------------------------------------------------------------------------
+async def test_sprint_over_a_40_day_backlog(home, clock, today):
+    manager = make_manager(home, clock, memory_consolidation_max_days=14, memory_consolidation_min_hours=24.0)
+    dates = days_before(today, 40)
+    for index, date in enumerate(dates):
+        write_log(manager, date, [Fact(f"User visited museum number {index}", "plan")])
+    results = await DreamRunner(manager).run_cycle()
+    assert [r.outcome for r in results] == ["productive"] * 3
+    assert [len(r.batch) for r in results] == [14, 14, 12]
+    assert manager.watermark() == dates[-1] and manager.pending_dates() == []
+    assert [e.watermark for e in ingest_entries(manager)] == [dates[13], dates[27], dates[39]]
+    text = notebook_text(manager)
+    assert all(f"museum number {i} " in text for i in range(40))
+
+
+async def test_dry_run_leaves_the_vault_byte_identical(seeded):
+    manager, dates = seeded
+    before = vault_files(manager)
+    result = await DreamRunner(manager).run_once(dry_run=True)
+    assert result.outcome == "productive" and result.batch == dates
+    assert vault_files(manager) == before
+    assert manager.watermark() is None
+    assert "3_Personal/Work.md" in result.diffs
+    assert "+- User now works at Microsoft" in result.diffs["3_Personal/Work.md"]
+
+
+async def test_run_cycle_lints_when_caught_up_and_due(home, clock, today):
+    manager = make_manager(home, clock, memory_lint_enabled=True, memory_lint_min_days=7)
+    write_log(manager, days_before(today, 1)[0], ["User likes tea"])
+    runner = DreamRunner(manager)
+    assert runner.gate_status().lint_due
+    results = await runner.run_cycle()
+    assert [r.outcome for r in results] == ["productive"]
+    assert manager.notebook.last_entry("lint").date == today.isoformat()
+    assert runner.last_lint.ok and not runner.gate_status().lint_due
+
+
+async def test_serve_runs_a_cycle_and_stops(home, clock, today):
+    manager = make_manager(home, clock)
+    write_log(manager, days_before(today, 1)[0], ["User likes tea"])
+    stop = asyncio.Event()
+    results = []
+
+    def on_result(result):
+        results.append(result)
+        stop.set()
+
+    await asyncio.wait_for(DreamRunner(manager, on_result=on_result).serve(stop), timeout=30)
+    assert results[0].outcome == "productive"
