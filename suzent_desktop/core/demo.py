@@ -218,6 +218,19 @@ def _pages(dates: list[str]) -> dict[str, str]:
     """Notebook pages as a dream run over the first ten days would have left them."""
     d = dates
     return {
+        "3_Personal/About Me.md": """# About Me
+
+Sam Rivera: data engineer, hiker and climber, building a hiking app on weekends.
+
+- [[Preferences]]
+- [[Work]]
+- [[People]]
+- [[Places]]
+- [[Health]]
+- [[Routines]]
+- [[Dates]]
+- [[Plans]]
+""",
         "3_Personal/Preferences.md": f"""---
 tags: [personal, preferences]
 sources: [{d[0]}, {d[3]}, {d[5]}, {d[8]}, {d[9]}]
@@ -228,55 +241,66 @@ updated: {d[9]}
 ## Tools and work style
 - User prefers dark mode in every editor ({d[0]})
 - User prefers compact dashboards over large charts ({d[3]})
-- User writes notes in Markdown and syncs them with Obsidian ({d[3]}) — see [[Vector Search]]
+- User writes notes in Markdown and syncs them with Obsidian ({d[3]})
 - User prefers Python and Rust over Java ({d[5]})
 - User likes meetings before noon and keeps afternoons for focus work ({d[8]})
 
 ## Food and drink
 - User drinks oat-milk flat whites, no sugar ({d[0]})
-- Allergic to peanuts: see [[Health and Routine#Health]]
 
 ## Travel
 - User prefers window seats on flights ({d[9]})
 
-Related: [[Work]], [[People]], [[Trail Guide]]
+Allergies are on [[Health#Allergies|the health page]]. See also [[Work]], [[People]],
+[[Trail Guide]] and the notes on [[Vector Search]].
 """,
         "3_Personal/Work.md": f"""# Work
 
 - User works at Contoso as a data engineer ({d[0]})
 - User's manager at Contoso is Priya Nair ({d[3]})
 - User maintains Contoso's nightly Spark ingestion pipeline ({d[3]})
-- User is evaluating vector databases for Contoso's search team ({d[7]}) — notes in [[Vector Search]]
+- User is evaluating vector databases for Contoso's search team ({d[7]})
 
-## People at work
-- [[People#Jonas|Jonas]], a former colleague, now works at Microsoft ({d[9]})
+Employer: [[Contoso]]. Notes on the evaluation: [[Vector Search]]. Former colleagues: [[People#Jonas|Jonas]].
+Reading: [[Designing Data-Intensive Applications]].
 """,
         "3_Personal/People.md": f"""# People
 
 ## Anna
 - Anna is User's sister; she lives in Portland ({d[1]})
-- Anna's birthday is on September 14 ({d[6]})
 
 ## Marco
 - Marco is User's climbing partner from the Vertical World gym ({d[4]})
-- Plan: climb Mount Si together in August ({d[4]})
 
 ## Jonas
 - Jonas, a former colleague, now works at Microsoft ({d[9]})
-""",
-        "3_Personal/Health and Routine.md": f"""# Health and Routine
 
-## Health
-- User is allergic to peanuts ({d[2]})
-- User sees a physiotherapist for a sore left knee ({d[8]})
-
-## Routine
-- User runs 5 km before work on Mondays, Wednesdays and Fridays ({d[2]})
-- User reads for thirty minutes before bed ({d[6]})
+Birthdays are on [[Dates]]; present ideas in [[Gift ideas for Anna]].
 """,
         "3_Personal/Places.md": f"""# Places
 
 - User lives in Seattle, in Capitol Hill ({d[0]})
+""",
+        "3_Personal/Health.md": f"""# Health
+
+## Allergies
+- User is allergic to peanuts ({d[2]})
+
+## Treatment
+- User sees a physiotherapist for a sore left knee ({d[8]})
+""",
+        "3_Personal/Routines.md": f"""# Routines
+
+- User runs 5 km before work on Mondays, Wednesdays and Fridays ({d[2]})
+- User reads for thirty minutes before bed ({d[6]})
+""",
+        "3_Personal/Dates.md": f"""# Dates
+
+- Anna's birthday is on September 14 ({d[6]})
+""",
+        "3_Personal/Plans.md": f"""# Plans
+
+- User plans to climb Mount Si with Marco in August ({d[4]})
 """,
         "1_Projects/Trail Guide.md": f"""---
 tags: [project, side-project]
@@ -300,7 +324,7 @@ A hiking app for the Cascades, built by the user on weekends.
 - [ ] Decide on a name for the app store
 - [x] Ship offline maps
 
-Owner: [[Preferences|the user]] · Related: [[Vector Search]]
+Owner: [[About Me|the user]] · Related: [[Vector Search]]
 """,
         "2_Wiki/Concepts/Vector Search.md": f"""---
 tags: [concept, search]
