@@ -74,8 +74,23 @@ def run_doctor(home: Path, *, clock: Clock | None = None, check_index: bool = Tr
     problems += check_notebook(layout, contents)
     problems += check_watermark(layout, today)
     if check_index:
-        problems += check_index_health(layout, settings, clock)
+        problems += _without_repeats(check_index_health(layout, settings, clock), problems)
     return problems
+
+
+def _without_repeats(index_problems: list[Problem], file_problems: list[Problem]) -> list[Problem]:
+    """An undecodable file is reported once, by the file check, not again as an index error and a stale file."""
+    bad = {p.path for p in file_problems if p.severity == ERROR and p.path}
+    kept: list[Problem] = []
+    for problem in index_problems:
+        if problem.path in bad:
+            continue
+        if problem.message.startswith("index error: ") and any(
+            problem.message[len("index error: ") :].startswith(f"{path}:") for path in bad
+        ):
+            continue
+        kept.append(problem)
+    return kept
 
 
 def _decode(path: Path) -> tuple[str | None, Problem | None]:

@@ -141,3 +141,26 @@ def test_doctor_does_not_bootstrap(home: Path):
 def test_problem_format():
     assert Problem("warning", "/a/b.md", 3, "msg").format() == "/a/b.md:3: warning: msg"
     assert Problem("error", None, None, "msg").format() == "(home): error: msg"
+
+
+def test_stale_index_files_are_reported(home: Path, boot: Layout, capsys: pytest.CaptureFixture[str]):
+    write_log(boot, "2026-07-18", "- [work] fine\n")
+    assert main(["--home", str(home), "reindex"]) == 0
+    page = boot.notebook_dir / "0_Inbox" / "Later.md"
+    page.write_text("# Later\n\nWritten after the last reindex.\n", encoding="utf-8")
+    capsys.readouterr()
+    code, report = doctor_json(home, capsys)
+    assert code == 0
+    stale = [p for p in report["problems"] if p["path"] == str(page.resolve())]
+    assert len(stale) == 1 and "reindex" in stale[0]["message"]
+
+
+def test_an_undecodable_file_is_reported_once_even_after_reindex(home: Path, boot: Layout, capsys: pytest.CaptureFixture[str]):
+    page = boot.notebook_dir / "3_Personal" / "Bin.md"
+    page.write_bytes(b"\xff\xfe\x00 binary")
+    assert main(["--home", str(home), "reindex"]) == 0
+    assert "Bin.md" in capsys.readouterr().err  # reindex warns and carries on
+    code, report = doctor_json(home, capsys)
+    assert code == 1
+    mentions = [p for p in report["problems"] if "Bin.md" in (p["path"] or "") or "Bin.md" in p["message"]]
+    assert len(mentions) == 1 and mentions[0]["severity"] == "error"
