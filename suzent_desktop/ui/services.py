@@ -44,7 +44,7 @@ class AppServices(QObject):
         super().__init__(parent)
         self.bridge = bridge or Bridge(self)
         self.manager = manager
-        self.runner: DreamRunner = runner if runner is not None else self._make_runner(manager)
+        self.runner: DreamRunner | None = runner if runner is not None else self._make_runner(manager)
         self.last_error: str | None = None
         self.index_stats: Any = None
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -65,9 +65,12 @@ class AppServices(QObject):
         bridge.setParent(services)
         return services
 
-    def _make_runner(self, manager: MemoryManager) -> DreamRunner:
-        from suzent_desktop.core.dream.runner import DreamRunner
-
+    def _make_runner(self, manager: MemoryManager) -> DreamRunner | None:
+        try:
+            from suzent_desktop.core.dream.runner import DreamRunner
+        except ImportError:  # an install without the consolidation engine still browses and searches
+            log.warning("dream runner unavailable; consolidation is disabled in this window")
+            return None
         return DreamRunner(manager, on_phase=self._on_phase, on_result=self._on_result)
 
     def _on_phase(self, phase: str) -> None:
@@ -116,6 +119,8 @@ class AppServices(QObject):
         ``on_cancel`` (for example ``runner.cancel``) and finally cancels the task itself.
         """
         task = asyncio.ensure_future(self._run(coro, label))
+        # A task cancelled before its first step never awaits ``coro``: close it so it is not leaked.
+        task.add_done_callback(lambda t: t.cancelled() and coro.close())
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         if label is not None:

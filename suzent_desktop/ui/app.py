@@ -1,0 +1,72 @@
+"""Application entry: one QApplication, one asyncio loop on Qt (qasync), one main window.
+
+The window is shown before any index work: the initial incremental sync and the dream
+runner's schedule start as background tasks on the loop once the window is up. Closing the
+window stops both cleanly (the runner rolls back a run in progress) before the loop ends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import sys
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+
+def _application():  # noqa: ANN202 - QApplication
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    if app is None:
+        app = QApplication(sys.argv[:1])
+    app.setApplicationName("Suzent")
+    app.setApplicationDisplayName("Suzent")
+    app.setOrganizationName("suzent")
+    app.setDesktopFileName("suzent-desktop")
+    return app
+
+
+async def _run_window(home: Path) -> int:
+    from suzent_desktop.ui.main_window import MainWindow, app_icon
+    from suzent_desktop.ui.services import AppServices
+
+    services = AppServices.open(home)
+    window = MainWindow(services)
+    window.setWindowIcon(app_icon())
+    closed = asyncio.Event()
+    window.closed.connect(closed.set)
+    window.show()
+    window.start_background()
+    if os.environ.get("SUZENT_QUIT_AFTER_START"):  # smoke test of a packaged build
+        asyncio.get_running_loop().call_later(float(os.environ["SUZENT_QUIT_AFTER_START"]), window.close)
+    await closed.wait()
+    await window.shutdown()
+    return 0
+
+
+def run_app(home: Path) -> int:
+    """Open the window on ``home`` and run until it closes; returns the process exit code."""
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    import qasync
+
+    from suzent_desktop.ui import theme
+    from suzent_desktop.ui.main_window import app_icon
+
+    app = _application()
+    app.setWindowIcon(app_icon())
+    theme.install(app)
+    app.setQuitOnLastWindowClosed(False)  # the loop ends when the window's shutdown is done
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    try:
+        with loop:
+            return loop.run_until_complete(_run_window(Path(home)))
+    except Exception as exc:  # a startup failure (bad config, unusable folder) is shown, not swallowed
+        log.exception("the app stopped")
+        from PySide6.QtWidgets import QMessageBox
+
+        QMessageBox.critical(None, "Suzent", f"Suzent could not start:\n\n{exc}")
+        return 1

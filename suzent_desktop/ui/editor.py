@@ -1,0 +1,568 @@
+"""The centre of the window: tabbed markdown editors with a debounced rendered preview.
+
+An edit is never lost: saves are atomic (Ctrl+S, focus loss, closing a tab or the window),
+and a file changed on disk while the editor holds unsaved text raises a conflict bar
+offering Reload / Keep mine / Compare instead of silently overwriting either side. A change
+on disk while the editor is clean reloads quietly. Our own saves are recognised by content,
+so the watcher's echo of a save never looks like a conflict.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import QAction, QDesktopServices, QFont, QFontDatabase, QKeySequence, QTextCursor
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QTabWidget,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from suzent_desktop.core.atomic import atomic_write_text
+from suzent_desktop.ui import theme
+from suzent_desktop.ui.markdown_render import (
+    MarkdownRenderer,
+    WikiLink,
+    heading_line,
+    parse_href,
+    preview_css,
+)
+from suzent_desktop.ui.vault_ops import PageIndex
+
+PREVIEW_DELAY_MS = 250
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha1(data).hexdigest()
+
+
+def read_text(path: Path) -> str:
+    """Pages are UTF-8; undecodable bytes are shown replaced rather than refusing to open."""
+    return path.read_bytes().decode("utf-8", errors="replace")
+
+
+class ConflictBar(QFrame):
+    """Inline, non-blocking notice: the file changed on disk while there are unsaved edits."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("conflictBar")
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(8, 4, 8, 4)
+        self.label = QLabel("This page changed on disk while you were editing it.")
+        layout.addWidget(self.label, 1)
+        self.reload_button = QPushButton("Reload from disk")
+        self.keep_button = QPushButton("Keep mine")
+        self.compare_button = QPushButton("Compare…")
+        for button in (self.reload_button, self.keep_button, self.compare_button):
+            layout.addWidget(button)
+        self.hide()
+
+
+class CompareDialog(QDialog):
+    """A unified diff of the disk version against the editor's text, with the same two choices."""
+
+    def __init__(self, path: Path, disk: str, mine: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"Compare — {path.name}")
+        self.resize(760, 520)
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel("Lines starting with − are on disk only; + are in your unsaved text."))
+        view = QPlainTextEdit()
+        view.setReadOnly(True)
+        view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        diff = difflib.unified_diff(
+            disk.splitlines(), mine.splitlines(), "on disk", "your text", lineterm=""
+        )
+        view.setPlainText("\n".join(diff) or "(no differences)")
+        layout.addWidget(view)
+        self.choice: str | None = None
+        buttons = QDialogButtonBox()
+        reload_button = buttons.addButton("Reload from disk", QDialogButtonBox.ButtonRole.DestructiveRole)
+        keep_button = buttons.addButton("Keep mine", QDialogButtonBox.ButtonRole.AcceptRole)
+        buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
+        reload_button.clicked.connect(lambda: self._pick("reload"))
+        keep_button.clicked.connect(lambda: self._pick("keep"))
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+
+    def _pick(self, choice: str) -> None:
+        self.choice = choice
+        self.accept()
+
+
+class PageEditor(QWidget):
+    """One open file: source on the left, preview on the right."""
+
+    saved = Signal(object)  # Path
+    dirty_changed = Signal(bool)
+    link_activated = Signal(str, object)  # (target, heading | None) of a clicked wikilink
+    path_link_activated = Signal(object, object)  # (Path, heading | None) of a clicked relative link
+    forget_requested = Signal(str)  # paragraph text the user asked to forget
+    rendered = Signal()
+    conflict_raised = Signal()
+
+    def __init__(self, path: Path, *, exists: Callable[[WikiLink], bool] | None = None,
+                 read_only: bool = False, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.path = Path(path)
+        self.read_only = read_only
+        self.conflict: str | None = None  # the disk text that conflicts with unsaved edits
+        self.deleted_on_disk = False
+        self._disk_digest: str | None = None
+        self._dirty = False
+        self._loading = False
+        self.renderer = MarkdownRenderer(exists, preview_css(theme.is_dark()))
+        self.last_html = ""
+
+        self.source = QPlainTextEdit()
+        self.source.setTabStopDistance(28)
+        font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        font.setPointSize(max(font.pointSize(), 10))
+        self.source.setFont(font)
+        self.source.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.source.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.source.customContextMenuRequested.connect(self._source_menu)
+        self.source.installEventFilter(self)
+        self.source.setReadOnly(read_only)
+        self.preview = QTextBrowser()
+        self.preview.setOpenLinks(False)
+        self.preview.setOpenExternalLinks(False)
+        self.preview.anchorClicked.connect(self._anchor_clicked)
+        preview_font = QFont(self.preview.font())
+        preview_font.setPointSize(max(preview_font.pointSize(), 10))
+        self.preview.setFont(preview_font)
+        self.preview.document().setDocumentMargin(14)
+
+        self.conflict_bar = ConflictBar()
+        self.conflict_bar.reload_button.clicked.connect(lambda: self.resolve_conflict("reload"))
+        self.conflict_bar.keep_button.clicked.connect(lambda: self.resolve_conflict("keep"))
+        self.conflict_bar.compare_button.clicked.connect(lambda: self.resolve_conflict("compare"))
+
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(self.source)
+        self.splitter.addWidget(self.preview)
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.setSizes([500, 500])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addWidget(self.conflict_bar)
+        layout.addWidget(self.splitter, 1)
+
+        self._render_timer = QTimer(self)
+        self._render_timer.setSingleShot(True)
+        self._render_timer.setInterval(PREVIEW_DELAY_MS)
+        self._render_timer.timeout.connect(self.render_now)
+        self.source.textChanged.connect(self._text_changed)
+        self.load()
+
+    # -- state ----------------------------------------------------------------------------------
+    @property
+    def dirty(self) -> bool:
+        return self._dirty
+
+    def _set_dirty(self, dirty: bool) -> None:
+        if dirty != self._dirty:
+            self._dirty = dirty
+            self.dirty_changed.emit(dirty)
+
+    def text(self) -> str:
+        return self.source.toPlainText()
+
+    def set_text(self, text: str) -> None:
+        """Programmatic edit (tests, scripts): behaves like typing."""
+        self.source.setPlainText(text)
+
+    def load(self) -> None:
+        """(Re)read the file, keeping the cursor's line."""
+        data = self.path.read_bytes() if self.path.exists() else b""
+        line = self.source.textCursor().blockNumber()
+        self._loading = True
+        try:
+            self.source.setPlainText(data.decode("utf-8", errors="replace"))
+        finally:
+            self._loading = False
+        self._disk_digest = _digest(data)
+        self.deleted_on_disk = False
+        self._set_dirty(False)
+        self.goto_line(line + 1, center=False)
+        self.render_now()
+
+    def save(self) -> bool:
+        """Atomic write. A pending conflict blocks saving until the user has chosen."""
+        if self.conflict is not None or self.read_only:
+            return False
+        if not self._dirty and not self.deleted_on_disk:
+            return True
+        text = self.text()
+        atomic_write_text(self.path, text)
+        self._disk_digest = _digest(text.encode("utf-8"))
+        self.deleted_on_disk = False
+        self._set_dirty(False)
+        self.saved.emit(self.path)
+        return True
+
+    # -- disk events --------------------------------------------------------------------------------
+    def on_disk_changed(self) -> None:
+        """The watcher saw the file change. Our own save's echo is recognised by content."""
+        if not self.path.exists():
+            self.on_disk_deleted()
+            return
+        data = self.path.read_bytes()
+        digest = _digest(data)
+        if digest == self._disk_digest:
+            return
+        if not self._dirty:
+            self.load()
+            return
+        if digest == _digest(self.text().encode("utf-8")):
+            self._disk_digest = digest
+            self._set_dirty(False)
+            return
+        self.conflict = data.decode("utf-8", errors="replace")
+        self.conflict_bar.label.setText(f"{self.path.name} changed on disk while you were editing it.")
+        self.conflict_bar.show()
+        self.conflict_raised.emit()
+
+    def on_disk_deleted(self) -> None:
+        """The file vanished: the text stays here; an explicit save recreates the file."""
+        self.deleted_on_disk = True
+
+    def resolve_conflict(self, choice: str) -> None:
+        """"reload": take the disk version; "keep": keep editing, next save overwrites; "compare": show a diff."""
+        if self.conflict is None:
+            return
+        if choice == "compare":
+            dialog = CompareDialog(self.path, self.conflict, self.text(), self)
+            dialog.finished.connect(lambda _r: dialog.choice and self.resolve_conflict(dialog.choice))
+            dialog.open()
+            return
+        disk = self.conflict
+        self.conflict = None
+        self.conflict_bar.hide()
+        if choice == "reload":
+            self.load()
+        elif choice == "keep":
+            self._disk_digest = _digest(disk.encode("utf-8"))
+            self._set_dirty(True)
+        else:
+            raise ValueError(f"unknown conflict choice {choice!r}")
+
+    def retarget(self, new_path: Path) -> None:
+        """The file was renamed or moved by the app: follow it."""
+        self.path = Path(new_path)
+
+    # -- editing ------------------------------------------------------------------------------------
+    def _text_changed(self) -> None:
+        if self._loading:
+            return
+        self._set_dirty(True)
+        self._render_timer.start()
+
+    def render_now(self) -> None:
+        self._render_timer.stop()
+        self.renderer.css = preview_css(theme.is_dark())
+        scroll = self.preview.verticalScrollBar().value()
+        self.last_html = self.renderer.render(self.text())
+        self.preview.setHtml(self.last_html)
+        self.preview.verticalScrollBar().setValue(scroll)
+        self.rendered.emit()
+
+    def goto_line(self, line: int | None, *, center: bool = True) -> None:
+        if line is None or line < 1:
+            return
+        block = self.source.document().findBlockByNumber(min(line, self.source.blockCount()) - 1)
+        cursor = QTextCursor(block)
+        self.source.setTextCursor(cursor)
+        if center:
+            self.source.centerCursor()
+
+    def goto_heading(self, heading: str) -> bool:
+        line = heading_line(self.text(), heading)
+        self.goto_line(line)
+        return line is not None
+
+    def current_paragraph(self) -> str:
+        """The selection, else the blank-line-delimited paragraph under the cursor."""
+        cursor = self.source.textCursor()
+        if cursor.hasSelection():
+            return cursor.selectedText().replace("\u2029", "\n").strip()
+        lines = self.text().split("\n")
+        row = cursor.blockNumber()
+        if row >= len(lines) or not lines[row].strip():
+            return ""
+        start = row
+        while start > 0 and lines[start - 1].strip():
+            start -= 1
+        end = row
+        while end + 1 < len(lines) and lines[end + 1].strip():
+            end += 1
+        return "\n".join(lines[start : end + 1]).strip()
+
+    def select_paragraph_at_line(self, line: int) -> str:
+        self.goto_line(line, center=False)
+        return self.current_paragraph()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+        if watched is self.source and event.type() == QEvent.Type.FocusOut and self._dirty:
+            self.save()
+        return super().eventFilter(watched, event)
+
+    def _source_menu(self, pos) -> None:  # noqa: ANN001 - QPoint
+        menu: QMenu = self.source.createStandardContextMenu()
+        menu.addSeparator()
+        forget = QAction("Forget this paragraph…", menu)
+        paragraph = self.current_paragraph()
+        forget.setEnabled(bool(paragraph))
+        forget.triggered.connect(lambda: self.forget_requested.emit(paragraph))
+        menu.addAction(forget)
+        menu.exec(self.source.viewport().mapToGlobal(pos))
+
+    # -- links --------------------------------------------------------------------------------------------
+    def _anchor_clicked(self, url: QUrl) -> None:
+        self.follow_link(url.toString())
+
+    def follow_link(self, href: str) -> None:
+        wiki = parse_href(href)
+        if wiki is not None:
+            target, heading = wiki
+            if not target:
+                if heading:
+                    self.goto_heading(heading)
+                return
+            self.link_activated.emit(target, heading)
+            return
+        url = QUrl(href)
+        if url.scheme() in ("http", "https", "mailto"):
+            QDesktopServices.openUrl(url)
+            return
+        path_part, _, heading = url.toString(QUrl.ComponentFormattingOption.FullyDecoded).partition("#")
+        if not path_part:
+            if heading:
+                self.goto_heading(heading)
+            return
+        target = (self.path.parent / path_part).resolve()
+        self.path_link_activated.emit(target, heading or None)
+
+
+class EditorArea(QTabWidget):
+    """Tabs of PageEditors plus a back/forward history of visited pages."""
+
+    current_page_changed = Signal(object)  # Path | None
+    page_saved = Signal(object)  # Path
+    forget_requested = Signal(str)
+    missing_link = Signal(str)  # a wikilink target that names no page
+
+    def __init__(self, root: Path, read_only_dirs: tuple[Path, ...] = (), parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.root = Path(root)
+        self.read_only_dirs = tuple(Path(p) for p in read_only_dirs)
+        self.setTabsClosable(True)
+        self.setMovable(True)
+        self.setDocumentMode(True)
+        self.tabCloseRequested.connect(self.close_tab)
+        self.currentChanged.connect(self._current_changed)
+        self.pages = PageIndex.scan(self.root) if self.root.is_dir() else PageIndex(self.root)
+        self.history: list[Path] = []
+        self.history_pos = -1
+        self._navigating = False
+        self.empty_label = QLabel("Open a page from the vault (Ctrl+O)")
+        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.save_action = QAction("Save", self)
+        self.save_action.setShortcut(QKeySequence.StandardKey.Save)
+        self.save_action.triggered.connect(self.save_current)
+
+    # -- tabs ------------------------------------------------------------------------------------------
+    def editors(self) -> list[PageEditor]:
+        return [w for i in range(self.count()) if isinstance(w := self.widget(i), PageEditor)]
+
+    def editor_for(self, path: Path) -> PageEditor | None:
+        path = Path(path)
+        return next((e for e in self.editors() if e.path == path), None)
+
+    def current_editor(self) -> PageEditor | None:
+        widget = self.currentWidget()
+        return widget if isinstance(widget, PageEditor) else None
+
+    def open(self, path: Path, line: int | None = None, heading: str | None = None) -> PageEditor | None:
+        """Open (or switch to) a file, optionally at a 1-based line or a heading."""
+        path = Path(path)
+        if not path.is_file():
+            return None
+        editor = self.editor_for(path)
+        if editor is None:
+            read_only = any(path.is_relative_to(d) for d in self.read_only_dirs)
+            editor = PageEditor(path, exists=self._exists, read_only=read_only)
+            editor.saved.connect(self.page_saved.emit)
+            editor.dirty_changed.connect(lambda _d, e=editor: self._update_title(e))
+            editor.link_activated.connect(lambda t, h, e=editor: self.follow_wikilink(t, h, e.path))
+            editor.path_link_activated.connect(lambda p, h: self.open(p, heading=h))
+            editor.forget_requested.connect(self.forget_requested.emit)
+            index = self.addTab(editor, self._title(editor))
+            self.setTabToolTip(index, self._rel(path))
+        self.setCurrentWidget(editor)
+        if heading:
+            editor.goto_heading(heading)
+        elif line is not None:
+            editor.goto_line(line)
+        self._push_history(path)
+        return editor
+
+    def close_tab(self, index: int) -> None:
+        widget = self.widget(index)
+        if isinstance(widget, PageEditor) and widget.dirty and widget.conflict is None:
+            widget.save()
+        self.removeTab(index)
+        if widget is not None:
+            widget.deleteLater()
+        if self.count() == 0:
+            self.current_page_changed.emit(None)
+
+    def save_current(self) -> bool:
+        editor = self.current_editor()
+        return editor.save() if editor is not None else False
+
+    def save_all(self) -> list[Path]:
+        """Save every dirty editor without a pending conflict; returns the files that still are unsaved."""
+        unsaved = []
+        for editor in self.editors():
+            if editor.dirty and not editor.save():
+                unsaved.append(editor.path)
+        return unsaved
+
+    def _title(self, editor: PageEditor) -> str:
+        name = editor.path.stem if editor.path.suffix == ".md" else editor.path.name
+        return f"● {name}" if editor.dirty else name
+
+    def _update_title(self, editor: PageEditor) -> None:
+        index = self.indexOf(editor)
+        if index >= 0:
+            self.setTabText(index, self._title(editor))
+
+    def _rel(self, path: Path) -> str:
+        try:
+            return path.relative_to(self.root).as_posix()
+        except ValueError:
+            return str(path)
+
+    def _current_changed(self, _index: int) -> None:
+        editor = self.current_editor()
+        self.current_page_changed.emit(editor.path if editor else None)
+
+    # -- links -------------------------------------------------------------------------------------------
+    def _exists(self, link: WikiLink) -> bool:
+        return self.pages.resolve(link.target) is not None
+
+    def resolve(self, target: str, source: Path | None = None) -> Path | None:
+        return self.pages.resolve(target, source)
+
+    def follow_wikilink(self, target: str, heading: str | None, source: Path | None = None) -> PageEditor | None:
+        path = self.pages.resolve(target, source)
+        if path is None or not path.exists():
+            self.pages = PageIndex.scan(self.root)  # the index may be behind an external change
+            path = self.pages.resolve(target, source)
+        if path is None:
+            self.missing_link.emit(target)
+            return None
+        return self.open(path, heading=heading)
+
+    # -- file events ----------------------------------------------------------------------------------------
+    def on_file_added(self, path: Path) -> None:
+        if path.suffix.lower() == ".md":
+            try:
+                self.pages.add(path)
+            except ValueError:
+                pass
+
+    def on_file_changed(self, path: Path) -> None:
+        editor = self.editor_for(path)
+        if editor is not None:
+            editor.on_disk_changed()
+
+    def on_file_deleted(self, path: Path) -> None:
+        if path.exists():
+            return
+        try:
+            self.pages.remove(path)
+        except ValueError:
+            pass
+        for editor in list(self.editors()):
+            if editor.path == path or editor.path.is_relative_to(path):
+                if editor.dirty:
+                    editor.on_disk_deleted()
+                else:
+                    self.close_tab(self.indexOf(editor))
+
+    def on_moved(self, old: Path, new: Path) -> None:
+        """The app renamed/moved a page or folder: open tabs follow, other tabs re-check their text."""
+        self.pages = PageIndex.scan(self.root)
+        for editor in self.editors():
+            if editor.path == old or editor.path.is_relative_to(old):
+                editor.retarget(new / editor.path.relative_to(old) if editor.path != old else new)
+                self._update_title(editor)
+                self.setTabToolTip(self.indexOf(editor), self._rel(editor.path))
+            editor.on_disk_changed()
+        self.history = [new if p == old else p for p in self.history]
+
+    def on_trashed(self, path: Path) -> None:
+        self.pages = PageIndex.scan(self.root)
+        for editor in list(self.editors()):
+            if editor.path == path or editor.path.is_relative_to(path):
+                if editor.dirty:
+                    editor.on_disk_deleted()
+                else:
+                    self.close_tab(self.indexOf(editor))
+
+    def refresh_theme(self) -> None:
+        for editor in self.editors():
+            editor.render_now()
+
+    # -- history ----------------------------------------------------------------------------------------------
+    def _push_history(self, path: Path) -> None:
+        if self._navigating:
+            return
+        if self.history_pos >= 0 and self.history[self.history_pos] == path:
+            return
+        del self.history[self.history_pos + 1 :]
+        self.history.append(path)
+        self.history_pos = len(self.history) - 1
+
+    def can_go_back(self) -> bool:
+        return self.history_pos > 0
+
+    def can_go_forward(self) -> bool:
+        return self.history_pos < len(self.history) - 1
+
+    def go_back(self) -> None:
+        self._step(-1)
+
+    def go_forward(self) -> None:
+        self._step(1)
+
+    def _step(self, delta: int) -> None:
+        pos = self.history_pos + delta
+        while 0 <= pos < len(self.history):
+            if self.history[pos].exists():
+                self.history_pos = pos
+                self._navigating = True
+                try:
+                    self.open(self.history[pos])
+                finally:
+                    self._navigating = False
+                return
+            pos += delta

@@ -1,0 +1,514 @@
+"""The main window: vault tree, tabbed editors, docked panes, status bar, menus and shortcuts.
+
+The window opens on the files alone; the index catches up in the background (the status bar
+shows how far). Every engine call goes through ``services.submit`` so the GUI thread never
+waits, and every file event arrives from the watcher task on the same loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QLabel,
+    QMainWindow,
+    QProgressBar,
+    QPushButton,
+    QToolBar,
+    QWidget,
+)
+
+from suzent_desktop.core.events import ChangeSet
+from suzent_desktop.ui import theme
+from suzent_desktop.ui.command_palette import CommandPalette
+from suzent_desktop.ui.editor import EditorArea
+from suzent_desktop.ui.panes.backlinks import BacklinksPane
+from suzent_desktop.ui.panes.daily_logs import DailyLogsPane
+from suzent_desktop.ui.panes.dream_panel import DreamPanel
+from suzent_desktop.ui.panes.memory_view import MemoryView
+from suzent_desktop.ui.panes.search_pane import SearchPane
+from suzent_desktop.ui.panes.tombstones_pane import TombstonesPane
+from suzent_desktop.ui.prompts import Prompter
+from suzent_desktop.ui.quick_switcher import QuickSwitcher
+from suzent_desktop.ui.services import AppServices
+from suzent_desktop.ui.settings_dialog import SettingsDialog
+from suzent_desktop.ui.vault_tree import VaultTree
+from suzent_desktop.ui.watcher import VaultWatcher
+
+log = logging.getLogger(__name__)
+
+INDEX_DEBOUNCE_MS = 400
+
+
+def app_icon() -> QIcon:
+    from importlib import resources
+
+    icon_path = resources.files("suzent_desktop.resources").joinpath("icons", "suzent.svg")
+    return QIcon(str(icon_path))
+
+
+class MainWindow(QMainWindow):
+    """One window per home."""
+
+    closed = Signal()
+
+    def __init__(self, services: AppServices, prompter: Prompter | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.services = services
+        self.bridge = services.bridge
+        self.prompter = prompter or Prompter(self)
+        layout = services.layout
+        self.setWindowTitle(f"Suzent — {layout.notebook_dir.name}")
+        self.setWindowIcon(app_icon())
+        self.resize(1360, 840)
+        self.setDockOptions(
+            QMainWindow.DockOption.AnimatedDocks | QMainWindow.DockOption.AllowTabbedDocks
+        )
+        self._stop = asyncio.Event()
+        self._background: list[asyncio.Task[Any]] = []
+        self._pending_index: set[Path] = set()
+        self._shut_down = False
+
+        self.editors = EditorArea(layout.notebook_dir, read_only_dirs=(layout.archive_dir,))
+        self.setCentralWidget(self.editors)
+        self.tree = VaultTree(services, self.prompter)
+        self.watcher = VaultWatcher([layout.notebook_dir, layout.memory_dir], self)
+
+        self.docks: dict[str, QDockWidget] = {}
+        self.panes: dict[str, QWidget] = {}
+        self._build_docks()
+        self._build_status_bar()
+        self.actions_by_name: dict[str, QAction] = {}
+        self._build_actions()
+        self._connect()
+
+        self._index_timer = QTimer(self)
+        self._index_timer.setSingleShot(True)
+        self._index_timer.setInterval(INDEX_DEBOUNCE_MS)
+        self._index_timer.timeout.connect(self._flush_index)
+        self._status_timer = QTimer(self)
+        self._status_timer.setSingleShot(True)
+        self._status_timer.setInterval(300)
+        self._status_timer.timeout.connect(self.refresh_status)
+        manager = theme.current()
+        if manager is not None:
+            manager.theme_changed.connect(lambda _dark: self.editors.refresh_theme())
+
+    # -- construction -----------------------------------------------------------------------------
+    def _dock(self, key: str, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(f"dock_{key}")
+        dock.setWidget(widget)
+        dock.setFeatures(
+            QDockWidget.DockWidgetFeature.DockWidgetClosable
+            | QDockWidget.DockWidgetFeature.DockWidgetMovable
+            | QDockWidget.DockWidgetFeature.DockWidgetFloatable
+        )
+        self.addDockWidget(area, dock)
+        self.docks[key] = dock
+        return dock
+
+    def _build_docks(self) -> None:
+        left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
+        vault = self._dock("vault", "Vault", self.tree, left)
+        self.search_pane = SearchPane(self.services)
+        self.daily_logs = DailyLogsPane(self.services)
+        self.backlinks = BacklinksPane(self.services)
+        self.dream_panel = DreamPanel(self.services)
+        self.memory_view = MemoryView(self.services)
+        self.tombstones = TombstonesPane(self.services)
+        self.panes = {
+            "search": self.search_pane,
+            "logs": self.daily_logs,
+            "backlinks": self.backlinks,
+            "dream": self.dream_panel,
+            "memory": self.memory_view,
+            "tombstones": self.tombstones,
+        }
+        search = self._dock("search", "Search", self.search_pane, left)
+        logs = self._dock("logs", "Daily logs", self.daily_logs, left)
+        self.tabifyDockWidget(vault, search)
+        self.tabifyDockWidget(search, logs)
+        vault.raise_()
+        backlinks = self._dock("backlinks", "Links", self.backlinks, right)
+        dream = self._dock("dream", "Dream", self.dream_panel, right)
+        memory = self._dock("memory", "MEMORY.md", self.memory_view, right)
+        stones = self._dock("tombstones", "Forgotten", self.tombstones, right)
+        self.tabifyDockWidget(backlinks, dream)
+        self.tabifyDockWidget(dream, memory)
+        self.tabifyDockWidget(memory, stones)
+        backlinks.raise_()
+        self.resizeDocks([vault, backlinks], [300, 360], Qt.Orientation.Horizontal)
+
+    def _build_status_bar(self) -> None:
+        bar = self.statusBar()
+        self.rows_label = QLabel("Index: …")
+        self.stale_label = QLabel("")
+        self.phase_label = QLabel("Dream: idle")
+        self.error_label = QLabel("")
+        self.error_label.setStyleSheet("color: #d9534f;")
+        self.progress_bar = QProgressBar()
+        self.progress_bar.setMaximumWidth(220)
+        self.progress_bar.setTextVisible(True)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setFlat(True)
+        self.cancel_button.clicked.connect(self.services.cancel_current)
+        for widget in (self.error_label, self.phase_label, self.stale_label, self.rows_label):
+            bar.addPermanentWidget(widget)
+        bar.addPermanentWidget(self.progress_bar)
+        bar.addPermanentWidget(self.cancel_button)
+        self.progress_bar.hide()
+        self.cancel_button.hide()
+
+    def _action(self, name: str, text: str, slot, shortcut: Any = None, *, window: bool = True) -> QAction:  # noqa: ANN001
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        action.triggered.connect(lambda _checked=False: slot())
+        if window:
+            self.addAction(action)
+        self.actions_by_name[name] = action
+        return action
+
+    def _build_actions(self) -> None:
+        a = self._action
+        menu = self.menuBar()
+        file_menu = menu.addMenu("&File")
+        for action in (
+            a("new_page", "New page…", lambda: self.tree.create_page(self._current_folder()), "Ctrl+N"),
+            a("quick_open", "Quick switcher…", self.show_quick_switcher, "Ctrl+O"),
+            a("save", "Save", self.editors.save_current, QKeySequence.StandardKey.Save),
+            a("close_tab", "Close tab", lambda: self.editors.close_tab(self.editors.currentIndex()), "Ctrl+W"),
+        ):
+            file_menu.addAction(action)
+        file_menu.addSeparator()
+        file_menu.addAction(a("settings", "Settings…", self.show_settings, "Ctrl+,"))
+        file_menu.addSeparator()
+        file_menu.addAction(a("quit", "Quit", self.close, QKeySequence.StandardKey.Quit))
+
+        edit_menu = menu.addMenu("&Edit")
+        edit_menu.addAction(a("undo_delete", "Undo delete", self.tree.undo_delete))
+        edit_menu.addAction(a("forget_paragraph", "Forget selected paragraph…", self.forget_current_paragraph,
+                              "Ctrl+Shift+K"))
+
+        go_menu = menu.addMenu("&Go")
+        for action in (
+            a("back", "Back", self.editors.go_back, "Alt+Left"),
+            a("forward", "Forward", self.editors.go_forward, "Alt+Right"),
+            a("search", "Search memories", self.focus_search, "Ctrl+Shift+F"),
+            a("palette", "Command palette…", self.show_command_palette, "Ctrl+P"),
+            a("daily_logs", "Daily logs", lambda: self.show_dock("logs")),
+        ):
+            go_menu.addAction(action)
+
+        memory_menu = menu.addMenu("&Memory")
+        for action in (
+            a("dream", "Dream now", lambda: self.run_dream(dry_run=False)),
+            a("dry_run", "Dream dry run", lambda: self.run_dream(dry_run=True)),
+            a("lint", "Lint now", self.run_lint),
+            a("promote", "Promote MEMORY.md", self.promote),
+            a("reindex", "Reindex changed files", lambda: self.services.reindex(full=False)),
+            a("full_reindex", "Rebuild index from files", lambda: self.services.reindex(full=True)),
+        ):
+            memory_menu.addAction(action)
+
+        view_menu = menu.addMenu("&View")
+        for dock in self.docks.values():
+            view_menu.addAction(dock.toggleViewAction())
+
+        toolbar = QToolBar("Navigation", self)
+        toolbar.setObjectName("toolbar_nav")
+        toolbar.setMovable(False)
+        toolbar.setIconSize(QSize(16, 16))
+        toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        for name in ("back", "forward", "quick_open", "search", "dream", "palette"):
+            toolbar.addAction(self.actions_by_name[name])
+        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, toolbar)
+
+    def _connect(self) -> None:
+        bridge = self.bridge
+        bridge.open_path.connect(self.open_path)
+        bridge.status_message.connect(self._on_status_message)
+        bridge.progress.connect(self._on_progress)
+        bridge.index_stale.connect(self._on_index_stale)
+        bridge.dream_phase.connect(self._on_phase)
+        bridge.changed.connect(self._on_changed)
+        self.tree.page_activated.connect(lambda path: self.open_path(path, None))
+        self.tree.page_moved.connect(self.editors.on_moved)
+        self.tree.page_moved.connect(lambda _o, new: self._refresh_backlinks())
+        self.tree.page_deleted.connect(self.editors.on_trashed)
+        self.editors.current_page_changed.connect(self._on_current_page)
+        self.editors.page_saved.connect(self._on_saved)
+        self.editors.forget_requested.connect(self.forget_text)
+        self.editors.missing_link.connect(self._on_missing_link)
+        watcher = self.watcher
+        watcher.added.connect(self._on_file_added)
+        watcher.folder_added.connect(self._on_folder_added)
+        watcher.modified.connect(self._on_file_modified)
+        watcher.deleted.connect(self._on_file_deleted)
+        watcher.batch.connect(self._on_watch_batch)
+
+    # -- background -----------------------------------------------------------------------------------
+    def start_background(self, *, watch: bool = True, serve: bool = True, index: bool = True) -> None:
+        """Start the watcher, the dream runner's schedule and the initial incremental sync."""
+        if watch:
+            self._background.append(self.watcher.start())
+        runner = self.services.runner
+        if serve and runner is not None and self.services.settings.memory_consolidation_enabled:
+            self._background.append(self.services.submit(runner.serve(self._stop)))
+        if index:
+            self.services.reindex(full=False)
+        else:
+            self._status_timer.start()
+
+    async def shutdown(self) -> None:
+        """Stop the schedule, the watcher and every task; safe to call twice."""
+        if self._shut_down:
+            return
+        self._shut_down = True
+        self._stop.set()
+        await self.watcher.stop()
+        await self.services.shutdown()
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
+        runner = self.services.runner
+        phase = getattr(runner, "phase", "idle") if runner is not None else "idle"
+        if phase != "idle":
+            if not self.prompter.confirm(
+                "A dream is running",
+                "Consolidation is in progress. Stop it and close?\nIts page edits are rolled back.",
+                ok="Stop and close",
+            ):
+                event.ignore()
+                return
+            runner.cancel()
+        unsaved = self.editors.save_all()
+        if unsaved and not self.prompter.confirm(
+            "Unsaved changes",
+            "These pages changed on disk and were not saved:\n"
+            + "\n".join(p.name for p in unsaved) + "\nClose anyway?",
+            ok="Close without saving",
+        ):
+            event.ignore()
+            return
+        self._stop.set()
+        event.accept()
+        self.closed.emit()
+
+    # -- opening ------------------------------------------------------------------------------------------
+    def open_path(self, path: Path, line: int | None = None) -> None:
+        path = Path(path)
+        if not path.is_file():
+            self.statusBar().showMessage(f"{path.name} does not exist", 6000)
+            return
+        self.editors.open(path, line)
+
+    def _on_current_page(self, path: Path | None) -> None:
+        self.tree.select_path(path)
+        self.backlinks.set_page(path)
+        name = path.stem if path is not None else self.services.layout.notebook_dir.name
+        self.setWindowTitle(f"{name} — Suzent")
+
+    def _refresh_backlinks(self) -> None:
+        editor = self.editors.current_editor()
+        self.backlinks.set_page(editor.path if editor else None)
+
+    def _current_folder(self) -> Path:
+        selected = self.tree.selected_path()
+        if selected is None:
+            return self.services.layout.notebook_dir / "0_Inbox"
+        return selected if selected.is_dir() else selected.parent
+
+    def _on_missing_link(self, target: str) -> None:
+        inbox = self.services.layout.notebook_dir / "0_Inbox"
+        if self.prompter.confirm("Create page", f"No page is named “{target}”. Create it in 0_Inbox?", ok="Create"):
+            self.tree.create_page(inbox, target)
+
+    # -- dialogs --------------------------------------------------------------------------------------------
+    def show_quick_switcher(self) -> QuickSwitcher:
+        switcher = QuickSwitcher(self.services.layout.notebook_dir, self)
+        switcher.page_chosen.connect(lambda p: self.open_path(p, None))
+        switcher.open()
+        self._switcher = switcher
+        return switcher
+
+    def show_command_palette(self) -> CommandPalette:
+        actions = [act for act in self.actions_by_name.values() if act is not self.actions_by_name["palette"]]
+        actions += [dock.toggleViewAction() for dock in self.docks.values()]
+        palette = CommandPalette(actions, self)
+        palette.open()
+        self._palette = palette
+        return palette
+
+    def show_settings(self) -> SettingsDialog:
+        dialog = SettingsDialog(self.services, self)
+        dialog.open()
+        self._settings_dialog = dialog
+        return dialog
+
+    def show_dock(self, key: str) -> QDockWidget:
+        dock = self.docks[key]
+        dock.show()
+        dock.raise_()
+        return dock
+
+    def focus_search(self) -> None:
+        self.show_dock("search")
+        self.search_pane.focus_query()
+
+    # -- memory operations ------------------------------------------------------------------------------------
+    def run_dream(self, *, dry_run: bool = False) -> asyncio.Task[Any] | None:
+        runner = self.services.runner
+        if runner is None:
+            return None
+        self.show_dock("dream")
+        label = "Dream dry run" if dry_run else "Dreaming"
+        return self.services.submit(runner.run_once(force=True, dry_run=dry_run), label=label, on_cancel=runner.cancel)
+
+    def run_lint(self) -> asyncio.Task[Any]:
+        from suzent_desktop.core.dream.lint import run_lint
+
+        self.show_dock("dream")
+        return self.services.submit(self._lint(run_lint), label="Lint")
+
+    async def _lint(self, run_lint) -> ChangeSet:  # noqa: ANN001
+        result = await run_lint(self.services.manager)
+        pages = {self.services.layout.notebook_dir / p for p in getattr(result, "pages_changed", [])}
+        self.bridge.status_message.emit(f"Lint: {len(getattr(result, 'findings', []))} finding(s)")
+        return ChangeSet(pages=pages)
+
+    def promote(self) -> asyncio.Task[Any]:
+        return self.services.submit(self.services.manager.promote_memory_md(), label="Promote MEMORY.md")
+
+    def forget_current_paragraph(self) -> None:
+        editor = self.editors.current_editor()
+        if editor is not None:
+            self.forget_text(editor.current_paragraph())
+
+    def forget_text(self, text: str) -> asyncio.Task[Any] | None:
+        text = text.strip()
+        if not text:
+            return None
+        shown = text if len(text) < 400 else text[:400] + "…"
+        if not self.prompter.confirm(
+            "Forget",
+            f"Forget this everywhere in search?\n\n“{shown}”\n\nThe text stays in your files; "
+            "it is never indexed again. You can undo this in the Forgotten pane.",
+            ok="Forget",
+        ):
+            return None
+        return self.services.forget(text)
+
+    # -- bus handlers -------------------------------------------------------------------------------------------
+    def _on_status_message(self, message: str) -> None:
+        self.statusBar().showMessage(message, 8000)
+        if message.startswith("Error"):
+            self.error_label.setText("⚠ " + message[:80])
+            self.error_label.setToolTip(message)
+
+    def _on_progress(self, label: str, done: int, total: int) -> None:
+        if total <= 0:
+            self.progress_bar.hide()
+            self.cancel_button.hide()
+            return
+        self.progress_bar.setRange(0, total)
+        self.progress_bar.setValue(min(done, total))
+        self.progress_bar.setFormat(f"{label} %v/%m")
+        self.progress_bar.show()
+        self.cancel_button.setVisible(self.services.busy)
+
+    def _on_index_stale(self, count: int) -> None:
+        self.stale_label.setText(f"{count} file{'s' if count != 1 else ''} waiting" if count else "Index up to date")
+
+    def _on_phase(self, phase: str) -> None:
+        self.phase_label.setText(f"Dream: {phase}")
+
+    def _on_changed(self, changes: ChangeSet) -> None:
+        if changes.index or changes.rows_added or changes.rows_removed:
+            self._status_timer.start()
+        for page in changes.pages:
+            if page.exists():
+                self.tree.add_path(page)
+                self.editors.on_file_added(page)
+                self.editors.on_file_changed(page)
+            else:
+                self.tree.remove_path(page)
+
+    def _on_saved(self, path: Path) -> None:
+        self.statusBar().showMessage(f"Saved {path.name}", 3000)
+        self.bridge.changed.emit(ChangeSet(pages={path}))
+        self._queue_index(path)
+
+    def refresh_status(self) -> asyncio.Task[Any] | None:
+        if self._shut_down:
+            return None
+        return self.services.submit(self._refresh_status())
+
+    async def _refresh_status(self) -> None:
+        stats = await self.services.refresh_index_status()
+        if stats is not None:
+            self.rows_label.setText(f"Index: {stats.rows} rows")
+            if stats.errors:
+                self.error_label.setText("⚠ " + stats.errors[-1][:80])
+
+    # -- file events ----------------------------------------------------------------------------------------------
+    def _on_file_added(self, path: Path) -> None:
+        self.tree.add_path(path)
+        self.editors.on_file_added(path)
+        self.editors.on_file_changed(path)
+
+    def _on_folder_added(self, path: Path) -> None:
+        self.tree.add_path(path)
+        for page in path.rglob("*.md"):
+            self.editors.on_file_added(page)
+            self._queue_index(page)
+
+    def _on_file_modified(self, path: Path) -> None:
+        self.editors.on_file_changed(path)
+
+    def _on_file_deleted(self, path: Path) -> None:
+        self.tree.on_deleted(path)
+        self.editors.on_file_deleted(path)
+
+    def _on_watch_batch(self, events: list) -> None:  # noqa: ANN001
+        layout = self.services.layout
+        changes = ChangeSet()
+        for _change, path in events:
+            if not isinstance(path, Path) or path.suffix.lower() != ".md":
+                continue
+            if path.is_relative_to(layout.notebook_dir):
+                changes.pages.add(path)
+                self._queue_index(path)
+            elif path.is_relative_to(layout.archive_dir):
+                changes.logs.add(path.stem)
+                self._queue_index(path)
+            elif path == layout.memory_md:
+                changes.memory_md = True
+                self._queue_index(path)
+            elif path.is_relative_to(layout.memory_dir):
+                self._queue_index(path)
+        if not changes.empty:
+            self.bridge.changed.emit(changes)
+
+    def _queue_index(self, path: Path) -> None:
+        if any(part.startswith(".") for part in path.parts[-3:]):
+            return
+        self._pending_index.add(path)
+        self._index_timer.start()
+
+    def _flush_index(self) -> None:
+        paths, self._pending_index = sorted(self._pending_index), set()
+        if paths and not self._shut_down:
+            self.services.submit(self._sync_paths(paths))
+
+    async def _sync_paths(self, paths: list[Path]) -> ChangeSet:
+        changes = await self.services.manager.indexer.sync_paths(paths)
+        await self._refresh_status()
+        return changes

@@ -1,0 +1,204 @@
+"""Every key of the Settings object, grouped, validated with ``settings.coerce``, saved to config.toml.
+
+The form is generated from ``field_types()`` so a new setting shows up without UI work;
+labels and help come from a small table here. Path changes take effect on the next start
+(the engine's layout is fixed for a running window), which the dialog says.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import Any
+
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QScrollArea,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from suzent_desktop.settings import Settings, SettingsError, coerce, field_types
+from suzent_desktop.ui.services import AppServices
+
+GROUPS: list[tuple[str, list[str]]] = [
+    ("Paths (take effect on restart)", ["notebook_path", "memory_path", "index_path"]),
+    ("Models (empty = built-in offline engine)", ["extraction_model", "embedding_model", "memory_consolidation_model"]),
+    (
+        "Consolidation (dreaming)",
+        [
+            "memory_consolidation_enabled",
+            "memory_consolidation_interval_seconds",
+            "memory_consolidation_min_hours",
+            "memory_consolidation_min_facts",
+            "memory_consolidation_max_days",
+            "memory_consolidation_max_retries",
+            "memory_consolidation_timeout_seconds",
+        ],
+    ),
+    ("Lint", ["memory_lint_enabled", "memory_lint_min_days"]),
+    ("MEMORY.md", ["memory_md_max_lines", "memory_md_max_chars"]),
+]
+
+HELP: dict[str, str] = {
+    "notebook_path": "The vault folder (may be an existing Obsidian vault). Empty: <home>/notebook.",
+    "memory_path": "Daily logs and core files. Empty: <home>/memory.",
+    "index_path": "The derived search index (safe to delete). Empty: <home>/.suzent/memory.",
+    "extraction_model": "litellm model id used to pull facts out of a conversation turn.",
+    "embedding_model": "Empty: bundled local MiniLM; 'hashing' for tests; else a litellm embedding model.",
+    "memory_consolidation_model": "litellm model id for the dream agent.",
+    "memory_consolidation_interval_seconds": "How often the background runner checks its gates.",
+    "memory_consolidation_min_hours": "Minimum hours since the last productive run.",
+    "memory_consolidation_min_facts": "Pending facts needed before a scheduled run.",
+    "memory_consolidation_max_days": "Most daily logs consolidated in one batch.",
+    "memory_consolidation_max_retries": "Failed attempts before a batch is skipped.",
+    "memory_consolidation_timeout_seconds": "A run taking longer is cancelled and rolled back.",
+    "memory_lint_min_days": "Days between lint passes.",
+    "memory_md_max_lines": "MEMORY.md line bound.",
+    "memory_md_max_chars": "MEMORY.md character bound.",
+}
+
+PATH_KEYS = {"notebook_path", "memory_path", "index_path"}
+
+
+def _label(key: str) -> str:
+    text = key.removeprefix("memory_consolidation_").removeprefix("memory_lint_").removeprefix("memory_md_")
+    return text.replace("_", " ").capitalize()
+
+
+class SettingsDialog(QDialog):
+    """Edit, validate and save every setting."""
+
+    def __init__(self, services: AppServices, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.services = services
+        self.setWindowTitle("Settings")
+        self.resize(620, 640)
+        self.editors: dict[str, QWidget] = {}
+        self.saved_settings: Settings | None = None
+        current = services.settings
+        types = field_types()
+
+        body = QWidget()
+        body_layout = QVBoxLayout(body)
+        grouped = {k for _, keys in GROUPS for k in keys}
+        groups = GROUPS + [("Other", [f.name for f in fields(Settings) if f.name not in grouped])]
+        for title, keys in groups:
+            keys = [k for k in keys if k in types]
+            if not keys:
+                continue
+            box = QGroupBox(title)
+            form = QFormLayout(box)
+            for key in keys:
+                editor = self._make_editor(key, types[key], getattr(current, key))
+                self.editors[key] = editor
+                label = QLabel(_label(key))
+                label.setToolTip(key)
+                if HELP.get(key):
+                    editor.setToolTip(HELP[key])
+                row: QWidget = editor
+                if key in PATH_KEYS:
+                    row = self._with_browse(editor)
+                form.addRow(label, row)
+            body_layout.addWidget(box)
+        body_layout.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(body)
+
+        self.error_label = QLabel("")
+        self.error_label.setWordWrap(True)
+        self.error_label.setStyleSheet("color: #d9534f;")
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.save)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(scroll, 1)
+        layout.addWidget(self.error_label)
+        layout.addWidget(buttons)
+
+    def _make_editor(self, key: str, kind: type, value: Any) -> QWidget:
+        if kind is bool:
+            box = QCheckBox()
+            box.setChecked(bool(value))
+            return box
+        if kind is int:
+            spin = QSpinBox()
+            spin.setRange(0, 2_000_000_000)
+            spin.setValue(int(value))
+            return spin
+        if kind is float:
+            dspin = QDoubleSpinBox()
+            dspin.setRange(0.0, 1e9)
+            dspin.setDecimals(2)
+            dspin.setValue(float(value))
+            return dspin
+        line = QLineEdit(str(value))
+        if key in PATH_KEYS:
+            line.setPlaceholderText("default")
+        elif key.endswith("_model"):
+            line.setPlaceholderText("built-in")
+        return line
+
+    def _with_browse(self, line: QWidget) -> QWidget:
+        holder = QWidget()
+        row = QHBoxLayout(holder)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(line, 1)
+        button = QPushButton("Browse…")
+        button.clicked.connect(lambda: self._browse(line))
+        row.addWidget(button)
+        return holder
+
+    def _browse(self, line: QWidget) -> None:
+        if isinstance(line, QLineEdit):
+            folder = QFileDialog.getExistingDirectory(self, "Choose a folder", line.text() or str(self.services.layout.home))
+            if folder:
+                line.setText(folder)
+
+    def value(self, key: str) -> Any:
+        editor = self.editors[key]
+        if isinstance(editor, QCheckBox):
+            return editor.isChecked()
+        if isinstance(editor, QSpinBox | QDoubleSpinBox):
+            return editor.value()
+        if isinstance(editor, QLineEdit):
+            return editor.text().strip()
+        raise TypeError(key)
+
+    def set_value(self, key: str, value: Any) -> None:
+        """Used by tests and by the command palette's shortcuts."""
+        editor = self.editors[key]
+        if isinstance(editor, QCheckBox):
+            editor.setChecked(bool(value))
+        elif isinstance(editor, QSpinBox | QDoubleSpinBox):
+            editor.setValue(value)
+        elif isinstance(editor, QLineEdit):
+            editor.setText(str(value))
+
+    def collect(self) -> Settings:
+        """Every field validated with the same rules as config.toml; raises SettingsError."""
+        values = {key: coerce(key, self.value(key), "Settings dialog") for key in self.editors}
+        return Settings(**values)
+
+    def save(self) -> bool:
+        try:
+            settings = self.collect()
+            path = self.services.save_settings(settings)
+        except (SettingsError, OSError) as exc:
+            self.error_label.setText(str(exc))
+            return False
+        self.saved_settings = settings
+        self.services.bridge.status_message.emit(f"Settings saved to {path}")
+        self.accept()
+        return True

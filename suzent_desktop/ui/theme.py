@@ -1,0 +1,123 @@
+"""Light and dark palettes that follow the system colour scheme (QStyleHints.colorScheme).
+
+Fusion is used on every platform so both palettes look the same everywhere; the preview's
+CSS is derived from the same choice. ``theme_changed`` lets views re-render their HTML.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtGui import QColor, QGuiApplication, QPalette
+from PySide6.QtWidgets import QApplication
+
+_STYLE_SHEET = """
+QMainWindow::separator { width: 1px; height: 1px; background: palette(mid); }
+QDockWidget::title { padding: 4px 6px; background: palette(window); font-weight: 600; }
+QTabBar::tab { padding: 5px 12px; }
+QTreeView { border: none; }
+QTreeView::item { padding: 2px 0; }
+QPlainTextEdit, QTextBrowser { border: none; }
+QStatusBar QLabel { padding: 0 6px; }
+QFrame#conflictBar { background: palette(highlight); border-radius: 4px; }
+QFrame#conflictBar QLabel { color: palette(highlighted-text); font-weight: 600; }
+QLineEdit#paletteInput { padding: 6px; font-size: 12pt; }
+"""
+
+
+def system_is_dark() -> bool:
+    """True when the platform asks for a dark scheme (unknown counts as light)."""
+    hints = QGuiApplication.styleHints()
+    return hints.colorScheme() == Qt.ColorScheme.Dark
+
+
+def dark_palette() -> QPalette:
+    palette = QPalette()
+    base, window, text, mid = QColor("#1e1f22"), QColor("#2b2d30"), QColor("#dfe1e5"), QColor("#3c3f41")
+    accent = QColor("#7c6cf2")
+    for role, color in (
+        (QPalette.ColorRole.Window, window),
+        (QPalette.ColorRole.WindowText, text),
+        (QPalette.ColorRole.Base, base),
+        (QPalette.ColorRole.AlternateBase, window),
+        (QPalette.ColorRole.ToolTipBase, window),
+        (QPalette.ColorRole.ToolTipText, text),
+        (QPalette.ColorRole.Text, text),
+        (QPalette.ColorRole.Button, window),
+        (QPalette.ColorRole.ButtonText, text),
+        (QPalette.ColorRole.BrightText, QColor("#ff6b6b")),
+        (QPalette.ColorRole.Link, QColor("#8ab4f8")),
+        (QPalette.ColorRole.Highlight, accent),
+        (QPalette.ColorRole.HighlightedText, QColor("#ffffff")),
+        (QPalette.ColorRole.Mid, mid),
+        (QPalette.ColorRole.PlaceholderText, QColor("#8b8e94")),
+    ):
+        palette.setColor(role, color)
+    for role in (QPalette.ColorRole.Text, QPalette.ColorRole.ButtonText, QPalette.ColorRole.WindowText):
+        palette.setColor(QPalette.ColorGroup.Disabled, role, QColor("#6f737a"))
+    return palette
+
+
+def light_palette() -> QPalette:
+    palette = QPalette()
+    base, window, text = QColor("#ffffff"), QColor("#f4f5f7"), QColor("#1f2328")
+    accent = QColor("#6a5acd")
+    for role, color in (
+        (QPalette.ColorRole.Window, window),
+        (QPalette.ColorRole.WindowText, text),
+        (QPalette.ColorRole.Base, base),
+        (QPalette.ColorRole.AlternateBase, window),
+        (QPalette.ColorRole.ToolTipBase, base),
+        (QPalette.ColorRole.ToolTipText, text),
+        (QPalette.ColorRole.Text, text),
+        (QPalette.ColorRole.Button, window),
+        (QPalette.ColorRole.ButtonText, text),
+        (QPalette.ColorRole.Link, QColor("#0b57d0")),
+        (QPalette.ColorRole.Highlight, accent),
+        (QPalette.ColorRole.HighlightedText, QColor("#ffffff")),
+        (QPalette.ColorRole.Mid, QColor("#d0d7de")),
+        (QPalette.ColorRole.PlaceholderText, QColor("#8c959f")),
+    ):
+        palette.setColor(role, color)
+    return palette
+
+
+class ThemeManager(QObject):
+    """Applies the palette now and again whenever the system scheme changes."""
+
+    theme_changed = Signal(bool)  # dark?
+
+    def __init__(self, app: QApplication, parent: QObject | None = None) -> None:
+        super().__init__(parent or app)
+        self.app = app
+        self.dark = False
+        app.setStyle("Fusion")
+        QGuiApplication.styleHints().colorSchemeChanged.connect(self._on_scheme)
+        self.apply(system_is_dark())
+
+    def _on_scheme(self, _scheme: Qt.ColorScheme) -> None:
+        self.apply(system_is_dark())
+
+    def apply(self, dark: bool) -> None:
+        self.dark = dark
+        self.app.setPalette(dark_palette() if dark else light_palette())
+        self.app.setStyleSheet(_STYLE_SHEET)
+        self.theme_changed.emit(dark)
+
+
+_manager: ThemeManager | None = None
+
+
+def install(app: QApplication) -> ThemeManager:
+    """One theme manager per application."""
+    global _manager
+    if _manager is None or _manager.app is not app:
+        _manager = ThemeManager(app)
+    return _manager
+
+
+def current() -> ThemeManager | None:
+    return _manager
+
+
+def is_dark() -> bool:
+    return _manager.dark if _manager is not None else False

@@ -1,0 +1,356 @@
+"""The vault tree: zones in their order, pages by name, kept live from file events.
+
+Updates are incremental (add one item, drop one item, rescan one new folder) so a big vault
+never rebuilds on each save. Hidden folders (``.state``, ``.trash``, ``.obsidian``) never
+show. File operations go through :mod:`suzent_desktop.ui.vault_ops`; the tree updates itself
+at once rather than waiting for the watcher, then reports the change on the bus.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from PySide6.QtCore import QPoint, Qt, Signal
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QMenu, QStyle, QTreeWidget, QTreeWidgetItem, QWidget
+
+from suzent_desktop.core.events import ChangeSet
+from suzent_desktop.core.notebook import ROOT_NAV_FILES, ZONES
+from suzent_desktop.ui import vault_ops
+from suzent_desktop.ui.prompts import Prompter
+from suzent_desktop.ui.services import AppServices
+
+PATH_ROLE = Qt.ItemDataRole.UserRole
+IS_DIR_ROLE = Qt.ItemDataRole.UserRole + 1
+_ZONE_RANK = {zone: rank for rank, zone in enumerate(ZONES)}
+
+
+class VaultTree(QTreeWidget):
+    """Left-hand navigator over the notebook folder."""
+
+    page_activated = Signal(object)  # Path of a page the user opened
+    page_moved = Signal(object, object)  # (old Path, new Path) after rename/move (files and folders)
+    page_deleted = Signal(object)  # Path moved to trash
+
+    def __init__(self, services: AppServices, prompter: Prompter | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.services = services
+        self.prompter = prompter or Prompter(self)
+        self.root = services.layout.notebook_dir
+        self.trash_dir = services.layout.trash_dir
+        self._items: dict[Path, QTreeWidgetItem] = {}
+        self.undo_stack: list[vault_ops.TrashRecord] = []
+        self.setHeaderHidden(True)
+        self.setUniformRowHeights(True)
+        self.setAnimated(True)
+        self.setIndentation(14)
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.customContextMenuRequested.connect(self._context_menu)
+        self.itemActivated.connect(self._activated)
+        self.itemClicked.connect(self._activated)
+        style = self.style()
+        self._dir_icon = style.standardIcon(QStyle.StandardPixmap.SP_DirIcon)
+        self._file_icon = style.standardIcon(QStyle.StandardPixmap.SP_FileIcon)
+        self.undo_action = QAction("Undo delete", self)
+        self.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
+        self.undo_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        self.undo_action.triggered.connect(self.undo_delete)
+        self.addAction(self.undo_action)
+        self.reload()
+
+    # -- model -------------------------------------------------------------------------------
+    def _visible(self, path: Path) -> bool:
+        try:
+            rel = path.relative_to(self.root)
+        except ValueError:
+            return False
+        return bool(rel.parts) and not any(part.startswith(".") for part in rel.parts)
+
+    def _sort_key(self, path: Path, is_dir: bool) -> tuple:
+        rel = path.relative_to(self.root).as_posix()
+        if is_dir:
+            return (0, _ZONE_RANK.get(rel, len(ZONES)), path.name.lower())
+        nav = len(path.relative_to(self.root).parts) == 1 and path.name in ROOT_NAV_FILES
+        return (1, 1 if nav else 0, path.name.lower())
+
+    def reload(self) -> None:
+        """Full scan (opening a vault); later changes arrive one path at a time."""
+        expanded = {p for p, item in self._items.items() if item.isExpanded()}
+        self.clear()
+        self._items.clear()
+        if self.root.is_dir():
+            self._scan_into(self.root)
+        for path in expanded:
+            item = self._items.get(path)
+            if item is not None:
+                item.setExpanded(True)
+
+    def _scan_into(self, folder: Path) -> None:
+        for dirpath, dirs, files in os.walk(folder):
+            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            base = Path(dirpath)
+            for name in dirs:
+                self._ensure_item(base / name, True)
+            for name in sorted(files):
+                if not name.startswith("."):
+                    self._ensure_item(base / name, False)
+
+    def item_for(self, path: Path) -> QTreeWidgetItem | None:
+        return self._items.get(Path(path))
+
+    def paths(self) -> list[Path]:
+        return sorted(self._items)
+
+    def _ensure_item(self, path: Path, is_dir: bool) -> QTreeWidgetItem | None:
+        if not self._visible(path):
+            return None
+        existing = self._items.get(path)
+        if existing is not None:
+            return existing
+        parent_item = None
+        if path.parent != self.root:
+            parent_item = self._ensure_item(path.parent, True)
+            if parent_item is None:
+                return None
+        item = QTreeWidgetItem()
+        label = path.stem if (not is_dir and path.suffix.lower() == ".md") else path.name
+        item.setText(0, label)
+        item.setToolTip(0, path.relative_to(self.root).as_posix())
+        item.setData(0, PATH_ROLE, str(path))
+        item.setData(0, IS_DIR_ROLE, is_dir)
+        item.setIcon(0, self._dir_icon if is_dir else self._file_icon)
+        if not is_dir and path.suffix.lower() != ".md":
+            item.setForeground(0, self.palette().placeholderText())
+        key = self._sort_key(path, is_dir)
+        siblings = (
+            [parent_item.child(i) for i in range(parent_item.childCount())]
+            if parent_item is not None
+            else [self.topLevelItem(i) for i in range(self.topLevelItemCount())]
+        )
+        index = len(siblings)
+        for i, sibling in enumerate(siblings):
+            spath = Path(sibling.data(0, PATH_ROLE))
+            if key < self._sort_key(spath, bool(sibling.data(0, IS_DIR_ROLE))):
+                index = i
+                break
+        if parent_item is not None:
+            parent_item.insertChild(index, item)
+        else:
+            self.insertTopLevelItem(index, item)
+        self._items[path] = item
+        return item
+
+    def add_path(self, path: Path) -> None:
+        """A file or folder appeared; a folder is rescanned (files written right after mkdir are often missed)."""
+        path = Path(path)
+        if not path.exists() or not self._visible(path):
+            return
+        if path.is_dir():
+            self._ensure_item(path, True)
+            self._scan_into(path)
+        else:
+            self._ensure_item(path, False)
+
+    def remove_path(self, path: Path) -> None:
+        path = Path(path)
+        item = self._items.get(path)
+        if item is None:
+            return
+        for known in [p for p in self._items if p == path or p.is_relative_to(path)]:
+            self._items.pop(known, None)
+        parent = item.parent()
+        if parent is not None:
+            parent.removeChild(item)
+        else:
+            self.takeTopLevelItem(self.indexOfTopLevelItem(item))
+
+    def on_deleted(self, path: Path) -> None:
+        """Watcher: a path vanished (ignore it if it still exists, e.g. an atomic replace)."""
+        if not Path(path).exists():
+            self.remove_path(path)
+
+    def select_path(self, path: Path | None) -> None:
+        item = self._items.get(Path(path)) if path is not None else None
+        if item is None:
+            return
+        parent = item.parent()
+        while parent is not None:
+            parent.setExpanded(True)
+            parent = parent.parent()
+        self.blockSignals(True)
+        self.setCurrentItem(item)
+        self.blockSignals(False)
+        self.scrollToItem(item)
+
+    def selected_path(self) -> Path | None:
+        item = self.currentItem()
+        return Path(item.data(0, PATH_ROLE)) if item is not None else None
+
+    def folders(self) -> list[Path]:
+        return [self.root] + sorted(p for p, item in self._items.items() if item.data(0, IS_DIR_ROLE))
+
+    def _activated(self, item: QTreeWidgetItem, _column: int = 0) -> None:
+        if not item.data(0, IS_DIR_ROLE):
+            self.page_activated.emit(Path(item.data(0, PATH_ROLE)))
+
+    # -- operations -------------------------------------------------------------------------------
+    def _announce(self, paths: list[Path], message: str) -> None:
+        changes = ChangeSet(pages=set(paths))
+        self.services.bridge.changed.emit(changes)
+        self.services.bridge.status_message.emit(message)
+        indexer = getattr(self.services.manager, "indexer", None)
+        if indexer is not None and paths:
+            self.services.submit(indexer.sync_paths(paths))
+
+    def _fail(self, exc: Exception) -> None:
+        self.services.last_error = str(exc)
+        self.services.bridge.status_message.emit(f"Error: {exc}")
+        self.prompter.error("Suzent", str(exc))
+
+    def create_page(self, folder: Path | None = None, name: str | None = None) -> Path | None:
+        folder = folder or self.root
+        if name is None:
+            name = self.prompter.ask_text("New page", f"Page name in {self._rel(folder)}:")
+            if name is None:
+                return None
+        try:
+            path = vault_ops.new_page(folder, name)
+        except (vault_ops.VaultOpError, OSError) as exc:
+            self._fail(exc)
+            return None
+        self.add_path(path)
+        self.select_path(path)
+        self._announce([path], f"Created {self._rel(path)}")
+        self.page_activated.emit(path)
+        return path
+
+    def create_folder(self, parent: Path | None = None, name: str | None = None) -> Path | None:
+        parent = parent or self.root
+        if name is None:
+            name = self.prompter.ask_text("New folder", f"Folder name in {self._rel(parent)}:")
+            if name is None:
+                return None
+        try:
+            path = parent / vault_ops.check_name(name)
+            path.mkdir(parents=True)
+        except (vault_ops.VaultOpError, OSError) as exc:
+            self._fail(exc)
+            return None
+        self.add_path(path)
+        self.select_path(path)
+        return path
+
+    def rename(self, path: Path, new_name: str | None = None) -> Path | None:
+        """Rename a page (rewriting links to it across the vault) or a folder."""
+        if new_name is None:
+            new_name = self.prompter.ask_text("Rename", "New name:", path.stem if path.is_file() else path.name)
+            if new_name is None:
+                return None
+        try:
+            name = vault_ops.check_name(new_name)
+            target = path.with_name(name + path.suffix if path.is_file() else name)
+            return self._move(path, target)
+        except (vault_ops.VaultOpError, OSError) as exc:
+            self._fail(exc)
+            return None
+
+    def move(self, path: Path, folder: Path | None = None) -> Path | None:
+        if folder is None:
+            choices = [f for f in self.folders() if f != path.parent and not (path.is_dir() and f.is_relative_to(path))]
+            labels = [self._rel(f) for f in choices]
+            picked = self.prompter.choose("Move", f"Move {path.name} to:", labels)
+            if picked is None:
+                return None
+            folder = choices[labels.index(picked)]
+        try:
+            return self._move(path, folder / path.name)
+        except (vault_ops.VaultOpError, OSError) as exc:
+            self._fail(exc)
+            return None
+
+    def _move(self, old: Path, new: Path) -> Path:
+        if new == old:
+            return old
+        if old.is_dir():
+            touched = vault_ops.rename_folder(self.root, old, new)
+        elif old.suffix.lower() == ".md":
+            touched = vault_ops.rename_page(self.root, old, new)
+        else:
+            if new.exists():
+                raise vault_ops.VaultOpError(f"{new.name} already exists there.")
+            new.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(old, new)
+            touched = [new]
+        self.remove_path(old)
+        self.add_path(new)
+        self.select_path(new)
+        self.page_moved.emit(old, new)
+        links = len([p for p in touched if p != new and not p.is_relative_to(new)])
+        suffix = f"; links updated in {links} file{'s' if links != 1 else ''}" if links else ""
+        self._announce([old, *touched], f"Moved {self._rel(old)} → {self._rel(new)}{suffix}")
+        return new
+
+    def delete(self, path: Path, *, confirm: bool = True) -> vault_ops.TrashRecord | None:
+        """Move to ``.trash`` (undoable with Ctrl+Z in the tree or Edit ▸ Undo delete)."""
+        if confirm and not self.prompter.confirm(
+            "Delete", f"Move {self._rel(path)} to the trash?\nYou can undo this.", ok="Move to trash"
+        ):
+            return None
+        try:
+            record = vault_ops.move_to_trash(self.root, self.trash_dir, path)
+        except OSError as exc:
+            self._fail(exc)
+            return None
+        self.undo_stack.append(record)
+        self.remove_path(path)
+        self.page_deleted.emit(path)
+        self._announce([path], f"Moved {self._rel(path)} to trash — Ctrl+Z in the tree to undo")
+        return record
+
+    def undo_delete(self) -> Path | None:
+        if not self.undo_stack:
+            self.services.bridge.status_message.emit("Nothing to undo")
+            return None
+        record = self.undo_stack.pop()
+        try:
+            path = vault_ops.restore_from_trash(record)
+        except (vault_ops.VaultOpError, OSError) as exc:
+            self._fail(exc)
+            return None
+        self.add_path(path)
+        self.select_path(path)
+        self._announce([path], f"Restored {self._rel(path)}")
+        return path
+
+    def _rel(self, path: Path) -> str:
+        if path == self.root:
+            return "the vault root"
+        try:
+            return path.relative_to(self.root).as_posix()
+        except ValueError:
+            return str(path)
+
+    # -- context menu ------------------------------------------------------------------------------
+    def _context_menu(self, pos: QPoint) -> None:
+        item = self.itemAt(pos)
+        menu = self.build_menu(Path(item.data(0, PATH_ROLE)) if item is not None else None)
+        menu.exec(self.viewport().mapToGlobal(pos))
+
+    def build_menu(self, path: Path | None) -> QMenu:
+        """The context menu for ``path`` (None: the vault root)."""
+        menu = QMenu(self)
+        folder = path if path is not None and path.is_dir() else (path.parent if path is not None else self.root)
+        menu.addAction("New page…", lambda: self.create_page(folder))
+        menu.addAction("New folder…", lambda: self.create_folder(folder))
+        if path is not None:
+            menu.addSeparator()
+            if path.is_file():
+                menu.addAction("Open", lambda: self.page_activated.emit(path))
+            menu.addAction("Rename…", lambda: self.rename(path))
+            menu.addAction("Move to…", lambda: self.move(path))
+            menu.addAction("Delete (move to trash)", lambda: self.delete(path))
+        if self.undo_stack:
+            menu.addSeparator()
+            menu.addAction(f"Undo delete of {self.undo_stack[-1].original.name}", self.undo_delete)
+        return menu

@@ -1,0 +1,327 @@
+"""The main window on the demo home: opening, editing, saving, live tree, links, conflicts, closing."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from PySide6.QtCore import QUrl
+from ui_support import WAIT_MS, run
+
+from suzent_desktop.core.notebook import ZONES
+from suzent_desktop.settings import load_settings
+
+
+def page(window, rel: str) -> Path:
+    return window.services.layout.notebook_dir / rel
+
+
+INDEX_PAGE = "2_Wiki/Concepts/Lantern Index.md"
+NOTES_PAGE = "3_Personal/Lantern Notes.md"
+
+
+@pytest.fixture(autouse=True)
+def pages(demo_home: Path) -> dict[str, Path]:
+    """Two linked pages of our own on top of the demo vault (the demo's wording may change)."""
+    notebook = demo_home / "notebook"
+    index = notebook / INDEX_PAGE
+    notes = notebook / NOTES_PAGE
+    index.write_text(
+        "# Lantern Index\n\nLanterns are indexed by the colour of their glass.\nEach colour has a shelf.\n\n"
+        "## Details\n\nDetail text.\n",
+        encoding="utf-8",
+    )
+    notes.write_text(
+        "# Lantern Notes\n\nSee [[Lantern Index]] and [[Lantern Index#Details|the details]].\n\n"
+        "Relative: [index](../2_Wiki/Concepts/Lantern%20Index.md)\n",
+        encoding="utf-8",
+    )
+    return {"index": index, "notes": notes}
+
+
+def open_page(qtbot, window, rel: str):
+    item = window.tree.item_for(page(window, rel))
+    assert item is not None, rel
+    window.tree.setCurrentItem(item)
+    window.tree.itemActivated.emit(item, 0)
+    editor = window.editors.current_editor()
+    assert editor is not None and editor.path == page(window, rel)
+    return editor
+
+
+def test_window_opens_before_the_index_with_zones_in_order(window) -> None:
+    tree = window.tree
+    top = [tree.topLevelItem(i).text(0) for i in range(tree.topLevelItemCount())]
+    zones = [z for z in ZONES if "/" not in z]
+    assert top[: len(zones)] == zones
+    assert ".state" not in top and ".trash" not in top
+    assert top[-3:] == ["index", "log", "schema"]  # root navigation files after the zones
+    wiki = tree.item_for(page(window, "2_Wiki"))
+    assert [wiki.child(i).text(0) for i in range(wiki.childCount())] == [
+        "Concepts", "Literature", "Syntheses", "Entities"
+    ]
+    assert tree.item_for(page(window, ".state/tombstones.jsonl")) is None
+    # Nothing has been indexed yet, and the editor already works.
+    assert not window.services.busy
+    assert window.services.layout.index_state_file.exists() is False
+
+
+def test_background_index_reports_rows_in_status_bar(qtbot, window) -> None:
+    window.start_background(watch=False, serve=False, index=True)
+    assert window.services.busy  # indexing runs in the background; the window is already usable
+    editor = open_page(qtbot, window, "3_Personal/Work.md")
+    editor.set_text(editor.text() + "\nTyped while indexing.\n")
+    qtbot.waitUntil(lambda: not window.services.busy, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: "rows" in window.rows_label.text(), timeout=WAIT_MS)
+    rows = int(window.rows_label.text().split()[1])
+    assert rows > 10
+    assert window.stale_label.text()  # "Index up to date" or the number of files waiting
+
+
+def test_select_edit_and_save_writes_the_file(qtbot, window) -> None:
+    editor = open_page(qtbot, window, NOTES_PAGE)
+    editor.set_text("# Places\n\n- User lives in Seattle.\n- User visits Lisbon every spring.\n")
+    assert editor.dirty
+    assert window.editors.tabText(window.editors.currentIndex()).startswith("●")
+    with qtbot.waitSignal(editor.saved, timeout=WAIT_MS):
+        window.actions_by_name["save"].trigger()
+    assert "Lisbon" in page(window, NOTES_PAGE).read_text(encoding="utf-8")
+    assert not editor.dirty
+    assert window.editors.tabText(window.editors.currentIndex()) == "Lantern Notes"
+
+
+def test_save_on_focus_loss(qtbot, window) -> None:
+    editor = open_page(qtbot, window, NOTES_PAGE)
+    editor.source.setFocus()
+    qtbot.waitUntil(editor.source.hasFocus, timeout=WAIT_MS)
+    editor.source.insertPlainText("Focus-loss edit. ")
+    window.tree.setFocus()
+    qtbot.waitUntil(lambda: not editor.dirty, timeout=WAIT_MS)
+    assert "Focus-loss edit." in page(window, NOTES_PAGE).read_text(encoding="utf-8")
+
+
+def test_tree_follows_external_writes_including_a_new_folder(qtbot, window) -> None:
+    window.start_background(watch=True, serve=False, index=False)
+    qtbot.waitUntil(lambda: window.watcher.ready, timeout=WAIT_MS)
+    new_page = page(window, "0_Inbox/Shopping.md")
+    new_page.write_text("# Shopping\n", encoding="utf-8")
+    qtbot.waitUntil(lambda: window.tree.item_for(new_page) is not None, timeout=WAIT_MS)
+    folder = page(window, "1_Projects/Garden")
+    folder.mkdir()
+    nested = folder / "Tomatoes.md"
+    nested.write_text("# Tomatoes\n", encoding="utf-8")  # written right after mkdir
+    qtbot.waitUntil(lambda: window.tree.item_for(nested) is not None, timeout=WAIT_MS)
+    new_page.unlink()
+    qtbot.waitUntil(lambda: window.tree.item_for(new_page) is None, timeout=WAIT_MS)
+
+
+def test_wikilink_click_navigates_to_page_and_heading(qtbot, pages, window) -> None:
+    editor = open_page(qtbot, window, NOTES_PAGE)
+    assert 'href="wikilink:Lantern%20Index#Details"' in editor.last_html
+    editor.preview.anchorClicked.emit(QUrl("wikilink:Lantern%20Index#Details"))
+    target = window.editors.current_editor()
+    assert target.path == pages["index"]
+    assert target.source.textCursor().block().text() == "## Details"
+    assert window.tree.selected_path() == target.path
+    window.actions_by_name["back"].trigger()
+    assert window.editors.current_editor().path == editor.path
+    window.actions_by_name["forward"].trigger()
+    assert window.editors.current_editor().path == target.path
+
+
+def test_missing_wikilink_offers_to_create_the_page(qtbot, window, prompter) -> None:
+    editor = open_page(qtbot, window, INDEX_PAGE)
+    editor.follow_link("wikilink:Bouldering%20gyms")
+    created = page(window, "0_Inbox/Bouldering gyms.md")
+    assert created.is_file()
+    assert window.editors.current_editor().path == created
+    assert prompter.asked[-1][0] == "Create page"
+
+
+def test_external_change_while_dirty_offers_reload_keep_compare(qtbot, window) -> None:
+    window.start_background(watch=True, serve=False, index=False)
+    qtbot.waitUntil(lambda: window.watcher.ready, timeout=WAIT_MS)
+    path = page(window, NOTES_PAGE)
+    editor = open_page(qtbot, window, NOTES_PAGE)
+    editor.set_text("# Places\n\nmy unsaved words\n")
+    with qtbot.waitSignal(editor.conflict_raised, timeout=WAIT_MS):
+        path.write_text("# Places\n\nwritten by another program\n", encoding="utf-8")
+    assert editor.conflict_bar.isVisible()
+    assert not editor.save()  # no silent overwrite while the choice is pending
+    assert "another program" in path.read_text(encoding="utf-8")
+    editor.resolve_conflict("keep")
+    assert editor.text() == "# Places\n\nmy unsaved words\n" and editor.dirty
+    assert editor.save()
+    assert path.read_text(encoding="utf-8") == "# Places\n\nmy unsaved words\n"
+
+    editor.set_text("# Places\n\nsecond draft\n")
+    with qtbot.waitSignal(editor.conflict_raised, timeout=WAIT_MS):
+        path.write_text("# Places\n\nthe other side again\n", encoding="utf-8")
+    editor.resolve_conflict("reload")
+    assert editor.text() == "# Places\n\nthe other side again\n"
+    assert not editor.dirty and not editor.conflict_bar.isVisible()
+
+
+def test_clean_editor_reloads_silently_on_external_change(qtbot, window) -> None:
+    window.start_background(watch=True, serve=False, index=False)
+    qtbot.waitUntil(lambda: window.watcher.ready, timeout=WAIT_MS)
+    path = page(window, NOTES_PAGE)
+    editor = open_page(qtbot, window, NOTES_PAGE)
+    path.write_text("# Places\n\nUpdated elsewhere.\n", encoding="utf-8")
+    qtbot.waitUntil(lambda: "Updated elsewhere." in editor.text(), timeout=WAIT_MS)
+    assert editor.conflict is None and not editor.dirty
+
+
+def test_rename_from_tree_keeps_links_and_follows_open_tab(qtbot, pages, window, prompter) -> None:
+    editor = open_page(qtbot, window, INDEX_PAGE)
+    notes_editor = open_page(qtbot, window, NOTES_PAGE)
+    prompter.texts.append("Glass Catalogue")
+    new = window.tree.rename(pages["index"])
+    assert new == page(window, "2_Wiki/Concepts/Glass Catalogue.md") and new.is_file()
+    assert not pages["index"].exists()
+    notes = pages["notes"].read_text(encoding="utf-8")
+    assert "[[Glass Catalogue]]" in notes and "[[Glass Catalogue#Details|the details]]" in notes
+    assert "(../2_Wiki/Concepts/Glass%20Catalogue.md)" in notes and "Lantern Index" not in notes
+    assert editor.path == new
+    assert "[[Glass Catalogue]]" in notes_editor.text()  # the clean open tab picked up the rewrite
+    assert window.tree.item_for(new) is not None
+
+
+def test_delete_moves_to_trash_and_undo_restores(qtbot, window) -> None:
+    path = page(window, INDEX_PAGE)
+    record = window.tree.delete(path)
+    assert record is not None and not path.exists() and record.trashed.is_file()
+    assert ".trash" in record.trashed.parts
+    assert window.tree.item_for(path) is None
+    window.actions_by_name["undo_delete"].trigger()
+    assert path.is_file() and window.tree.item_for(path) is not None
+
+
+def test_open_path_signal_opens_at_a_line(qtbot, pages, window) -> None:
+    window.bridge.open_path.emit(pages["index"], 6)
+    editor = window.editors.current_editor()
+    assert editor.path == pages["index"]
+    assert editor.source.textCursor().blockNumber() == 5
+    assert editor.source.textCursor().block().text() == "## Details"
+
+
+def test_daily_logs_open_read_only(qtbot, window) -> None:
+    layout = window.services.layout
+    log = sorted(layout.archive_dir.glob("*.md"))[0]
+    window.bridge.open_path.emit(log, 3)
+    editor = window.editors.current_editor()
+    assert editor.path == log and editor.read_only and editor.source.isReadOnly()
+
+
+def test_forget_selected_paragraph_after_confirmation(qtbot, pages, window, prompter) -> None:
+    editor = open_page(qtbot, window, INDEX_PAGE)
+    editor.goto_line(4)
+    paragraph = editor.current_paragraph()
+    assert paragraph == "Lanterns are indexed by the colour of their glass.\nEach colour has a shelf."
+    prompter.confirm_answer = False
+    assert window.forget_text(paragraph) is None
+    prompter.confirm_answer = True
+    with qtbot.waitSignal(window.bridge.changed, timeout=WAIT_MS) as blocker:
+        task = window.forget_text(paragraph)
+    qtbot.waitUntil(task.done, timeout=WAIT_MS)
+    assert blocker.args[0].tombstones
+    stones = window.services.layout.tombstones_file.read_text(encoding="utf-8").splitlines()
+    assert any(json.loads(line)["content"] == "lanterns are indexed by the colour of their glass. each colour has a shelf."
+               for line in stones)
+
+
+def test_quick_switcher_fuzzy_opens_a_page(qtbot, pages, window) -> None:
+    switcher = window.show_quick_switcher()
+    qtbot.keyClicks(switcher.input, "lantidx")
+    assert switcher.labels()[0].startswith("Lantern Index")
+    qtbot.keyClick(switcher.input, "\r")
+    assert window.editors.current_editor().path == pages["index"]
+
+
+def test_command_palette_runs_an_action(qtbot, window) -> None:
+    palette = window.show_command_palette()
+    qtbot.keyClicks(palette.input, "daily logs")
+    assert palette.labels()[0].startswith("Daily logs")
+    qtbot.keyClick(palette.input, "\r")
+    assert window.docks["logs"].isVisible()
+
+
+def test_search_shortcut_focuses_the_search_pane(qtbot, window) -> None:
+    window.activateWindow()
+    window.actions_by_name["search"].trigger()
+    assert window.docks["search"].isVisible()
+    qtbot.waitUntil(lambda: window.search_pane.isAncestorOf(window.focusWidget() or window), timeout=WAIT_MS)
+
+
+def test_settings_dialog_validates_and_writes_config(qtbot, window) -> None:
+    dialog = window.show_settings()
+    assert set(dialog.editors) >= {"notebook_path", "memory_consolidation_min_facts", "memory_lint_enabled"}
+    dialog.set_value("embedding_model", "hashing")
+    dialog.set_value("memory_consolidation_min_facts", 7)
+    dialog.set_value("memory_lint_enabled", False)
+    with qtbot.waitSignal(window.bridge.settings_changed, timeout=WAIT_MS):
+        assert dialog.save()
+    saved = load_settings(window.services.layout.home, environ={})
+    assert saved.memory_consolidation_min_facts == 7 and saved.memory_lint_enabled is False
+
+
+def test_progress_bar_and_cancel_follow_the_current_operation(qtbot, window) -> None:
+    started = asyncio.Event()
+
+    async def slow() -> None:
+        started.set()
+        await asyncio.sleep(3600)
+
+    task = window.services.submit(slow(), label="Long job")
+    qtbot.waitUntil(started.is_set, timeout=WAIT_MS)
+    window.bridge.progress.emit("Long job", 3, 10)
+    assert window.progress_bar.isVisible() and window.cancel_button.isVisible()
+    assert window.progress_bar.value() == 3
+    window.cancel_button.click()
+    qtbot.waitUntil(task.done, timeout=WAIT_MS)
+    assert task.cancelled()
+    qtbot.waitUntil(lambda: not window.progress_bar.isVisible(), timeout=WAIT_MS)
+
+
+def test_closing_during_a_dream_asks_then_cancels(qtbot, window, prompter) -> None:
+    cancelled: list[bool] = []
+    real = window.services.runner
+    window.services.runner = SimpleNamespace(phase="running", cancel=lambda: cancelled.append(True))
+    try:
+        prompter.confirm_answer = False
+        assert not window.close()
+        assert window.isVisible() and not cancelled
+        prompter.confirm_answer = True
+        with qtbot.waitSignal(window.closed, timeout=WAIT_MS):
+            assert window.close()
+        assert cancelled == [True]
+    finally:
+        window.services.runner = real
+
+
+def test_closing_saves_dirty_editors(qtbot, window) -> None:
+    editor = open_page(qtbot, window, NOTES_PAGE)
+    editor.set_text("# Places\n\nSaved on close.\n")
+    with qtbot.waitSignal(window.closed, timeout=WAIT_MS):
+        window.close()
+    assert "Saved on close." in page(window, NOTES_PAGE).read_text(encoding="utf-8")
+
+
+def test_run_app_shuts_down_cleanly(qtbot, loop, demo_home) -> None:
+    """The shutdown path used by run_app: stop serve, watcher and tasks without leaving any behind."""
+    from suzent_desktop.ui.main_window import MainWindow
+    from suzent_desktop.ui.services import AppServices
+
+    services = AppServices.open(demo_home)
+    win = MainWindow(services)
+    win.show()
+    win.start_background()
+    qtbot.waitUntil(lambda: win.watcher.running, timeout=WAIT_MS)
+    win.close()
+    run(qtbot, win.shutdown())
+    assert not win.watcher.running
+    assert all(t.done() for t in services.tasks())
+    win.deleteLater()

@@ -1,0 +1,42 @@
+"""Helpers shared by the main-window tests (kept out of conftest so test modules can import them)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Coroutine, Sequence
+from typing import Any
+
+WAIT_MS = 20_000
+
+
+class FakePrompter:
+    """Scripted answers for every question the window asks; records what was asked."""
+
+    def __init__(self) -> None:
+        self.confirm_answer = True
+        self.texts: list[str | None] = []
+        self.choices: list[str | None] = []
+        self.asked: list[tuple[str, str]] = []
+        self.errors: list[str] = []
+
+    def confirm(self, title: str, text: str, *, ok: str = "OK") -> bool:
+        self.asked.append((title, text))
+        return self.confirm_answer
+
+    def ask_text(self, title: str, label: str, default: str = "") -> str | None:
+        self.asked.append((title, label))
+        return self.texts.pop(0) if self.texts else None
+
+    def choose(self, title: str, label: str, items: Sequence[str], current: int = 0) -> str | None:
+        self.asked.append((title, label))
+        return self.choices.pop(0) if self.choices else None
+
+    def error(self, title: str, text: str) -> None:
+        self.errors.append(text)
+
+
+def run(qtbot: Any, coro: Coroutine[Any, Any, Any], timeout: int = WAIT_MS) -> Any:
+    """Run a coroutine on the qasync loop while Qt keeps processing events."""
+    task = asyncio.ensure_future(coro)
+    qtbot.waitUntil(task.done, timeout=timeout)
+    return task.result()
