@@ -278,7 +278,7 @@ def cmd_capture(args: argparse.Namespace, out: Output) -> int:
             turn["user"], turn["assistant"], turn["session_id"], timestamp=turn["timestamp"]
         )
     )
-    date = (turn["timestamp"].date().isoformat() if turn["timestamp"] else manager.today())
+    date = min(changes.logs) if changes.logs else manager.today()
     out.doc(
         {
             "facts": [_fact_dict(f) for f in facts],

@@ -111,7 +111,8 @@ class Archive:
         if not facts:
             return self.path_for(when.date()), []
         path = self.path_for(when.date())
-        block_lines = ["", format_turn_header(when.strftime("%H:%M"), session_id or "unknown"), ""]
+        session = "-".join(session_id.split()) or "unknown"  # a space would make the header unparsable
+        block_lines = ["", format_turn_header(when.strftime("%H:%M"), session), ""]
         block_lines += [format_fact_line(f) for f in facts]
         with _lock_for(path):
             path.parent.mkdir(parents=True, exist_ok=True)

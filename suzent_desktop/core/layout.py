@@ -113,6 +113,7 @@ class Layout:
             ("notebook_path", self.notebook_dir),
             ("index_path", self.index_dir),
             ("memory_path/archive", self.archive_dir),
+            ("notebook_path/.state", self.state_dir),
         ):
             if path.exists() and not path.is_dir():
                 raise LayoutError(f"{path}: {name} must be a folder, but it is a file")

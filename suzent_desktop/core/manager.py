@@ -124,11 +124,26 @@ class MemoryManager:
         facts = list(await extraction.extract_facts(turn_text, self.settings))
         if not facts:
             return [], ChangeSet()
-        when = timestamp if timestamp is not None else self.clock.now()
+        when = self._capture_time(timestamp)
         changes = await self._append_and_index(facts, session_id=session_id, when=when)
         if any(f.is_important for f in facts):
             changes.merge(await self._refresh_memory_md_from_important(facts))
         return facts, changes
+
+    def _capture_time(self, timestamp: dt.datetime | None) -> dt.datetime:
+        """The turn's own time, unless its day is already consolidated or in the future.
+
+        Facts appended to a log at or before the watermark would never be consolidated and
+        would be dropped from search, so such a turn goes to today's log instead.
+        """
+        now = self.clock.now()
+        if timestamp is None:
+            return now
+        day = timestamp.date().isoformat()
+        mark = self.watermark()
+        if day > self.today() or (mark is not None and day <= mark):
+            return now
+        return timestamp
 
     async def _append_and_index(self, facts: list[Fact], *, session_id: str, when: dt.datetime) -> ChangeSet:
         path, _lines = await asyncio.to_thread(self.archive.append_turn, facts, session_id=session_id, when=when)

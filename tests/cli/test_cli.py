@@ -416,3 +416,37 @@ def test_promote_rewrites_memory_md(tmp_path: Path, capsys: pytest.CaptureFixtur
     doc = run_json(capsys, demo, "promote")
     assert doc["memory_md"] == str((demo / "memory" / "MEMORY.md").resolve())
     assert doc["lines"] <= 60 and doc["chars"] <= 4000
+
+
+@needs_dream
+def test_dream_lint_promote_human_output_on_demo(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    demo = tmp_path / "demo"
+    assert main(["demo", "--no-gui", str(demo)]) == 0
+    capsys.readouterr()
+    code, out, _ = run(capsys, demo, "dream", "--dry-run", "--force")
+    assert code == 0 and out.startswith("Dream (dry run): ")
+    code, out, _ = run(capsys, demo, "dream", "--force")
+    assert code == 0 and "Dream: productive" in out and "changed: 3_Personal/" in out and "Watermark: " in out
+    code, out, _ = run(capsys, demo, "dream")
+    assert code == 0 and "nothing_pending" in out
+    code, out, _ = run(capsys, demo, "lint")
+    assert code in (0, 1) and out.strip()
+    code, out, _ = run(capsys, demo, "promote")
+    assert code == 0 and "MEMORY.md" in out and "lines" in out
+
+
+def test_status_human_output_on_demo(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    demo = tmp_path / "demo"
+    assert main(["demo", "--no-gui", str(demo)]) == 0
+    capsys.readouterr()
+    code, out, _ = run(capsys, demo, "status")
+    assert code == 0
+    assert "Watermark:" in out and "Pending:       14 day(s)" in out and "Next batch:" in out
+    assert "Stale files:" in out  # the demo is written without an index; search or reindex builds it
+
+
+def test_capture_human_output(home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    turn = tmp_path / "turn.json"
+    turn.write_text(json.dumps({"user": "hello there", "assistant": "hi", "session_id": "s"}), encoding="utf-8")
+    code, out, _ = run(capsys, home, "capture", str(turn))
+    assert code == 0 and ("No facts found" in out or "Captured" in out)

@@ -331,3 +331,18 @@ def test_recall_log_is_bounded(layout: Layout):
     recall.record([Recall("new", "archive")])
     lines = layout.recall_log.read_text(encoding="utf-8").splitlines()
     assert len(lines) == MAX_LINES and json.loads(lines[-1])["snippet"] == "new"
+
+
+def test_session_id_with_spaces_still_gives_a_parsable_header(layout: Layout):
+    archive = Archive(layout)
+    archive.append_turn([Fact("a")], session_id="my chat 1", when=WHEN)
+    parsed = archive.read("2026-07-01")
+    assert not parsed.malformed and parsed.turns[0].session == "my-chat-"
+
+
+def test_layout_check_refuses_a_state_file(home: Path):
+    layout = Layout.from_settings(home, Settings())
+    layout.notebook_dir.mkdir()
+    layout.state_dir.write_text("x", encoding="utf-8")
+    with pytest.raises(LayoutError, match=".state"):
+        layout.check()

@@ -244,3 +244,20 @@ async def test_status_reports_stale_files(manager: MemoryManager):
     page.write_text("# New\n\nFresh page.\n", encoding="utf-8")
     status = await manager.status()
     assert any(Path(p).name == "New.md" for p in status["index"]["stale_files"])
+
+
+async def test_turn_dated_in_a_consolidated_day_goes_to_today(
+    manager: MemoryManager, monkeypatch: pytest.MonkeyPatch, today: dt.date
+):
+    async def one(turn_text: str, settings, *, llm=None) -> list[Fact]:
+        return [Fact("User bought a kayak", "general")]
+
+    monkeypatch.setattr(extraction, "extract_facts", one)
+    manager.notebook.append_ingest(today, (today - dt.timedelta(days=2)).isoformat())
+    old = dt.datetime.combine(today - dt.timedelta(days=3), dt.time(10, 0))
+    _, changes = await manager.process_conversation_turn_for_memories("I bought a kayak", "Fun", "s", old)
+    assert changes.logs == {today.isoformat()}
+    recent = dt.datetime.combine(today - dt.timedelta(days=1), dt.time(11, 30))
+    _, changes = await manager.process_conversation_turn_for_memories("I bought a kayak", "Fun", "s", recent)
+    assert changes.logs == {recent.date().isoformat()}
+    assert "## 11:30 — s" in manager.archive.path_for(recent.date()).read_text(encoding="utf-8")
