@@ -190,8 +190,17 @@ _RULES: list[tuple[str, re.Pattern[str], float | None]] = [
 ]
 
 
+_PAST = frozenset(
+    "went was were had got made took saw met bought began left became found gave told thought felt knew ran "
+    "wrote read lost won sold spent came did said broke drove flew grew kept paid put quit set sent sat slept "
+    "stood taught understood".split()
+)
+
+
 def _third_person_verb(verb: str) -> str:
     lowered = verb.lower()
+    if lowered.endswith("ed") or lowered in _PAST:
+        return verb
     if lowered in _IRREGULAR:
         return _IRREGULAR[lowered]
     if re.search(r"(s|sh|ch|x|z|o)$", lowered):
@@ -208,7 +217,8 @@ def to_third_person(sentence: str) -> str:
         text = re.sub(pattern, replacement, text)
     text = re.sub(r"\bI do not\b", "User does not", text)
     text = re.sub(
-        r"\bI (really |absolutely |quite |now |currently |just |also |still )?([A-Za-z]+)\b",
+        r"\bI (really |absolutely |quite |now |currently |just |also |still |never |always |usually |often "
+        r"|sometimes )?([A-Za-z]+)\b",
         lambda m: f"User {m.group(1) or ''}{_third_person_verb(m.group(2))}",
         text,
     )

@@ -1,0 +1,168 @@
+"""The LLM consolidation engine and its vault tools, with litellm mock responses (no network)."""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+from pathlib import Path
+
+import pytest
+from dream_support import days_before, make_manager, page, write_log
+
+from suzent_desktop.core import llm
+from suzent_desktop.core.dream.agent import DreamAgent
+from suzent_desktop.core.dream.model import Batch, BatchFact
+from suzent_desktop.core.dream.runner import DreamRunner
+from suzent_desktop.core.dream.tools import ToolsClosed, VaultAccessError, VaultTools
+from suzent_desktop.core.facts import Fact
+
+MODEL = "gpt-4o-mini"
+
+
+def tool_reply(*calls: tuple[str, dict]):
+    from litellm import ModelResponse
+    from litellm.types.utils import ChatCompletionMessageToolCall, Choices, Function, Message
+
+    tool_calls = [
+        ChatCompletionMessageToolCall(id=f"call_{i}", type="function",
+                                      function=Function(name=name, arguments=json.dumps(args)))
+        for i, (name, args) in enumerate(calls)
+    ]
+    message = Message(role="assistant", content=None, tool_calls=tool_calls)
+    return ModelResponse(choices=[Choices(finish_reason="tool_calls", index=0, message=message)])
+
+
+class ScriptedLLM:
+    """Feeds litellm one scripted ``mock_response`` per turn, through the real ``llm.chat``."""
+
+    def __init__(self, replies):
+        self.replies = list(replies)
+        self.seen: list[list[dict]] = []
+
+    async def chat(self, model, messages, tools, timeout):
+        self.seen.append(copy.deepcopy(messages))
+        reply = self.replies.pop(0) if self.replies else "done"
+        return await llm.chat(model, messages, tools, timeout, mock_response=reply)
+
+
+@pytest.fixture
+def vault(tmp_path: Path) -> Path:
+    root = tmp_path / "vault"
+    for folder in ("3_Personal", "4_Assets", ".state"):
+        (root / folder).mkdir(parents=True)
+    (root / "log.md").write_text("# Log\n", encoding="utf-8")
+    (root / "3_Personal" / "Work.md").write_text("# Work\n\n- User works at Contoso (2026-07-01)\n", encoding="utf-8")
+    return root
+
+
+# -- the tools' fence ----------------------------------------------------------------------------
+@pytest.mark.parametrize("path", ["../outside.md", "3_Personal/../../outside.md", "/etc/passwd", "C:/x.md"])
+def test_tools_refuse_paths_outside_the_vault(vault, path):
+    tools = VaultTools(vault)
+    with pytest.raises(VaultAccessError):
+        tools.read(path)
+    with pytest.raises(VaultAccessError):
+        tools.write(path, "x")
+
+
+@pytest.mark.parametrize("path", ["log.md", ".state/tombstones.jsonl", ".state/x.md", "4_Assets/note.md",
+                                  "3_Personal/picture.png", "schema.md"])
+def test_tools_refuse_writes_to_protected_places(vault, path):
+    tools = VaultTools(vault)
+    with pytest.raises(VaultAccessError):
+        tools.write(path, "watermark=2099-01-01")
+    assert (vault / "log.md").read_text(encoding="utf-8") == "# Log\n"
+
+
+def test_tools_refuse_symlinks_that_leave_the_vault(vault, tmp_path):
+    secret = tmp_path / "secret"
+    secret.mkdir()
+    (secret / "keys.md").write_text("private\n", encoding="utf-8")
+    os.symlink(secret, vault / "3_Personal" / "linked")
+    os.symlink(secret / "keys.md", vault / "3_Personal" / "Keys.md")
+    tools = VaultTools(vault)
+    for path in ("3_Personal/linked/keys.md", "3_Personal/Keys.md"):
+        with pytest.raises(VaultAccessError):
+            tools.read(path)
+        with pytest.raises(VaultAccessError):
+            tools.write(path, "overwritten")
+    assert (secret / "keys.md").read_text(encoding="utf-8") == "private\n"
+
+
+async def test_dispatch_reports_refusals_to_the_model_and_edits_work(vault):
+    tools = VaultTools(vault)
+    assert (await tools.dispatch("write", {"path": "log.md", "content": "x"})).startswith("error:")
+    assert (await tools.dispatch("read", '{"path": "../x"}')).startswith("error:")
+    assert (await tools.dispatch("read", "not json")).startswith("error:")
+    assert (await tools.dispatch("explode", {})).startswith("error: unknown tool")
+    ok = await tools.dispatch("edit", {"path": "3_Personal/Work.md", "old": "Contoso", "new": "Fabrikam"})
+    assert ok.startswith("ok")
+    assert "Fabrikam" in (vault / "3_Personal" / "Work.md").read_text(encoding="utf-8")
+    assert "3_Personal/Work.md" in (await tools.dispatch("list", {}))
+    assert "Fabrikam" in await tools.dispatch("search_notebook", {"query": "fabrikam works"})
+    tools.close()
+    with pytest.raises(ToolsClosed):
+        tools.write("3_Personal/Work.md", "late")
+
+
+# -- the agent loop ----------------------------------------------------------------------------------
+async def test_agent_run_through_the_runner_with_mock_responses(home, clock, today):
+    manager = make_manager(home, clock, memory_consolidation_model=MODEL)
+    d1, d2 = days_before(today, 2)
+    write_log(manager, d1, [Fact("User works at Contoso", "work"), Fact("User's locker code is 4321", "general")])
+    write_log(manager, d2, [Fact("User now works at Microsoft", "work")])
+    await manager.forget("User's locker code is 4321")
+    new_work = "# Work\n\n- User works at Microsoft (" + d2 + ")\n\n## History\n\n- ~~User works at Contoso~~ (" + d1 + \
+        ", until " + d2 + ")\n"
+    script = ScriptedLLM([
+        tool_reply(("list", {"folder": "3_Personal"})),
+        tool_reply(("write", {"path": "3_Personal/Work.md", "content": new_work}),
+                   ("write", {"path": "log.md", "content": "## [2099-01-01] ingest | x  watermark=2099-01-01\n"})),
+        f"Merged the job change into Work. watermark={today}",
+    ])
+    log_before = manager.layout.log_md.read_text(encoding="utf-8")
+    result = await DreamRunner(manager, llm=script).run_once()
+    assert result.outcome == "productive", result.reason
+    assert page(manager, "3_Personal/Work.md") == new_work
+    assert manager.watermark() == d2 and manager.notebook.raw_watermark() == d2
+    assert manager.layout.log_md.read_text(encoding="utf-8").startswith(log_before)
+    assert result.summary.startswith("Merged the job change")
+    prompt = script.seen[0][1]["content"]
+    assert "User now works at Microsoft" in prompt and "Vault schema" in prompt and "suzent:index:start" in prompt
+    assert "4321" not in prompt
+    tool_results = [m["content"] for m in script.seen[2] if m["role"] == "tool"]
+    assert any(r.startswith("error:") and "log.md" in r for r in tool_results)
+
+
+async def test_agent_model_error_fails_the_run_and_writes_nothing(home, clock, today):
+    manager = make_manager(home, clock, memory_consolidation_model=MODEL)
+    write_log(manager, days_before(today, 1)[0], ["User likes tea"])
+    script = ScriptedLLM([
+        tool_reply(("write", {"path": "3_Personal/Tea.md", "content": "# Tea\n"})),
+        Exception("rate limited"),
+    ])
+    result = await DreamRunner(manager, llm=script).run_once()
+    assert result.outcome == "failed" and "rate limited" in result.reason
+    assert not (manager.layout.notebook_dir / "3_Personal" / "Tea.md").exists()
+    assert manager.watermark() is None
+
+
+async def test_agent_step_limit(tmp_path, vault):
+    tools = VaultTools(vault)
+    script = ScriptedLLM([tool_reply(("list", {}))] * 5)
+    agent = DreamAgent(MODEL, tools, llm=script, max_steps=3)
+    b = Batch(dates=["2026-07-01"], facts=[BatchFact("2026-07-01", Fact("User likes tea"), 3)])
+    with pytest.raises(RuntimeError, match="did not finish"):
+        await agent.run(b)
+
+
+async def test_complete_json_parses_fenced_answers_and_reports_bad_ones():
+    answer = await llm.complete_json(MODEL, [{"role": "user", "content": "x"}], schema_hint="{}", timeout=5,
+                                     mock_response='```json\n{"facts": []}\n```')
+    assert answer == {"facts": []}
+    with pytest.raises(llm.LLMFormatError):
+        await llm.complete_json(MODEL, [{"role": "user", "content": "x"}], schema_hint="{}", timeout=5,
+                                mock_response="I think the user likes tea")
+    with pytest.raises(llm.LLMError):
+        await llm.complete_json("", [], schema_hint="{}", timeout=5)

@@ -1,0 +1,145 @@
+"""The offline consolidator: pages by category, merging, duplicates, supersession, provenance, index."""
+
+from __future__ import annotations
+
+import pytest
+from dream_support import make_manager, page
+
+from suzent_desktop.core.dream.model import Batch, BatchFact
+from suzent_desktop.core.dream.offline import (
+    INDEX_END,
+    INDEX_START,
+    NEAR_DUPLICATE_THRESHOLD,
+    consolidate,
+    page_title_for,
+)
+from suzent_desktop.core.dream.pages import PageDoc, dup_norm, may_be_same_fact, subject_value
+from suzent_desktop.core.dream.tools import VaultTools
+from suzent_desktop.core.facts import Fact
+
+
+@pytest.fixture
+def manager(home, clock):
+    return make_manager(home, clock)
+
+
+def batch(*items: tuple[str, str, str] | tuple[str, str, str, tuple[str, ...]]) -> Batch:
+    facts = []
+    for line, item in enumerate(items, start=1):
+        date, category, text, *rest = item
+        facts.append(BatchFact(date, Fact(text, category, tuple(rest[0]) if rest else ()), line))
+    return Batch(dates=sorted({f.date for f in facts}), facts=facts)
+
+
+def run(manager, b: Batch):
+    tools = VaultTools(manager.layout.notebook_dir)
+    return consolidate(b, tools, manager.embedder.embed), tools
+
+
+def test_groups_facts_into_personal_pages_with_source_dates(manager):
+    report, tools = run(manager, batch(
+        ("2026-07-01", "preference", "User prefers compact dashboards"),
+        ("2026-07-01", "work", "User works at Contoso"),
+        ("2026-07-02", "general", "User walks the dog before breakfast", ("routine",)),
+        ("2026-07-02", "hobby", "User builds model railways"),
+    ))
+    assert "- User prefers compact dashboards (2026-07-01)" in page(manager, "3_Personal/Preferences.md")
+    assert "- User works at Contoso (2026-07-01)" in page(manager, "3_Personal/Work.md")
+    assert "- User walks the dog before breakfast (2026-07-02)" in page(manager, "3_Personal/Routines.md")
+    assert "User builds model railways" in page(manager, "3_Personal/Hobbies.md")
+    assert set(report.pages_written) >= {"3_Personal/Preferences.md", "3_Personal/Work.md"}
+    hub = page(manager, "3_Personal/About Me.md")
+    assert "[[Work]]" in hub and "[[Preferences]]" in hub
+    assert "[[About Me]]" in page(manager, "3_Personal/Work.md")
+    assert "4 facts" in report.summary and len(report.summary) <= 600
+
+
+def test_exact_and_near_duplicates_merge_into_one_bullet(manager):
+    run(manager, batch(
+        ("2026-07-01", "health", "User's dentist is Dr. Smith"),
+        ("2026-07-02", "health", "user's dentist is  Dr. Smith."),
+        ("2026-07-03", "health", "The user's dentist is Dr Smith"),
+        ("2026-07-03", "preference", "User likes tea"),
+        ("2026-07-03", "preference", "User likes coffee"),
+    ))
+    health = page(manager, "3_Personal/Health.md")
+    assert health.count("dentist") == 1
+    assert "- User's dentist is Dr. Smith (2026-07-01, 2026-07-02, 2026-07-03)" in health
+    prefs = page(manager, "3_Personal/Preferences.md")
+    assert "User likes tea" in prefs and "User likes coffee" in prefs
+
+
+def test_later_value_supersedes_and_old_one_moves_to_history(manager):
+    run(manager, batch(("2026-07-01", "work", "User works at Contoso")))
+    run(manager, batch(("2026-07-05", "work", "User now works at Microsoft")))
+    work = page(manager, "3_Personal/Work.md")
+    current, history = work.split("## History")
+    assert "- User now works at Microsoft (2026-07-05)" in current and "Contoso" not in current
+    assert "- ~~User works at Contoso~~ (2026-07-01, until 2026-07-05)" in history
+    doc = PageDoc.parse(work)
+    assert [b.text for b in doc.current_bullets()] == ["User now works at Microsoft"]
+
+
+def test_merges_into_a_hand_written_page_keeping_its_text(manager):
+    rel = "3_Personal/Places.md"
+    hand = "---\ntags: [me]\n---\n# Places\n\nWhere I have lived. *My notes.*\n\n- User lives in Leeds (2026-06-01)\n"
+    (manager.layout.notebook_dir / rel).write_text(hand, encoding="utf-8")
+    run(manager, batch(("2026-07-03", "place", "User moved to Berlin"), ("2026-07-03", "place", "User loves Lisbon")))
+    text = page(manager, rel)
+    assert text.startswith("---\ntags: [me]\n---\n# Places\n\nWhere I have lived. *My notes.*\n")
+    assert "- User moved to Berlin (2026-07-03)" in text
+    assert "~~User lives in Leeds~~ (2026-06-01, until 2026-07-03)" in text
+    assert text.count("# Places") == 1
+
+
+def test_older_fact_than_a_hand_written_newer_value_goes_to_history(manager):
+    rel = "3_Personal/Work.md"
+    (manager.layout.notebook_dir / rel).write_text("# Work\n\n- User works at Fabrikam (2026-07-10)\n", encoding="utf-8")
+    run(manager, batch(("2026-07-02", "work", "User works at Contoso")))
+    text = page(manager, rel)
+    assert "- User works at Fabrikam (2026-07-10)" in text.split("## History")[0]
+    assert "~~User works at Contoso~~ (2026-07-02, until 2026-07-10)" in text
+
+
+def test_reconsolidating_the_same_batch_changes_nothing(manager):
+    b = batch(("2026-07-01", "work", "User works at Contoso"), ("2026-07-01", "preference", "User likes tea"))
+    run(manager, b)
+    snapshot = {p: p.read_bytes() for p in manager.notebook.content_pages()}
+    index = manager.layout.index_md.read_bytes()
+    report, tools = run(manager, b)
+    assert {p: p.read_bytes() for p in manager.notebook.content_pages()} == snapshot
+    assert manager.layout.index_md.read_bytes() == index
+    assert tools.written == set() and report.pages_written == []
+
+
+def test_index_md_is_updated_between_markers_only(manager):
+    index = manager.layout.index_md
+    index.write_text(f"# Index\n\nMy intro.\n\n{INDEX_START}\nold\n{INDEX_END}\n\nMy footer.\n", encoding="utf-8")
+    run(manager, batch(("2026-07-01", "work", "User works at Contoso")))
+    text = index.read_text(encoding="utf-8")
+    assert text.startswith("# Index\n\nMy intro.\n\n") and text.endswith(f"{INDEX_END}\n\nMy footer.\n")
+    inside = text.split(INDEX_START)[1].split(INDEX_END)[0]
+    assert "[[Work]]" in inside and "old" not in inside
+
+
+def test_someone_elses_relations_do_not_supersede_the_users(manager):
+    run(manager, batch(
+        ("2026-07-01", "work", "User works at Contoso"),
+        ("2026-07-02", "people", "User's sister works at Initech"),
+    ))
+    assert "- User works at Contoso (2026-07-01)" in page(manager, "3_Personal/Work.md").split("## History")[0]
+    assert "User's sister works at Initech" in page(manager, "3_Personal/People.md")
+
+
+def test_text_rules():
+    assert dup_norm("User now works at  Microsoft.") == dup_norm("user works at microsoft")
+    assert subject_value("User now works at Microsoft").key == subject_value("The user works for Contoso").key
+    assert subject_value("User moved to Berlin").key == subject_value("User lives in Leeds").key
+    assert subject_value("User likes tea") is None
+    assert not may_be_same_fact("User likes tea", "User likes coffee")
+    assert not may_be_same_fact("User has 2 kids", "User has 3 kids")
+    assert not may_be_same_fact("User likes jazz", "User does not like jazz")
+    assert may_be_same_fact("User's dentist is Dr. Smith", "The user's dentist is Dr Smith")
+    assert page_title_for("general", ("#career",), "User got promoted") == "Work"
+    assert page_title_for("food", (), "User likes tea") == "Preferences"
+    assert 0.85 < NEAR_DUPLICATE_THRESHOLD < 1.0

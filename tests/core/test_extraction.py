@@ -1,0 +1,194 @@
+"""Turn → facts: the offline extractor, and the model path with validation and one retry."""
+
+from __future__ import annotations
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, HTTPServer
+
+import pytest
+from dream_support import make_manager
+
+from suzent_desktop.core import llm
+from suzent_desktop.core.extraction import (
+    ExtractionError,
+    OfflineExtractor,
+    extract_facts,
+    to_third_person,
+    turn_to_text,
+    user_part,
+)
+from suzent_desktop.settings import Settings
+
+MODEL = "gpt-4o-mini"
+
+
+class MockJSON:
+    """Answers ``complete_json`` with scripted texts through litellm's mock_response."""
+
+    def __init__(self, *answers: str):
+        self.answers = list(answers)
+        self.calls: list[list[dict]] = []
+
+    async def complete_json(self, model, messages, **kwargs):
+        self.calls.append(messages)
+        return await llm.complete_json(model, messages, mock_response=self.answers.pop(0), **kwargs)
+
+
+def facts_json(*items: dict) -> str:
+    return json.dumps({"facts": list(items)})
+
+
+# -- turn text --------------------------------------------------------------------------------
+def test_turn_text_labels_both_sides_and_user_part_recovers_the_user():
+    text = turn_to_text("  I love tea.  ", "Noted! I love coffee myself.")
+    assert text.startswith("User: I love tea.") and "Assistant: Noted!" in text
+    assert user_part(text) == "I love tea."
+
+
+# -- offline extractor ----------------------------------------------------------------------------
+def test_offline_extractor_catches_explicit_statements():
+    user = (
+        "I love hiking in the Alps. I work at Contoso as a data engineer. My sister Anna lives in Oslo. "
+        "I moved to Berlin last year. I'm going to Japan next week. My birthday is on March 3. "
+        "I'm allergic to peanuts. My favorite band is Radiohead. I don't like horror movies."
+    )
+    facts = OfflineExtractor().extract(user)
+    by_text = {f.content: f for f in facts}
+    assert by_text["User loves hiking in the Alps"].category == "preference"
+    assert by_text["User works at Contoso as a data engineer"].category == "work"
+    assert by_text["User's sister Anna lives in Oslo"].category == "people"
+    assert by_text["User moved to Berlin last year"].category == "place"
+    assert by_text["User is going to Japan next week"].category == "plan"
+    assert by_text["User's birthday is on March 3"].category == "date"
+    assert by_text["User is allergic to peanuts"].category == "health"
+    assert by_text["User is allergic to peanuts"].is_important
+    assert by_text["User's favorite band is Radiohead"].category == "preference"
+    assert by_text["User does not like horror movies"].category == "preference"
+    assert len(facts) == 9
+
+
+def test_offline_extractor_skips_questions_hypotheticals_and_small_talk():
+    facts = OfflineExtractor().extract(
+        "Do I like jazz? If I lived in Paris I would cycle. Maybe I love opera. Thanks, that helps. The weather is nice."
+    )
+    assert facts == []
+
+
+async def test_offline_path_reads_only_the_users_words():
+    facts = await extract_facts(turn_to_text("What's new?", "I love cooking and I live in Rome."), Settings())
+    assert facts == []
+
+
+def test_third_person_rewrite():
+    assert to_third_person("I have two cats") == "User has two cats"
+    assert to_third_person("I'm vegetarian") == "User is vegetarian"
+    assert to_third_person("My boss Kim watches my progress") == "User's boss Kim watches their progress"
+    assert to_third_person("I really enjoy sushi.") == "User really enjoys sushi"
+
+
+# -- model path -------------------------------------------------------------------------------------
+async def test_model_path_returns_validated_facts_with_importance():
+    fake = MockJSON(facts_json(
+        {"category": "Work", "content": "User works at  Microsoft", "tags": ["career", "job"], "importance": 0.9},
+        {"category": "preference", "content": "User prefers tea", "tags": "drinks", "importance": 0.4},
+    ))
+    facts = await extract_facts("User: I work at Microsoft", Settings(extraction_model=MODEL), llm=fake)
+    assert [(f.category, f.content, f.tags, f.importance) for f in facts] == [
+        ("work", "User works at Microsoft", ("career", "job"), 0.9),
+        ("preference", "User prefers tea", ("drinks",), 0.4),
+    ]
+    assert len(fake.calls) == 1
+
+
+async def test_malformed_answer_is_retried_once():
+    fake = MockJSON("the user works at Microsoft", facts_json({"category": "work", "content": "User works at X"}))
+    facts = await extract_facts("User: hi", Settings(extraction_model=MODEL), llm=fake)
+    assert [f.content for f in facts] == ["User works at X"]
+    assert len(fake.calls) == 2 and "unusable" in fake.calls[1][-1]["content"]
+
+
+@pytest.mark.parametrize("bad", [
+    '{"facts": [{"category": "work", "content": ""}]}',
+    '{"facts": [{"category": "work", "content": "x", "importance": 1.5}]}',
+    '{"facts": [{"category": "two words!", "content": "x"}]}',
+    '{"items": []}',
+    "not json at all",
+])
+async def test_malformed_twice_raises_and_names_the_problem(bad):
+    fake = MockJSON(bad, bad)
+    with pytest.raises(ExtractionError, match="malformed answer twice"):
+        await extract_facts("User: hi", Settings(extraction_model=MODEL), llm=fake)
+    assert len(fake.calls) == 2
+
+
+async def test_capture_writes_nothing_when_extraction_fails(home, clock, monkeypatch):
+    manager = make_manager(home, clock, extraction_model=MODEL)
+    real = llm.complete_json
+
+    async def garbage(model, messages, **kwargs):
+        return await real(model, messages, mock_response="no json here", **kwargs)
+
+    monkeypatch.setattr(llm, "complete_json", garbage)
+    with pytest.raises(ExtractionError):
+        await manager.process_conversation_turn_for_memories("I work at Contoso", "ok", "s1")
+    assert not manager.archive.path_for(manager.today()).exists()
+
+
+async def test_capture_keeps_importance_and_refreshes_memory_md(home, clock, monkeypatch):
+    manager = make_manager(home, clock, extraction_model=MODEL)
+    real = llm.complete_json
+    answer = facts_json({"category": "health", "content": "User is allergic to peanuts", "importance": 0.95})
+
+    async def scripted(model, messages, **kwargs):
+        return await real(model, messages, mock_response=answer, **kwargs)
+
+    monkeypatch.setattr(llm, "complete_json", scripted)
+    facts, changes = await manager.process_conversation_turn_for_memories("I'm allergic to peanuts", "noted", "s1")
+    assert facts[0].importance == 0.95
+    log = manager.archive.path_for(manager.today()).read_text(encoding="utf-8")
+    assert "- [health] User is allergic to peanuts `importance:0.95`" in log
+    assert changes.memory_md
+    assert "User is allergic to peanuts" in manager.layout.memory_md.read_text(encoding="utf-8")
+
+
+# -- a loopback OpenAI-compatible server (the real HTTP path, no network) --------------------------------
+class _FakeOpenAI(BaseHTTPRequestHandler):
+    answers: list[str] = []
+
+    def do_POST(self):  # noqa: N802 - http.server naming
+        length = int(self.headers.get("Content-Length", "0"))
+        self.rfile.read(length)
+        content = self.answers.pop(0)
+        body = json.dumps({
+            "id": "x", "object": "chat.completion", "created": 0, "model": "fake",
+            "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}],
+            "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+        }).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+async def test_extraction_over_a_loopback_openai_server():
+    server = HTTPServer(("127.0.0.1", 0), _FakeOpenAI)
+    _FakeOpenAI.answers = ["oops", facts_json({"category": "place", "content": "User lives in Oslo"})]
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    base = f"http://127.0.0.1:{server.server_address[1]}/v1"
+
+    class Loopback:
+        async def complete_json(self, model, messages, **kwargs):
+            return await llm.complete_json(model, messages, api_base=base, api_key="test", **kwargs)
+
+    try:
+        facts = await extract_facts("User: I live in Oslo", Settings(extraction_model="openai/fake"), llm=Loopback())
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert [f.content for f in facts] == ["User lives in Oslo"]

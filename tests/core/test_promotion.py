@@ -1,0 +1,124 @@
+"""MEMORY.md promotion: ranking by recall, the hard cap in code, the protected section, the LLM path."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from dream_support import make_manager, write_log
+
+from suzent_desktop.core import llm
+from suzent_desktop.core.facts import Fact
+from suzent_desktop.core.promotion import RECENT_START, fit, promote, refresh_from_important
+from suzent_desktop.core.recall import Recall
+
+PROTECTED = "<!-- protected -->\n## Mine\nCall me Sam. Never book flights before 9am.\n<!-- /protected -->"
+
+
+@pytest.fixture
+def manager(home, clock):
+    return make_manager(home, clock)
+
+
+def write_page(manager, name: str, text: str) -> None:
+    path = manager.layout.notebook_dir / "3_Personal" / f"{name}.md"
+    path.write_text(text, encoding="utf-8")
+
+
+def memory(manager) -> str:
+    return manager.layout.memory_md.read_text(encoding="utf-8")
+
+
+async def test_promotes_current_personal_bullets_only(manager):
+    write_page(manager, "Work", "# Work\n\n- User works at Microsoft (2026-07-05)\n\n## History\n\n"
+                                "- ~~User works at Contoso~~ (2026-07-01, until 2026-07-05)\n")
+    write_page(manager, "Health", "# Health\n\n- User is allergic to peanuts (2026-07-02)\n- User's PIN is 1234 (2026-07-02)\n")
+    await manager.forget("User's PIN is 1234")
+    changes = await promote(manager)
+    text = memory(manager)
+    assert changes.memory_md
+    assert "- User works at Microsoft" in text and "- User is allergic to peanuts" in text
+    assert "Contoso" not in text and "1234" not in text
+    assert not (await promote(manager)).memory_md  # nothing new: the file is left alone
+
+
+async def test_recall_counts_rank_first_then_recency_under_a_tight_cap(home, clock):
+    manager = make_manager(home, clock, memory_md_max_lines=6, memory_md_max_chars=4000)
+    bullets = "".join(f"- User likes topic number {i} (2026-07-{i + 1:02d})\n" for i in range(10))
+    write_page(manager, "Preferences", "# Preferences\n\n" + bullets)
+    manager.recall.record([Recall("- User likes topic number 0 (2026-07-01)", "notebook")])
+    await promote(manager)
+    lines = memory(manager).splitlines()
+    assert len(lines) <= 6
+    assert "- User likes topic number 0" in lines  # recalled: first despite being the oldest
+    assert "- User likes topic number 9" in lines  # then the most recent
+    assert "- User likes topic number 5" not in lines
+
+
+async def test_hard_cap_is_enforced_in_code(home, clock):
+    manager = make_manager(home, clock, memory_md_max_lines=12, memory_md_max_chars=400)
+    for page in ("Work", "Places", "People"):
+        write_page(manager, page, f"# {page}\n\n" + "".join(
+            f"- User fact {i} about {page.lower()} with some words (2026-07-{i % 28 + 1:02d})\n" for i in range(40)))
+    await promote(manager)
+    text = memory(manager)
+    assert len(text.splitlines()) <= 12 and len(text) <= 400
+    assert "## " in text
+
+
+async def test_protected_section_is_kept_verbatim(manager):
+    manager.layout.memory_md.write_text(f"# Memory\n\n{PROTECTED}\n\n## Old\n- stale line\n", encoding="utf-8")
+    write_page(manager, "Work", "# Work\n\n- User works at Microsoft (2026-07-05)\n")
+    await promote(manager)
+    text = memory(manager)
+    assert PROTECTED in text and "stale line" not in text and "User works at Microsoft" in text
+
+
+async def test_llm_summary_is_still_truncated_by_code(home, clock, monkeypatch):
+    manager = make_manager(home, clock, memory_consolidation_model="gpt-4o-mini", memory_md_max_lines=10)
+    manager.layout.memory_md.write_text(f"# Memory\n\n{PROTECTED}\n", encoding="utf-8")
+    write_page(manager, "Work", "# Work\n\n- User works at Microsoft (2026-07-05)\n")
+    long_answer = json.dumps({"markdown": "## Everything\n" + "".join(f"- line {i}\n" for i in range(100))})
+    real = llm.complete_json
+
+    async def verbose(model, messages, **kwargs):
+        assert "User works at Microsoft" in messages[-1]["content"]
+        return await real(model, messages, mock_response=long_answer, **kwargs)
+
+    monkeypatch.setattr(llm, "complete_json", verbose)
+    changes = await promote(manager)
+    text = memory(manager)
+    assert len(text.splitlines()) == 10 and PROTECTED in text and "- line 0" in text and not changes.errors
+
+
+async def test_llm_failure_falls_back_to_extractive(home, clock, monkeypatch):
+    manager = make_manager(home, clock, memory_consolidation_model="gpt-4o-mini")
+    write_page(manager, "Work", "# Work\n\n- User works at Microsoft (2026-07-05)\n")
+    real = llm.complete_json
+
+    async def broken(model, messages, **kwargs):
+        return await real(model, messages, mock_response=Exception("quota exceeded"), **kwargs)
+
+    monkeypatch.setattr(llm, "complete_json", broken)
+    changes = await promote(manager)
+    assert "User works at Microsoft" in memory(manager)
+    assert changes.memory_md and "quota exceeded" in changes.errors[0]
+
+
+async def test_refresh_from_important_keeps_body_and_protected(manager, today):
+    manager.layout.memory_md.write_text(f"# Memory\n\n{PROTECTED}\n\n## Work\n- User works at Microsoft\n",
+                                        encoding="utf-8")
+    write_log(manager, today.isoformat(), [Fact("User is allergic to peanuts", "health", importance=0.95),
+                                           Fact("User likes tea", "preference", importance=0.3)])
+    changes = await refresh_from_important(manager, [Fact("User's daughter is named Mia", "people", importance=0.9)])
+    text = memory(manager)
+    assert changes.memory_md
+    assert PROTECTED in text and "- User works at Microsoft" in text
+    recent = text.split(RECENT_START)[1]
+    assert "User is allergic to peanuts" in recent and "User's daughter is named Mia" in recent
+    assert "likes tea" not in text
+
+
+def test_fit_takes_whole_lines_within_both_bounds():
+    assert fit(["aaaa", "bbbb", "cccc"], 10, 10) == ["aaaa", "bbbb"]
+    assert fit(["aaaa", "bbbb", "cccc"], 1, 100) == ["aaaa"]
