@@ -164,3 +164,18 @@ def test_an_undecodable_file_is_reported_once_even_after_reindex(home: Path, boo
     assert code == 1
     mentions = [p for p in report["problems"] if "Bin.md" in (p["path"] or "") or "Bin.md" in p["message"]]
     assert len(mentions) == 1 and mentions[0]["severity"] == "error"
+
+
+def test_log_header_that_names_another_date(home: Path, boot: Layout):
+    path = boot.daily_log("2026-07-18")
+    path.write_text("# Daily Log - 2026-07-11\n\n- [work] copied from another day\n", encoding="utf-8")
+    problems = [p for p in run_doctor(home) if p.path == str(path)]
+    assert len(problems) == 1 and problems[0].line == 1 and "2026-07-11" in problems[0].message
+
+
+def test_bad_suzent_today_is_a_handled_error(home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):
+    monkeypatch.setenv("SUZENT_TODAY", "20-07-2026")
+    assert main(["--home", str(home), "doctor"]) == 1
+    assert "SUZENT_TODAY" in capsys.readouterr().out
+    assert main(["--home", str(home), "status"]) == 1
+    assert "SUZENT_TODAY" in capsys.readouterr().err
