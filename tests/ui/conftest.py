@@ -98,3 +98,10 @@ def window(qtbot, services, prompter):
     run(qtbot, win.shutdown())
     win.close()
     win.deleteLater()
+
+
+@pytest.fixture
+def small_services(loop, qtbot, small_home: Path):
+    services = _open_services(small_home)
+    yield services
+    run(qtbot, services.shutdown())

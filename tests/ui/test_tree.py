@@ -1,0 +1,161 @@
+"""The vault tree: order, hidden folders, incremental updates, and the context-menu operations."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from ui_support import FakePrompter
+
+from suzent_desktop.ui import vault_ops
+from suzent_desktop.ui.vault_tree import VaultTree
+
+
+@pytest.fixture
+def tree(qtbot, small_services):
+    prompter = FakePrompter()
+    widget = VaultTree(small_services, prompter)
+    widget.show()
+    yield widget
+    widget.deleteLater()
+
+
+def notebook(tree: VaultTree) -> Path:
+    return tree.root
+
+
+def trigger(tree: VaultTree, path: Path | None, text: str) -> None:
+    menu = tree.build_menu(path)
+    action = next(a for a in menu.actions() if a.text().startswith(text))
+    action.trigger()
+
+
+def test_zones_first_then_root_files_and_hidden_folders_never_show(tree) -> None:
+    root = notebook(tree)
+    (root / ".obsidian").mkdir()
+    (root / ".obsidian" / "app.json").write_text("{}")
+    (root / "zzz_custom").mkdir()
+    (root / "4_Assets" / "photo.png").write_bytes(b"\x89PNG")
+    tree.reload()
+    top = [tree.topLevelItem(i).text(0) for i in range(tree.topLevelItemCount())]
+    assert top.index("5_Archives") < top.index("zzz_custom") < top.index("index")
+    assert ".obsidian" not in top and ".state" not in top
+    assert tree.item_for(root / "4_Assets" / "photo.png").text(0) == "photo.png"
+    assert tree.item_for(root / "3_Personal" / "Work.md").text(0) == "Work"
+
+
+def test_incremental_add_remove_and_new_folder_rescan(tree) -> None:
+    root = notebook(tree)
+    folder = root / "1_Projects" / "Garden" / "Beds"
+    folder.mkdir(parents=True)
+    (folder / "North.md").write_text("# North\n")
+    tree.add_path(root / "1_Projects" / "Garden")  # only the folder event arrives
+    assert tree.item_for(folder / "North.md") is not None
+    (folder / "North.md").unlink()
+    tree.on_deleted(folder / "North.md")
+    assert tree.item_for(folder / "North.md") is None
+    tree.add_path(root / ".trash" / "x.md")  # hidden paths are ignored
+    assert tree.item_for(root / ".trash" / "x.md") is None
+
+
+def test_new_page_from_context_menu(tree, qtbot) -> None:
+    root = notebook(tree)
+    tree.prompter.texts.append("Reading list")
+    with qtbot.waitSignal(tree.page_activated) as blocker:
+        trigger(tree, root / "0_Inbox", "New page")
+    created = root / "0_Inbox" / "Reading list.md"
+    assert blocker.args == [created]
+    assert created.read_text(encoding="utf-8") == "# Reading list\n\n"
+    assert tree.item_for(created) is not None
+    tree.prompter.texts.append("Reading list")
+    trigger(tree, root / "0_Inbox", "New page")
+    assert "already exists" in tree.prompter.errors[-1]
+
+
+def test_rename_rewrites_links_across_the_vault(tree) -> None:
+    root = notebook(tree)
+    target = root / "2_Wiki" / "Concepts" / "Vector Search.md"
+    (root / "1_Projects" / "Plan.md").write_text(
+        "[[Vector Search]] · [[2_Wiki/Concepts/Vector Search|path form]] · [md](../2_Wiki/Concepts/Vector%20Search.md)\n",
+        encoding="utf-8",
+    )
+    tree.add_path(root / "1_Projects" / "Plan.md")
+    tree.prompter.texts.append("Semantic Search")
+    trigger(tree, target, "Rename")
+    new = target.with_name("Semantic Search.md")
+    assert new.is_file() and not target.exists()
+    plan = (root / "1_Projects" / "Plan.md").read_text(encoding="utf-8")
+    assert "[[Semantic Search]]" in plan
+    assert "[[2_Wiki/Concepts/Semantic Search|path form]]" in plan
+    assert "(../2_Wiki/Concepts/Semantic%20Search.md)" in plan
+    work = (root / "3_Personal" / "Work.md").read_text(encoding="utf-8")
+    assert "[[Semantic Search]] and [[Semantic Search#Options|options]]" in work
+    assert tree.item_for(new) is not None and tree.item_for(target) is None
+
+
+def test_rename_refuses_bad_names_and_existing_pages(tree) -> None:
+    root = notebook(tree)
+    work = root / "3_Personal" / "Work.md"
+    (root / "3_Personal" / "Taken.md").write_text("# Taken\n")
+    assert tree.rename(work, "a/b") is None
+    assert tree.rename(work, "Taken") is None
+    assert "already exists" in tree.prompter.errors[-1]
+    assert work.is_file()
+
+
+def test_move_page_to_another_folder_keeps_its_relative_links(tree) -> None:
+    root = notebook(tree)
+    page = root / "3_Personal" / "Linker.md"
+    page.write_text("[w](Work.md) and [[Work]]\n", encoding="utf-8")
+    tree.add_path(page)
+    tree.prompter.choices.append("0_Inbox")
+    trigger(tree, page, "Move to")
+    moved = root / "0_Inbox" / "Linker.md"
+    assert moved.read_text(encoding="utf-8") == "[w](../3_Personal/Work.md) and [[Work]]\n"
+    assert tree.item_for(moved) is not None
+
+
+def test_rename_folder_moves_its_pages(tree, qtbot) -> None:
+    root = notebook(tree)
+    with qtbot.waitSignal(tree.page_moved) as blocker:
+        tree.rename(root / "2_Wiki" / "Concepts", "Ideas")
+    assert blocker.args == [root / "2_Wiki" / "Concepts", root / "2_Wiki" / "Ideas"]
+    assert (root / "2_Wiki" / "Ideas" / "Vector Search.md").is_file()
+    assert not (root / "2_Wiki" / "Concepts").exists()
+    assert tree.item_for(root / "2_Wiki" / "Ideas" / "Vector Search.md") is not None
+
+
+def test_delete_goes_to_trash_and_undo_restores(tree) -> None:
+    root = notebook(tree)
+    work = root / "3_Personal" / "Work.md"
+    tree.prompter.confirm_answer = False
+    trigger(tree, work, "Delete")
+    assert work.exists()
+    tree.prompter.confirm_answer = True
+    trigger(tree, work, "Delete")
+    assert not work.exists() and (root / ".trash" / "3_Personal" / "Work.md").is_file()
+    trigger(tree, None, "Undo delete")
+    assert work.is_file() and tree.item_for(work) is not None
+    assert not (root / ".trash" / "3_Personal" / "Work.md").exists()
+
+
+def test_undo_refuses_to_overwrite_a_recreated_page(tree) -> None:
+    root = notebook(tree)
+    work = root / "3_Personal" / "Work.md"
+    record = tree.delete(work, confirm=False)
+    work.write_text("# New work page\n")
+    assert tree.undo_delete() is None
+    assert work.read_text() == "# New work page\n" and record.trashed.is_file()
+
+
+def test_link_resolution_prefers_the_closest_same_named_page(tmp_path) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    for folder in ("a", "b"):
+        (tmp_path / folder / "Note.md").write_text("x")
+    (tmp_path / "b" / "Other.md").write_text("x")
+    index = vault_ops.PageIndex.scan(tmp_path)
+    assert index.resolve("Note", tmp_path / "b" / "Other.md") == tmp_path / "b" / "Note.md"
+    assert index.resolve("a/Note") == tmp_path / "a" / "Note.md"
+    assert index.resolve("note.md") is not None
+    assert index.resolve("Missing") is None
