@@ -3,6 +3,27 @@
 Importing this module stays cheap (no Qt, LanceDB or litellm): each command imports the
 engine it needs, so ``--help`` and ``doctor`` answer at once. Exit codes: 0 success, 1 a
 handled error (the message on stderr names the file, line or setting at fault), 2 bad usage.
+
+Behaviour where the interface left a choice:
+
+* ``--home`` and ``--json`` may stand before or after the command.
+* ``demo [DIR]`` writes to DIR, else ``--home``, else ``$SUZENT_HOME``, else a
+  ``suzent-desktop-demo`` user-data folder. A non-empty folder without the ``.suzent/demo``
+  marker is refused (exit 1); in an existing demo home only missing files are restored.
+* ``search`` and ``forget`` first sync files changed since the last run (edits made in
+  Obsidian or by another agent), so results never lag behind the files.
+* ``forget`` always records the tombstone, also when no indexed row matched (it then says
+  so), so a later reindex can never bring the text back from a log or page.
+* ``reindex`` reports files it could not index as warnings and exits 0; ``doctor`` is the
+  command that exits 1 for them. ``doctor`` errors (exit 1): unreadable config, unusable
+  folders, files that are not UTF-8, index errors; warnings (exit 0): malformed log lines,
+  badly named logs, unreadable tombstone lines, forgotten text still in a page, a
+  watermark on or after today, stale index files.
+* ``dream`` exits 1 when the run failed; gated / nothing pending / no change exit 0.
+* ``capture`` reads ``{"user", "assistant", "session_id"?, "timestamp"?}``; session_id
+  defaults to ``capture``. A turn dated in an already consolidated day goes to today's log.
+* ``status --json`` adds ``skipped_dates`` (dates given up after the retry limit) to the
+  documented keys; ``last_dream``/``last_lint`` are ISO dates or null.
 """
 
 from __future__ import annotations
