@@ -36,7 +36,30 @@ _SEEDS = ("schema.md", "index.md", "log.md")
 _ENTRY_RE = re.compile(r"^##\s+\[(?P<date>\d{4}-\d{2}-\d{2})\]\s+(?P<kind>[A-Za-z_-]+)\b(?P<rest>.*)$")
 _WATERMARK_RE = re.compile(r"(?<!\S)watermark=(?P<date>\d{4}-\d{2}-\d{2})(?!\S)")
 _SKIPPED_RE = re.compile(r"(?<!\S)skipped=(?P<dates>[\d,-]+)")
-_FENCE_RE = re.compile(r"^\s*(```|~~~)")
+_FENCE_RE = re.compile(r"^[ \t]*(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
+
+
+class _FenceTracker:
+    """CommonMark-style fences: a fence closes only with the same character, at least as long."""
+
+    def __init__(self) -> None:
+        self.open: str | None = None
+
+    def feed(self, line: str) -> bool:
+        """Track ``line``; True when it opens or closes a fence."""
+        match = _FENCE_RE.match(line)
+        if not match:
+            return False
+        fence = match.group("fence")
+        if self.open is None:
+            if fence[0] == "`" and "`" in match.group("info"):
+                return False  # ``` followed by more backticks is inline code, not a fence
+            self.open = fence
+            return True
+        if fence[0] == self.open[0] and len(fence) >= len(self.open) and not match.group("info").strip():
+            self.open = None
+            return True
+        return False
 
 
 class NotebookError(ValueError):
@@ -134,16 +157,15 @@ class Notebook:
     def entries(self) -> list[LogEntry]:
         """Entry lines outside fenced code, in file order, each with its body."""
         result: list[LogEntry] = []
-        in_fence = False
+        fences = _FenceTracker()
         current: LogEntry | None = None
         for number, raw in enumerate(self.log_text().splitlines(), start=1):
             line = raw.rstrip("\r")
-            if _FENCE_RE.match(line):
-                in_fence = not in_fence
+            if fences.feed(line):
                 if current is not None:
                     current.body.append(line)
                 continue
-            match = None if in_fence else _ENTRY_RE.match(line)
+            match = None if fences.open is not None else _ENTRY_RE.match(line)
             if match:
                 kind = match.group("kind").lower()
                 watermark = None
@@ -199,6 +221,13 @@ class Notebook:
         path.parent.mkdir(parents=True, exist_ok=True)
         existing = path.read_bytes() if path.exists() else b""
         prefix = "" if not existing or existing.endswith(b"\n\n") else ("\n" if existing.endswith(b"\n") else "\n\n")
+        fences = _FenceTracker()
+        for line in existing.decode("utf-8", errors="replace").splitlines():
+            fences.feed(line.rstrip("\r"))
+        if fences.open is not None:
+            # A code block left open (a hand edit, a pasted example) would swallow this entry
+            # and the watermark on it; close the block first so the entry always counts.
+            prefix = ("\n" if existing and not existing.endswith(b"\n") else "") + fences.open + "\n\n"
         with path.open("a", encoding="utf-8", newline="") as handle:
             handle.write(prefix + text)
 

@@ -346,3 +346,29 @@ def test_layout_check_refuses_a_state_file(home: Path):
     layout.state_dir.write_text("x", encoding="utf-8")
     with pytest.raises(LayoutError, match=".state"):
         layout.check()
+
+
+def test_fences_close_only_with_their_own_marker(layout: Layout):
+    _write_log(
+        layout,
+        "# Log\n\n## [2026-07-05] ingest | daily logs  watermark=2026-07-04\n\n"
+        "~~~\n```\n## [2026-07-06] ingest | example  watermark=2026-07-18\n~~~\n\n"
+        "````md\n```\n## [2026-07-07] ingest | example  watermark=2026-07-17\n```\n````\n",
+    )
+    assert Notebook(layout).raw_watermark() == "2026-07-04"
+
+
+def test_an_unclosed_code_block_cannot_swallow_the_runners_entry(layout: Layout):
+    _write_log(
+        layout,
+        "# Log\n\n## [2026-07-05] ingest | daily logs  watermark=2026-07-04\n\n"
+        "A pasted example:\n```\n## [2026-07-06] ingest | example  watermark=2026-07-19",
+    )
+    notebook = Notebook(layout)
+    assert notebook.raw_watermark() == "2026-07-04"
+    notebook.append_ingest(dt.date(2026, 7, 10), "2026-07-09")
+    assert notebook.raw_watermark() == "2026-07-09"
+    notebook.append_lint(dt.date(2026, 7, 11))
+    entry = notebook.last_entry("lint")
+    assert entry is not None and entry.date == "2026-07-11"
+    assert layout.log_md.read_text(encoding="utf-8").startswith("# Log\n\n## [2026-07-05]")  # only appended
