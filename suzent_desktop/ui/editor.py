@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 
 from suzent_desktop.core.atomic import atomic_write_text
 from suzent_desktop.ui import theme
+from suzent_desktop.ui.highlighter import MarkdownHighlighter
 from suzent_desktop.ui.markdown_render import (
     MarkdownRenderer,
     WikiLink,
@@ -139,6 +140,7 @@ class PageEditor(QWidget):
         self.source.customContextMenuRequested.connect(self._source_menu)
         self.source.installEventFilter(self)
         self.source.setReadOnly(read_only)
+        self.highlighter = MarkdownHighlighter(self.source.document())
         self.preview = QTextBrowser()
         self.preview.setOpenLinks(False)
         self.preview.setOpenExternalLinks(False)
@@ -273,6 +275,10 @@ class PageEditor(QWidget):
             return
         self._set_dirty(True)
         self._render_timer.start()
+
+    def refresh_theme(self) -> None:
+        self.highlighter.set_dark(theme.is_dark())
+        self.render_now()
 
     def render_now(self) -> None:
         self._render_timer.stop()
@@ -530,7 +536,7 @@ class EditorArea(QTabWidget):
 
     def refresh_theme(self) -> None:
         for editor in self.editors():
-            editor.render_now()
+            editor.refresh_theme()
 
     # -- history ----------------------------------------------------------------------------------------------
     def _push_history(self, path: Path) -> None:

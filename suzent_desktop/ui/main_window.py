@@ -260,13 +260,18 @@ class MainWindow(QMainWindow):
         """Start the watcher, the dream runner's schedule and the initial incremental sync."""
         if watch:
             self._background.append(self.watcher.start())
-        runner = self.services.runner
-        if serve and runner is not None and self.services.settings.memory_consolidation_enabled:
-            self._background.append(self.services.submit(runner.serve(self._stop)))
-        if index:
-            self.services.reindex(full=False)
-        else:
+        first_sync = self.services.reindex(full=False) if index else None
+        if not index:
             self._status_timer.start()
+        if serve and self.services.settings.memory_consolidation_enabled:
+            self._background.append(self.services.submit(self._serve_after(first_sync)))
+
+    async def _serve_after(self, first_sync: asyncio.Task[Any] | None) -> None:
+        """The dream schedule starts once the initial sync is done, so opening stays quick."""
+        if first_sync is not None:
+            await asyncio.wait([first_sync])
+        if not self._stop.is_set():
+            await self.services.runner.serve(self._stop)
 
     async def shutdown(self) -> None:
         """Stop the schedule, the watcher and every task; safe to call twice."""
@@ -279,8 +284,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
         runner = self.services.runner
-        phase = getattr(runner, "phase", "idle") if runner is not None else "idle"
-        if phase != "idle":
+        if runner.phase != "idle":
             if not self.prompter.confirm(
                 "A dream is running",
                 "Consolidation is in progress. Stop it and close?\nIts page edits are rolled back.",
@@ -364,10 +368,8 @@ class MainWindow(QMainWindow):
         self.search_pane.focus_query()
 
     # -- memory operations ------------------------------------------------------------------------------------
-    def run_dream(self, *, dry_run: bool = False) -> asyncio.Task[Any] | None:
+    def run_dream(self, *, dry_run: bool = False) -> asyncio.Task[Any]:
         runner = self.services.runner
-        if runner is None:
-            return None
         self.show_dock("dream")
         label = "Dream dry run" if dry_run else "Dreaming"
         return self.services.submit(runner.run_once(force=True, dry_run=dry_run), label=label, on_cancel=runner.cancel)

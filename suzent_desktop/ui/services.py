@@ -44,7 +44,7 @@ class AppServices(QObject):
         super().__init__(parent)
         self.bridge = bridge or Bridge(self)
         self.manager = manager
-        self.runner: DreamRunner | None = runner if runner is not None else self._make_runner(manager)
+        self.runner: DreamRunner = runner if runner is not None else self._make_runner(manager)
         self.last_error: str | None = None
         self.index_stats: Any = None
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -65,12 +65,9 @@ class AppServices(QObject):
         bridge.setParent(services)
         return services
 
-    def _make_runner(self, manager: MemoryManager) -> DreamRunner | None:
-        try:
-            from suzent_desktop.core.dream.runner import DreamRunner
-        except ImportError:  # an install without the consolidation engine still browses and searches
-            log.warning("dream runner unavailable; consolidation is disabled in this window")
-            return None
+    def _make_runner(self, manager: MemoryManager) -> DreamRunner:
+        from suzent_desktop.core.dream.runner import DreamRunner
+
         return DreamRunner(manager, on_phase=self._on_phase, on_result=self._on_result)
 
     def _on_phase(self, phase: str) -> None:
@@ -193,13 +190,21 @@ class AppServices(QObject):
 
         return report
 
-    async def shutdown(self) -> None:
-        """Cancel every task this object started and wait for them to finish."""
-        if self.runner is not None and getattr(self.runner, "phase", "idle") != "idle":
+    async def shutdown(self, *, rollback_timeout: float = 60.0) -> None:
+        """Stop a dream run cleanly, then cancel every task this object started and wait for them.
+
+        The runner's own cancel rolls its page edits back; cancelling its task from outside
+        could interrupt that rollback, so the runner is given time to return to idle first.
+        """
+        runner = self.runner
+        if runner is not None and runner.phase != "idle":
             try:
-                self.runner.cancel()
+                runner.cancel()
             except Exception:
                 log.exception("runner.cancel failed")
+            deadline = asyncio.get_running_loop().time() + rollback_timeout
+            while runner.phase != "idle" and asyncio.get_running_loop().time() < deadline:
+                await asyncio.sleep(0.05)
         pending = [t for t in self._tasks if not t.done()]
         for task in pending:
             task.cancel()

@@ -310,13 +310,13 @@ def test_closing_saves_dirty_editors(qtbot, window) -> None:
     assert "Saved on close." in page(window, NOTES_PAGE).read_text(encoding="utf-8")
 
 
-def test_run_app_shuts_down_cleanly(qtbot, loop, demo_home) -> None:
+def test_run_app_shuts_down_cleanly(qtbot, loop, demo_home, prompter) -> None:
     """The shutdown path used by run_app: stop serve, watcher and tasks without leaving any behind."""
     from suzent_desktop.ui.main_window import MainWindow
     from suzent_desktop.ui.services import AppServices
 
     services = AppServices.open(demo_home)
-    win = MainWindow(services)
+    win = MainWindow(services, prompter=prompter)
     win.show()
     win.start_background()
     qtbot.waitUntil(lambda: win.watcher.running, timeout=WAIT_MS)

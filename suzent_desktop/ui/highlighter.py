@@ -1,0 +1,92 @@
+"""Light markdown highlighting for the source pane: headings, links, code, emphasis, front matter.
+
+Line-based (QSyntaxHighlighter works per block), with block state for fenced code and the
+front-matter block, so it costs little per keystroke even on long pages.
+"""
+
+from __future__ import annotations
+
+import re
+
+from PySide6.QtGui import QColor, QFont, QSyntaxHighlighter, QTextCharFormat, QTextDocument
+
+from suzent_desktop.ui import theme
+
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s.*$")
+_WIKILINK = re.compile(r"\[\[[^\[\]\n]+\]\]")
+_MDLINK = re.compile(r"!?\[[^\]\n]*\]\([^)\s]+\)")
+_CODE = re.compile(r"`[^`\n]+`")
+_BOLD = re.compile(r"\*\*[^*\n]+\*\*|__[^_\n]+__")
+_ITALIC = re.compile(r"(?<![*\w])\*[^*\n]+\*(?!\*)|(?<![_\w])_[^_\n]+_(?!\w)")
+_BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])(?:\s\[[ xX]\])?\s")
+_QUOTE = re.compile(r"^\s*>.*$")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+
+NORMAL, IN_FENCE, IN_FRONT_MATTER = 0, 1, 2
+
+
+def _fmt(color: str, *, bold: bool = False, italic: bool = False, mono: bool = False) -> QTextCharFormat:
+    fmt = QTextCharFormat()
+    fmt.setForeground(QColor(color))
+    if bold:
+        fmt.setFontWeight(QFont.Weight.Bold)
+    if italic:
+        fmt.setFontItalic(True)
+    if mono:
+        fmt.setFontFixedPitch(True)
+    return fmt
+
+
+class MarkdownHighlighter(QSyntaxHighlighter):
+    def __init__(self, document: QTextDocument) -> None:
+        super().__init__(document)
+        self.set_dark(theme.is_dark())
+
+    def set_dark(self, dark: bool) -> None:
+        if dark:
+            accent, link, code, muted, text = "#b4a7ff", "#8ab4f8", "#e6b673", "#8b8e94", "#dfe1e5"
+        else:
+            accent, link, code, muted, text = "#5b3fd1", "#0b57d0", "#a15c00", "#6e7781", "#1f2328"
+        self.formats = {
+            "heading": _fmt(accent, bold=True),
+            "link": _fmt(link),
+            "code": _fmt(code, mono=True),
+            "bold": _fmt(text, bold=True),
+            "italic": _fmt(text, italic=True),
+            "bullet": _fmt(accent, bold=True),
+            "quote": _fmt(muted, italic=True),
+            "meta": _fmt(muted),
+        }
+        self.rehighlight()
+
+    def highlightBlock(self, text: str) -> None:  # noqa: N802 - Qt override
+        previous = self.previousBlockState()
+        block_number = self.currentBlock().blockNumber()
+        if block_number == 0 and text.strip() == "---":
+            self.setCurrentBlockState(IN_FRONT_MATTER)
+            self.setFormat(0, len(text), self.formats["meta"])
+            return
+        if previous == IN_FRONT_MATTER:
+            self.setFormat(0, len(text), self.formats["meta"])
+            self.setCurrentBlockState(NORMAL if text.strip() == "---" else IN_FRONT_MATTER)
+            return
+        if _FENCE.match(text):
+            self.setFormat(0, len(text), self.formats["code"])
+            self.setCurrentBlockState(NORMAL if previous == IN_FENCE else IN_FENCE)
+            return
+        if previous == IN_FENCE:
+            self.setFormat(0, len(text), self.formats["code"])
+            self.setCurrentBlockState(IN_FENCE)
+            return
+        self.setCurrentBlockState(NORMAL)
+        if _HEADING.match(text):
+            self.setFormat(0, len(text), self.formats["heading"])
+            return
+        if _QUOTE.match(text):
+            self.setFormat(0, len(text), self.formats["quote"])
+        bullet = _BULLET.match(text)
+        if bullet:
+            self.setFormat(0, bullet.end(), self.formats["bullet"])
+        for pattern, key in ((_BOLD, "bold"), (_ITALIC, "italic"), (_MDLINK, "link"), (_WIKILINK, "link"), (_CODE, "code")):
+            for match in pattern.finditer(text):
+                self.setFormat(match.start(), match.end() - match.start(), self.formats[key])
