@@ -82,6 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog=PROG,
         description="A long-term memory you can see, search, edit and trust: daily logs, a notebook vault, a search index.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     parser.add_argument("--home", type=Path, default=None, help="home folder (default: $SUZENT_HOME or the user-data folder)")
     parser.add_argument("--json", action="store_true", default=False, help="machine-readable output (one JSON document)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -123,6 +124,12 @@ def build_parser() -> argparse.ArgumentParser:
     add("promote", "rewrite MEMORY.md from 3_Personal/ pages and recall signals")
     add("doctor", "check the home for problems (never modifies anything)")
     return parser
+
+
+def _version() -> str:
+    from suzent_desktop import __version__
+
+    return __version__
 
 
 def _positive_int(text: str) -> int:

@@ -18,6 +18,7 @@ from suzent_desktop.core.layout import Layout
 
 MAX_LINES = 5000
 SNIPPET_CHARS = 160
+MIN_LINE_BYTES = 60  # a record with an empty snippet is ~70 bytes
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,8 @@ class RecallLog:
 
     def _trim(self) -> None:
         try:
+            if self.path.stat().st_size < 2 * MAX_LINES * MIN_LINE_BYTES:
+                return  # cannot hold more than 2 * MAX_LINES records yet: skip reading it on every search
             text = self.path.read_text(encoding="utf-8", errors="replace")
         except OSError:
             return

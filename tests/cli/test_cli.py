@@ -450,3 +450,10 @@ def test_capture_human_output(home: Path, tmp_path: Path, capsys: pytest.Capture
     turn.write_text(json.dumps({"user": "hello there", "assistant": "hi", "session_id": "s"}), encoding="utf-8")
     code, out, _ = run(capsys, home, "capture", str(turn))
     assert code == 0 and ("No facts found" in out or "Captured" in out)
+
+
+def test_version(capsys: pytest.CaptureFixture[str]):
+    from suzent_desktop import __version__
+
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.strip() == f"suzent-desktop {__version__}"
