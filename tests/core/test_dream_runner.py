@@ -305,3 +305,42 @@ async def test_serve_runs_a_cycle_and_stops(home, clock, today):
 
     await asyncio.wait_for(DreamRunner(manager, on_result=on_result).serve(stop), timeout=30)
     assert results[0].outcome == "productive"
+
+
+async def test_a_watermark_on_or_after_today_counts_as_yesterday_and_is_never_rewritten(manager, today):
+    write_log(manager, days_before(today, 1)[0], ["User likes tea"])
+    write_log(manager, today.isoformat(), ["User is here today"])
+    manager.notebook._append_log(f"## [{today}] ingest | by hand  watermark=2099-01-01\n")
+    log_before = manager.layout.log_md.read_bytes()
+    result = await DreamRunner(manager, engine=writing_engine).run_once(force=True)
+    assert result.outcome == "nothing_pending"
+    assert manager.watermark() == days_before(today, 1)[0]
+    assert manager.layout.log_md.read_bytes() == log_before
+
+
+async def test_unreadable_state_file_starts_fresh_and_history_reads_log_md(manager, today):
+    manager.layout.runner_state_file.write_text("{not json", encoding="utf-8")
+    manager.notebook.append_ingest(today, days_before(today, 5)[0], "migrated by hand")
+    runner = DreamRunner(manager, engine=writing_engine)
+    write_log(manager, days_before(today, 1)[0], ["User likes tea"])
+    assert runner.gate_status().due
+    result = await runner.run_once()
+    assert result.outcome == "productive"
+    history = runner.history()
+    assert [h["outcome"] for h in history] == ["productive", "productive"]
+    assert history[1]["summary"] == "migrated by hand"
+    assert json.loads(manager.layout.runner_state_file.read_text(encoding="utf-8"))["history"][0]["outcome"] == (
+        "productive")
+
+
+async def test_the_engines_memory_searches_are_not_recalls(seeded):
+    manager, _dates = seeded
+    await manager.reindex()
+
+    async def searching_engine(batch, tools):
+        found = await tools.dispatch("search_memory", {"query": "Microsoft"})
+        assert "Microsoft" in found
+        return await writing_engine(batch, tools)
+
+    assert (await DreamRunner(manager, engine=searching_engine).run_once()).outcome == "productive"
+    assert sum(manager.recall.counts().values()) == 0

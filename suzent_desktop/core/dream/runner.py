@@ -10,7 +10,8 @@ Rules it enforces (memory-consolidation.md, interfaces.md §2):
   over the pending dates. ``force`` lifts the time and volume gates only. When the backlog is
   larger than one batch, :meth:`run_cycle` sprints batch after batch until caught up.
 * A run is productive only if the engine finished cleanly **and** a content page it wrote
-  has a different content hash than before (root navigation files and ``.state/`` do not
+  has different bytes than before its first write (the tools keep a journal of the
+  original bytes) (root navigation files and ``.state/`` do not
   count; a user's concurrent edit elsewhere is not proof of work). Only then is
   ``## [TODAY] ingest | daily logs  watermark=BATCH_END`` appended, MEMORY.md promoted and the
   index synced. Any other ending restores every file the run wrote to its bytes before the
@@ -35,7 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from suzent_desktop.core.archive import ArchiveError
-from suzent_desktop.core.atomic import atomic_write_bytes, atomic_write_text
+from suzent_desktop.core.atomic import atomic_write_text
 from suzent_desktop.core.dream.model import (
     Batch,
     BatchFact,
@@ -92,7 +93,7 @@ def save_state(path: Path, state: dict[str, Any]) -> None:
     atomic_write_text(path, json.dumps(state, ensure_ascii=False, indent=1) + "\n")
 
 
-# -- vault snapshots ------------------------------------------------------------------------------
+# -- vault snapshots (dry runs) ------------------------------------------------------------------
 def snapshot_vault(root: Path) -> Snapshot:
     """Bytes of every markdown file an engine could write: content pages and index.md."""
     found: Snapshot = {}
@@ -109,22 +110,6 @@ def snapshot_vault(root: Path) -> Snapshot:
         except OSError:
             continue
     return found
-
-
-def restore(root: Path, before: Snapshot, written: set[str]) -> list[str]:
-    """Put every file the run wrote back to its bytes before the run (deleting files it created)."""
-    restored: list[str] = []
-    for rel in sorted(written):
-        path = root / rel
-        if rel in before:
-            current = path.read_bytes() if path.is_file() else None
-            if current != before[rel]:
-                atomic_write_bytes(path, before[rel])
-                restored.append(rel)
-        elif path.is_file():
-            path.unlink()
-            restored.append(rel)
-    return restored
 
 
 def _is_content(rel: str) -> bool:
@@ -361,17 +346,15 @@ class DreamRunner:
         if not batch.facts:
             return await self._skip(state, dates, 0, "no facts left to consolidate (empty or all forgotten)")
         root = m.layout.notebook_dir
-        before = await asyncio.to_thread(snapshot_vault, root)
         tools = VaultTools(root, memory_search=self._memory_search)
         try:
             report, error = await self._guarded_engine(batch, tools)
         except asyncio.CancelledError:
-            restore(root, before, set(tools.written))  # shutting down: roll back before re-raising
+            tools.rollback()  # shutting down: roll back before re-raising
             raise
-        after = await asyncio.to_thread(snapshot_vault, root)
-        changed = sorted(r for r in tools.written if _is_content(r) and before.get(r) != after.get(r))
+        changed = [r for r in await asyncio.to_thread(tools.changed_files) if _is_content(r)]
         if report is None or not changed:
-            restored = await asyncio.to_thread(restore, root, before, set(tools.written))
+            restored = await asyncio.to_thread(tools.rollback)
             changes = ChangeSet(pages={root / r for r in restored})
             outcome = "failed" if report is None else "no_change"
             why = error or "the engine finished but no content page changed"

@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from suzent_desktop.core.atomic import atomic_write_text
+from suzent_desktop.core.atomic import atomic_write_bytes, atomic_write_text
 
 READ_LIMIT_CHARS = 60_000
 SEARCH_LIMIT = 8
@@ -47,6 +47,9 @@ class VaultTools:
         self._lock = threading.Lock()
         self._closed = False
         self.written: set[str] = set()
+        # Bytes of each file before this run first wrote it (None: the run created it). This
+        # journal is what a rollback restores and what "did a page change?" is judged by.
+        self.originals: dict[str, bytes | None] = {}
 
     # -- path checks -------------------------------------------------------------------
     def resolve(self, relative: str, *, write: bool = False) -> Path:
@@ -125,6 +128,7 @@ class VaultTools:
         with self._lock:
             if self._closed:
                 raise ToolsClosed("the run was stopped; no more writes")
+            self._journal(path)
             atomic_write_text(path, text)
             self.written.add(self.relative(path))
 
@@ -133,8 +137,38 @@ class VaultTools:
         with self._lock:
             if self._closed:
                 raise ToolsClosed("the run was stopped; no more writes")
+            self._journal(self.root / "index.md")
             atomic_write_text(self.root / "index.md", text)
             self.written.add("index.md")
+
+    def _journal(self, path: Path) -> None:
+        rel = self.relative(path)
+        if rel not in self.originals:
+            self.originals[rel] = path.read_bytes() if path.is_file() else None
+
+    def changed_files(self) -> list[str]:
+        """Files this run wrote whose bytes now differ from before the run."""
+        changed: list[str] = []
+        for rel, old in sorted(self.originals.items()):
+            path = self.root / rel
+            current = path.read_bytes() if path.is_file() else None
+            if current != old:
+                changed.append(rel)
+        return changed
+
+    def rollback(self) -> list[str]:
+        """Put every file this run wrote back to its bytes before the run; returns what was restored."""
+        self.close()
+        restored: list[str] = []
+        for rel in self.changed_files():
+            old = self.originals[rel]
+            path = self.root / rel
+            if old is None:
+                path.unlink(missing_ok=True)
+            else:
+                atomic_write_bytes(path, old)
+            restored.append(rel)
+        return restored
 
     def edit(self, relative: str, old: str, new: str) -> None:
         text = self.read(relative)
