@@ -19,6 +19,7 @@ What the offline extractor catches:
   * places: "I live in X", "I moved/relocated to X", "I'm from X", "I'm based in X";
   * plans: "I'm going to …", "I'm planning to …", "I plan to …", "I will …", sentences
     with "next week/month/year", "tomorrow", "on Monday" about the user;
+  * routines: "I usually/always/often …", "… every morning/Sunday";
   * dates: "my birthday is …", "our anniversary is …";
   * health and identity: "I'm allergic to X", "I'm vegetarian/vegan", "my name is X".
 
@@ -160,7 +161,7 @@ async def extract_facts(turn_text: str, settings: Settings, *, llm: Any = None) 
 # -- offline path -------------------------------------------------------------------------
 _IRREGULAR = {"am": "is", "have": "has", "do": "does", "go": "goes", "was": "was", "can": "can",
               "will": "will", "would": "would", "should": "should", "could": "could", "must": "must",
-              "might": "might", "may": "may"}
+              "might": "might", "may": "may", "cannot": "cannot", "had": "had"}
 _CONTRACTIONS = [
     (r"\bI'm\b", "I am"), (r"\bI've\b", "I have"), (r"\bI'll\b", "I will"), (r"\bI'd\b", "I would"),
     (r"\bIm\b", "I am"), (r"\bdon't\b", "do not"), (r"\bcan't\b", "cannot"),
@@ -184,8 +185,11 @@ _RULES: list[tuple[str, re.Pattern[str], float | None]] = [
     ("health", re.compile(r"\bI am (allergic|intolerant|vegetarian|vegan|diabetic|pregnant)\b|\bI have (asthma|diabetes|an allergy)\b", re.I), 0.9),
     ("people", re.compile(rf"\bmy ({_PEOPLE})\b", re.I), 0.7),
     ("work", re.compile(r"\bI (now |currently |just )?(work|started working|am working) (at|for|as|in)\b|\bI (just )?(joined|started at)\b|\bI am an? [\w -]+ (at|for) [A-Z]", re.I), 0.6),
-    ("place", re.compile(r"\bI (now |currently )?(live|am living|moved|relocated|am moving) (in|to)\b|\bI am (from|based in)\b", re.I), 0.6),
+    ("place", re.compile(r"\bI (now |currently )?(live|am living|have been living|have lived|moved|relocated|am moving) "
+                         r"(in|to)\b|\bI am (from|based in)\b", re.I), 0.6),
     ("plan", re.compile(r"\bI (am going to|am planning to|plan to|will|intend to|want to)\b", re.I), 0.4),
+    ("routine", re.compile(r"\bI (usually|always|normally|typically|often) [a-z]+\b|\bevery (morning|evening|night|day|"
+                           r"week|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b", re.I), 0.4),
     ("preference", re.compile(r"\bI (really |absolutely |quite )?(like|love|enjoy|prefer|adore|hate|dislike|do not like|cannot stand)\b|\bmy favou?rite\b", re.I), 0.5),
 ]
 
@@ -222,7 +226,10 @@ def to_third_person(sentence: str) -> str:
         lambda m: f"User {m.group(1) or ''}{_third_person_verb(m.group(2))}",
         text,
     )
-    text = re.sub(r"\b[Mm]y\b", "User's", text, count=1)
+    subject_first = re.search(r"\bUser\b", text)
+    possessive_first = re.search(r"\b[Mm]y\b", text)
+    if possessive_first and not (subject_first and subject_first.start() < possessive_first.start()):
+        text = re.sub(r"\b[Mm]y\b", "User's", text, count=1)
     text = re.sub(r"\b[Mm]y\b", "their", text)
     text = re.sub(r"\b[Oo]ur\b", "User's", text, count=1)
     text = re.sub(r"\bmyself\b", "themselves", text)

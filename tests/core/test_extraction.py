@@ -192,3 +192,12 @@ async def test_extraction_over_a_loopback_openai_server():
         server.shutdown()
         server.server_close()
     assert [f.content for f in facts] == ["User lives in Oslo"]
+
+
+def test_routines_and_possessives():
+    facts = OfflineExtractor().extract("I usually run every morning. I always forget my keys. I've been living in Lyon.")
+    assert [(f.category, f.content) for f in facts] == [
+        ("routine", "User usually runs every morning"),
+        ("routine", "User always forgets their keys"),
+        ("place", "User has been living in Lyon"),
+    ]
