@@ -470,6 +470,9 @@ def cmd_status(args: argparse.Namespace, out: Output) -> int:
     out.say(f"Pending:       {len(status['pending_dates'])} day(s), {status['pending_facts']} fact(s)")
     if status["next_batch"]:
         out.say(f"Next batch:    {status['next_batch'][0]} .. {status['next_batch'][-1]}")
+    gate = _gate_line(manager) if not out.as_json else None
+    if gate:
+        out.say(f"Dream gate:    {gate}")
     if status.get("skipped_dates"):
         out.say(f"Skipped:       {', '.join(status['skipped_dates'])}")
     out.say(f"Last dream:    {status['last_dream'] or 'never'}")
@@ -481,6 +484,23 @@ def cmd_status(args: argparse.Namespace, out: Output) -> int:
     for error in index["errors"]:
         out.say(f"Index error:   {error}")
     return 0
+
+
+def _gate_line(manager: Any) -> str | None:
+    """Whether the next dream would run now, and if not why (None when the runner is absent)."""
+    import datetime as dt
+
+    try:
+        from suzent_desktop.core.dream.runner import DreamRunner
+    except ImportError:
+        return None
+    gate = DreamRunner(manager).gate_status()
+    if gate.due:
+        return "due now"
+    when = ""
+    if gate.next_run_at:
+        when = f"; next check at {dt.datetime.fromtimestamp(gate.next_run_at).strftime('%Y-%m-%d %H:%M')}"
+    return f"waiting ({gate.reason}){when}"
 
 
 def _dream_api() -> Any:

@@ -180,3 +180,29 @@ def test_demo_opens_the_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setitem(sys.modules, "suzent_desktop.ui.app", module)
     assert main(["demo", str(tmp_path / "d")]) == 0
     assert opened == [(tmp_path / "d").resolve()]
+
+
+def test_demo_defaults_to_suzent_home(home: Path, capsys: pytest.CaptureFixture[str]):
+    assert main(["demo", "--no-gui"]) == 0  # the home fixture sets SUZENT_HOME to an empty folder
+    assert is_demo_home(home)
+
+
+def test_entry_point_end_to_end(tmp_path: Path):
+    """The installed command path: ``python -m suzent_desktop`` in a fresh process."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "SUZENT_TODAY": TODAY.isoformat(), "SUZENT_EMBEDDING_MODEL": "hashing"}
+    env.pop("SUZENT_HOME", None)
+    target = tmp_path / "e2e"
+
+    def cli(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "suzent_desktop", *args], capture_output=True, text=True, env=env)
+
+    assert cli("demo", "--no-gui", str(target)).returncode == 0
+    status = cli("--home", str(target), "status", "--json")
+    assert status.returncode == 0, status.stderr
+    assert json.loads(status.stdout)["watermark"] == (TODAY - dt.timedelta(days=15)).isoformat()
+    bad = cli("--home", str(target), "search")
+    assert bad.returncode == 2 and "usage:" in bad.stderr
