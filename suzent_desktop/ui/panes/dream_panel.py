@@ -3,8 +3,8 @@
 It shows the watermark, the pending days and facts, the next scheduled run and the gate
 holding it back, the runner's phase live, a run history (from the runner's state and
 ``log.md``) with the pages each run changed, and the findings of the last lint pass.
-Diffs are shown for runs made in this session (dry runs included); older runs keep only
-their page list, which opens the page.
+Diffs are shown for runs started from this panel (the vault is snapshotted first) and for
+dry runs; other runs keep only their page list, which opens the page.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from suzent_desktop.core.dream.runner import snapshot_vault, unified_diffs
 from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.ui.panes.common import Pane
 from suzent_desktop.ui.panes.diff_view import DiffView
@@ -67,6 +68,17 @@ def describe_next_run(next_run_at: float | None, now: float) -> str:
     if minutes < 120:
         return f"{when} (in {minutes} min)"
     return f"{when} (in {minutes // 60} h {minutes % 60} min)"
+
+
+def _diffs_since(before: dict[str, bytes], root: Path, pages: list[str]) -> dict[str, str]:
+    """Unified diffs of ``pages`` between a snapshot taken before a run and the files now."""
+    after: dict[str, bytes] = {}
+    for rel in pages:
+        try:
+            after[rel] = (root / rel).read_bytes()
+        except OSError:
+            continue  # deleted by the run: diffed against nothing
+    return unified_diffs({rel: before[rel] for rel in pages if rel in before}, after)
 
 
 def run_key(batch: Any, pages: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -299,14 +311,19 @@ class DreamPanel(Pane):
     async def _dream(self, dry_run: bool) -> None:
         self.dream_button.setEnabled(False)
         self.dry_button.setEnabled(False)
+        root = self.services.manager.layout.notebook_dir
+        before = None if dry_run else await asyncio.to_thread(snapshot_vault, root)
         try:
             result = await self.services.runner.run_once(force=True, dry_run=dry_run)
         finally:
             if self.alive():
                 self._on_phase(getattr(self.services.runner, "phase", "idle"))
+        if before is not None and result.pages_changed and not result.diffs:
+            result.diffs = await asyncio.to_thread(_diffs_since, before, root, list(result.pages_changed))
         if not self.alive():
             return
         self._remember_diffs(result)
+        self._show_history()
         if dry_run:
             self._show_dry_run(result)
         self.report(

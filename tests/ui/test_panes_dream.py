@@ -1,0 +1,104 @@
+"""Dream panel: status, a dream and a dry run with the offline engine, lint findings that open pages."""
+
+from __future__ import annotations
+
+import panes_support
+from panes_support import WAIT_MS, seed, write_page
+from PySide6.QtCore import Qt
+
+from suzent_desktop.ui.panes.daily_logs import DailyLogsPane
+from suzent_desktop.ui.panes.dream_panel import DreamPanel, describe_next_run
+
+# fixtures shared by the pane tests
+pane_services = panes_support.pane_services
+panes_loop = panes_support.panes_loop
+
+
+def make_panel(qtbot, services) -> DreamPanel:
+    panel = DreamPanel(services)
+    qtbot.addWidget(panel)
+    panel.show()
+    qtbot.waitUntil(lambda: panel.refresh_count > 0, timeout=WAIT_MS)
+    return panel
+
+
+def test_describe_next_run() -> None:
+    assert describe_next_run(None, 100.0) == "not scheduled"
+    assert describe_next_run(50.0, 100.0) == "due now"
+    assert "(in 5 min)" in describe_next_run(100.0 + 300, 100.0)
+
+
+def test_status_shows_pending_days_and_why_the_runner_waits(qtbot, pane_services) -> None:
+    seed(pane_services.manager)
+    panel = make_panel(qtbot, pane_services)
+    assert "none yet" in panel.watermark_label.text()
+    assert panel.pending_label.text().startswith("4:")  # 07-15, 07-17, 07-18, 07-19; today is not pending
+    assert "2026-07-15" in panel.pending_label.text()
+    assert panel.facts_label.text().startswith("5")
+    assert panel.reason_label.text()  # a gate explains the wait (too few facts for the default threshold)
+    assert panel.phase_label.text().count("idle") == 1
+    assert panel.dream_button.isEnabled() and not panel.cancel_button.isEnabled()
+
+
+def test_dream_now_moves_the_watermark_and_fills_the_history(qtbot, pane_services) -> None:
+    services = pane_services
+    seed(services.manager)
+    panel = make_panel(qtbot, services)
+    logs = DailyLogsPane(services)
+    qtbot.addWidget(logs)
+    qtbot.waitUntil(lambda: logs.refresh_count > 0, timeout=WAIT_MS)
+    phases: list[str] = []
+    services.bridge.dream_phase.connect(phases.append)
+
+    with qtbot.waitSignal(panel.run_finished, timeout=WAIT_MS) as finished:
+        qtbot.mouseClick(panel.dream_button, Qt.MouseButton.LeftButton)
+    result = finished.args[0]
+    assert result.outcome == "productive", result.reason
+    assert result.watermark == "2026-07-19"
+    assert "running" in phases and phases[-1] == "idle"
+    assert "2026-07-19" in panel.watermark_label.text()
+    assert panel.pending_label.text().startswith("none")
+    top = panel.history.topLevelItem(0)
+    assert top.text(1) == "productive" and "2026-07-15" in top.text(2)
+    assert int(top.text(3)) == len(result.pages_changed) > 0
+    # the run's diffs are on hand for its history row
+    assert panel.history_diff.page_names()[: len(result.pages_changed)] == list(result.pages_changed)
+    assert panel.history_diff.diff_text().startswith(("---", "+++", "@@")) or "@@" in panel.history_diff.diff_text()
+    # the daily logs pane follows the watermark the run wrote
+    qtbot.waitUntil(lambda: logs.statuses().get("2026-07-19") == "consolidated", timeout=WAIT_MS)
+    assert logs.statuses()["2026-07-20"] == "today"
+
+
+def test_dry_run_shows_diffs_and_writes_nothing(qtbot, pane_services) -> None:
+    services = pane_services
+    seed(services.manager)
+    log_md = services.manager.layout.log_md.read_text(encoding="utf-8")
+    panel = make_panel(qtbot, services)
+    with qtbot.waitSignal(panel.run_finished, timeout=WAIT_MS) as finished:
+        qtbot.mouseClick(panel.dry_button, Qt.MouseButton.LeftButton)
+    result = finished.args[0]
+    assert result.diffs, result.reason
+    assert panel.tabs.currentIndex() == 1
+    assert panel.dry_diff.page_names()
+    assert "+" in panel.dry_diff.diff_text()
+    assert services.manager.layout.log_md.read_text(encoding="utf-8") == log_md
+    assert "none yet" in panel.watermark_label.text()
+
+
+def test_lint_findings_open_their_page(qtbot, pane_services) -> None:
+    services = pane_services
+    seed(services.manager)
+    broken = write_page(services.manager, "2_Wiki/Concepts/Kayaks.md", "# Kayaks\n\nSee [[Nowhere At All]].\n")
+    panel = make_panel(qtbot, services)
+    with qtbot.waitSignal(panel.lint_finished, timeout=WAIT_MS) as finished:
+        qtbot.mouseClick(panel.lint_button, Qt.MouseButton.LeftButton)
+    assert finished.args[0].findings
+    assert panel.tabs.currentIndex() == 2
+    rows = [panel.findings.item(i).text() for i in range(panel.findings.count())]
+    row = next(i for i, text in enumerate(rows) if "broken_link" in text and "Kayaks.md" in text)
+    with qtbot.waitSignal(services.bridge.open_path, timeout=WAIT_MS) as opened:
+        panel.open_finding(row)
+    assert opened.args == [broken, None]
+    # the lint pass is in the history now
+    qtbot.waitUntil(lambda: panel.history.topLevelItemCount() > 0, timeout=WAIT_MS)
+    assert panel.history.topLevelItem(0).text(1) == "lint"
