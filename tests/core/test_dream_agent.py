@@ -166,3 +166,18 @@ async def test_complete_json_parses_fenced_answers_and_reports_bad_ones():
                                 mock_response="I think the user likes tea")
     with pytest.raises(llm.LLMError):
         await llm.complete_json("", [], schema_hint="{}", timeout=5)
+
+
+def test_prompt_carries_batch_schema_index_and_the_relevant_pages(vault):
+    (vault / "schema.md").write_text("# Vault schema\n", encoding="utf-8")
+    (vault / "index.md").write_text("# Index\n<!-- suzent:index:start -->\n<!-- suzent:index:end -->\n", encoding="utf-8")
+    (vault / "2_Wiki").mkdir()
+    (vault / "2_Wiki" / "Sourdough.md").write_text("# Sourdough\n\nStarter feeding schedule.\n", encoding="utf-8")
+    (vault / "2_Wiki" / "Unrelated.md").write_text("# Unrelated\n\nAstronomy notes.\n", encoding="utf-8")
+    b = Batch(dates=["2026-07-01"], facts=[BatchFact("2026-07-01", Fact("User bakes sourdough bread", "hobby"), 3)])
+    messages = DreamAgent(MODEL, VaultTools(vault), llm=object()).build_messages(b)
+    prompt = messages[1]["content"]
+    assert "2026-07-01 - [hobby] User bakes sourdough bread" in prompt
+    assert "### 3_Personal/Work.md" in prompt and "### 2_Wiki/Sourdough.md" in prompt
+    assert "Unrelated" not in prompt and "# Vault schema" in prompt and "suzent:index:start" in prompt
+    assert "3_Personal/" in messages[0]["content"] and "History" in messages[0]["content"]

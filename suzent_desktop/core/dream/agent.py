@@ -9,6 +9,7 @@ model's closing message becomes the run's summary (≤ 600 characters).
 
 from __future__ import annotations
 
+import re
 from importlib import resources
 from typing import Any
 
@@ -59,21 +60,24 @@ class DreamAgent:
             return default
 
     def _relevant_pages(self, batch: Batch) -> list[str]:
-        """Personal pages first, then pages that share words with the batch's facts."""
+        """Personal pages first, then the pages sharing the most words with the batch (one read each)."""
         chosen: list[str] = []
         try:
             chosen += [p for p in self.tools.list("3_Personal") if not p.endswith("/")]
         except (OSError, ValueError):
             pass
-        seen_extra = 0
-        for item in batch.facts:
-            if seen_extra >= SEARCH_PAGES:
-                break
-            for hit in self.tools.search_notebook(item.fact.content, limit=3):
-                if hit["path"] not in chosen:
-                    chosen.append(hit["path"])
-                    seen_extra += 1
-        return chosen
+        wanted = {w for f in batch.facts for w in re.findall(r"\w+", f.fact.content.lower()) if len(w) > 3}
+        wanted -= {"user", "user's", "with", "that", "this", "from", "have", "likes", "works"}
+        scored: list[tuple[int, str]] = []
+        for rel in self.tools.list(""):
+            if rel.endswith("/") or rel in chosen or "/" not in rel:
+                continue
+            words = set(re.findall(r"\w+", self._read_or(rel, "").lower()))
+            overlap = len(wanted & words)
+            if overlap:
+                scored.append((overlap, rel))
+        scored.sort(key=lambda item: (-item[0], item[1]))
+        return chosen + [rel for _score, rel in scored[:SEARCH_PAGES]]
 
     def build_messages(self, batch: Batch) -> list[dict[str, Any]]:
         pages_text: list[str] = []
