@@ -117,6 +117,8 @@ def format_fact_line(fact: Fact) -> str:
     if fact.importance is not None:
         tags.append(f"{IMPORTANCE_TAG}{fact.importance:.2f}".rstrip("0").rstrip("."))
     suffix = f" `{' '.join(tags)}`" if tags else ""
+    if not tags and content.endswith("`") and _FACT_RE.match(f"- {content}").group("tags") is not None:
+        suffix = " ``"  # an empty tag span keeps a trailing code span in the text (`vim` is not a tag)
     return f"- [{fact.category}] {content}{suffix}"
 
 

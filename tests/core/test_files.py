@@ -372,3 +372,10 @@ def test_an_unclosed_code_block_cannot_swallow_the_runners_entry(layout: Layout)
     entry = notebook.last_entry("lint")
     assert entry is not None and entry.date == "2026-07-11"
     assert layout.log_md.read_text(encoding="utf-8").startswith("# Log\n\n## [2026-07-05]")  # only appended
+
+
+def test_a_fact_ending_in_a_code_span_keeps_it_as_text(layout: Layout):
+    archive = Archive(layout)
+    facts = [Fact("User's editor is `nvim`", "preference"), Fact("User likes `vim`", tags=("editor",))]
+    archive.append_turn(facts, session_id="s", when=WHEN)
+    assert [f.fact for f in archive.read("2026-07-01").facts] == facts
