@@ -83,32 +83,11 @@ def seed(manager: Any) -> dict[str, Path]:
 
 # -- fixtures (imported by the pane test modules) ---------------------------------------
 
-@pytest.fixture(scope="session")
-def panes_loop(qapp):
-    import qasync
-
-    return qasync.QEventLoop(qapp, already_running=True)
-
-
 @pytest.fixture
-def pane_services(qtbot, home, panes_loop):
-    """AppServices over a fresh home, with the qasync loop set as the running loop."""
+def pane_services(loop, qtbot, home):
+    """AppServices over a fresh home, on the session's qasync loop (``loop`` from tests/ui/conftest.py)."""
     from suzent_desktop.ui.services import AppServices
 
-    loop = panes_loop
-    asyncio.events._set_running_loop(loop)
-    asyncio.set_event_loop(loop)
-    try:
-        services = AppServices.open(home)
-    except ImportError:  # the dream package is optional for the panes that do not use it
-        from types import SimpleNamespace
-
-        from suzent_desktop.core.manager import MemoryManager
-
-        runner = SimpleNamespace(phase="idle", cancel=lambda: None)
-        services = AppServices(MemoryManager.open(home), runner)
+    services = AppServices.open(home)
     yield services
     run(qtbot, services.shutdown())
-    for task in asyncio.all_tasks(loop):
-        task.cancel()
-    asyncio.events._set_running_loop(None)

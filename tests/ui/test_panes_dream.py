@@ -11,7 +11,6 @@ from suzent_desktop.ui.panes.dream_panel import DreamPanel, describe_next_run
 
 # fixtures shared by the pane tests
 pane_services = panes_support.pane_services
-panes_loop = panes_support.panes_loop
 
 
 def make_panel(qtbot, services) -> DreamPanel:

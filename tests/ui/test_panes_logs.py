@@ -13,7 +13,6 @@ from suzent_desktop.ui.panes.tombstones_pane import TombstonesPane
 
 # fixtures shared by the pane tests
 pane_services = panes_support.pane_services
-panes_loop = panes_support.panes_loop
 
 
 def test_day_status_rules() -> None:

@@ -12,7 +12,6 @@ from suzent_desktop.ui.panes.search_pane import SearchPane
 
 # fixtures shared by the pane tests
 pane_services = panes_support.pane_services
-panes_loop = panes_support.panes_loop
 
 
 def make_pane(qtbot, services) -> SearchPane:
