@@ -7,16 +7,19 @@ to the app) and go out as a single ``write`` so two turns never interleave.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import fcntl
 import os
 import re
 import threading
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from suzent_desktop.core.facts import (
+    DEFAULT_CATEGORY,
     Fact,
     ParsedLog,
     format_fact_line,
@@ -27,6 +30,7 @@ from suzent_desktop.core.facts import (
 from suzent_desktop.core.layout import Layout
 
 _DATE_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}\.md$")
+_CATEGORY_JUNK = re.compile(r"[^a-z0-9_-]+")
 _locks: dict[Path, threading.Lock] = {}
 _locks_guard = threading.Lock()
 
@@ -107,7 +111,7 @@ class Archive:
         when: dt.datetime,
     ) -> tuple[Path, list[int]]:
         """Append one turn block to ``when``'s log; return the file and the new facts' line numbers."""
-        facts = list(facts)
+        facts = [_writable(f) for f in facts]
         if not facts:
             return self.path_for(when.date()), []
         path = self.path_for(when.date())
@@ -133,6 +137,18 @@ class Archive:
                 os.close(fd)
         first_fact_line = existing_lines + payload.count("\n") - len(facts) + 1
         return path, list(range(first_fact_line, first_fact_line + len(facts)))
+
+
+def _writable(fact: Fact) -> Fact:
+    """A fact whose line reads back as itself: a category the grammar accepts, tags without spaces."""
+    ascii_text = unicodedata.normalize("NFKD", fact.category).encode("ascii", "ignore").decode("ascii")
+    category = _CATEGORY_JUNK.sub("-", ascii_text.strip().lower()).strip("-_")
+    if not category or not category[0].isalpha():
+        category = DEFAULT_CATEGORY
+    tags = tuple(t for tag in fact.tags for t in tag.replace("`", "").split())
+    if category == fact.category and tags == fact.tags:
+        return fact
+    return dataclasses.replace(fact, category=category, tags=tags)
 
 
 def _ends_with_newline(path: Path, size: int) -> bool:

@@ -379,3 +379,19 @@ def test_a_fact_ending_in_a_code_span_keeps_it_as_text(layout: Layout):
     facts = [Fact("User's editor is `nvim`", "preference"), Fact("User likes `vim`", tags=("editor",))]
     archive.append_turn(facts, session_id="s", when=WHEN)
     assert [f.fact for f in archive.read("2026-07-01").facts] == facts
+
+
+def test_odd_categories_and_tags_are_written_so_they_read_back(layout: Layout):
+    archive = Archive(layout)
+    archive.append_turn(
+        [Fact("a", "Work Stuff", ("two words", "`x`")), Fact("b", "1st"), Fact("c", "  "), Fact("d", "Café")],
+        session_id="s",
+        when=WHEN,
+    )
+    read = [f.fact for f in archive.read("2026-07-01").facts]
+    assert [(f.content, f.category, f.tags) for f in read] == [
+        ("a", "work-stuff", ("two", "words", "x")),
+        ("b", "general", ()),
+        ("c", "general", ()),
+        ("d", "cafe", ()),
+    ]
