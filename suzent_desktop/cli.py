@@ -168,7 +168,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         out.warn("interrupted")
         return 130
     except Exception as exc:  # noqa: BLE001 - every known failure becomes exit 1 with its message
-        if not _is_handled(exc):
+        if not _is_handled(exc) or os.environ.get("SUZENT_DEBUG"):
             raise
         out.warn(f"{PROG}: error: {exc}")
         return 1
