@@ -12,7 +12,7 @@ favourites, manager) and facts the user forgets before the dream runs. Then runs
 * exact duplicates left among current bullets — target 0,
 * forgotten facts that reached the notebook — target 0.
 
-Usage: ``python bench/dream_offline.py [--days 60] [--per-day 40] [--seed 7]``
+Usage: ``python bench/dream_offline.py [--days 60] [--per-day 40] [--seed 7] [--embedding-model hashing]``
 """
 
 from __future__ import annotations
@@ -144,13 +144,15 @@ async def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--days", type=int, default=60)
     parser.add_argument("--per-day", type=int, default=40)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--embedding-model", default="hashing",
+                        help="'hashing' (default), '' for the bundled MiniLM model, or a litellm model")
     args = parser.parse_args(argv)
     logs, targets, planted, forgotten = generate(args.days, args.per_day, args.seed)
     with tempfile.TemporaryDirectory(prefix="suzent-bench-") as tmp:
         home = Path(tmp) / "home"
         home.mkdir()
         settings = load_settings(home).replace(
-            embedding_model="hashing", memory_consolidation_min_hours=0.0, memory_consolidation_min_facts=1,
+            embedding_model=args.embedding_model, memory_consolidation_min_hours=0.0, memory_consolidation_min_facts=1,
             memory_consolidation_max_days=14, memory_lint_enabled=False,
         )
         manager = MemoryManager.open(home, settings=settings, clock=Clock(fixed_today=TODAY))
@@ -178,6 +180,7 @@ async def main(argv: list[str] | None = None) -> int:
         pages = sorted(manager.notebook.relative(p) for p in manager.notebook.content_pages())
         memory_md = manager.layout.memory_md.read_text(encoding="utf-8")
         total_facts = sum(len(f) for f in logs.values())
+        print(f"embedder: {manager.embedder.name}")
         print(f"input: {args.days} days x {args.per_day} facts = {total_facts} facts "
               f"({len(unique_targets)} distinct targets, {planted} planted duplicates, {len(forgotten)} forgotten)")
         print(f"runs: {[r.outcome for r in results]}  watermark={manager.watermark()}")
