@@ -40,8 +40,10 @@ async def _run_window(home: Path) -> int:
     window.closed.connect(closed.set)
     window.show()
     window.start_background()
-    if os.environ.get("SUZENT_QUIT_AFTER_START"):  # smoke test of a packaged build
-        asyncio.get_running_loop().call_later(float(os.environ["SUZENT_QUIT_AFTER_START"]), window.close)
+    quit_after = os.environ.get("SUZENT_QUIT_AFTER_START", "").strip()
+    if quit_after:  # smoke test of a packaged build: open, run a few seconds, close cleanly
+        window.ask_before_closing = False
+        asyncio.get_running_loop().call_later(float(quit_after), window.close)
     await closed.wait()
     await window.shutdown()
     return 0

@@ -74,6 +74,7 @@ class MainWindow(QMainWindow):
         self._background: list[asyncio.Task[Any]] = []
         self._pending_index: set[Path] = set()
         self._shut_down = False
+        self.ask_before_closing = True  # False: a scripted close (smoke test) stops a dream without asking
 
         self.editors = EditorArea(layout.notebook_dir, read_only_dirs=(layout.archive_dir,))
         self.setCentralWidget(self.editors)
@@ -285,7 +286,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
         runner = self.services.runner
         if runner.phase != "idle":
-            if not self.prompter.confirm(
+            if self.ask_before_closing and not self.prompter.confirm(
                 "A dream is running",
                 "Consolidation is in progress. Stop it and close?\nIts page edits are rolled back.",
                 ok="Stop and close",
@@ -294,7 +295,7 @@ class MainWindow(QMainWindow):
                 return
             runner.cancel()
         unsaved = self.editors.save_all()
-        if unsaved and not self.prompter.confirm(
+        if unsaved and self.ask_before_closing and not self.prompter.confirm(
             "Unsaved changes",
             "These pages changed on disk and were not saved:\n"
             + "\n".join(p.name for p in unsaved) + "\nClose anyway?",

@@ -68,15 +68,23 @@ class PageIndex:
             index.add(path)
         return index
 
+    def _key(self, path: Path) -> str:
+        """Vault-relative path without ``.md``, lower-cased (string slicing: cheap on big vaults)."""
+        text, root = str(path), str(self.root)
+        if not text.startswith(root + os.sep):
+            raise ValueError(f"{path} is not inside {self.root}")
+        rel = text[len(root) + 1 :].replace(os.sep, "/")
+        return (rel[:-3] if rel.lower().endswith(".md") else rel).lower()
+
     def add(self, path: Path) -> None:
-        rel = path.relative_to(self.root).with_suffix("").as_posix().lower()
+        rel = self._key(path)
         if rel in self.by_rel:
             return
         self.by_rel[rel] = path
         self.by_stem.setdefault(path.stem.lower(), []).append(path)
 
     def remove(self, path: Path) -> None:
-        rel = path.relative_to(self.root).with_suffix("").as_posix().lower()
+        rel = self._key(path)
         self.by_rel.pop(rel, None)
         paths = self.by_stem.get(path.stem.lower(), [])
         if path in paths:

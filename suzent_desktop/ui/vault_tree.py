@@ -38,8 +38,10 @@ class VaultTree(QTreeWidget):
         self.services = services
         self.prompter = prompter or Prompter(self)
         self.root = services.layout.notebook_dir
+        self._root_str = str(self.root)
         self.trash_dir = services.layout.trash_dir
         self._items: dict[Path, QTreeWidgetItem] = {}
+        self._keys: dict[str, tuple] = {}  # path -> sort key, for binary-search insertion
         self.undo_stack: list[vault_ops.TrashRecord] = []
         self.setHeaderHidden(True)
         self.setUniformRowHeights(True)
@@ -52,6 +54,7 @@ class VaultTree(QTreeWidget):
         style = self.style()
         self._dir_icon = style.standardIcon(QStyle.StandardPixmap.SP_DirIcon)
         self._file_icon = style.standardIcon(QStyle.StandardPixmap.SP_FileIcon)
+        self._muted = self.palette().placeholderText()
         self.undo_action = QAction("Undo delete", self)
         self.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
         self.undo_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
@@ -67,11 +70,18 @@ class VaultTree(QTreeWidget):
             return False
         return bool(rel.parts) and not any(part.startswith(".") for part in rel.parts)
 
+    def _rel(self, path: Path) -> str:
+        """Vault-relative posix path by string slicing (Path.relative_to is slow for big vaults)."""
+        text = str(path)
+        if text == self._root_str:
+            return ""
+        return text[len(self._root_str) + 1 :].replace(os.sep, "/")
+
     def _sort_key(self, path: Path, is_dir: bool) -> tuple:
-        rel = path.relative_to(self.root).as_posix()
+        rel = self._rel(path)
         if is_dir:
             return (0, _ZONE_RANK.get(rel, len(ZONES)), path.name.lower())
-        nav = len(path.relative_to(self.root).parts) == 1 and path.name in ROOT_NAV_FILES
+        nav = "/" not in rel and path.name in ROOT_NAV_FILES
         return (1, 1 if nav else 0, path.name.lower())
 
     def reload(self) -> None:
@@ -79,6 +89,7 @@ class VaultTree(QTreeWidget):
         expanded = {p for p, item in self._items.items() if item.isExpanded()}
         self.clear()
         self._items.clear()
+        self._keys.clear()
         if self.root.is_dir():
             self._scan_into(self.root)
         for path in expanded:
@@ -90,11 +101,26 @@ class VaultTree(QTreeWidget):
         for dirpath, dirs, files in os.walk(folder):
             dirs[:] = sorted(d for d in dirs if not d.startswith("."))
             base = Path(dirpath)
-            for name in dirs:
-                self._ensure_item(base / name, True)
-            for name in sorted(files):
-                if not name.startswith("."):
-                    self._ensure_item(base / name, False)
+            entries = [(base / n, True) for n in dirs] + [(base / n, False) for n in files if not n.startswith(".")]
+            parent_item = None if base == self.root else self._ensure_item(base, True)
+            if base != self.root and parent_item is None:
+                continue
+            empty = (parent_item.childCount() if parent_item is not None else self.topLevelItemCount()) == 0
+            if not empty:  # a rescan of a known folder: insert the new entries one by one
+                for path, is_dir in entries:
+                    self._ensure_item(path, is_dir)
+                continue
+            keyed = sorted((self._sort_key(path, is_dir), str(path), path, is_dir) for path, is_dir in entries)
+            items = []
+            for key, text, path, is_dir in keyed:
+                self._keys[text] = key
+                item = self._make_item(path, is_dir)
+                self._items[path] = item
+                items.append(item)
+            if parent_item is not None:
+                parent_item.addChildren(items)
+            else:
+                self.addTopLevelItems(items)
 
     def item_for(self, path: Path) -> QTreeWidgetItem | None:
         return self._items.get(Path(path))
@@ -113,32 +139,39 @@ class VaultTree(QTreeWidget):
             parent_item = self._ensure_item(path.parent, True)
             if parent_item is None:
                 return None
-        item = QTreeWidgetItem()
-        label = path.stem if (not is_dir and path.suffix.lower() == ".md") else path.name
-        item.setText(0, label)
-        item.setToolTip(0, path.relative_to(self.root).as_posix())
-        item.setData(0, PATH_ROLE, str(path))
-        item.setData(0, IS_DIR_ROLE, is_dir)
-        item.setIcon(0, self._dir_icon if is_dir else self._file_icon)
-        if not is_dir and path.suffix.lower() != ".md":
-            item.setForeground(0, self.palette().placeholderText())
+        item = self._make_item(path, is_dir)
         key = self._sort_key(path, is_dir)
-        siblings = (
-            [parent_item.child(i) for i in range(parent_item.childCount())]
-            if parent_item is not None
-            else [self.topLevelItem(i) for i in range(self.topLevelItemCount())]
-        )
-        index = len(siblings)
-        for i, sibling in enumerate(siblings):
-            spath = Path(sibling.data(0, PATH_ROLE))
-            if key < self._sort_key(spath, bool(sibling.data(0, IS_DIR_ROLE))):
-                index = i
-                break
+        self._keys[str(path)] = key
+        index = self._insert_index(parent_item, key)
         if parent_item is not None:
             parent_item.insertChild(index, item)
         else:
             self.insertTopLevelItem(index, item)
         self._items[path] = item
+        return item
+
+    def _insert_index(self, parent_item: QTreeWidgetItem | None, key: tuple) -> int:
+        """Binary search among the siblings (kept sorted), so a big folder loads in n log n."""
+        count = parent_item.childCount() if parent_item is not None else self.topLevelItemCount()
+        lo, hi = 0, count
+        while lo < hi:
+            mid = (lo + hi) // 2
+            sibling = parent_item.child(mid) if parent_item is not None else self.topLevelItem(mid)
+            if self._keys[sibling.data(0, PATH_ROLE)] <= key:
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo
+
+    def _make_item(self, path: Path, is_dir: bool) -> QTreeWidgetItem:
+        page = not is_dir and path.name.lower().endswith(".md")
+        item = QTreeWidgetItem([path.name[:-3] if page else path.name])
+        item.setToolTip(0, self._rel(path))
+        item.setData(0, PATH_ROLE, str(path))
+        item.setData(0, IS_DIR_ROLE, is_dir)
+        item.setIcon(0, self._dir_icon if is_dir else self._file_icon)
+        if not is_dir and not page:
+            item.setForeground(0, self._muted)
         return item
 
     def add_path(self, path: Path) -> None:
@@ -159,6 +192,7 @@ class VaultTree(QTreeWidget):
             return
         for known in [p for p in self._items if p == path or p.is_relative_to(path)]:
             self._items.pop(known, None)
+            self._keys.pop(str(known), None)
         parent = item.parent()
         if parent is not None:
             parent.removeChild(item)
