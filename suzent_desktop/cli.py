@@ -22,8 +22,8 @@ Behaviour where the interface left a choice:
 * ``dream`` exits 1 when the run failed; gated / nothing pending / no change exit 0.
 * ``capture`` reads ``{"user", "assistant", "session_id"?, "timestamp"?}``; session_id
   defaults to ``capture``. A turn dated in an already consolidated day goes to today's log.
-* ``status --json`` adds ``skipped_dates`` (dates given up after the retry limit) to the
-  documented keys; ``last_dream``/``last_lint`` are ISO dates or null.
+* ``status --json`` has exactly the documented keys; ``last_dream``/``last_lint`` are ISO
+  dates or null. The human form also lists dates the runner skipped after the retry limit.
 """
 
 from __future__ import annotations
@@ -473,8 +473,9 @@ def cmd_status(args: argparse.Namespace, out: Output) -> int:
     gate = _gate_line(manager) if not out.as_json else None
     if gate:
         out.say(f"Dream gate:    {gate}")
-    if status.get("skipped_dates"):
-        out.say(f"Skipped:       {', '.join(status['skipped_dates'])}")
+    skipped = manager.notebook.skipped_dates()
+    if skipped:
+        out.say(f"Skipped:       {', '.join(skipped)} (given up after the retry limit; still searchable)")
     out.say(f"Last dream:    {status['last_dream'] or 'never'}")
     out.say(f"Last lint:     {status['last_lint'] or 'never'}{'  (due)' if status['lint_due'] else ''}")
     sources = ", ".join(f"{k} {v}" for k, v in sorted(index["by_source"].items())) or "empty"

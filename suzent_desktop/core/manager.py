@@ -233,7 +233,7 @@ class MemoryManager:
         return total
 
     async def status(self) -> dict[str, Any]:
-        """The ``status --json`` document of interfaces.md §3 (plus ``skipped_dates``)."""
+        """Exactly the ``status --json`` document of interfaces.md §3."""
         snapshot = await asyncio.to_thread(self._status_files)
         stats = await self.indexer.stats()
         snapshot["index"] = {
@@ -271,7 +271,6 @@ class MemoryManager:
             "last_dream": last_dream,
             "last_lint": lint.date if lint is not None else None,
             "lint_due": lint_due,
-            "skipped_dates": self.notebook.skipped_dates(),
         }
 
     def _runner(self) -> Any:

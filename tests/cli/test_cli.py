@@ -193,8 +193,7 @@ def test_reindex_and_full_rebuild(home: Path, capsys: pytest.CaptureFixture[str]
 
 def test_status_json_has_exactly_the_documented_shape(home: Path, capsys: pytest.CaptureFixture[str], today: dt.date):
     status = run_json(capsys, home, "status")
-    assert STATUS_KEYS <= set(status)
-    assert set(status) - STATUS_KEYS <= {"skipped_dates"}
+    assert set(status) == STATUS_KEYS
     assert set(status["index"]) == {"rows", "by_source", "stale_files", "errors"}
     assert status["today"] == today.isoformat()
     assert status["watermark"] is None and status["pending_dates"] == [] and status["pending_facts"] == 0
@@ -457,3 +456,16 @@ def test_version(capsys: pytest.CaptureFixture[str]):
 
     assert main(["--version"]) == 0
     assert capsys.readouterr().out.strip() == f"suzent-desktop {__version__}"
+
+
+def test_status_lists_skipped_dates(home: Path, capsys: pytest.CaptureFixture[str], today: dt.date):
+    notebook = home / "notebook"
+    notebook.mkdir()
+    (notebook / "log.md").write_text(
+        "# Log\n\n## [2026-07-15] ingest | skipped daily logs after 3 failed attempts"
+        "  skipped=2026-07-10,2026-07-11  watermark=2026-07-11\n",
+        encoding="utf-8",
+    )
+    code, out, _ = run(capsys, home, "status")
+    assert code == 0 and "Skipped:       2026-07-10, 2026-07-11" in out
+    assert run_json(capsys, home, "status")["watermark"] == "2026-07-11"
