@@ -592,6 +592,9 @@ def cmd_doctor(args: argparse.Namespace, out: Output) -> int:
         out.say("No problems found.")
     for problem in problems:
         out.say(problem.format())
+    if problems:
+        warnings = sum(1 for p in problems if p.severity == "warning")
+        out.say(f"{len(errors)} error(s), {warnings} warning(s).")
     if errors:
         out.warn(f"{PROG}: doctor found {len(errors)} error(s)")
         return 1

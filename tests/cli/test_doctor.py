@@ -179,3 +179,12 @@ def test_bad_suzent_today_is_a_handled_error(home: Path, monkeypatch: pytest.Mon
     assert "SUZENT_TODAY" in capsys.readouterr().out
     assert main(["--home", str(home), "status"]) == 1
     assert "SUZENT_TODAY" in capsys.readouterr().err
+
+
+def test_crlf_logs_are_clean_and_summary_is_printed(home: Path, boot: Layout, capsys: pytest.CaptureFixture[str]):
+    path = boot.daily_log("2026-07-18")
+    path.write_bytes(b"# Daily Log - 2026-07-18\r\n\r\n## 09:00 \xe2\x80\x94 abcd1234\r\n\r\n- [work] windows line\r\n")
+    assert [p for p in run_doctor(home) if p.path == str(path)] == []
+    (boot.archive_dir / "junk.md").write_text("x", encoding="utf-8")
+    assert main(["--home", str(home), "doctor"]) == 0
+    assert "0 error(s), 1 warning(s)." in capsys.readouterr().out
