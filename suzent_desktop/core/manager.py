@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import importlib
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -153,7 +152,8 @@ class MemoryManager:
 
     async def _refresh_memory_md_from_important(self, facts: list[Fact]) -> ChangeSet:
         """Compatibility path: high-importance facts refresh MEMORY.md before any dream has run."""
-        promotion = importlib.import_module("suzent_desktop.core.promotion")
+        from suzent_desktop.core import promotion
+
         refresh = getattr(promotion, "refresh_from_important", None)
         if refresh is not None:
             return await refresh(self, facts)
