@@ -28,6 +28,7 @@ MINILM_NAME = "all-MiniLM-L6-v2-int8"
 MINILM_DIM = 384
 MAX_TOKENS = 256
 BATCH_SIZE = 64
+TOKEN_BUDGET = 4096  # tokens per model call: long chunks go in smaller batches, which bounds memory
 SESSION_THREADS = 2
 
 
@@ -163,10 +164,12 @@ class OnnxMiniLMEmbedder:
 
                 tokenizer = Tokenizer.from_file(str(self._tokenizer_path or bundled_tokenizer_path()))
                 tokenizer.enable_truncation(max_length=MAX_TOKENS)
-                tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+                tokenizer.no_padding()  # batches are padded here, to the longest text of each batch
                 options = ort.SessionOptions()
                 options.intra_op_num_threads = self._threads
                 options.inter_op_num_threads = 1
+                # Idle worker threads sleep instead of spinning, so the UI thread keeps its CPU.
+                options.add_session_config_entry("session.intra_op.allow_spinning", "0")
                 session = ort.InferenceSession(
                     str(model), sess_options=options, providers=["CPUExecutionProvider"]
                 )
@@ -175,11 +178,17 @@ class OnnxMiniLMEmbedder:
             self._tokenizer = tokenizer
             self._session = session
 
-    def _embed_batch(self, texts: list[str]) -> np.ndarray:
-        encodings = self._tokenizer.encode_batch(texts)
-        ids = np.asarray([e.ids for e in encodings], dtype=np.int64)
-        mask = np.asarray([e.attention_mask for e in encodings], dtype=np.int64)
-        types = np.asarray([e.type_ids for e in encodings], dtype=np.int64)
+    def _run(self, encodings: list) -> np.ndarray:
+        """One model call on already-tokenized texts, padded to the longest of them."""
+        width = max(len(e.ids) for e in encodings)
+        ids = np.zeros((len(encodings), width), dtype=np.int64)
+        mask = np.zeros_like(ids)
+        types = np.zeros_like(ids)
+        for row, encoding in enumerate(encodings):
+            size = len(encoding.ids)
+            ids[row, :size] = encoding.ids
+            mask[row, :size] = encoding.attention_mask
+            types[row, :size] = encoding.type_ids
         (hidden,) = self._session.run(
             ["last_hidden_state"], {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
         )
@@ -191,14 +200,20 @@ class OnnxMiniLMEmbedder:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         self._load()
-        texts = [t if t.strip() else " " for t in texts]
-        # Sorting by length keeps each padded batch tight, which is most of the cost on long chunks.
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-        out = np.empty((len(texts), self.dim), dtype=np.float32)
         try:
-            for start in range(0, len(order), BATCH_SIZE):
-                batch = order[start : start + BATCH_SIZE]
-                out[batch] = self._embed_batch([texts[i] for i in batch])
+            encodings = self._tokenizer.encode_batch([t if t.strip() else " " for t in texts])
+            # Sorting by length keeps each padded batch tight, which is most of the cost on long chunks.
+            order = sorted(range(len(encodings)), key=lambda i: len(encodings[i].ids))
+            out = np.empty((len(encodings), self.dim), dtype=np.float32)
+            batch: list[int] = []
+            for index in order:
+                size = len(encodings[index].ids)  # the longest so far, since sorted
+                if batch and (len(batch) >= BATCH_SIZE or (len(batch) + 1) * size > TOKEN_BUDGET):
+                    out[batch] = self._run([encodings[i] for i in batch])
+                    batch = []
+                batch.append(index)
+            if batch:
+                out[batch] = self._run([encodings[i] for i in batch])
         except EmbeddingError:
             raise
         except Exception as exc:

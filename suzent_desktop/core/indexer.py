@@ -231,11 +231,12 @@ class Indexer:
         return self.state.dim or int(self.embedder.dim)
 
     def _open_store(self, dim: int) -> IndexStore:
-        if self._store is None or self._store.dim != dim:
-            store = IndexStore(self.layout.index_dir, dim)
-            store.open()
-            self._store = store
-        return self._store
+        with self._state_lock:
+            if self._store is None or self._store.dim != dim:
+                store = IndexStore(self.layout.index_dir, dim)
+                store.open()
+                self._store = store
+            return self._store
 
     # -- sources -------------------------------------------------------------------------
     def _sources(self) -> dict[str, _Source]:
@@ -416,24 +417,16 @@ class Indexer:
         store = self._store
         errored = [p for p in plans if p.error]
         ready = [p for p in plans if not p.error]
+        self._reuse_vectors(ready)
         ok, failed = self._embed_plans(ready)
         failed += errored
         moved = [r for p in ok for r in p.moved_rows]
-        if moved:
-            old = store.fetch([r.id for r in moved], ["id", "vector"])
-            vectors = dict(zip(old.column("id").to_pylist(), _vectors(old, store.dim), strict=True))
-            missing = [r for r in moved if r.id not in vectors]
-            for row in moved:
-                if row.id in vectors:
-                    row.vector = np.asarray(vectors[row.id], dtype=np.float32)
-            if missing:
-                self._embed_into(missing)
         delete = [rid for p in ok for rid in p.stale_ids] + [r.id for r in moved]
         add = [r for p in ok for r in p.new_rows] + moved
         removed = store.delete_ids(delete)
         store.add(add)
-        changes.rows_added += len([r for p in ok for r in p.new_rows])
-        changes.rows_removed += removed - len(moved)
+        changes.rows_added += sum(len(p.new_rows) for p in ok)
+        changes.rows_removed += max(0, removed - len(moved))
         if delete or add:
             changes.index = True
         with self._state_lock:
@@ -447,6 +440,19 @@ class Indexer:
                     prior.mtime = -1.0
                 state.errors[plan.source.key] = plan.error or f"{plan.source.path}: not indexed"
                 changes.errors.append(state.errors[plan.source.key])
+
+    def _reuse_vectors(self, plans: list[_Plan]) -> None:
+        """Rows whose text is unchanged but whose line moved keep their vector; a lost one is re-embedded."""
+        moved = [r for p in plans for r in p.moved_rows]
+        if not moved:
+            return
+        old = self._store.fetch([r.id for r in moved], ["id", "vector"])
+        vectors = dict(zip(old.column("id").to_pylist(), _vectors(old, self._store.dim), strict=True))
+        for plan in plans:
+            for row in plan.moved_rows:
+                row.vector = vectors.get(row.id)
+            plan.new_rows += [r for r in plan.moved_rows if r.vector is None]
+            plan.moved_rows = [r for r in plan.moved_rows if r.vector is not None]
 
     def _record(self, plan: _Plan) -> None:
         with self._state_lock:
@@ -756,8 +762,7 @@ class Indexer:
                 except IndexStoreError as exc:
                     warning = f"semantic search failed ({exc}); showing full-text matches only"
             return SearchResponse(self._hits(store.fts_search(query, limit, filters)), "fulltext", warning)
-        except IndexStoreError as exc:
-            self._store = None  # reopened (and rebuilt if corrupt) on the next call or pass
+        except IndexStoreError as exc:  # the next sync pass rebuilds an unreadable table
             return SearchResponse([], "fulltext", f"search index unreadable ({exc}); run reindex")
 
     @staticmethod
