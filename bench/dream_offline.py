@@ -42,29 +42,109 @@ from suzent_desktop.core.manager import MemoryManager  # noqa: E402
 from suzent_desktop.settings import load_settings  # noqa: E402
 
 TODAY = dt.date(2026, 7, 20)
-ACTIVITIES = ("hiking", "bouldering", "sailing", "pottery", "chess", "birdwatching", "fencing", "kayaking",
-              "calligraphy", "beekeeping", "archery", "origami", "juggling", "snorkeling", "woodcarving")
-PLACES = ("Lisbon", "Kyoto", "Reykjavik", "Marrakesh", "Tallinn", "Valparaiso", "Hobart", "Ljubljana",
-          "Cusco", "Tbilisi", "Bergen", "Oaxaca", "Hoi An", "Zanzibar", "Quebec")
-FOODS = ("ramen", "paella", "pierogi", "falafel", "laksa", "goulash", "ceviche", "bibimbap", "moussaka",
-         "tagine", "borscht", "arepas", "risotto", "pho", "jollof rice")
-PEOPLE = ("Anna", "Bruno", "Chiara", "Dmitri", "Elif", "Farid", "Greta", "Hiro", "Ines", "Jonas", "Kemal",
-          "Lena", "Mateo", "Nadia", "Oskar", "Priya", "Quentin", "Rosa", "Sven", "Tomas")
+ACTIVITIES = (
+    "hiking",
+    "bouldering",
+    "sailing",
+    "pottery",
+    "chess",
+    "birdwatching",
+    "fencing",
+    "kayaking",
+    "calligraphy",
+    "beekeeping",
+    "archery",
+    "origami",
+    "juggling",
+    "snorkeling",
+    "woodcarving",
+)
+PLACES = (
+    "Lisbon",
+    "Kyoto",
+    "Reykjavik",
+    "Marrakesh",
+    "Tallinn",
+    "Valparaiso",
+    "Hobart",
+    "Ljubljana",
+    "Cusco",
+    "Tbilisi",
+    "Bergen",
+    "Oaxaca",
+    "Hoi An",
+    "Zanzibar",
+    "Quebec",
+)
+FOODS = (
+    "ramen",
+    "paella",
+    "pierogi",
+    "falafel",
+    "laksa",
+    "goulash",
+    "ceviche",
+    "bibimbap",
+    "moussaka",
+    "tagine",
+    "borscht",
+    "arepas",
+    "risotto",
+    "pho",
+    "jollof rice",
+)
+PEOPLE = (
+    "Anna",
+    "Bruno",
+    "Chiara",
+    "Dmitri",
+    "Elif",
+    "Farid",
+    "Greta",
+    "Hiro",
+    "Ines",
+    "Jonas",
+    "Kemal",
+    "Lena",
+    "Mateo",
+    "Nadia",
+    "Oskar",
+    "Priya",
+    "Quentin",
+    "Rosa",
+    "Sven",
+    "Tomas",
+)
 RELATIONS = ("friend", "cousin", "colleague", "neighbour", "climbing partner", "former classmate")
 COMPANIES = ("Contoso", "Fabrikam", "Initech", "Globex", "Umbrella Labs", "Wayne Analytics", "Stark Systems")
 CITIES = ("Leeds", "Berlin", "Porto", "Utrecht", "Gothenburg", "Ghent", "Bologna")
-FAVOURITES = {"color": ("teal", "ochre", "crimson", "olive"), "film": ("Arrival", "Heat", "Amelie", "Alien"),
-              "album": ("Kid A", "Blue", "Homogenic", "Rumours"), "tea": ("sencha", "assam", "rooibos", "oolong")}
+FAVOURITES = {
+    "color": ("teal", "ochre", "crimson", "olive"),
+    "film": ("Arrival", "Heat", "Amelie", "Alien"),
+    "album": ("Kid A", "Blue", "Homogenic", "Rumours"),
+    "tea": ("sencha", "assam", "rooibos", "oolong"),
+}
 
 
 def unique_facts(rng: random.Random):
     """An endless stream of distinct facts (category, text)."""
     templates = [
-        ("preference", lambda: f"User enjoys {rng.choice(ACTIVITIES)} with {rng.choice(PEOPLE)} in {rng.choice(PLACES)}"),
+        (
+            "preference",
+            lambda: f"User enjoys {rng.choice(ACTIVITIES)} with {rng.choice(PEOPLE)} in {rng.choice(PLACES)}",
+        ),
         ("plan", lambda: f"User plans a trip to {rng.choice(PLACES)} to try {rng.choice(FOODS)}"),
-        ("people", lambda: f"User's {rng.choice(RELATIONS)} {rng.choice(PEOPLE)} recommends {rng.choice(FOODS)}"),
+        (
+            "people",
+            lambda: f"User's {rng.choice(RELATIONS)} {rng.choice(PEOPLE)} recommends {rng.choice(FOODS)}",
+        ),
         ("preference", lambda: f"User cooks {rng.choice(FOODS)} for {rng.choice(PEOPLE)} on weekends"),
-        ("people", lambda: f"User met {rng.choice(PEOPLE)} at a {rng.choice(ACTIVITIES)} club in {rng.choice(PLACES)}"),
+        (
+            "people",
+            lambda: (
+                f"User met {rng.choice(PEOPLE)} at a {rng.choice(ACTIVITIES)} club in {rng.choice(PLACES)}"
+            ),
+        ),
     ]
     seen: set[str] = set()
     while True:
@@ -77,7 +157,9 @@ def unique_facts(rng: random.Random):
 
 def variant(text: str, rng: random.Random) -> str:
     """An exact duplicate as people re-state it: other case, spacing, a full stop."""
-    return rng.choice([text.lower(), text + ".", text.replace(" ", "  ", 1), text.upper()[:1] + text[1:] + "!"])
+    return rng.choice(
+        [text.lower(), text + ".", text.replace(" ", "  ", 1), text.upper()[:1] + text[1:] + "!"]
+    )
 
 
 def generate(days: int, per_day: int, seed: int):
@@ -99,7 +181,9 @@ def generate(days: int, per_day: int, seed: int):
                 planted_dups += 1
             elif roll < 0.19 and targets:  # near duplicate: a rewording
                 original = rng.choice([t for t in targets if t.startswith("User's ")] or targets)
-                facts.append(Fact("The user" + original[4:] if original.startswith("User") else original, "general"))
+                facts.append(
+                    Fact("The user" + original[4:] if original.startswith("User") else original, "general")
+                )
                 planted_dups += 1
             elif roll < 0.25:  # a change of a one-valued fact
                 key = rng.choice(list(state))
@@ -144,33 +228,47 @@ async def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--days", type=int, default=60)
     parser.add_argument("--per-day", type=int, default=40)
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--embedding-model", default="hashing",
-                        help="'hashing' (default), '' for the bundled MiniLM model, or a litellm model")
+    parser.add_argument(
+        "--embedding-model",
+        default="hashing",
+        help="'hashing' (default), '' for the bundled MiniLM model, or a litellm model",
+    )
     args = parser.parse_args(argv)
     logs, targets, planted, forgotten = generate(args.days, args.per_day, args.seed)
     with tempfile.TemporaryDirectory(prefix="suzent-bench-") as tmp:
         home = Path(tmp) / "home"
         home.mkdir()
         settings = load_settings(home).replace(
-            embedding_model=args.embedding_model, memory_consolidation_min_hours=0.0, memory_consolidation_min_facts=1,
-            memory_consolidation_max_days=14, memory_lint_enabled=False,
+            embedding_model=args.embedding_model,
+            memory_consolidation_min_hours=0.0,
+            memory_consolidation_min_facts=1,
+            memory_consolidation_max_days=14,
+            memory_lint_enabled=False,
         )
         manager = MemoryManager.open(home, settings=settings, clock=Clock(fixed_today=TODAY))
         for date, facts in logs.items():
-            manager.archive.append_turn(facts, session_id="bench000", when=dt.datetime.fromisoformat(f"{date}T09:00"))
+            manager.archive.append_turn(
+                facts, session_id="bench000", when=dt.datetime.fromisoformat(f"{date}T09:00")
+            )
         for text in forgotten:
             manager.tombstones.add(text)
         engine_seconds = 0.0
+        original = offline.consolidate
 
-        async def timed_offline(batch, tools):
+        def timed_consolidate(batch, tools, embed):
             nonlocal engine_seconds
             started = time.perf_counter()
-            report = await asyncio.to_thread(offline.consolidate, batch, tools, manager.embedder.embed)
-            engine_seconds += time.perf_counter() - started
-            return report
+            try:
+                return original(batch, tools, embed)
+            finally:
+                engine_seconds += time.perf_counter() - started
 
+        offline.consolidate = timed_consolidate  # the runner looks it up at call time
         started = time.perf_counter()
-        results = await DreamRunner(manager, engine=timed_offline).run_cycle()
+        try:
+            results = await DreamRunner(manager).run_cycle()
+        finally:
+            offline.consolidate = original
         total = time.perf_counter() - started
         text, current = page_norms(manager)
         unique_targets = list(dict.fromkeys(targets))
@@ -181,14 +279,20 @@ async def main(argv: list[str] | None = None) -> int:
         memory_md = manager.layout.memory_md.read_text(encoding="utf-8")
         total_facts = sum(len(f) for f in logs.values())
         print(f"embedder: {manager.embedder.name}")
-        print(f"input: {args.days} days x {args.per_day} facts = {total_facts} facts "
-              f"({len(unique_targets)} distinct targets, {planted} planted duplicates, {len(forgotten)} forgotten)")
+        print(
+            f"input: {args.days} days x {args.per_day} facts = {total_facts} facts "
+            f"({len(unique_targets)} distinct targets, {planted} planted duplicates, {len(forgotten)} forgotten)"
+        )
         print(f"runs: {[r.outcome for r in results]}  watermark={manager.watermark()}")
         print(f"time: {total:.2f} s for the whole cycle; {engine_seconds:.2f} s in the offline consolidator")
         print(f"pages written: {len(pages)} ({', '.join(p.split('/')[-1][:-3] for p in pages)})")
-        print(f"findable: {len(unique_targets) - len(missing)}/{len(unique_targets)} = "
-              f"{100.0 * (len(unique_targets) - len(missing)) / max(1, len(unique_targets)):.1f}%")
-        print(f"exact duplicates left among current bullets: {sum(n - 1 for n in dup_counts.values() if n > 1)}")
+        print(
+            f"findable: {len(unique_targets) - len(missing)}/{len(unique_targets)} = "
+            f"{100.0 * (len(unique_targets) - len(missing)) / max(1, len(unique_targets)):.1f}%"
+        )
+        print(
+            f"exact duplicates left among current bullets: {sum(n - 1 for n in dup_counts.values() if n > 1)}"
+        )
         stripped = Counter(re.sub(r"^the ", "", c) for c in current)
         near_left = sum(n - 1 for n in stripped.values() if n > 1)
         print(f"near duplicates ('The user …' rewordings) left among current bullets: {near_left}")

@@ -169,13 +169,26 @@ def extractive_lines(ranked: list[Candidate]) -> list[str]:
 
 
 def _ranked_fit_lines(ranked: list[Candidate], max_lines: int, max_chars: int) -> list[str]:
-    """Extractive body that keeps the highest-ranked bullets when the cap cuts."""
+    """Extractive body that keeps the highest-ranked bullets when the cap cuts.
+
+    Counts what :func:`extractive_lines` will render (a heading and a blank line per page
+    group, one line per bullet) without rendering, so it stays linear in the candidates.
+    """
     chosen: list[Candidate] = []
+    groups: set[str] = set()
+    lines = chars = 0
     for cand in ranked:
-        trial = extractive_lines([*chosen, cand])
-        if len(trial) > max_lines or sum(len(x) + 1 for x in trial) > max_chars:
+        new_group = cand.page not in groups
+        add_lines = 1 + (2 if new_group else 0)
+        add_chars = len(cand.text) + 3 + ((len(cand.page) + 4 + 1) if new_group else 0)
+        if lines + 1 > max_lines:
+            break  # not even one more bullet fits
+        if lines + add_lines > max_lines or chars + add_chars > max_chars:
             continue
         chosen.append(cand)
+        groups.add(cand.page)
+        lines += add_lines
+        chars += add_chars
     return extractive_lines(chosen)
 
 
@@ -255,6 +268,7 @@ async def promote(manager: MemoryManager, *, llm_errors: list[str] | None = None
         return candidates, _existing(manager), _recent_important(manager, [])
 
     ranked, existing, recent = await asyncio.to_thread(gather)
+    protected = protected_sections(existing)
     changes = ChangeSet()
     if not ranked and not recent:
         return changes  # nothing to promote yet: keep whatever MEMORY.md says
@@ -266,11 +280,11 @@ async def promote(manager: MemoryManager, *, llm_errors: list[str] | None = None
             changes.errors.append(f"MEMORY.md: model summary failed, used the extractive one ({exc})")
             if llm_errors is not None:
                 llm_errors.append(str(exc))
-    protected = protected_sections(existing)
     if body is None:
         head = [HEADER, ""] + [line for sec in protected for line in [*sec.split("\n"), ""]]
-        body = _ranked_fit_lines(ranked, max_lines - len(head), max_chars - sum(len(x) + 1 for x in head))
-    text = compose(body, protected, recent, max_lines, max_chars)
+        budget = (max_lines - len(head), max_chars - sum(len(x) + 1 for x in head))
+        body = await asyncio.to_thread(_ranked_fit_lines, ranked, *budget)
+    text = await asyncio.to_thread(compose, body, protected, recent, max_lines, max_chars)
     if text != existing:
         await asyncio.to_thread(atomic_write_text, manager.layout.memory_md, text)
         changes.memory_md = True

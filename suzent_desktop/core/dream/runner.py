@@ -58,6 +58,7 @@ __all__ = ["DreamRunner", "DreamResult", "GateStatus", "Finding", "LintResult", 
 
 STATE_VERSION = 1
 HISTORY_KEEP = 200
+VECTOR_CACHE_LIMIT = 50_000
 Engine = Callable[[Batch, VaultTools], Awaitable[EngineReport]]
 Snapshot = dict[str, bytes]
 
@@ -158,6 +159,7 @@ class DreamRunner:
         self._task: asyncio.Task[EngineReport] | None = None
         self._cancel_requested = False
         self._run_lock: asyncio.Lock | None = None
+        self._vectors: dict[tuple[str, str], Any] = {}
 
     # -- small helpers ---------------------------------------------------------------------
     @property
@@ -277,9 +279,32 @@ class DreamRunner:
             return await DreamAgent(model, tools, llm=self.llm).run(batch)
         from suzent_desktop.core.dream import offline
 
-        embedder = getattr(self.manager, "embedder", None)
-        embed = embedder.embed if embedder is not None else None
+        embed = self._cached_embed()
         return await asyncio.to_thread(offline.consolidate, batch, tools, embed)
+
+    def _cached_embed(self) -> Callable[[list[str]], Any] | None:
+        """The manager's embedder behind a per-runner cache: a sprint re-reads the same bullets
+        batch after batch, and embedding them again is most of the consolidator's time."""
+        embedder = getattr(self.manager, "embedder", None)
+        if embedder is None:
+            return None
+        import numpy as np
+
+        cache = self._vectors
+
+        def embed(texts: list[str]) -> Any:
+            name = getattr(embedder, "name", "")
+            missing = [t for t in dict.fromkeys(texts) if (name, t) not in cache]
+            if missing:
+                matrix = embedder.embed(missing)
+                for text, vector in zip(missing, matrix, strict=True):
+                    cache[(name, text)] = vector
+            result = np.stack([cache[(name, t)] for t in texts]) if texts else np.zeros((0, embedder.dim))
+            if len(cache) > VECTOR_CACHE_LIMIT:
+                cache.clear()
+            return result
+
+        return embed
 
     async def _guarded_engine(self, batch: Batch, tools: VaultTools) -> tuple[EngineReport | None, str]:
         """Run the engine under the timeout; (report, '') on a clean finish, (None, why) otherwise."""
