@@ -344,3 +344,33 @@ async def test_the_engines_memory_searches_are_not_recalls(seeded):
 
     assert (await DreamRunner(manager, engine=searching_engine).run_once()).outcome == "productive"
     assert sum(manager.recall.counts().values()) == 0
+
+
+async def test_productive_result_carries_page_diffs(seeded):
+    manager, _dates = seeded
+    result = await DreamRunner(manager).run_once()
+    assert result.outcome == "productive"
+    assert "-Written by hand." not in result.diffs["3_Personal/Work.md"]
+    assert "+- User now works at Microsoft" in result.diffs["3_Personal/Work.md"]
+    assert result.diffs["3_Personal/Preferences.md"].startswith("--- /dev/null")
+
+
+async def test_cancelling_the_task_from_outside_rolls_back_and_counts(seeded):
+    manager, dates = seeded
+    before = vault_files(manager)
+    started, never = asyncio.Event(), asyncio.Event()
+
+    async def slow_engine(batch, tools):
+        tools.write("3_Personal/Work.md", "# Work\n\n- in progress\n")
+        started.set()
+        await never.wait()
+        return EngineReport("unreachable")
+
+    task = asyncio.ensure_future(DreamRunner(manager, engine=slow_engine).run_once())
+    await started.wait()
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    after = vault_files(manager)
+    state = json.loads(after.pop(".state/dream_state.json"))
+    assert after == before and state["retries"][dates[0]] == 1

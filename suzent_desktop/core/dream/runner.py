@@ -31,7 +31,7 @@ import difflib
 import json
 import shutil
 import tempfile
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -110,6 +110,20 @@ def snapshot_vault(root: Path) -> Snapshot:
             found[rel.as_posix()] = path.read_bytes()
         except OSError:
             continue
+    return found
+
+
+def _present(files: dict[str, bytes | None]) -> Snapshot:
+    return {rel: data for rel, data in files.items() if data is not None}
+
+
+def snapshot_files(root: Path, rels: Iterable[str]) -> Snapshot:
+    """Current bytes of the given vault files (missing files left out)."""
+    found: Snapshot = {}
+    for rel in rels:
+        path = root / rel
+        if path.is_file():
+            found[rel] = path.read_bytes()
     return found
 
 
@@ -238,6 +252,8 @@ class DreamRunner:
             return GateStatus(False, "memory_consolidation_enabled is false", None, pending, pending_facts,
                               next_batch, lint_due)
         reason, next_at = self._gate(self._load_state(), pending, pending_facts)
+        if not reason:
+            next_at = self._now()
         return GateStatus(not reason, reason or "due", next_at, pending, pending_facts, next_batch, lint_due)
 
     def _count_facts(self, dates: list[str]) -> int:
@@ -375,7 +391,12 @@ class DreamRunner:
         try:
             report, error = await self._guarded_engine(batch, tools)
         except asyncio.CancelledError:
-            tools.rollback()  # shutting down: roll back before re-raising
+            # Cancelled from outside (app shutdown, the task itself cancelled): roll back and
+            # count the failure synchronously, then let the cancellation through.
+            tools.rollback()
+            state["retries"][dates[0]] = int(state["retries"].get(dates[0], 0)) + 1
+            self._record(state, "failed", dates, [], "", watermark, "cancelled")
+            self._save_state(state)
             raise
         changed = [r for r in await asyncio.to_thread(tools.changed_files) if _is_content(r)]
         if report is None or not changed:
@@ -384,7 +405,11 @@ class DreamRunner:
             outcome = "failed" if report is None else "no_change"
             why = error or "the engine finished but no content page changed"
             return await self._failed(state, dates, watermark, outcome, why, changes)
-        return await self._productive(state, batch, report, changed, watermark)
+        originals = {r: tools.originals[r] for r in await asyncio.to_thread(tools.changed_files)}
+        diffs = await asyncio.to_thread(unified_diffs, _present(originals), snapshot_files(root, originals))
+        result = await self._productive(state, batch, report, changed, watermark)
+        result.diffs = diffs
+        return result
 
     async def _failed(
         self, state: dict[str, Any], dates: list[str], watermark: str | None, outcome: str, why: str,
