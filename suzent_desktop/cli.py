@@ -207,10 +207,17 @@ def _run(coro: Any) -> Any:
     return asyncio.run(coro)
 
 
-async def _catch_up(manager: Any) -> None:
+NOISY_CATCH_UP = 10  # say what is happening when a sync before a search may take a moment
+
+
+async def _catch_up(manager: Any, out: Output) -> None:
     """A fresh process sees files edited elsewhere (Obsidian, another agent): sync them before reading."""
-    if manager.indexer.stale_paths():
-        await manager.reindex()
+    stale = manager.indexer.stale_paths()
+    if not stale:
+        return
+    if len(stale) >= NOISY_CATCH_UP:
+        out.warn(f"indexing {len(stale)} changed file(s) first…")
+    await manager.reindex()  # files that cannot be indexed are reported by reindex, status and doctor
 
 
 # -- commands --------------------------------------------------------------------------
@@ -370,7 +377,7 @@ def cmd_search(args: argparse.Namespace, out: Output) -> int:
     manager = _open(args)
 
     async def go() -> Any:
-        await _catch_up(manager)
+        await _catch_up(manager, out)
         return await manager.search(args.query, limit=args.limit, source=args.source)
 
     response = _run(go())
@@ -407,7 +414,7 @@ def cmd_forget(args: argparse.Namespace, out: Output) -> int:
     manager = _open(args)
 
     async def go() -> Any:
-        await _catch_up(manager)
+        await _catch_up(manager, out)
         return await manager.forget(args.text)
 
     changes = _run(go())
