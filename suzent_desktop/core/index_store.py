@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import logging
+import os
 import re
 import shutil
 import threading
@@ -20,6 +21,10 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
+
+# LanceDB's native logger prints routine notices ("dataset will be created") to stderr,
+# which would land in the command line's output; keep errors only unless the user asks.
+os.environ.setdefault("LANCEDB_LOG", "error")
 
 log = logging.getLogger(__name__)
 
@@ -288,7 +293,10 @@ class IndexStore:
     def _small_fragments(self) -> int:
         """Small fragments left by earlier writes (also by other processes, such as the CLI)."""
         try:
-            return int(self.table.stats().fragment_stats.num_small_fragments)
+            stats = self.table.stats()
+            fragments = stats["fragment_stats"] if isinstance(stats, dict) else stats.fragment_stats
+            small = fragments["num_small_fragments"] if isinstance(fragments, dict) else fragments.num_small_fragments
+            return int(small)
         except Exception:
             return self._writes
 
