@@ -32,6 +32,7 @@ import argparse
 import asyncio
 import json
 import os
+import shlex
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -275,7 +276,8 @@ def cmd_demo(args: argparse.Namespace, out: Output) -> int:
         out.say(f"Demo home written to {report.home} ({report.created} files; {report.kept} existing files kept).")
     else:
         out.say(f"Demo home {report.home} already exists; your edits are kept.")
-    out.say(f"Try: {PROG} --home '{report.home}' status   |   {PROG} --home '{report.home}' search 'coffee'")
+    quoted = shlex.quote(str(report.home))
+    out.say(f"Try: {PROG} --home {quoted} status   |   {PROG} --home {quoted} search coffee")
     if args.no_gui:
         return 0
     return _launch(report.home)
@@ -287,7 +289,7 @@ def cmd_remember(args: argparse.Namespace, out: Output) -> int:
     changes = _run(
         manager.remember(args.text, category=args.category, tags=tags, session_id=args.session, importance=args.importance)
     )
-    date = manager.today()
+    date = min(changes.logs) if changes.logs else manager.today()
     path = manager.archive.path_for(date)
     line = _last_line_number(path)
     out.doc({"date": date, "path": str(path), "line": line, "rows_added": changes.rows_added, "errors": changes.errors})
