@@ -11,6 +11,7 @@ if ! python -m PyInstaller --version >/dev/null 2>&1; then
     exit 1
 fi
 
+export LITELLM_LOCAL_MODEL_COST_MAP=True  # litellm is imported during analysis: no price-table download
 python -m PyInstaller --noconfirm --clean --distpath dist --workpath build/pyinstaller packaging/suzent-desktop.spec
 
 app="dist/suzent-desktop/suzent-desktop"
@@ -18,7 +19,7 @@ echo "built: $app ($(du -sh dist/suzent-desktop | cut -f1))"
 
 if [[ "${1:-}" != "--no-test" ]]; then
     demo="$(mktemp -d)/demo"
-    QT_QPA_PLATFORM=offscreen SUZENT_QUIT_AFTER_START=8 "$app" demo "$demo"
+    QT_QPA_PLATFORM=offscreen SUZENT_QUIT_AFTER_START=15 "$app" demo "$demo"
     "$app" --home "$demo" status
     echo "smoke test passed: the app opened the demo home offscreen and exited cleanly"
 fi

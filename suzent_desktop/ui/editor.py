@@ -534,7 +534,7 @@ class EditorArea(QTabWidget):
                 else:
                     self.close_tab(self.indexOf(editor))
 
-    def refresh_theme(self) -> None:
+    def refresh_theme(self, _dark: bool | None = None) -> None:
         for editor in self.editors():
             editor.refresh_theme()
 

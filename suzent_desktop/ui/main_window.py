@@ -99,7 +99,7 @@ class MainWindow(QMainWindow):
         self._status_timer.timeout.connect(self.refresh_status)
         manager = theme.current()
         if manager is not None:
-            manager.theme_changed.connect(lambda _dark: self.editors.refresh_theme())
+            manager.theme_changed.connect(self.editors.refresh_theme)  # a bound slot dies with the widget
 
     # -- construction -----------------------------------------------------------------------------
     def _dock(self, key: str, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
@@ -483,7 +483,10 @@ class MainWindow(QMainWindow):
     def _on_watch_batch(self, events: list) -> None:  # noqa: ANN001
         layout = self.services.layout
         changes = ChangeSet()
-        for _change, path in events:
+        for change, path in events:
+            if change == "error":  # the watcher stopped; the tree no longer updates by itself
+                self._on_status_message(f"Error: file watching stopped: {path}")
+                continue
             if not isinstance(path, Path) or path.suffix.lower() != ".md":
                 continue
             if path.is_relative_to(layout.notebook_dir):
@@ -504,6 +507,7 @@ class MainWindow(QMainWindow):
         if any(part.startswith(".") for part in path.parts[-3:]):
             return
         self._pending_index.add(path)
+        self.bridge.index_stale.emit(len(self._pending_index))  # at least these wait; refreshed after the sync
         self._index_timer.start()
 
     def _flush_index(self) -> None:
