@@ -392,6 +392,8 @@ def cmd_search(args: argparse.Namespace, out: Output) -> int:
     for number, hit in enumerate(response.hits, start=1):
         where = f"{hit.path}:{hit.line}" if hit.line else hit.path
         when = f" ({hit.date})" if hit.date else ""
+        if getattr(hit, "heading", None):
+            when += f"  § {hit.heading}"
         out.say(f"{number:2}. [{hit.source_type}] {_one_line(hit.text)}")
         out.say(f"    {where}{when}  score={hit.score:.3f}")
     return 0
