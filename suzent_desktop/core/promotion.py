@@ -80,6 +80,22 @@ def rank(candidates: list[Candidate], recall_counts: dict[str, int]) -> list[Can
     return sorted(candidates, key=lambda c: (-c.recalls, _neg_date(c.latest), c.order))
 
 
+def round_robin(ranked: list[Candidate]) -> list[Candidate]:
+    """Each page's best fact, then each page's second best, …: under a tight cap every subject
+    keeps its top facts instead of the newest page crowding out an old allergy note."""
+    groups: dict[str, list[Candidate]] = {}
+    for cand in ranked:
+        groups.setdefault(cand.page, []).append(cand)
+    ordered: list[Candidate] = []
+    depth = 0
+    while len(ordered) < len(ranked):
+        for items in groups.values():
+            if depth < len(items):
+                ordered.append(items[depth])
+        depth += 1
+    return ordered
+
+
 def _neg_date(date: str) -> tuple[int, ...]:
     digits = [int(p) for p in date.split("-")] if re.fullmatch(r"\d{4}-\d{2}-\d{2}", date or "") else [0, 0, 0]
     return tuple(-d for d in digits)
@@ -146,25 +162,13 @@ def compose(
 
 
 def extractive_lines(ranked: list[Candidate]) -> list[str]:
-    """Ranked bullets grouped under their page titles, groups in order of their best bullet."""
+    """Bullets grouped under their page titles; groups and bullets keep the given order."""
     groups: dict[str, list[str]] = {}
     for cand in ranked:
         groups.setdefault(cand.page, []).append(f"- {cand.text}")
     lines: list[str] = []
-    # Interleave by rank so a cut keeps the best of every group rather than one whole group.
-    order = list(groups)
-    depth = 0
-    picked: dict[str, list[str]] = {g: [] for g in order}
-    total = sum(len(v) for v in groups.values())
-    taken = 0
-    while taken < total:
-        for g in order:
-            if depth < len(groups[g]):
-                picked[g].append(groups[g][depth])
-                taken += 1
-        depth += 1
-    for g in order:
-        lines += [f"## {g}", *picked[g], ""]
+    for title, bullets in groups.items():
+        lines += [f"## {title}", *bullets, ""]
     return lines
 
 
@@ -283,7 +287,7 @@ async def promote(manager: MemoryManager, *, llm_errors: list[str] | None = None
     if body is None:
         head = [HEADER, ""] + [line for sec in protected for line in [*sec.split("\n"), ""]]
         budget = (max_lines - len(head), max_chars - sum(len(x) + 1 for x in head))
-        body = await asyncio.to_thread(_ranked_fit_lines, ranked, *budget)
+        body = await asyncio.to_thread(_ranked_fit_lines, round_robin(ranked), *budget)
     text = await asyncio.to_thread(compose, body, protected, recent, max_lines, max_chars)
     if text != existing:
         await asyncio.to_thread(atomic_write_text, manager.layout.memory_md, text)

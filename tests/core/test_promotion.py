@@ -122,3 +122,13 @@ async def test_refresh_from_important_keeps_body_and_protected(manager, today):
 def test_fit_takes_whole_lines_within_both_bounds():
     assert fit(["aaaa", "bbbb", "cccc"], 10, 10) == ["aaaa", "bbbb"]
     assert fit(["aaaa", "bbbb", "cccc"], 1, 100) == ["aaaa"]
+
+
+async def test_every_page_keeps_its_best_fact_under_a_tight_cap(home, clock):
+    manager = make_manager(home, clock, memory_md_max_lines=12)
+    write_page(manager, "Health", "# Health\n\n- User is allergic to peanuts (2026-01-05)\n")
+    write_page(manager, "Plans", "# Plans\n\n" + "".join(f"- User plans outing {i} (2026-07-{i + 1:02d})\n" for i in range(20)))
+    await promote(manager)
+    text = memory(manager)
+    assert "- User is allergic to peanuts" in text and "- User plans outing 19" in text
+    assert len(text.splitlines()) <= 12
