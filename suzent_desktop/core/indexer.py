@@ -686,7 +686,14 @@ class Indexer:
         except EmbeddingError:
             return 0
         ids = self._store.ids_with_norm(normalized)
+        current = self.tombstones.contents()
+        with self._state_lock:
+            if normalized in current and self.state.tombstones == _digest(current - {normalized}):
+                # Every indexed row matching the new tombstone goes below, so the index now reflects
+                # the whole tombstone file: the next pass need not re-read every file for it.
+                self.state.tombstones = _digest(current)
         if not ids:
+            self._save_state()
             return 0
         info = self._store.fetch(ids, ["id", "path", "source_type"])
         removed = self._store.delete_ids(ids)
@@ -703,7 +710,7 @@ class Indexer:
                     file_state.rows.pop(rid, None)
                 if source_type != "archive":
                     rechunk.add(path)
-        stones = self.tombstones.contents() | {normalized}
+        stones = current | {normalized}
         changes = ChangeSet()
         plans = []
         for path in sorted(rechunk):

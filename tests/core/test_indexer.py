@@ -482,3 +482,25 @@ async def test_real_model_finds_paraphrase(layout, clock, archive, today) -> Non
     response = await indexer.search("which company employs the user?", limit=2)
     assert response.mode == "hybrid"
     assert response.hits[0].text == "User now works at Microsoft"
+
+
+async def test_forget_then_remember_does_not_reread_every_file(
+    layout, indexer, archive, today, monkeypatch
+) -> None:
+    path = log_facts(archive, today.isoformat(), "User lives in Berlin", "User likes jazz")
+    page(layout, "2_Wiki/Other.md", "unrelated page\n")
+    await indexer.sync()
+    Tombstones(layout).add("User lives in Berlin")
+    assert await indexer.remove_text("user lives in berlin") == 1
+    planned: list[str] = []
+    original = Indexer._plan
+
+    def spy(self, source, *args):
+        planned.append(source.path.name)
+        return original(self, source, *args)
+
+    monkeypatch.setattr(Indexer, "_plan", spy)
+    log_facts(archive, today.isoformat(), "User likes tea", hour=12)
+    await indexer.sync_paths([path])
+    assert planned == [path.name]
+    assert await texts(indexer) == {"User likes jazz", "User likes tea", "unrelated page"}
