@@ -143,3 +143,15 @@ def test_text_rules():
     assert page_title_for("general", ("#career",), "User got promoted") == "Work"
     assert page_title_for("food", (), "User likes tea") == "Preferences"
     assert 0.85 < NEAR_DUPLICATE_THRESHOLD < 1.0
+
+
+def test_new_fact_is_filed_in_the_section_of_its_most_similar_fact(manager):
+    rel = "3_Personal/Preferences.md"
+    (manager.layout.notebook_dir / rel).write_text(
+        "# Preferences\n\n## Food and drink\n- User drinks oat-milk flat whites (2026-06-01)\n\n"
+        "## Travel\n- User prefers window seats on flights (2026-06-02)\n", encoding="utf-8")
+    run(manager, batch(("2026-07-01", "preference", "User drinks green tea with oat-milk in the afternoon"),
+                       ("2026-07-01", "preference", "User prefers aisle seats on long flights")))
+    text = page(manager, rel)
+    food, travel = text.split("## Travel")
+    assert "green tea" in food and "aisle seats" in travel

@@ -41,6 +41,7 @@ from suzent_desktop.core.dream.tools import VaultTools
 # (words + character trigrams), where rewordings of one sentence land at 0.93–0.99 and
 # different facts sharing a template stay below 0.9; MiniLM behaves similarly at this level.
 NEAR_DUPLICATE_THRESHOLD = 0.92
+ANCHOR_CANDIDATES = 64  # nearest bullets searched for a same-page neighbour to file a new fact next to
 PERSONAL_ZONE = "3_Personal"
 HUB_TITLE = "About Me"
 INDEX_START = "<!-- suzent:index:start -->"
@@ -214,7 +215,11 @@ class OfflineConsolidator:
         title = page_title_for(item.fact.category, item.fact.tags, text)
         page = self._page(title)
         bullet = Bullet(raw="", text=text, dates=[item.date], dirty=True)
-        page.doc.add_current(bullet)
+        anchor = self._anchor(page, vector)
+        if anchor is not None:
+            page.doc.add_near(anchor, bullet)  # into the section of the most similar fact
+        else:
+            page.doc.add_current(bullet)
         self._track(bullet, page, vector)
         self.stats.added += 1
         self.stats.pages.add(page.rel)
@@ -227,6 +232,19 @@ class OfflineConsolidator:
         for index in candidates[np.argsort(-scores[candidates])]:
             bullet = self.rows[int(index)]
             if bullet is not None and may_be_same_fact(bullet.text, text):
+                return bullet
+        return None
+
+    def _anchor(self, page: _Page, vector: np.ndarray | None) -> Bullet | None:
+        """The most similar current bullet on ``page`` among the nearest rows, if any."""
+        if vector is None or self.matrix is None or not self.rows:
+            return None
+        scores = self.matrix[: len(self.rows)] @ np.asarray(vector, dtype=np.float32)
+        top = min(ANCHOR_CANDIDATES, len(scores))
+        nearest = np.argpartition(-scores, top - 1)[:top]
+        for index in nearest[np.argsort(-scores[nearest])]:
+            bullet = self.rows[int(index)]
+            if bullet is not None and self.owner.get(id(bullet)) is page:
                 return bullet
         return None
 

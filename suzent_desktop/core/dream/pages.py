@@ -144,6 +144,18 @@ class PageDoc:
             position -= 1
         self.items[position:position] = ["", bullet] + ([""] if end is not None else [])
 
+    def add_near(self, anchor: Bullet, bullet: Bullet) -> None:
+        """At the end of the run of bullets that holds ``anchor`` (its section), before History."""
+        end = self.history_index()
+        limit = len(self.items) if end is None else end
+        position = next((i for i, item in enumerate(self.items) if item is anchor), None)
+        if position is None or position >= limit:
+            self.add_current(bullet)
+            return
+        while position + 1 < limit and isinstance(self.items[position + 1], Bullet):
+            position += 1
+        self.items.insert(position + 1, bullet)
+
     def add_history(self, bullet: Bullet) -> None:
         end = self.history_index()
         if end is None:
