@@ -504,3 +504,31 @@ async def test_forget_then_remember_does_not_reread_every_file(
     await indexer.sync_paths([path])
     assert planned == [path.name]
     assert await texts(indexer) == {"User likes jazz", "User likes tea", "unrelated page"}
+
+
+async def test_crlf_page_with_frontmatter_indexes_paragraphs_without_the_frontmatter(
+    layout, indexer, embedder
+) -> None:
+    text = "---\r\ntitle: Secret Title\r\nkey: frontmatter-noise\r\n---\r\n# Page\r\n\r\n" + "\r\n\r\n".join(
+        f"Paragraph {i} " + "words " * 150 for i in range(3)
+    )
+    path = layout.notebook_dir / "2_Wiki" / "Windows.md"
+    path.write_bytes(text.encode("utf-8"))
+    await indexer.sync()
+    rows = [t for p, t in await all_rows(indexer) if p == str(path)]
+    assert len(rows) == 3 and all("\r" not in t for t in rows)
+    assert not any("frontmatter-noise" in t for t in embedder.texts)
+
+
+async def test_sync_paths_removes_rows_of_a_deleted_page_and_a_consolidated_log(
+    layout, indexer, archive, notebook, today
+) -> None:
+    gone = page(layout, "0_Inbox/gone.md", "soon deleted\n")
+    old_log = log_facts(archive, "2026-07-10", "old day fact")
+    page(layout, "0_Inbox/stays.md", "stays\n")
+    await indexer.sync()
+    gone.unlink()
+    notebook.append_ingest(today, "2026-07-10")
+    changes = await indexer.sync_paths([gone, old_log])
+    assert changes.rows_removed == 2
+    assert await texts(indexer) == {"stays"}
