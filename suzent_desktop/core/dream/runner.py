@@ -406,7 +406,7 @@ class DreamRunner:
             why = error or "the engine finished but no content page changed"
             return await self._failed(state, dates, watermark, outcome, why, changes)
         originals = {r: tools.originals[r] for r in await asyncio.to_thread(tools.changed_files)}
-        diffs = await asyncio.to_thread(unified_diffs, _present(originals), snapshot_files(root, originals))
+        diffs = await asyncio.to_thread(lambda: unified_diffs(_present(originals), snapshot_files(root, originals)))
         result = await self._productive(state, batch, report, changed, watermark)
         result.diffs = diffs
         return result
