@@ -146,22 +146,27 @@ def _units(page: _Page) -> list[str]:
 def _embedding_findings(manager: MemoryManager, pages: list[_Page]) -> list[Finding]:
     findings: list[Finding] = []
     embed = manager.embedder.embed
-    # duplicate pages
+    # duplicate pages: pairs above the threshold, found with one matrix product
     bodies = [(p, " ".join(p.body.split())[:PAGE_EMBED_CHARS]) for p in pages]
     bodies = [(p, b) for p, b in bodies if len(b) >= MIN_PAGE_CHARS]
     if len(bodies) > 1:
         matrix = np.asarray(embed([b for _p, b in bodies]), dtype=np.float32)
-        scores = matrix @ matrix.T
-        for i in range(len(bodies)):
-            for j in range(i + 1, len(bodies)):
-                same = normalize(bodies[i][1]) == normalize(bodies[j][1])
-                if same or scores[i, j] >= DUPLICATE_PAGE_THRESHOLD:
-                    findings.append(Finding(
-                        "duplicate_page", bodies[j][0].rel,
-                        f"nearly the same text as {bodies[i][0].rel} (similarity {scores[i, j]:.2f})",
-                    ))
+        scores = np.triu(matrix @ matrix.T, k=1)
+        norms = [normalize(b) for _p, b in bodies]
+        pairs = {(int(i), int(j)) for i, j in np.argwhere(scores >= DUPLICATE_PAGE_THRESHOLD)}
+        first_seen: dict[str, int] = {}
+        for index, norm in enumerate(norms):
+            if norm in first_seen:
+                pairs.add((first_seen[norm], index))
+            first_seen.setdefault(norm, index)
+        for i, j in sorted(pairs):
+            findings.append(Finding(
+                "duplicate_page", bodies[j][0].rel,
+                f"nearly the same text as {bodies[i][0].rel} (similarity {scores[i, j]:.2f})",
+            ))
     # rewordings of forgotten facts
     stones = sorted(manager.tombstones.contents())
+    stone_set = set(stones)
     units = [(p.rel, u) for p in pages for u in _units(p)]
     if stones and units:
         stone_vecs = np.asarray(embed(stones), dtype=np.float32)
@@ -170,7 +175,7 @@ def _embedding_findings(manager: MemoryManager, pages: list[_Page]) -> list[Find
         for index, (rel, unit) in enumerate(units):
             best = int(np.argmax(scores[index]))
             score = float(scores[index, best])
-            exact = normalize(unit) == stones[best] or any(normalize(unit) == s for s in stones)
+            exact = normalize(unit) in stone_set
             if exact or score >= PARAPHRASE_THRESHOLD:
                 findings.append(Finding(
                     "tombstone_paraphrase", rel,
