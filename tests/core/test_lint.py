@@ -79,3 +79,11 @@ async def test_a_failed_lint_writes_nothing(manager):
     result = await run_lint(manager)
     assert not result.ok and result.findings[0].kind == "error" and "embedder down" in result.findings[0].detail
     assert manager.layout.log_md.read_bytes() == log_before
+
+
+async def test_similar_wording_about_someone_else_is_not_a_forgotten_fact(manager):
+    write(manager, "3_Personal/About Me.md", "# About Me\n\n- [[People]]\n")
+    write(manager, "3_Personal/People.md", "# People\n\n[[About Me]]\n\n- User met Rosa at a kayaking club in Oaxaca\n")
+    await manager.forget("User met Hiro at a kayaking club in Oaxaca")
+    result = await run_lint(manager)
+    assert result.ok and "tombstone_paraphrase" not in kinds(result)

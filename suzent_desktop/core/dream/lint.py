@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -29,6 +30,7 @@ import numpy as np
 from suzent_desktop.core.dream.model import Finding, LintResult
 from suzent_desktop.core.dream.pages import (
     PageDoc,
+    content_words,
     dup_norm,
     link_keys,
     link_target_key,
@@ -143,6 +145,15 @@ def _units(page: _Page) -> list[str]:
     return [u for u in units if u.strip()]
 
 
+def _other_entity(unit: str, stone: str) -> bool:
+    """True when the page text names someone or something the forgotten fact does not, and
+    vice versa (``met Rosa`` vs ``met Hiro``): similar wording about a different entity."""
+    unit_only = content_words(unit) - content_words(stone)
+    stone_only = content_words(stone) - content_words(unit)
+    names = {w.lower() for w in re.findall(r"(?<!^)(?<![.!?] )\b[A-Z][\w'-]+", unit)}
+    return bool(stone_only) and bool(unit_only & names)
+
+
 def _embedding_findings(manager: MemoryManager, pages: list[_Page]) -> list[Finding]:
     findings: list[Finding] = []
     embed = manager.embedder.embed
@@ -176,7 +187,7 @@ def _embedding_findings(manager: MemoryManager, pages: list[_Page]) -> list[Find
             best = int(np.argmax(scores[index]))
             score = float(scores[index, best])
             exact = normalize(unit) in stone_set
-            if exact or score >= PARAPHRASE_THRESHOLD:
+            if exact or (score >= PARAPHRASE_THRESHOLD and not _other_entity(unit, stones[best])):
                 findings.append(Finding(
                     "tombstone_paraphrase", rel,
                     f"'{unit[:120]}' resembles forgotten '{stones[best][:120]}' (similarity {score:.2f})",
