@@ -155,3 +155,12 @@ def test_new_fact_is_filed_in_the_section_of_its_most_similar_fact(manager):
     text = page(manager, rel)
     food, travel = text.split("## Travel")
     assert "green tea" in food and "aisle seats" in travel
+
+
+def test_a_symlink_out_of_the_vault_is_ignored_not_fatal(manager, tmp_path):
+    outside = tmp_path / "outside.md"
+    outside.write_text("- User works at Outside Corp (2026-06-01)\n", encoding="utf-8")
+    (manager.layout.notebook_dir / "3_Personal" / "Linked.md").symlink_to(outside)
+    report, _tools = run(manager, batch(("2026-07-01", "work", "User works at Contoso")))
+    assert "3_Personal/Work.md" in report.pages_written
+    assert outside.read_text(encoding="utf-8") == "- User works at Outside Corp (2026-06-01)\n"

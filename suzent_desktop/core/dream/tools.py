@@ -106,6 +106,10 @@ class VaultTools:
             rel = path.relative_to(self.root)
             if any(p.startswith(".") for p in rel.parts):
                 continue
+            try:
+                self.resolve(rel.as_posix())
+            except VaultAccessError:
+                continue  # a link out of the vault: not the engines' business
             if path.is_dir():
                 found.append(rel.as_posix() + "/")
             elif path.suffix.lower() == ".md":
