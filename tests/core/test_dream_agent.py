@@ -181,3 +181,14 @@ def test_prompt_carries_batch_schema_index_and_the_relevant_pages(vault):
     assert "### 3_Personal/Work.md" in prompt and "### 2_Wiki/Sourdough.md" in prompt
     assert "Unrelated" not in prompt and "# Vault schema" in prompt and "suzent:index:start" in prompt
     assert "3_Personal/" in messages[0]["content"] and "History" in messages[0]["content"]
+
+
+def test_a_link_to_another_vault_page_is_written_through(vault):
+    (vault / "5_Archives").mkdir()
+    (vault / "5_Archives" / "Old Work.md").write_text("# Old\n", encoding="utf-8")
+    os.symlink(vault / "5_Archives" / "Old Work.md", vault / "3_Personal" / "Old Work.md")
+    tools = VaultTools(vault)
+    tools.write("3_Personal/Old Work.md", "# Old\n\n- kept\n")
+    assert (vault / "3_Personal" / "Old Work.md").is_symlink()
+    assert (vault / "5_Archives" / "Old Work.md").read_text(encoding="utf-8") == "# Old\n\n- kept\n"
+    assert tools.originals == {"5_Archives/Old Work.md": b"# Old\n"}

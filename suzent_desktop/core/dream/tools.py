@@ -128,7 +128,10 @@ class VaultTools:
     def write(self, relative: str, text: str) -> None:
         path = self.resolve(relative, write=True)
         if path.is_symlink():
-            raise VaultAccessError(f"{relative}: is a symbolic link; refusing to write through it")
+            # A link to another page of the vault: write the page it points to (resolve() has
+            # already refused links that leave the vault), keeping the link itself intact.
+            target = path.resolve().relative_to(self._real_root).as_posix()
+            path = self.resolve(target, write=True)
         with self._lock:
             if self._closed:
                 raise ToolsClosed("the run was stopped; no more writes")
