@@ -164,3 +164,13 @@ def test_a_symlink_out_of_the_vault_is_ignored_not_fatal(manager, tmp_path):
     report, _tools = run(manager, batch(("2026-07-01", "work", "User works at Contoso")))
     assert "3_Personal/Work.md" in report.pages_written
     assert outside.read_text(encoding="utf-8") == "- User works at Outside Corp (2026-06-01)\n"
+
+
+def test_a_shorter_mention_of_the_same_value_is_not_a_change(manager):
+    run(manager, batch(("2026-07-01", "work", "User just started at Contoso as a data engineer"),
+                       ("2026-07-03", "work", "User works at Contoso"),
+                       ("2026-07-09", "work", "User now works at Globex")))
+    work = page(manager, "3_Personal/Work.md")
+    current, history = work.split("## History")
+    assert "- User now works at Globex (2026-07-09)" in current
+    assert "~~User just started at Contoso as a data engineer~~ (2026-07-01, 2026-07-03, until 2026-07-09)" in history

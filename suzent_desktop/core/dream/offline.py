@@ -202,7 +202,10 @@ class OfflineConsolidator:
         if relation is not None and relation.key in self.by_key:
             bullet = self.by_key[relation.key]
             other = subject_value(bullet.text)
-            if other is not None and dup_norm(other.value) == dup_norm(relation.value):
+            old_value, new_value = (dup_norm(other.value), dup_norm(relation.value)) if other else ("", "")
+            if other is not None and (old_value == new_value or old_value.startswith(new_value + " ")):
+                # The same value, or a shorter mention of it ("works at Contoso" after "works at
+                # Contoso as a data engineer"): provenance for the richer bullet, not a change.
                 self._merge_into(bullet, item.date)
             else:
                 self._supersede(bullet, text, item.date, vector)

@@ -211,7 +211,7 @@ _RELATIONS: list[tuple[str, re.Pattern[str]]] = [
     ("works as", re.compile(r"^(?P<s>.+?) (?:now |currently |recently |just )?works as (?:an? )?(?P<v>.+)$")),
     ("employer", re.compile(
         r"^(?P<s>.+?) (?:now |currently |recently |just )?(?:works|is working|started working|is employed|"
-        r"started a new job) (?:at|for) (?P<v>.+)$")),
+        r"started a new job|started|has started) (?:at|for) (?P<v>.+)$")),
     ("employer", re.compile(r"^(?P<s>.+?) (?:now |recently |just )?joined (?P<v>.+)$")),
     ("residence", re.compile(
         r"^(?P<s>.+?) (?:now |currently |recently |just )?(?:lives|is living|moved|has moved|relocated|is based)"
