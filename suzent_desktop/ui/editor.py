@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QAction, QDesktopServices, QFont, QFontDatabase, QKeySequence, QTextCursor
+from PySide6.QtGui import QAction, QDesktopServices, QFont, QFontDatabase, QTextCursor
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -383,15 +383,22 @@ class EditorArea(QTabWidget):
         self.setDocumentMode(True)
         self.tabCloseRequested.connect(self.close_tab)
         self.currentChanged.connect(self._current_changed)
-        self.pages = PageIndex.scan(self.root) if self.root.is_dir() else PageIndex(self.root)
+        self._pages: PageIndex | None = None  # built on first use, so opening a big vault stays quick
         self.history: list[Path] = []
         self.history_pos = -1
         self._navigating = False
         self.empty_label = QLabel("Open a page from the vault (Ctrl+O)")
         self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.save_action = QAction("Save", self)
-        self.save_action.setShortcut(QKeySequence.StandardKey.Save)
-        self.save_action.triggered.connect(self.save_current)
+
+    @property
+    def pages(self) -> PageIndex:
+        if self._pages is None:
+            self._pages = PageIndex.scan(self.root) if self.root.is_dir() else PageIndex(self.root)
+        return self._pages
+
+    @pages.setter
+    def pages(self, index: PageIndex) -> None:
+        self._pages = index
 
     # -- tabs ------------------------------------------------------------------------------------------
     def editors(self) -> list[PageEditor]:
@@ -489,7 +496,7 @@ class EditorArea(QTabWidget):
 
     # -- file events ----------------------------------------------------------------------------------------
     def on_file_added(self, path: Path) -> None:
-        if path.suffix.lower() == ".md":
+        if path.suffix.lower() == ".md" and self._pages is not None:
             try:
                 self.pages.add(path)
             except ValueError:
@@ -504,7 +511,8 @@ class EditorArea(QTabWidget):
         if path.exists():
             return
         try:
-            self.pages.remove(path)
+            if self._pages is not None:
+                self._pages.remove(path)
         except ValueError:
             pass
         for editor in list(self.editors()):

@@ -70,7 +70,7 @@ class VaultTree(QTreeWidget):
             return False
         return bool(rel.parts) and not any(part.startswith(".") for part in rel.parts)
 
-    def _rel(self, path: Path) -> str:
+    def _relpath(self, path: Path) -> str:
         """Vault-relative posix path by string slicing (Path.relative_to is slow for big vaults)."""
         text = str(path)
         if text == self._root_str:
@@ -78,7 +78,7 @@ class VaultTree(QTreeWidget):
         return text[len(self._root_str) + 1 :].replace(os.sep, "/")
 
     def _sort_key(self, path: Path, is_dir: bool) -> tuple:
-        rel = self._rel(path)
+        rel = self._relpath(path)
         if is_dir:
             return (0, _ZONE_RANK.get(rel, len(ZONES)), path.name.lower())
         nav = "/" not in rel and path.name in ROOT_NAV_FILES
@@ -166,7 +166,7 @@ class VaultTree(QTreeWidget):
     def _make_item(self, path: Path, is_dir: bool) -> QTreeWidgetItem:
         page = not is_dir and path.name.lower().endswith(".md")
         item = QTreeWidgetItem([path.name[:-3] if page else path.name])
-        item.setToolTip(0, self._rel(path))
+        item.setToolTip(0, self._relpath(path))
         item.setData(0, PATH_ROLE, str(path))
         item.setData(0, IS_DIR_ROLE, is_dir)
         item.setIcon(0, self._dir_icon if is_dir else self._file_icon)
