@@ -45,6 +45,7 @@ def test_dream_now_moves_the_watermark_and_fills_the_history(qtbot, pane_service
     panel = make_panel(qtbot, services)
     logs = DailyLogsPane(services)
     qtbot.addWidget(logs)
+    logs.show()
     qtbot.waitUntil(lambda: logs.refresh_count > 0, timeout=WAIT_MS)
     phases: list[str] = []
     services.bridge.dream_phase.connect(phases.append)

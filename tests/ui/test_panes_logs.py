@@ -79,6 +79,7 @@ def test_daily_logs_follow_a_new_day(qtbot, pane_services) -> None:
     seed(services.manager)
     pane = DailyLogsPane(services)
     qtbot.addWidget(pane)
+    pane.show()
     qtbot.waitUntil(lambda: pane.refresh_count > 0, timeout=WAIT_MS)
     from panes_support import write_log
 
@@ -95,6 +96,7 @@ def test_tombstones_list_and_undo(qtbot, pane_services) -> None:
     run(qtbot, manager.reindex())
     pane = TombstonesPane(services)
     qtbot.addWidget(pane)
+    pane.show()
     qtbot.waitUntil(lambda: pane.refresh_count > 0, timeout=WAIT_MS)
     assert pane.contents() == []
 
@@ -134,6 +136,7 @@ def test_backlinks_and_related(qtbot, pane_services) -> None:
     run(qtbot, manager.reindex())
     pane = BacklinksPane(services)
     qtbot.addWidget(pane)
+    pane.show()
     with qtbot.waitSignal(pane.refreshed, timeout=WAIT_MS):
         pane.set_page(paths["home"])
     assert sorted(pane.backlink_sources()) == sorted([paths["work"], linker])
@@ -142,6 +145,12 @@ def test_backlinks_and_related(qtbot, pane_services) -> None:
     with qtbot.waitSignal(services.bridge.open_path, timeout=WAIT_MS) as opened:
         pane.backlinks_list.itemActivated.emit(pane.backlinks_list.item(0))
     assert opened.args[0] in (paths["work"], linker)
+
+    # a page written later and announced by a change-set joins the backlinks (no vault walk needed)
+    later = write_page(manager, "0_Inbox/Later.md", "# Later\n\nBack at [[3_Personal/Home|home]].\n")
+    with qtbot.waitSignal(pane.refreshed, timeout=WAIT_MS):
+        services.bridge.changed.emit(ChangeSet(pages={later}))
+    assert later in pane.backlink_sources()
 
     pane.set_page(None)
     assert pane.backlinks_list.count() == 0
@@ -152,6 +161,7 @@ def test_memory_view_size_against_the_bound(qtbot, pane_services) -> None:
     manager = services.manager
     view = MemoryView(services)
     qtbot.addWidget(view)
+    view.show()
     qtbot.waitUntil(lambda: view.refresh_count > 0, timeout=WAIT_MS)
     assert view.size is not None and not view.size.over
     assert f"/ {manager.settings.memory_md_max_lines} lines" in view.lines_bar.format()
@@ -165,3 +175,16 @@ def test_memory_view_size_against_the_bound(qtbot, pane_services) -> None:
     assert view.size.over and view.size.lines == len(body.splitlines())
     assert "Over the bound" in view.state_label.text()
     assert "fact number 3" in view.browser.toPlainText()
+
+
+def test_a_hidden_pane_refreshes_when_shown(qtbot, pane_services) -> None:
+    services = pane_services
+    view = MemoryView(services)
+    qtbot.addWidget(view)
+    qtbot.waitUntil(lambda: view.refresh_count > 0, timeout=WAIT_MS)
+    services.manager.layout.memory_md.write_text("# Memory\n\n- the user likes tea\n", encoding="utf-8")
+    services.bridge.changed.emit(ChangeSet(memory_md=True))
+    assert view.refresh_count == 1 and "likes tea" not in view.browser.toPlainText()  # hidden: deferred
+    with qtbot.waitSignal(view.refreshed, timeout=WAIT_MS):
+        view.show()
+    assert "likes tea" in view.browser.toPlainText()

@@ -1,7 +1,7 @@
 """Backlinks and related notes for the page open in the editor.
 
-Backlinks are found by reading the vault's pages (in a worker thread, with a per-file
-cache keyed on mtime and size so a 5,000-page vault is read once): ``[[Title]]``,
+Backlinks are found by reading the vault's pages in a worker thread, once, then only the
+pages change-sets name (a 5,000-page vault is not walked again on every edit): ``[[Title]]``,
 ``[[folder/Title#h|alias]]`` and relative markdown links ``[text](../x.md)`` count.
 "Related" asks the index for the rows nearest to the page's own chunks.
 """
@@ -11,6 +11,9 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import threading
+import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -80,37 +83,62 @@ def link_targets(page: Path, root: Path) -> set[str]:
 
 
 class LinkCache:
-    """Outgoing links per page, re-read only when a file's mtime or size changed."""
+    """Outgoing links of every page, read once and then kept current file by file.
+
+    A full walk of the vault happens on first use and at most every ``FULL_RESCAN_S``;
+    between walks, the pages a change-set names are re-read (when their mtime or size
+    changed). Scans hold a lock so two never run at once in worker threads.
+    """
+
+    FULL_RESCAN_S = 300.0
 
     def __init__(self) -> None:
         self._entries: dict[Path, tuple[tuple[int, int], list[Link]]] = {}
+        self._walked_at: float | None = None
+        self.lock = threading.Lock()
 
-    def links(self, page: Path) -> list[Link]:
+    def needs_walk(self) -> bool:
+        return self._walked_at is None or time.monotonic() - self._walked_at > self.FULL_RESCAN_S
+
+    def walk(self, pages: Iterable[Path]) -> None:
+        """Bring the cache in line with the vault's page list (blocking)."""
+        seen = set()
+        for page in pages:
+            seen.add(page)
+            self.update(page)
+        for gone in set(self._entries) - seen:
+            del self._entries[gone]
+        self._walked_at = time.monotonic()
+
+    def update(self, page: Path) -> None:
+        """Re-read one page if it changed; forget it if it is gone."""
         try:
             stat = page.stat()
         except OSError:
             self._entries.pop(page, None)
-            return []
+            return
         key = (stat.st_mtime_ns, stat.st_size)
         cached = self._entries.get(page)
         if cached is not None and cached[0] == key:
-            return cached[1]
+            return
         try:
             text = page.read_bytes().decode("utf-8", errors="replace")
         except OSError:
-            return []
-        links = extract_links(page, text)
-        self._entries[page] = (key, links)
-        return links
+            self._entries.pop(page, None)
+            return
+        self._entries[page] = (key, extract_links(page, text))
 
-    def backlinks(self, target: Path, pages: list[Path], root: Path) -> list[Backlink]:
+    def pages(self) -> list[Path]:
+        return sorted(self._entries)
+
+    def backlinks(self, target: Path, root: Path) -> list[Backlink]:
         names = link_targets(target, root)
         resolved_target = Path(os.path.normpath(target))
         found: list[Backlink] = []
-        for page in pages:
+        for page in sorted(self._entries):
             if page == target:
                 continue
-            for link in self.links(page):
+            for link in self._entries[page][1]:
                 hit = (link.wiki is not None and (link.wiki in names or _ends_with(link.wiki, names))) or (
                     link.path is not None and link.path == resolved_target
                 )
@@ -134,6 +162,7 @@ class BacklinksPane(Pane):
         self.backlinks: list[Backlink] = []
         self.related: list[Any] = []
         self._cache = LinkCache()
+        self._changed_pages: set[Path] = set()  # named by change-sets since the last scan
         self._build()
         self._show_nothing()
 
@@ -164,7 +193,12 @@ class BacklinksPane(Pane):
             self._show_nothing()
             return
         self.title.setText(f"<b>{self.page.stem}</b>")
-        self.refresh()
+        self.request_refresh()  # behind another tab: scanned when shown
+
+    def _on_changed(self, changes: object) -> None:
+        if isinstance(changes, ChangeSet):
+            self._changed_pages |= {p for p in changes.pages if p.suffix.lower() == ".md"}
+        super()._on_changed(changes)
 
     def wants(self, changes: ChangeSet) -> bool:
         return self.page is not None and bool(changes.pages or changes.index or changes.rows_removed)
@@ -175,7 +209,8 @@ class BacklinksPane(Pane):
             return
         manager = self.services.manager
         root = manager.layout.notebook_dir
-        backlinks = await asyncio.to_thread(self._scan, page, root)
+        changed, self._changed_pages = self._changed_pages, set()
+        backlinks = await asyncio.to_thread(self._scan, page, root, changed)
         if not self.alive() or self.page != page:
             return
         self.backlinks = backlinks
@@ -192,9 +227,16 @@ class BacklinksPane(Pane):
         self.related = list(related)
         self._show_related()
 
-    def _scan(self, page: Path, root: Path) -> list[Backlink]:
-        pages = list(self.services.manager.notebook.content_pages())
-        return self._cache.backlinks(page, pages, root)
+    def _scan(self, page: Path, root: Path, changed: set[Path]) -> list[Backlink]:
+        notebook = self.services.manager.notebook
+        with self._cache.lock:
+            if self._cache.needs_walk():
+                self._cache.walk(notebook.content_pages())
+            else:
+                for path in changed:
+                    if notebook.is_content_page(path):
+                        self._cache.update(path)
+            return self._cache.backlinks(page, root)
 
     def _show_nothing(self) -> None:
         self.title.setText("No page open")

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import shiboken6
 from PySide6.QtCore import Signal
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from suzent_desktop.core.events import ChangeSet
@@ -56,6 +57,7 @@ class Pane(QWidget):
         self.refresh_count = 0
         self.confirm: ConfirmFn = ask_user(self)
         self._jobs: dict[str, asyncio.Task[Any]] = {}
+        self._needs_refresh = False
         services.bridge.changed.connect(self._on_changed)
 
     # -- jobs ------------------------------------------------------------------------
@@ -103,6 +105,24 @@ class Pane(QWidget):
         if not self.alive():
             return
         if isinstance(changes, ChangeSet) and self.wants(changes):
+            self.request_refresh()
+
+    def request_refresh(self) -> None:
+        """Refresh now if the pane is on screen; a hidden pane (a tab behind another) waits until shown.
+
+        During a dream or a full reindex every change-set would otherwise make all panes reload
+        at once, each one competing with the engine for the GUI thread.
+        """
+        if self.isVisible():
+            self._needs_refresh = False
+            self.refresh()
+        else:
+            self._needs_refresh = True
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt override
+        super().showEvent(event)
+        if self._needs_refresh:
+            self._needs_refresh = False
             self.refresh()
 
     def wants(self, changes: ChangeSet) -> bool:

@@ -105,6 +105,7 @@ class DailyLogsPane(Pane):
         super().__init__(services, parent)
         self.snapshot: DaysSnapshot | None = None
         self.day: DayView | None = None
+        self._day_key: tuple | None = None
         self._build()
         self.refresh()
 
@@ -178,6 +179,8 @@ class DailyLogsPane(Pane):
 
     def _show_days(self, snap: DaysSnapshot) -> str | None:
         """Redraw the list; returns the date that stayed selected (its view must be reloaded)."""
+        if snap == self.snapshot and self.dates.count() == len(snap.statuses):
+            return self.current_date()  # nothing moved: keep the list (and its scroll position)
         self.snapshot = snap
         keep = self.current_date()
         counts = {s: 0 for s in (TODAY, PENDING, SKIPPED, CONSOLIDATED)}
@@ -249,14 +252,19 @@ class DailyLogsPane(Pane):
 
     def _clear_day(self) -> None:
         self.day = None
+        self._day_key = None
         self.day_label.setText("Select a day")
         self.facts.clear()
         self.raw_view.clear()
         self.forget_button.setEnabled(False)
 
     def _show_day(self, view: DayView) -> None:
-        self.day = view
         status = self.snapshot.statuses.get(view.date, PENDING) if self.snapshot else PENDING
+        key = (view.date, view.raw, frozenset(view.forgotten), view.error, status)
+        if key == self._day_key:
+            return  # the same day, unchanged: rebuilding the rows would only cost GUI time
+        self._day_key = key
+        self.day = view
         color = STATUS_COLORS[status]
         self.facts.clear()
         self.raw_view.setPlainText(view.raw)
@@ -348,6 +356,7 @@ class DailyLogsPane(Pane):
         if isinstance(label, QLabel):
             label.setText(fact_html(entry, True))
         item.setData(FACT_ROLE, (entry, True))
+        self._day_key = None  # the rows changed by hand; the next reload redraws them
         self.forget_button.setEnabled(False)
         return self.run_job("forget", self._forget(entry.fact.content), supersede=False)
 

@@ -102,6 +102,7 @@ class DreamPanel(Pane):
         self.last_dry_run: Any = None
         self.last_lint: Any = None
         self._session_diffs: dict[tuple[tuple[str, ...], tuple[str, ...]], dict[str, str]] = {}
+        self._history_key: tuple | None = None
         self._build()
         services.bridge.dream_phase.connect(self._on_phase)
         services.bridge.dream_result.connect(self._on_result)
@@ -245,7 +246,7 @@ class DreamPanel(Pane):
         if not self.alive():
             return
         self._remember_diffs(result)
-        self.refresh()
+        self.request_refresh()
 
     def _remember_diffs(self, result: Any) -> None:
         diffs = getattr(result, "diffs", None) or {}
@@ -254,6 +255,10 @@ class DreamPanel(Pane):
 
     # -- history ------------------------------------------------------------------------------
     def _show_history(self) -> None:
+        key = (list(self.history_rows), tuple(self._session_diffs))
+        if key == self._history_key:
+            return  # unchanged: keep the rows, the selection and the diff on screen
+        self._history_key = key
         keep = self.history.currentIndex().row()
         self.history.clear()
         for row in self.history_rows:
