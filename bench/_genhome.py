@@ -113,14 +113,14 @@ def _sentence(rng: random.Random) -> str:
 
 def _page_text(rng: random.Random, title: str) -> str:
     lines = ["---", f"title: {title}", f"tags: [{rng.choice(TOPICS).split()[0]}]", "---", f"# {title}", ""]
-    for section in range(rng.randint(1, 3)):
+    for section in range(rng.randint(1, 2)):
         if section:
             lines += [f"## {rng.choice(['Notes', 'Decisions', 'Open questions', 'History', 'Links'])}", ""]
-        for _ in range(rng.randint(1, 3)):
+        for _ in range(rng.randint(1, 2)):
             if rng.random() < 0.3:
-                lines += [f"- {_sentence(rng)}" for _ in range(rng.randint(2, 4))]
+                lines += [f"- {_sentence(rng)}" for _ in range(rng.randint(2, 3))]
             else:
-                lines.append(" ".join(_sentence(rng) for _ in range(rng.randint(1, 4))))
+                lines.append(" ".join(_sentence(rng) for _ in range(rng.randint(1, 2))))
             lines.append("")
         if rng.random() < 0.3:
             lines += [f"See [[{rng.choice(PEOPLE)}]] and [[{rng.choice(PROJECTS)}]].", ""]
