@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import inspect
 import os
 import shutil
@@ -147,6 +148,7 @@ class CallClock:
     def __init__(self) -> None:
         self.calls: list[tuple[float, float, str]] = []
         self._saved: list[tuple[type, str, object]] = []
+        self._gc_start = 0.0
 
     def install(self) -> None:
         import importlib
@@ -156,14 +158,31 @@ class CallClock:
             if cls is None:
                 continue
             for name, member in list(vars(cls).items()):
-                if name.startswith("__") or not inspect.isfunction(member) or inspect.iscoroutinefunction(member):
+                if (
+                    name.startswith("__")
+                    or not inspect.isfunction(member)
+                    or inspect.iscoroutinefunction(member)
+                ):
                     continue
                 if name != name.lower():
                     continue  # Qt virtual overrides (showEvent, eventFilter) are left alone
                 self._saved.append((cls, name, member))
                 setattr(cls, name, self._wrap(member, f"{class_name}.{name}"))
 
+        gc.callbacks.append(self._gc)
+
+    def _gc(self, phase: str, info: dict) -> None:
+        """Garbage collections hold the GIL in whichever thread triggers them: time them too."""
+        if phase == "start":
+            self._gc_start = time.perf_counter()
+        else:
+            self.calls.append(
+                (self._gc_start, time.perf_counter(), f"gc generation {info.get('generation')}")
+            )
+
     def remove(self) -> None:
+        if self._gc in gc.callbacks:
+            gc.callbacks.remove(self._gc)
         for cls, name, member in reversed(self._saved):
             setattr(cls, name, member)
 
@@ -182,7 +201,7 @@ class CallClock:
     def during(self, end: float, length_ms: float) -> list[str]:
         """Innermost calls that overlapped a gap ending at ``end``."""
         start = end - length_ms / 1000
-        hits = [(b - a, label) for a, b, label in self.calls if a < end and b > start and b - a > 0.02]
+        hits = [(b - a, label) for a, b, label in self.calls if a < end and b > start and b - a > 0.01]
         return [f"{label} {took * 1000:.0f} ms" for took, label in sorted(hits, reverse=True)[:4]]
 
 
@@ -222,7 +241,7 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def _measure(home: Path, figures: dict) -> None:
+async def _measure(home: Path, figures: dict, gc_freeze: str) -> None:
     from PySide6.QtCore import Qt, QTimer
     from PySide6.QtTest import QTest
 
@@ -235,6 +254,8 @@ async def _measure(home: Path, figures: dict) -> None:
     window = MainWindow(services)
     window.show()
     window.start_background(watch=True, serve=False, index=False)
+    if gc_freeze == "startup":
+        gc.freeze()  # as the app does once its window is up
     t0 = time.perf_counter()
     first = await services.manager.reindex()
     figures["first_index_s"] = round(time.perf_counter() - t0, 2)
@@ -245,6 +266,9 @@ async def _measure(home: Path, figures: dict) -> None:
     editor.source.setFocus()
     window.show_dock("dream")
     await asyncio.sleep(0.5)  # let the window settle (first paint, pane refreshes)
+    if gc_freeze == "after-index":
+        gc.freeze()  # startup objects and the first index's leave the collector's full scans
+    figures["gc_frozen"] = gc.get_freeze_count()
 
     meter = LagMeter()
     typist = QTimer()
@@ -301,6 +325,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--embedder", choices=("hashing", "bundled"), default="hashing")
     parser.add_argument("--keep", type=Path, help="write the vault here and keep it")
+    parser.add_argument(
+        "--gc-freeze",
+        choices=("no", "startup", "after-index"),
+        default="no",
+        help="gc.freeze() right after the window is built, or after the first index",
+    )
     parser.add_argument("--switch-interval", type=float, help="sys.setswitchinterval() in ms (GIL hand-over)")
     args = parser.parse_args(argv)
     if args.switch_interval:
@@ -330,11 +360,14 @@ def main(argv: list[str] | None = None) -> int:
         asyncio.set_event_loop(loop)
         figures: dict = {}
         with loop:
-            loop.run_until_complete(_measure(home, figures))
+            loop.run_until_complete(_measure(home, figures, args.gc_freeze))
         lags = figures["lags"]
         worst = max(lags) if lags else 0.0
         over = sum(1 for v in lags if v > TARGET_MS)
-        print(f"first incremental index: {figures['first_index_s']} s ({figures['rows']} rows)")
+        print(
+            f"first incremental index: {figures['first_index_s']} s ({figures['rows']} rows); "
+            f"objects frozen out of gc scans: {figures['gc_frozen']}"
+        )
         print(
             f"full reindex + offline dream ({figures['dream']}) + typing: {figures['busy_s']} s, "
             f"{len(lags)} ticks, {figures['typed']} keystrokes (landed: {figures['typed_landed']})"
@@ -350,7 +383,9 @@ def main(argv: list[str] | None = None) -> int:
             f"longest {max(gaps, default=0):.0f} ms, {sum(1 for g in gaps if g > TARGET_MS)} > {TARGET_MS:.0f} ms"
         )
         for late, causes in figures["gap_causes"]:
-            print(f"  GIL gap {late:5.0f} ms overlapped: {', '.join(causes) or 'no engine store/embedder call'}")
+            print(
+                f"  GIL gap {late:5.0f} ms overlapped: {', '.join(causes) or 'no timed call (engine store, embedder, GUI classes, gc)'}"
+            )
         if figures["errors"]:
             print("errors:", *figures["errors"], sep="\n  ")
         if figures["slow"]:
