@@ -211,6 +211,7 @@ class Indexer:
         self._state_lock = threading.RLock()
         self._state: _State | None = None
         self._store: IndexStore | None = None
+        self._dirty = False
 
     # -- state ---------------------------------------------------------------------------
     @property
@@ -221,8 +222,12 @@ class Indexer:
             return self._state
 
     def _save_state(self) -> None:
+        """Write the state file when something changed since the last write (a no-op pass writes nothing)."""
         with self._state_lock:
+            if not self._dirty and self.layout.index_state_file.exists():
+                return
             text = self.state.to_json()
+            self._dirty = False
         self.layout.index_dir.mkdir(parents=True, exist_ok=True)
         atomic_write_text(self.layout.index_state_file, text)
 
@@ -438,6 +443,7 @@ class Indexer:
                 if prior is not None:  # keep the old rows, force a retry next pass
                     prior.sha256 = ""
                     prior.mtime = -1.0
+                self._dirty = True
                 state.errors[plan.source.key] = plan.error or f"{plan.source.path}: not indexed"
                 changes.errors.append(state.errors[plan.source.key])
 
@@ -456,6 +462,7 @@ class Indexer:
 
     def _record(self, plan: _Plan) -> None:
         with self._state_lock:
+            self._dirty = True
             self.state.files[plan.source.key] = _FileState(
                 plan.source.source_type, plan.mtime, plan.size, plan.sha256, {r.id: r.line for r in plan.rows}
             )
@@ -467,6 +474,7 @@ class Indexer:
             if prior is not None:
                 prior.mtime, prior.size = plan.mtime, plan.size
             self.state.errors.pop(plan.source.key, None)
+            self._dirty = True
 
     def _remove_sources(self, keys: Iterable[str], changes: ChangeSet) -> None:
         """Files that vanished, were renamed, or fell behind the watermark lose every row."""
@@ -482,6 +490,7 @@ class Indexer:
             for key in keys:
                 self.state.files.pop(key, None)
                 self.state.errors.pop(key, None)
+            self._dirty = True
         changes.rows_removed += removed
         changes.index = changes.index or removed > 0
 
@@ -496,6 +505,7 @@ class Indexer:
             state = self.state
             if full or state.model != self.embedder.name or state.dim != dim:
                 self._state = _State(model=self.embedder.name, dim=dim)
+                self._dirty = True
                 self._store = None
                 store = IndexStore(self.layout.index_dir, dim)
                 store.reset()
@@ -519,6 +529,7 @@ class Indexer:
             return
         present = self._store.ids() if count else set()
         with self._state_lock:
+            self._dirty = True
             known: set[str] = set()
             for file_state in self.state.files.values():
                 known.update(file_state.rows)
@@ -532,7 +543,9 @@ class Indexer:
 
     def _finish(self, stones: set[str], bulk: bool) -> None:
         with self._state_lock:
-            self.state.tombstones = _digest(stones)
+            if self.state.tombstones != _digest(stones):
+                self.state.tombstones = _digest(stones)
+                self._dirty = True
         self._store.optimize(force=bulk)
         self._save_state()
 
@@ -692,6 +705,7 @@ class Indexer:
                 # Every indexed row matching the new tombstone goes below, so the index now reflects
                 # the whole tombstone file: the next pass need not re-read every file for it.
                 self.state.tombstones = _digest(current)
+                self._dirty = True
         if not ids:
             self._save_state()
             return 0
@@ -708,6 +722,7 @@ class Indexer:
                 file_state = self.state.files.get(path)
                 if file_state is not None:
                     file_state.rows.pop(rid, None)
+                    self._dirty = True
                 if source_type != "archive":
                     rechunk.add(path)
         stones = current | {normalized}

@@ -532,3 +532,14 @@ async def test_sync_paths_removes_rows_of_a_deleted_page_and_a_consolidated_log(
     changes = await indexer.sync_paths([gone, old_log])
     assert changes.rows_removed == 2
     assert await texts(indexer) == {"stays"}
+
+
+async def test_a_pass_with_nothing_to_do_writes_nothing(layout, indexer, archive, today) -> None:
+    log_facts(archive, today.isoformat(), "a fact")
+    await indexer.sync()
+    before = layout.index_state_file.stat().st_mtime_ns
+    version = indexer._store.table.version
+    changes = await indexer.sync()
+    assert changes.empty
+    assert layout.index_state_file.stat().st_mtime_ns == before
+    assert indexer._store.table.version == version
