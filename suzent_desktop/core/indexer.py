@@ -43,6 +43,7 @@ log = logging.getLogger(__name__)
 STATE_VERSION = 1
 BATCH_TEXTS = 512  # texts embedded per call across files: big batches keep the model busy
 BATCH_FILES = 400
+EMBED_SLICE = 128  # texts per embedder call; the cancel flag is checked between calls
 SAVE_EVERY_SECONDS = 15.0
 
 ProgressFn = Callable[[int, int, str], None]
@@ -173,6 +174,10 @@ class _State:
             return cls()
 
 
+class _Cancelled(Exception):
+    """Raised inside a worker thread when the user cancelled the pass (before anything is written)."""
+
+
 def _vectors(table, dim: int) -> np.ndarray:
     """The ``vector`` column of an arrow table as an (n, dim) float32 matrix."""
     column = table.column("vector").combine_chunks()
@@ -212,6 +217,7 @@ class Indexer:
         self._state: _State | None = None
         self._store: IndexStore | None = None
         self._dirty = False
+        self._cancel: threading.Event | None = None
 
     # -- state ---------------------------------------------------------------------------
     @property
@@ -408,14 +414,18 @@ class Indexer:
         return ok, failed
 
     def _embed_into(self, rows: list[Row]) -> None:
-        vectors = self.embedder.embed([r.embed_text for r in rows])
-        vectors = np.asarray(vectors, dtype=np.float32)
-        if vectors.shape != (len(rows), self._store.dim):
-            raise EmbeddingError(
-                f"embedder returned shape {vectors.shape}, expected ({len(rows)}, {self._store.dim})"
-            )
-        for row, vector in zip(rows, vectors, strict=True):
-            row.vector = vector
+        """Vectors for ``rows``, in slices so a cancel request is honoured within seconds."""
+        for start in range(0, len(rows), EMBED_SLICE):
+            if self._cancel is not None and self._cancel.is_set():
+                raise _Cancelled
+            part = rows[start : start + EMBED_SLICE]
+            vectors = np.asarray(self.embedder.embed([r.embed_text for r in part]), dtype=np.float32)
+            if vectors.shape != (len(part), self._store.dim):
+                raise EmbeddingError(
+                    f"embedder returned shape {vectors.shape}, expected ({len(part)}, {self._store.dim})"
+                )
+            for row, vector in zip(part, vectors, strict=True):
+                row.vector = vector
 
     def _apply(self, plans: list[_Plan], changes: ChangeSet) -> None:
         """Embed, then delete old rows and add new ones, then record the files in the state."""
@@ -620,31 +630,27 @@ class Indexer:
         texts = 0
         if progress and total:
             progress(0, total, "")
-        for index, plan in enumerate(work):
-            batch.append(plan)
-            texts += len(plan.new_rows)
-            last = index == len(work) - 1
-            if not last and texts < BATCH_TEXTS and len(batch) < BATCH_FILES:
-                continue
-            if cancel is not None and cancel.is_set():
-                return True
-            await asyncio.to_thread(self._apply, batch, changes)
-            done += len(batch)
-            if progress:
-                progress(done, total, str(batch[-1].source.path))
-            batch, texts = [], 0
-            if time.monotonic() - last_save > SAVE_EVERY_SECONDS:
-                await asyncio.to_thread(self._save_state)
-                last_save = time.monotonic()
-        if batch:
-            if cancel is not None and cancel.is_set():
-                return True
-            await asyncio.to_thread(self._apply, batch, changes)
-            done += len(batch)
-            if progress:
-                progress(done, total, str(batch[-1].source.path))
-        elif progress and total:
-            progress(total, total, "")
+        self._cancel = cancel
+        try:
+            for index, plan in enumerate(work):
+                batch.append(plan)
+                texts += len(plan.new_rows)
+                if index < len(work) - 1 and texts < BATCH_TEXTS and len(batch) < BATCH_FILES:
+                    continue
+                if cancel is not None and cancel.is_set():
+                    return True
+                await asyncio.to_thread(self._apply, batch, changes)  # nothing is written when cancelled
+                done += len(batch)
+                if progress:
+                    progress(done, total, str(batch[-1].source.path))
+                batch, texts = [], 0
+                if time.monotonic() - last_save > SAVE_EVERY_SECONDS:
+                    await asyncio.to_thread(self._save_state)
+                    last_save = time.monotonic()
+        except _Cancelled:
+            return True
+        finally:
+            self._cancel = None
         return False
 
     async def sync_paths(self, paths: Iterable[Path]) -> ChangeSet:

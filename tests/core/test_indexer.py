@@ -543,3 +543,21 @@ async def test_a_pass_with_nothing_to_do_writes_nothing(layout, indexer, archive
     assert changes.empty
     assert layout.index_state_file.stat().st_mtime_ns == before
     assert indexer._store.table.version == version
+
+
+async def test_cancel_during_a_long_embedding_batch_writes_nothing(layout, indexer, archive, embedder, today) -> None:
+    log_facts(archive, today.isoformat(), *[f"fact {i}" for i in range(300)])
+    cancel = threading.Event()
+    inner_embed = embedder.embed
+
+    def embed_then_cancel(texts):
+        cancel.set()  # the user presses cancel while the first slice is being embedded
+        return inner_embed(texts)
+
+    embedder.embed = embed_then_cancel
+    await indexer.sync(cancel=cancel)
+    assert embedder.calls == 1 and len(embedder.texts) < 300
+    assert await texts(indexer) == set()
+    embedder.embed = inner_embed
+    await indexer.sync()
+    assert len(await texts(indexer)) == 300
