@@ -763,6 +763,7 @@ class Indexer:
         date_to: str | None = None,
     ) -> SearchResponse:
         """Hybrid search; full-text only (and a warning saying why) when vectors cannot be had."""
+        limit = max(1, int(limit))
         zone = Path(zone.strip("/")).parts[0] if zone and zone.strip("/") else None
         filters = Filters(source=source or None, zone=zone, date_from=date_from, date_to=date_to)
         return await asyncio.to_thread(self._search, query, limit, filters)
