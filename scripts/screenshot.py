@@ -32,8 +32,6 @@ def _parse() -> argparse.Namespace:
 
 
 async def _shoot(args: argparse.Namespace, home: Path) -> list[Path]:
-    from PySide6.QtWidgets import QApplication
-
     from suzent_desktop.ui.main_window import MainWindow
     from suzent_desktop.ui.services import AppServices
 
@@ -50,16 +48,12 @@ async def _shoot(args: argparse.Namespace, home: Path) -> list[Path]:
         if not services.busy:
             break
     window.refresh_status()
-    for _ in range(40):
-        await asyncio.sleep(0.05)
-        QApplication.processEvents()
+    await asyncio.sleep(2.0)  # let panes finish their refreshes (never processEvents inside a task)
     args.out.mkdir(parents=True, exist_ok=True)
     main_png = args.out / "screenshot-main.png"
     window.grab().save(str(main_png))
     window.show_dock("dream")
-    for _ in range(40):
-        await asyncio.sleep(0.05)
-        QApplication.processEvents()
+    await asyncio.sleep(2.0)  # let panes finish their refreshes (never processEvents inside a task)
     dream_png = args.out / "screenshot-dream.png"
     window.grab().save(str(dream_png))
     await window.shutdown()
