@@ -353,3 +353,21 @@ def test_theme_follows_the_scheme_and_recolours_the_preview(qtbot, window) -> No
         assert "#1f2328" in editor.last_html
     finally:
         manager.apply(theme.system_is_dark())
+
+
+def test_search_hit_opens_the_page_at_its_line_in_the_editor(qtbot, window) -> None:
+    window.start_background(watch=False, serve=False, index=True)
+    qtbot.waitUntil(lambda: not window.services.busy, timeout=WAIT_MS)
+    window.actions_by_name["search"].trigger()
+    pane = window.search_pane
+    with qtbot.waitSignal(pane.searched, timeout=WAIT_MS):
+        pane.set_query("lanterns colour glass shelf")
+    rows = [i for i, hit in enumerate(pane.hits()) if Path(hit.path).name == "Lantern Index.md"]
+    assert rows, [h.path for h in pane.hits()]
+    hit = pane.hits()[rows[0]]
+    pane.open_hit(rows[0])
+    editor = window.editors.current_editor()
+    assert editor.path == Path(hit.path)
+    if hit.line:
+        assert editor.source.textCursor().blockNumber() == hit.line - 1
+    assert window.tree.selected_path() == editor.path
