@@ -414,7 +414,11 @@ class Indexer:
         return ok, failed
 
     def _embed_into(self, rows: list[Row]) -> None:
-        """Vectors for ``rows``, in slices so a cancel request is honoured within seconds."""
+        """Vectors for ``rows``, in slices so a cancel request is honoured within seconds.
+
+        Rows are sorted by length first so each slice pads its texts to similar lengths.
+        """
+        rows = sorted(rows, key=lambda r: len(r.embed_text))
         for start in range(0, len(rows), EMBED_SLICE):
             if self._cancel is not None and self._cancel.is_set():
                 raise _Cancelled
