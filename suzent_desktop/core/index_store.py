@@ -30,7 +30,7 @@ log = logging.getLogger(__name__)
 
 TABLE_NAME = "rows"
 OPTIMIZE_AFTER_WRITES = 20  # small writes each make a fragment; compact after this many
-MIN_VECTOR_SIMILARITY = 0.2
+MIN_VECTOR_SIMILARITY = 0.2  # cosine below which a vector-only hybrid hit is dropped as noise
 _QUERY_WORD_RE = re.compile(r"\w+", re.UNICODE)
 _FTS_OPERATORS = frozenset({"and", "or", "not"})
 
