@@ -43,7 +43,7 @@ log = logging.getLogger(__name__)
 STATE_VERSION = 1
 BATCH_TEXTS = 512  # texts embedded per call across files: big batches keep the model busy
 BATCH_FILES = 400
-EMBED_SLICE = 128  # texts per embedder call; the cancel flag is checked between calls
+EMBED_SLICE = 256  # texts per embedder call; the cancel flag is checked between calls (~0.4 s apart)
 SAVE_EVERY_SECONDS = 15.0
 
 ProgressFn = Callable[[int, int, str], None]
