@@ -102,3 +102,14 @@ def test_lint_findings_open_their_page(qtbot, pane_services) -> None:
     # the lint pass is in the history now
     qtbot.waitUntil(lambda: panel.history.topLevelItemCount() > 0, timeout=WAIT_MS)
     assert panel.history.topLevelItem(0).text(1) == "lint"
+
+
+def test_a_dry_run_started_elsewhere_shows_in_the_panel(qtbot, pane_services) -> None:
+    services = pane_services
+    seed(services.manager)
+    panel = make_panel(qtbot, services)
+    runner = services.runner
+    with qtbot.waitSignal(services.bridge.dream_result, timeout=WAIT_MS):
+        services.submit(runner.run_once(force=True, dry_run=True), label="Dream dry run")
+    assert panel.last_dry_run is not None and panel.dry_diff.page_names()
+    assert panel.tabs.currentIndex() == 1

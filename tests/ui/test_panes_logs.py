@@ -58,6 +58,10 @@ def test_daily_logs_statuses_rendering_raw_and_forget(qtbot, pane_services, toda
     assert "preference" in label and "#ui" in label and "#product" in label  # category chip and tags
     assert "skipped" in pane.day_label.text()
 
+    with qtbot.waitSignal(services.bridge.open_path, timeout=WAIT_MS) as opened:
+        pane.facts.itemActivated.emit(pane.facts.item(first_row))
+    assert opened.args == [manager.archive.path_for("2026-07-15"), rows[0][1].line]
+
     pane.show_raw(True)
     assert pane.stack.currentWidget() is pane.raw_view
     assert pane.raw_view.toPlainText() == manager.archive.read_text("2026-07-15")

@@ -132,6 +132,7 @@ class DailyLogsPane(Pane):
         self.facts = QListWidget(self)
         self.facts.setWordWrap(True)
         self.facts.currentItemChanged.connect(self._fact_selected)
+        self.facts.itemActivated.connect(self._fact_activated)
         self.raw_view = QPlainTextEdit(self)
         self.raw_view.setReadOnly(True)
         self.raw_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
@@ -332,6 +333,13 @@ class DailyLogsPane(Pane):
 
     def _fact_selected(self, *_: object) -> None:
         self.forget_button.setEnabled(self.selected_fact() is not None)
+
+    def _fact_activated(self, item: QListWidgetItem) -> None:
+        """Open the log at the fact's line (the editor shows logs read-only)."""
+        data = item.data(FACT_ROLE)
+        if data is not None and self.day is not None:
+            path = self.services.manager.archive.path_for(self.day.date)
+            self.services.bridge.open_path.emit(path, data[0].line)
 
     def _toggle_raw(self, raw: bool) -> None:
         self.stack.setCurrentWidget(self.raw_view if raw else self.facts)

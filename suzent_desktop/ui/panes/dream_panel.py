@@ -103,6 +103,7 @@ class DreamPanel(Pane):
         self.last_lint: Any = None
         self._session_diffs: dict[tuple[tuple[str, ...], tuple[str, ...]], dict[str, str]] = {}
         self._history_key: tuple | None = None
+        self._panel_run = False  # a run started from this panel is in progress (it shows its own result)
         self._build()
         services.bridge.dream_phase.connect(self._on_phase)
         services.bridge.dream_result.connect(self._on_result)
@@ -246,6 +247,8 @@ class DreamPanel(Pane):
         if not self.alive():
             return
         self._remember_diffs(result)
+        if str(getattr(result, "reason", "")).startswith("dry run") and not self._panel_run:
+            self._show_dry_run(result)  # a dry run started elsewhere (command palette)
         self.request_refresh()
 
     def _remember_diffs(self, result: Any) -> None:
@@ -318,9 +321,11 @@ class DreamPanel(Pane):
         self.dry_button.setEnabled(False)
         root = self.services.manager.layout.notebook_dir
         before = None if dry_run else await asyncio.to_thread(snapshot_vault, root)
+        self._panel_run = True
         try:
             result = await self.services.runner.run_once(force=True, dry_run=dry_run)
         finally:
+            self._panel_run = False
             if self.alive():
                 self._on_phase(getattr(self.services.runner, "phase", "idle"))
         if before is not None and result.pages_changed and not result.diffs:

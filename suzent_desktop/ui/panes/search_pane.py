@@ -87,7 +87,8 @@ class SearchPane(Pane):
         for zone in ZONES:
             self.zone_box.addItem(zone, zone)
         self.dates_check = QCheckBox("Dates", self)
-        today = QDate.currentDate()
+        now = self.services.manager.clock.today()  # the app's clock (SUZENT_TODAY pins it)
+        today = QDate(now.year, now.month, now.day)
         self.from_edit = QDateEdit(today.addDays(-30), self)
         self.to_edit = QDateEdit(today, self)
         for edit in (self.from_edit, self.to_edit):
