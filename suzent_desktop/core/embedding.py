@@ -28,7 +28,7 @@ MINILM_NAME = "all-MiniLM-L6-v2-int8"
 MINILM_DIM = 384
 MAX_TOKENS = 256
 BATCH_SIZE = 64
-TOKEN_BUDGET = 2048  # tokens per model call: long chunks go in small batches (faster on 2 cores, bounded memory)
+TOKEN_BUDGET = 2048  # tokens per model call: long texts go in small batches (bounded memory)
 SESSION_THREADS = 2
 
 

@@ -295,7 +295,11 @@ class IndexStore:
         try:
             stats = self.table.stats()
             fragments = stats["fragment_stats"] if isinstance(stats, dict) else stats.fragment_stats
-            small = fragments["num_small_fragments"] if isinstance(fragments, dict) else fragments.num_small_fragments
+            small = (
+                fragments["num_small_fragments"]
+                if isinstance(fragments, dict)
+                else fragments.num_small_fragments
+            )
             return int(small)
         except Exception:
             return self._writes

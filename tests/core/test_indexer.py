@@ -545,7 +545,9 @@ async def test_a_pass_with_nothing_to_do_writes_nothing(layout, indexer, archive
     assert indexer._store.table.version == version
 
 
-async def test_cancel_during_a_long_embedding_batch_writes_nothing(layout, indexer, archive, embedder, today) -> None:
+async def test_cancel_during_a_long_embedding_batch_writes_nothing(
+    layout, indexer, archive, embedder, today
+) -> None:
     log_facts(archive, today.isoformat(), *[f"fact {i}" for i in range(300)])
     cancel = threading.Event()
     inner_embed = embedder.embed
