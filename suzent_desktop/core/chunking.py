@@ -22,6 +22,15 @@ _HEADING_RE = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _FENCE_RE = re.compile(r"^\s*(`{3,}|~{3,})")
 _SENTENCE_END_RE = re.compile(r"(?<=[.!?…。！？])\s+|(?<=[.!?…。！？][\"')\]])\s+")
 _LIST_ITEM_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?(?P<text>.*)$")
+_DATE = r"\d{4}-\d{2}-\d{2}"
+# Consolidated pages carry provenance after a fact, "(2026-07-01, 2026-07-03)" or
+# "(2026-07-01, until 2026-07-09)", and strike superseded facts through: the fact itself
+# is what a tombstone names.
+_PROVENANCE_RE = re.compile(
+    rf"^(?P<text>.*?)\s*\((?:{_DATE})(?:\s*,\s*{_DATE})*(?:\s*,?\s*until\s+{_DATE})?\)\s*$"
+)
+_UNTIL_ONLY_RE = re.compile(rf"^(?P<text>.*?)\s*\(until\s+{_DATE}\)\s*$")
+_STRUCK_RE = re.compile(r"^~~(?P<text>.+?)~~$")
 
 
 @dataclass
@@ -41,7 +50,7 @@ class Chunk:
             for line in paragraph.splitlines():
                 item = list_item_text(line)
                 if item is not None:
-                    result.append(normalize(item))
+                    result.extend(normalize(v) for v in item_variants(item))
         return list(dict.fromkeys(n for n in result if n))
 
 
@@ -56,6 +65,23 @@ class _Paragraph:
 def list_item_text(line: str) -> str | None:
     match = _LIST_ITEM_RE.match(line)
     return match.group("text") if match else None
+
+
+def item_variants(item: str) -> list[str]:
+    """A list item as written, and the bare fact without provenance dates or strike-through."""
+    variants = [item]
+    bare = item.strip()
+    for pattern in (_PROVENANCE_RE, _UNTIL_ONLY_RE):
+        match = pattern.match(bare)
+        if match:
+            bare = match.group("text").strip()
+            break
+    struck = _STRUCK_RE.match(bare)
+    if struck:
+        bare = struck.group("text").strip()
+    if bare and bare != item:
+        variants.append(bare)
+    return variants
 
 
 def split_lines(text: str) -> list[str]:
@@ -157,7 +183,11 @@ def _drop_tombstoned(paragraph: _Paragraph, is_dead: Callable[[str], bool]) -> _
     if paragraph.fence:
         return paragraph
     lines = paragraph.text.split("\n")
-    kept = [ln for ln in lines if not ((item := list_item_text(ln)) is not None and is_dead(item))]
+    kept = [
+        ln
+        for ln in lines
+        if not ((item := list_item_text(ln)) is not None and any(is_dead(v) for v in item_variants(item)))
+    ]
     if len(kept) == len(lines):
         return paragraph
     if not any(ln.strip() for ln in kept):

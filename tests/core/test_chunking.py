@@ -101,3 +101,17 @@ def test_fully_tombstoned_list_disappears() -> None:
 def test_empty_and_heading_only_pages_have_no_chunks() -> None:
     assert chunk_markdown("") == []
     assert chunk_markdown("# Title\n\n## Sub\n") == []
+
+
+def test_list_items_match_tombstones_without_provenance_or_strike_through() -> None:
+    text = (
+        "- User works at Contoso as a data engineer (2026-11-09)\n"
+        "- ~~User lives in Berlin~~ (2026-06-01, until 2026-07-01)\n"
+        "- User likes tea (2026-07-01, 2026-07-03)\n"
+    )
+    chunks = chunk_markdown(
+        text, tombstones={"user works at contoso as a data engineer", "user lives in berlin"}
+    )
+    assert [c.text for c in chunks] == ["- User likes tea (2026-07-01, 2026-07-03)"]
+    norms = chunk_markdown(text)[0].norms()
+    assert "user likes tea" in norms and "user lives in berlin" in norms

@@ -563,3 +563,18 @@ async def test_cancel_during_a_long_embedding_batch_writes_nothing(
     embedder.embed = inner_embed
     await indexer.sync()
     assert len(await texts(indexer)) == 300
+
+
+async def test_forget_reaches_a_consolidated_bullet_with_provenance(layout, indexer) -> None:
+    page(
+        layout,
+        "3_Personal/Work.md",
+        "# Work\n\n- User works at Contoso (2026-07-01)\n- User leads Atlas (2026-07-02)\n",
+    )
+    await indexer.sync()
+    Tombstones(layout).add("User works at Contoso")
+    assert await indexer.remove_text("user works at contoso") == 1
+    rows = await texts(indexer)
+    assert rows == {"- User leads Atlas (2026-07-02)"}
+    await indexer.sync(full=True)
+    assert await texts(indexer) == rows
