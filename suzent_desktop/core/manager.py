@@ -154,10 +154,7 @@ class MemoryManager:
         """Compatibility path: high-importance facts refresh MEMORY.md before any dream has run."""
         from suzent_desktop.core import promotion
 
-        refresh = getattr(promotion, "refresh_from_important", None)
-        if refresh is not None:
-            return await refresh(self, facts)
-        return await promotion.promote(self)
+        return await promotion.refresh_from_important(self, facts)
 
     # -- retrieval ---------------------------------------------------------------
     async def search(
