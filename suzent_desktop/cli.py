@@ -168,6 +168,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         out.warn("interrupted")
         return 130
+    except BrokenPipeError:  # output piped into `head` and the like: not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except Exception as exc:  # noqa: BLE001 - every known failure becomes exit 1 with its message
         if not _is_handled(exc) or os.environ.get("SUZENT_DEBUG"):
             raise

@@ -185,7 +185,7 @@ _RULES: list[tuple[str, re.Pattern[str], float | None]] = [
     ("health", re.compile(r"\bI am (allergic|intolerant|vegetarian|vegan|diabetic|pregnant)\b|\bI have (asthma|diabetes|an allergy)\b", re.I), 0.9),
     ("people", re.compile(rf"\bmy ({_PEOPLE})\b", re.I), 0.7),
     ("work", re.compile(r"\bI (now |currently |just )?(work|started working|am working) (at|for|as|in)\b|\bI (just )?(joined|started at)\b|\bI am an? [\w -]+ (at|for) [A-Z]", re.I), 0.6),
-    ("place", re.compile(r"\bI (now |currently )?(live|am living|have been living|have lived|moved|relocated|am moving) "
+    ("place", re.compile(r"\bI (now |currently |just |recently |finally |have )?(live|am living|been living|lived|moved|relocated|am moving) "
                          r"(in|to)\b|\bI am (from|based in)\b", re.I), 0.6),
     ("plan", re.compile(r"\bI (am going to|am planning to|plan to|will|intend to|want to)\b", re.I), 0.4),
     ("routine", re.compile(r"\bI (usually|always|normally|typically|often) [a-z]+\b|\bevery (morning|evening|night|day|"
@@ -242,9 +242,30 @@ def to_third_person(sentence: str) -> str:
     return text[0].upper() + text[1:] if text else text
 
 
+_CLAUSE_JOIN = re.compile(r",?\s+(?:and|but)\s+(?=(?:I|I'm|I've|my|My)\b)")
+_FIRST_PERSON = re.compile(r"\bI\b|\bI'm\b|\bI've\b")
+
+
+def _clauses(sentence: str) -> list[str]:
+    """Split "I moved to Portland and I love hiking" into two statements.
+
+    Only where the part before the conjunction has its own first-person subject, so
+    "My wife and I love sushi" stays one statement.
+    """
+    parts: list[str] = []
+    start = 0
+    for match in _CLAUSE_JOIN.finditer(sentence):
+        head = sentence[start : match.start()]
+        if _FIRST_PERSON.search(head) and len(head.split()) >= 3:
+            parts.append(head)
+            start = match.end()
+    parts.append(sentence[start:])
+    return parts
+
+
 def _sentences(text: str) -> list[str]:
     parts = re.split(r"(?<=[.!?])\s+|\n+|;\s+", text)
-    return [p.strip() for p in parts if p.strip()]
+    return [c.strip() for p in parts if p.strip() for c in _clauses(p.strip()) if c.strip()]
 
 
 class OfflineExtractor:

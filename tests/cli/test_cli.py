@@ -469,3 +469,17 @@ def test_status_lists_skipped_dates(home: Path, capsys: pytest.CaptureFixture[st
     code, out, _ = run(capsys, home, "status")
     assert code == 0 and "Skipped:       2026-07-10, 2026-07-11" in out
     assert run_json(capsys, home, "status")["watermark"] == "2026-07-11"
+
+
+def test_output_piped_into_a_closed_reader_is_not_an_error(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "SUZENT_HOME": str(tmp_path / "h")}
+    proc = subprocess.run(
+        f"{sys.executable} -m suzent_desktop --help | head -1",
+        shell=True, capture_output=True, text=True, env=env, check=False,
+    )
+    assert proc.stdout.startswith("usage:")
+    assert "error" not in proc.stderr

@@ -201,3 +201,13 @@ def test_routines_and_possessives():
         ("routine", "User always forgets their keys"),
         ("place", "User has been living in Lyon"),
     ]
+
+
+def test_offline_extractor_splits_joined_first_person_statements():
+    from suzent_desktop.core.extraction import OfflineExtractor
+
+    facts = OfflineExtractor().extract("I just moved to Portland and I love hiking. My wife and I love sushi.")
+    contents = [(f.category, f.content) for f in facts]
+    assert ("place", "User just moved to Portland") in contents
+    assert ("preference", "User loves hiking") in contents
+    assert any("wife" in text for _, text in contents)  # "my wife and I" is one statement, not split
