@@ -245,19 +245,22 @@ async def _measure(home: Path, figures: dict, gc_freeze: str) -> None:
     from PySide6.QtCore import Qt, QTimer
     from PySide6.QtTest import QTest
 
+    from suzent_desktop.ui import services as services_module
     from suzent_desktop.ui.main_window import MainWindow
     from suzent_desktop.ui.services import AppServices
 
+    if gc_freeze == "off":  # measure what the app's freezing saves
+        services_module.freeze_survivors = lambda: None
     clock = CallClock()
     clock.install()  # before the window connects its slots, so they are the timed ones
     services = AppServices.open(home)
     window = MainWindow(services)
     window.show()
     window.start_background(watch=True, serve=False, index=False)
-    if gc_freeze == "startup":
-        gc.freeze()  # as the app does once its window is up
+    if gc_freeze == "app":
+        services_module.freeze_survivors()  # as the app does once its window is up
     t0 = time.perf_counter()
-    first = await services.manager.reindex()
+    first = await services.reindex()  # the app's own first sync; it freezes the survivors after
     figures["first_index_s"] = round(time.perf_counter() - t0, 2)
     figures["rows"] = first.rows_added
     page = next(p for p in window.tree.paths() if p.suffix == ".md" and "3_Personal" in p.as_posix())
@@ -266,8 +269,6 @@ async def _measure(home: Path, figures: dict, gc_freeze: str) -> None:
     editor.source.setFocus()
     window.show_dock("dream")
     await asyncio.sleep(0.5)  # let the window settle (first paint, pane refreshes)
-    if gc_freeze == "after-index":
-        gc.freeze()  # startup objects and the first index's leave the collector's full scans
     figures["gc_frozen"] = gc.get_freeze_count()
 
     meter = LagMeter()
@@ -327,9 +328,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", type=Path, help="write the vault here and keep it")
     parser.add_argument(
         "--gc-freeze",
-        choices=("no", "startup", "after-index"),
-        default="no",
-        help="gc.freeze() right after the window is built, or after the first index",
+        choices=("app", "off"),
+        default="app",
+        help="'app': freeze long-lived objects out of gc scans as the app does; 'off': never",
     )
     parser.add_argument("--switch-interval", type=float, help="sys.setswitchinterval() in ms (GIL hand-over)")
     args = parser.parse_args(argv)

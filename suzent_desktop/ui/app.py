@@ -31,7 +31,7 @@ def _application():  # noqa: ANN202 - QApplication
 
 async def _run_window(home: Path) -> int:
     from suzent_desktop.ui.main_window import MainWindow, app_icon
-    from suzent_desktop.ui.services import AppServices
+    from suzent_desktop.ui.services import AppServices, freeze_survivors
 
     services = AppServices.open(home)
     window = MainWindow(services)
@@ -39,6 +39,7 @@ async def _run_window(home: Path) -> int:
     closed = asyncio.Event()
     window.closed.connect(closed.set)
     window.show()
+    freeze_survivors()
     window.start_background()
     quit_after = os.environ.get("SUZENT_QUIT_AFTER_START", "").strip()
     if quit_after:  # smoke test of a packaged build: open, run a few seconds, close cleanly

@@ -370,22 +370,14 @@ class MainWindow(QMainWindow):
 
     # -- memory operations ------------------------------------------------------------------------------------
     def run_dream(self, *, dry_run: bool = False) -> asyncio.Task[Any]:
-        runner = self.services.runner
+        """Menu and palette go through the dream panel, so its history and diffs show the run."""
         self.show_dock("dream")
-        label = "Dream dry run" if dry_run else "Dreaming"
-        return self.services.submit(runner.run_once(force=True, dry_run=dry_run), label=label, on_cancel=runner.cancel)
+        return self.dream_panel.dry_run() if dry_run else self.dream_panel.dream_now()
 
     def run_lint(self) -> asyncio.Task[Any]:
-        from suzent_desktop.core.dream.lint import run_lint
-
+        """Through the dream panel, so the findings are listed there and open their pages."""
         self.show_dock("dream")
-        return self.services.submit(self._lint(run_lint), label="Lint")
-
-    async def _lint(self, run_lint) -> ChangeSet:  # noqa: ANN001
-        result = await run_lint(self.services.manager)
-        pages = {self.services.layout.notebook_dir / p for p in getattr(result, "pages_changed", [])}
-        self.bridge.status_message.emit(f"Lint: {len(getattr(result, 'findings', []))} finding(s)")
-        return ChangeSet(pages=pages)
+        return self.dream_panel.lint_now()
 
     def promote(self) -> asyncio.Task[Any]:
         return self.services.submit(self.services.manager.promote_memory_md(), label="Promote MEMORY.md")

@@ -10,6 +10,7 @@ its progress drives the status-bar progress bar and the Cancel button stops it.
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import threading
 from collections.abc import Callable, Coroutine
@@ -29,6 +30,18 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 ProgressFn = Callable[[int, int, str], None]
+
+
+def freeze_survivors() -> None:
+    """Move every object alive now out of the cyclic collector's scans.
+
+    After startup, an index pass or a dream, the survivors are long-lived (Qt wrappers,
+    the engine, module state). Left in the oldest generation, each full collection walks
+    all of them on the GUI thread: 200-450 ms pauses measured during a background reindex
+    and dream, against a 100 ms budget. Frozen, they are still freed by reference counting;
+    only cyclic garbage among them would wait, which these points in time hardly hold.
+    """
+    gc.freeze()
 
 
 class AppServices(QObject):
@@ -74,6 +87,7 @@ class AppServices(QObject):
         self.bridge.dream_phase.emit(phase)
 
     def _on_result(self, result: Any) -> None:
+        freeze_survivors()
         self.bridge.dream_result.emit(result)
         changes = getattr(result, "changes", None)
         if isinstance(changes, ChangeSet) and not changes.empty:
@@ -153,6 +167,7 @@ class AppServices(QObject):
         return result
 
     def _clear_current(self, task: asyncio.Task[Any]) -> None:
+        freeze_survivors()
         if self._current is task:
             label = self._current_label or ""
             self._current = None

@@ -329,8 +329,22 @@ async def test_unreadable_state_file_starts_fresh_and_history_reads_log_md(manag
     history = runner.history()
     assert [h["outcome"] for h in history] == ["productive", "productive"]
     assert history[1]["summary"] == "migrated by hand"
+    assert history[0]["pages_changed"] == ["3_Personal/Test.md"]
+    assert history[1]["pages_changed"] is None  # not recorded, which is not "no pages"
     assert json.loads(manager.layout.runner_state_file.read_text(encoding="utf-8"))["history"][0]["outcome"] == (
         "productive")
+
+
+def test_a_run_known_only_from_log_md_covers_the_logged_days_up_to_its_watermark(manager, today):
+    d1, d2, d3, d4 = days_before(today, 5)[:4]
+    for day in (d1, d2, d4):
+        write_log(manager, day, [f"User noted something on {day}"])
+    manager.notebook.append_ingest(today, d1, "first")
+    manager.notebook.append_ingest(today, d3, "second")
+    history = {h["summary"]: h for h in DreamRunner(manager).history()}
+    assert history["first"]["batch"] == [d1]
+    assert history["second"]["batch"] == [d2]  # d3 has no log; d4 is past the watermark
+    assert history["second"]["pages_changed"] is None
 
 
 async def test_the_engines_memory_searches_are_not_recalls(seeded):

@@ -113,3 +113,16 @@ def test_a_dry_run_started_elsewhere_shows_in_the_panel(qtbot, pane_services) ->
         services.submit(runner.run_once(force=True, dry_run=True), label="Dream dry run")
     assert panel.last_dry_run is not None and panel.dry_diff.page_names()
     assert panel.tabs.currentIndex() == 1
+
+
+def test_a_run_known_only_from_log_md_shows_unrecorded_pages(qtbot, pane_services) -> None:
+    import datetime as dt
+
+    services = pane_services
+    seed(services.manager)
+    services.manager.notebook.append_ingest(dt.date(2026, 7, 20), "2026-07-17", "consolidated by hand")
+    panel = make_panel(qtbot, services)
+    top = panel.history.topLevelItem(0)
+    assert top.text(1) == "productive"
+    assert top.text(2) == "2026-07-15 … 2026-07-17"
+    assert top.text(3) == "—" and "not recorded" in top.toolTip(3)

@@ -371,3 +371,13 @@ def test_search_hit_opens_the_page_at_its_line_in_the_editor(qtbot, window) -> N
     if hit.line:
         assert editor.source.textCursor().blockNumber() == hit.line - 1
     assert window.tree.selected_path() == editor.path
+
+
+def test_lint_from_the_menu_lists_its_findings_in_the_dream_panel(qtbot, window) -> None:
+    broken = page(window, "2_Wiki/Concepts/Kayaks.md")
+    broken.write_text("# Kayaks\n\nSee [[Nowhere At All]].\n", encoding="utf-8")
+    with qtbot.waitSignal(window.dream_panel.lint_finished, timeout=WAIT_MS):
+        window.actions_by_name["lint"].trigger()
+    assert window.docks["dream"].isVisible()
+    rows = [window.dream_panel.findings.item(i).text() for i in range(window.dream_panel.findings.count())]
+    assert any("broken_link" in row and "Kayaks.md" in row for row in rows)

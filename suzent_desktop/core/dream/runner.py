@@ -550,7 +550,12 @@ class DreamRunner:
 
     # -- history ------------------------------------------------------------------------------------
     def history(self) -> list[dict]:
-        """Newest first: the runner's own records, plus log.md entries it has no record of."""
+        """Newest first: the runner's own records, plus log.md entries it has no record of.
+
+        An entry known only from log.md (written by hand, by another install, or before the
+        runner kept records) has no list of changed pages: ``pages_changed`` is None, meaning
+        "not recorded", not "no pages". Its batch is the logged days its watermark covered.
+        """
         state = self._load_state()
         records = [
             {k: r.get(k) for k in ("date", "outcome", "batch", "pages_changed", "summary", "watermark", "reason", "ts")}
@@ -558,14 +563,19 @@ class DreamRunner:
         ]
         known = {(r["date"], r["watermark"]) for r in records if r["outcome"] in ("productive", "skipped")}
         known_lint = {r["date"] for r in records if r["outcome"] == "lint"}
+        log_dates = self.manager.archive.dates()
+        previous = ""
         for entry in self.manager.notebook.entries():
             if entry.kind == "ingest" and (entry.date, entry.watermark) not in known:
+                covered = entry.skipped or [d for d in log_dates if previous < d <= (entry.watermark or "")]
                 records.append({"date": entry.date, "outcome": "skipped" if entry.skipped else "productive",
-                                "batch": list(entry.skipped), "pages_changed": [], "summary": entry.summary,
+                                "batch": covered, "pages_changed": None, "summary": entry.summary,
                                 "watermark": entry.watermark, "reason": "", "ts": None})
             elif entry.kind == "lint" and entry.date not in known_lint:
                 records.append({"date": entry.date, "outcome": "lint", "batch": [], "pages_changed": [],
                                 "summary": entry.summary, "watermark": None, "reason": "", "ts": None})
+            if entry.kind == "ingest" and entry.watermark:
+                previous = max(previous, entry.watermark)
         records.sort(key=lambda r: (r["date"] or "", r["ts"] or 0.0), reverse=True)
         for record in records:
             record.pop("ts", None)

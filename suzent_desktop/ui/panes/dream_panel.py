@@ -266,7 +266,8 @@ class DreamPanel(Pane):
         self.history.clear()
         for row in self.history_rows:
             batch = list(row.get("batch") or [])
-            pages = list(row.get("pages_changed") or [])
+            recorded = row.get("pages_changed")
+            pages = list(recorded or [])
             batch_text = f"{batch[0]} … {batch[-1]}" if len(batch) > 1 else (batch[0] if batch else "")
             summary = " ".join(str(row.get("summary") or "").split())
             item = QTreeWidgetItem(
@@ -274,10 +275,12 @@ class DreamPanel(Pane):
                     str(row.get("date") or ""),
                     str(row.get("outcome") or ""),
                     batch_text,
-                    str(len(pages)),
+                    "—" if recorded is None else str(len(pages)),
                     summary,
                 ]
             )
+            if recorded is None:
+                item.setToolTip(3, "Known from log.md only: the pages this run changed were not recorded")
             item.setData(0, RUN_ROLE, row)
             item.setToolTip(4, str(row.get("summary") or ""))
             color = OUTCOME_COLORS.get(str(row.get("outcome")))
