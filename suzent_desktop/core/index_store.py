@@ -29,6 +29,8 @@ os.environ.setdefault("LANCEDB_LOG", "error")
 log = logging.getLogger(__name__)
 
 TABLE_NAME = "rows"
+# Rows another process (the CLI next to the app) added become visible to queries within this.
+READ_CONSISTENCY = dt.timedelta(seconds=1)
 OPTIMIZE_AFTER_WRITES = 20  # small writes each make a fragment; compact after this many
 MIN_VECTOR_SIMILARITY = 0.2  # cosine below which a vector-only hybrid hit is dropped as noise
 _QUERY_WORD_RE = re.compile(r"\w+", re.UNICODE)
@@ -118,13 +120,21 @@ class IndexStore:
     def table_dir(self) -> Path:
         return self.folder / f"{TABLE_NAME}.lance"
 
-    def open(self) -> bool:
-        """Open or create the table. Returns False when it had to be recreated empty (the caller re-indexes)."""
+    def open(self, *, repair: bool = True) -> bool:
+        """Open or create the table. Returns False when it had to be recreated empty (the caller re-indexes).
+
+        ``repair=False`` raises IndexStoreError instead: a reader must never drop a table
+        that a writer (perhaps another process) is building.
+        """
         with self._lock:
             try:
                 self._open_existing()
                 return True
             except Exception as exc:  # corrupt files surface as many exception types
+                if not repair:
+                    if isinstance(exc, IndexStoreError):
+                        raise
+                    raise IndexStoreError(f"{self.table_dir}: {exc}") from exc
                 if self.table_dir.exists():
                     log.warning("index table at %s unreadable (%s); rebuilding", self.table_dir, exc)
                 self.reset()
@@ -134,9 +144,9 @@ class IndexStore:
         import lancedb
 
         self.folder.mkdir(parents=True, exist_ok=True)
-        self._db = lancedb.connect(str(self.folder))
+        self._db = lancedb.connect(str(self.folder), read_consistency_interval=READ_CONSISTENCY)
         if not self.table_dir.exists():
-            raise IndexStoreError("no table yet")
+            raise IndexStoreError("not built yet")
         table = self._db.open_table(TABLE_NAME)
         field = table.schema.field("vector")
         if not pa.types.is_fixed_size_list(field.type) or field.type.list_size != self.dim:
@@ -160,7 +170,7 @@ class IndexStore:
                 else:
                     self.table_dir.unlink()
             self.folder.mkdir(parents=True, exist_ok=True)
-            self._db = lancedb.connect(str(self.folder))
+            self._db = lancedb.connect(str(self.folder), read_consistency_interval=READ_CONSISTENCY)
             table = self._db.create_table(TABLE_NAME, schema=schema(self.dim), mode="overwrite")
             table.create_index("fts", config=FTS())
             self._table = table

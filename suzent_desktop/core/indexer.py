@@ -9,6 +9,11 @@ that gained five lines costs five embeddings, not a whole day.
 Fail-closed: every new row of a file is embedded before any of its old rows is deleted,
 so an embedding failure leaves the old rows searchable and the file is retried on the
 next pass. Tombstones are applied on every pass, full rebuilds included.
+
+Two processes may share one index (the app, and the command line in a terminal): every
+mutation holds a lock file beside the table, and whoever takes it adopts what the other
+wrote (its state file, its table) before changing anything. Queries never create or
+reset the table; only a pass holding both locks may.
 """
 
 from __future__ import annotations
@@ -20,11 +25,13 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+from filelock import FileLock, Timeout
 
 from suzent_desktop.core.archive import Archive
 from suzent_desktop.core.atomic import atomic_write_text
@@ -33,7 +40,7 @@ from suzent_desktop.core.clock import Clock
 from suzent_desktop.core.embedding import Embedder, EmbeddingError
 from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.facts import parse_log
-from suzent_desktop.core.index_store import Filters, IndexStore, IndexStoreError, Row, norm_key
+from suzent_desktop.core.index_store import TABLE_NAME, Filters, IndexStore, IndexStoreError, Row, norm_key
 from suzent_desktop.core.layout import Layout
 from suzent_desktop.core.notebook import Notebook
 from suzent_desktop.core.tombstones import Tombstones, normalize
@@ -45,6 +52,7 @@ BATCH_TEXTS = 512  # texts embedded per call across files: big batches keep the 
 BATCH_FILES = 400
 EMBED_SLICE = 256  # texts per embedder call; the cancel flag is checked between calls (~0.4 s apart)
 SAVE_EVERY_SECONDS = 15.0
+LOCK_POLL_SECONDS = 0.1
 
 ProgressFn = Callable[[int, int, str], None]
 
@@ -184,6 +192,14 @@ def _vectors(table, dim: int) -> np.ndarray:
     return np.asarray(column.flatten(), dtype=np.float32).reshape(-1, dim)
 
 
+def _file_stamp(path: Path) -> tuple[int, int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_mtime_ns, st.st_size
+
+
 def _digest(values: Iterable[str]) -> str:
     return hashlib.sha256("\n".join(sorted(values)).encode("utf-8")).hexdigest()[:32]
 
@@ -218,12 +234,48 @@ class Indexer:
         self._store: IndexStore | None = None
         self._dirty = False
         self._cancel: threading.Event | None = None
+        # Not thread-local: it may be taken and released on different threads.
+        self._file_lock = FileLock(str(layout.index_dir / "write.lock"), thread_local=False)
+        self._stamp: tuple[int, int] | None = None  # the state file as this process last saw it
+
+    # -- cross-process exclusion -------------------------------------------------------
+    @asynccontextmanager
+    async def _exclusive(self) -> AsyncIterator[None]:
+        """This process's async lock, then the lock file shared with other processes.
+
+        Polled rather than blocked on, so a cancelled caller never leaves a worker thread
+        holding the file lock for nobody, and the loop never waits on another process.
+        """
+        async with self.lock:
+            self.layout.index_dir.mkdir(parents=True, exist_ok=True)
+            while True:
+                try:
+                    self._file_lock.acquire(timeout=0)
+                    break
+                except Timeout:
+                    await asyncio.sleep(LOCK_POLL_SECONDS)
+            try:
+                await asyncio.to_thread(self._adopt_other_writers)
+                yield
+            finally:
+                self._file_lock.release()
+
+    def _adopt_other_writers(self) -> None:
+        """Another process saved the state since we last did: reload it and reopen the table."""
+        stamp = _file_stamp(self.layout.index_state_file)
+        with self._state_lock:
+            if self._state is not None and stamp != self._stamp:
+                log.info("the index was changed by another process; reloading its state")
+                self._state = None
+                self._store = None
+                self._dirty = False
 
     # -- state ---------------------------------------------------------------------------
     @property
     def state(self) -> _State:
         with self._state_lock:
             if self._state is None:
+                self._stamp = _file_stamp(self.layout.index_state_file)
                 self._state = _State.load(self.layout.index_state_file)
             return self._state
 
@@ -236,18 +288,29 @@ class Indexer:
             self._dirty = False
         self.layout.index_dir.mkdir(parents=True, exist_ok=True)
         atomic_write_text(self.layout.index_state_file, text)
+        self._stamp = _file_stamp(self.layout.index_state_file)
 
     def _read_dim(self) -> int:
         """The dimension of the table on disk (never reset it to the embedder's just to read)."""
         return self.state.dim or int(self.embedder.dim)
 
-    def _open_store(self, dim: int) -> IndexStore:
+    def _open_store(self, dim: int, *, repair: bool = True) -> IndexStore:
+        """The table; ``repair=False`` (queries) raises IndexStoreError instead of recreating it."""
         with self._state_lock:
             if self._store is None or self._store.dim != dim:
                 store = IndexStore(self.layout.index_dir, dim)
-                store.open()
+                store.open(repair=repair)
                 self._store = store
             return self._store
+
+    def _drop_failed_store(self, store: IndexStore | None) -> None:
+        """After a query failed, reopen the table next time (another process may have rebuilt it).
+
+        Only while no pass runs in this process: a pass uses ``self._store`` throughout.
+        """
+        with self._state_lock:
+            if store is not None and self._store is store and not self.lock.locked():
+                self._store = None
 
     # -- sources -------------------------------------------------------------------------
     def _sources(self) -> dict[str, _Source]:
@@ -520,8 +583,10 @@ class Indexer:
             if full or state.model != self.embedder.name or state.dim != dim:
                 self._state = _State(model=self.embedder.name, dim=dim)
                 self._dirty = True
-                self._store = None
-                store = IndexStore(self.layout.index_dir, dim)
+                # Reset the store queries already hold when it can: its lock keeps them off the
+                # table while the folder is replaced.
+                store = self._store if self._store is not None and self._store.dim == dim else None
+                store = store or IndexStore(self.layout.index_dir, dim)
                 store.reset()
                 self._store = store
             else:
@@ -572,7 +637,7 @@ class Indexer:
         cancel: threading.Event | None = None,
     ) -> ChangeSet:
         """Bring the index in step with the files; ``full`` drops the table and rebuilds it."""
-        async with self.lock:
+        async with self._exclusive():
             return await self._sync_locked(full, progress, cancel)
 
     async def _sync_locked(
@@ -660,7 +725,7 @@ class Indexer:
     async def sync_paths(self, paths: Iterable[Path]) -> ChangeSet:
         """Re-index just these files (a log after an append, a page after a save)."""
         paths = [Path(p) for p in paths]
-        async with self.lock:
+        async with self._exclusive():
             changes = ChangeSet()
             try:
                 stones, recheck = await asyncio.to_thread(self._prepare, False)
@@ -700,7 +765,7 @@ class Indexer:
         normalized = normalize(normalized)
         if not normalized:
             return 0
-        async with self.lock:
+        async with self._exclusive():
             return await asyncio.to_thread(self._remove_text, normalized)
 
     def _remove_text(self, normalized: str) -> int:
@@ -785,18 +850,37 @@ class Indexer:
             dim = self.state.dim
             if not dim:
                 return SearchResponse([], "fulltext", warning)
-        try:
-            store = self._open_store(dim)
-            if vector is not None:
-                try:
-                    return SearchResponse(
-                        self._hits(store.hybrid_search(vector, query, limit, filters)), "hybrid", None
-                    )
-                except IndexStoreError as exc:
-                    warning = f"semantic search failed ({exc}); showing full-text matches only"
-            return SearchResponse(self._hits(store.fts_search(query, limit, filters)), "fulltext", warning)
-        except IndexStoreError as exc:  # the next sync pass rebuilds an unreadable table
-            return SearchResponse([], "fulltext", f"search index unreadable ({exc}); run reindex")
+        failure: IndexStoreError | None = None
+        for last in (False, True):  # once more on a fresh handle: another process may have rebuilt it
+            try:
+                return self._query(dim, vector, query, limit, filters, warning, fall_back=last)
+            except IndexStoreError as exc:  # the next sync pass rebuilds an unreadable table
+                self._drop_failed_store(self._store)
+                failure = exc
+        return SearchResponse(
+            [], "fulltext", f"search index unavailable ({failure}); unless a reindex is running, run reindex"
+        )
+
+    def _query(
+        self,
+        dim: int,
+        vector: np.ndarray | None,
+        query: str,
+        limit: int,
+        filters: Filters,
+        warning: str | None,
+        *,
+        fall_back: bool,
+    ) -> SearchResponse:
+        store = self._open_store(dim, repair=False)
+        if vector is not None:
+            try:
+                return SearchResponse(self._hits(store.hybrid_search(vector, query, limit, filters)), "hybrid", None)
+            except IndexStoreError as exc:
+                if not fall_back:
+                    raise
+                warning = f"semantic search failed ({exc}); showing full-text matches only"
+        return SearchResponse(self._hits(store.fts_search(query, limit, filters)), "fulltext", warning)
 
     @staticmethod
     def _hits(rows: list[dict]) -> list[SearchHit]:
@@ -822,7 +906,7 @@ class Indexer:
         try:
             if self.state.model and self.state.model != self.embedder.name:
                 return []  # vectors of two models are not comparable; wait for the rebuild
-            store = self._open_store(self._read_dim())
+            store = self._open_store(self._read_dim(), repair=False)
             vectors = list(_vectors(store.rows_for_path(str(path), ["id", "vector"]), store.dim))
             if not vectors and path.is_file():
                 chunks = chunk_markdown(path.read_bytes().decode("utf-8", errors="replace"))[:8]
@@ -836,7 +920,11 @@ class Indexer:
                         continue
                     if hit.row_id not in best or best[hit.row_id].score < hit.score:
                         best[hit.row_id] = hit
-        except (EmbeddingError, IndexStoreError, OSError) as exc:
+        except IndexStoreError as exc:
+            self._drop_failed_store(self._store)
+            log.warning("related pages for %s unavailable: %s", path, exc)
+            return []
+        except (EmbeddingError, OSError) as exc:
             log.warning("related pages for %s unavailable: %s", path, exc)
             return []
         return sorted(best.values(), key=lambda h: h.score, reverse=True)[:limit]
@@ -847,11 +935,16 @@ class Indexer:
     def _stats(self) -> IndexStats:
         errors = list(self.state.errors.values())
         rows, by_source = 0, {}
+        store = None
         try:
             dim = self._read_dim()
-            store = self._open_store(dim)
-            rows, by_source = store.count(), store.count_by_source()
-        except (EmbeddingError, IndexStoreError) as exc:
+            if (self.layout.index_dir / f"{TABLE_NAME}.lance").exists():  # else: nothing indexed yet
+                store = self._open_store(dim, repair=False)
+                rows, by_source = store.count(), store.count_by_source()
+        except EmbeddingError as exc:
+            errors.append(f"index unreadable: {exc}")
+        except IndexStoreError as exc:
+            self._drop_failed_store(store or self._store)
             errors.append(f"index unreadable: {exc}")
         return IndexStats(rows, by_source, [str(p) for p in self.stale_paths()], errors)
 

@@ -578,3 +578,55 @@ async def test_forget_reaches_a_consolidated_bullet_with_provenance(layout, inde
     assert rows == {"- User leads Atlas (2026-07-02)"}
     await indexer.sync(full=True)
     assert await texts(indexer) == rows
+
+
+# -- two processes on one index (the app and the command line) ----------------------------------
+def second_process(layout, clock, notebook, archive) -> Indexer:
+    """Another Indexer on the same folders: its own locks, state and table handle, as a second process has."""
+    return Indexer(layout, CountingEmbedder(), clock, notebook=notebook, archive=archive)
+
+
+async def test_a_query_never_creates_or_resets_the_table(layout, indexer) -> None:
+    response = await indexer.search("anything")
+    assert response.hits == [] and "not built yet" in (response.warning or "")
+    assert await indexer.related(page(layout, "2_Wiki/Concepts/A.md", "# A\n\nSome text.\n")) == []
+    assert (await indexer.stats()).errors == []
+    assert not (layout.index_dir / "rows.lance").exists()
+
+
+async def test_a_second_process_adopts_rows_the_first_wrote_instead_of_duplicating_them(
+    layout, clock, notebook, archive, indexer, today
+) -> None:
+    other = second_process(layout, clock, notebook, archive)
+    log_facts(archive, "2026-07-18", "User likes kayaking")
+    await indexer.sync()
+    await other.sync()  # nothing new for it: the first process indexed the log
+    assert other.embedder.texts == []
+    log_facts(archive, "2026-07-18", "User owns a red kayak", hour=11)
+    await indexer.sync()
+    changes = await other.sync()
+    assert changes.rows_added == 0 and other.embedder.texts == []
+    ids = (await _scan(other, ["id"])).column("id").to_pylist()
+    assert len(ids) == len(set(ids)) == 2
+    assert [h.text for h in (await other.search("red kayak")).hits][:1] == ["User owns a red kayak"]
+
+
+async def test_a_pass_waits_while_another_process_holds_the_index(
+    layout, clock, notebook, archive, indexer
+) -> None:
+    import asyncio
+
+    from filelock import FileLock
+
+    log_facts(archive, "2026-07-18", "User likes kayaking")
+    layout.index_dir.mkdir(parents=True, exist_ok=True)
+    held = FileLock(str(layout.index_dir / "write.lock"))
+    held.acquire()
+    try:
+        task = asyncio.ensure_future(indexer.sync())
+        done, _ = await asyncio.wait({task}, timeout=0.5)
+        assert not done and not (layout.index_dir / "rows.lance").exists()
+    finally:
+        held.release()
+    changes = await task
+    assert changes.rows_added == 1
