@@ -12,8 +12,8 @@ import os
 from pathlib import Path
 
 from PySide6.QtCore import QPoint, Qt, Signal
-from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QMenu, QStyle, QTreeWidget, QTreeWidgetItem, QWidget
+from PySide6.QtGui import QAction, QDropEvent, QKeySequence
+from PySide6.QtWidgets import QAbstractItemView, QMenu, QStyle, QTreeWidget, QTreeWidgetItem, QWidget
 
 from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.notebook import ROOT_NAV_FILES, ZONES
@@ -47,6 +47,10 @@ class VaultTree(QTreeWidget):
         self.setUniformRowHeights(True)
         self.setAnimated(True)
         self.setIndentation(14)
+        # Drag a page or folder onto a folder (or a page in it) to move it there; the files move
+        # and links are rewritten by vault_ops, never by Qt moving items on its own.
+        self.setDragDropMode(QAbstractItemView.DragDropMode.InternalMove)
+        self.setDropIndicatorShown(True)
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.customContextMenuRequested.connect(self._context_menu)
         self.itemActivated.connect(self._activated)
@@ -302,6 +306,34 @@ class VaultTree(QTreeWidget):
         except (vault_ops.VaultOpError, OSError) as exc:
             self._fail(exc)
             return None
+
+    def drop_target(self, item: QTreeWidgetItem | None) -> Path:
+        """The folder a drop on ``item`` lands in: the folder itself, a page's folder, or the vault root."""
+        if item is None:
+            return self.root
+        path = Path(item.data(0, PATH_ROLE))
+        return path if item.data(0, IS_DIR_ROLE) else path.parent
+
+    def move_many(self, paths: list[Path], folder: Path) -> list[Path]:
+        """Move each path into ``folder``; what is already there or would go inside itself stays."""
+        moved = []
+        for path in paths:
+            if path.parent == folder or folder == path or folder.is_relative_to(path):
+                continue
+            new = self.move(path, folder)
+            if new is not None:
+                moved.append(new)
+        return moved
+
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 - Qt override
+        if not event.mimeData().hasFormat(self.mimeTypes()[0]):  # only this tree's own items
+            event.ignore()
+            return
+        folder = self.drop_target(self.itemAt(event.position().toPoint()))
+        paths = [Path(item.data(0, PATH_ROLE)) for item in self.selectedItems()]
+        event.setDropAction(Qt.DropAction.IgnoreAction)  # the items move when the files have moved
+        event.accept()
+        self.move_many(paths, folder)
 
     def _move(self, old: Path, new: Path) -> Path:
         if new == old:
