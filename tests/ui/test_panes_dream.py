@@ -126,3 +126,6 @@ def test_a_run_known_only_from_log_md_shows_unrecorded_pages(qtbot, pane_service
     assert top.text(1) == "productive"
     assert top.text(2) == "2026-07-15 … 2026-07-17"
     assert top.text(3) == "—" and "not recorded" in top.toolTip(3)
+    panel.history.setCurrentItem(top)
+    assert panel.history_diff.page_names() == []
+    assert "not recorded" in panel.history_diff.text.placeholderText()

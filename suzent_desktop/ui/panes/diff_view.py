@@ -68,12 +68,16 @@ class DiffView(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(splitter)
 
-    def set_pages(self, pages: list[str], diffs: dict[str, str] | None = None) -> None:
-        """Show these pages; ``diffs`` maps a page to its unified diff where one is known."""
+    def set_pages(self, pages: list[str], diffs: dict[str, str] | None = None, *, empty: str = "") -> None:
+        """Show these pages; ``diffs`` maps a page to its unified diff where one is known.
+
+        ``empty`` says why there is nothing to show, so a blank pane never reads as a fault.
+        """
         self._diffs = dict(diffs or {})
         names = list(dict.fromkeys(list(pages) + sorted(self._diffs)))
         self.pages.clear()
         self.text.clear()
+        self.text.setPlaceholderText("" if names else empty)
         for name in names:
             marker = "" if name in self._diffs else "  (no diff)"
             item = QListWidgetItem(name + marker, self.pages)

@@ -81,6 +81,15 @@ def _diffs_since(before: dict[str, bytes], root: Path, pages: list[str]) -> dict
     return unified_diffs({rel: before[rel] for rel in pages if rel in before}, after)
 
 
+def _no_pages_reason(row: dict) -> str:
+    """What an empty page list means for this history row."""
+    if row.get("pages_changed") is None:
+        return "This run is known from log.md only: the pages it changed were not recorded."
+    if row.get("outcome") == "lint":
+        return "A lint pass changes no pages; its findings are in the Lint tab."
+    return "This run changed no pages."
+
+
 def run_key(batch: Any, pages: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """How a history row is matched to a result of this session (which carries the diffs)."""
     return tuple(batch or ()), tuple(sorted(pages or ()))
@@ -302,7 +311,9 @@ class DreamPanel(Pane):
             return
         row = current.data(0, RUN_ROLE) or {}
         pages = list(row.get("pages_changed") or [])
-        self.history_diff.set_pages(pages, self._session_diffs.get(run_key(row.get("batch"), pages), {}))
+        self.history_diff.set_pages(
+            pages, self._session_diffs.get(run_key(row.get("batch"), pages), {}), empty=_no_pages_reason(row)
+        )
 
     # -- actions -------------------------------------------------------------------------------
     def dream_now(self) -> asyncio.Task[Any]:
