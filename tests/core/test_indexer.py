@@ -612,20 +612,31 @@ async def test_a_second_process_adopts_rows_the_first_wrote_instead_of_duplicati
 
 
 async def test_a_pass_waits_while_another_process_holds_the_index(
-    layout, clock, notebook, archive, indexer
+    layout, clock, notebook, archive, indexer, monkeypatch
 ) -> None:
     import asyncio
 
-    from filelock import FileLock
+    from filelock import FileLock, Timeout
 
     log_facts(archive, "2026-07-18", "User likes kayaking")
     layout.index_dir.mkdir(parents=True, exist_ok=True)
     held = FileLock(str(layout.index_dir / "write.lock"))
     held.acquire()
+    refused = asyncio.Event()
+    acquire = indexer._file_lock.acquire
+
+    def counting_acquire(*args, **kwargs):
+        try:
+            return acquire(*args, **kwargs)
+        except Timeout:
+            refused.set()
+            raise
+
+    monkeypatch.setattr(indexer._file_lock, "acquire", counting_acquire)
     try:
         task = asyncio.ensure_future(indexer.sync())
-        done, _ = await asyncio.wait({task}, timeout=0.5)
-        assert not done and not (layout.index_dir / "rows.lance").exists()
+        await refused.wait()  # it tried, found the lock taken, and waits its turn
+        assert not task.done() and not (layout.index_dir / "rows.lance").exists()
     finally:
         held.release()
     changes = await task
