@@ -44,6 +44,7 @@ from suzent_desktop.core.index_store import TABLE_NAME, Filters, IndexStore, Ind
 from suzent_desktop.core.layout import Layout
 from suzent_desktop.core.notebook import Notebook
 from suzent_desktop.core.tombstones import Tombstones, normalize
+from suzent_desktop.core.unindexed import RowCache, text_matches
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +54,7 @@ BATCH_FILES = 400
 EMBED_SLICE = 256  # texts per embedder call; the cancel flag is checked between calls (~0.4 s apart)
 SAVE_EVERY_SECONDS = 15.0
 LOCK_POLL_SECONDS = 0.1
+EMBEDDING_FAILED = "not indexed, embedding failed"
 
 ProgressFn = Callable[[int, int, str], None]
 
@@ -237,6 +239,7 @@ class Indexer:
         # Not thread-local: it may be taken and released on different threads.
         self._file_lock = FileLock(str(layout.index_dir / "write.lock"), thread_local=False)
         self._stamp: tuple[int, int] | None = None  # the state file as this process last saw it
+        self._unindexed = RowCache()
 
     # -- cross-process exclusion -------------------------------------------------------
     @asynccontextmanager
@@ -456,14 +459,14 @@ class Indexer:
             return plans, []
         except EmbeddingError as exc:
             if len(todo) == 1:
-                todo[0].error = f"{todo[0].source.path}: not indexed, embedding failed: {exc}"
+                todo[0].error = f"{todo[0].source.path}: {EMBEDDING_FAILED}: {exc}"
                 return [p for p in plans if p is not todo[0]], todo
         ok: list[_Plan] = [p for p in plans if not p.new_rows]
         failed: list[_Plan] = []
         streak, last_error = 0, ""
         for plan in todo:
             if streak >= 3:  # the embedder is down, not this file: do not hammer it once per file
-                plan.error = f"{plan.source.path}: not indexed, embedding failed: {last_error}"
+                plan.error = f"{plan.source.path}: {EMBEDDING_FAILED}: {last_error}"
                 failed.append(plan)
                 continue
             try:
@@ -472,7 +475,7 @@ class Indexer:
                 streak = 0
             except EmbeddingError as exc:
                 streak, last_error = streak + 1, str(exc)
-                plan.error = f"{plan.source.path}: not indexed, embedding failed: {exc}"
+                plan.error = f"{plan.source.path}: {EMBEDDING_FAILED}: {exc}"
                 failed.append(plan)
         return ok, failed
 
@@ -838,6 +841,43 @@ class Indexer:
         return await asyncio.to_thread(self._search, query, limit, filters)
 
     def _search(self, query: str, limit: int, filters: Filters) -> SearchResponse:
+        return self._with_unindexed(self._search_index(query, limit, filters), query, limit, filters)
+
+    def _with_unindexed(self, response: SearchResponse, query: str, limit: int, filters: Filters) -> SearchResponse:
+        """Add word matches from files whose embedding failed: the index holds no row of them."""
+        extra = self._unindexed_hits(query, limit, filters)
+        if not extra:
+            return response
+        seen = {h.row_id for h in response.hits}
+        hits = response.hits + [h for h in extra if h.row_id not in seen]
+        note = "some files are not indexed yet (embedding failed); they were searched by words only"
+        warning = f"{response.warning}; {note}" if response.warning else note
+        return SearchResponse(hits[:limit], response.mode, warning)
+
+    def _unindexed_hits(self, query: str, limit: int, filters: Filters) -> list[SearchHit]:
+        with self._state_lock:
+            keys = [k for k, message in self.state.errors.items() if EMBEDDING_FAILED in message]
+        self._unindexed.keep_only(keys)
+        if not keys:
+            return []
+        stones = self.tombstones.contents()
+        digest = _digest(stones)
+        rows: list[Row] = []
+        for key in keys:
+            source = self._source_for(Path(key))
+            if source is None:
+                continue
+            rows += self._unindexed.rows(source.path, digest, lambda s=source: self._read_rows(s, stones))
+        return self._hits(text_matches(rows, query, limit, filters))
+
+    def _read_rows(self, source: _Source, stones: set[str]) -> list[Row]:
+        try:
+            text = source.path.read_bytes().decode("utf-8")
+        except (OSError, UnicodeDecodeError):
+            return []
+        return self._rows_for(source, text, stones)
+
+    def _search_index(self, query: str, limit: int, filters: Filters) -> SearchResponse:
         warning: str | None = None
         vector = None
         try:

@@ -333,6 +333,27 @@ async def test_search_falls_back_to_full_text_when_embedding_fails(
     assert [h.text for h in response.hits] == ["User drinks oolong tea"]
 
 
+async def test_files_never_embedded_are_still_found_by_words_until_a_pass_succeeds(
+    layout, indexer, embedder, archive, today
+) -> None:
+    embedder.fail = True  # e.g. a remote embedding model while offline, from the very first pass
+    log_facts(archive, today.isoformat(), "User bought a red kayak", "User likes green tea")
+    page(layout, "2_Wiki/Concepts/Boats.md", "# Boats\n\nA kayak is a narrow boat.\n")
+    changes = await indexer.sync()
+    assert changes.rows_added == 0 and len(changes.errors) == 2
+    response = await indexer.search("red kayak")
+    assert response.mode == "fulltext" and "searched by words only" in response.warning
+    assert [h.text for h in response.hits] == ["User bought a red kayak", "A kayak is a narrow boat."]
+    assert response.hits[0].line is not None and response.hits[0].date == today.isoformat()
+    only_logs = await indexer.search("kayak", source="archive")
+    assert [h.source_type for h in only_logs.hits] == ["archive"]
+    embedder.fail = False
+    await indexer.sync()
+    response = await indexer.search("red kayak")
+    assert response.mode == "hybrid" and response.warning is None
+    assert response.hits[0].text == "User bought a red kayak"
+
+
 async def test_non_utf8_and_binary_pages_are_skipped_with_a_named_error(layout, indexer) -> None:
     bad = layout.notebook_dir / "0_Inbox" / "bad.md"
     bad.write_bytes(b"caf\xe9 latin-1 text\n")
