@@ -759,6 +759,11 @@ class Indexer:
             await asyncio.to_thread(self._finish, stones, False)
             return changes
 
+    async def use_embedder(self, embedder: Embedder) -> None:
+        """Between passes only: one pass must embed all its rows with one model."""
+        async with self._exclusive():
+            self.embedder = embedder
+
     async def remove_text(self, normalized: str) -> int:
         """Delete rows whose text, or a paragraph or list item inside them, matches a tombstone.
 

@@ -199,6 +199,11 @@ class MemoryManager:
     ) -> ChangeSet:
         return await self.indexer.sync(full=full, progress=progress, cancel=cancel)
 
+    async def use_embedder(self, embedder: Embedder) -> None:
+        """Switch models; the next pass sees the index was built with another and rebuilds it."""
+        await self.indexer.use_embedder(embedder)
+        self.embedder = embedder
+
     async def promote_memory_md(self) -> ChangeSet:
         from suzent_desktop.core.promotion import promote
 

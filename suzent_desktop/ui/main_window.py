@@ -264,7 +264,7 @@ class MainWindow(QMainWindow):
         first_sync = self.services.reindex(full=False) if index else None
         if not index:
             self._status_timer.start()
-        if serve and self.services.settings.memory_consolidation_enabled:
+        if serve:
             self._background.append(self.services.submit(self._serve_after(first_sync)))
 
     async def _serve_after(self, first_sync: asyncio.Task[Any] | None) -> None:

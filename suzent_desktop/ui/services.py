@@ -256,9 +256,25 @@ class AppServices(QObject):
         from suzent_desktop.settings import save_settings
 
         path = save_settings(self.manager.layout.home, settings)
-        try:
-            self.manager.settings = settings
-        except AttributeError:  # a frozen manager keeps its settings until restart
-            pass
+        previous = self.manager.settings
+        self.manager.settings = settings
+        if settings.embedding_model != previous.embedding_model:
+            self.switch_embedder(settings)
+        if self.runner is not None:
+            self.runner.wake()  # a new interval or an enabled schedule applies now
         self.bridge.settings_changed.emit(settings)
         return path
+
+    def switch_embedder(self, settings: Settings) -> asyncio.Task[Any]:
+        """Load the newly chosen embedding model and rebuild the index with it (vectors of two
+        models are not comparable), with progress and Cancel like any reindex."""
+        label = "Rebuilding the index for the new embedding model"
+        cancel = threading.Event()
+        return self.submit(self._switch_embedder(settings, label, cancel), label=label, cancel=cancel)
+
+    async def _switch_embedder(self, settings: Settings, label: str, cancel: threading.Event) -> ChangeSet:
+        from suzent_desktop.core.embedding import make_embedder
+
+        embedder = await asyncio.to_thread(make_embedder, settings)
+        await self.manager.use_embedder(embedder)
+        return await self._reindex(False, label, cancel)

@@ -55,7 +55,7 @@ HELP: dict[str, str] = {
     "memory_path": "Daily logs and core files. Empty: <home>/memory.",
     "index_path": "The derived search index (safe to delete). Empty: <home>/.suzent/memory.",
     "extraction_model": "litellm model id used to pull facts out of a conversation turn.",
-    "embedding_model": "Empty: bundled local MiniLM; 'hashing' for tests; else a litellm embedding model.",
+    "embedding_model": "Empty: bundled local MiniLM; 'hashing' for tests; else a litellm embedding model. A change rebuilds the index.",
     "memory_consolidation_model": "litellm model id for the dream agent.",
     "memory_consolidation_interval_seconds": "How often the background runner checks its gates.",
     "memory_consolidation_min_hours": "Minimum hours since the last productive run.",

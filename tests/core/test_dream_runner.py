@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 
 import pytest
@@ -305,6 +306,32 @@ async def test_serve_runs_a_cycle_and_stops(home, clock, today):
 
     await asyncio.wait_for(DreamRunner(manager, on_result=on_result).serve(stop), timeout=30)
     assert results[0].outcome == "productive"
+
+
+async def test_enabling_consolidation_wakes_the_schedule_without_waiting_for_the_interval(home, clock, today):
+    manager = make_manager(home, clock)
+    write_log(manager, days_before(today, 1)[0], ["User likes tea"])
+    manager.settings = dataclasses.replace(
+        manager.settings, memory_consolidation_enabled=False, memory_consolidation_interval_seconds=3600)
+    stop = asyncio.Event()
+    results = []
+    gated = asyncio.Event()
+
+    def on_result(result):
+        results.append(result)
+        if result.outcome == "gated":
+            gated.set()
+        else:
+            stop.set()
+
+    runner = DreamRunner(manager, on_result=on_result)
+    serving = asyncio.ensure_future(runner.serve(stop))
+    await asyncio.wait_for(gated.wait(), timeout=30)
+    assert "enabled is false" in results[0].reason
+    manager.settings = dataclasses.replace(manager.settings, memory_consolidation_enabled=True)
+    runner.wake()  # what saving the settings does; the hour-long interval is not waited out
+    await asyncio.wait_for(serving, timeout=30)
+    assert results[-1].outcome == "productive"
 
 
 async def test_a_watermark_on_or_after_today_counts_as_yesterday_and_is_never_rewritten(manager, today):

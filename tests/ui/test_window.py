@@ -268,6 +268,21 @@ def test_settings_dialog_validates_and_writes_config(qtbot, window) -> None:
     assert saved.memory_consolidation_min_facts == 7 and saved.memory_lint_enabled is False
 
 
+def test_a_new_embedding_model_from_settings_rebuilds_the_index_with_it(qtbot, window) -> None:
+    services = window.services
+    run(qtbot, services.reindex())
+    dialog = window.show_settings()
+    dialog.set_value("embedding_model", "hashing:64")
+    assert dialog.save()
+    assert (services.current_label or "").startswith("Rebuilding the index")
+    qtbot.waitUntil(lambda: not services.busy, timeout=WAIT_MS)
+    indexer = services.manager.indexer
+    assert services.manager.embedder.dim == 64
+    assert (indexer.state.model, indexer.state.dim) == (services.manager.embedder.name, 64)
+    response = run(qtbot, indexer.search("oat milk"))
+    assert response.mode == "hybrid" and response.warning is None and response.hits
+
+
 def test_progress_bar_and_cancel_follow_the_current_operation(qtbot, window) -> None:
     started = asyncio.Event()
 

@@ -174,6 +174,7 @@ class DreamRunner:
         self._cancel_requested = False
         self._run_lock: asyncio.Lock | None = None
         self._vectors: dict[tuple[str, str], Any] = {}
+        self._wake: asyncio.Event | None = None
 
     # -- small helpers ---------------------------------------------------------------------
     @property
@@ -342,6 +343,11 @@ class DreamRunner:
         finally:
             tools.close()
             self._task = None
+
+    def wake(self) -> None:
+        """End the schedule's current wait (settings changed): the gates are read again now."""
+        if self._wake is not None:
+            self._wake.set()
 
     def cancel(self) -> None:
         """Stop the run in progress; its page edits are rolled back and it counts as a failure."""
@@ -534,7 +540,12 @@ class DreamRunner:
         return results
 
     async def serve(self, stop: asyncio.Event) -> None:
-        """Run a cycle every ``memory_consolidation_interval_seconds`` until ``stop`` is set."""
+        """Run a cycle every ``memory_consolidation_interval_seconds`` until ``stop`` is set.
+
+        It serves even while consolidation is disabled: each cycle's gate says so, and enabling
+        it in the settings (which calls :meth:`wake`) takes effect without a restart.
+        """
+        self._wake = asyncio.Event()
         while not stop.is_set():
             try:
                 await self.run_cycle()
@@ -542,11 +553,14 @@ class DreamRunner:
                 raise
             except Exception as exc:  # the service must outlive one bad cycle
                 self._emit(DreamResult("failed", reason=f"{type(exc).__name__}: {exc}"))
+            interval = max(1.0, float(self.settings.memory_consolidation_interval_seconds))
+            waits = [asyncio.ensure_future(stop.wait()), asyncio.ensure_future(self._wake.wait())]
             try:
-                interval = max(1.0, float(self.settings.memory_consolidation_interval_seconds))
-                await asyncio.wait_for(stop.wait(), timeout=interval)
-            except TimeoutError:
-                continue
+                await asyncio.wait(waits, timeout=interval, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for wait in waits:
+                    wait.cancel()
+            self._wake.clear()
 
     # -- history ------------------------------------------------------------------------------------
     def history(self) -> list[dict]:
