@@ -585,8 +585,13 @@ def cmd_promote(args: argparse.Namespace, out: Output) -> int:
         import suzent_desktop.core.promotion  # noqa: F401
     except ImportError as exc:
         raise CliError(f"promotion is not available in this build ({exc})") from exc
+    from suzent_desktop.core.promotion import PromotionError
+
     manager = _open(args)
-    changes = _run(manager.promote_memory_md())
+    try:
+        changes = _run(manager.promote_memory_md())
+    except PromotionError as exc:
+        raise CliError(str(exc)) from exc
     path = manager.layout.memory_md
     text = path.read_text(encoding="utf-8") if path.is_file() else ""
     out.doc({"memory_md": str(path), "changed": bool(changes.memory_md), "lines": len(text.splitlines()), "chars": len(text)})

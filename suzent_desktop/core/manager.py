@@ -154,7 +154,10 @@ class MemoryManager:
         """Compatibility path: high-importance facts refresh MEMORY.md before any dream has run."""
         from suzent_desktop.core import promotion
 
-        return await promotion.refresh_from_important(self, facts)
+        try:
+            return await promotion.refresh_from_important(self, facts)
+        except promotion.PromotionError as exc:  # the facts are captured; MEMORY.md stays as it is
+            return ChangeSet(errors=[str(exc)])
 
     # -- retrieval ---------------------------------------------------------------
     async def search(

@@ -37,6 +37,10 @@ PROMOTION_TIMEOUT_SECONDS = 120.0
 MAX_CANDIDATES = 200
 
 
+class PromotionError(ValueError):
+    """MEMORY.md cannot be rewritten without losing what the user wrote in it."""
+
+
 @dataclass
 class Candidate:
     text: str
@@ -58,7 +62,10 @@ def _personal_candidates(manager: MemoryManager) -> list[Candidate]:
     for path in sorted(root.rglob("*.md")):
         if any(p.startswith(".") for p in path.relative_to(root).parts):
             continue
-        _meta, body = split_frontmatter(path.read_bytes().decode("utf-8", errors="replace"))
+        try:
+            _meta, body = split_frontmatter(path.read_bytes().decode("utf-8"))
+        except UnicodeDecodeError:
+            continue  # doctor names it; promotion only reads pages
         for bullet in PageDoc.parse(body).current_bullets():
             text = bullet.text.strip()
             key = normalize(text)
@@ -244,7 +251,14 @@ def _recent_important(manager: MemoryManager, extra: list[Fact]) -> list[str]:
 
 def _existing(manager: MemoryManager) -> str:
     path = manager.layout.memory_md
-    return path.read_bytes().decode("utf-8", errors="replace") if path.is_file() else ""
+    if not path.is_file():
+        return ""
+    try:
+        return path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:  # its protected section must survive byte for byte
+        raise PromotionError(
+            f"{path}: not valid UTF-8 (byte {exc.start}); MEMORY.md left untouched, fix its encoding"
+        ) from exc
 
 
 def _generated_part(text: str) -> list[str]:

@@ -132,3 +132,14 @@ async def test_every_page_keeps_its_best_fact_under_a_tight_cap(home, clock):
     text = memory(manager)
     assert "- User is allergic to peanuts" in text and "- User plans outing 19" in text
     assert len(text.splitlines()) <= 12
+
+
+async def test_a_memory_md_that_is_not_utf8_is_left_untouched_and_named(manager):
+    from suzent_desktop.core.promotion import PromotionError
+
+    original = f"# Memory\n\n{PROTECTED}\n".encode() + b"My caf\xe9 notes\n"
+    manager.layout.memory_md.write_bytes(original)
+    write_page(manager, "Work", "# Work\n\n- User works at Microsoft (2026-07-05)\n")
+    with pytest.raises(PromotionError, match="MEMORY.md: not valid UTF-8"):
+        await promote(manager)
+    assert manager.layout.memory_md.read_bytes() == original

@@ -35,7 +35,7 @@ from suzent_desktop.core.dream.pages import (
     may_be_same_fact,
     subject_value,
 )
-from suzent_desktop.core.dream.tools import VaultTools
+from suzent_desktop.core.dream.tools import UnreadablePage, VaultTools
 
 # Cosine above which two facts count as the same statement. Tuned for the hashing embedder
 # (words + character trigrams), where rewordings of one sentence land at 0.93–0.99 and
@@ -120,7 +120,10 @@ class OfflineConsolidator:
         for rel in self.tools.list(PERSONAL_ZONE):
             if rel.endswith("/") or not rel.lower().endswith(".md"):
                 continue
-            text = self.tools.read(rel)
+            try:
+                text = self.tools.read(rel)
+            except UnreadablePage:
+                continue  # left alone; writing a fact there fails the run with the page named
             title = rel.rsplit("/", 1)[-1][:-3]
             if title.lower() == HUB_TITLE.lower():
                 continue  # the hub holds links, not facts; _write_hub keeps it

@@ -30,6 +30,19 @@ class VaultAccessError(PermissionError):
     """A tool call tried to leave the vault or write where engines may not write."""
 
 
+class UnreadablePage(ValueError):
+    """A page that is not valid UTF-8: engines neither read a guess of it nor overwrite it."""
+
+
+def decode_page(relative: str, data: bytes) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UnreadablePage(
+            f"{relative}: not valid UTF-8 (byte {exc.start}); left untouched, fix its encoding to let engines edit it"
+        ) from exc
+
+
 class ToolsClosed(RuntimeError):
     """The run was stopped; the tools accept no more writes."""
 
@@ -120,7 +133,7 @@ class VaultTools:
         path = self.resolve(relative)
         if not path.is_file():
             raise FileNotFoundError(f"{relative}: no such page")
-        return path.read_bytes().decode("utf-8", errors="replace")
+        return decode_page(relative, path.read_bytes())
 
     def exists(self, relative: str) -> bool:
         return self.resolve(relative).is_file()
@@ -132,6 +145,8 @@ class VaultTools:
             # already refused links that leave the vault), keeping the link itself intact.
             target = path.resolve().relative_to(self._real_root).as_posix()
             path = self.resolve(target, write=True)
+        if path.is_file():
+            decode_page(relative, path.read_bytes())  # never replace a page nobody could read
         with self._lock:
             if self._closed:
                 raise ToolsClosed("the run was stopped; no more writes")
@@ -193,7 +208,11 @@ class VaultTools:
         for rel in self.list(""):
             if rel.endswith("/"):
                 continue
-            for number, line in enumerate(self.read(rel).splitlines(), start=1):
+            try:
+                text = self.read(rel)
+            except UnreadablePage:
+                continue
+            for number, line in enumerate(text.splitlines(), start=1):
                 score = len(words & set(re.findall(r"\w+", line.lower())))
                 if score:
                     scored.append((score, rel, number, line.strip()))
