@@ -415,3 +415,33 @@ async def test_cancelling_the_task_from_outside_rolls_back_and_counts(seeded):
     after = vault_files(manager)
     state = json.loads(after.pop(".state/dream_state.json"))
     assert after == before and state["retries"][dates[0]] == 1
+
+
+async def test_a_log_written_to_during_the_run_is_not_covered_by_the_watermark(seeded):
+    manager, (d1, d2) = seeded
+
+    async def engine_while_a_capture_lands(batch: Batch, tools: VaultTools) -> EngineReport:
+        write_log(manager, d2, ["User adopted a cat named Zephyrine"])  # a capture dated d2, mid-run
+        return await writing_engine(batch, tools)
+
+    result = await DreamRunner(manager, engine=engine_while_a_capture_lands).run_once(force=True)
+    assert result.outcome == "productive" and result.watermark == d1
+    assert d2 in result.reason and [e.watermark for e in ingest_entries(manager)] == [d1]
+    assert manager.pending_dates()[0] == d2
+    response = await manager.search("Zephyrine")
+    assert [h.text for h in response.hits] == ["User adopted a cat named Zephyrine"]
+    again = await DreamRunner(manager, engine=writing_engine).run_once(force=True)
+    assert again.watermark == d2 and "Zephyrine" in page(manager, "3_Personal/Test.md")
+
+
+async def test_when_the_first_day_changed_the_pages_stand_and_the_watermark_waits(seeded):
+    manager, (d1, _d2) = seeded
+
+    async def engine_while_day_one_grows(batch: Batch, tools: VaultTools) -> EngineReport:
+        write_log(manager, d1, ["User adopted a cat named Zephyrine"])
+        return await writing_engine(batch, tools)
+
+    result = await DreamRunner(manager, engine=engine_while_day_one_grows).run_once(force=True)
+    assert result.outcome == "productive" and result.watermark is None and ingest_entries(manager) == []
+    assert "User likes tea" in page(manager, "3_Personal/Test.md")
+    assert manager.pending_dates()[0] == d1

@@ -31,6 +31,8 @@ class Batch:
     dates: list[str]
     facts: list[BatchFact]
     dropped_tombstoned: int = 0
+    # date -> sha256 of its log as it was read: a log that changed during the run is not covered
+    digests: dict[str, str] = field(default_factory=dict)
 
     @property
     def end(self) -> str:

@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import difflib
+import hashlib
 import json
 import shutil
 import tempfile
@@ -269,14 +270,31 @@ class DreamRunner:
         stones = self.manager.tombstones.contents()
         facts: list[BatchFact] = []
         dropped = 0
+        digests: dict[str, str] = {}
         for date in dates:
+            digests[date] = self._log_digest(date)  # before the read: a later append shows as a change
             parsed = self.manager.archive.read(date)
             for line in parsed.facts:
                 if normalize(line.fact.content) in stones:
                     dropped += 1
                     continue
                 facts.append(BatchFact(date=date, fact=line.fact, line=line.line))
-        return Batch(dates=list(dates), facts=facts, dropped_tombstoned=dropped)
+        return Batch(dates=list(dates), facts=facts, dropped_tombstoned=dropped, digests=digests)
+
+    def _log_digest(self, date: str) -> str:
+        try:
+            return hashlib.sha256(self.manager.archive.path_for(date).read_bytes()).hexdigest()
+        except OSError:
+            return ""
+
+    def _covered_end(self, batch: Batch) -> tuple[str | None, list[str]]:
+        """The last date the watermark may cover: logs written to during the run (a capture
+        dated in the past, a hand edit) are not, nor any date after the first of them."""
+        changed = [d for d in batch.dates if d in batch.digests and self._log_digest(d) != batch.digests[d]]
+        if not changed:
+            return batch.end, []
+        before = [d for d in batch.dates if d < changed[0]]
+        return (before[-1] if before else None), changed
 
     # -- engines -------------------------------------------------------------------------------
     async def _memory_search(self, query: str) -> list[dict[str, Any]]:
@@ -455,15 +473,22 @@ class DreamRunner:
     ) -> DreamResult:
         m = self.manager
         self._set_phase("finalizing")
-        end = batch.end
+        end, grown = await asyncio.to_thread(self._covered_end, batch)
+        reason = ""
+        if grown:
+            reason = (f"daily logs changed during the run ({', '.join(grown)}); "
+                      "they stay pending and are consolidated again")
         current = m.notebook.raw_watermark()
-        if (current is not None and end <= current) or end >= self._today().isoformat():
+        if end is not None and ((current is not None and end <= current) or end >= self._today().isoformat()):
             raise DreamError(f"refusing to write watermark {end}: current is {current}")
         summary = clean_summary(report.summary)
-        await asyncio.to_thread(m.notebook.append_ingest, self._today(), end, summary)
+        if end is not None:
+            await asyncio.to_thread(m.notebook.append_ingest, self._today(), end, summary)
+        else:
+            end = current  # pages stand; the watermark waits for the changed logs
         state["retries"].pop(batch.dates[0], None)
         state["last_success"] = self._now()
-        self._record(state, "productive", batch.dates, changed, summary, end, "")
+        self._record(state, "productive", batch.dates, changed, summary, end, reason)
         await asyncio.to_thread(self._save_state, state)
         root = m.layout.notebook_dir
         changes = ChangeSet(pages={root / r for r in report.pages_written} | {root / r for r in changed},
@@ -474,7 +499,7 @@ class DreamRunner:
             changes.errors.append(f"MEMORY.md promotion failed: {exc}")
         await self._sync_index(changes)
         return DreamResult("productive", batch=batch.dates, watermark=end, pages_changed=changed,
-                           summary=summary, changes=changes)
+                           summary=summary, changes=changes, reason=reason)
 
     async def _sync_index(self, changes: ChangeSet) -> None:
         try:
