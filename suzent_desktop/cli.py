@@ -294,7 +294,8 @@ def cmd_remember(args: argparse.Namespace, out: Output) -> int:
     )
     date = min(changes.logs) if changes.logs else manager.today()
     path = manager.archive.path_for(date)
-    line = _last_line_number(path)
+    # Where this process's line landed; other processes may have appended since.
+    line = changes.log_lines[-1] if changes.log_lines else _last_line_number(path)
     out.doc({"date": date, "path": str(path), "line": line, "rows_added": changes.rows_added, "errors": changes.errors})
     out.say(f"Remembered in {path}:{line} ({changes.rows_added} row(s) indexed).")
     _report_errors(out, changes.errors)

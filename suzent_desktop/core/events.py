@@ -17,6 +17,7 @@ class ChangeSet:
     memory_md: bool = False
     index: bool = False  # the index changed (search results may differ)
     errors: list[str] = field(default_factory=list)
+    log_lines: list[int] = field(default_factory=list)  # where appended fact lines landed in their log
 
     def merge(self, other: ChangeSet) -> ChangeSet:
         self.pages |= other.pages
@@ -28,6 +29,7 @@ class ChangeSet:
         self.memory_md = self.memory_md or other.memory_md
         self.index = self.index or other.index
         self.errors += other.errors
+        self.log_lines += other.log_lines
         return self
 
     @property

@@ -593,6 +593,8 @@ class Indexer:
                 store.reset()
                 self._store = store
             else:
+                if self._store is not None and not self._store.table_dir.exists():
+                    self._store = None  # deleted under a running app: open (and so recreate) it anew
                 self._open_store(dim)
         self._reconcile_with_table()
         stones = self.tombstones.contents()
@@ -1002,6 +1004,8 @@ class Indexer:
         with self._state_lock:
             files = dict(self.state.files)
             failed = set(self.state.errors)
+        if files and not (self.layout.index_dir / f"{TABLE_NAME}.lance").exists():
+            return sorted(s.path for s in sources.values())  # the table was deleted: everything is behind
         stale: list[Path] = []
         for key, source in sources.items():
             prior = files.get(key)

@@ -145,8 +145,8 @@ class MemoryManager:
         return timestamp
 
     async def _append_and_index(self, facts: list[Fact], *, session_id: str, when: dt.datetime) -> ChangeSet:
-        path, _lines = await asyncio.to_thread(self.archive.append_turn, facts, session_id=session_id, when=when)
-        changes = ChangeSet(logs={when.date().isoformat()})
+        path, lines = await asyncio.to_thread(self.archive.append_turn, facts, session_id=session_id, when=when)
+        changes = ChangeSet(logs={when.date().isoformat()}, log_lines=list(lines))
         changes.merge(await self.indexer.sync_paths([path]))
         return changes
 

@@ -662,3 +662,15 @@ async def test_a_pass_waits_while_another_process_holds_the_index(
         held.release()
     changes = await task
     assert changes.rows_added == 1
+
+
+async def test_a_deleted_table_makes_every_file_stale_so_callers_rebuild(layout, indexer, archive, today) -> None:
+    import shutil
+
+    log_facts(archive, "2026-07-18", "User likes kayaking")
+    await indexer.sync()
+    assert indexer.stale_paths() == []
+    shutil.rmtree(layout.index_dir / "rows.lance")
+    assert archive.path_for("2026-07-18") in indexer.stale_paths()
+    await indexer.sync()
+    assert await texts(indexer) == {"User likes kayaking"} and indexer.stale_paths() == []

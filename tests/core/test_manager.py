@@ -261,3 +261,11 @@ async def test_turn_dated_in_a_consolidated_day_goes_to_today(
     _, changes = await manager.process_conversation_turn_for_memories("I bought a kayak", "Fun", "s", recent)
     assert changes.logs == {recent.date().isoformat()}
     assert "## 11:30 — s" in manager.archive.path_for(recent.date()).read_text(encoding="utf-8")
+
+
+async def test_remember_reports_the_line_its_fact_landed_on(manager: MemoryManager):
+    first = await manager.remember("User likes tea")
+    second = await manager.remember("User owns a bicycle")
+    lines = manager.archive.path_for(manager.today()).read_text(encoding="utf-8").splitlines()
+    assert "User likes tea" in lines[first.log_lines[0] - 1]
+    assert "User owns a bicycle" in lines[second.log_lines[0] - 1]
