@@ -445,3 +445,19 @@ async def test_when_the_first_day_changed_the_pages_stand_and_the_watermark_wait
     assert result.outcome == "productive" and result.watermark is None and ingest_entries(manager) == []
     assert "User likes tea" in page(manager, "3_Personal/Test.md")
     assert manager.pending_dates()[0] == d1
+
+
+async def test_an_unreadable_log_ends_the_batch_and_only_its_own_day_is_skipped(manager, today):
+    d1, d2, d3 = days_before(today, 3)
+    for day in (d1, d2, d3):
+        write_log(manager, day, [f"User noted something on {day}"])
+    bad = manager.archive.path_for(d2)
+    bad.write_bytes(bad.read_bytes() + b"- [general] caf\xe9\n")
+    runner = DreamRunner(manager, engine=writing_engine)
+    first = await runner.run_once(force=True)
+    assert (first.outcome, first.batch, first.watermark) == ("productive", [d1], d1)
+    outcomes = [await runner.run_once(force=True) for _ in range(manager.settings.memory_consolidation_max_retries)]
+    assert [r.outcome for r in outcomes][-1] == "skipped" and outcomes[-1].batch == [d2]
+    last = await runner.run_once(force=True)
+    assert (last.outcome, last.batch) == ("productive", [d3])
+    assert f"User noted something on {d3}" in page(manager, "3_Personal/Test.md")

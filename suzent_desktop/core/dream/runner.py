@@ -266,14 +266,25 @@ class DreamRunner:
 
     # -- batches -------------------------------------------------------------------------------
     def _load_batch(self, dates: list[str]) -> Batch:
-        """The batch's live facts; raises ArchiveError for an unreadable log."""
+        """The batch's live facts, up to the first unreadable log.
+
+        A log that cannot be read ends the batch before it, so one bad file never takes the
+        healthy days around it down with it; when it is the batch's first day, ArchiveError
+        is raised and that day alone is retried and, at the limit, skipped.
+        """
         stones = self.manager.tombstones.contents()
         facts: list[BatchFact] = []
         dropped = 0
         digests: dict[str, str] = {}
         for date in dates:
             digests[date] = self._log_digest(date)  # before the read: a later append shows as a change
-            parsed = self.manager.archive.read(date)
+            try:
+                parsed = self.manager.archive.read(date)
+            except (ArchiveError, OSError):
+                if date == dates[0]:
+                    raise
+                dates = dates[: dates.index(date)]
+                break
             for line in parsed.facts:
                 if normalize(line.fact.content) in stones:
                     dropped += 1
@@ -406,8 +417,8 @@ class DreamRunner:
         self._set_phase("running")
         try:
             batch = await asyncio.to_thread(self._load_batch, dates)
-        except (ArchiveError, OSError) as exc:
-            return await self._failed(state, dates, watermark, "failed", str(exc), ChangeSet())
+        except (ArchiveError, OSError) as exc:  # the first day's log is unreadable: it alone fails
+            return await self._failed(state, dates[:1], watermark, "failed", str(exc), ChangeSet())
         if not batch.facts:
             return await self._skip(state, dates, 0, "no facts left to consolidate (empty or all forgotten)")
         root = m.layout.notebook_dir
