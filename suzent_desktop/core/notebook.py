@@ -131,6 +131,8 @@ class Notebook:
             return False
         if path.suffix.lower() != ".md" or is_hidden(relative):
             return False
+        if path.is_relative_to(self.layout.memory_dir) and self.layout.memory_dir != self.root:
+            return False  # daily logs and core files kept inside the vault are not notebook pages
         return not (len(relative.parts) == 1 and relative.name in ROOT_NAV_FILES)
 
     def content_pages(self) -> Iterator[Path]:

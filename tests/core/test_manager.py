@@ -269,3 +269,14 @@ async def test_remember_reports_the_line_its_fact_landed_on(manager: MemoryManag
     lines = manager.archive.path_for(manager.today()).read_text(encoding="utf-8").splitlines()
     assert "User likes tea" in lines[first.log_lines[0] - 1]
     assert "User owns a bicycle" in lines[second.log_lines[0] - 1]
+
+
+async def test_daily_logs_kept_inside_the_vault_are_indexed_once_as_logs(home: Path, clock):
+    (home / "config.toml").write_text('memory_path = "notebook/memory"\n', encoding="utf-8")
+    manager = MemoryManager.open(home, clock=clock)
+    assert manager.layout.memory_dir.is_relative_to(manager.layout.notebook_dir)
+    await manager.remember("User likes tea")
+    await manager.reindex()
+    stats = await manager.indexer.stats()
+    assert stats.by_source.get("archive") == 1 and stats.by_source.get("notebook", 0) == 0
+    assert not any(p.is_relative_to(manager.layout.memory_dir) for p in manager.notebook.content_pages())
