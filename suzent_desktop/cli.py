@@ -289,9 +289,15 @@ def cmd_demo(args: argparse.Namespace, out: Output) -> int:
 def cmd_remember(args: argparse.Namespace, out: Output) -> int:
     manager = _open(args)
     tags = tuple(args.tags.split())
-    changes = _run(
-        manager.remember(args.text, category=args.category, tags=tags, session_id=args.session, importance=args.importance)
-    )
+
+    async def go() -> Any:
+        changes = await manager.remember(
+            args.text, category=args.category, tags=tags, session_id=args.session, importance=args.importance
+        )
+        await _catch_up(manager, out)  # e.g. a new home's MEMORY.md, so status is not left stale
+        return changes
+
+    changes = _run(go())
     date = min(changes.logs) if changes.logs else manager.today()
     path = manager.archive.path_for(date)
     # Where this process's line landed; other processes may have appended since.

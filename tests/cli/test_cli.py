@@ -78,6 +78,7 @@ def test_remember_appends_to_todays_log_and_indexes(home: Path, capsys: pytest.C
     path = home / "memory" / "archive" / f"{today}.md"
     assert doc["path"] == str(path.resolve()) and doc["date"] == today.isoformat()
     assert doc["rows_added"] >= 1
+    assert run_json(capsys, home, "status")["index"]["stale_files"] == []  # a new home's MEMORY.md too
     again = run_json(capsys, home, "remember", "User likes tea")
     assert again["rows_added"] == 1  # only the new line is embedded
     lines = path.read_text(encoding="utf-8").splitlines()
