@@ -205,7 +205,12 @@ def check_watermark(layout: Layout, today: dt.date) -> list[Problem]:
     notebook = Notebook(layout)
     if not layout.log_md.is_file():
         return []
-    problems: list[Problem] = []
+    problems: list[Problem] = [
+        Problem(WARNING, str(layout.log_md), e.line,
+                "this ingest entry's watermark is not a valid date; it does not move the watermark")
+        for e in notebook.entries()
+        if e.kind == "ingest" and e.watermark is None and "watermark=" in e.headline
+    ]
     entries = [e for e in notebook.entries() if e.watermark]
     if entries:
         last = entries[-1]

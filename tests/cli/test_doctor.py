@@ -107,6 +107,15 @@ def test_watermark_on_or_after_today_is_reported(home: Path, boot: Layout, today
     assert "on or after today" in problems[0].message
 
 
+def test_an_ingest_watermark_that_is_no_date_is_reported(home: Path, boot: Layout):
+    with boot.log_md.open("a", encoding="utf-8") as handle:
+        handle.write("\n## [2026-03-01] ingest | manual  watermark=2026-02-30\n")
+    problems = [p for p in run_doctor(home) if p.path == str(boot.log_md)]
+    assert [p.message for p in problems] == [
+        "this ingest entry's watermark is not a valid date; it does not move the watermark"]
+    assert problems[0].line is not None
+
+
 def test_broken_config_is_an_error_naming_file(home: Path, capsys: pytest.CaptureFixture[str]):
     (home / "config.toml").write_text("memory_lint_min_days = 'weekly'\n", encoding="utf-8")
     code = main(["--home", str(home), "doctor"])
