@@ -36,7 +36,7 @@ _SEEDS = ("schema.md", "index.md", "log.md")
 _ENTRY_RE = re.compile(r"^##\s+\[(?P<date>\d{4}-\d{2}-\d{2})\]\s+(?P<kind>[A-Za-z_-]+)\b(?P<rest>.*)$")
 _WATERMARK_RE = re.compile(r"(?<!\S)watermark=(?P<date>\d{4}-\d{2}-\d{2})(?!\S)")
 _SKIPPED_RE = re.compile(r"(?<!\S)skipped=(?P<dates>[\d,-]+)")
-_FENCE_RE = re.compile(r"^[ \t]*(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
+_FENCE_RE = re.compile(r"^ {0,3}(?P<fence>`{3,}|~{3,})(?P<info>.*)$")  # four spaces make a code line, not a fence
 
 
 class _FenceTracker:

@@ -358,6 +358,14 @@ def test_fences_close_only_with_their_own_marker(layout: Layout):
     assert Notebook(layout).raw_watermark() == "2026-07-04"
 
 
+def test_four_spaces_before_backticks_make_a_code_line_not_a_fence(layout: Layout):
+    _write_log(
+        layout,
+        "# Log\n\nAn indented snippet:\n\n    ```\n\n## [2026-07-05] ingest | by hand  watermark=2026-07-04\n",
+    )
+    assert Notebook(layout).raw_watermark() == "2026-07-04"
+
+
 def test_an_unclosed_code_block_cannot_swallow_the_runners_entry(layout: Layout):
     _write_log(
         layout,
