@@ -31,20 +31,27 @@ _PROVENANCE_RE = re.compile(
 )
 _UNTIL_ONLY_RE = re.compile(rf"^(?P<text>.*?)\s*\(until\s+{_DATE}\)\s*$")
 _STRUCK_RE = re.compile(r"^~~(?P<text>.+?)~~$")
+_NON_SPACE_RE = re.compile(r"\S")
 
 
 @dataclass
 class Chunk:
-    """One index row's worth of a page. ``paragraphs`` are the whole source paragraphs it holds."""
+    """One index row's worth of a page. ``paragraphs`` are the whole source paragraphs it holds.
+
+    A paragraph too long for one row is split into pieces; each piece lists only its own text
+    (so the work per page stays proportional to its size) and shares ``whole``, the normalized
+    paragraph it came from, so forgetting that paragraph still finds every piece.
+    """
 
     text: str
     heading: str | None
     line: int  # 1-based line of the chunk's first paragraph in the original file
     paragraphs: list[str] = field(default_factory=list)
+    whole: str | None = None
 
     def norms(self) -> list[str]:
         """Normalized paragraphs and list items, so ``forget`` can find this chunk by any of them."""
-        result: list[str] = []
+        result: list[str] = [self.whole] if self.whole else []
         for paragraph in self.paragraphs:
             result.append(normalize(paragraph))
             for line in paragraph.splitlines():
@@ -153,27 +160,73 @@ def _paragraphs(lines: list[str], first: int) -> list[_Paragraph]:
 
 
 def _split_long(text: str, limit: int) -> list[str]:
-    """Split at sentence ends into pieces ≤ limit; a sentence longer than limit is cut at spaces."""
-    sentences = [s for s in _SENTENCE_END_RE.split(text) if s.strip()]
+    """Split at sentence ends into pieces ≤ limit; a sentence longer than limit is cut at spaces.
+
+    Cuts move an index through the sentence rather than re-slicing what is left, so a page
+    that is one endless sentence costs time proportional to its length.
+    """
     pieces: list[str] = []
     current = ""
-    for sentence in sentences:
-        while len(sentence) > limit:
-            cut = sentence.rfind(" ", 0, limit)
-            cut = cut if cut > limit // 2 else limit
-            head, sentence = sentence[:cut].rstrip(), sentence[cut:].lstrip()
+    for sentence in _SENTENCE_END_RE.split(text):
+        if not sentence.strip():
+            continue
+        start = 0
+        while len(sentence) - start > limit:
+            cut = sentence.rfind(" ", start, start + limit)
+            cut = cut if cut > start + limit // 2 else start + limit
+            head = sentence[start:cut].rstrip()
+            rest = _NON_SPACE_RE.search(sentence, cut)
+            start = rest.start() if rest else len(sentence)
             if current:
                 pieces.append(current)
                 current = ""
             pieces.append(head)
-        if current and len(current) + 1 + len(sentence) > limit:
+        tail = sentence[start:]
+        if not tail:
+            continue
+        if current and len(current) + 1 + len(tail) > limit:
             pieces.append(current)
-            current = sentence
+            current = tail
         else:
-            current = f"{current} {sentence}" if current else sentence
+            current = f"{current} {tail}" if current else tail
     if current:
         pieces.append(current)
     return pieces
+
+
+def _split_list(paragraph: _Paragraph, limit: int) -> list[tuple[str, int]]:
+    """A long list cut between its lines into pieces ≤ limit, each with the line it starts on.
+
+    Items stay whole (a line longer than ``limit`` is cut like a long sentence), so a hit
+    points at the right line and a forgotten item names only the piece that holds it.
+    """
+    pieces: list[tuple[str, int]] = []
+    current: list[str] = []
+    size, start = 0, paragraph.line
+    for offset, line in enumerate(paragraph.text.split("\n")):
+        number = paragraph.line + offset
+        if len(line) > limit:
+            if current:
+                pieces.append(("\n".join(current), start))
+                current, size = [], 0
+            pieces.extend((piece, number) for piece in _split_long(line, limit))
+            continue
+        if current and size + 1 + len(line) > limit:
+            pieces.append(("\n".join(current), start))
+            current, size = [], 0
+        if not current:
+            start = number
+        current.append(line)
+        size += len(line) + (1 if size else 0)
+    if current:
+        pieces.append(("\n".join(current), start))
+    return pieces
+
+
+def _pieces(paragraph: _Paragraph, limit: int) -> list[tuple[str, int]]:
+    if list_item_text(paragraph.text.split("\n", 1)[0]) is not None:
+        return _split_list(paragraph, limit)
+    return [(piece, paragraph.line) for piece in _split_long(paragraph.text, limit)]
 
 
 def _drop_tombstoned(paragraph: _Paragraph, is_dead: Callable[[str], bool]) -> _Paragraph | None:
@@ -217,8 +270,10 @@ def chunk_markdown(
     for paragraph in paragraphs:
         if not paragraph.fence and len(paragraph.text) > max_chars:
             current = None
-            for piece in _split_long(paragraph.text, max_chars):
-                chunks.append(Chunk(piece, paragraph.heading, paragraph.line, [paragraph.text]))
+            whole = normalize(paragraph.text)
+            for piece, line in _pieces(paragraph, max_chars):
+                if not is_dead(piece):
+                    chunks.append(Chunk(piece, paragraph.heading, line, [piece], whole=whole))
             continue
         if (
             current is not None

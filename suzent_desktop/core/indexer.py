@@ -382,6 +382,7 @@ class Indexer:
                     )
                 )
             return rows
+        keys: dict[str, str] = {}  # pieces of one long paragraph share its (long) normalized text
         for chunk in chunk_markdown(text, tombstones=stones):
             content = embedding_text(chunk)
             occurrence = seen.get(content, 0)
@@ -397,7 +398,7 @@ class Indexer:
                     date=None,
                     heading=chunk.heading,
                     norm=normalize(chunk.text),
-                    norm_keys=[norm_key(n) for n in chunk.norms()],
+                    norm_keys=[keys.get(n) or keys.setdefault(n, norm_key(n)) for n in chunk.norms()],
                     embed_text=content,
                 )
             )

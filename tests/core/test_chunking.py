@@ -115,3 +115,48 @@ def test_list_items_match_tombstones_without_provenance_or_strike_through() -> N
     assert [c.text for c in chunks] == ["- User likes tea (2026-07-01, 2026-07-03)"]
     norms = chunk_markdown(text)[0].norms()
     assert "user likes tea" in norms and "user lives in berlin" in norms
+
+
+def _long_list(n: int) -> str:
+    return "# List\n\n" + "\n".join(f"- item number {i} about green tea" for i in range(n)) + "\n"
+
+
+def test_long_list_pieces_hold_only_their_own_items() -> None:
+    """Work per page is proportional to its size: no piece repeats the whole list's items."""
+    chunks = chunk_markdown(_long_list(3000))
+    assert len(chunks) > 50
+    assert all(len(c.text) <= MAX_CHUNK_CHARS for c in chunks)
+    total = sum(len(c.norms()) for c in chunks)
+    assert total <= 2 * 3000 + 2 * len(chunks)
+    assert [ln for c in chunks for ln in c.text.splitlines()] == _long_list(3000).splitlines()[2:]
+
+
+def test_long_list_pieces_point_at_their_first_line() -> None:
+    chunks = chunk_markdown(_long_list(500))
+    lines = _long_list(500).splitlines()
+    for chunk in chunks:
+        assert lines[chunk.line - 1] == chunk.text.splitlines()[0]
+
+
+def test_forgotten_item_of_a_long_list_drops_only_that_item() -> None:
+    chunks = chunk_markdown(_long_list(500), tombstones={"item number 250 about green tea"})
+    texts = "\n".join(c.text for c in chunks)
+    assert "item number 250 about" not in texts
+    assert "item number 249 about" in texts and "item number 251 about" in texts
+    holding = [c for c in chunk_markdown(_long_list(500)) if "item number 250 about green tea" in c.norms()]
+    assert len(holding) == 1
+
+
+def test_every_piece_of_a_long_paragraph_is_found_by_the_whole_paragraph() -> None:
+    text = _long_list(500)
+    whole = normalize("\n".join(text.splitlines()[2:]))
+    chunks = chunk_markdown(text)
+    assert all(whole in c.norms() for c in chunks)
+    assert chunk_markdown(text, tombstones={whole}) == []
+
+
+def test_endless_sentence_is_cut_into_bounded_pieces_in_order() -> None:
+    text = " ".join(f"w{i}" for i in range(50_000))
+    chunks = chunk_markdown(text)
+    assert all(len(c.text) <= MAX_CHUNK_CHARS for c in chunks)
+    assert " ".join(c.text for c in chunks) == text
