@@ -22,6 +22,9 @@ Behaviour where the interface left a choice:
 * ``dream`` exits 1 when the run failed; gated / nothing pending / no change exit 0.
 * ``capture`` reads ``{"user", "assistant", "session_id"?, "timestamp"?}``; session_id
   defaults to ``capture``. A turn dated in an already consolidated day goes to today's log.
+* ``mcp`` serves the Model Context Protocol on stdio (stdout belongs to the protocol) or,
+  with ``--http PORT``, on 127.0.0.1 only. ``--read-only`` refuses a missing home rather
+  than create one.
 * ``status --json`` has exactly the documented keys; ``last_dream``/``last_lint`` are ISO
   dates or null. The human form also lists dates the runner skipped after the retry limit.
 """
@@ -124,6 +127,9 @@ def build_parser() -> argparse.ArgumentParser:
     add("lint", "run one lint pass over the notebook")
     add("promote", "rewrite MEMORY.md from 3_Personal/ pages and recall signals")
     add("doctor", "check the home for problems (never modifies anything)")
+    mcp = add("mcp", "serve the memory to an agent over the Model Context Protocol (stdio by default)")
+    mcp.add_argument("--read-only", action="store_true", help="only the reading tools; write nothing at all")
+    mcp.add_argument("--http", type=_port, default=None, metavar="PORT", help="serve streamable HTTP on 127.0.0.1:PORT instead of stdio")
     return parser
 
 
@@ -140,6 +146,13 @@ def _positive_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def _port(text: str) -> int:
+    value = _positive_int(text)
+    if value > 65535:
+        raise argparse.ArgumentTypeError(f"must be a port number (1..65535), got {value}")
     return value
 
 
@@ -172,13 +185,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except Exception as exc:  # noqa: BLE001 - every known failure becomes exit 1 with its message
-        if not _is_handled(exc) or os.environ.get("SUZENT_DEBUG"):
+        if not is_handled_error(exc) or os.environ.get("SUZENT_DEBUG"):
             raise
         out.warn(f"{PROG}: error: {exc}")
         return 1
 
 
-def _is_handled(exc: BaseException) -> bool:
+def is_handled_error(exc: BaseException) -> bool:
     """Errors a user can act on; anything else is a bug and keeps its traceback."""
     if isinstance(exc, CliError | OSError | ValueError):
         return True  # SettingsError, LayoutError, NotebookError, ArchiveError are ValueErrors
@@ -627,6 +640,20 @@ def cmd_doctor(args: argparse.Namespace, out: Output) -> int:
     return 0
 
 
+def cmd_mcp(args: argparse.Namespace, out: Output) -> int:
+    """Serve until the client closes stdin (stdio) or the process is stopped (HTTP); stdout is the protocol's."""
+    from suzent_desktop.core.manager import MemoryManager
+
+    home = _home(args)
+    if args.read_only and not home.is_dir():
+        raise CliError(f"{home}: no home folder here, and --read-only creates nothing")
+    manager = MemoryManager.open(home, bootstrap=not args.read_only)
+    from suzent_desktop.mcp_server import serve
+
+    serve(manager, read_only=args.read_only, http_port=args.http)
+    return 0
+
+
 COMMANDS: dict[str, Callable[[argparse.Namespace, Output], int]] = {
     "gui": cmd_gui,
     "demo": cmd_demo,
@@ -640,6 +667,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, Output], int]] = {
     "lint": cmd_lint,
     "promote": cmd_promote,
     "doctor": cmd_doctor,
+    "mcp": cmd_mcp,
 }
 
 

@@ -45,6 +45,7 @@ class Settings:
     memory_lint_min_days: int = 7
     memory_md_max_lines: int = 60
     memory_md_max_chars: int = 4000
+    mcp_allow_maintenance: bool = False
 
     def replace(self, **changes: Any) -> Settings:
         return dataclasses.replace(self, **changes)

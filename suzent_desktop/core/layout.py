@@ -85,6 +85,11 @@ class Layout:
         return self.state_dir / "dream_state.json"
 
     @property
+    def mcp_activity_file(self) -> Path:
+        """Where an MCP server notes its last call, so an open window can show the agent is connected."""
+        return self.state_dir / "mcp_activity.json"
+
+    @property
     def log_md(self) -> Path:
         return self.notebook_dir / "log.md"
 

@@ -65,8 +65,11 @@ class MemoryManager:
         settings: Settings | None = None,
         clock: Clock = SYSTEM_CLOCK,
         embedder: Embedder | None = None,
+        bootstrap: bool = True,
     ) -> MemoryManager:
         """Load settings, refuse unusable folders, bootstrap what is missing (never overwriting).
+
+        ``bootstrap=False`` writes nothing (a read-only server on an existing home).
 
         Raises ``SettingsError`` (naming the file and key), ``LayoutError`` or ``NotebookError``
         (naming the path) before anything is written.
@@ -78,7 +81,8 @@ class MemoryManager:
             settings = load_settings(home)
         layout = Layout.from_settings(home, settings)
         layout.check()
-        bootstrap_home(layout)
+        if bootstrap:
+            bootstrap_home(layout)
         if embedder is None:
             from suzent_desktop.core.embedding import make_embedder
 

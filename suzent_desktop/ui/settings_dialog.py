@@ -48,6 +48,7 @@ GROUPS: list[tuple[str, list[str]]] = [
     ),
     ("Lint", ["memory_lint_enabled", "memory_lint_min_days"]),
     ("MEMORY.md", ["memory_md_max_lines", "memory_md_max_chars"]),
+    ("Agents (MCP server)", ["mcp_allow_maintenance"]),
 ]
 
 HELP: dict[str, str] = {
@@ -66,13 +67,14 @@ HELP: dict[str, str] = {
     "memory_lint_min_days": "Days between lint passes.",
     "memory_md_max_lines": "MEMORY.md line bound.",
     "memory_md_max_chars": "MEMORY.md character bound.",
+    "mcp_allow_maintenance": "Let an agent connected through `suzent-desktop mcp` run dream and lint.",
 }
 
 PATH_KEYS = {"notebook_path", "memory_path", "index_path"}
 
 
 def _label(key: str) -> str:
-    text = key.removeprefix("memory_consolidation_").removeprefix("memory_lint_").removeprefix("memory_md_")
+    text = key.removeprefix("memory_consolidation_").removeprefix("memory_lint_").removeprefix("memory_md_").removeprefix("mcp_")
     return text.replace("_", " ").capitalize()
 
 

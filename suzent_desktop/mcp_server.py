@@ -1,0 +1,539 @@
+"""``suzent-desktop mcp``: the memory as a Model Context Protocol server, for any agent.
+
+Built on the official ``mcp`` SDK (``MCPServer``), over stdio by default or streamable HTTP
+on 127.0.0.1. It opens the same :class:`MemoryManager` as the app and the command line, so
+an agent's captures land in the same daily logs, the same index and the same vault; the
+app may be open at the same time (log appends and index writes already take turns across
+processes). Every tool goes through the manager's public methods.
+
+Safety, in one place:
+
+* Every string argument has a size bound in its schema (the SDK refuses larger ones before
+  the tool runs), so one call can never carry more than a few hundred kilobytes.
+* Page paths go through the dream tools' vault confinement (:class:`VaultTools`): no
+  ``..``, no absolute paths, no symlinks out of the vault; hidden folders and non-markdown
+  files are not served.
+* ``--read-only`` registers only the reading tools and writes nothing at all: no recall
+  signals, no index catch-up, no activity heartbeat, no bootstrap of a missing home.
+* ``dream`` and ``lint`` exist only when the setting ``mcp_allow_maintenance`` is true.
+* Failures a caller can act on come back as tool errors with the message (``isError``);
+  the server keeps running.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import functools
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
+from mcp.server.mcpserver.resources import FunctionResource
+from mcp_types import Resource as MCPResource
+from mcp_types import ToolAnnotations
+from pydantic import Field
+
+from suzent_desktop.cli import SOURCES, is_handled_error
+from suzent_desktop.core.dream.tools import READ_LIMIT_CHARS, VaultAccessError, VaultTools, decode_page
+from suzent_desktop.core.mcp_activity import ActivityRecorder
+
+if TYPE_CHECKING:
+    from suzent_desktop.core.indexer import SearchHit
+    from suzent_desktop.core.manager import MemoryManager
+
+SERVER_NAME = "suzent-desktop"
+
+# Size bounds (characters). A conversation turn can be long; a 2 MB argument is refused.
+MAX_TURN_CHARS = 50_000  # each of user / assistant
+MAX_FACT_CHARS = 2_000
+MAX_QUERY_CHARS = 1_000
+MAX_PATH_CHARS = 1_000
+MAX_TAGS = 20
+MAX_TAG_CHARS = 64
+MAX_LIMIT = 50
+MAX_LISTED_PAGES = 2_000
+HIT_ID_MEMORY = 2_048  # search hits remembered per connection, so forget can take a hit id
+
+Source = Literal[SOURCES]  # the command line's source kinds, so both accept the same ones
+DATE = r"^\d{4}-\d{2}-\d{2}$"
+
+CORE_RESOURCES = (
+    ("MEMORY.md", "The curated core memory: the facts that matter most, kept short. Pin it into context."),
+    ("persona.md", "Who the assistant is meant to be for this user (tone, role, boundaries)."),
+    ("user.md", "Stable facts about the user, written by the user."),
+)
+
+INSTRUCTIONS = """\
+A long-term memory for this user, kept as plain markdown files they can read and edit.
+Call search_memory before answering anything that may depend on the past (preferences,
+people, projects, earlier decisions). Call capture_turn after a turn in which the user told
+you something worth keeping, or remember for one explicit fact. Never store secrets
+(passwords, API keys, tokens, card numbers), and never store your own statements as facts
+about the user. Pin memory://MEMORY.md into your context for the core memory."""
+
+# -- tool descriptions (read by a model: when to call, what not to store, an example) ---------
+CAPTURE_TURN = """\
+Save one conversation turn so the memory can keep what the USER said that is worth keeping.
+Call it after a turn in which the user shared a preference, a fact about themselves, a
+person, a project, a decision or a plan. Do not call it for small talk, for turns that only
+contain your own answers, or when the user asked you not to remember.
+The memory extracts facts from the user's words; your reply is context only and is never
+stored as a fact. Do not pass secrets (passwords, API keys, tokens): they would be written
+to a plain file.
+Example: {"user": "I moved to Lisbon last month and I prefer tea over coffee",
+"assistant": "Noted!", "session_id": "chat-42"}
+Returns the facts written, the daily log file and whether MEMORY.md was refreshed."""
+
+REMEMBER = """\
+Store one explicit fact about the user or their world, in one short sentence.
+Use it when the user says "remember that ...", or for one clear fact you were told; use
+capture_turn for whole conversation turns. Write the fact in the third person about the
+user, self-contained (no "he"/"it" without a name). Never store secrets, guesses, or your
+own opinions or statements.
+Example: {"text": "The user's daughter Mia starts school in September 2026",
+"category": "family", "tags": ["mia", "school"], "importance": 0.7}
+importance (0..1): 0.8 or more marks a fact as core and may bring it into MEMORY.md."""
+
+SEARCH_MEMORY = """\
+Search everything remembered: daily logs (source "archive"), notebook pages ("notebook")
+and the core files MEMORY.md, persona.md, user.md ("core"). Hybrid keyword + meaning search.
+Call it before answering questions that may depend on earlier conversations, preferences,
+people or projects, and before storing a fact (to avoid duplicates).
+Each hit has: id (pass it to forget), text, source, path, line (daily logs), date, page
+(notebook pages: pass it to read_page), heading and score (higher is better).
+Example: {"query": "coffee preferences", "limit": 5}
+date_from / date_to (YYYY-MM-DD, inclusive) keep hits dated in that range."""
+
+FORGET = """\
+Forget a memory: it is removed from search at once and never indexed again from any file.
+Use it only when the user asks you to forget something, or a stored fact is wrong or
+sensitive. Give either hit_id (from search_memory in this connection, preferred) or the
+exact text of the memory. The daily log keeps the line (the user's files are never
+rewritten); the user can see and undo forgotten items in the app's Forgotten pane.
+Example: {"hit_id": "3f2a..."} or {"text": "The user's PIN is 1234"}"""
+
+MEMORY_STATUS = """\
+Report the memory's state: today's date, the consolidation watermark (the last day folded
+into the notebook), days and facts waiting to be consolidated, when it last dreamed and
+linted, index size and health, and what this server allows (read-only, maintenance tools).
+Call it when the user asks how the memory is doing, or to diagnose missing results."""
+
+READ_PAGE = """\
+Read one notebook page (markdown) by its vault-relative path, e.g. "2_Wiki/Concepts/Coffee.md",
+as listed by list_pages or returned as "page" by search_memory. Read-only. Paths stay
+inside the vault: absolute paths, ".." and hidden folders are refused. Long pages come in
+parts: pass the returned next_offset as offset to read on."""
+
+LIST_PAGES = """\
+List the notebook's pages (vault-relative paths; folders end with "/"). Read-only.
+Pass folder (e.g. "3_Personal") to list only that folder. Use it to find a page to read
+with read_page, or to see how the user's notes are organised."""
+
+DREAM = """\
+Run one consolidation cycle now: daily logs waiting since the watermark are folded into
+the notebook's pages, as the app does in the background. Only when the user asks for it.
+dry_run=true works on a scratch copy and returns the diffs without changing anything;
+force=true ignores the time and volume gates."""
+
+LINT = """\
+Audit the notebook (broken links, orphan pages, contradictions, stale facts) and record a
+lint entry in log.md. Pages are not changed. Only when the user asks for it."""
+
+
+class MemoryTools:
+    """The tool and resource bodies over one manager; the SDK wiring is in :func:`build_server`."""
+
+    def __init__(self, manager: MemoryManager, *, read_only: bool, activity: ActivityRecorder) -> None:
+        self.manager = manager
+        self.read_only = read_only
+        self.activity = activity
+        self.vault = VaultTools(manager.layout.notebook_dir)
+        self._hits: OrderedDict[str, str] = OrderedDict()  # hit id -> the hit's text
+
+    @property
+    def maintenance(self) -> bool:
+        return bool(self.manager.settings.mcp_allow_maintenance) and not self.read_only
+
+    # -- writing ---------------------------------------------------------------------------
+    async def capture_turn(
+        self,
+        user: Annotated[str, Field(max_length=MAX_TURN_CHARS, description="What the user said, verbatim.")],
+        assistant: Annotated[
+            str, Field(max_length=MAX_TURN_CHARS, description="Your reply in that turn (context only, never stored as a fact).")
+        ] = "",
+        session_id: Annotated[
+            str, Field(min_length=1, max_length=200, description="A stable id of this conversation; the first 8 characters are written.")
+        ] = "mcp",
+        timestamp: Annotated[
+            str | None, Field(max_length=40, description="When the turn happened, ISO 8601 (default: now).")
+        ] = None,
+    ) -> dict[str, Any]:
+        if not user.strip():
+            raise ToolError("user: the user's words are empty; nothing to capture")
+        when = _parse_timestamp(timestamp)
+        facts, changes = await self.manager.process_conversation_turn_for_memories(
+            user, assistant, session_id.strip() or "mcp", timestamp=when
+        )
+        date = min(changes.logs) if changes.logs else None
+        return {
+            "facts": [
+                {"category": f.category, "content": f.content, "tags": list(f.tags), "importance": f.importance}
+                for f in facts
+            ],
+            "date": date,
+            "path": str(self.manager.archive.path_for(date)) if date else None,
+            "lines": list(changes.log_lines),
+            "rows_added": changes.rows_added,
+            "memory_md_refreshed": bool(changes.memory_md),
+            "errors": list(changes.errors),
+            "message": f"{len(facts)} fact(s) written" if facts else "no facts found in this turn; nothing was written",
+        }
+
+    async def remember(
+        self,
+        text: Annotated[str, Field(max_length=MAX_FACT_CHARS, description="The fact, one self-contained sentence.")],
+        category: Annotated[
+            str, Field(max_length=40, description="One word, e.g. preference, person, project, health, work.")
+        ] = "general",
+        tags: Annotated[
+            list[Annotated[str, Field(max_length=MAX_TAG_CHARS)]],
+            Field(max_length=MAX_TAGS, description="Short keywords, without spaces."),
+        ] = [],  # noqa: B006 - the SDK copies defaults per call; a tuple would not fit the JSON schema
+        importance: Annotated[float | None, Field(ge=0.0, le=1.0, description="0..1; 0.8 or more is core.")] = None,
+    ) -> dict[str, Any]:
+        if not text.strip():
+            raise ToolError("text: the fact is empty; nothing to remember")
+        changes = await self.manager.remember(
+            text, category=category, tags=tuple(t for tag in tags for t in tag.split()), session_id="mcp",
+            importance=importance,
+        )
+        date = min(changes.logs) if changes.logs else self.manager.today()
+        return {
+            "date": date,
+            "path": str(self.manager.archive.path_for(date)),
+            "line": changes.log_lines[-1] if changes.log_lines else None,
+            "rows_added": changes.rows_added,
+            "errors": list(changes.errors),
+        }
+
+    async def forget(
+        self,
+        hit_id: Annotated[str | None, Field(max_length=200, description="The id of a search_memory hit.")] = None,
+        text: Annotated[str | None, Field(max_length=MAX_FACT_CHARS * 10, description="The exact text to forget.")] = None,
+    ) -> dict[str, Any]:
+        if (hit_id is None) == (text is None):
+            raise ToolError("give exactly one of hit_id or text")
+        if hit_id is not None:
+            target = self._hits.get(hit_id.strip())
+            if target is None:
+                raise ToolError(
+                    f"hit_id {hit_id!r}: not a hit returned by search_memory in this connection; search first"
+                )
+        else:
+            assert text is not None
+            target = text
+        if not target.strip():
+            raise ToolError("text: nothing to forget: the text is empty")
+        changes = await self.manager.forget(target)
+        return {
+            "forgotten": " ".join(target.split()),
+            "rows_removed": changes.rows_removed,
+            "matched": changes.rows_removed > 0,
+            "message": "removed from search" if changes.rows_removed else
+            "no indexed memory matched; recorded anyway so it is never indexed from any file",
+        }
+
+    # -- reading ---------------------------------------------------------------------------
+    async def search_memory(
+        self,
+        query: Annotated[str, Field(min_length=1, max_length=MAX_QUERY_CHARS, description="What to look for, in words.")],
+        limit: Annotated[int, Field(ge=1, le=MAX_LIMIT, description="Most hits to return.")] = 10,
+        source: Annotated[Source | None, Field(description="Only this kind of source.")] = None,
+        date_from: Annotated[str | None, Field(pattern=DATE, description="Earliest date, YYYY-MM-DD.")] = None,
+        date_to: Annotated[str | None, Field(pattern=DATE, description="Latest date, YYYY-MM-DD.")] = None,
+    ) -> dict[str, Any]:
+        if not query.strip():
+            raise ToolError("query: empty; say what to look for")
+        for name, value in (("date_from", date_from), ("date_to", date_to)):
+            if value is not None:
+                _parse_date(name, value)
+        if date_from and date_to and date_from > date_to:
+            raise ToolError(f"date_from {date_from} is after date_to {date_to}")
+        await self._catch_up()
+        response = await self.manager.search(
+            query, limit=limit, source=source, date_from=date_from, date_to=date_to,
+            record_recall=not self.read_only,
+        )
+        hits = [self._hit(hit) for hit in response.hits]
+        result: dict[str, Any] = {"hits": hits, "mode": response.mode}
+        if response.warning:
+            result["warning"] = response.warning
+        return result
+
+    def _hit(self, hit: SearchHit) -> dict[str, Any]:
+        self._hits[hit.row_id] = hit.text
+        self._hits.move_to_end(hit.row_id)
+        while len(self._hits) > HIT_ID_MEMORY:
+            self._hits.popitem(last=False)
+        item: dict[str, Any] = {
+            "id": hit.row_id, "text": hit.text, "source": hit.source_type, "path": str(hit.path),
+            "line": hit.line, "date": hit.date, "score": round(float(hit.score), 4),
+        }
+        page = self._page_of(Path(hit.path))
+        if page is not None:
+            item["page"] = page
+        if hit.heading:
+            item["heading"] = hit.heading
+        return item
+
+    def _page_of(self, path: Path) -> str | None:
+        try:
+            return path.relative_to(self.vault.root).as_posix()
+        except ValueError:
+            return None
+
+    async def _catch_up(self) -> None:
+        """Index files changed by the app, Obsidian or another process first (not in read-only mode)."""
+        if self.read_only:
+            return
+        stale = await asyncio.to_thread(self.manager.indexer.stale_paths)
+        if stale:
+            await self.manager.reindex()
+
+    async def memory_status(self) -> dict[str, Any]:
+        status = await self.manager.status()
+        status["server"] = {
+            "home": str(self.manager.layout.home),
+            "read_only": self.read_only,
+            "maintenance_tools": self.maintenance,
+            "maintenance_setting": "mcp_allow_maintenance",
+        }
+        return status
+
+    async def read_page(
+        self,
+        path: Annotated[str, Field(min_length=1, max_length=MAX_PATH_CHARS, description="Vault-relative page path.")],
+        offset: Annotated[int, Field(ge=0, description="Character offset to start at (for long pages).")] = 0,
+    ) -> dict[str, Any]:
+        text = await asyncio.to_thread(self.page_text, path)
+        part = text[offset : offset + READ_LIMIT_CHARS]
+        end = offset + len(part)
+        return {
+            "path": path.strip().replace("\\", "/"),
+            "text": part,
+            "offset": offset,
+            "total_chars": len(text),
+            "next_offset": end if end < len(text) else None,
+        }
+
+    def page_text(self, relative: str) -> str:
+        """A vault page's text through the vault confinement; hidden and non-markdown files are refused."""
+        target = self.vault.resolve(relative)
+        rel = target.relative_to(self.vault.root).parts
+        if any(part.startswith(".") for part in rel):
+            raise VaultAccessError(f"{relative}: hidden folders belong to the program and are not served")
+        if target.suffix.lower() != ".md":
+            raise VaultAccessError(f"{relative}: only markdown pages (.md) can be read")
+        if not target.is_file():
+            raise FileNotFoundError(f"{relative}: no such page in the vault")
+        return decode_page(relative, target.read_bytes())
+
+    async def list_pages(
+        self,
+        folder: Annotated[str, Field(max_length=MAX_PATH_CHARS, description="A vault folder; empty: the whole vault.")] = "",
+    ) -> dict[str, Any]:
+        found = await asyncio.to_thread(self.vault.list, folder)
+        return {
+            "folder": folder,
+            "pages": found[:MAX_LISTED_PAGES],
+            "truncated": len(found) > MAX_LISTED_PAGES,
+        }
+
+    def pages(self) -> list[str]:
+        try:
+            return [p for p in self.vault.list() if not p.endswith("/")][:MAX_LISTED_PAGES]
+        except (OSError, VaultAccessError):
+            return []
+
+    def core_text(self, name: str) -> str:
+        """A core file's text; a core file not written yet reads as empty."""
+        path = self.manager.layout.memory_dir / name
+        try:
+            return decode_page(name, path.read_bytes())
+        except FileNotFoundError:
+            return ""
+
+    # -- maintenance -----------------------------------------------------------------------
+    async def dream(
+        self,
+        dry_run: Annotated[bool, Field(description="Work on a scratch copy and return diffs only.")] = False,
+        force: Annotated[bool, Field(description="Ignore the time and volume gates.")] = False,
+    ) -> dict[str, Any]:
+        from suzent_desktop.core.dream.runner import DreamRunner
+
+        result = await DreamRunner(self.manager).run_once(force=force, dry_run=dry_run)
+        doc = result.as_json()
+        doc["reason"] = result.reason
+        doc["dry_run"] = dry_run
+        if dry_run:
+            doc["diffs"] = dict(result.diffs)
+        return doc
+
+    async def lint(self) -> dict[str, Any]:
+        from suzent_desktop.core.dream.lint import run_lint
+
+        result = await run_lint(self.manager)
+        return {
+            "ok": bool(result.ok),
+            "findings": [{"kind": f.kind, "path": str(f.path), "detail": f.detail} for f in result.findings],
+        }
+
+
+def _parse_timestamp(value: str | None) -> dt.datetime | None:
+    if value is None or not value.strip():
+        return None
+    try:
+        return dt.datetime.fromisoformat(value.strip())
+    except ValueError:
+        raise ToolError(f"timestamp: not an ISO 8601 date-time: {value!r} (e.g. 2026-07-20T14:30:00)") from None
+
+
+def _parse_date(name: str, value: str) -> None:
+    try:
+        dt.date.fromisoformat(value)
+    except ValueError:
+        raise ToolError(f"{name}: not a calendar date: {value!r} (YYYY-MM-DD)") from None
+
+
+def _guarded(name: str, fn: Callable[..., Awaitable[Any]], activity: ActivityRecorder) -> Callable[..., Awaitable[Any]]:
+    """Note the call for the window, and turn failures a caller can act on into tool errors."""
+
+    @functools.wraps(fn)
+    async def call(*args: Any, **kwargs: Any) -> Any:
+        activity.called(name)
+        try:
+            return await fn(*args, **kwargs)
+        except ToolError:
+            raise
+        except Exception as exc:
+            if is_handled_error(exc):
+                raise ToolError(str(exc)) from exc
+            raise  # a bug: the SDK logs the traceback and answers with a generic tool error
+
+    return call
+
+
+class _Server(MCPServer):
+    """MCPServer whose resource list also names every notebook page (read via the page template)."""
+
+    def __init__(self, tools: MemoryTools, **kwargs: Any) -> None:
+        super().__init__(SERVER_NAME, **kwargs)
+        self.tools = tools
+        self.activity = tools.activity
+
+    async def list_resources(self) -> list[MCPResource]:
+        listed = await super().list_resources()
+        pages = await asyncio.to_thread(self.tools.pages)
+        listed += [
+            MCPResource(uri=page_uri(page), name=page, mime_type="text/markdown", description="A notebook page.")
+            for page in pages
+        ]
+        return listed
+
+
+def page_uri(page: str) -> str:
+    return f"memory://notebook/{page}"
+
+
+def build_server(manager: MemoryManager, *, read_only: bool = False) -> _Server:
+    """The MCP server over one manager: tools, resources and instructions."""
+    activity = ActivityRecorder(manager.layout.mcp_activity_file, enabled=not read_only, read_only=read_only)
+    tools = MemoryTools(manager, read_only=read_only, activity=activity)
+    server = _Server(tools, instructions=INSTRUCTIONS, log_level="WARNING", version=_version())
+
+    def add(name: str, fn: Callable[..., Awaitable[Any]], description: str, *, writes: bool, destructive: bool = False) -> None:
+        annotations = ToolAnnotations(
+            read_only_hint=not writes, destructive_hint=destructive, idempotent_hint=not writes, open_world_hint=False
+        )
+        server.add_tool(_guarded(name, fn, activity), name=name, description=description, annotations=annotations)
+
+    add("search_memory", tools.search_memory, SEARCH_MEMORY, writes=False)
+    add("memory_status", tools.memory_status, MEMORY_STATUS, writes=False)
+    add("read_page", tools.read_page, READ_PAGE, writes=False)
+    add("list_pages", tools.list_pages, LIST_PAGES, writes=False)
+    if not read_only:
+        add("capture_turn", tools.capture_turn, CAPTURE_TURN, writes=True)
+        add("remember", tools.remember, REMEMBER, writes=True)
+        add("forget", tools.forget, FORGET, writes=True, destructive=True)
+    if tools.maintenance:
+        add("dream", tools.dream, DREAM, writes=True)
+        add("lint", tools.lint, LINT, writes=True)
+
+    for name, description in CORE_RESOURCES:
+        server.add_resource(
+            FunctionResource.from_function(
+                fn=_core_reader(tools, name, activity), uri=f"memory://{name}", name=name,
+                description=description, mime_type="text/markdown",
+            )
+        )
+
+    @server.resource(page_uri("{+path}"), name="notebook page", mime_type="text/markdown",
+                     description="A notebook page by vault-relative path, e.g. memory://notebook/2_Wiki/Concepts/Coffee.md")
+    async def notebook_page(path: str) -> str:
+        activity.called("read_resource")
+        try:
+            return await asyncio.to_thread(tools.page_text, path)
+        except FileNotFoundError as exc:
+            raise ResourceNotFoundError(str(exc)) from exc
+        except (VaultAccessError, ValueError, OSError) as exc:
+            raise ResourceError(str(exc)) from exc
+
+    return server
+
+
+def _core_reader(tools: MemoryTools, name: str, activity: ActivityRecorder) -> Callable[[], Awaitable[str]]:
+    async def read() -> str:
+        activity.called("read_resource")
+        try:
+            return await asyncio.to_thread(tools.core_text, name)
+        except (ValueError, OSError) as exc:
+            raise ResourceError(str(exc)) from exc
+
+    return read
+
+
+def _version() -> str:
+    from suzent_desktop import __version__
+
+    return __version__
+
+
+def _check_port(port: int) -> int:
+    if not 1 <= port <= 65535:
+        raise ValueError(f"--http: port must be between 1 and 65535, got {port}")
+    return port
+
+
+def serve(manager: MemoryManager, *, read_only: bool = False, http_port: int | None = None) -> None:
+    """Run until the client disconnects (stdio) or the process is stopped (HTTP)."""
+    server = build_server(manager, read_only=read_only)
+    activity = server.activity
+
+    async def run() -> None:
+        activity.connected()
+        try:
+            if http_port is None:
+                await server.run_stdio_async()
+            else:
+                await server.run_streamable_http_async(host="127.0.0.1", port=_check_port(http_port))
+        finally:
+            activity.disconnected()
+
+    asyncio.run(run())
+
+
+__all__ = ["MemoryTools", "build_server", "page_uri", "serve"]

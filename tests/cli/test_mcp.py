@@ -1,0 +1,185 @@
+"""``suzent-desktop mcp`` driven by the SDK's own stdio client, as an agent would use it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from mcp import MCPError
+from mcp_support import mcp_session, tree_snapshot
+
+WRITE_TOOLS = {"capture_turn", "remember", "forget"}
+READ_TOOLS = {"search_memory", "memory_status", "read_page", "list_pages"}
+ACTIVITY = "mcp_activity.json"
+
+
+def _doc(result) -> dict:  # noqa: ANN001
+    assert not result.is_error, result.content
+    return result.structured_content
+
+
+def _error(result) -> str:  # noqa: ANN001
+    assert result.is_error, result.structured_content
+    return " ".join(c.text for c in result.content)
+
+
+@pytest.fixture
+def vault_home(home: Path) -> Path:
+    page = home / "notebook" / "2_Wiki" / "Concepts" / "Espresso.md"
+    page.parent.mkdir(parents=True)
+    page.write_text("# Espresso\n\nA short strong coffee; the user drinks one after lunch.\n", encoding="utf-8")
+    (home / "memory").mkdir()
+    (home / "memory" / "user.md").write_text("# User\n\nName: Sam.\n", encoding="utf-8")
+    return home
+
+
+async def test_lists_tools_and_resources_and_reads_them(vault_home: Path) -> None:
+    async with mcp_session(vault_home) as session:
+        tools = {t.name: t for t in (await session.list_tools()).tools}
+        assert set(tools) == READ_TOOLS | WRITE_TOOLS  # dream and lint stay off without the setting
+        for name in WRITE_TOOLS:
+            assert "secret" in tools[name].description.lower() or name == "forget"
+            assert tools[name].annotations.read_only_hint is False
+        assert tools["search_memory"].annotations.read_only_hint is True
+        assert tools["capture_turn"].input_schema["properties"]["user"]["maxLength"] > 0
+
+        uris = {str(r.uri) for r in (await session.list_resources()).resources}
+        assert {"memory://MEMORY.md", "memory://persona.md", "memory://user.md"} <= uris
+        assert "memory://notebook/2_Wiki/Concepts/Espresso.md" in uris
+        user = await session.read_resource("memory://user.md")
+        assert user.contents[0].text == "# User\n\nName: Sam.\n"
+        page = await session.read_resource("memory://notebook/2_Wiki/Concepts/Espresso.md")
+        assert "drinks one after lunch" in page.contents[0].text
+        persona = await session.read_resource("memory://persona.md")
+        assert persona.contents[0].text == ""  # not written yet: empty, not an error
+
+        listed = _doc(await session.call_tool("list_pages", {"folder": "2_Wiki"}))
+        assert "2_Wiki/Concepts/Espresso.md" in listed["pages"]
+        read = _doc(await session.call_tool("read_page", {"path": "2_Wiki/Concepts/Espresso.md"}))
+        assert read["text"].startswith("# Espresso") and read["next_offset"] is None
+
+
+async def test_capture_search_forget_round_trip_on_disk(home: Path, today) -> None:  # noqa: ANN001
+    async with mcp_session(home) as session:
+        captured = _doc(
+            await session.call_tool(
+                "capture_turn",
+                {
+                    "user": "I moved to Lisbon last month and I prefer green tea over coffee",
+                    "assistant": "Noted, enjoy Lisbon!",
+                    "session_id": "chat-42",
+                },
+            )
+        )
+        assert captured["facts"] and captured["date"] == today.isoformat()
+        log = Path(captured["path"])
+        assert log == home / "memory" / "archive" / f"{today.isoformat()}.md"
+        lines = log.read_text(encoding="utf-8").splitlines()
+        assert "chat-42" in "\n".join(lines)
+        tea_line = next(n for n in captured["lines"] if "green tea" in lines[n - 1])
+        assert "enjoy Lisbon" not in log.read_text(encoding="utf-8")  # the reply is never a fact
+
+        remembered = _doc(
+            await session.call_tool(
+                "remember", {"text": "The user's daughter Mia starts school in September", "category": "family",
+                             "tags": ["mia"], "importance": 0.4}
+            )
+        )
+        assert "Mia starts school" in log.read_text(encoding="utf-8").splitlines()[remembered["line"] - 1]
+
+        found = _doc(await session.call_tool("search_memory", {"query": "green tea", "limit": 5}))
+        hit = next(h for h in found["hits"] if "green tea" in h["text"])
+        assert hit["source"] == "archive" and hit["path"] == str(log)
+        assert hit["line"] == tea_line and hit["date"] == today.isoformat() and hit["score"] > 0
+        dated = _doc(await session.call_tool(
+            "search_memory", {"query": "green tea", "date_from": "2020-01-01", "date_to": "2020-12-31"}
+        ))
+        assert dated["hits"] == []
+
+        gone = _doc(await session.call_tool("forget", {"hit_id": hit["id"]}))
+        assert gone["matched"] and gone["rows_removed"] >= 1
+        again = _doc(await session.call_tool("search_memory", {"query": "green tea", "limit": 5}))
+        assert all("green tea" not in h["text"] for h in again["hits"])
+        status = _doc(await session.call_tool("memory_status", {}))
+        assert status["today"] == today.isoformat() and status["server"]["read_only"] is False
+
+    stones = (home / "notebook" / ".state" / "tombstones.jsonl").read_text(encoding="utf-8")
+    assert "green tea" in stones
+    assert "green tea" in log.read_text(encoding="utf-8")  # the user's log is never rewritten
+    activity = json.loads((home / "notebook" / ".state" / ACTIVITY).read_text(encoding="utf-8"))
+    assert activity["connected"] is False and activity["calls"] >= 6
+
+
+async def test_bad_inputs_get_errors_and_change_nothing(vault_home: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "secret.md"
+    outside.write_text("# outside the vault\n", encoding="utf-8")
+    (vault_home / "notebook" / "escape.md").symlink_to(outside)
+    async with mcp_session(vault_home) as session:
+        _doc(await session.call_tool("memory_status", {}))  # the server is up; the home is bootstrapped
+        before = tree_snapshot(vault_home, skip=(ACTIVITY,))
+        huge = "x" * (2 * 1024 * 1024)
+        assert "Unknown tool" in _error(await session.call_tool("drop_everything", {}))
+        for name, args, says in [
+            ("search_memory", {"query": 3}, "query"),
+            ("search_memory", {"query": "tea", "limit": "many"}, "limit"),
+            ("search_memory", {"query": "tea", "limit": 10_000}, "limit"),
+            ("search_memory", {"query": "tea", "source": "email"}, "source"),
+            ("search_memory", {"query": "tea", "date_from": "last week"}, "date_from"),
+            ("search_memory", {"query": "tea", "date_from": "2026-02-31"}, "date_from"),
+            ("remember", {"text": "fact", "tags": "not-a-list"}, "tags"),
+            ("remember", {"text": "fact", "importance": 7}, "importance"),
+            ("remember", {"text": "   "}, "empty"),
+            ("capture_turn", {"user": "hello", "timestamp": "yesterday-ish"}, "timestamp"),
+            ("capture_turn", {"assistant": "no user"}, "user"),
+            ("forget", {}, "exactly one"),
+            ("forget", {"hit_id": "not-a-hit"}, "search first"),
+            ("read_page", {"path": "../config.toml"}, ".."),
+            ("read_page", {"path": "2_Wiki/../../config.toml"}, ".."),
+            ("read_page", {"path": str(outside)}, "absolute"),
+            ("read_page", {"path": "escape.md"}, "outside the vault"),
+            ("read_page", {"path": ".state/tombstones.jsonl"}, "hidden"),
+            ("read_page", {"path": "2_Wiki/Concepts/Missing.md"}, "no such page"),
+            ("list_pages", {"folder": "../memory"}, ".."),
+            ("capture_turn", {"user": huge, "assistant": ""}, "at most"),
+            ("remember", {"text": huge}, "at most"),
+            ("search_memory", {"query": huge}, "at most"),
+            ("forget", {"text": huge}, "at most"),
+        ]:
+            message = _error(await session.call_tool(name, args))
+            assert says in message, (name, args, message)
+            assert huge not in message  # an error never echoes a large argument back
+        for uri in ("memory://notebook/../config.toml", "memory://notebook/escape.md", "memory://nothing.md"):
+            with pytest.raises(MCPError):
+                await session.read_resource(uri)
+        assert tree_snapshot(vault_home, skip=(ACTIVITY,)) == before
+        _doc(await session.call_tool("search_memory", {"query": "espresso"}))  # still serving after all that
+
+
+async def test_read_only_serves_reads_and_writes_nothing(vault_home: Path) -> None:
+    async with mcp_session(vault_home) as session:  # a first, writing run bootstraps the home and the index
+        _doc(await session.call_tool("remember", {"text": "The user likes espresso after lunch"}))
+    before = tree_snapshot(vault_home)
+    async with mcp_session(vault_home, "--read-only") as session:
+        tools = {t.name for t in (await session.list_tools()).tools}
+        assert tools == READ_TOOLS
+        assert "Unknown tool" in _error(await session.call_tool("remember", {"text": "sneaky"}))
+        found = _doc(await session.call_tool("search_memory", {"query": "espresso after lunch"}))
+        assert any("espresso" in h["text"] for h in found["hits"])
+        assert _doc(await session.call_tool("memory_status", {}))["server"]["read_only"] is True
+        await session.read_resource("memory://MEMORY.md")
+    assert tree_snapshot(vault_home) == before  # no recall log, no heartbeat, no index catch-up
+
+
+async def test_maintenance_tools_only_with_the_setting(home: Path) -> None:
+    (home / "config.toml").write_text("mcp_allow_maintenance = true\n", encoding="utf-8")
+    async with mcp_session(home) as session:
+        tools = {t.name for t in (await session.list_tools()).tools}
+        assert {"dream", "lint"} <= tools
+        dream = _doc(await session.call_tool("dream", {"dry_run": True}))
+        assert dream["dry_run"] is True and dream["outcome"]
+        lint = _doc(await session.call_tool("lint", {}))
+        assert lint["ok"] is True
+    assert "lint" in (home / "notebook" / "log.md").read_text(encoding="utf-8")
+    async with mcp_session(home, "--read-only") as session:
+        assert not {"dream", "lint"} & {t.name for t in (await session.list_tools()).tools}
