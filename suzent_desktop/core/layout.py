@@ -8,6 +8,11 @@ from pathlib import Path
 
 from suzent_desktop.settings import CONFIG_NAME, Settings
 
+# The vault's navigation files at its root. The program keeps them (index.md by the engines'
+# own entry point, log.md by the runner's appends); content tools never write them.
+INDEX_MD, LOG_MD, SCHEMA_MD = "index.md", "log.md", "schema.md"
+ROOT_NAV_FILES: frozenset[str] = frozenset({INDEX_MD, LOG_MD, SCHEMA_MD})
+
 
 class LayoutError(ValueError):
     """A configured folder cannot be used (for example it is an existing file)."""
@@ -91,15 +96,15 @@ class Layout:
 
     @property
     def log_md(self) -> Path:
-        return self.notebook_dir / "log.md"
+        return self.notebook_dir / LOG_MD
 
     @property
     def index_md(self) -> Path:
-        return self.notebook_dir / "index.md"
+        return self.notebook_dir / INDEX_MD
 
     @property
     def schema_md(self) -> Path:
-        return self.notebook_dir / "schema.md"
+        return self.notebook_dir / SCHEMA_MD
 
     @property
     def trash_dir(self) -> Path:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from suzent_desktop.core.layout import Layout
+from suzent_desktop.core.layout import ROOT_NAV_FILES, Layout
 
 ZONES: tuple[str, ...] = (
     "0_Inbox",
@@ -30,7 +30,6 @@ ZONES: tuple[str, ...] = (
     "4_Assets",
     "5_Archives",
 )
-ROOT_NAV_FILES: frozenset[str] = frozenset({"schema.md", "index.md", "log.md"})
 _SEEDS = ("schema.md", "index.md", "log.md")
 
 _ENTRY_RE = re.compile(r"^##\s+\[(?P<date>\d{4}-\d{2}-\d{2})\]\s+(?P<kind>[A-Za-z_-]+)\b(?P<rest>.*)$")
@@ -221,6 +220,8 @@ class Notebook:
         """Append to ``log.md`` (an append-only file, like the daily logs), starting on a fresh line."""
         path = self.layout.log_md
         path.parent.mkdir(parents=True, exist_ok=True)
+        if path.is_symlink():  # the watermark's file is the vault's own, never wherever a link points
+            raise NotebookError(f"{path}: is a link; log.md must be a plain file in the vault to be appended to")
         existing = path.read_bytes() if path.exists() else b""
         prefix = "" if not existing or existing.endswith(b"\n\n") else ("\n" if existing.endswith(b"\n") else "\n\n")
         fences = _FenceTracker()

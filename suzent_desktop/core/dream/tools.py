@@ -2,9 +2,10 @@
 
 Both engines (the LLM agent and the offline consolidator) touch the vault only through
 :class:`VaultTools`. Every path is vault-relative and checked: ``..``, absolute paths and
-symlinks that resolve outside the vault are refused, and writes to ``log.md`` (the
-watermark lives there and belongs to the runner), ``schema.md``, hidden folders such as
-``.state/`` and to ``4_Assets/`` are refused. Writes are atomic. Once the runner
+symlinks that resolve outside the vault are refused. A write is checked twice, as spelled
+and where it resolves, so no link can reach the root navigation files (``log.md`` holds the
+watermark and belongs to the runner; ``index.md`` has its own entry point; ``schema.md``),
+hidden folders such as ``.state/`` or ``4_Assets/``. Writes are atomic. Once the runner
 :meth:`close`\\ s the tools (timeout, cancel) no further write can land, so a rollback
 cannot race a worker thread that is still running.
 """
@@ -19,10 +20,10 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from suzent_desktop.core.atomic import atomic_write_bytes, atomic_write_text
+from suzent_desktop.core.layout import INDEX_MD, ROOT_NAV_FILES
 
 READ_LIMIT_CHARS = 60_000
 SEARCH_LIMIT = 8
-_PROTECTED_ROOT_FILES = frozenset({"log.md", "schema.md"})
 _PROTECTED_ZONES = frozenset({"4_Assets"})
 
 
@@ -66,7 +67,14 @@ class VaultTools:
 
     # -- path checks -------------------------------------------------------------------
     def resolve(self, relative: str, *, write: bool = False) -> Path:
-        """The absolute path of a vault-relative path, or VaultAccessError."""
+        """The absolute path of a vault-relative path, or VaultAccessError.
+
+        A write is judged by where the path *resolves*, not by how it is spelled: a folder
+        link ``3_Personal/root -> ..`` makes ``3_Personal/root/log.md`` the vault's own
+        ``log.md``, and a link into ``.state`` makes any name under it a program file. For a
+        write the resolved path is returned, so the journal and the rollback name the file
+        that really changed.
+        """
         if not isinstance(relative, str) or not relative.strip():
             raise VaultAccessError("a vault-relative path is required")
         text = relative.strip().replace("\\", "/")
@@ -77,27 +85,42 @@ class VaultTools:
             raise VaultAccessError(f"{relative}: '..' is not allowed; paths stay inside the vault")
         parts = [p for p in pure.parts if p not in ("", ".")]
         candidate = self.root.joinpath(*parts) if parts else self.root
-        real = candidate.resolve()
-        if real != self._real_root and self._real_root not in real.parents:
-            raise VaultAccessError(f"{relative}: resolves outside the vault")
+        real = self._real(candidate, relative)
         if write:
             self._check_writable(parts, relative)
+            self._check_writable(list(real.relative_to(self._real_root).parts), relative, resolved=True)
+            return real
         return candidate
 
-    def _check_writable(self, parts: list[str], relative: str) -> None:
+    def _real(self, candidate: Path, relative: str) -> Path:
+        """Where ``candidate`` resolves; VaultAccessError when outside the vault or unresolvable."""
+        try:
+            real = candidate.resolve()
+        except (OSError, RuntimeError) as exc:  # a symlink loop, an unreadable folder
+            raise VaultAccessError(f"{relative}: cannot be resolved ({exc})") from exc
+        if real != self._real_root and self._real_root not in real.parents:
+            raise VaultAccessError(f"{relative}: resolves outside the vault")
+        return real
+
+    def _check_writable(self, parts: list[str], relative: str, *, resolved: bool = False) -> None:
+        via = " (through a link)" if resolved else ""
         if not parts:
             raise VaultAccessError(f"{relative}: not a file")
         if any(p.startswith(".") for p in parts):
-            raise VaultAccessError(f"{relative}: hidden folders such as .state/ belong to the program")
-        if len(parts) == 1 and parts[0].lower() in _PROTECTED_ROOT_FILES:
-            raise VaultAccessError(f"{relative}: {parts[0]} is kept by the runner and cannot be written")
+            raise VaultAccessError(f"{relative}: hidden folders such as .state/ belong to the program{via}")
+        if len(parts) == 1 and parts[0].lower() in ROOT_NAV_FILES:
+            raise VaultAccessError(f"{relative}: {parts[0]} is kept by the program and cannot be written{via}")
         if parts[0] in _PROTECTED_ZONES:
-            raise VaultAccessError(f"{relative}: 4_Assets/ holds attachments and is never edited")
+            raise VaultAccessError(f"{relative}: 4_Assets/ holds attachments and is never edited{via}")
         if not parts[-1].lower().endswith(".md"):
-            raise VaultAccessError(f"{relative}: only markdown pages (.md) can be written")
+            raise VaultAccessError(f"{relative}: only markdown pages (.md) can be written{via}")
 
     def relative(self, path: Path) -> str:
-        return path.relative_to(self.root).as_posix()
+        """Vault-relative name of a resolved path (journal keys) or of a path as spelled."""
+        try:
+            return path.relative_to(self._real_root).as_posix()
+        except ValueError:
+            return path.relative_to(self.root).as_posix()
 
     # -- lifecycle ---------------------------------------------------------------------
     def close(self) -> None:
@@ -139,12 +162,9 @@ class VaultTools:
         return self.resolve(relative).is_file()
 
     def write(self, relative: str, text: str) -> None:
+        # The resolved target: a link to another page of the vault writes the page it points to
+        # (keeping the link itself intact), and the journal names the file that changes.
         path = self.resolve(relative, write=True)
-        if path.is_symlink():
-            # A link to another page of the vault: write the page it points to (resolve() has
-            # already refused links that leave the vault), keeping the link itself intact.
-            target = path.resolve().relative_to(self._real_root).as_posix()
-            path = self.resolve(target, write=True)
         if path.is_file():
             decode_page(relative, path.read_bytes())  # never replace a page nobody could read
         with self._lock:
@@ -155,13 +175,19 @@ class VaultTools:
             self.written.add(self.relative(path))
 
     def write_index(self, text: str) -> None:
-        """index.md is a root navigation file that engines keep; it has its own entry point."""
+        """index.md is a root navigation file that engines keep; it has its own entry point.
+
+        Only the vault's own index.md: a link named index.md that resolves anywhere else is refused.
+        """
+        path = self._real(self.root / INDEX_MD, INDEX_MD)
+        if path != self._real_root / INDEX_MD:
+            raise VaultAccessError(f"{INDEX_MD}: is a link to {self.relative(path)}; it is left as it is")
         with self._lock:
             if self._closed:
                 raise ToolsClosed("the run was stopped; no more writes")
-            self._journal(self.root / "index.md")
-            atomic_write_text(self.root / "index.md", text)
-            self.written.add("index.md")
+            self._journal(path)
+            atomic_write_text(path, text)
+            self.written.add(INDEX_MD)
 
     def _journal(self, path: Path) -> None:
         rel = self.relative(path)
@@ -172,7 +198,7 @@ class VaultTools:
         """Files this run wrote whose bytes now differ from before the run."""
         changed: list[str] = []
         for rel, old in sorted(self.originals.items()):
-            path = self.root / rel
+            path = self._real_root / rel
             current = path.read_bytes() if path.is_file() else None
             if current != old:
                 changed.append(rel)
@@ -184,7 +210,7 @@ class VaultTools:
         restored: list[str] = []
         for rel in self.changed_files():
             old = self.originals[rel]
-            path = self.root / rel
+            path = self._real_root / rel
             if old is None:
                 path.unlink(missing_ok=True)
             else:
