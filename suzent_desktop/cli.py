@@ -13,7 +13,9 @@ Behaviour where the interface left a choice:
 * ``search`` and ``forget`` first sync files changed since the last run (edits made in
   Obsidian or by another agent), so results never lag behind the files.
 * ``forget`` always records the tombstone, also when no indexed row matched (it then says
-  so), so a later reindex can never bring the text back from a log or page.
+  so), so a later reindex can never bring the text back from a log or page. Text that is a
+  hit as ``search`` printed it stands for that hit's paragraphs and items, one tombstone each.
+  ``forget --undo`` of text that is not forgotten exits 1.
 * ``reindex`` reports files it could not index as warnings and exits 0; ``doctor`` is the
   command that exits 1 for them. ``doctor`` errors (exit 1): unreadable config, unusable
   folders, files that are not UTF-8, index errors; warnings (exit 0): malformed log lines,
@@ -114,8 +116,9 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("--limit", type=_positive_int, default=10)
     search.add_argument("--source", choices=SOURCES, default=None)
 
-    forget = add("forget", "tombstone a memory and remove matching rows from the index at once")
-    forget.add_argument("text")
+    forget = add("forget", "forget a memory: from search at once, and from notebook pages")
+    forget.add_argument("text", help="a fact, a paragraph, or a hit's text as search printed it")
+    forget.add_argument("--undo", action="store_true", help="take a forget back: search and page lines return")
 
     reindex = add("reindex", "bring the index in step with the files")
     reindex.add_argument("--full", action="store_true", help="rebuild everything from the files")
@@ -439,23 +442,42 @@ def _one_line(text: str, width: int = 160) -> str:
 
 def cmd_forget(args: argparse.Namespace, out: Output) -> int:
     manager = _open(args)
+    if args.undo:
+        return _undo_forget(manager, args, out)
 
     async def go() -> Any:
         await _catch_up(manager, out)
         return await manager.forget(args.text)
 
     changes = _run(go())
-    from suzent_desktop.core.tombstones import normalize
-
-    normalized = normalize(args.text)
-    out.doc({"tombstone": normalized, "rows_removed": changes.rows_removed, "matched": changes.rows_removed > 0})
+    pages = sorted(str(p) for p in changes.pages)
+    out.doc({"tombstone": changes.forgotten[0], "tombstones": changes.forgotten, "rows_removed": changes.rows_removed,
+             "matched": changes.rows_removed > 0, "pages_changed": pages})
+    for unit in changes.forgotten:
+        out.say(f"Forgotten: {_one_line(unit)}")
+    for page in pages:
+        out.say(f"  taken off {page}")
     if changes.rows_removed:
-        out.say(f"Forgotten: removed {changes.rows_removed} row(s) from the index; tombstone recorded.")
+        out.say(f"Removed {changes.rows_removed} row(s) from the index. Undo: forget --undo TEXT")
     else:
         out.say(
             f"No indexed memory matched {args.text!r}. The tombstone is recorded anyway, "
             "so this text will never be indexed from any log or page."
         )
+    return 0
+
+
+def _undo_forget(manager: Any, args: argparse.Namespace, out: Output) -> int:
+    changes = _run(manager.undo_forget(args.text))
+    pages = sorted(str(p) for p in changes.pages)
+    out.doc({"restored": changes.restored, "rows_added": changes.rows_added, "pages_changed": pages,
+             "logs": sorted(changes.logs)})
+    for unit in changes.restored:
+        out.say(f"Restored: {_one_line(unit)}")
+    for page in pages:
+        out.say(f"  lines put back in {page}")
+    for date in sorted(changes.logs):
+        out.say(f"  its day was already consolidated: captured again in the log of {date}")
     return 0
 
 

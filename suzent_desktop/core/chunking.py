@@ -60,6 +60,10 @@ class Chunk:
                     result.extend(normalize(v) for v in item_variants(item))
         return list(dict.fromkeys(n for n in result if n))
 
+    def units(self) -> list[str]:
+        """What forgetting this chunk means: each of its paragraphs or list items, on its own."""
+        return list(dict.fromkeys(u for paragraph in self.paragraphs for u in paragraph_units(paragraph)))
+
 
 @dataclass
 class _Paragraph:
@@ -89,6 +93,32 @@ def item_variants(item: str) -> list[str]:
     if bare and bare != item:
         variants.append(bare)
     return variants
+
+
+def paragraph_units(paragraph: str) -> list[str]:
+    """The pieces a tombstone can name in one paragraph: each item of a plain list, else the paragraph.
+
+    A list item is named by its bare fact (no provenance dates, no strike-through), the form
+    a daily log and every later rewording of the page's dates share.
+    """
+    lines = [ln for ln in paragraph.split("\n") if ln.strip()]
+    items = [list_item_text(ln) for ln in lines]
+    if not lines or any(item is None for item in items) or _FENCE_RE.match(lines[0]):
+        return [paragraph.strip("\n")] if paragraph.strip() else []
+    units = [item_variants(item)[-1].strip() or item.strip() for item in items if item is not None]
+    return [u for u in units if u]
+
+
+def text_units(text: str) -> list[str]:
+    """The paragraphs and list items a piece of markdown (a search hit, typed text) stands for."""
+    lines = split_lines(text)
+    return list(dict.fromkeys(u for p in _paragraphs(lines, 0) for u in paragraph_units(p.text)))
+
+
+def paragraph_spans(text: str) -> list[tuple[int, str]]:
+    """Each paragraph of a page (frontmatter skipped) with its 1-based first line; it spans its own lines."""
+    lines = split_lines(text)
+    return [(p.line, p.text) for p in _paragraphs(lines, strip_frontmatter(lines))]
 
 
 def split_lines(text: str) -> list[str]:
@@ -243,8 +273,8 @@ def _drop_tombstoned(paragraph: _Paragraph, is_dead: Callable[[str], bool]) -> _
     ]
     if len(kept) == len(lines):
         return paragraph
-    if not any(ln.strip() for ln in kept):
-        return None
+    if not any(ln.strip() for ln in kept) or is_dead("\n".join(kept)):
+        return None  # (a paragraph forgotten after one of its items was)
     return _Paragraph("\n".join(kept), paragraph.line, paragraph.heading)
 
 

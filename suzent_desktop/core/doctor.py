@@ -74,7 +74,7 @@ def run_doctor(home: Path, *, clock: Clock | None = None, check_index: bool = Tr
     problems += check_notebook(layout, contents)
     problems += check_watermark(layout, today)
     if check_index:
-        problems += _without_repeats(check_index_health(layout, settings, clock), problems)
+        problems += _without_repeats(check_index_health(layout, settings, clock, contents), problems)
     return problems
 
 
@@ -233,18 +233,25 @@ def check_watermark(layout: Layout, today: dt.date) -> list[Problem]:
     return problems
 
 
-def check_index_health(layout: Layout, settings: Any, clock: Clock) -> list[Problem]:
-    """Stale or missing files and recorded errors, read from the index without syncing it."""
+def check_index_health(
+    layout: Layout, settings: Any, clock: Clock, tombstones: Iterable[str] = ()
+) -> list[Problem]:
+    """Stale or missing files, recorded errors, and forgotten text search still finds; read-only."""
     if not layout.index_dir.is_dir():
         return [Problem(INFO, str(layout.index_dir), None, "the search index is not built yet; run `reindex`")]
     try:
-        stats = asyncio.run(_index_stats(layout, settings, clock))
+        stats, findable = asyncio.run(_index_stats(layout, settings, clock, set(tombstones)))
     except Exception as exc:  # noqa: BLE001 - any failure to open the index is a finding, not a crash
         return [Problem(ERROR, str(layout.index_dir), None, f"the search index cannot be opened: {exc}; run `reindex --full`")]
     problems = [Problem(ERROR, str(layout.index_dir), None, f"index error: {error}") for error in stats.errors]
     problems += [
         Problem(WARNING, str(path), None, "changed since it was indexed (stale rows); run `reindex`")
         for path in _sorted(stats.stale_files)
+    ]
+    problems += [
+        Problem(WARNING, path, line, f"forgotten text is still findable in search ({source}): {stone[:100]!r}; "
+                "run `reindex`, or `forget` it again from the hit")
+        for path, line, source, stone in sorted(findable, key=lambda f: (f[0], f[1] or 0, f[3]))
     ]
     return problems
 
@@ -253,7 +260,7 @@ def _sorted(paths: Iterable[Any]) -> list[str]:
     return sorted(str(p) for p in paths)
 
 
-async def _index_stats(layout: Layout, settings: Any, clock: Clock) -> Any:
+async def _index_stats(layout: Layout, settings: Any, clock: Clock, tombstones: set[str]) -> Any:
     from suzent_desktop.core.embedding import make_embedder
     from suzent_desktop.core.indexer import Indexer
 
@@ -265,4 +272,4 @@ async def _index_stats(layout: Layout, settings: Any, clock: Clock) -> Any:
         archive=Archive(layout),
         tombstones=Tombstones(layout),
     )
-    return await indexer.stats()
+    return await indexer.stats(), await indexer.findable(tombstones, min_contained=MIN_CONTAINED_TOMBSTONE)

@@ -18,6 +18,8 @@ class ChangeSet:
     index: bool = False  # the index changed (search results may differ)
     errors: list[str] = field(default_factory=list)
     log_lines: list[int] = field(default_factory=list)  # where appended fact lines landed in their log
+    forgotten: list[str] = field(default_factory=list)  # tombstones a forget wrote (normalized)
+    restored: list[str] = field(default_factory=list)  # tombstones an undo lifted (normalized)
 
     def merge(self, other: ChangeSet) -> ChangeSet:
         self.pages |= other.pages
@@ -30,6 +32,8 @@ class ChangeSet:
         self.index = self.index or other.index
         self.errors += other.errors
         self.log_lines += other.log_lines
+        self.forgotten += other.forgotten
+        self.restored += other.restored
         return self
 
     @property

@@ -768,28 +768,68 @@ class Indexer:
             self.embedder = embedder
 
     async def remove_text(self, normalized: str) -> int:
-        """Delete rows whose text, or a paragraph or list item inside them, matches a tombstone.
+        return await self.remove_texts([normalized])
+
+    async def remove_texts(self, texts: Iterable[str]) -> int:
+        """Delete rows whose text, or a paragraph or list item inside them, matches one of these tombstones.
 
         Chunks that lost one paragraph are re-chunked right away so their other paragraphs
         stay findable; if that re-embedding fails they come back on the next pass.
         """
-        normalized = normalize(normalized)
-        if not normalized:
+        norms = {n for n in (normalize(t) for t in texts) if n}
+        if not norms:
             return 0
         async with self._exclusive():
-            return await asyncio.to_thread(self._remove_text, normalized)
+            return await asyncio.to_thread(self._remove_texts, norms)
 
-    def _remove_text(self, normalized: str) -> int:
+    async def row_with_text(self, text: str) -> tuple[str, str, str] | None:
+        """(source type, path, text) of an indexed row whose whole text is ``text`` (as search showed it)."""
+        normalized = normalize(text)
+        if not normalized:
+            return None
+
+        def find() -> tuple[str, str, str] | None:
+            from lancedb.expr import col, lit
+
+            try:
+                store = self._open_store(self._read_dim(), repair=False)
+                rows = store.scan(["source_type", "path", "text"], col("norm") == lit(normalized))
+            except (IndexStoreError, EmbeddingError):
+                return None
+            if rows.num_rows == 0:
+                return None
+            first = rows.slice(0, 1).to_pylist()[0]
+            return first["source_type"], first["path"], first["text"]
+
+        return await asyncio.to_thread(find)
+
+    def sources_holding(self, text: str) -> list[Path]:
+        """Live files that would give ``text`` a row if it were not tombstoned (blocking; reads files)."""
+        normalized = normalize(text)
+        key = norm_key(normalized)
+        found: list[Path] = []
+        for source in self._sources().values():
+            try:
+                data = source.path.read_bytes().decode("utf-8")
+            except (OSError, UnicodeDecodeError):
+                continue
+            if normalized not in normalize(data):
+                continue
+            if any(r.norm == normalized or key in r.norm_keys for r in self._rows_for(source, data, set())):
+                found.append(source.path)
+        return found
+
+    def _remove_texts(self, norms: set[str]) -> int:
         try:
             self._open_store(self._read_dim())
         except EmbeddingError:
             return 0
-        ids = self._store.ids_with_norm(normalized)
+        ids = list(dict.fromkeys(i for n in sorted(norms) for i in self._store.ids_with_norm(n)))
         current = self.tombstones.contents()
         with self._state_lock:
-            if normalized in current and self.state.tombstones == _digest(current - {normalized}):
-                # Every indexed row matching the new tombstone goes below, so the index now reflects
-                # the whole tombstone file: the next pass need not re-read every file for it.
+            if norms <= current and self.state.tombstones == _digest(current - norms):
+                # Every indexed row matching the new tombstones goes below, so the index now reflects
+                # the whole tombstone file: the next pass need not re-read every file for them.
                 self.state.tombstones = _digest(current)
                 self._dirty = True
         if not ids:
@@ -811,7 +851,7 @@ class Indexer:
                     self._dirty = True
                 if source_type != "archive":
                     rechunk.add(path)
-        stones = current | {normalized}
+        stones = current | norms
         changes = ChangeSet()
         plans = []
         for path in sorted(rechunk):
@@ -976,6 +1016,42 @@ class Indexer:
             log.warning("related pages for %s unavailable: %s", path, exc)
             return []
         return sorted(best.values(), key=lambda h: h.score, reverse=True)[:limit]
+
+    async def findable(self, stones: Iterable[str], *, min_contained: int = 12) -> list[tuple[str, int | None, str, str]]:
+        """Rows that still show tombstoned text: (path, line, source type, tombstone); read-only.
+
+        A row shows it when the row is the text, holds it as a paragraph or item, or (for a
+        tombstone of ``min_contained`` characters or more) contains it inside a longer text.
+        """
+        return await asyncio.to_thread(self._findable, [normalize(s) for s in stones if normalize(s)], min_contained)
+
+    def _findable(self, stones: list[str], min_contained: int) -> list[tuple[str, int | None, str, str]]:
+        import pyarrow.compute as pc
+
+        if not stones or not (self.layout.index_dir / f"{TABLE_NAME}.lance").exists():
+            return []
+        try:
+            store = self._open_store(self._read_dim(), repair=False)
+            table = store.scan(["path", "line", "source_type", "norm", "norm_keys"])
+        except (IndexStoreError, EmbeddingError):
+            return []
+        if table.num_rows == 0:
+            return []
+        norms = table.column("norm")
+        keys = table.column("norm_keys").combine_chunks()
+        flat_keys, parents = pc.list_flatten(keys), pc.list_parent_indices(keys)
+        found: list[tuple[str, int | None, str, str]] = []
+        for stone in sorted(set(stones)):
+            mask = np.asarray(pc.fill_null(pc.equal(norms, stone), False).to_numpy(zero_copy_only=False))
+            if len(stone) >= min_contained:
+                inside = pc.fill_null(pc.match_substring(norms, stone), False)
+                mask = mask | np.asarray(inside.to_numpy(zero_copy_only=False))
+            held = pc.filter(parents, pc.fill_null(pc.equal(flat_keys, norm_key(stone)), False)).to_numpy()
+            mask[held] = True
+            for index in np.flatnonzero(mask):
+                row = table.slice(int(index), 1).to_pylist()[0]
+                found.append((row["path"], row["line"], row["source_type"], stone))
+        return found
 
     async def stats(self) -> IndexStats:
         return await asyncio.to_thread(self._stats)

@@ -82,6 +82,11 @@ class Layout:
         return self.state_dir / "tombstones.jsonl"
 
     @property
+    def forget_journal_file(self) -> Path:
+        """Lines that forgetting took off pages, so undo can put them back."""
+        return self.state_dir / "forgotten_lines.jsonl"
+
+    @property
     def recall_log(self) -> Path:
         return self.state_dir / "recall_log.jsonl"
 

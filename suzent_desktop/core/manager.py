@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from suzent_desktop.core import forgetting
 from suzent_desktop.core.archive import Archive, ArchiveError
 from suzent_desktop.core.clock import SYSTEM_CLOCK, Clock
 from suzent_desktop.core.events import ChangeSet
@@ -22,7 +23,7 @@ from suzent_desktop.core.facts import Fact
 from suzent_desktop.core.layout import Layout, LayoutError, default_home
 from suzent_desktop.core.notebook import Notebook
 from suzent_desktop.core.recall import Recall, RecallLog
-from suzent_desktop.core.tombstones import Tombstones
+from suzent_desktop.core.tombstones import Tombstones, normalize
 from suzent_desktop.settings import Settings, load_settings
 
 if TYPE_CHECKING:
@@ -53,6 +54,7 @@ class MemoryManager:
         self.archive = Archive(layout)
         self.notebook = Notebook(layout)
         self.tombstones = Tombstones(layout)
+        self.forget_journal = forgetting.ForgetJournal(layout.forget_journal_file)
         self.recall = RecallLog(layout)
         self.indexer = indexer
 
@@ -187,15 +189,146 @@ class MemoryManager:
                 pass  # recall signals are best-effort; a read-only vault must not break search
         return response
 
-    async def forget(self, text: str) -> ChangeSet:
-        """Tombstone the text, then drop matching rows at once. ``rows_removed == 0``: nothing matched.
+    async def units_to_forget(self, text: str, *, source_type: str | None = None, path: str | None = None) -> list[str]:
+        """What forgetting ``text`` tombstones: the paragraphs and list items it stands for, each on its own.
 
-        The tombstone is recorded even when no row matched, so a later reindex can never
-        bring the text back from a log or page that was not indexed yet.
+        ``text`` is a search hit (give its source type and path) or typed text; typed text that is
+        exactly an indexed row (a hit copied from ``search``) is read as that row.
         """
-        normalized = await asyncio.to_thread(self.tombstones.add, text)
-        removed = await self.indexer.remove_text(normalized)
-        return ChangeSet(tombstones=True, rows_removed=removed, index=removed > 0)
+        if source_type is None:
+            row = await self.indexer.row_with_text(text)
+            if row is not None:
+                source_type, path, text = row
+        return await asyncio.to_thread(self.units_of_hit, text, source_type, path)
+
+    def units_of_hit(self, text: str, source_type: str | None, path: str | None) -> list[str]:
+        """The units of a hit whose source is known (reads that one file, never the index)."""
+        page_text = None
+        if path and source_type not in (None, "archive"):
+            try:
+                page_text = Path(path).read_bytes().decode("utf-8", errors="replace")
+            except OSError:
+                page_text = None
+        return forgetting.units_for(text, source_type=source_type, page_text=page_text)
+
+    async def forget(
+        self,
+        text: str,
+        *,
+        source_type: str | None = None,
+        path: str | None = None,
+        units: list[str] | None = None,
+    ) -> ChangeSet:
+        """Tombstone each unit the text stands for, drop their rows at once and take them off pages.
+
+        ``rows_removed == 0``: nothing indexed matched. The tombstones are recorded even then, so
+        a later reindex can never bring the text back from a log or page not indexed yet.
+        """
+        if units is None:
+            units = await self.units_to_forget(text, source_type=source_type, path=path)
+        if not any(u.strip() for u in units):
+            raise ValueError("nothing to forget: the text is empty")
+        norms = await asyncio.to_thread(self.tombstones.add_many, units)
+        removed = await self.indexer.remove_texts(norms)
+        changes = ChangeSet(tombstones=True, rows_removed=removed, index=removed > 0, forgotten=list(norms))
+        changes.merge(await self.take_off_pages(set(norms)))
+        return changes
+
+    async def take_off_pages(self, stones: set[str], pages: Iterable[Path] | None = None) -> ChangeSet:
+        """Remove forgotten paragraphs and items from notebook pages (all, or these), journalled for undo."""
+        changed = await asyncio.to_thread(self._strip_pages, stones, None if pages is None else list(pages))
+        changes = ChangeSet(pages=set(changed))
+        if changed:
+            changes.merge(await self.indexer.sync_paths(changed))
+        return changes
+
+    def _strip_pages(self, stones: set[str], pages: list[Path] | None) -> list[Path]:
+        if not stones:
+            return []
+        changed: list[Path] = []
+        for page in self.notebook.content_pages() if pages is None else pages:
+            try:
+                text = page.read_bytes().decode("utf-8")
+            except (OSError, UnicodeDecodeError):
+                continue  # never rewrite what cannot be read exactly
+            flat = normalize(text)
+            if not any(stone in flat for stone in stones):
+                continue
+            kept, removals = forgetting.strip_forgotten(str(page), text, stones)
+            if not removals:
+                continue
+            self.forget_journal.record(removals)
+            forgetting.rewrite_page(page, kept)
+            changed.append(page)
+        return changed
+
+    async def undo_forget(self, text: str) -> ChangeSet:
+        """Lift the tombstones ``text`` names, put their lines back on pages, and make them findable.
+
+        A fact forgotten while its day was pending is in no live file once that day is
+        consolidated (the dream left it out), so it is captured again in today's log: it is
+        searchable at once and the next dream files it.
+        """
+        targets = await asyncio.to_thread(self._undo_targets, text)
+        if not targets:
+            raise ValueError(f"nothing to undo: {text.strip()[:80]!r} is not forgotten")
+        for content in targets:
+            await asyncio.to_thread(self.tombstones.undo, content)
+        changes = ChangeSet(tombstones=True, restored=list(targets))
+        pages = await asyncio.to_thread(self._restore_pages, set(targets))
+        changes.pages |= set(pages)
+        changes.merge(await self.indexer.sync())
+        orphans = [c for c in targets if not await asyncio.to_thread(self.indexer.sources_holding, c)]
+        facts = await asyncio.to_thread(self._consolidated_facts, orphans)
+        if facts:
+            changes.merge(await self._append_and_index(facts, session_id="restored", when=self.clock.now()))
+        return changes
+
+    def _undo_targets(self, text: str) -> list[str]:
+        """The live tombstones ``text`` names: itself (a tombstone as listed) or its paragraphs and items."""
+        live = self.tombstones.contents()
+        wanted = [normalize(text)] + [normalize(u) for u in forgetting.units_for(text)]
+        return [c for c in dict.fromkeys(wanted) if c in live]
+
+    def _restore_pages(self, contents: set[str]) -> list[Path]:
+        removals = self.forget_journal.outstanding(contents)
+        by_path: dict[str, list[forgetting.Removal]] = {}
+        for removal in removals:
+            by_path.setdefault(removal.path, []).append(removal)
+        changed: list[Path] = []
+        done: list[str] = []
+        for raw, items in by_path.items():
+            page = Path(raw)
+            try:
+                text = page.read_bytes().decode("utf-8") if page.exists() else ""
+            except (OSError, UnicodeDecodeError):
+                continue
+            restored = text
+            for removal in sorted(items, key=lambda r: r.line):
+                restored = forgetting.restore_lines(restored, removal)
+            if restored != text:
+                forgetting.rewrite_page(page, restored)
+                changed.append(page)
+            done += [r.id for r in items]
+        self.forget_journal.mark_restored(done)
+        return changed
+
+    def _consolidated_facts(self, contents: list[str]) -> list[Fact]:
+        """The newest fact line of each content found in a daily log (for those no live file holds)."""
+        wanted = set(contents)
+        found: dict[str, Fact] = {}
+        for date in reversed(self.archive.dates()):
+            if not wanted - set(found):
+                break
+            try:
+                parsed = self.archive.read(date)
+            except (ArchiveError, OSError):
+                continue
+            for line in parsed.facts:
+                norm = normalize(line.fact.content)
+                if norm in wanted and norm not in found:
+                    found[norm] = line.fact
+        return [found[c] for c in contents if c in found]
 
     async def reindex(
         self,
@@ -238,7 +371,7 @@ class MemoryManager:
                 parsed = self.archive.read(date)
             except (ArchiveError, OSError):
                 continue
-            total += sum(1 for f in parsed.facts if " ".join(f.fact.content.lower().split()) not in stones)
+            total += sum(1 for f in parsed.facts if normalize(f.fact.content) not in stones)
         return total
 
     async def status(self) -> dict[str, Any]:

@@ -90,14 +90,20 @@ class Tombstones:
             handle.write(prefix + json.dumps(record, ensure_ascii=False) + "\n")
 
     def add(self, text: str, *, source: str = "user", reason: str = "") -> str:
-        content = normalize(text)
-        if not content:
+        return self.add_many([text], source=source, reason=reason)[0]
+
+    def add_many(self, texts: list[str], *, source: str = "user", reason: str = "") -> list[str]:
+        """One tombstone per text, written in one append (the paragraphs and items of one forget)."""
+        contents = list(dict.fromkeys(c for c in (normalize(t) for t in texts) if c))
+        if not contents:
             raise ValueError("nothing to forget: the text is empty")
-        record = {"content": content, "ts": dt.datetime.now().astimezone().isoformat(timespec="seconds"), "source": source}
-        if reason:
-            record["reason"] = reason
-        self._append(record)
-        return content
+        now = dt.datetime.now().astimezone().isoformat(timespec="seconds")
+        for content in contents:
+            record = {"content": content, "ts": now, "source": source}
+            if reason:
+                record["reason"] = reason
+            self._append(record)
+        return contents
 
     def undo(self, text: str) -> None:
         """Lift a tombstone by appending an ``undone`` record; the earlier lines stay as history."""

@@ -394,8 +394,8 @@ class MainWindow(QMainWindow):
         shown = text if len(text) < 400 else text[:400] + "…"
         if not self.prompter.confirm(
             "Forget",
-            f"Forget this everywhere in search?\n\n“{shown}”\n\nThe text stays in your files; "
-            "it is never indexed again. You can undo this in the Forgotten pane.",
+            f"Forget this everywhere you can look?\n\n“{shown}”\n\nIt leaves search for good and is taken "
+            "off notebook pages (daily logs keep their history). You can undo this in the Forgotten pane.",
             ok="Forget",
         ):
             return None

@@ -6,7 +6,9 @@ from pathlib import Path
 
 import panes_support
 from panes_support import WAIT_MS, run, seed, wait_task, write_page
+from PySide6.QtCore import Qt
 
+from suzent_desktop.ui.forget_dialog import ForgetDialog
 from suzent_desktop.ui.panes.common import highlight
 from suzent_desktop.ui.panes.search_pane import SearchPane
 
@@ -76,14 +78,14 @@ def test_forget_a_hit_gone_at_once_and_after_full_reindex(qtbot, pane_services) 
     row = next(i for i, h in enumerate(hits) if "compact dashboards" in h.text)
     text = hits[row].text
 
-    pane.confirm = lambda *_: False  # the user says no: nothing happens
+    pane.choose_units = lambda units: []  # the user cancels: nothing happens
     assert pane.forget_hit(row) is None
     assert any(h.text == text for h in pane.hits())
 
-    asked: list[str] = []
-    pane.confirm = lambda title, body: asked.append(body) or True
+    asked: list[list[str]] = []
+    pane.choose_units = lambda units: asked.append(units) or units
     task = pane.forget_hit(row)
-    assert asked and "compact dashboards" in asked[0]
+    assert asked == [["User prefers compact dashboards"]]
     assert all(h.text != text for h in pane.hits())  # gone at once, before the engine answered
     wait_task(qtbot, task)
     assert services.manager.tombstones.is_tombstoned(text)
@@ -91,6 +93,47 @@ def test_forget_a_hit_gone_at_once_and_after_full_reindex(qtbot, pane_services) 
     run(qtbot, services.manager.reindex(full=True))
     hits = search(qtbot, pane, "compact dashboards prefers")
     assert all("compact dashboards" not in h.text for h in hits)
+
+
+def test_forget_a_two_paragraph_hit_through_the_dialog(qtbot, pane_services) -> None:
+    services = pane_services
+    page = write_page(
+        services.manager,
+        "3_Personal/Preferences.md",
+        "# Preferences\n\n## Travel\n- User prefers window seats on flights (2026-07-10)\n\n"
+        "Allergies are on [[Health]]. See also [[Work]].\n",
+    )
+    run(qtbot, services.manager.reindex())
+    pane = make_pane(qtbot, services)
+    hits = search(qtbot, pane, "window seats flights")
+    row = next(i for i, h in enumerate(hits) if "window seats" in h.text)
+    assert "Allergies" in hits[row].text  # one hit, two paragraphs
+
+    shown: list[list[str]] = []
+
+    def answer(units: list[str]) -> list[str]:
+        dialog = ForgetDialog(units)  # the real dialog, driven as a user would
+        qtbot.addWidget(dialog)
+        shown.append(dialog.shown())
+        dialog.lines.item(1).setCheckState(Qt.CheckState.Unchecked)
+        assert dialog.forget_button.isEnabled()
+        dialog.lines.item(0).setCheckState(Qt.CheckState.Unchecked)
+        assert not dialog.forget_button.isEnabled()  # nothing chosen: nothing to forget
+        dialog.lines.item(0).setCheckState(Qt.CheckState.Checked)
+        dialog.lines.item(1).setCheckState(Qt.CheckState.Checked)
+        dialog.forget_button.click()
+        return dialog.chosen()
+
+    pane.choose_units = answer
+    with qtbot.waitSignal(pane.searched, timeout=WAIT_MS):  # the list refreshes after the forget
+        wait_task(qtbot, pane.forget_hit(row))
+    assert shown == [["User prefers window seats on flights", "Allergies are on [[Health]]. See also [[Work]]."]]
+    assert not any("window seats" in h.text or "Allergies" in h.text for h in pane.hits())
+    assert "window seats" not in page.read_text(encoding="utf-8")
+
+    run(qtbot, services.manager.reindex(full=True))
+    hits = search(qtbot, pane, "window seats flights allergies")
+    assert not any("window seats" in h.text or "Allergies" in h.text for h in hits)
 
 
 def test_dirty_index_notice_after_an_external_write(qtbot, pane_services) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import html
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -32,6 +33,7 @@ from PySide6.QtWidgets import (
 
 from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.notebook import ZONES
+from suzent_desktop.ui.forget_dialog import choose_units
 from suzent_desktop.ui.panes.common import Pane, display_path, highlight
 
 if TYPE_CHECKING:
@@ -63,6 +65,8 @@ class SearchPane(Pane):
         super().__init__(services, parent)
         self.last_response: Any = None
         self.stale_count = 0
+        # Asks which of a hit's lines to forget; tests replace it to drive the dialog themselves.
+        self.choose_units: Callable[[list[str]], list[str]] = lambda units: choose_units(self, units)
         self._build()
         self._debounce = QTimer(self)
         self._debounce.setSingleShot(True)
@@ -332,36 +336,23 @@ class SearchPane(Pane):
         self.forget_hit(self.results.currentRow())
 
     def forget_hit(self, row: int) -> asyncio.Task[Any] | None:
-        """Ask, then tombstone the hit's text; the hit leaves the list at once."""
+        """Show what the hit stands for, line by line; forget the lines the user keeps checked."""
         item = self.results.item(row)
         if item is None:
             return None
         hit = item.data(HIT_ROLE)
-        preview = hit.text if len(hit.text) <= 300 else hit.text[:300] + "…"
-        if not self.confirm(
-            "Forget this memory?",
-            f"“{preview}”\n\nIt will be removed from search and never indexed again "
-            "(the files keep their text). You can undo this in the Forgotten list.",
-        ):
+        units = self.services.manager.units_of_hit(hit.text, hit.source_type, hit.path)
+        chosen = self.choose_units(units) if units else []
+        if not chosen:
             return None
-        self._drop_rows_with(hit.text)
-        return self.run_job("forget", self._forget(hit.text), supersede=False)
-
-    def _drop_rows_with(self, text: str) -> None:
-        wanted = " ".join(text.lower().split())
-        for i in reversed(range(self.results.count())):
-            hit = self.results.item(i).data(HIT_ROLE)
-            if " ".join(hit.text.lower().split()) == wanted:
-                self.results.takeItem(i)
+        self.results.takeItem(row)  # gone at once; the refresh after the forget redraws the rest
         self.forget_button.setEnabled(self.results.currentRow() >= 0)
+        return self.run_job("forget", self._forget(chosen), supersede=False)
 
-    async def _forget(self, text: str) -> None:
-        changes = await self.services.manager.forget(text)
-        self.report(
-            f"Forgot it ({changes.rows_removed} index row(s) removed)"
-            if changes.rows_removed
-            else "Forgotten for the future; no indexed row matched it exactly"
-        )
+    async def _forget(self, units: list[str]) -> None:
+        changes = await self.services.manager.forget("", units=units)
+        pages = f", taken off {len(changes.pages)} page(s)" if changes.pages else ""
+        self.report(f"Forgot {len(units)} line(s) ({changes.rows_removed} index row(s) removed{pages})")
         if self.alive():
             self.forgotten.emit(changes.rows_removed)
-        self.publish(changes)
+        self.publish(changes)  # this pane wants tombstone changes: its query runs again

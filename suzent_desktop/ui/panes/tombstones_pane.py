@@ -1,14 +1,12 @@
 """Forgotten memories: review every tombstone and undo one.
 
-Undo appends an "undone" record (the tombstone file is history, never rewritten) and then
-runs an incremental reindex, which re-reads the files because the tombstones changed, so
-the memory comes back to search without a full rebuild.
+Undo is the engine's ``undo_forget``: an "undone" record (the tombstone file is history,
+never rewritten), the page lines forgetting took off put back, and the index caught up.
 """
 
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
@@ -30,22 +28,6 @@ if TYPE_CHECKING:
     from suzent_desktop.ui.services import AppServices
 
 STONE_ROLE = Qt.ItemDataRole.UserRole + 1
-
-
-def files_mentioning(manager: Any, normalized: str) -> list[Path]:
-    """Logs, pages and core files whose normalized text contains ``normalized`` (blocking; run in a thread)."""
-    candidates: list[Path] = [manager.archive.path_for(d) for d in manager.archive.dates()]
-    candidates += list(manager.notebook.content_pages())
-    candidates += [p for p in manager.layout.core_files if p.is_file()]
-    found: list[Path] = []
-    for path in candidates:
-        try:
-            text = path.read_bytes().decode("utf-8", errors="replace")
-        except OSError:
-            continue
-        if normalized in normalize(text):
-            found.append(path)
-    return found
 
 
 class TombstonesPane(Pane):
@@ -129,18 +111,9 @@ class TombstonesPane(Pane):
         return self.run_job("undo", self._undo(content), supersede=False)
 
     async def _undo(self, content: str) -> None:
-        manager = self.services.manager
-        await asyncio.to_thread(manager.tombstones.undo, content)
-        # The indexer notices that the tombstones changed and re-reads every file (embedding only
-        # the rows that come back), so an incremental pass is enough.
-        changes = ChangeSet(tombstones=True)
-        changes.merge(await manager.reindex())
-        if changes.rows_added == 0 and await asyncio.to_thread(files_mentioning, manager, content):
-            # The text is in the files but the pass restored nothing (the index had not noticed
-            # the tombstones change): rebuild, the one way to be sure it is searchable again.
-            progress = self.services.progress_callback("Restoring")
-            changes.merge(await manager.reindex(full=True, progress=progress))
-        self.report(f"Restored “{content[:60]}” ({changes.rows_added} row(s) back in search)")
+        changes = await self.services.manager.undo_forget(content)
+        where = f"; lines put back in {len(changes.pages)} page(s)" if changes.pages else ""
+        self.report(f"Restored “{content[:60]}” ({changes.rows_added} row(s) back in search{where})")
         if self.alive():
             self.undone.emit(content)
         self.publish(changes)

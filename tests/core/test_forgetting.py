@@ -1,0 +1,159 @@
+"""Forget by what the user sees: one tombstone per paragraph or item, off pages, and undo."""
+
+from __future__ import annotations
+
+import pytest
+from dream_support import make_manager, write_log
+
+from suzent_desktop.core.chunking import chunk_markdown
+from suzent_desktop.core.dream.runner import DreamRunner
+from suzent_desktop.core.forgetting import Removal, restore_lines, strip_forgotten, units_for
+from suzent_desktop.core.tombstones import normalize
+
+PREFERENCES = (
+    "---\ntags: [personal]\n---\n# Preferences\n\n## Tools\n- User prefers dark mode in every editor (2026-07-01)\n\n"
+    "## Travel\n- User prefers window seats on flights (2026-07-10)\n\n"
+    "Allergies are on [[Health#Allergies|the health page]]. See also [[Work]],\n[[Trail Guide]].\n"
+)
+WINDOW = "User prefers window seats on flights"
+ALLERGIES = "Allergies are on [[Health#Allergies|the health page]]. See also [[Work]],\n[[Trail Guide]]."
+
+
+@pytest.fixture
+def manager(home, clock):
+    return make_manager(home, clock)
+
+
+def write_page(manager, rel: str, text: str):
+    path = manager.layout.notebook_dir / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(text.encode("utf-8"))
+    return path
+
+
+async def hit_for(manager, query: str, needle: str):
+    response = await manager.search(query, limit=20, record_recall=False)
+    return next((h for h in response.hits if needle.lower() in h.text.lower()), None)
+
+
+# -- units ------------------------------------------------------------------------------
+def test_a_merged_chunk_stands_for_each_of_its_paragraphs_and_items() -> None:
+    merged = [c for c in chunk_markdown(PREFERENCES) if "window seats" in c.text]
+    assert len(merged) == 1 and "Allergies" in merged[0].text  # the two paragraphs share one row
+    assert merged[0].units() == [WINDOW, ALLERGIES]
+    assert units_for(merged[0].text, source_type="notebook") == [WINDOW, ALLERGIES]
+    assert units_for("User prefers jazz", source_type="archive") == ["User prefers jazz"]
+
+
+def test_a_piece_of_a_long_paragraph_stands_for_the_whole_paragraph() -> None:
+    long = " ".join(f"Sentence number {i} about the long trip to Lisbon." for i in range(60))
+    page = f"# Trip\n\n{long}\n"
+    pieces = chunk_markdown(page)
+    assert len(pieces) > 1
+    assert units_for(pieces[1].text, source_type="notebook", page_text=page) == [long]
+
+
+def test_paragraph_forgotten_after_one_of_its_items_still_leaves_the_index() -> None:
+    page = "Intro line\n- first item\n- second item\n"
+    stones = {normalize("first item"), normalize("Intro line\n- second item")}
+    assert chunk_markdown(page, tombstones=stones) == []
+
+
+# -- pages --------------------------------------------------------------------------------
+def test_strip_and_restore_give_the_page_back_byte_for_byte_with_crlf() -> None:
+    page = PREFERENCES.replace("\n", "\r\n")
+    stones = {normalize(WINDOW), normalize(ALLERGIES)}
+    kept, removals = strip_forgotten("P.md", page, stones)
+    assert "window seats" not in kept and "Allergies" not in kept and "dark mode" in kept
+    assert "\r\n" in kept and "\n" not in kept.replace("\r\n", "")
+    for removal in removals:
+        kept = restore_lines(kept, removal)
+    assert kept == page
+
+
+@pytest.mark.parametrize("order", [(0, 1), (1, 0)])
+def test_adjacent_items_restored_one_at_a_time_in_either_order(order) -> None:
+    page = "# P\n\n- alpha fact\n- beta fact\n- gamma fact\n"
+    kept, removals = strip_forgotten("P.md", page, {"alpha fact", "beta fact"})
+    assert kept == "# P\n\n- gamma fact\n"
+    for index in order:
+        kept = restore_lines(kept, removals[index])
+    assert kept == page
+
+
+def test_restore_skips_a_block_already_back_on_the_page() -> None:
+    removal = Removal("P.md", "alpha fact", 3, "- alpha fact\n", "", "- beta fact")
+    page = "# P\n\n- alpha fact\n- beta fact\n"
+    assert restore_lines(page, removal) == page
+
+
+# -- the manager: forget a hit, undo --------------------------------------------------------
+async def test_forgetting_a_two_paragraph_hit_forgets_each_paragraph_for_good(manager) -> None:
+    page = write_page(manager, "3_Personal/Preferences.md", PREFERENCES)
+    await manager.reindex()
+    hit = await hit_for(manager, "window seats on flights", "window seats")
+    assert hit is not None and "Allergies" in hit.text
+
+    assert await manager.units_to_forget(hit.text, source_type=hit.source_type, path=hit.path) == [WINDOW, ALLERGIES]
+    changes = await manager.forget(hit.text, source_type=hit.source_type, path=hit.path)
+    assert changes.forgotten == [normalize(WINDOW), normalize(ALLERGIES)]
+    assert changes.rows_removed >= 1 and page in changes.pages
+
+    text = page.read_text(encoding="utf-8")
+    assert "window seats" not in text and "Allergies" not in text and "dark mode" in text
+    for full in (False, True):
+        await manager.reindex(full=full)
+        assert await hit_for(manager, "window seats on flights", "window seats") is None
+        assert await hit_for(manager, "Allergies health page", "allergies") is None
+    assert await hit_for(manager, "dark mode editor", "dark mode") is not None
+
+    undone = await manager.undo_forget(hit.text)
+    assert set(undone.restored) == {normalize(WINDOW), normalize(ALLERGIES)}
+    assert page.read_text(encoding="utf-8") == PREFERENCES
+    assert await hit_for(manager, "window seats on flights", "window seats") is not None
+
+
+async def test_typed_text_of_a_hit_is_read_as_that_hit(manager) -> None:
+    write_page(manager, "3_Personal/Preferences.md", PREFERENCES)
+    await manager.reindex()
+    hit = await hit_for(manager, "window seats on flights", "window seats")
+    flat = " ".join(hit.text.split())  # as the human form of `search` prints it
+    assert await manager.units_to_forget(flat) == [WINDOW, ALLERGIES]
+
+
+async def test_undo_of_a_fact_forgotten_while_pending_after_its_day_is_consolidated(manager, today) -> None:
+    write_log(manager, "2026-07-10", ["User collects vintage fountain pens", "User likes green tea"])
+    await manager.reindex()
+    await manager.forget("User collects vintage fountain pens")
+    result = await DreamRunner(manager).run_once(force=True)
+    assert result.outcome == "productive" and manager.watermark() == "2026-07-10"
+    assert await hit_for(manager, "vintage fountain pens", "fountain pens") is None
+
+    changes = await manager.undo_forget("User collects vintage fountain pens")
+    assert changes.restored == [normalize("User collects vintage fountain pens")]
+    assert changes.logs == {today.isoformat()}  # captured again: pending, so the next dream files it
+    hit = await hit_for(manager, "vintage fountain pens", "fountain pens")
+    assert hit is not None and hit.source_type == "archive"
+    assert manager.pending_dates() == []  # today's log is never consolidated, but it is searchable
+
+
+async def test_undo_of_text_not_forgotten_is_an_error(manager) -> None:
+    with pytest.raises(ValueError, match="not forgotten"):
+        await manager.undo_forget("never forgotten")
+
+
+async def test_forget_of_a_consolidated_fact_takes_it_off_its_page_and_undo_puts_it_back(manager) -> None:
+    write_log(manager, "2026-07-10", ["User collects vintage fountain pens", "User likes green tea"])
+    assert (await DreamRunner(manager).run_once(force=True)).outcome == "productive"
+    pages = {p: p.read_bytes() for p in manager.notebook.content_pages() if b"fountain pens" in p.read_bytes()}
+    assert pages
+
+    changes = await manager.forget("User collects vintage fountain pens")
+    assert set(pages) <= changes.pages
+    assert all(b"fountain pens" not in p.read_bytes() for p in pages)
+    assert await hit_for(manager, "vintage fountain pens", "fountain pens") is None
+
+    undone = await manager.undo_forget("user collects vintage fountain pens")
+    assert undone.logs == set()  # the page holds it again: nothing to capture
+    assert {p: p.read_bytes() for p in pages} == pages
+    assert await hit_for(manager, "vintage fountain pens", "fountain pens") is not None
