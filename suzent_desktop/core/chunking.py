@@ -13,13 +13,13 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from suzent_desktop.core.markdown import FenceTracker, frontmatter_lines
 from suzent_desktop.core.tombstones import normalize
 
 MAX_CHUNK_CHARS = 1200  # a single paragraph longer than this is split at sentence ends
 MERGE_CHUNK_CHARS = 800  # small paragraphs of one section are merged up to this size
 
 _HEADING_RE = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
-_FENCE_RE = re.compile(r"^\s*(`{3,}|~{3,})")
 _SENTENCE_END_RE = re.compile(r"(?<=[.!?…。！？])\s+|(?<=[.!?…。！？][\"')\]])\s+")
 _LIST_ITEM_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?(?P<text>.*)$")
 _DATE = r"\d{4}-\d{2}-\d{2}"
@@ -126,22 +126,12 @@ def split_lines(text: str) -> list[str]:
     return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
 
 
-def strip_frontmatter(lines: list[str]) -> int:
-    """Number of leading lines that are YAML frontmatter (0 when there is none)."""
-    if not lines or lines[0].strip() != "---":
-        return 0
-    for index in range(1, len(lines)):
-        if lines[index].strip() in ("---", "..."):
-            return index + 1
-    return 0  # an unclosed block is ordinary text, not frontmatter
-
-
 def _paragraphs(lines: list[str], first: int) -> list[_Paragraph]:
     out: list[_Paragraph] = []
     headings: list[tuple[int, str]] = []
     buffer: list[str] = []
     start = 0
-    fence: str | None = None
+    fences = FenceTracker()
 
     def heading_path() -> str | None:
         return " > ".join(title for _, title in headings) or None
@@ -156,16 +146,14 @@ def _paragraphs(lines: list[str], first: int) -> list[_Paragraph]:
     for index in range(first, len(lines)):
         line = lines[index]
         number = index + 1
-        if fence is not None:
+        if fences.open is not None:
             buffer.append(line)
-            if line.strip().startswith(fence):
+            if fences.feed(line):  # the closing fence
                 out.append(_Paragraph("\n".join(buffer), start, heading_path(), fence=True))
-                buffer, fence = [], None
+                buffer = []
             continue
-        fence_match = _FENCE_RE.match(line)
-        if fence_match:
+        if fences.feed(line):  # an opening fence (CommonMark rules, shared with every reader)
             flush()
-            fence = fence_match.group(1)[0] * 3
             buffer, start = [line], number
             continue
         heading = _HEADING_RE.match(line)
@@ -182,7 +170,7 @@ def _paragraphs(lines: list[str], first: int) -> list[_Paragraph]:
         if not buffer:
             start = number
         buffer.append(line)
-    if fence is not None and buffer:  # an unclosed fence runs to the end of the file
+    if fences.open is not None and buffer:  # an unclosed fence runs to the end of the file
         out.append(_Paragraph("\n".join(buffer), start, heading_path(), fence=True))
     else:
         flush()
@@ -293,7 +281,7 @@ def chunk_markdown(
 
     lines = split_lines(text)
     paragraphs = [
-        p for p in (_drop_tombstoned(p, is_dead) for p in _paragraphs(lines, strip_frontmatter(lines))) if p
+        p for p in (_drop_tombstoned(p, is_dead) for p in _paragraphs(lines, frontmatter_lines("\n".join(lines)))) if p
     ]
     chunks: list[Chunk] = []
     current: Chunk | None = None

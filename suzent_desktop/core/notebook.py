@@ -9,7 +9,6 @@ code block never moves it, which is how the original system lost today's facts.
 from __future__ import annotations
 
 import datetime as dt
-import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -17,6 +16,8 @@ from importlib import resources
 from pathlib import Path
 
 from suzent_desktop.core.layout import ROOT_NAV_FILES, Layout
+from suzent_desktop.core.links import vault_files
+from suzent_desktop.core.markdown import FenceTracker
 
 ZONES: tuple[str, ...] = (
     "0_Inbox",
@@ -35,30 +36,6 @@ _SEEDS = ("schema.md", "index.md", "log.md")
 _ENTRY_RE = re.compile(r"^##\s+\[(?P<date>\d{4}-\d{2}-\d{2})\]\s+(?P<kind>[A-Za-z_-]+)\b(?P<rest>.*)$")
 _WATERMARK_RE = re.compile(r"(?<!\S)watermark=(?P<date>\d{4}-\d{2}-\d{2})(?!\S)")
 _SKIPPED_RE = re.compile(r"(?<!\S)skipped=(?P<dates>[\d,-]+)")
-_FENCE_RE = re.compile(r"^ {0,3}(?P<fence>`{3,}|~{3,})(?P<info>.*)$")  # four spaces make a code line, not a fence
-
-
-class _FenceTracker:
-    """CommonMark-style fences: a fence closes only with the same character, at least as long."""
-
-    def __init__(self) -> None:
-        self.open: str | None = None
-
-    def feed(self, line: str) -> bool:
-        """Track ``line``; True when it opens or closes a fence."""
-        match = _FENCE_RE.match(line)
-        if not match:
-            return False
-        fence = match.group("fence")
-        if self.open is None:
-            if fence[0] == "`" and "`" in match.group("info"):
-                return False  # ``` followed by more backticks is inline code, not a fence
-            self.open = fence
-            return True
-        if fence[0] == self.open[0] and len(fence) >= len(self.open) and not match.group("info").strip():
-            self.open = None
-            return True
-        return False
 
 
 class NotebookError(ValueError):
@@ -135,15 +112,10 @@ class Notebook:
         return not (len(relative.parts) == 1 and relative.name in ROOT_NAV_FILES)
 
     def content_pages(self) -> Iterator[Path]:
-        """Every markdown content page, sorted, skipping hidden folders (``.obsidian``, ``.trash``, ``.state``)."""
-        if not self.root.is_dir():
-            return
-        for folder, dirs, files in os.walk(self.root):
-            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-            for name in sorted(files):
-                path = Path(folder) / name
-                if self.is_content_page(path):
-                    yield path
+        """Every markdown content page, sorted per folder, skipping hidden folders (``.obsidian``, ``.trash``, ``.state``)."""
+        for path in vault_files(self.root):  # symlinked folders followed, as Obsidian does
+            if self.is_content_page(path):
+                yield path
 
     def relative(self, path: Path) -> str:
         return path.relative_to(self.root).as_posix()
@@ -158,7 +130,7 @@ class Notebook:
     def entries(self) -> list[LogEntry]:
         """Entry lines outside fenced code, in file order, each with its body."""
         result: list[LogEntry] = []
-        fences = _FenceTracker()
+        fences = FenceTracker()
         current: LogEntry | None = None
         for number, raw in enumerate(self.log_text().splitlines(), start=1):
             line = raw.rstrip("\r")
@@ -224,7 +196,7 @@ class Notebook:
             raise NotebookError(f"{path}: is a link; log.md must be a plain file in the vault to be appended to")
         existing = path.read_bytes() if path.exists() else b""
         prefix = "" if not existing or existing.endswith(b"\n\n") else ("\n" if existing.endswith(b"\n") else "\n\n")
-        fences = _FenceTracker()
+        fences = FenceTracker()
         for line in existing.decode("utf-8", errors="replace").splitlines():
             fences.feed(line.rstrip("\r"))
         if fences.open is not None:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from suzent_desktop.core.atomic import atomic_write_text
 from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.facts import Fact
+from suzent_desktop.core.markdown import links
 from suzent_desktop.core.tombstones import normalize
 
 if TYPE_CHECKING:
@@ -51,7 +52,7 @@ class Candidate:
 
 
 def _personal_candidates(manager: MemoryManager) -> list[Candidate]:
-    from suzent_desktop.core.dream.pages import PageDoc, split_frontmatter
+    from suzent_desktop.core.dream.pages import PageDoc
 
     root = manager.layout.notebook_dir / PERSONAL_ZONE
     if not root.is_dir():
@@ -63,13 +64,13 @@ def _personal_candidates(manager: MemoryManager) -> list[Candidate]:
         if any(p.startswith(".") for p in path.relative_to(root).parts):
             continue
         try:
-            _meta, body = split_frontmatter(path.read_bytes().decode("utf-8"))
+            body = path.read_bytes().decode("utf-8")
         except UnicodeDecodeError:
             continue  # doctor names it; promotion only reads pages
         for bullet in PageDoc.parse(body).current_bullets():
             text = bullet.text.strip()
             key = normalize(text)
-            if not text or "[[" in text or key in seen or key in stones:
+            if not text or links(text) or key in seen or key in stones:
                 continue
             seen.add(key)
             found.append(Candidate(text, path.stem, bullet.latest or "", 0, len(found)))

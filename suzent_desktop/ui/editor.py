@@ -33,16 +33,11 @@ from PySide6.QtWidgets import (
 )
 
 from suzent_desktop.core.atomic import atomic_write_text
+from suzent_desktop.core.links import VaultIndex
+from suzent_desktop.core.markdown import Link, heading_line
 from suzent_desktop.ui import theme
 from suzent_desktop.ui.highlighter import MarkdownHighlighter
-from suzent_desktop.ui.markdown_render import (
-    MarkdownRenderer,
-    WikiLink,
-    heading_line,
-    parse_href,
-    preview_css,
-)
-from suzent_desktop.ui.vault_ops import PageIndex
+from suzent_desktop.ui.markdown_render import MarkdownRenderer, parse_href, preview_css
 
 PREVIEW_DELAY_MS = 250
 
@@ -112,12 +107,12 @@ class PageEditor(QWidget):
     saved = Signal(object)  # Path
     dirty_changed = Signal(bool)
     link_activated = Signal(str, object)  # (target, heading | None) of a clicked wikilink
-    path_link_activated = Signal(object, object)  # (Path, heading | None) of a clicked relative link
+    path_link_activated = Signal(str, object)  # (href path, heading | None) of a clicked markdown link
     forget_requested = Signal(str)  # paragraph text the user asked to forget
     rendered = Signal()
     conflict_raised = Signal()
 
-    def __init__(self, path: Path, *, exists: Callable[[WikiLink], bool] | None = None,
+    def __init__(self, path: Path, *, exists: Callable[[Link], bool] | None = None,
                  read_only: bool = False, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.path = Path(path)
@@ -362,8 +357,7 @@ class PageEditor(QWidget):
             if heading:
                 self.goto_heading(heading)
             return
-        target = (self.path.parent / path_part).resolve()
-        self.path_link_activated.emit(target, heading or None)
+        self.path_link_activated.emit(path_part, heading or None)
 
 
 class EditorArea(QTabWidget):
@@ -383,7 +377,7 @@ class EditorArea(QTabWidget):
         self.setDocumentMode(True)
         self.tabCloseRequested.connect(self.close_tab)
         self.currentChanged.connect(self._current_changed)
-        self._pages: PageIndex | None = None  # built on first use, so opening a big vault stays quick
+        self._pages: VaultIndex | None = None  # built on first use, so opening a big vault stays quick
         self.history: list[Path] = []
         self.history_pos = -1
         self._navigating = False
@@ -391,13 +385,13 @@ class EditorArea(QTabWidget):
         self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
 
     @property
-    def pages(self) -> PageIndex:
+    def pages(self) -> VaultIndex:
         if self._pages is None:
-            self._pages = PageIndex.scan(self.root) if self.root.is_dir() else PageIndex(self.root)
+            self._pages = VaultIndex.scan(self.root) if self.root.is_dir() else VaultIndex(self.root)
         return self._pages
 
     @pages.setter
-    def pages(self, index: PageIndex) -> None:
+    def pages(self, index: VaultIndex) -> None:
         self._pages = index
 
     # -- tabs ------------------------------------------------------------------------------------------
@@ -424,7 +418,7 @@ class EditorArea(QTabWidget):
             editor.saved.connect(self.page_saved.emit)
             editor.dirty_changed.connect(lambda _d, e=editor: self._update_title(e))
             editor.link_activated.connect(lambda t, h, e=editor: self.follow_wikilink(t, h, e.path))
-            editor.path_link_activated.connect(lambda p, h: self.open(p, heading=h))
+            editor.path_link_activated.connect(lambda t, h, e=editor: self.follow_wikilink(t, h, e.path, markdown=True))
             editor.forget_requested.connect(self.forget_requested.emit)
             index = self.addTab(editor, self._title(editor))
             self.setTabToolTip(index, self._rel(path))
@@ -478,17 +472,20 @@ class EditorArea(QTabWidget):
         self.current_page_changed.emit(editor.path if editor else None)
 
     # -- links -------------------------------------------------------------------------------------------
-    def _exists(self, link: WikiLink) -> bool:
-        return self.pages.resolve(link.target) is not None
+    def _exists(self, link: Link) -> bool:
+        return self.pages.resolve_link(link) is not None
 
     def resolve(self, target: str, source: Path | None = None) -> Path | None:
         return self.pages.resolve(target, source)
 
-    def follow_wikilink(self, target: str, heading: str | None, source: Path | None = None) -> PageEditor | None:
-        path = self.pages.resolve(target, source)
+    def follow_wikilink(
+        self, target: str, heading: str | None, source: Path | None = None, *, markdown: bool = False
+    ) -> PageEditor | None:
+        """Open what a link names (the one resolver's rules); a markdown link is relative first."""
+        path = self.pages.resolve(target, source, relative_first=markdown)
         if path is None or not path.exists():
-            self.pages = PageIndex.scan(self.root)  # the index may be behind an external change
-            path = self.pages.resolve(target, source)
+            self.pages = VaultIndex.scan(self.root)  # the index may be behind an external change
+            path = self.pages.resolve(target, source, relative_first=markdown)
         if path is None:
             self.missing_link.emit(target)
             return None
@@ -496,7 +493,7 @@ class EditorArea(QTabWidget):
 
     # -- file events ----------------------------------------------------------------------------------------
     def on_file_added(self, path: Path) -> None:
-        if path.suffix.lower() == ".md" and self._pages is not None:
+        if self._pages is not None and not path.name.startswith("."):
             try:
                 self.pages.add(path)
             except ValueError:
@@ -524,7 +521,7 @@ class EditorArea(QTabWidget):
 
     def on_moved(self, old: Path, new: Path) -> None:
         """The app renamed/moved a page or folder: open tabs follow, other tabs re-check their text."""
-        self.pages = PageIndex.scan(self.root)
+        self.pages = VaultIndex.scan(self.root)
         for editor in self.editors():
             if editor.path == old or editor.path.is_relative_to(old):
                 editor.retarget(new / editor.path.relative_to(old) if editor.path != old else new)
@@ -534,7 +531,7 @@ class EditorArea(QTabWidget):
         self.history = [new if p == old else p for p in self.history]
 
     def on_trashed(self, path: Path) -> None:
-        self.pages = PageIndex.scan(self.root)
+        self.pages = VaultIndex.scan(self.root)
         for editor in list(self.editors()):
             if editor.path == path or editor.path.is_relative_to(path):
                 if editor.dirty:

@@ -1,7 +1,9 @@
 """Light markdown highlighting for the source pane: headings, links, code, emphasis, front matter.
 
 Line-based (QSyntaxHighlighter works per block), with block state for fenced code and the
-front-matter block, so it costs little per keystroke even on long pages.
+front-matter block, so it costs little per keystroke even on long pages. Fences and inline
+code follow the one grammar (:mod:`suzent_desktop.core.markdown`): a fence closes only with
+its own character and length, and a link inside code is shown as code.
 """
 
 from __future__ import annotations
@@ -10,19 +12,27 @@ import re
 
 from PySide6.QtGui import QColor, QFont, QSyntaxHighlighter, QTextCharFormat, QTextDocument
 
+from suzent_desktop.core.markdown import FenceTracker, inline_code_spans, line_links
 from suzent_desktop.ui import theme
 
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s.*$")
-_WIKILINK = re.compile(r"\[\[[^\[\]\n]+\]\]")
-_MDLINK = re.compile(r"!?\[[^\]\n]*\]\([^)\s]+\)")
-_CODE = re.compile(r"`[^`\n]+`")
 _BOLD = re.compile(r"\*\*[^*\n]+\*\*|__[^_\n]+__")
 _ITALIC = re.compile(r"(?<![*\w])\*[^*\n]+\*(?!\*)|(?<![_\w])_[^_\n]+_(?!\w)")
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])(?:\s\[[ xX]\])?\s")
 _QUOTE = re.compile(r"^\s*>.*$")
-_FENCE = re.compile(r"^\s*(```|~~~)")
 
-NORMAL, IN_FENCE, IN_FRONT_MATTER = 0, 1, 2
+NORMAL, IN_FRONT_MATTER = 0, 2
+_FENCE_BASE = 16  # block states from here on carry the open fence: 16 + 2 * length + (1 for ~)
+
+
+def _fence_state(fence: str) -> int:
+    return _FENCE_BASE + 2 * len(fence) + (fence[0] == "~")
+
+
+def _open_fence(state: int) -> str | None:
+    if state < _FENCE_BASE:
+        return None
+    return ("~" if (state - _FENCE_BASE) % 2 else "`") * ((state - _FENCE_BASE) // 2)
 
 
 def _fmt(color: str, *, bold: bool = False, italic: bool = False, mono: bool = False) -> QTextCharFormat:
@@ -70,13 +80,11 @@ class MarkdownHighlighter(QSyntaxHighlighter):
             self.setFormat(0, len(text), self.formats["meta"])
             self.setCurrentBlockState(NORMAL if text.strip() == "---" else IN_FRONT_MATTER)
             return
-        if _FENCE.match(text):
+        fences = FenceTracker(_open_fence(previous))
+        was_open = fences.open is not None
+        if fences.feed(text) or was_open:
             self.setFormat(0, len(text), self.formats["code"])
-            self.setCurrentBlockState(NORMAL if previous == IN_FENCE else IN_FENCE)
-            return
-        if previous == IN_FENCE:
-            self.setFormat(0, len(text), self.formats["code"])
-            self.setCurrentBlockState(IN_FENCE)
+            self.setCurrentBlockState(_fence_state(fences.open) if fences.open else NORMAL)
             return
         self.setCurrentBlockState(NORMAL)
         if _HEADING.match(text):
@@ -87,6 +95,10 @@ class MarkdownHighlighter(QSyntaxHighlighter):
         bullet = _BULLET.match(text)
         if bullet:
             self.setFormat(0, bullet.end(), self.formats["bullet"])
-        for pattern, key in ((_BOLD, "bold"), (_ITALIC, "italic"), (_MDLINK, "link"), (_WIKILINK, "link"), (_CODE, "code")):
+        for pattern, key in ((_BOLD, "bold"), (_ITALIC, "italic")):
             for match in pattern.finditer(text):
                 self.setFormat(match.start(), match.end() - match.start(), self.formats[key])
+        for link in line_links(text):
+            self.setFormat(link.start, link.end - link.start, self.formats["link"])
+        for start, end in inline_code_spans(text):
+            self.setFormat(start, end - start, self.formats["code"])

@@ -1,8 +1,8 @@
 """Markdown → HTML for the preview pane (a QTextBrowser, so only Qt's rich-text subset).
 
 markdown-it-py with tables, strikethrough, task lists and front matter; a small inline rule
-registered before ``link`` turns ``[[Page]]``, ``[[Page#Heading]]`` and ``[[Page|alias]]``
-into ``wikilink:`` anchors the editor resolves inside the app. Front matter is shown as a
+registered before ``link`` turns the wikilinks of :mod:`suzent_desktop.core.markdown`'s grammar
+(``[[Page]]``, ``[[Page#Heading]]``, ``[[Page|alias]]``, ``![[file]]``) into ``wikilink:`` anchors the editor resolves inside the app. Front matter is shown as a
 properties table, the way Obsidian does. This module imports no Qt, so it is cheap to test.
 """
 
@@ -11,7 +11,6 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from urllib.parse import quote, unquote
 
 from markdown_it import MarkdownIt
@@ -19,59 +18,26 @@ from markdown_it.rules_inline import StateInline
 from mdit_py_plugins.front_matter import front_matter_plugin
 from mdit_py_plugins.tasklists import tasklists_plugin
 
+from suzent_desktop.core.markdown import Link, frontmatter, heading_line, meta_text, parse_wikilink
+
+__all__ = ["Link", "MarkdownRenderer", "heading_line", "parse_href", "parse_wikilink", "render", "wikilink_href"]
+
 WIKILINK_SCHEME = "wikilink"
-_WIKILINK_RE = re.compile(r"\[\[([^\[\]\n|#]*)(?:#([^\[\]\n|]*))?(?:\|([^\[\]\n]*))?\]\]")
 _CHECKED_RE = re.compile(r'<input class="task-list-item-checkbox" checked="checked"[^>]*>')
 _UNCHECKED_RE = re.compile(r'<input class="task-list-item-checkbox"[^>]*>')
+_WIKILINK_AT = re.compile(r"!?\[\[[^\[\]\n]+?\]\]")
 
 
-@dataclass(frozen=True)
-class WikiLink:
-    """One parsed ``[[target#heading|alias]]``."""
-
-    target: str
-    heading: str | None = None
-    alias: str | None = None
-
-    @property
-    def label(self) -> str:
-        if self.alias:
-            return self.alias
-        if self.heading and self.target:
-            return f"{self.target} › {self.heading}"
-        return self.target or (self.heading or "")
-
-    def href(self) -> str:
-        href = f"{WIKILINK_SCHEME}:{quote(self.target)}"
-        if self.heading:
-            href += "#" + quote(self.heading)
-        return href
-
-
-def parse_wikilink(text: str) -> WikiLink | None:
-    """Parse a whole ``[[...]]`` string; None if it is not one."""
-    match = _WIKILINK_RE.fullmatch(text.strip())
-    if not match:
-        return None
-    return _from_match(match)
-
-
-def _from_match(match: re.Match[str]) -> WikiLink:
-    target, heading, alias = match.group(1), match.group(2), match.group(3)
-    return WikiLink(
-        target=target.strip(),
-        heading=heading.strip() if heading else None,
-        alias=alias.strip() if alias else None,
-    )
-
-
-def find_wikilinks(text: str) -> list[tuple[int, int, WikiLink]]:
-    """Every wikilink in ``text`` with its span, for link rewriting and backlinks."""
-    return [(m.start(), m.end(), _from_match(m)) for m in _WIKILINK_RE.finditer(text)]
+def wikilink_href(link: Link) -> str:
+    """The in-app URL of a wikilink: ``wikilink:Page#Heading``."""
+    href = f"{WIKILINK_SCHEME}:{quote(link.target)}"
+    if link.subpath:
+        href += "#" + quote(link.subpath)
+    return href
 
 
 def parse_href(href: str) -> tuple[str, str | None] | None:
-    """Invert :meth:`WikiLink.href`: ``wikilink:Page#h`` → ("Page", "h")."""
+    """Invert :func:`wikilink_href`: ``wikilink:Page#h`` → ("Page", "h")."""
     if not href.startswith(WIKILINK_SCHEME + ":"):
         return None
     rest = href[len(WIKILINK_SCHEME) + 1 :]
@@ -80,15 +46,17 @@ def parse_href(href: str) -> tuple[str, str | None] | None:
 
 
 def _wikilink_rule(state: StateInline, silent: bool) -> bool:
-    """Inline rule: consume ``[[...]]`` before markdown-it's own ``link`` rule sees the bracket."""
+    """Inline rule: consume ``[[...]]`` / ``![[...]]`` before markdown-it's own link rules see the bracket.
+
+    Code spans are consumed by markdown-it's ``backticks`` rule first, so a link inside
+    inline code stays code, as :func:`suzent_desktop.core.markdown.links` says.
+    """
     src, pos = state.src, state.pos
-    if not src.startswith("[[", pos):
+    if not (src.startswith("[[", pos) or src.startswith("![[", pos)):
         return False
-    match = _WIKILINK_RE.match(src, pos)
-    if not match:
-        return False
-    link = _from_match(match)
-    if not link.target and not link.heading:
+    match = _WIKILINK_AT.match(src, pos)
+    link = parse_wikilink(match.group(0)) if match else None
+    if match is None or link is None:
         return False
     if not silent:
         token = state.push("wikilink", "a", 0)
@@ -98,7 +66,7 @@ def _wikilink_rule(state: StateInline, silent: bool) -> bool:
     return True
 
 
-Resolver = Callable[[WikiLink], bool]
+Resolver = Callable[[Link], bool]
 
 
 class MarkdownRenderer:
@@ -118,11 +86,12 @@ class MarkdownRenderer:
         self.md = md
 
     def _render_wikilink(self, tokens: list, idx: int) -> str:
-        link: WikiLink = tokens[idx].meta["link"]
+        link: Link = tokens[idx].meta["link"]
         missing = self.exists is not None and link.target and not self.exists(link)
         cls = "wikilink missing" if missing else "wikilink"
-        title = html.escape(link.target + (f"#{link.heading}" if link.heading else ""), quote=True)
-        return f'<a class="{cls}" href="{html.escape(link.href(), quote=True)}" title="{title}">{html.escape(link.label)}</a>'
+        title = html.escape(link.target + (f"#{link.subpath}" if link.subpath else ""), quote=True)
+        href = html.escape(wikilink_href(link), quote=True)
+        return f'<a class="{cls}" href="{href}" title="{title}">{html.escape(link.label)}</a>'
 
     def _render_front_matter(self, tokens: list, idx: int) -> str:
         props = parse_front_matter(tokens[idx].content)
@@ -150,73 +119,9 @@ def render(text: str, exists: Resolver | None = None, css: str = "") -> str:
     return MarkdownRenderer(exists, css).render(text)
 
 
-def parse_front_matter(text: str) -> list[tuple[str, str]]:
-    """Key/value pairs of simple YAML front matter, lists joined with commas.
-
-    A full YAML parser is not a dependency; notebook front matter is flat (``tags: [a, b]``,
-    ``aliases:`` followed by ``- item`` lines, ``updated: 2026-07-01``), which this covers.
-    """
-    props: list[tuple[str, str]] = []
-    current_key: str | None = None
-    items: list[str] = []
-
-    def flush() -> None:
-        if current_key is not None:
-            props.append((current_key, ", ".join(items)))
-
-    for raw in text.splitlines():
-        line = raw.rstrip()
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        stripped = line.strip()
-        if stripped.startswith("- ") and current_key is not None:
-            items.append(_unquote(stripped[2:].strip()))
-            continue
-        key, sep, value = line.partition(":")
-        if not sep or line[0].isspace():
-            continue
-        flush()
-        current_key = key.strip()
-        value = value.strip()
-        if value.startswith("[") and value.endswith("]"):
-            items = [_unquote(v.strip()) for v in value[1:-1].split(",") if v.strip()]
-        else:
-            items = [_unquote(value)] if value else []
-    flush()
-    return props
-
-
-def _unquote(value: str) -> str:
-    if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
-        return value[1:-1]
-    return value
-
-
-def split_front_matter(text: str) -> tuple[str, str]:
-    """(front matter block incl. fences, body) — used to keep front matter out of previews' word counts."""
-    if not text.startswith("---"):
-        return "", text
-    lines = text.splitlines(keepends=True)
-    for i in range(1, len(lines)):
-        if lines[i].strip() == "---":
-            return "".join(lines[: i + 1]), "".join(lines[i + 1 :])
-    return "", text
-
-
-def heading_line(text: str, heading: str) -> int | None:
-    """1-based line of the first ATX heading whose text matches ``heading`` (case-insensitive)."""
-    want = heading.strip().lower()
-    in_fence = False
-    for number, line in enumerate(text.splitlines(), start=1):
-        if line.lstrip().startswith(("```", "~~~")):
-            in_fence = not in_fence
-            continue
-        if in_fence:
-            continue
-        match = re.match(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$", line)
-        if match and match.group(1).strip().lower() == want:
-            return number
-    return None
+def parse_front_matter(block: str) -> list[tuple[str, str]]:
+    """Key/value pairs of a frontmatter block (the text between the ``---`` lines), lists joined."""
+    return [(key, meta_text(value)) for key, value in frontmatter(f"---\n{block}\n---\n").items()]
 
 
 def preview_css(dark: bool) -> str:

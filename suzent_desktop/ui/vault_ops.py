@@ -1,28 +1,28 @@
-"""File operations behind the vault tree: resolve links, create, rename/move with link rewriting, trash.
+"""File operations behind the vault tree: create, rename/move with link rewriting, trash.
 
-No Qt here, so every rule is testable on plain folders. Links are resolved the way Obsidian
-does it: ``[[Name]]`` by file name anywhere in the vault (the closest one to the linking page
-wins when names repeat), ``[[folder/Name]]`` by path. A rename or move rewrites every link
-that pointed at the old page — wikilinks and relative markdown links — in all vault markdown
-files, prepared in memory first and written atomically file by file, with the already-written
-files restored if one write fails, so a failure never leaves half the vault rewritten.
+No Qt here, so every rule is testable on plain folders. Links are read with the one grammar
+(:mod:`suzent_desktop.core.markdown`) and resolved with the one resolver
+(:mod:`suzent_desktop.core.links`, Obsidian's rules). A rename or move rewrites every link
+that pointed at the old file — wikilinks, embeds and markdown links, an escaped ``\\|`` kept as
+written, nothing inside code — in all vault markdown files, prepared in memory first and
+written atomically file by file, with the already-written files restored if one write fails,
+so a failure never leaves half the vault rewritten. Files reached through a symlink that
+leads out of the vault are read, never rewritten.
 """
 
 from __future__ import annotations
 
 import os
-import posixpath
 import re
 import shutil
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import quote, unquote
 
 from suzent_desktop.core.atomic import atomic_write_text
-from suzent_desktop.ui.markdown_render import WikiLink, find_wikilinks
+from suzent_desktop.core.links import VaultIndex, inside_vault, is_page, relative_href, vault_files
+from suzent_desktop.core.markdown import Link, line_of, links, rewrite_links
 
-_MD_LINK_RE = re.compile(r"(?<!!)\[(?P<text>[^\]\n]*)\]\((?P<href>[^)\s]+)(?P<title>\s+\"[^\"]*\")?\)")
 _INVALID_NAME = re.compile(r'[\\/:*?"<>|#^\[\]]')
 
 
@@ -32,13 +32,7 @@ class VaultOpError(ValueError):
 
 def markdown_files(root: Path) -> list[Path]:
     """Every ``.md`` file in the vault outside hidden folders (root navigation files included)."""
-    found: list[Path] = []
-    for folder, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        for name in sorted(files):
-            if name.lower().endswith(".md") and not name.startswith("."):
-                found.append(Path(folder) / name)
-    return found
+    return [p for p in vault_files(root) if is_page(p)]
 
 
 def check_name(name: str) -> str:
@@ -53,125 +47,35 @@ def check_name(name: str) -> str:
     return name
 
 
-@dataclass
-class PageIndex:
-    """Stem and path lookup for link resolution, rebuilt cheaply from a file list."""
-
-    root: Path
-    by_stem: dict[str, list[Path]] = field(default_factory=dict)
-    by_rel: dict[str, Path] = field(default_factory=dict)
-
-    @classmethod
-    def scan(cls, root: Path) -> PageIndex:
-        index = cls(root)
-        for path in markdown_files(root):
-            index.add(path)
-        return index
-
-    def _key(self, path: Path) -> str:
-        """Vault-relative path without ``.md``, lower-cased (string slicing: cheap on big vaults)."""
-        text, root = str(path), str(self.root)
-        if not text.startswith(root + os.sep):
-            raise ValueError(f"{path} is not inside {self.root}")
-        rel = text[len(root) + 1 :].replace(os.sep, "/")
-        return (rel[:-3] if rel.lower().endswith(".md") else rel).lower()
-
-    def add(self, path: Path) -> None:
-        rel = self._key(path)
-        if rel in self.by_rel:
-            return
-        self.by_rel[rel] = path
-        self.by_stem.setdefault(path.stem.lower(), []).append(path)
-
-    def remove(self, path: Path) -> None:
-        rel = self._key(path)
-        self.by_rel.pop(rel, None)
-        paths = self.by_stem.get(path.stem.lower(), [])
-        if path in paths:
-            paths.remove(path)
-
-    def resolve(self, target: str, source: Path | None = None) -> Path | None:
-        """The page a link target names, or None."""
-        target = target.strip().replace("\\", "/")
-        if target.lower().endswith(".md"):
-            target = target[:-3]
-        if not target:
-            return source
-        key = target.strip("/").lower()
-        if "/" in key:
-            if key in self.by_rel:
-                return self.by_rel[key]
-            matches = [p for rel, p in self.by_rel.items() if rel.endswith("/" + key)]
-            return min(matches, key=lambda p: len(p.parts)) if matches else None
-        candidates = list(self.by_stem.get(key, []))
-        if not candidates:
-            return None
-        if len(candidates) == 1 or source is None:
-            return min(candidates, key=lambda p: (len(p.parts), str(p)))
-        return min(candidates, key=lambda p: (_distance(source.parent, p.parent), len(p.parts), str(p)))
-
-    def link_target_for(self, page: Path) -> str:
-        """The shortest wikilink target that names ``page`` unambiguously."""
-        if len(self.by_stem.get(page.stem.lower(), [])) <= 1:
-            return page.stem
-        return page.relative_to(self.root).with_suffix("").as_posix()
-
-
-def _distance(a: Path, b: Path) -> int:
-    common = len(os.path.commonpath([a, b]).split(os.sep))
-    return (len(a.parts) - common) + (len(b.parts) - common)
-
-
 # -- link rewriting ---------------------------------------------------------------------------
+def _rewrite(text: str, source: Path, new_source: Path, old: Path, new: Path,
+             before: VaultIndex, after: VaultIndex) -> str:
+    """``text`` of ``source`` with every link to ``old`` naming ``new``; a moved page's own
+    relative markdown links are re-based on its new folder."""
 
-def _rewrite_wikilinks(text: str, source: Path, old: Path, new: Path, index: PageIndex, new_target: str) -> str:
-    pieces: list[str] = []
-    last = 0
-    for start, end, link in find_wikilinks(text):
-        if not link.target or index.resolve(link.target, source) != old:
-            continue
-        keep_path = "/" in link.target
-        target = new.relative_to(index.root).with_suffix("").as_posix() if keep_path else new_target
-        pieces.append(text[last:start])
-        pieces.append(_format_wikilink(WikiLink(target, link.heading, link.alias)))
-        last = end
-    if not pieces:
-        return text
-    pieces.append(text[last:])
-    return "".join(pieces)
+    def replacement(link: Link) -> str | None:
+        if not link.target:
+            return None
+        resolved = before.resolve_link(link, source)
+        if resolved is None or (resolved != old and source == new_source):
+            return None
+        target = new if resolved == old else resolved
+        if not link.wiki_syntax:
+            if resolved != old and before.relative(link.target, source) is None:
+                return None  # found by name, not by path: the move does not change it
+            return link.retarget(relative_href(target, new_source))
+        if resolved != old:
+            return None
+        if "/" in link.target:
+            rel = after.rel(new)
+            written = rel if not is_page(rel) or link.target.lower().endswith(".md") else rel[:-3]
+        else:
+            written = after.link_target_for(new)
+            if link.target.lower().endswith(".md") and is_page(new) and "/" not in written:
+                written += ".md"
+        return link.retarget(written)
 
-
-def _format_wikilink(link: WikiLink) -> str:
-    inner = link.target
-    if link.heading:
-        inner += "#" + link.heading
-    if link.alias:
-        inner += "|" + link.alias
-    return f"[[{inner}]]"
-
-
-def _rewrite_md_links(text: str, source: Path, new_source: Path, old: Path, new: Path) -> str:
-    """Relative markdown links: retarget links to the moved page, and fix a moved page's own links."""
-
-    def replace(match: re.Match[str]) -> str:
-        href = match.group("href")
-        if "://" in href or href.startswith(("#", "mailto:", "wikilink:")):
-            return match.group(0)
-        path_part, hash_, anchor = href.partition("#")
-        if not path_part:
-            return match.group(0)
-        resolved = Path(os.path.normpath(source.parent / unquote(path_part)))
-        if resolved == old:
-            resolved = new
-        elif source == new_source:
-            return match.group(0)
-        rel = posixpath.relpath(resolved.as_posix(), new_source.parent.as_posix())
-        new_href = quote(rel) + (hash_ + anchor if hash_ else "")
-        if new_href == href:
-            return match.group(0)
-        return f"[{match.group('text')}]({new_href}{match.group('title') or ''})"
-
-    return _MD_LINK_RE.sub(replace, text)
+    return rewrite_links(text, replacement)
 
 
 @dataclass
@@ -187,20 +91,20 @@ def plan_rename(root: Path, old: Path, new: Path) -> RenamePlan:
         raise VaultOpError(f"{old.name} no longer exists.")
     if new.exists() and new.resolve() != old.resolve():
         raise VaultOpError(f"{new.relative_to(root).as_posix()} already exists.")
-    index = PageIndex.scan(root)
-    after = PageIndex.scan(root)
+    before = VaultIndex.scan(root)
+    after = VaultIndex.scan(root)
     after.remove(old)
     after.add(new)
-    new_target = after.link_target_for(new)
     rewrites: dict[Path, tuple[str, str]] = {}
     for path in markdown_files(root):
+        if not inside_vault(root, path):
+            continue  # reached through a link out of the vault: never written
         try:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             continue  # a file we cannot read cannot link to anything we can rewrite
         new_source = new if path == old else path
-        updated = _rewrite_wikilinks(text, path, old, new, index, new_target)
-        updated = _rewrite_md_links(updated, path, new_source, old, new)
+        updated = _rewrite(text, path, new_source, old, new, before, after)
         if updated != text:
             rewrites[path] = (text, updated)
     return RenamePlan(old, new, rewrites)
@@ -230,7 +134,7 @@ def rename_folder(root: Path, old: Path, new: Path) -> list[Path]:
         raise VaultOpError(f"{new.relative_to(root).as_posix()} already exists.")
     if new.is_relative_to(old):
         raise VaultOpError("A folder cannot be moved into itself.")
-    pages = [p for p in markdown_files(old)]
+    pages = list(vault_files(old))  # pages and attachments: links to both follow the move
     touched: set[Path] = set()
     new.mkdir(parents=True)
     try:
@@ -296,8 +200,8 @@ def restore_from_trash(record: TrashRecord) -> Path:
 
 
 def backlinks(root: Path, page: Path) -> list[tuple[Path, int, str]]:
-    """(file, line, text) of every wikilink or markdown link that resolves to ``page``."""
-    index = PageIndex.scan(root)
+    """(file, line, text) of every link (wikilink, embed or markdown link) that resolves to ``page``."""
+    index = VaultIndex.scan(root)
     hits: list[tuple[Path, int, str]] = []
     for path in markdown_files(root):
         if path == page:
@@ -306,7 +210,11 @@ def backlinks(root: Path, page: Path) -> list[tuple[Path, int, str]]:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             continue
-        for number, line in enumerate(text.splitlines(), start=1):
-            if any(link.target and index.resolve(link.target, path) == page for _, _, link in find_wikilinks(line)):
-                hits.append((path, number, line.strip()))
+        lines = text.splitlines()
+        seen: set[int] = set()
+        for link in links(text):
+            number = line_of(text, link.start)
+            if number not in seen and link.target and index.resolve_link(link, path) == page:
+                seen.add(number)
+                hits.append((path, number, lines[number - 1].strip()))
     return hits

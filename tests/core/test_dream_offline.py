@@ -186,3 +186,48 @@ def test_a_page_that_is_not_utf8_is_never_rewritten_and_the_run_names_it(manager
     assert broken.read_bytes() == original
     report, _tools = run(manager, batch(("2026-07-01", "work", "User works at Contoso")))
     assert report.pages_written and broken.read_bytes() == original  # other pages still consolidate
+
+
+def test_a_new_page_never_takes_a_name_the_users_links_already_answer_to(manager):
+    from suzent_desktop.core.links import VaultIndex
+    from suzent_desktop.core.markdown import links
+
+    root = manager.layout.notebook_dir
+    (root / "Areas").mkdir()
+    (root / "Areas" / "Work.md").write_text("# Work\n\nMy own work page.\n", encoding="utf-8")
+    (root / "0_Inbox" / "Daily.md").write_text("Busy day at [[Work|job]].\n", encoding="utf-8")
+    run(manager, batch(("2026-07-01", "work", "User works at Contoso")))
+    run(manager, batch(("2026-07-02", "work", "User works at Contoso as a data engineer")))
+    assert not (root / "3_Personal" / "Work.md").exists()
+    assert "User works at Contoso" in page(manager, "3_Personal/Work (Personal).md")
+    index = VaultIndex.scan(root)
+    (link,) = links((root / "0_Inbox" / "Daily.md").read_text(encoding="utf-8"))
+    assert index.resolve_link(link, root / "0_Inbox" / "Daily.md") == root / "Areas" / "Work.md"
+    catalogue = manager.layout.index_md.read_text(encoding="utf-8")
+    assert "[[Work (Personal)]]" in catalogue and "[[Areas/Work|Work]]" not in catalogue  # unique names
+    assert catalogue.count("[[Work]]") == 1 and "## Vault root" not in catalogue
+
+
+def test_index_catalogue_names_duplicates_unambiguously_and_lists_root_pages(manager):
+    from suzent_desktop.core.dream.offline import render_index
+
+    root = manager.layout.notebook_dir
+    for rel in ("1_Projects/Plan.md", "2_Wiki/Plan.md", "Loose.md"):
+        (root / rel).write_text("x", encoding="utf-8")
+    text = render_index("# Index\n", VaultTools(root))
+    assert "[[1_Projects/Plan|Plan]]" in text and "[[2_Wiki/Plan|Plan]]" in text
+    assert "## Vault root" in text and "[[Loose]]" in text
+    assert "[[log]]" not in text and "[[index]]" not in text
+
+
+def test_engines_may_not_create_a_page_that_captures_existing_links(manager):
+    from suzent_desktop.core.dream.tools import VaultAccessError
+
+    root = manager.layout.notebook_dir
+    (root / "Areas").mkdir()
+    (root / "Areas" / "Work.md").write_text("# Work\n", encoding="utf-8")
+    tools = VaultTools(root)
+    with pytest.raises(VaultAccessError, match=r"Areas/Work\.md already answers to \[\[Work\]\]"):
+        tools.write("3_Personal/Work.md", "# Work\n")
+    tools.write("Areas/Work.md", "# Work\n\nEdited.\n")  # the existing page stays writable
+    tools.write("3_Personal/Work (Personal).md", "# Work\n")

@@ -120,13 +120,11 @@ def test_tombstones_list_and_undo(qtbot, pane_services) -> None:
     assert any("five kilometres" in h.text for h in back.hits)
 
 
-def test_extract_links_wiki_and_relative(tmp_path) -> None:
-    page = tmp_path / "a" / "Page.md"
-    links = extract_links(
-        page, "x [[Home|my home]] y\n[up](../b/Other%20Page.md#top) [web](https://x.org/a.md)\n"
+def test_extract_links_every_form_outside_code() -> None:
+    found = extract_links(
+        "x [[Home|my home]] y\n[up](../b/Other%20Page.md#top) [web](https://x.org/a.md)\n`[[Code]]` ![[cat.png]]\n"
     )
-    assert [link.wiki for link in links if link.wiki] == ["home"]
-    assert [link.path for link in links if link.path] == [tmp_path / "b" / "Other Page.md"]
+    assert [(e.line, e.link.target) for e in found] == [(1, "Home"), (2, "../b/Other Page.md"), (3, "cat.png")]
 
 
 def test_backlinks_and_related(qtbot, pane_services) -> None:

@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 from ui_support import FakePrompter
 
-from suzent_desktop.ui import vault_ops
 from suzent_desktop.ui.vault_tree import VaultTree
 
 
@@ -205,16 +204,3 @@ def test_undo_refuses_to_overwrite_a_recreated_page(tree) -> None:
     work.write_text("# New work page\n")
     assert tree.undo_delete() is None
     assert work.read_text() == "# New work page\n" and record.trashed.is_file()
-
-
-def test_link_resolution_prefers_the_closest_same_named_page(tmp_path) -> None:
-    (tmp_path / "a").mkdir()
-    (tmp_path / "b").mkdir()
-    for folder in ("a", "b"):
-        (tmp_path / folder / "Note.md").write_text("x")
-    (tmp_path / "b" / "Other.md").write_text("x")
-    index = vault_ops.PageIndex.scan(tmp_path)
-    assert index.resolve("Note", tmp_path / "b" / "Other.md") == tmp_path / "b" / "Note.md"
-    assert index.resolve("a/Note") == tmp_path / "a" / "Note.md"
-    assert index.resolve("note.md") is not None
-    assert index.resolve("Missing") is None

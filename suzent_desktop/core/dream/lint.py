@@ -3,9 +3,10 @@
 Findings:
   * ``contradiction``: two current bullets set one subject to different values
     (``User works at A`` and ``User works at B``, neither struck out under History);
-  * ``broken_link``: a ``[[link]]`` that matches no page title or vault path;
-  * ``orphan``: a content page no other content page links to (``index.md`` lists every
-    page, so its links do not count);
+  * ``broken_link``: a link (wikilink, embed or markdown link, outside code) that names no
+    file of the vault under the one resolver's rules (Obsidian's: attachments count);
+  * ``orphan``: a content page no other content page links to by any link form
+    (``index.md`` lists every page, so its links do not count);
   * ``stale``: frontmatter ``stale_after`` is before today;
   * ``duplicate_page``: two pages with (nearly) the same text;
   * ``tombstone_paraphrase``: a paragraph or bullet whose text is, or closely rewords, a
@@ -23,22 +24,15 @@ import datetime as dt
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from suzent_desktop.core.dream.model import Finding, LintResult
-from suzent_desktop.core.dream.pages import (
-    PageDoc,
-    content_words,
-    dup_norm,
-    link_keys,
-    link_target_key,
-    links,
-    parse_bullet,
-    split_frontmatter,
-    subject_value,
-)
+from suzent_desktop.core.dream.pages import PageDoc, content_words, dup_norm, parse_bullet, subject_value
+from suzent_desktop.core.links import VaultIndex
+from suzent_desktop.core.markdown import Link, frontmatter, frontmatter_block, line_of, links, meta_text
 from suzent_desktop.core.tombstones import normalize
 
 if TYPE_CHECKING:
@@ -56,8 +50,9 @@ MIN_PAGE_CHARS = 40
 class _Page:
     rel: str
     text: str
-    meta: dict[str, str]
+    meta: dict[str, Any]
     body: str
+    path: Path | None = None
 
 
 def _load_pages(manager: MemoryManager) -> list[_Page]:
@@ -65,30 +60,42 @@ def _load_pages(manager: MemoryManager) -> list[_Page]:
     pages: list[_Page] = []
     for path in nb.content_pages():
         text = path.read_bytes().decode("utf-8", errors="replace")
-        meta, body = split_frontmatter(text)
-        pages.append(_Page(nb.relative(path), text, meta, body))
+        pages.append(_Page(nb.relative(path), text, frontmatter(text), frontmatter_block(text)[1], path))
     return pages
 
 
-def _link_findings(pages: list[_Page], index_text: str) -> list[Finding]:
-    known: dict[str, str] = {}
-    for page in pages:
-        for key in link_keys(page.rel):
-            known.setdefault(key, page.rel)
+def _broken(page: _Page, index: VaultIndex, rel: str) -> tuple[list[Finding], set[Path]]:
+    """Broken-link findings of one page, and the files its links reach."""
     findings: list[Finding] = []
-    inbound: Counter[str] = Counter()
+    reached: set[Path] = set()
+    for link in links(page.text):
+        if not link.target:
+            continue  # [[#Heading]]: a place in the same page
+        found = index.resolve_link(link, page.path)
+        if found is None:
+            written = page.text[link.start : link.end]
+            findings.append(Finding("broken_link", rel, f"{written} (line {line_of(page.text, link.start)}) "
+                                                        f"matches no {_what(link)} in the vault"))
+        else:
+            reached.add(found)
+    return findings, reached
+
+
+def _what(link: Link) -> str:
+    return "page" if "." not in link.target.rsplit("/", 1)[-1] or link.target.lower().endswith(".md") else "file"
+
+
+def _link_findings(pages: list[_Page], index_page: _Page | None, index: VaultIndex) -> list[Finding]:
+    findings: list[Finding] = []
+    inbound: Counter[Path] = Counter()
     for page in pages:
-        for target in links(page.body):
-            resolved = known.get(link_target_key(target))
-            if resolved is None:
-                findings.append(Finding("broken_link", page.rel, f"[[{target}]] matches no page"))
-            elif resolved != page.rel:
-                inbound[resolved] += 1
-    for target in links(index_text):
-        if link_target_key(target) not in known:
-            findings.append(Finding("broken_link", "index.md", f"[[{target}]] matches no page"))
+        page_findings, reached = _broken(page, index, page.rel)
+        findings += page_findings
+        inbound.update(p for p in reached if p != page.path)
+    if index_page is not None:
+        findings += _broken(index_page, index, "index.md")[0]
     for page in pages:
-        if inbound[page.rel] == 0:
+        if inbound[page.path] == 0:
             findings.append(Finding("orphan", page.rel, "no other page links here"))
     return findings
 
@@ -96,7 +103,7 @@ def _link_findings(pages: list[_Page], index_text: str) -> list[Finding]:
 def _stale_findings(pages: list[_Page], today: dt.date) -> list[Finding]:
     findings: list[Finding] = []
     for page in pages:
-        raw = page.meta.get("stale_after", "").strip()
+        raw = meta_text(page.meta.get("stale_after")).strip()
         if not raw:
             continue
         try:
@@ -199,8 +206,11 @@ def audit(manager: MemoryManager) -> list[Finding]:
     """Every finding, blocking (run it in a worker thread)."""
     pages = _load_pages(manager)
     index_md = manager.layout.index_md
-    index_text = index_md.read_bytes().decode("utf-8", errors="replace") if index_md.is_file() else ""
-    findings = _link_findings(pages, index_text)
+    index_page = None
+    if index_md.is_file():
+        text = index_md.read_bytes().decode("utf-8", errors="replace")
+        index_page = _Page("index.md", text, {}, text, index_md)
+    findings = _link_findings(pages, index_page, VaultIndex.scan(manager.layout.notebook_dir))
     findings += _stale_findings(pages, manager.clock.today())
     findings += _contradiction_findings(pages)
     findings += _embedding_findings(manager, pages)

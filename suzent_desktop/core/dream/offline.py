@@ -36,6 +36,9 @@ from suzent_desktop.core.dream.pages import (
     subject_value,
 )
 from suzent_desktop.core.dream.tools import UnreadablePage, VaultTools
+from suzent_desktop.core.layout import ROOT_NAV_FILES
+from suzent_desktop.core.links import VaultIndex
+from suzent_desktop.core.markdown import links
 
 # Cosine above which two facts count as the same statement. Tuned for the hashing embedder
 # (words + character trigrams), where rewordings of one sentence land at 0.93–0.99 and
@@ -43,6 +46,7 @@ from suzent_desktop.core.dream.tools import UnreadablePage, VaultTools
 NEAR_DUPLICATE_THRESHOLD = 0.92
 ANCHOR_CANDIDATES = 64  # nearest bullets searched for a same-page neighbour to file a new fact next to
 PERSONAL_ZONE = "3_Personal"
+ROOT_GROUP = "Vault root"
 HUB_TITLE = "About Me"
 INDEX_START = "<!-- suzent:index:start -->"
 INDEX_END = "<!-- suzent:index:end -->"
@@ -111,6 +115,8 @@ class OfflineConsolidator:
         self.rows: list[Bullet | None] = []  # row i of the vector matrix belongs to rows[i]
         self.matrix: np.ndarray | None = None
         self.stats = _Stats()
+        self._names: VaultIndex | None = None  # the vault's file names, read when a page is created
+        self._hub: str | None = None
 
     # -- loading ------------------------------------------------------------------------
     def _load(self) -> None:
@@ -125,7 +131,7 @@ class OfflineConsolidator:
             except UnreadablePage:
                 continue  # left alone; writing a fact there fails the run with the page named
             title = rel.rsplit("/", 1)[-1][:-3]
-            if title.lower() == HUB_TITLE.lower():
+            if title.lower() == self._hub_title().lower():
                 continue  # the hub holds links, not facts; _write_hub keeps it
             page = _Page(rel=rel, doc=PageDoc.parse(text), original=text)
             self.pages.setdefault(title.lower(), page)
@@ -172,14 +178,40 @@ class OfflineConsolidator:
     def _page(self, title: str) -> _Page:
         key = title.lower()
         if key not in self.pages:
+            title = self._free_title(title)
+            if title.lower() in self.pages:
+                self.pages[key] = self.pages[title.lower()]
+                return self.pages[key]
             rel = f"{PERSONAL_ZONE}/{title}.md"
             intro = (
                 f"Facts about the user's {title.lower()}, consolidated from the daily logs. "
-                f"Part of [[{HUB_TITLE}]]."
+                f"Part of [[{self._hub_title()}]]."
             )
             doc = PageDoc.parse(f"# {title}\n\n{intro}\n")
             self.pages[key] = _Page(rel=rel, doc=doc, original=None)
         return self.pages[key]
+
+    def _hub_title(self) -> str:
+        """The hub page's title: ``About Me``, unless that name is the user's elsewhere."""
+        if self._hub is None:
+            exists = self.tools.exists(f"{PERSONAL_ZONE}/{HUB_TITLE}.md")
+            self._hub = HUB_TITLE if exists else self._free_title(HUB_TITLE)
+        return self._hub
+
+    def _free_title(self, title: str) -> str:
+        """``title``, or a qualified one (``Work (Personal)``) when a file elsewhere in the vault
+        already answers to the name: a new page must never make the user's ``[[Work]]`` open
+        something else. The qualified page, once written, is found again by its own name."""
+        if self.tools.exists(f"{PERSONAL_ZONE}/{title}.md"):
+            return title  # the zone's own page (perhaps unreadable: writing it names the problem)
+        if self._names is None:
+            self._names = VaultIndex.scan(self.tools.root)
+        zone = PERSONAL_ZONE.split("_", 1)[-1]
+        candidate, number = title, 1
+        while self._names.name_taken(candidate) and candidate.lower() not in self.pages:
+            number += 1
+            candidate = f"{title} ({zone})" if number == 2 else f"{title} ({zone} {number - 1})"
+        return candidate
 
     # -- the merge ------------------------------------------------------------------------------
     def run(self, batch: Batch) -> EngineReport:
@@ -289,16 +321,17 @@ class OfflineConsolidator:
         return sorted(written)
 
     def _write_hub(self) -> list[str]:
-        rel = f"{PERSONAL_ZONE}/{HUB_TITLE}.md"
+        hub = self._hub_title()
+        rel = f"{PERSONAL_ZONE}/{hub}.md"
         existing = self.tools.read(rel) if self.tools.exists(rel) else None
         text = existing if existing is not None else (
-            f"# {HUB_TITLE}\n\nWhat the notebook knows about the user, one page per subject.\n\n"
+            f"# {hub}\n\nWhat the notebook knows about the user, one page per subject.\n\n"
         )
-        linked = {m.lower() for m in re.findall(r"\[\[([^\]|#]+)", text)}
+        linked = {link.target.lower() for link in links(text)}
         titles = sorted(
             p.rel.rsplit("/", 1)[-1][:-3] for p in self.pages.values() if p.rel != rel
         )
-        missing = [t for t in titles if t.lower() not in linked and t.lower() != HUB_TITLE.lower()]
+        missing = [t for t in titles if t.lower() not in linked and t.lower() != hub.lower()]
         if not missing or not titles:
             return []
         if not text.endswith("\n"):
@@ -324,20 +357,26 @@ class OfflineConsolidator:
 
 
 def render_index(current: str, tools: VaultTools) -> str:
-    """index.md with the catalogue between its markers rebuilt from the vault's pages."""
+    """index.md with the catalogue between its markers rebuilt from the vault's pages.
+
+    Each page is listed once, under its zone (root pages under "Vault root"), by the shortest
+    link that names it unambiguously, so two pages called ``Work`` get two different links.
+    """
+    names = VaultIndex.scan(tools.root)
     groups: dict[str, list[str]] = {}
     for rel in tools.list(""):
-        if rel.endswith("/") or "/" not in rel:
+        if rel.endswith("/") or rel.lower() in ROOT_NAV_FILES:
             continue
-        zone = rel.split("/", 1)[0]
+        zone = rel.split("/", 1)[0] if "/" in rel else ROOT_GROUP
         groups.setdefault(zone, []).append(rel)
     lines = [INDEX_START]
-    for zone in sorted(groups):
+    for zone in sorted(groups, key=lambda z: (z == ROOT_GROUP, z)):
         lines += ["", f"## {zone}", ""]
         for rel in sorted(groups[zone], key=lambda r: r.lower()):
-            title = Path(rel).stem
-            where = rel.rsplit("/", 1)[0]
-            lines.append(f"- [[{title}]]" + (f" ({where})" if where != zone else ""))
+            target = names.link_target_for(tools.resolve(rel))
+            where = rel.rsplit("/", 1)[0] if "/" in rel else zone
+            shown = f"[[{target}]]" if "/" not in target else f"[[{target}|{Path(rel).stem}]]"
+            lines.append(f"- {shown}" + (f" ({where})" if where != zone else ""))
     lines += ["", INDEX_END] if groups else [INDEX_END]
     block = "\n".join(lines)
     if INDEX_START in current and INDEX_END in current and current.index(INDEX_START) < current.index(INDEX_END):

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from suzent_desktop.core.markdown import code_lines, frontmatter_lines
+
 _DATE = r"\d{4}-\d{2}-\d{2}"
 _BULLET_RE = re.compile(r"^(?P<indent>[ \t]*)(?P<mark>[-*+])[ \t]+(?P<body>\S.*?)[ \t]*$")
 _PROVENANCE_RE = re.compile(
@@ -20,7 +22,6 @@ _PROVENANCE_RE = re.compile(
 _STRUCK_RE = re.compile(r"^~~(?P<text>.+?)~~$")
 _HISTORY_RE = re.compile(r"^#{2,6}\s+History\s*$", re.I)
 _HEADING_RE = re.compile(r"^(?P<level>#{1,6})\s+(?P<title>.+?)\s*#*\s*$")
-_LINK_RE = re.compile(r"\[\[(?P<target>[^\]|#]*)(?:#[^\]|]*)?(?:\|[^\]]*)?\]\]")
 _WORD_RE = re.compile(r"[\w']+")
 _NEGATIONS = frozenset({"not", "no", "never", "doesn't", "don't", "isn't", "won't", "cannot", "can't", "nor"})
 _STOPWORDS = frozenset(
@@ -96,20 +97,14 @@ class PageDoc:
     @classmethod
     def parse(cls, text: str) -> PageDoc:
         items: list[str | Bullet] = []
-        in_fence = False
-        in_front = text.startswith("---\n") or text.startswith("---\r\n")
-        for index, raw in enumerate(text.splitlines()):
-            line = raw.rstrip("\r")
-            if in_front:
-                items.append(line)
-                if index > 0 and line.strip() == "---":
-                    in_front = False
-                continue
-            if line.lstrip().startswith(("```", "~~~")):
-                in_fence = not in_fence
+        front = frontmatter_lines(text)
+        lines = [raw.rstrip("\r") for raw in text.splitlines()]
+        code = code_lines(lines)
+        for index, line in enumerate(lines):
+            if index < front or code[index]:
                 items.append(line)
                 continue
-            bullet = None if in_fence else parse_bullet(line)
+            bullet = parse_bullet(line)
             items.append(bullet if bullet is not None and not bullet.indent else line)
         return cls(items=items, trailing_newline=text.endswith("\n") or not text)
 
@@ -261,45 +256,3 @@ def subject_value(text: str) -> SubjectValue | None:
         return SubjectValue(key=key, value=value, page=page, subject=subject)
     return None
 
-
-# -- pages as a whole ---------------------------------------------------------------------------
-def split_frontmatter(text: str) -> tuple[dict[str, str], str]:
-    """Simple ``key: value`` frontmatter (enough for ``stale_after``, ``tags``) and the body."""
-    if not (text.startswith("---\n") or text.startswith("---\r\n")):
-        return {}, text
-    lines = text.splitlines()
-    for index in range(1, len(lines)):
-        if lines[index].strip() == "---":
-            meta: dict[str, str] = {}
-            for line in lines[1:index]:
-                if ":" in line and not line.startswith((" ", "\t", "-")):
-                    key, _, value = line.partition(":")
-                    meta[key.strip()] = value.strip().strip("'\"")
-            return meta, "\n".join(lines[index + 1:])
-    return {}, text
-
-
-def links(text: str) -> list[str]:
-    """Targets of ``[[wikilinks]]`` outside fenced code (without ``#heading`` or ``|alias``)."""
-    found: list[str] = []
-    in_fence = False
-    for line in text.splitlines():
-        if line.lstrip().startswith(("```", "~~~")):
-            in_fence = not in_fence
-            continue
-        if not in_fence:
-            found += [m.group("target").strip() for m in _LINK_RE.finditer(line) if m.group("target").strip()]
-    return found
-
-
-def link_keys(relative: str) -> set[str]:
-    """Ways a page can be linked: its title (stem) and its vault path without ``.md``, lower-cased."""
-    stem = relative.rsplit("/", 1)[-1]
-    stem = stem[:-3] if stem.lower().endswith(".md") else stem
-    path = relative[:-3] if relative.lower().endswith(".md") else relative
-    return {stem.lower(), path.lower()}
-
-
-def link_target_key(target: str) -> str:
-    target = target.strip().replace("\\", "/")
-    return (target[:-3] if target.lower().endswith(".md") else target).lower()

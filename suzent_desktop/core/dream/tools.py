@@ -21,6 +21,7 @@ from typing import Any
 
 from suzent_desktop.core.atomic import atomic_write_bytes, atomic_write_text
 from suzent_desktop.core.layout import INDEX_MD, ROOT_NAV_FILES
+from suzent_desktop.core.links import VaultIndex
 
 READ_LIMIT_CHARS = 60_000
 SEARCH_LIMIT = 8
@@ -167,12 +168,27 @@ class VaultTools:
         path = self.resolve(relative, write=True)
         if path.is_file():
             decode_page(relative, path.read_bytes())  # never replace a page nobody could read
+        elif not path.exists():
+            self._check_new_name(relative, path)
         with self._lock:
             if self._closed:
                 raise ToolsClosed("the run was stopped; no more writes")
             self._journal(path)
             atomic_write_text(path, text)
             self.written.add(self.relative(path))
+
+    def _check_new_name(self, relative: str, path: Path) -> None:
+        """A new page may not take a name a file elsewhere answers to: the user's ``[[Work]]``
+        must keep opening their own ``Work`` page, not the engine's new one."""
+        index = VaultIndex.scan(self.root)
+        if index.name_taken(path.stem):
+            other = index.resolve(path.stem, path)
+            where = index.rel(other) if other is not None else path.stem
+            raise VaultAccessError(
+                f"{relative}: {where} already answers to [[{path.stem}]]; a new page with that name would "
+                f"change where existing links lead. Write to {where} or choose a more specific name, "
+                f"such as '{path.stem} ({path.parent.name.split('_', 1)[-1]})'"
+            )
 
     def write_index(self, text: str) -> None:
         """index.md is a root navigation file that engines keep; it has its own entry point.

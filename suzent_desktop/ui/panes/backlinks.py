@@ -1,28 +1,28 @@
 """Backlinks and related notes for the page open in the editor.
 
 Backlinks are found by reading the vault's pages in a worker thread, once, then only the
-pages change-sets name (a 5,000-page vault is not walked again on every edit): ``[[Title]]``,
-``[[folder/Title#h|alias]]`` and relative markdown links ``[text](../x.md)`` count.
+pages change-sets name (a 5,000-page vault is not walked again on every edit). Every link form
+of the one grammar counts (wikilinks, embeds, markdown links; nothing inside code), resolved
+with the one resolver, so this pane, the editor and lint agree on what a link names.
 "Related" asks the index for the rows nearest to the page's own chunks.
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
-import re
 import threading
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import unquote
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
 from suzent_desktop.core.events import ChangeSet
+from suzent_desktop.core.links import VaultIndex
+from suzent_desktop.core.markdown import Link, line_of, links
 from suzent_desktop.ui.panes.common import Pane, display_path
 
 if TYPE_CHECKING:
@@ -30,18 +30,15 @@ if TYPE_CHECKING:
 
 TARGET_ROLE = Qt.ItemDataRole.UserRole + 1
 RELATED_LIMIT = 8
-_WIKILINK = re.compile(r"\[\[([^\[\]\n|#]*)(?:#[^\[\]\n|]*)?(?:\|[^\[\]\n]*)?\]\]")
-_MDLINK = re.compile(r"\[[^\]\n]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 
 
 @dataclass(frozen=True)
-class Link:
-    """One outgoing link of a page: either a wikilink name or a resolved file path."""
+class PageLink:
+    """One outgoing link of a page, with the line it stands on (for context)."""
 
     line: int
-    text: str  # the line it stands on, for context
-    wiki: str | None = None  # casefolded target without .md
-    path: Path | None = None  # resolved target of a relative markdown link
+    text: str
+    link: Link
 
 
 @dataclass(frozen=True)
@@ -51,35 +48,15 @@ class Backlink:
     context: str
 
 
-def extract_links(page: Path, text: str) -> list[Link]:
-    """Every wikilink and relative markdown link in a page, with its line."""
-    links: list[Link] = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if "[[" in line:
-            for match in _WIKILINK.finditer(line):
-                target = match.group(1).strip()
-                if target.lower().endswith(".md"):
-                    target = target[:-3]
-                if target:
-                    links.append(Link(number, line.strip(), wiki=target.casefold()))
-        if "](" in line:
-            for match in _MDLINK.finditer(line):
-                href = unquote(match.group(1).split("#", 1)[0])
-                if not href or "://" in href or href.startswith(("mailto:", "#")):
-                    continue
-                resolved = Path(os.path.normpath(page.parent / href))
-                links.append(Link(number, line.strip(), path=resolved))
-    return links
-
-
-def link_targets(page: Path, root: Path) -> set[str]:
-    """Wikilink names that point to ``page``: its title and its vault path without ``.md``."""
-    names = {page.stem.casefold()}
-    try:
-        names.add(page.relative_to(root).with_suffix("").as_posix().casefold())
-    except ValueError:
-        pass
-    return names
+def extract_links(text: str) -> list[PageLink]:
+    """Every link of a page (outside code), with its line."""
+    lines = text.splitlines()
+    return [
+        PageLink(number, lines[number - 1].strip() if number <= len(lines) else "", link)
+        for link in links(text)
+        if link.target
+        for number in [line_of(text, link.start)]
+    ]
 
 
 class LinkCache:
@@ -93,7 +70,7 @@ class LinkCache:
     FULL_RESCAN_S = 300.0
 
     def __init__(self) -> None:
-        self._entries: dict[Path, tuple[tuple[int, int], list[Link]]] = {}
+        self._entries: dict[Path, tuple[tuple[int, int], list[PageLink]]] = {}
         self._walked_at: float | None = None
         self.lock = threading.Lock()
 
@@ -126,31 +103,28 @@ class LinkCache:
         except OSError:
             self._entries.pop(page, None)
             return
-        self._entries[page] = (key, extract_links(page, text))
+        self._entries[page] = (key, extract_links(text))
 
     def pages(self) -> list[Path]:
         return sorted(self._entries)
 
     def backlinks(self, target: Path, root: Path) -> list[Backlink]:
-        names = link_targets(target, root)
-        resolved_target = Path(os.path.normpath(target))
+        """Pages whose links resolve to ``target`` (the vault's pages as the cache knows them)."""
+        index = VaultIndex(root)
+        for page in [*self._entries, target]:
+            try:
+                index.add(page)
+            except ValueError:
+                continue  # outside the vault (a read-only folder): links cannot name it by path
         found: list[Backlink] = []
         for page in sorted(self._entries):
             if page == target:
                 continue
-            for link in self._entries[page][1]:
-                hit = (link.wiki is not None and (link.wiki in names or _ends_with(link.wiki, names))) or (
-                    link.path is not None and link.path == resolved_target
-                )
-                if hit:
-                    found.append(Backlink(page, link.line, link.text))
+            for entry in self._entries[page][1]:
+                if index.resolve_link(entry.link, page) == target:
+                    found.append(Backlink(page, entry.line, entry.text))
                     break
         return found
-
-
-def _ends_with(wiki: str, names: set[str]) -> bool:
-    """``[[Concepts/Foo]]`` written from elsewhere still names ``2_Wiki/Concepts/Foo``."""
-    return "/" in wiki and any(name.endswith("/" + wiki) for name in names)
 
 
 class BacklinksPane(Pane):

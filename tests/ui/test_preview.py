@@ -1,16 +1,9 @@
-"""Markdown preview rendering: wikilinks in all three forms, tables, task lists, front matter."""
+"""Markdown preview rendering: wikilinks in every form, embeds, tables, task lists, front matter."""
 
 from __future__ import annotations
 
-from suzent_desktop.ui.markdown_render import (
-    WikiLink,
-    find_wikilinks,
-    heading_line,
-    parse_front_matter,
-    parse_href,
-    parse_wikilink,
-    render,
-)
+from suzent_desktop.core.markdown import heading_line, links, parse_wikilink
+from suzent_desktop.ui.markdown_render import parse_front_matter, parse_href, render, wikilink_href
 
 
 def test_wikilink_forms_render_as_in_app_anchors() -> None:
@@ -56,11 +49,19 @@ def test_front_matter_becomes_a_properties_table() -> None:
 
 def test_front_matter_parser_and_link_helpers() -> None:
     assert parse_front_matter('title: "Quoted"\nempty:\n') == [("title", "Quoted"), ("empty", "")]
-    assert parse_wikilink("[[A#b|c]]") == WikiLink("A", "b", "c")
+    link = parse_wikilink("[[A#b|c]]")
+    assert (link.target, link.heading, link.alias) == ("A", "b", "c")
     assert parse_wikilink("not a link") is None
-    assert [link.target for _, _, link in find_wikilinks("x [[A]] y [[B|b]]")] == ["A", "B"]
-    assert parse_href(WikiLink("Page with space", "Héading").href()) == ("Page with space", "Héading")
+    assert [link.target for link in links("x [[A]] y [[B|b]]")] == ["A", "B"]
+    spaced = parse_wikilink("[[Page with space#Héading]]")
+    assert parse_href(wikilink_href(spaced)) == ("Page with space", "Héading")
     assert heading_line("# T\n```\n# not\n```\n## Sub  \n", "sub") == 5
+
+
+def test_embeds_and_escaped_pipes_render_as_links() -> None:
+    html = render("![[cat.png]] and | [[Table view\\|Table]] |")
+    assert 'href="wikilink:cat.png"' in html and "!<a" not in html
+    assert 'href="wikilink:Table%20view"' in html and ">Table</a>" in html
 
 
 def test_html_in_pages_is_escaped() -> None:

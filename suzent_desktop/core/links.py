@@ -1,0 +1,193 @@
+"""Which file a link names: one resolver with Obsidian's rules, used by every part of the app.
+
+The rules, in order (all case-insensitive, ``.md`` optional, attachments of any extension):
+
+1. a markdown link, or a target starting ``./`` or ``../``, is first tried relative to the
+   linking page's folder;
+2. an exact vault path (``[[2_Wiki/Concepts/Foo]]``, ``[[4_Assets/cat.png]]``);
+3. a path ending (``[[Concepts/Foo]]``) or a bare name (``[[Foo]]``): among the files with
+   that name, one in the linking page's own folder wins, then the shortest path, then the
+   alphabetically first, so a choice is stable.
+
+Aliases do not resolve a link (Obsidian offers them when a link is typed, then writes
+``[[Page|alias]]``); they are returned by :meth:`VaultIndex.aliases` for pickers.
+
+The vault is walked once with :func:`vault_files`: hidden folders are skipped, symlinked
+folders are followed (Obsidian does) with loops cut by the real path of each folder.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from suzent_desktop.core.markdown import MARKDOWN, Link, frontmatter, meta_list
+
+
+def vault_files(root: Path) -> Iterator[Path]:
+    """Every file of the vault outside hidden folders, sorted per folder, symlinked folders followed.
+
+    A symlinked folder that leads back into a folder already on the walk (a loop) is skipped,
+    so the walk ends; the files are yielded under the path through the link, as Obsidian
+    shows them.
+    """
+    root = Path(root)
+    if not root.is_dir():
+        return
+    seen: set[str] = set()
+    for folder, dirs, files in os.walk(root, followlinks=True):
+        real = os.path.realpath(folder)
+        if real in seen:
+            dirs[:] = []
+            continue
+        seen.add(real)
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and os.path.realpath(os.path.join(folder, d)) not in seen)
+        for name in sorted(files):
+            if not name.startswith("."):
+                yield Path(folder) / name
+
+
+def is_page(path: Path | str) -> bool:
+    return str(path).lower().endswith(".md")
+
+
+def _strip_md(text: str) -> str:
+    return text[:-3] if text.lower().endswith(".md") else text
+
+
+@dataclass
+class VaultIndex:
+    """Names and paths of every vault file, for resolving links (cheap to rebuild, cheap to update)."""
+
+    root: Path
+    by_rel: dict[str, Path] = field(default_factory=dict)  # lower-case vault path (with extension)
+    by_name: dict[str, list[Path]] = field(default_factory=dict)  # lower-case file name, and stem of pages
+
+    @classmethod
+    def scan(cls, root: Path) -> VaultIndex:
+        index = cls(Path(root))
+        for path in vault_files(index.root):
+            index.add(path)
+        return index
+
+    def rel(self, path: Path) -> str:
+        """Vault-relative posix path (string slicing: cheap on big vaults)."""
+        text, root = str(path), str(self.root)
+        if not text.startswith(root + os.sep):
+            raise ValueError(f"{path} is not inside {self.root}")
+        return text[len(root) + 1 :].replace(os.sep, "/")
+
+    def _names(self, path: Path) -> list[str]:
+        name = path.name.lower()
+        return [name, _strip_md(name)] if is_page(name) else [name]
+
+    def add(self, path: Path) -> None:
+        key = self.rel(path).lower()
+        if key in self.by_rel:
+            return
+        self.by_rel[key] = path
+        for name in self._names(path):
+            self.by_name.setdefault(name, []).append(path)
+
+    def remove(self, path: Path) -> None:
+        self.by_rel.pop(self.rel(path).lower(), None)
+        for name in self._names(path):
+            paths = self.by_name.get(name, [])
+            if path in paths:
+                paths.remove(path)
+
+    def files(self) -> list[Path]:
+        return sorted(self.by_rel.values())
+
+    def pages(self) -> list[Path]:
+        return [p for p in self.files() if is_page(p)]
+
+    # -- resolution ----------------------------------------------------------------------------
+    def resolve(self, target: str, source: Path | None = None, *, relative_first: bool = False) -> Path | None:
+        """The file a link target names, or None (an empty target names the linking page)."""
+        target = target.strip().replace("\\", "/")
+        if not target:
+            return source
+        if (relative_first or target.startswith(("./", "../"))) and source is not None:
+            found = self.relative(target, source)
+            if found is not None:
+                return found
+        key = target.lstrip("/").lower()
+        for candidate in (key, key + ".md"):
+            if candidate in self.by_rel:
+                return self.by_rel[candidate]
+        name = key.rsplit("/", 1)[-1]
+        matches = list(dict.fromkeys(self.by_name.get(name, []) + self.by_name.get(name + ".md", [])))
+        if "/" in key:
+            matches = [p for p in matches if self._ends_with(p, key)]
+        if not matches:
+            return None
+        if len(matches) == 1:
+            return matches[0]
+        return min(matches, key=lambda p: (source is None or p.parent != source.parent, len(p.parts), str(p).lower()))
+
+    def resolve_link(self, link: Link, source: Path | None = None) -> Path | None:
+        """A parsed link: markdown links are relative to their page first."""
+        return self.resolve(link.target, source, relative_first=link.kind == MARKDOWN or not link.wiki_syntax)
+
+    def relative(self, target: str, source: Path) -> Path | None:
+        """The file ``target`` names as a path relative to ``source``'s folder, or None."""
+        try:
+            base = posixpath.dirname(self.rel(source))
+        except ValueError:
+            return None
+        joined = posixpath.normpath(posixpath.join(base, target)).lower()
+        if joined.startswith("../"):
+            return None
+        for candidate in (joined, joined + ".md"):
+            if candidate in self.by_rel:
+                return self.by_rel[candidate]
+        return None
+
+    def _ends_with(self, path: Path, key: str) -> bool:
+        rel = self.rel(path).lower()
+        return any(r == key or r.endswith("/" + key) for r in (rel, _strip_md(rel)))
+
+    # -- naming --------------------------------------------------------------------------------
+    def link_target_for(self, page: Path) -> str:
+        """The shortest wikilink target that names ``page`` from anywhere in the vault."""
+        rel = self.rel(page)
+        bare = _strip_md(rel) if is_page(rel) else rel
+        parts = bare.split("/")
+        for count in range(1, len(parts) + 1):
+            target = "/".join(parts[-count:])
+            if self.resolve(target) == page and all(
+                self.resolve(target, other) == page for other in self._same_named(page)
+            ):
+                return target
+        return bare
+
+    def _same_named(self, page: Path) -> list[Path]:
+        """Pages that share ``page``'s name: from their folder a bare name would pick them."""
+        return [p for p in self.by_name.get(page.name.lower(), []) if p != page]
+
+    def name_taken(self, name: str, *, ignore: Path | None = None) -> bool:
+        """True when a file already answers to ``name`` (a page stem or a file name)."""
+        return any(p != ignore for p in self.by_name.get(name.lower(), []))
+
+    def aliases(self, page: Path) -> list[str]:
+        try:
+            text = page.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return []
+        return meta_list(frontmatter(text), "aliases")
+
+
+def inside_vault(root: Path, path: Path) -> bool:
+    """True when ``path`` really lives in the vault (not reached through a symlink leading out)."""
+    real_root = os.path.realpath(root)
+    real = os.path.realpath(path)
+    return real == real_root or real.startswith(real_root + os.sep)
+
+
+def relative_href(target: Path, source: Path) -> str:
+    """The relative path a markdown link in ``source`` writes to reach ``target``."""
+    return posixpath.relpath(target.as_posix(), source.parent.as_posix())
