@@ -240,13 +240,18 @@ def check_index_health(
     if not layout.index_dir.is_dir():
         return [Problem(INFO, str(layout.index_dir), None, "the search index is not built yet; run `reindex`")]
     try:
-        stats, findable = asyncio.run(_index_stats(layout, settings, clock, set(tombstones)))
+        stats, findable, strays = asyncio.run(_index_stats(layout, settings, clock, set(tombstones)))
     except Exception as exc:  # noqa: BLE001 - any failure to open the index is a finding, not a crash
         return [Problem(ERROR, str(layout.index_dir), None, f"the search index cannot be opened: {exc}; run `reindex --full`")]
     problems = [Problem(ERROR, str(layout.index_dir), None, f"index error: {error}") for error in stats.errors]
+    stale = _sorted(stats.stale_files)
     problems += [
-        Problem(WARNING, str(path), None, "changed since it was indexed (stale rows); run `reindex`")
-        for path in _sorted(stats.stale_files)
+        Problem(WARNING, path, None, "changed since it was indexed (stale rows); run `reindex`") for path in stale
+    ]
+    problems += [
+        Problem(WARNING, path, None, f"{why}; `reindex` removes them")
+        for path, why in strays
+        if path not in stale
     ]
     problems += [
         Problem(WARNING, path, line, f"forgotten text is still findable in search ({source}): {stone[:100]!r}; "
@@ -261,7 +266,8 @@ def _sorted(paths: Iterable[Any]) -> list[str]:
 
 
 async def _index_stats(layout: Layout, settings: Any, clock: Clock, tombstones: set[str]) -> Any:
-    from suzent_desktop.core.embedding import make_embedder
+    from suzent_desktop.core.embedding import EmbeddingError, make_embedder
+    from suzent_desktop.core.index_store import TABLE_NAME, IndexStoreError
     from suzent_desktop.core.indexer import Indexer
 
     indexer = Indexer(
@@ -272,4 +278,12 @@ async def _index_stats(layout: Layout, settings: Any, clock: Clock, tombstones: 
         archive=Archive(layout),
         tombstones=Tombstones(layout),
     )
-    return await indexer.stats(), await indexer.findable(tombstones, min_contained=MIN_CONTAINED_TOMBSTONE)
+    stats = await indexer.stats()
+    findable = await indexer.findable(tombstones, min_contained=MIN_CONTAINED_TOMBSTONE)
+    if stats.errors or not (layout.index_dir / f"{TABLE_NAME}.lance").exists():
+        return stats, findable, []  # an unreadable or missing table is reported as such, not row by row
+    try:
+        return stats, findable, await asyncio.to_thread(indexer.audit_rows)
+    except (IndexStoreError, EmbeddingError) as exc:
+        stats.errors.append(f"index rows cannot be checked: {exc}")
+        return stats, findable, []

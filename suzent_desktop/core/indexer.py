@@ -40,6 +40,7 @@ from suzent_desktop.core.clock import Clock
 from suzent_desktop.core.embedding import Embedder, EmbeddingError
 from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.facts import parse_log
+from suzent_desktop.core.faults import crash_point
 from suzent_desktop.core.index_store import TABLE_NAME, Filters, IndexStore, IndexStoreError, Row, norm_key
 from suzent_desktop.core.layout import Layout
 from suzent_desktop.core.notebook import Notebook
@@ -240,6 +241,7 @@ class Indexer:
         self._file_lock = FileLock(str(layout.index_dir / "write.lock"), thread_local=False)
         self._stamp: tuple[int, int] | None = None  # the state file as this process last saw it
         self._unindexed = RowCache()
+        self._table_checked = False  # a full table-vs-files comparison ran in this process
 
     # -- cross-process exclusion -------------------------------------------------------
     @asynccontextmanager
@@ -272,6 +274,7 @@ class Indexer:
                 self._state = None
                 self._store = None
                 self._dirty = False
+                self._table_checked = False  # the other process may have been killed mid-pass
 
     # -- state ---------------------------------------------------------------------------
     @property
@@ -510,7 +513,9 @@ class Indexer:
         delete = [rid for p in ok for rid in p.stale_ids] + [r.id for r in moved]
         add = [r for p in ok for r in p.new_rows] + moved
         removed = store.delete_ids(delete)
+        crash_point("index.after_delete")
         store.add(add)
+        crash_point("index.after_add")
         changes.rows_added += sum(len(p.new_rows) for p in ok)
         changes.rows_removed += max(0, removed - len(moved))
         if delete or add:
@@ -565,6 +570,7 @@ class Indexer:
         if not keys:
             return
         removed = self._store.delete_ids(ids)
+        crash_point("index.after_remove")
         for key in keys:
             removed += self._store.delete_path(key)  # rows the state did not know about (a crash mid-write)
         with self._state_lock:
@@ -597,12 +603,20 @@ class Indexer:
                 if self._store is not None and not self._store.table_dir.exists():
                     self._store = None  # deleted under a running app: open (and so recreate) it anew
                 self._open_store(dim)
-        self._reconcile_with_table()
+        self._reconcile_with_table(deep=not self._table_checked)
+        self._table_checked = True
         stones = self.tombstones.contents()
         return stones, _digest(stones) != self.state.tombstones
 
-    def _reconcile_with_table(self) -> None:
-        """The state must describe the table: drop rows it does not know, re-plan files whose rows are gone."""
+    def _reconcile_with_table(self, deep: bool) -> None:
+        """The state must describe the table, and the table hold only what the files give.
+
+        Every pass compares row counts. A full comparison runs when they disagree, on a
+        process's first pass and after adopting another process's state (either may follow
+        a kill at any moment): rows of files that should have none (a daily log at or before
+        the watermark, a page that is gone), rows the state does not know and duplicated rows
+        are deleted, and files whose recorded rows are missing are read again.
+        """
         try:
             count = self._store.count()
         except IndexStoreError:
@@ -610,21 +624,77 @@ class Indexer:
             count = 0
         with self._state_lock:
             expected = sum(len(f.rows) for f in self.state.files.values())
-        if count == expected:
+        if count == expected and not deep:
             return
-        present = self._store.ids() if count else set()
+        table = self._store.scan(["id", "path"]) if count else None
+        ids = table.column("id").to_pylist() if table is not None else []
+        paths = table.column("path").to_pylist() if table is not None else []
+        sources = self._sources()
         with self._state_lock:
-            self._dirty = True
-            known: set[str] = set()
-            for file_state in self.state.files.values():
-                known.update(file_state.rows)
+            files = self.state.files
+            for key in [k for k in files if k not in sources]:
+                del files[key]  # its rows are deleted below, as rows no file owns
+                self.state.errors.pop(key, None)
+                self._dirty = True
+            owner = {rid: key for key, f in files.items() for rid in f.rows}
+        seen: dict[str, int] = {}
+        for rid in ids:
+            seen[rid] = seen.get(rid, 0) + 1
+        stray = {rid for rid, path in zip(ids, paths, strict=True) if owner.get(rid) != path}
+        doubled = {rid for rid, times in seen.items() if times > 1} - stray
+        present = set(seen) - stray - doubled
+        with self._state_lock:
+            for file_state in files.values():
                 if any(rid not in present for rid in file_state.rows):
                     file_state.rows = {rid: ln for rid, ln in file_state.rows.items() if rid in present}
                     file_state.sha256 = ""
                     file_state.mtime = -1.0
-        orphans = present - known
-        if orphans:
-            self._store.delete_ids(orphans)
+                    self._dirty = True
+        if stray or doubled:
+            log.info("index: removing %d row(s) no file gives and %d duplicated row(s)", len(stray), len(doubled))
+            self._store.delete_ids(stray | doubled)
+        crash_point("index.after_reconcile")
+
+    def audit_rows(self) -> list[tuple[str, str]]:
+        """``(path, why)`` for every index row the files do not give now (``doctor``); reads only.
+
+        Rows of files that are merely stale (changed since the last pass, or failed to
+        embed) are reported too; callers that list stale files separately may drop those.
+        """
+        store = self._open_store(self._read_dim(), repair=False)
+        table = store.scan(["id", "path"])
+        sources = self._sources()
+        stones = self.tombstones.contents()
+        wanted: dict[str, set[str]] = {}
+        counts: dict[tuple[str, str], int] = {}
+        for rid, path in zip(table.column("id").to_pylist(), table.column("path").to_pylist(), strict=True):
+            counts[(path, rid)] = counts.get((path, rid), 0) + 1
+        problems: dict[str, list[str]] = {}
+        for (path, rid), times in sorted(counts.items()):
+            source = sources.get(path)
+            if source is None:
+                problems.setdefault(path, []).append("none")
+                continue
+            if path not in wanted:
+                wanted[path] = {r.id for r in self._read_rows(source, stones)}
+            if rid not in wanted[path]:
+                problems.setdefault(path, []).append("other")
+            elif times > 1:
+                problems.setdefault(path, []).append("double")
+        found: list[tuple[str, str]] = []
+        for path, kinds in sorted(problems.items()):
+            if "none" in kinds:
+                why = (f"{len(kinds)} index row(s) of a file that should have none (deleted, or a daily log "
+                       "the watermark covers)")
+            else:
+                parts = []
+                if kinds.count("other"):
+                    parts.append(f"{kinds.count('other')} index row(s) not derivable from the file as it is")
+                if kinds.count("double"):
+                    parts.append(f"{kinds.count('double')} duplicated index row(s)")
+                why = "; ".join(parts)
+            found.append((path, why))
+        return found
 
     def _finish(self, stones: set[str], bulk: bool) -> None:
         with self._state_lock:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import logging
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -31,6 +32,8 @@ if TYPE_CHECKING:
 
     from suzent_desktop.core.embedding import Embedder
     from suzent_desktop.core.indexer import Indexer, SearchResponse
+
+log = logging.getLogger(__name__)
 
 # Only a heading: a prose placeholder would be indexed and show up in every search.
 MEMORY_MD_HEADER = "# Memory\n"
@@ -85,6 +88,7 @@ class MemoryManager:
         layout.check()
         if bootstrap:
             bootstrap_home(layout)
+            remove_stale_temp_files(layout)
         if embedder is None:
             from suzent_desktop.core.embedding import make_embedder
 
@@ -432,6 +436,18 @@ def _safe_history(runner: Any) -> list[dict]:
         return list(runner.history())
     except (OSError, ValueError):
         return []
+
+
+def remove_stale_temp_files(layout: Layout) -> list[Path]:
+    """Temp files of atomic writes that a killed process left behind (``.People.md.x1y2z3w4.tmp``)."""
+    from suzent_desktop.core.atomic import sweep_temp_files
+
+    removed = sweep_temp_files(
+        [(layout.home, False), (layout.memory_dir, True), (layout.notebook_dir, True), (layout.index_dir, False)]
+    )
+    for path in removed:
+        log.info("removed %s, left behind by an interrupted write", path)
+    return removed
 
 
 def bootstrap_home(layout: Layout) -> list[Path]:

@@ -50,6 +50,7 @@ from suzent_desktop.core.dream.model import (
 )
 from suzent_desktop.core.dream.tools import VaultTools
 from suzent_desktop.core.events import ChangeSet
+from suzent_desktop.core.faults import crash_point
 from suzent_desktop.core.tombstones import normalize
 
 if TYPE_CHECKING:
@@ -493,8 +494,10 @@ class DreamRunner:
         if end is not None and ((current is not None and end <= current) or end >= self._today().isoformat()):
             raise DreamError(f"refusing to write watermark {end}: current is {current}")
         summary = clean_summary(report.summary)
+        crash_point("dream.before_ingest")
         if end is not None:
             await asyncio.to_thread(m.notebook.append_ingest, self._today(), end, summary)
+            crash_point("dream.after_ingest")
         else:
             end = current  # pages stand; the watermark waits for the changed logs
         state["retries"].pop(batch.dates[0], None)

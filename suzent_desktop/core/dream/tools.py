@@ -20,6 +20,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from suzent_desktop.core.atomic import atomic_write_bytes, atomic_write_text
+from suzent_desktop.core.faults import crash_point
 from suzent_desktop.core.layout import INDEX_MD, ROOT_NAV_FILES
 from suzent_desktop.core.links import VaultIndex
 
@@ -176,6 +177,7 @@ class VaultTools:
             self._journal(path)
             atomic_write_text(path, text)
             self.written.add(self.relative(path))
+        crash_point("dream.after_page_write")
 
     def _check_new_name(self, relative: str, path: Path) -> None:
         """A new page may not take a name a file elsewhere answers to: the user's ``[[Work]]``

@@ -1,0 +1,97 @@
+"""Kills at named points (``SUZENT_CRASH_AT``): the next start repairs everything and loses nothing.
+
+Each case runs one command in a subprocess that ends itself with ``os._exit`` at the
+named point, as ``kill -9`` would, then opens the home again and checks the invariants
+that ``bench/faults.py`` checks after random kills.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from suzent_desktop.core.atomic import is_temp_name
+from suzent_desktop.core.clock import Clock
+from suzent_desktop.core.doctor import run_doctor
+from suzent_desktop.core.faults import ENV_VAR, EXIT_CODE
+from suzent_desktop.core.manager import MemoryManager
+
+REPO = Path(__file__).resolve().parents[2]
+TODAY = "2026-07-20"
+FACTS = {
+    "2026-07-16": ["User collects jasper indigo near the xenon nimbus falcon", "User works at Contoso"],
+    "2026-07-17": ["User prefers quiet trains over buses", "User now works at Microsoft"],
+    "2026-07-18": ["User grows basil on the balcony"],
+}
+
+
+def cli(home: Path, *args: str, crash: str | None = None) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SUZENT_")}
+    env.update(PYTHONPATH=str(REPO), SUZENT_EMBEDDING_MODEL="hashing", SUZENT_TODAY=TODAY,
+               SUZENT_MEMORY_CONSOLIDATION_MIN_FACTS="1", SUZENT_MEMORY_CONSOLIDATION_MIN_HOURS="0",
+               SUZENT_MEMORY_CONSOLIDATION_MAX_DAYS="2", SUZENT_MEMORY_LINT_ENABLED="false")
+    if crash:
+        env[ENV_VAR] = crash
+    return subprocess.run([sys.executable, "-m", "suzent_desktop", "--home", str(home), *args],
+                          capture_output=True, text=True, env=env, timeout=120)
+
+
+@pytest.fixture
+def seeded(tmp_path: Path) -> Path:
+    home = tmp_path / "home"
+    for date, facts in FACTS.items():
+        path = home / "memory" / "archive" / f"{date}.md"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        lines = "".join(f"- [general] {f}\n" for f in facts)
+        path.write_text(f"# Daily Log - {date}\n\n## 10:00 — abc12345\n\n{lines}", encoding="utf-8")
+    assert cli(home, "reindex").returncode == 0
+    return home
+
+
+def check_invariants(home: Path) -> None:
+    """Nothing lost, nothing left over: what bench/faults.py asserts after every trial."""
+    clock = Clock(fixed_today=__import__("datetime").date.fromisoformat(TODAY))
+    for path in home.rglob("*"):  # leftovers look older than any write that could still run
+        if is_temp_name(path.name):
+            then = time.time() - 3600
+            os.utime(path, (then, then))
+    manager = MemoryManager.open(home, clock=clock)
+    assert not [p for p in home.rglob("*") if is_temp_name(p.name)], "temp files survive the next open"
+    asyncio.run(manager.reindex())
+    watermark = manager.watermark()
+    assert watermark is None or watermark in FACTS, watermark
+    for date, facts in FACTS.items():
+        for fact in facts:
+            hits = asyncio.run(manager.search(fact, limit=20, record_recall=False)).hits
+            assert any(fact.lower() in h.text.lower() or h.text.lower() in fact.lower() for h in hits) or any(
+                fact in p.read_text(encoding="utf-8") for p in manager.notebook.content_pages()
+            ), f"{fact!r} of {date} is neither searchable nor on a page (watermark {watermark})"
+            if watermark is not None and date <= watermark:
+                assert any(fact.split()[-1] in p.read_text(encoding="utf-8") for p in manager.notebook.content_pages())
+    problems = [p for p in run_doctor(home, clock=clock) if "index row" in p.message or "stale" in p.message]
+    assert problems == []
+
+
+@pytest.mark.parametrize(
+    "command, point",
+    [
+        (("reindex", "--full"), "index.after_add"),
+        (("dream", "--force"), "dream.after_page_write"),
+        (("dream", "--force"), "atomic.before_rename"),
+        (("dream", "--force"), "dream.after_ingest"),
+        (("dream", "--force"), "index.after_reconcile"),
+    ],
+)
+def test_a_kill_at_a_named_point_is_repaired_by_the_next_start(seeded: Path, command, point):
+    killed = cli(seeded, *command, crash=point)
+    assert killed.returncode == EXIT_CODE, killed.stderr
+    check_invariants(seeded)
+    again = cli(seeded, "dream", "--force")  # the next dream finishes the work
+    assert again.returncode == 0, again.stderr
+    check_invariants(seeded)
