@@ -100,7 +100,7 @@ def load_settings(home: Path, environ: dict[str, str] | None = None) -> Settings
         if not config.is_file():
             raise SettingsError(f"{config}: the settings file must be a file, but it is a folder")
         try:
-            data = tomllib.loads(config.read_text(encoding="utf-8"))
+            data = tomllib.loads(config.read_text(encoding="utf-8-sig"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise SettingsError(f"{config}: cannot be read as TOML: {exc}") from exc
         except OSError as exc:

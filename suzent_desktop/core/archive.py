@@ -28,6 +28,7 @@ from suzent_desktop.core.facts import (
     parse_log,
 )
 from suzent_desktop.core.layout import Layout
+from suzent_desktop.core.text import clean
 
 _DATE_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}\.md$")
 _CATEGORY_JUNK = re.compile(r"[^a-z0-9_-]+")
@@ -96,7 +97,7 @@ class Archive:
     def read_text(self, date: str) -> str:
         path = self.path_for(date)
         try:
-            return path.read_bytes().decode("utf-8")
+            return path.read_bytes().decode("utf-8-sig")
         except UnicodeDecodeError as exc:
             raise ArchiveError(f"{path}: not valid UTF-8 at byte {exc.start}; file left untouched") from exc
 
@@ -140,12 +141,18 @@ class Archive:
 
 
 def _writable(fact: Fact) -> Fact:
-    """A fact whose line reads back as itself: a category the grammar accepts, tags without spaces."""
+    """A fact whose line reads back as itself: a category the grammar accepts, tags without spaces.
+
+    Control characters (a NUL in a captured turn) never reach the log: see ``core/text.py``.
+    """
+    content = clean(fact.content)
+    if content != fact.content:
+        fact = dataclasses.replace(fact, content=" ".join(content.split()))
     ascii_text = unicodedata.normalize("NFKD", fact.category).encode("ascii", "ignore").decode("ascii")
     category = _CATEGORY_JUNK.sub("-", ascii_text.strip().lower()).strip("-_")
     if not category or not category[0].isalpha():
         category = DEFAULT_CATEGORY
-    tags = tuple(t for tag in fact.tags for t in tag.replace("`", "").split())
+    tags = tuple(t for tag in fact.tags for t in clean(tag).replace("`", "").split())
     if category == fact.category and tags == fact.tags:
         return fact
     return dataclasses.replace(fact, category=category, tags=tags)

@@ -99,7 +99,7 @@ def _decode(path: Path) -> tuple[str | None, Problem | None]:
     except OSError as exc:
         return None, Problem(ERROR, str(path), None, f"cannot be read: {exc.strerror or exc}")
     try:
-        return data.decode("utf-8"), None
+        return data.decode("utf-8-sig"), None
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         return None, Problem(ERROR, str(path), line, f"not valid UTF-8 (byte {exc.start}); the file is not indexed")

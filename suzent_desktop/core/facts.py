@@ -130,12 +130,16 @@ def format_log_header(date_iso: str) -> str:
     return f"# Daily Log - {date_iso}"
 
 
+_LINE_END_RE = re.compile(r"\r\n?|\n")
+
+
 def parse_log(text: str) -> ParsedLog:
     """Parse a whole daily log, tolerating CRLF and hand edits."""
     parsed = ParsedLog(date=None)
     current: Turn | None = None
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.rstrip("\r")
+    # Only CR and LF end a line (as for the appender's line numbers): a form feed or a Unicode
+    # line separator inside one fact must not split it, nor a stray byte-order mark hide the header.
+    for number, line in enumerate(_LINE_END_RE.split(text.removeprefix("\ufeff")), start=1):
         if not line.strip():
             continue
         header = _HEADER_RE.match(line)

@@ -44,6 +44,7 @@ from suzent_desktop.core.faults import crash_point
 from suzent_desktop.core.index_store import TABLE_NAME, Filters, IndexStore, IndexStoreError, Row, norm_key
 from suzent_desktop.core.layout import Layout
 from suzent_desktop.core.notebook import Notebook
+from suzent_desktop.core.text import clean, decode_lenient, looks_binary
 from suzent_desktop.core.tombstones import Tombstones, normalize
 from suzent_desktop.core.unindexed import RowCache, text_matches
 
@@ -139,6 +140,7 @@ class _Plan:
     sha256: str = ""
     rows: list[Row] = field(default_factory=list)
     error: str | None = None
+    notes: list[str] = field(default_factory=list)  # indexed all the same; reported once per change
     touch_only: bool = False
     new_rows: list[Row] = field(default_factory=list)
     moved_rows: list[Row] = field(default_factory=list)
@@ -435,14 +437,16 @@ class Indexer:
         if prior and not prior.dirty and not recheck and prior.sha256 == plan.sha256:
             plan.touch_only = True  # touched, not changed: remember the new mtime, embed nothing
             return plan
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            plan.error = f"{source.path}: not valid UTF-8 (byte {exc.start}); skipped, file left untouched"
-            return plan
-        if "\x00" in text:
+        if looks_binary(data):
             plan.error = f"{source.path}: looks like a binary file; skipped, file left untouched"
             return plan
+        text, bad = decode_lenient(data)
+        if bad:
+            lines = ", ".join(str(n) for n in bad[:5]) + (f" and {len(bad) - 5} more" if len(bad) > 5 else "")
+            plan.notes.append(
+                f"{source.path}: line {lines} not valid UTF-8; left out of the index, the rest is indexed"
+            )
+        text = clean(text)
         plan.rows = self._rows_for(source, text, stones)
         known = prior.rows if prior else {}
         wanted = {r.id for r in plan.rows}
@@ -516,6 +520,7 @@ class Indexer:
         crash_point("index.after_delete")
         store.add(add)
         crash_point("index.after_add")
+        changes.errors += [note for p in ok for note in p.notes]
         changes.rows_added += sum(len(p.new_rows) for p in ok)
         changes.rows_removed += max(0, removed - len(moved))
         if delete or add:
@@ -764,7 +769,7 @@ class Indexer:
         for plan in plans:
             if plan.touch_only:
                 self._touch(plan)
-            elif plan.error or plan.new_rows or plan.moved_rows or plan.stale_ids:
+            elif plan.error or plan.notes or plan.new_rows or plan.moved_rows or plan.stale_ids:
                 work.append(plan)
             else:
                 self._record(plan)  # re-read (tombstones changed) but nothing to do
@@ -990,10 +995,12 @@ class Indexer:
 
     def _read_rows(self, source: _Source, stones: set[str]) -> list[Row]:
         try:
-            text = source.path.read_bytes().decode("utf-8")
-        except (OSError, UnicodeDecodeError):
+            data = source.path.read_bytes()
+        except OSError:
             return []
-        return self._rows_for(source, text, stones)
+        if looks_binary(data):
+            return []
+        return self._rows_for(source, clean(decode_lenient(data)[0]), stones)
 
     def _search_index(self, query: str, limit: int, filters: Filters) -> SearchResponse:
         warning: str | None = None
@@ -1067,7 +1074,7 @@ class Indexer:
             store = self._open_store(self._read_dim(), repair=False)
             vectors = list(_vectors(store.rows_for_path(str(path), ["id", "vector"]), store.dim))
             if not vectors and path.is_file():
-                chunks = chunk_markdown(path.read_bytes().decode("utf-8", errors="replace"))[:8]
+                chunks = chunk_markdown(clean(decode_lenient(path.read_bytes())[0]))[:8]
                 if chunks:
                     vectors = list(self.embedder.embed([embedding_text(c) for c in chunks]))
             best: dict[str, SearchHit] = {}

@@ -24,6 +24,7 @@ from suzent_desktop.core.facts import Fact
 from suzent_desktop.core.layout import Layout, LayoutError, default_home
 from suzent_desktop.core.notebook import Notebook
 from suzent_desktop.core.recall import Recall, RecallLog
+from suzent_desktop.core.text import clean
 from suzent_desktop.core.tombstones import Tombstones, normalize
 from suzent_desktop.settings import Settings, load_settings
 
@@ -112,7 +113,7 @@ class MemoryManager:
         importance: float | None = None,
     ) -> ChangeSet:
         """Append one fact line to today's log and index just that file's new rows."""
-        content = " ".join(text.split())
+        content = " ".join(clean(text).split())
         if not content:
             raise ValueError("nothing to remember: the text is empty")
         category = (category or "general").strip().lower() or "general"
@@ -129,7 +130,7 @@ class MemoryManager:
         """The per-turn capture path of the design: extract, append one block, index, maybe promote."""
         from suzent_desktop.core import extraction
 
-        turn_text = extraction.turn_to_text(user, assistant)
+        turn_text = extraction.turn_to_text(clean(user), clean(assistant))
         facts = list(await extraction.extract_facts(turn_text, self.settings))
         if not facts:
             return [], ChangeSet()

@@ -125,7 +125,7 @@ class Notebook:
         path = self.layout.log_md
         if not path.is_file():
             return ""
-        return path.read_bytes().decode("utf-8", errors="replace")
+        return path.read_bytes().decode("utf-8-sig", errors="replace")
 
     def entries(self) -> list[LogEntry]:
         """Entry lines outside fenced code, in file order, each with its body."""
@@ -197,7 +197,7 @@ class Notebook:
         existing = path.read_bytes() if path.exists() else b""
         prefix = "" if not existing or existing.endswith(b"\n\n") else ("\n" if existing.endswith(b"\n") else "\n\n")
         fences = FenceTracker()
-        for line in existing.decode("utf-8", errors="replace").splitlines():
+        for line in existing.decode("utf-8-sig", errors="replace").splitlines():
             fences.feed(line.rstrip("\r"))
         if fences.open is not None:
             # A code block left open (a hand edit, a pasted example) would swallow this entry

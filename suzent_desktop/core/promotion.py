@@ -64,7 +64,7 @@ def _personal_candidates(manager: MemoryManager) -> list[Candidate]:
         if any(p.startswith(".") for p in path.relative_to(root).parts):
             continue
         try:
-            body = path.read_bytes().decode("utf-8")
+            body = path.read_bytes().decode("utf-8-sig")
         except UnicodeDecodeError:
             continue  # doctor names it; promotion only reads pages
         for bullet in PageDoc.parse(body).current_bullets():
@@ -255,7 +255,7 @@ def _existing(manager: MemoryManager) -> str:
     if not path.is_file():
         return ""
     try:
-        return path.read_bytes().decode("utf-8")
+        return path.read_bytes().decode("utf-8-sig")
     except UnicodeDecodeError as exc:  # its protected section must survive byte for byte
         raise PromotionError(
             f"{path}: not valid UTF-8 (byte {exc.start}); MEMORY.md left untouched, fix its encoding"

@@ -56,7 +56,7 @@ class RecallLog:
         try:
             if self.path.stat().st_size < 2 * MAX_LINES * MIN_LINE_BYTES:
                 return  # cannot hold more than 2 * MAX_LINES records yet: skip reading it on every search
-            text = self.path.read_text(encoding="utf-8", errors="replace")
+            text = self.path.read_text(encoding="utf-8-sig", errors="replace")
         except OSError:
             return
         lines = text.splitlines()
@@ -68,7 +68,7 @@ class RecallLog:
         counter: Counter[str] = Counter()
         if not self.path.is_file():
             return counter
-        for line in self.path.read_text(encoding="utf-8", errors="replace").splitlines():
+        for line in self.path.read_text(encoding="utf-8-sig", errors="replace").splitlines():
             try:
                 counter[json.loads(line)["snippet"]] += 1
             except (ValueError, KeyError, TypeError):

@@ -47,7 +47,7 @@ class Tombstones:
         problems: list[TombstoneProblem] = []
         if not self.path.is_file():
             return stones, problems
-        text = self.path.read_bytes().decode("utf-8", errors="replace")
+        text = self.path.read_bytes().decode("utf-8-sig", errors="replace")
         for number, line in enumerate(text.splitlines(), start=1):
             if not line.strip():
                 continue

@@ -59,7 +59,7 @@ def _load_pages(manager: MemoryManager) -> list[_Page]:
     nb = manager.notebook
     pages: list[_Page] = []
     for path in nb.content_pages():
-        text = path.read_bytes().decode("utf-8", errors="replace")
+        text = path.read_bytes().decode("utf-8-sig", errors="replace")
         pages.append(_Page(nb.relative(path), text, frontmatter(text), frontmatter_block(text)[1], path))
     return pages
 
@@ -208,7 +208,7 @@ def audit(manager: MemoryManager) -> list[Finding]:
     index_md = manager.layout.index_md
     index_page = None
     if index_md.is_file():
-        text = index_md.read_bytes().decode("utf-8", errors="replace")
+        text = index_md.read_bytes().decode("utf-8-sig", errors="replace")
         index_page = _Page("index.md", text, {}, text, index_md)
     findings = _link_findings(pages, index_page, VaultIndex.scan(manager.layout.notebook_dir))
     findings += _stale_findings(pages, manager.clock.today())

@@ -23,6 +23,7 @@ from suzent_desktop.core.atomic import atomic_write_bytes, atomic_write_text
 from suzent_desktop.core.faults import crash_point
 from suzent_desktop.core.layout import INDEX_MD, ROOT_NAV_FILES
 from suzent_desktop.core.links import VaultIndex
+from suzent_desktop.core.text import clean
 
 READ_LIMIT_CHARS = 60_000
 SEARCH_LIMIT = 8
@@ -39,7 +40,7 @@ class UnreadablePage(ValueError):
 
 def decode_page(relative: str, data: bytes) -> str:
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise UnreadablePage(
             f"{relative}: not valid UTF-8 (byte {exc.start}); left untouched, fix its encoding to let engines edit it"
@@ -175,7 +176,7 @@ class VaultTools:
             if self._closed:
                 raise ToolsClosed("the run was stopped; no more writes")
             self._journal(path)
-            atomic_write_text(path, text)
+            atomic_write_text(path, clean(text))
             self.written.add(self.relative(path))
         crash_point("dream.after_page_write")
 
@@ -204,7 +205,7 @@ class VaultTools:
             if self._closed:
                 raise ToolsClosed("the run was stopped; no more writes")
             self._journal(path)
-            atomic_write_text(path, text)
+            atomic_write_text(path, clean(text))
             self.written.add(INDEX_MD)
 
     def _journal(self, path: Path) -> None:

@@ -1,0 +1,64 @@
+"""Text hygiene at the door: what may enter a file, and when a file counts as binary.
+
+Captured turns, remembered facts and what the engines write pass through :func:`clean`:
+NUL and the other C0/C1 control characters (everything below U+0020 except tab, newline and
+carriage return, plus DEL and U+0080–U+009F) are replaced by a space, NUL by nothing. One
+such character used to make a whole daily log or page "look binary" and leave search.
+
+Reading is lenient in the same spirit: :func:`looks_binary` judges a file by the share of
+control bytes at its start, so a single stray byte never condemns it, and
+:func:`decode_lenient` decodes line by line so one line that is not UTF-8 does not hide
+the rest of the file. Every reader accepts a leading byte-order mark ("utf-8-sig").
+"""
+
+from __future__ import annotations
+
+import re
+
+ENCODING = "utf-8-sig"  # UTF-8, and a leading byte-order mark is not part of the text
+BINARY_SAMPLE_BYTES = 8192
+BINARY_CONTROL_SHARE = 0.10  # more than this share of control bytes at the start: binary
+
+_CONTROL_RE = re.compile(r"[\x01-\x08\x0b\x0c\x0e-\x1f\x7f\x80-\x9f]")
+_CONTROL_BYTES = frozenset(set(range(0x00, 0x09)) | {0x0B, 0x0C} | set(range(0x0E, 0x20)) | {0x7F})
+
+
+def clean(text: str) -> str:
+    """``text`` without NUL and with other control characters as spaces; tab and newlines kept."""
+    if not text:
+        return text
+    return _CONTROL_RE.sub(" ", text.replace("\x00", ""))
+
+
+def looks_binary(data: bytes) -> bool:
+    """True when control bytes make up a real share of the file's start (images, archives, databases).
+
+    A text file with a stray NUL or escape byte here and there stays text.
+    """
+    sample = data[:BINARY_SAMPLE_BYTES]
+    if not sample:
+        return False
+    controls = sum(1 for byte in sample if byte in _CONTROL_BYTES)
+    return controls > BINARY_CONTROL_SHARE * len(sample)
+
+
+def decode_lenient(data: bytes) -> tuple[str, list[int]]:
+    """The text, and the 1-based lines that were not valid UTF-8.
+
+    Those lines come back empty (line numbers of the others stay right): a guess at their
+    bytes would put words into the index that the user never wrote.
+    """
+    try:
+        return data.decode(ENCODING), []
+    except UnicodeDecodeError:
+        pass
+    lines = data.split(b"\n")
+    bad: list[int] = []
+    out: list[str] = []
+    for number, raw in enumerate(lines, start=1):
+        try:
+            out.append(raw.decode(ENCODING if number == 1 else "utf-8"))
+        except UnicodeDecodeError:
+            bad.append(number)
+            out.append("")
+    return "\n".join(out), bad
