@@ -103,7 +103,7 @@ def paragraph_units(paragraph: str) -> list[str]:
     """
     lines = [ln for ln in paragraph.split("\n") if ln.strip()]
     items = [list_item_text(ln) for ln in lines]
-    if not lines or any(item is None for item in items) or _FENCE_RE.match(lines[0]):
+    if not lines or any(item is None for item in items) or FenceTracker().feed(lines[0]):
         return [paragraph.strip("\n")] if paragraph.strip() else []
     units = [item_variants(item)[-1].strip() or item.strip() for item in items if item is not None]
     return [u for u in units if u]
@@ -118,7 +118,7 @@ def text_units(text: str) -> list[str]:
 def paragraph_spans(text: str) -> list[tuple[int, str]]:
     """Each paragraph of a page (frontmatter skipped) with its 1-based first line; it spans its own lines."""
     lines = split_lines(text)
-    return [(p.line, p.text) for p in _paragraphs(lines, strip_frontmatter(lines))]
+    return [(p.line, p.text) for p in _paragraphs(lines, frontmatter_lines("\n".join(lines)))]
 
 
 def split_lines(text: str) -> list[str]:
