@@ -157,3 +157,46 @@ async def test_forget_of_a_consolidated_fact_takes_it_off_its_page_and_undo_puts
     assert undone.logs == set()  # the page holds it again: nothing to capture
     assert {p: p.read_bytes() for p in pages} == pages
     assert await hit_for(manager, "vintage fountain pens", "fountain pens") is not None
+
+
+# -- the dream ----------------------------------------------------------------------------------
+def echoing_engine(extra: str):
+    """An engine that files the batch and also writes ``extra`` back, as a model might from a search."""
+
+    async def engine(batch, tools):
+        from suzent_desktop.core.dream.model import EngineReport
+
+        lines = "".join(f"- {f.fact.content} ({f.date})\n" for f in batch.facts)
+        tools.write("3_Personal/Hobbies.md", f"# Hobbies\n\n{lines}- {extra} (2026-07-01)\n")
+        return EngineReport(summary="filed")
+
+    return engine
+
+
+async def test_the_dream_never_writes_forgotten_text_and_cleans_older_pages(manager) -> None:
+    old = write_page(manager, "2_Wiki/Old.md", "# Old\n\n- User collects vintage fountain pens\n- User sails\n")
+    await manager.forget("User collects vintage fountain pens")
+    assert old.read_text(encoding="utf-8") == "# Old\n\n- User sails\n"
+    old.write_text("# Old\n\n- User collects vintage fountain pens\n- User sails\n", encoding="utf-8")  # typed back
+
+    write_log(manager, "2026-07-10", ["User likes green tea"])
+    runner = DreamRunner(manager, engine=echoing_engine("User collects vintage fountain pens"))
+    dry = await runner.run_once(force=True, dry_run=True)
+    assert "fountain pens" not in "".join(dry.diffs.values())
+    result = await runner.run_once(force=True)
+    assert result.outcome == "productive" and manager.watermark() == "2026-07-10"
+    hobbies = manager.layout.notebook_dir / "3_Personal/Hobbies.md"
+    assert hobbies.read_text(encoding="utf-8") == "# Hobbies\n\n- User likes green tea (2026-07-10)\n"
+    assert old.read_text(encoding="utf-8") == "# Old\n\n- User sails\n"  # after the dream, off every page
+
+    await manager.undo_forget("User collects vintage fountain pens")
+    assert "fountain pens" in old.read_text(encoding="utf-8")
+    assert "fountain pens" in hobbies.read_text(encoding="utf-8")  # where the dream put it
+
+
+async def test_a_run_that_only_wrote_forgotten_text_changed_nothing(manager) -> None:
+    await manager.forget("User collects vintage fountain pens")
+    write_log(manager, "2026-07-10", ["User likes green tea"])
+    write_page(manager, "3_Personal/Hobbies.md", "# Hobbies\n\n- User likes green tea (2026-07-10)\n")
+    result = await DreamRunner(manager, engine=echoing_engine("User collects vintage fountain pens")).run_once(force=True)
+    assert result.outcome == "no_change" and manager.watermark() is None

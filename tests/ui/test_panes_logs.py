@@ -190,3 +190,27 @@ def test_a_hidden_pane_refreshes_when_shown(qtbot, pane_services) -> None:
     with qtbot.waitSignal(view.refreshed, timeout=WAIT_MS):
         view.show()
     assert "likes tea" in view.browser.toPlainText()
+
+
+def test_undo_in_the_forgotten_list_puts_page_lines_back(qtbot, pane_services) -> None:
+    services = pane_services
+    manager = services.manager
+    paths = seed(manager)
+    before = paths["home"].read_bytes()
+    run(qtbot, manager.reindex())
+    pane = TombstonesPane(services)
+    qtbot.addWidget(pane)
+    pane.show()
+    qtbot.waitUntil(lambda: pane.refresh_count > 0, timeout=WAIT_MS)
+
+    with qtbot.waitSignal(pane.refreshed, timeout=WAIT_MS):
+        wait_task(qtbot, services.forget("The user lives in Redmond with a cat named Pixel."))
+    assert b"Pixel" not in paths["home"].read_bytes()  # off the page
+
+    pane.select("The user lives in Redmond with a cat named Pixel.")
+    pane.confirm = lambda *_: True
+    with qtbot.waitSignal(pane.undone, timeout=WAIT_MS):
+        pane.undo_selected()
+    assert paths["home"].read_bytes() == before
+    back = run(qtbot, manager.search("cat named Pixel", record_recall=False))
+    assert any("Pixel" in h.text for h in back.hits)

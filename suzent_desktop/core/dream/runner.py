@@ -36,6 +36,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from suzent_desktop.core import forgetting
 from suzent_desktop.core.archive import ArchiveError
 from suzent_desktop.core.atomic import atomic_write_text
 from suzent_desktop.core.dream.model import (
@@ -434,6 +435,7 @@ class DreamRunner:
             self._record(state, "failed", dates, [], "", watermark, "cancelled")
             self._save_state(state)
             raise
+        removals = await asyncio.to_thread(self._scrub_forgotten, tools) if report is not None else []
         changed = [r for r in await asyncio.to_thread(tools.changed_files) if _is_content(r)]
         if report is None or not changed:
             restored = await asyncio.to_thread(tools.rollback)
@@ -443,9 +445,34 @@ class DreamRunner:
             return await self._failed(state, dates, watermark, outcome, why, changes)
         originals = {r: tools.originals[r] for r in await asyncio.to_thread(tools.changed_files)}
         diffs = await asyncio.to_thread(lambda: unified_diffs(_present(originals), snapshot_files(root, originals)))
+        await asyncio.to_thread(m.forget_journal.record, removals)
         result = await self._productive(state, batch, report, changed, watermark)
         result.diffs = diffs
+        # Pages this run did not write may still show text forgotten earlier: take it off too.
+        result.changes.merge(await m.take_off_pages(m.tombstones.contents()))
         return result
+
+    def _scrub_forgotten(self, tools: VaultTools) -> list[forgetting.Removal]:
+        """Take forgotten paragraphs and items off the pages this run wrote, before the watermark moves.
+
+        An engine (a model especially) can write forgotten text back from a page or a search;
+        the pages are in the run's journal, so a rollback still restores them whole.
+        """
+        stones = self.manager.tombstones.contents()
+        removals: list[forgetting.Removal] = []
+        for rel in tools.changed_files():
+            if not _is_content(rel):
+                continue
+            try:
+                path = tools.resolve(rel)
+                text = path.read_bytes().decode("utf-8")
+            except (OSError, UnicodeDecodeError, ValueError):
+                continue
+            kept, removed = forgetting.strip_forgotten(str(path), text, stones)
+            if removed:
+                atomic_write_text(path, kept)
+                removals += removed
+        return removals
 
     async def _failed(
         self, state: dict[str, Any], dates: list[str], watermark: str | None, outcome: str, why: str,
@@ -547,6 +574,8 @@ class DreamRunner:
             before = await asyncio.to_thread(snapshot_vault, copy)
             tools = VaultTools(copy, memory_search=self._memory_search)
             report, error = await self._guarded_engine(batch, tools)
+            if report is not None:
+                await asyncio.to_thread(self._scrub_forgotten, tools)
             after = await asyncio.to_thread(snapshot_vault, copy)
         diffs = unified_diffs(before, after)
         changed = sorted(r for r in diffs if _is_content(r))
