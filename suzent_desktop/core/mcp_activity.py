@@ -135,3 +135,23 @@ class ActivityRecorder:
         if current is not None and current.pid != os.getpid():
             return
         self._write(False)
+
+
+def describe(activity: Activity | None) -> str:
+    """The status-bar words for the last heartbeat: empty when no agent ever connected."""
+    if activity is None:
+        return ""
+    when = _clock_time(activity.last_call or activity.started)
+    mode = " (read-only)" if activity.read_only else ""
+    if activity.alive():
+        last = f", last call {when} {activity.last_tool}" if activity.last_call else ""
+        return f"Agent: connected{mode}{last}"
+    return f"Agent: last seen {when}"
+
+
+def _clock_time(stamp: str) -> str:
+    """HH:MM:SS of an ISO stamp in local time; a stamp that does not parse is shown as written."""
+    try:
+        return dt.datetime.fromisoformat(stamp).astimezone().strftime("%H:%M:%S")
+    except (TypeError, ValueError):
+        return stamp

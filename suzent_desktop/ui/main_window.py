@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from suzent_desktop.core.events import ChangeSet
+from suzent_desktop.core.mcp_activity import describe, read_activity
 from suzent_desktop.ui import theme
 from suzent_desktop.ui.command_palette import CommandPalette
 from suzent_desktop.ui.editor import EditorArea
@@ -154,18 +155,27 @@ class MainWindow(QMainWindow):
         self.phase_label = QLabel("Dream: idle")
         self.error_label = QLabel("")
         self.error_label.setStyleSheet("color: #d9534f;")
+        self.agent_label = QLabel("")  # an MCP client's last call, from the server's activity file
+        self.agent_label.setToolTip("An agent using this memory through `suzent-desktop mcp`")
         self.progress_bar = QProgressBar()
         self.progress_bar.setMaximumWidth(220)
         self.progress_bar.setTextVisible(True)
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.setFlat(True)
         self.cancel_button.clicked.connect(self.services.cancel_current)
-        for widget in (self.error_label, self.phase_label, self.stale_label, self.rows_label):
+        for widget in (self.error_label, self.agent_label, self.phase_label, self.stale_label, self.rows_label):
             bar.addPermanentWidget(widget)
         bar.addPermanentWidget(self.progress_bar)
         bar.addPermanentWidget(self.cancel_button)
         self.progress_bar.hide()
         self.cancel_button.hide()
+        self.refresh_agent()
+
+    def refresh_agent(self) -> None:
+        """Show whether an agent is connected through the MCP server (read from its tiny activity file)."""
+        text = describe(read_activity(self.services.layout.mcp_activity_file))
+        self.agent_label.setText(text)
+        self.agent_label.setVisible(bool(text))
 
     def _action(self, name: str, text: str, slot, shortcut: Any = None, *, window: bool = True) -> QAction:  # noqa: ANN001
         action = QAction(text, self)
@@ -448,6 +458,7 @@ class MainWindow(QMainWindow):
 
     async def _refresh_status(self) -> None:
         stats = await self.services.refresh_index_status()
+        self.refresh_agent()  # also notices a server that died without saying goodbye
         if stats is not None:
             self.rows_label.setText(f"Index: {stats.rows} rows")
             if stats.errors:
@@ -478,6 +489,9 @@ class MainWindow(QMainWindow):
         for change, path in events:
             if change == "error":  # the watcher stopped; the tree no longer updates by itself
                 self._on_status_message(f"Error: file watching stopped: {path}")
+                continue
+            if path == layout.mcp_activity_file:
+                self.refresh_agent()
                 continue
             if not isinstance(path, Path) or path.suffix.lower() != ".md":
                 continue
