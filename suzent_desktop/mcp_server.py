@@ -109,11 +109,12 @@ Example: {"query": "coffee preferences", "limit": 5}
 date_from / date_to (YYYY-MM-DD, inclusive) keep hits dated in that range."""
 
 FORGET = """\
-Forget a memory: it is removed from search at once and never indexed again from any file.
-Use it only when the user asks you to forget something, or a stored fact is wrong or
-sensitive. Give either hit_id (from search_memory in this connection, preferred) or the
-exact text of the memory. The daily log keeps the line (the user's files are never
-rewritten); the user can see and undo forgotten items in the app's Forgotten pane.
+Forget a memory: it is removed from search at once, taken off the notebook's pages, and
+never indexed again from any file. Use it only when the user asks you to forget something,
+or a stored fact is wrong or sensitive. Give either hit_id (from search_memory in this
+connection, preferred: the whole hit is forgotten, paragraph by paragraph) or the exact text
+of the memory. Daily logs keep their lines (they are the user's record); the user can see
+and undo every forget in the app's Forgotten pane.
 Example: {"hit_id": "3f2a..."} or {"text": "The user's PIN is 1234"}"""
 
 MEMORY_STATUS = """\
@@ -152,7 +153,7 @@ class MemoryTools:
         self.read_only = read_only
         self.activity = activity
         self.vault = VaultTools(manager.layout.notebook_dir)
-        self._hits: OrderedDict[str, str] = OrderedDict()  # hit id -> the hit's text
+        self._hits: OrderedDict[str, SearchHit] = OrderedDict()  # hit id -> the hit, for forget
 
     @property
     def maintenance(self) -> bool:
@@ -228,19 +229,20 @@ class MemoryTools:
         if (hit_id is None) == (text is None):
             raise ToolError("give exactly one of hit_id or text")
         if hit_id is not None:
-            target = self._hits.get(hit_id.strip())
-            if target is None:
+            hit = self._hits.get(hit_id.strip())
+            if hit is None:
                 raise ToolError(
                     f"hit_id {hit_id!r}: not a hit returned by search_memory in this connection; search first"
                 )
+            changes = await self.manager.forget(hit.text, source_type=hit.source_type, path=str(hit.path))
         else:
             assert text is not None
-            target = text
-        if not target.strip():
-            raise ToolError("text: nothing to forget: the text is empty")
-        changes = await self.manager.forget(target)
+            if not text.strip():
+                raise ToolError("text: nothing to forget: the text is empty")
+            changes = await self.manager.forget(text)
         return {
-            "forgotten": " ".join(target.split()),
+            "forgotten": list(changes.forgotten),
+            "pages_changed": sorted(str(p) for p in changes.pages),
             "rows_removed": changes.rows_removed,
             "matched": changes.rows_removed > 0,
             "message": "removed from search" if changes.rows_removed else
@@ -275,7 +277,7 @@ class MemoryTools:
         return result
 
     def _hit(self, hit: SearchHit) -> dict[str, Any]:
-        self._hits[hit.row_id] = hit.text
+        self._hits[hit.row_id] = hit
         self._hits.move_to_end(hit.row_id)
         while len(self._hits) > HIT_ID_MEMORY:
             self._hits.popitem(last=False)

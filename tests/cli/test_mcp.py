@@ -59,6 +59,14 @@ async def test_lists_tools_and_resources_and_reads_them(vault_home: Path) -> Non
         read = _doc(await session.call_tool("read_page", {"path": "2_Wiki/Concepts/Espresso.md"}))
         assert read["text"].startswith("# Espresso") and read["next_offset"] is None
 
+        found = _doc(await session.call_tool("search_memory", {"query": "strong coffee after lunch", "source": "notebook"}))
+        hit = next(h for h in found["hits"] if "after lunch" in h["text"])
+        assert hit["page"] == "2_Wiki/Concepts/Espresso.md" and hit["line"] is None or hit["line"] >= 1
+        gone = _doc(await session.call_tool("forget", {"hit_id": hit["id"]}))
+        assert gone["matched"]
+        reread = _doc(await session.call_tool("read_page", {"path": hit["page"]}))
+        assert "after lunch" not in reread["text"] and reread["text"].startswith("# Espresso")
+
 
 async def test_capture_search_forget_round_trip_on_disk(home: Path, today) -> None:  # noqa: ANN001
     async with mcp_session(home) as session:
@@ -99,6 +107,7 @@ async def test_capture_search_forget_round_trip_on_disk(home: Path, today) -> No
 
         gone = _doc(await session.call_tool("forget", {"hit_id": hit["id"]}))
         assert gone["matched"] and gone["rows_removed"] >= 1
+        assert any("green tea" in stone for stone in gone["forgotten"])
         again = _doc(await session.call_tool("search_memory", {"query": "green tea", "limit": 5}))
         assert all("green tea" not in h["text"] for h in again["hits"])
         status = _doc(await session.call_tool("memory_status", {}))
