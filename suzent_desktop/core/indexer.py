@@ -35,6 +35,7 @@ from filelock import FileLock, Timeout
 
 from suzent_desktop.core.archive import Archive
 from suzent_desktop.core.atomic import atomic_write_text
+from suzent_desktop.core.canvas import canvas_markdown, is_canvas
 from suzent_desktop.core.chunking import chunk_markdown, embedding_text
 from suzent_desktop.core.clock import Clock
 from suzent_desktop.core.embedding import Embedder, EmbeddingError
@@ -327,7 +328,7 @@ class Indexer:
         for path in self.layout.core_files:
             if path.is_file():
                 found[str(path)] = _Source(path, "core")
-        for path in self.notebook.content_pages():
+        for path in [*self.notebook.content_pages(), *self.notebook.canvases()]:
             parts = Path(self.notebook.relative(path)).parts
             found[str(path)] = _Source(path, "notebook", zone=parts[0] if len(parts) > 1 else "")
         watermark = self.notebook.watermark(self.clock.today())
@@ -344,7 +345,7 @@ class Indexer:
         sources = {str(p): p for p in self.layout.core_files}
         if str(path) in sources:
             return _Source(path, "core") if path.is_file() else None
-        if self.notebook.is_content_page(path):
+        if self.notebook.is_content_page(path) or self.notebook.is_canvas(path):
             if not path.is_file():
                 return None
             parts = Path(self.notebook.relative(path)).parts
@@ -388,6 +389,8 @@ class Indexer:
                 )
             return rows
         keys: dict[str, str] = {}  # pieces of one long paragraph share its (long) normalized text
+        if is_canvas(source.path):
+            text = canvas_markdown(text)  # a board is searched by its text nodes
         for chunk in chunk_markdown(text, tombstones=stones):
             content = embedding_text(chunk)
             occurrence = seen.get(content, 0)

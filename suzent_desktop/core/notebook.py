@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
+from suzent_desktop.core.canvas import is_canvas
 from suzent_desktop.core.layout import ROOT_NAV_FILES, Layout
 from suzent_desktop.core.links import vault_files
 from suzent_desktop.core.markdown import FenceTracker
@@ -110,6 +111,21 @@ class Notebook:
         if path.is_relative_to(self.layout.memory_dir) and self.layout.memory_dir != self.root:
             return False  # daily logs and core files kept inside the vault are not notebook pages
         return not (len(relative.parts) == 1 and relative.name in ROOT_NAV_FILES)
+
+    def is_canvas(self, path: Path) -> bool:
+        """A JSON Canvas board of the vault (indexed by its text nodes, its links checked)."""
+        try:
+            relative = path.relative_to(self.root)
+        except ValueError:
+            return False
+        return is_canvas(path) and not is_hidden(relative) and not (
+            path.is_relative_to(self.layout.memory_dir) and self.layout.memory_dir != self.root
+        )
+
+    def canvases(self) -> Iterator[Path]:
+        for path in vault_files(self.root):
+            if self.is_canvas(path):
+                yield path
 
     def content_pages(self) -> Iterator[Path]:
         """Every markdown content page, sorted per folder, skipping hidden folders (``.obsidian``, ``.trash``, ``.state``)."""

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from suzent_desktop.core.canvas import canvas_markdown
 from suzent_desktop.core.dream.model import Finding, LintResult
 from suzent_desktop.core.dream.pages import PageDoc, content_words, dup_norm, parse_bullet, subject_value
 from suzent_desktop.core.links import VaultIndex
@@ -65,7 +66,7 @@ def _load_pages(manager: MemoryManager) -> list[_Page]:
 
 
 def _broken(page: _Page, index: VaultIndex, rel: str) -> tuple[list[Finding], set[Path]]:
-    """Broken-link findings of one page, and the files its links reach."""
+    """Broken-link findings of one page (or board), and the files its links reach."""
     findings: list[Finding] = []
     reached: set[Path] = set()
     for link in links(page.text):
@@ -85,10 +86,21 @@ def _what(link: Link) -> str:
     return "page" if "." not in link.target.rsplit("/", 1)[-1] or link.target.lower().endswith(".md") else "file"
 
 
-def _link_findings(pages: list[_Page], index_page: _Page | None, index: VaultIndex) -> list[Finding]:
+def _load_canvases(manager: MemoryManager) -> list[_Page]:
+    """JSON Canvas boards as the markdown of their nodes: their links are checked and count."""
+    nb = manager.notebook
+    boards: list[_Page] = []
+    for path in nb.canvases():
+        markdown = canvas_markdown(path.read_bytes().decode("utf-8", errors="replace"))
+        boards.append(_Page(nb.relative(path), markdown, {}, markdown, path))
+    return boards
+
+
+def _link_findings(pages: list[_Page], index_page: _Page | None, index: VaultIndex,
+                   boards: list[_Page] = ()) -> list[Finding]:
     findings: list[Finding] = []
     inbound: Counter[Path] = Counter()
-    for page in pages:
+    for page in [*pages, *boards]:
         page_findings, reached = _broken(page, index, page.rel)
         findings += page_findings
         inbound.update(p for p in reached if p != page.path)
@@ -202,15 +214,26 @@ def _embedding_findings(manager: MemoryManager, pages: list[_Page]) -> list[Find
     return findings
 
 
+def link_audit(manager: MemoryManager) -> list[Finding]:
+    """Broken links and orphans alone (no embedder needed): what ``bench/lint_vault.py`` scores."""
+    pages = _load_pages(manager)
+    return _link_findings(pages, _index_page(manager), VaultIndex.scan(manager.layout.notebook_dir),
+                          _load_canvases(manager))
+
+
+def _index_page(manager: MemoryManager) -> _Page | None:
+    index_md = manager.layout.index_md
+    if not index_md.is_file():
+        return None
+    text = index_md.read_bytes().decode("utf-8", errors="replace")
+    return _Page("index.md", text, {}, text, index_md)
+
+
 def audit(manager: MemoryManager) -> list[Finding]:
     """Every finding, blocking (run it in a worker thread)."""
     pages = _load_pages(manager)
-    index_md = manager.layout.index_md
-    index_page = None
-    if index_md.is_file():
-        text = index_md.read_bytes().decode("utf-8-sig", errors="replace")
-        index_page = _Page("index.md", text, {}, text, index_md)
-    findings = _link_findings(pages, index_page, VaultIndex.scan(manager.layout.notebook_dir))
+    findings = _link_findings(pages, _index_page(manager), VaultIndex.scan(manager.layout.notebook_dir),
+                              _load_canvases(manager))
     findings += _stale_findings(pages, manager.clock.today())
     findings += _contradiction_findings(pages)
     findings += _embedding_findings(manager, pages)

@@ -1,0 +1,46 @@
+"""JSON Canvas boards: their text nodes are searchable and their links are checked."""
+
+from __future__ import annotations
+
+import json
+
+from dream_support import make_manager
+
+from suzent_desktop.core.canvas import canvas_markdown
+from suzent_desktop.core.dream.lint import link_audit
+
+
+def board(*nodes: dict) -> str:
+    return json.dumps({"nodes": list(nodes), "edges": []})
+
+
+def test_canvas_reads_as_its_text_nodes_and_file_embeds() -> None:
+    text = board(
+        {"id": "1", "type": "text", "text": "Plan the **trip** with [[Maps]]"},
+        {"id": "2", "type": "file", "file": "4_Assets/map.png"},
+        {"id": "3", "type": "file", "file": "Notes/Trip.md", "subpath": "#Day 1"},
+        {"id": "4", "type": "link", "url": "https://example.org"},
+        {"id": "5", "type": "group", "label": "Ideas"},
+    )
+    assert canvas_markdown(text) == (
+        "Plan the **trip** with [[Maps]]\n\n![[4_Assets/map.png]]\n\n![[Notes/Trip.md#Day 1]]\n\nIdeas\n"
+    )
+    assert canvas_markdown("{not json") == "" and canvas_markdown("[]") == "" and canvas_markdown("") == ""
+
+
+async def test_canvas_text_is_searchable_and_its_links_are_checked(home, clock) -> None:
+    manager = make_manager(home, clock)
+    root = manager.layout.notebook_dir
+    (root / "2_Wiki" / "Trip board.canvas").write_text(board(
+        {"id": "1", "type": "text", "text": "Kayak rental in Bergen opens at nine. See [[Nowhere land]]."},
+        {"id": "2", "type": "file", "file": "2_Wiki/Packing.md"},
+    ), encoding="utf-8")
+    (root / "2_Wiki" / "Packing.md").write_text("# Packing\n\nDry bags.\n", encoding="utf-8")
+    await manager.reindex()
+    result = await manager.search("kayak rental Bergen", record_recall=False)
+    assert result.hits and result.hits[0].path.endswith("Trip board.canvas")
+    findings = link_audit(manager)
+    assert [(f.kind, f.path) for f in findings if f.kind == "broken_link"] == [
+        ("broken_link", "2_Wiki/Trip board.canvas")
+    ]
+    assert "2_Wiki/Packing.md" not in {f.path for f in findings if f.kind == "orphan"}  # the board links it
