@@ -35,7 +35,7 @@ from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
 from mcp.server.mcpserver.resources import FunctionResource
 from mcp_types import Resource as MCPResource
 from mcp_types import ToolAnnotations
-from pydantic import Field
+from pydantic import Field, ValidationError
 
 from suzent_desktop.cli import SOURCES, is_handled_error
 from suzent_desktop.core.dream.tools import READ_LIMIT_CHARS, VaultAccessError, VaultTools, decode_page
@@ -437,6 +437,15 @@ class _Server(MCPServer):
         self.tools = tools
         self.activity = tools.activity
 
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        """The SDK's call, with argument errors said in one line per argument (no echo of the value)."""
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            if isinstance(exc.__cause__, ValidationError):
+                raise ToolError(explain_arguments(name, exc.__cause__)) from exc.__cause__
+            raise
+
     async def list_resources(self) -> list[MCPResource]:
         listed = await super().list_resources()
         pages = await asyncio.to_thread(self.tools.pages)
@@ -445,6 +454,15 @@ class _Server(MCPServer):
             for page in pages
         ]
         return listed
+
+
+def explain_arguments(tool: str, error: ValidationError) -> str:
+    """``remember: invalid arguments: importance: Input should be less than or equal to 1``."""
+    problems = []
+    for item in error.errors(include_url=False, include_input=False):
+        where = ".".join(str(part) for part in item["loc"]) or "arguments"
+        problems.append(f"{where}: {item['msg']}")
+    return f"{tool}: invalid arguments: " + "; ".join(problems)
 
 
 def page_uri(page: str) -> str:

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
+import socket
+import subprocess
 from pathlib import Path
 
 import pytest
-from mcp import MCPError
-from mcp_support import mcp_session, tree_snapshot
+from mcp import ClientSession, MCPError
+from mcp.client.streamable_http import streamable_http_client
+from mcp_support import mcp_session, server_params, tree_snapshot
 
 WRITE_TOOLS = {"capture_turn", "remember", "forget"}
 READ_TOOLS = {"search_memory", "memory_status", "read_page", "list_pages"}
@@ -192,3 +197,34 @@ async def test_maintenance_tools_only_with_the_setting(home: Path) -> None:
     assert "lint" in (home / "notebook" / "log.md").read_text(encoding="utf-8")
     async with mcp_session(home, "--read-only") as session:
         assert not {"dream", "lint"} & {t.name for t in (await session.list_tools()).tools}
+
+
+async def test_http_transport_on_localhost(home: Path) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    params = server_params(home, "--http", str(port))
+    env = {**os.environ, **params.env}
+    proc = subprocess.Popen([params.command, *params.args], env=env, stderr=subprocess.PIPE)
+    try:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 60
+        while True:  # the server process is up once its port accepts a connection
+            assert proc.poll() is None, proc.stderr.read().decode()
+            try:
+                _reader, writer = await asyncio.open_connection("127.0.0.1", port)
+                writer.close()
+                break
+            except OSError:
+                assert loop.time() < deadline, "the HTTP server did not start"
+                await asyncio.sleep(0.1)
+        async with streamable_http_client(f"http://127.0.0.1:{port}/mcp") as (read, write, *_):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                _doc(await session.call_tool("remember", {"text": "The user reads science fiction on trains"}))
+                found = _doc(await session.call_tool("search_memory", {"query": "science fiction trains"}))
+                assert any("science fiction" in h["text"] for h in found["hits"])
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    assert "science fiction" in "".join(p.read_text() for p in (home / "memory" / "archive").glob("*.md"))
