@@ -2,7 +2,9 @@
 
 Importing this module stays cheap (no Qt, LanceDB or litellm): each command imports the
 engine it needs, so ``--help`` and ``doctor`` answer at once. Exit codes: 0 success, 1 a
-handled error (the message on stderr names the file, line or setting at fault), 2 bad usage.
+handled error (the message on stderr names the file, line or setting at fault; with ``--json``
+stdout also gets ``{"error", "file", "line"}``), 2 bad usage. ``SUZENT_*`` environment
+variables that name no setting are warned about on stderr.
 
 Behaviour where the interface left a choice:
 
@@ -21,7 +23,10 @@ Behaviour where the interface left a choice:
   folders, files that are not UTF-8, index errors; warnings (exit 0): malformed log lines,
   badly named logs, unreadable tombstone lines, forgotten text still in a page, a
   watermark on or after today, stale index files.
-* ``dream`` exits 1 when the run failed; gated / nothing pending / no change exit 0.
+* ``dream`` runs one cycle as the app does (batch after batch until caught up, then lint
+  if due), printing a line per batch; ``--dry-run`` tries one batch on a scratch copy. It
+  exits 1 when any run counts as a failed attempt (failed, no change, skipped after the
+  retry limit); gated and nothing pending exit 0.
 * ``capture`` reads ``{"user", "assistant", "session_id"?, "timestamp"?}``; session_id
   defaults to ``capture``. A turn dated in an already consolidated day goes to today's log.
 * ``mcp`` serves the Model Context Protocol on stdio (stdout belongs to the protocol) or,
@@ -45,7 +50,6 @@ from typing import Any, TextIO
 
 PROG = "suzent-desktop"
 SOURCES = ("archive", "notebook", "core")
-DREAM_OUTCOME_FAILED = "failed"
 
 
 class CliError(Exception):
@@ -124,7 +128,7 @@ def build_parser() -> argparse.ArgumentParser:
     reindex.add_argument("--full", action="store_true", help="rebuild everything from the files")
 
     add("status", "watermark, pending dates, next dream batch and index health")
-    dream = add("dream", "run one consolidation cycle")
+    dream = add("dream", "run one consolidation cycle: batch after batch until caught up, then lint if due")
     dream.add_argument("--force", action="store_true", help="ignore the time and volume gates")
     dream.add_argument("--dry-run", action="store_true", help="run against a scratch copy; report diffs only")
     add("lint", "run one lint pass over the notebook")
@@ -179,6 +183,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     out = Output(bool(args.json))
     command = args.command or "gui"
     handler = COMMANDS[command]
+    from suzent_desktop.settings import unknown_environment
+
+    for warning in unknown_environment():
+        out.warn(f"warning: {warning}")
     try:
         return int(handler(args, out) or 0)
     except KeyboardInterrupt:
@@ -190,8 +198,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # noqa: BLE001 - every known failure becomes exit 1 with its message
         if not is_handled_error(exc) or os.environ.get("SUZENT_DEBUG"):
             raise
+        if out.as_json:
+            print(json.dumps(error_document(exc), ensure_ascii=False), file=out.out)
         out.warn(f"{PROG}: error: {exc}")
         return 1
+
+
+def error_document(exc: BaseException) -> dict[str, Any]:
+    """The ``--json`` form of a handled error: the message, and the file and line at fault when known."""
+    file = getattr(exc, "file", None) or getattr(exc, "filename", None)
+    line = getattr(exc, "line", None)
+    return {"error": str(exc), "file": str(file) if file is not None else None,
+            "line": line if isinstance(line, int) else None}
 
 
 def is_handled_error(exc: BaseException) -> bool:
@@ -402,6 +420,8 @@ def _read_turn(source: str) -> dict[str, Any]:
 
 
 def cmd_search(args: argparse.Namespace, out: Output) -> int:
+    if not args.query.strip():
+        raise CliError("nothing to search for: the query is empty")
     manager = _open(args)
 
     async def go() -> Any:
@@ -569,38 +589,71 @@ def _dream_api() -> Any:
 
 
 def cmd_dream(args: argparse.Namespace, out: Output) -> int:
+    """One consolidation cycle, as the app runs it: batch after batch until caught up, then lint if due."""
     runner_mod = _dream_api()
     manager = _open(args)
-    runner = runner_mod.DreamRunner(manager)
-    result = _run(runner.run_once(force=args.force, dry_run=args.dry_run))
+    label = " (dry run)" if args.dry_run else ""
+
+    def line_per_batch(result: Any) -> None:
+        batch = f"{result.batch[0]} .. {result.batch[-1]}" if result.batch else "no dates"
+        pages = f", {len(result.pages_changed)} page(s) changed" if result.pages_changed else ""
+        out.say(f"Dream{label}: {result.outcome} — {batch}{pages}")
+        if result.reason:
+            out.say(f"  reason: {result.reason}")
+        if result.summary:
+            out.say(f"  {result.summary}")
+
+    runner = runner_mod.DreamRunner(manager, on_result=line_per_batch)
+    if args.dry_run:
+        results = [_run(runner.run_once(force=args.force, dry_run=True))]
+    else:
+        results = _run(runner.run_cycle(force=args.force))
+    lint = runner.last_lint
+    overall = _overall(results)
     out.doc(
         {
-            "outcome": result.outcome,
-            "batch": list(result.batch),
-            "watermark": result.watermark,
-            "pages_changed": list(result.pages_changed),
-            "summary": result.summary,
-            "reason": getattr(result, "reason", ""),
+            **overall.as_json(),
+            "reason": overall.reason,
             "dry_run": bool(args.dry_run),
-            "diffs": dict(getattr(result, "diffs", {}) or {}) if args.dry_run else {},
+            "diffs": dict(overall.diffs or {}) if args.dry_run else {},
+            "runs": [{**r.as_json(), "reason": r.reason, "failed_attempt": r.failed_attempt} for r in results],
+            "lint": None if lint is None else {
+                "ok": bool(lint.ok), "pages_changed": list(lint.pages_changed),
+                "findings": [f.as_json() for f in lint.findings],
+            },
         }
     )
-    batch = f"{result.batch[0]} .. {result.batch[-1]}" if result.batch else "no dates"
-    out.say(f"Dream{' (dry run)' if args.dry_run else ''}: {result.outcome} — {batch}")
-    if getattr(result, "reason", ""):
-        out.say(f"Reason: {result.reason}")
-    if result.summary:
-        out.say(result.summary)
-    for page in result.pages_changed:
+    for page in overall.pages_changed:
         out.say(f"  changed: {page}")
     if args.dry_run:
-        for diff in (getattr(result, "diffs", {}) or {}).values():
+        for diff in (overall.diffs or {}).values():
             out.say(diff)
-    out.say(f"Watermark: {result.watermark or '(none)'}")
-    if result.outcome == DREAM_OUTCOME_FAILED:
-        out.warn(f"{PROG}: dream failed: {getattr(result, 'reason', '') or result.summary}")
-        return 1
-    return 0
+    if lint is not None:
+        out.say(f"Lint: {len(lint.findings)} finding(s){'' if lint.ok else ' (did not finish cleanly)'}.")
+    out.say(f"Watermark: {overall.watermark or '(none)'}")
+    failed = [r for r in results if r.failed_attempt]
+    for result in failed:
+        out.warn(f"{PROG}: dream {result.outcome}: {result.reason or result.summary}")
+    if lint is not None and not lint.ok:
+        out.warn(f"{PROG}: lint did not finish cleanly; no lint entry was written")
+    return 1 if failed or (lint is not None and not lint.ok) else 0
+
+
+def _overall(results: list[Any]) -> Any:
+    """One record for a cycle: its dates, pages and final watermark; a failed attempt's outcome wins."""
+    from dataclasses import replace
+
+    failed = next((r for r in results if r.failed_attempt), None)
+    worked = [r for r in results if r.outcome in ("productive", "skipped")]
+    head = failed or next((r for r in results if r.outcome == "productive"), None) or (worked or results)[0]
+    ran = [r for r in results if r.batch]
+    return replace(
+        head,
+        batch=sorted({d for r in ran for d in r.batch}),
+        watermark=results[-1].watermark if results[-1].watermark else head.watermark,
+        pages_changed=sorted({p for r in results for p in r.pages_changed}),
+        summary=" ".join(r.summary for r in worked if r.summary) if worked and not failed else head.summary,
+    )
 
 
 def cmd_lint(args: argparse.Namespace, out: Output) -> int:

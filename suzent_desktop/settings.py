@@ -2,14 +2,19 @@
 
 Sources, later ones winning: the defaults below, ``config.toml`` in the home, then
 ``SUZENT_<KEY>`` environment variables. Anything a user could mistype (an unknown key,
-a wrong type, a broken TOML file) raises :class:`SettingsError` naming the file and key,
-because a silently ignored setting is worse than a refusal to start.
+a wrong type, a broken TOML file) raises :class:`SettingsError` naming the file, line and
+key, because a silently ignored setting is worse than a refusal to start. Types are strict
+in the file (``"no"`` is not a bool, ``"24"`` is not a number: TOML has real booleans and
+numbers); only environment variables, which are always text, are parsed. A ``SUZENT_*``
+variable that names no setting is reported by :func:`unknown_environment`.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import os
+import re
 import tomllib
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -20,8 +25,23 @@ import tomli_w
 CONFIG_NAME = "config.toml"
 
 
+# SUZENT_* variables that are not settings keys but are read elsewhere (never warned about).
+OTHER_ENVIRONMENT = frozenset({"SUZENT_HOME", "SUZENT_DEBUG", "SUZENT_TODAY", "SUZENT_QUIT_AFTER_START"})
+
+
 class SettingsError(ValueError):
-    """A setting is unknown, of the wrong type, or the config file cannot be read."""
+    """A setting is unknown, of the wrong type, or the config file cannot be read.
+
+    ``file``, ``line`` and ``key`` locate the fault when it is known (None otherwise), so the
+    command line can answer ``--json`` with them and the window can offer to open the file.
+    """
+
+    def __init__(self, message: str, *, file: str | None = None, line: int | None = None,
+                 key: str | None = None) -> None:
+        super().__init__(message)
+        self.file = file
+        self.line = line
+        self.key = key
 
 
 @dataclass(frozen=True)
@@ -46,6 +66,7 @@ class Settings:
     memory_md_max_lines: int = 60
     memory_md_max_chars: int = 4000
     mcp_allow_maintenance: bool = False
+    llm_timeout_seconds: float = 60.0
 
     def replace(self, **changes: Any) -> Settings:
         return dataclasses.replace(self, **changes)
@@ -57,23 +78,54 @@ def field_types() -> dict[str, type]:
     return {f.name: hints[f.type] if isinstance(f.type, str) else f.type for f in fields(Settings)}
 
 
-def coerce(key: str, value: Any, source: str) -> Any:
-    """Check one value against its key's type; strings from the environment are parsed."""
+def coerce(key: str, value: Any, source: str, *, parse_text: bool = False, file: str | None = None,
+           line: int | None = None) -> Any:
+    """Check one value against its key's type. Only ``parse_text`` sources (environment
+    variables, which are always text) have strings parsed into bools and numbers."""
     types = field_types()
+    where = {"file": file, "line": line, "key": key}
     if key not in types:
-        raise SettingsError(f"{source}: unknown setting '{key}' (known: {', '.join(sorted(types))})")
+        raise SettingsError(f"{source}: unknown setting '{key}' (known: {', '.join(sorted(types))})", **where)
     want = types[key]
-    if isinstance(value, str) and want is not str:
+    if isinstance(value, str) and want is not str and parse_text:
         value = _parse_env_value(key, value, want, source)
     if want is float and isinstance(value, int) and not isinstance(value, bool):
         value = float(value)
-    if want is int and isinstance(value, bool) or not isinstance(value, want):
+    if want is int and isinstance(value, bool) or want is float and isinstance(value, bool) \
+            or not isinstance(value, want):
+        hint = " (write it without quotes)" if isinstance(value, str) and want in (bool, int, float) else ""
         raise SettingsError(
-            f"{source}: setting '{key}' must be {want.__name__}, got {type(value).__name__} {value!r}"
+            f"{source}: setting '{key}' must be {want.__name__}, got {type(value).__name__} {value!r}{hint}", **where
         )
     if want in (int, float) and value < 0:
-        raise SettingsError(f"{source}: setting '{key}' must not be negative, got {value!r}")
+        raise SettingsError(f"{source}: setting '{key}' must not be negative, got {value!r}", **where)
+    if key.startswith("alt_") and key.endswith("_name") and not _ALT_NAME_RE.fullmatch(value):
+        raise SettingsError(f"{source}: setting '{key}' must be a file name ending in .md, got {value!r}", **where)
     return value
+
+
+_ALT_NAME_RE = re.compile(r"[^/\\\x00]+\.md")
+
+
+def _key_line(text: str, key: str) -> int | None:
+    """The 1-based line of ``key = ...`` in a TOML text, for messages that point at it."""
+    pattern = re.compile(rf"^\s*[\"']?{re.escape(key)}[\"']?\s*=")
+    for number, line in enumerate(text.splitlines(), start=1):
+        if pattern.match(line):
+            return number
+    return None
+
+
+def unknown_environment(environ: dict[str, str] | None = None) -> list[str]:
+    """``SUZENT_*`` variables that name no setting (a misspelt override is otherwise silently ignored)."""
+    env = os.environ if environ is None else environ
+    known = {f"SUZENT_{key.upper()}" for key in field_types()} | OTHER_ENVIRONMENT
+    return sorted(
+        f"environment variable {name} is not a setting and is ignored"
+        + (f" (did you mean {close[0]}?)" if (close := difflib.get_close_matches(name, known, n=1)) else "")
+        for name in env
+        if name.upper().startswith("SUZENT_") and name not in known
+    )
 
 
 def _parse_env_value(key: str, raw: str, want: type, source: str) -> Any:
@@ -98,20 +150,30 @@ def load_settings(home: Path, environ: dict[str, str] | None = None) -> Settings
     config = home / CONFIG_NAME
     if config.exists():
         if not config.is_file():
-            raise SettingsError(f"{config}: the settings file must be a file, but it is a folder")
+            raise SettingsError(f"{config}: the settings file must be a file, but it is a folder", file=str(config))
+        text = ""
         try:
-            data = tomllib.loads(config.read_text(encoding="utf-8-sig"))
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            raise SettingsError(f"{config}: cannot be read as TOML: {exc}") from exc
+            text = config.read_bytes().decode("utf-8-sig")
+            data = tomllib.loads(text)
+        except UnicodeDecodeError as exc:
+            line = config.read_bytes()[: exc.start].count(b"\n") + 1
+            raise SettingsError(f"{config}:{line}: not valid UTF-8 (byte {exc.start})", file=str(config),
+                                line=line) from exc
+        except tomllib.TOMLDecodeError as exc:
+            found = re.search(r"line (\d+)", str(exc))
+            line = int(found.group(1)) if found else None
+            raise SettingsError(f"{config}: cannot be read as TOML: {exc}", file=str(config), line=line) from exc
         except OSError as exc:
-            raise SettingsError(f"{config}: cannot be read: {exc.strerror or exc}") from exc
+            raise SettingsError(f"{config}: cannot be read: {exc.strerror or exc}", file=str(config)) from exc
         for key, value in data.items():
-            values[key] = coerce(key, value, str(config))
+            line = _key_line(text, key)
+            source = f"{config}:{line}" if line else str(config)
+            values[key] = coerce(key, value, source, file=str(config), line=line)
     known = field_types()
     for key in known:
         env_key = f"SUZENT_{key.upper()}"
         if env_key in env:
-            values[key] = coerce(key, env[env_key], f"environment variable {env_key}")
+            values[key] = coerce(key, env[env_key], f"environment variable {env_key}", parse_text=True)
     return Settings(**values)
 
 

@@ -225,10 +225,11 @@ class OnnxMiniLMEmbedder:
 class LiteLLMEmbedder:
     """Any embedding model litellm can call (OpenAI, Ollama, ...). The dimension is learnt from the first call."""
 
-    def __init__(self, model: str, *, dim: int | None = None) -> None:
+    def __init__(self, model: str, *, dim: int | None = None, timeout: float | None = None) -> None:
         self.model = model
         self.name = f"litellm:{model}"
         self._dim = dim
+        self.timeout = timeout
 
     @property
     def dim(self) -> int:
@@ -245,7 +246,7 @@ class LiteLLMEmbedder:
         out: list[list[float]] = []
         try:
             for start in range(0, len(texts), BATCH_SIZE):
-                out.extend(llm.embed_texts(self.model, list(texts[start : start + BATCH_SIZE])))
+                out.extend(llm.embed_texts(self.model, list(texts[start : start + BATCH_SIZE]), timeout=self.timeout))
         except Exception as exc:
             raise EmbeddingError(f"{self.name}: embedding call failed: {exc}") from exc
         matrix = np.asarray(out, dtype=np.float32)
@@ -269,4 +270,4 @@ def make_embedder(settings: Settings) -> Embedder:
             return HashingEmbedder(int(dim) if dim else 384)
         except ValueError as exc:
             raise ValueError(f"embedding_model: bad hashing dimension {dim!r}") from exc
-    return LiteLLMEmbedder(model)
+    return LiteLLMEmbedder(model, timeout=settings.llm_timeout_seconds)

@@ -120,8 +120,10 @@ def _validate(payload: Any) -> list[Fact]:
 LLMCall = Callable[..., Awaitable[Any]]
 
 
-async def _extract_with_model(turn_text: str, model: str, complete_json: LLMCall) -> list[Fact]:
-    from suzent_desktop.core.llm import LLMError
+async def _extract_with_model(
+    turn_text: str, model: str, complete_json: LLMCall, timeout: float = EXTRACTION_TIMEOUT_SECONDS
+) -> list[Fact]:
+    from suzent_desktop.core.llm import LLMError, LLMTimeout
 
     messages: list[dict[str, str]] = [
         {"role": "system", "content": _SYSTEM_PROMPT},
@@ -131,9 +133,11 @@ async def _extract_with_model(turn_text: str, model: str, complete_json: LLMCall
     for attempt in range(2):
         try:
             payload = await complete_json(
-                model, messages, schema_hint=SCHEMA_HINT, timeout=EXTRACTION_TIMEOUT_SECONDS, temperature=0.1
+                model, messages, schema_hint=SCHEMA_HINT, timeout=timeout, temperature=0.1
             )
             return _validate(payload)
+        except LLMTimeout as exc:  # a slow model is not a malformed one: say which it was, and do not wait twice
+            raise ExtractionError(f"extraction model {model}: timed out, nothing written ({exc})") from exc
         except (_Invalid, LLMError) as exc:
             problem = str(exc)
             if attempt == 0:
@@ -154,7 +158,9 @@ async def extract_facts(turn_text: str, settings: Settings, *, llm: Any = None) 
             from suzent_desktop.core import llm as llm_module
 
             llm = llm_module
-        return await _extract_with_model(turn_text, settings.extraction_model, llm.complete_json)
+        return await _extract_with_model(
+            turn_text, settings.extraction_model, llm.complete_json, settings.llm_timeout_seconds
+        )
     return OfflineExtractor().extract(user_part(turn_text))
 
 

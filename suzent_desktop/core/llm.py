@@ -6,10 +6,16 @@ nothing else in the program imports it, and this module imports it only on the f
 call, after setting that variable. Extra keyword arguments are passed through to litellm
 (``api_base``, ``api_key``, ``mock_response``) so tests can run offline against litellm's
 mock responses or a loopback server.
+
+Time limits are real: litellm's own retries are switched off (they tripled a 60 s limit),
+and every call also runs under an asyncio deadline a little longer than its ``timeout``,
+because not every provider path honours the timeout. The callers retry where it helps and
+count each attempt (extraction, the dream runner), so a retry is never invisible.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
@@ -23,6 +29,14 @@ class LLMError(RuntimeError):
 
 class LLMFormatError(LLMError):
     """The model answered, but not with the JSON that was asked for."""
+
+
+class LLMTimeout(LLMError):
+    """The model did not answer within the per-call limit (``llm_timeout_seconds``)."""
+
+
+# How long past its own timeout a call may run before the deadline cancels it.
+DEADLINE_GRACE_SECONDS = 2.0
 
 
 def _litellm() -> Any:
@@ -73,14 +87,35 @@ def parse_json_text(text: str | None) -> Any:
         raise LLMFormatError(f"the model's answer is not valid JSON: {exc}") from exc
 
 
-async def _acompletion(model: str, messages: list[dict[str, Any]], **kwargs: Any) -> Any:
+def _limit(timeout: float | None) -> float | None:
+    """A usable per-call limit: None (no limit) for 0, negative or not-a-number values."""
+    if timeout is None or not timeout > 0 or timeout != timeout:
+        return None
+    return float(timeout)
+
+
+async def _acompletion(model: str, messages: list[dict[str, Any]], *, timeout: float | None = None,
+                       **kwargs: Any) -> Any:
     if not model:
         raise LLMError("no model configured")
     litellm = _litellm()
+    limit = _limit(timeout)
+    kwargs.setdefault("num_retries", 0)
+    kwargs.setdefault("max_retries", 0)
     try:
-        return await litellm.acompletion(model=model, messages=messages, drop_params=True, **kwargs)
+        call = litellm.acompletion(model=model, messages=messages, drop_params=True, timeout=limit, **kwargs)
+        return await asyncio.wait_for(call, None if limit is None else limit + DEADLINE_GRACE_SECONDS)
+    except TimeoutError as exc:
+        raise LLMTimeout(f"{model}: no answer within {limit or 0:g} s (llm_timeout_seconds)") from exc
     except Exception as exc:  # litellm maps every provider error to its own exception tree
+        if _is_timeout(exc):
+            raise LLMTimeout(f"{model}: no answer within {limit or 0:g} s (llm_timeout_seconds): {exc}") from exc
         raise LLMError(f"{model}: {exc}") from exc
+
+
+def _is_timeout(exc: BaseException) -> bool:
+    """litellm's Timeout (and the HTTP client's) under their own names, without importing them."""
+    return any("timeout" in cls.__name__.lower() for cls in type(exc).__mro__)
 
 
 async def complete_json(
@@ -137,12 +172,17 @@ async def chat(
     return ChatReply(content=message.content, tool_calls=calls, finish_reason=getattr(choice, "finish_reason", None))
 
 
-def embed_texts(model: str, texts: list[str], **kwargs: Any) -> list[list[float]]:
+def embed_texts(model: str, texts: list[str], *, timeout: float | None = None, **kwargs: Any) -> list[list[float]]:
     """Embeddings through litellm, synchronous (embedders run in a worker thread)."""
     litellm = _litellm()
+    kwargs.setdefault("num_retries", 0)
+    kwargs.setdefault("max_retries", 0)
+    limit = _limit(timeout)
     try:
-        response = litellm.embedding(model=model, input=list(texts), **kwargs)
+        response = litellm.embedding(model=model, input=list(texts), timeout=limit, **kwargs)
     except Exception as exc:
+        if _is_timeout(exc):
+            raise LLMTimeout(f"{model}: no answer within {limit or 0:g} s (llm_timeout_seconds): {exc}") from exc
         raise LLMError(f"{model}: {exc}") from exc
     data = response.data if hasattr(response, "data") else response["data"]
     return [item["embedding"] if isinstance(item, dict) else item.embedding for item in data]

@@ -349,10 +349,11 @@ class MemoryManager:
         await self.indexer.use_embedder(embedder)
         self.embedder = embedder
 
-    async def promote_memory_md(self) -> ChangeSet:
+    async def promote_memory_md(self, *, model_timeout: float | None = None) -> ChangeSet:
+        """``model_timeout`` caps the model's summary call (a dream passes the time its run has left)."""
         from suzent_desktop.core.promotion import promote
 
-        return await promote(self)
+        return await promote(self, model_timeout=model_timeout)
 
     # -- consolidation state -------------------------------------------------------
     def today(self) -> str:

@@ -3,7 +3,10 @@
 Candidates are the current bullets of the personal pages (not History, not struck out),
 ranked by how often they were recalled (``.state/recall_log.jsonl``) and then by their most
 recent source date. With ``memory_consolidation_model`` set, the model writes the summary
-from the ranked list; either way the code, not the prompt, enforces
+from the ranked list, and its answer is checked before anything is written
+(:func:`answer_problem`): an empty, echoed, bullet-less answer, or one that keeps fewer facts
+than the offline promoter would, is replaced by the offline result and the reason is reported.
+Either way the code, not the prompt, enforces
 ``memory_md_max_lines`` / ``memory_md_max_chars`` by cutting whole lines. A section the user
 marks ``<!-- protected -->`` … ``<!-- /protected -->`` is kept verbatim at the top (it counts
 against the budget first; if it alone is over the limit it is still kept whole, because the
@@ -34,7 +37,6 @@ PROTECTED_RE = re.compile(r"<!--\s*protected\s*-->.*?<!--\s*/protected\s*-->", r
 RECENT_START = "<!-- suzent:recent:start -->"
 RECENT_END = "<!-- suzent:recent:end -->"
 HEADER = "# Memory"
-PROMOTION_TIMEOUT_SECONDS = 120.0
 MAX_CANDIDATES = 200
 
 
@@ -204,23 +206,74 @@ def _ranked_fit_lines(ranked: list[Candidate], max_lines: int, max_chars: int) -
     return extractive_lines(chosen)
 
 
-async def _llm_lines(manager: MemoryManager, ranked: list[Candidate], max_lines: int, max_chars: int) -> list[str]:
-    from suzent_desktop.core import llm
-    from suzent_desktop.core.dream.agent import load_prompt
+SCHEMA_HINT = '{"markdown": "the MEMORY.md body: ## headings and - bullets, no title"}'
+_WORD_RE = re.compile(r"[^\W_]+")
+_STOPWORDS = frozenset(
+    "the and for with that this from have has are was were user user's users about into over than then "
+    "their there they them his her its our your you who what when where which will would".split()
+)
 
-    system = load_prompt("promote_system.md").format(max_lines=max_lines, max_chars=max_chars)
+
+async def _llm_answer(manager: MemoryManager, ranked: list[Candidate], system: str, timeout: float) -> str:
+    """The model's raw ``markdown`` text (LLMFormatError when the answer has no such field)."""
+    from suzent_desktop.core import llm
+
     facts = "\n".join(f"- {c.text} (recalled {c.recalls}x, latest {c.latest or 'unknown'})" for c in ranked)
     payload = await llm.complete_json(
         manager.settings.memory_consolidation_model,
         [{"role": "system", "content": system}, {"role": "user", "content": facts}],
-        schema_hint='{"markdown": "the MEMORY.md body: ## headings and - bullets, no title"}',
-        timeout=PROMOTION_TIMEOUT_SECONDS,
+        schema_hint=SCHEMA_HINT,
+        timeout=timeout,
     )
     if not isinstance(payload, dict) or not isinstance(payload.get("markdown"), str):
         raise llm.LLMFormatError('expected {"markdown": "..."}')
-    text = PROTECTED_RE.sub("", payload["markdown"]).replace(RECENT_START, "").replace(RECENT_END, "")
-    lines = [line.rstrip() for line in text.strip().splitlines() if not line.startswith("# ")]
-    return lines
+    return payload["markdown"]
+
+
+def _answer_lines(markdown: str) -> list[str]:
+    """The model's markdown as body lines: no title, no protected or recent blocks of its own."""
+    text = PROTECTED_RE.sub("", markdown).replace(RECENT_START, "").replace(RECENT_END, "")
+    return [line.rstrip() for line in text.strip().splitlines() if not line.startswith("# ")]
+
+
+def _stems(text: str) -> set[str]:
+    """Content words cut to five letters: 'allergic'/'allergy' and 'peanut'/'peanuts' meet."""
+    return {w[:5] for w in _WORD_RE.findall(text.lower()) if len(w) > 2 and w not in _STOPWORDS}
+
+
+def _is_covered(fact: str, stems: set[str]) -> bool:
+    wanted = _stems(fact)
+    return not wanted or len(wanted & stems) * 2 >= len(wanted)
+
+
+def _bullet_texts(lines: list[str]) -> list[str]:
+    return [line.strip()[2:].strip() for line in lines if line.strip()[:2] in ("- ", "* ", "+ ")]
+
+
+def answer_problem(markdown: str, composed: str, offline_body: list[str], instructions: str) -> str:
+    """Why a model's MEMORY.md must not be written ('' when it may).
+
+    The model's text is judged as it would be written (after the hard cap cut it): it must
+    be non-empty, not a copy of the instructions it was given, made of bullets, and keep
+    every fact the offline promoter would keep, so a model can reword and regroup MEMORY.md
+    but never shrink it below the offline result.
+    """
+    lines = [line for line in _answer_lines(markdown) if line.strip()]
+    if not lines:
+        return "the model returned an empty summary"
+    told = " ".join(_WORD_RE.findall(instructions.lower()))
+    copied = [line for line in lines if " ".join(_WORD_RE.findall(line.lower())) in told]
+    if len(copied) * 2 >= len(lines):
+        return f"the model echoed its instructions instead of summarising ({lines[0][:80]!r})"
+    if not _bullet_texts(lines):
+        return "the model's summary has no '- ' bullet lines"
+    stems = _stems(composed)
+    missing = [fact for fact in _bullet_texts(offline_body) if not _is_covered(fact, stems)]
+    if missing:
+        sample = "; ".join(repr(f[:60]) for f in missing[:3])
+        return (f"the model's summary drops {len(missing)} fact(s) the offline summary keeps "
+                f"(for example {sample})")
+    return ""
 
 
 def _recent_important(manager: MemoryManager, extra: list[Fact]) -> list[str]:
@@ -277,8 +330,14 @@ def _generated_part(text: str) -> list[str]:
     return lines
 
 
-async def promote(manager: MemoryManager, *, llm_errors: list[str] | None = None) -> ChangeSet:
-    """Rewrite MEMORY.md from ``3_Personal/`` and recall signals, within the hard cap."""
+async def promote(
+    manager: MemoryManager, *, llm_errors: list[str] | None = None, model_timeout: float | None = None
+) -> ChangeSet:
+    """Rewrite MEMORY.md from ``3_Personal/`` and recall signals, within the hard cap.
+
+    ``model_timeout`` (seconds) caps the model call below ``llm_timeout_seconds``; 0 means no
+    time is left (the offline summary is written and the reason reported).
+    """
     s = manager.settings
     max_lines, max_chars = max(1, s.memory_md_max_lines), max(1, s.memory_md_max_chars)
 
@@ -291,19 +350,34 @@ async def promote(manager: MemoryManager, *, llm_errors: list[str] | None = None
     changes = ChangeSet()
     if not ranked and not recent:
         return changes  # nothing to promote yet: keep whatever MEMORY.md says
-    body: list[str] | None = None
+    head = [HEADER, ""] + [line for sec in protected for line in [*sec.split("\n"), ""]]
+    budget = (max_lines - len(head), max_chars - sum(len(x) + 1 for x in head))
+    offline_body = await asyncio.to_thread(_ranked_fit_lines, round_robin(ranked), *budget)
+    text = await asyncio.to_thread(compose, offline_body, protected, recent, max_lines, max_chars)
     if s.memory_consolidation_model and ranked:
+        problem = ""
+        timeout = s.llm_timeout_seconds if model_timeout is None else model_timeout
+        if s.llm_timeout_seconds > 0 and model_timeout is not None:
+            timeout = min(s.llm_timeout_seconds, model_timeout)
         try:
-            body = await _llm_lines(manager, ranked[:MAX_CANDIDATES], max_lines, max_chars)
+            if model_timeout is not None and model_timeout < 1.0:
+                raise TimeoutError("no time was left in the run for the model's summary")
+            from suzent_desktop.core.dream.agent import load_prompt
+
+            system = load_prompt("promote_system.md").format(max_lines=max_lines, max_chars=max_chars)
+            markdown = await _llm_answer(manager, ranked[:MAX_CANDIDATES], system, timeout)
+            composed = await asyncio.to_thread(
+                compose, _answer_lines(markdown), protected, recent, max_lines, max_chars
+            )
+            problem = answer_problem(markdown, composed, offline_body, f"{system}\n{SCHEMA_HINT}")
         except Exception as exc:  # fall back to the extractive summary, and say so
-            changes.errors.append(f"MEMORY.md: model summary failed, used the extractive one ({exc})")
+            problem = f"the model call failed: {exc}"
+        if problem:
             if llm_errors is not None:
-                llm_errors.append(str(exc))
-    if body is None:
-        head = [HEADER, ""] + [line for sec in protected for line in [*sec.split("\n"), ""]]
-        budget = (max_lines - len(head), max_chars - sum(len(x) + 1 for x in head))
-        body = await asyncio.to_thread(_ranked_fit_lines, round_robin(ranked), *budget)
-    text = await asyncio.to_thread(compose, body, protected, recent, max_lines, max_chars)
+                llm_errors.append(problem)
+            changes.errors.append(f"MEMORY.md: used the offline summary because {problem}")
+        else:
+            text = composed
     if text != existing:
         await asyncio.to_thread(atomic_write_text, manager.layout.memory_md, text)
         changes.memory_md = True

@@ -485,3 +485,128 @@ def test_output_piped_into_a_closed_reader_is_not_an_error(tmp_path):
     )
     assert proc.stdout.startswith("usage:")
     assert "error" not in proc.stderr
+
+
+# -- errors as JSON, a cycle per dream, exit codes for failed attempts -------------------------------
+def test_json_errors_are_json_with_file_and_line(home: Path, capsys: pytest.CaptureFixture[str]):
+    config = home / "config.toml"
+    config.write_text('extraction_model = ""\nmemory_consolidation_enabled = "no"\n', encoding="utf-8")
+    code, out, err = run(capsys, home, "--json", "status")
+    assert code == 1
+    doc = json.loads(out)
+    assert set(doc) == {"error", "file", "line"}
+    assert doc["file"] == str(config) and doc["line"] == 2 and "memory_consolidation_enabled" in doc["error"]
+    assert "memory_consolidation_enabled" in err
+
+
+def test_json_error_without_a_file_still_has_the_shape(home: Path, capsys: pytest.CaptureFixture[str]):
+    code, out, _err = run(capsys, home, "--json", "remember", "   ")
+    assert code == 1
+    doc = json.loads(out)
+    assert set(doc) == {"error", "file", "line"} and doc["file"] is None and doc["line"] is None
+
+
+def test_empty_search_query_is_a_handled_error(home: Path, capsys: pytest.CaptureFixture[str]):
+    code, _out, err = run(capsys, home, "search", "  ")
+    assert code == 1 and "query is empty" in err
+
+
+def test_a_misspelt_suzent_variable_is_warned_about(home: Path, capsys: pytest.CaptureFixture[str],
+                                                    monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("SUZENT_MEMORY_LINT_ENABLE", "0")
+    code, _out, err = run(capsys, home, "status")
+    assert code == 0 and "SUZENT_MEMORY_LINT_ENABLE " in err and "did you mean SUZENT_MEMORY_LINT_ENABLED" in err
+
+
+def _backlog(home: Path, days: int, today: dt.date) -> list[str]:
+    from suzent_desktop.core.archive import Archive
+    from suzent_desktop.core.facts import Fact
+    from suzent_desktop.core.layout import Layout
+    from suzent_desktop.settings import load_settings
+
+    assert main(["--home", str(home), "status"]) == 0  # bootstrap
+    archive = Archive(Layout.from_settings(home, load_settings(home)))
+    dates = [(today - dt.timedelta(days=days - i)).isoformat() for i in range(days)]
+    for number, date in enumerate(dates):
+        archive.append_turn([Fact(f"User visited city number {number} on a trip", "travel")], session_id="s1",
+                            when=dt.datetime.fromisoformat(f"{date}T09:00"))
+    return dates
+
+
+@needs_dream
+def test_dream_runs_batch_after_batch_until_caught_up_then_lint(home: Path, capsys: pytest.CaptureFixture[str],
+                                                                today: dt.date):
+    (home / "config.toml").write_text("memory_consolidation_max_days = 4\nmemory_consolidation_min_facts = 1\n",
+                                      encoding="utf-8")
+    dates = _backlog(home, 10, today)
+    capsys.readouterr()
+    code, out, err = run(capsys, home, "dream")
+    assert code == 0, err
+    batch_lines = [line for line in out.splitlines() if line.startswith("Dream: ")]
+    assert len(batch_lines) == 3 and all("productive" in line for line in batch_lines)
+    assert f"Watermark: {dates[-1]}" in out and "Lint:" in out
+    status = run_json(capsys, home, "status")
+    assert status["pending_dates"] == [] and status["watermark"] == dates[-1] and status["last_lint"]
+
+
+@needs_dream
+def test_dream_json_lists_every_run(home: Path, capsys: pytest.CaptureFixture[str], today: dt.date):
+    (home / "config.toml").write_text("memory_consolidation_max_days = 3\nmemory_consolidation_min_facts = 1\n",
+                                      encoding="utf-8")
+    dates = _backlog(home, 5, today)
+    capsys.readouterr()
+    doc = run_json(capsys, home, "dream")
+    assert doc["outcome"] == "productive" and doc["batch"] == dates and doc["watermark"] == dates[-1]
+    assert [r["batch"] for r in doc["runs"]] == [dates[:3], dates[3:]]
+    assert doc["lint"] is not None and set(doc["lint"]) == {"ok", "pages_changed", "findings"}
+
+
+class _TextOnlyModel:
+    """A loopback OpenAI-compatible server whose model writes its tool calls as text."""
+
+    def __init__(self, content: str) -> None:
+        import threading
+        from http.server import BaseHTTPRequestHandler, HTTPServer
+
+        body = json.dumps({"id": "x", "object": "chat.completion", "created": 0, "model": "fake",
+                           "choices": [{"index": 0, "finish_reason": "stop",
+                                        "message": {"role": "assistant", "content": content}}]}).encode()
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):  # noqa: N802 - http.server naming
+                self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = HTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.base = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@needs_dream
+def test_dream_with_a_model_that_does_not_call_tools_exits_non_zero_and_says_why(
+    home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, today: dt.date
+):
+    model = _TextOnlyModel("I would call write(3_Personal/Trips.md) now.")
+    monkeypatch.setenv("OPENAI_API_BASE", model.base)
+    monkeypatch.setenv("OPENAI_API_KEY", "test")
+    (home / "config.toml").write_text('memory_consolidation_model = "openai/fake"\nmemory_consolidation_min_facts = 1\n',
+                                      encoding="utf-8")
+    try:
+        _backlog(home, 2, today)
+        capsys.readouterr()
+        code, out, err = run(capsys, home, "dream")
+    finally:
+        model.close()
+    assert code == 1
+    assert "the model does not call tools" in out and "the model does not call tools" in err

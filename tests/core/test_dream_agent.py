@@ -192,3 +192,141 @@ def test_a_link_to_another_vault_page_is_written_through(vault):
     assert (vault / "3_Personal" / "Old Work.md").is_symlink()
     assert (vault / "5_Archives" / "Old Work.md").read_text(encoding="utf-8") == "# Old\n\n- kept\n"
     assert tools.originals == {"5_Archives/Old Work.md": b"# Old\n"}
+
+
+# -- models that cannot call tools, failing calls, slow models -------------------------------------
+def _text_call(name: str, args: dict) -> str:
+    return f"I will now call the tool.\n<tool_call>\n{json.dumps({'name': name, 'arguments': args})}\n</tool_call>"
+
+
+async def test_a_tool_call_written_as_text_is_parsed_and_run(home, clock, today):
+    manager = make_manager(home, clock, memory_consolidation_model=MODEL)
+    write_log(manager, days_before(today, 1)[0], ["User likes green tea"])
+    content = "# Tea\n\n- User likes green tea\n"
+    script = ScriptedLLM([
+        _text_call("write", {"path": "3_Personal/Tea.md", "content": content}),
+        "```json\n" + json.dumps({"name": "read", "arguments": {"path": "3_Personal/Tea.md"}}) + "\n```",
+        "Added the tea preference.",
+    ])
+    result = await DreamRunner(manager, llm=script).run_once()
+    assert result.outcome == "productive", result.reason
+    assert page(manager, "3_Personal/Tea.md") == content
+    fed_back = script.seen[2][-1]
+    assert fed_back["role"] == "user" and fed_back["content"].startswith("Result of read:") and "green tea" in fed_back["content"]
+
+
+@pytest.mark.parametrize(
+    "answer, how",
+    [
+        ("write(3_Personal/Tea.md, '# Tea')", "could not be parsed"),
+        ('{"name": "write", "arguments": {"path": "3_Personal/Tea.md", "content": ', "could not be parsed"),
+        ("I have consolidated the facts into the notebook.", "without calling any tool"),
+    ],
+)
+async def test_a_model_that_does_not_call_tools_fails_the_run_and_says_so(home, clock, today, answer, how):
+    manager = make_manager(home, clock, memory_consolidation_model=MODEL)
+    write_log(manager, days_before(today, 1)[0], ["User likes green tea"])
+    result = await DreamRunner(manager, llm=ScriptedLLM([answer])).run_once()
+    assert result.outcome == "failed" and result.failed_attempt
+    assert "the model does not call tools" in result.reason and how in result.reason
+    assert manager.watermark() is None
+
+
+async def test_the_same_failing_call_runs_at_most_twice_and_names_the_cause(home, clock, today):
+    manager = make_manager(home, clock, memory_consolidation_model=MODEL)
+    write_log(manager, days_before(today, 1)[0], ["User likes green tea"])
+    script = ScriptedLLM([tool_reply(("edit", {"path": "3_Personal/Nope.md", "old": "a", "new": "b"}))] * 7)
+    result = await DreamRunner(manager, llm=script).run_once()
+    assert result.outcome == "failed"
+    assert "repeated a failing call edit" in result.reason and "Nope.md" in result.reason
+    assert len(script.seen) == 3  # two failing runs of the call, then the third request ends the run
+    errors = [m for m in script.seen[-1] if m["role"] == "tool"]
+    assert len(errors) == 2 and all(m["content"].startswith("error:") for m in errors)
+
+
+class SlowLLM:
+    """A model that never answers in time: each turn waits far longer than any limit."""
+
+    def __init__(self, delay: float) -> None:
+        self.delay = delay
+        self.calls = 0
+
+    async def chat(self, model, messages, tools, timeout):
+        import asyncio
+
+        self.calls += 1
+        await asyncio.sleep(self.delay)
+        return await llm.chat(model, messages, tools, timeout, mock_response="done")
+
+
+async def test_a_slow_model_cannot_stretch_a_run_past_its_time_limit(home, clock, today):
+    import time
+
+    manager = make_manager(home, clock, memory_consolidation_model=MODEL,
+                           memory_consolidation_timeout_seconds=1.0)
+    write_log(manager, days_before(today, 1)[0], ["User likes green tea"])
+    started = time.monotonic()
+    result = await DreamRunner(manager, llm=SlowLLM(30.0)).run_once()
+    elapsed = time.monotonic() - started
+    assert result.outcome == "failed" and "timed out after 1 s" in result.reason
+    assert elapsed < 5.0, f"the run took {elapsed:.1f} s against a 1 s limit"
+
+
+class _SlowOpenAI:
+    """A loopback OpenAI-compatible server that answers each request after ``delay`` seconds."""
+
+    def __init__(self, delay: float) -> None:
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        outer = self
+        self.requests = 0
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):  # noqa: N802 - http.server naming
+                import time
+
+                outer.requests += 1
+                self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                time.sleep(delay)
+                body = json.dumps({"id": "x", "object": "chat.completion", "created": 0, "model": "fake",
+                                   "choices": [{"index": 0, "finish_reason": "stop",
+                                                "message": {"role": "assistant", "content": "{}"}}]}).encode()
+                try:
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
+                except OSError:
+                    pass
+
+            def log_message(self, *args):
+                pass
+
+        ThreadingHTTPServer.daemon_threads = True
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.block_on_close = False
+        import threading
+
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.base = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+async def test_a_call_is_cut_at_its_limit_once_without_litellm_retrying_it():
+    import time
+
+    server = _SlowOpenAI(delay=8.0)
+    try:
+        started = time.monotonic()
+        with pytest.raises(llm.LLMTimeout, match="llm_timeout_seconds"):
+            await llm.complete_json("openai/fake", [{"role": "user", "content": "hi"}], schema_hint="{}",
+                                    timeout=1.0, api_base=server.base, api_key="test")
+        elapsed = time.monotonic() - started
+    finally:
+        server.close()
+    assert elapsed < 1.0 + llm.DEADLINE_GRACE_SECONDS + 1.0, f"took {elapsed:.1f} s for a 1 s limit"
+    assert server.requests == 1

@@ -72,7 +72,7 @@ def test_onnx_missing_model_file_is_an_embedding_error(tmp_path) -> None:
 def test_litellm_embedder_learns_dimension_and_normalises(monkeypatch) -> None:
     calls: list[list[str]] = []
 
-    def fake_embed(model: str, texts: list[str]) -> list[list[float]]:
+    def fake_embed(model: str, texts: list[str], *, timeout: float | None = None) -> list[list[float]]:
         calls.append(texts)
         return [[3.0, 4.0, 0.0] for _ in texts]
 
@@ -86,7 +86,7 @@ def test_litellm_embedder_learns_dimension_and_normalises(monkeypatch) -> None:
 
 
 def test_litellm_failure_becomes_embedding_error(monkeypatch) -> None:
-    def broken(model: str, texts: list[str]) -> list[list[float]]:
+    def broken(model: str, texts: list[str], **kwargs) -> list[list[float]]:
         raise ConnectionError("no route to host")
 
     monkeypatch.setattr("suzent_desktop.core.llm.embed_texts", broken)

@@ -78,7 +78,8 @@ async def test_llm_summary_is_still_truncated_by_code(home, clock, monkeypatch):
     manager = make_manager(home, clock, memory_consolidation_model="gpt-4o-mini", memory_md_max_lines=10)
     manager.layout.memory_md.write_text(f"# Memory\n\n{PROTECTED}\n", encoding="utf-8")
     write_page(manager, "Work", "# Work\n\n- User works at Microsoft (2026-07-05)\n")
-    long_answer = json.dumps({"markdown": "## Everything\n" + "".join(f"- line {i}\n" for i in range(100))})
+    long_answer = json.dumps({"markdown": "## Everything\n- Works at Microsoft\n"
+                                          + "".join(f"- line {i}\n" for i in range(100))})
     real = llm.complete_json
 
     async def verbose(model, messages, **kwargs):
@@ -143,3 +144,67 @@ async def test_a_memory_md_that_is_not_utf8_is_left_untouched_and_named(manager)
     with pytest.raises(PromotionError, match="MEMORY.md: not valid UTF-8"):
         await promote(manager)
     assert manager.layout.memory_md.read_bytes() == original
+
+
+# -- the model's answer is checked before anything is written -------------------------------------
+PEANUTS = "User is allergic to peanuts (2026-07-01)"
+ECHO = '{"markdown": "## headings and - bullets, no title"}'
+
+
+def _answering(monkeypatch, answer: str) -> list[list[dict]]:
+    """A fake model that gives ``answer`` to every promotion request, through the real llm.complete_json."""
+    real = llm.complete_json
+    seen: list[list[dict]] = []
+
+    async def fake(model, messages, **kwargs):
+        seen.append(messages)
+        return await real(model, messages, mock_response=answer, **kwargs)
+
+    monkeypatch.setattr(llm, "complete_json", fake)
+    return seen
+
+
+def _personal(manager) -> None:
+    write_page(manager, "Health", f"# Health\n\n- {PEANUTS}\n")
+    write_page(manager, "Work", "# Work\n\n- User works at Microsoft (2026-07-05)\n- User leads the search team (2026-07-06)\n")
+
+
+@pytest.mark.parametrize(
+    "answer, why",
+    [
+        (ECHO, "echoed its instructions"),
+        (json.dumps({"markdown": "the MEMORY.md body: ## headings and - bullets, no title"}), "echoed"),
+        (json.dumps({"markdown": ""}), "empty summary"),
+        (json.dumps({"markdown": "   \n\n"}), "empty summary"),
+        (json.dumps({"markdown": "The user works at Microsoft, leads search and is allergic to peanuts."}),
+         "no '- ' bullet"),
+        (json.dumps({"markdown": "## Work\n- Works at Microsoft\n- Leads the search team"}), "drops 1 fact"),
+        (json.dumps({"summary": "- User is allergic to peanuts"}), "expected"),
+        ("not json at all", "not valid JSON"),
+    ],
+)
+async def test_a_bad_model_answer_never_shrinks_memory_md_below_the_offline_result(home, clock, monkeypatch,
+                                                                                   answer, why):
+    offline = make_manager(home, clock)
+    _personal(offline)
+    await promote(offline)
+    expected = memory(offline)
+    assert "allergic to peanuts" in expected
+
+    manager = make_manager(home, clock, memory_consolidation_model="gpt-4o-mini")
+    manager.layout.memory_md.write_text("# Memory\n", encoding="utf-8")
+    seen = _answering(monkeypatch, answer)
+    changes = await promote(manager)
+    assert seen, "the model was asked"
+    assert memory(manager) == expected
+    assert len(changes.errors) == 1 and "offline summary" in changes.errors[0] and why in changes.errors[0]
+
+
+async def test_a_good_model_answer_is_written_reworded(home, clock, monkeypatch):
+    manager = make_manager(home, clock, memory_consolidation_model="gpt-4o-mini")
+    _personal(manager)
+    _answering(monkeypatch, json.dumps({"markdown": "## Health\n- Peanut allergy\n\n## Work\n"
+                                                    "- Works at Microsoft, leads the search team"}))
+    changes = await promote(manager)
+    assert not changes.errors
+    assert memory(manager) == "# Memory\n\n## Health\n- Peanut allergy\n\n## Work\n- Works at Microsoft, leads the search team\n"

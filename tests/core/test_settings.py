@@ -147,3 +147,43 @@ def test_coerce_accepts_ints_for_floats_and_rejects_bools_for_ints():
         coerce("memory_consolidation_min_facts", True, "test")
     with pytest.raises(SettingsError, match="unknown setting 'nope'"):
         coerce("nope", 1, "test")
+
+
+@pytest.mark.parametrize(
+    "line, key",
+    [
+        ('memory_consolidation_enabled = "no"', "memory_consolidation_enabled"),
+        ('memory_consolidation_min_hours = "24"', "memory_consolidation_min_hours"),
+        ('memory_consolidation_max_days = "7"', "memory_consolidation_max_days"),
+        ("memory_consolidation_min_hours = true", "memory_consolidation_min_hours"),
+    ],
+)
+def test_types_in_the_file_are_strict_and_the_error_names_file_line_and_key(home: Path, line: str, key: str):
+    (home / "config.toml").write_text('# my settings\n\nextraction_model = ""\n' + line + "\n", encoding="utf-8")
+    with pytest.raises(SettingsError) as err:
+        load_settings(home, environ={})
+    assert err.value.file == str(home / "config.toml") and err.value.line == 4 and err.value.key == key
+    assert f"config.toml:4: setting '{key}'" in str(err.value)
+
+
+def test_broken_toml_error_carries_its_line(home: Path):
+    (home / "config.toml").write_text("memory_lint_enabled = true\nmemory_lint_min_days = \n", encoding="utf-8")
+    with pytest.raises(SettingsError) as err:
+        load_settings(home, environ={})
+    assert err.value.file == str(home / "config.toml") and err.value.line == 2
+
+
+def test_unknown_suzent_variables_are_reported_with_a_suggestion():
+    from suzent_desktop.settings import unknown_environment
+
+    env = {"SUZENT_MEMORY_CONSOLIDATION_ENABLE": "0", "SUZENT_HOME": "/h", "SUZENT_TODAY": "2026-01-01",
+           "SUZENT_LLM_TIMEOUT_SECONDS": "30", "PATH": "/bin"}
+    warnings = unknown_environment(env)
+    assert len(warnings) == 1
+    assert "SUZENT_MEMORY_CONSOLIDATION_ENABLE " in warnings[0]
+    assert "did you mean SUZENT_MEMORY_CONSOLIDATION_ENABLED" in warnings[0]
+
+
+def test_llm_timeout_has_a_default_and_is_read_from_the_environment(home: Path):
+    assert load_settings(home, environ={}).llm_timeout_seconds == 60.0
+    assert load_settings(home, environ={"SUZENT_LLM_TIMEOUT_SECONDS": "5"}).llm_timeout_seconds == 5.0

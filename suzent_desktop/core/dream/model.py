@@ -55,6 +55,9 @@ class DreamResult:
     diffs: dict[str, str] = field(default_factory=dict)
     changes: ChangeSet = field(default_factory=ChangeSet)
     reason: str = ""
+    # True when the run counts as a failed attempt (failed, no change, or skipped after the
+    # retry limit): `dream` exits non-zero for it, whatever the outcome's name.
+    failed_attempt: bool = False
 
     def as_json(self) -> dict[str, Any]:
         """The ``dream --json`` document of interfaces.md §3."""

@@ -32,6 +32,7 @@ import hashlib
 import json
 import shutil
 import tempfile
+import time
 from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -178,6 +179,7 @@ class DreamRunner:
         self._run_lock: asyncio.Lock | None = None
         self._vectors: dict[tuple[str, str], Any] = {}
         self._wake: asyncio.Event | None = None
+        self._started = time.monotonic()
 
     # -- small helpers ---------------------------------------------------------------------
     @property
@@ -324,7 +326,7 @@ class DreamRunner:
         if model:
             from suzent_desktop.core.dream.agent import DreamAgent
 
-            return await DreamAgent(model, tools, llm=self.llm).run(batch)
+            return await DreamAgent(model, tools, llm=self.llm, call_timeout=self.settings.llm_timeout_seconds).run(batch)
         from suzent_desktop.core.dream import offline
 
         embed = self._cached_embed()
@@ -415,6 +417,7 @@ class DreamRunner:
         if dry_run:
             return await self._dry_run(dates, watermark)
         state["last_attempt"] = self._now()
+        self._started = time.monotonic()
         await asyncio.to_thread(self._save_state, state)
         self._set_phase("running")
         try:
@@ -483,12 +486,14 @@ class DreamRunner:
         if attempts >= max(1, self.settings.memory_consolidation_max_retries):
             result = await self._skip(state, dates, attempts, why)
             result.changes.merge(changes)
+            result.failed_attempt = True
             return result
         state["retries"][key] = attempts
         self._record(state, outcome, dates, [], "", watermark, why)
         await asyncio.to_thread(self._save_state, state)
         reason = f"{why} (attempt {attempts} of {self.settings.memory_consolidation_max_retries})"
-        return DreamResult(outcome, batch=dates, watermark=watermark, reason=reason, changes=changes)
+        return DreamResult(outcome, batch=dates, watermark=watermark, reason=reason, changes=changes,
+                           failed_attempt=True)
 
     async def _skip(self, state: dict[str, Any], dates: list[str], attempts: int, why: str) -> DreamResult:
         """Give the batch up: the watermark moves past it, its facts stay searchable."""
@@ -535,12 +540,20 @@ class DreamRunner:
         changes = ChangeSet(pages={root / r for r in report.pages_written} | {root / r for r in changed},
                             watermark=end)
         try:
-            changes.merge(await m.promote_memory_md())
+            changes.merge(await m.promote_memory_md(model_timeout=self._time_left()))
         except Exception as exc:  # the consolidation stands; promotion can be rerun with `promote`
             changes.errors.append(f"MEMORY.md promotion failed: {exc}")
         await self._sync_index(changes)
         return DreamResult("productive", batch=batch.dates, watermark=end, pages_changed=changed,
                            summary=summary, changes=changes, reason=reason)
+
+    def _time_left(self) -> float | None:
+        """Seconds left of memory_consolidation_timeout_seconds for this run (None: no limit), so
+        the model's MEMORY.md summary cannot stretch a run past its limit."""
+        timeout = self.settings.memory_consolidation_timeout_seconds
+        if not timeout > 0:
+            return None
+        return max(0.0, timeout - (time.monotonic() - self._started))
 
     async def _sync_index(self, changes: ChangeSet) -> None:
         try:
@@ -565,7 +578,8 @@ class DreamRunner:
         try:
             batch = await asyncio.to_thread(self._load_batch, dates)
         except (ArchiveError, OSError) as exc:
-            return DreamResult("failed", batch=dates, watermark=watermark, reason=f"dry run: {exc}")
+            return DreamResult("failed", batch=dates, watermark=watermark, reason=f"dry run: {exc}",
+                               failed_attempt=True)
         with tempfile.TemporaryDirectory(prefix="suzent-dream-") as scratch:
             copy = Path(scratch) / "vault"
             await asyncio.to_thread(
@@ -587,12 +601,15 @@ class DreamRunner:
             outcome, batch=dates, watermark=watermark, pages_changed=changed,
             summary=clean_summary(report.summary) if report else "", diffs=diffs,
             reason=f"dry run: nothing was written{'; ' + error if error else ''}",
+            failed_attempt=report is None,
         )
 
     # -- cycles and the background loop --------------------------------------------------------------
-    async def run_cycle(self) -> list[DreamResult]:
-        """Gates, then batch after batch while a backlog remains; then lint when caught up and due."""
-        results = [await self.run_once()]
+    async def run_cycle(self, *, force: bool = False) -> list[DreamResult]:
+        """Gates (unless ``force``), then batch after batch while a backlog remains; then lint
+        when caught up and due. The app's schedule, `Dream now` and the `dream` command all run this."""
+        self.last_lint = None
+        results = [await self.run_once(force=force)]
         while results[-1].outcome in ("productive", "skipped") and len(results) < 10_000:
             pending = await asyncio.to_thread(self.manager.pending_dates)
             if not pending:
@@ -620,7 +637,7 @@ class DreamRunner:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # the service must outlive one bad cycle
-                self._emit(DreamResult("failed", reason=f"{type(exc).__name__}: {exc}"))
+                self._emit(DreamResult("failed", reason=f"{type(exc).__name__}: {exc}", failed_attempt=True))
             interval = max(1.0, float(self.settings.memory_consolidation_interval_seconds))
             waits = [asyncio.ensure_future(stop.wait()), asyncio.ensure_future(self._wake.wait())]
             try:
