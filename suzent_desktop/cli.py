@@ -28,7 +28,9 @@ Behaviour where the interface left a choice:
   exits 1 when any run counts as a failed attempt (failed, no change, skipped after the
   retry limit); gated and nothing pending exit 0.
 * ``capture`` reads ``{"user", "assistant", "session_id"?, "timestamp"?}``; session_id
-  defaults to ``capture``. A turn dated in an already consolidated day goes to today's log.
+  defaults to ``capture``. A turn dated in an already consolidated day goes to today's log;
+  the turn itself is kept verbatim in its own day's transcript (unless
+  ``memory_keep_transcripts`` is off). Both sides empty is an error (exit 1).
 * ``mcp`` serves the Model Context Protocol on stdio (stdout belongs to the protocol) or,
   with ``--http PORT``, on 127.0.0.1 only. ``--read-only`` refuses a missing home rather
   than create one.
@@ -49,7 +51,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 PROG = "suzent-desktop"
-SOURCES = ("archive", "notebook", "core")
+SOURCES = ("archive", "notebook", "core", "transcript")
 
 
 class CliError(Exception):
@@ -360,18 +362,22 @@ def cmd_capture(args: argparse.Namespace, out: Output) -> int:
         )
     )
     date = min(changes.logs) if changes.logs else manager.today()
+    turn = _captured_turn(manager)
     out.doc(
         {
             "facts": [_fact_dict(f) for f in facts],
             "date": date if facts else None,
             "path": str(manager.archive.path_for(date)) if facts else None,
+            "turn": turn,
             "rows_added": changes.rows_added,
             "memory_md": changes.memory_md,
             "errors": changes.errors,
         }
     )
+    if turn is not None:
+        out.say(f"Kept the turn verbatim in {turn['path']}:{turn['line']} (turn {turn['id']}).")
     if not facts:
-        out.say("No facts found in this turn; nothing was written.")
+        out.say("No facts found in this turn." if turn else "No facts found in this turn; nothing was written.")
     else:
         out.say(f"Captured {len(facts)} fact(s) into {manager.archive.path_for(date)}:")
         for fact in facts:
@@ -380,6 +386,14 @@ def cmd_capture(args: argparse.Namespace, out: Output) -> int:
             out.say("MEMORY.md refreshed (high-importance fact).")
     _report_errors(out, changes.errors)
     return 0
+
+
+def _captured_turn(manager: Any) -> dict[str, Any] | None:
+    """Where the turn just captured was kept (None when transcripts are off)."""
+    kept = manager.last_turn
+    if kept is None:
+        return None
+    return {"id": kept.id, "path": str(kept.path), "line": kept.line}
 
 
 def _fact_dict(fact: Any) -> dict[str, Any]:
@@ -556,6 +570,8 @@ def cmd_status(args: argparse.Namespace, out: Output) -> int:
     out.say(f"Last lint:     {status['last_lint'] or 'never'}{'  (due)' if status['lint_due'] else ''}")
     sources = ", ".join(f"{k} {v}" for k, v in sorted(index["by_source"].items())) or "empty"
     out.say(f"Index:         {index['rows']} row(s) ({sources})")
+    kept = status["transcripts"]
+    out.say(f"Transcripts:   {kept['turns']} turn(s) over {kept['days']} day(s)")
     if index["stale_files"]:
         out.say(f"Stale files:   {len(index['stale_files'])} (run `{PROG} reindex`)")
     for error in index["errors"]:
@@ -701,7 +717,10 @@ def cmd_doctor(args: argparse.Namespace, out: Output) -> int:
 
     problems = run_doctor(_home(args))
     errors = [p for p in problems if p.severity == "error"]
-    out.doc({"ok": not errors, "problems": [p.to_dict() for p in problems]})
+    kept = _transcript_counts(_home(args))
+    out.doc({"ok": not errors, "problems": [p.to_dict() for p in problems], "transcripts": kept})
+    if kept is not None:
+        out.say(f"Transcripts: {kept['turns']} turn(s) over {kept['days']} day(s).")
     if not problems:
         out.say("No problems found.")
     for problem in problems:
@@ -727,6 +746,18 @@ def cmd_mcp(args: argparse.Namespace, out: Output) -> int:
 
     serve(manager, read_only=args.read_only, http_port=args.http)
     return 0
+
+
+def _transcript_counts(home: Path) -> dict[str, int] | None:
+    """Transcript counts for doctor, or None when the home's settings cannot be read."""
+    from suzent_desktop.core.layout import Layout
+    from suzent_desktop.core.transcripts import Transcripts
+    from suzent_desktop.settings import SettingsError, load_settings
+
+    try:
+        return Transcripts(Layout.from_settings(home, load_settings(home))).counts()
+    except (SettingsError, OSError):
+        return None
 
 
 COMMANDS: dict[str, Callable[[argparse.Namespace, Output], int]] = {

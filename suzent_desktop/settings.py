@@ -53,6 +53,7 @@ class Settings:
     index_path: str = ""
     extraction_model: str = ""
     embedding_model: str = ""
+    memory_keep_transcripts: bool = True
     memory_consolidation_enabled: bool = True
     memory_consolidation_interval_seconds: int = 1800
     memory_consolidation_min_hours: float = 24.0

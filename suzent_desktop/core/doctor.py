@@ -70,6 +70,7 @@ def run_doctor(home: Path, *, clock: Clock | None = None, check_index: bool = Tr
     problems += [Problem(WARNING, str(p.path), p.line, p.reason) for p in stone_problems]
     contents = {s.content for s in stones}
     problems += check_archive(layout)
+    problems += check_transcripts(layout)
     problems += check_core_files(layout)
     problems += check_notebook(layout, contents)
     problems += check_watermark(layout, today)
@@ -123,6 +124,25 @@ def check_archive(layout: Layout) -> list[Problem]:
             problems.append(
                 Problem(WARNING, str(path), number, f"not a fact line (kept, not indexed): {line.strip()[:120]}")
             )
+    return problems
+
+
+def check_transcripts(layout: Layout) -> list[Problem]:
+    """Transcript lines that are not whole turns (a write cut short by a crash, a hand edit)."""
+    from suzent_desktop.core.transcripts import Transcripts
+    from suzent_desktop.core.transcripts import parse as parse_transcript
+
+    transcripts = Transcripts(layout)
+    problems: list[Problem] = []
+    for date in transcripts.dates():
+        path = transcripts.path_for(date)
+        text, problem = _decode(path)
+        if problem is not None:
+            problems.append(problem)
+            continue
+        assert text is not None
+        for number, reason in parse_transcript(text, path).bad_lines:
+            problems.append(Problem(WARNING, str(path), number, f"{reason}; kept, not indexed"))
     return problems
 
 

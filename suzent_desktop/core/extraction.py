@@ -34,6 +34,7 @@ What it misses (an LLM is needed for these):
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -148,10 +149,13 @@ async def _extract_with_model(
     raise ExtractionError(f"extraction model {model}: malformed answer twice, nothing written ({problem})")
 
 
-async def extract_facts(turn_text: str, settings: Settings, *, llm: Any = None) -> list[Fact]:
+async def extract_facts(
+    turn_text: str, settings: Settings, *, llm: Any = None, when: dt.datetime | None = None
+) -> list[Fact]:
     """Facts of one turn: from ``settings.extraction_model`` if set, else the offline extractor.
 
-    ``llm`` is an object with a ``complete_json`` coroutine (default: :mod:`core.llm`).
+    ``llm`` is an object with a ``complete_json`` coroutine (default: :mod:`core.llm`);
+    ``when`` is the turn's time, from which relative dates ("yesterday") are resolved.
     """
     if settings.extraction_model:
         if llm is None:

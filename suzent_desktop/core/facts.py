@@ -5,6 +5,8 @@ space-separated tags. The parser is tolerant of hand-written lines (``*`` bullet
 missing category, extra spaces, ``#tags``, any script), because people and other agents
 write these files too. Importance is kept as a tag ``importance:0.85`` inside the
 backtick span: readers of the original format see an ordinary tag and keep working.
+The turn a fact was extracted from is kept the same way, as a tag ``turn:ID`` naming the
+turn's line in ``memory/transcripts/`` (see ``core/transcripts.py``).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from dataclasses import dataclass, field
 
 DEFAULT_CATEGORY = "general"
 IMPORTANCE_TAG = "importance:"
+TURN_TAG = "turn:"
 HIGH_IMPORTANCE = 0.8
 
 _FACT_RE = re.compile(
@@ -35,6 +38,7 @@ class Fact:
     category: str = DEFAULT_CATEGORY
     tags: tuple[str, ...] = ()
     importance: float | None = None
+    turn: str | None = None  # id of the transcript turn the fact came from
 
     @property
     def is_important(self) -> bool:
@@ -77,12 +81,16 @@ def _clean_category(raw: str | None) -> str:
     return lowered if _CATEGORY_OK.match(lowered) else DEFAULT_CATEGORY
 
 
-def _split_tags(raw: str | None) -> tuple[tuple[str, ...], float | None]:
+def _split_tags(raw: str | None) -> tuple[tuple[str, ...], float | None, str | None]:
     if not raw:
-        return (), None
+        return (), None, None
     tags: list[str] = []
     importance: float | None = None
+    turn: str | None = None
     for token in raw.split():
+        if token.startswith(TURN_TAG) and len(token) > len(TURN_TAG) and turn is None:
+            turn = token[len(TURN_TAG) :]
+            continue
         if token.startswith(IMPORTANCE_TAG):
             try:
                 importance = min(1.0, max(0.0, float(token[len(IMPORTANCE_TAG) :])))
@@ -90,7 +98,7 @@ def _split_tags(raw: str | None) -> tuple[tuple[str, ...], float | None]:
             except ValueError:
                 pass
         tags.append(token)
-    return tuple(tags), importance
+    return tuple(tags), importance, turn
 
 
 def parse_fact_line(line: str) -> Fact | None:
@@ -106,8 +114,9 @@ def parse_fact_line(line: str) -> Fact | None:
         text, tags_raw = f"`{tags_raw}`", None
     if not text:
         return None
-    tags, importance = _split_tags(tags_raw)
-    return Fact(content=text, category=_clean_category(match.group("category")), tags=tags, importance=importance)
+    tags, importance, turn = _split_tags(tags_raw)
+    category = _clean_category(match.group("category"))
+    return Fact(content=text, category=category, tags=tags, importance=importance, turn=turn)
 
 
 def format_fact_line(fact: Fact) -> str:
@@ -116,6 +125,8 @@ def format_fact_line(fact: Fact) -> str:
     tags = list(fact.tags)
     if fact.importance is not None:
         tags.append(f"{IMPORTANCE_TAG}{fact.importance:.2f}".rstrip("0").rstrip("."))
+    if fact.turn:
+        tags.append(f"{TURN_TAG}{fact.turn}")
     suffix = f" `{' '.join(tags)}`" if tags else ""
     if not tags and content.endswith("`") and _FACT_RE.match(f"- {content}").group("tags") is not None:
         suffix = " ``"  # an empty tag span keeps a trailing code span in the text (`vim` is not a tag)

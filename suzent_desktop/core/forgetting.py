@@ -42,7 +42,7 @@ def units_for(text: str, *, source_type: str | None = None, page_text: str | Non
     for one chunk is widened to the whole paragraph of ``page_text`` it came from, because a
     tombstone only ever matches whole paragraphs and items.
     """
-    if source_type == "archive":
+    if source_type in ("archive", "transcript"):  # a fact line, a transcript piece: one unit each
         return [text.strip()] if text.strip() else []
     units = text_units(text)
     if page_text is None:

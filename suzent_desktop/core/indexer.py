@@ -47,6 +47,8 @@ from suzent_desktop.core.layout import Layout
 from suzent_desktop.core.notebook import Notebook
 from suzent_desktop.core.text import clean, decode_lenient, looks_binary
 from suzent_desktop.core.tombstones import Tombstones, normalize
+from suzent_desktop.core.transcripts import Transcripts, clean_text, turn_chunks, turn_key
+from suzent_desktop.core.transcripts import parse as parse_transcript
 from suzent_desktop.core.unindexed import RowCache, text_matches
 
 log = logging.getLogger(__name__)
@@ -227,6 +229,7 @@ class Indexer:
         notebook: Notebook | None = None,
         archive: Archive | None = None,
         tombstones: Tombstones | None = None,
+        transcripts: Transcripts | None = None,
     ) -> None:
         self.layout = layout
         self.embedder = embedder
@@ -234,6 +237,7 @@ class Indexer:
         self.notebook = notebook or Notebook(layout)
         self.archive = archive or Archive(layout)
         self.tombstones = tombstones or Tombstones(layout)
+        self.transcripts = transcripts or Transcripts(layout)
         self.lock = asyncio.Lock()
         self._state_lock = threading.RLock()
         self._state: _State | None = None
@@ -337,6 +341,9 @@ class Indexer:
             if watermark is None or date > watermark or date in skipped:
                 path = self.archive.path_for(date)
                 found[str(path)] = _Source(path, "archive", date=date)
+        for date in self.transcripts.dates():  # every day: transcripts are the evidence behind pages
+            path = self.transcripts.path_for(date)
+            found[str(path)] = _Source(path, "transcript", date=date)
         return found
 
     def _source_for(self, path: Path) -> _Source | None:
@@ -357,6 +364,9 @@ class Indexer:
             watermark = self.notebook.watermark(self.clock.today())
             if watermark is None or date > watermark or date in set(self.notebook.skipped_dates()):
                 return _Source(path, "archive", date=date)
+        if path.parent == self.layout.transcripts_dir and path.suffix == ".jsonl":
+            if path.stem in self.transcripts.dates():
+                return _Source(path, "transcript", date=path.stem)
         return None
 
     # -- planning (worker thread) ----------------------------------------------------------
@@ -388,6 +398,8 @@ class Indexer:
                     )
                 )
             return rows
+        if source.source_type == "transcript":
+            return self._transcript_rows(source, text, stones)
         keys: dict[str, str] = {}  # pieces of one long paragraph share its (long) normalized text
         if is_canvas(source.path):
             text = canvas_markdown(text)  # a board is searched by its text nodes
@@ -410,6 +422,45 @@ class Indexer:
                     embed_text=content,
                 )
             )
+        return rows
+
+    @staticmethod
+    def _transcript_rows(source: _Source, text: str, stones: set[str]) -> list[Row]:
+        """One row per turn (long turns split); a forgotten turn or piece has no row.
+
+        Every row of a turn lists the turn's key (``turn:ID``) among its norms, so one
+        tombstone takes the whole turn out, and a fact's forget can reach its source turn.
+        """
+        key = source.key
+        rows: list[Row] = []
+        seen: dict[str, int] = {}
+        for turn in parse_transcript(text, source.path).turns:
+            whole = turn_key(turn.id)
+            if whole in stones:
+                continue
+            sides = [normalize(clean_text(turn.user)), normalize(clean_text(turn.assistant))]
+            for content in turn_chunks(turn):
+                norm = normalize(content)
+                if norm in stones or any(side and side in stones for side in sides):
+                    continue
+                occurrence = seen.get(content, 0)
+                seen[content] = occurrence + 1
+                keys = [whole, *[side for side in sides if side]]
+                rows.append(
+                    Row(
+                        id=row_id("transcript", key, content, occurrence),
+                        text=content,
+                        source_type="transcript",
+                        path=key,
+                        zone=None,
+                        line=turn.line,
+                        date=source.date,
+                        heading=None,
+                        norm=norm,
+                        norm_keys=[norm_key(k) for k in keys],
+                        embed_text=content,
+                    )
+                )
         return rows
 
     def _plan(
@@ -927,7 +978,7 @@ class Indexer:
                 if file_state is not None:
                     file_state.rows.pop(rid, None)
                     self._dirty = True
-                if source_type != "archive":
+                if source_type not in ("archive", "transcript"):  # their rows stand alone
                     rechunk.add(path)
         stones = current | norms
         changes = ChangeSet()

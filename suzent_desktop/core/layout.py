@@ -72,6 +72,13 @@ class Layout:
     def daily_log(self, date_iso: str) -> Path:
         return self.archive_dir / f"{date_iso}.md"
 
+    @property
+    def transcripts_dir(self) -> Path:
+        return self.memory_dir / "transcripts"
+
+    def transcript(self, date_iso: str) -> Path:
+        return self.transcripts_dir / f"{date_iso}.jsonl"
+
     # notebook side
     @property
     def state_dir(self) -> Path:
@@ -128,6 +135,7 @@ class Layout:
             ("notebook_path", self.notebook_dir),
             ("index_path", self.index_dir),
             ("memory_path/archive", self.archive_dir),
+            ("memory_path/transcripts", self.transcripts_dir),
             ("notebook_path/.state", self.state_dir),
         ):
             if path.exists() and not path.is_dir():

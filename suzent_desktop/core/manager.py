@@ -10,6 +10,7 @@ awaits these coroutines never freezes.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import datetime as dt
 import logging
 from collections.abc import Callable, Iterable
@@ -26,6 +27,14 @@ from suzent_desktop.core.notebook import Notebook
 from suzent_desktop.core.recall import Recall, RecallLog
 from suzent_desktop.core.text import clean
 from suzent_desktop.core.tombstones import Tombstones, normalize
+from suzent_desktop.core.transcripts import (
+    TranscriptError,
+    Transcripts,
+    TranscriptTurn,
+    clean_text,
+    turn_chunks,
+    turn_key,
+)
 from suzent_desktop.settings import Settings, load_settings
 
 if TYPE_CHECKING:
@@ -60,6 +69,8 @@ class MemoryManager:
         self.tombstones = Tombstones(layout)
         self.forget_journal = forgetting.ForgetJournal(layout.forget_journal_file)
         self.recall = RecallLog(layout)
+        self.transcripts = Transcripts(layout)
+        self.last_turn: TranscriptTurn | None = None  # where the latest capture kept its turn
         self.indexer = indexer
 
     # -- construction ------------------------------------------------------------
@@ -97,9 +108,13 @@ class MemoryManager:
         from suzent_desktop.core.indexer import Indexer
 
         archive, notebook, tombstones = Archive(layout), Notebook(layout), Tombstones(layout)
-        indexer = Indexer(layout, embedder, clock, notebook=notebook, archive=archive, tombstones=tombstones)
+        transcripts = Transcripts(layout)
+        indexer = Indexer(
+            layout, embedder, clock, notebook=notebook, archive=archive, tombstones=tombstones, transcripts=transcripts
+        )
         manager = cls(layout, settings, clock, embedder, indexer)
         manager.archive, manager.notebook, manager.tombstones = archive, notebook, tombstones
+        manager.transcripts = transcripts
         return manager
 
     # -- capture -----------------------------------------------------------------
@@ -127,18 +142,59 @@ class MemoryManager:
         session_id: str,
         timestamp: dt.datetime | None = None,
     ) -> tuple[list[Fact], ChangeSet]:
-        """The per-turn capture path of the design: extract, append one block, index, maybe promote."""
+        """The per-turn capture path: keep the turn verbatim, extract, append one block, index.
+
+        The transcript is written before extraction, so a failing extraction model loses
+        nothing; each fact is tagged with the id of the turn it came from.
+        """
         from suzent_desktop.core import extraction
 
-        turn_text = extraction.turn_to_text(clean(user), clean(assistant))
-        facts = list(await extraction.extract_facts(turn_text, self.settings))
-        if not facts:
-            return [], ChangeSet()
-        when = self._capture_time(timestamp)
-        changes = await self._append_and_index(facts, session_id=session_id, when=when)
+        if not user.strip() and not assistant.strip():
+            raise TranscriptError("nothing to capture: both the user and the assistant text are empty")
+        turn_time, note = self._turn_time(timestamp)
+        changes = ChangeSet()
+        paths: list[Path] = []
+        turn = None
+        if self.settings.memory_keep_transcripts:
+            turn = await asyncio.to_thread(
+                self.transcripts.append, user, assistant, session_id=session_id, when=turn_time, note=note
+            )
+            paths.append(turn.path)
+        self.last_turn = turn
+        turn_text = extraction.turn_to_text(clean(clean_text(user)), clean(clean_text(assistant)))
+        try:
+            facts = list(await extraction.extract_facts(turn_text, self.settings, when=turn_time))
+        except extraction.ExtractionError:
+            if paths:  # the turn itself is kept and findable even though no fact came out of it
+                await self.indexer.sync_paths(paths)
+            raise
+        if turn is not None:
+            facts = [dataclasses.replace(f, turn=turn.id) for f in facts]
+        if facts:
+            when = self._capture_time(timestamp)
+            path, lines = await asyncio.to_thread(
+                self.archive.append_turn, facts, session_id=session_id, when=when
+            )
+            changes.merge(ChangeSet(logs={when.date().isoformat()}, log_lines=list(lines)))
+            paths.insert(0, path)
+        if paths:
+            changes.merge(await self.indexer.sync_paths(paths))
         if any(f.is_important for f in facts):
             changes.merge(await self._refresh_memory_md_from_important(facts))
         return facts, changes
+
+    def _turn_time(self, timestamp: dt.datetime | None) -> tuple[dt.datetime, dict]:
+        """When a turn is filed in the transcripts, and a note when its own timestamp was not used.
+
+        Unlike facts, a turn of an already consolidated day keeps its day: transcripts of
+        every day stay searchable. Only a missing or future timestamp is replaced by now.
+        """
+        now = self.clock.now()
+        if timestamp is None:
+            return now, {"ts_note": "missing"}
+        if timestamp.date().isoformat() > self.today():
+            return now, {"ts_note": "future", "claimed_ts": timestamp.isoformat()}
+        return timestamp, {}
 
     def _capture_time(self, timestamp: dt.datetime | None) -> dt.datetime:
         """The turn's own time, unless its day is already consolidated or in the future.
@@ -209,7 +265,7 @@ class MemoryManager:
     def units_of_hit(self, text: str, source_type: str | None, path: str | None) -> list[str]:
         """The units of a hit whose source is known (reads that one file, never the index)."""
         page_text = None
-        if path and source_type not in (None, "archive"):
+        if path and source_type not in (None, "archive", "transcript"):
             try:
                 page_text = Path(path).read_bytes().decode("utf-8", errors="replace")
             except OSError:
@@ -227,7 +283,9 @@ class MemoryManager:
         """Tombstone each unit the text stands for, drop their rows at once and take them off pages.
 
         ``rows_removed == 0``: nothing indexed matched. The tombstones are recorded even then, so
-        a later reindex can never bring the text back from a log or page not indexed yet.
+        a later reindex can never bring the text back from a log or page not indexed yet. The
+        transcript turns the units came from (a fact's ``turn:`` tag, or the turn a transcript
+        hit belongs to) are tombstoned too, tied to their unit: undoing it brings them back.
         """
         if units is None:
             units = await self.units_to_forget(text, source_type=source_type, path=path)
@@ -235,9 +293,19 @@ class MemoryManager:
             raise ValueError("nothing to forget: the text is empty")
         norms = await asyncio.to_thread(self.tombstones.add_many, units)
         removed = await self.indexer.remove_texts(norms)
+        removed += await self._forget_source_turns(norms)
         changes = ChangeSet(tombstones=True, rows_removed=removed, index=removed > 0, forgotten=list(norms))
         changes.merge(await self.take_off_pages(set(norms)))
         return changes
+
+    async def _forget_source_turns(self, norms: list[str]) -> int:
+        """Tombstone the source turn of each forgotten unit; the rows removed."""
+        removed = 0
+        for identifier, norm in (await asyncio.to_thread(self.source_turns, set(norms))).items():
+            key = turn_key(identifier)
+            await asyncio.to_thread(self.tombstones.add, key, reason="source turn of a forgotten text", of=norm)
+            removed += await self.indexer.remove_texts([key])
+        return removed
 
     async def take_off_pages(self, stones: set[str], pages: Iterable[Path] | None = None) -> ChangeSet:
         """Remove forgotten paragraphs and items from notebook pages (all, or these), journalled for undo."""
@@ -335,6 +403,26 @@ class MemoryManager:
                     found[norm] = line.fact
         return [found[c] for c in contents if c in found]
 
+    def source_turns(self, norms: set[str]) -> dict[str, str]:
+        """Turn id → the forgotten text it is the source of: the turns of fact lines with that text,
+        and turns with a side or an index piece of that text (blocking: run in a thread)."""
+        found: dict[str, str] = {}
+        for date in self.archive.dates():
+            try:
+                parsed = self.archive.read(date)
+            except (ArchiveError, OSError):
+                continue
+            for line in parsed.facts:
+                norm = normalize(line.fact.content)
+                if line.fact.turn and norm in norms:
+                    found.setdefault(line.fact.turn.lower(), norm)
+        for turn in self.transcripts.turns():
+            texts = [clean_text(turn.user), clean_text(turn.assistant), *turn_chunks(turn)]
+            match = next((n for n in map(normalize, texts) if n in norms), None)
+            if match is not None:
+                found.setdefault(turn.id, match)
+        return found
+
     async def reindex(
         self,
         *,
@@ -381,9 +469,10 @@ class MemoryManager:
         return total
 
     async def status(self) -> dict[str, Any]:
-        """Exactly the ``status --json`` document of interfaces.md §3."""
+        """The ``status --json`` document of interfaces.md §3, plus ``transcripts`` (days, turns, bad lines)."""
         snapshot = await asyncio.to_thread(self._status_files)
         stats = await self.indexer.stats()
+        snapshot["transcripts"] = await asyncio.to_thread(self.transcripts.counts)
         snapshot["index"] = {
             "rows": stats.rows,
             "by_source": dict(stats.by_source),

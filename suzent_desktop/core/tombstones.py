@@ -63,7 +63,10 @@ class Tombstones:
                 continue
             stones.append(Tombstone(normalize(content), number, record))
         undone = self._undone_set(text)
-        return [s for s in stones if s.content not in undone], problems
+        active = [s for s in stones if s.content not in undone]
+        # A stone written "of" another (a forgotten fact's source turn) lives and dies with it.
+        primary = {s.content for s in active}
+        return [s for s in active if normalize(str(s.record.get("of", ""))) in primary | {""}], problems
 
     def _undone_set(self, text: str) -> set[str]:
         """Undo is itself an appended record (``{"content": ..., "undone": true}``), so history stays intact."""
@@ -89,11 +92,15 @@ class Tombstones:
         with self.path.open("a", encoding="utf-8") as handle:
             handle.write(prefix + json.dumps(record, ensure_ascii=False) + "\n")
 
-    def add(self, text: str, *, source: str = "user", reason: str = "") -> str:
-        return self.add_many([text], source=source, reason=reason)[0]
+    def add(self, text: str, *, source: str = "user", reason: str = "", of: str = "") -> str:
+        return self.add_many([text], source=source, reason=reason, of=of)[0]
 
-    def add_many(self, texts: list[str], *, source: str = "user", reason: str = "") -> list[str]:
-        """One tombstone per text, written in one append (the paragraphs and items of one forget)."""
+    def add_many(self, texts: list[str], *, source: str = "user", reason: str = "", of: str = "") -> list[str]:
+        """One tombstone per text, written in one append (the paragraphs and items of one forget).
+
+        ``of`` ties them to another tombstone (a forgotten fact's source turn to the fact), so
+        undoing that one lifts these too.
+        """
         contents = list(dict.fromkeys(c for c in (normalize(t) for t in texts) if c))
         if not contents:
             raise ValueError("nothing to forget: the text is empty")
@@ -102,6 +109,8 @@ class Tombstones:
             record = {"content": content, "ts": now, "source": source}
             if reason:
                 record["reason"] = reason
+            if of:
+                record["of"] = normalize(of)
             self._append(record)
         return contents
 

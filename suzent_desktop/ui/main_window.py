@@ -77,7 +77,7 @@ class MainWindow(QMainWindow):
         self._shut_down = False
         self.ask_before_closing = True  # False: a scripted close (smoke test) stops a dream without asking
 
-        self.editors = EditorArea(layout.notebook_dir, read_only_dirs=(layout.archive_dir,))
+        self.editors = EditorArea(layout.notebook_dir, read_only_dirs=(layout.archive_dir, layout.transcripts_dir))
         self.setCentralWidget(self.editors)
         self.tree = VaultTree(services, self.prompter)
         self.watcher = VaultWatcher([layout.notebook_dir, layout.memory_dir], self)

@@ -49,6 +49,7 @@ GROUPS: list[tuple[str, list[str]]] = [
     ("Lint", ["memory_lint_enabled", "memory_lint_min_days"]),
     ("MEMORY.md", ["memory_md_max_lines", "memory_md_max_chars"]),
     ("Agents (MCP server)", ["mcp_allow_maintenance"]),
+    ("Capture", ["memory_keep_transcripts"]),
 ]
 
 HELP: dict[str, str] = {
@@ -68,6 +69,7 @@ HELP: dict[str, str] = {
     "memory_md_max_lines": "MEMORY.md line bound.",
     "memory_md_max_chars": "MEMORY.md character bound.",
     "mcp_allow_maintenance": "Let an agent connected through `suzent-desktop mcp` run dream and lint.",
+    "memory_keep_transcripts": "Keep every conversation turn verbatim in memory/transcripts/ (searchable).",
 }
 
 PATH_KEYS = {"notebook_path", "memory_path", "index_path"}

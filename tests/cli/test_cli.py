@@ -16,6 +16,7 @@ from suzent_desktop.cli import main
 
 STATUS_KEYS = {
     "today", "watermark", "pending_dates", "pending_facts", "next_batch", "last_dream", "last_lint", "lint_due", "index",
+    "transcripts",
 }
 
 
@@ -610,3 +611,30 @@ def test_dream_with_a_model_that_does_not_call_tools_exits_non_zero_and_says_why
         model.close()
     assert code == 1
     assert "the model does not call tools" in out and "the model does not call tools" in err
+
+
+def test_capture_keeps_the_turn_and_says_where(home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    turn = tmp_path / "turn.json"
+    turn.write_text(json.dumps({"user": "Thanks!", "assistant": "Any time.", "session_id": "s9",
+                                "timestamp": "2026-07-19T08:00:00"}), encoding="utf-8")
+    doc = run_json(capsys, home, "capture", str(turn))
+    kept = doc["turn"]
+    assert kept["path"].endswith("transcripts/2026-07-19.jsonl") and kept["line"] == 1
+    record = json.loads(Path(kept["path"]).read_text(encoding="utf-8"))
+    assert record["id"] == kept["id"] and record["user"] == "Thanks!"
+    found = run_json(capsys, home, "search", "Any time", "--source", "transcript")
+    assert found and found[0]["source_type"] == "transcript" and found[0]["line"] == 1
+
+
+def test_capture_refuses_empty_sides_and_bytes_that_are_not_utf8(
+    home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
+    empty = tmp_path / "empty.json"
+    empty.write_text(json.dumps({"user": " ", "assistant": ""}), encoding="utf-8")
+    code, _, err = run(capsys, home, "capture", str(empty))
+    assert code == 1 and "empty" in err
+    raw = tmp_path / "latin1.json"
+    raw.write_bytes(b'{"user": "caf\xe9", "assistant": "ok"}')
+    code, _, err = run(capsys, home, "capture", str(raw))
+    assert code == 1 and "latin1.json" in err and "UTF-8" in err
+    assert not (home / "memory" / "transcripts").exists() or not any((home / "memory" / "transcripts").iterdir())

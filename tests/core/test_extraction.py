@@ -147,7 +147,7 @@ async def test_capture_keeps_importance_and_refreshes_memory_md(home, clock, mon
     facts, changes = await manager.process_conversation_turn_for_memories("I'm allergic to peanuts", "noted", "s1")
     assert facts[0].importance == 0.95
     log = manager.archive.path_for(manager.today()).read_text(encoding="utf-8")
-    assert "- [health] User is allergic to peanuts `importance:0.95`" in log
+    assert "- [health] User is allergic to peanuts `importance:0.95 turn:" in log
     assert changes.memory_md
     assert "User is allergic to peanuts" in manager.layout.memory_md.read_text(encoding="utf-8")
 

@@ -108,7 +108,7 @@ async def test_turn_capture_appends_one_block_and_indexes_only_new_rows(
 ):
     seen: list[str] = []
 
-    async def fake_extract(turn_text: str, settings, *, llm=None) -> list[Fact]:
+    async def fake_extract(turn_text: str, settings, *, llm=None, when=None) -> list[Fact]:
         seen.append(turn_text)
         return [Fact("User lives in Redmond", "place", ("home",)), Fact("User cycles to work", "routine")]
 
@@ -118,25 +118,34 @@ async def test_turn_capture_appends_one_block_and_indexes_only_new_rows(
     facts, changes = await manager.process_conversation_turn_for_memories("I moved to Redmond", "Great", "session-xyz", when)
     assert [f.content for f in facts] == ["User lives in Redmond", "User cycles to work"]
     assert seen and "I moved to Redmond" in seen[0]
-    assert changes.rows_added == 2 and changes.logs == {"2026-07-20"}
+    assert changes.rows_added == 3 and changes.logs == {"2026-07-20"}  # two facts and the turn
+    turn = manager.last_turn
+    assert turn is not None and all(f.turn == turn.id for f in facts)
     text = log_text(manager)
-    assert "\n## 14:05 — session-\n\n- [place] User lives in Redmond `home`\n- [routine] User cycles to work\n" in text
+    assert (
+        f"\n## 14:05 — session-\n\n- [place] User lives in Redmond `home turn:{turn.id}`\n"
+        f"- [routine] User cycles to work `turn:{turn.id}`\n"
+    ) in text
 
 
 async def test_turn_with_no_facts_writes_nothing(manager: MemoryManager, monkeypatch: pytest.MonkeyPatch):
-    async def nothing(turn_text: str, settings, *, llm=None) -> list[Fact]:
+    async def nothing(turn_text: str, settings, *, llm=None, when=None) -> list[Fact]:
         return []
 
     monkeypatch.setattr(extraction, "extract_facts", nothing)
     facts, changes = await manager.process_conversation_turn_for_memories("hi", "hello", "s")
-    assert facts == [] and changes.empty
+    assert facts == [] and not changes.logs
     assert not manager.archive.path_for(manager.today()).exists()
+    # the turn itself is still kept, verbatim, and searchable
+    kept = manager.transcripts.read(manager.today()).turns
+    assert [(t.user, t.assistant) for t in kept] == [("hi", "hello")]
+    assert changes.rows_added == 1
 
 
 async def test_important_fact_refreshes_memory_md(manager: MemoryManager, monkeypatch: pytest.MonkeyPatch):
     pytest.importorskip("suzent_desktop.core.promotion")
 
-    async def important(turn_text: str, settings, *, llm=None) -> list[Fact]:
+    async def important(turn_text: str, settings, *, llm=None, when=None) -> list[Fact]:
         return [Fact("User is allergic to peanuts", "health", ("allergy",), 0.95)]
 
     monkeypatch.setattr(extraction, "extract_facts", important)
@@ -152,7 +161,7 @@ async def test_offline_capture_end_to_end(manager: MemoryManager):
     if facts:  # what the offline extractor catches is its own business; what it returns must be stored
         text = log_text(manager)
         assert all(f.content in text for f in facts)
-        assert changes.rows_added == len(facts)
+        assert changes.rows_added == len(facts) + 1  # the facts and the verbatim turn
 
 
 # -- search / forget -------------------------------------------------------------------------------
@@ -249,7 +258,7 @@ async def test_status_reports_stale_files(manager: MemoryManager):
 async def test_turn_dated_in_a_consolidated_day_goes_to_today(
     manager: MemoryManager, monkeypatch: pytest.MonkeyPatch, today: dt.date
 ):
-    async def one(turn_text: str, settings, *, llm=None) -> list[Fact]:
+    async def one(turn_text: str, settings, *, llm=None, when=None) -> list[Fact]:
         return [Fact("User bought a kayak", "general")]
 
     monkeypatch.setattr(extraction, "extract_facts", one)

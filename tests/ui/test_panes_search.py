@@ -159,3 +159,23 @@ def test_stale_count_from_the_bus(qtbot, pane_services) -> None:
     assert "(3 waiting)" in pane.stale_label.text() and not pane.stale_label.isHidden()
     pane_services.bridge.index_stale.emit(0)
     assert pane.stale_label.isHidden()
+
+
+def test_transcript_filter_and_a_hit_opens_at_its_turn(qtbot, pane_services) -> None:
+    import datetime as dt
+
+    services = pane_services
+    manager = services.manager
+    for hour, words in ((9, "We visited the glass museum in Murano"), (10, "The vaporetto was packed")):
+        when = dt.datetime(2026, 7, 18, hour, 0)
+        run(qtbot, manager.process_conversation_turn_for_memories(words, "Sounds fun", "s1", when))
+    pane = make_pane(qtbot, services)
+    pane.source_box.setCurrentIndex(pane.source_box.findData("transcript"))
+    hits = search(qtbot, pane, "vaporetto packed")
+    assert hits and all(h.source_type == "transcript" for h in hits)
+    assert "Transcript" in pane.hit_label(0)
+    with qtbot.waitSignal(services.bridge.open_path, timeout=WAIT_MS) as opened:
+        pane.open_hit(0)
+    path, line = opened.args
+    assert path == manager.layout.transcript("2026-07-18")
+    assert "vaporetto" in path.read_text(encoding="utf-8").splitlines()[line - 1]

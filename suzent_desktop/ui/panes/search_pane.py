@@ -41,7 +41,13 @@ if TYPE_CHECKING:
 
 DEBOUNCE_MS = 200
 RESULT_LIMIT = 30
-SOURCES = (("All sources", None), ("Daily logs", "archive"), ("Notebook", "notebook"), ("Core files", "core"))
+SOURCES = (
+    ("All sources", None),
+    ("Daily logs", "archive"),
+    ("Notebook", "notebook"),
+    ("Core files", "core"),
+    ("Transcripts", "transcript"),
+)
 HIT_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
@@ -246,7 +252,7 @@ class SearchPane(Pane):
     def _add_hit(self, query: str, hit: Any) -> None:
         manager = self.services.manager
         where = display_path(hit.path, [manager.layout.notebook_dir, manager.layout.memory_dir])
-        source = {"archive": "Daily log", "notebook": "Notebook", "core": "Core"}.get(
+        source = {"archive": "Daily log", "notebook": "Notebook", "core": "Core", "transcript": "Transcript"}.get(
             hit.source_type, hit.source_type
         )
         meta = [source, hit.date or "", where + (f":{hit.line}" if hit.line else "")]

@@ -75,7 +75,7 @@ class TombstonesPane(Pane):
         self.list.clear()
         seen: set[str] = set()
         for stone in reversed(stones):
-            if stone.content in seen:
+            if stone.content in seen or stone.record.get("of"):  # a source turn comes back with its text
                 continue
             seen.add(stone.content)
             when = str(stone.record.get("ts", ""))[:16].replace("T", " ")
