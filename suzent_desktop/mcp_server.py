@@ -99,8 +99,9 @@ Example: {"text": "The user's daughter Mia starts school in September 2026",
 importance (0..1): 0.8 or more marks a fact as core and may bring it into MEMORY.md."""
 
 SEARCH_MEMORY = """\
-Search everything remembered: daily logs (source "archive"), notebook pages ("notebook")
-and the core files MEMORY.md, persona.md, user.md ("core"). Hybrid keyword + meaning search.
+Search everything remembered: daily logs (source "archive"), notebook pages ("notebook"),
+the core files MEMORY.md, persona.md, user.md ("core") and captured conversation turns kept
+word for word ("transcript"). Hybrid keyword + meaning search.
 Call it before answering questions that may depend on earlier conversations, preferences,
 people or projects, and before storing a fact (to avoid duplicates).
 Each hit has: id (pass it to forget), text, source, path, line (daily logs), date, page
@@ -191,7 +192,7 @@ class MemoryTools:
             "rows_added": changes.rows_added,
             "memory_md_refreshed": bool(changes.memory_md),
             "errors": list(changes.errors),
-            "message": f"{len(facts)} fact(s) written" if facts else "no facts found in this turn; nothing was written",
+            "message": f"{len(facts)} fact(s) written" if facts else "no facts found in this turn",
         }
 
     async def remember(
