@@ -6,30 +6,32 @@ answer is validated field by field; a malformed answer is retried once with the 
 named, and a second malformed answer raises :class:`ExtractionError` so the caller writes
 nothing (a half-understood turn is worse than a reported failure).
 
-Without a model, :class:`OfflineExtractor` reads the *user's* side of the turn with
-patterns for explicit first-person statements, so a user without an API key still gets a
-working memory. It rewrites each statement in the third person ("I love tea" →
-"User loves tea").
+Without a model, :class:`OfflineExtractor` reads the *user's* side of the turn with general
+rules for first-person statements, so a user without an API key still gets a working memory.
+It rewrites each statement in the third person ("I love tea" → "User loves tea").
 
-What the offline extractor catches:
-  * preferences: "I like/love/enjoy/prefer/adore/hate/dislike/don't like/can't stand X",
-    "my favorite X is Y";
-  * work: "I work at/for X", "I work as a X", "I'm a X at Y", "I joined/started at X";
-  * people: "my wife/husband/partner/boss/friend/sister/… (is/named) X …";
-  * places: "I live in X", "I moved/relocated to X", "I'm from X", "I'm based in X";
-  * plans: "I'm going to …", "I'm planning to …", "I plan to …", "I will …", sentences
-    with "next week/month/year", "tomorrow", "on Monday" about the user;
-  * routines: "I usually/always/often …", "… every morning/Sunday";
-  * dates: "my birthday is …", "our anniversary is …";
-  * health and identity: "I'm allergic to X", "I'm vegetarian/vegan", "my name is X".
+What the offline extractor catches (any declarative first-person sentence with substance):
+  * past events: "I went / got / visited / started / lost / adopted …", "we moved …",
+    "my son started …", "I've finished …", subject-less "Twisted my knee on Friday";
+  * current activities: "I'm reading / learning / training for …", "I've been …ing";
+  * favourites ("X is a favourite of mine", "my favourite X is Y"), likes and dislikes;
+  * frequencies and routines ("twice a week", "every Sunday", "I usually …");
+  * work, places, people, plans, key dates, health and identity, as before;
+  * relative time words resolved from the turn's time and kept with their words:
+    "yesterday (2026-07-14)", "last Friday (2026-07-10)", "last month (June 2026)";
+  * "he/she/his/her" resolved to a person named earlier in the same turn ("my sister Ana").
 
-What it misses (an LLM is needed for these):
-  * facts the user implies but never states ("the kids' school starts at 8" → has kids);
-  * statements spread over several sentences or that rely on pronouns ("she" = the sister);
-  * facts stated by the assistant, or about the user in the third person;
-  * negations and hedges beyond simple ones; questions, conditionals and hypotheticals
-    are skipped on purpose ("if I lived in Paris…");
-  * non-English text; importance is only guessed (health, identity, birthdays are high).
+What it drops on purpose: questions, small talk and thanks, promises to the other party
+("I'll keep you posted"), every sentence about "you", hypotheticals, vague openers ("I think
+…"), sentences with fewer than two content words (or one name), and sentences whose pronouns
+point outside the turn ("It was amazing", "I loved it"). An empty user side yields nothing.
+The assistant's side yields a fact only when it restates the user ("So you adopted a cat")
+in the user's own words (70 % of its content words) and no user fact already says it.
+
+What it misses (an LLM is needed for these): implied facts, third-person facts about other
+people not tied to the user, "it/that" across sentences, negations and hedges beyond simple
+ones, and non-English text. Each side is read up to 20,000 characters (the transcript keeps
+all of it).
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from suzent_desktop.core import relative_dates
 from suzent_desktop.core.facts import Fact
 from suzent_desktop.settings import Settings
 
@@ -58,8 +61,15 @@ def turn_to_text(user: str, assistant: str) -> str:
 
 def user_part(turn_text: str) -> str:
     """The user's side of a text built by :func:`turn_to_text` (all of it if unlabelled)."""
-    match = re.search(r"(?s)^\s*User:\s*(?P<user>.*?)(?:\n\s*\nAssistant:|\Z)", turn_text)
-    return match.group("user").strip() if match else turn_text.strip()
+    return split_turn(turn_text)[0]
+
+
+def split_turn(turn_text: str) -> tuple[str, str]:
+    """(user, assistant) of a text built by :func:`turn_to_text`; unlabelled text is all the user's."""
+    match = re.search(r"(?s)^\s*User:[ \t]*(?P<user>.*?)(?:\n\s*\nAssistant:(?P<assistant>.*)|\Z)", turn_text)
+    if not match:
+        return turn_text.strip(), ""
+    return match.group("user").strip(), (match.group("assistant") or "").strip()
 
 
 # -- LLM path -----------------------------------------------------------------------------
@@ -165,50 +175,182 @@ async def extract_facts(
         return await _extract_with_model(
             turn_text, settings.extraction_model, llm.complete_json, settings.llm_timeout_seconds
         )
-    return OfflineExtractor().extract(user_part(turn_text))
+    user, assistant = split_turn(turn_text)
+    return OfflineExtractor().extract(user, assistant, when=when)
 
 
 # -- offline path -------------------------------------------------------------------------
+MAX_OFFLINE_CHARS = 20_000  # per side; the whole turn is in the transcript, extraction reads the start
+
 _IRREGULAR = {"am": "is", "have": "has", "do": "does", "go": "goes", "was": "was", "can": "can",
               "will": "will", "would": "would", "should": "should", "could": "could", "must": "must",
-              "might": "might", "may": "may", "cannot": "cannot", "had": "had"}
+              "might": "might", "may": "may", "cannot": "cannot", "had": "had", "did": "did"}
 _CONTRACTIONS = [
     (r"\bI'm\b", "I am"), (r"\bI've\b", "I have"), (r"\bI'll\b", "I will"), (r"\bI'd\b", "I would"),
-    (r"\bIm\b", "I am"), (r"\bdon't\b", "do not"), (r"\bcan't\b", "cannot"),
+    (r"\bIm\b", "I am"), (r"\bIve\b", "I have"), (r"\bwe're\b", "we are"), (r"\bwe've\b", "we have"),
+    (r"\bwe'll\b", "we will"), (r"\bdon't\b", "do not"), (r"\bdoesn't\b", "does not"),
+    (r"\bdidn't\b", "did not"), (r"\bcan't\b", "cannot"), (r"\bwon't\b", "will not"),
+    (r"\bisn't\b", "is not"), (r"\bwasn't\b", "was not"), (r"\bhaven't\b", "have not"),
+    (r"\bit's\b", "it is"), (r"\bthat's\b", "that is"), (r"\bshe's\b", "she is"), (r"\bhe's\b", "he is"),
+    (r"\byou're\b", "you are"), (r"\byou've\b", "you have"), (r"\byou'll\b", "you will"),
 ]
-_SKIP_RE = re.compile(r"\b(if|whether|maybe|perhaps|might|would you|could you|can you|should i|do i|am i)\b", re.I)
+_CONTRACTION_RES = [(re.compile(p, re.I if p[3].islower() else 0), r) for p, r in _CONTRACTIONS]
+
 _PEOPLE = (
-    "wife|husband|partner|girlfriend|boyfriend|fiance|fiancee|boss|manager|friend|best friend|brother|sister|"
-    "mother|mom|mum|father|dad|son|daughter|kid|kids|children|colleague|coworker|co-worker|cousin|aunt|uncle|"
-    "grandmother|grandfather|grandma|grandpa|neighbor|neighbour|dog|cat|doctor|dentist|therapist|roommate"
+    "wife|husband|partner|girlfriend|boyfriend|fiance|fiancee|fiancé|fiancée|boss|manager|friend|best friend|"
+    "brother|sister|mother|mom|mum|father|dad|son|daughter|kid|kids|children|colleague|coworker|co-worker|"
+    "cousin|aunt|uncle|grandmother|grandfather|grandma|grandpa|nephew|niece|neighbor|neighbour|dog|cat|puppy|"
+    "kitten|doctor|dentist|therapist|roommate|teammate|mentor|coach|parents|in-laws|baby"
+)
+# Past tense forms that do not end in -ed (a past event is "I <past verb> …").
+_PAST = frozenset(
+    "went was were had got made took saw met bought began left became found gave told thought felt knew ran "
+    "wrote read lost won sold spent came did said broke drove flew grew kept paid put quit set sent sat slept "
+    "stood taught understood caught brought built chose drew drank ate fell fought forgot froze hid hit hurt "
+    "held lent led rode rang rose shot shut sang sank swam swung threw tore woke wore wove wept won "
+    "overcame underwent undertook began beat bit blew bled bent bound burnt dealt dug dreamt fed fled forgave "
+    "heard hung laid learnt lit meant rebuilt rewrote shook shone spoke split spun stole stuck struck swept "
+    "took tried became".split()
+)
+_NOT_PAST_ED = frozenset("need feed seed breed bleed speed proceed succeed exceed weed bed red shed".split())
+
+_QUESTION_START = re.compile(
+    r"^(what|where|when|why|how|who|whom|whose|which|do|does|did|can|could|would|should|is|are|was|were|"
+    r"will|shall|have|has|any|anything)\b",
+    re.I,
+)
+_SMALL_TALK = re.compile(
+    r"^(thanks|thank you|thx|ty|cheers|ok|okay|k|sure|great|cool|awesome|nice|perfect|wow|hi|hello|hey|"
+    r"bye|goodbye|good (morning|night|evening|afternoon)|lol|haha|hah|hmm|yes|no|yeah|yep|nope|sounds good|"
+    r"got it|will do|no worries|no problem|of course|alright|all right|exactly|absolutely|right|true|"
+    r"i see|i agree|me too|same here|fair enough|that makes sense|makes sense|good point|good idea|"
+    r"i appreciate|i am (so |really |very )?(glad|happy|excited|grateful|sorry) (to hear|that|for)|"
+    r"i (really )?(hope|wish|wonder|guess|suppose|bet)\b|i (do not|dont) know\b|i am not sure\b|"
+    r"i (was )?just (wondering|curious|asking)|i (will|am going to) (let|keep|get back|check|try|think|look)\b)",
+    re.I,
+)
+# A sentence about the other party ("you", "your") is not a fact about the user.
+_ABOUT_YOU = re.compile(r"\b(you|your|yours|yourself|u|ur)\b", re.I)
+_HYPOTHETICAL = re.compile(r"\b(if|whether|maybe|perhaps|might|would|could|should|wish|unless|suppose)\b", re.I)
+_FIRST_PERSON = re.compile(r"\bI\b|\b(my|me|mine|myself|we|our|ours|us)\b", re.I)
+_SUBJECT_PRONOUN = re.compile(r"^(he|she|they|it|this|that|these|those|there)\b", re.I)
+_PERSON_PRONOUN = re.compile(r"\b(he|she|him|her|his|hers)\b", re.I)
+_THING_PRONOUN = re.compile(r"\b(it|them|itself)\b", re.I)
+_DEMONSTRATIVE_ALONE = re.compile(
+    r"\b(this|that|these|those)\b(?=\s*(?:[.,!;:]|$|is\b|was\b|are\b|were\b|one\b|ones\b|too\b|again\b|"
+    r"for\b|to\b|with\b|in\b|on\b|at\b|and\b|but\b|so\b|because\b))",
+    re.I,
+)
+_ANTECEDENT = re.compile(
+    rf"\b[Mm]y (?P<rel>{_PEOPLE})(?:,)?(?: (?:named|called))? (?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\b|"
+    rf"\b[Mm]y (?P<rel2>{_PEOPLE})\b",
+)
+_STOPWORDS = frozenset(
+    "a an the and or but so to of in on at for with from by about as into over after before than then is am are "
+    "was were be been being have has had do does did i me my mine myself we our us it its this that these those "
+    "there here he she him her his they them their not no just really very also too still now currently "
+    "recently finally actually already again some any all much many more most lot lots quite pretty bit "
+    "user user's will can get got go going went like one ones thing things stuff way time today yesterday "
+    "tomorrow week month year night morning last next ago day days".split()
+)
+_VAGUE_START = re.compile(
+    r"^I (think|believe|guess|suppose|mean|feel like|know|agree|see|understand|noticed|realized|realised|"
+    r"said|told|asked|wanted to ask|forgot to mention|was thinking)\b",
+    re.I,
+)
+_FREQUENCY = re.compile(
+    r"\b(once|twice|three times|\d+ times|every other) (a|per|each|every) (day|week|month|year|weekend)\b|"
+    r"\bevery (morning|evening|night|day|week|weekend|month|year|monday|tuesday|wednesday|thursday|friday|"
+    r"saturday|sunday|summer|winter)\b|\b(daily|weekly|monthly|nightly)\b",
+    re.I,
+)
+_FAVOURITE = re.compile(
+    r"\bfavou?rites? of mine\b|\bmy (all-time |absolute )?favou?rite\b|\bis my (all-time |absolute )?favou?rite\b",
+    re.I,
+)
+_ACTIVITY = re.compile(
+    r"\b(I|we) (am|are) (currently |now |still |also )?(reading|learning|studying|training|working on|taking|"
+    r"watching|playing|practicing|practising|building|writing|planning|saving|trying|preparing|teaching|"
+    r"volunteering|coaching|organizing|organising|renovating|growing|knitting|painting|recovering|attending|"
+    r"doing|making|listening|using|running|going through|dealing with|looking for|looking into|getting into|"
+    r"into|in the middle of)\b|\b(I|we) have been [a-z]+ing\b",
+    re.I,
 )
 _PLAN_WORDS = re.compile(
     r"\b(next (week|month|year|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|tomorrow|"
-    r"on (monday|tuesday|wednesday|thursday|friday|saturday|sunday)|this (weekend|summer|winter|spring|fall|autumn))\b",
+    r"this (weekend|summer|winter|spring|fall|autumn)|in (a|two|three|a few) (days|weeks|months))\b",
     re.I,
 )
 
 # (category, pattern, importance). Patterns run on the expanded sentence (contractions opened).
 _RULES: list[tuple[str, re.Pattern[str], float | None]] = [
-    ("identity", re.compile(r"\bmy name is\b|\bcall me\b", re.I), 0.9),
+    ("identity", re.compile(r"\bmy name is\b|\bcall me\b|\bI am \d{1,3} years old\b", re.I), 0.9),
     ("date", re.compile(r"\b(my|our) (birthday|anniversary|wedding)\b.*\b(is|was|falls)\b", re.I), 0.9),
-    ("health", re.compile(r"\bI am (allergic|intolerant|vegetarian|vegan|diabetic|pregnant)\b|\bI have (asthma|diabetes|an allergy)\b", re.I), 0.9),
+    ("health", re.compile(r"\bI am (allergic|intolerant|vegetarian|vegan|diabetic|pregnant|lactose)\b|"
+                          r"\bI have (asthma|diabetes|an allergy|adhd|celiac|migraines)\b", re.I), 0.9),
+    ("work", re.compile(r"\bI (now |currently |just )?(work|started working|am working) (at|for|as|in)\b|"
+                        r"\bI (just )?(joined|started at|got a job|got hired|got promoted)\b|"
+                        r"\bI am an? [\w -]+ (at|for) [A-Z]", re.I), 0.6),
+    ("place", re.compile(r"\bI (now |currently |just |recently |finally |have )?(live|am living|been living|lived|"
+                         r"moved|relocated|am moving) (in|to)\b|\bI am (from|based in)\b", re.I), 0.6),
     ("people", re.compile(rf"\bmy ({_PEOPLE})\b", re.I), 0.7),
-    ("work", re.compile(r"\bI (now |currently |just )?(work|started working|am working) (at|for|as|in)\b|\bI (just )?(joined|started at)\b|\bI am an? [\w -]+ (at|for) [A-Z]", re.I), 0.6),
-    ("place", re.compile(r"\bI (now |currently |just |recently |finally |have )?(live|am living|been living|lived|moved|relocated|am moving) "
-                         r"(in|to)\b|\bI am (from|based in)\b", re.I), 0.6),
-    ("plan", re.compile(r"\bI (am going to|am planning to|plan to|will|intend to|want to)\b", re.I), 0.4),
-    ("routine", re.compile(r"\bI (usually|always|normally|typically|often) [a-z]+\b|\bevery (morning|evening|night|day|"
-                           r"week|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b", re.I), 0.4),
-    ("preference", re.compile(r"\bI (really |absolutely |quite )?(like|love|enjoy|prefer|adore|hate|dislike|do not like|cannot stand)\b|\bmy favou?rite\b", re.I), 0.5),
+    ("preference", _FAVOURITE, 0.5),
+    ("activity", _ACTIVITY, 0.4),
+    ("plan", re.compile(r"\bI (am going to|am planning to|plan to|will|intend to|want to|am about to)\b", re.I), 0.4),
+    ("routine", re.compile(r"\bI (usually|always|normally|typically|often|regularly|sometimes|never) [a-z]+\b", re.I), 0.4),
+    ("routine", _FREQUENCY, 0.4),
+    ("preference", re.compile(r"\bI (really |absolutely |quite |also |still )?(like|love|enjoy|prefer|adore|hate|"
+                              r"dislike|do not like|cannot stand|am (a big |a huge )?fan of|am into)\b", re.I), 0.5),
 ]
 
 
-_PAST = frozenset(
-    "went was were had got made took saw met bought began left became found gave told thought felt knew ran "
-    "wrote read lost won sold spent came did said broke drove flew grew kept paid put quit set sent sat slept "
-    "stood taught understood".split()
-)
+def _expand(sentence: str) -> str:
+    for pattern, replacement in _CONTRACTION_RES:
+        sentence = pattern.sub(replacement, sentence)
+    return sentence.replace("\u2019", "'")
+
+
+def _without_subject(expanded: str) -> str:
+    """"Twisted my knee on Friday" is the user speaking: give a subject-less past event its "I"."""
+    words = expanded.split(" ", 2)
+    lead = 1 if len(words) > 1 and words[0].lower() in _LEAD_ADVERBS else 0
+    first = words[lead] if len(words) > lead else ""
+    if first[:1].isupper() == (lead == 0) and _is_past_verb(first) and first.lower() not in ("was", "were", "had"):
+        return f"I {expanded[0].lower()}{expanded[1:]}"
+    return expanded
+
+
+_LEAD_ADVERBS = frozenset("finally just recently also actually already totally somehow accidentally".split())
+
+
+def _is_past_verb(word: str) -> bool:
+    lowered = word.lower()
+    if lowered in _PAST:
+        return True
+    return lowered.endswith("ed") and len(lowered) > 3 and lowered not in _NOT_PAST_ED
+
+
+def _past_event(expanded: str) -> bool:
+    """A first-person past event: "I went …", "we adopted …", "my son started …", "I have finished …"."""
+    match = re.search(
+        r"\b(?:I|[Ww]e|[Mm]y (?:\w+ ){0,2}and I|[Mm]y \w+(?: [A-Z][a-z]+)?)\s+(?:have |had )?"
+        r"(?:just |recently |finally |also |actually |already |first |even |once |never )?(?P<verb>[a-z]+)\b",
+        expanded,
+    )
+    return bool(match and _is_past_verb(match.group("verb")) and match.group("verb") not in ("was", "were", "had"))
+
+
+def _content_words(text: str) -> list[str]:
+    return [w for w in re.findall(r"[a-z0-9][a-z0-9'-]*", text.lower()) if w not in _STOPWORDS and len(w) > 1]
+
+
+def _substantive(text: str) -> bool:
+    """Two content words, or one that is a name ("I'm going to Japan"): "I am tired" is not a fact."""
+    words = _content_words(text)
+    if len(words) >= 2:
+        return True
+    names = re.findall(r"(?<!^)(?<![.!?] )\b[A-Z][a-z]+", text)
+    return bool(words) and any(n.lower() in words for n in names)
 
 
 def _third_person_verb(verb: str) -> str:
@@ -226,25 +368,26 @@ def _third_person_verb(verb: str) -> str:
 
 def to_third_person(sentence: str) -> str:
     """'I love my dog Rex' → 'User loves their dog Rex' (first mention of 'my' becomes "User's")."""
-    text = sentence
-    for pattern, replacement in _CONTRACTIONS:
-        text = re.sub(pattern, replacement, text)
+    text = _expand(sentence)
     text = re.sub(r"\bI do not\b", "User does not", text)
+    text = re.sub(r"\bI did not\b", "User did not", text)
     text = re.sub(
         r"\bI (really |absolutely |quite |now |currently |just |also |still |never |always |usually |often "
-        r"|sometimes )?([A-Za-z]+)\b",
+        r"|sometimes |recently |finally |actually |already |even |first )?([A-Za-z]+)\b",
         lambda m: f"User {m.group(1) or ''}{_third_person_verb(m.group(2))}",
         text,
     )
+    text = re.sub(r"\b[Ww]e\b", "User and others", text, count=1)
     subject_first = re.search(r"\bUser\b", text)
     possessive_first = re.search(r"\b[Mm]y\b", text)
     if possessive_first and not (subject_first and subject_first.start() < possessive_first.start()):
         text = re.sub(r"\b[Mm]y\b", "User's", text, count=1)
     text = re.sub(r"\b[Mm]y\b", "their", text)
     text = re.sub(r"\b[Oo]ur\b", "User's", text, count=1)
+    text = re.sub(r"\b[Oo]ur\b", "their", text)
     text = re.sub(r"\bmyself\b", "themselves", text)
-    text = re.sub(r"\bme\b", "the user", text)
-    text = re.sub(r"\bmine\b", "theirs", text)
+    text = re.sub(r"\b(me|us)\b", "the user", text)
+    text = re.sub(r"\bmine\b", "the user's", text)
     text = re.sub(r"\bI\b", "User", text)
     text = " ".join(text.split()).rstrip(".!;, ")
     if text.startswith("User's") or text.startswith("User "):
@@ -252,8 +395,8 @@ def to_third_person(sentence: str) -> str:
     return text[0].upper() + text[1:] if text else text
 
 
-_CLAUSE_JOIN = re.compile(r",?\s+(?:and|but)\s+(?=(?:I|I'm|I've|my|My)\b)")
-_FIRST_PERSON = re.compile(r"\bI\b|\bI'm\b|\bI've\b")
+_CLAUSE_JOIN = re.compile(r",?\s+(?:and|but|so)\s+(?=(?:I|I'm|I've|my|My)\b)")
+_FIRST_PERSON_SUBJECT = re.compile(r"\bI\b|\bI'm\b|\bI've\b")
 
 
 def _clauses(sentence: str) -> list[str]:
@@ -266,7 +409,7 @@ def _clauses(sentence: str) -> list[str]:
     start = 0
     for match in _CLAUSE_JOIN.finditer(sentence):
         head = sentence[start : match.start()]
-        if _FIRST_PERSON.search(head) and len(head.split()) >= 3:
+        if _FIRST_PERSON_SUBJECT.search(head) and len(head.split()) >= 3:
             parts.append(head)
             start = match.end()
     parts.append(sentence[start:])
@@ -274,41 +417,128 @@ def _clauses(sentence: str) -> list[str]:
 
 
 def _sentences(text: str) -> list[str]:
-    parts = re.split(r"(?<=[.!?])\s+|\n+|;\s+", text)
+    parts = re.split(r"(?<=[.!?])\s+|\n+|;\s+|\s+[-–—]\s+", text)
     return [c.strip() for p in parts if p.strip() for c in _clauses(p.strip()) if c.strip()]
 
 
-class OfflineExtractor:
-    """Pattern-based extraction of explicit first-person statements (see the module docstring)."""
+_FILLER = re.compile(
+    r"^(?:(?:oh|ah|well|so|and|but|also|anyway|anyways|actually|honestly|btw|by the way|fun fact|"
+    r"guess what|yeah|yes|no|ok|okay|haha|lol|hmm|um|right|funny enough|speaking of which)\b[,!:]?\s*)+",
+    re.I,
+)
 
-    def extract(self, user_text: str) -> list[Fact]:
+
+class OfflineExtractor:
+    """Rule-based extraction of what the user says about themselves (see the module docstring).
+
+    General rules, not a list of examples: a fact is a declarative first-person sentence
+    with at least two content words that is not a question, small talk, a promise to the
+    other party, a hypothetical, or about "you"; pronouns that point outside the sentence
+    are resolved from a person named earlier in the turn or the sentence is dropped.
+    """
+
+    def extract(self, user_text: str, assistant_text: str = "", *, when: dt.datetime | None = None) -> list[Fact]:
+        user_text = user_text[:MAX_OFFLINE_CHARS]
         facts: list[Fact] = []
         seen: set[str] = set()
+        antecedent: str | None = None
         for sentence in _sentences(user_text):
-            fact = self._sentence_fact(sentence)
-            if fact is None:
-                continue
-            key = fact.content.lower()
-            if key not in seen:
-                seen.add(key)
+            fact, antecedent = self._sentence_fact(sentence, antecedent, when)
+            if fact is not None and fact.content.lower() not in seen:
+                seen.add(fact.content.lower())
                 facts.append(fact)
+        if user_text.strip():
+            facts += self._restated(assistant_text[:MAX_OFFLINE_CHARS], user_text, facts, when)
         return facts[:MAX_FACTS_PER_TURN]
 
-    def _sentence_fact(self, sentence: str) -> Fact | None:
-        if sentence.endswith("?") or _SKIP_RE.search(sentence):
+    def _sentence_fact(
+        self, sentence: str, antecedent: str | None, when: dt.datetime | None
+    ) -> tuple[Fact | None, str | None]:
+        """The fact of one sentence (or None), and the person later pronouns point to."""
+        sentence = _FILLER.sub("", sentence.strip()).strip()
+        expanded = _without_subject(_expand(sentence))
+        found = _ANTECEDENT.search(expanded)
+        if found:
+            relation = found.group("rel") or found.group("rel2")
+            antecedent = f"my {relation.lower()}" + (f" {found.group('name')}" if found.group("name") else "")
+        if not expanded or expanded.endswith("?") or _QUESTION_START.match(expanded):
+            return None, antecedent
+        if _SMALL_TALK.match(expanded) or _ABOUT_YOU.search(expanded) or _HYPOTHETICAL.search(expanded):
+            return None, antecedent
+        if _VAGUE_START.match(expanded):
+            return None, antecedent
+        resolved = self._resolve_pronouns(expanded, antecedent if not found else None)
+        if resolved is None or len(resolved) > 400:
+            return None, antecedent
+        if not _FIRST_PERSON.search(resolved) or not _substantive(resolved):
+            return None, antecedent
+        return self._make(resolved, when), antecedent
+
+    @staticmethod
+    def _resolve_pronouns(expanded: str, antecedent: str | None) -> str | None:
+        """Replace he/she with the person named earlier in the turn; None when a pronoun dangles."""
+        if _THING_PRONOUN.search(expanded) or _DEMONSTRATIVE_ALONE.search(expanded):
             return None
-        expanded = sentence
-        for pattern, replacement in _CONTRACTIONS:
-            expanded = re.sub(pattern, replacement, expanded)
-        if len(expanded.split()) < 3 or len(expanded) > 300:
+        subject = _SUBJECT_PRONOUN.match(expanded)
+        if subject and subject.group(1).lower() not in ("he", "she"):
             return None
+        if not _PERSON_PRONOUN.search(expanded):
+            return expanded
+        if antecedent is None:
+            return None
+        owner = antecedent + "'s"
+        text = re.sub(r"^(He|She)\b", antecedent[0].upper() + antecedent[1:], expanded)
+        text = re.sub(r"\b(he|she)\b", antecedent, text)
+        text = re.sub(r"\b(his|hers)\b", owner, text, flags=re.I)
+        text = re.sub(r"\b(him|her)\b(?=\s+(?:[a-z]+ing\b|a\b|an\b|the\b|some\b))", antecedent, text)
+        text = re.sub(r"\bher\b(?=\s+[a-z])", owner, text)
+        return re.sub(r"\b(him|her)\b", antecedent, text, flags=re.I)
+
+    def _category(self, expanded: str) -> tuple[str, float | None]:
         for category, pattern, importance in _RULES:
             if pattern.search(expanded):
-                return self._make(sentence, category, importance)
-        if _PLAN_WORDS.search(expanded) and re.search(r"\bI\b|\bmy\b|\bwe\b", expanded, re.I):
-            return self._make(sentence, "plan", 0.4)
-        return None
+                return category, importance
+        if _past_event(expanded):
+            return "event", 0.5
+        if _PLAN_WORDS.search(expanded):
+            return "plan", 0.4
+        return "general", 0.3
 
-    def _make(self, sentence: str, category: str, importance: float | None) -> Fact:
-        content = to_third_person(sentence.replace("`", "'"))
+    def _make(self, expanded: str, when: dt.datetime | None) -> Fact:
+        category, importance = self._category(expanded)
+        past = category == "event" or _past_event(expanded)
+        content = to_third_person(expanded.replace("`", "'"))
+        content = relative_dates.resolve(content, when, past=past and category != "plan")
         return Fact(content=content, category=category, tags=("offline",), importance=importance)
+
+    def _restated(self, assistant_text: str, user_text: str, facts: list[Fact], when: dt.datetime | None) -> list[Fact]:
+        """Facts from the assistant's side: only sentences that restate what the user said.
+
+        "So you adopted a cat named Miso" counts when its content words are the user's own
+        words (at least 70 % of them) and no fact of the user's side already says it.
+        """
+        user_words = set(_content_words(user_text))
+        known = [set(_content_words(f.content)) for f in facts]
+        out: list[Fact] = []
+        for sentence in _sentences(assistant_text):
+            text = re.sub(
+                r"^(so|oh|ah|wow|great|nice|got it|okay|ok|sounds like|it sounds like|i see|i hear)\b[,!]?\s*",
+                "", sentence.strip(), flags=re.I,
+            )
+            text = re.sub(r"^you (mentioned|said|told me|noted)( that)?\s+", "", text, flags=re.I)
+            if text.endswith("?") or not re.match(r"^(you|your)\b", text, re.I) or _HYPOTHETICAL.search(text):
+                continue
+            mine = re.sub(r"\byou are\b", "I am", text, flags=re.I)
+            mine = re.sub(r"\byou were\b", "I was", mine, flags=re.I)
+            mine = re.sub(r"\byou have\b", "I have", mine, flags=re.I)
+            mine = re.sub(r"\byour\b", "my", mine, flags=re.I)
+            mine = re.sub(r"\byou\b", "I", mine, flags=re.I)
+            words = set(_content_words(mine))
+            if len(words) < 2 or len(words & user_words) < 0.7 * len(words):
+                continue
+            if any(len(words & k) >= 0.7 * len(words) for k in known) or _ABOUT_YOU.search(mine):
+                continue
+            fact = self._make(_expand(mine), when)
+            known.append(words)
+            out.append(fact)
+        return out

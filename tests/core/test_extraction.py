@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import threading
 from http.server import BaseHTTPRequestHandler, HTTPServer
@@ -211,3 +212,80 @@ def test_offline_extractor_splits_joined_first_person_statements():
     assert ("place", "User just moved to Portland") in contents
     assert ("preference", "User loves hiking") in contents
     assert any("wife" in text for _, text in contents)  # "my wife and I" is one statement, not split
+
+
+# -- the offline extractor: events, activities, dates, pronouns, junk ------------------------------
+WEDNESDAY = dt.datetime(2026, 7, 15, 10, 0)
+
+
+def offline(user: str, assistant: str = "", when: dt.datetime | None = WEDNESDAY) -> list[tuple[str, str]]:
+    return [(f.category, f.content) for f in OfflineExtractor().extract(user, assistant, when=when)]
+
+
+def test_past_events_keep_their_words_and_gain_the_date_they_meant():
+    facts = offline(
+        "I went to a support group yesterday. Twisted my knee last Friday. "
+        "We adopted a kitten named Miso three days ago. My daughter started school this morning."
+    )
+    texts = [t for _, t in facts]
+    assert "User went to a support group yesterday (2026-07-14)" in texts
+    assert "User twisted their knee last Friday (2026-07-10)" in texts
+    assert any("Miso" in t and "(2026-07-12)" in t for t in texts)
+    assert any("daughter" in t and "(2026-07-15)" in t for t in texts)
+    assert dict((t, c) for c, t in facts)["User went to a support group yesterday (2026-07-14)"] == "event"
+
+
+def test_relative_dates_resolve_from_the_turn_time():
+    from suzent_desktop.core.relative_dates import resolve
+
+    assert resolve("ran on Sunday", WEDNESDAY) == "ran on Sunday (2026-07-12)"
+    assert resolve("flying on Sunday", WEDNESDAY, past=False) == "flying on Sunday (2026-07-19)"
+    assert resolve("moved last month", WEDNESDAY) == "moved last month (June 2026)"
+    assert resolve("the day before yesterday", WEDNESDAY) == "the day before yesterday (2026-07-13)"
+    assert resolve("2 weeks ago", WEDNESDAY) == "2 weeks ago (week of 2026-07-01)"
+    assert resolve("yesterday", None) == "yesterday"
+
+
+def test_current_activities_favourites_and_frequencies():
+    facts = offline(
+        "I'm currently reading Piranesi by Susanna Clarke. Pad thai is a favourite of mine. "
+        "I go bouldering twice a week. I've been learning Portuguese since spring."
+    )
+    by_text = {t: c for c, t in facts}
+    assert by_text["User is currently reading Piranesi by Susanna Clarke"] == "activity"
+    assert by_text["Pad thai is a favourite of the user's"] == "preference"
+    assert by_text["User goes bouldering twice a week"] == "routine"
+    assert by_text["User has been learning Portuguese since spring"] == "activity"
+
+
+def test_names_kept_and_pronouns_resolved_within_the_turn_or_dropped():
+    facts = [t for _, t in offline("My sister Ana lives in Porto. She works as a nurse at Santo António.")]
+    assert facts == ["User's sister Ana lives in Porto", "User's sister Ana works as a nurse at Santo António"]
+    assert offline("She works as a nurse. It was amazing. I loved it. That is my favourite.") == []
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Thanks so much, that was really helpful!", "I'll keep you posted.", "I will let you know how it goes.",
+        "Can you recommend a good thriller?", "What should I cook for dinner tonight",
+        "I think your idea about my garden is great.", "Hi there, good morning!", "I hope you have a nice weekend.",
+        "I'm so glad to hear that.", "If I had more time I would learn the cello.", "I appreciate your help with my CV.",
+        "You should try the new ramen place near my office.", "I think so too.", "I am tired.",
+    ],
+)
+def test_small_talk_promises_questions_and_you_sentences_are_not_facts(sentence: str):
+    assert offline(sentence) == []
+
+
+def test_empty_user_side_yields_no_user_facts_and_assistant_only_restates():
+    assert offline("", "Great news! I live in Lisbon now. So you moved to Lisbon.") == []
+    facts = offline(
+        "Finally got the keys to the flat in Alfama!",
+        "So you got the keys to your flat in Alfama, congratulations! I love Alfama myself. You adopted a cat too.",
+    )
+    texts = [t for _, t in facts]
+    assert texts[0] == "User finally got the keys to the flat in Alfama"
+    assert not any("adopted" in t for t in texts)  # the user never said it
+    assert not any("Alfama myself" in t for t in texts)  # the assistant's own statement
+

@@ -1,0 +1,124 @@
+"""Relative time words → absolute dates, from the time a turn was said.
+
+"Yesterday" means nothing a week later; a fact keeps its words and gains the date they
+meant: "I twisted my knee last Friday" said on Wednesday 2026-07-15 becomes
+"… last Friday (2026-07-10)". Only unambiguous phrases are resolved; a phrase that is
+not understood is left as it is (never guessed).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+_WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+_MONTHS = [
+    "january", "february", "march", "april", "may", "june",
+    "july", "august", "september", "october", "november", "december",
+]
+_NUMBERS = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "a couple of": 2, "couple of": 2, "a few": 3, "few": 3,
+}
+_COUNT = r"(?P<n>\d{1,2}|a couple of|couple of|a few|few|an?|one|two|three|four|five|six|seven|eight|nine|ten)"
+_DAY = "|".join(_WEEKDAYS)
+
+_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+    ("ago", re.compile(rf"\b{_COUNT}\s+(?P<unit>day|week|month|year)s?\s+ago\b", re.I)),
+    ("last_day", re.compile(rf"\b(?:last|this past)\s+(?P<day>{_DAY})\b", re.I)),
+    ("next_day", re.compile(rf"\b(?:next|this coming)\s+(?P<day>{_DAY})\b", re.I)),
+    ("on_day", re.compile(rf"\b(?:on|this)\s+(?P<day>{_DAY})\b", re.I)),
+    ("last_unit", re.compile(r"\b(?:last|this past)\s+(?P<unit>week|weekend|month|year)\b", re.I)),
+    ("next_unit", re.compile(r"\bnext\s+(?P<unit>week|weekend|month|year)\b", re.I)),
+    ("day_before_yesterday", re.compile(r"\bthe day before yesterday\b", re.I)),
+    ("day_after_tomorrow", re.compile(r"\bthe day after tomorrow\b", re.I)),
+    ("yesterday", re.compile(r"\byesterday\b|\blast night\b", re.I)),
+    ("today", re.compile(r"\btoday\b|\btonight\b|\bthis (?:morning|afternoon|evening)\b", re.I)),
+    ("tomorrow", re.compile(r"\btomorrow\b", re.I)),
+]
+
+
+def _weekday_before(day: dt.date, name: str) -> dt.date:
+    back = (day.weekday() - _WEEKDAYS.index(name.lower())) % 7 or 7
+    return day - dt.timedelta(days=back)
+
+
+def _weekday_after(day: dt.date, name: str) -> dt.date:
+    ahead = (_WEEKDAYS.index(name.lower()) - day.weekday()) % 7 or 7
+    return day + dt.timedelta(days=ahead)
+
+
+def _shift_months(day: dt.date, months: int) -> dt.date:
+    index = day.year * 12 + day.month - 1 + months
+    return dt.date(index // 12, index % 12 + 1, 1)
+
+
+def _label(kind: str, match: re.Match[str], day: dt.date, past: bool) -> str | None:
+    """The absolute date (or month, or year) a phrase means, as text."""
+    groups = match.groupdict()
+    if kind == "yesterday":
+        return (day - dt.timedelta(days=1)).isoformat()
+    if kind == "today":
+        return day.isoformat()
+    if kind == "tomorrow":
+        return (day + dt.timedelta(days=1)).isoformat()
+    if kind == "day_before_yesterday":
+        return (day - dt.timedelta(days=2)).isoformat()
+    if kind == "day_after_tomorrow":
+        return (day + dt.timedelta(days=2)).isoformat()
+    if kind == "last_day":
+        return _weekday_before(day, groups["day"]).isoformat()
+    if kind == "next_day":
+        return _weekday_after(day, groups["day"]).isoformat()
+    if kind == "on_day":  # "on Friday": the one before when the sentence is in the past tense
+        found = _weekday_before(day, groups["day"]) if past else _weekday_after(day, groups["day"])
+        return found.isoformat()
+    unit = (groups.get("unit") or "").lower()
+    if kind == "ago":
+        count = _NUMBERS.get(groups["n"].lower()) if not groups["n"].isdigit() else int(groups["n"])
+        if count is None:
+            return None
+        if unit == "day":
+            return (day - dt.timedelta(days=count)).isoformat()
+        if unit == "week":
+            return "week of " + (day - dt.timedelta(weeks=count)).isoformat()
+        if unit == "month":
+            shifted = _shift_months(day, -count)
+            return f"{_MONTHS[shifted.month - 1].capitalize()} {shifted.year}"
+        return str(day.year - count)
+    step = -1 if kind == "last_unit" else 1
+    if unit == "week":
+        monday = day - dt.timedelta(days=day.weekday()) + dt.timedelta(weeks=step)
+        return f"week of {monday.isoformat()}"
+    if unit == "weekend":
+        saturday = _weekday_before(day, "saturday") if step < 0 else _weekday_after(day, "saturday")
+        return f"weekend of {saturday.isoformat()}"
+    if unit == "month":
+        shifted = _shift_months(day, step)
+        return f"{_MONTHS[shifted.month - 1].capitalize()} {shifted.year}"
+    if unit == "year":
+        return str(day.year + step)
+    return None
+
+
+def resolve(text: str, when: dt.datetime | dt.date | None, *, past: bool = True) -> str:
+    """``text`` with each relative time phrase followed by the date it means, in parentheses.
+
+    ``past`` says the sentence is about the past (decides "on Friday"). Without ``when``
+    the text is returned unchanged.
+    """
+    if when is None:
+        return text
+    day = when.date() if isinstance(when, dt.datetime) else when
+    taken: list[tuple[int, int, str]] = []
+    for kind, pattern in _PATTERNS:
+        for match in pattern.finditer(text):
+            if any(start < match.end() and match.start() < end for start, end, _ in taken):
+                continue  # "the day before yesterday" is not also "yesterday"
+            label = _label(kind, match, day, past)
+            if label is not None:
+                taken.append((match.start(), match.end(), label))
+    for _start, end, label in sorted(taken, reverse=True):
+        if f"({label})" not in text[end : end + len(label) + 4]:
+            text = f"{text[:end]} ({label}){text[end:]}"
+    return text
