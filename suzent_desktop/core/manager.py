@@ -299,12 +299,18 @@ class MemoryManager:
         return changes
 
     async def _forget_source_turns(self, norms: list[str]) -> int:
-        """Tombstone the source turn of each forgotten unit; the rows removed."""
+        """Tombstone the source turn of each forgotten unit, and the facts of a forgotten turn; rows removed.
+
+        Every such tombstone names its unit (``of``), so undoing the unit lifts them all.
+        """
+        turns, facts = await asyncio.to_thread(self.source_turns, set(norms))
         removed = 0
-        for identifier, norm in (await asyncio.to_thread(self.source_turns, set(norms))).items():
-            key = turn_key(identifier)
-            await asyncio.to_thread(self.tombstones.add, key, reason="source turn of a forgotten text", of=norm)
-            removed += await self.indexer.remove_texts([key])
+        for norm in dict.fromkeys([*turns.values(), *facts.values()]):
+            keys = [turn_key(t) for t, n in turns.items() if n == norm] + [f for f, n in facts.items() if n == norm]
+            await asyncio.to_thread(
+                self.tombstones.add_many, keys, reason="source turn of a forgotten text, and its facts", of=norm
+            )
+            removed += await self.indexer.remove_texts([normalize(k) for k in keys])
         return removed
 
     async def take_off_pages(self, stones: set[str], pages: Iterable[Path] | None = None) -> ChangeSet:
@@ -403,25 +409,35 @@ class MemoryManager:
                     found[norm] = line.fact
         return [found[c] for c in contents if c in found]
 
-    def source_turns(self, norms: set[str]) -> dict[str, str]:
-        """Turn id → the forgotten text it is the source of: the turns of fact lines with that text,
-        and turns with a side or an index piece of that text (blocking: run in a thread)."""
-        found: dict[str, str] = {}
+    def source_turns(self, norms: set[str]) -> tuple[dict[str, str], dict[str, str]]:
+        """What else forgetting ``norms`` reaches (blocking: run in a thread).
+
+        Returns turn id → forgotten text (the turns of fact lines with that text, and turns
+        with a side or an index piece of that text), and fact text → forgotten text for the
+        facts extracted from a forgotten turn.
+        """
+        turns: dict[str, str] = {}
+        by_turn: dict[str, list[str]] = {}
         for date in self.archive.dates():
             try:
                 parsed = self.archive.read(date)
             except (ArchiveError, OSError):
                 continue
             for line in parsed.facts:
+                if not line.fact.turn:
+                    continue
                 norm = normalize(line.fact.content)
-                if line.fact.turn and norm in norms:
-                    found.setdefault(line.fact.turn.lower(), norm)
+                by_turn.setdefault(line.fact.turn.lower(), []).append(norm)
+                if norm in norms:
+                    turns.setdefault(line.fact.turn.lower(), norm)
+        facts: dict[str, str] = {}
         for turn in self.transcripts.turns():
             texts = [clean_text(turn.user), clean_text(turn.assistant), *turn_chunks(turn)]
             match = next((n for n in map(normalize, texts) if n in norms), None)
             if match is not None:
-                found.setdefault(turn.id, match)
-        return found
+                turns.setdefault(turn.id, match)
+                facts.update({f: match for f in by_turn.get(turn.id, []) if f not in norms})
+        return turns, facts
 
     async def reindex(
         self,

@@ -55,7 +55,7 @@ async def test_remember_with_a_nul_keeps_the_log_text_and_findable(manager: Memo
 async def test_captured_turn_with_a_nul_never_writes_it(manager: MemoryManager, monkeypatch: pytest.MonkeyPatch):
     seen: list[str] = []
 
-    async def extract(text, settings):
+    async def extract(text, settings, **_):
         seen.append(text)
         return [Fact("User loves green\x00 tea", "preference", ("drink\x00",))]
 
@@ -63,7 +63,7 @@ async def test_captured_turn_with_a_nul_never_writes_it(manager: MemoryManager, 
     await manager.process_conversation_turn_for_memories("I love green\x00 tea.", "Noted\x07.", "s1")
     assert "\x00" not in seen[0] and "\x07" not in seen[0]
     data = manager.archive.path_for(manager.today()).read_bytes()
-    assert b"\x00" not in data and b"User loves green tea `drink`" in data
+    assert b"\x00" not in data and b"User loves green tea `drink turn:" in data
 
 
 async def test_a_nul_in_a_hand_edited_log_hides_no_fact(manager: MemoryManager, today: dt.date):

@@ -142,11 +142,11 @@ async def test_missing_and_future_timestamps_are_filed_now_and_noted(manager: Me
 
 # -- search --------------------------------------------------------------------------------------
 async def test_transcripts_are_searchable_incrementally_and_by_source(manager: MemoryManager):
-    _, first = await manager.process_conversation_turn_for_memories(
+    facts, first = await manager.process_conversation_turn_for_memories(
         "Honestly the marathon in Kyoto wrecked my calves", "Rest up!", "s", at(9)
     )
     _, second = await manager.process_conversation_turn_for_memories("Off to bed", "Good night", "s", at(22))
-    assert first.rows_added == 1 and second.rows_added == 1  # a new turn embeds only its own row
+    assert first.rows_added == 1 + len(facts) and second.rows_added == 1  # a new turn embeds only its own row
     hits = await texts(manager, "Kyoto marathon", "transcript")
     assert hits and hits[0] == "User: Honestly the marathon in Kyoto wrecked my calves\nAssistant: Rest up!"
     response = await manager.search("Kyoto marathon", record_recall=False)
@@ -185,12 +185,14 @@ async def test_forgetting_a_fact_takes_its_turn_out_and_undo_brings_both_back(ma
     assert fact in back and any(t.startswith("User: I live in Porto") for t in back)
 
 
-async def test_forgetting_a_transcript_hit_tombstones_its_whole_turn(manager: MemoryManager):
-    await manager.process_conversation_turn_for_memories("I lost my wallet at the zoo", "Oh no", "s", at(9))
+async def test_forgetting_a_transcript_hit_tombstones_its_whole_turn_and_the_facts_from_it(manager: MemoryManager):
+    facts, _ = await manager.process_conversation_turn_for_memories("I lost my wallet at the zoo", "Oh no", "s", at(9))
+    assert facts
     [hit] = await texts(manager, "wallet zoo", "transcript")
     changes = await manager.forget(hit, source_type="transcript")
     assert changes.rows_removed >= 1
     await manager.reindex(full=True)
     assert not [t for t in await texts(manager, "wallet zoo") if "wallet" in t.lower()]
     await manager.undo_forget(hit)
-    assert await texts(manager, "wallet zoo", "transcript")
+    back = await texts(manager, "wallet zoo")
+    assert any(t.startswith("User: I lost my wallet") for t in back) and facts[0].content in back
