@@ -450,22 +450,45 @@ def cmd_search(args: argparse.Namespace, out: Output) -> int:
     if not results:
         out.say("No results.")
     for number, hit in enumerate(response.hits, start=1):
-        where = f"{hit.path}:{hit.line}" if hit.line else hit.path
         when = f" ({hit.date})" if hit.date else ""
-        if getattr(hit, "heading", None):
+        if hit.heading:
             when += f"  § {hit.heading}"
-        out.say(f"{number:2}. [{hit.source_type}] {_one_line(hit.text)}")
-        out.say(f"    {where}{when}  score={hit.score:.3f}")
+        out.say(f"{number:2}. [{hit.source_type}] {_one_line(hit.text)}{_superseded_note(hit)}")
+        out.say(f"    {_where(hit.path, hit.line)}{when}  score={hit.score:.3f}")
+        if hit.current is not None:
+            out.say(f"    now: {_one_line(hit.current.text)}  ({_where(hit.current.path, hit.current.line)})")
+        for place in hit.also:
+            out.say(f"    also in: {_where(place.path, place.line)}" + (f" ({place.date})" if place.date else ""))
     return 0
 
 
+def _where(path: str, line: int | None) -> str:
+    return f"{path}:{line}" if line else str(path)
+
+
+def _superseded_note(hit: Any) -> str:
+    if not hit.superseded:
+        return ""
+    return f"  (superseded on {hit.until})" if hit.until else "  (superseded)"
+
+
+def _place_dict(place: Any) -> dict[str, Any]:
+    item: dict[str, Any] = {"text": place.text, "source_type": place.source_type, "path": str(place.path)}
+    if place.line is not None:
+        item["line"] = place.line
+    if place.date is not None:
+        item["date"] = place.date
+    return item
+
+
 def _hit_dict(hit: Any) -> dict[str, Any]:
-    item: dict[str, Any] = {"text": hit.text, "source_type": hit.source_type, "path": str(hit.path)}
-    if hit.line is not None:
-        item["line"] = hit.line
-    if hit.date is not None:
-        item["date"] = hit.date
+    item = _place_dict(hit)
     item["score"] = float(hit.score)
+    item["heading"] = hit.heading
+    item["superseded"] = hit.superseded
+    item["superseded_on"] = hit.until
+    item["current"] = _place_dict(hit.current) if hit.current is not None else None
+    item["places"] = [_place_dict(place) for place in hit.places]
     return item
 
 

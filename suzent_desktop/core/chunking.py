@@ -1,10 +1,15 @@
-"""Markdown pages → paragraph chunks for the index.
+"""Markdown pages → chunks for the index.
 
 A chunk is what one index row holds: a few paragraphs of one heading section, with the
 heading path kept alongside so a hit can say where it came from. Tombstoned paragraphs
 (and tombstoned list items) are dropped *before* paragraphs are merged, so forgetting
 one paragraph never drags its neighbours out of the index, and the neighbours never keep
 the forgotten text alive.
+
+Fact pages (mostly bullet lists, as the dream writes ``3_Personal/`` and MEMORY.md) are
+chunked one bullet per row, so a hit is one fact with its own dates, and a bullet that is
+struck through or stands under a ``History`` heading is marked superseded. Prose pages
+keep paragraph chunks.
 """
 
 from __future__ import annotations
@@ -27,10 +32,12 @@ _DATE = r"\d{4}-\d{2}-\d{2}"
 # "(2026-07-01, until 2026-07-09)", and strike superseded facts through: the fact itself
 # is what a tombstone names.
 _PROVENANCE_RE = re.compile(
-    rf"^(?P<text>.*?)\s*\((?:{_DATE})(?:\s*,\s*{_DATE})*(?:\s*,?\s*until\s+{_DATE})?\)\s*$"
+    rf"^(?P<text>.*?)\s*\((?P<dates>{_DATE}(?:\s*,\s*{_DATE})*)?(?:\s*,?\s*until\s+(?P<until>{_DATE}))?\)\s*$"
 )
-_UNTIL_ONLY_RE = re.compile(rf"^(?P<text>.*?)\s*\(until\s+{_DATE}\)\s*$")
 _STRUCK_RE = re.compile(r"^~~(?P<text>.+?)~~$")
+_HISTORY_HEADINGS = frozenset({"history"})
+_LINK_ONLY_RE = re.compile(r"^(?:\s*\[\[[^\]]*\]\]\s*[,;·]?)+$")
+FACT_PAGE_SHARE = 0.5  # a page whose text lines are more than this share list items is a fact page
 _NON_SPACE_RE = re.compile(r"\S")
 
 
@@ -48,6 +55,19 @@ class Chunk:
     line: int  # 1-based line of the chunk's first paragraph in the original file
     paragraphs: list[str] = field(default_factory=list)
     whole: str | None = None
+    dates: list[str] = field(default_factory=list)  # a bullet's provenance dates, as written
+    until: str | None = None  # "(…, until DATE)": when the fact stopped being true
+    superseded: bool = False  # struck through, or under a History heading
+
+    @property
+    def date(self) -> str | None:
+        """The fact's own source date (its latest provenance date), not the file's."""
+        return max(self.dates) if self.dates else None
+
+    @property
+    def source_text(self) -> str:
+        """The chunk as written (a bullet keeps its marker, strike-through and dates): it names the row."""
+        return "\n\n".join(self.paragraphs) if self.paragraphs else self.text
 
     def norms(self) -> list[str]:
         """Normalized paragraphs and list items, so ``forget`` can find this chunk by any of them."""
@@ -78,18 +98,35 @@ def list_item_text(line: str) -> str | None:
     return match.group("text") if match else None
 
 
-def item_variants(item: str) -> list[str]:
-    """A list item as written, and the bare fact without provenance dates or strike-through."""
-    variants = [item]
+@dataclass(frozen=True)
+class ItemFact:
+    """A list item read as a fact: its bare text, provenance dates, end date and strike-through."""
+
+    text: str
+    dates: tuple[str, ...] = ()
+    until: str | None = None
+    struck: bool = False
+
+
+def item_fact(item: str) -> ItemFact:
     bare = item.strip()
-    for pattern in (_PROVENANCE_RE, _UNTIL_ONLY_RE):
-        match = pattern.match(bare)
-        if match:
-            bare = match.group("text").strip()
-            break
+    dates: tuple[str, ...] = ()
+    until = None
+    match = _PROVENANCE_RE.match(bare)
+    if match and (match.group("dates") or match.group("until")):
+        bare = match.group("text").strip()
+        dates = tuple(d.strip() for d in (match.group("dates") or "").split(",") if d.strip())
+        until = match.group("until")
     struck = _STRUCK_RE.match(bare)
     if struck:
         bare = struck.group("text").strip()
+    return ItemFact(bare, dates, until, bool(struck))
+
+
+def item_variants(item: str) -> list[str]:
+    """A list item as written, and the bare fact without provenance dates or strike-through."""
+    variants = [item]
+    bare = item_fact(item).text
     if bare and bare != item:
         variants.append(bare)
     return variants
@@ -247,6 +284,11 @@ def _pieces(paragraph: _Paragraph, limit: int) -> list[tuple[str, int]]:
     return [(piece, paragraph.line) for piece in _split_long(paragraph.text, limit)]
 
 
+def _dead_line(line: str, is_dead: Callable[[str], bool]) -> bool:
+    item = list_item_text(line)
+    return item is not None and any(is_dead(v) for v in item_variants(item))
+
+
 def _drop_tombstoned(paragraph: _Paragraph, is_dead: Callable[[str], bool]) -> _Paragraph | None:
     """None when the paragraph is tombstoned; otherwise the paragraph minus tombstoned list items."""
     if is_dead(paragraph.text):
@@ -254,16 +296,84 @@ def _drop_tombstoned(paragraph: _Paragraph, is_dead: Callable[[str], bool]) -> _
     if paragraph.fence:
         return paragraph
     lines = paragraph.text.split("\n")
-    kept = [
-        ln
-        for ln in lines
-        if not ((item := list_item_text(ln)) is not None and any(is_dead(v) for v in item_variants(item)))
-    ]
+    kept = [ln for ln in lines if not _dead_line(ln, is_dead)]
     if len(kept) == len(lines):
         return paragraph
     if not any(ln.strip() for ln in kept) or is_dead("\n".join(kept)):
         return None  # (a paragraph forgotten after one of its items was)
     return _Paragraph("\n".join(kept), paragraph.line, paragraph.heading)
+
+
+def in_history(heading: str | None) -> bool:
+    """Whether a heading path lies under a ``History`` heading (where superseded facts are kept)."""
+    return bool(heading) and any(part.strip().lower() in _HISTORY_HEADINGS for part in heading.split(" > "))
+
+
+def _is_fact_page(paragraphs: list[_Paragraph]) -> bool:
+    """Mostly list items: a page of facts (personal pages, MEMORY.md), not prose."""
+    items = total = 0
+    for paragraph in paragraphs:
+        if paragraph.fence:
+            continue
+        for line in paragraph.text.split("\n"):
+            if line.strip():
+                total += 1
+                items += list_item_text(line) is not None
+    return total > 0 and items > FACT_PAGE_SHARE * total
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def _item_chunks(paragraph: _Paragraph, max_chars: int, is_dead: Callable[[str], bool]) -> list[Chunk] | None:
+    """One chunk per top-level list item (nested lines stay with their item); None for prose.
+
+    Lines before the first item stay one prose chunk; a list of bare links is navigation
+    and stays whole. Tombstoned items (and nested lines) are left out here, line numbers intact.
+    """
+    lines = paragraph.text.split("\n")
+    starts = [i for i, ln in enumerate(lines) if list_item_text(ln) is not None]
+    if not starts:
+        return None
+    top = min(_indent(lines[i]) for i in starts)
+    starts = [i for i in starts if _indent(lines[i]) == top]
+    if all(_LINK_ONLY_RE.match(list_item_text(lines[i]) or "") for i in starts):
+        return None
+    chunks: list[Chunk] = []
+    history = in_history(paragraph.heading)
+    whole = normalize(paragraph.text)  # forgetting the whole list still finds every item's row
+    lead = "\n".join(lines[: starts[0]])
+    if lead.strip() and not is_dead(lead):
+        chunks.append(Chunk(lead, paragraph.heading, paragraph.line, [lead], whole=whole, superseded=history))
+    for n, first in enumerate(starts):
+        end = starts[n + 1] if n + 1 < len(starts) else len(lines)
+        kept = [ln for ln in lines[first:end] if not _dead_line(ln, is_dead)]
+        if not kept or kept[0] != lines[first] or is_dead("\n".join(kept)):
+            continue
+        raw = "\n".join(kept)
+        fact = item_fact(list_item_text(lines[first]) or "")
+        rest = [ln.strip() for ln in kept[1:] if ln.strip()]
+        text = "\n".join([fact.text, *rest]) if fact.text else "\n".join(rest)
+        if not text.strip():
+            continue
+        superseded = fact.struck or fact.until is not None or history
+        # A long item is cut like a long sentence; each piece lists only itself and names the item.
+        long = len(text) > max_chars
+        for piece in _split_long(text, max_chars) if long else [text]:
+            chunks.append(
+                Chunk(
+                    piece,
+                    paragraph.heading,
+                    paragraph.line + first,
+                    [piece] if long else [raw],
+                    whole=normalize(raw) if long else whole,
+                    dates=list(fact.dates),
+                    until=fact.until,
+                    superseded=superseded,
+                )
+            )
+    return chunks
 
 
 def chunk_markdown(
@@ -280,18 +390,27 @@ def chunk_markdown(
         return bool(stones) and normalize(fragment) in stones
 
     lines = split_lines(text)
-    paragraphs = [
-        p for p in (_drop_tombstoned(p, is_dead) for p in _paragraphs(lines, frontmatter_lines("\n".join(lines)))) if p
-    ]
+    found = _paragraphs(lines, frontmatter_lines("\n".join(lines)))
+    fact_page = _is_fact_page(found)
     chunks: list[Chunk] = []
     current: Chunk | None = None
-    for paragraph in paragraphs:
+    for original in found:
+        if fact_page and not original.fence and not is_dead(original.text):
+            items = _item_chunks(original, max_chars, is_dead)
+            if items is not None:
+                current = None
+                chunks.extend(items)
+                continue
+        paragraph = _drop_tombstoned(original, is_dead)
+        if paragraph is None:
+            continue
+        history = in_history(paragraph.heading)
         if not paragraph.fence and len(paragraph.text) > max_chars:
             current = None
             whole = normalize(paragraph.text)
             for piece, line in _pieces(paragraph, max_chars):
                 if not is_dead(piece):
-                    chunks.append(Chunk(piece, paragraph.heading, line, [piece], whole=whole))
+                    chunks.append(Chunk(piece, paragraph.heading, line, [piece], whole=whole, superseded=history))
             continue
         if (
             current is not None
@@ -301,7 +420,7 @@ def chunk_markdown(
             current.text = f"{current.text}\n\n{paragraph.text}"
             current.paragraphs.append(paragraph.text)
             continue
-        current = Chunk(paragraph.text, paragraph.heading, paragraph.line, [paragraph.text])
+        current = Chunk(paragraph.text, paragraph.heading, paragraph.line, [paragraph.text], superseded=history)
         chunks.append(current)
     return chunks
 

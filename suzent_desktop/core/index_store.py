@@ -17,6 +17,7 @@ import shutil
 import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -41,6 +42,7 @@ class IndexStoreError(RuntimeError):
     """The table could not be read or written; the caller rebuilds it from files."""
 
 
+@lru_cache(maxsize=4096)
 def norm_key(normalized: str) -> str:
     """A short fixed-size key for a normalized paragraph, so chunks can list all of theirs cheaply."""
     return hashlib.blake2b(normalized.encode("utf-8"), digest_size=12).hexdigest()
@@ -68,6 +70,8 @@ class Row:
     norm_keys: list[str]
     embed_text: str
     vector: np.ndarray | None = None
+    superseded: bool = False  # struck through or under a page's History heading
+    until: str | None = None  # when a superseded fact stopped being true, when the page says
 
 
 @dataclass
@@ -94,6 +98,8 @@ def schema(dim: int) -> pa.Schema:
             ("heading", pa.string()),
             ("norm", pa.string()),
             ("norm_keys", pa.list_(pa.string())),
+            ("superseded", pa.bool_()),
+            ("until", pa.string()),
         ]
     )
 
@@ -151,7 +157,7 @@ class IndexStore:
         field = table.schema.field("vector")
         if not pa.types.is_fixed_size_list(field.type) or field.type.list_size != self.dim:
             raise IndexStoreError(f"vector dimension {field.type} differs from {self.dim}")
-        if "norm_keys" not in table.schema.names or "fts" not in table.schema.names:
+        if not {"norm_keys", "fts", "superseded", "until"} <= set(table.schema.names):
             raise IndexStoreError("table schema is from an older version")
         table.count_rows()
         table.search().select(["id"]).limit(1).to_arrow()  # touches data files, so corruption shows up here
@@ -262,6 +268,8 @@ class IndexStore:
                 "heading": [r.heading for r in rows],
                 "norm": [r.norm for r in rows],
                 "norm_keys": pa.array([r.norm_keys for r in rows], pa.list_(pa.string())),
+                "superseded": pa.array([r.superseded for r in rows], pa.bool_()),
+                "until": [r.until for r in rows],
             },
             schema=schema(self.dim),
         )
@@ -338,7 +346,7 @@ class IndexStore:
             expr = expr & part
         return expr
 
-    _RESULT_COLUMNS = ["id", "text", "source_type", "path", "line", "date", "heading"]
+    RESULT_COLUMNS = ["id", "text", "source_type", "path", "line", "date", "heading", "superseded", "until"]
 
     def vector_search(self, vector: np.ndarray, limit: int, filters: Filters | None = None) -> list[dict]:
         where = self._where(filters)
@@ -348,7 +356,7 @@ class IndexStore:
                 query = self.table.search(np.asarray(vector, dtype=np.float32)).distance_type("cosine")
                 if where is not None:
                     query = query.where(where, prefilter=True)
-                rows = query.select(self._RESULT_COLUMNS).limit(limit).to_list()
+                rows = query.select(self.RESULT_COLUMNS).limit(limit).to_list()
                 for row in rows:
                     row["score"] = 1.0 - float(row.pop("_distance", 1.0))
                 return rows
@@ -366,7 +374,7 @@ class IndexStore:
                 query = self.table.search(words, query_type="fts", fts_columns="fts")
                 if where is not None:
                     query = query.where(where)
-                rows = query.select(self._RESULT_COLUMNS).limit(limit).to_list()
+                rows = query.select(self.RESULT_COLUMNS).limit(limit).to_list()
                 for row in rows:
                     row["score"] = float(row.pop("_score", 0.0))
                 return rows
@@ -411,7 +419,7 @@ class IndexStore:
                 if where is not None:
                     query = query.where(where, prefilter=True)
                 table = (
-                    query.select(self._RESULT_COLUMNS)
+                    query.select(self.RESULT_COLUMNS)
                     .rerank(RRFReranker(return_score="all"))
                     .limit(limit)
                     .to_arrow()
@@ -422,7 +430,7 @@ class IndexStore:
                     if row.get("_score") is None and (similarity is None or similarity < min_similarity):
                         continue  # a far vector neighbour that shares no word with the query is noise
                     rows.append(
-                        {c: row.get(c) for c in self._RESULT_COLUMNS}
+                        {c: row.get(c) for c in self.RESULT_COLUMNS}
                         | {"score": float(row["_relevance_score"])}
                     )
                 return rows

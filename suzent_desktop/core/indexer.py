@@ -38,10 +38,12 @@ from suzent_desktop.core.atomic import atomic_write_text
 from suzent_desktop.core.canvas import canvas_markdown, is_canvas
 from suzent_desktop.core.chunking import chunk_markdown, embedding_text
 from suzent_desktop.core.clock import Clock
+from suzent_desktop.core.dream.pages import subject_value
 from suzent_desktop.core.embedding import Embedder, EmbeddingError
 from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.facts import parse_log
 from suzent_desktop.core.faults import crash_point
+from suzent_desktop.core.hits import SearchHit, answer_order
 from suzent_desktop.core.index_store import TABLE_NAME, Filters, IndexStore, IndexStoreError, Row, norm_key
 from suzent_desktop.core.layout import Layout
 from suzent_desktop.core.notebook import Notebook
@@ -53,30 +55,20 @@ from suzent_desktop.core.unindexed import RowCache, text_matches
 
 log = logging.getLogger(__name__)
 
-STATE_VERSION = 1
+STATE_VERSION = 2  # 2: fact pages one row per bullet, superseded rows marked
 BATCH_TEXTS = 512  # texts embedded per call across files: big batches keep the model busy
 BATCH_FILES = 400
 EMBED_SLICE = 256  # texts per embedder call; the cancel flag is checked between calls (~0.4 s apart)
 SAVE_EVERY_SECONDS = 15.0
 LOCK_POLL_SECONDS = 0.1
 EMBEDDING_FAILED = "not indexed, embedding failed"
+CANDIDATES_PER_HIT = 3  # rows fetched per hit asked for: folding and superseding need room to reorder
+EXTRA_CANDIDATES = 10
 
 ProgressFn = Callable[[int, int, str], None]
 
 
 # -- public result types ------------------------------------------------------------------
-@dataclass
-class SearchHit:
-    text: str
-    source_type: str  # "archive" | "notebook" | "core"
-    path: str  # absolute
-    line: int | None
-    date: str | None
-    score: float
-    heading: str | None
-    row_id: str
-
-
 @dataclass
 class SearchResponse:
     hits: list[SearchHit]
@@ -405,21 +397,26 @@ class Indexer:
             text = canvas_markdown(text)  # a board is searched by its text nodes
         for chunk in chunk_markdown(text, tombstones=stones):
             content = embedding_text(chunk)
-            occurrence = seen.get(content, 0)
-            seen[content] = occurrence + 1
+            # A bullet's id covers what is written around its text (strike-through, dates, History),
+            # so striking a fact through re-indexes it as superseded.
+            identity = content if chunk.source_text == chunk.text else f"{content}\x00{chunk.source_text}"
+            occurrence = seen.get(identity, 0)
+            seen[identity] = occurrence + 1
             rows.append(
                 Row(
-                    id=row_id(source.source_type, key, content, occurrence),
+                    id=row_id(source.source_type, key, identity, occurrence),
                     text=chunk.text,
                     source_type=source.source_type,
                     path=key,
                     zone=source.zone,
                     line=chunk.line,
-                    date=None,
+                    date=chunk.date,
                     heading=chunk.heading,
                     norm=normalize(chunk.text),
                     norm_keys=[keys.get(n) or keys.setdefault(n, norm_key(n)) for n in chunk.norms()],
                     embed_text=content,
+                    superseded=chunk.superseded,
+                    until=chunk.until,
                 )
             )
         return rows
@@ -1018,7 +1015,29 @@ class Indexer:
         return await asyncio.to_thread(self._search, query, limit, filters)
 
     def _search(self, query: str, limit: int, filters: Filters) -> SearchResponse:
-        return self._with_unindexed(self._search_index(query, limit, filters), query, limit, filters)
+        """Candidates from the index (and unindexed files), then ordered to answer: see ``core.hits``."""
+        wanted = limit * CANDIDATES_PER_HIT + EXTRA_CANDIDATES
+        response = self._with_unindexed(self._search_index(query, wanted, filters), query, wanted, filters)
+        response.hits = answer_order(response.hits, query, limit, self._current_for)
+        return response
+
+    def _current_for(self, hit: SearchHit) -> SearchHit | None:
+        """The current fact on a superseded hit's page that sets the same subject (``works at X`` → ``works at Y``)."""
+        subject = subject_value(hit.text)
+        store = self._store
+        if subject is None or store is None:
+            return None
+        try:
+            rows = store.rows_for_path(hit.path, IndexStore.RESULT_COLUMNS).to_pylist()
+        except IndexStoreError:
+            return None
+        for row in sorted(rows, key=lambda r: r.get("line") or 0):
+            if row.get("superseded") or row["id"] == hit.row_id:
+                continue
+            other = subject_value(row["text"])
+            if other is not None and other.key == subject.key:
+                return self._hits([row | {"score": hit.score}])[0]
+        return None
 
     def _with_unindexed(self, response: SearchResponse, query: str, limit: int, filters: Filters) -> SearchResponse:
         """Add word matches from files whose embedding failed: the index holds no row of them."""
@@ -1113,6 +1132,8 @@ class Indexer:
                 score=float(r.get("score", 0.0)),
                 heading=r.get("heading"),
                 row_id=r["id"],
+                superseded=bool(r.get("superseded")),
+                until=r.get("until"),
             )
             for r in rows
         ]

@@ -58,6 +58,8 @@ def text_matches(rows: Iterable[Row], query: str, limit: int, filters: Filters) 
             "line": row.line,
             "date": row.date,
             "heading": row.heading,
+            "superseded": row.superseded,
+            "until": row.until,
             "score": score,
         }
         for score, row in scored[:limit]

@@ -108,7 +108,11 @@ def test_search_json_shape_limit_and_source(home: Path, capsys: pytest.CaptureFi
     hits = run_json(capsys, home, "search", "Lisbon", "--limit", "3")
     assert len(hits) == 3
     for hit in hits:
-        assert {"text", "source_type", "path", "score"} <= set(hit) <= {"text", "source_type", "path", "line", "date", "score"}
+        assert {"text", "source_type", "path", "score", "superseded", "places"} <= set(hit)
+        assert set(hit) <= {
+            "text", "source_type", "path", "line", "date", "score", "heading",
+            "superseded", "superseded_on", "current", "places",
+        }
         assert isinstance(hit["score"], float) and Path(hit["path"]).is_absolute()
     archive_hits = run_json(capsys, home, "search", "Lisbon", "--source", "archive")
     assert archive_hits and all(h["source_type"] == "archive" and "line" in h and "date" in h for h in archive_hits)
@@ -638,3 +642,34 @@ def test_capture_refuses_empty_sides_and_bytes_that_are_not_utf8(
     code, _, err = run(capsys, home, "capture", str(raw))
     assert code == 1 and "latin1.json" in err and "UTF-8" in err
     assert not (home / "memory" / "transcripts").exists() or not any((home / "memory" / "transcripts").iterdir())
+
+
+def test_search_puts_the_current_fact_first_and_names_history_and_repeats(
+    home: Path, capsys: pytest.CaptureFixture[str]
+):
+    assert main(["--home", str(home), "status"]) == 0  # bootstraps the home
+    page = home / "notebook" / "3_Personal" / "Work.md"
+    page.parent.mkdir(parents=True, exist_ok=True)
+    page.write_text(
+        "# Work\n\n- User now works at Microsoft on the search team (2026-07-10)\n"
+        "- User's manager is Daniel Okafor (2026-07-11)\n\n## History\n\n"
+        "- ~~User works at Contoso as a data engineer~~ (2026-06-01, until 2026-07-10)\n",
+        encoding="utf-8",
+    )
+    (home / "memory" / "MEMORY.md").write_text(
+        "# Memory\n\n- User now works at Microsoft on the search team\n", encoding="utf-8"
+    )
+    capsys.readouterr()
+    hits = run_json(capsys, home, "search", "where does the user work", "--limit", "5")
+    assert hits[0]["text"] == "User now works at Microsoft on the search team"
+    assert hits[0]["date"] == "2026-07-10" and hits[0]["superseded"] is False
+    assert [Path(p["path"]).name for p in hits[0]["places"]] == ["Work.md", "MEMORY.md"]
+    old = next(h for h in hits if h["superseded"])
+    assert old["superseded_on"] == "2026-07-10" and old["date"] == "2026-06-01"
+    assert old["current"]["text"] == hits[0]["text"] and old["current"]["line"] == 3
+    code, out, _ = run(capsys, home, "search", "where does the user work", "--limit", "5")
+    assert code == 0
+    assert "User works at Contoso as a data engineer  (superseded on 2026-07-10)" in out
+    assert "now: User now works at Microsoft on the search team" in out
+    assert "also in: " in out and "MEMORY.md:3" in out
+    assert out.index("User now works at Microsoft") < out.index("Contoso as a data engineer")

@@ -88,10 +88,17 @@ def test_tombstoned_paragraph_is_left_out_of_a_merged_chunk() -> None:
 def test_tombstoned_list_item_is_dropped_and_items_are_matchable() -> None:
     text = "- [x] User likes tea\n- User works at Acme `work`\n- Another item\n"
     chunks = chunk_markdown(text, tombstones={"user works at acme `work`"})
-    assert len(chunks) == 1
-    assert "Acme" not in chunks[0].text and "tea" in chunks[0].text
+    assert [c.text for c in chunks] == ["User likes tea", "Another item"]
+    assert [c.line for c in chunks] == [1, 3]
     assert "user likes tea" in chunks[0].norms()
-    assert "another item" in chunks[0].norms()
+    assert "another item" in chunks[1].norms()
+
+
+def test_tombstoned_item_in_a_prose_page_list_leaves_the_rest_of_its_chunk() -> None:
+    prose = "# Notes\n\n" + "A long paragraph of prose about the trip.\n" * 4 + "\n"
+    text = prose + "- User likes tea\n- User works at Acme\n- Another item\n"
+    chunks = chunk_markdown(text, tombstones={"user works at acme"})
+    assert len(chunks) == 1 and "Acme" not in chunks[0].text and "tea" in chunks[0].text
 
 
 def test_fully_tombstoned_list_disappears() -> None:
@@ -112,9 +119,56 @@ def test_list_items_match_tombstones_without_provenance_or_strike_through() -> N
     chunks = chunk_markdown(
         text, tombstones={"user works at contoso as a data engineer", "user lives in berlin"}
     )
-    assert [c.text for c in chunks] == ["- User likes tea (2026-07-01, 2026-07-03)"]
-    norms = chunk_markdown(text)[0].norms()
+    assert [c.text for c in chunks] == ["User likes tea"]
+    assert chunks[0].source_text == "- User likes tea (2026-07-01, 2026-07-03)"
+    norms = [n for c in chunk_markdown(text) for n in c.norms()]
     assert "user likes tea" in norms and "user lives in berlin" in norms
+
+
+FACT_PAGE = """---
+tags: [personal]
+---
+# Work
+
+- User now works at Microsoft on the search team (2026-11-25)
+- User's manager is Daniel (2026-11-13, 2026-11-25)
+- ~~User is evaluating vector databases~~ (2026-11-17)
+- User keeps notes
+  in two lines, with a detail
+  - and a nested point
+
+Employer: [[Microsoft]].
+
+## History
+
+- ~~User works at Contoso as a data engineer~~ (2026-11-10, until 2026-11-25)
+- User lived in Seattle (2026-11-10)
+"""
+
+
+def test_fact_page_is_one_chunk_per_bullet_with_heading_dates_and_lines() -> None:
+    chunks = chunk_markdown(FACT_PAGE)
+    by_text = {c.text.split("\n")[0]: c for c in chunks}
+    current = by_text["User now works at Microsoft on the search team"]
+    assert (current.heading, current.line, current.date, current.superseded) == ("Work", 6, "2026-11-25", False)
+    assert by_text["User's manager is Daniel"].date == "2026-11-25"  # the latest source date
+    assert by_text["User keeps notes"].text == "User keeps notes\nin two lines, with a detail\n- and a nested point"
+    assert by_text["Employer: [[Microsoft]]."].superseded is False
+    old = by_text["User works at Contoso as a data engineer"]
+    assert (old.heading, old.line, old.until, old.superseded) == ("Work > History", 17, "2026-11-25", True)
+    assert by_text["User lived in Seattle"].superseded  # under History, even without strike-through
+    assert by_text["User is evaluating vector databases"].superseded  # struck through, outside History
+
+
+def test_prose_page_keeps_paragraph_chunks() -> None:
+    text = "# Trip\n\nWe drove up the coast and stopped in Astoria.\nThe weather held.\n\n- bring a jacket\n"
+    chunks = chunk_markdown(text)
+    assert len(chunks) == 1 and "bring a jacket" in chunks[0].text and "Astoria" in chunks[0].text
+
+
+def test_a_list_of_links_is_navigation_and_stays_whole() -> None:
+    chunks = chunk_markdown("# About\n\n- [[Work]]\n- [[People]]\n- [[Places]]\n")
+    assert len(chunks) == 1 and chunks[0].text.count("[[") == 3
 
 
 def _long_list(n: int) -> str:
@@ -128,14 +182,14 @@ def test_long_list_pieces_hold_only_their_own_items() -> None:
     assert all(len(c.text) <= MAX_CHUNK_CHARS for c in chunks)
     total = sum(len(c.norms()) for c in chunks)
     assert total <= 2 * 3000 + 2 * len(chunks)
-    assert [ln for c in chunks for ln in c.text.splitlines()] == _long_list(3000).splitlines()[2:]
+    assert [ln for c in chunks for ln in c.source_text.splitlines()] == _long_list(3000).splitlines()[2:]
 
 
 def test_long_list_pieces_point_at_their_first_line() -> None:
     chunks = chunk_markdown(_long_list(500))
     lines = _long_list(500).splitlines()
     for chunk in chunks:
-        assert lines[chunk.line - 1] == chunk.text.splitlines()[0]
+        assert lines[chunk.line - 1] == chunk.source_text.splitlines()[0]
 
 
 def test_forgotten_item_of_a_long_list_drops_only_that_item() -> None:
@@ -160,3 +214,11 @@ def test_endless_sentence_is_cut_into_bounded_pieces_in_order() -> None:
     chunks = chunk_markdown(text)
     assert all(len(c.text) <= MAX_CHUNK_CHARS for c in chunks)
     assert " ".join(c.text for c in chunks) == text
+
+
+def test_one_endless_bullet_on_a_fact_page_is_cut_into_bounded_pieces() -> None:
+    text = "# Facts\n\n- " + " ".join(f"w{i}" for i in range(50_000)) + " (2026-07-01)\n- short fact\n"
+    chunks = chunk_markdown(text)
+    assert all(len(c.text) <= MAX_CHUNK_CHARS for c in chunks)
+    assert all(len(p) <= MAX_CHUNK_CHARS for c in chunks for p in c.paragraphs)  # no piece holds the whole
+    assert chunks[-1].text == "short fact" and chunks[0].date == "2026-07-01"

@@ -596,7 +596,7 @@ async def test_forget_reaches_a_consolidated_bullet_with_provenance(layout, inde
     Tombstones(layout).add("User works at Contoso")
     assert await indexer.remove_text("user works at contoso") == 1
     rows = await texts(indexer)
-    assert rows == {"- User leads Atlas (2026-07-02)"}
+    assert rows == {"User leads Atlas"}  # a fact page: one row per bullet, its bare text
     await indexer.sync(full=True)
     assert await texts(indexer) == rows
 

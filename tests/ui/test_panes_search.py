@@ -36,6 +36,12 @@ def test_highlight_marks_every_query_word_and_escapes_html() -> None:
     assert "&lt;b&gt;" in out
 
 
+def test_highlight_skips_stopwords_and_matches_stems() -> None:
+    out = highlight("User worked at the Contoso office", "where does the user work")
+    assert out.count("background-color") == 1
+    assert ">worked</span>" in out and ">the</span>" not in out and ">User</span>" not in out
+
+
 def test_search_and_open_a_hit(qtbot, pane_services) -> None:
     services = pane_services
     paths = seed(services.manager)
@@ -179,3 +185,32 @@ def test_transcript_filter_and_a_hit_opens_at_its_turn(qtbot, pane_services) -> 
     path, line = opened.args
     assert path == manager.layout.transcript("2026-07-18")
     assert "vaporetto" in path.read_text(encoding="utf-8").splitlines()[line - 1]
+
+
+def test_superseded_hit_shows_its_date_the_current_value_and_every_place(qtbot, pane_services) -> None:
+    services = pane_services
+    work = write_page(
+        services.manager,
+        "3_Personal/Work.md",
+        "# Work\n\n- User now works at Microsoft on the search team (2026-07-10)\n"
+        "- User's manager is Daniel Okafor (2026-07-11)\n\n## History\n\n"
+        "- ~~User works at Contoso as a data engineer~~ (2026-06-01, until 2026-07-10)\n",
+    )
+    services.manager.layout.memory_dir.mkdir(parents=True, exist_ok=True)
+    services.manager.layout.memory_md.write_text(
+        "# Memory\n\n- User now works at Microsoft on the search team\n", encoding="utf-8"
+    )
+    run(qtbot, services.manager.reindex())
+    pane = make_pane(qtbot, services)
+    hits = search(qtbot, pane, "where does the user work")
+    assert hits[0].text == "User now works at Microsoft on the search team"
+    first = pane.hit_label(0)
+    assert "2026-07-10" in first and "Also in: MEMORY.md:3" in first
+    assert ">works</span>" in first and ">User</span>" not in first
+    old = next(i for i, h in enumerate(hits) if h.superseded)
+    label = pane.hit_label(old)
+    assert "(superseded on 2026-07-10)" in label and "2026-06-01" in label
+    assert "Now: User now works at Microsoft on the search team" in label
+    with qtbot.waitSignal(services.bridge.open_path, timeout=WAIT_MS) as opened:
+        pane.open_current(old)
+    assert opened.args == [work, 3]

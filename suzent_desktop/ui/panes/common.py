@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import html
-import re
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,6 +19,7 @@ from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from suzent_desktop.core.events import ChangeSet
+from suzent_desktop.core.terms import match_spans
 
 if TYPE_CHECKING:
     from suzent_desktop.ui.services import AppServices
@@ -144,33 +144,29 @@ class Pane(QWidget):
 
 
 # -- text helpers ----------------------------------------------------------------------
-def query_terms(query: str) -> list[str]:
-    """Words worth highlighting, longest first so overlapping matches prefer the longer word."""
-    words = {w for w in re.findall(r"\w+", query.lower()) if len(w) > 1 or query.strip() == w}
-    return sorted(words, key=len, reverse=True)
-
-
 def highlight(text: str, query: str, *, width: int = 220) -> str:
-    """An HTML snippet of ``text`` around the first match of the query, matches highlighted."""
+    """An HTML snippet of ``text`` around the first match of the query, matches highlighted.
+
+    Matches are the query's words that matter, by stem (see ``core.terms``), as the index finds them.
+    """
     flat = " ".join(text.split())
-    terms = query_terms(query)
-    pattern = re.compile("|".join(re.escape(t) for t in terms), re.IGNORECASE) if terms else None
-    first = pattern.search(flat) if pattern else None
+    spans = match_spans(flat, query)
     start = 0
-    if first and len(flat) > width and first.start() > width // 3:
-        start = first.start() - width // 3
-    piece = flat[start : start + width]
+    if spans and len(flat) > width and spans[0][0] > width // 3:
+        start = spans[0][0] - width // 3
+    end = start + width
     prefix = "…" if start > 0 else ""
-    suffix = "…" if start + width < len(flat) else ""
-    if pattern is None:
-        return prefix + html.escape(piece) + suffix
+    suffix = "…" if end < len(flat) else ""
     out: list[str] = []
-    last = 0
-    for match in pattern.finditer(piece):
-        out.append(html.escape(piece[last : match.start()]))
-        out.append(f'<span style="{HIGHLIGHT_STYLE}">{html.escape(match.group(0))}</span>')
-        last = match.end()
-    out.append(html.escape(piece[last:]))
+    last = start
+    for s, e in spans:
+        if e <= start or s >= end:
+            continue
+        s, e = max(s, start), min(e, end)
+        out.append(html.escape(flat[last:s]))
+        out.append(f'<span style="{HIGHLIGHT_STYLE}">{html.escape(flat[s:e])}</span>')
+        last = e
+    out.append(html.escape(flat[last:end]))
     return prefix + "".join(out) + suffix
 
 

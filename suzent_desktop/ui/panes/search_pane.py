@@ -255,14 +255,30 @@ class SearchPane(Pane):
         source = {"archive": "Daily log", "notebook": "Notebook", "core": "Core", "transcript": "Transcript"}.get(
             hit.source_type, hit.source_type
         )
+        roots = [manager.layout.notebook_dir, manager.layout.memory_dir]
         meta = [source, hit.date or "", where + (f":{hit.line}" if hit.line else "")]
         if hit.heading:
             meta.append(f"§ {hit.heading}")
         header = " · ".join(m for m in meta if m)
-        label = QLabel(
-            f'<div style="color:gray;font-size:small">{html.escape(header)}</div>'
-            f"<div>{highlight(hit.text, query)}</div>"
-        )
+        parts = [
+            f'<div style="color:gray;font-size:small">{html.escape(header)}</div>',
+            f"<div>{highlight(hit.text, query)}</div>",
+        ]
+        if hit.superseded:
+            note = f"superseded on {hit.until}" if hit.until else "superseded"
+            parts.append(f'<div style="color:#a33;font-size:small">({html.escape(note)})</div>')
+        if hit.current is not None:
+            parts.append(
+                f'<div style="font-size:small">Now: {html.escape(hit.current.text)}'
+                f' <span style="color:gray">· {html.escape(display_path(hit.current.path, roots))}'
+                f":{hit.current.line or ''}</span></div>"
+            )
+        if hit.also:
+            places = ", ".join(
+                display_path(p.path, roots) + (f":{p.line}" if p.line else "") for p in hit.also
+            )
+            parts.append(f'<div style="color:gray;font-size:small">Also in: {html.escape(places)}</div>')
+        label = QLabel("".join(parts))
         label.setWordWrap(True)
         label.setTextFormat(Qt.TextFormat.RichText)
         label.setContentsMargins(4, 3, 4, 3)
@@ -328,6 +344,13 @@ class SearchPane(Pane):
         hit = item.data(HIT_ROLE)
         self.services.bridge.open_path.emit(Path(hit.path), hit.line)
 
+    def open_current(self, row: int) -> None:
+        """Open the page at the current value that superseded this hit."""
+        item = self.results.item(row)
+        current = item.data(HIT_ROLE).current if item is not None else None
+        if current is not None:
+            self.services.bridge.open_path.emit(Path(current.path), current.line)
+
     def _context_menu(self, pos: QPoint) -> None:
         item = self.results.itemAt(pos)
         if item is None:
@@ -335,6 +358,9 @@ class SearchPane(Pane):
         row = self.results.row(item)
         menu = QMenu(self)
         menu.addAction("Open", lambda: self.open_hit(row))
+        current = item.data(HIT_ROLE).current
+        if current is not None:
+            menu.addAction("Open the current value", lambda: self.open_current(row))
         menu.addAction("Forget…", lambda: self.forget_hit(row))
         menu.exec(self.results.viewport().mapToGlobal(pos))
 

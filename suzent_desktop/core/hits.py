@@ -1,0 +1,161 @@
+"""Search hits, and the order that answers a question rather than listing matches.
+
+The index ranks rows; a person asking their memory wants answers. Three rules turn the
+ranked rows into that, in the core so every front end (command line, Search pane) gets
+the same list:
+
+* **One answer once.** Rows that say the same thing (a MEMORY.md line repeating a page
+  bullet, the same fact in a daily log and on a page) fold into one hit that names every
+  place it stands, the page first.
+* **Current before history.** A superseded row (struck through, or under a page's
+  ``History`` heading) ranks below current facts; when its page holds the current value on
+  the same subject, that value is placed just above it and named on it. A question about
+  the past ("where did the user work before") lifts history instead.
+* Ties in the fused rank go to the hit whose own text holds the query's words that matter.
+* Each hit keeps the fact's own date (its provenance date on a page, the log's day).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+from suzent_desktop.core.dream.pages import content_words, dup_norm, may_be_same_fact
+from suzent_desktop.core.terms import asks_about_the_past, coverage
+
+SUPERSEDED_WEIGHT = 0.7  # a superseded fact's score is scaled by this, unless the query asks about the past
+PAST_WEIGHT = 1.5  # ... and by this when it does
+NEAR_IDENTICAL = 0.8  # content-word overlap (Jaccard) at which two short facts are one
+# Fused ranks tie often (every bullet of a page named "Work" matches "work" through its title):
+# a hit whose own text holds the query's words that matter wins such ties.
+COVERAGE_BONUS = 0.1
+FOLD_MAX_CHARS = 400  # longer texts (prose chunks) fold only when identical
+SOURCE_ORDER = {"notebook": 0, "core": 1, "archive": 2}  # where a folded fact is named first
+
+
+@dataclass
+class HitPlace:
+    """Where a fact stands: a file, a line, the date it carries there, and its text there."""
+
+    source_type: str
+    path: str
+    line: int | None
+    date: str | None
+    text: str
+
+
+@dataclass
+class SearchHit:
+    text: str
+    source_type: str  # "archive" | "notebook" | "core"
+    path: str  # absolute
+    line: int | None
+    date: str | None  # the fact's source date (provenance on a page, the day of a log), not the file's
+    score: float
+    heading: str | None
+    row_id: str
+    superseded: bool = False
+    until: str | None = None  # the date it was superseded on, when the page says
+    current: HitPlace | None = None  # for a superseded hit: the current value on the same subject
+    also: list[HitPlace] = field(default_factory=list)  # other places holding the same fact
+
+    @property
+    def place(self) -> HitPlace:
+        return HitPlace(self.source_type, self.path, self.line, self.date, self.text)
+
+    @property
+    def places(self) -> list[HitPlace]:
+        """Every place this fact stands, the primary one (a page, when one holds it) first."""
+        return [self.place, *self.also]
+
+
+CurrentFinder = Callable[[SearchHit], SearchHit | None]
+
+
+def _source_rank(hit: SearchHit) -> int:
+    return SOURCE_ORDER.get(hit.source_type, len(SOURCE_ORDER))
+
+
+def _same_fact(a: str, b: str) -> bool:
+    """Near-identical: the same words up to case, punctuation and 'now', or nearly the same content words."""
+    if dup_norm(a) == dup_norm(b):
+        return True
+    if len(a) > FOLD_MAX_CHARS or len(b) > FOLD_MAX_CHARS:
+        return False
+    wa, wb = content_words(a), content_words(b)
+    if not wa or not wb:
+        return False
+    return len(wa & wb) / len(wa | wb) >= NEAR_IDENTICAL and may_be_same_fact(a, b)
+
+
+def fold(hits: list[SearchHit]) -> list[SearchHit]:
+    """Near-identical hits as one: the page's copy leads, the best score counts, every place is named."""
+    groups: list[list[SearchHit]] = []
+    for hit in sorted(hits, key=lambda h: h.score, reverse=True):
+        for group in groups:
+            if _same_fact(group[0].text, hit.text):
+                group.append(hit)
+                break
+        else:
+            groups.append([hit])
+    folded: list[SearchHit] = []
+    for group in groups:
+        ordered = sorted(group, key=lambda h: (_source_rank(h), -h.score))
+        lead = ordered[0]
+        others = [h.place for h in ordered[1:]] + [p for h in ordered for p in h.also]
+        seen = {(lead.path, lead.line)}
+        also = []
+        for place in others:
+            if (place.path, place.line) not in seen:
+                seen.add((place.path, place.line))
+                also.append(place)
+        date = lead.date or next((h.date for h in ordered if h.date), None)
+        folded.append(replace(lead, score=max(h.score for h in group), date=date, also=also))
+    return folded
+
+
+def answer_order(hits: list[SearchHit], query: str, limit: int, find_current: CurrentFinder) -> list[SearchHit]:
+    """Fold, weigh superseded facts, put the current value above its history; at most ``limit`` hits."""
+    past = asks_about_the_past(query)
+    currents: dict[str, SearchHit] = {}
+    weighted = []
+    for hit in fold(hits):
+        hit.score *= 1.0 + COVERAGE_BONUS * coverage(hit.text, query)
+        if hit.superseded:
+            current = find_current(hit)
+            if current is not None:
+                currents[hit.row_id] = current
+            hit = replace(
+                hit,
+                score=hit.score * (PAST_WEIGHT if past else SUPERSEDED_WEIGHT),
+                current=current.place if current else None,
+            )
+        weighted.append(hit)
+    ordered = sorted(weighted, key=lambda h: h.score, reverse=True)
+    if not past:
+        ordered = _current_first(ordered, currents)
+    return ordered[:limit]
+
+
+def _current_first(hits: list[SearchHit], currents: dict[str, SearchHit]) -> list[SearchHit]:
+    """Each superseded hit whose current value is known gets that value just above it (moved up or added)."""
+    out: list[SearchHit] = []
+    placed: set[tuple[str, int | None]] = set()
+    pending = list(hits)
+    while pending:
+        hit = pending.pop(0)
+        key = (hit.path, hit.line)
+        if key in placed:
+            continue
+        current = currents.get(hit.row_id)
+        if current is not None and (current.path, current.line) not in placed:
+            ckey = (current.path, current.line)
+            existing = next((h for h in pending if (h.path, h.line) == ckey), None)
+            if existing is not None:
+                pending.remove(existing)
+                current = existing
+            out.append(replace(current, score=max(current.score, hit.score)))
+            placed.add(ckey)
+        out.append(hit)
+        placed.add(key)
+    return out

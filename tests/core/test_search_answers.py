@@ -1,0 +1,160 @@
+"""Search answers the question: current facts before history, one fact per hit, folded repeats, dates."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+
+import numpy as np
+import pytest
+
+from suzent_desktop.core.archive import Archive
+from suzent_desktop.core.embedding import HashingEmbedder
+from suzent_desktop.core.facts import Fact
+from suzent_desktop.core.hits import SearchHit, fold
+from suzent_desktop.core.indexer import Indexer
+from suzent_desktop.core.notebook import Notebook
+
+WORK = """# Work
+
+- User now works at Microsoft on the Azure AI Search team (2026-07-10)
+- User's manager at Microsoft is Daniel Okafor (2026-07-11)
+- User maintains a nightly Spark pipeline (2026-07-02)
+- User gave notice at Contoso (2026-07-05)
+
+## History
+
+- ~~User works at Contoso as a data engineer~~ (2026-06-01, until 2026-07-10)
+"""
+
+
+class CountingEmbedder:
+    def __init__(self) -> None:
+        self.inner = HashingEmbedder(384)
+        self.name, self.dim = self.inner.name, 384
+        self.texts: list[str] = []
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        self.texts.extend(texts)
+        return self.inner.embed(texts)
+
+
+@pytest.fixture
+def embedder() -> CountingEmbedder:
+    return CountingEmbedder()
+
+
+@pytest.fixture
+def indexer(layout, clock, embedder) -> Indexer:
+    notebook = Notebook(layout)
+    notebook.bootstrap()
+    layout.memory_dir.mkdir(parents=True, exist_ok=True)
+    return Indexer(layout, embedder, clock, notebook=notebook, archive=Archive(layout))
+
+
+def write(layout, relative: str, text: str):
+    path = layout.notebook_dir / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+async def test_current_fact_ranks_above_its_history_and_names_it(layout, indexer) -> None:
+    work = write(layout, "3_Personal/Work.md", WORK)
+    await indexer.sync()
+    hits = (await indexer.search("where does the user work", limit=5)).hits
+    assert hits[0].text == "User now works at Microsoft on the Azure AI Search team"
+    assert not hits[0].superseded and hits[0].date == "2026-07-10"
+    old = next(h for h in hits if h.superseded)
+    assert old.text == "User works at Contoso as a data engineer"
+    assert (old.until, old.date) == ("2026-07-10", "2026-06-01")  # superseded on; the fact's own date
+    assert old.current is not None and (old.current.path, old.current.line) == (str(work), 3)
+
+
+async def test_a_superseded_hit_brings_its_current_value_with_it(layout, indexer) -> None:
+    write(layout, "3_Personal/Work.md", WORK)
+    await indexer.sync()
+    hits = (await indexer.search("Contoso data engineer", limit=10)).hits
+    old = next(i for i, h in enumerate(hits) if h.superseded)
+    assert hits[old].text == "User works at Contoso as a data engineer"
+    assert hits[old].current.text == "User now works at Microsoft on the Azure AI Search team"
+    assert hits[old - 1].text == hits[old].current.text  # the current value stands just above it
+
+
+async def test_a_question_about_the_past_finds_history_first(layout, indexer) -> None:
+    write(layout, "3_Personal/Work.md", WORK)
+    await indexer.sync()
+    hits = (await indexer.search("where did the user work before", limit=5)).hits
+    assert hits[0].text == "User works at Contoso as a data engineer"
+    assert hits[0].superseded and hits[0].current is not None
+
+
+async def test_memory_md_and_log_repeats_fold_into_the_page_hit(layout, indexer) -> None:
+    page = write(layout, "3_Personal/Work.md", WORK)
+    memory = layout.memory_dir / "MEMORY.md"
+    memory.write_text(
+        "# Memory\n\n## Work\n- User now works at Microsoft on the Azure AI Search team\n"
+        "- User likes hiking\n",
+        encoding="utf-8",
+    )
+    when = dt.datetime(2026, 7, 19, 9, 0)
+    log, _ = Archive(layout).append_turn(
+        [Fact("User now works at Microsoft on the Azure AI Search team.")], session_id="s1", when=when
+    )
+    await indexer.sync()
+    hits = (await indexer.search("Microsoft Azure AI Search team", limit=5)).hits
+    same = [h for h in hits if "Azure AI Search team" in h.text and "now works" in h.text]
+    assert len(same) == 1
+    hit = same[0]
+    assert (hit.path, hit.source_type, hit.date) == (str(page), "notebook", "2026-07-10")
+    assert [p.path for p in hit.places] == [str(page), str(memory), str(log)]
+    assert hit.places[2].date == "2026-07-19"
+
+
+def test_fold_keeps_different_facts_apart() -> None:
+    def hit(text: str, source: str, path: str, score: float) -> SearchHit:
+        return SearchHit(text, source, path, 1, None, score, None, path + text)
+
+    hits = fold(
+        [
+            hit("User likes tea", "core", "/m", 0.9),
+            hit("User likes coffee", "notebook", "/p", 0.8),
+            hit("User doesn't like tea", "archive", "/a", 0.7),
+            hit("user likes tea.", "notebook", "/p2", 0.5),
+        ]
+    )
+    assert [(h.text, h.path, h.score, len(h.also)) for h in hits] == [
+        ("user likes tea.", "/p2", 0.9, 1),
+        ("User likes coffee", "/p", 0.8, 0),
+        ("User doesn't like tea", "/a", 0.7, 0),
+    ]
+
+
+async def test_editing_one_bullet_embeds_only_that_row(layout, indexer, embedder) -> None:
+    path = write(layout, "3_Personal/Work.md", WORK)
+    await indexer.sync()
+    embedder.texts.clear()
+    path.write_text(WORK.replace("nightly Spark pipeline", "nightly Flink pipeline"), encoding="utf-8")
+    await indexer.sync()
+    assert embedder.texts == ["Work\nUser maintains a nightly Flink pipeline"]
+
+
+async def test_striking_a_fact_through_marks_it_superseded(layout, indexer, embedder) -> None:
+    path = write(layout, "3_Personal/Work.md", WORK)
+    await indexer.sync()
+    path.write_text(
+        WORK.replace("- User gave notice at Contoso (2026-07-05)", "- ~~User gave notice at Contoso~~ (2026-07-05)"),
+        encoding="utf-8",
+    )
+    await indexer.sync()
+    hits = (await indexer.search("notice Contoso", limit=10)).hits
+    notice = next(h for h in hits if h.text == "User gave notice at Contoso")
+    assert notice.superseded and notice.until is None and notice.date == "2026-07-05"
+
+
+async def test_log_hits_carry_their_day(layout, indexer) -> None:
+    when = dt.datetime(2026, 7, 18, 9, 0)
+    Archive(layout).append_turn([Fact("User adopted a cat named Pixel")], session_id="s1", when=when)
+    await indexer.sync()
+    hits = (await indexer.search("cat Pixel", limit=3)).hits
+    assert hits[0].date == "2026-07-18"
