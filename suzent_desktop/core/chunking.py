@@ -395,15 +395,15 @@ def chunk_markdown(
     chunks: list[Chunk] = []
     current: Chunk | None = None
     for original in found:
-        if fact_page and not original.fence and not is_dead(original.text):
-            items = _item_chunks(original, max_chars, is_dead)
+        paragraph = _drop_tombstoned(original, is_dead)
+        if paragraph is None:
+            continue
+        if fact_page and not original.fence:
+            items = _item_chunks(original, max_chars, is_dead)  # from the original: lines keep their numbers
             if items is not None:
                 current = None
                 chunks.extend(items)
                 continue
-        paragraph = _drop_tombstoned(original, is_dead)
-        if paragraph is None:
-            continue
         history = in_history(paragraph.heading)
         if not paragraph.fence and len(paragraph.text) > max_chars:
             current = None
