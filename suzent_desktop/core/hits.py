@@ -30,7 +30,7 @@ NEAR_IDENTICAL = 0.8  # content-word overlap (Jaccard) at which two short facts 
 # a hit whose own text holds the query's words that matter wins such ties.
 COVERAGE_BONUS = 0.1
 FOLD_MAX_CHARS = 400  # longer texts (prose chunks) fold only when identical
-SOURCE_ORDER = {"notebook": 0, "core": 1, "archive": 2}  # where a folded fact is named first
+SOURCE_ORDER = {"notebook": 0, "core": 1, "archive": 2, "transcript": 3}  # where a folded fact is named first
 
 
 @dataclass
