@@ -6,6 +6,16 @@ answer is validated field by field; a malformed answer is retried once with the 
 named, and a second malformed answer raises :class:`ExtractionError` so the caller writes
 nothing (a half-understood turn is worse than a reported failure).
 
+A model's facts must be *grounded* in the turn (small models invent, and copy their
+instructions). The overlap rule: take the fact's content words (lower-cased words of two or
+more letters, minus stopwords and "user"; ISO dates are left out, they are resolved from the
+turn's time); a word is supported when it occurs in the turn or shares its first four letters
+with a word of the turn ("adopted" ~ "adopting"). A fact is kept when at least two thirds of
+its content words are supported and at least one of them is in the user's own words.
+Unsupported facts are dropped and counted. An answer that repeats the schema or the prompt's
+example ("User prefers tea" when the turn never mentions tea, "one self-contained statement…")
+is an echo: nothing of it is written. An empty user side is not sent to the model at all.
+
 Without a model, :class:`OfflineExtractor` reads the *user's* side of the turn with general
 rules for first-person statements, so a user without an API key still gets a working memory.
 It rewrites each statement in the third person ("I love tea" → "User loves tea").
@@ -73,9 +83,10 @@ def split_turn(turn_text: str) -> tuple[str, str]:
 
 
 # -- LLM path -----------------------------------------------------------------------------
+EXAMPLE_FACT = "User prefers tea"
 SCHEMA_HINT = (
     '{"facts": [{"category": "preference|work|people|place|plan|date|health|general (one lowercase word)", '
-    '"content": "one self-contained statement about the user, third person, e.g. User prefers tea", '
+    '"content": "one self-contained statement about the user, third person, e.g. ' + EXAMPLE_FACT + '", '
     '"tags": ["short", "keywords"], "importance": 0.0-1.0}]}'
 )
 _SYSTEM_PROMPT = (
@@ -160,23 +171,90 @@ async def _extract_with_model(
 
 
 async def extract_facts(
-    turn_text: str, settings: Settings, *, llm: Any = None, when: dt.datetime | None = None
+    turn_text: str,
+    settings: Settings,
+    *,
+    llm: Any = None,
+    when: dt.datetime | None = None,
+    notes: list[str] | None = None,
 ) -> list[Fact]:
     """Facts of one turn: from ``settings.extraction_model`` if set, else the offline extractor.
 
     ``llm`` is an object with a ``complete_json`` coroutine (default: :mod:`core.llm`);
-    ``when`` is the turn's time, from which relative dates ("yesterday") are resolved.
+    ``when`` is the turn's time, from which relative dates ("yesterday") are resolved;
+    ``notes`` collects what the user should hear about (model facts dropped as ungrounded).
     """
+    user, assistant = split_turn(turn_text)
     if settings.extraction_model:
+        if not user.strip():
+            return []  # the assistant's words are not the user's
         if llm is None:
             from suzent_desktop.core import llm as llm_module
 
             llm = llm_module
-        return await _extract_with_model(
+        facts = await _extract_with_model(
             turn_text, settings.extraction_model, llm.complete_json, settings.llm_timeout_seconds
         )
-    user, assistant = split_turn(turn_text)
+        kept, note = ground(facts, user, assistant)
+        if note and notes is not None:
+            notes.append(f"extraction model {settings.extraction_model}: {note}")
+        return kept
     return OfflineExtractor().extract(user, assistant, when=when)
+
+
+_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_ECHO_MARKS = ("one self-contained statement", "third person, e.g", "one lowercase word", "short keywords",
+               "preference|work", "0.0-1.0")
+GROUNDED_SHARE = 2 / 3
+STEM_LETTERS = 4
+
+
+def _support_words(text: str) -> set[str]:
+    return set(re.findall(r"[a-z0-9][a-z0-9'-]*", text.lower()))
+
+
+def _supported(word: str, turn: set[str], stems: set[str]) -> bool:
+    return word in turn or (len(word) >= STEM_LETTERS and word[:STEM_LETTERS] in stems)
+
+
+def _grounding_words(content: str) -> list[str]:
+    return [w for w in _content_words(content) if w != "user's" and not _ISO_DATE.match(w)]
+
+
+def is_echo(fact: Fact, turn_words: set[str], stems: set[str]) -> bool:
+    """The schema's or the prompt's own text coming back as a fact."""
+    lowered = fact.content.lower()
+    if any(mark in lowered for mark in _ECHO_MARKS):
+        return True
+    example = normalize_words(EXAMPLE_FACT)
+    return normalize_words(fact.content) == example and not all(
+        _supported(w, turn_words, stems) for w in _grounding_words(EXAMPLE_FACT)
+    )
+
+
+def normalize_words(text: str) -> str:
+    return " ".join(re.findall(r"[a-z0-9']+", text.lower()))
+
+
+def ground(facts: list[Fact], user: str, assistant: str) -> tuple[list[Fact], str]:
+    """The facts the turn supports (the overlap rule of the module docstring), and a note on the rest."""
+    turn_words = _support_words(f"{user}\n{assistant}")
+    user_words = _support_words(user)
+    stems = {w[:STEM_LETTERS] for w in turn_words if len(w) >= STEM_LETTERS}
+    user_stems = {w[:STEM_LETTERS] for w in user_words if len(w) >= STEM_LETTERS}
+    if any(is_echo(f, turn_words, stems) for f in facts):
+        return [], f"the answer repeats the schema or the prompt's example; {len(facts)} fact(s) not written"
+    kept: list[Fact] = []
+    for fact in facts:
+        words = _grounding_words(fact.content)
+        supported = [w for w in words if _supported(w, turn_words, stems)]
+        if words and len(supported) >= GROUNDED_SHARE * len(words) and any(
+            _supported(w, user_words, user_stems) for w in supported
+        ):
+            kept.append(fact)
+    dropped = len(facts) - len(kept)
+    note = f"{dropped} fact(s) not supported by the turn were dropped" if dropped else ""
+    return kept, note
 
 
 # -- offline path -------------------------------------------------------------------------

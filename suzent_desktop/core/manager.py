@@ -163,11 +163,13 @@ class MemoryManager:
         self.last_turn = turn
         turn_text = extraction.turn_to_text(clean(clean_text(user)), clean(clean_text(assistant)))
         try:
-            facts = list(await extraction.extract_facts(turn_text, self.settings, when=turn_time))
+            notes: list[str] = []
+            facts = list(await extraction.extract_facts(turn_text, self.settings, when=turn_time, notes=notes))
         except extraction.ExtractionError:
             if paths:  # the turn itself is kept and findable even though no fact came out of it
                 await self.indexer.sync_paths(paths)
             raise
+        changes.errors += notes
         if turn is not None:
             facts = [dataclasses.replace(f, turn=turn.id) for f in facts]
         if facts:

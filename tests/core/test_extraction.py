@@ -94,7 +94,7 @@ async def test_model_path_returns_validated_facts_with_importance():
         {"category": "Work", "content": "User works at  Microsoft", "tags": ["career", "job"], "importance": 0.9},
         {"category": "preference", "content": "User prefers tea", "tags": "drinks", "importance": 0.4},
     ))
-    facts = await extract_facts("User: I work at Microsoft", Settings(extraction_model=MODEL), llm=fake)
+    facts = await extract_facts("User: I work at Microsoft and prefer tea", Settings(extraction_model=MODEL), llm=fake)
     assert [(f.category, f.content, f.tags, f.importance) for f in facts] == [
         ("work", "User works at Microsoft", ("career", "job"), 0.9),
         ("preference", "User prefers tea", ("drinks",), 0.4),
@@ -104,7 +104,7 @@ async def test_model_path_returns_validated_facts_with_importance():
 
 async def test_malformed_answer_is_retried_once():
     fake = MockJSON("the user works at Microsoft", facts_json({"category": "work", "content": "User works at X"}))
-    facts = await extract_facts("User: hi", Settings(extraction_model=MODEL), llm=fake)
+    facts = await extract_facts("User: I work at X now", Settings(extraction_model=MODEL), llm=fake)
     assert [f.content for f in facts] == ["User works at X"]
     assert len(fake.calls) == 2 and "unusable" in fake.calls[1][-1]["content"]
 
@@ -289,3 +289,66 @@ def test_empty_user_side_yields_no_user_facts_and_assistant_only_restates():
     assert not any("adopted" in t for t in texts)  # the user never said it
     assert not any("Alfama myself" in t for t in texts)  # the assistant's own statement
 
+
+
+# -- grounding of a model's facts ------------------------------------------------------------------
+TURN = turn_to_text("I adopted a greyhound called Biscuit last weekend, and I'm training for a 10k.", "Lovely!")
+
+
+async def test_model_facts_the_turn_does_not_support_are_dropped_and_counted():
+    fake = MockJSON(facts_json(
+        {"category": "event", "content": "User adopted a greyhound named Biscuit"},
+        {"category": "activity", "content": "User is training for a 10k race"},
+        {"category": "work", "content": "User works as a veterinarian in Leeds"},
+    ))
+    notes: list[str] = []
+    facts = await extract_facts(TURN, Settings(extraction_model=MODEL), llm=fake, notes=notes)
+    assert [f.content for f in facts] == ["User adopted a greyhound named Biscuit", "User is training for a 10k race"]
+    assert notes == [f"extraction model {MODEL}: 1 fact(s) not supported by the turn were dropped"]
+
+
+@pytest.mark.parametrize(
+    "echo",
+    [
+        {"category": "preference", "content": "User prefers tea"},
+        {"category": "general", "content": "one self-contained statement about the user, third person, e.g. User prefers tea"},
+        {"category": "preference|work|people", "content": "User adopted a greyhound"},
+    ],
+)
+async def test_an_answer_that_echoes_the_schema_or_the_example_writes_nothing(echo: dict):
+    answer = facts_json(echo, {"category": "event", "content": "User adopted a greyhound named Biscuit"})
+    fake = MockJSON(answer, answer)
+    notes: list[str] = []
+    try:
+        facts = await extract_facts(TURN, Settings(extraction_model=MODEL), llm=fake, notes=notes)
+    except ExtractionError:
+        facts = []  # an invalid category is refused by validation before grounding
+    assert facts == []
+
+
+async def test_the_example_is_a_fact_when_the_user_said_it():
+    fake = MockJSON(facts_json({"category": "preference", "content": "User prefers tea"}))
+    turn = turn_to_text("Honestly I prefer tea to coffee.", "Noted.")
+    assert [f.content for f in await extract_facts(turn, Settings(extraction_model=MODEL), llm=fake)] == [
+        "User prefers tea"
+    ]
+
+
+async def test_model_is_not_asked_about_an_empty_user_side():
+    fake = MockJSON()
+    assert await extract_facts(turn_to_text("", "I live in Lisbon now."), Settings(extraction_model=MODEL), llm=fake) == []
+    assert fake.calls == []
+
+
+async def test_capture_reports_dropped_model_facts(home, clock, monkeypatch):
+    manager = make_manager(home, clock, extraction_model=MODEL)
+    real = llm.complete_json
+    answer = facts_json({"content": "User lives in Porto"}, {"content": "User owns a yacht"})
+
+    async def scripted(model, messages, **kwargs):
+        return await real(model, messages, mock_response=answer, **kwargs)
+
+    monkeypatch.setattr(llm, "complete_json", scripted)
+    facts, changes = await manager.process_conversation_turn_for_memories("I live in Porto.", "Nice", "s1")
+    assert [f.content for f in facts] == ["User lives in Porto"]
+    assert any("1 fact(s) not supported" in e for e in changes.errors)
