@@ -108,7 +108,7 @@ async def test_turn_capture_appends_one_block_and_indexes_only_new_rows(
 ):
     seen: list[str] = []
 
-    async def fake_extract(turn_text: str, settings, *, llm=None, when=None) -> list[Fact]:
+    async def fake_extract(turn_text: str, settings, **_) -> list[Fact]:
         seen.append(turn_text)
         return [Fact("User lives in Redmond", "place", ("home",)), Fact("User cycles to work", "routine")]
 
@@ -129,7 +129,7 @@ async def test_turn_capture_appends_one_block_and_indexes_only_new_rows(
 
 
 async def test_turn_with_no_facts_writes_nothing(manager: MemoryManager, monkeypatch: pytest.MonkeyPatch):
-    async def nothing(turn_text: str, settings, *, llm=None, when=None) -> list[Fact]:
+    async def nothing(turn_text: str, settings, **_) -> list[Fact]:
         return []
 
     monkeypatch.setattr(extraction, "extract_facts", nothing)
@@ -145,7 +145,7 @@ async def test_turn_with_no_facts_writes_nothing(manager: MemoryManager, monkeyp
 async def test_important_fact_refreshes_memory_md(manager: MemoryManager, monkeypatch: pytest.MonkeyPatch):
     pytest.importorskip("suzent_desktop.core.promotion")
 
-    async def important(turn_text: str, settings, *, llm=None, when=None) -> list[Fact]:
+    async def important(turn_text: str, settings, **_) -> list[Fact]:
         return [Fact("User is allergic to peanuts", "health", ("allergy",), 0.95)]
 
     monkeypatch.setattr(extraction, "extract_facts", important)
@@ -258,7 +258,7 @@ async def test_status_reports_stale_files(manager: MemoryManager):
 async def test_turn_dated_in_a_consolidated_day_goes_to_today(
     manager: MemoryManager, monkeypatch: pytest.MonkeyPatch, today: dt.date
 ):
-    async def one(turn_text: str, settings, *, llm=None, when=None) -> list[Fact]:
+    async def one(turn_text: str, settings, **_) -> list[Fact]:
         return [Fact("User bought a kayak", "general")]
 
     monkeypatch.setattr(extraction, "extract_facts", one)
