@@ -586,7 +586,7 @@ def cmd_status(args: argparse.Namespace, out: Output) -> int:
     gate = _gate_line(manager) if not out.as_json else None
     if gate:
         out.say(f"Dream gate:    {gate}")
-    skipped = manager.notebook.skipped_dates()
+    skipped = sorted(manager.days().skipped)
     if skipped:
         out.say(f"Skipped:       {', '.join(skipped)} (given up after the retry limit; still searchable)")
     out.say(f"Last dream:    {status['last_dream'] or 'never'}")

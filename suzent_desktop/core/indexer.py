@@ -38,6 +38,7 @@ from suzent_desktop.core.atomic import atomic_write_text
 from suzent_desktop.core.canvas import canvas_markdown, is_canvas
 from suzent_desktop.core.chunking import chunk_markdown, embedding_text
 from suzent_desktop.core.clock import Clock
+from suzent_desktop.core.days import Days
 from suzent_desktop.core.dream.pages import subject_value
 from suzent_desktop.core.embedding import Embedder, EmbeddingError
 from suzent_desktop.core.events import ChangeSet
@@ -327,10 +328,9 @@ class Indexer:
         for path in [*self.notebook.content_pages(), *self.notebook.canvases()]:
             parts = Path(self.notebook.relative(path)).parts
             found[str(path)] = _Source(path, "notebook", zone=parts[0] if len(parts) > 1 else "")
-        watermark = self.notebook.watermark(self.clock.today())
-        skipped = set(self.notebook.skipped_dates())
+        days = Days.read(self.notebook, self.clock.today())
         for date in self.archive.dates():
-            if watermark is None or date > watermark or date in skipped:
+            if days.indexed(date):
                 path = self.archive.path_for(date)
                 found[str(path)] = _Source(path, "archive", date=date)
         for date in self.transcripts.dates():  # every day: transcripts are the evidence behind pages
@@ -353,8 +353,7 @@ class Indexer:
             date = path.stem
             if date not in self.archive.dates():
                 return None
-            watermark = self.notebook.watermark(self.clock.today())
-            if watermark is None or date > watermark or date in set(self.notebook.skipped_dates()):
+            if Days.read(self.notebook, self.clock.today()).indexed(date):
                 return _Source(path, "archive", date=date)
         if path.parent == self.layout.transcripts_dir and path.suffix == ".jsonl":
             if path.stem in self.transcripts.dates():

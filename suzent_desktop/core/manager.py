@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from suzent_desktop.core import forgetting
 from suzent_desktop.core.archive import Archive, ArchiveError
 from suzent_desktop.core.clock import SYSTEM_CLOCK, Clock
+from suzent_desktop.core.days import Days
 from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.facts import Fact
 from suzent_desktop.core.layout import Layout, LayoutError, default_home
@@ -208,8 +209,8 @@ class MemoryManager:
         if timestamp is None:
             return now
         day = timestamp.date().isoformat()
-        mark = self.watermark()
-        if day > self.today() or (mark is not None and day <= mark):
+        days = self.days()
+        if day > days.today or days.is_consolidated(day):
             return now
         return timestamp
 
@@ -465,14 +466,16 @@ class MemoryManager:
     def today(self) -> str:
         return self.clock.today().isoformat()
 
+    def days(self) -> Days:
+        """Where each day stands now (the one place for today/pending/consolidated/skipped)."""
+        return Days.read(self.notebook, self.clock.today())
+
     def watermark(self) -> str | None:
-        return self.notebook.watermark(self.clock.today())
+        return self.days().watermark
 
     def pending_dates(self) -> list[str]:
         """Log dates strictly before today and strictly after the effective watermark."""
-        today = self.today()
-        mark = self.watermark()
-        return [d for d in self.archive.dates() if d < today and (mark is None or d > mark)]
+        return self.days().pending(self.archive.dates())
 
     def count_facts(self, dates: Iterable[str]) -> int:
         """Fact lines on those dates, tombstoned ones excluded; unreadable logs count as zero."""

@@ -279,7 +279,7 @@ def answer_problem(markdown: str, composed: str, offline_body: list[str], instru
 def _recent_important(manager: MemoryManager, extra: list[Fact]) -> list[str]:
     """Important facts of days after the watermark (and the given ones), newest first."""
     stones = manager.tombstones.contents()
-    mark = manager.notebook.watermark(manager.clock.today())
+    days = manager.days()
     seen: set[str] = set()
     lines: list[str] = []
 
@@ -292,7 +292,7 @@ def _recent_important(manager: MemoryManager, extra: list[Fact]) -> list[str]:
     for fact in extra:
         add(fact)
     for date in reversed(manager.archive.dates()):
-        if mark is not None and date <= mark:
+        if days.is_consolidated(date):
             break
         try:
             parsed = manager.archive.read(date)

@@ -7,21 +7,12 @@ from panes_support import WAIT_MS, run, seed, wait_task, write_page
 
 from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.ui.panes.backlinks import BacklinksPane, extract_links
-from suzent_desktop.ui.panes.daily_logs import DailyLogsPane, day_status
+from suzent_desktop.ui.panes.daily_logs import DailyLogsPane
 from suzent_desktop.ui.panes.memory_view import MemoryView
 from suzent_desktop.ui.panes.tombstones_pane import TombstonesPane
 
 # fixtures shared by the pane tests
 pane_services = panes_support.pane_services
-
-
-def test_day_status_rules() -> None:
-    skipped = {"2026-07-16"}
-    assert day_status("2026-07-20", "2026-07-20", "2026-07-17", skipped) == "today"
-    assert day_status("2026-07-16", "2026-07-20", "2026-07-17", skipped) == "skipped"
-    assert day_status("2026-07-17", "2026-07-20", "2026-07-17", skipped) == "consolidated"
-    assert day_status("2026-07-18", "2026-07-20", "2026-07-17", skipped) == "pending"
-    assert day_status("2026-07-18", "2026-07-20", None, set()) == "pending"
 
 
 def test_daily_logs_statuses_rendering_raw_and_forget(qtbot, pane_services, today) -> None:

@@ -402,7 +402,7 @@ class DreamRunner:
     async def _run_once(self, *, force: bool, dry_run: bool) -> DreamResult:
         m, s = self.manager, self.settings
         pending = await asyncio.to_thread(m.pending_dates)
-        watermark = m.notebook.watermark(self._today())
+        watermark = m.days().watermark
         if not pending:
             return DreamResult("nothing_pending", watermark=watermark, reason="no daily logs are waiting")
         if not s.memory_consolidation_enabled:

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from suzent_desktop.core.archive import ArchiveError
+from suzent_desktop.core.days import CONSOLIDATED, PENDING, SKIPPED, TODAY
 from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.facts import FactLine, ParsedLog, parse_log
 from suzent_desktop.core.tombstones import normalize
@@ -37,7 +38,6 @@ from suzent_desktop.ui.panes.common import Pane
 if TYPE_CHECKING:
     from suzent_desktop.ui.services import AppServices
 
-CONSOLIDATED, PENDING, SKIPPED, TODAY = "consolidated", "pending", "skipped", "today"
 STATUS_COLORS = {CONSOLIDATED: "#2e7d32", PENDING: "#b26a00", SKIPPED: "#c62828", TODAY: "#1565c0"}
 STATUS_HINTS = {
     CONSOLIDATED: "consolidated into the notebook (on or before the watermark)",
@@ -48,17 +48,6 @@ STATUS_HINTS = {
 CHIP_COLORS = ("#e3f2fd", "#fce4ec", "#e8f5e9", "#fff3e0", "#ede7f6", "#e0f7fa", "#f9fbe7", "#efebe9")
 DATE_ROLE = Qt.ItemDataRole.UserRole + 1
 FACT_ROLE = Qt.ItemDataRole.UserRole + 2
-
-
-def day_status(date: str, today: str, watermark: str | None, skipped: set[str] | list[str]) -> str:
-    """Where one day's log stands. Skipped days are also behind the watermark, so they are tested first."""
-    if date == today:
-        return TODAY
-    if date in skipped:
-        return SKIPPED
-    if watermark is not None and date <= watermark:
-        return CONSOLIDATED
-    return PENDING
 
 
 @dataclass
@@ -170,12 +159,10 @@ class DailyLogsPane(Pane):
 
     def _read_days(self) -> DaysSnapshot:
         manager = self.services.manager
-        today = manager.clock.today()
-        watermark = manager.notebook.watermark(today)
-        skipped = set(manager.notebook.skipped_dates())
-        snap = DaysSnapshot(today=today.isoformat(), watermark=watermark)
+        days = manager.days()
+        snap = DaysSnapshot(today=days.today, watermark=days.watermark)
         for date in manager.archive.dates():
-            snap.statuses[date] = day_status(date, snap.today, watermark, skipped)
+            snap.statuses[date] = days.status(date)
         return snap
 
     def _show_days(self, snap: DaysSnapshot) -> str | None:
