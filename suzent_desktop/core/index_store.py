@@ -35,11 +35,21 @@ READ_CONSISTENCY = dt.timedelta(seconds=1)
 OPTIMIZE_AFTER_WRITES = 20  # small writes each make a fragment; compact after this many
 MIN_VECTOR_SIMILARITY = 0.2  # cosine below which a vector-only hybrid hit is dropped as noise
 _QUERY_WORD_RE = re.compile(r"\w+", re.UNICODE)
+# The full-text index splits words with ICU's word-break rules: the same words as before for
+# English (lower-cased, stemmed), and dictionary-based words for Chinese and Japanese, which
+# have no spaces (the "simple" tokenizer made a whole CJK sentence one token: bench/cjk_search.py).
+FTS_TOKENIZER = "icu"
 _FTS_OPERATORS = frozenset({"and", "or", "not"})
 
 
 class IndexStoreError(RuntimeError):
     """The table could not be read or written; the caller rebuilds it from files."""
+
+
+def _fts_config():
+    from lancedb.index import FTS
+
+    return FTS(base_tokenizer=FTS_TOKENIZER)
 
 
 @lru_cache(maxsize=4096)
@@ -135,6 +145,8 @@ class IndexStore:
         with self._lock:
             try:
                 self._open_existing()
+                if repair and self._fts_tokenizer() not in (FTS_TOKENIZER, None):
+                    self._create_fts()  # a table from before the tokenizer changed: re-split its words
                 return True
             except Exception as exc:  # corrupt files surface as many exception types
                 if not repair:
@@ -166,7 +178,6 @@ class IndexStore:
     def reset(self) -> None:
         """Drop the table (its folder only: the index folder may hold other files) and create it empty."""
         import lancedb
-        from lancedb.index import FTS
 
         with self._lock:
             self._table = None
@@ -178,7 +189,7 @@ class IndexStore:
             self.folder.mkdir(parents=True, exist_ok=True)
             self._db = lancedb.connect(str(self.folder), read_consistency_interval=READ_CONSISTENCY)
             table = self._db.create_table(TABLE_NAME, schema=schema(self.dim), mode="overwrite")
-            table.create_index("fts", config=FTS())
+            table.create_index("fts", config=_fts_config())
             self._table = table
             self._writes = 0
 
@@ -438,9 +449,15 @@ class IndexStore:
             return self._guard(run)
 
     def _create_fts(self) -> None:
-        from lancedb.index import FTS
+        self.table.create_index("fts", config=_fts_config(), replace=True)
 
-        self.table.create_index("fts", config=FTS(), replace=True)
+    def _fts_tokenizer(self) -> str | None:
+        """The base tokenizer of the table's full-text index (None: no index, or not reported)."""
+        for index in self.table.list_indices():
+            if list(getattr(index, "columns", [])) == ["fts"]:
+                details = getattr(index, "index_details", None) or {}
+                return details.get("base_tokenizer")
+        return None
 
     def rebuild_fts(self) -> None:
         with self._lock:

@@ -140,3 +140,41 @@ def test_dimension_mismatch_recreates_table(tmp_path) -> None:
     assert second.count() == 0
     assert second.table.schema.field("vector").type.list_size == 64
     assert np.isfinite(second.dim)
+
+
+CJK_ROWS = [
+    ("饮食.md", "我每天早上喝一杯绿茶，不加糖。"),
+    ("工作.md", "我在上海的一家软件公司当数据工程师。"),
+    ("旅行.md", "明年四月去京都看樱花，已经订好了民宿。"),
+    ("仕事.md", "東京の銀行でシステムエンジニアとして働いています。"),
+    ("Tea.md", "The user drinks green tea every morning."),
+]
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [("绿茶", "饮食.md"), ("软件公司", "工作.md"), ("京都樱花", "旅行.md"), ("銀行で働く", "仕事.md"),
+     ("drinking tea", "Tea.md")],
+)
+def test_full_text_splits_chinese_and_japanese_words(store: IndexStore, query: str, expected: str) -> None:
+    embedder = HashingEmbedder()
+    store.add([_row(path, text, i, embedder) for i, (path, text) in enumerate(CJK_ROWS)])
+    store.rebuild_fts()
+    assert store.fts_search(query, 5)[0]["path"] == expected
+
+
+def test_a_table_indexed_with_the_old_tokenizer_is_re_split_on_open(tmp_path) -> None:
+    from lancedb.index import FTS
+
+    embedder = HashingEmbedder()
+    old = IndexStore(tmp_path / "index", 384)
+    old.open()
+    old.add([_row(path, text, i, embedder) for i, (path, text) in enumerate(CJK_ROWS)])
+    old.table.create_index("fts", config=FTS(), replace=True)  # how tables were built before
+    assert old.fts_search("绿茶", 5) == []
+    reader = IndexStore(tmp_path / "index", 384)
+    reader.open(repair=False)
+    assert reader.fts_search("绿茶", 5) == []  # a reader never rewrites the index
+    writer = IndexStore(tmp_path / "index", 384)
+    writer.open()
+    assert writer.fts_search("绿茶", 5)[0]["path"] == "饮食.md"
