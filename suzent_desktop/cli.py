@@ -247,6 +247,7 @@ def _run(coro: Any) -> Any:
     return asyncio.run(coro)
 
 
+NOT_CONSOLIDATED_SHOWN = 10
 NOISY_CATCH_UP = 10  # say what is happening when a sync before a search may take a moment
 
 
@@ -589,6 +590,14 @@ def cmd_status(args: argparse.Namespace, out: Output) -> int:
     skipped = sorted(manager.days().skipped)
     if skipped:
         out.say(f"Skipped:       {', '.join(skipped)} (given up after the retry limit; still searchable)")
+    left = status.get("not_consolidated") or []
+    if left:
+        out.say(f"Not consolidated: {len(left)} fact(s) of consolidated days that no page holds "
+                "(still searchable; the next dream offers them again):")
+        for fact in left[:NOT_CONSOLIDATED_SHOWN]:
+            out.say(f"  {fact['path']}:{fact['line'] or '?'}  {_one_line(fact['text'], 100)}")
+        if len(left) > NOT_CONSOLIDATED_SHOWN:
+            out.say(f"  … and {len(left) - NOT_CONSOLIDATED_SHOWN} more (`{PROG} --json status` lists all)")
     out.say(f"Last dream:    {status['last_dream'] or 'never'}")
     out.say(f"Last lint:     {status['last_lint'] or 'never'}{'  (due)' if status['lint_due'] else ''}")
     sources = ", ".join(f"{k} {v}" for k, v in sorted(index["by_source"].items())) or "empty"
@@ -664,6 +673,10 @@ def cmd_dream(args: argparse.Namespace, out: Output) -> int:
     )
     for page in overall.pages_changed:
         out.say(f"  changed: {page}")
+    for fact in overall.uncovered:
+        out.say(f"  not consolidated: {fact['date']}  {_one_line(fact['text'], 100)}")
+    for fact in overall.dropped:
+        out.say(f"  dropped: {fact['date']}  {_one_line(fact['text'], 100)} ({fact['reason']})")
     if args.dry_run:
         for diff in (overall.diffs or {}).values():
             out.say(diff)
@@ -692,6 +705,8 @@ def _overall(results: list[Any]) -> Any:
         watermark=results[-1].watermark if results[-1].watermark else head.watermark,
         pages_changed=sorted({p for r in results for p in r.pages_changed}),
         summary=" ".join(r.summary for r in worked if r.summary) if worked and not failed else head.summary,
+        uncovered=[f for r in results for f in r.uncovered],
+        dropped=[f for r in results for f in r.dropped],
     )
 
 

@@ -62,6 +62,7 @@ class Settings:
     memory_consolidation_max_retries: int = 3
     memory_consolidation_timeout_seconds: float = 600.0
     memory_consolidation_model: str = ""
+    memory_consolidation_max_write_kb: int = 256
     memory_lint_enabled: bool = True
     memory_lint_min_days: int = 7
     memory_md_max_lines: int = 60

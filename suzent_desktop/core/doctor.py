@@ -74,6 +74,7 @@ def run_doctor(home: Path, *, clock: Clock | None = None, check_index: bool = Tr
     problems += check_core_files(layout)
     problems += check_notebook(layout, contents)
     problems += check_watermark(layout, today)
+    problems += check_not_consolidated(layout, today, contents)
     if check_index:
         problems += _without_repeats(check_index_health(layout, settings, clock, contents), problems)
     return problems
@@ -251,6 +252,20 @@ def check_watermark(layout: Layout, today: dt.date) -> list[Problem]:
             Problem(INFO, str(layout.log_md), None, f"daily logs skipped by the dream runner: {', '.join(skipped)}")
         )
     return problems
+
+
+def check_not_consolidated(layout: Layout, today: dt.date, tombstones: set[str]) -> list[Problem]:
+    """Facts of consolidated days that the last dream left on no page (``core/uncovered.py``)."""
+    from suzent_desktop.core import uncovered
+
+    watermark = Notebook(layout).watermark(today)
+    return [
+        Problem(WARNING, str(layout.daily_log(fact.date)), fact.line,
+                f"not consolidated: no page holds this fact of a consolidated day; it stays searchable and the "
+                f"next dream offers it again: {fact.text[:120]!r}")
+        for fact in uncovered.consolidated(layout, watermark)
+        if fact.key[1] not in tombstones
+    ]
 
 
 def check_index_health(

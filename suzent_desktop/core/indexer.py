@@ -33,6 +33,7 @@ from pathlib import Path
 import numpy as np
 from filelock import FileLock, Timeout
 
+from suzent_desktop.core import uncovered
 from suzent_desktop.core.archive import Archive
 from suzent_desktop.core.atomic import atomic_write_text
 from suzent_desktop.core.canvas import canvas_markdown, is_canvas
@@ -65,6 +66,7 @@ LOCK_POLL_SECONDS = 0.1
 EMBEDDING_FAILED = "not indexed, embedding failed"
 CANDIDATES_PER_HIT = 3  # rows fetched per hit asked for: folding and superseding need room to reorder
 EXTRA_CANDIDATES = 10
+NOT_CONSOLIDATED = "not consolidated"  # the heading of a kept row of a consolidated day (no page holds it)
 
 ProgressFn = Callable[[int, int, str], None]
 
@@ -92,10 +94,17 @@ class _Source:
     source_type: str
     date: str | None = None
     zone: str | None = None
+    # A consolidated day's log gives rows only for these facts (normalized): the ones no page holds.
+    only: frozenset[str] | None = None
 
     @property
     def key(self) -> str:
         return str(self.path)
+
+    @property
+    def variant(self) -> str:
+        """Which rows the file gives besides its bytes: a change re-plans the file."""
+        return "" if self.only is None else "only:" + _digest(self.only)
 
 
 @dataclass
@@ -105,20 +114,25 @@ class _FileState:
     size: int
     sha256: str
     rows: dict[str, int | None]  # row id -> line it was written with
+    variant: str = ""  # the source's variant when it was indexed
 
     def to_json(self) -> dict:
-        return {
+        data = {
             "type": self.source_type,
             "mtime": self.mtime,
             "size": self.size,
             "sha256": self.sha256,
             "rows": self.rows,
         }
+        if self.variant:
+            data["variant"] = self.variant
+        return data
 
     @classmethod
     def from_json(cls, data: dict) -> _FileState:
         return cls(
-            data["type"], float(data["mtime"]), int(data["size"]), str(data["sha256"]), dict(data["rows"])
+            data["type"], float(data["mtime"]), int(data["size"]), str(data["sha256"]), dict(data["rows"]),
+            str(data.get("variant", "")),
         )
 
     @property
@@ -329,14 +343,25 @@ class Indexer:
             parts = Path(self.notebook.relative(path)).parts
             found[str(path)] = _Source(path, "notebook", zone=parts[0] if len(parts) > 1 else "")
         days = Days.read(self.notebook, self.clock.today())
+        kept = uncovered.by_date(uncovered.consolidated(self.layout, days.watermark))
         for date in self.archive.dates():
-            if days.indexed(date):
-                path = self.archive.path_for(date)
-                found[str(path)] = _Source(path, "archive", date=date)
+            source = self._archive_source(date, days, kept)
+            if source is not None:
+                found[source.key] = source
         for date in self.transcripts.dates():  # every day: transcripts are the evidence behind pages
             path = self.transcripts.path_for(date)
             found[str(path)] = _Source(path, "transcript", date=date)
         return found
+
+    def _archive_source(self, date: str, days: Days, kept: dict[str, set[str]]) -> _Source | None:
+        """A log after the watermark (or skipped) gives all its facts; a consolidated one only
+        those no page holds (``core/uncovered.py``); otherwise none."""
+        path = self.archive.path_for(date)
+        if days.indexed(date):
+            return _Source(path, "archive", date=date)
+        if date in kept:
+            return _Source(path, "archive", date=date, only=frozenset(kept[date]))
+        return None
 
     def _source_for(self, path: Path) -> _Source | None:
         """The source a single path stands for now, or None when it should have no rows."""
@@ -353,8 +378,9 @@ class Indexer:
             date = path.stem
             if date not in self.archive.dates():
                 return None
-            if Days.read(self.notebook, self.clock.today()).indexed(date):
-                return _Source(path, "archive", date=date)
+            days = Days.read(self.notebook, self.clock.today())
+            kept = uncovered.by_date(uncovered.consolidated(self.layout, days.watermark))
+            return self._archive_source(date, days, kept)
         if path.parent == self.layout.transcripts_dir and path.suffix == ".jsonl":
             if path.stem in self.transcripts.dates():
                 return _Source(path, "transcript", date=path.stem)
@@ -369,20 +395,20 @@ class Indexer:
             for fact_line in parse_log(text).facts:
                 content = fact_line.fact.content
                 norm = normalize(content)
-                if not norm or norm in stones:
+                if not norm or norm in stones or (source.only is not None and norm not in source.only):
                     continue
                 occurrence = seen.get(content, 0)
                 seen[content] = occurrence + 1
                 rows.append(
                     Row(
-                        id=row_id("archive", key, content, occurrence),
+                        id=row_id("archive" if source.only is None else "archive:kept", key, content, occurrence),
                         text=content,
                         source_type="archive",
                         path=key,
                         zone=None,
                         line=fact_line.line,
                         date=source.date,
-                        heading=None,
+                        heading=None if source.only is None else NOT_CONSOLIDATED,
                         norm=norm,
                         norm_keys=[],
                         embed_text=content,
@@ -470,10 +496,12 @@ class Indexer:
             plan.error = f"{source.path}: cannot read ({exc.strerror or exc})"
             return plan
         plan.mtime, plan.size = stat.st_mtime, stat.st_size
+        same_variant = prior is not None and prior.variant == source.variant
         if (
             prior
             and not prior.dirty
             and not recheck
+            and same_variant
             and prior.mtime == plan.mtime
             and prior.size == plan.size
         ):
@@ -484,7 +512,7 @@ class Indexer:
             plan.error = f"{source.path}: cannot read ({exc.strerror or exc})"
             return plan
         plan.sha256 = hashlib.sha256(data).hexdigest()
-        if prior and not prior.dirty and not recheck and prior.sha256 == plan.sha256:
+        if prior and not prior.dirty and not recheck and same_variant and prior.sha256 == plan.sha256:
             plan.touch_only = True  # touched, not changed: remember the new mtime, embed nothing
             return plan
         if looks_binary(data):
@@ -605,7 +633,8 @@ class Indexer:
         with self._state_lock:
             self._dirty = True
             self.state.files[plan.source.key] = _FileState(
-                plan.source.source_type, plan.mtime, plan.size, plan.sha256, {r.id: r.line for r in plan.rows}
+                plan.source.source_type, plan.mtime, plan.size, plan.sha256, {r.id: r.line for r in plan.rows},
+                plan.source.variant,
             )
             self.state.errors.pop(plan.source.key, None)
 
@@ -1237,7 +1266,7 @@ class Indexer:
         stale: list[Path] = []
         for key, source in sources.items():
             prior = files.get(key)
-            if prior is None or prior.dirty or key in failed:
+            if prior is None or prior.dirty or key in failed or prior.variant != source.variant:
                 stale.append(source.path)
                 continue
             try:

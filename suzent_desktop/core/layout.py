@@ -102,6 +102,10 @@ class Layout:
         return self.state_dir / "dream_state.json"
 
     @property
+    def uncovered_file(self) -> Path:
+        return self.state_dir / "uncovered.json"
+
+    @property
     def mcp_activity_file(self) -> Path:
         """Where an MCP server notes its last call, so an open window can show the agent is connected."""
         return self.state_dir / "mcp_activity.json"

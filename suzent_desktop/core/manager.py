@@ -508,10 +508,12 @@ class MemoryManager:
         next_batch = pending[: self.settings.memory_consolidation_max_days]
         lint_due = False
         last_dream: str | None = None
+        not_consolidated: list[dict[str, Any]] = []
         runner = self._runner()
         if runner is not None:
             gate = runner.gate_status()
             next_batch, lint_due = list(gate.next_batch), bool(gate.lint_due)
+            not_consolidated = list(gate.not_consolidated)
             pending_facts = int(gate.pending_facts)
             runs = [r for r in _safe_history(runner) if r.get("outcome") in _DREAM_RUN_OUTCOMES]
             if runs:
@@ -529,6 +531,7 @@ class MemoryManager:
             "last_dream": last_dream,
             "last_lint": lint.date if lint is not None else None,
             "lint_due": lint_due,
+            "not_consolidated": not_consolidated,
         }
 
     def _runner(self) -> Any:

@@ -58,6 +58,10 @@ class DreamResult:
     # True when the run counts as a failed attempt (failed, no change, or skipped after the
     # retry limit): `dream` exits non-zero for it, whatever the outcome's name.
     failed_attempt: bool = False
+    # Facts of the batch no page holds after a productive run ({"date", "line", "text"}):
+    # kept searchable and offered to the next run (core/uncovered.py).
+    uncovered: list[dict[str, Any]] = field(default_factory=list)
+    dropped: list[dict[str, Any]] = field(default_factory=list)  # ... plus "reason": left out on purpose
 
     def as_json(self) -> dict[str, Any]:
         """The ``dream --json`` document of interfaces.md §3."""
@@ -67,6 +71,8 @@ class DreamResult:
             "watermark": self.watermark,
             "pages_changed": list(self.pages_changed),
             "summary": self.summary,
+            "uncovered": list(self.uncovered),
+            "dropped": list(self.dropped),
         }
 
 
@@ -79,6 +85,9 @@ class GateStatus:
     pending_facts: int
     next_batch: list[str]
     lint_due: bool
+    # Facts of consolidated days that no page holds ({"date", "line", "text", "path"}), searchable
+    # from their logs and offered to the next run (core/uncovered.py).
+    not_consolidated: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -29,10 +29,12 @@ import numpy as np
 
 from suzent_desktop.core.dream.model import Batch, BatchFact, EngineReport, clean_summary
 from suzent_desktop.core.dream.pages import (
+    NEAR_DUPLICATE_THRESHOLD,
     Bullet,
     PageDoc,
     dup_norm,
-    may_be_same_fact,
+    near_duplicate,
+    restates,
     subject_value,
 )
 from suzent_desktop.core.dream.tools import UnreadablePage, VaultTools
@@ -40,10 +42,6 @@ from suzent_desktop.core.layout import ROOT_NAV_FILES
 from suzent_desktop.core.links import VaultIndex
 from suzent_desktop.core.markdown import links
 
-# Cosine above which two facts count as the same statement. Tuned for the hashing embedder
-# (words + character trigrams), where rewordings of one sentence land at 0.93–0.99 and
-# different facts sharing a template stay below 0.9; MiniLM behaves similarly at this level.
-NEAR_DUPLICATE_THRESHOLD = 0.92
 ANCHOR_CANDIDATES = 64  # nearest bullets searched for a same-page neighbour to file a new fact next to
 PERSONAL_ZONE = "3_Personal"
 ROOT_GROUP = "Vault root"
@@ -236,11 +234,8 @@ class OfflineConsolidator:
         relation = subject_value(text)
         if relation is not None and relation.key in self.by_key:
             bullet = self.by_key[relation.key]
-            other = subject_value(bullet.text)
-            old_value, new_value = (dup_norm(other.value), dup_norm(relation.value)) if other else ("", "")
-            if other is not None and (old_value == new_value or old_value.startswith(new_value + " ")):
-                # The same value, or a shorter mention of it ("works at Contoso" after "works at
-                # Contoso as a data engineer"): provenance for the richer bullet, not a change.
+            if restates(bullet.text, text):
+                # The same value, or a shorter mention of it: provenance for the richer bullet, not a change.
                 self._merge_into(bullet, item.date)
             else:
                 self._supersede(bullet, text, item.date, vector)
@@ -269,7 +264,7 @@ class OfflineConsolidator:
         candidates = np.flatnonzero(scores >= NEAR_DUPLICATE_THRESHOLD)
         for index in candidates[np.argsort(-scores[candidates])]:
             bullet = self.rows[int(index)]
-            if bullet is not None and may_be_same_fact(bullet.text, text):
+            if bullet is not None and near_duplicate(bullet.text, text, float(scores[index])):
                 return bullet
         return None
 

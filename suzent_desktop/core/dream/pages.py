@@ -201,6 +201,27 @@ def may_be_same_fact(a: str, b: str) -> bool:
     return not (ca - cb and cb - ca)
 
 
+# Cosine above which two facts count as the same statement. Tuned for the hashing embedder
+# (words + character trigrams), where rewordings of one sentence land at 0.93–0.99 and
+# different facts sharing a template stay below 0.9; MiniLM behaves similarly at this level.
+NEAR_DUPLICATE_THRESHOLD = 0.92
+
+
+def near_duplicate(a: str, b: str, cosine: float) -> bool:
+    """The consolidator's near-duplicate rule: close embeddings and no difference in substance."""
+    return cosine >= NEAR_DUPLICATE_THRESHOLD and may_be_same_fact(a, b)
+
+
+def restates(bullet: str, fact: str) -> bool:
+    """True when ``fact`` sets the same subject and relation to the value ``bullet`` already holds,
+    or to a shorter mention of it ("works at Contoso" after "works at Contoso as a data engineer")."""
+    held, said = subject_value(bullet), subject_value(fact)
+    if held is None or said is None or held.key != said.key:
+        return False
+    old, new = dup_norm(held.value), dup_norm(said.value)
+    return old == new or old.startswith(new + " ")
+
+
 _SUBJECT_ALIASES = {"the user": "user", "user": "user", "i": "user", "the user's": "user's", "my": "user's"}
 _RELATIONS: list[tuple[str, re.Pattern[str]]] = [
     ("works as", re.compile(r"^(?P<s>.+?) (?:now |currently |recently |just )?works as (?:an? )?(?P<v>.+)$")),

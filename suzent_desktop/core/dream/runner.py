@@ -37,9 +37,10 @@ from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from suzent_desktop.core import forgetting
+from suzent_desktop.core import forgetting, uncovered
 from suzent_desktop.core.archive import ArchiveError
 from suzent_desktop.core.atomic import atomic_write_text
+from suzent_desktop.core.dream.coverage import CoverageReport, check_coverage
 from suzent_desktop.core.dream.model import (
     Batch,
     BatchFact,
@@ -69,6 +70,10 @@ Snapshot = dict[str, bytes]
 
 class DreamError(RuntimeError):
     """A consolidation run could not complete (the message says why)."""
+
+
+def _fact_json(fact: BatchFact) -> dict[str, Any]:
+    return {"date": fact.date, "line": fact.line, "text": fact.fact.content}
 
 
 # -- persisted state ----------------------------------------------------------------------------
@@ -252,25 +257,37 @@ class DreamRunner:
         pending_facts = self._count_facts(pending)
         next_batch = pending[: max(1, s.memory_consolidation_max_days)]
         lint_due = self.lint_due()
+        left = self.not_consolidated()
         if not pending:
-            return GateStatus(False, "nothing pending", None, pending, 0, [], lint_due)
+            return GateStatus(False, "nothing pending", None, pending, 0, [], lint_due, left)
         if not s.memory_consolidation_enabled:
             return GateStatus(False, "memory_consolidation_enabled is false", None, pending, pending_facts,
-                              next_batch, lint_due)
+                              next_batch, lint_due, left)
         reason, next_at = self._gate(self._load_state(), pending, pending_facts)
         if not reason:
             next_at = self._now()
-        return GateStatus(not reason, reason or "due", next_at, pending, pending_facts, next_batch, lint_due)
+        return GateStatus(not reason, reason or "due", next_at, pending, pending_facts, next_batch, lint_due, left)
+
+    def not_consolidated(self) -> list[dict[str, Any]]:
+        """Facts of consolidated days that no page holds (forgotten ones left out), oldest first."""
+        m = self.manager
+        stones = m.tombstones.contents()
+        return [
+            {"date": f.date, "line": f.line, "text": f.text, "path": str(m.archive.path_for(f.date))}
+            for f in uncovered.consolidated(m.layout, m.watermark())
+            if f.key[1] not in stones
+        ]
 
     def _count_facts(self, dates: list[str]) -> int:
         counter = getattr(self.manager, "count_facts", None)
         if counter is not None:
             return int(counter(dates))
-        return sum(len(self._load_batch([d]).facts) for d in dates)
+        return sum(len(self._load_batch([d], reoffer=False).facts) for d in dates)
 
     # -- batches -------------------------------------------------------------------------------
-    def _load_batch(self, dates: list[str]) -> Batch:
-        """The batch's live facts, up to the first unreadable log.
+    def _load_batch(self, dates: list[str], *, reoffer: bool = True) -> Batch:
+        """The batch's live facts, up to the first unreadable log, then the facts of earlier
+        batches that no page holds yet (``core/uncovered.py``), offered again.
 
         A log that cannot be read ends the batch before it, so one bad file never takes the
         healthy days around it down with it; when it is the batch's first day, ArchiveError
@@ -294,7 +311,26 @@ class DreamRunner:
                     dropped += 1
                     continue
                 facts.append(BatchFact(date=date, fact=line.fact, line=line.line))
+        if reoffer:
+            facts += self._reoffered(set(dates), stones)
         return Batch(dates=list(dates), facts=facts, dropped_tombstoned=dropped, digests=digests)
+
+    def _reoffered(self, dates: set[str], stones: set[str]) -> list[BatchFact]:
+        """Facts of consolidated days that no page holds, as their logs have them now."""
+        wanted = uncovered.by_date(uncovered.consolidated(self.manager.layout, self.manager.watermark()))
+        found: list[BatchFact] = []
+        for date in sorted(set(wanted) - dates):
+            try:
+                parsed = self.manager.archive.read(date)
+            except (ArchiveError, OSError):
+                continue  # the log went unreadable: its record stays, doctor names the file
+            seen: set[str] = set()
+            for line in parsed.facts:
+                norm = normalize(line.fact.content)
+                if norm in wanted[date] and norm not in stones and norm not in seen:
+                    seen.add(norm)
+                    found.append(BatchFact(date=date, fact=line.fact, line=line.line))
+        return found
 
     def _log_digest(self, date: str) -> str:
         try:
@@ -424,10 +460,10 @@ class DreamRunner:
             batch = await asyncio.to_thread(self._load_batch, dates)
         except (ArchiveError, OSError) as exc:  # the first day's log is unreadable: it alone fails
             return await self._failed(state, dates[:1], watermark, "failed", str(exc), ChangeSet())
-        if not batch.facts:
+        if not any(f.date in batch.dates for f in batch.facts):
             return await self._skip(state, dates, 0, "no facts left to consolidate (empty or all forgotten)")
         root = m.layout.notebook_dir
-        tools = VaultTools(root, memory_search=self._memory_search)
+        tools = VaultTools(root, memory_search=self._memory_search, max_call_kb=s.memory_consolidation_max_write_kb)
         try:
             report, error = await self._guarded_engine(batch, tools)
         except asyncio.CancelledError:
@@ -449,7 +485,10 @@ class DreamRunner:
         originals = {r: tools.originals[r] for r in await asyncio.to_thread(tools.changed_files)}
         diffs = await asyncio.to_thread(lambda: unified_diffs(_present(originals), snapshot_files(root, originals)))
         await asyncio.to_thread(m.forget_journal.record, removals)
-        result = await self._productive(state, batch, report, changed, watermark)
+        coverage = await asyncio.to_thread(
+            check_coverage, batch.facts, tools, changed=changed, embed=self._cached_embed()
+        )
+        result = await self._productive(state, batch, report, changed, watermark, coverage)
         result.diffs = diffs
         # Pages this run did not write may still show text forgotten earlier: take it off too.
         result.changes.merge(await m.take_off_pages(m.tombstones.contents()))
@@ -514,18 +553,25 @@ class DreamRunner:
 
     async def _productive(
         self, state: dict[str, Any], batch: Batch, report: EngineReport, changed: list[str], watermark: str | None,
+        coverage: CoverageReport,
     ) -> DreamResult:
         m = self.manager
         self._set_phase("finalizing")
         end, grown = await asyncio.to_thread(self._covered_end, batch)
-        reason = ""
+        reasons: list[str] = []
         if grown:
-            reason = (f"daily logs changed during the run ({', '.join(grown)}); "
-                      "they stay pending and are consolidated again")
+            reasons.append(f"daily logs changed during the run ({', '.join(grown)}); "
+                           "they stay pending and are consolidated again")
         current = m.notebook.raw_watermark()
         if end is not None and ((current is not None and end <= current) or end >= self._today().isoformat()):
             raise DreamError(f"refusing to write watermark {end}: current is {current}")
         summary = clean_summary(report.summary)
+        # The record of facts no page holds is written before the ingest entry: a kill between
+        # the two leaves entries for days still pending, which mean nothing and are replaced.
+        left = await asyncio.to_thread(self._record_uncovered, batch, coverage, end)
+        if left:
+            reasons.append(f"{len(left)} fact(s) not consolidated: no page holds them; they stay searchable "
+                           "from the daily logs and the next dream offers them again")
         crash_point("dream.before_ingest")
         if end is not None:
             await asyncio.to_thread(m.notebook.append_ingest, self._today(), end, summary)
@@ -534,7 +580,10 @@ class DreamRunner:
             end = current  # pages stand; the watermark waits for the changed logs
         state["retries"].pop(batch.dates[0], None)
         state["last_success"] = self._now()
-        self._record(state, "productive", batch.dates, changed, summary, end, reason)
+        reason = "; ".join(reasons)
+        self._record(state, "productive", batch.dates, changed, summary, end, reason,
+                     uncovered=[_fact_json(f) for f in left],
+                     dropped=[{**_fact_json(f), "reason": why} for f, why in coverage.dropped])
         await asyncio.to_thread(self._save_state, state)
         root = m.layout.notebook_dir
         changes = ChangeSet(pages={root / r for r in report.pages_written} | {root / r for r in changed},
@@ -545,7 +594,38 @@ class DreamRunner:
             changes.errors.append(f"MEMORY.md promotion failed: {exc}")
         await self._sync_index(changes)
         return DreamResult("productive", batch=batch.dates, watermark=end, pages_changed=changed,
-                           summary=summary, changes=changes, reason=reason)
+                           summary=summary, changes=changes, reason=reason,
+                           uncovered=[_fact_json(f) for f in left],
+                           dropped=[{**_fact_json(f), "reason": why} for f, why in coverage.dropped])
+
+    def _record_uncovered(self, batch: Batch, coverage: CoverageReport, end: str | None) -> list[BatchFact]:
+        """Update ``.state/uncovered.json`` for this run; returns the batch's facts left uncovered.
+
+        Entries of the batch's days are replaced by this run's findings; re-offered facts that
+        a page now holds (or that were forgotten since) leave the record. Facts of days the
+        watermark will not cover yet are not recorded: their logs stay pending anyway.
+        """
+        layout = self.manager.layout
+        stones = self.manager.tombstones.contents()
+        before = uncovered.load(layout)
+        offered = {(f.date, normalize(f.fact.content)) for f in batch.facts}
+        missing = [f for f in coverage.uncovered if end is not None and f.date <= end or f.date not in batch.dates]
+        missing_keys = {(f.date, normalize(f.fact.content)) for f in missing}
+        kept = [
+            u for u in before
+            if u.date not in batch.dates and (u.key not in offered or u.key in missing_keys) and u.key[1] not in stones
+        ]
+        since = {u.key: u.since for u in before}
+        known = {u.key for u in kept}
+        today = self._today().isoformat()
+        kept += [
+            uncovered.UncoveredFact(f.date, f.fact.content, f.line, since.get(key, today))
+            for f in missing if (key := (f.date, normalize(f.fact.content))) not in known
+        ]
+        if kept != before:
+            uncovered.save(layout, kept)
+        crash_point("dream.after_coverage")
+        return missing
 
     def _time_left(self) -> float | None:
         """Seconds left of memory_consolidation_timeout_seconds for this run (None: no limit), so
@@ -563,11 +643,11 @@ class DreamRunner:
 
     def _record(
         self, state: dict[str, Any], outcome: str, batch: list[str], pages: list[str], summary: str,
-        watermark: str | None, reason: str,
+        watermark: str | None, reason: str, **extra: Any,
     ) -> None:
         state["history"].append({
             "ts": self._now(), "date": self._today().isoformat(), "outcome": outcome, "batch": list(batch),
-            "pages_changed": list(pages), "summary": summary, "watermark": watermark, "reason": reason,
+            "pages_changed": list(pages), "summary": summary, "watermark": watermark, "reason": reason, **extra,
         })
 
     # -- dry run ----------------------------------------------------------------------------------
@@ -586,7 +666,8 @@ class DreamRunner:
                 shutil.copytree, root, copy, symlinks=True, ignore=shutil.ignore_patterns(".*"),
             )
             before = await asyncio.to_thread(snapshot_vault, copy)
-            tools = VaultTools(copy, memory_search=self._memory_search)
+            tools = VaultTools(copy, memory_search=self._memory_search,
+                               max_call_kb=self.settings.memory_consolidation_max_write_kb)
             report, error = await self._guarded_engine(batch, tools)
             if report is not None:
                 await asyncio.to_thread(self._scrub_forgotten, tools)
@@ -657,7 +738,9 @@ class DreamRunner:
         """
         state = self._load_state()
         records = [
-            {k: r.get(k) for k in ("date", "outcome", "batch", "pages_changed", "summary", "watermark", "reason", "ts")}
+            {**{k: r.get(k) for k in ("date", "outcome", "batch", "pages_changed", "summary", "watermark", "reason",
+                                      "ts")},
+             "uncovered": list(r.get("uncovered") or []), "dropped": list(r.get("dropped") or [])}
             for r in state["history"] if isinstance(r, dict)
         ]
         known = {(r["date"], r["watermark"]) for r in records if r["outcome"] in ("productive", "skipped")}
@@ -669,10 +752,12 @@ class DreamRunner:
                 covered = entry.skipped or [d for d in log_dates if previous < d <= (entry.watermark or "")]
                 records.append({"date": entry.date, "outcome": "skipped" if entry.skipped else "productive",
                                 "batch": covered, "pages_changed": None, "summary": entry.summary,
-                                "watermark": entry.watermark, "reason": "", "ts": None})
+                                "watermark": entry.watermark, "reason": "", "ts": None, "uncovered": [],
+                                "dropped": []})
             elif entry.kind == "lint" and entry.date not in known_lint:
                 records.append({"date": entry.date, "outcome": "lint", "batch": [], "pages_changed": [],
-                                "summary": entry.summary, "watermark": None, "reason": "", "ts": None})
+                                "summary": entry.summary, "watermark": None, "reason": "", "ts": None,
+                                "uncovered": [], "dropped": []})
             if entry.kind == "ingest" and entry.watermark:
                 previous = max(previous, entry.watermark)
         records.sort(key=lambda r: (r["date"] or "", r["ts"] or 0.0), reverse=True)

@@ -16,6 +16,7 @@ import json
 import re
 import threading
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -27,6 +28,8 @@ from suzent_desktop.core.text import clean
 
 READ_LIMIT_CHARS = 60_000
 SEARCH_LIMIT = 8
+MAX_CALL_KB = 256  # default size limit of one tool call's arguments (memory_consolidation_max_write_kb)
+ACCOUNT_HOWS = ("merged", "superseded", "dropped")
 _PROTECTED_ZONES = frozenset({"4_Assets"})
 
 
@@ -51,14 +54,29 @@ class ToolsClosed(RuntimeError):
     """The run was stopped; the tools accept no more writes."""
 
 
+@dataclass(frozen=True)
+class Accounting:
+    """What an engine says it did with a fact that it did not write onto a page as such."""
+
+    fact: str
+    how: str  # one of ACCOUNT_HOWS
+    page: str = ""  # vault-relative page (merged, superseded)
+    bullet: str = ""  # the bullet the fact went into (merged) or that replaced it (superseded)
+    reason: str = ""  # why (required for dropped)
+
+
 class VaultTools:
     def __init__(
         self,
         root: Path,
         *,
         memory_search: Callable[[str], Awaitable[list[dict[str, Any]]]] | None = None,
+        max_call_kb: int = MAX_CALL_KB,
     ) -> None:
         self.root = Path(root)
+        self.max_call_bytes = max(1, int(max_call_kb)) * 1024
+        # Facts the engine accounted for without writing them as such (see dream/coverage.py).
+        self.accounted: list[Accounting] = []
         self._real_root = self.root.resolve()
         self._memory_search = memory_search
         self._lock = threading.Lock()
@@ -244,6 +262,21 @@ class VaultTools:
             raise ValueError(f"{relative}: the text to replace occurs {count} times; it must occur exactly once")
         self.write(relative, text.replace(old, new, 1))
 
+    def account(self, account: Accounting) -> str:
+        """Record what became of a fact that is not on a page as written; the runner checks it."""
+        if account.how not in ACCOUNT_HOWS:
+            raise ValueError(f"how must be one of {', '.join(ACCOUNT_HOWS)}, not {account.how!r}")
+        if not account.fact.strip():
+            raise ValueError("fact is required: the fact's text as listed in the batch")
+        if account.how == "dropped" and len(account.reason.strip()) < 3:
+            raise ValueError("a dropped fact needs a reason")
+        if account.how != "dropped" and not account.page.strip():
+            raise ValueError(f"a {account.how} fact needs the page that holds it")
+        if account.how == "merged" and not account.bullet.strip():
+            raise ValueError("a merged fact needs the bullet it was merged into")
+        self.accounted.append(account)
+        return f"ok: {account.how}"
+
     def search_notebook(self, query: str, limit: int = SEARCH_LIMIT) -> list[dict[str, Any]]:
         """Pages whose lines share the most words with the query (plain text; no index needed)."""
         words = {w for w in re.findall(r"\w+", query.lower()) if len(w) > 2}
@@ -269,6 +302,12 @@ class VaultTools:
         """Run one tool call from the model; failures come back as text the model can act on."""
         import asyncio
 
+        size = len(arguments.encode("utf-8", errors="replace")) if isinstance(arguments, str) else len(
+            json.dumps(arguments or {}, ensure_ascii=False).encode("utf-8", errors="replace"))
+        if size > self.max_call_bytes:
+            return (f"error: this call's arguments are {size // 1024} KB; a tool call may carry at most "
+                    f"{self.max_call_bytes // 1024} KB (memory_consolidation_max_write_kb). Write smaller "
+                    "pages, or change a page with several edits")
         try:
             args = json.loads(arguments) if isinstance(arguments, str) else dict(arguments or {})
             if not isinstance(args, dict):
@@ -290,6 +329,11 @@ class VaultTools:
             if name == "search_notebook":
                 hits = await asyncio.to_thread(self.search_notebook, str(args["query"]))
                 return json.dumps(hits, ensure_ascii=False) if hits else "no matches"
+            if name == "account_for_fact":
+                return self.account(Accounting(
+                    str(args["fact"]), str(args["how"]).strip().lower(), str(args.get("page", "")),
+                    str(args.get("bullet", "")), str(args.get("reason", "")),
+                ))
             if name == "search_memory":
                 if self._memory_search is None:
                     return "error: memory search is not available in this run"
@@ -351,6 +395,29 @@ TOOL_SPECS: list[dict[str, Any]] = [
             "name": "search_notebook",
             "description": "Find lines in notebook pages sharing words with the query.",
             "parameters": {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]},
+        },
+    },
+    {
+        "type": "function",
+        "function": {
+            "name": "account_for_fact",
+            "description": (
+                "Say what became of a batch fact that you did not write onto a page as it is: merged into an "
+                "existing bullet (give page and bullet), superseded by a newer value with the old one kept in the "
+                "page's History (give page), or dropped as trivial (give reason). A fact that is neither on a page "
+                "nor accounted for stays pending and is offered again."
+            ),
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "fact": {"type": "string", "description": "the fact's text as listed in the batch"},
+                    "how": {"type": "string", "enum": list(ACCOUNT_HOWS)},
+                    "page": {"type": "string"},
+                    "bullet": {"type": "string"},
+                    "reason": {"type": "string"},
+                },
+                "required": ["fact", "how"],
+            },
         },
     },
     {

@@ -134,6 +134,8 @@ class DreamPanel(Pane):
         self.reason_label.setWordWrap(True)
         self.phase_label = QLabel(self)
         self.lint_label = QLabel(self)
+        self.uncovered_label = QLabel(self)
+        self.uncovered_label.setWordWrap(True)
         form = QFormLayout()
         form.addRow("Watermark:", self.watermark_label)
         form.addRow("Pending days:", self.pending_label)
@@ -142,6 +144,7 @@ class DreamPanel(Pane):
         form.addRow("Waiting because:", self.reason_label)
         form.addRow("Runner:", self.phase_label)
         form.addRow("Lint:", self.lint_label)
+        form.addRow("Not consolidated:", self.uncovered_label)
 
         self.dream_button = QPushButton("Dream now", self)
         self.dream_button.setToolTip("Consolidate the next batch of pending days now, ignoring the schedule")
@@ -232,7 +235,21 @@ class DreamPanel(Pane):
         self.facts_label.setText(f"{gate.pending_facts}{batch_text}")
         self.reason_label.setText(html.escape(gate.reason or ("due" if gate.due else "")))
         self.lint_label.setText("due" if gate.lint_due else "not due")
+        self._show_not_consolidated(list(getattr(gate, "not_consolidated", []) or []))
         self._update_next_run()
+
+    def _show_not_consolidated(self, facts: list[dict]) -> None:
+        """Facts of consolidated days no page holds: still searchable, offered to the next run."""
+        if not facts:
+            self.uncovered_label.setText("none — every consolidated fact stands on a page")
+            self.uncovered_label.setToolTip("")
+            return
+        shown = "; ".join(f"{f['date']}: {f['text']}" for f in facts[:3])
+        more = f"; … ({len(facts) - 3} more)" if len(facts) > 3 else ""
+        self.uncovered_label.setText(
+            html.escape(f"{len(facts)} fact(s), still searchable and offered to the next run — {shown}{more}")
+        )
+        self.uncovered_label.setToolTip("\n".join(f"{f['date']}  {f['text']}" for f in facts))
 
     def _update_next_run(self) -> None:
         if self.gate is None:

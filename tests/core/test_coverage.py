@@ -1,0 +1,158 @@
+"""Coverage before the watermark: no fact leaves search unless a page holds it (or the engine said why)."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import json
+
+import pytest
+from dream_support import days_before, make_manager, page, write_log
+
+from suzent_desktop.core import uncovered
+from suzent_desktop.core.doctor import run_doctor
+from suzent_desktop.core.dream.coverage import check_coverage
+from suzent_desktop.core.dream.model import Batch, BatchFact, EngineReport
+from suzent_desktop.core.dream.runner import DreamRunner
+from suzent_desktop.core.dream.tools import Accounting, VaultTools
+from suzent_desktop.core.facts import Fact
+from suzent_desktop.core.indexer import NOT_CONSOLIDATED
+
+JASPER = "User collects jasper indigo near the xenon nimbus falcon"
+
+
+async def junk_engine(batch: Batch, tools: VaultTools) -> EngineReport:
+    """A hostile model: one big page of junk instead of the batch's facts."""
+    tools.write("2_Wiki/Junk.md", "# Junk\n\n" + "lorem ipsum dolor sit amet\n" * 2000)
+    return EngineReport(summary="wrote a page")
+
+
+async def faithful_engine(batch: Batch, tools: VaultTools) -> EngineReport:
+    body = "".join(f"- {f.fact.content} ({f.date})\n" for f in batch.facts)
+    old = tools.read("3_Personal/Facts.md") if tools.exists("3_Personal/Facts.md") else "# Facts\n\n"
+    tools.write("3_Personal/Facts.md", old + body)
+    return EngineReport(summary=f"wrote {len(batch.facts)} facts")
+
+
+@pytest.fixture
+def seeded(home, clock, today):
+    manager = make_manager(home, clock)
+    d1, d2 = days_before(today, 3)[:2]
+    write_log(manager, d1, [JASPER, Fact("User works at Contoso", "work")])
+    write_log(manager, d2, ["User prefers quiet trains over buses"])
+    return manager, [d1, d2]
+
+
+async def _hits(manager, text):
+    return [h for h in (await manager.search(text, limit=20, record_recall=False)).hits if h.text == text]
+
+
+async def test_a_model_that_writes_junk_leaves_every_fact_searchable_and_listed(seeded, today):
+    manager, dates = seeded
+    await manager.reindex()
+    result = await DreamRunner(manager, engine=junk_engine).run_once()
+    assert result.outcome == "productive" and manager.watermark() == dates[-1]  # the run was productive
+    assert {f["text"] for f in result.uncovered} == {JASPER, "User works at Contoso", "User prefers quiet trains over buses"}
+    assert "3 fact(s) not consolidated" in result.reason
+    for fact in result.uncovered:
+        hits = await _hits(manager, fact["text"])
+        assert hits and hits[0].source_type == "archive" and hits[0].heading == NOT_CONSOLIDATED
+    assert {f.text for f in uncovered.load(manager.layout)} == {f["text"] for f in result.uncovered}
+    status = await manager.status()
+    assert {f["text"] for f in status["not_consolidated"]} == {f["text"] for f in result.uncovered}
+    problems = await asyncio.to_thread(run_doctor, manager.layout.home, clock=manager.clock)
+    flagged = [p for p in problems if p.message.startswith("not consolidated")]
+    assert {(p.path, p.line) for p in flagged} == {
+        (str(manager.archive.path_for(f["date"])), f["line"]) for f in result.uncovered
+    }
+    history = DreamRunner(manager).history()
+    assert {f["text"] for f in history[0]["uncovered"]} == {f["text"] for f in result.uncovered}
+
+    # The next run offers them again; once a page holds them they leave the record and the logs' rows go.
+    write_log(manager, (today - dt.timedelta(days=1)).isoformat(), ["User grows basil"])
+    second = await DreamRunner(manager, engine=faithful_engine).run_once(force=True)
+    assert second.outcome == "productive" and second.uncovered == []
+    assert JASPER in page(manager, "3_Personal/Facts.md")
+    assert uncovered.load(manager.layout) == []
+    assert (await manager.status())["not_consolidated"] == []
+    hits = [h for h in (await manager.search(JASPER, limit=20, record_recall=False)).hits if JASPER in h.text]
+    assert hits and all(h.source_type != "archive" for h in hits)
+    assert (await manager.indexer.stats()).by_source.get("archive", 0) == 0
+
+
+async def test_the_offline_engine_covers_duplicates_rewordings_and_superseded_values(home, clock, today):
+    manager = make_manager(home, clock)
+    d1, d2, d3 = days_before(today, 3)
+    write_log(manager, d1, [Fact("User works at Contoso as a data engineer", "work"), "User likes green tea"])
+    write_log(manager, d2, [Fact("User works at Contoso", "work"), "User likes green tea."])
+    write_log(manager, d3, [Fact("User now works at Microsoft", "work")])
+    result = await DreamRunner(manager).run_once()
+    assert result.outcome == "productive" and result.uncovered == [] and result.dropped == []
+    assert (await manager.indexer.stats()).by_source.get("archive", 0) == 0
+
+
+async def test_engine_accounts_are_checked_against_the_vault(seeded):
+    manager, dates = seeded
+
+    async def accounting_engine(batch: Batch, tools: VaultTools) -> EngineReport:
+        tools.write("3_Personal/Work.md", "# Work\n\n- Employed by Contoso (2026-07-17)\n")
+        tools.account(Accounting("User works at Contoso", "merged", "3_Personal/Work.md", "Employed by Contoso"))
+        tools.account(Accounting("User prefers quiet trains over buses", "dropped", reason="small talk"))
+        tools.account(Accounting(JASPER, "merged", "3_Personal/Hobbies.md", "User collects stones"))  # no such page
+        return EngineReport(summary="accounted")
+
+    result = await DreamRunner(manager, engine=accounting_engine).run_once()
+    assert result.outcome == "productive"
+    assert [f["text"] for f in result.uncovered] == [JASPER]
+    assert [(f["text"], f["reason"]) for f in result.dropped] == [("User prefers quiet trains over buses", "small talk")]
+    assert DreamRunner(manager).history()[0]["dropped"][0]["reason"] == "small talk"
+    assert await _hits(manager, JASPER)
+
+
+async def test_forgotten_facts_are_not_uncovered_and_leave_the_record(seeded, today):
+    manager, dates = seeded
+    await DreamRunner(manager, engine=junk_engine).run_once()
+    await manager.forget(JASPER)
+    assert JASPER not in {f["text"] for f in (await manager.status())["not_consolidated"]}
+    write_log(manager, (today - dt.timedelta(days=1)).isoformat(), ["User grows basil"])
+    seen: list[str] = []
+
+    async def watching_engine(batch: Batch, tools: VaultTools) -> EngineReport:
+        seen.extend(f.fact.content for f in batch.facts)
+        return await faithful_engine(batch, tools)
+
+    await DreamRunner(manager, engine=watching_engine).run_once(force=True)
+    assert JASPER not in seen and "User works at Contoso" in seen
+    assert uncovered.load(manager.layout) == []
+    assert not await _hits(manager, JASPER)
+
+
+def test_coverage_rules_are_the_consolidators(tmp_path):
+    root = tmp_path / "vault"
+    (root / "3_Personal").mkdir(parents=True)
+    (root / "3_Personal" / "Work.md").write_text(
+        "# Work\n\n- User works at Contoso as a data engineer (2026-07-01)\n\n## History\n\n"
+        "- ~~User lived in Berlin~~ (2026-06-01, until 2026-07-01)\n", encoding="utf-8")
+    (root / "2_Wiki").mkdir()
+    (root / "2_Wiki" / "Notes.md").write_text("Some intro. The user enjoys hiking in the Alps! More.\n", encoding="utf-8")
+    tools = VaultTools(root)
+
+    def fact(text: str) -> BatchFact:
+        return BatchFact("2026-07-02", Fact(text), 5)
+
+    facts = [fact("User works at Contoso"), fact("user lived in berlin."), fact("The user enjoys hiking in the Alps"),
+             fact("User works at Fabrikam"), fact("User likes tea")]
+    report = check_coverage(facts, tools)
+    assert [f.fact.content for f in report.on_pages] == [
+        "User works at Contoso", "user lived in berlin.", "The user enjoys hiking in the Alps"]
+    assert [f.fact.content for f in report.uncovered] == ["User works at Fabrikam", "User likes tea"]
+
+
+async def test_a_tool_call_larger_than_the_limit_is_refused_with_an_error_the_model_sees(tmp_path):
+    root = tmp_path / "vault"
+    root.mkdir()
+    tools = VaultTools(root, max_call_kb=256)
+    reply = await tools.dispatch("write", json.dumps({"path": "Big.md", "content": "x" * 300_000}))
+    assert reply.startswith("error:") and "256 KB" in reply and "memory_consolidation_max_write_kb" in reply
+    assert not (root / "Big.md").exists()
+    assert (await tools.dispatch("write", json.dumps({"path": "Small.md", "content": "fine\n"}))).startswith("ok")
