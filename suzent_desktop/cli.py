@@ -705,8 +705,9 @@ def _overall(results: list[Any]) -> Any:
         watermark=results[-1].watermark if results[-1].watermark else head.watermark,
         pages_changed=sorted({p for r in results for p in r.pages_changed}),
         summary=" ".join(r.summary for r in worked if r.summary) if worked and not failed else head.summary,
-        uncovered=[f for r in results for f in r.uncovered],
-        dropped=[f for r in results for f in r.dropped],
+        # A fact left uncovered is offered to every later batch of the cycle: list it once, as last seen.
+        uncovered=list({(f["date"], f["text"]): f for r in results for f in r.uncovered}.values()),
+        dropped=list({(f["date"], f["text"]): f for r in results for f in r.dropped}.values()),
     )
 
 
