@@ -103,6 +103,12 @@ def parse_wikilink(text: str) -> Link | None:
     return _wikilink(match, 0) if match else None
 
 
+def wikilink_at(text: str, pos: int) -> Link | None:
+    """The wikilink or embed starting exactly at ``pos`` (the preview's inline rule), or None."""
+    match = _WIKILINK_RE.match(text, pos)
+    return _wikilink(match, 0) if match else None
+
+
 def _wikilink(match: re.Match[str], offset: int) -> Link | None:
     inner = match.group("inner")
     alias: str | None = None

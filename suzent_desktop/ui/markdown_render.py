@@ -18,14 +18,20 @@ from markdown_it.rules_inline import StateInline
 from mdit_py_plugins.front_matter import front_matter_plugin
 from mdit_py_plugins.tasklists import tasklists_plugin
 
-from suzent_desktop.core.markdown import Link, frontmatter, heading_line, meta_text, parse_wikilink
+from suzent_desktop.core.markdown import (
+    Link,
+    frontmatter,
+    heading_line,
+    meta_text,
+    parse_wikilink,
+    wikilink_at,
+)
 
 __all__ = ["Link", "MarkdownRenderer", "heading_line", "parse_href", "parse_wikilink", "render", "wikilink_href"]
 
 WIKILINK_SCHEME = "wikilink"
 _CHECKED_RE = re.compile(r'<input class="task-list-item-checkbox" checked="checked"[^>]*>')
 _UNCHECKED_RE = re.compile(r'<input class="task-list-item-checkbox"[^>]*>')
-_WIKILINK_AT = re.compile(r"!?\[\[[^\[\]\n]+?\]\]")
 
 
 def wikilink_href(link: Link) -> str:
@@ -54,15 +60,14 @@ def _wikilink_rule(state: StateInline, silent: bool) -> bool:
     src, pos = state.src, state.pos
     if not (src.startswith("[[", pos) or src.startswith("![[", pos)):
         return False
-    match = _WIKILINK_AT.match(src, pos)
-    link = parse_wikilink(match.group(0)) if match else None
-    if match is None or link is None:
+    link = wikilink_at(src, pos)
+    if link is None:
         return False
     if not silent:
         token = state.push("wikilink", "a", 0)
         token.meta = {"link": link}
-        token.content = match.group(0)
-    state.pos = match.end()
+        token.content = src[link.start : link.end]
+    state.pos = link.end
     return True
 
 

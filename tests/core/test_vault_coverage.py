@@ -1,4 +1,4 @@
-"""JSON Canvas boards: their text nodes are searchable and their links are checked."""
+"""Vault coverage: JSON Canvas boards and symlinked folders are searched and their links checked."""
 
 from __future__ import annotations
 
@@ -44,3 +44,20 @@ async def test_canvas_text_is_searchable_and_its_links_are_checked(home, clock) 
         ("broken_link", "2_Wiki/Trip board.canvas")
     ]
     assert "2_Wiki/Packing.md" not in {f.path for f in findings if f.kind == "orphan"}  # the board links it
+
+
+async def test_symlinked_folders_are_indexed_and_their_pages_are_link_targets(home, clock, tmp_path) -> None:
+    import os
+
+    manager = make_manager(home, clock)
+    root = manager.layout.notebook_dir
+    shared = tmp_path / "shared notes"
+    shared.mkdir()
+    (shared / "Sourdough.md").write_text("# Sourdough\n\nFeed the starter with rye flour twice a day.\n", encoding="utf-8")
+    os.symlink(shared, root / "2_Wiki" / "Shared")
+    os.symlink(root / "2_Wiki", root / "2_Wiki" / "Shared" / "back")  # a loop back into the vault
+    (root / "2_Wiki" / "Bread.md").write_text("# Bread\n\nSee [[Sourdough]].\n", encoding="utf-8")
+    await manager.reindex()
+    result = await manager.search("starter rye flour", record_recall=False)
+    assert result.hits and result.hits[0].path == str(root / "2_Wiki" / "Shared" / "Sourdough.md")
+    assert [f for f in link_audit(manager) if f.kind == "broken_link"] == []
