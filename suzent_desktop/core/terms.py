@@ -24,7 +24,7 @@ STOPWORDS = frozenset(
     nor not of off on once only or other our ours ourselves out over own same she should so some such than
     that the their theirs them themselves then there these they this those through to too under until up
     very was we were what when where which while who whom why will with would you your yours yourself
-    yourselves s t ll ve re d m user users""".split()
+    yourselves s t ll ve re d m user users now currently""".split()
 )
 # Words that make a question about the past: "where did the user work before".
 _PAST_WORDS = frozenset(
