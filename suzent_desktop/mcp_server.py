@@ -81,8 +81,8 @@ Save one conversation turn so the memory can keep what the USER said that is wor
 Call it after a turn in which the user shared a preference, a fact about themselves, a
 person, a project, a decision or a plan. Do not call it for small talk, for turns that only
 contain your own answers, or when the user asked you not to remember.
-The memory extracts facts from the user's words; your reply is context only and is never
-stored as a fact. Do not pass secrets (passwords, API keys, tokens): they would be written
+Facts are taken from the user's words; your reply only gives them context and is not
+stored as a fact about the user. Do not pass secrets (passwords, API keys, tokens): they would be written
 to a plain file.
 Example: {"user": "I moved to Lisbon last month and I prefer tea over coffee",
 "assistant": "Noted!", "session_id": "chat-42"}
