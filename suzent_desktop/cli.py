@@ -363,10 +363,10 @@ def cmd_capture(args: argparse.Namespace, out: Output) -> int:
         )
     )
     date = min(changes.logs) if changes.logs else manager.today()
-    turn = _captured_turn(manager)
+    turn = captured_turn(manager)
     out.doc(
         {
-            "facts": [_fact_dict(f) for f in facts],
+            "facts": [fact_dict(f) for f in facts],
             "date": date if facts else None,
             "path": str(manager.archive.path_for(date)) if facts else None,
             "turn": turn,
@@ -389,7 +389,7 @@ def cmd_capture(args: argparse.Namespace, out: Output) -> int:
     return 0
 
 
-def _captured_turn(manager: Any) -> dict[str, Any] | None:
+def captured_turn(manager: Any) -> dict[str, Any] | None:
     """Where the turn just captured was kept (None when transcripts are off)."""
     kept = manager.last_turn
     if kept is None:
@@ -397,7 +397,7 @@ def _captured_turn(manager: Any) -> dict[str, Any] | None:
     return {"id": kept.id, "path": str(kept.path), "line": kept.line}
 
 
-def _fact_dict(fact: Any) -> dict[str, Any]:
+def fact_dict(fact: Any) -> dict[str, Any]:
     return {"category": fact.category, "content": fact.content, "tags": list(fact.tags), "importance": fact.importance}
 
 
@@ -444,7 +444,7 @@ def cmd_search(args: argparse.Namespace, out: Output) -> int:
         return await manager.search(args.query, limit=args.limit, source=args.source)
 
     response = _run(go())
-    results = [_hit_dict(hit) for hit in response.hits]
+    results = [hit_dict(hit) for hit in response.hits]
     out.doc(results)
     if response.warning:
         out.warn(f"warning: {response.warning}")
@@ -482,7 +482,8 @@ def _place_dict(place: Any) -> dict[str, Any]:
     return item
 
 
-def _hit_dict(hit: Any) -> dict[str, Any]:
+def hit_dict(hit: Any) -> dict[str, Any]:
+    """The JSON form of a search hit, shared by ``search --json`` and the MCP server's search_memory."""
     item = _place_dict(hit)
     item["score"] = float(hit.score)
     item["heading"] = hit.heading

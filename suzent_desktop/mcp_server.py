@@ -37,7 +37,7 @@ from mcp_types import Resource as MCPResource
 from mcp_types import ToolAnnotations
 from pydantic import Field, ValidationError
 
-from suzent_desktop.cli import SOURCES, is_handled_error
+from suzent_desktop.cli import SOURCES, captured_turn, fact_dict, hit_dict, is_handled_error
 from suzent_desktop.core.dream.tools import READ_LIMIT_CHARS, VaultAccessError, VaultTools, decode_page
 from suzent_desktop.core.mcp_activity import ActivityRecorder
 
@@ -81,9 +81,10 @@ Save one conversation turn so the memory can keep what the USER said that is wor
 Call it after a turn in which the user shared a preference, a fact about themselves, a
 person, a project, a decision or a plan. Do not call it for small talk, for turns that only
 contain your own answers, or when the user asked you not to remember.
-Facts are taken from the user's words; your reply only gives them context and is not
-stored as a fact about the user. Do not pass secrets (passwords, API keys, tokens): they would be written
-to a plain file.
+The turn is kept word for word in the day's transcript, and facts are taken from the
+user's words; your reply only gives them context and is not stored as a fact about the
+user. Do not pass secrets (passwords, API keys, tokens): they would be written to a plain
+file.
 Example: {"user": "I moved to Lisbon last month and I prefer tea over coffee",
 "assistant": "Noted!", "session_id": "chat-42"}
 Returns the facts written, the daily log file and whether MEMORY.md was refreshed."""
@@ -100,12 +101,14 @@ importance (0..1): 0.8 or more marks a fact as core and may bring it into MEMORY
 
 SEARCH_MEMORY = """\
 Search everything remembered: daily logs (source "archive"), notebook pages ("notebook"),
-the core files MEMORY.md, persona.md, user.md ("core") and captured conversation turns kept
-word for word ("transcript"). Hybrid keyword + meaning search.
+the core files MEMORY.md, persona.md, user.md ("core") and the verbatim conversation turns
+("transcript"). Hybrid keyword + meaning search.
 Call it before answering questions that may depend on earlier conversations, preferences,
 people or projects, and before storing a fact (to avoid duplicates).
-Each hit has: id (pass it to forget), text, source, path, line (daily logs), date, page
-(notebook pages: pass it to read_page), heading and score (higher is better).
+Each hit has: id (pass it to forget), text, source, path, line, date, score (higher is
+better), heading, page (notebook pages: pass it to read_page), superseded with
+superseded_on and current (a newer value replaced this one: prefer current), and places
+(every file holding the same fact).
 Example: {"query": "coffee preferences", "limit": 5}
 date_from / date_to (YYYY-MM-DD, inclusive) keep hits dated in that range."""
 
@@ -182,10 +185,8 @@ class MemoryTools:
         )
         date = min(changes.logs) if changes.logs else None
         return {
-            "facts": [
-                {"category": f.category, "content": f.content, "tags": list(f.tags), "importance": f.importance}
-                for f in facts
-            ],
+            "facts": [fact_dict(f) for f in facts],
+            "turn": captured_turn(self.manager),  # where the verbatim turn was kept (None: transcripts off)
             "date": date,
             "path": str(self.manager.archive.path_for(date)) if date else None,
             "lines": list(changes.log_lines),
@@ -282,15 +283,11 @@ class MemoryTools:
         self._hits.move_to_end(hit.row_id)
         while len(self._hits) > HIT_ID_MEMORY:
             self._hits.popitem(last=False)
-        item: dict[str, Any] = {
-            "id": hit.row_id, "text": hit.text, "source": hit.source_type, "path": str(hit.path),
-            "line": hit.line, "date": hit.date, "score": round(float(hit.score), 4),
-        }
+        item: dict[str, Any] = {"id": hit.row_id, **hit_dict(hit), "source": hit.source_type}
+        item["score"] = round(item["score"], 4)
         page = self._page_of(Path(hit.path))
         if page is not None:
             item["page"] = page
-        if hit.heading:
-            item["heading"] = hit.heading
         return item
 
     def _page_of(self, path: Path) -> str | None:

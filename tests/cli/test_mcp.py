@@ -92,6 +92,8 @@ async def test_capture_search_forget_round_trip_on_disk(home: Path, today) -> No
         assert "chat-42" in "\n".join(lines)
         tea_line = next(n for n in captured["lines"] if "green tea" in lines[n - 1])
         assert "enjoy Lisbon" not in log.read_text(encoding="utf-8")  # the reply is never a fact
+        kept = Path(captured["turn"]["path"]).read_text(encoding="utf-8").splitlines()[captured["turn"]["line"] - 1]
+        assert "prefer green tea" in kept and "enjoy Lisbon" in kept  # the turn itself, word for word
 
         remembered = _doc(
             await session.call_tool(
