@@ -156,3 +156,34 @@ async def test_a_tool_call_larger_than_the_limit_is_refused_with_an_error_the_mo
     assert reply.startswith("error:") and "256 KB" in reply and "memory_consolidation_max_write_kb" in reply
     assert not (root / "Big.md").exists()
     assert (await tools.dispatch("write", json.dumps({"path": "Small.md", "content": "fine\n"}))).startswith("ok")
+
+
+class HugePageLLM:
+    """A hostile model: asks to write one 5 MB page again and again, then gives up."""
+
+    def __init__(self) -> None:
+        self.requests: list[int] = []
+
+    async def chat(self, model, messages, tools, timeout):
+        from suzent_desktop.core.llm import ChatReply, ToolCall
+
+        self.requests.append(sum(len(json.dumps(m)) for m in messages))
+        if len(self.requests) > 3:
+            return ChatReply("done")
+        body = json.dumps({"path": "2_Wiki/Huge.md", "content": "junk " * 1_000_000})
+        return ChatReply(None, [ToolCall(f"c{len(self.requests)}", "write", body)], "tool_calls")
+
+
+async def test_a_huge_tool_call_is_refused_and_never_resent_and_the_run_stays_in_time(home, clock, today):
+    import time
+
+    manager = make_manager(home, clock, memory_consolidation_model="fake", memory_consolidation_timeout_seconds=5.0)
+    write_log(manager, days_before(today, 1)[0], [JASPER])
+    model = HugePageLLM()
+    started = time.monotonic()
+    result = await DreamRunner(manager, llm=model).run_once()
+    elapsed = time.monotonic() - started
+    assert not (manager.layout.notebook_dir / "2_Wiki" / "Huge.md").exists()
+    assert result.outcome in ("failed", "no_change") and manager.watermark() is None
+    assert max(model.requests) < 200_000, "a refused call's megabytes are not sent back to the model"
+    assert elapsed < 5.0 + 3.0

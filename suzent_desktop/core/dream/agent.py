@@ -15,6 +15,7 @@ arguments ends it with that call's error, so the run's reason always names the c
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from importlib import resources
@@ -29,6 +30,7 @@ PAGE_CHARS = 4000
 PAGES_TOTAL_CHARS = 24000
 SEARCH_PAGES = 6
 MAX_SAME_FAILURES = 2  # the same failing call (name and arguments) runs at most this often
+MAX_CANONICAL_CHARS = 64_000  # longer arguments are compared by hash
 TOOL_NAMES = frozenset(spec["function"]["name"] for spec in TOOL_SPECS)
 _TAGGED_CALL_RE = re.compile(r"<tool_call>\s*(.*?)\s*(?:</tool_call>|$)", re.DOTALL)
 _FENCE_RE = re.compile(r"```(?:json|tool_call)?\s*(.*?)```", re.DOTALL)
@@ -183,7 +185,7 @@ class DreamAgent:
         calls_made = 0
         for _step in range(self.max_steps):
             reply = await self.llm.chat(self.model, messages, TOOL_SPECS, self.call_timeout)
-            messages.append(reply.as_message())
+            messages.append(self._bounded(reply.as_message()))
             if reply.tool_calls:
                 for call in reply.tool_calls:
                     result = await self._dispatch(call.name, call.arguments, failures)
@@ -207,6 +209,16 @@ class DreamAgent:
             return EngineReport(summary=clean_summary(reply.content), pages_written=sorted(self.tools.written))
         raise AgentError(f"the model did not finish within {self.max_steps} steps")
 
+    def _bounded(self, message: dict[str, Any]) -> dict[str, Any]:
+        """The reply as it goes back into the conversation: a call too large to run is not resent
+        with every later request (the tools refuse it and say so; its bytes would only cost time)."""
+        for call in message.get("tool_calls") or []:
+            arguments = call["function"].get("arguments") or ""
+            if isinstance(arguments, str) and len(arguments) > self.tools.max_call_bytes:
+                call["function"] = {**call["function"], "arguments": json.dumps(
+                    {"omitted": f"{len(arguments) // 1024} KB of arguments, over the limit"})}
+        return message
+
     async def _dispatch(self, name: str, arguments: str, failures: dict[tuple[str, str], int]) -> str:
         """Run one call; the same call failing :data:`MAX_SAME_FAILURES` times ends the run, naming it."""
         key = (name, _canonical(arguments))
@@ -223,6 +235,8 @@ class DreamAgent:
 
 
 def _canonical(arguments: str) -> str:
+    if len(arguments) > MAX_CANONICAL_CHARS:  # never parse a huge argument just to compare it
+        return hashlib.sha256(arguments.encode("utf-8", errors="replace")).hexdigest()
     try:
         return json.dumps(json.loads(arguments), sort_keys=True)
     except ValueError:

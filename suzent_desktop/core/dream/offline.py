@@ -37,7 +37,7 @@ from suzent_desktop.core.dream.pages import (
     restates,
     subject_value,
 )
-from suzent_desktop.core.dream.tools import UnreadablePage, VaultTools
+from suzent_desktop.core.dream.tools import ToolsClosed, UnreadablePage, VaultTools
 from suzent_desktop.core.layout import ROOT_NAV_FILES
 from suzent_desktop.core.links import VaultIndex
 from suzent_desktop.core.markdown import links
@@ -219,6 +219,8 @@ class OfflineConsolidator:
         if self.embed is not None and facts:
             vectors = self.embed([" ".join(f.fact.content.split()) for f in facts])
         for index, item in enumerate(facts):
+            if self.tools.closed:  # the run timed out or was cancelled: stop the worker thread now
+                raise ToolsClosed("the run was stopped")
             self._merge_fact(item, None if vectors is None else vectors[index])
         written = self._write_pages()
         hub = self._write_hub()
