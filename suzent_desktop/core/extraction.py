@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any
 
 from suzent_desktop.core import relative_dates
@@ -177,12 +177,14 @@ async def extract_facts(
     llm: Any = None,
     when: dt.datetime | None = None,
     notes: list[str] | None = None,
+    people: Mapping[str, str] | None = None,
 ) -> list[Fact]:
     """Facts of one turn: from ``settings.extraction_model`` if set, else the offline extractor.
 
     ``llm`` is an object with a ``complete_json`` coroutine (default: :mod:`core.llm`);
     ``when`` is the turn's time, from which relative dates ("yesterday") are resolved;
-    ``notes`` collects what the user should hear about (model facts dropped as ungrounded).
+    ``notes`` collects what the user should hear about (model facts dropped as ungrounded);
+    ``people`` are the people and animals the user introduced before (see :func:`known_people`).
     """
     user, assistant = split_turn(turn_text)
     if settings.extraction_model:
@@ -199,7 +201,7 @@ async def extract_facts(
         if note and notes is not None:
             notes.append(f"extraction model {settings.extraction_model}: {note}")
         return kept
-    return OfflineExtractor().extract(user, assistant, when=when)
+    return OfflineExtractor().extract(user, assistant, when=when, people=people)
 
 
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -304,7 +306,7 @@ _SMALL_TALK = re.compile(
     r"i see|i agree|me too|same here|fair enough|that makes sense|makes sense|good point|good idea|"
     r"i appreciate|i am (so |really |very )?(glad|happy|excited|grateful|sorry) (to hear|that|for)|"
     r"i (really )?(hope|wish|wonder|guess|suppose|bet)\b|i (do not|dont) know\b|i am not sure\b|"
-    r"i (was )?just (wondering|curious|asking)|i (will|am going to) (let|keep|get back|check|try|think|look)\b)",
+    r"i (was )?just (wondering|curious|asking)|i (will|am going to) (let|keep|get back|check|try|think|look))\b",
     re.I,
 )
 # A sentence about the other party ("you", "your") is not a fact about the user.
@@ -506,6 +508,38 @@ _FILLER = re.compile(
 )
 
 
+_PETS = "dog|cat|rabbit|parrot|tortoise|puppy|kitten|guinea pig|hamster|horse|budgie|ferret|lizard|snake|turtle"
+_KNOWN_RE = [
+    re.compile(rf"\bUser's (?P<who>{_PEOPLE}) (?P<name>[A-Z][a-z]+)\b"),
+    re.compile(rf"\b(?P<name>[A-Z][a-z]+), User's (?P<who>{_PEOPLE})\b"),
+    re.compile(rf"\b(?:User's|a|an) (?P<who>{_PETS}) (?:named |called )?(?P<name>[A-Z][a-z]+)\b"),
+    re.compile(rf"\b(?P<name>[A-Z][a-z]+), User's (?P<who>{_PETS})\b"),
+]
+
+
+def known_people(contents: Iterable[str]) -> dict[str, str]:
+    """First name (lower-cased) → who it is ("User's sister Ana"), from fact texts."""
+    found: dict[str, str] = {}
+    for content in contents:
+        for pattern in _KNOWN_RE:
+            for match in pattern.finditer(content):
+                found[match.group("name").lower()] = f"User's {match.group('who')} {match.group('name')}"
+    return found
+
+
+def _name_known_person(text: str, people: Mapping[str, str]) -> tuple[str, str | None]:
+    """A sentence about a person or animal the user introduced before, saying who it is."""
+    if not people:
+        return text, None
+    for match in re.finditer(r"\b[A-Za-z][a-z]+\b", text):
+        who = people.get(match.group(0).lower())
+        if who is not None and (match.group(0)[0].isupper() or match.start() == 0):
+            name = who.split()[-1]
+            relation = who.rsplit(" ", 1)[0].replace("User's", "the user's")
+            return f"{text[: match.start()]}{name} ({relation}){text[match.end():]}", who
+    return text, None
+
+
 class OfflineExtractor:
     """Rule-based extraction of what the user says about themselves (see the module docstring).
 
@@ -515,22 +549,34 @@ class OfflineExtractor:
     are resolved from a person named earlier in the turn or the sentence is dropped.
     """
 
-    def extract(self, user_text: str, assistant_text: str = "", *, when: dt.datetime | None = None) -> list[Fact]:
+    def extract(
+        self,
+        user_text: str,
+        assistant_text: str = "",
+        *,
+        when: dt.datetime | None = None,
+        people: Mapping[str, str] | None = None,
+    ) -> list[Fact]:
+        """Facts of one turn. ``people`` maps a lower-cased first name the user introduced earlier
+        ("my grandfather Felix") to who that is ("User's grandfather Felix"): a later sentence
+        about Felix alone is then a fact about someone the user knows, and says who."""
         user_text = user_text[:MAX_OFFLINE_CHARS]
+        people = dict(people or {})
         facts: list[Fact] = []
         seen: set[str] = set()
         antecedent: str | None = None
         for sentence in _sentences(user_text):
-            fact, antecedent = self._sentence_fact(sentence, antecedent, when)
+            fact, antecedent = self._sentence_fact(sentence, antecedent, when, people)
             if fact is not None and fact.content.lower() not in seen:
                 seen.add(fact.content.lower())
                 facts.append(fact)
+                people.update(known_people([fact.content]))
         if user_text.strip():
             facts += self._restated(assistant_text[:MAX_OFFLINE_CHARS], user_text, facts, when)
         return facts[:MAX_FACTS_PER_TURN]
 
     def _sentence_fact(
-        self, sentence: str, antecedent: str | None, when: dt.datetime | None
+        self, sentence: str, antecedent: str | None, when: dt.datetime | None, people: Mapping[str, str]
     ) -> tuple[Fact | None, str | None]:
         """The fact of one sentence (or None), and the person later pronouns point to."""
         sentence = _FILLER.sub("", sentence.strip()).strip()
@@ -548,15 +594,23 @@ class OfflineExtractor:
         resolved = self._resolve_pronouns(expanded, antecedent if not found else None)
         if resolved is None or len(resolved) > 400:
             return None, antecedent
-        if not _FIRST_PERSON.search(resolved) or not _substantive(resolved):
+        if not _FIRST_PERSON.search(resolved):
+            resolved, who = _name_known_person(resolved, people)
+            if who is None:
+                return None, antecedent
+            antecedent = who
+        if not _substantive(resolved):
             return None, antecedent
         return self._make(resolved, when), antecedent
 
     @staticmethod
     def _resolve_pronouns(expanded: str, antecedent: str | None) -> str | None:
         """Replace he/she with the person named earlier in the turn; None when a pronoun dangles."""
-        if _THING_PRONOUN.search(expanded) or _DEMONSTRATIVE_ALONE.search(expanded):
-            return None
+        for pattern in (_THING_PRONOUN, _DEMONSTRATIVE_ALONE):
+            pronoun = pattern.search(expanded)
+            # "I drive a Mazda 3, it is old": "it" points at a name before it in the same sentence.
+            if pronoun and not re.search(r"(?<!^)\b(?!I\b)[A-Z][\w-]*", expanded[: pronoun.start()]):
+                return None
         subject = _SUBJECT_PRONOUN.match(expanded)
         if subject and subject.group(1).lower() not in ("he", "she"):
             return None

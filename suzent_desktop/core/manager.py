@@ -72,6 +72,7 @@ class MemoryManager:
         self.recall = RecallLog(layout)
         self.transcripts = Transcripts(layout)
         self.last_turn: TranscriptTurn | None = None  # where the latest capture kept its turn
+        self._people: dict[str, str] | None = None  # names the user introduced, read from the logs once
         self.indexer = indexer
 
     # -- construction ------------------------------------------------------------
@@ -165,7 +166,11 @@ class MemoryManager:
         turn_text = extraction.turn_to_text(clean(clean_text(user)), clean(clean_text(assistant)))
         try:
             notes: list[str] = []
-            facts = list(await extraction.extract_facts(turn_text, self.settings, when=turn_time, notes=notes))
+            people = await asyncio.to_thread(self._known_people)
+            facts = list(
+                await extraction.extract_facts(turn_text, self.settings, when=turn_time, notes=notes, people=people)
+            )
+            people.update(extraction.known_people(f.content for f in facts))
         except extraction.ExtractionError:
             if paths:  # the turn itself is kept and findable even though no fact came out of it
                 await self.indexer.sync_paths(paths)
@@ -185,6 +190,23 @@ class MemoryManager:
         if any(f.is_important for f in facts):
             changes.merge(await self._refresh_memory_md_from_important(facts))
         return facts, changes
+
+    def _known_people(self) -> dict[str, str]:
+        """People and animals the user introduced in earlier turns ("my sister Ana"), from the daily logs.
+
+        Read once per process, then kept up to date by each capture (blocking: run in a thread).
+        """
+        if self._people is None:
+            from suzent_desktop.core.extraction import known_people
+
+            contents: list[str] = []
+            for date in self.archive.dates():
+                try:
+                    contents += [line.fact.content for line in self.archive.read(date).facts]
+                except (ArchiveError, OSError):
+                    continue
+            self._people = known_people(contents)
+        return self._people
 
     def _turn_time(self, timestamp: dt.datetime | None) -> tuple[dt.datetime, dict]:
         """When a turn is filed in the transcripts, and a note when its own timestamp was not used.

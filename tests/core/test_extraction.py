@@ -15,6 +15,7 @@ from suzent_desktop.core.extraction import (
     ExtractionError,
     OfflineExtractor,
     extract_facts,
+    known_people,
     to_third_person,
     turn_to_text,
     user_part,
@@ -352,3 +353,26 @@ async def test_capture_reports_dropped_model_facts(home, clock, monkeypatch):
     facts, changes = await manager.process_conversation_turn_for_memories("I live in Porto.", "Nice", "s1")
     assert [f.content for f in facts] == ["User lives in Porto"]
     assert any("1 fact(s) not supported" in e for e in changes.errors)
+
+
+def test_a_person_or_animal_introduced_earlier_is_named_in_later_news():
+    people = known_people(["User's grandfather Felix lives in Galway", "User has a rabbit named Juniper"])
+    assert people == {"felix": "User's grandfather Felix", "juniper": "User's rabbit Juniper"}
+    facts = offline("felix got engaged in Tbilisi last weekend! Juniper had a check-up and is fine.", when=None)
+    assert facts == []  # without knowing who they are, these are not about the user
+    extractor = OfflineExtractor()
+    texts = [f.content for f in extractor.extract(
+        "felix got engaged in Tbilisi! Juniper had a check-up at the vet and is fine. Pepper is sold out.",
+        people=people,
+    )]
+    assert texts == [
+        "Felix (the user's grandfather) got engaged in Tbilisi",
+        "Juniper (the user's rabbit) had a check-up at the vet and is fine",
+    ]
+
+
+async def test_capture_remembers_who_the_user_introduced_in_earlier_turns(home, clock):
+    manager = make_manager(home, clock)
+    await manager.process_conversation_turn_for_memories("My cousin Amara lives in Nantes.", "Nice", "s1")
+    facts, _ = await manager.process_conversation_turn_for_memories("Amara just bought a sailboat!", "Wow", "s1")
+    assert [f.content for f in facts] == ["Amara (the user's cousin) just bought a sailboat"]
