@@ -237,10 +237,12 @@ def _home(args: argparse.Namespace) -> Path:
     return default_home()
 
 
-def _open(args: argparse.Namespace):
+def _open(args: argparse.Namespace, *, bootstrap: bool = True):
+    """The engine on the home; ``bootstrap=False`` for the commands that only look (status,
+    search), so looking never creates vault folders or seed files."""
     from suzent_desktop.core.manager import MemoryManager
 
-    return MemoryManager.open(_home(args))
+    return MemoryManager.open(_home(args), bootstrap=bootstrap)
 
 
 def _run(coro: Any) -> Any:
@@ -437,7 +439,7 @@ def _read_turn(source: str) -> dict[str, Any]:
 def cmd_search(args: argparse.Namespace, out: Output) -> int:
     if not args.query.strip():
         raise CliError("nothing to search for: the query is empty")
-    manager = _open(args)
+    manager = _open(args, bootstrap=False)
 
     async def go() -> Any:
         await _catch_up(manager, out)
@@ -575,7 +577,7 @@ def _progress_printer(out: Output) -> Callable[[int, int, str], None] | None:
 
 
 def cmd_status(args: argparse.Namespace, out: Output) -> int:
-    manager = _open(args)
+    manager = _open(args, bootstrap=False)
     status = _run(manager.status())
     out.doc(status)
     index = status["index"]
@@ -599,6 +601,8 @@ def cmd_status(args: argparse.Namespace, out: Output) -> int:
             out.say(f"  {fact['path']}:{fact['line'] or '?'}  {_one_line(fact['text'], 100)}")
         if len(left) > NOT_CONSOLIDATED_SHOWN:
             out.say(f"  … and {len(left) - NOT_CONSOLIDATED_SHOWN} more (`{PROG} --json status` lists all)")
+    for user_file, own in manager.layout.user_nav_files():
+        out.say(f"Your file:     {user_file.name} is yours and left alone; the app keeps {own.name} instead")
     out.say(f"Last dream:    {status['last_dream'] or 'never'}")
     out.say(f"Last lint:     {status['last_lint'] or 'never'}{'  (due)' if status['lint_due'] else ''}")
     sources = ", ".join(f"{k} {v}" for k, v in sorted(index["by_source"].items())) or "empty"

@@ -69,6 +69,11 @@ class Settings:
     memory_md_max_chars: int = 4000
     mcp_allow_maintenance: bool = False
     llm_timeout_seconds: float = 60.0
+    # The app's own index/log/schema names when the vault root already holds the user's own
+    # index.md / log.md / schema.md (files without the app's marker are never written).
+    alt_index_name: str = "suzent-index.md"
+    alt_log_name: str = "suzent-log.md"
+    alt_schema_name: str = "suzent-schema.md"
 
     def replace(self, **changes: Any) -> Settings:
         return dataclasses.replace(self, **changes)

@@ -4,6 +4,9 @@ The temp file sits beside its target as ``.NAME.XXXXXXXX.tmp`` (``tempfile``'s e
 characters). A process killed between writing it and renaming it leaves it behind;
 :func:`sweep_temp_files` removes such leftovers on the next start, and only files of that
 exact pattern that are older than every write still running.
+
+A replaced file keeps its mode; a new file gets the mode the umask gives (0644 under the
+usual 022), like any file the user's editor would create, not mkstemp's private 0600.
 """
 
 from __future__ import annotations
@@ -44,8 +47,7 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
                 handle.flush()
                 os.fsync(handle.fileno())
             crash_point("atomic.before_rename")
-            if path.exists():
-                os.chmod(tmp, path.stat().st_mode & 0o7777)
+            os.chmod(tmp, path.stat().st_mode & 0o7777 if path.exists() else new_file_mode())
             os.replace(tmp, path)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
@@ -53,6 +55,25 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
     finally:
         with _running_lock:
             _running.pop(number, None)
+
+
+def current_umask() -> int:
+    """The process umask, read without changing it where the system allows (Linux /proc)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as handle:
+            for line in handle:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)  # elsewhere: set and restore at once
+    os.umask(mask)
+    return mask
+
+
+def new_file_mode() -> int:
+    """The mode ``open()`` would give a new file: 0666 less the umask."""
+    return 0o666 & ~current_umask()
 
 
 def atomic_write_text(path: Path, text: str) -> None:

@@ -166,6 +166,9 @@ def check_notebook(layout: Layout, tombstones: set[str]) -> list[Problem]:
             _, problem = _decode(nav)
             if problem is not None:
                 problems.append(problem)
+    for user_file, own in layout.user_nav_files():
+        problems.append(Problem(INFO, str(user_file), None,
+                                f"your own {user_file.name} is left alone; the app keeps {own.name} instead"))
     for page in notebook.content_pages():
         text, problem = _decode(page)
         if problem is not None:

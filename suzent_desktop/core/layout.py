@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -12,6 +13,45 @@ from suzent_desktop.settings import CONFIG_NAME, Settings
 # own entry point, log.md by the runner's appends); content tools never write them.
 INDEX_MD, LOG_MD, SCHEMA_MD = "index.md", "log.md", "schema.md"
 ROOT_NAV_FILES: frozenset[str] = frozenset({INDEX_MD, LOG_MD, SCHEMA_MD})
+DEFAULT_ALT_NAMES: tuple[str, str, str] = ("suzent-index.md", "suzent-log.md", "suzent-schema.md")
+
+# Every navigation file the program seeds carries a ``<!-- suzent:… -->`` comment. Files of
+# earlier versions are recognised by their seeded text or by the runner's own entries.
+APP_MARKER = "<!-- suzent:"
+_LEGACY_SIGNS: dict[str, tuple[str, ...]] = {
+    LOG_MD: ("Append-only record of consolidation (`ingest`) and audit (`lint`) runs.",),
+    SCHEMA_MD: ("the consolidation runner (\"dream\")",),
+    INDEX_MD: (),
+}
+# An ingest entry with a watermark, or a lint entry: the runner's own format in a log.md.
+_RUNNER_ENTRY_RE = re.compile(r"^##\s+\[\d{4}-\d{2}-\d{2}\]\s+(ingest\b.*\bwatermark=|lint\b)", re.MULTILINE)
+_HEAD_BYTES = 256 * 1024
+_OWNER_CACHE: dict[tuple[str, int, int], bool] = {}
+
+
+def is_app_file(path: Path, plain_name: str) -> bool:
+    """True when the program may write ``path``: it carries the program's marker (or the text
+    of an earlier version's seed). A root index.md/log.md/schema.md without it is the user's."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return False
+    key = (str(path), stat.st_mtime_ns, stat.st_size)
+    known = _OWNER_CACHE.get(key)
+    if known is not None:
+        return known
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(_HEAD_BYTES).decode("utf-8", errors="replace").lstrip("\ufeff")
+    except OSError:
+        return False
+    mine = APP_MARKER in head or any(sign in head for sign in _LEGACY_SIGNS.get(plain_name, ())) or (
+        plain_name == LOG_MD and _RUNNER_ENTRY_RE.search(head) is not None
+    )
+    if len(_OWNER_CACHE) > 256:
+        _OWNER_CACHE.clear()
+    _OWNER_CACHE[key] = mine
+    return mine
 
 
 class LayoutError(ValueError):
@@ -34,6 +74,8 @@ class Layout:
     memory_dir: Path
     notebook_dir: Path
     index_dir: Path
+    # The program's own names for index.md, log.md, schema.md when the user already has those.
+    alt_names: tuple[str, str, str] = DEFAULT_ALT_NAMES
 
     @classmethod
     def from_settings(cls, home: Path, settings: Settings) -> Layout:
@@ -50,6 +92,7 @@ class Layout:
             memory_dir=pick(settings.memory_path, home / "memory"),
             notebook_dir=pick(settings.notebook_path, home / "notebook"),
             index_dir=pick(settings.index_path, home / ".suzent" / "memory"),
+            alt_names=(settings.alt_index_name, settings.alt_log_name, settings.alt_schema_name),
         )
 
     # memory side
@@ -110,17 +153,46 @@ class Layout:
         """Where an MCP server notes its last call, so an open window can show the agent is connected."""
         return self.state_dir / "mcp_activity.json"
 
+    # The navigation files are resolved here and nowhere else: the watermark lives in the
+    # program's log file, so every reader and writer must agree on which file that is.
+    def _nav(self, plain: str, alt: str) -> Path:
+        """``plain`` unless the vault root holds a user's own file of that name, then ``alt``."""
+        path = self.notebook_dir / plain
+        if not path.exists() or is_app_file(path, plain):
+            return path
+        return self.notebook_dir / alt
+
     @property
     def log_md(self) -> Path:
-        return self.notebook_dir / LOG_MD
+        return self._nav(LOG_MD, self.alt_names[1])
 
     @property
     def index_md(self) -> Path:
-        return self.notebook_dir / INDEX_MD
+        return self._nav(INDEX_MD, self.alt_names[0])
 
     @property
     def schema_md(self) -> Path:
-        return self.notebook_dir / SCHEMA_MD
+        return self._nav(SCHEMA_MD, self.alt_names[2])
+
+    def nav_files(self) -> list[Path]:
+        """The program's index, log and schema files as they resolve now."""
+        return [self.index_md, self.log_md, self.schema_md]
+
+    def app_nav_names(self) -> frozenset[str]:
+        """Root file names the program keeps now (content tools never write them)."""
+        return frozenset(p.name for p in self.nav_files())
+
+    def reserved_root_names(self) -> frozenset[str]:
+        """Root names no engine may write: the plain names (the program's or the user's) and the alternates."""
+        return ROOT_NAV_FILES | frozenset(name.lower() for name in self.alt_names)
+
+    def user_nav_files(self) -> list[tuple[Path, Path]]:
+        """(the user's own file, the program's file used instead) for each name the user already had."""
+        pairs = []
+        for plain, own in ((INDEX_MD, self.index_md), (LOG_MD, self.log_md), (SCHEMA_MD, self.schema_md)):
+            if own.name != plain:
+                pairs.append((self.notebook_dir / plain, own))
+        return pairs
 
     @property
     def trash_dir(self) -> Path:

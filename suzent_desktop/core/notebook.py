@@ -16,7 +16,7 @@ from importlib import resources
 from pathlib import Path
 
 from suzent_desktop.core.canvas import is_canvas
-from suzent_desktop.core.layout import ROOT_NAV_FILES, Layout
+from suzent_desktop.core.layout import INDEX_MD, LOG_MD, ROOT_NAV_FILES, SCHEMA_MD, Layout
 from suzent_desktop.core.links import vault_files
 from suzent_desktop.core.markdown import FenceTracker
 
@@ -89,8 +89,7 @@ class Notebook:
                 folder.mkdir(parents=True)
                 created.append(folder)
         self.layout.state_dir.mkdir(exist_ok=True)
-        for name in _SEEDS:
-            target = self.root / name
+        for name, target in zip(_SEEDS, self._seed_targets(), strict=True):
             if not target.exists():
                 try:
                     with target.open("x", encoding="utf-8") as handle:
@@ -99,6 +98,11 @@ class Notebook:
                 except FileExistsError:
                     pass
         return created
+
+    def _seed_targets(self) -> list[Path]:
+        """Where each seed goes: its plain name, or the program's own name when the user has that file."""
+        by_name = {INDEX_MD: self.layout.index_md, LOG_MD: self.layout.log_md, SCHEMA_MD: self.layout.schema_md}
+        return [by_name[name] for name in _SEEDS]
 
     # -- pages -------------------------------------------------------------------
     def is_content_page(self, path: Path) -> bool:
@@ -110,7 +114,12 @@ class Notebook:
             return False
         if path.is_relative_to(self.layout.memory_dir) and self.layout.memory_dir != self.root:
             return False  # daily logs and core files kept inside the vault are not notebook pages
-        return not (len(relative.parts) == 1 and relative.name in ROOT_NAV_FILES)
+        if len(relative.parts) != 1:
+            return True
+        # The program's own navigation files are not pages; a user's own index.md or log.md is.
+        return relative.name.lower() not in self.layout.reserved_root_names() or (
+            relative.name not in self.layout.app_nav_names() and relative.name.lower() in ROOT_NAV_FILES
+        )
 
     def is_canvas(self, path: Path) -> bool:
         """A JSON Canvas board of the vault (indexed by its text nodes, its links checked)."""

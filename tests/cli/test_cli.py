@@ -331,7 +331,7 @@ def test_non_utf8_files_do_not_stop_search(home: Path, capsys: pytest.CaptureFix
 
 def test_created_home_is_bootstrapped(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
     new_home = tmp_path / "brand" / "new"
-    run_json(capsys, new_home, "status")
+    run_json(capsys, new_home, "remember", "User likes tea")
     assert (new_home / "notebook" / "schema.md").is_file()
     assert (new_home / "notebook" / "3_Personal").is_dir()
     assert (new_home / "memory" / "archive").is_dir()

@@ -311,6 +311,7 @@ def test_tombstones_file_without_final_newline(layout: Layout):
 
 
 def test_recall_log_format_dedup_and_counts(layout: Layout):
+    layout.notebook_dir.mkdir(parents=True)
     recall = RecallLog(layout)
     long = "x" * 300
     recall.record([Recall(long, "notebook"), Recall(long, "notebook"), Recall("fact", "archive")])
@@ -403,3 +404,8 @@ def test_odd_categories_and_tags_are_written_so_they_read_back(layout: Layout):
         ("c", "general", ()),
         ("d", "cafe", ()),
     ]
+
+
+def test_recall_is_not_recorded_into_a_vault_that_does_not_exist(layout: Layout):
+    RecallLog(layout).record([Recall("fact", "archive")])
+    assert not layout.notebook_dir.exists()

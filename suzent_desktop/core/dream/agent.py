@@ -167,8 +167,8 @@ class DreamAgent:
             last_date=batch.dates[-1],
             fact_count=len(batch.facts),
             facts="\n".join(f.as_log_line() for f in batch.facts) or "(none)",
-            schema=self._read_or("schema.md", "(missing)"),
-            index=self._read_or("index.md", "(missing)"),
+            schema=self._read_or(self.tools.schema_name, "(missing)"),
+            index=self._read_or(self.tools.index_name, "(missing)"),
             pages="\n\n".join(pages_text) or "(no pages yet)",
         )
         return [

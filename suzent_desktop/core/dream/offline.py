@@ -38,7 +38,6 @@ from suzent_desktop.core.dream.pages import (
     subject_value,
 )
 from suzent_desktop.core.dream.tools import ToolsClosed, UnreadablePage, VaultTools
-from suzent_desktop.core.layout import ROOT_NAV_FILES
 from suzent_desktop.core.links import VaultIndex
 from suzent_desktop.core.markdown import links
 
@@ -338,7 +337,8 @@ class OfflineConsolidator:
         return [rel]
 
     def _write_index(self) -> None:
-        current = self.tools.read("index.md") if self.tools.exists("index.md") else "# Index\n"
+        name = self.tools.index_name
+        current = self.tools.read(name) if self.tools.exists(name) else "# Index\n"
         updated = render_index(current, self.tools)
         if updated != current:
             self.tools.write_index(updated)
@@ -362,7 +362,7 @@ def render_index(current: str, tools: VaultTools) -> str:
     names = VaultIndex.scan(tools.root)
     groups: dict[str, list[str]] = {}
     for rel in tools.list(""):
-        if rel.endswith("/") or rel.lower() in ROOT_NAV_FILES:
+        if rel.endswith("/") or rel.lower() in tools.reserved:
             continue
         zone = rel.split("/", 1)[0] if "/" in rel else ROOT_GROUP
         groups.setdefault(zone, []).append(rel)

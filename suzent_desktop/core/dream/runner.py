@@ -54,6 +54,7 @@ from suzent_desktop.core.dream.model import (
 from suzent_desktop.core.dream.tools import VaultTools
 from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.faults import crash_point
+from suzent_desktop.core.layout import ROOT_NAV_FILES
 from suzent_desktop.core.tombstones import normalize
 
 if TYPE_CHECKING:
@@ -136,10 +137,11 @@ def snapshot_files(root: Path, rels: Iterable[str]) -> Snapshot:
     return found
 
 
-def _is_content(rel: str) -> bool:
+def _is_content(rel: str, reserved: frozenset[str] = ROOT_NAV_FILES) -> bool:
+    """A content page: markdown, not hidden, not one of the root navigation names (``reserved``)."""
     parts = rel.split("/")
     return rel.lower().endswith(".md") and not any(p.startswith(".") for p in parts) and not (
-        len(parts) == 1 and parts[0] in ("index.md", "log.md", "schema.md")
+        len(parts) == 1 and parts[0].lower() in reserved
     )
 
 
@@ -413,6 +415,13 @@ class DreamRunner:
             tools.close()
             self._task = None
 
+    def _tools(self, root: Path) -> VaultTools:
+        """Vault tools on ``root`` (the vault or a scratch copy), with the program's own root file names."""
+        layout = self.manager.layout
+        return VaultTools(root, memory_search=self._memory_search, index_name=layout.index_md.name,
+                          schema_name=layout.schema_md.name, reserved=layout.reserved_root_names(),
+                          max_call_kb=self.settings.memory_consolidation_max_write_kb)
+
     def wake(self) -> None:
         """End the schedule's current wait (settings changed): the gates are read again now."""
         if self._wake is not None:
@@ -463,7 +472,7 @@ class DreamRunner:
         if not any(f.date in batch.dates for f in batch.facts):
             return await self._skip(state, dates, 0, "no facts left to consolidate (empty or all forgotten)")
         root = m.layout.notebook_dir
-        tools = VaultTools(root, memory_search=self._memory_search, max_call_kb=s.memory_consolidation_max_write_kb)
+        tools = self._tools(root)
         try:
             report, error = await self._guarded_engine(batch, tools)
         except asyncio.CancelledError:
@@ -475,7 +484,7 @@ class DreamRunner:
             self._save_state(state)
             raise
         removals = await asyncio.to_thread(self._scrub_forgotten, tools) if report is not None else []
-        changed = [r for r in await asyncio.to_thread(tools.changed_files) if _is_content(r)]
+        changed = [r for r in await asyncio.to_thread(tools.changed_files) if _is_content(r, tools.reserved)]
         if report is None or not changed:
             restored = await asyncio.to_thread(tools.rollback)
             changes = ChangeSet(pages={root / r for r in restored})
@@ -503,7 +512,7 @@ class DreamRunner:
         stones = self.manager.tombstones.contents()
         removals: list[forgetting.Removal] = []
         for rel in tools.changed_files():
-            if not _is_content(rel):
+            if not _is_content(rel, tools.reserved):
                 continue
             try:
                 path = tools.resolve(rel)
@@ -666,14 +675,13 @@ class DreamRunner:
                 shutil.copytree, root, copy, symlinks=True, ignore=shutil.ignore_patterns(".*"),
             )
             before = await asyncio.to_thread(snapshot_vault, copy)
-            tools = VaultTools(copy, memory_search=self._memory_search,
-                               max_call_kb=self.settings.memory_consolidation_max_write_kb)
+            tools = self._tools(copy)
             report, error = await self._guarded_engine(batch, tools)
             if report is not None:
                 await asyncio.to_thread(self._scrub_forgotten, tools)
             after = await asyncio.to_thread(snapshot_vault, copy)
         diffs = unified_diffs(before, after)
-        changed = sorted(r for r in diffs if _is_content(r))
+        changed = sorted(r for r in diffs if _is_content(r, tools.reserved))
         if report is None:
             outcome = "failed"
         else:

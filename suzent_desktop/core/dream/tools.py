@@ -22,7 +22,7 @@ from typing import Any
 
 from suzent_desktop.core.atomic import atomic_write_bytes, atomic_write_text
 from suzent_desktop.core.faults import crash_point
-from suzent_desktop.core.layout import INDEX_MD, ROOT_NAV_FILES
+from suzent_desktop.core.layout import INDEX_MD, ROOT_NAV_FILES, SCHEMA_MD
 from suzent_desktop.core.links import VaultIndex
 from suzent_desktop.core.text import clean
 
@@ -72,11 +72,20 @@ class VaultTools:
         *,
         memory_search: Callable[[str], Awaitable[list[dict[str, Any]]]] | None = None,
         max_call_kb: int = MAX_CALL_KB,
+        index_name: str = INDEX_MD,
+        schema_name: str = SCHEMA_MD,
+        reserved: frozenset[str] = ROOT_NAV_FILES,
     ) -> None:
+        """``index_name``/``schema_name`` are the program's own files (Layout resolves them: a
+        user's own index.md moves the program's to another name); ``reserved`` root names are
+        never written through :meth:`write`."""
         self.root = Path(root)
         self.max_call_bytes = max(1, int(max_call_kb)) * 1024
         # Facts the engine accounted for without writing them as such (see dream/coverage.py).
         self.accounted: list[Accounting] = []
+        self.index_name = index_name
+        self.schema_name = schema_name
+        self.reserved = frozenset(name.lower() for name in reserved)
         self._real_root = self.root.resolve()
         self._memory_search = memory_search
         self._lock = threading.Lock()
@@ -129,7 +138,7 @@ class VaultTools:
             raise VaultAccessError(f"{relative}: not a file")
         if any(p.startswith(".") for p in parts):
             raise VaultAccessError(f"{relative}: hidden folders such as .state/ belong to the program{via}")
-        if len(parts) == 1 and parts[0].lower() in ROOT_NAV_FILES:
+        if len(parts) == 1 and parts[0].lower() in self.reserved:
             raise VaultAccessError(f"{relative}: {parts[0]} is kept by the program and cannot be written{via}")
         if parts[0] in _PROTECTED_ZONES:
             raise VaultAccessError(f"{relative}: 4_Assets/ holds attachments and is never edited{via}")
@@ -216,15 +225,16 @@ class VaultTools:
 
         Only the vault's own index.md: a link named index.md that resolves anywhere else is refused.
         """
-        path = self._real(self.root / INDEX_MD, INDEX_MD)
-        if path != self._real_root / INDEX_MD:
-            raise VaultAccessError(f"{INDEX_MD}: is a link to {self.relative(path)}; it is left as it is")
+        name = self.index_name
+        path = self._real(self.root / name, name)
+        if path != self._real_root / name:
+            raise VaultAccessError(f"{name}: is a link to {self.relative(path)}; it is left as it is")
         with self._lock:
             if self._closed:
                 raise ToolsClosed("the run was stopped; no more writes")
             self._journal(path)
             atomic_write_text(path, clean(text))
-            self.written.add(INDEX_MD)
+            self.written.add(name)
 
     def _journal(self, path: Path) -> None:
         rel = self.relative(path)
