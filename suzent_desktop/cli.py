@@ -265,16 +265,24 @@ async def _catch_up(manager: Any, out: Output) -> None:
 
 # -- commands --------------------------------------------------------------------------
 def cmd_gui(args: argparse.Namespace, out: Output) -> int:
+    """Open the app. A problem found first is printed here and shown in a window too (the
+    desktop entry has no terminal): a settings error offers to open the file or start with defaults."""
     home = _home(args)
-    _preflight(home)
+    try:
+        _preflight(home)
+    except ValueError as exc:  # SettingsError, LayoutError, NotebookError
+        out.warn(f"{PROG}: error: {exc}")
+        return _launch(home, problem=exc)
     return _launch(home)
 
 
-def _launch(home: Path) -> int:
+def _launch(home: Path, *, problem: Exception | None = None) -> int:
     try:
         from suzent_desktop.ui.app import run_app
     except ImportError as exc:
         raise CliError(f"the desktop app cannot start: {exc}") from exc
+    if problem is not None:
+        return int(run_app(home, problem=problem) or 0)
     return int(run_app(home) or 0)
 
 

@@ -152,36 +152,69 @@ def _parse_env_value(key: str, raw: str, want: type, source: str) -> Any:
 
 def load_settings(home: Path, environ: dict[str, str] | None = None) -> Settings:
     """Read ``home/config.toml`` then ``SUZENT_*`` overrides. A missing file is fine."""
+    return _load(home, environ, strict=True)[0]
+
+
+def load_settings_lenient(home: Path, environ: dict[str, str] | None = None) -> tuple[Settings, list[SettingsError]]:
+    """Every setting that can be read, defaults for the rest, and what could not be read.
+
+    For "start with defaults" after a config error: the vault paths and models that are
+    fine stay as configured (a default notebook_path would open a different, empty vault);
+    only the faulty keys (or, for a file that is not TOML, the whole file) fall back.
+    """
+    return _load(home, environ, strict=False)
+
+
+def _load(home: Path, environ: dict[str, str] | None, *, strict: bool) -> tuple[Settings, list[SettingsError]]:
     env = os.environ if environ is None else environ
     values: dict[str, Any] = {}
-    config = home / CONFIG_NAME
-    if config.exists():
-        if not config.is_file():
-            raise SettingsError(f"{config}: the settings file must be a file, but it is a folder", file=str(config))
-        text = ""
+    errors: list[SettingsError] = []
+
+    def take(key: str, value: Any, source: str, **where: Any) -> None:
         try:
-            text = config.read_bytes().decode("utf-8-sig")
-            data = tomllib.loads(text)
-        except UnicodeDecodeError as exc:
-            line = config.read_bytes()[: exc.start].count(b"\n") + 1
-            raise SettingsError(f"{config}:{line}: not valid UTF-8 (byte {exc.start})", file=str(config),
-                                line=line) from exc
-        except tomllib.TOMLDecodeError as exc:
-            found = re.search(r"line (\d+)", str(exc))
-            line = int(found.group(1)) if found else None
-            raise SettingsError(f"{config}: cannot be read as TOML: {exc}", file=str(config), line=line) from exc
-        except OSError as exc:
-            raise SettingsError(f"{config}: cannot be read: {exc.strerror or exc}", file=str(config)) from exc
-        for key, value in data.items():
-            line = _key_line(text, key)
-            source = f"{config}:{line}" if line else str(config)
-            values[key] = coerce(key, value, source, file=str(config), line=line)
-    known = field_types()
-    for key in known:
+            values[key] = coerce(key, value, source, **where)
+        except SettingsError as exc:
+            if strict:
+                raise
+            errors.append(exc)
+
+    try:
+        data, text, config = _read_config(home)
+    except SettingsError as exc:
+        if strict:
+            raise
+        errors.append(exc)
+        data, text, config = {}, "", home / CONFIG_NAME
+    for key, value in data.items():
+        line = _key_line(text, key)
+        take(key, value, f"{config}:{line}" if line else str(config), file=str(config), line=line)
+    for key in field_types():
         env_key = f"SUZENT_{key.upper()}"
         if env_key in env:
-            values[key] = coerce(key, env[env_key], f"environment variable {env_key}", parse_text=True)
-    return Settings(**values)
+            take(key, env[env_key], f"environment variable {env_key}", parse_text=True)
+    return Settings(**values), errors
+
+
+def _read_config(home: Path) -> tuple[dict[str, Any], str, Path]:
+    """The parsed config.toml (empty when missing), its text and path; SettingsError names file and line."""
+    config = home / CONFIG_NAME
+    if not config.exists():
+        return {}, "", config
+    if not config.is_file():
+        raise SettingsError(f"{config}: the settings file must be a file, but it is a folder", file=str(config))
+    try:
+        text = config.read_bytes().decode("utf-8-sig")
+        return tomllib.loads(text), text, config
+    except UnicodeDecodeError as exc:
+        line = config.read_bytes()[: exc.start].count(b"\n") + 1
+        raise SettingsError(f"{config}:{line}: not valid UTF-8 (byte {exc.start})", file=str(config),
+                            line=line) from exc
+    except tomllib.TOMLDecodeError as exc:
+        found = re.search(r"line (\d+)", str(exc))
+        line = int(found.group(1)) if found else None
+        raise SettingsError(f"{config}: cannot be read as TOML: {exc}", file=str(config), line=line) from exc
+    except OSError as exc:
+        raise SettingsError(f"{config}: cannot be read: {exc.strerror or exc}", file=str(config)) from exc
 
 
 def save_settings(home: Path, settings: Settings) -> Path:

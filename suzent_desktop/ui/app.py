@@ -12,6 +12,7 @@ import logging
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 log = logging.getLogger(__name__)
 
@@ -29,11 +30,11 @@ def _application():  # noqa: ANN202 - QApplication
     return app
 
 
-async def _run_window(home: Path) -> int:
+async def _run_window(home: Path, settings: Any = None) -> int:
     from suzent_desktop.ui.main_window import MainWindow, app_icon
     from suzent_desktop.ui.services import AppServices, freeze_survivors
 
-    services = AppServices.open(home)
+    services = AppServices.open(home, **({"settings": settings} if settings is not None else {}))
     window = MainWindow(services)
     window.setWindowIcon(app_icon())
     closed = asyncio.Event()
@@ -50,8 +51,13 @@ async def _run_window(home: Path) -> int:
     return 0
 
 
-def run_app(home: Path) -> int:
-    """Open the window on ``home`` and run until it closes; returns the process exit code."""
+def run_app(home: Path, *, problem: Exception | None = None) -> int:
+    """Open the window on ``home`` and run until it closes; returns the process exit code.
+
+    ``problem`` is what the command line found before opening (the desktop entry has no
+    terminal to print it on): a settings error gets a dialog that can open the file or start
+    with defaults; anything else is shown and the app does not start.
+    """
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     import qasync
 
@@ -62,11 +68,24 @@ def run_app(home: Path) -> int:
     app.setWindowIcon(app_icon())
     theme.install(app)
     app.setQuitOnLastWindowClosed(False)  # the loop ends when the window's shutdown is done
+    settings = None
+    if problem is not None:
+        from PySide6.QtWidgets import QMessageBox
+
+        from suzent_desktop.settings import SettingsError
+        from suzent_desktop.ui.config_error import resolve_settings
+
+        if not isinstance(problem, SettingsError):
+            QMessageBox.critical(None, "Suzent", f"Suzent could not start:\n\n{problem}")
+            return 1
+        settings = resolve_settings(Path(home), problem)
+        if settings is None:
+            return 1
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     try:
         with loop:
-            return loop.run_until_complete(_run_window(Path(home)))
+            return loop.run_until_complete(_run_window(Path(home), settings))
     except Exception as exc:  # a startup failure (bad config, unusable folder) is shown, not swallowed
         log.exception("the app stopped")
         from PySide6.QtWidgets import QMessageBox

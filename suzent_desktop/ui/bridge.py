@@ -29,3 +29,5 @@ class Bridge(QObject):
     index_stale = Signal(int)
     # The new Settings after the settings dialog saved them.
     settings_changed = Signal(object)
+    # (model, full error): a newly chosen embedding model cannot be used; the index keeps the old one.
+    embedding_failed = Signal(str, str)

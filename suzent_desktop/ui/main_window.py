@@ -54,6 +54,19 @@ def app_icon() -> QIcon:
     return QIcon(str(icon_path))
 
 
+DEMO_LOOK_SECONDS = 60.0  # a demo's first automatic dream waits this long after the Dream panel is seen
+
+
+def own_files_note(layout: Any) -> str:
+    """'Your index.md, log.md: kept as suzent-index.md, suzent-log.md', or '' when the vault has none of its own."""
+    pairs = layout.user_nav_files()
+    if not pairs:
+        return ""
+    yours = ", ".join(user.name for user, _own in pairs)
+    ours = ", ".join(own.name for _user, own in pairs)
+    return f"Your {yours} left alone (app uses {ours})"
+
+
 class MainWindow(QMainWindow):
     """One window per home."""
 
@@ -123,6 +136,9 @@ class MainWindow(QMainWindow):
         self.daily_logs = DailyLogsPane(self.services)
         self.backlinks = BacklinksPane(self.services)
         self.dream_panel = DreamPanel(self.services)
+        self.dream_panel.prompter = self.prompter
+        self._dream_panel_seen = asyncio.Event()
+        self._embedding_problem = ""  # set while a newly chosen embedding model could not be used
         self.memory_view = MemoryView(self.services)
         self.tombstones = TombstonesPane(self.services)
         self.panes = {
@@ -140,6 +156,7 @@ class MainWindow(QMainWindow):
         vault.raise_()
         backlinks = self._dock("backlinks", "Links", self.backlinks, right)
         dream = self._dock("dream", "Dream", self.dream_panel, right)
+        dream.visibilityChanged.connect(lambda visible: visible and self._dream_panel_seen.set())
         memory = self._dock("memory", "MEMORY.md", self.memory_view, right)
         stones = self._dock("tombstones", "Forgotten", self.tombstones, right)
         self.tabifyDockWidget(backlinks, dream)
@@ -163,7 +180,14 @@ class MainWindow(QMainWindow):
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.setFlat(True)
         self.cancel_button.clicked.connect(self.services.cancel_current)
-        for widget in (self.error_label, self.agent_label, self.phase_label, self.stale_label, self.rows_label):
+        self.own_files_label = QLabel(own_files_note(self.services.layout))
+        self.own_files_label.setToolTip(
+            "These files at the vault root are yours: Suzent never writes or appends to them and keeps "
+            "its own under the names shown (settings alt_index_name, alt_log_name, alt_schema_name)."
+        )
+        self.own_files_label.setVisible(bool(self.own_files_label.text()))
+        for widget in (self.error_label, self.agent_label, self.own_files_label, self.phase_label, self.stale_label,
+                       self.rows_label):
             bar.addPermanentWidget(widget)
         bar.addPermanentWidget(self.progress_bar)
         bar.addPermanentWidget(self.cancel_button)
@@ -250,6 +274,8 @@ class MainWindow(QMainWindow):
         bridge.progress.connect(self._on_progress)
         bridge.index_stale.connect(self._on_index_stale)
         bridge.dream_phase.connect(self._on_phase)
+        bridge.embedding_failed.connect(self._on_embedding_failed)
+        bridge.settings_changed.connect(lambda _settings: setattr(self, "_embedding_problem", ""))
         bridge.changed.connect(self._on_changed)
         self.tree.page_activated.connect(lambda path: self.open_path(path, None))
         self.tree.page_moved.connect(self.editors.on_moved)
@@ -278,11 +304,42 @@ class MainWindow(QMainWindow):
             self._background.append(self.services.submit(self._serve_after(first_sync)))
 
     async def _serve_after(self, first_sync: asyncio.Task[Any] | None) -> None:
-        """The dream schedule starts once the initial sync is done, so opening stays quick."""
+        """The dream schedule starts once the initial sync is done, so opening stays quick.
+
+        On a demo home that has never dreamt, the first automatic dream also waits until the
+        person has seen the backlog: the Dream panel shown, then :data:`DEMO_LOOK_SECONDS`.
+        `Dream now` works at any time.
+        """
         if first_sync is not None:
             await asyncio.wait([first_sync])
+        if self._demo_backlog_unseen():
+            self.services.bridge.status_message.emit(
+                "Demo: the backlog of daily logs waits in the Dream panel; the first automatic dream "
+                "starts a minute after you have opened it (or use Dream now)."
+            )
+            await self._until_stopped(self._dream_panel_seen.wait())
+            await self._until_stopped(asyncio.sleep(DEMO_LOOK_SECONDS))
         if not self._stop.is_set():
             await self.services.runner.serve(self._stop)
+
+    def _demo_backlog_unseen(self) -> bool:
+        from suzent_desktop.core.demo import is_demo_home
+
+        if self._dream_panel_seen.is_set() or not is_demo_home(self.services.layout.home):
+            return False
+        from suzent_desktop.core.dream.runner import load_state
+
+        never_ran = not load_state(self.services.runner.state_path)["history"]  # its own records, not log.md's
+        return never_ran and bool(self.services.manager.pending_dates())
+
+    async def _until_stopped(self, awaitable: Any) -> None:
+        """Wait for ``awaitable`` unless the window closes first."""
+        waits = [asyncio.ensure_future(awaitable), asyncio.ensure_future(self._stop.wait())]
+        try:
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for wait in waits:
+                wait.cancel()
 
     async def shutdown(self) -> None:
         """Stop the schedule, the watcher and every task; safe to call twice."""
@@ -430,7 +487,16 @@ class MainWindow(QMainWindow):
         self.cancel_button.setVisible(self.services.busy)
 
     def _on_index_stale(self, count: int) -> None:
+        if self._embedding_problem:
+            return  # the index is current only for the old model: keep saying what went wrong
         self.stale_label.setText(f"{count} file{'s' if count != 1 else ''} waiting" if count else "Index up to date")
+
+    def _on_embedding_failed(self, model: str, message: str) -> None:
+        """The whole error, not 80 characters of it, and an index state that does not claim 'up to date'."""
+        self._embedding_problem = message
+        self.stale_label.setText("Index: not rebuilt (embedding model failed)")
+        self.stale_label.setToolTip(message)
+        self.prompter.error(f"The embedding model {model} cannot be used", message)
 
     def _on_phase(self, phase: str) -> None:
         self.phase_label.setText(f"Dream: {phase}")

@@ -275,6 +275,13 @@ class AppServices(QObject):
     async def _switch_embedder(self, settings: Settings, label: str, cancel: threading.Event) -> ChangeSet:
         from suzent_desktop.core.embedding import make_embedder
 
-        embedder = await asyncio.to_thread(make_embedder, settings)
+        try:
+            embedder = await asyncio.to_thread(make_embedder, settings)
+            await asyncio.to_thread(lambda: embedder.dim)  # one real call: an unreachable provider fails here
+        except Exception as exc:  # the index stays with the model it was built with, and says so
+            old = getattr(self.manager.embedder, "name", "the previous model")
+            self.bridge.embedding_failed.emit(settings.embedding_model or "the bundled model",
+                                              f"{exc}\n\nThe index was not rebuilt: it still uses {old}.")
+            raise
         await self.manager.use_embedder(embedder)
         return await self._reindex(False, label, cancel)

@@ -344,7 +344,16 @@ def fake_app(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
     """Stand in for the Qt app: records the home it was asked to open."""
     opened: list[Path] = []
     module = types.ModuleType("suzent_desktop.ui.app")
-    module.run_app = lambda home: opened.append(home) or 0  # type: ignore[attr-defined]
+
+    def run_app(home: Path, *, problem: Exception | None = None) -> int:
+        if problem is not None:
+            module.problems.append(problem)  # type: ignore[attr-defined]
+            return 1  # the person chose Quit in the dialog
+        opened.append(home)
+        return 0
+
+    module.run_app = run_app  # type: ignore[attr-defined]
+    module.problems = []  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "suzent_desktop.ui.app", module)
     return opened
 
@@ -356,10 +365,13 @@ def test_no_command_opens_the_gui_on_a_bootstrapped_home(home: Path, fake_app: l
     assert main(["--home", str(home), "gui"]) == 0 and len(fake_app) == 2
 
 
-def test_gui_with_broken_config_does_not_open(home: Path, fake_app: list[Path], capsys: pytest.CaptureFixture[str]):
+def test_gui_with_broken_config_shows_the_error_in_a_window(home: Path, fake_app: list[Path],
+                                                            capsys: pytest.CaptureFixture[str]):
     (home / "config.toml").write_text("memory_lint_enabled = 'sometimes'\n", encoding="utf-8")
     assert main(["--home", str(home), "gui"]) == 1
     assert fake_app == [] and "memory_lint_enabled" in capsys.readouterr().err
+    problem = sys.modules["suzent_desktop.ui.app"].problems[0]
+    assert problem.key == "memory_lint_enabled" and problem.line == 1 and problem.file == str(home / "config.toml")
 
 
 def _has(module: str) -> bool:
@@ -648,7 +660,7 @@ def test_capture_refuses_empty_sides_and_bytes_that_are_not_utf8(
 def test_search_puts_the_current_fact_first_and_names_history_and_repeats(
     home: Path, capsys: pytest.CaptureFixture[str]
 ):
-    assert main(["--home", str(home), "status"]) == 0  # bootstraps the home
+    assert main(["--home", str(home), "reindex"]) == 0  # bootstraps the home
     page = home / "notebook" / "3_Personal" / "Work.md"
     page.parent.mkdir(parents=True, exist_ok=True)
     page.write_text(

@@ -129,3 +129,31 @@ def test_a_run_known_only_from_log_md_shows_unrecorded_pages(qtbot, pane_service
     panel.history.setCurrentItem(top)
     assert panel.history_diff.page_names() == []
     assert "not recorded" in panel.history_diff.text.placeholderText()
+
+
+def test_dream_now_with_consolidation_disabled_explains_and_offers_to_enable(qtbot, pane_services) -> None:
+    from ui_support import FakePrompter
+
+    services = pane_services
+    seed(services.manager)
+    services.manager.settings = services.settings.replace(memory_consolidation_enabled=False)
+    panel = make_panel(qtbot, services)
+    panel.prompter = FakePrompter()
+    panel.prompter.confirm_answer = False
+    messages: list[str] = []
+    services.bridge.status_message.connect(messages.append)
+
+    qtbot.mouseClick(panel.dream_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: any("Dream not run" in m for m in messages), timeout=WAIT_MS)
+    assert panel.prompter.asked[0][0] == "Consolidation is turned off"
+    assert "memory_consolidation_enabled" in panel.prompter.asked[0][1]
+    assert services.manager.watermark() is None and not services.settings.memory_consolidation_enabled
+
+    panel.prompter.confirm_answer = True
+    with qtbot.waitSignal(panel.run_finished, timeout=WAIT_MS) as finished:
+        qtbot.mouseClick(panel.dream_button, Qt.MouseButton.LeftButton)
+    assert finished.args[0].outcome == "productive", finished.args[0].reason
+    assert services.settings.memory_consolidation_enabled
+    from suzent_desktop.settings import load_settings
+
+    assert load_settings(services.manager.layout.home).memory_consolidation_enabled

@@ -396,3 +396,46 @@ def test_lint_from_the_menu_lists_its_findings_in_the_dream_panel(qtbot, window)
     assert window.docks["dream"].isVisible()
     rows = [window.dream_panel.findings.item(i).text() for i in range(window.dream_panel.findings.count())]
     assert any("broken_link" in row and "Kayaks.md" in row for row in rows)
+
+
+def test_the_demos_first_automatic_dream_waits_until_the_backlog_was_seen(qtbot, window, monkeypatch) -> None:
+    import suzent_desktop.ui.main_window as main_window
+
+    monkeypatch.setattr(main_window, "DEMO_LOOK_SECONDS", 0.0)
+    services = window.services
+    pending = services.manager.pending_dates()
+    assert pending, "the demo starts with a backlog"
+    with qtbot.waitSignal(services.bridge.status_message, timeout=WAIT_MS,
+                          check_params_cb=lambda message: message.startswith("Demo: the backlog")):
+        window.start_background(watch=False, serve=True, index=True)
+    from suzent_desktop.core.dream.runner import load_state
+
+    assert load_state(services.runner.state_path)["history"] == [] and services.manager.pending_dates() == pending
+    with qtbot.waitSignal(services.bridge.dream_result, timeout=WAIT_MS * 4) as ran:
+        window.show_dock("dream")
+    assert ran.args[0].outcome == "productive", ran.args[0].reason
+
+
+def test_an_unusable_embedding_model_shows_the_whole_error_and_the_index_state(qtbot, window, prompter,
+                                                                             monkeypatch) -> None:
+    import socket
+
+    with socket.socket() as probe:  # a loopback port nobody listens on: the provider is unreachable
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    monkeypatch.setenv("OPENAI_API_BASE", f"http://127.0.0.1:{port}/v1")
+    monkeypatch.setenv("OPENAI_API_KEY", "test")
+    services = window.services
+    run(qtbot, services.reindex())
+    old = services.manager.embedder.name
+    dialog = window.show_settings()
+    dialog.set_value("embedding_model", "openai/text-embedding-3-small")
+    assert dialog.save()
+    qtbot.waitUntil(lambda: bool(prompter.errors), timeout=WAIT_MS * 3)
+    message = prompter.errors[0]
+    assert "openai/text-embedding-3-small" in message and f"still uses {old}" in message
+    assert len(message) > 80
+    assert window.stale_label.text() == "Index: not rebuilt (embedding model failed)"
+    window.bridge.index_stale.emit(0)
+    assert window.stale_label.text() == "Index: not rebuilt (embedding model failed)"
+    assert services.manager.embedder.name == old

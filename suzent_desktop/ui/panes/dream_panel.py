@@ -37,6 +37,7 @@ from suzent_desktop.core.dream.runner import snapshot_vault, unified_diffs
 from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.ui.panes.common import Pane
 from suzent_desktop.ui.panes.diff_view import DiffView
+from suzent_desktop.ui.prompts import Prompter
 
 if TYPE_CHECKING:
     from suzent_desktop.ui.services import AppServices
@@ -113,6 +114,7 @@ class DreamPanel(Pane):
         self._session_diffs: dict[tuple[tuple[str, ...], tuple[str, ...]], dict[str, str]] = {}
         self._history_key: tuple | None = None
         self._panel_run = False  # a run started from this panel is in progress (it shows its own result)
+        self.prompter = Prompter(self)  # tests put a scripted one here
         self._build()
         services.bridge.dream_phase.connect(self._on_phase)
         services.bridge.dream_result.connect(self._on_result)
@@ -334,8 +336,14 @@ class DreamPanel(Pane):
 
     # -- actions -------------------------------------------------------------------------------
     def dream_now(self) -> asyncio.Task[Any]:
-        """Run one consolidation batch now, whatever the schedule says."""
+        """Run one consolidation batch now, whatever the schedule says.
+
+        With consolidation turned off, nothing would run: say so and offer to turn it on
+        (saved to config.toml, so the schedule runs too), instead of a silent "done".
+        """
         runner = self.services.runner
+        if not self.services.settings.memory_consolidation_enabled and not self._offer_to_enable():
+            return self.run_job("dream", self._not_run(), supersede=False)
         return self.run_job(
             "dream", self._dream(False), label="Dreaming", supersede=False, on_cancel=runner.cancel
         )
@@ -343,9 +351,31 @@ class DreamPanel(Pane):
     def dry_run(self) -> asyncio.Task[Any]:
         """Compute the next run's page diffs without writing anything."""
         runner = self.services.runner
+        if not self.services.settings.memory_consolidation_enabled and not self._offer_to_enable():
+            return self.run_job("dream", self._not_run(), supersede=False)
         return self.run_job(
             "dream", self._dream(True), label="Dry run", supersede=False, on_cancel=runner.cancel
         )
+
+    def _offer_to_enable(self) -> bool:
+        """Ask to turn consolidation on; True when it is on now."""
+        if not self.prompter.confirm(
+            "Consolidation is turned off",
+            "Dreaming is disabled in the settings (memory_consolidation_enabled = false), so nothing "
+            "would run.\n\nTurn consolidation on and dream now? The background schedule runs again too; "
+            "you can turn it off in File ▸ Settings.",
+            ok="Turn on and dream",
+        ):
+            return False
+        try:
+            self.services.save_settings(self.services.settings.replace(memory_consolidation_enabled=True))
+        except (OSError, ValueError) as exc:
+            self.prompter.error("Settings not saved", f"Consolidation could not be turned on: {exc}")
+            return False
+        return True
+
+    async def _not_run(self) -> None:
+        self.report("Dream not run: consolidation is disabled (memory_consolidation_enabled = false)")
 
     async def _dream(self, dry_run: bool) -> None:
         self.dream_button.setEnabled(False)
