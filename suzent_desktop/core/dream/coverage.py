@@ -81,7 +81,7 @@ def _read_vault(tools: VaultTools, changed: Iterable[str]) -> _Vault:
     vault = _Vault()
     changed = set(changed)
     for rel in tools.list(""):
-        if rel.endswith("/") or "/" not in rel and rel.lower() in ("index.md", "log.md", "schema.md"):
+        if rel.endswith("/") or "/" not in rel and rel.lower() in tools.reserved:
             continue
         try:
             text = tools.read(rel)
