@@ -52,11 +52,11 @@ def run_doctor(home: Path, *, clock: Clock | None = None, check_index: bool = Tr
     if home.exists() and not home.is_dir():
         return [Problem(ERROR, str(home), None, "the home must be a folder, but it is a file")]
     if not home.exists():
-        return [Problem(INFO, str(home), None, "the home does not exist yet; any other command creates it")]
+        return [Problem(INFO, str(home), None, "the home does not exist yet; opening the app or a writing command (remember, capture, dream, …) creates it")]
     try:
         settings = load_settings(home)
     except SettingsError as exc:
-        return [Problem(ERROR, str(home / "config.toml"), None, str(exc))]
+        return [Problem(ERROR, exc.file or str(home / "config.toml"), exc.line, str(exc))]
     layout = Layout.from_settings(home, settings)
     try:
         layout.check()

@@ -295,6 +295,10 @@ class MainWindow(QMainWindow):
     # -- background -----------------------------------------------------------------------------------
     def start_background(self, *, watch: bool = True, serve: bool = True, index: bool = True) -> None:
         """Start the watcher, the dream runner's schedule and the initial incremental sync."""
+        from suzent_desktop.settings import unknown_environment
+
+        for warning in unknown_environment():  # a misspelt override would otherwise be ignored silently
+            self.services.bridge.status_message.emit(f"Warning: {warning}")
         if watch:
             self._background.append(self.watcher.start())
         first_sync = self.services.reindex(full=False) if index else None
