@@ -231,3 +231,20 @@ def test_engines_may_not_create_a_page_that_captures_existing_links(manager):
         tools.write("3_Personal/Work.md", "# Work\n")
     tools.write("Areas/Work.md", "# Work\n\nEdited.\n")  # the existing page stays writable
     tools.write("3_Personal/Work (Personal).md", "# Work\n")
+
+
+def test_the_offline_engine_stops_as_soon_as_its_run_is_stopped(tmp_path):
+    """A timed-out run's worker thread must not go on merging facts (nor keep the process alive)."""
+    from suzent_desktop.core.dream.model import Batch, BatchFact
+    from suzent_desktop.core.dream.offline import consolidate
+    from suzent_desktop.core.dream.tools import ToolsClosed, VaultTools
+    from suzent_desktop.core.facts import Fact
+
+    root = tmp_path / "vault"
+    (root / "3_Personal").mkdir(parents=True)
+    tools = VaultTools(root)
+    tools.close()
+    batch = Batch(["2026-07-01"], [BatchFact("2026-07-01", Fact("User likes tea"), 5)])
+    with pytest.raises(ToolsClosed):
+        consolidate(batch, tools, None)
+    assert list((root / "3_Personal").iterdir()) == []

@@ -157,3 +157,24 @@ def test_dream_now_with_consolidation_disabled_explains_and_offers_to_enable(qtb
     from suzent_desktop.settings import load_settings
 
     assert load_settings(services.manager.layout.home).memory_consolidation_enabled
+
+
+def test_facts_no_page_holds_are_listed_as_not_consolidated(qtbot, pane_services) -> None:
+    async def junk_engine(batch, tools):
+        from suzent_desktop.core.dream.model import EngineReport
+
+        tools.write("2_Wiki/Junk.md", "# Junk\n\nlorem ipsum\n")
+        return EngineReport(summary="junk")
+
+    services = pane_services
+    seed(services.manager)
+    services.runner.engine = junk_engine
+    panel = make_panel(qtbot, services)
+    assert panel.uncovered_label.text().startswith("none")
+    with qtbot.waitSignal(panel.run_finished, timeout=WAIT_MS) as finished:
+        qtbot.mouseClick(panel.dream_button, Qt.MouseButton.LeftButton)
+    result = finished.args[0]
+    # "User now works at Microsoft" stands on the Work page already ("works at Microsoft on cloud dashboards")
+    assert result.outcome == "productive" and len(result.uncovered) == 4
+    qtbot.waitUntil(lambda: panel.uncovered_label.text().startswith("4 fact(s)"), timeout=WAIT_MS)
+    assert "User moved to Redmond last spring" in panel.uncovered_label.toolTip()
