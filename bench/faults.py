@@ -58,8 +58,8 @@ from suzent_desktop.core.tombstones import normalize  # noqa: E402
 INVARIANTS = ("no_fact_lost", "coverage", "watermark", "temp_residue", "index_derivable", "run_time")
 WORDS = ("jasper indigo xenon nimbus falcon quartz amber cobalt willow ember harbor juniper granite "
          "saffron tundra velvet orchid lantern meadow comet glacier pepper maple otter raven").split()
-TIMEOUT = 8.0  # memory_consolidation_timeout_seconds for the trials
-LLM_TIMEOUT = 3.0
+TIMEOUT = 30.0  # memory_consolidation_timeout_seconds for the trials (importing litellm alone can take 15 s)
+LLM_TIMEOUT = 8.0
 SLACK = 12.0  # process start-up and finishing (reindex, promotion) on a loaded machine
 BEHAVIOURS = ("junk", "too_large", "partial", "stall", "error500", "text", "faithful", "faithful")
 _FACT_LINE = re.compile(r"^\d{4}-\d{2}-\d{2} - \[[^\]]*\] (?P<text>.+?)(?: `[^`]*`)?$")
@@ -250,7 +250,7 @@ def main() -> int:
             label = f"{operation}{' (hostile model)' if env else ''}"
             operations[label] += 1
             kill = rng.random() < 0.6
-            delay = rng.uniform(0.3, 15.0 if operation == "dream" else 6.0)
+            delay = rng.uniform(0.3, 40.0 if operation == "dream" else 6.0)
             began = time.monotonic()
             proc = cli(home, today, argv, env)
             try:
