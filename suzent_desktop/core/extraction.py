@@ -143,12 +143,20 @@ LLMCall = Callable[..., Awaitable[Any]]
 
 
 async def _extract_with_model(
-    turn_text: str, model: str, complete_json: LLMCall, timeout: float = EXTRACTION_TIMEOUT_SECONDS
+    turn_text: str,
+    model: str,
+    complete_json: LLMCall,
+    timeout: float = EXTRACTION_TIMEOUT_SECONDS,
+    when: dt.datetime | None = None,
 ) -> list[Fact]:
     from suzent_desktop.core.llm import LLMError, LLMTimeout
 
+    system = _SYSTEM_PROMPT
+    if when is not None:  # "yesterday" means nothing later: let the model write the date it meant
+        system += (f" The turn was said on {when.strftime('%A')} {when.date().isoformat()}; write relative "
+                   "dates (yesterday, last Friday) with the absolute date in parentheses.")
     messages: list[dict[str, str]] = [
-        {"role": "system", "content": _SYSTEM_PROMPT},
+        {"role": "system", "content": system},
         {"role": "user", "content": turn_text},
     ]
     problem = ""
@@ -195,7 +203,7 @@ async def extract_facts(
 
             llm = llm_module
         facts = await _extract_with_model(
-            turn_text, settings.extraction_model, llm.complete_json, settings.llm_timeout_seconds
+            turn_text, settings.extraction_model, llm.complete_json, settings.llm_timeout_seconds, when
         )
         kept, note = ground(facts, user, assistant)
         if note and notes is not None:

@@ -376,3 +376,11 @@ async def test_capture_remembers_who_the_user_introduced_in_earlier_turns(home, 
     await manager.process_conversation_turn_for_memories("My cousin Amara lives in Nantes.", "Nice", "s1")
     facts, _ = await manager.process_conversation_turn_for_memories("Amara just bought a sailboat!", "Wow", "s1")
     assert [f.content for f in facts] == ["Amara (the user's cousin) just bought a sailboat"]
+
+
+async def test_the_model_is_told_the_turn_date_so_relative_dates_can_be_resolved():
+    fake = MockJSON(facts_json({"category": "event", "content": "User twisted their knee last Friday (2026-07-10)"}))
+    turn = turn_to_text("Twisted my knee last Friday.", "Ouch.")
+    facts = await extract_facts(turn, Settings(extraction_model=MODEL), llm=fake, when=WEDNESDAY)
+    assert "Wednesday 2026-07-15" in fake.calls[0][0]["content"]
+    assert [f.content for f in facts] == ["User twisted their knee last Friday (2026-07-10)"]  # dates need no support
