@@ -73,7 +73,8 @@ Call search_memory before answering anything that may depend on the past (prefer
 people, projects, earlier decisions). Call capture_turn after a turn in which the user told
 you something worth keeping, or remember for one explicit fact. Never store secrets
 (passwords, API keys, tokens, card numbers), and never store your own statements as facts
-about the user. Pin memory://MEMORY.md into your context for the core memory."""
+about the user. Read the core memory once at the start of a conversation: call core_memory,
+or pin the resource memory://MEMORY.md into your context."""
 
 # -- tool descriptions (read by a model: when to call, what not to store, an example) ---------
 CAPTURE_TURN = """\
@@ -126,6 +127,11 @@ Report the memory's state: today's date, the consolidation watermark (the last d
 into the notebook), days and facts waiting to be consolidated, when it last dreamed and
 linted, index size and health, and what this server allows (read-only, maintenance tools).
 Call it when the user asks how the memory is doing, or to diagnose missing results."""
+
+CORE_MEMORY = """\
+Read the core memory: MEMORY.md (the curated facts that matter most), user.md (facts the
+user wrote about themselves) and persona.md (how the user wants you to behave). Call it
+once at the start of a conversation and keep it in mind; it is short. Read-only."""
 
 READ_PAGE = """\
 Read one notebook page (markdown) by its vault-relative path, e.g. "2_Wiki/Concepts/Coffee.md",
@@ -359,6 +365,9 @@ class MemoryTools:
         except (OSError, VaultAccessError):
             return []
 
+    async def core_memory(self) -> dict[str, str]:
+        return {name: await asyncio.to_thread(self.core_text, name) for name, _ in CORE_RESOURCES}
+
     def core_text(self, name: str) -> str:
         """A core file's text; a core file not written yet reads as empty."""
         path = self.manager.layout.memory_dir / name
@@ -481,6 +490,7 @@ def build_server(manager: MemoryManager, *, read_only: bool = False) -> _Server:
 
     add("search_memory", tools.search_memory, SEARCH_MEMORY, writes=False)
     add("memory_status", tools.memory_status, MEMORY_STATUS, writes=False)
+    add("core_memory", tools.core_memory, CORE_MEMORY, writes=False)
     add("read_page", tools.read_page, READ_PAGE, writes=False)
     add("list_pages", tools.list_pages, LIST_PAGES, writes=False)
     if not read_only:

@@ -15,7 +15,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp_support import mcp_session, server_params, tree_snapshot
 
 WRITE_TOOLS = {"capture_turn", "remember", "forget"}
-READ_TOOLS = {"search_memory", "memory_status", "read_page", "list_pages"}
+READ_TOOLS = {"search_memory", "memory_status", "core_memory", "read_page", "list_pages"}
 ACTIVITY = "mcp_activity.json"
 
 
@@ -58,6 +58,8 @@ async def test_lists_tools_and_resources_and_reads_them(vault_home: Path) -> Non
         assert "drinks one after lunch" in page.contents[0].text
         persona = await session.read_resource("memory://persona.md")
         assert persona.contents[0].text == ""  # not written yet: empty, not an error
+        core = _doc(await session.call_tool("core_memory", {}))
+        assert core == {"MEMORY.md": "# Memory\n", "user.md": "# User\n\nName: Sam.\n", "persona.md": ""}
 
         listed = _doc(await session.call_tool("list_pages", {"folder": "2_Wiki"}))
         assert "2_Wiki/Concepts/Espresso.md" in listed["pages"]
