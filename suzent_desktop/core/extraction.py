@@ -364,6 +364,15 @@ _ACTIVITY = re.compile(
     r"into|in the middle of)\b|\b(I|we) have been [a-z]+ing\b",
     re.I,
 )
+# "I'll bring the salad" is a promise to the other party, not a fact; "I'll start at Acme on Monday" is a plan.
+_PROMISE = re.compile(r"\bI (?:will|shall|am going to|am gonna|promise)\s+(?!be in\b|be at\b)[a-z]", re.I)
+_TIME_MARKER = re.compile(
+    r"\b(tomorrow|tonight|soon|next|later this|this (week|weekend|month|year|summer|winter|spring|fall|autumn)|"
+    r"(on|by|until|from) (monday|tuesday|wednesday|thursday|friday|saturday|sunday|the \d+)|"
+    r"in (january|february|march|april|may|june|july|august|september|october|november|december|\d{4}|"
+    r"a (few )?(days?|weeks?|months?)|\d+ (days|weeks|months)|two|three))\b",
+    re.I,
+)
 _PLAN_WORDS = re.compile(
     r"\b(next (week|month|year|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|tomorrow|"
     r"this (weekend|summer|winter|spring|fall|autumn)|in (a|two|three|a few) (days|weeks|months))\b",
@@ -597,7 +606,7 @@ class OfflineExtractor:
             return None, antecedent
         if _SMALL_TALK.match(expanded) or _ABOUT_YOU.search(expanded) or _HYPOTHETICAL.search(expanded):
             return None, antecedent
-        if _VAGUE_START.match(expanded):
+        if _VAGUE_START.match(expanded) or (_PROMISE.search(expanded) and not _TIME_MARKER.search(expanded)):
             return None, antecedent
         resolved = self._resolve_pronouns(expanded, antecedent if not found else None)
         if resolved is None or len(resolved) > 400:

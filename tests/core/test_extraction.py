@@ -273,6 +273,7 @@ def test_names_kept_and_pronouns_resolved_within_the_turn_or_dropped():
         "I think your idea about my garden is great.", "Hi there, good morning!", "I hope you have a nice weekend.",
         "I'm so glad to hear that.", "If I had more time I would learn the cello.", "I appreciate your help with my CV.",
         "You should try the new ramen place near my office.", "I think so too.", "I am tired.",
+        "I promise I'll bring the salad.", "I will send the photos of my garden.", "I'll try the recipe with my kids.",
     ],
 )
 def test_small_talk_promises_questions_and_you_sentences_are_not_facts(sentence: str):
@@ -384,3 +385,14 @@ async def test_the_model_is_told_the_turn_date_so_relative_dates_can_be_resolved
     facts = await extract_facts(turn, Settings(extraction_model=MODEL), llm=fake, when=WEDNESDAY)
     assert "Wednesday 2026-07-15" in fake.calls[0][0]["content"]
     assert [f.content for f in facts] == ["User twisted their knee last Friday (2026-07-10)"]  # dates need no support
+
+
+def test_plans_with_a_time_are_facts_promises_without_one_are_not():
+    texts = [t for _, t in offline(
+        "I'll start at Acme on Monday. I will bring the salad. I'm going to Japan next month. I'll be in Tokyo in May."
+    )]
+    assert texts == [
+        "User will start at Acme on Monday (2026-07-20)",
+        "User is going to Japan next month (August 2026)",
+        "User will be in Tokyo in May",
+    ]
