@@ -521,11 +521,13 @@ def cmd_forget(args: argparse.Namespace, out: Output) -> int:
     changes = _run(go())
     pages = sorted(str(p) for p in changes.pages)
     out.doc({"tombstone": changes.forgotten[0], "tombstones": changes.forgotten, "rows_removed": changes.rows_removed,
-             "matched": changes.rows_removed > 0, "pages_changed": pages})
+             "matched": changes.rows_removed > 0, "pages_changed": pages, "core_files_changed": changes.memory_md})
     for unit in changes.forgotten:
         out.say(f"Forgotten: {_one_line(unit)}")
     for page in pages:
         out.say(f"  taken off {page}")
+    if changes.memory_md:
+        out.say("  taken off MEMORY.md or another core file")
     if changes.rows_removed:
         out.say(f"Removed {changes.rows_removed} row(s) from the index. Undo: forget --undo TEXT")
     else:
@@ -540,7 +542,7 @@ def _undo_forget(manager: Any, args: argparse.Namespace, out: Output) -> int:
     changes = _run(manager.undo_forget(args.text))
     pages = sorted(str(p) for p in changes.pages)
     out.doc({"restored": changes.restored, "rows_added": changes.rows_added, "pages_changed": pages,
-             "logs": sorted(changes.logs)})
+             "core_files_changed": changes.memory_md, "logs": sorted(changes.logs)})
     for unit in changes.restored:
         out.say(f"Restored: {_one_line(unit)}")
     for page in pages:

@@ -38,11 +38,11 @@ _RAW_LINE_RE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 def units_for(text: str, *, source_type: str | None = None, page_text: str | None = None) -> list[str]:
     """The units a hit's text stands for.
 
-    A fact line is its own unit. Page text is read as markdown; a piece of a paragraph too long
+    A fact line (any source that is not markdown) is its own unit. Page text is read as markdown; a piece of a paragraph too long
     for one chunk is widened to the whole paragraph of ``page_text`` it came from, because a
     tombstone only ever matches whole paragraphs and items.
     """
-    if source_type in ("archive", "transcript"):  # a fact line, a transcript piece: one unit each
+    if source_type not in (None, "notebook", "core"):  # a fact line, a turn: one row, one unit
         return [text.strip()] if text.strip() else []
     units = text_units(text)
     if page_text is None:

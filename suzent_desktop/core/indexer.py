@@ -937,20 +937,28 @@ class Indexer:
             return await asyncio.to_thread(self._remove_texts, norms)
 
     async def row_with_text(self, text: str) -> tuple[str, str, str] | None:
-        """(source type, path, text) of an indexed row whose whole text is ``text`` (as search showed it)."""
+        """(source type, path, text) of an indexed row whose whole text is ``text`` (as search showed it).
+
+        Text cut short with "…" (the one-line form of ``search``) names the one row it begins.
+        """
         normalized = normalize(text)
+        cut = normalized.endswith("…")
+        normalized = normalized.rstrip("…").strip()
         if not normalized:
             return None
 
         def find() -> tuple[str, str, str] | None:
-            from lancedb.expr import col, lit
+            import pyarrow.compute as pc
 
             try:
                 store = self._open_store(self._read_dim(), repair=False)
-                rows = store.scan(["source_type", "path", "text"], col("norm") == lit(normalized))
+                rows = store.scan(["source_type", "path", "text", "norm"])
             except (IndexStoreError, EmbeddingError):
                 return None
-            if rows.num_rows == 0:
+            norms = rows.column("norm")
+            mask = pc.starts_with(norms, normalized) if cut else pc.equal(norms, normalized)
+            rows = rows.filter(pc.fill_null(mask, False))
+            if rows.num_rows == 0 or (cut and rows.num_rows > 1):
                 return None
             first = rows.slice(0, 1).to_pylist()[0]
             return first["source_type"], first["path"], first["text"]

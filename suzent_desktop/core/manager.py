@@ -339,9 +339,13 @@ class MemoryManager:
         return removed
 
     async def take_off_pages(self, stones: set[str], pages: Iterable[Path] | None = None) -> ChangeSet:
-        """Remove forgotten paragraphs and items from notebook pages (all, or these), journalled for undo."""
+        """Remove forgotten paragraphs and items from notebook pages and core files (all, or these).
+
+        Each removal is journalled, so undo puts the lines back where they stood.
+        """
         changed = await asyncio.to_thread(self._strip_pages, stones, None if pages is None else list(pages))
-        changes = ChangeSet(pages=set(changed))
+        core = set(self.layout.core_files)
+        changes = ChangeSet(pages={p for p in changed if p not in core}, memory_md=any(p in core for p in changed))
         if changed:
             changes.merge(await self.indexer.sync_paths(changed))
         return changes
@@ -350,7 +354,9 @@ class MemoryManager:
         if not stones:
             return []
         changed: list[Path] = []
-        for page in self.notebook.content_pages() if pages is None else pages:
+        if pages is None:  # MEMORY.md too: the agent sees it on every turn
+            pages = [*self.notebook.content_pages(), *(p for p in self.layout.core_files if p.is_file())]
+        for page in pages:
             try:
                 text = page.read_bytes().decode("utf-8")
             except (OSError, UnicodeDecodeError):
@@ -380,7 +386,9 @@ class MemoryManager:
             await asyncio.to_thread(self.tombstones.undo, content)
         changes = ChangeSet(tombstones=True, restored=list(targets))
         pages = await asyncio.to_thread(self._restore_pages, set(targets))
-        changes.pages |= set(pages)
+        core = set(self.layout.core_files)
+        changes.pages |= {p for p in pages if p not in core}
+        changes.memory_md = any(p in core for p in pages)
         changes.merge(await self.indexer.sync())
         orphans = [c for c in targets if not await asyncio.to_thread(self.indexer.sources_holding, c)]
         facts = await asyncio.to_thread(self._consolidated_facts, orphans)

@@ -72,3 +72,14 @@ def test_doctor_reports_forgotten_text_that_search_still_finds(home: Path, capsy
     problems = json.loads(run(capsys, home, "--json", "doctor")[1])
     found = [p for p in problems["problems"] if "still findable" in p["message"]]
     assert code == 0 and found and found[0]["path"] == str(page)
+
+
+def test_a_hit_as_the_human_search_printed_it_cut_short(home: Path, capsys: pytest.CaptureFixture[str]):
+    long = "User keeps a travel journal " + " ".join(f"with entry {i}" for i in range(40)) + "."
+    page = write_page(home, "2_Wiki/Journal.md", f"# Journal\n\n{long}\n\n- User sails on Sundays\n")
+    code, out, _ = run(capsys, home, "search", "travel journal entry")
+    shown = next(line for line in out.splitlines() if "travel journal" in line).split("] ", 1)[1]
+    assert shown.endswith("…")
+    doc = run_json(capsys, home, "forget", shown)
+    assert doc["tombstones"] == [normalize(long), "user sails on sundays"]
+    assert page.read_text(encoding="utf-8") == "# Journal\n\n"

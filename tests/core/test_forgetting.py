@@ -200,3 +200,19 @@ async def test_a_run_that_only_wrote_forgotten_text_changed_nothing(manager) -> 
     write_page(manager, "3_Personal/Hobbies.md", "# Hobbies\n\n- User likes green tea (2026-07-10)\n")
     result = await DreamRunner(manager, engine=echoing_engine("User collects vintage fountain pens")).run_once(force=True)
     assert result.outcome == "no_change" and manager.watermark() is None
+
+
+async def test_forgotten_text_leaves_memory_md_and_undo_puts_it_back(manager) -> None:
+    memory = manager.layout.memory_md
+    original = "# Memory\n\n- Allergic to peanuts\n- Prefers window seats\n"
+    memory.write_text(original, encoding="utf-8")
+    await manager.reindex()
+    changes = await manager.forget("Prefers window seats")
+    assert changes.memory_md and memory.read_text(encoding="utf-8") == "# Memory\n\n- Allergic to peanuts\n"
+    undone = await manager.undo_forget("Prefers window seats")
+    assert undone.memory_md and memory.read_text(encoding="utf-8") == original
+
+
+async def test_a_hit_of_another_source_type_is_one_unit(manager) -> None:
+    text = "- a turn's words\n\nand more words"
+    assert await manager.units_to_forget(text, source_type="transcript", path=None) == [text]
