@@ -33,7 +33,8 @@ from suzent_desktop.ui.services import AppServices
 
 GROUPS: list[tuple[str, list[str]]] = [
     ("Paths (take effect on restart)", ["notebook_path", "memory_path", "index_path"]),
-    ("Models (empty = built-in offline engine)", ["extraction_model", "embedding_model", "memory_consolidation_model"]),
+    ("Models (empty = built-in offline engine)",
+     ["extraction_model", "embedding_model", "memory_consolidation_model", "llm_timeout_seconds"]),
     (
         "Consolidation (dreaming)",
         [
@@ -50,6 +51,8 @@ GROUPS: list[tuple[str, list[str]]] = [
     ("MEMORY.md", ["memory_md_max_lines", "memory_md_max_chars"]),
     ("Agents (MCP server)", ["mcp_allow_maintenance"]),
     ("Capture", ["memory_keep_transcripts"]),
+    ("The app's own files when the vault has its own index.md, log.md, schema.md",
+     ["alt_index_name", "alt_log_name", "alt_schema_name"]),
 ]
 
 HELP: dict[str, str] = {
@@ -59,6 +62,10 @@ HELP: dict[str, str] = {
     "extraction_model": "litellm model id used to pull facts out of a conversation turn.",
     "embedding_model": "Empty: bundled local MiniLM; 'hashing' for tests; else a litellm embedding model. A change rebuilds the index.",
     "memory_consolidation_model": "litellm model id for the dream agent.",
+    "llm_timeout_seconds": "Limit for one model call (no retries inside litellm); 0 means none.",
+    "alt_index_name": "Used instead of index.md when the vault root has your own index.md.",
+    "alt_log_name": "Used instead of log.md (the watermark lives here) when the vault root has your own log.md.",
+    "alt_schema_name": "Used instead of schema.md when the vault root has your own schema.md.",
     "memory_consolidation_interval_seconds": "How often the background runner checks its gates.",
     "memory_consolidation_min_hours": "Minimum hours since the last productive run.",
     "memory_consolidation_min_facts": "Pending facts needed before a scheduled run.",
