@@ -50,6 +50,14 @@ def answered(question: dict, texts: list[str]) -> bool:
     return any(f" {a} " in f" {norm(t)} " for t in texts for a in wanted)
 
 
+def current_first(question: dict, texts: list[str]) -> bool:
+    """The first hit holds the current value and none of the values it replaced ("old")."""
+    if not texts or not answered(question, texts[:1]):
+        return False
+    first = f" {norm(texts[0])} "
+    return not any(f" {norm(old)} " in first for old in question.get("old", []))
+
+
 def load(folder: Path) -> tuple[list[dict], list[dict]]:
     def read(name: str) -> list[dict]:
         with (folder / name).open(encoding="utf-8") as handle:
@@ -162,7 +170,7 @@ async def run(args: argparse.Namespace) -> None:
     results = await runner.run_cycle(force=True)
     dream_seconds = time.perf_counter() - start
     outcomes = Counter(r.outcome for r in results)
-    after, _ = await evaluate(manager, questions)
+    after, shown_after = await evaluate(manager, questions)
 
     docs = [raw_text(t) for t in turns]
     bm25 = BM25(docs)
@@ -185,6 +193,14 @@ async def run(args: argparse.Namespace) -> None:
     rest = [q["id"] for q in questions if q["kind"] != "event_date"]
     print(f"{'all but dates':16}{len(rest):>5}{share(before, rest):>13.1f}%{share(after, rest):>12.1f}%"
           f"{share(bm25_hits, rest):>9.1f}%{share(emb_hits, rest):>10.1f}%")
+
+    current = [(q, i) for i, q in enumerate(questions) if q["kind"] == "changed"]
+    if current:
+        print(f"\ncurrent-value questions (kind 'changed', n={len(current)}): the answer changed over time")
+        for label, hits, shown in (("before dream", before, shown_before), ("after dream", after, shown_after)):
+            top1 = 100.0 * sum(current_first(q, shown[i]) for q, i in current) / len(current)
+            top5 = share(hits, [q["id"] for q, _ in current])
+            print(f"  {label:13} top-1 {top1:5.1f}%  (first hit holds the current value, no old one)   top-5 {top5:5.1f}%")
 
     labelled = defaultdict(list)
     for turn in turns:

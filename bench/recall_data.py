@@ -19,6 +19,7 @@ Files:
                        kind: single | event_date | event | changed | changed_before | multi_hop.
                        "as_of" is the date the answer holds on (the last session). Add more
                        kinds (e.g. "changed over time") by appending lines; recall.py groups by kind.
+                       A "changed" question may name the values it replaced: "old": [...].
 """
 
 from __future__ import annotations
@@ -417,8 +418,72 @@ def _distractor(rng: random.Random, world: World) -> tuple[str, str, str]:
     return user, assistant, "none"
 
 
+# -- facts that change over time (more than one value per subject) ----------------------------------
+# Generated with their own random stream and appended after the turns and questions above, so the
+# rest of the data set (and its figures) stays as it was. Each "changed" question also names the
+# values it replaced ("old"), so recall.py can tell a first hit holding the current value from one
+# that still holds an old one.
+CHANGE_RELATIONS = ("godson", "goddaughter", "sister-in-law", "brother-in-law", "old flatmate", "second cousin",
+                    "former teacher", "bandmate", "climbing buddy", "childhood friend", "pen pal", "running coach")
+CHANGE_NAMES = "Quentin Wilma Xavier Ottilie Bram Cosima Dario Esme Fintan Gisela Henrik Ilse".split()
+CHANGE_FAVOURITES = {
+    "tea": ("oolong", "rooibos", "sencha", "earl grey", "chamomile"),
+    "ice cream flavour": ("pistachio", "stracciatella", "mango", "salted caramel"),
+    "video game": ("Celeste", "Hades", "Stardew Valley", "Outer Wilds", "Tetris"),
+}
+
+
+def build_changes(turns: list[dict], seed: int = 15) -> tuple[list[dict], list[dict]]:
+    """Turns in which people's homes and jobs and the user's favourites change, some twice."""
+    rng = random.Random(seed)
+    days = sorted({t["ts"][:10] for t in turns})
+    extra: list[dict] = []
+    questions: list[dict] = []
+
+    def said(day: str, text: str) -> str:
+        tid = f"{day}-c{len(extra) + 1:02d}"
+        hour = 20 + len(extra) % 3
+        extra.append({"id": tid, "session": f"chg{len(extra) + 1:04d}", "ts": f"{day}T{hour}:{len(extra) % 60:02d}:00",
+                      "user": text, "assistant": rng.choice(("Good to know.", "Noted!", "Oh nice.")), "label": "fact"})
+        return tid
+
+    def chain(values: list[str], first: str, later: str, current_q: str, before_q: str) -> None:
+        picks = sorted(rng.sample(range(len(days) - 1), len(values)))
+        evidence = [said(days[picks[0]], first.format(v=values[0]))]
+        evidence += [said(days[day], later.format(v=value)) for day, value in zip(picks[1:], values[1:], strict=True)]
+        questions.append({"kind": "changed", "question": current_q, "answers": [values[-1]], "old": values[:-1],
+                          "evidence": evidence[-1:]})
+        questions.append({"kind": "changed_before", "question": before_q.format(v=values[-1]),
+                          "answers": [values[-2]], "evidence": evidence[-2:-1]})
+
+    for relation, name in zip(CHANGE_RELATIONS, CHANGE_NAMES, strict=True):
+        who = f"My {relation} {name}"
+        towns = rng.sample(CITIES, 3 if rng.random() < 0.35 else 2)
+        chain(towns, who + " lives in {v}.", who + " moved to {v}.",
+              f"Where does the user's {relation} {name} live now?",
+              f"Where did the user's {relation} {name} live before moving to {{v}}?")
+        jobs = rng.sample(COMPANIES, 2)
+        chain(jobs, who + " works at {v}.", who + " now works at {v}.",
+              f"Where does the user's {relation} {name} work now?",
+              f"Where did the user's {relation} {name} work before {{v}}?")
+    for kind, values in CHANGE_FAVOURITES.items():
+        picks = rng.sample(values, 3 if kind == "tea" else 2)
+        chain(picks, f"My favourite {kind} is {{v}}.", f"My favourite {kind} is {{v}} now.",
+              f"What is the user's favourite {kind} now?",
+              f"What was the user's favourite {kind} before {{v}}?")
+    last = turns[-1]["ts"][:10] if turns else ""
+    for question in questions:
+        question["as_of"] = last
+    return extra, questions
+
+
 def main() -> None:
     turns, questions = build()
+    extra, changes = build_changes(turns)
+    turns += extra
+    for number, question in enumerate(changes, start=len(questions) + 1):
+        question["id"] = f"q{number:03d}"
+    questions += changes
     OUT.mkdir(parents=True, exist_ok=True)
     with (OUT / "conversations.jsonl").open("w", encoding="utf-8") as handle:
         handle.writelines(json.dumps(t, ensure_ascii=False) + "\n" for t in turns)

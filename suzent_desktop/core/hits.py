@@ -17,11 +17,12 @@ the same list:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from suzent_desktop.core.dream.pages import content_words, dup_norm, may_be_same_fact
-from suzent_desktop.core.terms import asks_about_the_past, coverage
+from suzent_desktop.core.terms import asks_about_the_past, content_stems, coverage
 
 SUPERSEDED_WEIGHT = 0.7  # a superseded fact's score is scaled by this, unless the query asks about the past
 PAST_WEIGHT = 1.5  # ... and by this when it does
@@ -30,6 +31,9 @@ NEAR_IDENTICAL = 0.8  # content-word overlap (Jaccard) at which two short facts 
 # a hit whose own text holds the query's words that matter wins such ties.
 COVERAGE_BONUS = 0.1
 FOLD_MAX_CHARS = 400  # longer texts (prose chunks) fold only when identical
+EVIDENCE_SOURCES = frozenset({"transcript"})  # raw turns: the evidence a page's fact was taken from
+MIN_EVIDENCE_STEMS = 2
+_NEGATIONS = frozenset({"not", "no", "never", "nor", "don't", "doesn't", "didn't", "isn't", "wasn't", "won't", "can't"})
 SOURCE_ORDER = {"notebook": 0, "core": 1, "archive": 2, "transcript": 3}  # where a folded fact is named first
 
 
@@ -88,16 +92,38 @@ def _same_fact(a: str, b: str) -> bool:
     return len(wa & wb) / len(wa | wb) >= NEAR_IDENTICAL and may_be_same_fact(a, b)
 
 
+def _states(fact: SearchHit, turn: SearchHit) -> bool:
+    """A raw turn states a page's fact: every word of the fact that matters is in it (by stem,
+    numbers included) and it has no negation the fact lacks ("I live in Lisbon" → "User lives in Lisbon")."""
+    if fact.source_type != "notebook" or turn.source_type not in EVIDENCE_SOURCES or len(turn.text) > FOLD_MAX_CHARS:
+        return False
+    stems = content_stems(fact.text)
+    if len(stems) < MIN_EVIDENCE_STEMS or not stems <= content_stems(turn.text):
+        return False
+    negated = {w for w in re.findall(r"[\w']+", turn.text.lower()) if w in _NEGATIONS}
+    return not negated - {w for w in re.findall(r"[\w']+", fact.text.lower()) if w in _NEGATIONS}
+
+
 def fold(hits: list[SearchHit]) -> list[SearchHit]:
-    """Near-identical hits as one: the page's copy leads, the best score counts, every place is named."""
+    """Near-identical hits as one: the page's copy leads, the best score counts, every place is named.
+
+    A raw transcript turn that states a page bullet's fact folds into that bullet too (it is the
+    fact's evidence), so an old value's turn sinks with its superseded bullet.
+    """
     groups: list[list[SearchHit]] = []
-    for hit in sorted(hits, key=lambda h: h.score, reverse=True):
+    ordered = sorted(hits, key=lambda h: h.score, reverse=True)
+    for hit in ordered:
         for group in groups:
             if _same_fact(group[0].text, hit.text):
                 group.append(hit)
                 break
         else:
             groups.append([hit])
+    for group in [g for g in groups if g[0].source_type in EVIDENCE_SOURCES and len(g) == 1]:
+        owner = next((g for g in groups if g is not group and _states(g[0], group[0])), None)
+        if owner is not None:
+            owner.append(group[0])
+            groups.remove(group)
     folded: list[SearchHit] = []
     for group in groups:
         ordered = sorted(group, key=lambda h: (_source_rank(h), -h.score))

@@ -32,6 +32,9 @@ _PAST_WORDS = frozenset(
     until was were did had""".split()
 )
 _PAST_PHRASES = ("no longer", "used to")
+# ... unless it also says "now": "where does my former teacher live now" asks about the present.
+_PRESENT_WORDS = frozenset({"now", "currently", "current", "nowadays", "today"})
+_PRESENT_PHRASES = ("these days",)
 
 _stemmer = snowballstemmer.stemmer("english")
 
@@ -69,6 +72,11 @@ def match_spans(text: str, query: str) -> list[tuple[int, int]]:
     return _merge(sorted(spans))
 
 
+def content_stems(text: str) -> set[str]:
+    """Stems of the words of ``text`` that matter (no stopwords)."""
+    return {stem(w) for w in _WORD_RE.findall(text) if _fold(w) not in STOPWORDS}
+
+
 def coverage(text: str, query: str) -> float:
     """Share of the query's words that matter found in ``text`` (by stem): 0.0 … 1.0."""
     stems = query_stems(query)
@@ -91,4 +99,7 @@ def _merge(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
 def asks_about_the_past(query: str) -> bool:
     """Whether a query asks what used to be true ("where did the user work before")."""
     lowered = " ".join(_fold(w) for w in _WORD_RE.findall(query))
-    return bool(set(lowered.split()) & _PAST_WORDS) or any(p in lowered for p in _PAST_PHRASES)
+    words = set(lowered.split())
+    if words & _PRESENT_WORDS or any(p in lowered for p in _PRESENT_PHRASES):
+        return False
+    return bool(words & _PAST_WORDS) or any(p in lowered for p in _PAST_PHRASES)

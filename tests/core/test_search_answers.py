@@ -130,6 +130,24 @@ def test_fold_keeps_different_facts_apart() -> None:
     ]
 
 
+def test_a_transcript_turn_that_states_a_bullet_folds_into_it() -> None:
+    def hit(text: str, source: str, score: float, superseded: bool = False) -> SearchHit:
+        return SearchHit(text, source, f"/{source}", 1, None, score, None, source + text, superseded=superseded)
+
+    hits = fold(
+        [
+            hit("User: My godson Quentin lives in Lisbon.\nAssistant: Noted!", "transcript", 0.9),
+            hit("User's godson Quentin lives in Lisbon", "notebook", 0.5, superseded=True),
+            hit("User: I don't live in Porto any more.\nAssistant: Oh.", "transcript", 0.8),
+            hit("User lives in Porto", "notebook", 0.4),
+        ]
+    )
+    lisbon = next(h for h in hits if "Lisbon" in h.text)
+    assert lisbon.source_type == "notebook" and lisbon.superseded and lisbon.score == 0.9
+    assert [p.source_type for p in lisbon.also] == ["transcript"]
+    assert len(hits) == 3  # the negated turn stays apart from "User lives in Porto"
+
+
 async def test_editing_one_bullet_embeds_only_that_row(layout, indexer, embedder) -> None:
     path = write(layout, "3_Personal/Work.md", WORK)
     await indexer.sync()

@@ -34,6 +34,7 @@ def test_past_questions_are_recognised() -> None:
     assert asks_about_the_past("previous employer")
     assert not asks_about_the_past("where does the user work")
     assert not asks_about_the_past("how old is the user")
+    assert not asks_about_the_past("where does the user's former teacher live now")  # "now" asks the present
 
 
 def test_coverage_counts_words_that_matter() -> None:
