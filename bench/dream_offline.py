@@ -298,10 +298,10 @@ async def main(argv: list[str] | None = None) -> int:
         print(f"near duplicates ('The user …' rewordings) left among current bullets: {near_left}")
         print(f"forgotten facts on notebook pages: {len(leaked)}")
         print(f"MEMORY.md: {len(memory_md.splitlines())} lines, {len(memory_md)} chars")
-        from suzent_desktop.core.dream.lint import run_lint, summarize
+        from suzent_desktop.core.dream.lint import summarize
 
         started = time.perf_counter()
-        lint = await run_lint(manager)
+        lint = await manager.lint()
         print(f"lint: {time.perf_counter() - started:.2f} s, {summarize(lint.findings)}")
         for text_missing in missing[:5]:
             print(f"  missing: {text_missing}")

@@ -50,7 +50,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         manager = MemoryManager.open(Path(tmp) / "home", clock=Clock(), embedder=HashingEmbedder())
         shutil.copytree(args.vault, manager.layout.notebook_dir, dirs_exist_ok=True, symlinks=True)
-        findings = link_audit(manager)
+        findings = link_audit(manager.home)
     broken = {(f.path, _WRITTEN.match(f.detail).group("link")) for f in findings if f.kind == "broken_link"}
     pages = sum(1 for p in args.vault.rglob("*") if p.suffix in (".md", ".canvas"))
     print(f"vault: {args.vault} ({pages} pages and boards)")

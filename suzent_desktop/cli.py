@@ -288,15 +288,9 @@ def _launch(home: Path, *, problem: Exception | None = None) -> int:
 
 def _preflight(home: Path) -> None:
     """Fail with a named setting or path before a window opens, and bootstrap a new home."""
-    from suzent_desktop.core.layout import Layout, LayoutError
-    from suzent_desktop.core.manager import bootstrap_home
-    from suzent_desktop.settings import load_settings
+    from suzent_desktop.core.home import prepare_home
 
-    if home.exists() and not home.is_dir():
-        raise LayoutError(f"{home}: the home must be a folder, but it is a file")
-    layout = Layout.from_settings(home, load_settings(home))
-    layout.check()
-    bootstrap_home(layout)
+    prepare_home(home)
 
 
 def _demo_dir(args: argparse.Namespace) -> Path:
@@ -627,13 +621,11 @@ def cmd_status(args: argparse.Namespace, out: Output) -> int:
 
 
 def _gate_line(manager: Any) -> str | None:
-    """Whether the next dream would run now, and if not why (None when the runner is absent)."""
+    """Whether the next dream would run now, and if not why."""
     import datetime as dt
 
-    try:
-        from suzent_desktop.core.dream.runner import DreamRunner
-    except ImportError:
-        return None
+    from suzent_desktop.core.dream.runner import DreamRunner
+
     gate = DreamRunner(manager).gate_status()
     if gate.due:
         return "due now"
@@ -643,17 +635,10 @@ def _gate_line(manager: Any) -> str | None:
     return f"waiting ({gate.reason}){when}"
 
 
-def _dream_api() -> Any:
-    try:
-        from suzent_desktop.core.dream import runner
-    except ImportError as exc:
-        raise CliError(f"consolidation is not available in this build ({exc})") from exc
-    return runner
-
-
 def cmd_dream(args: argparse.Namespace, out: Output) -> int:
     """One consolidation cycle, as the app runs it: batch after batch until caught up, then lint if due."""
-    runner_mod = _dream_api()
+    from suzent_desktop.core.dream import runner as runner_mod
+
     manager = _open(args)
     label = " (dry run)" if args.dry_run else ""
 
@@ -727,12 +712,8 @@ def _overall(results: list[Any]) -> Any:
 
 
 def cmd_lint(args: argparse.Namespace, out: Output) -> int:
-    try:
-        from suzent_desktop.core.dream.lint import run_lint
-    except ImportError as exc:
-        raise CliError(f"lint is not available in this build ({exc})") from exc
     manager = _open(args)
-    result = _run(run_lint(manager))
+    result = _run(manager.lint())
     findings = [{"kind": f.kind, "path": str(f.path), "detail": f.detail} for f in result.findings]
     out.doc({"findings": findings, "pages_changed": list(result.pages_changed), "ok": bool(result.ok)})
     if not findings:
@@ -746,10 +727,6 @@ def cmd_lint(args: argparse.Namespace, out: Output) -> int:
 
 
 def cmd_promote(args: argparse.Namespace, out: Output) -> int:
-    try:
-        import suzent_desktop.core.promotion  # noqa: F401
-    except ImportError as exc:
-        raise CliError(f"promotion is not available in this build ({exc})") from exc
     from suzent_desktop.core.promotion import PromotionError
 
     manager = _open(args)

@@ -393,9 +393,7 @@ class MemoryTools:
         return doc
 
     async def lint(self) -> dict[str, Any]:
-        from suzent_desktop.core.dream.lint import run_lint
-
-        result = await run_lint(self.manager)
+        result = await self.manager.lint()
         return {
             "ok": bool(result.ok),
             "findings": [{"kind": f.kind, "path": str(f.path), "detail": f.detail} for f in result.findings],

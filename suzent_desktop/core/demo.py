@@ -510,7 +510,7 @@ def write_demo_home(path: Path, today: dt.date) -> DemoReport:
             continue
         report.created += 1
         report.files.append(target)
-    from suzent_desktop.core.manager import bootstrap_home
+    from suzent_desktop.core.home import bootstrap_home
 
     layout = Layout.from_settings(path, Settings())
     bootstrap_home(layout)

@@ -17,63 +17,48 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from suzent_desktop.core import forgetting
-from suzent_desktop.core.archive import Archive, ArchiveError
+from suzent_desktop.core import forgetting, promotion
+from suzent_desktop.core.archive import ArchiveError
 from suzent_desktop.core.clock import SYSTEM_CLOCK, Clock
 from suzent_desktop.core.days import Days
+from suzent_desktop.core.dream.lint import run_lint
+from suzent_desktop.core.dream.model import LintResult
+from suzent_desktop.core.dream.runner import DreamRunner
 from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.facts import Fact
-from suzent_desktop.core.layout import Layout, LayoutError, default_home
-from suzent_desktop.core.notebook import Notebook
-from suzent_desktop.core.recall import Recall, RecallLog
+from suzent_desktop.core.home import Home, open_home
+from suzent_desktop.core.recall import Recall
 from suzent_desktop.core.text import clean
-from suzent_desktop.core.tombstones import Tombstones, normalize
+from suzent_desktop.core.tombstones import normalize
 from suzent_desktop.core.transcripts import (
     TranscriptError,
-    Transcripts,
     TranscriptTurn,
     clean_text,
     turn_chunks,
     turn_key,
 )
-from suzent_desktop.settings import Settings, load_settings
+from suzent_desktop.settings import Settings
 
 if TYPE_CHECKING:
     import threading
 
     from suzent_desktop.core.embedding import Embedder
-    from suzent_desktop.core.indexer import Indexer, SearchResponse
+    from suzent_desktop.core.indexer import SearchResponse
 
 log = logging.getLogger(__name__)
 
-# Only a heading: a prose placeholder would be indexed and show up in every search.
-MEMORY_MD_HEADER = "# Memory\n"
-
-
 class MemoryManager:
-    """Capture, search, forget and promotion over one home folder."""
+    """The front door: capture, remember, search, forget, unforget, dream, lint and status over one home.
 
-    def __init__(
-        self,
-        layout: Layout,
-        settings: Settings,
-        clock: Clock,
-        embedder: Embedder,
-        indexer: Indexer,
-    ) -> None:
-        self.layout = layout
-        self.settings = settings
-        self.clock = clock
-        self.embedder = embedder
-        self.archive = Archive(layout)
-        self.notebook = Notebook(layout)
-        self.tombstones = Tombstones(layout)
-        self.forget_journal = forgetting.ForgetJournal(layout.forget_journal_file)
-        self.recall = RecallLog(layout)
-        self.transcripts = Transcripts(layout)
+    It holds one frozen :class:`~suzent_desktop.core.home.Home` (built by ``open_home``, the
+    composition root) and reads every part from it; switching the embedder or saving
+    settings swaps in a new ``Home``.
+    """
+
+    def __init__(self, home: Home) -> None:
+        self.home = home
         self.last_turn: TranscriptTurn | None = None  # where the latest capture kept its turn
         self._people: dict[str, str] | None = None  # names the user introduced, read from the logs once
-        self.indexer = indexer
 
     # -- construction ------------------------------------------------------------
     @classmethod
@@ -86,38 +71,40 @@ class MemoryManager:
         embedder: Embedder | None = None,
         bootstrap: bool = True,
     ) -> MemoryManager:
-        """Load settings, refuse unusable folders, bootstrap what is missing (never overwriting).
+        """Open a home through the composition root (:func:`~suzent_desktop.core.home.open_home`).
 
         ``bootstrap=False`` writes nothing (a read-only server on an existing home).
-
         Raises ``SettingsError`` (naming the file and key), ``LayoutError`` or ``NotebookError``
         (naming the path) before anything is written.
         """
-        home = Path(home).expanduser() if home is not None else default_home()
-        if home.exists() and not home.is_dir():
-            raise LayoutError(f"{home}: the home must be a folder, but it is a file")
-        if settings is None:
-            settings = load_settings(home)
-        layout = Layout.from_settings(home, settings)
-        layout.check()
-        if bootstrap:
-            bootstrap_home(layout)
-            remove_stale_temp_files(layout)
-        if embedder is None:
-            from suzent_desktop.core.embedding import make_embedder
+        return cls(open_home(home, settings=settings, clock=clock, embedder=embedder, bootstrap=bootstrap))
 
-            embedder = make_embedder(settings)
-        from suzent_desktop.core.indexer import Indexer
+    # -- the parts of the home ------------------------------------------------------
+    @property
+    def settings(self) -> Settings:
+        return self.home.settings
 
-        archive, notebook, tombstones = Archive(layout), Notebook(layout), Tombstones(layout)
-        transcripts = Transcripts(layout)
-        indexer = Indexer(
-            layout, embedder, clock, notebook=notebook, archive=archive, tombstones=tombstones, transcripts=transcripts
-        )
-        manager = cls(layout, settings, clock, embedder, indexer)
-        manager.archive, manager.notebook, manager.tombstones = archive, notebook, tombstones
-        manager.transcripts = transcripts
-        return manager
+    @settings.setter
+    def settings(self, settings: Settings) -> None:
+        self.home = dataclasses.replace(self.home, settings=settings)
+
+    @property
+    def embedder(self) -> Embedder:
+        return self.home.embedder
+
+    @embedder.setter
+    def embedder(self, embedder: Embedder) -> None:
+        self.home = dataclasses.replace(self.home, embedder=embedder)
+
+    layout = property(lambda self: self.home.layout)
+    clock = property(lambda self: self.home.clock)
+    indexer = property(lambda self: self.home.indexer)
+    archive = property(lambda self: self.home.archive)
+    notebook = property(lambda self: self.home.notebook)
+    tombstones = property(lambda self: self.home.tombstones)
+    transcripts = property(lambda self: self.home.transcripts)
+    recall = property(lambda self: self.home.recall)
+    forget_journal = property(lambda self: self.home.forget_journal)
 
     # -- capture -----------------------------------------------------------------
     async def remember(
@@ -244,10 +231,8 @@ class MemoryManager:
 
     async def _refresh_memory_md_from_important(self, facts: list[Fact]) -> ChangeSet:
         """Compatibility path: high-importance facts refresh MEMORY.md before any dream has run."""
-        from suzent_desktop.core import promotion
-
         try:
-            return await promotion.refresh_from_important(self, facts)
+            return await promotion.refresh_from_important(self.home, facts)
         except promotion.PromotionError as exc:  # the facts are captured; MEMORY.md stays as it is
             return ChangeSet(errors=[str(exc)])
 
@@ -488,9 +473,27 @@ class MemoryManager:
 
     async def promote_memory_md(self, *, model_timeout: float | None = None) -> ChangeSet:
         """``model_timeout`` caps the model's summary call (a dream passes the time its run has left)."""
-        from suzent_desktop.core.promotion import promote
+        return await promotion.promote(self.home, model_timeout=model_timeout)
 
-        return await promote(self, model_timeout=model_timeout)
+    async def lint(self) -> LintResult:
+        """One lint pass over the notebook (findings only; ``## [TODAY] lint`` after a clean pass)."""
+        return await run_lint(self.home)
+
+    # -- the index, for views -----------------------------------------------------------
+    async def sync_paths(self, paths: Iterable[Path]) -> ChangeSet:
+        """Bring the index in line with these files (a save, a watcher event)."""
+        return await self.indexer.sync_paths(list(paths))
+
+    async def related(self, page: Path, *, limit: int = 8) -> list[Any]:
+        """Index rows nearest to a page's own chunks, from other files (a "see also")."""
+        return await self.indexer.related(page, limit=limit)
+
+    def stale_paths(self) -> list[Path]:
+        """Files the index is behind on (blocking: call it from a worker thread)."""
+        return list(self.indexer.stale_paths())
+
+    async def index_stats(self) -> Any:
+        return await self.indexer.stats()
 
     # -- consolidation state -------------------------------------------------------
     def today(self) -> str:
@@ -498,14 +501,14 @@ class MemoryManager:
 
     def days(self) -> Days:
         """Where each day stands now (the one place for today/pending/consolidated/skipped)."""
-        return Days.read(self.notebook, self.clock.today())
+        return self.home.days()
 
     def watermark(self) -> str | None:
-        return self.days().watermark
+        return self.home.watermark()
 
     def pending_dates(self) -> list[str]:
         """Log dates strictly before today and strictly after the effective watermark."""
-        return self.days().pending(self.archive.dates())
+        return self.home.pending_dates()
 
     def count_facts(self, dates: Iterable[str]) -> int:
         """Fact lines on those dates, tombstoned ones excluded; unreadable logs count as zero."""
@@ -539,15 +542,14 @@ class MemoryManager:
         lint_due = False
         last_dream: str | None = None
         not_consolidated: list[dict[str, Any]] = []
-        runner = self._runner()
-        if runner is not None:
-            gate = runner.gate_status()
-            next_batch, lint_due = list(gate.next_batch), bool(gate.lint_due)
-            not_consolidated = list(gate.not_consolidated)
-            pending_facts = int(gate.pending_facts)
-            runs = [r for r in _safe_history(runner) if r.get("outcome") in _DREAM_RUN_OUTCOMES]
-            if runs:
-                last_dream = runs[0].get("date")
+        runner = DreamRunner(self)
+        gate = runner.gate_status()
+        next_batch, lint_due = list(gate.next_batch), bool(gate.lint_due)
+        not_consolidated = list(gate.not_consolidated)
+        pending_facts = int(gate.pending_facts)
+        runs = [r for r in _safe_history(runner) if r.get("outcome") in _DREAM_RUN_OUTCOMES]
+        if runs:
+            last_dream = runs[0].get("date")
         ingest = self.notebook.last_entry("ingest")
         if last_dream is None and ingest is not None:
             last_dream = ingest.date
@@ -564,13 +566,6 @@ class MemoryManager:
             "not_consolidated": not_consolidated,
         }
 
-    def _runner(self) -> Any:
-        """A DreamRunner for gate figures, or None while the dream package is not installed."""
-        try:
-            from suzent_desktop.core.dream.runner import DreamRunner
-        except ImportError:
-            return None
-        return DreamRunner(self)
 
 
 _DREAM_RUN_OUTCOMES = frozenset({"productive", "no_change", "failed", "skipped"})
@@ -581,32 +576,3 @@ def _safe_history(runner: Any) -> list[dict]:
         return list(runner.history())
     except (OSError, ValueError):
         return []
-
-
-def remove_stale_temp_files(layout: Layout) -> list[Path]:
-    """Temp files of atomic writes that a killed process left behind (``.People.md.x1y2z3w4.tmp``)."""
-    from suzent_desktop.core.atomic import sweep_temp_files
-
-    removed = sweep_temp_files(
-        [(layout.home, False), (layout.memory_dir, True), (layout.notebook_dir, True), (layout.index_dir, False)]
-    )
-    for path in removed:
-        log.info("removed %s, left behind by an interrupted write", path)
-    return removed
-
-
-def bootstrap_home(layout: Layout) -> list[Path]:
-    """Create the vault, the memory folders and a MEMORY.md header when missing; never overwrite."""
-    created = Notebook(layout).bootstrap()
-    for folder in (layout.home, layout.memory_dir, layout.archive_dir):
-        if not folder.exists():
-            folder.mkdir(parents=True, exist_ok=True)
-            created.append(folder)
-    if not layout.memory_md.exists():
-        try:
-            with layout.memory_md.open("x", encoding="utf-8") as handle:
-                handle.write(MEMORY_MD_HEADER)
-            created.append(layout.memory_md)
-        except FileExistsError:
-            pass
-    return created

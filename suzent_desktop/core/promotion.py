@@ -30,7 +30,7 @@ from suzent_desktop.core.markdown import links
 from suzent_desktop.core.tombstones import normalize
 
 if TYPE_CHECKING:
-    from suzent_desktop.core.manager import MemoryManager
+    from suzent_desktop.core.home import Home
 
 PERSONAL_ZONE = "3_Personal"
 PROTECTED_RE = re.compile(r"<!--\s*protected\s*-->.*?<!--\s*/protected\s*-->", re.DOTALL | re.IGNORECASE)
@@ -53,13 +53,13 @@ class Candidate:
     order: int
 
 
-def _personal_candidates(manager: MemoryManager) -> list[Candidate]:
+def _personal_candidates(home: Home) -> list[Candidate]:
     from suzent_desktop.core.dream.pages import PageDoc
 
-    root = manager.layout.notebook_dir / PERSONAL_ZONE
+    root = home.layout.notebook_dir / PERSONAL_ZONE
     if not root.is_dir():
         return []
-    stones = manager.tombstones.contents()
+    stones = home.tombstones.contents()
     found: list[Candidate] = []
     seen: set[str] = set()
     for path in sorted(root.rglob("*.md")):
@@ -214,13 +214,13 @@ _STOPWORDS = frozenset(
 )
 
 
-async def _llm_answer(manager: MemoryManager, ranked: list[Candidate], system: str, timeout: float) -> str:
+async def _llm_answer(home: Home, ranked: list[Candidate], system: str, timeout: float) -> str:
     """The model's raw ``markdown`` text (LLMFormatError when the answer has no such field)."""
     from suzent_desktop.core import llm
 
     facts = "\n".join(f"- {c.text} (recalled {c.recalls}x, latest {c.latest or 'unknown'})" for c in ranked)
     payload = await llm.complete_json(
-        manager.settings.memory_consolidation_model,
+        home.settings.memory_consolidation_model,
         [{"role": "system", "content": system}, {"role": "user", "content": facts}],
         schema_hint=SCHEMA_HINT,
         timeout=timeout,
@@ -276,10 +276,10 @@ def answer_problem(markdown: str, composed: str, offline_body: list[str], instru
     return ""
 
 
-def _recent_important(manager: MemoryManager, extra: list[Fact]) -> list[str]:
+def _recent_important(home: Home, extra: list[Fact]) -> list[str]:
     """Important facts of days after the watermark (and the given ones), newest first."""
-    stones = manager.tombstones.contents()
-    days = manager.days()
+    stones = home.tombstones.contents()
+    days = home.days()
     seen: set[str] = set()
     lines: list[str] = []
 
@@ -291,11 +291,11 @@ def _recent_important(manager: MemoryManager, extra: list[Fact]) -> list[str]:
 
     for fact in extra:
         add(fact)
-    for date in reversed(manager.archive.dates()):
+    for date in reversed(home.archive.dates()):
         if days.is_consolidated(date):
             break
         try:
-            parsed = manager.archive.read(date)
+            parsed = home.archive.read(date)
         except (OSError, ValueError):
             continue
         for line in reversed(parsed.facts):
@@ -303,8 +303,8 @@ def _recent_important(manager: MemoryManager, extra: list[Fact]) -> list[str]:
     return lines[:20]
 
 
-def _existing(manager: MemoryManager) -> str:
-    path = manager.layout.memory_md
+def _existing(home: Home) -> str:
+    path = home.layout.memory_md
     if not path.is_file():
         return ""
     try:
@@ -331,19 +331,19 @@ def _generated_part(text: str) -> list[str]:
 
 
 async def promote(
-    manager: MemoryManager, *, llm_errors: list[str] | None = None, model_timeout: float | None = None
+    home: Home, *, llm_errors: list[str] | None = None, model_timeout: float | None = None
 ) -> ChangeSet:
     """Rewrite MEMORY.md from ``3_Personal/`` and recall signals, within the hard cap.
 
     ``model_timeout`` (seconds) caps the model call below ``llm_timeout_seconds``; 0 means no
     time is left (the offline summary is written and the reason reported).
     """
-    s = manager.settings
+    s = home.settings
     max_lines, max_chars = max(1, s.memory_md_max_lines), max(1, s.memory_md_max_chars)
 
     def gather() -> tuple[list[Candidate], str, list[str]]:
-        candidates = rank(_personal_candidates(manager), dict(manager.recall.counts()))
-        return candidates, _existing(manager), _recent_important(manager, [])
+        candidates = rank(_personal_candidates(home), dict(home.recall.counts()))
+        return candidates, _existing(home), _recent_important(home, [])
 
     ranked, existing, recent = await asyncio.to_thread(gather)
     protected = protected_sections(existing)
@@ -365,7 +365,7 @@ async def promote(
             from suzent_desktop.core.dream.agent import load_prompt
 
             system = load_prompt("promote_system.md").format(max_lines=max_lines, max_chars=max_chars)
-            markdown = await _llm_answer(manager, ranked[:MAX_CANDIDATES], system, timeout)
+            markdown = await _llm_answer(home, ranked[:MAX_CANDIDATES], system, timeout)
             composed = await asyncio.to_thread(
                 compose, _answer_lines(markdown), protected, recent, max_lines, max_chars
             )
@@ -379,25 +379,25 @@ async def promote(
         else:
             text = composed
     if text != existing:
-        await asyncio.to_thread(atomic_write_text, manager.layout.memory_md, text)
+        await asyncio.to_thread(atomic_write_text, home.layout.memory_md, text)
         changes.memory_md = True
     return changes
 
 
-async def refresh_from_important(manager: MemoryManager, facts: list[Fact]) -> ChangeSet:
+async def refresh_from_important(home: Home, facts: list[Fact]) -> ChangeSet:
     """Capture-time path: keep the promoted body, refresh the block of recent important facts."""
-    s = manager.settings
+    s = home.settings
     max_lines, max_chars = max(1, s.memory_md_max_lines), max(1, s.memory_md_max_chars)
 
     def build() -> tuple[str, str]:
-        existing = _existing(manager)
-        recent = _recent_important(manager, list(facts))
+        existing = _existing(home)
+        recent = _recent_important(home, list(facts))
         return existing, compose(_generated_part(existing), protected_sections(existing), recent, max_lines, max_chars)
 
     existing, text = await asyncio.to_thread(build)
     changes = ChangeSet()
     if text != existing:
-        await asyncio.to_thread(atomic_write_text, manager.layout.memory_md, text)
+        await asyncio.to_thread(atomic_write_text, home.layout.memory_md, text)
         changes.memory_md = True
     return changes
 

@@ -592,6 +592,6 @@ class MainWindow(QMainWindow):
             self.services.submit(self._sync_paths(paths))
 
     async def _sync_paths(self, paths: list[Path]) -> ChangeSet:
-        changes = await self.services.manager.indexer.sync_paths(paths)
+        changes = await self.services.manager.sync_paths(paths)
         await self._refresh_status()
         return changes

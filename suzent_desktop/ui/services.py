@@ -240,10 +240,9 @@ class AppServices(QObject):
 
     async def refresh_index_status(self) -> Any:
         """Read index stats and the number of stale files, and announce them on the bus."""
-        indexer = self.manager.indexer
-        stale = await asyncio.to_thread(indexer.stale_paths)
+        stale = await asyncio.to_thread(self.manager.stale_paths)
         self.bridge.index_stale.emit(len(stale))
-        stats = await indexer.stats()
+        stats = await self.manager.index_stats()
         self.index_stats = stats
         return stats
 

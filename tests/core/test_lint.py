@@ -30,7 +30,7 @@ async def test_a_healthy_notebook_has_no_findings_and_gets_a_lint_entry(manager,
     write(manager, "3_Personal/About Me.md", "# About Me\n\n- [[Work]]\n")
     write(manager, "3_Personal/Work.md", "# Work\n\nPart of [[About Me]].\n\n- User works at Microsoft (2026-07-05)\n\n"
                                          "## History\n\n- ~~User works at Contoso~~ (2026-07-01, until 2026-07-05)\n")
-    result = await run_lint(manager)
+    result = await run_lint(manager.home)
     assert result.ok and result.findings == [] and result.pages_changed == []
     entry = manager.notebook.last_entry("lint")
     assert entry.date == today.isoformat() and entry.watermark is None and entry.summary == "no findings"
@@ -48,7 +48,7 @@ async def test_each_kind_of_finding(manager):
     write(manager, "0_Inbox/Lonely.md", "# Lonely\n\nNobody links here.\n")
     await manager.forget("User's dentist is Dr. Smith in Leeds")
     before = vault_files(manager)
-    result = await run_lint(manager)
+    result = await run_lint(manager.home)
     found = kinds(result)
     assert result.ok
     assert found["contradiction"] == ["3_Personal/Work.md"]
@@ -76,7 +76,7 @@ async def test_a_failed_lint_writes_nothing(manager):
     write(manager, "3_Personal/Play.md", "# Play\n\n- User plays chess on Sundays with friends\n")
     manager.embedder = Broken()
     log_before = manager.layout.log_md.read_bytes()
-    result = await run_lint(manager)
+    result = await run_lint(manager.home)
     assert not result.ok and result.findings[0].kind == "error" and "embedder down" in result.findings[0].detail
     assert manager.layout.log_md.read_bytes() == log_before
 
@@ -85,5 +85,5 @@ async def test_similar_wording_about_someone_else_is_not_a_forgotten_fact(manage
     write(manager, "3_Personal/About Me.md", "# About Me\n\n- [[People]]\n")
     write(manager, "3_Personal/People.md", "# People\n\n[[About Me]]\n\n- User met Rosa at a kayaking club in Oaxaca\n")
     await manager.forget("User met Hiro at a kayaking club in Oaxaca")
-    result = await run_lint(manager)
+    result = await run_lint(manager.home)
     assert result.ok and "tombstone_paraphrase" not in kinds(result)

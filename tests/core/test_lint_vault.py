@@ -24,7 +24,7 @@ def load_vault(home: Path, clock):
 
 def scored(manager) -> tuple[set, set, set, set]:
     expected = json.loads((DATA / "lint_vault.expected.json").read_text(encoding="utf-8"))
-    findings = link_audit(manager)
+    findings = link_audit(manager.home)
     broken = {(f.path, _WRITTEN.match(f.detail).group("link")) for f in findings if f.kind == "broken_link"}
     orphans = {f.path for f in findings if f.kind == "orphan"}
     return broken, {tuple(b) for b in expected["broken_link"]}, orphans, set(expected["orphan"])
@@ -48,5 +48,5 @@ def test_orphans_count_every_link_form(home, clock) -> None:
 def test_lint_never_edits_the_vault(home, clock, rel: str) -> None:
     manager = load_vault(home, clock)
     before = (manager.layout.notebook_dir / rel).read_bytes()
-    link_audit(manager)
+    link_audit(manager.home)
     assert (manager.layout.notebook_dir / rel).read_bytes() == before == (DATA / "lint_vault" / rel).read_bytes()

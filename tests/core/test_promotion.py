@@ -34,12 +34,12 @@ async def test_promotes_current_personal_bullets_only(manager):
                                 "- ~~User works at Contoso~~ (2026-07-01, until 2026-07-05)\n")
     write_page(manager, "Health", "# Health\n\n- User is allergic to peanuts (2026-07-02)\n- User's PIN is 1234 (2026-07-02)\n")
     await manager.forget("User's PIN is 1234")
-    changes = await promote(manager)
+    changes = await promote(manager.home)
     text = memory(manager)
     assert changes.memory_md
     assert "- User works at Microsoft" in text and "- User is allergic to peanuts" in text
     assert "Contoso" not in text and "1234" not in text
-    assert not (await promote(manager)).memory_md  # nothing new: the file is left alone
+    assert not (await promote(manager.home)).memory_md  # nothing new: the file is left alone
 
 
 async def test_recall_counts_rank_first_then_recency_under_a_tight_cap(home, clock):
@@ -47,7 +47,7 @@ async def test_recall_counts_rank_first_then_recency_under_a_tight_cap(home, clo
     bullets = "".join(f"- User likes topic number {i} (2026-07-{i + 1:02d})\n" for i in range(10))
     write_page(manager, "Preferences", "# Preferences\n\n" + bullets)
     manager.recall.record([Recall("- User likes topic number 0 (2026-07-01)", "notebook")])
-    await promote(manager)
+    await promote(manager.home)
     lines = memory(manager).splitlines()
     assert len(lines) <= 6
     assert "- User likes topic number 0" in lines  # recalled: first despite being the oldest
@@ -60,7 +60,7 @@ async def test_hard_cap_is_enforced_in_code(home, clock):
     for page in ("Work", "Places", "People"):
         write_page(manager, page, f"# {page}\n\n" + "".join(
             f"- User fact {i} about {page.lower()} with some words (2026-07-{i % 28 + 1:02d})\n" for i in range(40)))
-    await promote(manager)
+    await promote(manager.home)
     text = memory(manager)
     assert len(text.splitlines()) <= 12 and len(text) <= 400
     assert "## " in text
@@ -69,7 +69,7 @@ async def test_hard_cap_is_enforced_in_code(home, clock):
 async def test_protected_section_is_kept_verbatim(manager):
     manager.layout.memory_md.write_text(f"# Memory\n\n{PROTECTED}\n\n## Old\n- stale line\n", encoding="utf-8")
     write_page(manager, "Work", "# Work\n\n- User works at Microsoft (2026-07-05)\n")
-    await promote(manager)
+    await promote(manager.home)
     text = memory(manager)
     assert PROTECTED in text and "stale line" not in text and "User works at Microsoft" in text
 
@@ -87,7 +87,7 @@ async def test_llm_summary_is_still_truncated_by_code(home, clock, monkeypatch):
         return await real(model, messages, mock_response=long_answer, **kwargs)
 
     monkeypatch.setattr(llm, "complete_json", verbose)
-    changes = await promote(manager)
+    changes = await promote(manager.home)
     text = memory(manager)
     assert len(text.splitlines()) == 10 and PROTECTED in text and "- line 0" in text and not changes.errors
 
@@ -101,7 +101,7 @@ async def test_llm_failure_falls_back_to_extractive(home, clock, monkeypatch):
         return await real(model, messages, mock_response=Exception("quota exceeded"), **kwargs)
 
     monkeypatch.setattr(llm, "complete_json", broken)
-    changes = await promote(manager)
+    changes = await promote(manager.home)
     assert "User works at Microsoft" in memory(manager)
     assert changes.memory_md and "quota exceeded" in changes.errors[0]
 
@@ -111,7 +111,7 @@ async def test_refresh_from_important_keeps_body_and_protected(manager, today):
                                         encoding="utf-8")
     write_log(manager, today.isoformat(), [Fact("User is allergic to peanuts", "health", importance=0.95),
                                            Fact("User likes tea", "preference", importance=0.3)])
-    changes = await refresh_from_important(manager, [Fact("User's daughter is named Mia", "people", importance=0.9)])
+    changes = await refresh_from_important(manager.home, [Fact("User's daughter is named Mia", "people", importance=0.9)])
     text = memory(manager)
     assert changes.memory_md
     assert PROTECTED in text and "- User works at Microsoft" in text
@@ -129,7 +129,7 @@ async def test_every_page_keeps_its_best_fact_under_a_tight_cap(home, clock):
     manager = make_manager(home, clock, memory_md_max_lines=12)
     write_page(manager, "Health", "# Health\n\n- User is allergic to peanuts (2026-01-05)\n")
     write_page(manager, "Plans", "# Plans\n\n" + "".join(f"- User plans outing {i} (2026-07-{i + 1:02d})\n" for i in range(20)))
-    await promote(manager)
+    await promote(manager.home)
     text = memory(manager)
     assert "- User is allergic to peanuts" in text and "- User plans outing 19" in text
     assert len(text.splitlines()) <= 12
@@ -142,7 +142,7 @@ async def test_a_memory_md_that_is_not_utf8_is_left_untouched_and_named(manager)
     manager.layout.memory_md.write_bytes(original)
     write_page(manager, "Work", "# Work\n\n- User works at Microsoft (2026-07-05)\n")
     with pytest.raises(PromotionError, match="MEMORY.md: not valid UTF-8"):
-        await promote(manager)
+        await promote(manager.home)
     assert manager.layout.memory_md.read_bytes() == original
 
 
@@ -187,14 +187,14 @@ async def test_a_bad_model_answer_never_shrinks_memory_md_below_the_offline_resu
                                                                                    answer, why):
     offline = make_manager(home, clock)
     _personal(offline)
-    await promote(offline)
+    await promote(offline.home)
     expected = memory(offline)
     assert "allergic to peanuts" in expected
 
     manager = make_manager(home, clock, memory_consolidation_model="gpt-4o-mini")
     manager.layout.memory_md.write_text("# Memory\n", encoding="utf-8")
     seen = _answering(monkeypatch, answer)
-    changes = await promote(manager)
+    changes = await promote(manager.home)
     assert seen, "the model was asked"
     assert memory(manager) == expected
     assert len(changes.errors) == 1 and "offline summary" in changes.errors[0] and why in changes.errors[0]
@@ -205,6 +205,6 @@ async def test_a_good_model_answer_is_written_reworded(home, clock, monkeypatch)
     _personal(manager)
     _answering(monkeypatch, json.dumps({"markdown": "## Health\n- Peanut allergy\n\n## Work\n"
                                                     "- Works at Microsoft, leads the search team"}))
-    changes = await promote(manager)
+    changes = await promote(manager.home)
     assert not changes.errors
     assert memory(manager) == "# Memory\n\n## Health\n- Peanut allergy\n\n## Work\n- Works at Microsoft, leads the search team\n"

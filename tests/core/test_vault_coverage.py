@@ -39,7 +39,7 @@ async def test_canvas_text_is_searchable_and_its_links_are_checked(home, clock) 
     await manager.reindex()
     result = await manager.search("kayak rental Bergen", record_recall=False)
     assert result.hits and result.hits[0].path.endswith("Trip board.canvas")
-    findings = link_audit(manager)
+    findings = link_audit(manager.home)
     assert [(f.kind, f.path) for f in findings if f.kind == "broken_link"] == [
         ("broken_link", "2_Wiki/Trip board.canvas")
     ]
@@ -60,4 +60,4 @@ async def test_symlinked_folders_are_indexed_and_their_pages_are_link_targets(ho
     await manager.reindex()
     result = await manager.search("starter rye flour", record_recall=False)
     assert result.hits and result.hits[0].path == str(root / "2_Wiki" / "Shared" / "Sourdough.md")
-    assert [f for f in link_audit(manager) if f.kind == "broken_link"] == []
+    assert [f for f in link_audit(manager.home) if f.kind == "broken_link"] == []

@@ -37,7 +37,7 @@ from suzent_desktop.core.markdown import Link, frontmatter, frontmatter_block, l
 from suzent_desktop.core.tombstones import normalize
 
 if TYPE_CHECKING:
-    from suzent_desktop.core.manager import MemoryManager
+    from suzent_desktop.core.home import Home
 
 # Cosine above which notebook text is reported as a rewording of a forgotten fact.
 PARAPHRASE_THRESHOLD = 0.85
@@ -56,8 +56,8 @@ class _Page:
     path: Path | None = None
 
 
-def _load_pages(manager: MemoryManager) -> list[_Page]:
-    nb = manager.notebook
+def _load_pages(home: Home) -> list[_Page]:
+    nb = home.notebook
     pages: list[_Page] = []
     for path in nb.content_pages():
         text = path.read_bytes().decode("utf-8-sig", errors="replace")
@@ -86,9 +86,9 @@ def _what(link: Link) -> str:
     return "page" if "." not in link.target.rsplit("/", 1)[-1] or link.target.lower().endswith(".md") else "file"
 
 
-def _load_canvases(manager: MemoryManager) -> list[_Page]:
+def _load_canvases(home: Home) -> list[_Page]:
     """JSON Canvas boards as the markdown of their nodes: their links are checked and count."""
-    nb = manager.notebook
+    nb = home.notebook
     boards: list[_Page] = []
     for path in nb.canvases():
         markdown = canvas_markdown(path.read_bytes().decode("utf-8", errors="replace"))
@@ -173,9 +173,9 @@ def _other_entity(unit: str, stone: str) -> bool:
     return bool(stone_only) and bool(unit_only & names)
 
 
-def _embedding_findings(manager: MemoryManager, pages: list[_Page]) -> list[Finding]:
+def _embedding_findings(home: Home, pages: list[_Page]) -> list[Finding]:
     findings: list[Finding] = []
-    embed = manager.embedder.embed
+    embed = home.embedder.embed
     # duplicate pages: pairs above the threshold, found with one matrix product
     bodies = [(p, " ".join(p.body.split())[:PAGE_EMBED_CHARS]) for p in pages]
     bodies = [(p, b) for p, b in bodies if len(b) >= MIN_PAGE_CHARS]
@@ -195,7 +195,7 @@ def _embedding_findings(manager: MemoryManager, pages: list[_Page]) -> list[Find
                 f"nearly the same text as {bodies[i][0].rel} (similarity {scores[i, j]:.2f})",
             ))
     # rewordings of forgotten facts
-    stones = sorted(manager.tombstones.contents())
+    stones = sorted(home.tombstones.contents())
     stone_set = set(stones)
     units = [(p.rel, u) for p in pages for u in _units(p)]
     if stones and units:
@@ -214,29 +214,29 @@ def _embedding_findings(manager: MemoryManager, pages: list[_Page]) -> list[Find
     return findings
 
 
-def link_audit(manager: MemoryManager) -> list[Finding]:
+def link_audit(home: Home) -> list[Finding]:
     """Broken links and orphans alone (no embedder needed): what ``bench/lint_vault.py`` scores."""
-    pages = _load_pages(manager)
-    return _link_findings(pages, _index_page(manager), VaultIndex.scan(manager.layout.notebook_dir),
-                          _load_canvases(manager))
+    pages = _load_pages(home)
+    return _link_findings(pages, _index_page(home), VaultIndex.scan(home.layout.notebook_dir),
+                          _load_canvases(home))
 
 
-def _index_page(manager: MemoryManager) -> _Page | None:
-    index_md = manager.layout.index_md
+def _index_page(home: Home) -> _Page | None:
+    index_md = home.layout.index_md
     if not index_md.is_file():
         return None
     text = index_md.read_bytes().decode("utf-8", errors="replace")
     return _Page("index.md", text, {}, text, index_md)
 
 
-def audit(manager: MemoryManager) -> list[Finding]:
+def audit(home: Home) -> list[Finding]:
     """Every finding, blocking (run it in a worker thread)."""
-    pages = _load_pages(manager)
-    findings = _link_findings(pages, _index_page(manager), VaultIndex.scan(manager.layout.notebook_dir),
-                              _load_canvases(manager))
-    findings += _stale_findings(pages, manager.clock.today())
+    pages = _load_pages(home)
+    findings = _link_findings(pages, _index_page(home), VaultIndex.scan(home.layout.notebook_dir),
+                              _load_canvases(home))
+    findings += _stale_findings(pages, home.clock.today())
     findings += _contradiction_findings(pages)
-    findings += _embedding_findings(manager, pages)
+    findings += _embedding_findings(home, pages)
     return findings
 
 
@@ -247,11 +247,11 @@ def summarize(findings: list[Finding]) -> str:
     return f"{len(findings)} findings: " + ", ".join(f"{n} {kind}" for kind, n in sorted(counts.items()))
 
 
-async def run_lint(manager: MemoryManager) -> LintResult:
+async def run_lint(home: Home) -> LintResult:
     """One lint pass; appends ``## [TODAY] lint`` only when the audit completed."""
     try:
-        findings = await asyncio.to_thread(audit, manager)
+        findings = await asyncio.to_thread(audit, home)
     except Exception as exc:  # a failed pass reports and writes nothing
         return LintResult(findings=[Finding("error", "", f"lint failed: {type(exc).__name__}: {exc}")], ok=False)
-    await asyncio.to_thread(manager.notebook.append_lint, manager.clock.today(), summarize(findings))
+    await asyncio.to_thread(home.notebook.append_lint, home.clock.today(), summarize(findings))
     return LintResult(findings=findings, pages_changed=[], ok=True)

@@ -708,9 +708,7 @@ class DreamRunner:
         last = results[-1].outcome
         caught_up = not pending or (last == "gated" and len(pending) <= self.settings.memory_consolidation_max_days)
         if caught_up and last != "failed" and self.lint_due():
-            from suzent_desktop.core.dream.lint import run_lint
-
-            self.last_lint = await run_lint(self.manager)
+            self.last_lint = await self.manager.lint()
         return results
 
     async def serve(self, stop: asyncio.Event) -> None:

@@ -190,7 +190,7 @@ class BacklinksPane(Pane):
         self.backlinks = backlinks
         self._show_backlinks(root)
         try:
-            related = await manager.indexer.related(page, limit=RELATED_LIMIT)
+            related = await manager.related(page, limit=RELATED_LIMIT)
         except Exception as exc:  # the index may be missing or rebuilding: links still work
             related = []
             self.related_label.setText(f"Related (unavailable: {exc})")

@@ -275,7 +275,7 @@ class DreamPanel(Pane):
         if not self.alive():
             return
         self._remember_diffs(result)
-        if str(getattr(result, "reason", "")).startswith("dry run") and not self._panel_run:
+        if str(result.reason).startswith("dry run") and not self._panel_run:
             self._show_dry_run(result)  # a dry run started elsewhere (command palette)
         self.request_refresh()
 
@@ -423,11 +423,9 @@ class DreamPanel(Pane):
         return self.run_job("lint", self._lint(), label="Lint", supersede=False)
 
     async def _lint(self) -> None:
-        from suzent_desktop.core.dream.lint import run_lint
-
         self.lint_button.setEnabled(False)
         try:
-            result = await run_lint(self.services.manager)
+            result = await self.services.manager.lint()
         finally:
             if self.alive():
                 self.lint_button.setEnabled(True)

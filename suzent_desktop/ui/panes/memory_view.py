@@ -50,12 +50,8 @@ def measure(text: str, max_lines: int, max_chars: int) -> MemorySize:
 
 
 def render_markdown(text: str) -> str:
-    try:
-        from suzent_desktop.ui.markdown_render import render
-    except ImportError:  # the preview renderer is optional for this view
-        from markdown_it import MarkdownIt
+    from suzent_desktop.ui.markdown_render import render
 
-        return MarkdownIt("commonmark").enable("table").render(text)
     return render(text)
 
 

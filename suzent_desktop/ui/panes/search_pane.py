@@ -312,8 +312,7 @@ class SearchPane(Pane):
             self.stale_label.hide()
 
     async def _check_stale(self) -> None:
-        indexer = self.services.manager.indexer
-        paths = await asyncio.to_thread(indexer.stale_paths)
+        paths = await asyncio.to_thread(self.services.manager.stale_paths)
         if self.alive():
             self._set_stale(len(paths))
 

@@ -1,0 +1,150 @@
+"""The composition root: one function opens a home and returns every part, wired once.
+
+``open_home`` loads the settings (one typed object, read in one place), checks and
+bootstraps the folders, builds the layout, the stores, the embedder and the indexer, and
+returns a frozen :class:`Home`. The CLI and the app both go through it (via
+``MemoryManager.open``); the engines the manager drives (dream runner, promotion, lint) take
+the ``Home`` they work on, so none of them imports the manager and the core's import graph
+has no cycle. A ``Home`` never changes: switching the embedder or saving settings makes a
+new one (``dataclasses.replace``).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from suzent_desktop.core.archive import Archive
+from suzent_desktop.core.clock import SYSTEM_CLOCK, Clock
+from suzent_desktop.core.days import Days
+from suzent_desktop.core.forgetting import ForgetJournal
+from suzent_desktop.core.layout import Layout, LayoutError, default_home
+from suzent_desktop.core.notebook import Notebook
+from suzent_desktop.core.recall import RecallLog
+from suzent_desktop.core.tombstones import Tombstones
+from suzent_desktop.core.transcripts import Transcripts
+from suzent_desktop.settings import Settings, load_settings
+
+if TYPE_CHECKING:
+    from suzent_desktop.core.embedding import Embedder
+    from suzent_desktop.core.indexer import Indexer
+
+log = logging.getLogger(__name__)
+
+# Only a heading: a prose placeholder would be indexed and show up in every search.
+MEMORY_MD_HEADER = "# Memory\n"
+
+
+@dataclass(frozen=True)
+class Home:
+    """Everything one home folder is made of, built once by :func:`open_home`."""
+
+    settings: Settings
+    layout: Layout
+    clock: Clock
+    embedder: Embedder
+    indexer: Indexer
+    archive: Archive
+    notebook: Notebook
+    tombstones: Tombstones
+    transcripts: Transcripts
+    recall: RecallLog
+    forget_journal: ForgetJournal
+
+    def days(self) -> Days:
+        """Where each day stands now (the one place for today/pending/consolidated/skipped)."""
+        return Days.read(self.notebook, self.clock.today())
+
+    def watermark(self) -> str | None:
+        return self.days().watermark
+
+    def pending_dates(self) -> list[str]:
+        """Log dates strictly before today and strictly after the effective watermark."""
+        return self.days().pending(self.archive.dates())
+
+
+def prepare_home(home: Path | None = None, settings: Settings | None = None, *, bootstrap: bool = True) -> Layout:
+    """Settings and folders checked, the home bootstrapped: what must hold before anything opens.
+
+    Raises ``SettingsError`` (naming the file and key), ``LayoutError`` or ``NotebookError``
+    (naming the path) before anything is written.
+    """
+    home = Path(home).expanduser() if home is not None else default_home()
+    if home.exists() and not home.is_dir():
+        raise LayoutError(f"{home}: the home must be a folder, but it is a file")
+    layout = Layout.from_settings(home, settings if settings is not None else load_settings(home))
+    layout.check()
+    if bootstrap:
+        bootstrap_home(layout)
+        remove_stale_temp_files(layout)
+    return layout
+
+
+def open_home(
+    home: Path | None = None,
+    *,
+    settings: Settings | None = None,
+    clock: Clock = SYSTEM_CLOCK,
+    embedder: Embedder | None = None,
+    bootstrap: bool = True,
+) -> Home:
+    """Open a home: ``bootstrap=False`` writes nothing (a read-only server on an existing home)."""
+    home = Path(home).expanduser() if home is not None else default_home()
+    if settings is None and not home.is_file():
+        settings = load_settings(home)
+    layout = prepare_home(home, settings, bootstrap=bootstrap)  # a home that is a file fails here
+    assert settings is not None
+    if embedder is None:
+        from suzent_desktop.core.embedding import make_embedder  # loads onnxruntime: only when opening
+
+        embedder = make_embedder(settings)
+    from suzent_desktop.core.indexer import Indexer  # lancedb: only when opening
+
+    archive, notebook, tombstones, transcripts = Archive(layout), Notebook(layout), Tombstones(layout), Transcripts(layout)
+    indexer = Indexer(
+        layout, embedder, clock, notebook=notebook, archive=archive, tombstones=tombstones, transcripts=transcripts
+    )
+    return Home(
+        settings=settings,
+        layout=layout,
+        clock=clock,
+        embedder=embedder,
+        indexer=indexer,
+        archive=archive,
+        notebook=notebook,
+        tombstones=tombstones,
+        transcripts=transcripts,
+        recall=RecallLog(layout),
+        forget_journal=ForgetJournal(layout.forget_journal_file),
+    )
+
+
+def remove_stale_temp_files(layout: Layout) -> list[Path]:
+    """Temp files of atomic writes that a killed process left behind (``.People.md.x1y2z3w4.tmp``)."""
+    from suzent_desktop.core.atomic import sweep_temp_files
+
+    removed = sweep_temp_files(
+        [(layout.home, False), (layout.memory_dir, True), (layout.notebook_dir, True), (layout.index_dir, False)]
+    )
+    for path in removed:
+        log.info("removed %s, left behind by an interrupted write", path)
+    return removed
+
+
+def bootstrap_home(layout: Layout) -> list[Path]:
+    """Create the vault, the memory folders and a MEMORY.md header when missing; never overwrite."""
+    created = Notebook(layout).bootstrap()
+    for folder in (layout.home, layout.memory_dir, layout.archive_dir):
+        if not folder.exists():
+            folder.mkdir(parents=True, exist_ok=True)
+            created.append(folder)
+    if not layout.memory_md.exists():
+        try:
+            with layout.memory_md.open("x", encoding="utf-8") as handle:
+                handle.write(MEMORY_MD_HEADER)
+            created.append(layout.memory_md)
+        except FileExistsError:
+            pass
+    return created
