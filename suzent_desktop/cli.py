@@ -255,7 +255,7 @@ NOISY_CATCH_UP = 10  # say what is happening when a sync before a search may tak
 
 async def _catch_up(manager: Any, out: Output) -> None:
     """A fresh process sees files edited elsewhere (Obsidian, another agent): sync them before reading."""
-    stale = manager.indexer.stale_paths()
+    stale = manager.stale_paths()
     if not stale:
         return
     if len(stale) >= NOISY_CATCH_UP:
@@ -550,7 +550,7 @@ def cmd_reindex(args: argparse.Namespace, out: Output) -> int:
     manager = _open(args)
     progress = None if args.json else _progress_printer(out)
     changes = _run(manager.reindex(full=args.full, progress=progress))
-    stats = _run(manager.indexer.stats())
+    stats = _run(manager.index_stats())
     out.doc(
         {
             "full": bool(args.full),
