@@ -187,3 +187,15 @@ async def test_a_huge_tool_call_is_refused_and_never_resent_and_the_run_stays_in
     assert result.outcome in ("failed", "no_change") and manager.watermark() is None
     assert max(model.requests) < 200_000, "a refused call's megabytes are not sent back to the model"
     assert elapsed < 5.0 + 3.0
+
+
+async def test_record_entries_of_days_still_pending_mean_nothing_and_are_replaced(seeded):
+    """A run killed between writing the record and its ingest entry leaves entries for pending days."""
+    manager, dates = seeded
+    uncovered.save(manager.layout, [uncovered.UncoveredFact(dates[0], JASPER, 5, "2026-07-19")])
+    assert (await manager.status())["not_consolidated"] == []
+    problems = await asyncio.to_thread(run_doctor, manager.layout.home, clock=manager.clock)
+    assert not [p for p in problems if p.message.startswith("not consolidated")]
+    result = await DreamRunner(manager, engine=faithful_engine).run_once()
+    assert result.outcome == "productive" and result.uncovered == []
+    assert uncovered.load(manager.layout) == []
