@@ -63,6 +63,7 @@ BATCH_FILES = 400
 EMBED_SLICE = 256  # texts per embedder call; the cancel flag is checked between calls (~0.4 s apart)
 SAVE_EVERY_SECONDS = 15.0
 LOCK_POLL_SECONDS = 0.1
+PASS_MARK = "pass.unfinished"  # exists while a mutation runs; found on entry, the last one was cut short
 EMBEDDING_FAILED = "not indexed, embedding failed"
 CANDIDATES_PER_HIT = 3  # rows fetched per hit asked for: folding and superseding need room to reorder
 EXTRA_CANDIDATES = 10
@@ -255,7 +256,7 @@ class Indexer:
         self._file_lock = FileLock(str(layout.index_dir / "write.lock"), thread_local=False)
         self._stamp: tuple[int, int] | None = None  # the state file as this process last saw it
         self._unindexed = RowCache()
-        self._table_checked = False  # a full table-vs-files comparison ran in this process
+        self._table_checked = True  # False: the next pass compares the whole table with the files
 
     # -- cross-process exclusion -------------------------------------------------------
     @asynccontextmanager
@@ -275,9 +276,24 @@ class Indexer:
                     await asyncio.sleep(LOCK_POLL_SECONDS)
             try:
                 await asyncio.to_thread(self._adopt_other_writers)
+                await asyncio.to_thread(self._mark_pass)
                 yield
+                if self._table_checked:  # a clean end; a pending full comparison keeps the mark
+                    self._pass_mark.unlink(missing_ok=True)
             finally:
                 self._file_lock.release()
+
+    @property
+    def _pass_mark(self) -> Path:
+        return self.layout.index_dir / PASS_MARK
+
+    def _mark_pass(self) -> None:
+        """Leave a mark for the length of a mutation: one found on entry means the last one was
+        cut short (a kill, a crash), so the next pass compares the whole table with the files."""
+        if self._pass_mark.exists():
+            log.info("the last index pass did not finish; comparing the table with the files")
+            self._table_checked = False
+        self._pass_mark.touch()
 
     def _adopt_other_writers(self) -> None:
         """Another process saved the state since we last did: reload it and reopen the table."""
@@ -288,7 +304,6 @@ class Indexer:
                 self._state = None
                 self._store = None
                 self._dirty = False
-                self._table_checked = False  # the other process may have been killed mid-pass
 
     # -- state ---------------------------------------------------------------------------
     @property
@@ -689,17 +704,18 @@ class Indexer:
                 self._open_store(dim)
         self._reconcile_with_table(deep=not self._table_checked)
         self._table_checked = True
+        crash_point("index.after_reconcile")
         stones = self.tombstones.contents()
         return stones, _digest(stones) != self.state.tombstones
 
     def _reconcile_with_table(self, deep: bool) -> None:
         """The state must describe the table, and the table hold only what the files give.
 
-        Every pass compares row counts. A full comparison runs when they disagree, on a
-        process's first pass and after adopting another process's state (either may follow
-        a kill at any moment): rows of files that should have none (a daily log at or before
-        the watermark, a page that is gone), rows the state does not know and duplicated rows
-        are deleted, and files whose recorded rows are missing are read again.
+        Every pass compares row counts. A full comparison runs when they disagree and when the
+        last pass was cut short (its mark was still there, see :meth:`_mark_pass`): rows of
+        files that should have none (a daily log at or before the watermark, a page that is
+        gone), rows the state does not know and duplicated rows are deleted, and files whose
+        recorded rows are missing are read again.
         """
         try:
             count = self._store.count()
@@ -737,7 +753,6 @@ class Indexer:
         if stray or doubled:
             log.info("index: removing %d row(s) no file gives and %d duplicated row(s)", len(stray), len(doubled))
             self._store.delete_ids(stray | doubled)
-        crash_point("index.after_reconcile")
 
     def audit_rows(self) -> list[tuple[str, str]]:
         """``(path, why)`` for every index row the files do not give now (``doctor``); reads only.

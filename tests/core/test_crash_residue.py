@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import time
 from pathlib import Path
@@ -97,3 +98,31 @@ async def test_rows_left_by_a_crash_are_reported_by_doctor_and_removed_on_the_ne
     assert not [p for p in await asyncio.to_thread(run_doctor, home, clock=clock) if "index row" in p.message]
     hits = (await reopened.search("quiet trains")).hits
     assert any("quiet trains" in h.text for h in hits)
+
+
+async def test_a_pass_cut_short_makes_the_next_one_compare_the_whole_table(home, clock, today):
+    """Even when the row counts happen to agree, a mark left by an unfinished pass triggers the check."""
+    from suzent_desktop.core.indexer import PASS_MARK
+
+    manager = make_manager(home, clock)
+    d1, d2 = days_before(today, 2)
+    write_log(manager, d1, ["User collects jasper indigo"])
+    write_log(manager, d2, ["User likes quiet trains"])
+    await manager.reindex()
+    manager.notebook.append_ingest(today, d1)
+    store = manager.indexer._store
+    ghost = _ghost(manager, str(manager.layout.notebook_dir / "Gone.md"), "a page deleted mid-pass", "c" * 32,
+                   "notebook")
+    store.add([ghost])  # a row the state does not know ...
+    state = json.loads(manager.layout.index_state_file.read_text(encoding="utf-8"))
+    d2_key = str(manager.archive.path_for(d2))
+    lost = next(iter(state["files"][d2_key]["rows"]))
+    store.delete_ids([lost])  # ... and a row it knows that is gone: the counts agree
+    (manager.layout.index_dir / PASS_MARK).touch()
+
+    reopened = make_manager(home, clock)
+    await reopened.reindex()
+    ids = {r["id"] for r in reopened.indexer._store.scan(["id"]).to_pylist()}
+    assert "c" * 32 not in ids and lost in ids
+    assert not (manager.layout.index_dir / PASS_MARK).exists()
+    assert (await reopened.search("quiet trains")).hits
