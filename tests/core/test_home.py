@@ -1,0 +1,36 @@
+"""The composition root: one function opens a home; the manager reads every part from it."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from suzent_desktop.core.embedding import HashingEmbedder
+from suzent_desktop.core.home import Home, open_home
+from suzent_desktop.core.layout import LayoutError
+from suzent_desktop.core.manager import MemoryManager
+
+
+def test_open_home_builds_every_part_once_and_is_frozen(home, clock) -> None:
+    opened = open_home(home, clock=clock, embedder=HashingEmbedder())
+    assert isinstance(opened, Home) and opened.layout.memory_md.is_file() and opened.notebook.root.is_dir()
+    assert opened.indexer.notebook is opened.notebook and opened.indexer.archive is opened.archive
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        opened.clock = clock  # type: ignore[misc]
+
+
+def test_the_manager_swaps_in_a_new_home_when_settings_or_the_embedder_change(home, clock) -> None:
+    manager = MemoryManager.open(home, clock=clock, embedder=HashingEmbedder())
+    first = manager.home
+    manager.settings = manager.settings.replace(memory_consolidation_min_facts=7)
+    assert manager.home is not first and manager.home.settings.memory_consolidation_min_facts == 7
+    assert first.settings.memory_consolidation_min_facts != 7  # the old Home is unchanged
+    assert manager.notebook is first.notebook and manager.indexer is first.indexer
+
+
+def test_a_home_that_is_a_file_is_refused_before_anything_is_written(tmp_path, clock) -> None:
+    path = tmp_path / "home"
+    path.write_text("not a folder")
+    with pytest.raises(LayoutError, match="must be a folder"):
+        open_home(path, clock=clock, embedder=HashingEmbedder())
