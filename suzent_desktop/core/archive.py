@@ -121,7 +121,7 @@ class Archive:
         block_lines += [format_fact_line(f) for f in facts]
         with _lock_for(path):
             path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)  # the umask decides, as for any new file
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX)
                 size = os.fstat(fd).st_size

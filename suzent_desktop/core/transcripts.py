@@ -132,7 +132,7 @@ class Transcripts:
         payload = _encode(record)
         path = self.path_for(when.date().isoformat())
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
+        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o666)  # the umask decides, as for any new file
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
             existing = _read_all(fd)

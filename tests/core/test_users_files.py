@@ -102,8 +102,10 @@ def test_looking_creates_no_vault_folder(tmp_path: Path, command: list[str], cap
     assert not (home / "notebook").exists() and not (home / "memory").exists()
 
 
-def test_new_files_get_the_mode_the_umask_gives(home: Path, today: dt.date, capsys: pytest.CaptureFixture[str]):
-    old = os.umask(0o022)
+@pytest.mark.parametrize("umask, mode", [(0o022, 0o644), (0o002, 0o664)])
+def test_new_files_get_the_mode_the_umask_gives(home: Path, today: dt.date, capsys: pytest.CaptureFixture[str],
+                                                umask: int, mode: int):
+    old = os.umask(umask)
     try:
         (home / "config.toml").write_text("memory_consolidation_min_facts = 1\n", encoding="utf-8")
         archive = Archive(Layout.from_settings(home, load_settings(home)))
@@ -115,10 +117,10 @@ def test_new_files_get_the_mode_the_umask_gives(home: Path, today: dt.date, caps
         os.umask(old)
     vault = home / "notebook"
     created = [*vault.joinpath("3_Personal").glob("*.md"), vault / ".state" / "dream_state.json",
-               home / "memory" / "MEMORY.md"]
-    assert len(created) >= 3
+               home / "memory" / "MEMORY.md", home / "memory" / "archive" / f"{yesterday}.md"]
+    assert len(created) >= 4
     for path in created:
-        assert stat.S_IMODE(path.stat().st_mode) == 0o644, path
+        assert stat.S_IMODE(path.stat().st_mode) == mode, path
 
 
 def test_a_replaced_file_keeps_its_own_mode(tmp_path: Path):
