@@ -412,9 +412,21 @@ def _without_subject(expanded: str) -> str:
     words = expanded.split(" ", 2)
     lead = 1 if len(words) > 1 and words[0].lower() in _LEAD_ADVERBS else 0
     first = words[lead] if len(words) > lead else ""
-    if first[:1].isupper() == (lead == 0) and _is_past_verb(first) and first.lower() not in ("was", "were", "had"):
+    after = words[lead + 1].split(" ", 1)[0].lower() if len(words) > lead + 1 else ""
+    # "Twisted my knee", "Got a puppy"; not "Fred won" or "United lost again" (a name is the subject)
+    if (
+        first[:1].isupper() == (lead == 0)
+        and _is_past_verb(first)
+        and first.lower() not in ("was", "were", "had")
+        and after in _AFTER_SUBJECTLESS_VERB
+    ):
         return f"I {expanded[0].lower()}{expanded[1:]}"
     return expanded
+
+
+_AFTER_SUBJECTLESS_VERB = frozenset(
+    "a an the my our some two three four five to in at on up out off back into over through".split()
+)
 
 
 _LEAD_ADVERBS = frozenset("finally just recently also actually already totally somehow accidentally".split())

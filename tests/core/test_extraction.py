@@ -396,3 +396,10 @@ def test_plans_with_a_time_are_facts_promises_without_one_are_not():
         "User is going to Japan next month (August 2026)",
         "User will be in Tokyo in May",
     ]
+
+
+def test_a_sentence_without_subject_is_the_users_only_when_it_reads_so():
+    texts = [t for _, t in offline("Got a puppy from the shelter. Fred won the raffle at my office. United lost again.")]
+    assert texts[0] == "User got a puppy from the shelter"
+    assert not any(t.lower().startswith(("user fred", "user united")) for t in texts)
+    assert "Fred won the raffle at User's office" in texts  # Fred stays the subject
