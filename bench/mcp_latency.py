@@ -123,7 +123,7 @@ async def main_async(args: argparse.Namespace) -> None:
             args.calls, lambda i: session.call_tool("capture_turn", turn(i)))))
     rows.sort(key=lambda r: (r[0] != "search_memory", r[0]))
     report(rows)
-    print("mcp rows include the server's catch-up check (are any files newer than the index?) before each search")
+    print("mcp rows include the server's look for files edited elsewhere (at most every 2 s) before a search")
     shutil.rmtree(home.parent, ignore_errors=True)
 
 

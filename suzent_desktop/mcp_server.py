@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import functools
+import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -56,6 +57,7 @@ MAX_TAGS = 20
 MAX_TAG_CHARS = 64
 MAX_LIMIT = 50
 MAX_LISTED_PAGES = 2_000
+CATCH_UP_SECONDS = 2.0  # files changed by others are looked for at most this often (a scan of every file)
 HIT_ID_MEMORY = 2_048  # search hits remembered per connection, so forget can take a hit id
 
 Source = Literal[SOURCES]  # the command line's source kinds, so both accept the same ones
@@ -164,6 +166,7 @@ class MemoryTools:
         self.activity = activity
         self.vault = VaultTools(manager.layout.notebook_dir)
         self._hits: OrderedDict[str, SearchHit] = OrderedDict()  # hit id -> the hit, for forget
+        self._checked_at: float | None = None  # monotonic time of the last look for files changed by others
 
     @property
     def maintenance(self) -> bool:
@@ -303,9 +306,16 @@ class MemoryTools:
             return None
 
     async def _catch_up(self) -> None:
-        """Index files changed by the app, Obsidian or another process first (not in read-only mode)."""
-        if self.read_only:
+        """Index files edited elsewhere (Obsidian, a script) first; not in read-only mode.
+
+        Finding them stats every file, which costs as much as a search on a large vault, so it is
+        done at most every CATCH_UP_SECONDS. Writes made through the app, the command line or this
+        server are indexed by whoever makes them, so only hand edits can wait that long.
+        """
+        now = time.monotonic()
+        if self.read_only or (self._checked_at is not None and now - self._checked_at < CATCH_UP_SECONDS):
             return
+        self._checked_at = now
         stale = await asyncio.to_thread(self.manager.indexer.stale_paths)
         if stale:
             await self.manager.reindex()

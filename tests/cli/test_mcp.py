@@ -66,6 +66,12 @@ async def test_lists_tools_and_resources_and_reads_them(vault_home: Path) -> Non
         read = _doc(await session.call_tool("read_page", {"path": "2_Wiki/Concepts/Espresso.md"}))
         assert read["text"].startswith("# Espresso") and read["next_offset"] is None
 
+        hand = vault_home / "notebook" / "0_Inbox" / "Tea.md"
+        hand.parent.mkdir(exist_ok=True)
+        hand.write_text("# Tea\n\nJasmine tea is the user's evening drink.\n", encoding="utf-8")  # an edit elsewhere
+        by_hand = _doc(await session.call_tool("search_memory", {"query": "jasmine evening drink"}))
+        assert any(h.get("page") == "0_Inbox/Tea.md" for h in by_hand["hits"])
+
         found = _doc(await session.call_tool("search_memory", {"query": "strong coffee after lunch", "source": "notebook"}))
         hit = next(h for h in found["hits"] if "after lunch" in h["text"])
         assert hit["page"] == "2_Wiki/Concepts/Espresso.md" and hit["line"] is None or hit["line"] >= 1
