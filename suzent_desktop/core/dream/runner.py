@@ -35,7 +35,7 @@ import tempfile
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from suzent_desktop.core import forgetting, uncovered
 from suzent_desktop.core.archive import ArchiveError
@@ -58,7 +58,39 @@ from suzent_desktop.core.layout import ROOT_NAV_FILES
 from suzent_desktop.core.tombstones import normalize
 
 if TYPE_CHECKING:
-    from suzent_desktop.core.manager import MemoryManager
+    from suzent_desktop.core.archive import Archive
+    from suzent_desktop.core.clock import Clock
+    from suzent_desktop.core.days import Days
+    from suzent_desktop.core.forgetting import ForgetJournal
+    from suzent_desktop.core.indexer import Indexer, SearchResponse
+    from suzent_desktop.core.layout import Layout
+    from suzent_desktop.core.notebook import Notebook
+    from suzent_desktop.core.tombstones import Tombstones
+    from suzent_desktop.settings import Settings
+
+
+class FrontDoor(Protocol):
+    """What the runner uses of the manager: the home's parts and four front-door operations.
+
+    Declared here so the runner never imports the manager (which imports the runner).
+    """
+
+    settings: Settings
+    layout: Layout
+    clock: Clock
+    archive: Archive
+    notebook: Notebook
+    tombstones: Tombstones
+    forget_journal: ForgetJournal
+    indexer: Indexer
+
+    def days(self) -> Days: ...
+    def watermark(self) -> str | None: ...
+    def pending_dates(self) -> list[str]: ...
+    async def search(self, query: str, *, limit: int = ..., record_recall: bool = ...) -> SearchResponse: ...
+    async def take_off_pages(self, stones: set[str], pages: Iterable[Path] | None = None) -> ChangeSet: ...
+    async def promote_memory_md(self, *, model_timeout: float | None = None) -> ChangeSet: ...
+    async def lint(self) -> LintResult: ...
 
 __all__ = ["DreamRunner", "DreamResult", "GateStatus", "Finding", "LintResult", "DreamError"]
 
@@ -166,7 +198,7 @@ def unified_diffs(before: Snapshot, after: Snapshot) -> dict[str, str]:
 class DreamRunner:
     def __init__(
         self,
-        manager: MemoryManager,
+        manager: FrontDoor,
         *,
         on_phase: Callable[[str], None] | None = None,
         on_result: Callable[[DreamResult], None] | None = None,
