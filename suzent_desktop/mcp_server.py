@@ -245,7 +245,7 @@ class MemoryTools:
                 raise ToolError(
                     f"hit_id {hit_id!r}: not a hit returned by search_memory in this connection; search first"
                 )
-            changes = await self.manager.forget(hit.text, source_type=hit.source_type, path=str(hit.path))
+            changes = await self.manager.forget(hit.text, hit=hit)  # every place a folded hit stands
         else:
             assert text is not None
             if not text.strip():

@@ -267,10 +267,43 @@ class MemoryManager:
         exactly an indexed row (a hit copied from ``search``) is read as that row.
         """
         if source_type is None:
+            hit = await self._hit_named(text)
+            if hit is not None:  # a hit as search showed it: every place it folds
+                return await asyncio.to_thread(self.hit_units, hit)
             row = await self.indexer.row_with_text(text)
             if row is not None:
                 source_type, path, text = row
         return await asyncio.to_thread(self.units_of_hit, text, source_type, path)
+
+    async def _hit_named(self, text: str) -> Any:
+        """The search hit whose text (or one of whose places) is ``text``, also cut short with "…"."""
+        wanted = normalize(text)
+        cut = wanted.endswith("…")
+        wanted = wanted.rstrip("…").strip()
+        if not wanted:
+            return None
+        try:
+            response = await self.indexer.search(text.strip().rstrip("…"), limit=10)
+        except Exception:  # noqa: BLE001 - no search, no hit: the text is then read as typed
+            return None
+        for hit in response.hits:
+            for place in getattr(hit, "places", [hit]):
+                norm = normalize(place.text)
+                if norm == wanted or (cut and norm.startswith(wanted)):
+                    return hit
+        return None
+
+    def hit_units(self, hit: Any) -> list[str]:
+        """Every unit a search hit stands for, in each place it folds (a page bullet, a MEMORY.md line, a log line).
+
+        Reads those files only (never the index), so the window may call it for a dialog.
+        """
+        places = getattr(hit, "places", None) or [hit]
+        units: dict[str, str] = {}
+        for place in places:
+            for unit in self.units_of_hit(place.text, place.source_type, str(place.path)):
+                units.setdefault(normalize(unit), unit)
+        return list(units.values())
 
     def units_of_hit(self, text: str, source_type: str | None, path: str | None) -> list[str]:
         """The units of a hit whose source is known (reads that one file, never the index)."""
@@ -289,6 +322,7 @@ class MemoryManager:
         source_type: str | None = None,
         path: str | None = None,
         units: list[str] | None = None,
+        hit: Any = None,
     ) -> ChangeSet:
         """Tombstone each unit the text stands for, drop their rows at once and take them off pages.
 
@@ -297,6 +331,8 @@ class MemoryManager:
         transcript turns the units came from (a fact's ``turn:`` tag, or the turn a transcript
         hit belongs to) are tombstoned too, tied to their unit: undoing it brings them back.
         """
+        if units is None and hit is not None:
+            units = await asyncio.to_thread(self.hit_units, hit)
         if units is None:
             units = await self.units_to_forget(text, source_type=source_type, path=path)
         if not any(u.strip() for u in units):

@@ -83,3 +83,15 @@ def test_a_hit_as_the_human_search_printed_it_cut_short(home: Path, capsys: pyte
     doc = run_json(capsys, home, "forget", shown)
     assert doc["tombstones"] == [normalize(long), "user sails on sundays"]
     assert page.read_text(encoding="utf-8") == "# Journal\n\n"
+
+
+def test_forgetting_a_folded_hit_from_the_command_line_reaches_every_place(home, capsys):
+    page = write_page(home, "3_Personal/Travel.md", "# Travel\n\n- User prefers window seats on flights (2026-07-10)\n")
+    (home / "memory").mkdir(exist_ok=True)
+    (home / "memory" / "MEMORY.md").write_text("# Memory\n\n- User prefers window seats on flights.\n", encoding="utf-8")
+    hit = next(h for h in run_json(capsys, home, "search", "window seats") if "window seats" in h["text"])
+    assert len(hit["places"]) == 2
+    doc = run_json(capsys, home, "forget", hit["text"])
+    assert len(doc["tombstones"]) == 2 and doc["core_files_changed"]
+    assert "window seats" not in page.read_text(encoding="utf-8")
+    assert "window seats" not in (home / "memory" / "MEMORY.md").read_text(encoding="utf-8")

@@ -216,3 +216,21 @@ async def test_forgotten_text_leaves_memory_md_and_undo_puts_it_back(manager) ->
 async def test_a_hit_of_another_source_type_is_one_unit(manager) -> None:
     text = "- a turn's words\n\nand more words"
     assert await manager.units_to_forget(text, source_type="transcript", path=None) == [text]
+
+
+async def test_a_folded_hit_is_forgotten_in_every_place_it_stands(manager) -> None:
+    page = write_page(manager, "3_Personal/Travel.md", "# Travel\n\n- User prefers window seats on flights (2026-07-10)\n")
+    manager.layout.memory_md.write_text("# Memory\n\n- User prefers window seats on flights.\n", encoding="utf-8")
+    await manager.reindex()
+    hit = await hit_for(manager, "window seats on flights", "window seats")
+    assert len(hit.places) == 2  # one answer, named in both places
+
+    units = manager.hit_units(hit)
+    assert sorted(normalize(u) for u in units) == [
+        "user prefers window seats on flights", "user prefers window seats on flights."
+    ]
+    await manager.forget(hit.text, hit=hit)
+    assert "window seats" not in page.read_text(encoding="utf-8")
+    assert "window seats" not in manager.layout.memory_md.read_text(encoding="utf-8")
+    await manager.reindex(full=True)
+    assert await hit_for(manager, "window seats on flights", "window seats") is None

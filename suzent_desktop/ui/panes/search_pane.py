@@ -372,7 +372,7 @@ class SearchPane(Pane):
         if item is None:
             return None
         hit = item.data(HIT_ROLE)
-        units = self.services.manager.units_of_hit(hit.text, hit.source_type, hit.path)
+        units = self.services.manager.hit_units(hit)
         chosen = self.choose_units(units) if units else []
         if not chosen:
             return None
