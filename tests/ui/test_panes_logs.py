@@ -205,3 +205,21 @@ def test_undo_in_the_forgotten_list_puts_page_lines_back(qtbot, pane_services) -
     assert paths["home"].read_bytes() == before
     back = run(qtbot, manager.search("cat named Pixel", record_recall=False))
     assert any("Pixel" in h.text for h in back.hits)
+
+
+def test_link_cache_counts_canvas_boards_and_every_link_form(tmp_path) -> None:
+    import json
+
+    from suzent_desktop.ui.panes.backlinks import LinkCache
+
+    target = tmp_path / "Notes" / "Target.md"
+    target.parent.mkdir()
+    target.write_text("# Target\n", encoding="utf-8")
+    board = tmp_path / "Board.canvas"
+    board.write_text(json.dumps({"nodes": [{"id": "1", "type": "text", "text": "See [[Target]]"}]}), encoding="utf-8")
+    (tmp_path / "Md.md").write_text("[t](Notes/Target.md)\n", encoding="utf-8")
+    (tmp_path / "Code.md").write_text("`[[Target]]`\n", encoding="utf-8")
+    cache = LinkCache()
+    cache.walk([target, board, tmp_path / "Md.md", tmp_path / "Code.md"])
+    found = cache.backlinks(target, tmp_path)
+    assert [(b.source.name, b.line) for b in found] == [("Board.canvas", 1), ("Md.md", 1)]

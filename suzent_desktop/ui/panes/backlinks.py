@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
+from suzent_desktop.core.canvas import canvas_markdown, is_canvas
 from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.links import VaultIndex
 from suzent_desktop.core.markdown import Link, line_of, links
@@ -103,7 +104,7 @@ class LinkCache:
         except OSError:
             self._entries.pop(page, None)
             return
-        self._entries[page] = (key, extract_links(text))
+        self._entries[page] = (key, extract_links(canvas_markdown(text) if is_canvas(page) else text))
 
     def pages(self) -> list[Path]:
         return sorted(self._entries)
@@ -122,7 +123,8 @@ class LinkCache:
                 continue
             for entry in self._entries[page][1]:
                 if index.resolve_link(entry.link, page) == target:
-                    found.append(Backlink(page, entry.line, entry.text))
+                    # a board's lines are its JSON's, not the text nodes': open it at the top
+                    found.append(Backlink(page, 1 if is_canvas(page) else entry.line, entry.text))
                     break
         return found
 
@@ -171,7 +173,7 @@ class BacklinksPane(Pane):
 
     def _on_changed(self, changes: object) -> None:
         if isinstance(changes, ChangeSet):
-            self._changed_pages |= {p for p in changes.pages if p.suffix.lower() == ".md"}
+            self._changed_pages |= {p for p in changes.pages if p.suffix.lower() == ".md" or is_canvas(p)}
         super()._on_changed(changes)
 
     def wants(self, changes: ChangeSet) -> bool:
@@ -205,10 +207,10 @@ class BacklinksPane(Pane):
         notebook = self.services.manager.notebook
         with self._cache.lock:
             if self._cache.needs_walk():
-                self._cache.walk(notebook.content_pages())
+                self._cache.walk([*notebook.content_pages(), *notebook.canvases()])
             else:
                 for path in changed:
-                    if notebook.is_content_page(path):
+                    if notebook.is_content_page(path) or notebook.is_canvas(path):
                         self._cache.update(path)
             return self._cache.backlinks(page, root)
 
