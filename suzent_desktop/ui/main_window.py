@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from suzent_desktop.core.events import ChangeSet
+from suzent_desktop.core.forgetting import units_for
 from suzent_desktop.core.mcp_activity import describe, read_activity
 from suzent_desktop.ui import theme
 from suzent_desktop.ui.command_palette import CommandPalette
@@ -459,18 +460,14 @@ class MainWindow(QMainWindow):
             self.forget_text(editor.current_paragraph())
 
     def forget_text(self, text: str) -> asyncio.Task[Any] | None:
+        """Ask which of the text's paragraphs and facts to forget, one per line; forget those."""
         text = text.strip()
         if not text:
             return None
-        shown = text if len(text) < 400 else text[:400] + "…"
-        if not self.prompter.confirm(
-            "Forget",
-            f"Forget this everywhere you can look?\n\n“{shown}”\n\nIt leaves search for good and is taken "
-            "off notebook pages (daily logs keep their history). You can undo this in the Forgotten pane.",
-            ok="Forget",
-        ):
+        chosen = self.prompter.choose_lines(units_for(text))
+        if not chosen:
             return None
-        return self.services.forget(text)
+        return self.services.forget(text, units=chosen)
 
     # -- bus handlers -------------------------------------------------------------------------------------------
     def _on_status_message(self, message: str) -> None:

@@ -34,5 +34,11 @@ class Prompter:
         item, accepted = QInputDialog.getItem(self.parent, title, label, list(items), current, False)
         return item if accepted else None
 
+    def choose_lines(self, units: list[str]) -> list[str]:
+        """What to forget, one paragraph or fact per checkable line; [] when cancelled."""
+        from suzent_desktop.ui.forget_dialog import choose_units
+
+        return choose_units(self.parent, units)
+
     def error(self, title: str, text: str) -> None:
         QMessageBox.warning(self.parent, title, text)

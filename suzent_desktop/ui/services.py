@@ -246,9 +246,9 @@ class AppServices(QObject):
         self.index_stats = stats
         return stats
 
-    def forget(self, text: str) -> asyncio.Task[Any]:
-        """Tombstone ``text`` and drop its rows; the returned ChangeSet is broadcast."""
-        return self.submit(self.manager.forget(text))
+    def forget(self, text: str, units: list[str] | None = None) -> asyncio.Task[Any]:
+        """Forget ``text`` (or just these of its units); the returned ChangeSet is broadcast."""
+        return self.submit(self.manager.forget(text, units=units))
 
     def save_settings(self, settings: Settings) -> Path:
         """Write config.toml and tell every view; engine parts read settings when they next run."""

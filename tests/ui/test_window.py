@@ -227,6 +227,7 @@ def test_forget_selected_paragraph_after_confirmation(qtbot, pages, window, prom
     with qtbot.waitSignal(window.bridge.changed, timeout=WAIT_MS) as blocker:
         task = window.forget_text(paragraph)
     qtbot.waitUntil(task.done, timeout=WAIT_MS)
+    assert prompter.asked[-1] == ("Forget", paragraph)  # the dialog's lines: this one paragraph
     assert blocker.args[0].tombstones
     stones = window.services.layout.tombstones_file.read_text(encoding="utf-8").splitlines()
     assert any(json.loads(line)["content"] == "lanterns are indexed by the colour of their glass. each colour has a shelf."

@@ -31,6 +31,10 @@ class FakePrompter:
         self.asked.append((title, label))
         return self.choices.pop(0) if self.choices else None
 
+    def choose_lines(self, units: list[str]) -> list[str]:
+        self.asked.append(("Forget", "\n".join(units)))
+        return list(units) if self.confirm_answer else []
+
     def error(self, title: str, text: str) -> None:
         self.errors.append(text)
 
