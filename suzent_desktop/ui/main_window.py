@@ -46,6 +46,7 @@ from suzent_desktop.ui.watcher import VaultWatcher
 log = logging.getLogger(__name__)
 
 INDEX_DEBOUNCE_MS = 400
+AGENT_CHECK_MS = 10_000  # how often the status bar checks that a connected MCP server is still alive
 
 
 def app_icon() -> QIcon:
@@ -112,6 +113,10 @@ class MainWindow(QMainWindow):
         self._status_timer.setSingleShot(True)
         self._status_timer.setInterval(300)
         self._status_timer.timeout.connect(self.refresh_status)
+        # A server that is killed cannot mark itself gone: look at its writer now and then.
+        self._agent_timer = QTimer(self)
+        self._agent_timer.setInterval(AGENT_CHECK_MS)
+        self._agent_timer.timeout.connect(self.refresh_agent)
         manager = theme.current()
         if manager is not None:
             manager.theme_changed.connect(self.editors.refresh_theme)  # a bound slot dies with the widget
@@ -302,6 +307,7 @@ class MainWindow(QMainWindow):
             self.services.bridge.status_message.emit(f"Warning: {warning}")
         if watch:
             self._background.append(self.watcher.start())
+            self._agent_timer.start()
         first_sync = self.services.reindex(full=False) if index else None
         if not index:
             self._status_timer.start()
@@ -352,6 +358,7 @@ class MainWindow(QMainWindow):
             return
         self._shut_down = True
         self._stop.set()
+        self._agent_timer.stop()
         await self.watcher.stop()
         await self.services.shutdown()
 

@@ -134,3 +134,19 @@ def test_app_and_mcp_server_writing_at_once_lose_nothing(qtbot, small_services, 
         token = text.split()[4]
         response = run(qtbot, manager.search(token, limit=3, record_recall=False))
         assert any(token in hit.text for hit in response.hits), token
+
+
+def test_a_killed_server_stops_showing_as_connected(qtbot, window) -> None:  # noqa: ANN001
+    import json
+
+    path = window.services.layout.mcp_activity_file
+    path.parent.mkdir(parents=True, exist_ok=True)
+    doc = {"pid": 2**22 + 4321, "connected": True, "started": "2026-07-20T10:00:00+00:00",
+           "last_call": "2026-07-20T10:05:00+00:00", "last_tool": "remember", "calls": 3}
+    path.write_text(json.dumps(doc), encoding="utf-8")  # left behind by a server that was killed
+    assert window.agent_label.text() == ""  # no watcher running: nothing has looked yet
+    window._agent_timer.timeout.emit()  # what the periodic check runs, without waiting for it
+    assert window.agent_label.text().startswith("Agent: last seen ")
+    assert not window._agent_timer.isActive()
+    window.start_background(watch=True, serve=False, index=False)
+    assert window._agent_timer.isActive()  # checks run while the window watches the home
