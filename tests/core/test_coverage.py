@@ -199,3 +199,11 @@ async def test_record_entries_of_days_still_pending_mean_nothing_and_are_replace
     result = await DreamRunner(manager, engine=faithful_engine).run_once()
     assert result.outcome == "productive" and result.uncovered == []
     assert uncovered.load(manager.layout) == []
+
+
+async def test_a_dry_run_names_the_facts_a_real_run_would_leave_unconsolidated(seeded):
+    manager, dates = seeded
+    before = uncovered.load(manager.layout)
+    result = await DreamRunner(manager, engine=junk_engine).run_once(dry_run=True)
+    assert result.outcome == "productive" and len(result.uncovered) == 3
+    assert uncovered.load(manager.layout) == before and manager.watermark() is None

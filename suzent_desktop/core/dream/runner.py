@@ -712,8 +712,14 @@ class DreamRunner:
             if report is not None:
                 await asyncio.to_thread(self._scrub_forgotten, tools)
             after = await asyncio.to_thread(snapshot_vault, copy)
-        diffs = unified_diffs(before, after)
-        changed = sorted(r for r in diffs if _is_content(r, tools.reserved))
+            diffs = unified_diffs(before, after)
+            changed = sorted(r for r in diffs if _is_content(r, tools.reserved))
+            left: list[BatchFact] = []
+            if report is not None and changed:  # what a real run would leave unconsolidated
+                coverage = await asyncio.to_thread(
+                    check_coverage, batch.facts, tools, changed=changed, embed=self._cached_embed()
+                )
+                left = coverage.uncovered
         if report is None:
             outcome = "failed"
         else:
@@ -722,7 +728,7 @@ class DreamRunner:
             outcome, batch=dates, watermark=watermark, pages_changed=changed,
             summary=clean_summary(report.summary) if report else "", diffs=diffs,
             reason=f"dry run: nothing was written{'; ' + error if error else ''}",
-            failed_attempt=report is None,
+            failed_attempt=report is None, uncovered=[_fact_json(f) for f in left],
         )
 
     # -- cycles and the background loop --------------------------------------------------------------
