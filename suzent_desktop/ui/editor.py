@@ -37,6 +37,7 @@ from suzent_desktop.core.links import VaultIndex
 from suzent_desktop.core.markdown import Link, heading_line
 from suzent_desktop.ui import theme
 from suzent_desktop.ui.highlighter import MarkdownHighlighter
+from suzent_desktop.ui.link_completer import LinkCatalog, LinkCompleter
 from suzent_desktop.ui.markdown_render import MarkdownRenderer, parse_href, preview_css
 
 PREVIEW_DELAY_MS = 250
@@ -113,7 +114,8 @@ class PageEditor(QWidget):
     conflict_raised = Signal()
 
     def __init__(self, path: Path, *, exists: Callable[[Link], bool] | None = None,
-                 read_only: bool = False, parent: QWidget | None = None) -> None:
+                 read_only: bool = False, catalog: LinkCatalog | None = None,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.path = Path(path)
         self.read_only = read_only
@@ -136,6 +138,7 @@ class PageEditor(QWidget):
         self.source.installEventFilter(self)
         self.source.setReadOnly(read_only)
         self.highlighter = MarkdownHighlighter(self.source.document())
+        self.completer = LinkCompleter(self.source, catalog, lambda: self.path) if catalog and not read_only else None
         self.preview = QTextBrowser()
         self.preview.setOpenLinks(False)
         self.preview.setOpenExternalLinks(False)
@@ -378,6 +381,7 @@ class EditorArea(QTabWidget):
         self.tabCloseRequested.connect(self.close_tab)
         self.currentChanged.connect(self._current_changed)
         self._pages: VaultIndex | None = None  # built on first use, so opening a big vault stays quick
+        self.catalog = LinkCatalog(lambda: self.pages)  # names for [[ autocomplete
         self.history: list[Path] = []
         self.history_pos = -1
         self._navigating = False
@@ -393,6 +397,7 @@ class EditorArea(QTabWidget):
     @pages.setter
     def pages(self, index: VaultIndex) -> None:
         self._pages = index
+        self.catalog.invalidate()
 
     # -- tabs ------------------------------------------------------------------------------------------
     def editors(self) -> list[PageEditor]:
@@ -414,7 +419,7 @@ class EditorArea(QTabWidget):
         editor = self.editor_for(path)
         if editor is None:
             read_only = any(path.is_relative_to(d) for d in self.read_only_dirs)
-            editor = PageEditor(path, exists=self._exists, read_only=read_only)
+            editor = PageEditor(path, exists=self._exists, read_only=read_only, catalog=self.catalog)
             editor.saved.connect(self.page_saved.emit)
             editor.dirty_changed.connect(lambda _d, e=editor: self._update_title(e))
             editor.link_activated.connect(lambda t, h, e=editor: self.follow_wikilink(t, h, e.path))
@@ -498,8 +503,10 @@ class EditorArea(QTabWidget):
                 self.pages.add(path)
             except ValueError:
                 pass
+            self.catalog.invalidate()
 
     def on_file_changed(self, path: Path) -> None:
+        self.catalog.page_changed(path)
         editor = self.editor_for(path)
         if editor is not None:
             editor.on_disk_changed()
@@ -512,6 +519,8 @@ class EditorArea(QTabWidget):
                 self._pages.remove(path)
         except ValueError:
             pass
+        self.catalog.invalidate()
+        self.catalog.page_changed(path)
         for editor in list(self.editors()):
             if editor.path == path or editor.path.is_relative_to(path):
                 if editor.dirty:
