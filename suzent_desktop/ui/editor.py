@@ -36,6 +36,7 @@ from suzent_desktop.core.atomic import atomic_write_text
 from suzent_desktop.core.links import VaultIndex
 from suzent_desktop.core.markdown import Link, heading_line
 from suzent_desktop.ui import theme
+from suzent_desktop.ui.find_bar import FindBar
 from suzent_desktop.ui.highlighter import MarkdownHighlighter
 from suzent_desktop.ui.link_completer import LinkCatalog, LinkCompleter
 from suzent_desktop.ui.markdown_render import MarkdownRenderer, parse_href, preview_css
@@ -161,7 +162,9 @@ class PageEditor(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
+        self.find_bar = FindBar(self.source)
         layout.addWidget(self.conflict_bar)
+        layout.addWidget(self.find_bar)
         layout.addWidget(self.splitter, 1)
 
         self._render_timer = QTimer(self)
@@ -300,6 +303,11 @@ class PageEditor(QWidget):
         line = heading_line(self.text(), heading)
         self.goto_line(line)
         return line is not None
+
+    def show_find(self, *, replace: bool = False) -> FindBar:
+        """Ctrl+F / Ctrl+H: the find bar over this note (replace only in an editable one)."""
+        self.find_bar.open_bar(replace=replace)
+        return self.find_bar
 
     def current_paragraph(self) -> str:
         """The selection, else the blank-line-delimited paragraph under the cursor."""
@@ -444,6 +452,11 @@ class EditorArea(QTabWidget):
             widget.deleteLater()
         if self.count() == 0:
             self.current_page_changed.emit(None)
+
+    def show_find(self, *, replace: bool = False) -> None:
+        editor = self.current_editor()
+        if editor is not None:
+            editor.show_find(replace=replace)
 
     def save_current(self) -> bool:
         editor = self.current_editor()

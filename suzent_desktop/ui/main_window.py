@@ -235,6 +235,9 @@ class MainWindow(QMainWindow):
         file_menu.addAction(a("quit", "Quit", self.close, QKeySequence.StandardKey.Quit))
 
         edit_menu = menu.addMenu("&Edit")
+        edit_menu.addAction(a("find", "Find in note…", lambda: self.editors.show_find(), QKeySequence.StandardKey.Find))
+        edit_menu.addAction(a("replace", "Replace in note…", lambda: self.editors.show_find(replace=True), "Ctrl+H"))
+        edit_menu.addSeparator()
         edit_menu.addAction(a("undo_delete", "Undo delete", self.tree.undo_delete))
         edit_menu.addAction(a("forget_paragraph", "Forget selected paragraph…", self.forget_current_paragraph,
                               "Ctrl+Shift+K"))

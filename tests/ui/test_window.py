@@ -440,3 +440,16 @@ def test_an_unusable_embedding_model_shows_the_whole_error_and_the_index_state(q
     window.bridge.index_stale.emit(0)
     assert window.stale_label.text() == "Index: not rebuilt (embedding model failed)"
     assert services.manager.embedder.name == old
+
+
+def test_ctrl_f_and_ctrl_h_open_the_find_bar_of_the_open_note(qtbot, window) -> None:
+    from PySide6.QtCore import Qt
+
+    editor = window.editors.open(page(window, INDEX_PAGE))
+    window.activateWindow()
+    qtbot.keyClick(editor.source, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+    assert editor.find_bar.isVisible() and not editor.find_bar.replace_input.isVisible()
+    qtbot.keyClicks(editor.find_bar.find_input, "colour")
+    assert editor.find_bar.count_label.text() == "1 of 2"
+    qtbot.keyClick(editor.source, Qt.Key.Key_H, Qt.KeyboardModifier.ControlModifier)
+    assert editor.find_bar.replace_input.isVisible()
