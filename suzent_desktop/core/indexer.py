@@ -65,8 +65,8 @@ SAVE_EVERY_SECONDS = 15.0
 LOCK_POLL_SECONDS = 0.1
 PASS_MARK = "pass.unfinished"  # exists while a mutation runs; found on entry, the last one was cut short
 EMBEDDING_FAILED = "not indexed, embedding failed"
-CANDIDATES_PER_HIT = 3  # rows fetched per hit asked for: folding and superseding need room to reorder
-EXTRA_CANDIDATES = 10
+CANDIDATES_PER_HIT = 2  # rows fetched per hit asked for: folding and superseding need room to reorder
+EXTRA_CANDIDATES = 0  # a larger pool reshuffles the fused ranks: 2x keeps overall recall (bench/recall.py)
 NOT_CONSOLIDATED = "not consolidated"  # the heading of a kept row of a consolidated day (no page holds it)
 
 ProgressFn = Callable[[int, int, str], None]
