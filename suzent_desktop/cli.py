@@ -588,6 +588,9 @@ def cmd_status(args: argparse.Namespace, out: Output) -> int:
     out.say(f"Home:          {manager.layout.home}")
     out.say(f"Today:         {status['today']}")
     out.say(f"Watermark:     {status['watermark'] or '(none: nothing consolidated yet)'}")
+    refused = manager.notebook.watermark_error(manager.clock.today())
+    if refused:
+        out.warn(f"error: {refused}")
     out.say(f"Pending:       {len(status['pending_dates'])} day(s), {status['pending_facts']} fact(s)")
     if status["next_batch"]:
         out.say(f"Next batch:    {status['next_batch'][0]} .. {status['next_batch'][-1]}")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import math
 import os
 import re
 import tomllib
@@ -104,13 +105,18 @@ def coerce(key: str, value: Any, source: str, *, parse_text: bool = False, file:
         raise SettingsError(
             f"{source}: setting '{key}' must be {want.__name__}, got {type(value).__name__} {value!r}{hint}", **where
         )
+    if want is float and not math.isfinite(value):  # nan would disable every comparison made with it
+        raise SettingsError(f"{source}: setting '{key}' must be a finite number, got {value!r}", **where)
     if want in (int, float) and value < 0:
         raise SettingsError(f"{source}: setting '{key}' must not be negative, got {value!r}", **where)
+    if key in _MUST_BE_POSITIVE and value <= 0:  # a dream always has a time limit
+        raise SettingsError(f"{source}: setting '{key}' must be more than 0 seconds, got {value!r}", **where)
     if key.startswith("alt_") and key.endswith("_name") and not _ALT_NAME_RE.fullmatch(value):
         raise SettingsError(f"{source}: setting '{key}' must be a file name ending in .md, got {value!r}", **where)
     return value
 
 
+_MUST_BE_POSITIVE = frozenset({"memory_consolidation_timeout_seconds"})
 _ALT_NAME_RE = re.compile(r"[^/\\\x00]+\.md")
 
 

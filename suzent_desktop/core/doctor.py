@@ -235,20 +235,17 @@ def check_watermark(layout: Layout, today: dt.date) -> list[Problem]:
         for e in notebook.entries()
         if e.kind == "ingest" and e.watermark is None and "watermark=" in e.headline
     ]
-    entries = [e for e in notebook.entries() if e.watermark]
-    if entries:
-        last = entries[-1]
-        assert last.watermark is not None
-        if last.watermark >= today.isoformat():
-            yesterday = (today - dt.timedelta(days=1)).isoformat()
-            problems.append(
-                Problem(
-                    WARNING,
-                    str(layout.log_md),
-                    last.line,
-                    f"watermark={last.watermark} is on or after today ({today.isoformat()}); treated as {yesterday}",
-                )
-            )
+    problems += [
+        Problem(ERROR, str(layout.log_md), e.line,
+                f"watermark={e.watermark} is in the future (today is {today.isoformat()}); it is ignored and "
+                "no dream runs until the line is corrected")
+        for e in notebook.future_watermarks(today)
+    ]
+    valid = [e for e in notebook.entries() if e.watermark and e.watermark <= today.isoformat()]
+    if valid and valid[-1].watermark == today.isoformat():
+        yesterday = (today - dt.timedelta(days=1)).isoformat()
+        problems.append(Problem(WARNING, str(layout.log_md), valid[-1].line,
+                                f"watermark={today.isoformat()} is on or after today; treated as {yesterday}"))
     skipped = notebook.skipped_dates()
     if skipped:
         problems.append(

@@ -195,13 +195,33 @@ class Notebook:
         marks = [e.watermark for e in self.entries() if e.watermark]
         return marks[-1] if marks else None
 
+    def future_watermarks(self, today: dt.date) -> list[LogEntry]:
+        """Ingest entries whose watermark is after today: typed by hand or from a wrong clock."""
+        return [e for e in self.entries() if e.watermark and e.watermark > today.isoformat()]
+
+    def watermark_error(self, today: dt.date) -> str | None:
+        """Why the watermark cannot be trusted, naming the line (None when it can)."""
+        future = self.future_watermarks(today)
+        if not future:
+            return None
+        lines = ", ".join(f"{self.layout.log_md}:{e.line}" for e in future)
+        marks = ", ".join(sorted({f"watermark={e.watermark}" for e in future}))
+        return (
+            f"{lines}: {marks} is in the future (today is {today.isoformat()}); it is ignored and no dream "
+            "runs until the line is corrected"
+        )
+
     def watermark(self, today: dt.date) -> str | None:
-        """The effective watermark: a token on or after today counts as yesterday."""
-        raw = self.raw_watermark()
-        if raw is None:
+        """The effective watermark: the last one not in the future; one on today counts as yesterday.
+
+        A watermark after today is refused (see :meth:`watermark_error`) rather than read as
+        "everything is consolidated", which would silently take pending facts out of search.
+        """
+        marks = [e.watermark for e in self.entries() if e.watermark and e.watermark <= today.isoformat()]
+        if not marks:
             return None
         yesterday = (today - dt.timedelta(days=1)).isoformat()
-        return min(raw, yesterday)
+        return min(marks[-1], yesterday)
 
     def skipped_dates(self) -> list[str]:
         dates: set[str] = set()

@@ -197,3 +197,12 @@ def test_crlf_logs_are_clean_and_summary_is_printed(home: Path, boot: Layout, ca
     (boot.archive_dir / "junk.md").write_text("x", encoding="utf-8")
     assert main(["--home", str(home), "doctor"]) == 0
     assert "0 error(s), 1 warning(s)." in capsys.readouterr().out
+
+
+def test_a_watermark_in_the_future_is_an_error_naming_its_line(home: Path, boot: Layout, today: dt.date):
+    with boot.log_md.open("a", encoding="utf-8") as handle:
+        handle.write("\n## [2026-07-01] ingest | manual  watermark=2030-01-01\n")
+    line = boot.log_md.read_text(encoding="utf-8").count("\n")
+    problems = [p for p in run_doctor(home) if p.path == str(boot.log_md)]
+    assert [(p.severity, p.line) for p in problems] == [("error", line)]
+    assert "2030-01-01" in problems[0].message and "future" in problems[0].message

@@ -330,3 +330,22 @@ async def test_a_call_is_cut_at_its_limit_once_without_litellm_retrying_it():
         server.close()
     assert elapsed < 1.0 + llm.DEADLINE_GRACE_SECONDS + 1.0, f"took {elapsed:.1f} s for a 1 s limit"
     assert server.requests == 1
+async def test_loading_the_model_library_is_not_charged_to_the_run_time_limit(home, clock, today, monkeypatch):
+    """The first litellm import can take seconds on a loaded machine; the run's clock starts after it."""
+    import time
+
+    manager = make_manager(home, clock, memory_consolidation_model=MODEL, memory_consolidation_timeout_seconds=2.0)
+    write_log(manager, days_before(today, 1)[0], ["User likes green tea"])
+    real = llm._litellm
+    imported: list[bool] = []
+
+    def slow_first_import():
+        if not imported:
+            time.sleep(3.0)  # stands for the import's cost, paid once per process
+            imported.append(True)
+        return real()
+
+    monkeypatch.setattr(llm, "_litellm", slow_first_import)
+    script = ScriptedLLM([tool_reply(("write", {"path": "3_Personal/Tea.md", "content": "# Tea\n\n- green\n"})), "done"])
+    result = await DreamRunner(manager, llm=script).run_once()
+    assert result.outcome == "productive", result.reason

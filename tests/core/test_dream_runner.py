@@ -334,10 +334,20 @@ async def test_enabling_consolidation_wakes_the_schedule_without_waiting_for_the
     assert results[-1].outcome == "productive"
 
 
-async def test_a_watermark_on_or_after_today_counts_as_yesterday_and_is_never_rewritten(manager, today):
+async def test_a_watermark_after_today_is_refused_and_never_rewritten(manager, today):
     write_log(manager, days_before(today, 1)[0], ["User likes tea"])
     write_log(manager, today.isoformat(), ["User is here today"])
     manager.notebook._append_log(f"## [{today}] ingest | by hand  watermark=2099-01-01\n")
+    log_before = manager.layout.log_md.read_bytes()
+    result = await DreamRunner(manager, engine=writing_engine).run_once(force=True)
+    assert result.outcome == "failed" and "watermark=2099-01-01" in result.reason
+    assert manager.watermark() is None and manager.pending_dates() == [days_before(today, 1)[0]]
+    assert manager.layout.log_md.read_bytes() == log_before
+
+
+async def test_a_watermark_on_today_counts_as_yesterday_and_is_never_rewritten(manager, today):
+    write_log(manager, days_before(today, 1)[0], ["User likes tea"])
+    manager.notebook._append_log(f"## [{today}] ingest | by hand  watermark={today}\n")
     log_before = manager.layout.log_md.read_bytes()
     result = await DreamRunner(manager, engine=writing_engine).run_once(force=True)
     assert result.outcome == "nothing_pending"
@@ -461,3 +471,14 @@ async def test_an_unreadable_log_ends_the_batch_and_only_its_own_day_is_skipped(
     last = await runner.run_once(force=True)
     assert (last.outcome, last.batch) == ("productive", [d3])
     assert f"User noted something on {d3}" in page(manager, "3_Personal/Test.md")
+
+
+async def test_a_future_watermark_stops_the_dream_with_the_line_named(home, clock, today):
+    manager = make_manager(home, clock)
+    write_log(manager, days_before(today, 2)[0], ["User likes tea"])
+    manager.notebook.append_ingest(today, "2030-01-01")
+    line = manager.notebook.entries()[-1].line
+    before = manager.layout.log_md.read_bytes()
+    result = await DreamRunner(manager).run_once(force=True)
+    assert result.outcome == "failed" and f"log.md:{line}" in result.reason and "2030-01-01" in result.reason
+    assert manager.layout.log_md.read_bytes() == before

@@ -235,16 +235,28 @@ async def test_pending_dates_and_status(manager: MemoryManager, today: dt.date):
     json.dumps(status)
 
 
-async def test_watermark_in_the_future_counts_as_yesterday(manager: MemoryManager, today: dt.date):
+async def test_watermark_in_the_future_is_refused_naming_the_line(manager: MemoryManager, today: dt.date):
     yesterday = (today - dt.timedelta(days=1)).isoformat()
+    earlier = (today - dt.timedelta(days=5)).isoformat()
     write_log(manager, yesterday, 1)
     write_log(manager, today.isoformat(), 1)
-    manager.notebook.append_ingest(today, (today + dt.timedelta(days=3)).isoformat())
-    assert manager.watermark() == yesterday
-    assert manager.pending_dates() == []
+    manager.notebook.append_ingest(today, earlier)
+    manager.notebook.append_ingest(today, "2030-01-01")
+    line = manager.notebook.entries()[-1].line
+    assert manager.watermark() == earlier  # the future entry is not honoured
+    assert manager.pending_dates() == [yesterday]
+    error = manager.notebook.watermark_error(today)
+    assert f"log.md:{line}" in error and "watermark=2030-01-01" in error
     await manager.reindex()
-    texts = [h.text for h in (await manager.search(f"fact 0 of {today.isoformat()}", record_recall=False)).hits]
-    assert f"fact 0 of {today.isoformat()}" in texts  # today's facts never drop out of search
+    for date in (yesterday, today.isoformat()):  # pending facts stay in search
+        texts = [h.text for h in (await manager.search(f"fact 0 of {date}", record_recall=False)).hits]
+        assert f"fact 0 of {date}" in texts
+
+
+async def test_watermark_on_today_counts_as_yesterday(manager: MemoryManager, today: dt.date):
+    yesterday = (today - dt.timedelta(days=1)).isoformat()
+    manager.notebook.append_ingest(today, today.isoformat())
+    assert manager.watermark() == yesterday and manager.notebook.watermark_error(today) is None
 
 
 async def test_status_reports_stale_files(manager: MemoryManager):

@@ -187,3 +187,18 @@ def test_unknown_suzent_variables_are_reported_with_a_suggestion():
 def test_llm_timeout_has_a_default_and_is_read_from_the_environment(home: Path):
     assert load_settings(home, environ={}).llm_timeout_seconds == 60.0
     assert load_settings(home, environ={"SUZENT_LLM_TIMEOUT_SECONDS": "5"}).llm_timeout_seconds == 5.0
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf"])
+def test_non_finite_numbers_are_refused_in_the_file_and_the_environment(home: Path, value: str):
+    (home / "config.toml").write_text(f"memory_consolidation_timeout_seconds = {value}\n", encoding="utf-8")
+    with pytest.raises(SettingsError, match="memory_consolidation_timeout_seconds.*finite"):
+        load_settings(home, environ={})
+    (home / "config.toml").unlink()
+    with pytest.raises(SettingsError, match="finite"):
+        load_settings(home, environ={"SUZENT_MEMORY_CONSOLIDATION_MIN_HOURS": value})
+
+
+@pytest.mark.parametrize("value", ["0", "0.0", "-5"])
+def test_a_timeout_must_be_more_than_zero(home: Path, value: str):
+    (home / "config.toml").write_text(f"memory_consolidation_timeout_seconds = {value}\n", encoding="utf-8")
+    with pytest.raises(SettingsError, match="memory_consolidation_timeout_seconds"):
+        load_settings(home, environ={})

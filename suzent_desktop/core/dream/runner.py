@@ -430,6 +430,13 @@ class DreamRunner:
         """Run the engine under the timeout; (report, '') on a clean finish, (None, why) otherwise."""
         timeout = self.settings.memory_consolidation_timeout_seconds
         self._cancel_requested = False
+        if self.engine is None and self.settings.memory_consolidation_model:
+            from suzent_desktop.core import llm
+
+            try:  # before the clock starts: the import is not the run's work
+                await asyncio.to_thread(llm.load)
+            except Exception as exc:
+                return None, f"the model library could not be loaded: {type(exc).__name__}: {exc}"
         task = asyncio.ensure_future(self._run_engine(batch, tools))
         self._task = task
         try:
@@ -478,6 +485,9 @@ class DreamRunner:
 
     async def _run_once(self, *, force: bool, dry_run: bool) -> DreamResult:
         m, s = self.manager, self.settings
+        refused = await asyncio.to_thread(m.notebook.watermark_error, self._today())
+        if refused:  # nothing is counted against a batch: the log needs a hand, not a retry
+            return DreamResult("failed", watermark=m.notebook.watermark(self._today()), reason=refused)
         pending = await asyncio.to_thread(m.pending_dates)
         watermark = m.days().watermark
         if not pending:
