@@ -216,7 +216,7 @@ def test_watermark_only_counts_on_ingest_entry_lines(layout: Layout):
     assert notebook.watermark(dt.date(2026, 7, 20)) == "2026-07-04"
 
 
-def test_hand_appended_entry_line_counts_and_future_is_clamped(layout: Layout):
+def test_hand_appended_entry_line_counts_and_future_is_refused(layout: Layout):
     _write_log(
         layout,
         "# Log\n\n## [2026-07-05] ingest | daily logs  watermark=2026-07-04\n\n"
@@ -224,7 +224,9 @@ def test_hand_appended_entry_line_counts_and_future_is_clamped(layout: Layout):
     )
     notebook = Notebook(layout)
     assert notebook.raw_watermark() == "2026-07-25"
-    assert notebook.watermark(dt.date(2026, 7, 20)) == "2026-07-19"
+    assert notebook.watermark(dt.date(2026, 7, 20)) == "2026-07-04"  # the future one is not honoured
+    assert "log.md:5" in notebook.watermark_error(dt.date(2026, 7, 20))
+    assert notebook.watermark(dt.date(2026, 7, 25)) == "2026-07-24"  # on its day it counts as yesterday
 
 
 def test_no_watermark_and_invalid_dates(layout: Layout):
