@@ -20,6 +20,7 @@ in a worker thread.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -64,7 +65,9 @@ for _page, _names in {
 }.items():
     for _name in _names.split():
         CATEGORY_PAGES[_name] = _page
+log = logging.getLogger(__name__)
 _TITLE_RE = re.compile(r"[^\w -]+")
+MAX_TITLE_CHARS = 60
 
 Embed = Callable[[list[str]], np.ndarray]
 
@@ -83,7 +86,15 @@ def page_title_for(fact_category: str, tags: tuple[str, ...], text: str) -> str:
     if category in ("general", ""):
         return "General"
     title = _TITLE_RE.sub("", category.replace("_", " ").replace("-", " ")).strip().title()
-    return title or "General"
+    return bounded_title(title) or "General"
+
+
+def bounded_title(title: str) -> str:
+    """At most MAX_TITLE_CHARS, cut at a word: a category is a label, and it becomes a file name."""
+    if len(title) <= MAX_TITLE_CHARS:
+        return title
+    cut = title.rfind(" ", 0, MAX_TITLE_CHARS + 1)
+    return title[: cut if cut > MAX_TITLE_CHARS // 2 else MAX_TITLE_CHARS].rstrip()
 
 
 @dataclass
@@ -127,6 +138,9 @@ class OfflineConsolidator:
                 text = self.tools.read(rel)
             except UnreadablePage:
                 continue  # left alone; writing a fact there fails the run with the page named
+            except OSError as exc:  # vanished, unreadable: not this batch's problem unless it writes there
+                log.warning("skipping %s while consolidating: %s", rel, exc)
+                continue
             title = rel.rsplit("/", 1)[-1][:-3]
             if title.lower() == self._hub_title().lower():
                 continue  # the hub holds links, not facts; _write_hub keeps it

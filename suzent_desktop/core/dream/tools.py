@@ -27,6 +27,8 @@ from suzent_desktop.core.links import VaultIndex
 from suzent_desktop.core.text import clean
 
 READ_LIMIT_CHARS = 60_000
+# File systems allow 255 bytes per name, and an atomic write's temp file adds about 20.
+MAX_NAME_BYTES = 200
 SEARCH_LIMIT = 8
 MAX_CALL_KB = 256  # default size limit of one tool call's arguments (memory_consolidation_max_write_kb)
 ACCOUNT_HOWS = ("merged", "superseded", "dropped")
@@ -144,6 +146,12 @@ class VaultTools:
             raise VaultAccessError(f"{relative}: 4_Assets/ holds attachments and is never edited{via}")
         if not parts[-1].lower().endswith(".md"):
             raise VaultAccessError(f"{relative}: only markdown pages (.md) can be written{via}")
+        long = next((p for p in parts if len(p.encode("utf-8")) > MAX_NAME_BYTES), None)
+        if long is not None:
+            raise VaultAccessError(
+                f"{relative}: the name {long[:40]}… is {len(long.encode('utf-8'))} bytes; "
+                f"file and folder names may have at most {MAX_NAME_BYTES}"
+            )
 
     def relative(self, path: Path) -> str:
         """Vault-relative name of a resolved path (journal keys) or of a path as spelled."""
@@ -178,7 +186,7 @@ class VaultTools:
                 continue  # a link out of the vault: not the engines' business
             if path.is_dir():
                 found.append(rel.as_posix() + "/")
-            elif path.suffix.lower() == ".md":
+            elif path.suffix.lower() == ".md" and path.is_file():  # not a dangling link or a loop
                 found.append(rel.as_posix())
         return found
 
@@ -298,7 +306,7 @@ class VaultTools:
                 continue
             try:
                 text = self.read(rel)
-            except UnreadablePage:
+            except (UnreadablePage, OSError):  # one bad file never ends a search of the others
                 continue
             for number, line in enumerate(text.splitlines(), start=1):
                 score = len(words & set(re.findall(r"\w+", line.lower())))
