@@ -1,0 +1,331 @@
+"""A hostile model and odd vault entries against the dream: what leaks, what is lost, what is undone.
+
+    python bench/faults_hostile.py             # every scenario
+    python bench/faults_hostile.py -k link     # scenarios whose name contains "link"
+
+A fake OpenAI-compatible model listens on 127.0.0.1 and answers the consolidation agent with a
+scripted list of tool calls per scenario: writes through folder and file links that point up,
+out of the vault and into ``.state``; writes to ``log.md``, ``schema.md``, ``index.md``,
+hidden folders and ``4_Assets``; ``..`` and absolute paths; NUL and control characters;
+over-long names; a model error half-way through a run. The vault holds a symlink loop and a
+dangling link in some scenarios, and the day's facts include a NUL and a 250-character category.
+
+Per scenario it prints:
+  * outside — files created or changed outside the vault (a sibling folder the links point
+    to) plus program files inside it (``log.md`` other than by append, ``schema.md``,
+    ``index.md`` except through its own entry point, ``.state``, ``.obsidian``, ``4_Assets``);
+  * lost — the day's facts that search cannot find after the run (and its index pass);
+  * rollback — for a run that did not stand, whether every vault file is back to its bytes
+    before the run ("complete"), or which are not; "kept" for a productive run.
+The last line sums them: a hardened build prints zero outside, zero lost, every rollback complete.
+Scenarios run one after another on a loaded machine in a few seconds each.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime as dt
+import json
+import os
+import sys
+import tempfile
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+from suzent_desktop.core.clock import Clock  # noqa: E402
+from suzent_desktop.core.embedding import HashingEmbedder  # noqa: E402
+from suzent_desktop.core.facts import Fact  # noqa: E402
+from suzent_desktop.core.manager import MemoryManager  # noqa: E402
+from suzent_desktop.core.tombstones import normalize  # noqa: E402
+from suzent_desktop.settings import load_settings  # noqa: E402
+
+TODAY = dt.date(2026, 7, 20)
+DAY = "2026-07-19"
+FACTS = [
+    Fact("User loves green\x00 tea", "preference"),
+    Fact("User works at Contoso as a data engineer", "work"),
+    Fact("User collects vintage stamps", "hobby-" + "x" * 244),
+]
+GOOD_PAGE = (
+    "# Preferences\n\n- User loves green tea (2026-07-19)\n- User works at Contoso as a data engineer (2026-07-19)\n"
+    "- User collects vintage stamps (2026-07-19)\n"
+)
+ERROR = object()  # in a script: answer this request with HTTP 500
+
+
+# -- the fake model -------------------------------------------------------------------------------
+def _call(name: str, **args: Any) -> dict[str, Any]:
+    return {"name": name, "arguments": args}
+
+
+def _reply(item: Any) -> dict[str, Any]:
+    if isinstance(item, str):
+        message: dict[str, Any] = {"role": "assistant", "content": item}
+        finish = "stop"
+    else:
+        calls = [
+            {"id": f"call_{i}", "type": "function",
+             "function": {"name": c["name"], "arguments": json.dumps(c["arguments"])}}
+            for i, c in enumerate(item)
+        ]
+        message = {"role": "assistant", "content": None, "tool_calls": calls}
+        finish = "tool_calls"
+    return {"id": "x", "object": "chat.completion", "created": 0, "model": "fake",
+            "choices": [{"index": 0, "finish_reason": finish, "message": message}],
+            "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}
+
+
+class HostileModel:
+    """Answers each chat request with the next scripted turn; "done" once the script is used up."""
+
+    def __init__(self) -> None:
+        self.script: list[Any] = []
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 - http.server naming
+                self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                item = outer.script.pop(0) if outer.script else "done"
+                if item is ERROR:
+                    self.send_response(500)
+                    self.end_headers()
+                    return
+                body = json.dumps(_reply(item)).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.base = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+# -- scenarios ------------------------------------------------------------------------------------
+@dataclass
+class Scenario:
+    name: str
+    script: Callable[[Path], list[Any]]  # given the folder outside the vault
+    setup: Callable[[Path, Path], None] = lambda vault, outside: None
+
+
+def _link(vault: Path, rel: str, target: str) -> None:
+    os.symlink(target, vault / rel)
+
+
+SCENARIOS = [
+    Scenario(
+        "folder link up to the root",
+        lambda out: [[_call("write", path="3_Personal/root/log.md", content="# gone\n"),
+                      _call("write", path="3_Personal/root/schema.md", content="# gone\n"),
+                      _call("write", path="3_Personal/root/index.md", content="# gone\n")],
+                     [_call("write", path="3_Personal/Preferences.md", content=GOOD_PAGE)]],
+        lambda vault, out: _link(vault, "3_Personal/root", ".."),
+    ),
+    Scenario(
+        "folder link into .state, the only write",
+        lambda out: [[_call("write", path="3_Personal/state/ok.md", content="# ok\n")]],
+        lambda vault, out: _link(vault, "3_Personal/state", "../.state"),
+    ),
+    Scenario(
+        "folder and file links out of the vault",
+        lambda out: [[_call("write", path="3_Personal/out/leak.md", content="# leak\n"),
+                      _call("write", path="3_Personal/Leak.md", content="# leak\n")],
+                     [_call("write", path="3_Personal/Preferences.md", content=GOOD_PAGE)]],
+        lambda vault, out: (_link(vault, "3_Personal/out", str(out)),
+                            _link(vault, "3_Personal/Leak.md", str(out / "leak2.md"))),
+    ),
+    Scenario(
+        "file link to log.md and links into hidden folders",
+        lambda out: [[_call("write", path="3_Personal/Log.md", content="watermark=2099-01-01\n"),
+                      _call("write", path="3_Personal/cfg/app.md", content="x\n"),
+                      _call("write", path="3_Personal/bin/old.md", content="x\n"),
+                      _call("write", path="3_Personal/assets/note.md", content="x\n")],
+                     [_call("write", path="3_Personal/Preferences.md", content=GOOD_PAGE)]],
+        lambda vault, out: (_link(vault, "3_Personal/Log.md", "../log.md"),
+                            _link(vault, "3_Personal/cfg", "../.obsidian"),
+                            _link(vault, "3_Personal/bin", "../.trash"),
+                            _link(vault, "3_Personal/assets", "../4_Assets")),
+    ),
+    Scenario(
+        "direct writes to program files, '..' and absolute paths",
+        lambda out: [[_call("write", path="log.md", content="# gone\n"),
+                      _call("write", path="schema.md", content="# gone\n"),
+                      _call("write", path=".state/tombstones.jsonl", content=""),
+                      _call("write", path="4_Assets/x.md", content="x\n"),
+                      _call("write", path="../outside/up.md", content="x\n"),
+                      _call("write", path=str(out / "abs.md"), content="x\n")],
+                     [_call("write", path="3_Personal/Preferences.md", content=GOOD_PAGE)]],
+    ),
+    Scenario(
+        "NUL and control characters in page text",
+        lambda out: [[_call("write", path="3_Personal/Preferences.md",
+                            content=GOOD_PAGE.replace("green tea", "green\x00 tea\x1b"))]],
+    ),
+    Scenario(
+        "over-long page names",
+        lambda out: [[_call("write", path="3_Personal/" + "n" * 250 + ".md", content=GOOD_PAGE)],
+                     [_call("write", path="3_Personal/Preferences.md", content=GOOD_PAGE)]],
+    ),
+    Scenario(
+        "symlink loop and dangling link in the vault",
+        lambda out: [[_call("list", folder=""), _call("search_notebook", query="tea")],
+                     [_call("write", path="3_Personal/Preferences.md", content=GOOD_PAGE)]],
+        lambda vault, out: (_link(vault, "1_Projects/loop_a", "loop_b"), _link(vault, "1_Projects/loop_b", "loop_a"),
+                            _link(vault, "3_Personal/Gone.md", "Nowhere.md")),
+    ),
+    Scenario(
+        "model error after writing through a link (rollback)",
+        lambda out: [[_call("write", path="2_Wiki/mine/Work.md", content="# Work\n\n- rewritten\n"),
+                      _call("write", path="3_Personal/Preferences.md", content=GOOD_PAGE)], ERROR, ERROR, ERROR],
+        lambda vault, out: ((vault / "3_Personal" / "Work.md").write_text("# Work\n\n- kept\n", encoding="utf-8"),
+                            _link(vault, "2_Wiki/mine", "../3_Personal")),
+    ),
+]
+
+
+# -- measuring ------------------------------------------------------------------------------------
+def _snapshot(root: Path) -> dict[str, bytes]:
+    found: dict[str, bytes] = {}
+    for folder, _dirs, files in os.walk(root):
+        for name in files:
+            path = Path(folder) / name
+            try:
+                found[path.relative_to(root).as_posix()] = path.read_bytes()
+            except OSError:
+                continue  # a dangling link or a loop: not a file
+    return found
+
+
+PROGRAM = (".state/", ".obsidian/", ".trash/", "4_Assets/")
+RUNNER_FILES = {".state/dream_state.json", ".state/recall_log.jsonl", ".state/forgotten_lines.jsonl"}
+
+
+@dataclass
+class Outcome:
+    name: str
+    result: str
+    outside: list[str] = field(default_factory=list)
+    lost: list[str] = field(default_factory=list)
+    rollback: str = ""
+
+
+def _program_changes(before: dict[str, bytes], after: dict[str, bytes], productive: bool) -> list[str]:
+    """Program files of the vault that changed in a way only the program may change them."""
+    bad: list[str] = []
+    for rel in sorted(set(before) | set(after)):
+        old, new = before.get(rel), after.get(rel)
+        if old == new or rel in RUNNER_FILES or rel.startswith(".state/index"):
+            continue
+        if rel == "log.md":
+            if new is None or not new.startswith(old or b""):
+                bad.append("log.md (rewritten)")
+        elif rel in ("schema.md",) or rel.startswith(PROGRAM):
+            bad.append(rel)
+        elif rel == "index.md" and not productive:
+            bad.append("index.md")
+    return bad
+
+
+async def run_scenario(scenario: Scenario, model: HostileModel) -> Outcome:
+    from suzent_desktop.core.dream.runner import DreamRunner
+
+    with tempfile.TemporaryDirectory(prefix="suzent-hostile-") as tmp:
+        root = Path(tmp)
+        outside = root / "outside"
+        outside.mkdir()
+        home = root / "home"
+        settings = load_settings(home, environ={}).replace(
+            memory_consolidation_model="openai/fake", memory_consolidation_min_facts=1,
+            memory_consolidation_min_hours=0.0, memory_lint_enabled=False, memory_consolidation_max_retries=99,
+            memory_consolidation_timeout_seconds=60.0, embedding_model="hashing",
+        )
+        manager = MemoryManager.open(home, settings=settings, clock=Clock(fixed_today=TODAY), embedder=HashingEmbedder())
+        vault = manager.layout.notebook_dir
+        for folder in ("2_Wiki", "1_Projects", ".obsidian", ".trash"):
+            (vault / folder).mkdir(exist_ok=True)
+        try:
+            manager.archive.append_turn(FACTS, session_id="hostile", when=dt.datetime.fromisoformat(f"{DAY}T10:00"))
+        except OSError as exc:
+            return Outcome(scenario.name, f"capture failed: {exc}", lost=[f.content for f in FACTS])
+        scenario.setup(vault, outside)
+        before_vault, before_out = _snapshot(vault), _snapshot(outside)
+        model.script = list(scenario.script(outside))
+        try:
+            result = await DreamRunner(manager).run_once(force=True)
+            outcome = result.outcome
+        except Exception as exc:  # a crash is itself a finding
+            outcome = f"crashed: {type(exc).__name__}: {exc}"
+        await manager.indexer.sync()
+        after_vault, after_out = _snapshot(vault), _snapshot(outside)
+        found = Outcome(scenario.name, outcome)
+        found.outside = [f"outside/{r}" for r in sorted(set(before_out) ^ set(after_out))]
+        found.outside += [f"outside/{r}" for r in before_out if r in after_out and before_out[r] != after_out[r]]
+        found.outside += _program_changes(before_vault, after_vault, outcome == "productive")
+        for fact in FACTS:
+            content = " ".join(fact.content.replace("\x00", "").split())
+            hits = (await manager.search(content, limit=20, record_recall=False)).hits
+            if not any(normalize(content) in normalize(h.text) for h in hits):
+                found.lost.append(content)
+        if outcome == "productive":
+            found.rollback = "kept"
+        else:
+            left = sorted(
+                r for r in set(before_vault) | set(after_vault)
+                if before_vault.get(r) != after_vault.get(r) and r not in RUNNER_FILES and r != "log.md"
+            )
+            found.rollback = "complete" if not left else "NOT restored: " + ", ".join(left)
+        return found
+
+
+async def main_async(filter_text: str) -> int:
+    model = HostileModel()
+    os.environ["OPENAI_API_BASE"] = model.base
+    os.environ["OPENAI_API_KEY"] = "hostile"
+    outcomes: list[Outcome] = []
+    try:
+        for scenario in SCENARIOS:
+            if filter_text and filter_text.lower() not in scenario.name.lower():
+                continue
+            outcome = await run_scenario(scenario, model)
+            outcomes.append(outcome)
+            print(f"- {outcome.name}: {outcome.result}")
+            print(f"    outside: {len(outcome.outside)}" + (f"  {outcome.outside}" if outcome.outside else ""))
+            print(f"    lost:    {len(outcome.lost)}" + (f"  {outcome.lost}" if outcome.lost else ""))
+            print(f"    rollback: {outcome.rollback}")
+            sys.stdout.flush()
+    finally:
+        model.close()
+    outside = sum(len(o.outside) for o in outcomes)
+    lost = sum(len(o.lost) for o in outcomes)
+    incomplete = sum(1 for o in outcomes if o.rollback.startswith("NOT"))
+    print(f"total: {len(outcomes)} scenarios, {outside} file(s) written outside or to program files, "
+          f"{lost} fact(s) not findable, {incomplete} incomplete rollback(s)")
+    return 1 if outside or lost or incomplete else 0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("-k", default="", help="run only scenarios whose name contains this text")
+    args = parser.parse_args()
+    raise SystemExit(asyncio.run(main_async(args.k)))
+
+
+if __name__ == "__main__":
+    main()
