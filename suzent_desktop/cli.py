@@ -329,6 +329,7 @@ def cmd_demo(args: argparse.Namespace, out: Output) -> int:
 
 def cmd_remember(args: argparse.Namespace, out: Output) -> int:
     manager = _open(args)
+    _say_when_waiting(manager, out)
     tags = tuple(args.tags.split())
 
     async def go() -> Any:
@@ -358,9 +359,18 @@ def _report_errors(out: Output, errors: list[str]) -> None:
         out.warn(f"warning: {error}")
 
 
+def _say_when_waiting(manager: Any, out: Output) -> None:
+    """A capture never waits silently behind another process's index pass (a long page takes minutes)."""
+    manager.indexer.on_wait = lambda: out.warn(
+        "Saved. Another index pass (the app, or a reindex) is running; this waits for it so the "
+        "new fact is searchable when the command ends. Ctrl+C is safe: the fact stays in its log."
+    )
+
+
 def cmd_capture(args: argparse.Namespace, out: Output) -> int:
     turn = _read_turn(args.file)
     manager = _open(args)
+    _say_when_waiting(manager, out)
     facts, changes = _run(
         manager.process_conversation_turn_for_memories(
             turn["user"], turn["assistant"], turn["session_id"], timestamp=turn["timestamp"]

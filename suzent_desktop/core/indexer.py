@@ -153,6 +153,7 @@ class _Plan:
     error: str | None = None
     notes: list[str] = field(default_factory=list)  # indexed all the same; reported once per change
     touch_only: bool = False
+    prior: _FileState | None = None  # the state it was planned against; a pass let in may replace it
     new_rows: list[Row] = field(default_factory=list)
     moved_rows: list[Row] = field(default_factory=list)
     stale_ids: list[str] = field(default_factory=list)
@@ -256,6 +257,12 @@ class Indexer:
         self._file_lock = FileLock(str(layout.index_dir / "write.lock"), thread_local=False)
         self._stamp: tuple[int, int] | None = None  # the state file as this process last saw it
         self._unindexed = RowCache()
+        # Rows of a long page already in the table while the rest of it is embedded (id -> path):
+        # a pass let in between its slices must not take them for rows no file gives.
+        self._inflight: dict[str, str] = {}
+        self._inflight_paths: set[str] = set()
+        self.on_wait: Callable[[], None] | None = None  # told once when a pass must wait its turn
+        self._open_passes = 0  # passes of this process inside _exclusive (2 while one is let in)
         self._table_checked = True  # False: the next pass compares the whole table with the files
 
     # -- cross-process exclusion -------------------------------------------------------
@@ -266,21 +273,31 @@ class Indexer:
         Polled rather than blocked on, so a cancelled caller never leaves a worker thread
         holding the file lock for nobody, and the loop never waits on another process.
         """
+        if self.lock.locked():
+            self._tell_waiting()
         async with self.lock:
             self.layout.index_dir.mkdir(parents=True, exist_ok=True)
+            told = False
             while True:
                 try:
                     self._file_lock.acquire(timeout=0)
                     break
                 except Timeout:
+                    if not told:
+                        self._tell_waiting()
+                        told = True
                     await asyncio.sleep(LOCK_POLL_SECONDS)
+            nested = self._open_passes > 0  # let in between the slices of a long page
+            self._open_passes += 1
             try:
                 await asyncio.to_thread(self._adopt_other_writers)
-                await asyncio.to_thread(self._mark_pass)
+                if not nested:  # the mark is the outer pass's: it is not a sign of a crash
+                    await asyncio.to_thread(self._mark_pass)
                 yield
-                if self._table_checked:  # a clean end; a pending full comparison keeps the mark
+                if self._table_checked and not nested:  # a clean end; a pending comparison keeps it
                     self._pass_mark.unlink(missing_ok=True)
             finally:
+                self._open_passes -= 1
                 self._file_lock.release()
 
     @property
@@ -294,6 +311,33 @@ class Indexer:
             log.info("the last index pass did not finish; comparing the table with the files")
             self._table_checked = False
         self._pass_mark.touch()
+
+    def _tell_waiting(self) -> None:
+        if self.on_wait is not None:
+            try:
+                self.on_wait()
+            except Exception:  # a notice must never stop the pass
+                log.exception("on_wait notice failed")
+
+    async def _let_others_in(self) -> None:
+        """Between slices of a long page: a pass waiting in this process (a remembered fact) runs now.
+
+        The file lock stays held (it is re-entrant in this process), so another process still
+        waits, and is told so. The waiting pass sees this pass's rows in flight as owned.
+        """
+        self.lock.release()
+        try:
+            await asyncio.sleep(0)
+        finally:
+            cancelled = False
+            while True:
+                try:
+                    await self.lock.acquire()
+                    break
+                except asyncio.CancelledError:
+                    cancelled = True
+            if cancelled:
+                raise asyncio.CancelledError
 
     def _adopt_other_writers(self) -> None:
         """Another process saved the state since we last did: reload it and reopen the table."""
@@ -504,7 +548,9 @@ class Indexer:
         self, source: _Source, prior: _FileState | None, stones: set[str], recheck: bool
     ) -> _Plan | None:
         """None when the file is unchanged; otherwise what must be embedded, moved and dropped."""
-        plan = _Plan(source)
+        plan = _Plan(source, prior=prior)
+        if source.key in self._inflight_paths:
+            return None  # a long page another pass of this process is adding slice by slice
         try:
             stat = source.path.stat()
         except OSError as exc:
@@ -601,6 +647,8 @@ class Indexer:
     def _apply(self, plans: list[_Plan], changes: ChangeSet) -> None:
         """Embed, then delete old rows and add new ones, then record the files in the state."""
         store = self._store
+        with self._state_lock:  # a pass let in between slices already did these files
+            plans = [p for p in plans if self.state.files.get(p.source.key) is p.prior]
         errored = [p for p in plans if p.error]
         ready = [p for p in plans if not p.error]
         self._reuse_vectors(ready)
@@ -622,6 +670,12 @@ class Indexer:
             state = self.state
             for plan in ok:
                 self._record(plan)
+            dropped = [rid for p in failed for rid, key in self._inflight.items() if key == p.source.key]
+            for rid in dropped:
+                del self._inflight[rid]
+            self._inflight_paths.difference_update(p.source.key for p in failed)
+            if dropped:
+                store.delete_ids(dropped)  # fail-closed: a half-embedded page leaves no half of itself
             for plan in failed:
                 prior = state.files.get(plan.source.key)
                 if prior is not None:  # keep the old rows, force a retry next pass
@@ -646,6 +700,9 @@ class Indexer:
 
     def _record(self, plan: _Plan) -> None:
         with self._state_lock:
+            for row in plan.rows:
+                self._inflight.pop(row.id, None)
+            self._inflight_paths.discard(plan.source.key)
             self._dirty = True
             self.state.files[plan.source.key] = _FileState(
                 plan.source.source_type, plan.mtime, plan.size, plan.sha256, {r.id: r.line for r in plan.rows},
@@ -723,7 +780,7 @@ class Indexer:
             self._store.reset()
             count = 0
         with self._state_lock:
-            expected = sum(len(f.rows) for f in self.state.files.values())
+            expected = sum(len(f.rows) for f in self.state.files.values()) + len(self._inflight)
         if count == expected and not deep:
             return
         table = self._store.scan(["id", "path"]) if count else None
@@ -737,6 +794,7 @@ class Indexer:
                 self.state.errors.pop(key, None)
                 self._dirty = True
             owner = {rid: key for key, f in files.items() for rid in f.rows}
+            owner.update(self._inflight)
         seen: dict[str, int] = {}
         for rid in ids:
             seen[rid] = seen.get(rid, 0) + 1
@@ -874,9 +932,15 @@ class Indexer:
         texts = 0
         if progress and total:
             progress(0, total, "")
-        self._cancel = cancel
+        outer_cancel, self._cancel = self._cancel, cancel  # a pass let in between slices runs nested
+        sliced: set[str] = set()
         try:
             for index, plan in enumerate(work):
+                if len(plan.new_rows) > BATCH_TEXTS and not plan.error:
+                    if cancel is not None and cancel.is_set():
+                        return True
+                    sliced.add(plan.source.key)
+                    await self._add_in_slices(plan, changes)
                 batch.append(plan)
                 texts += len(plan.new_rows)
                 if index < len(work) - 1 and texts < BATCH_TEXTS and len(batch) < BATCH_FILES:
@@ -894,8 +958,39 @@ class Indexer:
         except _Cancelled:
             return True
         finally:
-            self._cancel = None
+            self._cancel = outer_cancel
+            with self._state_lock:  # a cancelled page's rows are strays now; the next pass drops them
+                for rid in [rid for rid, key in self._inflight.items() if key in sliced]:
+                    del self._inflight[rid]
+                self._inflight_paths -= sliced
         return False
+
+    async def _add_in_slices(self, plan: _Plan, changes: ChangeSet) -> None:
+        """A long page's new rows, embedded and added a slice at a time; its old rows go at the end.
+
+        Each slice holds the lock for one embedding call only: a fact remembered meanwhile is
+        indexed between two slices, not after the whole page. The last slice goes through
+        :meth:`_apply` with the page's deletions, so an embedding failure still leaves the
+        page's old rows searchable.
+        """
+        while len(plan.new_rows) > BATCH_TEXTS:
+            head, rest = plan.new_rows[:BATCH_TEXTS], plan.new_rows[BATCH_TEXTS:]
+            try:
+                await asyncio.to_thread(self._add_slice, plan, head, changes)
+            except EmbeddingError as exc:
+                plan.error = f"{plan.source.path}: {EMBEDDING_FAILED}: {exc}"
+                return
+            plan.new_rows = rest
+            await self._let_others_in()
+
+    def _add_slice(self, plan: _Plan, rows: list[Row], changes: ChangeSet) -> None:
+        self._embed_into(rows)
+        self._store.add(rows)
+        with self._state_lock:
+            self._inflight.update((row.id, plan.source.key) for row in rows)
+            self._inflight_paths.add(plan.source.key)
+        changes.rows_added += len(rows)
+        changes.index = True
 
     async def sync_paths(self, paths: Iterable[Path]) -> ChangeSet:
         """Re-index just these files (a log after an append, a page after a save)."""
