@@ -6,8 +6,8 @@ line, the dream runner, capture, the indexer and the daily-logs pane cannot disa
 * **today**: the clock's date; today's log is never consolidated until the day is over;
 * **skipped**: named by a ``skipped=`` ingest entry (given up after the retry limit); the
   watermark has passed it, yet its facts stay searchable;
-* **consolidated**: on or before the effective watermark (a watermark on or after today
-  counts as yesterday);
+* **consolidated**: on or before the effective watermark (a watermark on today counts as
+  yesterday; one after today is refused and ignored, see ``Notebook.watermark``);
 * **pending**: after the watermark and before today: the next dream's work. A log dated
   after today (written by hand) waits, pending, until its day has passed.
 

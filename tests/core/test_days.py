@@ -36,10 +36,11 @@ def test_pending_is_after_the_watermark_and_before_today() -> None:
     ]
 
 
-def test_read_from_log_md_treats_a_future_watermark_as_yesterday(home, clock, today) -> None:
+def test_read_from_log_md_refuses_a_future_watermark_and_counts_today_as_yesterday(home, clock, today) -> None:
     manager = make_manager(home, clock)
     manager.notebook.append_skip(today, ["2026-07-01"], 3)
-    manager.notebook.append_ingest(today, (today + dt.timedelta(days=3)).isoformat())
+    manager.notebook.append_ingest(today, today.isoformat())
+    manager.notebook.append_ingest(today, (today + dt.timedelta(days=3)).isoformat())  # refused: ignored
     days = manager.days()
     assert days.watermark == (today - dt.timedelta(days=1)).isoformat()
     assert days.skipped == {"2026-07-01"} and days.status("2026-07-01") == SKIPPED
