@@ -600,6 +600,9 @@ class MemoryManager:
             "last_lint": lint.date if lint is not None else None,
             "lint_due": lint_due,
             "not_consolidated": not_consolidated,
+            "watermark_error": self.notebook.watermark_error(self.clock.today()),
+            "users_files": [{"file": user.name, "app_uses": own.name}
+                            for user, own in self.layout.user_nav_files()],
         }
 
 

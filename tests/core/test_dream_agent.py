@@ -349,3 +349,16 @@ async def test_loading_the_model_library_is_not_charged_to_the_run_time_limit(ho
     script = ScriptedLLM([tool_reply(("write", {"path": "3_Personal/Tea.md", "content": "# Tea\n\n- green\n"})), "done"])
     result = await DreamRunner(manager, llm=script).run_once()
     assert result.outcome == "productive", result.reason
+
+
+def test_prompt_names_the_programs_own_catalogue_when_the_user_keeps_an_index_md(vault):
+    (vault / "index.md").write_text("# My own map\n", encoding="utf-8")
+    (vault / "suzent-index.md").write_text("# Index\n<!-- suzent:index:start -->\n<!-- suzent:index:end -->\n",
+                                          encoding="utf-8")
+    (vault / "suzent-schema.md").write_text("# Vault schema\n", encoding="utf-8")
+    tools = VaultTools(vault, index_name="suzent-index.md", schema_name="suzent-schema.md")
+    b = Batch(dates=["2026-07-01"], facts=[BatchFact("2026-07-01", Fact("User bakes sourdough bread", "hobby"), 3)])
+    system, task = (m["content"] for m in DreamAgent(MODEL, tools, llm=object()).build_messages(b))
+    assert "keep `suzent-index.md` listing" in system and "`index.md`" not in system
+    assert "## suzent-index.md" in task and "## suzent-schema.md" in task
+    assert "My own map" not in task and "suzent:index:start" in task

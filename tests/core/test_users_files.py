@@ -53,7 +53,10 @@ def test_dream_lint_and_promote_leave_the_users_root_files_byte_for_byte(home: P
     assert (vault / "suzent-schema.md").is_file()
     capsys.readouterr()
     assert main(["--home", str(home), "--json", "status"]) == 0
-    assert json.loads(capsys.readouterr().out)["watermark"] == dates[-1]
+    status = json.loads(capsys.readouterr().out)
+    assert status["watermark"] == dates[-1] and status["watermark_error"] is None
+    assert {"file": "index.md", "app_uses": "suzent-index.md"} in status["users_files"]
+    assert {"file": "log.md", "app_uses": "suzent-log.md"} in status["users_files"]
     assert main(["--home", str(home), "status"]) == 0
     out = capsys.readouterr().out
     assert "index.md is yours and left alone; the app keeps suzent-index.md instead" in out

@@ -170,9 +170,11 @@ class DreamAgent:
             schema=self._read_or(self.tools.schema_name, "(missing)"),
             index=self._read_or(self.tools.index_name, "(missing)"),
             pages="\n\n".join(pages_text) or "(no pages yet)",
+            schema_name=self.tools.schema_name,
+            index_name=self.tools.index_name,
         )
         return [
-            {"role": "system", "content": load_prompt("dream_system.md")},
+            {"role": "system", "content": load_prompt("dream_system.md").format(index_name=self.tools.index_name)},
             {"role": "user", "content": task},
         ]
 
