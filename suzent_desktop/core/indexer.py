@@ -1,7 +1,7 @@
 """Keeps the search index in step with the files, and answers searches.
 
 The files are the truth; the index is derived. Each pass reconciles the indexed files
-recorded in ``.index_state.json`` with the files on disk: mtime and size are a cheap hint,
+recorded in the index state (``core/index_state.py``) with the files on disk: mtime and size are a cheap hint,
 the content hash decides. Row ids are derived from the source path, the row's content and
 its occurrence number, so unchanged rows keep their ids and their vectors: a daily log
 that gained five lines costs five embeddings, not a whole day.
@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import json
 import logging
 import os
 import threading
@@ -35,7 +34,6 @@ from filelock import FileLock, Timeout
 
 from suzent_desktop.core import uncovered
 from suzent_desktop.core.archive import Archive
-from suzent_desktop.core.atomic import atomic_write_text
 from suzent_desktop.core.canvas import canvas_markdown, is_canvas
 from suzent_desktop.core.chunking import chunk_markdown, embedding_text
 from suzent_desktop.core.clock import Clock
@@ -46,6 +44,7 @@ from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.facts import parse_log
 from suzent_desktop.core.faults import crash_point
 from suzent_desktop.core.hits import SearchHit, answer_order
+from suzent_desktop.core.index_state import FileState, IndexState, StateStore, content_hash, digest
 from suzent_desktop.core.index_store import TABLE_NAME, Filters, IndexStore, IndexStoreError, Row, norm_key
 from suzent_desktop.core.layout import Layout
 from suzent_desktop.core.notebook import Notebook
@@ -57,7 +56,6 @@ from suzent_desktop.core.unindexed import RowCache, text_matches
 
 log = logging.getLogger(__name__)
 
-STATE_VERSION = 2  # 2: fact pages one row per bullet, superseded rows marked
 BATCH_TEXTS = 512  # texts embedded per call across files: big batches keep the model busy
 BATCH_FILES = 400
 EMBED_SLICE = 256  # texts per embedder call; the cancel flag is checked between calls (~0.4 s apart)
@@ -105,40 +103,7 @@ class _Source:
     @property
     def variant(self) -> str:
         """Which rows the file gives besides its bytes: a change re-plans the file."""
-        return "" if self.only is None else "only:" + _digest(self.only)
-
-
-@dataclass
-class _FileState:
-    source_type: str
-    mtime: float
-    size: int
-    sha256: str
-    rows: dict[str, int | None]  # row id -> line it was written with
-    variant: str = ""  # the source's variant when it was indexed
-
-    def to_json(self) -> dict:
-        data = {
-            "type": self.source_type,
-            "mtime": self.mtime,
-            "size": self.size,
-            "sha256": self.sha256,
-            "rows": self.rows,
-        }
-        if self.variant:
-            data["variant"] = self.variant
-        return data
-
-    @classmethod
-    def from_json(cls, data: dict) -> _FileState:
-        return cls(
-            data["type"], float(data["mtime"]), int(data["size"]), str(data["sha256"]), dict(data["rows"]),
-            str(data.get("variant", "")),
-        )
-
-    @property
-    def dirty(self) -> bool:
-        return not self.sha256
+        return "" if self.only is None else "only:" + digest(self.only)
 
 
 @dataclass
@@ -153,50 +118,10 @@ class _Plan:
     error: str | None = None
     notes: list[str] = field(default_factory=list)  # indexed all the same; reported once per change
     touch_only: bool = False
-    prior: _FileState | None = None  # the state it was planned against; a pass let in may replace it
+    prior: FileState | None = None  # the state it was planned against; a pass let in may replace it
     new_rows: list[Row] = field(default_factory=list)
     moved_rows: list[Row] = field(default_factory=list)
     stale_ids: list[str] = field(default_factory=list)
-
-
-@dataclass
-class _State:
-    model: str = ""
-    dim: int = 0
-    tombstones: str = field(default_factory=lambda: _digest([]))
-    files: dict[str, _FileState] = field(default_factory=dict)
-    errors: dict[str, str] = field(default_factory=dict)
-
-    def to_json(self) -> str:
-        return json.dumps(
-            {
-                "version": STATE_VERSION,
-                "model": self.model,
-                "dim": self.dim,
-                "tombstones": self.tombstones,
-                "files": {k: v.to_json() for k, v in sorted(self.files.items())},
-                "errors": self.errors,
-            },
-            ensure_ascii=False,
-            separators=(",", ":"),
-        )
-
-    @classmethod
-    def load(cls, path: Path) -> _State:
-        """A missing or unreadable state file means "nothing is known to be indexed"."""
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            if data.get("version") != STATE_VERSION:
-                return cls()
-            return cls(
-                model=str(data.get("model", "")),
-                dim=int(data.get("dim", 0)),
-                tombstones=str(data.get("tombstones", "")),
-                files={k: _FileState.from_json(v) for k, v in data.get("files", {}).items()},
-                errors={str(k): str(v) for k, v in data.get("errors", {}).items()},
-            )
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
-            return cls()
 
 
 class _Cancelled(Exception):
@@ -207,18 +132,6 @@ def _vectors(table, dim: int) -> np.ndarray:
     """The ``vector`` column of an arrow table as an (n, dim) float32 matrix."""
     column = table.column("vector").combine_chunks()
     return np.asarray(column.flatten(), dtype=np.float32).reshape(-1, dim)
-
-
-def _file_stamp(path: Path) -> tuple[int, int] | None:
-    try:
-        st = path.stat()
-    except OSError:
-        return None
-    return st.st_mtime_ns, st.st_size
-
-
-def _digest(values: Iterable[str]) -> str:
-    return hashlib.sha256("\n".join(sorted(values)).encode("utf-8")).hexdigest()[:32]
 
 
 def row_id(source_type: str, path: str, content: str, occurrence: int) -> str:
@@ -249,13 +162,15 @@ class Indexer:
         self.transcripts = transcripts or Transcripts(layout)
         self.lock = asyncio.Lock()
         self._state_lock = threading.RLock()
-        self._state: _State | None = None
+        self._state: IndexState | None = None
         self._store: IndexStore | None = None
         self._dirty = False
         self._cancel: threading.Event | None = None
         # Not thread-local: it may be taken and released on different threads.
         self._file_lock = FileLock(str(layout.index_dir / "write.lock"), thread_local=False)
-        self._stamp: tuple[int, int] | None = None  # the state file as this process last saw it
+        self._states = StateStore(layout.index_dir)
+        self._generation: int | None = None  # the stored state's generation as this process last saw it
+        self._problem: str | None = None  # why the stored state was unusable; the next pass reports it
         self._unindexed = RowCache()
         # Rows of a long page already in the table while the rest of it is embedded (id -> path):
         # a pass let in between its slices must not take them for rows no file gives.
@@ -341,9 +256,9 @@ class Indexer:
 
     def _adopt_other_writers(self) -> None:
         """Another process saved the state since we last did: reload it and reopen the table."""
-        stamp = _file_stamp(self.layout.index_state_file)
+        generation = self._states.generation()
         with self._state_lock:
-            if self._state is not None and stamp != self._stamp:
+            if self._state is not None and generation != self._generation:
                 log.info("the index was changed by another process; reloading its state")
                 self._state = None
                 self._store = None
@@ -351,23 +266,28 @@ class Indexer:
 
     # -- state ---------------------------------------------------------------------------
     @property
-    def state(self) -> _State:
+    def state(self) -> IndexState:
         with self._state_lock:
             if self._state is None:
-                self._stamp = _file_stamp(self.layout.index_state_file)
-                self._state = _State.load(self.layout.index_state_file)
+                self._generation = self._states.generation()
+                self._state = self._states.load()
+                if self._state.problem:
+                    self._problem, self._dirty = self._state.problem, True
             return self._state
 
-    def _save_state(self) -> None:
-        """Write the state file when something changed since the last write (a no-op pass writes nothing)."""
+    def _changed(self, key: str) -> None:
+        """This file's entry in the state changed: the next save writes it (and only the changed ones)."""
         with self._state_lock:
-            if not self._dirty and self.layout.index_state_file.exists():
+            self.state.mark(key)
+            self._dirty = True
+
+    def _save_state(self) -> None:
+        """Write the files that changed since the last save (a no-op pass writes nothing)."""
+        with self._state_lock:
+            if not self._dirty and self._generation is not None:
                 return
-            text = self.state.to_json()
+            self._generation = self._states.save(self.state)
             self._dirty = False
-        self.layout.index_dir.mkdir(parents=True, exist_ok=True)
-        atomic_write_text(self.layout.index_state_file, text)
-        self._stamp = _file_stamp(self.layout.index_state_file)
 
     def _read_dim(self) -> int:
         """The dimension of the table on disk (never reset it to the embedder's just to read)."""
@@ -545,7 +465,7 @@ class Indexer:
         return rows
 
     def _plan(
-        self, source: _Source, prior: _FileState | None, stones: set[str], recheck: bool
+        self, source: _Source, prior: FileState | None, stones: set[str], recheck: bool
     ) -> _Plan | None:
         """None when the file is unchanged; otherwise what must be embedded, moved and dropped."""
         plan = _Plan(source, prior=prior)
@@ -681,7 +601,7 @@ class Indexer:
                 if prior is not None:  # keep the old rows, force a retry next pass
                     prior.sha256 = ""
                     prior.mtime = -1.0
-                self._dirty = True
+                self._changed(plan.source.key)
                 state.errors[plan.source.key] = plan.error or f"{plan.source.path}: not indexed"
                 changes.errors.append(state.errors[plan.source.key])
 
@@ -703,10 +623,10 @@ class Indexer:
             for row in plan.rows:
                 self._inflight.pop(row.id, None)
             self._inflight_paths.discard(plan.source.key)
-            self._dirty = True
-            self.state.files[plan.source.key] = _FileState(
+            self._changed(plan.source.key)
+            self.state.files[plan.source.key] = FileState(
                 plan.source.source_type, plan.mtime, plan.size, plan.sha256, {r.id: r.line for r in plan.rows},
-                plan.source.variant,
+                plan.source.variant, {r.id: content_hash(r.embed_text) for r in plan.rows},
             )
             self.state.errors.pop(plan.source.key, None)
 
@@ -716,7 +636,7 @@ class Indexer:
             if prior is not None:
                 prior.mtime, prior.size = plan.mtime, plan.size
             self.state.errors.pop(plan.source.key, None)
-            self._dirty = True
+            self._changed(plan.source.key)
 
     def _remove_sources(self, keys: Iterable[str], changes: ChangeSet) -> None:
         """Files that vanished, were renamed, or fell behind the watermark lose every row."""
@@ -733,7 +653,7 @@ class Indexer:
             for key in keys:
                 self.state.files.pop(key, None)
                 self.state.errors.pop(key, None)
-            self._dirty = True
+                self._changed(key)
         changes.rows_removed += removed
         changes.index = changes.index or removed > 0
 
@@ -747,7 +667,7 @@ class Indexer:
         with self._state_lock:
             state = self.state
             if full or state.model != self.embedder.name or state.dim != dim:
-                self._state = _State(model=self.embedder.name, dim=dim)
+                self._state = IndexState(model=self.embedder.name, dim=dim)
                 self._dirty = True
                 # Reset the store queries already hold when it can: its lock keeps them off the
                 # table while the folder is replaced.
@@ -763,7 +683,7 @@ class Indexer:
         self._table_checked = True
         crash_point("index.after_reconcile")
         stones = self.tombstones.contents()
-        return stones, _digest(stones) != self.state.tombstones
+        return stones, digest(stones) != self.state.tombstones
 
     def _reconcile_with_table(self, deep: bool) -> None:
         """The state must describe the table, and the table hold only what the files give.
@@ -792,7 +712,7 @@ class Indexer:
             for key in [k for k in files if k not in sources]:
                 del files[key]  # its rows are deleted below, as rows no file owns
                 self.state.errors.pop(key, None)
-                self._dirty = True
+                self._changed(key)
             owner = {rid: key for key, f in files.items() for rid in f.rows}
             owner.update(self._inflight)
         seen: dict[str, int] = {}
@@ -802,12 +722,12 @@ class Indexer:
         doubled = {rid for rid, times in seen.items() if times > 1} - stray
         present = set(seen) - stray - doubled
         with self._state_lock:
-            for file_state in files.values():
+            for key, file_state in files.items():
                 if any(rid not in present for rid in file_state.rows):
                     file_state.rows = {rid: ln for rid, ln in file_state.rows.items() if rid in present}
                     file_state.sha256 = ""
                     file_state.mtime = -1.0
-                    self._dirty = True
+                    self._changed(key)
         if stray or doubled:
             log.info("index: removing %d row(s) no file gives and %d duplicated row(s)", len(stray), len(doubled))
             self._store.delete_ids(stray | doubled)
@@ -855,8 +775,8 @@ class Indexer:
 
     def _finish(self, stones: set[str], bulk: bool) -> None:
         with self._state_lock:
-            if self.state.tombstones != _digest(stones):
-                self.state.tombstones = _digest(stones)
+            if self.state.tombstones != digest(stones):
+                self.state.tombstones = digest(stones)
                 self._dirty = True
         self._store.optimize(force=bulk)
         self._save_state()
@@ -894,6 +814,7 @@ class Indexer:
         except EmbeddingError as exc:
             changes.errors.append(f"index not updated: {exc}")
             return changes
+        self._report_problem(changes)
         sources = await asyncio.to_thread(self._sources)
         with self._state_lock:
             gone = [k for k in self.state.files if k not in sources]
@@ -908,6 +829,12 @@ class Indexer:
         else:
             await asyncio.to_thread(self._finish, stones, full or changes.rows_added > 1000)
         return changes
+
+    def _report_problem(self, changes: ChangeSet) -> None:
+        with self._state_lock:
+            problem, self._problem = self._problem, None
+        if problem:
+            changes.errors.insert(0, problem)
 
     async def _run_plans(
         self,
@@ -1002,7 +929,7 @@ class Indexer:
             except EmbeddingError as exc:
                 changes.errors.append(f"index not updated: {exc}")
                 return changes
-            if recheck:  # tombstones changed: every file must be checked, not just these
+            if recheck or self._problem:  # tombstones changed, or no usable state: check every file
                 return await self._sync_locked(False, None, None)
 
             def plan_all() -> tuple[list[str], list[_Plan]]:
@@ -1099,10 +1026,10 @@ class Indexer:
         ids = list(dict.fromkeys(i for n in sorted(norms) for i in self._store.ids_with_norm(n)))
         current = self.tombstones.contents()
         with self._state_lock:
-            if norms <= current and self.state.tombstones == _digest(current - norms):
+            if norms <= current and self.state.tombstones == digest(current - norms):
                 # Every indexed row matching the new tombstones goes below, so the index now reflects
                 # the whole tombstone file: the next pass need not re-read every file for them.
-                self.state.tombstones = _digest(current)
+                self.state.tombstones = digest(current)
                 self._dirty = True
         if not ids:
             self._save_state()
@@ -1120,7 +1047,7 @@ class Indexer:
                 file_state = self.state.files.get(path)
                 if file_state is not None:
                     file_state.rows.pop(rid, None)
-                    self._dirty = True
+                    self._changed(path)
                 if source_type not in ("archive", "transcript"):  # their rows stand alone
                     rechunk.add(path)
         stones = current | norms
@@ -1203,13 +1130,13 @@ class Indexer:
         if not keys:
             return []
         stones = self.tombstones.contents()
-        digest = _digest(stones)
+        stamp = digest(stones)
         rows: list[Row] = []
         for key in keys:
             source = self._source_for(Path(key))
             if source is None:
                 continue
-            rows += self._unindexed.rows(source.path, digest, lambda s=source: self._read_rows(s, stones))
+            rows += self._unindexed.rows(source.path, stamp, lambda s=source: self._read_rows(s, stones))
         return self._hits(text_matches(rows, query, limit, filters))
 
     def _read_rows(self, source: _Source, stones: set[str]) -> list[Row]:

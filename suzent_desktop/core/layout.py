@@ -201,7 +201,7 @@ class Layout:
     # derived index
     @property
     def index_state_file(self) -> Path:
-        return self.index_dir / ".index_state.json"
+        return self.index_dir / "index_state.sqlite"
 
     def check(self) -> None:
         """Refuse folders that exist as files, with a message naming the path and the setting."""

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import time
 from pathlib import Path
@@ -114,9 +113,8 @@ async def test_a_pass_cut_short_makes_the_next_one_compare_the_whole_table(home,
     ghost = _ghost(manager, str(manager.layout.notebook_dir / "Gone.md"), "a page deleted mid-pass", "c" * 32,
                    "notebook")
     store.add([ghost])  # a row the state does not know ...
-    state = json.loads(manager.layout.index_state_file.read_text(encoding="utf-8"))
     d2_key = str(manager.archive.path_for(d2))
-    lost = next(iter(state["files"][d2_key]["rows"]))
+    lost = next(iter(manager.indexer.state.files[d2_key].rows))
     store.delete_ids([lost])  # ... and a row it knows that is gone: the counts agree
     (manager.layout.index_dir / PASS_MARK).touch()
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
-import json
 import os
+import sqlite3
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -71,6 +71,12 @@ def page(layout, relative: str, text: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
     return path
+
+
+def generation(layout) -> str:
+    """The stored index state's save counter: it moves on every write of the state."""
+    with sqlite3.connect(layout.index_state_file) as conn:
+        return conn.execute("SELECT value FROM meta WHERE key='generation'").fetchone()[0]
 
 
 def log_facts(archive: Archive, date: str, *texts: str, hour: int = 10) -> Path:
@@ -259,7 +265,8 @@ async def test_wiped_table_with_surviving_state_is_rebuilt(layout, clock, indexe
 async def test_missing_state_file_with_existing_table_does_not_duplicate(layout, clock, indexer) -> None:
     page(layout, "2_Wiki/P.md", "only once\n")
     await indexer.sync()
-    layout.index_state_file.unlink()
+    for file in layout.index_dir.glob(layout.index_state_file.name + "*"):
+        file.unlink()
     fresh = Indexer(layout, CountingEmbedder(), clock)
     await fresh.sync()
     assert await all_rows(fresh) == [(str(layout.notebook_dir / "2_Wiki/P.md"), "only once")]
@@ -271,7 +278,8 @@ async def test_corrupt_index_directory_is_rebuilt(layout, clock, indexer, archiv
     for file in (layout.index_dir / "rows.lance").rglob("*"):
         if file.is_file():
             file.write_bytes(os.urandom(64))
-    layout.index_state_file.write_text("{not json", encoding="utf-8")
+    for file in layout.index_dir.glob(layout.index_state_file.name + "*"):
+        file.write_text("{not a database", encoding="utf-8")
     fresh = Indexer(layout, CountingEmbedder(), clock)
     changes = await fresh.sync()
     assert not [e for e in changes.errors if "Traceback" in e]
@@ -287,8 +295,8 @@ async def test_model_change_forces_rebuild(layout, clock, indexer, archive, toda
     assert before.mode == "fulltext" and before.warning and before.hits
     await switched.sync()
     assert small.texts == ["vector space one"]
-    state = json.loads(layout.index_state_file.read_text())
-    assert state["model"] == "hashing-64" and state["dim"] == 64
+    meta = dict(sqlite3.connect(layout.index_state_file).execute("SELECT key, value FROM meta").fetchall())
+    assert meta["model"] == "hashing-64" and meta["dim"] == "64"
     response = await switched.search("vector space")
     assert response.mode == "hybrid" and response.hits[0].text == "vector space one"
 
@@ -558,11 +566,11 @@ async def test_sync_paths_removes_rows_of_a_deleted_page_and_a_consolidated_log(
 async def test_a_pass_with_nothing_to_do_writes_nothing(layout, indexer, archive, today) -> None:
     log_facts(archive, today.isoformat(), "a fact")
     await indexer.sync()
-    before = layout.index_state_file.stat().st_mtime_ns
+    before = generation(layout)
     version = indexer._store.table.version
     changes = await indexer.sync()
     assert changes.empty
-    assert layout.index_state_file.stat().st_mtime_ns == before
+    assert generation(layout) == before
     assert indexer._store.table.version == version
 
 
