@@ -50,8 +50,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from suzent_desktop.core.documents import SOURCES, captured_turn, fact_dict, hit_dict
+from suzent_desktop.core.documents import is_handled_error as _core_handles
+
 PROG = "suzent-desktop"
-SOURCES = ("archive", "notebook", "core", "transcript")
 
 
 class CliError(Exception):
@@ -216,17 +218,7 @@ def error_document(exc: BaseException) -> dict[str, Any]:
 
 def is_handled_error(exc: BaseException) -> bool:
     """Errors a user can act on; anything else is a bug and keeps its traceback."""
-    if isinstance(exc, CliError | OSError | ValueError):
-        return True  # SettingsError, LayoutError, NotebookError, ArchiveError are ValueErrors
-    for module, name in (
-        ("suzent_desktop.core.embedding", "EmbeddingError"),
-        ("suzent_desktop.core.llm", "LLMError"),
-        ("suzent_desktop.core.extraction", "ExtractionError"),
-    ):
-        cls = getattr(sys.modules.get(module), name, None)
-        if isinstance(cls, type) and isinstance(exc, cls):
-            return True
-    return False
+    return isinstance(exc, CliError) or _core_handles(exc)
 
 
 def _home(args: argparse.Namespace) -> Path:
@@ -403,18 +395,6 @@ def cmd_capture(args: argparse.Namespace, out: Output) -> int:
     return 0
 
 
-def captured_turn(manager: Any) -> dict[str, Any] | None:
-    """Where the turn just captured was kept (None when transcripts are off)."""
-    kept = manager.last_turn
-    if kept is None:
-        return None
-    return {"id": kept.id, "path": str(kept.path), "line": kept.line}
-
-
-def fact_dict(fact: Any) -> dict[str, Any]:
-    return {"category": fact.category, "content": fact.content, "tags": list(fact.tags), "importance": fact.importance}
-
-
 def _read_turn(source: str) -> dict[str, Any]:
     """Read and validate the turn JSON; every problem names the file (or stdin) and the key."""
     import datetime as dt
@@ -485,27 +465,6 @@ def _superseded_note(hit: Any) -> str:
     if not hit.superseded:
         return ""
     return f"  (superseded on {hit.until})" if hit.until else "  (superseded)"
-
-
-def _place_dict(place: Any) -> dict[str, Any]:
-    item: dict[str, Any] = {"text": place.text, "source_type": place.source_type, "path": str(place.path)}
-    if place.line is not None:
-        item["line"] = place.line
-    if place.date is not None:
-        item["date"] = place.date
-    return item
-
-
-def hit_dict(hit: Any) -> dict[str, Any]:
-    """The JSON form of a search hit, shared by ``search --json`` and the MCP server's search_memory."""
-    item = _place_dict(hit)
-    item["score"] = float(hit.score)
-    item["heading"] = hit.heading
-    item["superseded"] = hit.superseded
-    item["superseded_on"] = hit.until
-    item["current"] = _place_dict(hit.current) if hit.current is not None else None
-    item["places"] = [_place_dict(place) for place in hit.places]
-    return item
 
 
 def _one_line(text: str, width: int = 160) -> str:

@@ -38,7 +38,7 @@ from mcp_types import Resource as MCPResource
 from mcp_types import ToolAnnotations
 from pydantic import Field, ValidationError
 
-from suzent_desktop.cli import SOURCES, captured_turn, fact_dict, hit_dict, is_handled_error
+from suzent_desktop.core.documents import SOURCES, captured_turn, fact_dict, hit_dict, is_handled_error
 from suzent_desktop.core.dream.tools import READ_LIMIT_CHARS, VaultAccessError, VaultTools, decode_page
 from suzent_desktop.core.mcp_activity import ActivityRecorder
 
