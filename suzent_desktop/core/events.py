@@ -42,3 +42,30 @@ class ChangeSet:
             self.pages or self.logs or self.rows_added or self.rows_removed or self.watermark
             or self.tombstones or self.memory_md or self.index or self.errors
         )
+
+
+@dataclass(frozen=True)
+class FileChanges:
+    """What one file operation did, as a record the views apply in one place.
+
+    Frozen (unlike :class:`ChangeSet`, which a pass accumulates into): an operation hands it
+    over whole and nobody edits it afterwards. ``refresh`` names the index sources to sync.
+    """
+
+    added: frozenset[Path] = frozenset()
+    folders: frozenset[Path] = frozenset()  # empty folders made (the tree shows them; nothing to index)
+    changed: frozenset[Path] = frozenset()
+    removed: frozenset[Path] = frozenset()
+    moved: tuple[tuple[Path, Path], ...] = ()  # (old, new), a folder as one pair
+    trashed: tuple[tuple[Path, Path], ...] = ()  # (original, its copy in the trash); also in ``removed``
+    refresh: frozenset[Path] = frozenset()
+    message: str = ""
+
+    @property
+    def paths(self) -> frozenset[Path]:
+        """Every file that appeared, changed or went away (a move's old place; its new files are in ``changed``)."""
+        return self.added | self.changed | self.removed | frozenset(old for old, _new in self.moved)
+
+    def as_changeset(self) -> ChangeSet:
+        """The bus form the panes listen to."""
+        return ChangeSet(pages=set(self.paths))

@@ -32,9 +32,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from suzent_desktop.core.atomic import atomic_write_text
 from suzent_desktop.core.links import VaultIndex
 from suzent_desktop.core.markdown import Link, heading_line
+from suzent_desktop.core.operations import save_page
 from suzent_desktop.ui import theme
 from suzent_desktop.ui.find_bar import FindBar
 from suzent_desktop.ui.highlighter import MarkdownHighlighter
@@ -213,7 +213,7 @@ class PageEditor(QWidget):
         if not self._dirty and not self.deleted_on_disk:
             return True
         text = self.text()
-        atomic_write_text(self.path, text)
+        save_page(self.path, text)
         self._disk_digest = _digest(text.encode("utf-8"))
         self.deleted_on_disk = False
         self._set_dirty(False)

@@ -24,9 +24,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from suzent_desktop.core import operations
 from suzent_desktop.core.events import ChangeSet
-from suzent_desktop.core.forgetting import units_for
-from suzent_desktop.core.mcp_activity import describe, read_activity
 from suzent_desktop.ui import theme
 from suzent_desktop.ui.command_palette import CommandPalette
 from suzent_desktop.ui.editor import EditorArea
@@ -203,7 +202,7 @@ class MainWindow(QMainWindow):
 
     def refresh_agent(self) -> None:
         """Show whether an agent is connected through the MCP server (read from its tiny activity file)."""
-        text = describe(read_activity(self.services.layout.mcp_activity_file))
+        text = operations.agent_activity(self.services.layout.mcp_activity_file)
         self.agent_label.setText(text)
         self.agent_label.setVisible(bool(text))
 
@@ -337,13 +336,9 @@ class MainWindow(QMainWindow):
             await self.services.runner.serve(self._stop)
 
     def _demo_backlog_unseen(self) -> bool:
-        from suzent_desktop.core.demo import is_demo_home
-
-        if self._dream_panel_seen.is_set() or not is_demo_home(self.services.layout.home):
+        if self._dream_panel_seen.is_set() or not operations.is_demo_home(self.services.layout.home):
             return False
-        from suzent_desktop.core.dream.runner import load_state
-
-        never_ran = not load_state(self.services.runner.state_path)["history"]  # its own records, not log.md's
+        never_ran = operations.dream_never_ran(self.services.runner)  # its own records, not log.md's
         return never_ran and bool(self.services.manager.pending_dates())
 
     async def _until_stopped(self, awaitable: Any) -> None:
@@ -474,7 +469,7 @@ class MainWindow(QMainWindow):
         text = text.strip()
         if not text:
             return None
-        chosen = self.prompter.choose_lines(units_for(text))
+        chosen = self.prompter.choose_lines(operations.units_for(text))
         if not chosen:
             return None
         return self.services.forget(text, units=chosen)

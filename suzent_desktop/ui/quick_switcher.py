@@ -9,7 +9,7 @@ from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QDialog, QLineEdit, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
-from suzent_desktop.ui.vault_ops import markdown_files
+from suzent_desktop.core.operations import markdown_files
 
 
 def fuzzy_score(query: str, candidate: str) -> float | None:

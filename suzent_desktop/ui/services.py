@@ -3,7 +3,8 @@
 Widgets never ``await`` engine calls directly in slots; they hand a coroutine to
 :meth:`AppServices.submit`, which schedules it on the one qasync loop, reports a failure on
 the status bar instead of losing it in a task nobody awaits, and emits any ChangeSet the
-coroutine returns on ``bridge.changed``. One labelled operation at a time is "current":
+coroutine returns on ``bridge.changed``. A file operation's FileChanges is applied by
+:meth:`AppServices.apply`, the one place the views learn about it. One labelled operation at a time is "current":
 its progress drives the status-bar progress bar and the Cancel button stops it.
 """
 
@@ -17,14 +18,15 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, Signal
 
-from suzent_desktop.core.events import ChangeSet
+from suzent_desktop.core import operations
+from suzent_desktop.core.events import ChangeSet, FileChanges
 from suzent_desktop.ui.bridge import Bridge
 
 if TYPE_CHECKING:
-    from suzent_desktop.core.dream.runner import DreamRunner
     from suzent_desktop.core.manager import MemoryManager
+    from suzent_desktop.core.operations import DreamRunner
     from suzent_desktop.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -46,6 +48,8 @@ def freeze_survivors() -> None:
 
 class AppServices(QObject):
     """Shared by the main window and every pane (passed to each pane's ``__init__``)."""
+
+    files_changed = Signal(object)  # FileChanges of a file operation, before the bus hears of it
 
     def __init__(
         self,
@@ -79,9 +83,7 @@ class AppServices(QObject):
         return services
 
     def _make_runner(self, manager: MemoryManager) -> DreamRunner:
-        from suzent_desktop.core.dream.runner import DreamRunner
-
-        return DreamRunner(manager, on_phase=self._on_phase, on_result=self._on_result)
+        return operations.dream_runner(manager, on_phase=self._on_phase, on_result=self._on_result)
 
     def _on_phase(self, phase: str) -> None:
         self.bridge.dream_phase.emit(phase)
@@ -227,6 +229,19 @@ class AppServices(QObject):
             await asyncio.gather(*pending, return_exceptions=True)
 
     # -- common operations ---------------------------------------------------------------------
+    def apply(self, changes: FileChanges) -> asyncio.Task[Any] | None:
+        """The one place a file operation reaches the views: the tree and the editor tabs
+        (``files_changed``), then every pane (``bridge.changed``), the status bar, and an index
+        sync of the sources it names."""
+        self.files_changed.emit(changes)
+        if changes.paths:
+            self.bridge.changed.emit(changes.as_changeset())
+        if changes.message:
+            self.bridge.status_message.emit(changes.message)
+        if changes.refresh:
+            return self.submit(self.manager.sync_paths(sorted(changes.refresh)))
+        return None
+
     def reindex(self, *, full: bool = False) -> asyncio.Task[Any]:
         """Start an (incremental or full) reindex with progress and Cancel."""
         label = "Full reindex" if full else "Indexing"
@@ -272,10 +287,8 @@ class AppServices(QObject):
         return self.submit(self._switch_embedder(settings, label, cancel), label=label, cancel=cancel)
 
     async def _switch_embedder(self, settings: Settings, label: str, cancel: threading.Event) -> ChangeSet:
-        from suzent_desktop.core.embedding import make_embedder
-
         try:
-            embedder = await asyncio.to_thread(make_embedder, settings)
+            embedder = await asyncio.to_thread(operations.load_embedder, settings)
             await asyncio.to_thread(lambda: embedder.dim)  # one real call: an unreachable provider fails here
         except Exception as exc:  # the index stays with the model it was built with, and says so
             old = getattr(self.manager.embedder, "name", "the previous model")

@@ -2,8 +2,9 @@
 
 Updates are incremental (add one item, drop one item, rescan one new folder) so a big vault
 never rebuilds on each save. Hidden folders (``.state``, ``.trash``, ``.obsidian``) never
-show. File operations go through :mod:`suzent_desktop.ui.vault_ops`; the tree updates itself
-at once rather than waiting for the watcher, then reports the change on the bus.
+show. File operations go through :mod:`suzent_desktop.core.operations`; their FileChanges is
+applied by ``AppServices.apply``, which updates this tree at once (rather than waiting for the
+watcher) and then reports the change on the bus.
 """
 
 from __future__ import annotations
@@ -15,9 +16,9 @@ from PySide6.QtCore import QPoint, Qt, Signal
 from PySide6.QtGui import QAction, QDropEvent, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QMenu, QStyle, QTreeWidget, QTreeWidgetItem, QWidget
 
-from suzent_desktop.core.events import ChangeSet
-from suzent_desktop.core.notebook import ROOT_NAV_FILES, ZONES
-from suzent_desktop.ui import vault_ops
+from suzent_desktop.core import operations
+from suzent_desktop.core.events import FileChanges
+from suzent_desktop.core.operations import ROOT_NAV_FILES, ZONES, TrashRecord, VaultOpError
 from suzent_desktop.ui.prompts import Prompter
 from suzent_desktop.ui.services import AppServices
 
@@ -42,13 +43,13 @@ class VaultTree(QTreeWidget):
         self.trash_dir = services.layout.trash_dir
         self._items: dict[Path, QTreeWidgetItem] = {}
         self._keys: dict[str, tuple] = {}  # path -> sort key, for binary-search insertion
-        self.undo_stack: list[vault_ops.TrashRecord] = []
+        self.undo_stack: list[TrashRecord] = []
         self.setHeaderHidden(True)
         self.setUniformRowHeights(True)
         self.setAnimated(True)
         self.setIndentation(14)
         # Drag a page or folder onto a folder (or a page in it) to move it there; the files move
-        # and links are rewritten by vault_ops, never by Qt moving items on its own.
+        # and links are rewritten by the move operation, never by Qt moving items on its own.
         self.setDragDropMode(QAbstractItemView.DragDropMode.InternalMove)
         self.setDropIndicatorShown(True)
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
@@ -64,6 +65,7 @@ class VaultTree(QTreeWidget):
         self.undo_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
         self.undo_action.triggered.connect(self.undo_delete)
         self.addAction(self.undo_action)
+        services.files_changed.connect(self.apply)
         self.reload()
 
     # -- model -------------------------------------------------------------------------------
@@ -233,13 +235,29 @@ class VaultTree(QTreeWidget):
             self.page_activated.emit(Path(item.data(0, PATH_ROLE)))
 
     # -- operations -------------------------------------------------------------------------------
-    def _announce(self, paths: list[Path], message: str) -> None:
-        changes = ChangeSet(pages=set(paths))
-        self.services.bridge.changed.emit(changes)
-        self.services.bridge.status_message.emit(message)
-        indexer = getattr(self.services.manager, "indexer", None)
-        if indexer is not None and paths:
-            self.services.submit(indexer.sync_paths(paths))
+    def apply(self, changes: FileChanges) -> None:
+        """Show what a file operation did (``AppServices.files_changed``); open tabs follow the signals."""
+        for old, new in changes.moved:
+            self.remove_path(old)
+            self.add_path(new)
+            self.page_moved.emit(old, new)
+        for original, _copy in changes.trashed:
+            self.remove_path(original)
+            self.page_deleted.emit(original)
+        for path in changes.removed:
+            self.remove_path(path)
+        for path in changes.added | changes.folders:
+            self.add_path(path)
+
+    def _run(self, operation, *args) -> FileChanges | None:  # noqa: ANN001 - any operation of core.operations
+        """Run one operation and apply its changes; a refusal is shown, never raised into Qt."""
+        try:
+            changes = operation(*args)
+        except (VaultOpError, OSError) as exc:
+            self._fail(exc)
+            return None
+        self.services.apply(changes)
+        return changes
 
     def _fail(self, exc: Exception) -> None:
         self.services.last_error = str(exc)
@@ -252,14 +270,11 @@ class VaultTree(QTreeWidget):
             name = self.prompter.ask_text("New page", f"Page name in {self._rel(folder)}:")
             if name is None:
                 return None
-        try:
-            path = vault_ops.new_page(folder, name)
-        except (vault_ops.VaultOpError, OSError) as exc:
-            self._fail(exc)
+        changes = self._run(operations.create_page, self.root, folder, name)
+        if changes is None:
             return None
-        self.add_path(path)
+        (path,) = changes.added
         self.select_path(path)
-        self._announce([path], f"Created {self._rel(path)}")
         self.page_activated.emit(path)
         return path
 
@@ -269,13 +284,10 @@ class VaultTree(QTreeWidget):
             name = self.prompter.ask_text("New folder", f"Folder name in {self._rel(parent)}:")
             if name is None:
                 return None
-        try:
-            path = parent / vault_ops.check_name(name)
-            path.mkdir(parents=True)
-        except (vault_ops.VaultOpError, OSError) as exc:
-            self._fail(exc)
+        changes = self._run(operations.create_folder, self.root, parent, name)
+        if changes is None:
             return None
-        self.add_path(path)
+        (path,) = changes.folders
         self.select_path(path)
         return path
 
@@ -285,13 +297,7 @@ class VaultTree(QTreeWidget):
             new_name = self.prompter.ask_text("Rename", "New name:", path.stem if path.is_file() else path.name)
             if new_name is None:
                 return None
-        try:
-            name = vault_ops.check_name(new_name)
-            target = path.with_name(name + path.suffix if path.is_file() else name)
-            return self._move(path, target)
-        except (vault_ops.VaultOpError, OSError) as exc:
-            self._fail(exc)
-            return None
+        return self._moved(self._run(operations.rename, self.root, path, new_name), path)
 
     def move(self, path: Path, folder: Path | None = None) -> Path | None:
         if folder is None:
@@ -301,11 +307,15 @@ class VaultTree(QTreeWidget):
             if picked is None:
                 return None
             folder = choices[labels.index(picked)]
-        try:
-            return self._move(path, folder / path.name)
-        except (vault_ops.VaultOpError, OSError) as exc:
-            self._fail(exc)
+        return self._moved(self._run(operations.move, self.root, path, folder / path.name), path)
+
+    def _moved(self, changes: FileChanges | None, old: Path) -> Path | None:
+        """Where a move put ``old`` (selected), or None when it was refused."""
+        if changes is None:
             return None
+        new = changes.moved[0][1] if changes.moved else old
+        self.select_path(new)
+        return new
 
     def drop_target(self, item: QTreeWidgetItem | None) -> Path:
         """The folder a drop on ``item`` lands in: the folder itself, a page's folder, or the vault root."""
@@ -335,43 +345,17 @@ class VaultTree(QTreeWidget):
         event.accept()
         self.move_many(paths, folder)
 
-    def _move(self, old: Path, new: Path) -> Path:
-        if new == old:
-            return old
-        if old.is_dir():
-            touched = vault_ops.rename_folder(self.root, old, new)
-        elif old.suffix.lower() == ".md":
-            touched = vault_ops.rename_page(self.root, old, new)
-        else:
-            if new.exists():
-                raise vault_ops.VaultOpError(f"{new.name} already exists there.")
-            new.parent.mkdir(parents=True, exist_ok=True)
-            os.replace(old, new)
-            touched = [new]
-        self.remove_path(old)
-        self.add_path(new)
-        self.select_path(new)
-        self.page_moved.emit(old, new)
-        links = len([p for p in touched if p != new and not p.is_relative_to(new)])
-        suffix = f"; links updated in {links} file{'s' if links != 1 else ''}" if links else ""
-        self._announce([old, *touched], f"Moved {self._rel(old)} → {self._rel(new)}{suffix}")
-        return new
-
-    def delete(self, path: Path, *, confirm: bool = True) -> vault_ops.TrashRecord | None:
+    def delete(self, path: Path, *, confirm: bool = True) -> TrashRecord | None:
         """Move to ``.trash`` (undoable with Ctrl+Z in the tree or Edit ▸ Undo delete)."""
         if confirm and not self.prompter.confirm(
             "Delete", f"Move {self._rel(path)} to the trash?\nYou can undo this.", ok="Move to trash"
         ):
             return None
-        try:
-            record = vault_ops.move_to_trash(self.root, self.trash_dir, path)
-        except OSError as exc:
-            self._fail(exc)
+        changes = self._run(operations.trash, self.root, self.trash_dir, path)
+        if changes is None:
             return None
+        record = TrashRecord(*changes.trashed[0])
         self.undo_stack.append(record)
-        self.remove_path(path)
-        self.page_deleted.emit(path)
-        self._announce([path], f"Moved {self._rel(path)} to trash — Ctrl+Z in the tree to undo")
         return record
 
     def undo_delete(self) -> Path | None:
@@ -379,15 +363,11 @@ class VaultTree(QTreeWidget):
             self.services.bridge.status_message.emit("Nothing to undo")
             return None
         record = self.undo_stack.pop()
-        try:
-            path = vault_ops.restore_from_trash(record)
-        except (vault_ops.VaultOpError, OSError) as exc:
-            self._fail(exc)
+        changes = self._run(operations.restore, self.root, record.original, record.trashed)
+        if changes is None:
             return None
-        self.add_path(path)
-        self.select_path(path)
-        self._announce([path], f"Restored {self._rel(path)}")
-        return path
+        self.select_path(record.original)
+        return record.original
 
     def _rel(self, path: Path) -> str:
         if path == self.root:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
-from ui_support import FakePrompter
+from ui_support import FakePrompter, run
 
 from suzent_desktop.ui.vault_tree import VaultTree
 
@@ -204,3 +205,21 @@ def test_undo_refuses_to_overwrite_a_recreated_page(tree) -> None:
     work.write_text("# New work page\n")
     assert tree.undo_delete() is None
     assert work.read_text() == "# New work page\n" and record.trashed.is_file()
+
+
+def test_a_rename_reaches_the_views_once_and_the_index_follows(tree, qtbot, small_services) -> None:
+    root = notebook(tree)
+    old, new = root / "3_Personal" / "Work.md", root / "3_Personal" / "Job.md"
+    applied, announced = [], []
+    small_services.files_changed.connect(applied.append)
+    small_services.bridge.changed.connect(announced.append)
+    run(qtbot, small_services.manager.sync_paths([old]))
+
+    assert tree.rename(old, "Job") == new
+
+    assert [c.moved for c in applied] == [((old, new),)]
+    assert len(announced) == 1 and {old, new} <= announced[0].pages
+    assert tree.item_for(new) is not None and tree.item_for(old) is None
+    run(qtbot, asyncio.gather(*small_services.tasks()))  # the sync the change asked for
+    hits = run(qtbot, small_services.manager.search("Contoso", limit=5)).hits
+    assert {Path(h.path).name for h in hits if h.source_type == "notebook"} == {"Job.md"}

@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
-from suzent_desktop.core.canvas import canvas_markdown, is_canvas
 from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.links import VaultIndex
 from suzent_desktop.core.markdown import Link, line_of, links
+from suzent_desktop.core.operations import canvas_markdown, is_canvas
 from suzent_desktop.ui.panes.common import Pane, display_path
 
 if TYPE_CHECKING:

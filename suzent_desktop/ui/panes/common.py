@@ -19,7 +19,7 @@ from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from suzent_desktop.core.events import ChangeSet
-from suzent_desktop.core.terms import match_spans
+from suzent_desktop.core.operations import match_spans
 
 if TYPE_CHECKING:
     from suzent_desktop.ui.services import AppServices

@@ -28,11 +28,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from suzent_desktop.core.archive import ArchiveError
+from suzent_desktop.core import operations
 from suzent_desktop.core.days import CONSOLIDATED, PENDING, SKIPPED, TODAY
 from suzent_desktop.core.events import ChangeSet
-from suzent_desktop.core.facts import FactLine, ParsedLog, parse_log
-from suzent_desktop.core.tombstones import normalize
+from suzent_desktop.core.operations import DayLog, FactLine
 from suzent_desktop.ui.panes.common import Pane
 
 if TYPE_CHECKING:
@@ -55,15 +54,6 @@ class DaysSnapshot:
     today: str
     watermark: str | None
     statuses: dict[str, str] = field(default_factory=dict)  # date -> status, any order
-
-
-@dataclass
-class DayView:
-    date: str
-    raw: str = ""
-    parsed: ParsedLog | None = None
-    forgotten: set[str] = field(default_factory=set)
-    error: str | None = None
 
 
 def chip(category: str) -> str:
@@ -93,7 +83,7 @@ class DailyLogsPane(Pane):
     def __init__(self, services: AppServices, parent: QWidget | None = None) -> None:
         super().__init__(services, parent)
         self.snapshot: DaysSnapshot | None = None
-        self.day: DayView | None = None
+        self.day: DayLog | None = None
         self._day_key: tuple | None = None
         self._build()
         self.refresh()
@@ -161,7 +151,7 @@ class DailyLogsPane(Pane):
         manager = self.services.manager
         days = manager.days()
         snap = DaysSnapshot(today=days.today, watermark=days.watermark)
-        for date in manager.archive.dates():
+        for date in operations.log_dates(manager):
             snap.statuses[date] = days.status(date)
         return snap
 
@@ -226,17 +216,8 @@ class DailyLogsPane(Pane):
             self._show_day(view)
             self.day_shown.emit(date)
 
-    def _read_day(self, date: str) -> DayView:
-        manager = self.services.manager
-        view = DayView(date=date)
-        try:
-            view.raw = manager.archive.read_text(date)
-        except (ArchiveError, OSError) as exc:
-            view.error = str(exc)
-            return view
-        view.parsed = parse_log(view.raw)
-        view.forgotten = manager.tombstones.contents()
-        return view
+    def _read_day(self, date: str) -> DayLog:
+        return operations.read_day(self.services.manager, date)
 
     def _clear_day(self) -> None:
         self.day = None
@@ -246,7 +227,7 @@ class DailyLogsPane(Pane):
         self.raw_view.clear()
         self.forget_button.setEnabled(False)
 
-    def _show_day(self, view: DayView) -> None:
+    def _show_day(self, view: DayLog) -> None:
         status = self.snapshot.statuses.get(view.date, PENDING) if self.snapshot else PENDING
         key = (view.date, view.raw, frozenset(view.forgotten), view.error, status)
         if key == self._day_key:
@@ -288,7 +269,7 @@ class DailyLogsPane(Pane):
         item.setFlags(Qt.ItemFlag.ItemIsEnabled)
 
     def _add_fact(self, entry: FactLine, forgotten: set[str]) -> None:
-        is_gone = normalize(entry.fact.content) in forgotten or normalize(entry.raw) in forgotten
+        is_gone = operations.is_forgotten(entry, forgotten)
         label = QLabel(fact_html(entry, is_gone))
         label.setTextFormat(Qt.TextFormat.RichText)
         label.setWordWrap(True)
@@ -325,7 +306,7 @@ class DailyLogsPane(Pane):
         """Open the log at the fact's line (the editor shows logs read-only)."""
         data = item.data(FACT_ROLE)
         if data is not None and self.day is not None:
-            path = self.services.manager.archive.path_for(self.day.date)
+            path = operations.log_path(self.services.manager, self.day.date)
             self.services.bridge.open_path.emit(path, data[0].line)
 
     def _toggle_raw(self, raw: bool) -> None:

@@ -33,8 +33,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from suzent_desktop.core.dream.runner import snapshot_vault, unified_diffs
 from suzent_desktop.core.events import ChangeSet
+from suzent_desktop.core.operations import snapshot_vault, unified_diffs
 from suzent_desktop.ui.panes.common import Pane
 from suzent_desktop.ui.panes.diff_view import DiffView
 from suzent_desktop.ui.prompts import Prompter

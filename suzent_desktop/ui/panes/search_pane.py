@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from suzent_desktop.core.events import ChangeSet
-from suzent_desktop.core.notebook import ZONES
+from suzent_desktop.core.operations import ZONES
 from suzent_desktop.ui.forget_dialog import choose_units
 from suzent_desktop.ui.panes.common import Pane, display_path, highlight
 

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from suzent_desktop.core.events import ChangeSet
-from suzent_desktop.core.tombstones import Tombstone, normalize
+from suzent_desktop.core.operations import Tombstone, forgotten_list, normalize
 from suzent_desktop.ui.panes.common import Pane
 
 if TYPE_CHECKING:
@@ -68,7 +68,7 @@ class TombstonesPane(Pane):
         return changes.tombstones
 
     async def load(self) -> None:
-        stones, problems = await asyncio.to_thread(self.services.manager.tombstones.load)
+        stones, problems = await asyncio.to_thread(forgotten_list, self.services.manager)
         if not self.alive():
             return
         self.stones, self.problems = stones, problems

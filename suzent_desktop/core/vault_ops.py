@@ -1,6 +1,7 @@
-"""File operations behind the vault tree: create, rename/move with link rewriting, trash.
+"""File rules of the vault: create, rename/move with link rewriting, trash and restore.
 
-No Qt here, so every rule is testable on plain folders. Links are read with the one grammar
+The UI reaches them through :mod:`suzent_desktop.core.operations`, which turns each into a
+:class:`~suzent_desktop.core.events.FileChanges`. Links are read with the one grammar
 (:mod:`suzent_desktop.core.markdown`) and resolved with the one resolver
 (:mod:`suzent_desktop.core.links`, Obsidian's rules). A rename or move rewrites every link
 that pointed at the old file — wikilinks, embeds and markdown links, an escaped ``\\|`` kept as
@@ -152,6 +153,24 @@ def rename_folder(root: Path, old: Path, new: Path) -> list[Path]:
     except OSError as exc:
         raise VaultOpError(f"Could not move folder {old.name}: {exc}") from exc
     return sorted(touched)
+
+
+def move_path(root: Path, old: Path, new: Path) -> list[Path]:
+    """Move a page, a folder or an attachment; links to it follow. Returns every file written."""
+    if old.is_dir():
+        return rename_folder(root, old, new)
+    if not old.is_file():
+        raise VaultOpError(f"{old.name} no longer exists.")
+    if not is_page(old) and new.exists():
+        raise VaultOpError(f"{new.name} already exists there.")
+    return rename_page(root, old, new)  # an attachment's links (embeds, markdown links) follow it too
+
+
+def new_folder(parent: Path, name: str) -> Path:
+    """Create ``parent/name`` (never an existing folder)."""
+    path = parent / check_name(name)
+    path.mkdir(parents=True)
+    return path
 
 
 def new_page(folder: Path, name: str, body: str | None = None) -> Path:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from suzent_desktop.ui import vault_ops
+from suzent_desktop.core import vault_ops
 
 
 def _write(root: Path, rel: str, text: str) -> Path:

@@ -1,0 +1,200 @@
+"""What the desktop app does to the vault and the memory, one function per user action.
+
+The UI calls these and the front door (:class:`~suzent_desktop.core.manager.MemoryManager`),
+never a store or an engine module: a rule then has one home, and a headless test can drive
+every action the windows offer. A write returns a frozen
+:class:`~suzent_desktop.core.events.FileChanges` naming what was added, changed, removed,
+moved or trashed and which index sources need a sync; the app applies it in one place
+(``AppServices.apply``). Reads a pane needs (a day's log, the tombstone list, the agent's
+activity) are here too, as are the few rule helpers the panes share (zones, normalised
+forget keys, query spans). No Qt.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from suzent_desktop.core import vault_ops
+from suzent_desktop.core.archive import ArchiveError
+from suzent_desktop.core.atomic import atomic_write_text
+from suzent_desktop.core.canvas import canvas_markdown, is_canvas
+from suzent_desktop.core.events import FileChanges
+from suzent_desktop.core.facts import FactLine, ParsedLog, parse_log
+from suzent_desktop.core.forgetting import units_for
+from suzent_desktop.core.notebook import ROOT_NAV_FILES, ZONES
+from suzent_desktop.core.terms import match_spans
+from suzent_desktop.core.tombstones import Tombstone, TombstoneProblem, normalize
+from suzent_desktop.core.vault_ops import TrashRecord, VaultOpError, check_name, markdown_files
+
+if TYPE_CHECKING:
+    from suzent_desktop.core.dream.runner import DreamRunner, Snapshot
+    from suzent_desktop.core.embedding import Embedder
+    from suzent_desktop.core.manager import MemoryManager
+    from suzent_desktop.settings import Settings
+
+__all__ = [
+    "ROOT_NAV_FILES", "ZONES", "DayLog", "FactLine", "FileChanges", "ParsedLog", "Tombstone", "TrashRecord",
+    "VaultOpError", "agent_activity", "canvas_markdown", "check_name", "create_folder", "create_page",
+    "dream_never_ran", "dream_runner", "forgotten_list", "is_canvas", "is_demo_home", "is_forgotten",
+    "load_embedder", "log_dates", "log_path", "markdown_files", "match_spans", "move", "normalize", "read_day",
+    "rename", "restore", "save_page", "snapshot_vault", "trash", "unified_diffs", "units_for",
+]
+
+
+def _rel(root: Path, path: Path) -> str:
+    """A path as the user sees it in messages: relative to the vault, the root by name."""
+    if path == root:
+        return "the vault root"
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return str(path)
+
+
+# -- vault files ---------------------------------------------------------------------------------
+def create_page(root: Path, folder: Path, name: str, body: str | None = None) -> FileChanges:
+    """A new page ``folder/name.md`` (never overwriting one), with a title heading."""
+    path = vault_ops.new_page(folder, name, body)
+    return FileChanges(added=frozenset({path}), refresh=frozenset({path}), message=f"Created {_rel(root, path)}")
+
+
+def create_folder(root: Path, parent: Path, name: str) -> FileChanges:
+    """A new, empty folder (nothing to index)."""
+    path = vault_ops.new_folder(parent, name)
+    return FileChanges(folders=frozenset({path}))
+
+
+def move(root: Path, old: Path, new: Path) -> FileChanges:
+    """Move or rename a page, folder or attachment; every link to it is rewritten across the vault."""
+    if new == old:
+        return FileChanges()
+    touched = vault_ops.move_path(root, old, new)
+    links = len([p for p in touched if p != new and not p.is_relative_to(new)])
+    suffix = f"; links updated in {links} file{'s' if links != 1 else ''}" if links else ""
+    return FileChanges(
+        changed=frozenset(touched), moved=((old, new),), refresh=frozenset({old, *touched}),
+        message=f"Moved {_rel(root, old)} → {_rel(root, new)}{suffix}",
+    )
+
+
+def rename(root: Path, path: Path, name: str) -> FileChanges:
+    """Rename in place: a file keeps its extension, a folder takes the name as typed."""
+    name = check_name(name)
+    return move(root, path, path.with_name(name + path.suffix if path.is_file() else name))
+
+
+def trash(root: Path, trash_dir: Path, path: Path) -> FileChanges:
+    """Move a page or folder into the vault's hidden trash, where :func:`restore` finds it."""
+    record = vault_ops.move_to_trash(root, trash_dir, path)
+    return FileChanges(
+        removed=frozenset({path}), trashed=((record.original, record.trashed),), refresh=frozenset({path}),
+        message=f"Moved {_rel(root, path)} to trash — Ctrl+Z in the tree to undo",
+    )
+
+
+def restore(root: Path, original: Path, trashed: Path) -> FileChanges:
+    """Undo :func:`trash`; refuses to overwrite what was created at the old place meanwhile."""
+    path = vault_ops.restore_from_trash(TrashRecord(original, trashed))
+    return FileChanges(added=frozenset({path}), refresh=frozenset({path}), message=f"Restored {_rel(root, path)}")
+
+
+def save_page(path: Path, text: str) -> FileChanges:
+    """Write what the user typed, atomically (a crash leaves the old or the new text, never half)."""
+    atomic_write_text(path, text)
+    return FileChanges(changed=frozenset({path}), refresh=frozenset({path}))
+
+
+# -- daily logs and tombstones ------------------------------------------------------------------
+@dataclass
+class DayLog:
+    """One day's log as the Daily logs pane shows it; ``error`` says why it could not be read."""
+
+    date: str
+    raw: str = ""
+    parsed: ParsedLog | None = None
+    forgotten: set[str] = field(default_factory=set)
+    error: str | None = None
+
+
+def log_dates(manager: MemoryManager) -> list[str]:
+    """Every date that has a daily log."""
+    return manager.archive.dates()
+
+
+def log_path(manager: MemoryManager, date: str) -> Path:
+    return manager.archive.path_for(date)
+
+
+def read_day(manager: MemoryManager, date: str) -> DayLog:
+    """A day's log parsed, with the tombstones that hide some of its facts."""
+    day = DayLog(date=date)
+    try:
+        day.raw = manager.archive.read_text(date)
+    except (ArchiveError, OSError) as exc:
+        day.error = str(exc)
+        return day
+    day.parsed = parse_log(day.raw)
+    day.forgotten = manager.tombstones.contents()
+    return day
+
+
+def is_forgotten(entry: FactLine, forgotten: set[str]) -> bool:
+    """A fact line whose content (or whole line) was forgotten."""
+    return normalize(entry.fact.content) in forgotten or normalize(entry.raw) in forgotten
+
+
+def forgotten_list(manager: MemoryManager) -> tuple[list[Tombstone], list[TombstoneProblem]]:
+    """Every tombstone in file order, and the lines that could not be read."""
+    return manager.tombstones.load()
+
+
+# -- the dream, the agent, the embedder ------------------------------------------------------------
+def dream_runner(manager: MemoryManager, *, on_phase: Callable[[str], None] | None = None,
+                 on_result: Callable[[Any], None] | None = None) -> DreamRunner:
+    """The app's one dream runner, reporting its phases and results to the caller."""
+    from suzent_desktop.core.dream.runner import DreamRunner
+
+    return DreamRunner(manager, on_phase=on_phase, on_result=on_result)
+
+
+def dream_never_ran(runner: DreamRunner) -> bool:
+    """True when the runner's own records hold no run yet (log.md may hold a demo's)."""
+    from suzent_desktop.core.dream.runner import load_state
+
+    return not load_state(runner.state_path)["history"]
+
+
+def snapshot_vault(root: Path) -> Snapshot:
+    """The vault's page texts before a dream, to diff against after it."""
+    from suzent_desktop.core.dream import runner
+
+    return runner.snapshot_vault(root)
+
+
+def unified_diffs(before: Snapshot, after: Snapshot) -> dict[str, str]:
+    from suzent_desktop.core.dream import runner
+
+    return runner.unified_diffs(before, after)
+
+
+def agent_activity(path: Path) -> str:
+    """One line on what the connected agent is doing, read from the MCP server's activity file."""
+    from suzent_desktop.core.mcp_activity import describe, read_activity
+
+    return describe(read_activity(path))
+
+
+def is_demo_home(home: Path) -> bool:
+    from suzent_desktop.core import demo
+
+    return demo.is_demo_home(home)
+
+
+def load_embedder(settings: Settings) -> Embedder:
+    """The embedding model the settings name (loading it can be slow: call off the GUI thread)."""
+    from suzent_desktop.core.embedding import make_embedder
+
+    return make_embedder(settings)

@@ -1,0 +1,107 @@
+"""The UI's operations: each does the change and returns a frozen record of what it did."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from suzent_desktop.core import operations
+from suzent_desktop.core.events import FileChanges
+
+
+def _write(root: Path, rel: str, text: str) -> Path:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_moving_a_page_names_the_move_every_rewritten_file_and_what_to_reindex(tmp_path: Path) -> None:
+    page = _write(tmp_path, "A/Espresso.md", "# Espresso\n")
+    linker = _write(tmp_path, "B/Linker.md", "See [[Espresso]] and [[A/Espresso|it]].\n")
+    bystander = _write(tmp_path, "B/Other.md", "Nothing here.\n")
+    new = tmp_path / "C" / "Espresso.md"
+
+    changes = operations.move(tmp_path, page, new)
+
+    assert changes.moved == ((page, new),)
+    assert changes.changed == {new, linker}
+    assert changes.refresh == {page, new, linker}
+    assert changes.paths == {page, new, linker}
+    assert bystander not in changes.paths
+    assert linker.read_text(encoding="utf-8") == "See [[Espresso]] and [[C/Espresso|it]].\n"
+    assert changes.message == "Moved A/Espresso.md → C/Espresso.md; links updated in 1 file"
+    assert changes.as_changeset().pages == {page, new, linker}
+
+
+def test_a_change_record_cannot_be_edited_after_the_operation(tmp_path: Path) -> None:
+    changes = operations.create_page(tmp_path, tmp_path, "Fresh")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        changes.message = "edited"  # type: ignore[misc]
+    assert isinstance(changes.added, frozenset)
+
+
+def test_renaming_an_attachment_carries_the_links_to_it(tmp_path: Path) -> None:
+    image = _write(tmp_path, "Assets/cat.png", "png")
+    page = _write(tmp_path, "Notes/Pets.md", "![[cat.png]] and ![cat](../Assets/cat.png)\n")
+
+    changes = operations.rename(tmp_path, image, "kitten")
+
+    new = tmp_path / "Assets" / "kitten.png"
+    assert new.read_text() == "png" and not image.exists()
+    assert changes.moved == ((image, new),)
+    assert page.read_text(encoding="utf-8") == "![[kitten.png]] and ![cat](../Assets/kitten.png)\n"
+
+
+def test_rename_keeps_a_folders_name_and_a_files_extension(tmp_path: Path) -> None:
+    folder = tmp_path / "Projects"
+    _write(tmp_path, "Projects/Plan.md", "# Plan\n")
+    changes = operations.rename(tmp_path, folder, "Work")
+    assert changes.moved == ((folder, tmp_path / "Work"),)
+    assert (tmp_path / "Work" / "Plan.md").is_file()
+    assert changes.changed == {tmp_path / "Work" / "Plan.md"}
+
+
+def test_trash_then_restore_round_trips_and_each_says_so(tmp_path: Path) -> None:
+    page = _write(tmp_path, "Notes/Gone.md", "# Gone\nwords\n")
+    trash_dir = tmp_path / ".trash"
+
+    trashed = operations.trash(tmp_path, trash_dir, page)
+    ((original, copy),) = trashed.trashed
+    assert original == page and not page.exists() and copy.read_text(encoding="utf-8") == "# Gone\nwords\n"
+    assert trashed.removed == {page} and trashed.refresh == {page}
+    assert trashed.message == "Moved Notes/Gone.md to trash — Ctrl+Z in the tree to undo"
+
+    restored = operations.restore(tmp_path, original, copy)
+    assert page.read_text(encoding="utf-8") == "# Gone\nwords\n"
+    assert restored.added == {page} and restored.message == "Restored Notes/Gone.md"
+
+
+def test_restore_refuses_to_overwrite_a_page_made_meanwhile(tmp_path: Path) -> None:
+    page = _write(tmp_path, "Gone.md", "old words\n")
+    ((original, copy),) = operations.trash(tmp_path, tmp_path / ".trash", page).trashed
+    page.write_text("new words\n", encoding="utf-8")
+    with pytest.raises(operations.VaultOpError, match="exists again"):
+        operations.restore(tmp_path, original, copy)
+    assert page.read_text(encoding="utf-8") == "new words\n" and copy.is_file()
+
+
+def test_create_refuses_bad_names_and_existing_pages(tmp_path: Path) -> None:
+    created = operations.create_page(tmp_path, tmp_path / "Inbox", "Idea")
+    path = tmp_path / "Inbox" / "Idea.md"
+    assert created.added == {path} and path.read_text(encoding="utf-8") == "# Idea\n\n"
+    with pytest.raises(operations.VaultOpError, match="already exists"):
+        operations.create_page(tmp_path, tmp_path / "Inbox", "Idea")
+    with pytest.raises(operations.VaultOpError, match="not allowed"):
+        operations.create_page(tmp_path, tmp_path, "a|b")
+    folder = operations.create_folder(tmp_path, tmp_path, "Later")
+    assert folder.folders == {tmp_path / "Later"} and folder.paths == frozenset()
+
+
+def test_save_page_writes_the_text_and_asks_for_its_reindex(tmp_path: Path) -> None:
+    path = _write(tmp_path, "Page.md", "before\n")
+    changes = operations.save_page(path, "after\n")
+    assert path.read_text(encoding="utf-8") == "after\n"
+    assert changes == FileChanges(changed=frozenset({path}), refresh=frozenset({path}))

@@ -1,0 +1,180 @@
+"""The package's import rules, checked on its source (README, "Architecture"):
+
+* no import cycle anywhere in the package (runtime imports, function-level ones included);
+* the core never imports Qt or the UI;
+* the UI imports from the core only the front door, operations, events and the pure rule
+  modules (markdown grammar, link resolver, days), plus the typed settings object.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import suzent_desktop
+
+PACKAGE = "suzent_desktop"
+QT = ("PySide6", "shiboken6", "qasync", "pytestqt")
+UI_MAY_IMPORT = frozenset({
+    "suzent_desktop",  # __version__
+    "suzent_desktop.settings",
+    "suzent_desktop.core.manager",
+    "suzent_desktop.core.operations",
+    "suzent_desktop.core.events",
+    "suzent_desktop.core.markdown",
+    "suzent_desktop.core.links",
+    "suzent_desktop.core.days",
+})
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _imports(tree: ast.AST, module: str, is_package: bool) -> list[tuple[str, bool]]:
+    """(imported name, only for type checkers) for every import statement, at any depth."""
+    found: list[tuple[str, bool]] = []
+
+    def visit(node: ast.AST, typing_only: bool) -> None:
+        if isinstance(node, ast.If) and _is_type_checking(node):
+            for child in node.body:
+                visit(child, True)
+            for child in node.orelse:
+                visit(child, typing_only)
+            return
+        if isinstance(node, ast.Import):
+            found.extend((alias.name, typing_only) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = module.split(".")
+                anchor = parts if is_package else parts[:-1]
+                anchor = anchor[: len(anchor) - (node.level - 1)]
+                base = ".".join([*anchor, base] if base else anchor)
+            found.extend((f"{base}.{alias.name}", typing_only) for alias in node.names)
+        for child in ast.iter_child_nodes(node):
+            visit(child, typing_only)
+
+    visit(tree, False)
+    return found
+
+
+def import_graph(root: Path, package: str) -> tuple[dict[str, set[str]], dict[str, set[str]], dict[str, set[str]]]:
+    """(runtime edges inside the package, all edges inside it, outside top-level names) per module."""
+    files = {}
+    for path in sorted(root.rglob("*.py")):
+        rel = path.relative_to(root).with_suffix("")
+        parts = [package, *rel.parts]
+        is_package = parts[-1] == "__init__"
+        if is_package:
+            parts = parts[:-1]
+        files[".".join(parts)] = (path, is_package)
+    runtime: dict[str, set[str]] = {name: set() for name in files}
+    every: dict[str, set[str]] = {name: set() for name in files}
+    outside: dict[str, set[str]] = {name: set() for name in files}
+    for name, (path, is_package) in files.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for target, typing_only in _imports(tree, name, is_package):
+            if target.split(".")[0] != package:
+                outside[name].add(target.split(".")[0])
+                continue
+            while target not in files:  # `from pkg import name`: the module, else its package
+                target = target.rpartition(".")[0]
+            if target == name:
+                continue
+            every[name].add(target)
+            if not typing_only:
+                runtime[name].add(target)
+    return runtime, every, outside
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def connect(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(graph.get(node, ())):
+            if nxt not in index:
+                connect(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            connect(node)
+    return found
+
+
+def violations(root: Path, package: str) -> list[str]:
+    """Every broken rule, as a sentence naming the modules."""
+    runtime, every, outside = import_graph(root, package)
+    problems = [f"import cycle: {' <-> '.join(group)}" for group in cycles(runtime)]
+    core, ui = f"{package}.core", f"{package}.ui"
+    for module in sorted(every):
+        inside = lambda pkg, name=module: name == pkg or name.startswith(pkg + ".")  # noqa: E731
+        if inside(core):
+            problems += [f"{module} imports Qt ({name})" for name in sorted(outside[module] & set(QT))]
+            problems += [f"{module} imports the UI ({target})" for target in sorted(every[module])
+                         if target == ui or target.startswith(ui + ".")]
+        if inside(ui):
+            problems += [f"{module} imports {target}, which the UI may not use"
+                         for target in sorted(every[module])
+                         if not (target == ui or target.startswith(ui + ".")) and target not in UI_MAY_IMPORT]
+    return problems
+
+
+def test_the_package_keeps_its_import_rules() -> None:
+    root = Path(suzent_desktop.__file__).parent
+    assert violations(root, PACKAGE) == []
+
+
+def _package(tmp_path: Path, files: dict[str, str]) -> Path:
+    root = tmp_path / "suzent_desktop"
+    for rel, text in {"__init__.py": "", "core/__init__.py": "", "ui/__init__.py": "", **files}.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
+@pytest.mark.parametrize(("files", "expected"), [
+    ({"core/a.py": "def f():\n    from suzent_desktop.core import b\n", "core/b.py": "from . import a\n"},
+     ["import cycle: suzent_desktop.core.a <-> suzent_desktop.core.b"]),
+    ({"core/a.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from suzent_desktop.core.b import B\n",
+      "core/b.py": "import suzent_desktop.core.a\n"}, []),
+    ({"core/a.py": "from PySide6.QtCore import QObject\n"}, ["suzent_desktop.core.a imports Qt (PySide6)"]),
+    ({"core/a.py": "from suzent_desktop.ui import w\n", "ui/w.py": ""},
+     ["suzent_desktop.core.a imports the UI (suzent_desktop.ui.w)"]),
+    ({"ui/w.py": "from suzent_desktop.core.indexer import Indexer\n", "core/indexer.py": ""},
+     ["suzent_desktop.ui.w imports suzent_desktop.core.indexer, which the UI may not use"]),
+    ({"ui/w.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from suzent_desktop.core import tombstones\n",
+      "core/tombstones.py": ""},
+     ["suzent_desktop.ui.w imports suzent_desktop.core.tombstones, which the UI may not use"]),
+    ({"ui/w.py": "from suzent_desktop.core import operations\nfrom suzent_desktop.core.events import ChangeSet\n",
+      "core/operations.py": "", "core/events.py": ""}, []),
+])
+def test_the_check_finds_each_kind_of_break(tmp_path: Path, files: dict[str, str], expected: list[str]) -> None:
+    assert violations(_package(tmp_path, files), PACKAGE) == expected
