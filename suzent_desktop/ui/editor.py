@@ -13,6 +13,7 @@ import difflib
 import hashlib
 from collections.abc import Callable
 from pathlib import Path
+from urllib.parse import unquote
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QAction, QDesktopServices, QFont, QFontDatabase, QTextCursor
@@ -27,19 +28,27 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QTabWidget,
-    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
 
-from suzent_desktop.core.links import VaultIndex
+from suzent_desktop.core.links import VaultIndex, is_page
 from suzent_desktop.core.markdown import Link, heading_line
 from suzent_desktop.core.operations import save_page
 from suzent_desktop.ui import theme
 from suzent_desktop.ui.find_bar import FindBar
 from suzent_desktop.ui.highlighter import MarkdownHighlighter
 from suzent_desktop.ui.link_completer import LinkCatalog, LinkCompleter
-from suzent_desktop.ui.markdown_render import MarkdownRenderer, parse_href, preview_css
+from suzent_desktop.ui.markdown_render import (
+    CALLOUT_SCHEME,
+    MarkdownRenderer,
+    Vault,
+    is_attachment_name,
+    parse_embed_href,
+    parse_href,
+    preview_css,
+)
+from suzent_desktop.ui.preview import PreviewBrowser
 
 PREVIEW_DELAY_MS = 250
 
@@ -110,13 +119,14 @@ class PageEditor(QWidget):
     dirty_changed = Signal(bool)
     link_activated = Signal(str, object)  # (target, heading | None) of a clicked wikilink
     path_link_activated = Signal(str, object)  # (href path, heading | None) of a clicked markdown link
+    attachment_activated = Signal(object)  # Path of a clicked embed (an image, a PDF…)
     forget_requested = Signal(str)  # paragraph text the user asked to forget
     rendered = Signal()
     conflict_raised = Signal()
 
     def __init__(self, path: Path, *, exists: Callable[[Link], bool] | None = None,
                  read_only: bool = False, catalog: LinkCatalog | None = None,
-                 parent: QWidget | None = None) -> None:
+                 vault: Vault | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.path = Path(path)
         self.read_only = read_only
@@ -125,7 +135,8 @@ class PageEditor(QWidget):
         self._disk_digest: str | None = None
         self._dirty = False
         self._loading = False
-        self.renderer = MarkdownRenderer(exists, preview_css(theme.is_dark()))
+        self.vault = vault
+        self.renderer = MarkdownRenderer(exists, preview_css(theme.is_dark()), vault, dark=theme.is_dark())
         self.last_html = ""
 
         self.source = QPlainTextEdit()
@@ -140,9 +151,7 @@ class PageEditor(QWidget):
         self.source.setReadOnly(read_only)
         self.highlighter = MarkdownHighlighter(self.source.document())
         self.completer = LinkCompleter(self.source, catalog, lambda: self.path) if catalog and not read_only else None
-        self.preview = QTextBrowser()
-        self.preview.setOpenLinks(False)
-        self.preview.setOpenExternalLinks(False)
+        self.preview = PreviewBrowser(vault.root if vault is not None else None)
         self.preview.anchorClicked.connect(self._anchor_clicked)
         preview_font = QFont(self.preview.font())
         preview_font.setPointSize(max(preview_font.pointSize(), 10))
@@ -171,6 +180,7 @@ class PageEditor(QWidget):
         self._render_timer.setSingleShot(True)
         self._render_timer.setInterval(PREVIEW_DELAY_MS)
         self._render_timer.timeout.connect(self.render_now)
+        self.preview.width_changed.connect(self._render_timer.start)
         self.source.textChanged.connect(self._text_changed)
         self.load()
 
@@ -283,9 +293,11 @@ class PageEditor(QWidget):
 
     def render_now(self) -> None:
         self._render_timer.stop()
-        self.renderer.css = preview_css(theme.is_dark())
+        dark = theme.is_dark()
+        self.renderer.css = preview_css(dark)
+        self.renderer.dark = dark
         scroll = self.preview.verticalScrollBar().value()
-        self.last_html = self.renderer.render(self.text())
+        self.last_html = self.renderer.render(self.text(), self.path)
         self.preview.setHtml(self.last_html)
         self.preview.verticalScrollBar().setValue(scroll)
         self.rendered.emit()
@@ -349,7 +361,20 @@ class PageEditor(QWidget):
     def _anchor_clicked(self, url: QUrl) -> None:
         self.follow_link(url.toString())
 
+    def toggle_callout(self, key: str) -> None:
+        """Fold or unfold a foldable callout; the choice holds until the page is closed."""
+        self.renderer.folds[key] = not self.renderer.callouts.get(key, True)
+        self.render_now()
+
     def follow_link(self, href: str) -> None:
+        if href.startswith(CALLOUT_SCHEME + ":"):
+            self.toggle_callout(unquote(href[len(CALLOUT_SCHEME) + 1 :]))
+            return
+        embed = parse_embed_href(href)
+        if embed is not None:
+            if self.vault is not None:
+                self.attachment_activated.emit(self.vault.root / embed[0])
+            return
         wiki = parse_href(href)
         if wiki is not None:
             target, heading = wiki
@@ -371,6 +396,10 @@ class PageEditor(QWidget):
         self.path_link_activated.emit(path_part, heading or None)
 
 
+def _open_with_system(path: Path) -> bool:
+    return QDesktopServices.openUrl(QUrl.fromLocalFile(str(path)))
+
+
 class EditorArea(QTabWidget):
     """Tabs of PageEditors plus a back/forward history of visited pages."""
 
@@ -378,6 +407,7 @@ class EditorArea(QTabWidget):
     page_saved = Signal(object)  # Path
     forget_requested = Signal(str)
     missing_link = Signal(str)  # a wikilink target that names no page
+    missing_attachment = Signal(str)  # a link to a file (an image, a PDF…) that is not in the vault
 
     def __init__(self, root: Path, read_only_dirs: tuple[Path, ...] = (), parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -390,6 +420,8 @@ class EditorArea(QTabWidget):
         self.currentChanged.connect(self._current_changed)
         self._pages: VaultIndex | None = None  # built on first use, so opening a big vault stays quick
         self.catalog = LinkCatalog(lambda: self.pages)  # names for [[ autocomplete
+        self.vault = Vault(self.root, lambda link, source: self.pages.resolve_link(link, source), read_text)
+        self.open_externally: Callable[[Path], object] = _open_with_system  # images, PDFs…: the system's viewer
         self.history: list[Path] = []
         self.history_pos = -1
         self._navigating = False
@@ -427,11 +459,13 @@ class EditorArea(QTabWidget):
         editor = self.editor_for(path)
         if editor is None:
             read_only = any(path.is_relative_to(d) for d in self.read_only_dirs)
-            editor = PageEditor(path, exists=self._exists, read_only=read_only, catalog=self.catalog)
+            editor = PageEditor(path, exists=self._exists, read_only=read_only, catalog=self.catalog,
+                                vault=self.vault)
             editor.saved.connect(self.page_saved.emit)
             editor.dirty_changed.connect(lambda _d, e=editor: self._update_title(e))
             editor.link_activated.connect(lambda t, h, e=editor: self.follow_wikilink(t, h, e.path))
             editor.path_link_activated.connect(lambda t, h, e=editor: self.follow_wikilink(t, h, e.path, markdown=True))
+            editor.attachment_activated.connect(self.open_attachment)
             editor.forget_requested.connect(self.forget_requested.emit)
             index = self.addTab(editor, self._title(editor))
             self.setTabToolTip(index, self._rel(path))
@@ -505,9 +539,22 @@ class EditorArea(QTabWidget):
             self.pages = VaultIndex.scan(self.root)  # the index may be behind an external change
             path = self.pages.resolve(target, source, relative_first=markdown)
         if path is None:
-            self.missing_link.emit(target)
+            if is_attachment_name(target):
+                self.missing_attachment.emit(target)  # never offer to make a page named "x.png"
+            else:
+                self.missing_link.emit(target)
+            return None
+        if not is_page(path):
+            self.open_attachment(path)
             return None
         return self.open(path, heading=heading)
+
+    def open_attachment(self, path: Path) -> None:
+        """A clicked embed or link to a file: a page opens here, anything else in the system's viewer."""
+        if is_page(path):
+            self.open(path)
+        else:
+            self.open_externally(path)
 
     # -- file events ----------------------------------------------------------------------------------------
     def on_file_added(self, path: Path) -> None:

@@ -293,6 +293,9 @@ class MainWindow(QMainWindow):
         self.editors.page_saved.connect(self._on_saved)
         self.editors.forget_requested.connect(self.forget_text)
         self.editors.missing_link.connect(self._on_missing_link)
+        self.editors.missing_attachment.connect(
+            lambda target: self.statusBar().showMessage(f"No file named {target} in the vault", 6000)
+        )
         watcher = self.watcher
         watcher.added.connect(self._on_file_added)
         watcher.folder_added.connect(self._on_folder_added)

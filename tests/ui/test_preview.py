@@ -64,6 +64,7 @@ def test_embeds_and_escaped_pipes_render_as_links() -> None:
     assert 'href="wikilink:Table%20view"' in html and ">Table</a>" in html
 
 
-def test_html_in_pages_is_escaped() -> None:
-    html = render("<script>alert(1)</script> and [[<b>x</b>]]")
-    assert "<script>" not in html and "<b>x</b>" not in html
+def test_html_in_pages_is_sanitized_and_link_labels_escaped() -> None:
+    html = render("<script>alert(1)</script> and more\n\nsee [[<b>x</b>]]")
+    assert "<script" not in html and "alert" not in html
+    assert "<b>x</b>" not in html and "&lt;b&gt;x&lt;/b&gt;" in html

@@ -1,0 +1,127 @@
+"""The rendered view of a page: a QTextBrowser that loads images from the vault and nothing else.
+
+QTextBrowser asks :meth:`PreviewBrowser.loadResource` for every image, stylesheet and
+background it meets. Only ``embed:`` URLs naming a file that really lives in the vault are
+served (scaled to the width the page asked for and to the pane); every other URL, remote or
+local, gets nothing, so the preview never touches the network or a file outside the vault.
+Decoded images are kept in a small cache, because each re-render while typing asks again.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from pathlib import Path
+
+from PySide6.QtCore import QSize, QUrl, Signal
+from PySide6.QtGui import QImage, QImageReader, QResizeEvent, QTextDocument
+from PySide6.QtWidgets import QTextBrowser, QWidget
+
+from suzent_desktop.core.links import inside_vault
+from suzent_desktop.ui.markdown_render import parse_embed_href
+
+IMAGE_CACHE_SIZE = 48
+_FRAME_SLACK = 48  # callout and embed frames take some width from nested images
+
+
+class ImageCache:
+    """Decoded, scaled images by (file, modification time, size): re-renders reuse them."""
+
+    def __init__(self, size: int = IMAGE_CACHE_SIZE) -> None:
+        self.size = size
+        self._images: OrderedDict[tuple[str, int, int, int], QImage] = OrderedDict()
+
+    def load(self, path: Path, width: int | None, height: int | None, fit: int) -> QImage | None:
+        try:
+            stamp = path.stat().st_mtime_ns
+        except OSError:
+            return None
+        key = (str(path), stamp, (width or 0) * 100_000 + (height or 0), fit)
+        image = self._images.get(key)
+        if image is None:
+            image = _read_scaled(path, width, height, fit)
+            if image is None:
+                return None
+            self._images[key] = image
+            while len(self._images) > self.size:
+                self._images.popitem(last=False)
+        self._images.move_to_end(key)
+        return image
+
+
+def target_size(natural: QSize, width: int | None, height: int | None, fit: int) -> QSize:
+    """The size an image is shown at: the page's ``|W`` or ``|WxH`` (aspect kept), then no wider than ``fit``."""
+    w, h = natural.width(), natural.height()
+    if w <= 0 or h <= 0:
+        return QSize(width or w, height or h)
+    if width and height:
+        scale = min(width / w, height / h)
+    elif width:
+        scale = width / w
+    elif height:
+        scale = height / h
+    else:
+        scale = 1.0
+    if fit > 0 and w * scale > fit:
+        scale = fit / w
+    return QSize(max(1, round(w * scale)), max(1, round(h * scale)))
+
+
+def _read_scaled(path: Path, width: int | None, height: int | None, fit: int) -> QImage | None:
+    reader = QImageReader(str(path))
+    reader.setAutoTransform(True)
+    natural = reader.size()
+    if natural.isValid():
+        size = target_size(natural, width, height, fit)
+        if size != natural:
+            reader.setScaledSize(size)  # JPEG decodes straight to the smaller size
+    image = reader.read()
+    if image.isNull():
+        return None
+    if not natural.isValid():
+        size = target_size(image.size(), width, height, fit)
+        if size != image.size():
+            image = image.scaled(size)
+    return image
+
+
+_CACHE = ImageCache()
+
+
+class PreviewBrowser(QTextBrowser):
+    """Read-only rendered markdown; ``embed:`` images come from ``root`` only."""
+
+    width_changed = Signal()  # the pane's width changed enough that images should be re-fitted
+
+    def __init__(self, root: Path | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.root = Path(root) if root is not None else None
+        self.setOpenLinks(False)
+        self.setOpenExternalLinks(False)
+        self.refused: list[str] = []  # URLs the document asked for and did not get (shown nowhere; tests read it)
+        self._fitted_to = 0
+
+    def fit_width(self) -> int:
+        """Widest an image may be: the pane less the document's margins and some frame room."""
+        margin = int(self.document().documentMargin())
+        return max(64, self.viewport().width() - 2 * margin - _FRAME_SLACK)
+
+    def loadResource(self, kind: int, url: QUrl):  # noqa: ANN201, N802 - Qt override returning a QVariant
+        href = url.toString()
+        embed = parse_embed_href(href)
+        is_image = getattr(kind, "value", kind) == QTextDocument.ResourceType.ImageResource.value
+        if is_image and embed is not None and self.root is not None:
+            rel, width, height = embed
+            path = self.root / rel
+            if inside_vault(self.root, path) and path.is_file():
+                self._fitted_to = self.fit_width()
+                image = _CACHE.load(path, width, height, self._fitted_to)
+                if image is not None:
+                    return image
+        self.refused.append(href)
+        return None
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        if self._fitted_to and abs(self.fit_width() - self._fitted_to) > 8:
+            self._fitted_to = 0
+            self.width_changed.emit()

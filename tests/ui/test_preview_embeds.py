@@ -1,0 +1,224 @@
+"""The preview as an Obsidian reader sees it: embeds, callouts, comments and safe HTML, clicked for real."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QPoint, Qt, QUrl
+from PySide6.QtGui import QColor, QImage, QTextCursor, QTextDocument
+from ui_support import WAIT_MS
+
+from suzent_desktop.ui.editor import EditorArea, PageEditor
+from suzent_desktop.ui.markdown_render import MAX_EMBED_DEPTH, excerpt, section_text, strip_comments
+
+IMAGE = QTextDocument.ResourceType.ImageResource
+
+
+def _picture(path: Path, width: int, height: int) -> Path:
+    image = QImage(width, height, QImage.Format.Format_RGB32)
+    image.fill(QColor("#3366aa"))
+    assert image.save(str(path))
+    return path
+
+
+@pytest.fixture
+def vault(tmp_path: Path) -> Path:
+    root = tmp_path / "vault"
+    (root / "assets").mkdir(parents=True)
+    _picture(root / "assets" / "wide.png", 2000, 1000)
+    _picture(root / "assets" / "small.png", 800, 400)
+    for name, text in {
+        "Home": "# Home\n\nIntro.\n",
+        "Chain0": "start\n\n![[Chain1]]\n",
+        "Chain1": "level one text\n\n![[Chain2]]\n",
+        "Chain2": "level two text\n\n![[Chain3]]\n",
+        "Chain3": "level three text\n\n![[Chain4]]\n",
+        "Chain4": "level four text\n",
+        "Loop A": "alpha text\n\n![[Loop B]]\n",
+        "Loop B": "beta text\n\n![[Loop A]]\n",
+        "Sections": "---\ntags: [x]\n---\n# Sections\n\nlead\n\n## Wanted\n\nwanted text\n\n### Sub\n\nsub text\n\n## Other\n\nother text\n",
+    }.items():
+        (root / f"{name}.md").write_text(text)
+    return root
+
+
+@pytest.fixture
+def area(qtbot, loop, vault: Path):
+    widget = EditorArea(vault)
+    widget.resize(1200, 800)
+    widget.show()
+    yield widget
+    widget.deleteLater()
+
+
+def _open(qtbot, area: EditorArea, vault: Path, text: str, name: str = "Page") -> PageEditor:
+    path = vault / f"{name}.md"
+    path.write_text(text)
+    area.pages.add(path)
+    editor = area.open(path)
+    qtbot.waitUntil(lambda: editor.preview.isVisible(), timeout=WAIT_MS)
+    editor.render_now()
+    return editor
+
+
+def _anchor_point(editor: PageEditor, prefix: str) -> QPoint:
+    """Where on screen the first anchor whose href starts with ``prefix`` is drawn."""
+    document = editor.preview.document()
+    block = document.begin()
+    while block.isValid():
+        iterator = block.begin()
+        while not iterator.atEnd():
+            fragment = iterator.fragment()
+            if fragment.isValid() and fragment.charFormat().anchorHref().startswith(prefix):
+                cursor = QTextCursor(document)
+                cursor.setPosition(fragment.position())
+                rect = editor.preview.cursorRect(cursor)
+                if fragment.charFormat().isImageFormat():
+                    return rect.center() + QPoint(6, -4)
+                return rect.center() + QPoint(4, 0)
+            iterator += 1
+        block = block.next()
+    raise AssertionError(f"no anchor {prefix!r} in the preview")
+
+
+def _click(qtbot, editor: PageEditor, prefix: str) -> None:
+    point = _anchor_point(editor, prefix)
+    assert editor.preview.anchorAt(point).startswith(prefix)
+    qtbot.mouseClick(editor.preview.viewport(), Qt.MouseButton.LeftButton, pos=point)
+
+
+# -- images ----------------------------------------------------------------------------------------
+def test_image_embeds_load_from_the_vault_at_the_given_width_and_fit_the_pane(qtbot, area, vault) -> None:
+    editor = _open(qtbot, area, vault, "![[small.png|300]]\n\n![[wide.png]]\n\n![a chart](assets/small.png)\n")
+    document = editor.preview.document()
+    sized = document.resource(IMAGE, QUrl("embed:assets/small.png?w=300"))
+    assert isinstance(sized, QImage) and (sized.width(), sized.height()) == (300, 150)
+    wide = document.resource(IMAGE, QUrl("embed:assets/wide.png"))
+    fit = editor.preview.fit_width()
+    assert fit < 2000 and (wide.width(), wide.height()) == (fit, fit // 2)
+    natural = document.resource(IMAGE, QUrl("embed:assets/small.png"))
+    assert natural.width() == min(800, fit)
+    assert "a chart" in editor.last_html
+
+
+def test_image_width_and_height_and_a_narrower_pane_refit(qtbot, area, vault) -> None:
+    editor = _open(qtbot, area, vault, "![[wide.png|alt text|100x20]]\n\n![[wide.png]]\n")
+    box = editor.preview.document().resource(IMAGE, QUrl("embed:assets/wide.png?w=100&h=20"))
+    assert (box.width(), box.height()) == (40, 20)  # inside 100x20, aspect kept
+    before = editor.preview.fit_width()
+    with qtbot.waitSignal(editor.rendered, timeout=WAIT_MS):
+        editor.splitter.setSizes([900, 300])
+    after = editor.preview.fit_width()
+    assert after < before
+    assert editor.preview.document().resource(IMAGE, QUrl("embed:assets/wide.png")).width() == after
+
+
+# -- notes -----------------------------------------------------------------------------------------
+def test_note_embed_shows_the_page_framed_with_a_depth_limit(qtbot, area, vault) -> None:
+    editor = _open(qtbot, area, vault, "top\n\n![[Chain1]]\n")
+    shown = editor.preview.toPlainText()
+    assert "level one text" in shown and "level two text" in shown and "level three text" in shown
+    assert MAX_EMBED_DEPTH == 3 and "level four text" not in shown
+    assert "Embedded too deeply" in shown
+    assert 'class="embed"' in editor.last_html and 'href="wikilink:Chain1"' in editor.last_html
+
+
+def test_a_cycle_of_embeds_stops(qtbot, area, vault) -> None:
+    editor = area.open(vault / "Loop A.md")
+    shown = editor.preview.toPlainText()
+    assert shown.count("beta text") == 1 and shown.count("alpha text") == 1
+    assert "leads back to a page already shown above" in shown
+
+
+def test_heading_embed_shows_only_that_section(qtbot, area, vault) -> None:
+    editor = _open(qtbot, area, vault, "![[Sections#Wanted]]\n")
+    shown = editor.preview.toPlainText()
+    assert "wanted text" in shown and "sub text" in shown
+    assert "other text" not in shown and "lead" not in shown and "tags" not in shown
+
+
+def test_section_and_excerpt_helpers() -> None:
+    text = "---\na: 1\n---\n# T\n\none\n\n```\n\n\n```\n\nthree\n\nfour\n\n## H\n\nh body ^blk\n"
+    assert section_text(text, None).startswith("# T")
+    assert section_text(text, "H") == "## H\n\nh body ^blk"
+    assert section_text(text, "^blk") == "h body"
+    assert section_text(text, "Nope") is None
+    assert excerpt(text) == "# T\n\none\n\n```\n\n\n```\n\nthree"  # a fence's blank lines do not cut it
+
+
+# -- callouts and comments --------------------------------------------------------------------------
+def test_callouts_show_type_and_title_and_fold_on_click(qtbot, area, vault) -> None:
+    text = "> [!warning] Mind the gap\n> body one\n\n> [!tip]- Hidden tip\n> secret body\n\n> [!faq]+\n> open body\n"
+    editor = _open(qtbot, area, vault, text)
+    shown = editor.preview.toPlainText()
+    assert "[!" not in shown
+    assert "\u26a0 Mind the gap" in shown and "body one" in shown
+    assert "Hidden tip" in shown and "secret body" not in shown and "\u25b8" in shown  # folded
+    assert "Faq" in shown and "open body" in shown  # default title is the type
+    with qtbot.waitSignal(editor.rendered, timeout=WAIT_MS):
+        _click(qtbot, editor, "callout:")
+    assert "secret body" in editor.preview.toPlainText()
+    editor.set_text(text + "\nmore\n")  # typing keeps the user's choice
+    with qtbot.waitSignal(editor.rendered, timeout=WAIT_MS):
+        pass
+    assert "secret body" in editor.preview.toPlainText()
+    with qtbot.waitSignal(editor.rendered, timeout=WAIT_MS):
+        _click(qtbot, editor, "callout:")
+    assert "secret body" not in editor.preview.toPlainText()
+
+
+def test_comments_are_hidden_but_code_keeps_them(qtbot, area, vault) -> None:
+    text = "visible %%inline secret%% end\n\n%%\nblock secret\n\nstill secret\n%%\n\nafter\n\n`%%kept%%`\n"
+    editor = _open(qtbot, area, vault, text)
+    shown = editor.preview.toPlainText()
+    assert "secret" not in shown and "visible" in shown and "end" in shown and "after" in shown
+    assert "%%kept%%" in shown
+    assert strip_comments("a %%open to the end\n\nnever shown") == "a "
+
+
+# -- safety ----------------------------------------------------------------------------------------
+def test_scripts_handlers_and_remote_images_are_never_loaded(qtbot, area, vault) -> None:
+    outside = _picture(vault.parent / "outside.png", 10, 10)
+    text = (
+        "<script>document.write('pwned')</script>\n\n"
+        '<b onclick="steal()">bold</b> <img src="http://127.0.0.1:9/track.png" onerror="x()">\n\n'
+        "![remote](https://example.org/r.png)\n\n"
+        '<div style="background-image: url(http://127.0.0.1:9/bg.png); color: red">styled</div>\n\n'
+        f'<img src="embed:../{outside.name}"> <a href="javascript:alert(1)">js</a>\n'
+    )
+    editor = _open(qtbot, area, vault, text)
+    html = editor.last_html
+    for banned in ("<script", "pwned", "onclick", "onerror", "127.0.0.1", "javascript", "background-image"):
+        assert banned not in html
+    assert "<b>bold</b>" in html and "color:red" in html
+    assert 'href="https://example.org/r.png"' in html and "<img src=\"https://" not in html
+    assert not any(url.startswith("http") for url in editor.preview.refused)  # never even asked for
+    assert set(editor.preview.refused) == {f"embed:../{outside.name}"}  # outside the vault: refused
+    assert editor.preview.loadResource(IMAGE, QUrl("https://example.org/r.png")) is None
+
+
+# -- clicking ---------------------------------------------------------------------------------------
+def test_clicking_an_image_embed_opens_the_file_and_offers_no_page(qtbot, area, vault) -> None:
+    opened: list[Path] = []
+    area.open_externally = opened.append
+    missing: list[str] = []
+    area.missing_link.connect(missing.append)
+    editor = _open(qtbot, area, vault, "![[small.png]]\n\nsee [[wide.png]] and ![[gone.png]]\n")
+    _click(qtbot, editor, "embed:assets/small.png")
+    assert opened == [vault / "assets" / "small.png"]
+    _click(qtbot, editor, "wikilink:wide.png")
+    assert opened[-1] == vault / "assets" / "wide.png"
+    gone: list[str] = []
+    area.missing_attachment.connect(gone.append)
+    _click(qtbot, editor, "wikilink:gone.png")
+    assert gone == ["gone.png"] and missing == []
+    assert area.count() == 1  # no image was opened as a text page
+
+
+def test_clicking_a_note_embed_title_opens_that_page(qtbot, area, vault) -> None:
+    editor = _open(qtbot, area, vault, "![[Sections#Wanted]]\n")
+    _click(qtbot, editor, "wikilink:Sections")
+    current = area.current_editor()
+    assert current is not None and current.path == vault / "Sections.md"
+    assert current.source.textCursor().block().text() == "## Wanted"
