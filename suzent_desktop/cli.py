@@ -120,7 +120,10 @@ def build_parser() -> argparse.ArgumentParser:
     capture.add_argument("file", nargs="?", default="-", help="a JSON file, or - for stdin (default)")
 
     search = add("search", "hybrid search over logs, notebook pages and core files")
-    search.add_argument("query")
+    search.add_argument(
+        "query",
+        help='words, with operators: tag:name path:folder "exact phrase" -word (a query starting with "-": put -- first)',
+    )
     search.add_argument("--limit", type=_positive_int, default=10)
     search.add_argument("--source", choices=SOURCES, default=None)
 

@@ -113,7 +113,11 @@ better), heading, page (notebook pages: pass it to read_page), superseded with
 superseded_on and current (a newer value replaced this one: prefer current), and places
 (every file holding the same fact).
 Example: {"query": "coffee preferences", "limit": 5}
-date_from / date_to (YYYY-MM-DD, inclusive) keep hits dated in that range."""
+date_from / date_to (YYYY-MM-DD, inclusive) keep hits dated in that range.
+Operators narrow the query (combine freely): tag:travel (pages tagged #travel or #travel/...),
+path:Projects/2026 (files whose path contains it), "exact phrase", -word, -"phrase",
+-tag:x, -path:x. Example: {"query": "hotel tag:travel -path:archive"}. A query of
+operators only (e.g. "tag:travel") lists the matching pages, one hit each (mode "list")."""
 
 FORGET = """\
 Forget a memory: it is removed from search at once, taken off the notebook's pages, and
@@ -263,7 +267,7 @@ class MemoryTools:
     # -- reading ---------------------------------------------------------------------------
     async def search_memory(
         self,
-        query: Annotated[str, Field(min_length=1, max_length=MAX_QUERY_CHARS, description="What to look for, in words.")],
+        query: Annotated[str, Field(min_length=1, max_length=MAX_QUERY_CHARS, description="What to look for, in words; operators tag:, path:, \"phrase\", -word narrow it.")],
         limit: Annotated[int, Field(ge=1, le=MAX_LIMIT, description="Most hits to return.")] = 10,
         source: Annotated[Source | None, Field(description="Only this kind of source.")] = None,
         date_from: Annotated[str | None, Field(pattern=DATE, description="Earliest date, YYYY-MM-DD.")] = None,

@@ -91,6 +91,11 @@ class Filters:
     date_from: str | None = None
     date_to: str | None = None
     exclude_path: str | None = None
+    # Search operators (``core.query``), applied before the limit so they never empty a page of hits:
+    paths: frozenset[str] | None = None  # only rows of these files (``tag:``, ``path:``)
+    skip_paths: frozenset[str] = frozenset()  # no rows of these files (``-tag:``, ``-path:``)
+    phrases: tuple[str, ...] = ()  # lower-case text every row holds (``"phrase"``)
+    without: tuple[str, ...] = ()  # lower-case text no row holds (``-term``)
 
 
 def schema(dim: int) -> pa.Schema:
@@ -350,12 +355,24 @@ class IndexStore:
             parts.append(col("date") <= lit(filters.date_to))
         if filters.exclude_path:
             parts.append(col("path") != lit(filters.exclude_path))
+        if filters.paths is not None:
+            parts.append(col("path").isin(sorted(filters.paths)))
+        if filters.skip_paths:
+            parts.append(~col("path").isin(sorted(filters.skip_paths)))
+        for phrase in filters.phrases:
+            parts.append(col("text").lower().contains(lit(phrase)))
+        for term in filters.without:
+            parts.append(~col("text").lower().contains(lit(term)))
         if not parts:
             return None
         expr = parts[0]
         for part in parts[1:]:
             expr = expr & part
         return expr
+
+    def matching(self, filters: Filters, columns: Sequence[str]) -> pa.Table:
+        """Every row passing ``filters``, unranked (a query of operators only lists them)."""
+        return self.scan(columns, self._where(filters))
 
     RESULT_COLUMNS = ["id", "text", "source_type", "path", "line", "date", "heading", "superseded", "until"]
 

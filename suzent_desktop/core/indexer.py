@@ -26,7 +26,7 @@ import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -48,6 +48,8 @@ from suzent_desktop.core.index_state import FileState, IndexState, StateStore, c
 from suzent_desktop.core.index_store import TABLE_NAME, Filters, IndexStore, IndexStoreError, Row, norm_key
 from suzent_desktop.core.layout import Layout
 from suzent_desktop.core.notebook import Notebook
+from suzent_desktop.core.query import SearchQuery, file_passes, parse_query, text_passes
+from suzent_desktop.core.tags import FileTags
 from suzent_desktop.core.text import clean, decode_lenient, looks_binary
 from suzent_desktop.core.tombstones import Tombstones, normalize
 from suzent_desktop.core.transcripts import Transcripts, clean_text, turn_chunks, turn_key
@@ -74,8 +76,9 @@ ProgressFn = Callable[[int, int, str], None]
 @dataclass
 class SearchResponse:
     hits: list[SearchHit]
-    mode: str  # "hybrid" | "fulltext"
+    mode: str  # "hybrid" | "fulltext" | "list" (a query of operators only: matching files, unranked)
     warning: str | None = None
+    words: str | None = None  # the query's words hits were ranked by (its operators left out): what to highlight
 
 
 @dataclass
@@ -172,6 +175,7 @@ class Indexer:
         self._generation: int | None = None  # the stored state's generation as this process last saw it
         self._problem: str | None = None  # why the stored state was unusable; the next pass reports it
         self._unindexed = RowCache()
+        self._tags = FileTags()  # for ``tag:``: each indexed file's tags, re-read when its hash changes
         # Rows of a long page already in the table while the rest of it is embedded (id -> path):
         # a pass let in between its slices must not take them for rows no file gives.
         self._inflight: dict[str, str] = {}
@@ -1080,22 +1084,96 @@ class Indexer:
         zone: str | None = None,
         date_from: str | None = None,
         date_to: str | None = None,
+        operators: bool = True,
     ) -> SearchResponse:
-        """Hybrid search; full-text only (and a warning saying why) when vectors cannot be had."""
+        """Hybrid search; full-text only (and a warning saying why) when vectors cannot be had.
+
+        The query's operators (``tag:``, ``path:``, ``"phrase"``, ``-term``: see ``core.query``)
+        filter the rows before the limit; ``operators=False`` reads the query as plain words.
+        """
         limit = max(1, int(limit))
         zone = Path(zone.strip("/")).parts[0] if zone and zone.strip("/") else None
         filters = Filters(source=source or None, zone=zone, date_from=date_from, date_to=date_to)
-        return await asyncio.to_thread(self._search, query, limit, filters)
+        parsed = parse_query(query) if operators else SearchQuery(words=query)
+        return await asyncio.to_thread(self._search, parsed, limit, filters)
 
-    def _search(self, query: str, limit: int, filters: Filters) -> SearchResponse:
+    def _search(self, query: SearchQuery, limit: int, filters: Filters) -> SearchResponse:
         """Candidates from the index (and unindexed files), then ordered to answer: see ``core.hits``."""
-        wanted = limit * CANDIDATES_PER_HIT + EXTRA_CANDIDATES
-        response = self._with_unindexed(self._search_index(query, wanted, filters), query, wanted, filters)
-        response.hits = answer_order(response.hits, query, limit, self._current_for)
+        scoped = self._scoped(query, filters)
+        words = query.words
+        if query.operators_only:
+            response = self._listing(query, limit, scoped) if scoped is not None else SearchResponse([], "list")
+        elif scoped is None:
+            response = SearchResponse([], "hybrid")
+        else:
+            wanted = limit * CANDIDATES_PER_HIT + EXTRA_CANDIDATES
+            response = self._with_unindexed(self._search_index(words, wanted, scoped), words, wanted, scoped)
+            response.hits = answer_order(response.hits, words, limit, lambda hit: self._current_for(hit, query))
+        response.words = words
         return response
 
-    def _current_for(self, hit: SearchHit) -> SearchHit | None:
-        """The current fact on a superseded hit's page that sets the same subject (``works at X`` → ``works at Y``)."""
+    def _scoped(self, query: SearchQuery, filters: Filters) -> Filters | None:
+        """``filters`` narrowed by the query's operators; None when no file can hold a hit.
+
+        ``tag:`` and ``path:`` are decided per file, over the files the index holds (their tags
+        read once per content hash), and become a list of paths the table query keeps or skips.
+        """
+        filters = replace(filters, phrases=query.phrases, without=query.without)
+        if not query.has_file_filters:
+            return filters
+        with self._state_lock:
+            files: dict[str, str | None] = {key: state.sha256 for key, state in self.state.files.items()}
+            files.update({key: None for key in self.state.errors if key not in files})
+        if query.tags or query.without_tags:
+            for key, digest in files.items():
+                self._tags.update(key, digest)  # no hash (a failed file): its mtime and size
+            self._tags.keep_only(files)
+        keep = {key for key in files if file_passes(query, self._relative(key), list(self._tags.tags_of(key)))}
+        if query.tags or query.paths:
+            return replace(filters, paths=frozenset(keep)) if keep else None
+        return replace(filters, skip_paths=frozenset(files.keys() - keep))
+
+    def _relative(self, key: str) -> str:
+        """A file's path as ``path:`` sees it: inside the vault, else inside the memory folder."""
+        for root in (self.layout.notebook_dir, self.layout.memory_dir):
+            try:
+                return Path(key).relative_to(root).as_posix()
+            except ValueError:
+                continue
+        return Path(key).as_posix()
+
+    def _listing(self, query: SearchQuery, limit: int, filters: Filters) -> SearchResponse:
+        """A query of operators only: the matching files by path, one hit each.
+
+        Each file's hit is its row naming a wanted ``#tag``, else its first row.
+        """
+        dim = self.state.dim
+        if not dim:
+            return SearchResponse([], "list")
+        try:
+            store = self._open_store(dim, repair=False)
+            rows = store.matching(filters, IndexStore.RESULT_COLUMNS).to_pylist()
+        except IndexStoreError as exc:
+            self._drop_failed_store(self._store)
+            return SearchResponse([], "list", f"search index unavailable ({exc}); unless a reindex is running, run reindex")
+        marks = tuple(f"#{tag}" for tag in query.tags)
+
+        def rank(row: dict) -> tuple[bool, int]:
+            return not any(mark in row["text"].lower() for mark in marks), row.get("line") or 0
+
+        best: dict[str, dict] = {}
+        for row in rows:
+            known = best.get(row["path"])
+            if known is None or rank(row) < rank(known):
+                best[row["path"]] = row
+        pages = sorted(best.values(), key=lambda row: self._relative(row["path"]).lower())
+        return SearchResponse(self._hits([row | {"score": 1.0} for row in pages[:limit]]), "list")
+
+    def _current_for(self, hit: SearchHit, query: SearchQuery | None = None) -> SearchHit | None:
+        """The current fact on a superseded hit's page that sets the same subject (``works at X`` → ``works at Y``).
+
+        With a query, the current fact must pass its ``"phrase"`` and ``-term`` filters too.
+        """
         subject = subject_value(hit.text)
         store = self._store
         if subject is None or store is None:
@@ -1106,6 +1184,8 @@ class Indexer:
             return None
         for row in sorted(rows, key=lambda r: r.get("line") or 0):
             if row.get("superseded") or row["id"] == hit.row_id:
+                continue
+            if query is not None and not text_passes(query, row["text"]):
                 continue
             other = subject_value(row["text"])
             if other is not None and other.key == subject.key:

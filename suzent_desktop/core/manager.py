@@ -283,7 +283,7 @@ class MemoryManager:
         if not wanted:
             return None
         try:
-            response = await self.indexer.search(text.strip().rstrip("…"), limit=10)
+            response = await self.indexer.search(text.strip().rstrip("…"), limit=10, operators=False)
         except Exception:  # noqa: BLE001 - no search, no hit: the text is then read as typed
             return None
         for hit in response.hits:

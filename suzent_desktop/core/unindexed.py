@@ -30,6 +30,11 @@ def _passes(row: Row, filters: Filters) -> bool:
         return False
     if filters.exclude_path and row.path == filters.exclude_path:
         return False
+    if (filters.paths is not None and row.path not in filters.paths) or row.path in filters.skip_paths:
+        return False
+    text = row.text.lower()
+    if not all(p in text for p in filters.phrases) or any(w in text for w in filters.without):
+        return False
     if (filters.date_from or filters.date_to) and row.date is None:
         return False
     if filters.date_from and row.date is not None and row.date < filters.date_from:

@@ -686,3 +686,22 @@ def test_search_puts_the_current_fact_first_and_names_history_and_repeats(
     assert "now: User now works at Microsoft on the search team" in out
     assert "also in: " in out and "MEMORY.md:3" in out
     assert out.index("User now works at Microsoft") < out.index("Contoso as a data engineer")
+
+
+def test_search_operators_filter_and_list(home: Path, capsys: pytest.CaptureFixture[str]):
+    assert main(["--home", str(home), "reindex"]) == 0  # bootstraps the home
+    trips = home / "notebook" / "3_Personal" / "Trips"
+    trips.mkdir(parents=True)
+    (trips / "Japan.md").write_text("---\ntags: [trip/japan]\n---\n# Japan\n\n- User drank green tea in Uji\n",
+                                    encoding="utf-8")
+    (home / "notebook" / "3_Personal" / "Food.md").write_text("# Food\n\n- User likes green tea #food\n",
+                                                              encoding="utf-8")
+    capsys.readouterr()
+    hits = run_json(capsys, home, "search", "green tea tag:trip")
+    assert [Path(h["path"]).name for h in hits] == ["Japan.md"]
+    hits = run_json(capsys, home, "search", '"green tea" -path:trips')
+    assert [Path(h["path"]).name for h in hits] == ["Food.md"]
+    listed = run_json(capsys, home, "search", "--", "-tag:trip")
+    assert "Japan.md" not in {Path(h["path"]).name for h in listed} and "Food.md" in {Path(h["path"]).name for h in listed}
+    code, out, _ = run(capsys, home, "search", "tag:food")
+    assert code == 0 and "User likes green tea #food" in out

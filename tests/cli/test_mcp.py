@@ -238,3 +238,15 @@ async def test_http_transport_on_localhost(home: Path) -> None:
         proc.terminate()
         proc.wait(timeout=30)
     assert "science fiction" in "".join(p.read_text() for p in (home / "memory" / "archive").glob("*.md"))
+
+
+async def test_search_memory_reads_the_search_operators(vault_home: Path) -> None:
+    tagged = vault_home / "notebook" / "2_Wiki" / "Ristretto.md"
+    tagged.write_text("---\ntags: coffee/short\n---\n# Ristretto\n\nAn even shorter coffee.\n", encoding="utf-8")
+    async with mcp_session(vault_home) as session:
+        found = _doc(await session.call_tool("search_memory", {"query": "short coffee tag:coffee"}))
+        assert [h["page"] for h in found["hits"]] == ["2_Wiki/Ristretto.md"]
+        listed = _doc(await session.call_tool("search_memory", {"query": "tag:coffee/short"}))
+        assert listed["mode"] == "list" and [h["page"] for h in listed["hits"]] == ["2_Wiki/Ristretto.md"]
+        found = _doc(await session.call_tool("search_memory", {"query": 'coffee -"even shorter"'}))
+        assert found["hits"] and all("even shorter" not in h["text"] for h in found["hits"])

@@ -214,3 +214,21 @@ def test_superseded_hit_shows_its_date_the_current_value_and_every_place(qtbot, 
     with qtbot.waitSignal(services.bridge.open_path, timeout=WAIT_MS) as opened:
         pane.open_current(old)
     assert opened.args == [work, 3]
+
+
+def test_typed_operators_filter_hits_and_are_not_highlighted(qtbot, pane_services) -> None:
+    services = pane_services
+    seed(services.manager)
+    write_page(services.manager, "3_Personal/Pets.md", "---\ntags: [pets/cats]\n---\n# Pets\n\nThe user's cat Pixel sleeps all day.\n")
+    run(qtbot, services.manager.reindex())
+    pane = make_pane(qtbot, services)
+    pane.query_edit.setFocus()
+    with qtbot.waitSignal(pane.searched, timeout=WAIT_MS):
+        qtbot.keyClicks(pane.query_edit, "cat tag:pets")
+        qtbot.keyClick(pane.query_edit, Qt.Key.Key_Return)
+    assert [Path(h.path).name for h in pane.hits()] == ["Pets.md"]
+    assert "tag:" not in pane.hit_label(0) and ">cat</span>" in pane.hit_label(0)
+    with qtbot.waitSignal(pane.searched, timeout=WAIT_MS):
+        pane.search_tag("pets/cats")  # what a click in the tags pane runs
+    assert pane.query_edit.text() == "tag:pets/cats"
+    assert [Path(h.path).name for h in pane.hits()] == ["Pets.md"] and pane.empty_label.text() == "1 page(s)"

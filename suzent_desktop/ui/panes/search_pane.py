@@ -84,7 +84,7 @@ class SearchPane(Pane):
     # -- widgets ---------------------------------------------------------------------
     def _build(self) -> None:
         self.query_edit = QLineEdit(self)
-        self.query_edit.setPlaceholderText("Search memories and notes…")
+        self.query_edit.setPlaceholderText('Search memories and notes…  tag:x  path:folder  "phrase"  -word')
         self.query_edit.setClearButtonEnabled(True)
         self.query_edit.textChanged.connect(self._schedule)
         self.query_edit.returnPressed.connect(self.search_now)
@@ -196,6 +196,11 @@ class SearchPane(Pane):
         """Type a query as a user would (the debounce timer then runs it)."""
         self.query_edit.setText(text)
 
+    def search_tag(self, tag: str) -> None:
+        """Run a ``tag:`` search at once (the tags pane's click)."""
+        self.set_query(f"tag:{tag}")
+        self.search_now()
+
     def _schedule(self, *_: object) -> None:
         self._debounce.start()
 
@@ -242,9 +247,11 @@ class SearchPane(Pane):
             self.warning_label.show()
         else:
             self.warning_label.hide()
+        words = response.words if response.words is not None else query  # operators are not words to highlight
         for hit in response.hits:
-            self._add_hit(query, hit)
-        self.empty_label.setText(f"{len(response.hits)} result(s)" if response.hits else "No results")
+            self._add_hit(words, hit)
+        count = f"{len(response.hits)} page(s)" if response.mode == "list" else f"{len(response.hits)} result(s)"
+        self.empty_label.setText(count if response.hits else "No results")
         if response.hits:
             self.results.setCurrentRow(0)
         self.forget_button.setEnabled(bool(response.hits))
