@@ -432,8 +432,10 @@ async def test_search_query_syntax_characters_do_not_error(layout, indexer, arch
     log_facts(archive, today.isoformat(), "User likes tea")
     await indexer.sync()
     response = await indexer.search(query)
-    assert response.mode == "hybrid"
+    # "-tea" is a search operator alone (core.query): it lists files, none holding "tea"
+    assert response.mode == ("list" if query == "-tea" else "hybrid")
     assert isinstance(response.hits, list)
+    assert query != "-tea" or all("tea" not in hit.text.lower() for hit in response.hits)
 
 
 async def test_search_filters_source_zone_and_dates(layout, indexer, archive, today) -> None:
