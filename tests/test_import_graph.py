@@ -141,6 +141,7 @@ def violations(root: Path, package: str) -> list[str]:
                          if target == ui or target.startswith(ui + ".")]
         if inside(ui):
             problems += [f"{module} imports {target}, which the UI may not use"
+                         " (call the front door, or add a function to core/operations.py)"
                          for target in sorted(every[module])
                          if not (target == ui or target.startswith(ui + ".")) and target not in UI_MAY_IMPORT]
     return problems
@@ -160,6 +161,9 @@ def _package(tmp_path: Path, files: dict[str, str]) -> Path:
     return root
 
 
+HINT = " (call the front door, or add a function to core/operations.py)"
+
+
 @pytest.mark.parametrize(("files", "expected"), [
     ({"core/a.py": "def f():\n    from suzent_desktop.core import b\n", "core/b.py": "from . import a\n"},
      ["import cycle: suzent_desktop.core.a <-> suzent_desktop.core.b"]),
@@ -169,10 +173,10 @@ def _package(tmp_path: Path, files: dict[str, str]) -> Path:
     ({"core/a.py": "from suzent_desktop.ui import w\n", "ui/w.py": ""},
      ["suzent_desktop.core.a imports the UI (suzent_desktop.ui.w)"]),
     ({"ui/w.py": "from suzent_desktop.core.indexer import Indexer\n", "core/indexer.py": ""},
-     ["suzent_desktop.ui.w imports suzent_desktop.core.indexer, which the UI may not use"]),
+     ["suzent_desktop.ui.w imports suzent_desktop.core.indexer, which the UI may not use" + HINT]),
     ({"ui/w.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from suzent_desktop.core import tombstones\n",
       "core/tombstones.py": ""},
-     ["suzent_desktop.ui.w imports suzent_desktop.core.tombstones, which the UI may not use"]),
+     ["suzent_desktop.ui.w imports suzent_desktop.core.tombstones, which the UI may not use" + HINT]),
     ({"ui/w.py": "from suzent_desktop.core import operations\nfrom suzent_desktop.core.events import ChangeSet\n",
       "core/operations.py": "", "core/events.py": ""}, []),
 ])

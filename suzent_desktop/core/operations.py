@@ -39,7 +39,7 @@ __all__ = [
     "ROOT_NAV_FILES", "ZONES", "DayLog", "FactLine", "FileChanges", "ParsedLog", "Tombstone", "TrashRecord",
     "VaultOpError", "agent_activity", "canvas_markdown", "check_name", "create_folder", "create_page",
     "dream_never_ran", "dream_runner", "forgotten_list", "is_canvas", "is_demo_home", "is_forgotten",
-    "load_embedder", "log_dates", "log_path", "markdown_files", "match_spans", "move", "normalize", "read_day",
+    "is_link_source", "link_sources", "load_embedder", "log_dates", "log_path", "markdown_files", "match_spans", "move", "normalize", "read_day",
     "rename", "restore", "save_page", "snapshot_vault", "trash", "unified_diffs", "units_for",
 ]
 
@@ -105,6 +105,19 @@ def save_page(path: Path, text: str) -> FileChanges:
     """Write what the user typed, atomically (a crash leaves the old or the new text, never half)."""
     atomic_write_text(path, text)
     return FileChanges(changed=frozenset({path}), refresh=frozenset({path}))
+
+
+# -- what links can come from -------------------------------------------------------------------
+def link_sources(manager: MemoryManager) -> list[Path]:
+    """Every file whose links count for backlinks: content pages, then JSON Canvas boards."""
+    notebook = manager.notebook
+    return [*notebook.content_pages(), *notebook.canvases()]
+
+
+def is_link_source(manager: MemoryManager, path: Path) -> bool:
+    """A content page or a canvas board of the vault (a file :func:`link_sources` would list)."""
+    notebook = manager.notebook
+    return notebook.is_content_page(path) or notebook.is_canvas(path)
 
 
 # -- daily logs and tombstones ------------------------------------------------------------------

@@ -6,6 +6,7 @@ import dataclasses
 from pathlib import Path
 
 import pytest
+from dream_support import make_manager, write_log
 
 from suzent_desktop.core import operations
 from suzent_desktop.core.events import FileChanges
@@ -105,3 +106,21 @@ def test_save_page_writes_the_text_and_asks_for_its_reindex(tmp_path: Path) -> N
     changes = operations.save_page(path, "after\n")
     assert path.read_text(encoding="utf-8") == "after\n"
     assert changes == FileChanges(changed=frozenset({path}), refresh=frozenset({path}))
+
+
+def test_a_day_reads_with_its_forgotten_facts_and_a_bad_day_says_why(home: Path, clock) -> None:
+    manager = make_manager(home, clock)
+    write_log(manager, "2026-03-02", ["User drinks green tea", "User owns a bicycle"])
+    manager.tombstones.add("User owns a bicycle")
+
+    day = operations.read_day(manager, "2026-03-02")
+
+    assert day.error is None and "2026-03-02" in operations.log_dates(manager)
+    gone = {entry.fact.content: operations.is_forgotten(entry, day.forgotten) for entry in day.parsed.facts}
+    assert gone == {"User drinks green tea": False, "User owns a bicycle": True}
+    stones, problems = operations.forgotten_list(manager)
+    assert [s.content for s in stones] == [operations.normalize("User owns a bicycle")] and problems == []
+
+    operations.log_path(manager, "2026-03-03").write_bytes(b"\xff\xfe not utf-8")
+    bad = operations.read_day(manager, "2026-03-03")
+    assert bad.parsed is None and bad.error

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout,
 from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.links import VaultIndex
 from suzent_desktop.core.markdown import Link, line_of, links
-from suzent_desktop.core.operations import canvas_markdown, is_canvas
+from suzent_desktop.core.operations import canvas_markdown, is_canvas, is_link_source, link_sources
 from suzent_desktop.ui.panes.common import Pane, display_path
 
 if TYPE_CHECKING:
@@ -204,13 +204,13 @@ class BacklinksPane(Pane):
         self._show_related()
 
     def _scan(self, page: Path, root: Path, changed: set[Path]) -> list[Backlink]:
-        notebook = self.services.manager.notebook
+        manager = self.services.manager
         with self._cache.lock:
             if self._cache.needs_walk():
-                self._cache.walk([*notebook.content_pages(), *notebook.canvases()])
+                self._cache.walk(link_sources(manager))
             else:
                 for path in changed:
-                    if notebook.is_content_page(path) or notebook.is_canvas(path):
+                    if is_link_source(manager, path):
                         self._cache.update(path)
             return self._cache.backlinks(page, root)
 
