@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from suzent_desktop.core import operations
-from suzent_desktop.core.events import ChangeSet
+from suzent_desktop.core.events import ChangeSet, FileChanges
 from suzent_desktop.ui import theme
 from suzent_desktop.ui.command_palette import CommandPalette
 from suzent_desktop.ui.editor import EditorArea
@@ -286,9 +286,7 @@ class MainWindow(QMainWindow):
         bridge.settings_changed.connect(lambda _settings: setattr(self, "_embedding_problem", ""))
         bridge.changed.connect(self._on_changed)
         self.tree.page_activated.connect(lambda path: self.open_path(path, None))
-        self.tree.page_moved.connect(self.editors.on_moved)
-        self.tree.page_moved.connect(lambda _o, new: self._refresh_backlinks())
-        self.tree.page_deleted.connect(self.editors.on_trashed)
+        self.services.files_changed.connect(self._on_files_changed)
         self.editors.current_page_changed.connect(self._on_current_page)
         self.editors.page_saved.connect(self._on_saved)
         self.editors.forget_requested.connect(self.forget_text)
@@ -520,6 +518,15 @@ class MainWindow(QMainWindow):
                 self.editors.on_file_changed(page)
             else:
                 self.tree.remove_path(page)
+
+    def _on_files_changed(self, changes: FileChanges) -> None:
+        """A file operation's record (``AppServices.apply``): open tabs follow a move, a trashed page's tab closes."""
+        for old, new in changes.moved:
+            self.editors.on_moved(old, new)
+        for original, _copy in changes.trashed:
+            self.editors.on_trashed(original)
+        if changes.moved:
+            self._refresh_backlinks()
 
     def _on_saved(self, path: Path) -> None:
         self.statusBar().showMessage(f"Saved {path.name}", 3000)
