@@ -75,6 +75,7 @@ class Settings:
     alt_index_name: str = "suzent-index.md"
     alt_log_name: str = "suzent-log.md"
     alt_schema_name: str = "suzent-schema.md"
+    theme: str = "system"  # the window's colours: "system" follows the platform, else "light" or "dark"
 
     def replace(self, **changes: Any) -> Settings:
         return dataclasses.replace(self, **changes)
@@ -111,11 +112,15 @@ def coerce(key: str, value: Any, source: str, *, parse_text: bool = False, file:
         raise SettingsError(f"{source}: setting '{key}' must not be negative, got {value!r}", **where)
     if key in _MUST_BE_POSITIVE and value <= 0:  # a dream always has a time limit
         raise SettingsError(f"{source}: setting '{key}' must be more than 0 seconds, got {value!r}", **where)
+    if key in CHOICES and value not in CHOICES[key]:
+        raise SettingsError(f"{source}: setting '{key}' must be one of {', '.join(CHOICES[key])}, got {value!r}",
+                            **where)
     if key.startswith("alt_") and key.endswith("_name") and not _ALT_NAME_RE.fullmatch(value):
         raise SettingsError(f"{source}: setting '{key}' must be a file name ending in .md, got {value!r}", **where)
     return value
 
 
+CHOICES: dict[str, tuple[str, ...]] = {"theme": ("system", "light", "dark")}  # text keys with fixed values
 _MUST_BE_POSITIVE = frozenset({"memory_consolidation_timeout_seconds"})
 _ALT_NAME_RE = re.compile(r"[^/\\\x00]+\.md")
 

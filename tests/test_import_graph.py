@@ -3,7 +3,7 @@
 * no import cycle anywhere in the package (runtime imports, function-level ones included);
 * the core never imports Qt or the UI;
 * the UI imports from the core only the front door, operations, events and the pure rule
-  modules (markdown grammar, link resolver, days), plus the typed settings object.
+  modules (markdown grammar, link resolver, days, fuzzy name matching), plus the typed settings object.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ UI_MAY_IMPORT = frozenset({
     "suzent_desktop.core.events",
     "suzent_desktop.core.markdown",
     "suzent_desktop.core.links",
+    "suzent_desktop.core.fuzzy",
     "suzent_desktop.core.days",
 })
 

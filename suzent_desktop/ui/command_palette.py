@@ -1,4 +1,4 @@
-"""Ctrl+P: every window action by name, fuzzy-filtered, with its shortcut shown."""
+"""Ctrl+P: every window action by name, fuzzy-filtered (the one rule of ``core.fuzzy``), with its shortcut shown."""
 
 from __future__ import annotations
 
@@ -7,24 +7,25 @@ from collections.abc import Iterable, Sequence
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QWidget
 
-from suzent_desktop.ui.quick_switcher import FuzzyDialog
+from suzent_desktop.ui.quick_switcher import Entry, FuzzyDialog
 
 
 class CommandPalette(FuzzyDialog):
     def __init__(self, actions: Iterable[QAction], parent: QWidget | None = None) -> None:
         super().__init__("Type a command…", parent)
-        self._entries: list[tuple[str, object, str]] = []
+        self._entries: list[Entry] = []
+        self.hint.setText("↑↓ to move · Enter to run · Esc to close")
         seen: set[str] = set()
         for action in actions:
-            label = action.text().replace("&", "").rstrip("…").strip()
+            label = str(action.property("paletteText") or action.text()).replace("&", "").rstrip("…").strip()
             if not label or label in seen or not action.isEnabled():
                 continue
             seen.add(label)
             shortcut = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
-            self._entries.append((label, action, shortcut))
+            self._entries.append(Entry(label, action, shortcut))
         self.refilter("")
 
-    def entries(self) -> Sequence[tuple[str, object, str]]:
+    def entries(self) -> Sequence[Entry]:
         return self._entries
 
     def chosen(self, payload: object) -> None:

@@ -408,6 +408,7 @@ class EditorArea(QTabWidget):
     forget_requested = Signal(str)
     missing_link = Signal(str)  # a wikilink target that names no page
     missing_attachment = Signal(str)  # a link to a file (an image, a PDF…) that is not in the vault
+    reveal_requested = Signal(object)  # Path: show this tab's file in the vault tree
 
     def __init__(self, root: Path, read_only_dirs: tuple[Path, ...] = (), parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -419,14 +420,15 @@ class EditorArea(QTabWidget):
         self.tabCloseRequested.connect(self.close_tab)
         self.currentChanged.connect(self._current_changed)
         self._pages: VaultIndex | None = None  # built on first use, so opening a big vault stays quick
+        self._missed: set[Path] = set()  # files added or deleted before the index was built
         self.catalog = LinkCatalog(lambda: self.pages)  # names for [[ autocomplete
         self.vault = Vault(self.root, lambda link, source: self.pages.resolve_link(link, source), read_text)
         self.open_externally: Callable[[Path], object] = _open_with_system  # images, PDFs…: the system's viewer
         self.history: list[Path] = []
         self.history_pos = -1
         self._navigating = False
-        self.empty_label = QLabel("Open a page from the vault (Ctrl+O)")
-        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.tabBar().setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.tabBar().customContextMenuRequested.connect(self._tab_menu)
 
     @property
     def pages(self) -> VaultIndex:
@@ -437,7 +439,21 @@ class EditorArea(QTabWidget):
     @pages.setter
     def pages(self, index: VaultIndex) -> None:
         self._pages = index
+        self._missed.clear()
         self.catalog.invalidate()
+
+    def adopt_pages(self, index: VaultIndex) -> None:
+        """Take an index scanned off the GUI thread (unless one was built meanwhile); files added or
+        deleted during the scan are applied on top, so the switcher and ``[[`` miss nothing."""
+        if self._pages is not None:
+            return
+        missed = set(self._missed)
+        self.pages = index
+        for path in missed:
+            if path.exists():
+                self.on_file_added(path)
+            else:
+                self.on_file_deleted(path)
 
     # -- tabs ------------------------------------------------------------------------------------------
     def editors(self) -> list[PageEditor]:
@@ -486,6 +502,20 @@ class EditorArea(QTabWidget):
             widget.deleteLater()
         if self.count() == 0:
             self.current_page_changed.emit(None)
+
+    def tab_menu(self, index: int) -> QMenu:
+        """A tab's context menu (as in Obsidian): reveal its file in the tree, close it."""
+        menu = QMenu(self)
+        editor = self.widget(index)
+        if isinstance(editor, PageEditor):
+            menu.addAction("Reveal in tree", lambda: self.reveal_requested.emit(editor.path))
+        menu.addAction("Close tab", lambda: self.close_tab(self.indexOf(editor)))
+        return menu
+
+    def _tab_menu(self, pos) -> None:  # noqa: ANN001 - QPoint
+        index = self.tabBar().tabAt(pos)
+        if index >= 0:
+            self.tab_menu(index).exec(self.tabBar().mapToGlobal(pos))
 
     def show_find(self, *, replace: bool = False) -> None:
         editor = self.current_editor()
@@ -558,7 +588,9 @@ class EditorArea(QTabWidget):
 
     # -- file events ----------------------------------------------------------------------------------------
     def on_file_added(self, path: Path) -> None:
-        if self._pages is not None and not path.name.startswith("."):
+        if self._pages is None:
+            self._missed.add(path)
+        elif not path.name.startswith("."):
             try:
                 self.pages.add(path)
             except ValueError:
@@ -577,6 +609,8 @@ class EditorArea(QTabWidget):
         try:
             if self._pages is not None:
                 self._pages.remove(path)
+            else:
+                self._missed.add(path)
         except ValueError:
             pass
         self.catalog.invalidate()

@@ -20,9 +20,9 @@ from PySide6.QtCore import QEvent, QObject, QPoint, Qt
 from PySide6.QtGui import QKeyEvent, QTextCursor
 from PySide6.QtWidgets import QListWidget, QListWidgetItem, QPlainTextEdit
 
+from suzent_desktop.core import fuzzy
 from suzent_desktop.core.links import VaultIndex, is_page
 from suzent_desktop.core.markdown import frontmatter, headings, meta_list, parse_wikilink
-from suzent_desktop.ui.quick_switcher import fuzzy_score
 
 LIMIT = 30
 
@@ -88,7 +88,8 @@ class LinkCatalog:
         if self._loading is None and self._aliases is None:
             self._loading = self._executor.submit(_read_aliases, self._index().pages())
 
-    def _ready_aliases(self) -> dict[Path, list[str]]:
+    def aliases(self) -> dict[Path, list[str]]:
+        """Page → its frontmatter aliases, as far as they are read (empty until the first read is done)."""
         self.start_loading()
         if self._aliases is None and self._loading is not None and self._loading.done():
             self._aliases = self._loading.result()
@@ -136,14 +137,14 @@ class LinkCatalog:
 
     def _file_suggestions(self, query: str) -> list[Suggestion]:
         rows: list[tuple[str, Path, str, str | None]] = [(n, p, f, None) for n, p, f in self.names()]
-        for page, aliases in self._ready_aliases().items():
+        for page, aliases in self.aliases().items():
             rows.extend((alias, page, f"alias of {page.stem}", alias) for alias in aliases)
         scored = []
         for name, path, detail, alias in rows:
-            score = fuzzy_score(query, name)
+            score = fuzzy.score(query, name)
             if score is not None:
-                scored.append((-score, not is_page(path), name.lower(), detail, name, path, alias))
-        scored.sort(key=lambda row: row[:4])
+                scored.append((-score, not is_page(path), len(name), name.lower(), detail, name, path, alias))
+        scored.sort(key=lambda row: row[:5])
         index = self._index()
         found = []
         for *_key, detail, name, path, alias in scored[:LIMIT]:
@@ -153,11 +154,8 @@ class LinkCatalog:
 
 
 def _ranked(query: str, labels: list[str]) -> list[str]:
-    scored = [(s, i, label) for i, label in enumerate(labels) if (s := fuzzy_score(query, label)) is not None]
-    if not query.strip():
-        return labels[:LIMIT]
-    scored.sort(key=lambda row: (-row[0], row[1]))
-    return [label for _s, _i, label in scored[:LIMIT]]
+    """Headings matching ``query`` (the one fuzzy rule), in page order when nothing is typed."""
+    return fuzzy.rank(query, labels, limit=LIMIT)
 
 
 class LinkCompleter(QObject):

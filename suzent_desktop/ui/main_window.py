@@ -9,23 +9,26 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence
+from PySide6.QtCore import QProcess, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QIcon, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
     QLabel,
     QMainWindow,
     QProgressBar,
     QPushButton,
+    QStackedWidget,
     QToolBar,
     QWidget,
 )
 
 from suzent_desktop.core import operations
 from suzent_desktop.core.events import ChangeSet, FileChanges
+from suzent_desktop.core.links import VaultIndex
 from suzent_desktop.ui import theme
 from suzent_desktop.ui.command_palette import CommandPalette
 from suzent_desktop.ui.editor import EditorArea
@@ -41,6 +44,7 @@ from suzent_desktop.ui.services import AppServices
 from suzent_desktop.ui.settings_dialog import SettingsDialog
 from suzent_desktop.ui.vault_tree import VaultTree
 from suzent_desktop.ui.watcher import VaultWatcher
+from suzent_desktop.ui.welcome import WelcomePage
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +59,7 @@ def app_icon() -> QIcon:
     return QIcon(str(icon_path))
 
 
+DEMO_FIRST_PAGE = "3_Personal/About Me.md"  # the welcome page's demo button opens it on the demo home
 DEMO_LOOK_SECONDS = 60.0  # a demo's first automatic dream waits this long after the Dream panel is seen
 
 
@@ -92,7 +97,11 @@ class MainWindow(QMainWindow):
         self.ask_before_closing = True  # False: a scripted close (smoke test) stops a dream without asking
 
         self.editors = EditorArea(layout.notebook_dir, read_only_dirs=(layout.archive_dir, layout.transcripts_dir))
-        self.setCentralWidget(self.editors)
+        self.welcome = self._build_welcome()
+        self.center = QStackedWidget()  # the welcome page while no page is open, else the editors
+        self.center.addWidget(self.welcome)
+        self.center.addWidget(self.editors)
+        self.setCentralWidget(self.center)
         self.tree = VaultTree(services, self.prompter)
         self.watcher = VaultWatcher([layout.notebook_dir, layout.memory_dir], self)
 
@@ -119,6 +128,8 @@ class MainWindow(QMainWindow):
         manager = theme.current()
         if manager is not None:
             manager.theme_changed.connect(self.editors.refresh_theme)  # a bound slot dies with the widget
+            self.apply_theme(services.settings.theme)
+        self._show_center()
 
     # -- construction -----------------------------------------------------------------------------
     def _dock(self, key: str, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
@@ -133,6 +144,19 @@ class MainWindow(QMainWindow):
         self.addDockWidget(area, dock)
         self.docks[key] = dock
         return dock
+
+    def _build_welcome(self) -> WelcomePage:
+        layout = self.services.layout
+        page = WelcomePage(layout.home, layout.notebook_dir, demo_home=operations.is_demo_home(layout.home))
+        page.demo_requested.connect(self.open_demo)
+        page.switcher_requested.connect(self.show_quick_switcher)
+        page.search_requested.connect(self.focus_search)
+        page.dream_requested.connect(lambda: self.show_dock("dream"))
+        return page
+
+    def _show_center(self) -> None:
+        """The welcome page when no page is open (at launch, after the last tab closes), else the editors."""
+        self.center.setCurrentWidget(self.editors if self.editors.count() else self.welcome)
 
     def _build_docks(self) -> None:
         left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
@@ -224,6 +248,7 @@ class MainWindow(QMainWindow):
         for action in (
             a("new_page", "New page…", lambda: self.tree.create_page(self._current_folder()), "Ctrl+N"),
             a("quick_open", "Quick switcher…", self.show_quick_switcher, "Ctrl+O"),
+            a("reveal", "Reveal in tree", self.reveal_in_tree),
             a("save", "Save", self.editors.save_current, QKeySequence.StandardKey.Save),
             a("close_tab", "Close tab", lambda: self.editors.close_tab(self.editors.currentIndex()), "Ctrl+W"),
         ):
@@ -265,6 +290,18 @@ class MainWindow(QMainWindow):
         view_menu = menu.addMenu("&View")
         for dock in self.docks.values():
             view_menu.addAction(dock.toggleViewAction())
+        view_menu.addSeparator()
+        theme_menu = view_menu.addMenu("&Theme")
+        self.theme_actions: dict[str, QAction] = {}
+        group = QActionGroup(self)
+        for mode, text in (("system", "System"), ("light", "Light"), ("dark", "Dark")):
+            action = a(f"theme_{mode}", text, lambda m=mode: self.choose_theme(m))
+            action.setProperty("paletteText", f"Theme: {text}")
+            action.setCheckable(True)
+            group.addAction(action)
+            theme_menu.addAction(action)
+            self.theme_actions[mode] = action
+        self.theme_actions[self.services.settings.theme].setChecked(True)
 
         toolbar = QToolBar("Navigation", self)
         toolbar.setObjectName("toolbar_nav")
@@ -294,6 +331,10 @@ class MainWindow(QMainWindow):
         self.editors.missing_attachment.connect(
             lambda target: self.statusBar().showMessage(f"No file named {target} in the vault", 6000)
         )
+        self.editors.reveal_requested.connect(self.reveal_in_tree)
+        self.editors.current_page_changed.connect(lambda _path: self._show_center())
+        self.tabifiedDockWidgetActivated.connect(self._on_dock_tab)
+        bridge.settings_changed.connect(self._on_settings_changed)
         watcher = self.watcher
         watcher.added.connect(self._on_file_added)
         watcher.folder_added.connect(self._on_folder_added)
@@ -311,11 +352,23 @@ class MainWindow(QMainWindow):
         if watch:
             self._background.append(self.watcher.start())
             self._agent_timer.start()
+        self._background.append(self.services.submit(self._scan_names()))
         first_sync = self.services.reindex(full=False) if index else None
-        if not index:
+        if first_sync is None:
             self._status_timer.start()
+        else:  # an index already current announces no change: show its rows all the same
+            first_sync.add_done_callback(lambda _task: self._shut_down or self._status_timer.start())
         if serve:
             self._background.append(self.services.submit(self._serve_after(first_sync)))
+
+    async def _scan_names(self) -> None:
+        """Build the page-name index on a worker thread, so the first Ctrl+O or ``[[`` does not walk the vault."""
+        root = self.services.layout.notebook_dir
+        if root.is_dir():
+            index = await asyncio.to_thread(VaultIndex.scan, root)
+            if not self._shut_down:
+                self.editors.adopt_pages(index)
+                self.editors.catalog.start_loading()  # aliases, on their own worker
 
     async def _serve_after(self, first_sync: asyncio.Task[Any] | None) -> None:
         """The dream schedule starts once the initial sync is done, so opening stays quick.
@@ -416,8 +469,9 @@ class MainWindow(QMainWindow):
 
     # -- dialogs --------------------------------------------------------------------------------------------
     def show_quick_switcher(self) -> QuickSwitcher:
-        switcher = QuickSwitcher(self.services.layout.notebook_dir, self)
+        switcher = QuickSwitcher(self.editors.catalog, self.services.layout.notebook_dir, self)
         switcher.page_chosen.connect(lambda p: self.open_path(p, None))
+        switcher.create_requested.connect(self.tree.create_page)
         switcher.open()
         self._switcher = switcher
         return switcher
@@ -445,6 +499,59 @@ class MainWindow(QMainWindow):
     def focus_search(self) -> None:
         self.show_dock("search")
         self.search_pane.focus_query()
+
+    def _on_dock_tab(self, dock: QDockWidget) -> None:
+        """Clicking the Search tab means "I want to search": the query box takes the keys."""
+        if dock is self.docks["search"]:
+            self.search_pane.focus_query()
+
+    def reveal_in_tree(self, path: Path | None = None) -> Path | None:
+        """Show the Vault dock with the page (default: the open one) expanded to, selected and focused."""
+        if path is None:
+            editor = self.editors.current_editor()
+            path = editor.path if editor is not None else None
+        if path is None or self.tree.item_for(Path(path)) is None:
+            self.statusBar().showMessage("The open file is not in the vault tree", 4000)
+            return None
+        self.show_dock("vault")
+        self.tree.select_path(Path(path))
+        self.tree.setFocus(Qt.FocusReason.OtherFocusReason)
+        return Path(path)
+
+    def _on_settings_changed(self, settings: Any) -> None:
+        self.apply_theme(settings.theme)  # the Settings dialog's choice applies at once too
+
+    def apply_theme(self, mode: str) -> None:
+        manager = theme.current()
+        if manager is not None and manager.mode != mode:
+            manager.set_mode(mode)
+        if mode in self.theme_actions:
+            self.theme_actions[mode].setChecked(True)
+
+    def choose_theme(self, mode: str) -> None:
+        """View ▸ Theme: applied at once and remembered in config.toml."""
+        self.apply_theme(mode)
+        settings = self.services.settings
+        if settings.theme != mode:
+            try:
+                self.services.save_settings(settings.replace(theme=mode))
+            except OSError as exc:
+                self._on_status_message(f"Error: the theme could not be saved: {exc}")
+
+    def open_demo(self) -> None:
+        """On the demo home, open one of its pages; elsewhere start the demo in its own window and home."""
+        layout = self.services.layout
+        if operations.is_demo_home(layout.home):
+            first = layout.notebook_dir / DEMO_FIRST_PAGE
+            self.open_path(first if first.is_file() else layout.notebook_dir / "index.md")
+            return
+        if self.launch_demo():
+            self.statusBar().showMessage("Opening the demo in a new window…", 8000)
+        else:
+            self._on_status_message("Error: the demo could not be started")
+
+    def launch_demo(self) -> bool:
+        return QProcess.startDetached(sys.executable, ["-m", "suzent_desktop", "demo"])[0]
 
     # -- memory operations ------------------------------------------------------------------------------------
     def run_dream(self, *, dry_run: bool = False) -> asyncio.Task[Any]:

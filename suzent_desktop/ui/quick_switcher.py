@@ -1,58 +1,65 @@
-"""Ctrl+O: jump to any page by typing a few letters of its name (fuzzy, subsequence match)."""
+"""Ctrl+O: jump to any page by typing a few letters of its name; create it when none matches.
+
+Matching is the one fuzzy rule of ``core.fuzzy`` (every word, any order, typos forgiven).
+Names come from the editor area's cached ``LinkCatalog`` (the same list ``[[`` completes
+from), so opening the switcher never walks the vault. Aliases from frontmatter are rows of
+their own that open their page, as in Obsidian.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from pathlib import Path
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import QDialog, QLineEdit, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QDialog, QLabel, QLineEdit, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
-from suzent_desktop.core.operations import markdown_files
+from suzent_desktop.core import fuzzy, operations
+from suzent_desktop.core.links import is_page
+
+if TYPE_CHECKING:
+    from suzent_desktop.ui.link_completer import LinkCatalog
+
+LIMIT = 50
+NEW_PAGE_FOLDER = "0_Inbox"  # where a page made from a bare name goes (as for a missing link's page)
 
 
-def fuzzy_score(query: str, candidate: str) -> float | None:
-    """Score a subsequence match: None if the letters of ``query`` are not all in order in ``candidate``.
+@dataclass(frozen=True)
+class Entry:
+    """One row: what is shown and matched (``label``), what choosing it does (``payload``)."""
 
-    Consecutive letters, matches at word starts and a short candidate score higher, so
-    "mlp" prefers "Machine Learning Projects" over "example lamp".
+    label: str
+    payload: object
+    detail: str = ""
+    path: str = ""  # a second text to match when the label does not (a page's vault path)
+
+
+@dataclass(frozen=True)
+class CreatePage:
+    """The payload of the "Create page" row: a page to make, then open."""
+
+    folder: Path
+    name: str
+
+
+def new_page_place(root: Path, query: str) -> CreatePage | None:
+    """Where a page typed into the switcher is created: ``a/b/Name`` in that folder, a bare name in the inbox.
+
+    None when the text cannot be a page name inside the vault (empty, ``..``, a hidden folder).
     """
-    query = query.strip().lower()
-    if not query:
-        return 0.0
-    text = candidate.lower()
-    score = 0.0
-    pos = 0
-    previous = -2
-    for char in query:
-        if char == " ":
-            continue
-        found = text.find(char, pos)
-        if found < 0:
-            return None
-        score += 1.0
-        if found == previous + 1:
-            score += 2.0
-        if found == 0 or not text[found - 1].isalnum():
-            score += 3.0
-        elif candidate[found].isupper() and candidate[found - 1].islower():
-            score += 2.0
-        previous = found
-        pos = found + 1
-    if query in text:
-        score += 5.0
-    return score - 0.05 * len(candidate)
-
-
-def rank(query: str, candidates: Iterable[str], limit: int = 50) -> list[str]:
-    scored = [(s, c) for c in candidates if (s := fuzzy_score(query, c)) is not None]
-    scored.sort(key=lambda pair: (-pair[0], pair[1].lower()))
-    return [c for _, c in scored[:limit]]
+    parts = [p.strip() for p in PurePosixPath(query.strip().replace("\\", "/")).parts]
+    if not parts or any(not p or p in (".", "..") or p.startswith(".") or p == "/" for p in parts):
+        return None
+    *folders, name = parts
+    folder = root.joinpath(*folders) if folders else root / NEW_PAGE_FOLDER
+    return CreatePage(folder, name[:-3] if name.lower().endswith(".md") else name)
 
 
 class _Keys(QObject):
-    """Up/Down/Enter typed in the search field drive the list."""
+    """Up/Down/Enter typed in the search field drive the list; Shift+Enter creates (switcher)."""
 
     def __init__(self, dialog: FuzzyDialog) -> None:
         super().__init__(dialog)
@@ -68,6 +75,8 @@ class _Keys(QObject):
                 listing.setCurrentRow(row)
                 return True
             if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+                if event.modifiers() & Qt.KeyboardModifier.ShiftModifier and self.dialog.choose_typed():
+                    return True
                 self.dialog.choose_current()
                 return True
         return False
@@ -87,8 +96,12 @@ class FuzzyDialog(QDialog):
         self.input.setObjectName("paletteInput")
         self.input.setPlaceholderText(placeholder)
         self.list = QListWidget()
+        self.hint = QLabel()
+        self.hint.setObjectName("paletteHint")
+        self.hint.setEnabled(False)  # drawn in the muted colour
         layout.addWidget(self.input)
         layout.addWidget(self.list)
+        layout.addWidget(self.hint)
         self.input.textChanged.connect(self.refilter)
         self.input.installEventFilter(_Keys(self))
         self.list.itemActivated.connect(lambda _item: self.choose_current())
@@ -101,17 +114,22 @@ class FuzzyDialog(QDialog):
             self.move(geo.x() + (geo.width() - self.width()) // 2, geo.y() + 80)
         self.input.setFocus()
 
-    def entries(self) -> Sequence[tuple[str, object, str]]:
-        """(label, payload, detail) rows; subclasses provide them."""
+    def entries(self) -> Sequence[Entry]:
+        """The rows to filter; subclasses provide them."""
+        return []
+
+    def no_match(self, query: str) -> list[Entry]:
+        """Rows offered when nothing matches ``query`` (the switcher offers to create the page)."""
         return []
 
     def refilter(self, query: str = "") -> None:
-        rows = {label: (payload, detail) for label, payload, detail in self.entries()}
+        found = fuzzy.rank(query, self.entries(), key=lambda e: e.label, limit=LIMIT, alt=lambda e: e.path)
+        if not found and query.strip():
+            found = self.no_match(query)
         self.list.clear()
-        for label in rank(query, rows):
-            payload, detail = rows[label]
-            item = QListWidgetItem(f"{label}    {detail}" if detail else label)
-            item.setData(Qt.ItemDataRole.UserRole, payload)
+        for entry in found:
+            item = QListWidgetItem(f"{entry.label}    {entry.detail}" if entry.detail else entry.label)
+            item.setData(Qt.ItemDataRole.UserRole, entry.payload)
             self.list.addItem(item)
         if self.list.count():
             self.list.setCurrentRow(0)
@@ -127,33 +145,62 @@ class FuzzyDialog(QDialog):
         self.accept()
         self.chosen(payload)
 
+    def choose_typed(self) -> bool:
+        """Shift+Enter: act on the typed text itself; False when the dialog has no such action."""
+        return False
+
     def chosen(self, payload: object) -> None:
         raise NotImplementedError
 
 
 class QuickSwitcher(FuzzyDialog):
-    page_chosen = Signal(object)  # Path
+    """Pages and their aliases; Enter opens, and with no match Enter creates the typed page."""
 
-    def __init__(self, root: Path, parent: QWidget | None = None) -> None:
-        super().__init__("Go to page…", parent)
+    page_chosen = Signal(object)  # Path
+    create_requested = Signal(object, str)  # folder Path, page name
+
+    def __init__(self, catalog: LinkCatalog, root: Path, parent: QWidget | None = None) -> None:
+        super().__init__("Find or create a page…", parent)
         self.root = Path(root)
-        self._entries: list[tuple[str, object, str]] = []
-        for path in markdown_files(self.root):
-            rel = path.relative_to(self.root)
-            folder = rel.parent.as_posix()
-            self._entries.append((path.stem, str(path), "" if folder == "." else folder))
-        # Same-named pages in several folders need a distinguishing label.
-        counts: dict[str, int] = {}
-        for label, _p, _d in self._entries:
-            counts[label] = counts.get(label, 0) + 1
-        self._entries = [
-            (f"{label} ({detail})" if counts[label] > 1 else label, payload, detail)
-            for label, payload, detail in self._entries
-        ]
+        self.hint.setText("↑↓ to move · Enter to open · Shift+Enter to create · Esc to close")
+        self._entries = self._build(catalog)
         self.refilter("")
 
-    def entries(self) -> Sequence[tuple[str, object, str]]:
+    @staticmethod
+    def _build(catalog: LinkCatalog) -> list[Entry]:
+        pages = [(name, path, folder) for name, path, folder in catalog.names() if is_page(path) or operations.is_canvas(path)]
+        counts: dict[str, int] = {}
+        for name, _path, _folder in pages:
+            counts[name] = counts.get(name, 0) + 1
+        entries = [
+            Entry(f"{name} ({folder})" if counts[name] > 1 and folder else name, str(path), folder,
+                  f"{folder}/{name}" if folder else "")
+            for name, path, folder in pages
+        ]
+        for page, aliases in catalog.aliases().items():
+            entries.extend(Entry(alias, str(page), f"→ {page.stem}") for alias in aliases)
+        return entries
+
+    def entries(self) -> Sequence[Entry]:
         return self._entries
 
+    def no_match(self, query: str) -> list[Entry]:
+        place = new_page_place(self.root, query)
+        if place is None:
+            return []
+        where = place.folder.relative_to(self.root).as_posix()
+        return [Entry(f"Create page “{place.name}”", place, f"in {where}")]
+
+    def choose_typed(self) -> bool:
+        place = new_page_place(self.root, self.input.text())
+        if place is None:
+            return False
+        self.accept()
+        self.chosen(place)
+        return True
+
     def chosen(self, payload: object) -> None:
-        self.page_chosen.emit(Path(str(payload)))
+        if isinstance(payload, CreatePage):
+            self.create_requested.emit(payload.folder, payload.name)
+        else:
+            self.page_chosen.emit(Path(str(payload)))

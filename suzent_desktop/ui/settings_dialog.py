@@ -12,6 +12,7 @@ from typing import Any
 
 from PySide6.QtWidgets import (
     QCheckBox,
+    QComboBox,
     QDialog,
     QDialogButtonBox,
     QDoubleSpinBox,
@@ -28,7 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from suzent_desktop.settings import Settings, SettingsError, coerce, field_types
+from suzent_desktop.settings import CHOICES, Settings, SettingsError, coerce, field_types
 from suzent_desktop.ui.services import AppServices
 
 GROUPS: list[tuple[str, list[str]]] = [
@@ -51,6 +52,7 @@ GROUPS: list[tuple[str, list[str]]] = [
     ("MEMORY.md", ["memory_md_max_lines", "memory_md_max_chars"]),
     ("Agents (MCP server)", ["mcp_allow_maintenance"]),
     ("Capture", ["memory_keep_transcripts"]),
+    ("Appearance", ["theme"]),
     ("The app's own files when the vault has its own index.md, log.md, schema.md",
      ["alt_index_name", "alt_log_name", "alt_schema_name"]),
 ]
@@ -76,6 +78,7 @@ HELP: dict[str, str] = {
     "memory_md_max_lines": "MEMORY.md line bound.",
     "memory_md_max_chars": "MEMORY.md character bound.",
     "mcp_allow_maintenance": "Let an agent connected through `suzent-desktop mcp` run dream and lint.",
+    "theme": "system, light or dark (also View ▸ Theme).",
     "memory_keep_transcripts": "Keep every conversation turn verbatim in memory/transcripts/ (searchable).",
 }
 
@@ -154,6 +157,11 @@ class SettingsDialog(QDialog):
             dspin.setDecimals(2)
             dspin.setValue(float(value))
             return dspin
+        if key in CHOICES:
+            combo = QComboBox()
+            combo.addItems(list(CHOICES[key]))
+            combo.setCurrentText(str(value))
+            return combo
         line = QLineEdit(str(value))
         if key in PATH_KEYS:
             line.setPlaceholderText("default")
@@ -185,6 +193,8 @@ class SettingsDialog(QDialog):
             return editor.value()
         if isinstance(editor, QLineEdit):
             return editor.text().strip()
+        if isinstance(editor, QComboBox):
+            return editor.currentText()
         raise TypeError(key)
 
     def set_value(self, key: str, value: Any) -> None:
@@ -196,6 +206,8 @@ class SettingsDialog(QDialog):
             editor.setValue(value)
         elif isinstance(editor, QLineEdit):
             editor.setText(str(value))
+        elif isinstance(editor, QComboBox):
+            editor.setCurrentText(str(value))
 
     def collect(self) -> Settings:
         """Every field validated with the same rules as config.toml; raises SettingsError."""

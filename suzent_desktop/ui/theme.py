@@ -1,7 +1,9 @@
-"""Light and dark palettes that follow the system colour scheme (QStyleHints.colorScheme).
+"""Light and dark palettes, chosen by the ``theme`` setting: "system", "light" or "dark".
 
-Fusion is used on every platform so both palettes look the same everywhere; the preview's
-CSS is derived from the same choice. ``theme_changed`` lets views re-render their HTML.
+"system" follows the platform's colour scheme (QStyleHints.colorScheme) and keeps following
+it; on a bare X11 session that has none, it is light, which is why a fixed choice exists
+(View ▸ Theme). Fusion is used on every platform so both palettes look the same everywhere;
+the preview's CSS is derived from the same choice. ``theme_changed`` lets views re-render.
 """
 
 from __future__ import annotations
@@ -21,7 +23,10 @@ QStatusBar QLabel { padding: 0 6px; }
 QFrame#conflictBar { background: palette(highlight); border-radius: 4px; }
 QFrame#conflictBar QLabel { color: palette(highlighted-text); font-weight: 600; }
 QLineEdit#paletteInput { padding: 6px; font-size: 12pt; }
+QLabel#paletteHint { font-size: 9pt; }
 """
+
+MODES = ("system", "light", "dark")
 
 
 def system_is_dark() -> bool:
@@ -82,7 +87,7 @@ def light_palette() -> QPalette:
 
 
 class ThemeManager(QObject):
-    """Applies the palette now and again whenever the system scheme changes."""
+    """Applies the palette of the chosen mode now, and again when the system scheme changes in "system" mode."""
 
     theme_changed = Signal(bool)  # dark?
 
@@ -90,12 +95,21 @@ class ThemeManager(QObject):
         super().__init__(parent or app)
         self.app = app
         self.dark = False
+        self.mode = "system"
         app.setStyle("Fusion")
         QGuiApplication.styleHints().colorSchemeChanged.connect(self._on_scheme)
         self.apply(system_is_dark())
 
     def _on_scheme(self, _scheme: Qt.ColorScheme) -> None:
-        self.apply(system_is_dark())
+        if self.mode == "system":
+            self.apply(system_is_dark())
+
+    def set_mode(self, mode: str) -> None:
+        """"system", "light" or "dark" (the ``theme`` setting); applied at once."""
+        if mode not in MODES:
+            raise ValueError(f"unknown theme {mode!r} (known: {', '.join(MODES)})")
+        self.mode = mode
+        self.apply(system_is_dark() if mode == "system" else mode == "dark")
 
     def apply(self, dark: bool) -> None:
         self.dark = dark
