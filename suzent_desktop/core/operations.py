@@ -211,3 +211,11 @@ def load_embedder(settings: Settings) -> Embedder:
     from suzent_desktop.core.embedding import make_embedder
 
     return make_embedder(settings)
+
+
+def leave_the_window_a_core(embedder: Embedder, settings: Settings) -> None:
+    """While the window is up the bundled model runs on ``window_embedding_threads`` (by default
+    one core fewer than the machine has), so the GUI thread never waits for a core."""
+    from suzent_desktop.core.embedding import use_window_threads
+
+    use_window_threads(embedder, settings.window_embedding_threads)

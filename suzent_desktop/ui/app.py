@@ -8,13 +8,38 @@ window stops both cleanly (the runner rolls back a run in progress) before the l
 from __future__ import annotations
 
 import asyncio
+import importlib
 import logging
 import os
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
 log = logging.getLogger(__name__)
+
+# Imported by the engine on first use (the first dream, the first page rendered from a dream's
+# diff): imported here on a worker once the window is up, so no first use imports on the GUI thread.
+WARM_MODULES = (
+    "suzent_desktop.core.dream.offline",
+    "suzent_desktop.core.dream.agent",
+    "suzent_desktop.core.dream.lint",
+)
+
+
+def warm_imports(modules: tuple[str, ...] = WARM_MODULES) -> threading.Thread:
+    """Import ``modules`` on a daemon thread (a failure is logged: the real use reports it)."""
+
+    def run() -> None:
+        for name in modules:
+            try:
+                importlib.import_module(name)
+            except Exception:
+                log.debug("warming %s failed", name, exc_info=True)
+
+    thread = threading.Thread(target=run, name="warm-imports", daemon=True)
+    thread.start()
+    return thread
 
 
 def _application():  # noqa: ANN202 - QApplication
@@ -30,17 +55,31 @@ def _application():  # noqa: ANN202 - QApplication
     return app
 
 
-async def _run_window(home: Path, settings: Any = None) -> int:
-    from suzent_desktop.ui.main_window import MainWindow, app_icon
-    from suzent_desktop.ui.services import AppServices, freeze_survivors
+def show_window(services: Any) -> Any:
+    """Show the main window on ``services`` and settle the process for interactive use.
 
-    services = AppServices.open(home, **({"settings": settings} if settings is not None else {}))
+    From here on no full garbage collection runs on its own (see :mod:`gc_policy`), and the
+    modules the first dream or search would import are imported on a worker thread, so that
+    first use does not import them on the GUI thread.
+    """
+    from suzent_desktop.ui import gc_policy
+    from suzent_desktop.ui.main_window import MainWindow, app_icon
+
     window = MainWindow(services)
     window.setWindowIcon(app_icon())
+    window.show()
+    gc_policy.install()
+    warm_imports()
+    return window
+
+
+async def _run_window(home: Path, settings: Any = None) -> int:
+    from suzent_desktop.ui.services import AppServices
+
+    services = AppServices.open(home, **({"settings": settings} if settings is not None else {}))
+    window = show_window(services)
     closed = asyncio.Event()
     window.closed.connect(closed.set)
-    window.show()
-    freeze_survivors()
     window.start_background()
     quit_after = os.environ.get("SUZENT_QUIT_AFTER_START", "").strip()
     if quit_after:  # smoke test of a packaged build: open, run a few seconds, close cleanly

@@ -11,7 +11,6 @@ its progress drives the status-bar progress bar and the Cancel button stops it.
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
 import threading
 from collections.abc import Callable, Coroutine
@@ -22,6 +21,7 @@ from PySide6.QtCore import QObject, Signal
 
 from suzent_desktop.core import operations
 from suzent_desktop.core.events import ChangeSet, FileChanges
+from suzent_desktop.ui import gc_policy
 from suzent_desktop.ui.bridge import Bridge
 
 if TYPE_CHECKING:
@@ -32,18 +32,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 ProgressFn = Callable[[int, int, str], None]
-
-
-def freeze_survivors() -> None:
-    """Move every object alive now out of the cyclic collector's scans.
-
-    After startup, an index pass or a dream, the survivors are long-lived (Qt wrappers,
-    the engine, module state). Left in the oldest generation, each full collection walks
-    all of them on the GUI thread: 200-450 ms pauses measured during a background reindex
-    and dream, against a 100 ms budget. Frozen, they are still freed by reference counting;
-    only cyclic garbage among them would wait, which these points in time hardly hold.
-    """
-    gc.freeze()
 
 
 class AppServices(QObject):
@@ -62,6 +50,7 @@ class AppServices(QObject):
         self.bridge = bridge or Bridge(self)
         self.manager = manager
         self.runner: DreamRunner = runner if runner is not None else self._make_runner(manager)
+        self._leave_the_window_a_core()
         self.last_error: str | None = None
         self.index_stats: Any = None
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -82,6 +71,13 @@ class AppServices(QObject):
         bridge.setParent(services)
         return services
 
+    def _leave_the_window_a_core(self, embedder: Any = None) -> None:
+        """The bundled model's threads follow ``window_embedding_threads`` while the window is up."""
+        embedder = embedder if embedder is not None else getattr(self.manager, "embedder", None)
+        settings = getattr(self.manager, "settings", None)
+        if embedder is not None and settings is not None:
+            operations.leave_the_window_a_core(embedder, settings)
+
     def _make_runner(self, manager: MemoryManager) -> DreamRunner:
         return operations.dream_runner(manager, on_phase=self._on_phase, on_result=self._on_result)
 
@@ -89,7 +85,7 @@ class AppServices(QObject):
         self.bridge.dream_phase.emit(phase)
 
     def _on_result(self, result: Any) -> None:
-        freeze_survivors()
+        gc_policy.safe_point()
         self.bridge.dream_result.emit(result)
         changes = getattr(result, "changes", None)
         if isinstance(changes, ChangeSet) and not changes.empty:
@@ -169,7 +165,7 @@ class AppServices(QObject):
         return result
 
     def _clear_current(self, task: asyncio.Task[Any]) -> None:
-        freeze_survivors()
+        gc_policy.safe_point()
         if self._current is task:
             label = self._current_label or ""
             self._current = None
@@ -274,6 +270,8 @@ class AppServices(QObject):
         self.manager.settings = settings
         if settings.embedding_model != previous.embedding_model:
             self.switch_embedder(settings)
+        else:
+            self._leave_the_window_a_core()
         if self.runner is not None:
             self.runner.wake()  # a new interval or an enabled schedule applies now
         self.bridge.settings_changed.emit(settings)
@@ -289,6 +287,7 @@ class AppServices(QObject):
     async def _switch_embedder(self, settings: Settings, label: str, cancel: threading.Event) -> ChangeSet:
         try:
             embedder = await asyncio.to_thread(operations.load_embedder, settings)
+            self._leave_the_window_a_core(embedder)
             await asyncio.to_thread(lambda: embedder.dim)  # one real call: an unreachable provider fails here
         except Exception as exc:  # the index stays with the model it was built with, and says so
             old = getattr(self.manager.embedder, "name", "the previous model")

@@ -35,7 +35,8 @@ from suzent_desktop.ui.services import AppServices
 GROUPS: list[tuple[str, list[str]]] = [
     ("Paths (take effect on restart)", ["notebook_path", "memory_path", "index_path"]),
     ("Models (empty = built-in offline engine)",
-     ["extraction_model", "embedding_model", "memory_consolidation_model", "llm_timeout_seconds"]),
+     ["extraction_model", "embedding_model", "window_embedding_threads", "memory_consolidation_model",
+      "llm_timeout_seconds"]),
     (
         "Consolidation (dreaming)",
         [
@@ -63,6 +64,8 @@ HELP: dict[str, str] = {
     "index_path": "The derived search index (safe to delete). Empty: <home>/.suzent/memory.",
     "extraction_model": "litellm model id used to pull facts out of a conversation turn.",
     "embedding_model": "Empty: bundled local MiniLM; 'hashing' for tests; else a litellm embedding model. A change rebuilds the index.",
+    "window_embedding_threads": "Threads the bundled model uses while this window is open; 0: one fewer than "
+    "the cores, so the window keeps one. The command line uses every core.",
     "memory_consolidation_model": "litellm model id for the dream agent.",
     "llm_timeout_seconds": "Limit for one model call (no retries inside litellm); 0 means none.",
     "alt_index_name": "Used instead of index.md when the vault root has your own index.md.",

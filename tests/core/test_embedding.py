@@ -123,3 +123,33 @@ def test_real_model_batches_match_single_calls() -> None:
     batched = embedder.embed(texts)
     single = np.stack([embedder.embed([t])[0] for t in (texts[0], texts[33], texts[69])])
     assert np.allclose(batched[[0, 33, 69]], single, atol=1e-4)
+
+
+def test_threads_leave_the_window_a_core_and_the_command_line_every_core() -> None:
+    assert embedding.embedding_threads(cores=2) == 2  # command line, MCP server
+    assert embedding.embedding_threads(window=True, cores=2) == 1
+    assert embedding.embedding_threads(window=True, cores=8) == 7
+    assert embedding.embedding_threads(window=True, cores=1) == 1  # never zero
+    assert embedding.embedding_threads(3, window=True, cores=2) == 3  # the setting wins in the window
+    assert embedding.embedding_threads(3, cores=2) == 2  # but not on the command line
+    assert OnnxMiniLMEmbedder().threads == embedding.available_cores()
+
+
+def test_changing_threads_makes_a_new_session_on_the_next_call() -> None:
+    embedder = OnnxMiniLMEmbedder(threads=2)
+    embedder._session, embedder._tokenizer = object(), object()  # as if loaded
+    embedder.set_threads(2)
+    assert embedder._session is not None  # same count: the loaded session stays
+    embedder.set_threads(1)
+    assert embedder.threads == 1 and embedder._session is None
+
+
+@pytest.mark.real_model
+def test_real_model_session_runs_with_the_thread_count_asked_for() -> None:
+    embedder = OnnxMiniLMEmbedder(threads=1)
+    first = embedder.embed(["The user prefers compact dashboards"])
+    assert embedder._session.get_session_options().intra_op_num_threads == 1
+    embedder.set_threads(2)
+    again = embedder.embed(["The user prefers compact dashboards"])
+    assert embedder._session.get_session_options().intra_op_num_threads == 2
+    assert np.allclose(first, again, atol=1e-5)

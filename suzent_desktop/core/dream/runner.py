@@ -29,6 +29,7 @@ import asyncio
 import datetime as dt
 import difflib
 import hashlib
+import importlib
 import json
 import shutil
 import tempfile
@@ -393,12 +394,14 @@ class DreamRunner:
         if self.engine is not None:
             return await self.engine(batch, tools)
         model = self.settings.memory_consolidation_model
+        # Engines are imported on a worker: on the window's loop a first import (100+ ms for the
+        # offline engine) would stall the GUI thread.
         if model:
-            from suzent_desktop.core.dream.agent import DreamAgent
-
-            return await DreamAgent(model, tools, llm=self.llm, call_timeout=self.settings.llm_timeout_seconds).run(batch)
-        from suzent_desktop.core.dream import offline
-
+            agent = await asyncio.to_thread(importlib.import_module, "suzent_desktop.core.dream.agent")
+            return await agent.DreamAgent(
+                model, tools, llm=self.llm, call_timeout=self.settings.llm_timeout_seconds
+            ).run(batch)
+        offline = await asyncio.to_thread(importlib.import_module, "suzent_desktop.core.dream.offline")
         embed = self._cached_embed()
         return await asyncio.to_thread(offline.consolidate, batch, tools, embed)
 
