@@ -1,12 +1,26 @@
-"""The longest GUI-thread stall while a full reindex and an offline dream run in the background.
+"""GUI-thread stalls while the app does its heaviest work: per phase, over several runs.
 
-A 10 ms QTimer records how late each tick fires (event-loop lag) while, on the same qasync
-loop as the real main window, a full reindex and a forced offline dream run (started from
-the dream panel, as a user would) run together and a keystroke lands in the open editor
-every 50 ms. Target: no stall above 100 ms. The slowest loop callbacks are listed so a
-regression names its culprit.
+A 10 ms QTimer records how late each tick fires (event-loop lag) in the real main window on
+the qasync loop, phase by phase, while a keystroke lands in the open editor every 50 ms:
 
-    python bench/ui_stall.py [--pages 5000] [--embedder hashing|bundled]
+- ``first index``: the app's first sync of a vault that has no index yet;
+- ``full reindex``: Full reindex (every file embedded again);
+- ``dream``: a forced offline dream started from the dream panel, as a user would;
+- ``typing``: plain typing in the open page, nothing else running;
+- ``[[ links``: typing ``[[`` and a few letters until the link completer pops up, then Escape;
+- ``switcher``: opening the quick switcher (Ctrl+O), typing a query, closing it.
+
+Each run is a fresh process on a freshly written vault (``--runs``, default 3), for each
+embedder and vault size asked for. Target: no stall above 100 ms in any phase of any run.
+Printed per phase: max and p99 lag, and the number of stalls over 100 ms (and 50 ms), then
+the same over all phases. When the GUI thread is late, a watchdog thread samples its stack
+(and the other threads'), and calls that may hold the GIL (store, embedder, gc) are timed,
+so a stall names its culprit.
+
+    python bench/ui_stall.py [--pages 1000 5000] [--embedder hashing bundled] [--runs 3]
+                             [--gc app|default] [--phases ...] [--json FILE]
+
+The machine's load matters: on shared cores the figures are worse than on an idle machine.
 """
 
 from __future__ import annotations
@@ -15,14 +29,16 @@ import argparse
 import asyncio
 import gc
 import inspect
+import json
 import os
 import shutil
-import statistics
+import subprocess
 import sys
 import tempfile
 import time
 import traceback
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -30,7 +46,10 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 TICK_MS = 10
+TYPE_MS = 50
 TARGET_MS = 100.0
+PHASES = ("first index", "full reindex", "dream", "typing", "[[ links", "switcher")
+SETTLE_S = 1.0  # after a phase's work: the panes redraw what it changed
 
 
 def _coro_where(coro) -> str:  # noqa: ANN001 - a coroutine
@@ -206,16 +225,23 @@ class CallClock:
 
 
 class LagMeter:
-    """A 10 ms timer; lag is how much later than due each tick fired."""
+    """A 10 ms timer; lag is how much later than due each tick fired.
+
+    For each late tick it also keeps the CPU time the GUI thread and the whole process used
+    in the gap: a stall where the GUI thread ran most of the time is GUI-thread work; one
+    where it hardly ran waited for the GIL (other threads) or for a core (the machine).
+    """
 
     def __init__(self) -> None:
         from PySide6.QtCore import QTimer
 
         self.lags: list[float] = []
+        self.late: list[tuple[float, float, float]] = []  # (lag, GUI-thread CPU, process CPU) in ms
         self.timer = QTimer()
         self.timer.setInterval(TICK_MS)
         self.timer.timeout.connect(self._tick)
         self._last = 0.0
+        self._cpu = (0.0, 0.0)
 
     @property
     def last(self) -> float:
@@ -223,6 +249,7 @@ class LagMeter:
 
     def start(self) -> None:
         self._last = time.perf_counter()
+        self._cpu = (time.thread_time(), time.process_time())
         self.timer.start()
 
     def stop(self) -> None:
@@ -230,8 +257,21 @@ class LagMeter:
 
     def _tick(self) -> None:
         now = time.perf_counter()
-        self.lags.append(max(0.0, (now - self._last) * 1000 - TICK_MS))
+        cpu = (time.thread_time(), time.process_time())
+        lag = max(0.0, (now - self._last) * 1000 - TICK_MS)
+        self.lags.append(lag)
+        if lag > 50:
+            self.late.append((lag, (cpu[0] - self._cpu[0]) * 1000, (cpu[1] - self._cpu[1]) * 1000))
         self._last = now
+        self._cpu = cpu
+
+
+def _load() -> float:
+    """The machine's 1-minute load average (other engineers' work included)."""
+    try:
+        return float(Path("/proc/loadavg").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return -1.0
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -241,170 +281,354 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def _measure(home: Path, figures: dict, gc_freeze: str) -> None:
-    from PySide6.QtCore import Qt, QTimer
+def _off_cpu(late: list) -> int:
+    """Stalls over 100 ms during which the whole process ran less than half the time: it was
+    waiting for a core (a loaded machine) or for the disk, not running our code."""
+    return sum(1 for lag, _gui, process in late if lag > TARGET_MS and process < 0.5 * lag)
+
+
+def _summary(lags: list[float], late: list | None = None) -> dict:
+    return {
+        "max": round(max(lags, default=0.0), 1),
+        "p99": round(_percentile(lags, 0.99), 1),
+        "over_100": sum(1 for v in lags if v > TARGET_MS),
+        "off_cpu": _off_cpu(late or []),
+        "over_50": sum(1 for v in lags if v > 50),
+        "ticks": len(lags),
+    }
+
+
+class Typist:
+    """A keystroke into the editor every 50 ms while a phase runs (the words a user types)."""
+
+    def __init__(self, editor) -> None:  # noqa: ANN001 - a PageEditor
+        from PySide6.QtCore import QTimer
+
+        self.editor = editor
+        self.typed = 0
+        self.timer = QTimer()
+        self.timer.setInterval(TYPE_MS)
+        self.timer.timeout.connect(self._one)
+
+    def _one(self) -> None:
+        from PySide6.QtCore import Qt
+        from PySide6.QtTest import QTest
+
+        QTest.keyClick(self.editor.source, Qt.Key.Key_A)
+        self.typed += 1
+
+    def start(self) -> None:
+        self.timer.start()
+
+    def stop(self) -> None:
+        self.timer.stop()
+
+
+class GuiImports:
+    """Modules imported for the first time on the GUI thread (each one a stall risk)."""
+
+    def __init__(self) -> None:
+        self.names: list[str] = []
+
+    def find_spec(self, name: str, path=None, target=None):  # noqa: ANN001, ANN201 - a meta path finder
+        import threading
+
+        if threading.current_thread() is threading.main_thread():
+            self.names.append(name)
+        return None  # the normal finders import it
+
+    def install(self) -> None:
+        sys.meta_path.insert(0, self)
+
+    def remove(self) -> None:
+        if self in sys.meta_path:
+            sys.meta_path.remove(self)
+
+
+class Probe:
+    """Everything recorded while one phase runs: lags, slow loop callbacks, stacks, GIL gaps."""
+
+    def __init__(self, clock: CallClock) -> None:
+        self.clock = clock
+        self.meter = LagMeter()
+        self.slow = SlowCallbacks()
+        self.sampler = StallSampler(self.meter)
+        self.imports = GuiImports()
+
+    def start(self) -> None:
+        self.load = _load()
+        self.clock.calls.clear()
+        self.imports.install()
+        self.slow.install()
+        self.meter.start()
+        self.sampler.start()
+
+    def stop(self) -> dict:
+        self.meter.stop()
+        self.sampler.stop()
+        self.slow.remove()
+        self.imports.remove()
+        gaps = self.sampler.gil_gaps
+        return {
+            "load": [self.load, _load()],
+            "late": sorted(self.meter.late, reverse=True),
+            "gui_imports": self.imports.names,
+            "lags": self.meter.lags,
+            "gil_gaps": {"over_30": len(gaps), "longest": round(max(gaps, default=0.0), 1)},
+            "gap_causes": [
+                (round(late), self.clock.during(end, late))
+                for end, late in sorted(self.sampler.gap_times, key=lambda g: -g[1])[:4]
+            ],
+            "slow": [(round(t * 1000, 1), what) for t, what in sorted(self.slow.slow, reverse=True)[:5]],
+            "stacks": self.sampler.samples.most_common(5) + self.sampler.workers.most_common(5),
+        }
+
+
+async def _links(window, editor, rounds: int = 25) -> dict:  # noqa: ANN001
+    """Type ``[[`` and a few letters until the completer pops up, then Escape and undo the text."""
+    from PySide6.QtCore import Qt
     from PySide6.QtTest import QTest
 
-    from suzent_desktop.ui import services as services_module
-    from suzent_desktop.ui.main_window import MainWindow
+    completer = editor.completer
+    shown = 0
+    for round_ in range(rounds):
+        QTest.keyClick(editor.source, Qt.Key.Key_Return)
+        for char in "[[" + ("me", "ri", "ga", "co", "bo")[round_ % 5]:
+            QTest.keyClicks(editor.source, char)
+            await asyncio.sleep(TYPE_MS / 1000)
+        shown += bool(completer is not None and completer.visible())
+        QTest.keyClick(editor.source, Qt.Key.Key_Escape)
+        await asyncio.sleep(TYPE_MS / 1000)
+    return {"popups": shown, "rounds": rounds}
+
+
+async def _switcher(window, editor, rounds: int = 10) -> dict:  # noqa: ANN001
+    """Open the quick switcher, type a query letter by letter, close it; the first open is the cold one."""
+    from PySide6.QtTest import QTest
+
+    found = 0
+    for round_ in range(rounds):
+        switcher = window.show_quick_switcher()
+        await asyncio.sleep(0.1)
+        for char in ("memo", "garden", "trail", "coffee", "note")[round_ % 5]:
+            QTest.keyClicks(switcher.input, char)
+            await asyncio.sleep(TYPE_MS / 1000)
+        found += switcher.list.count() > 0
+        switcher.reject()
+        await asyncio.sleep(0.2)
+    editor.source.setFocus()
+    return {"with_results": found, "rounds": rounds}
+
+
+async def _typing(seconds: float = 4.0) -> dict:
+    await asyncio.sleep(seconds)
+    return {}
+
+
+async def _measure(home: Path, phases: list[str], gc_mode: str) -> dict:
+    from PySide6.QtTest import QTest  # noqa: F401 - the bench's own import, before any phase
+
+    from suzent_desktop.ui import app as app_module
     from suzent_desktop.ui.services import AppServices
 
-    if gc_freeze == "off":  # measure what the app's freezing saves
-        services_module.freeze_survivors = lambda: None
+    if gc_mode == "default":  # CPython's own collector, for comparison with the app's policy
+        from suzent_desktop.ui import gc_policy
+
+        gc_policy.install = lambda: None
+        gc_policy.safe_point = lambda: None
     clock = CallClock()
     clock.install()  # before the window connects its slots, so they are the timed ones
     services = AppServices.open(home)
-    window = MainWindow(services)
-    window.show()
+    window = app_module.show_window(services)
     window.start_background(watch=True, serve=False, index=False)
-    if gc_freeze == "app":
-        services_module.freeze_survivors()  # as the app does once its window is up
-    t0 = time.perf_counter()
-    first = await services.reindex()  # the app's own first sync; it freezes the survivors after
-    figures["first_index_s"] = round(time.perf_counter() - t0, 2)
-    figures["rows"] = first.rows_added
+    out: dict = {"phases": {}, "threads": getattr(services.manager.embedder, "threads", None)}
     page = next(p for p in window.tree.paths() if p.suffix == ".md" and "3_Personal" in p.as_posix())
     window.open_path(page)
     editor = window.editors.current_editor()
     editor.source.setFocus()
     window.show_dock("dream")
     await asyncio.sleep(0.5)  # let the window settle (first paint, pane refreshes)
-    figures["gc_frozen"] = gc.get_freeze_count()
 
-    meter = LagMeter()
-    typist = QTimer()
-    typist.setInterval(50)
-    typed = [0]
+    async def first_index() -> dict:
+        t0 = time.perf_counter()
+        changes = await services.reindex()
+        return {"seconds": round(time.perf_counter() - t0, 2), "rows": getattr(services.index_stats, "rows", None),
+                "ok": changes is not None}
 
-    def type_one() -> None:
-        QTest.keyClick(editor.source, Qt.Key.Key_A)
-        typed[0] += 1
+    async def full_reindex() -> dict:
+        t0 = time.perf_counter()
+        changes = await services.reindex(full=True)
+        return {"seconds": round(time.perf_counter() - t0, 2), "ok": changes is not None}
 
-    typist.timeout.connect(type_one)
-    slow = SlowCallbacks()
-    slow.install()
-    clock.calls.clear()
-    meter.start()
-    sampler = StallSampler(meter)
-    sampler.start()
-    typist.start()
-    t0 = time.perf_counter()
-    reindex = services.reindex(full=True)
-    dream = window.dream_panel.dream_now()
-    results = await asyncio.gather(reindex, dream, return_exceptions=True)
-    # wait for the change-sets the two operations broadcast to be redrawn by every pane
-    await asyncio.sleep(1.0)
-    typist.stop()
-    meter.stop()
-    sampler.stop()
-    slow.remove()
+    async def dream() -> dict:
+        t0 = time.perf_counter()
+        await window.dream_panel.dream_now()
+        rows = window.dream_panel.history_rows
+        return {"seconds": round(time.perf_counter() - t0, 2), "outcome": rows[0]["outcome"] if rows else None}
+
+    work: dict[str, Callable[[], Awaitable[dict]]] = {
+        "first index": first_index,
+        "full reindex": full_reindex,
+        "dream": dream,
+        "typing": _typing,
+        "[[ links": lambda: _links(window, editor),
+        "switcher": lambda: _switcher(window, editor),
+    }
+    for name in PHASES:
+        if name not in phases:
+            if name == "first index":
+                await services.reindex()
+            continue
+        typist = Typist(editor)
+        probe = Probe(clock)
+        probe.start()
+        if name not in ("[[ links", "switcher"):
+            typist.start()
+        try:
+            detail = await work[name]()
+        except Exception as exc:  # a failing phase is reported, the others still run
+            detail = {"error": repr(exc)}
+        await asyncio.sleep(SETTLE_S)
+        typist.stop()
+        figures = probe.stop()
+        figures["detail"] = detail | {"typed": typist.typed}
+        out["phases"][name] = figures
     clock.remove()
-    figures["gil_gaps"] = sampler.gil_gaps
-    figures["gap_causes"] = [
-        (late, clock.during(end, late)) for end, late in sorted(sampler.gap_times, key=lambda g: -g[1])[:6]
-    ]
-    figures["stall_stacks"] = sampler.samples.most_common(6) + sampler.workers.most_common(8)
-    figures["busy_s"] = round(time.perf_counter() - t0, 2)
-    figures["errors"] = [repr(r) for r in results if isinstance(r, BaseException)]
-    figures["dream"] = (
-        window.dream_panel.history_rows[0]["outcome"] if window.dream_panel.history_rows else None
-    )
-    figures["typed"] = typed[0]
-    figures["typed_landed"] = editor.text().count("a" * min(typed[0], 5)) > 0
-    figures["lags"] = meter.lags
-    figures["slow"] = sorted(slow.slow, reverse=True)[:8]
+    out["gc"] = {"frozen": gc.get_freeze_count(), "threshold": gc.get_threshold()}
     editor.load()  # drop the typing, never save it
     await window.shutdown()
     window.close()
+    gc.unfreeze()
+    out["gc"]["cyclic_garbage_kept"] = gc.collect()  # what the freezes kept alive: cycles nobody references
+    return out
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--pages", type=int, default=5000)
-    parser.add_argument(
-        "--days", type=int, default=21, help="days of daily logs before today (the dream's batch)"
-    )
-    parser.add_argument("--embedder", choices=("hashing", "bundled"), default="hashing")
-    parser.add_argument("--keep", type=Path, help="write the vault here and keep it")
-    parser.add_argument(
-        "--gc-freeze",
-        choices=("app", "off"),
-        default="app",
-        help="'app': freeze long-lived objects out of gc scans as the app does; 'off': never",
-    )
-    parser.add_argument("--switch-interval", type=float, help="sys.setswitchinterval() in ms (GIL hand-over)")
-    args = parser.parse_args(argv)
-    if args.switch_interval:
-        sys.setswitchinterval(args.switch_interval / 1000)
-
+def _one_run(args: argparse.Namespace) -> dict:
+    """One run in this process: write the vault, open the window, measure each phase."""
     for key in [k for k in os.environ if k.startswith("SUZENT_")]:
         del os.environ[key]
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
-    if args.embedder == "hashing":
+    if args.embedder[0] == "hashing":
         os.environ["SUZENT_EMBEDDING_MODEL"] = "hashing"
     from ui_launch import make_vault
 
-    base = args.keep or Path(tempfile.mkdtemp(prefix="suzent-stall-"))
-    home = base / "home"
+    base = Path(tempfile.mkdtemp(prefix="suzent-stall-"))
     try:
-        shape = make_vault(home, args.pages, days=args.days)
-        print(
-            f"vault: {shape['pages']} pages, {shape['log_days']} daily logs, {shape['facts']} facts; "
-            f"embedder: {args.embedder}"
-        )
+        shape = make_vault(base / "home", args.pages[0], days=args.days)
         import qasync
         from PySide6.QtWidgets import QApplication
 
         app = QApplication.instance() or QApplication([sys.argv[0]])
         loop = qasync.QEventLoop(app)
         asyncio.set_event_loop(loop)
-        figures: dict = {}
         with loop:
-            loop.run_until_complete(_measure(home, figures, args.gc_freeze))
-        lags = figures["lags"]
-        worst = max(lags) if lags else 0.0
-        over = sum(1 for v in lags if v > TARGET_MS)
-        print(
-            f"first incremental index: {figures['first_index_s']} s ({figures['rows']} rows); "
-            f"objects frozen out of gc scans: {figures['gc_frozen']}"
-        )
-        print(
-            f"full reindex + offline dream ({figures['dream']}) + typing: {figures['busy_s']} s, "
-            f"{len(lags)} ticks, {figures['typed']} keystrokes (landed: {figures['typed_landed']})"
-        )
-        print(
-            f"event-loop lag: max {worst:.1f} ms, p99 {_percentile(lags, 0.99):.1f} ms, "
-            f"p95 {_percentile(lags, 0.95):.1f} ms, median {statistics.median(lags) if lags else 0:.1f} ms; "
-            f"stalls > {TARGET_MS:.0f} ms: {over}; > 50 ms: {sum(1 for v in lags if v > 50)}"
-        )
-        gaps = figures["gil_gaps"]
-        print(
-            f"GIL held by other threads (a Python watchdog thread could not run): {len(gaps)} gaps > 30 ms, "
-            f"longest {max(gaps, default=0):.0f} ms, {sum(1 for g in gaps if g > TARGET_MS)} > {TARGET_MS:.0f} ms"
-        )
-        for late, causes in figures["gap_causes"]:
-            print(
-                f"  GIL gap {late:5.0f} ms overlapped: {', '.join(causes) or 'no timed call (engine store, embedder, GUI classes, gc)'}"
-            )
-        if figures["errors"]:
-            print("errors:", *figures["errors"], sep="\n  ")
-        if figures["slow"]:
-            print("slowest loop callbacks:")
-            for took, what in figures["slow"]:
-                print(f"  {took * 1000:7.1f} ms  {what}")
-        if figures["stall_stacks"]:
-            print("where the threads were during stalls (5 ms samples):")
-            for where, count in figures["stall_stacks"]:
-                print(f"  {count:4d} x {where}")
-        print(
-            "target met"
-            if worst <= TARGET_MS
-            else f"TARGET MISSED: longest stall {worst:.0f} ms > {TARGET_MS:.0f} ms"
-        )
+            figures = loop.run_until_complete(_measure(base / "home", args.phases, args.gc))
+        figures["vault"] = shape
+        return figures
     finally:
-        if args.keep is None:
-            shutil.rmtree(base, ignore_errors=True)
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def _print_run(label: str, figures: dict, verbose: bool) -> None:
+    print(f"  {label}: embedder threads {figures.get('threads')}, gc {figures['gc']}")
+    for name, phase in figures["phases"].items():
+        s = _summary(phase["lags"], phase["late"])
+        detail = ", ".join(f"{k} {v}" for k, v in phase["detail"].items())
+        print(
+            f"    {name:<13} max {s['max']:6.1f} ms  p99 {s['p99']:5.1f} ms  >100 ms: {s['over_100']:2d} "
+            f"({s['off_cpu']} off CPU)  >50 ms: {s['over_50']:3d}  ({s['ticks']} ticks; {detail})"
+        )
+        if phase["gui_imports"]:
+            print(f"      imported on the GUI thread: {', '.join(phase['gui_imports'][:12])}")
+        if verbose or s["max"] > TARGET_MS:
+            print(f"      machine load average {phase['load'][0]:.1f} at the start, {phase['load'][1]:.1f} at the end")
+            for lag, gui_cpu, process_cpu in phase["late"][:6]:
+                print(f"      stall {lag:5.0f} ms: the GUI thread ran {gui_cpu:4.0f} ms of CPU, the process {process_cpu:4.0f} ms")
+            gaps = phase["gil_gaps"]
+            print(f"      GIL gaps > 30 ms: {gaps['over_30']}, longest {gaps['longest']} ms")
+            for late, causes in phase["gap_causes"]:
+                print(f"      gap {late:4d} ms overlapped: {', '.join(causes) or 'no timed call'}")
+            for took, what in phase["slow"]:
+                print(f"      slow callback {took:6.1f} ms  {what}")
+            for where, count in phase["stacks"]:
+                print(f"      {count:4d} x {where}")
+
+
+def _table(results: dict[str, list[dict]]) -> list[dict]:
+    """Per configuration and phase: max and p99 over all runs, and stall counts."""
+    rows = []
+    for config, runs in results.items():
+        every: list[float] = []
+        every_late: list = []
+        for name in PHASES:
+            phases = [run["phases"][name] for run in runs if name in run["phases"]]
+            if not phases:
+                continue
+            lags = [lag for phase in phases for lag in phase["lags"]]
+            late = [entry for phase in phases for entry in phase["late"]]
+            every += lags
+            every_late += late
+            per_run = [round(max(phase["lags"], default=0.0), 1) for phase in phases]
+            rows.append({"config": config, "phase": name, **_summary(lags, late), "max_per_run": per_run})
+        per_run = [round(max((lag for p in run["phases"].values() for lag in p["lags"]), default=0.0), 1)
+                   for run in runs]
+        rows.append({"config": config, "phase": "all", **_summary(every, every_late), "max_per_run": per_run})
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pages", type=int, nargs="+", default=[1000, 5000])
+    parser.add_argument("--embedder", choices=("hashing", "bundled"), nargs="+", default=["hashing", "bundled"])
+    parser.add_argument("--runs", type=int, default=3, help="fresh processes per embedder and vault size")
+    parser.add_argument("--days", type=int, default=21, help="days of daily logs before today (the dream's batch)")
+    parser.add_argument("--phases", nargs="+", choices=PHASES, default=list(PHASES), metavar="PHASE")
+    parser.add_argument(
+        "--gc", choices=("app", "default"), default="app",
+        help="'app': the window's garbage-collection policy; 'default': CPython's, to measure the difference",
+    )
+    parser.add_argument("--verbose", action="store_true", help="causes for every phase, not only the slow ones")
+    parser.add_argument("--json", type=Path, help="write every figure here")
+    parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)  # one run, figures to this file
+    args = parser.parse_args(argv)
+
+    if args.child is not None:
+        args.child.write_text(json.dumps(_one_run(args)), encoding="utf-8")
+        return 0
+    results: dict[str, list[dict]] = {}
+    for embedder in args.embedder:
+        for pages in args.pages:
+            config = f"{embedder}, {pages} pages"
+            print(f"{config}: {args.runs} runs", flush=True)
+            for run in range(args.runs):
+                with tempfile.TemporaryDirectory() as tmp:
+                    out = Path(tmp) / "figures.json"
+                    command = [
+                        sys.executable, str(Path(__file__).resolve()), "--child", str(out),
+                        "--pages", str(pages), "--embedder", embedder, "--days", str(args.days),
+                        "--gc", args.gc, "--phases", *args.phases,
+                    ]
+                    done = subprocess.run(command, capture_output=True, text=True)
+                    if done.returncode != 0 or not out.exists():
+                        print(f"  run {run + 1} failed:\n{done.stderr[-3000:]}")
+                        continue
+                    figures = json.loads(out.read_text(encoding="utf-8"))
+                results.setdefault(config, []).append(figures)
+                _print_run(f"run {run + 1}", figures, args.verbose)
+    rows = _table(results)
+    print("\nover all runs (max and p99 of the event-loop lag, ms; stalls counted over all runs):")
+    print("  (off CPU: stalls over 100 ms while the whole process ran less than half the time)")
+    print(f"  {'configuration':<22} {'phase':<13} {'max':>7} {'p99':>6} {'>100':>5} {'off CPU':>8} {'>50':>5}  max per run")
+    for row in rows:
+        print(
+            f"  {row['config']:<22} {row['phase']:<13} {row['max']:7.1f} {row['p99']:6.1f} "
+            f"{row['over_100']:5d} {row['off_cpu']:8d} {row['over_50']:5d}  {row['max_per_run']}"
+        )
+    worst = max((row["max"] for row in rows if row["phase"] == "all"), default=0.0)
+    print("target met" if worst <= TARGET_MS else f"TARGET MISSED: longest stall {worst:.0f} ms > {TARGET_MS:.0f} ms")
+    if args.json:
+        args.json.write_text(json.dumps({"table": rows, "runs": results}, indent=1), encoding="utf-8")
     return 0
 
 
