@@ -459,3 +459,46 @@ def line_of(text: str, offset: int) -> int:
     return bisect_right(_line_starts(text), offset)
 
 
+
+
+# -- plain text -------------------------------------------------------------------------------
+_COMMENT_RE = re.compile(r"%%.*?%%", re.S)
+_CALLOUT_RE = re.compile(r"\[![\w-]+\][+-]?\s*")
+_TASK_RE = re.compile(r"^\[[ xX]\]\s+")
+_SPACES_RE = re.compile(r"\s+")
+
+
+def plain_text(text: str) -> str:
+    """The words a reader sees, on one line: no markup, no frontmatter or ``%%comments%%``, links as their text.
+
+    For snippets in lists (related notes, previews), where ``## Heading`` or ``[[Page|alias]]``
+    would be noise.
+    """
+    _meta, body = frontmatter_block(text)
+    body = _COMMENT_RE.sub(" ", body)
+    pieces, last = [], 0
+    for link in links(body):
+        if link.wiki_syntax:
+            pieces += [body[last : link.start], link.label]
+            last = link.end
+    body = "".join([*pieces, body[last:]])
+    words: list[str] = []
+    for token in _parser().parse(body):
+        if token.type in ("fence", "code_block"):
+            words.append(token.content)
+        elif token.type == "inline":
+            words.append(_inline_text(token.children or []))
+    return _SPACES_RE.sub(" ", " ".join(words)).strip()
+
+
+def _inline_text(children: list[Any]) -> str:
+    parts = []
+    for child in children:
+        if child.type in ("text", "code_inline"):
+            parts.append(child.content)
+        elif child.type in ("softbreak", "hardbreak"):
+            parts.append(" ")
+        elif child.type == "image":
+            parts.append(_inline_text(child.children or []))
+    text = _CALLOUT_RE.sub("", _TASK_RE.sub("", "".join(parts)))
+    return text.replace("==", "")

@@ -46,6 +46,16 @@ def loop(qloop, qtbot) -> Iterator[asyncio.AbstractEventLoop]:
 
 
 @pytest.fixture
+def theme_manager(qloop):
+    """The application's theme manager; the test may change its mode, which is set back to "system"."""
+    from suzent_desktop.ui import theme
+
+    manager = theme.current()
+    yield manager
+    manager.set_mode("system")
+
+
+@pytest.fixture
 def small_home(home: Path) -> Path:
     """A tiny vault: two linked pages and a log, enough for the shell without the demo."""
     notebook = home / "notebook"

@@ -36,15 +36,6 @@ def window_on(home: Path, prompter):
     return MainWindow(AppServices.open(home), prompter=prompter)
 
 
-@pytest.fixture
-def theme_manager():
-    from suzent_desktop.ui import theme
-
-    manager = theme.current()
-    yield manager
-    manager.set_mode("system")
-
-
 # -- quick switcher -------------------------------------------------------------------------------
 def test_switcher_finds_every_word_in_any_order_and_opens_the_page(qtbot, window) -> None:
     switcher = window.show_quick_switcher()

@@ -24,13 +24,14 @@ from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.links import VaultIndex
 from suzent_desktop.core.markdown import Link, line_of, links
 from suzent_desktop.core.operations import canvas_markdown, is_canvas, is_link_source, link_sources
-from suzent_desktop.ui.panes.common import Pane, display_path
+from suzent_desktop.ui.panes.common import Pane, display_path, snippet
 
 if TYPE_CHECKING:
     from suzent_desktop.ui.services import AppServices
 
 TARGET_ROLE = Qt.ItemDataRole.UserRole + 1
 RELATED_LIMIT = 8
+RELATED_ROWS = 4 * RELATED_LIMIT  # rows asked of the index: a long file's chunks would fill the list alone
 
 
 @dataclass(frozen=True)
@@ -129,6 +130,17 @@ class LinkCache:
         return found
 
 
+def one_per_file(hits: Iterable[Any]) -> list[Any]:
+    """The best row of each file (hits come best first): a file is one entry of a "see also" list."""
+    seen: set[str] = set()
+    kept = []
+    for hit in hits:
+        if str(hit.path) not in seen:
+            seen.add(str(hit.path))
+            kept.append(hit)
+    return kept
+
+
 class BacklinksPane(Pane):
     """Pages linking to the open page, and the index's nearest rows from other files."""
 
@@ -192,7 +204,7 @@ class BacklinksPane(Pane):
         self.backlinks = backlinks
         self._show_backlinks(root)
         try:
-            related = await manager.related(page, limit=RELATED_LIMIT)
+            related = one_per_file(await manager.related(page, limit=RELATED_ROWS))[:RELATED_LIMIT]
         except Exception as exc:  # the index may be missing or rebuilding: links still work
             related = []
             self.related_label.setText(f"Related (unavailable: {exc})")
@@ -236,9 +248,8 @@ class BacklinksPane(Pane):
         self.related_list.clear()
         for hit in self.related:
             where = display_path(hit.path, [layout.notebook_dir, layout.memory_dir])
-            snippet = " ".join(hit.text.split())[:160]
             item = QListWidgetItem(
-                f"{where}{' · ' + hit.date if hit.date else ''}\n    {snippet}", self.related_list
+                f"{where}{' · ' + hit.date if hit.date else ''}\n    {snippet(hit.text)}", self.related_list
             )
             item.setData(TARGET_ROLE, (Path(hit.path), hit.line))
 

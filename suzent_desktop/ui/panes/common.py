@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import html
+import textwrap
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -19,6 +20,7 @@ from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from suzent_desktop.core.events import ChangeSet
+from suzent_desktop.core.markdown import plain_text
 from suzent_desktop.core.operations import match_spans
 
 if TYPE_CHECKING:
@@ -168,6 +170,15 @@ def highlight(text: str, query: str, *, width: int = 220) -> str:
         last = e
     out.append(html.escape(flat[last:end]))
     return prefix + "".join(out) + suffix
+
+
+def snippet(markdown: str, width: int = 160) -> str:
+    """The first words of a passage as a reader sees them: no markup, cut between words with " …"."""
+    text = plain_text(markdown)
+    short = textwrap.shorten(text, width=width, placeholder=" …")
+    if short == "…" or short == " …":  # one word longer than the width: cut it
+        return text[: width - 2] + " …"
+    return short
 
 
 def display_path(path: Path | str, roots: list[Path]) -> str:

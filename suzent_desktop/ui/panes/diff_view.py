@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QColor, QFont, QSyntaxHighlighter, QTextCharFormat, QTextDocument
+from PySide6.QtGui import QColor, QFont, QSyntaxHighlighter, QTextCharFormat, QTextDocument, QTextOption
 from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
@@ -57,7 +57,8 @@ class DiffView(QWidget):
         self.pages.itemActivated.connect(lambda item: self.open_requested.emit(item.data(PAGE_ROLE)))
         self.text = QPlainTextEdit(self)
         self.text.setReadOnly(True)
-        self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)  # long lines wrap, never scroll away
+        self.text.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
         self.text.setFont(QFont("monospace"))
         self._highlighter = DiffHighlighter(self.text.document())
         splitter = QSplitter(Qt.Orientation.Vertical, self)

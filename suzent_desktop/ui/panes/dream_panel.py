@@ -45,6 +45,16 @@ if TYPE_CHECKING:
 RUN_ROLE = Qt.ItemDataRole.UserRole + 1
 FINDING_ROLE = Qt.ItemDataRole.UserRole + 2
 PHASE_TEXT = {"idle": "idle", "running": "running…", "finalizing": "finalizing…"}
+OUTCOME_TEXT = {  # the runner's outcome codes that are not words already ("productive", "failed" are)
+    "no_change": "no change",
+    "nothing_pending": "nothing to consolidate",
+}
+DRY_RUN_TEXT = {  # a dry run writes nothing: say what a real run would do
+    "productive": "a dream would update pages",
+    "no_change": "a dream would change nothing",
+    "nothing_pending": "nothing to consolidate",
+    "gated": "a dream would wait",
+}
 OUTCOME_COLORS = {
     "productive": "#2e7d32",
     "no_change": "#757575",
@@ -53,6 +63,12 @@ OUTCOME_COLORS = {
     "gated": "#b26a00",
     "nothing_pending": "#757575",
 }
+
+
+def describe_outcome(outcome: str, *, dry_run: bool = False) -> str:
+    """Words for an outcome code (``nothing_pending`` → "nothing to consolidate"); unknown codes lose their underscores."""
+    text = (DRY_RUN_TEXT.get(outcome) if dry_run else None) or OUTCOME_TEXT.get(outcome)
+    return text or outcome.replace("_", " ")
 
 
 def describe_next_run(next_run_at: float | None, now: float) -> str:
@@ -301,7 +317,7 @@ class DreamPanel(Pane):
             item = QTreeWidgetItem(
                 [
                     str(row.get("date") or ""),
-                    str(row.get("outcome") or ""),
+                    describe_outcome(str(row.get("outcome") or "")),
                     batch_text,
                     "—" if recorded is None else str(len(pages)),
                     summary,
@@ -398,7 +414,7 @@ class DreamPanel(Pane):
         if dry_run:
             self._show_dry_run(result)
         self.report(
-            f"{'Dry run' if dry_run else 'Dream'}: {result.outcome}"
+            f"{'Dry run' if dry_run else 'Dream'}: {describe_outcome(result.outcome, dry_run=dry_run)}"
             + (f" — {result.reason}" if result.reason else "")
         )
         await self.load()
@@ -408,7 +424,7 @@ class DreamPanel(Pane):
     def _show_dry_run(self, result: Any) -> None:
         self.last_dry_run = result
         batch = list(result.batch or [])
-        text = f"Dry run: <b>{html.escape(result.outcome)}</b>"
+        text = f"Dry run: <b>{html.escape(describe_outcome(result.outcome, dry_run=True))}</b>"
         if batch:
             text += f" · batch {batch[0]} … {batch[-1]}"
         if result.reason:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QUrl
+from PySide6.QtCore import Qt, QUrl
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -29,6 +29,7 @@ from suzent_desktop.ui.panes.common import Pane
 if TYPE_CHECKING:
     from suzent_desktop.ui.services import AppServices
 
+BAR_PADDING = 24  # room around a gauge's label, so the style never wraps or cuts it
 OVER_STYLE = "QProgressBar::chunk { background-color: #c62828; }"
 
 
@@ -72,10 +73,13 @@ class MemoryView(Pane):
         self.edit_button = QPushButton("Edit", self)
         self.edit_button.setToolTip("Open MEMORY.md in the editor")
         self.edit_button.clicked.connect(self._open)
+        bars = QVBoxLayout()  # one above the other: side by side, a narrow dock cut their labels
+        bars.setSpacing(2)
+        bars.addWidget(self.lines_bar)
+        bars.addWidget(self.chars_bar)
         gauges = QHBoxLayout()
-        gauges.addWidget(self.lines_bar, 1)
-        gauges.addWidget(self.chars_bar, 1)
-        gauges.addWidget(self.edit_button)
+        gauges.addLayout(bars, 1)
+        gauges.addWidget(self.edit_button, 0, Qt.AlignmentFlag.AlignTop)
         self.browser = QTextBrowser(self)
         self.browser.setOpenLinks(False)
         self.browser.anchorClicked.connect(self._link)
@@ -117,6 +121,7 @@ class MemoryView(Pane):
             bar.setValue(min(value, max(limit, 1)))
             bar.setFormat(f"{value} / {limit} {unit}")
             bar.setStyleSheet(OVER_STYLE if value > limit else "")
+            bar.setMinimumWidth(bar.fontMetrics().horizontalAdvance(bar.text()) + BAR_PADDING)
         if size.over:
             self.state_label.setText(
                 '<span style="color:#c62828">Over the bound: the next promotion will shorten it.</span>'

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QDate, QPoint, Qt, QTimer, Signal
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -49,6 +50,9 @@ SOURCES = (
     ("Transcripts", "transcript"),
 )
 HIT_ROLE = Qt.ItemDataRole.UserRole + 1
+WORDS_ROLE = Qt.ItemDataRole.UserRole + 2  # the query words a row highlights
+MUTED = "gray"  # metadata lines, off the selection
+WARNING = "#a33"
 
 
 @dataclass(frozen=True)
@@ -257,6 +261,22 @@ class SearchPane(Pane):
         self.forget_button.setEnabled(bool(response.hits))
 
     def _add_hit(self, query: str, hit: Any) -> None:
+        label = QLabel(self._hit_html(query, hit, selected=False))
+        label.setWordWrap(True)
+        label.setTextFormat(Qt.TextFormat.RichText)
+        label.setContentsMargins(4, 3, 4, 3)
+        label.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        item = QListWidgetItem(self.results)
+        item.setData(HIT_ROLE, hit)
+        item.setData(WORDS_ROLE, query)
+        item.setToolTip(hit.text)
+        item.setSizeHint(label.sizeHint())
+        self.results.setItemWidget(item, label)
+
+    def _hit_html(self, query: str, hit: Any, *, selected: bool) -> str:
+        """A hit's rich text. On the selection colour its grey and red lines take the selected-text colour."""
+        on_selection = self.results.palette().color(QPalette.ColorRole.HighlightedText).name()
+        muted, warning = (on_selection, on_selection) if selected else (MUTED, WARNING)
         manager = self.services.manager
         where = display_path(hit.path, [manager.layout.notebook_dir, manager.layout.memory_dir])
         source = {"archive": "Daily log", "notebook": "Notebook", "core": "Core", "transcript": "Transcript"}.get(
@@ -268,33 +288,38 @@ class SearchPane(Pane):
             meta.append(f"§ {hit.heading}")
         header = " · ".join(m for m in meta if m)
         parts = [
-            f'<div style="color:gray;font-size:small">{html.escape(header)}</div>',
+            f'<div style="color:{muted};font-size:small">{html.escape(header)}</div>',
             f"<div>{highlight(hit.text, query)}</div>",
         ]
         if hit.superseded:
             note = f"superseded on {hit.until}" if hit.until else "superseded"
-            parts.append(f'<div style="color:#a33;font-size:small">({html.escape(note)})</div>')
+            parts.append(f'<div style="color:{warning};font-size:small">({html.escape(note)})</div>')
         if hit.current is not None:
             parts.append(
                 f'<div style="font-size:small">Now: {html.escape(hit.current.text)}'
-                f' <span style="color:gray">· {html.escape(display_path(hit.current.path, roots))}'
+                f' <span style="color:{muted}">· {html.escape(display_path(hit.current.path, roots))}'
                 f":{hit.current.line or ''}</span></div>"
             )
         if hit.also:
             places = ", ".join(
                 display_path(p.path, roots) + (f":{p.line}" if p.line else "") for p in hit.also
             )
-            parts.append(f'<div style="color:gray;font-size:small">Also in: {html.escape(places)}</div>')
-        label = QLabel("".join(parts))
-        label.setWordWrap(True)
-        label.setTextFormat(Qt.TextFormat.RichText)
-        label.setContentsMargins(4, 3, 4, 3)
-        label.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
-        item = QListWidgetItem(self.results)
-        item.setData(HIT_ROLE, hit)
-        item.setToolTip(hit.text)
-        item.setSizeHint(label.sizeHint())
-        self.results.setItemWidget(item, label)
+            parts.append(f'<div style="color:{muted};font-size:small">Also in: {html.escape(places)}</div>')
+        return "".join(parts)
+
+    def _restyle_rows(self, selected_row: int) -> None:
+        """Redraw each row's text for its state: the selected one in the selection's text colour."""
+        for row in range(self.results.count()):
+            item = self.results.item(row)
+            label = self.results.itemWidget(item)
+            if not isinstance(label, QLabel):
+                continue
+            selected = row == selected_row
+            if (label.objectName() == "selectedHit") == selected:
+                continue  # already drawn for this state
+            label.setObjectName("selectedHit" if selected else "")
+            label.setForegroundRole(QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.WindowText)
+            label.setText(self._hit_html(item.data(WORDS_ROLE), item.data(HIT_ROLE), selected=selected))
 
     def hits(self) -> list[Any]:
         """The hits on screen, in order."""
@@ -339,6 +364,7 @@ class SearchPane(Pane):
     # -- open & forget ---------------------------------------------------------------
     def _selection_changed(self, row: int) -> None:
         self.forget_button.setEnabled(row >= 0)
+        self._restyle_rows(row)
 
     def _item_activated(self, item: QListWidgetItem) -> None:
         self.open_hit(self.results.row(item))
