@@ -316,6 +316,20 @@ class IndexStore:
             self._writes += 1
         return int(getattr(result, "num_deleted_rows", 0) or 0)
 
+    def delete_paths(self, paths: Iterable[str]) -> int:
+        """Every row of these files, a few thousand paths per write (one delete per path is slow)."""
+        from lancedb.expr import col
+
+        paths = list(dict.fromkeys(paths))
+        deleted = 0
+        with self._lock:
+            for start in range(0, len(paths), 2000):
+                part = paths[start : start + 2000]
+                result = self._guard(lambda part=part: self.table.delete(col("path").isin(part)))
+                deleted += int(getattr(result, "num_deleted_rows", 0) or 0)
+            self._writes += 1
+        return deleted
+
     def optimize(self, *, force: bool = False) -> None:
         """Compact fragments and fold new rows into the full-text index after bulk work."""
         with self._lock:

@@ -24,9 +24,10 @@ import logging
 import os
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -34,7 +35,7 @@ from filelock import FileLock, Timeout
 
 from suzent_desktop.core import uncovered
 from suzent_desktop.core.archive import Archive
-from suzent_desktop.core.canvas import canvas_markdown, is_canvas
+from suzent_desktop.core.canvas import CANVAS_SUFFIX, canvas_markdown, is_canvas
 from suzent_desktop.core.chunking import chunk_markdown, embedding_text
 from suzent_desktop.core.clock import Clock
 from suzent_desktop.core.days import Days
@@ -92,16 +93,17 @@ class IndexStats:
 # -- internal records ----------------------------------------------------------------------
 @dataclass
 class _Source:
-    path: Path
+    key: str  # the path as a string: the state's and the table's key (a big vault makes many)
     source_type: str
     date: str | None = None
     zone: str | None = None
     # A consolidated day's log gives rows only for these facts (normalized): the ones no page holds.
     only: frozenset[str] | None = None
+    stat: tuple[float, int] | None = None  # (mtime, size) when the scan that found it read them
 
-    @property
-    def key(self) -> str:
-        return str(self.path)
+    @cached_property
+    def path(self) -> Path:
+        return Path(self.key)
 
     @property
     def variant(self) -> str:
@@ -135,6 +137,37 @@ def _vectors(table, dim: int) -> np.ndarray:
     """The ``vector`` column of an arrow table as an (n, dim) float32 matrix."""
     column = table.column("vector").combine_chunks()
     return np.asarray(column.flatten(), dtype=np.float32).reshape(-1, dim)
+
+
+def _walk(root: Path, skip: str | None) -> Iterator[tuple[str, os.stat_result | None]]:
+    """Every file under ``root`` outside hidden folders, with its stat (None when it cannot be had: a
+    dangling link or a loop, which the pass then names); symlinked folders are followed (as
+    ``links.vault_files`` does) with loops cut by each folder's real path; ``skip`` is left out."""
+    seen: set[str] = set()
+    folders = [str(root)]
+    while folders:
+        folder = folders.pop(0)
+        real = os.path.realpath(folder)
+        if real in seen:
+            continue
+        seen.add(real)
+        try:
+            with os.scandir(folder) as listing:
+                entries = sorted(listing, key=lambda e: e.name)
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue
+            try:
+                if entry.is_dir():
+                    if entry.path != skip:
+                        folders.append(entry.path)
+                    continue
+                stat = entry.stat()
+            except OSError:
+                stat = None
+            yield entry.path, stat
 
 
 def row_id(source_type: str, path: str, content: str, occurrence: int) -> str:
@@ -174,6 +207,9 @@ class Indexer:
         self._states = StateStore(layout.index_dir)
         self._generation: int | None = None  # the stored state's generation as this process last saw it
         self._problem: str | None = None  # why the stored state was unusable; the next pass reports it
+        self._stale_vault: set[str] | None = None  # vault files the index may be behind on; None: walk to know
+        self._watched = False  # a watcher feeds note_changed: the cache above can be trusted
+        self._by_hash: dict[str, str] | None = None  # content hash -> an indexed row with that text (lazy)
         self._unindexed = RowCache()
         self._tags = FileTags()  # for ``tag:``: each indexed file's tags, re-read when its hash changes
         # Rows of a long page already in the table while the rest of it is embedded (id -> path):
@@ -265,6 +301,7 @@ class Indexer:
             if self._state is not None and generation != self._generation:
                 log.info("the index was changed by another process; reloading its state")
                 self._state = None
+                self._by_hash = None
                 self._store = None
                 self._dirty = False
 
@@ -318,13 +355,41 @@ class Indexer:
     # -- sources -------------------------------------------------------------------------
     def _sources(self) -> dict[str, _Source]:
         """Every file that should have rows now: core files, content pages, logs after the watermark."""
+        return {**self._vault_sources(), **self._memory_sources()}
+
+    def _vault_sources(self, under: Path | None = None) -> dict[str, _Source]:
+        """The vault's pages and boards (or those under one folder of it), with their mtime and size.
+
+        One walk with ``os.scandir``: the stat comes with the listing, and names are sorted
+        out as strings (this is the cost of a full pass on a big vault, so it stays lean).
+        """
+        root = str(self.notebook.root)
+        memory = str(self.layout.memory_dir)
+        skip = memory if self.layout.memory_dir != self.notebook.root else None
+        found: dict[str, _Source] = {}
+        if under is not None and (
+            not self._in_vault(os.path.join(under, "x"))
+            or any(part.startswith(".") for part in Path(under).relative_to(root).parts)
+        ):
+            return found  # outside the vault, hidden, or the memory folder: no pages there
+        for key, stat in _walk(Path(under) if under is not None else self.notebook.root, skip):
+            lower = key.lower()
+            if not lower.endswith((".md", CANVAS_SUFFIX)) or not key.startswith(root + os.sep):
+                continue
+            relative = key[len(root) + 1 :]
+            head, sep, _ = relative.partition(os.sep)
+            if not sep and not (self.notebook.is_content_page(Path(key)) or self.notebook.is_canvas(Path(key))):
+                continue  # the program's own files at the vault's root
+            known = (stat.st_mtime, stat.st_size) if stat is not None else None
+            found[key] = _Source(key, "notebook", zone=head if sep else "", stat=known)
+        return found
+
+    def _memory_sources(self) -> dict[str, _Source]:
+        """Core files, daily logs after the watermark (or not consolidated), transcripts: few, and cheap."""
         found: dict[str, _Source] = {}
         for path in self.layout.core_files:
             if path.is_file():
-                found[str(path)] = _Source(path, "core")
-        for path in [*self.notebook.content_pages(), *self.notebook.canvases()]:
-            parts = Path(self.notebook.relative(path)).parts
-            found[str(path)] = _Source(path, "notebook", zone=parts[0] if len(parts) > 1 else "")
+                found[str(path)] = _Source(str(path), "core")
         days = Days.read(self.notebook, self.clock.today())
         kept = uncovered.by_date(uncovered.consolidated(self.layout, days.watermark))
         for date in self.archive.dates():
@@ -333,7 +398,7 @@ class Indexer:
                 found[source.key] = source
         for date in self.transcripts.dates():  # every day: transcripts are the evidence behind pages
             path = self.transcripts.path_for(date)
-            found[str(path)] = _Source(path, "transcript", date=date)
+            found[str(path)] = _Source(str(path), "transcript", date=date)
         return found
 
     def _archive_source(self, date: str, days: Days, kept: dict[str, set[str]]) -> _Source | None:
@@ -341,9 +406,9 @@ class Indexer:
         those no page holds (``core/uncovered.py``); otherwise none."""
         path = self.archive.path_for(date)
         if days.indexed(date):
-            return _Source(path, "archive", date=date)
+            return _Source(str(path), "archive", date=date)
         if date in kept:
-            return _Source(path, "archive", date=date, only=frozenset(kept[date]))
+            return _Source(str(path), "archive", date=date, only=frozenset(kept[date]))
         return None
 
     def _source_for(self, path: Path) -> _Source | None:
@@ -351,12 +416,12 @@ class Indexer:
         path = Path(path)
         sources = {str(p): p for p in self.layout.core_files}
         if str(path) in sources:
-            return _Source(path, "core") if path.is_file() else None
+            return _Source(str(path), "core") if path.is_file() else None
         if self.notebook.is_content_page(path) or self.notebook.is_canvas(path):
             if not path.is_file():
                 return None
             parts = Path(self.notebook.relative(path)).parts
-            return _Source(path, "notebook", zone=parts[0] if len(parts) > 1 else "")
+            return _Source(str(path), "notebook", zone=parts[0] if len(parts) > 1 else "")
         if path.parent == self.layout.archive_dir and path.suffix == ".md":
             date = path.stem
             if date not in self.archive.dates():
@@ -366,7 +431,7 @@ class Indexer:
             return self._archive_source(date, days, kept)
         if path.parent == self.layout.transcripts_dir and path.suffix == ".jsonl":
             if path.stem in self.transcripts.dates():
-                return _Source(path, "transcript", date=path.stem)
+                return _Source(str(path), "transcript", date=path.stem)
         return None
 
     # -- planning (worker thread) ----------------------------------------------------------
@@ -475,12 +540,15 @@ class Indexer:
         plan = _Plan(source, prior=prior)
         if source.key in self._inflight_paths:
             return None  # a long page another pass of this process is adding slice by slice
-        try:
-            stat = source.path.stat()
-        except OSError as exc:
-            plan.error = f"{source.path}: cannot read ({exc.strerror or exc})"
-            return plan
-        plan.mtime, plan.size = stat.st_mtime, stat.st_size
+        if source.stat is not None:
+            plan.mtime, plan.size = source.stat
+        else:
+            try:
+                stat = source.path.stat()
+            except OSError as exc:
+                plan.error = f"{source.path}: cannot read ({exc.strerror or exc})"
+                return plan
+            plan.mtime, plan.size = stat.st_mtime, stat.st_size
         same_variant = prior is not None and prior.variant == source.variant
         if (
             prior
@@ -555,7 +623,7 @@ class Indexer:
 
         Rows are sorted by length first so each slice pads its texts to similar lengths.
         """
-        rows = sorted(rows, key=lambda r: len(r.embed_text))
+        rows = sorted((r for r in rows if r.vector is None), key=lambda r: len(r.embed_text))
         for start in range(0, len(rows), EMBED_SLICE):
             if self._cancel is not None and self._cancel.is_set():
                 raise _Cancelled
@@ -576,6 +644,7 @@ class Indexer:
         errored = [p for p in plans if p.error]
         ready = [p for p in plans if not p.error]
         self._reuse_vectors(ready)
+        self._reuse_by_content(ready)
         ok, failed = self._embed_plans(ready)
         failed += errored
         moved = [r for p in ok for r in p.moved_rows]
@@ -622,16 +691,36 @@ class Indexer:
             plan.new_rows += [r for r in plan.moved_rows if r.vector is None]
             plan.moved_rows = [r for r in plan.moved_rows if r.vector is not None]
 
+    def _reuse_by_content(self, plans: list[_Plan]) -> None:
+        """New rows whose text an indexed row already has (a renamed or moved file, a paragraph moved
+        to another page) take that row's vector: a vector depends on the text only."""
+        rows = [r for p in plans for r in p.new_rows if r.vector is None]
+        if not rows:
+            return
+        with self._state_lock:
+            if self._by_hash is None:
+                self._by_hash = {h: rid for f in self.state.files.values() for rid, h in f.hashes.items()}
+            donors = {r.id: d for r in rows if (d := self._by_hash.get(content_hash(r.embed_text)))}
+        if not donors:
+            return
+        found = self._store.fetch(sorted(set(donors.values())), ["id", "vector"])  # a donor may be gone: embed
+        vectors = dict(zip(found.column("id").to_pylist(), _vectors(found, self._store.dim), strict=True))
+        for row in rows:
+            row.vector = vectors.get(donors.get(row.id, ""))
+
     def _record(self, plan: _Plan) -> None:
         with self._state_lock:
             for row in plan.rows:
                 self._inflight.pop(row.id, None)
             self._inflight_paths.discard(plan.source.key)
             self._changed(plan.source.key)
+            hashes = {r.id: content_hash(r.embed_text) for r in plan.rows}
             self.state.files[plan.source.key] = FileState(
                 plan.source.source_type, plan.mtime, plan.size, plan.sha256, {r.id: r.line for r in plan.rows},
-                plan.source.variant, {r.id: content_hash(r.embed_text) for r in plan.rows},
+                plan.source.variant, hashes,
             )
+            if self._by_hash is not None:
+                self._by_hash.update((h, rid) for rid, h in hashes.items())
             self.state.errors.pop(plan.source.key, None)
 
     def _touch(self, plan: _Plan) -> None:
@@ -651,8 +740,7 @@ class Indexer:
             return
         removed = self._store.delete_ids(ids)
         crash_point("index.after_remove")
-        for key in keys:
-            removed += self._store.delete_path(key)  # rows the state did not know about (a crash mid-write)
+        removed += self._store.delete_paths(keys)  # rows the state did not know about (a crash mid-write)
         with self._state_lock:
             for key in keys:
                 self.state.files.pop(key, None)
@@ -672,6 +760,7 @@ class Indexer:
             state = self.state
             if full or state.model != self.embedder.name or state.dim != dim:
                 self._state = IndexState(model=self.embedder.name, dim=dim)
+                self._by_hash = None
                 self._dirty = True
                 # Reset the store queries already hold when it can: its lock keeps them off the
                 # table while the folder is replaced.
@@ -823,11 +912,14 @@ class Indexer:
         with self._state_lock:
             gone = [k for k in self.state.files if k not in sources]
             priors = {k: self.state.files.get(k) for k in sources}
-        await asyncio.to_thread(self._remove_sources, gone, changes)
         plans = await asyncio.to_thread(
             lambda: [p for s in sources.values() if (p := self._plan(s, priors[s.key], stones, recheck))]
         )
         cancelled = await self._run_plans(plans, changes, progress, cancel)
+        # Files that are gone lose their rows last: a renamed file's rows lent their vectors above.
+        await asyncio.to_thread(self._remove_sources, gone, changes)
+        with self._state_lock:  # what the watcher reports from now on keeps the cache right
+            self._stale_vault = None if cancelled else {k for k in self.state.errors if self._in_vault(k)}
         if cancelled:
             await asyncio.to_thread(self._save_state)
         else:
@@ -924,7 +1016,12 @@ class Indexer:
         changes.index = True
 
     async def sync_paths(self, paths: Iterable[Path]) -> ChangeSet:
-        """Re-index just these files (a log after an append, a page after a save)."""
+        """Re-index just these files (a log after an append, a page after a save, a watcher's batch).
+
+        A folder stands for the files under it now and those indexed under it before, so a
+        folder renamed outside the app is one call with its old and new paths; rows of a file
+        that moved keep their vectors (see :meth:`_reuse_by_content`).
+        """
         paths = [Path(p) for p in paths]
         async with self._exclusive():
             changes = ChangeSet()
@@ -939,7 +1036,7 @@ class Indexer:
             def plan_all() -> tuple[list[str], list[_Plan]]:
                 gone: list[str] = []
                 plans: list[_Plan] = []
-                for path in paths:
+                for path in self._expand(paths):
                     source = self._source_for(path)
                     if source is None:
                         gone.append(str(path))
@@ -952,10 +1049,36 @@ class Indexer:
                 return gone, plans
 
             gone, plans = await asyncio.to_thread(plan_all)
-            await asyncio.to_thread(self._remove_sources, gone, changes)
             await self._run_plans(plans, changes, None, None)
+            await asyncio.to_thread(self._remove_sources, gone, changes)
+            with self._state_lock:
+                if self._stale_vault is not None:
+                    self._stale_vault.difference_update(gone)
+                    for plan in plans:
+                        key = plan.source.key
+                        (self._stale_vault.add if key in self.state.errors else self._stale_vault.discard)(key)
+                    for path in paths:
+                        self._stale_vault.discard(str(path))
             await asyncio.to_thread(self._finish, stones, False)
             return changes
+
+    def _expand(self, paths: list[Path]) -> list[Path]:
+        """Folders stand for the files under them: those there now and those indexed there before."""
+        found: dict[str, Path] = {}
+        with self._state_lock:
+            known = set(self.state.files)
+        for path in paths:
+            key = str(path)
+            if path.is_dir():
+                found.update((k, s.path) for k, s in self._vault_sources(path).items())
+            elif key in known or path.exists():
+                found[key] = path
+                continue
+            prefix = key + os.sep  # a folder now, or one that was renamed or deleted
+            found.update((k, Path(k)) for k in known if k.startswith(prefix))
+            if not path.is_dir():
+                found.setdefault(key, path)
+        return list(found.values())
 
     async def use_embedder(self, embedder: Embedder) -> None:
         """Between passes only: one pass must embed all its rows with one model."""
@@ -1377,29 +1500,82 @@ class Indexer:
             errors.append(f"index unreadable: {exc}")
         return IndexStats(rows, by_source, [str(p) for p in self.stale_paths()], errors)
 
-    def stale_paths(self) -> list[Path]:
-        """Files that differ from the state by mtime or size, never indexed, failed, or vanished."""
-        try:
-            sources = self._sources()
-        except OSError:
-            return []
+    def stale_paths(self, *, refresh: bool = False) -> list[Path]:
+        """Files the index is behind on: changed since indexed (mtime or size), never indexed, failed, gone.
+
+        While a watcher reports changes (:meth:`watch`, :meth:`note_changed`), the vault's part
+        comes from a cache that it and the passes keep, so asking after every search or status
+        refresh never walks the vault: only the cached candidates are looked at again. The vault
+        is walked the first time, when ``refresh`` asks, and in a process that watches nothing
+        (the command line). Core files and daily logs are few and always checked.
+        """
         with self._state_lock:
+            trusted = self._watched and not refresh and self._stale_vault is not None
+            cached = set(self._stale_vault) if trusted else None
             files = dict(self.state.files)
             failed = set(self.state.errors)
-        if files and not (self.layout.index_dir / f"{TABLE_NAME}.lance").exists():
-            return sorted(s.path for s in sources.values())  # the table was deleted: everything is behind
-        stale: list[Path] = []
+        try:
+            memory = self._memory_sources()
+            table_gone = bool(files) and not (self.layout.index_dir / f"{TABLE_NAME}.lance").exists()
+            vault = self._vault_sources() if cached is None or table_gone else None
+        except OSError:
+            return []
+        if table_gone:  # the table was deleted: everything is behind
+            return sorted(s.path for s in {**vault, **memory}.values())
+        stale = self._behind(memory, files, failed) | {k for k in files if k not in memory and not self._in_vault(k)}
+        if vault is not None:
+            found = self._behind(vault, files, failed) | {k for k in files if k not in vault and self._in_vault(k)}
+        else:
+            candidates = {k: self._source_for(Path(k)) for k in cached}
+            present = {k: src for k, src in candidates.items() if src is not None}
+            found = self._behind(present, files, failed) | {k for k, src in candidates.items() if src is None and k in files}
+        with self._state_lock:
+            self._stale_vault = found
+        return sorted(Path(k) for k in stale | found)
+
+    @staticmethod
+    def _behind(sources: dict[str, _Source], files: dict[str, FileState], failed: set[str]) -> set[str]:
+        stale: set[str] = set()
         for key, source in sources.items():
             prior = files.get(key)
             if prior is None or prior.dirty or key in failed or prior.variant != source.variant:
-                stale.append(source.path)
+                stale.add(key)
                 continue
-            try:
-                stat = os.stat(key)
-            except OSError:
-                stale.append(source.path)
-                continue
-            if stat.st_mtime != prior.mtime or stat.st_size != prior.size:
-                stale.append(source.path)
-        stale += [Path(k) for k in files if k not in sources]
-        return sorted(stale)
+            if source.stat is None:
+                try:
+                    stat = os.stat(key)
+                except OSError:
+                    stale.add(key)
+                    continue
+                source.stat = (stat.st_mtime, stat.st_size)
+            if source.stat != (prior.mtime, prior.size):
+                stale.add(key)
+        return stale
+
+    def _in_vault(self, key: str) -> bool:
+        """A path of the vault's own files (not of a memory folder kept inside it)."""
+        root, memory = self.notebook.root, self.layout.memory_dir
+        return key.startswith(f"{root}{os.sep}") and (memory == root or not key.startswith(f"{memory}{os.sep}"))
+
+    def watch(self, watching: bool) -> None:
+        """A watcher reports every change from now on (or stopped): only then is the cache trusted.
+        Either way the next look walks the vault once."""
+        with self._state_lock:
+            self._watched = watching
+            self._stale_vault = None
+
+    def note_changed(self, paths: Iterable[Path]) -> None:
+        """The watcher saw these change (files, or folders: every file indexed under them counts):
+        they count as behind until a pass takes them. Cheap: called on the GUI thread per event."""
+        with self._state_lock:
+            if self._stale_vault is None:
+                return  # not known yet: the first look walks the vault anyway
+            for path in paths:
+                key = str(path)
+                if not self._in_vault(key):
+                    continue
+                if key in self.state.files or key.lower().endswith((".md", CANVAS_SUFFIX)):
+                    self._stale_vault.add(key)
+                if key not in self.state.files and not key.lower().endswith((".md", CANVAS_SUFFIX)):
+                    prefix = key + os.sep  # a folder: the files indexed under it
+                    self._stale_vault.update(k for k in self.state.files if k.startswith(prefix))

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QToolBar,
     QWidget,
 )
+from watchfiles import Change
 
 from suzent_desktop.core import operations
 from suzent_desktop.core.events import ChangeSet, FileChanges
@@ -341,6 +342,7 @@ class MainWindow(QMainWindow):
         watcher.modified.connect(self._on_file_modified)
         watcher.deleted.connect(self._on_file_deleted)
         watcher.batch.connect(self._on_watch_batch)
+        watcher.started.connect(lambda: self._index_watched(True))
 
     # -- background -----------------------------------------------------------------------------------
     def start_background(self, *, watch: bool = True, serve: bool = True, index: bool = True) -> None:
@@ -412,6 +414,7 @@ class MainWindow(QMainWindow):
         self._stop.set()
         self._agent_timer.stop()
         await self.watcher.stop()
+        self._index_watched(False)
         await self.services.shutdown()
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
@@ -678,11 +681,18 @@ class MainWindow(QMainWindow):
         for change, path in events:
             if change == "error":  # the watcher stopped; the tree no longer updates by itself
                 self._on_status_message(f"Error: file watching stopped: {path}")
+                self._index_watched(False)
                 continue
             if path == layout.mcp_activity_file:
                 self.refresh_agent()
                 continue
-            if not isinstance(path, Path) or path.suffix.lower() != ".md":
+            if not isinstance(path, Path):
+                continue
+            if path.suffix.lower() == ".canvas" or (change == Change.deleted and path.suffix.lower() != ".md"):
+                if path.is_relative_to(layout.notebook_dir):  # a board, or a folder removed or renamed away
+                    self._queue_index(path)
+                continue
+            if path.suffix.lower() != ".md":
                 continue
             if path.is_relative_to(layout.notebook_dir):
                 changes.pages.add(path)
@@ -698,9 +708,18 @@ class MainWindow(QMainWindow):
         if not changes.empty:
             self.bridge.changed.emit(changes)
 
+    def _index_watched(self, watching: bool) -> None:
+        """The index trusts its cached list of stale files only while the watcher reports changes."""
+        indexer = getattr(self.services.manager, "indexer", None)
+        if indexer is not None:
+            indexer.watch(watching)
+
     def _queue_index(self, path: Path) -> None:
         if any(part.startswith(".") for part in path.parts[-3:]):
             return
+        indexer = getattr(self.services.manager, "indexer", None)
+        if indexer is not None:
+            indexer.note_changed([path])  # counted as behind until the sync below takes it
         self._pending_index.add(path)
         self.bridge.index_stale.emit(len(self._pending_index))  # at least these wait; refreshed after the sync
         self._index_timer.start()

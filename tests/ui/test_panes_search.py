@@ -232,3 +232,24 @@ def test_typed_operators_filter_hits_and_are_not_highlighted(qtbot, pane_service
         pane.search_tag("pets/cats")  # what a click in the tags pane runs
     assert pane.query_edit.text() == "tag:pets/cats"
     assert [Path(h.path).name for h in pane.hits()] == ["Pets.md"] and pane.empty_label.text() == "1 page(s)"
+
+
+def test_searching_never_walks_the_vault_while_a_watcher_reports_changes(qtbot, pane_services, monkeypatch) -> None:
+    from suzent_desktop.core import indexer as indexer_module
+
+    services = pane_services
+    seed(services.manager)
+    indexer = services.manager.indexer
+    indexer.watch(True)  # what the window does once its watcher is in place
+    run(qtbot, services.manager.reindex())
+    walks: list = []
+    real_walk = indexer_module._walk
+    monkeypatch.setattr(indexer_module, "_walk", lambda *args: walks.append(args) or real_walk(*args))
+    pane = make_pane(qtbot, services)
+    search(qtbot, pane, "Redmond")
+    assert pane.stale_label.isHidden()
+    kayaks = write_page(services.manager, "2_Wiki/Concepts/Kayaks.md", "# Kayaks\n\nSea kayaks are long and narrow.\n")
+    indexer.note_changed([kayaks])  # the watcher's event
+    search(qtbot, pane, "kayaks")
+    assert "(1 waiting)" in pane.stale_label.text()
+    assert walks == []
