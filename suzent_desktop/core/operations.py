@@ -25,6 +25,7 @@ from suzent_desktop.core.events import FileChanges
 from suzent_desktop.core.facts import FactLine, ParsedLog, parse_log
 from suzent_desktop.core.forgetting import units_for
 from suzent_desktop.core.notebook import ROOT_NAV_FILES, ZONES
+from suzent_desktop.core.tags import FileTags, tag_tree
 from suzent_desktop.core.terms import match_spans
 from suzent_desktop.core.tombstones import Tombstone, TombstoneProblem, normalize
 from suzent_desktop.core.vault_ops import TrashRecord, VaultOpError, check_name, markdown_files
@@ -37,10 +38,11 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ROOT_NAV_FILES", "ZONES", "DayLog", "FactLine", "FileChanges", "ParsedLog", "Tombstone", "TrashRecord",
-    "VaultOpError", "agent_activity", "canvas_markdown", "check_name", "create_folder", "create_page",
+    "FileTags", "VaultOpError", "agent_activity", "canvas_markdown", "check_name", "create_folder", "create_page",
     "dream_never_ran", "dream_runner", "forgotten_list", "is_canvas", "is_demo_home", "is_forgotten",
-    "is_link_source", "link_sources", "load_embedder", "log_dates", "log_path", "markdown_files", "match_spans", "move", "normalize", "read_day",
-    "rename", "restore", "save_page", "snapshot_vault", "trash", "unified_diffs", "units_for",
+    "is_link_source", "link_sources", "load_embedder", "log_dates", "log_path", "markdown_files", "match_spans",
+    "move", "normalize", "read_day", "rename", "restore", "save_page", "snapshot_vault", "tag_tree", "trash",
+    "unified_diffs", "units_for",
 ]
 
 

@@ -9,6 +9,7 @@ once, then only for the files that changed.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -52,13 +53,14 @@ class FileTags:
     def update(self, path: Path | str, fingerprint: object | None = None) -> bool:
         """Re-read ``path`` unless its fingerprint is the one its tags were read at; True when re-read.
 
-        Without a fingerprint the file's mtime and size are used; a missing file is forgotten.
+        Without a fingerprint the file's mtime and size are used; a missing file is forgotten,
+        and so is every file under a missing folder (a folder moved or trashed whole).
         """
         key = str(path)
         if fingerprint is None:
             fingerprint = stat_fingerprint(Path(key))
             if fingerprint is None:
-                return self.forget(key)
+                return self.forget_under(key)
         with self._lock:
             known = self._files.get(key)
         if known is not None and known[0] == fingerprint:
@@ -72,11 +74,26 @@ class FileTags:
         with self._lock:
             return self._files.pop(str(path), None) is not None
 
+    def forget_under(self, path: Path | str) -> bool:
+        """Forget ``path`` and every file inside it; True when anything was known."""
+        key = str(path)
+        inside = os.path.join(key, "")
+        with self._lock:
+            gone = [p for p in self._files if p == key or p.startswith(inside)]
+            for known in gone:
+                del self._files[known]
+        return bool(gone)
+
     def keep_only(self, paths: Iterable[Path | str]) -> None:
         keep = {str(p) for p in paths}
         with self._lock:
             for gone in [p for p in self._files if p not in keep]:
                 del self._files[gone]
+
+    def paths(self) -> list[Path]:
+        """Every file whose tags are known."""
+        with self._lock:
+            return [Path(p) for p in self._files]
 
     def tags_of(self, path: Path | str) -> tuple[str, ...]:
         with self._lock:

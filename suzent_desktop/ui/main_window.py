@@ -38,6 +38,7 @@ from suzent_desktop.ui.panes.daily_logs import DailyLogsPane
 from suzent_desktop.ui.panes.dream_panel import DreamPanel
 from suzent_desktop.ui.panes.memory_view import MemoryView
 from suzent_desktop.ui.panes.search_pane import SearchPane
+from suzent_desktop.ui.panes.tags import TagsPane
 from suzent_desktop.ui.panes.tombstones_pane import TombstonesPane
 from suzent_desktop.ui.prompts import Prompter
 from suzent_desktop.ui.quick_switcher import QuickSwitcher
@@ -171,6 +172,8 @@ class MainWindow(QMainWindow):
         self._embedding_problem = ""  # set while a newly chosen embedding model could not be used
         self.memory_view = MemoryView(self.services)
         self.tombstones = TombstonesPane(self.services)
+        self.tags = TagsPane(self.services)
+        self.tags.tag_chosen.connect(self.search_tag)
         self.panes = {
             "search": self.search_pane,
             "logs": self.daily_logs,
@@ -178,6 +181,7 @@ class MainWindow(QMainWindow):
             "dream": self.dream_panel,
             "memory": self.memory_view,
             "tombstones": self.tombstones,
+            "tags": self.tags,
         }
         search = self._dock("search", "Search", self.search_pane, left)
         logs = self._dock("logs", "Daily logs", self.daily_logs, left)
@@ -192,6 +196,7 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(backlinks, dream)
         self.tabifyDockWidget(dream, memory)
         self.tabifyDockWidget(memory, stones)
+        self.tabifyDockWidget(stones, self._dock("tags", "Tags", self.tags, right))
         backlinks.raise_()
         self.resizeDocks([vault, backlinks], [300, 360], Qt.Orientation.Horizontal)
 
@@ -555,6 +560,11 @@ class MainWindow(QMainWindow):
 
     def launch_demo(self) -> bool:
         return QProcess.startDetached(sys.executable, ["-m", "suzent_desktop", "demo"])[0]
+
+    def search_tag(self, tag: str) -> None:
+        """A click in the tags pane: ``tag:`` search in the Search pane, shown."""
+        self.show_dock("search")
+        self.search_pane.search_tag(tag)
 
     # -- memory operations ------------------------------------------------------------------------------------
     def run_dream(self, *, dry_run: bool = False) -> asyncio.Task[Any]:

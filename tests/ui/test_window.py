@@ -453,3 +453,21 @@ def test_ctrl_f_and_ctrl_h_open_the_find_bar_of_the_open_note(qtbot, window) -> 
     assert editor.find_bar.count_label.text() == "1 of 2"
     qtbot.keyClick(editor.source, Qt.Key.Key_H, Qt.KeyboardModifier.ControlModifier)
     assert editor.find_bar.replace_input.isVisible()
+
+
+def test_clicking_a_tag_in_the_tags_dock_runs_a_tag_search(qtbot, window) -> None:
+    from PySide6.QtCore import Qt
+
+    from suzent_desktop.core.events import ChangeSet
+
+    trip = page(window, "0_Inbox/Lantern Trip.md")
+    trip.write_text("# Trip\n\nLanterns of Kyoto #lanterns/kyoto\n", encoding="utf-8")
+    window.show_dock("tags")
+    window.services.bridge.changed.emit(ChangeSet(pages={trip}))  # what the watcher's batch sends
+    qtbot.waitUntil(lambda: window.tags.item_for("lanterns") is not None, timeout=WAIT_MS)
+    item = window.tags.item_for("lanterns")
+    assert item.text(1) == "1"
+    with qtbot.waitSignal(window.search_pane.searched, timeout=WAIT_MS):
+        qtbot.mouseClick(window.tags.tree.viewport(), Qt.MouseButton.LeftButton,
+                         pos=window.tags.tree.visualItemRect(item).center())
+    assert window.docks["search"].isVisible() and window.search_pane.query_edit.text() == "tag:lanterns"
