@@ -99,6 +99,34 @@ class VaultIndex:
             if path in paths:
                 paths.remove(path)
 
+    def under(self, path: Path) -> list[Path]:
+        """The indexed files that are ``path`` or inside it (a folder), from memory: no disk access."""
+        try:
+            key = self.rel(path).lower()
+        except ValueError:
+            return []
+        if key in self.by_rel:  # a file (a folder is never a key): no walk over every entry
+            return [self.by_rel[key]]
+        if any(part.startswith(".") for part in key.split("/")):  # hidden: nothing in it is indexed
+            return []
+        inside = key + "/"
+        return [p for k, p in self.by_rel.items() if k.startswith(inside)]
+
+    def remove_tree(self, path: Path) -> None:
+        """A file or a whole folder left the vault."""
+        for found in self.under(path):
+            self.remove(found)
+
+    def move(self, old: Path, new: Path) -> None:
+        """A file or folder was renamed or moved: its entries follow without a rescan (a move keeps
+        the tree under it as it was)."""
+        for found in self.under(old):
+            self.remove(found)
+            try:
+                self.add(new if found == old else new / found.relative_to(old))
+            except ValueError:  # moved out of the vault
+                pass
+
     def files(self) -> list[Path]:
         return sorted(self.by_rel.values())
 

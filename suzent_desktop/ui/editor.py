@@ -421,6 +421,7 @@ class EditorArea(QTabWidget):
         self.currentChanged.connect(self._current_changed)
         self._pages: VaultIndex | None = None  # built on first use, so opening a big vault stays quick
         self._missed: set[Path] = set()  # files added or deleted before the index was built
+        self._moves: list[tuple[Path, Path]] = []  # (old, new) renamed or moved before it was built
         self.catalog = LinkCatalog(lambda: self.pages)  # names for [[ autocomplete
         self.vault = Vault(self.root, lambda link, source: self.pages.resolve_link(link, source), read_text)
         self.open_externally: Callable[[Path], object] = _open_with_system  # images, PDFs…: the system's viewer
@@ -440,6 +441,7 @@ class EditorArea(QTabWidget):
     def pages(self, index: VaultIndex) -> None:
         self._pages = index
         self._missed.clear()
+        self._moves.clear()
         self.catalog.invalidate()
 
     def adopt_pages(self, index: VaultIndex) -> None:
@@ -447,8 +449,10 @@ class EditorArea(QTabWidget):
         deleted during the scan are applied on top, so the switcher and ``[[`` miss nothing."""
         if self._pages is not None:
             return
-        missed = set(self._missed)
+        missed, moves = set(self._missed), list(self._moves)
         self.pages = index
+        for old, new in moves:  # a no-op when the scan already saw the move
+            index.move(old, new)
         for path in missed:
             if path.exists():
                 self.on_file_added(path)
@@ -606,13 +610,10 @@ class EditorArea(QTabWidget):
     def on_file_deleted(self, path: Path) -> None:
         if path.exists():
             return
-        try:
-            if self._pages is not None:
-                self._pages.remove(path)
-            else:
-                self._missed.add(path)
-        except ValueError:
-            pass
+        if self._pages is not None:
+            self._pages.remove_tree(path)  # a deleted folder takes its files with it
+        else:
+            self._missed.add(path)
         self.catalog.invalidate()
         self.catalog.page_changed(path)
         for editor in list(self.editors()):
@@ -623,8 +624,15 @@ class EditorArea(QTabWidget):
                     self.close_tab(self.indexOf(editor))
 
     def on_moved(self, old: Path, new: Path) -> None:
-        """The app renamed/moved a page or folder: open tabs follow, other tabs re-check their text."""
-        self.pages = VaultIndex.scan(self.root)
+        """The app renamed/moved a page or folder: open tabs follow, other tabs re-check their text.
+
+        The link index follows in memory: a rescan of the vault here would stall the GUI thread.
+        """
+        if self._pages is not None:
+            self._pages.move(old, new)
+            self.catalog.invalidate()
+        else:
+            self._moves.append((old, new))
         for editor in self.editors():
             if editor.path == old or editor.path.is_relative_to(old):
                 editor.retarget(new / editor.path.relative_to(old) if editor.path != old else new)
@@ -634,7 +642,11 @@ class EditorArea(QTabWidget):
         self.history = [new if p == old else p for p in self.history]
 
     def on_trashed(self, path: Path) -> None:
-        self.pages = VaultIndex.scan(self.root)
+        if self._pages is not None:
+            self._pages.remove_tree(path)
+            self.catalog.invalidate()
+        else:
+            self._missed.add(path)
         for editor in list(self.editors()):
             if editor.path == path or editor.path.is_relative_to(path):
                 if editor.dirty:

@@ -82,3 +82,29 @@ def test_symlinked_folders_are_followed_and_loops_cut(tmp_path: Path) -> None:
     index = VaultIndex.scan(vault)
     assert index.resolve("Linked") == vault / "ext" / "Linked.md"
     assert inside_vault(vault, vault / "sub" / "In.md") and not inside_vault(vault, vault / "ext" / "Linked.md")
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [("b", "Archive/b"), ("b/Note.md", "b/Renamed.md"), ("Home.md", "a/Home.md"), ("c", "C2")],
+)
+def test_a_move_updates_the_index_as_a_rescan_would(tmp_path: Path, old: str, new: str) -> None:
+    index = _vault(tmp_path, FILES)
+    (tmp_path / new).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / old).rename(tmp_path / new)
+
+    index.move(tmp_path / old, tmp_path / new)
+
+    rescanned = VaultIndex.scan(tmp_path)
+    assert index.files() == rescanned.files()
+    assert index.resolve("Note", tmp_path / "Home.md") == rescanned.resolve("Note", tmp_path / "Home.md")
+
+
+def test_removing_a_folder_drops_every_file_under_it_and_nothing_else(tmp_path: Path) -> None:
+    index = _vault(tmp_path, FILES)
+    index.remove_tree(tmp_path / "b")
+    assert [index.rel(p) for p in index.files()] == sorted(f for f in FILES if not f.startswith("b/"))
+    assert index.resolve("Other") is None and index.resolve("Note", tmp_path / "Home.md") == tmp_path / "a/Note.md"
+    index.remove_tree(tmp_path / ".trash")  # hidden: never indexed, nothing to do
+    index.remove_tree(tmp_path / "Home.md")
+    assert index.resolve("Home") is None

@@ -135,3 +135,37 @@ def test_a_safe_point_collects_young_cycles_and_freezes_the_survivors() -> None:
     assert dead() is None  # collected while young, not frozen for ever
     assert gc.get_freeze_count() > frozen_before
     assert kept is not None
+
+
+def test_renaming_and_trashing_update_the_editor_link_index_without_a_vault_scan(
+    qtbot, window, prompter, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from suzent_desktop.core.links import VaultIndex
+
+    root = window.services.layout.notebook_dir
+    folder = root / "2_Wiki" / "Lanterns"
+    folder.mkdir(parents=True)
+    (folder / "Lantern Index.md").write_text("# Lantern Index\n", encoding="utf-8")
+    (root / "3_Personal" / "Lantern Notes.md").write_text("See [[Lantern Index]].\n", encoding="utf-8")
+    window.tree.reload()
+    assert window.editors.resolve("Lantern Index") == folder / "Lantern Index.md"  # the index is built
+    scans: list[str] = []  # modules of the window that rescanned the vault for links
+    real_scan = VaultIndex.scan.__func__
+
+    def scan(cls, root: Path) -> VaultIndex:  # noqa: ANN001
+        scans.append(sys._getframe(1).f_globals["__name__"])
+        return real_scan(cls, root)
+
+    monkeypatch.setattr(VaultIndex, "scan", classmethod(scan))
+
+    prompter.texts.append("Glass")
+    moved = window.tree.rename(folder)
+    assert moved == root / "2_Wiki" / "Glass"
+    assert window.editors.resolve("Lantern Index") == moved / "Lantern Index.md"
+    prompter.texts.append("Glass Index")
+    renamed = window.tree.rename(moved / "Lantern Index.md")
+    assert window.editors.resolve("Glass Index") == renamed and window.editors.resolve("Lantern Index") is None
+    window.tree.delete(renamed)
+    assert window.editors.resolve("Glass Index") is None
+
+    assert "suzent_desktop.ui.editor" not in scans  # (the rename's own link rewrite reads pages, in the core)
