@@ -345,6 +345,32 @@ class GuiImports:
             sys.meta_path.remove(self)
 
 
+class GuiScans:
+    """Folder listings (os.scandir / os.listdir, which os.walk and Path.glob use) on the GUI thread."""
+
+    def __init__(self) -> None:
+        self.callers: Counter[str] = Counter()
+        self._saved = (os.scandir, os.listdir)
+
+    def install(self) -> None:
+        import threading
+
+        callers = self.callers
+
+        def spy(real):  # noqa: ANN001, ANN202
+            def listing(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+                if threading.current_thread() is threading.main_thread():
+                    callers[_where(sys._getframe(1))] += 1
+                return real(*args, **kwargs)
+
+            return listing
+
+        os.scandir, os.listdir = spy(self._saved[0]), spy(self._saved[1])
+
+    def remove(self) -> None:
+        os.scandir, os.listdir = self._saved
+
+
 class Probe:
     """Everything recorded while one phase runs: lags, slow loop callbacks, stacks, GIL gaps."""
 
@@ -354,11 +380,13 @@ class Probe:
         self.slow = SlowCallbacks()
         self.sampler = StallSampler(self.meter)
         self.imports = GuiImports()
+        self.scans = GuiScans()
 
     def start(self) -> None:
         self.load = _load()
         self.clock.calls.clear()
         self.imports.install()
+        self.scans.install()
         self.slow.install()
         self.meter.start()
         self.sampler.start()
@@ -368,11 +396,13 @@ class Probe:
         self.sampler.stop()
         self.slow.remove()
         self.imports.remove()
+        self.scans.remove()
         gaps = self.sampler.gil_gaps
         return {
             "load": [self.load, _load()],
             "late": sorted(self.meter.late, reverse=True),
             "gui_imports": self.imports.names,
+            "gui_scans": self.scans.callers.most_common(4),
             "lags": self.meter.lags,
             "gil_gaps": {"over_30": len(gaps), "longest": round(max(gaps, default=0.0), 1)},
             "gap_causes": [
@@ -539,6 +569,9 @@ def _print_run(label: str, figures: dict, verbose: bool) -> None:
             f"    {name:<13} max {s['max']:6.1f} ms  p99 {s['p99']:5.1f} ms  >100 ms: {s['over_100']:2d} "
             f"({s['off_cpu']} off CPU)  >50 ms: {s['over_50']:3d}  ({s['ticks']} ticks; {detail})"
         )
+        if phase["gui_scans"]:
+            listed = "; ".join(f"{count} x {where}" for where, count in phase["gui_scans"])
+            print(f"      folders listed on the GUI thread: {listed}")
         if phase["gui_imports"]:
             print(f"      imported on the GUI thread: {', '.join(phase['gui_imports'][:12])}")
         if verbose or s["max"] > TARGET_MS:
