@@ -1,19 +1,21 @@
 """Keeps the search index in step with the files, and answers searches.
 
 The files are the truth; the index is derived. Each pass reconciles the indexed files
-recorded in the index state (``core/index_state.py``) with the files on disk: mtime and size are a cheap hint,
-the content hash decides. Row ids are derived from the source path, the row's content and
-its occurrence number, so unchanged rows keep their ids and their vectors: a daily log
-that gained five lines costs five embeddings, not a whole day.
+recorded in the index state (``core/index_state.py``) with the files on disk: mtime and size
+are a cheap hint, the content hash decides. Row ids are derived from the source path, the
+row's content and its occurrence number, so unchanged rows keep their ids and their vectors:
+a daily log that gained five lines costs five embeddings, not a whole day. A row whose text
+an indexed row already has (a renamed or moved file) takes that row's vector.
 
-Fail-closed: every new row of a file is embedded before any of its old rows is deleted,
-so an embedding failure leaves the old rows searchable and the file is retried on the
-next pass. Tombstones are applied on every pass, full rebuilds included.
+A pass streams: files are read a window at a time, the window's new texts are embedded
+sorted by length, then written. Fail-closed: every new row of a file is embedded before any
+of its old rows is deleted, so an embedding failure leaves the old rows searchable and the
+file is retried on the next pass. Tombstones are applied on every pass, full rebuilds included.
 
-Two processes may share one index (the app, and the command line in a terminal): every
-mutation holds a lock file beside the table, and whoever takes it adopts what the other
-wrote (its state file, its table) before changing anything. Queries never create or
-reset the table; only a pass holding both locks may.
+Two processes may share one index (the app, and the command line in a terminal): writes to
+the table and the state take turns through a lock file beside the table, never held while
+embedding; whoever takes it adopts what the other wrote (its state, its table) and checks its
+plans against it before writing. Queries never create or reset the table.
 """
 
 from __future__ import annotations
@@ -23,7 +25,6 @@ import hashlib
 import logging
 import os
 import threading
-import time
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
@@ -59,10 +60,9 @@ from suzent_desktop.core.unindexed import RowCache, text_matches
 
 log = logging.getLogger(__name__)
 
-BATCH_TEXTS = 512  # texts embedded per call across files: big batches keep the model busy
-BATCH_FILES = 400
+BATCH_TEXTS = 16384  # new texts per window: sorted by length together, held in memory together
+BATCH_FILES = 4000  # files per window at most
 EMBED_SLICE = 256  # texts per embedder call; the cancel flag is checked between calls (~0.4 s apart)
-SAVE_EVERY_SECONDS = 15.0
 LOCK_POLL_SECONDS = 0.1
 PASS_MARK = "pass.unfinished"  # exists while a mutation runs; found on entry, the last one was cut short
 EMBEDDING_FAILED = "not indexed, embedding failed"
@@ -139,6 +139,14 @@ def _vectors(table, dim: int) -> np.ndarray:
     return np.asarray(column.flatten(), dtype=np.float32).reshape(-1, dim)
 
 
+def _stat_of(key: str) -> tuple[float, int] | None:
+    try:
+        stat = os.stat(key)
+    except OSError:
+        return None
+    return stat.st_mtime, stat.st_size
+
+
 def _walk(root: Path, skip: str | None) -> Iterator[tuple[str, os.stat_result | None]]:
     """Every file under ``root`` outside hidden folders, with its stat (None when it cannot be had: a
     dangling link or a loop, which the pass then names); symlinked folders are followed (as
@@ -212,48 +220,54 @@ class Indexer:
         self._by_hash: dict[str, str] | None = None  # content hash -> an indexed row with that text (lazy)
         self._unindexed = RowCache()
         self._tags = FileTags()  # for ``tag:``: each indexed file's tags, re-read when its hash changes
-        # Rows of a long page already in the table while the rest of it is embedded (id -> path):
-        # a pass let in between its slices must not take them for rows no file gives.
-        self._inflight: dict[str, str] = {}
-        self._inflight_paths: set[str] = set()
+        self._inflight_paths: set[str] = set()  # files a pass is embedding: a pass let in skips them
         self.on_wait: Callable[[], None] | None = None  # told once when a pass must wait its turn
-        self._open_passes = 0  # passes of this process inside _exclusive (2 while one is let in)
         self._table_checked = True  # False: the next pass compares the whole table with the files
 
-    # -- cross-process exclusion -------------------------------------------------------
+    # -- exclusion: one pass per process, and the file lock only while writing ------------------
     @asynccontextmanager
     async def _exclusive(self) -> AsyncIterator[None]:
-        """This process's async lock, then the lock file shared with other processes.
+        """A pass of this process that holds the file lock throughout (forget, a model switch)."""
+        async with self._pass(), self._writing():
+            yield
 
-        Polled rather than blocked on, so a cancelled caller never leaves a worker thread
-        holding the file lock for nobody, and the loop never waits on another process.
-        """
+    @asynccontextmanager
+    async def _pass(self) -> AsyncIterator[None]:
+        """One pass of this process at a time; a pass lets a waiting one in between embedding slices."""
         if self.lock.locked():
             self._tell_waiting()
         async with self.lock:
-            self.layout.index_dir.mkdir(parents=True, exist_ok=True)
-            told = False
-            while True:
-                try:
-                    self._file_lock.acquire(timeout=0)
-                    break
-                except Timeout:
-                    if not told:
-                        self._tell_waiting()
-                        told = True
-                    await asyncio.sleep(LOCK_POLL_SECONDS)
-            nested = self._open_passes > 0  # let in between the slices of a long page
-            self._open_passes += 1
+            yield
+
+    @asynccontextmanager
+    async def _writing(self) -> AsyncIterator[None]:
+        """The lock file shared with other processes, held while the table and the state change and
+        never while embedding. Polled rather than blocked on, so a cancelled caller never leaves a
+        worker thread holding it for nobody, and the loop never waits on another process.
+
+        On entry, what another process wrote is adopted (plans made before are checked against it
+        before they are written) and the crash mark is left for the length of the block.
+        """
+        self.layout.index_dir.mkdir(parents=True, exist_ok=True)
+        told = False
+        while True:
             try:
-                await asyncio.to_thread(self._adopt_other_writers)
-                if not nested:  # the mark is the outer pass's: it is not a sign of a crash
-                    await asyncio.to_thread(self._mark_pass)
-                yield
-                if self._table_checked and not nested:  # a clean end; a pending comparison keeps it
-                    self._pass_mark.unlink(missing_ok=True)
-            finally:
-                self._open_passes -= 1
-                self._file_lock.release()
+                self._file_lock.acquire(timeout=0)
+                break
+            except Timeout:
+                if not told:
+                    self._tell_waiting()
+                    told = True
+                await asyncio.sleep(LOCK_POLL_SECONDS)
+        try:
+            await asyncio.to_thread(self._adopt_other_writers)
+            await asyncio.to_thread(self._mark_pass)
+            yield
+            await asyncio.to_thread(self._save_state)
+            if self._table_checked:  # a clean end; a pending comparison keeps the mark
+                self._pass_mark.unlink(missing_ok=True)
+        finally:
+            self._file_lock.release()
 
     @property
     def _pass_mark(self) -> Path:
@@ -275,10 +289,10 @@ class Indexer:
                 log.exception("on_wait notice failed")
 
     async def _let_others_in(self) -> None:
-        """Between slices of a long page: a pass waiting in this process (a remembered fact) runs now.
+        """Between embedding slices: a pass waiting in this process (a remembered fact) runs now.
 
-        The file lock stays held (it is re-entrant in this process), so another process still
-        waits, and is told so. The waiting pass sees this pass's rows in flight as owned.
+        Nothing of the slices embedded so far is in the table yet, and the files being embedded
+        are skipped by the pass let in (``_inflight_paths``).
         """
         self.lock.release()
         try:
@@ -342,6 +356,10 @@ class Indexer:
                 store.open(repair=repair)
                 self._store = store
             return self._store
+
+    def _current_store(self) -> IndexStore:
+        """The table a pass writes to (reopened when another process's writes were adopted)."""
+        return self._store if self._store is not None else self._open_store(self._read_dim())
 
     def _drop_failed_store(self, store: IndexStore | None) -> None:
         """After a query failed, reopen the table next time (another process may have rebuilt it).
@@ -627,26 +645,81 @@ class Indexer:
         for start in range(0, len(rows), EMBED_SLICE):
             if self._cancel is not None and self._cancel.is_set():
                 raise _Cancelled
-            part = rows[start : start + EMBED_SLICE]
-            vectors = np.asarray(self.embedder.embed([r.embed_text for r in part]), dtype=np.float32)
-            if vectors.shape != (len(part), self._store.dim):
-                raise EmbeddingError(
-                    f"embedder returned shape {vectors.shape}, expected ({len(part)}, {self._store.dim})"
-                )
-            for row, vector in zip(part, vectors, strict=True):
-                row.vector = vector
+            self._embed_rows(rows[start : start + EMBED_SLICE])
+
+    def _embed_rows(self, rows: list[Row]) -> None:
+        """One embedder call; its vectors go onto the rows."""
+        dim = self._current_store().dim
+        vectors = np.asarray(self.embedder.embed([r.embed_text for r in rows]), dtype=np.float32)
+        if vectors.shape != (len(rows), dim):
+            raise EmbeddingError(f"embedder returned shape {vectors.shape}, expected ({len(rows)}, {dim})")
+        for row, vector in zip(rows, vectors, strict=True):
+            row.vector = vector
 
     def _apply(self, plans: list[_Plan], changes: ChangeSet) -> None:
-        """Embed, then delete old rows and add new ones, then record the files in the state."""
-        store = self._store
-        with self._state_lock:  # a pass let in between slices already did these files
-            plans = [p for p in plans if self.state.files.get(p.source.key) is p.prior]
+        """Embed, then write (holding the file lock throughout: small work, such as after a forget)."""
         errored = [p for p in plans if p.error]
         ready = [p for p in plans if not p.error]
         self._reuse_vectors(ready)
         self._reuse_by_content(ready)
         ok, failed = self._embed_plans(ready)
-        failed += errored
+        self._write(ok, failed + errored, changes)
+
+    def _write_window(self, plans: list[_Plan], changes: ChangeSet) -> None:
+        """Under the file lock: write what a window embedded without it.
+
+        Each plan is checked against the state as it is now: when another pass (of this or
+        another process) wrote the file meanwhile, the plan is diffed again against what that
+        pass left, so its rows are neither doubled nor deleted by mistake; the few rows that
+        this leaves without a vector are embedded here.
+        """
+        with self._state_lock:
+            if self.state.model != self.embedder.name or self.state.dim != int(self.embedder.dim):
+                return  # rebuilt for another model meanwhile: these vectors do not belong in it
+        ok: list[_Plan] = []
+        failed: list[_Plan] = []
+        for plan in plans:
+            with self._state_lock:
+                current = self.state.files.get(plan.source.key)
+            same = current is plan.prior or (
+                current is not None
+                and plan.prior is not None
+                and (current.sha256, current.variant, current.rows) == (plan.prior.sha256, plan.prior.variant, plan.prior.rows)
+            )
+            if plan.error:
+                failed.append(plan)
+            elif plan.touch_only:
+                if same:
+                    self._touch(plan)
+            elif same:
+                ok.append(plan)
+            elif current is not None and _stat_of(plan.source.key) == (current.mtime, current.size):
+                continue  # the other pass indexed the file as it is now: newer than what we read
+            else:
+                self._rediff(plan, current)
+                ok.append(plan)
+        redone = [p for p in ok if any(r.vector is None for r in (*p.new_rows, *p.moved_rows))]
+        if redone:
+            self._reuse_vectors(redone)
+            self._reuse_by_content(redone)
+            lost = self._embed_plans(redone)[1]
+            ok = [p for p in ok if p not in lost]
+            failed += lost
+        self._write(ok, failed, changes)
+
+    @staticmethod
+    def _rediff(plan: _Plan, current: FileState | None) -> None:
+        known = current.rows if current is not None else {}
+        wanted = {r.id for r in plan.rows}
+        plan.prior = current
+        plan.stale_ids = [rid for rid in known if rid not in wanted]
+        plan.new_rows = [r for r in plan.rows if r.id not in known]
+        plan.moved_rows = [r for r in plan.rows if r.id in known and known[r.id] != r.line]
+
+    def _write(self, ok: list[_Plan], failed: list[_Plan], changes: ChangeSet) -> None:
+        """Delete old rows and add new ones, then record the files in the state; failed files keep
+        their old rows and are retried on the next pass (fail-closed)."""
+        store = self._current_store()
         moved = [r for p in ok for r in p.moved_rows]
         delete = [rid for p in ok for rid in p.stale_ids] + [r.id for r in moved]
         add = [r for p in ok for r in p.new_rows] + moved
@@ -663,12 +736,6 @@ class Indexer:
             state = self.state
             for plan in ok:
                 self._record(plan)
-            dropped = [rid for p in failed for rid, key in self._inflight.items() if key == p.source.key]
-            for rid in dropped:
-                del self._inflight[rid]
-            self._inflight_paths.difference_update(p.source.key for p in failed)
-            if dropped:
-                store.delete_ids(dropped)  # fail-closed: a half-embedded page leaves no half of itself
             for plan in failed:
                 prior = state.files.get(plan.source.key)
                 if prior is not None:  # keep the old rows, force a retry next pass
@@ -683,8 +750,9 @@ class Indexer:
         moved = [r for p in plans for r in p.moved_rows]
         if not moved:
             return
-        old = self._store.fetch([r.id for r in moved], ["id", "vector"])
-        vectors = dict(zip(old.column("id").to_pylist(), _vectors(old, self._store.dim), strict=True))
+        store = self._current_store()
+        old = store.fetch([r.id for r in moved], ["id", "vector"])
+        vectors = dict(zip(old.column("id").to_pylist(), _vectors(old, store.dim), strict=True))
         for plan in plans:
             for row in plan.moved_rows:
                 row.vector = vectors.get(row.id)
@@ -703,16 +771,14 @@ class Indexer:
             donors = {r.id: d for r in rows if (d := self._by_hash.get(content_hash(r.embed_text)))}
         if not donors:
             return
-        found = self._store.fetch(sorted(set(donors.values())), ["id", "vector"])  # a donor may be gone: embed
-        vectors = dict(zip(found.column("id").to_pylist(), _vectors(found, self._store.dim), strict=True))
+        store = self._current_store()
+        found = store.fetch(sorted(set(donors.values())), ["id", "vector"])  # a donor may be gone: embed
+        vectors = dict(zip(found.column("id").to_pylist(), _vectors(found, store.dim), strict=True))
         for row in rows:
             row.vector = vectors.get(donors.get(row.id, ""))
 
     def _record(self, plan: _Plan) -> None:
         with self._state_lock:
-            for row in plan.rows:
-                self._inflight.pop(row.id, None)
-            self._inflight_paths.discard(plan.source.key)
             self._changed(plan.source.key)
             hashes = {r.id: content_hash(r.embed_text) for r in plan.rows}
             self.state.files[plan.source.key] = FileState(
@@ -738,9 +804,10 @@ class Indexer:
             ids = [rid for k in keys for rid in self.state.files[k].rows]
         if not keys:
             return
-        removed = self._store.delete_ids(ids)
+        store = self._current_store()
+        removed = store.delete_ids(ids)
         crash_point("index.after_remove")
-        removed += self._store.delete_paths(keys)  # rows the state did not know about (a crash mid-write)
+        removed += store.delete_paths(keys)  # rows the state did not know about (a crash mid-write)
         with self._state_lock:
             for key in keys:
                 self.state.files.pop(key, None)
@@ -793,7 +860,7 @@ class Indexer:
             self._store.reset()
             count = 0
         with self._state_lock:
-            expected = sum(len(f.rows) for f in self.state.files.values()) + len(self._inflight)
+            expected = sum(len(f.rows) for f in self.state.files.values())
         if count == expected and not deep:
             return
         table = self._store.scan(["id", "path"]) if count else None
@@ -807,7 +874,6 @@ class Indexer:
                 self.state.errors.pop(key, None)
                 self._changed(key)
             owner = {rid: key for key, f in files.items() for rid in f.rows}
-            owner.update(self._inflight)
         seen: dict[str, int] = {}
         for rid in ids:
             seen[rid] = seen.get(rid, 0) + 1
@@ -883,7 +949,7 @@ class Indexer:
         cancel: threading.Event | None = None,
     ) -> ChangeSet:
         """Bring the index in step with the files; ``full`` drops the table and rebuilds it."""
-        async with self._exclusive():
+        async with self._pass():
             return await self._sync_locked(full, progress, cancel)
 
     async def _sync_locked(
@@ -902,28 +968,26 @@ class Indexer:
         self, full: bool, progress: ProgressFn | None, cancel: threading.Event | None
     ) -> ChangeSet:
         changes = ChangeSet()
-        try:
-            stones, recheck = await asyncio.to_thread(self._prepare, full)
-        except EmbeddingError as exc:
-            changes.errors.append(f"index not updated: {exc}")
-            return changes
+        async with self._writing():
+            try:
+                stones, recheck = await asyncio.to_thread(self._prepare, full)
+            except EmbeddingError as exc:
+                changes.errors.append(f"index not updated: {exc}")
+                return changes
         self._report_problem(changes)
         sources = await asyncio.to_thread(self._sources)
         with self._state_lock:
-            gone = [k for k in self.state.files if k not in sources]
-            priors = {k: self.state.files.get(k) for k in sources}
-        plans = await asyncio.to_thread(
-            lambda: [p for s in sources.values() if (p := self._plan(s, priors[s.key], stones, recheck))]
-        )
-        cancelled = await self._run_plans(plans, changes, progress, cancel)
-        # Files that are gone lose their rows last: a renamed file's rows lent their vectors above.
-        await asyncio.to_thread(self._remove_sources, gone, changes)
-        with self._state_lock:  # what the watcher reports from now on keeps the cache right
-            self._stale_vault = None if cancelled else {k for k in self.state.errors if self._in_vault(k)}
-        if cancelled:
-            await asyncio.to_thread(self._save_state)
-        else:
-            await asyncio.to_thread(self._finish, stones, full or changes.rows_added > 1000)
+            files, failed = dict(self.state.files), set(self.state.errors)
+        behind = set(sources) if full or recheck else self._behind(sources, files, failed)
+        todo = [s for s in sources.values() if s.key in behind]
+        cancelled = await self._stream(todo, stones, recheck, changes, progress, cancel)
+        async with self._writing():
+            # Files that are gone lose their rows last: a renamed file's rows lent their vectors above.
+            await asyncio.to_thread(self._remove_gone, [k for k in files if k not in sources], changes)
+            with self._state_lock:  # what the watcher reports from now on keeps the cache right
+                self._stale_vault = None if cancelled else {k for k in self.state.errors if self._in_vault(k)}
+            if not cancelled:
+                await asyncio.to_thread(self._finish, stones, full or changes.rows_added > 1000)
         return changes
 
     def _report_problem(self, changes: ChangeSet) -> None:
@@ -932,88 +996,95 @@ class Indexer:
         if problem:
             changes.errors.insert(0, problem)
 
-    async def _run_plans(
+    async def _stream(
         self,
-        plans: list[_Plan],
+        sources: list[_Source],
+        stones: set[str],
+        recheck: bool,
         changes: ChangeSet,
         progress: ProgressFn | None,
         cancel: threading.Event | None,
     ) -> bool:
-        """Apply plans in batches (one embedding call per batch); True when cancelled part-way."""
-        work: list[_Plan] = []
-        for plan in plans:
-            if plan.touch_only:
-                self._touch(plan)
-            elif plan.error or plan.notes or plan.new_rows or plan.moved_rows or plan.stale_ids:
-                work.append(plan)
-            else:
-                self._record(plan)  # re-read (tombstones changed) but nothing to do
-        total = len(work)
-        done = 0
-        last_save = time.monotonic()
-        batch: list[_Plan] = []
-        texts = 0
+        """Read, embed and write the files a window at a time; True when cancelled part-way.
+
+        A window is up to BATCH_TEXTS new texts (or BATCH_FILES files): its texts are embedded
+        sorted by length across all its files, EMBED_SLICE per call, without the file lock
+        (between calls: cancel, progress, and a pass of this process waiting its turn runs),
+        then written under the lock. Memory holds one window, never the whole vault; nothing of
+        a file is written before all its rows have vectors (fail-closed).
+        """
+        total = len(sources)
         if progress and total:
             progress(0, total, "")
         outer_cancel, self._cancel = self._cancel, cancel  # a pass let in between slices runs nested
-        sliced: set[str] = set()
+        start = 0
         try:
-            for index, plan in enumerate(work):
-                if len(plan.new_rows) > BATCH_TEXTS and not plan.error:
-                    if cancel is not None and cancel.is_set():
-                        return True
-                    sliced.add(plan.source.key)
-                    await self._add_in_slices(plan, changes)
-                batch.append(plan)
-                texts += len(plan.new_rows)
-                if index < len(work) - 1 and texts < BATCH_TEXTS and len(batch) < BATCH_FILES:
-                    continue
+            while start < total:
                 if cancel is not None and cancel.is_set():
                     return True
-                await asyncio.to_thread(self._apply, batch, changes)  # nothing is written when cancelled
-                done += len(batch)
+                window, end = await asyncio.to_thread(self._plan_window, sources, start, stones, recheck)
+                keys = {p.source.key for p in window}
+                self._inflight_paths |= keys
+                try:
+                    await self._embed_window(window, lambda part, s=start, e=end: progress and progress(
+                        s + int((e - s - 1) * part), total, ""))
+                    async with self._writing():
+                        await asyncio.to_thread(self._write_window, window, changes)
+                finally:
+                    self._inflight_paths -= keys
+                start = end
                 if progress:
-                    progress(done, total, str(batch[-1].source.path))
-                batch, texts = [], 0
-                if time.monotonic() - last_save > SAVE_EVERY_SECONDS:
-                    await asyncio.to_thread(self._save_state)
-                    last_save = time.monotonic()
+                    progress(start, total, window[-1].source.key if window else "")
         except _Cancelled:
             return True
         finally:
             self._cancel = outer_cancel
-            with self._state_lock:  # a cancelled page's rows are strays now; the next pass drops them
-                for rid in [rid for rid, key in self._inflight.items() if key in sliced]:
-                    del self._inflight[rid]
-                self._inflight_paths -= sliced
         return False
 
-    async def _add_in_slices(self, plan: _Plan, changes: ChangeSet) -> None:
-        """A long page's new rows, embedded and added a slice at a time; its old rows go at the end.
+    def _plan_window(
+        self, sources: list[_Source], start: int, stones: set[str], recheck: bool
+    ) -> tuple[list[_Plan], int]:
+        """Plans for the files from ``start`` on, until the window is full; and where the next begins."""
+        plans: list[_Plan] = []
+        texts, index = 0, start
+        while index < len(sources) and texts < BATCH_TEXTS and len(plans) < BATCH_FILES:
+            source = sources[index]
+            index += 1
+            with self._state_lock:
+                prior = self.state.files.get(source.key)
+            plan = self._plan(source, prior, stones, recheck)
+            if plan is not None:
+                plans.append(plan)
+                texts += len(plan.new_rows)
+        return plans, index
 
-        Each slice holds the lock for one embedding call only: a fact remembered meanwhile is
-        indexed between two slices, not after the whole page. The last slice goes through
-        :meth:`_apply` with the page's deletions, so an embedding failure still leaves the
-        page's old rows searchable.
+    async def _embed_window(self, plans: list[_Plan], on_slice: Callable[[float], object]) -> None:
+        """Vectors for a window's new rows, one slice per call, sorted by length across the window.
+
+        When a call fails, the window is embedded again file by file so the failing files are
+        named and the others still indexed.
         """
-        while len(plan.new_rows) > BATCH_TEXTS:
-            head, rest = plan.new_rows[:BATCH_TEXTS], plan.new_rows[BATCH_TEXTS:]
+        ready = [p for p in plans if not p.error and not p.touch_only]
+        await asyncio.to_thread(self._reuse, ready)
+        rows = sorted((r for p in ready for r in p.new_rows if r.vector is None), key=lambda r: len(r.embed_text))
+        for begin in range(0, len(rows), EMBED_SLICE):
+            if self._cancel is not None and self._cancel.is_set():
+                raise _Cancelled
             try:
-                await asyncio.to_thread(self._add_slice, plan, head, changes)
-            except EmbeddingError as exc:
-                plan.error = f"{plan.source.path}: {EMBEDDING_FAILED}: {exc}"
+                await asyncio.to_thread(self._embed_rows, rows[begin : begin + EMBED_SLICE])
+            except EmbeddingError:
+                await asyncio.to_thread(self._embed_plans, ready)
                 return
-            plan.new_rows = rest
+            on_slice(min(1.0, (begin + EMBED_SLICE) / len(rows)))
             await self._let_others_in()
 
-    def _add_slice(self, plan: _Plan, rows: list[Row], changes: ChangeSet) -> None:
-        self._embed_into(rows)
-        self._store.add(rows)
-        with self._state_lock:
-            self._inflight.update((row.id, plan.source.key) for row in rows)
-            self._inflight_paths.add(plan.source.key)
-        changes.rows_added += len(rows)
-        changes.index = True
+    def _reuse(self, plans: list[_Plan]) -> None:
+        self._reuse_vectors(plans)
+        self._reuse_by_content(plans)
+
+    def _remove_gone(self, keys: list[str], changes: ChangeSet) -> None:
+        """Under the lock: files still without a source lose their rows (one may have come back)."""
+        self._remove_sources([k for k in keys if self._source_for(Path(k)) is None], changes)
 
     async def sync_paths(self, paths: Iterable[Path]) -> ChangeSet:
         """Re-index just these files (a log after an append, a page after a save, a watcher's batch).
@@ -1023,43 +1094,39 @@ class Indexer:
         that moved keep their vectors (see :meth:`_reuse_by_content`).
         """
         paths = [Path(p) for p in paths]
-        async with self._exclusive():
+        async with self._pass():
             changes = ChangeSet()
-            try:
-                stones, recheck = await asyncio.to_thread(self._prepare, False)
-            except EmbeddingError as exc:
-                changes.errors.append(f"index not updated: {exc}")
-                return changes
+            async with self._writing():
+                try:
+                    stones, recheck = await asyncio.to_thread(self._prepare, False)
+                except EmbeddingError as exc:
+                    changes.errors.append(f"index not updated: {exc}")
+                    return changes
             if recheck or self._problem:  # tombstones changed, or no usable state: check every file
                 return await self._sync_locked(False, None, None)
 
-            def plan_all() -> tuple[list[str], list[_Plan]]:
+            def targets() -> tuple[list[str], list[_Source]]:
                 gone: list[str] = []
-                plans: list[_Plan] = []
+                sources: list[_Source] = []
                 for path in self._expand(paths):
                     source = self._source_for(path)
                     if source is None:
                         gone.append(str(path))
-                        continue
-                    with self._state_lock:
-                        prior = self.state.files.get(source.key)
-                    plan = self._plan(source, prior, stones, False)
-                    if plan is not None:
-                        plans.append(plan)
-                return gone, plans
+                    else:
+                        sources.append(source)
+                return gone, sources
 
-            gone, plans = await asyncio.to_thread(plan_all)
-            await self._run_plans(plans, changes, None, None)
-            await asyncio.to_thread(self._remove_sources, gone, changes)
-            with self._state_lock:
-                if self._stale_vault is not None:
-                    self._stale_vault.difference_update(gone)
-                    for plan in plans:
-                        key = plan.source.key
-                        (self._stale_vault.add if key in self.state.errors else self._stale_vault.discard)(key)
-                    for path in paths:
-                        self._stale_vault.discard(str(path))
-            await asyncio.to_thread(self._finish, stones, False)
+            gone, sources = await asyncio.to_thread(targets)
+            await self._stream(sources, stones, False, changes, None, None)
+            async with self._writing():
+                await asyncio.to_thread(self._remove_gone, gone, changes)
+                with self._state_lock:
+                    if self._stale_vault is not None:
+                        self._stale_vault.difference_update(gone)
+                        for key in (s.key for s in sources):
+                            (self._stale_vault.add if key in self.state.errors else self._stale_vault.discard)(key)
+                        self._stale_vault.difference_update(str(p) for p in paths)
+                await asyncio.to_thread(self._finish, stones, False)
             return changes
 
     def _expand(self, paths: list[Path]) -> list[Path]:

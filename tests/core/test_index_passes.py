@@ -1,0 +1,129 @@
+"""A pass streams windows of files, embeds sorted by length across a window, and never embeds under write.lock."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import numpy as np
+import pytest
+from filelock import FileLock, Timeout
+
+from suzent_desktop.core import indexer as indexer_module
+from suzent_desktop.core.embedding import HashingEmbedder
+from suzent_desktop.core.indexer import Indexer
+from suzent_desktop.core.notebook import Notebook
+
+
+class RecordingEmbedder:
+    """The hashing embedder; records each call's texts and runs a hook inside the call."""
+
+    def __init__(self) -> None:
+        self.inner = HashingEmbedder()
+        self.name, self.dim = self.inner.name, self.inner.dim
+        self.calls: list[list[str]] = []
+        self.during: Callable[[], None] | None = None
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        self.calls.append(list(texts))
+        if self.during is not None:
+            hook, self.during = self.during, None
+            hook()
+        return self.inner.embed(texts)
+
+
+@pytest.fixture
+def vault(layout) -> Notebook:
+    notebook = Notebook(layout)
+    notebook.bootstrap()
+    layout.memory_dir.mkdir(parents=True, exist_ok=True)
+    return notebook
+
+
+def _page(layout, name: str, text: str) -> Path:
+    path = layout.notebook_dir / "2_Wiki" / f"{name}.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+async def test_texts_are_embedded_sorted_by_length_across_all_files_of_a_pass(layout, clock, vault) -> None:
+    for i in range(700):  # more than one old 512-text batch
+        _page(layout, f"P{i:03d}", f"Word{i} " + "filler " * ((i * 37) % 50) + "\n")
+    embedder = RecordingEmbedder()
+    await Indexer(layout, embedder, clock).sync()
+    lengths = [len(t) for call in embedder.calls for t in call]
+    assert len(lengths) >= 700
+    assert lengths == sorted(lengths)
+    assert max(len(call) for call in embedder.calls) <= indexer_module.EMBED_SLICE
+
+
+async def test_a_pass_embeds_its_first_window_before_reading_the_last_file(layout, clock, vault, monkeypatch) -> None:
+    monkeypatch.setattr(indexer_module, "BATCH_FILES", 5)
+    pages = [_page(layout, f"S{i:02d}", f"Streamed page {i}.\n") for i in range(30)]
+    events: list[str] = []
+    real_plan = Indexer._plan
+
+    def plan(self, source, *args):
+        events.append(f"read {Path(source.key).name}")
+        return real_plan(self, source, *args)
+
+    monkeypatch.setattr(Indexer, "_plan", plan)
+    embedder = RecordingEmbedder()
+    real_embed = embedder.embed
+    embedder.embed = lambda texts: events.append("embed") or real_embed(texts)
+    await Indexer(layout, embedder, clock).sync()
+    assert events.index("embed") < events.index(f"read {pages[-1].name}")
+    assert all(f"read {p.name}" in events for p in pages)
+
+
+async def test_embedding_runs_without_the_write_lock(layout, clock, vault) -> None:
+    _page(layout, "Free", "Embedded while another process may write.\n")
+    embedder = RecordingEmbedder()
+    seen: list[bool] = []
+
+    def try_lock() -> None:  # another process taking write.lock while we embed
+        other = FileLock(str(layout.index_dir / "write.lock"))
+        try:
+            other.acquire(timeout=0)
+            other.release()
+            seen.append(True)
+        except Timeout:
+            seen.append(False)
+
+    embedder.during = try_lock
+    await Indexer(layout, embedder, clock).sync()
+    assert seen == [True]
+
+
+async def test_another_process_writing_while_we_embed_is_neither_lost_nor_doubled(layout, clock, vault) -> None:
+    shared = _page(layout, "Shared", "# Shared\n\nFirst version of the shared page.\n")
+    ours = _page(layout, "Ours", "# Ours\n\nOnly this process indexes this page.\n")
+    other = Indexer(layout, HashingEmbedder(), clock)  # the command line next to the app
+    embedder = RecordingEmbedder()
+    indexer = Indexer(layout, embedder, clock)
+    loop = asyncio.get_running_loop()
+
+    def other_process_writes() -> None:
+        theirs = _page(layout, "Theirs", "# Theirs\n\nThe other process wrote this page.\n")
+        shared.write_text("# Shared\n\nSecond version of the shared page.\n", encoding="utf-8")
+        asyncio.run_coroutine_threadsafe(other.sync_paths([theirs, shared]), loop).result(timeout=60)
+
+    embedder.during = other_process_writes
+    await indexer.sync()
+    store = indexer._current_store()
+    shared_rows = store.rows_for_path(str(shared), ["text"]).column("text").to_pylist()
+    assert len(shared_rows) == 1 and "Second version" in shared_rows[0]  # theirs was newer: kept
+    await indexer.sync()
+    rows = store.scan(["id", "path", "text"]).to_pylist()
+    ids = [r["id"] for r in rows]
+    assert len(ids) == len(set(ids))
+    by_path = {}
+    for row in rows:
+        by_path.setdefault(Path(row["path"]).name, []).append(row["text"])
+    assert len(by_path["Ours.md"]) == 1 and "Only this process" in by_path["Ours.md"][0]
+    assert "Theirs.md" in by_path
+    assert len(by_path["Shared.md"]) == 1 and "Second version" in by_path["Shared.md"][0]
+    assert indexer.stale_paths() == [] and (await indexer.stats()).errors == []
+    assert str(ours) in indexer.state.files
