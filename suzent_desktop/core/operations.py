@@ -37,12 +37,12 @@ if TYPE_CHECKING:
     from suzent_desktop.settings import Settings
 
 __all__ = [
-    "ROOT_NAV_FILES", "ZONES", "DayLog", "FactLine", "FileChanges", "ParsedLog", "Tombstone", "TrashRecord",
-    "FileTags", "VaultOpError", "agent_activity", "canvas_markdown", "check_name", "create_folder", "create_page",
+    "DayLog", "FactLine", "FileChanges", "FileTags", "ParsedLog", "ROOT_NAV_FILES", "Tombstone", "TrashRecord",
+    "VaultOpError", "ZONES", "agent_activity", "canvas_markdown", "check_name", "create_folder", "create_page",
     "dream_never_ran", "dream_runner", "forgotten_list", "is_canvas", "is_demo_home", "is_forgotten",
     "is_link_source", "link_sources", "load_embedder", "log_dates", "log_path", "markdown_files", "match_spans",
-    "move", "normalize", "read_day", "rename", "restore", "save_page", "snapshot_vault", "tag_tree", "trash",
-    "unified_diffs", "units_for",
+    "move", "normalize", "read_day", "read_memory_md", "rename", "restore", "save_page", "snapshot_vault",
+    "tag_tree", "trash", "unified_diffs", "units_for",
 ]
 
 
@@ -120,6 +120,15 @@ def is_link_source(manager: MemoryManager, path: Path) -> bool:
     """A content page or a canvas board of the vault (a file :func:`link_sources` would list)."""
     notebook = manager.notebook
     return notebook.is_content_page(path) or notebook.is_canvas(path)
+
+
+# -- core files ----------------------------------------------------------------------------------
+def read_memory_md(manager: MemoryManager) -> str | None:
+    """MEMORY.md as it is on disk (undecodable bytes shown as U+FFFD), None before the first dream writes it."""
+    try:
+        return manager.layout.memory_md.read_bytes().decode("utf-8", errors="replace")
+    except FileNotFoundError:
+        return None
 
 
 # -- daily logs and tombstones ------------------------------------------------------------------

@@ -124,3 +124,11 @@ def test_a_day_reads_with_its_forgotten_facts_and_a_bad_day_says_why(home: Path,
     operations.log_path(manager, "2026-03-03").write_bytes(b"\xff\xfe not utf-8")
     bad = operations.read_day(manager, "2026-03-03")
     assert bad.parsed is None and bad.error
+
+
+def test_memory_md_reads_as_on_disk_and_none_before_it_exists(home: Path, clock) -> None:
+    manager = make_manager(home, clock)
+    manager.layout.memory_md.unlink(missing_ok=True)
+    assert operations.read_memory_md(manager) is None
+    manager.layout.memory_md.write_bytes("# Memory\n- tea \u2615\n".encode() + b"\xff\n")
+    assert operations.read_memory_md(manager) == "# Memory\n- tea \u2615\n\ufffd\n"

@@ -23,10 +23,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from suzent_desktop.core import operations
 from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.ui.panes.common import Pane
 
 if TYPE_CHECKING:
+    from suzent_desktop.core.manager import MemoryManager
     from suzent_desktop.ui.services import AppServices
 
 BAR_PADDING = 24  # room around a gauge's label, so the style never wraps or cuts it
@@ -94,8 +96,7 @@ class MemoryView(Pane):
         return changes.memory_md or path in changes.pages
 
     async def load(self) -> None:
-        path = self.services.manager.layout.memory_md
-        text, html = await asyncio.to_thread(self._read, path)
+        text, html = await asyncio.to_thread(self._read, self.services.manager)
         if not self.alive():
             return
         settings = self.services.manager.settings
@@ -105,10 +106,9 @@ class MemoryView(Pane):
         self._show_size(self.size)
 
     @staticmethod
-    def _read(path: Path) -> tuple[str, str]:
-        try:
-            text = path.read_bytes().decode("utf-8", errors="replace")
-        except FileNotFoundError:
+    def _read(manager: MemoryManager) -> tuple[str, str]:
+        text = operations.read_memory_md(manager)
+        if text is None:
             return "", "<p><i>MEMORY.md does not exist yet; the first dream run writes it.</i></p>"
         return text, render_markdown(text)
 
