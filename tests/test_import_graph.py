@@ -1,7 +1,7 @@
 """The package's import rules, checked on its source (README, "Architecture"):
 
 * no import cycle anywhere in the package (runtime imports, function-level ones included);
-* the core never imports Qt or the UI;
+* the core (and the settings module) never imports Qt, the UI, or a front end (cli, mcp_server);
 * the UI imports from the core only the front door, operations, events and the pure rule
   modules (markdown grammar, link resolver, days, fuzzy name matching), plus the typed settings object.
 """
@@ -17,6 +17,7 @@ import suzent_desktop
 
 PACKAGE = "suzent_desktop"
 QT = ("PySide6", "shiboken6", "qasync", "pytestqt")
+FRONT_ENDS = frozenset({"suzent_desktop.cli", "suzent_desktop.mcp_server"})  # built on the core, never under it
 UI_MAY_IMPORT = frozenset({
     "suzent_desktop",  # __version__
     "suzent_desktop.settings",
@@ -136,10 +137,12 @@ def violations(root: Path, package: str) -> list[str]:
     core, ui = f"{package}.core", f"{package}.ui"
     for module in sorted(every):
         inside = lambda pkg, name=module: name == pkg or name.startswith(pkg + ".")  # noqa: E731
-        if inside(core):
+        if inside(core) or module == f"{package}.settings":
             problems += [f"{module} imports Qt ({name})" for name in sorted(outside[module] & set(QT))]
             problems += [f"{module} imports the UI ({target})" for target in sorted(every[module])
                          if target == ui or target.startswith(ui + ".")]
+            problems += [f"{module} imports a front end ({target})" for target in sorted(every[module])
+                         if target in FRONT_ENDS]
         if inside(ui):
             problems += [f"{module} imports {target}, which the UI may not use"
                          " (call the front door, or add a function to core/operations.py)"
@@ -173,6 +176,9 @@ HINT = " (call the front door, or add a function to core/operations.py)"
     ({"core/a.py": "from PySide6.QtCore import QObject\n"}, ["suzent_desktop.core.a imports Qt (PySide6)"]),
     ({"core/a.py": "from suzent_desktop.ui import w\n", "ui/w.py": ""},
      ["suzent_desktop.core.a imports the UI (suzent_desktop.ui.w)"]),
+    ({"core/a.py": "def f():\n    from suzent_desktop.cli import hit_dict\n", "cli.py": ""},
+     ["suzent_desktop.core.a imports a front end (suzent_desktop.cli)"]),
+    ({"settings.py": "import PySide6\n"}, ["suzent_desktop.settings imports Qt (PySide6)"]),
     ({"ui/w.py": "from suzent_desktop.core.indexer import Indexer\n", "core/indexer.py": ""},
      ["suzent_desktop.ui.w imports suzent_desktop.core.indexer, which the UI may not use" + HINT]),
     ({"ui/w.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from suzent_desktop.core import tombstones\n",
