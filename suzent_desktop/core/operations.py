@@ -17,13 +17,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from suzent_desktop.core import vault_ops
+from suzent_desktop.core import demo, vault_ops
 from suzent_desktop.core.archive import ArchiveError
 from suzent_desktop.core.atomic import atomic_write_text
 from suzent_desktop.core.canvas import canvas_markdown, is_canvas
+from suzent_desktop.core.dream import runner as dream
 from suzent_desktop.core.events import FileChanges
 from suzent_desktop.core.facts import FactLine, ParsedLog, parse_log
 from suzent_desktop.core.forgetting import units_for
+from suzent_desktop.core.mcp_activity import describe, read_activity
 from suzent_desktop.core.notebook import ROOT_NAV_FILES, ZONES
 from suzent_desktop.core.tags import FileTags, tag_tree
 from suzent_desktop.core.terms import match_spans
@@ -179,41 +181,31 @@ def forgotten_list(manager: MemoryManager) -> tuple[list[Tombstone], list[Tombst
 def dream_runner(manager: MemoryManager, *, on_phase: Callable[[str], None] | None = None,
                  on_result: Callable[[Any], None] | None = None) -> DreamRunner:
     """The app's one dream runner, reporting its phases and results to the caller."""
-    from suzent_desktop.core.dream.runner import DreamRunner
-
-    return DreamRunner(manager, on_phase=on_phase, on_result=on_result)
+    return dream.DreamRunner(manager, on_phase=on_phase, on_result=on_result)
 
 
 def dream_never_ran(runner: DreamRunner) -> bool:
     """True when the runner's own records hold no run yet (log.md may hold a demo's)."""
-    from suzent_desktop.core.dream.runner import load_state
-
-    return not load_state(runner.state_path)["history"]
+    return not dream.load_state(runner.state_path)["history"]
 
 
 def snapshot_vault(root: Path) -> Snapshot:
     """The vault's page texts before a dream, to diff against after it."""
-    from suzent_desktop.core.dream import runner
-
-    return runner.snapshot_vault(root)
+    return dream.snapshot_vault(root)
 
 
 def unified_diffs(before: Snapshot, after: Snapshot) -> dict[str, str]:
-    from suzent_desktop.core.dream import runner
-
-    return runner.unified_diffs(before, after)
+    """What a dream changed, page by page, as unified diffs."""
+    return dream.unified_diffs(before, after)
 
 
 def agent_activity(path: Path) -> str:
     """One line on what the connected agent is doing, read from the MCP server's activity file."""
-    from suzent_desktop.core.mcp_activity import describe, read_activity
-
     return describe(read_activity(path))
 
 
 def is_demo_home(home: Path) -> bool:
-    from suzent_desktop.core import demo
-
+    """A home the ``demo`` command wrote (the app then shows its dream backlog)."""
     return demo.is_demo_home(home)
 
 
