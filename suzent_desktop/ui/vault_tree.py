@@ -236,7 +236,7 @@ class VaultTree(QTreeWidget):
 
     # -- operations -------------------------------------------------------------------------------
     def apply(self, changes: FileChanges) -> None:
-        """Show what a file operation did (``AppServices.files_changed``); open tabs follow the signals."""
+        """Show what a file operation did (``AppServices.files_changed``), and say it on ``page_moved`` / ``page_deleted``."""
         for old, new in changes.moved:
             self.remove_path(old)
             self.add_path(new)
