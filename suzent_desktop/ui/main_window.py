@@ -477,7 +477,9 @@ class MainWindow(QMainWindow):
 
     # -- dialogs --------------------------------------------------------------------------------------------
     def show_quick_switcher(self) -> QuickSwitcher:
-        switcher = QuickSwitcher(self.editors.catalog, self.services.layout.notebook_dir, self)
+        current = self.editors.current_editor()
+        recent = [p for p in dict.fromkeys(reversed(self.editors.history)) if current is None or p != current.path]
+        switcher = QuickSwitcher(self.editors.catalog, self.services.layout.notebook_dir, self, recent=recent)
         switcher.page_chosen.connect(lambda p: self.open_path(p, None))
         switcher.create_requested.connect(self.tree.create_page)
         switcher.open()

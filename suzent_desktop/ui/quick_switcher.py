@@ -159,12 +159,19 @@ class QuickSwitcher(FuzzyDialog):
     page_chosen = Signal(object)  # Path
     create_requested = Signal(object, str)  # folder Path, page name
 
-    def __init__(self, catalog: LinkCatalog, root: Path, parent: QWidget | None = None) -> None:
+    def __init__(self, catalog: LinkCatalog, root: Path, parent: QWidget | None = None,
+                 recent: Sequence[Path] = ()) -> None:
         super().__init__("Find or create a page…", parent)
         self.root = Path(root)
         self.hint.setText("↑↓ to move · Enter to open · Shift+Enter to create · Esc to close")
-        self._entries = self._build(catalog)
+        self._entries = self._recent_first(self._build(catalog), recent)
         self.refilter("")
+
+    @staticmethod
+    def _recent_first(entries: list[Entry], recent: Sequence[Path]) -> list[Entry]:
+        """Before anything is typed, the pages visited last come first (Ctrl+O, Enter: back to the last page)."""
+        order = {str(path): rank for rank, path in enumerate(recent)}
+        return sorted(entries, key=lambda e: order.get(str(e.payload), len(order)))
 
     @staticmethod
     def _build(catalog: LinkCatalog) -> list[Entry]:

@@ -59,6 +59,16 @@ def test_switcher_ranks_initials_first_and_arrows_move_the_choice(qtbot, window)
     assert window.editors.current_editor().path == root / "1_Projects" / "Multilayer perceptron.md"
 
 
+def test_before_typing_the_switcher_lists_the_last_visited_pages_first(qtbot, window) -> None:
+    root = notebook(window)
+    for rel in ("3_Personal/Work.md", "2_Wiki/Concepts/Vector Search.md", "3_Personal/People.md"):
+        window.open_path(root / rel)
+    switcher = window.show_quick_switcher()
+    assert [label.split("    ")[0] for label in switcher.labels()[:2]] == ["Vector Search", "Work"]
+    qtbot.keyClick(switcher.input, Qt.Key.Key_Return)  # Ctrl+O, Enter: back to the page before
+    assert window.editors.current_editor().path == root / "2_Wiki" / "Concepts" / "Vector Search.md"
+
+
 def test_switcher_lists_aliases_that_open_their_page(qtbot, window) -> None:
     ready_names(qtbot, window)
     switcher = window.show_quick_switcher()
