@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterable
+from bisect import bisect_right
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import accumulate
 from typing import TypeVar
 
-from rapidfuzz import fuzz
+from rapidfuzz import fuzz, process
 
 T = TypeVar("T")
 
@@ -64,28 +66,55 @@ def _subsequence(word: str, name: _Name) -> float | None:
     return score
 
 
-def _word_score(word: str, name: _Name) -> float | None:
-    """How well one query word matches the name (None: it does not)."""
-    text = name.text
-    at = text.find(word)
-    if at >= 0:
-        score = 60.0 + 2.0 * len(word)
-        if at in name.starts:
-            score += 25.0
-            end = at + len(word)
-            if end == len(text) or not text[end].isalnum():
-                score += 10.0  # a whole word
-        return score
-    if name.initials.startswith(word) and len(word) > 1:
-        return 55.0 + 3.0 * len(word)
-    sub = _subsequence(word, name)
-    if sub is not None:
-        return 20.0 + sub
-    if len(word) >= TYPO_MIN_LENGTH:
-        ratio = fuzz.partial_ratio(word, text, score_cutoff=TYPO_CUTOFF)
-        if ratio:
-            return ratio / 5.0
-    return None
+class _Query:
+    """A query prepared once per keystroke: folded words, and a compiled subsequence test per word."""
+
+    def __init__(self, query: str) -> None:
+        self.words = fold(query).lower().split()
+        self.whole = " ".join(self.words)
+        self.compact = "".join(self.words)
+        # a word's letters in order within one line: one C-speed regex pass over all names at once
+        self.in_order = [re.compile("[^\n]*?".join(map(re.escape, word))) for word in self.words]
+
+    def score(self, name: _Name, length: int, typos: list[float | None]) -> float | None:
+        """``typos[i]``: the near-miss ratio of word i for this name (None: not computed, or a short word)."""
+        total = 0.0
+        for word, in_order, typo in zip(self.words, self.in_order, typos, strict=True):
+            part = self._word(word, in_order, name, typo)
+            if part is None:
+                return None
+            total += part
+        if name.text == self.whole:
+            total += 60.0
+        elif name.text.startswith(self.whole):
+            total += 40.0
+        if len(self.compact) > 1 and name.initials.startswith(self.compact):
+            total += 30.0
+        return total - 0.3 * length
+
+    @staticmethod
+    def _word(word: str, in_order: re.Pattern[str], name: _Name, typo: float | None) -> float | None:
+        """How well one query word matches the name (None: it does not)."""
+        text = name.text
+        at = text.find(word)
+        if at >= 0:
+            score = 60.0 + 2.0 * len(word)
+            if at in name.starts:
+                score += 25.0
+                end = at + len(word)
+                if end == len(text) or not text[end].isalnum():
+                    score += 10.0  # a whole word
+            return score
+        if len(word) > 1 and name.initials.startswith(word):
+            return 55.0 + 3.0 * len(word)
+        if in_order.search(text):
+            return 20.0 + (_subsequence(word, name) or 0.0)
+        if len(word) >= TYPO_MIN_LENGTH:
+            if typo is None:
+                typo = fuzz.partial_ratio(word, text, score_cutoff=TYPO_CUTOFF)
+            if typo:
+                return typo / 5.0
+        return None
 
 
 def score(query: str, name: str) -> float | None:
@@ -93,28 +122,50 @@ def score(query: str, name: str) -> float | None:
 
     An empty query matches everything equally (0.0), so a list keeps its own order.
     """
-    words = fold(query).lower().split()
-    if not words:
+    prepared = _Query(query)
+    if not prepared.words:
         return 0.0
-    prepared = _prepare(name)
-    total = 0.0
-    for word in words:
-        part = _word_score(word, prepared)
-        if part is None:
-            return None
-        total += part
-    whole = " ".join(words)
-    if prepared.text == whole:
-        total += 60.0
-    elif prepared.text.startswith(whole):
-        total += 40.0
-    compact = "".join(words)
-    if len(compact) > 1 and prepared.initials.startswith(compact):
-        total += 30.0
-    return total - 0.3 * len(name)
+    return prepared.score(_prepare(name), len(name), [None] * len(prepared.words))
+
+
+def matches(query: str, names: list[str]) -> dict[int, float]:
+    """Position → score of each name that matches ``query`` (all of them, 0.0, for an empty query)."""
+    prepared = _Query(query)
+    if not prepared.words:
+        return dict.fromkeys(range(len(names)), 0.0)
+    return _scores(prepared, names)
 
 
 ALT_PENALTY = 25.0  # a match on the secondary text (a page's folder path) ranks below a match on the name
+
+
+def _scores(query: _Query, texts: list[str]) -> dict[int, float]:
+    """Scores of the texts that match, by position; the others are ruled out in bulk first.
+
+    Every kind of match (substring, initials, subsequence) has the word's letters in order, so a
+    regex over all names joined line by line, plus rapidfuzz's ``cdist`` for near misses, leaves
+    only the candidates for the per-name scoring in Python: typing stays quick in a large vault.
+    """
+    prepared = [_prepare(text) for text in texts]
+    lowered = [name.text.replace("\n", " ") for name in prepared]
+    joined = "\n".join(lowered)
+    line_starts = list(accumulate((len(text) + 1 for text in lowered), initial=0))
+    candidates: set[int] | None = None
+    ratios: list[Sequence[float] | None] = []
+    for word, in_order in zip(query.words, query.in_order, strict=True):
+        hits = {bisect_right(line_starts, match.start()) - 1 for match in in_order.finditer(joined)}
+        ratio = None
+        if len(word) >= TYPO_MIN_LENGTH and lowered:
+            ratio = process.cdist([word], lowered, scorer=fuzz.partial_ratio, score_cutoff=TYPO_CUTOFF, workers=1)[0]
+            hits.update(int(i) for i in ratio.nonzero()[0])
+        ratios.append(ratio)
+        candidates = hits if candidates is None else candidates & hits
+    found = {}
+    for i in sorted(candidates or ()):
+        value = query.score(prepared[i], len(texts[i]), [None if r is None else float(r[i]) for r in ratios])
+        if value is not None:
+            found[i] = value
+    return found
 
 
 def rank(query: str, items: Iterable[T], key: Callable[[T], str] = str, limit: int | None = None,
@@ -126,16 +177,15 @@ def rank(query: str, items: Iterable[T], key: Callable[[T], str] = str, limit: i
     With an empty query the items keep their given order.
     """
     rows = list(items)
-    if not query.split():
+    prepared = _Query(query)
+    if not prepared.words:
         return rows[:limit]
-    scored = []
-    for position, item in enumerate(rows):
-        name = key(item)
-        found = score(query, name)
-        if found is None and alt is not None and (other := alt(item)):
-            found = score(query, other)
-            found = None if found is None else found - ALT_PENALTY
-        if found is not None:
-            scored.append((-found, len(name), name.lower(), position, item))
+    names = [key(item) for item in rows]
+    found = _scores(prepared, names)
+    if alt is not None:
+        missing = [i for i in range(len(rows)) if i not in found and alt(rows[i])]
+        for j, value in _scores(prepared, [alt(rows[i]) for i in missing]).items():
+            found[missing[j]] = value - ALT_PENALTY
+    scored = [(-value, len(names[i]), names[i].lower(), i, rows[i]) for i, value in found.items()]
     scored.sort(key=lambda row: row[:4])
     return [row[4] for row in scored[:limit]]

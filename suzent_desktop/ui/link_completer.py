@@ -139,18 +139,18 @@ class LinkCatalog:
         rows: list[tuple[str, Path, str, str | None]] = [(n, p, f, None) for n, p, f in self.names()]
         for page, aliases in self.aliases().items():
             rows.extend((alias, page, f"alias of {page.stem}", alias) for alias in aliases)
+        found = fuzzy.matches(query, [name for name, _path, _detail, _alias in rows])
         scored = []
-        for name, path, detail, alias in rows:
-            score = fuzzy.score(query, name)
-            if score is not None:
-                scored.append((-score, not is_page(path), len(name), name.lower(), detail, name, path, alias))
+        for i, score in found.items():
+            name, path, detail, alias = rows[i]
+            scored.append((-score, not is_page(path), len(name), name.lower(), detail, name, path, alias))
         scored.sort(key=lambda row: row[:5])
         index = self._index()
-        found = []
+        suggestions = []
         for *_key, detail, name, path, alias in scored[:LIMIT]:
             target = index.link_target_for(path)
-            found.append(Suggestion(name, detail, f"{target}|{alias}" if alias else target))
-        return found
+            suggestions.append(Suggestion(name, detail, f"{target}|{alias}" if alias else target))
+        return suggestions
 
 
 def _ranked(query: str, labels: list[str]) -> list[str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from suzent_desktop.core.fuzzy import rank, score
+from suzent_desktop.core.fuzzy import matches, rank, score
 
 NAMES = [
     "Anniversary",
@@ -79,3 +79,10 @@ def test_a_second_text_matches_below_the_name() -> None:
 
 def test_a_limit_keeps_the_best() -> None:
     assert rank("gift", NAMES, limit=2) == ["Gift", "Gift ideas"]
+
+
+@pytest.mark.parametrize("query", ["anna gift", "mlp", "proj", "lantren", "vs", "cafe", "2024", "o", "xyzzy", ""])
+def test_scoring_many_names_at_once_agrees_with_one_at_a_time(query: str) -> None:
+    """The bulk path (one regex pass and one rapidfuzz call per word) rules out only what does not match."""
+    one_by_one = {i: s for i, name in enumerate(NAMES) if (s := score(query, name)) is not None}
+    assert matches(query, NAMES) == pytest.approx(one_by_one)
