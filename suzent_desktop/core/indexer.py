@@ -161,7 +161,7 @@ def _walk(root: Path, skip: str | None) -> Iterator[tuple[str, os.stat_result | 
         seen.add(real)
         try:
             with os.scandir(folder) as listing:
-                entries = sorted(listing, key=lambda e: e.name)
+                entries = list(listing)  # in the file system's order: a pass does not depend on it
         except OSError:
             continue
         for entry in entries:
@@ -1026,8 +1026,7 @@ class Indexer:
                 keys = {p.source.key for p in window}
                 self._inflight_paths |= keys
                 try:
-                    await self._embed_window(window, lambda part, s=start, e=end: progress and progress(
-                        s + int((e - s - 1) * part), total, ""))
+                    await self._embed_window(window, self._slice_progress(progress, start, end, total))
                     async with self._writing():
                         await asyncio.to_thread(self._write_window, window, changes)
                 finally:
@@ -1040,6 +1039,16 @@ class Indexer:
         finally:
             self._cancel = outer_cancel
         return False
+
+    @staticmethod
+    def _slice_progress(progress: ProgressFn | None, start: int, end: int, total: int) -> Callable[[float], None]:
+        """Progress inside a window (files ``start``..``end``): never past its end before it is written."""
+
+        def report(part: float) -> None:
+            if progress:
+                progress(start + int((end - start - 1) * part), total, "")
+
+        return report
 
     def _plan_window(
         self, sources: list[_Source], start: int, stones: set[str], recheck: bool
@@ -1058,7 +1067,7 @@ class Indexer:
                 texts += len(plan.new_rows)
         return plans, index
 
-    async def _embed_window(self, plans: list[_Plan], on_slice: Callable[[float], object]) -> None:
+    async def _embed_window(self, plans: list[_Plan], on_slice: Callable[[float], None]) -> None:
         """Vectors for a window's new rows, one slice per call, sorted by length across the window.
 
         When a call fails, the window is embedded again file by file so the failing files are
@@ -1621,8 +1630,14 @@ class Indexer:
 
     def _in_vault(self, key: str) -> bool:
         """A path of the vault's own files (not of a memory folder kept inside it)."""
+        root, memory = self._prefixes
+        return key.startswith(root) and (memory is None or not key.startswith(memory))
+
+    @cached_property
+    def _prefixes(self) -> tuple[str, str | None]:
+        """The vault's path and, when the memory folder is inside it, that folder's (as string prefixes)."""
         root, memory = self.notebook.root, self.layout.memory_dir
-        return key.startswith(f"{root}{os.sep}") and (memory == root or not key.startswith(f"{memory}{os.sep}"))
+        return f"{root}{os.sep}", None if memory == root else f"{memory}{os.sep}"
 
     def watch(self, watching: bool) -> None:
         """A watcher reports every change from now on (or stopped): only then is the cache trusted.
