@@ -3,7 +3,8 @@
 * no import cycle anywhere in the package (runtime imports, function-level ones included);
 * the core (and the settings module) never imports Qt, the UI, or a front end (cli, mcp_server);
 * the UI imports from the core only the front door, operations, events and the pure rule
-  modules (markdown grammar, link resolver, days, fuzzy name matching), plus the typed settings object.
+  modules (markdown grammar, link resolver, days, fuzzy name matching), plus the typed settings object;
+* no view reads a store (index, logs, notebook, tombstones, transcripts) through ``manager.<store>``.
 """
 
 from __future__ import annotations
@@ -149,6 +150,32 @@ def violations(root: Path, package: str) -> list[str]:
                          for target in sorted(every[module])
                          if not (target == ui or target.startswith(ui + ".")) and target not in UI_MAY_IMPORT]
     return problems
+
+
+STORES = frozenset({"indexer", "archive", "notebook", "tombstones", "transcripts", "recall", "forget_journal",
+                    "index_store", "home"})
+
+
+def store_reaches(root: Path) -> list[str]:
+    """``<...>.manager.<store>`` in UI code: a view reading a store past the front door."""
+    found = []
+    for path in sorted((root / "ui").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, ast.Attribute) and node.attr in STORES:
+                owner = node.value
+                name = owner.id if isinstance(owner, ast.Name) else getattr(owner, "attr", "")
+                if name == "manager":
+                    found.append(f"{path.relative_to(root).as_posix()}:{node.lineno} manager.{node.attr}")
+    return found
+
+
+def test_no_view_reads_a_store_past_the_front_door() -> None:
+    assert store_reaches(Path(suzent_desktop.__file__).parent) == []
+
+
+def test_the_store_check_finds_a_reach(tmp_path: Path) -> None:
+    root = _package(tmp_path, {"ui/w.py": "def f(self):\n    return self.services.manager.indexer.sync()\n"})
+    assert store_reaches(root) == ["ui/w.py:2 manager.indexer"]
 
 
 def test_the_package_keeps_its_import_rules() -> None:

@@ -40,11 +40,11 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DayLog", "FactLine", "FileChanges", "FileTags", "ParsedLog", "ROOT_NAV_FILES", "Tombstone", "TrashRecord",
-    "VaultOpError", "ZONES", "agent_activity", "canvas_markdown", "check_name", "create_folder", "create_page",
-    "dream_never_ran", "dream_runner", "forgotten_list", "is_canvas", "is_demo_home", "is_forgotten",
-    "is_link_source", "link_sources", "load_embedder", "log_dates", "log_path", "markdown_files", "match_spans",
-    "move", "normalize", "read_day", "read_memory_md", "rename", "restore", "save_page", "snapshot_vault",
-    "tag_tree", "trash", "unified_diffs", "units_for",
+    "VaultOpError", "ZONES", "agent_activity", "canvas_markdown", "check_name", "content_pages",
+    "create_folder", "create_page", "dream_never_ran", "dream_runner", "forgotten_list", "is_canvas",
+    "is_content_page", "is_demo_home", "is_forgotten", "is_link_source", "link_sources", "load_embedder",
+    "log_dates", "log_path", "markdown_files", "match_spans", "move", "normalize", "read_day", "read_memory_md",
+    "rename", "restore", "save_page", "snapshot_vault", "tag_tree", "trash", "unified_diffs", "units_for",
 ]
 
 
@@ -116,6 +116,15 @@ def link_sources(manager: MemoryManager) -> list[Path]:
     """Every file whose links count for backlinks: content pages, then JSON Canvas boards."""
     notebook = manager.notebook
     return [*notebook.content_pages(), *notebook.canvases()]
+
+
+def content_pages(manager: MemoryManager) -> list[Path]:
+    """Every markdown content page of the vault (hidden folders and root navigation files left out)."""
+    return list(manager.notebook.content_pages())
+
+
+def is_content_page(manager: MemoryManager, path: Path) -> bool:
+    return manager.notebook.is_content_page(path)
 
 
 def is_link_source(manager: MemoryManager, path: Path) -> bool:

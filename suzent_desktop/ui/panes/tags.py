@@ -18,7 +18,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from suzent_desktop.core.events import ChangeSet
-from suzent_desktop.core.operations import FileTags, tag_tree
+from suzent_desktop.core.operations import FileTags, content_pages, is_content_page, tag_tree
 from suzent_desktop.ui.panes.common import Pane
 
 if TYPE_CHECKING:
@@ -80,9 +80,9 @@ class TagsPane(Pane):
             return self._read_locked(changed)
 
     def _read_locked(self, changed: set[Path]) -> list[Any]:
-        notebook = self.services.manager.notebook
+        manager = self.services.manager
         if not self._walked:
-            pages = list(notebook.content_pages())
+            pages = content_pages(manager)
             for page in pages:
                 self._cache.update(page)
             self._cache.keep_only(pages)
@@ -91,9 +91,9 @@ class TagsPane(Pane):
             for path in changed:
                 if path.is_dir():  # a folder event: what the cache knows inside it, and what is there now
                     inside = [p for p in self._cache.paths() if p.is_relative_to(path)]
-                    for page in [*inside, *(p for p in path.rglob("*.md") if notebook.is_content_page(p))]:
+                    for page in [*inside, *(p for p in path.rglob("*.md") if is_content_page(manager, p))]:
                         self._cache.update(page)
-                elif not path.is_file() or notebook.is_content_page(path):  # not a hidden folder's file
+                elif not path.is_file() or is_content_page(manager, path):  # not a hidden folder's file
                     self._cache.update(path)
         return tag_tree(self._cache.snapshot().values())
 
