@@ -33,11 +33,12 @@ from PySide6.QtWidgets import (
 )
 
 from suzent_desktop.core.links import VaultIndex, is_page
-from suzent_desktop.core.markdown import Link, heading_line
+from suzent_desktop.core.markdown import MARKDOWN, WIKI, Link, heading_line, line_links
 from suzent_desktop.core.operations import save_page
 from suzent_desktop.ui import theme
 from suzent_desktop.ui.find_bar import FindBar
-from suzent_desktop.ui.highlighter import MarkdownHighlighter
+from suzent_desktop.ui.highlighter import NORMAL, MarkdownHighlighter
+from suzent_desktop.ui.hover_preview import HoverPreview, HoverTarget
 from suzent_desktop.ui.link_completer import LinkCatalog, LinkCompleter
 from suzent_desktop.ui.markdown_render import (
     CALLOUT_SCHEME,
@@ -153,6 +154,10 @@ class PageEditor(QWidget):
         self.completer = LinkCompleter(self.source, catalog, lambda: self.path) if catalog and not read_only else None
         self.preview = PreviewBrowser(vault.root if vault is not None else None)
         self.preview.anchorClicked.connect(self._anchor_clicked)
+        self.hovers = [
+            HoverPreview(self.source, self.source.viewport(), self._source_link_at, vault),
+            HoverPreview(self.preview, self.preview.viewport(), self._preview_link_at, vault),
+        ] if vault is not None else []
         preview_font = QFont(self.preview.font())
         preview_font.setPointSize(max(preview_font.pointSize(), 10))
         self.preview.setFont(preview_font)
@@ -358,6 +363,46 @@ class PageEditor(QWidget):
         menu.exec(self.source.viewport().mapToGlobal(pos))
 
     # -- links --------------------------------------------------------------------------------------------
+    def _hover_target(self, link: Link, key: str) -> HoverTarget | None:
+        if self.vault is None:
+            return None
+        path = self.vault.resolve(link, self.path) if link.target else self.path
+        return HoverTarget(path, link.subpath, key) if path is not None else None
+
+    def _source_link_at(self, pos) -> HoverTarget | None:  # noqa: ANN001 - QPoint
+        """The link under the mouse in the source (none inside code or frontmatter)."""
+        cursor = self.source.cursorForPosition(pos)
+        block = cursor.block()
+        if block.userState() not in (-1, NORMAL):
+            return None
+        rect = self.source.cursorRect(cursor)
+        if abs(rect.center().x() - pos.x()) > rect.height() or abs(rect.center().y() - pos.y()) > rect.height():
+            return None  # past the end of the line, or below the text
+        column = cursor.positionInBlock()
+        for link in line_links(block.text()):
+            if link.start <= column < link.end:
+                return self._hover_target(link, f"source:{block.blockNumber()}:{link.start}")
+        return None
+
+    def _preview_link_at(self, pos) -> HoverTarget | None:  # noqa: ANN001 - QPoint
+        """The vault link under the mouse in the preview: wikilinks, embeds and relative markdown links."""
+        href = self.preview.anchorAt(pos)
+        if not href or self.vault is None:
+            return None
+        key = f"preview:{href}"
+        embed = parse_embed_href(href)
+        if embed is not None:
+            return HoverTarget(self.vault.root / embed[0], None, key)
+        wiki = parse_href(href)
+        if wiki is not None:
+            return self._hover_target(Link(kind=WIKI, start=0, end=0, target=wiki[0], subpath=wiki[1]), key)
+        url = QUrl(href)
+        if url.scheme():
+            return None  # the web, mail, callout toggles
+        path_part, _, heading = url.toString(QUrl.ComponentFormattingOption.FullyDecoded).partition("#")
+        link = Link(kind=MARKDOWN, start=0, end=0, target=path_part, subpath=heading or None, wiki_syntax=False)
+        return self._hover_target(link, key)
+
     def _anchor_clicked(self, url: QUrl) -> None:
         self.follow_link(url.toString())
 

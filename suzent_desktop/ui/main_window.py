@@ -37,6 +37,7 @@ from suzent_desktop.ui.panes.backlinks import BacklinksPane
 from suzent_desktop.ui.panes.daily_logs import DailyLogsPane
 from suzent_desktop.ui.panes.dream_panel import DreamPanel
 from suzent_desktop.ui.panes.memory_view import MemoryView
+from suzent_desktop.ui.panes.outline import OutlinePane
 from suzent_desktop.ui.panes.search_pane import SearchPane
 from suzent_desktop.ui.panes.tags import TagsPane
 from suzent_desktop.ui.panes.tombstones_pane import TombstonesPane
@@ -197,6 +198,8 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(dream, memory)
         self.tabifyDockWidget(memory, stones)
         self.tabifyDockWidget(stones, self._dock("tags", "Tags", self.tags, right))
+        self.outline = OutlinePane(self.editors)
+        self.tabifyDockWidget(self.docks["tags"], self._dock("outline", "Outline", self.outline, right))
         backlinks.raise_()
         self.resizeDocks([vault, backlinks], [300, 360], Qt.Orientation.Horizontal)
 

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QPoint, Qt, QUrl
-from PySide6.QtGui import QColor, QImage, QTextCursor, QTextDocument
+from PySide6.QtCore import QEvent, QPoint, QPointF, Qt, QUrl
+from PySide6.QtGui import QColor, QImage, QMouseEvent, QTextCursor, QTextDocument
+from PySide6.QtWidgets import QApplication
 from ui_support import WAIT_MS
 
+from suzent_desktop.ui import hover_preview
 from suzent_desktop.ui.editor import EditorArea, PageEditor
 from suzent_desktop.ui.markdown_render import MAX_EMBED_DEPTH, excerpt, section_text, strip_comments
+from suzent_desktop.ui.panes.outline import OutlinePane
 
 IMAGE = QTextDocument.ResourceType.ImageResource
 
@@ -49,6 +53,7 @@ def area(qtbot, loop, vault: Path):
     widget.resize(1200, 800)
     widget.show()
     yield widget
+    widget.close()  # a window left showing would take the next test's mouse moves
     widget.deleteLater()
 
 
@@ -222,3 +227,80 @@ def test_clicking_a_note_embed_title_opens_that_page(qtbot, area, vault) -> None
     current = area.current_editor()
     assert current is not None and current.path == vault / "Sections.md"
     assert current.source.textCursor().block().text() == "## Wanted"
+
+
+# -- hover preview ----------------------------------------------------------------------------------
+def _hover(widget, pos: QPoint) -> None:  # noqa: ANN001 - a viewport
+    """A mouse move sent to ``widget`` itself: a window another test left open cannot take it."""
+    event = QMouseEvent(QEvent.Type.MouseMove, QPointF(pos), QPointF(widget.mapToGlobal(pos)),
+                        Qt.MouseButton.NoButton, Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(widget, event)
+
+
+def _source_point(editor: PageEditor, position: int) -> QPoint:
+    cursor = QTextCursor(editor.source.document())
+    cursor.setPosition(position)
+    rect = editor.source.cursorRect(cursor)
+    return QPoint(rect.right() + 2, rect.center().y())
+
+
+def test_hovering_a_link_in_the_editor_shows_the_target_section(qtbot, area, vault, monkeypatch) -> None:
+    threads: list[str] = []
+    real = hover_preview.preview_markdown
+
+    def recording(target, vault_):  # noqa: ANN001, ANN202
+        threads.append(threading.current_thread().name)
+        return real(target, vault_)
+
+    monkeypatch.setattr(hover_preview, "preview_markdown", recording)
+    text = "see [[Sections#Wanted]] here\n\n```\n[[Home]]\n```\n"
+    editor = _open(qtbot, area, vault, text)
+    hover = editor.hovers[0]
+    with qtbot.waitSignal(hover.shown, timeout=WAIT_MS) as shown:
+        _hover(editor.source.viewport(), _source_point(editor, text.index("Sections") + 2))
+    target = shown.args[0]
+    assert (target.path, target.subpath) == (vault / "Sections.md", "Wanted")
+    assert threads and threads[0].startswith("hover-preview")  # the file is read off the GUI thread
+    popup = hover.popup
+    assert popup is not None and popup.isVisible()
+    assert "wanted text" in popup.browser.toPlainText() and "other text" not in popup.browser.toPlainText()
+    qtbot.keyClick(editor.source, Qt.Key.Key_Escape)
+    assert not popup.isVisible()
+    assert editor._source_link_at(_source_point(editor, text.index("[[Home]]") + 3)) is None  # code is not a link
+
+
+def test_hovering_an_embed_title_in_the_preview_shows_its_opening_and_leaving_closes_it(qtbot, area, vault) -> None:
+    editor = _open(qtbot, area, vault, "![[Sections#Other]]\n\nlink to [[Chain1]]\n")
+    hover = editor.hovers[1]
+    with qtbot.waitSignal(hover.shown, timeout=WAIT_MS) as shown:
+        _hover(editor.preview.viewport(), _anchor_point(editor, "wikilink:Chain1"))
+    assert shown.args[0].path == vault / "Chain1.md"
+    assert "level one text" in hover.popup.browser.toPlainText()
+    _hover(editor.preview.viewport(), QPoint(5, editor.preview.viewport().height() - 5))
+    qtbot.waitUntil(lambda: not hover.popup.isVisible(), timeout=WAIT_MS)
+
+
+def test_hover_excerpt_is_the_first_paragraphs() -> None:
+    text = "---\nx: 1\n---\n# Title\n\none\n\ntwo\n\nthree\n\nfour\n"
+    assert excerpt(text) == "# Title\n\none\n\ntwo\n\nthree"
+
+
+# -- outline ----------------------------------------------------------------------------------------
+def test_outline_nests_headings_follows_typing_and_a_click_moves_the_cursor(qtbot, area, vault) -> None:
+    pane = OutlinePane(area)
+    pane.show()
+    text = "# Top\n\ntext\n\n```\n# not a heading\n```\n\n## Child\n\n### Grand\n\n## Second\n"
+    editor = _open(qtbot, area, vault, text)
+    assert pane.titles() == [(0, "Top"), (1, "Child"), (2, "Grand"), (1, "Second")]
+    grand = pane.tree.topLevelItem(0).child(0).child(0)
+    qtbot.mouseClick(pane.tree.viewport(), Qt.MouseButton.LeftButton, pos=pane.tree.visualItemRect(grand).center())
+    assert editor.source.textCursor().block().text() == "### Grand"
+    editor.source.moveCursor(QTextCursor.MoveOperation.End)
+    qtbot.keyClick(editor.source, Qt.Key.Key_Return)
+    qtbot.keyClicks(editor.source, "# Typed")
+    qtbot.waitUntil(lambda: pane.titles()[-1] == (0, "Typed"), timeout=WAIT_MS)
+    area.open(vault / "Home.md")
+    assert pane.titles() == [(0, "Home")]
+    area.close_tab(area.currentIndex())
+    area.close_tab(area.currentIndex())
+    assert pane.titles() == [] and pane.empty.text() == "No page open"

@@ -1,0 +1,106 @@
+"""Outline of the open page: its headings as a tree, a click puts the editor's cursor on one.
+
+Headings come from the notebook grammar (:func:`suzent_desktop.core.markdown.headings`), so a
+``#`` line inside a code fence or the frontmatter is not a heading, as everywhere else. The
+outline follows the unsaved text: it is rebuilt a moment after the user stops typing.
+"""
+
+from __future__ import annotations
+
+import shiboken6
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+
+from suzent_desktop.core.markdown import headings
+from suzent_desktop.ui.editor import EditorArea, PageEditor
+
+OUTLINE_DELAY_MS = 300
+LINE_ROLE = Qt.ItemDataRole.UserRole
+
+
+class OutlinePane(QWidget):
+    """Headings of the current editor, nested by level."""
+
+    def __init__(self, editors: EditorArea, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.editors = editors
+        self.editor: PageEditor | None = None
+        self.tree = QTreeWidget(self)
+        self.tree.setHeaderHidden(True)
+        self.tree.setUniformRowHeights(True)
+        self.tree.itemClicked.connect(self._jump)
+        self.tree.itemActivated.connect(self._jump)
+        self.empty = QLabel("No headings in this page", self)
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty.setEnabled(False)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.tree, 1)
+        layout.addWidget(self.empty, 1)
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(OUTLINE_DELAY_MS)
+        self._timer.timeout.connect(self.refresh)
+        editors.current_page_changed.connect(lambda _path: self.follow(editors.current_editor()))
+        self.follow(editors.current_editor())
+
+    def follow(self, editor: PageEditor | None) -> None:
+        """Show ``editor``'s headings and keep up with its text."""
+        if editor is self.editor:
+            return
+        if self.editor is not None:
+            try:
+                self.editor.source.textChanged.disconnect(self._timer.start)
+            except (RuntimeError, TypeError):
+                pass  # the editor's widgets are already gone
+        self.editor = editor
+        if editor is not None:
+            editor.source.textChanged.connect(self._timer.start)
+            editor.destroyed.connect(self._editor_destroyed)
+        self.refresh()
+
+    def _editor_destroyed(self, *_args: object) -> None:
+        """The followed editor is gone (its tab closed): forget it, unless this pane is going too."""
+        if shiboken6.isValid(self) and self.editor is not None and not shiboken6.isValid(self.editor):
+            self.editor = None
+            self.refresh()
+
+    def refresh(self) -> None:
+        self._timer.stop()
+        self.tree.clear()
+        found = headings(self.editor.text()) if self.editor is not None else []
+        parents: list[tuple[int, QTreeWidgetItem]] = []  # (level, item) of the open ancestors
+        for line, level, title in found:
+            while parents and parents[-1][0] >= level:
+                parents.pop()
+            item = QTreeWidgetItem([title or "(untitled)"])
+            item.setData(0, LINE_ROLE, line)
+            item.setToolTip(0, f"Line {line}")
+            if parents:
+                parents[-1][1].addChild(item)
+            else:
+                self.tree.addTopLevelItem(item)
+            parents.append((level, item))
+        self.tree.expandAll()
+        self.tree.setVisible(bool(found))
+        self.empty.setVisible(not found)
+        self.empty.setText("No headings in this page" if self.editor is not None else "No page open")
+
+    def titles(self) -> list[tuple[int, str]]:
+        """(depth, title) of every row, in order (what a reader sees)."""
+        rows: list[tuple[int, str]] = []
+
+        def walk(item: QTreeWidgetItem, depth: int) -> None:
+            rows.append((depth, item.text(0)))
+            for index in range(item.childCount()):
+                walk(item.child(index), depth + 1)
+
+        for index in range(self.tree.topLevelItemCount()):
+            walk(self.tree.topLevelItem(index), 0)
+        return rows
+
+    def _jump(self, item: QTreeWidgetItem, _column: int = 0) -> None:
+        if self.editor is None:
+            return
+        self.editor.goto_line(int(item.data(0, LINE_ROLE)))
+        self.editor.source.setFocus()
