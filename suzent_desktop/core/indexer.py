@@ -217,6 +217,7 @@ class Indexer:
         self._problem: str | None = None  # why the stored state was unusable; the next pass reports it
         self._stale_vault: set[str] | None = None  # vault files the index may be behind on; None: walk to know
         self._watched = False  # a watcher feeds note_changed: the cache above can be trusted
+        self._noted: list[str] = []  # paths the watcher reported, not yet taken into the cache
         self._by_hash: dict[str, str] | None = None  # content hash -> an indexed row with that text (lazy)
         self._unindexed = RowCache()
         self._tags = FileTags()  # for ``tag:``: each indexed file's tags, re-read when its hash changes
@@ -1129,12 +1130,12 @@ class Indexer:
             await self._stream(sources, stones, False, changes, None, None)
             async with self._writing():
                 await asyncio.to_thread(self._remove_gone, gone, changes)
+                self._take_notes()
                 with self._state_lock:
                     if self._stale_vault is not None:
-                        self._stale_vault.difference_update(gone)
+                        self._stale_vault.difference_update([*gone, *(str(p) for p in paths)])
                         for key in (s.key for s in sources):
                             (self._stale_vault.add if key in self.state.errors else self._stale_vault.discard)(key)
-                        self._stale_vault.difference_update(str(p) for p in paths)
                 await asyncio.to_thread(self._finish, stones, False)
             return changes
 
@@ -1585,6 +1586,7 @@ class Indexer:
         is walked the first time, when ``refresh`` asks, and in a process that watches nothing
         (the command line). Core files and daily logs are few and always checked.
         """
+        self._take_notes()
         with self._state_lock:
             trusted = self._watched and not refresh and self._stale_vault is not None
             cached = set(self._stale_vault) if trusted else None
@@ -1648,12 +1650,17 @@ class Indexer:
 
     def note_changed(self, paths: Iterable[Path]) -> None:
         """The watcher saw these change (files, or folders: every file indexed under them counts):
-        they count as behind until a pass takes them. Cheap: called on the GUI thread per event."""
+        they count as behind until a pass takes them. Called on the GUI thread per event, so it
+        only queues them (no lock a pass may hold); the next look at the cache takes them in."""
+        self._noted.extend(str(p) for p in paths)
+
+    def _take_notes(self) -> None:
+        """Move the paths the watcher reported into the stale cache (under the state lock)."""
         with self._state_lock:
+            noted, self._noted = self._noted, []
             if self._stale_vault is None:
                 return  # not known yet: the first look walks the vault anyway
-            for path in paths:
-                key = str(path)
+            for key in noted:
                 if not self._in_vault(key):
                     continue
                 if key in self.state.files or key.lower().endswith((".md", CANVAS_SUFFIX)):

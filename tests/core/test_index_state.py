@@ -242,3 +242,22 @@ async def test_a_folder_deleted_outside_the_app_counts_as_behind_until_synced(la
     assert indexer.stale_paths() == sorted(folder / f"G{i}.md" for i in range(3))
     changes = await indexer.sync_paths([folder])
     assert changes.rows_removed == 3 and indexer.stale_paths() == []
+
+
+async def test_a_watched_file_that_fails_to_embed_stays_behind(layout, clock, vault) -> None:
+    from suzent_desktop.core.embedding import EmbeddingError
+
+    pages = _pages(layout, 2)
+    embedder = CountingEmbedder()
+    indexer = Indexer(layout, embedder, clock)
+    indexer.watch(True)
+    await indexer.sync()
+    pages[0].write_text("# Page 0\n\nNow about a violin.\n", encoding="utf-8")
+    indexer.note_changed([pages[0]])
+
+    def refuse(texts):
+        raise EmbeddingError("model offline")
+
+    embedder.embed = refuse
+    changes = await indexer.sync_paths([pages[0]])
+    assert changes.errors and indexer.stale_paths() == [pages[0]]
