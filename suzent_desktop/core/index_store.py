@@ -15,6 +15,7 @@ import os
 import re
 import shutil
 import threading
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -22,6 +23,8 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
+
+from suzent_desktop.core import ann
 
 # LanceDB's native logger prints routine notices ("dataset will be created") to stderr,
 # which would land in the command line's output; keep errors only unless the user asks.
@@ -135,6 +138,9 @@ class IndexStore:
         self._table = None
         self._writes = 0
         self._lock = threading.RLock()
+        self._ann: ann.AnnIndex | None = None
+        self._ann_checked = 0.0  # monotonic time the cached index description was read
+        self._ann_broken: str | None = None  # why the vector index failed a query; repaired by optimize
 
     # -- lifecycle ---------------------------------------------------------------------------
     @property
@@ -331,12 +337,72 @@ class IndexStore:
         return deleted
 
     def optimize(self, *, force: bool = False) -> None:
-        """Compact fragments and fold new rows into the full-text index after bulk work."""
+        """Compact fragments, fold new rows into the full-text and vector indexes, keep the ANN index fit.
+
+        Runs under the indexer's write lock on a worker thread. Training the vector index
+        takes seconds on a big table, so it runs outside this object's lock: searches go on
+        against the previous index (or a flat scan) meanwhile.
+        """
         with self._lock:
-            if not force and self._small_fragments() < OPTIMIZE_AFTER_WRITES:
-                return
-            self._guard(lambda: self.table.optimize(cleanup_older_than=dt.timedelta(minutes=5)))
-            self._writes = 0
+            if force or self._small_fragments() >= OPTIMIZE_AFTER_WRITES:
+                self._guard(self._compact)
+                self._writes = 0
+            table = self.table
+        self._maintain_ann(table)
+
+    def _compact(self) -> None:
+        try:
+            self.table.optimize(cleanup_older_than=dt.timedelta(minutes=5))
+        except Exception as exc:
+            if ann.find(self.table) is None:
+                raise
+            # A damaged vector index fails the fold-in; it is derived data: drop it, compact, retrain.
+            log.warning("vector index of %s unusable (%s); dropping it", self.table_dir, exc)
+            ann.drop(self.table)
+            self.table.optimize(cleanup_older_than=dt.timedelta(minutes=5))
+
+    def _maintain_ann(self, table) -> None:
+        """Build the vector index past the row threshold, retrain it on schedule, replace a broken one.
+
+        Failures here are logged and leave the flat scan in charge: a missing index costs
+        speed, never results.
+        """
+        try:
+            rows = table.count_rows()
+            index = ann.find(table)
+            broken = self._ann_broken and f"it failed a query ({self._ann_broken})"
+            reason = broken or ann.retrain_reason(index, rows, ann.ANN_MIN_ROWS)
+            keep_floor = ann.ANN_MIN_ROWS // 2  # a home hovering at the threshold keeps its index
+            if index is not None and (rows < keep_floor or (broken and rows < ann.ANN_MIN_ROWS)):
+                ann.drop(table)  # a small home again: the exact scan is fast
+            elif reason and rows >= (keep_floor if index is not None else ann.ANN_MIN_ROWS):
+                log.info("building the vector index of %s: %s", self.table_dir, reason)
+                ann.train(table, rows)
+            self._ann_broken = None
+        except Exception as exc:
+            log.warning("vector index of %s not updated (%s); searches scan every row", self.table_dir, exc)
+        self._ann_checked = 0.0
+
+    @property
+    def ann_notice(self) -> str | None:
+        """A note for the user while searches bypass a damaged vector index (None when all is well)."""
+        if self._ann_broken is None:
+            return None
+        return "the vector index is damaged; searching every row exactly until the next index pass rebuilds it"
+
+    def ann_index(self) -> ann.AnnIndex | None:
+        """The table's vector index, re-read at most once per READ_CONSISTENCY (another process may retrain it)."""
+        now = time.monotonic()
+        if now - self._ann_checked > READ_CONSISTENCY.total_seconds():
+            self._ann = ann.find(self.table)
+            self._ann_checked = now
+        return self._ann
+
+    def build_ann(self) -> None:
+        """Train the vector index now whatever the table's size (bench/scaling.py compares it with the flat scan)."""
+        table = self.table
+        ann.train(table, table.count_rows())
+        self._ann_checked = 0.0
 
     def _small_fragments(self) -> int:
         """Small fragments left by earlier writes (also by other processes, such as the CLI)."""
@@ -390,20 +456,23 @@ class IndexStore:
 
     RESULT_COLUMNS = ["id", "text", "source_type", "path", "line", "date", "heading", "superseded", "until"]
 
-    def vector_search(self, vector: np.ndarray, limit: int, filters: Filters | None = None) -> list[dict]:
+    def vector_search(
+        self, vector: np.ndarray, limit: int, filters: Filters | None = None, *, exact: bool = False
+    ) -> list[dict]:
+        """Nearest rows by cosine similarity; ``exact`` scans every row even when the table has an ANN index."""
         where = self._where(filters)
         with self._lock:
 
-            def run() -> list[dict]:
+            def run(how) -> list[dict]:
                 query = self.table.search(np.asarray(vector, dtype=np.float32)).distance_type("cosine")
                 if where is not None:
                     query = query.where(where, prefilter=True)
-                rows = query.select(self.RESULT_COLUMNS).limit(limit).to_list()
+                rows = how(query).select(self.RESULT_COLUMNS).limit(limit).to_list()
                 for row in rows:
                     row["score"] = 1.0 - float(row.pop("_distance", 1.0))
                 return rows
 
-            return self._guard(run)
+            return self._guard(lambda: self._nearest(run, exact=exact, filtered=where is not None))
 
     def fts_search(self, text: str, limit: int, filters: Filters | None = None) -> list[dict]:
         words = sanitize_fts_query(text)
@@ -437,21 +506,24 @@ class IndexStore:
         filters: Filters | None = None,
         *,
         min_similarity: float = MIN_VECTOR_SIMILARITY,
+        exact: bool = False,
     ) -> list[dict]:
         """Vector and full-text results fused by reciprocal rank.
 
         A row found only by the vector side is kept when its cosine similarity reaches
-        ``min_similarity``: otherwise every query would return the whole index.
+        ``min_similarity``: otherwise every query would return the whole index. ``exact``
+        scans every vector even when the table has an ANN index.
         """
         from lancedb.rerankers import RRFReranker
 
         words = sanitize_fts_query(text)
         if not words:
-            return [r for r in self.vector_search(vector, limit, filters) if r["score"] >= min_similarity]
+            rows = self.vector_search(vector, limit, filters, exact=exact)
+            return [r for r in rows if r["score"] >= min_similarity]
         where = self._where(filters)
         with self._lock:
 
-            def run() -> list[dict]:
+            def run(how) -> list[dict]:
                 query = (
                     self.table.search(query_type="hybrid", fts_columns="fts")
                     .vector(np.asarray(vector, dtype=np.float32))
@@ -461,7 +533,8 @@ class IndexStore:
                 if where is not None:
                     query = query.where(where, prefilter=True)
                 table = (
-                    query.select(self.RESULT_COLUMNS)
+                    how(query)
+                    .select(self.RESULT_COLUMNS)
                     .rerank(RRFReranker(return_score="all"))
                     .limit(limit)
                     .to_arrow()
@@ -477,7 +550,27 @@ class IndexStore:
                     )
                 return rows
 
-            return self._guard(run)
+            return self._guard(lambda: self._nearest(run, exact=exact, filtered=where is not None))
+
+    def _nearest(self, run, *, exact: bool = False, filtered: bool = False) -> list[dict]:
+        """Run a vector query through the ANN index; when the index fails, scan exactly and say so.
+
+        ``run`` builds the query and takes a function that sets how its vector side is
+        searched (index probes, or a bypass of the index).
+        """
+        index = None if exact or self._ann_broken else self.ann_index()
+        if index is None:
+            if exact or self._ann_broken:
+                return run(lambda query: query.bypass_vector_index())
+            return run(lambda query: query)
+        try:
+            return run(lambda query: ann.tune(query, index, filtered=filtered))
+        except Exception as exc:
+            rows = run(lambda query: query.bypass_vector_index())  # raises when the table itself is broken
+            self._ann_broken = str(exc).splitlines()[0][:300]
+            log.warning("vector index of %s failed a query (%s); scanning exactly until it is rebuilt",
+                        self.table_dir, self._ann_broken)
+            return rows
 
     def _create_fts(self) -> None:
         self.table.create_index("fts", config=_fts_config(), replace=True)

@@ -1466,7 +1466,8 @@ class Indexer:
         store = self._open_store(dim, repair=False)
         if vector is not None:
             try:
-                return SearchResponse(self._hits(store.hybrid_search(vector, query, limit, filters)), "hybrid", None)
+                hits = self._hits(store.hybrid_search(vector, query, limit, filters))
+                return SearchResponse(hits, "hybrid", store.ann_notice)  # a damaged ANN index is bypassed
             except IndexStoreError as exc:
                 if not fall_back:
                     raise
