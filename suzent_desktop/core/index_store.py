@@ -398,6 +398,11 @@ class IndexStore:
             self._ann_checked = now
         return self._ann
 
+    def drop_ann(self) -> None:
+        """Remove the vector index now: searches scan every row (bench/scaling.py compares both)."""
+        ann.drop(self.table)
+        self._ann_checked = 0.0
+
     def build_ann(self) -> None:
         """Train the vector index now whatever the table's size (bench/scaling.py compares it with the flat scan)."""
         table = self.table
