@@ -26,6 +26,15 @@ from suzent_desktop.core.events import FileChanges
 from suzent_desktop.core.facts import FactLine, ParsedLog, parse_log
 from suzent_desktop.core.forgetting import units_for
 from suzent_desktop.core.mcp_activity import describe, read_activity
+from suzent_desktop.core.mentions import (
+    LinkedMention,
+    Mention,
+    MentionError,
+    link_mention,
+    mention_names,
+    undo_link_mention,
+    unlinked_mentions,
+)
 from suzent_desktop.core.notebook import ROOT_NAV_FILES, ZONES
 from suzent_desktop.core.tags import FileTags, tag_tree
 from suzent_desktop.core.terms import match_spans
@@ -45,6 +54,10 @@ __all__ = [
     "is_content_page", "is_demo_home", "is_forgotten", "is_link_source", "link_sources", "load_embedder",
     "log_dates", "log_path", "markdown_files", "match_spans", "move", "normalize", "read_day", "read_memory_md",
     "rename", "restore", "save_page", "snapshot_vault", "tag_tree", "trash", "unified_diffs", "units_for",
+]
+__all__ += [  # unlinked mentions (the backlinks pane)
+    "LinkedMention", "Mention", "MentionError", "link_mention", "mention_names", "undo_link_mention",
+    "unlinked_mentions",
 ]
 
 
