@@ -1316,7 +1316,8 @@ class Indexer:
         """``filters`` narrowed by the query's operators; None when no file can hold a hit.
 
         ``tag:`` and ``path:`` are decided per file, over the files the index holds (their tags
-        read once per content hash), and become a list of paths the table query keeps or skips.
+        read once per content hash), and become a list of paths the table query keeps or skips,
+        whichever is shorter: LanceDB compares each row's path with the list (bench/search_operators.py).
         """
         filters = replace(filters, phrases=query.phrases, without=query.without)
         if not query.has_file_filters:
@@ -1328,19 +1329,22 @@ class Indexer:
             for key, digest in files.items():
                 self._tags.update(key, digest)  # no hash (a failed file): its mtime and size
             self._tags.keep_only(files)
-        keep = {key for key in files if file_passes(query, self._relative(key), list(self._tags.tags_of(key)))}
-        if query.tags or query.paths:
-            return replace(filters, paths=frozenset(keep)) if keep else None
-        return replace(filters, skip_paths=frozenset(files.keys() - keep))
+        tags = self._tags.snapshot() if query.tags or query.without_tags else {}
+        keep = {key for key in files if file_passes(query, self._relative(key), tags.get(key, ()))}
+        if not keep:
+            return None
+        skip = files.keys() - keep
+        if len(keep) <= len(skip):
+            return replace(filters, paths=frozenset(keep))
+        return replace(filters, skip_paths=frozenset(skip))
 
     def _relative(self, key: str) -> str:
         """A file's path as ``path:`` sees it: inside the vault, else inside the memory folder."""
         for root in (self.layout.notebook_dir, self.layout.memory_dir):
-            try:
-                return Path(key).relative_to(root).as_posix()
-            except ValueError:
-                continue
-        return Path(key).as_posix()
+            prefix = os.path.join(root, "")
+            if key.startswith(prefix):
+                return key[len(prefix) :].replace(os.sep, "/")
+        return key.replace(os.sep, "/")
 
     def _listing(self, query: SearchQuery, limit: int, filters: Filters) -> SearchResponse:
         """A query of operators only: the matching files by path, one hit each.

@@ -17,6 +17,7 @@ operators only (``tag:travel``) has nothing to rank by and lists the matching pa
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 _TOKEN_RE = re.compile(r'(?P<neg>-?)(?:(?P<key>[A-Za-z]+):)?(?:"(?P<quoted>[^"]*)(?:"|$)|(?P<bare>\S+))')
@@ -105,7 +106,7 @@ def path_matches(wanted: str, relative_path: str) -> bool:
     return wanted in relative_path.replace("\\", "/").lower()
 
 
-def file_passes(query: SearchQuery, relative_path: str, file_tags: list[str]) -> bool:
+def file_passes(query: SearchQuery, relative_path: str, file_tags: Sequence[str]) -> bool:
     """Whether a file's rows may be hits: every ``tag:``/``path:`` holds and no ``-tag:``/``-path:`` does."""
     if not all(any(tag_matches(want, tag) for tag in file_tags) for want in query.tags):
         return False

@@ -6,6 +6,7 @@ import pytest
 
 from suzent_desktop.core.archive import Archive
 from suzent_desktop.core.embedding import HashingEmbedder
+from suzent_desktop.core.index_store import Filters
 from suzent_desktop.core.indexer import Indexer
 from suzent_desktop.core.notebook import Notebook
 from suzent_desktop.core.query import SearchQuery, file_passes, parse_query, tag_matches, text_passes
@@ -200,3 +201,14 @@ async def test_operators_can_be_turned_off_for_text_that_is_not_a_query(indexer)
     await indexer.sync()
     hits = (await indexer.search("User works at Contoso -black", limit=5, operators=False)).hits
     assert hits and hits[0].text == "User works at Contoso #work"
+
+
+async def test_a_filter_keeping_most_files_drops_the_others(indexer, layout) -> None:
+    """The table query then names the few files to skip rather than the many to keep: same hits."""
+    await indexer.sync()
+    scoped = indexer._scoped(parse_query("train path:.md -tag:draft"), Filters())
+    idea = str(layout.notebook_dir / "2_Areas/Drafts/Idea.md")
+    assert scoped is not None and scoped.paths is None and scoped.skip_paths == {idea}  # the shorter list
+    hits = (await indexer.search("train path:.md -tag:draft", limit=20)).hits
+    assert hits and idea not in {h.path for h in hits}
+    assert "3_Personal/Travel/Japan.md" in pages(hits)
