@@ -10,6 +10,7 @@ scores a shorter name wins, because it is closer to what was typed.
 
 from __future__ import annotations
 
+import heapq
 import re
 import unicodedata
 from bisect import bisect_right
@@ -73,8 +74,13 @@ class _Query:
         self.words = fold(query).lower().split()
         self.whole = " ".join(self.words)
         self.compact = "".join(self.words)
-        # a word's letters in order within one line: one C-speed regex pass over all names at once
-        self.in_order = [re.compile("[^\n]*?".join(map(re.escape, word))) for word in self.words]
+        # a word's letters in order within one line, for one C-speed regex pass over all names at
+        # once: a literal first letter (the engine's fast prefix search), then "[^a\n]*a" per letter
+        # (one way to match, so no backtracking)
+        self.in_order = [
+            re.compile(re.escape(word[0]) + "".join(f"[^{re.escape(c)}\n]*{re.escape(c)}" for c in word[1:]))
+            for word in self.words
+        ]
 
     def score(self, name: _Name, length: int, typos: list[float | None]) -> float | None:
         """``typos[i]``: the near-miss ratio of word i for this name (None: not computed, or a short word)."""
@@ -149,20 +155,23 @@ def _scores(query: _Query, texts: list[str]) -> dict[int, float]:
     prepared = [_prepare(text) for text in texts]
     lowered = [name.text.replace("\n", " ") for name in prepared]
     joined = "\n".join(lowered)
-    line_starts = list(accumulate((len(text) + 1 for text in lowered), initial=0))
+    starts = list(accumulate((len(text) + 1 for text in lowered), initial=0))
     candidates: set[int] | None = None
     ratios: list[Sequence[float] | None] = []
     for word, in_order in zip(query.words, query.in_order, strict=True):
-        hits = {bisect_right(line_starts, match.start()) - 1 for match in in_order.finditer(joined)}
+        hits = {bisect_right(starts, match.start()) - 1 for match in in_order.finditer(joined)}
         ratio = None
         if len(word) >= TYPO_MIN_LENGTH and lowered:
             ratio = process.cdist([word], lowered, scorer=fuzz.partial_ratio, score_cutoff=TYPO_CUTOFF, workers=1)[0]
             hits.update(int(i) for i in ratio.nonzero()[0])
         ratios.append(ratio)
         candidates = hits if candidates is None else candidates & hits
+    short_words_only = all(r is None for r in ratios)
+    no_ratios: list[float | None] = [None] * len(ratios)
     found = {}
     for i in sorted(candidates or ()):
-        value = query.score(prepared[i], len(texts[i]), [None if r is None else float(r[i]) for r in ratios])
+        typos = no_ratios if short_words_only else [None if r is None else float(r[i]) for r in ratios]
+        value = query.score(prepared[i], len(texts[i]), typos)
         if value is not None:
             found[i] = value
     return found
@@ -186,6 +195,6 @@ def rank(query: str, items: Iterable[T], key: Callable[[T], str] = str, limit: i
         missing = [i for i in range(len(rows)) if i not in found and alt(rows[i])]
         for j, value in _scores(prepared, [alt(rows[i]) for i in missing]).items():
             found[missing[j]] = value - ALT_PENALTY
-    scored = [(-value, len(names[i]), names[i].lower(), i, rows[i]) for i, value in found.items()]
-    scored.sort(key=lambda row: row[:4])
-    return [row[4] for row in scored[:limit]]
+    keys = [(-value, len(names[i]), names[i].lower(), i) for i, value in found.items()]
+    best = sorted(keys) if limit is None else heapq.nsmallest(limit, keys)
+    return [rows[row[3]] for row in best]
