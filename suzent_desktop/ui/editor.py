@@ -293,7 +293,11 @@ class PageEditor(QWidget):
         self._render_timer.start()
 
     def refresh_theme(self) -> None:
-        self.highlighter.set_dark(theme.is_dark())
+        self._loading = True  # recolouring the source re-highlights it, which is not an edit
+        try:
+            self.highlighter.set_dark(theme.is_dark())
+        finally:
+            self._loading = False
         self.render_now()
 
     def render_now(self) -> None:

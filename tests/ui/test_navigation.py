@@ -199,6 +199,18 @@ def test_view_theme_menu_applies_at_once_and_is_remembered(qtbot, window, theme_
     assert load_settings(home, environ={}).theme == "light"
 
 
+def test_switching_the_theme_leaves_open_pages_unchanged(qtbot, window, theme_manager) -> None:
+    page = notebook(window) / "3_Personal" / "Work.md"
+    before = page.read_bytes()
+    editor = window.editors.open(page)
+    for mode in ("dark", "light", "system"):
+        window.theme_actions[mode].trigger()
+        assert not editor.dirty, mode
+    assert window.editors.tabText(0) == "Work"  # no unsaved-changes dot
+    editor.save()
+    assert page.read_bytes() == before
+
+
 def test_palette_switches_the_theme_with_keys(qtbot, window, theme_manager) -> None:
     palette = window.show_command_palette()
     qtbot.keyClicks(palette.input, "theme dark")
