@@ -186,6 +186,7 @@ class PageEditor(QWidget):
         self._render_timer.setInterval(PREVIEW_DELAY_MS)
         self._render_timer.timeout.connect(self.render_now)
         self.preview.width_changed.connect(self._render_timer.start)
+        self.preview.images_ready.connect(self._render_timer.start)
         self.source.textChanged.connect(self._text_changed)
         self.load()
 

@@ -74,14 +74,21 @@ class HoverPopup(QFrame):
         layout.addWidget(self.browser)
         self.resize(*POPUP_SIZE)
         self.target: HoverTarget | None = None
+        self.markdown = ""
+        self.browser.images_ready.connect(self._render)
 
     def show_text(self, target: HoverTarget, markdown: str, at: QPoint) -> None:
-        self.target = target
-        dark = theme.is_dark()
-        self.renderer.css, self.renderer.dark = preview_css(dark), dark
-        self.browser.setHtml(self.renderer.render(markdown, target.path))
+        self.target, self.markdown = target, markdown
+        self._render()
         self.move(at)
         self.show()
+
+    def _render(self) -> None:
+        if self.target is None:
+            return
+        dark = theme.is_dark()
+        self.renderer.css, self.renderer.dark = preview_css(dark), dark
+        self.browser.setHtml(self.renderer.render(self.markdown, self.target.path))
 
     def enterEvent(self, event: QEnterEvent) -> None:  # noqa: N802 - Qt override
         super().enterEvent(event)

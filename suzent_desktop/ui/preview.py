@@ -4,15 +4,19 @@ QTextBrowser asks :meth:`PreviewBrowser.loadResource` for every image, styleshee
 background it meets. Only ``embed:`` URLs naming a file that really lives in the vault are
 served (scaled to the width the page asked for and to the pane); every other URL, remote or
 local, gets nothing, so the preview never touches the network or a file outside the vault.
-Decoded images are kept in a small cache, because each re-render while typing asks again.
+An image is decoded on a worker thread (a large photo takes longer than a frame): until then
+the page shows an empty box of the image's size, read from the file's header, and the preview
+re-renders when the images are in. Decoded images are kept in a small cache, because each
+re-render while typing asks again.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from PySide6.QtCore import QSize, QUrl, Signal
+from PySide6.QtCore import QSize, Qt, QUrl, Signal
 from PySide6.QtGui import QImage, QImageReader, QResizeEvent, QTextDocument
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
@@ -21,6 +25,9 @@ from suzent_desktop.ui.markdown_render import parse_embed_href
 
 IMAGE_CACHE_SIZE = 48
 _FRAME_SLACK = 48  # callout and embed frames take some width from nested images
+_DECODER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="preview-images")
+
+ImageKey = tuple[str, int, int, int]
 
 
 class ImageCache:
@@ -30,22 +37,26 @@ class ImageCache:
         self.size = size
         self._images: OrderedDict[tuple[str, int, int, int], QImage] = OrderedDict()
 
-    def load(self, path: Path, width: int | None, height: int | None, fit: int) -> QImage | None:
+    @staticmethod
+    def key(path: Path, width: int | None, height: int | None, fit: int) -> ImageKey | None:
+        """What an image is cached under; None when the file cannot be read."""
         try:
             stamp = path.stat().st_mtime_ns
         except OSError:
             return None
-        key = (str(path), stamp, (width or 0) * 100_000 + (height or 0), fit)
+        return (str(path), stamp, (width or 0) * 100_000 + (height or 0), fit)
+
+    def get(self, key: ImageKey) -> QImage | None:
+        """The decoded image (a null QImage when the file could not be decoded), or None if not decoded yet."""
         image = self._images.get(key)
-        if image is None:
-            image = _read_scaled(path, width, height, fit)
-            if image is None:
-                return None
-            self._images[key] = image
-            while len(self._images) > self.size:
-                self._images.popitem(last=False)
-        self._images.move_to_end(key)
+        if image is not None:
+            self._images.move_to_end(key)
         return image
+
+    def put(self, key: ImageKey, image: QImage) -> None:
+        self._images[key] = image
+        while len(self._images) > self.size:
+            self._images.popitem(last=False)
 
 
 def target_size(natural: QSize, width: int | None, height: int | None, fit: int) -> QSize:
@@ -64,6 +75,15 @@ def target_size(natural: QSize, width: int | None, height: int | None, fit: int)
     if fit > 0 and w * scale > fit:
         scale = fit / w
     return QSize(max(1, round(w * scale)), max(1, round(h * scale)))
+
+
+def _placeholder(path: Path, width: int | None, height: int | None, fit: int) -> QImage:
+    """An empty box of the size the image will have (the header alone is read), shown while it decodes."""
+    natural = QImageReader(str(path)).size()
+    size = target_size(natural, width, height, fit) if natural.isValid() else QSize(width or 1, height or 1)
+    box = QImage(size, QImage.Format.Format_ARGB32)
+    box.fill(Qt.GlobalColor.transparent)
+    return box
 
 
 def _read_scaled(path: Path, width: int | None, height: int | None, fit: int) -> QImage | None:
@@ -91,6 +111,8 @@ class PreviewBrowser(QTextBrowser):
     """Read-only rendered markdown; ``embed:`` images come from ``root`` only."""
 
     width_changed = Signal()  # the pane's width changed enough that images should be re-fitted
+    images_ready = Signal()  # images decoded since the last render: render again to show them
+    _decoded = Signal(object, object)  # (key, QImage | None), from the decoding thread
 
     def __init__(self, root: Path | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -99,6 +121,8 @@ class PreviewBrowser(QTextBrowser):
         self.setOpenExternalLinks(False)
         self.refused: list[str] = []  # URLs the document asked for and did not get (shown nowhere; tests read it)
         self._fitted_to = 0
+        self.pending: set[ImageKey] = set()  # images being decoded
+        self._decoded.connect(self._on_decoded)
 
     def fit_width(self) -> int:
         """Widest an image may be: the pane less the document's margins and some frame room."""
@@ -112,13 +136,37 @@ class PreviewBrowser(QTextBrowser):
         if is_image and embed is not None and self.root is not None:
             rel, width, height = embed
             path = self.root / rel
-            if inside_vault(self.root, path) and path.is_file():
-                self._fitted_to = self.fit_width()
-                image = _CACHE.load(path, width, height, self._fitted_to)
-                if image is not None:
+            key = ImageCache.key(path, width, height, self.fit_width()) if inside_vault(self.root, path) else None
+            if key is not None and path.is_file():
+                self._fitted_to = key[3]
+                image = _CACHE.get(key)
+                if image is None:
+                    self._decode(key, path, width, height)
+                    return _placeholder(path, width, height, key[3])
+                if not image.isNull():
                     return image
         self.refused.append(href)
         return None
+
+    def _decode(self, key: ImageKey, path: Path, width: int | None, height: int | None) -> None:
+        if key in self.pending:
+            return
+        self.pending.add(key)
+
+        def work() -> None:
+            image = _read_scaled(path, width, height, key[3])
+            try:
+                self._decoded.emit(key, image)
+            except RuntimeError:
+                pass  # the preview closed meanwhile
+
+        _DECODER.submit(work)
+
+    def _on_decoded(self, key: ImageKey, image: QImage | None) -> None:
+        self.pending.discard(key)
+        _CACHE.put(key, image if image is not None else QImage())
+        if not self.pending:
+            self.images_ready.emit()
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt override
         super().resizeEvent(event)

@@ -11,7 +11,7 @@ from PySide6.QtGui import QColor, QImage, QMouseEvent, QTextCursor, QTextDocumen
 from PySide6.QtWidgets import QApplication
 from ui_support import WAIT_MS
 
-from suzent_desktop.ui import hover_preview
+from suzent_desktop.ui import hover_preview, preview
 from suzent_desktop.ui.editor import EditorArea, PageEditor
 from suzent_desktop.ui.markdown_render import MAX_EMBED_DEPTH, excerpt, section_text, strip_comments
 from suzent_desktop.ui.panes.outline import OutlinePane
@@ -67,6 +67,17 @@ def _open(qtbot, area: EditorArea, vault: Path, text: str, name: str = "Page") -
     return editor
 
 
+def _decoded(qtbot, editor: PageEditor, *urls: str) -> list[QImage]:
+    """The images at ``urls`` once decoded (a transparent box of the right size stands in until then)."""
+    document = editor.preview.document()
+
+    def ready() -> bool:
+        return all(document.resource(IMAGE, QUrl(url)).pixelColor(0, 0).name() == "#3366aa" for url in urls)
+
+    qtbot.waitUntil(ready, timeout=WAIT_MS)
+    return [document.resource(IMAGE, QUrl(url)) for url in urls]
+
+
 def _anchor_point(editor: PageEditor, prefix: str) -> QPoint:
     """Where on screen the first anchor whose href starts with ``prefix`` is drawn."""
     document = editor.preview.document()
@@ -94,29 +105,38 @@ def _click(qtbot, editor: PageEditor, prefix: str) -> None:
 
 
 # -- images ----------------------------------------------------------------------------------------
-def test_image_embeds_load_from_the_vault_at_the_given_width_and_fit_the_pane(qtbot, area, vault) -> None:
+def test_image_embeds_load_from_the_vault_at_the_given_width_and_fit_the_pane(qtbot, area, vault, monkeypatch) -> None:
+    threads: list[str] = []
+    real = preview._read_scaled
+
+    def recording(*args):  # noqa: ANN002, ANN202
+        threads.append(threading.current_thread().name)
+        return real(*args)
+
+    monkeypatch.setattr(preview, "_read_scaled", recording)
     editor = _open(qtbot, area, vault, "![[small.png|300]]\n\n![[wide.png]]\n\n![a chart](assets/small.png)\n")
-    document = editor.preview.document()
-    sized = document.resource(IMAGE, QUrl("embed:assets/small.png?w=300"))
+    placeholder = editor.preview.document().resource(IMAGE, QUrl("embed:assets/small.png?w=300"))
+    assert (placeholder.width(), placeholder.height()) == (300, 150)  # the box keeps the layout still
+    sized, wide, natural = _decoded(qtbot, editor, "embed:assets/small.png?w=300", "embed:assets/wide.png",
+                                    "embed:assets/small.png")
     assert isinstance(sized, QImage) and (sized.width(), sized.height()) == (300, 150)
-    wide = document.resource(IMAGE, QUrl("embed:assets/wide.png"))
     fit = editor.preview.fit_width()
     assert fit < 2000 and (wide.width(), wide.height()) == (fit, fit // 2)
-    natural = document.resource(IMAGE, QUrl("embed:assets/small.png"))
     assert natural.width() == min(800, fit)
+    assert threads and all(name.startswith("preview-images") for name in threads)  # decoded off the GUI thread
     assert "a chart" in editor.last_html
 
 
 def test_image_width_and_height_and_a_narrower_pane_refit(qtbot, area, vault) -> None:
     editor = _open(qtbot, area, vault, "![[wide.png|alt text|100x20]]\n\n![[wide.png]]\n")
-    box = editor.preview.document().resource(IMAGE, QUrl("embed:assets/wide.png?w=100&h=20"))
+    box, _wide = _decoded(qtbot, editor, "embed:assets/wide.png?w=100&h=20", "embed:assets/wide.png")
     assert (box.width(), box.height()) == (40, 20)  # inside 100x20, aspect kept
     before = editor.preview.fit_width()
     with qtbot.waitSignal(editor.rendered, timeout=WAIT_MS):
         editor.splitter.setSizes([900, 300])
     after = editor.preview.fit_width()
     assert after < before
-    assert editor.preview.document().resource(IMAGE, QUrl("embed:assets/wide.png")).width() == after
+    assert _decoded(qtbot, editor, "embed:assets/wide.png")[0].width() == after
 
 
 # -- notes -----------------------------------------------------------------------------------------
