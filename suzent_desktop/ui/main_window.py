@@ -62,6 +62,11 @@ def app_icon() -> QIcon:
     return QIcon(str(icon_path))
 
 
+def start_detached(program: str, arguments: list[str]) -> bool:
+    """A process that outlives the window (tests replace this)."""
+    return QProcess.startDetached(program, arguments)[0]
+
+
 DEMO_FIRST_PAGE = "3_Personal/About Me.md"  # the welcome page's demo button opens it on the demo home
 DEMO_LOOK_SECONDS = 60.0  # a demo's first automatic dream waits this long after the Dream panel is seen
 
@@ -564,7 +569,13 @@ class MainWindow(QMainWindow):
             self._on_status_message("Error: the demo could not be started")
 
     def launch_demo(self) -> bool:
-        return QProcess.startDetached(sys.executable, ["-m", "suzent_desktop", "demo"])[0]
+        """``suzent-desktop demo`` in its own process, on the usual demo folder named outright: the
+        child inherits ``$SUZENT_HOME``, which would otherwise point it at this home."""
+        from platformdirs import user_data_dir
+
+        program = [] if getattr(sys, "frozen", False) else ["-m", "suzent_desktop"]  # a frozen app is the command
+        demo = user_data_dir("suzent-desktop-demo", appauthor=False)
+        return start_detached(sys.executable, [*program, "demo", demo])
 
     def search_tag(self, tag: str) -> None:
         """A click in the tags pane: ``tag:`` search in the Search pane, shown."""

@@ -308,3 +308,15 @@ def test_clicking_the_search_tab_focuses_the_query_box(qtbot, window) -> None:
     qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(index).center())
     qtbot.waitUntil(lambda: window.search_pane.query_edit.hasFocus(), timeout=WAIT_MS)
     assert on_screen(window.search_pane)
+
+
+def test_the_demo_starts_in_the_demo_folder_even_when_suzent_home_names_this_home(window, monkeypatch) -> None:
+    from suzent_desktop.ui import main_window
+
+    started = []
+    monkeypatch.setenv("SUZENT_HOME", str(window.services.layout.home))
+    monkeypatch.setattr(main_window, "start_detached", lambda program, args: started.append((program, args)) or True)
+    assert window.launch_demo()
+    (program, args), = started
+    assert args[:3] == ["-m", "suzent_desktop", "demo"] and len(args) == 4
+    assert Path(args[3]).name == "suzent-desktop-demo" and Path(args[3]) != window.services.layout.home
