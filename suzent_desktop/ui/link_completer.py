@@ -15,6 +15,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar
 
 from PySide6.QtCore import QEvent, QObject, QPoint, Qt
 from PySide6.QtGui import QKeyEvent, QTextCursor
@@ -25,6 +26,7 @@ from suzent_desktop.core.links import VaultIndex, is_page
 from suzent_desktop.core.markdown import frontmatter, headings, meta_list, parse_wikilink
 
 LIMIT = 30
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -60,11 +62,14 @@ class LinkCatalog:
         self._aliases: dict[Path, list[str]] | None = None
         self._loading: Future[dict[Path, list[str]]] | None = None
         self._stale: set[Path] = set()
+        self.version = 0  # goes up whenever the names or the aliases change
+        self._derived: dict[str, tuple[int, Any]] = {}
 
     # -- keeping current ----------------------------------------------------------------------------
     def invalidate(self) -> None:
         """Files were added, removed or moved: names are rebuilt on the next ``[[``."""
         self._names = None
+        self.version += 1
 
     def page_changed(self, path: Path) -> None:
         """A page's text changed: its aliases may have too."""
@@ -74,6 +79,9 @@ class LinkCatalog:
             self._stale.add(path)
             return
         found = _aliases_of(path) if path.exists() else []
+        if found == self._aliases.get(path, []):
+            return
+        self.version += 1
         if found:
             self._aliases[path] = found
         else:
@@ -93,10 +101,20 @@ class LinkCatalog:
         self.start_loading()
         if self._aliases is None and self._loading is not None and self._loading.done():
             self._aliases = self._loading.result()
+            self.version += 1
             for path in self._stale:
                 self.page_changed(path)
             self._stale.clear()
         return self._aliases or {}
+
+    def derived(self, key: str, build: Callable[[LinkCatalog], T]) -> T:
+        """A value built from the names and aliases (the switcher's rows), kept until either changes."""
+        self.aliases()  # the first read may have just finished
+        cached = self._derived.get(key)
+        if cached is None or cached[0] != self.version:
+            cached = (self.version, build(self))
+            self._derived[key] = cached
+        return cached[1]
 
     def names(self) -> list[tuple[str, Path, str]]:
         """(name shown, file, folder) of every vault file: page stems, attachments' file names."""

@@ -164,7 +164,7 @@ class QuickSwitcher(FuzzyDialog):
         super().__init__("Find or create a page…", parent)
         self.root = Path(root)
         self.hint.setText("↑↓ to move · Enter to open · Shift+Enter to create · Esc to close")
-        self._entries = self._recent_first(self._build(catalog), recent)
+        self._entries = self._recent_first(catalog.derived("switcher", self._build), recent)  # built once per change
         self.refilter("")
 
     @staticmethod

@@ -104,6 +104,26 @@ def test_switcher_takes_names_from_the_cached_index_without_walking_the_vault(qt
     assert switcher.labels() == ["Zebra crossing    0_Inbox"]
 
 
+def test_switcher_rows_follow_new_files_and_changed_aliases_between_openings(qtbot, window) -> None:
+    ready_names(qtbot, window)
+    first = window.show_quick_switcher()
+    qtbot.keyClicks(first.input, "platypus")
+    assert first.labels() == ["Create page “platypus”    in 0_Inbox"]
+    first.reject()
+    page = notebook(window) / "3_Personal" / "Pets.md"
+    page.write_text("---\naliases: [Platypus log]\n---\n# Pets\n", encoding="utf-8")
+    window._on_file_added(page)  # the watcher's events
+    again = window.show_quick_switcher()
+    qtbot.keyClicks(again.input, "platypus")
+    assert again.labels() == ["Platypus log    → Pets"]
+    again.reject()
+    page.write_text("---\naliases: [Duck-billed friend]\n---\n# Pets\n", encoding="utf-8")
+    window._on_file_modified(page)
+    third = window.show_quick_switcher()
+    qtbot.keyClicks(third.input, "duck billed")
+    assert third.labels() == ["Duck-billed friend    → Pets"]
+
+
 def test_no_match_offers_to_create_the_page_in_the_inbox_and_opens_it(qtbot, window) -> None:
     switcher = window.show_quick_switcher()
     qtbot.keyClicks(switcher.input, "Quokka habits")
