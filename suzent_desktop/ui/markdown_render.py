@@ -82,6 +82,7 @@ _SIZE_RE = re.compile(r"^\s*(?P<w>\d+)(?:\s*x\s*(?P<h>\d+))?\s*$")
 _CALLOUT_RE = re.compile(r"^\[!(?P<kind>[^\]\s]+)\](?P<fold>[+-]?)[ \t]*(?P<title>[^\n]*)(?:\n|$)")
 _BLOCK_ID_RE = re.compile(r"\s\^(?P<id>[A-Za-z0-9-]+)\s*$")
 _SOURCELESS_IMG_RE = re.compile(r"<img(?![^>]*\ssrc=)[^>]*>")
+_EMPTY_PARAGRAPH_RE = re.compile(r"<p>\s*</p>\n?")  # left where a frame split a paragraph in two
 
 # Obsidian's callout types and their aliases → (style, icon)
 _CALLOUT_STYLES: dict[str, tuple[str, str]] = {
@@ -312,6 +313,19 @@ def _is_note_target(link: Link) -> bool:
     return not suffix or suffix == ".md"
 
 
+def _block_ids_rule(state: StateCore) -> None:
+    """A block's ``^id`` marker at the end of its text is hidden, as in Obsidian's reading view."""
+    for token in state.tokens:
+        if token.type != "inline" or not token.children:
+            continue
+        for index, child in enumerate(token.children):
+            ends_line = index + 1 == len(token.children) or token.children[index + 1].type in ("softbreak", "hardbreak")
+            if child.type == "text" and ends_line:
+                match = _BLOCK_ID_RE.search(child.content)
+                if match:
+                    child.content = child.content[: match.start()]
+
+
 def _embed_paragraphs_rule(state: StateCore) -> None:
     """A paragraph holding only note embeds loses its ``<p>``: the embed is a block of its own."""
     tokens = state.tokens
@@ -359,6 +373,7 @@ class MarkdownRenderer:
         md.inline.ruler.before("image", "markdown_embed", _markdown_embed_rule)
         md.core.ruler.after("block", "callouts", self._callout_rule)
         md.core.ruler.after("inline", "embed_paragraphs", _embed_paragraphs_rule)
+        md.core.ruler.push("block_ids", _block_ids_rule)  # after text_join, so a line is one text token
         # markdown-it binds render rules to its renderer, so pass closures over this object.
         md.add_render_rule("wikilink", lambda _r, tokens, idx, _o, env: self._render_link(tokens[idx], env))
         md.add_render_rule("image", lambda _r, tokens, idx, _o, _e: self._render_image(tokens[idx]))
@@ -578,7 +593,7 @@ _CLEANER = nh3.Cleaner(
 
 def sanitize(body: str) -> str:
     """The rendered body through the allow-list: raw HTML in a page can show, never run or fetch."""
-    return _SOURCELESS_IMG_RE.sub("", _CLEANER.clean(body))
+    return _EMPTY_PARAGRAPH_RE.sub("", _SOURCELESS_IMG_RE.sub("", _CLEANER.clean(body)))
 
 
 def preview_css(dark: bool) -> str:

@@ -68,3 +68,9 @@ def test_html_in_pages_is_sanitized_and_link_labels_escaped() -> None:
     html = render("<script>alert(1)</script> and more\n\nsee [[<b>x</b>]]")
     assert "<script" not in html and "alert" not in html
     assert "<b>x</b>" not in html and "&lt;b&gt;x&lt;/b&gt;" in html
+
+
+def test_block_ids_are_hidden_but_kept_in_code() -> None:
+    html = render("A claim. ^claim-1\n\n- item ^i2\n\n`x ^kept`\n\nnot^anid\n")
+    assert "^claim-1" not in html and "A claim." in html and "^i2" not in html
+    assert "x ^kept" in html and "not^anid" in html

@@ -324,3 +324,16 @@ def test_outline_nests_headings_follows_typing_and_a_click_moves_the_cursor(qtbo
     area.close_tab(area.currentIndex())
     area.close_tab(area.currentIndex())
     assert pane.titles() == [] and pane.empty.text() == "No page open"
+
+
+def test_the_window_shows_the_outline_and_a_missing_attachment_offers_no_page(qtbot, window, prompter) -> None:
+    path = window.services.layout.notebook_dir / "0_Inbox" / "Outline check.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("# Check\n\n## Part\n\nsee [[nowhere.pdf]]\n")
+    window.editors.pages.add(path)
+    editor = window.editors.open(path)
+    assert window.show_dock("outline").isVisible()
+    assert window.outline.titles() == [(0, "Check"), (1, "Part")]
+    editor.follow_link("wikilink:nowhere.pdf")
+    assert "No file named nowhere.pdf in the vault" in window.statusBar().currentMessage()
+    assert prompter.asked == []  # no "Create page" question for an attachment
