@@ -89,6 +89,14 @@ class SearchPane(Pane):
     def _build(self) -> None:
         self.query_edit = QLineEdit(self)
         self.query_edit.setPlaceholderText('Search memories and notes…  tag:x  path:folder  "phrase"  -word')
+        self.query_edit.setToolTip(
+            "Words are ranked by meaning and by keyword. Operators narrow the hits (combine them):\n"
+            "  tag:trip      pages tagged #trip or #trip/…\n"
+            "  path:Projects files whose path contains it\n"
+            '  "exact phrase" hits holding the phrase\n'
+            "  -word  -\"phrase\"  -tag:x  -path:x   leave those out\n"
+            "Operators alone (tag:trip) list the matching pages."
+        )
         self.query_edit.setClearButtonEnabled(True)
         self.query_edit.textChanged.connect(self._schedule)
         self.query_edit.returnPressed.connect(self.search_now)
