@@ -255,7 +255,8 @@ async def _catch_up(manager: Any, out: Output) -> None:
         return
     if len(stale) >= NOISY_CATCH_UP:
         out.warn(f"indexing {len(stale)} changed file(s) first…")
-    await manager.reindex()  # files that cannot be indexed are reported by reindex, status and doctor
+    # Just these files: the walk above found them, a full pass would walk the vault again.
+    await manager.sync_paths(stale)  # files that cannot be indexed are reported by reindex, status and doctor
 
 
 # -- commands --------------------------------------------------------------------------

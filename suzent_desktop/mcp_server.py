@@ -322,7 +322,7 @@ class MemoryTools:
         self._checked_at = now
         stale = await asyncio.to_thread(self.manager.indexer.stale_paths)
         if stale:
-            await self.manager.reindex()
+            await self.manager.sync_paths(stale)  # just these: a full pass would walk the vault again
 
     async def memory_status(self) -> dict[str, Any]:
         status = await self.manager.status()
