@@ -158,6 +158,7 @@ COLUMNS = [
     ("rename_ms", "rename folder ms", "{:.0f}"),
     ("rename_texts_embedded", "texts embedded on rename", "{:.0f}"),
     ("state_kb", "state KB", "{:.0f}"),
+    ("build_rss_mb", "peak RSS after build MB", "{:.0f}"),
     ("peak_rss_mb", "peak RSS MB", "{:.0f}"),
 ]
 

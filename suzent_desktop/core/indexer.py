@@ -60,7 +60,7 @@ from suzent_desktop.core.unindexed import RowCache, text_matches
 
 log = logging.getLogger(__name__)
 
-BATCH_TEXTS = 16384  # new texts per window: sorted by length together, held in memory together
+BATCH_TEXTS = 4096  # new texts per window: sorted by length together, held in memory together (RSS: bench/incremental.py)
 BATCH_FILES = 4000  # files per window at most
 EMBED_SLICE = 256  # texts per embedder call; the cancel flag is checked between calls (~0.4 s apart)
 LOCK_POLL_SECONDS = 0.1
