@@ -666,17 +666,21 @@ class Indexer:
         ok, failed = self._embed_plans(ready)
         self._write(ok, failed + errored, changes)
 
-    def _write_window(self, plans: list[_Plan], changes: ChangeSet) -> None:
+    def _write_window(self, plans: list[_Plan], stones: set[str], changes: ChangeSet) -> None:
         """Under the file lock: write what a window embedded without it.
 
         Each plan is checked against the state as it is now: when another pass (of this or
         another process) wrote the file meanwhile, the plan is diffed again against what that
         pass left, so its rows are neither doubled nor deleted by mistake; the few rows that
-        this leaves without a vector are embedded here.
+        this leaves without a vector are embedded here. Text forgotten meanwhile (a forget in
+        this or another process) is never written: the files are chunked again without it.
         """
         with self._state_lock:
             if self.state.model != self.embedder.name or self.state.dim != int(self.embedder.dim):
                 return  # rebuilt for another model meanwhile: these vectors do not belong in it
+        now = self.tombstones.contents()
+        if now != stones:
+            plans = self._replanned(plans, now)
         ok: list[_Plan] = []
         failed: list[_Plan] = []
         for plan in plans:
@@ -707,6 +711,22 @@ class Indexer:
             ok = [p for p in ok if p not in lost]
             failed += lost
         self._write(ok, failed, changes)
+
+    def _replanned(self, plans: list[_Plan], stones: set[str]) -> list[_Plan]:
+        """The window's files planned again with the tombstones as they are now; vectors carried over."""
+        vectors = {r.id: r.vector for p in plans for r in p.rows if r.vector is not None}
+        fresh: list[_Plan] = []
+        for plan in plans:
+            with self._state_lock:
+                current = self.state.files.get(plan.source.key)
+                self._inflight_paths.discard(plan.source.key)  # ours: written right after this
+            again = self._plan(plan.source, current, stones, True) if not plan.error else plan
+            if again is None:
+                continue
+            for row in again.rows:
+                row.vector = vectors.get(row.id)
+            fresh.append(again)
+        return fresh
 
     @staticmethod
     def _rediff(plan: _Plan, current: FileState | None) -> None:
@@ -1029,7 +1049,7 @@ class Indexer:
                 try:
                     await self._embed_window(window, self._slice_progress(progress, start, end, total))
                     async with self._writing():
-                        await asyncio.to_thread(self._write_window, window, changes)
+                        await asyncio.to_thread(self._write_window, window, stones, changes)
                 finally:
                     self._inflight_paths -= keys
                 start = end

@@ -127,3 +127,24 @@ async def test_another_process_writing_while_we_embed_is_neither_lost_nor_double
     assert len(by_path["Shared.md"]) == 1 and "Second version" in by_path["Shared.md"][0]
     assert indexer.stale_paths() == [] and (await indexer.stats()).errors == []
     assert str(ours) in indexer.state.files
+
+
+async def test_text_forgotten_by_another_process_while_we_embed_is_never_written(layout, clock, vault) -> None:
+    from suzent_desktop.core.tombstones import Tombstones
+
+    page = _page(layout, "Diary", "# Diary\n\nThe user hides the spare key under the blue pot.\n\n# Other\n\nA kept line.\n")
+    other = Indexer(layout, HashingEmbedder(), clock)  # the command line: `forget` next to the app
+    embedder = RecordingEmbedder()
+    indexer = Indexer(layout, embedder, clock)
+    loop = asyncio.get_running_loop()
+
+    def other_process_forgets() -> None:
+        norms = Tombstones(layout).add_many(["The user hides the spare key under the blue pot."])
+        asyncio.run_coroutine_threadsafe(other.remove_texts(norms), loop).result(timeout=60)
+
+    embedder.during = other_process_forgets
+    await indexer.sync()
+    texts = indexer._current_store().rows_for_path(str(page), ["text"]).column("text").to_pylist()
+    assert texts and not any("spare key" in t for t in texts)
+    assert any("kept line" in t for t in texts)
+    assert await indexer.findable(["The user hides the spare key under the blue pot."]) == []
