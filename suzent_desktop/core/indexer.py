@@ -700,6 +700,8 @@ class Indexer:
                 ok.append(plan)
             elif current is not None and _stat_of(plan.source.key) == (current.mtime, current.size):
                 continue  # the other pass indexed the file as it is now: newer than what we read
+            elif (now := self._source_for(plan.source.path)) is None or now.variant != plan.source.variant:
+                continue  # the file gives other rows now (a watermark moved meanwhile): the next pass decides
             else:
                 self._rediff(plan, current)
                 ok.append(plan)

@@ -148,3 +148,28 @@ async def test_text_forgotten_by_another_process_while_we_embed_is_never_written
     assert texts and not any("spare key" in t for t in texts)
     assert any("kept line" in t for t in texts)
     assert await indexer.findable(["The user hides the spare key under the blue pot."]) == []
+
+
+async def test_a_log_consolidated_by_another_process_while_we_embed_gets_no_rows_back(home, clock, today) -> None:
+    from dream_support import days_before, write_log
+
+    from suzent_desktop.core.manager import MemoryManager
+
+    embedder = RecordingEmbedder()
+    manager = MemoryManager.open(home, clock=clock, embedder=embedder)
+    await manager.indexer.sync()
+    day = days_before(today, 1)[0]
+    write_log(manager, day, ["User collects jasper indigo", "User likes quiet trains"])
+    other = MemoryManager.open(home, clock=clock, embedder=HashingEmbedder())  # a dream in another process
+    log = manager.archive.path_for(day)
+    await other.indexer.sync_paths([log])  # the other process indexed the log first
+    loop = asyncio.get_running_loop()
+    log.write_text(log.read_text(encoding="utf-8") + "\n- User hums while cooking\n", encoding="utf-8")
+
+    def other_process_consolidates() -> None:
+        other.notebook.append_ingest(today, day)  # the watermark moves past the day
+        asyncio.run_coroutine_threadsafe(other.indexer.sync(), loop).result(timeout=60)
+
+    embedder.during = other_process_consolidates
+    await manager.indexer.sync_paths([log])
+    assert manager.indexer._current_store().rows_for_path(str(log), ["id"]).num_rows == 0
