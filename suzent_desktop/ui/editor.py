@@ -641,7 +641,13 @@ class EditorArea(QTabWidget):
             self.open_externally(path)
 
     # -- file events ----------------------------------------------------------------------------------------
+    def _forget_embeds(self) -> None:
+        """A file appeared, moved or vanished: an embedded page's links may now name another file."""
+        for editor in self.editors():
+            editor.renderer.forget_embeds()
+
     def on_file_added(self, path: Path) -> None:
+        self._forget_embeds()
         if self._pages is None:
             self._missed.add(path)
         elif not path.name.startswith("."):
@@ -660,6 +666,7 @@ class EditorArea(QTabWidget):
     def on_file_deleted(self, path: Path) -> None:
         if path.exists():
             return
+        self._forget_embeds()
         if self._pages is not None:
             self._pages.remove_tree(path)  # a deleted folder takes its files with it
         else:
@@ -683,6 +690,7 @@ class EditorArea(QTabWidget):
             self.catalog.invalidate()
         else:
             self._moves.append((old, new))
+        self._forget_embeds()
         for editor in self.editors():
             if editor.path == old or editor.path.is_relative_to(old):
                 editor.retarget(new / editor.path.relative_to(old) if editor.path != old else new)
@@ -692,6 +700,7 @@ class EditorArea(QTabWidget):
         self.history = [new if p == old else p for p in self.history]
 
     def on_trashed(self, path: Path) -> None:
+        self._forget_embeds()
         if self._pages is not None:
             self._pages.remove_tree(path)
             self.catalog.invalidate()

@@ -21,9 +21,10 @@ This module imports no Qt, so it is cheap to test.
 from __future__ import annotations
 
 import html
+import os
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, quote, unquote, urlencode
@@ -69,6 +70,7 @@ WIKILINK_SCHEME = "wikilink"
 EMBED_SCHEME = "embed"  # embed:<vault-relative path>[?w=..&h=..]: a vault file the preview may load
 CALLOUT_SCHEME = "callout"  # callout:<key>: toggles a foldable callout
 MAX_EMBED_DEPTH = 3
+EMBED_CACHE_SIZE = 256
 IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".gif", ".bmp", ".svg", ".webp", ".tif", ".tiff", ".ico"})
 # Obsidian's other attachment formats: a link to one that is missing is not an invitation to make a page
 ATTACHMENT_SUFFIXES = IMAGE_SUFFIXES | frozenset({
@@ -340,6 +342,31 @@ def _embed_paragraphs_rule(state: StateCore) -> None:
             tokens[index - 1].hidden = tokens[index + 1].hidden = True
 
 
+def _mtime(path: str) -> int:
+    try:
+        return os.stat(path).st_mtime_ns
+    except OSError:
+        return -1
+
+
+@dataclass
+class _Trace:
+    """What rendering an embed read (files and their modification times) and which callouts it drew."""
+
+    files: dict[str, int] = field(default_factory=dict)
+    callouts: dict[str, bool] = field(default_factory=dict)
+
+    def read(self, path: Path) -> None:
+        self.files[str(path)] = _mtime(str(path))
+
+    def add(self, other: _Trace) -> None:
+        self.files.update(other.files)
+        self.callouts.update(other.callouts)
+
+    def current(self) -> bool:
+        return all(_mtime(path) == stamp for path, stamp in self.files.items())
+
+
 def _closing(tokens: list, index: int) -> int:
     level = tokens[index].level
     for other in range(index + 1, len(tokens)):
@@ -365,6 +392,7 @@ class MarkdownRenderer:
         self.dark = dark
         self.folds: dict[str, bool] = {}  # callout key → open, as the user left it
         self.callouts: dict[str, bool] = {}  # callout key → open, as last rendered
+        self._embeds: dict[tuple, tuple[str, _Trace]] = {}  # rendered note embeds and what they were made of
         md = MarkdownIt("commonmark", {"html": True, "linkify": False, "typographer": False})
         md.enable(["table", "strikethrough"])
         md.use(front_matter_plugin)
@@ -437,20 +465,46 @@ class MarkdownRenderer:
         elif depth > MAX_EMBED_DEPTH:
             body = '<p class="embed-note">Embedded too deeply to show here: open the page.</p>'
         else:
-            try:
-                text = section_text(self.vault.read(path), link.subpath)
-            except OSError as error:
-                text = None
-                body = f'<p class="embed-note">Cannot read {html.escape(rel)}: {html.escape(str(error))}</p>'
-            else:
-                body = f'<p class="embed-note">No “{html.escape(link.subpath or "")}” in {html.escape(path.stem)}.</p>'
-            if text is not None:
-                child = {"source": path, "depth": depth, "stack": (*stack, key),
-                         "key": f"{env.get('key', '')}/{rel}#{link.subpath or ''}"}
-                body = self.render_body(text, env=child)
+            child = {"source": path, "depth": depth, "stack": (*stack, key),
+                     "key": f"{env.get('key', '')}/{rel}#{link.subpath or ''}", "trace": _Trace()}
+            body = self._embed_body(path, rel, link.subpath, child)
+            env.setdefault("trace", _Trace()).add(child["trace"])
         colours = _CALLOUT_COLOURS["quote"]
         return (f'<table class="embed" width="100%" border="1" cellspacing="0" cellpadding="6" '
                 f'style="border-color: {colours[0]}">{head}<tr><td class="embed-body">{body}</td></tr></table>\n')
+
+    def _embed_body(self, path: Path, rel: str, subpath: str | None, env: dict[str, Any]) -> str:
+        """The embedded page's HTML, reused while no file it was made from has changed.
+
+        Typing re-renders the page every pause; without this, each embedded page (and the
+        pages it embeds) would be parsed again each time.
+        """
+        assert self.vault is not None
+        trace: _Trace = env["trace"]
+        cache_key = (str(path), subpath or "", env["depth"], env["stack"], env["key"], self.dark,
+                     tuple(sorted(self.folds.items())))
+        hit = self._embeds.get(cache_key)
+        if hit is not None and hit[1].current():
+            trace.add(hit[1])
+            self.callouts.update(hit[1].callouts)
+            return hit[0]
+        trace.read(path)
+        try:
+            text = section_text(self.vault.read(path), subpath)
+        except OSError as error:
+            return f'<p class="embed-note">Cannot read {html.escape(rel)}: {html.escape(str(error))}</p>'
+        if text is None:
+            body = f'<p class="embed-note">No “{html.escape(subpath or "")}” in {html.escape(path.stem)}.</p>'
+        else:
+            body = self.render_body(text, env=env)
+        if len(self._embeds) >= EMBED_CACHE_SIZE:
+            self._embeds.clear()
+        self._embeds[cache_key] = (body, trace)
+        return body
+
+    def forget_embeds(self) -> None:
+        """Files appeared, moved or vanished: a link inside an embedded page may now name another file."""
+        self._embeds.clear()
 
     def _render_image(self, token: Any) -> str:
         """A markdown image the grammar does not call a vault file: a URL. Never loaded, shown as a link."""
@@ -482,6 +536,8 @@ class MarkdownRenderer:
         title = match.group("title").strip() or kind.capitalize()
         meta = {"kind": kind, "title": title, "fold": fold, "open": is_open, "key": key}
         self.callouts[key] = is_open
+        if "trace" in env:
+            env["trace"].callouts[key] = is_open
         tokens[index].meta = {**(tokens[index].meta or {}), "callout": meta}
         tokens[close].meta = {**(tokens[close].meta or {}), "callout": meta}
         inline = tokens[index + 2]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from ui_support import WAIT_MS
 
 from suzent_desktop.ui import hover_preview, preview
 from suzent_desktop.ui.editor import EditorArea, PageEditor
-from suzent_desktop.ui.markdown_render import MAX_EMBED_DEPTH, excerpt, section_text, strip_comments
+from suzent_desktop.ui.markdown_render import MAX_EMBED_DEPTH, Vault, excerpt, section_text, strip_comments
 from suzent_desktop.ui.panes.outline import OutlinePane
 
 IMAGE = QTextDocument.ResourceType.ImageResource
@@ -337,3 +338,35 @@ def test_the_window_shows_the_outline_and_a_missing_attachment_offers_no_page(qt
     editor.follow_link("wikilink:nowhere.pdf")
     assert "No file named nowhere.pdf in the vault" in window.statusBar().currentMessage()
     assert prompter.asked == []  # no "Create page" question for an attachment
+
+
+def test_embeds_are_reused_while_typing_and_redrawn_when_their_file_changes(qtbot, area, vault, monkeypatch) -> None:
+    editor = _open(qtbot, area, vault, "![[Chain1]]\n\n> [!tip]- t\n> x\n")
+    reads: list[Path] = []
+    real = area.vault.read
+    monkeypatch.setattr(editor.renderer, "vault", Vault(vault, area.vault.resolve, lambda p: reads.append(p) or real(p)))
+    editor.set_text(editor.text() + "\ntyped\n")
+    with qtbot.waitSignal(editor.rendered, timeout=WAIT_MS):
+        pass
+    assert reads == [] and "level three text" in editor.preview.toPlainText()
+    (vault / "Chain3.md").write_text("level three changed\n")
+    os.utime(vault / "Chain3.md", ns=(1, 1))  # a different modification time, however fast the disk
+    editor.render_now()
+    assert "level three changed" in editor.preview.toPlainText()
+    assert vault / "Chain3.md" in reads
+
+
+def test_a_callout_inside_an_embed_folds_and_stays_as_left_while_typing(qtbot, area, vault) -> None:
+    (vault / "Folding.md").write_text("> [!tip]- inner\n> inner body\n")
+    area.pages.add(vault / "Folding.md")
+    editor = _open(qtbot, area, vault, "![[Folding]]\n")
+    editor.render_now()  # the embed now comes from the cache
+    assert "inner body" not in editor.preview.toPlainText()
+    with qtbot.waitSignal(editor.rendered, timeout=WAIT_MS):
+        _click(qtbot, editor, "callout:")
+    assert "inner body" in editor.preview.toPlainText()
+    editor.render_now()
+    assert "inner body" in editor.preview.toPlainText()
+    with qtbot.waitSignal(editor.rendered, timeout=WAIT_MS):
+        _click(qtbot, editor, "callout:")
+    assert "inner body" not in editor.preview.toPlainText()
