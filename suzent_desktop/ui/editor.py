@@ -293,6 +293,10 @@ class PageEditor(QWidget):
         self._set_dirty(True)
         self._render_timer.start()
 
+    def schedule_render(self) -> None:
+        """Render the preview after the usual pause (a burst of changes renders once)."""
+        self._render_timer.start()
+
     def refresh_theme(self) -> None:
         self._loading = True  # recolouring the source re-highlights it, which is not an edit
         try:
@@ -659,6 +663,9 @@ class EditorArea(QTabWidget):
 
     def on_file_changed(self, path: Path) -> None:
         self.catalog.page_changed(path)
+        for other in self.editors():
+            if str(path) in other.renderer.embedded_files:
+                other.schedule_render()  # an embedded page or image changed: show the new one
         editor = self.editor_for(path)
         if editor is not None:
             editor.on_disk_changed()

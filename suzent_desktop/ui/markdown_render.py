@@ -393,6 +393,7 @@ class MarkdownRenderer:
         self.folds: dict[str, bool] = {}  # callout key → open, as the user left it
         self.callouts: dict[str, bool] = {}  # callout key → open, as last rendered
         self._embeds: dict[tuple, tuple[str, _Trace]] = {}  # rendered note embeds and what they were made of
+        self.embedded_files: frozenset[str] = frozenset()  # files the last page render embedded, at any depth
         md = MarkdownIt("commonmark", {"html": True, "linkify": False, "typographer": False})
         md.enable(["table", "strikethrough"])
         md.use(front_matter_plugin)
@@ -439,6 +440,7 @@ class MarkdownRenderer:
         assert self.vault is not None
         rel = self.vault.rel(path)
         suffix = path.suffix.lower()
+        env.setdefault("trace", _Trace()).read(path)
         if suffix in IMAGE_SUFFIXES:
             alt, width, height = embed_size(link.alias)
             src = html.escape(embed_href(rel, width, height), quote=True)
@@ -588,9 +590,12 @@ class MarkdownRenderer:
 
     def render_body(self, text: str, source: Path | None = None, env: dict[str, Any] | None = None) -> str:
         """Sanitized HTML of ``text`` (a page linking from ``source``); ``env`` carries embed depth."""
-        env = dict(env) if env is not None else {"source": source, "depth": 0,
+        top = env is None
+        env = dict(env) if env is not None else {"source": source, "depth": 0, "trace": _Trace(),
                                                  "stack": ((str(source), ""),) if source else ()}
         body = self.md.render(strip_comments(text.replace("\r\n", "\n")), env)
+        if top:
+            self.embedded_files = frozenset(env["trace"].files)
         body = _CHECKED_RE.sub("\u2611", body)
         return sanitize(_UNCHECKED_RE.sub("\u2610", body))
 

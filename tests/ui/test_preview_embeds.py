@@ -351,7 +351,8 @@ def test_embeds_are_reused_while_typing_and_redrawn_when_their_file_changes(qtbo
     assert reads == [] and "level three text" in editor.preview.toPlainText()
     (vault / "Chain3.md").write_text("level three changed\n")
     os.utime(vault / "Chain3.md", ns=(1, 1))  # a different modification time, however fast the disk
-    editor.render_now()
+    with qtbot.waitSignal(editor.rendered, timeout=WAIT_MS):
+        area.on_file_changed(vault / "Chain3.md")  # what the watcher reports: the embedding page follows
     assert "level three changed" in editor.preview.toPlainText()
     assert vault / "Chain3.md" in reads
 
