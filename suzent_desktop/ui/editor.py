@@ -158,6 +158,8 @@ class PageEditor(QWidget):
             HoverPreview(self.source, self.source.viewport(), self._source_link_at, vault),
             HoverPreview(self.preview, self.preview.viewport(), self._preview_link_at, vault),
         ] if vault is not None else []
+        for hover in self.hovers:
+            hover.link_clicked.connect(self.follow_link)
         preview_font = QFont(self.preview.font())
         preview_font.setPointSize(max(preview_font.pointSize(), 10))
         self.preview.setFont(preview_font)

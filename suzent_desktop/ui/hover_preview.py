@@ -13,14 +13,22 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import unquote
 
-from PySide6.QtCore import QEvent, QObject, QPoint, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, QPoint, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QEnterEvent
 from PySide6.QtWidgets import QFrame, QVBoxLayout, QWidget
 
 from suzent_desktop.core.links import is_page
 from suzent_desktop.ui import theme
-from suzent_desktop.ui.markdown_render import IMAGE_SUFFIXES, MarkdownRenderer, Vault, excerpt, preview_css
+from suzent_desktop.ui.markdown_render import (
+    CALLOUT_SCHEME,
+    IMAGE_SUFFIXES,
+    MarkdownRenderer,
+    Vault,
+    excerpt,
+    preview_css,
+)
 from suzent_desktop.ui.preview import PreviewBrowser
 
 HOVER_DELAY_MS = 500
@@ -60,6 +68,7 @@ class HoverPopup(QFrame):
 
     entered = Signal()
     left = Signal()
+    link_clicked = Signal(str)  # href of a link clicked inside the popup
 
     def __init__(self, vault: Vault, parent: QWidget | None = None) -> None:
         super().__init__(parent, Qt.WindowType.ToolTip | Qt.WindowType.FramelessWindowHint)
@@ -76,12 +85,23 @@ class HoverPopup(QFrame):
         self.target: HoverTarget | None = None
         self.markdown = ""
         self.browser.images_ready.connect(self._render)
+        self.browser.anchorClicked.connect(self._clicked)
 
     def show_text(self, target: HoverTarget, markdown: str, at: QPoint) -> None:
         self.target, self.markdown = target, markdown
         self._render()
         self.move(at)
         self.show()
+
+    def _clicked(self, url: QUrl) -> None:
+        """A callout folds here; any other link is followed by the page the popup belongs to."""
+        href = url.toString()
+        if href.startswith(CALLOUT_SCHEME + ":"):
+            key = unquote(href[len(CALLOUT_SCHEME) + 1 :])
+            self.renderer.folds[key] = not self.renderer.callouts.get(key, True)
+            self._render()
+            return
+        self.link_clicked.emit(href)
 
     def _render(self) -> None:
         if self.target is None:
@@ -103,6 +123,7 @@ class HoverPreview(QObject):
     """Watches one text widget's viewport for links under a resting mouse."""
 
     shown = Signal(object)  # HoverTarget, once the popup shows it
+    link_clicked = Signal(str)  # href of a link clicked in the popup (the popup closes)
     _loaded = Signal(int, object, str)  # (request, target, markdown), from the worker thread
 
     def __init__(self, view: QWidget, viewport: QWidget, target_at: Callable[[QPoint], HoverTarget | None],
@@ -194,6 +215,10 @@ class HoverPreview(QObject):
 
         _READER.submit(read)
 
+    def _follow(self, href: str) -> None:
+        self.hide()
+        self.link_clicked.emit(href)
+
     def _on_loaded(self, request: int, target: HoverTarget, markdown: str) -> None:
         if request != self._request:
             return
@@ -201,6 +226,7 @@ class HoverPreview(QObject):
             self.popup = HoverPopup(self.vault, self.view)
             self.popup.entered.connect(self._hide_timer.stop)
             self.popup.left.connect(self._hide_timer.start)
+            self.popup.link_clicked.connect(self._follow)
         self._hide_timer.stop()
         self.popup.show_text(target, markdown, self._at + QPoint(12, 18))
         self._pending = None

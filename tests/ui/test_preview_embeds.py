@@ -79,9 +79,10 @@ def _decoded(qtbot, editor: PageEditor, *urls: str) -> list[QImage]:
     return [document.resource(IMAGE, QUrl(url)) for url in urls]
 
 
-def _anchor_point(editor: PageEditor, prefix: str) -> QPoint:
+def _anchor_point(editor, prefix: str) -> QPoint:  # noqa: ANN001 - a PageEditor or a browser
     """Where on screen the first anchor whose href starts with ``prefix`` is drawn."""
-    document = editor.preview.document()
+    browser = getattr(editor, "preview", editor)
+    document = browser.document()
     block = document.begin()
     while block.isValid():
         iterator = block.begin()
@@ -90,7 +91,7 @@ def _anchor_point(editor: PageEditor, prefix: str) -> QPoint:
             if fragment.isValid() and fragment.charFormat().anchorHref().startswith(prefix):
                 cursor = QTextCursor(document)
                 cursor.setPosition(fragment.position())
-                rect = editor.preview.cursorRect(cursor)
+                rect = browser.cursorRect(cursor)
                 if fragment.charFormat().isImageFormat():
                     return rect.center() + QPoint(6, -4)
                 return rect.center() + QPoint(4, 0)
@@ -371,3 +372,16 @@ def test_a_callout_inside_an_embed_folds_and_stays_as_left_while_typing(qtbot, a
     with qtbot.waitSignal(editor.rendered, timeout=WAIT_MS):
         _click(qtbot, editor, "callout:")
     assert "inner body" not in editor.preview.toPlainText()
+
+
+def test_a_link_clicked_in_a_hover_popup_opens_its_page(qtbot, area, vault) -> None:
+    text = "go to [[Chain1]]\n"
+    editor = _open(qtbot, area, vault, text)
+    hover = editor.hovers[0]
+    with qtbot.waitSignal(hover.shown, timeout=WAIT_MS):
+        _hover(editor.source.viewport(), _source_point(editor, text.index("Chain1") + 2))
+    browser = hover.popup.browser
+    point = _anchor_point(browser, "wikilink:Chain2")
+    qtbot.mouseClick(browser.viewport(), Qt.MouseButton.LeftButton, pos=point)
+    assert not hover.popup.isVisible()
+    assert area.current_editor().path == vault / "Chain2.md"
