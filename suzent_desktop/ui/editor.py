@@ -41,6 +41,7 @@ from suzent_desktop.ui.highlighter import NORMAL, MarkdownHighlighter
 from suzent_desktop.ui.hover_preview import HoverPreview, HoverTarget
 from suzent_desktop.ui.link_completer import LinkCatalog, LinkCompleter
 from suzent_desktop.ui.markdown_render import (
+    BINARY_SUFFIXES,
     CALLOUT_SCHEME,
     MarkdownRenderer,
     Vault,
@@ -528,9 +529,12 @@ class EditorArea(QTabWidget):
         return widget if isinstance(widget, PageEditor) else None
 
     def open(self, path: Path, line: int | None = None, heading: str | None = None) -> PageEditor | None:
-        """Open (or switch to) a file, optionally at a 1-based line or a heading."""
+        """Open (or switch to) a file, optionally at a 1-based line or a heading; an image, a PDF… opens outside."""
         path = Path(path)
         if not path.is_file():
+            return None
+        if path.suffix.lower() in BINARY_SUFFIXES:
+            self.open_externally(path)  # never shown as text (nor saved back as text)
             return None
         editor = self.editor_for(path)
         if editor is None:

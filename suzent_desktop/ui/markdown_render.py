@@ -73,10 +73,12 @@ MAX_EMBED_DEPTH = 3
 EMBED_CACHE_SIZE = 256
 IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".gif", ".bmp", ".svg", ".webp", ".tif", ".tiff", ".ico"})
 # Obsidian's other attachment formats: a link to one that is missing is not an invitation to make a page
-ATTACHMENT_SUFFIXES = IMAGE_SUFFIXES | frozenset({
-    ".pdf", ".canvas", ".base", ".mp3", ".wav", ".m4a", ".ogg", ".flac", ".3gp", ".webm", ".mp4", ".mkv",
-    ".mov", ".ogv", ".zip", ".csv", ".xlsx", ".docx", ".pptx", ".txt", ".json",
+# files no text editor should open: they go to the system's viewer
+BINARY_SUFFIXES = IMAGE_SUFFIXES | frozenset({
+    ".pdf", ".mp3", ".wav", ".m4a", ".ogg", ".flac", ".3gp", ".webm", ".mp4", ".mkv", ".mov", ".ogv", ".zip",
+    ".xlsx", ".docx", ".pptx",
 })
+ATTACHMENT_SUFFIXES = BINARY_SUFFIXES | frozenset({".canvas", ".base", ".csv", ".txt", ".json"})
 _CHECKED_RE = re.compile(r'<input class="task-list-item-checkbox" checked="checked"[^>]*>')
 _UNCHECKED_RE = re.compile(r'<input class="task-list-item-checkbox"[^>]*>')
 _COMMENT_RE = re.compile("%%")

@@ -385,3 +385,11 @@ def test_a_link_clicked_in_a_hover_popup_opens_its_page(qtbot, area, vault) -> N
     qtbot.mouseClick(browser.viewport(), Qt.MouseButton.LeftButton, pos=point)
     assert not hover.popup.isVisible()
     assert area.current_editor().path == vault / "Chain2.md"
+
+
+def test_opening_an_image_from_the_tree_or_a_search_uses_the_system_viewer(qtbot, area, vault) -> None:
+    opened: list[Path] = []
+    area.open_externally = opened.append
+    assert area.open(vault / "assets" / "wide.png") is None
+    assert opened == [vault / "assets" / "wide.png"] and area.count() == 0
+    assert area.open(vault / "Home.md") is not None
