@@ -217,6 +217,9 @@ class Indexer:
         self._problem: str | None = None  # why the stored state was unusable; the next pass reports it
         self._stale_vault: set[str] | None = None  # vault files the index may be behind on; None: walk to know
         self._watched = False  # a watcher feeds note_changed: the cache above can be trusted
+        # watch() counts its calls; the cache is trusted only if made after the latest (no lock: GUI thread)
+        self._watch_epoch = 0
+        self._cache_epoch = 0
         self._noted: list[str] = []  # paths the watcher reported, not yet taken into the cache
         self._by_hash: dict[str, str] | None = None  # content hash -> an indexed row with that text (lazy)
         self._unindexed = RowCache()
@@ -991,6 +994,7 @@ class Indexer:
         self, full: bool, progress: ProgressFn | None, cancel: threading.Event | None
     ) -> ChangeSet:
         changes = ChangeSet()
+        epoch = self._watch_epoch
         async with self._writing():
             try:
                 stones, recheck = await asyncio.to_thread(self._prepare, full)
@@ -1009,6 +1013,7 @@ class Indexer:
             await asyncio.to_thread(self._remove_gone, [k for k in files if k not in sources], changes)
             with self._state_lock:  # what the watcher reports from now on keeps the cache right
                 self._stale_vault = None if cancelled else {k for k in self.state.errors if self._in_vault(k)}
+                self._cache_epoch = epoch
             if not cancelled:
                 await asyncio.to_thread(self._finish, stones, full or changes.rows_added > 1000)
         return changes
@@ -1614,6 +1619,7 @@ class Indexer:
         (the command line). Core files and daily logs are few and always checked.
         """
         self._take_notes()
+        epoch = self._watch_epoch
         with self._state_lock:
             trusted = self._watched and not refresh and self._stale_vault is not None
             cached = set(self._stale_vault) if trusted else None
@@ -1636,6 +1642,7 @@ class Indexer:
             found = self._behind(present, files, failed) | {k for k, src in candidates.items() if src is None and k in files}
         with self._state_lock:
             self._stale_vault = found
+            self._cache_epoch = epoch
         return sorted(Path(k) for k in stale | found)
 
     @staticmethod
@@ -1670,10 +1677,10 @@ class Indexer:
 
     def watch(self, watching: bool) -> None:
         """A watcher reports every change from now on (or stopped): only then is the cache trusted.
-        Either way the next look walks the vault once."""
-        with self._state_lock:
-            self._watched = watching
-            self._stale_vault = None
+        Either way the next look walks the vault once. Called on the GUI thread, so it takes no
+        lock a pass may hold (a first pass holds it for seconds): the next look drops the cache."""
+        self._watched = watching
+        self._watch_epoch += 1
 
     def note_changed(self, paths: Iterable[Path]) -> None:
         """The watcher saw these change (files, or folders: every file indexed under them counts):
@@ -1685,6 +1692,8 @@ class Indexer:
         """Move the paths the watcher reported into the stale cache (under the state lock)."""
         with self._state_lock:
             noted, self._noted = self._noted, []
+            if self._cache_epoch != self._watch_epoch:  # made before the watcher started or stopped
+                self._stale_vault = None
             if self._stale_vault is None:
                 return  # not known yet: the first look walks the vault anyway
             for key in noted:

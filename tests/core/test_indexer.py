@@ -684,3 +684,18 @@ async def test_a_deleted_table_makes_every_file_stale_so_callers_rebuild(layout,
     assert archive.path_for("2026-07-18") in indexer.stale_paths()
     await indexer.sync()
     assert await texts(indexer) == {"User likes kayaking"} and indexer.stale_paths() == []
+
+
+def test_the_watcher_starting_never_waits_for_a_pass_holding_the_state(indexer: Indexer, notebook) -> None:
+    page = notebook.root / "3_Personal" / "Watched.md"
+    page.parent.mkdir(parents=True, exist_ok=True)
+    page.write_text("# Watched\n\nA paragraph.\n", encoding="utf-8")
+    assert page in indexer.stale_paths()  # the first look walks the vault
+    done = threading.Event()
+    with indexer._state_lock:  # as a long pass holds it
+        worker = threading.Thread(target=lambda: (indexer.watch(True), done.set()))
+        worker.start()
+        assert done.wait(5), "watch() waited for the state lock (the GUI thread would freeze)"
+    worker.join()
+    page.with_name("New.md").write_text("# New\n", encoding="utf-8")  # not reported by any watcher event
+    assert page.with_name("New.md") in indexer.stale_paths()  # so the next look walked the vault again
