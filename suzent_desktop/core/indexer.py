@@ -224,7 +224,9 @@ class Indexer:
         self._by_hash: dict[str, str] | None = None  # content hash -> an indexed row with that text (lazy)
         self._unindexed = RowCache()
         self._tags = FileTags()  # for ``tag:``: each indexed file's tags, re-read when its hash changes
-        self._inflight_paths: set[str] = set()  # files a pass is embedding: a pass let in skips them
+        # files a pass is embedding, with the (mtime, size) it read: a pass let in skips them
+        # while they are still as that pass read them
+        self._inflight_paths: dict[str, tuple[float, int]] = {}
         self.on_wait: Callable[[], None] | None = None  # told once when a pass must wait its turn
         self._table_checked = True  # False: the next pass compares the whole table with the files
 
@@ -560,8 +562,6 @@ class Indexer:
     ) -> _Plan | None:
         """None when the file is unchanged; otherwise what must be embedded, moved and dropped."""
         plan = _Plan(source, prior=prior)
-        if source.key in self._inflight_paths:
-            return None  # a long page another pass of this process is adding slice by slice
         if source.stat is not None:
             plan.mtime, plan.size = source.stat
         else:
@@ -571,6 +571,8 @@ class Indexer:
                 plan.error = f"{source.path}: cannot read ({exc.strerror or exc})"
                 return plan
             plan.mtime, plan.size = stat.st_mtime, stat.st_size
+        if self._inflight_paths.get(source.key) == (plan.mtime, plan.size):
+            return None  # another pass of this process is adding the file as it is now
         same_variant = prior is not None and prior.variant == source.variant
         if (
             prior
@@ -701,13 +703,10 @@ class Indexer:
                     self._touch(plan)
             elif same:
                 ok.append(plan)
-            elif current is not None and _stat_of(plan.source.key) == (current.mtime, current.size):
-                continue  # the other pass indexed the file as it is now: newer than what we read
-            elif (now := self._source_for(plan.source.path)) is None or now.variant != plan.source.variant:
-                continue  # the file gives other rows now (a watermark moved meanwhile): the next pass decides
             else:
-                self._rediff(plan, current)
-                ok.append(plan)
+                again = self._against(plan, current, now)
+                if again is not None:
+                    (failed if again.error else ok).append(again)
         redone = [p for p in ok if any(r.vector is None for r in (*p.new_rows, *p.moved_rows))]
         if redone:
             self._reuse_vectors(redone)
@@ -717,6 +716,31 @@ class Indexer:
             failed += lost
         self._write(ok, failed, changes)
 
+    def _against(self, plan: _Plan, current: FileState | None, stones: set[str]) -> _Plan | None:
+        """A plan whose file another pass wrote meanwhile, made right against what that pass left;
+        None when there is nothing left for this one to write.
+
+        The newer of the two reads wins: when the file changed again after this plan read it,
+        it is read again here rather than letting older text delete rows the other pass added.
+        """
+        stat = _stat_of(plan.source.key)
+        if current is not None and stat == (current.mtime, current.size):
+            return None  # the other pass indexed the file as it is now: newer than what we read
+        source = self._source_for(plan.source.path)
+        if source is None or source.variant != plan.source.variant:
+            return None  # the file gives other rows now (a watermark moved meanwhile): the next pass decides
+        if stat == (plan.mtime, plan.size):
+            self._rediff(plan, current)
+            return plan
+        vectors = {r.id: r.vector for r in plan.rows if r.vector is not None}
+        self._inflight_paths.pop(plan.source.key, None)  # ours: written right after this
+        again = self._plan(source, current, stones, True)
+        if again is None:
+            return None
+        for row in again.rows:
+            row.vector = vectors.get(row.id)
+        return again
+
     def _replanned(self, plans: list[_Plan], stones: set[str]) -> list[_Plan]:
         """The window's files planned again with the tombstones as they are now; vectors carried over."""
         vectors = {r.id: r.vector for p in plans for r in p.rows if r.vector is not None}
@@ -724,7 +748,7 @@ class Indexer:
         for plan in plans:
             with self._state_lock:
                 current = self.state.files.get(plan.source.key)
-                self._inflight_paths.discard(plan.source.key)  # ours: written right after this
+                self._inflight_paths.pop(plan.source.key, None)  # ours: written right after this
             again = self._plan(plan.source, current, stones, True) if not plan.error else plan
             if again is None:
                 continue
@@ -1052,13 +1076,14 @@ class Indexer:
                     return True
                 window, end = await asyncio.to_thread(self._plan_window, sources, start, stones, recheck)
                 keys = {p.source.key for p in window}
-                self._inflight_paths |= keys
+                self._inflight_paths.update((p.source.key, (p.mtime, p.size)) for p in window)
                 try:
                     await self._embed_window(window, self._slice_progress(progress, start, end, total))
                     async with self._writing():
                         await asyncio.to_thread(self._write_window, window, stones, changes)
                 finally:
-                    self._inflight_paths -= keys
+                    for key in keys:
+                        self._inflight_paths.pop(key, None)
                 start = end
                 if progress:
                     progress(start, total, window[-1].source.key if window else "")

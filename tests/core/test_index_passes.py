@@ -173,3 +173,62 @@ async def test_a_log_consolidated_by_another_process_while_we_embed_gets_no_rows
     embedder.during = other_process_consolidates
     await manager.indexer.sync_paths([log])
     assert manager.indexer._current_store().rows_for_path(str(log), ["id"]).num_rows == 0
+
+
+async def _let_in_while_embedding(layout, clock, page: Path, changes: list[str]) -> tuple[Indexer, int]:
+    """A pass of ``page`` whose embedding lets in a second pass of the same file; each text of
+    ``changes`` is appended to the page in turn, the first while the outer pass embeds (before the
+    second pass starts waiting), the next ones while the second pass embeds. Returns the indexer and
+    the page's rows as the passes told them (rows before, plus added, less removed)."""
+    import threading
+
+    embedder = RecordingEmbedder()
+    indexer = Indexer(layout, embedder, clock)
+    await indexer.sync()
+    before = indexer._current_store().rows_for_path(str(page), ["id"]).num_rows
+    loop = asyncio.get_running_loop()
+    waiting = threading.Event()
+    indexer.on_wait = waiting.set
+    inner: list[asyncio.Task] = []
+
+    def append(text: str) -> None:
+        with page.open("a", encoding="utf-8") as handle:
+            handle.write(f"\n{text}\n")
+
+    def during_inner() -> None:
+        for text in changes[1:]:
+            append(text)
+
+    def during_outer() -> None:  # another save lands, and its pass waits for ours
+        append(changes[0])
+        embedder.during = during_inner
+        loop.call_soon_threadsafe(lambda: inner.append(asyncio.ensure_future(indexer.sync_paths([page]))))
+        assert waiting.wait(timeout=30)
+
+    append("The first paragraph is read by the outer pass.")
+    embedder.during = during_outer
+    outer = await indexer.sync_paths([page])
+    second = await inner[0]
+    return indexer, before + outer.rows_added + second.rows_added - outer.rows_removed - second.rows_removed
+
+
+async def test_a_pass_let_in_indexes_a_file_that_changed_since_the_embedding_pass_read_it(layout, clock, vault) -> None:
+    page = _page(layout, "Growing", "# Growing\n")
+    indexer, told = await _let_in_while_embedding(layout, clock, page, ["A second paragraph saved meanwhile."])
+    texts = indexer._current_store().rows_for_path(str(page), ["text"]).column("text").to_pylist()
+    assert any("first paragraph" in t for t in texts) and any("second paragraph" in t for t in texts)
+    assert told == len(texts)  # what the passes reported is what the table holds
+    assert indexer.stale_paths() == []
+
+
+async def test_older_text_never_deletes_rows_a_pass_let_in_wrote_from_newer_text(layout, clock, vault) -> None:
+    page = _page(layout, "Busy", "# Busy\n")
+    said = ["Second paragraph, read by the pass let in.", "Third paragraph, saved while that pass embedded."]
+    indexer, told = await _let_in_while_embedding(layout, clock, page, said)
+    rows = indexer._current_store().rows_for_path(str(page), ["id", "text"]).to_pylist()
+    texts = [r["text"] for r in rows]
+    assert len({r["id"] for r in rows}) == len(rows)
+    for words in ("first paragraph", "Second paragraph", "Third paragraph"):
+        assert sum(words in t for t in texts) == 1, (words, texts)
+    assert told == len(rows)
+    assert indexer.stale_paths() == []
