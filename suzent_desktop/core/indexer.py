@@ -995,27 +995,32 @@ class Indexer:
         self,
         *,
         full: bool = False,
+        refresh: bool = False,
         progress: ProgressFn | None = None,
         cancel: threading.Event | None = None,
     ) -> ChangeSet:
-        """Bring the index in step with the files; ``full`` drops the table and rebuilds it."""
+        """Bring the index in step with the files; ``full`` drops the table and rebuilds it.
+
+        While a watcher reports changes, only the files it named are looked at, unless
+        ``refresh`` asks for a walk of the whole vault (a user's "Reindex changed files").
+        """
         async with self._pass():
-            return await self._sync_locked(full, progress, cancel)
+            return await self._sync_locked(full, progress, cancel, refresh=refresh)
 
     async def _sync_locked(
-        self, full: bool, progress: ProgressFn | None, cancel: threading.Event | None
+        self, full: bool, progress: ProgressFn | None, cancel: threading.Event | None, *, refresh: bool = False
     ) -> ChangeSet:
         try:
-            return await self._sync_once(full, progress, cancel)
+            return await self._sync_once(full, progress, cancel, refresh)
         except IndexStoreError as exc:
             # The table broke under us (files damaged on disk): start over from the files.
             log.warning("index unreadable (%s); rebuilding from files", exc)
-            changes = await self._sync_once(True, progress, cancel)
+            changes = await self._sync_once(True, progress, cancel, refresh)
             changes.errors.insert(0, f"index was unreadable and has been rebuilt: {exc}")
             return changes
 
     async def _sync_once(
-        self, full: bool, progress: ProgressFn | None, cancel: threading.Event | None
+        self, full: bool, progress: ProgressFn | None, cancel: threading.Event | None, refresh: bool = False
     ) -> ChangeSet:
         changes = ChangeSet()
         epoch = self._watch_epoch
@@ -1026,21 +1031,48 @@ class Indexer:
                 changes.errors.append(f"index not updated: {exc}")
                 return changes
         self._report_problem(changes)
-        sources = await asyncio.to_thread(self._sources)
-        with self._state_lock:
-            files, failed = dict(self.state.files), set(self.state.errors)
-        behind = set(sources) if full or recheck else self._behind(sources, files, failed)
-        todo = [s for s in sources.values() if s.key in behind]
+        todo, gone, cached = await asyncio.to_thread(self._pass_targets, full or recheck, refresh)
         cancelled = await self._stream(todo, stones, recheck, changes, progress, cancel)
         async with self._writing():
             # Files that are gone lose their rows last: a renamed file's rows lent their vectors above.
-            await asyncio.to_thread(self._remove_gone, [k for k in files if k not in sources], changes)
+            await asyncio.to_thread(self._remove_gone, gone, changes)
+            self._take_notes()
             with self._state_lock:  # what the watcher reports from now on keeps the cache right
-                self._stale_vault = None if cancelled else {k for k in self.state.errors if self._in_vault(k)}
+                noted = set() if self._stale_vault is None else self._stale_vault - cached
+                errors = {k for k in self.state.errors if self._in_vault(k)}
+                self._stale_vault = None if cancelled else errors | noted
                 self._cache_epoch = epoch
             if not cancelled:
                 await asyncio.to_thread(self._finish, stones, full or changes.rows_added > 1000)
         return changes
+
+    def _pass_targets(self, everything: bool, walk: bool) -> tuple[list[_Source], list[str], set[str]]:
+        """The files a pass must read (``everything``: all of them), the indexed files that are
+        gone, and the cached candidates it took (those the watcher notes while it runs stay cached).
+
+        The vault is walked on the first pass, on request and where no watcher reports changes
+        (the command line); while one does, its cache names the only vault files that can be
+        behind, so a pass after a dream or an undo costs what changed, not the vault's size.
+        """
+        self._take_notes()
+        with self._state_lock:
+            files, failed = dict(self.state.files), set(self.state.errors)
+            trusted = self._watched and not (walk or everything) and self._stale_vault is not None
+            cached = set(self._stale_vault) if self._stale_vault is not None else set()
+        if not trusted:
+            sources = self._sources()
+            behind = set(sources) if everything else self._behind(sources, files, failed)
+            return [s for s in sources.values() if s.key in behind], [k for k in files if k not in sources], cached
+        memory = self._memory_sources()
+        # besides what the watcher named: files a pass failed on or found rows missing for
+        redo = {k for k, f in files.items() if (f.dirty or k in failed) and self._in_vault(k)}
+        candidates = {k: self._source_for(Path(k)) for k in cached | redo}
+        present = {k: src for k, src in candidates.items() if src is not None}
+        sources = {**present, **memory}
+        behind = self._behind(sources, files, failed)
+        gone = [k for k in files if not self._in_vault(k) and k not in memory]
+        gone += [k for k, src in candidates.items() if src is None and k in files]
+        return [s for s in sources.values() if s.key in behind], gone, cached
 
     def _report_problem(self, changes: ChangeSet) -> None:
         with self._state_lock:

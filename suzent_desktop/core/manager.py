@@ -410,6 +410,7 @@ class MemoryManager:
         core = set(self.layout.core_files)
         changes.pages |= {p for p in pages if p not in core}
         changes.memory_md = any(p in core for p in pages)
+        self.indexer.note_changed(pages)  # a watched index reads just these
         changes.merge(await self.indexer.sync())
         orphans = [c for c in targets if not await asyncio.to_thread(self.indexer.sources_holding, c)]
         facts = await asyncio.to_thread(self._consolidated_facts, orphans)
@@ -500,7 +501,8 @@ class MemoryManager:
         progress: Callable[[int, int, str], None] | None = None,
         cancel: threading.Event | None = None,
     ) -> ChangeSet:
-        return await self.indexer.sync(full=full, progress=progress, cancel=cancel)
+        # asked for (a menu, a start, a model switch): the vault is walked even while watched
+        return await self.indexer.sync(full=full, refresh=True, progress=progress, cancel=cancel)
 
     async def use_embedder(self, embedder: Embedder) -> None:
         """Switch models; the next pass sees the index was built with another and rebuilds it."""

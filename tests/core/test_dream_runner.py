@@ -482,3 +482,16 @@ async def test_a_future_watermark_stops_the_dream_with_the_line_named(home, cloc
     result = await DreamRunner(manager).run_once(force=True)
     assert result.outcome == "failed" and f"log.md:{line}" in result.reason and "2030-01-01" in result.reason
     assert manager.layout.log_md.read_bytes() == before
+
+
+async def test_a_watched_index_finds_a_dreams_pages_before_any_watcher_event(manager, today):
+    """In the window the index reads only what the watcher names; the dream names its pages itself."""
+    d1 = days_before(today, 1)[0]
+    write_log(manager, d1, [Fact("User restores wooden sailboats", "hobby")])
+    manager.indexer.watch(True)
+    await manager.reindex()
+    result = await DreamRunner(manager, engine=writing_engine).run_once(force=True)
+    assert result.outcome == "productive"
+    hits = (await manager.search("wooden sailboats", record_recall=False)).hits
+    assert hits and hits[0].source_type == "notebook" and hits[0].path.endswith("Test.md")
+    assert manager.indexer.stale_paths() == []

@@ -218,6 +218,35 @@ async def test_stale_files_come_from_the_cache_while_watched_and_the_vault_is_no
     assert indexer.stale_paths(refresh=True) == [] and len(walks) == 1  # asked for: one walk
 
 
+async def test_a_watched_pass_reads_what_the_watcher_named_and_walks_only_when_asked(
+    layout, clock, vault, monkeypatch
+) -> None:
+    from suzent_desktop.core import indexer as indexer_module
+
+    pages = _pages(layout, 10)
+    indexer = Indexer(layout, CountingEmbedder(), clock)
+    indexer.watch(True)
+    await indexer.sync()  # the first pass walks: nothing is known yet
+    walks = []
+    real_walk = indexer_module._walk
+    monkeypatch.setattr(indexer_module, "_walk", lambda *a: walks.append(a) or real_walk(*a))
+
+    assert (await indexer.sync()).rows_added == 0 and walks == []  # a no-op pass after a dream, say
+    pages[2].write_text("# Page 2\n\nAbout a harpsichord now.\n", encoding="utf-8")
+    pages[4].unlink()
+    indexer.note_changed([pages[2], pages[4]])
+    changes = await indexer.sync()
+    assert changes.rows_added >= 1 and changes.rows_removed >= 1 and walks == []
+    assert (await indexer.search("harpsichord")).hits[0].path == str(pages[2])
+    assert not any(h.path == str(pages[4]) for h in (await indexer.search("Page 4")).hits)
+
+    pages[6].write_text("# Page 6\n\nChanged while nothing watched it.\n", encoding="utf-8")
+    assert (await indexer.sync()).rows_added == 0  # the watcher never named it
+    changes = await indexer.sync(refresh=True)  # asked for: one walk finds it
+    assert changes.rows_added >= 1 and len(walks) == 1
+    assert indexer.stale_paths() == []
+
+
 async def test_without_a_watcher_every_look_walks_the_vault(layout, clock, vault) -> None:
     pages = _pages(layout, 3)
     indexer = Indexer(layout, CountingEmbedder(), clock)

@@ -690,6 +690,8 @@ class DreamRunner:
         return max(0.0, timeout - (time.monotonic() - self._started))
 
     async def _sync_index(self, changes: ChangeSet) -> None:
+        # The pages are named like a watcher would name them: a watched index reads just those.
+        self.manager.indexer.note_changed(changes.pages)
         try:
             changes.merge(await self.manager.indexer.sync())
         except Exception as exc:  # the files are right; the index catches up on the next sync
