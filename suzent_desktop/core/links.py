@@ -20,11 +20,14 @@ from __future__ import annotations
 
 import os
 import posixpath
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePath
 
 from suzent_desktop.core.markdown import MARKDOWN, Link, frontmatter, meta_list
+
+_DRIVE_RE = re.compile(r"^[A-Za-z]:")
 
 
 def vault_files(root: Path) -> Iterator[Path]:
@@ -214,6 +217,30 @@ def inside_vault(root: Path, path: Path) -> bool:
     real_root = os.path.realpath(root)
     real = os.path.realpath(path)
     return real == real_root or real.startswith(real_root + os.sep)
+
+
+def walkable_rel(rel: str) -> bool:
+    """True when a vault-relative path names a place :func:`vault_files` walks: not absolute, no drive,
+    no ``..`` step and no hidden part.
+
+    A link's target is checked this way rather than by its real path, so a symlinked folder of
+    the vault (which the walk follows) is reachable while ``../`` or ``/etc`` never is.
+    """
+    posix = rel.replace("\\", "/")
+    parts = posix.split("/")
+    if not posix or posix.startswith("/") or _DRIVE_RE.match(parts[0]):
+        return False
+    return not any(part.startswith(".") for part in parts if part)
+
+
+def in_vault_walk(root: Path, path: Path) -> bool:
+    """True when ``path`` is ``root`` joined with a :func:`walkable_rel` path (compared as text, as joined:
+    ``..`` is never folded away, since through a symlinked folder it would lead somewhere else)."""
+    try:
+        rel = PurePath(path).relative_to(PurePath(root))
+    except ValueError:
+        return False
+    return walkable_rel(rel.as_posix())
 
 
 def relative_href(target: Path, source: Path) -> str:

@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from suzent_desktop.core.links import VaultIndex, is_page
+from suzent_desktop.core.links import VaultIndex, in_vault_walk, is_page
 from suzent_desktop.core.markdown import MARKDOWN, WIKI, Link, heading_line, line_links
 from suzent_desktop.core.operations import save_page
 from suzent_desktop.ui import theme
@@ -122,6 +122,7 @@ class PageEditor(QWidget):
     link_activated = Signal(str, object)  # (target, heading | None) of a clicked wikilink
     path_link_activated = Signal(str, object)  # (href path, heading | None) of a clicked markdown link
     attachment_activated = Signal(object)  # Path of a clicked embed (an image, a PDF…)
+    outside_vault = Signal(str)  # a clicked or hovered target that leads out of the vault: refused
     forget_requested = Signal(str)  # paragraph text the user asked to forget
     rendered = Signal()
     conflict_raised = Signal()
@@ -404,7 +405,8 @@ class PageEditor(QWidget):
         key = f"preview:{href}"
         embed = parse_embed_href(href)
         if embed is not None:
-            return HoverTarget(self.vault.root / embed[0], None, key)
+            path = self._vault_file(embed[0])
+            return HoverTarget(path, None, key) if path is not None else None
         wiki = parse_href(href)
         if wiki is not None:
             return self._hover_target(Link(kind=WIKI, start=0, end=0, target=wiki[0], subpath=wiki[1]), key)
@@ -414,6 +416,20 @@ class PageEditor(QWidget):
         path_part, _, heading = url.toString(QUrl.ComponentFormattingOption.FullyDecoded).partition("#")
         link = Link(kind=MARKDOWN, start=0, end=0, target=path_part, subpath=heading or None, wiki_syntax=False)
         return self._hover_target(link, key)
+
+    def _vault_file(self, rel: str) -> Path | None:
+        """The vault file an ``embed:`` URL names, or None (said on the status bar) when it leads out.
+
+        A page's raw HTML can write any ``embed:`` URL, so the path is checked here, where it is
+        opened or read, and not only where it was written.
+        """
+        if self.vault is None:
+            return None
+        path = self.vault.root / rel
+        if not in_vault_walk(self.vault.root, path):
+            self.outside_vault.emit(rel)
+            return None
+        return path
 
     def _anchor_clicked(self, url: QUrl) -> None:
         self.follow_link(url.toString())
@@ -429,8 +445,9 @@ class PageEditor(QWidget):
             return
         embed = parse_embed_href(href)
         if embed is not None:
-            if self.vault is not None:
-                self.attachment_activated.emit(self.vault.root / embed[0])
+            path = self._vault_file(embed[0])
+            if path is not None:
+                self.attachment_activated.emit(path)
             return
         wiki = parse_href(href)
         if wiki is not None:
@@ -465,6 +482,7 @@ class EditorArea(QTabWidget):
     forget_requested = Signal(str)
     missing_link = Signal(str)  # a wikilink target that names no page
     missing_attachment = Signal(str)  # a link to a file (an image, a PDF…) that is not in the vault
+    outside_vault = Signal(str)  # a link target that leads out of the vault: never opened
     reveal_requested = Signal(object)  # Path: show this tab's file in the vault tree
 
     def __init__(self, root: Path, read_only_dirs: tuple[Path, ...] = (), parent: QWidget | None = None) -> None:
@@ -546,6 +564,7 @@ class EditorArea(QTabWidget):
             editor.link_activated.connect(lambda t, h, e=editor: self.follow_wikilink(t, h, e.path))
             editor.path_link_activated.connect(lambda t, h, e=editor: self.follow_wikilink(t, h, e.path, markdown=True))
             editor.attachment_activated.connect(self.open_attachment)
+            editor.outside_vault.connect(self.outside_vault.emit)
             editor.forget_requested.connect(self.forget_requested.emit)
             index = self.addTab(editor, self._title(editor))
             self.setTabToolTip(index, self._rel(path))
@@ -644,7 +663,14 @@ class EditorArea(QTabWidget):
         return self.open(path, heading=heading)
 
     def open_attachment(self, path: Path) -> None:
-        """A clicked embed or link to a file: a page opens here, anything else in the system's viewer."""
+        """A clicked embed or link to a file: a page opens here, anything else in the system's viewer.
+
+        A path that leads out of the vault is refused: opened here it could be saved over, and the
+        system's viewer could run it.
+        """
+        if not in_vault_walk(self.root, path):
+            self.outside_vault.emit(str(path))
+            return
         if is_page(path):
             self.open(path)
         else:

@@ -342,6 +342,9 @@ class MainWindow(QMainWindow):
         self.editors.page_saved.connect(self._on_saved)
         self.editors.forget_requested.connect(self.forget_text)
         self.editors.missing_link.connect(self._on_missing_link)
+        self.editors.outside_vault.connect(
+            lambda target: self.statusBar().showMessage(f"Not opened: {target} is outside the vault", 6000)
+        )
         self.editors.missing_attachment.connect(
             lambda target: self.statusBar().showMessage(f"No file named {target} in the vault", 6000)
         )

@@ -36,6 +36,7 @@ from markdown_it.rules_inline import StateInline
 from mdit_py_plugins.front_matter import front_matter_plugin
 from mdit_py_plugins.tasklists import tasklists_plugin
 
+from suzent_desktop.core.links import walkable_rel
 from suzent_desktop.core.markdown import (
     WIKI,
     Link,
@@ -86,6 +87,7 @@ _SIZE_RE = re.compile(r"^\s*(?P<w>\d+)(?:\s*x\s*(?P<h>\d+))?\s*$")
 _CALLOUT_RE = re.compile(r"^\[!(?P<kind>[^\]\s]+)\](?P<fold>[+-]?)[ \t]*(?P<title>[^\n]*)(?:\n|$)")
 _BLOCK_ID_RE = re.compile(r"\s\^(?P<id>[A-Za-z0-9-]+)\s*$")
 _SOURCELESS_IMG_RE = re.compile(r"<img(?![^>]*\ssrc=)[^>]*>")
+_URL_NOISE_RE = re.compile(r"[\x00-\x20]")  # what URL parsers drop or trim before reading a scheme
 _EMPTY_PARAGRAPH_RE = re.compile(r"<p>\s*</p>\n?")  # left where a frame split a paragraph in two
 
 # Obsidian's callout types and their aliases → (style, icon)
@@ -636,10 +638,21 @@ _SCHEMES = {"http", "https", "mailto", WIKILINK_SCHEME, EMBED_SCHEME, CALLOUT_SC
 
 
 def _attribute_filter(tag: str, attribute: str, value: str) -> str | None:
-    """An image loads only from the vault: any ``src`` that is not an ``embed:`` URL is dropped."""
+    """An image loads only from the vault: any ``src`` that is not an ``embed:`` URL is dropped, and so is
+    an ``embed:`` URL the renderer would never write (one with ``..``, an absolute path or a hidden
+    part), since a page's raw HTML could otherwise point a click or a load outside the vault."""
     if tag == "img" and attribute == "src" and not value.startswith(EMBED_SCHEME + ":"):
         return None
+    if attribute in ("src", "href") and not _is_own_embed(value):
+        return None
     return value
+
+
+def _is_own_embed(value: str) -> bool:
+    """False only for an ``embed:`` URL whose path leaves the vault; every other value is left to the
+    scheme allow-list."""
+    scheme, _, rest = _URL_NOISE_RE.sub("", value).partition(":")
+    return scheme.lower() != EMBED_SCHEME or walkable_rel(unquote(rest.partition("?")[0]))
 
 
 _CLEANER = nh3.Cleaner(

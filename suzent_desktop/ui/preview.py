@@ -20,7 +20,7 @@ from PySide6.QtCore import QSize, Qt, QUrl, Signal
 from PySide6.QtGui import QImage, QImageReader, QResizeEvent, QTextDocument
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
-from suzent_desktop.core.links import inside_vault
+from suzent_desktop.core.links import in_vault_walk
 from suzent_desktop.ui.markdown_render import parse_embed_href
 
 IMAGE_CACHE_SIZE = 48
@@ -136,7 +136,7 @@ class PreviewBrowser(QTextBrowser):
         if is_image and embed is not None and self.root is not None:
             rel, width, height = embed
             path = self.root / rel
-            key = ImageCache.key(path, width, height, self.fit_width()) if inside_vault(self.root, path) else None
+            key = ImageCache.key(path, width, height, self.fit_width()) if in_vault_walk(self.root, path) else None
             if key is not None and path.is_file():
                 self._fitted_to = key[3]
                 image = _CACHE.get(key)

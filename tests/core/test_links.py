@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from suzent_desktop.core.links import VaultIndex, inside_vault, vault_files
+from suzent_desktop.core.links import VaultIndex, in_vault_walk, inside_vault, vault_files, walkable_rel
 from suzent_desktop.core.markdown import links
 
 
@@ -82,6 +82,19 @@ def test_symlinked_folders_are_followed_and_loops_cut(tmp_path: Path) -> None:
     index = VaultIndex.scan(vault)
     assert index.resolve("Linked") == vault / "ext" / "Linked.md"
     assert inside_vault(vault, vault / "sub" / "In.md") and not inside_vault(vault, vault / "ext" / "Linked.md")
+    assert in_vault_walk(vault, vault / "ext" / "Linked.md")  # a link may reach what the walk lists
+
+
+@pytest.mark.parametrize(
+    ("rel", "walked"),
+    [("a/b.md", True), ("ext/Linked.md", True), ("Meeting 10:30.md", True), ("../outside.md", False),
+     ("a/../../outside.md", False), ("ext/../secret.md", False), ("/etc/hostname", False), ("C:/x.exe", False),
+     ("..\\x.exe", False), (".obsidian/app.json", False), ("a/.hidden.md", False), ("", False)],
+)
+def test_a_link_reaches_only_what_the_vault_walk_lists(tmp_path: Path, rel: str, walked: bool) -> None:
+    """No ``..`` step is folded away: through a symlinked folder ``ext/..`` is not the vault."""
+    assert walkable_rel(rel) is walked
+    assert in_vault_walk(tmp_path, tmp_path / rel) is (walked and bool(rel))
 
 
 @pytest.mark.parametrize(

@@ -221,7 +221,8 @@ def test_scripts_handlers_and_remote_images_are_never_loaded(qtbot, area, vault)
     assert "<b>bold</b>" in html and "color:red" in html
     assert 'href="https://example.org/r.png"' in html and "<img src=\"https://" not in html
     assert not any(url.startswith("http") for url in editor.preview.refused)  # never even asked for
-    assert set(editor.preview.refused) == {f"embed:../{outside.name}"}  # outside the vault: refused
+    assert outside.name not in html and editor.preview.refused == []  # a src out of the vault is not even written
+    assert editor.preview.loadResource(IMAGE, QUrl(f"embed:../{outside.name}")) is None  # nor served
     assert editor.preview.loadResource(IMAGE, QUrl("https://example.org/r.png")) is None
 
 
@@ -393,3 +394,80 @@ def test_opening_an_image_from_the_tree_or_a_search_uses_the_system_viewer(qtbot
     assert area.open(vault / "assets" / "wide.png") is None
     assert opened == [vault / "assets" / "wide.png"] and area.count() == 0
     assert area.open(vault / "Home.md") is not None
+
+
+# -- targets outside the vault ------------------------------------------------------------------------
+@pytest.fixture
+def linked(vault: Path) -> Path:
+    """A folder outside the vault, reached through a symlinked folder ``ext`` the vault walk follows,
+    next to ``outside.md`` and ``outside.png`` that no link may reach."""
+    outside = vault.parent / "shared"
+    outside.mkdir()
+    (outside / "Linked.md").write_text("# Linked\n\nlinked text\n")
+    _picture(outside / "pic.png", 20, 10)
+    (vault.parent / "outside.md").write_text("outside text\n")
+    _picture(vault.parent / "outside.png", 10, 10)
+    os.symlink(outside, vault / "ext")
+    return outside
+
+
+_ESCAPES = ('<p><a href="embed:../outside.md">page</a> <a href="embed:..%2Foutside.png">picture</a> '
+            '<a href="embed:/etc/hostname">absolute</a></p>')
+
+
+def test_raw_html_cannot_write_an_embed_link_out_of_the_vault(qtbot, area, vault, linked) -> None:
+    editor = _open(qtbot, area, vault, _ESCAPES.replace("<p>", "").replace("</p>", "") + "\n\n![[ext/pic.png]]\n")
+    assert "embed:.." not in editor.last_html and "embed:/etc" not in editor.last_html
+    assert "page" in editor.preview.toPlainText()  # the text stays, without its link
+    assert 'src="embed:ext/pic.png' in editor.last_html  # a symlinked folder of the vault still loads
+
+
+def test_clicking_an_embed_link_out_of_the_vault_opens_nothing_and_says_so(qtbot, area, vault, linked) -> None:
+    opened: list[Path] = []
+    area.open_externally = opened.append
+    editor = _open(qtbot, area, vault, "x\n")
+    editor.preview.setHtml(_ESCAPES)  # as if a link got past the sanitizer
+    for prefix in ("embed:../outside.md", "embed:..%2Foutside.png", "embed:/etc/hostname"):
+        with qtbot.waitSignal(area.outside_vault, timeout=WAIT_MS):
+            _click(qtbot, editor, prefix)
+    with qtbot.waitSignal(area.outside_vault, timeout=WAIT_MS):
+        area.open_attachment(vault / ".." / "outside.png")
+    assert opened == [] and area.count() == 1 and area.current_editor() is editor
+
+
+def test_a_symlinked_folder_of_the_vault_still_opens_from_a_click(qtbot, area, vault, linked) -> None:
+    opened: list[Path] = []
+    area.open_externally = opened.append
+    editor = _open(qtbot, area, vault, "![[ext/pic.png]]\n\n![[ext/Linked.md]]\n")
+    assert _decoded(qtbot, editor, "embed:ext/pic.png")[0].width() == 20
+    _click(qtbot, editor, "embed:ext/pic.png")
+    assert opened == [vault / "ext" / "pic.png"]
+    editor.follow_link("embed:ext/Linked.md")
+    assert area.current_editor().path == vault / "ext" / "Linked.md"
+
+
+def test_hovering_an_embed_link_out_of_the_vault_reads_nothing(qtbot, area, vault, linked, monkeypatch) -> None:
+    read: list[Path] = []
+    real = hover_preview.preview_markdown
+    monkeypatch.setattr(hover_preview, "preview_markdown", lambda t, v: read.append(t.path) or real(t, v))
+    editor = _open(qtbot, area, vault, "x\n")
+    editor.preview.setHtml(_ESCAPES + '<p><a href="embed:ext/Linked.md">linked</a></p>')
+    hover = editor.hovers[1]
+    with qtbot.waitSignal(editor.outside_vault, timeout=WAIT_MS) as refused:
+        _hover(editor.preview.viewport(), _anchor_point(editor, "embed:../outside.md"))
+    assert refused.args == ["../outside.md"] and not hover._show_timer.isActive()
+    with qtbot.waitSignal(hover.shown, timeout=WAIT_MS) as shown:
+        _hover(editor.preview.viewport(), _anchor_point(editor, "embed:ext/Linked.md"))
+    assert shown.args[0].path == vault / "ext" / "Linked.md" and read == [vault / "ext" / "Linked.md"]
+    assert "linked text" in hover.popup.browser.toPlainText()
+
+
+def test_the_window_says_a_link_out_of_the_vault_was_not_opened(qtbot, window) -> None:
+    path = window.services.layout.notebook_dir / "0_Inbox" / "Escape.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("x\n")
+    editor = window.editors.open(path)
+    count = window.editors.count()
+    editor.follow_link("embed:../../outside.md")
+    assert "outside the vault" in window.statusBar().currentMessage()
+    assert window.editors.count() == count
