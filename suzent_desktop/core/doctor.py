@@ -18,6 +18,7 @@ from suzent_desktop.core.archive import Archive
 from suzent_desktop.core.clock import Clock
 from suzent_desktop.core.facts import parse_log
 from suzent_desktop.core.layout import Layout, LayoutError
+from suzent_desktop.core.links import inside_vault
 from suzent_desktop.core.notebook import Notebook
 from suzent_desktop.core.tombstones import Tombstones, normalize
 from suzent_desktop.settings import SettingsError, load_settings
@@ -25,6 +26,12 @@ from suzent_desktop.settings import SettingsError, load_settings
 ERROR, WARNING, INFO = "error", "warning", "info"
 _BULLET_PREFIXES = ("- [ ] ", "- [x] ", "- [X] ", "- ", "* ", "+ ")
 MIN_CONTAINED_TOMBSTONE = 12  # shorter tombstones inside longer lines are too likely to be coincidences
+_STILL_STANDS = "forgotten text still stands in this page (kept out of search)"
+# Forget follows a folder link out of the vault for reading only (core/manager.py MemoryManager._ours).
+_REMAINS_OUTSIDE = (
+    "forgotten text remains on this page, outside the vault (reached through a link; forget never writes "
+    "there); search no longer shows it"
+)
 
 
 @dataclass(frozen=True)
@@ -175,7 +182,11 @@ def check_notebook(layout: Layout, tombstones: set[str]) -> list[Problem]:
             problems.append(problem)
             continue
         if tombstones and text is not None:
-            problems += _tombstoned_in(page, text, tombstones)
+            why = _STILL_STANDS if inside_vault(layout.notebook_dir, page) else _REMAINS_OUTSIDE
+            problems += [
+                Problem(WARNING, str(page), number, f"{why}: {stone[:100]!r}")
+                for number, stone in _tombstoned_in(text, tombstones)
+            ]
     return problems
 
 
@@ -201,7 +212,8 @@ def _paragraphs(lines: list[str]) -> Iterator[tuple[int, str]]:
         yield start, " ".join(buffer)
 
 
-def _tombstoned_in(page: Path, text: str, tombstones: set[str]) -> list[Problem]:
+def _tombstoned_in(text: str, tombstones: set[str]) -> list[tuple[int, str]]:
+    """(line, tombstone) for each line of ``text`` where forgotten text still stands."""
     lines = text.splitlines()
     found: dict[int, str] = {}
     for start, paragraph in _paragraphs(lines):
@@ -219,10 +231,7 @@ def _tombstoned_in(page: Path, text: str, tombstones: set[str]) -> list[Problem]
             if len(stone) >= MIN_CONTAINED_TOMBSTONE and stone in flat:
                 found[number] = stone
                 break
-    return [
-        Problem(WARNING, str(page), number, f"forgotten text still stands in this page (kept out of search): {stone[:100]!r}")
-        for number, stone in sorted(found.items())
-    ]
+    return sorted(found.items())
 
 
 def check_watermark(layout: Layout, today: dt.date) -> list[Problem]:

@@ -27,6 +27,7 @@ from suzent_desktop.core.dream.runner import DreamRunner
 from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.facts import Fact
 from suzent_desktop.core.home import Home, open_home
+from suzent_desktop.core.links import inside_vault
 from suzent_desktop.core.recall import Recall
 from suzent_desktop.core.text import clean
 from suzent_desktop.core.tombstones import normalize
@@ -364,17 +365,24 @@ class MemoryManager:
 
         Each removal is journalled, so undo puts the lines back where they stood.
         """
-        changed = await asyncio.to_thread(self._strip_pages, stones, None if pages is None else list(pages))
+        changed, outside = await asyncio.to_thread(self._strip_pages, stones, None if pages is None else list(pages))
         core = set(self.layout.core_files)
         changes = ChangeSet(pages={p for p in changed if p not in core}, memory_md=any(p in core for p in changed))
+        changes.errors += [
+            f"forgotten text remains on {p}: it is outside the vault (reached through a link), which the app "
+            "never writes; search no longer shows it"
+            for p in outside
+        ]
         if changed:
             changes.merge(await self.indexer.sync_paths(changed))
         return changes
 
-    def _strip_pages(self, stones: set[str], pages: list[Path] | None) -> list[Path]:
+    def _strip_pages(self, stones: set[str], pages: list[Path] | None) -> tuple[list[Path], list[Path]]:
+        """Pages rewritten, and pages holding forgotten text left alone because they lie outside the vault."""
         if not stones:
-            return []
+            return [], []
         changed: list[Path] = []
+        outside: list[Path] = []
         if pages is None:  # MEMORY.md too: the agent sees it on every turn
             pages = [*self.notebook.content_pages(), *(p for p in self.layout.core_files if p.is_file())]
         for page in pages:
@@ -388,10 +396,22 @@ class MemoryManager:
             kept, removals = forgetting.strip_forgotten(str(page), text, stones)
             if not removals:
                 continue
+            if not self._ours(page):
+                outside.append(page)
+                continue
             self.forget_journal.record(removals)
             forgetting.rewrite_page(page, kept)
             changed.append(page)
-        return changed
+        return changed, outside
+
+    def _ours(self, page: Path) -> bool:
+        """Whether forget and undo may rewrite ``page``: it really lives in the vault (core files: the memory folder).
+
+        Folder links out of the vault are followed for reading, as Obsidian does, but what they
+        lead to belongs to someone else and is never edited.
+        """
+        root = self.layout.memory_dir if page in self.layout.core_files else self.layout.notebook_dir
+        return inside_vault(root, page)
 
     async def undo_forget(self, text: str) -> ChangeSet:
         """Lift the tombstones ``text`` names, put their lines back on pages, and make them findable.
@@ -406,7 +426,12 @@ class MemoryManager:
         for content in targets:
             await asyncio.to_thread(self.tombstones.undo, content)
         changes = ChangeSet(tombstones=True, restored=list(targets))
-        pages = await asyncio.to_thread(self._restore_pages, set(targets))
+        pages, outside = await asyncio.to_thread(self._restore_pages, set(targets))
+        changes.errors += [
+            f"forgotten text not put back on {p}: it is outside the vault (reached through a link), which the "
+            "app never writes"
+            for p in outside
+        ]
         core = set(self.layout.core_files)
         changes.pages |= {p for p in pages if p not in core}
         changes.memory_md = any(p in core for p in pages)
@@ -424,15 +449,20 @@ class MemoryManager:
         wanted = [normalize(text)] + [normalize(u) for u in forgetting.units_for(text)]
         return [c for c in dict.fromkeys(wanted) if c in live]
 
-    def _restore_pages(self, contents: set[str]) -> list[Path]:
+    def _restore_pages(self, contents: set[str]) -> tuple[list[Path], list[Path]]:
+        """Pages given their lines back, and journalled pages left alone because they now lie outside the vault."""
         removals = self.forget_journal.outstanding(contents)
         by_path: dict[str, list[forgetting.Removal]] = {}
         for removal in removals:
             by_path.setdefault(removal.path, []).append(removal)
         changed: list[Path] = []
+        outside: list[Path] = []
         done: list[str] = []
         for raw, items in by_path.items():
             page = Path(raw)
+            if not self._ours(page):
+                outside.append(page)
+                continue
             try:
                 text = page.read_bytes().decode("utf-8") if page.exists() else ""
             except (OSError, UnicodeDecodeError):
@@ -445,7 +475,7 @@ class MemoryManager:
                 changed.append(page)
             done += [r.id for r in items]
         self.forget_journal.mark_restored(done)
-        return changed
+        return changed, outside
 
     def _consolidated_facts(self, contents: list[str]) -> list[Fact]:
         """The newest fact line of each content found in a daily log (for those no live file holds)."""

@@ -9,6 +9,7 @@ import pytest
 from dream_support import days_before, make_manager, page, write_log
 from test_dream_agent import MODEL, ScriptedLLM, tool_reply
 
+from suzent_desktop.core.doctor import run_doctor
 from suzent_desktop.core.dream.runner import DreamRunner
 from suzent_desktop.core.dream.tools import VaultAccessError, VaultTools
 
@@ -136,3 +137,70 @@ async def test_a_failed_run_rolls_back_pages_written_through_a_link(home, clock,
     result = await DreamRunner(manager, llm=script).run_once()
     assert result.outcome == "failed"
     assert page(manager, "3_Personal/Tea.md") == "# Tea\n"
+
+
+# -- forget, undo and the dream's clean-up never edit a page reached through a link out ---------------
+SHARED = "# Shared\n\n- I love green tea every morning.\n- The office opens at nine.\n"
+GREEN_TEA = "I love green tea every morning."
+
+
+async def _found(manager, needle: str) -> bool:
+    response = await manager.search(needle, limit=20, record_recall=False)
+    return any(needle.lower() in h.text.lower() for h in response.hits)
+
+
+def _link_out(manager, tmp_path: Path, text: str = SHARED) -> Path:
+    """``Ext`` in the vault, a folder link to a real folder outside the home holding Shared.md."""
+    outside = tmp_path / "outside"
+    outside.mkdir(exist_ok=True)
+    shared = outside / "Shared.md"
+    shared.write_bytes(text.encode("utf-8"))
+    os.symlink(outside, manager.layout.notebook_dir / "Ext")
+    return shared
+
+
+async def test_forget_and_undo_leave_a_page_outside_the_vault_untouched(home, clock, tmp_path):
+    manager = make_manager(home, clock)
+    shared = _link_out(manager, tmp_path)
+    await manager.reindex()
+    assert await _found(manager, "green tea every morning")
+
+    changes = await manager.forget(GREEN_TEA)
+    assert shared.read_bytes() == SHARED.encode("utf-8")
+    assert any("Shared.md" in e and "outside the vault" in e for e in changes.errors)
+    assert not await _found(manager, "green tea every morning")
+    await manager.reindex(full=True)
+    assert not await _found(manager, "green tea every morning")
+    named = [p for p in run_doctor(home, clock=clock, check_index=False) if p.path and p.path.endswith("Shared.md")]
+    assert [p.message.startswith("forgotten text remains on this page, outside the vault") for p in named] == [True]
+
+    await manager.undo_forget(GREEN_TEA)
+    assert shared.read_bytes() == SHARED.encode("utf-8")
+    assert await _found(manager, "green tea every morning")
+
+
+async def test_undo_never_writes_back_through_a_link_that_now_leads_out(home, clock, tmp_path):
+    manager = make_manager(home, clock)
+    inside = manager.layout.notebook_dir / "Ext"
+    inside.mkdir()
+    (inside / "Shared.md").write_text(SHARED, encoding="utf-8")
+    await manager.forget(GREEN_TEA)
+    assert "green tea" not in (inside / "Shared.md").read_text(encoding="utf-8")
+
+    (inside / "Shared.md").unlink()
+    inside.rmdir()  # the folder is now a link out, holding a file of the same name
+    shared = _link_out(manager, tmp_path, "# Shared\n\n- The office opens at nine.\n")
+    changes = await manager.undo_forget(GREEN_TEA)
+    assert shared.read_text(encoding="utf-8") == "# Shared\n\n- The office opens at nine.\n"
+    assert any("Shared.md" in e and "outside the vault" in e for e in changes.errors)
+
+
+async def test_the_dream_clean_up_leaves_a_page_outside_the_vault_untouched(home, clock, today, tmp_path):
+    manager = make_manager(home, clock)
+    await manager.forget(GREEN_TEA)
+    shared = _link_out(manager, tmp_path)  # the forgotten text stands outside, typed there later
+    write_log(manager, days_before(today, 1)[0], ["User likes oolong"])
+    result = await DreamRunner(manager).run_once(force=True)
+    assert result.outcome == "productive"
+    assert shared.read_bytes() == SHARED.encode("utf-8")
+    assert any("Shared.md" in e and "outside the vault" in e for e in result.changes.errors)
