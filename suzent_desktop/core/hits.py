@@ -120,7 +120,8 @@ def fold(hits: list[SearchHit]) -> list[SearchHit]:
         else:
             groups.append([hit])
     for group in [g for g in groups if g[0].source_type in EVIDENCE_SOURCES and len(g) == 1]:
-        owner = next((g for g in groups if g is not group and _states(g[0], group[0])), None)
+        # whichever place of a fact scores best (a MEMORY.md line may), its page bullet owns the turn
+        owner = next((g for g in groups if g is not group and any(_states(h, group[0]) for h in g)), None)
         if owner is not None:
             owner.append(group[0])
             groups.remove(group)

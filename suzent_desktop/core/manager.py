@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from suzent_desktop.core import forgetting, promotion
+from suzent_desktop.core import forgetting, hits, promotion
 from suzent_desktop.core.archive import ArchiveError
 from suzent_desktop.core.clock import SYSTEM_CLOCK, Clock
 from suzent_desktop.core.days import Days
@@ -302,6 +302,11 @@ class MemoryManager:
         places = getattr(hit, "places", None) or [hit]
         units: dict[str, str] = {}
         for place in places:
+            if place.source_type in hits.EVIDENCE_SOURCES and hit.source_type not in hits.EVIDENCE_SOURCES:
+                # The turn a fact was taken from folds in as its evidence. Forgetting the fact hides that
+                # turn through the fact's turn tag (tied to the fact, so undo brings it back); as a unit of
+                # its own it would take every other fact said in the same turn with it.
+                continue
             for unit in self.units_of_hit(place.text, place.source_type, str(place.path)):
                 units.setdefault(normalize(unit), unit)
         return list(units.values())

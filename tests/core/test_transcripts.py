@@ -196,3 +196,32 @@ async def test_forgetting_a_transcript_hit_tombstones_its_whole_turn_and_the_fac
     await manager.undo_forget(hit)
     back = await texts(manager, "wallet zoo")
     assert any(t.startswith("User: I lost my wallet") for t in back) and facts[0].content in back
+
+
+
+async def test_forgetting_a_page_fact_keeps_the_other_facts_of_its_turn_and_undo_restores_the_turn(
+    manager: MemoryManager,
+):
+    facts, _ = await manager.process_conversation_turn_for_memories(
+        "I adopted a beagle called Biscuit. My brother Tom works as a pilot for a cargo airline.",
+        "Congratulations on Biscuit!", "s", at(9, day=10),
+    )
+    assert len(facts) >= 2
+    page = manager.layout.notebook_dir / "3_Personal" / "Pets.md"  # as a dream files the fact
+    page.write_text(
+        "# Pets\n\n- User adopted a beagle called Biscuit (2026-07-10)\n- User feeds the goldfish daily (2026-07-01)\n",
+        encoding="utf-8",
+    )
+    await manager.reindex()
+    response = await manager.search("beagle called Biscuit", limit=10, record_recall=False)
+    hit = next(h for h in response.hits if "Biscuit" in h.text)
+    assert hit.source_type != "transcript" and any(p.source_type == "transcript" for p in hit.places)
+    assert not any(u.startswith("User: I adopted") for u in manager.hit_units(hit))  # evidence, not a unit
+
+    await manager.forget(hit.text, hit=hit)
+    assert not [t for t in await texts(manager, "beagle Biscuit") if "Biscuit" in t]
+    assert any("pilot" in t for t in await texts(manager, "brother Tom pilot cargo airline"))  # same turn, kept
+
+    await manager.undo_forget(hit.text)
+    assert any("Biscuit" in t for t in await texts(manager, "beagle called Biscuit"))
+    assert await texts(manager, "adopted a beagle called Biscuit", "transcript")
