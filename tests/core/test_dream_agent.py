@@ -362,3 +362,46 @@ def test_prompt_names_the_programs_own_catalogue_when_the_user_keeps_an_index_md
     assert "keep `suzent-index.md` listing" in system and "`index.md`" not in system
     assert "## suzent-index.md" in task and "## suzent-schema.md" in task
     assert "My own map" not in task and "suzent:index:start" in task
+
+
+class HugeTextLLM:
+    """A hostile model: answers with 300 KB of text that looks like the start of a tool call."""
+
+    def __init__(self) -> None:
+        self.seen: list[list[dict]] = []
+
+    async def chat(self, model, messages, tools, timeout):
+        self.seen.append(copy.deepcopy(messages))
+        return llm.ChatReply("{" * 300_000)
+
+
+async def test_a_huge_text_reply_is_refused_with_the_size_error_and_the_run_stays_in_time(home, clock, today):
+    import asyncio
+    import time
+
+    manager = make_manager(home, clock, memory_consolidation_model=MODEL, memory_consolidation_timeout_seconds=2.0)
+    write_log(manager, days_before(today, 1)[0], ["User likes green tea"])
+    await asyncio.to_thread(llm.load)  # the runner loads the library before its clock starts too
+    model = HugeTextLLM()
+    started = time.monotonic()
+    result = await DreamRunner(manager, llm=model).run_once()
+    elapsed = time.monotonic() - started
+    assert elapsed < 2.0 + 3.0, f"the run took {elapsed:.1f} s against a 2 s limit"
+    assert result.outcome == "failed" and manager.watermark() is None
+    assert "repeated a failing call" in result.reason and "memory_consolidation_max_write_kb" in result.reason
+    answers = [m["content"] for m in model.seen[-1] if m["role"] == "user"][1:]
+    assert len(answers) == 2 and all(a.startswith("error:") and "256 KB" in a for a in answers)
+    assert max(sum(len(json.dumps(m)) for m in seen) for seen in model.seen) < 200_000, "the text is not resent"
+
+
+def test_parsing_a_text_reply_takes_time_in_proportion_to_its_length():
+    import time
+
+    from suzent_desktop.core.dream.agent import parse_text_tool_calls
+
+    for junk in ("{" * 250_000, '{"a": ' * 40_000, "[" * 250_000):
+        started = time.monotonic()
+        assert parse_text_tool_calls(junk) == []
+        assert time.monotonic() - started < 2.0
+    call = json.dumps({"name": "read", "arguments": {"path": "3_Personal/Work.md"}})
+    assert parse_text_tool_calls("{" * 1000 + " " + call) == [("read", {"path": "3_Personal/Work.md"})]

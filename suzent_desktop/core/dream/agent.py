@@ -8,7 +8,8 @@ model's closing message becomes the run's summary (≤ 600 characters).
 
 Small local models often cannot call tools natively and write the call as text instead
 (a JSON object, a fenced block, ``<tool_call>…</tool_call>``). Such calls are parsed and run
-like native ones, their results sent back as a user message. A model that never calls a tool
+like native ones, their results sent back as a user message. A text reply over the tools' size
+limit is refused unread, like an oversized call. A model that never calls a tool
 ends the run with "the model does not call tools", and a call that failed twice with the same
 arguments ends it with that call's error, so the run's reason always names the cause.
 """
@@ -32,8 +33,13 @@ SEARCH_PAGES = 6
 MAX_SAME_FAILURES = 2  # the same failing call (name and arguments) runs at most this often
 MAX_CANONICAL_CHARS = 64_000  # longer arguments are compared by hash
 TOOL_NAMES = frozenset(spec["function"]["name"] for spec in TOOL_SPECS)
-_TAGGED_CALL_RE = re.compile(r"<tool_call>\s*(.*?)\s*(?:</tool_call>|$)", re.DOTALL)
-_FENCE_RE = re.compile(r"```(?:json|tool_call)?\s*(.*?)```", re.DOTALL)
+TEXT_REPLY = "text reply"  # the name a too large text reply is counted under as a failing call
+# No \s* around the lazy groups: it made a long run of blanks cost time in the square of its length.
+_TAGGED_CALL_RE = re.compile(r"<tool_call>(.*?)(?:</tool_call>|$)", re.DOTALL)
+_FENCE_RE = re.compile(r"```(?:json|tool_call)?(.*?)```", re.DOTALL)
+_STRUCTURE_RE = re.compile(r'[\[\]{}"\\\n]')
+_OPENER = {"}": "{", "]": "["}
+MAX_CALL_DEPTH = 3  # brackets around a written call (a list of calls, a wrapper object) tried at most
 
 
 class AgentError(RuntimeError):
@@ -58,23 +64,69 @@ def _call_from_object(obj: Any) -> tuple[str, dict[str, Any]] | None:
     return name, args
 
 
+def _bracket_spans(text: str) -> list[tuple[int, int, int]]:
+    """(start, end, depth) of every matched bracket pair, by start; depth counts the pairs around it.
+
+    One pass, aware of JSON strings. A JSON string never holds a raw newline, so a quote in prose
+    only confuses the rest of its line. A closer without its opener is ignored; openers that never
+    close are dropped when an outer pair closes over them."""
+    stack: list[int] = []
+    open_count = {"{": 0, "[": 0}
+    pairs: list[tuple[int, int]] = []
+    in_string = False
+    escaped = -1
+    for match in _STRUCTURE_RE.finditer(text):
+        i, char = match.start(), match.group()
+        if in_string:
+            if i == escaped:
+                continue
+            if char == "\\":
+                escaped = i + 1
+            elif char in '"\n':
+                in_string = False
+            continue
+        if char == '"':
+            in_string = True
+        elif char in "{[":
+            stack.append(i)
+            open_count[char] += 1
+        elif char in "}]" and open_count[_OPENER[char]]:
+            while True:
+                start = stack.pop()
+                open_count[text[start]] -= 1
+                if text[start] == _OPENER[char]:
+                    pairs.append((start, i))
+                    break
+    pairs.sort()
+    spans: list[tuple[int, int, int]] = []
+    around: list[int] = []  # ends of the pairs that contain the current one
+    for start, end in pairs:
+        while around and around[-1] < start:
+            around.pop()
+        spans.append((start, end, len(around)))
+        around.append(end)
+    return spans
+
+
 def _json_values(text: str) -> list[Any]:
-    """Every JSON value that starts at a ``{`` or ``[`` of the text (outermost ones only)."""
+    """The outermost JSON objects and arrays in the text, in order.
+
+    Each try decodes one bracket pair on its own (an error's line number is counted from the start
+    of what is decoded) and only pairs at most :data:`MAX_CALL_DEPTH` deep are tried, so the time
+    grows with the text's length, not its square, whatever a model writes."""
     decoder = json.JSONDecoder()
     values: list[Any] = []
-    index = 0
-    while True:
-        starts = [i for i in (text.find("{", index), text.find("[", index)) if i >= 0]
-        if not starts:
-            return values
-        start = min(starts)
+    decoded_until = 0
+    for start, end, depth in _bracket_spans(text):
+        if start < decoded_until or depth > MAX_CALL_DEPTH:
+            continue
         try:
-            value, end = decoder.raw_decode(text, start)
-        except ValueError:
-            index = start + 1
+            value, length = decoder.raw_decode(text[start : end + 1])
+        except (ValueError, RecursionError):
             continue
         values.append(value)
-        index = end
+        decoded_until = start + length
+    return values
 
 
 def parse_text_tool_calls(content: str | None) -> list[tuple[str, dict[str, Any]]]:
@@ -194,7 +246,14 @@ class DreamAgent:
                     messages.append({"role": "tool", "tool_call_id": call.id, "name": call.name, "content": result})
                 calls_made += len(reply.tool_calls)
                 continue
-            written = parse_text_tool_calls(reply.content)
+            refusal = self.tools.size_error(reply.content or "")
+            if refusal:  # never parsed: the tools would refuse the call it may hold anyway
+                await self._dispatch(TEXT_REPLY, reply.content or "", failures, refusal=refusal)
+                messages.append({"role": "user", "content": refusal})
+                calls_made += 1
+                continue
+            # In a thread, so the run's deadline can still fire while a long reply is parsed.
+            written = await asyncio.to_thread(parse_text_tool_calls, reply.content)
             if written:
                 results = [
                     f"Result of {name}: {await self._dispatch(name, json.dumps(args), failures)}"
@@ -214,6 +273,9 @@ class DreamAgent:
     def _bounded(self, message: dict[str, Any]) -> dict[str, Any]:
         """The reply as it goes back into the conversation: a call too large to run is not resent
         with every later request (the tools refuse it and say so; its bytes would only cost time)."""
+        content = message.get("content")
+        if isinstance(content, str) and self.tools.size_error(content):
+            message["content"] = f"(omitted: {len(content) // 1024} KB of text, over the limit)"
         for call in message.get("tool_calls") or []:
             arguments = call["function"].get("arguments") or ""
             if isinstance(arguments, str) and len(arguments) > self.tools.max_call_bytes:
@@ -221,15 +283,18 @@ class DreamAgent:
                     {"omitted": f"{len(arguments) // 1024} KB of arguments, over the limit"})}
         return message
 
-    async def _dispatch(self, name: str, arguments: str, failures: dict[tuple[str, str], int]) -> str:
-        """Run one call; the same call failing :data:`MAX_SAME_FAILURES` times ends the run, naming it."""
+    async def _dispatch(
+        self, name: str, arguments: str, failures: dict[tuple[str, str], int], *, refusal: str = ""
+    ) -> str:
+        """Run one call (or count ``refusal`` as its failure, without running it); the same call
+        failing :data:`MAX_SAME_FAILURES` times ends the run, naming it."""
         key = (name, _canonical(arguments))
         if failures.get(key, 0) >= MAX_SAME_FAILURES:
             raise AgentError(
                 f"the model repeated a failing call {name}({arguments[:120]}) after it failed "
                 f"{MAX_SAME_FAILURES} times: {self._last_errors.get(key, '')}"
             )
-        result = await self.tools.dispatch(name, arguments)
+        result = refusal or await self.tools.dispatch(name, arguments)
         if result.startswith("error:"):
             failures[key] = failures.get(key, 0) + 1
             self._last_errors[key] = result

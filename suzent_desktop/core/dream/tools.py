@@ -316,16 +316,24 @@ class VaultTools:
         return [{"path": rel, "line": number, "text": line} for _score, rel, number, line in scored[:limit]]
 
     # -- tool-calling surface -------------------------------------------------------------
+    def size_error(self, arguments: str | dict[str, Any]) -> str:
+        """The error a call over memory_consolidation_max_write_kb gets ('' when it fits): such a
+        call is never run, and its bytes are not worth parsing."""
+        size = len(arguments.encode("utf-8", errors="replace")) if isinstance(arguments, str) else len(
+            json.dumps(arguments or {}, ensure_ascii=False).encode("utf-8", errors="replace"))
+        if size <= self.max_call_bytes:
+            return ""
+        return (f"error: this call's arguments are {size // 1024} KB; a tool call may carry at most "
+                f"{self.max_call_bytes // 1024} KB (memory_consolidation_max_write_kb). Write smaller "
+                "pages, or change a page with several edits")
+
     async def dispatch(self, name: str, arguments: str | dict[str, Any]) -> str:
         """Run one tool call from the model; failures come back as text the model can act on."""
         import asyncio
 
-        size = len(arguments.encode("utf-8", errors="replace")) if isinstance(arguments, str) else len(
-            json.dumps(arguments or {}, ensure_ascii=False).encode("utf-8", errors="replace"))
-        if size > self.max_call_bytes:
-            return (f"error: this call's arguments are {size // 1024} KB; a tool call may carry at most "
-                    f"{self.max_call_bytes // 1024} KB (memory_consolidation_max_write_kb). Write smaller "
-                    "pages, or change a page with several edits")
+        refusal = self.size_error(arguments)
+        if refusal:
+            return refusal
         try:
             args = json.loads(arguments) if isinstance(arguments, str) else dict(arguments or {})
             if not isinstance(args, dict):
