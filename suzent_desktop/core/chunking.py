@@ -6,8 +6,8 @@ heading path kept alongside so a hit can say where it came from. Tombstoned para
 one paragraph never drags its neighbours out of the index, and the neighbours never keep
 the forgotten text alive.
 
-Fact pages (mostly bullet lists, as the dream writes ``3_Personal/`` and MEMORY.md) are
-chunked one bullet per row, so a hit is one fact with its own dates, and a bullet that is
+Fact pages (mostly bullet lists, as the dream writes ``3_Personal/`` and MEMORY.md, or any page
+with a dated, struck-through or History bullet) are chunked one bullet per row, so a hit is one fact with its own dates, and a bullet that is
 struck through or stands under a ``History`` heading is marked superseded. Prose pages
 keep paragraph chunks.
 """
@@ -310,15 +310,26 @@ def in_history(heading: str | None) -> bool:
 
 
 def _is_fact_page(paragraphs: list[_Paragraph]) -> bool:
-    """Mostly list items: a page of facts (personal pages, MEMORY.md), not prose."""
+    """A page of facts (personal pages, MEMORY.md), whose bullets are rows of their own: mostly
+    list items, or holding any item written as a consolidated fact (dated, struck through, under
+    History). The second rule is for a page that is an intro line and one fact: as prose, the fact
+    would merge with the intro, lose its date and could not be marked superseded on its own."""
     items = total = 0
     for paragraph in paragraphs:
         if paragraph.fence:
             continue
+        history = in_history(paragraph.heading)
         for line in paragraph.text.split("\n"):
-            if line.strip():
-                total += 1
-                items += list_item_text(line) is not None
+            if not line.strip():
+                continue
+            total += 1
+            item = list_item_text(line)
+            if item is None:
+                continue
+            fact = item_fact(item)
+            if history or fact.dates or fact.until or fact.struck:
+                return True
+            items += 1
     return total > 0 and items > FACT_PAGE_SHARE * total
 
 

@@ -222,3 +222,41 @@ def test_one_endless_bullet_on_a_fact_page_is_cut_into_bounded_pieces() -> None:
     assert all(len(c.text) <= MAX_CHUNK_CHARS for c in chunks)
     assert all(len(p) <= MAX_CHUNK_CHARS for c in chunks for p in c.paragraphs)  # no piece holds the whole
     assert chunks[-1].text == "short fact" and chunks[0].date == "2026-07-01"
+
+
+PLACES = """# Places
+
+Facts about the user's places, consolidated from the daily logs. Part of [[About Me]].
+
+- User lives in Savannah, near the old harbour (2026-04-29)
+"""
+
+
+def test_an_intro_and_one_dated_bullet_are_two_rows_and_the_bullet_keeps_its_date() -> None:
+    chunks = chunk_markdown(PLACES)
+    assert [c.text for c in chunks] == [
+        "Facts about the user's places, consolidated from the daily logs. Part of [[About Me]].",
+        "User lives in Savannah, near the old harbour",
+    ]
+    assert (chunks[1].line, chunks[1].date, chunks[1].superseded) == (5, "2026-04-29", False)
+    assert chunks[0].date is None
+
+
+def test_a_dated_bullet_between_lines_of_prose_is_its_own_row() -> None:
+    text = ("# Work\n\n- User works at Contoso as a data engineer (2026-11-02)\n\n"
+            "Employer: [[Contoso]]. Notes on the evaluation: [[Vector Search]].\nReading: [[DDIA]].\n")
+    chunks = chunk_markdown(text)
+    fact = next(c for c in chunks if "Contoso as a data engineer" in c.text)
+    assert fact.text == "User works at Contoso as a data engineer" and fact.date == "2026-11-02"
+    assert len(chunks) == 2 and "Employer" in chunks[1].text
+
+
+def test_a_struck_or_history_bullet_under_prose_is_its_own_superseded_row() -> None:
+    text = ("# Places\n\nThe places the user lived in.\nSome of them for years.\n\n- User lives in Savannah\n\n"
+            "## History\n\n- User lived in Boston\n")
+    by_text = {c.text: c for c in chunk_markdown(text)}
+    assert by_text["User lived in Boston"].superseded and not by_text["User lives in Savannah"].superseded
+    struck = chunk_markdown("# Places\n\nThe places the user lived in.\nSome of them for years.\n\n"
+                            "- ~~User lives in Boston~~\n- User lives in Savannah\n")
+    assert [(c.text, c.superseded) for c in struck][1:] == [("User lives in Boston", True),
+                                                            ("User lives in Savannah", False)]

@@ -10,9 +10,10 @@ from suzent_desktop.core.dream.runner import DreamRunner
 from suzent_desktop.core.forgetting import Removal, restore_lines, strip_forgotten, units_for
 from suzent_desktop.core.tombstones import normalize
 
+# Prose by its chunking (half its lines are bullets, none dated), so a bullet and a paragraph share a row.
 PREFERENCES = (
-    "---\ntags: [personal]\n---\n# Preferences\n\n## Tools\n- User prefers dark mode in every editor (2026-07-01)\n\n"
-    "## Travel\n- User prefers window seats on flights (2026-07-10)\n\n"
+    "---\ntags: [personal]\n---\n# Preferences\n\n## Tools\n- User prefers dark mode in every editor\n\n"
+    "## Travel\n- User prefers window seats on flights\n\n"
     "Allergies are on [[Health#Allergies|the health page]]. See also [[Work]],\n[[Trail Guide]].\n"
 )
 WINDOW = "User prefers window seats on flights"

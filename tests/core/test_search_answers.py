@@ -176,3 +176,28 @@ async def test_log_hits_carry_their_day(layout, indexer) -> None:
     await indexer.sync()
     hits = (await indexer.search("cat Pixel", limit=3)).hits
     assert hits[0].date == "2026-07-18"
+
+
+PLACES = """# Places
+
+Facts about the user's places, consolidated from the daily logs.
+Part of [[About Me]], kept up to date by the nightly consolidation.
+
+- User lives in Savannah, near the old harbour (2026-04-29)
+
+## History
+
+- ~~User lives in Boston, near the harbour~~ (2026-01-03, until 2026-04-29)
+"""
+
+
+async def test_on_a_page_with_an_intro_the_current_fact_is_its_own_hit_above_the_superseded_one(
+        layout, indexer) -> None:
+    places = write(layout, "3_Personal/Places.md", PLACES)
+    await indexer.sync()
+    hits = (await indexer.search("which city does the user live in now near the harbour", limit=5)).hits
+    assert hits[0].text == "User lives in Savannah, near the old harbour"
+    assert (hits[0].date, hits[0].superseded, hits[0].line) == ("2026-04-29", False, 6)
+    old = next(i for i, h in enumerate(hits) if h.superseded)
+    assert old > 0 and hits[old].text == "User lives in Boston, near the harbour"
+    assert (hits[old].current.path, hits[old].current.line) == (str(places), 6)
