@@ -210,3 +210,38 @@ async def test_a_dry_run_names_the_facts_a_real_run_would_leave_unconsolidated(s
     result = await DreamRunner(manager, engine=junk_engine).run_once(dry_run=True)
     assert result.outcome == "productive" and len(result.uncovered) == 3
     assert uncovered.load(manager.layout) == before and manager.watermark() is None
+
+
+class SlowEmbedder:
+    """The manager's embedder, half a second per call: a big model on a busy machine."""
+
+    def __init__(self, inner) -> None:
+        self.inner, self.name, self.dim = inner, inner.name, inner.dim
+
+    def embed(self, texts):
+        import time
+
+        time.sleep(0.5)
+        return self.inner.embed(texts)
+
+
+async def long_page_engine(batch: Batch, tools: VaultTools) -> EngineReport:
+    """Writes a page of 3,000 facts, none of them the batch's: every line is a near-duplicate candidate."""
+    tools.write("3_Personal/Long.md", "# Long\n\n" + "".join(f"- User noted item {i} of a list\n" for i in range(3000)))
+    return EngineReport(summary="wrote a long page")
+
+
+async def test_the_coverage_check_gets_only_the_time_the_run_has_left(home, clock, today):
+    import time
+
+    manager = make_manager(home, clock, memory_consolidation_timeout_seconds=2.0)
+    write_log(manager, days_before(today, 1)[0], [JASPER])
+    manager.embedder = SlowEmbedder(manager.embedder)  # what the runner embeds with; the index keeps its own
+    started = time.monotonic()
+    result = await DreamRunner(manager, engine=long_page_engine).run_once()
+    elapsed = time.monotonic() - started
+    assert elapsed < 2.0 + 3.0, f"the run took {elapsed:.1f} s against a 2 s limit"
+    assert result.outcome == "productive" and [f["text"] for f in result.uncovered] == [JASPER]
+    assert "near-duplicate check ran out of time" in result.reason
+    hits = await _hits(manager, JASPER)
+    assert hits and hits[0].heading == NOT_CONSOLIDATED  # the fact stays in search, from its log

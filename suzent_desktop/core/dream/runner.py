@@ -98,6 +98,7 @@ __all__ = ["DreamRunner", "DreamResult", "GateStatus", "Finding", "LintResult", 
 STATE_VERSION = 1
 HISTORY_KEEP = 200
 VECTOR_CACHE_LIMIT = 50_000
+COVERAGE_EMBED_SLICE = 64  # texts per embedder call in the coverage check, which stops at the deadline
 Engine = Callable[[Batch, VaultTools], Awaitable[EngineReport]]
 Snapshot = dict[str, bytes]
 
@@ -405,9 +406,12 @@ class DreamRunner:
         embed = self._cached_embed()
         return await asyncio.to_thread(offline.consolidate, batch, tools, embed)
 
-    def _cached_embed(self) -> Callable[[list[str]], Any] | None:
+    def _cached_embed(self, deadline: float | None = None) -> Callable[[list[str]], Any] | None:
         """The manager's embedder behind a per-runner cache: a sprint re-reads the same bullets
-        batch after batch, and embedding them again is most of the consolidator's time."""
+        batch after batch, and embedding them again is most of the consolidator's time.
+
+        With a ``deadline`` (``time.monotonic()``), texts are embedded a slice at a time and
+        TimeoutError is raised once it has passed, so a step after the engine stays in the run's time."""
         embedder = getattr(self.manager, "embedder", None)
         if embedder is None:
             return None
@@ -418,9 +422,12 @@ class DreamRunner:
         def embed(texts: list[str]) -> Any:
             name = getattr(embedder, "name", "")
             missing = [t for t in dict.fromkeys(texts) if (name, t) not in cache]
-            if missing:
-                matrix = embedder.embed(missing)
-                for text, vector in zip(missing, matrix, strict=True):
+            step = COVERAGE_EMBED_SLICE if deadline is not None else max(1, len(missing))
+            for start in range(0, len(missing), step):
+                if deadline is not None and time.monotonic() > deadline:
+                    raise TimeoutError("out of the run's time (memory_consolidation_timeout_seconds)")
+                part = missing[start : start + step]
+                for text, vector in zip(part, embedder.embed(part), strict=True):
                     cache[(name, text)] = vector
             result = np.stack([cache[(name, t)] for t in texts]) if texts else np.zeros((0, embedder.dim))
             if len(cache) > VECTOR_CACHE_LIMIT:
@@ -540,7 +547,7 @@ class DreamRunner:
         diffs = await asyncio.to_thread(lambda: unified_diffs(_present(originals), snapshot_files(root, originals)))
         await asyncio.to_thread(m.forget_journal.record, removals)
         coverage = await asyncio.to_thread(
-            check_coverage, batch.facts, tools, changed=changed, embed=self._cached_embed()
+            check_coverage, batch.facts, tools, changed=changed, embed=self._cached_embed(self._deadline())
         )
         result = await self._productive(state, batch, report, changed, watermark, coverage)
         result.diffs = diffs
@@ -623,6 +630,9 @@ class DreamRunner:
         # The record of facts no page holds is written before the ingest entry: a kill between
         # the two leaves entries for days still pending, which mean nothing and are replaced.
         left = await asyncio.to_thread(self._record_uncovered, batch, coverage, end)
+        if coverage.out_of_time:
+            reasons.append("the near-duplicate check ran out of time (memory_consolidation_timeout_seconds): "
+                           "facts it did not reach count as not consolidated")
         if left:
             reasons.append(f"{len(left)} fact(s) not consolidated: no page holds them; they stay searchable "
                            "from the daily logs and the next dream offers them again")
@@ -680,6 +690,11 @@ class DreamRunner:
             uncovered.save(layout, kept)
         crash_point("dream.after_coverage")
         return missing
+
+    def _deadline(self) -> float | None:
+        """When this run's memory_consolidation_timeout_seconds is up (monotonic; None: no limit)."""
+        left = self._time_left()
+        return None if left is None else time.monotonic() + left
 
     def _time_left(self) -> float | None:
         """Seconds left of memory_consolidation_timeout_seconds for this run (None: no limit), so
