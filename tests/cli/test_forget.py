@@ -10,8 +10,9 @@ from test_cli import run, run_json
 
 from suzent_desktop.core.tombstones import normalize
 
+# Prose by its chunking (one undated bullet and a paragraph), so the two share one row.
 PAGE = (
-    "# Preferences\n\n## Travel\n- User prefers window seats on flights (2026-07-10)\n\n"
+    "# Preferences\n\n## Travel\n- User prefers window seats on flights\n\n"
     "Allergies are on [[Health#Allergies|the health page]]. See also [[Work]].\n"
 )
 

@@ -106,7 +106,7 @@ def test_forget_a_two_paragraph_hit_through_the_dialog(qtbot, pane_services) -> 
     page = write_page(
         services.manager,
         "3_Personal/Preferences.md",
-        "# Preferences\n\n## Travel\n- User prefers window seats on flights (2026-07-10)\n\n"
+        "# Preferences\n\n## Travel\n- User prefers window seats on flights\n\n"  # undated: prose, one row
         "Allergies are on [[Health]]. See also [[Work]].\n",
     )
     run(qtbot, services.manager.reindex())
