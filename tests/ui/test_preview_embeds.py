@@ -471,3 +471,32 @@ def test_the_window_says_a_link_out_of_the_vault_was_not_opened(qtbot, window) -
     editor.follow_link("embed:../../outside.md")
     assert "outside the vault" in window.statusBar().currentMessage()
     assert window.editors.count() == count
+
+
+# -- missing pages -----------------------------------------------------------------------------------
+def test_a_click_on_a_missing_page_never_walks_the_vault(qtbot, area, vault, monkeypatch) -> None:
+    """The index the watcher keeps is trusted; a page deleted behind its back is dropped in memory."""
+    from suzent_desktop.core import links
+
+    (vault / "sub").mkdir()
+    (vault / "sub" / "Home.md").write_text("# Other home\n")
+    area.pages.add(vault / "sub" / "Home.md")
+    editor = _open(qtbot, area, vault, "[[Nowhere]] and [[Home]] and [[Chain1]]\n")
+    (vault / "Home.md").unlink()  # no watcher event
+
+    def no_walk(*_args, **_kwargs):  # noqa: ANN002, ANN003, ANN202
+        raise AssertionError("the vault was walked on the GUI thread")
+
+    monkeypatch.setattr(links, "vault_files", no_walk)
+    monkeypatch.setattr(links.VaultIndex, "scan", no_walk)
+    with qtbot.waitSignal(area.missing_link, timeout=WAIT_MS) as missing:
+        _click(qtbot, editor, "wikilink:Nowhere")
+    assert missing.args == ["Nowhere"] and area.count() == 1
+    with qtbot.waitSignal(area.currentChanged, timeout=WAIT_MS):
+        _click(qtbot, editor, "wikilink:Home")
+    assert area.current_editor().path == vault / "sub" / "Home.md"  # the deleted one was dropped
+    area.setCurrentWidget(editor)
+    qtbot.waitUntil(editor.preview.isVisible, timeout=WAIT_MS)
+    with qtbot.waitSignal(area.currentChanged, timeout=WAIT_MS):
+        _click(qtbot, editor, "wikilink:Chain1")
+    assert area.current_editor().path == vault / "Chain1.md"
