@@ -26,6 +26,7 @@ T = TypeVar("T")
 
 TYPO_MIN_LENGTH = 4  # a shorter word that is not in the name is too vague to forgive a typo
 TYPO_CUTOFF = 80.0  # rapidfuzz partial_ratio needed for a near miss
+_CACHE_SIZE = 1 << 16  # prepared names kept: the names and folder paths of a 30,000-file vault
 _TOKEN = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+|[^\W\d_A-Za-z]+")  # words, camelCase parts, numbers
 
 
@@ -44,11 +45,23 @@ def fold(text: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
-@lru_cache(maxsize=1 << 16)  # names repeat on every keystroke
+@lru_cache(maxsize=_CACHE_SIZE)  # names repeat on every keystroke
 def _prepare(name: str) -> _Name:
     folded = fold(name)
     tokens = list(_TOKEN.finditer(folded))
     return _Name(folded.lower(), frozenset(t.start() for t in tokens), "".join(t.group()[0] for t in tokens).lower())
+
+
+def warm(texts: Iterable[str]) -> None:
+    """Prepare names ahead of the first query (on a worker thread): cold, the first keystroke in a
+    5,000-page switcher prepared 10,000 names and paths on the GUI thread, about 155 ms of CPU.
+
+    Texts beyond the cache's size would only push out the first ones, so they are left out.
+    """
+    for count, text in enumerate(texts):
+        if count >= _CACHE_SIZE:
+            return
+        _prepare(text)
 
 
 def _subsequence(word: str, name: _Name) -> float | None:

@@ -88,6 +88,11 @@ class LinkCatalog:
             self._aliases.pop(path, None)
 
     @property
+    def loading(self) -> Future[dict[Path, list[str]]] | None:
+        """The first read of every page's aliases, once started (the window warms the matcher with them)."""
+        return self._loading
+
+    @property
     def aliases_ready(self) -> bool:
         return self._aliases is not None or (self._loading is not None and self._loading.done())
 

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 )
 from watchfiles import Change
 
-from suzent_desktop.core import operations
+from suzent_desktop.core import fuzzy, operations
 from suzent_desktop.core.events import ChangeSet, FileChanges
 from suzent_desktop.core.links import VaultIndex
 from suzent_desktop.ui import theme
@@ -42,7 +42,7 @@ from suzent_desktop.ui.panes.search_pane import SearchPane
 from suzent_desktop.ui.panes.tags import TagsPane
 from suzent_desktop.ui.panes.tombstones_pane import TombstonesPane
 from suzent_desktop.ui.prompts import Prompter
-from suzent_desktop.ui.quick_switcher import QuickSwitcher
+from suzent_desktop.ui.quick_switcher import QuickSwitcher, warm_matching
 from suzent_desktop.ui.services import AppServices
 from suzent_desktop.ui.settings_dialog import SettingsDialog
 from suzent_desktop.ui.vault_tree import VaultTree
@@ -85,6 +85,7 @@ class MainWindow(QMainWindow):
     """One window per home."""
 
     closed = Signal()
+    names_ready = Signal()  # the page names are scanned and the switcher's matcher warmed
 
     def __init__(self, services: AppServices, prompter: Prompter | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -382,11 +383,27 @@ class MainWindow(QMainWindow):
     async def _scan_names(self) -> None:
         """Build the page-name index on a worker thread, so the first Ctrl+O or ``[[`` does not walk the vault."""
         root = self.services.layout.notebook_dir
-        if root.is_dir():
-            index = await asyncio.to_thread(VaultIndex.scan, root)
-            if not self._shut_down:
-                self.editors.adopt_pages(index)
-                self.editors.catalog.start_loading()  # aliases, on their own worker
+        if not root.is_dir():
+            return
+        index = await asyncio.to_thread(VaultIndex.scan, root)
+        if self._shut_down:
+            return
+        self.editors.adopt_pages(index)
+        self.editors.catalog.start_loading()  # aliases, on their own worker
+        await self._warm_matching()
+        if not self._shut_down:
+            self.names_ready.emit()
+
+    async def _warm_matching(self) -> None:
+        """Prepare the names, folder paths and aliases the switcher and ``[[`` match, on worker threads:
+        cold, the first switcher keystroke prepared them on the GUI thread (155 ms of CPU at 5,000 pages)."""
+        catalog = self.editors.catalog
+        await asyncio.to_thread(warm_matching, list(catalog.names()))
+        if catalog.loading is None:
+            return
+        aliases = await asyncio.wrap_future(catalog.loading)
+        texts = [alias for found in aliases.values() for alias in found]  # copied here, where the catalog lives
+        await asyncio.to_thread(fuzzy.warm, texts)
 
     async def _serve_after(self, first_sync: asyncio.Task[Any] | None) -> None:
         """The dream schedule starts once the initial sync is done, so opening stays quick.

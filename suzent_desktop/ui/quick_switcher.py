@@ -8,6 +8,7 @@ their own that open their page, as in Obsidian.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -56,6 +57,28 @@ def new_page_place(root: Path, query: str) -> CreatePage | None:
     *folders, name = parts
     folder = root.joinpath(*folders) if folders else root / NEW_PAGE_FOLDER
     return CreatePage(folder, name[:-3] if name.lower().endswith(".md") else name)
+
+
+def page_entries(names: Sequence[tuple[str, Path, str]]) -> list[Entry]:
+    """The switcher's rows for the pages and canvases among ``names`` (a name two files share shows
+    its folder). Pure, so a worker thread can build them to warm the matcher."""
+    pages = [(name, path, folder) for name, path, folder in names if is_page(path) or operations.is_canvas(path)]
+    counts: dict[str, int] = {}
+    for name, _path, _folder in pages:
+        counts[name] = counts.get(name, 0) + 1
+    return [
+        Entry(f"{name} ({folder})" if counts[name] > 1 and folder else name, str(path), folder,
+              f"{folder}/{name}" if folder else "")
+        for name, path, folder in pages
+    ]
+
+
+def warm_matching(names: Sequence[tuple[str, Path, str]]) -> None:
+    """Prepare every text the switcher and ``[[`` match for ``names`` (run it on a worker thread), so
+    the first keystroke costs what later ones do."""
+    entries = page_entries(names)
+    fuzzy.warm(itertools.chain((e.label for e in entries), (e.path for e in entries if e.path),
+                               (name for name, _path, _folder in names)))
 
 
 class _Keys(QObject):
@@ -175,15 +198,7 @@ class QuickSwitcher(FuzzyDialog):
 
     @staticmethod
     def _build(catalog: LinkCatalog) -> list[Entry]:
-        pages = [(name, path, folder) for name, path, folder in catalog.names() if is_page(path) or operations.is_canvas(path)]
-        counts: dict[str, int] = {}
-        for name, _path, _folder in pages:
-            counts[name] = counts.get(name, 0) + 1
-        entries = [
-            Entry(f"{name} ({folder})" if counts[name] > 1 and folder else name, str(path), folder,
-                  f"{folder}/{name}" if folder else "")
-            for name, path, folder in pages
-        ]
+        entries = page_entries(catalog.names())
         for page, aliases in catalog.aliases().items():
             entries.extend(Entry(alias, str(page), f"→ {page.stem}") for alias in aliases)
         return entries

@@ -8,6 +8,7 @@ import pytest
 from PySide6.QtCore import Qt
 from ui_support import WAIT_MS, run
 
+from suzent_desktop.core import fuzzy
 from suzent_desktop.settings import load_settings
 
 
@@ -340,3 +341,15 @@ def test_the_demo_starts_in_the_demo_folder_even_when_suzent_home_names_this_hom
     (program, args), = started
     assert args[:3] == ["-m", "suzent_desktop", "demo"] and len(args) == 4
     assert Path(args[3]).name == "suzent-desktop-demo" and Path(args[3]) != window.services.layout.home
+
+
+def test_the_first_switcher_keystroke_finds_every_name_already_prepared(qtbot, window) -> None:
+    """The matcher's name cache is warmed on a worker when the names are scanned, not by the first key."""
+    fuzzy._prepare.cache_clear()
+    with qtbot.waitSignal(window.names_ready, timeout=WAIT_MS):
+        window.start_background(watch=False, serve=False, index=False)
+    switcher = window.show_quick_switcher()
+    before = fuzzy._prepare.cache_info()
+    qtbot.keyClick(switcher.input, "g")
+    after = fuzzy._prepare.cache_info()
+    assert switcher.labels() and after.misses == before.misses and after.hits > before.hits
