@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import logging
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -53,6 +55,10 @@ from suzent_desktop.ui.markdown_render import (
 from suzent_desktop.ui.preview import PreviewBrowser
 
 PREVIEW_DELAY_MS = 250
+# Every preview render runs on this one thread: a page with many note embeds took 389 ms of CPU,
+# and one thread means a renderer (its embed cache, its markdown parser) is never used by two.
+_RENDER_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="preview-render")
+log = logging.getLogger(__name__)
 
 
 def _digest(data: bytes) -> str:
@@ -126,6 +132,7 @@ class PageEditor(QWidget):
     forget_requested = Signal(str)  # paragraph text the user asked to forget
     rendered = Signal()
     conflict_raised = Signal()
+    _render_done = Signal(int, str, str)  # (request, text rendered, html), from the render thread
 
     def __init__(self, path: Path, *, exists: Callable[[Link], bool] | None = None,
                  read_only: bool = False, catalog: LinkCatalog | None = None,
@@ -141,6 +148,7 @@ class PageEditor(QWidget):
         self.vault = vault
         self.renderer = MarkdownRenderer(exists, preview_css(theme.is_dark()), vault, dark=theme.is_dark())
         self.last_html = ""
+        self._render_request = 0  # the newest render asked for; an older result is never shown
 
         self.source = QPlainTextEdit()
         self.source.setTabStopDistance(28)
@@ -188,7 +196,8 @@ class PageEditor(QWidget):
         self._render_timer = QTimer(self)
         self._render_timer.setSingleShot(True)
         self._render_timer.setInterval(PREVIEW_DELAY_MS)
-        self._render_timer.timeout.connect(self.render_now)
+        self._render_timer.timeout.connect(self.render_soon)
+        self._render_done.connect(self._apply_render)
         self.preview.width_changed.connect(self._render_timer.start)
         self.preview.images_ready.connect(self._render_timer.start)
         self.source.textChanged.connect(self._text_changed)
@@ -224,7 +233,7 @@ class PageEditor(QWidget):
         self.deleted_on_disk = False
         self._set_dirty(False)
         self.goto_line(line + 1, center=False)
-        self.render_now()
+        self.render_soon()
 
     def save(self) -> bool:
         """Atomic write. A pending conflict blocks saving until the user has chosen."""
@@ -310,13 +319,53 @@ class PageEditor(QWidget):
         self.render_now()
 
     def render_now(self) -> None:
+        """Render and show the preview before returning (a fold click, a theme change): waits for the
+        render thread, where every render of the page runs."""
+        request, job = self._render_job()
+        html = _RENDER_THREAD.submit(job).result()
+        if request == self._render_request:
+            self._show_html(html)
+
+    def render_soon(self) -> None:
+        """Render on the render thread and show the result if the text is still the one rendered, so
+        opening or typing in a page with many note embeds never waits for the render."""
+        request, job = self._render_job()
+        text = self.text()
+
+        def work() -> None:
+            try:
+                html = job()
+            except Exception:  # a page that cannot be rendered keeps its last preview
+                log.exception("rendering the preview of %s failed", self.path)
+                return
+            try:
+                self._render_done.emit(request, text, html)
+            except RuntimeError:
+                pass  # the editor closed meanwhile
+
+        _RENDER_THREAD.submit(work)
+
+    def _render_job(self) -> tuple[int, Callable[[], str]]:
+        """A numbered render of the text as it is now, with the theme taken here on the GUI thread."""
         self._render_timer.stop()
+        self._render_request += 1
         dark = theme.is_dark()
-        self.renderer.css = preview_css(dark)
-        self.renderer.dark = dark
+        css, text, path, renderer = preview_css(dark), self.text(), self.path, self.renderer
+
+        def job() -> str:
+            renderer.css, renderer.dark = css, dark
+            return renderer.render(text, path)
+
+        return self._render_request, job
+
+    def _apply_render(self, request: int, text: str, html: str) -> None:
+        if request == self._render_request and text == self.text():
+            self._show_html(html)
+
+    def _show_html(self, html: str) -> None:
         scroll = self.preview.verticalScrollBar().value()
-        self.last_html = self.renderer.render(self.text(), self.path)
-        self.preview.setHtml(self.last_html)
+        self.last_html = html
+        self.preview.setHtml(html)
         self.preview.verticalScrollBar().setValue(scroll)
         self.rendered.emit()
 

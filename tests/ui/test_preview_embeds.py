@@ -14,7 +14,14 @@ from ui_support import WAIT_MS
 
 from suzent_desktop.ui import hover_preview, preview
 from suzent_desktop.ui.editor import EditorArea, PageEditor
-from suzent_desktop.ui.markdown_render import MAX_EMBED_DEPTH, Vault, excerpt, section_text, strip_comments
+from suzent_desktop.ui.markdown_render import (
+    MAX_EMBED_DEPTH,
+    MarkdownRenderer,
+    Vault,
+    excerpt,
+    section_text,
+    strip_comments,
+)
 from suzent_desktop.ui.panes.outline import OutlinePane
 
 IMAGE = QTextDocument.ResourceType.ImageResource
@@ -153,6 +160,7 @@ def test_note_embed_shows_the_page_framed_with_a_depth_limit(qtbot, area, vault)
 
 def test_a_cycle_of_embeds_stops(qtbot, area, vault) -> None:
     editor = area.open(vault / "Loop A.md")
+    qtbot.waitUntil(lambda: editor.last_html != "", timeout=WAIT_MS)  # rendered on the render thread
     shown = editor.preview.toPlainText()
     assert shown.count("beta text") == 1 and shown.count("alpha text") == 1
     assert "leads back to a page already shown above" in shown
@@ -500,3 +508,43 @@ def test_a_click_on_a_missing_page_never_walks_the_vault(qtbot, area, vault, mon
     with qtbot.waitSignal(area.currentChanged, timeout=WAIT_MS):
         _click(qtbot, editor, "wikilink:Chain1")
     assert area.current_editor().path == vault / "Chain1.md"
+
+
+# -- rendering off the GUI thread ----------------------------------------------------------------------
+def test_opening_a_page_renders_its_embeds_off_the_gui_thread(qtbot, area, vault, monkeypatch) -> None:
+    threads: list[str] = []
+    real = MarkdownRenderer.render
+
+    def recording(self, text, source=None):  # noqa: ANN001, ANN202
+        threads.append(threading.current_thread().name)
+        return real(self, text, source)
+
+    monkeypatch.setattr(MarkdownRenderer, "render", recording)
+    path = vault / "Embeds.md"
+    path.write_text("![[Chain0]]\n\n![[Sections#Wanted]]\n")
+    area.pages.add(path)
+    editor = area.open(path)
+    assert editor.last_html == ""  # opening did not wait for the render
+    with qtbot.waitSignal(editor.rendered, timeout=WAIT_MS):
+        pass
+    assert "level two text" in editor.preview.toPlainText() and "wanted text" in editor.preview.toPlainText()
+    assert threads and all(name.startswith("preview-render") for name in threads)
+
+
+def test_a_render_of_text_changed_since_is_never_shown(qtbot, area, vault, monkeypatch) -> None:
+    editor = _open(qtbot, area, vault, "first\n")
+    gate = threading.Event()
+    real = editor.renderer.render
+
+    def held(text, source=None):  # noqa: ANN001, ANN202
+        gate.wait(WAIT_MS / 1000)
+        return real(text, source)
+
+    monkeypatch.setattr(editor.renderer, "render", held)
+    editor.set_text("second version\n")
+    editor.render_soon()
+    editor.set_text("third version\n")  # typed while "second" was rendering
+    gate.set()
+    with qtbot.waitSignal(editor.rendered, timeout=WAIT_MS):  # the first render shown is the newest text's
+        pass
+    assert "third version" in editor.preview.toPlainText() and "second" not in editor.preview.toPlainText()

@@ -49,6 +49,7 @@ def open_page(qtbot, window, rel: str):
     window.tree.itemActivated.emit(item, 0)
     editor = window.editors.current_editor()
     assert editor is not None and editor.path == page(window, rel)
+    qtbot.waitUntil(lambda: editor.last_html != "", timeout=WAIT_MS)  # rendered on the render thread
     return editor
 
 
