@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
+
 import panes_support
 from panes_support import WAIT_MS, run, seed, wait_task, write_page
+from PySide6.QtCore import QUrl
 
 from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.ui.panes.backlinks import BacklinksPane, extract_links
@@ -223,3 +226,26 @@ def test_link_cache_counts_canvas_boards_and_every_link_form(tmp_path) -> None:
     cache.walk([target, board, tmp_path / "Md.md", tmp_path / "Code.md"])
     found = cache.backlinks(target, tmp_path)
     assert [(b.source.name, b.line) for b in found] == [("Board.canvas", 1), ("Md.md", 1)]
+
+
+def test_a_memory_link_leading_out_of_the_memory_folder_and_the_vault_opens_nothing(qtbot, pane_services) -> None:
+    services = pane_services
+    layout = services.manager.layout
+    kept = write_page(services.manager, "0_Inbox/Kept.md", "# Kept\n")
+    to_kept = os.path.relpath(kept, layout.memory_dir).replace(os.sep, "/")
+    escape = "../" * len(layout.memory_dir.parts) + "etc/hostname"
+    layout.memory_md.write_text(f"# Memory\n\n[hosts]({escape}) and [kept]({to_kept})\n", encoding="utf-8")
+    view = MemoryView(services)
+    qtbot.addWidget(view)
+    view.show()
+    qtbot.waitUntil(lambda: "hosts" in view.browser.toPlainText(), timeout=WAIT_MS)
+    opened: list = []
+    services.bridge.open_path.connect(lambda path, _line: opened.append(path))
+    for href in (escape, "file:///etc/hostname"):
+        with qtbot.waitSignal(services.bridge.status_message, timeout=WAIT_MS) as said:
+            view.browser.anchorClicked.emit(QUrl(href))
+        assert "outside the memory folder and the vault" in said.args[0]
+    assert opened == []
+    with qtbot.waitSignal(services.bridge.open_path, timeout=WAIT_MS):
+        view.browser.anchorClicked.emit(QUrl(to_kept))
+    assert opened == [kept]

@@ -8,6 +8,7 @@ turns the gauge red when a hand edit pushed it over.
 from __future__ import annotations
 
 import asyncio
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -25,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from suzent_desktop.core import operations
 from suzent_desktop.core.events import ChangeSet
+from suzent_desktop.core.links import in_vault_walk
 from suzent_desktop.ui.panes.common import Pane
 
 if TYPE_CHECKING:
@@ -139,7 +141,20 @@ class MemoryView(Pane):
             QDesktopServices.openUrl(url)
             return
         if url.scheme() in ("", "file"):
-            target = Path(url.toLocalFile() or url.path())
-            if not target.is_absolute():
-                target = self.services.manager.layout.memory_dir / target
+            target = self._local_target(url)
+            if target is None:
+                self.services.bridge.status_message.emit(
+                    f"Not opened: {url.toString()} is outside the memory folder and the vault")
+                return
             self.services.bridge.open_path.emit(target, None)
+
+    def _local_target(self, url: QUrl) -> Path | None:
+        """The file a link in MEMORY.md names, or None when it leads out of the memory folder and the
+        vault: the file is written by an agent, and what a link names opens in an editable tab.
+
+        ``..`` is folded before the check, and the folded path is the one opened, so a symlinked
+        folder cannot turn ``link/..`` into somewhere else.
+        """
+        layout = self.services.manager.layout
+        target = Path(os.path.normpath(layout.memory_dir / (url.toLocalFile() or url.path())))
+        return target if any(in_vault_walk(root, target) for root in (layout.memory_dir, layout.notebook_dir)) else None
