@@ -1035,7 +1035,9 @@ class Indexer:
         cancelled = await self._stream(todo, stones, recheck, changes, progress, cancel)
         async with self._writing():
             # Files that are gone lose their rows last: a renamed file's rows lent their vectors above.
-            await asyncio.to_thread(self._remove_gone, gone, changes)
+            # A pass cut short keeps them: a log consolidated into pages not indexed yet still answers.
+            if not cancelled:
+                await asyncio.to_thread(self._remove_gone, gone, changes)
             self._take_notes()
             with self._state_lock:  # what the watcher reports from now on keeps the cache right
                 noted = set() if self._stale_vault is None else self._stale_vault - cached

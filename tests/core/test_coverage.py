@@ -237,6 +237,7 @@ async def test_the_coverage_check_gets_only_the_time_the_run_has_left(home, cloc
     manager = make_manager(home, clock, memory_consolidation_timeout_seconds=2.0)
     write_log(manager, days_before(today, 1)[0], [JASPER])
     manager.embedder = SlowEmbedder(manager.embedder)  # what the runner embeds with; the index keeps its own
+    import lancedb  # noqa: F401 - loaded before the run's clock, as the runner does
     started = time.monotonic()
     result = await DreamRunner(manager, engine=long_page_engine).run_once()
     elapsed = time.monotonic() - started
@@ -245,3 +246,42 @@ async def test_the_coverage_check_gets_only_the_time_the_run_has_left(home, cloc
     assert "near-duplicate check ran out of time" in result.reason
     hits = await _hits(manager, JASPER)
     assert hits and hits[0].heading == NOT_CONSOLIDATED  # the fact stays in search, from its log
+
+
+class SlowIndexEmbedder(SlowEmbedder):
+    """Slow only once armed: the index of the run's pages, not the build before it."""
+
+    armed = False
+
+    def embed(self, texts):
+        return SlowEmbedder.embed(self, texts) if self.armed else self.inner.embed(texts)
+
+
+async def test_indexing_a_runs_pages_gets_only_the_time_left_and_no_fact_leaves_search(home, clock, today):
+    import time
+
+    manager = make_manager(home, clock, memory_consolidation_timeout_seconds=3.0)
+    write_log(manager, days_before(today, 1)[0], [JASPER])
+    slow = SlowIndexEmbedder(manager.indexer.embedder)
+    manager.indexer.embedder = slow
+    await manager.reindex()
+    slow.armed = True
+    import lancedb  # noqa: F401 - loaded before the run's clock, as the runner does
+
+    async def big_engine(batch: Batch, tools: VaultTools) -> EngineReport:
+        lines = "".join(f"- User keeps note {i} about a long list of things\n\n" for i in range(4000))
+        tools.write("2_Wiki/Big.md", "# Big\n\n" + lines)
+        tools.write("3_Personal/Hobbies.md", f"# Hobbies\n\n- {JASPER} ({days_before(today, 1)[0]})\n")
+        return EngineReport(summary="wrote a big page and the fact")
+
+    started = time.monotonic()
+    result = await DreamRunner(manager, engine=big_engine).run_once()
+    elapsed = time.monotonic() - started
+    assert result.outcome == "productive"
+    assert elapsed < 3.0 + 4.0, f"the run took {elapsed:.1f} s against a 3 s limit"
+    assert any("time was up before everything it wrote was indexed" in e for e in result.changes.errors)
+    slow.armed = False
+    assert await _hits(manager, JASPER)  # findable all along: from the log, or from the page once indexed
+    await manager.reindex()
+    hits = await _hits(manager, JASPER)
+    assert hits and any(h.path.endswith("Hobbies.md") for h in hits)

@@ -33,6 +33,7 @@ import importlib
 import json
 import shutil
 import tempfile
+import threading
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
@@ -70,6 +71,7 @@ if TYPE_CHECKING:
     from suzent_desktop.settings import Settings
 
 
+
 class FrontDoor(Protocol):
     """What the runner uses of the manager: the home's parts and four front-door operations.
 
@@ -99,6 +101,7 @@ STATE_VERSION = 1
 HISTORY_KEEP = 200
 VECTOR_CACHE_LIMIT = 50_000
 COVERAGE_EMBED_SLICE = 64  # texts per embedder call in the coverage check, which stops at the deadline
+INDEX_GRACE_SECONDS = 2.0  # the index update after a run, when the run's own time is used up
 Engine = Callable[[Batch, VaultTools], Awaitable[EngineReport]]
 Snapshot = dict[str, bytes]
 
@@ -513,6 +516,9 @@ class DreamRunner:
         dates = pending[: max(1, s.memory_consolidation_max_days)]
         if dry_run:
             return await self._dry_run(dates, watermark)
+        # Before the clock: a process's first import of the index library (seconds on a busy
+        # machine, for the pages' index update at the end) is not the run's work.
+        await asyncio.to_thread(importlib.import_module, "lancedb")
         state["last_attempt"] = self._now()
         self._started = time.monotonic()
         await asyncio.to_thread(self._save_state, state)
@@ -705,12 +711,30 @@ class DreamRunner:
         return max(0.0, timeout - (time.monotonic() - self._started))
 
     async def _sync_index(self, changes: ChangeSet) -> None:
+        """Index what the run wrote, within the time the run has left (at least a short grace, so
+        a small run that used its time up still gets its few rows in).
+
+        Pages are indexed before the logs they consolidate, and a pass cut short keeps the rows
+        of files it would have dropped, so a fact is findable from its log until its page is.
+        """
         # The pages are named like a watcher would name them: a watched index reads just those.
         self.manager.indexer.note_changed(changes.pages)
+        cancel = threading.Event()
+        left = self._time_left()
+        budget = None if left is None else max(left, INDEX_GRACE_SECONDS)
+        timer = None if budget is None else asyncio.get_running_loop().call_later(budget, cancel.set)
         try:
-            changes.merge(await self.manager.indexer.sync())
+            changes.merge(await self.manager.indexer.sync(cancel=cancel))
         except Exception as exc:  # the files are right; the index catches up on the next sync
             changes.errors.append(f"reindex after the dream failed: {exc}")
+        finally:
+            if timer is not None:
+                timer.cancel()
+        if cancel.is_set():
+            changes.errors.append(
+                "the run's time was up before everything it wrote was indexed: the index catches up on the "
+                "next pass, and the facts stay searchable from their daily logs meanwhile"
+            )
 
     def _record(
         self, state: dict[str, Any], outcome: str, batch: list[str], pages: list[str], summary: str,
