@@ -987,7 +987,7 @@ class Indexer:
             if self.state.tombstones != digest(stones):
                 self.state.tombstones = digest(stones)
                 self._dirty = True
-        self._store.optimize(force=bulk)
+        self._current_store().optimize(force=bulk)  # reopened when another process wrote meanwhile
         self._save_state()
 
     # -- public API ------------------------------------------------------------------------

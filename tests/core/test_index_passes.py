@@ -232,3 +232,22 @@ async def test_older_text_never_deletes_rows_a_pass_let_in_wrote_from_newer_text
         assert sum(words in t for t in texts) == 1, (words, texts)
     assert told == len(rows)
     assert indexer.stale_paths() == []
+
+
+async def test_a_pass_with_nothing_to_write_after_another_process_wrote_finishes_cleanly(layout, clock, vault) -> None:
+    ours = _page(layout, "Ours", "# Ours\n\nIndexed by this process.\n")
+    indexer = Indexer(layout, HashingEmbedder(), clock)
+    await indexer.sync()
+    other = Indexer(layout, HashingEmbedder(), clock)  # the MCP server or the command line
+    theirs = _page(layout, "Theirs", "# Theirs\n\nIndexed by the other process.\n")
+    real_stream = indexer._stream
+
+    async def stream(*args):  # the other process writes after this pass wrote its last window
+        cancelled = await real_stream(*args)
+        await other.sync_paths([theirs])
+        return cancelled
+
+    indexer._stream = stream
+    changes = await indexer.sync_paths([ours])  # unchanged here: only the other's state to adopt
+    assert changes.errors == []
+    assert (await indexer.search("indexed by the other process")).hits[0].path == str(theirs)
