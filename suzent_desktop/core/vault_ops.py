@@ -5,7 +5,8 @@ The UI reaches them through :mod:`suzent_desktop.core.operations`, which turns e
 (:mod:`suzent_desktop.core.markdown`) and resolved with the one resolver
 (:mod:`suzent_desktop.core.links`, Obsidian's rules). A rename or move rewrites every link
 that pointed at the old file — wikilinks, embeds and markdown links, an escaped ``\\|`` kept as
-written, nothing inside code — in all vault markdown files, prepared in memory first and
+written, nothing inside code — in all vault markdown files and JSON Canvas boards (text nodes
+as pages, file nodes by their path), prepared in memory first and
 written atomically file by file, with the already-written files restored if one write fails,
 so a failure never leaves half the vault rewritten. Files reached through a symlink that
 leads out of the vault are read, never rewritten.
@@ -13,14 +14,17 @@ leads out of the vault are read, never rewritten.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from suzent_desktop.core.atomic import atomic_write_text
+from suzent_desktop.core.canvas import is_canvas
 from suzent_desktop.core.links import VaultIndex, inside_vault, is_page, relative_href, vault_files
 from suzent_desktop.core.markdown import Link, line_of, links, rewrite_links
 
@@ -34,6 +38,11 @@ class VaultOpError(ValueError):
 def markdown_files(root: Path) -> list[Path]:
     """Every ``.md`` file in the vault outside hidden folders (root navigation files included)."""
     return [p for p in vault_files(root) if is_page(p)]
+
+
+def linking_files(root: Path) -> list[Path]:
+    """Every vault file that can hold links: markdown pages and JSON Canvas boards."""
+    return [p for p in vault_files(root) if is_page(p) or is_canvas(p)]
 
 
 def check_name(name: str) -> str:
@@ -79,6 +88,47 @@ def _rewrite(text: str, source: Path, new_source: Path, old: Path, new: Path,
     return rewrite_links(text, replacement)
 
 
+def _rewrite_board(text: str, source: Path, new_source: Path, old: Path, new: Path,
+                   before: VaultIndex, after: VaultIndex) -> str:
+    """A JSON Canvas board with its text nodes' links and file nodes' paths naming ``new``.
+
+    Text nodes go through the same rewrite as pages. A board that is not a JSON object with a
+    list of nodes is the editor's file, not ours to guess at, so it is left as it is; a board
+    with nothing to change keeps its bytes.
+    """
+    bom = "\ufeff" if text.startswith("\ufeff") else ""
+    try:
+        data: Any = json.loads(text[len(bom):])
+    except json.JSONDecodeError:
+        return text
+    nodes = data.get("nodes") if isinstance(data, dict) else None
+    if not isinstance(nodes, list):
+        return text
+    changed = False
+    for node in (n for n in nodes if isinstance(n, dict)):
+        if node.get("type") == "text" and isinstance(node.get("text"), str):
+            key, value = "text", _rewrite(node["text"], source, new_source, old, new, before, after)
+        elif node.get("type") == "file" and isinstance(node.get("file"), str):
+            # Obsidian writes a file node's full vault path, with its extension.
+            key, value = "file", after.rel(new) if before.resolve(node["file"], source) == old else node["file"]
+        else:
+            continue
+        changed = changed or value != node[key]
+        node[key] = value
+    return bom + _json_like(data, text[len(bom):]) if changed else text
+
+
+def _json_like(data: Any, original: str) -> str:
+    """``data`` as JSON laid out as ``original`` was (indent, separators, final newline), so a
+    board's diff shows only the links that changed."""
+    lines = original.splitlines()
+    indent = lines[1][: len(lines[1]) - len(lines[1].lstrip())] if len(lines) > 1 else ""
+    spaced = '": ' in original  # Python's default (spaced) against JSON.stringify's (compact)
+    separators = (", " if spaced and not indent else ",", ": " if spaced else ":")
+    text = json.dumps(data, indent=indent or None, separators=separators, ensure_ascii=False)
+    return text + "\n" if original.endswith("\n") else text
+
+
 @dataclass
 class RenamePlan:
     old: Path
@@ -97,7 +147,7 @@ def plan_rename(root: Path, old: Path, new: Path) -> RenamePlan:
     after.remove(old)
     after.add(new)
     rewrites: dict[Path, tuple[str, str]] = {}
-    for path in markdown_files(root):
+    for path in linking_files(root):
         if not inside_vault(root, path):
             continue  # reached through a link out of the vault: never written
         try:
@@ -105,7 +155,8 @@ def plan_rename(root: Path, old: Path, new: Path) -> RenamePlan:
         except (OSError, UnicodeDecodeError):
             continue  # a file we cannot read cannot link to anything we can rewrite
         new_source = new if path == old else path
-        updated = _rewrite(text, path, new_source, old, new, before, after)
+        rewrite = _rewrite_board if is_canvas(path) else _rewrite
+        updated = rewrite(text, path, new_source, old, new, before, after)
         if updated != text:
             rewrites[path] = (text, updated)
     return RenamePlan(old, new, rewrites)
