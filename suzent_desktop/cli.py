@@ -495,6 +495,8 @@ def cmd_forget(args: argparse.Namespace, out: Output) -> int:
         out.say(f"  taken off {page}")
     if changes.memory_md:
         out.say("  taken off MEMORY.md or another core file")
+    for error in changes.errors:  # a page outside the vault keeps the text
+        out.warn(f"warning: {error}")
     if changes.rows_removed:
         out.say(f"Removed {changes.rows_removed} row(s) from the index. Undo: forget --undo TEXT")
     else:
@@ -516,6 +518,8 @@ def _undo_forget(manager: Any, args: argparse.Namespace, out: Output) -> int:
         out.say(f"  lines put back in {page}")
     for date in sorted(changes.logs):
         out.say(f"  its day was already consolidated: captured again in the log of {date}")
+    for error in changes.errors:
+        out.warn(f"warning: {error}")
     return 0
 
 

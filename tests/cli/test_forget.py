@@ -96,3 +96,16 @@ def test_forgetting_a_folded_hit_from_the_command_line_reaches_every_place(home,
     assert len(doc["tombstones"]) == 2 and doc["core_files_changed"]
     assert "window seats" not in page.read_text(encoding="utf-8")
     assert "window seats" not in (home / "memory" / "MEMORY.md").read_text(encoding="utf-8")
+
+
+def test_forget_names_a_page_outside_the_vault_it_leaves_alone(home: Path, capsys, tmp_path: Path):
+    import os
+
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "Shared.md").write_text("# Shared\n\n- I love green tea every morning.\n", encoding="utf-8")
+    (home / "notebook").mkdir(parents=True, exist_ok=True)
+    os.symlink(outside, home / "notebook" / "Ext")
+    code, _out, err = run(capsys, home, "forget", "I love green tea every morning.")
+    assert code == 0 and "Shared.md" in err and "outside the vault" in err
+    assert (outside / "Shared.md").read_text(encoding="utf-8") == "# Shared\n\n- I love green tea every morning.\n"
