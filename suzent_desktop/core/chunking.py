@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from suzent_desktop.core.markdown import FenceTracker, frontmatter_lines
+from suzent_desktop.core.markdown import FenceTracker, frontmatter_lines, only_links
 from suzent_desktop.core.tombstones import normalize
 
 MAX_CHUNK_CHARS = 1200  # a single paragraph longer than this is split at sentence ends
@@ -36,7 +36,6 @@ _PROVENANCE_RE = re.compile(
 )
 _STRUCK_RE = re.compile(r"^~~(?P<text>.+?)~~$")
 _HISTORY_HEADINGS = frozenset({"history"})
-_LINK_ONLY_RE = re.compile(r"^(?:\s*\[\[[^\]]*\]\]\s*[,;·]?)+$")
 FACT_PAGE_SHARE = 0.5  # a page whose text lines are more than this share list items is a fact page
 _NON_SPACE_RE = re.compile(r"\S")
 
@@ -349,7 +348,7 @@ def _item_chunks(paragraph: _Paragraph, max_chars: int, is_dead: Callable[[str],
         return None
     top = min(_indent(lines[i]) for i in starts)
     starts = [i for i in starts if _indent(lines[i]) == top]
-    if all(_LINK_ONLY_RE.match(list_item_text(lines[i]) or "") for i in starts):
+    if all(only_links(list_item_text(lines[i]) or "") for i in starts):
         return None
     chunks: list[Chunk] = []
     history = in_history(paragraph.heading)

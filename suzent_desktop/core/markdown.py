@@ -166,6 +166,21 @@ def line_links(line: str) -> list[Link]:
     return _links_in(line, _outside_inline_code(line, 0, len(line)))
 
 
+def only_links(line: str) -> bool:
+    """Whether a line holds links and nothing else but spaces and ``,`` ``;`` ``·`` between them.
+
+    A list whose items are only links is navigation (see-also lists, a map of content), not
+    a list of facts, so the chunker keeps it whole.
+    """
+    found = line_links(line)
+    rest, last = [], 0
+    for link in found:
+        rest.append(line[last : link.start])
+        last = link.end
+    rest.append(line[last:])
+    return bool(found) and not "".join(rest).strip(" \t,;·")
+
+
 def _links_in(text: str, spans: list[tuple[int, int]]) -> list[Link]:
     found: list[Link] = []
     for start, end in spans:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from suzent_desktop.core.chunking import MAX_CHUNK_CHARS, MERGE_CHUNK_CHARS, chunk_markdown, embedding_text
 from suzent_desktop.core.tombstones import normalize
 
@@ -166,9 +168,22 @@ def test_prose_page_keeps_paragraph_chunks() -> None:
     assert len(chunks) == 1 and "bring a jacket" in chunks[0].text and "Astoria" in chunks[0].text
 
 
-def test_a_list_of_links_is_navigation_and_stays_whole() -> None:
-    chunks = chunk_markdown("# About\n\n- [[Work]]\n- [[People]]\n- [[Places]]\n")
-    assert len(chunks) == 1 and chunks[0].text.count("[[") == 3
+@pytest.mark.parametrize("links", [
+    "- [[Work]]\n- [[People]]\n- [[Places]]\n",
+    "- [[Work]], [[People|folks]] · [[Places#Home]]\n- [[Trips]];\n",
+    "- [Work](Work.md)\n- [People](<People and places.md>)\n- ![[map.png]]\n",  # every link form of the grammar
+])
+def test_a_list_of_links_is_navigation_and_stays_whole(links: str) -> None:
+    chunks = chunk_markdown(f"# About\n\n{links}")
+    assert len(chunks) == 1 and chunks[0].text == links.rstrip("\n")
+
+
+@pytest.mark.parametrize("facts", [
+    "- [[Work]] is where I spend my days\n- [[People]] I trust\n",
+    "- `[[Work]]`\n- `[[People]]`\n",  # code, not links
+])
+def test_a_list_of_items_that_say_more_than_links_is_facts(facts: str) -> None:
+    assert len(chunk_markdown(f"# About\n\n{facts}")) == 2
 
 
 def _long_list(n: int) -> str:

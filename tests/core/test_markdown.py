@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
+import suzent_desktop.core.markdown as grammar
 from suzent_desktop.core.markdown import (
     EMBED,
     MARKDOWN,
@@ -117,3 +121,11 @@ def test_fence_tracker_is_commonmark() -> None:
 def test_heading_line_skips_code() -> None:
     assert heading_line("# T\n```\n# not\n```\n## Sub  \n", "sub") == 5
     assert heading_line("# T\n", "missing") is None
+
+
+def test_no_wikilink_pattern_lives_outside_the_grammar() -> None:
+    """Every reader of links goes through this module, so Obsidian's syntax is spelt once."""
+    package = Path(grammar.__file__).resolve().parents[1]
+    spelt = [str(path.relative_to(package)) for path in package.rglob("*.py")
+             if path.name != "markdown.py" and re.search(r"\\\[\\\[", path.read_text(encoding="utf-8"))]
+    assert spelt == []
