@@ -26,6 +26,11 @@ from suzent_desktop.core.notebook import Notebook
 TODAY, PENDING, CONSOLIDATED, SKIPPED = "today", "pending", "consolidated", "skipped"
 
 
+def covered(date: str, watermark: str | None) -> bool:
+    """The one spelling of "consolidated": a day on or before a watermark (no watermark covers nothing)."""
+    return watermark is not None and date <= watermark
+
+
 @dataclass(frozen=True)
 class Days:
     """A snapshot of the day rules at one moment (cheap: one read of ``log.md``)."""
@@ -54,7 +59,20 @@ class Days:
 
     def is_consolidated(self, date: str) -> bool:
         """Covered by the watermark: a fact appended to this day would never be consolidated."""
-        return self.watermark is not None and date <= self.watermark
+        return covered(date, self.watermark)
+
+    def moved(self, dates: Iterable[str], before: str | None, after: str | None) -> list[str]:
+        """Dates a watermark line moving from ``before`` to ``after`` consolidated, oldest first.
+
+        A ``log.md`` line is judged by today's rules, so history never claims a day the status
+        calls pending: a mark after today covers nothing, and none covers today.
+        """
+        def honoured(mark: str | None) -> str | None:
+            return mark if mark is not None and mark <= self.today else None
+
+        return sorted(
+            d for d in dates if d < self.today and covered(d, honoured(after)) and not covered(d, honoured(before))
+        )
 
     def pending(self, dates: Iterable[str]) -> list[str]:
         """Dates the next dream may take: after the watermark and strictly before today."""

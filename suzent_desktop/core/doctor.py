@@ -16,6 +16,7 @@ from typing import Any
 
 from suzent_desktop.core.archive import Archive
 from suzent_desktop.core.clock import Clock
+from suzent_desktop.core.days import Days
 from suzent_desktop.core.facts import parse_log
 from suzent_desktop.core.layout import Layout, LayoutError
 from suzent_desktop.core.links import inside_vault
@@ -244,17 +245,18 @@ def check_watermark(layout: Layout, today: dt.date) -> list[Problem]:
         for e in notebook.entries()
         if e.kind == "ingest" and e.watermark is None and "watermark=" in e.headline
     ]
+    future = notebook.future_watermarks(today)
     problems += [
         Problem(ERROR, str(layout.log_md), e.line,
                 f"watermark={e.watermark} is in the future (today is {today.isoformat()}); it is ignored and "
                 "no dream runs until the line is corrected")
-        for e in notebook.future_watermarks(today)
+        for e in future
     ]
-    valid = [e for e in notebook.entries() if e.watermark and e.watermark <= today.isoformat()]
-    if valid and valid[-1].watermark == today.isoformat():
-        yesterday = (today - dt.timedelta(days=1)).isoformat()
-        problems.append(Problem(WARNING, str(layout.log_md), valid[-1].line,
-                                f"watermark={today.isoformat()} is on or after today; treated as {yesterday}"))
+    honoured = [e for e in notebook.entries() if e.watermark and e not in future]
+    effective = Days.read(notebook, today).watermark
+    if honoured and honoured[-1].watermark != effective:
+        problems.append(Problem(WARNING, str(layout.log_md), honoured[-1].line,
+                                f"watermark={honoured[-1].watermark} is on or after today; treated as {effective}"))
     skipped = notebook.skipped_dates()
     if skipped:
         problems.append(
@@ -267,12 +269,12 @@ def check_not_consolidated(layout: Layout, today: dt.date, tombstones: set[str])
     """Facts of consolidated days that the last dream left on no page (``core/uncovered.py``)."""
     from suzent_desktop.core import uncovered
 
-    watermark = Notebook(layout).watermark(today)
+    days = Days.read(Notebook(layout), today)
     return [
         Problem(WARNING, str(layout.daily_log(fact.date)), fact.line,
                 f"not consolidated: no page holds this fact of a consolidated day; it stays searchable and the "
                 f"next dream offers it again: {fact.text[:120]!r}")
-        for fact in uncovered.consolidated(layout, watermark)
+        for fact in uncovered.consolidated(layout, days)
         if fact.key[1] not in tombstones
     ]
 

@@ -415,7 +415,7 @@ class Indexer:
             if path.is_file():
                 found[str(path)] = _Source(str(path), "core")
         days = Days.read(self.notebook, self.clock.today())
-        kept = uncovered.by_date(uncovered.consolidated(self.layout, days.watermark))
+        kept = uncovered.by_date(uncovered.consolidated(self.layout, days))
         for date in self.archive.dates():
             source = self._archive_source(date, days, kept)
             if source is not None:
@@ -451,7 +451,7 @@ class Indexer:
             if date not in self.archive.dates():
                 return None
             days = Days.read(self.notebook, self.clock.today())
-            kept = uncovered.by_date(uncovered.consolidated(self.layout, days.watermark))
+            kept = uncovered.by_date(uncovered.consolidated(self.layout, days))
             return self._archive_source(date, days, kept)
         if path.parent == self.layout.transcripts_dir and path.suffix == ".jsonl":
             if path.stem in self.transcripts.dates():

@@ -18,10 +18,14 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from suzent_desktop.core.atomic import atomic_write_text
 from suzent_desktop.core.layout import Layout
 from suzent_desktop.core.tombstones import normalize
+
+if TYPE_CHECKING:
+    from suzent_desktop.core.days import Days
 
 VERSION = 1
 
@@ -61,11 +65,11 @@ def save(layout: Layout, facts: list[UncoveredFact]) -> None:
     atomic_write_text(layout.uncovered_file, json.dumps(document, ensure_ascii=False, indent=1) + "\n")
 
 
-def consolidated(layout: Layout, watermark: str | None) -> list[UncoveredFact]:
+def consolidated(layout: Layout, days: Days) -> list[UncoveredFact]:
     """Entries whose day the watermark covers: the ones that matter."""
-    if watermark is None:
+    if days.watermark is None:
         return []
-    return [f for f in load(layout) if f.date <= watermark]
+    return [f for f in load(layout) if days.is_consolidated(f.date)]
 
 
 def by_date(facts: list[UncoveredFact]) -> dict[str, set[str]]:

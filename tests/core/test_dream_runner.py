@@ -495,3 +495,14 @@ async def test_a_watched_index_finds_a_dreams_pages_before_any_watcher_event(man
     hits = (await manager.search("wooden sailboats", record_recall=False)).hits
     assert hits and hits[0].source_type == "notebook" and hits[0].path.endswith("Test.md")
     assert manager.indexer.stale_paths() == []
+
+
+def test_history_of_hand_written_lines_never_claims_today_or_a_day_after_a_future_watermark(manager, today):
+    d1, d2 = days_before(today, 2)
+    for day in (d1, d2, today.isoformat()):
+        write_log(manager, day, [f"User noted something on {day}"])
+    manager.notebook.append_ingest(today, "2099-01-01", "typo")  # refused: no day is consolidated by it
+    manager.notebook.append_ingest(today, today.isoformat(), "on today")  # counts as yesterday
+    history = {h["summary"]: h for h in DreamRunner(manager).history()}
+    assert history["typo"]["batch"] == []
+    assert history["on today"]["batch"] == [d1, d2]

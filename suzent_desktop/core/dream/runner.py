@@ -313,7 +313,7 @@ class DreamRunner:
         stones = m.tombstones.contents()
         return [
             {"date": f.date, "line": f.line, "text": f.text, "path": str(m.archive.path_for(f.date))}
-            for f in uncovered.consolidated(m.layout, m.watermark())
+            for f in uncovered.consolidated(m.layout, m.days())
             if f.key[1] not in stones
         ]
 
@@ -356,7 +356,7 @@ class DreamRunner:
 
     def _reoffered(self, dates: set[str], stones: set[str]) -> list[BatchFact]:
         """Facts of consolidated days that no page holds, as their logs have them now."""
-        wanted = uncovered.by_date(uncovered.consolidated(self.manager.layout, self.manager.watermark()))
+        wanted = uncovered.by_date(uncovered.consolidated(self.manager.layout, self.manager.days()))
         found: list[BatchFact] = []
         for date in sorted(set(wanted) - dates):
             try:
@@ -844,10 +844,11 @@ class DreamRunner:
         known = {(r["date"], r["watermark"]) for r in records if r["outcome"] in ("productive", "skipped")}
         known_lint = {r["date"] for r in records if r["outcome"] == "lint"}
         log_dates = self.manager.archive.dates()
-        previous = ""
+        days = self.manager.days()
+        previous: str | None = None
         for entry in self.manager.notebook.entries():
             if entry.kind == "ingest" and (entry.date, entry.watermark) not in known:
-                covered = entry.skipped or [d for d in log_dates if previous < d <= (entry.watermark or "")]
+                covered = entry.skipped or days.moved(log_dates, previous, entry.watermark)
                 records.append({"date": entry.date, "outcome": "skipped" if entry.skipped else "productive",
                                 "batch": covered, "pages_changed": None, "summary": entry.summary,
                                 "watermark": entry.watermark, "reason": "", "ts": None, "uncovered": [],
@@ -857,7 +858,7 @@ class DreamRunner:
                                 "summary": entry.summary, "watermark": None, "reason": "", "ts": None,
                                 "uncovered": [], "dropped": []})
             if entry.kind == "ingest" and entry.watermark:
-                previous = max(previous, entry.watermark)
+                previous = max(previous or "", entry.watermark)
         records.sort(key=lambda r: (r["date"] or "", r["ts"] or 0.0), reverse=True)
         for record in records:
             record.pop("ts", None)
