@@ -6,7 +6,7 @@ carriage return, plus DEL and U+0080–U+009F) are replaced by a space, NUL by n
 such character used to make a whole daily log or page "look binary" and leave search.
 
 Reading is lenient in the same spirit: :func:`looks_binary` judges a file by the share of
-control bytes at its start, so a single stray byte never condemns it, and
+control bytes at its start (and needs a few of them), so a single stray byte never condemns it, and
 :func:`decode_lenient` decodes line by line so one line that is not UTF-8 does not hide
 the rest of the file. Every reader accepts a leading byte-order mark ("utf-8-sig").
 """
@@ -18,6 +18,8 @@ import re
 ENCODING = "utf-8-sig"  # UTF-8, and a leading byte-order mark is not part of the text
 BINARY_SAMPLE_BYTES = 8192
 BINARY_CONTROL_SHARE = 0.10  # more than this share of control bytes at the start: binary
+# ... and at least this many: in a file of a few bytes one stray byte is already a tenth.
+BINARY_MIN_CONTROLS = 3
 
 _CONTROL_RE = re.compile(r"[\x01-\x08\x0b\x0c\x0e-\x1f\x7f\x80-\x9f]")
 _CONTROL_BYTES = frozenset(set(range(0x00, 0x09)) | {0x0B, 0x0C} | set(range(0x0E, 0x20)) | {0x7F})
@@ -39,7 +41,7 @@ def looks_binary(data: bytes) -> bool:
     if not sample:
         return False
     controls = sum(1 for byte in sample if byte in _CONTROL_BYTES)
-    return controls > BINARY_CONTROL_SHARE * len(sample)
+    return controls >= BINARY_MIN_CONTROLS and controls > BINARY_CONTROL_SHARE * len(sample)
 
 
 def decode_lenient(data: bytes) -> tuple[str, list[int]]:

@@ -35,6 +35,8 @@ def test_one_stray_byte_never_makes_a_file_binary():
     text = ("- [general] User likes tea\n" * 400).encode()
     assert not looks_binary(text[:500] + b"\x00" + text[500:])
     assert not looks_binary(b"\x1b" + text)
+    assert not looks_binary(b"# T\n\nx\x00\n")  # a tiny page: one byte in eight
+    assert not looks_binary(b"a\x1bb\x00")
     assert looks_binary(b"\x89PNG\r\n\x1a\n" + bytes(range(32)) * 40)
     assert looks_binary(b"\x00\x01\x02PNG")
 
