@@ -42,6 +42,8 @@ from suzent_desktop.core.tombstones import Tombstone, TombstoneProblem, normaliz
 from suzent_desktop.core.vault_ops import TrashRecord, VaultOpError, check_name, markdown_files
 
 if TYPE_CHECKING:
+    from suzent_desktop.core.dream.model import DreamResult as DreamResult  # named in the UI's type hints
+    from suzent_desktop.core.dream.model import GateStatus as GateStatus
     from suzent_desktop.core.dream.runner import DreamRunner, Snapshot
     from suzent_desktop.core.embedding import Embedder
     from suzent_desktop.core.manager import MemoryManager

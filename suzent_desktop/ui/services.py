@@ -26,7 +26,7 @@ from suzent_desktop.ui.bridge import Bridge
 
 if TYPE_CHECKING:
     from suzent_desktop.core.manager import MemoryManager
-    from suzent_desktop.core.operations import DreamRunner
+    from suzent_desktop.core.operations import DreamResult, DreamRunner
     from suzent_desktop.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -84,12 +84,11 @@ class AppServices(QObject):
     def _on_phase(self, phase: str) -> None:
         self.bridge.dream_phase.emit(phase)
 
-    def _on_result(self, result: Any) -> None:
+    def _on_result(self, result: DreamResult) -> None:
         gc_policy.safe_point()
         self.bridge.dream_result.emit(result)
-        changes = getattr(result, "changes", None)
-        if isinstance(changes, ChangeSet) and not changes.empty:
-            self.bridge.changed.emit(changes)
+        if not result.changes.empty:
+            self.bridge.changed.emit(result.changes)
 
     # -- conveniences ---------------------------------------------------------------------
     @property

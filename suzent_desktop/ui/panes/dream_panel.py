@@ -40,6 +40,7 @@ from suzent_desktop.ui.panes.diff_view import DiffView
 from suzent_desktop.ui.prompts import Prompter
 
 if TYPE_CHECKING:
+    from suzent_desktop.core.operations import DreamResult, GateStatus
     from suzent_desktop.ui.services import AppServices
 
 RUN_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -122,7 +123,7 @@ class DreamPanel(Pane):
 
     def __init__(self, services: AppServices, parent: QWidget | None = None) -> None:
         super().__init__(services, parent)
-        self.gate: Any = None
+        self.gate: GateStatus | None = None
         self.watermark: str | None = None
         self.history_rows: list[dict] = []
         self.last_dry_run: Any = None
@@ -138,7 +139,7 @@ class DreamPanel(Pane):
         self._clock.setInterval(30_000)
         self._clock.timeout.connect(self._update_next_run)
         self._clock.start()
-        self._on_phase(getattr(services.runner, "phase", "idle"))
+        self._on_phase(services.runner.phase)
         self.refresh()
 
     # -- widgets -----------------------------------------------------------------------------
@@ -234,7 +235,7 @@ class DreamPanel(Pane):
         self._show_status()
         self._show_history()
 
-    def _read_state(self) -> tuple[Any, str | None, list[dict]]:
+    def _read_state(self) -> tuple[GateStatus, str | None, list[dict]]:
         runner = self.services.runner
         manager = self.services.manager
         return runner.gate_status(), manager.days().watermark, list(runner.history())
@@ -253,7 +254,7 @@ class DreamPanel(Pane):
         self.facts_label.setText(f"{gate.pending_facts}{batch_text}")
         self.reason_label.setText(html.escape(gate.reason or ("due" if gate.due else "")))
         self.lint_label.setText("due" if gate.lint_due else "not due")
-        self._show_not_consolidated(list(getattr(gate, "not_consolidated", []) or []))
+        self._show_not_consolidated(list(gate.not_consolidated))
         self._update_next_run()
 
     def _show_not_consolidated(self, facts: list[dict]) -> None:
@@ -286,7 +287,7 @@ class DreamPanel(Pane):
             button.setEnabled(not busy)
         self.cancel_button.setEnabled(busy)
 
-    def _on_result(self, result: Any) -> None:
+    def _on_result(self, result: DreamResult) -> None:
         """Any run (scheduled or from the panel): keep its diffs, redraw status and history."""
         if not self.alive():
             return
@@ -295,10 +296,9 @@ class DreamPanel(Pane):
             self._show_dry_run(result)  # a dry run started elsewhere (command palette)
         self.request_refresh()
 
-    def _remember_diffs(self, result: Any) -> None:
-        diffs = getattr(result, "diffs", None) or {}
-        if diffs:
-            self._session_diffs[run_key(result.batch, result.pages_changed)] = dict(diffs)
+    def _remember_diffs(self, result: DreamResult) -> None:
+        if result.diffs:
+            self._session_diffs[run_key(result.batch, result.pages_changed)] = dict(result.diffs)
 
     # -- history ------------------------------------------------------------------------------
     def _show_history(self) -> None:
@@ -404,7 +404,7 @@ class DreamPanel(Pane):
         finally:
             self._panel_run = False
             if self.alive():
-                self._on_phase(getattr(self.services.runner, "phase", "idle"))
+                self._on_phase(self.services.runner.phase)
         if before is not None and result.pages_changed and not result.diffs:
             result.diffs = await asyncio.to_thread(_diffs_since, before, root, list(result.pages_changed))
         if not self.alive():
