@@ -273,10 +273,11 @@ def cmd_gui(args: argparse.Namespace, out: Output) -> int:
 
 
 def _launch(home: Path, *, problem: Exception | None = None) -> int:
-    try:
-        from suzent_desktop.ui.app import run_app
+    try:  # Qt may be missing, or lack the system libraries it loads: say so in one line
+        import PySide6.QtWidgets  # noqa: F401
     except ImportError as exc:
         raise CliError(f"the desktop app cannot start: {exc}") from exc
+    from suzent_desktop.ui.app import run_app  # a failure in our own code shows its traceback
     if problem is not None:
         return int(run_app(home, problem=problem) or 0)
     return int(run_app(home) or 0)
@@ -760,14 +761,13 @@ def cmd_mcp(args: argparse.Namespace, out: Output) -> int:
 
 
 def _transcript_counts(home: Path) -> dict[str, int] | None:
-    """Transcript counts for doctor, or None when the home's settings cannot be read."""
-    from suzent_desktop.core.layout import Layout
+    """Transcript counts for doctor, or None when the home's settings or folders cannot be used."""
+    from suzent_desktop.core.home import prepare_home
     from suzent_desktop.core.transcripts import Transcripts
-    from suzent_desktop.settings import SettingsError, load_settings
 
     try:
-        return Transcripts(Layout.from_settings(home, load_settings(home))).counts()
-    except (SettingsError, OSError):
+        return Transcripts(prepare_home(home, bootstrap=False)).counts()
+    except (ValueError, OSError):  # SettingsError, LayoutError: doctor names them
         return None
 
 

@@ -705,3 +705,16 @@ def test_search_operators_filter_and_list(home: Path, capsys: pytest.CaptureFixt
     assert "Japan.md" not in {Path(h["path"]).name for h in listed} and "Food.md" in {Path(h["path"]).name for h in listed}
     code, out, _ = run(capsys, home, "search", "tag:food")
     assert code == 0 and "User likes green tea #food" in out
+
+
+# -- starting the window ---------------------------------------------------------------------
+def test_gui_without_a_usable_qt_says_so_in_one_line(capsys, home, monkeypatch) -> None:
+    monkeypatch.setitem(sys.modules, "PySide6.QtWidgets", None)  # as when Qt lacks its system libraries
+    code, _out, err = run(capsys, home, "gui")
+    assert code == 1 and "the desktop app cannot start" in err
+
+
+def test_gui_shows_a_fault_in_the_apps_own_code_instead_of_blaming_qt(capsys, home, monkeypatch) -> None:
+    monkeypatch.setitem(sys.modules, "suzent_desktop.ui.app", None)
+    with pytest.raises(ImportError):
+        run(capsys, home, "gui")
