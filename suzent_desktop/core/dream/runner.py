@@ -101,7 +101,7 @@ STATE_VERSION = 1
 HISTORY_KEEP = 200
 VECTOR_CACHE_LIMIT = 50_000
 COVERAGE_EMBED_SLICE = 64  # texts per embedder call in the coverage check, which stops at the deadline
-INDEX_GRACE_SECONDS = 2.0  # the index update after a run, when the run's own time is used up
+INDEX_GRACE_SECONDS = 1.0  # the index update after a run, when the run's own time is used up
 Engine = Callable[[Batch, VaultTools], Awaitable[EngineReport]]
 Snapshot = dict[str, bytes]
 
