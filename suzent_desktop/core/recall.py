@@ -45,9 +45,8 @@ class RecallLog:
                 continue
             seen.add((snippet, hit.source_type))
             lines.append(json.dumps({"ts": now, "snippet": snippet, "source_type": hit.source_type}, ensure_ascii=False))
-        if not lines or not self.layout.notebook_dir.is_dir():
-            return  # no vault yet: searching never creates it
-        self.path.parent.mkdir(exist_ok=True)
+        if not lines or not self.path.parent.is_dir():
+            return  # a vault the app never set up (no .state/): searching must not write into it
         with self.path.open("a", encoding="utf-8") as handle:
             handle.write("\n".join(lines) + "\n")
         self._trim()

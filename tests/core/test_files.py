@@ -313,7 +313,7 @@ def test_tombstones_file_without_final_newline(layout: Layout):
 
 
 def test_recall_log_format_dedup_and_counts(layout: Layout):
-    layout.notebook_dir.mkdir(parents=True)
+    layout.recall_log.parent.mkdir(parents=True)
     recall = RecallLog(layout)
     long = "x" * 300
     recall.record([Recall(long, "notebook"), Recall(long, "notebook"), Recall("fact", "archive")])

@@ -105,6 +105,18 @@ def test_looking_creates_no_vault_folder(tmp_path: Path, command: list[str], cap
     assert not (home / "notebook").exists() and not (home / "memory").exists()
 
 
+def test_searching_a_vault_the_app_never_set_up_writes_nothing_into_it(home: Path,
+                                                                    capsys: pytest.CaptureFixture[str]):
+    vault = home / "notebook"
+    vault.mkdir()
+    (vault / "Garden.md").write_text("# Garden\n\nThe beans grow by the fence.\n", encoding="utf-8")
+    before = sorted(p.relative_to(vault) for p in vault.rglob("*"))
+    assert main(["--home", str(home), "--json", "search", "beans"]) == 0, capsys.readouterr().err
+    assert json.loads(capsys.readouterr().out), "the page is found, so there is a recall signal to record"
+    assert main(["--home", str(home), "status"]) == 0, capsys.readouterr().err
+    assert sorted(p.relative_to(vault) for p in vault.rglob("*")) == before
+
+
 @pytest.mark.parametrize("umask, mode", [(0o022, 0o644), (0o002, 0o664)])
 def test_new_files_get_the_mode_the_umask_gives(home: Path, today: dt.date, capsys: pytest.CaptureFixture[str],
                                                 umask: int, mode: int):
