@@ -405,3 +405,15 @@ def test_parsing_a_text_reply_takes_time_in_proportion_to_its_length():
         assert time.monotonic() - started < 2.0
     call = json.dumps({"name": "read", "arguments": {"path": "3_Personal/Work.md"}})
     assert parse_text_tool_calls("{" * 1000 + " " + call) == [("read", {"path": "3_Personal/Work.md"})]
+
+
+async def test_a_run_that_changes_nothing_after_failed_calls_names_the_failures(home, clock, today):
+    manager = make_manager(home, clock, memory_consolidation_model=MODEL)
+    write_log(manager, days_before(today, 1)[0], ["User likes green tea"])
+    script = ScriptedLLM([tool_reply(("write", {"path": "3_Personal/Tea.md"})), "I have updated the notebook."])
+    runner = DreamRunner(manager, llm=script)
+    result = await runner.run_once()
+    assert result.outcome == "no_change" and result.failed_attempt
+    cause = "the model's calls failed: write: missing argument 'content'"
+    assert cause in result.reason
+    assert cause in runner.history()[0]["reason"]  # the Dream panel's history row keeps it too

@@ -131,6 +131,24 @@ def test_a_run_known_only_from_log_md_shows_unrecorded_pages(qtbot, pane_service
     assert "not recorded" in panel.history_diff.text.placeholderText()
 
 
+def test_a_run_that_changed_nothing_shows_its_reason_in_the_history(qtbot, pane_services) -> None:
+    from suzent_desktop.core.dream.runner import load_state, save_state
+
+    services = pane_services
+    seed(services.manager)
+    why = "the engine finished but no content page changed; the model's calls failed: write: missing argument 'content'"
+    state = load_state(services.runner.state_path)
+    state["history"].append({"ts": "2026-07-20T09:00:00+00:00", "date": "2026-07-20", "outcome": "no_change",
+                             "batch": ["2026-07-15"], "pages_changed": [], "summary": "", "watermark": None,
+                             "reason": why})
+    save_state(services.runner.state_path, state)
+    panel = make_panel(qtbot, services)
+    top = panel.history.topLevelItem(0)
+    assert top.text(4) == why and top.toolTip(4) == why
+    panel.history.setCurrentItem(top)
+    assert why in panel.history_diff.text.placeholderText()
+
+
 def test_dream_now_with_consolidation_disabled_explains_and_offers_to_enable(qtbot, pane_services) -> None:
     from ui_support import FakePrompter
 

@@ -32,6 +32,8 @@ PAGES_TOTAL_CHARS = 24000
 SEARCH_PAGES = 6
 MAX_SAME_FAILURES = 2  # the same failing call (name and arguments) runs at most this often
 MAX_CANONICAL_CHARS = 64_000  # longer arguments are compared by hash
+MAX_ERRORS_SHOWN = 3  # failed calls named in a run's reason
+ERROR_CHARS = 160  # per failed call in that reason
 TOOL_NAMES = frozenset(spec["function"]["name"] for spec in TOOL_SPECS)
 TEXT_REPLY = "text reply"  # the name a too large text reply is counted under as a failing call
 # No \s* around the lazy groups: it made a long run of blanks cost time in the square of its length.
@@ -267,8 +269,14 @@ class DreamAgent:
                 how = "wrote a tool call as text that could not be parsed" if looks_like_a_tool_call(
                     reply.content) else "answered in text without calling any tool"
                 raise AgentError(f"the model does not call tools: it {how} ({shown!r})")
-            return EngineReport(summary=clean_summary(reply.content), pages_written=sorted(self.tools.written))
+            return EngineReport(summary=clean_summary(reply.content), pages_written=sorted(self.tools.written),
+                                call_errors=self._call_errors())
         raise AgentError(f"the model did not finish within {self.max_steps} steps")
+
+    def _call_errors(self) -> list[str]:
+        """The run's failed calls, newest last, as "tool: error" (bounded: a reason, not a transcript)."""
+        shown = [f"{name}: {error.removeprefix('error:').strip()}" for (name, _args), error in self._last_errors.items()]
+        return [_clip(text) for text in shown[-MAX_ERRORS_SHOWN:]]
 
     def _bounded(self, message: dict[str, Any]) -> dict[str, Any]:
         """The reply as it goes back into the conversation: a call too large to run is not resent
@@ -298,7 +306,14 @@ class DreamAgent:
         if result.startswith("error:"):
             failures[key] = failures.get(key, 0) + 1
             self._last_errors[key] = result
+        else:
+            self._last_errors.pop(key, None)  # the same call worked this time: not a cause any more
         return result
+
+
+def _clip(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= ERROR_CHARS else text[: ERROR_CHARS - 1] + "…"
 
 
 def _canonical(arguments: str) -> str:

@@ -43,6 +43,9 @@ class Batch:
 class EngineReport:
     summary: str
     pages_written: list[str] = field(default_factory=list)
+    # The model's tool calls that failed ("write: missing argument 'content'"): a run that
+    # then changes nothing names them as its cause instead of a bare "no page changed".
+    call_errors: list[str] = field(default_factory=list)
 
 
 @dataclass

@@ -174,6 +174,15 @@ def snapshot_files(root: Path, rels: Iterable[str]) -> Snapshot:
     return found
 
 
+def _no_change_reason(report: EngineReport | None) -> str:
+    """Why a finished run changed nothing; when the model's calls failed, those failures are the
+    likely cause (a model that cannot form a call answers in text and stops), so they are named."""
+    why = "the engine finished but no content page changed"
+    if report is not None and report.call_errors:
+        why += "; the model's calls failed: " + "; ".join(report.call_errors)
+    return why
+
+
 def _is_content(rel: str, reserved: frozenset[str] = ROOT_NAV_FILES) -> bool:
     """A content page: markdown, not hidden, not one of the root navigation names (``reserved``)."""
     parts = rel.split("/")
@@ -547,7 +556,7 @@ class DreamRunner:
             restored = await asyncio.to_thread(tools.rollback)
             changes = ChangeSet(pages={root / r for r in restored})
             outcome = "failed" if report is None else "no_change"
-            why = error or "the engine finished but no content page changed"
+            why = error or _no_change_reason(report)
             return await self._failed(state, dates, watermark, outcome, why, changes)
         originals = {r: tools.originals[r] for r in await asyncio.to_thread(tools.changed_files)}
         diffs = await asyncio.to_thread(lambda: unified_diffs(_present(originals), snapshot_files(root, originals)))

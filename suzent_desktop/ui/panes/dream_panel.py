@@ -105,7 +105,13 @@ def _no_pages_reason(row: dict) -> str:
         return "This run is known from log.md only: the pages it changed were not recorded."
     if row.get("outcome") == "lint":
         return "A lint pass changes no pages; its findings are in the Lint tab."
-    return "This run changed no pages."
+    reason = str(row.get("reason") or "").strip()
+    return f"This run changed no pages: {reason}" if reason else "This run changed no pages."
+
+
+def _row_summary(row: dict) -> str:
+    """A failed or empty run has no summary; its reason is what the user needs to see instead."""
+    return str(row.get("summary") or row.get("reason") or "")
 
 
 def run_key(batch: Any, pages: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -313,7 +319,7 @@ class DreamPanel(Pane):
             recorded = row.get("pages_changed")
             pages = list(recorded or [])
             batch_text = f"{batch[0]} … {batch[-1]}" if len(batch) > 1 else (batch[0] if batch else "")
-            summary = " ".join(str(row.get("summary") or "").split())
+            summary = " ".join(_row_summary(row).split())
             item = QTreeWidgetItem(
                 [
                     str(row.get("date") or ""),
@@ -326,7 +332,7 @@ class DreamPanel(Pane):
             if recorded is None:
                 item.setToolTip(3, "Known from log.md only: the pages this run changed were not recorded")
             item.setData(0, RUN_ROLE, row)
-            item.setToolTip(4, str(row.get("summary") or ""))
+            item.setToolTip(4, _row_summary(row))
             color = OUTCOME_COLORS.get(str(row.get("outcome")))
             if color:
                 item.setForeground(1, QBrush(QColor(color)))
