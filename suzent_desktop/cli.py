@@ -3,8 +3,9 @@
 Importing this module stays cheap (no Qt, LanceDB or litellm): each command imports the
 engine it needs, so ``--help`` and ``doctor`` answer at once. Exit codes: 0 success, 1 a
 handled error (the message on stderr names the file, line or setting at fault; with ``--json``
-stdout also gets ``{"error", "file", "line"}``), 2 bad usage. ``SUZENT_*`` environment
-variables that name no setting are warned about on stderr.
+stdout also gets ``{"error", "file", "line"}``), 2 bad usage (with ``--json`` the same document,
+file and line null). ``SUZENT_*`` environment variables that name no setting are warned about
+on stderr.
 
 Behaviour where the interface left a choice:
 
@@ -48,7 +49,7 @@ import shlex
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NoReturn, TextIO
 
 from suzent_desktop.core.documents import SOURCES, captured_turn, fact_dict, hit_dict
 from suzent_desktop.core.documents import is_handled_error as _core_handles
@@ -58,6 +59,23 @@ PROG = "suzent-desktop"
 
 class CliError(Exception):
     """A handled failure: printed on stderr, exit code 1."""
+
+
+class UsageError(Exception):
+    """Bad usage argparse found (exit code 2), raised instead of exiting so that ``main`` can
+    also answer it as the ``--json`` error document a script reads for every other failure."""
+
+    def __init__(self, parser: argparse.ArgumentParser, message: str) -> None:
+        super().__init__(f"{parser.prog}: {message}")
+        self.parser = parser
+        self.message = message
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with usage errors raised as :class:`UsageError` (subcommand parsers inherit it)."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(self, message)
 
 
 # -- output helpers ----------------------------------------------------------------
@@ -92,7 +110,7 @@ def _common() -> argparse.ArgumentParser:
 
 def build_parser() -> argparse.ArgumentParser:
     common = _common()
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog=PROG,
         description="A long-term memory you can see, search, edit and trust: daily logs, a notebook vault, a search index.",
     )
@@ -183,9 +201,12 @@ def _unit_float(text: str) -> float:
 # -- entry point ---------------------------------------------------------------------
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
+    arguments = list(sys.argv[1:] if argv is None else argv)
     try:
-        args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
-    except SystemExit as exc:  # argparse: 0 for --help, 2 for bad usage
+        args = parser.parse_args(arguments)
+    except UsageError as exc:
+        return _usage_error(exc, as_json=_wants_json(arguments))
+    except SystemExit as exc:  # argparse: 0 for --help and --version
         return int(exc.code or 0) if not isinstance(exc.code, str) else 2
     out = Output(bool(args.json))
     command = args.command or "gui"
@@ -209,6 +230,27 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(json.dumps(error_document(exc), ensure_ascii=False), file=out.out)
         out.warn(f"{PROG}: error: {exc}")
         return 1
+
+
+def _usage_error(exc: UsageError, *, as_json: bool) -> int:
+    """Bad usage: argparse's usage and message on stderr as always, plus the JSON error document
+    on stdout with ``--json`` (a script parsing stdout must not get an empty answer); exit 2."""
+    if as_json:
+        print(json.dumps(error_document(exc), ensure_ascii=False), file=sys.stdout)
+    exc.parser.print_usage(sys.stderr)
+    print(f"{exc.parser.prog}: error: {exc.message}", file=sys.stderr)
+    return 2
+
+
+def _wants_json(arguments: list[str]) -> bool:
+    """Whether ``--json`` (or an abbreviation argparse accepts) was given, read leniently: the
+    command line is wrong in some other way, so the real parser has no answer to ask."""
+    probe = argparse.ArgumentParser(add_help=False, exit_on_error=False)
+    probe.add_argument("--json", action="store_true")
+    try:
+        return bool(probe.parse_known_args(arguments)[0].json)
+    except (argparse.ArgumentError, SystemExit):
+        return False
 
 
 def error_document(exc: BaseException) -> dict[str, Any]:

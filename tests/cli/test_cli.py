@@ -55,6 +55,26 @@ def test_bad_usage_exits_two(argv: list[str], capsys: pytest.CaptureFixture[str]
     assert "usage:" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    "argv, named",
+    [(["--json", "bogus"], "bogus"), (["search", "--json"], "query"), (["--json", "search", "x", "--limit", "0"], "--limit"),
+     (["remember", "--js"], "text"), (["--frobnicate", "--json", "status"], "--frobnicate")],
+)
+def test_bad_usage_with_json_prints_the_json_error_document(argv: list[str], named: str,
+                                                            capsys: pytest.CaptureFixture[str]):
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    doc = json.loads(captured.out)
+    assert set(doc) == {"error", "file", "line"} and doc["file"] is None and doc["line"] is None
+    assert named in doc["error"]
+    assert "usage:" in captured.err  # the person at a terminal still gets argparse's usage
+
+
+def test_bad_usage_without_json_prints_nothing_on_stdout(capsys: pytest.CaptureFixture[str]):
+    assert main(["bogus", "--", "--json"]) == 2  # after "--" it is an argument, not the flag
+    assert capsys.readouterr().out == ""
+
+
 def test_importing_the_cli_stays_light():
     code = (
         "import sys, suzent_desktop.cli as c; c.build_parser();"
