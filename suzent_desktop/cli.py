@@ -137,7 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
     capture = add("capture", "capture one conversation turn given as JSON {user, assistant, session_id, timestamp?}")
     capture.add_argument("file", nargs="?", default="-", help="a JSON file, or - for stdin (default)")
 
-    search = add("search", "hybrid search over logs, notebook pages and core files")
+    search = add("search", "hybrid search over daily logs, notebook pages, core files and conversation transcripts")
     search.add_argument(
         "query",
         help='words, with operators: tag:name path:folder "exact phrase" -word (a query starting with "-": put -- first)',

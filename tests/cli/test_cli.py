@@ -45,6 +45,13 @@ def test_help_exits_zero(capsys: pytest.CaptureFixture[str]):
         assert command in out
 
 
+def test_search_help_names_every_source_it_searches(capsys: pytest.CaptureFixture[str]):
+    assert main(["search", "--help"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    for source in ("daily logs", "notebook pages", "core files", "transcripts"):
+        assert source in out
+
+
 @pytest.mark.parametrize(
     "argv",
     [["bogus"], ["search"], ["search", "x", "--limit", "0"], ["search", "x", "--source", "web"], ["remember"],
