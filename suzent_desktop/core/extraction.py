@@ -4,7 +4,8 @@ With ``extraction_model`` set, the model is asked for structured JSON
 (``{"facts": [{"category", "content", "tags", "importance"}]}``) at low temperature. The
 answer is validated field by field; a malformed answer is retried once with the problem
 named, and a second malformed answer raises :class:`ExtractionError` so the caller writes
-nothing (a half-understood turn is worse than a reported failure).
+no fact (a half-understood turn is worse than a reported failure; the capture path has kept
+the turn in its transcript already, and its message says where).
 
 A model's facts must be *grounded* in the turn (small models invent, and copy their
 instructions). The overlap rule: take the fact's content words (lower-cased words of two or
@@ -14,7 +15,10 @@ with a word of the turn ("adopted" ~ "adopting"). A fact is kept when at least t
 its content words are supported and at least one of them is in the user's own words.
 Unsupported facts are dropped and counted. An answer that repeats the schema or the prompt's
 example ("User prefers tea" when the turn never mentions tea, "one self-contained statement…")
-is an echo: nothing of it is written. An empty user side is not sent to the model at all.
+is an echo: nothing of it is written, and the note says it was an echo. Schema text in any field
+(a category copied as "preference|work|…") is found before validation, so it is reported as an
+echo rather than as a malformed answer, and the model is not asked again for the same copy.
+An empty user side is not sent to the model at all.
 
 Without a model, :class:`OfflineExtractor` reads the *user's* side of the turn with general
 rules for first-person statements, so a user without an API key still gets a working memory.
@@ -61,7 +65,8 @@ _CATEGORY_RE = re.compile(r"^[a-z][a-z0-9_-]*$")
 
 
 class ExtractionError(RuntimeError):
-    """The extraction model failed or kept answering in the wrong shape; nothing was written."""
+    """The extraction model failed or kept answering in the wrong shape; no fact was written
+    (the capture path keeps the turn itself in its transcript first and says where)."""
 
 
 def turn_to_text(user: str, assistant: str) -> str:
@@ -99,6 +104,25 @@ _SYSTEM_PROMPT = (
 
 class _Invalid(ValueError):
     pass
+
+
+class _Echo(ValueError):
+    """The answer repeats the schema or the prompt's text in a field; the message names the field."""
+
+
+def _raw_echo(payload: Any) -> str | None:
+    """The first field of a raw answer that copies the schema hint ("facts[0].category"), or None.
+
+    Read before validation: an echoed category ("preference|work…") is not a lowercase word, and
+    validation alone would call it a malformed answer and ask again for the same copy.
+    """
+    items = payload if isinstance(payload, list) else payload.get("facts") if isinstance(payload, dict) else None
+    for index, item in enumerate(items if isinstance(items, list) else []):
+        for key, value in item.items() if isinstance(item, dict) else ():
+            text = " ".join(str(v) for v in value) if isinstance(value, list) else str(value)
+            if any(mark in text.lower() for mark in _ECHO_MARKS):
+                return f"facts[{index}].{key}"
+    return None
 
 
 def _validate(payload: Any) -> list[Fact]:
@@ -165,9 +189,12 @@ async def _extract_with_model(
             payload = await complete_json(
                 model, messages, schema_hint=SCHEMA_HINT, timeout=timeout, temperature=0.1
             )
+            echoed = _raw_echo(payload)
+            if echoed:
+                raise _Echo(echoed)
             return _validate(payload)
         except LLMTimeout as exc:  # a slow model is not a malformed one: say which it was, and do not wait twice
-            raise ExtractionError(f"extraction model {model}: timed out, nothing written ({exc})") from exc
+            raise ExtractionError(f"extraction model {model}: timed out, no facts written ({exc})") from exc
         except (_Invalid, LLMError) as exc:
             problem = str(exc)
             if attempt == 0:
@@ -175,7 +202,7 @@ async def _extract_with_model(
                     *messages,
                     {"role": "user", "content": f"Your previous answer was unusable ({problem}). Answer again."},
                 ]
-    raise ExtractionError(f"extraction model {model}: malformed answer twice, nothing written ({problem})")
+    raise ExtractionError(f"extraction model {model}: malformed answer twice, no facts written ({problem})")
 
 
 async def extract_facts(
@@ -202,9 +229,15 @@ async def extract_facts(
             from suzent_desktop.core import llm as llm_module
 
             llm = llm_module
-        facts = await _extract_with_model(
-            turn_text, settings.extraction_model, llm.complete_json, settings.llm_timeout_seconds, when
-        )
+        try:
+            facts = await _extract_with_model(
+                turn_text, settings.extraction_model, llm.complete_json, settings.llm_timeout_seconds, when
+            )
+        except _Echo as echo:  # like an echoed fact below: nothing of the answer is written, and it is said
+            if notes is not None:
+                notes.append(f"extraction model {settings.extraction_model}: the answer repeats the schema or "
+                             f"the prompt's example ({echo}); no facts written")
+            return []
         kept, note = ground(facts, user, assistant)
         if note and notes is not None:
             notes.append(f"extraction model {settings.extraction_model}: {note}")

@@ -159,10 +159,13 @@ class MemoryManager:
                 await extraction.extract_facts(turn_text, self.settings, when=turn_time, notes=notes, people=people)
             )
             people.update(extraction.known_people(f.content for f in facts))
-        except extraction.ExtractionError:
-            if paths:  # the turn itself is kept and findable even though no fact came out of it
-                await self.indexer.sync_paths(paths)
-            raise
+        except extraction.ExtractionError as exc:
+            if turn is None:
+                raise
+            # The turn itself is kept and findable even though no fact came out of it: say where,
+            # so the message does not read as if the conversation were lost.
+            await self.indexer.sync_paths(paths)
+            raise extraction.ExtractionError(f"{exc}; the turn is kept in {turn.path}:{turn.line}") from exc
         changes.errors += notes
         if turn is not None:
             facts = [dataclasses.replace(f, turn=turn.id) for f in facts]

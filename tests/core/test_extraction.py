@@ -137,6 +137,28 @@ async def test_capture_writes_nothing_when_extraction_fails(home, clock, monkeyp
     assert not manager.archive.path_for(manager.today()).exists()
 
 
+@pytest.mark.parametrize("keep", [True, False])
+async def test_a_failed_extraction_says_no_facts_were_written_and_where_the_turn_is_kept(home, clock, monkeypatch,
+                                                                                        keep: bool):
+    manager = make_manager(home, clock, extraction_model=MODEL, memory_keep_transcripts=keep)
+    real = llm.complete_json
+
+    async def garbage(model, messages, **kwargs):
+        return await real(model, messages, mock_response="no json here", **kwargs)
+
+    monkeypatch.setattr(llm, "complete_json", garbage)
+    with pytest.raises(ExtractionError) as err:
+        await manager.process_conversation_turn_for_memories("I work at Contoso", "ok", "s1")
+    message = str(err.value)
+    assert "nothing written" not in message and "no facts written" in message
+    turn = manager.last_turn
+    if keep:
+        assert f"the turn is kept in {turn.path}:{turn.line}" in message
+        assert turn.path.is_file()
+    else:
+        assert turn is None and "kept" not in message
+
+
 async def test_capture_keeps_importance_and_refreshes_memory_md(home, clock, monkeypatch):
     manager = make_manager(home, clock, extraction_model=MODEL)
     real = llm.complete_json
@@ -321,11 +343,20 @@ async def test_an_answer_that_echoes_the_schema_or_the_example_writes_nothing(ec
     answer = facts_json(echo, {"category": "event", "content": "User adopted a greyhound named Biscuit"})
     fake = MockJSON(answer, answer)
     notes: list[str] = []
-    try:
-        facts = await extract_facts(TURN, Settings(extraction_model=MODEL), llm=fake, notes=notes)
-    except ExtractionError:
-        facts = []  # an invalid category is refused by validation before grounding
+    facts = await extract_facts(TURN, Settings(extraction_model=MODEL), llm=fake, notes=notes)
     assert facts == []
+    # an echo in any field (an invalid category too) is named as an echo, not as a malformed answer
+    assert len(notes) == 1 and "repeats the schema or the prompt's example" in notes[0], notes
+
+
+async def test_a_schema_echo_in_the_category_is_reported_as_an_echo():
+    echo = {"category": "preference|work|people|place|plan|date|health|general (one lowercase word)",
+            "content": "User adopted a greyhound named Biscuit", "tags": ["short", "keywords"], "importance": 0.5}
+    fake = MockJSON(facts_json(echo), facts_json(echo))
+    notes: list[str] = []
+    assert await extract_facts(TURN, Settings(extraction_model=MODEL), llm=fake, notes=notes) == []
+    assert notes == [f"extraction model {MODEL}: the answer repeats the schema or the prompt's example "
+                     "(facts[0].category); no facts written"]
 
 
 async def test_the_example_is_a_fact_when_the_user_said_it():
