@@ -18,6 +18,8 @@ from typing import Any
 
 log = logging.getLogger(__name__)
 
+GIL_TURN_SECONDS = 0.001  # while the window is up (CPython's default is 0.005)
+
 # Imported by the engine on first use (the first dream, the first page rendered from a dream's
 # diff): imported here on a worker once the window is up, so no first use imports on the GUI thread.
 WARM_MODULES = (
@@ -69,6 +71,10 @@ def show_window(services: Any) -> Any:
     window.setWindowIcon(app_icon())
     window.show()
     gc_policy.install()
+    # Worker threads (embedding, pane scans) take turns on the GIL every 5 ms by default, and a
+    # waiting GUI thread competes with every other waiting worker: with three busy workers it lost
+    # the draw often enough to wait 150-200 ms. Shorter turns keep its waits short.
+    sys.setswitchinterval(GIL_TURN_SECONDS)
     warm_imports()
     return window
 
