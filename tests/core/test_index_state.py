@@ -182,18 +182,25 @@ async def test_a_paragraph_moved_to_another_page_keeps_its_vector(layout, clock,
 
 
 # -- staleness: cached while a watcher reports changes --------------------------------------------
-async def test_stale_files_come_from_the_cache_while_watched_and_the_vault_is_not_walked(
-    layout, clock, vault, monkeypatch
-) -> None:
+async def _watched(layout, clock, monkeypatch) -> tuple[list[Path], Indexer, list]:
+    """Ten pages indexed by a watched indexer (the first pass walks: nothing is known yet); every later
+    walk of the vault is recorded in the returned list."""
     from suzent_desktop.core import indexer as indexer_module
 
     pages = _pages(layout, 10)
     indexer = Indexer(layout, CountingEmbedder(), clock)
     indexer.watch(True)
     await indexer.sync()
-    walks = []
+    walks: list = []
     real_walk = indexer_module._walk
     monkeypatch.setattr(indexer_module, "_walk", lambda *a: walks.append(a) or real_walk(*a))
+    return pages, indexer, walks
+
+
+async def test_stale_files_come_from_the_cache_while_watched_and_the_vault_is_not_walked(
+    layout, clock, vault, monkeypatch
+) -> None:
+    pages, indexer, walks = await _watched(layout, clock, monkeypatch)
 
     assert indexer.stale_paths() == []
     pages[3].write_text("# Page 3\n\nChanged by hand.\n", encoding="utf-8")
@@ -221,15 +228,7 @@ async def test_stale_files_come_from_the_cache_while_watched_and_the_vault_is_no
 async def test_a_watched_pass_reads_what_the_watcher_named_and_walks_only_when_asked(
     layout, clock, vault, monkeypatch
 ) -> None:
-    from suzent_desktop.core import indexer as indexer_module
-
-    pages = _pages(layout, 10)
-    indexer = Indexer(layout, CountingEmbedder(), clock)
-    indexer.watch(True)
-    await indexer.sync()  # the first pass walks: nothing is known yet
-    walks = []
-    real_walk = indexer_module._walk
-    monkeypatch.setattr(indexer_module, "_walk", lambda *a: walks.append(a) or real_walk(*a))
+    pages, indexer, walks = await _watched(layout, clock, monkeypatch)
 
     assert (await indexer.sync()).rows_added == 0 and walks == []  # a no-op pass after a dream, say
     pages[2].write_text("# Page 2\n\nAbout a harpsichord now.\n", encoding="utf-8")
