@@ -732,13 +732,18 @@ class Indexer:
         if stat == (plan.mtime, plan.size):
             self._rediff(plan, current)
             return plan
-        vectors = {r.id: r.vector for r in plan.rows if r.vector is not None}
-        self._inflight_paths.pop(plan.source.key, None)  # ours: written right after this
+        return self._read_again(source, current, stones, {r.id: r.vector for r in plan.rows if r.vector is not None})
+
+    def _read_again(
+        self, source: _Source, current: FileState | None, stones: set[str], vectors: dict[str, np.ndarray]
+    ) -> _Plan | None:
+        """A plan of ``source`` made anew against ``current``, keeping the vectors already embedded."""
+        with self._state_lock:
+            self._inflight_paths.pop(source.key, None)  # ours: written right after this
         again = self._plan(source, current, stones, True)
-        if again is None:
-            return None
-        for row in again.rows:
-            row.vector = vectors.get(row.id)
+        if again is not None:
+            for row in again.rows:
+                row.vector = vectors.get(row.id)
         return again
 
     def _replanned(self, plans: list[_Plan], stones: set[str]) -> list[_Plan]:
@@ -748,13 +753,9 @@ class Indexer:
         for plan in plans:
             with self._state_lock:
                 current = self.state.files.get(plan.source.key)
-                self._inflight_paths.pop(plan.source.key, None)  # ours: written right after this
-            again = self._plan(plan.source, current, stones, True) if not plan.error else plan
-            if again is None:
-                continue
-            for row in again.rows:
-                row.vector = vectors.get(row.id)
-            fresh.append(again)
+            again = plan if plan.error else self._read_again(plan.source, current, stones, vectors)
+            if again is not None:
+                fresh.append(again)
         return fresh
 
     @staticmethod
@@ -1068,13 +1069,20 @@ class Indexer:
         memory = self._memory_sources()
         # besides what the watcher named: files a pass failed on or found rows missing for
         redo = {k for k, f in files.items() if (f.dirty or k in failed) and self._in_vault(k)}
-        candidates = {k: self._source_for(Path(k)) for k in cached | redo}
+        present, behind, vanished = self._named(cached | redo, files, failed)
+        behind |= self._behind(memory, files, failed)
+        gone = [k for k in files if not self._in_vault(k) and k not in memory] + vanished
+        return [s for s in {**present, **memory}.values() if s.key in behind], gone, cached
+
+    def _named(
+        self, keys: set[str], files: dict[str, FileState], failed: set[str]
+    ) -> tuple[dict[str, _Source], set[str], list[str]]:
+        """Vault files named by the watcher's cache: those there now, which of them are behind,
+        and those gone that still have rows."""
+        candidates = {k: self._source_for(Path(k)) for k in keys}
         present = {k: src for k, src in candidates.items() if src is not None}
-        sources = {**present, **memory}
-        behind = self._behind(sources, files, failed)
-        gone = [k for k in files if not self._in_vault(k) and k not in memory]
-        gone += [k for k, src in candidates.items() if src is None and k in files]
-        return [s for s in sources.values() if s.key in behind], gone, cached
+        gone = [k for k, src in candidates.items() if src is None and k in files]
+        return present, self._behind(present, files, failed), gone
 
     def _report_problem(self, changes: ChangeSet) -> None:
         with self._state_lock:
@@ -1696,9 +1704,8 @@ class Indexer:
         if vault is not None:
             found = self._behind(vault, files, failed) | {k for k in files if k not in vault and self._in_vault(k)}
         else:
-            candidates = {k: self._source_for(Path(k)) for k in cached}
-            present = {k: src for k, src in candidates.items() if src is not None}
-            found = self._behind(present, files, failed) | {k for k, src in candidates.items() if src is None and k in files}
+            _present, behind, gone = self._named(cached, files, failed)
+            found = behind | set(gone)
         with self._state_lock:
             self._stale_vault = found
             self._cache_epoch = epoch
