@@ -25,6 +25,7 @@ from suzent_desktop.core.notebook import Notebook
 from suzent_desktop.core.recall import RecallLog
 from suzent_desktop.core.tombstones import Tombstones
 from suzent_desktop.core.transcripts import Transcripts
+from suzent_desktop.core.vault import Vault
 from suzent_desktop.settings import Settings, load_settings
 
 if TYPE_CHECKING:
@@ -52,6 +53,7 @@ class Home:
     transcripts: Transcripts
     recall: RecallLog
     forget_journal: ForgetJournal
+    vault: Vault  # the vault's files, links, tags, aliases and headings, walked on first use
 
     def days(self) -> Days:
         """Where each day stands now (the one place for today/pending/consolidated/skipped)."""
@@ -118,6 +120,7 @@ def open_home(
         transcripts=transcripts,
         recall=RecallLog(layout),
         forget_journal=ForgetJournal(layout.forget_journal_file),
+        vault=Vault(layout),
     )
 
 

@@ -523,3 +523,45 @@ def _inline_text(children: list[Any]) -> str:
             parts.append(_inline_text(child.children or []))
     text = _CALLOUT_RE.sub("", _TASK_RE.sub("", "".join(parts)))
     return text.replace("==", "")
+
+
+# -- a page at once ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Outline:
+    """What the vault model keeps of a page: its links (with their lines), tags, aliases and headings."""
+
+    links: tuple[tuple[int, Link], ...]  # (1-based line, link), outside code and frontmatter
+    tags: tuple[str, ...]
+    aliases: tuple[str, ...]
+    headings: tuple[tuple[int, int, str], ...]  # (1-based line, level, title)
+
+
+def outline(text: str) -> Outline:
+    """A page read once for every fact the vault model answers: the code spans are found once and
+    shared by links, tags and headings (the rules are those of :func:`links`, :func:`tags`, :func:`headings`)."""
+    meta = frontmatter(text) if text.startswith("---") else {}
+    spans = prose_spans(text)
+    found = _links_in(text, spans)
+    starts = _line_starts(text)
+    tag_list = [t.lstrip("#") for t in meta_list(meta, "tags")]
+    if "#" in text:
+        taken = [(link.start, link.end) for link in found]
+        for start, end in spans:
+            for match in _TAG_RE.finditer(text, start, end):
+                if not any(a <= match.start() < b for a, b in taken):
+                    tag_list.append(match.group("tag"))
+    heads: list[tuple[int, int, str]] = []
+    if "#" in text:
+        code = block_code_lines(text) if ("```" in text or "~~~" in text or "    " in text or "\t" in text
+                                           or text.startswith("---")) else set()
+        for index, line in enumerate(text.splitlines()):
+            if index not in code and line.lstrip(" ").startswith("#"):
+                match = _HEADING_RE.match(line)
+                if match:
+                    heads.append((index + 1, len(match.group("level")), (match.group("title") or "").strip()))
+    return Outline(
+        links=tuple((bisect_right(starts, link.start), link) for link in found if link.target),
+        tags=tuple(dict.fromkeys(tag_list)),
+        aliases=tuple(meta_list(meta, "aliases")),
+        headings=tuple(heads),
+    )

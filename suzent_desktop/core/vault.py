@@ -1,0 +1,519 @@
+"""The vault's state, owned once: every file with its kind, every page's links, tags, aliases and headings.
+
+Before this model each consumer (the window's panes, the editor, lint, the dream's tools, vault
+operations) walked the vault and parsed its pages on its own, each cache stale in its own way,
+and the command line and the MCP server could not ask for backlinks or tags at all. A
+:class:`Vault` is built lazily, with one walk of the vault on first use and one read of each page
+the first time a question needs page contents. After that it is kept current by
+:meth:`Vault.apply`, fed by the file watcher, by operations and by the engines' change-sets: only
+the paths they name are looked at again.
+
+Questions are answered by a :class:`VaultSnapshot`: an immutable copy a worker thread may read
+while the window applies the next change. :meth:`Vault.snapshot` hands out the current one
+(built again only after a change).
+
+The kind of every path is decided here, by :func:`classify`, and nowhere else: a daily log or a
+core file kept inside the vault is a log or a core file, never a page.
+"""
+
+from __future__ import annotations
+
+import enum
+import os
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from suzent_desktop.core.canvas import canvas_markdown, is_canvas
+from suzent_desktop.core.layout import ROOT_NAV_FILES, Layout
+from suzent_desktop.core.links import VaultIndex, vault_files
+from suzent_desktop.core.markdown import Link, Outline, outline
+from suzent_desktop.core.mentions import Mention, unlinked_mentions
+from suzent_desktop.core.query import normalize_tag, tag_matches
+from suzent_desktop.core.tags import TagNode, tag_tree
+from suzent_desktop.core.text import decode_lenient
+
+MENTIONS_LIMIT = 200  # a very common name (a page called "A") would list every page
+
+
+class Kind(enum.Enum):
+    """What a path is to the program: one classifier, used by every part of it."""
+
+    PAGE = "page"  # a markdown content page of the vault
+    CANVAS = "canvas"  # a JSON Canvas board of the vault
+    ATTACHMENT = "attachment"  # any other vault file (an image, a PDF)
+    NAV = "nav"  # the program's own index.md, log.md or schema.md at the vault's root
+    LOG = "log"  # a daily log
+    CORE = "core"  # MEMORY.md, persona.md, user.md
+    TRANSCRIPT = "transcript"  # a day's conversation transcript
+    HIDDEN = "hidden"  # inside a hidden folder of the vault (.state, .obsidian, .trash) or a hidden file
+    OUTSIDE = "outside"  # none of the above: outside the vault, or another file of the memory folder
+
+
+def classify(layout: Layout, path: Path) -> Kind:
+    """The kind of ``path``, from its place alone (the disk is read only to tell the program's own
+    navigation files from a user's file of the same name).
+
+    The memory folder is looked at before the vault, so a daily log or a core file kept inside
+    the vault is a log or a core file, not a page.
+    """
+    path = Path(path)
+    if path in layout.core_files:
+        return Kind.CORE
+    suffix = path.suffix.lower()
+    if path.parent == layout.archive_dir and suffix == ".md":
+        return Kind.LOG
+    if path.parent == layout.transcripts_dir and suffix == ".jsonl":
+        return Kind.TRANSCRIPT
+    root = layout.notebook_dir
+    if layout.memory_dir != root and path.is_relative_to(layout.memory_dir):
+        return Kind.OUTSIDE  # the memory folder's other files are not the vault's, even inside it
+    try:
+        relative = path.relative_to(root)
+    except ValueError:
+        return Kind.OUTSIDE
+    if not relative.parts:
+        return Kind.OUTSIDE
+    if any(part.startswith(".") for part in relative.parts):
+        return Kind.HIDDEN
+    if is_canvas(path):
+        return Kind.CANVAS
+    if suffix != ".md":
+        return Kind.ATTACHMENT
+    if len(relative.parts) == 1 and _program_nav(layout, relative.name):
+        return Kind.NAV
+    return Kind.PAGE
+
+
+def _program_nav(layout: Layout, name: str) -> bool:
+    """A root file the program keeps (its index/log/schema, under the plain or the alternate name)."""
+    lower = name.lower()
+    if lower not in layout.reserved_root_names():
+        return False
+    # The user's own index.md/log.md/schema.md stays a page; the program then uses its alternate name.
+    return not (name not in layout.app_nav_names() and lower in ROOT_NAV_FILES)
+
+
+LINKING_KINDS = frozenset({Kind.PAGE, Kind.CANVAS, Kind.NAV})  # files whose links count
+
+
+@dataclass(frozen=True)
+class VaultFile:
+    """One file of the vault as the walk found it."""
+
+    path: Path
+    kind: Kind
+    stat: tuple[int, int] | None  # (mtime_ns, size); None when it could not be read
+
+
+@dataclass(frozen=True)
+class PageFacts:
+    """A page's outline and its text (for unlinked mentions), read at ``stat``."""
+
+    stat: tuple[int, int] | None
+    outline: Outline
+    text: str
+
+
+@dataclass(frozen=True)
+class Backlink:
+    """A page linking to another: where the first such link stands, and its line as context."""
+
+    source: Path
+    line: int
+    context: str
+
+
+def _stat(path: Path) -> tuple[int, int] | None:
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return stat.st_mtime_ns, stat.st_size
+
+
+def _link_name(target: str) -> str:
+    """The key a link is filed under: its last path part, lower case, ``.md`` dropped (what it can name)."""
+    name = target.strip().replace("\\", "/").rstrip("/").rsplit("/", 1)[-1].lower()
+    return name[:-3] if name.endswith(".md") else name
+
+
+def read_facts(path: Path, stat: tuple[int, int] | None) -> PageFacts:
+    """A page or board read and outlined (an unreadable file has no links, tags or headings)."""
+    try:
+        text = decode_lenient(path.read_bytes())[0]
+    except OSError:
+        text = ""
+    source = canvas_markdown(text) if is_canvas(path) else text
+    return PageFacts(stat, outline(source), source)
+
+
+class VaultSnapshot:
+    """The vault as it stood at one moment: safe to read from any thread, never changed."""
+
+    def __init__(
+        self,
+        root: Path,
+        files: dict[str, VaultFile],
+        names: VaultIndex,
+        facts: dict[str, PageFacts] | None,
+        linkers: dict[str, frozenset[str]],
+        tagged: dict[str, tuple[str, ...]],
+    ) -> None:
+        self.root = root
+        self._files = files
+        self._names = names
+        self._facts = facts
+        self._linkers = linkers  # link name -> pages holding a link with that name
+        self._tagged = tagged  # page -> its tags (pages without tags left out)
+
+    # -- files ---------------------------------------------------------------------------------
+    @property
+    def parsed(self) -> bool:
+        """Whether the pages' contents are in this snapshot (links, tags, aliases, headings)."""
+        return self._facts is not None
+
+    def files(self, *kinds: Kind) -> list[Path]:
+        """The vault's files (of these kinds), sorted by path."""
+        wanted = set(kinds)
+        return sorted(f.path for f in self._files.values() if not wanted or f.kind in wanted)
+
+    def pages(self) -> list[Path]:
+        return self.files(Kind.PAGE)
+
+    def kind(self, path: Path) -> Kind | None:
+        """The kind of a file the walk found, None for one it did not."""
+        found = self._files.get(str(path))
+        return found.kind if found else None
+
+    def stat(self, path: Path) -> tuple[int, int] | None:
+        found = self._files.get(str(path))
+        return found.stat if found else None
+
+    def __len__(self) -> int:
+        return len(self._files)
+
+    # -- names and links -----------------------------------------------------------------------
+    @property
+    def index(self) -> VaultIndex:
+        """The resolver over every file (do not change it: it belongs to this snapshot)."""
+        return self._names
+
+    def resolve(self, target: str, source: Path | None = None) -> Path | None:
+        return self._names.resolve(target, source)
+
+    def resolve_link(self, link: Link, source: Path | None = None) -> Path | None:
+        return self._names.resolve_link(link, source)
+
+    def link_target_for(self, page: Path) -> str:
+        return self._names.link_target_for(page)
+
+    def _need_facts(self) -> dict[str, PageFacts]:
+        if self._facts is None:
+            raise RuntimeError("this snapshot holds no page contents; ask Vault.snapshot(parsed=True)")
+        return self._facts
+
+    def _page_facts(self, path: Path) -> PageFacts | None:
+        return self._need_facts().get(str(path))
+
+    def links(self, page: Path) -> list[tuple[int, Link]]:
+        """(line, link) of every link of a page or board."""
+        facts = self._page_facts(page)
+        return list(facts.outline.links) if facts else []
+
+    def backlinks(self, target: Path) -> list[Backlink]:
+        """Pages and boards whose links name ``target`` (by the one resolver), one entry each, by path."""
+        target = Path(target)
+        keys = {_link_name(target.name)}
+        found: list[Backlink] = []
+        sources: set[str] = set()
+        for key in keys:
+            sources |= self._linkers.get(key, frozenset())
+        for source in sorted(sources):
+            if source == str(target):
+                continue
+            facts = self._page_facts(Path(source))
+            if facts is None:
+                continue
+            page = Path(source)
+            for line, link in facts.outline.links:
+                if _link_name(link.target) in keys and self._names.resolve_link(link, page) == target:
+                    board = is_canvas(page)  # a board's lines are its JSON's: open it at the top
+                    found.append(Backlink(page, 1 if board else line, "" if board else _line_text(facts.text, line)))
+                    break
+        return found
+
+    def unlinked_mentions(self, target: Path, limit: int = MENTIONS_LIMIT) -> list[Mention]:
+        """Where other pages write ``target``'s name or one of its aliases without a link."""
+        names = self.names_of(target)
+        found: list[Mention] = []
+        facts = self._need_facts()
+        for key in sorted(facts):
+            file = self._files.get(key)
+            if key == str(target) or file is None or file.kind != Kind.PAGE:
+                continue
+            found += unlinked_mentions(file.path, facts[key].text, names)
+            if len(found) >= limit:
+                return found[:limit]
+        return found
+
+    # -- aliases, names, headings --------------------------------------------------------------
+    def aliases(self, page: Path) -> list[str]:
+        facts = self._page_facts(page)
+        return list(facts.outline.aliases) if facts else []
+
+    def all_aliases(self) -> dict[Path, list[str]]:
+        """Every page with frontmatter aliases, and them."""
+        return {Path(k): list(f.outline.aliases) for k, f in (self._facts or {}).items() if f.outline.aliases}
+
+    def names_of(self, page: Path) -> list[str]:
+        """What a page answers to in prose: its name and its aliases."""
+        names = [Path(page).stem, *self.aliases(page)] if str(page) in self._files else [Path(page).stem]
+        return list(dict.fromkeys(n.strip() for n in names if n.strip()))
+
+    def headings(self, page: Path) -> list[tuple[int, int, str]]:
+        facts = self._page_facts(page)
+        return list(facts.outline.headings) if facts else []
+
+    # -- tags ----------------------------------------------------------------------------------
+    def tags_of(self, path: Path) -> tuple[str, ...]:
+        return self._tagged.get(str(path), ())
+
+    def tag_counts(self) -> dict[str, int]:
+        """Every tag (and each parent of a nested one), as first written, with the pages carrying it."""
+        counts: dict[str, int] = {}
+
+        def walk(nodes: list[TagNode]) -> None:
+            for node in nodes:
+                counts[node.tag] = node.count
+                walk(node.children)
+
+        walk(self.tag_tree())
+        return counts
+
+    def tag_tree(self) -> list[TagNode]:
+        self._need_facts()
+        return tag_tree(self._tagged[key] for key in self._tagged if self._page_kind(key))
+
+    def pages_with_tag(self, tag: str) -> list[Path]:
+        """Pages carrying ``tag`` or a tag nested under it (any case), by path."""
+        self._need_facts()
+        wanted = normalize_tag(tag)
+        return sorted(
+            Path(key) for key, found in self._tagged.items()
+            if self._page_kind(key) and any(tag_matches(wanted, t) for t in found)
+        )
+
+    def _page_kind(self, key: str) -> bool:
+        file = self._files.get(key)
+        return file is not None and file.kind == Kind.PAGE
+
+
+def _line_text(text: str, line: int) -> str:
+    lines = text.splitlines()
+    return lines[line - 1].strip() if 0 < line <= len(lines) else ""
+
+
+@dataclass
+class _State:
+    """The mutable model a :class:`Vault` keeps under its lock."""
+
+    files: dict[str, VaultFile] = field(default_factory=dict)
+    names: VaultIndex | None = None
+    facts: dict[str, PageFacts] | None = None
+    linkers: dict[str, frozenset[str]] = field(default_factory=dict)
+    tagged: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+class Vault:
+    """The one model of the vault a home owns; built on first use, then kept current by :meth:`apply`."""
+
+    def __init__(self, layout: Layout) -> None:
+        self.layout = layout
+        self.root = layout.notebook_dir
+        self._lock = threading.RLock()
+        self._state: _State | None = None
+        self._snapshot: VaultSnapshot | None = None
+        self.walks = 0  # full walks of the vault so far (one per open, unless refresh() is asked)
+
+    # -- building ------------------------------------------------------------------------------
+    def _walked(self) -> _State:
+        if self._state is None:
+            state = _State(names=VaultIndex(self.root))
+            for path in vault_files(self.root):
+                self._add_file(state, path)
+            self.walks += 1
+            self._state = state
+        return self._state
+
+    def _parsed(self) -> _State:
+        state = self._walked()
+        if state.facts is None:
+            state.facts = {}
+            for key, file in state.files.items():
+                if file.kind in LINKING_KINDS:
+                    self._read_page(state, key, file)
+        return state
+
+    def _add_file(self, state: _State, path: Path) -> None:
+        kind = classify(self.layout, path)
+        if kind in (Kind.HIDDEN, Kind.OUTSIDE):
+            return
+        key = str(path)
+        state.files[key] = VaultFile(path, kind, _stat(path))
+        assert state.names is not None
+        state.names.add(path)
+
+    def _read_page(self, state: _State, key: str, file: VaultFile) -> None:
+        assert state.facts is not None
+        self._drop_facts(state, key)
+        facts = read_facts(file.path, file.stat)
+        state.facts[key] = facts
+        for name in {_link_name(link.target) for _line, link in facts.outline.links}:
+            state.linkers[name] = state.linkers.get(name, frozenset()) | {key}
+        if facts.outline.tags:
+            state.tagged[key] = facts.outline.tags
+
+    def _drop_facts(self, state: _State, key: str) -> None:
+        old = state.facts.pop(key, None) if state.facts is not None else None
+        state.tagged.pop(key, None)
+        if old is None:
+            return
+        for name in {_link_name(link.target) for _line, link in old.outline.links}:
+            left = state.linkers.get(name, frozenset()) - {key}
+            if left:
+                state.linkers[name] = left
+            else:
+                state.linkers.pop(name, None)
+
+    def _remove_file(self, state: _State, key: str) -> None:
+        file = state.files.pop(key, None)
+        if file is None:
+            return
+        assert state.names is not None
+        state.names.remove(file.path)
+        self._drop_facts(state, key)
+
+    # -- reading -------------------------------------------------------------------------------
+    def snapshot(self, *, parsed: bool = True) -> VaultSnapshot:
+        """The vault as it stands now, for any thread. ``parsed=False`` spares reading the pages when
+        only files, kinds and names are needed (the first call then walks without reading)."""
+        with self._lock:
+            state = self._parsed() if parsed else self._walked()
+            if self._snapshot is not None and (self._snapshot.parsed or not parsed):
+                return self._snapshot
+            assert state.names is not None
+            names = VaultIndex(
+                self.root, dict(state.names.by_rel), {k: list(v) for k, v in state.names.by_name.items()}
+            )
+            self._snapshot = VaultSnapshot(
+                self.root,
+                dict(state.files),
+                names,
+                dict(state.facts) if state.facts is not None else None,
+                dict(state.linkers),
+                dict(state.tagged),
+            )
+            return self._snapshot
+
+    # Shortcuts for one question; several questions should share one snapshot.
+    def resolve(self, target: str, source: Path | None = None) -> Path | None:
+        return self.snapshot(parsed=False).resolve(target, source)
+
+    def backlinks(self, target: Path) -> list[Backlink]:
+        return self.snapshot().backlinks(target)
+
+    def unlinked_mentions(self, target: Path, limit: int = MENTIONS_LIMIT) -> list[Mention]:
+        return self.snapshot().unlinked_mentions(target, limit)
+
+    def tag_tree(self) -> list[TagNode]:
+        return self.snapshot().tag_tree()
+
+    def pages_with_tag(self, tag: str) -> list[Path]:
+        return self.snapshot().pages_with_tag(tag)
+
+    def kind(self, path: Path) -> Kind:
+        """The kind of any path (found by the walk or not): the one classifier."""
+        return classify(self.layout, Path(path))
+
+    # -- keeping current -----------------------------------------------------------------------
+    def apply(self, changes: object) -> None:
+        """Bring the model in line with what changed: paths (files or folders, present or gone), a
+        ``FileChanges`` of an operation or a ``ChangeSet`` of an engine. Nothing else is read.
+
+        Before the first walk there is nothing to keep current: the walk will see the change.
+        """
+        paths = changed_paths(changes)
+        with self._lock:
+            if self._state is None or not paths:
+                return
+            state = self._state
+            for path in paths:
+                self._apply_path(state, path)
+            self._snapshot = None
+
+    def _apply_path(self, state: _State, path: Path) -> None:
+        key = str(path)
+        if os.path.isdir(key):
+            inside = os.path.join(key, "")
+            present = set()
+            if self.kind(path / "x") not in (Kind.HIDDEN, Kind.OUTSIDE):
+                for found in vault_files(path):
+                    present.add(str(found))
+                    self._update_file(state, found)
+            for gone in [k for k in state.files if k.startswith(inside) and k not in present]:
+                self._remove_file(state, gone)
+            return
+        if not os.path.isfile(key):
+            inside = os.path.join(key, "")
+            for gone in [k for k in state.files if k == key or k.startswith(inside)]:
+                self._remove_file(state, gone)
+            return
+        self._update_file(state, path)
+
+    def _update_file(self, state: _State, path: Path) -> None:
+        key = str(path)
+        known = state.files.get(key)
+        stat = _stat(path)
+        if known is None:
+            self._add_file(state, path)
+            known = state.files.get(key)
+            if known is None:
+                return
+        elif known.stat != stat:
+            known = VaultFile(path, known.kind, stat)
+            state.files[key] = known
+        if state.facts is not None and known.kind in LINKING_KINDS:
+            facts = state.facts.get(key)
+            if facts is None or facts.stat != stat:
+                self._read_page(state, key, known)
+
+    def refresh(self) -> None:
+        """Forget everything: the next question walks the vault again (asked by the user)."""
+        with self._lock:
+            self._state = None
+            self._snapshot = None
+
+
+def changed_paths(changes: object) -> list[Path]:
+    """The paths a change names, whatever form it comes in (paths, ``FileChanges``, ``ChangeSet``)."""
+    if changes is None:
+        return []
+    if isinstance(changes, str | Path):
+        return [Path(changes)]
+    moved = getattr(changes, "moved", None)
+    if moved is not None:  # FileChanges
+        found = [*changes.added, *changes.changed, *changes.removed, *changes.folders]  # type: ignore[attr-defined]
+        for old, new in moved:
+            found += [old, new]
+        for original, _copy in changes.trashed:  # type: ignore[attr-defined]
+            found.append(original)
+        return list(dict.fromkeys(Path(p) for p in found))
+    pages = getattr(changes, "pages", None)
+    if pages is not None:  # ChangeSet
+        return [Path(p) for p in sorted(pages, key=str)]
+    if isinstance(changes, Iterable):
+        return [Path(p) for p in changes]
+    raise TypeError(f"not a change: {changes!r}")
+

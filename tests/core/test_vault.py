@@ -1,0 +1,162 @@
+"""The vault model: one walk, one classifier, links/tags/aliases/headings kept current by apply()."""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import pytest
+
+from suzent_desktop.core.events import ChangeSet, FileChanges
+from suzent_desktop.core.home import bootstrap_home
+from suzent_desktop.core.layout import Layout
+from suzent_desktop.core.vault import Kind, Vault, classify
+from suzent_desktop.settings import Settings
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def vault(layout: Layout) -> Vault:
+    bootstrap_home(layout)
+    root = layout.notebook_dir
+    write(root / "2_Wiki/Kyoto.md", "---\naliases: [Old Capital]\ntags: [trip]\n---\n# Kyoto\n\n## Temples\nSee [[Tokyo]].\n")
+    write(root / "2_Wiki/Tokyo.md", "# Tokyo\nCapital. Back to [[Kyoto#Temples]] and ![[map.png]] #trip/japan\n")
+    write(root / "0_Inbox/Plan.md", "Visit kyoto soon. `[[Tokyo]]` is code. #draft\n\n```\n[[Kyoto]] #fenced\n```\n")
+    write(root / "4_Assets/map.png", "png")
+    write(root / "Board.canvas", '{"nodes": [{"id": "a", "type": "text", "text": "[[Kyoto]]"}]}')
+    write(root / ".obsidian/x.md", "[[Kyoto]] #hidden")
+    return Vault(layout)
+
+
+def test_backlinks_resolve_every_link_form_and_skip_code(vault: Vault) -> None:
+    root = vault.root
+    found = {b.source: b for b in vault.backlinks(root / "2_Wiki/Kyoto.md")}
+    assert set(found) == {root / "2_Wiki/Tokyo.md", root / "Board.canvas"}  # not the fenced link, not hidden
+    assert found[root / "2_Wiki/Tokyo.md"].line == 2
+    assert "Back to" in found[root / "2_Wiki/Tokyo.md"].context
+    assert [b.source for b in vault.backlinks(root / "4_Assets/map.png")] == [root / "2_Wiki/Tokyo.md"]
+    assert [b.source for b in vault.backlinks(root / "2_Wiki/Tokyo.md")] == [root / "2_Wiki/Kyoto.md"]
+
+
+def test_tags_aliases_headings_and_mentions(vault: Vault) -> None:
+    root = vault.root
+    snap = vault.snapshot()
+    assert snap.tag_counts() == {"trip": 2, "trip/japan": 1, "draft": 1}
+    assert vault.pages_with_tag("TRIP") == [root / "2_Wiki/Kyoto.md", root / "2_Wiki/Tokyo.md"]
+    assert vault.pages_with_tag("trip/japan") == [root / "2_Wiki/Tokyo.md"]
+    assert vault.pages_with_tag("tri") == []
+    assert snap.aliases(root / "2_Wiki/Kyoto.md") == ["Old Capital"]
+    assert snap.headings(root / "2_Wiki/Kyoto.md") == [(5, 1, "Kyoto"), (7, 2, "Temples")]
+    mentions = vault.unlinked_mentions(root / "2_Wiki/Kyoto.md")
+    assert [(m.path.name, m.text) for m in mentions] == [("Plan.md", "kyoto")]
+
+
+def test_one_classifier_puts_logs_kept_inside_the_vault_before_pages(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    layout = Layout.from_settings(home, Settings(notebook_path=str(home / "vault"), memory_path=str(home / "vault/memory")))
+    bootstrap_home(layout)
+    log = write(layout.archive_dir / "2026-07-01.md", "# Daily Log - 2026-07-01\n\n- [work] at [[Kyoto]]\n")
+    page = write(layout.notebook_dir / "Kyoto.md", "# Kyoto\n")
+    assert classify(layout, log) is Kind.LOG
+    assert classify(layout, layout.memory_md) is Kind.CORE
+    assert classify(layout, layout.transcript("2026-07-01")) is Kind.TRANSCRIPT
+    assert classify(layout, page) is Kind.PAGE
+    assert classify(layout, layout.log_md) is Kind.NAV
+    assert classify(layout, layout.tombstones_file) is Kind.HIDDEN
+    assert classify(layout, tmp_path / "elsewhere.md") is Kind.OUTSIDE
+    vault = Vault(layout)
+    assert log not in vault.snapshot().pages()
+    assert page in vault.snapshot().pages()
+    assert vault.backlinks(page) == []  # a log is no page: its links are not backlinks
+
+
+def test_a_users_own_log_md_is_a_page(layout: Layout) -> None:
+    bootstrap_home(layout)
+    assert classify(layout, layout.notebook_dir / "log.md") is Kind.NAV
+    (layout.notebook_dir / "log.md").write_text("my own diary\n", encoding="utf-8")
+    assert classify(layout, layout.notebook_dir / "log.md") is Kind.PAGE
+
+
+def test_one_walk_then_apply_keeps_it_current(vault: Vault, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = vault.root
+    walks = []
+    real_walk = os.walk
+    monkeypatch.setattr(os, "walk", lambda top, *a, **k: walks.append(str(top)) or real_walk(top, *a, **k))
+    vault.snapshot()
+    vault.snapshot()
+    assert walks == [str(root)] and vault.walks == 1
+    # a new page linking to Kyoto, a removed link, a renamed page, a folder trashed
+    write(root / "1_Projects/Trip.md", "[[Kyoto]] #trip\n")
+    write(root / "2_Wiki/Tokyo.md", "# Tokyo\nno links now\n")
+    vault.apply([root / "1_Projects/Trip.md", root / "2_Wiki/Tokyo.md"])
+    assert [b.source for b in vault.backlinks(root / "2_Wiki/Kyoto.md")] == [root / "1_Projects/Trip.md", root / "Board.canvas"]
+    assert vault.snapshot().tag_counts()["trip"] == 2
+    (root / "2_Wiki/Kyoto.md").rename(root / "2_Wiki/Kyōto.md")
+    vault.apply(FileChanges(moved=((root / "2_Wiki/Kyoto.md", root / "2_Wiki/Kyōto.md"),)))
+    assert root / "2_Wiki/Kyōto.md" in vault.snapshot().pages()
+    assert vault.backlinks(root / "2_Wiki/Kyōto.md") == []  # [[Kyoto]] names no file now
+    assert vault.resolve("Kyoto") is None
+    (root / "1_Projects/Trip.md").unlink()
+    (root / "1_Projects").rmdir()
+    vault.apply(ChangeSet(pages={root / "1_Projects"}))
+    assert root / "1_Projects/Trip.md" not in vault.snapshot().pages()
+    assert vault.snapshot().tag_counts().get("trip") == 1
+    assert walks == [str(root)]  # a folder vanished: nothing was walked for it
+
+
+def test_a_folder_that_appears_is_walked_alone(vault: Vault, monkeypatch: pytest.MonkeyPatch) -> None:
+    vault.snapshot()
+    root = vault.root
+    write(root / "5_Archives/Old/A.md", "[[Tokyo]]")
+    walks = []
+    real_walk = os.walk
+    monkeypatch.setattr(os, "walk", lambda top, *a, **k: walks.append(str(top)) or real_walk(top, *a, **k))
+    vault.apply([root / "5_Archives/Old"])
+    assert walks == [str(root / "5_Archives/Old")]
+    assert root / "5_Archives/Old/A.md" in [b.source for b in vault.backlinks(root / "2_Wiki/Tokyo.md")]
+
+
+def test_a_snapshot_never_changes_under_a_reader(vault: Vault) -> None:
+    root = vault.root
+    before = vault.snapshot()
+    write(root / "0_Inbox/New.md", "[[Kyoto]]")
+    vault.apply([root / "0_Inbox/New.md"])
+    assert root / "0_Inbox/New.md" not in before.pages()
+    assert root / "0_Inbox/New.md" not in [b.source for b in before.backlinks(root / "2_Wiki/Kyoto.md")]
+    after = vault.snapshot()
+    assert root / "0_Inbox/New.md" in [b.source for b in after.backlinks(root / "2_Wiki/Kyoto.md")]
+    errors: list[BaseException] = []
+
+    def read() -> None:
+        try:
+            for _ in range(50):
+                after.backlinks(root / "2_Wiki/Kyoto.md")
+        except BaseException as exc:  # noqa: BLE001
+            errors.append(exc)
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    for n in range(20):
+        write(root / f"0_Inbox/N{n}.md", "[[Kyoto]]")
+        vault.apply([root / f"0_Inbox/N{n}.md"])
+    reader.join()
+    assert not errors
+    assert len(vault.backlinks(root / "2_Wiki/Kyoto.md")) == len(after.backlinks(root / "2_Wiki/Kyoto.md")) + 20
+
+
+def test_a_home_owns_one_vault(home: Path) -> None:
+    from suzent_desktop.core.embedding import HashingEmbedder
+    from suzent_desktop.core.home import open_home
+
+    opened = open_home(home, embedder=HashingEmbedder())
+    assert opened.vault.walks == 0  # nothing walked until asked
+    write(opened.layout.notebook_dir / "A.md", "[[B]]")
+    write(opened.layout.notebook_dir / "B.md", "")
+    assert [b.source.name for b in opened.vault.backlinks(opened.layout.notebook_dir / "B.md")] == ["A.md"]
+    assert opened.vault.walks == 1
