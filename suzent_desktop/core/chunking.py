@@ -18,6 +18,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from suzent_desktop.core.fact_bullets import in_history, item_fact, list_item_text
 from suzent_desktop.core.markdown import FenceTracker, frontmatter_lines, only_links
 from suzent_desktop.core.tombstones import normalize
 
@@ -26,16 +27,6 @@ MERGE_CHUNK_CHARS = 800  # small paragraphs of one section are merged up to this
 
 _HEADING_RE = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _SENTENCE_END_RE = re.compile(r"(?<=[.!?…。！？])\s+|(?<=[.!?…。！？][\"')\]])\s+")
-_LIST_ITEM_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?(?P<text>.*)$")
-_DATE = r"\d{4}-\d{2}-\d{2}"
-# Consolidated pages carry provenance after a fact, "(2026-07-01, 2026-07-03)" or
-# "(2026-07-01, until 2026-07-09)", and strike superseded facts through: the fact itself
-# is what a tombstone names.
-_PROVENANCE_RE = re.compile(
-    rf"^(?P<text>.*?)\s*\((?P<dates>{_DATE}(?:\s*,\s*{_DATE})*)?(?:\s*,?\s*until\s+(?P<until>{_DATE}))?\)\s*$"
-)
-_STRUCK_RE = re.compile(r"^~~(?P<text>.+?)~~$")
-_HISTORY_HEADINGS = frozenset({"history"})
 FACT_PAGE_SHARE = 0.5  # a page whose text lines are more than this share list items is a fact page
 _NON_SPACE_RE = re.compile(r"\S")
 
@@ -90,36 +81,6 @@ class _Paragraph:
     line: int
     heading: str | None
     fence: bool = False
-
-
-def list_item_text(line: str) -> str | None:
-    match = _LIST_ITEM_RE.match(line)
-    return match.group("text") if match else None
-
-
-@dataclass(frozen=True)
-class ItemFact:
-    """A list item read as a fact: its bare text, provenance dates, end date and strike-through."""
-
-    text: str
-    dates: tuple[str, ...] = ()
-    until: str | None = None
-    struck: bool = False
-
-
-def item_fact(item: str) -> ItemFact:
-    bare = item.strip()
-    dates: tuple[str, ...] = ()
-    until = None
-    match = _PROVENANCE_RE.match(bare)
-    if match and (match.group("dates") or match.group("until")):
-        bare = match.group("text").strip()
-        dates = tuple(d.strip() for d in (match.group("dates") or "").split(",") if d.strip())
-        until = match.group("until")
-    struck = _STRUCK_RE.match(bare)
-    if struck:
-        bare = struck.group("text").strip()
-    return ItemFact(bare, dates, until, bool(struck))
 
 
 def item_variants(item: str) -> list[str]:
@@ -301,11 +262,6 @@ def _drop_tombstoned(paragraph: _Paragraph, is_dead: Callable[[str], bool]) -> _
     if not any(ln.strip() for ln in kept) or is_dead("\n".join(kept)):
         return None  # (a paragraph forgotten after one of its items was)
     return _Paragraph("\n".join(kept), paragraph.line, paragraph.heading)
-
-
-def in_history(heading: str | None) -> bool:
-    """Whether a heading path lies under a ``History`` heading (where superseded facts are kept)."""
-    return bool(heading) and any(part.strip().lower() in _HISTORY_HEADINGS for part in heading.split(" > "))
 
 
 def _is_fact_page(paragraphs: list[_Paragraph]) -> bool:

@@ -12,16 +12,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from suzent_desktop.core.fact_bullets import (
+    HistoryTracker,
+    format_fact,
+    heading,
+    is_history_heading,
+    item_fact,
+    list_item,
+)
 from suzent_desktop.core.markdown import code_lines, frontmatter_lines
 
-_DATE = r"\d{4}-\d{2}-\d{2}"
-_BULLET_RE = re.compile(r"^(?P<indent>[ \t]*)(?P<mark>[-*+])[ \t]+(?P<body>\S.*?)[ \t]*$")
-_PROVENANCE_RE = re.compile(
-    rf"^(?P<text>.*?)\s*\((?P<dates>(?:{_DATE})(?:\s*,\s*{_DATE})*)?(?:\s*,?\s*until\s+(?P<until>{_DATE}))?\)\s*$"
-)
-_STRUCK_RE = re.compile(r"^~~(?P<text>.+?)~~$")
-_HISTORY_RE = re.compile(r"^#{2,6}\s+History\s*$", re.I)
-_HEADING_RE = re.compile(r"^(?P<level>#{1,6})\s+(?P<title>.+?)\s*#*\s*$")
 _WORD_RE = re.compile(r"[\w']+")
 _NEGATIONS = frozenset({"not", "no", "never", "doesn't", "don't", "isn't", "won't", "cannot", "can't", "nor"})
 _STOPWORDS = frozenset(
@@ -41,6 +41,8 @@ class Bullet:
     struck: bool = False
     indent: str = ""
     dirty: bool = False
+    mark: str = "-"  # "-", "*", "+" or "1." as written: an edited bullet keeps it
+    task: str = ""  # a task box ("[ ]") before the fact, kept when the bullet is edited
 
     @property
     def latest(self) -> str | None:
@@ -56,35 +58,31 @@ class Bullet:
     def render(self) -> str:
         if not self.dirty:
             return self.raw
-        return format_bullet(self.text, self.dates, until=self.until, struck=self.struck, indent=self.indent)
+        return format_fact(
+            self.text, self.dates, until=self.until, struck=self.struck, indent=self.indent, mark=self.mark, task=self.task
+        )
 
 
 def format_bullet(text: str, dates: list[str], *, until: str | None = None, struck: bool = False, indent: str = "") -> str:
-    shown = f"~~{text}~~" if struck else text
-    parts = list(dates)
-    if until:
-        parts.append(f"until {until}")
-    suffix = f" ({', '.join(parts)})" if parts else ""
-    return f"{indent}- {shown}{suffix}"
+    return format_fact(text, dates, until=until, struck=struck, indent=indent)
 
 
 def parse_bullet(line: str) -> Bullet | None:
-    match = _BULLET_RE.match(line)
-    if not match:
+    """A list item as a fact bullet (the grammar of ``core/fact_bullets.py``); None for other lines."""
+    item = list_item(line.rstrip())
+    if item is None or not item.body.strip():
         return None
-    body = match.group("body")
-    dates: list[str] = []
-    until: str | None = None
-    prov = _PROVENANCE_RE.match(body)
-    if prov and (prov.group("dates") or prov.group("until")):
-        body = prov.group("text")
-        dates = [d.strip() for d in (prov.group("dates") or "").split(",") if d.strip()]
-        until = prov.group("until")
-    struck = False
-    strike = _STRUCK_RE.match(body.strip())
-    if strike:
-        body, struck = strike.group("text"), True
-    return Bullet(raw=line, text=body.strip(), dates=dates, until=until, struck=struck, indent=match.group("indent"))
+    fact = item_fact(item.body)
+    return Bullet(
+        raw=line, text=fact.text, dates=list(fact.dates), until=fact.until, struck=fact.struck,
+        indent=item.indent, mark=item.mark, task=item.task,
+    )
+
+
+class CodeLine(str):
+    """A raw line of frontmatter or code: kept byte for byte, never read as a heading or a bullet."""
+
+    __slots__ = ()
 
 
 @dataclass
@@ -102,7 +100,7 @@ class PageDoc:
         code = code_lines(lines)
         for index, line in enumerate(lines):
             if index < front or code[index]:
-                items.append(line)
+                items.append(CodeLine(line))
                 continue
             bullet = parse_bullet(line)
             items.append(bullet if bullet is not None and not bullet.indent else line)
@@ -114,14 +112,22 @@ class PageDoc:
 
     def history_index(self) -> int | None:
         for index, item in enumerate(self.items):
-            if isinstance(item, str) and _HISTORY_RE.match(item):
+            if isinstance(item, str) and not isinstance(item, CodeLine) and is_history_heading(item):
                 return index
         return None
 
     def current_bullets(self) -> list[Bullet]:
-        end = self.history_index()
-        scope = self.items if end is None else self.items[:end]
-        return [b for b in scope if isinstance(b, Bullet) and not b.struck]
+        """Bullets neither struck through nor under a History heading (of any level, until the next
+        heading of its level or higher), as search reads them."""
+        history = HistoryTracker()
+        current: list[Bullet] = []
+        for item in self.items:
+            if isinstance(item, Bullet):
+                if not history.feed("") and not item.struck:
+                    current.append(item)
+            elif not isinstance(item, CodeLine):
+                history.feed(item)
+        return current
 
     def add_current(self, bullet: Bullet) -> None:
         """After the last bullet before History (or before History / at the end)."""
@@ -161,7 +167,7 @@ class PageDoc:
         last = None
         for index in range(end + 1, len(self.items)):
             item = self.items[index]
-            if isinstance(item, str) and _HEADING_RE.match(item):
+            if isinstance(item, str) and not isinstance(item, CodeLine) and heading(item) is not None:
                 break
             if isinstance(item, Bullet):
                 last = index
