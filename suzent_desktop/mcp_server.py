@@ -38,7 +38,15 @@ from mcp_types import Resource as MCPResource
 from mcp_types import ToolAnnotations
 from pydantic import Field, ValidationError
 
-from suzent_desktop.core.documents import SOURCES, captured_turn, fact_dict, hit_dict, is_handled_error
+from suzent_desktop.core.documents import (
+    SOURCES,
+    backlinks_document,
+    captured_turn,
+    fact_dict,
+    hit_dict,
+    is_handled_error,
+    tags_document,
+)
 from suzent_desktop.core.dream.tools import READ_LIMIT_CHARS, VaultAccessError, VaultTools, decode_page
 from suzent_desktop.core.mcp_activity import ActivityRecorder
 
@@ -149,6 +157,17 @@ LIST_PAGES = """\
 List the notebook's pages (vault-relative paths; folders end with "/"). Read-only.
 Pass folder (e.g. "3_Personal") to list only that folder. Use it to find a page to read
 with read_page, or to see how the user's notes are organised."""
+
+BACKLINKS = """\
+The pages that link to a page (wikilinks, embeds and markdown links, resolved as Obsidian
+does), each with the line of its first link, and the pages that write the page's name or an
+alias without linking it (unlinked mentions). page: a vault path ("2_Wiki/Kyoto.md") or a
+name as a link writes it ("Kyoto"). Read-only."""
+
+LIST_TAGS = """\
+Every tag of the notebook (frontmatter tags and inline #tags) with the number of pages
+carrying it; a nested tag's parent counts its children (#trip counts #trip/japan). Use
+search_memory with "tag:NAME" to list a tag's pages. Read-only."""
 
 DREAM = """\
 Run one consolidation cycle now: daily logs waiting since the watermark are folded into
@@ -309,19 +328,23 @@ class MemoryTools:
         except ValueError:
             return None
 
-    async def _catch_up(self) -> None:
-        """Index files edited elsewhere (Obsidian, a script) first; not in read-only mode.
+    async def _catch_up(self, *, vault_only: bool = False) -> None:
+        """Index files edited elsewhere (Obsidian, a script) first; not in read-only mode. The vault
+        model (backlinks, tags) takes them in too: ``vault_only`` looks for them in read-only mode.
 
         Finding them stats every file, which costs as much as a search on a large vault, so it is
         done at most every CATCH_UP_SECONDS. Writes made through the app, the command line or this
         server are indexed by whoever makes them, so only hand edits can wait that long.
         """
         now = time.monotonic()
-        if self.read_only or (self._checked_at is not None and now - self._checked_at < CATCH_UP_SECONDS):
+        if (self.read_only and not vault_only) or (
+            self._checked_at is not None and now - self._checked_at < CATCH_UP_SECONDS
+        ):
             return
         self._checked_at = now
         stale = await asyncio.to_thread(self.manager.indexer.stale_paths)
-        if stale:
+        self.manager.home.vault.apply(stale)  # backlinks and tags see hand edits too
+        if stale and not self.read_only:
             await self.manager.sync_paths(stale)  # just these: a full pass would walk the vault again
 
     async def memory_status(self) -> dict[str, Any]:
@@ -361,6 +384,17 @@ class MemoryTools:
         if not target.is_file():
             raise FileNotFoundError(f"{relative}: no such page in the vault")
         return decode_page(relative, target.read_bytes())
+
+    async def backlinks(
+        self,
+        page: Annotated[str, Field(min_length=1, max_length=MAX_PATH_CHARS, description="A vault path or a page name.")],
+    ) -> dict[str, Any]:
+        await self._catch_up(vault_only=True)
+        return backlinks_document(await self.manager.vault_snapshot(), page)
+
+    async def list_tags(self) -> dict[str, Any]:
+        await self._catch_up(vault_only=True)
+        return tags_document(await self.manager.vault_snapshot())
 
     async def list_pages(
         self,
@@ -505,6 +539,8 @@ def build_server(manager: MemoryManager, *, read_only: bool = False) -> _Server:
     add("core_memory", tools.core_memory, CORE_MEMORY, writes=False)
     add("read_page", tools.read_page, READ_PAGE, writes=False)
     add("list_pages", tools.list_pages, LIST_PAGES, writes=False)
+    add("backlinks", tools.backlinks, BACKLINKS, writes=False)
+    add("list_tags", tools.list_tags, LIST_TAGS, writes=False)
     if not read_only:
         add("capture_turn", tools.capture_turn, CAPTURE_TURN, writes=True)
         add("remember", tools.remember, REMEMBER, writes=True)

@@ -59,3 +59,27 @@ def hit_dict(hit: Any) -> dict[str, Any]:
     item["current"] = _place_dict(hit.current) if hit.current is not None else None
     item["places"] = [_place_dict(place) for place in hit.places]
     return item
+
+
+def backlinks_document(snapshot: Any, name: str, *, mentions: bool = True) -> dict[str, Any]:
+    """A page's backlinks (and unlinked mentions) from the vault model, paths relative to the vault:
+    ``{"page", "backlinks": [{"path", "line", "context"}], "unlinked_mentions": [{"path", "line", "text", "context"}]}``."""
+    page = snapshot.find_page(name)
+    doc: dict[str, Any] = {
+        "page": snapshot.rel(page),
+        "backlinks": [{"path": snapshot.rel(b.source), "line": b.line, "context": b.context}
+                      for b in snapshot.backlinks(page)],
+    }
+    if mentions:
+        doc["unlinked_mentions"] = [
+            {"path": snapshot.rel(m.path), "line": m.line, "text": m.text, "context": m.context}
+            for m in snapshot.unlinked_mentions(page)
+        ]
+    return doc
+
+
+def tags_document(snapshot: Any) -> dict[str, Any]:
+    """Every tag of the vault with the number of pages carrying it (a parent counts its nested tags):
+    ``{"tags": [{"tag", "count"}]}``, sorted by tag ignoring case."""
+    counts = snapshot.tag_counts()
+    return {"tags": [{"tag": tag, "count": counts[tag]} for tag in sorted(counts, key=str.lower)]}

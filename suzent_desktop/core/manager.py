@@ -45,6 +45,7 @@ if TYPE_CHECKING:
 
     from suzent_desktop.core.embedding import Embedder
     from suzent_desktop.core.indexer import SearchResponse
+    from suzent_desktop.core.vault import VaultSnapshot
 
 log = logging.getLogger(__name__)
 
@@ -563,6 +564,10 @@ class MemoryManager:
     async def related(self, page: Path, *, limit: int = 8) -> list[Any]:
         """Index rows nearest to a page's own chunks, from other files (a "see also")."""
         return await self.indexer.related(page, limit=limit)
+
+    async def vault_snapshot(self) -> VaultSnapshot:
+        """The vault model as it stands (walked and read on first use, off the event loop)."""
+        return await asyncio.to_thread(self.home.vault.snapshot)
 
     def stale_paths(self) -> list[Path]:
         """Files the index is behind on (blocking: call it from a worker thread)."""

@@ -95,7 +95,8 @@ def _program_nav(layout: Layout, name: str) -> bool:
     return not (name not in layout.app_nav_names() and lower in ROOT_NAV_FILES)
 
 
-LINKING_KINDS = frozenset({Kind.PAGE, Kind.CANVAS, Kind.NAV})  # files whose links count
+LINKING_KINDS = frozenset({Kind.PAGE, Kind.CANVAS, Kind.NAV})  # files whose links are read
+BACKLINK_KINDS = frozenset({Kind.PAGE, Kind.CANVAS})  # files whose links are a page's backlinks
 
 
 @dataclass(frozen=True)
@@ -194,6 +195,18 @@ class VaultSnapshot:
     def __len__(self) -> int:
         return len(self._files)
 
+    def rel(self, path: Path) -> str:
+        """A path as the vault shows it (``2_Wiki/Kyoto.md``)."""
+        return self._names.rel(Path(path))
+
+    def find_page(self, name: str) -> Path:
+        """The page or file a user names, as a vault path or as a link names it (``Kyoto``,
+        ``2_Wiki/Kyoto.md``); ValueError naming it when the vault has no such file."""
+        found = self._names.resolve(name.strip().lstrip("/")) if name.strip() else None
+        if found is None:
+            raise ValueError(f"{name}: no page or file of that name in the vault {self.root}")
+        return found
+
     # -- names and links -----------------------------------------------------------------------
     @property
     def index(self) -> VaultIndex:
@@ -231,7 +244,8 @@ class VaultSnapshot:
         for key in keys:
             sources |= self._linkers.get(key, frozenset())
         for source in sorted(sources):
-            if source == str(target):
+            file = self._files.get(source)
+            if source == str(target) or file is None or file.kind not in BACKLINK_KINDS:
                 continue
             facts = self._page_facts(Path(source))
             if facts is None:

@@ -15,7 +15,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp_support import mcp_session, server_params, tree_snapshot
 
 WRITE_TOOLS = {"capture_turn", "remember", "forget"}
-READ_TOOLS = {"search_memory", "memory_status", "core_memory", "read_page", "list_pages"}
+READ_TOOLS = {"search_memory", "memory_status", "core_memory", "read_page", "list_pages", "backlinks", "list_tags"}
 ACTIVITY = "mcp_activity.json"
 
 
@@ -178,6 +178,20 @@ async def test_bad_inputs_get_errors_and_change_nothing(vault_home: Path, tmp_pa
                 await session.read_resource(uri)
         assert tree_snapshot(vault_home, skip=(ACTIVITY,)) == before
         _doc(await session.call_tool("search_memory", {"query": "espresso"}))  # still serving after all that
+
+
+async def test_backlinks_and_tags_from_the_vault_model(vault_home: Path) -> None:
+    page = vault_home / "notebook" / "0_Inbox" / "Cafe.md"
+    page.parent.mkdir(exist_ok=True)
+    page.write_text("---\ntags: [drinks]\n---\nOrdered an [[Espresso]]. #drinks/coffee\n\nespresso again\n", encoding="utf-8")
+    async with mcp_session(vault_home, "--read-only") as session:
+        found = _doc(await session.call_tool("backlinks", {"page": "Espresso"}))
+        assert found["page"] == "2_Wiki/Concepts/Espresso.md"
+        assert found["backlinks"] == [{"path": "0_Inbox/Cafe.md", "line": 4, "context": "Ordered an [[Espresso]]. #drinks/coffee"}]
+        assert [(m["path"], m["line"], m["text"]) for m in found["unlinked_mentions"]] == [("0_Inbox/Cafe.md", 6, "espresso")]
+        tags = _doc(await session.call_tool("list_tags", {}))
+        assert tags == {"tags": [{"tag": "drinks", "count": 1}, {"tag": "drinks/coffee", "count": 1}]}
+        assert "no page or file" in _error(await session.call_tool("backlinks", {"page": "Nowhere"}))
 
 
 async def test_read_only_serves_reads_and_writes_nothing(vault_home: Path) -> None:
