@@ -93,14 +93,15 @@ class VaultIndex:
             return
         self.by_rel[key] = path
         for name in self._names(path):
-            self.by_name.setdefault(name, []).append(path)
+            # a new list, never one changed in place: a copy of ``by_name`` (a snapshot) stays as it was
+            self.by_name[name] = [*self.by_name.get(name, ()), path]
 
     def remove(self, path: Path) -> None:
         self.by_rel.pop(self.rel(path).lower(), None)
         for name in self._names(path):
             paths = self.by_name.get(name, [])
             if path in paths:
-                paths.remove(path)
+                self.by_name[name] = [p for p in paths if p != path]
 
     def under(self, path: Path) -> list[Path]:
         """The indexed files that are ``path`` or inside it (a folder), from memory: no disk access."""

@@ -58,32 +58,45 @@ def classify(layout: Layout, path: Path) -> Kind:
     The memory folder is looked at before the vault, so a daily log or a core file kept inside
     the vault is a log or a core file, not a page.
     """
-    path = Path(path)
-    if path in layout.core_files:
-        return Kind.CORE
-    suffix = path.suffix.lower()
-    if path.parent == layout.archive_dir and suffix == ".md":
-        return Kind.LOG
-    if path.parent == layout.transcripts_dir and suffix == ".jsonl":
-        return Kind.TRANSCRIPT
-    root = layout.notebook_dir
-    if layout.memory_dir != root and path.is_relative_to(layout.memory_dir):
-        return Kind.OUTSIDE  # the memory folder's other files are not the vault's, even inside it
-    try:
-        relative = path.relative_to(root)
-    except ValueError:
-        return Kind.OUTSIDE
-    if not relative.parts:
-        return Kind.OUTSIDE
-    if any(part.startswith(".") for part in relative.parts):
-        return Kind.HIDDEN
-    if is_canvas(path):
-        return Kind.CANVAS
-    if suffix != ".md":
-        return Kind.ATTACHMENT
-    if len(relative.parts) == 1 and _program_nav(layout, relative.name):
-        return Kind.NAV
-    return Kind.PAGE
+    return Classifier(layout).kind(path)
+
+
+class Classifier:
+    """:func:`classify` with the layout's folders taken once, as strings (a walk asks for every file)."""
+
+    def __init__(self, layout: Layout) -> None:
+        self.layout = layout
+        self._core = {str(p) for p in layout.core_files}
+        self._archive = str(layout.archive_dir)
+        self._transcripts = str(layout.transcripts_dir)
+        self._root = os.path.join(str(layout.notebook_dir), "")
+        memory = layout.memory_dir
+        self._memory = os.path.join(str(memory), "") if memory != layout.notebook_dir else None
+
+    def kind(self, path: Path | str) -> Kind:
+        text = str(path)
+        if text in self._core:
+            return Kind.CORE
+        folder, _sep, name = text.rpartition(os.sep)
+        lower = name.lower()
+        if folder == self._archive and lower.endswith(".md"):
+            return Kind.LOG
+        if folder == self._transcripts and lower.endswith(".jsonl"):
+            return Kind.TRANSCRIPT
+        if self._memory is not None and text.startswith(self._memory):
+            return Kind.OUTSIDE  # the memory folder's other files are not the vault's, even inside it
+        if not text.startswith(self._root) or len(text) == len(self._root):
+            return Kind.OUTSIDE
+        relative = text[len(self._root) :]
+        if relative.startswith(".") or f"{os.sep}." in relative:
+            return Kind.HIDDEN
+        if is_canvas(lower):
+            return Kind.CANVAS
+        if not lower.endswith(".md"):
+            return Kind.ATTACHMENT
+        if os.sep not in relative and _program_nav(self.layout, name):
+            return Kind.NAV
+        return Kind.PAGE
 
 
 def _program_nav(layout: Layout, name: str) -> bool:
@@ -347,6 +360,7 @@ class Vault:
         self.layout = layout
         self.root = layout.notebook_dir
         self._lock = threading.RLock()
+        self._kinds = Classifier(layout)
         self._state: _State | None = None
         self._snapshot: VaultSnapshot | None = None
         self.walks = 0  # full walks of the vault so far (one per open, unless refresh() is asked)
@@ -371,7 +385,7 @@ class Vault:
         return state
 
     def _add_file(self, state: _State, path: Path) -> None:
-        kind = classify(self.layout, path)
+        kind = self._kinds.kind(path)
         if kind in (Kind.HIDDEN, Kind.OUTSIDE):
             return
         key = str(path)
@@ -418,9 +432,7 @@ class Vault:
             if self._snapshot is not None and (self._snapshot.parsed or not parsed):
                 return self._snapshot
             assert state.names is not None
-            names = VaultIndex(
-                self.root, dict(state.names.by_rel), {k: list(v) for k, v in state.names.by_name.items()}
-            )
+            names = VaultIndex(self.root, dict(state.names.by_rel), dict(state.names.by_name))  # lists never change
             self._snapshot = VaultSnapshot(
                 self.root,
                 dict(state.files),
@@ -449,7 +461,7 @@ class Vault:
 
     def kind(self, path: Path) -> Kind:
         """The kind of any path (found by the walk or not): the one classifier."""
-        return classify(self.layout, Path(path))
+        return self._kinds.kind(path)
 
     # -- keeping current -----------------------------------------------------------------------
     def apply(self, changes: object) -> None:
