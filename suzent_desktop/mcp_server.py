@@ -51,7 +51,7 @@ from suzent_desktop.core.dream.tools import READ_LIMIT_CHARS, VaultAccessError, 
 from suzent_desktop.core.mcp_activity import ActivityRecorder
 
 if TYPE_CHECKING:
-    from suzent_desktop.core.indexer import SearchHit
+    from suzent_desktop.core.hits import SearchHit
     from suzent_desktop.core.manager import MemoryManager
 
 SERVER_NAME = "suzent-desktop"

@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     import threading
 
     from suzent_desktop.core.embedding import Embedder
-    from suzent_desktop.core.indexer import SearchResponse
+    from suzent_desktop.core.search import SearchResponse
     from suzent_desktop.core.vault import VaultSnapshot
 
 log = logging.getLogger(__name__)

@@ -16,7 +16,7 @@ from suzent_desktop.core.dream.model import Batch, BatchFact, EngineReport
 from suzent_desktop.core.dream.runner import DreamRunner
 from suzent_desktop.core.dream.tools import Accounting, VaultTools
 from suzent_desktop.core.facts import Fact
-from suzent_desktop.core.indexer import NOT_CONSOLIDATED
+from suzent_desktop.core.index_plan import NOT_CONSOLIDATED
 
 JASPER = "User collects jasper indigo near the xenon nimbus falcon"
 

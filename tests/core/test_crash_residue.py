@@ -101,7 +101,7 @@ async def test_rows_left_by_a_crash_are_reported_by_doctor_and_removed_on_the_ne
 
 async def test_a_pass_cut_short_makes_the_next_one_compare_the_whole_table(home, clock, today):
     """Even when the row counts happen to agree, a mark left by an unfinished pass triggers the check."""
-    from suzent_desktop.core.indexer import PASS_MARK
+    from suzent_desktop.core.index_lock import PASS_MARK
 
     manager = make_manager(home, clock)
     d1, d2 = days_before(today, 2)

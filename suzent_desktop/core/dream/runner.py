@@ -64,9 +64,10 @@ if TYPE_CHECKING:
     from suzent_desktop.core.clock import Clock
     from suzent_desktop.core.days import Days
     from suzent_desktop.core.forgetting import ForgetJournal
-    from suzent_desktop.core.indexer import Indexer, SearchResponse
+    from suzent_desktop.core.indexer import Indexer
     from suzent_desktop.core.layout import Layout
     from suzent_desktop.core.notebook import Notebook
+    from suzent_desktop.core.search import SearchResponse
     from suzent_desktop.core.tombstones import Tombstones
     from suzent_desktop.settings import Settings
 
