@@ -484,7 +484,9 @@ def cmd_search(args: argparse.Namespace, out: Output) -> int:
 
     async def go() -> Any:
         await _catch_up(manager, out)
-        return await manager.search(args.query, limit=args.limit, source=args.source)
+        from suzent_desktop.core.filters import Filters
+
+        return await manager.search(args.query, limit=args.limit, filters=Filters(source=args.source))
 
     response = _run(go())
     results = [hit_dict(hit) for hit in response.hits]

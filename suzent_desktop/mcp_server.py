@@ -48,6 +48,7 @@ from suzent_desktop.core.documents import (
     tags_document,
 )
 from suzent_desktop.core.dream.tools import READ_LIMIT_CHARS, VaultAccessError, VaultTools, decode_page
+from suzent_desktop.core.filters import Filters
 from suzent_desktop.core.mcp_activity import ActivityRecorder
 
 if TYPE_CHECKING:
@@ -301,7 +302,7 @@ class MemoryTools:
             raise ToolError(f"date_from {date_from} is after date_to {date_to}")
         await self._catch_up()
         response = await self.manager.search(
-            query, limit=limit, source=source, date_from=date_from, date_to=date_to,
+            query, limit=limit, filters=Filters(source=source, date_from=date_from, date_to=date_to),
             record_recall=not self.read_only,
         )
         hits = [self._hit(hit) for hit in response.hits]

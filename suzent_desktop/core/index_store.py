@@ -25,6 +25,7 @@ import numpy as np
 import pyarrow as pa
 
 from suzent_desktop.core import ann
+from suzent_desktop.core.filters import Filters
 
 # LanceDB's native logger prints routine notices ("dataset will be created") to stderr,
 # which would land in the command line's output; keep errors only unless the user asks.
@@ -85,20 +86,6 @@ class Row:
     vector: np.ndarray | None = None
     superseded: bool = False  # struck through or under a page's History heading
     until: str | None = None  # when a superseded fact stopped being true, when the page says
-
-
-@dataclass
-class Filters:
-    source: str | None = None
-    zone: str | None = None
-    date_from: str | None = None
-    date_to: str | None = None
-    exclude_path: str | None = None
-    # Search operators (``core.query``), applied before the limit so they never empty a page of hits:
-    paths: frozenset[str] | None = None  # only rows of these files (``tag:``, ``path:``)
-    skip_paths: frozenset[str] = frozenset()  # no rows of these files (``-tag:``, ``-path:``)
-    phrases: tuple[str, ...] = ()  # lower-case text every row holds (``"phrase"``)
-    without: tuple[str, ...] = ()  # lower-case text no row holds (``-term``)
 
 
 def schema(dim: int) -> pa.Schema:

@@ -26,6 +26,7 @@ from suzent_desktop.core.dream.model import LintResult
 from suzent_desktop.core.dream.runner import DreamRunner
 from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.facts import Fact
+from suzent_desktop.core.filters import Filters
 from suzent_desktop.core.home import Home, open_home
 from suzent_desktop.core.links import inside_vault
 from suzent_desktop.core.recall import Recall
@@ -247,16 +248,11 @@ class MemoryManager:
         query: str,
         *,
         limit: int = 10,
-        source: str | None = None,
-        zone: str | None = None,
-        date_from: str | None = None,
-        date_to: str | None = None,
+        filters: Filters | None = None,
         record_recall: bool = True,
     ) -> SearchResponse:
         """Search the index; each returned hit is a recall signal unless the caller is the runner itself."""
-        response = await self.indexer.search(
-            query, limit=limit, source=source, zone=zone, date_from=date_from, date_to=date_to
-        )
+        response = await self.indexer.search(query, limit=limit, filters=filters)
         if record_recall and response.hits:
             recalls = [Recall(hit.text, hit.source_type) for hit in response.hits]
             try:

@@ -24,6 +24,7 @@ from suzent_desktop.core.canvas import canvas_markdown, is_canvas
 from suzent_desktop.core.dream import runner as dream
 from suzent_desktop.core.events import FileChanges
 from suzent_desktop.core.facts import FactLine, ParsedLog, parse_log
+from suzent_desktop.core.filters import Filters
 from suzent_desktop.core.forgetting import units_for
 from suzent_desktop.core.mcp_activity import describe, read_activity
 from suzent_desktop.core.mentions import (
@@ -50,7 +51,7 @@ if TYPE_CHECKING:
     from suzent_desktop.settings import Settings
 
 __all__ = [
-    "DayLog", "FactLine", "FileChanges", "FileTags", "ParsedLog", "ROOT_NAV_FILES", "Tombstone", "TrashRecord",
+    "DayLog", "FactLine", "FileChanges", "FileTags", "Filters", "ParsedLog", "ROOT_NAV_FILES", "Tombstone", "TrashRecord",
     "VaultOpError", "ZONES", "agent_activity", "canvas_markdown", "check_name", "content_pages",
     "create_folder", "create_page", "dream_never_ran", "dream_runner", "forgotten_list", "is_canvas",
     "is_content_page", "is_demo_home", "is_forgotten", "is_link_source", "link_sources", "load_embedder",

@@ -23,10 +23,11 @@ import numpy as np
 from suzent_desktop.core.chunking import chunk_markdown, embedding_text
 from suzent_desktop.core.dream.pages import subject_value
 from suzent_desktop.core.embedding import EmbeddingError
+from suzent_desktop.core.filters import Filters
 from suzent_desktop.core.hits import SearchHit, answer_order
 from suzent_desktop.core.index_plan import EMBEDDING_FAILED, _vectors
 from suzent_desktop.core.index_state import digest
-from suzent_desktop.core.index_store import TABLE_NAME, Filters, IndexStore, IndexStoreError, Row, norm_key
+from suzent_desktop.core.index_store import TABLE_NAME, IndexStore, IndexStoreError, Row, norm_key
 from suzent_desktop.core.query import SearchQuery, file_passes, parse_query, text_passes
 from suzent_desktop.core.text import clean, decode_lenient
 from suzent_desktop.core.tombstones import normalize
@@ -65,10 +66,7 @@ class IndexSearch:
         query: str,
         *,
         limit: int = 10,
-        source: str | None = None,
-        zone: str | None = None,
-        date_from: str | None = None,
-        date_to: str | None = None,
+        filters: Filters | None = None,
         operators: bool = True,
     ) -> SearchResponse:
         """Hybrid search; full-text only (and a warning saying why) when vectors cannot be had.
@@ -77,8 +75,7 @@ class IndexSearch:
         filter the rows before the limit; ``operators=False`` reads the query as plain words.
         """
         limit = max(1, int(limit))
-        zone = Path(zone.strip("/")).parts[0] if zone and zone.strip("/") else None
-        filters = Filters(source=source or None, zone=zone, date_from=date_from, date_to=date_to)
+        filters = (filters or Filters()).narrowed()
         parsed = parse_query(query) if operators else SearchQuery(words=query)
         return await asyncio.to_thread(self._search, parsed, limit, filters)
 

@@ -14,7 +14,8 @@ import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from suzent_desktop.core.index_store import Filters, Row
+from suzent_desktop.core.filters import Filters
+from suzent_desktop.core.index_store import Row
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 

@@ -15,6 +15,7 @@ import pytest
 from suzent_desktop.core.archive import Archive
 from suzent_desktop.core.embedding import EmbeddingError, HashingEmbedder
 from suzent_desktop.core.facts import Fact
+from suzent_desktop.core.filters import Filters
 from suzent_desktop.core.indexer import Indexer
 from suzent_desktop.core.notebook import Notebook
 from suzent_desktop.core.tombstones import Tombstones
@@ -353,7 +354,7 @@ async def test_files_never_embedded_are_still_found_by_words_until_a_pass_succee
     assert response.mode == "fulltext" and "searched by words only" in response.warning
     assert [h.text for h in response.hits] == ["User bought a red kayak", "A kayak is a narrow boat."]
     assert response.hits[0].line is not None and response.hits[0].date == today.isoformat()
-    only_logs = await indexer.search("kayak", source="archive")
+    only_logs = await indexer.search("kayak", filters=Filters(source="archive"))
     assert [h.source_type for h in only_logs.hits] == ["archive"]
     embedder.fail = False
     await indexer.sync()
@@ -445,13 +446,13 @@ async def test_search_filters_source_zone_and_dates(layout, indexer, archive, to
     page(layout, "2_Wiki/Concepts/Tea.md", "tea as a concept\n")
     (layout.memory_dir / "persona.md").write_text("tea persona\n", encoding="utf-8")
     await indexer.sync()
-    assert {h.text for h in (await indexer.search("tea", source="archive")).hits} == {
+    assert {h.text for h in (await indexer.search("tea", filters=Filters(source="archive"))).hits} == {
         "tea in july first",
         "tea in mid july",
     }
-    assert {h.text for h in (await indexer.search("tea", zone="2_Wiki")).hits} == {"tea as a concept"}
-    assert {h.text for h in (await indexer.search("tea", source="core")).hits} == {"tea persona"}
-    dated = (await indexer.search("tea", date_from="2026-07-10", date_to="2026-07-31")).hits
+    assert {h.text for h in (await indexer.search("tea", filters=Filters(zone="2_Wiki"))).hits} == {"tea as a concept"}
+    assert {h.text for h in (await indexer.search("tea", filters=Filters(source="core"))).hits} == {"tea persona"}
+    dated = (await indexer.search("tea", filters=Filters(date_from="2026-07-10", date_to="2026-07-31"))).hits
     assert [(h.text, h.date) for h in dated] == [("tea in mid july", "2026-07-15")]
     hit = next(h for h in (await indexer.search("concept")).hits if h.source_type == "notebook")
     assert Path(hit.path).is_absolute() and hit.line == 1 and hit.row_id

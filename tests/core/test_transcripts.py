@@ -11,6 +11,7 @@ import pytest
 
 from suzent_desktop.core.doctor import run_doctor
 from suzent_desktop.core.facts import parse_log
+from suzent_desktop.core.filters import Filters
 from suzent_desktop.core.layout import Layout
 from suzent_desktop.core.manager import MemoryManager
 from suzent_desktop.core.transcripts import TranscriptError, Transcripts, turn_key
@@ -27,7 +28,7 @@ def at(hour: int, minute: int = 0, day: int = 20) -> dt.datetime:
 
 
 async def texts(manager: MemoryManager, query: str, source: str | None = None) -> list[str]:
-    response = await manager.search(query, limit=20, source=source, record_recall=False)
+    response = await manager.search(query, limit=20, filters=Filters(source=source), record_recall=False)
     return [h.text for h in response.hits]
 
 

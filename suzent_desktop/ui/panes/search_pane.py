@@ -11,7 +11,6 @@ import asyncio
 import datetime as dt
 import html
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -33,7 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from suzent_desktop.core.events import ChangeSet
-from suzent_desktop.core.operations import ZONES
+from suzent_desktop.core.operations import ZONES, Filters
 from suzent_desktop.ui.forget_dialog import choose_units
 from suzent_desktop.ui.panes.common import Pane, display_path, highlight
 
@@ -53,14 +52,6 @@ HIT_ROLE = Qt.ItemDataRole.UserRole + 1
 WORDS_ROLE = Qt.ItemDataRole.UserRole + 2  # the query words a row highlights
 MUTED = "gray"  # metadata lines, off the selection
 WARNING = "#a33"
-
-
-@dataclass(frozen=True)
-class SearchFilters:
-    source: str | None = None
-    zone: str | None = None
-    date_from: str | None = None
-    date_to: str | None = None
 
 
 class SearchPane(Pane):
@@ -169,12 +160,12 @@ class SearchPane(Pane):
         layout.addLayout(buttons)
 
     # -- filters ---------------------------------------------------------------------
-    def filters(self) -> SearchFilters:
+    def filters(self) -> Filters:
         date_from = date_to = None
         if self.dates_check.isChecked():
             date_from = self.from_edit.date().toString("yyyy-MM-dd")
             date_to = self.to_edit.date().toString("yyyy-MM-dd")
-        return SearchFilters(
+        return Filters(
             source=self.source_box.currentData(),
             zone=self.zone_box.currentData(),
             date_from=date_from,
@@ -233,15 +224,12 @@ class SearchPane(Pane):
         self.forget_button.setEnabled(False)
         self.searched.emit()
 
-    async def _search(self, query: str, filters: SearchFilters) -> None:
+    async def _search(self, query: str, filters: Filters) -> None:
         manager = self.services.manager
         response = await manager.search(
             query,
             limit=RESULT_LIMIT,
-            source=filters.source,
-            zone=filters.zone,
-            date_from=filters.date_from,
-            date_to=filters.date_to,
+            filters=filters,
             record_recall=True,
         )
         if not self.alive():
