@@ -105,8 +105,10 @@ def open_home(
     from suzent_desktop.core.indexer import Indexer  # lancedb: only when opening
 
     archive, notebook, tombstones, transcripts = Archive(layout), Notebook(layout), Tombstones(layout), Transcripts(layout)
+    vault = Vault(layout)
     indexer = Indexer(
-        layout, embedder, clock, notebook=notebook, archive=archive, tombstones=tombstones, transcripts=transcripts
+        layout, embedder, clock, notebook=notebook, archive=archive, tombstones=tombstones, transcripts=transcripts,
+        vault=vault,
     )
     return Home(
         settings=settings,
@@ -120,7 +122,7 @@ def open_home(
         transcripts=transcripts,
         recall=RecallLog(layout),
         forget_journal=ForgetJournal(layout.forget_journal_file),
-        vault=Vault(layout),
+        vault=vault,
     )
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -20,6 +20,7 @@ from suzent_desktop.core.canvas import CANVAS_SUFFIX
 from suzent_desktop.core.days import Days
 from suzent_desktop.core.index_state import FileState, digest
 from suzent_desktop.core.index_store import TABLE_NAME
+from suzent_desktop.core.vault import Kind
 
 log = logging.getLogger(__name__)
 
@@ -52,72 +53,39 @@ def _stat_of(key: str) -> tuple[float, int] | None:
     return stat.st_mtime, stat.st_size
 
 
-def _walk(root: Path, skip: str | None) -> Iterator[tuple[str, os.stat_result | None]]:
-    """Every file under ``root`` outside hidden folders, with its stat (None when it cannot be had: a
-    dangling link or a loop, which the pass then names); symlinked folders are followed (as
-    ``links.vault_files`` does) with loops cut by each folder's real path; ``skip`` is left out."""
-    seen: set[str] = set()
-    folders = [str(root)]
-    while folders:
-        folder = folders.pop(0)
-        real = os.path.realpath(folder)
-        if real in seen:
-            continue
-        seen.add(real)
-        try:
-            with os.scandir(folder) as listing:
-                entries = list(listing)  # in the file system's order: a pass does not depend on it
-        except OSError:
-            continue
-        for entry in entries:
-            if entry.name.startswith("."):
-                continue
-            try:
-                if entry.is_dir():
-                    if entry.path != skip:
-                        folders.append(entry.path)
-                    continue
-                stat = entry.stat()
-            except OSError:
-                stat = None
-            yield entry.path, stat
-
-
 _Source = Source  # the name the indexer's methods use
 
 
 class SourceDiscovery:
     """Sources: what should be indexed, and what is behind."""
 
-    def _sources(self) -> dict[str, _Source]:
+    def _sources(self, fresh: bool | None = None) -> dict[str, _Source]:
         """Every file that should have rows now: core files, content pages, logs after the watermark."""
-        return {**self._vault_sources(), **self._memory_sources()}
+        return {**self._vault_sources(fresh=fresh), **self._memory_sources()}
 
-    def _vault_sources(self, under: Path | None = None) -> dict[str, _Source]:
+    def _vault_sources(self, under: Path | None = None, fresh: bool | None = None) -> dict[str, _Source]:
         """The vault's pages and boards (or those under one folder of it), with their mtime and size.
 
-        One walk with ``os.scandir``: the stat comes with the listing, and names are sorted
-        out as strings (this is the cost of a full pass on a big vault, so it stays lean).
+        From the vault model (``core/vault.py``), whose walk takes the stat with the listing and
+        whose one classifier says which files are pages and boards.
         """
         root = str(self.notebook.root)
-        memory = str(self.layout.memory_dir)
-        skip = memory if self.layout.memory_dir != self.notebook.root else None
         found: dict[str, _Source] = {}
         if under is not None and (
             not self._in_vault(os.path.join(under, "x"))
             or any(part.startswith(".") for part in Path(under).relative_to(root).parts)
         ):
             return found  # outside the vault, hidden, or the memory folder: no pages there
-        for key, stat in _walk(Path(under) if under is not None else self.notebook.root, skip):
-            lower = key.lower()
-            if not lower.endswith((".md", CANVAS_SUFFIX)) or not key.startswith(root + os.sep):
+        inside = os.path.join(str(under), "") if under is not None else root + os.sep
+        # The vault model, walked once per process; walked again where no watcher keeps it current
+        # (the command line, the MCP server) or when ``fresh`` asks (a user's "reindex changed files").
+        snapshot = self.vault.walk(under, force=bool(fresh))
+        for file in snapshot.entries(Kind.PAGE, Kind.CANVAS):
+            key = str(file.path)
+            if not key.startswith(inside):
                 continue
-            relative = key[len(root) + 1 :]
-            head, sep, _ = relative.partition(os.sep)
-            if not sep and not (self.notebook.is_content_page(Path(key)) or self.notebook.is_canvas(Path(key))):
-                continue  # the program's own files at the vault's root
-            known = (stat.st_mtime, stat.st_size) if stat is not None else None
-            found[key] = _Source(key, "notebook", zone=head if sep else "", stat=known)
+            head, sep, _ = key[len(root) + 1 :].partition(os.sep)
+            found[key] = _Source(key, "notebook", zone=head if sep else "", stat=file.stat)
         return found
 
     def _memory_sources(self) -> dict[str, _Source]:
@@ -150,22 +118,22 @@ class SourceDiscovery:
     def _source_for(self, path: Path) -> _Source | None:
         """The source a single path stands for now, or None when it should have no rows."""
         path = Path(path)
-        sources = {str(p): p for p in self.layout.core_files}
-        if str(path) in sources:
+        kind = self.vault.kind(path)
+        if kind is Kind.CORE:
             return _Source(str(path), "core") if path.is_file() else None
-        if self.notebook.is_content_page(path) or self.notebook.is_canvas(path):
+        if kind in (Kind.PAGE, Kind.CANVAS):
             if not path.is_file():
                 return None
             parts = Path(self.notebook.relative(path)).parts
             return _Source(str(path), "notebook", zone=parts[0] if len(parts) > 1 else "")
-        if path.parent == self.layout.archive_dir and path.suffix == ".md":
+        if kind is Kind.LOG:
             date = path.stem
             if date not in self.archive.dates():
                 return None
             days = Days.read(self.notebook, self.clock.today())
             kept = uncovered.by_date(uncovered.consolidated(self.layout, days))
             return self._archive_source(date, days, kept)
-        if path.parent == self.layout.transcripts_dir and path.suffix == ".jsonl":
+        if kind is Kind.TRANSCRIPT:
             if path.stem in self.transcripts.dates():
                 return _Source(str(path), "transcript", date=path.stem)
         return None
@@ -217,7 +185,7 @@ class SourceDiscovery:
         try:
             memory = self._memory_sources()
             table_gone = bool(files) and not (self.layout.index_dir / f"{TABLE_NAME}.lance").exists()
-            vault = self._vault_sources() if cached is None or table_gone else None
+            vault = self._vault_sources(fresh=refresh) if cached is None or table_gone else None
         except OSError:
             return []
         if table_gone:  # the table was deleted: everything is behind
@@ -264,10 +232,12 @@ class SourceDiscovery:
         return f"{root}{os.sep}", None if memory == root else f"{memory}{os.sep}"
 
     def watch(self, watching: bool) -> None:
-        """A watcher reports every change from now on (or stopped): only then is the cache trusted.
-        Either way the next look walks the vault once. Called on the GUI thread, so it takes no
-        lock a pass may hold (a first pass holds it for seconds): the next look drops the cache."""
+        """A watcher reports every change from now on (or stopped): only then is the cache trusted,
+        and the vault model, which the watcher feeds too. Either way the next look walks the vault
+        once. Called on the GUI thread, so it takes no lock a pass may hold (a first pass holds it
+        for seconds): the next look drops the cache."""
         self._watched = watching
+        self.vault.watch(watching)
         self._watch_epoch += 1
 
     def note_changed(self, paths: Iterable[Path]) -> None:

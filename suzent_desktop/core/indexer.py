@@ -59,6 +59,7 @@ from suzent_desktop.core.tags import FileTags
 from suzent_desktop.core.tombstones import Tombstones, normalize
 from suzent_desktop.core.transcripts import Transcripts
 from suzent_desktop.core.unindexed import RowCache
+from suzent_desktop.core.vault import Vault
 
 log = logging.getLogger(__name__)
 
@@ -85,6 +86,7 @@ class Indexer(IndexLock, SourceDiscovery, RowPlanning, TableReconciliation, Inde
         archive: Archive | None = None,
         tombstones: Tombstones | None = None,
         transcripts: Transcripts | None = None,
+        vault: Vault | None = None,
     ) -> None:
         self.layout = layout
         self.embedder = embedder
@@ -93,6 +95,7 @@ class Indexer(IndexLock, SourceDiscovery, RowPlanning, TableReconciliation, Inde
         self.archive = archive or Archive(layout)
         self.tombstones = tombstones or Tombstones(layout)
         self.transcripts = transcripts or Transcripts(layout)
+        self.vault = vault or Vault(layout)  # the home's model: the index discovers pages through it
         self.lock = asyncio.Lock()
         self._state_lock = threading.RLock()
         self._state: IndexState | None = None
@@ -385,7 +388,7 @@ class Indexer(IndexLock, SourceDiscovery, RowPlanning, TableReconciliation, Inde
             trusted = self._watched and not (walk or everything) and self._stale_vault is not None
             cached = set(self._stale_vault) if self._stale_vault is not None else set()
         if not trusted:
-            sources = self._sources()
+            sources = self._sources(fresh=walk)
             behind = set(sources) if everything else self._behind(sources, files, failed)
             return [s for s in sources.values() if s.key in behind], [k for k in files if k not in sources], cached
         memory = self._memory_sources()
@@ -502,6 +505,7 @@ class Indexer(IndexLock, SourceDiscovery, RowPlanning, TableReconciliation, Inde
         that moved keep their vectors (see :meth:`_reuse_by_content`).
         """
         paths = [Path(p) for p in paths]
+        await asyncio.to_thread(self.vault.apply, paths)  # the vault model first: it never waits for a pass
         async with self._pass():
             changes = ChangeSet()
             async with self._writing():

@@ -76,6 +76,10 @@ class VaultIndex:
             index.add(path)
         return index
 
+    def copy(self) -> VaultIndex:
+        """An index of its own to change (the lists of names are never changed in place, so they are shared)."""
+        return VaultIndex(self.root, dict(self.by_rel), dict(self.by_name))
+
     def rel(self, path: Path) -> str:
         """Vault-relative posix path (string slicing: cheap on big vaults)."""
         text, root = str(path), str(self.root)

@@ -108,6 +108,7 @@ class MemoryManager:
     transcripts = property(lambda self: self.home.transcripts)
     recall = property(lambda self: self.home.recall)
     forget_journal = property(lambda self: self.home.forget_journal)
+    vault = property(lambda self: self.home.vault)
 
     # -- capture -----------------------------------------------------------------
     async def remember(
@@ -535,9 +536,11 @@ class MemoryManager:
         full: bool = False,
         progress: Callable[[int, int, str], None] | None = None,
         cancel: threading.Event | None = None,
+        walk: bool = True,
     ) -> ChangeSet:
-        # asked for (a menu, a start, a model switch): the vault is walked even while watched
-        return await self.indexer.sync(full=full, refresh=True, progress=progress, cancel=cancel)
+        """Asked for (a menu, a model switch): the vault is walked even while watched. ``walk=False`` is
+        the window's first pass, which the vault model's first walk serves."""
+        return await self.indexer.sync(full=full, refresh=walk, progress=progress, cancel=cancel)
 
     async def use_embedder(self, embedder: Embedder) -> None:
         """Switch models; the next pass sees the index was built with another and rebuilds it."""

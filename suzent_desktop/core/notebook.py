@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from suzent_desktop.core.canvas import is_canvas
-from suzent_desktop.core.layout import INDEX_MD, LOG_MD, ROOT_NAV_FILES, SCHEMA_MD, Layout
+from suzent_desktop.core.layout import INDEX_MD, LOG_MD, SCHEMA_MD, Layout
 from suzent_desktop.core.links import vault_files
 from suzent_desktop.core.markdown import FenceTracker
+from suzent_desktop.core.vault import Classifier, Kind
 
 ZONES: tuple[str, ...] = (
     "0_Inbox",
@@ -71,6 +71,7 @@ def is_hidden(relative: Path) -> bool:
 class Notebook:
     def __init__(self, layout: Layout) -> None:
         self.layout = layout
+        self._kinds = Classifier(layout)
 
     @property
     def root(self) -> Path:
@@ -106,30 +107,13 @@ class Notebook:
 
     # -- pages -------------------------------------------------------------------
     def is_content_page(self, path: Path) -> bool:
-        try:
-            relative = path.relative_to(self.root)
-        except ValueError:
-            return False
-        if path.suffix.lower() != ".md" or is_hidden(relative):
-            return False
-        if path.is_relative_to(self.layout.memory_dir) and self.layout.memory_dir != self.root:
-            return False  # daily logs and core files kept inside the vault are not notebook pages
-        if len(relative.parts) != 1:
-            return True
-        # The program's own navigation files are not pages; a user's own index.md or log.md is.
-        return relative.name.lower() not in self.layout.reserved_root_names() or (
-            relative.name not in self.layout.app_nav_names() and relative.name.lower() in ROOT_NAV_FILES
-        )
+        """A markdown page of the vault: not hidden, not the program's root files, not a daily log or
+        core file kept inside the vault (the one classifier, ``core/vault.py``, decides)."""
+        return self._kinds.kind(path) is Kind.PAGE
 
     def is_canvas(self, path: Path) -> bool:
         """A JSON Canvas board of the vault (indexed by its text nodes, its links checked)."""
-        try:
-            relative = path.relative_to(self.root)
-        except ValueError:
-            return False
-        return is_canvas(path) and not is_hidden(relative) and not (
-            path.is_relative_to(self.layout.memory_dir) and self.layout.memory_dir != self.root
-        )
+        return self._kinds.kind(path) is Kind.CANVAS
 
     def canvases(self) -> Iterator[Path]:
         for path in vault_files(self.root):

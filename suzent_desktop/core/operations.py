@@ -12,7 +12,7 @@ forget keys, query spans). No Qt.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -26,6 +26,7 @@ from suzent_desktop.core.events import FileChanges
 from suzent_desktop.core.facts import FactLine, ParsedLog, parse_log
 from suzent_desktop.core.filters import Filters
 from suzent_desktop.core.forgetting import units_for
+from suzent_desktop.core.layout import ROOT_NAV_FILES
 from suzent_desktop.core.mcp_activity import describe, read_activity
 from suzent_desktop.core.mentions import (
     LinkedMention,
@@ -36,10 +37,11 @@ from suzent_desktop.core.mentions import (
     undo_link_mention,
     unlinked_mentions,
 )
-from suzent_desktop.core.notebook import ROOT_NAV_FILES, ZONES
+from suzent_desktop.core.notebook import ZONES
 from suzent_desktop.core.tags import FileTags, tag_tree
 from suzent_desktop.core.terms import match_spans
 from suzent_desktop.core.tombstones import Tombstone, TombstoneProblem, normalize
+from suzent_desktop.core.vault import Kind as PathKind
 from suzent_desktop.core.vault_ops import TrashRecord, VaultOpError, check_name, markdown_files
 
 if TYPE_CHECKING:
@@ -48,6 +50,8 @@ if TYPE_CHECKING:
     from suzent_desktop.core.dream.runner import DreamRunner, Snapshot
     from suzent_desktop.core.embedding import Embedder
     from suzent_desktop.core.manager import MemoryManager
+    from suzent_desktop.core.vault import Backlink as Backlink  # named in the UI's type hints
+    from suzent_desktop.core.vault import VaultSnapshot
     from suzent_desktop.settings import Settings
 
 __all__ = [
@@ -57,6 +61,7 @@ __all__ = [
     "is_content_page", "is_demo_home", "is_forgotten", "is_link_source", "link_sources", "load_embedder",
     "log_dates", "log_path", "markdown_files", "match_spans", "move", "normalize", "read_day", "read_memory_md",
     "rename", "restore", "save_page", "snapshot_vault", "tag_tree", "trash", "unified_diffs", "units_for",
+    "PathKind", "apply_to_vault", "hold_vault_walks", "path_kind", "release_vault_walks", "vault_snapshot",
 ]
 __all__ += [  # unlinked mentions (the backlinks pane)
     "LinkedMention", "Mention", "MentionError", "link_mention", "mention_names", "undo_link_mention",
@@ -147,6 +152,42 @@ def is_link_source(manager: MemoryManager, path: Path) -> bool:
     """A content page or a canvas board of the vault (a file :func:`link_sources` would list)."""
     notebook = manager.notebook
     return notebook.is_content_page(path) or notebook.is_canvas(path)
+
+
+# -- the vault model ------------------------------------------------------------------------------
+def vault_snapshot(manager: MemoryManager, changed: Iterable[Path] = (), *, parsed: bool = True) -> VaultSnapshot:
+    """(worker thread) The vault model as it stands, with ``changed`` paths taken in first: a pane
+    passes what change-sets named since it last looked, so a change the watcher has not reported
+    yet is seen too. Walks the vault only the first time anything asks, in this process."""
+    vault = manager.vault
+    paths = list(changed)
+    if paths:
+        vault.apply(paths)
+    return vault.snapshot(parsed=parsed)
+
+
+def path_kind(manager: MemoryManager, path: Path) -> PathKind:
+    """What a path is to the program (page, board, daily log, core file…): the one classifier."""
+    return manager.vault.kind(path)
+
+
+def hold_vault_walks(manager: MemoryManager, seconds: float | None = None) -> None:
+    """A watcher is being put in place: the vault model's first walk waits for it (released when the
+    index is told the watcher reports changes), ``seconds`` at most."""
+    if seconds is None:
+        manager.vault.hold_walks()
+    else:
+        manager.vault.hold_walks(seconds)
+
+
+def release_vault_walks(manager: MemoryManager) -> None:
+    """No watcher is coming (or the window closes): walks of the vault model go ahead."""
+    manager.vault.release_walks()
+
+
+def apply_to_vault(manager: MemoryManager, changes: object) -> None:
+    """(worker thread) Tell the vault model what changed: watcher events, an operation's ``FileChanges``."""
+    manager.vault.apply(changes)
 
 
 # -- core files ----------------------------------------------------------------------------------

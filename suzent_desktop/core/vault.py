@@ -21,13 +21,14 @@ from __future__ import annotations
 import enum
 import os
 import threading
-from collections.abc import Iterable
+import time
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from suzent_desktop.core.canvas import canvas_markdown, is_canvas
 from suzent_desktop.core.layout import ROOT_NAV_FILES, Layout
-from suzent_desktop.core.links import VaultIndex, vault_files
+from suzent_desktop.core.links import VaultIndex
 from suzent_desktop.core.markdown import Link, Outline, outline
 from suzent_desktop.core.mentions import Mention, unlinked_mentions
 from suzent_desktop.core.query import normalize_tag, tag_matches
@@ -35,6 +36,7 @@ from suzent_desktop.core.tags import TagNode, tag_tree
 from suzent_desktop.core.text import decode_lenient
 
 MENTIONS_LIMIT = 200  # a very common name (a page called "A") would list every page
+WATCH_WAIT_S = 30.0  # the first walk waits this long at most for a watcher being put in place
 
 
 class Kind(enum.Enum):
@@ -118,14 +120,14 @@ class VaultFile:
 
     path: Path
     kind: Kind
-    stat: tuple[int, int] | None  # (mtime_ns, size); None when it could not be read
+    stat: tuple[float, int] | None  # (mtime, size); None when it could not be read
 
 
 @dataclass(frozen=True)
 class PageFacts:
     """A page's outline and its text (for unlinked mentions), read at ``stat``."""
 
-    stat: tuple[int, int] | None
+    stat: tuple[float, int] | None
     outline: Outline
     text: str
 
@@ -139,12 +141,48 @@ class Backlink:
     context: str
 
 
-def _stat(path: Path) -> tuple[int, int] | None:
+def _stat(path: Path | str) -> tuple[float, int] | None:
+    """(mtime, size) as the index records them; None when the file cannot be stat'ed (a dangling link)."""
     try:
-        stat = path.stat()
+        stat = os.stat(path)
     except OSError:
         return None
-    return stat.st_mtime_ns, stat.st_size
+    return stat.st_mtime, stat.st_size
+
+
+def _walk_entries(root: Path | str) -> Iterator[tuple[str, tuple[float, int] | None]]:
+    """Every file under ``root`` outside hidden folders (hidden files left out too), with its (mtime,
+    size), or None when it cannot be had (a dangling link, a loop: the index pass then names it).
+
+    One ``os.scandir`` per folder, the stat taken with the listing: this is the cost of opening a
+    big vault. Symlinked folders are followed, as Obsidian does, with loops cut by each folder's
+    real path (as ``links.vault_files``).
+    """
+    seen: set[str] = set()
+    folders = [str(root)]
+    while folders:
+        folder = folders.pop()
+        real = os.path.realpath(folder)
+        if real in seen:
+            continue
+        seen.add(real)
+        try:
+            with os.scandir(folder) as listing:
+                entries = list(listing)
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue
+            try:
+                if entry.is_dir():
+                    folders.append(entry.path)
+                    continue
+                stat = entry.stat()
+                found: tuple[float, int] | None = (stat.st_mtime, stat.st_size)
+            except OSError:
+                found = None
+            yield entry.path, found
 
 
 def _link_name(target: str) -> str:
@@ -153,7 +191,7 @@ def _link_name(target: str) -> str:
     return name[:-3] if name.endswith(".md") else name
 
 
-def read_facts(path: Path, stat: tuple[int, int] | None) -> PageFacts:
+def read_facts(path: Path, stat: tuple[float, int] | None) -> PageFacts:
     """A page or board read and outlined (an unreadable file has no links, tags or headings)."""
     try:
         text = decode_lenient(path.read_bytes())[0]
@@ -195,6 +233,11 @@ class VaultSnapshot:
 
     def pages(self) -> list[Path]:
         return self.files(Kind.PAGE)
+
+    def entries(self, *kinds: Kind) -> list[VaultFile]:
+        """The files of these kinds with their kind and stat, in no particular order."""
+        wanted = set(kinds)
+        return [f for f in self._files.values() if f.kind in wanted]
 
     def kind(self, path: Path) -> Kind | None:
         """The kind of a file the walk found, None for one it did not."""
@@ -323,6 +366,11 @@ class VaultSnapshot:
         self._need_facts()
         return tag_tree(self._tagged[key] for key in self._tagged if self._page_kind(key))
 
+    def pages_tagged(self) -> list[Path]:
+        """Pages carrying any tag, by path."""
+        self._need_facts()
+        return sorted(Path(key) for key in self._tagged if self._page_kind(key))
+
     def pages_with_tag(self, tag: str) -> list[Path]:
         """Pages carrying ``tag`` or a tag nested under it (any case), by path."""
         self._need_facts()
@@ -361,19 +409,87 @@ class Vault:
         self.root = layout.notebook_dir
         self._lock = threading.RLock()
         self._kinds = Classifier(layout)
+        self._inside = os.path.join(str(self.root), "")
         self._state: _State | None = None
         self._snapshot: VaultSnapshot | None = None
         self.walks = 0  # full walks of the vault so far (one per open, unless refresh() is asked)
+        # True while a file watcher feeds apply() every change (the window): the model is then current.
+        self.watched = False
+        # Cleared while a watcher is being put in place (the window's start): the first walk waits for
+        # it, so nothing changed between the walk and the watch goes unseen, and nothing walks twice.
+        self._ready = threading.Event()
+        self._ready.set()
+        self._hold_until = 0.0  # monotonic time the first walk waits until at most, while held
+        self._look_again = False
 
     # -- building ------------------------------------------------------------------------------
+    def hold_walks(self, seconds: float = WATCH_WAIT_S) -> None:
+        """A watcher is about to be put in place: the first walk waits until :meth:`release_walks` (or
+        :meth:`watch`), ``seconds`` at most from now. Never call a walking method on the GUI thread."""
+        self._hold_until = time.monotonic() + seconds
+        self._ready.clear()
+
+    def release_walks(self) -> None:
+        self._ready.set()
+
+    def watch(self, watching: bool) -> None:
+        """A watcher feeds :meth:`apply` every change from now on (or stopped). A model built before it
+        was in place looks at the disk once more (on the next question, in that worker thread): a change
+        made between that walk and the watch would otherwise never be seen."""
+        self.watched = watching
+        if watching and self._state is not None:
+            self._look_again = True
+        self.release_walks()
+
     def _walked(self) -> _State:
         if self._state is None:
+            while not self._ready.is_set() and time.monotonic() < self._hold_until:
+                self._ready.wait(timeout=min(0.1, max(0.0, self._hold_until - time.monotonic())))
             state = _State(names=VaultIndex(self.root))
-            for path in vault_files(self.root):
-                self._add_file(state, path)
+            for key, stat in _walk_entries(self.root):
+                self._add_file(state, key, stat)
             self.walks += 1
             self._state = state
         return self._state
+
+    def walk(self, folder: Path | None = None, *, force: bool = True) -> VaultSnapshot:
+        """Look at the disk again, the whole vault or one folder of it, and take in what changed
+        (pages whose size or mtime changed are read again): for a user's "reindex changed files".
+        ``force=False`` looks only where no watcher keeps the model current (:meth:`current`)."""
+        with self._lock:
+            if self._state is None:
+                self._walked()
+            elif folder is None and not force and self.watched:
+                pass
+            elif folder is None:
+                self._rescan(self._state, self.root)
+                self.walks += 1
+            else:
+                self._apply_path(self._state, Path(folder))
+            self._snapshot = None
+            return self.snapshot(parsed=False)
+
+    def current(self, *, parsed: bool = True) -> VaultSnapshot:
+        """The vault as the disk has it now, for a reader that needs every change (lint, a dream run): the
+        model itself while a watcher keeps it current, else after one look at the disk (a process that
+        watches nothing cannot know what other programs changed since its last look)."""
+        with self._lock:
+            if self._state is not None and not self.watched:
+                self._rescan(self._state, self.root)
+                self.walks += 1
+                self._snapshot = None
+            return self.snapshot(parsed=parsed)
+
+    def _rescan(self, state: _State, folder: Path) -> None:
+        """Files under ``folder`` as the disk has them now: added, changed, gone."""
+        inside = os.path.join(str(folder), "")
+        present: set[str] = set()
+        if self._kinds.kind(os.path.join(inside, "x")) not in (Kind.HIDDEN, Kind.OUTSIDE) or folder == self.root:
+            for key, stat in _walk_entries(folder):
+                present.add(key)
+                self._update_file(state, key, stat)
+        for gone in [k for k in state.files if k.startswith(inside) and k not in present]:
+            self._remove_file(state, gone)
 
     def _parsed(self) -> _State:
         state = self._walked()
@@ -384,12 +500,12 @@ class Vault:
                     self._read_page(state, key, file)
         return state
 
-    def _add_file(self, state: _State, path: Path) -> None:
-        kind = self._kinds.kind(path)
-        if kind in (Kind.HIDDEN, Kind.OUTSIDE):
-            return
-        key = str(path)
-        state.files[key] = VaultFile(path, kind, _stat(path))
+    def _add_file(self, state: _State, key: str, stat: tuple[float, int] | None) -> None:
+        kind = self._kinds.kind(key)
+        if kind in (Kind.HIDDEN, Kind.OUTSIDE) or not key.startswith(self._inside):
+            return  # a daily log or core file outside the vault is no file of it
+        path = Path(key)
+        state.files[key] = VaultFile(path, kind, stat)
         assert state.names is not None
         state.names.add(path)
 
@@ -428,6 +544,11 @@ class Vault:
         """The vault as it stands now, for any thread. ``parsed=False`` spares reading the pages when
         only files, kinds and names are needed (the first call then walks without reading)."""
         with self._lock:
+            if self._look_again and self._state is not None:
+                self._look_again = False
+                self._rescan(self._state, self.root)
+                self.walks += 1
+                self._snapshot = None
             state = self._parsed() if parsed else self._walked()
             if self._snapshot is not None and (self._snapshot.parsed or not parsed):
                 return self._snapshot
@@ -482,33 +603,24 @@ class Vault:
     def _apply_path(self, state: _State, path: Path) -> None:
         key = str(path)
         if os.path.isdir(key):
-            inside = os.path.join(key, "")
-            present = set()
-            if self.kind(path / "x") not in (Kind.HIDDEN, Kind.OUTSIDE):
-                for found in vault_files(path):
-                    present.add(str(found))
-                    self._update_file(state, found)
-            for gone in [k for k in state.files if k.startswith(inside) and k not in present]:
-                self._remove_file(state, gone)
+            self._rescan(state, path)
             return
         if not os.path.isfile(key):
             inside = os.path.join(key, "")
             for gone in [k for k in state.files if k == key or k.startswith(inside)]:
                 self._remove_file(state, gone)
             return
-        self._update_file(state, path)
+        self._update_file(state, key, _stat(key))
 
-    def _update_file(self, state: _State, path: Path) -> None:
-        key = str(path)
+    def _update_file(self, state: _State, key: str, stat: tuple[float, int] | None) -> None:
         known = state.files.get(key)
-        stat = _stat(path)
         if known is None:
-            self._add_file(state, path)
+            self._add_file(state, key, stat)
             known = state.files.get(key)
             if known is None:
                 return
         elif known.stat != stat:
-            known = VaultFile(path, known.kind, stat)
+            known = VaultFile(known.path, known.kind, stat)
             state.files[key] = known
         if state.facts is not None and known.kind in LINKING_KINDS:
             facts = state.facts.get(key)

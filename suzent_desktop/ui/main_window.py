@@ -8,6 +8,7 @@ waits, and every file event arrives from the watcher task on the same loop.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import sys
 from pathlib import Path
@@ -29,7 +30,6 @@ from watchfiles import Change
 
 from suzent_desktop.core import fuzzy, operations
 from suzent_desktop.core.events import ChangeSet, FileChanges
-from suzent_desktop.core.links import VaultIndex
 from suzent_desktop.ui import theme
 from suzent_desktop.ui.command_palette import CommandPalette
 from suzent_desktop.ui.editor import EditorArea
@@ -52,6 +52,7 @@ from suzent_desktop.ui.welcome import WelcomePage
 log = logging.getLogger(__name__)
 
 INDEX_DEBOUNCE_MS = 400
+WATCH_START_WAIT_S = 5.0  # the page names wait this long at most for the watcher to be in place
 AGENT_CHECK_MS = 10_000  # how often the status bar checks that a connected MCP server is still alive
 
 
@@ -116,6 +117,9 @@ class MainWindow(QMainWindow):
 
         self.docks: dict[str, QDockWidget] = {}
         self.panes: dict[str, QWidget] = {}
+        # Panes shown before the watcher is in place would walk the vault once before it and once after:
+        # the vault model's first walk waits for start_background (a couple of seconds at most).
+        operations.hold_vault_walks(services.manager, 2.0)
         self._build_docks()
         self._build_status_bar()
         self.actions_by_name: dict[str, QAction] = {}
@@ -368,11 +372,17 @@ class MainWindow(QMainWindow):
 
         for warning in unknown_environment():  # a misspelt override would otherwise be ignored silently
             self.services.bridge.status_message.emit(f"Warning: {warning}")
-        if watch:
+        watching: asyncio.Event | None = None
+        if not watch:
+            operations.release_vault_walks(self.services.manager)
+        else:  # walked once, when the watcher is in place
+            operations.hold_vault_walks(self.services.manager)
+            watching = asyncio.Event()
+            self.watcher.started.connect(watching.set)
             self._background.append(self.watcher.start())
             self._agent_timer.start()
-        self._background.append(self.services.submit(self._scan_names()))
-        first_sync = self.services.reindex(full=False) if index else None
+        self._background.append(self.services.submit(self._scan_names(watching)))
+        first_sync = self.services.reindex(full=False, walk=False) if index else None
         if first_sync is None:
             self._status_timer.start()
         else:  # an index already current announces no change: show its rows all the same
@@ -380,15 +390,20 @@ class MainWindow(QMainWindow):
         if serve:
             self._background.append(self.services.submit(self._serve_after(first_sync)))
 
-    async def _scan_names(self) -> None:
-        """Build the page-name index on a worker thread, so the first Ctrl+O or ``[[`` does not walk the vault."""
+    async def _scan_names(self, watching: asyncio.Event | None = None) -> None:
+        """Take the page names from the vault model on a worker thread, so the first Ctrl+O or ``[[`` does
+        not walk the vault. Once the watcher is in place (a few ms): the model is then walked once for
+        the whole window, and whoever asks first (this, the first index pass) walks it."""
         root = self.services.layout.notebook_dir
         if not root.is_dir():
             return
-        index = await asyncio.to_thread(VaultIndex.scan, root)
+        if watching is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(watching.wait(), WATCH_START_WAIT_S)
+        snapshot = await asyncio.to_thread(operations.vault_snapshot, self.services.manager, (), parsed=False)
         if self._shut_down:
             return
-        self.editors.adopt_pages(index)
+        self.editors.adopt_pages(snapshot.index.copy())
         self.editors.catalog.start_loading()  # aliases, on their own worker
         await self._warm_matching()
         if not self._shut_down:
@@ -446,6 +461,7 @@ class MainWindow(QMainWindow):
             return
         self._shut_down = True
         self._stop.set()
+        operations.release_vault_walks(self.services.manager)
         self._agent_timer.stop()
         await self.watcher.stop()
         self._index_watched(False)
@@ -723,8 +739,13 @@ class MainWindow(QMainWindow):
         self.editors.on_file_deleted(path)
 
     def _on_watch_batch(self, events: list) -> None:  # noqa: ANN001
+        """What the watcher saw: each path is handled by its kind (one classifier, so a daily log kept
+        inside the vault is a log), the vault model takes the vault's paths in on a worker thread,
+        and the index queues what it holds."""
         layout = self.services.layout
+        manager = self.services.manager
         changes = ChangeSet()
+        in_vault: list[Path] = []
         for change, path in events:
             if change == "error":  # the watcher stopped; the tree no longer updates by itself
                 self._on_status_message(f"Error: file watching stopped: {path}")
@@ -735,23 +756,25 @@ class MainWindow(QMainWindow):
                 continue
             if not isinstance(path, Path):
                 continue
-            if path.suffix.lower() == ".canvas" or (change == Change.deleted and path.suffix.lower() != ".md"):
-                if path.is_relative_to(layout.notebook_dir):  # a board, or a folder removed or renamed away
-                    self._queue_index(path)
-                continue
-            if path.suffix.lower() != ".md":
-                continue
-            if path.is_relative_to(layout.notebook_dir):
-                changes.pages.add(path)
-                self._queue_index(path)
-            elif path.is_relative_to(layout.archive_dir):
+            kind = operations.path_kind(manager, path)
+            if path.is_relative_to(layout.notebook_dir) and kind is not operations.PathKind.HIDDEN:
+                in_vault.append(path)
+            if kind is operations.PathKind.LOG:
                 changes.logs.add(path.stem)
                 self._queue_index(path)
-            elif path == layout.memory_md:
-                changes.memory_md = True
+            elif kind is operations.PathKind.CORE:
+                changes.memory_md = changes.memory_md or path == layout.memory_md
                 self._queue_index(path)
-            elif path.is_relative_to(layout.memory_dir):
+            elif kind is operations.PathKind.CANVAS or (change == Change.deleted and path.suffix.lower() != ".md"):
+                if path.is_relative_to(layout.notebook_dir):  # a board, or a folder removed or renamed away
+                    self._queue_index(path)
+            elif kind in (operations.PathKind.PAGE, operations.PathKind.NAV):
+                changes.pages.add(path)
                 self._queue_index(path)
+            elif path.suffix.lower() == ".md" and path.is_relative_to(layout.memory_dir):
+                self._queue_index(path)
+        if in_vault:
+            self.services.submit(asyncio.to_thread(operations.apply_to_vault, manager, in_vault))
         if not changes.empty:
             self.bridge.changed.emit(changes)
 

@@ -229,6 +229,7 @@ class AppServices(QObject):
         (``files_changed``), then every pane (``bridge.changed``), the status bar, and an index
         sync of the sources it names."""
         self.files_changed.emit(changes)
+        self.submit(asyncio.to_thread(operations.apply_to_vault, self.manager, changes))  # off the GUI thread
         if changes.paths:
             self.bridge.changed.emit(changes.as_changeset())
         if changes.message:
@@ -237,14 +238,14 @@ class AppServices(QObject):
             return self.submit(self.manager.sync_paths(sorted(changes.refresh)))
         return None
 
-    def reindex(self, *, full: bool = False) -> asyncio.Task[Any]:
-        """Start an (incremental or full) reindex with progress and Cancel."""
+    def reindex(self, *, full: bool = False, walk: bool = True) -> asyncio.Task[Any]:
+        """Start an (incremental or full) reindex with progress and Cancel (``walk``: see ``MemoryManager.reindex``)."""
         label = "Full reindex" if full else "Indexing"
         cancel = threading.Event()
-        return self.submit(self._reindex(full, label, cancel), label=label, cancel=cancel)
+        return self.submit(self._reindex(full, label, cancel, walk), label=label, cancel=cancel)
 
-    async def _reindex(self, full: bool, label: str, cancel: threading.Event) -> ChangeSet:
-        changes = await self.manager.reindex(full=full, progress=self.progress_callback(label), cancel=cancel)
+    async def _reindex(self, full: bool, label: str, cancel: threading.Event, walk: bool = True) -> ChangeSet:
+        changes = await self.manager.reindex(full=full, progress=self.progress_callback(label), cancel=cancel, walk=walk)
         await self.refresh_index_status()
         return changes
 

@@ -12,8 +12,8 @@ import pytest
 from suzent_desktop.core.archive import Archive, ArchiveError
 from suzent_desktop.core.clock import Clock
 from suzent_desktop.core.facts import Fact, parse_log
-from suzent_desktop.core.layout import Layout, LayoutError
-from suzent_desktop.core.notebook import ROOT_NAV_FILES, ZONES, Notebook, NotebookError
+from suzent_desktop.core.layout import ROOT_NAV_FILES, Layout, LayoutError
+from suzent_desktop.core.notebook import ZONES, Notebook, NotebookError
 from suzent_desktop.core.recall import MAX_LINES, Recall, RecallLog
 from suzent_desktop.core.tombstones import Tombstones, normalize
 from suzent_desktop.settings import Settings

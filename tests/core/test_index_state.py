@@ -185,15 +185,15 @@ async def test_a_paragraph_moved_to_another_page_keeps_its_vector(layout, clock,
 async def _watched(layout, clock, monkeypatch) -> tuple[list[Path], Indexer, list]:
     """Ten pages indexed by a watched indexer (the first pass walks: nothing is known yet); every later
     walk of the vault is recorded in the returned list."""
-    from suzent_desktop.core import index_sources as indexer_module
+    from suzent_desktop.core import vault as indexer_module
 
     pages = _pages(layout, 10)
     indexer = Indexer(layout, CountingEmbedder(), clock)
     indexer.watch(True)
     await indexer.sync()
     walks: list = []
-    real_walk = indexer_module._walk
-    monkeypatch.setattr(indexer_module, "_walk", lambda *a: walks.append(a) or real_walk(*a))
+    real_walk = indexer_module._walk_entries
+    monkeypatch.setattr(indexer_module, "_walk_entries", lambda *a: walks.append(a) or real_walk(*a))
     return pages, indexer, walks
 
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import os
 import threading
 from pathlib import Path
 
 import pytest
 
+from suzent_desktop.core import vault as vault_module
 from suzent_desktop.core.events import ChangeSet, FileChanges
 from suzent_desktop.core.home import bootstrap_home
 from suzent_desktop.core.layout import Layout
@@ -86,8 +86,8 @@ def test_a_users_own_log_md_is_a_page(layout: Layout) -> None:
 def test_one_walk_then_apply_keeps_it_current(vault: Vault, monkeypatch: pytest.MonkeyPatch) -> None:
     root = vault.root
     walks = []
-    real_walk = os.walk
-    monkeypatch.setattr(os, "walk", lambda top, *a, **k: walks.append(str(top)) or real_walk(top, *a, **k))
+    real_walk = vault_module._walk_entries
+    monkeypatch.setattr(vault_module, "_walk_entries", lambda top: walks.append(str(top)) or real_walk(top))
     vault.snapshot()
     vault.snapshot()
     assert walks == [str(root)] and vault.walks == 1
@@ -115,8 +115,8 @@ def test_a_folder_that_appears_is_walked_alone(vault: Vault, monkeypatch: pytest
     root = vault.root
     write(root / "5_Archives/Old/A.md", "[[Tokyo]]")
     walks = []
-    real_walk = os.walk
-    monkeypatch.setattr(os, "walk", lambda top, *a, **k: walks.append(str(top)) or real_walk(top, *a, **k))
+    real_walk = vault_module._walk_entries
+    monkeypatch.setattr(vault_module, "_walk_entries", lambda top: walks.append(str(top)) or real_walk(top))
     vault.apply([root / "5_Archives/Old"])
     assert walks == [str(root / "5_Archives/Old")]
     assert root / "5_Archives/Old/A.md" in [b.source for b in vault.backlinks(root / "2_Wiki/Tokyo.md")]
@@ -160,3 +160,10 @@ def test_a_home_owns_one_vault(home: Path) -> None:
     write(opened.layout.notebook_dir / "B.md", "")
     assert [b.source.name for b in opened.vault.backlinks(opened.layout.notebook_dir / "B.md")] == ["A.md"]
     assert opened.vault.walks == 1
+
+
+def test_a_pages_links_keep_their_lines_every_form_outside_code(vault: Vault) -> None:
+    page = write(vault.root / "0_Inbox/Forms.md",
+                 "x [[Home|my home]] y\n[up](../b/Other%20Page.md#top) [web](https://x.org/a.md)\n`[[Code]]` ![[cat.png]]\n")
+    assert [(line, link.target) for line, link in vault.snapshot().links(page)] == [
+        (1, "Home"), (2, "../b/Other Page.md"), (3, "cat.png")]

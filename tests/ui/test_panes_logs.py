@@ -9,7 +9,7 @@ from panes_support import WAIT_MS, run, seed, wait_task, write_page
 from PySide6.QtCore import QUrl
 
 from suzent_desktop.core.events import ChangeSet
-from suzent_desktop.ui.panes.backlinks import BacklinksPane, extract_links
+from suzent_desktop.ui.panes.backlinks import BacklinksPane
 from suzent_desktop.ui.panes.daily_logs import DailyLogsPane
 from suzent_desktop.ui.panes.memory_view import MemoryView
 from suzent_desktop.ui.panes.tombstones_pane import TombstonesPane
@@ -114,13 +114,6 @@ def test_tombstones_list_and_undo(qtbot, pane_services) -> None:
     assert any("five kilometres" in h.text for h in back.hits)
 
 
-def test_extract_links_every_form_outside_code() -> None:
-    found = extract_links(
-        "x [[Home|my home]] y\n[up](../b/Other%20Page.md#top) [web](https://x.org/a.md)\n`[[Code]]` ![[cat.png]]\n"
-    )
-    assert [(e.line, e.link.target) for e in found] == [(1, "Home"), (2, "../b/Other Page.md"), (3, "cat.png")]
-
-
 def test_backlinks_and_related(qtbot, pane_services) -> None:
     services = pane_services
     manager = services.manager
@@ -208,24 +201,6 @@ def test_undo_in_the_forgotten_list_puts_page_lines_back(qtbot, pane_services) -
     assert paths["home"].read_bytes() == before
     back = run(qtbot, manager.search("cat named Pixel", record_recall=False))
     assert any("Pixel" in h.text for h in back.hits)
-
-
-def test_link_cache_counts_canvas_boards_and_every_link_form(tmp_path) -> None:
-    import json
-
-    from suzent_desktop.ui.panes.backlinks import LinkCache
-
-    target = tmp_path / "Notes" / "Target.md"
-    target.parent.mkdir()
-    target.write_text("# Target\n", encoding="utf-8")
-    board = tmp_path / "Board.canvas"
-    board.write_text(json.dumps({"nodes": [{"id": "1", "type": "text", "text": "See [[Target]]"}]}), encoding="utf-8")
-    (tmp_path / "Md.md").write_text("[t](Notes/Target.md)\n", encoding="utf-8")
-    (tmp_path / "Code.md").write_text("`[[Target]]`\n", encoding="utf-8")
-    cache = LinkCache()
-    cache.walk([target, board, tmp_path / "Md.md", tmp_path / "Code.md"])
-    found = cache.backlinks(target, tmp_path)
-    assert [(b.source.name, b.line) for b in found] == [("Board.canvas", 1), ("Md.md", 1)]
 
 
 def test_a_memory_link_leading_out_of_the_memory_folder_and_the_vault_opens_nothing(qtbot, pane_services) -> None:

@@ -235,7 +235,7 @@ def test_typed_operators_filter_hits_and_are_not_highlighted(qtbot, pane_service
 
 
 def test_searching_never_walks_the_vault_while_a_watcher_reports_changes(qtbot, pane_services, monkeypatch) -> None:
-    from suzent_desktop.core import index_sources as indexer_module
+    from suzent_desktop.core import vault as indexer_module
 
     services = pane_services
     seed(services.manager)
@@ -243,8 +243,8 @@ def test_searching_never_walks_the_vault_while_a_watcher_reports_changes(qtbot, 
     indexer.watch(True)  # what the window does once its watcher is in place
     run(qtbot, services.manager.reindex())
     walks: list = []
-    real_walk = indexer_module._walk
-    monkeypatch.setattr(indexer_module, "_walk", lambda *args: walks.append(args) or real_walk(*args))
+    real_walk = indexer_module._walk_entries
+    monkeypatch.setattr(indexer_module, "_walk_entries", lambda *args: walks.append(args) or real_walk(*args))
     pane = make_pane(qtbot, services)
     search(qtbot, pane, "Redmond")
     assert pane.stale_label.isHidden()

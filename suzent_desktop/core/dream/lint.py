@@ -35,6 +35,7 @@ from suzent_desktop.core.dream.pages import PageDoc, content_words, dup_norm, pa
 from suzent_desktop.core.links import VaultIndex
 from suzent_desktop.core.markdown import Link, frontmatter, frontmatter_block, line_of, links, meta_text
 from suzent_desktop.core.tombstones import normalize
+from suzent_desktop.core.vault import Kind, VaultSnapshot
 
 if TYPE_CHECKING:
     from suzent_desktop.core.home import Home
@@ -56,10 +57,10 @@ class _Page:
     path: Path | None = None
 
 
-def _load_pages(home: Home) -> list[_Page]:
+def _load_pages(home: Home, vault: VaultSnapshot) -> list[_Page]:
     nb = home.notebook
     pages: list[_Page] = []
-    for path in nb.content_pages():
+    for path in vault.files(Kind.PAGE):
         text = path.read_bytes().decode("utf-8-sig", errors="replace")
         pages.append(_Page(nb.relative(path), text, frontmatter(text), frontmatter_block(text)[1], path))
     return pages
@@ -86,11 +87,11 @@ def _what(link: Link) -> str:
     return "page" if "." not in link.target.rsplit("/", 1)[-1] or link.target.lower().endswith(".md") else "file"
 
 
-def _load_canvases(home: Home) -> list[_Page]:
+def _load_canvases(home: Home, vault: VaultSnapshot) -> list[_Page]:
     """JSON Canvas boards as the markdown of their nodes: their links are checked and count."""
     nb = home.notebook
     boards: list[_Page] = []
-    for path in nb.canvases():
+    for path in vault.files(Kind.CANVAS):
         markdown = canvas_markdown(path.read_bytes().decode("utf-8", errors="replace"))
         boards.append(_Page(nb.relative(path), markdown, {}, markdown, path))
     return boards
@@ -216,9 +217,8 @@ def _embedding_findings(home: Home, pages: list[_Page]) -> list[Finding]:
 
 def link_audit(home: Home) -> list[Finding]:
     """Broken links and orphans alone (no embedder needed): what ``bench/lint_vault.py`` scores."""
-    pages = _load_pages(home)
-    return _link_findings(pages, _index_page(home), VaultIndex.scan(home.layout.notebook_dir),
-                          _load_canvases(home))
+    vault = home.vault.current(parsed=False)
+    return _link_findings(_load_pages(home, vault), _index_page(home), vault.index, _load_canvases(home, vault))
 
 
 def _index_page(home: Home) -> _Page | None:
@@ -231,9 +231,9 @@ def _index_page(home: Home) -> _Page | None:
 
 def audit(home: Home) -> list[Finding]:
     """Every finding, blocking (run it in a worker thread)."""
-    pages = _load_pages(home)
-    findings = _link_findings(pages, _index_page(home), VaultIndex.scan(home.layout.notebook_dir),
-                              _load_canvases(home))
+    vault = home.vault.current(parsed=False)  # the files as they are now, from the home's one model
+    pages = _load_pages(home, vault)
+    findings = _link_findings(pages, _index_page(home), vault.index, _load_canvases(home, vault))
     findings += _stale_findings(pages, home.clock.today())
     findings += _contradiction_findings(pages)
     findings += _embedding_findings(home, pages)

@@ -216,7 +216,7 @@ class OfflineConsolidator:
         if self.tools.exists(f"{PERSONAL_ZONE}/{title}.md"):
             return title  # the zone's own page (perhaps unreadable: writing it names the problem)
         if self._names is None:
-            self._names = VaultIndex.scan(self.tools.root)
+            self._names = self.tools.names()
         zone = PERSONAL_ZONE.split("_", 1)[-1]
         candidate, number = title, 1
         while self._names.name_taken(candidate) and candidate.lower() not in self.pages:
@@ -373,7 +373,7 @@ def render_index(current: str, tools: VaultTools) -> str:
     Each page is listed once, under its zone (root pages under "Vault root"), by the shortest
     link that names it unambiguously, so two pages called ``Work`` get two different links.
     """
-    names = VaultIndex.scan(tools.root)
+    names = tools.names()
     groups: dict[str, list[str]] = {}
     for rel in tools.list(""):
         if rel.endswith("/") or rel.lower() in tools.reserved:

@@ -69,6 +69,7 @@ if TYPE_CHECKING:
     from suzent_desktop.core.notebook import Notebook
     from suzent_desktop.core.search import SearchResponse
     from suzent_desktop.core.tombstones import Tombstones
+    from suzent_desktop.core.vault import Vault
     from suzent_desktop.settings import Settings
 
 
@@ -87,6 +88,7 @@ class FrontDoor(Protocol):
     tombstones: Tombstones
     forget_journal: ForgetJournal
     indexer: Indexer
+    vault: Vault
 
     def days(self) -> Days: ...
     def watermark(self) -> str | None: ...
@@ -478,11 +480,13 @@ class DreamRunner:
             self._task = None
 
     def _tools(self, root: Path) -> VaultTools:
-        """Vault tools on ``root`` (the vault or a scratch copy), with the program's own root file names."""
+        """Vault tools on ``root`` (the vault or a scratch copy), with the program's own root file names;
+        on the vault itself they ask the home's model for names and tell it every write."""
         layout = self.manager.layout
+        vault = self.manager.vault if root == layout.notebook_dir else None
         return VaultTools(root, memory_search=self._memory_search, index_name=layout.index_md.name,
                           schema_name=layout.schema_md.name, reserved=layout.reserved_root_names(),
-                          max_call_kb=self.settings.memory_consolidation_max_write_kb)
+                          max_call_kb=self.settings.memory_consolidation_max_write_kb, vault=vault)
 
     def wake(self) -> None:
         """End the schedule's current wait (settings changed): the gates are read again now."""
@@ -540,6 +544,7 @@ class DreamRunner:
         if not any(f.date in batch.dates for f in batch.facts):
             return await self._skip(state, dates, 0, "no facts left to consolidate (empty or all forgotten)")
         root = m.layout.notebook_dir
+        await asyncio.to_thread(m.vault.current, parsed=False)  # the engine's names, as the disk has them now
         tools = self._tools(root)
         try:
             report, error = await self._guarded_engine(batch, tools)

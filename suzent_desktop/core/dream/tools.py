@@ -25,6 +25,7 @@ from suzent_desktop.core.faults import crash_point
 from suzent_desktop.core.layout import INDEX_MD, ROOT_NAV_FILES, SCHEMA_MD
 from suzent_desktop.core.links import VaultIndex
 from suzent_desktop.core.text import clean
+from suzent_desktop.core.vault import Vault
 
 READ_LIMIT_CHARS = 60_000
 # File systems allow 255 bytes per name, and an atomic write's temp file adds about 20.
@@ -77,11 +78,14 @@ class VaultTools:
         index_name: str = INDEX_MD,
         schema_name: str = SCHEMA_MD,
         reserved: frozenset[str] = ROOT_NAV_FILES,
+        vault: Vault | None = None,
     ) -> None:
         """``index_name``/``schema_name`` are the program's own files (Layout resolves them: a
         user's own index.md moves the program's to another name); ``reserved`` root names are
-        never written through :meth:`write`."""
+        never written through :meth:`write`. ``vault``: the home's model when ``root`` is its vault (names
+        are asked of it and every write is told to it); a scratch copy walks for its names."""
         self.root = Path(root)
+        self._vault = vault
         self.max_call_bytes = max(1, int(max_call_kb)) * 1024
         # Facts the engine accounted for without writing them as such (see dream/coverage.py).
         self.accounted: list[Accounting] = []
@@ -213,12 +217,13 @@ class VaultTools:
             self._journal(path)
             atomic_write_text(path, clean(text))
             self.written.add(self.relative(path))
+            self._tell_vault(self.relative(path))
         crash_point("dream.after_page_write")
 
     def _check_new_name(self, relative: str, path: Path) -> None:
         """A new page may not take a name a file elsewhere answers to: the user's ``[[Work]]``
         must keep opening their own ``Work`` page, not the engine's new one."""
-        index = VaultIndex.scan(self.root)
+        index = self.names()
         if index.name_taken(path.stem):
             other = index.resolve(path.stem, path)
             where = index.rel(other) if other is not None else path.stem
@@ -243,6 +248,17 @@ class VaultTools:
             self._journal(path)
             atomic_write_text(path, clean(text))
             self.written.add(name)
+            self._tell_vault(name)
+
+    def names(self) -> VaultIndex:
+        """Every file's name and path, for resolving links and checking a new page's name (read-only)."""
+        if self._vault is not None:
+            return self._vault.snapshot(parsed=False).index
+        return VaultIndex.scan(self.root)
+
+    def _tell_vault(self, *relatives: str) -> None:
+        if self._vault is not None:
+            self._vault.apply([self.root / rel for rel in relatives])
 
     def _journal(self, path: Path) -> None:
         rel = self.relative(path)
@@ -271,6 +287,7 @@ class VaultTools:
             else:
                 atomic_write_bytes(path, old)
             restored.append(rel)
+        self._tell_vault(*restored)
         return restored
 
     def edit(self, relative: str, old: str, new: str) -> None:

@@ -1,9 +1,9 @@
 """Backlinks and related notes for the page open in the editor.
 
-Backlinks are found by reading the vault's pages in a worker thread, once, then only the
-pages change-sets name (a 5,000-page vault is not walked again on every edit). Every link form
+Backlinks and unlinked mentions are asked of the vault model (``core/vault.py``), in a worker
+thread: it reads the vault once per window and then only what change-sets name. Every link form
 of the one grammar counts (wikilinks, embeds, markdown links; nothing inside code), resolved
-with the one resolver, so this pane, the editor and lint agree on what a link names.
+with the one resolver, so this pane, the editor, lint, the command line and MCP agree.
 "Related" asks the index for the rows nearest to the page's own chunks. "Unlinked mentions"
 (Obsidian's section) lists where other pages write the open page's name or an alias without a
 link; each has a Link button that turns that mention into a link (an atomic file edit, undone
@@ -14,10 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import html
-import threading
-import time
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -34,150 +31,25 @@ from PySide6.QtWidgets import (
 )
 
 from suzent_desktop.core.events import ChangeSet
-from suzent_desktop.core.links import VaultIndex
-from suzent_desktop.core.markdown import Link, line_of, links
 from suzent_desktop.core.operations import (
     LinkedMention,
     Mention,
     MentionError,
-    canvas_markdown,
     is_canvas,
-    is_link_source,
     link_mention,
-    link_sources,
-    mention_names,
     undo_link_mention,
-    unlinked_mentions,
+    vault_snapshot,
 )
 from suzent_desktop.ui.panes.common import Pane, display_path, snippet
 
 if TYPE_CHECKING:
+    from suzent_desktop.core.operations import Backlink
     from suzent_desktop.ui.services import AppServices
 
 TARGET_ROLE = Qt.ItemDataRole.UserRole + 1
 RELATED_LIMIT = 8
 RELATED_ROWS = 4 * RELATED_LIMIT  # rows asked of the index: a long file's chunks would fill the list alone
 MENTIONS_LIMIT = 200  # a very common name (a page called "A") would list every page
-
-
-@dataclass(frozen=True)
-class PageLink:
-    """One outgoing link of a page, with the line it stands on (for context)."""
-
-    line: int
-    text: str
-    link: Link
-
-
-@dataclass(frozen=True)
-class Backlink:
-    source: Path
-    line: int
-    context: str
-
-
-def extract_links(text: str) -> list[PageLink]:
-    """Every link of a page (outside code), with its line."""
-    lines = text.splitlines()
-    return [
-        PageLink(number, lines[number - 1].strip() if number <= len(lines) else "", link)
-        for link in links(text)
-        if link.target
-        for number in [line_of(text, link.start)]
-    ]
-
-
-class LinkCache:
-    """Outgoing links of every page, read once and then kept current file by file.
-
-    A full walk of the vault happens on first use and at most every ``FULL_RESCAN_S``;
-    between walks, the pages a change-set names are re-read (when their mtime or size
-    changed). Scans hold a lock so two never run at once in worker threads.
-    """
-
-    FULL_RESCAN_S = 300.0
-
-    def __init__(self) -> None:
-        self._entries: dict[Path, tuple[tuple[int, int], list[PageLink], str]] = {}
-        self._walked_at: float | None = None
-        self.lock = threading.Lock()
-
-    def needs_walk(self) -> bool:
-        return self._walked_at is None or time.monotonic() - self._walked_at > self.FULL_RESCAN_S
-
-    def walk(self, pages: Iterable[Path]) -> None:
-        """Bring the cache in line with the vault's page list (blocking)."""
-        seen = set()
-        for page in pages:
-            seen.add(page)
-            self.update(page)
-        for gone in set(self._entries) - seen:
-            del self._entries[gone]
-        self._walked_at = time.monotonic()
-
-    def update(self, page: Path) -> None:
-        """Re-read one page if it changed; forget it if it is gone."""
-        try:
-            stat = page.stat()
-        except OSError:
-            self._entries.pop(page, None)
-            return
-        key = (stat.st_mtime_ns, stat.st_size)
-        cached = self._entries.get(page)
-        if cached is not None and cached[0] == key:
-            return
-        try:
-            text = page.read_bytes().decode("utf-8", errors="replace")
-        except OSError:
-            self._entries.pop(page, None)
-            return
-        self._entries[page] = (key, extract_links(canvas_markdown(text) if is_canvas(page) else text), text)
-
-    def pages(self) -> list[Path]:
-        return sorted(self._entries)
-
-    def mentions(self, target: Path, names: list[str]) -> list[Mention]:
-        """Unlinked mentions of ``names`` in every other page (boards have no prose to link in)."""
-        found: list[Mention] = []
-        for page in sorted(self._entries):
-            if page != target and not is_canvas(page):
-                found += unlinked_mentions(page, self._entries[page][2], names)
-                if len(found) >= MENTIONS_LIMIT:
-                    return found[:MENTIONS_LIMIT]
-        return found
-
-    def text_of(self, page: Path) -> str:
-        entry = self._entries.get(page)
-        if entry is not None:
-            return entry[2]
-        try:
-            return page.read_bytes().decode("utf-8", errors="replace")
-        except OSError:
-            return ""
-
-    def index(self, target: Path, root: Path) -> VaultIndex:
-        """The resolver over the cached pages (and ``target``)."""
-        index = VaultIndex(root)
-        for page in [*self._entries, target]:
-            try:
-                index.add(page)
-            except ValueError:
-                continue  # outside the vault (a read-only folder): links cannot name it by path
-        return index
-
-    def backlinks(self, target: Path, root: Path, index: VaultIndex | None = None) -> list[Backlink]:
-        """Pages whose links resolve to ``target`` (the vault's pages as the cache knows them)."""
-        index = index or self.index(target, root)
-        found: list[Backlink] = []
-        for page in sorted(self._entries):
-            if page == target:
-                continue
-            for entry in self._entries[page][1]:
-                if index.resolve_link(entry.link, page) == target:
-                    # a board's lines are its JSON's, not the text nodes': open it at the top
-                    found.append(Backlink(page, 1 if is_canvas(page) else entry.line, entry.text))
-                    break
-        return found
 
 
 def one_per_file(hits: Iterable[Any]) -> list[Any]:
@@ -205,7 +77,6 @@ class BacklinksPane(Pane):
         self.link_target = ""  # what a mention's link names: the shortest target for the open page
         self.related: list[Any] = []
         self._linked: list[LinkedMention] = []  # newest last: what Undo link takes back
-        self._cache = LinkCache()
         self._changed_pages: set[Path] = set()  # named by change-sets since the last scan
         self._build()
         self._show_nothing()
@@ -289,21 +160,12 @@ class BacklinksPane(Pane):
 
     def _scan(self, page: Path, root: Path, changed: set[Path]) -> tuple[list[Backlink], list[Mention], str]:
         """(worker thread) Backlinks, unlinked mentions of the page's name and aliases, its link target."""
-        manager = self.services.manager
-        with self._cache.lock:
-            if self._cache.needs_walk():
-                self._cache.walk(link_sources(manager))
-            else:
-                for path in changed:
-                    if is_link_source(manager, path):
-                        self._cache.update(path)
-            index = self._cache.index(page, root)
-            try:
-                target = index.link_target_for(page)
-            except ValueError:
-                target = page.stem  # outside the vault: its name is the best a link can say
-            names = mention_names(page, self._cache.text_of(page)) if not is_canvas(page) else [page.stem]
-            return self._cache.backlinks(page, root, index), self._cache.mentions(page, names), target
+        snapshot = vault_snapshot(self.services.manager, changed)  # the one model: walked once per window
+        try:
+            target = snapshot.link_target_for(page)
+        except ValueError:
+            target = page.stem  # outside the vault: its name is the best a link can say
+        return snapshot.backlinks(page), snapshot.unlinked_mentions(page, MENTIONS_LIMIT), target
 
     def _show_nothing(self) -> None:
         self.title.setText("No page open")

@@ -1,16 +1,14 @@
 """Tags pane: every tag of the vault with the number of pages carrying it, nested tags as a tree.
 
-Tags come from the one grammar (frontmatter ``tags`` and inline ``#tags`` outside code and
-links). The vault is read once, in a worker thread, the first time the pane is shown; after
-that only the pages a change-set names (file events, the app's own writes) are read again,
-also in a worker thread, so the GUI thread never walks the vault. Clicking a tag (or Enter
+Tags come from the vault model (``core/vault.py``: frontmatter ``tags`` and inline ``#tags``
+outside code and links), asked in a worker thread: the vault is read once per window, then only
+the pages a change-set names (file events, the app's own writes), so the GUI thread never walks it. Clicking a tag (or Enter
 on it) asks for a ``tag:`` search, which the window runs in the Search pane, as Obsidian does.
 """
 
 from __future__ import annotations
 
 import asyncio
-import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,7 +16,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from suzent_desktop.core.events import ChangeSet
-from suzent_desktop.core.operations import FileTags, content_pages, is_content_page, tag_tree
+from suzent_desktop.core.operations import vault_snapshot
 from suzent_desktop.ui.panes.common import Pane
 
 if TYPE_CHECKING:
@@ -35,11 +33,9 @@ class TagsPane(Pane):
 
     def __init__(self, services: AppServices, parent: QWidget | None = None) -> None:
         super().__init__(services, parent)
-        self._cache = FileTags()
-        self._walked = False
-        self._reading = threading.Lock()  # one read at a time: a superseded read finishes first
         self._changed_pages: set[Path] = set()  # named by change-sets since the last read
         self.nodes: list[Any] = []  # the tree as last drawn (``core.tags.TagNode``)
+        self.tagged = 0  # pages carrying a tag, as last drawn
         self._build()
         self.request_refresh()
 
@@ -68,34 +64,16 @@ class TagsPane(Pane):
 
     async def load(self) -> None:
         changed, self._changed_pages = self._changed_pages, set()
-        nodes = await asyncio.to_thread(self._read, changed)
+        nodes, tagged = await asyncio.to_thread(self._read, changed)
         if not self.alive():
             return
-        self.nodes = nodes
+        self.nodes, self.tagged = nodes, tagged
         self._show()
 
-    def _read(self, changed: set[Path]) -> list[Any]:
-        """(worker thread) The whole vault the first time, then only the pages named since."""
-        with self._reading:
-            return self._read_locked(changed)
-
-    def _read_locked(self, changed: set[Path]) -> list[Any]:
-        manager = self.services.manager
-        if not self._walked:
-            pages = content_pages(manager)
-            for page in pages:
-                self._cache.update(page)
-            self._cache.keep_only(pages)
-            self._walked = True
-        else:
-            for path in changed:
-                if path.is_dir():  # a folder event: what the cache knows inside it, and what is there now
-                    inside = [p for p in self._cache.paths() if p.is_relative_to(path)]
-                    for page in [*inside, *(p for p in path.rglob("*.md") if is_content_page(manager, p))]:
-                        self._cache.update(page)
-                elif not path.is_file() or is_content_page(manager, path):  # not a hidden folder's file
-                    self._cache.update(path)
-        return tag_tree(self._cache.snapshot().values())
+    def _read(self, changed: set[Path]) -> tuple[list[Any], int]:
+        """(worker thread) The tag tree and the number of tagged pages, from the vault model."""
+        snapshot = vault_snapshot(self.services.manager, changed)
+        return snapshot.tag_tree(), len(snapshot.pages_tagged())
 
     # -- drawing -----------------------------------------------------------------------
     def _show(self) -> None:
@@ -114,8 +92,7 @@ class TagsPane(Pane):
         for node in self.nodes:
             add(self.tree, node)
         self.tree.resizeColumnToContents(1)
-        tagged = sum(1 for found in self._cache.snapshot().values() if found)
-        self.summary.setText(f"{self._tag_count(self.nodes)} tag(s) on {tagged} page(s)" if self.nodes
+        self.summary.setText(f"{self._tag_count(self.nodes)} tag(s) on {self.tagged} page(s)" if self.nodes
                              else "No tags yet: add #tags or a frontmatter tags list to a page")
 
     @staticmethod

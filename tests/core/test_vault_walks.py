@@ -1,0 +1,54 @@
+"""A dream and a lint in one process walk the vault once: every part asks the home's one model."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from dream_support import days_before, make_manager, write_log
+
+from suzent_desktop.core import links, vault
+from suzent_desktop.core.dream.runner import DreamRunner
+
+
+@pytest.fixture
+def walks(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[str]]:
+    """Every walk of a folder tree and every resolver built by a walk, by kind."""
+    seen: dict[str, list[str]] = {"vault": [], "vault_files": [], "VaultIndex.scan": [], "os.walk": []}
+    real_entries, real_files, real_scan, real_walk = vault._walk_entries, links.vault_files, links.VaultIndex.scan, os.walk
+    monkeypatch.setattr(vault, "_walk_entries", lambda top: seen["vault"].append(str(top)) or real_entries(top))
+    monkeypatch.setattr(links, "vault_files", lambda root: seen["vault_files"].append(str(root)) or real_files(root))
+    monkeypatch.setattr(links.VaultIndex, "scan",
+                        classmethod(lambda cls, root: seen["VaultIndex.scan"].append(str(root)) or real_scan.__func__(cls, root)))
+    monkeypatch.setattr(os, "walk", lambda top, *a, **k: seen["os.walk"].append(str(top)) or real_walk(top, *a, **k))
+    return seen
+
+
+@pytest.mark.parametrize("watched", [True, False])
+async def test_a_dream_then_a_lint_walk_the_vault_once(home: Path, clock, today, walks, watched) -> None:  # noqa: ANN001
+    """As in the window (a watcher reports changes) the vault is walked once; without one (the command
+    line) the dream, the index pass after it and lint each look at the disk once, as they must where
+    nothing reports what other programs change; either way no part walks the vault on its own."""
+    manager = make_manager(home, clock, memory_lint_enabled=True, memory_lint_min_days=0)
+    manager.indexer.watch(watched)
+    for seen in walks.values():  # opening sweeps temp files left by killed writes (hidden ones too): not counted
+        seen.clear()
+    root = manager.layout.notebook_dir
+    (root / "2_Wiki" / "Kyoto.md").write_text("# Kyoto\n\nTemples. See [[Tokyo]] and [[Nowhere]].\n", encoding="utf-8")
+    (root / "2_Wiki" / "Tokyo.md").write_text("# Tokyo\n\nBack to [[Kyoto]] #trip\n", encoding="utf-8")
+    for day in days_before(today, 2):
+        write_log(manager, day, ["User works at Contoso", "User lives in Lisbon"])
+    result = await DreamRunner(manager).run_once()
+    assert result.outcome == "productive"
+    lint = await manager.lint()
+    assert lint.ok
+    assert [f.path for f in lint.findings if f.kind == "broken_link"] == ["2_Wiki/Kyoto.md"]
+    full = [w for w in walks["vault"] if w == str(root)]
+    assert len(full) == (1 if watched else 3), walks  # one walk of the vault, then only what changed
+    assert walks["VaultIndex.scan"] == [] and walks["vault_files"] == []
+    assert [w for w in walks["os.walk"] if w.startswith(str(root))] == []
+    assert manager.vault.walks == len(full)
+    # the model knows the dream's pages without walking again
+    written = {p.name for p in manager.vault.snapshot().pages()}
+    assert {"Kyoto.md", "Tokyo.md", "Work.md"} <= written

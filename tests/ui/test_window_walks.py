@@ -1,0 +1,59 @@
+"""A window session walks the vault once: names, index, backlinks, tags and lint share the one model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from ui_support import WAIT_MS
+
+from suzent_desktop.core import links, operations, vault
+
+
+@pytest.fixture
+def walks(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[str]]:
+    seen: dict[str, list[str]] = {"vault": [], "VaultIndex.scan": []}
+    real_entries, real_scan = vault._walk_entries, links.VaultIndex.scan
+    monkeypatch.setattr(vault, "_walk_entries", lambda top: seen["vault"].append(str(top)) or real_entries(top))
+    monkeypatch.setattr(links.VaultIndex, "scan",
+                        classmethod(lambda cls, root: seen["VaultIndex.scan"].append(str(root)) or real_scan.__func__(cls, root)))
+    return seen
+
+
+@pytest.fixture
+def lantern(demo_home: Path) -> Path:
+    target = demo_home / "notebook" / "2_Wiki" / "Concepts" / "Lantern.md"
+    target.write_text("# Lantern\n\nA light. #glass\n", encoding="utf-8")
+    return target
+
+
+def test_a_window_session_walks_the_vault_once(qtbot, walks, lantern, window) -> None:  # noqa: ANN001
+    services = window.services
+    root: Path = services.layout.notebook_dir
+    target = lantern
+    with qtbot.waitSignal(window.names_ready, timeout=WAIT_MS):
+        window.start_background(watch=True, serve=False, index=True)
+    qtbot.waitUntil(lambda: window.watcher.ready, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: services.index_stats is not None, timeout=WAIT_MS)  # the first index pass is done
+
+    # the backlinks pane on an open page, then a page written by hand that links to it (a watcher event)
+    window.docks["backlinks"].raise_()
+    window.backlinks.set_page(target)
+    qtbot.waitUntil(lambda: window.backlinks.backlinks == [] and window.backlinks.page == target, timeout=WAIT_MS)
+    linker = root / "0_Inbox" / "Shelf.md"
+    linker.write_text("The [[Lantern]] sits on the shelf. #glass\n", encoding="utf-8")
+    qtbot.waitUntil(lambda: window.backlinks.backlink_sources() == [linker], timeout=WAIT_MS)
+
+    # the tags pane, and a page made through an operation (AppServices.apply)
+    window.docks["tags"].raise_()
+    qtbot.waitUntil(lambda: window.tags.counts().get("glass") == 2, timeout=WAIT_MS)
+    services.apply(operations.create_page(root, root / "0_Inbox", "Candle", "Next to the [[Lantern]]. #glass\n"))
+    qtbot.waitUntil(lambda: window.tags.counts().get("glass") == 3, timeout=WAIT_MS)
+
+    # lint from the menu
+    with qtbot.waitSignal(window.dream_panel.lint_finished, timeout=WAIT_MS):
+        window.actions_by_name["lint"].trigger()
+
+    assert [w for w in walks["vault"] if w == str(root)] == [str(root)]  # one walk, then what changed
+    assert walks["VaultIndex.scan"] == []
+    assert services.manager.vault.walks == 1
