@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from ui_support import WAIT_MS
+from ui_support import WAIT_MS, run
+from watchfiles import Change
 
 from suzent_desktop.core import links, operations, vault
 
@@ -57,3 +58,29 @@ def test_a_window_session_walks_the_vault_once(qtbot, walks, lantern, window) ->
     assert [w for w in walks["vault"] if w == str(root)] == [str(root)]  # one walk, then what changed
     assert walks["VaultIndex.scan"] == []
     assert services.manager.vault.walks == 1
+
+
+def test_a_daily_log_kept_inside_the_vault_is_a_log_to_the_watcher(qtbot, loop, home: Path) -> None:  # noqa: ANN001
+    """The watcher's events go through the one classifier: the memory folder is looked at before the vault."""
+    from suzent_desktop.core.events import ChangeSet
+    from suzent_desktop.ui.main_window import MainWindow
+    from suzent_desktop.ui.services import AppServices
+
+    (home / "config.toml").write_text('notebook_path = "vault"\nmemory_path = "vault/memory"\n', encoding="utf-8")
+    services = AppServices.open(home)
+    win = MainWindow(services)
+    try:
+        log = services.layout.daily_log("2026-07-19")
+        log.parent.mkdir(parents=True, exist_ok=True)
+        log.write_text("# Daily Log - 2026-07-19\n\n## 10:00 — abc12345\n\n- [work] works at [[Contoso]]\n", encoding="utf-8")
+        page = services.layout.notebook_dir / "0_Inbox" / "Contoso.md"
+        page.write_text("# Contoso\n", encoding="utf-8")
+        seen: list[ChangeSet] = []
+        services.bridge.changed.connect(seen.append)
+        win._on_watch_batch([(Change.added, log), (Change.added, page)])
+        assert seen and seen[-1].logs == {"2026-07-19"} and seen[-1].pages == {page}
+        assert operations.path_kind(services.manager, log) is operations.PathKind.LOG
+    finally:
+        run(qtbot, win.shutdown())
+        run(qtbot, services.shutdown())
+        win.deleteLater()
