@@ -115,7 +115,8 @@ class Indexer(IndexLock, SourceDiscovery, RowPlanning, TableReconciliation, Inde
         self._noted: list[str] = []  # paths the watcher reported, not yet taken into the cache
         self._by_hash: dict[str, str] | None = None  # content hash -> an indexed row with that text (lazy)
         self._unindexed = RowCache()
-        self._tags = FileTags()  # for ``tag:``: each indexed file's tags, re-read when its hash changes
+        self._tags = FileTags()  # for ``tag:``: tags of the memory folder's files, re-read when their hash changes
+        self._tag_digests: dict[str, str | None] = {}  # the content hashes the vault model's tags were taken at
         # files a pass is embedding, with the (mtime, size) it read: a pass let in skips them
         # while they are still as that pass read them
         self._inflight_paths: dict[str, tuple[float, int]] = {}

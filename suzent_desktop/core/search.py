@@ -32,6 +32,7 @@ from suzent_desktop.core.query import SearchQuery, file_passes, parse_query, tex
 from suzent_desktop.core.text import clean, decode_lenient
 from suzent_desktop.core.tombstones import normalize
 from suzent_desktop.core.unindexed import text_matches
+from suzent_desktop.core.vault import Kind
 
 log = logging.getLogger(__name__)
 
@@ -107,11 +108,22 @@ class IndexSearch:
         with self._state_lock:
             files: dict[str, str | None] = {key: state.sha256 for key, state in self.state.files.items()}
             files.update({key: None for key in self.state.errors if key not in files})
+        tags: dict[str, tuple[str, ...]] = {}
         if query.tags or query.without_tags:
-            for key, digest in files.items():
+            # The vault's pages from the vault model (read once per process, shared with backlinks and the
+            # tags pane); the memory folder's files (MEMORY.md, daily logs) read here, once per content hash.
+            # Files whose indexed content changed since the last ``tag:`` (another process indexed them, or
+            # nothing watches this one) are looked at again, so tags follow what search finds.
+            changed = [Path(key) for key, digest in files.items() if self._tag_digests.get(key, "") != digest]
+            self._tag_digests = dict(files)
+            self.vault.apply(changed)
+            vault = self.vault.snapshot()
+            pages = {key for key in files if vault.kind(Path(key)) in (Kind.PAGE, Kind.NAV)}
+            others = {key: digest for key, digest in files.items() if key not in pages}
+            for key, digest in others.items():
                 self._tags.update(key, digest)  # no hash (a failed file): its mtime and size
-            self._tags.keep_only(files)
-        tags = self._tags.snapshot() if query.tags or query.without_tags else {}
+            self._tags.keep_only(others)
+            tags = {**self._tags.snapshot(), **{key: vault.tags_of(Path(key)) for key in pages}}
         keep = {key for key in files if file_passes(query, self._relative(key), tags.get(key, ()))}
         if not keep:
             return None
