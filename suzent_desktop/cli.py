@@ -382,7 +382,7 @@ def cmd_remember(args: argparse.Namespace, out: Output) -> int:
 
     changes = _run(go())
     date = min(changes.logs) if changes.logs else manager.today()
-    path = manager.archive.path_for(date)
+    path = manager.log_path(date)
     # Where this process's line landed; other processes may have appended since.
     line = changes.log_lines[-1] if changes.log_lines else _last_line_number(path)
     out.doc({"date": date, "path": str(path), "line": line, "rows_added": changes.rows_added, "errors": changes.errors})
@@ -402,10 +402,10 @@ def _report_errors(out: Output, errors: list[str]) -> None:
 
 def _say_when_waiting(manager: Any, out: Output) -> None:
     """A capture never waits silently behind another process's index pass (a long page takes minutes)."""
-    manager.indexer.on_wait = lambda: out.warn(
+    manager.on_index_wait(lambda: out.warn(
         "Saved. Another index pass (the app, or a reindex) is running; this waits for it so the "
         "new fact is searchable when the command ends. Ctrl+C is safe: the fact stays in its log."
-    )
+    ))
 
 
 def cmd_capture(args: argparse.Namespace, out: Output) -> int:
@@ -423,7 +423,7 @@ def cmd_capture(args: argparse.Namespace, out: Output) -> int:
         {
             "facts": [fact_dict(f) for f in facts],
             "date": date if facts else None,
-            "path": str(manager.archive.path_for(date)) if facts else None,
+            "path": str(manager.log_path(date)) if facts else None,
             "turn": turn,
             "rows_added": changes.rows_added,
             "memory_md": changes.memory_md,
@@ -435,7 +435,7 @@ def cmd_capture(args: argparse.Namespace, out: Output) -> int:
     if not facts:
         out.say("No facts found in this turn." if turn else "No facts found in this turn; nothing was written.")
     else:
-        out.say(f"Captured {len(facts)} fact(s) into {manager.archive.path_for(date)}:")
+        out.say(f"Captured {len(facts)} fact(s) into {manager.log_path(date)}:")
         for fact in facts:
             out.say(f"  - [{fact.category}] {fact.content}")
         if changes.memory_md:
@@ -612,7 +612,7 @@ def cmd_status(args: argparse.Namespace, out: Output) -> int:
     out.say(f"Home:          {manager.layout.home}")
     out.say(f"Today:         {status['today']}")
     out.say(f"Watermark:     {status['watermark'] or '(none: nothing consolidated yet)'}")
-    refused = manager.notebook.watermark_error(manager.clock.today())
+    refused = manager.watermark_error()
     if refused:
         out.warn(f"error: {refused}")
     out.say(f"Pending:       {len(status['pending_dates'])} day(s), {status['pending_facts']} fact(s)")

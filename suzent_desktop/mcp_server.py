@@ -221,7 +221,7 @@ class MemoryTools:
             "facts": [fact_dict(f) for f in facts],
             "turn": captured_turn(self.manager),  # where the verbatim turn was kept (None: transcripts off)
             "date": date,
-            "path": str(self.manager.archive.path_for(date)) if date else None,
+            "path": str(self.manager.log_path(date)) if date else None,
             "lines": list(changes.log_lines),
             "rows_added": changes.rows_added,
             "memory_md_refreshed": bool(changes.memory_md),
@@ -250,7 +250,7 @@ class MemoryTools:
         date = min(changes.logs) if changes.logs else self.manager.today()
         return {
             "date": date,
-            "path": str(self.manager.archive.path_for(date)),
+            "path": str(self.manager.log_path(date)),
             "line": changes.log_lines[-1] if changes.log_lines else None,
             "rows_added": changes.rows_added,
             "errors": list(changes.errors),
@@ -343,8 +343,8 @@ class MemoryTools:
         ):
             return
         self._checked_at = now
-        stale = await asyncio.to_thread(self.manager.indexer.stale_paths)
-        self.manager.home.vault.apply(stale)  # backlinks and tags see hand edits too
+        stale = await asyncio.to_thread(self.manager.stale_paths)
+        await asyncio.to_thread(self.manager.take_in, stale)  # backlinks and tags see hand edits too
         if stale and not self.read_only:
             await self.manager.sync_paths(stale)  # just these: a full pass would walk the vault again
 

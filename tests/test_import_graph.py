@@ -4,7 +4,8 @@
 * the core (and the settings module) never imports Qt, the UI, or a front end (cli, mcp_server);
 * the UI imports from the core only the front door, operations, events and the pure rule
   modules (markdown grammar, link resolver, days, fuzzy name matching), plus the typed settings object;
-* no view reads a store (index, logs, notebook, tombstones, transcripts) through ``manager.<store>``.
+* no front end (the UI, the command line, the MCP server) reads a store (index, logs, notebook,
+  tombstones, transcripts, the vault model) through ``manager.<store>`` or ``getattr(manager, "<store>")``.
 """
 
 from __future__ import annotations
@@ -153,19 +154,28 @@ def violations(root: Path, package: str) -> list[str]:
 
 
 STORES = frozenset({"indexer", "archive", "notebook", "tombstones", "transcripts", "recall", "forget_journal",
-                    "index_store", "home"})
+                    "index_store", "home", "vault"})
+FRONT_END_FILES = ("cli.py", "cli_vault.py", "mcp_server.py")  # besides every module of ui/
+
+
+def _manager(node: ast.expr) -> bool:
+    return (node.id if isinstance(node, ast.Name) else getattr(node, "attr", "")) == "manager"
 
 
 def store_reaches(root: Path) -> list[str]:
-    """``<...>.manager.<store>`` in UI code: a view reading a store past the front door."""
+    """``<...>.manager.<store>`` or ``getattr(<...>.manager, "<store>")`` in a front end: reading a store
+    past the front door."""
     found = []
-    for path in sorted((root / "ui").rglob("*.py")):
+    files = [*sorted((root / "ui").rglob("*.py")), *(root / name for name in FRONT_END_FILES if (root / name).exists())]
+    for path in files:
+        where = path.relative_to(root).as_posix()
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
-            if isinstance(node, ast.Attribute) and node.attr in STORES:
-                owner = node.value
-                name = owner.id if isinstance(owner, ast.Name) else getattr(owner, "attr", "")
-                if name == "manager":
-                    found.append(f"{path.relative_to(root).as_posix()}:{node.lineno} manager.{node.attr}")
+            if isinstance(node, ast.Attribute) and node.attr in STORES and _manager(node.value):
+                found.append(f"{where}:{node.lineno} manager.{node.attr}")
+            elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr"
+                  and len(node.args) >= 2 and _manager(node.args[0]) and isinstance(node.args[1], ast.Constant)
+                  and node.args[1].value in STORES):
+                found.append(f"{where}:{node.lineno} getattr(manager, {node.args[1].value!r})")
     return found
 
 
@@ -174,8 +184,16 @@ def test_no_view_reads_a_store_past_the_front_door() -> None:
 
 
 def test_the_store_check_finds_a_reach(tmp_path: Path) -> None:
-    root = _package(tmp_path, {"ui/w.py": "def f(self):\n    return self.services.manager.indexer.sync()\n"})
-    assert store_reaches(root) == ["ui/w.py:2 manager.indexer"]
+    root = _package(tmp_path, {
+        "ui/w.py": "def f(self):\n    return self.services.manager.indexer.sync()\n",
+        "ui/g.py": "def f(self):\n    return getattr(self.services.manager, 'indexer', None)\n",
+        "cli.py": "def f(manager):\n    return manager.archive.path_for('x')\n",
+        "mcp_server.py": "def f(self):\n    return self.manager.home.vault\n",
+    })
+    assert store_reaches(root) == [
+        "ui/g.py:2 getattr(manager, 'indexer')", "ui/w.py:2 manager.indexer", "cli.py:2 manager.archive",
+        "mcp_server.py:2 manager.home",
+    ]
 
 
 def test_the_package_keeps_its_import_rules() -> None:

@@ -564,6 +564,31 @@ class MemoryManager:
         """Index rows nearest to a page's own chunks, from other files (a "see also")."""
         return await self.indexer.related(page, limit=limit)
 
+    def log_path(self, date: str) -> Path:
+        """Where a day's log is (written or not)."""
+        return self.archive.path_for(date)
+
+    def watermark_error(self) -> str | None:
+        """Why the watermark in log.md cannot be trusted, naming the line (None when it can)."""
+        return self.notebook.watermark_error(self.clock.today())
+
+    def on_index_wait(self, notice: Callable[[], None] | None) -> None:
+        """Told once when an index pass must wait for another process's (a terminal says so)."""
+        self.indexer.on_wait = notice
+
+    def watch_files(self, watching: bool) -> None:
+        """A file watcher reports every change from now on (or stopped): the index's list of stale
+        files and the vault model are then trusted without walking the vault (GUI thread: takes no lock)."""
+        self.indexer.watch(watching)
+
+    def note_changed(self, paths: Iterable[Path]) -> None:
+        """The watcher saw these change: they count as behind until a pass takes them (GUI thread)."""
+        self.indexer.note_changed(paths)
+
+    def take_in(self, paths: Iterable[Path]) -> None:
+        """(worker thread) Files changed outside this process: the vault model looks at them again."""
+        self.home.vault.apply(list(paths))
+
     async def vault_snapshot(self) -> VaultSnapshot:
         """The vault model as it stands (walked and read on first use, off the event loop)."""
         return await asyncio.to_thread(self.home.vault.snapshot)

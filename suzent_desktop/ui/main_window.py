@@ -780,16 +780,12 @@ class MainWindow(QMainWindow):
 
     def _index_watched(self, watching: bool) -> None:
         """The index trusts its cached list of stale files only while the watcher reports changes."""
-        indexer = getattr(self.services.manager, "indexer", None)
-        if indexer is not None:
-            indexer.watch(watching)
+        self.services.manager.watch_files(watching)
 
     def _queue_index(self, path: Path) -> None:
         if any(part.startswith(".") for part in path.parts[-3:]):
             return
-        indexer = getattr(self.services.manager, "indexer", None)
-        if indexer is not None:
-            indexer.note_changed([path])  # counted as behind until the sync below takes it
+        self.services.manager.note_changed([path])  # counted as behind until the sync below takes it
         self._pending_index.add(path)
         self.bridge.index_stale.emit(len(self._pending_index))  # at least these wait; refreshed after the sync
         self._index_timer.start()
