@@ -33,16 +33,13 @@ from suzent_desktop.core.mentions import (
     Mention,
     MentionError,
     link_mention,
-    mention_names,
     undo_link_mention,
-    unlinked_mentions,
 )
 from suzent_desktop.core.notebook import ZONES
-from suzent_desktop.core.tags import FileTags, tag_tree
 from suzent_desktop.core.terms import match_spans
 from suzent_desktop.core.tombstones import Tombstone, TombstoneProblem, normalize
 from suzent_desktop.core.vault import Kind as PathKind
-from suzent_desktop.core.vault_ops import TrashRecord, VaultOpError, check_name, markdown_files
+from suzent_desktop.core.vault_ops import TrashRecord, VaultOpError, check_name
 
 if TYPE_CHECKING:
     from suzent_desktop.core.dream.model import DreamResult as DreamResult  # named in the UI's type hints
@@ -55,17 +52,16 @@ if TYPE_CHECKING:
     from suzent_desktop.settings import Settings
 
 __all__ = [
-    "DayLog", "FactLine", "FileChanges", "FileTags", "Filters", "ParsedLog", "ROOT_NAV_FILES", "Tombstone", "TrashRecord",
-    "VaultOpError", "ZONES", "agent_activity", "canvas_markdown", "check_name", "content_pages",
+    "DayLog", "FactLine", "FileChanges", "Filters", "ParsedLog", "ROOT_NAV_FILES", "Tombstone", "TrashRecord",
+    "VaultOpError", "ZONES", "agent_activity", "canvas_markdown", "check_name",
     "create_folder", "create_page", "dream_never_ran", "dream_runner", "forgotten_list", "is_canvas",
-    "is_content_page", "is_demo_home", "is_forgotten", "is_link_source", "link_sources", "load_embedder",
-    "log_dates", "log_path", "markdown_files", "match_spans", "move", "normalize", "read_day", "read_memory_md",
-    "rename", "restore", "save_page", "snapshot_vault", "tag_tree", "trash", "unified_diffs", "units_for",
+    "is_demo_home", "is_forgotten", "load_embedder",
+    "log_dates", "log_path", "match_spans", "move", "normalize", "read_day", "read_memory_md",
+    "rename", "restore", "save_page", "snapshot_vault", "trash", "unified_diffs", "units_for",
     "PathKind", "apply_to_vault", "hold_vault_walks", "path_kind", "release_vault_walks", "vault_snapshot",
 ]
 __all__ += [  # unlinked mentions (the backlinks pane)
-    "LinkedMention", "Mention", "MentionError", "link_mention", "mention_names", "undo_link_mention",
-    "unlinked_mentions",
+    "LinkedMention", "Mention", "MentionError", "link_mention", "undo_link_mention",
 ]
 
 
@@ -130,28 +126,6 @@ def save_page(path: Path, text: str) -> FileChanges:
     """Write what the user typed, atomically (a crash leaves the old or the new text, never half)."""
     atomic_write_text(path, text)
     return FileChanges(changed=frozenset({path}), refresh=frozenset({path}))
-
-
-# -- what links can come from -------------------------------------------------------------------
-def link_sources(manager: MemoryManager) -> list[Path]:
-    """Every file whose links count for backlinks: content pages, then JSON Canvas boards."""
-    notebook = manager.notebook
-    return [*notebook.content_pages(), *notebook.canvases()]
-
-
-def content_pages(manager: MemoryManager) -> list[Path]:
-    """Every markdown content page of the vault (hidden folders and root navigation files left out)."""
-    return list(manager.notebook.content_pages())
-
-
-def is_content_page(manager: MemoryManager, path: Path) -> bool:
-    return manager.notebook.is_content_page(path)
-
-
-def is_link_source(manager: MemoryManager, path: Path) -> bool:
-    """A content page or a canvas board of the vault (a file :func:`link_sources` would list)."""
-    notebook = manager.notebook
-    return notebook.is_content_page(path) or notebook.is_canvas(path)
 
 
 # -- the vault model ------------------------------------------------------------------------------
