@@ -64,6 +64,8 @@ class LinkCatalog:
         self._stale: set[Path] = set()
         self.version = 0  # goes up whenever the names or the aliases change
         self._derived: dict[str, tuple[int, Any]] = {}
+        # Reads every page's aliases on the catalog's worker; the window gives the vault model's instead.
+        self.alias_reader: Callable[[list[Path]], dict[Path, list[str]]] = _read_aliases
 
     # -- keeping current ----------------------------------------------------------------------------
     def invalidate(self) -> None:
@@ -99,7 +101,7 @@ class LinkCatalog:
     def start_loading(self) -> None:
         """Read aliases in the background (idempotent)."""
         if self._loading is None and self._aliases is None:
-            self._loading = self._executor.submit(_read_aliases, self._index().pages())
+            self._loading = self._executor.submit(self.alias_reader, self._index().pages())
 
     def aliases(self) -> dict[Path, list[str]]:
         """Page → its frontmatter aliases, as far as they are read (empty until the first read is done)."""

@@ -404,6 +404,8 @@ class MainWindow(QMainWindow):
         if self._shut_down:
             return
         self.editors.adopt_pages(snapshot.index.copy())
+        manager = self.services.manager  # aliases too: the model's read of the pages, shared with the panes
+        self.editors.catalog.alias_reader = lambda _pages: operations.vault_snapshot(manager).all_aliases()
         self.editors.catalog.start_loading()  # aliases, on their own worker
         await self._warm_matching()
         if not self._shut_down:
