@@ -20,6 +20,9 @@ class ChangeSet:
     log_lines: list[int] = field(default_factory=list)  # where appended fact lines landed in their log
     forgotten: list[str] = field(default_factory=list)  # tombstones a forget wrote (normalized)
     restored: list[str] = field(default_factory=list)  # tombstones an undo lifted (normalized)
+    # Who asked for the change ("watcher", a pane's name, "" when nobody said): a view that made a
+    # change shows it itself and may ignore its echo on the bus.
+    initiator: str = ""
 
     def merge(self, other: ChangeSet) -> ChangeSet:
         self.pages |= other.pages
@@ -34,6 +37,7 @@ class ChangeSet:
         self.log_lines += other.log_lines
         self.forgotten += other.forgotten
         self.restored += other.restored
+        self.initiator = self.initiator or other.initiator
         return self
 
     @property
@@ -60,6 +64,7 @@ class FileChanges:
     trashed: tuple[tuple[Path, Path], ...] = ()  # (original, its copy in the trash); also in ``removed``
     refresh: frozenset[Path] = frozenset()
     message: str = ""
+    initiator: str = ""  # who asked for it (see ``ChangeSet.initiator``)
 
     @property
     def paths(self) -> frozenset[Path]:
@@ -68,4 +73,4 @@ class FileChanges:
 
     def as_changeset(self) -> ChangeSet:
         """The bus form the panes listen to."""
-        return ChangeSet(pages=set(self.paths))
+        return ChangeSet(pages=set(self.paths), initiator=self.initiator)

@@ -66,3 +66,19 @@ def test_a_page_changed_under_the_list_is_not_edited(qtbot, pane_services) -> No
     assert "changed since" in said.args[0]
     assert trip.read_text(encoding="utf-8") == "A new first line.\nKyoto trip.\n"
     qtbot.waitUntil(lambda: [m.line for m in pane.mentions] == [2], timeout=WAIT_MS)  # listed again as it is
+
+
+def test_a_link_made_in_the_pane_reaches_the_other_views_and_its_echo_is_ignored(qtbot, pane_services) -> None:
+    manager = pane_services.manager
+    kyoto = write_page(manager, "2_Wiki/Kyoto.md", "# Kyoto\n")
+    write_page(manager, "3_Personal/Trip.md", "We stayed in kyoto.\n")
+    pane = make_pane(qtbot, pane_services, kyoto)
+    seen = []
+    pane_services.bridge.changed.connect(seen.append)
+    jobs = []
+    real_run_job = pane.run_job
+    pane.run_job = lambda key, coro, **kw: jobs.append(key) or real_run_job(key, coro, **kw)
+    with qtbot.waitSignal(pane.refreshed, timeout=WAIT_MS):
+        qtbot.mouseClick(pane.link_button(0), Qt.MouseButton.LeftButton)
+    assert seen and seen[-1].initiator == pane.initiator  # the other panes were told, naming who made it
+    assert jobs == ["refresh"]  # one refresh: the pane's own, not a second one for the echo

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import html
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -30,7 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from suzent_desktop.core.events import ChangeSet
+from suzent_desktop.core.events import ChangeSet, FileChanges
 from suzent_desktop.core.operations import (
     LinkedMention,
     Mention,
@@ -228,7 +229,7 @@ class BacklinksPane(Pane):
             return
         self._linked.append(done)
         self.undo_button.setEnabled(True)
-        self.services.apply(done.changes)
+        self._applied(done.changes)
         self.mention_linked.emit()
 
     def undo_link(self) -> None:
@@ -242,8 +243,14 @@ class BacklinksPane(Pane):
         except MentionError as exc:
             self.report(f"Error: {exc}")
             return
-        self.services.apply(changes)
+        self._applied(changes)
         self.mention_linked.emit()
+
+    def _applied(self, changes: FileChanges) -> None:
+        """Tell every view (this one ignores the echo: it refreshes itself, with the page it changed)."""
+        self.services.apply(replace(changes, initiator=self.initiator))
+        self._changed_pages |= set(changes.changed)
+        self.request_refresh()
 
     def _show_related(self) -> None:
         layout = self.services.manager.layout

@@ -60,6 +60,7 @@ class Pane(QWidget):
         self.confirm: ConfirmFn = ask_user(self)
         self._jobs: dict[str, asyncio.Task[Any]] = {}
         self._needs_refresh = False
+        self.initiator = f"pane:{id(self)}"  # on the changes this pane makes: it ignores their echo
         services.bridge.changed.connect(self._on_changed)
 
     # -- jobs ------------------------------------------------------------------------
@@ -106,7 +107,7 @@ class Pane(QWidget):
     def _on_changed(self, changes: object) -> None:
         if not self.alive():
             return
-        if isinstance(changes, ChangeSet) and self.wants(changes):
+        if isinstance(changes, ChangeSet) and changes.initiator != self.initiator and self.wants(changes):
             self.request_refresh()
 
     def request_refresh(self) -> None:
