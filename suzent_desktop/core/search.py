@@ -118,12 +118,12 @@ class IndexSearch:
             self._tag_digests = dict(files)
             self.vault.apply(changed)
             vault = self.vault.snapshot()
-            pages = {key for key in files if vault.kind(Path(key)) in (Kind.PAGE, Kind.NAV)}
+            pages = {key for key in files if vault.kind(key) in (Kind.PAGE, Kind.NAV)}
             others = {key: digest for key, digest in files.items() if key not in pages}
             for key, digest in others.items():
                 self._tags.update(key, digest)  # no hash (a failed file): its mtime and size
             self._tags.keep_only(others)
-            tags = {**self._tags.snapshot(), **{key: vault.tags_of(Path(key)) for key in pages}}
+            tags = {**self._tags.snapshot(), **{key: vault.tags_of(key) for key in pages}}
         keep = {key for key in files if file_passes(query, self._relative(key), tags.get(key, ()))}
         if not keep:
             return None

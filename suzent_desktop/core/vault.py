@@ -161,7 +161,7 @@ def _walk_entries(root: Path | str) -> Iterator[tuple[str, tuple[float, int] | N
     seen: set[str] = set()
     folders = [str(root)]
     while folders:
-        folder = folders.pop()
+        folder = folders.pop(0)  # breadth first, as the index walked: a linked folder keeps the shorter path
         real = os.path.realpath(folder)
         if real in seen:
             continue
@@ -239,8 +239,8 @@ class VaultSnapshot:
         wanted = set(kinds)
         return [f for f in self._files.values() if f.kind in wanted]
 
-    def kind(self, path: Path) -> Kind | None:
-        """The kind of a file the walk found, None for one it did not."""
+    def kind(self, path: Path | str) -> Kind | None:
+        """The kind of a file the walk found, None for one it did not (a path string is fine: no Path built)."""
         found = self._files.get(str(path))
         return found.kind if found else None
 
@@ -347,7 +347,7 @@ class VaultSnapshot:
         return list(facts.outline.headings) if facts else []
 
     # -- tags ----------------------------------------------------------------------------------
-    def tags_of(self, path: Path) -> tuple[str, ...]:
+    def tags_of(self, path: Path | str) -> tuple[str, ...]:
         return self._tagged.get(str(path), ())
 
     def tag_counts(self) -> dict[str, int]:
