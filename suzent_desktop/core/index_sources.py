@@ -81,7 +81,7 @@ class SourceDiscovery:
         # (the command line, the MCP server) or when ``fresh`` asks (a user's "reindex changed files").
         snapshot = self.vault.walk(under, force=bool(fresh))
         for file in snapshot.entries(Kind.PAGE, Kind.CANVAS):
-            key = str(file.path)
+            key = file.key
             if not key.startswith(inside):
                 continue
             head, sep, _ = key[len(root) + 1 :].partition(os.sep)

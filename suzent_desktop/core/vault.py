@@ -116,11 +116,16 @@ BACKLINK_KINDS = frozenset({Kind.PAGE, Kind.CANVAS})  # files whose links are a 
 
 @dataclass(frozen=True)
 class VaultFile:
-    """One file of the vault as the walk found it."""
+    """One file of the vault as the walk found it (its path kept as the walk's string: a big vault's
+    walk builds no ``Path`` per file)."""
 
-    path: Path
+    key: str
     kind: Kind
     stat: tuple[float, int] | None  # (mtime, size); None when it could not be read
+
+    @property
+    def path(self) -> Path:
+        return Path(self.key)
 
 
 @dataclass(frozen=True)
@@ -208,7 +213,7 @@ class VaultSnapshot:
         self,
         root: Path,
         files: dict[str, VaultFile],
-        names: VaultIndex,
+        names: VaultIndex | None,
         facts: dict[str, PageFacts] | None,
         linkers: dict[str, frozenset[str]],
         tagged: dict[str, tuple[str, ...]],
@@ -253,12 +258,12 @@ class VaultSnapshot:
 
     def rel(self, path: Path) -> str:
         """A path as the vault shows it (``2_Wiki/Kyoto.md``)."""
-        return self._names.rel(Path(path))
+        return self.index.rel(Path(path))
 
     def find_page(self, name: str) -> Path:
         """The page or file a user names, as a vault path or as a link names it (``Kyoto``,
         ``2_Wiki/Kyoto.md``); ValueError naming it when the vault has no such file."""
-        found = self._names.resolve(name.strip().lstrip("/")) if name.strip() else None
+        found = self.index.resolve(name.strip().lstrip("/")) if name.strip() else None
         if found is None:
             raise ValueError(f"{name}: no page or file of that name in the vault {self.root}")
         return found
@@ -267,16 +272,18 @@ class VaultSnapshot:
     @property
     def index(self) -> VaultIndex:
         """The resolver over every file (do not change it: it belongs to this snapshot)."""
+        if self._names is None:
+            raise RuntimeError("this snapshot holds no names; ask Vault.snapshot(names=True)")
         return self._names
 
     def resolve(self, target: str, source: Path | None = None) -> Path | None:
-        return self._names.resolve(target, source)
+        return self.index.resolve(target, source)
 
     def resolve_link(self, link: Link, source: Path | None = None) -> Path | None:
-        return self._names.resolve_link(link, source)
+        return self.index.resolve_link(link, source)
 
     def link_target_for(self, page: Path) -> str:
-        return self._names.link_target_for(page)
+        return self.index.link_target_for(page)
 
     def _need_facts(self) -> dict[str, PageFacts]:
         if self._facts is None:
@@ -308,7 +315,7 @@ class VaultSnapshot:
                 continue
             page = Path(source)
             for line, link in facts.outline.links:
-                if _link_name(link.target) in keys and self._names.resolve_link(link, page) == target:
+                if _link_name(link.target) in keys and self.index.resolve_link(link, page) == target:
                     board = is_canvas(page)  # a board's lines are its JSON's: open it at the top
                     found.append(Backlink(page, 1 if board else line, "" if board else _line_text(facts.text, line)))
                     break
@@ -445,7 +452,7 @@ class Vault:
         if self._state is None:
             while not self._ready.is_set() and time.monotonic() < self._hold_until:
                 self._ready.wait(timeout=min(0.1, max(0.0, self._hold_until - time.monotonic())))
-            state = _State(names=VaultIndex(self.root))
+            state = _State()
             for key, stat in _walk_entries(self.root):
                 self._add_file(state, key, stat)
             self.walks += 1
@@ -467,7 +474,7 @@ class Vault:
             else:
                 self._apply_path(self._state, Path(folder))
             self._snapshot = None
-            return self.snapshot(parsed=False)
+            return self.snapshot(parsed=False, names=False)
 
     def current(self, *, parsed: bool = True) -> VaultSnapshot:
         """The vault as the disk has it now, for a reader that needs every change (lint, a dream run): the
@@ -484,11 +491,15 @@ class Vault:
         """Files under ``folder`` as the disk has them now: added, changed, gone."""
         inside = os.path.join(str(folder), "")
         present: set[str] = set()
+        files = state.files
         if self._kinds.kind(os.path.join(inside, "x")) not in (Kind.HIDDEN, Kind.OUTSIDE) or folder == self.root:
             for key, stat in _walk_entries(folder):
                 present.add(key)
-                self._update_file(state, key, stat)
-        for gone in [k for k in state.files if k.startswith(inside) and k not in present]:
+                known = files.get(key)
+                if known is None or known.stat != stat:  # most files are as they were: nothing to do
+                    self._update_file(state, key, stat)
+        whole = folder == self.root
+        for gone in [k for k in files if (whole or k.startswith(inside)) and k not in present]:
             self._remove_file(state, gone)
 
     def _parsed(self) -> _State:
@@ -504,10 +515,9 @@ class Vault:
         kind = self._kinds.kind(key)
         if kind in (Kind.HIDDEN, Kind.OUTSIDE) or not key.startswith(self._inside):
             return  # a daily log or core file outside the vault is no file of it
-        path = Path(key)
-        state.files[key] = VaultFile(path, kind, stat)
-        assert state.names is not None
-        state.names.add(path)
+        state.files[key] = VaultFile(key, kind, stat)
+        if state.names is not None:
+            state.names.add(Path(key))
 
     def _read_page(self, state: _State, key: str, file: VaultFile) -> None:
         assert state.facts is not None
@@ -535,14 +545,15 @@ class Vault:
         file = state.files.pop(key, None)
         if file is None:
             return
-        assert state.names is not None
-        state.names.remove(file.path)
+        if state.names is not None:
+            state.names.remove(file.path)
         self._drop_facts(state, key)
 
     # -- reading -------------------------------------------------------------------------------
-    def snapshot(self, *, parsed: bool = True) -> VaultSnapshot:
+    def snapshot(self, *, parsed: bool = True, names: bool = True) -> VaultSnapshot:
         """The vault as it stands now, for any thread. ``parsed=False`` spares reading the pages when
-        only files, kinds and names are needed (the first call then walks without reading)."""
+        only files, kinds and names are needed (the first call then walks without reading);
+        ``names=False`` spares building the resolver when only files and kinds are (the index's walk)."""
         with self._lock:
             if self._look_again and self._state is not None:
                 self._look_again = False
@@ -550,14 +561,18 @@ class Vault:
                 self.walks += 1
                 self._snapshot = None
             state = self._parsed() if parsed else self._walked()
-            if self._snapshot is not None and (self._snapshot.parsed or not parsed):
-                return self._snapshot
-            assert state.names is not None
-            names = VaultIndex(self.root, dict(state.names.by_rel), dict(state.names.by_name))  # lists never change
+            known = self._snapshot
+            if known is not None and (known.parsed or not parsed) and (known._names is not None or not names):
+                return known
+            if names and state.names is None:
+                state.names = VaultIndex(self.root)
+                for key in state.files:
+                    state.names.add(Path(key))
+            resolver = None if state.names is None else state.names.copy()  # the name lists never change in place
             self._snapshot = VaultSnapshot(
                 self.root,
                 dict(state.files),
-                names,
+                resolver,
                 dict(state.facts) if state.facts is not None else None,
                 dict(state.linkers),
                 dict(state.tagged),
@@ -620,7 +635,7 @@ class Vault:
             if known is None:
                 return
         elif known.stat != stat:
-            known = VaultFile(known.path, known.kind, stat)
+            known = VaultFile(key, known.kind, stat)
             state.files[key] = known
         if state.facts is not None and known.kind in LINKING_KINDS:
             facts = state.facts.get(key)
