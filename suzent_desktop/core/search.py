@@ -114,7 +114,9 @@ class IndexSearch:
             # tags pane); the memory folder's files (MEMORY.md, daily logs) read here, once per content hash.
             # Files whose indexed content changed since the last ``tag:`` (another process indexed them, or
             # nothing watches this one) are looked at again, so tags follow what search finds.
-            changed = [Path(key) for key, digest in files.items() if self._tag_digests.get(key, "") != digest]
+            # The first tag: takes the model as its walk found it.
+            known = self._tag_digests
+            changed = [Path(key) for key, digest in files.items() if known and known.get(key, "") != digest]
             self._tag_digests = dict(files)
             self.vault.apply(changed)
             vault = self.vault.snapshot()

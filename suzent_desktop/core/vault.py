@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import enum
 import os
+import stat as stat_module
 import threading
 import time
 from collections.abc import Iterable, Iterator
@@ -617,15 +618,20 @@ class Vault:
 
     def _apply_path(self, state: _State, path: Path) -> None:
         key = str(path)
-        if os.path.isdir(key):
+        try:
+            found = os.stat(key)  # one call tells a folder, a file and a path that is gone apart
+        except OSError:
+            found = None
+        if found is not None and stat_module.S_ISDIR(found.st_mode):
             self._rescan(state, path)
-            return
-        if not os.path.isfile(key):
+        elif found is not None and stat_module.S_ISREG(found.st_mode):
+            self._update_file(state, key, (found.st_mtime, found.st_size))
+        elif key in state.files and found is None:
+            self._remove_file(state, key)  # a file gone (the common case: no scan of every key)
+        else:
             inside = os.path.join(key, "")
             for gone in [k for k in state.files if k == key or k.startswith(inside)]:
                 self._remove_file(state, gone)
-            return
-        self._update_file(state, key, _stat(key))
 
     def _update_file(self, state: _State, key: str, stat: tuple[float, int] | None) -> None:
         known = state.files.get(key)
