@@ -39,6 +39,7 @@ from suzent_desktop.core.transcripts import (
     turn_chunks,
     turn_key,
 )
+from suzent_desktop.core.vault import Kind
 from suzent_desktop.settings import Settings
 
 if TYPE_CHECKING:
@@ -390,7 +391,8 @@ class MemoryManager:
         changed: list[Path] = []
         outside: list[Path] = []
         if pages is None:  # MEMORY.md too: the agent sees it on every turn
-            pages = [*self.notebook.content_pages(), *(p for p in self.layout.core_files if p.is_file())]
+            vault = self.home.vault.current(parsed=False)  # the model; walked again only where nothing watches
+            pages = [*vault.files(Kind.PAGE), *(p for p in self.layout.core_files if p.is_file())]
         for page in pages:
             try:
                 text = page.read_bytes().decode("utf-8")

@@ -28,27 +28,30 @@ def walks(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[str]]:
 @pytest.mark.parametrize("watched", [True, False])
 async def test_a_dream_then_a_lint_walk_the_vault_once(home: Path, clock, today, walks, watched) -> None:  # noqa: ANN001
     """As in the window (a watcher reports changes) the vault is walked once; without one (the command
-    line) the dream, the index pass after it and lint each look at the disk once, as they must where
-    nothing reports what other programs change; either way no part walks the vault on its own."""
+    line) the dream, the index pass after it, the clean-up of forgotten text and lint each look at the disk
+    once, as they must where nothing reports what other programs change; either way no part walks the
+    vault on its own."""
     manager = make_manager(home, clock, memory_lint_enabled=True, memory_lint_min_days=0)
     manager.indexer.watch(watched)
     for seen in walks.values():  # opening sweeps temp files left by killed writes (hidden ones too): not counted
         seen.clear()
     root = manager.layout.notebook_dir
-    (root / "2_Wiki" / "Kyoto.md").write_text("# Kyoto\n\nTemples. See [[Tokyo]] and [[Nowhere]].\n", encoding="utf-8")
+    (root / "2_Wiki" / "Kyoto.md").write_text("# Kyoto\n\nSee [[Tokyo]] and [[Nowhere]].\n\nTemples.\n", encoding="utf-8")
     (root / "2_Wiki" / "Tokyo.md").write_text("# Tokyo\n\nBack to [[Kyoto]] #trip\n", encoding="utf-8")
     for day in days_before(today, 2):
         write_log(manager, day, ["User works at Contoso", "User lives in Lisbon"])
+    manager.tombstones.add("Temples.")  # after the run, forgotten text is taken off every page: from the model
     result = await DreamRunner(manager).run_once()
     assert result.outcome == "productive"
     lint = await manager.lint()
     assert lint.ok
     assert [f.path for f in lint.findings if f.kind == "broken_link"] == ["2_Wiki/Kyoto.md"]
     full = [w for w in walks["vault"] if w == str(root)]
-    assert len(full) == (1 if watched else 3), walks  # one walk of the vault, then only what changed
+    assert len(full) == (1 if watched else 4), walks  # one walk of the vault, then only what changed
     assert walks["VaultIndex.scan"] == [] and walks["vault_files"] == []
     assert [w for w in walks["os.walk"] if w.startswith(str(root))] == []
     assert manager.vault.walks == len(full)
+    assert "Temples." not in (root / "2_Wiki" / "Kyoto.md").read_text(encoding="utf-8")
     # the model knows the dream's pages without walking again
     written = {p.name for p in manager.vault.snapshot().pages()}
     assert {"Kyoto.md", "Tokyo.md", "Work.md"} <= written
