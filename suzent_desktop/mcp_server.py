@@ -168,7 +168,7 @@ class MemoryTools:
         self.manager = manager
         self.read_only = read_only
         self.activity = activity
-        self.vault = VaultTools(manager.layout.notebook_dir)
+        self.vault = VaultTools(manager.layout.notebook_dir, confinement=manager.layout.confinement)
         self._hits: OrderedDict[str, SearchHit] = OrderedDict()  # hit id -> the hit, for forget
         self._checked_at: float | None = None  # monotonic time of the last look for files changed by others
 
@@ -385,6 +385,9 @@ class MemoryTools:
     def core_text(self, name: str) -> str:
         """A core file's text; a core file not written yet reads as empty."""
         path = self.manager.layout.memory_dir / name
+        reason = self.manager.layout.confinement.refusal(path)
+        if reason is not None:
+            raise VaultAccessError(f"{name}: {reason}")
         try:
             return decode_page(name, path.read_bytes())
         except FileNotFoundError:

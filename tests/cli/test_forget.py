@@ -98,10 +98,11 @@ def test_forgetting_a_folded_hit_from_the_command_line_reaches_every_place(home,
     assert "window seats" not in (home / "memory" / "MEMORY.md").read_text(encoding="utf-8")
 
 
-def test_forget_names_a_page_outside_the_vault_it_leaves_alone(home: Path, capsys, tmp_path: Path):
+def test_forget_names_a_page_outside_the_vault_it_leaves_alone(home: Path, capsys, tmp_path: Path, monkeypatch):
     import os
 
     outside = tmp_path / "outside"
+    monkeypatch.setenv("SUZENT_OUTSIDE_LINK_TARGETS", str(outside))  # the user allowed this link target
     outside.mkdir()
     (outside / "Shared.md").write_text("# Shared\n\n- I love green tea every morning.\n", encoding="utf-8")
     (home / "notebook").mkdir(parents=True, exist_ok=True)

@@ -21,9 +21,10 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from suzent_desktop.core.atomic import atomic_write_bytes, atomic_write_text
+from suzent_desktop.core.confine import Confinement
 from suzent_desktop.core.faults import crash_point
 from suzent_desktop.core.layout import INDEX_MD, ROOT_NAV_FILES, SCHEMA_MD
-from suzent_desktop.core.links import VaultIndex
+from suzent_desktop.core.links import VaultIndex, vault_files
 from suzent_desktop.core.text import clean
 
 READ_LIMIT_CHARS = 60_000
@@ -77,6 +78,7 @@ class VaultTools:
         index_name: str = INDEX_MD,
         schema_name: str = SCHEMA_MD,
         reserved: frozenset[str] = ROOT_NAV_FILES,
+        confinement: Confinement | None = None,
     ) -> None:
         """``index_name``/``schema_name`` are the program's own files (Layout resolves them: a
         user's own index.md moves the program's to another name); ``reserved`` root names are
@@ -89,6 +91,8 @@ class VaultTools:
         self.schema_name = schema_name
         self.reserved = frozenset(name.lower() for name in reserved)
         self._real_root = self.root.resolve()
+        # What may be read or listed (core/confine.py): by resolved path, never a program folder.
+        self.confinement = confinement or Confinement.of(self.root)
         self._memory_search = memory_search
         self._lock = threading.Lock()
         self._closed = False
@@ -117,6 +121,11 @@ class VaultTools:
             raise VaultAccessError(f"{relative}: '..' is not allowed; paths stay inside the vault")
         parts = [p for p in pure.parts if p not in ("", ".")]
         candidate = self.root.joinpath(*parts) if parts else self.root
+        if not write:
+            reason = self.confinement.refusal(candidate)
+            if reason is not None:
+                raise VaultAccessError(f"{relative}: {reason}")
+            return candidate
         real = self._real(candidate, relative)
         if write:
             self._check_writable(parts, relative)
@@ -172,23 +181,20 @@ class VaultTools:
 
     # -- file operations (blocking; engines call them from a worker thread) -------------
     def list(self, folder: str = "") -> list[str]:
+        """Markdown pages and the folders holding them under ``folder``, as the confinement rule
+        allows: links out of the vault, into program folders and loops are not listed."""
         base = self.resolve(folder) if folder.strip() else self.root
         if not base.is_dir():
             raise FileNotFoundError(f"{folder}: no such folder in the vault")
-        found: list[str] = []
-        for path in sorted(base.rglob("*")):
-            rel = path.relative_to(self.root)
-            if any(p.startswith(".") for p in rel.parts):
+        found: set[str] = set()
+        for path in vault_files(base, self.confinement):
+            if path.suffix.lower() != ".md":
                 continue
-            try:
-                self.resolve(rel.as_posix())
-            except VaultAccessError:
-                continue  # a link out of the vault: not the engines' business
-            if path.is_dir():
-                found.append(rel.as_posix() + "/")
-            elif path.suffix.lower() == ".md" and path.is_file():  # not a dangling link or a loop
-                found.append(rel.as_posix())
-        return found
+            rel = path.relative_to(self.root)
+            found.add(rel.as_posix())
+            found.update(parent.as_posix() + "/" for parent in rel.parents
+                         if parent != Path(".") and self.root / parent != base and base in (self.root / parent).parents)
+        return sorted(found)
 
     def read(self, relative: str) -> str:
         path = self.resolve(relative)
