@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from suzent_desktop.core.atomic import atomic_write_text
 from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.facts import Fact
+from suzent_desktop.core.links import vault_files
 from suzent_desktop.core.markdown import links
 from suzent_desktop.core.tombstones import normalize
 
@@ -62,12 +63,10 @@ def _personal_candidates(home: Home) -> list[Candidate]:
     stones = home.tombstones.contents()
     found: list[Candidate] = []
     seen: set[str] = set()
-    for path in sorted(root.rglob("*.md")):
-        if any(p.startswith(".") for p in path.relative_to(root).parts):
-            continue
-        try:
+    for path in sorted(p for p in vault_files(root, home.layout.confinement) if p.suffix.lower() == ".md"):
+        try:  # only what the confinement rule allows: no link out of the vault or into .state
             body = path.read_bytes().decode("utf-8-sig")
-        except UnicodeDecodeError:
+        except (UnicodeDecodeError, OSError):
             continue  # doctor names it; promotion only reads pages
         for bullet in PageDoc.parse(body).current_bullets():
             text = bullet.text.strip()

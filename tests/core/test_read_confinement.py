@@ -145,3 +145,35 @@ def test_the_rule_itself(tmp_path):
     (tmp_path / "other.md").write_text("o")
     assert "outside" in rule.refusal(vault / "a" / "up" / "other.md")
     assert confine.Confinement.of(vault, outside=[str(tmp_path)]).refusal(vault / "a" / "up" / "v" / ".state") is not None
+
+
+async def test_every_door_asks_the_one_rule(hostile, monkeypatch, clock):
+    """Each door below reads the vault; each must ask Confinement.refusal (core/confine.py)."""
+    manager, _ = hostile
+    asked: list[str] = []
+    original = Confinement.refusal
+
+    def spy(self, path, *, real=None):
+        asked.append(str(path))
+        return original(self, path, real=real)
+
+    monkeypatch.setattr(Confinement, "refusal", spy)
+    tools = MemoryTools(manager, read_only=True, activity=ActivityRecorder(Path("/nonexistent"), enabled=False))
+    doors = {
+        "index pass": lambda: manager.indexer.stale_paths(refresh=True),
+        "search": None,
+        "dream read": lambda: VaultTools(manager.layout.notebook_dir).read("2_Wiki/Ok.md"),
+        "dream list": lambda: VaultTools(manager.layout.notebook_dir).list(""),
+        "read_page": lambda: tools.page_text("2_Wiki/Ok.md"),
+        "core resource": lambda: tools.core_text("MEMORY.md"),
+        "links, preview and embeds": lambda: VaultIndex.scan(manager.layout.notebook_dir),
+        "lint": lambda: audit(manager.home),
+        "doctor": lambda: run_doctor(manager.layout.home, clock=clock, check_index=False),
+    }
+    for door, call in doors.items():
+        asked.clear()
+        if call is None:
+            await manager.search("zebra", record_recall=False)
+        else:
+            call()
+        assert asked, f"{door} read the vault without asking the confinement rule"
