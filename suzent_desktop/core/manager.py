@@ -30,7 +30,7 @@ from suzent_desktop.core.home import Home, open_home
 from suzent_desktop.core.links import inside_vault
 from suzent_desktop.core.recall import Recall
 from suzent_desktop.core.text import clean
-from suzent_desktop.core.tombstones import normalize
+from suzent_desktop.core.tombstones import ForgottenTextError, forgotten_in, normalize, without_forgotten
 from suzent_desktop.core.transcripts import (
     TranscriptError,
     TranscriptTurn,
@@ -122,6 +122,9 @@ class MemoryManager:
         if not content:
             raise ValueError("nothing to remember: the text is empty")
         category = (category or "general").strip().lower() or "general"
+        if forgotten_in(content, self.tombstones.contents()):
+            raise ForgottenTextError(f"not remembered: {content[:80]!r} holds text you asked to forget; "
+                                     "forget --undo TEXT brings forgotten text back")
         fact = Fact(content=content, category=category, tags=tuple(tags), importance=importance)
         return await self._append_and_index([fact], session_id=session_id, when=self.clock.now())
 
@@ -167,6 +170,9 @@ class MemoryManager:
             await self.indexer.sync_paths(paths)
             raise extraction.ExtractionError(f"{exc}; the turn is kept in {turn.path}:{turn.line}") from exc
         changes.errors += notes
+        facts, refused = without_forgotten(facts, self.tombstones.contents())
+        if refused:
+            changes.errors.append(f"{refused} extracted fact(s) held text you asked to forget and were not written")
         if turn is not None:
             facts = [dataclasses.replace(f, turn=turn.id) for f in facts]
         if facts:
