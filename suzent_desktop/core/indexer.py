@@ -82,6 +82,7 @@ class SearchResponse:
     mode: str  # "hybrid" | "fulltext" | "list" (a query of operators only: matching files, unranked)
     warning: str | None = None
     words: str | None = None  # the query's words hits were ranked by (its operators left out): what to highlight
+    failed: bool = False  # the index could not be read: no hits is not "nothing known" (the warning says why)
 
 
 @dataclass
@@ -1284,6 +1285,19 @@ class Indexer:
 
         return await asyncio.to_thread(find)
 
+    async def hit_by_id(self, row_id: str) -> SearchHit | None:
+        """The row ``row_id`` as a hit; ids derive from source and content, so they outlive a restart."""
+
+        def find() -> SearchHit | None:
+            try:
+                store = self._open_store(self._read_dim(), repair=False)
+                rows = store.fetch([row_id], IndexStore.RESULT_COLUMNS).to_pylist()
+            except (IndexStoreError, EmbeddingError):
+                return None
+            return self._hits([rows[0] | {"score": 0.0}])[0] if rows else None
+
+        return await asyncio.to_thread(find)
+
     def sources_holding(self, text: str) -> list[Path]:
         """Live files that would give ``text`` a row if it were not tombstoned (blocking; reads files)."""
         normalized = normalize(text)
@@ -1437,7 +1451,8 @@ class Indexer:
             rows = store.matching(filters, IndexStore.RESULT_COLUMNS).to_pylist()
         except IndexStoreError as exc:
             self._drop_failed_store(self._store)
-            return SearchResponse([], "list", f"search index unavailable ({exc}); unless a reindex is running, run reindex")
+            return SearchResponse([], "list", f"search index unavailable ({exc}); unless a reindex is running, "
+                                  "run reindex", failed=any(f.rows for f in self.state.files.values()))
         marks = tuple(f"#{tag}" for tag in query.tags)
 
         def rank(row: dict) -> tuple[bool, int]:
@@ -1483,7 +1498,7 @@ class Indexer:
         hits = response.hits + [h for h in extra if h.row_id not in seen]
         note = "some files are not indexed yet (embedding failed); they were searched by words only"
         warning = f"{response.warning}; {note}" if response.warning else note
-        return SearchResponse(hits[:limit], response.mode, warning)
+        return SearchResponse(hits[:limit], response.mode, warning, failed=response.failed)
 
     def _unindexed_hits(self, query: str, limit: int, filters: Filters) -> list[SearchHit]:
         with self._state_lock:
@@ -1531,7 +1546,8 @@ class Indexer:
                 self._drop_failed_store(self._store)
                 failure = exc
         return SearchResponse(
-            [], "fulltext", f"search index unavailable ({failure}); unless a reindex is running, run reindex"
+            [], "fulltext", f"search index unavailable ({failure}); unless a reindex is running, run reindex",
+            failed=any(f.rows for f in self.state.files.values()),  # rows were written: the memory is not empty
         )
 
     def _query(

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from suzent_desktop.core import forgetting, hits, promotion
+from suzent_desktop.core import forget_match, forgetting, hits, promotion
 from suzent_desktop.core.archive import ArchiveError
 from suzent_desktop.core.clock import SYSTEM_CLOCK, Clock
 from suzent_desktop.core.days import Days
@@ -341,16 +341,20 @@ class MemoryManager:
         path: str | None = None,
         units: list[str] | None = None,
         hit: Any = None,
+        force: bool = False,
     ) -> ChangeSet:
         """Tombstone each unit the text stands for, drop their rows at once and take them off pages.
 
-        ``rows_removed == 0``: nothing indexed matched. The tombstones are recorded even then, so
-        a later reindex can never bring the text back from a log or page not indexed yet. The
+        Typed text must name exactly one memory (``core/forget_match.py``): cut-short text that
+        could mean several, or text that matches nothing, is refused and nothing is recorded,
+        unless ``force`` (text not captured yet, kept from ever being indexed). The
         transcript turns the units came from (a fact's ``turn:`` tag, or the turn a transcript
         hit belongs to) are tombstoned too, tied to their unit: undoing it brings them back.
         """
         if units is None and hit is not None:
             units = await asyncio.to_thread(self.hit_units, hit)
+        if units is None and source_type is None:  # typed text: exactly one memory, or refused (forget_match.py)
+            text = await forget_match.exact_target(self, text, force=force)
         if units is None:
             units = await self.units_to_forget(text, source_type=source_type, path=path)
         if not any(u.strip() for u in units):

@@ -200,7 +200,7 @@ async def test_undo_never_writes_back_through_a_link_that_now_leads_out(home, cl
 async def test_the_dream_clean_up_leaves_a_page_outside_the_vault_untouched(home, clock, today, tmp_path, monkeypatch):
     monkeypatch.setenv("SUZENT_OUTSIDE_LINK_TARGETS", str(tmp_path / "outside"))  # the user allowed it
     manager = make_manager(home, clock)
-    await manager.forget(GREEN_TEA)
+    await manager.forget(GREEN_TEA, force=True)
     shared = _link_out(manager, tmp_path)  # the forgotten text stands outside, typed there later
     write_log(manager, days_before(today, 1)[0], ["User likes oolong"])
     result = await DreamRunner(manager).run_once(force=True)

@@ -48,7 +48,7 @@ async def test_a_model_reading_a_page_never_sees_forgotten_text(tmp_path):
 
 async def test_the_dream_prompt_never_holds_forgotten_text(home, clock, today):
     manager = make_manager(home, clock, memory_consolidation_model=MODEL)
-    await manager.forget(PIN)
+    await manager.forget(PIN, force=True)
     (manager.layout.notebook_dir / "3_Personal" / "Bank.md").write_text(f"# Bank\n\n- {PIN}\n", encoding="utf-8")
     day = days_before(today, 1)[0]
     write_log(manager, day, [f"{PIN}, the user repeated", "User likes oolong"])
@@ -79,7 +79,7 @@ async def test_a_hostile_model_cannot_bring_forgotten_text_back_into_pages_or_me
 
 async def test_promotion_skips_a_bullet_holding_forgotten_text(home, clock):
     manager = make_manager(home, clock)
-    await manager.forget(PIN)
+    await manager.forget(PIN, force=True)
     (manager.layout.notebook_dir / "3_Personal" / "Bank.md").write_text(
         f"# Bank\n\n- Remember: {PIN} (2026-07-02)\n- User is allergic to peanuts (2026-07-02)\n", encoding="utf-8")
     await promote(manager.home)
@@ -89,7 +89,7 @@ async def test_promotion_skips_a_bullet_holding_forgotten_text(home, clock):
 
 async def test_remember_refuses_forgotten_text(home, clock):
     manager = make_manager(home, clock)
-    await manager.forget(PIN)
+    await manager.forget(PIN, force=True)
     with pytest.raises(ForgottenTextError, match="forgotten"):
         await manager.remember(f"Actually {PIN}")
     assert not any("4417" in p.read_text(encoding="utf-8") for p in manager.layout.archive_dir.glob("*.md"))

@@ -23,10 +23,10 @@ from typing import Any
 from suzent_desktop.core.atomic import atomic_write_bytes, atomic_write_text
 from suzent_desktop.core.confine import Confinement
 from suzent_desktop.core.faults import crash_point
+from suzent_desktop.core.forgetting import find_forgotten
 from suzent_desktop.core.layout import INDEX_MD, ROOT_NAV_FILES, SCHEMA_MD
 from suzent_desktop.core.links import VaultIndex, vault_files
 from suzent_desktop.core.text import clean
-from suzent_desktop.core.forgetting import find_forgotten
 from suzent_desktop.core.tombstones import take_out_forgotten
 
 READ_LIMIT_CHARS = 60_000
