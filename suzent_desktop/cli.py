@@ -15,7 +15,7 @@ Behaviour where the interface left a choice:
   marker is refused (exit 1); in an existing demo home only missing files are restored.
 * ``search`` and ``forget`` first sync files changed since the last run (edits made in
   Obsidian or by another agent), so results never lag behind the files.
-* ``forget`` always records the tombstone, also when no indexed row matched (it then says
+* ``forget`` records a tombstone only for text that names exactly one memory (or with ``--force``; it then says
   so), so a later reindex can never bring the text back from a log or page. Text that is a
   hit as ``search`` printed it stands for that hit's paragraphs and items, one tombstone each.
   ``forget --undo`` of text that is not forgotten exits 1.
@@ -148,6 +148,8 @@ def build_parser() -> argparse.ArgumentParser:
     forget = add("forget", "forget a memory: from search at once, and from notebook pages")
     forget.add_argument("text", help="a fact, a paragraph, or a hit's text as search printed it")
     forget.add_argument("--undo", action="store_true", help="take a forget back: search and page lines return")
+    forget.add_argument("--force", action="store_true",
+                        help="record TEXT even though nothing remembered matches it (text not captured yet)")
 
     reindex = add("reindex", "bring the index in step with the files")
     reindex.add_argument("--full", action="store_true", help="rebuild everything from the files")
@@ -485,6 +487,8 @@ def cmd_search(args: argparse.Namespace, out: Output) -> int:
         return await manager.search(args.query, limit=args.limit, source=args.source)
 
     response = _run(go())
+    if response.failed:  # an empty list would read as "nothing remembered"
+        raise CliError(f"{response.warning} (suzent-desktop reindex --full rebuilds it from the files)")
     results = [hit_dict(hit) for hit in response.hits]
     out.doc(results)
     if response.warning:
@@ -526,7 +530,7 @@ def cmd_forget(args: argparse.Namespace, out: Output) -> int:
 
     async def go() -> Any:
         await _catch_up(manager, out)
-        return await manager.forget(args.text)
+        return await manager.forget(args.text, force=args.force)
 
     changes = _run(go())
     pages = sorted(str(p) for p in changes.pages)
@@ -543,10 +547,7 @@ def cmd_forget(args: argparse.Namespace, out: Output) -> int:
     if changes.rows_removed:
         out.say(f"Removed {changes.rows_removed} row(s) from the index. Undo: forget --undo TEXT")
     else:
-        out.say(
-            f"No indexed memory matched {args.text!r}. The tombstone is recorded anyway, "
-            "so this text will never be indexed from any log or page."
-        )
+        out.say(f"No indexed row held {args.text!r} yet; the tombstone keeps it from ever being indexed.")
     return 0
 
 

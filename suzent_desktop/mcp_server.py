@@ -122,10 +122,12 @@ operators only (e.g. "tag:travel") lists the matching pages, one hit each (mode 
 FORGET = """\
 Forget a memory: it is removed from search at once, taken off the notebook's pages, and
 never indexed again from any file. Use it only when the user asks you to forget something,
-or a stored fact is wrong or sensitive. Give either hit_id (from search_memory in this
-connection, preferred: the whole hit is forgotten, paragraph by paragraph) or the exact text
-of the memory. Daily logs keep their lines (they are the user's record); the user can see
-and undo every forget in the app's Forgotten pane.
+or a stored fact is wrong or sensitive. Give exactly one of hit_id (from search_memory, in
+this or an earlier session, preferred: the whole hit is forgotten, paragraph by paragraph) or
+the exact text of the memory. Text cut short with "…" that could mean several memories, or
+text that matches nothing, is refused and nothing is forgotten (the error lists the
+candidates; force=true records unmatched text anyway). Daily logs keep their lines (they are
+the user's record); the user can see and undo every forget in the app's Forgotten pane.
 Example: {"hit_id": "3f2a..."} or {"text": "The user's PIN is 1234"}"""
 
 MEMORY_STATUS = """\
@@ -168,7 +170,7 @@ class MemoryTools:
         self.manager = manager
         self.read_only = read_only
         self.activity = activity
-        self.vault = VaultTools(manager.layout.notebook_dir)
+        self.vault = VaultTools(manager.layout.notebook_dir, confinement=manager.layout.confinement)
         self._hits: OrderedDict[str, SearchHit] = OrderedDict()  # hit id -> the hit, for forget
         self._checked_at: float | None = None  # monotonic time of the last look for files changed by others
 
@@ -240,21 +242,21 @@ class MemoryTools:
         self,
         hit_id: Annotated[str | None, Field(max_length=200, description="The id of a search_memory hit.")] = None,
         text: Annotated[str | None, Field(max_length=MAX_FACT_CHARS * 10, description="The exact text to forget.")] = None,
+        force: Annotated[bool, Field(description="With text: record it even if nothing remembered matches it.")] = False,
     ) -> dict[str, Any]:
         if (hit_id is None) == (text is None):
             raise ToolError("give exactly one of hit_id or text")
         if hit_id is not None:
-            hit = self._hits.get(hit_id.strip())
+            hit = await self._hit_for(hit_id.strip())
             if hit is None:
-                raise ToolError(
-                    f"hit_id {hit_id!r}: not a hit returned by search_memory in this connection; search first"
-                )
+                raise ToolError(f"hit_id {hit_id!r}: no such memory (forgotten already, or its text changed); "
+                                "search again")
             changes = await self.manager.forget(hit.text, hit=hit)  # every place a folded hit stands
         else:
             assert text is not None
             if not text.strip():
                 raise ToolError("text: nothing to forget: the text is empty")
-            changes = await self.manager.forget(text)
+            changes = await self.manager.forget(text, force=force)
         return {
             "forgotten": list(changes.forgotten),
             "pages_changed": sorted(str(p) for p in changes.pages),
@@ -285,11 +287,26 @@ class MemoryTools:
             query, limit=limit, source=source, date_from=date_from, date_to=date_to,
             record_recall=not self.read_only,
         )
+        if response.failed:  # no hits would read as "nothing known": say the index cannot be read
+            raise ToolError(f"{response.warning}; the memory is not empty. The user can run "
+                            "`suzent-desktop reindex --full` to rebuild the index from the files")
         hits = [self._hit(hit) for hit in response.hits]
         result: dict[str, Any] = {"hits": hits, "mode": response.mode}
         if response.warning:
             result["warning"] = response.warning
         return result
+
+    async def _hit_for(self, hit_id: str) -> SearchHit | None:
+        """A hit by id: this connection's, else the indexed row (ids are stable across restarts and
+        connections, so a framework that starts a server per run can forget what an earlier run found),
+        folded again with the places that hold the same fact."""
+        if hit_id in self._hits:
+            return self._hits[hit_id]
+        row = await self.manager.indexer.hit_by_id(hit_id)
+        if row is None:
+            return None
+        response = await self.manager.search(row.text, limit=10, record_recall=False)
+        return next((h for h in response.hits if h.row_id == hit_id), row)
 
     def _hit(self, hit: SearchHit) -> dict[str, Any]:
         self._hits[hit.row_id] = hit
@@ -385,6 +402,9 @@ class MemoryTools:
     def core_text(self, name: str) -> str:
         """A core file's text; a core file not written yet reads as empty."""
         path = self.manager.layout.memory_dir / name
+        reason = self.manager.layout.confinement.refusal(path)
+        if reason is not None:
+            raise VaultAccessError(f"{name}: {reason}")
         try:
             return decode_page(name, path.read_bytes())
         except FileNotFoundError:
@@ -509,6 +529,7 @@ def build_server(manager: MemoryManager, *, read_only: bool = False) -> _Server:
         add("capture_turn", tools.capture_turn, CAPTURE_TURN, writes=True)
         add("remember", tools.remember, REMEMBER, writes=True)
         add("forget", tools.forget, FORGET, writes=True, destructive=True)
+        _one_of(server, "forget", ["hit_id", "text"])
     if tools.maintenance:
         add("dream", tools.dream, DREAM, writes=True)
         add("lint", tools.lint, LINT, writes=True)
@@ -533,6 +554,14 @@ def build_server(manager: MemoryManager, *, read_only: bool = False) -> _Server:
             raise ResourceError(str(exc)) from exc
 
     return server
+
+
+def _one_of(server: MCPServer, tool: str, names: list[str]) -> None:
+    """Say in the schema that one of ``names`` is required: a client that validates arguments then
+    never sends ``forget({})``, which the tool would refuse, and retries it."""
+    registered = server._tool_manager.get_tool(tool)  # the SDK derives the schema from the signature only
+    if registered is not None:
+        registered.parameters["anyOf"] = [{"required": [name]} for name in names]
 
 
 def _core_reader(tools: MemoryTools, name: str, activity: ActivityRecorder) -> Callable[[], Awaitable[str]]:

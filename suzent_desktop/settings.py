@@ -78,6 +78,8 @@ class Settings:
     alt_log_name: str = "suzent-log.md"
     alt_schema_name: str = "suzent-schema.md"
     theme: str = "system"  # the window's colours: "system" follows the platform, else "light" or "dark"
+    # Folders outside the vault that links may lead into (separated like $PATH); none by default.
+    outside_link_targets: str = ""
 
     def replace(self, **changes: Any) -> Settings:
         return dataclasses.replace(self, **changes)

@@ -16,6 +16,7 @@ from typing import Any
 
 from suzent_desktop.core.archive import Archive
 from suzent_desktop.core.clock import Clock
+from suzent_desktop.core.confine import refused_entries
 from suzent_desktop.core.days import Days
 from suzent_desktop.core.facts import parse_log
 from suzent_desktop.core.layout import Layout, LayoutError
@@ -27,6 +28,7 @@ from suzent_desktop.settings import SettingsError, load_settings
 ERROR, WARNING, INFO = "error", "warning", "info"
 _BULLET_PREFIXES = ("- [ ] ", "- [x] ", "- [X] ", "- ", "* ", "+ ")
 MIN_CONTAINED_TOMBSTONE = 12  # shorter tombstones inside longer lines are too likely to be coincidences
+NOT_FOLLOWED = "left out of the index, search, the dream and the agent's tools"
 _STILL_STANDS = "forgotten text still stands in this page (kept out of search)"
 # Forget follows a folder link out of the vault for reading only (core/manager.py MemoryManager._ours).
 _REMAINS_OUTSIDE = (
@@ -177,6 +179,8 @@ def check_notebook(layout: Layout, tombstones: set[str]) -> list[Problem]:
     for user_file, own in layout.user_nav_files():
         problems.append(Problem(INFO, str(user_file), None,
                                 f"your own {user_file.name} is left alone; the app keeps {own.name} instead"))
+    problems += [Problem(WARNING, str(layout.notebook_dir / rel), None, f"{NOT_FOLLOWED}: {reason}")
+                 for rel, reason in refused_entries(layout.notebook_dir, layout.confinement)]
     for page in notebook.content_pages():
         text, problem = _decode(page)
         if problem is not None:

@@ -39,6 +39,8 @@ from suzent_desktop.core.archive import Archive
 from suzent_desktop.core.canvas import CANVAS_SUFFIX, canvas_markdown, is_canvas
 from suzent_desktop.core.chunking import chunk_markdown, embedding_text
 from suzent_desktop.core.clock import Clock
+from suzent_desktop.core.confine import UNREADABLE, Confinement
+from suzent_desktop.core.confine import walk as confine_walk
 from suzent_desktop.core.days import Days
 from suzent_desktop.core.dream.pages import subject_value
 from suzent_desktop.core.embedding import Embedder, EmbeddingError
@@ -80,6 +82,7 @@ class SearchResponse:
     mode: str  # "hybrid" | "fulltext" | "list" (a query of operators only: matching files, unranked)
     warning: str | None = None
     words: str | None = None  # the query's words hits were ranked by (its operators left out): what to highlight
+    failed: bool = False  # the index could not be read: no hits is not "nothing known" (the warning says why)
 
 
 @dataclass
@@ -147,35 +150,15 @@ def _stat_of(key: str) -> tuple[float, int] | None:
     return stat.st_mtime, stat.st_size
 
 
-def _walk(root: Path, skip: str | None) -> Iterator[tuple[str, os.stat_result | None]]:
-    """Every file under ``root`` outside hidden folders, with its stat (None when it cannot be had: a
-    dangling link or a loop, which the pass then names); symlinked folders are followed (as
-    ``links.vault_files`` does) with loops cut by each folder's real path; ``skip`` is left out."""
-    seen: set[str] = set()
-    folders = [str(root)]
-    while folders:
-        folder = folders.pop(0)
-        real = os.path.realpath(folder)
-        if real in seen:
-            continue
-        seen.add(real)
-        try:
-            with os.scandir(folder) as listing:
-                entries = list(listing)  # in the file system's order: a pass does not depend on it
-        except OSError:
-            continue
-        for entry in entries:
-            if entry.name.startswith("."):
-                continue
-            try:
-                if entry.is_dir():
-                    if entry.path != skip:
-                        folders.append(entry.path)
-                    continue
-                stat = entry.stat()
-            except OSError:
-                stat = None
-            yield entry.path, stat
+def _walk(root: Path, skip: str | None, confinement: Confinement) -> Iterator[tuple[str, os.stat_result | None]]:
+    """Every file under ``root`` the confinement rule allows (``core/confine.py``), with its stat;
+    an entry that cannot be had (a dangling link, a loop) comes with None, so the pass names it.
+    Links out of the vault or into a program folder are left out; ``skip`` is not entered."""
+    refused: list[tuple[str, str]] = []
+    yield from confine_walk(root, confinement, refused, skip=skip)
+    for path, reason in refused:
+        if reason.startswith(UNREADABLE):
+            yield path, None
 
 
 def row_id(source_type: str, path: str, content: str, occurrence: int) -> str:
@@ -396,7 +379,7 @@ class Indexer:
             or any(part.startswith(".") for part in Path(under).relative_to(root).parts)
         ):
             return found  # outside the vault, hidden, or the memory folder: no pages there
-        for key, stat in _walk(Path(under) if under is not None else self.notebook.root, skip):
+        for key, stat in _walk(Path(under) if under is not None else self.notebook.root, skip, self.layout.confinement):
             lower = key.lower()
             if not lower.endswith((".md", CANVAS_SUFFIX)) or not key.startswith(root + os.sep):
                 continue
@@ -423,7 +406,7 @@ class Indexer:
         for date in self.transcripts.dates():  # every day: transcripts are the evidence behind pages
             path = self.transcripts.path_for(date)
             found[str(path)] = _Source(str(path), "transcript", date=date)
-        return found
+        return {key: source for key, source in found.items() if self.layout.confinement.allows(key)}
 
     def _archive_source(self, date: str, days: Days, kept: dict[str, set[str]]) -> _Source | None:
         """A log after the watermark (or skipped) gives all its facts; a consolidated one only
@@ -438,6 +421,8 @@ class Indexer:
     def _source_for(self, path: Path) -> _Source | None:
         """The source a single path stands for now, or None when it should have no rows."""
         path = Path(path)
+        if not self.layout.confinement.allows(path):
+            return None  # a link out of the vault or into a program folder (core/confine.py)
         sources = {str(p): p for p in self.layout.core_files}
         if str(path) in sources:
             return _Source(str(path), "core") if path.is_file() else None
@@ -1300,6 +1285,19 @@ class Indexer:
 
         return await asyncio.to_thread(find)
 
+    async def hit_by_id(self, row_id: str) -> SearchHit | None:
+        """The row ``row_id`` as a hit; ids derive from source and content, so they outlive a restart."""
+
+        def find() -> SearchHit | None:
+            try:
+                store = self._open_store(self._read_dim(), repair=False)
+                rows = store.fetch([row_id], IndexStore.RESULT_COLUMNS).to_pylist()
+            except (IndexStoreError, EmbeddingError):
+                return None
+            return self._hits([rows[0] | {"score": 0.0}])[0] if rows else None
+
+        return await asyncio.to_thread(find)
+
     def sources_holding(self, text: str) -> list[Path]:
         """Live files that would give ``text`` a row if it were not tombstoned (blocking; reads files)."""
         normalized = normalize(text)
@@ -1453,7 +1451,8 @@ class Indexer:
             rows = store.matching(filters, IndexStore.RESULT_COLUMNS).to_pylist()
         except IndexStoreError as exc:
             self._drop_failed_store(self._store)
-            return SearchResponse([], "list", f"search index unavailable ({exc}); unless a reindex is running, run reindex")
+            return SearchResponse([], "list", f"search index unavailable ({exc}); unless a reindex is running, "
+                                  "run reindex", failed=any(f.rows for f in self.state.files.values()))
         marks = tuple(f"#{tag}" for tag in query.tags)
 
         def rank(row: dict) -> tuple[bool, int]:
@@ -1499,7 +1498,7 @@ class Indexer:
         hits = response.hits + [h for h in extra if h.row_id not in seen]
         note = "some files are not indexed yet (embedding failed); they were searched by words only"
         warning = f"{response.warning}; {note}" if response.warning else note
-        return SearchResponse(hits[:limit], response.mode, warning)
+        return SearchResponse(hits[:limit], response.mode, warning, failed=response.failed)
 
     def _unindexed_hits(self, query: str, limit: int, filters: Filters) -> list[SearchHit]:
         with self._state_lock:
@@ -1547,7 +1546,8 @@ class Indexer:
                 self._drop_failed_store(self._store)
                 failure = exc
         return SearchResponse(
-            [], "fulltext", f"search index unavailable ({failure}); unless a reindex is running, run reindex"
+            [], "fulltext", f"search index unavailable ({failure}); unless a reindex is running, run reindex",
+            failed=any(f.rows for f in self.state.files.values()),  # rows were written: the memory is not empty
         )
 
     def _query(

@@ -5,8 +5,10 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
+from suzent_desktop.core.confine import Confinement, parse_targets
 from suzent_desktop.settings import CONFIG_NAME, Settings
 
 # The vault's navigation files at its root. The program keeps them (index.md by the engines'
@@ -76,6 +78,8 @@ class Layout:
     index_dir: Path
     # The program's own names for index.md, log.md, schema.md when the user already has those.
     alt_names: tuple[str, str, str] = DEFAULT_ALT_NAMES
+    # Real paths outside the vault that links may lead into (setting outside_link_targets).
+    outside_targets: tuple[str, ...] = ()
 
     @classmethod
     def from_settings(cls, home: Path, settings: Settings) -> Layout:
@@ -93,7 +97,13 @@ class Layout:
             notebook_dir=pick(settings.notebook_path, home / "notebook"),
             index_dir=pick(settings.index_path, home / ".suzent" / "memory"),
             alt_names=(settings.alt_index_name, settings.alt_log_name, settings.alt_schema_name),
+            outside_targets=parse_targets(settings.outside_link_targets),
         )
+
+    @cached_property
+    def confinement(self) -> Confinement:
+        """What may be read, indexed and served: the vault and memory folder, by resolved path."""
+        return Confinement.of(self.notebook_dir, self.memory_dir, outside=self.outside_targets)
 
     # memory side
     @property

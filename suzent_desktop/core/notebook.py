@@ -132,13 +132,13 @@ class Notebook:
         )
 
     def canvases(self) -> Iterator[Path]:
-        for path in vault_files(self.root):
+        for path in vault_files(self.root, self.layout.confinement):
             if self.is_canvas(path):
                 yield path
 
     def content_pages(self) -> Iterator[Path]:
         """Every markdown content page, sorted per folder, skipping hidden folders (``.obsidian``, ``.trash``, ``.state``)."""
-        for path in vault_files(self.root):  # symlinked folders followed, as Obsidian does
+        for path in vault_files(self.root, self.layout.confinement):  # links judged by core/confine.py
             if self.is_content_page(path):
                 yield path
 

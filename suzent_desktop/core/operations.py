@@ -21,10 +21,12 @@ from suzent_desktop.core import demo, vault_ops
 from suzent_desktop.core.archive import ArchiveError
 from suzent_desktop.core.atomic import atomic_write_text
 from suzent_desktop.core.canvas import canvas_markdown, is_canvas
+from suzent_desktop.core.confine import refused_entries
 from suzent_desktop.core.dream import runner as dream
 from suzent_desktop.core.events import FileChanges
 from suzent_desktop.core.facts import FactLine, ParsedLog, parse_log
 from suzent_desktop.core.forgetting import units_for
+from suzent_desktop.core.links import VaultIndex
 from suzent_desktop.core.mcp_activity import describe, read_activity
 from suzent_desktop.core.mentions import (
     LinkedMention,
@@ -131,6 +133,14 @@ def link_sources(manager: MemoryManager) -> list[Path]:
     """Every file whose links count for backlinks: content pages, then JSON Canvas boards."""
     notebook = manager.notebook
     return [*notebook.content_pages(), *notebook.canvases()]
+
+
+def page_names(layout: Any) -> tuple[VaultIndex, list[tuple[str, str]]]:
+    """The vault's names for links (as the confinement rule allows, ``core/confine.py``), and the
+    entries it leaves out with why (links out of the vault, into program folders, loops): the
+    window names those, so a link that is not followed is never silent. Blocking: a worker's job."""
+    confinement = layout.confinement
+    return VaultIndex.scan(layout.notebook_dir, confinement), refused_entries(layout.notebook_dir, confinement)
 
 
 def content_pages(manager: MemoryManager) -> list[Path]:

@@ -26,8 +26,9 @@ from typing import TYPE_CHECKING, Any
 from suzent_desktop.core.atomic import atomic_write_text
 from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.facts import Fact
+from suzent_desktop.core.links import vault_files
 from suzent_desktop.core.markdown import links
-from suzent_desktop.core.tombstones import normalize
+from suzent_desktop.core.tombstones import forgotten_in, normalize, take_out_forgotten
 
 if TYPE_CHECKING:
     from suzent_desktop.core.home import Home
@@ -62,17 +63,15 @@ def _personal_candidates(home: Home) -> list[Candidate]:
     stones = home.tombstones.contents()
     found: list[Candidate] = []
     seen: set[str] = set()
-    for path in sorted(root.rglob("*.md")):
-        if any(p.startswith(".") for p in path.relative_to(root).parts):
-            continue
-        try:
+    for path in sorted(p for p in vault_files(root, home.layout.confinement) if p.suffix.lower() == ".md"):
+        try:  # only what the confinement rule allows: no link out of the vault or into .state
             body = path.read_bytes().decode("utf-8-sig")
-        except UnicodeDecodeError:
+        except (UnicodeDecodeError, OSError):
             continue  # doctor names it; promotion only reads pages
         for bullet in PageDoc.parse(body).current_bullets():
             text = bullet.text.strip()
             key = normalize(text)
-            if not text or links(text) or key in seen or key in stones:
+            if not text or links(text) or key in seen or key in stones or forgotten_in(text, stones):
                 continue
             seen.add(key)
             found.append(Candidate(text, path.stem, bullet.latest or "", 0, len(found)))
@@ -285,7 +284,7 @@ def _recent_important(home: Home, extra: list[Fact]) -> list[str]:
 
     def add(fact: Fact) -> None:
         key = normalize(fact.content)
-        if fact.is_important and key not in seen and key not in stones:
+        if fact.is_important and key not in seen and key not in stones and not forgotten_in(fact.content, stones):
             seen.add(key)
             lines.append(f"- {fact.content}")
 
@@ -366,8 +365,12 @@ async def promote(
 
             system = load_prompt("promote_system.md").format(max_lines=max_lines, max_chars=max_chars)
             markdown = await _llm_answer(home, ranked[:MAX_CANDIDATES], system, timeout)
+            answer, taken = take_out_forgotten("\n".join(_answer_lines(markdown)), home.tombstones.contents())
+            if taken:  # the model wrote forgotten text back: it never reaches MEMORY.md
+                changes.errors.append(f"MEMORY.md: {taken} line(s) of the model's summary held forgotten text "
+                                      "and were left out")
             composed = await asyncio.to_thread(
-                compose, _answer_lines(markdown), protected, recent, max_lines, max_chars
+                compose, answer.split("\n") if answer else [], protected, recent, max_lines, max_chars
             )
             problem = answer_problem(markdown, composed, offline_body, f"{system}\n{SCHEMA_HINT}")
         except Exception as exc:  # fall back to the extractive summary, and say so

@@ -29,7 +29,6 @@ from watchfiles import Change
 
 from suzent_desktop.core import fuzzy, operations
 from suzent_desktop.core.events import ChangeSet, FileChanges
-from suzent_desktop.core.links import VaultIndex
 from suzent_desktop.ui import theme
 from suzent_desktop.ui.command_palette import CommandPalette
 from suzent_desktop.ui.editor import EditorArea
@@ -230,8 +229,10 @@ class MainWindow(QMainWindow):
             "its own under the names shown (settings alt_index_name, alt_log_name, alt_schema_name)."
         )
         self.own_files_label.setVisible(bool(self.own_files_label.text()))
-        for widget in (self.error_label, self.agent_label, self.own_files_label, self.phase_label, self.stale_label,
-                       self.rows_label):
+        self.not_followed_label = QLabel("")  # filled by _scan_names
+        self.not_followed_label.setVisible(False)
+        for widget in (self.error_label, self.agent_label, self.own_files_label, self.not_followed_label,
+                       self.phase_label, self.stale_label, self.rows_label):
             bar.addPermanentWidget(widget)
         bar.addPermanentWidget(self.progress_bar)
         bar.addPermanentWidget(self.cancel_button)
@@ -385,14 +386,21 @@ class MainWindow(QMainWindow):
         root = self.services.layout.notebook_dir
         if not root.is_dir():
             return
-        index = await asyncio.to_thread(VaultIndex.scan, root)
+        index, refused = await asyncio.to_thread(operations.page_names, self.services.layout)
         if self._shut_down:
             return
+        self._show_not_followed(refused)
         self.editors.adopt_pages(index)
         self.editors.catalog.start_loading()  # aliases, on their own worker
         await self._warm_matching()
         if not self._shut_down:
             self.names_ready.emit()
+
+    def _show_not_followed(self, refused: list[tuple[str, str]]) -> None:
+        """Links left out by the confinement rule (out of the vault, into a program folder, a loop)."""
+        self.not_followed_label.setText(f"{len(refused)} link(s) not followed" if refused else "")
+        self.not_followed_label.setToolTip("\n".join(f"{rel}: {why}" for rel, why in refused[:50]))
+        self.not_followed_label.setVisible(bool(refused))
 
     async def _warm_matching(self) -> None:
         """Prepare the names, folder paths and aliases the switcher and ``[[`` match, on worker threads:

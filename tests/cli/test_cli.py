@@ -199,12 +199,14 @@ def test_forget_removes_rows_and_records_the_tombstone(home: Path, capsys: pytes
     assert json.loads(stones.splitlines()[0])["content"] == "user's door code is 4417"
 
 
-def test_forget_of_unknown_text_says_so_and_still_records(home: Path, capsys: pytest.CaptureFixture[str]):
-    code, out, _ = run(capsys, home, "forget", "something never said")
-    assert code == 0 and "No indexed memory matched" in out
+def test_forget_of_unknown_text_records_only_when_forced(home: Path, capsys: pytest.CaptureFixture[str]):
+    code, _out, err = run(capsys, home, "forget", "something never said")
+    assert code == 1 and "nothing was recorded" in err
+    code, out, _ = run(capsys, home, "forget", "--force", "something never said")
+    assert code == 0 and "No indexed row held" in out
     stones = (home / "notebook" / ".state" / "tombstones.jsonl").read_text(encoding="utf-8")
     assert "something never said" in stones
-    doc = run_json(capsys, home, "forget", "another unknown")
+    doc = run_json(capsys, home, "forget", "--force", "another unknown")
     assert doc["matched"] is False and doc["rows_removed"] == 0
 
 

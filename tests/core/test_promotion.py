@@ -208,3 +208,17 @@ async def test_a_good_model_answer_is_written_reworded(home, clock, monkeypatch)
     changes = await promote(manager.home)
     assert not changes.errors
     assert memory(manager) == "# Memory\n\n## Health\n- Peanut allergy\n\n## Work\n- Works at Microsoft, leads the search team\n"
+
+
+async def test_promotion_reads_no_page_a_link_leads_to_outside_or_into_a_program_folder(manager, tmp_path):
+    import os
+
+    outside = tmp_path / "keys.md"
+    outside.write_text("# Keys\n\n- User's ssh key is AAAAB3NzaC1yc2E (2026-07-02)\n", encoding="utf-8")
+    (manager.layout.state_dir / "old.md").write_text("- User's old secret is walrus (2026-07-02)\n", encoding="utf-8")
+    os.symlink(outside, manager.layout.notebook_dir / "3_Personal" / "Keys.md")
+    os.symlink("../.state/old.md", manager.layout.notebook_dir / "3_Personal" / "Old.md")
+    write_page(manager, "Health", "# Health\n\n- User is allergic to peanuts (2026-07-02)\n")
+    await promote(manager.home)
+    text = memory(manager)
+    assert "peanuts" in text and "AAAAB3" not in text and "walrus" not in text

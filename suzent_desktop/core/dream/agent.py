@@ -183,7 +183,7 @@ class DreamAgent:
     # -- context ---------------------------------------------------------------------------
     def _read_or(self, rel: str, default: str) -> str:
         try:
-            return self.tools.read(rel)
+            return self.tools.read_for_model(rel)  # forgotten text never reaches the prompt
         except (OSError, ValueError):
             return default
 

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from suzent_desktop.core.canvas import canvas_markdown
+from suzent_desktop.core.confine import refused_entries
 from suzent_desktop.core.dream.model import Finding, LintResult
 from suzent_desktop.core.dream.pages import PageDoc, content_words, dup_norm, parse_bullet, subject_value
 from suzent_desktop.core.links import VaultIndex
@@ -217,7 +218,7 @@ def _embedding_findings(home: Home, pages: list[_Page]) -> list[Finding]:
 def link_audit(home: Home) -> list[Finding]:
     """Broken links and orphans alone (no embedder needed): what ``bench/lint_vault.py`` scores."""
     pages = _load_pages(home)
-    return _link_findings(pages, _index_page(home), VaultIndex.scan(home.layout.notebook_dir),
+    return _link_findings(pages, _index_page(home), VaultIndex.scan(home.layout.notebook_dir, home.layout.confinement),
                           _load_canvases(home))
 
 
@@ -232,11 +233,13 @@ def _index_page(home: Home) -> _Page | None:
 def audit(home: Home) -> list[Finding]:
     """Every finding, blocking (run it in a worker thread)."""
     pages = _load_pages(home)
-    findings = _link_findings(pages, _index_page(home), VaultIndex.scan(home.layout.notebook_dir),
-                              _load_canvases(home))
+    findings = _link_findings(pages, _index_page(home), VaultIndex.scan(home.layout.notebook_dir,
+                              home.layout.confinement), _load_canvases(home))
     findings += _stale_findings(pages, home.clock.today())
     findings += _contradiction_findings(pages)
     findings += _embedding_findings(home, pages)
+    findings += [Finding("not_followed", rel, reason)
+                 for rel, reason in refused_entries(home.layout.notebook_dir, home.layout.confinement)]
     return findings
 
 

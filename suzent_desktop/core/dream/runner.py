@@ -57,7 +57,7 @@ from suzent_desktop.core.dream.tools import VaultTools
 from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.faults import crash_point
 from suzent_desktop.core.layout import ROOT_NAV_FILES
-from suzent_desktop.core.tombstones import normalize
+from suzent_desktop.core.tombstones import forgotten_in, normalize
 
 if TYPE_CHECKING:
     from suzent_desktop.core.archive import Archive
@@ -355,7 +355,7 @@ class DreamRunner:
                 dates = dates[: dates.index(date)]
                 break
             for line in parsed.facts:
-                if normalize(line.fact.content) in stones:
+                if normalize(line.fact.content) in stones or forgotten_in(line.fact.content, stones):
                     dropped += 1
                     continue
                 facts.append(BatchFact(date=date, fact=line.fact, line=line.line))
@@ -375,7 +375,7 @@ class DreamRunner:
             seen: set[str] = set()
             for line in parsed.facts:
                 norm = normalize(line.fact.content)
-                if norm in wanted[date] and norm not in stones and norm not in seen:
+                if norm in wanted[date] and not forgotten_in(norm, stones) and norm not in seen:
                     seen.add(norm)
                     found.append(BatchFact(date=date, fact=line.fact, line=line.line))
         return found
@@ -398,9 +398,10 @@ class DreamRunner:
     # -- engines -------------------------------------------------------------------------------
     async def _memory_search(self, query: str) -> list[dict[str, Any]]:
         response = await self.manager.search(query, limit=8, record_recall=False)
+        stones = self.manager.tombstones.contents()
         return [
             {"text": h.text, "source_type": h.source_type, "path": h.path, "date": h.date}
-            for h in response.hits
+            for h in response.hits if not forgotten_in(h.text, stones)  # never shown to the model
         ]
 
     async def _run_engine(self, batch: Batch, tools: VaultTools) -> EngineReport:
@@ -481,7 +482,8 @@ class DreamRunner:
         layout = self.manager.layout
         return VaultTools(root, memory_search=self._memory_search, index_name=layout.index_md.name,
                           schema_name=layout.schema_md.name, reserved=layout.reserved_root_names(),
-                          max_call_kb=self.settings.memory_consolidation_max_write_kb)
+                          max_call_kb=self.settings.memory_consolidation_max_write_kb,
+                          forgotten=frozenset(self.manager.tombstones.contents()))
 
     def wake(self) -> None:
         """End the schedule's current wait (settings changed): the gates are read again now."""

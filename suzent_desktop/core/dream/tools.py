@@ -21,10 +21,13 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from suzent_desktop.core.atomic import atomic_write_bytes, atomic_write_text
+from suzent_desktop.core.confine import Confinement
 from suzent_desktop.core.faults import crash_point
+from suzent_desktop.core.forgetting import find_forgotten
 from suzent_desktop.core.layout import INDEX_MD, ROOT_NAV_FILES, SCHEMA_MD
-from suzent_desktop.core.links import VaultIndex
+from suzent_desktop.core.links import VaultIndex, vault_files
 from suzent_desktop.core.text import clean
+from suzent_desktop.core.tombstones import take_out_forgotten
 
 READ_LIMIT_CHARS = 60_000
 # File systems allow 255 bytes per name, and an atomic write's temp file adds about 20.
@@ -77,6 +80,8 @@ class VaultTools:
         index_name: str = INDEX_MD,
         schema_name: str = SCHEMA_MD,
         reserved: frozenset[str] = ROOT_NAV_FILES,
+        confinement: Confinement | None = None,
+        forgotten: frozenset[str] = frozenset(),
     ) -> None:
         """``index_name``/``schema_name`` are the program's own files (Layout resolves them: a
         user's own index.md moves the program's to another name); ``reserved`` root names are
@@ -89,6 +94,11 @@ class VaultTools:
         self.schema_name = schema_name
         self.reserved = frozenset(name.lower() for name in reserved)
         self._real_root = self.root.resolve()
+        # What may be read or listed (core/confine.py): by resolved path, never a program folder.
+        self.confinement = confinement or Confinement.of(self.root)
+        # Tombstones: text the model is never shown and never lands on a page (core/tombstones.py).
+        self.forgotten = forgotten
+        self.forgotten_taken_out = 0  # lines of forgotten text taken out of writes, for the run's record
         self._memory_search = memory_search
         self._lock = threading.Lock()
         self._closed = False
@@ -117,6 +127,11 @@ class VaultTools:
             raise VaultAccessError(f"{relative}: '..' is not allowed; paths stay inside the vault")
         parts = [p for p in pure.parts if p not in ("", ".")]
         candidate = self.root.joinpath(*parts) if parts else self.root
+        if not write:
+            reason = self.confinement.refusal(candidate)
+            if reason is not None:
+                raise VaultAccessError(f"{relative}: {reason}")
+            return candidate
         real = self._real(candidate, relative)
         if write:
             self._check_writable(parts, relative)
@@ -172,29 +187,30 @@ class VaultTools:
 
     # -- file operations (blocking; engines call them from a worker thread) -------------
     def list(self, folder: str = "") -> list[str]:
+        """Markdown pages and the folders holding them under ``folder``, as the confinement rule
+        allows: links out of the vault, into program folders and loops are not listed."""
         base = self.resolve(folder) if folder.strip() else self.root
         if not base.is_dir():
             raise FileNotFoundError(f"{folder}: no such folder in the vault")
-        found: list[str] = []
-        for path in sorted(base.rglob("*")):
-            rel = path.relative_to(self.root)
-            if any(p.startswith(".") for p in rel.parts):
+        found: set[str] = set()
+        for path in vault_files(base, self.confinement):
+            if path.suffix.lower() != ".md":
                 continue
-            try:
-                self.resolve(rel.as_posix())
-            except VaultAccessError:
-                continue  # a link out of the vault: not the engines' business
-            if path.is_dir():
-                found.append(rel.as_posix() + "/")
-            elif path.suffix.lower() == ".md" and path.is_file():  # not a dangling link or a loop
-                found.append(rel.as_posix())
-        return found
+            rel = path.relative_to(self.root)
+            found.add(rel.as_posix())
+            found.update(parent.as_posix() + "/" for parent in rel.parents
+                         if parent != Path(".") and self.root / parent != base and base in (self.root / parent).parents)
+        return sorted(found)
 
     def read(self, relative: str) -> str:
         path = self.resolve(relative)
         if not path.is_file():
             raise FileNotFoundError(f"{relative}: no such page")
         return decode_page(relative, path.read_bytes())
+
+    def read_for_model(self, relative: str) -> str:
+        """A page as a model may see it: without lines holding forgotten text."""
+        return take_out_forgotten(self.read(relative), self.forgotten)[0]
 
     def exists(self, relative: str) -> bool:
         return self.resolve(relative).is_file()
@@ -207,12 +223,17 @@ class VaultTools:
             decode_page(relative, path.read_bytes())  # never replace a page nobody could read
         elif not path.exists():
             self._check_new_name(relative, path)
+        # Forgotten text inside a longer line goes now; a whole forgotten item or paragraph is left
+        # for the runner's clean-up, which records it so undo forget can put it back.
+        exact = find_forgotten(text, set(self.forgotten)) if self.forgotten else {}
+        text, taken = take_out_forgotten(text, self.forgotten, keep=exact)
         with self._lock:
             if self._closed:
                 raise ToolsClosed("the run was stopped; no more writes")
             self._journal(path)
             atomic_write_text(path, clean(text))
             self.written.add(self.relative(path))
+            self.forgotten_taken_out += taken
         crash_point("dream.after_page_write")
 
     def _check_new_name(self, relative: str, path: Path) -> None:
@@ -305,7 +326,7 @@ class VaultTools:
             if rel.endswith("/"):
                 continue
             try:
-                text = self.read(rel)
+                text = self.read_for_model(rel)
             except (UnreadablePage, OSError):  # one bad file never ends a search of the others
                 continue
             for number, line in enumerate(text.splitlines(), start=1):
@@ -314,6 +335,10 @@ class VaultTools:
                     scored.append((score, rel, number, line.strip()))
         scored.sort(key=lambda item: (-item[0], item[1], item[2]))
         return [{"path": rel, "line": number, "text": line} for _score, rel, number, line in scored[:limit]]
+
+    def _taken_note(self, before: int) -> str:
+        taken = self.forgotten_taken_out - before
+        return f"; {taken} line(s) holding text the user asked to forget were left out" if taken else ""
 
     # -- tool-calling surface -------------------------------------------------------------
     def size_error(self, arguments: str | dict[str, Any]) -> str:
@@ -344,14 +369,16 @@ class VaultTools:
             if name == "list":
                 return "\n".join(await asyncio.to_thread(self.list, str(args.get("folder", "")))) or "(empty)"
             if name == "read":
-                text = await asyncio.to_thread(self.read, str(args["path"]))
+                text = await asyncio.to_thread(self.read_for_model, str(args["path"]))
                 return text[:READ_LIMIT_CHARS]
             if name == "write":
+                before = self.forgotten_taken_out
                 await asyncio.to_thread(self.write, str(args["path"]), str(args["content"]))
-                return f"ok: wrote {args['path']}"
+                return f"ok: wrote {args['path']}" + self._taken_note(before)
             if name == "edit":
+                before = self.forgotten_taken_out
                 await asyncio.to_thread(self.edit, str(args["path"]), str(args["old"]), str(args["new"]))
-                return f"ok: edited {args['path']}"
+                return f"ok: edited {args['path']}" + self._taken_note(before)
             if name == "search_notebook":
                 hits = await asyncio.to_thread(self.search_notebook, str(args["query"]))
                 return json.dumps(hits, ensure_ascii=False) if hits else "no matches"
