@@ -27,6 +27,7 @@ from suzent_desktop.core.atomic import atomic_write_text
 from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.facts import Fact
 from suzent_desktop.core.markdown import links
+from suzent_desktop.core.promotion_guard import describe, screen
 from suzent_desktop.core.tombstones import normalize
 
 if TYPE_CHECKING:
@@ -218,7 +219,7 @@ async def _llm_answer(home: Home, ranked: list[Candidate], system: str, timeout:
     """The model's raw ``markdown`` text (LLMFormatError when the answer has no such field)."""
     from suzent_desktop.core import llm
 
-    facts = "\n".join(f"- {c.text} (recalled {c.recalls}x, latest {c.latest or 'unknown'})" for c in ranked)
+    facts = "\n".join(f"- {c.text}" + (f" (recalled {c.recalls}x)" if c.recalls else "") for c in ranked)
     payload = await llm.complete_json(
         home.settings.memory_consolidation_model,
         [{"role": "system", "content": system}, {"role": "user", "content": facts}],
@@ -366,10 +367,13 @@ async def promote(
 
             system = load_prompt("promote_system.md").format(max_lines=max_lines, max_chars=max_chars)
             markdown = await _llm_answer(home, ranked[:MAX_CANDIDATES], system, timeout)
-            composed = await asyncio.to_thread(
-                compose, _answer_lines(markdown), protected, recent, max_lines, max_chars
-            )
+            # Each bullet must state one source fact (promotion_guard.py); the others are left out.
+            screened = screen(_answer_lines(markdown), [c.text for c in ranked[:MAX_CANDIDATES]], _stems)
+            markdown = "\n".join(screened.lines)
+            composed = await asyncio.to_thread(compose, screened.lines, protected, recent, max_lines, max_chars)
             problem = answer_problem(markdown, composed, offline_body, f"{system}\n{SCHEMA_HINT}")
+            if screened.dropped and not problem:
+                changes.errors.append(describe(screened.dropped))
         except Exception as exc:  # fall back to the extractive summary, and say so
             problem = f"the model call failed: {exc}"
         if problem:
