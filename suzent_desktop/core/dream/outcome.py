@@ -58,3 +58,16 @@ def summary(report: EngineReport, changed: list[str], coverage: CoverageReport) 
         f"(no closing summary from the model) {len(coverage.on_pages) + len(coverage.accounted)} of {total} "
         f"fact(s) on pages or accounted for; pages changed: {pages}"
     )
+
+
+def last_run_note(history: list[dict], max_retries: int) -> str:
+    """For ``status``: the outcome, attempt and reason of the last dream when it did not succeed ('' when it did)."""
+    runs = [r for r in history if isinstance(r, dict) and r.get("outcome") not in (None, "lint")]
+    if not runs or runs[-1].get("outcome") == "productive":
+        return ""
+    last = runs[-1]
+    attempt = f", attempt {last['attempt']} of {max_retries}" if isinstance(last.get("attempt"), int) else ""
+    reason = " ".join(str(last.get("reason") or "").split())
+    if len(reason) > 300:
+        reason = reason[:299] + "…"
+    return f" (last run {last.get('date') or '?'}: {last['outcome']}{attempt}: {reason or 'no reason recorded'})"

@@ -584,7 +584,7 @@ class DreamRunner:
             result.failed_attempt = True
             return result
         state["retries"][key] = attempts
-        self._record(state, outcome, dates, [], "", watermark, why)
+        self._record(state, outcome, dates, [], "", watermark, why, attempt=attempts)
         await asyncio.to_thread(self._save_state, state)
         reason = f"{why} (attempt {attempts} of {self.settings.memory_consolidation_max_retries})"
         return DreamResult(outcome, batch=dates, watermark=watermark, reason=reason, changes=changes,
