@@ -319,9 +319,12 @@ class _SlowOpenAI:
         self.server.server_close()
 
 
-async def test_a_call_is_cut_at_its_limit_once_without_litellm_retrying_it():
+async def test_a_call_is_cut_at_its_limit_once_without_litellm_retrying_it(monkeypatch):
     import time
 
+    from suzent_desktop.core import call_limits
+
+    monkeypatch.setattr(call_limits, "LOCAL_PROMPT_CHARS_PER_SECOND", 1e9)  # the plain limit, for this server
     server = _SlowOpenAI(delay=8.0)
     try:
         started = time.monotonic()
