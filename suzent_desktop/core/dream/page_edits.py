@@ -244,9 +244,10 @@ def _no_such_bullet(rel: str, text: str, doc: PageDoc) -> ValueError:
 
 
 def supersede_bullet(tools: VaultTools, rel: str, old: str, date: str, new: str = "") -> str:
-    (until,) = _dates(date) or [""]
-    if not until:
-        raise ValueError("date is required: the date of the newer fact (YYYY-MM-DD)")
+    given = _dates(date)
+    if len(given) != 1:
+        raise ValueError("date is required: the one date of the newer fact (YYYY-MM-DD)")
+    until = given[0]
     doc = PageDoc.parse(tools.read(rel))
     found = _matching(doc, old)
     if not found:
