@@ -173,3 +173,32 @@ async def test_the_runs_diff_names_the_operation_that_removed_each_line(home, cl
     assert tools.owns("3_Personal/Reading.md", f"- Favourite author: N. K. Jemisin ({d1})")
     assert not tools.owns("3_Personal/Reading.md", "- Currently reading The Stand")
     assert json.loads(authorship.path_in(manager.layout.state_dir).read_text(encoding="utf-8"))["version"] == 1
+
+
+async def test_a_model_files_a_batch_through_every_operation(home, clock, today):
+    """A fake model uses each operation in one run; every line the person wrote is still there."""
+    manager = make_manager(home, clock, memory_consolidation_model=MODEL)
+    root = manager.layout.notebook_dir
+    (root / "3_Personal" / "Reading.md").write_text(READING, encoding="utf-8")
+    d1 = days_before(today, 1)[0]
+    write_log(manager, d1, ["User likes Octavia Butler", "User finished Dune", "Favourite author: N. K. Jemisin"])
+    reading = "3_Personal/Reading.md"
+    script = ScriptedLLM([
+        tool_reply(("add_bullet", {"path": reading, "heading": "Authors", "text": "User likes Octavia Butler",
+                                   "dates": [d1]})),
+        tool_reply(("create_page", {"path": "3_Personal/Books.md",
+                                    "content": f"# Books\n\n## Done\n\n- User finished Dune ({d1})\n- user finished dune\n"})),
+        tool_reply(("rename_section", {"path": "3_Personal/Books.md", "old": "Done", "new": "Finished"})),
+        tool_reply(("supersede_bullet", {"path": reading, "old": "Favourite author: Ursula K. Le Guin",
+                                         "new": "Favourite author: N. K. Jemisin", "date": d1})),
+        tool_reply(("merge_bullets", {"path": "3_Personal/Books.md", "text": "User finished Dune"})),
+        "Filed three facts.",
+    ])
+    result = await DreamRunner(manager, llm=script).run_once()
+    assert result.outcome == "productive" and not result.uncovered, result.reason
+    text = page(manager, reading)
+    for line in ("## Authors", "- Currently reading The Stand", "Notes in my own words."):
+        assert line in text.splitlines()
+    assert "- ~~Favourite author: Ursula K. Le Guin~~" in text and "- User likes Octavia Butler" in text
+    assert page(manager, "3_Personal/Books.md") == f"# Books\n\n## Finished\n\n- User finished Dune ({d1})\n"
+    assert all(not m["content"].startswith("error:") for seen in script.seen for m in seen if m["role"] == "tool")
