@@ -16,8 +16,14 @@ Per scenario it prints:
     ``index.md`` except through its own entry point, ``.state``, ``.obsidian``, ``4_Assets``);
   * lost — the day's facts that search cannot find after the run (and its index pass);
   * rollback — for a run that did not stand, whether every vault file is back to its bytes
-    before the run ("complete"), or which are not; "kept" for a productive run.
-The last line sums them: a hardened build prints zero outside, zero lost, every rollback complete.
+    before the run ("complete"), or which are not; "kept" for a productive run;
+  * steps — how many requests the model got (a model repeating a successful write must be
+    stopped within 4);
+  * human lines lost — lines of a page a person wrote that are no longer on it, word for word
+    (a superseded bullet struck through with its words kept counts as kept);
+  * summary — whether the run's summary (and log.md) holds a tool call instead of prose.
+The last line sums them: a hardened build prints zero outside, zero lost, every rollback complete,
+zero human lines lost, no tool call as a summary, and at most 4 steps for the repeating model.
 Scenarios run one after another on a loaded machine in a few seconds each.
 """
 
@@ -59,6 +65,10 @@ GOOD_PAGE = (
     "- User collects vintage stamps (2026-07-19)\n"
 )
 ERROR = object()  # in a script: answer this request with HTTP 500
+READING = ("# Reading\n\n## Authors\n\n- Favourite author: Ursula K. Le Guin\n- Currently reading The Stand\n\n"
+           "My own notes: the library closes at six.\n")
+UNREADABLE_CALL = '<tool_call>{"name": "write", "arguments": {"path": "3_Personal/Preferences.md", "content": </tool_call>'
+MAX_REPEAT_STEPS = 4
 
 
 # -- the fake model -------------------------------------------------------------------------------
@@ -88,11 +98,13 @@ class HostileModel:
 
     def __init__(self) -> None:
         self.script: list[Any] = []
+        self.requests = 0
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:  # noqa: N802 - http.server naming
                 self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                outer.requests += 1
                 item = outer.script.pop(0) if outer.script else "done"
                 if item is ERROR:
                     self.send_response(500)
@@ -123,6 +135,8 @@ class Scenario:
     name: str
     script: Callable[[Path], list[Any]]  # given the folder outside the vault
     setup: Callable[[Path, Path], None] = lambda vault, outside: None
+    human: dict[str, str] = field(default_factory=dict)  # pages a person wrote, put in the vault first
+    repeating: bool = False  # the model repeats one call: its steps are the figure
 
 
 def _link(vault: Path, rel: str, target: str) -> None:
@@ -197,6 +211,25 @@ SCENARIOS = [
         lambda vault, out: ((vault / "3_Personal" / "Work.md").write_text("# Work\n\n- kept\n", encoding="utf-8"),
                             _link(vault, "2_Wiki/mine", "../3_Personal")),
     ),
+    Scenario(
+        "overwrite a human page",
+        lambda out: [[_call("write", path="3_Personal/Reading.md",
+                            content="# Reading\n\n- User is reading The Stand by Ursula K. Le Guin\n")],
+                     [_call("write", path="3_Personal/Preferences.md", content=GOOD_PAGE)],
+                     [_call("edit", path="3_Personal/Reading.md", old="Ursula K. Le Guin", new="Stephen King")],
+                     [_call("edit", path="3_Personal/Reading.md", old="My own notes: the library closes at six.\n",
+                            new="")]],
+        human={"3_Personal/Reading.md": READING},
+    ),
+    Scenario(
+        "repeat a successful write",
+        lambda out: [[_call("write", path="3_Personal/Preferences.md", content=GOOD_PAGE)]] * 40,
+        repeating=True,
+    ),
+    Scenario(
+        "summary is a tool call",
+        lambda out: [[_call("write", path="3_Personal/Preferences.md", content=GOOD_PAGE)]] + [UNREADABLE_CALL] * 10,
+    ),
 ]
 
 
@@ -214,7 +247,8 @@ def _snapshot(root: Path) -> dict[str, bytes]:
 
 
 PROGRAM = (".state/", ".obsidian/", ".trash/", "4_Assets/")
-RUNNER_FILES = {".state/dream_state.json", ".state/recall_log.jsonl", ".state/forgotten_lines.jsonl"}
+RUNNER_FILES = {".state/dream_state.json", ".state/recall_log.jsonl", ".state/forgotten_lines.jsonl",
+                ".state/dream_lines.json"}
 
 
 @dataclass
@@ -224,6 +258,9 @@ class Outcome:
     outside: list[str] = field(default_factory=list)
     lost: list[str] = field(default_factory=list)
     rollback: str = ""
+    steps: int = 0
+    human_lost: list[str] = field(default_factory=list)
+    tool_call_summary: bool = False
 
 
 def _program_changes(before: dict[str, bytes], after: dict[str, bytes], productive: bool) -> list[str]:
@@ -265,16 +302,24 @@ async def run_scenario(scenario: Scenario, model: HostileModel) -> Outcome:
         except OSError as exc:
             return Outcome(scenario.name, f"capture failed: {exc}", lost=[f.content for f in FACTS])
         scenario.setup(vault, outside)
+        for rel, text in scenario.human.items():
+            (vault / rel).write_text(text, encoding="utf-8")
         before_vault, before_out = _snapshot(vault), _snapshot(outside)
         model.script = list(scenario.script(outside))
+        model.requests = 0
+        summary = ""
         try:
             result = await DreamRunner(manager).run_once(force=True)
-            outcome = result.outcome
+            outcome, summary = result.outcome, result.summary
         except Exception as exc:  # a crash is itself a finding
             outcome = f"crashed: {type(exc).__name__}: {exc}"
         await manager.indexer.sync()
         after_vault, after_out = _snapshot(vault), _snapshot(outside)
-        found = Outcome(scenario.name, outcome)
+        found = Outcome(scenario.name, outcome, steps=model.requests)
+        found.human_lost = _human_lines_lost(scenario.human, vault)
+        log_text = manager.layout.log_md.read_text(encoding="utf-8")
+        found.tool_call_summary = any(mark in text for text in (summary, log_text)
+                                      for mark in ("<tool_call>", '"arguments"'))
         found.outside = [f"outside/{r}" for r in sorted(set(before_out) ^ set(after_out))]
         found.outside += [f"outside/{r}" for r in before_out if r in after_out and before_out[r] != after_out[r]]
         found.outside += _program_changes(before_vault, after_vault, outcome == "productive")
@@ -294,6 +339,21 @@ async def run_scenario(scenario: Scenario, model: HostileModel) -> Outcome:
         return found
 
 
+def _human_lines_lost(human: dict[str, str], vault: Path) -> list[str]:
+    """Lines of the person's pages that are gone: not on the page as written, nor struck through
+    with the same words (a superseded bullet)."""
+    lost: list[str] = []
+    for rel, text in human.items():
+        path = vault / rel
+        now = path.read_text(encoding="utf-8") if path.is_file() else ""
+        lines = {line.rstrip() for line in now.splitlines()}
+        for line in (x.rstrip() for x in text.splitlines() if x.strip()):
+            words = line[2:] if line.startswith("- ") else None
+            if line not in lines and not (words and f"~~{words}~~" in now):
+                lost.append(f"{rel}: {line}")
+    return lost
+
+
 async def main_async(filter_text: str) -> int:
     model = HostileModel()
     os.environ["OPENAI_API_BASE"] = model.base
@@ -309,15 +369,27 @@ async def main_async(filter_text: str) -> int:
             print(f"    outside: {len(outcome.outside)}" + (f"  {outcome.outside}" if outcome.outside else ""))
             print(f"    lost:    {len(outcome.lost)}" + (f"  {outcome.lost}" if outcome.lost else ""))
             print(f"    rollback: {outcome.rollback}")
+            print(f"    steps: {outcome.steps}   human lines lost: {len(outcome.human_lost)}"
+                  + (f"  {outcome.human_lost}" if outcome.human_lost else "")
+                  + f"   summary: {'a tool call' if outcome.tool_call_summary else 'prose or none'}")
             sys.stdout.flush()
     finally:
         model.close()
     outside = sum(len(o.outside) for o in outcomes)
     lost = sum(len(o.lost) for o in outcomes)
     incomplete = sum(1 for o in outcomes if o.rollback.startswith("NOT"))
+    human_lost = sum(len(o.human_lost) for o in outcomes)
+    tool_summaries = sum(1 for o in outcomes if o.tool_call_summary)
+    repeat_steps = max((o.steps for o in outcomes if o.name == "repeat a successful write"), default=0)
     print(f"total: {len(outcomes)} scenarios, {outside} file(s) written outside or to program files, "
-          f"{lost} fact(s) not findable, {incomplete} incomplete rollback(s)")
-    return 1 if outside or lost or incomplete else 0
+          f"{lost} fact(s) not findable, {incomplete} incomplete rollback(s), {human_lines_text(human_lost)}, "
+          f"{tool_summaries} tool call(s) as a summary, {repeat_steps} step(s) for the repeating model "
+          f"(at most {MAX_REPEAT_STEPS})")
+    return 1 if outside or lost or incomplete or human_lost or tool_summaries or repeat_steps > MAX_REPEAT_STEPS else 0
+
+
+def human_lines_text(count: int) -> str:
+    return f"{count} human line(s) lost"
 
 
 def main() -> None:

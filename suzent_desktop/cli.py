@@ -422,7 +422,7 @@ def cmd_capture(args: argparse.Namespace, out: Output) -> int:
     out.doc(
         {
             "facts": [fact_dict(f) for f in facts],
-            "date": date if facts else None,
+            "date": date if facts else (manager.last_turn.date if manager.last_turn else None),
             "path": str(manager.archive.path_for(date)) if facts else None,
             "turn": turn,
             "rows_added": changes.rows_added,
@@ -631,7 +631,7 @@ def cmd_status(args: argparse.Namespace, out: Output) -> int:
             out.say(f"  … and {len(left) - NOT_CONSOLIDATED_SHOWN} more (`{PROG} --json status` lists all)")
     for user_file, own in manager.layout.user_nav_files():
         out.say(f"Your file:     {user_file.name} is yours and left alone; the app keeps {own.name} instead")
-    out.say(f"Last dream:    {status['last_dream'] or 'never'}")
+    out.say(f"Last dream:    {status['last_dream'] or 'never'}{_last_run_note(manager)}")
     out.say(f"Last lint:     {status['last_lint'] or 'never'}{'  (due)' if status['lint_due'] else ''}")
     sources = ", ".join(f"{k} {v}" for k, v in sorted(index["by_source"].items())) or "empty"
     out.say(f"Index:         {index['rows']} row(s) ({sources})")
@@ -642,6 +642,14 @@ def cmd_status(args: argparse.Namespace, out: Output) -> int:
     for error in index["errors"]:
         out.say(f"Index error:   {error}")
     return 0
+
+
+def _last_run_note(manager: Any) -> str:
+    from suzent_desktop.core.dream.outcome import last_run_note
+    from suzent_desktop.core.dream.runner import load_state
+
+    history = load_state(manager.layout.runner_state_file)["history"]
+    return last_run_note(history, manager.settings.memory_consolidation_max_retries)
 
 
 def _gate_line(manager: Any) -> str | None:
@@ -672,6 +680,8 @@ def cmd_dream(args: argparse.Namespace, out: Output) -> int:
         out.say(f"Dream{label}: {result.outcome} — {batch}{pages}")
         if result.reason:
             out.say(f"  reason: {result.reason}")
+        if result.outcome == "gated" and not args.force:
+            out.say("  `dream --force` runs it now anyway (it lifts the time and volume gates)")
         if result.summary:
             out.say(f"  {result.summary}")
 

@@ -125,6 +125,15 @@ def coerce(key: str, value: Any, source: str, *, parse_text: bool = False, file:
 
 
 CHOICES: dict[str, tuple[str, ...]] = {"theme": ("system", "light", "dark")}  # text keys with fixed values
+
+# Values for a small model run on the CPU of this machine (a 1.5B model on two cores reads a dream's
+# first prompt in 2-3 minutes): a longer base per call (a local call also gets time per character of
+# prompt, core/call_limits.py), an hour per dream, and smaller batches so each prompt stays short.
+LOCAL_CPU_PROFILE: dict[str, Any] = {
+    "llm_timeout_seconds": 180.0,
+    "memory_consolidation_timeout_seconds": 3600.0,
+    "memory_consolidation_max_days": 3,
+}
 _MUST_BE_POSITIVE = frozenset({"memory_consolidation_timeout_seconds"})
 _ALT_NAME_RE = re.compile(r"[^/\\\x00]+\.md")
 

@@ -28,6 +28,7 @@ from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.facts import Fact
 from suzent_desktop.core.links import vault_files
 from suzent_desktop.core.markdown import links
+from suzent_desktop.core.promotion_guard import describe, screen
 from suzent_desktop.core.tombstones import forgotten_in, normalize, take_out_forgotten
 
 if TYPE_CHECKING:
@@ -217,7 +218,7 @@ async def _llm_answer(home: Home, ranked: list[Candidate], system: str, timeout:
     """The model's raw ``markdown`` text (LLMFormatError when the answer has no such field)."""
     from suzent_desktop.core import llm
 
-    facts = "\n".join(f"- {c.text} (recalled {c.recalls}x, latest {c.latest or 'unknown'})" for c in ranked)
+    facts = "\n".join(f"- {c.text}" + (f" (recalled {c.recalls}x)" if c.recalls else "") for c in ranked)
     payload = await llm.complete_json(
         home.settings.memory_consolidation_model,
         [{"role": "system", "content": system}, {"role": "user", "content": facts}],
@@ -369,10 +370,14 @@ async def promote(
             if taken:  # the model wrote forgotten text back: it never reaches MEMORY.md
                 changes.errors.append(f"MEMORY.md: {taken} line(s) of the model's summary held forgotten text "
                                       "and were left out")
-            composed = await asyncio.to_thread(
-                compose, answer.split("\n") if answer else [], protected, recent, max_lines, max_chars
-            )
+            # Each bullet must state one source fact (promotion_guard.py); the others are left out.
+            answer_lines = answer.split("\n") if answer else []
+            screened = screen(answer_lines, [c.text for c in ranked[:MAX_CANDIDATES]], _stems)
+            markdown = "\n".join(screened.lines)
+            composed = await asyncio.to_thread(compose, screened.lines, protected, recent, max_lines, max_chars)
             problem = answer_problem(markdown, composed, offline_body, f"{system}\n{SCHEMA_HINT}")
+            if screened.dropped and not problem:
+                changes.errors.append(describe(screened.dropped))
         except Exception as exc:  # fall back to the extractive summary, and say so
             problem = f"the model call failed: {exc}"
         if problem:

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from suzent_desktop.settings import CHOICES, Settings, SettingsError, coerce, field_types
+from suzent_desktop.settings import CHOICES, LOCAL_CPU_PROFILE, Settings, SettingsError, coerce, field_types
 from suzent_desktop.ui.services import AppServices
 
 GROUPS: list[tuple[str, list[str]]] = [
@@ -108,6 +108,13 @@ class SettingsDialog(QDialog):
 
         body = QWidget()
         body_layout = QVBoxLayout(body)
+        self.local_profile_button = QPushButton("Use the profile for a local CPU model")
+        self.local_profile_button.setToolTip(
+            "For a small model served on this computer: "
+            + ", ".join(f"{k} = {v:g}" for k, v in LOCAL_CPU_PROFILE.items())
+            + ". A model on localhost also gets time to read its prompt. Save to keep.")
+        self.local_profile_button.clicked.connect(self.use_local_cpu_profile)
+        body_layout.addWidget(self.local_profile_button)
         grouped = {k for _, keys in GROUPS for k in keys}
         groups = GROUPS + [("Other", [f.name for f in fields(Settings) if f.name not in grouped])]
         for title, keys in groups:
@@ -211,6 +218,11 @@ class SettingsDialog(QDialog):
             editor.setText(str(value))
         elif isinstance(editor, QComboBox):
             editor.setCurrentText(str(value))
+
+    def use_local_cpu_profile(self) -> None:
+        """Fill in the limits that fit a small model on this machine's CPU (saved with Save)."""
+        for key, value in LOCAL_CPU_PROFILE.items():
+            self.set_value(key, value)
 
     def collect(self) -> Settings:
         """Every field validated with the same rules as config.toml; raises SettingsError."""

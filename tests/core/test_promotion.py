@@ -77,9 +77,10 @@ async def test_protected_section_is_kept_verbatim(manager):
 async def test_llm_summary_is_still_truncated_by_code(home, clock, monkeypatch):
     manager = make_manager(home, clock, memory_consolidation_model="gpt-4o-mini", memory_md_max_lines=10)
     manager.layout.memory_md.write_text(f"# Memory\n\n{PROTECTED}\n", encoding="utf-8")
-    write_page(manager, "Work", "# Work\n\n- User works at Microsoft (2026-07-05)\n")
+    write_page(manager, "Work", "# Work\n\n- User works at Microsoft (2026-07-05)\n"
+               + "".join(f"- User keeps note {i:03d} (2026-07-05)\n" for i in range(100)))
     long_answer = json.dumps({"markdown": "## Everything\n- Works at Microsoft\n"
-                                          + "".join(f"- line {i}\n" for i in range(100))})
+                                          + "".join(f"- Keeps note {i:03d}\n" for i in range(100))})
     real = llm.complete_json
 
     async def verbose(model, messages, **kwargs):
@@ -89,7 +90,7 @@ async def test_llm_summary_is_still_truncated_by_code(home, clock, monkeypatch):
     monkeypatch.setattr(llm, "complete_json", verbose)
     changes = await promote(manager.home)
     text = memory(manager)
-    assert len(text.splitlines()) == 10 and PROTECTED in text and "- line 0" in text and not changes.errors
+    assert len(text.splitlines()) == 10 and PROTECTED in text and "- Keeps note 000" in text and not changes.errors
 
 
 async def test_llm_failure_falls_back_to_extractive(home, clock, monkeypatch):
@@ -204,10 +205,10 @@ async def test_a_good_model_answer_is_written_reworded(home, clock, monkeypatch)
     manager = make_manager(home, clock, memory_consolidation_model="gpt-4o-mini")
     _personal(manager)
     _answering(monkeypatch, json.dumps({"markdown": "## Health\n- Peanut allergy\n\n## Work\n"
-                                                    "- Works at Microsoft, leads the search team"}))
+                                                    "- Works at Microsoft\n- Leads the search team"}))
     changes = await promote(manager.home)
     assert not changes.errors
-    assert memory(manager) == "# Memory\n\n## Health\n- Peanut allergy\n\n## Work\n- Works at Microsoft, leads the search team\n"
+    assert memory(manager) == "# Memory\n\n## Health\n- Peanut allergy\n\n## Work\n- Works at Microsoft\n- Leads the search team\n"
 
 
 async def test_promotion_reads_no_page_a_link_leads_to_outside_or_into_a_program_folder(manager, tmp_path):
@@ -222,3 +223,21 @@ async def test_promotion_reads_no_page_a_link_leads_to_outside_or_into_a_program
     await promote(manager.home)
     text = memory(manager)
     assert "peanuts" in text and "AAAAB3" not in text and "walrus" not in text
+
+
+async def test_model_lines_that_fuse_facts_or_copy_bookkeeping_are_left_out_and_counted(home, clock, monkeypatch):
+    manager = make_manager(home, clock, memory_consolidation_model="gpt-4o-mini")
+    write_page(manager, "People", "# People\n\n- User's sister is Ana (2026-07-01)\n")
+    write_page(manager, "Work", "# Work\n\n- User just started a new job at Airbus (2026-07-02)\n")
+    write_page(manager, "Reading", "# Reading\n\n- Favourite author: Ursula K. Le Guin (2026-07-03)\n")
+    seen = _answering(monkeypatch, json.dumps({"markdown": (
+        "## People\n- Sister Ana: User just started a new job at Airbus\n- Sister is Ana\n\n## Work\n"
+        "- Started a new job at Airbus\n\n## Reading\n- Ursula K. Le Guin (recalled 0x, latest unknown)\n"
+        "- Favourite author is Ursula K. Le Guin\n- Loves hiking in the Alps")}))
+    changes = await promote(manager.home)
+    text = memory(manager)
+    assert "Sister Ana: User" not in text and "recalled" not in text and "Alps" not in text
+    assert "- Sister is Ana" in text and "- Started a new job at Airbus" in text
+    assert "- Favourite author is Ursula K. Le Guin" in text
+    assert len(changes.errors) == 1 and "left out 3 line(s)" in changes.errors[0]
+    assert "recalled 0x" not in seen[0][-1]["content"] and "latest unknown" not in seen[0][-1]["content"]

@@ -8,7 +8,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from PySide6.QtCore import QUrl
+from PySide6.QtCore import Qt, QUrl
 from ui_support import WAIT_MS, run
 
 from suzent_desktop.core.notebook import ZONES
@@ -472,3 +472,15 @@ def test_clicking_a_tag_in_the_tags_dock_runs_a_tag_search(qtbot, window) -> Non
         qtbot.mouseClick(window.tags.tree.viewport(), Qt.MouseButton.LeftButton,
                          pos=window.tags.tree.visualItemRect(item).center())
     assert window.docks["search"].isVisible() and window.search_pane.query_edit.text() == "tag:lanterns"
+
+
+def test_the_settings_dialog_fills_in_the_local_cpu_model_profile(qtbot, window) -> None:
+    from suzent_desktop.settings import LOCAL_CPU_PROFILE
+
+    dialog = window.show_settings()
+    qtbot.mouseClick(dialog.local_profile_button, Qt.MouseButton.LeftButton)
+    assert dialog.value("llm_timeout_seconds") == LOCAL_CPU_PROFILE["llm_timeout_seconds"] > 60
+    assert dialog.value("memory_consolidation_timeout_seconds") == 3600
+    with qtbot.waitSignal(window.bridge.settings_changed, timeout=WAIT_MS):
+        assert dialog.save()
+    assert load_settings(window.services.layout.home, environ={}).memory_consolidation_max_days == 3

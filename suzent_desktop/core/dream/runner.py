@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import difflib
 import hashlib
 import importlib
 import json
@@ -42,7 +41,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 from suzent_desktop.core import forgetting, uncovered
 from suzent_desktop.core.archive import ArchiveError
 from suzent_desktop.core.atomic import atomic_write_text
+from suzent_desktop.core.dream import authorship, outcome
 from suzent_desktop.core.dream.coverage import CoverageReport, check_coverage
+from suzent_desktop.core.dream.diffs import annotate, unified_diffs
 from suzent_desktop.core.dream.model import (
     Batch,
     BatchFact,
@@ -51,7 +52,6 @@ from suzent_desktop.core.dream.model import (
     Finding,
     GateStatus,
     LintResult,
-    clean_summary,
 )
 from suzent_desktop.core.dream.tools import VaultTools
 from suzent_desktop.core.events import ChangeSet
@@ -174,39 +174,12 @@ def snapshot_files(root: Path, rels: Iterable[str]) -> Snapshot:
     return found
 
 
-def _no_change_reason(report: EngineReport | None) -> str:
-    """Why a finished run changed nothing; when the model's calls failed, those failures are the
-    likely cause (a model that cannot form a call answers in text and stops), so they are named."""
-    why = "the engine finished but no content page changed"
-    if report is not None and report.call_errors:
-        why += "; the model's calls failed: " + "; ".join(report.call_errors)
-    return why
-
-
 def _is_content(rel: str, reserved: frozenset[str] = ROOT_NAV_FILES) -> bool:
     """A content page: markdown, not hidden, not one of the root navigation names (``reserved``)."""
     parts = rel.split("/")
     return rel.lower().endswith(".md") and not any(p.startswith(".") for p in parts) and not (
         len(parts) == 1 and parts[0].lower() in reserved
     )
-
-
-def unified_diffs(before: Snapshot, after: Snapshot) -> dict[str, str]:
-    diffs: dict[str, str] = {}
-    for rel in sorted(set(before) | set(after)):
-        old, new = before.get(rel), after.get(rel)
-        if old == new:
-            continue
-        old_lines = (old or b"").decode("utf-8", errors="replace").splitlines(keepends=True)
-        new_lines = (new or b"").decode("utf-8", errors="replace").splitlines(keepends=True)
-        diffs[rel] = "".join(
-            difflib.unified_diff(
-                old_lines, new_lines,
-                fromfile=f"a/{rel}" if old is not None else "/dev/null",
-                tofile=f"b/{rel}" if new is not None else "/dev/null",
-            )
-        )
-    return diffs
 
 
 class DreamRunner:
@@ -483,7 +456,8 @@ class DreamRunner:
         return VaultTools(root, memory_search=self._memory_search, index_name=layout.index_md.name,
                           schema_name=layout.schema_md.name, reserved=layout.reserved_root_names(),
                           max_call_kb=self.settings.memory_consolidation_max_write_kb,
-                          forgotten=frozenset(self.manager.tombstones.contents()))
+                          forgotten=frozenset(self.manager.tombstones.contents()),
+                          authored=authorship.load(authorship.path_in(layout.state_dir)))
 
     def wake(self) -> None:
         """End the schedule's current wait (settings changed): the gates are read again now."""
@@ -557,16 +531,22 @@ class DreamRunner:
         if report is None or not changed:
             restored = await asyncio.to_thread(tools.rollback)
             changes = ChangeSet(pages={root / r for r in restored})
-            outcome = "failed" if report is None else "no_change"
-            why = error or _no_change_reason(report)
-            return await self._failed(state, dates, watermark, outcome, why, changes)
+            verdict = "failed" if report is None else "no_change"
+            why = error or outcome.no_change_reason(report)
+            return await self._failed(state, dates, watermark, verdict, why, changes)
         originals = {r: tools.originals[r] for r in await asyncio.to_thread(tools.changed_files)}
-        diffs = await asyncio.to_thread(lambda: unified_diffs(_present(originals), snapshot_files(root, originals)))
-        await asyncio.to_thread(m.forget_journal.record, removals)
+        diffs = await asyncio.to_thread(lambda: annotate(
+            unified_diffs(_present(originals), snapshot_files(root, originals)), tools.removed_lines))
         coverage = await asyncio.to_thread(
             check_coverage, batch.facts, tools, changed=changed, embed=self._cached_embed(self._deadline())
         )
-        result = await self._productive(state, batch, report, changed, watermark, coverage)
+        junk = outcome.not_productive(report, coverage)
+        if junk:  # pages changed with none of the batch on them: not worth a watermark
+            restored = await asyncio.to_thread(tools.rollback)
+            return await self._failed(state, dates, watermark, "no_change", junk,
+                                      ChangeSet(pages={root / r for r in restored}))
+        await asyncio.to_thread(m.forget_journal.record, removals)
+        result = await self._productive(state, batch, report, changed, watermark, coverage, originals)
         result.diffs = diffs
         # Pages this run did not write may still show text forgotten earlier: take it off too.
         result.changes.merge(await m.take_off_pages(m.tombstones.contents()))
@@ -606,7 +586,7 @@ class DreamRunner:
             result.failed_attempt = True
             return result
         state["retries"][key] = attempts
-        self._record(state, outcome, dates, [], "", watermark, why)
+        self._record(state, outcome, dates, [], "", watermark, why, attempt=attempts)
         await asyncio.to_thread(self._save_state, state)
         reason = f"{why} (attempt {attempts} of {self.settings.memory_consolidation_max_retries})"
         return DreamResult(outcome, batch=dates, watermark=watermark, reason=reason, changes=changes,
@@ -631,7 +611,7 @@ class DreamRunner:
 
     async def _productive(
         self, state: dict[str, Any], batch: Batch, report: EngineReport, changed: list[str], watermark: str | None,
-        coverage: CoverageReport,
+        coverage: CoverageReport, originals: dict[str, bytes | None],
     ) -> DreamResult:
         m = self.manager
         self._set_phase("finalizing")
@@ -643,7 +623,9 @@ class DreamRunner:
         current = m.notebook.raw_watermark()
         if end is not None and ((current is not None and end <= current) or end >= self._today().isoformat()):
             raise DreamError(f"refusing to write watermark {end}: current is {current}")
-        summary = clean_summary(report.summary)
+        summary = outcome.summary(report, changed, coverage)
+        if report.stopped:
+            reasons.append(f"stopped early: {report.stopped}")
         # The record of facts no page holds is written before the ingest entry: a kill between
         # the two leaves entries for days still pending, which mean nothing and are replaced.
         left = await asyncio.to_thread(self._record_uncovered, batch, coverage, end)
@@ -653,6 +635,9 @@ class DreamRunner:
         if left:
             reasons.append(f"{len(left)} fact(s) not consolidated: no page holds them; they stay searchable "
                            "from the daily logs and the next dream offers them again")
+        # The lines this run wrote are the program's from now on (core/dream/authorship.py).
+        await asyncio.to_thread(authorship.record, authorship.path_in(m.layout.state_dir), m.layout.notebook_dir,
+                                originals)
         crash_point("dream.before_ingest")
         if end is not None:
             await asyncio.to_thread(m.notebook.append_ingest, self._today(), end, summary)
@@ -777,23 +762,26 @@ class DreamRunner:
             if report is not None:
                 await asyncio.to_thread(self._scrub_forgotten, tools)
             after = await asyncio.to_thread(snapshot_vault, copy)
-            diffs = unified_diffs(before, after)
+            diffs = annotate(unified_diffs(before, after), tools.removed_lines)
             changed = sorted(r for r in diffs if _is_content(r, tools.reserved))
             left: list[BatchFact] = []
+            summary, why_not, note = "", "", ""
             if report is not None and changed:  # what a real run would leave unconsolidated
                 coverage = await asyncio.to_thread(
                     check_coverage, batch.facts, tools, changed=changed, embed=self._cached_embed()
                 )
                 left = coverage.uncovered
-        if report is None:
-            outcome = "failed"
-        else:
-            outcome = "productive" if changed else "no_change"
+                summary = outcome.summary(report, changed, coverage)
+                why_not = outcome.not_productive(report, coverage)
+                note = f"stopped early: {report.stopped}" if report.stopped else ""
+            elif report is not None:
+                why_not = outcome.no_change_reason(report)
+        verdict = "failed" if report is None else "no_change" if why_not else "productive"
+        why = error or why_not or note
         return DreamResult(
-            outcome, batch=dates, watermark=watermark, pages_changed=changed,
-            summary=clean_summary(report.summary) if report else "", diffs=diffs,
-            reason=f"dry run: nothing was written{'; ' + error if error else ''}",
-            failed_attempt=report is None, uncovered=[_fact_json(f) for f in left],
+            verdict, batch=dates, watermark=watermark, pages_changed=changed, summary=summary, diffs=diffs,
+            reason=f"dry run: nothing was written{'; ' + why if why else ''}",
+            failed_attempt=verdict != "productive", uncovered=[_fact_json(f) for f in left],
         )
 
     # -- cycles and the background loop --------------------------------------------------------------

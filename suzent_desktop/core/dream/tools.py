@@ -8,6 +8,10 @@ watermark and belongs to the runner; ``index.md`` has its own entry point; ``sch
 hidden folders such as ``.state/`` or ``4_Assets/``. Writes are atomic. Once the runner
 :meth:`close`\\ s the tools (timeout, cancel) no further write can land, so a rollback
 cannot race a worker thread that is still running.
+
+A model changes existing pages only through the edits of :mod:`page_edits` (add, supersede,
+merge, create, rename), which never erase a line a person wrote; every line a write takes off
+a page is logged with the operation that took it (:attr:`VaultTools.removed_lines`).
 """
 
 from __future__ import annotations
@@ -15,13 +19,15 @@ from __future__ import annotations
 import json
 import re
 import threading
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from suzent_desktop.core.atomic import atomic_write_bytes, atomic_write_text
 from suzent_desktop.core.confine import Confinement
+from suzent_desktop.core.dream import page_edits
+from suzent_desktop.core.dream.authorship import line_digest
 from suzent_desktop.core.faults import crash_point
 from suzent_desktop.core.forgetting import find_forgotten
 from suzent_desktop.core.layout import INDEX_MD, ROOT_NAV_FILES, SCHEMA_MD
@@ -82,10 +88,12 @@ class VaultTools:
         reserved: frozenset[str] = ROOT_NAV_FILES,
         confinement: Confinement | None = None,
         forgotten: frozenset[str] = frozenset(),
+        authored: Mapping[str, frozenset[str]] | None = None,
     ) -> None:
         """``index_name``/``schema_name`` are the program's own files (Layout resolves them: a
         user's own index.md moves the program's to another name); ``reserved`` root names are
-        never written through :meth:`write`."""
+        never written through :meth:`write`; ``authored`` is the record of the lines earlier runs
+        wrote (:mod:`~suzent_desktop.core.dream.authorship`)."""
         self.root = Path(root)
         self.max_call_bytes = max(1, int(max_call_kb)) * 1024
         # Facts the engine accounted for without writing them as such (see dream/coverage.py).
@@ -106,6 +114,9 @@ class VaultTools:
         # Bytes of each file before this run first wrote it (None: the run created it). This
         # journal is what a rollback restores and what "did a page change?" is judged by.
         self.originals: dict[str, bytes | None] = {}
+        self.authored = dict(authored or {})
+        self.removed_lines: list[page_edits.RemovedLine] = []
+        self._original_lines: dict[str, frozenset[str] | None] = {}  # lines of originals, for owns()
 
     # -- path checks -------------------------------------------------------------------
     def resolve(self, relative: str, *, write: bool = False) -> Path:
@@ -215,26 +226,48 @@ class VaultTools:
     def exists(self, relative: str) -> bool:
         return self.resolve(relative).is_file()
 
-    def write(self, relative: str, text: str) -> None:
+    def write(self, relative: str, text: str, *, operation: str = "write") -> None:
+        """Write a whole page (the engines' one way to change a page); ``operation`` names what
+        the lines it takes off are logged under."""
         # The resolved target: a link to another page of the vault writes the page it points to
         # (keeping the link itself intact), and the journal names the file that changes.
         path = self.resolve(relative, write=True)
+        before = ""
         if path.is_file():
-            decode_page(relative, path.read_bytes())  # never replace a page nobody could read
+            before = decode_page(relative, path.read_bytes())  # never replace a page nobody could read
         elif not path.exists():
             self._check_new_name(relative, path)
         # Forgotten text inside a longer line goes now; a whole forgotten item or paragraph is left
         # for the runner's clean-up, which records it so undo forget can put it back.
         exact = find_forgotten(text, set(self.forgotten)) if self.forgotten else {}
         text, taken = take_out_forgotten(text, self.forgotten, keep=exact)
+        text = clean(text)
         with self._lock:
             if self._closed:
                 raise ToolsClosed("the run was stopped; no more writes")
             self._journal(path)
-            atomic_write_text(path, clean(text))
-            self.written.add(self.relative(path))
+            atomic_write_text(path, text)
+            rel = self.relative(path)
+            self.written.add(rel)
             self.forgotten_taken_out += taken
+            self.removed_lines += [page_edits.RemovedLine(rel, line, operation)
+                                   for line in page_edits.removed_lines(before, text)]
         crash_point("dream.after_page_write")
+
+    def owns(self, relative: str, line: str) -> bool:
+        """Whether the program wrote this line of the page: this run added it, or an earlier run's
+        record holds it (:mod:`~suzent_desktop.core.dream.authorship`). Any other line is a person's."""
+        rel = self.relative(self.resolve(relative))
+        if line_digest(line) in self.authored.get(rel, frozenset()):
+            return True
+        if rel not in self.originals:
+            return False
+        if rel not in self._original_lines:
+            old = self.originals[rel]
+            self._original_lines[rel] = None if old is None else frozenset(
+                x.rstrip() for x in old.decode("utf-8-sig", "replace").splitlines())
+        before = self._original_lines[rel]
+        return before is None or line.rstrip() not in before
 
     def _check_new_name(self, relative: str, path: Path) -> None:
         """A new page may not take a name a file elsewhere answers to: the user's ``[[Work]]``
@@ -293,13 +326,6 @@ class VaultTools:
                 atomic_write_bytes(path, old)
             restored.append(rel)
         return restored
-
-    def edit(self, relative: str, old: str, new: str) -> None:
-        text = self.read(relative)
-        count = text.count(old) if old else 0
-        if count != 1:
-            raise ValueError(f"{relative}: the text to replace occurs {count} times; it must occur exactly once")
-        self.write(relative, text.replace(old, new, 1))
 
     def account(self, account: Accounting) -> str:
         """Record what became of a fact that is not on a page as written; the runner checks it."""
@@ -371,14 +397,10 @@ class VaultTools:
             if name == "read":
                 text = await asyncio.to_thread(self.read_for_model, str(args["path"]))
                 return text[:READ_LIMIT_CHARS]
-            if name == "write":
+            if name in page_edits.EDIT_TOOLS:
                 before = self.forgotten_taken_out
-                await asyncio.to_thread(self.write, str(args["path"]), str(args["content"]))
-                return f"ok: wrote {args['path']}" + self._taken_note(before)
-            if name == "edit":
-                before = self.forgotten_taken_out
-                await asyncio.to_thread(self.edit, str(args["path"]), str(args["old"]), str(args["new"]))
-                return f"ok: edited {args['path']}" + self._taken_note(before)
+                answer = await asyncio.to_thread(page_edits.run, self, name, args)
+                return answer + self._taken_note(before)
             if name == "search_notebook":
                 hits = await asyncio.to_thread(self.search_notebook, str(args["query"]))
                 return json.dumps(hits, ensure_ascii=False) if hits else "no matches"
@@ -422,7 +444,11 @@ TOOL_SPECS: list[dict[str, Any]] = [
         "type": "function",
         "function": {
             "name": "write",
-            "description": "Create or replace a whole page (markdown). Not allowed: log.md, schema.md, .state/, 4_Assets/.",
+            "description": (
+                "Create a page, or replace a whole page the program wrote, keeping its bullets. Pages with "
+                "lines a person wrote are changed with add_bullet / supersede_bullet instead. Not allowed: "
+                "log.md, schema.md, .state/, 4_Assets/."
+            ),
             "parameters": {
                 "type": "object",
                 "properties": {"path": {"type": "string"}, "content": {"type": "string"}},
@@ -434,7 +460,10 @@ TOOL_SPECS: list[dict[str, Any]] = [
         "type": "function",
         "function": {
             "name": "edit",
-            "description": "Replace one exact, unique piece of text in a page.",
+            "description": (
+                "Replace one exact, unique piece of text in a page; it may not remove or reword a line a "
+                "person wrote or a fact bullet."
+            ),
             "parameters": {
                 "type": "object",
                 "properties": {"path": {"type": "string"}, "old": {"type": "string"}, "new": {"type": "string"}},
@@ -481,4 +510,5 @@ TOOL_SPECS: list[dict[str, Any]] = [
             "parameters": {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]},
         },
     },
+    *page_edits.EDIT_TOOL_SPECS,
 ]
