@@ -55,7 +55,7 @@ import re
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any
 
-from suzent_desktop.core import relative_dates
+from suzent_desktop.core import fact_rules, relative_dates
 from suzent_desktop.core.facts import Fact
 from suzent_desktop.settings import Settings
 
@@ -441,7 +441,10 @@ def _expand(sentence: str) -> str:
 
 
 def _without_subject(expanded: str) -> str:
-    """"Twisted my knee on Friday" is the user speaking: give a subject-less past event its "I"."""
+    """"Twisted my knee on Friday" is the user speaking: give a subject-less past event its "I"
+    ("Been vegetarian since 2019" too)."""
+    if re.match(r"^Been [a-z]", expanded):
+        return f"I have b{expanded[1:]}"
     words = expanded.split(" ", 2)
     lead = 1 if len(words) > 1 and words[0].lower() in _LEAD_ADVERBS else 0
     first = words[lead] if len(words) > lead else ""
@@ -487,9 +490,10 @@ def _content_words(text: str) -> list[str]:
 
 
 def _substantive(text: str) -> bool:
-    """Two content words, or one that is a name ("I'm going to Japan"): "I am tired" is not a fact."""
+    """Two content words, or one that is a name ("I'm going to Japan") or a life event ("I got engaged"):
+    "I am tired" is not a fact."""
     words = _content_words(text)
-    if len(words) >= 2:
+    if len(words) >= 2 or any(w in fact_rules.LIFE_EVENTS for w in words):
         return True
     names = re.findall(r"(?<!^)(?<![.!?] )\b[A-Z][a-z]+", text)
     return bool(words) and any(n.lower() in words for n in names)
@@ -663,7 +667,8 @@ class OfflineExtractor:
             antecedent = who
         if not _substantive(resolved):
             return None, antecedent
-        return self._make(resolved, when), antecedent
+        fact = self._make(resolved, when)
+        return (fact if fact_rules.is_precise(fact.content) else None), antecedent
 
     @staticmethod
     def _resolve_pronouns(expanded: str, antecedent: str | None) -> str | None:
@@ -733,6 +738,8 @@ class OfflineExtractor:
             if any(len(words & k) >= 0.7 * len(words) for k in known) or _ABOUT_YOU.search(mine):
                 continue
             fact = self._make(_expand(mine), when)
+            if not fact_rules.is_precise(fact.content):
+                continue
             known.append(words)
             out.append(fact)
         return out

@@ -1,0 +1,79 @@
+"""The precision rules: what a person would keep as a fact line, and what the transcript alone keeps."""
+
+from __future__ import annotations
+
+import pytest
+
+from suzent_desktop.core.extraction import OfflineExtractor
+from suzent_desktop.core.fact_rules import problem, third_person
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "User totallies agree, Melanie",  # agreement, and not English
+        "User 100% agree, Mel",
+        "Come join the user",  # an invitation
+        "User is super thankful",  # thanks
+        "User and others can tackle life's challenges together",  # a maxim about "others"
+        "Since User was 17 or so",  # a fragment
+        "Still following User's passion for dance",
+        "User and others go a few times a week",  # "others" points outside the line
+        "Check out this piece User made",
+        "Here's a pic from when User and others met up",
+        "Writing has become like an escape for the user",  # not about the user or a named person
+        "Both blood and the ones User and others choose",
+        "User is so excited when that happened",
+        "The capital of Australia is Canberra",  # world knowledge
+        "Thanks for the help!",
+        "User has been reading a lot lately",  # nothing specific
+    ],
+)
+def test_noise_is_not_a_fact(line):
+    assert problem(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "User got engaged",
+        "User has been vegetarian since 2019",
+        "User works at Contoso as a data engineer",
+        "User's sister Ana lives in Porto",
+        "Ana (the user's sister) started a new job at Airbus",
+        "Last Friday (2023-05-05), User went to a Harry Potter conference in the UK",
+        "User wrote a screenplay that appeared at a film festival in Berlin",
+        "User loves hiking",
+        "User does not like horror movies",
+        "Pad thai is a favourite of the user's",
+        "Fred won the raffle at User's office",
+        "User is relaxing this weekend with a long walk by the river",
+    ],
+)
+def test_a_precise_fact_is_kept(line):
+    assert problem(line) == ""
+
+
+def test_first_person_becomes_the_logs_third_person():
+    assert third_person("I'm now working at Thales") == "User is now working at Thales"
+    assert third_person("My sister Ana moved to Porto") == "User's sister Ana moved to Porto"
+    assert third_person("User prefers tea") == "User prefers tea"
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [("I got engaged!", "User got engaged"), ("Been vegetarian since 2019.", "User has been vegetarian since 2019")],
+)
+def test_short_life_facts_are_extracted(said, fact):
+    assert [f.content for f in OfflineExtractor().extract(said)] == [fact]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I totally agree, Melanie!", "Come join us!", "I'm super thankful.", "We go a few times a week.",
+        "Here's a pic from when we met up.", "Check out this piece I made.", "I took that pic on a hike.",
+    ],
+)
+def test_the_offline_extractor_writes_no_noise(said):
+    assert OfflineExtractor().extract(said) == []
