@@ -74,7 +74,9 @@ _SMALL_TALK = re.compile(
     r"hard work is paying off|brightens?|brightening|remind(?:s|ed)? the user|reminds? User|what matters|"
     r"makes the user|make the user|made the user (?:feel|think|happy|smile)|is all about|emotions?|feels|joy|"
     r"hyped|rewarding|troubles|get lost|getting lost|so why not|why not|comin'|"
-    r"snag|setback|tempted|lazy)\b",
+    r"snag|setback|tempted|lazy|pic|pics|photo|photos|picture|pictures|screenshot|snapshot|selfie|"
+    r"has to go|gotta go|must have|might have|may have|could have|would have|should have|staying positive|"
+    r"giving up|doing better|imagination|sucker)\b",
     re.I,
 )
 _FEELING = re.compile(
@@ -228,6 +230,9 @@ def _grammatical(text: str) -> bool:
     return "User User" not in text
 
 
+_NEGATED = re.compile(r"\b(?:not|no|never|cannot|can't|nothing|nobody|none)\b", re.I)
+
+
 def problem(content: str) -> str:
     """Why a fact line is not worth keeping (a short reason), or '' when it is."""
     text = " ".join(content.replace("’", "'").split()).rstrip(".!;, ")
@@ -249,6 +254,8 @@ def problem(content: str) -> str:
         return "points outside the line"
     if not _specific(body):
         return "not specific"
+    if _NEGATED.search(body) and not _PREFERENCE.match(body) and not LIFE_EVENTS & set(body.lower().split()):
+        return "a negation, not a fact"  # "User has not had time for trails": what is not, rarely worth a line
     return ""
 
 

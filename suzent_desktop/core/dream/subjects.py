@@ -46,8 +46,12 @@ _PAST_VERB = re.compile(
 )
 _PLAN = re.compile(r"\b(?:plans? to|is planning|is going to|will|wants to|hopes to|is about to|next "
                    r"(?:week|month|year|weekend|summer|spring|fall|winter)|tomorrow)\b", re.I)
-_TASTE = re.compile(r"^User (?:(?:really|also|still|absolutely|does not|do not) )*(?:likes?|loves?|enjoys?|"
-                    r"prefers?|hates?|dislikes?|adores?|is (?:really |also )?(?:into|a (?:big |huge )?fan of))\b")
+_TASTE = re.compile(r"^User (?:(?:really|also|still|just|absolutely|does not|do not) )*(?:likes?|loves?|enjoys?|"
+                    r"prefers?|hates?|dislikes?|adores?|is (?:\w+ )?(?:into|a (?:big |huge )?fan of))\b|"
+                    r"\bfavou?rites?\b")
+_PETS = re.compile(r"^User's (?:\w+ )?(?:dogs?|cats?|pets?|pups?|pupp(?:y|ies)|kittens?|fur babies|fur kids|"
+                   r"furry friends|turtles?|rabbits?|horses?|birds?|fish)\b")
+_PRESENT_HABIT = re.compile(r"^User (?:\w+ly )?(?!is\b|has\b|does\b|was\b)[a-z]+s\b")
 _HABIT = re.compile(r"\b(?:usually|always|often|every (?:day|week|morning|evening|night|weekend|month)|"
                     r"once a|twice a|\d+ times a|daily|weekly|regularly)\b")
 
@@ -127,7 +131,9 @@ def title_for(category: str, tags: tuple[str, ...], text: str) -> tuple[str, Per
             return CATEGORY_PAGES[name], None
     if _TASTE.search(text):
         return "Preferences", None
-    if _HABIT.search(text):
+    if _PETS.search(text):
+        return "Pets", None
+    if _HABIT.search(text) or _PRESENT_HABIT.search(text):
         return "Routines", None
     if category in ("general", ""):
         return GENERAL, None
