@@ -8,7 +8,8 @@ the same list:
   bullet, the same fact in a daily log and on a page) fold into one hit that names every
   place it stands, the page first.
 * **Current before history.** A superseded row (struck through, or under a page's
-  ``History`` heading) ranks below current facts; when its page holds the current value on
+  ``History`` heading, or a daily-log fact a newer log fact replaced: ``core.log_currency``) ranks
+  below current facts; when its page holds the current value on
   the same subject, that value is placed just above it and named on it. A question about
   the past ("where did the user work before") lifts history instead.
 * Ties in the fused rank go to the hit whose own text holds the query's words that matter.
@@ -22,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from suzent_desktop.core.dream.pages import content_words, dup_norm, may_be_same_fact
+from suzent_desktop.core.log_currency import supersede_older_log_facts
 from suzent_desktop.core.terms import asks_about_the_past, content_stems, coverage
 
 SUPERSEDED_WEIGHT = 0.7  # a superseded fact's score is scaled by this, unless the query asks about the past
@@ -144,12 +146,13 @@ def fold(hits: list[SearchHit]) -> list[SearchHit]:
 def answer_order(hits: list[SearchHit], query: str, limit: int, find_current: CurrentFinder) -> list[SearchHit]:
     """Fold, weigh superseded facts, put the current value above its history; at most ``limit`` hits."""
     past = asks_about_the_past(query)
+    folded, logged = supersede_older_log_facts(fold(hits))
     currents: dict[str, SearchHit] = {}
     weighted = []
-    for hit in fold(hits):
+    for hit in folded:
         hit.score *= 1.0 + COVERAGE_BONUS * coverage(hit.text, query)
         if hit.superseded:
-            current = find_current(hit)
+            current = logged.get(hit.row_id) or find_current(hit)
             if current is not None:
                 currents[hit.row_id] = current
             hit = replace(
