@@ -18,7 +18,9 @@ nothing"). A line is kept only when it is:
 * **grammatical English**: the subject's verb is an English word ("totallies", "wannas" and
   "couldns't" are not), no dangling end ("… and"), balanced quotes;
 * **not small talk**: not agreement, thanks, encouragement, a feeling about the moment or
-  the conversation ("User is so glad", "User is crossing their fingers"), or an invitation.
+  the conversation ("User is so glad", "User is crossing their fingers"), an invitation, or
+  advice ("User should try Rust's borrow checker");
+* **not a bare negation** ("User has not had time for trails"), except a taste ("does not like").
 
 :func:`problem` names the first rule a line breaks ('' when it is worth keeping);
 :func:`third_person` turns a model's first-person fact ("I'm now working at Thales") into the
@@ -230,6 +232,8 @@ def _grammatical(text: str) -> bool:
     return "User User" not in text
 
 
+_ADVICE = re.compile(r"\b(?:should|ought to|could try|might want|may want|is advised|is recommended|"
+                     r"recommends? that)\b", re.I)
 _NEGATED = re.compile(r"\b(?:not|no|never|cannot|can't|nothing|nobody|none)\b", re.I)
 
 
@@ -247,6 +251,8 @@ def problem(content: str) -> str:
         return "not grammatical"
     if _SMALL_TALK.search(body) or _FEELING.search(body):
         return "small talk"
+    if _ADVICE.search(body):
+        return "advice, not a fact"
     unpointed = _TIME_THIS.sub("", body)
     if _POINTERS.search(unpointed):
         return "points outside the line"

@@ -226,7 +226,7 @@ _SUBJECT_ALIASES = {"the user": "user", "user": "user", "i": "user", "the user's
 _RELATIONS: list[tuple[str, re.Pattern[str]]] = [
     ("works as", re.compile(r"^(?P<s>.+?) (?:now |currently |recently |just )?works as (?:an? )?(?P<v>.+)$")),
     ("employer", re.compile(
-        r"^(?P<s>.+?) (?:now |currently |recently |just )?(?:works|is working|started working|is employed|"
+        r"^(?P<s>.+?) (?:now |currently |recently |just )?(?:works|is (?:now |currently |still )?working|started working|is employed|"
         r"started a new job|started|has started) (?:at|for) (?P<v>.+)$")),
     ("employer", re.compile(r"^(?P<s>.+?) (?:now |recently |just )?joined (?P<v>.+)$")),
     ("residence", re.compile(
