@@ -46,7 +46,7 @@ _TIME_NOUNS = (
 )
 _POINTERS = re.compile(
     r"\b(?:this|these|those|here|there|they|them|themself|it|others|someone|somebody|something|"
-    r"stuff|the same|another one|this one|that one|each one|the first one|the other one|one of them|such|ya|tell ya|you know|ya know|for example|as well)\b",
+    r"stuff|the same|another one|this one|that one|each one|the first one|the other one|one of them|such|ya|(?:favou?rite|new|old|other|big|little|next|last) one|tell ya|you know|ya know|for example|as well)\b",
     re.I,
 )
 _TIME_THIS = re.compile(rf"\b(?:this|these|that) (?:past |coming )?(?:{_TIME_NOUNS})s?\b", re.I)
@@ -78,7 +78,8 @@ _SMALL_TALK = re.compile(
     r"hyped|rewarding|troubles|get lost|getting lost|so why not|why not|comin'|"
     r"snag|setback|tempted|lazy|pic|pics|photo|photos|picture|pictures|screenshot|snapshot|selfie|"
     r"has to go|gotta go|must have|might have|may have|could have|would have|should have|staying positive|"
-    r"giving up|doing better|imagination|sucker)\b",
+    r"giving up|doing better|imagination|sucker|than anything|means everything|the world to|cuddle|will be waiting|"
+    r"tag along|pretty much)\b",
     re.I,
 )
 _FEELING = re.compile(
@@ -96,7 +97,7 @@ _FEELING = re.compile(
 LIFE_EVENTS = frozenset(
     "engaged married divorced separated pregnant graduated promoted retired fired hired adopted widowed "
     "vegetarian vegan pescatarian allergic diabetic sober baptized born died passed injured hospitalized "
-    "diagnosed relocated moved quit resigned enrolled elected".split()
+    "diagnosed relocated moved quit resigned enrolled elected intolerant puppy kitten".split()
 )
 # Words that say nothing specific on their own: they never count towards "specific".
 _VAGUE = frozenset(
@@ -116,13 +117,19 @@ _VAGUE = frozenset(
     "tell tells told give gives gave put puts let lets help helps helped look looks looked use uses used "
     "really truly definitely honestly especially even ever yet since while when what which who where why how "
     "lately awhile together back up out off down away around well plenty tons bunch couple few several "
-    "favorite favourite fave".split()
+    "favorite favourite fave project projects idea ideas skill skills tips problem problems adventure adventures "
+    "milestone team issue issues usual reads recommendations place places part parts level color colour texture "
+    "plots acting positive important fam lately bunch pretty rock dreams thought whole".split()
 )
-_MIN_CONCRETE = 2  # concrete words needed when there is no name, number, title or life event
+_MIN_CONCRETE = 3  # concrete words needed when there is no name, number, title or life event
 _MIN_WORDS = 3
+_FREQUENCY = re.compile(r"\b(?:once|twice|three times|\d+ times|every|each) (?:a |per |other )?(?:day|week|month|"
+                        r"year|morning|evening|night|weekend|monday|tuesday|wednesday|thursday|friday|saturday|"
+                        r"sunday)\b", re.I)
+_HABIT = re.compile(r"^User (?:usually|always|often|never|regularly|normally|sometimes) ")
 # A taste needs one concrete word to be specific: "User loves hiking".
 _PREFERENCE = re.compile(
-    r"^User (?:(?:really|also|still|just|absolutely|does not|do not|never) )*(?:likes?|loves?|enjoys?|prefers?|"
+    r"^(?:User's [\w ]{1,30}? and )?User (?:(?:really|also|still|just|absolutely|does not|do not|never) )*(?:likes?|loves?|enjoys?|prefers?|"
     r"hates?|dislikes?|adores?|is (?:really |also )?(?:into|a (?:big |huge )?fan of|allergic to))\b"
 )
 
@@ -188,7 +195,9 @@ def _subject_ok(text: str) -> bool:
     return looks_like_name(match.group("name"))
 
 
-NAME_MAX_FREQUENCY = 5e-6  # "Fred", "John", "Max" are rarer as words than "Nature", "Family", "Writing"
+NAME_MAX_FREQUENCY = 4.5e-6  # "Fred", "John", "Max" are rarer as words than "Nature", "Family", "Epic"
+_CALENDAR = frozenset("monday tuesday wednesday thursday friday saturday sunday january february march april may "
+                      "june july august september october november december today tomorrow yesterday".split())
 
 
 def looks_like_name(word: str) -> bool:
@@ -196,6 +205,8 @@ def looks_like_name(word: str) -> bool:
     gerund ("Writing") or the plural of a word ("Pets")."""
     lowered = word.lower()
     lexicon = _lexicon()
+    if lowered in _CALENDAR:
+        return False
     if lowered not in lexicon:
         return not is_english_word(lowered)
     if lowered.endswith("ing") or (lowered.endswith("s") and lowered[:-1] in lexicon):
@@ -210,11 +221,13 @@ def _specific(text: str) -> bool:
     names = [w for i, w in enumerate(words) if i > 0 and w[0].isupper() and w not in ("User", "User's", "I")]
     anchors = bool(names) or bool(re.search(r"\d", text)) or bool(re.search(r"[\"“][^\"”]{2,}[\"”]", body))
     lowered = [w.lower().rstrip("'s") if w.lower().endswith("'s") else w.lower() for w in words]
-    anchors = anchors or any(w in LIFE_EVENTS for w in lowered)
+    anchors = anchors or any(w in LIFE_EVENTS for w in lowered) or bool(_FREQUENCY.search(body))
     concrete = [w for w in lowered if w not in _VAGUE and len(w) > 2 and not w[0].isdigit()]
     if anchors:
         return len(concrete) >= 1
-    return len(concrete) >= (1 if _PREFERENCE.match(body) else _MIN_CONCRETE)
+    if _PREFERENCE.match(body) or _FAVOURITE_OF_USER.search(body):
+        return len(concrete) >= 1
+    return len(concrete) >= (_MIN_CONCRETE - 1 if _HABIT.search(body) else _MIN_CONCRETE)
 
 
 def _grammatical(text: str) -> bool:
@@ -229,6 +242,11 @@ def _grammatical(text: str) -> bool:
     for word in re.findall(r"\b[a-z]+['’][a-z]+\b", text):
         if not is_english_word(word) and not word.endswith(("'s", "’s")):
             return False  # "couldns't"
+    if re.search(r"\b(?:totall|personall|actuall|reall|literall|basicall|honestl|definitel|absolutel|seriousl)"
+                 r"(?:ies|ys)\b|\bjusts\b|\b\w+in'(?!\w)", text):
+        return False  # an adverb conjugated as a verb ("justs submitted"), a dropped g ("comin'")
+    if len(re.findall(r"\bUser\b|\bthe user\b", text)) > 2:
+        return False  # "User remembers when User did …, User was so nervous User forgot …": a turn, not a line
     return "User User" not in text
 
 

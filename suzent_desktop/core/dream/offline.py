@@ -239,7 +239,7 @@ class OfflineConsolidator:
             if best is not None:
                 self._merge_into(best, item.date)
                 return
-        title, person = title_for(item.fact.category, item.fact.tags, text)
+        title, person = title_for(item.fact.category, item.fact.tags, text, self.people)
         page = self._page(bounded_title(title) or GENERAL, person)
         if title == TIMELINE:  # a dated list, oldest first, linking the people it names
             text = link_people(text, self.people)

@@ -85,14 +85,16 @@ class Person:
         return f"{self.name} is the user's {self.relation}." if self.relation else ""
 
 
-def person_of(text: str) -> Person | None:
-    """The person (or animal) a fact is about, when it names one."""
+def person_of(text: str, known: set[str] | frozenset[str] = frozenset()) -> Person | None:
+    """The person (or animal) a fact is about: one it introduces with their relation to the user
+    ("User's sister Ana", "Ana (the user's sister)"), or one with a page already (``known``)
+    whose name opens the fact. A capitalised word alone may be a place or a thing ("Italy is …")."""
     for pattern in (_OWNED, _ANNOTATED):
         match = pattern.search(text)
         if match:
             return Person(match.group("name"), match.group("rel").strip().lower())
     match = _LEAD_NAME.match(text)
-    if match and match.group("name") != "User" and looks_like_name(match.group("name")):
+    if match and match.group("name") in known and looks_like_name(match.group("name")):
         return Person(match.group("name"), None)
     return None
 
@@ -104,13 +106,16 @@ def is_past_event(text: str, category: str) -> bool:
     return bool(_PAST_VERB.search(text)) and (bool(_PAST_DATE.search(text)) or category in ("general", "plan"))
 
 
-def title_for(category: str, tags: tuple[str, ...], text: str) -> tuple[str, Person | None]:
-    """The page a new fact goes on, and the person when it is a person's page."""
+def title_for(
+    category: str, tags: tuple[str, ...], text: str, people: set[str] | frozenset[str] = frozenset()
+) -> tuple[str, Person | None]:
+    """The page a new fact goes on, and the person when it is a person's page (``people``: the
+    names that have a person page already)."""
     category = category.lower()
     relation = subject_value(text)
     if relation is not None and relation.page and relation.subject == "user":
         return relation.page, None
-    person = person_of(text)
+    person = person_of(text, people)
     if person is not None:
         return person.name, person
     for tag in tags:
