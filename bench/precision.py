@@ -156,6 +156,7 @@ class Result:
     after: dict[str, bool] = field(default_factory=dict)
     bm25: dict[str, bool] = field(default_factory=dict)
     bm25_budget: dict[str, bool] = field(default_factory=dict)
+    lost: list[tuple[str, list[str], list[str]]] = field(default_factory=list)  # found before, not after
     facts: int = 0
     turns: int = 0
     turns_with_fact: int = 0
@@ -209,14 +210,19 @@ async def replay(name: str, conversation: dict, model: str) -> Result:
         result.facts += len(facts)
         result.turns_with_fact += bool(facts)
     budgets: dict[str, int] = {}
+    shown: dict[str, list[str]] = {}
     for question in questions:
         hits = (await manager.search(question["question"], limit=TOP_K, record_recall=False)).hits[:TOP_K]
         result.before[question["id"]] = answered(question, [h.text for h in hits])
         budgets[question["id"]] = sum(len(h.text) for h in hits)
+        shown[question["id"]] = [h.text for h in hits]
     await DreamRunner(manager).run_cycle(force=True)
     for question in questions:
         hits = (await manager.search(question["question"], limit=TOP_K, record_recall=False)).hits[:TOP_K]
         result.after[question["id"]] = answered(question, [h.text for h in hits])
+        if result.before[question["id"]] and not result.after[question["id"]]:
+            result.lost.append((f"{question['question']} -> {question['answers'][0]}", shown[question["id"]],
+                                [h.text for h in hits]))
     docs = [t.raw for t in turns]
     bm25 = BM25(docs)
     for question in questions:
@@ -316,6 +322,10 @@ async def run(args: argparse.Namespace) -> int:
         print("\nunlabelled (id, text):")
         for text in dict.fromkeys(missing):
             print(f"{bullet_id(text)}\t{text}")
+    for result in results if args.lost else []:
+        for question, before, after in result.lost:
+            print(f"\nlost after the dream ({result.name}): {question}")
+            print("".join(f"    before: {t[:150]!r}\n" for t in before) + "".join(f"    after:  {t[:150]!r}\n" for t in after))
     if args.dump:
         with open(args.dump, "w", encoding="utf-8") as out:
             for result in results:
@@ -331,6 +341,7 @@ def main() -> None:
     parser.add_argument("--conversations", default=",".join(TUNE + HELD_OUT))
     parser.add_argument("--model", choices=("hashing", "bundled"), default="hashing")
     parser.add_argument("--unlabelled", action="store_true", help="list sampled bullets and MEMORY.md lines without a label")
+    parser.add_argument("--lost", action="store_true", help="show questions answered before the dream and not after")
     parser.add_argument("--dump", help="write every page bullet and MEMORY.md line to this TSV (outside the repo)")
     raise SystemExit(asyncio.run(run(parser.parse_args())))
 

@@ -259,7 +259,7 @@ async def extract_facts(
         )
         # The log speaks of the user in the third person: "I'm now working at Thales" must read
         # "User is now working at Thales" for the consolidator to see it replaces the old job.
-        facts = [dataclasses.replace(f, content=fact_rules.third_person(f.content)) for f in facts]
+        facts = [dataclasses.replace(f, content=third_person(f.content)) for f in facts]
         kept, note = ground(facts, user, assistant)
         if note and notes is not None:
             notes.append(f"extraction model {settings.extraction_model}: {note}")
@@ -567,6 +567,14 @@ def _third_person_verb(verb: str) -> str:
     if re.search(r"[^aeiou]y$", lowered):
         return verb[:-1] + "ies"
     return verb + "s"
+
+
+def third_person(text: str) -> str:
+    """A first-person fact in the log's third person: "I'm now working at Thales" → "User is now working
+    at Thales", "My sister Ana moved" → "User's sister Ana moved". Third-person text is unchanged."""
+    if not re.search(r"\b(?:I|I'm|I've|I'd|I'll|my|My|me|we|We|our|Our)\b", text):
+        return text
+    return to_third_person(text)
 
 
 def to_third_person(sentence: str) -> str:

@@ -22,9 +22,9 @@ nothing"). A line is kept only when it is:
   advice ("User should try Rust's borrow checker");
 * **not a bare negation** ("User has not had time for trails"), except a taste ("does not like").
 
-:func:`problem` names the first rule a line breaks ('' when it is worth keeping);
-:func:`third_person` turns a model's first-person fact ("I'm now working at Thales") into the
-log's third person ("User is now working at Thales") before any rule or supersede check.
+:func:`problem` names the first rule a line breaks ('' when it is worth keeping). The lines are
+read in the log's third person ("User is …"); ``extraction.third_person`` turns a model's
+first-person fact into it first.
 The English lexicon is pyspellchecker's word list, loaded once on first use.
 """
 
@@ -156,16 +156,6 @@ def is_english_word(word: str) -> bool:
             if any(base + end in lexicon for end in stem_ends):
                 return True
     return False
-
-
-def third_person(text: str) -> str:
-    """A first-person fact in the log's third person: "I'm now working at Thales" → "User is now working
-    at Thales", "My sister Ana moved" → "User's sister Ana moved". Third-person text is unchanged."""
-    if not re.search(r"\b(?:I|I'm|I've|I'd|I'll|my|My|me|we|We|our|Our)\b", text):
-        return text
-    from suzent_desktop.core.extraction import to_third_person
-
-    return to_third_person(text)
 
 
 def _after_lead(text: str) -> str:
