@@ -35,6 +35,9 @@ COVERAGE_BONUS = 0.1
 FOLD_MAX_CHARS = 400  # longer texts (prose chunks) fold only when identical
 EVIDENCE_SOURCES = frozenset({"transcript"})  # raw turns: the evidence a page's fact was taken from
 MIN_EVIDENCE_STEMS = 2
+# A turn much longer than the fact says more than the fact: folded into it, its other words would
+# leave the results (the answer to "what did the user find at the library?" sat next to the fact).
+EVIDENCE_MAX_RATIO = 4
 _NEGATIONS = frozenset({"not", "no", "never", "nor", "don't", "doesn't", "didn't", "isn't", "wasn't", "won't", "can't"})
 SOURCE_ORDER = {"notebook": 0, "core": 1, "archive": 2, "transcript": 3}  # where a folded fact is named first
 
@@ -96,8 +99,11 @@ def _same_fact(a: str, b: str) -> bool:
 
 def _states(fact: SearchHit, turn: SearchHit) -> bool:
     """A raw turn states a page's fact: every word of the fact that matters is in it (by stem,
-    numbers included) and it has no negation the fact lacks ("I live in Lisbon" → "User lives in Lisbon")."""
+    numbers included), it has no negation the fact lacks ("I live in Lisbon" → "User lives in Lisbon"),
+    and it is not much longer than the fact (then it says more, and stays a hit of its own)."""
     if fact.source_type != "notebook" or turn.source_type not in EVIDENCE_SOURCES or len(turn.text) > FOLD_MAX_CHARS:
+        return False
+    if len(turn.text) > EVIDENCE_MAX_RATIO * len(fact.text):
         return False
     stems = content_stems(fact.text)
     if len(stems) < MIN_EVIDENCE_STEMS or not stems <= content_stems(turn.text):

@@ -219,3 +219,14 @@ async def test_before_any_dream_a_newer_log_value_ranks_first_and_the_older_one_
     old = next(h for h in hits if "Contoso" in h.text)
     assert old.superseded and old.until == new_day.date().isoformat()
     assert old.current is not None and old.current.text == "User now works at Microsoft"
+
+
+def test_a_turn_that_says_much_more_than_the_bullet_stays_a_hit_of_its_own() -> None:
+    turn = ("User: I went to Woodhaven, a small town in the Midwest. Checked out the library there, it had a cool "
+            "old book collection, and the bakery next door sells rye bread. The river walk was quiet and the old mill "
+            "is now a museum of printing.\nAssistant: Sounds lovely! Did you find any books there?")
+    hits = fold([
+        SearchHit(turn, "transcript", "/t", 1, None, 0.9, None, "t"),
+        SearchHit("User went to Woodhaven, a small town in the Midwest", "notebook", "/p", 3, None, 0.8, None, "p"),
+    ])
+    assert [h.source_type for h in hits] == ["transcript", "notebook"]
