@@ -639,6 +639,11 @@ _FILLER = re.compile(
 )
 
 
+# The person spoken to, named at the end or the start of a sentence ("I love that idea, Nate!"):
+# not part of the fact, and left in it reads "User loves that idea Nate".
+_VOCATIVE = re.compile(r",\s*(?:[A-Z][a-z]+)(?=[.!?]*$)|^(?i:hey |hi |oh |wow )?(?!I\b)[A-Z][a-z]+,\s+(?=[A-Za-z])")
+
+
 _PETS = "dog|cat|rabbit|parrot|tortoise|puppy|kitten|guinea pig|hamster|horse|budgie|ferret|lizard|snake|turtle"
 _KNOWN_RE = [
     re.compile(rf"\bUser's (?P<who>{_PEOPLE}) (?P<name>[A-Z][a-z]+)\b"),
@@ -710,7 +715,7 @@ class OfflineExtractor:
         self, sentence: str, antecedent: str | None, when: dt.datetime | None, people: Mapping[str, str]
     ) -> tuple[Fact | None, str | None]:
         """The fact of one sentence (or None), and the person later pronouns point to."""
-        sentence = _FILLER.sub("", sentence.strip()).strip()
+        sentence = _VOCATIVE.sub("", _FILLER.sub("", sentence.strip()).strip()).strip()
         expanded = _without_subject(_expand(sentence))
         found = _ANTECEDENT.search(expanded)
         if found:

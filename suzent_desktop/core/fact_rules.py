@@ -79,7 +79,8 @@ _SMALL_TALK = re.compile(
     r"snag|setback|tempted|lazy|pic|pics|photo|photos|picture|pictures|screenshot|snapshot|selfie|"
     r"has to go|gotta go|must have|might have|may have|could have|would have|should have|staying positive|"
     r"giving up|doing better|imagination|sucker|than anything|means everything|the world to|cuddle|will be waiting|"
-    r"tag along|pretty much)\b",
+    r"tag along|pretty much|like User said|as User said|captivates?|captivated|impact on the user|immersed|"
+    r"sinking into|get (?:their|her|his) head around|find a way to|figure out how)\b",
     re.I,
 )
 _FEELING = re.compile(
@@ -119,7 +120,8 @@ _VAGUE = frozenset(
     "lately awhile together back up out off down away around well plenty tons bunch couple few several "
     "favorite favourite fave project projects idea ideas skill skills tips problem problems adventure adventures "
     "milestone team issue issues usual reads recommendations place places part parts level color colour texture "
-    "plots acting positive important fam lately bunch pretty rock dreams thought whole".split()
+    "plots acting positive important fam lately bunch pretty rock dreams thought whole scenery stories worlds "
+    "somewhere".split()
 )
 _MIN_CONCRETE = 3  # concrete words needed when there is no name, number, title or life event
 _MIN_WORDS = 3
@@ -240,6 +242,7 @@ def _grammatical(text: str) -> bool:
     return "User User" not in text
 
 
+_VAGUE_OBJECT = re.compile(r"\b(?:to|at|in|from) (?:a|some) (?:place|places|spot|thing)\b|\bsomewhere\b", re.I)
 _ADVICE = re.compile(r"\b(?:should|ought to|could try|might want|may want|is advised|is recommended|"
                      r"recommends? that)\b", re.I)
 _NEGATED = re.compile(r"\b(?:not|no|never|cannot|can't|nothing|nobody|none)\b", re.I)
@@ -266,7 +269,7 @@ def problem(content: str) -> str:
         return "points outside the line"
     if _THAT.search(_RELATIVE_THAT.sub("", unpointed)):
         return "points outside the line"
-    if not _specific(body):
+    if not _specific(body) or _VAGUE_OBJECT.search(body):
         return "not specific"
     if _NEGATED.search(body) and not _PREFERENCE.match(body) and not LIFE_EVENTS & set(body.lower().split()):
         return "a negation, not a fact"  # "User has not had time for trails": what is not, rarely worth a line

@@ -77,3 +77,9 @@ def test_short_life_facts_are_extracted(said, fact):
 )
 def test_the_offline_extractor_writes_no_noise(said):
     assert OfflineExtractor().extract(said) == []
+
+
+def test_the_person_spoken_to_is_not_part_of_the_fact():
+    extractor = OfflineExtractor()
+    assert extractor.extract("Nate, I moved to Lisbon in 2021.")[0].content == "User moved to Lisbon in 2021"
+    assert extractor.extract("I love the thought, Nate!") == []  # "User loves the thought Nate" was written
