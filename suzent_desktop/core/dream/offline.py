@@ -12,7 +12,8 @@ For each fact of the batch, oldest first:
 4. Otherwise a new bullet ``- text (DATE)`` on the page for its category (tags refine
    ``general``; a recognised relation such as "works at" picks the page itself).
 
-New pages link to the ``About Me`` hub and the hub links back, so nothing is orphaned,
+New pages link to the ``About Me`` hub and the hub links back, so nothing is orphaned; the
+hub also holds the identity facts (name, age, where the user is from),
 and ``index.md`` is refreshed between its markers. Every write goes through
 :class:`VaultTools` (atomic, confined to the vault); the runner calls :func:`consolidate`
 in a worker thread.
@@ -117,8 +118,6 @@ class OfflineConsolidator:
                 log.warning("skipping %s while consolidating: %s", rel, exc)
                 continue
             title = rel.rsplit("/", 1)[-1][:-3]
-            if title.lower() == self._hub_title().lower():
-                continue  # the hub holds links, not facts; _write_hub keeps it
             page = _Page(rel=rel, doc=PageDoc.parse(text), original=text)
             self.pages.setdefault(title.lower(), page)
             if person_page(text, title):
@@ -175,7 +174,9 @@ class OfflineConsolidator:
             rel = f"{PERSONAL_ZONE}/{title}.md"
             intro = person.intro if person is not None else ""
             head = f"# {title}\n\n" + (f"{intro}\n\n" if intro else "")
-            doc = PageDoc.parse(f"{head}[[{self._hub_title()}]]\n")  # the way back to the hub, not a fact
+            hub = self._hub_title()
+            # the way back to the hub, not a fact; the hub itself (identity facts) starts bare
+            doc = PageDoc.parse(f"# {title}\n" if title == hub else f"{head}[[{hub}]]\n")
             self.pages[key] = _Page(rel=rel, doc=doc, original=None)
             if person is not None:
                 self.people.add(title)
@@ -240,6 +241,8 @@ class OfflineConsolidator:
                 self._merge_into(best, item.date)
                 return
         title, person = title_for(item.fact.category, item.fact.tags, text, self.people)
+        if title == HUB_TITLE:  # identity facts stand on the hub, whatever its name in this vault
+            title = self._hub_title()
         page = self._page(bounded_title(title) or GENERAL, person)
         if title == TIMELINE:  # a dated list, oldest first, linking the people it names
             text = link_people(text, self.people)

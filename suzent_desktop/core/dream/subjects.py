@@ -2,6 +2,7 @@
 
 * a **person** the user mentions ("User's sister Ana …", "Ana (the user's sister) …", "Fred won …")
   gets a page of their own, whose first line says who they are ("Ana is the user's sister.");
+* **identity** (name, age, origin) goes on the ``About Me`` hub;
 * a **past event** goes on the dated ``Timeline`` (oldest first), with the people it names linked
   (``[[Ana]]``) when they have a page; a past event never lands on ``Plans``;
 * a **plan** (something ahead) goes on ``Plans``;
@@ -65,7 +66,7 @@ for _page, _names in {
     "Health": "health fitness diet medical allergy allergies sleep",
     "Dates": "date dates birthday birthdays anniversary anniversaries",
     "Routines": "routine routines habit habits",
-    "Identity": "identity profile name bio",
+    "About Me": "identity profile name bio",
     "Projects": "project projects",
     "Activities": "activity activities",
     "Hobbies": "hobby hobbies interest interests sport sports",
