@@ -579,7 +579,7 @@ def third_person(text: str) -> str:
 
 def to_third_person(sentence: str) -> str:
     """'I love my dog Rex' → 'User loves their dog Rex' (first mention of 'my' becomes "User's")."""
-    text = _expand(sentence)
+    text = _expand(re.sub(r"\bi\b(?!')", "I", sentence))  # "i used to love Radiolab"
     text = re.sub(r"\bI do not\b", "User does not", text)
     text = re.sub(r"\bI did not\b", "User did not", text)
     text = re.sub(
@@ -641,7 +641,9 @@ _FILLER = re.compile(
 
 # The person spoken to, named at the end or the start of a sentence ("I love that idea, Nate!"):
 # not part of the fact, and left in it reads "User loves that idea Nate".
-_VOCATIVE = re.compile(r",\s*(?:[A-Z][a-z]+)(?=[.!?]*$)|^(?i:hey |hi |oh |wow )?(?!I\b)[A-Z][a-z]+,\s+(?=[A-Za-z])")
+_VOCATIVE = re.compile(
+    r",\s*(?:[A-Z][a-z]+)(?=[.!?]*$)|^(?i:hey |hi |oh |wow )?(?!I\b)[A-Z][a-z]+,\s+(?=(?:I|I'm|I've|I'd|we|We)\b)"
+)
 
 
 _PETS = "dog|cat|rabbit|parrot|tortoise|puppy|kitten|guinea pig|hamster|horse|budgie|ferret|lizard|snake|turtle"

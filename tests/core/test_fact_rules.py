@@ -83,3 +83,23 @@ def test_the_person_spoken_to_is_not_part_of_the_fact():
     extractor = OfflineExtractor()
     assert extractor.extract("Nate, I moved to Lisbon in 2021.")[0].content == "User moved to Lisbon in 2021"
     assert extractor.extract("I love the thought, Nate!") == []  # "User loves the thought Nate" was written
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("Tomas, my neighbour, has lived in Rotterdam for years.", "Tomas, User's neighbour, has lived in Rotterdam for years"),
+        ("pickles, my cat, hates thunderstorms.", "Pickles, User's cat, hates thunderstorms"),
+        ("i used to love Radiolab but these days my favourite podcast is Reply All",
+         "User used to love Radiolab but these days their favourite podcast is Reply All"),
+        ("I'm 29 this year, which feels strange.", "User is 29 this year, which feels strange"),
+    ],
+)
+def test_an_appositive_a_lowercase_i_and_a_time_phrase_still_make_facts(said, fact):
+    assert [f.content for f in OfflineExtractor().extract(said)] == [fact]
+
+
+def test_a_pronoun_after_the_name_it_stands_for_is_not_a_pointer():
+    news = OfflineExtractor().extract("big news from Farah: they bought a hummingbird!", people={"farah": "User's nephew Farah"})
+    assert [f.content for f in news] == ["Big news from Farah (the user's nephew): they bought a hummingbird"]
+    assert problem("They bought a hummingbird") == "points outside the line"
