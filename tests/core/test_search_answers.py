@@ -230,3 +230,16 @@ def test_a_turn_that_says_much_more_than_the_bullet_stays_a_hit_of_its_own() -> 
         SearchHit("User went to Woodhaven, a small town in the Midwest", "notebook", "/p", 3, None, 0.8, None, "p"),
     ])
     assert [h.source_type for h in hits] == ["transcript", "notebook"]
+
+
+async def test_before_the_next_dream_a_newer_log_value_ranks_above_the_page_it_changes(
+        layout, indexer, today) -> None:
+    write(layout, "3_Personal/Work.md", "# Work\n\n- User works at Contoso as a data engineer (2026-06-01)\n")
+    new_day = dt.datetime.combine(today - dt.timedelta(days=2), dt.time(9, 0))
+    Archive(layout).append_turn([Fact("User now works at Microsoft")], session_id="s2", when=new_day)
+    await indexer.sync()
+    hits = (await indexer.search("where does the user work, Contoso or Microsoft", limit=5)).hits
+    texts = [h.text for h in hits]
+    assert texts.index("User now works at Microsoft") < texts.index("User works at Contoso as a data engineer")
+    old = next(h for h in hits if "Contoso" in h.text)
+    assert old.superseded and old.until == new_day.date().isoformat()
