@@ -55,8 +55,21 @@ class Candidate:
     order: int
 
 
+# Pages whose facts do not belong in an always-visible summary: events of a day, what lies ahead,
+# and what could not be filed by subject. MEMORY.md holds the stable things an agent must know.
+NOT_PROMOTED = frozenset({"timeline", "plans", "general", "misc", "inbox"})
+# Subjects an agent needs first when the bound cuts: who the user is, their people, work, health.
+PAGE_PRIORITY = ("about me", "identity", "people", "work", "health", "places", "preferences", "projects",
+                 "activities", "hobbies", "routines", "dates")
+
+
 def _personal_candidates(home: Home) -> list[Candidate]:
+    """Current facts of the personal pages that are precise enough to be read every turn (the fact
+    rules), links read as their text, and the first line of a person's page (who they are)."""
     from suzent_desktop.core.dream.pages import PageDoc
+    from suzent_desktop.core.dream.subjects import person_page
+    from suzent_desktop.core.fact_rules import is_precise
+    from suzent_desktop.core.markdown import plain_text
 
     root = home.layout.notebook_dir / PERSONAL_ZONE
     if not root.is_dir():
@@ -64,18 +77,29 @@ def _personal_candidates(home: Home) -> list[Candidate]:
     stones = home.tombstones.contents()
     found: list[Candidate] = []
     seen: set[str] = set()
+
+    def add(text: str, page: str, latest: str) -> None:
+        key = normalize(text)
+        if text and key not in seen and key not in stones and not forgotten_in(text, stones):
+            seen.add(key)
+            found.append(Candidate(text, page, latest, 0, len(found)))
+
     for path in sorted(p for p in vault_files(root, home.layout.confinement) if p.suffix.lower() == ".md"):
+        if path.stem.lower() in NOT_PROMOTED:
+            continue
         try:  # only what the confinement rule allows: no link out of the vault or into .state
             body = path.read_bytes().decode("utf-8-sig")
         except (UnicodeDecodeError, OSError):
             continue  # doctor names it; promotion only reads pages
-        for bullet in PageDoc.parse(body).current_bullets():
-            text = bullet.text.strip()
-            key = normalize(text)
-            if not text or links(text) or key in seen or key in stones or forgotten_in(text, stones):
-                continue
-            seen.add(key)
-            found.append(Candidate(text, path.stem, bullet.latest or "", 0, len(found)))
+        doc = PageDoc.parse(body)
+        bullets = doc.current_bullets()
+        if person_page(body, path.stem):
+            intro = next(ln.strip() for ln in body.splitlines() if ln.strip() and not ln.startswith("#"))
+            add(intro.rstrip("."), "People", max((b.latest or "" for b in bullets), default=""))
+        for bullet in bullets:
+            text = " ".join(plain_text(bullet.text).split()) if links(bullet.text) else bullet.text.strip()
+            if text and is_precise(text):
+                add(text, path.stem, bullet.latest or "")
     return found
 
 
@@ -92,10 +116,13 @@ def rank(candidates: list[Candidate], recall_counts: dict[str, int]) -> list[Can
 
 def round_robin(ranked: list[Candidate]) -> list[Candidate]:
     """Each page's best fact, then each page's second best, …: under a tight cap every subject
-    keeps its top facts instead of the newest page crowding out an old allergy note."""
+    keeps its top facts instead of the newest page crowding out an old allergy note. Pages take
+    turns in :data:`PAGE_PRIORITY` order (identity, people, work, health first)."""
     groups: dict[str, list[Candidate]] = {}
     for cand in ranked:
         groups.setdefault(cand.page, []).append(cand)
+    first = {name: index for index, name in enumerate(PAGE_PRIORITY)}
+    groups = dict(sorted(groups.items(), key=lambda item: first.get(item[0].lower(), len(first))))
     ordered: list[Candidate] = []
     depth = 0
     while len(ordered) < len(ranked):

@@ -248,3 +248,27 @@ def test_the_offline_engine_stops_as_soon_as_its_run_is_stopped(tmp_path):
     with pytest.raises(ToolsClosed):
         consolidate(batch, tools, None)
     assert list((root / "3_Personal").iterdir()) == []
+
+
+# -- pages by subject --------------------------------------------------------------------------
+def test_facts_are_filed_by_subject_as_a_person_would_keep_them(manager):
+    run(manager, batch(
+        ("2026-07-01", "people", "User's sister Ana lives in Porto"),
+        ("2026-07-02", "event", "User went hiking with Ana in the Peneda mountains last Saturday (2026-06-27)"),
+        ("2026-07-03", "plan", "User went to a pottery class in Lisbon yesterday (2026-07-02)"),
+        ("2026-07-03", "plan", "User plans to visit Kyoto next spring"),
+        ("2026-07-04", "identity", "User's name is Joanna"),
+        ("2026-07-04", "general", "User loves playing songs on the piano"),
+    ))
+    ana = page(manager, "3_Personal/Ana.md")
+    assert ana.split("\n")[2] == "Ana is the user's sister."  # who she is, on the first line
+    assert "- User's sister Ana lives in Porto (2026-07-01)" in ana
+    timeline = page(manager, "3_Personal/Timeline.md")
+    assert "- User went hiking with [[Ana]] in the Peneda mountains last Saturday (2026-06-27) (2026-07-02)" in timeline
+    assert "pottery" in timeline and "pottery" not in page(manager, "3_Personal/Plans.md")  # past, not a plan
+    assert "Kyoto" in page(manager, "3_Personal/Plans.md")
+    hub = page(manager, "3_Personal/About Me.md")
+    assert hub.index("- User's name is Joanna") < hub.index("- [[Ana]]")  # identity first, then the pages
+    assert "piano" in page(manager, "3_Personal/Preferences.md")
+    for name in ("Ana", "Timeline", "Plans", "Preferences"):
+        assert "consolidated from the daily logs" not in page(manager, f"3_Personal/{name}.md")

@@ -12,7 +12,8 @@ For each fact of the batch, oldest first:
 4. Otherwise a new bullet ``- text (DATE)`` on the page for its category (tags refine
    ``general``; a recognised relation such as "works at" picks the page itself).
 
-New pages link to the ``About Me`` hub and the hub links back, so nothing is orphaned,
+New pages link to the ``About Me`` hub and the hub links back, so nothing is orphaned; the
+hub also holds the identity facts (name, age, where the user is from),
 and ``index.md`` is refreshed between its markers. Every write goes through
 :class:`VaultTools` (atomic, confined to the vault); the runner calls :func:`consolidate`
 in a worker thread.
@@ -38,6 +39,7 @@ from suzent_desktop.core.dream.pages import (
     restates,
     subject_value,
 )
+from suzent_desktop.core.dream.subjects import GENERAL, TIMELINE, Person, link_people, person_page, title_for
 from suzent_desktop.core.dream.tools import ToolsClosed, UnreadablePage, VaultTools
 from suzent_desktop.core.links import VaultIndex
 from suzent_desktop.core.markdown import links
@@ -49,22 +51,6 @@ HUB_TITLE = "About Me"
 INDEX_START = "<!-- suzent:index:start -->"
 INDEX_END = "<!-- suzent:index:end -->"
 
-CATEGORY_PAGES: dict[str, str] = {}
-for _page, _names in {
-    "Preferences": "preference preferences like likes taste tastes food music",
-    "Work": "work career job jobs professional employment office",
-    "People": "people person family relationship relationships friend friends social contact contacts",
-    "Places": "place places location home residence city",
-    "Plans": "plan plans goal goals event events schedule todo trip travel",
-    "Health": "health fitness diet medical allergy allergies sleep",
-    "Dates": "date dates birthday birthdays anniversary anniversaries",
-    "Routines": "routine routines habit habits",
-    "Identity": "identity profile name bio",
-    "Projects": "project projects",
-    "Hobbies": "hobby hobbies interest interests sport sports",
-}.items():
-    for _name in _names.split():
-        CATEGORY_PAGES[_name] = _page
 log = logging.getLogger(__name__)
 _TITLE_RE = re.compile(r"[^\w -]+")
 MAX_TITLE_CHARS = 60
@@ -73,20 +59,9 @@ Embed = Callable[[list[str]], np.ndarray]
 
 
 def page_title_for(fact_category: str, tags: tuple[str, ...], text: str) -> str:
-    relation = subject_value(text)
-    if relation is not None and relation.page:
-        return relation.page
-    category = fact_category.lower()
-    if category in CATEGORY_PAGES:
-        return CATEGORY_PAGES[category]
-    for tag in tags:
-        name = tag.lstrip("#").lower()
-        if name in CATEGORY_PAGES:
-            return CATEGORY_PAGES[name]
-    if category in ("general", ""):
-        return "General"
-    title = _TITLE_RE.sub("", category.replace("_", " ").replace("-", " ")).strip().title()
-    return bounded_title(title) or "General"
+    """The page a new fact is filed on (see :mod:`core.dream.subjects`), as a bounded file name."""
+    title, _ = title_for(fact_category, tags, text)
+    return bounded_title(title) or GENERAL
 
 
 def bounded_title(title: str) -> str:
@@ -124,6 +99,7 @@ class OfflineConsolidator:
         self.matrix: np.ndarray | None = None
         self.stats = _Stats()
         self._names: VaultIndex | None = None  # the vault's file names, read when a page is created
+        self.people: set[str] = set()  # titles of person pages, linked from the timeline
         self._hub: str | None = None
 
     # -- loading ------------------------------------------------------------------------
@@ -142,10 +118,10 @@ class OfflineConsolidator:
                 log.warning("skipping %s while consolidating: %s", rel, exc)
                 continue
             title = rel.rsplit("/", 1)[-1][:-3]
-            if title.lower() == self._hub_title().lower():
-                continue  # the hub holds links, not facts; _write_hub keeps it
             page = _Page(rel=rel, doc=PageDoc.parse(text), original=text)
             self.pages.setdefault(title.lower(), page)
+            if person_page(text, title):
+                self.people.add(title)
             for bullet in page.doc.current_bullets():
                 self._track(bullet, page)
                 existing.append(bullet)
@@ -186,7 +162,9 @@ class OfflineConsolidator:
                 self.matrix[index] = 0.0
 
     # -- page access --------------------------------------------------------------------------
-    def _page(self, title: str) -> _Page:
+    def _page(self, title: str, person: Person | None = None) -> _Page:
+        """The page titled ``title``, created when missing: a person's page says who they are on its
+        first line; other pages carry no intro (a template sentence is not a fact), only a link to the hub."""
         key = title.lower()
         if key not in self.pages:
             title = self._free_title(title)
@@ -194,12 +172,14 @@ class OfflineConsolidator:
                 self.pages[key] = self.pages[title.lower()]
                 return self.pages[key]
             rel = f"{PERSONAL_ZONE}/{title}.md"
-            intro = (
-                f"Facts about the user's {title.lower()}, consolidated from the daily logs. "
-                f"Part of [[{self._hub_title()}]]."
-            )
-            doc = PageDoc.parse(f"# {title}\n\n{intro}\n")
+            intro = person.intro if person is not None else ""
+            head = f"# {title}\n\n" + (f"{intro}\n\n" if intro else "")
+            hub = self._hub_title()
+            # the way back to the hub, not a fact; the hub itself (identity facts) starts bare
+            doc = PageDoc.parse(f"# {title}\n" if title == hub else f"{head}[[{hub}]]\n")
             self.pages[key] = _Page(rel=rel, doc=doc, original=None)
+            if person is not None:
+                self.people.add(title)
         return self.pages[key]
 
     def _hub_title(self) -> str:
@@ -260,10 +240,14 @@ class OfflineConsolidator:
             if best is not None:
                 self._merge_into(best, item.date)
                 return
-        title = page_title_for(item.fact.category, item.fact.tags, text)
-        page = self._page(title)
+        title, person = title_for(item.fact.category, item.fact.tags, text, self.people)
+        if title == HUB_TITLE:  # identity facts stand on the hub, whatever its name in this vault
+            title = self._hub_title()
+        page = self._page(bounded_title(title) or GENERAL, person)
+        if title == TIMELINE:  # a dated list, oldest first, linking the people it names
+            text = link_people(text, self.people)
         bullet = Bullet(raw="", text=text, dates=[item.date], dirty=True)
-        anchor = self._anchor(page, vector)
+        anchor = None if title == TIMELINE else self._anchor(page, vector)
         if anchor is not None:
             page.doc.add_near(anchor, bullet)  # into the section of the most similar fact
         else:
@@ -335,7 +319,7 @@ class OfflineConsolidator:
         rel = f"{PERSONAL_ZONE}/{hub}.md"
         existing = self.tools.read(rel) if self.tools.exists(rel) else None
         text = existing if existing is not None else (
-            f"# {hub}\n\nWhat the notebook knows about the user, one page per subject.\n\n"
+            f"# {hub}\n\n"
         )
         linked = {link.target.lower() for link in links(text)}
         titles = sorted(

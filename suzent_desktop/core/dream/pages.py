@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from suzent_desktop.core.markdown import code_lines, frontmatter_lines
+from suzent_desktop.core.markdown import code_lines, frontmatter_lines, only_links
 
 _DATE = r"\d{4}-\d{2}-\d{2}"
 _BULLET_RE = re.compile(r"^(?P<indent>[ \t]*)(?P<mark>[-*+])[ \t]+(?P<body>\S.*?)[ \t]*$")
@@ -124,15 +124,22 @@ class PageDoc:
         return [b for b in scope if isinstance(b, Bullet) and not b.struck]
 
     def add_current(self, bullet: Bullet) -> None:
-        """After the last bullet before History (or before History / at the end)."""
+        """After the last fact bullet before History (or before History / at the end); facts go
+        before a list of bare links (the hub's pages), not among them."""
         end = self.history_index()
         limit = len(self.items) if end is None else end
-        last = None
+        last = first_link = None
         for index in range(limit):
-            if isinstance(self.items[index], Bullet):
+            item = self.items[index]
+            if isinstance(item, Bullet) and only_links(item.text):
+                first_link = index if first_link is None else first_link
+            elif isinstance(item, Bullet):
                 last = index
         if last is not None:
             self.items.insert(last + 1, bullet)
+            return
+        if first_link is not None:
+            self.items[first_link:first_link] = [bullet, ""]
             return
         position = limit
         while position > 0 and isinstance(self.items[position - 1], str) and not self.items[position - 1].strip():
@@ -226,7 +233,7 @@ _SUBJECT_ALIASES = {"the user": "user", "user": "user", "i": "user", "the user's
 _RELATIONS: list[tuple[str, re.Pattern[str]]] = [
     ("works as", re.compile(r"^(?P<s>.+?) (?:now |currently |recently |just )?works as (?:an? )?(?P<v>.+)$")),
     ("employer", re.compile(
-        r"^(?P<s>.+?) (?:now |currently |recently |just )?(?:works|is working|started working|is employed|"
+        r"^(?P<s>.+?) (?:now |currently |recently |just )?(?:works|is (?:now |currently |still )?working|started working|is employed|"
         r"started a new job|started|has started) (?:at|for) (?P<v>.+)$")),
     ("employer", re.compile(r"^(?P<s>.+?) (?:now |recently |just )?joined (?P<v>.+)$")),
     ("residence", re.compile(
@@ -243,7 +250,7 @@ RELATION_PAGE = {"works as": "Work", "employer": "Work", "residence": "Places", 
                  "drives": "General"}
 IS_PAGE = {"wife": "People", "husband": "People", "partner": "People", "girlfriend": "People",
            "boyfriend": "People", "boss": "Work", "manager": "Work", "dentist": "Health", "doctor": "Health",
-           "therapist": "Health", "name": "Identity", "birthday": "Dates", "job title": "Work", "title": "Work",
+           "therapist": "Health", "name": "About Me", "birthday": "Dates", "job title": "Work", "title": "Work",
            "role": "Work", "employer": "Work", "team": "Work"}
 
 
@@ -270,7 +277,7 @@ def subject_value(text: str) -> SubjectValue | None:
             return None
         key = f"{subject}|{relation}" + (f":{what}" if what else "")
         page = IS_PAGE.get(what or "") if relation == "is" else RELATION_PAGE.get(relation)
-        if relation == "is" and subject != "user's" and page in ("People", "Identity", "Dates"):
+        if relation == "is" and subject not in ("user", "user's") and page in ("People", "About Me", "Dates"):
             page = "People"
         if relation != "is" and subject != "user":
             page = "People" if subject.startswith("user's ") else None  # someone else's job or home
