@@ -38,7 +38,7 @@ def has_cjk(text: str) -> bool:
 
 
 def script_of(text: str) -> str:
-    """``"cjk"`` when CJK characters make up at least a third of the letters, else ``"other"``.
+    """``"cjk"`` when CJK characters make up a fifth of the letters or more, else ``"other"``.
 
     A Japanese question naming a product (``Obsidian Syncの設定``) is still Japanese; an
     English sentence quoting one kanji is still English.
@@ -47,7 +47,7 @@ def script_of(text: str) -> str:
     if not cjk:
         return OTHER
     other = sum(len(word) for word in _OTHER_WORD_RE.findall(text) if not word.isdigit())
-    return CJK if cjk * 2 >= other else OTHER
+    return CJK if cjk * 4 >= other else OTHER
 
 
 def language_of(text: str) -> str:
@@ -80,6 +80,15 @@ def terms(text: str) -> list[str]:
         position = match.end()
     out += [w.lower() for w in _OTHER_WORD_RE.findall(text, position)]
     return out
+
+
+HIRAGANA = frozenset(chr(c) for c in range(0x3040, 0x30A0))
+
+
+def content_grams(text: str) -> list[str]:
+    """The bigrams of ``text``'s CJK runs that can carry meaning: all-hiragana pairs (の, を,
+    には, ます: grammar in Japanese) are left out. For highlights and name matches."""
+    return [g for run in CJK_RUN_RE.findall(text) for g in _run_grams(run) if not set(g) <= HIRAGANA]
 
 
 def gram_text(text: str) -> str:

@@ -21,12 +21,11 @@ from functools import lru_cache
 from pathlib import Path
 
 from suzent_desktop.core.markdown import frontmatter, meta_list
-from suzent_desktop.core.scripts import has_cjk, terms
+from suzent_desktop.core.scripts import HIRAGANA, has_cjk, terms
 from suzent_desktop.core.terms import STOPWORDS, stem
 
 # Share of a name (by term rarity) the query must hold for the name to count as named.
 MIN_NAME_SHARE = 0.5
-_KANA_ONLY = frozenset(chr(c) for c in range(0x3040, 0x30A0))  # hiragana: particles and endings
 
 
 def page_title(path: str | Path, text: str) -> str:
@@ -42,7 +41,7 @@ def _matching_terms(text: str) -> list[str]:
     out = []
     for term in terms(text):
         if has_cjk(term):
-            if not set(term) <= _KANA_ONLY:
+            if not set(term) <= HIRAGANA:  # particles and endings
                 out.append(term)
         elif term not in STOPWORDS and not term.isdigit():
             out.append(stem(term))
