@@ -93,13 +93,18 @@ def score(ranked: list[str], want: str) -> tuple[bool, bool]:
     return bool(top5) and top5[0] == want, want in top5
 
 
-async def app_ranker(vault: Path, tmp: Path, model: str):
-    """Index a copy of the vault with ``model`` and return a question → ranked pages function."""
-    copy = tmp / f"vault-{model}"
-    shutil.copytree(vault, copy)
+async def app_ranker(vault: Path, base: Path, model: str):
+    """Index a copy of the vault with ``model`` and return a question → ranked pages function.
+
+    The copy and its home live in ``base`` (``vault/``, ``home/``); a kept ``base`` is reused,
+    and the indexing pass then only reads what changed.
+    """
+    copy = base / "vault"
+    if not copy.is_dir():
+        shutil.copytree(vault, copy)
     settings = Settings(notebook_path=str(copy), embedding_model=MODELS[model])
     extra = {"embedder": HashingEmbedder()} if model == "hashing" else {}
-    manager = MemoryManager.open(tmp / f"home-{model}", settings=settings, clock=Clock(), **extra)
+    manager = MemoryManager.open(base / "home", settings=settings, clock=Clock(), **extra)
     start = time.perf_counter()
     await manager.reindex()
     built = time.perf_counter() - start
@@ -135,7 +140,7 @@ async def run_vaults(args: argparse.Namespace, folder: Path) -> None:
         misses: dict[str, list[str]] = {}
         with tempfile.TemporaryDirectory() as tmp:
             for model in models:
-                rank, built = await app_ranker(vault, Path(tmp), model)
+                rank, built = await app_ranker(vault, Path(args.keep or tmp) / f"{lang}-{model}", model)
                 name = f"app ({model})"
                 results[name] = []
                 start = time.perf_counter()
@@ -145,7 +150,7 @@ async def run_vaults(args: argparse.Namespace, folder: Path) -> None:
                     if not h1:
                         misses.setdefault(name, []).append(f"{'miss' if not h5 else 'not first'}: {q['q']}")
                 per_query = (time.perf_counter() - start) / len(questions) * 1000
-                print(f"{lang}: {name} indexed {len(pages)} pages in {built:.1f} s, {per_query:.0f} ms a question")
+                print(f"{lang}: {name} index pass over {len(pages)} pages {built:.1f} s, {per_query:.0f} ms a question")
         for q in questions:
             for name, ranker in (("bm25 pages", page_rank), ("bm25 paragraphs", para_rank)):
                 h1, h5 = score(ranker(q["q"]), q["page"])
@@ -188,6 +193,8 @@ def main() -> None:
     parser.add_argument("--models", default="bundled,multilingual", help="comma list of: " + ", ".join(MODELS))
     parser.add_argument("--langs", default="en,ja,ko")
     parser.add_argument("--toy", action="store_true", help="the small bench/data/cjk_questions.json set instead")
+    parser.add_argument("--keep", metavar="DIR", help="keep each language's vault copy and index under DIR "
+                        "and reuse them on the next run (building the multilingual index takes minutes)")
     parser.add_argument("-v", "--verbose", action="store_true", help="list the questions whose page was not first")
     args = parser.parse_args()
     if args.toy:

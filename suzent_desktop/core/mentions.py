@@ -1,7 +1,7 @@
 """Unlinked mentions: where a page's name (or an alias) is written in another page without a link.
 
 Obsidian lists these under a page's backlinks and offers to turn each into a link. A mention
-is the name as a whole word, any case, in prose: never inside code, frontmatter, a link (its
+is the name as a whole word (a CJK name: anywhere, since CJK prose has no spaces), any case, in prose: never inside code, frontmatter, a link (its
 target or its text), a ``#tag`` or a URL. Turning one into a link replaces exactly those
 characters with a wikilink built by the grammar (``Link.retarget``), keeping the words as
 written as the link's alias, and writes the file atomically; the edit is refused when the

@@ -182,3 +182,13 @@ def test_the_multilingual_model_puts_a_chinese_question_near_its_answer() -> Non
     question = embedder.embed_query(["怎么给笔记起一个别的名字"])[0]
     answer, other = embedder.embed(["别名：你可以给一篇笔记添加别名", "同步：在设备之间同步你的保管库"])
     assert float(np.dot(question, answer)) > float(np.dot(question, other))
+
+
+async def test_an_index_from_before_the_bigram_column_is_rebuilt_on_the_next_pass(layout, clock, indexer) -> None:
+    await indexer.sync()
+    store = indexer._open_store(indexer._read_dim())
+    store.table.drop_columns(["grams", "title"])  # the table as the previous version wrote it
+    fresh = Indexer(layout, HashingEmbedder(384), clock, notebook=Notebook(layout), archive=Archive(layout))
+    await fresh.sync()
+    hits = (await fresh.search("怎么每天写日记", limit=5)).hits
+    assert first_page(hits) == "日记"
