@@ -32,6 +32,7 @@ from suzent_desktop.core.title_rows import TitleIndex, name_terms
 RRF_K = 60
 TITLE_CANDIDATES = 10  # names considered per query (a vote below rank 10 changes little)
 PAGE_CANDIDATES = 10
+PAGE_SOURCES = frozenset({"notebook", "core"})  # rows that are paragraphs of one page
 
 
 @dataclass(frozen=True)
@@ -178,8 +179,8 @@ def _spread(found: list[dict], limit: int, repeat: float) -> list[dict]:
     seen: dict[str, int] = {}
     out = []
     for row in sorted(found, key=lambda r: -r["score"]):
-        if row.get("superseded"):
-            out.append(row)  # history is weighed against its current value by ``core.hits``
+        if row.get("superseded") or row.get("source_type") not in PAGE_SOURCES:
+            out.append(row)  # history is weighed by ``core.hits``; a log's facts are not one page's paragraphs
             continue
         count = seen.get(row["path"], 0)
         seen[row["path"]] = count + 1
