@@ -29,7 +29,12 @@ MINILM_NAME = "all-MiniLM-L6-v2-int8"
 MINILM_DIM = 384
 MAX_TOKENS = 256
 BATCH_SIZE = 64
+MULTILINGUAL_SETTING = "multilingual-e5-small"  # the ``embedding_model`` value of the multilingual option
 TOKEN_BUDGET = 2048  # tokens per model call: long texts go in small batches (bounded memory)
+
+
+ENGLISH_ONLY = frozenset({"other"})
+EVERY_SCRIPT = frozenset({"other", "cjk"})
 
 
 class EmbeddingError(RuntimeError):
@@ -40,6 +45,9 @@ class EmbeddingError(RuntimeError):
 class Embedder(Protocol):
     name: str
     dim: int
+    # The scripts its vectors are good for (``core.scripts``: "other", "cjk"); search lets the
+    # vectors vote only for a query in one of them (``core.fusion``). Absent: every script.
+    scripts: frozenset[str]
 
     def embed(self, texts: Sequence[str]) -> np.ndarray: ...
 
@@ -74,6 +82,8 @@ class HashingEmbedder:
             raise ValueError(f"hashing embedder dimension must be at least 8, got {dim}")
         self.dim = dim
         self.name = f"hashing-{dim}"
+        # Whole CJK runs hash as single words: no better than the bundled model there, which tests mirror.
+        self.scripts = ENGLISH_ONLY
 
     def _features(self, text: str) -> tuple[list[int], list[float]]:
         indices: list[int] = []
@@ -122,8 +132,8 @@ def embedding_threads(setting: int = 0, *, window: bool = False, cores: int | No
 
 
 def use_window_threads(embedder: Embedder, setting: int) -> None:
-    """Give the bundled model the window's thread count (other embedders have none to set)."""
-    if isinstance(embedder, OnnxMiniLMEmbedder):
+    """Give a local model the window's thread count (remote and hashing embedders have none to set)."""
+    if hasattr(embedder, "set_threads"):
         embedder.set_threads(embedding_threads(setting, window=True))
 
 
@@ -147,6 +157,7 @@ class OnnxMiniLMEmbedder:
 
     name = MINILM_NAME
     dim = MINILM_DIM
+    scripts = ENGLISH_ONLY  # trained on English: a CJK query lands near unrelated rows
 
     def __init__(
         self,
@@ -273,6 +284,7 @@ class LiteLLMEmbedder:
     def __init__(self, model: str, *, dim: int | None = None, timeout: float | None = None) -> None:
         self.model = model
         self.name = f"litellm:{model}"
+        self.scripts = EVERY_SCRIPT  # hosted models are multilingual as a rule
         self._dim = dim
         self.timeout = timeout
 
@@ -305,10 +317,15 @@ class LiteLLMEmbedder:
 
 
 def make_embedder(settings: Settings) -> Embedder:
-    """``""`` → bundled model; ``hashing`` / ``hashing:DIM`` → hashing; anything else → litellm."""
+    """``""`` → bundled model; ``multilingual-e5-small`` → the multilingual option;
+    ``hashing`` / ``hashing:DIM`` → hashing; anything else → litellm."""
     model = (settings.embedding_model or "").strip()
     if not model:
         return OnnxMiniLMEmbedder()  # every core: the window narrows it with use_window_threads
+    if model == MULTILINGUAL_SETTING:
+        from suzent_desktop.core.embedding_multilingual import MultilingualE5Embedder
+
+        return MultilingualE5Embedder()
     if model == "hashing" or model.startswith("hashing:"):
         _, _, dim = model.partition(":")
         try:

@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 from filelock import FileLock, Timeout
 
-from suzent_desktop.core import uncovered
+from suzent_desktop.core import fusion, uncovered
 from suzent_desktop.core.archive import Archive
 from suzent_desktop.core.canvas import CANVAS_SUFFIX, canvas_markdown, is_canvas
 from suzent_desktop.core.chunking import chunk_markdown, embedding_text
@@ -55,6 +55,7 @@ from suzent_desktop.core.notebook import Notebook
 from suzent_desktop.core.query import SearchQuery, file_passes, parse_query, text_passes
 from suzent_desktop.core.tags import FileTags
 from suzent_desktop.core.text import clean, decode_lenient, looks_binary
+from suzent_desktop.core.title_rows import page_title
 from suzent_desktop.core.tombstones import Tombstones, normalize
 from suzent_desktop.core.transcripts import Transcripts, clean_text, turn_chunks, turn_key
 from suzent_desktop.core.transcripts import parse as parse_transcript
@@ -206,6 +207,7 @@ class Indexer:
         self._noted: list[str] = []  # paths the watcher reported, not yet taken into the cache
         self._by_hash: dict[str, str] | None = None  # content hash -> an indexed row with that text (lazy)
         self._unindexed = RowCache()
+        self._titles = fusion.TitleCache()  # page names, aliases, headings of the table's rows
         self._tags = FileTags()  # for ``tag:``: each indexed file's tags, re-read when its hash changes
         # files a pass is embedding, with the (mtime, size) it read: a pass let in skips them
         # while they are still as that pass read them
@@ -477,6 +479,7 @@ class Indexer:
         keys: dict[str, str] = {}  # pieces of one long paragraph share its (long) normalized text
         if is_canvas(source.path):
             text = canvas_markdown(text)  # a board is searched by its text nodes
+        title = page_title(key, text)
         for chunk in chunk_markdown(text, tombstones=stones):
             content = embedding_text(chunk)
             # A bullet's id covers what is written around its text (strike-through, dates, History),
@@ -499,6 +502,7 @@ class Indexer:
                     embed_text=content,
                     superseded=chunk.superseded,
                     until=chunk.until,
+                    title=title,
                 )
             )
         return rows
@@ -1532,7 +1536,9 @@ class Indexer:
             if self.state.model and self.state.model != self.embedder.name:
                 raise EmbeddingError(f"the index was built with {self.state.model}; run reindex")
             dim = self._read_dim()
-            vector = self.embedder.embed([query])[0] if query.strip() else None
+            plan = fusion.plan_for(query, fusion.embedder_scripts(self.embedder))
+            embed = getattr(self.embedder, "embed_query", self.embedder.embed)  # E5 embeds questions apart
+            vector = embed([query])[0] if query.strip() and plan.vectors else None
         except EmbeddingError as exc:
             warning = f"semantic search unavailable ({exc}); showing full-text matches only"
             dim = self.state.dim
@@ -1562,15 +1568,19 @@ class Indexer:
         fall_back: bool,
     ) -> SearchResponse:
         store = self._open_store(dim, repair=False)
-        if vector is not None:
+        plan = fusion.plan_for(query, fusion.embedder_scripts(self.embedder) if vector is not None else frozenset())
+        titles = self._titles.get(store)
+        if plan.vectors:
             try:
-                hits = self._hits(store.hybrid_search(vector, query, limit, filters))
+                hits = self._hits(fusion.search(store, titles, plan, query, vector, limit, filters))
                 return SearchResponse(hits, "hybrid", store.ann_notice)  # a damaged ANN index is bypassed
             except IndexStoreError as exc:
                 if not fall_back:
                     raise
                 warning = f"semantic search failed ({exc}); showing full-text matches only"
-        return SearchResponse(self._hits(store.fts_search(query, limit, filters)), "fulltext", warning)
+                plan = replace(plan, vectors=False)
+        return SearchResponse(self._hits(fusion.search(store, titles, plan, query, None, limit, filters)),
+                              "fulltext", warning)
 
     @staticmethod
     def _hits(rows: list[dict]) -> list[SearchHit]:

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from suzent_desktop.core.embedding import MULTILINGUAL_SETTING
 from suzent_desktop.settings import CHOICES, LOCAL_CPU_PROFILE, Settings, SettingsError, coerce, field_types
 from suzent_desktop.ui.services import AppServices
 
@@ -63,7 +64,9 @@ HELP: dict[str, str] = {
     "memory_path": "Daily logs and core files. Empty: <home>/memory.",
     "index_path": "The derived search index (safe to delete). Empty: <home>/.suzent/memory.",
     "extraction_model": "litellm model id used to pull facts out of a conversation turn.",
-    "embedding_model": "Empty: bundled local MiniLM; 'hashing' for tests; else a litellm embedding model. A change rebuilds the index.",
+    "embedding_model": "Empty: bundled local MiniLM (English, 22 MB). multilingual-e5-small: the multilingual "
+    "model (Chinese, Japanese, Korean and 100 languages; 72 MB, offline, slower). 'hashing' for tests; else a "
+    "litellm embedding model. A change re-embeds the whole index (progress bar, Cancel).",
     "window_embedding_threads": "Threads the bundled model uses while this window is open; 0: one fewer than "
     "the cores, so the window keeps one. The command line uses every core.",
     "memory_consolidation_model": "litellm model id for the dream agent.",
@@ -86,6 +89,8 @@ HELP: dict[str, str] = {
 }
 
 PATH_KEYS = {"notebook_path", "memory_path", "index_path"}
+# Text keys offered as a list that still takes any value typed (a litellm model id).
+SUGGESTIONS: dict[str, tuple[str, ...]] = {"embedding_model": ("", MULTILINGUAL_SETTING)}
 
 
 def _label(key: str) -> str:
@@ -172,6 +177,13 @@ class SettingsDialog(QDialog):
             combo.addItems(list(CHOICES[key]))
             combo.setCurrentText(str(value))
             return combo
+        if key in SUGGESTIONS:
+            combo = QComboBox()
+            combo.setEditable(True)
+            combo.addItems(list(SUGGESTIONS[key]))
+            combo.setCurrentText(str(value))
+            combo.lineEdit().setPlaceholderText("built-in")
+            return combo
         line = QLineEdit(str(value))
         if key in PATH_KEYS:
             line.setPlaceholderText("default")
@@ -204,7 +216,7 @@ class SettingsDialog(QDialog):
         if isinstance(editor, QLineEdit):
             return editor.text().strip()
         if isinstance(editor, QComboBox):
-            return editor.currentText()
+            return editor.currentText().strip()
         raise TypeError(key)
 
     def set_value(self, key: str, value: Any) -> None:

@@ -270,6 +270,17 @@ def test_settings_dialog_validates_and_writes_config(qtbot, window) -> None:
     assert saved.memory_consolidation_min_facts == 7 and saved.memory_lint_enabled is False
 
 
+def test_the_embedding_model_setting_offers_the_multilingual_model(qtbot, window) -> None:
+    dialog = window.show_settings()
+    editor = dialog.editors["embedding_model"]
+    assert [editor.itemText(i) for i in range(editor.count())] == ["", "multilingual-e5-small"]
+    editor.setCurrentIndex(1)
+    assert dialog.collect().embedding_model == "multilingual-e5-small"
+    dialog.set_value("embedding_model", "openai/text-embedding-3-small")  # any litellm model may be typed
+    assert dialog.collect().embedding_model == "openai/text-embedding-3-small"
+    dialog.reject()
+
+
 def test_a_new_embedding_model_from_settings_rebuilds_the_index_with_it(qtbot, window) -> None:
     services = window.services
     run(qtbot, services.reindex())
