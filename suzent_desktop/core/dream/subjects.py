@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from suzent_desktop.core.dream.pages import subject_value
 from suzent_desktop.core.fact_rules import looks_like_name
+from suzent_desktop.core.markdown import links
 
 TIMELINE = "Timeline"
 PLANS = "Plans"
@@ -149,7 +150,11 @@ def title_for(
 def link_people(text: str, people: set[str]) -> str:
     """The first mention of each person who has a page becomes a link ("… with [[Ana]] …")."""
     for name in sorted(people, key=len, reverse=True):
-        text = re.sub(rf"(?<!\[\[)\b{re.escape(name)}\b(?!\]\])", f"[[{name}]]", text, count=1)
+        spans = [(link.start, link.end) for link in links(text)]
+        for match in re.finditer(rf"\b{re.escape(name)}\b", text):
+            if not any(start <= match.start() < end for start, end in spans):
+                text = f"{text[: match.start()]}[[{name}]]{text[match.end():]}"
+                break
     return text
 
 
