@@ -91,10 +91,11 @@ _FEELING = re.compile(
     r"now|always|definitely|honestly|truly|extremely|incredibly|too|not|never))*"
     r" (?:glad|happy|excited|stoked|thrilled|proud|nervous|anxious|sad|relieved|grateful|thankful|"
     r"overwhelmed|bummed|pumped|psyched|blown away|amazed|impressed|inspired|touched|moved|sure|confident|"
-    r"curious|lucky|blessed|tired|busy|ok|okay|fine|good|great|doing|feeling|ready|down|up|into it|"
+    r"curious|lucky|blessed|tired|busy|ok|okay|fine|good|great|doing (?:ok|okay|fine|well|great|good)|feeling|"
+    r"ready|down|into it|"
     r"speechless|stressed|worried|scared|afraid|upset|frustrated|bored|hooked|obsessed|in awe|"
     r"motivated|determined|hopeful|optimistic|eager|keen|fascinated|intrigued|interested|passionate|"
-    r"over the moon|on cloud nine|stoked|a bit|all set|loving|enjoying|having)\b",
+    r"over the moon|on cloud nine|stoked|a bit|all set|loving it|enjoying it|having (?:fun|a blast|a great time))\b",
     re.I,
 )
 LIFE_EVENTS = frozenset(
