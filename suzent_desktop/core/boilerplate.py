@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import re
 
-OLD_INTRO_RE = re.compile(
-    r"^Facts about the user's [^\n]{1,80}, consolidated from the daily logs\. Part of \[\[[^\]\n]+\]\]\.$"
-)
+from suzent_desktop.core.markdown import only_links
+
+OLD_INTRO_RE = re.compile(r"^Facts about the user's [^\n]{1,80}, consolidated from the daily logs\. Part of (?P<hub>.+)\.$")
 OLD_HUB_INTRO = "What the notebook knows about the user, one page per subject."
 
 
 def is_boilerplate(paragraph: str) -> bool:
     """Whether a paragraph is one of those template sentences (never a fact to search)."""
     text = " ".join(paragraph.split())
-    return bool(OLD_INTRO_RE.match(text)) or text == OLD_HUB_INTRO
+    match = OLD_INTRO_RE.match(text)
+    return bool(match and only_links(match.group("hub"))) or text == OLD_HUB_INTRO

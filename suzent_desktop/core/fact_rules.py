@@ -20,7 +20,8 @@ nothing"). A line is kept only when it is:
 * **not small talk**: not agreement, thanks, encouragement, a feeling about the moment or
   the conversation ("User is so glad", "User is crossing their fingers"), an invitation, or
   advice ("User should try Rust's borrow checker");
-* **not a bare negation** ("User has not had time for trails"), except a taste ("does not like").
+* **not a bare negation** ("User has not had time for trails"), except a taste ("does not like");
+* **not a passing moment** ("User is hiking with some buddies this weekend").
 
 :func:`problem` names the first rule a line breaks ('' when it is worth keeping). The lines are
 read in the log's third person ("User is …"); ``extraction.third_person`` turns a model's
@@ -90,10 +91,11 @@ _FEELING = re.compile(
     r"now|always|definitely|honestly|truly|extremely|incredibly|too|not|never))*"
     r" (?:glad|happy|excited|stoked|thrilled|proud|nervous|anxious|sad|relieved|grateful|thankful|"
     r"overwhelmed|bummed|pumped|psyched|blown away|amazed|impressed|inspired|touched|moved|sure|confident|"
-    r"curious|lucky|blessed|tired|busy|ok|okay|fine|good|great|doing|feeling|ready|down|up|into it|"
+    r"curious|lucky|blessed|tired|busy|ok|okay|fine|good|great|doing (?:ok|okay|fine|well|great|good)|feeling|"
+    r"ready|down|into it|"
     r"speechless|stressed|worried|scared|afraid|upset|frustrated|bored|hooked|obsessed|in awe|"
     r"motivated|determined|hopeful|optimistic|eager|keen|fascinated|intrigued|interested|passionate|"
-    r"over the moon|on cloud nine|stoked|a bit|all set|loving|enjoying|having)\b",
+    r"over the moon|on cloud nine|stoked|a bit|all set|loving it|enjoying it|having (?:fun|a blast|a great time))\b",
     re.I,
 )
 LIFE_EVENTS = frozenset(
@@ -248,6 +250,10 @@ def _grammatical(text: str) -> bool:
     return "User User" not in text
 
 
+# What the user is doing at the moment of speaking ("User is hiking with buddies this weekend") passes
+# by the next week; a plan or a habit says so in other words.
+_PASSING = re.compile(r"^User is (?:\w+ly )?\w+ing\b.*\b(?:this weekend|tonight|today|right now|at the moment|"
+                      r"this (?:morning|afternoon|evening))\b")
 _VAGUE_OBJECT = re.compile(r"\b(?:to|at|in|from) (?:a|some) (?:place|places|spot|thing)\b|\bsomewhere\b", re.I)
 _ADVICE = re.compile(r"\b(?:should|ought to|could try|might want|may want|is advised|is recommended|"
                      r"recommends? that)\b", re.I)
@@ -270,6 +276,8 @@ def problem(content: str) -> str:
         return "small talk"
     if _ADVICE.search(body):
         return "advice, not a fact"
+    if _PASSING.search(body):
+        return "a passing moment"
     unpointed = _TIME_THIS.sub("", body)
     if _POINTERS.search(unpointed):
         return "points outside the line"

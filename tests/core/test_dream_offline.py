@@ -272,3 +272,9 @@ def test_facts_are_filed_by_subject_as_a_person_would_keep_them(manager):
     assert "piano" in page(manager, "3_Personal/Preferences.md")
     for name in ("Ana", "Timeline", "Plans", "Preferences"):
         assert "consolidated from the daily logs" not in page(manager, f"3_Personal/{name}.md")
+
+
+def test_a_person_named_by_relation_gets_their_page(manager):
+    run(manager, batch(("2026-07-01", "people", "User's sister is Ana"), ("2026-07-02", "work", "User works at Contoso")))
+    assert page(manager, "3_Personal/Ana.md").split("\n")[2] == "Ana is the user's sister."
+    assert "User works at Contoso" in page(manager, "3_Personal/Work.md")

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from suzent_desktop.core.dream.pages import subject_value
 from suzent_desktop.core.fact_rules import looks_like_name
+from suzent_desktop.core.markdown import links
 
 TIMELINE = "Timeline"
 PLANS = "Plans"
@@ -35,6 +36,8 @@ _RELATION = (
 )
 _OWNED = re.compile(rf"\bUser's (?:(?:best|old|new|little|big|younger|older|close) )?(?P<rel>{_RELATION}) "
                     rf"(?:named |called )?(?P<name>[A-Z][a-z]+)\b")
+_NAMED = re.compile(rf"^User's (?P<rel>{_RELATION}) is (?:named |called )?(?!(?:Dr|Mr|Mrs|Ms|Prof)\b)"
+                    rf"(?P<name>[A-Z][a-z]+)\b(?!\.)")
 _ANNOTATED = re.compile(r"\b(?P<name>[A-Z][a-z]+) \(the user's (?P<rel>[\w -]+?)\)")
 _LEAD_NAME = re.compile(r"^(?P<name>[A-Z][a-z]+)(?= [a-z])")
 _PAST_DATE = re.compile(r"\((?:\d{4}-\d{2}-\d{2}|week of \d{4}-\d{2}-\d{2}|[A-Z][a-z]+ \d{4}|\d{4})\)")
@@ -90,7 +93,7 @@ def person_of(text: str, known: set[str] | frozenset[str] = frozenset()) -> Pers
     """The person (or animal) a fact is about: one it introduces with their relation to the user
     ("User's sister Ana", "Ana (the user's sister)"), or one with a page already (``known``)
     whose name opens the fact. A capitalised word alone may be a place or a thing ("Italy is …")."""
-    for pattern in (_OWNED, _ANNOTATED):
+    for pattern in (_NAMED, _OWNED, _ANNOTATED):
         match = pattern.search(text)
         if match:
             return Person(match.group("name"), match.group("rel").strip().lower())
@@ -114,7 +117,8 @@ def title_for(
     names that have a person page already)."""
     category = category.lower()
     relation = subject_value(text)
-    if relation is not None and relation.page and relation.subject == "user":
+    named = _NAMED.match(text)  # "User's sister is Ana": a person, not a value of the user's
+    if relation is not None and relation.page and relation.subject == "user" and not named:
         return relation.page, None
     person = person_of(text, people)
     if person is not None:
@@ -149,7 +153,11 @@ def title_for(
 def link_people(text: str, people: set[str]) -> str:
     """The first mention of each person who has a page becomes a link ("… with [[Ana]] …")."""
     for name in sorted(people, key=len, reverse=True):
-        text = re.sub(rf"(?<!\[\[)\b{re.escape(name)}\b(?!\]\])", f"[[{name}]]", text, count=1)
+        spans = [(link.start, link.end) for link in links(text)]
+        for match in re.finditer(rf"\b{re.escape(name)}\b", text):
+            if not any(start <= match.start() < end for start, end in spans):
+                text = f"{text[: match.start()]}[[{name}]]{text[match.end():]}"
+                break
     return text
 
 
