@@ -123,6 +123,8 @@ def build_parser() -> argparse.ArgumentParser:
         return sub.add_parser(name, parents=[common], help=help_text, description=help_text)
 
     add("gui", "open the app on the home (the default command)")
+    open_vault = add("open", "open a folder of notes (an Obsidian vault) in the app, leaving its files as they are")
+    open_vault.add_argument("path", type=Path, help="the vault folder (or a home folder)")
     demo = add("demo", "write a demo home (weeks of daily logs, a seeded vault) and open the app on it")
     demo.add_argument("dir", nargs="?", type=Path, help="where to write it (default: --home, $SUZENT_HOME, else a 'suzent-desktop-demo' data folder)")
     demo.add_argument("--no-gui", action="store_true", help="only write the demo home")
@@ -312,6 +314,17 @@ def cmd_gui(args: argparse.Namespace, out: Output) -> int:
         out.warn(f"{PROG}: error: {exc}")
         return _launch(home, problem=exc)
     return _launch(home)
+
+
+def cmd_open(args: argparse.Namespace, out: Output) -> int:
+    """Open a folder as a vault: its own home beside the default one, recorded as recent."""
+    from suzent_desktop.core.vaults import open_folder
+
+    home = open_folder(args.path)
+    out.doc({"vault": str(args.path.expanduser().resolve()), "home": str(home)})
+    out.say(f"Opening {args.path} (home: {home})")
+    args.home = home
+    return cmd_gui(args, out)
 
 
 def _launch(home: Path, *, problem: Exception | None = None) -> int:
@@ -815,6 +828,7 @@ def _transcript_counts(home: Path) -> dict[str, int] | None:
 
 COMMANDS: dict[str, Callable[[argparse.Namespace, Output], int]] = {
     "gui": cmd_gui,
+    "open": cmd_open,
     "demo": cmd_demo,
     "remember": cmd_remember,
     "capture": cmd_capture,

@@ -56,7 +56,7 @@ class Candidate:
 def _personal_candidates(home: Home) -> list[Candidate]:
     from suzent_desktop.core.dream.pages import PageDoc
 
-    root = home.layout.notebook_dir / PERSONAL_ZONE
+    root = home.layout.zone(PERSONAL_ZONE)
     if not root.is_dir():
         return []
     stones = home.tombstones.contents()

@@ -33,6 +33,7 @@ from suzent_desktop.core.links import VaultIndex
 from suzent_desktop.ui import theme
 from suzent_desktop.ui.command_palette import CommandPalette
 from suzent_desktop.ui.editor import EditorArea
+from suzent_desktop.ui.open_vault import fill_recent_menu, window_title
 from suzent_desktop.ui.panes.backlinks import BacklinksPane
 from suzent_desktop.ui.panes.daily_logs import DailyLogsPane
 from suzent_desktop.ui.panes.dream_panel import DreamPanel
@@ -93,7 +94,7 @@ class MainWindow(QMainWindow):
         self.bridge = services.bridge
         self.prompter = prompter or Prompter(self)
         layout = services.layout
-        self.setWindowTitle(f"Suzent — {layout.notebook_dir.name}")
+        self.setWindowTitle(window_title(None, layout.notebook_dir.name))
         self.setWindowIcon(app_icon())
         self.resize(1360, 840)
         self.setDockOptions(
@@ -158,6 +159,8 @@ class MainWindow(QMainWindow):
         layout = self.services.layout
         page = WelcomePage(layout.home, layout.notebook_dir, demo_home=operations.is_demo_home(layout.home))
         page.demo_requested.connect(self.open_demo)
+        page.open_vault_requested.connect(self.choose_vault)
+        page.recent_vault_requested.connect(self.open_vault)
         page.switcher_requested.connect(self.show_quick_switcher)
         page.search_requested.connect(self.focus_search)
         page.dream_requested.connect(lambda: self.show_dock("dream"))
@@ -260,6 +263,10 @@ class MainWindow(QMainWindow):
         a = self._action
         menu = self.menuBar()
         file_menu = menu.addMenu("&File")
+        file_menu.addAction(a("open_vault", "Open vault…", self.choose_vault, "Ctrl+Shift+O"))
+        self.recent_menu = file_menu.addMenu("Open recent vault")
+        self.recent_menu.aboutToShow.connect(lambda: fill_recent_menu(self.recent_menu, self.open_vault))
+        file_menu.addSeparator()
         for action in (
             a("new_page", "New page…", lambda: self.tree.create_page(self._current_folder()), "Ctrl+N"),
             a("quick_open", "Quick switcher…", self.show_quick_switcher, "Ctrl+O"),
@@ -486,8 +493,7 @@ class MainWindow(QMainWindow):
     def _on_current_page(self, path: Path | None) -> None:
         self.tree.select_path(path)
         self.backlinks.set_page(path)
-        name = path.stem if path is not None else self.services.layout.notebook_dir.name
-        self.setWindowTitle(f"{name} — Suzent")
+        self.setWindowTitle(window_title(path.stem if path is not None else None, self.services.layout.notebook_dir.name))
 
     def _refresh_backlinks(self) -> None:
         editor = self.editors.current_editor()
@@ -496,19 +502,22 @@ class MainWindow(QMainWindow):
     def _current_folder(self) -> Path:
         selected = self.tree.selected_path()
         if selected is None:
-            return self.services.layout.notebook_dir / "0_Inbox"
+            return self.services.layout.new_page_dir
         return selected if selected.is_dir() else selected.parent
 
     def _on_missing_link(self, target: str) -> None:
-        inbox = self.services.layout.notebook_dir / "0_Inbox"
-        if self.prompter.confirm("Create page", f"No page is named “{target}”. Create it in 0_Inbox?", ok="Create"):
+        inbox = self.services.layout.new_page_dir
+        where = inbox.relative_to(self.services.layout.notebook_dir).as_posix()
+        place = "the vault's top folder" if where == "." else where
+        if self.prompter.confirm("Create page", f"No page is named “{target}”. Create it in {place}?", ok="Create"):
             self.tree.create_page(inbox, target)
 
     # -- dialogs --------------------------------------------------------------------------------------------
     def show_quick_switcher(self) -> QuickSwitcher:
         current = self.editors.current_editor()
         recent = [p for p in dict.fromkeys(reversed(self.editors.history)) if current is None or p != current.path]
-        switcher = QuickSwitcher(self.editors.catalog, self.services.layout.notebook_dir, self, recent=recent)
+        switcher = QuickSwitcher(self.editors.catalog, self.services.layout.notebook_dir, self, recent=recent,
+                                 inbox=self.services.layout.new_page_dir)
         switcher.page_chosen.connect(lambda p: self.open_path(p, None))
         switcher.create_requested.connect(self.tree.create_page)
         switcher.open()
@@ -588,6 +597,19 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage("Opening the demo in a new window…", 8000)
         else:
             self._on_status_message("Error: the demo could not be started")
+
+    def choose_vault(self) -> None:
+        """File ▸ Open vault…: a folder of notes opens in a window of its own, its files left as they are."""
+        folder = self.prompter.choose_folder("Open a folder as vault", str(Path.home()))
+        if folder:
+            self.open_vault(Path(folder))
+
+    def open_vault(self, folder: Path) -> None:
+        program = [] if getattr(sys, "frozen", False) else ["-m", "suzent_desktop"]
+        if start_detached(sys.executable, [*program, "open", str(folder)]):
+            self.statusBar().showMessage(f"Opening {folder} in a new window…", 8000)
+        else:
+            self._on_status_message(f"Error: {folder} could not be opened")
 
     def launch_demo(self) -> bool:
         """``suzent-desktop demo`` in its own process, on the usual demo folder named outright: the

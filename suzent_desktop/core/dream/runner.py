@@ -184,11 +184,9 @@ def _no_change_reason(report: EngineReport | None) -> str:
 
 
 def _is_content(rel: str, reserved: frozenset[str] = ROOT_NAV_FILES) -> bool:
-    """A content page: markdown, not hidden, not one of the root navigation names (``reserved``)."""
+    """A content page: markdown, not hidden, not one of the navigation files (``reserved`` paths)."""
     parts = rel.split("/")
-    return rel.lower().endswith(".md") and not any(p.startswith(".") for p in parts) and not (
-        len(parts) == 1 and parts[0].lower() in reserved
-    )
+    return rel.lower().endswith(".md") and not any(p.startswith(".") for p in parts) and rel.lower() not in reserved
 
 
 def unified_diffs(before: Snapshot, after: Snapshot) -> dict[str, str]:
@@ -479,8 +477,9 @@ class DreamRunner:
     def _tools(self, root: Path) -> VaultTools:
         """Vault tools on ``root`` (the vault or a scratch copy), with the program's own root file names."""
         layout = self.manager.layout
-        return VaultTools(root, memory_search=self._memory_search, index_name=layout.index_md.name,
-                          schema_name=layout.schema_md.name, reserved=layout.reserved_root_names(),
+        return VaultTools(root, memory_search=self._memory_search, index_name=layout.app_prefix + layout.index_md.name,
+                          schema_name=layout.app_prefix + layout.schema_md.name, reserved=layout.reserved_root_names(),
+                          app_prefix=layout.app_prefix,
                           max_call_kb=self.settings.memory_consolidation_max_write_kb)
 
     def wake(self) -> None:
@@ -538,6 +537,8 @@ class DreamRunner:
             return await self._failed(state, dates[:1], watermark, "failed", str(exc), ChangeSet())
         if not any(f.date in batch.dates for f in batch.facts):
             return await self._skip(state, dates, 0, "no facts left to consolidate (empty or all forgotten)")
+        if m.layout.app_prefix:  # someone's own vault: the app's folder appears with its first pages
+            await asyncio.to_thread(m.notebook.seed_app_folder)
         root = m.layout.notebook_dir
         tools = self._tools(root)
         try:

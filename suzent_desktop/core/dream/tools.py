@@ -22,7 +22,7 @@ from typing import Any
 
 from suzent_desktop.core.atomic import atomic_write_bytes, atomic_write_text
 from suzent_desktop.core.faults import crash_point
-from suzent_desktop.core.layout import INDEX_MD, ROOT_NAV_FILES, SCHEMA_MD
+from suzent_desktop.core.layout import ASSETS_ZONE, INDEX_MD, PERSONAL_ZONE, ROOT_NAV_FILES, SCHEMA_MD
 from suzent_desktop.core.links import VaultIndex
 from suzent_desktop.core.text import clean
 
@@ -32,7 +32,6 @@ MAX_NAME_BYTES = 200
 SEARCH_LIMIT = 8
 MAX_CALL_KB = 256  # default size limit of one tool call's arguments (memory_consolidation_max_write_kb)
 ACCOUNT_HOWS = ("merged", "superseded", "dropped")
-_PROTECTED_ZONES = frozenset({"4_Assets"})
 
 
 class VaultAccessError(PermissionError):
@@ -77,10 +76,12 @@ class VaultTools:
         index_name: str = INDEX_MD,
         schema_name: str = SCHEMA_MD,
         reserved: frozenset[str] = ROOT_NAV_FILES,
+        app_prefix: str = "",
     ) -> None:
-        """``index_name``/``schema_name`` are the program's own files (Layout resolves them: a
-        user's own index.md moves the program's to another name); ``reserved`` root names are
-        never written through :meth:`write`."""
+        """``index_name``/``schema_name`` are the program's own files, vault-relative (Layout
+        resolves them: a user's own index.md moves the program's to another name); ``reserved``
+        vault-relative paths are never written through :meth:`write`. ``app_prefix`` is the
+        app's folder in a vault that held notes before (``"Memory/"``): writes stay inside it."""
         self.root = Path(root)
         self.max_call_bytes = max(1, int(max_call_kb)) * 1024
         # Facts the engine accounted for without writing them as such (see dream/coverage.py).
@@ -88,6 +89,8 @@ class VaultTools:
         self.index_name = index_name
         self.schema_name = schema_name
         self.reserved = frozenset(name.lower() for name in reserved)
+        self.app_prefix = app_prefix
+        self.personal_zone = app_prefix + PERSONAL_ZONE
         self._real_root = self.root.resolve()
         self._memory_search = memory_search
         self._lock = threading.Lock()
@@ -140,10 +143,14 @@ class VaultTools:
             raise VaultAccessError(f"{relative}: not a file")
         if any(p.startswith(".") for p in parts):
             raise VaultAccessError(f"{relative}: hidden folders such as .state/ belong to the program{via}")
-        if len(parts) == 1 and parts[0].lower() in self.reserved:
-            raise VaultAccessError(f"{relative}: {parts[0]} is kept by the program and cannot be written{via}")
-        if parts[0] in _PROTECTED_ZONES:
-            raise VaultAccessError(f"{relative}: 4_Assets/ holds attachments and is never edited{via}")
+        rel = "/".join(parts)
+        if rel.lower() in self.reserved:
+            raise VaultAccessError(f"{relative}: {parts[-1]} is kept by the program and cannot be written{via}")
+        if self.app_prefix and not rel.startswith(self.app_prefix):
+            raise VaultAccessError(f"{relative}: in a vault of your own notes the app writes only under "
+                                   f"{self.app_prefix}{via}")
+        if rel.startswith(self.app_prefix + ASSETS_ZONE + "/"):
+            raise VaultAccessError(f"{relative}: {ASSETS_ZONE}/ holds attachments and is never edited{via}")
         if not parts[-1].lower().endswith(".md"):
             raise VaultAccessError(f"{relative}: only markdown pages (.md) can be written{via}")
         long = next((p for p in parts if len(p.encode("utf-8")) > MAX_NAME_BYTES), None)
