@@ -53,6 +53,7 @@ from typing import Any, NoReturn, TextIO
 
 from suzent_desktop.core.documents import SOURCES, captured_turn, fact_dict, hit_dict
 from suzent_desktop.core.documents import is_handled_error as _core_handles
+from suzent_desktop.core.words import count, outcome_words
 
 PROG = "suzent-desktop"
 
@@ -298,7 +299,7 @@ async def _catch_up(manager: Any, out: Output) -> None:
     if not stale:
         return
     if len(stale) >= NOISY_CATCH_UP:
-        out.warn(f"indexing {len(stale)} changed file(s) first…")
+        out.warn(f"indexing {count(len(stale), 'changed file')} first…")
     # Just these files: the walk above found them, a full pass would walk the vault again.
     await manager.sync_paths(stale)  # files that cannot be indexed are reported by reindex, status and doctor
 
@@ -397,7 +398,7 @@ def cmd_remember(args: argparse.Namespace, out: Output) -> int:
     # Where this process's line landed; other processes may have appended since.
     line = changes.log_lines[-1] if changes.log_lines else _last_line_number(path)
     out.doc({"date": date, "path": str(path), "line": line, "rows_added": changes.rows_added, "errors": changes.errors})
-    out.say(f"Remembered in {path}:{line} ({changes.rows_added} row(s) indexed).")
+    out.say(f"Remembered in {path}:{line} ({count(changes.rows_added, 'row')} indexed).")
     _report_errors(out, changes.errors)
     return 0
 
@@ -446,7 +447,7 @@ def cmd_capture(args: argparse.Namespace, out: Output) -> int:
     if not facts:
         out.say("No facts found in this turn." if turn else "No facts found in this turn; nothing was written.")
     else:
-        out.say(f"Captured {len(facts)} fact(s) into {manager.archive.path_for(date)}:")
+        out.say(f"Captured {count(len(facts), 'fact')} into {manager.archive.path_for(date)}:")
         for fact in facts:
             out.say(f"  - [{fact.category}] {fact.content}")
         if changes.memory_md:
@@ -554,7 +555,7 @@ def cmd_forget(args: argparse.Namespace, out: Output) -> int:
     for error in changes.errors:  # a page outside the vault keeps the text
         out.warn(f"warning: {error}")
     if changes.rows_removed:
-        out.say(f"Removed {changes.rows_removed} row(s) from the index. Undo: forget --undo TEXT")
+        out.say(f"Removed {count(changes.rows_removed, 'row')} from the index. Undo: forget --undo TEXT")
     else:
         out.say(
             f"No indexed memory matched {args.text!r}. The tombstone is recorded anyway, "
@@ -594,8 +595,8 @@ def cmd_reindex(args: argparse.Namespace, out: Output) -> int:
         }
     )
     out.say(
-        f"{'Rebuilt' if args.full else 'Synced'} the index: +{changes.rows_added} row(s), "
-        f"-{changes.rows_removed} row(s); {stats.rows} row(s) in total."
+        f"{'Rebuilt' if args.full else 'Synced'} the index: +{count(changes.rows_added, 'row')}, "
+        f"-{count(changes.rows_removed, 'row')}; {count(stats.rows, 'row')} in total."
     )
     _report_errors(out, changes.errors)
     return 0  # files that could not be indexed are warnings here; `doctor` exits 1 for them
@@ -624,7 +625,7 @@ def cmd_status(args: argparse.Namespace, out: Output) -> int:
     refused = manager.notebook.watermark_error(manager.clock.today())
     if refused:
         out.warn(f"error: {refused}")
-    out.say(f"Pending:       {len(status['pending_dates'])} day(s), {status['pending_facts']} fact(s)")
+    out.say(f"Pending:       {count(len(status['pending_dates']), 'day')}, {count(status['pending_facts'], 'fact')}")
     if status["next_batch"]:
         out.say(f"Next batch:    {status['next_batch'][0]} .. {status['next_batch'][-1]}")
     gate = _gate_line(manager) if not out.as_json else None
@@ -635,7 +636,7 @@ def cmd_status(args: argparse.Namespace, out: Output) -> int:
         out.say(f"Skipped:       {', '.join(skipped)} (given up after the retry limit; still searchable)")
     left = status.get("not_consolidated") or []
     if left:
-        out.say(f"Not consolidated: {len(left)} fact(s) of consolidated days that no page holds "
+        out.say(f"Not consolidated: {count(len(left), 'fact')} of consolidated days that no page holds "
                 "(still searchable; the next dream offers them again):")
         for fact in left[:NOT_CONSOLIDATED_SHOWN]:
             out.say(f"  {fact['path']}:{fact['line'] or '?'}  {_one_line(fact['text'], 100)}")
@@ -646,9 +647,9 @@ def cmd_status(args: argparse.Namespace, out: Output) -> int:
     out.say(f"Last dream:    {status['last_dream'] or 'never'}")
     out.say(f"Last lint:     {status['last_lint'] or 'never'}{'  (due)' if status['lint_due'] else ''}")
     sources = ", ".join(f"{k} {v}" for k, v in sorted(index["by_source"].items())) or "empty"
-    out.say(f"Index:         {index['rows']} row(s) ({sources})")
+    out.say(f"Index:         {count(index['rows'], 'row')} ({sources})")
     kept = status["transcripts"]
-    out.say(f"Transcripts:   {kept['turns']} turn(s) over {kept['days']} day(s)")
+    out.say(f"Transcripts:   {count(kept['turns'], 'turn')} over {count(kept['days'], 'day')}")
     if index["stale_files"]:
         out.say(f"Stale files:   {len(index['stale_files'])} (run `{PROG} reindex`)")
     for error in index["errors"]:
@@ -680,8 +681,8 @@ def cmd_dream(args: argparse.Namespace, out: Output) -> int:
 
     def line_per_batch(result: Any) -> None:
         batch = f"{result.batch[0]} .. {result.batch[-1]}" if result.batch else "no dates"
-        pages = f", {len(result.pages_changed)} page(s) changed" if result.pages_changed else ""
-        out.say(f"Dream{label}: {result.outcome} — {batch}{pages}")
+        pages = f", {count(len(result.pages_changed), 'page')} changed" if result.pages_changed else ""
+        out.say(f"Dream{label}: {outcome_words(result.outcome)} — {batch}{pages}")
         if result.reason:
             out.say(f"  reason: {result.reason}")
         if result.summary:
@@ -717,11 +718,11 @@ def cmd_dream(args: argparse.Namespace, out: Output) -> int:
         for diff in (overall.diffs or {}).values():
             out.say(diff)
     if lint is not None:
-        out.say(f"Lint: {len(lint.findings)} finding(s){'' if lint.ok else ' (did not finish cleanly)'}.")
+        out.say(f"Lint: {count(len(lint.findings), 'finding')}{'' if lint.ok else ' (did not finish cleanly)'}.")
     out.say(f"Watermark: {overall.watermark or '(none)'}")
     failed = [r for r in results if r.failed_attempt]
     for result in failed:
-        out.warn(f"{PROG}: dream {result.outcome}: {result.reason or result.summary}")
+        out.warn(f"{PROG}: dream {outcome_words(result.outcome)}: {result.reason or result.summary}")
     if lint is not None and not lint.ok:
         out.warn(f"{PROG}: lint did not finish cleanly; no lint entry was written")
     return 1 if failed or (lint is not None and not lint.ok) else 0
@@ -787,16 +788,16 @@ def cmd_doctor(args: argparse.Namespace, out: Output) -> int:
     kept = _transcript_counts(_home(args))
     out.doc({"ok": not errors, "problems": [p.to_dict() for p in problems], "transcripts": kept})
     if kept is not None:
-        out.say(f"Transcripts: {kept['turns']} turn(s) over {kept['days']} day(s).")
+        out.say(f"Transcripts: {count(kept['turns'], 'turn')} over {count(kept['days'], 'day')}.")
     if not problems:
         out.say("No problems found.")
     for problem in problems:
         out.say(problem.format())
     if problems:
         warnings = sum(1 for p in problems if p.severity == "warning")
-        out.say(f"{len(errors)} error(s), {warnings} warning(s).")
+        out.say(f"{count(len(errors), 'error')}, {count(warnings, 'warning')}.")
     if errors:
-        out.warn(f"{PROG}: doctor found {len(errors)} error(s)")
+        out.warn(f"{PROG}: doctor found {count(len(errors), 'error')}")
         return 1
     return 0
 

@@ -57,6 +57,7 @@ from typing import Any
 
 from suzent_desktop.core import relative_dates
 from suzent_desktop.core.facts import Fact
+from suzent_desktop.core.words import count
 from suzent_desktop.settings import Settings
 
 EXTRACTION_TIMEOUT_SECONDS = 60.0
@@ -286,7 +287,7 @@ def ground(facts: list[Fact], user: str, assistant: str) -> tuple[list[Fact], st
     stems = {w[:STEM_LETTERS] for w in turn_words if len(w) >= STEM_LETTERS}
     user_stems = {w[:STEM_LETTERS] for w in user_words if len(w) >= STEM_LETTERS}
     if any(is_echo(f, turn_words, stems) for f in facts):
-        return [], f"the answer repeats the schema or the prompt's example; {len(facts)} fact(s) not written"
+        return [], f"the answer repeats the schema or the prompt's example; {count(len(facts), 'fact')} not written"
     kept: list[Fact] = []
     for fact in facts:
         words = _grounding_words(fact.content)
@@ -296,7 +297,7 @@ def ground(facts: list[Fact], user: str, assistant: str) -> tuple[list[Fact], st
         ):
             kept.append(fact)
     dropped = len(facts) - len(kept)
-    note = f"{dropped} fact(s) not supported by the turn were dropped" if dropped else ""
+    note = f"{count(dropped, 'fact')} not supported by the turn {'was' if dropped == 1 else 'were'} dropped" if dropped else ""
     return kept, note
 
 

@@ -28,6 +28,7 @@ from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.facts import Fact
 from suzent_desktop.core.markdown import links
 from suzent_desktop.core.tombstones import normalize
+from suzent_desktop.core.words import count
 
 if TYPE_CHECKING:
     from suzent_desktop.core.home import Home
@@ -271,7 +272,7 @@ def answer_problem(markdown: str, composed: str, offline_body: list[str], instru
     missing = [fact for fact in _bullet_texts(offline_body) if not _is_covered(fact, stems)]
     if missing:
         sample = "; ".join(repr(f[:60]) for f in missing[:3])
-        return (f"the model's summary drops {len(missing)} fact(s) the offline summary keeps "
+        return (f"the model's summary drops {count(len(missing), 'fact')} the offline summary keeps "
                 f"(for example {sample})")
     return ""
 

@@ -107,6 +107,7 @@ class MainWindow(QMainWindow):
         self.ask_before_closing = True  # False: a scripted close (smoke test) stops a dream without asking
 
         self.editors = EditorArea(layout.notebook_dir, read_only_dirs=(layout.archive_dir, layout.transcripts_dir))
+        self.editors.editor_mode = services.settings.editor_mode
         self.welcome = self._build_welcome()
         self.center = QStackedWidget()  # the welcome page while no page is open, else the editors
         self.center.addWidget(self.welcome)
@@ -350,6 +351,7 @@ class MainWindow(QMainWindow):
         self.editors.page_saved.connect(self._on_saved)
         self.editors.forget_requested.connect(self.forget_text)
         self.editors.missing_link.connect(self._on_missing_link)
+        self.editors.tag_activated.connect(self.search_tag)
         self.editors.outside_vault.connect(
             lambda target: self.statusBar().showMessage(f"Not opened: {target} is outside the vault", 6000)
         )

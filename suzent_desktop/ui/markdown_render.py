@@ -70,6 +70,8 @@ __all__ = [
 WIKILINK_SCHEME = "wikilink"
 EMBED_SCHEME = "embed"  # embed:<vault-relative path>[?w=..&h=..]: a vault file the preview may load
 CALLOUT_SCHEME = "callout"  # callout:<key>: toggles a foldable callout
+TAG_SCHEME = "tag"  # tag:<name>: a #tag in the page; a click runs ``tag:`` search
+_TAG_RE = re.compile(r"(?<![\w#/&\\])#(?P<tag>[\w/-]*[^\W\d_][\w/-]*)")  # as core.markdown reads tags
 MAX_EMBED_DEPTH = 3
 EMBED_CACHE_SIZE = 256
 IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".gif", ".bmp", ".svg", ".webp", ".tif", ".tiff", ".ico"})
@@ -296,6 +298,20 @@ def _wikilink_rule(state: StateInline, silent: bool) -> bool:
     return True
 
 
+def _tag_rule(state: StateInline, silent: bool) -> bool:
+    """Inline rule: ``#tag`` (as the tags pane counts them) becomes a link that searches for it."""
+    if state.src[state.pos] != "#":
+        return False
+    match = _TAG_RE.match(state.src, state.pos)
+    if match is None:
+        return False
+    if not silent:
+        token = state.push("tag", "a", 0)
+        token.content = match.group("tag")
+    state.pos = match.end()
+    return True
+
+
 def _markdown_embed_rule(state: StateInline, silent: bool) -> bool:
     """Inline rule: ``![alt](file)`` naming a vault file, read with the grammar (URLs are left to ``image``)."""
     src, pos = state.src, state.pos
@@ -403,6 +419,10 @@ class MarkdownRenderer:
         md.use(front_matter_plugin)
         md.use(tasklists_plugin)
         md.inline.ruler.before("link", "wikilink", _wikilink_rule)
+        md.inline.ruler.before("emphasis", "tag", _tag_rule)
+        md.add_render_rule("tag", lambda _r, tokens, idx, _o, _e: (
+            f'<a class="tag" href="{TAG_SCHEME}:{quote(tokens[idx].content, safe="/")}">'
+            f'#{html.escape(tokens[idx].content)}</a>'))
         md.inline.ruler.before("image", "markdown_embed", _markdown_embed_rule)
         md.core.ruler.after("block", "callouts", self._callout_rule)
         md.core.ruler.after("inline", "embed_paragraphs", _embed_paragraphs_rule)
@@ -634,7 +654,7 @@ _ATTRIBUTES = {
 }
 _STYLE_PROPERTIES = {"color", "background-color", "border-color", "text-align", "font-weight", "font-style",
                      "text-decoration", "vertical-align"}
-_SCHEMES = {"http", "https", "mailto", WIKILINK_SCHEME, EMBED_SCHEME, CALLOUT_SCHEME}
+_SCHEMES = {"http", "https", "mailto", WIKILINK_SCHEME, EMBED_SCHEME, CALLOUT_SCHEME, TAG_SCHEME}
 
 
 def _attribute_filter(tag: str, attribute: str, value: str) -> str | None:
@@ -685,6 +705,7 @@ h1, h2, h3, h4 {{ color: {head}; margin-top: 14px; margin-bottom: 6px; }}
 h1 {{ font-size: 20pt; }} h2 {{ font-size: 15pt; }} h3 {{ font-size: 13pt; }}
 a {{ color: {link}; text-decoration: none; }}
 a.missing {{ color: {missing}; }}
+a.tag {{ color: {link}; background-color: {code_bg}; }}
 code {{ background-color: {code_bg}; font-family: monospace; }}
 pre {{ background-color: {code_bg}; font-family: monospace; padding: 8px; }}
 blockquote {{ color: {muted}; margin-left: 12px; padding-left: 8px; }}

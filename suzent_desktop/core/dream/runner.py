@@ -58,6 +58,7 @@ from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.faults import crash_point
 from suzent_desktop.core.layout import ROOT_NAV_FILES
 from suzent_desktop.core.tombstones import normalize
+from suzent_desktop.core.words import count
 
 if TYPE_CHECKING:
     from suzent_desktop.core.archive import Archive
@@ -650,7 +651,7 @@ class DreamRunner:
             reasons.append("the near-duplicate check ran out of time (memory_consolidation_timeout_seconds): "
                            "facts it did not reach count as not consolidated")
         if left:
-            reasons.append(f"{len(left)} fact(s) not consolidated: no page holds them; they stay searchable "
+            reasons.append(f"{count(len(left), 'fact')} not consolidated: no page holds them; they stay searchable "
                            "from the daily logs and the next dream offers them again")
         crash_point("dream.before_ingest")
         if end is not None:

@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 
 from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.operations import ZONES
+from suzent_desktop.core.words import count
 from suzent_desktop.ui.forget_dialog import choose_units
 from suzent_desktop.ui.panes.common import Pane, display_path, highlight
 
@@ -262,8 +263,8 @@ class SearchPane(Pane):
         words = response.words if response.words is not None else query  # operators are not words to highlight
         for hit in response.hits:
             self._add_hit(words, hit)
-        count = f"{len(response.hits)} page(s)" if response.mode == "list" else f"{len(response.hits)} result(s)"
-        self.empty_label.setText(count if response.hits else "No results")
+        found = count(len(response.hits), "page" if response.mode == "list" else "result")
+        self.empty_label.setText(found if response.hits else "No results")
         if response.hits:
             self.results.setCurrentRow(0)
         self.forget_button.setEnabled(bool(response.hits))
@@ -423,8 +424,8 @@ class SearchPane(Pane):
 
     async def _forget(self, units: list[str]) -> None:
         changes = await self.services.manager.forget("", units=units)
-        pages = f", taken off {len(changes.pages)} page(s)" if changes.pages else ""
-        self.report(f"Forgot {len(units)} line(s) ({changes.rows_removed} index row(s) removed{pages})")
+        pages = f", taken off {count(len(changes.pages), 'page')}" if changes.pages else ""
+        self.report(f"Forgot {count(len(units), 'line')} ({count(changes.rows_removed, 'index row')} removed{pages})")
         if self.alive():
             self.forgotten.emit(changes.rows_removed)
         self.publish(changes)  # this pane wants tombstone changes: its query runs again

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout,
 
 from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.operations import FileTags, content_pages, is_content_page, tag_tree
+from suzent_desktop.core.words import count
 from suzent_desktop.ui.panes.common import Pane
 
 if TYPE_CHECKING:
@@ -115,7 +116,7 @@ class TagsPane(Pane):
             add(self.tree, node)
         self.tree.resizeColumnToContents(1)
         tagged = sum(1 for found in self._cache.snapshot().values() if found)
-        self.summary.setText(f"{self._tag_count(self.nodes)} tag(s) on {tagged} page(s)" if self.nodes
+        self.summary.setText(f"{count(self._tag_count(self.nodes), 'tag')} on {count(tagged, 'page')}" if self.nodes
                              else "No tags yet: add #tags or a frontmatter tags list to a page")
 
     @staticmethod

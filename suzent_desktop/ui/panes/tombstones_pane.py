@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.operations import Tombstone, forgotten_list, normalize
+from suzent_desktop.core.words import count
 from suzent_desktop.ui.panes.common import Pane
 
 if TYPE_CHECKING:
@@ -86,7 +87,7 @@ class TombstonesPane(Pane):
             item.setData(STONE_ROLE, stone.content)
         text = f"{len(seen)} forgotten memor{'y' if len(seen) == 1 else 'ies'}"
         if problems:
-            text += f" · {len(problems)} unreadable line(s) in {self.services.manager.layout.tombstones_file.name}"
+            text += f" · {count(len(problems), 'unreadable line')} in {self.services.manager.layout.tombstones_file.name}"
         self.header.setText(text)
         self.undo_button.setEnabled(self.list.currentItem() is not None)
 
@@ -112,8 +113,8 @@ class TombstonesPane(Pane):
 
     async def _undo(self, content: str) -> None:
         changes = await self.services.manager.undo_forget(content)
-        where = f"; lines put back in {len(changes.pages)} page(s)" if changes.pages else ""
-        self.report(f"Restored “{content[:60]}” ({changes.rows_added} row(s) back in search{where})")
+        where = f"; lines put back in {count(len(changes.pages), 'page')}" if changes.pages else ""
+        self.report(f"Restored “{content[:60]}” ({count(changes.rows_added, 'row')} back in search{where})")
         if self.alive():
             self.undone.emit(content)
         self.publish(changes)
