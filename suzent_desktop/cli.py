@@ -51,6 +51,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
+from suzent_desktop.cli_progress import terminal_progress
 from suzent_desktop.core.documents import SOURCES, captured_turn, fact_dict, hit_dict
 from suzent_desktop.core.documents import is_handled_error as _core_handles
 from suzent_desktop.core.words import count, outcome_words
@@ -298,10 +299,16 @@ async def _catch_up(manager: Any, out: Output) -> None:
     stale = manager.stale_paths()
     if not stale:
         return
-    if len(stale) >= NOISY_CATCH_UP:
-        out.warn(f"indexing {count(len(stale), 'changed file')} first…")
-    # Just these files: the walk above found them, a full pass would walk the vault again.
-    await manager.sync_paths(stale)  # files that cannot be indexed are reported by reindex, status and doctor
+    progress = terminal_progress(f"Indexing {count(len(stale), 'changed file')} first", out.err,
+                                 as_json=out.as_json) if len(stale) >= NOISY_CATCH_UP else None
+    if progress is None:
+        # Just these files: the walk above found them, a full pass would walk the vault again.
+        await manager.sync_paths(stale)  # files that cannot be indexed are reported by reindex, status and doctor
+        return
+    try:  # many files (a first index): a pass that reports its progress, drawn as a bar
+        await manager.reindex(progress=progress)
+    finally:
+        progress.close()
 
 
 # -- commands --------------------------------------------------------------------------
@@ -582,8 +589,12 @@ def _undo_forget(manager: Any, args: argparse.Namespace, out: Output) -> int:
 
 def cmd_reindex(args: argparse.Namespace, out: Output) -> int:
     manager = _open(args)
-    progress = None if args.json else _progress_printer(out)
-    changes = _run(manager.reindex(full=args.full, progress=progress))
+    progress = terminal_progress("Rebuilding the index" if args.full else "Indexing", out.err, as_json=out.as_json)
+    try:
+        changes = _run(manager.reindex(full=args.full, progress=progress))
+    finally:
+        if progress is not None:
+            progress.close()
     stats = _run(manager.index_stats())
     out.doc(
         {
@@ -600,18 +611,6 @@ def cmd_reindex(args: argparse.Namespace, out: Output) -> int:
     )
     _report_errors(out, changes.errors)
     return 0  # files that could not be indexed are warnings here; `doctor` exits 1 for them
-
-
-def _progress_printer(out: Output) -> Callable[[int, int, str], None] | None:
-    if not out.err.isatty():
-        return None
-
-    def show(done: int, total: int, label: str) -> None:
-        print(f"\r{done}/{total} {label[:60]:<60}", end="", file=out.err, flush=True)
-        if done >= total:
-            print(file=out.err)
-
-    return show
 
 
 def cmd_status(args: argparse.Namespace, out: Output) -> int:

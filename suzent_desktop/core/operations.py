@@ -36,6 +36,7 @@ from suzent_desktop.core.mentions import (
     unlinked_mentions,
 )
 from suzent_desktop.core.notebook import ROOT_NAV_FILES, ZONES
+from suzent_desktop.core.properties import properties, property_kind, set_property
 from suzent_desktop.core.tags import FileTags, tag_tree
 from suzent_desktop.core.terms import match_spans
 from suzent_desktop.core.tombstones import Tombstone, TombstoneProblem, normalize
@@ -53,7 +54,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DayLog", "FactLine", "FileChanges", "FileTags", "ParsedLog", "ROOT_NAV_FILES", "RecentVaults", "Tombstone",
     "TrashRecord",
-    "VaultOpError", "ZONES", "agent_activity", "canvas_markdown", "check_name", "content_pages", "open_folder",
+    "VaultOpError", "ZONES", "agent_activity", "canvas_markdown", "check_name", "content_pages", "open_folder", "properties", "property_kind", "set_property",
     "create_folder", "create_page", "dream_never_ran", "dream_runner", "forgotten_list", "is_canvas",
     "is_content_page", "is_demo_home", "is_forgotten", "is_link_source", "link_sources", "load_embedder",
     "log_dates", "log_path", "markdown_files", "match_spans", "move", "normalize", "read_day", "read_memory_md",

@@ -192,6 +192,7 @@ class PageEditor(QWidget):
         layout.addWidget(self.views.header)
         layout.addWidget(self.conflict_bar)
         layout.addWidget(self.find_bar)
+        layout.addWidget(self.views.properties)
         layout.addWidget(self.views.stack, 1)
 
         self._render_timer = QTimer(self)

@@ -287,6 +287,7 @@ class LiveEditor(QPlainTextEdit):
         self.notes = NoteEmbeds(lambda p, s: self.render_note(p, s), self._embed_ready.emit)
         self._embed_ready.connect(self._refresh_embeds)
         self._image_pending: set[tuple] = set()
+        self._ops: dict[tuple, list[tuple]] = {}  # overlay drawing per (line text, width, edited)
         self.highlighter: LivePreviewHighlighter | None = None
         self.cursorPositionChanged.connect(self._track_active)
         self.selectionChanged.connect(self._track_active)
@@ -297,6 +298,7 @@ class LiveEditor(QPlainTextEdit):
 
     def set_live(self, live: bool) -> None:
         self.live = live
+        self._ops.clear()
         if self.highlighter is not None:
             self._track_active()
             self.highlighter.set_live(live)
@@ -347,15 +349,16 @@ class LiveEditor(QPlainTextEdit):
 
     # -- drawing ---------------------------------------------------------------------------------------------
     def _visible_blocks(self, event: QPaintEvent) -> list[tuple[QTextBlock, QRectF]]:
+        """The blocks the repainted area crosses (typing repaints the edited line, not the page)."""
         found = []
         block = self.firstVisibleBlock()
         offset = self.contentOffset()
-        bottom = event.rect().bottom()
+        top, bottom = event.rect().top(), event.rect().bottom()
         while block.isValid():
             rect = self.blockBoundingGeometry(block).translated(offset)
             if rect.top() > bottom:
                 break
-            if block.isVisible():
+            if block.isVisible() and rect.bottom() >= top:
                 found.append((block, rect))
             block = block.next()
         return found
@@ -369,25 +372,81 @@ class LiveEditor(QPlainTextEdit):
         c = _colours(dark)
         painter = QPainter(self.viewport())
         width = self.viewport().width()
+        previous_state = blocks[0][0].previous().userState() if blocks else -1
         for block, rect in blocks:  # bands behind the text: callouts and code blocks
             state = block.userState()
             if state >= CALLOUT_SHIFT:
                 accent, band = _family_colours(state // CALLOUT_SHIFT, dark)
                 painter.fillRect(QRectF(rect.left(), rect.top(), width - rect.left() - 8, rect.height()), band)
                 painter.fillRect(QRectF(rect.left(), rect.top(), 3, rect.height()), accent)
-            elif prose_state(state) >= 16 or prose_state(block.previous().userState()) >= 16:
+            elif prose_state(state) >= 16 or prose_state(previous_state) >= 16:
                 painter.fillRect(QRectF(rect.left(), rect.top(), width - rect.left() - 8, rect.height()),
                                  QColor(c["code_bg"]))
+            previous_state = state
         painter.end()
         super().paintEvent(event)
         painter = QPainter(self.viewport())
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        active = self.highlighter.active
         for block, rect in blocks:
-            if prose_state(block.userState()) != NORMAL or block.blockNumber() in self.highlighter.active:
+            if prose_state(block.userState()) != NORMAL:
                 continue
-            decor = decor_of(block.text())
-            self._paint_line(painter, block, rect, decor, c)
+            number = block.blockNumber()
+            ops = self._overlay(block, rect, number in active)
+            if ops:
+                self._draw(painter, ops, rect, c)
         painter.end()
+
+    def _overlay(self, block: QTextBlock, rect: QRectF, active: bool) -> list[tuple]:
+        """What to draw over a line, relative to its top, cached by its text and the width: a
+        keystroke repaints the whole viewport, and most lines are as they were."""
+        text = block.text()
+        key = (text, int(rect.width()), active)
+        ops = self._ops.get(key)
+        if ops is not None:
+            return ops
+        ops = []
+        decor = decor_of(text)
+        if not active:
+            origin = QRectF(rect.left(), 0.0, rect.width(), rect.height())
+            if decor.task is not None:
+                ops.append(("box", self._checkbox_rect(block, origin, decor), decor.task[1]))
+            if decor.bullet is not None:
+                spot = self._column_rect(block, origin, decor.bullet, decor.bullet + 1)
+                ops.append(("dot", spot.center(), max(2.0, spot.height() * 0.12)))
+            if decor.rule:
+                ops.append(("rule",))
+            if decor.embed is not None:
+                ops.append(("embed", decor))
+        if len(self._ops) > 4096:
+            self._ops.clear()
+        self._ops[key] = ops
+        return ops
+
+    def _draw(self, painter: QPainter, ops: list[tuple], rect: QRectF, c: dict[str, str]) -> None:
+        top = rect.top()
+        for op in ops:
+            if op[0] == "box":
+                box, checked = op[1].translated(0, top), op[2]
+                painter.setPen(QPen(QColor(c["box"]), 1.4))
+                painter.setBrush(QColor(c["link"]) if checked else Qt.BrushStyle.NoBrush)
+                painter.drawRoundedRect(box, 3, 3)
+                if checked:
+                    painter.setPen(QPen(QColor("#ffffff"), 1.8))
+                    painter.drawPolyline([
+                        QPointF(box.left() + box.width() * 0.22, box.center().y()),
+                        QPointF(box.left() + box.width() * 0.42, box.bottom() - box.height() * 0.25),
+                        QPointF(box.right() - box.width() * 0.2, box.top() + box.height() * 0.25)])
+            elif op[0] == "dot":
+                painter.setPen(Qt.PenStyle.NoPen)
+                painter.setBrush(QColor(c["muted"]))
+                painter.drawEllipse(op[1] + QPointF(0, top), op[2], op[2])
+            elif op[0] == "rule":
+                painter.setPen(QPen(QColor(c["rule"]), 1))
+                y = rect.center().y()
+                painter.drawLine(QPointF(rect.left(), y), QPointF(self.viewport().width() - 12, y))
+            elif op[0] == "embed":
+                self._paint_embed(painter, rect, op[1], c)
 
     def _column_rect(self, block: QTextBlock, rect: QRectF, start: int, end: int) -> QRectF:
         layout = block.layout()
@@ -397,31 +456,6 @@ class LiveEditor(QPlainTextEdit):
         x1, x2 = line.cursorToX(start)[0], line.cursorToX(end)[0]
         top = rect.top() + line.y()
         return QRectF(rect.left() + x1, top, max(1.0, x2 - x1), line.height())
-
-    def _paint_line(self, painter: QPainter, block: QTextBlock, rect: QRectF, decor: LineDecor,
-                    c: dict[str, str]) -> None:
-        if decor.task is not None:
-            box = self._checkbox_rect(block, rect, decor)
-            painter.setPen(QPen(QColor(c["box"]), 1.4))
-            painter.setBrush(QColor(c["link"]) if decor.task[1] else Qt.BrushStyle.NoBrush)
-            painter.drawRoundedRect(box, 3, 3)
-            if decor.task[1]:
-                painter.setPen(QPen(QColor("#ffffff"), 1.8))
-                painter.drawPolyline([QPointF(box.left() + box.width() * 0.22, box.center().y()),
-                                      QPointF(box.left() + box.width() * 0.42, box.bottom() - box.height() * 0.25),
-                                      QPointF(box.right() - box.width() * 0.2, box.top() + box.height() * 0.25)])
-        if decor.bullet is not None:
-            spot = self._column_rect(block, rect, decor.bullet, decor.bullet + 1)
-            radius = max(2.0, spot.height() * 0.12)
-            painter.setPen(Qt.PenStyle.NoPen)
-            painter.setBrush(QColor(c["muted"]))
-            painter.drawEllipse(QPointF(spot.center().x(), spot.center().y()), radius, radius)
-        if decor.rule:
-            painter.setPen(QPen(QColor(c["rule"]), 1))
-            y = rect.center().y()
-            painter.drawLine(QPointF(rect.left(), y), QPointF(self.viewport().width() - 12, y))
-        if decor.embed is not None:
-            self._paint_embed(painter, rect, decor, c)
 
     def _checkbox_rect(self, block: QTextBlock, rect: QRectF, decor: LineDecor) -> QRectF:
         assert decor.task is not None

@@ -7,12 +7,13 @@ view a page opens in is the ``editor_mode`` setting.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QFont, QFontDatabase, QKeySequence, QShortcut
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QMenu, QStackedWidget, QToolButton, QWidget
 
 from suzent_desktop.ui.live_preview import LiveEditor
 from suzent_desktop.ui.preview import PreviewBrowser
+from suzent_desktop.ui.properties_view import PropertiesView, fold_frontmatter
 
 LIVE, SOURCE, READING = "live", "source", "reading"
 VIEW_NAMES = {LIVE: "Live Preview", SOURCE: "Source mode", READING: "Reading view"}
@@ -47,6 +48,12 @@ class PageViews(QObject):
         self.stack.addWidget(preview)
         self.editing = mode if mode in (LIVE, SOURCE) else LIVE
         self.view = ""
+        self.properties = PropertiesView(editor, parent)
+        self._properties_timer = QTimer(self)
+        self._properties_timer.setSingleShot(True)
+        self._properties_timer.setInterval(300)
+        self._properties_timer.timeout.connect(self.sync_properties)
+        editor.textChanged.connect(self._properties_timer.start)
         self.header = QWidget(parent)
         row = QHBoxLayout(self.header)
         row.setContentsMargins(6, 0, 6, 0)
@@ -97,9 +104,20 @@ class PageViews(QObject):
         other = VIEW_NAMES[self.editing] if view == READING else VIEW_NAMES[READING]
         self.button.setText(VIEW_NAMES[view])
         self.button.setToolTip(f"{VIEW_NAMES[view]}: click for {other} ({TOGGLE_READING_KEY})")
+        self.sync_properties()
         if had_focus:
             self.stack.currentWidget().setFocus()
         self.view_changed.emit(view)
+
+    def sync_properties(self) -> None:
+        """Live Preview shows the frontmatter as the properties view and folds its YAML lines away;
+        Source mode shows the YAML; Reading view renders it as a table."""
+        live = self.view == LIVE
+        if live:
+            self.properties.refresh()
+        else:
+            self.properties.hide()
+        fold_frontmatter(self.editor, live and bool(self.properties.fields))
 
     def toggle_reading(self) -> None:
         """Ctrl+E: Reading view, or back to the editing view last used."""

@@ -66,3 +66,52 @@ def test_tags_in_reading_view_are_links_that_run_tag_search(qtbot, window) -> No
     editor.follow_link("tag:garden")
     assert window.docks["search"].isVisible()
     assert window.search_pane.query_edit.text() == "tag:garden"
+
+
+def test_a_hover_popup_stays_on_screen_and_clear_of_the_mouse(qapp) -> None:
+    from PySide6.QtCore import QPoint, QRect, QSize
+
+    from suzent_desktop.ui.hover_preview import place_popup
+
+    screen, size = QRect(0, 0, 1280, 800), QSize(420, 300)
+    assert place_popup(size, QPoint(100, 100), screen) == QPoint(112, 118)  # below and right of the mouse
+    low = place_popup(size, QPoint(100, 700), screen)
+    assert low.y() + size.height() < 700  # flipped above: nothing hangs off the bottom, the mouse is not on it
+    right = place_popup(size, QPoint(1200, 100), screen)
+    assert right.x() + size.width() <= 1280 and right.x() + size.width() < 1200
+    for at in (QPoint(0, 0), QPoint(1279, 799), QPoint(640, 790)):
+        spot = place_popup(size, at, screen)
+        assert QRect(spot, size).intersected(screen) == QRect(spot, size)
+
+
+def test_forgotten_text_is_listed_as_it_was_written(qtbot, window) -> None:
+    from ui_support import run
+
+    window.services.manager.tombstones.add("User likes Green Tea from Kyoto")
+    run(qtbot, window.tombstones.load())
+    texts = [window.tombstones.list.item(row).text() for row in range(window.tombstones.list.count())]
+    assert any(text.startswith("User likes Green Tea from Kyoto") for text in texts)
+
+
+def test_panes_show_words_not_markup_and_say_what_an_empty_list_would_hold(qtbot, window) -> None:
+    from ui_support import run
+
+    root = window.services.layout.notebook_dir
+    (root / "0_Inbox" / "Target.md").write_text("# Target\n", encoding="utf-8")
+    (root / "0_Inbox" / "Source.md").write_text(
+        "Read **the** [[Target|target page]] first. %%a private note%%\n", encoding="utf-8")
+    (root / "0_Inbox" / "Alone.md").write_text("# Alone\n", encoding="utf-8")
+    pane = window.backlinks
+    window.show_dock("backlinks")
+    pane.set_page(root / "0_Inbox" / "Target.md")
+    run(qtbot, pane.load())
+    shown = pane.backlinks_list.item(0).text()
+    assert "target page" in shown and "[[" not in shown and "**" not in shown and "%%" not in shown
+    assert not pane.hints["backlinks"].isVisible()
+    pane.set_page(root / "0_Inbox" / "Alone.md")
+    run(qtbot, pane.load())
+    assert pane.backlinks_list.count() == 0
+    qtbot.waitUntil(pane.hints["backlinks"].isVisible, timeout=5000)
+    assert "links here" in pane.hints["backlinks"].text()
+    window.show_dock("search")
+    assert window.search_pane.hint.isVisible() and "tag:" in window.search_pane.hint.text()

@@ -167,3 +167,30 @@ def test_ctrl_e_toggles_reading_view_and_source_mode_shows_all_markup(qtbot, edi
     qtbot.keyClick(editor.source, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
     qtbot.keyClick(editor.preview, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
     assert editor.views.view == "source"  # back to the editing view last used
+
+
+PROPS_PAGE = "---\ntitle: Beans\ntags:\n  - garden\nrating: 4\ndone: false\nplanted: 2026-04-01\n---\n# Beans\n\nBody.\n"
+
+
+def test_frontmatter_shows_as_typed_properties_that_write_back(qtbot, editor, vault) -> None:
+    from PySide6.QtWidgets import QCheckBox, QDateEdit, QLineEdit
+
+    editor.set_text(PROPS_PAGE)
+    view = editor.views.properties
+    qtbot.waitUntil(lambda: view.isVisible() and "done" in view.fields, timeout=WAIT_MS)
+    assert view.kinds == {"title": "text", "tags": "list", "rating": "number", "done": "checkbox",
+                          "planted": "date"}
+    assert isinstance(view.fields["done"], QCheckBox) and isinstance(view.fields["planted"], QDateEdit)
+    assert not _block(editor, 1).isVisible() and _block(editor, 8).isVisible()  # the YAML is folded away
+    view.fields["done"].setChecked(True)
+    assert editor.text() == PROPS_PAGE.replace("done: false", "done: true")
+    tags = view.fields["tags"]
+    assert isinstance(tags, QLineEdit) and tags.text() == "garden"
+    tags.setText("garden, summer")
+    tags.editingFinished.emit()
+    assert editor.text() == PROPS_PAGE.replace("done: false", "done: true").replace(
+        "  - garden\n", "  - garden\n  - summer\n")
+    editor.source.undo()
+    assert "summer" not in editor.text()
+    editor.views.set_view("source")
+    assert not view.isVisible() and _block(editor, 1).isVisible()

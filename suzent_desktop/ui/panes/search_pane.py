@@ -33,10 +33,11 @@ from PySide6.QtWidgets import (
 )
 
 from suzent_desktop.core.events import ChangeSet
+from suzent_desktop.core.markdown import plain_text
 from suzent_desktop.core.operations import ZONES
 from suzent_desktop.core.words import count
 from suzent_desktop.ui.forget_dialog import choose_units
-from suzent_desktop.ui.panes.common import Pane, display_path, highlight
+from suzent_desktop.ui.panes.common import EmptyHint, Pane, display_path, highlight
 
 if TYPE_CHECKING:
     from suzent_desktop.ui.services import AppServices
@@ -148,6 +149,8 @@ class SearchPane(Pane):
         self.results.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.results.customContextMenuRequested.connect(self._context_menu)
         self.results.currentRowChanged.connect(self._selection_changed)
+        self.hint = EmptyHint(self.results, "Type to search daily logs, pages and conversations. "
+                              "Try words, \"a phrase\", tag:name or path:folder; -word leaves a word out.")
         self.empty_label = QLabel(self)
         self.empty_label.setStyleSheet("color:gray")
 
@@ -298,7 +301,7 @@ class SearchPane(Pane):
         header = " · ".join(m for m in meta if m)
         parts = [
             f'<div style="color:{muted};font-size:small">{html.escape(header)}</div>',
-            f"<div>{highlight(hit.text, query)}</div>",
+            f"<div>{highlight(plain_text(hit.text) or hit.text, query)}</div>",
         ]
         if hit.superseded:
             note = f"superseded on {hit.until}" if hit.until else "superseded"

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout,
 from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.operations import FileTags, content_pages, is_content_page, tag_tree
 from suzent_desktop.core.words import count
-from suzent_desktop.ui.panes.common import Pane
+from suzent_desktop.ui.panes.common import EmptyHint, Pane
 
 if TYPE_CHECKING:
     from suzent_desktop.ui.services import AppServices
@@ -53,6 +53,7 @@ class TagsPane(Pane):
         self.tree.setUniformRowHeights(True)
         self.tree.itemClicked.connect(self._clicked)
         self.tree.itemActivated.connect(self._clicked)  # Enter on the keyboard
+        self.hint = EmptyHint(self.tree, "No tags yet. Write #tag in a page, or list tags: in its properties.")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.summary)

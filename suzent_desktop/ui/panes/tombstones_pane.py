@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.operations import Tombstone, forgotten_list, normalize
 from suzent_desktop.core.words import count
-from suzent_desktop.ui.panes.common import Pane
+from suzent_desktop.ui.panes.common import EmptyHint, Pane
 
 if TYPE_CHECKING:
     from suzent_desktop.ui.services import AppServices
@@ -49,6 +49,8 @@ class TombstonesPane(Pane):
         self.header.setWordWrap(True)
         self.list = QListWidget(self)
         self.list.setWordWrap(True)
+        self.hint = EmptyHint(self.list, "Nothing forgotten. Forget a search hit (its context menu) to keep it "
+                              "out of search; it is listed here, with undo.")
         self.list.currentItemChanged.connect(
             lambda *_: self.undo_button.setEnabled(self.list.currentItem() is not None)
         )
@@ -83,7 +85,8 @@ class TombstonesPane(Pane):
             source = stone.record.get("source", "")
             reason = stone.record.get("reason", "")
             meta = " · ".join(x for x in (when, source, reason) if x)
-            item = QListWidgetItem(f"{stone.content}\n    {meta}" if meta else stone.content, self.list)
+            shown = str(stone.record.get("text") or stone.content)  # as written; older records keep only the folded text
+            item = QListWidgetItem(f"{shown}\n    {meta}" if meta else shown, self.list)
             item.setData(STONE_ROLE, stone.content)
         text = f"{len(seen)} forgotten memor{'y' if len(seen) == 1 else 'ies'}"
         if problems:
