@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from suzent_desktop.core.properties import property_kind, properties, set_property
+from suzent_desktop.core.properties import properties, property_kind, set_property
 
 PAGE = (
     "---\n"
