@@ -319,6 +319,7 @@ class PageEditor(QWidget):
         finally:
             self._loading = False
         self.source.css = preview_css(theme.is_dark())
+        self.source.refresh_embeds()  # note embeds drawn in place take the theme's colours
         self.render_now()
 
     def render_now(self) -> None:

@@ -33,10 +33,10 @@ def connect_live_editor(page: Any, source: LiveEditor, highlighter: LivePreviewH
             return None
         return vault.resolve(link, page.path) if link.target else None
 
-    def render_note(path: Path, subpath: str | None) -> str:
+    def render_note(path: Path, subpath: str | None, dark: bool) -> str:
         markdown = preview_markdown(HoverTarget(path, subpath, "live"), vault)
-        embeds.dark = theme.is_dark()
-        embeds.css = preview_css(embeds.dark)
+        embeds.dark = dark
+        embeds.css = preview_css(dark)
         return embeds.render(markdown, path)
 
     def vault_rel(link: Link) -> str:

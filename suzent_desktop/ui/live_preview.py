@@ -53,6 +53,11 @@ _WORKER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-preview")
 Resolver = Callable[[Link], Path | None]
 
 
+def document_blocks(document: QTextDocument, numbers: list[int]) -> list[QTextBlock]:
+    found = [document.findBlockByNumber(number) for number in numbers]
+    return [block for block in found if block.isValid()]
+
+
 @lru_cache(maxsize=8192)
 def decor_of(text: str) -> LineDecor:
     """The line's decoration, cached by its text: repaints and re-highlights ask again and again."""
@@ -77,20 +82,20 @@ def _family_colours(code: int, dark: bool) -> tuple[QColor, QColor]:
 class NoteEmbeds:
     """Embedded notes rendered to HTML on a worker, then laid out here at the editor's width."""
 
-    def __init__(self, render: Callable[[Path, str | None], str], ready: Callable[[], None]) -> None:
+    def __init__(self, render: Callable[[Path, str | None, bool], str], ready: Callable[[], None]) -> None:
         self._render = render
         self._ready = ready
-        self._html: OrderedDict[tuple[str, str | None, int], str] = OrderedDict()
-        self._pending: set[tuple[str, str | None, int]] = set()
-        self._docs: dict[tuple[str, str | None, int, int], QTextDocument] = {}
+        self._html: OrderedDict[tuple, str] = OrderedDict()
+        self._pending: set[tuple] = set()
+        self._docs: dict[tuple, QTextDocument] = {}
 
     @staticmethod
-    def _key(path: Path, subpath: str | None) -> tuple[str, str | None, int]:
+    def _key(path: Path, subpath: str | None) -> tuple[str, str | None, int, bool]:
         try:
             stamp = path.stat().st_mtime_ns
         except OSError:
             stamp = 0
-        return (str(path), subpath, stamp)
+        return (str(path), subpath, stamp, theme.is_dark())  # rendered with the theme's colours
 
     def document(self, path: Path, subpath: str | None, width: int, css: str) -> QTextDocument | None:
         """The laid-out embed, or None while it is being read (a worker is asked once)."""
@@ -114,9 +119,9 @@ class NoteEmbeds:
             self._docs[doc_key] = doc
         return doc
 
-    def _work(self, key: tuple[str, str | None, int], path: Path, subpath: str | None) -> None:
+    def _work(self, key: tuple, path: Path, subpath: str | None) -> None:
         try:
-            html = self._render(path, subpath)
+            html = self._render(path, subpath, key[3])
         except Exception as exc:  # noqa: BLE001 - an unreadable page shows why, in its frame
             html = f"<p><i>{type(exc).__name__}: {exc}</i></p>"
         self._html[key] = html
@@ -144,7 +149,12 @@ class LivePreviewHighlighter(MarkdownHighlighter):
     def set_live(self, live: bool) -> None:
         self.live = live
         self._formats = {}
-        self.rehighlight()
+        document = self.document()
+        blocked = document.blockSignals(True)  # a new look is no edit of the text
+        try:
+            self.rehighlight()
+        finally:
+            document.blockSignals(blocked)
 
     def set_active(self, blocks: set[int]) -> None:
         """Show the markup of these blocks (and hide it again on the ones left)."""
@@ -152,11 +162,18 @@ class LivePreviewHighlighter(MarkdownHighlighter):
             return
         changed = self.active ^ blocks
         self.active = blocks
+        self.restyle(document_blocks(self.document(), sorted(changed)))
+
+    def restyle(self, blocks: list[QTextBlock]) -> None:
+        """Highlight these blocks again without the document saying its text changed (re-styling
+        is no edit: the page must not turn unsaved because the cursor moved)."""
         document = self.document()
-        for number in sorted(changed):
-            block = document.findBlockByNumber(number)
-            if block.isValid():
+        blocked = document.blockSignals(True)
+        try:
+            for block in blocks:
                 self.rehighlightBlock(block)
+        finally:
+            document.blockSignals(blocked)
 
     # -- formats ---------------------------------------------------------------------------------
     def _format(self, styles: frozenset[str], heading: int, hidden: bool, active: bool) -> QTextCharFormat:
@@ -282,10 +299,10 @@ class LiveEditor(QPlainTextEdit):
         super().__init__(parent)
         self.live = False
         self.resolve: Resolver = lambda _link: None
-        self.render_note: Callable[[Path, str | None], str] = lambda _path, _sub: ""
+        self.render_note: Callable[[Path, str | None, bool], str] = lambda _path, _sub, _dark: ""
         self.css = ""
-        self.notes = NoteEmbeds(lambda p, s: self.render_note(p, s), self._embed_ready.emit)
-        self._embed_ready.connect(self._refresh_embeds)
+        self.notes = NoteEmbeds(lambda p, s, d: self.render_note(p, s, d), self._embed_ready.emit)
+        self._embed_ready.connect(self.refresh_embeds)
         self._image_pending: set[tuple] = set()
         self._ops: dict[tuple, list[tuple]] = {}  # overlay drawing per (line text, width, edited)
         self.highlighter: LivePreviewHighlighter | None = None
@@ -336,15 +353,17 @@ class LiveEditor(QPlainTextEdit):
         height = doc.size().height() if doc is not None else 2 * QFontMetricsF(self.font()).height()
         return int(min(height, NOTE_EMBED_MAX)) + 2 * EMBED_PAD + 4
 
-    def _refresh_embeds(self) -> None:
+    def refresh_embeds(self) -> None:
         """An embed's page was read: lay out the lines that embed something again."""
         if self.highlighter is None:
             return
+        embeds = []
         block = self.document().firstBlock()
         while block.isValid():
             if "![" in block.text() and decor_of(block.text()).embed is not None:
-                self.highlighter.rehighlightBlock(block)
+                embeds.append(block)
             block = block.next()
+        self.highlighter.restyle(embeds)
         self.viewport().update()
 
     # -- drawing ---------------------------------------------------------------------------------------------

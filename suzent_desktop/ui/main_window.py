@@ -34,6 +34,7 @@ from suzent_desktop.ui import theme
 from suzent_desktop.ui.command_palette import CommandPalette
 from suzent_desktop.ui.editor import EditorArea
 from suzent_desktop.ui.open_vault import fill_recent_menu, window_title
+from suzent_desktop.ui.window_finish import unclip_dock_tabs
 from suzent_desktop.ui.panes.backlinks import BacklinksPane
 from suzent_desktop.ui.panes.daily_logs import DailyLogsPane
 from suzent_desktop.ui.panes.dream_panel import DreamPanel
@@ -119,6 +120,8 @@ class MainWindow(QMainWindow):
         self.docks: dict[str, QDockWidget] = {}
         self.panes: dict[str, QWidget] = {}
         self._build_docks()
+        self.tabifiedDockWidgetActivated.connect(lambda _dock: unclip_dock_tabs(self))
+        QTimer.singleShot(0, lambda: unclip_dock_tabs(self))
         self._build_status_bar()
         self.actions_by_name: dict[str, QAction] = {}
         self._build_actions()

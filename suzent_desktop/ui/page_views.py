@@ -18,6 +18,7 @@ from suzent_desktop.ui.properties_view import PropertiesView, fold_frontmatter
 LIVE, SOURCE, READING = "live", "source", "reading"
 VIEW_NAMES = {LIVE: "Live Preview", SOURCE: "Source mode", READING: "Reading view"}
 TOGGLE_READING_KEY = "Ctrl+E"
+LIVE_MARGIN, SOURCE_MARGIN = 18, 4  # Live Preview reads like a page; Source mode keeps every column
 
 
 def live_font() -> QFont:
@@ -97,8 +98,14 @@ class PageViews(QObject):
             self.editing = view
             live = view == LIVE
             if self.editor.live != live or self.editor.font() != (live_font() if live else source_font()):
-                self.editor.setFont(live_font() if live else source_font())
-                self.editor.set_live(live)
+                document = self.editor.document()
+                blocked = document.blockSignals(True)  # a new look is no edit: the page stays saved
+                try:
+                    self.editor.setFont(live_font() if live else source_font())
+                    document.setDocumentMargin(LIVE_MARGIN if live else SOURCE_MARGIN)
+                    self.editor.set_live(live)
+                finally:
+                    document.blockSignals(blocked)
             self.stack.setCurrentWidget(self.editor)
         self.actions[view].setChecked(True)
         other = VIEW_NAMES[self.editing] if view == READING else VIEW_NAMES[READING]

@@ -157,7 +157,13 @@ def fold_frontmatter(editor: QPlainTextEdit, fold: bool) -> None:
         block = block.next()
         number += 1
     if changed:
-        document.markContentsDirty(0, document.characterCount())
+        # Lay the lines out again without telling listeners the text changed: it did not (the page
+        # must not turn unsaved because its YAML was folded).
+        blocked = document.blockSignals(True)
+        try:
+            document.markContentsDirty(0, document.characterCount())
+        finally:
+            document.blockSignals(blocked)
         editor.viewport().update()
     if fold and lines and editor.textCursor().blockNumber() < lines:
         first = document.findBlockByNumber(lines)

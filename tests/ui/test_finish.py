@@ -115,3 +115,24 @@ def test_panes_show_words_not_markup_and_say_what_an_empty_list_would_hold(qtbot
     assert "links here" in pane.hints["backlinks"].text()
     window.show_dock("search")
     assert window.search_pane.hint.isVisible() and "tag:" in window.search_pane.hint.text()
+
+
+def test_dock_tabs_show_their_whole_names(qtbot, window) -> None:
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QTabBar
+
+    window.show_dock("backlinks")
+    window.resizeDocks([window.docks["backlinks"]], [220], Qt.Orientation.Horizontal)
+    bars = [bar for bar in window.findChildren(QTabBar) if bar.parent() is window]
+    qtbot.waitUntil(lambda: bool(bars) and all(b.elideMode() == Qt.TextElideMode.ElideNone
+                                               for b in window.findChildren(QTabBar) if b.parent() is window),
+                    timeout=5000)
+
+
+def test_the_dream_panel_shows_no_html_entities(qtbot, window) -> None:
+    from ui_support import run
+
+    panel = window.dream_panel
+    run(qtbot, panel.load())
+    for label in (panel.reason_label, panel.next_label, panel.pending_label, panel.facts_label):
+        assert "&#" not in label.text() and "&amp;" not in label.text()

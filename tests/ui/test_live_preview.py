@@ -194,3 +194,14 @@ def test_frontmatter_shows_as_typed_properties_that_write_back(qtbot, editor, va
     assert "summer" not in editor.text()
     editor.views.set_view("source")
     assert not view.isVisible() and _block(editor, 1).isVisible()
+
+
+def test_moving_the_cursor_or_switching_views_leaves_the_page_saved(qtbot, editor) -> None:
+    editor.set_text(PROPS_PAGE)
+    assert editor.save() and not editor.dirty
+    qtbot.waitUntil(lambda: "done" in editor.views.properties.fields, timeout=WAIT_MS)
+    for number in (8, 10, 9):
+        _put_cursor(editor, number)
+    for view in ("source", "reading", "live"):
+        editor.views.set_view(view)
+    assert not editor.dirty

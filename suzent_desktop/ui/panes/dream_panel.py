@@ -261,7 +261,8 @@ class DreamPanel(Pane):
         batch_text = f" · next batch: {batch[0]} … {batch[-1]} ({count(len(batch), 'day')})" if batch else ""
         self.facts_label.setText(f"{gate.pending_facts}{batch_text}")
         self.reason_label.setText(html.escape(
-            "nothing: it runs at the schedule's next check" if gate.due or gate.reason == "due" else gate.reason or ""))
+            "nothing: it runs at the next check of the schedule" if gate.due or gate.reason == "due"
+            else gate.reason or "", quote=False))
         self.lint_label.setText("due" if gate.lint_due else "not due")
         self._show_not_consolidated(list(gate.not_consolidated))
         self._update_next_run()
