@@ -34,7 +34,6 @@ from suzent_desktop.ui import theme
 from suzent_desktop.ui.command_palette import CommandPalette
 from suzent_desktop.ui.editor import EditorArea
 from suzent_desktop.ui.open_vault import fill_recent_menu, window_title
-from suzent_desktop.ui.window_finish import unclip_dock_tabs
 from suzent_desktop.ui.panes.backlinks import BacklinksPane
 from suzent_desktop.ui.panes.daily_logs import DailyLogsPane
 from suzent_desktop.ui.panes.dream_panel import DreamPanel
@@ -50,6 +49,7 @@ from suzent_desktop.ui.settings_dialog import SettingsDialog
 from suzent_desktop.ui.vault_tree import VaultTree
 from suzent_desktop.ui.watcher import VaultWatcher
 from suzent_desktop.ui.welcome import WelcomePage
+from suzent_desktop.ui.window_finish import unclip_dock_tabs
 
 log = logging.getLogger(__name__)
 
