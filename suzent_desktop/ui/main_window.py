@@ -663,7 +663,7 @@ class MainWindow(QMainWindow):
     def _on_status_message(self, message: str) -> None:
         self.statusBar().showMessage(message, 8000)
         if message.startswith("Error"):
-            self.error_label.setText("⚠ " + message[:80])
+            self.error_label.setText(message[:80])
             self.error_label.setToolTip(message)
 
     def _on_progress(self, label: str, done: int, total: int) -> None:
@@ -728,7 +728,7 @@ class MainWindow(QMainWindow):
         if stats is not None:
             self.rows_label.setText(f"Index: {stats.rows} rows")
             if stats.errors:
-                self.error_label.setText("⚠ " + stats.errors[-1][:80])
+                self.error_label.setText(stats.errors[-1][:80])
 
     # -- file events ----------------------------------------------------------------------------------------------
     def _on_file_added(self, path: Path) -> None:

@@ -71,6 +71,7 @@ WIKILINK_SCHEME = "wikilink"
 EMBED_SCHEME = "embed"  # embed:<vault-relative path>[?w=..&h=..]: a vault file the preview may load
 CALLOUT_SCHEME = "callout"  # callout:<key>: toggles a foldable callout
 TAG_SCHEME = "tag"  # tag:<name>: a #tag in the page; a click runs ``tag:`` search
+ICON_SCHEME = "icon"  # icon:<name>: one of the app's icons (resources/icons), served by the preview
 _TAG_RE = re.compile(r"(?<![\w#/&\\])#(?P<tag>[\w/-]*[^\W\d_][\w/-]*)")  # as core.markdown reads tags
 MAX_EMBED_DEPTH = 3
 EMBED_CACHE_SIZE = 256
@@ -362,6 +363,20 @@ def _embed_paragraphs_rule(state: StateCore) -> None:
             tokens[index - 1].hidden = tokens[index + 1].hidden = True
 
 
+def _embed_lines_rule(state: StateCore) -> None:
+    """An embed on a line of its own inside a paragraph (a callout's picture under its text) keeps
+    that line: the soft break before or after it becomes a line break, as Obsidian shows it."""
+    for token in state.tokens:
+        children = token.children or []
+        for index, child in enumerate(children):
+            if child.type != "softbreak":
+                continue
+            around = [children[i] for i in (index - 1, index + 1) if 0 <= i < len(children)]
+            if any(c.type in ("wikilink", "image", "markdown_embed") and (c.type != "wikilink" or c.meta["link"].embed)
+                   for c in around):
+                child.type, child.tag = "hardbreak", "br"
+
+
 def _mtime(path: str) -> int:
     try:
         return os.stat(path).st_mtime_ns
@@ -426,6 +441,7 @@ class MarkdownRenderer:
         md.inline.ruler.before("image", "markdown_embed", _markdown_embed_rule)
         md.core.ruler.after("block", "callouts", self._callout_rule)
         md.core.ruler.after("inline", "embed_paragraphs", _embed_paragraphs_rule)
+        md.core.ruler.after("embed_paragraphs", "embed_lines", _embed_lines_rule)
         md.core.ruler.push("block_ids", _block_ids_rule)  # after text_join, so a line is one text token
         # markdown-it binds render rules to its renderer, so pass closures over this object.
         md.add_render_rule("wikilink", lambda _r, tokens, idx, _o, env: self._render_link(tokens[idx], env))
@@ -474,7 +490,8 @@ class MarkdownRenderer:
         if suffix == ".md":
             return self._render_note_embed(link, path, rel, env)
         name = html.escape(path.name)
-        return f'<a class="attachment" href="{html.escape(embed_href(rel), quote=True)}">\U0001f4ce {name}</a>'
+        return (f'<a class="attachment" href="{html.escape(embed_href(rel), quote=True)}">'
+                f'<img src="{ICON_SCHEME}:attachment" width="14" height="14"> {name}</a>')
 
     def _render_note_embed(self, link: Link, path: Path, rel: str, env: dict[str, Any]) -> str:
         assert self.vault is not None
@@ -536,7 +553,8 @@ class MarkdownRenderer:
         """A markdown image the grammar does not call a vault file: a URL. Never loaded, shown as a link."""
         src = token.attrGet("src") or ""
         alt = html.escape(token.content or src)
-        return f'<a class="remote-image" href="{html.escape(src, quote=True)}">\U0001f5bc {alt}</a>'
+        return (f'<a class="remote-image" href="{html.escape(src, quote=True)}">'
+                f'<img src="{ICON_SCHEME}:image" width="14" height="14"> {alt}</a>')
 
     # -- callouts ---------------------------------------------------------------------------
     def _callout_rule(self, state: StateCore) -> None:
@@ -654,14 +672,14 @@ _ATTRIBUTES = {
 }
 _STYLE_PROPERTIES = {"color", "background-color", "border-color", "text-align", "font-weight", "font-style",
                      "text-decoration", "vertical-align"}
-_SCHEMES = {"http", "https", "mailto", WIKILINK_SCHEME, EMBED_SCHEME, CALLOUT_SCHEME, TAG_SCHEME}
+_SCHEMES = {"http", "https", "mailto", WIKILINK_SCHEME, EMBED_SCHEME, CALLOUT_SCHEME, TAG_SCHEME, ICON_SCHEME}
 
 
 def _attribute_filter(tag: str, attribute: str, value: str) -> str | None:
     """An image loads only from the vault: any ``src`` that is not an ``embed:`` URL is dropped, and so is
     an ``embed:`` URL the renderer would never write (one with ``..``, an absolute path or a hidden
     part), since a page's raw HTML could otherwise point a click or a load outside the vault."""
-    if tag == "img" and attribute == "src" and not value.startswith(EMBED_SCHEME + ":"):
+    if tag == "img" and attribute == "src" and not value.startswith((EMBED_SCHEME + ":", ICON_SCHEME + ":")):
         return None
     if attribute in ("src", "href") and not _is_own_embed(value):
         return None
@@ -707,7 +725,7 @@ a {{ color: {link}; text-decoration: none; }}
 a.missing {{ color: {missing}; }}
 a.tag {{ color: {link}; background-color: {code_bg}; }}
 code {{ background-color: {code_bg}; font-family: monospace; }}
-pre {{ background-color: {code_bg}; font-family: monospace; padding: 8px; }}
+pre {{ background-color: {code_bg}; font-family: monospace; padding: 8px; white-space: pre-wrap; }}
 blockquote {{ color: {muted}; margin-left: 12px; padding-left: 8px; }}
 table {{ border-collapse: collapse; margin: 6px 0; }}
 th {{ background-color: {code_bg}; font-weight: 600; padding: 4px 8px; border: 1px solid {border}; }}

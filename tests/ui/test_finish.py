@@ -136,3 +136,49 @@ def test_the_dream_panel_shows_no_html_entities(qtbot, window) -> None:
     run(qtbot, panel.load())
     for label in (panel.reason_label, panel.next_label, panel.pending_label, panel.facts_label):
         assert "&#" not in label.text() and "&amp;" not in label.text()
+
+
+def test_icons_come_from_the_apps_own_set_not_emoji(qapp) -> None:
+    import re
+    from pathlib import Path
+
+    import suzent_desktop.ui as ui
+    from suzent_desktop.ui.icons import icon, icon_image
+    from suzent_desktop.ui.markdown_render import render
+
+    emoji = re.compile("[\U0001f000-\U0001faff]")
+    for path in Path(ui.__file__).parent.rglob("*.py"):
+        assert not emoji.search(path.read_text(encoding="utf-8")), path
+        assert "\\U0001f" not in path.read_text(encoding="utf-8"), path
+    for name in ("attachment", "image", "warning", "close"):
+        assert not icon(name).isNull() and icon_image(name) is not None and not icon_image(name).isNull()
+    html = render("![remote](https://example.org/x.png)\n")
+    assert 'src="icon:image"' in html
+
+
+def test_a_picture_under_a_callouts_text_stands_on_its_own_line(qapp, tmp_path) -> None:
+    import re
+
+    from suzent_desktop.core.markdown import Link
+    from suzent_desktop.ui.markdown_render import MarkdownRenderer, Vault
+
+    (tmp_path / "cat.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    vault = Vault(tmp_path, lambda link, _src: tmp_path / link.target if (tmp_path / link.target).exists() else None,
+                  lambda p: p.read_text(encoding="utf-8"))
+    html = MarkdownRenderer(None, "", vault).render("> [!note] Cat\n> Our cat sleeps here.\n> ![[cat.png]]\n")
+    assert re.search(r"sleeps here\.<br\s*/?>\s*<a class=\"embed-image\"", html), html
+    assert isinstance(Link, type)
+
+
+def test_a_wide_code_block_does_not_scroll_the_whole_page_sideways(qtbot, tmp_path) -> None:
+    from suzent_desktop.ui.editor import EditorArea
+
+    (tmp_path / "Wide.md").write_text("# Wide\n\n```\n" + "x = 1; " * 200 + "\n```\n\nAfter.\n", encoding="utf-8")
+    area = EditorArea(tmp_path)
+    area.resize(700, 600)
+    area.show()
+    editor = area.open(tmp_path / "Wide.md")
+    editor.views.set_view("reading")
+    qtbot.waitUntil(lambda: "After." in editor.preview.toPlainText(), timeout=20_000)
+    assert editor.preview.horizontalScrollBar().maximum() == 0
+    area.close()

@@ -349,7 +349,7 @@ class SearchPane(Pane):
         self.stale_count = count
         if count > 0:
             self.stale_label.setText(
-                f"⚠ The index is behind the files ({count} waiting); results may be out of date."
+                f"The index is behind the files ({count} waiting); results may be out of date."
             )
             self.stale_label.show()
         else:
