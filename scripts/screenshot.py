@@ -126,6 +126,8 @@ async def _shoot(args: argparse.Namespace, home: Path) -> list[Path]:
     manager.set_mode("dark")
     window.show_dock("outline" if "outline" in window.docks else "backlinks")
     await asyncio.sleep(1.5)
+    editor.source.verticalScrollBar().setValue(0)  # the top of the page: callout, picture, checklist
+    await asyncio.sleep(0.5)
     dark_png = args.out / "screenshot-dark.png"
     window.grab().save(str(dark_png))
     shots.append(dark_png)

@@ -488,7 +488,8 @@ class LiveEditor(QPlainTextEdit):
         path = self.resolve(embed.link)
         if path is None or not path.is_file():
             return
-        area = QRectF(rect.left() + 2, rect.top() + EMBED_PAD, self.fit_width(), rect.height() - 2 * EMBED_PAD)
+        margin = self.document().documentMargin()
+        area = QRectF(rect.left() + margin, rect.top() + EMBED_PAD, self.fit_width() - margin, rect.height() - 2 * EMBED_PAD)
         if embed.image:
             image = self._image(path, embed.width, embed.height)
             if image is not None and not image.isNull():

@@ -226,7 +226,8 @@ class MainWindow(QMainWindow):
         self.agent_label = QLabel("")  # an MCP client's last call, from the server's activity file
         self.agent_label.setToolTip("An agent using this memory through `suzent-desktop mcp`")
         self.progress_bar = QProgressBar()
-        self.progress_bar.setMaximumWidth(220)
+        self.progress_bar.setMinimumWidth(260)
+        self.progress_bar.setMaximumWidth(420)
         self.progress_bar.setTextVisible(True)
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.setFlat(True)

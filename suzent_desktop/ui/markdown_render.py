@@ -728,7 +728,7 @@ code {{ background-color: {code_bg}; font-family: monospace; }}
 pre {{ background-color: {code_bg}; font-family: monospace; padding: 8px; white-space: pre-wrap; }}
 blockquote {{ color: {muted}; margin-left: 12px; padding-left: 8px; }}
 table {{ border-collapse: collapse; margin: 6px 0; }}
-th {{ background-color: {code_bg}; font-weight: 600; padding: 4px 8px; border: 1px solid {border}; }}
+th {{ background-color: {code_bg}; font-weight: 600; padding: 4px 8px; border: 1px solid {border}; white-space: nowrap; }}
 td {{ padding: 4px 8px; border: 1px solid {border}; }}
 table.properties {{ border: 1px solid {border}; margin-bottom: 12px; }}
 td.prop-key {{ color: {muted}; font-weight: 600; }}

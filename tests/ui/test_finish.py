@@ -182,3 +182,21 @@ def test_a_wide_code_block_does_not_scroll_the_whole_page_sideways(qtbot, tmp_pa
     qtbot.waitUntil(lambda: "After." in editor.preview.toPlainText(), timeout=20_000)
     assert editor.preview.horizontalScrollBar().maximum() == 0
     area.close()
+
+
+def test_tag_names_and_table_headers_are_not_cut_where_there_is_room(qtbot, window) -> None:
+    from ui_support import run
+
+    from suzent_desktop.ui.markdown_render import preview_css
+
+    root = window.services.layout.notebook_dir
+    (root / "0_Inbox" / "Org.md").write_text("# Org\n\n#organisation/structure\n", encoding="utf-8")
+    window.show_dock("tags")
+    run(qtbot, window.tags.load())
+    tree = window.tags.tree
+    tree.resize(320, 400)
+    item = next(tree.topLevelItem(i) for i in range(tree.topLevelItemCount())
+                if tree.topLevelItem(i).text(0) == "#organisation")
+    needed = tree.fontMetrics().horizontalAdvance(item.text(0)) + 40
+    assert tree.columnWidth(0) >= needed
+    assert "white-space: nowrap" in preview_css(False).split("th {", 1)[1].split("}", 1)[0]

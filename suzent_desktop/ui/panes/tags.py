@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHeaderView, QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.operations import FileTags, content_pages, is_content_page, tag_tree
@@ -51,6 +51,10 @@ class TagsPane(Pane):
         self.tree.setHeaderLabels(["Tag", "Pages"])
         self.tree.setRootIsDecorated(True)
         self.tree.setUniformRowHeights(True)
+        header = self.tree.header()  # the names take the width; the count column fits its numbers
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         self.tree.itemClicked.connect(self._clicked)
         self.tree.itemActivated.connect(self._clicked)  # Enter on the keyboard
         self.hint = EmptyHint(self.tree, "No tags yet. Write #tag in a page, or list tags: in its properties.")
