@@ -672,6 +672,12 @@ class EditorArea(QTabWidget):
         if index >= 0:
             self.tab_menu(index).exec(self.tabBar().mapToGlobal(pos))
 
+    def set_view(self, view: str) -> None:
+        """The open page's view: "live", "source", "reading", or "toggle" (Reading ⇄ editing)."""
+        editor = self.current_editor()
+        if editor is not None:
+            editor.views.toggle_reading() if view == "toggle" else editor.views.set_view(view)
+
     def show_find(self, *, replace: bool = False) -> None:
         editor = self.current_editor()
         if editor is not None:

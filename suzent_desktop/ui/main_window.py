@@ -315,6 +315,10 @@ class MainWindow(QMainWindow):
             memory_menu.addAction(action)
 
         view_menu = menu.addMenu("&View")
+        for name, text, view in (("view_reading", "Toggle Reading view\tCtrl+E", "toggle"),
+                                 ("view_live", "Live Preview", "live"), ("view_source", "Source mode", "source")):
+            view_menu.addAction(a(name, text, lambda v=view: self.editors.set_view(v)))
+        view_menu.addSeparator()
         for dock in self.docks.values():
             view_menu.addAction(dock.toggleViewAction())
         view_menu.addSeparator()
@@ -574,6 +578,7 @@ class MainWindow(QMainWindow):
 
     def _on_settings_changed(self, settings: Any) -> None:
         self.apply_theme(settings.theme)  # the Settings dialog's choice applies at once too
+        self.editors.editor_mode = settings.editor_mode  # pages opened from now on
 
     def apply_theme(self, mode: str) -> None:
         manager = theme.current()

@@ -205,3 +205,15 @@ def test_moving_the_cursor_or_switching_views_leaves_the_page_saved(qtbot, edito
     for view in ("source", "reading", "live"):
         editor.views.set_view(view)
     assert not editor.dirty
+
+
+def test_the_view_menu_and_palette_switch_the_open_pages_view(qtbot, window) -> None:
+    editor = window.editors.open(window.services.layout.notebook_dir / "3_Personal" / "About Me.md")
+    assert editor.views.view == "live"
+    window.actions_by_name["view_reading"].trigger()
+    assert editor.views.view == "reading"
+    window.actions_by_name["view_source"].trigger()
+    assert editor.views.view == "source"
+    window.actions_by_name["view_reading"].trigger()
+    window.actions_by_name["view_reading"].trigger()
+    assert editor.views.view == "source"
