@@ -6,6 +6,7 @@ this window's home, index and dream schedule are left alone.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -18,6 +19,17 @@ def window_title(page: str | None, vault: str) -> str:
     """``Page — vault — Suzent``: it ends with the app's display name, which the platform then
     does not append a second time."""
     return f"{page} — {vault} — Suzent" if page else f"{vault} — Suzent"
+
+
+def top_folders(root: Path) -> list[str]:
+    """The vault's top-level folders, the app's zones first in their order (a search can be kept
+    to one of them): in a vault of your own notes these are your folders and the app's one."""
+    try:
+        names = [e.name for e in os.scandir(root) if e.is_dir() and not e.name.startswith(".")]
+    except OSError:
+        return []
+    rank = {zone: number for number, zone in enumerate(operations.ZONES)}
+    return sorted(names, key=lambda name: (rank.get(name, len(rank)), name.lower()))
 
 
 def recent_vaults() -> list[Path]:

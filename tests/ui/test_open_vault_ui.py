@@ -58,3 +58,16 @@ def test_the_window_title_names_the_app_once(qtbot, window) -> None:
     assert window.windowTitle() == f"{vault} — Suzent"
     window.open_path(window.services.layout.notebook_dir / "3_Personal" / "About Me.md")
     assert window.windowTitle() == f"About Me — {vault} — Suzent"
+
+
+def test_search_can_be_kept_to_any_top_folder_of_the_vault(qtbot, window, tmp_path: Path) -> None:
+    from suzent_desktop.ui.open_vault import top_folders
+
+    vault = tmp_path / "vault"
+    for name in ("Projects", "Memory", "0_Inbox", "3_Personal", ".obsidian", "attachments"):
+        (vault / name).mkdir(parents=True)
+    (vault / "Home.md").write_text("# Home\n", encoding="utf-8")
+    assert top_folders(vault) == ["0_Inbox", "3_Personal", "attachments", "Memory", "Projects"]
+    box = window.search_pane.zone_box
+    listed = [box.itemText(i) for i in range(box.count())]
+    assert listed[0] == "All folders" and "3_Personal" in listed

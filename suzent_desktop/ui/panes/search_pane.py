@@ -34,9 +34,9 @@ from PySide6.QtWidgets import (
 
 from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.markdown import plain_text
-from suzent_desktop.core.operations import ZONES
 from suzent_desktop.core.words import count
 from suzent_desktop.ui.forget_dialog import choose_units
+from suzent_desktop.ui.open_vault import top_folders
 from suzent_desktop.ui.panes.common import EmptyHint, Pane, display_path, highlight
 
 if TYPE_CHECKING:
@@ -107,8 +107,8 @@ class SearchPane(Pane):
         for label, value in SOURCES:
             self.source_box.addItem(label, value)
         self.zone_box = QComboBox(self)
-        self.zone_box.addItem("All zones", None)
-        for zone in ZONES:
+        self.zone_box.addItem("All folders", None)
+        for zone in top_folders(self.services.layout.notebook_dir):
             self.zone_box.addItem(zone, zone)
         self.dates_check = QCheckBox("Dates", self)
         now = self.services.manager.clock.today()  # the app's clock (SUZENT_TODAY pins it)
