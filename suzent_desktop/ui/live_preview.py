@@ -535,40 +535,57 @@ class LiveEditor(QPlainTextEdit):
             return
         super().mousePressEvent(event)
 
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
+        """A pointing hand over what a click acts on (a checkbox, a tag; a link with Ctrl/Cmd)."""
+        super().mouseMoveEvent(event)
+        if self.live and event.buttons() == Qt.MouseButton.NoButton:
+            hand = self._target_at(event.position(), event.modifiers()) is not None
+            self.viewport().setCursor(Qt.CursorShape.PointingHandCursor if hand else Qt.CursorShape.IBeamCursor)
+
     def _clicked(self, event: QMouseEvent) -> bool:
         """A checkbox, a tag, or with Ctrl/Cmd a link or embed: act on it instead of placing the cursor."""
-        pos = event.position()
+        target = self._target_at(event.position(), event.modifiers())
+        if target is None:
+            return False
+        kind, value = target
+        if kind == "task":
+            self.toggle_task(value)
+        elif kind == "tag":
+            self.tag_clicked.emit(value)
+        elif kind == "link":
+            self.link_clicked.emit(value)
+        else:
+            self.url_clicked.emit(value)
+        return True
+
+    def _target_at(self, pos: QPointF, modifiers: Qt.KeyboardModifier) -> tuple[str, object] | None:
+        """What a click at ``pos`` acts on: ("task", block), ("tag", name), ("link", Link), ("url", href)."""
         cursor = self.cursorForPosition(pos.toPoint())
         block = cursor.block()
         if prose_state(block.userState()) != NORMAL:
-            return False
+            return None
         decor = decor_of(block.text())
         active = block.blockNumber() in (self.highlighter.active if self.highlighter else set())
         rect = self.blockBoundingGeometry(block).translated(self.contentOffset())
-        follow = bool(event.modifiers() & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.MetaModifier))
+        follow = bool(modifiers & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.MetaModifier))
         if decor.task is not None and not active and self._checkbox_rect(block, rect, decor).adjusted(
                 -3, -3, 3, 3).contains(pos):
-            self.toggle_task(block)
-            return True
+            return ("task", block)
         column = cursor.positionInBlock()
         for start, end, tag in decor.tags:
             if start <= column < end and (follow or not active):
-                self.tag_clicked.emit(tag)
-                return True
+                return ("tag", tag)
         if not follow:
-            return False
+            return None
         if decor.embed is not None and not active:
-            self.link_clicked.emit(decor.embed.link)
-            return True
+            return ("link", decor.embed.link)
         for link in decor.links:
             if link.start <= column < link.end:
-                self.link_clicked.emit(link)
-                return True
+                return ("link", link)
         for start, end, href in decor.urls:
             if start <= column < end:
-                self.url_clicked.emit(href)
-                return True
-        return False
+                return ("url", href)
+        return None
 
     def toggle_task(self, block: QTextBlock) -> None:
         """``[ ]`` ⇄ ``[x]`` as one undoable edit; the cursor stays where it was."""

@@ -217,3 +217,12 @@ def test_the_view_menu_and_palette_switch_the_open_pages_view(qtbot, window) -> 
     window.actions_by_name["view_reading"].trigger()
     window.actions_by_name["view_reading"].trigger()
     assert editor.views.view == "source"
+
+
+def test_the_pointer_is_a_hand_over_what_a_click_acts_on(qtbot, editor) -> None:
+    viewport = editor.source.viewport()
+    box = _point(editor, 3, _block(editor, 3).text().index("[") + 1)
+    qtbot.mouseMove(viewport, box)
+    qtbot.waitUntil(lambda: viewport.cursor().shape() == Qt.CursorShape.PointingHandCursor, timeout=WAIT_MS)
+    qtbot.mouseMove(viewport, _point(editor, 11, 2))
+    qtbot.waitUntil(lambda: viewport.cursor().shape() == Qt.CursorShape.IBeamCursor, timeout=WAIT_MS)
