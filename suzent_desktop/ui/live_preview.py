@@ -21,7 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
 
-from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -42,11 +42,21 @@ from PySide6.QtWidgets import QPlainTextEdit, QWidget
 from suzent_desktop.core.markdown import Link
 from suzent_desktop.ui import theme
 from suzent_desktop.ui.highlighter import CALLOUT_SHIFT, NORMAL, MarkdownHighlighter, prose_state
-from suzent_desktop.ui.live_syntax import CALLOUT_FAMILIES, HEADING_SCALE, LineDecor, callout_code, parse_line
+from suzent_desktop.ui.live_syntax import (
+    CALLOUT_FAMILIES,
+    CALLOUT_RE,
+    HEADING_SCALE,
+    QUOTE_RE,
+    LineDecor,
+    callout_code,
+    parse_line,
+)
 from suzent_desktop.ui.markdown_render import _CALLOUT_COLOURS
 from suzent_desktop.ui.preview import _CACHE, ImageCache, _read_scaled, target_size
 
 EMBED_PAD = 6  # room above and below an image or embed drawn in place
+EAGER_LINES = 150  # lines past the first visible one styled at once when a whole page is highlighted
+DEFERRED_CHUNK = 250  # lines styled per turn of the event loop after that
 NOTE_EMBED_MAX = 420  # tallest a note embed is drawn; the rest is behind a click
 _WORKER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-preview")
 
@@ -139,6 +149,15 @@ class LivePreviewHighlighter(MarkdownHighlighter):
         self.active: set[int] = set()  # block numbers being edited: their markup shows
         self.reserve: Callable[[QTextBlock, LineDecor], int] = lambda _block, _decor: 0
         self._formats: dict[tuple, QTextCharFormat] = {}
+        # While a whole page is (re)highlighted, lines past the first screens get the source look
+        # at once and their Live Preview look soon after, a chunk per turn of the event loop.
+        self.eager_until: int | None = None
+        self.deferred: list[QTextBlock] = []
+        self.near: Callable[[], int] = lambda: 0  # the first visible line, to style first
+        self._later = QTimer()
+        self._later.setSingleShot(True)
+        self._later.setInterval(0)
+        self._later.timeout.connect(self._style_deferred)
         super().__init__(document)
 
     def set_dark(self, dark: bool) -> None:
@@ -152,9 +171,29 @@ class LivePreviewHighlighter(MarkdownHighlighter):
         document = self.document()
         blocked = document.blockSignals(True)  # a new look is no edit of the text
         try:
-            self.rehighlight()
+            self.whole_document(self.rehighlight, self.near())
         finally:
             document.blockSignals(blocked)
+
+    def whole_document(self, work: Callable[[], None], first: int = 0) -> None:
+        """Run ``work`` (a load, a re-highlight of every line) styling only the lines near ``first``
+        now; the rest are styled after it, a chunk at a time, so a long page opens without a stall."""
+        self.eager_until = first + EAGER_LINES
+        self.deferred = []
+        try:
+            work()
+        finally:
+            self.eager_until = None
+        if self.deferred:
+            self._later.start()
+
+    def _style_deferred(self) -> None:
+        near = self.near()
+        self.deferred.sort(key=lambda block: abs(block.blockNumber() - near) if block.isValid() else 0)
+        chunk, self.deferred = self.deferred[:DEFERRED_CHUNK], self.deferred[DEFERRED_CHUNK:]
+        self.restyle([block for block in chunk if block.isValid()])
+        if self.deferred:
+            self._later.start()
 
     def set_active(self, blocks: set[int]) -> None:
         """Show the markup of these blocks (and hide it again on the ones left)."""
@@ -245,9 +284,16 @@ class LivePreviewHighlighter(MarkdownHighlighter):
                 self.setFormat(0, len(text), self._format(frozenset({"code"}), 0, False, False))
             return
         block = self.currentBlock()
-        decor = decor_of(text)
         previous = self.previousBlockState()
         inherited = previous // CALLOUT_SHIFT if previous >= 0 else 0
+        if self.eager_until is not None and block.blockNumber() > self.eager_until:
+            quote = QUOTE_RE.match(text)
+            callout = CALLOUT_RE.match(text, quote.end()) if quote else None
+            code = callout_code(callout.group("kind")) if callout else (inherited if quote else 0)
+            self.setCurrentBlockState(NORMAL + CALLOUT_SHIFT * code)
+            self.deferred.append(QTextBlock(block))
+            return
+        decor = decor_of(text)
         code = callout_code(decor.callout_title) if decor.callout_title else (inherited if decor.quote else 0)
         self.setCurrentBlockState(NORMAL + CALLOUT_SHIFT * code)
         active = block.blockNumber() in self.active
@@ -312,6 +358,14 @@ class LiveEditor(QPlainTextEdit):
     def attach(self, highlighter: LivePreviewHighlighter) -> None:
         self.highlighter = highlighter
         highlighter.reserve = self._reserve
+        highlighter.near = lambda: self.firstVisibleBlock().blockNumber()
+
+    def setPlainText(self, text: str) -> None:  # noqa: N802 - Qt override
+        """Load a page: the first screens are styled now, the rest right after (see ``whole_document``)."""
+        if self.highlighter is None or not self.live:
+            super().setPlainText(text)
+            return
+        self.highlighter.whole_document(lambda: super(LiveEditor, self).setPlainText(text))
 
     def set_live(self, live: bool) -> None:
         self.live = live

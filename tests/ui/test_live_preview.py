@@ -226,3 +226,13 @@ def test_the_pointer_is_a_hand_over_what_a_click_acts_on(qtbot, editor) -> None:
     qtbot.waitUntil(lambda: viewport.cursor().shape() == Qt.CursorShape.PointingHandCursor, timeout=WAIT_MS)
     qtbot.mouseMove(viewport, _point(editor, 11, 2))
     qtbot.waitUntil(lambda: viewport.cursor().shape() == Qt.CursorShape.IBeamCursor, timeout=WAIT_MS)
+
+
+def test_a_long_page_opens_styled_near_the_view_first_and_everywhere_soon(qtbot, editor, vault) -> None:
+    lines = [f"Line {n} has **bold** words." for n in range(600)]
+    (vault / "Long.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    page = editor.area.open(vault / "Long.md")
+    assert _hidden(page, 3, lines[3].index("**"))  # the first screens at once
+    far = lines[550].index("**")
+    qtbot.waitUntil(lambda: _hidden(page, 550, far), timeout=WAIT_MS)  # the rest right after
+    assert not page.dirty
