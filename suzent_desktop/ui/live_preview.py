@@ -56,7 +56,7 @@ from suzent_desktop.ui.preview import _CACHE, ImageCache, _read_scaled, target_s
 
 EMBED_PAD = 6  # room above and below an image or embed drawn in place
 EAGER_LINES = 150  # lines past the first visible one styled at once when a whole page is highlighted
-DEFERRED_CHUNK = 250  # lines styled per turn of the event loop after that
+DEFERRED_CHUNK = 120  # lines styled per turn of the event loop after that (a few ms each)
 NOTE_EMBED_MAX = 420  # tallest a note embed is drawn; the rest is behind a click
 _WORKER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-preview")
 
