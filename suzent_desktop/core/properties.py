@@ -43,8 +43,8 @@ def _scalar(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, dt.date):
         return value.isoformat()
-    if value is None:
-        return ""
+    if value is None or value == "":
+        return ""  # an empty property is written ``key:`` (YAML null), as Obsidian writes it
     dumped = yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, width=1 << 20)
     return dumped.removesuffix("\n").removesuffix("\n...").removesuffix("...").rstrip("\n")
 

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPlainTextEdit,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -50,11 +51,20 @@ class PropertiesView(QFrame):
         super().__init__(parent)
         self.setObjectName("propertiesView")
         self.editor = editor
-        self.form = QFormLayout(self)
-        self.form.setContentsMargins(16, 6, 16, 6)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(16, 6, 16, 6)
+        outer.setSpacing(2)
+        self.form = QFormLayout()
+        self.form.setContentsMargins(0, 0, 0, 0)
+        outer.addLayout(self.form)
         self.form.setLabelAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         self.fields: dict[str, QWidget] = {}
         self.kinds: dict[str, str] = {}
+        self.new_key = QLineEdit(self)  # "Add property": a name, then Enter
+        self.new_key.setPlaceholderText("+ Add property (name, then Enter)")
+        self.new_key.returnPressed.connect(self._add)
+        self.new_key.setFrame(False)
+        outer.addWidget(self.new_key)
         self._block: str | None = None
         self._wheel = _NoWheel(self)
         self.edited.connect(self._write)
@@ -81,6 +91,18 @@ class PropertiesView(QFrame):
             self.kinds[key] = kind
             self.form.addRow(label, field)
         self.setVisible(bool(self.fields))
+
+    def _add(self) -> None:
+        """A new text property, last in the YAML; an existing name just moves the focus to its field."""
+        key = self.new_key.text().strip().rstrip(":")
+        self.new_key.clear()
+        if not key or key.startswith(("#", "-")) or ":" in key:
+            return
+        if key not in self.fields:
+            self.edited.emit(key, "")
+        field = self.fields.get(key)
+        if field is not None:
+            field.setFocus()
 
     def _field(self, key: str, kind: str, value: Any) -> QWidget:
         if kind == "checkbox":

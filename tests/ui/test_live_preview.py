@@ -236,3 +236,14 @@ def test_a_long_page_opens_styled_near_the_view_first_and_everywhere_soon(qtbot,
     far = lines[550].index("**")
     qtbot.waitUntil(lambda: _hidden(page, 550, far), timeout=WAIT_MS)  # the rest right after
     assert not page.dirty
+
+
+def test_a_property_can_be_added_from_the_view(qtbot, editor) -> None:
+    editor.set_text(PROPS_PAGE)
+    view = editor.views.properties
+    qtbot.waitUntil(lambda: "done" in view.fields, timeout=WAIT_MS)
+    view.new_key.setText("status")
+    view.new_key.returnPressed.emit()
+    assert "status" in view.fields and view.kinds["status"] == "text"
+    assert editor.text() == PROPS_PAGE.replace("planted: 2026-04-01\n", "planted: 2026-04-01\nstatus:\n")
+    assert view.new_key.text() == ""
