@@ -115,10 +115,9 @@ class Notebook:
         if path.parent != self.layout.app_dir:
             return True
         # The program's own navigation files are not pages; a user's own index.md or log.md is.
-        name = relative.name.lower().rpartition("/")[2]
-        return name not in {n.rpartition("/")[2] for n in self.layout.reserved_root_names()} or (
-            relative.name not in self.layout.app_nav_names() and name in ROOT_NAV_FILES
-        )
+        name = relative.name.lower()
+        reserved = {n.rpartition("/")[2] for n in self.layout.reserved_root_names()}  # names in the app's folder
+        return name not in reserved or (relative.name not in self.layout.app_nav_names() and name in ROOT_NAV_FILES)
 
     def is_canvas(self, path: Path) -> bool:
         """A JSON Canvas board of the vault (indexed by its text nodes, its links checked)."""
