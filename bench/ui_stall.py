@@ -10,8 +10,9 @@ the qasync loop, phase by phase, while a keystroke lands in the open editor ever
 - ``[[ links``: typing ``[[`` and a few letters until the link completer pops up, then Escape;
 - ``switcher``: opening the quick switcher (Ctrl+O), typing a query, closing it;
 - ``long page``: a 2,000-line page (headings, emphasis, links, tags, tasks, callouts, code,
-  embeds) open in Live Preview, then in Source mode: each keystroke is timed from the key event
-  to its repaint on screen (``per_key`` p50 / p99 / max, target under 16 ms).
+  embeds) open in Live Preview, then in Source mode: once its far lines are styled (the time that
+  takes is printed), each keystroke is timed from the key event to its repaint on screen
+  (``per_key`` p50 / p99 / max, target under 16 ms).
 
 Each run is a fresh process on a freshly written vault (``--runs``, default 3), for each
 embedder and vault size asked for. Target: no stall above 100 ms in any phase of any run.
@@ -500,6 +501,10 @@ async def _long_page(window, home: Path, keys: int = 240) -> dict:  # noqa: ANN0
         editor.source.setTextCursor(cursor)
         editor.source.centerCursor()
         editor.source.setFocus()
+        t0 = time.perf_counter()
+        while editor.highlighter.deferred and time.perf_counter() - t0 < 30:  # far lines styled in chunks
+            await asyncio.sleep(0.02)
+        styled = time.perf_counter() - t0
         await asyncio.sleep(0.3)
         times: list[float] = []
         for typed in range(keys):
@@ -511,8 +516,9 @@ async def _long_page(window, home: Path, keys: int = 240) -> dict:  # noqa: ANN0
             editor.source.viewport().repaint()
             times.append((time.perf_counter() - t0) * 1000)
             await asyncio.sleep(0.02)
-        out[view] = {"p50": round(_percentile(times, 0.5), 2), "p99": round(_percentile(times, 0.99), 2),
-                     "max": round(max(times), 2), "keys": keys}
+        out[view] = {"p50": round(_percentile(times, 0.5), 2), "p95": round(_percentile(times, 0.95), 2),
+                     "p99": round(_percentile(times, 0.99), 2),
+                     "max": round(max(times), 2), "keys": keys, "styled_s": round(styled, 2)}
         editor.load()
         editor.source.moveCursor(QTextCursor.MoveOperation.Start)
     editor.load()
@@ -736,8 +742,10 @@ def main(argv: list[str] | None = None) -> int:
         for config, detail in keyed:
             for view in ("live", "source"):
                 k = detail[view]
-                print(f"  {config:<22} {view:<7} p50 {k['p50']:6.2f}  p99 {k['p99']:6.2f}  max {k['max']:6.2f}  "
-                      f"({k['keys']} keys, {detail['lines']} lines)")
+                print(f"  {config:<22} {view:<7} p50 {k['p50']:6.2f}  p95 {k.get('p95', 0):6.2f}  "
+                      f"p99 {k['p99']:6.2f}  max {k['max']:6.2f}  "
+                      f"({k['keys']} keys, {detail['lines']} lines; far lines styled in {k.get('styled_s', 0)} s "
+                      "before typing)")
     worst = max((row["max"] for row in rows if row["phase"] == "all"), default=0.0)
     print("target met" if worst <= TARGET_MS else f"TARGET MISSED: longest stall {worst:.0f} ms > {TARGET_MS:.0f} ms")
     if args.json:
