@@ -41,6 +41,7 @@ from pydantic import Field, ValidationError
 from suzent_desktop.core.documents import SOURCES, captured_turn, fact_dict, hit_dict, is_handled_error
 from suzent_desktop.core.dream.tools import READ_LIMIT_CHARS, VaultAccessError, VaultTools, decode_page
 from suzent_desktop.core.mcp_activity import ActivityRecorder
+from suzent_desktop.core.words import count
 
 if TYPE_CHECKING:
     from suzent_desktop.core.indexer import SearchHit
@@ -208,7 +209,7 @@ class MemoryTools:
             "rows_added": changes.rows_added,
             "memory_md_refreshed": bool(changes.memory_md),
             "errors": list(changes.errors),
-            "message": f"{len(facts)} fact(s) written" if facts else "no facts found in this turn",
+            "message": f"{count(len(facts), 'fact')} written" if facts else "no facts found in this turn",
         }
 
     async def remember(

@@ -50,6 +50,8 @@ class Settings:
     """Every user-tunable knob. Empty model strings mean the built-in offline engine."""
 
     notebook_path: str = ""
+    # In a vault that already holds notes, the app's zones and navigation files live in this one folder.
+    app_folder: str = "Memory"
     memory_path: str = ""
     index_path: str = ""
     extraction_model: str = ""
@@ -80,6 +82,7 @@ class Settings:
     theme: str = "system"  # the window's colours: "system" follows the platform, else "light" or "dark"
     # Folders outside the vault that links may lead into (separated like $PATH); none by default.
     outside_link_targets: str = ""
+    editor_mode: str = "live"  # how pages open for editing: "live" (Live Preview) or "source"
 
     def replace(self, **changes: Any) -> Settings:
         return dataclasses.replace(self, **changes)
@@ -119,12 +122,15 @@ def coerce(key: str, value: Any, source: str, *, parse_text: bool = False, file:
     if key in CHOICES and value not in CHOICES[key]:
         raise SettingsError(f"{source}: setting '{key}' must be one of {', '.join(CHOICES[key])}, got {value!r}",
                             **where)
+    if key == "app_folder" and not _FOLDER_NAME_RE.fullmatch(value):
+        raise SettingsError(f"{source}: setting 'app_folder' must be one folder name (no '/', not hidden), "
+                            f"got {value!r}", **where)
     if key.startswith("alt_") and key.endswith("_name") and not _ALT_NAME_RE.fullmatch(value):
         raise SettingsError(f"{source}: setting '{key}' must be a file name ending in .md, got {value!r}", **where)
     return value
 
 
-CHOICES: dict[str, tuple[str, ...]] = {"theme": ("system", "light", "dark")}  # text keys with fixed values
+CHOICES: dict[str, tuple[str, ...]] = {"theme": ("system", "light", "dark"), "editor_mode": ("live", "source")}  # text keys with fixed values
 
 # Values for a small model run on the CPU of this machine (a 1.5B model on two cores reads a dream's
 # first prompt in 2-3 minutes): a longer base per call (a local call also gets time per character of
@@ -136,6 +142,7 @@ LOCAL_CPU_PROFILE: dict[str, Any] = {
 }
 _MUST_BE_POSITIVE = frozenset({"memory_consolidation_timeout_seconds"})
 _ALT_NAME_RE = re.compile(r"[^/\\\x00]+\.md")
+_FOLDER_NAME_RE = re.compile(r"[^./\\\x00][^/\\\x00]*")
 
 
 def _key_line(text: str, key: str) -> int | None:
@@ -241,15 +248,26 @@ def _read_config(home: Path) -> tuple[dict[str, Any], str, Path]:
         raise SettingsError(f"{config}: cannot be read: {exc.strerror or exc}", file=str(config)) from exc
 
 
-def save_settings(home: Path, settings: Settings) -> Path:
-    """Write the keys that differ from the defaults, atomically, keeping the file small and readable."""
+def save_settings(home: Path, settings: Settings, *, since: Settings | None = None) -> Path:
+    """Write config.toml atomically.
+
+    With ``since`` (the settings the person started editing from), only the keys that differ
+    from it are written, into the file as it stands: a key the file already held stays as
+    written, and a value that came from an environment variable is not copied into the file.
+    Without it, the keys that differ from the defaults are written (a small, readable file).
+    """
     from suzent_desktop.core.atomic import atomic_write_text
 
-    defaults = Settings()
-    data = {
+    if since is None:
+        base: dict[str, Any] = {}
+        reference = Settings()
+    else:
+        base = dict(_read_config(home)[0])
+        reference = since
+    data = base | {
         f.name: getattr(settings, f.name)
         for f in fields(Settings)
-        if getattr(settings, f.name) != getattr(defaults, f.name)
+        if getattr(settings, f.name) != getattr(reference, f.name)
     }
     path = home / CONFIG_NAME
     atomic_write_text(path, tomli_w.dumps(data))

@@ -62,6 +62,7 @@ from typing import Any
 
 from suzent_desktop.core import fact_rules, relative_dates
 from suzent_desktop.core.facts import Fact
+from suzent_desktop.core.words import count
 from suzent_desktop.settings import Settings
 
 EXTRACTION_TIMEOUT_SECONDS = 60.0
@@ -349,12 +350,21 @@ def ground(facts: list[Fact], user: str, assistant: str) -> tuple[list[Fact], st
             kept.append(fact)
     notes = []
     if echoes:
-        notes.append(f"{echoes} fact(s) repeating the schema or the prompt's example were dropped")
+        notes.append(f"{count(echoes, 'fact')} repeating the schema or the prompt's example {_were(echoes)} dropped")
     if unsupported:
-        notes.append(f"{unsupported} fact(s) not supported by the turn were dropped")
+        notes.append(f"{count(unsupported, 'fact')} not supported by the turn {_were(unsupported)} dropped")
     if imprecise:
-        notes.append(f"{imprecise} fact(s) that are not precise facts about the user were dropped")
+        notes.append(f"{count(imprecise, 'fact')} that {_are(imprecise)} not precise facts about the user "
+                     f"{_were(imprecise)} dropped")
     return kept, "; ".join(notes)
+
+
+def _were(n: int) -> str:
+    return "was" if n == 1 else "were"
+
+
+def _are(n: int) -> str:
+    return "is" if n == 1 else "are"
 
 
 # -- offline path -------------------------------------------------------------------------

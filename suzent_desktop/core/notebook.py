@@ -16,22 +16,10 @@ from importlib import resources
 from pathlib import Path
 
 from suzent_desktop.core.canvas import is_canvas
-from suzent_desktop.core.layout import INDEX_MD, LOG_MD, ROOT_NAV_FILES, SCHEMA_MD, Layout
+from suzent_desktop.core.layout import INDEX_MD, LOG_MD, ROOT_NAV_FILES, SCHEMA_MD, ZONES, Layout
 from suzent_desktop.core.links import vault_files
 from suzent_desktop.core.markdown import FenceTracker
 
-ZONES: tuple[str, ...] = (
-    "0_Inbox",
-    "1_Projects",
-    "2_Wiki",
-    "2_Wiki/Concepts",
-    "2_Wiki/Literature",
-    "2_Wiki/Syntheses",
-    "2_Wiki/Entities",
-    "3_Personal",
-    "4_Assets",
-    "5_Archives",
-)
 _SEEDS = ("schema.md", "index.md", "log.md")
 
 _ENTRY_RE = re.compile(r"^##\s+\[(?P<date>\d{4}-\d{2}-\d{2})\]\s+(?P<kind>[A-Za-z_-]+)\b(?P<rest>.*)$")
@@ -78,17 +66,27 @@ class Notebook:
 
     # -- bootstrap -------------------------------------------------------------
     def bootstrap(self) -> list[Path]:
-        """Create missing zones and seed files; never touch a file that exists. Returns what was created."""
+        """Create missing zones and seed files; never touch a file that exists. Returns what was created.
+
+        In a vault that already held notes (the app's folder is not the root) only the hidden
+        ``.state/`` is made: the app's folder appears with the first page the app writes.
+        """
         if self.root.exists() and not self.root.is_dir():
             raise NotebookError(f"{self.root}: notebook_path must be a folder, but it is a file")
-        created: list[Path] = []
         self.root.mkdir(parents=True, exist_ok=True)
+        self.layout.state_dir.mkdir(exist_ok=True)
+        if self.layout.app_prefix:
+            return []
+        return self.seed_app_folder()
+
+    def seed_app_folder(self) -> list[Path]:
+        """The zones and the seed navigation files in the app's folder, where missing."""
+        created: list[Path] = []
         for zone in ZONES:
-            folder = self.root / zone
+            folder = self.layout.zone(zone)
             if not folder.exists():
                 folder.mkdir(parents=True)
                 created.append(folder)
-        self.layout.state_dir.mkdir(exist_ok=True)
         for name, target in zip(_SEEDS, self._seed_targets(), strict=True):
             if not target.exists():
                 try:
@@ -114,12 +112,12 @@ class Notebook:
             return False
         if path.is_relative_to(self.layout.memory_dir) and self.layout.memory_dir != self.root:
             return False  # daily logs and core files kept inside the vault are not notebook pages
-        if len(relative.parts) != 1:
+        if path.parent != self.layout.app_dir:
             return True
         # The program's own navigation files are not pages; a user's own index.md or log.md is.
-        return relative.name.lower() not in self.layout.reserved_root_names() or (
-            relative.name not in self.layout.app_nav_names() and relative.name.lower() in ROOT_NAV_FILES
-        )
+        name = relative.name.lower()
+        reserved = {n.rpartition("/")[2] for n in self.layout.reserved_root_names()}  # names in the app's folder
+        return name not in reserved or (relative.name not in self.layout.app_nav_names() and name in ROOT_NAV_FILES)
 
     def is_canvas(self, path: Path) -> bool:
         """A JSON Canvas board of the vault (indexed by its text nodes, its links checked)."""

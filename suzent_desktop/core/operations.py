@@ -38,10 +38,12 @@ from suzent_desktop.core.mentions import (
     unlinked_mentions,
 )
 from suzent_desktop.core.notebook import ROOT_NAV_FILES, ZONES
+from suzent_desktop.core.properties import properties, property_kind, set_property
 from suzent_desktop.core.tags import FileTags, tag_tree
 from suzent_desktop.core.terms import match_spans
 from suzent_desktop.core.tombstones import Tombstone, TombstoneProblem, normalize
 from suzent_desktop.core.vault_ops import TrashRecord, VaultOpError, check_name, markdown_files
+from suzent_desktop.core.vaults import RecentVaults, open_folder
 
 if TYPE_CHECKING:
     from suzent_desktop.core.dream.model import DreamResult as DreamResult  # named in the UI's type hints
@@ -52,8 +54,9 @@ if TYPE_CHECKING:
     from suzent_desktop.settings import Settings
 
 __all__ = [
-    "DayLog", "FactLine", "FileChanges", "FileTags", "ParsedLog", "ROOT_NAV_FILES", "Tombstone", "TrashRecord",
-    "VaultOpError", "ZONES", "agent_activity", "canvas_markdown", "check_name", "content_pages",
+    "DayLog", "FactLine", "FileChanges", "FileTags", "ParsedLog", "ROOT_NAV_FILES", "RecentVaults", "Tombstone",
+    "TrashRecord",
+    "VaultOpError", "ZONES", "agent_activity", "canvas_markdown", "check_name", "content_pages", "open_folder", "properties", "property_kind", "set_property",
     "create_folder", "create_page", "dream_never_ran", "dream_runner", "forgotten_list", "is_canvas",
     "is_content_page", "is_demo_home", "is_forgotten", "is_link_source", "link_sources", "load_embedder",
     "log_dates", "log_path", "markdown_files", "match_spans", "move", "normalize", "read_day", "read_memory_md",

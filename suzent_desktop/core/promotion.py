@@ -30,6 +30,7 @@ from suzent_desktop.core.links import vault_files
 from suzent_desktop.core.markdown import links
 from suzent_desktop.core.promotion_guard import describe, screen
 from suzent_desktop.core.tombstones import forgotten_in, normalize, take_out_forgotten
+from suzent_desktop.core.words import count
 
 if TYPE_CHECKING:
     from suzent_desktop.core.home import Home
@@ -71,7 +72,7 @@ def _personal_candidates(home: Home) -> list[Candidate]:
     from suzent_desktop.core.fact_rules import is_precise
     from suzent_desktop.core.markdown import plain_text
 
-    root = home.layout.notebook_dir / PERSONAL_ZONE
+    root = home.layout.zone(PERSONAL_ZONE)
     if not root.is_dir():
         return []
     stones = home.tombstones.contents()
@@ -298,7 +299,7 @@ def answer_problem(markdown: str, composed: str, offline_body: list[str], instru
     missing = [fact for fact in _bullet_texts(offline_body) if not _is_covered(fact, stems)]
     if missing:
         sample = "; ".join(repr(f[:60]) for f in missing[:3])
-        return (f"the model's summary drops {len(missing)} fact(s) the offline summary keeps "
+        return (f"the model's summary drops {count(len(missing), 'fact')} the offline summary keeps "
                 f"(for example {sample})")
     return ""
 

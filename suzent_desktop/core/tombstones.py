@@ -170,12 +170,17 @@ class Tombstones:
         ``of`` ties them to another tombstone (a forgotten fact's source turn to the fact), so
         undoing that one lifts these too.
         """
-        contents = list(dict.fromkeys(c for c in (normalize(t) for t in texts) if c))
+        written: dict[str, str] = {}  # normalized → the text as it was written (shown by the Forgotten list)
+        for text in texts:
+            written.setdefault(normalize(text), " ".join(text.split()))
+        contents = [c for c in written if c]
         if not contents:
             raise ValueError("nothing to forget: the text is empty")
         now = dt.datetime.now().astimezone().isoformat(timespec="seconds")
         for content in contents:
             record = {"content": content, "ts": now, "source": source}
+            if written[content] != content:
+                record["text"] = written[content]
             if reason:
                 record["reason"] = reason
             if of:

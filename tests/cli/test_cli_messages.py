@@ -31,7 +31,7 @@ def _manager_with_a_fact(home: Path, clock, today: dt.date, **settings) -> Memor
 def test_a_gated_dry_run_says_how_to_run_it_anyway(home, capsys, clock, today):
     _manager_with_a_fact(home, clock, today)
     code, out, _err = run(capsys, home, "dream", "--dry-run")
-    assert "gated" in out and "--force" in out
+    assert "waiting" in out and "--force" in out
 
 
 def test_status_after_a_failed_dream_shows_its_outcome_attempt_and_reason(home, capsys, clock, today):

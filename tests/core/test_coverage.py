@@ -55,7 +55,7 @@ async def test_a_model_that_writes_junk_leaves_every_fact_searchable_and_listed(
     result = await DreamRunner(manager, engine=junk_engine).run_once()
     assert result.outcome == "productive" and manager.watermark() == dates[-1]  # the run was productive
     assert {f["text"] for f in result.uncovered} == {JASPER, "User works at Contoso", "User prefers quiet trains over buses"}
-    assert "3 fact(s) not consolidated" in result.reason
+    assert "3 facts not consolidated" in result.reason
     for fact in result.uncovered:
         hits = await _hits(manager, fact["text"])
         assert hits and hits[0].source_type == "archive" and hits[0].heading == NOT_CONSOLIDATED

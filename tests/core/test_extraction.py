@@ -328,7 +328,7 @@ async def test_model_facts_the_turn_does_not_support_are_dropped_and_counted():
     notes: list[str] = []
     facts = await extract_facts(TURN, Settings(extraction_model=MODEL), llm=fake, notes=notes)
     assert [f.content for f in facts] == ["User adopted a greyhound named Biscuit", "User is training for a 10k race"]
-    assert notes == [f"extraction model {MODEL}: 1 fact(s) not supported by the turn were dropped"]
+    assert notes == [f"extraction model {MODEL}: 1 fact not supported by the turn was dropped"]
 
 
 @pytest.mark.parametrize(
@@ -344,7 +344,7 @@ async def test_an_echoed_fact_is_dropped_and_the_good_facts_beside_it_are_kept(e
     notes: list[str] = []
     facts = await extract_facts(TURN, Settings(extraction_model=MODEL), llm=fake, notes=notes)
     assert [f.content for f in facts] == ["User adopted a greyhound named Biscuit"]
-    assert notes == [f"extraction model {MODEL}: 1 fact(s) repeating the schema or the prompt's example were dropped"]
+    assert notes == [f"extraction model {MODEL}: 1 fact repeating the schema or the prompt's example was dropped"]
 
 
 async def test_schema_placeholders_are_cleaned_field_by_field_and_the_fact_is_kept():
@@ -416,7 +416,7 @@ async def test_capture_reports_dropped_model_facts(home, clock, monkeypatch):
     monkeypatch.setattr(llm, "complete_json", scripted)
     facts, changes = await manager.process_conversation_turn_for_memories("I live in Porto.", "Nice", "s1")
     assert [f.content for f in facts] == ["User lives in Porto"]
-    assert any("1 fact(s) not supported" in e for e in changes.errors)
+    assert any("1 fact not supported" in e for e in changes.errors)
 
 
 def test_a_person_or_animal_introduced_earlier_is_named_in_later_news():

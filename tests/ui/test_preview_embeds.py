@@ -58,7 +58,7 @@ def vault(tmp_path: Path) -> Path:
 @pytest.fixture
 def area(qtbot, loop, vault: Path):
     widget = EditorArea(vault)
-    widget.resize(1200, 800)
+    widget.resize(640, 1100)  # one pane as wide as the preview half of a wide window, tall enough for no scroll bar
     widget.show()
     yield widget
     widget.close()  # a window left showing would take the next test's mouse moves
@@ -70,6 +70,7 @@ def _open(qtbot, area: EditorArea, vault: Path, text: str, name: str = "Page") -
     path.write_text(text)
     area.pages.add(path)
     editor = area.open(path)
+    editor.views.set_view("reading")  # these tests read the rendered page
     qtbot.waitUntil(lambda: editor.preview.isVisible(), timeout=WAIT_MS)
     editor.render_now()
     return editor
@@ -142,7 +143,7 @@ def test_image_width_and_height_and_a_narrower_pane_refit(qtbot, area, vault) ->
     assert (box.width(), box.height()) == (40, 20)  # inside 100x20, aspect kept
     before = editor.preview.fit_width()
     with qtbot.waitSignal(editor.rendered, timeout=WAIT_MS):
-        editor.splitter.setSizes([900, 300])
+        area.resize(500, 800)
     after = editor.preview.fit_width()
     assert after < before
     assert _decoded(qtbot, editor, "embed:assets/wide.png")[0].width() == after
@@ -160,6 +161,7 @@ def test_note_embed_shows_the_page_framed_with_a_depth_limit(qtbot, area, vault)
 
 def test_a_cycle_of_embeds_stops(qtbot, area, vault) -> None:
     editor = area.open(vault / "Loop A.md")
+    editor.views.set_view("reading")
     qtbot.waitUntil(lambda: editor.last_html != "", timeout=WAIT_MS)  # rendered on the render thread
     shown = editor.preview.toPlainText()
     assert shown.count("beta text") == 1 and shown.count("alpha text") == 1
@@ -524,11 +526,12 @@ def test_opening_a_page_renders_its_embeds_off_the_gui_thread(qtbot, area, vault
     path.write_text("![[Chain0]]\n\n![[Sections#Wanted]]\n")
     area.pages.add(path)
     editor = area.open(path)
+    editor.views.set_view("reading")
     assert editor.last_html == ""  # opening did not wait for the render
     with qtbot.waitSignal(editor.rendered, timeout=WAIT_MS):
         pass
     assert "level two text" in editor.preview.toPlainText() and "wanted text" in editor.preview.toPlainText()
-    assert threads and all(name.startswith("preview-render") for name in threads)
+    assert threads and all(name.startswith(("preview-render", "live-preview")) for name in threads)
 
 
 def test_a_render_of_text_changed_since_is_never_shown(qtbot, area, vault, monkeypatch) -> None:

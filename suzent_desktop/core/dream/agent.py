@@ -202,7 +202,7 @@ class DreamAgent:
         """Personal pages first, then the pages sharing the most words with the batch (one read each)."""
         chosen: list[str] = []
         try:
-            chosen += [p for p in self.tools.list("3_Personal") if not p.endswith("/")]
+            chosen += [p for p in self.tools.list(self.tools.personal_zone) if not p.endswith("/")]
         except (OSError, ValueError):
             pass
         wanted = {w for f in batch.facts for w in re.findall(r"\w+", f.fact.content.lower()) if len(w) > 3}

@@ -41,11 +41,11 @@ from suzent_desktop.core.dream.pages import (
 )
 from suzent_desktop.core.dream.subjects import GENERAL, TIMELINE, Person, link_people, person_page, title_for
 from suzent_desktop.core.dream.tools import ToolsClosed, UnreadablePage, VaultTools
+from suzent_desktop.core.layout import PERSONAL_ZONE
 from suzent_desktop.core.links import VaultIndex
 from suzent_desktop.core.markdown import links
 
 ANCHOR_CANDIDATES = 64  # nearest bullets searched for a same-page neighbour to file a new fact next to
-PERSONAL_ZONE = "3_Personal"
 ROOT_GROUP = "Vault root"
 HUB_TITLE = "About Me"
 INDEX_START = "<!-- suzent:index:start -->"
@@ -104,10 +104,10 @@ class OfflineConsolidator:
 
     # -- loading ------------------------------------------------------------------------
     def _load(self) -> None:
-        if not self.tools.resolve(PERSONAL_ZONE).is_dir():
+        if not self.tools.resolve(self.tools.personal_zone).is_dir():
             return
         existing: list[Bullet] = []
-        for rel in self.tools.list(PERSONAL_ZONE):
+        for rel in self.tools.list(self.tools.personal_zone):
             if rel.endswith("/") or not rel.lower().endswith(".md"):
                 continue
             try:
@@ -171,7 +171,7 @@ class OfflineConsolidator:
             if title.lower() in self.pages:
                 self.pages[key] = self.pages[title.lower()]
                 return self.pages[key]
-            rel = f"{PERSONAL_ZONE}/{title}.md"
+            rel = f"{self.tools.personal_zone}/{title}.md"
             intro = person.intro if person is not None else ""
             head = f"# {title}\n\n" + (f"{intro}\n\n" if intro else "")
             hub = self._hub_title()
@@ -185,7 +185,7 @@ class OfflineConsolidator:
     def _hub_title(self) -> str:
         """The hub page's title: ``About Me``, unless that name is the user's elsewhere."""
         if self._hub is None:
-            exists = self.tools.exists(f"{PERSONAL_ZONE}/{HUB_TITLE}.md")
+            exists = self.tools.exists(f"{self.tools.personal_zone}/{HUB_TITLE}.md")
             self._hub = HUB_TITLE if exists else self._free_title(HUB_TITLE)
         return self._hub
 
@@ -193,7 +193,7 @@ class OfflineConsolidator:
         """``title``, or a qualified one (``Work (Personal)``) when a file elsewhere in the vault
         already answers to the name: a new page must never make the user's ``[[Work]]`` open
         something else. The qualified page, once written, is found again by its own name."""
-        if self.tools.exists(f"{PERSONAL_ZONE}/{title}.md"):
+        if self.tools.exists(f"{self.tools.personal_zone}/{title}.md"):
             return title  # the zone's own page (perhaps unreadable: writing it names the problem)
         if self._names is None:
             self._names = VaultIndex.scan(self.tools.root)
@@ -316,7 +316,7 @@ class OfflineConsolidator:
 
     def _write_hub(self) -> list[str]:
         hub = self._hub_title()
-        rel = f"{PERSONAL_ZONE}/{hub}.md"
+        rel = f"{self.tools.personal_zone}/{hub}.md"
         existing = self.tools.read(rel) if self.tools.exists(rel) else None
         text = existing if existing is not None else (
             f"# {hub}\n\n"

@@ -58,6 +58,7 @@ from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.faults import crash_point
 from suzent_desktop.core.layout import ROOT_NAV_FILES
 from suzent_desktop.core.tombstones import forgotten_in, normalize
+from suzent_desktop.core.words import count
 
 if TYPE_CHECKING:
     from suzent_desktop.core.archive import Archive
@@ -175,11 +176,9 @@ def snapshot_files(root: Path, rels: Iterable[str]) -> Snapshot:
 
 
 def _is_content(rel: str, reserved: frozenset[str] = ROOT_NAV_FILES) -> bool:
-    """A content page: markdown, not hidden, not one of the root navigation names (``reserved``)."""
+    """A content page: markdown, not hidden, not one of the navigation files (``reserved`` paths)."""
     parts = rel.split("/")
-    return rel.lower().endswith(".md") and not any(p.startswith(".") for p in parts) and not (
-        len(parts) == 1 and parts[0].lower() in reserved
-    )
+    return rel.lower().endswith(".md") and not any(p.startswith(".") for p in parts) and rel.lower() not in reserved
 
 
 class DreamRunner:
@@ -266,7 +265,8 @@ class DreamRunner:
                 )
         if pending_facts < s.memory_consolidation_min_facts:
             return (
-                f"{pending_facts} pending facts; memory_consolidation_min_facts is {s.memory_consolidation_min_facts}",
+                f"{count(pending_facts, 'pending fact')}; memory_consolidation_min_facts is "
+                f"{s.memory_consolidation_min_facts}",
                 None,
             )
         return "", None
@@ -453,8 +453,9 @@ class DreamRunner:
     def _tools(self, root: Path) -> VaultTools:
         """Vault tools on ``root`` (the vault or a scratch copy), with the program's own root file names."""
         layout = self.manager.layout
-        return VaultTools(root, memory_search=self._memory_search, index_name=layout.index_md.name,
-                          schema_name=layout.schema_md.name, reserved=layout.reserved_root_names(),
+        return VaultTools(root, memory_search=self._memory_search, index_name=layout.app_prefix + layout.index_md.name,
+                          schema_name=layout.app_prefix + layout.schema_md.name, reserved=layout.reserved_root_names(),
+                          app_prefix=layout.app_prefix,
                           max_call_kb=self.settings.memory_consolidation_max_write_kb,
                           forgotten=frozenset(self.manager.tombstones.contents()),
                           authored=authorship.load(authorship.path_in(layout.state_dir)))
@@ -514,6 +515,8 @@ class DreamRunner:
             return await self._failed(state, dates[:1], watermark, "failed", str(exc), ChangeSet())
         if not any(f.date in batch.dates for f in batch.facts):
             return await self._skip(state, dates, 0, "no facts left to consolidate (empty or all forgotten)")
+        if m.layout.app_prefix:  # someone's own vault: the app's folder appears with its first pages
+            await asyncio.to_thread(m.notebook.seed_app_folder)
         root = m.layout.notebook_dir
         tools = self._tools(root)
         try:
@@ -633,7 +636,7 @@ class DreamRunner:
             reasons.append("the near-duplicate check ran out of time (memory_consolidation_timeout_seconds): "
                            "facts it did not reach count as not consolidated")
         if left:
-            reasons.append(f"{len(left)} fact(s) not consolidated: no page holds them; they stay searchable "
+            reasons.append(f"{count(len(left), 'fact')} not consolidated: no page holds them; they stay searchable "
                            "from the daily logs and the next dream offers them again")
         # The lines this run wrote are the program's from now on (core/dream/authorship.py).
         await asyncio.to_thread(authorship.record, authorship.path_in(m.layout.state_dir), m.layout.notebook_dir,

@@ -30,7 +30,7 @@ from suzent_desktop.core.dream import page_edits
 from suzent_desktop.core.dream.authorship import line_digest
 from suzent_desktop.core.faults import crash_point
 from suzent_desktop.core.forgetting import find_forgotten
-from suzent_desktop.core.layout import INDEX_MD, ROOT_NAV_FILES, SCHEMA_MD
+from suzent_desktop.core.layout import ASSETS_ZONE, INDEX_MD, PERSONAL_ZONE, ROOT_NAV_FILES, SCHEMA_MD
 from suzent_desktop.core.links import VaultIndex, vault_files
 from suzent_desktop.core.text import clean
 from suzent_desktop.core.tombstones import take_out_forgotten
@@ -41,7 +41,6 @@ MAX_NAME_BYTES = 200
 SEARCH_LIMIT = 8
 MAX_CALL_KB = 256  # default size limit of one tool call's arguments (memory_consolidation_max_write_kb)
 ACCOUNT_HOWS = ("merged", "superseded", "dropped")
-_PROTECTED_ZONES = frozenset({"4_Assets"})
 
 
 class VaultAccessError(PermissionError):
@@ -89,11 +88,14 @@ class VaultTools:
         confinement: Confinement | None = None,
         forgotten: frozenset[str] = frozenset(),
         authored: Mapping[str, frozenset[str]] | None = None,
+        app_prefix: str = "",
     ) -> None:
-        """``index_name``/``schema_name`` are the program's own files (Layout resolves them: a
-        user's own index.md moves the program's to another name); ``reserved`` root names are
-        never written through :meth:`write`; ``authored`` is the record of the lines earlier runs
-        wrote (:mod:`~suzent_desktop.core.dream.authorship`)."""
+        """``index_name``/``schema_name`` are the program's own files, vault-relative (Layout
+        resolves them: a user's own index.md moves the program's to another name); ``reserved``
+        vault-relative paths are never written through :meth:`write`; ``authored`` is the record
+        of the lines earlier runs wrote (:mod:`~suzent_desktop.core.dream.authorship`).
+        ``app_prefix`` is the app's folder in a vault that held notes before (``"Memory/"``):
+        writes stay inside it."""
         self.root = Path(root)
         self.max_call_bytes = max(1, int(max_call_kb)) * 1024
         # Facts the engine accounted for without writing them as such (see dream/coverage.py).
@@ -101,6 +103,8 @@ class VaultTools:
         self.index_name = index_name
         self.schema_name = schema_name
         self.reserved = frozenset(name.lower() for name in reserved)
+        self.app_prefix = app_prefix
+        self.personal_zone = app_prefix + PERSONAL_ZONE
         self._real_root = self.root.resolve()
         # What may be read or listed (core/confine.py): by resolved path, never a program folder.
         self.confinement = confinement or Confinement.of(self.root)
@@ -166,10 +170,14 @@ class VaultTools:
             raise VaultAccessError(f"{relative}: not a file")
         if any(p.startswith(".") for p in parts):
             raise VaultAccessError(f"{relative}: hidden folders such as .state/ belong to the program{via}")
-        if len(parts) == 1 and parts[0].lower() in self.reserved:
-            raise VaultAccessError(f"{relative}: {parts[0]} is kept by the program and cannot be written{via}")
-        if parts[0] in _PROTECTED_ZONES:
-            raise VaultAccessError(f"{relative}: 4_Assets/ holds attachments and is never edited{via}")
+        rel = "/".join(parts)
+        if rel.lower() in self.reserved:
+            raise VaultAccessError(f"{relative}: {parts[-1]} is kept by the program and cannot be written{via}")
+        if self.app_prefix and not rel.startswith(self.app_prefix):
+            raise VaultAccessError(f"{relative}: in a vault of your own notes the app writes only under "
+                                   f"{self.app_prefix}{via}")
+        if rel.startswith(self.app_prefix + ASSETS_ZONE + "/"):
+            raise VaultAccessError(f"{relative}: {ASSETS_ZONE}/ holds attachments and is never edited{via}")
         if not parts[-1].lower().endswith(".md"):
             raise VaultAccessError(f"{relative}: only markdown pages (.md) can be written{via}")
         long = next((p for p in parts if len(p.encode("utf-8")) > MAX_NAME_BYTES), None)
