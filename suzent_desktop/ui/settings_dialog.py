@@ -47,11 +47,13 @@ GROUPS: list[tuple[str, list[str]]] = [
             "memory_consolidation_max_days",
             "memory_consolidation_max_retries",
             "memory_consolidation_timeout_seconds",
+            "memory_consolidation_lease_seconds",
+            "memory_consolidation_lease_settle_seconds",
         ],
     ),
     ("Lint", ["memory_lint_enabled", "memory_lint_min_days"]),
     ("MEMORY.md", ["memory_md_max_lines", "memory_md_max_chars"]),
-    ("Agents (MCP server)", ["mcp_allow_maintenance"]),
+    ("Agents (MCP server)", ["mcp_allow_maintenance", "mcp_allowed_hosts", "mcp_allowed_origins"]),
     ("Capture", ["memory_keep_transcripts"]),
     ("Appearance", ["theme"]),
     ("The app's own files when the vault has its own index.md, log.md, schema.md",
@@ -67,6 +69,12 @@ HELP: dict[str, str] = {
     "window_embedding_threads": "Threads the bundled model uses while this window is open; 0: one fewer than "
     "the cores, so the window keeps one. The command line uses every core.",
     "memory_consolidation_model": "litellm model id for the dream agent.",
+    "memory_consolidation_lease_seconds": "Several devices on one home: a dream's lease lasts this long "
+    "unless renewed, so a device that died mid-run holds nobody up for longer.",
+    "memory_consolidation_lease_settle_seconds": "Several devices: after taking the lease, wait this long for "
+    "the sync tool to show another device's, before dreaming.",
+    "mcp_allowed_hosts": "Extra Host names the HTTP server answers (space-separated), e.g. your reverse proxy's.",
+    "mcp_allowed_origins": "Extra browser Origins the HTTP server accepts (space-separated).",
     "llm_timeout_seconds": "Limit for one model call (no retries inside litellm); 0 means none.",
     "alt_index_name": "Used instead of index.md when the vault root has your own index.md.",
     "alt_log_name": "Used instead of log.md (the watermark lives here) when the vault root has your own log.md.",

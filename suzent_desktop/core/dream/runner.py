@@ -28,7 +28,6 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import difflib
-import hashlib
 import importlib
 import json
 import shutil
@@ -39,7 +38,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from suzent_desktop.core import forgetting, uncovered
+from suzent_desktop.core import forgetting, lease, uncovered
 from suzent_desktop.core.archive import ArchiveError
 from suzent_desktop.core.atomic import atomic_write_text
 from suzent_desktop.core.dream.coverage import CoverageReport, check_coverage
@@ -233,6 +232,7 @@ class DreamRunner:
         self._vectors: dict[tuple[str, str], Any] = {}
         self._wake: asyncio.Event | None = None
         self._started = time.monotonic()
+        self._lease = lease.for_home(manager.layout, manager.settings)
 
     # -- small helpers ---------------------------------------------------------------------
     @property
@@ -381,10 +381,7 @@ class DreamRunner:
         return found
 
     def _log_digest(self, date: str) -> str:
-        try:
-            return hashlib.sha256(self.manager.archive.path_for(date).read_bytes()).hexdigest()
-        except OSError:
-            return ""
+        return self.manager.archive.digest(date)  # every device's part of the day
 
     def _covered_end(self, batch: Batch) -> tuple[str | None, list[str]]:
         """The last date the watermark may cover: logs written to during the run (a capture
@@ -501,8 +498,14 @@ class DreamRunner:
             self._run_lock = asyncio.Lock()
         async with self._run_lock:
             try:
-                return self._emit(await self._run_once(force=force, dry_run=dry_run))
+                result = await self._run_once(force=force, dry_run=dry_run)
+                for _ in range(3):  # the watermark moved under the run (a sync arrived): plan again
+                    if not result.reason.startswith(lease.REPLAN):
+                        break
+                    result = await self._run_once(force=force, dry_run=dry_run)
+                return self._emit(result)
             finally:
+                self._lease.release(self.manager.notebook.raw_watermark)
                 self._set_phase("idle")
 
     async def _run_once(self, *, force: bool, dry_run: bool) -> DreamResult:
@@ -528,6 +531,9 @@ class DreamRunner:
         # Before the clock: a process's first import of the index library (seconds on a busy
         # machine, for the pages' index update at the end) is not the run's work.
         await asyncio.to_thread(importlib.import_module, "lancedb")
+        busy = await self._lease.take(m.notebook.raw_watermark())  # one dream at a time across devices
+        if busy:
+            return DreamResult("gated", watermark=watermark, reason=busy)
         state["last_attempt"] = self._now()
         self._started = time.monotonic()
         await asyncio.to_thread(self._save_state, state)
@@ -558,6 +564,11 @@ class DreamRunner:
             outcome = "failed" if report is None else "no_change"
             why = error or _no_change_reason(report)
             return await self._failed(state, dates, watermark, outcome, why, changes)
+        moved = await asyncio.to_thread(lease.moved_under, self._lease, watermark, m.days)
+        if moved:  # another device consolidated meanwhile: this run's pages go, the batch is planned again
+            restored = await asyncio.to_thread(tools.rollback)
+            return DreamResult("gated", batch=dates, watermark=m.days().watermark, reason=moved,
+                               changes=ChangeSet(pages={root / r for r in restored}))
         originals = {r: tools.originals[r] for r in await asyncio.to_thread(tools.changed_files)}
         diffs = await asyncio.to_thread(lambda: unified_diffs(_present(originals), snapshot_files(root, originals)))
         await asyncio.to_thread(m.forget_journal.record, removals)
@@ -589,6 +600,7 @@ class DreamRunner:
             kept, removed = forgetting.strip_forgotten(str(path), text, stones)
             if removed:
                 atomic_write_text(path, kept)
+                tools.note_own_write(path)
                 removals += removed
         return removals
 
