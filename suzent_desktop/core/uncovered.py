@@ -66,10 +66,12 @@ def save(layout: Layout, facts: list[UncoveredFact]) -> None:
 
 
 def consolidated(layout: Layout, days: Days) -> list[UncoveredFact]:
-    """Entries whose day the watermark covers: the ones that matter."""
+    """Entries whose day the watermark covers (the ones that matter), and late facts."""
     if days.watermark is None:
         return []
-    return [f for f in load(layout) if days.is_consolidated(f.date)]
+    from suzent_desktop.core import late_facts  # another device's lines that arrived after the day's dream
+
+    return [f for f in load(layout) if days.is_consolidated(f.date)] + late_facts.late(layout, days)
 
 
 def by_date(facts: list[UncoveredFact]) -> dict[str, set[str]]:

@@ -132,3 +132,34 @@ def test_stream_part_names():
     assert part is not None and part.base == "2026-07-01" and part.conflict == "Dropbox"
     assert streams.parse_part("2026-07-01.jsonl", ".md") is None
     assert streams.parse_part("notes.txt", ".md") is None
+
+
+async def test_another_devices_log_arriving_after_its_day_was_consolidated_is_not_lost(home, clock, today,
+                                                                                         monkeypatch):
+    from dream_support import days_before, make_manager, write_log
+
+    from suzent_desktop.core.dream.runner import DreamRunner
+
+    monkeypatch.setenv("SUZENT_DEVICE", "laptop")
+    laptop = make_manager(home, clock)
+    day = days_before(today, 1)[0]
+    write_log(laptop, day, ["User works at Contoso"])
+    assert (await DreamRunner(laptop).run_once(force=True)).outcome == "productive"
+
+    # The desktop's part of that day arrives only now, through the sync tool.
+    late = laptop.layout.archive_dir / f"{day}@desktop.md"
+    late.write_text(f"# Daily Log - {day}\n\n## 18:00 — desk0001\n\n- [hobby] User restores old radios\n")
+    await laptop.indexer.sync()
+    hits = (await laptop.search("restores old radios", limit=5)).hits
+    assert hits and hits[0].text == "User restores old radios" and hits[0].source_type == "archive"
+    assert any(f["text"] == "User restores old radios" for f in DreamRunner(laptop).not_consolidated())
+
+    # The next day's dream offers it to the engine with its own batch: it lands on a page, once.
+    write_log(laptop, today.isoformat(), ["User is writing tests today"])
+    from suzent_desktop.core.clock import Clock
+
+    tomorrow = make_manager(home, Clock(fixed_today=today + dt.timedelta(days=1)))
+    assert (await DreamRunner(tomorrow).run_once(force=True)).outcome == "productive"
+    pages = "".join(p.read_text() for p in (tomorrow.layout.notebook_dir / "3_Personal").glob("*.md"))
+    assert pages.count("User restores old radios") == 1
+    assert DreamRunner(tomorrow).not_consolidated() == []

@@ -38,7 +38,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from suzent_desktop.core import forgetting, lease, uncovered
+from suzent_desktop.core import forgetting, late_facts, lease, uncovered
 from suzent_desktop.core.archive import ArchiveError
 from suzent_desktop.core.atomic import atomic_write_text
 from suzent_desktop.core.dream.coverage import CoverageReport, check_coverage
@@ -233,6 +233,7 @@ class DreamRunner:
         self._wake: asyncio.Event | None = None
         self._started = time.monotonic()
         self._lease = lease.for_home(manager.layout, manager.settings)
+        self._read_sizes: dict[str, dict[str, int]] = {}
 
     # -- small helpers ---------------------------------------------------------------------
     @property
@@ -345,6 +346,9 @@ class DreamRunner:
         facts: list[BatchFact] = []
         dropped = 0
         digests: dict[str, str] = {}
+        if reoffer:  # what this run reads, per part, taken before reading (core/late_facts.py)
+            again = sorted(uncovered.by_date(uncovered.consolidated(self.manager.layout, self.manager.days())))
+            self._read_sizes = late_facts.sizes(self.manager.layout, [*dates, *again])
         for date in dates:
             digests[date] = self._log_digest(date)  # before the read: a later append shows as a change
             try:
@@ -665,6 +669,7 @@ class DreamRunner:
                            "from the daily logs and the next dream offers them again")
         crash_point("dream.before_ingest")
         if end is not None:
+            await asyncio.to_thread(late_facts.record, m.layout, {d: n for d, n in self._read_sizes.items() if d <= end})
             await asyncio.to_thread(m.notebook.append_ingest, self._today(), end, summary)
             crash_point("dream.after_ingest")
         else:
