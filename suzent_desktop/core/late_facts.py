@@ -27,7 +27,6 @@ from suzent_desktop.core.layout import Layout
 
 if TYPE_CHECKING:
     from suzent_desktop.core.days import Days
-    from suzent_desktop.core.uncovered import UncoveredFact
 
 VERSION = 1
 Sizes = dict[str, dict[str, int]]  # date -> part file name -> bytes consolidated
@@ -75,11 +74,9 @@ def record(layout: Layout, consolidated: Sizes) -> None:
     atomic_write_text(_path(layout), json.dumps(document, indent=1, sort_keys=True) + "\n")
 
 
-def late(layout: Layout, days: Days) -> list[UncoveredFact]:
-    """Fact lines of consolidated days beyond what their dream read."""
-    from suzent_desktop.core.uncovered import UncoveredFact
-
-    found: list[UncoveredFact] = []
+def late(layout: Layout, days: Days) -> list[tuple[str, str, int]]:
+    """(date, text, line) of each fact line of a consolidated day beyond what its dream read."""
+    found: list[tuple[str, str, int]] = []
     for date, recorded in load(layout).items():
         if not days.is_consolidated(date):
             continue
@@ -94,5 +91,5 @@ def late(layout: Layout, days: Days) -> list[UncoveredFact]:
             head, tail = data[:done], data[done:].decode("utf-8", errors="replace")
             offset = head.count(b"\n")
             for line in parse_log(tail).facts:
-                found.append(UncoveredFact(date, line.fact.content, line.line + offset))
+                found.append((date, line.fact.content, line.line + offset))
     return found

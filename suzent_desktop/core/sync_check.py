@@ -108,3 +108,39 @@ def findings(layout: Layout) -> list[SyncFinding]:
             "devices\" in the README: a ready .stignore and .gitignore) or set index_path to a folder outside it",
         ))
     return found
+
+
+@dataclass(frozen=True)
+class ConflictEntry:
+    """One line of the window's list: the file, what it is, and its diff against the file it belongs to."""
+
+    path: Path
+    label: str  # the path inside the home
+    note: str
+    diff: str
+
+
+def compare(copy: ConflictCopy) -> str:
+    """The unified diff from the file a copy belongs to, to the copy (for git markers: the page itself)."""
+    import difflib
+
+    def lines(path: Path) -> list[str]:
+        try:
+            return path.read_bytes().decode("utf-8", errors="replace").splitlines(keepends=True)
+        except OSError:
+            return []
+
+    if copy.kind == "markers":
+        return "".join(lines(copy.path))
+    return "".join(difflib.unified_diff(lines(copy.original), lines(copy.path), fromfile=copy.original.name,
+                                        tofile=copy.path.name)) or "(the two files hold the same text)\n"
+
+
+def conflict_entries(layout: Layout) -> list[ConflictEntry]:
+    def label(path: Path) -> str:
+        for root in (layout.home, layout.notebook_dir, layout.memory_dir):
+            if path.is_relative_to(root):
+                return path.relative_to(root).as_posix()
+        return str(path)
+
+    return [ConflictEntry(c.path, label(c.path), describe(layout, c), compare(c)) for c in conflicts(layout)]
