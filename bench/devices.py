@@ -63,6 +63,14 @@ NAMES = ["Priya", "Tomas", "Aiko", "Bongani", "Marta", "Olu", "Sven", "Lucia", "
 PLACES = ["Lagos", "Oslo", "Quito", "Hanoi", "Porto", "Dakar", "Perth", "Tbilisi", "Cusco", "Riga", "Accra", "Bergen"]
 THINGS = ["vintage maps", "tin robots", "pressed ferns", "old radios", "glass marbles", "chess clocks",
           "brass keys", "film cameras", "sea shells", "paper kites", "wooden spoons", "enamel pins"]
+# Where a kill lands (core/faults.py points), by operation; a SIGKILL at a random moment backs them up.
+CRASH_POINTS = {
+    "dream": ["dream.after_page_write", "dream.after_coverage", "dream.before_ingest", "dream.after_ingest",
+              "atomic.before_rename", "index.after_add", "index.after_delete"],
+    "reindex": ["index.after_add", "index.after_delete", "index.after_reconcile", "atomic.before_rename"],
+    "remember": ["index.after_add", "index.after_remove"],
+    "capture": ["index.after_add", "atomic.before_rename"],
+}
 QUESTIONS = ["who collects old radios", "friend from Oslo", "vintage maps", "where does Priya live",
              "chess clocks hobby", "paper kites", "Bergen", "film cameras collection"]
 
@@ -85,10 +93,13 @@ async def _serve(home: Path) -> None:
             return
         command = json.loads(line)
         os.environ["SUZENT_TODAY"] = command["today"]
+        if command.get("crash_at"):  # end the process abruptly there, as kill -9 would (core/faults.py)
+            os.environ["SUZENT_CRASH_AT"] = command["crash_at"]
         try:
             answer = await _run(manager, DreamRunner, command)
         except Exception as exc:  # an operation may fail (a forget of text already gone): the bench goes on
             answer = {"error": f"{type(exc).__name__}: {exc}"}
+        os.environ.pop("SUZENT_CRASH_AT", None)
         print(json.dumps(answer), flush=True)
 
 
@@ -324,6 +335,8 @@ class Device:
             line = self.process.stdout.readline()
             timer.cancel()
             if not line:
+                if self.process.wait(timeout=60) != -signal.SIGKILL:
+                    self.kills += 1  # ended itself at its crash point
                 return None
         else:
             line = self.process.stdout.readline()
@@ -415,6 +428,9 @@ class Bench:
                     self.forgotten.append(forget_target)
         elif roll < 0.56 and undo_target:
             answer = device.ask({**base, "op": "undo", "text": undo_target})
+            if answer is not None and "error" not in answer:
+                with self.lock:
+                    self.forgotten = [f for f in self.forgotten if f != undo_target]
         elif roll < 0.70:
             answer = device.ask({**base, "op": "dream"})
             if answer and "runs" in answer:
@@ -426,8 +442,10 @@ class Bench:
             answer = device.ask({**base, "op": "reindex", "full": seed % 4 == 0})
         else:  # a kill at a random moment of a dream, a reindex or a capture
             op = ("dream", "dream", "reindex", "remember", "capture")[seed % 5]
+            points = CRASH_POINTS[op]
             command = {**base, "op": op, "full": True, "text": f"User's friend {text}", "time": "12:00:00",
-                       "session": f"{device.name}-k{index}", "user": f"My friend {text}."}
+                       "session": f"{device.name}-k{index}", "user": f"My friend {text}.",
+                       "crash_at": f"{points[seed % len(points)]}:{1 + seed % 3 if op == 'dream' else 1}"}
             answer = device.ask(command, kill_after=kill_delay)
             if answer and "runs" in answer:
                 device.runs += answer["runs"]
