@@ -105,6 +105,10 @@ class DreamLease:
         self.folder.mkdir(parents=True, exist_ok=True)
         atomic_write_text(self.path, json.dumps(asdict(lease)) + "\n")
 
+    def shared(self) -> bool:
+        """Whether another device registered in this home (a lease is then written and waited on)."""
+        return self.rivals_possible()
+
     def _others(self) -> list[Lease]:
         return [lease for device, lease in read_leases(self.folder).items() if device != self.device]
 

@@ -123,3 +123,23 @@ async def test_a_second_devices_dream_waits_for_the_live_lease_then_adds_nothing
     assert second.outcome == "nothing_pending"
     assert {p: p.read_text() for p in (laptop.layout.notebook_dir / "3_Personal").glob("*.md")} == pages
     assert read_leases(laptop.layout.lease_dir)["laptop"].watermark == day
+
+
+async def test_a_batch_another_device_consolidated_is_not_written_twice(home, clock, today, monkeypatch):
+    monkeypatch.setenv("SUZENT_DEVICE", "laptop")
+    laptop = make_manager(home, clock, memory_consolidation_lease_settle_seconds=0.0)
+    monkeypatch.setenv("SUZENT_DEVICE", "desktop")
+    desktop = make_manager(home, clock, memory_consolidation_lease_settle_seconds=0.0)
+    day = days_before(today, 1)[0]
+    write_log(laptop, day, ["User works at Contoso", "User likes green tea"])
+    assert (await DreamRunner(laptop).run_once(force=True)).outcome == "productive"
+    pages = {p: p.read_bytes() for p in (laptop.layout.notebook_dir / "3_Personal").glob("*.md")}
+    # The laptop's log.md entry and lease never reached the desktop (lost in a sync conflict).
+    log_md = laptop.layout.notebook_dir / "log.md"
+    text = log_md.read_text()
+    log_md.write_text(text[: text.rindex("## [")])
+    (laptop.layout.lease_dir / "laptop.json").unlink()
+    again = await DreamRunner(desktop).run_once(force=True)
+    assert again.outcome == "productive" and again.pages_changed == [] and "another device" in again.summary
+    assert again.watermark == day
+    assert {p: p.read_bytes() for p in (laptop.layout.notebook_dir / "3_Personal").glob("*.md")} == pages

@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from suzent_desktop.core import forgetting, late_facts, lease, uncovered
 from suzent_desktop.core.archive import ArchiveError
 from suzent_desktop.core.atomic import atomic_write_text
+from suzent_desktop.core.dream import second_run
 from suzent_desktop.core.dream.coverage import CoverageReport, check_coverage
 from suzent_desktop.core.dream.model import (
     Batch,
@@ -550,6 +551,9 @@ class DreamRunner:
             return await self._skip(state, dates, 0, "no facts left to consolidate (empty or all forgotten)")
         root = m.layout.notebook_dir
         tools = self._tools(root)
+        done = await asyncio.to_thread(second_run.already_on_pages, batch, tools) if self._lease.shared() else None
+        if done is not None:  # another device consolidated this batch: nothing to write, the watermark moves
+            return await self._productive(state, batch, done[0], [], watermark, done[1])
         try:
             report, error = await self._guarded_engine(batch, tools)
         except asyncio.CancelledError:
