@@ -163,3 +163,27 @@ async def test_another_devices_log_arriving_after_its_day_was_consolidated_is_no
     pages = "".join(p.read_text() for p in (tomorrow.layout.notebook_dir / "3_Personal").glob("*.md"))
     assert pages.count("User restores old radios") == 1
     assert DreamRunner(tomorrow).not_consolidated() == []
+
+
+async def test_an_undo_that_arrives_after_the_dream_left_the_fact_out_brings_it_back(home, clock, today,
+                                                                                     monkeypatch):
+    from dream_support import days_before, make_manager, write_log
+
+    from suzent_desktop.core.dream.runner import DreamRunner
+
+    monkeypatch.setenv("SUZENT_DEVICE", "laptop")
+    laptop = make_manager(home, clock)
+    day = days_before(today, 1)[0]
+    write_log(laptop, day, ["User works at Contoso", "User keeps bees on the roof"])
+    Tombstones(laptop.layout).add("User keeps bees on the roof")
+    assert (await DreamRunner(laptop).run_once(force=True)).outcome == "productive"
+    pages = "".join(p.read_text() for p in (laptop.layout.notebook_dir / "3_Personal").glob("*.md"))
+    assert "bees" not in pages
+
+    # The desktop had undone that forget before the dream, but its record arrives only now.
+    undo = {"content": "user keeps bees on the roof", "undone": True, "ts": "2099-01-01T00:00:00+00:00"}
+    (laptop.layout.state_dir / "tombstones@desktop.jsonl").write_text(json.dumps(undo) + "\n")
+    await laptop.indexer.sync()
+    hits = (await laptop.search("bees on the roof", limit=5)).hits
+    assert hits and hits[0].text == "User keeps bees on the roof"
+    assert any(f["text"] == "User keeps bees on the roof" for f in DreamRunner(laptop).not_consolidated())

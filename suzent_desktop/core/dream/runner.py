@@ -234,7 +234,7 @@ class DreamRunner:
         self._wake: asyncio.Event | None = None
         self._started = time.monotonic()
         self._lease = lease.for_home(manager.layout, manager.settings)
-        self._read_sizes: dict[str, dict[str, int]] = {}
+        self._read = late_facts.Snapshot()
 
     # -- small helpers ---------------------------------------------------------------------
     @property
@@ -349,7 +349,7 @@ class DreamRunner:
         digests: dict[str, str] = {}
         if reoffer:  # what this run reads, per part, taken before reading (core/late_facts.py)
             again = sorted(uncovered.by_date(uncovered.consolidated(self.manager.layout, self.manager.days())))
-            self._read_sizes = late_facts.sizes(self.manager.layout, [*dates, *again])
+            self._read = late_facts.snapshot(self.manager.layout, [*dates, *again], stones)
         for date in dates:
             digests[date] = self._log_digest(date)  # before the read: a later append shows as a change
             try:
@@ -673,7 +673,7 @@ class DreamRunner:
                            "from the daily logs and the next dream offers them again")
         crash_point("dream.before_ingest")
         if end is not None:
-            await asyncio.to_thread(late_facts.record, m.layout, {d: n for d, n in self._read_sizes.items() if d <= end})
+            await asyncio.to_thread(late_facts.record_run, m.layout, self._read, end)
             await asyncio.to_thread(m.notebook.append_ingest, self._today(), end, summary)
             crash_point("dream.after_ingest")
         else:
