@@ -172,7 +172,9 @@ async def test_an_undo_that_arrives_after_the_dream_left_the_fact_out_brings_it_
     from suzent_desktop.core.dream.runner import DreamRunner
 
     monkeypatch.setenv("SUZENT_DEVICE", "laptop")
-    laptop = make_manager(home, clock)
+    laptop = make_manager(home, clock, memory_consolidation_lease_settle_seconds=0.0)
+    monkeypatch.setenv("SUZENT_DEVICE", "desktop")
+    make_manager(home, clock)  # the desktop has opened this home too
     day = days_before(today, 1)[0]
     write_log(laptop, day, ["User works at Contoso", "User keeps bees on the roof"])
     Tombstones(laptop.layout).add("User keeps bees on the roof")

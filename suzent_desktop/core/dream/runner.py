@@ -349,7 +349,8 @@ class DreamRunner:
         digests: dict[str, str] = {}
         if reoffer:  # what this run reads, per part, taken before reading (core/late_facts.py)
             again = sorted(uncovered.by_date(uncovered.consolidated(self.manager.layout, self.manager.days())))
-            self._read = late_facts.snapshot(self.manager.layout, [*dates, *again], stones)
+            shared = stones if self._lease.shared() else set()  # one device: an undo there captures again
+            self._read = late_facts.snapshot(self.manager.layout, [*dates, *again], shared)
         for date in dates:
             digests[date] = self._log_digest(date)  # before the read: a later append shows as a change
             try:
