@@ -22,12 +22,14 @@ renamed, so an earlier version still opens the home (it reads only the plain nam
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import json
 import os
 import re
 import secrets
 import socket
 import tomllib
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -59,9 +61,25 @@ def valid_id(value: str) -> bool:
 
 
 def new_id(host: str | None = None) -> str:
-    """``host-1a2b``: readable in a file name, unique enough between one person's devices."""
+    """``host-1a2b``: readable in a file name, unique enough between one person's devices.
+
+    The tail comes from the machine's id, so every install and process on one machine (the app,
+    the command line, an MCP server, whichever config file it reads) is the same device.
+    """
     base = _JUNK_RE.sub("-", (host if host is not None else socket.gethostname()).lower()).strip("-")[:24]
-    return f"{base or 'device'}-{secrets.token_hex(2)}"
+    return f"{base or 'device'}-{_machine_tail()}"
+
+
+def _machine_tail() -> str:
+    for source in ("/etc/machine-id", "/var/lib/dbus/machine-id"):
+        try:
+            text = Path(source).read_text(encoding="ascii").strip()
+        except (OSError, UnicodeDecodeError):
+            continue
+        if text:
+            return hashlib.sha256(text.encode()).hexdigest()[:4]
+    node = uuid.getnode()  # a random number when the machine has no hardware address to give
+    return hashlib.sha256(str(node).encode()).hexdigest()[:4] if not node & (1 << 40) else secrets.token_hex(2)
 
 
 def device_id() -> str:
