@@ -7,8 +7,8 @@ written per device (``core/streams.py``): the home's first device keeps the plai
 
 * **The device id** lives in local configuration, never in the synced home: the file
   ``device.toml`` in the platform's user-config folder (``~/.config/suzent-desktop`` on Linux;
-  ``$SUZENT_LOCAL_CONFIG`` names another file), created on first use from the host name and a
-  random tail. ``$SUZENT_DEVICE`` overrides it (two installs on one machine, a test).
+  ``$SUZENT_LOCAL_CONFIG`` names another file), created on first use from the host name and the
+  machine's id. ``$SUZENT_DEVICE`` overrides it (two installs on one machine, a test).
 * **The registry** is ``.state/devices/ID.json`` in the vault, one file per device, each written
   only by its own device (so a sync tool never has two sides of it). The device that found no
   registry claims the plain names; if two devices did so before they first synced, the one
