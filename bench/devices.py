@@ -283,6 +283,7 @@ class RcloneBisync:
         self.filters.write_text("- /.suzent/**\n- /config.toml\n- **/.*.tmp\n- **.lock\n")
         self.rounds = 0
         self.failures = 0
+        self.resyncs = 0
         self._resync = True
 
     def __call__(self) -> None:
@@ -297,8 +298,11 @@ class RcloneBisync:
             self._resync = False
         else:
             self.failures += 1
+            with (self.work / "failures.log").open("a") as log:
+                log.write(f"--- round {self.rounds} (resync: {self._resync})\n{done.stderr[-3000:]}\n")
             if "--resync" in done.stderr:
                 self._resync = True
+                self.resyncs += 1
 
     @property
     def conflicts(self) -> int:
@@ -542,6 +546,7 @@ class Bench:
             "runs": {d.name: _count(d.runs) for d in self.devices}, "kills": {d.name: d.kills for d in self.devices},
             "errors": {d.name: len(d.errors) for d in self.devices}, "sync_rounds": self.sync.rounds,
             "conflict_copies": len(conflicts), "files_differing": differ[:5], "watermark": answers[0]["watermark"],
+            "sync_failures": getattr(self.sync, "failures", 0), "resyncs": getattr(self.sync, "resyncs", 0),
             "ops_seconds": round(ops_seconds, 1), "days": self.today(),
             "examples": {"lost": lost[:3], "forgotten_found": findable_forgotten[:3],
                          "error": [e for d in self.devices for e in d.errors][:4],
@@ -587,7 +592,8 @@ def main() -> int:
             bench.close()
         print(f"== {mode}: {args.ops} operations per device, {report['ops_seconds']} s, last day {report['days']}")
         print(f"   facts captured {report['facts']}, forgotten {report['forgotten']}, sync rounds "
-              f"{report['sync_rounds']}, conflict copies {report['conflict_copies']}, watermark {report['watermark']}")
+              f"{report['sync_rounds']} ({report['sync_failures']} failed, {report['resyncs']} resyncs), conflict copies "
+              f"{report['conflict_copies']}, watermark {report['watermark']}")
         for name, runs in report["runs"].items():
             print(f"   runs on {name}: {runs}  (kills {report['kills'][name]}, failed operations {report['errors'][name]})")
         for invariant, count in report["violations"].items():

@@ -30,9 +30,12 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 from suzent_desktop.core import devices
 from suzent_desktop.core.atomic import atomic_write_text
+from suzent_desktop.core.dream.model import DreamResult
+from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.streams import parse_part
 
 Now = Callable[[], float]
@@ -200,6 +203,14 @@ def moved_under(lease: DreamLease, planned: str | None, days: Callable[[], objec
         return (f"{REPLAN} the watermark moved from {planned or 'none'} to {now or 'none'} during the run "
                 "(another device's consolidation arrived); its pages were rolled back")
     return ""
+
+
+async def replanned(tools: Any, root: Path, dates: list[str], watermark: str | None, why: str) -> DreamResult:
+    """A run whose watermark moved under it: its pages rolled back, and a result that makes the
+    runner plan again (``why`` starts with :data:`REPLAN`)."""
+    restored = await asyncio.to_thread(tools.rollback)
+    return DreamResult("gated", batch=dates, watermark=watermark, reason=why,
+                       changes=ChangeSet(pages={root / r for r in restored}))
 
 
 def for_home(layout, settings) -> DreamLease:

@@ -143,3 +143,23 @@ async def test_a_batch_another_device_consolidated_is_not_written_twice(home, cl
     assert again.outcome == "productive" and again.pages_changed == [] and "another device" in again.summary
     assert again.watermark == day
     assert {p: p.read_bytes() for p in (laptop.layout.notebook_dir / "3_Personal").glob("*.md")} == pages
+
+
+async def test_a_run_whose_watermark_moves_under_it_rolls_back_and_plans_again(home, clock, today, monkeypatch):
+    from suzent_desktop.core.dream.model import EngineReport
+
+    manager = make_manager(home, clock)
+    day = days_before(today, 1)[0]
+    write_log(manager, day, ["User works at Contoso"])
+
+    async def engine_while_a_sync_arrives(batch, tools):
+        tools.write("3_Personal/Work.md", "# Work\n\n- User works at Contoso\n")
+        # Another device's consolidation of the same day arrives through the sync tool meanwhile.
+        log_md = manager.layout.notebook_dir / "log.md"
+        log_md.write_text(log_md.read_text() + f"\n## [{today.isoformat()}] ingest | daily logs  watermark={day}\n")
+        return EngineReport(summary="wrote it")
+
+    result = await DreamRunner(manager, engine=engine_while_a_sync_arrives).run_once(force=True)
+    assert result.outcome == "nothing_pending"  # planned again: the other device's entry covers the day
+    assert not (manager.layout.notebook_dir / "3_Personal" / "Work.md").exists()  # this run's page rolled back
+    assert manager.watermark() == day

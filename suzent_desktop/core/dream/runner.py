@@ -575,16 +575,19 @@ class DreamRunner:
             return await self._failed(state, dates, watermark, outcome, why, changes)
         moved = await asyncio.to_thread(lease.moved_under, self._lease, watermark, m.days)
         if moved:  # another device consolidated meanwhile: this run's pages go, the batch is planned again
-            restored = await asyncio.to_thread(tools.rollback)
-            return DreamResult("gated", batch=dates, watermark=m.days().watermark, reason=moved,
-                               changes=ChangeSet(pages={root / r for r in restored}))
+            return await lease.replanned(tools, root, dates, m.days().watermark, moved)
         originals = {r: tools.originals[r] for r in await asyncio.to_thread(tools.changed_files)}
         diffs = await asyncio.to_thread(lambda: unified_diffs(_present(originals), snapshot_files(root, originals)))
         await asyncio.to_thread(m.forget_journal.record, removals)
         coverage = await asyncio.to_thread(
             check_coverage, batch.facts, tools, changed=changed, embed=self._cached_embed(self._deadline())
         )
-        result = await self._productive(state, batch, report, changed, watermark, coverage)
+        try:
+            result = await self._productive(state, batch, report, changed, watermark, coverage)
+        except DreamError as exc:  # the watermark moved during the coverage check: the same as above
+            if m.days().watermark == watermark:
+                raise
+            return await lease.replanned(tools, root, dates, m.days().watermark, f"{lease.REPLAN} {exc}")
         result.diffs = diffs
         # Pages this run did not write may still show text forgotten earlier: take it off too.
         result.changes.merge(await m.take_off_pages(m.tombstones.contents()))
