@@ -139,8 +139,13 @@ async def _edit_page(manager: Any, command: dict) -> dict:
     pages = sorted((root / "3_Personal").glob("*.md")) + sorted((root / "0_Inbox").glob("*.md"))
     rng = random.Random(command["seed"])
     page = rng.choice(pages) if pages and rng.random() < 0.7 else root / "0_Inbox" / f"Notes {command['device']}.md"
-    text = page.read_text(encoding="utf-8") if page.is_file() else f"# Notes {command['device']}\n"
-    atomic_write_text(page, text.rstrip("\n") + f"\n\nHand note {command['note']}.\n")
+    for _ in range(5):  # as an editor does: never save over a version the sync tool brought meanwhile
+        before = page.read_bytes() if page.is_file() else None
+        text = before.decode("utf-8") if before is not None else f"# Notes {command['device']}\n"
+        edited = text.rstrip("\n") + f"\n\nHand note {command['note']}.\n"
+        if (page.read_bytes() if page.is_file() else None) == before:
+            atomic_write_text(page, edited)
+            break
     await manager.sync_paths([page])
     return {"page": page.relative_to(root).as_posix()}
 
