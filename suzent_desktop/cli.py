@@ -168,6 +168,8 @@ def build_parser() -> argparse.ArgumentParser:
     mcp = add("mcp", "serve the memory to an agent over the Model Context Protocol (stdio by default)")
     mcp.add_argument("--read-only", action="store_true", help="only the reading tools; write nothing at all")
     mcp.add_argument("--http", type=_port, default=None, metavar="PORT", help="serve streamable HTTP on 127.0.0.1:PORT instead of stdio")
+    mcp.add_argument("--bind", default=None, metavar="ADDRESS", help="with --http: listen on ADDRESS (another machine's agents; needs --token-file)")
+    mcp.add_argument("--token-file", type=Path, default=None, metavar="FILE", help="with --http: every request must carry 'Authorization: Bearer' and this file's token")
     return parser
 
 
@@ -819,10 +821,17 @@ def cmd_mcp(args: argparse.Namespace, out: Output) -> int:
     home = _home(args)
     if args.read_only and not home.is_dir():
         raise CliError(f"{home}: no home folder here, and --read-only creates nothing")
+    from suzent_desktop import mcp_http
+
+    if (args.bind or args.token_file) and args.http is None:
+        raise CliError("--bind and --token-file need --http PORT")
+    bind = args.bind or "127.0.0.1"
+    mcp_http.check_options(bind, args.token_file)
+    token = mcp_http.read_token(args.token_file) if args.token_file else None
     manager = MemoryManager.open(home, bootstrap=not args.read_only)
     from suzent_desktop.mcp_server import serve
 
-    serve(manager, read_only=args.read_only, http_port=args.http)
+    serve(manager, read_only=args.read_only, http_port=args.http, bind=bind, token=token)
     return 0
 
 

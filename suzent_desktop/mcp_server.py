@@ -349,6 +349,7 @@ class MemoryTools:
             "read_only": self.read_only,
             "maintenance_tools": self.maintenance,
             "maintenance_setting": "mcp_allow_maintenance",
+            "device": self.manager.layout.device,  # which device answered (several may serve one home)
         }
         return status
 
@@ -588,8 +589,9 @@ def _check_port(port: int) -> int:
     return port
 
 
-def serve(manager: MemoryManager, *, read_only: bool = False, http_port: int | None = None) -> None:
-    """Run until the client disconnects (stdio) or the process is stopped (HTTP)."""
+def serve(manager: MemoryManager, *, read_only: bool = False, http_port: int | None = None,
+          bind: str = "127.0.0.1", token: str | None = None) -> None:
+    """Run until the client disconnects (stdio) or the process is stopped (HTTP, see ``mcp_http.py``)."""
     server = build_server(manager, read_only=read_only)
     activity = server.activity
 
@@ -599,7 +601,9 @@ def serve(manager: MemoryManager, *, read_only: bool = False, http_port: int | N
             if http_port is None:
                 await server.run_stdio_async()
             else:
-                await server.run_streamable_http_async(host="127.0.0.1", port=_check_port(http_port))
+                from suzent_desktop.mcp_http import serve_http
+
+                await serve_http(server, manager.settings, port=_check_port(http_port), bind=bind, token=token)
         finally:
             activity.disconnected()
 

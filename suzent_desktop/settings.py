@@ -27,7 +27,8 @@ CONFIG_NAME = "config.toml"
 
 
 # SUZENT_* variables that are not settings keys but are read elsewhere (never warned about).
-OTHER_ENVIRONMENT = frozenset({"SUZENT_HOME", "SUZENT_DEBUG", "SUZENT_TODAY", "SUZENT_QUIT_AFTER_START", "SUZENT_CRASH_AT"})
+OTHER_ENVIRONMENT = frozenset({"SUZENT_HOME", "SUZENT_DEBUG", "SUZENT_TODAY", "SUZENT_QUIT_AFTER_START", "SUZENT_CRASH_AT",
+                               "SUZENT_DEVICE", "SUZENT_LOCAL_CONFIG"})
 
 
 class SettingsError(ValueError):
@@ -68,11 +69,18 @@ class Settings:
     memory_consolidation_timeout_seconds: float = 600.0
     memory_consolidation_model: str = ""
     memory_consolidation_max_write_kb: int = 256
+    # One dream at a time across devices (core/lease.py): how long a lease lasts unless renewed,
+    # and how long a device waits after taking one for the sync tool to show a rival's.
+    memory_consolidation_lease_seconds: float = 300.0
+    memory_consolidation_lease_settle_seconds: float = 10.0
     memory_lint_enabled: bool = True
     memory_lint_min_days: int = 7
     memory_md_max_lines: int = 60
     memory_md_max_chars: int = 4000
     mcp_allow_maintenance: bool = False
+    # Extra Host / Origin values the HTTP server accepts (space-separated), for a reverse proxy's name.
+    mcp_allowed_hosts: str = ""
+    mcp_allowed_origins: str = ""
     llm_timeout_seconds: float = 60.0
     # The app's own index/log/schema names when the vault root already holds the user's own
     # index.md / log.md / schema.md (files without the app's marker are never written).
@@ -140,7 +148,7 @@ LOCAL_CPU_PROFILE: dict[str, Any] = {
     "memory_consolidation_timeout_seconds": 3600.0,
     "memory_consolidation_max_days": 3,
 }
-_MUST_BE_POSITIVE = frozenset({"memory_consolidation_timeout_seconds"})
+_MUST_BE_POSITIVE = frozenset({"memory_consolidation_timeout_seconds", "memory_consolidation_lease_seconds"})
 _ALT_NAME_RE = re.compile(r"[^/\\\x00]+\.md")
 _FOLDER_NAME_RE = re.compile(r"[^./\\\x00][^/\\\x00]*")
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from suzent_desktop.core import sync_check
 from suzent_desktop.core.archive import Archive
 from suzent_desktop.core.clock import Clock
 from suzent_desktop.core.confine import refused_entries
@@ -84,6 +85,7 @@ def run_doctor(home: Path, *, clock: Clock | None = None, check_index: bool = Tr
     problems += check_core_files(layout)
     problems += check_notebook(layout, contents)
     problems += check_watermark(layout, today)
+    problems += [Problem(f.severity, f.path, None, f.message) for f in sync_check.findings(layout)]
     problems += check_not_consolidated(layout, today, contents)
     if check_index:
         problems += _without_repeats(check_index_health(layout, settings, clock, contents), problems)
@@ -121,8 +123,7 @@ def check_archive(layout: Layout) -> list[Problem]:
     """Badly named files, undecodable logs and lines that are not fact lines."""
     archive = Archive(layout)
     problems = [Problem(WARNING, str(bad.path), None, bad.reason) for bad in archive.invalid_files()]
-    for date in archive.dates():
-        path = archive.path_for(date)
+    for date, path in ((d, p) for d in archive.dates() for p in archive.parts(d)):
         text, problem = _decode(path)
         if problem is not None:
             problems.append(problem)
@@ -145,8 +146,7 @@ def check_transcripts(layout: Layout) -> list[Problem]:
 
     transcripts = Transcripts(layout)
     problems: list[Problem] = []
-    for date in transcripts.dates():
-        path = transcripts.path_for(date)
+    for path in (p for d in transcripts.dates() for p in transcripts.parts(d)):
         text, problem = _decode(path)
         if problem is not None:
             problems.append(problem)

@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 from filelock import FileLock, Timeout
 
-from suzent_desktop.core import fusion, uncovered
+from suzent_desktop.core import fusion, streams, uncovered
 from suzent_desktop.core.archive import Archive
 from suzent_desktop.core.canvas import CANVAS_SUFFIX, canvas_markdown, is_canvas
 from suzent_desktop.core.chunking import chunk_markdown, embedding_text
@@ -53,6 +53,7 @@ from suzent_desktop.core.index_store import TABLE_NAME, Filters, IndexStore, Ind
 from suzent_desktop.core.layout import Layout
 from suzent_desktop.core.notebook import Notebook
 from suzent_desktop.core.query import SearchQuery, file_passes, parse_query, text_passes
+from suzent_desktop.core.sync_conflicts import page_name
 from suzent_desktop.core.tags import FileTags
 from suzent_desktop.core.text import clean, decode_lenient, looks_binary
 from suzent_desktop.core.title_rows import page_title
@@ -383,7 +384,7 @@ class Indexer:
             return found  # outside the vault, hidden, or the memory folder: no pages there
         for key, stat in _walk(Path(under) if under is not None else self.notebook.root, skip, self.layout.confinement):
             lower = key.lower()
-            if not lower.endswith((".md", CANVAS_SUFFIX)) or not key.startswith(root + os.sep):
+            if not page_name(lower).endswith((".md", CANVAS_SUFFIX)) or not key.startswith(root + os.sep):
                 continue
             relative = key[len(root) + 1 :]
             head, sep, _ = relative.partition(os.sep)
@@ -401,19 +402,17 @@ class Indexer:
                 found[str(path)] = _Source(str(path), "core")
         days = Days.read(self.notebook, self.clock.today())
         kept = uncovered.by_date(uncovered.consolidated(self.layout, days))
-        for date in self.archive.dates():
-            source = self._archive_source(date, days, kept)
+        for part in streams.dated_parts(self.layout.archive_dir, ".md"):  # every device's log of a day
+            source = self._archive_source(part.base, days, kept, part.path)
             if source is not None:
                 found[source.key] = source
-        for date in self.transcripts.dates():  # every day: transcripts are the evidence behind pages
-            path = self.transcripts.path_for(date)
-            found[str(path)] = _Source(str(path), "transcript", date=date)
+        for part in streams.dated_parts(self.layout.transcripts_dir, ".jsonl"):  # every day: evidence behind pages
+            found[str(part.path)] = _Source(str(part.path), "transcript", date=part.base)
         return {key: source for key, source in found.items() if self.layout.confinement.allows(key)}
 
-    def _archive_source(self, date: str, days: Days, kept: dict[str, set[str]]) -> _Source | None:
+    def _archive_source(self, date: str, days: Days, kept: dict[str, set[str]], path: Path) -> _Source | None:
         """A log after the watermark (or skipped) gives all its facts; a consolidated one only
         those no page holds (``core/uncovered.py``); otherwise none."""
-        path = self.archive.path_for(date)
         if days.indexed(date):
             return _Source(str(path), "archive", date=date)
         if date in kept:
@@ -433,16 +432,15 @@ class Indexer:
                 return None
             parts = Path(self.notebook.relative(path)).parts
             return _Source(str(path), "notebook", zone=parts[0] if len(parts) > 1 else "")
-        if path.parent == self.layout.archive_dir and path.suffix == ".md":
-            date = path.stem
-            if date not in self.archive.dates():
+        if path.parent == self.layout.archive_dir and (part := streams.parse_part(path.name, ".md")) is not None:
+            if part.base not in self.archive.dates() or not path.is_file():
                 return None
             days = Days.read(self.notebook, self.clock.today())
             kept = uncovered.by_date(uncovered.consolidated(self.layout, days))
-            return self._archive_source(date, days, kept)
-        if path.parent == self.layout.transcripts_dir and path.suffix == ".jsonl":
-            if path.stem in self.transcripts.dates():
-                return _Source(str(path), "transcript", date=path.stem)
+            return self._archive_source(part.base, days, kept, path)
+        if path.parent == self.layout.transcripts_dir and (part := streams.parse_part(path.name, ".jsonl")) is not None:
+            if part.base in self.transcripts.dates() and path.is_file():
+                return _Source(str(path), "transcript", date=part.base)
         return None
 
     # -- planning (worker thread) ----------------------------------------------------------

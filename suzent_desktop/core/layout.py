@@ -120,6 +120,10 @@ class Layout:
     outside_targets: tuple[str, ...] = ()
     # Where the zones and navigation files live: the vault root, or its app folder (see app_dir_for).
     app_dir: Path | None = None
+    # This device's id, and ``"@ID"`` when it is not the home's first device: the per-device
+    # name of every append-only stream this install writes (``core/devices.py``).
+    device: str = ""
+    device_suffix: str = ""
 
     def __post_init__(self) -> None:
         if self.app_dir is None:
@@ -192,14 +196,15 @@ class Layout:
         return [self.memory_dir / "persona.md", self.memory_dir / "user.md", self.memory_md]
 
     def daily_log(self, date_iso: str) -> Path:
-        return self.archive_dir / f"{date_iso}.md"
+        """The log this device appends to for that day (readers take every device's: ``core/streams.py``)."""
+        return self.archive_dir / f"{date_iso}{self.device_suffix}.md"
 
     @property
     def transcripts_dir(self) -> Path:
         return self.memory_dir / "transcripts"
 
     def transcript(self, date_iso: str) -> Path:
-        return self.transcripts_dir / f"{date_iso}.jsonl"
+        return self.transcripts_dir / f"{date_iso}{self.device_suffix}.jsonl"
 
     # notebook side
     @property
@@ -208,16 +213,16 @@ class Layout:
 
     @property
     def tombstones_file(self) -> Path:
-        return self.state_dir / "tombstones.jsonl"
+        return self.state_dir / f"tombstones{self.device_suffix}.jsonl"
 
     @property
     def forget_journal_file(self) -> Path:
         """Lines that forgetting took off pages, so undo can put them back."""
-        return self.state_dir / "forgotten_lines.jsonl"
+        return self.state_dir / f"forgotten_lines{self.device_suffix}.jsonl"
 
     @property
     def recall_log(self) -> Path:
-        return self.state_dir / "recall_log.jsonl"
+        return self.state_dir / f"recall_log{self.device_suffix}.jsonl"
 
     @property
     def runner_state_file(self) -> Path:
@@ -226,6 +231,11 @@ class Layout:
     @property
     def uncovered_file(self) -> Path:
         return self.state_dir / "uncovered.json"
+
+    @property
+    def lease_dir(self) -> Path:
+        """One dream at a time across devices: each device's lease file (``core/lease.py``)."""
+        return self.state_dir / "dream-lease"
 
     @property
     def mcp_activity_file(self) -> Path:

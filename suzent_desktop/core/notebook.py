@@ -19,6 +19,7 @@ from suzent_desktop.core.canvas import is_canvas
 from suzent_desktop.core.layout import INDEX_MD, LOG_MD, ROOT_NAV_FILES, SCHEMA_MD, ZONES, Layout
 from suzent_desktop.core.links import vault_files
 from suzent_desktop.core.markdown import FenceTracker
+from suzent_desktop.core.sync_conflicts import page_name
 
 _SEEDS = ("schema.md", "index.md", "log.md")
 
@@ -108,7 +109,7 @@ class Notebook:
             relative = path.relative_to(self.root)
         except ValueError:
             return False
-        if path.suffix.lower() != ".md" or is_hidden(relative):
+        if not page_name(path.name).lower().endswith(".md") or is_hidden(relative):
             return False
         if path.is_relative_to(self.layout.memory_dir) and self.layout.memory_dir != self.root:
             return False  # daily logs and core files kept inside the vault are not notebook pages

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from suzent_desktop.core import demo, vault_ops
+from suzent_desktop.core import demo, sync_check, vault_ops
 from suzent_desktop.core.archive import ArchiveError
 from suzent_desktop.core.atomic import atomic_write_text
 from suzent_desktop.core.canvas import canvas_markdown, is_canvas
@@ -207,6 +207,11 @@ def read_day(manager: MemoryManager, date: str) -> DayLog:
 def is_forgotten(entry: FactLine, forgotten: set[str]) -> bool:
     """A fact line whose content (or whole line) was forgotten."""
     return normalize(entry.fact.content) in forgotten or normalize(entry.raw) in forgotten
+
+
+def sync_conflicts(manager: MemoryManager) -> list[sync_check.ConflictEntry]:
+    """Conflict copies a sync tool left and pages with git markers, each with its diff (reads files)."""
+    return sync_check.conflict_entries(manager.layout)
 
 
 def forgotten_list(manager: MemoryManager) -> tuple[list[Tombstone], list[TombstoneProblem]]:

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from suzent_desktop.core import streams
 from suzent_desktop.core.layout import Layout
 
 
@@ -110,41 +111,54 @@ class Tombstones:
     def path(self) -> Path:
         return self.layout.tombstones_file
 
+    def parts(self) -> list[Path]:
+        """Every device's tombstone file (and conflict copies of one): a forget on any device holds on all."""
+        found = [p.path for p in streams.parts(self.path.parent, ".jsonl", "tombstones")]
+        return found or [self.path]
+
     def load(self) -> tuple[list[Tombstone], list[TombstoneProblem]]:
-        """All tombstones plus the lines that could not be read (reported by ``doctor``, never dropped)."""
+        """All tombstones plus the lines that could not be read (reported by ``doctor``, never dropped).
+
+        Every device's records are read, in time order, so an undo on one device lifts a forget
+        written on another.
+        """
         stones: list[Tombstone] = []
         problems: list[TombstoneProblem] = []
-        if not self.path.is_file():
-            return stones, problems
-        text = self.path.read_bytes().decode("utf-8-sig", errors="replace")
-        for number, line in enumerate(text.splitlines(), start=1):
-            if not line.strip():
+        texts: list[str] = []
+        for path in self.parts():
+            if not path.is_file():
                 continue
-            try:
-                record = json.loads(line)
-                content = record["content"]
-                if not isinstance(content, str):
-                    raise TypeError("content is not a string")
-            except (ValueError, KeyError, TypeError) as exc:
-                problems.append(TombstoneProblem(self.path, number, f"unreadable tombstone: {exc}"))
-                continue
-            if record.get("undone"):
+            text = path.read_bytes().decode("utf-8-sig", errors="replace")
+            texts.append(text)
+            for number, line in enumerate(text.splitlines(), start=1):
+                if not line.strip():
+                    continue
+                try:
+                    record = json.loads(line)
+                    if not isinstance(record["content"], str):
+                        raise TypeError("content is not a string")
+                except (ValueError, KeyError, TypeError) as exc:
+                    problems.append(TombstoneProblem(path, number, f"unreadable tombstone: {exc}"))
+        records = streams.merge_records(texts)
+        for number, record in enumerate(records, start=1):
+            content = record.get("content")
+            if not isinstance(content, str) or record.get("undone"):
                 continue
             stones.append(Tombstone(normalize(content), number, record))
-        undone = self._undone_set(text)
+        undone = self._undone_set(records)
         active = [s for s in stones if s.content not in undone]
         # A stone written "of" another (a forgotten fact's source turn) lives and dies with it.
         primary = {s.content for s in active}
         return [s for s in active if normalize(str(s.record.get("of", ""))) in primary | {""}], problems
 
-    def _undone_set(self, text: str) -> set[str]:
+    @staticmethod
+    def _undone_set(records: list[dict]) -> set[str]:
         """Undo is itself an appended record (``{"content": ..., "undone": true}``), so history stays intact."""
         state: dict[str, bool] = {}
-        for line in text.splitlines():
+        for record in records:
             try:
-                record = json.loads(line)
                 state[normalize(record["content"])] = bool(record.get("undone"))
-            except (ValueError, KeyError, TypeError, AttributeError):
+            except (KeyError, TypeError, AttributeError):
                 continue
         return {content for content, undone in state.items() if undone}
 

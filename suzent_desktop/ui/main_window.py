@@ -39,6 +39,7 @@ from suzent_desktop.ui.panes.dream_panel import DreamPanel
 from suzent_desktop.ui.panes.memory_view import MemoryView
 from suzent_desktop.ui.panes.outline import OutlinePane
 from suzent_desktop.ui.panes.search_pane import SearchPane
+from suzent_desktop.ui.panes.sync_conflicts_pane import SyncConflictsPane
 from suzent_desktop.ui.panes.tags import TagsPane
 from suzent_desktop.ui.panes.tombstones_pane import TombstonesPane
 from suzent_desktop.ui.prompts import Prompter
@@ -212,6 +213,9 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(stones, self._dock("tags", "Tags", self.tags, right))
         self.outline = OutlinePane(self.editors)
         self.tabifyDockWidget(self.docks["tags"], self._dock("outline", "Outline", self.outline, right))
+        self.sync_conflicts = self.panes["conflicts"] = SyncConflictsPane(self.services)
+        self.sync_conflicts.open_requested.connect(lambda path: self.open_path(path, None))
+        self.tabifyDockWidget(self.docks["outline"], self._dock("conflicts", "Sync conflicts", self.sync_conflicts, right))
         backlinks.raise_()
         self.resizeDocks([vault, backlinks], [300, 360], Qt.Orientation.Horizontal)
 

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import hashlib
 import importlib
 import json
 import shutil
@@ -38,10 +37,10 @@ from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from suzent_desktop.core import forgetting, uncovered
+from suzent_desktop.core import forgetting, late_facts, lease, uncovered
 from suzent_desktop.core.archive import ArchiveError
 from suzent_desktop.core.atomic import atomic_write_text
-from suzent_desktop.core.dream import authorship, outcome
+from suzent_desktop.core.dream import authorship, outcome, second_run
 from suzent_desktop.core.dream.coverage import CoverageReport, check_coverage
 from suzent_desktop.core.dream.diffs import annotate, unified_diffs
 from suzent_desktop.core.dream.model import (
@@ -205,6 +204,8 @@ class DreamRunner:
         self._vectors: dict[tuple[str, str], Any] = {}
         self._wake: asyncio.Event | None = None
         self._started = time.monotonic()
+        self._lease = lease.for_home(manager.layout, manager.settings)
+        self._read = late_facts.Snapshot()
 
     # -- small helpers ---------------------------------------------------------------------
     @property
@@ -318,6 +319,10 @@ class DreamRunner:
         facts: list[BatchFact] = []
         dropped = 0
         digests: dict[str, str] = {}
+        if reoffer:  # what this run reads, per part, taken before reading (core/late_facts.py)
+            again = sorted(uncovered.by_date(uncovered.consolidated(self.manager.layout, self.manager.days())))
+            shared = stones if self._lease.shared() else set()  # one device: an undo there captures again
+            self._read = late_facts.snapshot(self.manager.layout, [*dates, *again], shared)
         for date in dates:
             digests[date] = self._log_digest(date)  # before the read: a later append shows as a change
             try:
@@ -354,10 +359,7 @@ class DreamRunner:
         return found
 
     def _log_digest(self, date: str) -> str:
-        try:
-            return hashlib.sha256(self.manager.archive.path_for(date).read_bytes()).hexdigest()
-        except OSError:
-            return ""
+        return self.manager.archive.digest(date)  # every device's part of the day
 
     def _covered_end(self, batch: Batch) -> tuple[str | None, list[str]]:
         """The last date the watermark may cover: logs written to during the run (a capture
@@ -478,8 +480,14 @@ class DreamRunner:
             self._run_lock = asyncio.Lock()
         async with self._run_lock:
             try:
-                return self._emit(await self._run_once(force=force, dry_run=dry_run))
+                result = await self._run_once(force=force, dry_run=dry_run)
+                for _ in range(3):  # the watermark moved under the run (a sync arrived): plan again
+                    if not result.reason.startswith(lease.REPLAN):
+                        break
+                    result = await self._run_once(force=force, dry_run=dry_run)
+                return self._emit(result)
             finally:
+                self._lease.release(self.manager.notebook.raw_watermark)
                 self._set_phase("idle")
 
     async def _run_once(self, *, force: bool, dry_run: bool) -> DreamResult:
@@ -505,6 +513,9 @@ class DreamRunner:
         # Before the clock: a process's first import of the index library (seconds on a busy
         # machine, for the pages' index update at the end) is not the run's work.
         await asyncio.to_thread(importlib.import_module, "lancedb")
+        busy = await self._lease.take(m.notebook.raw_watermark())  # one dream at a time across devices
+        if busy:
+            return DreamResult("gated", watermark=watermark, reason=busy)
         state["last_attempt"] = self._now()
         self._started = time.monotonic()
         await asyncio.to_thread(self._save_state, state)
@@ -519,6 +530,9 @@ class DreamRunner:
             await asyncio.to_thread(m.notebook.seed_app_folder)
         root = m.layout.notebook_dir
         tools = self._tools(root)
+        done = await asyncio.to_thread(second_run.already_on_pages, batch, tools) if self._lease.shared() else None
+        if done is not None:  # another device consolidated this batch: nothing to write, the watermark moves
+            return await self._productive(state, batch, done[0], [], watermark, done[1], {})
         try:
             report, error = await self._guarded_engine(batch, tools)
         except asyncio.CancelledError:
@@ -537,6 +551,9 @@ class DreamRunner:
             verdict = "failed" if report is None else "no_change"
             why = error or outcome.no_change_reason(report)
             return await self._failed(state, dates, watermark, verdict, why, changes)
+        moved = await asyncio.to_thread(lease.moved_under, self._lease, watermark, m.days)
+        if moved:  # another device consolidated meanwhile: this run's pages go, the batch is planned again
+            return await lease.replanned(tools, root, dates, m.days().watermark, moved)
         originals = {r: tools.originals[r] for r in await asyncio.to_thread(tools.changed_files)}
         diffs = await asyncio.to_thread(lambda: annotate(
             unified_diffs(_present(originals), snapshot_files(root, originals)), tools.removed_lines))
@@ -549,7 +566,12 @@ class DreamRunner:
             return await self._failed(state, dates, watermark, "no_change", junk,
                                       ChangeSet(pages={root / r for r in restored}))
         await asyncio.to_thread(m.forget_journal.record, removals)
-        result = await self._productive(state, batch, report, changed, watermark, coverage, originals)
+        try:
+            result = await self._productive(state, batch, report, changed, watermark, coverage, originals)
+        except DreamError as exc:  # the watermark moved during the coverage check: the same as above
+            if m.days().watermark == watermark:
+                raise
+            return await lease.replanned(tools, root, dates, m.days().watermark, f"{lease.REPLAN} {exc}")
         result.diffs = diffs
         # Pages this run did not write may still show text forgotten earlier: take it off too.
         result.changes.merge(await m.take_off_pages(m.tombstones.contents()))
@@ -574,6 +596,7 @@ class DreamRunner:
             kept, removed = forgetting.strip_forgotten(str(path), text, stones)
             if removed:
                 atomic_write_text(path, kept)
+                tools.note_own_write(path)
                 removals += removed
         return removals
 
@@ -643,6 +666,7 @@ class DreamRunner:
                                 originals)
         crash_point("dream.before_ingest")
         if end is not None:
+            await asyncio.to_thread(late_facts.record_run, m.layout, self._read, end)
             await asyncio.to_thread(m.notebook.append_ingest, self._today(), end, summary)
             crash_point("dream.after_ingest")
         else:

@@ -60,6 +60,10 @@ def decode_page(relative: str, data: bytes) -> str:
         ) from exc
 
 
+class PageChangedError(ValueError):
+    """A page changed on disk since the engine read it: it is not overwritten."""
+
+
 class ToolsClosed(RuntimeError):
     """The run was stopped; the tools accept no more writes."""
 
@@ -121,6 +125,11 @@ class VaultTools:
         self.authored = dict(authored or {})
         self.removed_lines: list[page_edits.RemovedLine] = []
         self._original_lines: dict[str, frozenset[str] | None] = {}  # lines of originals, for owns()
+        # The bytes of each page as this run last read or wrote it: a page whose bytes differ
+        # by the next write (a sync tool brought another device's edit) is never overwritten.
+        self._known: dict[str, bytes] = {}
+        self.left_alone: list[str] = []  # files a rollback did not restore (changed by someone else since)
+
 
     # -- path checks -------------------------------------------------------------------
     def resolve(self, relative: str, *, write: bool = False) -> Path:
@@ -225,7 +234,13 @@ class VaultTools:
         path = self.resolve(relative)
         if not path.is_file():
             raise FileNotFoundError(f"{relative}: no such page")
-        return decode_page(relative, path.read_bytes())
+        data = path.read_bytes()
+        text = decode_page(relative, data)
+        try:
+            self._known[self.relative(path.resolve())] = data
+        except (OSError, ValueError):
+            pass
+        return text
 
     def read_for_model(self, relative: str) -> str:
         """A page as a model may see it: without lines holding forgotten text."""
@@ -253,9 +268,11 @@ class VaultTools:
         with self._lock:
             if self._closed:
                 raise ToolsClosed("the run was stopped; no more writes")
+            self._check_unchanged(relative, path)
             self._journal(path)
             atomic_write_text(path, text)
             rel = self.relative(path)
+            self._known[rel] = path.read_bytes()
             self.written.add(rel)
             self.forgotten_taken_out += taken
             self.removed_lines += [page_edits.RemovedLine(rel, line, operation)
@@ -276,6 +293,25 @@ class VaultTools:
                 x.rstrip() for x in old.decode("utf-8-sig", "replace").splitlines())
         before = self._original_lines[rel]
         return before is None or line.rstrip() not in before
+
+    def note_own_write(self, path: Path) -> None:
+        """The run itself rewrote ``path`` outside :meth:`write` (the forgotten-text scrub): its new
+        bytes are the run's own, so a rollback still restores the page."""
+        rel = self.relative(path)
+        if rel in self._known and path.is_file():
+            self._known[rel] = path.read_bytes()
+
+    def _check_unchanged(self, relative: str, path: Path) -> None:
+        """Refuse to overwrite a page whose bytes changed since this run read or wrote it."""
+        known = self._known.get(self.relative(path))
+        if known is None:
+            return
+        current = path.read_bytes() if path.is_file() else None
+        if current != known:
+            raise PageChangedError(
+                f"{relative}: changed on disk since it was read (another device's edit arrived, or an editor "
+                "saved it); it is left as it is: read it again before writing"
+            )
 
     def _check_new_name(self, relative: str, path: Path) -> None:
         """A new page may not take a name a file elsewhere answers to: the user's ``[[Work]]``
@@ -322,12 +358,20 @@ class VaultTools:
         return changed
 
     def rollback(self) -> list[str]:
-        """Put every file this run wrote back to its bytes before the run; returns what was restored."""
+        """Put every file this run wrote back to its bytes before the run; returns what was restored.
+
+        A file whose bytes are no longer what the run wrote (another device's edit arrived) is
+        left as it is: restoring it would overwrite that edit.
+        """
         self.close()
         restored: list[str] = []
         for rel in self.changed_files():
             old = self.originals[rel]
             path = self._real_root / rel
+            current = path.read_bytes() if path.is_file() else None
+            if rel in self._known and current != self._known[rel]:
+                self.left_alone.append(rel)
+                continue
             if old is None:
                 path.unlink(missing_ok=True)
             else:
