@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from suzent_desktop.core import forgetting, uncovered
 from suzent_desktop.core.archive import ArchiveError
 from suzent_desktop.core.atomic import atomic_write_text
+from suzent_desktop.core.dream import resume
 from suzent_desktop.core.dream.coverage import CoverageReport, check_coverage
 from suzent_desktop.core.dream.model import (
     Batch,
@@ -542,6 +543,11 @@ class DreamRunner:
             return await self._skip(state, dates, 0, "no facts left to consolidate (empty or all forgotten)")
         root = m.layout.notebook_dir
         tools = self._tools(root)
+        done = await resume.already_on_pages(batch, tools)  # a run killed before its ingest entry
+        if done is not None:
+            result = await self._productive(state, batch, resume.completed_report(), [], watermark, done)
+            result.reason = "; ".join(r for r in (resume.COMPLETED, result.reason) if r)
+            return result
         try:
             report, error = await self._guarded_engine(batch, tools)
         except asyncio.CancelledError:
