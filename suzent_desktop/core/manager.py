@@ -26,6 +26,7 @@ from suzent_desktop.core.dream.model import LintResult
 from suzent_desktop.core.dream.runner import DreamRunner
 from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.facts import Fact
+from suzent_desktop.core.fair_lock import IndexBusy
 from suzent_desktop.core.home import Home, open_home
 from suzent_desktop.core.links import inside_vault
 from suzent_desktop.core.recall import Recall
@@ -236,7 +237,10 @@ class MemoryManager:
     async def _append_and_index(self, facts: list[Fact], *, session_id: str, when: dt.datetime) -> ChangeSet:
         path, lines = await asyncio.to_thread(self.archive.append_turn, facts, session_id=session_id, when=when)
         changes = ChangeSet(logs={when.date().isoformat()}, log_lines=list(lines))
-        changes.merge(await self.indexer.sync_paths([path]))
+        try:
+            changes.merge(await self.indexer.sync_paths([path]))
+        except IndexBusy as exc:  # the fact is in the log: the next pass indexes it; never hang the caller
+            changes.errors.append(f"written to {path.name}, not indexed yet: {exc}")
         return changes
 
     async def _refresh_memory_md_from_important(self, facts: list[Fact]) -> ChangeSet:
