@@ -707,7 +707,7 @@ def cmd_dream(args: argparse.Namespace, out: Output) -> int:
     if lint is not None:
         out.say(f"Lint: {len(lint.findings)} finding(s){'' if lint.ok else ' (did not finish cleanly)'}.")
     out.say(f"Watermark: {overall.watermark or '(none)'}")
-    failed = [r for r in results if r.failed_attempt]
+    failed = [r for r in results if r.failed_attempt or r.outcome == "failed"]  # every failed outcome exits 1
     for result in failed:
         out.warn(f"{PROG}: dream {result.outcome}: {result.reason or result.summary}")
     if lint is not None and not lint.ok:
