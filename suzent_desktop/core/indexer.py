@@ -129,6 +129,7 @@ class _Plan:
     new_rows: list[Row] = field(default_factory=list)
     moved_rows: list[Row] = field(default_factory=list)
     stale_ids: list[str] = field(default_factory=list)
+    unreadable: bool = False  # the file can no longer be read: its old rows leave the index
 
 
 class _Cancelled(Exception):
@@ -544,7 +545,7 @@ class Indexer:
             try:
                 stat = source.path.stat()
             except OSError as exc:
-                plan.error = f"{source.path}: cannot read ({exc.strerror or exc})"
+                plan.error, plan.unreadable = f"{source.path}: cannot read ({exc.strerror or exc})", True
                 return plan
             plan.mtime, plan.size = stat.st_mtime, stat.st_size
         if self._inflight_paths.get(source.key) == (plan.mtime, plan.size):
@@ -562,7 +563,7 @@ class Indexer:
         try:
             data = source.path.read_bytes()
         except OSError as exc:
-            plan.error = f"{source.path}: cannot read ({exc.strerror or exc})"
+            plan.error, plan.unreadable = f"{source.path}: cannot read ({exc.strerror or exc})", True
             return plan
         plan.sha256 = hashlib.sha256(data).hexdigest()
         if prior and not prior.dirty and not recheck and same_variant and prior.sha256 == plan.sha256:
@@ -570,6 +571,7 @@ class Indexer:
             return plan
         if looks_binary(data):
             plan.error = f"{source.path}: looks like a binary file; skipped, file left untouched"
+            plan.unreadable = True
             return plan
         text, bad = decode_lenient(data)
         if bad:
@@ -765,7 +767,10 @@ class Indexer:
                 self._record(plan)
             for plan in failed:
                 prior = state.files.get(plan.source.key)
-                if prior is not None:  # keep the old rows, force a retry next pass
+                if prior is not None and plan.unreadable:  # no file gives these rows any more
+                    changes.rows_removed += store.delete_ids(list(prior.rows))
+                    prior.rows = {}
+                if prior is not None:  # keep the old rows (an embedding failure), force a retry next pass
                     prior.sha256 = ""
                     prior.mtime = -1.0
                 self._changed(plan.source.key)

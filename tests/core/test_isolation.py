@@ -114,3 +114,24 @@ async def test_a_page_that_is_not_utf8_is_left_out_and_the_batch_goes_on(home, c
     assert bad.read_bytes() == before  # never rewritten
     text = notebook_text(manager)
     assert "User likes green tea" in text and "User works at Contoso" in text and "café number" in text
+
+
+@pytest.mark.parametrize("damage", ["binary", "unreadable"])
+async def test_rows_of_a_log_that_became_unreadable_leave_the_index(home, clock, today, damage):
+    manager = make_manager(home, clock)
+    for n in range(6):
+        await manager.remember(f"User owns heron statue number {n}")
+    log = manager.archive.path_for(today.isoformat())
+    if damage == "binary":
+        log.write_bytes(os.urandom(4096).replace(b"\n", b"\x00") + b"\x00" * 64)
+    else:
+        log.chmod(0)
+        if os.access(log, os.R_OK):
+            pytest.skip("running as a user who reads every file")
+    try:
+        changes = await manager.reindex()
+        assert any(str(log) in e for e in changes.errors)  # named
+        hits = (await manager.search("heron statue", limit=20, record_recall=False)).hits
+        assert not [h for h in hits if "heron statue" in h.text]  # no rows that no file gives
+    finally:
+        log.chmod(0o644)
