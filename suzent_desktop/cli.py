@@ -163,7 +163,8 @@ def build_parser() -> argparse.ArgumentParser:
     add("doctor", "check the home for problems (never modifies anything)")
     mcp = add("mcp", "serve the memory to an agent over the Model Context Protocol (stdio by default)")
     mcp.add_argument("--read-only", action="store_true", help="only the reading tools; write nothing at all")
-    mcp.add_argument("--http", type=_port, default=None, metavar="PORT", help="serve streamable HTTP on 127.0.0.1:PORT instead of stdio")
+    mcp.add_argument("--http", type=_port, default=None, metavar="PORT", help="serve streamable HTTP on 127.0.0.1:PORT instead of stdio. Without a token, ANY local "
+                     "process (any program of any user on this machine) can read and write the memory through it")
     return parser
 
 
