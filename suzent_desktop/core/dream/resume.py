@@ -7,12 +7,15 @@ do, changes no page, and the old rule counted that as a failed attempt until the
 the batch is checked against the vault with the coverage check's strict rules (the same text
 once case, punctuation and dates are ignored, or the same subject and value; no similarity
 guess): when a page holds every one of its facts, the run writes the ingest entry the killed
-run did not, and counts as productive. It neither calls the engine nor counts an attempt.
+run did not, and counts as productive. It neither calls the engine nor counts an attempt. The
+check reads the vault, so it runs only when a kill is likely: the last run recorded no outcome,
+or this batch has already failed an attempt.
 """
 
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from suzent_desktop.core.dream.coverage import CoverageReport, check_coverage
 from suzent_desktop.core.dream.model import Batch, EngineReport
@@ -20,6 +23,14 @@ from suzent_desktop.core.dream.tools import VaultTools
 
 COMPLETED = ("every fact of the batch was already on a page (a run cut short before its ingest entry); "
              "its ingest entry is written now")
+
+
+def suspect(state: dict[str, Any], batch: Batch, previous_attempt: float | None) -> bool:
+    """Worth a look at the vault (it reads every page): the last run started and recorded no outcome
+    (a kill), or this batch already failed an attempt (a home caught in that loop before)."""
+    history = state.get("history") or []
+    cut_short = previous_attempt is not None and (not history or float(history[-1].get("ts") or 0) < previous_attempt)
+    return cut_short or bool(batch.dates and int(state.get("retries", {}).get(batch.dates[0], 0)) > 0)
 
 
 async def already_on_pages(batch: Batch, tools: VaultTools) -> CoverageReport | None:

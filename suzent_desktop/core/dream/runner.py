@@ -531,7 +531,7 @@ class DreamRunner:
         # Before the clock: a process's first import of the index library (seconds on a busy
         # machine, for the pages' index update at the end) is not the run's work.
         await asyncio.to_thread(importlib.import_module, "lancedb")
-        state["last_attempt"] = self._now()
+        previous_attempt, state["last_attempt"] = state.get("last_attempt"), self._now()
         self._started = time.monotonic()
         await asyncio.to_thread(self._save_state, state)
         self._set_phase("running")
@@ -543,7 +543,7 @@ class DreamRunner:
             return await self._skip(state, dates, 0, "no facts left to consolidate (empty or all forgotten)")
         root = m.layout.notebook_dir
         tools = self._tools(root)
-        done = await resume.already_on_pages(batch, tools)  # a run killed before its ingest entry
+        done = await resume.already_on_pages(batch, tools) if resume.suspect(state, batch, previous_attempt) else None
         if done is not None:
             result = await self._productive(state, batch, resume.completed_report(), [], watermark, done)
             result.reason = "; ".join(r for r in (resume.COMPLETED, result.reason) if r)
