@@ -260,8 +260,11 @@ def error_document(exc: BaseException) -> dict[str, Any]:
     """The ``--json`` form of a handled error: the message, and the file and line at fault when known."""
     file = getattr(exc, "file", None) or getattr(exc, "filename", None)
     line = getattr(exc, "line", None)
-    return {"error": str(exc), "file": str(file) if file is not None else None,
-            "line": line if isinstance(line, int) else None}
+    document = {"error": str(exc), "file": str(file) if file is not None else None,
+                "line": line if isinstance(line, int) else None}
+    if getattr(exc, "candidates", None):  # an ambiguous forget: the memories it could mean
+        document["candidates"] = list(exc.candidates)
+    return document
 
 
 def is_handled_error(exc: BaseException) -> bool:
