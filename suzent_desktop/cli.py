@@ -665,6 +665,7 @@ def _gate_line(manager: Any) -> str | None:
 
 def cmd_dream(args: argparse.Namespace, out: Output) -> int:
     """One consolidation cycle, as the app runs it: batch after batch until caught up, then lint if due."""
+    from suzent_desktop.core.confine import refused_entries
     from suzent_desktop.core.dream import runner as runner_mod
 
     manager = _open(args)
@@ -686,9 +687,11 @@ def cmd_dream(args: argparse.Namespace, out: Output) -> int:
         results = _run(runner.run_cycle(force=args.force))
     lint = runner.last_lint
     overall = _overall(results)
+    left_out = refused_entries(manager.layout.notebook_dir, manager.layout.confinement)  # loops, links out
     out.doc(
         {
             **overall.as_json(),
+            "left_out": [{"path": rel, "reason": why} for rel, why in left_out],
             "reason": overall.reason,
             "dry_run": bool(args.dry_run),
             "diffs": dict(overall.diffs or {}) if args.dry_run else {},
@@ -711,6 +714,8 @@ def cmd_dream(args: argparse.Namespace, out: Output) -> int:
     if lint is not None:
         out.say(f"Lint: {len(lint.findings)} finding(s){'' if lint.ok else ' (did not finish cleanly)'}.")
     out.say(f"Watermark: {overall.watermark or '(none)'}")
+    for rel, why in left_out:
+        out.warn(f"warning: left out of the dream: {rel}: {why}")
     failed = [r for r in results if r.failed_attempt or r.outcome == "failed"]  # every failed outcome exits 1
     for result in failed:
         out.warn(f"{PROG}: dream {result.outcome}: {result.reason or result.summary}")
