@@ -167,7 +167,8 @@ def build_parser() -> argparse.ArgumentParser:
     add("doctor", "check the home for problems (never modifies anything)")
     mcp = add("mcp", "serve the memory to an agent over the Model Context Protocol (stdio by default)")
     mcp.add_argument("--read-only", action="store_true", help="only the reading tools; write nothing at all")
-    mcp.add_argument("--http", type=_port, default=None, metavar="PORT", help="serve streamable HTTP on 127.0.0.1:PORT instead of stdio")
+    mcp.add_argument("--http", type=_port, default=None, metavar="PORT", help="serve streamable HTTP on 127.0.0.1:PORT instead of stdio. Without --token-file, ANY local "
+                     "process (any program of any user on this machine) can read and write the memory through it")
     mcp.add_argument("--bind", default=None, metavar="ADDRESS", help="with --http: listen on ADDRESS (another machine's agents; needs --token-file)")
     mcp.add_argument("--token-file", type=Path, default=None, metavar="FILE", help="with --http: every request must carry 'Authorization: Bearer' and this file's token")
     return parser
@@ -265,8 +266,11 @@ def error_document(exc: BaseException) -> dict[str, Any]:
     """The ``--json`` form of a handled error: the message, and the file and line at fault when known."""
     file = getattr(exc, "file", None) or getattr(exc, "filename", None)
     line = getattr(exc, "line", None)
-    return {"error": str(exc), "file": str(file) if file is not None else None,
-            "line": line if isinstance(line, int) else None}
+    document = {"error": str(exc), "file": str(file) if file is not None else None,
+                "line": line if isinstance(line, int) else None}
+    if getattr(exc, "candidates", None):  # an ambiguous forget: the memories it could mean
+        document["candidates"] = list(exc.candidates)
+    return document
 
 
 def is_handled_error(exc: BaseException) -> bool:
@@ -684,6 +688,7 @@ def _gate_line(manager: Any) -> str | None:
 
 def cmd_dream(args: argparse.Namespace, out: Output) -> int:
     """One consolidation cycle, as the app runs it: batch after batch until caught up, then lint if due."""
+    from suzent_desktop.core.confine import refused_entries
     from suzent_desktop.core.dream import runner as runner_mod
 
     manager = _open(args)
@@ -707,9 +712,11 @@ def cmd_dream(args: argparse.Namespace, out: Output) -> int:
         results = _run(runner.run_cycle(force=args.force))
     lint = runner.last_lint
     overall = _overall(results)
+    left_out = refused_entries(manager.layout.notebook_dir, manager.layout.confinement)  # loops, links out
     out.doc(
         {
             **overall.as_json(),
+            "left_out": [{"path": rel, "reason": why} for rel, why in left_out],
             "reason": overall.reason,
             "dry_run": bool(args.dry_run),
             "diffs": dict(overall.diffs or {}) if args.dry_run else {},
@@ -732,7 +739,9 @@ def cmd_dream(args: argparse.Namespace, out: Output) -> int:
     if lint is not None:
         out.say(f"Lint: {count(len(lint.findings), 'finding')}{'' if lint.ok else ' (did not finish cleanly)'}.")
     out.say(f"Watermark: {overall.watermark or '(none)'}")
-    failed = [r for r in results if r.failed_attempt]
+    for rel, why in left_out:
+        out.warn(f"warning: left out of the dream: {rel}: {why}")
+    failed = [r for r in results if r.failed_attempt or r.outcome == "failed"]  # every failed outcome exits 1
     for result in failed:
         out.warn(f"{PROG}: dream {outcome_words(result.outcome)}: {result.reason or result.summary}")
     if lint is not None and not lint.ok:

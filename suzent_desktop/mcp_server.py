@@ -41,6 +41,7 @@ from pydantic import Field, ValidationError
 from suzent_desktop.core.documents import SOURCES, captured_turn, fact_dict, hit_dict, is_handled_error
 from suzent_desktop.core.dream.tools import READ_LIMIT_CHARS, VaultAccessError, VaultTools, decode_page
 from suzent_desktop.core.mcp_activity import ActivityRecorder
+from suzent_desktop.core.page_reader import read_part
 from suzent_desktop.core.words import count
 
 if TYPE_CHECKING:
@@ -58,6 +59,7 @@ MAX_TAGS = 20
 MAX_TAG_CHARS = 64
 MAX_LIMIT = 50
 MAX_LISTED_PAGES = 2_000
+MAX_RESOURCE_CHARS = 1_000_000  # a notebook page as a resource: longer ones are cut (read_page reads on)
 CATCH_UP_SECONDS = 2.0  # files changed by others are looked for at most this often (a scan of every file)
 HIT_ID_MEMORY = 2_048  # search hits remembered per connection, so forget can take a hit id
 
@@ -358,28 +360,29 @@ class MemoryTools:
         path: Annotated[str, Field(min_length=1, max_length=MAX_PATH_CHARS, description="Vault-relative page path.")],
         offset: Annotated[int, Field(ge=0, description="Character offset to start at (for long pages).")] = 0,
     ) -> dict[str, Any]:
-        text = await asyncio.to_thread(self.page_text, path)
-        part = text[offset : offset + READ_LIMIT_CHARS]
+        target = await asyncio.to_thread(self.page_path, path)
+        part, total = await asyncio.to_thread(read_part, target, path, offset, READ_LIMIT_CHARS)  # streamed
         end = offset + len(part)
         return {
             "path": path.strip().replace("\\", "/"),
             "text": part,
             "offset": offset,
-            "total_chars": len(text),
-            "next_offset": end if end < len(text) else None,
+            "total_chars": total,
+            "next_offset": end if end < total else None,
         }
 
-    def page_text(self, relative: str) -> str:
-        """A vault page's text through the vault confinement; hidden and non-markdown files are refused."""
+    def page_path(self, relative: str) -> Path:
+        """A vault page through the confinement rule (``core/confine.py``); non-markdown files are refused."""
         target = self.vault.resolve(relative)
-        rel = target.relative_to(self.vault.root).parts
-        if any(part.startswith(".") for part in rel):
-            raise VaultAccessError(f"{relative}: hidden folders belong to the program and are not served")
         if target.suffix.lower() != ".md":
             raise VaultAccessError(f"{relative}: only markdown pages (.md) can be read")
         if not target.is_file():
             raise FileNotFoundError(f"{relative}: no such page in the vault")
-        return decode_page(relative, target.read_bytes())
+        return target
+
+    def page_text(self, relative: str) -> str:
+        """A whole page (resources), read as a stream up to the resource limit; binary is refused."""
+        return read_part(self.page_path(relative), relative, 0, MAX_RESOURCE_CHARS)[0]
 
     async def list_pages(
         self,

@@ -32,7 +32,6 @@ from functools import cached_property
 from pathlib import Path
 
 import numpy as np
-from filelock import FileLock, Timeout
 
 from suzent_desktop.core import fusion, streams, uncovered
 from suzent_desktop.core.archive import Archive
@@ -46,6 +45,7 @@ from suzent_desktop.core.dream.pages import subject_value
 from suzent_desktop.core.embedding import Embedder, EmbeddingError
 from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.facts import parse_log
+from suzent_desktop.core.fair_lock import FairLock
 from suzent_desktop.core.faults import crash_point
 from suzent_desktop.core.hits import SearchHit, answer_order
 from suzent_desktop.core.index_state import FileState, IndexState, StateStore, content_hash, digest
@@ -67,7 +67,6 @@ log = logging.getLogger(__name__)
 BATCH_TEXTS = 4096  # new texts per window: sorted by length together, held in memory together (RSS: bench/incremental.py)
 BATCH_FILES = 4000  # files per window at most
 EMBED_SLICE = 256  # texts per embedder call; the cancel flag is checked between calls (~0.4 s apart)
-LOCK_POLL_SECONDS = 0.1
 PASS_MARK = "pass.unfinished"  # exists while a mutation runs; found on entry, the last one was cut short
 EMBEDDING_FAILED = "not indexed, embedding failed"
 CANDIDATES_PER_HIT = 2  # rows fetched per hit asked for: folding and superseding need room to reorder
@@ -132,6 +131,7 @@ class _Plan:
     new_rows: list[Row] = field(default_factory=list)
     moved_rows: list[Row] = field(default_factory=list)
     stale_ids: list[str] = field(default_factory=list)
+    unreadable: bool = False  # the file can no longer be read: its old rows leave the index
 
 
 class _Cancelled(Exception):
@@ -196,7 +196,8 @@ class Indexer:
         self._dirty = False
         self._cancel: threading.Event | None = None
         # Not thread-local: it may be taken and released on different threads.
-        self._file_lock = FileLock(str(layout.index_dir / "write.lock"), thread_local=False)
+        self._fair_lock = FairLock(layout.index_dir / "write.lock")  # taken in order of arrival, bounded wait
+        self._file_lock = self._fair_lock.lock
         self._states = StateStore(layout.index_dir)
         self._generation: int | None = None  # the stored state's generation as this process last saw it
         self._problem: str | None = None  # why the stored state was unusable; the next pass reports it
@@ -234,23 +235,14 @@ class Indexer:
     @asynccontextmanager
     async def _writing(self) -> AsyncIterator[None]:
         """The lock file shared with other processes, held while the table and the state change and
-        never while embedding. Polled rather than blocked on, so a cancelled caller never leaves a
-        worker thread holding it for nobody, and the loop never waits on another process.
+        never while embedding. Taken in order of arrival with a bounded wait (``core/fair_lock.py``),
+        polled rather than blocked on, so a cancelled caller never leaves a worker thread holding it.
 
         On entry, what another process wrote is adopted (plans made before are checked against it
         before they are written) and the crash mark is left for the length of the block.
         """
         self.layout.index_dir.mkdir(parents=True, exist_ok=True)
-        told = False
-        while True:
-            try:
-                self._file_lock.acquire(timeout=0)
-                break
-            except Timeout:
-                if not told:
-                    self._tell_waiting()
-                    told = True
-                await asyncio.sleep(LOCK_POLL_SECONDS)
+        await self._fair_lock.acquire(self._tell_waiting)  # IndexBusy past its bound (core/fair_lock.py)
         try:
             await asyncio.to_thread(self._adopt_other_writers)
             await asyncio.to_thread(self._mark_pass)
@@ -555,7 +547,7 @@ class Indexer:
             try:
                 stat = source.path.stat()
             except OSError as exc:
-                plan.error = f"{source.path}: cannot read ({exc.strerror or exc})"
+                plan.error, plan.unreadable = f"{source.path}: cannot read ({exc.strerror or exc})", True
                 return plan
             plan.mtime, plan.size = stat.st_mtime, stat.st_size
         if self._inflight_paths.get(source.key) == (plan.mtime, plan.size):
@@ -573,7 +565,7 @@ class Indexer:
         try:
             data = source.path.read_bytes()
         except OSError as exc:
-            plan.error = f"{source.path}: cannot read ({exc.strerror or exc})"
+            plan.error, plan.unreadable = f"{source.path}: cannot read ({exc.strerror or exc})", True
             return plan
         plan.sha256 = hashlib.sha256(data).hexdigest()
         if prior and not prior.dirty and not recheck and same_variant and prior.sha256 == plan.sha256:
@@ -581,6 +573,7 @@ class Indexer:
             return plan
         if looks_binary(data):
             plan.error = f"{source.path}: looks like a binary file; skipped, file left untouched"
+            plan.unreadable = True
             return plan
         text, bad = decode_lenient(data)
         if bad:
@@ -776,7 +769,10 @@ class Indexer:
                 self._record(plan)
             for plan in failed:
                 prior = state.files.get(plan.source.key)
-                if prior is not None:  # keep the old rows, force a retry next pass
+                if prior is not None and plan.unreadable:  # no file gives these rows any more
+                    changes.rows_removed += store.delete_ids(list(prior.rows))
+                    prior.rows = {}
+                if prior is not None:  # keep the old rows (an embedding failure), force a retry next pass
                     prior.sha256 = ""
                     prior.mtime = -1.0
                 self._changed(plan.source.key)

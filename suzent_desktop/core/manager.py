@@ -26,6 +26,7 @@ from suzent_desktop.core.dream.model import LintResult
 from suzent_desktop.core.dream.runner import DreamRunner
 from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.facts import Fact
+from suzent_desktop.core.fair_lock import IndexBusy
 from suzent_desktop.core.home import Home, open_home
 from suzent_desktop.core.links import inside_vault
 from suzent_desktop.core.recall import Recall
@@ -47,6 +48,8 @@ if TYPE_CHECKING:
     from suzent_desktop.core.indexer import SearchResponse
 
 log = logging.getLogger(__name__)
+
+EARLIEST_TURN = dt.date(1990, 1, 1)  # a turn claiming an earlier time is filed when it is captured
 
 class MemoryManager:
     """The front door: capture, remember, search, forget, unforget, dream, lint and status over one home.
@@ -121,6 +124,7 @@ class MemoryManager:
         content = " ".join(clean(text).split())
         if not content:
             raise ValueError("nothing to remember: the text is empty")
+        session_id = " ".join(clean(session_id).split()) or "manual"
         category = (category or "general").strip().lower() or "general"
         if forgotten_in(content, self.tombstones.contents()):
             raise ForgottenTextError(f"not remembered: {content[:80]!r} holds text you asked to forget; "
@@ -144,6 +148,7 @@ class MemoryManager:
 
         if not user.strip() and not assistant.strip():
             raise TranscriptError("nothing to capture: both the user and the assistant text are empty")
+        session_id = " ".join(clean(session_id).split()) or "manual"  # a NUL or newline never reaches a header
         turn_time, note = self._turn_time(timestamp)
         changes = ChangeSet()
         paths: list[Path] = []
@@ -209,13 +214,16 @@ class MemoryManager:
         """When a turn is filed in the transcripts, and a note when its own timestamp was not used.
 
         Unlike facts, a turn of an already consolidated day keeps its day: transcripts of
-        every day stay searchable. Only a missing or future timestamp is replaced by now.
+        every day stay searchable. Only a missing, future or implausibly old timestamp (before
+        1990) is replaced by now.
         """
         now = self.clock.now()
         if timestamp is None:
             return now, {"ts_note": "missing"}
         if timestamp.date().isoformat() > self.today():
             return now, {"ts_note": "future", "claimed_ts": timestamp.isoformat()}
+        if timestamp.date() < EARLIEST_TURN:  # 0001-01-01: a default value, not a conversation
+            return now, {"ts_note": "past", "claimed_ts": timestamp.isoformat()}
         return timestamp, {}
 
     def _capture_time(self, timestamp: dt.datetime | None) -> dt.datetime:
@@ -229,14 +237,17 @@ class MemoryManager:
             return now
         day = timestamp.date().isoformat()
         days = self.days()
-        if day > days.today or days.is_consolidated(day):
+        if day > days.today or days.is_consolidated(day) or timestamp.date() < EARLIEST_TURN:
             return now
         return timestamp
 
     async def _append_and_index(self, facts: list[Fact], *, session_id: str, when: dt.datetime) -> ChangeSet:
         path, lines = await asyncio.to_thread(self.archive.append_turn, facts, session_id=session_id, when=when)
         changes = ChangeSet(logs={when.date().isoformat()}, log_lines=list(lines))
-        changes.merge(await self.indexer.sync_paths([path]))
+        try:
+            changes.merge(await self.indexer.sync_paths([path]))
+        except IndexBusy as exc:  # the fact is in the log: the next pass indexes it; never hang the caller
+            changes.errors.append(f"written to {path.name}, not indexed yet: {exc}")
         return changes
 
     async def _refresh_memory_md_from_important(self, facts: list[Fact]) -> ChangeSet:

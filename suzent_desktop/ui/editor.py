@@ -555,9 +555,13 @@ class EditorArea(QTabWidget):
     reveal_requested = Signal(object)  # Path: show this tab's file in the vault tree
     tag_activated = Signal(str)  # a tag clicked in a page: the window runs ``tag:`` search
 
-    def __init__(self, root: Path, read_only_dirs: tuple[Path, ...] = (), parent: QWidget | None = None) -> None:
+    def __init__(self, root: Path, read_only_dirs: tuple[Path, ...] = (), parent: QWidget | None = None,
+                 confinement: object = None) -> None:
+        """``confinement`` is the home's rule of what links may reach (``Layout.confinement``); without
+        it, only the vault itself: a link out of it is not followed by the preview or embeds."""
         super().__init__(parent)
         self.root = Path(root)
+        self.confinement = confinement
         self.read_only_dirs = tuple(Path(p) for p in read_only_dirs)
         self.setTabsClosable(True)
         self.setMovable(True)
@@ -580,7 +584,7 @@ class EditorArea(QTabWidget):
     @property
     def pages(self) -> VaultIndex:
         if self._pages is None:
-            self._pages = VaultIndex.scan(self.root) if self.root.is_dir() else VaultIndex(self.root)
+            self._pages = VaultIndex.scan(self.root, self.confinement) if self.root.is_dir() else VaultIndex(self.root)
         return self._pages
 
     @pages.setter

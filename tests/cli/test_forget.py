@@ -118,6 +118,8 @@ def test_forget_refuses_ambiguous_or_unmatched_text_with_exit_1_and_records_noth
     stones = home / "notebook" / ".state" / "tombstones.jsonl"
     code, _out, err = run(capsys, home, "forget", "User …")
     assert code == 1 and "could mean 2 memories" in err and "User owns a kayak" in err
+    code, out, _err = run(capsys, home, "--json", "forget", "User …")
+    assert code == 1 and sorted(json.loads(out)["candidates"]) == ["User lives in Oslo", "User owns a kayak"]
     code, _out, err = run(capsys, home, "forget", "User keeps bees")
     assert code == 1 and "nothing was recorded" in err and "--force" in err
     assert not stones.exists() or "bees" not in stones.read_text(encoding="utf-8")

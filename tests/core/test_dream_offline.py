@@ -176,14 +176,15 @@ def test_a_shorter_mention_of_the_same_value_is_not_a_change(manager):
     assert "~~User just started at Contoso as a data engineer~~ (2026-07-01, 2026-07-03, until 2026-07-09)" in history
 
 
-def test_a_page_that_is_not_utf8_is_never_rewritten_and_the_run_names_it(manager):
+def test_a_page_that_is_not_utf8_is_never_rewritten_left_out_and_named(manager):
     broken = manager.layout.notebook_dir / "3_Personal" / "Preferences.md"
     broken.parent.mkdir(parents=True, exist_ok=True)
     original = b"# Preferences\n\n- User likes Caf\xe9 au lait (2026-06-01)\n"
     broken.write_bytes(original)
-    with pytest.raises(ValueError, match=r"Preferences\.md: not valid UTF-8"):
-        run(manager, batch(("2026-07-01", "preference", "User prefers compact dashboards")))
-    assert broken.read_bytes() == original
+    report, _tools = run(manager, batch(("2026-07-01", "preference", "User prefers compact dashboards")))
+    assert broken.read_bytes() == original  # left out of the candidates: filed beside it, and named
+    assert "3_Personal/Preferences (Personal).md" in report.pages_written
+    assert "Left out (cannot be read): 3_Personal/Preferences.md" in report.summary
     report, _tools = run(manager, batch(("2026-07-01", "work", "User works at Contoso")))
     assert report.pages_written and broken.read_bytes() == original  # other pages still consolidate
 

@@ -12,6 +12,7 @@ from PySide6.QtGui import QColor, QImage, QMouseEvent, QTextCursor, QTextDocumen
 from PySide6.QtWidgets import QApplication
 from ui_support import WAIT_MS
 
+from suzent_desktop.core.confine import Confinement
 from suzent_desktop.ui import hover_preview, preview
 from suzent_desktop.ui.editor import EditorArea, PageEditor
 from suzent_desktop.ui.markdown_render import (
@@ -421,11 +422,23 @@ def linked(vault: Path) -> Path:
     return outside
 
 
+@pytest.fixture
+def allowed(area, vault: Path, linked: Path) -> Path:
+    """The user allowed the link target ``shared`` (setting outside_link_targets)."""
+    area.confinement = Confinement.of(vault, outside=[str(linked)])
+    return linked
+
+
+def test_a_folder_link_out_of_the_vault_is_not_followed_unless_allowed(qtbot, area, vault, linked) -> None:
+    editor = _open(qtbot, area, vault, "![[ext/pic.png]]\n\n![[ext/Linked.md]]\n")
+    assert 'src="embed:ext/pic.png' not in editor.last_html and "linked text" not in editor.preview.toPlainText()
+
+
 _ESCAPES = ('<p><a href="embed:../outside.md">page</a> <a href="embed:..%2Foutside.png">picture</a> '
             '<a href="embed:/etc/hostname">absolute</a></p>')
 
 
-def test_raw_html_cannot_write_an_embed_link_out_of_the_vault(qtbot, area, vault, linked) -> None:
+def test_raw_html_cannot_write_an_embed_link_out_of_the_vault(qtbot, area, vault, allowed) -> None:
     editor = _open(qtbot, area, vault, _ESCAPES.replace("<p>", "").replace("</p>", "") + "\n\n![[ext/pic.png]]\n")
     assert "embed:.." not in editor.last_html and "embed:/etc" not in editor.last_html
     assert "page" in editor.preview.toPlainText()  # the text stays, without its link
@@ -445,7 +458,7 @@ def test_clicking_an_embed_link_out_of_the_vault_opens_nothing_and_says_so(qtbot
     assert opened == [] and area.count() == 1 and area.current_editor() is editor
 
 
-def test_a_symlinked_folder_of_the_vault_still_opens_from_a_click(qtbot, area, vault, linked) -> None:
+def test_a_symlinked_folder_of_the_vault_still_opens_from_a_click(qtbot, area, vault, allowed) -> None:
     opened: list[Path] = []
     area.open_externally = opened.append
     editor = _open(qtbot, area, vault, "![[ext/pic.png]]\n\n![[ext/Linked.md]]\n")

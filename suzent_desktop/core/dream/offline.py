@@ -101,6 +101,7 @@ class OfflineConsolidator:
         self._names: VaultIndex | None = None  # the vault's file names, read when a page is created
         self.people: set[str] = set()  # titles of person pages, linked from the timeline
         self._hub: str | None = None
+        self.unreadable: list[str] = []  # pages left out of the candidates (not UTF-8, unreadable)
 
     # -- loading ------------------------------------------------------------------------
     def _load(self) -> None:
@@ -112,10 +113,9 @@ class OfflineConsolidator:
                 continue
             try:
                 text = self.tools.read(rel)
-            except UnreadablePage:
-                continue  # left alone; writing a fact there fails the run with the page named
-            except OSError as exc:  # vanished, unreadable: not this batch's problem unless it writes there
+            except (UnreadablePage, OSError) as exc:  # left out of the candidates; the batch goes on
                 log.warning("skipping %s while consolidating: %s", rel, exc)
+                self.unreadable.append(rel)
                 continue
             title = rel.rsplit("/", 1)[-1][:-3]
             page = _Page(rel=rel, doc=PageDoc.parse(text), original=text)
@@ -193,8 +193,9 @@ class OfflineConsolidator:
         """``title``, or a qualified one (``Work (Personal)``) when a file elsewhere in the vault
         already answers to the name: a new page must never make the user's ``[[Work]]`` open
         something else. The qualified page, once written, is found again by its own name."""
-        if self.tools.exists(f"{self.tools.personal_zone}/{title}.md"):
-            return title  # the zone's own page (perhaps unreadable: writing it names the problem)
+        rel = f"{self.tools.personal_zone}/{title}.md"
+        if self.tools.exists(rel) and rel not in self.unreadable:
+            return title  # the zone's own page; an unreadable one is never rewritten, so a new name is taken
         if self._names is None:
             self._names = VaultIndex.scan(self.tools.root)
         zone = PERSONAL_ZONE.split("_", 1)[-1]
@@ -348,6 +349,7 @@ class OfflineConsolidator:
         return clean_summary(
             f"Offline consolidation of {len(batch.facts)} facts from {span}: {s.added} added, "
             f"{s.merged} duplicates merged, {s.superseded} superseded. Pages: {pages}."
+            + (f" Left out (cannot be read): {', '.join(self.unreadable)}." if self.unreadable else "")
         )
 
 

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from suzent_desktop.core import forgetting, late_facts, lease, uncovered
 from suzent_desktop.core.archive import ArchiveError
 from suzent_desktop.core.atomic import atomic_write_text
-from suzent_desktop.core.dream import authorship, outcome, second_run
+from suzent_desktop.core.dream import authorship, outcome, resume, second_run
 from suzent_desktop.core.dream.coverage import CoverageReport, check_coverage
 from suzent_desktop.core.dream.diffs import annotate, unified_diffs
 from suzent_desktop.core.dream.model import (
@@ -516,7 +516,7 @@ class DreamRunner:
         busy = await self._lease.take(m.notebook.raw_watermark())  # one dream at a time across devices
         if busy:
             return DreamResult("gated", watermark=watermark, reason=busy)
-        state["last_attempt"] = self._now()
+        previous_attempt, state["last_attempt"] = state.get("last_attempt"), self._now()
         self._started = time.monotonic()
         await asyncio.to_thread(self._save_state, state)
         self._set_phase("running")
@@ -533,6 +533,11 @@ class DreamRunner:
         done = await asyncio.to_thread(second_run.already_on_pages, batch, tools) if self._lease.shared() else None
         if done is not None:  # another device consolidated this batch: nothing to write, the watermark moves
             return await self._productive(state, batch, done[0], [], watermark, done[1], {})
+        held = await resume.already_on_pages(batch, tools) if resume.suspect(state, batch, previous_attempt) else None
+        if held is not None:  # a run cut short before its ingest entry: completed, not retried
+            result = await self._productive(state, batch, resume.completed_report(), [], watermark, held, {})
+            result.reason = "; ".join(r for r in (resume.COMPLETED, result.reason) if r)
+            return result
         try:
             report, error = await self._guarded_engine(batch, tools)
         except asyncio.CancelledError:
