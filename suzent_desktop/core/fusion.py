@@ -51,7 +51,9 @@ class Weights:
 # Korean by words alone); the held-out test questions are reported apart.
 # With strong vectors the pages found as wholes only crowded out better rows; a name match helps.
 HYBRID = Weights(body=1.0, vector=1.0, title=1.0, heading=0.0, page=0.0, repeat=0.3)
-# By words alone, a page matching the question as a whole is the best single signal.
+# Bigrams match many rows by chance (two characters of a longer word): a page matching the
+# question as a whole is the best single signal, with or without vectors.
+HYBRID_CJK = Weights(body=1.0, vector=1.0, title=1.5, heading=0.0, page=2.0, repeat=0.3)
 FULLTEXT = Weights(body=1.0, vector=0.0, title=1.5, heading=0.0, page=2.0, repeat=0.3)
 
 # What an embedder's vectors are good for, when it does not say (an API model: assume multilingual).
@@ -72,7 +74,9 @@ class Plan:
 
     @property
     def weights(self) -> Weights:
-        return HYBRID if self.vectors else FULLTEXT
+        if not self.vectors:
+            return FULLTEXT
+        return HYBRID_CJK if self.script == CJK else HYBRID
 
 
 def embedder_scripts(embedder: object) -> frozenset[str]:
