@@ -43,11 +43,13 @@ class EmbeddingError(RuntimeError):
 
 @runtime_checkable
 class Embedder(Protocol):
+    """``name``, ``dim`` and ``embed``. Optional: ``scripts``, the scripts its vectors are good for
+    (``core.scripts``: "other", "cjk"; search lets vectors vote only for a query in one of them,
+    ``core.fusion``; absent: every script), and ``embed_query`` for models that embed a question
+    differently from a passage (E5)."""
+
     name: str
     dim: int
-    # The scripts its vectors are good for (``core.scripts``: "other", "cjk"); search lets the
-    # vectors vote only for a query in one of them (``core.fusion``). Absent: every script.
-    scripts: frozenset[str]
 
     def embed(self, texts: Sequence[str]) -> np.ndarray: ...
 
