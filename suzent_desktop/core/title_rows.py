@@ -40,13 +40,13 @@ def page_title(path: str | Path, text: str) -> str:
     return "\n".join(dict.fromkeys([Path(path).stem, *[a for a in aliases if a.strip()]]))
 
 
-def _matching_terms(text: str) -> list[str]:
+def _matching_terms(text: str, *, numbers: bool = False) -> list[str]:
     out = []
     for term in terms(text):
         if has_cjk(term):
             if not set(term) <= HIRAGANA:  # particles and endings
                 out.append(term)
-        elif term not in STOPWORDS and not term.isdigit():
+        elif term not in STOPWORDS and (numbers or not term.isdigit()):
             out.append(stem(term))
     return out
 
@@ -56,8 +56,9 @@ def name_terms(text: str) -> frozenset[str]:
     """The terms of a name or query that can match: stems of words that matter, CJK bigrams.
 
     All-hiragana bigrams (の, を, には, ます: grammar) never count, nor do English function words.
+    Numbers count: in a name they tell pages apart ("Kite 7" from "Kite 0", "Sprint 12").
     """
-    return frozenset(_matching_terms(text))
+    return frozenset(_matching_terms(text, numbers=True))
 
 
 def term_counts(text: str) -> Counter[str]:
