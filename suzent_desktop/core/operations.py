@@ -23,6 +23,7 @@ from suzent_desktop.core.atomic import atomic_write_text
 from suzent_desktop.core.canvas import canvas_markdown, is_canvas
 from suzent_desktop.core.confine import refused_entries
 from suzent_desktop.core.dream import runner as dream
+from suzent_desktop.core.embedding import MULTILINGUAL_SETTING
 from suzent_desktop.core.events import FileChanges
 from suzent_desktop.core.facts import FactLine, ParsedLog, parse_log
 from suzent_desktop.core.forgetting import units_for
@@ -62,6 +63,7 @@ __all__ = [
     "log_dates", "log_path", "markdown_files", "match_spans", "move", "normalize", "read_day", "read_memory_md",
     "rename", "restore", "save_page", "snapshot_vault", "tag_tree", "trash", "unified_diffs", "units_for",
 ]
+__all__ += ["MULTILINGUAL_SETTING"]  # the settings dialog offers it for ``embedding_model``
 __all__ += [  # unlinked mentions (the backlinks pane)
     "LinkedMention", "Mention", "MentionError", "link_mention", "mention_names", "undo_link_mention",
     "unlinked_mentions",
