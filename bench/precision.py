@@ -168,15 +168,20 @@ class Result:
 
 
 def page_bullets(notebook: Path) -> list[tuple[str, str]]:
+    """(page, text) of every current bullet, a link read as the words it shows: the label is about
+    what the line says, and "[[Piano|piano]]" says "piano"."""
     from suzent_desktop.core.dream.pages import PageDoc
-    from suzent_desktop.core.markdown import only_links
+    from suzent_desktop.core.markdown import links, only_links
 
     root = notebook / PERSONAL
     found = []
     for path in sorted(root.rglob("*.md")) if root.is_dir() else []:
         for bullet in PageDoc.parse(path.read_text(encoding="utf-8")).current_bullets():
             if bullet.text and not only_links(bullet.text):
-                found.append((path.stem, bullet.text))
+                text = bullet.text
+                for link in reversed(links(text)):
+                    text = text[: link.start] + link.label + text[link.end:]
+                found.append((path.stem, text))
     return found
 
 

@@ -129,7 +129,7 @@ _VAGUE = frozenset(
 # Evaluative adjectives: they say how the user felt about something, not what it was. They never count
 # as concrete, and a line with one needs a third concrete word ("explored some nice trails" is a vague
 # event; "went hiking and found new trails in Woodhaven" is not).
-_EVALUATIVE = frozenset(
+EVALUATIVE = frozenset(
     "unexpected unbelievable coolest nicest greatest biggest best worst memorable epic fabulous gorgeous "
     "stunning perfect terrible awful horrible delicious tasty yummy interesting exciting boring random weird "
     "strange unique successful rough scary challenging fantastic incredible amazing awesome great cool nice "
@@ -235,7 +235,7 @@ def _specific(text: str) -> bool:
     anchors = bool(names) or bool(re.search(r"\d", body)) or bool(re.search(r"[\"“][^\"”]{2,}[\"”]", body))
     lowered = [w.lower().rstrip("'s") if w.lower().endswith("'s") else w.lower() for w in words]
     anchors = anchors or any(w in LIFE_EVENTS for w in lowered) or bool(_FREQUENCY.search(body))
-    concrete = [w for w in lowered if w not in _VAGUE and w not in _EVALUATIVE and len(w) > 2 and not w[0].isdigit()]
+    concrete = [w for w in lowered if w not in _VAGUE and w not in EVALUATIVE and len(w) > 2 and not w[0].isdigit()]
     concrete += ["go"] if _GO_ACTIVITY.search(body) else []
     if re.match(r"^User is \d{1,3}(?: years old)?\b", body):
         return True  # an age
@@ -247,7 +247,7 @@ def _specific(text: str) -> bool:
         return len(concrete) >= _MIN_CONCRETE
     # a concrete activity or role needs two concrete words ("User leads the search team", "User is
     # learning the piano"); with an evaluative word, three
-    return len(concrete) >= _MIN_CONCRETE + bool(_EVALUATIVE & set(lowered))
+    return len(concrete) >= _MIN_CONCRETE + bool(EVALUATIVE & set(lowered))
 
 
 def _grammatical(text: str) -> bool:
