@@ -304,6 +304,15 @@ def test_an_ongoing_activity_and_a_place_get_pages_linked_from_the_hub_and_the_t
         assert f"[[{name}]]" in hub
 
 
+def test_an_activity_named_by_part_of_an_existing_page_name_joins_that_page(manager):
+    run(manager, batch(
+        ("2026-07-01", "general", "User is writing a movie script about sailors"),
+        ("2026-07-09", "general", "User is filming the movie with a handheld camera"),
+    ))
+    assert "handheld camera" in page(manager, "3_Personal/Movie script.md")
+    assert not (manager.layout.notebook_dir / "3_Personal" / "Movie.md").exists()
+
+
 def test_a_later_run_files_a_fact_on_the_activity_page_it_names(manager):
     run(manager, batch(("2026-07-01", "general", "User is learning how to play the violin")))
     run(manager, batch(("2026-07-08", "general", "User practises the violin every morning before work")))

@@ -139,7 +139,7 @@ def title_for(
     planned = category == "plan" or (category == "general" and bool(_PLAN.search(text)))
     activity = None if planned else activity_of(text)
     if activity is not None:
-        return activity.name, None
+        return same_topic(activity.name, topics), None
     if is_past_event(text, category):
         return TIMELINE, None
     if planned:
@@ -180,6 +180,17 @@ def link_people(text: str, people: set[str], topics: set[str] | frozenset[str] =
                 text = f"{text[: match.start()]}[[{shown}]]{text[match.end():]}"
                 break
     return text
+
+
+def same_topic(name: str, topics: set[str] | frozenset[str]) -> str:
+    """The page an activity named ``name`` belongs on: an existing page whose name shares every
+    word with it ("Movie" → "Movie script"), or a page of its own."""
+    words = set(name.lower().split())
+    for title in sorted(topics, key=len):
+        other = set(title.lower().split())
+        if words <= other or other <= words:
+            return title
+    return name
 
 
 SUBJECTLESS = frozenset({*CATEGORY_PAGES.values(), TIMELINE, PLANS, GENERAL, "Pets", "Preferences", "Routines"})
