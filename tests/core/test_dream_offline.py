@@ -332,6 +332,9 @@ def test_a_later_run_files_a_fact_on_the_activity_page_it_names(manager):
         ("User is working on some projects", None),  # nothing to name a page by
         ("User is going to the gym on Monday", None),
         ("User went to work on Friday", None),
+        ("User sent a long letter to Mirela", None),  # a person, not a place
+        ("User is off to Ireland for a semester", "Ireland"),
+        ("User flew back from Osaka", "Osaka"),
     ],
 )
 def test_a_topic_is_named_by_what_the_fact_is_about(text, name):
