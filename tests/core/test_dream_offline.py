@@ -313,6 +313,16 @@ def test_an_activity_named_by_part_of_an_existing_page_name_joins_that_page(mana
     assert not (manager.layout.notebook_dir / "3_Personal" / "Movie.md").exists()
 
 
+def test_a_fact_about_someone_else_is_not_filed_on_a_place_or_activity_page(manager):
+    run(manager, batch(
+        ("2026-07-01", "general", "User is learning how to play the violin"),
+        ("2026-07-02", "people", "Anna lives in Porto"),
+        ("2026-07-03", "people", "Anna plays the violin in an orchestra"),
+    ))
+    assert not (manager.layout.notebook_dir / "3_Personal" / "Porto.md").exists()
+    assert "Anna" not in page(manager, "3_Personal/Violin.md")
+
+
 def test_a_later_run_files_a_fact_on_the_activity_page_it_names(manager):
     run(manager, batch(("2026-07-01", "general", "User is learning how to play the violin")))
     run(manager, batch(("2026-07-08", "general", "User practises the violin every morning before work")))

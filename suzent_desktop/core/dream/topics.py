@@ -117,9 +117,15 @@ def title_case(name: str) -> str:
     return name[:1].upper() + name[1:]
 
 
+def about_user(text: str) -> bool:
+    """Whether the user is the fact's subject: a fact about Anna ("Anna moved to Berlin") stays
+    with what the vault keeps about Anna, not on a page of Berlin."""
+    return bool(re.match(_LEAD + r"User\b", text))
+
+
 def place_of(text: str, people: set[str] | frozenset[str] = frozenset()) -> Topic | None:
-    """The place a fact names, or None."""
-    for match in [_PLACE_SUBJECT.match(text), *_PLACE.finditer(text)]:
+    """The place a fact about the user names (or a place the fact is about), or None."""
+    for match in [_PLACE_SUBJECT.match(text), *(_PLACE.finditer(text) if about_user(text) else ())]:
         if match is None:
             continue
         name = match.group("place")
@@ -153,7 +159,9 @@ def mentions(text: str, title: str) -> list[re.Match[str]]:
 
 
 def mentioned(text: str, titles: set[str] | frozenset[str]) -> str | None:
-    """The longest page title in ``titles`` that the text names, whatever its case."""
+    """The longest page title in ``titles`` that a fact about the user names, whatever its case."""
+    if not about_user(text):
+        return None
     for title in sorted(titles, key=len, reverse=True):
         if mentions(text, title):
             return title
