@@ -16,7 +16,7 @@ Printed per conversation, for the tuning pair (42, 43), the held-out pair (44, 4
 
 * **page-bullet precision** on a stable sample of page bullets (per conversation the
   :data:`SAMPLE_PER_CONVERSATION` bullets whose ids sort first; an id is a hash of the bullet's
-  text) and **MEMORY.md precision** over every MEMORY.md line, judged by the labels in
+  text as a reader sees it, a link read as its words) and **MEMORY.md precision** over every MEMORY.md line, judged by the labels in
   ``bench/data/precision_labels.tsv`` (criteria at its top). Bullets without a label are counted
   and listed with ``--unlabelled``: label them before reading the precision;
 * the share of bullets on **catch-all pages** (General, Misc, Other, …);
