@@ -16,7 +16,7 @@ Printed per conversation, for the tuning pair (42, 43), the held-out pair (44, 4
 
 * **page-bullet precision** on a stable sample of page bullets (per conversation the
   :data:`SAMPLE_PER_CONVERSATION` bullets whose ids sort first; an id is a hash of the bullet's
-  text) and **MEMORY.md precision** over every MEMORY.md line, judged by the labels in
+  text as a reader sees it, a link read as its words) and **MEMORY.md precision** over every MEMORY.md line, judged by the labels in
   ``bench/data/precision_labels.tsv`` (criteria at its top). Bullets without a label are counted
   and listed with ``--unlabelled``: label them before reading the precision;
 * the share of bullets on **catch-all pages** (General, Misc, Other, …);
@@ -168,15 +168,20 @@ class Result:
 
 
 def page_bullets(notebook: Path) -> list[tuple[str, str]]:
+    """(page, text) of every current bullet, a link read as the words it shows: the label is about
+    what the line says, and "[[Piano|piano]]" says "piano"."""
     from suzent_desktop.core.dream.pages import PageDoc
-    from suzent_desktop.core.markdown import only_links
+    from suzent_desktop.core.markdown import links, only_links
 
     root = notebook / PERSONAL
     found = []
     for path in sorted(root.rglob("*.md")) if root.is_dir() else []:
         for bullet in PageDoc.parse(path.read_text(encoding="utf-8")).current_bullets():
             if bullet.text and not only_links(bullet.text):
-                found.append((path.stem, bullet.text))
+                text = bullet.text
+                for link in reversed(links(text)):
+                    text = text[: link.start] + link.label + text[link.end:]
+                found.append((path.stem, text))
     return found
 
 

@@ -124,9 +124,21 @@ _VAGUE = frozenset(
     "favorite favourite fave project projects idea ideas skill skills tips problem problems adventure adventures "
     "milestone team issue issues usual reads recommendations place places part parts level color colour texture "
     "plots acting positive important fam lately bunch pretty rock dreams thought whole scenery stories worlds "
-    "somewhere".split()
+    "somewhere past progress copy copies news update updates result results effort efforts situation".split()
 )
-_MIN_CONCRETE = 3  # concrete words needed when there is no name, number, title or life event
+# Evaluative adjectives: they say how the user felt about something, not what it was. They never count
+# as concrete, and a line with one needs a third concrete word ("explored some nice trails" is a vague
+# event; "went hiking and found new trails in Woodhaven" is not).
+EVALUATIVE = frozenset(
+    "unexpected unbelievable coolest nicest greatest biggest best worst memorable epic fabulous gorgeous "
+    "stunning perfect terrible awful horrible delicious tasty yummy interesting exciting boring random weird "
+    "strange unique successful rough scary challenging fantastic incredible amazing awesome great cool nice "
+    "fun good bad tough hard big huge small wonderful beautiful lovely special crazy wild cute rad tiring "
+    "relaxing stressful hectic intense insane fantastic magical adorable sweet brilliant excellent superb "
+    "massive tremendous enormous productive meaningful fulfilling inspiring".split()
+)
+_MIN_CONCRETE = 2  # concrete words needed when there is no name, number, title or life event
+_GO_ACTIVITY = re.compile(r"\b(?:go|goes|going|went|gone)\s+[a-z]+ing\b")  # "went kayaking": an activity
 _MIN_WORDS = 3
 _FREQUENCY = re.compile(r"\b(?:once|twice|three times|\d+ times|every|each) (?:a |per |other )?(?:day|week|month|"
                         r"year|morning|evening|night|weekend|monday|tuesday|wednesday|thursday|friday|saturday|"
@@ -216,18 +228,26 @@ def looks_like_name(word: str) -> bool:
 
 def _specific(text: str) -> bool:
     """A name, number, quoted title or life event next to something concrete, or three concrete words."""
-    body = _DATE_PAREN.sub("", text)
+    body = _DATE_PAREN.sub("", text)  # a date says when, not what: it is no anchor
     words = _WORD_RE.findall(body)
-    names = [w for i, w in enumerate(words) if i > 0 and w[0].isupper() and w not in ("User", "User's", "I")]
-    anchors = bool(names) or bool(re.search(r"\d", text)) or bool(re.search(r"[\"“][^\"”]{2,}[\"”]", body))
+    names = [w for i, w in enumerate(words)
+             if i > 0 and w[0].isupper() and w not in ("User", "User's", "I") and w.lower() not in _CALENDAR]
+    anchors = bool(names) or bool(re.search(r"\d", body)) or bool(re.search(r"[\"“][^\"”]{2,}[\"”]", body))
     lowered = [w.lower().rstrip("'s") if w.lower().endswith("'s") else w.lower() for w in words]
     anchors = anchors or any(w in LIFE_EVENTS for w in lowered) or bool(_FREQUENCY.search(body))
-    concrete = [w for w in lowered if w not in _VAGUE and len(w) > 2 and not w[0].isdigit()]
+    concrete = [w for w in lowered if w not in _VAGUE and w not in EVALUATIVE and len(w) > 2 and not w[0].isdigit()]
+    concrete += ["go"] if _GO_ACTIVITY.search(body) else []
+    if re.match(r"^User is \d{1,3}(?: years old)?\b", body):
+        return True  # an age
     if anchors:
         return len(concrete) >= 1
     if _PREFERENCE.match(body) or _FAVOURITE_OF_USER.search(body):
         return len(concrete) >= 1
-    return len(concrete) >= (_MIN_CONCRETE - 1 if _HABIT.search(body) else _MIN_CONCRETE)
+    if _HABIT.search(body):
+        return len(concrete) >= _MIN_CONCRETE
+    # a concrete activity or role needs two concrete words ("User leads the search team", "User is
+    # learning the piano"); with an evaluative word, three
+    return len(concrete) >= _MIN_CONCRETE + bool(EVALUATIVE & set(lowered))
 
 
 def _grammatical(text: str) -> bool:
@@ -257,6 +277,17 @@ _PASSING = re.compile(r"^User is (?:\w+ly )?\w+ing\b.*\b(?:this weekend|tonight|
 _VAGUE_OBJECT = re.compile(r"\b(?:to|at|in|from) (?:a|some) (?:place|places|spot|thing)\b|\bsomewhere\b", re.I)
 _ADVICE = re.compile(r"\b(?:should|ought to|could try|might want|may want|is advised|is recommended|"
                      r"recommends? that)\b", re.I)
+# A thought, a decision or an opinion ("User just thinks it's important to …", "User got the idea from …"):
+# what went on in the user's head, not what is or happened. A decision that is a life event stays.
+_THOUGHT = re.compile(
+    r"^User (?:(?:just|really|also|still|now|actually|honestly|kind of|kinda|always|even|then|finally|"
+    r"recently|suddenly|first) )*(?:thinks?|thought|believes?|believed|reckons?|guess(?:es)?|supposes?|"
+    r"reali[sz](?:ed|es)|figured|figures|wonders?|wondered|knows? (?:that|how|what|why)|"
+    r"(?:feels?|felt) (?:that|like)|finds? it|found it|decided|decides|is deciding|considered|is considering|"
+    r"(?:is|was|has been) thinking|imagines?|understands?|gets how|got how|remembers?|remembered|forgot|"
+    r"learn(?:ed|t) that)\b|\b(?:got|had|has|came up with|gets) (?:the|an|this|that) idea\b|\bit'?s important\b"
+)
+_COMPARED = re.compile(r"(?<!some )\b(?:more|fewer|less) (?:[a-z]+ )?[a-z]+s\b")
 _NEGATED = re.compile(r"\b(?:not|no|never|cannot|can't)\b", re.I)
 
 
@@ -278,6 +309,8 @@ def problem(content: str) -> str:
         return "advice, not a fact"
     if _PASSING.search(body):
         return "a passing moment"
+    if _THOUGHT.search(body) and not (body.startswith("User decided") and LIFE_EVENTS & set(body.lower().split())):
+        return "a thought or opinion, not a fact"
     unpointed = _TIME_THIS.sub("", body)
     if _POINTERS.search(unpointed):
         return "points outside the line"
@@ -286,6 +319,8 @@ def problem(content: str) -> str:
         return "points outside the line"  # "Farah: they bought a kayak" is fine, "They bought a kayak" is not
     if _THAT.search(_RELATIVE_THAT.sub("", unpointed)):
         return "points outside the line"
+    if _COMPARED.search(body) and not re.search(r"\bthan\b", body):
+        return "points outside the line"  # "User has been writing more articles": more than when?
     if not _specific(body) or _VAGUE_OBJECT.search(body):
         return "not specific"
     if _NEGATED.search(body) and not _PREFERENCE.match(body) and not LIFE_EVENTS & set(body.lower().split()):

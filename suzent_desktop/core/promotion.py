@@ -118,12 +118,13 @@ def rank(candidates: list[Candidate], recall_counts: dict[str, int]) -> list[Can
 def round_robin(ranked: list[Candidate]) -> list[Candidate]:
     """Each page's best fact, then each page's second best, …: under a tight cap every subject
     keeps its top facts instead of the newest page crowding out an old allergy note. Pages take
-    turns in :data:`PAGE_PRIORITY` order (identity, people, work, health first)."""
+    turns in :data:`PAGE_PRIORITY` order (identity, people, work, health first); a page named by
+    its subject (a person, a place, an ongoing project or activity) takes its turn with the projects."""
     groups: dict[str, list[Candidate]] = {}
     for cand in ranked:
         groups.setdefault(cand.page, []).append(cand)
     first = {name: index for index, name in enumerate(PAGE_PRIORITY)}
-    groups = dict(sorted(groups.items(), key=lambda item: first.get(item[0].lower(), len(first))))
+    groups = dict(sorted(groups.items(), key=lambda item: first.get(item[0].lower(), first["projects"])))
     ordered: list[Candidate] = []
     depth = 0
     while len(ordered) < len(ranked):

@@ -279,3 +279,77 @@ def test_a_person_named_by_relation_gets_their_page(manager):
     run(manager, batch(("2026-07-01", "people", "User's sister is Ana"), ("2026-07-02", "work", "User works at Contoso")))
     assert page(manager, "3_Personal/Ana.md").split("\n")[2] == "Ana is the user's sister."
     assert "User works at Contoso" in page(manager, "3_Personal/Work.md")
+
+
+def test_an_ongoing_activity_and_a_place_get_pages_linked_from_the_hub_and_the_timeline(manager):
+    run(manager, batch(
+        ("2026-07-01", "general", "User is learning how to play the violin"),
+        ("2026-07-02", "preference", "User loves playing sonatas on the violin"),
+        ("2026-07-03", "event", "User played the violin at a recital in Braga last Saturday (2026-06-27)"),
+        ("2026-07-04", "general", "User runs a dance studio in the old town"),
+        ("2026-07-05", "event", "User went to Lisbon with a cousin last weekend (week of 2026-06-29)"),
+        ("2026-07-06", "general", "Lisbon is on User's list of places to live one day"),
+    ))
+    violin = page(manager, "3_Personal/Violin.md")
+    assert "- User is learning how to play the violin (2026-07-01)" in violin
+    assert "sonatas" in violin  # a later fact that names the activity joins its page
+    studio = page(manager, "3_Personal/Dance studio.md")
+    assert studio.startswith("# Dance studio\n\n[[About Me]]") and "- User runs a dance studio in the old town" in studio
+    assert "- Lisbon is on User's list of places to live one day (2026-07-06)" in page(manager, "3_Personal/Lisbon.md")
+    timeline = page(manager, "3_Personal/Timeline.md")
+    assert "User played the [[Violin|violin]] at a recital" in timeline  # the reader's words, linked
+    assert "User went to [[Lisbon]] with a cousin" in timeline  # linked though its page came later in the run
+    assert "recital" not in violin  # a past event stays on the Timeline
+    hub = page(manager, "3_Personal/About Me.md")
+    for name in ("Violin", "Dance studio", "Lisbon"):
+        assert f"[[{name}]]" in hub
+
+
+def test_an_activity_named_by_part_of_an_existing_page_name_joins_that_page(manager):
+    run(manager, batch(
+        ("2026-07-01", "general", "User is writing a movie script about sailors"),
+        ("2026-07-09", "general", "User is filming the movie with a handheld camera"),
+    ))
+    assert "handheld camera" in page(manager, "3_Personal/Movie script.md")
+    assert not (manager.layout.notebook_dir / "3_Personal" / "Movie.md").exists()
+
+
+def test_a_fact_about_someone_else_is_not_filed_on_a_place_or_activity_page(manager):
+    run(manager, batch(
+        ("2026-07-01", "general", "User is learning how to play the violin"),
+        ("2026-07-02", "people", "Anna lives in Porto"),
+        ("2026-07-03", "people", "Anna plays the violin in an orchestra"),
+    ))
+    assert not (manager.layout.notebook_dir / "3_Personal" / "Porto.md").exists()
+    assert "Anna" not in page(manager, "3_Personal/Violin.md")
+
+
+def test_a_later_run_files_a_fact_on_the_activity_page_it_names(manager):
+    run(manager, batch(("2026-07-01", "general", "User is learning how to play the violin")))
+    run(manager, batch(("2026-07-08", "general", "User practises the violin every morning before work")))
+    assert "every morning" in page(manager, "3_Personal/Violin.md")
+    assert not (manager.layout.notebook_dir / "3_Personal" / "Routines.md").exists()
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("User is learning German now", "German"),
+        ("User has also started learning how to play the piano", "Piano"),
+        ("User is writing another movie script", "Movie script"),
+        ("User is going through the adoption process", "Adoption"),
+        ("User is painting again", "Painting"),
+        ("User has been wanting to visit NYC", "NYC"),
+        ("User is working on some projects", None),  # nothing to name a page by
+        ("User is going to the gym on Monday", None),
+        ("User went to work on Friday", None),
+        ("User sent a long letter to Mirela", None),  # a person, not a place
+        ("User is off to Ireland for a semester", "Ireland"),
+        ("User flew back from Osaka", "Osaka"),
+    ],
+)
+def test_a_topic_is_named_by_what_the_fact_is_about(text, name):
+    from suzent_desktop.core.dream.topics import topic_of
+
+    topic = topic_of(text)
+    assert (topic.name if topic else None) == name

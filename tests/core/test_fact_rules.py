@@ -110,3 +110,44 @@ def test_a_pronoun_after_the_name_it_stands_for_is_not_a_pointer():
 def test_a_passing_moment_is_not_a_fact_line():
     assert problem("User is hiking with some buddies in the Alps this weekend") == "a passing moment"
     assert problem("User goes hiking in the Alps every weekend") == ""
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "User leads the search team",  # a role
+        "User is learning the piano",  # a concrete activity
+        "User gave a presentation in class",
+        "User has been writing articles for a cycling blog",
+        "Last Saturday (2024-03-02), User went kayaking",  # going + an activity, on a date
+    ],
+)
+def test_a_concrete_activity_or_role_is_specific(line):
+    assert problem(line) == ""
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # an event whose only object is an evaluative word and a generic noun
+        "Last week (week of 2024-03-04), User had an unexpected adventure",
+        "Yesterday (2024-03-09), User finished a big project",
+        "Last Sunday (2024-03-03), User explored some nice trails",
+        "User finished a big project yesterday (2024-03-09)",  # a date alone says when, not what
+        "User had an unexpected adventure last week (week of 2024-03-04)",
+        "User had a wonderful weekend with some great people",
+        # a thought, a decision or an opinion, not something that is or happened
+        "User decided to go for a walk",
+        "User got the idea from a podcast about gardens",
+        "User just thinks it's important to stretch after running",
+        "User believes running clears the head",
+        "User realized cooking at home saves money",
+        "User has been baking more loaves",  # more than when?
+    ],
+)
+def test_vague_events_thoughts_and_opinions_are_not_facts(line):
+    assert problem(line)
+
+
+def test_a_decision_that_is_a_life_event_is_kept():
+    assert problem("User decided to quit the bakery job in March") == ""

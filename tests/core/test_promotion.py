@@ -257,3 +257,12 @@ async def test_model_lines_that_fuse_facts_or_copy_bookkeeping_are_left_out_and_
     assert "- Favourite author is Ursula K. Le Guin" in text
     assert len(changes.errors) == 1 and "left out 3 line(s)" in changes.errors[0]
     assert "recalled 0x" not in seen[0][-1]["content"] and "latest unknown" not in seen[0][-1]["content"]
+
+
+def test_an_ongoing_project_page_takes_its_turn_before_habits_and_dates():
+    from suzent_desktop.core.promotion import Candidate, round_robin
+
+    ranked = [Candidate("User walks to work every morning", "Routines", "2026-07-03", 0, 0),
+              Candidate("User's birthday is on 3 May", "Dates", "2026-07-02", 0, 1),
+              Candidate("User is learning how to play the violin", "Violin", "2026-07-01", 0, 2)]
+    assert [c.page for c in round_robin(ranked)] == ["Violin", "Routines", "Dates"]

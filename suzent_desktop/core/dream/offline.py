@@ -39,7 +39,17 @@ from suzent_desktop.core.dream.pages import (
     restates,
     subject_value,
 )
-from suzent_desktop.core.dream.subjects import GENERAL, TIMELINE, Person, link_people, person_page, title_for
+from suzent_desktop.core.dream.subjects import (
+    GENERAL,
+    PLANS,
+    SUBJECTLESS,
+    TIMELINE,
+    Person,
+    link_people,
+    person_page,
+    title_for,
+    topic_page,
+)
 from suzent_desktop.core.dream.tools import ToolsClosed, UnreadablePage, VaultTools
 from suzent_desktop.core.layout import PERSONAL_ZONE
 from suzent_desktop.core.links import VaultIndex
@@ -100,6 +110,8 @@ class OfflineConsolidator:
         self.stats = _Stats()
         self._names: VaultIndex | None = None  # the vault's file names, read when a page is created
         self.people: set[str] = set()  # titles of person pages, linked from the timeline
+        self.topics: set[str] = set()  # titles of place and activity pages, linked from the timeline and plans
+        self.dated: list[Bullet] = []  # this run's new Timeline and Plans bullets, linked once all pages exist
         self._hub: str | None = None
         self.unreadable: list[str] = []  # pages left out of the candidates (not UTF-8, unreadable)
 
@@ -122,6 +134,8 @@ class OfflineConsolidator:
             self.pages.setdefault(title.lower(), page)
             if person_page(text, title):
                 self.people.add(title)
+            elif topic_page(title, text, self._hub_title()):
+                self.topics.add(title)
             for bullet in page.doc.current_bullets():
                 self._track(bullet, page)
                 existing.append(bullet)
@@ -180,6 +194,8 @@ class OfflineConsolidator:
             self.pages[key] = _Page(rel=rel, doc=doc, original=None)
             if person is not None:
                 self.people.add(title)
+            elif title not in SUBJECTLESS and title != hub:
+                self.topics.add(title)
         return self.pages[key]
 
     def _hub_title(self) -> str:
@@ -216,6 +232,8 @@ class OfflineConsolidator:
             if self.tools.closed:  # the run timed out or was cancelled: stop the worker thread now
                 raise ToolsClosed("the run was stopped")
             self._merge_fact(item, None if vectors is None else vectors[index])
+        for bullet in self.dated:  # every page of the run exists now: link the people, places, activities
+            bullet.text = link_people(bullet.text, self.people, self.topics)
         written = self._write_pages()
         hub = self._write_hub()
         self._write_index()
@@ -241,13 +259,13 @@ class OfflineConsolidator:
             if best is not None:
                 self._merge_into(best, item.date)
                 return
-        title, person = title_for(item.fact.category, item.fact.tags, text, self.people)
+        title, person = title_for(item.fact.category, item.fact.tags, text, self.people, self.topics)
         if title == HUB_TITLE:  # identity facts stand on the hub, whatever its name in this vault
             title = self._hub_title()
         page = self._page(bounded_title(title) or GENERAL, person)
-        if title == TIMELINE:  # a dated list, oldest first, linking the people it names
-            text = link_people(text, self.people)
         bullet = Bullet(raw="", text=text, dates=[item.date], dirty=True)
+        if title in (TIMELINE, PLANS):  # dated lists link the people, places and activities they name
+            self.dated.append(bullet)
         anchor = None if title == TIMELINE else self._anchor(page, vector)
         if anchor is not None:
             page.doc.add_near(anchor, bullet)  # into the section of the most similar fact

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from suzent_desktop.core.markdown import code_lines, frontmatter_lines, only_links
+from suzent_desktop.core.markdown import code_lines, frontmatter_lines, links, only_links
 
 _DATE = r"\d{4}-\d{2}-\d{2}"
 _BULLET_RE = re.compile(r"^(?P<indent>[ \t]*)(?P<mark>[-*+])[ \t]+(?P<body>\S.*?)[ \t]*$")
@@ -187,7 +187,10 @@ class PageDoc:
 
 # -- text comparison --------------------------------------------------------------------------
 def dup_norm(text: str) -> str:
-    """Text for exact-duplicate checks: case, punctuation, spacing and 'now/currently' ignored."""
+    """Text for exact-duplicate checks: case, punctuation, spacing and 'now/currently' ignored, a
+    link read as the words it shows ("[[Piano|piano]]" is "piano")."""
+    for link in reversed(links(text)):
+        text = text[: link.start] + link.label + text[link.end:]
     words = _WORD_RE.findall(text.lower().replace("’", "'"))
     return " ".join(w for w in words if w not in ("now", "currently"))
 

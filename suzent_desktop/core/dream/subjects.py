@@ -5,6 +5,10 @@
 * **identity** (name, age, origin) goes on the ``About Me`` hub;
 * a **past event** goes on the dated ``Timeline`` (oldest first), with the people it names linked
   (``[[Ana]]``) when they have a page; a past event never lands on ``Plans``;
+* an **ongoing project or activity** ("User is learning how to play the violin") and a **place**
+  ("Italy is on User's list of places to visit") get a page of their own (see
+  :mod:`core.dream.topics`); a later fact that names such a page goes there too, unless it is a
+  past event or a plan;
 * a **plan** (something ahead) goes on ``Plans``;
 * one-value relations keep their pages (``works at`` → Work, ``lives in`` → Places);
 * otherwise the fact's category names the page (Preferences, Health, Routines, Activities …), and
@@ -21,6 +25,7 @@ import re
 from dataclasses import dataclass
 
 from suzent_desktop.core.dream.pages import subject_value
+from suzent_desktop.core.dream.topics import activity_of, mentioned, mentions, place_of
 from suzent_desktop.core.fact_rules import looks_like_name
 from suzent_desktop.core.markdown import links
 
@@ -111,10 +116,14 @@ def is_past_event(text: str, category: str) -> bool:
 
 
 def title_for(
-    category: str, tags: tuple[str, ...], text: str, people: set[str] | frozenset[str] = frozenset()
+    category: str,
+    tags: tuple[str, ...],
+    text: str,
+    people: set[str] | frozenset[str] = frozenset(),
+    topics: set[str] | frozenset[str] = frozenset(),
 ) -> tuple[str, Person | None]:
     """The page a new fact goes on, and the person when it is a person's page (``people``: the
-    names that have a person page already)."""
+    names that have a person page already; ``topics``: the titles of place and activity pages)."""
     category = category.lower()
     relation = subject_value(text)
     named = _NAMED.match(text)  # "User's sister is Ana": a person, not a value of the user's
@@ -127,12 +136,19 @@ def title_for(
         name = tag.lstrip("#").lower()
         if category == "general" and name in CATEGORY_PAGES:
             return CATEGORY_PAGES[name], None
+    planned = category == "plan" or (category == "general" and bool(_PLAN.search(text)))
+    activity = None if planned else activity_of(text)
+    if activity is not None:
+        return same_topic(activity.name, topics), None
     if is_past_event(text, category):
         return TIMELINE, None
-    if category == "plan" or (category == "general" and _PLAN.search(text)):
+    if planned:
         return PLANS, None
     if relation is not None and relation.page:
         return relation.page, None
+    topic = mentioned(text, topics) or getattr(place_of(text, people), "name", None)
+    if topic is not None:
+        return topic, None
     if category in CATEGORY_PAGES and category not in ("general",):
         return CATEGORY_PAGES[category], None
     for tag in tags:
@@ -150,15 +166,40 @@ def title_for(
     return re.sub(r"[^\w -]+", "", category.replace("_", " ").replace("-", " ")).strip().title() or GENERAL, None
 
 
-def link_people(text: str, people: set[str]) -> str:
-    """The first mention of each person who has a page becomes a link ("… with [[Ana]] …")."""
-    for name in sorted(people, key=len, reverse=True):
+def link_people(text: str, people: set[str], topics: set[str] | frozenset[str] = frozenset()) -> str:
+    """The first mention of each person, place or activity that has a page becomes a link ("… with
+    [[Ana]] …", "… [[Piano|piano]] …"): a person by their name as written, a place or an activity
+    whatever its case, the words the reader sees unchanged."""
+    names = [(name, True) for name in people] + [(name, False) for name in topics if name not in people]
+    for name, person in sorted(names, key=lambda item: len(item[0]), reverse=True):
         spans = [(link.start, link.end) for link in links(text)]
-        for match in re.finditer(rf"\b{re.escape(name)}\b", text):
+        found = re.finditer(rf"\b{re.escape(name)}\b", text) if person else mentions(text, name)
+        for match in found:
             if not any(start <= match.start() < end for start, end in spans):
-                text = f"{text[: match.start()]}[[{name}]]{text[match.end():]}"
+                shown = name if match.group() == name else f"{name}|{match.group()}"
+                text = f"{text[: match.start()]}[[{shown}]]{text[match.end():]}"
                 break
     return text
+
+
+def same_topic(name: str, topics: set[str] | frozenset[str]) -> str:
+    """The page an activity named ``name`` belongs on: an existing page whose name shares every
+    word with it ("Movie" → "Movie script"), or a page of its own."""
+    words = set(name.lower().split())
+    for title in sorted(topics, key=len):
+        other = set(title.lower().split())
+        if words <= other or other <= words:
+            return title
+    return name
+
+
+SUBJECTLESS = frozenset({*CATEGORY_PAGES.values(), TIMELINE, PLANS, GENERAL, "Pets", "Preferences", "Routines"})
+
+
+def topic_page(title: str, text: str, hub: str) -> bool:
+    """A page about a place or an activity: a personal page that is neither a category page, the
+    Timeline, Plans, the hub nor a person's page."""
+    return title not in SUBJECTLESS and title != hub and not person_page(text, title)
 
 
 def person_page(text: str, title: str) -> bool:
