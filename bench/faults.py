@@ -1,6 +1,7 @@
 """Random crash trials: ``kill -9`` at random moments, a hostile model on loopback, invariants checked.
 
     python bench/faults.py [--trials 30] [--seed 1] [--days 12] [--keep]
+    python bench/faults.py --crash-points     # a kill at every named crash point instead
 
 One home is shared by all trials. Each trial runs one command of the real command line in its
 own process (``dream --force`` against a hostile OpenAI-compatible model served on 127.0.0.1
@@ -22,6 +23,12 @@ The hostile model answers each request with one behaviour drawn at random: a jun
 page too large for a tool call, half of the batch's facts, a stall past the time limit, an
 HTTP 500, a plain-text answer, or all the facts (so some runs succeed). Figures depend on the
 machine's load; on a shared 2-core machine a trial takes a few seconds.
+
+``--crash-points`` kills ``dream --force`` (offline engine) at every named crash point in turn,
+each on a fresh home; the next start's dream runs with a model that writes nothing, then the
+offline engine finishes the backlog. It prints, per point, whether pages held the killed batch's
+facts and the next run's outcome: a batch whose facts stand on pages must be completed, never a
+failed attempt or ``skipped``; then the invariants above are checked.
 """
 
 from __future__ import annotations
@@ -52,6 +59,7 @@ from suzent_desktop.core.atomic import is_temp_name  # noqa: E402
 from suzent_desktop.core.clock import Clock  # noqa: E402
 from suzent_desktop.core.doctor import run_doctor  # noqa: E402
 from suzent_desktop.core.dream.pages import dup_norm, parse_bullet  # noqa: E402
+from suzent_desktop.core.faults import ENV_VAR, EXIT_CODE  # noqa: E402
 from suzent_desktop.core.manager import MemoryManager  # noqa: E402
 from suzent_desktop.core.tombstones import normalize  # noqa: E402
 
@@ -72,6 +80,7 @@ class HostileModel:
     def __init__(self, seed: int) -> None:
         self.random = random.Random(seed)
         self.seen: Counter[str] = Counter()
+        self.forced: str | None = None  # one behaviour for every request (the crash-point runs)
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -104,7 +113,7 @@ class HostileModel:
         messages = request.get("messages") or []
         if any(m.get("role") == "tool" for m in messages):
             return 200, _reply(content="Consolidated the batch.")
-        behaviour = self.random.choice(BEHAVIOURS)
+        behaviour = self.forced or self.random.choice(BEHAVIOURS)
         self.seen[behaviour] += 1
         facts = [m.group("text") for msg in messages if msg.get("role") == "user"
                  for line in str(msg.get("content") or "").splitlines() if (m := _FACT_LINE.match(line.strip()))]
@@ -197,7 +206,7 @@ def check(home: Path, today: dt.date, previous_watermark: str | None) -> tuple[d
     pages = [p.read_text(encoding="utf-8", errors="replace") for p in manager.notebook.content_pages()]
     on_pages = {dup_norm(parse_bullet(line).text if parse_bullet(line) else line)
                 for text in pages for line in text.splitlines() if line.strip()}
-    record = {(f.date, normalize(f.text)) for f in uncovered.consolidated(manager.layout, watermark)}
+    record = {(f.date, normalize(f.text)) for f in uncovered.consolidated(manager.layout, manager.days())}
     skipped = set(manager.notebook.skipped_dates())
     for date in manager.archive.dates():
         for line in manager.archive.read(date).facts:
@@ -217,6 +226,73 @@ def check(home: Path, today: dt.date, previous_watermark: str | None) -> tuple[d
     return found, watermark
 
 
+# -- kills at every named crash point ------------------------------------------------------------
+# Every crash_point() a dream passes through (name:N is its N-th passage): page writes, the atomic
+# rename, the coverage record, before and after the ingest entry, and the index pass's steps.
+CRASH_POINTS = ("dream.after_page_write", "dream.after_page_write:2", "atomic.before_rename",
+                "atomic.before_rename:3", "dream.after_coverage", "dream.before_ingest", "dream.after_ingest",
+                "index.after_delete", "index.after_add", "index.after_remove", "index.after_reconcile")
+
+
+def _dream(home: Path, today: dt.date, env: dict[str, str]) -> tuple[int, list[dict]]:
+    proc = cli(home, today, ["dream", "--force"], env)
+    out, _err = proc.communicate(timeout=600)
+    try:
+        return proc.returncode, json.loads(out).get("runs") or []
+    except ValueError:
+        return proc.returncode, []
+
+
+def _on_pages(home: Path, dates: list[str]) -> bool:
+    """Whether pages hold every fact of these days (the coverage check's exact rule)."""
+    manager = MemoryManager.open(home)
+    pages = [p.read_text(encoding="utf-8", errors="replace") for p in manager.notebook.content_pages()]
+    on_pages = {dup_norm(parse_bullet(line).text if parse_bullet(line) else line)
+                for text in pages for line in text.splitlines() if line.strip()}
+    return all(dup_norm(line.fact.content) in on_pages for date in dates for line in manager.archive.read(date).facts)
+
+
+def crash_points(seed: int, model: HostileModel) -> int:
+    """Kill ``dream --force`` at each named point; then a model that writes nothing runs the next
+    start's dream, and the offline engine finishes the backlog. A batch whose facts stand on pages
+    must never count a failed attempt or be skipped; every invariant must hold afterwards."""
+    start = dt.date(2026, 7, 20)
+    idle = {"SUZENT_MEMORY_CONSOLIDATION_MODEL": "openai/fake", "OPENAI_API_BASE": model.base,
+            "OPENAI_BASE_URL": model.base, "OPENAI_API_KEY": "not-a-key"}
+    bad_outcomes = violations = 0
+    for point in CRASH_POINTS:
+        workdir = Path(tempfile.mkdtemp(prefix="suzent-crash-"))
+        home = workdir / "home"
+        seed_home(home, start, 4, random.Random(seed))
+        code, _ = _dream(home, start, {ENV_VAR: point})
+        reached = code == EXIT_CODE
+        pending = sorted(d for d in MemoryManager.open(home).pending_dates())
+        batch = pending[:3]
+        held = bool(batch) and _on_pages(home, batch)
+        model.forced = "text"  # the next start: a model that finds nothing to add
+        _code, runs = _dream(home, start, idle)
+        model.forced = None
+        first = runs[0] if runs else {}
+        wrong = held and (first.get("failed_attempt") or first.get("outcome") == "skipped")
+        _code, more = _dream(home, start, {})
+        skipped = [r for r in [*runs, *more] if r.get("outcome") == "skipped"]
+        found, watermark = check(home, start, None)
+        count = sum(len(v) for v in found.values())
+        bad_outcomes += bool(wrong) + len(skipped)
+        violations += count
+        outcome = first.get("outcome", "none") + (" (failed attempt)" if first.get("failed_attempt") else "")
+        print(f"{point:26} {'killed' if reached else 'not reached':11} batch {batch[0] if batch else '-'}.."
+              f"{batch[-1] if batch else '-'} facts on pages: {'yes' if held else 'no ':3}  next run: {outcome:28} "
+              f"skipped: {len(skipped)}  watermark={watermark}  violations={count}", flush=True)
+        for name, items in found.items():
+            for item in items[:3]:
+                print(f"      {name}: {item[:160]}")
+        shutil.rmtree(workdir, ignore_errors=True)
+    print(f"\n{len(CRASH_POINTS)} crash points: {bad_outcomes} batch outcome(s) wrong (a failed attempt or a skip "
+          f"while its facts stood on pages), {violations} invariant violation(s)")
+    return 1 if bad_outcomes or violations else 0
+
+
 # -- the trials -------------------------------------------------------------------------------------
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -224,9 +300,16 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--days", type=int, default=12, help="days of daily logs to start with")
     parser.add_argument("--keep", action="store_true", help="keep the home folder and print its path")
+    parser.add_argument("--crash-points", action="store_true",
+                        help="instead of random kills: kill a dream at every named crash point and check its batch")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     model = HostileModel(args.seed)
+    if args.crash_points:
+        try:
+            return crash_points(args.seed, model)
+        finally:
+            model.close()
     workdir = Path(tempfile.mkdtemp(prefix="suzent-faults-"))
     home = workdir / "home"
     start = dt.date(2026, 7, 20)

@@ -1,35 +1,40 @@
 #!/usr/bin/env bash
-# Build a one-folder app in dist/suzent-desktop/ and smoke-test it: it must start offscreen,
-# open the demo home, run for a few seconds and exit 0.
-#   packaging/build.sh            build + smoke test
-#   packaging/build.sh --no-test  build only
+# Builds the one-folder app with PyInstaller from packaging/suzent-desktop.spec, and on Linux the
+# archive a person unpacks and installs (see packaging/linux/).
+#   packaging/build.sh [--out DIR]
+# DIR (default: dist/ in the checkout) receives:
+#   suzent-desktop/                                    the one-folder app (run suzent-desktop/suzent-desktop)
+#   suzent-desktop-VERSION-linux-ARCH.tar.gz           Linux only: the app, the desktop entry, the icon, install.sh
+#   work/                                              PyInstaller's working files
+# The Python that builds is $PYTHON, else .venv/bin/python, else python3; it needs `pip install -e '.[dev]'`.
+# packaging/build_and_smoke.sh builds and then smoke-tests the result.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+root="$(cd "$(dirname "$0")/.." && pwd)"
+out="$root/dist"
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+        --out) out="$2"; shift 2 ;;
+        *) echo "usage: packaging/build.sh [--out DIR]" >&2; exit 2 ;;
+    esac
+done
+mkdir -p "$out"
+out="$(cd "$out" && pwd)"
 
-if ! python -m PyInstaller --version >/dev/null 2>&1; then
-    echo "PyInstaller is missing: pip install pyinstaller==6.22.3 (or pip install -e .[dev])" >&2
+python="${PYTHON:-}"
+if [[ -z "$python" ]]; then
+    if [[ -x "$root/.venv/bin/python" ]]; then python="$root/.venv/bin/python"; else python=python3; fi
+fi
+if ! "$python" -m PyInstaller --version >/dev/null 2>&1; then
+    echo "PyInstaller is missing from $python: pip install -e '.[dev]'" >&2
     exit 1
 fi
 
+cd "$root"
 export LITELLM_LOCAL_MODEL_COST_MAP=True  # litellm is imported during analysis: no price-table download
-python -m PyInstaller --noconfirm --clean --distpath dist --workpath build/pyinstaller packaging/suzent-desktop.spec
+"$python" -m PyInstaller --noconfirm --clean --distpath "$out" --workpath "$out/work" packaging/suzent-desktop.spec
+echo "built: $out/suzent-desktop ($(du -sh "$out/suzent-desktop" | cut -f1))"
 
-app="dist/suzent-desktop/suzent-desktop"
-echo "built: $app ($(du -sh dist/suzent-desktop | cut -f1))"
-
-if [[ "${1:-}" != "--no-test" ]]; then
-    demo="$(mktemp -d)/demo"
-    QT_QPA_PLATFORM=offscreen SUZENT_QUIT_AFTER_START=15 "$app" demo "$demo"
-    "$app" --home "$demo" status
-    echo "smoke test passed: the app opened the demo home offscreen and exited cleanly"
-fi
-
-# Desktop integration (optional): install the entry and the icon for the current user.
-if [[ "${INSTALL_DESKTOP_ENTRY:-0}" == "1" ]]; then
-    apps="${XDG_DATA_HOME:-$HOME/.local/share}/applications"
-    icons="${XDG_DATA_HOME:-$HOME/.local/share}/icons/hicolor/scalable/apps"
-    mkdir -p "$apps" "$icons"
-    cp suzent_desktop/resources/icons/suzent.svg "$icons/suzent-desktop.svg"
-    sed "s|^Exec=.*|Exec=$(pwd)/$app gui|" packaging/suzent-desktop.desktop > "$apps/suzent-desktop.desktop"
-    echo "installed $apps/suzent-desktop.desktop"
+if [[ "$(uname -s)" == "Linux" ]]; then
+    version="$("$python" -c 'import suzent_desktop; print(suzent_desktop.__version__)')"
+    bash packaging/linux/make_archive.sh "$out/suzent-desktop" "$out/suzent-desktop-$version-linux-$(uname -m).tar.gz"
 fi

@@ -1,10 +1,13 @@
-"""Screenshots for the README: the main window on the demo home (light and dark), and the dream panel.
+"""Screenshots for the README: the main window on the demo home in Live Preview (light and
+dark), the dream panel, the settings dialog, and a folder of someone's notes opened as a vault.
 
-Writes the demo home to a temporary folder with one extra page that shows the reading view
-(a callout and an image embed), opens the real window (offscreen, or on the X display when
-DISPLAY is set, e.g. under Xvfb), lets the background index catch up, shows the outline and
-types ``[[Vec`` so the link autocomplete list is open, then grabs the window (popups are
-separate windows, so they are painted onto the grab where they stand) into docs/.
+Writes the demo home to a temporary folder and opens the real window (offscreen, or on the X
+display when DISPLAY is set, e.g. under Xvfb) on the demo's own "Beta launch plan" page: its
+properties view, a callout, an image and a note embed, tasks and tags in Live Preview. It lets
+the background index catch up, shows the outline and types ``[[Vec`` so the link autocomplete
+list is open, then grabs the window (popups are separate windows, so they are painted onto the
+grab where they stand) into docs/. The opened vault is a small folder of notes written here;
+its tree is shown as it was, with nothing of the app's at its root.
 
     python scripts/screenshot.py [--out docs] [--today 2026-07-20] [--size 1440x880]
 """
@@ -22,24 +25,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-SHOWCASE = "2_Wiki/Concepts/Lantern Field Notes.md"
-SHOWCASE_TEXT = """# Lantern Field Notes
-
-> [!tip] Keep the wick trimmed
-> A short wick burns cleaner and longer. Anna's lantern list is in [[Gift ideas for Anna]].
-
-![[lantern.png|360]]
-
-## Observations
-
-Brass lanterns hold their heat; glass ones show the flame. %%check the old shed%%
-
-## Next steps
-
-- [x] Buy lamp oil
-- [ ] Compare [[Vector Search|search notes]] for the lantern catalogue
-
-"""
+OWN_VAULT = {  # a folder of someone's notes, opened as a vault
+    "Home.md": "# Home\n\nStart here: [[Reading list]], [[Garden]] and the [[2026-07-19|last daily note]].\n",
+    "Daily notes/2026-07-19.md": "# 2026-07-19\n\n- Watered the beans #garden\n- Finished *Piranesi*\n",
+    "Projects/Garden.md": "---\ntags: [garden]\nstarted: 2026-04-01\n---\n# Garden\n\n- [x] Beans\n- [ ] Tomatoes\n",
+    "Reading/Reading list.md": "# Reading list\n\n- Piranesi\n- The Overstory\n",
+    "Templates/Daily note.md": "# {{date}}\n\n",
+}
 
 
 def _parse() -> argparse.Namespace:
@@ -48,36 +40,6 @@ def _parse() -> argparse.Namespace:
     parser.add_argument("--today", default="2026-07-20", help="the demo's 'today' (pinned for reproducible shots)")
     parser.add_argument("--size", default="1440x880")
     return parser.parse_args()
-
-
-def _write_showcase(notebook: Path) -> None:
-    """A page that uses a callout and an image embed, and the picture it embeds (drawn here)."""
-    from PySide6.QtCore import QPointF, QRectF, Qt
-    from PySide6.QtGui import QBrush, QColor, QImage, QLinearGradient, QPainter, QRadialGradient
-
-    page = notebook / SHOWCASE
-    page.write_text(SHOWCASE_TEXT, encoding="utf-8")
-    image = QImage(720, 400, QImage.Format.Format_RGB32)
-    painter = QPainter(image)
-    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-    sky = QLinearGradient(0, 0, 0, 400)
-    sky.setColorAt(0, QColor("#1b1f3b"))
-    sky.setColorAt(1, QColor("#4b3f72"))
-    painter.fillRect(image.rect(), QBrush(sky))
-    glow = QRadialGradient(QPointF(360, 190), 170)
-    glow.setColorAt(0, QColor(255, 214, 102, 230))
-    glow.setColorAt(1, QColor(255, 214, 102, 0))
-    painter.setBrush(QBrush(glow))
-    painter.setPen(Qt.PenStyle.NoPen)
-    painter.drawEllipse(QPointF(360, 190), 170, 170)
-    painter.setBrush(QColor("#2b2d30"))
-    painter.drawRoundedRect(QRectF(320, 110, 80, 170), 14, 14)
-    painter.setBrush(QColor("#ffd666"))
-    painter.drawEllipse(QPointF(360, 200), 24, 36)
-    painter.setBrush(QColor("#14162b"))
-    painter.drawRect(QRectF(0, 330, 720, 70))
-    painter.end()
-    image.save(str(page.parent / "lantern.png"))
 
 
 def _grab_with_popups(window, popups) -> object:  # noqa: ANN001 - QWidget, list[QWidget] -> QPixmap
@@ -108,9 +70,11 @@ async def _shoot(args: argparse.Namespace, home: Path) -> list[Path]:
     from PySide6.QtGui import QTextCursor
     from PySide6.QtTest import QTest
 
+    from suzent_desktop.core.demo import SHOWCASE_PAGE
     from suzent_desktop.ui import theme
     from suzent_desktop.ui.main_window import MainWindow
     from suzent_desktop.ui.services import AppServices
+    from suzent_desktop.ui.settings_dialog import SettingsDialog
 
     services = AppServices.open(home)
     window = MainWindow(services)
@@ -118,17 +82,19 @@ async def _shoot(args: argparse.Namespace, home: Path) -> list[Path]:
     window.resize(width, height)
     window.show()
     window.start_background(watch=False, serve=False, index=True)
-    editor = window.editors.open(services.layout.notebook_dir / SHOWCASE)
+    editor = window.editors.open(services.layout.notebook_dir / SHOWCASE_PAGE)
     if "outline" in window.docks:
         window.show_dock("outline")
     await _settle(services, 2.0)
     window.refresh_status()
     editor.source.setFocus()
+    document = editor.source.document()
+    line = next(b for b in _blocks(document) if b.text().startswith("Tiles come from"))
     cursor = editor.source.textCursor()
-    cursor.movePosition(QTextCursor.MoveOperation.End)
+    cursor.setPosition(line.position() + line.length() - 1)
     editor.source.setTextCursor(cursor)
-    QTest.keyClicks(editor.source, "See [[Vec")
-    await asyncio.sleep(1.0)
+    QTest.keyClicks(editor.source, " See [[Vec")
+    await asyncio.sleep(1.5)
     popups = [editor.completer.popup] if editor.completer is not None else []
     args.out.mkdir(parents=True, exist_ok=True)
     shots = []
@@ -138,23 +104,71 @@ async def _shoot(args: argparse.Namespace, home: Path) -> list[Path]:
 
     QTest.keyClick(editor.source, Qt.Key.Key_Escape)
     editor.load()  # drop the typed text: the page stays as written
+    cursor = editor.source.textCursor()
+    cursor.movePosition(QTextCursor.MoveOperation.End)
+    editor.source.setTextCursor(cursor)
     window.show_dock("dream")
     await asyncio.sleep(2.0)
     dream_png = args.out / "screenshot-dream.png"
     window.grab().save(str(dream_png))
     shots.append(dream_png)
 
+    dialog = SettingsDialog(services, window)
+    dialog.resize(760, 720)
+    dialog.show()
+    await asyncio.sleep(0.5)
+    settings_png = args.out / "screenshot-settings.png"
+    dialog.grab().save(str(settings_png))
+    shots.append(settings_png)
+    dialog.close()
+
     manager = theme.current()
     manager.set_mode("dark")
     window.show_dock("outline" if "outline" in window.docks else "backlinks")
     await asyncio.sleep(1.5)
+    editor.source.verticalScrollBar().setValue(0)  # the top of the page: callout, picture, checklist
+    await asyncio.sleep(0.5)
     dark_png = args.out / "screenshot-dark.png"
     window.grab().save(str(dark_png))
     shots.append(dark_png)
-    manager.set_mode("system")
+    manager.set_mode("light")
     await window.shutdown()
     window.close()
     return shots
+
+
+async def _shoot_own_vault(args: argparse.Namespace, vault: Path) -> list[Path]:
+    """A folder of notes opened as a vault: its own tree, nothing of the app's at its root."""
+    from suzent_desktop.core.vaults import vault_home
+    from suzent_desktop.ui.main_window import MainWindow
+    from suzent_desktop.ui.services import AppServices
+
+    for rel, text in OWN_VAULT.items():
+        path = vault / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    services = AppServices.open(vault_home(vault))
+    window = MainWindow(services)
+    width, height = (int(v) for v in args.size.split("x"))
+    window.resize(width, height)
+    window.show()
+    window.start_background(watch=False, serve=False, index=True)
+    window.editors.open(vault / "Projects" / "Garden.md")
+    window.tree.expandAll()
+    await _settle(services, 1.5)
+    window.refresh_status()
+    out = args.out / "screenshot-open-vault.png"
+    window.grab().save(str(out))
+    await window.shutdown()
+    window.close()
+    return [out]
+
+
+def _blocks(document):  # noqa: ANN001, ANN202 - QTextDocument -> blocks
+    block = document.firstBlock()
+    while block.isValid():
+        yield block
+        block = block.next()
 
 
 def main() -> int:
@@ -176,9 +190,10 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="suzent-shot-") as tmp:
         home = Path(tmp) / "demo"
         write_demo_home(home, dt.date.fromisoformat(args.today))
-        _write_showcase(home / "notebook")
+        os.environ["XDG_DATA_HOME"] = str(Path(tmp) / "data")  # the opened vault's home goes here
         with loop:
             paths = loop.run_until_complete(_shoot(args, home))
+            paths += loop.run_until_complete(_shoot_own_vault(args, Path(tmp) / "My notes"))
     for path in paths:
         print(path)
     return 0

@@ -15,7 +15,7 @@ Behaviour where the interface left a choice:
   marker is refused (exit 1); in an existing demo home only missing files are restored.
 * ``search`` and ``forget`` first sync files changed since the last run (edits made in
   Obsidian or by another agent), so results never lag behind the files.
-* ``forget`` always records the tombstone, also when no indexed row matched (it then says
+* ``forget`` records a tombstone only for text that names exactly one memory (or with ``--force``; it then says
   so), so a later reindex can never bring the text back from a log or page. Text that is a
   hit as ``search`` printed it stands for that hit's paragraphs and items, one tombstone each.
   ``forget --undo`` of text that is not forgotten exits 1.
@@ -52,8 +52,10 @@ from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from suzent_desktop import cli_vault
+from suzent_desktop.cli_progress import terminal_progress
 from suzent_desktop.core.documents import SOURCES, captured_turn, fact_dict, hit_dict
 from suzent_desktop.core.documents import is_handled_error as _core_handles
+from suzent_desktop.core.words import count, outcome_words
 
 PROG = "suzent-desktop"
 
@@ -124,6 +126,8 @@ def build_parser() -> argparse.ArgumentParser:
         return sub.add_parser(name, parents=[common], help=help_text, description=help_text)
 
     add("gui", "open the app on the home (the default command)")
+    open_vault = add("open", "open a folder of notes (an Obsidian vault) in the app, leaving its files as they are")
+    open_vault.add_argument("path", type=Path, help="the vault folder (or a home folder)")
     demo = add("demo", "write a demo home (weeks of daily logs, a seeded vault) and open the app on it")
     demo.add_argument("dir", nargs="?", type=Path, help="where to write it (default: --home, $SUZENT_HOME, else a 'suzent-desktop-demo' data folder)")
     demo.add_argument("--no-gui", action="store_true", help="only write the demo home")
@@ -149,6 +153,8 @@ def build_parser() -> argparse.ArgumentParser:
     forget = add("forget", "forget a memory: from search at once, and from notebook pages")
     forget.add_argument("text", help="a fact, a paragraph, or a hit's text as search printed it")
     forget.add_argument("--undo", action="store_true", help="take a forget back: search and page lines return")
+    forget.add_argument("--force", action="store_true",
+                        help="record TEXT even though nothing remembered matches it (text not captured yet)")
 
     reindex = add("reindex", "bring the index in step with the files")
     reindex.add_argument("--full", action="store_true", help="rebuild everything from the files")
@@ -163,7 +169,10 @@ def build_parser() -> argparse.ArgumentParser:
     cli_vault.add_commands(add)
     mcp = add("mcp", "serve the memory to an agent over the Model Context Protocol (stdio by default)")
     mcp.add_argument("--read-only", action="store_true", help="only the reading tools; write nothing at all")
-    mcp.add_argument("--http", type=_port, default=None, metavar="PORT", help="serve streamable HTTP on 127.0.0.1:PORT instead of stdio")
+    mcp.add_argument("--http", type=_port, default=None, metavar="PORT", help="serve streamable HTTP on 127.0.0.1:PORT instead of stdio. Without --token-file, ANY local "
+                     "process (any program of any user on this machine) can read and write the memory through it")
+    mcp.add_argument("--bind", default=None, metavar="ADDRESS", help="with --http: listen on ADDRESS (another machine's agents; needs --token-file)")
+    mcp.add_argument("--token-file", type=Path, default=None, metavar="FILE", help="with --http: every request must carry 'Authorization: Bearer' and this file's token")
     return parser
 
 
@@ -259,8 +268,11 @@ def error_document(exc: BaseException) -> dict[str, Any]:
     """The ``--json`` form of a handled error: the message, and the file and line at fault when known."""
     file = getattr(exc, "file", None) or getattr(exc, "filename", None)
     line = getattr(exc, "line", None)
-    return {"error": str(exc), "file": str(file) if file is not None else None,
-            "line": line if isinstance(line, int) else None}
+    document = {"error": str(exc), "file": str(file) if file is not None else None,
+                "line": line if isinstance(line, int) else None}
+    if getattr(exc, "candidates", None):  # an ambiguous forget: the memories it could mean
+        document["candidates"] = list(exc.candidates)
+    return document
 
 
 def is_handled_error(exc: BaseException) -> bool:
@@ -297,10 +309,16 @@ async def _catch_up(manager: Any, out: Output) -> None:
     stale = manager.stale_paths()
     if not stale:
         return
-    if len(stale) >= NOISY_CATCH_UP:
-        out.warn(f"indexing {len(stale)} changed file(s) first…")
-    # Just these files: the walk above found them, a full pass would walk the vault again.
-    await manager.sync_paths(stale)  # files that cannot be indexed are reported by reindex, status and doctor
+    progress = terminal_progress(f"Indexing {count(len(stale), 'changed file')} first", out.err,
+                                 as_json=out.as_json) if len(stale) >= NOISY_CATCH_UP else None
+    if progress is None:
+        # Just these files: the walk above found them, a full pass would walk the vault again.
+        await manager.sync_paths(stale)  # files that cannot be indexed are reported by reindex, status and doctor
+        return
+    try:  # many files (a first index): a pass that reports its progress, drawn as a bar
+        await manager.reindex(progress=progress)
+    finally:
+        progress.close()
 
 
 # -- commands --------------------------------------------------------------------------
@@ -314,6 +332,17 @@ def cmd_gui(args: argparse.Namespace, out: Output) -> int:
         out.warn(f"{PROG}: error: {exc}")
         return _launch(home, problem=exc)
     return _launch(home)
+
+
+def cmd_open(args: argparse.Namespace, out: Output) -> int:
+    """Open a folder as a vault: its own home beside the default one, recorded as recent."""
+    from suzent_desktop.core.vaults import open_folder
+
+    home = open_folder(args.path)
+    out.doc({"vault": str(args.path.expanduser().resolve()), "home": str(home)})
+    out.say(f"Opening {args.path} (home: {home})")
+    args.home = home
+    return cmd_gui(args, out)
 
 
 def _launch(home: Path, *, problem: Exception | None = None) -> int:
@@ -386,7 +415,7 @@ def cmd_remember(args: argparse.Namespace, out: Output) -> int:
     # Where this process's line landed; other processes may have appended since.
     line = changes.log_lines[-1] if changes.log_lines else _last_line_number(path)
     out.doc({"date": date, "path": str(path), "line": line, "rows_added": changes.rows_added, "errors": changes.errors})
-    out.say(f"Remembered in {path}:{line} ({changes.rows_added} row(s) indexed).")
+    out.say(f"Remembered in {path}:{line} ({count(changes.rows_added, 'row')} indexed).")
     _report_errors(out, changes.errors)
     return 0
 
@@ -422,7 +451,7 @@ def cmd_capture(args: argparse.Namespace, out: Output) -> int:
     out.doc(
         {
             "facts": [fact_dict(f) for f in facts],
-            "date": date if facts else None,
+            "date": date if facts else (manager.last_turn.date if manager.last_turn else None),
             "path": str(manager.log_path(date)) if facts else None,
             "turn": turn,
             "rows_added": changes.rows_added,
@@ -435,7 +464,7 @@ def cmd_capture(args: argparse.Namespace, out: Output) -> int:
     if not facts:
         out.say("No facts found in this turn." if turn else "No facts found in this turn; nothing was written.")
     else:
-        out.say(f"Captured {len(facts)} fact(s) into {manager.log_path(date)}:")
+        out.say(f"Captured {count(len(facts), 'fact')} into {manager.log_path(date)}:")
         for fact in facts:
             out.say(f"  - [{fact.category}] {fact.content}")
         if changes.memory_md:
@@ -489,6 +518,8 @@ def cmd_search(args: argparse.Namespace, out: Output) -> int:
         return await manager.search(args.query, limit=args.limit, filters=Filters(source=args.source))
 
     response = _run(go())
+    if response.failed:  # an empty list would read as "nothing remembered"
+        raise CliError(f"{response.warning} (suzent-desktop reindex --full rebuilds it from the files)")
     results = [hit_dict(hit) for hit in response.hits]
     out.doc(results)
     if response.warning:
@@ -530,7 +561,7 @@ def cmd_forget(args: argparse.Namespace, out: Output) -> int:
 
     async def go() -> Any:
         await _catch_up(manager, out)
-        return await manager.forget(args.text)
+        return await manager.forget(args.text, force=args.force)
 
     changes = _run(go())
     pages = sorted(str(p) for p in changes.pages)
@@ -545,12 +576,9 @@ def cmd_forget(args: argparse.Namespace, out: Output) -> int:
     for error in changes.errors:  # a page outside the vault keeps the text
         out.warn(f"warning: {error}")
     if changes.rows_removed:
-        out.say(f"Removed {changes.rows_removed} row(s) from the index. Undo: forget --undo TEXT")
+        out.say(f"Removed {count(changes.rows_removed, 'row')} from the index. Undo: forget --undo TEXT")
     else:
-        out.say(
-            f"No indexed memory matched {args.text!r}. The tombstone is recorded anyway, "
-            "so this text will never be indexed from any log or page."
-        )
+        out.say(f"No indexed row held {args.text!r} yet; the tombstone keeps it from ever being indexed.")
     return 0
 
 
@@ -572,8 +600,12 @@ def _undo_forget(manager: Any, args: argparse.Namespace, out: Output) -> int:
 
 def cmd_reindex(args: argparse.Namespace, out: Output) -> int:
     manager = _open(args)
-    progress = None if args.json else _progress_printer(out)
-    changes = _run(manager.reindex(full=args.full, progress=progress))
+    progress = terminal_progress("Rebuilding the index" if args.full else "Indexing", out.err, as_json=out.as_json)
+    try:
+        changes = _run(manager.reindex(full=args.full, progress=progress))
+    finally:
+        if progress is not None:
+            progress.close()
     stats = _run(manager.index_stats())
     out.doc(
         {
@@ -585,23 +617,11 @@ def cmd_reindex(args: argparse.Namespace, out: Output) -> int:
         }
     )
     out.say(
-        f"{'Rebuilt' if args.full else 'Synced'} the index: +{changes.rows_added} row(s), "
-        f"-{changes.rows_removed} row(s); {stats.rows} row(s) in total."
+        f"{'Rebuilt' if args.full else 'Synced'} the index: +{count(changes.rows_added, 'row')}, "
+        f"-{count(changes.rows_removed, 'row')}; {count(stats.rows, 'row')} in total."
     )
     _report_errors(out, changes.errors)
     return 0  # files that could not be indexed are warnings here; `doctor` exits 1 for them
-
-
-def _progress_printer(out: Output) -> Callable[[int, int, str], None] | None:
-    if not out.err.isatty():
-        return None
-
-    def show(done: int, total: int, label: str) -> None:
-        print(f"\r{done}/{total} {label[:60]:<60}", end="", file=out.err, flush=True)
-        if done >= total:
-            print(file=out.err)
-
-    return show
 
 
 def cmd_status(args: argparse.Namespace, out: Output) -> int:
@@ -615,7 +635,7 @@ def cmd_status(args: argparse.Namespace, out: Output) -> int:
     refused = manager.watermark_error()
     if refused:
         out.warn(f"error: {refused}")
-    out.say(f"Pending:       {len(status['pending_dates'])} day(s), {status['pending_facts']} fact(s)")
+    out.say(f"Pending:       {count(len(status['pending_dates']), 'day')}, {count(status['pending_facts'], 'fact')}")
     if status["next_batch"]:
         out.say(f"Next batch:    {status['next_batch'][0]} .. {status['next_batch'][-1]}")
     gate = _gate_line(manager) if not out.as_json else None
@@ -626,7 +646,7 @@ def cmd_status(args: argparse.Namespace, out: Output) -> int:
         out.say(f"Skipped:       {', '.join(skipped)} (given up after the retry limit; still searchable)")
     left = status.get("not_consolidated") or []
     if left:
-        out.say(f"Not consolidated: {len(left)} fact(s) of consolidated days that no page holds "
+        out.say(f"Not consolidated: {count(len(left), 'fact')} of consolidated days that no page holds "
                 "(still searchable; the next dream offers them again):")
         for fact in left[:NOT_CONSOLIDATED_SHOWN]:
             out.say(f"  {fact['path']}:{fact['line'] or '?'}  {_one_line(fact['text'], 100)}")
@@ -634,17 +654,25 @@ def cmd_status(args: argparse.Namespace, out: Output) -> int:
             out.say(f"  … and {len(left) - NOT_CONSOLIDATED_SHOWN} more (`{PROG} --json status` lists all)")
     for user_file, own in manager.layout.user_nav_files():
         out.say(f"Your file:     {user_file.name} is yours and left alone; the app keeps {own.name} instead")
-    out.say(f"Last dream:    {status['last_dream'] or 'never'}")
+    out.say(f"Last dream:    {status['last_dream'] or 'never'}{_last_run_note(manager)}")
     out.say(f"Last lint:     {status['last_lint'] or 'never'}{'  (due)' if status['lint_due'] else ''}")
     sources = ", ".join(f"{k} {v}" for k, v in sorted(index["by_source"].items())) or "empty"
-    out.say(f"Index:         {index['rows']} row(s) ({sources})")
+    out.say(f"Index:         {count(index['rows'], 'row')} ({sources})")
     kept = status["transcripts"]
-    out.say(f"Transcripts:   {kept['turns']} turn(s) over {kept['days']} day(s)")
+    out.say(f"Transcripts:   {count(kept['turns'], 'turn')} over {count(kept['days'], 'day')}")
     if index["stale_files"]:
         out.say(f"Stale files:   {len(index['stale_files'])} (run `{PROG} reindex`)")
     for error in index["errors"]:
         out.say(f"Index error:   {error}")
     return 0
+
+
+def _last_run_note(manager: Any) -> str:
+    from suzent_desktop.core.dream.outcome import last_run_note
+    from suzent_desktop.core.dream.runner import load_state
+
+    history = load_state(manager.layout.runner_state_file)["history"]
+    return last_run_note(history, manager.settings.memory_consolidation_max_retries)
 
 
 def _gate_line(manager: Any) -> str | None:
@@ -671,10 +699,12 @@ def cmd_dream(args: argparse.Namespace, out: Output) -> int:
 
     def line_per_batch(result: Any) -> None:
         batch = f"{result.batch[0]} .. {result.batch[-1]}" if result.batch else "no dates"
-        pages = f", {len(result.pages_changed)} page(s) changed" if result.pages_changed else ""
-        out.say(f"Dream{label}: {result.outcome} — {batch}{pages}")
+        pages = f", {count(len(result.pages_changed), 'page')} changed" if result.pages_changed else ""
+        out.say(f"Dream{label}: {outcome_words(result.outcome)} — {batch}{pages}")
         if result.reason:
             out.say(f"  reason: {result.reason}")
+        if result.outcome == "gated" and not args.force:
+            out.say("  `dream --force` runs it now anyway (it lifts the time and volume gates)")
         if result.summary:
             out.say(f"  {result.summary}")
 
@@ -685,9 +715,11 @@ def cmd_dream(args: argparse.Namespace, out: Output) -> int:
         results = _run(runner.run_cycle(force=args.force))
     lint = runner.last_lint
     overall = _overall(results)
+    left_out = _run(manager.vault_snapshot(parsed=False)).refused()  # loops, links out: the model's walk
     out.doc(
         {
             **overall.as_json(),
+            "left_out": [{"path": rel, "reason": why} for rel, why in left_out],
             "reason": overall.reason,
             "dry_run": bool(args.dry_run),
             "diffs": dict(overall.diffs or {}) if args.dry_run else {},
@@ -708,11 +740,13 @@ def cmd_dream(args: argparse.Namespace, out: Output) -> int:
         for diff in (overall.diffs or {}).values():
             out.say(diff)
     if lint is not None:
-        out.say(f"Lint: {len(lint.findings)} finding(s){'' if lint.ok else ' (did not finish cleanly)'}.")
+        out.say(f"Lint: {count(len(lint.findings), 'finding')}{'' if lint.ok else ' (did not finish cleanly)'}.")
     out.say(f"Watermark: {overall.watermark or '(none)'}")
-    failed = [r for r in results if r.failed_attempt]
+    for rel, why in left_out:
+        out.warn(f"warning: left out of the dream: {rel}: {why}")
+    failed = [r for r in results if r.failed_attempt or r.outcome == "failed"]  # every failed outcome exits 1
     for result in failed:
-        out.warn(f"{PROG}: dream {result.outcome}: {result.reason or result.summary}")
+        out.warn(f"{PROG}: dream {outcome_words(result.outcome)}: {result.reason or result.summary}")
     if lint is not None and not lint.ok:
         out.warn(f"{PROG}: lint did not finish cleanly; no lint entry was written")
     return 1 if failed or (lint is not None and not lint.ok) else 0
@@ -778,16 +812,16 @@ def cmd_doctor(args: argparse.Namespace, out: Output) -> int:
     kept = _transcript_counts(_home(args))
     out.doc({"ok": not errors, "problems": [p.to_dict() for p in problems], "transcripts": kept})
     if kept is not None:
-        out.say(f"Transcripts: {kept['turns']} turn(s) over {kept['days']} day(s).")
+        out.say(f"Transcripts: {count(kept['turns'], 'turn')} over {count(kept['days'], 'day')}.")
     if not problems:
         out.say("No problems found.")
     for problem in problems:
         out.say(problem.format())
     if problems:
         warnings = sum(1 for p in problems if p.severity == "warning")
-        out.say(f"{len(errors)} error(s), {warnings} warning(s).")
+        out.say(f"{count(len(errors), 'error')}, {count(warnings, 'warning')}.")
     if errors:
-        out.warn(f"{PROG}: doctor found {len(errors)} error(s)")
+        out.warn(f"{PROG}: doctor found {count(len(errors), 'error')}")
         return 1
     return 0
 
@@ -799,10 +833,17 @@ def cmd_mcp(args: argparse.Namespace, out: Output) -> int:
     home = _home(args)
     if args.read_only and not home.is_dir():
         raise CliError(f"{home}: no home folder here, and --read-only creates nothing")
+    from suzent_desktop import mcp_http
+
+    if (args.bind or args.token_file) and args.http is None:
+        raise CliError("--bind and --token-file need --http PORT")
+    bind = args.bind or "127.0.0.1"
+    mcp_http.check_options(bind, args.token_file)
+    token = mcp_http.read_token(args.token_file) if args.token_file else None
     manager = MemoryManager.open(home, bootstrap=not args.read_only)
     from suzent_desktop.mcp_server import serve
 
-    serve(manager, read_only=args.read_only, http_port=args.http)
+    serve(manager, read_only=args.read_only, http_port=args.http, bind=bind, token=token)
     return 0
 
 
@@ -819,6 +860,7 @@ def _transcript_counts(home: Path) -> dict[str, int] | None:
 
 COMMANDS: dict[str, Callable[[argparse.Namespace, Output], int]] = {
     "gui": cmd_gui,
+    "open": cmd_open,
     "demo": cmd_demo,
     "remember": cmd_remember,
     "capture": cmd_capture,

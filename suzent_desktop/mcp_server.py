@@ -50,6 +50,8 @@ from suzent_desktop.core.documents import (
 from suzent_desktop.core.dream.tools import READ_LIMIT_CHARS, VaultAccessError, VaultTools, decode_page
 from suzent_desktop.core.filters import Filters
 from suzent_desktop.core.mcp_activity import ActivityRecorder
+from suzent_desktop.core.page_reader import read_part
+from suzent_desktop.core.words import count
 
 if TYPE_CHECKING:
     from suzent_desktop.core.hits import SearchHit
@@ -66,6 +68,7 @@ MAX_TAGS = 20
 MAX_TAG_CHARS = 64
 MAX_LIMIT = 50
 MAX_LISTED_PAGES = 2_000
+MAX_RESOURCE_CHARS = 1_000_000  # a notebook page as a resource: longer ones are cut (read_page reads on)
 CATCH_UP_SECONDS = 2.0  # files changed by others are looked for at most this often (a scan of every file)
 HIT_ID_MEMORY = 2_048  # search hits remembered per connection, so forget can take a hit id
 
@@ -131,10 +134,12 @@ operators only (e.g. "tag:travel") lists the matching pages, one hit each (mode 
 FORGET = """\
 Forget a memory: it is removed from search at once, taken off the notebook's pages, and
 never indexed again from any file. Use it only when the user asks you to forget something,
-or a stored fact is wrong or sensitive. Give either hit_id (from search_memory in this
-connection, preferred: the whole hit is forgotten, paragraph by paragraph) or the exact text
-of the memory. Daily logs keep their lines (they are the user's record); the user can see
-and undo every forget in the app's Forgotten pane.
+or a stored fact is wrong or sensitive. Give exactly one of hit_id (from search_memory, in
+this or an earlier session, preferred: the whole hit is forgotten, paragraph by paragraph) or
+the exact text of the memory. Text cut short with "…" that could mean several memories, or
+text that matches nothing, is refused and nothing is forgotten (the error lists the
+candidates; force=true records unmatched text anyway). Daily logs keep their lines (they are
+the user's record); the user can see and undo every forget in the app's Forgotten pane.
 Example: {"hit_id": "3f2a..."} or {"text": "The user's PIN is 1234"}"""
 
 MEMORY_STATUS = """\
@@ -188,7 +193,7 @@ class MemoryTools:
         self.manager = manager
         self.read_only = read_only
         self.activity = activity
-        self.vault = VaultTools(manager.layout.notebook_dir)
+        self.vault = VaultTools(manager.layout.notebook_dir, confinement=manager.layout.confinement)
         self._hits: OrderedDict[str, SearchHit] = OrderedDict()  # hit id -> the hit, for forget
         self._checked_at: float | None = None  # monotonic time of the last look for files changed by others
 
@@ -226,7 +231,7 @@ class MemoryTools:
             "rows_added": changes.rows_added,
             "memory_md_refreshed": bool(changes.memory_md),
             "errors": list(changes.errors),
-            "message": f"{len(facts)} fact(s) written" if facts else "no facts found in this turn",
+            "message": f"{count(len(facts), 'fact')} written" if facts else "no facts found in this turn",
         }
 
     async def remember(
@@ -260,21 +265,21 @@ class MemoryTools:
         self,
         hit_id: Annotated[str | None, Field(max_length=200, description="The id of a search_memory hit.")] = None,
         text: Annotated[str | None, Field(max_length=MAX_FACT_CHARS * 10, description="The exact text to forget.")] = None,
+        force: Annotated[bool, Field(description="With text: record it even if nothing remembered matches it.")] = False,
     ) -> dict[str, Any]:
         if (hit_id is None) == (text is None):
             raise ToolError("give exactly one of hit_id or text")
         if hit_id is not None:
-            hit = self._hits.get(hit_id.strip())
+            hit = await self._hit_for(hit_id.strip())
             if hit is None:
-                raise ToolError(
-                    f"hit_id {hit_id!r}: not a hit returned by search_memory in this connection; search first"
-                )
+                raise ToolError(f"hit_id {hit_id!r}: no such memory (forgotten already, or its text changed); "
+                                "search again")
             changes = await self.manager.forget(hit.text, hit=hit)  # every place a folded hit stands
         else:
             assert text is not None
             if not text.strip():
                 raise ToolError("text: nothing to forget: the text is empty")
-            changes = await self.manager.forget(text)
+            changes = await self.manager.forget(text, force=force)
         return {
             "forgotten": list(changes.forgotten),
             "pages_changed": sorted(str(p) for p in changes.pages),
@@ -305,11 +310,26 @@ class MemoryTools:
             query, limit=limit, filters=Filters(source=source, date_from=date_from, date_to=date_to),
             record_recall=not self.read_only,
         )
+        if response.failed:  # no hits would read as "nothing known": say the index cannot be read
+            raise ToolError(f"{response.warning}; the memory is not empty. The user can run "
+                            "`suzent-desktop reindex --full` to rebuild the index from the files")
         hits = [self._hit(hit) for hit in response.hits]
         result: dict[str, Any] = {"hits": hits, "mode": response.mode}
         if response.warning:
             result["warning"] = response.warning
         return result
+
+    async def _hit_for(self, hit_id: str) -> SearchHit | None:
+        """A hit by id: this connection's, else the indexed row (ids are stable across restarts and
+        connections, so a framework that starts a server per run can forget what an earlier run found),
+        folded again with the places that hold the same fact."""
+        if hit_id in self._hits:
+            return self._hits[hit_id]
+        row = await self.manager.hit_by_id(hit_id)
+        if row is None:
+            return None
+        response = await self.manager.search(row.text, limit=10, record_recall=False)
+        return next((h for h in response.hits if h.row_id == hit_id), row)
 
     def _hit(self, hit: SearchHit) -> dict[str, Any]:
         self._hits[hit.row_id] = hit
@@ -355,6 +375,7 @@ class MemoryTools:
             "read_only": self.read_only,
             "maintenance_tools": self.maintenance,
             "maintenance_setting": "mcp_allow_maintenance",
+            "device": self.manager.layout.device,  # which device answered (several may serve one home)
         }
         return status
 
@@ -363,28 +384,29 @@ class MemoryTools:
         path: Annotated[str, Field(min_length=1, max_length=MAX_PATH_CHARS, description="Vault-relative page path.")],
         offset: Annotated[int, Field(ge=0, description="Character offset to start at (for long pages).")] = 0,
     ) -> dict[str, Any]:
-        text = await asyncio.to_thread(self.page_text, path)
-        part = text[offset : offset + READ_LIMIT_CHARS]
+        target = await asyncio.to_thread(self.page_path, path)
+        part, total = await asyncio.to_thread(read_part, target, path, offset, READ_LIMIT_CHARS)  # streamed
         end = offset + len(part)
         return {
             "path": path.strip().replace("\\", "/"),
             "text": part,
             "offset": offset,
-            "total_chars": len(text),
-            "next_offset": end if end < len(text) else None,
+            "total_chars": total,
+            "next_offset": end if end < total else None,
         }
 
-    def page_text(self, relative: str) -> str:
-        """A vault page's text through the vault confinement; hidden and non-markdown files are refused."""
+    def page_path(self, relative: str) -> Path:
+        """A vault page through the confinement rule (``core/confine.py``); non-markdown files are refused."""
         target = self.vault.resolve(relative)
-        rel = target.relative_to(self.vault.root).parts
-        if any(part.startswith(".") for part in rel):
-            raise VaultAccessError(f"{relative}: hidden folders belong to the program and are not served")
         if target.suffix.lower() != ".md":
             raise VaultAccessError(f"{relative}: only markdown pages (.md) can be read")
         if not target.is_file():
             raise FileNotFoundError(f"{relative}: no such page in the vault")
-        return decode_page(relative, target.read_bytes())
+        return target
+
+    def page_text(self, relative: str) -> str:
+        """A whole page (resources), read as a stream up to the resource limit; binary is refused."""
+        return read_part(self.page_path(relative), relative, 0, MAX_RESOURCE_CHARS)[0]
 
     async def backlinks(
         self,
@@ -420,6 +442,9 @@ class MemoryTools:
     def core_text(self, name: str) -> str:
         """A core file's text; a core file not written yet reads as empty."""
         path = self.manager.layout.memory_dir / name
+        reason = self.manager.layout.confinement.refusal(path)
+        if reason is not None:
+            raise VaultAccessError(f"{name}: {reason}")
         try:
             return decode_page(name, path.read_bytes())
         except FileNotFoundError:
@@ -546,6 +571,7 @@ def build_server(manager: MemoryManager, *, read_only: bool = False) -> _Server:
         add("capture_turn", tools.capture_turn, CAPTURE_TURN, writes=True)
         add("remember", tools.remember, REMEMBER, writes=True)
         add("forget", tools.forget, FORGET, writes=True, destructive=True)
+        _one_of(server, "forget", ["hit_id", "text"])
     if tools.maintenance:
         add("dream", tools.dream, DREAM, writes=True)
         add("lint", tools.lint, LINT, writes=True)
@@ -572,6 +598,14 @@ def build_server(manager: MemoryManager, *, read_only: bool = False) -> _Server:
     return server
 
 
+def _one_of(server: MCPServer, tool: str, names: list[str]) -> None:
+    """Say in the schema that one of ``names`` is required: a client that validates arguments then
+    never sends ``forget({})``, which the tool would refuse, and retries it."""
+    registered = server._tool_manager.get_tool(tool)  # the SDK derives the schema from the signature only
+    if registered is not None:
+        registered.parameters["anyOf"] = [{"required": [name]} for name in names]
+
+
 def _core_reader(tools: MemoryTools, name: str, activity: ActivityRecorder) -> Callable[[], Awaitable[str]]:
     async def read() -> str:
         activity.called("read_resource")
@@ -595,8 +629,9 @@ def _check_port(port: int) -> int:
     return port
 
 
-def serve(manager: MemoryManager, *, read_only: bool = False, http_port: int | None = None) -> None:
-    """Run until the client disconnects (stdio) or the process is stopped (HTTP)."""
+def serve(manager: MemoryManager, *, read_only: bool = False, http_port: int | None = None,
+          bind: str = "127.0.0.1", token: str | None = None) -> None:
+    """Run until the client disconnects (stdio) or the process is stopped (HTTP, see ``mcp_http.py``)."""
     server = build_server(manager, read_only=read_only)
     activity = server.activity
 
@@ -606,7 +641,9 @@ def serve(manager: MemoryManager, *, read_only: bool = False, http_port: int | N
             if http_port is None:
                 await server.run_stdio_async()
             else:
-                await server.run_streamable_http_async(host="127.0.0.1", port=_check_port(http_port))
+                from suzent_desktop.mcp_http import serve_http
+
+                await serve_http(server, manager.settings, port=_check_port(http_port), bind=bind, token=token)
         finally:
             activity.disconnected()
 

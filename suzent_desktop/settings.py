@@ -27,7 +27,8 @@ CONFIG_NAME = "config.toml"
 
 
 # SUZENT_* variables that are not settings keys but are read elsewhere (never warned about).
-OTHER_ENVIRONMENT = frozenset({"SUZENT_HOME", "SUZENT_DEBUG", "SUZENT_TODAY", "SUZENT_QUIT_AFTER_START", "SUZENT_CRASH_AT"})
+OTHER_ENVIRONMENT = frozenset({"SUZENT_HOME", "SUZENT_DEBUG", "SUZENT_TODAY", "SUZENT_QUIT_AFTER_START", "SUZENT_CRASH_AT",
+                               "SUZENT_DEVICE", "SUZENT_LOCAL_CONFIG"})
 
 
 class SettingsError(ValueError):
@@ -50,6 +51,8 @@ class Settings:
     """Every user-tunable knob. Empty model strings mean the built-in offline engine."""
 
     notebook_path: str = ""
+    # In a vault that already holds notes, the app's zones and navigation files live in this one folder.
+    app_folder: str = "Memory"
     memory_path: str = ""
     index_path: str = ""
     extraction_model: str = ""
@@ -66,11 +69,18 @@ class Settings:
     memory_consolidation_timeout_seconds: float = 600.0
     memory_consolidation_model: str = ""
     memory_consolidation_max_write_kb: int = 256
+    # One dream at a time across devices (core/lease.py): how long a lease lasts unless renewed,
+    # and how long a device waits after taking one for the sync tool to show a rival's.
+    memory_consolidation_lease_seconds: float = 300.0
+    memory_consolidation_lease_settle_seconds: float = 10.0
     memory_lint_enabled: bool = True
     memory_lint_min_days: int = 7
     memory_md_max_lines: int = 60
     memory_md_max_chars: int = 4000
     mcp_allow_maintenance: bool = False
+    # Extra Host / Origin values the HTTP server accepts (space-separated), for a reverse proxy's name.
+    mcp_allowed_hosts: str = ""
+    mcp_allowed_origins: str = ""
     llm_timeout_seconds: float = 60.0
     # The app's own index/log/schema names when the vault root already holds the user's own
     # index.md / log.md / schema.md (files without the app's marker are never written).
@@ -78,6 +88,9 @@ class Settings:
     alt_log_name: str = "suzent-log.md"
     alt_schema_name: str = "suzent-schema.md"
     theme: str = "system"  # the window's colours: "system" follows the platform, else "light" or "dark"
+    # Folders outside the vault that links may lead into (separated like $PATH); none by default.
+    outside_link_targets: str = ""
+    editor_mode: str = "live"  # how pages open for editing: "live" (Live Preview) or "source"
 
     def replace(self, **changes: Any) -> Settings:
         return dataclasses.replace(self, **changes)
@@ -117,14 +130,27 @@ def coerce(key: str, value: Any, source: str, *, parse_text: bool = False, file:
     if key in CHOICES and value not in CHOICES[key]:
         raise SettingsError(f"{source}: setting '{key}' must be one of {', '.join(CHOICES[key])}, got {value!r}",
                             **where)
+    if key == "app_folder" and not _FOLDER_NAME_RE.fullmatch(value):
+        raise SettingsError(f"{source}: setting 'app_folder' must be one folder name (no '/', not hidden), "
+                            f"got {value!r}", **where)
     if key.startswith("alt_") and key.endswith("_name") and not _ALT_NAME_RE.fullmatch(value):
         raise SettingsError(f"{source}: setting '{key}' must be a file name ending in .md, got {value!r}", **where)
     return value
 
 
-CHOICES: dict[str, tuple[str, ...]] = {"theme": ("system", "light", "dark")}  # text keys with fixed values
-_MUST_BE_POSITIVE = frozenset({"memory_consolidation_timeout_seconds"})
+CHOICES: dict[str, tuple[str, ...]] = {"theme": ("system", "light", "dark"), "editor_mode": ("live", "source")}  # text keys with fixed values
+
+# Values for a small model run on the CPU of this machine (a 1.5B model on two cores reads a dream's
+# first prompt in 2-3 minutes): a longer base per call (a local call also gets time per character of
+# prompt, core/call_limits.py), an hour per dream, and smaller batches so each prompt stays short.
+LOCAL_CPU_PROFILE: dict[str, Any] = {
+    "llm_timeout_seconds": 180.0,
+    "memory_consolidation_timeout_seconds": 3600.0,
+    "memory_consolidation_max_days": 3,
+}
+_MUST_BE_POSITIVE = frozenset({"memory_consolidation_timeout_seconds", "memory_consolidation_lease_seconds"})
 _ALT_NAME_RE = re.compile(r"[^/\\\x00]+\.md")
+_FOLDER_NAME_RE = re.compile(r"[^./\\\x00][^/\\\x00]*")
 
 
 def _key_line(text: str, key: str) -> int | None:
@@ -230,15 +256,26 @@ def _read_config(home: Path) -> tuple[dict[str, Any], str, Path]:
         raise SettingsError(f"{config}: cannot be read: {exc.strerror or exc}", file=str(config)) from exc
 
 
-def save_settings(home: Path, settings: Settings) -> Path:
-    """Write the keys that differ from the defaults, atomically, keeping the file small and readable."""
+def save_settings(home: Path, settings: Settings, *, since: Settings | None = None) -> Path:
+    """Write config.toml atomically.
+
+    With ``since`` (the settings the person started editing from), only the keys that differ
+    from it are written, into the file as it stands: a key the file already held stays as
+    written, and a value that came from an environment variable is not copied into the file.
+    Without it, the keys that differ from the defaults are written (a small, readable file).
+    """
     from suzent_desktop.core.atomic import atomic_write_text
 
-    defaults = Settings()
-    data = {
+    if since is None:
+        base: dict[str, Any] = {}
+        reference = Settings()
+    else:
+        base = dict(_read_config(home)[0])
+        reference = since
+    data = base | {
         f.name: getattr(settings, f.name)
         for f in fields(Settings)
-        if getattr(settings, f.name) != getattr(defaults, f.name)
+        if getattr(settings, f.name) != getattr(reference, f.name)
     }
     path = home / CONFIG_NAME
     atomic_write_text(path, tomli_w.dumps(data))

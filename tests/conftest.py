@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,8 @@ for key in list(os.environ):
         del os.environ[key]
 # Most tests use the hashing embedder; tests marked real_model opt into the bundled model.
 os.environ["SUZENT_EMBEDDING_MODEL"] = "hashing"
+# The device id lives in per-machine config: keep the suite's out of the user's config folder.
+os.environ["SUZENT_LOCAL_CONFIG"] = str(Path(tempfile.mkdtemp(prefix="suzent-local-")) / "device.toml")
 
 TODAY = dt.date(2026, 7, 20)
 

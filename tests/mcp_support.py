@@ -22,7 +22,7 @@ def server_params(home: Path, *extra: str) -> StdioServerParameters:
         "SUZENT_EMBEDDING_MODEL": "hashing",
         "LITELLM_LOCAL_MODEL_COST_MAP": "True",
     }
-    for key in ("SUZENT_TODAY",):
+    for key in ("SUZENT_TODAY", "SUZENT_LOCAL_CONFIG"):
         if key in os.environ:
             env[key] = os.environ[key]
     return StdioServerParameters(

@@ -30,6 +30,7 @@ UI_MAY_IMPORT = frozenset({
     "suzent_desktop.core.links",
     "suzent_desktop.core.fuzzy",
     "suzent_desktop.core.days",
+    "suzent_desktop.core.words",  # counted words ("1 turn"), a pure rule like the ones above
 })
 
 

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from suzent_desktop.core import streams
 from suzent_desktop.core.facts import (
     DEFAULT_CATEGORY,
     Fact,
@@ -63,19 +64,16 @@ class Archive:
         return self.layout.daily_log(date if isinstance(date, str) else date.isoformat())
 
     def dates(self) -> list[str]:
-        """ISO dates of every well-named log, oldest first."""
-        found: list[str] = []
-        if not self.folder.is_dir():
-            return found
-        for entry in self.folder.iterdir():
-            if entry.is_file() and _DATE_NAME.match(entry.name):
-                stem = entry.name[:-3]
-                try:
-                    dt.date.fromisoformat(stem)
-                except ValueError:
-                    continue
-                found.append(stem)
-        return sorted(found)
+        """ISO dates of every well-named log (any device's, or a conflict copy of one), oldest first."""
+        return streams.dated_bases(self.folder, ".md")
+
+    def parts(self, date: str) -> list[Path]:
+        """Every file of that day: this home's first device's, the other devices', conflict copies."""
+        return [p.path for p in streams.parts(self.folder, ".md", date)]
+
+    def digest(self, date: str) -> str:
+        """A fingerprint of the day's parts; an append to any of them changes it."""
+        return streams.digest(self.parts(date))
 
     def invalid_files(self) -> list[InvalidLogFile]:
         """Files in the archive folder that are not ``YYYY-MM-DD.md`` with a real date (for ``doctor``)."""
@@ -85,21 +83,29 @@ class Archive:
         for entry in sorted(self.folder.iterdir()):
             if entry.name.startswith(".") or entry.is_dir():
                 continue
-            if not _DATE_NAME.match(entry.name):
-                bad.append(InvalidLogFile(entry, "name is not YYYY-MM-DD.md; ignored"))
+            part = streams.parse_part(entry.name, ".md")
+            if part is None or not _DATE_NAME.match(part.base + ".md"):
+                bad.append(InvalidLogFile(entry, "name is not YYYY-MM-DD.md (or YYYY-MM-DD@DEVICE.md); ignored"))
                 continue
             try:
-                dt.date.fromisoformat(entry.name[:-3])
+                dt.date.fromisoformat(part.base)
             except ValueError:
                 bad.append(InvalidLogFile(entry, "name is not a real calendar date; ignored"))
         return bad
 
     def read_text(self, date: str) -> str:
-        path = self.path_for(date)
-        try:
-            return path.read_bytes().decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            raise ArchiveError(f"{path}: not valid UTF-8 at byte {exc.start}; file left untouched") from exc
+        """The day's log: its one file as it is, or every device's part merged in time order."""
+        paths = self.parts(date) or [self.path_for(date)]
+        texts: list[str] = []
+        for path in paths:
+            try:
+                texts.append(path.read_bytes().decode("utf-8-sig"))
+            except UnicodeDecodeError as exc:
+                raise ArchiveError(f"{path}: not valid UTF-8 at byte {exc.start}; file left untouched") from exc
+            except FileNotFoundError:
+                if len(paths) == 1:
+                    raise
+        return streams.merge_logs(date, texts)
 
     def read(self, date: str) -> ParsedLog:
         return parse_log(self.read_text(date))

@@ -18,6 +18,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from suzent_desktop.core.boilerplate import is_boilerplate
 from suzent_desktop.core.fact_bullets import in_history, item_fact, list_item_text
 from suzent_desktop.core.markdown import FenceTracker, frontmatter_lines, only_links
 from suzent_desktop.core.tombstones import normalize
@@ -362,8 +363,10 @@ def chunk_markdown(
     current: Chunk | None = None
     for original in found:
         paragraph = _drop_tombstoned(original, is_dead)
-        if paragraph is None:
+        if paragraph is None or (not original.fence and is_boilerplate(paragraph.text)):
             continue
+        if fact_page and not original.fence and only_links(paragraph.text.strip()):
+            continue  # the way back to a hub page: navigation, not a fact
         if fact_page and not original.fence:
             items = _item_chunks(original, max_chars, is_dead)  # from the original: lines keep their numbers
             if items is not None:

@@ -16,7 +16,10 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import struct
+import zlib
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from suzent_desktop.core.facts import Fact, format_fact_line, format_log_header, format_turn_header
@@ -326,6 +329,36 @@ A hiking app for the Cascades, built by the user on weekends.
 
 Owner: [[About Me|the user]] · Related: [[Vector Search]]
 """,
+        SHOWCASE_PAGE: f"""---
+status: planning
+launch: {d[-1]}
+beta testers: 10
+offline maps: true
+tags:
+  - trail-guide
+  - launch
+---
+# Beta launch plan
+
+> [!tip] Ship small, listen hard
+> Ten friends get the beta first; their notes decide what comes next. See [[Trail Guide]].
+
+![[{TRAIL_PNG}|420]]
+
+## Checklist
+
+- [x] Offline maps for the Cascades
+- [x] Trail data in SQLite
+- [ ] Invite the ten beta testers #trail-guide
+- [ ] Ask Marco to test on the Mount Si trail
+
+## Notes
+
+Tiles come from **OpenStreetMap**; search uses *hybrid* ranking, explained in [[Reciprocal Rank Fusion]].
+%%draft: pick the store name before the launch%%
+
+![[Vector Search#Options the user looked at]]
+""",
         "2_Wiki/Concepts/Vector Search.md": f"""---
 tags: [concept, search]
 aliases: [Semantic Search, Embedding Search]
@@ -444,7 +477,44 @@ def _core_files(dates: list[str]) -> dict[str, str]:
     }
 
 
-def demo_files(today: dt.date) -> dict[Path, str]:
+SHOWCASE_PAGE = "1_Projects/Beta launch plan.md"  # the README's main screenshot shows it
+TRAIL_PNG = "4_Assets/trail-map.png"
+
+
+@lru_cache(maxsize=1)
+def trail_map_png(width: int = 480, height: int = 240) -> bytes:
+    """A small picture for the demo's image embed (a sky, two ridges, a trail), drawn row by row."""
+    def ridge(x: float, base: float, swing: float, period: float) -> float:
+        t = (x / period) % 2.0
+        return base - swing * (t if t < 1 else 2 - t)
+
+    far = [ridge(x + 40, height * 0.55, height * 0.25, width / 3.0) for x in range(width)]
+    near = [ridge(x + 130, height * 0.8, height * 0.22, width / 2.2) for x in range(width)]
+    rows = []
+    for y in range(height):
+        sky = bytes((40 + y * 60 // height, 70 + y * 80 // height, 120 + y * 90 // height))
+        row = bytearray(b"\x00")
+        for x in range(width):
+            on_trail = abs(y - (near[x] + (height - near[x]) * 0.5 + 6 * ((x // 24) % 2))) < 2 and y > near[x]
+            if on_trail:
+                row += b"\xe8\xc3\x6a"
+            elif y > near[x]:
+                row += b"\x2f\x5d\x3a"
+            elif y > far[x]:
+                row += b"\x5a\x6f\x8c"
+            else:
+                row += sky
+        rows.append(bytes(row))
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"".join(rows), 9))
+            + chunk(b"IEND", b""))
+
+
+def demo_files(today: dt.date) -> dict[Path, str | bytes]:
     """Every file of the demo home (relative path → text), for ``today``."""
     dates = [(today - dt.timedelta(days=DAYS - i)).isoformat() for i in range(DAYS)]
     layout = Layout.from_settings(Path("/"), Settings())
@@ -459,6 +529,7 @@ def demo_files(today: dt.date) -> dict[Path, str]:
     pages = _pages(dates)
     for page, text in pages.items():
         files[rel(layout.notebook_dir / page)] = text
+    files[rel(layout.notebook_dir / TRAIL_PNG)] = trail_map_png()
     files[rel(layout.index_md)] = _index_md(list(pages))
     files[rel(layout.log_md)] = _log_md(dates[CONSOLIDATED_DAYS], dates[CONSOLIDATED_DAYS - 1])
     for name, text in _core_files(dates).items():
@@ -503,8 +574,12 @@ def write_demo_home(path: Path, today: dt.date) -> DemoReport:
         target = path / relative
         target.parent.mkdir(parents=True, exist_ok=True)
         try:
-            with target.open("x", encoding="utf-8", newline="") as handle:
-                handle.write(text)
+            if isinstance(text, bytes):
+                with target.open("xb") as binary:
+                    binary.write(text)
+            else:
+                with target.open("x", encoding="utf-8", newline="") as handle:
+                    handle.write(text)
         except FileExistsError:
             report.kept += 1
             continue

@@ -14,8 +14,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from suzent_desktop.core import sync_check
 from suzent_desktop.core.archive import Archive
 from suzent_desktop.core.clock import Clock
+from suzent_desktop.core.confine import refused_entries
 from suzent_desktop.core.days import Days
 from suzent_desktop.core.facts import parse_log
 from suzent_desktop.core.layout import Layout, LayoutError
@@ -27,6 +29,7 @@ from suzent_desktop.settings import SettingsError, load_settings
 ERROR, WARNING, INFO = "error", "warning", "info"
 _BULLET_PREFIXES = ("- [ ] ", "- [x] ", "- [X] ", "- ", "* ", "+ ")
 MIN_CONTAINED_TOMBSTONE = 12  # shorter tombstones inside longer lines are too likely to be coincidences
+NOT_FOLLOWED = "left out of the index, search, the dream and the agent's tools"
 _STILL_STANDS = "forgotten text still stands in this page (kept out of search)"
 # Forget follows a folder link out of the vault for reading only (core/manager.py MemoryManager._ours).
 _REMAINS_OUTSIDE = (
@@ -82,6 +85,7 @@ def run_doctor(home: Path, *, clock: Clock | None = None, check_index: bool = Tr
     problems += check_core_files(layout)
     problems += check_notebook(layout, contents)
     problems += check_watermark(layout, today)
+    problems += [Problem(f.severity, f.path, None, f.message) for f in sync_check.findings(layout)]
     problems += check_not_consolidated(layout, today, contents)
     if check_index:
         problems += _without_repeats(check_index_health(layout, settings, clock, contents), problems)
@@ -119,8 +123,7 @@ def check_archive(layout: Layout) -> list[Problem]:
     """Badly named files, undecodable logs and lines that are not fact lines."""
     archive = Archive(layout)
     problems = [Problem(WARNING, str(bad.path), None, bad.reason) for bad in archive.invalid_files()]
-    for date in archive.dates():
-        path = archive.path_for(date)
+    for date, path in ((d, p) for d in archive.dates() for p in archive.parts(d)):
         text, problem = _decode(path)
         if problem is not None:
             problems.append(problem)
@@ -143,8 +146,7 @@ def check_transcripts(layout: Layout) -> list[Problem]:
 
     transcripts = Transcripts(layout)
     problems: list[Problem] = []
-    for date in transcripts.dates():
-        path = transcripts.path_for(date)
+    for path in (p for d in transcripts.dates() for p in transcripts.parts(d)):
         text, problem = _decode(path)
         if problem is not None:
             problems.append(problem)
@@ -177,6 +179,8 @@ def check_notebook(layout: Layout, tombstones: set[str]) -> list[Problem]:
     for user_file, own in layout.user_nav_files():
         problems.append(Problem(INFO, str(user_file), None,
                                 f"your own {user_file.name} is left alone; the app keeps {own.name} instead"))
+    problems += [Problem(WARNING, str(layout.notebook_dir / rel), None, f"{NOT_FOLLOWED}: {reason}")
+                 for rel, reason in refused_entries(layout.notebook_dir, layout.confinement)]
     for page in notebook.content_pages():
         text, problem = _decode(page)
         if problem is not None:

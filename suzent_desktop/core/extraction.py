@@ -12,12 +12,16 @@ instructions). The overlap rule: take the fact's content words (lower-cased word
 more letters, minus stopwords and "user"; ISO dates are left out, they are resolved from the
 turn's time); a word is supported when it occurs in the turn or shares its first four letters
 with a word of the turn ("adopted" ~ "adopting"). A fact is kept when at least two thirds of
-its content words are supported and at least one of them is in the user's own words.
-Unsupported facts are dropped and counted. An answer that repeats the schema or the prompt's
-example ("User prefers tea" when the turn never mentions tea, "one self-contained statement…")
-is an echo: nothing of it is written, and the note says it was an echo. Schema text in any field
-(a category copied as "preference|work|…") is found before validation, so it is reported as an
-echo rather than as a malformed answer, and the model is not asked again for the same copy.
+its content words are supported, at least half are in the user's own words (the assistant's
+advice is not the user's fact), the user did not say it only as a hypothetical ("if I moved to
+Berlin…"), and it passes the same precision rules as the offline extractor
+(:mod:`core.fact_rules`: about the user or a named person, no thanks, no world knowledge).
+Model facts written in the first person ("I'm now working at Thales") are rewritten in the
+log's third person first ("User is now working at Thales"), so a changed value is seen as one.
+Each fact is judged alone. A fact that repeats the schema or the prompt's example ("User
+prefers tea" when the turn never mentions tea, "one self-contained statement…") is an echo and
+is dropped; schema text copied into another field (a category "work|people", the tags
+"short", "keywords") is removed from that field and the fact kept, and the note says so.
 An empty user side is not sent to the model at all.
 
 Without a model, :class:`OfflineExtractor` reads the *user's* side of the turn with general
@@ -50,13 +54,15 @@ all of it).
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import re
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any
 
-from suzent_desktop.core import relative_dates
+from suzent_desktop.core import fact_rules, relative_dates
 from suzent_desktop.core.facts import Fact
+from suzent_desktop.core.words import count
 from suzent_desktop.settings import Settings
 
 EXTRACTION_TIMEOUT_SECONDS = 60.0
@@ -106,23 +112,40 @@ class _Invalid(ValueError):
     pass
 
 
-class _Echo(ValueError):
-    """The answer repeats the schema or the prompt's text in a field; the message names the field."""
+_PLACEHOLDER_TAGS = frozenset({"short", "keywords"})
 
 
-def _raw_echo(payload: Any) -> str | None:
-    """The first field of a raw answer that copies the schema hint ("facts[0].category"), or None.
+def _is_placeholder(key: str, value: Any) -> bool:
+    """Whether a field's value is schema-hint text ("work|people", "0.0-1.0") rather than an answer."""
+    text = " ".join(str(v) for v in value) if isinstance(value, list) else str(value)
+    return any(mark in text.lower() for mark in _ECHO_MARKS) or (key == "category" and "|" in text)
 
-    Read before validation: an echoed category ("preference|work…") is not a lowercase word, and
-    validation alone would call it a malformed answer and ask again for the same copy.
+
+def clean_placeholders(payload: Any) -> list[str]:
+    """Remove schema-hint text a model copied into a fact's fields, field by field (in place).
+
+    A category copied as "work|people" is dropped (the fact falls back to ``general``), the hint's
+    tags ("short", "keywords") leave the tag list, an importance written as "0.0-1.0" is dropped;
+    the fact itself is kept and judged like any other. Content that copies the hint is judged in
+    :func:`ground` (it is not a fact). Returns the cleaned fields ("facts[0].category").
     """
     items = payload if isinstance(payload, list) else payload.get("facts") if isinstance(payload, dict) else None
+    cleaned: list[str] = []
     for index, item in enumerate(items if isinstance(items, list) else []):
-        for key, value in item.items() if isinstance(item, dict) else ():
-            text = " ".join(str(v) for v in value) if isinstance(value, list) else str(value)
-            if any(mark in text.lower() for mark in _ECHO_MARKS):
-                return f"facts[{index}].{key}"
-    return None
+        if not isinstance(item, dict):
+            continue
+        for key in [k for k in item if k != "content"]:
+            value = item[key]
+            if key == "tags" and isinstance(value, list):
+                kept = [t for t in value if not (isinstance(t, str) and (
+                    t.strip().lower() in _PLACEHOLDER_TAGS or _is_placeholder(key, t)))]
+                if len(kept) != len(value):
+                    item[key] = kept
+                    cleaned.append(f"facts[{index}].{key}")
+            elif _is_placeholder(key, value):
+                del item[key]
+                cleaned.append(f"facts[{index}].{key}")
+    return cleaned
 
 
 def _validate(payload: Any) -> list[Fact]:
@@ -172,6 +195,7 @@ async def _extract_with_model(
     complete_json: LLMCall,
     timeout: float = EXTRACTION_TIMEOUT_SECONDS,
     when: dt.datetime | None = None,
+    notes: list[str] | None = None,
 ) -> list[Fact]:
     from suzent_desktop.core.llm import LLMError, LLMTimeout
 
@@ -189,10 +213,12 @@ async def _extract_with_model(
             payload = await complete_json(
                 model, messages, schema_hint=SCHEMA_HINT, timeout=timeout, temperature=0.1
             )
-            echoed = _raw_echo(payload)
-            if echoed:
-                raise _Echo(echoed)
-            return _validate(payload)
+            cleaned = clean_placeholders(payload)
+            facts = _validate(payload)
+            if cleaned and notes is not None:
+                notes.append(f"extraction model {model}: schema placeholders copied into "
+                             f"{', '.join(cleaned)} were left out; the facts were kept")
+            return facts
         except LLMTimeout as exc:  # a slow model is not a malformed one: say which it was, and do not wait twice
             raise ExtractionError(f"extraction model {model}: timed out, no facts written ({exc})") from exc
         except (_Invalid, LLMError) as exc:
@@ -229,15 +255,12 @@ async def extract_facts(
             from suzent_desktop.core import llm as llm_module
 
             llm = llm_module
-        try:
-            facts = await _extract_with_model(
-                turn_text, settings.extraction_model, llm.complete_json, settings.llm_timeout_seconds, when
-            )
-        except _Echo as echo:  # like an echoed fact below: nothing of the answer is written, and it is said
-            if notes is not None:
-                notes.append(f"extraction model {settings.extraction_model}: the answer repeats the schema or "
-                             f"the prompt's example ({echo}); no facts written")
-            return []
+        facts = await _extract_with_model(
+            turn_text, settings.extraction_model, llm.complete_json, settings.llm_timeout_seconds, when, notes
+        )
+        # The log speaks of the user in the third person: "I'm now working at Thales" must read
+        # "User is now working at Thales" for the consolidator to see it replaces the old job.
+        facts = [dataclasses.replace(f, content=third_person(f.content)) for f in facts]
         kept, note = ground(facts, user, assistant)
         if note and notes is not None:
             notes.append(f"extraction model {settings.extraction_model}: {note}")
@@ -279,25 +302,69 @@ def normalize_words(text: str) -> str:
     return " ".join(re.findall(r"[a-z0-9']+", text.lower()))
 
 
+USER_SHARE = 1 / 2  # of a fact's content words, at least this share must be the user's own words
+_HYPOTHETICAL_SAID = re.compile(r"\b(if|would|could|might|maybe|perhaps|imagine|suppose|wonder|unless|whether)\b",
+                                re.I)
+
+
+def _only_hypothetical(words: list[str], user: str) -> bool:
+    """The user's sentences that hold the fact's words all speak of what is not (yet): "if I moved to Berlin…"."""
+    holding = []
+    for sentence in re.split(r"(?<=[.!?])\s+|\n+", user):
+        said = _support_words(sentence)
+        stems = {w[:STEM_LETTERS] for w in said if len(w) >= STEM_LETTERS}
+        if any(_supported(w, said, stems) for w in words):
+            holding.append(sentence)
+    return bool(holding) and all(_HYPOTHETICAL_SAID.search(s) for s in holding)
+
+
 def ground(facts: list[Fact], user: str, assistant: str) -> tuple[list[Fact], str]:
-    """The facts the turn supports (the overlap rule of the module docstring), and a note on the rest."""
+    """The facts the turn supports, and a note on the rest.
+
+    A fact is kept when it is not the schema's or the prompt's own text (an echo), its words are the
+    turn's (the overlap rule of the module docstring) and mostly the user's own (not the
+    assistant's advice), the user did not say it only as a hypothetical, and it passes the fact
+    rules of :mod:`core.fact_rules` (about the user or a named person, precise, not thanks, not
+    world knowledge). Each fact is judged alone: an echo or a bad fact does not sink the others.
+    """
     turn_words = _support_words(f"{user}\n{assistant}")
     user_words = _support_words(user)
     stems = {w[:STEM_LETTERS] for w in turn_words if len(w) >= STEM_LETTERS}
     user_stems = {w[:STEM_LETTERS] for w in user_words if len(w) >= STEM_LETTERS}
-    if any(is_echo(f, turn_words, stems) for f in facts):
-        return [], f"the answer repeats the schema or the prompt's example; {len(facts)} fact(s) not written"
     kept: list[Fact] = []
+    echoes = unsupported = imprecise = 0
     for fact in facts:
+        if is_echo(fact, turn_words, stems):
+            echoes += 1
+            continue
         words = _grounding_words(fact.content)
         supported = [w for w in words if _supported(w, turn_words, stems)]
-        if words and len(supported) >= GROUNDED_SHARE * len(words) and any(
-            _supported(w, user_words, user_stems) for w in supported
+        users = [w for w in supported if _supported(w, user_words, user_stems)]
+        if not words or len(supported) < GROUNDED_SHARE * len(words) or not users or (
+            len(users) < USER_SHARE * len(words) or _only_hypothetical(users, user)
         ):
+            unsupported += 1
+        elif fact_rules.problem(fact.content):
+            imprecise += 1
+        else:
             kept.append(fact)
-    dropped = len(facts) - len(kept)
-    note = f"{dropped} fact(s) not supported by the turn were dropped" if dropped else ""
-    return kept, note
+    notes = []
+    if echoes:
+        notes.append(f"{count(echoes, 'fact')} repeating the schema or the prompt's example {_were(echoes)} dropped")
+    if unsupported:
+        notes.append(f"{count(unsupported, 'fact')} not supported by the turn {_were(unsupported)} dropped")
+    if imprecise:
+        notes.append(f"{count(imprecise, 'fact')} that {_are(imprecise)} not precise facts about the user "
+                     f"{_were(imprecise)} dropped")
+    return kept, "; ".join(notes)
+
+
+def _were(n: int) -> str:
+    return "was" if n == 1 else "were"
+
+
+def _are(n: int) -> str:
+    return "is" if n == 1 else "are"
 
 
 # -- offline path -------------------------------------------------------------------------
@@ -441,7 +508,10 @@ def _expand(sentence: str) -> str:
 
 
 def _without_subject(expanded: str) -> str:
-    """"Twisted my knee on Friday" is the user speaking: give a subject-less past event its "I"."""
+    """"Twisted my knee on Friday" is the user speaking: give a subject-less past event its "I"
+    ("Been vegetarian since 2019" too)."""
+    if re.match(r"^Been [a-z]", expanded):
+        return f"I have b{expanded[1:]}"
     words = expanded.split(" ", 2)
     lead = 1 if len(words) > 1 and words[0].lower() in _LEAD_ADVERBS else 0
     first = words[lead] if len(words) > lead else ""
@@ -487,9 +557,10 @@ def _content_words(text: str) -> list[str]:
 
 
 def _substantive(text: str) -> bool:
-    """Two content words, or one that is a name ("I'm going to Japan"): "I am tired" is not a fact."""
+    """Two content words, or one that is a name ("I'm going to Japan") or a life event ("I got engaged"):
+    "I am tired" is not a fact."""
     words = _content_words(text)
-    if len(words) >= 2:
+    if len(words) >= 2 or any(w in fact_rules.LIFE_EVENTS for w in words):
         return True
     names = re.findall(r"(?<!^)(?<![.!?] )\b[A-Z][a-z]+", text)
     return bool(words) and any(n.lower() in words for n in names)
@@ -508,9 +579,17 @@ def _third_person_verb(verb: str) -> str:
     return verb + "s"
 
 
+def third_person(text: str) -> str:
+    """A first-person fact in the log's third person: "I'm now working at Thales" → "User is now working
+    at Thales", "My sister Ana moved" → "User's sister Ana moved". Third-person text is unchanged."""
+    if not re.search(r"\b(?:I|I'm|I've|I'd|I'll|my|My|me|we|We|our|Our)\b", text):
+        return text
+    return to_third_person(text)
+
+
 def to_third_person(sentence: str) -> str:
     """'I love my dog Rex' → 'User loves their dog Rex' (first mention of 'my' becomes "User's")."""
-    text = _expand(sentence)
+    text = _expand(re.sub(r"\bi\b(?!')", "I", sentence))  # "i used to love Radiolab"
     text = re.sub(r"\bI do not\b", "User does not", text)
     text = re.sub(r"\bI did not\b", "User did not", text)
     text = re.sub(
@@ -567,6 +646,13 @@ _FILLER = re.compile(
     r"^(?:(?:oh|ah|well|so|and|but|also|anyway|anyways|actually|honestly|btw|by the way|fun fact|"
     r"guess what|yeah|yes|no|ok|okay|haha|lol|hmm|um|right|funny enough|speaking of which)\b[,!:]?\s*)+",
     re.I,
+)
+
+
+# The person spoken to, named at the end or the start of a sentence ("I love that idea, Nate!"):
+# not part of the fact, and left in it reads "User loves that idea Nate".
+_VOCATIVE = re.compile(
+    r",\s*(?:[A-Z][a-z]+)(?=[.!?]*$)|^(?i:hey |hi |oh |wow )?(?!I\b)[A-Z][a-z]+,\s+(?=(?:I|I'm|I've|I'd|we|We)\b)"
 )
 
 
@@ -641,7 +727,7 @@ class OfflineExtractor:
         self, sentence: str, antecedent: str | None, when: dt.datetime | None, people: Mapping[str, str]
     ) -> tuple[Fact | None, str | None]:
         """The fact of one sentence (or None), and the person later pronouns point to."""
-        sentence = _FILLER.sub("", sentence.strip()).strip()
+        sentence = _VOCATIVE.sub("", _FILLER.sub("", sentence.strip()).strip()).strip()
         expanded = _without_subject(_expand(sentence))
         found = _ANTECEDENT.search(expanded)
         if found:
@@ -663,7 +749,8 @@ class OfflineExtractor:
             antecedent = who
         if not _substantive(resolved):
             return None, antecedent
-        return self._make(resolved, when), antecedent
+        fact = self._make(resolved, when)
+        return (fact if fact_rules.is_precise(fact.content) else None), antecedent
 
     @staticmethod
     def _resolve_pronouns(expanded: str, antecedent: str | None) -> str | None:
@@ -733,6 +820,8 @@ class OfflineExtractor:
             if any(len(words & k) >= 0.7 * len(words) for k in known) or _ABOUT_YOU.search(mine):
                 continue
             fact = self._make(_expand(mine), when)
+            if not fact_rules.is_precise(fact.content):
+                continue
             known.append(words)
             out.append(fact)
         return out

@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from suzent_desktop.core import streams
 from suzent_desktop.core.atomic import atomic_write_text
 from suzent_desktop.core.chunking import (
     item_variants,
@@ -212,17 +213,10 @@ class ForgetJournal:
         return list(removals.values())
 
     def _records(self) -> list[dict]:
-        if not self.path.is_file():
-            return []
-        records = []
-        for line in self.path.read_bytes().decode("utf-8", errors="replace").splitlines():
-            try:
-                record = json.loads(line)
-            except ValueError:
-                continue
-            if isinstance(record, dict):
-                records.append(record)
-        return records
+        """Every device's records (and conflict copies'), in time order: undo on one device puts
+        back lines another device's forget took off."""
+        paths = [p.path for p in streams.parts(self.path.parent, ".jsonl", self.path.name.split("@")[0].split(".")[0])]
+        return streams.merge_records(streams.read_texts(paths or [self.path]))
 
     def _append(self, records: list[dict]) -> None:
         if not records:

@@ -8,7 +8,8 @@ the same list:
   bullet, the same fact in a daily log and on a page) fold into one hit that names every
   place it stands, the page first.
 * **Current before history.** A superseded row (struck through, or under a page's
-  ``History`` heading) ranks below current facts; when its page holds the current value on
+  ``History`` heading, or a daily-log fact a newer log fact replaced: ``core.log_currency``) ranks
+  below current facts; when its page holds the current value on
   the same subject, that value is placed just above it and named on it. A question about
   the past ("where did the user work before") lifts history instead.
 * Ties in the fused rank go to the hit whose own text holds the query's words that matter.
@@ -22,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from suzent_desktop.core.dream.pages import content_words, dup_norm, may_be_same_fact
+from suzent_desktop.core.log_currency import supersede_older_log_facts
 from suzent_desktop.core.terms import asks_about_the_past, content_stems, coverage
 
 SUPERSEDED_WEIGHT = 0.7  # a superseded fact's score is scaled by this, unless the query asks about the past
@@ -33,6 +35,9 @@ COVERAGE_BONUS = 0.1
 FOLD_MAX_CHARS = 400  # longer texts (prose chunks) fold only when identical
 EVIDENCE_SOURCES = frozenset({"transcript"})  # raw turns: the evidence a page's fact was taken from
 MIN_EVIDENCE_STEMS = 2
+# A turn much longer than the fact says more than the fact: folded into it, its other words would
+# leave the results (the answer to "what did the user find at the library?" sat next to the fact).
+EVIDENCE_MAX_RATIO = 4
 _NEGATIONS = frozenset({"not", "no", "never", "nor", "don't", "doesn't", "didn't", "isn't", "wasn't", "won't", "can't"})
 SOURCE_ORDER = {"notebook": 0, "core": 1, "archive": 2, "transcript": 3}  # where a folded fact is named first
 
@@ -94,8 +99,11 @@ def _same_fact(a: str, b: str) -> bool:
 
 def _states(fact: SearchHit, turn: SearchHit) -> bool:
     """A raw turn states a page's fact: every word of the fact that matters is in it (by stem,
-    numbers included) and it has no negation the fact lacks ("I live in Lisbon" → "User lives in Lisbon")."""
+    numbers included), it has no negation the fact lacks ("I live in Lisbon" → "User lives in Lisbon"),
+    and it is not much longer than the fact (then it says more, and stays a hit of its own)."""
     if fact.source_type != "notebook" or turn.source_type not in EVIDENCE_SOURCES or len(turn.text) > FOLD_MAX_CHARS:
+        return False
+    if len(turn.text) > EVIDENCE_MAX_RATIO * len(fact.text):
         return False
     stems = content_stems(fact.text)
     if len(stems) < MIN_EVIDENCE_STEMS or not stems <= content_stems(turn.text):
@@ -144,12 +152,13 @@ def fold(hits: list[SearchHit]) -> list[SearchHit]:
 def answer_order(hits: list[SearchHit], query: str, limit: int, find_current: CurrentFinder) -> list[SearchHit]:
     """Fold, weigh superseded facts, put the current value above its history; at most ``limit`` hits."""
     past = asks_about_the_past(query)
+    folded, logged = supersede_older_log_facts(fold(hits))
     currents: dict[str, SearchHit] = {}
     weighted = []
-    for hit in fold(hits):
+    for hit in folded:
         hit.score *= 1.0 + COVERAGE_BONUS * coverage(hit.text, query)
         if hit.superseded:
-            current = find_current(hit)
+            current = logged.get(hit.row_id) or find_current(hit)
             if current is not None:
                 currents[hit.row_id] = current
             hit = replace(

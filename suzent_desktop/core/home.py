@@ -11,11 +11,13 @@ new one (``dataclasses.replace``).
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from suzent_desktop.core import devices
 from suzent_desktop.core.archive import Archive
 from suzent_desktop.core.clock import SYSTEM_CLOCK, Clock
 from suzent_desktop.core.days import Days
@@ -81,7 +83,15 @@ def prepare_home(home: Path | None = None, settings: Settings | None = None, *, 
     if bootstrap:
         bootstrap_home(layout)
         remove_stale_temp_files(layout)
-    return layout
+    return with_device(layout, register=bootstrap)
+
+
+def with_device(layout: Layout, *, register: bool = True) -> Layout:
+    """The layout with this device's id and stream names (``core/devices.py``); ``register``
+    records the device in the home (the first open of an existing home: nothing is renamed)."""
+    device = devices.device_id()
+    plain = devices.register(layout.state_dir, device, write=register)
+    return dataclasses.replace(layout, device=device, device_suffix="" if plain else f"@{device}")
 
 
 def open_home(

@@ -15,15 +15,10 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from filelock import Timeout
-
 from suzent_desktop.core.index_state import IndexState
 from suzent_desktop.core.index_store import IndexStore
 
 log = logging.getLogger(__name__)
-
-
-LOCK_POLL_SECONDS = 0.1
 
 
 PASS_MARK = "pass.unfinished"  # exists while a mutation runs; found on entry, the last one was cut short
@@ -49,23 +44,14 @@ class IndexLock:
     @asynccontextmanager
     async def _writing(self) -> AsyncIterator[None]:
         """The lock file shared with other processes, held while the table and the state change and
-        never while embedding. Polled rather than blocked on, so a cancelled caller never leaves a
-        worker thread holding it for nobody, and the loop never waits on another process.
+        never while embedding. Taken in order of arrival with a bounded wait (``core/fair_lock.py``),
+        polled rather than blocked on, so a cancelled caller never leaves a worker thread holding it.
 
         On entry, what another process wrote is adopted (plans made before are checked against it
         before they are written) and the crash mark is left for the length of the block.
         """
         self.layout.index_dir.mkdir(parents=True, exist_ok=True)
-        told = False
-        while True:
-            try:
-                self._file_lock.acquire(timeout=0)
-                break
-            except Timeout:
-                if not told:
-                    self._tell_waiting()
-                    told = True
-                await asyncio.sleep(LOCK_POLL_SECONDS)
+        await self._fair_lock.acquire(self._tell_waiting)  # IndexBusy past its bound (core/fair_lock.py)
         try:
             await asyncio.to_thread(self._adopt_other_writers)
             await asyncio.to_thread(self._mark_pass)

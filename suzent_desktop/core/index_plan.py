@@ -22,6 +22,7 @@ from suzent_desktop.core.index_sources import Source as _Source
 from suzent_desktop.core.index_state import FileState, content_hash
 from suzent_desktop.core.index_store import Row, norm_key
 from suzent_desktop.core.text import clean, decode_lenient, looks_binary
+from suzent_desktop.core.title_rows import page_title
 from suzent_desktop.core.tombstones import normalize
 from suzent_desktop.core.transcripts import clean_text, turn_chunks, turn_key
 from suzent_desktop.core.transcripts import parse as parse_transcript
@@ -51,6 +52,7 @@ class Plan:
     new_rows: list[Row] = field(default_factory=list)
     moved_rows: list[Row] = field(default_factory=list)
     stale_ids: list[str] = field(default_factory=list)
+    unreadable: bool = False  # the file can no longer be read: its old rows leave the index
 
 
 def _vectors(table, dim: int) -> np.ndarray:
@@ -104,6 +106,7 @@ class RowPlanning:
         keys: dict[str, str] = {}  # pieces of one long paragraph share its (long) normalized text
         if is_canvas(source.path):
             text = canvas_markdown(text)  # a board is searched by its text nodes
+        title = page_title(key, text)
         for chunk in chunk_markdown(text, tombstones=stones):
             content = embedding_text(chunk)
             # A bullet's id covers what is written around its text (strike-through, dates, History),
@@ -126,6 +129,7 @@ class RowPlanning:
                     embed_text=content,
                     superseded=chunk.superseded,
                     until=chunk.until,
+                    title=title,
                 )
             )
         return rows
@@ -180,7 +184,7 @@ class RowPlanning:
             try:
                 stat = source.path.stat()
             except OSError as exc:
-                plan.error = f"{source.path}: cannot read ({exc.strerror or exc})"
+                plan.error, plan.unreadable = f"{source.path}: cannot read ({exc.strerror or exc})", True
                 return plan
             plan.mtime, plan.size = stat.st_mtime, stat.st_size
         if self._inflight_paths.get(source.key) == (plan.mtime, plan.size):
@@ -198,7 +202,7 @@ class RowPlanning:
         try:
             data = source.path.read_bytes()
         except OSError as exc:
-            plan.error = f"{source.path}: cannot read ({exc.strerror or exc})"
+            plan.error, plan.unreadable = f"{source.path}: cannot read ({exc.strerror or exc})", True
             return plan
         plan.sha256 = hashlib.sha256(data).hexdigest()
         if prior and not prior.dirty and not recheck and same_variant and prior.sha256 == plan.sha256:
@@ -206,6 +210,7 @@ class RowPlanning:
             return plan
         if looks_binary(data):
             plan.error = f"{source.path}: looks like a binary file; skipped, file left untouched"
+            plan.unreadable = True
             return plan
         text, bad = decode_lenient(data)
         if bad:

@@ -15,11 +15,12 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from suzent_desktop.core import uncovered
+from suzent_desktop.core import streams, uncovered
 from suzent_desktop.core.canvas import CANVAS_SUFFIX
 from suzent_desktop.core.days import Days
 from suzent_desktop.core.index_state import FileState, digest
 from suzent_desktop.core.index_store import TABLE_NAME
+from suzent_desktop.core.sync_conflicts import page_name
 from suzent_desktop.core.vault import Kind
 
 log = logging.getLogger(__name__)
@@ -86,6 +87,10 @@ class SourceDiscovery:
                 continue
             head, sep, _ = key[len(root) + 1 :].partition(os.sep)
             found[key] = _Source(key, "notebook", zone=head if sep else "", stat=file.stat)
+        for key in snapshot.unreadable():  # a dangling link or a loop: the pass names it (and drops its rows)
+            if key.startswith(inside) and self.vault.kind(key) in (Kind.PAGE, Kind.CANVAS):
+                head, sep, _ = key[len(root) + 1 :].partition(os.sep)
+                found[key] = _Source(key, "notebook", zone=head if sep else "")
         return found
 
     def _memory_sources(self) -> dict[str, _Source]:
@@ -96,19 +101,17 @@ class SourceDiscovery:
                 found[str(path)] = _Source(str(path), "core")
         days = Days.read(self.notebook, self.clock.today())
         kept = uncovered.by_date(uncovered.consolidated(self.layout, days))
-        for date in self.archive.dates():
-            source = self._archive_source(date, days, kept)
+        for part in streams.dated_parts(self.layout.archive_dir, ".md"):  # every device's log of a day
+            source = self._archive_source(part.base, days, kept, part.path)
             if source is not None:
                 found[source.key] = source
-        for date in self.transcripts.dates():  # every day: transcripts are the evidence behind pages
-            path = self.transcripts.path_for(date)
-            found[str(path)] = _Source(str(path), "transcript", date=date)
-        return found
+        for part in streams.dated_parts(self.layout.transcripts_dir, ".jsonl"):  # every day: evidence behind pages
+            found[str(part.path)] = _Source(str(part.path), "transcript", date=part.base)
+        return {key: source for key, source in found.items() if self.layout.confinement.allows(key)}
 
-    def _archive_source(self, date: str, days: Days, kept: dict[str, set[str]]) -> _Source | None:
+    def _archive_source(self, date: str, days: Days, kept: dict[str, set[str]], path: Path) -> _Source | None:
         """A log after the watermark (or skipped) gives all its facts; a consolidated one only
         those no page holds (``core/uncovered.py``); otherwise none."""
-        path = self.archive.path_for(date)
         if days.indexed(date):
             return _Source(str(path), "archive", date=date)
         if date in kept:
@@ -118,6 +121,8 @@ class SourceDiscovery:
     def _source_for(self, path: Path) -> _Source | None:
         """The source a single path stands for now, or None when it should have no rows."""
         path = Path(path)
+        if not self.layout.confinement.allows(path):
+            return None  # a link out of the vault or into a program folder (core/confine.py)
         kind = self.vault.kind(path)
         if kind is Kind.CORE:
             return _Source(str(path), "core") if path.is_file() else None
@@ -126,16 +131,15 @@ class SourceDiscovery:
                 return None
             parts = Path(self.notebook.relative(path)).parts
             return _Source(str(path), "notebook", zone=parts[0] if len(parts) > 1 else "")
-        if kind is Kind.LOG:
-            date = path.stem
-            if date not in self.archive.dates():
+        if kind is Kind.LOG and (part := streams.parse_part(path.name, ".md")) is not None:
+            if part.base not in self.archive.dates() or not path.is_file():
                 return None
             days = Days.read(self.notebook, self.clock.today())
             kept = uncovered.by_date(uncovered.consolidated(self.layout, days))
-            return self._archive_source(date, days, kept)
-        if kind is Kind.TRANSCRIPT:
-            if path.stem in self.transcripts.dates():
-                return _Source(str(path), "transcript", date=path.stem)
+            return self._archive_source(part.base, days, kept, path)
+        if kind is Kind.TRANSCRIPT and (part := streams.parse_part(path.name, ".jsonl")) is not None:
+            if part.base in self.transcripts.dates() and path.is_file():
+                return _Source(str(path), "transcript", date=part.base)
         return None
 
     def _expand(self, paths: list[Path]) -> list[Path]:
@@ -257,8 +261,9 @@ class SourceDiscovery:
             for key in noted:
                 if not self._in_vault(key):
                     continue
-                if key in self.state.files or key.lower().endswith((".md", CANVAS_SUFFIX)):
+                page = page_name(os.path.basename(key).lower()).endswith((".md", CANVAS_SUFFIX))  # conflict copies too
+                if key in self.state.files or page:
                     self._stale_vault.add(key)
-                if key not in self.state.files and not key.lower().endswith((".md", CANVAS_SUFFIX)):
+                if key not in self.state.files and not page:
                     prefix = key + os.sep  # a folder: the files indexed under it
                     self._stale_vault.update(k for k in self.state.files if k.startswith(prefix))

@@ -26,6 +26,7 @@ import pyarrow as pa
 
 from suzent_desktop.core import ann
 from suzent_desktop.core.filters import Filters
+from suzent_desktop.core.scripts import gram_text, terms
 
 # LanceDB's native logger prints routine notices ("dataset will be created") to stderr,
 # which would land in the command line's output; keep errors only unless the user asks.
@@ -56,6 +57,14 @@ def _fts_config():
     return FTS(base_tokenizer=FTS_TOKENIZER)
 
 
+def _grams_config():
+    """The bigram column is split by ``core.scripts.terms`` before it is stored: the index only cuts at spaces."""
+    from lancedb.index import FTS
+
+    return FTS(base_tokenizer="whitespace", lower_case=False, stem=False, remove_stop_words=False,
+               ascii_folding=False)
+
+
 @lru_cache(maxsize=4096)
 def norm_key(normalized: str) -> str:
     """A short fixed-size key for a normalized paragraph, so chunks can list all of theirs cheaply."""
@@ -84,6 +93,7 @@ class Row:
     norm_keys: list[str]
     embed_text: str
     vector: np.ndarray | None = None
+    title: str | None = None  # the page's name and its ``aliases``, one a line (``core/title_rows.py``)
     superseded: bool = False  # struck through or under a page's History heading
     until: str | None = None  # when a superseded fact stopped being true, when the page says
 
@@ -94,6 +104,8 @@ def schema(dim: int) -> pa.Schema:
             ("id", pa.string()),
             ("text", pa.string()),
             ("fts", pa.string()),
+            ("grams", pa.string()),
+            ("title", pa.string()),
             ("vector", pa.list_(pa.float32(), dim)),
             ("source_type", pa.string()),
             ("path", pa.string()),
@@ -110,9 +122,9 @@ def schema(dim: int) -> pa.Schema:
 
 
 def _fts_text(row: Row) -> str:
-    """The full-text column adds the page name and heading path, so a title word finds its page."""
-    stem = Path(row.path).stem if row.source_type != "archive" else ""
-    return "\n".join(part for part in (stem, row.heading or "", row.text) if part)
+    """The full-text column adds the page name, aliases and heading path, so a title word finds its page."""
+    title = row.title if row.title is not None else (Path(row.path).stem if row.source_type != "archive" else "")
+    return "\n".join(part for part in (title, row.heading or "", row.text) if part)
 
 
 class IndexStore:
@@ -145,6 +157,8 @@ class IndexStore:
                 self._open_existing()
                 if repair and self._fts_tokenizer() not in (FTS_TOKENIZER, None):
                     self._create_fts()  # a table from before the tokenizer changed: re-split its words
+                if repair and not self._has_index("grams"):
+                    self._create_grams()
                 return True
             except Exception as exc:  # corrupt files surface as many exception types
                 if not repair:
@@ -167,7 +181,7 @@ class IndexStore:
         field = table.schema.field("vector")
         if not pa.types.is_fixed_size_list(field.type) or field.type.list_size != self.dim:
             raise IndexStoreError(f"vector dimension {field.type} differs from {self.dim}")
-        if not {"norm_keys", "fts", "superseded", "until"} <= set(table.schema.names):
+        if not {"norm_keys", "fts", "grams", "title", "superseded", "until"} <= set(table.schema.names):
             raise IndexStoreError("table schema is from an older version")
         table.count_rows()
         table.search().select(["id"]).limit(1).to_arrow()  # touches data files, so corruption shows up here
@@ -188,6 +202,7 @@ class IndexStore:
             self._db = lancedb.connect(str(self.folder), read_consistency_interval=READ_CONSISTENCY)
             table = self._db.create_table(TABLE_NAME, schema=schema(self.dim), mode="overwrite")
             table.create_index("fts", config=_fts_config())
+            table.create_index("grams", config=_grams_config())
             self._table = table
             self._writes = 0
 
@@ -237,6 +252,21 @@ class IndexStore:
             return pa.table({c: [] for c in columns})
         return self.scan(columns, col("id").isin(ids))
 
+    def version(self) -> int:
+        """The table's version: it changes with every write (caches of derived data key on it)."""
+        with self._lock:
+            return self._guard(lambda: self.table.version)
+
+    def rows_with_ids(self, ids: Sequence[str], filters: Filters | None = None) -> list[dict]:
+        """These rows (those passing ``filters``), with the result columns."""
+        from lancedb.expr import col
+
+        if not ids:
+            return []
+        where = col("id").isin(list(ids))
+        extra = self._where(filters)
+        return self.scan(self.RESULT_COLUMNS, where if extra is None else where & extra).to_pylist()
+
     def ids_with_norm(self, normalized: str) -> list[str]:
         """Rows whose text, or one paragraph or list item inside them, normalizes to ``normalized``."""
         import pyarrow.compute as pc
@@ -261,11 +291,14 @@ class IndexStore:
         vectors = np.stack([r.vector for r in rows]).astype(np.float32, copy=False)
         if vectors.shape[1] != self.dim:
             raise IndexStoreError(f"vector dimension {vectors.shape[1]} differs from the index's {self.dim}")
+        fts = [_fts_text(r) for r in rows]
         data = pa.table(
             {
                 "id": [r.id for r in rows],
                 "text": [r.text for r in rows],
-                "fts": [_fts_text(r) for r in rows],
+                "fts": fts,
+                "grams": [gram_text(text) for text in fts],
+                "title": [r.title for r in rows],
                 "vector": pa.FixedSizeListArray.from_arrays(
                     pa.array(vectors.ravel(), pa.float32()), self.dim
                 ),
@@ -467,14 +500,22 @@ class IndexStore:
             return self._guard(lambda: self._nearest(run, exact=exact, filtered=where is not None))
 
     def fts_search(self, text: str, limit: int, filters: Filters | None = None) -> list[dict]:
-        words = sanitize_fts_query(text)
+        """Rows ranked by BM25 over the words of the ``fts`` column (ICU word breaks)."""
+        return self._text_search(sanitize_fts_query(text), "fts", limit, filters)
+
+    def gram_search(self, text: str, limit: int, filters: Filters | None = None) -> list[dict]:
+        """Rows ranked by BM25 over character bigrams (``core.scripts.terms``): the CJK full text."""
+        grams = " ".join(dict.fromkeys(terms(sanitize_fts_query(text))))
+        return self._text_search(grams, "grams", limit, filters)
+
+    def _text_search(self, words: str, column: str, limit: int, filters: Filters | None) -> list[dict]:
         if not words:
             return []
         where = self._where(filters)
         with self._lock:
 
             def run() -> list[dict]:
-                query = self.table.search(words, query_type="fts", fts_columns="fts")
+                query = self.table.search(words, query_type="fts", fts_columns=column)
                 if where is not None:
                     query = query.where(where)
                 rows = query.select(self.RESULT_COLUMNS).limit(limit).to_list()
@@ -487,7 +528,8 @@ class IndexStore:
             except IndexStoreError as exc:
                 if "INVERTED index" not in str(exc):
                     raise
-                self._guard(self._create_fts)  # the index went missing: recreate it and retry once
+                # the index went missing: recreate it and retry once
+                self._guard(self._create_fts if column == "fts" else self._create_grams)
                 return self._guard(run)
 
     def hybrid_search(
@@ -567,6 +609,12 @@ class IndexStore:
     def _create_fts(self) -> None:
         self.table.create_index("fts", config=_fts_config(), replace=True)
 
+    def _create_grams(self) -> None:
+        self.table.create_index("grams", config=_grams_config(), replace=True)
+
+    def _has_index(self, column: str) -> bool:
+        return any(list(getattr(index, "columns", [])) == [column] for index in self.table.list_indices())
+
     def _fts_tokenizer(self) -> str | None:
         """The base tokenizer of the table's full-text index (None: no index, or not reported)."""
         for index in self.table.list_indices():
@@ -578,6 +626,7 @@ class IndexStore:
     def rebuild_fts(self) -> None:
         with self._lock:
             self._guard(self._create_fts)
+            self._guard(self._create_grams)
 
     def _guard(self, action):
         try:

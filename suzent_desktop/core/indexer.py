@@ -37,12 +37,13 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import numpy as np
-from filelock import FileLock
 
+from suzent_desktop.core import fusion
 from suzent_desktop.core.archive import Archive
 from suzent_desktop.core.clock import Clock
 from suzent_desktop.core.embedding import Embedder, EmbeddingError
 from suzent_desktop.core.events import ChangeSet
+from suzent_desktop.core.fair_lock import FairLock
 from suzent_desktop.core.faults import crash_point
 from suzent_desktop.core.index_lock import IndexLock
 from suzent_desktop.core.index_plan import Plan as _Plan
@@ -103,7 +104,8 @@ class Indexer(IndexLock, SourceDiscovery, RowPlanning, TableReconciliation, Inde
         self._dirty = False
         self._cancel: threading.Event | None = None
         # Not thread-local: it may be taken and released on different threads.
-        self._file_lock = FileLock(str(layout.index_dir / "write.lock"), thread_local=False)
+        self._fair_lock = FairLock(layout.index_dir / "write.lock")  # taken in order of arrival, bounded wait
+        self._file_lock = self._fair_lock.lock
         self._states = StateStore(layout.index_dir)
         self._generation: int | None = None  # the stored state's generation as this process last saw it
         self._problem: str | None = None  # why the stored state was unusable; the next pass reports it
@@ -115,6 +117,7 @@ class Indexer(IndexLock, SourceDiscovery, RowPlanning, TableReconciliation, Inde
         self._noted: list[str] = []  # paths the watcher reported, not yet taken into the cache
         self._by_hash: dict[str, str] | None = None  # content hash -> an indexed row with that text (lazy)
         self._unindexed = RowCache()
+        self._titles = fusion.TitleCache()  # page names, aliases, headings of the table's rows
         self._tags = FileTags()  # for ``tag:``: tags of the memory folder's files, re-read when their hash changes
         self._tag_digests: dict[str, str | None] = {}  # the content hashes the vault model's tags were taken at
         # files a pass is embedding, with the (mtime, size) it read: a pass let in skips them
@@ -270,7 +273,10 @@ class Indexer(IndexLock, SourceDiscovery, RowPlanning, TableReconciliation, Inde
                 self._record(plan)
             for plan in failed:
                 prior = state.files.get(plan.source.key)
-                if prior is not None:  # keep the old rows, force a retry next pass
+                if prior is not None and plan.unreadable:  # no file gives these rows any more
+                    changes.rows_removed += store.delete_ids(list(prior.rows))
+                    prior.rows = {}
+                if prior is not None:  # keep the old rows (an embedding failure), force a retry next pass
                     prior.sha256 = ""
                     prior.mtime = -1.0
                 self._changed(plan.source.key)

@@ -25,32 +25,23 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
+from suzent_desktop.core.confine import Confinement, walk
 from suzent_desktop.core.markdown import MARKDOWN, Link, frontmatter, meta_list
 
 _DRIVE_RE = re.compile(r"^[A-Za-z]:")
 
 
-def vault_files(root: Path) -> Iterator[Path]:
-    """Every file of the vault outside hidden folders, sorted per folder, symlinked folders followed.
-
-    A symlinked folder that leads back into a folder already on the walk (a loop) is skipped,
-    so the walk ends; the files are yielded under the path through the link, as Obsidian
-    shows them.
+def vault_files(root: Path, confinement: Confinement | None = None) -> Iterator[Path]:
+    """Every file of the vault the confinement rule allows (``core/confine.py``: hidden folders and
+    links that lead out of the vault or into a program folder are left out), sorted per folder,
+    symlinked folders inside the vault followed with loops cut; files are yielded under the path
+    through the link, as Obsidian shows them. ``confinement`` defaults to the vault alone.
     """
     root = Path(root)
     if not root.is_dir():
         return
-    seen: set[str] = set()
-    for folder, dirs, files in os.walk(root, followlinks=True):
-        real = os.path.realpath(folder)
-        if real in seen:
-            dirs[:] = []
-            continue
-        seen.add(real)
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and os.path.realpath(os.path.join(folder, d)) not in seen)
-        for name in sorted(files):
-            if not name.startswith("."):
-                yield Path(folder) / name
+    for path, _stat in walk(root, confinement or Confinement.of(root)):
+        yield Path(path)
 
 
 def is_page(path: Path | str) -> bool:
@@ -70,9 +61,9 @@ class VaultIndex:
     by_name: dict[str, list[Path]] = field(default_factory=dict)  # lower-case file name, and stem of pages
 
     @classmethod
-    def scan(cls, root: Path) -> VaultIndex:
+    def scan(cls, root: Path, confinement: Confinement | None = None) -> VaultIndex:
         index = cls(Path(root))
-        for path in vault_files(index.root):
+        for path in vault_files(index.root, confinement):
             index.add(path)
         return index
 

@@ -22,6 +22,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from suzent_desktop.core import call_limits
+
 
 class LLMError(RuntimeError):
     """The model call failed (network, auth, timeout) or returned something unusable."""
@@ -104,18 +106,24 @@ async def _acompletion(model: str, messages: list[dict[str, Any]], *, timeout: f
     if not model:
         raise LLMError("no model configured")
     litellm = _litellm()
-    limit = _limit(timeout)
+    # A model on this machine gets time to read its prompt (core/call_limits.py).
+    limit, how = call_limits.fit(_limit(timeout), model, messages, tools=kwargs.get("tools"),
+                                 api_base=kwargs.get("api_base"))
     kwargs.setdefault("num_retries", 0)
     kwargs.setdefault("max_retries", 0)
     try:
         call = litellm.acompletion(model=model, messages=messages, drop_params=True, timeout=limit, **kwargs)
         return await asyncio.wait_for(call, None if limit is None else limit + DEADLINE_GRACE_SECONDS)
     except TimeoutError as exc:
-        raise LLMTimeout(f"{model}: no answer within {limit or 0:g} s (llm_timeout_seconds)") from exc
+        raise LLMTimeout(_timeout_message(model, limit, how)) from exc
     except Exception as exc:  # litellm maps every provider error to its own exception tree
-        if _is_timeout(exc):
-            raise LLMTimeout(f"{model}: no answer within {limit or 0:g} s (llm_timeout_seconds): {exc}") from exc
+        if _is_timeout(exc):  # its wording repeats itself several times and says nothing more
+            raise LLMTimeout(_timeout_message(model, limit, how)) from exc
         raise LLMError(f"{model}: {exc}") from exc
+
+
+def _timeout_message(model: str, limit: float | None, how: str = "llm_timeout_seconds") -> str:
+    return f"{model}: no answer within {round(limit or 0, 1):g} s ({how})"
 
 
 def _is_timeout(exc: BaseException) -> bool:
@@ -187,7 +195,7 @@ def embed_texts(model: str, texts: list[str], *, timeout: float | None = None, *
         response = litellm.embedding(model=model, input=list(texts), timeout=limit, **kwargs)
     except Exception as exc:
         if _is_timeout(exc):
-            raise LLMTimeout(f"{model}: no answer within {limit or 0:g} s (llm_timeout_seconds): {exc}") from exc
+            raise LLMTimeout(_timeout_message(model, limit)) from exc
         raise LLMError(f"{model}: {exc}") from exc
     data = response.data if hasattr(response, "data") else response["data"]
     return [item["embedding"] if isinstance(item, dict) else item.embedding for item in data]

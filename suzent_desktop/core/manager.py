@@ -12,12 +12,13 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import datetime as dt
+import functools
 import logging
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from suzent_desktop.core import forgetting, hits, promotion
+from suzent_desktop.core import forget_match, forgetting, hits, promotion
 from suzent_desktop.core.archive import ArchiveError
 from suzent_desktop.core.clock import SYSTEM_CLOCK, Clock
 from suzent_desktop.core.days import Days
@@ -26,12 +27,13 @@ from suzent_desktop.core.dream.model import LintResult
 from suzent_desktop.core.dream.runner import DreamRunner
 from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.facts import Fact
+from suzent_desktop.core.fair_lock import IndexBusy
 from suzent_desktop.core.filters import Filters
 from suzent_desktop.core.home import Home, open_home
 from suzent_desktop.core.links import inside_vault
 from suzent_desktop.core.recall import Recall
 from suzent_desktop.core.text import clean
-from suzent_desktop.core.tombstones import normalize
+from suzent_desktop.core.tombstones import ForgottenTextError, forgotten_in, normalize, without_forgotten
 from suzent_desktop.core.transcripts import (
     TranscriptError,
     TranscriptTurn,
@@ -46,10 +48,13 @@ if TYPE_CHECKING:
     import threading
 
     from suzent_desktop.core.embedding import Embedder
+    from suzent_desktop.core.hits import SearchHit
     from suzent_desktop.core.search import SearchResponse
     from suzent_desktop.core.vault import VaultSnapshot
 
 log = logging.getLogger(__name__)
+
+EARLIEST_TURN = dt.date(1990, 1, 1)  # a turn claiming an earlier time is filed when it is captured
 
 class MemoryManager:
     """The front door: capture, remember, search, forget, unforget, dream, lint and status over one home.
@@ -125,7 +130,11 @@ class MemoryManager:
         content = " ".join(clean(text).split())
         if not content:
             raise ValueError("nothing to remember: the text is empty")
+        session_id = " ".join(clean(session_id).split()) or "manual"
         category = (category or "general").strip().lower() or "general"
+        if forgotten_in(content, self.tombstones.contents()):
+            raise ForgottenTextError(f"not remembered: {content[:80]!r} holds text you asked to forget; "
+                                     "forget --undo TEXT brings forgotten text back")
         fact = Fact(content=content, category=category, tags=tuple(tags), importance=importance)
         return await self._append_and_index([fact], session_id=session_id, when=self.clock.now())
 
@@ -145,6 +154,7 @@ class MemoryManager:
 
         if not user.strip() and not assistant.strip():
             raise TranscriptError("nothing to capture: both the user and the assistant text are empty")
+        session_id = " ".join(clean(session_id).split()) or "manual"  # a NUL or newline never reaches a header
         turn_time, note = self._turn_time(timestamp)
         changes = ChangeSet()
         paths: list[Path] = []
@@ -171,6 +181,9 @@ class MemoryManager:
             await self.indexer.sync_paths(paths)
             raise extraction.ExtractionError(f"{exc}; the turn is kept in {turn.path}:{turn.line}") from exc
         changes.errors += notes
+        facts, refused = without_forgotten(facts, self.tombstones.contents())
+        if refused:
+            changes.errors.append(f"{refused} extracted fact(s) held text you asked to forget and were not written")
         if turn is not None:
             facts = [dataclasses.replace(f, turn=turn.id) for f in facts]
         if facts:
@@ -207,13 +220,16 @@ class MemoryManager:
         """When a turn is filed in the transcripts, and a note when its own timestamp was not used.
 
         Unlike facts, a turn of an already consolidated day keeps its day: transcripts of
-        every day stay searchable. Only a missing or future timestamp is replaced by now.
+        every day stay searchable. Only a missing, future or implausibly old timestamp (before
+        1990) is replaced by now.
         """
         now = self.clock.now()
         if timestamp is None:
             return now, {"ts_note": "missing"}
         if timestamp.date().isoformat() > self.today():
             return now, {"ts_note": "future", "claimed_ts": timestamp.isoformat()}
+        if timestamp.date() < EARLIEST_TURN:  # 0001-01-01: a default value, not a conversation
+            return now, {"ts_note": "past", "claimed_ts": timestamp.isoformat()}
         return timestamp, {}
 
     def _capture_time(self, timestamp: dt.datetime | None) -> dt.datetime:
@@ -227,14 +243,17 @@ class MemoryManager:
             return now
         day = timestamp.date().isoformat()
         days = self.days()
-        if day > days.today or days.is_consolidated(day):
+        if day > days.today or days.is_consolidated(day) or timestamp.date() < EARLIEST_TURN:
             return now
         return timestamp
 
     async def _append_and_index(self, facts: list[Fact], *, session_id: str, when: dt.datetime) -> ChangeSet:
         path, lines = await asyncio.to_thread(self.archive.append_turn, facts, session_id=session_id, when=when)
         changes = ChangeSet(logs={when.date().isoformat()}, log_lines=list(lines))
-        changes.merge(await self.indexer.sync_paths([path]))
+        try:
+            changes.merge(await self.indexer.sync_paths([path]))
+        except IndexBusy as exc:  # the fact is in the log: the next pass indexes it; never hang the caller
+            changes.errors.append(f"written to {path.name}, not indexed yet: {exc}")
         return changes
 
     async def _refresh_memory_md_from_important(self, facts: list[Fact]) -> ChangeSet:
@@ -255,6 +274,9 @@ class MemoryManager:
     ) -> SearchResponse:
         """Search the index; each returned hit is a recall signal unless the caller is the runner itself."""
         response = await self.indexer.search(query, limit=limit, filters=filters)
+        allowed = [hit for hit in response.hits if self.layout.confinement.allows(hit.path)]
+        if len(allowed) < len(response.hits):  # rows a pass before the rule left behind (core/confine.py)
+            response = dataclasses.replace(response, hits=allowed)
         if record_recall and response.hits:
             recalls = [Recall(hit.text, hit.source_type) for hit in response.hits]
             try:
@@ -331,16 +353,20 @@ class MemoryManager:
         path: str | None = None,
         units: list[str] | None = None,
         hit: Any = None,
+        force: bool = False,
     ) -> ChangeSet:
         """Tombstone each unit the text stands for, drop their rows at once and take them off pages.
 
-        ``rows_removed == 0``: nothing indexed matched. The tombstones are recorded even then, so
-        a later reindex can never bring the text back from a log or page not indexed yet. The
+        Typed text must name exactly one memory (``core/forget_match.py``): cut-short text that
+        could mean several, or text that matches nothing, is refused and nothing is recorded,
+        unless ``force`` (text not captured yet, kept from ever being indexed). The
         transcript turns the units came from (a fact's ``turn:`` tag, or the turn a transcript
         hit belongs to) are tombstoned too, tied to their unit: undoing it brings them back.
         """
         if units is None and hit is not None:
             units = await asyncio.to_thread(self.hit_units, hit)
+        if units is None and source_type is None:  # typed text: exactly one memory, or refused (forget_match.py)
+            text = await forget_match.exact_target(self, text, force=force)
         if units is None:
             units = await self.units_to_forget(text, source_type=source_type, path=path)
         if not any(u.strip() for u in units):
@@ -566,6 +592,10 @@ class MemoryManager:
         """Index rows nearest to a page's own chunks, from other files (a "see also")."""
         return await self.indexer.related(page, limit=limit)
 
+    async def hit_by_id(self, row_id: str) -> SearchHit | None:
+        """The indexed row ``row_id`` as a hit (ids derive from source and content: they outlive a restart)."""
+        return await self.indexer.hit_by_id(row_id)
+
     def log_path(self, date: str) -> Path:
         """Where a day's log is (written or not)."""
         return self.archive.path_for(date)
@@ -591,9 +621,9 @@ class MemoryManager:
         """(worker thread) Files changed outside this process: the vault model looks at them again."""
         self.home.vault.apply(list(paths))
 
-    async def vault_snapshot(self) -> VaultSnapshot:
-        """The vault model as it stands (walked and read on first use, off the event loop)."""
-        return await asyncio.to_thread(self.home.vault.snapshot)
+    async def vault_snapshot(self, *, parsed: bool = True) -> VaultSnapshot:
+        """The vault model as it stands (walked, and read unless ``parsed=False``, on first use, off the event loop)."""
+        return await asyncio.to_thread(functools.partial(self.home.vault.snapshot, parsed=parsed))
 
     def stale_paths(self) -> list[Path]:
         """Files the index is behind on (blocking: call it from a worker thread)."""

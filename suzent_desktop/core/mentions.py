@@ -1,7 +1,7 @@
 """Unlinked mentions: where a page's name (or an alias) is written in another page without a link.
 
 Obsidian lists these under a page's backlinks and offers to turn each into a link. A mention
-is the name as a whole word, any case, in prose: never inside code, frontmatter, a link (its
+is the name as a whole word (a CJK name: anywhere, since CJK prose has no spaces), any case, in prose: never inside code, frontmatter, a link (its
 target or its text), a ``#tag`` or a URL. Turning one into a link replaces exactly those
 characters with a wikilink built by the grammar (``Link.retarget``), keeping the words as
 written as the link's alias, and writes the file atomically; the edit is refused when the
@@ -18,6 +18,7 @@ from pathlib import Path
 from suzent_desktop.core.atomic import atomic_write_text
 from suzent_desktop.core.events import FileChanges
 from suzent_desktop.core.markdown import WIKI, Link, frontmatter, line_of, links, meta_list, prose_spans
+from suzent_desktop.core.scripts import word_bounded
 
 _URL_TOKEN_RE = re.compile(r"\S*(?:://|www\.)\S*")
 
@@ -45,12 +46,21 @@ def mention_names(page: Path, text: str) -> list[str]:
 
 
 def _pattern(names: Iterable[str]) -> re.Pattern[str] | None:
-    """The names as whole words, longest first (so "New York City" wins over "New York")."""
+    """The names as whole words, longest first (so "New York City" wins over "New York").
+
+    A Chinese, Japanese or Korean name has no spaces around it in prose (日記を書いた,
+    별칭을 추가): it matches anywhere outside a tag or path (``core.scripts.word_bounded``).
+    """
     wanted = sorted({n for n in names if n}, key=len, reverse=True)
     if not wanted:
         return None
-    alternatives = "|".join(re.escape(n) for n in wanted)
-    return re.compile(rf"(?<![\w#/.@-])(?:{alternatives})(?!\w|\.\w)", re.IGNORECASE)
+    parts = []
+    for name in wanted:
+        if word_bounded(name):
+            parts.append(rf"(?<![\w#/.@-]){re.escape(name)}(?!\w|\.\w)")
+        else:
+            parts.append(rf"(?<![#/@]){re.escape(name)}")
+    return re.compile("|".join(parts), re.IGNORECASE)
 
 
 def unlinked_mentions(path: Path, text: str, names: Iterable[str]) -> list[Mention]:

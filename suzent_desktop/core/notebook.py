@@ -15,23 +15,11 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from suzent_desktop.core.layout import INDEX_MD, LOG_MD, SCHEMA_MD, Layout
+from suzent_desktop.core.layout import INDEX_MD, LOG_MD, SCHEMA_MD, ZONES, Layout
 from suzent_desktop.core.links import vault_files
 from suzent_desktop.core.markdown import FenceTracker
 from suzent_desktop.core.vault import Classifier, Kind
 
-ZONES: tuple[str, ...] = (
-    "0_Inbox",
-    "1_Projects",
-    "2_Wiki",
-    "2_Wiki/Concepts",
-    "2_Wiki/Literature",
-    "2_Wiki/Syntheses",
-    "2_Wiki/Entities",
-    "3_Personal",
-    "4_Assets",
-    "5_Archives",
-)
 _SEEDS = ("schema.md", "index.md", "log.md")
 
 _ENTRY_RE = re.compile(r"^##\s+\[(?P<date>\d{4}-\d{2}-\d{2})\]\s+(?P<kind>[A-Za-z_-]+)\b(?P<rest>.*)$")
@@ -79,17 +67,27 @@ class Notebook:
 
     # -- bootstrap -------------------------------------------------------------
     def bootstrap(self) -> list[Path]:
-        """Create missing zones and seed files; never touch a file that exists. Returns what was created."""
+        """Create missing zones and seed files; never touch a file that exists. Returns what was created.
+
+        In a vault that already held notes (the app's folder is not the root) only the hidden
+        ``.state/`` is made: the app's folder appears with the first page the app writes.
+        """
         if self.root.exists() and not self.root.is_dir():
             raise NotebookError(f"{self.root}: notebook_path must be a folder, but it is a file")
-        created: list[Path] = []
         self.root.mkdir(parents=True, exist_ok=True)
+        self.layout.state_dir.mkdir(exist_ok=True)
+        if self.layout.app_prefix:
+            return []
+        return self.seed_app_folder()
+
+    def seed_app_folder(self) -> list[Path]:
+        """The zones and the seed navigation files in the app's folder, where missing."""
+        created: list[Path] = []
         for zone in ZONES:
-            folder = self.root / zone
+            folder = self.layout.zone(zone)
             if not folder.exists():
                 folder.mkdir(parents=True)
                 created.append(folder)
-        self.layout.state_dir.mkdir(exist_ok=True)
         for name, target in zip(_SEEDS, self._seed_targets(), strict=True):
             if not target.exists():
                 try:
@@ -116,13 +114,13 @@ class Notebook:
         return self._kinds.kind(path) is Kind.CANVAS
 
     def canvases(self) -> Iterator[Path]:
-        for path in vault_files(self.root):
+        for path in vault_files(self.root, self.layout.confinement):
             if self.is_canvas(path):
                 yield path
 
     def content_pages(self) -> Iterator[Path]:
         """Every markdown content page, sorted per folder, skipping hidden folders (``.obsidian``, ``.trash``, ``.state``)."""
-        for path in vault_files(self.root):  # symlinked folders followed, as Obsidian does
+        for path in vault_files(self.root, self.layout.confinement):  # links judged by core/confine.py
             if self.is_content_page(path):
                 yield path
 

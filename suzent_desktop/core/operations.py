@@ -17,11 +17,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from suzent_desktop.core import demo, vault_ops
+from suzent_desktop.core import demo, sync_check, vault_ops
 from suzent_desktop.core.archive import ArchiveError
 from suzent_desktop.core.atomic import atomic_write_text
 from suzent_desktop.core.canvas import canvas_markdown, is_canvas
 from suzent_desktop.core.dream import runner as dream
+from suzent_desktop.core.embedding import MULTILINGUAL_SETTING
 from suzent_desktop.core.events import FileChanges
 from suzent_desktop.core.facts import FactLine, ParsedLog, parse_log
 from suzent_desktop.core.filters import Filters
@@ -36,10 +37,12 @@ from suzent_desktop.core.mentions import (
     undo_link_mention,
 )
 from suzent_desktop.core.notebook import ZONES
+from suzent_desktop.core.properties import properties, property_kind, set_property
 from suzent_desktop.core.terms import match_spans
 from suzent_desktop.core.tombstones import Tombstone, TombstoneProblem, normalize
 from suzent_desktop.core.vault import Kind as PathKind
 from suzent_desktop.core.vault_ops import TrashRecord, VaultOpError, check_name
+from suzent_desktop.core.vaults import RecentVaults, open_folder
 
 if TYPE_CHECKING:
     from suzent_desktop.core.dream.model import DreamResult as DreamResult  # named in the UI's type hints
@@ -52,14 +55,16 @@ if TYPE_CHECKING:
     from suzent_desktop.settings import Settings
 
 __all__ = [
-    "DayLog", "FactLine", "FileChanges", "Filters", "ParsedLog", "ROOT_NAV_FILES", "Tombstone", "TrashRecord",
-    "VaultOpError", "ZONES", "agent_activity", "canvas_markdown", "check_name",
+    "DayLog", "FactLine", "FileChanges", "Filters", "ParsedLog", "ROOT_NAV_FILES", "RecentVaults", "Tombstone",
+    "TrashRecord", "VaultOpError", "ZONES", "agent_activity", "canvas_markdown", "check_name", "open_folder",
+    "properties", "property_kind", "set_property",
     "create_folder", "create_page", "dream_never_ran", "dream_runner", "forgotten_list", "is_canvas",
     "is_demo_home", "is_forgotten", "load_embedder",
     "log_dates", "log_path", "match_spans", "move", "normalize", "read_day", "read_memory_md",
     "rename", "restore", "save_page", "snapshot_vault", "trash", "unified_diffs", "units_for",
     "PathKind", "apply_to_vault", "hold_vault_walks", "path_kind", "release_vault_walks", "vault_snapshot",
 ]
+__all__ += ["MULTILINGUAL_SETTING"]  # the settings dialog offers it for ``embedding_model``
 __all__ += [  # unlinked mentions (the backlinks pane)
     "LinkedMention", "Mention", "MentionError", "link_mention", "undo_link_mention",
 ]
@@ -210,6 +215,11 @@ def read_day(manager: MemoryManager, date: str) -> DayLog:
 def is_forgotten(entry: FactLine, forgotten: set[str]) -> bool:
     """A fact line whose content (or whole line) was forgotten."""
     return normalize(entry.fact.content) in forgotten or normalize(entry.raw) in forgotten
+
+
+def sync_conflicts(manager: MemoryManager) -> list[sync_check.ConflictEntry]:
+    """Conflict copies a sync tool left and pages with git markers, each with its diff (reads files)."""
+    return sync_check.conflict_entries(manager.layout)
 
 
 def forgotten_list(manager: MemoryManager) -> tuple[list[Tombstone], list[TombstoneProblem]]:

@@ -26,8 +26,11 @@ from typing import TYPE_CHECKING, Any
 from suzent_desktop.core.atomic import atomic_write_text
 from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.facts import Fact
+from suzent_desktop.core.links import vault_files
 from suzent_desktop.core.markdown import links
-from suzent_desktop.core.tombstones import normalize
+from suzent_desktop.core.promotion_guard import describe, screen
+from suzent_desktop.core.tombstones import forgotten_in, normalize, take_out_forgotten
+from suzent_desktop.core.words import count
 
 if TYPE_CHECKING:
     from suzent_desktop.core.home import Home
@@ -53,29 +56,51 @@ class Candidate:
     order: int
 
 
-def _personal_candidates(home: Home) -> list[Candidate]:
-    from suzent_desktop.core.dream.pages import PageDoc
+# Pages whose facts do not belong in an always-visible summary: events of a day, what lies ahead,
+# and what could not be filed by subject. MEMORY.md holds the stable things an agent must know.
+NOT_PROMOTED = frozenset({"timeline", "plans", "general", "misc", "inbox"})
+# Subjects an agent needs first when the bound cuts: who the user is, their people, work, health.
+PAGE_PRIORITY = ("about me", "identity", "people", "work", "health", "places", "preferences", "projects",
+                 "activities", "hobbies", "routines", "dates")
 
-    root = home.layout.notebook_dir / PERSONAL_ZONE
+
+def _personal_candidates(home: Home) -> list[Candidate]:
+    """Current facts of the personal pages that are precise enough to be read every turn (the fact
+    rules), links read as their text, and the first line of a person's page (who they are)."""
+    from suzent_desktop.core.dream.pages import PageDoc
+    from suzent_desktop.core.dream.subjects import person_page
+    from suzent_desktop.core.fact_rules import is_precise
+    from suzent_desktop.core.markdown import plain_text
+
+    root = home.layout.zone(PERSONAL_ZONE)
     if not root.is_dir():
         return []
     stones = home.tombstones.contents()
     found: list[Candidate] = []
     seen: set[str] = set()
-    for path in sorted(root.rglob("*.md")):
-        if any(p.startswith(".") for p in path.relative_to(root).parts):
-            continue
-        try:
-            body = path.read_bytes().decode("utf-8-sig")
-        except UnicodeDecodeError:
-            continue  # doctor names it; promotion only reads pages
-        for bullet in PageDoc.parse(body).current_bullets():
-            text = bullet.text.strip()
-            key = normalize(text)
-            if not text or links(text) or key in seen or key in stones:
-                continue
+
+    def add(text: str, page: str, latest: str) -> None:
+        key = normalize(text)
+        if text and key not in seen and key not in stones and not forgotten_in(text, stones):
             seen.add(key)
-            found.append(Candidate(text, path.stem, bullet.latest or "", 0, len(found)))
+            found.append(Candidate(text, page, latest, 0, len(found)))
+
+    for path in sorted(p for p in vault_files(root, home.layout.confinement) if p.suffix.lower() == ".md"):
+        if path.stem.lower() in NOT_PROMOTED:
+            continue
+        try:  # only what the confinement rule allows: no link out of the vault or into .state
+            body = path.read_bytes().decode("utf-8-sig")
+        except (UnicodeDecodeError, OSError):
+            continue  # doctor names it; promotion only reads pages
+        doc = PageDoc.parse(body)
+        bullets = doc.current_bullets()
+        if person_page(body, path.stem):
+            intro = next(ln.strip() for ln in body.splitlines() if ln.strip() and not ln.startswith("#"))
+            add(intro.rstrip("."), "People", max((b.latest or "" for b in bullets), default=""))
+        for bullet in bullets:
+            text = " ".join(plain_text(bullet.text).split()) if links(bullet.text) else bullet.text.strip()
+            if text and is_precise(text):
+                add(text, path.stem, bullet.latest or "")
     return found
 
 
@@ -92,10 +117,14 @@ def rank(candidates: list[Candidate], recall_counts: dict[str, int]) -> list[Can
 
 def round_robin(ranked: list[Candidate]) -> list[Candidate]:
     """Each page's best fact, then each page's second best, …: under a tight cap every subject
-    keeps its top facts instead of the newest page crowding out an old allergy note."""
+    keeps its top facts instead of the newest page crowding out an old allergy note. Pages take
+    turns in :data:`PAGE_PRIORITY` order (identity, people, work, health first); a page named by
+    its subject (a person, a place, an ongoing project or activity) takes its turn with the projects."""
     groups: dict[str, list[Candidate]] = {}
     for cand in ranked:
         groups.setdefault(cand.page, []).append(cand)
+    first = {name: index for index, name in enumerate(PAGE_PRIORITY)}
+    groups = dict(sorted(groups.items(), key=lambda item: first.get(item[0].lower(), first["projects"])))
     ordered: list[Candidate] = []
     depth = 0
     while len(ordered) < len(ranked):
@@ -218,7 +247,7 @@ async def _llm_answer(home: Home, ranked: list[Candidate], system: str, timeout:
     """The model's raw ``markdown`` text (LLMFormatError when the answer has no such field)."""
     from suzent_desktop.core import llm
 
-    facts = "\n".join(f"- {c.text} (recalled {c.recalls}x, latest {c.latest or 'unknown'})" for c in ranked)
+    facts = "\n".join(f"- {c.text}" + (f" (recalled {c.recalls}x)" if c.recalls else "") for c in ranked)
     payload = await llm.complete_json(
         home.settings.memory_consolidation_model,
         [{"role": "system", "content": system}, {"role": "user", "content": facts}],
@@ -271,7 +300,7 @@ def answer_problem(markdown: str, composed: str, offline_body: list[str], instru
     missing = [fact for fact in _bullet_texts(offline_body) if not _is_covered(fact, stems)]
     if missing:
         sample = "; ".join(repr(f[:60]) for f in missing[:3])
-        return (f"the model's summary drops {len(missing)} fact(s) the offline summary keeps "
+        return (f"the model's summary drops {count(len(missing), 'fact')} the offline summary keeps "
                 f"(for example {sample})")
     return ""
 
@@ -285,7 +314,7 @@ def _recent_important(home: Home, extra: list[Fact]) -> list[str]:
 
     def add(fact: Fact) -> None:
         key = normalize(fact.content)
-        if fact.is_important and key not in seen and key not in stones:
+        if fact.is_important and key not in seen and key not in stones and not forgotten_in(fact.content, stones):
             seen.add(key)
             lines.append(f"- {fact.content}")
 
@@ -366,10 +395,18 @@ async def promote(
 
             system = load_prompt("promote_system.md").format(max_lines=max_lines, max_chars=max_chars)
             markdown = await _llm_answer(home, ranked[:MAX_CANDIDATES], system, timeout)
-            composed = await asyncio.to_thread(
-                compose, _answer_lines(markdown), protected, recent, max_lines, max_chars
-            )
+            answer, taken = take_out_forgotten("\n".join(_answer_lines(markdown)), home.tombstones.contents())
+            if taken:  # the model wrote forgotten text back: it never reaches MEMORY.md
+                changes.errors.append(f"MEMORY.md: {taken} line(s) of the model's summary held forgotten text "
+                                      "and were left out")
+            # Each bullet must state one source fact (promotion_guard.py); the others are left out.
+            answer_lines = answer.split("\n") if answer else []
+            screened = screen(answer_lines, [c.text for c in ranked[:MAX_CANDIDATES]], _stems)
+            markdown = "\n".join(screened.lines)
+            composed = await asyncio.to_thread(compose, screened.lines, protected, recent, max_lines, max_chars)
             problem = answer_problem(markdown, composed, offline_body, f"{system}\n{SCHEMA_HINT}")
+            if screened.dropped and not problem:
+                changes.errors.append(describe(screened.dropped))
         except Exception as exc:  # fall back to the extractive summary, and say so
             problem = f"the model call failed: {exc}"
         if problem:

@@ -22,6 +22,9 @@ from dataclasses import dataclass
 
 _TOKEN_RE = re.compile(r'(?P<neg>-?)(?:(?P<key>[A-Za-z]+):)?(?:"(?P<quoted>[^"]*)(?:"|$)|(?P<bare>\S+))')
 OPERATORS = frozenset({"tag", "path"})
+# Quotes a Chinese, Japanese or Korean keyboard types ("“日记”", 「日記」, 『…』, full-width ＂):
+# each marks a phrase as ``"`` does.
+_QUOTES = str.maketrans({c: '"' for c in "“”「」『』＂"})
 
 
 @dataclass(frozen=True)
@@ -57,6 +60,7 @@ def parse_query(text: str) -> SearchQuery:
     ``key:value`` with an unknown key (``10:30``, ``note:``) stays a word, as does a lone ``-``
     or a word with a hyphen inside it (``e-mail``). An unclosed quote runs to the end.
     """
+    text = text.translate(_QUOTES)
     words: list[str] = []
     found: dict[str, list[str]] = {name: [] for name in
                                    ("phrases", "tags", "paths", "without", "without_tags", "without_paths")}

@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from suzent_desktop.core import streams
 from suzent_desktop.core.atomic import atomic_write_text
 from suzent_desktop.core.layout import Layout
 
@@ -63,13 +64,13 @@ class RecallLog:
             atomic_write_text(self.path, "\n".join(lines[-MAX_LINES:]) + "\n")
 
     def counts(self) -> Counter[str]:
-        """How often each snippet was recalled (newest file contents only)."""
+        """How often each snippet was recalled, on every device (each device trims its own file)."""
         counter: Counter[str] = Counter()
-        if not self.path.is_file():
-            return counter
-        for line in self.path.read_text(encoding="utf-8-sig", errors="replace").splitlines():
-            try:
-                counter[json.loads(line)["snippet"]] += 1
-            except (ValueError, KeyError, TypeError):
-                continue
+        paths = [p.path for p in streams.parts(self.path.parent, ".jsonl", "recall_log")] or [self.path]
+        for text in streams.read_texts([p for p in paths if p.is_file()]):
+            for line in text.splitlines():
+                try:
+                    counter[json.loads(line)["snippet"]] += 1
+                except (ValueError, KeyError, TypeError):
+                    continue
         return counter

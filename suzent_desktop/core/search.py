@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from suzent_desktop.core import fusion
 from suzent_desktop.core.chunking import chunk_markdown, embedding_text
 from suzent_desktop.core.dream.pages import subject_value
 from suzent_desktop.core.embedding import EmbeddingError
@@ -49,6 +50,7 @@ class SearchResponse:
     mode: str  # "hybrid" | "fulltext" | "list" (a query of operators only: matching files, unranked)
     warning: str | None = None
     words: str | None = None  # the query's words hits were ranked by (its operators left out): what to highlight
+    failed: bool = False  # the index could not be read: no hits is not "nothing known" (the warning says why)
 
 
 @dataclass
@@ -155,7 +157,8 @@ class IndexSearch:
             rows = store.matching(filters, IndexStore.RESULT_COLUMNS).to_pylist()
         except IndexStoreError as exc:
             self._drop_failed_store(self._store)
-            return SearchResponse([], "list", f"search index unavailable ({exc}); unless a reindex is running, run reindex")
+            return SearchResponse([], "list", f"search index unavailable ({exc}); unless a reindex is running, "
+                                  "run reindex", failed=any(f.rows for f in self.state.files.values()))
         marks = tuple(f"#{tag}" for tag in query.tags)
 
         def rank(row: dict) -> tuple[bool, int]:
@@ -201,7 +204,7 @@ class IndexSearch:
         hits = response.hits + [h for h in extra if h.row_id not in seen]
         note = "some files are not indexed yet (embedding failed); they were searched by words only"
         warning = f"{response.warning}; {note}" if response.warning else note
-        return SearchResponse(hits[:limit], response.mode, warning)
+        return SearchResponse(hits[:limit], response.mode, warning, failed=response.failed)
 
     def _unindexed_hits(self, query: str, limit: int, filters: Filters) -> list[SearchHit]:
         with self._state_lock:
@@ -226,7 +229,9 @@ class IndexSearch:
             if self.state.model and self.state.model != self.embedder.name:
                 raise EmbeddingError(f"the index was built with {self.state.model}; run reindex")
             dim = self._read_dim()
-            vector = self.embedder.embed([query])[0] if query.strip() else None
+            plan = fusion.plan_for(query, fusion.embedder_scripts(self.embedder))
+            embed = getattr(self.embedder, "embed_query", self.embedder.embed)  # E5 embeds questions apart
+            vector = embed([query])[0] if query.strip() and plan.vectors else None
         except EmbeddingError as exc:
             warning = f"semantic search unavailable ({exc}); showing full-text matches only"
             dim = self.state.dim
@@ -240,7 +245,8 @@ class IndexSearch:
                 self._drop_failed_store(self._store)
                 failure = exc
         return SearchResponse(
-            [], "fulltext", f"search index unavailable ({failure}); unless a reindex is running, run reindex"
+            [], "fulltext", f"search index unavailable ({failure}); unless a reindex is running, run reindex",
+            failed=any(f.rows for f in self.state.files.values()),  # rows were written: the memory is not empty
         )
 
     def _query(
@@ -255,15 +261,19 @@ class IndexSearch:
         fall_back: bool,
     ) -> SearchResponse:
         store = self._open_store(dim, repair=False)
-        if vector is not None:
+        plan = fusion.plan_for(query, fusion.embedder_scripts(self.embedder) if vector is not None else frozenset())
+        titles = self._titles.get(store)
+        if plan.vectors:
             try:
-                hits = self._hits(store.hybrid_search(vector, query, limit, filters))
+                hits = self._hits(fusion.search(store, titles, plan, query, vector, limit, filters))
                 return SearchResponse(hits, "hybrid", store.ann_notice)  # a damaged ANN index is bypassed
             except IndexStoreError as exc:
                 if not fall_back:
                     raise
                 warning = f"semantic search failed ({exc}); showing full-text matches only"
-        return SearchResponse(self._hits(store.fts_search(query, limit, filters)), "fulltext", warning)
+                plan = replace(plan, vectors=False)
+        return SearchResponse(self._hits(fusion.search(store, titles, plan, query, None, limit, filters)),
+                              "fulltext", warning)
 
     @staticmethod
     def _hits(rows: list[dict]) -> list[SearchHit]:
@@ -282,6 +292,19 @@ class IndexSearch:
             )
             for r in rows
         ]
+
+    async def hit_by_id(self, row_id: str) -> SearchHit | None:
+        """The row ``row_id`` as a hit; ids derive from source and content, so they outlive a restart."""
+
+        def find() -> SearchHit | None:
+            try:
+                store = self._open_store(self._read_dim(), repair=False)
+                rows = store.fetch([row_id], IndexStore.RESULT_COLUMNS).to_pylist()
+            except (IndexStoreError, EmbeddingError):
+                return None
+            return self._hits([rows[0] | {"score": 0.0}])[0] if rows else None
+
+        return await asyncio.to_thread(find)
 
     async def related(self, path: Path, limit: int = 8) -> list[SearchHit]:
         """Rows nearest to a page's own chunks, from other files only (a backlinks-style 'see also')."""

@@ -4,7 +4,9 @@ The full-text index lower-cases, folds accents and stems English words (Snowball
 hit for "working" may hold "works". Highlights follow the same rules: a word in the text is
 marked when its stem is the stem of a query word that matters. Function words ("the",
 "where", "does") and "user" (every fact about the person says "User …") never matter.
-Scripts written without spaces (Chinese, Japanese) are matched by substring instead.
+Chinese, Japanese and Korean are matched by the query's character bigrams
+(``core.scripts.content_grams``), as the full-text index matches them: "怎么创建日记" marks
+日记 and 创建 wherever they stand.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ import unicodedata
 from functools import lru_cache
 
 import snowballstemmer
+
+from suzent_desktop.core.scripts import content_grams
 
 _WORD_RE = re.compile(r"\w+", re.UNICODE)
 _SPACELESS_RE = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff]")
@@ -59,16 +63,16 @@ def query_stems(query: str) -> set[str]:
 
 def match_spans(text: str, query: str) -> list[tuple[int, int]]:
     """(start, end) of every word in ``text`` that matches a query word that matters, in order."""
-    stems = query_stems(query)
-    if not stems:
+    stems = {s for s in query_stems(query) if not _SPACELESS_RE.search(s)}
+    grams = set(content_grams(query))
+    if not stems and not grams:
         return []
     spans = [(m.start(), m.end()) for m in _WORD_RE.finditer(text) if stem(m.group(0)) in stems]
-    for term in (s for s in stems if _SPACELESS_RE.search(s)):
-        folded = text.lower()
-        start = folded.find(term)
+    for gram in grams:
+        start = text.find(gram)
         while start >= 0:
-            spans.append((start, start + len(term)))
-            start = folded.find(term, start + len(term))
+            spans.append((start, start + len(gram)))
+            start = text.find(gram, start + 1)
     return _merge(sorted(spans))
 
 

@@ -31,6 +31,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from suzent_desktop.core import streams
 from suzent_desktop.core.facts import TURN_TAG
 from suzent_desktop.core.layout import Layout
 from suzent_desktop.core.text import clean
@@ -100,18 +101,12 @@ class Transcripts:
         return self.layout.transcript(date)
 
     def dates(self) -> list[str]:
-        found: list[str] = []
-        if not self.folder.is_dir():
-            return found
-        for entry in self.folder.iterdir():
-            match = _DATE_NAME.match(entry.name)
-            if match and entry.is_file():
-                try:
-                    dt.date.fromisoformat(match.group(1))
-                except ValueError:
-                    continue
-                found.append(match.group(1))
-        return sorted(found)
+        """Every day some device (or a conflict copy) kept turns for, oldest first."""
+        return streams.dated_bases(self.folder, ".jsonl")
+
+    def parts(self, date: str) -> list[Path]:
+        """Every file of that day: each device's, and conflict copies a sync tool left."""
+        return [p.path for p in streams.parts(self.folder, ".jsonl", date)]
 
     def append(
         self,
@@ -153,8 +148,21 @@ class Transcripts:
         return TranscriptTurn(identifier, ts, session_id, user, assistant, path, line)
 
     def read(self, date: str) -> TranscriptFile:
-        path = self.path_for(date)
-        return parse(path.read_bytes().decode("utf-8", "replace"), path)
+        """The day's turns from every part, each turn once (by id), in time order."""
+        paths = self.parts(date) or [self.path_for(date)]
+        if len(paths) == 1:
+            return parse(paths[0].read_bytes().decode("utf-8", "replace"), paths[0])
+        turns: dict[str, TranscriptTurn] = {}
+        bad: list[tuple[int, str]] = []
+        for path in paths:
+            try:
+                parsed = parse(path.read_bytes().decode("utf-8", "replace"), path)
+            except OSError:
+                continue
+            for turn in parsed.turns:
+                turns.setdefault(turn.id, turn)
+            bad += parsed.bad_lines
+        return TranscriptFile(sorted(turns.values(), key=_turn_time), bad)
 
     def turns(self) -> Iterator[TranscriptTurn]:
         for date in self.dates():
@@ -175,6 +183,14 @@ class Transcripts:
             turns += len(parsed.turns)
             bad += len(parsed.bad_lines)
         return {"days": days, "turns": turns, "bad_lines": bad}
+
+
+def _turn_time(turn: TranscriptTurn) -> dt.datetime:
+    try:
+        when = dt.datetime.fromisoformat(turn.ts)
+    except ValueError:
+        return dt.datetime.min.replace(tzinfo=dt.UTC)
+    return when if when.tzinfo is not None else when.astimezone()
 
 
 def parse(text: str, path: Path) -> TranscriptFile:

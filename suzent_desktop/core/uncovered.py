@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from suzent_desktop.core import late_facts
 from suzent_desktop.core.atomic import atomic_write_text
 from suzent_desktop.core.layout import Layout
 from suzent_desktop.core.tombstones import normalize
@@ -66,10 +67,11 @@ def save(layout: Layout, facts: list[UncoveredFact]) -> None:
 
 
 def consolidated(layout: Layout, days: Days) -> list[UncoveredFact]:
-    """Entries whose day the watermark covers: the ones that matter."""
+    """Entries whose day the watermark covers (the ones that matter), and late facts."""
     if days.watermark is None:
         return []
-    return [f for f in load(layout) if days.is_consolidated(f.date)]
+    late = [UncoveredFact(*fact) for fact in late_facts.late(layout, days)]  # another device's, synced late
+    return [f for f in load(layout) if days.is_consolidated(f.date)] + late
 
 
 def by_date(facts: list[UncoveredFact]) -> dict[str, set[str]]:

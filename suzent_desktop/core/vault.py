@@ -28,15 +28,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from suzent_desktop.core.canvas import canvas_markdown, is_canvas
+from suzent_desktop.core.confine import UNREADABLE, Confinement
+from suzent_desktop.core.confine import walk as confine_walk
 from suzent_desktop.core.layout import ROOT_NAV_FILES, Layout
 from suzent_desktop.core.links import VaultIndex
 from suzent_desktop.core.markdown import Link, Outline, outline
 from suzent_desktop.core.mentions import Mention, unlinked_mentions
 from suzent_desktop.core.query import normalize_tag, tag_matches
+from suzent_desktop.core.sync_conflicts import page_name
 from suzent_desktop.core.tags import TagNode, tag_tree
 from suzent_desktop.core.text import decode_lenient
 
 MENTIONS_LIMIT = 200  # a very common name (a page called "A") would list every page
+UNREADABLE_ENTRY = f"{UNREADABLE} read"  # a file the walk found and could not stat (not a folder it could not list)
 WATCH_WAIT_S = 30.0  # the first walk waits this long at most for a watcher being put in place
 
 
@@ -73,6 +77,7 @@ class Classifier:
         self._archive = str(layout.archive_dir)
         self._transcripts = str(layout.transcripts_dir)
         self._root = os.path.join(str(layout.notebook_dir), "")
+        self._app = str(layout.app_dir) if layout.app_dir is not None else str(layout.notebook_dir)
         memory = layout.memory_dir
         self._memory = os.path.join(str(memory), "") if memory != layout.notebook_dir else None
 
@@ -82,9 +87,10 @@ class Classifier:
             return Kind.CORE
         folder, _sep, name = text.rpartition(os.sep)
         lower = name.lower()
-        if folder == self._archive and lower.endswith(".md"):
-            return Kind.LOG
-        if folder == self._transcripts and lower.endswith(".jsonl"):
+        counted = page_name(lower)  # a sync tool's conflict copy counts as the file it copies
+        if folder == self._archive and counted.endswith(".md"):
+            return Kind.LOG  # every device's part of a day's log, and conflict copies of them
+        if folder == self._transcripts and counted.endswith(".jsonl"):
             return Kind.TRANSCRIPT
         if self._memory is not None and text.startswith(self._memory):
             return Kind.OUTSIDE  # the memory folder's other files are not the vault's, even inside it
@@ -95,17 +101,17 @@ class Classifier:
             return Kind.HIDDEN
         if is_canvas(lower):
             return Kind.CANVAS
-        if not lower.endswith(".md"):
+        if not counted.endswith(".md"):
             return Kind.ATTACHMENT
-        if os.sep not in relative and _program_nav(self.layout, name):
+        if folder == self._app and _program_nav(self.layout, name):
             return Kind.NAV
         return Kind.PAGE
 
 
 def _program_nav(layout: Layout, name: str) -> bool:
-    """A root file the program keeps (its index/log/schema, under the plain or the alternate name)."""
+    """A file of the app's folder the program keeps (its index/log/schema, plain or alternate name)."""
     lower = name.lower()
-    if lower not in layout.reserved_root_names():
+    if lower not in {n.rpartition("/")[2] for n in layout.reserved_root_names()}:  # names in the app's folder
         return False
     # The user's own index.md/log.md/schema.md stays a page; the program then uses its alternate name.
     return not (name not in layout.app_nav_names() and lower in ROOT_NAV_FILES)
@@ -156,39 +162,19 @@ def _stat(path: Path | str) -> tuple[float, int] | None:
     return stat.st_mtime, stat.st_size
 
 
-def _walk_entries(root: Path | str) -> Iterator[tuple[str, tuple[float, int] | None]]:
-    """Every file under ``root`` outside hidden folders (hidden files left out too), with its (mtime,
-    size), or None when it cannot be had (a dangling link, a loop: the index pass then names it).
+def _walk_entries(root: Path | str, confinement: Confinement,
+                  refused: list[tuple[str, str]] | None = None) -> Iterator[tuple[str, tuple[float, int]]]:
+    """Every file under ``root`` the confinement rule allows (``core/confine.py``: hidden folders and
+    files, links out of the vault or into a program folder are left out), with its (mtime, size). An
+    entry that cannot be had (a dangling link, a loop) is no file of the model: it is left out too
+    (:meth:`VaultSnapshot.unreadable` lists it, so the index pass names it).
 
     One ``os.scandir`` per folder, the stat taken with the listing: this is the cost of opening a
-    big vault. Symlinked folders are followed, as Obsidian does, with loops cut by each folder's
-    real path (as ``links.vault_files``).
+    big vault. Symlinked folders inside the rule are followed, as Obsidian does, with loops cut.
+    Every entry left out is appended to ``refused`` with why (the window and lint name them).
     """
-    seen: set[str] = set()
-    folders = [str(root)]
-    while folders:
-        folder = folders.pop(0)  # breadth first, as the index walked: a linked folder keeps the shorter path
-        real = os.path.realpath(folder)
-        if real in seen:
-            continue
-        seen.add(real)
-        try:
-            with os.scandir(folder) as listing:
-                entries = list(listing)
-        except OSError:
-            continue
-        for entry in entries:
-            if entry.name.startswith("."):
-                continue
-            try:
-                if entry.is_dir():
-                    folders.append(entry.path)
-                    continue
-                stat = entry.stat()
-                found: tuple[float, int] | None = (stat.st_mtime, stat.st_size)
-            except OSError:
-                found = None
-            yield entry.path, found
+    for key, stat in confine_walk(root, confinement, refused):
+        yield key, (stat.st_mtime, stat.st_size)
 
 
 def _link_name(target: str) -> str:
@@ -218,8 +204,10 @@ class VaultSnapshot:
         facts: dict[str, PageFacts] | None,
         linkers: dict[str, frozenset[str]],
         tagged: dict[str, tuple[str, ...]],
+        refused: dict[str, str] | None = None,
     ) -> None:
         self.root = root
+        self._refused = refused or {}  # entries the confinement rule left out -> why
         self._files = files
         self._names = names
         self._facts = facts
@@ -239,6 +227,17 @@ class VaultSnapshot:
 
     def pages(self) -> list[Path]:
         return self.files(Kind.PAGE)
+
+    def refused(self) -> list[tuple[str, str]]:
+        """The entries the confinement rule leaves out (``core/confine.py``), as vault-relative posix
+        paths with why: links out of the vault or into a program folder, loops, unreadable folders.
+        A link that is not followed is never silent: the window and lint name them."""
+        base = str(self.root)
+        return sorted((os.path.relpath(key, base).replace(os.sep, "/"), why) for key, why in self._refused.items())
+
+    def unreadable(self) -> list[str]:
+        """Entries the walk found but could not read or resolve (a dangling link, a loop), as path strings."""
+        return [key for key, why in self._refused.items() if why.startswith(UNREADABLE_ENTRY)]
 
     def entries(self, *kinds: Kind) -> list[VaultFile]:
         """The files of these kinds with their kind and stat, in no particular order."""
@@ -407,6 +406,7 @@ class _State:
     facts: dict[str, PageFacts] | None = None
     linkers: dict[str, frozenset[str]] = field(default_factory=dict)
     tagged: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    refused: dict[str, str] = field(default_factory=dict)  # entries the confinement rule leaves out -> why
 
 
 class Vault:
@@ -454,8 +454,10 @@ class Vault:
             while not self._ready.is_set() and time.monotonic() < self._hold_until:
                 self._ready.wait(timeout=min(0.1, max(0.0, self._hold_until - time.monotonic())))
             state = _State()
-            for key, stat in _walk_entries(self.root):
+            refused: list[tuple[str, str]] = []
+            for key, stat in _walk_entries(self.root, self.layout.confinement, refused):
                 self._add_file(state, key, stat)
+            state.refused = dict(refused)
             self.walks += 1
             self._state = state
         return self._state
@@ -493,13 +495,21 @@ class Vault:
         inside = os.path.join(str(folder), "")
         present: set[str] = set()
         files = state.files
-        if self._kinds.kind(os.path.join(inside, "x")) not in (Kind.HIDDEN, Kind.OUTSIDE) or folder == self.root:
-            for key, stat in _walk_entries(folder):
+        whole = folder == self.root
+        for key in [k for k in state.refused if whole or k == str(folder) or k.startswith(inside)]:
+            del state.refused[key]
+        reason = None if whole else self.layout.confinement.refusal(folder)
+        if reason is not None:  # a folder linked out of the vault or into a program folder
+            if self._kinds.kind(folder) not in (Kind.HIDDEN, Kind.OUTSIDE):
+                state.refused[str(folder)] = reason
+        elif self._kinds.kind(os.path.join(inside, "x")) not in (Kind.HIDDEN, Kind.OUTSIDE) or whole:
+            refused: list[tuple[str, str]] = []
+            for key, stat in _walk_entries(folder, self.layout.confinement, refused):
                 present.add(key)
                 known = files.get(key)
                 if known is None or known.stat != stat:  # most files are as they were: nothing to do
                     self._update_file(state, key, stat)
-        whole = folder == self.root
+            state.refused.update(refused)
         for gone in [k for k in files if (whole or k.startswith(inside)) and k not in present]:
             self._remove_file(state, gone)
 
@@ -577,6 +587,7 @@ class Vault:
                 dict(state.facts) if state.facts is not None else None,
                 dict(state.linkers),
                 dict(state.tagged),
+                dict(state.refused),
             )
             return self._snapshot
 
@@ -622,8 +633,11 @@ class Vault:
             found = os.stat(key)  # one call tells a folder, a file and a path that is gone apart
         except OSError:
             found = None
+            state.refused.pop(key, None)
         if found is not None and stat_module.S_ISDIR(found.st_mode):
             self._rescan(state, path)
+        elif found is not None and not self._confined(state, key):
+            self._remove_file(state, key)  # a link out of the vault or into a program folder
         elif found is not None and stat_module.S_ISREG(found.st_mode):
             self._update_file(state, key, (found.st_mtime, found.st_size))
         elif key in state.files and found is None:
@@ -632,6 +646,16 @@ class Vault:
             inside = os.path.join(key, "")
             for gone in [k for k in state.files if k == key or k.startswith(inside)]:
                 self._remove_file(state, gone)
+
+    def _confined(self, state: _State, key: str) -> bool:
+        """Whether the confinement rule allows this file (``core/confine.py``); a refusal is recorded."""
+        state.refused.pop(key, None)
+        if self._kinds.kind(key) in (Kind.HIDDEN, Kind.OUTSIDE):
+            return True  # never a file of the model anyway (and hidden names are not named)
+        reason = self.layout.confinement.refusal(key)
+        if reason is not None:
+            state.refused[key] = reason
+        return reason is None
 
     def _update_file(self, state: _State, key: str, stat: tuple[float, int] | None) -> None:
         known = state.files.get(key)

@@ -28,7 +28,6 @@ from PySide6.QtWidgets import (
     QMenu,
     QPlainTextEdit,
     QPushButton,
-    QSplitter,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -39,12 +38,15 @@ from suzent_desktop.core.markdown import MARKDOWN, WIKI, Link, heading_line, lin
 from suzent_desktop.core.operations import save_page
 from suzent_desktop.ui import theme
 from suzent_desktop.ui.find_bar import FindBar
-from suzent_desktop.ui.highlighter import NORMAL, MarkdownHighlighter
+from suzent_desktop.ui.highlighter import NORMAL, prose_state
 from suzent_desktop.ui.hover_preview import HoverPreview, HoverTarget
 from suzent_desktop.ui.link_completer import LinkCatalog, LinkCompleter
+from suzent_desktop.ui.live_connect import connect_live_editor
+from suzent_desktop.ui.live_preview import LiveEditor, LivePreviewHighlighter
 from suzent_desktop.ui.markdown_render import (
     BINARY_SUFFIXES,
     CALLOUT_SCHEME,
+    TAG_SCHEME,
     MarkdownRenderer,
     Vault,
     is_attachment_name,
@@ -52,6 +54,7 @@ from suzent_desktop.ui.markdown_render import (
     parse_href,
     preview_css,
 )
+from suzent_desktop.ui.page_views import LIVE, READING, PageViews
 from suzent_desktop.ui.preview import PreviewBrowser
 
 PREVIEW_DELAY_MS = 250
@@ -121,7 +124,7 @@ class CompareDialog(QDialog):
 
 
 class PageEditor(QWidget):
-    """One open file: source on the left, preview on the right."""
+    """One open file, in one pane: Live Preview, Source mode or Reading view (see ``page_views``)."""
 
     saved = Signal(object)  # Path
     dirty_changed = Signal(bool)
@@ -130,13 +133,14 @@ class PageEditor(QWidget):
     attachment_activated = Signal(object)  # Path of a clicked embed (an image, a PDF…)
     outside_vault = Signal(str)  # a clicked or hovered target that leads out of the vault: refused
     forget_requested = Signal(str)  # paragraph text the user asked to forget
+    tag_activated = Signal(str)  # a tag clicked in Live Preview or Reading view (name without '#')
     rendered = Signal()
     conflict_raised = Signal()
     _render_done = Signal(int, str, str)  # (request, text rendered, html), from the render thread
 
     def __init__(self, path: Path, *, exists: Callable[[Link], bool] | None = None,
                  read_only: bool = False, catalog: LinkCatalog | None = None,
-                 vault: Vault | None = None, parent: QWidget | None = None) -> None:
+                 vault: Vault | None = None, mode: str = LIVE, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.path = Path(path)
         self.read_only = read_only
@@ -148,19 +152,18 @@ class PageEditor(QWidget):
         self.vault = vault
         self.renderer = MarkdownRenderer(exists, preview_css(theme.is_dark()), vault, dark=theme.is_dark())
         self.last_html = ""
+        self._shown_html = ""  # what the Reading view holds (set only while it is shown)
         self._render_request = 0  # the newest render asked for; an older result is never shown
 
-        self.source = QPlainTextEdit()
+        self.source = LiveEditor()
         self.source.setTabStopDistance(28)
-        font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
-        font.setPointSize(max(font.pointSize(), 10))
-        self.source.setFont(font)
         self.source.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.source.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.source.customContextMenuRequested.connect(self._source_menu)
         self.source.installEventFilter(self)
         self.source.setReadOnly(read_only)
-        self.highlighter = MarkdownHighlighter(self.source.document())
+        self.highlighter = LivePreviewHighlighter(self.source.document(), live=False)
+        connect_live_editor(self, self.source, self.highlighter)
         self.completer = LinkCompleter(self.source, catalog, lambda: self.path) if catalog and not read_only else None
         self.preview = PreviewBrowser(vault.root if vault is not None else None)
         self.preview.anchorClicked.connect(self._anchor_clicked)
@@ -180,18 +183,17 @@ class PageEditor(QWidget):
         self.conflict_bar.keep_button.clicked.connect(lambda: self.resolve_conflict("keep"))
         self.conflict_bar.compare_button.clicked.connect(lambda: self.resolve_conflict("compare"))
 
-        self.splitter = QSplitter(Qt.Orientation.Horizontal)
-        self.splitter.addWidget(self.source)
-        self.splitter.addWidget(self.preview)
-        self.splitter.setChildrenCollapsible(False)
-        self.splitter.setSizes([500, 500])
+        self.views = PageViews(self.source, self.preview, mode, self)
+        self.views.view_changed.connect(self._view_changed)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
         self.find_bar = FindBar(self.source)
+        layout.addWidget(self.views.header)
         layout.addWidget(self.conflict_bar)
         layout.addWidget(self.find_bar)
-        layout.addWidget(self.splitter, 1)
+        layout.addWidget(self.views.properties)
+        layout.addWidget(self.views.stack, 1)
 
         self._render_timer = QTimer(self)
         self._render_timer.setSingleShot(True)
@@ -316,6 +318,8 @@ class PageEditor(QWidget):
             self.highlighter.set_dark(theme.is_dark())
         finally:
             self._loading = False
+        self.source.css = preview_css(theme.is_dark())
+        self.source.refresh_embeds()  # note embeds drawn in place take the theme's colours
         self.render_now()
 
     def render_now(self) -> None:
@@ -363,11 +367,24 @@ class PageEditor(QWidget):
             self._show_html(html)
 
     def _show_html(self, html: str) -> None:
-        scroll = self.preview.verticalScrollBar().value()
         self.last_html = html
-        self.preview.setHtml(html)
-        self.preview.verticalScrollBar().setValue(scroll)
+        if self.views.reading:  # laying out a long page takes a while: only where it is seen
+            self._put_html()
         self.rendered.emit()
+
+    def _put_html(self) -> None:
+        if self._shown_html is self.last_html:
+            return
+        scroll = self.preview.verticalScrollBar().value()
+        self._shown_html = self.last_html
+        self.preview.setHtml(self.last_html)
+        self.preview.verticalScrollBar().setValue(scroll)
+
+    def _view_changed(self, view: str) -> None:
+        if view == READING:
+            if self._render_timer.isActive():
+                self.render_now()
+            self._put_html()
 
     def goto_line(self, line: int | None, *, center: bool = True) -> None:
         if line is None or line < 1:
@@ -435,7 +452,7 @@ class PageEditor(QWidget):
         """The link under the mouse in the source (none inside code or frontmatter)."""
         cursor = self.source.cursorForPosition(pos)
         block = cursor.block()
-        if block.userState() not in (-1, NORMAL):
+        if prose_state(block.userState()) not in (-1, NORMAL):
             return None
         rect = self.source.cursorRect(cursor)
         if abs(rect.center().x() - pos.x()) > rect.height() or abs(rect.center().y() - pos.y()) > rect.height():
@@ -489,6 +506,9 @@ class PageEditor(QWidget):
         self.render_now()
 
     def follow_link(self, href: str) -> None:
+        if href.startswith(TAG_SCHEME + ":"):
+            self.tag_activated.emit(unquote(href[len(TAG_SCHEME) + 1 :]))
+            return
         if href.startswith(CALLOUT_SCHEME + ":"):
             self.toggle_callout(unquote(href[len(CALLOUT_SCHEME) + 1 :]))
             return
@@ -533,10 +553,15 @@ class EditorArea(QTabWidget):
     missing_attachment = Signal(str)  # a link to a file (an image, a PDF…) that is not in the vault
     outside_vault = Signal(str)  # a link target that leads out of the vault: never opened
     reveal_requested = Signal(object)  # Path: show this tab's file in the vault tree
+    tag_activated = Signal(str)  # a tag clicked in a page: the window runs ``tag:`` search
 
-    def __init__(self, root: Path, read_only_dirs: tuple[Path, ...] = (), parent: QWidget | None = None) -> None:
+    def __init__(self, root: Path, read_only_dirs: tuple[Path, ...] = (), parent: QWidget | None = None,
+                 confinement: object = None) -> None:
+        """``confinement`` is the home's rule of what links may reach (``Layout.confinement``); without
+        it, only the vault itself: a link out of it is not followed by the preview or embeds."""
         super().__init__(parent)
         self.root = Path(root)
+        self.confinement = confinement
         self.read_only_dirs = tuple(Path(p) for p in read_only_dirs)
         self.setTabsClosable(True)
         self.setMovable(True)
@@ -549,6 +574,7 @@ class EditorArea(QTabWidget):
         self.catalog = LinkCatalog(lambda: self.pages)  # names for [[ autocomplete
         self.vault = Vault(self.root, lambda link, source: self.pages.resolve_link(link, source), read_text)
         self.open_externally: Callable[[Path], object] = _open_with_system  # images, PDFs…: the system's viewer
+        self.editor_mode = LIVE  # the editing view pages open in (the editor_mode setting)
         self.history: list[Path] = []
         self.history_pos = -1
         self._navigating = False
@@ -558,7 +584,7 @@ class EditorArea(QTabWidget):
     @property
     def pages(self) -> VaultIndex:
         if self._pages is None:
-            self._pages = VaultIndex.scan(self.root) if self.root.is_dir() else VaultIndex(self.root)
+            self._pages = VaultIndex.scan(self.root, self.confinement) if self.root.is_dir() else VaultIndex(self.root)
         return self._pages
 
     @pages.setter
@@ -607,7 +633,7 @@ class EditorArea(QTabWidget):
         if editor is None:
             read_only = any(path.is_relative_to(d) for d in self.read_only_dirs)
             editor = PageEditor(path, exists=self._exists, read_only=read_only, catalog=self.catalog,
-                                vault=self.vault)
+                                vault=self.vault, mode=self.editor_mode)
             editor.saved.connect(self.page_saved.emit)
             editor.dirty_changed.connect(lambda _d, e=editor: self._update_title(e))
             editor.link_activated.connect(lambda t, h, e=editor: self.follow_wikilink(t, h, e.path))
@@ -615,6 +641,7 @@ class EditorArea(QTabWidget):
             editor.attachment_activated.connect(self.open_attachment)
             editor.outside_vault.connect(self.outside_vault.emit)
             editor.forget_requested.connect(self.forget_requested.emit)
+            editor.tag_activated.connect(self.tag_activated.emit)
             index = self.addTab(editor, self._title(editor))
             self.setTabToolTip(index, self._rel(path))
         self.setCurrentWidget(editor)
@@ -648,6 +675,12 @@ class EditorArea(QTabWidget):
         index = self.tabBar().tabAt(pos)
         if index >= 0:
             self.tab_menu(index).exec(self.tabBar().mapToGlobal(pos))
+
+    def set_view(self, view: str) -> None:
+        """The open page's view: "live", "source", "reading", or "toggle" (Reading ⇄ editing)."""
+        editor = self.current_editor()
+        if editor is not None:
+            editor.views.toggle_reading() if view == "toggle" else editor.views.set_view(view)
 
     def show_find(self, *, replace: bool = False) -> None:
         editor = self.current_editor()

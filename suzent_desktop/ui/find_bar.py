@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from suzent_desktop.ui import theme
+from suzent_desktop.ui.icons import icon
 
 
 def find_spans(text: str, query: str, *, case: bool = False, whole_word: bool = False) -> list[tuple[int, int]]:
@@ -57,7 +58,7 @@ class FindBar(QFrame):
         self.next_button = QPushButton("Next")
         self.replace_button = QPushButton("Replace")
         self.replace_all_button = QPushButton("Replace all")
-        self.close_button = QPushButton("✕")
+        self.close_button = QPushButton(icon("close"), "")
         self.close_button.setToolTip("Close (Esc)")
         layout = QGridLayout(self)
         layout.setContentsMargins(8, 4, 8, 4)

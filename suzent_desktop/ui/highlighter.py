@@ -23,6 +23,12 @@ _QUOTE = re.compile(r"^\s*>.*$")
 
 NORMAL, IN_FRONT_MATTER = 0, 2
 _FENCE_BASE = 16  # block states from here on carry the open fence: 16 + 2 * length + (1 for ~)
+CALLOUT_SHIFT = 1024  # Live Preview adds (callout colour family) * this to a prose line's state
+
+
+def prose_state(state: int) -> int:
+    """A block state without Live Preview's callout part: NORMAL, IN_FRONT_MATTER or a fence state."""
+    return state % CALLOUT_SHIFT if state >= 0 else state
 
 
 def _fence_state(fence: str) -> int:
@@ -70,7 +76,7 @@ class MarkdownHighlighter(QSyntaxHighlighter):
         self.rehighlight()
 
     def highlightBlock(self, text: str) -> None:  # noqa: N802 - Qt override
-        previous = self.previousBlockState()
+        previous = prose_state(self.previousBlockState())
         block_number = self.currentBlock().blockNumber()
         if block_number == 0 and text.strip() == "---":
             self.setCurrentBlockState(IN_FRONT_MATTER)

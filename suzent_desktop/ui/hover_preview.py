@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote
 
-from PySide6.QtCore import QEvent, QObject, QPoint, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QEnterEvent
-from PySide6.QtWidgets import QFrame, QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QSize, Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import QEnterEvent, QGuiApplication
+from PySide6.QtWidgets import QFrame, QToolTip, QVBoxLayout, QWidget
 
 from suzent_desktop.core.links import is_page
 from suzent_desktop.ui import theme
@@ -63,6 +63,19 @@ def preview_markdown(target: HoverTarget, vault: Vault) -> str:
     return part or f"*{target.path.stem} is empty.*"
 
 
+def place_popup(size: QSize, at: QPoint, screen: QRect, gap: int = 18) -> QPoint:
+    """Where a popup of ``size`` opens for the mouse at ``at``: below and right of it, flipped
+    above or to the left where it would leave ``screen``, and never off any edge."""
+    x, y = at.x() + 12, at.y() + gap
+    if y + size.height() > screen.bottom():
+        y = at.y() - gap - size.height()
+    if x + size.width() > screen.right():
+        x = at.x() - 12 - size.width()
+    x = max(screen.left(), min(x, screen.right() - size.width()))
+    y = max(screen.top(), min(y, screen.bottom() - size.height()))
+    return QPoint(x, y)
+
+
 class HoverPopup(QFrame):
     """The small window: a read-only preview of the excerpt."""
 
@@ -88,9 +101,13 @@ class HoverPopup(QFrame):
         self.browser.anchorClicked.connect(self._clicked)
 
     def show_text(self, target: HoverTarget, markdown: str, at: QPoint) -> None:
+        """Show below and right of ``at`` (the mouse), or above it where the screen ends; the
+        tooltip a link may have is closed, so nothing covers the popup's first lines."""
         self.target, self.markdown = target, markdown
         self._render()
-        self.move(at)
+        screen = QGuiApplication.screenAt(at) or self.screen()
+        self.move(place_popup(self.size(), at, screen.availableGeometry()))
+        QToolTip.hideText()
         self.show()
 
     def _clicked(self, url: QUrl) -> None:
@@ -228,6 +245,6 @@ class HoverPreview(QObject):
             self.popup.left.connect(self._hide_timer.start)
             self.popup.link_clicked.connect(self._follow)
         self._hide_timer.stop()
-        self.popup.show_text(target, markdown, self._at + QPoint(12, 18))
+        self.popup.show_text(target, markdown, self._at)
         self._pending = None
         self.shown.emit(target)

@@ -33,12 +33,14 @@ from suzent_desktop.core.events import ChangeSet, FileChanges
 from suzent_desktop.ui import theme
 from suzent_desktop.ui.command_palette import CommandPalette
 from suzent_desktop.ui.editor import EditorArea
+from suzent_desktop.ui.open_vault import fill_recent_menu, window_title
 from suzent_desktop.ui.panes.backlinks import BacklinksPane
 from suzent_desktop.ui.panes.daily_logs import DailyLogsPane
 from suzent_desktop.ui.panes.dream_panel import DreamPanel
 from suzent_desktop.ui.panes.memory_view import MemoryView
 from suzent_desktop.ui.panes.outline import OutlinePane
 from suzent_desktop.ui.panes.search_pane import SearchPane
+from suzent_desktop.ui.panes.sync_conflicts_pane import SyncConflictsPane
 from suzent_desktop.ui.panes.tags import TagsPane
 from suzent_desktop.ui.panes.tombstones_pane import TombstonesPane
 from suzent_desktop.ui.prompts import Prompter
@@ -48,6 +50,7 @@ from suzent_desktop.ui.settings_dialog import SettingsDialog
 from suzent_desktop.ui.vault_tree import VaultTree
 from suzent_desktop.ui.watcher import VaultWatcher
 from suzent_desktop.ui.welcome import WelcomePage
+from suzent_desktop.ui.window_finish import unclip_dock_tabs
 
 log = logging.getLogger(__name__)
 
@@ -94,7 +97,7 @@ class MainWindow(QMainWindow):
         self.bridge = services.bridge
         self.prompter = prompter or Prompter(self)
         layout = services.layout
-        self.setWindowTitle(f"Suzent — {layout.notebook_dir.name}")
+        self.setWindowTitle(window_title(None, layout.notebook_dir.name))
         self.setWindowIcon(app_icon())
         self.resize(1360, 840)
         self.setDockOptions(
@@ -106,7 +109,9 @@ class MainWindow(QMainWindow):
         self._shut_down = False
         self.ask_before_closing = True  # False: a scripted close (smoke test) stops a dream without asking
 
-        self.editors = EditorArea(layout.notebook_dir, read_only_dirs=(layout.archive_dir, layout.transcripts_dir))
+        self.editors = EditorArea(layout.notebook_dir, read_only_dirs=(layout.archive_dir, layout.transcripts_dir),
+                                  confinement=layout.confinement)
+        self.editors.editor_mode = services.settings.editor_mode
         self.welcome = self._build_welcome()
         self.center = QStackedWidget()  # the welcome page while no page is open, else the editors
         self.center.addWidget(self.welcome)
@@ -121,6 +126,8 @@ class MainWindow(QMainWindow):
         # the vault model's first walk waits for start_background (a couple of seconds at most).
         operations.hold_vault_walks(services.manager, 2.0)
         self._build_docks()
+        self.tabifiedDockWidgetActivated.connect(lambda _dock: unclip_dock_tabs(self))
+        QTimer.singleShot(0, lambda: unclip_dock_tabs(self))
         self._build_status_bar()
         self.actions_by_name: dict[str, QAction] = {}
         self._build_actions()
@@ -162,6 +169,8 @@ class MainWindow(QMainWindow):
         layout = self.services.layout
         page = WelcomePage(layout.home, layout.notebook_dir, demo_home=operations.is_demo_home(layout.home))
         page.demo_requested.connect(self.open_demo)
+        page.open_vault_requested.connect(self.choose_vault)
+        page.recent_vault_requested.connect(self.open_vault)
         page.switcher_requested.connect(self.show_quick_switcher)
         page.search_requested.connect(self.focus_search)
         page.dream_requested.connect(lambda: self.show_dock("dream"))
@@ -210,6 +219,9 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(stones, self._dock("tags", "Tags", self.tags, right))
         self.outline = OutlinePane(self.editors)
         self.tabifyDockWidget(self.docks["tags"], self._dock("outline", "Outline", self.outline, right))
+        self.sync_conflicts = self.panes["conflicts"] = SyncConflictsPane(self.services)
+        self.sync_conflicts.open_requested.connect(lambda path: self.open_path(path, None))
+        self.tabifyDockWidget(self.docks["outline"], self._dock("conflicts", "Sync conflicts", self.sync_conflicts, right))
         backlinks.raise_()
         self.resizeDocks([vault, backlinks], [300, 360], Qt.Orientation.Horizontal)
 
@@ -223,7 +235,8 @@ class MainWindow(QMainWindow):
         self.agent_label = QLabel("")  # an MCP client's last call, from the server's activity file
         self.agent_label.setToolTip("An agent using this memory through `suzent-desktop mcp`")
         self.progress_bar = QProgressBar()
-        self.progress_bar.setMaximumWidth(220)
+        self.progress_bar.setMinimumWidth(260)
+        self.progress_bar.setMaximumWidth(420)
         self.progress_bar.setTextVisible(True)
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.setFlat(True)
@@ -234,8 +247,10 @@ class MainWindow(QMainWindow):
             "its own under the names shown (settings alt_index_name, alt_log_name, alt_schema_name)."
         )
         self.own_files_label.setVisible(bool(self.own_files_label.text()))
-        for widget in (self.error_label, self.agent_label, self.own_files_label, self.phase_label, self.stale_label,
-                       self.rows_label):
+        self.not_followed_label = QLabel("")  # filled by _scan_names
+        self.not_followed_label.setVisible(False)
+        for widget in (self.error_label, self.agent_label, self.own_files_label, self.not_followed_label,
+                       self.phase_label, self.stale_label, self.rows_label):
             bar.addPermanentWidget(widget)
         bar.addPermanentWidget(self.progress_bar)
         bar.addPermanentWidget(self.cancel_button)
@@ -264,6 +279,10 @@ class MainWindow(QMainWindow):
         a = self._action
         menu = self.menuBar()
         file_menu = menu.addMenu("&File")
+        file_menu.addAction(a("open_vault", "Open vault…", self.choose_vault, "Ctrl+Shift+O"))
+        self.recent_menu = file_menu.addMenu("Open recent vault")
+        self.recent_menu.aboutToShow.connect(lambda: fill_recent_menu(self.recent_menu, self.open_vault))
+        file_menu.addSeparator()
         for action in (
             a("new_page", "New page…", lambda: self.tree.create_page(self._current_folder()), "Ctrl+N"),
             a("quick_open", "Quick switcher…", self.show_quick_switcher, "Ctrl+O"),
@@ -307,6 +326,10 @@ class MainWindow(QMainWindow):
             memory_menu.addAction(action)
 
         view_menu = menu.addMenu("&View")
+        for name, text, view in (("view_reading", "Toggle Reading view\tCtrl+E", "toggle"),
+                                 ("view_live", "Live Preview", "live"), ("view_source", "Source mode", "source")):
+            view_menu.addAction(a(name, text, lambda v=view: self.editors.set_view(v)))
+        view_menu.addSeparator()
         for dock in self.docks.values():
             view_menu.addAction(dock.toggleViewAction())
         view_menu.addSeparator()
@@ -347,6 +370,7 @@ class MainWindow(QMainWindow):
         self.editors.page_saved.connect(self._on_saved)
         self.editors.forget_requested.connect(self.forget_text)
         self.editors.missing_link.connect(self._on_missing_link)
+        self.editors.tag_activated.connect(self.search_tag)
         self.editors.outside_vault.connect(
             lambda target: self.statusBar().showMessage(f"Not opened: {target} is outside the vault", 6000)
         )
@@ -403,6 +427,7 @@ class MainWindow(QMainWindow):
         snapshot = await asyncio.to_thread(operations.vault_snapshot, self.services.manager, (), parsed=False)
         if self._shut_down:
             return
+        self._show_not_followed(snapshot.refused())  # the entries the confinement rule left out of the walk
         self.editors.adopt_pages(snapshot.index.copy())
         manager = self.services.manager  # aliases too: the model's read of the pages, shared with the panes
         self.editors.catalog.alias_reader = lambda _pages: operations.vault_snapshot(manager).all_aliases()
@@ -410,6 +435,12 @@ class MainWindow(QMainWindow):
         await self._warm_matching()
         if not self._shut_down:
             self.names_ready.emit()
+
+    def _show_not_followed(self, refused: list[tuple[str, str]]) -> None:
+        """Links left out by the confinement rule (out of the vault, into a program folder, a loop)."""
+        self.not_followed_label.setText(f"{len(refused)} link(s) not followed" if refused else "")
+        self.not_followed_label.setToolTip("\n".join(f"{rel}: {why}" for rel, why in refused[:50]))
+        self.not_followed_label.setVisible(bool(refused))
 
     async def _warm_matching(self) -> None:
         """Prepare the names, folder paths and aliases the switcher and ``[[`` match, on worker threads:
@@ -504,8 +535,7 @@ class MainWindow(QMainWindow):
     def _on_current_page(self, path: Path | None) -> None:
         self.tree.select_path(path)
         self.backlinks.set_page(path)
-        name = path.stem if path is not None else self.services.layout.notebook_dir.name
-        self.setWindowTitle(f"{name} — Suzent")
+        self.setWindowTitle(window_title(path.stem if path is not None else None, self.services.layout.notebook_dir.name))
 
     def _refresh_backlinks(self) -> None:
         editor = self.editors.current_editor()
@@ -514,19 +544,22 @@ class MainWindow(QMainWindow):
     def _current_folder(self) -> Path:
         selected = self.tree.selected_path()
         if selected is None:
-            return self.services.layout.notebook_dir / "0_Inbox"
+            return self.services.layout.new_page_dir
         return selected if selected.is_dir() else selected.parent
 
     def _on_missing_link(self, target: str) -> None:
-        inbox = self.services.layout.notebook_dir / "0_Inbox"
-        if self.prompter.confirm("Create page", f"No page is named “{target}”. Create it in 0_Inbox?", ok="Create"):
+        inbox = self.services.layout.new_page_dir
+        where = inbox.relative_to(self.services.layout.notebook_dir).as_posix()
+        place = "the vault's top folder" if where == "." else where
+        if self.prompter.confirm("Create page", f"No page is named “{target}”. Create it in {place}?", ok="Create"):
             self.tree.create_page(inbox, target)
 
     # -- dialogs --------------------------------------------------------------------------------------------
     def show_quick_switcher(self) -> QuickSwitcher:
         current = self.editors.current_editor()
         recent = [p for p in dict.fromkeys(reversed(self.editors.history)) if current is None or p != current.path]
-        switcher = QuickSwitcher(self.editors.catalog, self.services.layout.notebook_dir, self, recent=recent)
+        switcher = QuickSwitcher(self.editors.catalog, self.services.layout.notebook_dir, self, recent=recent,
+                                 inbox=self.services.layout.new_page_dir)
         switcher.page_chosen.connect(lambda p: self.open_path(p, None))
         switcher.create_requested.connect(self.tree.create_page)
         switcher.open()
@@ -577,6 +610,7 @@ class MainWindow(QMainWindow):
 
     def _on_settings_changed(self, settings: Any) -> None:
         self.apply_theme(settings.theme)  # the Settings dialog's choice applies at once too
+        self.editors.editor_mode = settings.editor_mode  # pages opened from now on
 
     def apply_theme(self, mode: str) -> None:
         manager = theme.current()
@@ -606,6 +640,19 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage("Opening the demo in a new window…", 8000)
         else:
             self._on_status_message("Error: the demo could not be started")
+
+    def choose_vault(self) -> None:
+        """File ▸ Open vault…: a folder of notes opens in a window of its own, its files left as they are."""
+        folder = self.prompter.choose_folder("Open a folder as vault", str(Path.home()))
+        if folder:
+            self.open_vault(Path(folder))
+
+    def open_vault(self, folder: Path) -> None:
+        program = [] if getattr(sys, "frozen", False) else ["-m", "suzent_desktop"]
+        if start_detached(sys.executable, [*program, "open", str(folder)]):
+            self.statusBar().showMessage(f"Opening {folder} in a new window…", 8000)
+        else:
+            self._on_status_message(f"Error: {folder} could not be opened")
 
     def launch_demo(self) -> bool:
         """``suzent-desktop demo`` in its own process, on the usual demo folder named outright: the
@@ -654,7 +701,7 @@ class MainWindow(QMainWindow):
     def _on_status_message(self, message: str) -> None:
         self.statusBar().showMessage(message, 8000)
         if message.startswith("Error"):
-            self.error_label.setText("⚠ " + message[:80])
+            self.error_label.setText(message[:80])
             self.error_label.setToolTip(message)
 
     def _on_progress(self, label: str, done: int, total: int) -> None:
@@ -719,7 +766,7 @@ class MainWindow(QMainWindow):
         if stats is not None:
             self.rows_label.setText(f"Index: {stats.rows} rows")
             if stats.errors:
-                self.error_label.setText("⚠ " + stats.errors[-1][:80])
+                self.error_label.setText(stats.errors[-1][:80])
 
     # -- file events ----------------------------------------------------------------------------------------------
     def _on_file_added(self, path: Path) -> None:

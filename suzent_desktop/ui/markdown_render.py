@@ -70,6 +70,9 @@ __all__ = [
 WIKILINK_SCHEME = "wikilink"
 EMBED_SCHEME = "embed"  # embed:<vault-relative path>[?w=..&h=..]: a vault file the preview may load
 CALLOUT_SCHEME = "callout"  # callout:<key>: toggles a foldable callout
+TAG_SCHEME = "tag"  # tag:<name>: a #tag in the page; a click runs ``tag:`` search
+ICON_SCHEME = "icon"  # icon:<name>: one of the app's icons (resources/icons), served by the preview
+_TAG_RE = re.compile(r"(?<![\w#/&\\])#(?P<tag>[\w/-]*[^\W\d_][\w/-]*)")  # as core.markdown reads tags
 MAX_EMBED_DEPTH = 3
 EMBED_CACHE_SIZE = 256
 IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".gif", ".bmp", ".svg", ".webp", ".tif", ".tiff", ".ico"})
@@ -296,6 +299,20 @@ def _wikilink_rule(state: StateInline, silent: bool) -> bool:
     return True
 
 
+def _tag_rule(state: StateInline, silent: bool) -> bool:
+    """Inline rule: ``#tag`` (as the tags pane counts them) becomes a link that searches for it."""
+    if state.src[state.pos] != "#":
+        return False
+    match = _TAG_RE.match(state.src, state.pos)
+    if match is None:
+        return False
+    if not silent:
+        token = state.push("tag", "a", 0)
+        token.content = match.group("tag")
+    state.pos = match.end()
+    return True
+
+
 def _markdown_embed_rule(state: StateInline, silent: bool) -> bool:
     """Inline rule: ``![alt](file)`` naming a vault file, read with the grammar (URLs are left to ``image``)."""
     src, pos = state.src, state.pos
@@ -344,6 +361,20 @@ def _embed_paragraphs_rule(state: StateCore) -> None:
                   and not (c.type == "text" and not c.content.strip())]
         if embeds and not others and all(c.meta["link"].embed and _is_note_target(c.meta["link"]) for c in embeds):
             tokens[index - 1].hidden = tokens[index + 1].hidden = True
+
+
+def _embed_lines_rule(state: StateCore) -> None:
+    """An embed on a line of its own inside a paragraph (a callout's picture under its text) keeps
+    that line: the soft break before or after it becomes a line break, as Obsidian shows it."""
+    for token in state.tokens:
+        children = token.children or []
+        for index, child in enumerate(children):
+            if child.type != "softbreak":
+                continue
+            around = [children[i] for i in (index - 1, index + 1) if 0 <= i < len(children)]
+            if any(c.type in ("wikilink", "image", "markdown_embed") and (c.type != "wikilink" or c.meta["link"].embed)
+                   for c in around):
+                child.type, child.tag = "hardbreak", "br"
 
 
 def _mtime(path: str) -> int:
@@ -403,9 +434,14 @@ class MarkdownRenderer:
         md.use(front_matter_plugin)
         md.use(tasklists_plugin)
         md.inline.ruler.before("link", "wikilink", _wikilink_rule)
+        md.inline.ruler.before("emphasis", "tag", _tag_rule)
+        md.add_render_rule("tag", lambda _r, tokens, idx, _o, _e: (
+            f'<a class="tag" href="{TAG_SCHEME}:{quote(tokens[idx].content, safe="/")}">'
+            f'#{html.escape(tokens[idx].content)}</a>'))
         md.inline.ruler.before("image", "markdown_embed", _markdown_embed_rule)
         md.core.ruler.after("block", "callouts", self._callout_rule)
         md.core.ruler.after("inline", "embed_paragraphs", _embed_paragraphs_rule)
+        md.core.ruler.after("embed_paragraphs", "embed_lines", _embed_lines_rule)
         md.core.ruler.push("block_ids", _block_ids_rule)  # after text_join, so a line is one text token
         # markdown-it binds render rules to its renderer, so pass closures over this object.
         md.add_render_rule("wikilink", lambda _r, tokens, idx, _o, env: self._render_link(tokens[idx], env))
@@ -454,7 +490,8 @@ class MarkdownRenderer:
         if suffix == ".md":
             return self._render_note_embed(link, path, rel, env)
         name = html.escape(path.name)
-        return f'<a class="attachment" href="{html.escape(embed_href(rel), quote=True)}">\U0001f4ce {name}</a>'
+        return (f'<a class="attachment" href="{html.escape(embed_href(rel), quote=True)}">'
+                f'<img src="{ICON_SCHEME}:attachment" width="14" height="14"> {name}</a>')
 
     def _render_note_embed(self, link: Link, path: Path, rel: str, env: dict[str, Any]) -> str:
         assert self.vault is not None
@@ -516,7 +553,8 @@ class MarkdownRenderer:
         """A markdown image the grammar does not call a vault file: a URL. Never loaded, shown as a link."""
         src = token.attrGet("src") or ""
         alt = html.escape(token.content or src)
-        return f'<a class="remote-image" href="{html.escape(src, quote=True)}">\U0001f5bc {alt}</a>'
+        return (f'<a class="remote-image" href="{html.escape(src, quote=True)}">'
+                f'<img src="{ICON_SCHEME}:image" width="14" height="14"> {alt}</a>')
 
     # -- callouts ---------------------------------------------------------------------------
     def _callout_rule(self, state: StateCore) -> None:
@@ -634,14 +672,14 @@ _ATTRIBUTES = {
 }
 _STYLE_PROPERTIES = {"color", "background-color", "border-color", "text-align", "font-weight", "font-style",
                      "text-decoration", "vertical-align"}
-_SCHEMES = {"http", "https", "mailto", WIKILINK_SCHEME, EMBED_SCHEME, CALLOUT_SCHEME}
+_SCHEMES = {"http", "https", "mailto", WIKILINK_SCHEME, EMBED_SCHEME, CALLOUT_SCHEME, TAG_SCHEME, ICON_SCHEME}
 
 
 def _attribute_filter(tag: str, attribute: str, value: str) -> str | None:
     """An image loads only from the vault: any ``src`` that is not an ``embed:`` URL is dropped, and so is
     an ``embed:`` URL the renderer would never write (one with ``..``, an absolute path or a hidden
     part), since a page's raw HTML could otherwise point a click or a load outside the vault."""
-    if tag == "img" and attribute == "src" and not value.startswith(EMBED_SCHEME + ":"):
+    if tag == "img" and attribute == "src" and not value.startswith((EMBED_SCHEME + ":", ICON_SCHEME + ":")):
         return None
     if attribute in ("src", "href") and not _is_own_embed(value):
         return None
@@ -685,11 +723,12 @@ h1, h2, h3, h4 {{ color: {head}; margin-top: 14px; margin-bottom: 6px; }}
 h1 {{ font-size: 20pt; }} h2 {{ font-size: 15pt; }} h3 {{ font-size: 13pt; }}
 a {{ color: {link}; text-decoration: none; }}
 a.missing {{ color: {missing}; }}
+a.tag {{ color: {link}; background-color: {code_bg}; }}
 code {{ background-color: {code_bg}; font-family: monospace; }}
-pre {{ background-color: {code_bg}; font-family: monospace; padding: 8px; }}
+pre {{ background-color: {code_bg}; font-family: monospace; padding: 8px; white-space: pre-wrap; }}
 blockquote {{ color: {muted}; margin-left: 12px; padding-left: 8px; }}
 table {{ border-collapse: collapse; margin: 6px 0; }}
-th {{ background-color: {code_bg}; font-weight: 600; padding: 4px 8px; border: 1px solid {border}; }}
+th {{ background-color: {code_bg}; font-weight: 600; padding: 4px 8px; border: 1px solid {border}; white-space: nowrap; }}
 td {{ padding: 4px 8px; border: 1px solid {border}; }}
 table.properties {{ border: 1px solid {border}; margin-bottom: 12px; }}
 td.prop-key {{ color: {muted}; font-weight: 600; }}

@@ -21,7 +21,8 @@ from PySide6.QtGui import QImage, QImageReader, QResizeEvent, QTextDocument
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from suzent_desktop.core.links import in_vault_walk
-from suzent_desktop.ui.markdown_render import parse_embed_href
+from suzent_desktop.ui.icons import icon_image
+from suzent_desktop.ui.markdown_render import ICON_SCHEME, parse_embed_href
 
 IMAGE_CACHE_SIZE = 48
 _FRAME_SLACK = 48  # callout and embed frames take some width from nested images
@@ -133,6 +134,10 @@ class PreviewBrowser(QTextBrowser):
         href = url.toString()
         embed = parse_embed_href(href)
         is_image = getattr(kind, "value", kind) == QTextDocument.ResourceType.ImageResource.value
+        if is_image and href.startswith(ICON_SCHEME + ":"):
+            found = icon_image(href[len(ICON_SCHEME) + 1 :])
+            if found is not None:
+                return found
         if is_image and embed is not None and self.root is not None:
             rel, width, height = embed
             path = self.root / rel

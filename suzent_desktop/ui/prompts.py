@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtWidgets import QInputDialog, QLineEdit, QMessageBox, QWidget
+from PySide6.QtWidgets import QFileDialog, QInputDialog, QLineEdit, QMessageBox, QWidget
 
 
 class Prompter:
@@ -42,3 +42,7 @@ class Prompter:
 
     def error(self, title: str, text: str) -> None:
         QMessageBox.warning(self.parent, title, text)
+
+    def choose_folder(self, title: str, start: str = "") -> str | None:
+        folder = QFileDialog.getExistingDirectory(self.parent, title, start)
+        return folder or None

@@ -46,7 +46,7 @@ class CreatePage:
     name: str
 
 
-def new_page_place(root: Path, query: str) -> CreatePage | None:
+def new_page_place(root: Path, query: str, inbox: Path | None = None) -> CreatePage | None:
     """Where a page typed into the switcher is created: ``a/b/Name`` in that folder, a bare name in the inbox.
 
     None when the text cannot be a page name inside the vault (empty, ``..``, a hidden folder).
@@ -55,7 +55,7 @@ def new_page_place(root: Path, query: str) -> CreatePage | None:
     if not parts or any(not p or p in (".", "..") or p.startswith(".") or p == "/" for p in parts):
         return None
     *folders, name = parts
-    folder = root.joinpath(*folders) if folders else root / NEW_PAGE_FOLDER
+    folder = root.joinpath(*folders) if folders else (inbox if inbox is not None else root / NEW_PAGE_FOLDER)
     return CreatePage(folder, name[:-3] if name.lower().endswith(".md") else name)
 
 
@@ -183,9 +183,10 @@ class QuickSwitcher(FuzzyDialog):
     create_requested = Signal(object, str)  # folder Path, page name
 
     def __init__(self, catalog: LinkCatalog, root: Path, parent: QWidget | None = None,
-                 recent: Sequence[Path] = ()) -> None:
+                 recent: Sequence[Path] = (), inbox: Path | None = None) -> None:
         super().__init__("Find or create a page…", parent)
         self.root = Path(root)
+        self.inbox = inbox  # where a bare name is created (the inbox zone, or the top of someone's own vault)
         self.hint.setText("↑↓ to move · Enter to open · Shift+Enter to create · Esc to close")
         self._entries = self._recent_first(catalog.derived("switcher", self._build), recent)  # built once per change
         self.refilter("")
@@ -207,14 +208,14 @@ class QuickSwitcher(FuzzyDialog):
         return self._entries
 
     def no_match(self, query: str) -> list[Entry]:
-        place = new_page_place(self.root, query)
+        place = new_page_place(self.root, query, self.inbox)
         if place is None:
             return []
         where = place.folder.relative_to(self.root).as_posix()
-        return [Entry(f"Create page “{place.name}”", place, f"in {where}")]
+        return [Entry(f"Create page “{place.name}”", place, "at the top of the vault" if where == "." else f"in {where}")]
 
     def choose_typed(self) -> bool:
-        place = new_page_place(self.root, self.input.text())
+        place = new_page_place(self.root, self.input.text(), self.inbox)
         if place is None:
             return False
         self.accept()

@@ -262,11 +262,12 @@ class AppServices(QObject):
         return self.submit(self.manager.forget(text, units=units))
 
     def save_settings(self, settings: Settings) -> Path:
-        """Write config.toml and tell every view; engine parts read settings when they next run."""
+        """Write what differs from the settings in use into config.toml and tell every view;
+        engine parts read settings when they next run."""
         from suzent_desktop.settings import save_settings
 
-        path = save_settings(self.manager.layout.home, settings)
         previous = self.manager.settings
+        path = save_settings(self.manager.layout.home, settings, since=previous)
         self.manager.settings = settings
         if settings.embedding_model != previous.embedding_model:
             self.switch_embedder(settings)

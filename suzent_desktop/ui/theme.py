@@ -57,9 +57,18 @@ def dark_palette() -> QPalette:
         (QPalette.ColorRole.PlaceholderText, QColor("#8b8e94")),
     ):
         palette.setColor(role, color)
-    for role in (QPalette.ColorRole.Text, QPalette.ColorRole.ButtonText, QPalette.ColorRole.WindowText):
-        palette.setColor(QPalette.ColorGroup.Disabled, role, QColor("#6f737a"))
+    _disabled(palette, QColor("#6f737a"))
     return palette
+
+
+def _disabled(palette: QPalette, text: QColor) -> None:
+    """Greyed text (and a muted highlight) for disabled controls; without it a palette built with
+    setColor gives every group the active colours, and disabled buttons look enabled."""
+    group = QPalette.ColorGroup.Disabled
+    for role in (QPalette.ColorRole.Text, QPalette.ColorRole.ButtonText, QPalette.ColorRole.WindowText,
+                 QPalette.ColorRole.HighlightedText):
+        palette.setColor(group, role, text)
+    palette.setColor(group, QPalette.ColorRole.Highlight, palette.color(QPalette.ColorRole.Mid))
 
 
 def light_palette() -> QPalette:
@@ -83,6 +92,7 @@ def light_palette() -> QPalette:
         (QPalette.ColorRole.PlaceholderText, QColor("#8c959f")),
     ):
         palette.setColor(role, color)
+    _disabled(palette, QColor("#a0a7b0"))
     return palette
 
 

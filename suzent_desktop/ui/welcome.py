@@ -24,6 +24,8 @@ class WelcomePage(QWidget):
     """Intro, the home in use, and buttons; each button emits its own signal."""
 
     demo_requested = Signal()
+    open_vault_requested = Signal()
+    recent_vault_requested = Signal(object)  # Path of a recently opened vault
     switcher_requested = Signal()
     search_requested = Signal()
     dream_requested = Signal()
@@ -48,6 +50,13 @@ class WelcomePage(QWidget):
         self.switcher_button = QPushButton("Find or create a page (Ctrl+O)")
         self.search_button = QPushButton("Search memories (Ctrl+Shift+F)")
         self.dream_button = QPushButton("Open the dream panel")
+        self.open_vault_button = QPushButton("Open a folder as vault…")
+        self.open_vault_button.setToolTip("Open a folder of notes, such as an Obsidian vault, in a new window; "
+                                          "its files stay as they are")
+        self.open_vault_button.clicked.connect(self.open_vault_requested.emit)
+        self.recent_title = QLabel("<b>Recent vaults</b>")
+        self.recent_box = QVBoxLayout()
+        self.recent_buttons: list[QPushButton] = []
         self.demo_button.clicked.connect(self.demo_requested.emit)
         self.switcher_button.clicked.connect(self.switcher_requested.emit)
         self.search_button.clicked.connect(self.search_requested.emit)
@@ -64,7 +73,15 @@ class WelcomePage(QWidget):
         column.addWidget(self.home_label)
         column.addSpacing(12)
         column.addLayout(buttons)
+        column.addSpacing(16)
+        vault_row = QHBoxLayout()
+        vault_row.addWidget(self.open_vault_button)
+        vault_row.addStretch(1)
+        column.addLayout(vault_row)
+        column.addWidget(self.recent_title)
+        column.addLayout(self.recent_box)
         column.addStretch(1)
+        self.refresh_recent()
         holder = QWidget()
         holder.setMaximumWidth(720)
         holder.setLayout(column)
@@ -72,8 +89,27 @@ class WelcomePage(QWidget):
         outer.setContentsMargins(32, 48, 32, 32)
         outer.addWidget(holder, 0, Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignHCenter)
 
+    def refresh_recent(self) -> None:
+        """One flat button per recently opened vault (its path in the tooltip); hidden when there is none."""
+        from suzent_desktop.ui.open_vault import recent_vaults
+
+        for button in self.recent_buttons:
+            self.recent_box.removeWidget(button)
+            button.deleteLater()
+        self.recent_buttons = []
+        for vault in recent_vaults():
+            button = QPushButton(vault.name)
+            button.setFlat(True)
+            button.setToolTip(str(vault))
+            button.setStyleSheet("text-align: left;")
+            button.clicked.connect(lambda _=False, v=vault: self.recent_vault_requested.emit(v))
+            self.recent_box.addWidget(button)
+            self.recent_buttons.append(button)
+        self.recent_title.setVisible(bool(self.recent_buttons))
+
     def buttons(self) -> dict[str, QPushButton]:
         return {
+            "open_vault": self.open_vault_button,
             "demo": self.demo_button,
             "switcher": self.switcher_button,
             "search": self.search_button,

@@ -196,7 +196,7 @@ def test_crlf_logs_are_clean_and_summary_is_printed(home: Path, boot: Layout, ca
     assert [p for p in run_doctor(home) if p.path == str(path)] == []
     (boot.archive_dir / "junk.md").write_text("x", encoding="utf-8")
     assert main(["--home", str(home), "doctor"]) == 0
-    assert "0 error(s), 1 warning(s)." in capsys.readouterr().out
+    assert "0 errors, 1 warning." in capsys.readouterr().out
 
 
 def test_a_watermark_in_the_future_is_an_error_naming_its_line(home: Path, boot: Layout, today: dt.date):

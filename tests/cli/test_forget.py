@@ -98,10 +98,11 @@ def test_forgetting_a_folded_hit_from_the_command_line_reaches_every_place(home,
     assert "window seats" not in (home / "memory" / "MEMORY.md").read_text(encoding="utf-8")
 
 
-def test_forget_names_a_page_outside_the_vault_it_leaves_alone(home: Path, capsys, tmp_path: Path):
+def test_forget_names_a_page_outside_the_vault_it_leaves_alone(home: Path, capsys, tmp_path: Path, monkeypatch):
     import os
 
     outside = tmp_path / "outside"
+    monkeypatch.setenv("SUZENT_OUTSIDE_LINK_TARGETS", str(outside))  # the user allowed this link target
     outside.mkdir()
     (outside / "Shared.md").write_text("# Shared\n\n- I love green tea every morning.\n", encoding="utf-8")
     (home / "notebook").mkdir(parents=True, exist_ok=True)
@@ -109,3 +110,20 @@ def test_forget_names_a_page_outside_the_vault_it_leaves_alone(home: Path, capsy
     code, _out, err = run(capsys, home, "forget", "I love green tea every morning.")
     assert code == 0 and "Shared.md" in err and "outside the vault" in err
     assert (outside / "Shared.md").read_text(encoding="utf-8") == "# Shared\n\n- I love green tea every morning.\n"
+
+
+def test_forget_refuses_ambiguous_or_unmatched_text_with_exit_1_and_records_nothing(home: Path, capsys):
+    for text in ("User lives in Oslo", "User owns a kayak"):
+        assert run(capsys, home, "remember", text)[0] == 0
+    stones = home / "notebook" / ".state" / "tombstones.jsonl"
+    code, _out, err = run(capsys, home, "forget", "User …")
+    assert code == 1 and "could mean 2 memories" in err and "User owns a kayak" in err
+    code, out, _err = run(capsys, home, "--json", "forget", "User …")
+    assert code == 1 and sorted(json.loads(out)["candidates"]) == ["User lives in Oslo", "User owns a kayak"]
+    code, _out, err = run(capsys, home, "forget", "User keeps bees")
+    assert code == 1 and "nothing was recorded" in err and "--force" in err
+    assert not stones.exists() or "bees" not in stones.read_text(encoding="utf-8")
+    code, _out, _err = run(capsys, home, "forget", "--force", "User keeps bees")
+    assert code == 0 and "user keeps bees" in stones.read_text(encoding="utf-8")
+    code, _out, _err = run(capsys, home, "forget", "- [general] User lives in Oslo.")
+    assert code == 0 and "user lives in oslo" in stones.read_text(encoding="utf-8")

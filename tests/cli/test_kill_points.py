@@ -20,6 +20,7 @@ import pytest
 from suzent_desktop.core.atomic import is_temp_name
 from suzent_desktop.core.clock import Clock
 from suzent_desktop.core.doctor import run_doctor
+from suzent_desktop.core.dream.model import EngineReport
 from suzent_desktop.core.dream.runner import DreamRunner
 from suzent_desktop.core.faults import ENV_VAR, EXIT_CODE
 from suzent_desktop.core.manager import MemoryManager
@@ -104,4 +105,23 @@ def test_a_kill_at_a_named_point_is_repaired_by_the_next_start(seeded: Path, com
     check_invariants(seeded)
     results = asyncio.run(DreamRunner(_open(seeded)).run_cycle(force=True))  # the next dream finishes the work
     assert not any(r.failed_attempt for r in results), [r.reason for r in results]
+    check_invariants(seeded)
+
+
+@pytest.mark.parametrize("point", ["dream.after_coverage", "dream.before_ingest"])
+def test_a_dream_killed_after_its_last_page_write_is_completed_not_retried(seeded: Path, point):
+    """Its pages hold the batch's facts; the next run writes the ingest entry instead of failing on no change."""
+    killed = cli(seeded, "dream", "--force", crash=point)
+    assert killed.returncode == EXIT_CODE, killed.stderr
+    manager = _open(seeded)
+    assert manager.watermark() is None  # the kill came before the ingest entry
+
+    async def idle(batch, tools):  # an engine (a model) that finds the pages done and writes nothing
+        return EngineReport(summary="nothing to add")
+
+    first = asyncio.run(DreamRunner(_open(seeded), engine=idle).run_once(force=True))
+    assert first.outcome == "productive" and first.reason.startswith("every fact of the batch was already on a page")
+    assert first.batch == ["2026-07-16", "2026-07-17"] and not first.failed_attempt
+    assert _open(seeded).watermark() == "2026-07-17"
+    asyncio.run(DreamRunner(_open(seeded)).run_cycle(force=True))
     check_invariants(seeded)

@@ -157,7 +157,7 @@ async def test_bad_inputs_get_errors_and_change_nothing(vault_home: Path, tmp_pa
             ("capture_turn", {"user": "hello", "timestamp": "yesterday-ish"}, "timestamp"),
             ("capture_turn", {"assistant": "no user"}, "user"),
             ("forget", {}, "exactly one"),
-            ("forget", {"hit_id": "not-a-hit"}, "search first"),
+            ("forget", {"hit_id": "not-a-hit"}, "search again"),
             ("read_page", {"path": "../config.toml"}, ".."),
             ("read_page", {"path": "2_Wiki/../../config.toml"}, ".."),
             ("read_page", {"path": str(outside)}, "absolute"),
@@ -264,3 +264,25 @@ async def test_search_memory_reads_the_search_operators(vault_home: Path) -> Non
         assert listed["mode"] == "list" and [h["page"] for h in listed["hits"]] == ["2_Wiki/Ristretto.md"]
         found = _doc(await session.call_tool("search_memory", {"query": 'coffee -"even shorter"'}))
         assert found["hits"] and all("even shorter" not in h["text"] for h in found["hits"])
+
+
+async def test_a_hit_id_outlives_the_connection_and_forget_is_exact_or_refused(home: Path) -> None:
+    """Frameworks start a server per run: search in one, forget in the next, by the hit's id."""
+    async with mcp_session(home) as session:
+        for text in ("User lives in Oslo", "User owns a red kayak", "User owns a blue bicycle"):
+            _doc(await session.call_tool("remember", {"text": text}))
+        found = _doc(await session.call_tool("search_memory", {"query": "red kayak", "limit": 3}))
+        hit = next(h for h in found["hits"] if h["text"] == "User owns a red kayak")
+        tools = {t.name: t for t in (await session.list_tools()).tools}
+        assert tools["forget"].input_schema["anyOf"] == [{"required": ["hit_id"]}, {"required": ["text"]}]
+    stones = home / "notebook" / ".state" / "tombstones.jsonl"
+    async with mcp_session(home) as session:  # a new server process: the id still names the memory
+        gone = _doc(await session.call_tool("forget", {"hit_id": hit["id"]}))
+        assert gone["forgotten"] == ["user owns a red kayak"]
+        before = stones.read_bytes()
+        ambiguous = _error(await session.call_tool("forget", {"text": "User …"}))
+        assert "could mean" in ambiguous and "User owns a blue bicycle" in ambiguous
+        assert "nothing was recorded" in _error(await session.call_tool("forget", {"text": "User keeps bees"}))
+        assert stones.read_bytes() == before
+        left = _doc(await session.call_tool("search_memory", {"query": "Oslo bicycle", "limit": 5}))
+        assert {"User lives in Oslo", "User owns a blue bicycle"} <= {h["text"] for h in left["hits"]}

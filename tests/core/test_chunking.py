@@ -247,14 +247,16 @@ Facts about the user's places, consolidated from the daily logs. Part of [[About
 """
 
 
-def test_an_intro_and_one_dated_bullet_are_two_rows_and_the_bullet_keeps_its_date() -> None:
+def test_a_template_intro_is_not_a_row_and_the_bullet_keeps_its_date() -> None:
     chunks = chunk_markdown(PLACES)
-    assert [c.text for c in chunks] == [
-        "Facts about the user's places, consolidated from the daily logs. Part of [[About Me]].",
-        "User lives in Savannah, near the old harbour",
-    ]
-    assert (chunks[1].line, chunks[1].date, chunks[1].superseded) == (5, "2026-04-29", False)
-    assert chunks[0].date is None
+    assert [c.text for c in chunks] == ["User lives in Savannah, near the old harbour"]
+    assert (chunks[0].line, chunks[0].date, chunks[0].superseded) == (5, "2026-04-29", False)
+
+
+def test_an_intro_that_says_something_and_one_dated_bullet_are_two_rows() -> None:
+    chunks = chunk_markdown("# Ana\n\nAna is the user's sister.\n\n[[About Me]]\n\n- Ana lives in Porto (2026-04-29)\n")
+    assert [c.text for c in chunks] == ["Ana is the user's sister.", "Ana lives in Porto"]
+    assert (chunks[1].line, chunks[1].date) == (7, "2026-04-29")
 
 
 def test_a_dated_bullet_between_lines_of_prose_is_its_own_row() -> None:

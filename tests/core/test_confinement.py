@@ -159,7 +159,8 @@ def _link_out(manager, tmp_path: Path, text: str = SHARED) -> Path:
     return shared
 
 
-async def test_forget_and_undo_leave_a_page_outside_the_vault_untouched(home, clock, tmp_path):
+async def test_forget_and_undo_leave_a_page_outside_the_vault_untouched(home, clock, tmp_path, monkeypatch):
+    monkeypatch.setenv("SUZENT_OUTSIDE_LINK_TARGETS", str(tmp_path / "outside"))  # the user allowed it
     manager = make_manager(home, clock)
     shared = _link_out(manager, tmp_path)
     await manager.reindex()
@@ -179,7 +180,8 @@ async def test_forget_and_undo_leave_a_page_outside_the_vault_untouched(home, cl
     assert await _found(manager, "green tea every morning")
 
 
-async def test_undo_never_writes_back_through_a_link_that_now_leads_out(home, clock, tmp_path):
+async def test_undo_never_writes_back_through_a_link_that_now_leads_out(home, clock, tmp_path, monkeypatch):
+    monkeypatch.setenv("SUZENT_OUTSIDE_LINK_TARGETS", str(tmp_path / "outside"))  # the user allowed it
     manager = make_manager(home, clock)
     inside = manager.layout.notebook_dir / "Ext"
     inside.mkdir()
@@ -195,9 +197,10 @@ async def test_undo_never_writes_back_through_a_link_that_now_leads_out(home, cl
     assert any("Shared.md" in e and "outside the vault" in e for e in changes.errors)
 
 
-async def test_the_dream_clean_up_leaves_a_page_outside_the_vault_untouched(home, clock, today, tmp_path):
+async def test_the_dream_clean_up_leaves_a_page_outside_the_vault_untouched(home, clock, today, tmp_path, monkeypatch):
+    monkeypatch.setenv("SUZENT_OUTSIDE_LINK_TARGETS", str(tmp_path / "outside"))  # the user allowed it
     manager = make_manager(home, clock)
-    await manager.forget(GREEN_TEA)
+    await manager.forget(GREEN_TEA, force=True)
     shared = _link_out(manager, tmp_path)  # the forgotten text stands outside, typed there later
     write_log(manager, days_before(today, 1)[0], ["User likes oolong"])
     result = await DreamRunner(manager).run_once(force=True)

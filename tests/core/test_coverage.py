@@ -19,11 +19,13 @@ from suzent_desktop.core.facts import Fact
 from suzent_desktop.core.index_plan import NOT_CONSOLIDATED
 
 JASPER = "User collects jasper indigo near the xenon nimbus falcon"
+KEPT = "User keeps a sourdough starter"  # the one fact the junk engine does write (a run covering none is no_change)
 
 
 async def junk_engine(batch: Batch, tools: VaultTools) -> EngineReport:
-    """A hostile model: one big page of junk instead of the batch's facts."""
+    """A hostile model: one big page of junk instead of the batch's facts, and one fact of it."""
     tools.write("2_Wiki/Junk.md", "# Junk\n\n" + "lorem ipsum dolor sit amet\n" * 2000)
+    tools.write("3_Personal/Kitchen.md", f"# Kitchen\n\n- {KEPT}\n")
     return EngineReport(summary="wrote a page")
 
 
@@ -39,7 +41,7 @@ def seeded(home, clock, today):
     manager = make_manager(home, clock)
     d1, d2 = days_before(today, 3)[:2]
     write_log(manager, d1, [JASPER, Fact("User works at Contoso", "work")])
-    write_log(manager, d2, ["User prefers quiet trains over buses"])
+    write_log(manager, d2, ["User prefers quiet trains over buses", KEPT])
     return manager, [d1, d2]
 
 
@@ -53,7 +55,7 @@ async def test_a_model_that_writes_junk_leaves_every_fact_searchable_and_listed(
     result = await DreamRunner(manager, engine=junk_engine).run_once()
     assert result.outcome == "productive" and manager.watermark() == dates[-1]  # the run was productive
     assert {f["text"] for f in result.uncovered} == {JASPER, "User works at Contoso", "User prefers quiet trains over buses"}
-    assert "3 fact(s) not consolidated" in result.reason
+    assert "3 facts not consolidated" in result.reason
     for fact in result.uncovered:
         hits = await _hits(manager, fact["text"])
         assert hits and hits[0].source_type == "archive" and hits[0].heading == NOT_CONSOLIDATED
@@ -103,7 +105,7 @@ async def test_engine_accounts_are_checked_against_the_vault(seeded):
 
     result = await DreamRunner(manager, engine=accounting_engine).run_once()
     assert result.outcome == "productive"
-    assert [f["text"] for f in result.uncovered] == [JASPER]
+    assert [f["text"] for f in result.uncovered] == [JASPER, KEPT]
     assert [(f["text"], f["reason"]) for f in result.dropped] == [("User prefers quiet trains over buses", "small talk")]
     assert DreamRunner(manager).history()[0]["dropped"][0]["reason"] == "small talk"
     assert await _hits(manager, JASPER)
@@ -226,8 +228,9 @@ class SlowEmbedder:
 
 
 async def long_page_engine(batch: Batch, tools: VaultTools) -> EngineReport:
-    """Writes a page of 3,000 facts, none of them the batch's: every line is a near-duplicate candidate."""
-    tools.write("3_Personal/Long.md", "# Long\n\n" + "".join(f"- User noted item {i} of a list\n" for i in range(3000)))
+    """Writes a page of 3,000 facts and one of the batch's: every line is a near-duplicate candidate."""
+    tools.write("3_Personal/Long.md", "# Long\n\n" + "".join(f"- User noted item {i} of a list\n" for i in range(3000))
+                + f"- {KEPT}\n")
     return EngineReport(summary="wrote a long page")
 
 
@@ -235,7 +238,7 @@ async def test_the_coverage_check_gets_only_the_time_the_run_has_left(home, cloc
     import time
 
     manager = make_manager(home, clock, memory_consolidation_timeout_seconds=2.0)
-    write_log(manager, days_before(today, 1)[0], [JASPER])
+    write_log(manager, days_before(today, 1)[0], [JASPER, KEPT])
     manager.embedder = SlowEmbedder(manager.embedder)  # what the runner embeds with; the index keeps its own
     import lancedb  # noqa: F401 - loaded before the run's clock, as the runner does
     started = time.monotonic()

@@ -96,7 +96,10 @@ async def test_dispatch_reports_refusals_to_the_model_and_edits_work(vault):
     assert (await tools.dispatch("read", '{"path": "../x"}')).startswith("error:")
     assert (await tools.dispatch("read", "not json")).startswith("error:")
     assert (await tools.dispatch("explode", {})).startswith("error: unknown tool")
-    ok = await tools.dispatch("edit", {"path": "3_Personal/Work.md", "old": "Contoso", "new": "Fabrikam"})
+    reworded = await tools.dispatch("edit", {"path": "3_Personal/Work.md", "old": "Contoso", "new": "Fabrikam"})
+    assert reworded.startswith("error:") and "User works at Contoso" in reworded
+    ok = await tools.dispatch("edit", {"path": "3_Personal/Work.md", "old": "# Work\n",
+                                       "new": "# Work\n\nSee also [[Fabrikam]].\n"})
     assert ok.startswith("ok")
     assert "Fabrikam" in (vault / "3_Personal" / "Work.md").read_text(encoding="utf-8")
     assert "3_Personal/Work.md" in (await tools.dispatch("list", {}))
@@ -150,7 +153,7 @@ async def test_agent_model_error_fails_the_run_and_writes_nothing(home, clock, t
 
 async def test_agent_step_limit(tmp_path, vault):
     tools = VaultTools(vault)
-    script = ScriptedLLM([tool_reply(("list", {}))] * 5)
+    script = ScriptedLLM([tool_reply(("search_notebook", {"query": f"tea {i}"})) for i in range(5)])
     agent = DreamAgent(MODEL, tools, llm=script, max_steps=3)
     b = Batch(dates=["2026-07-01"], facts=[BatchFact("2026-07-01", Fact("User likes tea"), 3)])
     with pytest.raises(RuntimeError, match="did not finish"):
@@ -316,9 +319,12 @@ class _SlowOpenAI:
         self.server.server_close()
 
 
-async def test_a_call_is_cut_at_its_limit_once_without_litellm_retrying_it():
+async def test_a_call_is_cut_at_its_limit_once_without_litellm_retrying_it(monkeypatch):
     import time
 
+    from suzent_desktop.core import call_limits
+
+    monkeypatch.setattr(call_limits, "LOCAL_PROMPT_CHARS_PER_SECOND", 1e9)  # the plain limit, for this server
     server = _SlowOpenAI(delay=8.0)
     try:
         started = time.monotonic()
@@ -346,7 +352,8 @@ async def test_loading_the_model_library_is_not_charged_to_the_run_time_limit(ho
         return real()
 
     monkeypatch.setattr(llm, "_litellm", slow_first_import)
-    script = ScriptedLLM([tool_reply(("write", {"path": "3_Personal/Tea.md", "content": "# Tea\n\n- green\n"})), "done"])
+    script = ScriptedLLM([tool_reply(("write", {"path": "3_Personal/Tea.md", "content": "# Tea\n\n- User likes green tea\n"})),
+                           "done"])
     result = await DreamRunner(manager, llm=script).run_once()
     assert result.outcome == "productive", result.reason
 

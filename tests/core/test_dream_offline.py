@@ -176,14 +176,15 @@ def test_a_shorter_mention_of_the_same_value_is_not_a_change(manager):
     assert "~~User just started at Contoso as a data engineer~~ (2026-07-01, 2026-07-03, until 2026-07-09)" in history
 
 
-def test_a_page_that_is_not_utf8_is_never_rewritten_and_the_run_names_it(manager):
+def test_a_page_that_is_not_utf8_is_never_rewritten_left_out_and_named(manager):
     broken = manager.layout.notebook_dir / "3_Personal" / "Preferences.md"
     broken.parent.mkdir(parents=True, exist_ok=True)
     original = b"# Preferences\n\n- User likes Caf\xe9 au lait (2026-06-01)\n"
     broken.write_bytes(original)
-    with pytest.raises(ValueError, match=r"Preferences\.md: not valid UTF-8"):
-        run(manager, batch(("2026-07-01", "preference", "User prefers compact dashboards")))
-    assert broken.read_bytes() == original
+    report, _tools = run(manager, batch(("2026-07-01", "preference", "User prefers compact dashboards")))
+    assert broken.read_bytes() == original  # left out of the candidates: filed beside it, and named
+    assert "3_Personal/Preferences (Personal).md" in report.pages_written
+    assert "Left out (cannot be read): 3_Personal/Preferences.md" in report.summary
     report, _tools = run(manager, batch(("2026-07-01", "work", "User works at Contoso")))
     assert report.pages_written and broken.read_bytes() == original  # other pages still consolidate
 
@@ -248,3 +249,107 @@ def test_the_offline_engine_stops_as_soon_as_its_run_is_stopped(tmp_path):
     with pytest.raises(ToolsClosed):
         consolidate(batch, tools, None)
     assert list((root / "3_Personal").iterdir()) == []
+
+
+# -- pages by subject --------------------------------------------------------------------------
+def test_facts_are_filed_by_subject_as_a_person_would_keep_them(manager):
+    run(manager, batch(
+        ("2026-07-01", "people", "User's sister Ana lives in Porto"),
+        ("2026-07-02", "event", "User went hiking with Ana in the Peneda mountains last Saturday (2026-06-27)"),
+        ("2026-07-03", "plan", "User went to a pottery class in Lisbon yesterday (2026-07-02)"),
+        ("2026-07-03", "plan", "User plans to visit Kyoto next spring"),
+        ("2026-07-04", "identity", "User's name is Joanna"),
+        ("2026-07-04", "general", "User loves playing songs on the piano"),
+    ))
+    ana = page(manager, "3_Personal/Ana.md")
+    assert ana.split("\n")[2] == "Ana is the user's sister."  # who she is, on the first line
+    assert "- User's sister Ana lives in Porto (2026-07-01)" in ana
+    timeline = page(manager, "3_Personal/Timeline.md")
+    assert "- User went hiking with [[Ana]] in the Peneda mountains last Saturday (2026-06-27) (2026-07-02)" in timeline
+    assert "pottery" in timeline and "pottery" not in page(manager, "3_Personal/Plans.md")  # past, not a plan
+    assert "Kyoto" in page(manager, "3_Personal/Plans.md")
+    hub = page(manager, "3_Personal/About Me.md")
+    assert hub.index("- User's name is Joanna") < hub.index("- [[Ana]]")  # identity first, then the pages
+    assert "piano" in page(manager, "3_Personal/Preferences.md")
+    for name in ("Ana", "Timeline", "Plans", "Preferences"):
+        assert "consolidated from the daily logs" not in page(manager, f"3_Personal/{name}.md")
+
+
+def test_a_person_named_by_relation_gets_their_page(manager):
+    run(manager, batch(("2026-07-01", "people", "User's sister is Ana"), ("2026-07-02", "work", "User works at Contoso")))
+    assert page(manager, "3_Personal/Ana.md").split("\n")[2] == "Ana is the user's sister."
+    assert "User works at Contoso" in page(manager, "3_Personal/Work.md")
+
+
+def test_an_ongoing_activity_and_a_place_get_pages_linked_from_the_hub_and_the_timeline(manager):
+    run(manager, batch(
+        ("2026-07-01", "general", "User is learning how to play the violin"),
+        ("2026-07-02", "preference", "User loves playing sonatas on the violin"),
+        ("2026-07-03", "event", "User played the violin at a recital in Braga last Saturday (2026-06-27)"),
+        ("2026-07-04", "general", "User runs a dance studio in the old town"),
+        ("2026-07-05", "event", "User went to Lisbon with a cousin last weekend (week of 2026-06-29)"),
+        ("2026-07-06", "general", "Lisbon is on User's list of places to live one day"),
+    ))
+    violin = page(manager, "3_Personal/Violin.md")
+    assert "- User is learning how to play the violin (2026-07-01)" in violin
+    assert "sonatas" in violin  # a later fact that names the activity joins its page
+    studio = page(manager, "3_Personal/Dance studio.md")
+    assert studio.startswith("# Dance studio\n\n[[About Me]]") and "- User runs a dance studio in the old town" in studio
+    assert "- Lisbon is on User's list of places to live one day (2026-07-06)" in page(manager, "3_Personal/Lisbon.md")
+    timeline = page(manager, "3_Personal/Timeline.md")
+    assert "User played the [[Violin|violin]] at a recital" in timeline  # the reader's words, linked
+    assert "User went to [[Lisbon]] with a cousin" in timeline  # linked though its page came later in the run
+    assert "recital" not in violin  # a past event stays on the Timeline
+    hub = page(manager, "3_Personal/About Me.md")
+    for name in ("Violin", "Dance studio", "Lisbon"):
+        assert f"[[{name}]]" in hub
+
+
+def test_an_activity_named_by_part_of_an_existing_page_name_joins_that_page(manager):
+    run(manager, batch(
+        ("2026-07-01", "general", "User is writing a movie script about sailors"),
+        ("2026-07-09", "general", "User is filming the movie with a handheld camera"),
+    ))
+    assert "handheld camera" in page(manager, "3_Personal/Movie script.md")
+    assert not (manager.layout.notebook_dir / "3_Personal" / "Movie.md").exists()
+
+
+def test_a_fact_about_someone_else_is_not_filed_on_a_place_or_activity_page(manager):
+    run(manager, batch(
+        ("2026-07-01", "general", "User is learning how to play the violin"),
+        ("2026-07-02", "people", "Anna lives in Porto"),
+        ("2026-07-03", "people", "Anna plays the violin in an orchestra"),
+    ))
+    assert not (manager.layout.notebook_dir / "3_Personal" / "Porto.md").exists()
+    assert "Anna" not in page(manager, "3_Personal/Violin.md")
+
+
+def test_a_later_run_files_a_fact_on_the_activity_page_it_names(manager):
+    run(manager, batch(("2026-07-01", "general", "User is learning how to play the violin")))
+    run(manager, batch(("2026-07-08", "general", "User practises the violin every morning before work")))
+    assert "every morning" in page(manager, "3_Personal/Violin.md")
+    assert not (manager.layout.notebook_dir / "3_Personal" / "Routines.md").exists()
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("User is learning German now", "German"),
+        ("User has also started learning how to play the piano", "Piano"),
+        ("User is writing another movie script", "Movie script"),
+        ("User is going through the adoption process", "Adoption"),
+        ("User is painting again", "Painting"),
+        ("User has been wanting to visit NYC", "NYC"),
+        ("User is working on some projects", None),  # nothing to name a page by
+        ("User is going to the gym on Monday", None),
+        ("User went to work on Friday", None),
+        ("User sent a long letter to Mirela", None),  # a person, not a place
+        ("User is off to Ireland for a semester", "Ireland"),
+        ("User flew back from Osaka", "Osaka"),
+    ],
+)
+def test_a_topic_is_named_by_what_the_fact_is_about(text, name):
+    from suzent_desktop.core.dream.topics import topic_of
+
+    topic = topic_of(text)
+    assert (topic.name if topic else None) == name

@@ -196,10 +196,18 @@ async def test_the_dream_never_writes_forgotten_text_and_cleans_older_pages(mana
 
 
 async def test_a_run_that_only_wrote_forgotten_text_changed_nothing(manager) -> None:
-    await manager.forget("User collects vintage fountain pens")
-    write_log(manager, "2026-07-10", ["User likes green tea"])
+    await manager.forget("User collects vintage fountain pens", force=True)
+    write_log(manager, "2026-07-10", ["User likes green tea", "User sails on Sundays"])
     write_page(manager, "3_Personal/Hobbies.md", "# Hobbies\n\n- User likes green tea (2026-07-10)\n")
-    result = await DreamRunner(manager, engine=echoing_engine("User collects vintage fountain pens")).run_once(force=True)
+
+    async def engine(batch, tools):  # rewrites the page as it was, plus the forgotten text only
+        from suzent_desktop.core.dream.model import EngineReport
+
+        tools.write("3_Personal/Hobbies.md", "# Hobbies\n\n- User likes green tea (2026-07-10)\n"
+                                             "- User collects vintage fountain pens (2026-07-01)\n")
+        return EngineReport(summary="filed")
+
+    result = await DreamRunner(manager, engine=engine).run_once(force=True)
     assert result.outcome == "no_change" and manager.watermark() is None
 
 

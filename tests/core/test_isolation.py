@@ -20,7 +20,7 @@ def notebook_text(manager) -> str:
     for path in manager.notebook.content_pages():
         try:
             texts.append(path.read_text(encoding="utf-8"))
-        except OSError:
+        except (OSError, ValueError):
             continue
     return "\n".join(texts)
 
@@ -97,3 +97,41 @@ async def test_bad_entries_are_named_by_the_index_and_the_rest_is_indexed(home, 
     assert any("X.md" in e for e in changes.errors)
     hits = (await manager.search("blue bicycle", record_recall=False)).hits
     assert any("blue bicycle" in h.text for h in hits)
+
+
+@pytest.mark.parametrize("name", ["Preferences.md", "Work.md", "Notes.md"])
+async def test_a_page_that_is_not_utf8_is_left_out_and_the_batch_goes_on(home, clock, today, name):
+    """A latin-1 page under 3_Personal/ (even the page a category files into) never fails the batch."""
+    manager = make_manager(home, clock)
+    days = days_before(today, 3)
+    for day in days:
+        write_log(manager, day, [Fact(f"User visited café number {day[-2:]}", "travel"), *FACTS])
+    bad = manager.layout.notebook_dir / "3_Personal" / name
+    bad.write_bytes("# Préférences\n\n- User likes crêpes\n".encode("latin-1"))
+    before = bad.read_bytes()
+    result = await _dream(manager)
+    assert result.batch == days and manager.watermark() == days[-1]
+    assert bad.read_bytes() == before  # never rewritten
+    text = notebook_text(manager)
+    assert "User likes green tea" in text and "User works at Contoso" in text and "café number" in text
+
+
+@pytest.mark.parametrize("damage", ["binary", "unreadable"])
+async def test_rows_of_a_log_that_became_unreadable_leave_the_index(home, clock, today, damage):
+    manager = make_manager(home, clock)
+    for n in range(6):
+        await manager.remember(f"User owns heron statue number {n}")
+    log = manager.archive.path_for(today.isoformat())
+    if damage == "binary":
+        log.write_bytes(os.urandom(4096).replace(b"\n", b"\x00") + b"\x00" * 64)
+    else:
+        log.chmod(0)
+        if os.access(log, os.R_OK):
+            pytest.skip("running as a user who reads every file")
+    try:
+        changes = await manager.reindex()
+        assert any(str(log) in e for e in changes.errors)  # named
+        hits = (await manager.search("heron statue", limit=20, record_recall=False)).hits
+        assert not [h for h in hits if "heron statue" in h.text]  # no rows that no file gives
+    finally:
+        log.chmod(0o644)

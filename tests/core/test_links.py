@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from suzent_desktop.core.confine import Confinement
 from suzent_desktop.core.links import VaultIndex, in_vault_walk, inside_vault, vault_files, walkable_rel
 from suzent_desktop.core.markdown import links
 
@@ -77,9 +78,12 @@ def test_symlinked_folders_are_followed_and_loops_cut(tmp_path: Path) -> None:
     (outside / "Linked.md").write_text("x")
     os.symlink(outside, vault / "ext")
     os.symlink(vault / "sub", vault / "sub" / "loop")  # a folder linking to itself
-    files = sorted(p.relative_to(vault).as_posix() for p in vault_files(vault))
+    allowed = Confinement.of(vault, outside=[str(outside)])  # the user allowed this link target
+    files = sorted(p.relative_to(vault).as_posix() for p in vault_files(vault, allowed))
     assert files == ["ext/Linked.md", "sub/In.md"]
-    index = VaultIndex.scan(vault)
+    assert [p.relative_to(vault).as_posix() for p in vault_files(vault)] == ["sub/In.md"]  # else not followed
+    assert VaultIndex.scan(vault).resolve("Linked") is None
+    index = VaultIndex.scan(vault, allowed)
     assert index.resolve("Linked") == vault / "ext" / "Linked.md"
     assert inside_vault(vault, vault / "sub" / "In.md") and not inside_vault(vault, vault / "ext" / "Linked.md")
     assert in_vault_walk(vault, vault / "ext" / "Linked.md")  # a link may reach what the walk lists

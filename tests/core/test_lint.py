@@ -46,7 +46,7 @@ async def test_each_kind_of_finding(manager):
     write(manager, "2_Wiki/Concepts/Copy A.md", f"# Search\n\n{same}\n")
     write(manager, "2_Wiki/Concepts/Copy B.md", f"# Search\n\n{same}\n")
     write(manager, "0_Inbox/Lonely.md", "# Lonely\n\nNobody links here.\n")
-    await manager.forget("User's dentist is Dr. Smith in Leeds")
+    await manager.forget("User's dentist is Dr. Smith in Leeds", force=True)
     before = vault_files(manager)
     result = await run_lint(manager.home)
     found = kinds(result)
@@ -84,6 +84,6 @@ async def test_a_failed_lint_writes_nothing(manager):
 async def test_similar_wording_about_someone_else_is_not_a_forgotten_fact(manager):
     write(manager, "3_Personal/About Me.md", "# About Me\n\n- [[People]]\n")
     write(manager, "3_Personal/People.md", "# People\n\n[[About Me]]\n\n- User met Rosa at a kayaking club in Oaxaca\n")
-    await manager.forget("User met Hiro at a kayaking club in Oaxaca")
+    await manager.forget("User met Hiro at a kayaking club in Oaxaca", force=True)
     result = await run_lint(manager.home)
     assert result.ok and "tombstone_paraphrase" not in kinds(result)

@@ -11,6 +11,7 @@ import pytest
 
 from suzent_desktop.core import extraction
 from suzent_desktop.core.facts import Fact
+from suzent_desktop.core.forget_match import ForgetRefused
 from suzent_desktop.core.layout import LayoutError
 from suzent_desktop.core.manager import MemoryManager
 from suzent_desktop.settings import SettingsError
@@ -191,7 +192,10 @@ async def test_forget_removes_rows_and_blocks_reindex(manager: MemoryManager):
 
 
 async def test_forget_nothing_matched(manager: MemoryManager):
-    changes = await manager.forget("never said this")
+    with pytest.raises(ForgetRefused, match="nothing was recorded"):
+        await manager.forget("never said this")
+    assert not manager.layout.tombstones_file.exists() or "never said" not in manager.layout.tombstones_file.read_text()
+    changes = await manager.forget("never said this", force=True)  # text not captured yet, kept out of the index
     assert changes.rows_removed == 0 and changes.tombstones
 
 

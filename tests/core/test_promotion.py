@@ -77,9 +77,10 @@ async def test_protected_section_is_kept_verbatim(manager):
 async def test_llm_summary_is_still_truncated_by_code(home, clock, monkeypatch):
     manager = make_manager(home, clock, memory_consolidation_model="gpt-4o-mini", memory_md_max_lines=10)
     manager.layout.memory_md.write_text(f"# Memory\n\n{PROTECTED}\n", encoding="utf-8")
-    write_page(manager, "Work", "# Work\n\n- User works at Microsoft (2026-07-05)\n")
+    write_page(manager, "Work", "# Work\n\n- User works at Microsoft (2026-07-05)\n"
+               + "".join(f"- User keeps note {i:03d} (2026-07-05)\n" for i in range(100)))
     long_answer = json.dumps({"markdown": "## Everything\n- Works at Microsoft\n"
-                                          + "".join(f"- line {i}\n" for i in range(100))})
+                                          + "".join(f"- Keeps note {i:03d}\n" for i in range(100))})
     real = llm.complete_json
 
     async def verbose(model, messages, **kwargs):
@@ -89,7 +90,7 @@ async def test_llm_summary_is_still_truncated_by_code(home, clock, monkeypatch):
     monkeypatch.setattr(llm, "complete_json", verbose)
     changes = await promote(manager.home)
     text = memory(manager)
-    assert len(text.splitlines()) == 10 and PROTECTED in text and "- line 0" in text and not changes.errors
+    assert len(text.splitlines()) == 10 and PROTECTED in text and "- Keeps note 000" in text and not changes.errors
 
 
 async def test_llm_failure_falls_back_to_extractive(home, clock, monkeypatch):
@@ -128,11 +129,27 @@ def test_fit_takes_whole_lines_within_both_bounds():
 async def test_every_page_keeps_its_best_fact_under_a_tight_cap(home, clock):
     manager = make_manager(home, clock, memory_md_max_lines=12)
     write_page(manager, "Health", "# Health\n\n- User is allergic to peanuts (2026-01-05)\n")
-    write_page(manager, "Plans", "# Plans\n\n" + "".join(f"- User plans outing {i} (2026-07-{i + 1:02d})\n" for i in range(20)))
+    write_page(manager, "Hobbies", "# Hobbies\n\n" + "".join(f"- User plays chess at club {i} (2026-07-{i + 1:02d})\n" for i in range(20)))
     await promote(manager.home)
     text = memory(manager)
-    assert "- User is allergic to peanuts" in text and "- User plans outing 19" in text
+    assert "- User is allergic to peanuts" in text and "- User plays chess at club 19" in text
     assert len(text.splitlines()) <= 12
+
+
+async def test_memory_md_holds_stable_precise_facts_and_who_people_are(manager):
+    write_page(manager, "Timeline", "# Timeline\n\n- User went to a concert in Lyon (2026-07-01)\n")
+    write_page(manager, "Plans", "# Plans\n\n- User plans to visit Kyoto next month (2026-07-02)\n")
+    write_page(manager, "General", "# General\n\n- User owns a red bicycle (2026-07-02)\n")
+    write_page(manager, "Preferences", "# Preferences\n\n- User totallies agree, Mel (2026-07-02)\n"
+                                       "- User prefers green tea over coffee (2026-07-03)\n")
+    write_page(manager, "Ana", "# Ana\n\nAna is the user's sister.\n\n[[About Me]]\n\n"
+                               "- [[Ana]] lives in Porto (2026-07-04)\n")
+    await promote(manager.home)
+    text = memory(manager)
+    assert "- User prefers green tea over coffee" in text
+    assert "- Ana is the user's sister" in text and "- Ana lives in Porto" in text
+    for absent in ("concert", "Kyoto", "bicycle", "totallies"):
+        assert absent not in text
 
 
 async def test_a_memory_md_that_is_not_utf8_is_left_untouched_and_named(manager):
@@ -166,7 +183,7 @@ def _answering(monkeypatch, answer: str) -> list[list[dict]]:
 
 def _personal(manager) -> None:
     write_page(manager, "Health", f"# Health\n\n- {PEANUTS}\n")
-    write_page(manager, "Work", "# Work\n\n- User works at Microsoft (2026-07-05)\n- User leads the search team (2026-07-06)\n")
+    write_page(manager, "Work", "# Work\n\n- User works at Microsoft (2026-07-05)\n- User leads the Bing search team (2026-07-06)\n")
 
 
 @pytest.mark.parametrize(
@@ -178,7 +195,7 @@ def _personal(manager) -> None:
         (json.dumps({"markdown": "   \n\n"}), "empty summary"),
         (json.dumps({"markdown": "The user works at Microsoft, leads search and is allergic to peanuts."}),
          "no '- ' bullet"),
-        (json.dumps({"markdown": "## Work\n- Works at Microsoft\n- Leads the search team"}), "drops 1 fact"),
+        (json.dumps({"markdown": "## Work\n- Works at Microsoft\n- Leads the Bing search team"}), "drops 1 fact"),
         (json.dumps({"summary": "- User is allergic to peanuts"}), "expected"),
         ("not json at all", "not valid JSON"),
     ],
@@ -204,7 +221,48 @@ async def test_a_good_model_answer_is_written_reworded(home, clock, monkeypatch)
     manager = make_manager(home, clock, memory_consolidation_model="gpt-4o-mini")
     _personal(manager)
     _answering(monkeypatch, json.dumps({"markdown": "## Health\n- Peanut allergy\n\n## Work\n"
-                                                    "- Works at Microsoft, leads the search team"}))
+                                                    "- Works at Microsoft\n- Leads the Bing search team"}))
     changes = await promote(manager.home)
     assert not changes.errors
-    assert memory(manager) == "# Memory\n\n## Health\n- Peanut allergy\n\n## Work\n- Works at Microsoft, leads the search team\n"
+    assert memory(manager) == "# Memory\n\n## Health\n- Peanut allergy\n\n## Work\n- Works at Microsoft\n- Leads the Bing search team\n"
+
+
+async def test_promotion_reads_no_page_a_link_leads_to_outside_or_into_a_program_folder(manager, tmp_path):
+    import os
+
+    outside = tmp_path / "keys.md"
+    outside.write_text("# Keys\n\n- User's ssh key is AAAAB3NzaC1yc2E (2026-07-02)\n", encoding="utf-8")
+    (manager.layout.state_dir / "old.md").write_text("- User's old secret is walrus (2026-07-02)\n", encoding="utf-8")
+    os.symlink(outside, manager.layout.notebook_dir / "3_Personal" / "Keys.md")
+    os.symlink("../.state/old.md", manager.layout.notebook_dir / "3_Personal" / "Old.md")
+    write_page(manager, "Health", "# Health\n\n- User is allergic to peanuts (2026-07-02)\n")
+    await promote(manager.home)
+    text = memory(manager)
+    assert "peanuts" in text and "AAAAB3" not in text and "walrus" not in text
+
+
+async def test_model_lines_that_fuse_facts_or_copy_bookkeeping_are_left_out_and_counted(home, clock, monkeypatch):
+    manager = make_manager(home, clock, memory_consolidation_model="gpt-4o-mini")
+    write_page(manager, "People", "# People\n\n- User's sister is Ana (2026-07-01)\n")
+    write_page(manager, "Work", "# Work\n\n- User just started a new job at Airbus (2026-07-02)\n")
+    write_page(manager, "Reading", "# Reading\n\n- Favourite author: Ursula K. Le Guin (2026-07-03)\n")
+    seen = _answering(monkeypatch, json.dumps({"markdown": (
+        "## People\n- Sister Ana: User just started a new job at Airbus\n- Sister is Ana\n\n## Work\n"
+        "- Started a new job at Airbus\n\n## Reading\n- Ursula K. Le Guin (recalled 0x, latest unknown)\n"
+        "- Favourite author is Ursula K. Le Guin\n- Loves hiking in the Alps")}))
+    changes = await promote(manager.home)
+    text = memory(manager)
+    assert "Sister Ana: User" not in text and "recalled" not in text and "Alps" not in text
+    assert "- Sister is Ana" in text and "- Started a new job at Airbus" in text
+    assert "- Favourite author is Ursula K. Le Guin" in text
+    assert len(changes.errors) == 1 and "left out 3 line(s)" in changes.errors[0]
+    assert "recalled 0x" not in seen[0][-1]["content"] and "latest unknown" not in seen[0][-1]["content"]
+
+
+def test_an_ongoing_project_page_takes_its_turn_before_habits_and_dates():
+    from suzent_desktop.core.promotion import Candidate, round_robin
+
+    ranked = [Candidate("User walks to work every morning", "Routines", "2026-07-03", 0, 0),
+              Candidate("User's birthday is on 3 May", "Dates", "2026-07-02", 0, 1),
+              Candidate("User is learning how to play the violin", "Violin", "2026-07-01", 0, 2)]
+    assert [c.page for c in round_robin(ranked)] == ["Violin", "Routines", "Dates"]

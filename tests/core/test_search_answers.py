@@ -201,3 +201,45 @@ async def test_on_a_page_with_an_intro_the_current_fact_is_its_own_hit_above_the
     old = next(i for i, h in enumerate(hits) if h.superseded)
     assert old > 0 and hits[old].text == "User lives in Boston, near the harbour"
     assert (hits[old].current.path, hits[old].current.line) == (str(places), 6)
+
+
+async def test_before_any_dream_a_newer_log_value_ranks_first_and_the_older_one_says_it_is_older(
+        layout, indexer, today) -> None:
+    archive = Archive(layout)
+    old_day = dt.datetime.combine(today - dt.timedelta(days=20), dt.time(9, 0))
+    new_day = dt.datetime.combine(today - dt.timedelta(days=2), dt.time(9, 0))
+    archive.append_turn([Fact("User works at Contoso as a data engineer on the Contoso data platform")],
+                        session_id="s1", when=old_day)
+    archive.append_turn([Fact("User now works at Microsoft")], session_id="s2", when=new_day)
+    await indexer.sync()
+    hits = (await indexer.search("where does the user work at Contoso or Microsoft", limit=5)).hits
+    texts = [h.text for h in hits]
+    assert texts.index("User now works at Microsoft") < texts.index(
+        "User works at Contoso as a data engineer on the Contoso data platform")
+    old = next(h for h in hits if "Contoso" in h.text)
+    assert old.superseded and old.until == new_day.date().isoformat()
+    assert old.current is not None and old.current.text == "User now works at Microsoft"
+
+
+def test_a_turn_that_says_much_more_than_the_bullet_stays_a_hit_of_its_own() -> None:
+    turn = ("User: I went to Woodhaven, a small town in the Midwest. Checked out the library there, it had a cool "
+            "old book collection, and the bakery next door sells rye bread. The river walk was quiet and the old mill "
+            "is now a museum of printing.\nAssistant: Sounds lovely! Did you find any books there?")
+    hits = fold([
+        SearchHit(turn, "transcript", "/t", 1, None, 0.9, None, "t"),
+        SearchHit("User went to Woodhaven, a small town in the Midwest", "notebook", "/p", 3, None, 0.8, None, "p"),
+    ])
+    assert [h.source_type for h in hits] == ["transcript", "notebook"]
+
+
+async def test_before_the_next_dream_a_newer_log_value_ranks_above_the_page_it_changes(
+        layout, indexer, today) -> None:
+    write(layout, "3_Personal/Work.md", "# Work\n\n- User works at Contoso as a data engineer (2026-06-01)\n")
+    new_day = dt.datetime.combine(today - dt.timedelta(days=2), dt.time(9, 0))
+    Archive(layout).append_turn([Fact("User now works at Microsoft")], session_id="s2", when=new_day)
+    await indexer.sync()
+    hits = (await indexer.search("where does the user work, Contoso or Microsoft", limit=5)).hits
+    texts = [h.text for h in hits]
+    assert texts.index("User now works at Microsoft") < texts.index("User works at Contoso as a data engineer")
+    old = next(h for h in hits if "Contoso" in h.text)
+    assert old.superseded and old.until == new_day.date().isoformat()

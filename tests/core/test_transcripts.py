@@ -141,6 +141,24 @@ async def test_missing_and_future_timestamps_are_filed_now_and_noted(manager: Me
     assert all(x["ts"].startswith("2026-07-20") for x in lines)
 
 
+@pytest.mark.parametrize("claimed", [dt.datetime(1, 1, 1, 9, 0), dt.datetime(1989, 12, 31, 23, 0)])
+async def test_a_timestamp_before_1990_is_filed_now_and_noted(manager: MemoryManager, claimed):
+    await manager.process_conversation_turn_for_memories("I love green tea every morning.", "ok", "s", claimed)
+    assert not (manager.layout.transcripts_dir / f"{claimed.date().isoformat()}.jsonl").exists()
+    [line] = [json.loads(x) for x in manager.layout.transcript("2026-07-20").read_text(encoding="utf-8").splitlines()]
+    assert line["ts_note"] == "past" and line["claimed_ts"] == claimed.isoformat()
+    assert manager.archive.dates() == ["2026-07-20"]
+
+
+async def test_a_session_id_is_cleaned_like_facts(manager: MemoryManager):
+    await manager.process_conversation_turn_for_memories("I love green tea every morning.", "ok", "ab\x00c\nd\re", at(9))
+    log = manager.archive.path_for("2026-07-20").read_text(encoding="utf-8")
+    assert "\x00" not in log and "## 09:00 — abc-d-e\n" in log
+    assert manager.archive.read("2026-07-20").facts  # the block still parses
+    [turn] = manager.transcripts.read("2026-07-20").turns
+    assert "\x00" not in turn.session and "\n" not in turn.session
+
+
 # -- search --------------------------------------------------------------------------------------
 async def test_transcripts_are_searchable_incrementally_and_by_source(manager: MemoryManager):
     facts, first = await manager.process_conversation_turn_for_memories(

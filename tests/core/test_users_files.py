@@ -21,9 +21,14 @@ USER_LOG = b"# Log\n\n## 2026-06-01\nStarted the garden journal.\n"
 USER_SCHEMA = b"# schema\n\nMy own front-matter conventions.\n"
 
 
-def _vault_with_own_files(home: Path, today: dt.date, days: int = 3) -> tuple[Path, list[str]]:
+def _vault_with_own_files(home: Path, today: dt.date, days: int = 3, *, zones_at_root: bool = True
+                          ) -> tuple[Path, list[str]]:
+    """A vault with the user's own index.md, log.md and schema.md. With ``zones_at_root`` it also has
+    the app's zones at its root (a vault the app set up before), so the app's files stand beside them."""
     vault = home / "notebook"
     vault.mkdir(parents=True)
+    if zones_at_root:
+        (vault / "3_Personal").mkdir()
     (vault / "index.md").write_bytes(USER_INDEX)
     (vault / "log.md").write_bytes(USER_LOG)
     (vault / "schema.md").write_bytes(USER_SCHEMA)
@@ -61,6 +66,18 @@ def test_dream_lint_and_promote_leave_the_users_root_files_byte_for_byte(home: P
     out = capsys.readouterr().out
     assert "index.md is yours and left alone; the app keeps suzent-index.md instead" in out
     assert "log.md is yours and left alone; the app keeps suzent-log.md instead" in out
+
+
+def test_in_a_vault_of_notes_the_apps_files_go_to_its_own_folder(home: Path, today: dt.date,
+                                                                capsys: pytest.CaptureFixture[str]):
+    vault, dates = _vault_with_own_files(home, today, zones_at_root=False)
+    for command in (["dream"], ["lint"], ["promote"]):
+        assert main(["--home", str(home), *command]) == 0, capsys.readouterr().err
+    assert (vault / "index.md").read_bytes() == USER_INDEX and (vault / "log.md").read_bytes() == USER_LOG
+    assert f"watermark={dates[-1]}" in (vault / "Memory" / "log.md").read_text(encoding="utf-8")
+    assert {p.name for p in vault.iterdir() if not p.name.startswith(".")} == {
+        "index.md", "log.md", "schema.md", "Ideas.md", "Memory"}
+    assert Layout.from_settings(home, load_settings(home)).user_nav_files() == []
 
 
 def test_the_users_own_index_md_is_searchable_as_a_page(home: Path, today: dt.date,

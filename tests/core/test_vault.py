@@ -87,7 +87,7 @@ def test_one_walk_then_apply_keeps_it_current(vault: Vault, monkeypatch: pytest.
     root = vault.root
     walks = []
     real_walk = vault_module._walk_entries
-    monkeypatch.setattr(vault_module, "_walk_entries", lambda top: walks.append(str(top)) or real_walk(top))
+    monkeypatch.setattr(vault_module, "_walk_entries", lambda top, *rest: walks.append(str(top)) or real_walk(top, *rest))
     vault.snapshot()
     vault.snapshot()
     assert walks == [str(root)] and vault.walks == 1
@@ -116,7 +116,7 @@ def test_a_folder_that_appears_is_walked_alone(vault: Vault, monkeypatch: pytest
     write(root / "5_Archives/Old/A.md", "[[Tokyo]]")
     walks = []
     real_walk = vault_module._walk_entries
-    monkeypatch.setattr(vault_module, "_walk_entries", lambda top: walks.append(str(top)) or real_walk(top))
+    monkeypatch.setattr(vault_module, "_walk_entries", lambda top, *rest: walks.append(str(top)) or real_walk(top, *rest))
     vault.apply([root / "5_Archives/Old"])
     assert walks == [str(root / "5_Archives/Old")]
     assert root / "5_Archives/Old/A.md" in [b.source for b in vault.backlinks(root / "2_Wiki/Tokyo.md")]

@@ -49,9 +49,9 @@ async def test_canvas_text_is_searchable_and_its_links_are_checked(home, clock) 
 async def test_symlinked_folders_are_indexed_and_their_pages_are_link_targets(home, clock, tmp_path) -> None:
     import os
 
-    manager = make_manager(home, clock)
-    root = manager.layout.notebook_dir
     shared = tmp_path / "shared notes"
+    manager = make_manager(home, clock, outside_link_targets=str(shared))  # the user allowed this link target
+    root = manager.layout.notebook_dir
     shared.mkdir()
     (shared / "Sourdough.md").write_text("# Sourdough\n\nFeed the starter with rye flour twice a day.\n", encoding="utf-8")
     os.symlink(shared, root / "2_Wiki" / "Shared")

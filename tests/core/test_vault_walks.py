@@ -17,7 +17,7 @@ def walks(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[str]]:
     """Every walk of a folder tree and every resolver built by a walk, by kind."""
     seen: dict[str, list[str]] = {"vault": [], "vault_files": [], "VaultIndex.scan": [], "os.walk": []}
     real_entries, real_files, real_scan, real_walk = vault._walk_entries, links.vault_files, links.VaultIndex.scan, os.walk
-    monkeypatch.setattr(vault, "_walk_entries", lambda top: seen["vault"].append(str(top)) or real_entries(top))
+    monkeypatch.setattr(vault, "_walk_entries", lambda top, *rest: seen["vault"].append(str(top)) or real_entries(top, *rest))
     monkeypatch.setattr(links, "vault_files", lambda root: seen["vault_files"].append(str(root)) or real_files(root))
     monkeypatch.setattr(links.VaultIndex, "scan",
                         classmethod(lambda cls, root: seen["VaultIndex.scan"].append(str(root)) or real_scan.__func__(cls, root)))

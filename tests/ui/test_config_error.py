@@ -80,3 +80,29 @@ def test_the_window_says_when_the_vault_has_its_own_root_files(qtbot, loop, smal
 
         run(qtbot, window.shutdown())
         window.close()
+
+
+def test_the_window_names_links_it_does_not_follow(qtbot, loop, small_home: Path, tmp_path: Path):
+    import os
+
+    from ui_support import WAIT_MS, FakePrompter, run
+
+    from suzent_desktop.ui.main_window import MainWindow
+    from suzent_desktop.ui.services import AppServices
+
+    (tmp_path / "secret.md").write_text("key\n", encoding="utf-8")
+    os.symlink(tmp_path / "secret.md", small_home / "notebook" / "2_Wiki" / "notes.md")
+    os.symlink("../.state", small_home / "notebook" / "2_Wiki" / "state")
+    window = MainWindow(AppServices.open(small_home), prompter=FakePrompter())
+    qtbot.addWidget(window)
+    window.show()
+    try:
+        with qtbot.waitSignal(window.names_ready, timeout=WAIT_MS):
+            window.start_background(watch=False, serve=False, index=False)
+        label = window.not_followed_label
+        assert label.isVisible() and label.text() == "2 link(s) not followed"
+        assert "2_Wiki/notes.md: a link leads outside the vault" in label.toolTip()
+        assert "2_Wiki/state: a link leads into the hidden folder .state/" in label.toolTip()
+    finally:
+        run(qtbot, window.shutdown())
+        window.close()

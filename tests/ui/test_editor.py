@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from PySide6.QtWidgets import QPlainTextEdit
 from ui_support import WAIT_MS
 
 from suzent_desktop.ui.editor import CompareDialog, EditorArea, PageEditor
@@ -58,7 +59,7 @@ def test_compare_offers_a_diff_and_the_same_choices(qtbot, area, vault) -> None:
     editor.on_disk_changed()
     assert editor.conflict == "theirs\n"
     dialog = CompareDialog(path, editor.conflict, editor.text())
-    text = dialog.findChildren(type(editor.source))[0].toPlainText()
+    text = dialog.findChildren(QPlainTextEdit)[0].toPlainText()
     assert "-theirs" in text and "+mine" in text
     editor.resolve_conflict("compare")
     shown = editor.findChild(CompareDialog)

@@ -194,5 +194,5 @@ def test_facts_no_page_holds_are_listed_as_not_consolidated(qtbot, pane_services
     result = finished.args[0]
     # "User now works at Microsoft" stands on the Work page already ("works at Microsoft on cloud dashboards")
     assert result.outcome == "productive" and len(result.uncovered) == 4
-    qtbot.waitUntil(lambda: panel.uncovered_label.text().startswith("4 fact(s)"), timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: panel.uncovered_label.text().startswith("4 facts"), timeout=WAIT_MS)
     assert "User moved to Redmond last spring" in panel.uncovered_label.toolTip()

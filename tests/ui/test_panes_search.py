@@ -231,7 +231,7 @@ def test_typed_operators_filter_hits_and_are_not_highlighted(qtbot, pane_service
     with qtbot.waitSignal(pane.searched, timeout=WAIT_MS):
         pane.search_tag("pets/cats")  # what a click in the tags pane runs
     assert pane.query_edit.text() == "tag:pets/cats"
-    assert [Path(h.path).name for h in pane.hits()] == ["Pets.md"] and pane.empty_label.text() == "1 page(s)"
+    assert [Path(h.path).name for h in pane.hits()] == ["Pets.md"] and pane.empty_label.text() == "1 page"
 
 
 def test_searching_never_walks_the_vault_while_a_watcher_reports_changes(qtbot, pane_services, monkeypatch) -> None:

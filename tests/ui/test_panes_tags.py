@@ -40,7 +40,7 @@ def test_tags_with_page_counts_and_nested_tags_as_a_tree(qtbot, tagged) -> None:
     assert top == ["#Food", "#trip", "#work"]  # case-insensitive order, first spelling shown
     trip = pane.item_for("trip")
     assert trip.childCount() == 1 and trip.child(0).text(0) == "#japan" and trip.child(0).text(1) == "1"
-    assert pane.summary.text() == "4 tag(s) on 3 page(s)"
+    assert pane.summary.text() == "4 tags on 3 pages"
 
 
 def test_keyboard_and_click_on_a_tag_ask_for_a_tag_search(qtbot, tagged) -> None:

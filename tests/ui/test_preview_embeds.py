@@ -12,6 +12,7 @@ from PySide6.QtGui import QColor, QImage, QMouseEvent, QTextCursor, QTextDocumen
 from PySide6.QtWidgets import QApplication
 from ui_support import WAIT_MS
 
+from suzent_desktop.core.confine import Confinement
 from suzent_desktop.ui import hover_preview, preview
 from suzent_desktop.ui.editor import EditorArea, PageEditor
 from suzent_desktop.ui.markdown_render import (
@@ -58,7 +59,7 @@ def vault(tmp_path: Path) -> Path:
 @pytest.fixture
 def area(qtbot, loop, vault: Path):
     widget = EditorArea(vault)
-    widget.resize(1200, 800)
+    widget.resize(640, 1100)  # one pane as wide as the preview half of a wide window, tall enough for no scroll bar
     widget.show()
     yield widget
     widget.close()  # a window left showing would take the next test's mouse moves
@@ -70,6 +71,7 @@ def _open(qtbot, area: EditorArea, vault: Path, text: str, name: str = "Page") -
     path.write_text(text)
     area.pages.add(path)
     editor = area.open(path)
+    editor.views.set_view("reading")  # these tests read the rendered page
     qtbot.waitUntil(lambda: editor.preview.isVisible(), timeout=WAIT_MS)
     editor.render_now()
     return editor
@@ -142,7 +144,7 @@ def test_image_width_and_height_and_a_narrower_pane_refit(qtbot, area, vault) ->
     assert (box.width(), box.height()) == (40, 20)  # inside 100x20, aspect kept
     before = editor.preview.fit_width()
     with qtbot.waitSignal(editor.rendered, timeout=WAIT_MS):
-        editor.splitter.setSizes([900, 300])
+        area.resize(500, 800)
     after = editor.preview.fit_width()
     assert after < before
     assert _decoded(qtbot, editor, "embed:assets/wide.png")[0].width() == after
@@ -160,6 +162,7 @@ def test_note_embed_shows_the_page_framed_with_a_depth_limit(qtbot, area, vault)
 
 def test_a_cycle_of_embeds_stops(qtbot, area, vault) -> None:
     editor = area.open(vault / "Loop A.md")
+    editor.views.set_view("reading")
     qtbot.waitUntil(lambda: editor.last_html != "", timeout=WAIT_MS)  # rendered on the render thread
     shown = editor.preview.toPlainText()
     assert shown.count("beta text") == 1 and shown.count("alpha text") == 1
@@ -419,11 +422,23 @@ def linked(vault: Path) -> Path:
     return outside
 
 
+@pytest.fixture
+def allowed(area, vault: Path, linked: Path) -> Path:
+    """The user allowed the link target ``shared`` (setting outside_link_targets)."""
+    area.confinement = Confinement.of(vault, outside=[str(linked)])
+    return linked
+
+
+def test_a_folder_link_out_of_the_vault_is_not_followed_unless_allowed(qtbot, area, vault, linked) -> None:
+    editor = _open(qtbot, area, vault, "![[ext/pic.png]]\n\n![[ext/Linked.md]]\n")
+    assert 'src="embed:ext/pic.png' not in editor.last_html and "linked text" not in editor.preview.toPlainText()
+
+
 _ESCAPES = ('<p><a href="embed:../outside.md">page</a> <a href="embed:..%2Foutside.png">picture</a> '
             '<a href="embed:/etc/hostname">absolute</a></p>')
 
 
-def test_raw_html_cannot_write_an_embed_link_out_of_the_vault(qtbot, area, vault, linked) -> None:
+def test_raw_html_cannot_write_an_embed_link_out_of_the_vault(qtbot, area, vault, allowed) -> None:
     editor = _open(qtbot, area, vault, _ESCAPES.replace("<p>", "").replace("</p>", "") + "\n\n![[ext/pic.png]]\n")
     assert "embed:.." not in editor.last_html and "embed:/etc" not in editor.last_html
     assert "page" in editor.preview.toPlainText()  # the text stays, without its link
@@ -443,7 +458,7 @@ def test_clicking_an_embed_link_out_of_the_vault_opens_nothing_and_says_so(qtbot
     assert opened == [] and area.count() == 1 and area.current_editor() is editor
 
 
-def test_a_symlinked_folder_of_the_vault_still_opens_from_a_click(qtbot, area, vault, linked) -> None:
+def test_a_symlinked_folder_of_the_vault_still_opens_from_a_click(qtbot, area, vault, allowed) -> None:
     opened: list[Path] = []
     area.open_externally = opened.append
     editor = _open(qtbot, area, vault, "![[ext/pic.png]]\n\n![[ext/Linked.md]]\n")
@@ -524,11 +539,12 @@ def test_opening_a_page_renders_its_embeds_off_the_gui_thread(qtbot, area, vault
     path.write_text("![[Chain0]]\n\n![[Sections#Wanted]]\n")
     area.pages.add(path)
     editor = area.open(path)
+    editor.views.set_view("reading")
     assert editor.last_html == ""  # opening did not wait for the render
     with qtbot.waitSignal(editor.rendered, timeout=WAIT_MS):
         pass
     assert "level two text" in editor.preview.toPlainText() and "wanted text" in editor.preview.toPlainText()
-    assert threads and all(name.startswith("preview-render") for name in threads)
+    assert threads and all(name.startswith(("preview-render", "live-preview")) for name in threads)
 
 
 def test_a_render_of_text_changed_since_is_never_shown(qtbot, area, vault, monkeypatch) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from PySide6.QtCore import QUrl
+from PySide6.QtCore import Qt, QUrl
 from ui_support import WAIT_MS, run
 
 from suzent_desktop.core.notebook import ZONES
@@ -270,6 +270,17 @@ def test_settings_dialog_validates_and_writes_config(qtbot, window) -> None:
     assert saved.memory_consolidation_min_facts == 7 and saved.memory_lint_enabled is False
 
 
+def test_the_embedding_model_setting_offers_the_multilingual_model(qtbot, window) -> None:
+    dialog = window.show_settings()
+    editor = dialog.editors["embedding_model"]
+    assert [editor.itemText(i) for i in range(editor.count())] == ["", "multilingual-e5-small"]
+    editor.setCurrentIndex(1)
+    assert dialog.collect().embedding_model == "multilingual-e5-small"
+    dialog.set_value("embedding_model", "openai/text-embedding-3-small")  # any litellm model may be typed
+    assert dialog.collect().embedding_model == "openai/text-embedding-3-small"
+    dialog.reject()
+
+
 def test_a_new_embedding_model_from_settings_rebuilds_the_index_with_it(qtbot, window) -> None:
     services = window.services
     run(qtbot, services.reindex())
@@ -472,3 +483,15 @@ def test_clicking_a_tag_in_the_tags_dock_runs_a_tag_search(qtbot, window) -> Non
         qtbot.mouseClick(window.tags.tree.viewport(), Qt.MouseButton.LeftButton,
                          pos=window.tags.tree.visualItemRect(item).center())
     assert window.docks["search"].isVisible() and window.search_pane.query_edit.text() == "tag:lanterns"
+
+
+def test_the_settings_dialog_fills_in_the_local_cpu_model_profile(qtbot, window) -> None:
+    from suzent_desktop.settings import LOCAL_CPU_PROFILE
+
+    dialog = window.show_settings()
+    qtbot.mouseClick(dialog.local_profile_button, Qt.MouseButton.LeftButton)
+    assert dialog.value("llm_timeout_seconds") == LOCAL_CPU_PROFILE["llm_timeout_seconds"] > 60
+    assert dialog.value("memory_consolidation_timeout_seconds") == 3600
+    with qtbot.waitSignal(window.bridge.settings_changed, timeout=WAIT_MS):
+        assert dialog.save()
+    assert load_settings(window.services.layout.home, environ={}).memory_consolidation_max_days == 3

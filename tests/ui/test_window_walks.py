@@ -15,7 +15,7 @@ from suzent_desktop.core import links, operations, vault
 def walks(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[str]]:
     seen: dict[str, list[str]] = {"vault": [], "VaultIndex.scan": []}
     real_entries, real_scan = vault._walk_entries, links.VaultIndex.scan
-    monkeypatch.setattr(vault, "_walk_entries", lambda top: seen["vault"].append(str(top)) or real_entries(top))
+    monkeypatch.setattr(vault, "_walk_entries", lambda top, *rest: seen["vault"].append(str(top)) or real_entries(top, *rest))
     monkeypatch.setattr(links.VaultIndex, "scan",
                         classmethod(lambda cls, root: seen["VaultIndex.scan"].append(str(root)) or real_scan.__func__(cls, root)))
     return seen

@@ -18,6 +18,7 @@ class FakePrompter:
         self.choices: list[str | None] = []
         self.asked: list[tuple[str, str]] = []
         self.errors: list[str] = []
+        self.folders: list[str] = []
 
     def confirm(self, title: str, text: str, *, ok: str = "OK") -> bool:
         self.asked.append((title, text))
@@ -37,6 +38,10 @@ class FakePrompter:
 
     def error(self, title: str, text: str) -> None:
         self.errors.append(text)
+
+    def choose_folder(self, title: str, start: str = "") -> str | None:
+        self.asked.append((title, start))
+        return self.folders.pop(0) if self.folders else None
 
 
 def run(qtbot: Any, coro: Coroutine[Any, Any, Any], timeout: int = WAIT_MS) -> Any:

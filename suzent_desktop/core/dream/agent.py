@@ -12,6 +12,10 @@ like native ones, their results sent back as a user message. A text reply over t
 limit is refused unread, like an oversized call. A model that never calls a tool
 ends the run with "the model does not call tools", and a call that failed twice with the same
 arguments ends it with that call's error, so the run's reason always names the cause.
+A model that repeats a successful call, or whose replies stop changing anything, is stopped
+early (:mod:`loop_guard`); the run is then judged by what it covered. The summary is only ever
+the model's closing text: a reply that looks like a tool call but cannot be read is sent back
+as an error, never taken as the summary.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import re
 from importlib import resources
 from typing import Any
 
+from suzent_desktop.core.dream.loop_guard import LoopGuard, LoopStopped
 from suzent_desktop.core.dream.model import Batch, EngineReport, clean_summary
 from suzent_desktop.core.dream.tools import TOOL_SPECS, VaultTools
 
@@ -36,6 +41,11 @@ MAX_ERRORS_SHOWN = 3  # failed calls named in a run's reason
 ERROR_CHARS = 160  # per failed call in that reason
 TOOL_NAMES = frozenset(spec["function"]["name"] for spec in TOOL_SPECS)
 TEXT_REPLY = "text reply"  # the name a too large text reply is counted under as a failing call
+UNREAD_CALL = (
+    "error: your reply looks like a tool call, but it could not be read as one. Call the tool natively, or "
+    'write it as one JSON object {"name": "add_bullet", "arguments": {...}}. When you are done, answer with a '
+    "plain summary of what you changed and no tool call."
+)
 # No \s* around the lazy groups: it made a long run of blanks cost time in the square of its length.
 _TAGGED_CALL_RE = re.compile(r"<tool_call>(.*?)(?:</tool_call>|$)", re.DOTALL)
 _FENCE_RE = re.compile(r"```(?:json|tool_call)?(.*?)```", re.DOTALL)
@@ -179,11 +189,12 @@ class DreamAgent:
         self.max_steps = max_steps
         self.call_timeout = call_timeout
         self._last_errors: dict[tuple[str, str], str] = {}
+        self._guard = LoopGuard(self._progress)
 
     # -- context ---------------------------------------------------------------------------
     def _read_or(self, rel: str, default: str) -> str:
         try:
-            return self.tools.read(rel)
+            return self.tools.read_for_model(rel)  # forgotten text never reaches the prompt
         except (OSError, ValueError):
             return default
 
@@ -191,7 +202,7 @@ class DreamAgent:
         """Personal pages first, then the pages sharing the most words with the batch (one read each)."""
         chosen: list[str] = []
         try:
-            chosen += [p for p in self.tools.list("3_Personal") if not p.endswith("/")]
+            chosen += [p for p in self.tools.list(self.tools.personal_zone) if not p.endswith("/")]
         except (OSError, ValueError):
             pass
         wanted = {w for f in batch.facts for w in re.findall(r"\w+", f.fact.content.lower()) if len(w) > 3}
@@ -233,13 +244,32 @@ class DreamAgent:
         ]
 
     # -- the loop ------------------------------------------------------------------------------
+    def _progress(self) -> object:
+        """What the run has done so far: the bytes of the pages it wrote and the facts accounted for."""
+        pages = []
+        for rel in sorted(self.tools.originals):
+            path = self.tools.root / rel
+            data = path.read_bytes() if path.is_file() else b""
+            pages.append((rel, hashlib.sha256(data).hexdigest()))
+        return tuple(pages), len(self.tools.accounted)
+
     async def run(self, batch: Batch) -> EngineReport:
+        try:
+            return await self._loop(batch)
+        except LoopStopped as stop:
+            return EngineReport(summary="", pages_written=sorted(self.tools.written),
+                                call_errors=self._call_errors(), stopped=str(stop))
+
+    async def _loop(self, batch: Batch) -> EngineReport:
         import asyncio
 
         messages = await asyncio.to_thread(self.build_messages, batch)
+        self._guard = LoopGuard(self._progress)
         failures: dict[tuple[str, str], int] = {}
         calls_made = 0
         for _step in range(self.max_steps):
+            if _step:
+                self._guard.end_step()
             reply = await self.llm.chat(self.model, messages, TOOL_SPECS, self.call_timeout)
             messages.append(self._bounded(reply.as_message()))
             if reply.tool_calls:
@@ -269,6 +299,14 @@ class DreamAgent:
                 how = "wrote a tool call as text that could not be parsed" if looks_like_a_tool_call(
                     reply.content) else "answered in text without calling any tool"
                 raise AgentError(f"the model does not call tools: it {how} ({shown!r})")
+            if looks_like_a_tool_call(reply.content):
+                # Never a summary (it would end in log.md): sent back as the failed call it is, once.
+                if (TEXT_REPLY, _canonical(reply.content or "")) in failures:
+                    raise LoopStopped("the model closed twice with a tool call that could not be read: "
+                                      f"{_clip(reply.content or '')}")
+                await self._dispatch(TEXT_REPLY, reply.content or "", failures, refusal=UNREAD_CALL)
+                messages.append({"role": "user", "content": UNREAD_CALL})
+                continue
             return EngineReport(summary=clean_summary(reply.content), pages_written=sorted(self.tools.written),
                                 call_errors=self._call_errors())
         raise AgentError(f"the model did not finish within {self.max_steps} steps")
@@ -302,7 +340,11 @@ class DreamAgent:
                 f"the model repeated a failing call {name}({arguments[:120]}) after it failed "
                 f"{MAX_SAME_FAILURES} times: {self._last_errors.get(key, '')}"
             )
+        if not refusal:
+            self._guard.before(name, key[1], arguments)
         result = refusal or await self.tools.dispatch(name, arguments)
+        if not refusal:
+            self._guard.after(name, key[1], arguments, result)
         if result.startswith("error:"):
             failures[key] = failures.get(key, 0) + 1
             self._last_errors[key] = result

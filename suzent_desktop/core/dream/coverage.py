@@ -37,7 +37,6 @@ from suzent_desktop.core.dream.pages import (
 )
 from suzent_desktop.core.dream.tools import Accounting, UnreadablePage, VaultTools
 
-PERSONAL_ZONE = "3_Personal/"
 MAX_LINE_CHARS = 600  # longer lines are prose, not one fact; they still count by exact sentences
 _SENTENCE_RE = re.compile(r"(?<=[.!?;])\s+")
 
@@ -82,14 +81,14 @@ def _read_vault(tools: VaultTools, changed: Iterable[str]) -> _Vault:
     vault = _Vault()
     changed = set(changed)
     for rel in tools.list(""):
-        if rel.endswith("/") or "/" not in rel and rel.lower() in tools.reserved:
+        if rel.endswith("/") or rel.lower() in tools.reserved:
             continue
         try:
             text = tools.read(rel)
         except (UnreadablePage, OSError):
             continue
         vault.pages[rel] = text
-        candidate = rel in changed or rel.startswith(PERSONAL_ZONE)
+        candidate = rel in changed or rel.startswith(tools.personal_zone + "/")
         for line in text.splitlines():
             for piece in _line_texts(line):
                 vault.norms.add(dup_norm(piece))

@@ -237,6 +237,7 @@ def audit(home: Home) -> list[Finding]:
     findings += _stale_findings(pages, home.clock.today())
     findings += _contradiction_findings(pages)
     findings += _embedding_findings(home, pages)
+    findings += [Finding("not_followed", rel, reason) for rel, reason in vault.refused()]  # the model's walk
     return findings
 
 

@@ -46,6 +46,9 @@ class EngineReport:
     # The model's tool calls that failed ("write: missing argument 'content'"): a run that
     # then changes nothing names them as its cause instead of a bare "no page changed".
     call_errors: list[str] = field(default_factory=list)
+    # Why the model's loop was ended early ('' when the model closed it): a repeated call, replies
+    # that changed nothing (core/dream/loop_guard.py). The summary is then empty.
+    stopped: str = ""
 
 
 @dataclass

@@ -12,7 +12,8 @@ For each fact of the batch, oldest first:
 4. Otherwise a new bullet ``- text (DATE)`` on the page for its category (tags refine
    ``general``; a recognised relation such as "works at" picks the page itself).
 
-New pages link to the ``About Me`` hub and the hub links back, so nothing is orphaned,
+New pages link to the ``About Me`` hub and the hub links back, so nothing is orphaned; the
+hub also holds the identity facts (name, age, where the user is from),
 and ``index.md`` is refreshed between its markers. Every write goes through
 :class:`VaultTools` (atomic, confined to the vault); the runner calls :func:`consolidate`
 in a worker thread.
@@ -38,33 +39,28 @@ from suzent_desktop.core.dream.pages import (
     restates,
     subject_value,
 )
+from suzent_desktop.core.dream.subjects import (
+    GENERAL,
+    PLANS,
+    SUBJECTLESS,
+    TIMELINE,
+    Person,
+    link_people,
+    person_page,
+    title_for,
+    topic_page,
+)
 from suzent_desktop.core.dream.tools import ToolsClosed, UnreadablePage, VaultTools
+from suzent_desktop.core.layout import PERSONAL_ZONE
 from suzent_desktop.core.links import VaultIndex
 from suzent_desktop.core.markdown import links
 
 ANCHOR_CANDIDATES = 64  # nearest bullets searched for a same-page neighbour to file a new fact next to
-PERSONAL_ZONE = "3_Personal"
 ROOT_GROUP = "Vault root"
 HUB_TITLE = "About Me"
 INDEX_START = "<!-- suzent:index:start -->"
 INDEX_END = "<!-- suzent:index:end -->"
 
-CATEGORY_PAGES: dict[str, str] = {}
-for _page, _names in {
-    "Preferences": "preference preferences like likes taste tastes food music",
-    "Work": "work career job jobs professional employment office",
-    "People": "people person family relationship relationships friend friends social contact contacts",
-    "Places": "place places location home residence city",
-    "Plans": "plan plans goal goals event events schedule todo trip travel",
-    "Health": "health fitness diet medical allergy allergies sleep",
-    "Dates": "date dates birthday birthdays anniversary anniversaries",
-    "Routines": "routine routines habit habits",
-    "Identity": "identity profile name bio",
-    "Projects": "project projects",
-    "Hobbies": "hobby hobbies interest interests sport sports",
-}.items():
-    for _name in _names.split():
-        CATEGORY_PAGES[_name] = _page
 log = logging.getLogger(__name__)
 _TITLE_RE = re.compile(r"[^\w -]+")
 MAX_TITLE_CHARS = 60
@@ -73,20 +69,9 @@ Embed = Callable[[list[str]], np.ndarray]
 
 
 def page_title_for(fact_category: str, tags: tuple[str, ...], text: str) -> str:
-    relation = subject_value(text)
-    if relation is not None and relation.page:
-        return relation.page
-    category = fact_category.lower()
-    if category in CATEGORY_PAGES:
-        return CATEGORY_PAGES[category]
-    for tag in tags:
-        name = tag.lstrip("#").lower()
-        if name in CATEGORY_PAGES:
-            return CATEGORY_PAGES[name]
-    if category in ("general", ""):
-        return "General"
-    title = _TITLE_RE.sub("", category.replace("_", " ").replace("-", " ")).strip().title()
-    return bounded_title(title) or "General"
+    """The page a new fact is filed on (see :mod:`core.dream.subjects`), as a bounded file name."""
+    title, _ = title_for(fact_category, tags, text)
+    return bounded_title(title) or GENERAL
 
 
 def bounded_title(title: str) -> str:
@@ -124,28 +109,33 @@ class OfflineConsolidator:
         self.matrix: np.ndarray | None = None
         self.stats = _Stats()
         self._names: VaultIndex | None = None  # the vault's file names, read when a page is created
+        self.people: set[str] = set()  # titles of person pages, linked from the timeline
+        self.topics: set[str] = set()  # titles of place and activity pages, linked from the timeline and plans
+        self.dated: list[Bullet] = []  # this run's new Timeline and Plans bullets, linked once all pages exist
         self._hub: str | None = None
+        self.unreadable: list[str] = []  # pages left out of the candidates (not UTF-8, unreadable)
 
     # -- loading ------------------------------------------------------------------------
     def _load(self) -> None:
-        if not self.tools.resolve(PERSONAL_ZONE).is_dir():
+        if not self.tools.resolve(self.tools.personal_zone).is_dir():
             return
         existing: list[Bullet] = []
-        for rel in self.tools.list(PERSONAL_ZONE):
+        for rel in self.tools.list(self.tools.personal_zone):
             if rel.endswith("/") or not rel.lower().endswith(".md"):
                 continue
             try:
                 text = self.tools.read(rel)
-            except UnreadablePage:
-                continue  # left alone; writing a fact there fails the run with the page named
-            except OSError as exc:  # vanished, unreadable: not this batch's problem unless it writes there
+            except (UnreadablePage, OSError) as exc:  # left out of the candidates; the batch goes on
                 log.warning("skipping %s while consolidating: %s", rel, exc)
+                self.unreadable.append(rel)
                 continue
             title = rel.rsplit("/", 1)[-1][:-3]
-            if title.lower() == self._hub_title().lower():
-                continue  # the hub holds links, not facts; _write_hub keeps it
             page = _Page(rel=rel, doc=PageDoc.parse(text), original=text)
             self.pages.setdefault(title.lower(), page)
+            if person_page(text, title):
+                self.people.add(title)
+            elif topic_page(title, text, self._hub_title()):
+                self.topics.add(title)
             for bullet in page.doc.current_bullets():
                 self._track(bullet, page)
                 existing.append(bullet)
@@ -186,26 +176,32 @@ class OfflineConsolidator:
                 self.matrix[index] = 0.0
 
     # -- page access --------------------------------------------------------------------------
-    def _page(self, title: str) -> _Page:
+    def _page(self, title: str, person: Person | None = None) -> _Page:
+        """The page titled ``title``, created when missing: a person's page says who they are on its
+        first line; other pages carry no intro (a template sentence is not a fact), only a link to the hub."""
         key = title.lower()
         if key not in self.pages:
             title = self._free_title(title)
             if title.lower() in self.pages:
                 self.pages[key] = self.pages[title.lower()]
                 return self.pages[key]
-            rel = f"{PERSONAL_ZONE}/{title}.md"
-            intro = (
-                f"Facts about the user's {title.lower()}, consolidated from the daily logs. "
-                f"Part of [[{self._hub_title()}]]."
-            )
-            doc = PageDoc.parse(f"# {title}\n\n{intro}\n")
+            rel = f"{self.tools.personal_zone}/{title}.md"
+            intro = person.intro if person is not None else ""
+            head = f"# {title}\n\n" + (f"{intro}\n\n" if intro else "")
+            hub = self._hub_title()
+            # the way back to the hub, not a fact; the hub itself (identity facts) starts bare
+            doc = PageDoc.parse(f"# {title}\n" if title == hub else f"{head}[[{hub}]]\n")
             self.pages[key] = _Page(rel=rel, doc=doc, original=None)
+            if person is not None:
+                self.people.add(title)
+            elif title not in SUBJECTLESS and title != hub:
+                self.topics.add(title)
         return self.pages[key]
 
     def _hub_title(self) -> str:
         """The hub page's title: ``About Me``, unless that name is the user's elsewhere."""
         if self._hub is None:
-            exists = self.tools.exists(f"{PERSONAL_ZONE}/{HUB_TITLE}.md")
+            exists = self.tools.exists(f"{self.tools.personal_zone}/{HUB_TITLE}.md")
             self._hub = HUB_TITLE if exists else self._free_title(HUB_TITLE)
         return self._hub
 
@@ -213,8 +209,9 @@ class OfflineConsolidator:
         """``title``, or a qualified one (``Work (Personal)``) when a file elsewhere in the vault
         already answers to the name: a new page must never make the user's ``[[Work]]`` open
         something else. The qualified page, once written, is found again by its own name."""
-        if self.tools.exists(f"{PERSONAL_ZONE}/{title}.md"):
-            return title  # the zone's own page (perhaps unreadable: writing it names the problem)
+        rel = f"{self.tools.personal_zone}/{title}.md"
+        if self.tools.exists(rel) and rel not in self.unreadable:
+            return title  # the zone's own page; an unreadable one is never rewritten, so a new name is taken
         if self._names is None:
             self._names = self.tools.names()
         zone = PERSONAL_ZONE.split("_", 1)[-1]
@@ -235,6 +232,8 @@ class OfflineConsolidator:
             if self.tools.closed:  # the run timed out or was cancelled: stop the worker thread now
                 raise ToolsClosed("the run was stopped")
             self._merge_fact(item, None if vectors is None else vectors[index])
+        for bullet in self.dated:  # every page of the run exists now: link the people, places, activities
+            bullet.text = link_people(bullet.text, self.people, self.topics)
         written = self._write_pages()
         hub = self._write_hub()
         self._write_index()
@@ -260,10 +259,14 @@ class OfflineConsolidator:
             if best is not None:
                 self._merge_into(best, item.date)
                 return
-        title = page_title_for(item.fact.category, item.fact.tags, text)
-        page = self._page(title)
+        title, person = title_for(item.fact.category, item.fact.tags, text, self.people, self.topics)
+        if title == HUB_TITLE:  # identity facts stand on the hub, whatever its name in this vault
+            title = self._hub_title()
+        page = self._page(bounded_title(title) or GENERAL, person)
         bullet = Bullet(raw="", text=text, dates=[item.date], dirty=True)
-        anchor = self._anchor(page, vector)
+        if title in (TIMELINE, PLANS):  # dated lists link the people, places and activities they name
+            self.dated.append(bullet)
+        anchor = None if title == TIMELINE else self._anchor(page, vector)
         if anchor is not None:
             page.doc.add_near(anchor, bullet)  # into the section of the most similar fact
         else:
@@ -332,10 +335,10 @@ class OfflineConsolidator:
 
     def _write_hub(self) -> list[str]:
         hub = self._hub_title()
-        rel = f"{PERSONAL_ZONE}/{hub}.md"
+        rel = f"{self.tools.personal_zone}/{hub}.md"
         existing = self.tools.read(rel) if self.tools.exists(rel) else None
         text = existing if existing is not None else (
-            f"# {hub}\n\nWhat the notebook knows about the user, one page per subject.\n\n"
+            f"# {hub}\n\n"
         )
         linked = {link.target.lower() for link in links(text)}
         titles = sorted(
@@ -364,6 +367,7 @@ class OfflineConsolidator:
         return clean_summary(
             f"Offline consolidation of {len(batch.facts)} facts from {span}: {s.added} added, "
             f"{s.merged} duplicates merged, {s.superseded} superseded. Pages: {pages}."
+            + (f" Left out (cannot be read): {', '.join(self.unreadable)}." if self.unreadable else "")
         )
 
 

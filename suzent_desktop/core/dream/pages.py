@@ -20,7 +20,7 @@ from suzent_desktop.core.fact_bullets import (
     item_fact,
     list_item,
 )
-from suzent_desktop.core.markdown import code_lines, frontmatter_lines
+from suzent_desktop.core.markdown import code_lines, frontmatter_lines, links, only_links
 
 _WORD_RE = re.compile(r"[\w']+")
 _NEGATIONS = frozenset({"not", "no", "never", "doesn't", "don't", "isn't", "won't", "cannot", "can't", "nor"})
@@ -130,15 +130,22 @@ class PageDoc:
         return current
 
     def add_current(self, bullet: Bullet) -> None:
-        """After the last bullet before History (or before History / at the end)."""
+        """After the last fact bullet before History (or before History / at the end); facts go
+        before a list of bare links (the hub's pages), not among them."""
         end = self.history_index()
         limit = len(self.items) if end is None else end
-        last = None
+        last = first_link = None
         for index in range(limit):
-            if isinstance(self.items[index], Bullet):
+            item = self.items[index]
+            if isinstance(item, Bullet) and only_links(item.text):
+                first_link = index if first_link is None else first_link
+            elif isinstance(item, Bullet):
                 last = index
         if last is not None:
             self.items.insert(last + 1, bullet)
+            return
+        if first_link is not None:
+            self.items[first_link:first_link] = [bullet, ""]
             return
         position = limit
         while position > 0 and isinstance(self.items[position - 1], str) and not self.items[position - 1].strip():
@@ -186,7 +193,10 @@ class PageDoc:
 
 # -- text comparison --------------------------------------------------------------------------
 def dup_norm(text: str) -> str:
-    """Text for exact-duplicate checks: case, punctuation, spacing and 'now/currently' ignored."""
+    """Text for exact-duplicate checks: case, punctuation, spacing and 'now/currently' ignored, a
+    link read as the words it shows ("[[Piano|piano]]" is "piano")."""
+    for link in reversed(links(text)):
+        text = text[: link.start] + link.label + text[link.end:]
     words = _WORD_RE.findall(text.lower().replace("’", "'"))
     return " ".join(w for w in words if w not in ("now", "currently"))
 
@@ -232,7 +242,7 @@ _SUBJECT_ALIASES = {"the user": "user", "user": "user", "i": "user", "the user's
 _RELATIONS: list[tuple[str, re.Pattern[str]]] = [
     ("works as", re.compile(r"^(?P<s>.+?) (?:now |currently |recently |just )?works as (?:an? )?(?P<v>.+)$")),
     ("employer", re.compile(
-        r"^(?P<s>.+?) (?:now |currently |recently |just )?(?:works|is working|started working|is employed|"
+        r"^(?P<s>.+?) (?:now |currently |recently |just )?(?:works|is (?:now |currently |still )?working|started working|is employed|"
         r"started a new job|started|has started) (?:at|for) (?P<v>.+)$")),
     ("employer", re.compile(r"^(?P<s>.+?) (?:now |recently |just )?joined (?P<v>.+)$")),
     ("residence", re.compile(
@@ -249,7 +259,7 @@ RELATION_PAGE = {"works as": "Work", "employer": "Work", "residence": "Places", 
                  "drives": "General"}
 IS_PAGE = {"wife": "People", "husband": "People", "partner": "People", "girlfriend": "People",
            "boyfriend": "People", "boss": "Work", "manager": "Work", "dentist": "Health", "doctor": "Health",
-           "therapist": "Health", "name": "Identity", "birthday": "Dates", "job title": "Work", "title": "Work",
+           "therapist": "Health", "name": "About Me", "birthday": "Dates", "job title": "Work", "title": "Work",
            "role": "Work", "employer": "Work", "team": "Work"}
 
 
@@ -276,7 +286,7 @@ def subject_value(text: str) -> SubjectValue | None:
             return None
         key = f"{subject}|{relation}" + (f":{what}" if what else "")
         page = IS_PAGE.get(what or "") if relation == "is" else RELATION_PAGE.get(relation)
-        if relation == "is" and subject != "user's" and page in ("People", "Identity", "Dates"):
+        if relation == "is" and subject not in ("user", "user's") and page in ("People", "About Me", "Dates"):
             page = "People"
         if relation != "is" and subject != "user":
             page = "People" if subject.startswith("user's ") else None  # someone else's job or home

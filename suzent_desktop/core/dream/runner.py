@@ -27,8 +27,6 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import difflib
-import hashlib
 import importlib
 import json
 import shutil
@@ -39,10 +37,12 @@ from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from suzent_desktop.core import forgetting, uncovered
+from suzent_desktop.core import forgetting, late_facts, lease, uncovered
 from suzent_desktop.core.archive import ArchiveError
 from suzent_desktop.core.atomic import atomic_write_text
+from suzent_desktop.core.dream import authorship, outcome, resume, second_run
 from suzent_desktop.core.dream.coverage import CoverageReport, check_coverage
+from suzent_desktop.core.dream.diffs import annotate, unified_diffs
 from suzent_desktop.core.dream.model import (
     Batch,
     BatchFact,
@@ -51,13 +51,13 @@ from suzent_desktop.core.dream.model import (
     Finding,
     GateStatus,
     LintResult,
-    clean_summary,
 )
 from suzent_desktop.core.dream.tools import VaultTools
 from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.faults import crash_point
 from suzent_desktop.core.layout import ROOT_NAV_FILES
-from suzent_desktop.core.tombstones import normalize
+from suzent_desktop.core.tombstones import forgotten_in, normalize
+from suzent_desktop.core.words import count
 
 if TYPE_CHECKING:
     from suzent_desktop.core.archive import Archive
@@ -71,7 +71,6 @@ if TYPE_CHECKING:
     from suzent_desktop.core.tombstones import Tombstones
     from suzent_desktop.core.vault import Vault
     from suzent_desktop.settings import Settings
-
 
 
 class FrontDoor(Protocol):
@@ -177,39 +176,10 @@ def snapshot_files(root: Path, rels: Iterable[str]) -> Snapshot:
     return found
 
 
-def _no_change_reason(report: EngineReport | None) -> str:
-    """Why a finished run changed nothing; when the model's calls failed, those failures are the
-    likely cause (a model that cannot form a call answers in text and stops), so they are named."""
-    why = "the engine finished but no content page changed"
-    if report is not None and report.call_errors:
-        why += "; the model's calls failed: " + "; ".join(report.call_errors)
-    return why
-
-
 def _is_content(rel: str, reserved: frozenset[str] = ROOT_NAV_FILES) -> bool:
-    """A content page: markdown, not hidden, not one of the root navigation names (``reserved``)."""
+    """A content page: markdown, not hidden, not one of the navigation files (``reserved`` paths)."""
     parts = rel.split("/")
-    return rel.lower().endswith(".md") and not any(p.startswith(".") for p in parts) and not (
-        len(parts) == 1 and parts[0].lower() in reserved
-    )
-
-
-def unified_diffs(before: Snapshot, after: Snapshot) -> dict[str, str]:
-    diffs: dict[str, str] = {}
-    for rel in sorted(set(before) | set(after)):
-        old, new = before.get(rel), after.get(rel)
-        if old == new:
-            continue
-        old_lines = (old or b"").decode("utf-8", errors="replace").splitlines(keepends=True)
-        new_lines = (new or b"").decode("utf-8", errors="replace").splitlines(keepends=True)
-        diffs[rel] = "".join(
-            difflib.unified_diff(
-                old_lines, new_lines,
-                fromfile=f"a/{rel}" if old is not None else "/dev/null",
-                tofile=f"b/{rel}" if new is not None else "/dev/null",
-            )
-        )
-    return diffs
+    return rel.lower().endswith(".md") and not any(p.startswith(".") for p in parts) and rel.lower() not in reserved
 
 
 class DreamRunner:
@@ -236,6 +206,8 @@ class DreamRunner:
         self._vectors: dict[tuple[str, str], Any] = {}
         self._wake: asyncio.Event | None = None
         self._started = time.monotonic()
+        self._lease = lease.for_home(manager.layout, manager.settings)
+        self._read = late_facts.Snapshot()
 
     # -- small helpers ---------------------------------------------------------------------
     @property
@@ -296,7 +268,8 @@ class DreamRunner:
                 )
         if pending_facts < s.memory_consolidation_min_facts:
             return (
-                f"{pending_facts} pending facts; memory_consolidation_min_facts is {s.memory_consolidation_min_facts}",
+                f"{count(pending_facts, 'pending fact')}; memory_consolidation_min_facts is "
+                f"{s.memory_consolidation_min_facts}",
                 None,
             )
         return "", None
@@ -348,6 +321,10 @@ class DreamRunner:
         facts: list[BatchFact] = []
         dropped = 0
         digests: dict[str, str] = {}
+        if reoffer:  # what this run reads, per part, taken before reading (core/late_facts.py)
+            again = sorted(uncovered.by_date(uncovered.consolidated(self.manager.layout, self.manager.days())))
+            shared = stones if self._lease.shared() else set()  # one device: an undo there captures again
+            self._read = late_facts.snapshot(self.manager.layout, [*dates, *again], shared)
         for date in dates:
             digests[date] = self._log_digest(date)  # before the read: a later append shows as a change
             try:
@@ -358,7 +335,7 @@ class DreamRunner:
                 dates = dates[: dates.index(date)]
                 break
             for line in parsed.facts:
-                if normalize(line.fact.content) in stones:
+                if normalize(line.fact.content) in stones or forgotten_in(line.fact.content, stones):
                     dropped += 1
                     continue
                 facts.append(BatchFact(date=date, fact=line.fact, line=line.line))
@@ -378,16 +355,13 @@ class DreamRunner:
             seen: set[str] = set()
             for line in parsed.facts:
                 norm = normalize(line.fact.content)
-                if norm in wanted[date] and norm not in stones and norm not in seen:
+                if norm in wanted[date] and not forgotten_in(norm, stones) and norm not in seen:
                     seen.add(norm)
                     found.append(BatchFact(date=date, fact=line.fact, line=line.line))
         return found
 
     def _log_digest(self, date: str) -> str:
-        try:
-            return hashlib.sha256(self.manager.archive.path_for(date).read_bytes()).hexdigest()
-        except OSError:
-            return ""
+        return self.manager.archive.digest(date)  # every device's part of the day
 
     def _covered_end(self, batch: Batch) -> tuple[str | None, list[str]]:
         """The last date the watermark may cover: logs written to during the run (a capture
@@ -401,9 +375,10 @@ class DreamRunner:
     # -- engines -------------------------------------------------------------------------------
     async def _memory_search(self, query: str) -> list[dict[str, Any]]:
         response = await self.manager.search(query, limit=8, record_recall=False)
+        stones = self.manager.tombstones.contents()
         return [
             {"text": h.text, "source_type": h.source_type, "path": h.path, "date": h.date}
-            for h in response.hits
+            for h in response.hits if not forgotten_in(h.text, stones)  # never shown to the model
         ]
 
     async def _run_engine(self, batch: Batch, tools: VaultTools) -> EngineReport:
@@ -480,13 +455,15 @@ class DreamRunner:
             self._task = None
 
     def _tools(self, root: Path) -> VaultTools:
-        """Vault tools on ``root`` (the vault or a scratch copy), with the program's own root file names;
-        on the vault itself they ask the home's model for names and tell it every write."""
+        """Vault tools on ``root`` (the vault, whose model they use, or a scratch copy), with the program's names."""
         layout = self.manager.layout
-        vault = self.manager.vault if root == layout.notebook_dir else None
-        return VaultTools(root, memory_search=self._memory_search, index_name=layout.index_md.name,
-                          schema_name=layout.schema_md.name, reserved=layout.reserved_root_names(),
-                          max_call_kb=self.settings.memory_consolidation_max_write_kb, vault=vault)
+        return VaultTools(root, memory_search=self._memory_search, index_name=layout.app_prefix + layout.index_md.name,
+                          schema_name=layout.app_prefix + layout.schema_md.name, reserved=layout.reserved_root_names(),
+                          app_prefix=layout.app_prefix,
+                          max_call_kb=self.settings.memory_consolidation_max_write_kb,
+                          forgotten=frozenset(self.manager.tombstones.contents()),
+                          authored=authorship.load(authorship.path_in(layout.state_dir)),
+                          vault=self.manager.vault if root == layout.notebook_dir else None)
 
     def wake(self) -> None:
         """End the schedule's current wait (settings changed): the gates are read again now."""
@@ -506,8 +483,14 @@ class DreamRunner:
             self._run_lock = asyncio.Lock()
         async with self._run_lock:
             try:
-                return self._emit(await self._run_once(force=force, dry_run=dry_run))
+                result = await self._run_once(force=force, dry_run=dry_run)
+                for _ in range(3):  # the watermark moved under the run (a sync arrived): plan again
+                    if not result.reason.startswith(lease.REPLAN):
+                        break
+                    result = await self._run_once(force=force, dry_run=dry_run)
+                return self._emit(result)
             finally:
+                self._lease.release(self.manager.notebook.raw_watermark)
                 self._set_phase("idle")
 
     async def _run_once(self, *, force: bool, dry_run: bool) -> DreamResult:
@@ -533,7 +516,10 @@ class DreamRunner:
         # Before the clock: a process's first import of the index library (seconds on a busy
         # machine, for the pages' index update at the end) is not the run's work.
         await asyncio.to_thread(importlib.import_module, "lancedb")
-        state["last_attempt"] = self._now()
+        busy = await self._lease.take(m.notebook.raw_watermark())  # one dream at a time across devices
+        if busy:
+            return DreamResult("gated", watermark=watermark, reason=busy)
+        previous_attempt, state["last_attempt"] = state.get("last_attempt"), self._now()
         self._started = time.monotonic()
         await asyncio.to_thread(self._save_state, state)
         self._set_phase("running")
@@ -543,9 +529,19 @@ class DreamRunner:
             return await self._failed(state, dates[:1], watermark, "failed", str(exc), ChangeSet())
         if not any(f.date in batch.dates for f in batch.facts):
             return await self._skip(state, dates, 0, "no facts left to consolidate (empty or all forgotten)")
+        if m.layout.app_prefix:  # someone's own vault: the app's folder appears with its first pages
+            await asyncio.to_thread(m.notebook.seed_app_folder)
         root = m.layout.notebook_dir
         await asyncio.to_thread(m.vault.current, parsed=False)  # the engine's names, as the disk has them now
         tools = self._tools(root)
+        done = await asyncio.to_thread(second_run.already_on_pages, batch, tools) if self._lease.shared() else None
+        if done is not None:  # another device consolidated this batch: nothing to write, the watermark moves
+            return await self._productive(state, batch, done[0], [], watermark, done[1], {})
+        held = await resume.already_on_pages(batch, tools) if resume.suspect(state, batch, previous_attempt) else None
+        if held is not None:  # a run cut short before its ingest entry: completed, not retried
+            result = await self._productive(state, batch, resume.completed_report(), [], watermark, held, {})
+            result.reason = "; ".join(r for r in (resume.COMPLETED, result.reason) if r)
+            return result
         try:
             report, error = await self._guarded_engine(batch, tools)
         except asyncio.CancelledError:
@@ -561,16 +557,30 @@ class DreamRunner:
         if report is None or not changed:
             restored = await asyncio.to_thread(tools.rollback)
             changes = ChangeSet(pages={root / r for r in restored})
-            outcome = "failed" if report is None else "no_change"
-            why = error or _no_change_reason(report)
-            return await self._failed(state, dates, watermark, outcome, why, changes)
+            verdict = "failed" if report is None else "no_change"
+            why = error or outcome.no_change_reason(report)
+            return await self._failed(state, dates, watermark, verdict, why, changes)
+        moved = await asyncio.to_thread(lease.moved_under, self._lease, watermark, m.days)
+        if moved:  # another device consolidated meanwhile: this run's pages go, the batch is planned again
+            return await lease.replanned(tools, root, dates, m.days().watermark, moved)
         originals = {r: tools.originals[r] for r in await asyncio.to_thread(tools.changed_files)}
-        diffs = await asyncio.to_thread(lambda: unified_diffs(_present(originals), snapshot_files(root, originals)))
-        await asyncio.to_thread(m.forget_journal.record, removals)
+        diffs = await asyncio.to_thread(lambda: annotate(
+            unified_diffs(_present(originals), snapshot_files(root, originals)), tools.removed_lines))
         coverage = await asyncio.to_thread(
             check_coverage, batch.facts, tools, changed=changed, embed=self._cached_embed(self._deadline())
         )
-        result = await self._productive(state, batch, report, changed, watermark, coverage)
+        junk = outcome.not_productive(report, coverage)
+        if junk:  # pages changed with none of the batch on them: not worth a watermark
+            restored = await asyncio.to_thread(tools.rollback)
+            return await self._failed(state, dates, watermark, "no_change", junk,
+                                      ChangeSet(pages={root / r for r in restored}))
+        await asyncio.to_thread(m.forget_journal.record, removals)
+        try:
+            result = await self._productive(state, batch, report, changed, watermark, coverage, originals)
+        except DreamError as exc:  # the watermark moved during the coverage check: the same as above
+            if m.days().watermark == watermark:
+                raise
+            return await lease.replanned(tools, root, dates, m.days().watermark, f"{lease.REPLAN} {exc}")
         result.diffs = diffs
         # Pages this run did not write may still show text forgotten earlier: take it off too.
         result.changes.merge(await m.take_off_pages(m.tombstones.contents()))
@@ -595,6 +605,7 @@ class DreamRunner:
             kept, removed = forgetting.strip_forgotten(str(path), text, stones)
             if removed:
                 atomic_write_text(path, kept)
+                tools.note_own_write(path)
                 removals += removed
         return removals
 
@@ -610,7 +621,7 @@ class DreamRunner:
             result.failed_attempt = True
             return result
         state["retries"][key] = attempts
-        self._record(state, outcome, dates, [], "", watermark, why)
+        self._record(state, outcome, dates, [], "", watermark, why, attempt=attempts)
         await asyncio.to_thread(self._save_state, state)
         reason = f"{why} (attempt {attempts} of {self.settings.memory_consolidation_max_retries})"
         return DreamResult(outcome, batch=dates, watermark=watermark, reason=reason, changes=changes,
@@ -635,7 +646,7 @@ class DreamRunner:
 
     async def _productive(
         self, state: dict[str, Any], batch: Batch, report: EngineReport, changed: list[str], watermark: str | None,
-        coverage: CoverageReport,
+        coverage: CoverageReport, originals: dict[str, bytes | None],
     ) -> DreamResult:
         m = self.manager
         self._set_phase("finalizing")
@@ -647,7 +658,9 @@ class DreamRunner:
         current = m.notebook.raw_watermark()
         if end is not None and ((current is not None and end <= current) or end >= self._today().isoformat()):
             raise DreamError(f"refusing to write watermark {end}: current is {current}")
-        summary = clean_summary(report.summary)
+        summary = outcome.summary(report, changed, coverage)
+        if report.stopped:
+            reasons.append(f"stopped early: {report.stopped}")
         # The record of facts no page holds is written before the ingest entry: a kill between
         # the two leaves entries for days still pending, which mean nothing and are replaced.
         left = await asyncio.to_thread(self._record_uncovered, batch, coverage, end)
@@ -655,10 +668,14 @@ class DreamRunner:
             reasons.append("the near-duplicate check ran out of time (memory_consolidation_timeout_seconds): "
                            "facts it did not reach count as not consolidated")
         if left:
-            reasons.append(f"{len(left)} fact(s) not consolidated: no page holds them; they stay searchable "
+            reasons.append(f"{count(len(left), 'fact')} not consolidated: no page holds them; they stay searchable "
                            "from the daily logs and the next dream offers them again")
+        # The lines this run wrote are the program's from now on (core/dream/authorship.py).
+        await asyncio.to_thread(authorship.record, authorship.path_in(m.layout.state_dir), m.layout.notebook_dir,
+                                originals)
         crash_point("dream.before_ingest")
         if end is not None:
+            await asyncio.to_thread(late_facts.record_run, m.layout, self._read, end)
             await asyncio.to_thread(m.notebook.append_ingest, self._today(), end, summary)
             crash_point("dream.after_ingest")
         else:
@@ -781,23 +798,26 @@ class DreamRunner:
             if report is not None:
                 await asyncio.to_thread(self._scrub_forgotten, tools)
             after = await asyncio.to_thread(snapshot_vault, copy)
-            diffs = unified_diffs(before, after)
+            diffs = annotate(unified_diffs(before, after), tools.removed_lines)
             changed = sorted(r for r in diffs if _is_content(r, tools.reserved))
             left: list[BatchFact] = []
+            summary, why_not, note = "", "", ""
             if report is not None and changed:  # what a real run would leave unconsolidated
                 coverage = await asyncio.to_thread(
                     check_coverage, batch.facts, tools, changed=changed, embed=self._cached_embed()
                 )
                 left = coverage.uncovered
-        if report is None:
-            outcome = "failed"
-        else:
-            outcome = "productive" if changed else "no_change"
+                summary = outcome.summary(report, changed, coverage)
+                why_not = outcome.not_productive(report, coverage)
+                note = f"stopped early: {report.stopped}" if report.stopped else ""
+            elif report is not None:
+                why_not = outcome.no_change_reason(report)
+        verdict = "failed" if report is None else "no_change" if why_not else "productive"
+        why = error or why_not or note
         return DreamResult(
-            outcome, batch=dates, watermark=watermark, pages_changed=changed,
-            summary=clean_summary(report.summary) if report else "", diffs=diffs,
-            reason=f"dry run: nothing was written{'; ' + error if error else ''}",
-            failed_attempt=report is None, uncovered=[_fact_json(f) for f in left],
+            verdict, batch=dates, watermark=watermark, pages_changed=changed, summary=summary, diffs=diffs,
+            reason=f"dry run: nothing was written{'; ' + why if why else ''}",
+            failed_attempt=verdict != "productive", uncovered=[_fact_json(f) for f in left],
         )
 
     # -- cycles and the background loop --------------------------------------------------------------

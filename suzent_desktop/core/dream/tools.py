@@ -8,6 +8,10 @@ watermark and belongs to the runner; ``index.md`` has its own entry point; ``sch
 hidden folders such as ``.state/`` or ``4_Assets/``. Writes are atomic. Once the runner
 :meth:`close`\\ s the tools (timeout, cancel) no further write can land, so a rollback
 cannot race a worker thread that is still running.
+
+A model changes existing pages only through the edits of :mod:`page_edits` (add, supersede,
+merge, create, rename), which never erase a line a person wrote; every line a write takes off
+a page is logged with the operation that took it (:attr:`VaultTools.removed_lines`).
 """
 
 from __future__ import annotations
@@ -15,16 +19,21 @@ from __future__ import annotations
 import json
 import re
 import threading
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from suzent_desktop.core.atomic import atomic_write_bytes, atomic_write_text
+from suzent_desktop.core.confine import Confinement
+from suzent_desktop.core.dream import page_edits
+from suzent_desktop.core.dream.authorship import line_digest
 from suzent_desktop.core.faults import crash_point
-from suzent_desktop.core.layout import INDEX_MD, ROOT_NAV_FILES, SCHEMA_MD
-from suzent_desktop.core.links import VaultIndex
+from suzent_desktop.core.forgetting import find_forgotten
+from suzent_desktop.core.layout import ASSETS_ZONE, INDEX_MD, PERSONAL_ZONE, ROOT_NAV_FILES, SCHEMA_MD
+from suzent_desktop.core.links import VaultIndex, vault_files
 from suzent_desktop.core.text import clean
+from suzent_desktop.core.tombstones import take_out_forgotten
 from suzent_desktop.core.vault import Vault
 
 READ_LIMIT_CHARS = 60_000
@@ -33,7 +42,6 @@ MAX_NAME_BYTES = 200
 SEARCH_LIMIT = 8
 MAX_CALL_KB = 256  # default size limit of one tool call's arguments (memory_consolidation_max_write_kb)
 ACCOUNT_HOWS = ("merged", "superseded", "dropped")
-_PROTECTED_ZONES = frozenset({"4_Assets"})
 
 
 class VaultAccessError(PermissionError):
@@ -51,6 +59,10 @@ def decode_page(relative: str, data: bytes) -> str:
         raise UnreadablePage(
             f"{relative}: not valid UTF-8 (byte {exc.start}); left untouched, fix its encoding to let engines edit it"
         ) from exc
+
+
+class PageChangedError(ValueError):
+    """A page changed on disk since the engine read it: it is not overwritten."""
 
 
 class ToolsClosed(RuntimeError):
@@ -78,12 +90,19 @@ class VaultTools:
         index_name: str = INDEX_MD,
         schema_name: str = SCHEMA_MD,
         reserved: frozenset[str] = ROOT_NAV_FILES,
+        confinement: Confinement | None = None,
+        forgotten: frozenset[str] = frozenset(),
+        authored: Mapping[str, frozenset[str]] | None = None,
+        app_prefix: str = "",
         vault: Vault | None = None,
     ) -> None:
-        """``index_name``/``schema_name`` are the program's own files (Layout resolves them: a
-        user's own index.md moves the program's to another name); ``reserved`` root names are
-        never written through :meth:`write`. ``vault``: the home's model when ``root`` is its vault (names
-        are asked of it and every write is told to it); a scratch copy walks for its names."""
+        """``index_name``/``schema_name`` are the program's own files, vault-relative (Layout
+        resolves them: a user's own index.md moves the program's to another name); ``reserved``
+        vault-relative paths are never written through :meth:`write`; ``authored`` is the record
+        of the lines earlier runs wrote (:mod:`~suzent_desktop.core.dream.authorship`).
+        ``app_prefix`` is the app's folder in a vault that held notes before (``"Memory/"``):
+        writes stay inside it. ``vault``: the home's model when ``root`` is its vault (names are
+        asked of it and every write is told to it); a scratch copy walks for its names."""
         self.root = Path(root)
         self._vault = vault
         self.max_call_bytes = max(1, int(max_call_kb)) * 1024
@@ -92,7 +111,14 @@ class VaultTools:
         self.index_name = index_name
         self.schema_name = schema_name
         self.reserved = frozenset(name.lower() for name in reserved)
+        self.app_prefix = app_prefix
+        self.personal_zone = app_prefix + PERSONAL_ZONE
         self._real_root = self.root.resolve()
+        # What may be read or listed (core/confine.py): by resolved path, never a program folder.
+        self.confinement = confinement or Confinement.of(self.root)
+        # Tombstones: text the model is never shown and never lands on a page (core/tombstones.py).
+        self.forgotten = forgotten
+        self.forgotten_taken_out = 0  # lines of forgotten text taken out of writes, for the run's record
         self._memory_search = memory_search
         self._lock = threading.Lock()
         self._closed = False
@@ -100,6 +126,14 @@ class VaultTools:
         # Bytes of each file before this run first wrote it (None: the run created it). This
         # journal is what a rollback restores and what "did a page change?" is judged by.
         self.originals: dict[str, bytes | None] = {}
+        self.authored = dict(authored or {})
+        self.removed_lines: list[page_edits.RemovedLine] = []
+        self._original_lines: dict[str, frozenset[str] | None] = {}  # lines of originals, for owns()
+        # The bytes of each page as this run last read or wrote it: a page whose bytes differ
+        # by the next write (a sync tool brought another device's edit) is never overwritten.
+        self._known: dict[str, bytes] = {}
+        self.left_alone: list[str] = []  # files a rollback did not restore (changed by someone else since)
+
 
     # -- path checks -------------------------------------------------------------------
     def resolve(self, relative: str, *, write: bool = False) -> Path:
@@ -121,6 +155,11 @@ class VaultTools:
             raise VaultAccessError(f"{relative}: '..' is not allowed; paths stay inside the vault")
         parts = [p for p in pure.parts if p not in ("", ".")]
         candidate = self.root.joinpath(*parts) if parts else self.root
+        if not write:
+            reason = self.confinement.refusal(candidate)
+            if reason is not None:
+                raise VaultAccessError(f"{relative}: {reason}")
+            return candidate
         real = self._real(candidate, relative)
         if write:
             self._check_writable(parts, relative)
@@ -144,10 +183,14 @@ class VaultTools:
             raise VaultAccessError(f"{relative}: not a file")
         if any(p.startswith(".") for p in parts):
             raise VaultAccessError(f"{relative}: hidden folders such as .state/ belong to the program{via}")
-        if len(parts) == 1 and parts[0].lower() in self.reserved:
-            raise VaultAccessError(f"{relative}: {parts[0]} is kept by the program and cannot be written{via}")
-        if parts[0] in _PROTECTED_ZONES:
-            raise VaultAccessError(f"{relative}: 4_Assets/ holds attachments and is never edited{via}")
+        rel = "/".join(parts)
+        if rel.lower() in self.reserved:
+            raise VaultAccessError(f"{relative}: {parts[-1]} is kept by the program and cannot be written{via}")
+        if self.app_prefix and not rel.startswith(self.app_prefix):
+            raise VaultAccessError(f"{relative}: in a vault of your own notes the app writes only under "
+                                   f"{self.app_prefix}{via}")
+        if rel.startswith(self.app_prefix + ASSETS_ZONE + "/"):
+            raise VaultAccessError(f"{relative}: {ASSETS_ZONE}/ holds attachments and is never edited{via}")
         if not parts[-1].lower().endswith(".md"):
             raise VaultAccessError(f"{relative}: only markdown pages (.md) can be written{via}")
         long = next((p for p in parts if len(p.encode("utf-8")) > MAX_NAME_BYTES), None)
@@ -176,49 +219,104 @@ class VaultTools:
 
     # -- file operations (blocking; engines call them from a worker thread) -------------
     def list(self, folder: str = "") -> list[str]:
+        """Markdown pages and the folders holding them under ``folder``, as the confinement rule
+        allows: links out of the vault, into program folders and loops are not listed."""
         base = self.resolve(folder) if folder.strip() else self.root
         if not base.is_dir():
             raise FileNotFoundError(f"{folder}: no such folder in the vault")
-        found: list[str] = []
-        for path in sorted(base.rglob("*")):
-            rel = path.relative_to(self.root)
-            if any(p.startswith(".") for p in rel.parts):
+        found: set[str] = set()
+        for path in vault_files(base, self.confinement):
+            if path.suffix.lower() != ".md":
                 continue
-            try:
-                self.resolve(rel.as_posix())
-            except VaultAccessError:
-                continue  # a link out of the vault: not the engines' business
-            if path.is_dir():
-                found.append(rel.as_posix() + "/")
-            elif path.suffix.lower() == ".md" and path.is_file():  # not a dangling link or a loop
-                found.append(rel.as_posix())
-        return found
+            rel = path.relative_to(self.root)
+            found.add(rel.as_posix())
+            found.update(parent.as_posix() + "/" for parent in rel.parents
+                         if parent != Path(".") and self.root / parent != base and base in (self.root / parent).parents)
+        return sorted(found)
 
     def read(self, relative: str) -> str:
         path = self.resolve(relative)
         if not path.is_file():
             raise FileNotFoundError(f"{relative}: no such page")
-        return decode_page(relative, path.read_bytes())
+        data = path.read_bytes()
+        text = decode_page(relative, data)
+        try:
+            self._known[self.relative(path.resolve())] = data
+        except (OSError, ValueError):
+            pass
+        return text
+
+    def read_for_model(self, relative: str) -> str:
+        """A page as a model may see it: without lines holding forgotten text."""
+        return take_out_forgotten(self.read(relative), self.forgotten)[0]
 
     def exists(self, relative: str) -> bool:
         return self.resolve(relative).is_file()
 
-    def write(self, relative: str, text: str) -> None:
+    def write(self, relative: str, text: str, *, operation: str = "write") -> None:
+        """Write a whole page (the engines' one way to change a page); ``operation`` names what
+        the lines it takes off are logged under."""
         # The resolved target: a link to another page of the vault writes the page it points to
         # (keeping the link itself intact), and the journal names the file that changes.
         path = self.resolve(relative, write=True)
+        before = ""
         if path.is_file():
-            decode_page(relative, path.read_bytes())  # never replace a page nobody could read
+            before = decode_page(relative, path.read_bytes())  # never replace a page nobody could read
         elif not path.exists():
             self._check_new_name(relative, path)
+        # Forgotten text inside a longer line goes now; a whole forgotten item or paragraph is left
+        # for the runner's clean-up, which records it so undo forget can put it back.
+        exact = find_forgotten(text, set(self.forgotten)) if self.forgotten else {}
+        text, taken = take_out_forgotten(text, self.forgotten, keep=exact)
+        text = clean(text)
         with self._lock:
             if self._closed:
                 raise ToolsClosed("the run was stopped; no more writes")
+            self._check_unchanged(relative, path)
             self._journal(path)
-            atomic_write_text(path, clean(text))
-            self.written.add(self.relative(path))
-            self._tell_vault(self.relative(path))
+            atomic_write_text(path, text)
+            rel = self.relative(path)
+            self._known[rel] = path.read_bytes()
+            self.written.add(rel)
+            self.forgotten_taken_out += taken
+            self.removed_lines += [page_edits.RemovedLine(rel, line, operation)
+                                   for line in page_edits.removed_lines(before, text)]
+            self._tell_vault(rel)
         crash_point("dream.after_page_write")
+
+    def owns(self, relative: str, line: str) -> bool:
+        """Whether the program wrote this line of the page: this run added it, or an earlier run's
+        record holds it (:mod:`~suzent_desktop.core.dream.authorship`). Any other line is a person's."""
+        rel = self.relative(self.resolve(relative))
+        if line_digest(line) in self.authored.get(rel, frozenset()):
+            return True
+        if rel not in self.originals:
+            return False
+        if rel not in self._original_lines:
+            old = self.originals[rel]
+            self._original_lines[rel] = None if old is None else frozenset(
+                x.rstrip() for x in old.decode("utf-8-sig", "replace").splitlines())
+        before = self._original_lines[rel]
+        return before is None or line.rstrip() not in before
+
+    def note_own_write(self, path: Path) -> None:
+        """The run itself rewrote ``path`` outside :meth:`write` (the forgotten-text scrub): its new
+        bytes are the run's own, so a rollback still restores the page."""
+        rel = self.relative(path)
+        if rel in self._known and path.is_file():
+            self._known[rel] = path.read_bytes()
+
+    def _check_unchanged(self, relative: str, path: Path) -> None:
+        """Refuse to overwrite a page whose bytes changed since this run read or wrote it."""
+        known = self._known.get(self.relative(path))
+        if known is None:
+            return
+        current = path.read_bytes() if path.is_file() else None
+        if current != known:
+            raise PageChangedError(
+                f"{relative}: changed on disk since it was read (another device's edit arrived, or an editor "
+                "saved it); it is left as it is: read it again before writing"
+            )
 
     def _check_new_name(self, relative: str, path: Path) -> None:
         """A new page may not take a name a file elsewhere answers to: the user's ``[[Work]]``
@@ -254,7 +352,7 @@ class VaultTools:
         """Every file's name and path, for resolving links and checking a new page's name (read-only)."""
         if self._vault is not None:
             return self._vault.snapshot(parsed=False).index
-        return VaultIndex.scan(self.root)
+        return VaultIndex.scan(self.root, self.confinement)
 
     def _tell_vault(self, *relatives: str) -> None:
         if self._vault is not None:
@@ -276,12 +374,20 @@ class VaultTools:
         return changed
 
     def rollback(self) -> list[str]:
-        """Put every file this run wrote back to its bytes before the run; returns what was restored."""
+        """Put every file this run wrote back to its bytes before the run; returns what was restored.
+
+        A file whose bytes are no longer what the run wrote (another device's edit arrived) is
+        left as it is: restoring it would overwrite that edit.
+        """
         self.close()
         restored: list[str] = []
         for rel in self.changed_files():
             old = self.originals[rel]
             path = self._real_root / rel
+            current = path.read_bytes() if path.is_file() else None
+            if rel in self._known and current != self._known[rel]:
+                self.left_alone.append(rel)
+                continue
             if old is None:
                 path.unlink(missing_ok=True)
             else:
@@ -289,13 +395,6 @@ class VaultTools:
             restored.append(rel)
         self._tell_vault(*restored)
         return restored
-
-    def edit(self, relative: str, old: str, new: str) -> None:
-        text = self.read(relative)
-        count = text.count(old) if old else 0
-        if count != 1:
-            raise ValueError(f"{relative}: the text to replace occurs {count} times; it must occur exactly once")
-        self.write(relative, text.replace(old, new, 1))
 
     def account(self, account: Accounting) -> str:
         """Record what became of a fact that is not on a page as written; the runner checks it."""
@@ -322,7 +421,7 @@ class VaultTools:
             if rel.endswith("/"):
                 continue
             try:
-                text = self.read(rel)
+                text = self.read_for_model(rel)
             except (UnreadablePage, OSError):  # one bad file never ends a search of the others
                 continue
             for number, line in enumerate(text.splitlines(), start=1):
@@ -331,6 +430,10 @@ class VaultTools:
                     scored.append((score, rel, number, line.strip()))
         scored.sort(key=lambda item: (-item[0], item[1], item[2]))
         return [{"path": rel, "line": number, "text": line} for _score, rel, number, line in scored[:limit]]
+
+    def _taken_note(self, before: int) -> str:
+        taken = self.forgotten_taken_out - before
+        return f"; {taken} line(s) holding text the user asked to forget were left out" if taken else ""
 
     # -- tool-calling surface -------------------------------------------------------------
     def size_error(self, arguments: str | dict[str, Any]) -> str:
@@ -361,14 +464,12 @@ class VaultTools:
             if name == "list":
                 return "\n".join(await asyncio.to_thread(self.list, str(args.get("folder", "")))) or "(empty)"
             if name == "read":
-                text = await asyncio.to_thread(self.read, str(args["path"]))
+                text = await asyncio.to_thread(self.read_for_model, str(args["path"]))
                 return text[:READ_LIMIT_CHARS]
-            if name == "write":
-                await asyncio.to_thread(self.write, str(args["path"]), str(args["content"]))
-                return f"ok: wrote {args['path']}"
-            if name == "edit":
-                await asyncio.to_thread(self.edit, str(args["path"]), str(args["old"]), str(args["new"]))
-                return f"ok: edited {args['path']}"
+            if name in page_edits.EDIT_TOOLS:
+                before = self.forgotten_taken_out
+                answer = await asyncio.to_thread(page_edits.run, self, name, args)
+                return answer + self._taken_note(before)
             if name == "search_notebook":
                 hits = await asyncio.to_thread(self.search_notebook, str(args["query"]))
                 return json.dumps(hits, ensure_ascii=False) if hits else "no matches"
@@ -412,7 +513,11 @@ TOOL_SPECS: list[dict[str, Any]] = [
         "type": "function",
         "function": {
             "name": "write",
-            "description": "Create or replace a whole page (markdown). Not allowed: log.md, schema.md, .state/, 4_Assets/.",
+            "description": (
+                "Create a page, or replace a whole page the program wrote, keeping its bullets. Pages with "
+                "lines a person wrote are changed with add_bullet / supersede_bullet instead. Not allowed: "
+                "log.md, schema.md, .state/, 4_Assets/."
+            ),
             "parameters": {
                 "type": "object",
                 "properties": {"path": {"type": "string"}, "content": {"type": "string"}},
@@ -424,7 +529,10 @@ TOOL_SPECS: list[dict[str, Any]] = [
         "type": "function",
         "function": {
             "name": "edit",
-            "description": "Replace one exact, unique piece of text in a page.",
+            "description": (
+                "Replace one exact, unique piece of text in a page; it may not remove or reword a line a "
+                "person wrote or a fact bullet."
+            ),
             "parameters": {
                 "type": "object",
                 "properties": {"path": {"type": "string"}, "old": {"type": "string"}, "new": {"type": "string"}},
@@ -471,4 +579,5 @@ TOOL_SPECS: list[dict[str, Any]] = [
             "parameters": {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]},
         },
     },
+    *page_edits.EDIT_TOOL_SPECS,
 ]

@@ -41,7 +41,7 @@ from suzent_desktop.core.operations import (
     undo_link_mention,
     vault_snapshot,
 )
-from suzent_desktop.ui.panes.common import Pane, display_path, snippet
+from suzent_desktop.ui.panes.common import EmptyHint, Pane, display_path, snippet
 
 if TYPE_CHECKING:
     from suzent_desktop.core.operations import Backlink
@@ -106,6 +106,13 @@ class BacklinksPane(Pane):
         self.related_list = QListWidget(self)
         self.related_list.setWordWrap(True)
         self.related_list.itemActivated.connect(self._activated)
+        self.hints = {
+            "backlinks": EmptyHint(self.backlinks_list, "No other page links here yet. Write [[ and this page's "
+                                   "name in another page to link it."),
+            "mentions": EmptyHint(self.mentions_list, "No other page names this page without linking it."),
+            "related": EmptyHint(self.related_list, "Memories and pages about the same things appear here "
+                                 "once the page is indexed."),
+        }
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.title)
@@ -183,7 +190,7 @@ class BacklinksPane(Pane):
         self.backlinks_label.setText(f"Linked from ({len(self.backlinks)})")
         for link in self.backlinks:
             item = QListWidgetItem(
-                f"{display_path(link.source, [root])}\n    {link.context[:160]}", self.backlinks_list
+                f"{display_path(link.source, [root])}\n    {snippet(link.context)}", self.backlinks_list
             )
             item.setData(TARGET_ROLE, (link.source, link.line))
 

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import shiboken6
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QShowEvent
-from PySide6.QtWidgets import QMessageBox, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QLabel, QMessageBox, QWidget
 
 from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.markdown import plain_text
@@ -191,3 +191,34 @@ def display_path(path: Path | str, roots: list[Path]) -> str:
         except ValueError:
             continue
     return candidate.as_posix()
+
+
+class EmptyHint(QLabel):
+    """Words over an empty list saying what would appear there and how to get it; hidden while
+    the list has rows (the list's own rows and counts are not touched)."""
+
+    def __init__(self, view: QAbstractItemView, text: str) -> None:
+        super().__init__(text, view.viewport())
+        self.view = view
+        self.setWordWrap(True)
+        self.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.setStyleSheet("color: palette(placeholder-text); padding: 12px;")
+        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        model = view.model()
+        for signal in (model.rowsInserted, model.rowsRemoved, model.modelReset, model.layoutChanged):
+            signal.connect(self.update_shown)
+        view.viewport().installEventFilter(self)
+        self.update_shown()
+
+    def set_hint(self, text: str) -> None:
+        self.setText(text)
+        self.update_shown()
+
+    def update_shown(self, *_: object) -> None:
+        self.setVisible(self.view.model().rowCount() == 0 and bool(self.text()))
+        self.setGeometry(self.view.viewport().rect())
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+        if event.type() == QEvent.Type.Resize:
+            self.setGeometry(self.view.viewport().rect())
+        return super().eventFilter(watched, event)

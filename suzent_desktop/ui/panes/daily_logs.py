@@ -32,6 +32,7 @@ from suzent_desktop.core import operations
 from suzent_desktop.core.days import CONSOLIDATED, PENDING, SKIPPED, TODAY
 from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.operations import DayLog, FactLine
+from suzent_desktop.core.words import count
 from suzent_desktop.ui.panes.common import Pane
 
 if TYPE_CHECKING:
@@ -244,7 +245,7 @@ class DailyLogsPane(Pane):
         parsed = view.parsed
         self.day_label.setText(
             f'<b>{view.date}</b> <span style="color:{color}">{status}</span> · '
-            f"{len(parsed.turns)} turn(s), {len(parsed.facts)} fact(s)"
+            f"{count(len(parsed.turns), 'turn')}, {count(len(parsed.facts), 'fact')}"
         )
         loose = [f for f in parsed.facts if f.time is None]
         if loose:
@@ -338,5 +339,5 @@ class DailyLogsPane(Pane):
 
     async def _forget(self, text: str) -> None:
         changes = await self.services.manager.forget(text)
-        self.report(f"Forgot it ({changes.rows_removed} index row(s) removed)")
+        self.report(f"Forgot it ({count(changes.rows_removed, 'index row')} removed)")
         self.publish(changes)

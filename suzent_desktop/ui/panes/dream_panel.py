@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 
 from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.operations import snapshot_vault, unified_diffs
+from suzent_desktop.core.words import count
 from suzent_desktop.ui.panes.common import Pane
 from suzent_desktop.ui.panes.diff_view import DiffView
 from suzent_desktop.ui.prompts import Prompter
@@ -165,7 +166,7 @@ class DreamPanel(Pane):
         form.addRow("Watermark:", self.watermark_label)
         form.addRow("Pending days:", self.pending_label)
         form.addRow("Pending facts:", self.facts_label)
-        form.addRow("Next run:", self.next_label)
+        form.addRow("Next dream:", self.next_label)
         form.addRow("Waiting because:", self.reason_label)
         form.addRow("Runner:", self.phase_label)
         form.addRow("Lint:", self.lint_label)
@@ -240,6 +241,7 @@ class DreamPanel(Pane):
         self.gate, self.watermark, self.history_rows = gate, watermark, history
         self._show_status()
         self._show_history()
+        self._show_last_logged_lint()
 
     def _read_state(self) -> tuple[GateStatus, str | None, list[dict]]:
         runner = self.services.runner
@@ -256,9 +258,11 @@ class DreamPanel(Pane):
         else:
             self.pending_label.setText("none — caught up")
         batch = list(gate.next_batch)
-        batch_text = f" · next batch: {batch[0]} … {batch[-1]} ({len(batch)} day(s))" if batch else ""
+        batch_text = f" · next batch: {batch[0]} … {batch[-1]} ({count(len(batch), 'day')})" if batch else ""
         self.facts_label.setText(f"{gate.pending_facts}{batch_text}")
-        self.reason_label.setText(html.escape(gate.reason or ("due" if gate.due else "")))
+        self.reason_label.setText(html.escape(
+            "nothing: it runs at the next check of the schedule" if gate.due or gate.reason == "due"
+            else gate.reason or "", quote=False))
         self.lint_label.setText("due" if gate.lint_due else "not due")
         self._show_not_consolidated(list(gate.not_consolidated))
         self._update_next_run()
@@ -272,7 +276,7 @@ class DreamPanel(Pane):
         shown = "; ".join(f"{f['date']}: {f['text']}" for f in facts[:3])
         more = f"; … ({len(facts) - 3} more)" if len(facts) > 3 else ""
         self.uncovered_label.setText(
-            html.escape(f"{len(facts)} fact(s), still searchable and offered to the next run — {shown}{more}")
+            html.escape(f"{count(len(facts), 'fact')}, still searchable and offered to the next run — {shown}{more}")
         )
         self.uncovered_label.setToolTip("\n".join(f"{f['date']}  {f['text']}" for f in facts))
 
@@ -298,6 +302,9 @@ class DreamPanel(Pane):
         if not self.alive():
             return
         self._remember_diffs(result)
+        lint = getattr(self.services.runner, "last_lint", None)
+        if lint is not None and lint is not self.last_lint:  # the lint a dream ran after catching up
+            self._show_lint(lint, switch=False)
         if str(result.reason).startswith("dry run") and not self._panel_run:
             self._show_dry_run(result)  # a dry run started elsewhere (command palette)
         self.request_refresh()
@@ -461,7 +468,19 @@ class DreamPanel(Pane):
         if self.alive():
             self.lint_finished.emit(result)
 
-    def _show_lint(self, result: Any) -> None:
+    def _show_last_logged_lint(self) -> None:
+        """Before a lint ran in this window, say when the last one ran (the history lists it)."""
+        if self.last_lint is not None:
+            return
+        row = next((r for r in self.history_rows if r.get("outcome") == "lint"), None)
+        if row is None:
+            self.lint_summary.setText("No lint has run yet. Press “Lint now” to audit the notebook.")
+            return
+        summary = " ".join(_row_summary(row).split())
+        self.lint_summary.setText(f"Last lint: {row.get('date')}{' · ' + summary if summary else ''}. "
+                                  "Press “Lint now” to list its findings.")
+
+    def _show_lint(self, result: Any, *, switch: bool = True) -> None:
         self.last_lint = result
         self.findings.clear()
         for finding in result.findings:
@@ -469,8 +488,9 @@ class DreamPanel(Pane):
             item.setData(FINDING_ROLE, finding)
             item.setToolTip("Double-click to open the page")
         state = "clean" if result.ok else "problems found"
-        self.lint_summary.setText(f"Lint: {state} · {len(result.findings)} finding(s)")
-        self.tabs.setCurrentIndex(2)
+        self.lint_summary.setText(f"Lint: {state} · {count(len(result.findings), 'finding')}")
+        if switch:
+            self.tabs.setCurrentIndex(2)
 
     def _finding_activated(self, item: QListWidgetItem) -> None:
         finding = item.data(FINDING_ROLE)

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout,
 
 from suzent_desktop.core.markdown import headings
 from suzent_desktop.ui.editor import EditorArea, PageEditor
+from suzent_desktop.ui.panes.common import EmptyHint
 
 OUTLINE_DELAY_MS = 300
 LINE_ROLE = Qt.ItemDataRole.UserRole
@@ -30,6 +31,8 @@ class OutlinePane(QWidget):
         self.tree.setUniformRowHeights(True)
         self.tree.itemClicked.connect(self._jump)
         self.tree.itemActivated.connect(self._jump)
+        self.hint = EmptyHint(self.tree, "The headings of the open page appear here. Start a line with # to "
+                              "make a heading.")
         self.empty = QLabel("No headings in this page", self)
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty.setEnabled(False)

@@ -32,9 +32,12 @@ from PySide6.QtWidgets import (
 )
 
 from suzent_desktop.core.events import ChangeSet
-from suzent_desktop.core.operations import ZONES, Filters
+from suzent_desktop.core.markdown import plain_text
+from suzent_desktop.core.operations import Filters
+from suzent_desktop.core.words import count
 from suzent_desktop.ui.forget_dialog import choose_units
-from suzent_desktop.ui.panes.common import Pane, display_path, highlight
+from suzent_desktop.ui.open_vault import top_folders
+from suzent_desktop.ui.panes.common import EmptyHint, Pane, display_path, highlight
 
 if TYPE_CHECKING:
     from suzent_desktop.ui.services import AppServices
@@ -96,8 +99,8 @@ class SearchPane(Pane):
         for label, value in SOURCES:
             self.source_box.addItem(label, value)
         self.zone_box = QComboBox(self)
-        self.zone_box.addItem("All zones", None)
-        for zone in ZONES:
+        self.zone_box.addItem("All folders", None)
+        for zone in top_folders(self.services.layout.notebook_dir):
             self.zone_box.addItem(zone, zone)
         self.dates_check = QCheckBox("Dates", self)
         now = self.services.manager.clock.today()  # the app's clock (SUZENT_TODAY pins it)
@@ -138,6 +141,8 @@ class SearchPane(Pane):
         self.results.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.results.customContextMenuRequested.connect(self._context_menu)
         self.results.currentRowChanged.connect(self._selection_changed)
+        self.hint = EmptyHint(self.results, "Type to search daily logs, pages and conversations. "
+                              "Try words, \"a phrase\", tag:name or path:folder; -word leaves a word out.")
         self.empty_label = QLabel(self)
         self.empty_label.setStyleSheet("color:gray")
 
@@ -250,8 +255,8 @@ class SearchPane(Pane):
         words = response.words if response.words is not None else query  # operators are not words to highlight
         for hit in response.hits:
             self._add_hit(words, hit)
-        count = f"{len(response.hits)} page(s)" if response.mode == "list" else f"{len(response.hits)} result(s)"
-        self.empty_label.setText(count if response.hits else "No results")
+        found = count(len(response.hits), "page" if response.mode == "list" else "result")
+        self.empty_label.setText(found if response.hits else "No results")
         if response.hits:
             self.results.setCurrentRow(0)
         self.forget_button.setEnabled(bool(response.hits))
@@ -285,7 +290,7 @@ class SearchPane(Pane):
         header = " · ".join(m for m in meta if m)
         parts = [
             f'<div style="color:{muted};font-size:small">{html.escape(header)}</div>',
-            f"<div>{highlight(hit.text, query)}</div>",
+            f"<div>{highlight(plain_text(hit.text) or hit.text, query)}</div>",
         ]
         if hit.superseded:
             note = f"superseded on {hit.until}" if hit.until else "superseded"
@@ -333,7 +338,7 @@ class SearchPane(Pane):
         self.stale_count = count
         if count > 0:
             self.stale_label.setText(
-                f"⚠ The index is behind the files ({count} waiting); results may be out of date."
+                f"The index is behind the files ({count} waiting); results may be out of date."
             )
             self.stale_label.show()
         else:
@@ -411,8 +416,8 @@ class SearchPane(Pane):
 
     async def _forget(self, units: list[str]) -> None:
         changes = await self.services.manager.forget("", units=units)
-        pages = f", taken off {len(changes.pages)} page(s)" if changes.pages else ""
-        self.report(f"Forgot {len(units)} line(s) ({changes.rows_removed} index row(s) removed{pages})")
+        pages = f", taken off {count(len(changes.pages), 'page')}" if changes.pages else ""
+        self.report(f"Forgot {count(len(units), 'line')} ({count(changes.rows_removed, 'index row')} removed{pages})")
         if self.alive():
             self.forgotten.emit(changes.rows_removed)
         self.publish(changes)  # this pane wants tombstone changes: its query runs again

@@ -13,11 +13,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHeaderView, QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.operations import vault_snapshot
-from suzent_desktop.ui.panes.common import Pane
+from suzent_desktop.core.words import count
+from suzent_desktop.ui.panes.common import EmptyHint, Pane
 
 if TYPE_CHECKING:
     from suzent_desktop.ui.services import AppServices
@@ -46,8 +47,13 @@ class TagsPane(Pane):
         self.tree.setHeaderLabels(["Tag", "Pages"])
         self.tree.setRootIsDecorated(True)
         self.tree.setUniformRowHeights(True)
+        header = self.tree.header()  # the names take the width; the count column fits its numbers
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         self.tree.itemClicked.connect(self._clicked)
         self.tree.itemActivated.connect(self._clicked)  # Enter on the keyboard
+        self.hint = EmptyHint(self.tree, "No tags yet. Write #tag in a page, or list tags: in its properties.")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.summary)
@@ -92,7 +98,7 @@ class TagsPane(Pane):
         for node in self.nodes:
             add(self.tree, node)
         self.tree.resizeColumnToContents(1)
-        self.summary.setText(f"{self._tag_count(self.nodes)} tag(s) on {self.tagged} page(s)" if self.nodes
+        self.summary.setText(f"{count(self._tag_count(self.nodes), 'tag')} on {count(self.tagged, 'page')}" if self.nodes
                              else "No tags yet: add #tags or a frontmatter tags list to a page")
 
     @staticmethod

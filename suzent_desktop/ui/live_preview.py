@@ -1,0 +1,653 @@
+"""Live Preview: one pane where markdown reads as it will look, with its markup shown only on the
+line (or selection) being edited, as in Obsidian.
+
+- :class:`LivePreviewHighlighter` hides markup with a format of no width, sizes headings and
+  styles emphasis, links, tags and code, line by line (a keystroke re-highlights one line);
+- :class:`LiveEditor` (the editor widget) draws what text cannot be: task checkboxes that toggle
+  on a click, bullets, rules, callout bands, and images and note embeds in place, in the room a
+  tall invisible character reserves for them; Ctrl+click follows a link, a click on a tag runs
+  ``tag:`` search.
+
+Images are decoded, and embedded notes read and rendered, on worker threads; the editor is
+repainted when they are in. :mod:`suzent_desktop.ui.page_views` switches between this,
+Source mode and Reading view.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from functools import lru_cache
+from pathlib import Path
+
+from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QImage,
+    QImageReader,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QPen,
+    QTextBlock,
+    QTextCharFormat,
+    QTextCursor,
+    QTextDocument,
+)
+from PySide6.QtWidgets import QPlainTextEdit, QWidget
+
+from suzent_desktop.core.markdown import Link
+from suzent_desktop.ui import theme
+from suzent_desktop.ui.highlighter import CALLOUT_SHIFT, NORMAL, MarkdownHighlighter, prose_state
+from suzent_desktop.ui.live_syntax import (
+    CALLOUT_FAMILIES,
+    CALLOUT_RE,
+    HEADING_SCALE,
+    QUOTE_RE,
+    LineDecor,
+    callout_code,
+    parse_line,
+)
+from suzent_desktop.ui.markdown_render import _CALLOUT_COLOURS
+from suzent_desktop.ui.preview import _CACHE, ImageCache, _read_scaled, target_size
+
+EMBED_PAD = 6  # room above and below an image or embed drawn in place
+EAGER_LINES = 150  # lines past the first visible one styled at once when a whole page is highlighted
+DEFERRED_CHUNK = 120  # lines styled per turn of the event loop after that (a few ms each)
+NOTE_EMBED_MAX = 420  # tallest a note embed is drawn; the rest is behind a click
+_WORKER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-preview")
+
+Resolver = Callable[[Link], Path | None]
+
+
+def document_blocks(document: QTextDocument, numbers: list[int]) -> list[QTextBlock]:
+    found = [document.findBlockByNumber(number) for number in numbers]
+    return [block for block in found if block.isValid()]
+
+
+@lru_cache(maxsize=8192)
+def decor_of(text: str) -> LineDecor:
+    """The line's decoration, cached by its text: repaints and re-highlights ask again and again."""
+    return parse_line(text)
+
+
+def _colours(dark: bool) -> dict[str, str]:
+    if dark:
+        return {"text": "#dcddde", "muted": "#8b8e94", "link": "#8ab4f8", "tag": "#b4a7ff", "tag_bg": "#34304a",
+                "code": "#e6b673", "code_bg": "#2b2d31", "mark": "#5c4d12", "rule": "#44474d", "box": "#9a9ca1"}
+    return {"text": "#1f2328", "muted": "#6e7781", "link": "#0b57d0", "tag": "#5b3fd1", "tag_bg": "#ece8fb",
+            "code": "#a15c00", "code_bg": "#f3f4f6", "mark": "#fff3a3", "rule": "#d0d7de", "box": "#6e7781"}
+
+
+def _family_colours(code: int, dark: bool) -> tuple[QColor, QColor]:
+    """(accent, band) of a callout family (``code`` from :func:`callout_code`)."""
+    key = CALLOUT_FAMILIES[max(0, min(code, len(CALLOUT_FAMILIES)) - 1)][0]
+    accent, light, deep = _CALLOUT_COLOURS.get(key, _CALLOUT_COLOURS["note"])
+    return QColor(accent), QColor(deep if dark else light)
+
+
+class NoteEmbeds:
+    """Embedded notes rendered to HTML on a worker, then laid out here at the editor's width."""
+
+    def __init__(self, render: Callable[[Path, str | None, bool], str], ready: Callable[[], None]) -> None:
+        self._render = render
+        self._ready = ready
+        self._html: OrderedDict[tuple, str] = OrderedDict()
+        self._pending: set[tuple] = set()
+        self._docs: dict[tuple, QTextDocument] = {}
+
+    @staticmethod
+    def _key(path: Path, subpath: str | None) -> tuple[str, str | None, int, bool]:
+        try:
+            stamp = path.stat().st_mtime_ns
+        except OSError:
+            stamp = 0
+        return (str(path), subpath, stamp, theme.is_dark())  # rendered with the theme's colours
+
+    def document(self, path: Path, subpath: str | None, width: int, css: str) -> QTextDocument | None:
+        """The laid-out embed, or None while it is being read (a worker is asked once)."""
+        key = self._key(path, subpath)
+        html = self._html.get(key)
+        if html is None:
+            if key not in self._pending:
+                self._pending.add(key)
+                _WORKER.submit(self._work, key, path, subpath)
+            return None
+        doc_key = (*key, width)
+        doc = self._docs.get(doc_key)
+        if doc is None:
+            doc = QTextDocument()
+            doc.setDefaultStyleSheet(css)
+            doc.setDocumentMargin(8)
+            doc.setHtml(html)
+            doc.setTextWidth(width)
+            if len(self._docs) > 64:
+                self._docs.clear()
+            self._docs[doc_key] = doc
+        return doc
+
+    def _work(self, key: tuple, path: Path, subpath: str | None) -> None:
+        try:
+            html = self._render(path, subpath, key[3])
+        except Exception as exc:  # noqa: BLE001 - an unreadable page shows why, in its frame
+            html = f"<p><i>{type(exc).__name__}: {exc}</i></p>"
+        self._html[key] = html
+        while len(self._html) > 128:
+            self._html.popitem(last=False)
+        self._pending.discard(key)
+        self._ready()
+
+
+class LivePreviewHighlighter(MarkdownHighlighter):
+    """The source highlighter, plus Live Preview's hiding and sizing while ``live`` is on."""
+
+    def __init__(self, document: QTextDocument, *, live: bool = True) -> None:
+        self.live = live
+        self.active: set[int] = set()  # block numbers being edited: their markup shows
+        self.reserve: Callable[[QTextBlock, LineDecor], int] = lambda _block, _decor: 0
+        self._formats: dict[tuple, QTextCharFormat] = {}
+        # While a whole page is (re)highlighted, lines past the first screens get the source look
+        # at once and their Live Preview look soon after, a chunk per turn of the event loop.
+        self.eager_until: int | None = None
+        self.deferred: list[QTextBlock] = []
+        self.near: Callable[[], int] = lambda: 0  # the first visible line, to style first
+        self._later = QTimer()
+        self._later.setSingleShot(True)
+        self._later.setInterval(0)
+        self._later.timeout.connect(self._style_deferred)
+        super().__init__(document)
+
+    def set_dark(self, dark: bool) -> None:
+        self.colours = _colours(dark)
+        self._formats = {}
+        super().set_dark(dark)
+
+    def set_live(self, live: bool) -> None:
+        self.live = live
+        self._formats = {}
+        document = self.document()
+        blocked = document.blockSignals(True)  # a new look is no edit of the text
+        try:
+            self.whole_document(self.rehighlight, self.near())
+        finally:
+            document.blockSignals(blocked)
+
+    def whole_document(self, work: Callable[[], None], first: int = 0) -> None:
+        """Run ``work`` (a load, a re-highlight of every line) styling only the lines near ``first``
+        now; the rest are styled after it, a chunk at a time, so a long page opens without a stall."""
+        self.eager_until = first + EAGER_LINES
+        self.deferred = []
+        try:
+            work()
+        finally:
+            self.eager_until = None
+        if self.deferred:
+            self._later.start()
+
+    def _style_deferred(self) -> None:
+        near = self.near()
+        self.deferred.sort(key=lambda block: abs(block.blockNumber() - near) if block.isValid() else 0)
+        chunk, self.deferred = self.deferred[:DEFERRED_CHUNK], self.deferred[DEFERRED_CHUNK:]
+        self.restyle([block for block in chunk if block.isValid()])
+        if self.deferred:
+            self._later.start()
+
+    def set_active(self, blocks: set[int]) -> None:
+        """Show the markup of these blocks (and hide it again on the ones left)."""
+        if blocks == self.active:
+            return
+        changed = self.active ^ blocks
+        self.active = blocks
+        self.restyle(document_blocks(self.document(), sorted(changed)))
+
+    def restyle(self, blocks: list[QTextBlock]) -> None:
+        """Highlight these blocks again without the document saying its text changed (re-styling
+        is no edit: the page must not turn unsaved because the cursor moved)."""
+        document = self.document()
+        blocked = document.blockSignals(True)
+        try:
+            for block in blocks:
+                self.rehighlightBlock(block)
+        finally:
+            document.blockSignals(blocked)
+
+    # -- formats ---------------------------------------------------------------------------------
+    def _format(self, styles: frozenset[str], heading: int, hidden: bool, active: bool) -> QTextCharFormat:
+        key = (styles, heading, hidden, active)
+        fmt = self._formats.get(key)
+        if fmt is not None:
+            return fmt
+        fmt = QTextCharFormat()
+        base = self.document().defaultFont().pointSizeF()
+        c = self.colours
+        if heading:
+            fmt.setFontPointSize(base * HEADING_SCALE[heading])
+            fmt.setFontWeight(QFont.Weight.Bold)
+        if "bold" in styles or "callout-title" in styles:
+            fmt.setFontWeight(QFont.Weight.Bold)
+        if "italic" in styles:
+            fmt.setFontItalic(True)
+        if "strike" in styles or "done" in styles:
+            fmt.setFontStrikeOut(True)
+        if "done" in styles or "muted" in styles:
+            fmt.setForeground(QColor(c["muted"]))
+        if "mark" in styles:
+            fmt.setBackground(QColor(c["mark"]))
+        if "code" in styles:
+            fmt.setFontFamilies(["monospace"])
+            fmt.setFontFixedPitch(True)
+            fmt.setForeground(QColor(c["code"]))
+            fmt.setBackground(QColor(c["code_bg"]))
+        if "link" in styles:
+            fmt.setForeground(QColor(c["link"]))
+            fmt.setFontUnderline(True)
+        if "tag" in styles:
+            fmt.setForeground(QColor(c["tag"]))
+            fmt.setBackground(QColor(c["tag_bg"]))
+        if "room" in styles:  # the checkbox's and the bullet's place: drawn over, so not written
+            fmt.setForeground(QColor(0, 0, 0, 0))
+        if hidden:
+            if active:
+                fmt.setForeground(QColor(c["muted"]))
+            else:
+                fmt.setFontPointSize(0.5)
+                fmt.setFontLetterSpacingType(QFont.SpacingType.AbsoluteSpacing)
+                fmt.setFontLetterSpacing(-0.6)
+                fmt.setForeground(QColor(0, 0, 0, 0))
+        self._formats[key] = fmt
+        return fmt
+
+    def _spacer(self, height: int, char: str) -> QTextCharFormat:
+        """A character of no width whose line is ``height`` pixels tall: room for an image below."""
+        font = QFont(self.document().defaultFont())
+        font.setPixelSize(100)
+        ratio = QFontMetricsF(font).height() / 100
+        font.setPixelSize(max(8, round(height / ratio)))
+        fmt = QTextCharFormat()
+        fmt.setFont(font)
+        fmt.setFontLetterSpacingType(QFont.SpacingType.AbsoluteSpacing)
+        fmt.setFontLetterSpacing(-QFontMetricsF(font).horizontalAdvance(char))
+        fmt.setForeground(QColor(0, 0, 0, 0))
+        return fmt
+
+    # -- one line ---------------------------------------------------------------------------------
+    def highlightBlock(self, text: str) -> None:  # noqa: N802 - Qt override
+        super().highlightBlock(text)
+        if not self.live:
+            return
+        state = self.currentBlockState()
+        if state != NORMAL:
+            if state != 2:  # code: monospace, on the band painted behind it
+                self.setFormat(0, len(text), self._format(frozenset({"code"}), 0, False, False))
+            return
+        block = self.currentBlock()
+        previous = self.previousBlockState()
+        inherited = previous // CALLOUT_SHIFT if previous >= 0 else 0
+        if self.eager_until is not None and block.blockNumber() > self.eager_until:
+            quote = QUOTE_RE.match(text)
+            callout = CALLOUT_RE.match(text, quote.end()) if quote else None
+            code = callout_code(callout.group("kind")) if callout else (inherited if quote else 0)
+            self.setCurrentBlockState(NORMAL + CALLOUT_SHIFT * code)
+            self.deferred.append(QTextBlock(block))
+            return
+        decor = decor_of(text)
+        code = callout_code(decor.callout_title) if decor.callout_title else (inherited if decor.quote else 0)
+        self.setCurrentBlockState(NORMAL + CALLOUT_SHIFT * code)
+        active = block.blockNumber() in self.active
+        self._apply(text, decor, active)
+        if decor.embed is not None and not active:
+            height = self.reserve(block, decor)
+            if height > 0 and decor.embed.link.end > decor.embed.link.start:
+                start = decor.embed.link.start
+                self.setFormat(start, 1, self._spacer(height, text[start]))
+
+    def _apply(self, text: str, decor: LineDecor, active: bool) -> None:
+        """Per character: its styles and whether it is hidden markup, then one format per run."""
+        size = len(text)
+        if not size:
+            return
+        styles: list[set[str]] = [set() for _ in range(size)]
+        hidden = [False] * size
+        for span in decor.spans:
+            for i in range(max(0, span.start), min(size, span.end)):
+                styles[i].add(span.style)
+        for a, b in decor.hidden:
+            for i in range(max(0, a), min(size, b)):
+                hidden[i] = True
+        if decor.task is not None and not active:
+            for i in range(decor.task[0], min(size, decor.task[0] + 3)):
+                styles[i].add("room")
+                hidden[i] = False
+        if decor.bullet is not None and not active:
+            styles[decor.bullet].add("room")
+        if decor.rule and active:
+            hidden = [False] * size
+        run_start = 0
+        for i in range(1, size + 1):
+            if i == size or styles[i] != styles[run_start] or hidden[i] != hidden[run_start]:
+                fmt = self._format(frozenset(styles[run_start]), decor.heading, hidden[run_start], active)
+                self.setFormat(run_start, i - run_start, fmt)
+                run_start = i
+
+
+class LiveEditor(QPlainTextEdit):
+    """The page's text, in Live Preview or as plain source (``set_live``)."""
+
+    link_clicked = Signal(object)  # Link (Ctrl/Cmd+click, or a click on an embed's frame title)
+    url_clicked = Signal(str)  # a web link's address (Ctrl/Cmd+click)
+    tag_clicked = Signal(str)  # a tag's name, without '#'
+    _embed_ready = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.live = False
+        self.resolve: Resolver = lambda _link: None
+        self.render_note: Callable[[Path, str | None, bool], str] = lambda _path, _sub, _dark: ""
+        self.css = ""
+        self.notes = NoteEmbeds(lambda p, s, d: self.render_note(p, s, d), self._embed_ready.emit)
+        self._embed_ready.connect(self.refresh_embeds)
+        self._image_pending: set[tuple] = set()
+        self._ops: dict[tuple, list[tuple]] = {}  # overlay drawing per (line text, width, edited)
+        self.highlighter: LivePreviewHighlighter | None = None
+        self.cursorPositionChanged.connect(self._track_active)
+        self.selectionChanged.connect(self._track_active)
+
+    def attach(self, highlighter: LivePreviewHighlighter) -> None:
+        self.highlighter = highlighter
+        highlighter.reserve = self._reserve
+        highlighter.near = lambda: self.firstVisibleBlock().blockNumber()
+
+    def setPlainText(self, text: str) -> None:  # noqa: N802 - Qt override
+        """Load a page: the first screens are styled now, the rest right after (see ``whole_document``)."""
+        if self.highlighter is None or not self.live:
+            super().setPlainText(text)
+            return
+        self.highlighter.whole_document(lambda: super(LiveEditor, self).setPlainText(text))
+
+    def set_live(self, live: bool) -> None:
+        self.live = live
+        self._ops.clear()
+        if self.highlighter is not None:
+            self._track_active()
+            self.highlighter.set_live(live)
+        self.viewport().update()
+
+    # -- which lines are being edited ----------------------------------------------------------------
+    def _track_active(self) -> None:
+        if self.highlighter is None:
+            return
+        cursor = self.textCursor()
+        document = self.document()
+        first = document.findBlock(cursor.selectionStart()).blockNumber()
+        last = document.findBlock(cursor.selectionEnd()).blockNumber()
+        self.highlighter.set_active(set(range(first, last + 1)) if self.live else set())
+
+    # -- room for what is drawn in place -------------------------------------------------------------
+    def fit_width(self) -> int:
+        return max(64, self.viewport().width() - 2 * int(self.document().documentMargin()) - 24)
+
+    def _reserve(self, _block: QTextBlock, decor: LineDecor) -> int:
+        """Pixels the embed on this line needs (0 when it shows as a link: missing, not a page or image)."""
+        embed = decor.embed
+        assert embed is not None
+        path = self.resolve(embed.link)
+        if path is None or not path.is_file():
+            return 0
+        if embed.image:
+            natural = QImageReader(str(path)).size()  # the header only
+            if not natural.isValid():
+                return 0
+            return target_size(natural, embed.width, embed.height, self.fit_width()).height() + 2 * EMBED_PAD
+        if path.suffix.lower() != ".md":
+            return 0
+        doc = self.notes.document(path, embed.link.subpath, self.fit_width() - 16, self.css)
+        height = doc.size().height() if doc is not None else 2 * QFontMetricsF(self.font()).height()
+        return int(min(height, NOTE_EMBED_MAX)) + 2 * EMBED_PAD + 4
+
+    def refresh_embeds(self) -> None:
+        """An embed's page was read: lay out the lines that embed something again."""
+        if self.highlighter is None:
+            return
+        embeds = []
+        block = self.document().firstBlock()
+        while block.isValid():
+            if "![" in block.text() and decor_of(block.text()).embed is not None:
+                embeds.append(block)
+            block = block.next()
+        self.highlighter.restyle(embeds)
+        self.viewport().update()
+
+    # -- drawing ---------------------------------------------------------------------------------------------
+    def _visible_blocks(self, event: QPaintEvent) -> list[tuple[QTextBlock, QRectF]]:
+        """The blocks the repainted area crosses (typing repaints the edited line, not the page)."""
+        found = []
+        block = self.firstVisibleBlock()
+        offset = self.contentOffset()
+        top, bottom = event.rect().top(), event.rect().bottom()
+        while block.isValid():
+            rect = self.blockBoundingGeometry(block).translated(offset)
+            if rect.top() > bottom:
+                break
+            if block.isVisible() and rect.bottom() >= top:
+                found.append((block, rect))
+            block = block.next()
+        return found
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt override
+        if not self.live or self.highlighter is None:
+            super().paintEvent(event)
+            return
+        blocks = self._visible_blocks(event)
+        dark = theme.is_dark()
+        c = _colours(dark)
+        painter = QPainter(self.viewport())
+        width = self.viewport().width()
+        previous_state = blocks[0][0].previous().userState() if blocks else -1
+        for block, rect in blocks:  # bands behind the text: callouts and code blocks
+            state = block.userState()
+            if state >= CALLOUT_SHIFT:
+                accent, band = _family_colours(state // CALLOUT_SHIFT, dark)
+                painter.fillRect(QRectF(rect.left(), rect.top(), width - rect.left() - 8, rect.height()), band)
+                painter.fillRect(QRectF(rect.left(), rect.top(), 3, rect.height()), accent)
+            elif prose_state(state) >= 16 or prose_state(previous_state) >= 16:
+                painter.fillRect(QRectF(rect.left(), rect.top(), width - rect.left() - 8, rect.height()),
+                                 QColor(c["code_bg"]))
+            previous_state = state
+        painter.end()
+        super().paintEvent(event)
+        painter = QPainter(self.viewport())
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        active = self.highlighter.active
+        for block, rect in blocks:
+            if prose_state(block.userState()) != NORMAL:
+                continue
+            number = block.blockNumber()
+            ops = self._overlay(block, rect, number in active)
+            if ops:
+                self._draw(painter, ops, rect, c)
+        painter.end()
+
+    def _overlay(self, block: QTextBlock, rect: QRectF, active: bool) -> list[tuple]:
+        """What to draw over a line, relative to its top, cached by its text and the width: a
+        keystroke repaints the whole viewport, and most lines are as they were."""
+        text = block.text()
+        key = (text, int(rect.width()), active)
+        ops = self._ops.get(key)
+        if ops is not None:
+            return ops
+        ops = []
+        decor = decor_of(text)
+        if not active:
+            origin = QRectF(rect.left(), 0.0, rect.width(), rect.height())
+            if decor.task is not None:
+                ops.append(("box", self._checkbox_rect(block, origin, decor), decor.task[1]))
+            if decor.bullet is not None:
+                spot = self._column_rect(block, origin, decor.bullet, decor.bullet + 1)
+                ops.append(("dot", spot.center(), max(2.0, spot.height() * 0.12)))
+            if decor.rule:
+                ops.append(("rule",))
+            if decor.embed is not None:
+                ops.append(("embed", decor))
+        if len(self._ops) > 4096:
+            self._ops.clear()
+        self._ops[key] = ops
+        return ops
+
+    def _draw(self, painter: QPainter, ops: list[tuple], rect: QRectF, c: dict[str, str]) -> None:
+        top = rect.top()
+        for op in ops:
+            if op[0] == "box":
+                box, checked = op[1].translated(0, top), op[2]
+                painter.setPen(QPen(QColor(c["box"]), 1.4))
+                painter.setBrush(QColor(c["link"]) if checked else Qt.BrushStyle.NoBrush)
+                painter.drawRoundedRect(box, 3, 3)
+                if checked:
+                    painter.setPen(QPen(QColor("#ffffff"), 1.8))
+                    painter.drawPolyline([
+                        QPointF(box.left() + box.width() * 0.22, box.center().y()),
+                        QPointF(box.left() + box.width() * 0.42, box.bottom() - box.height() * 0.25),
+                        QPointF(box.right() - box.width() * 0.2, box.top() + box.height() * 0.25)])
+            elif op[0] == "dot":
+                painter.setPen(Qt.PenStyle.NoPen)
+                painter.setBrush(QColor(c["muted"]))
+                painter.drawEllipse(op[1] + QPointF(0, top), op[2], op[2])
+            elif op[0] == "rule":
+                painter.setPen(QPen(QColor(c["rule"]), 1))
+                y = rect.center().y()
+                painter.drawLine(QPointF(rect.left(), y), QPointF(self.viewport().width() - 12, y))
+            elif op[0] == "embed":
+                self._paint_embed(painter, rect, op[1], c)
+
+    def _column_rect(self, block: QTextBlock, rect: QRectF, start: int, end: int) -> QRectF:
+        layout = block.layout()
+        line = layout.lineForTextPosition(start)
+        if not line.isValid():
+            return QRectF()
+        x1, x2 = line.cursorToX(start)[0], line.cursorToX(end)[0]
+        top = rect.top() + line.y()
+        return QRectF(rect.left() + x1, top, max(1.0, x2 - x1), line.height())
+
+    def _checkbox_rect(self, block: QTextBlock, rect: QRectF, decor: LineDecor) -> QRectF:
+        assert decor.task is not None
+        room = self._column_rect(block, rect, decor.task[0], decor.task[0] + 3)
+        side = min(room.height() * 0.62, max(room.width(), 10.0))
+        return QRectF(room.left() + (room.width() - side) / 2, room.center().y() - side / 2, side, side)
+
+    def _paint_embed(self, painter: QPainter, rect: QRectF, decor: LineDecor, c: dict[str, str]) -> None:
+        embed = decor.embed
+        assert embed is not None
+        path = self.resolve(embed.link)
+        if path is None or not path.is_file():
+            return
+        margin = self.document().documentMargin()
+        area = QRectF(rect.left() + margin, rect.top() + EMBED_PAD, self.fit_width() - margin, rect.height() - 2 * EMBED_PAD)
+        if embed.image:
+            image = self._image(path, embed.width, embed.height)
+            if image is not None and not image.isNull():
+                painter.drawImage(QPointF(area.left(), area.top()), image)
+            else:
+                painter.setPen(QPen(QColor(c["rule"]), 1, Qt.PenStyle.DashLine))
+                painter.setBrush(Qt.BrushStyle.NoBrush)
+                painter.drawRect(QRectF(area.left(), area.top(), min(area.width(), 320), area.height()))
+            return
+        doc = self.notes.document(path, embed.link.subpath, self.fit_width() - 16, self.css)
+        painter.setPen(QPen(QColor(c["rule"]), 1))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawRoundedRect(area, 4, 4)
+        painter.fillRect(QRectF(area.left(), area.top(), 3, area.height()), QColor(c["link"]))
+        if doc is not None:
+            painter.save()
+            painter.translate(area.left() + 8, area.top() + 2)
+            doc.drawContents(painter, QRectF(0, 0, area.width() - 12, area.height() - 4))
+            painter.restore()
+
+    def _image(self, path: Path, width: int | None, height: int | None) -> QImage | None:
+        fit = self.fit_width()
+        key = ImageCache.key(path, width, height, fit)
+        if key is None:
+            return None
+        image = _CACHE.get(key)
+        if image is None and key not in self._image_pending:
+            self._image_pending.add(key)
+
+            def work() -> None:
+                decoded = _read_scaled(path, width, height, fit)
+                _CACHE.put(key, decoded if decoded is not None else QImage())
+                self._image_pending.discard(key)
+                self._embed_ready.emit()
+
+            _WORKER.submit(work)
+        return image
+
+    # -- clicks ------------------------------------------------------------------------------------------
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
+        if self.live and event.button() == Qt.MouseButton.LeftButton and self._clicked(event):
+            event.accept()
+            return
+        super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
+        """A pointing hand over what a click acts on (a checkbox, a tag; a link with Ctrl/Cmd)."""
+        super().mouseMoveEvent(event)
+        if self.live and event.buttons() == Qt.MouseButton.NoButton:
+            hand = self._target_at(event.position(), event.modifiers()) is not None
+            self.viewport().setCursor(Qt.CursorShape.PointingHandCursor if hand else Qt.CursorShape.IBeamCursor)
+
+    def _clicked(self, event: QMouseEvent) -> bool:
+        """A checkbox, a tag, or with Ctrl/Cmd a link or embed: act on it instead of placing the cursor."""
+        target = self._target_at(event.position(), event.modifiers())
+        if target is None:
+            return False
+        kind, value = target
+        if kind == "task":
+            self.toggle_task(value)
+        elif kind == "tag":
+            self.tag_clicked.emit(value)
+        elif kind == "link":
+            self.link_clicked.emit(value)
+        else:
+            self.url_clicked.emit(value)
+        return True
+
+    def _target_at(self, pos: QPointF, modifiers: Qt.KeyboardModifier) -> tuple[str, object] | None:
+        """What a click at ``pos`` acts on: ("task", block), ("tag", name), ("link", Link), ("url", href)."""
+        cursor = self.cursorForPosition(pos.toPoint())
+        block = cursor.block()
+        if prose_state(block.userState()) != NORMAL:
+            return None
+        decor = decor_of(block.text())
+        active = block.blockNumber() in (self.highlighter.active if self.highlighter else set())
+        rect = self.blockBoundingGeometry(block).translated(self.contentOffset())
+        follow = bool(modifiers & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.MetaModifier))
+        if decor.task is not None and not active and self._checkbox_rect(block, rect, decor).adjusted(
+                -3, -3, 3, 3).contains(pos):
+            return ("task", block)
+        column = cursor.positionInBlock()
+        for start, end, tag in decor.tags:
+            if start <= column < end and (follow or not active):
+                return ("tag", tag)
+        if not follow:
+            return None
+        if decor.embed is not None and not active:
+            return ("link", decor.embed.link)
+        for link in decor.links:
+            if link.start <= column < link.end:
+                return ("link", link)
+        for start, end, href in decor.urls:
+            if start <= column < end:
+                return ("url", href)
+        return None
+
+    def toggle_task(self, block: QTextBlock) -> None:
+        """``[ ]`` ⇄ ``[x]`` as one undoable edit; the cursor stays where it was."""
+        decor = decor_of(block.text())
+        if decor.task is None or self.isReadOnly():
+            return
+        column, checked = decor.task
+        edit = QTextCursor(block)
+        edit.setPosition(block.position() + column + 1)
+        edit.setPosition(block.position() + column + 2, QTextCursor.MoveMode.KeepAnchor)
+        edit.insertText(" " if checked else "x")

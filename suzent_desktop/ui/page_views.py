@@ -1,0 +1,131 @@
+"""A page's three views, as in Obsidian: Live Preview and Source mode (editing) and Reading view.
+
+One pane shows one view at a time. Ctrl+E switches between Reading view and the editing view
+last used; the button at the top right (and its menu) picks any of the three. The editing
+view a page opens in is the ``editor_mode`` setting.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QActionGroup, QFont, QFontDatabase, QKeySequence, QShortcut
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QMenu, QStackedWidget, QToolButton, QWidget
+
+from suzent_desktop.ui.live_preview import LiveEditor
+from suzent_desktop.ui.preview import PreviewBrowser
+from suzent_desktop.ui.properties_view import PropertiesView, fold_frontmatter
+
+LIVE, SOURCE, READING = "live", "source", "reading"
+VIEW_NAMES = {LIVE: "Live Preview", SOURCE: "Source mode", READING: "Reading view"}
+TOGGLE_READING_KEY = "Ctrl+E"
+LIVE_MARGIN, SOURCE_MARGIN = 18, 4  # Live Preview reads like a page; Source mode keeps every column
+
+
+def live_font() -> QFont:
+    """The proportional text font Live Preview writes in (Source mode keeps the fixed font)."""
+    font = QFontDatabase.systemFont(QFontDatabase.SystemFont.GeneralFont)
+    font.setPointSizeF(max(font.pointSizeF(), 11.0))
+    return font
+
+
+def source_font() -> QFont:
+    font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+    font.setPointSize(max(font.pointSize(), 10))
+    return font
+
+
+class PageViews(QObject):
+    """The stack of the editor and the rendered page, and the control that switches them."""
+
+    view_changed = Signal(str)  # LIVE, SOURCE or READING
+
+    def __init__(self, editor: LiveEditor, preview: PreviewBrowser, mode: str = LIVE,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.editor = editor
+        self.preview = preview
+        self.stack = QStackedWidget(parent)
+        self.stack.addWidget(editor)
+        self.stack.addWidget(preview)
+        self.editing = mode if mode in (LIVE, SOURCE) else LIVE
+        self.view = ""
+        self.properties = PropertiesView(editor, parent)
+        self._properties_timer = QTimer(self)
+        self._properties_timer.setSingleShot(True)
+        self._properties_timer.setInterval(300)
+        self._properties_timer.timeout.connect(self.sync_properties)
+        editor.textChanged.connect(self._properties_timer.start)
+        self.header = QWidget(parent)
+        row = QHBoxLayout(self.header)
+        row.setContentsMargins(6, 0, 6, 0)
+        self.caption = QLabel("")
+        self.caption.setObjectName("viewCaption")
+        self.button = QToolButton(self.header)
+        self.button.setPopupMode(QToolButton.ToolButtonPopupMode.MenuButtonPopup)
+        self.button.setAutoRaise(True)
+        self.button.clicked.connect(self.toggle_reading)
+        menu = QMenu(self.button)
+        group = QActionGroup(menu)
+        self.actions: dict[str, QAction] = {}
+        for view in (READING, LIVE, SOURCE):
+            action = menu.addAction(VIEW_NAMES[view] + (f"\t{TOGGLE_READING_KEY}" if view == READING else ""))
+            action.setCheckable(True)
+            group.addAction(action)
+            action.triggered.connect(lambda _=False, v=view: self.set_view(v))
+            self.actions[view] = action
+        self.button.setMenu(menu)
+        row.addStretch(1)
+        row.addWidget(self.caption)
+        row.addWidget(self.button)
+        if parent is not None:
+            shortcut = QShortcut(QKeySequence(TOGGLE_READING_KEY), parent)
+            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            shortcut.activated.connect(self.toggle_reading)
+        self.set_view(self.editing)
+
+    @property
+    def reading(self) -> bool:
+        return self.view == READING
+
+    def set_view(self, view: str) -> None:
+        if view == self.view:
+            return
+        had_focus = self.stack.currentWidget() is not None and self.stack.currentWidget().hasFocus()
+        self.view = view
+        if view == READING:
+            self.stack.setCurrentWidget(self.preview)
+        else:
+            self.editing = view
+            live = view == LIVE
+            if self.editor.live != live or self.editor.font() != (live_font() if live else source_font()):
+                document = self.editor.document()
+                blocked = document.blockSignals(True)  # a new look is no edit: the page stays saved
+                try:
+                    self.editor.setFont(live_font() if live else source_font())
+                    document.setDocumentMargin(LIVE_MARGIN if live else SOURCE_MARGIN)
+                    self.editor.set_live(live)
+                finally:
+                    document.blockSignals(blocked)
+            self.stack.setCurrentWidget(self.editor)
+        self.actions[view].setChecked(True)
+        other = VIEW_NAMES[self.editing] if view == READING else VIEW_NAMES[READING]
+        self.button.setText(VIEW_NAMES[view])
+        self.button.setToolTip(f"{VIEW_NAMES[view]}: click for {other} ({TOGGLE_READING_KEY})")
+        self.sync_properties()
+        if had_focus:
+            self.stack.currentWidget().setFocus()
+        self.view_changed.emit(view)
+
+    def sync_properties(self) -> None:
+        """Live Preview shows the frontmatter as the properties view and folds its YAML lines away;
+        Source mode shows the YAML; Reading view renders it as a table."""
+        live = self.view == LIVE
+        if live:
+            self.properties.refresh()
+        else:
+            self.properties.hide()
+        fold_frontmatter(self.editor, live and bool(self.properties.fields))
+
+    def toggle_reading(self) -> None:
+        """Ctrl+E: Reading view, or back to the editing view last used."""
+        self.set_view(self.editing if self.view == READING else READING)

@@ -1,0 +1,195 @@
+"""The properties view above a page in Live Preview: its frontmatter as typed fields, as in Obsidian.
+
+Each key gets a field for its type: text, list (comma-separated), number, checkbox or date. An
+edit is written into the page's text as one undoable change of that key's lines only
+(:func:`suzent_desktop.core.properties.set_property`); the page is saved as any edit is. The
+YAML lines themselves are folded away in Live Preview (the cursor is kept out of them) and
+shown in Source mode.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from PySide6.QtCore import QDate, QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QTextCursor
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDateEdit,
+    QFormLayout,
+    QFrame,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+from suzent_desktop.core.markdown import frontmatter_block, frontmatter_lines, meta_text
+from suzent_desktop.core.operations import properties, property_kind, set_property
+
+KIND_MARKS = {"text": "Aa", "list": "≡", "number": "#", "checkbox": "☑", "date": "▦"}
+
+
+class _NoWheel(QObject):
+    """Scrolling the page past a date field never changes the date."""
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+        if event.type() == QEvent.Type.Wheel and isinstance(watched, QWidget) and not watched.hasFocus():
+            event.ignore()
+            return True
+        return super().eventFilter(watched, event)
+
+
+class PropertiesView(QFrame):
+    """Typed fields for the frontmatter of ``editor``'s text."""
+
+    edited = Signal(str, object)  # key, new value
+
+    def __init__(self, editor: QPlainTextEdit, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("propertiesView")
+        self.editor = editor
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(16, 6, 16, 6)
+        outer.setSpacing(2)
+        self.form = QFormLayout()
+        self.form.setContentsMargins(0, 0, 0, 0)
+        outer.addLayout(self.form)
+        self.form.setLabelAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        self.fields: dict[str, QWidget] = {}
+        self.kinds: dict[str, str] = {}
+        self.new_key = QLineEdit(self)  # "Add property": a name, then Enter
+        self.new_key.setPlaceholderText("+ Add property (name, then Enter)")
+        self.new_key.returnPressed.connect(self._add)
+        self.new_key.setFrame(False)
+        outer.addWidget(self.new_key)
+        self._block: str | None = None
+        self._wheel = _NoWheel(self)
+        self.edited.connect(self._write)
+        self.hide()
+
+    # -- reading --------------------------------------------------------------------------------
+    def refresh(self) -> None:
+        """Rebuild the fields when the frontmatter's text changed (typing elsewhere costs nothing)."""
+        text = self.editor.toPlainText()
+        block, _body = frontmatter_block(text)
+        if block == self._block:
+            return
+        self._block = block
+        while self.form.rowCount():
+            self.form.removeRow(0)
+        self.fields.clear()
+        self.kinds.clear()
+        for key, value in properties(text):
+            kind = property_kind(value)
+            field = self._field(key, kind, value)
+            label = QLabel(f"<span style='color: palette(placeholder-text)'>{KIND_MARKS[kind]}</span>&nbsp; {key}")
+            label.setToolTip(f"{key}: {kind}")
+            self.fields[key] = field
+            self.kinds[key] = kind
+            self.form.addRow(label, field)
+        self.setVisible(bool(self.fields))
+
+    def _add(self) -> None:
+        """A new text property, last in the YAML; an existing name just moves the focus to its field."""
+        key = self.new_key.text().strip().rstrip(":")
+        self.new_key.clear()
+        if not key or key.startswith(("#", "-")) or ":" in key:
+            return
+        if key not in self.fields:
+            self.edited.emit(key, "")
+        field = self.fields.get(key)
+        if field is not None:
+            field.setFocus()
+
+    def _field(self, key: str, kind: str, value: Any) -> QWidget:
+        if kind == "checkbox":
+            box = QCheckBox()
+            box.setChecked(bool(value))
+            box.toggled.connect(lambda checked, k=key: self.edited.emit(k, checked))
+            return box
+        if kind == "date":
+            day = value if isinstance(value, dt.date) else dt.date.fromisoformat(str(value))
+            edit = QDateEdit(QDate(day.year, day.month, day.day))
+            edit.setCalendarPopup(True)
+            edit.setDisplayFormat("yyyy-MM-dd")
+            edit.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+            edit.installEventFilter(self._wheel)
+            edit.editingFinished.connect(lambda k=key, e=edit: self._date_done(k, e))
+            return edit
+        line = QLineEdit(meta_text(value))
+        if kind == "list":
+            line.setPlaceholderText("items, separated by commas")
+        line.editingFinished.connect(lambda k=key, e=line, kd=kind: self._text_done(k, kd, e))
+        return line
+
+    # -- writing ------------------------------------------------------------------------------------
+    def _date_done(self, key: str, edit: QDateEdit) -> None:
+        day = edit.date().toPython()
+        if day.isoformat() != meta_text(dict(properties(self.editor.toPlainText())).get(key)):
+            self.edited.emit(key, day)
+
+    def _text_done(self, key: str, kind: str, edit: QLineEdit) -> None:
+        raw = edit.text().strip()
+        current = dict(properties(self.editor.toPlainText())).get(key)
+        if raw == meta_text(current):
+            return
+        if kind == "list":
+            value: Any = [item.strip() for item in raw.split(",") if item.strip()]
+        elif kind == "number":
+            try:
+                value = int(raw) if raw.lstrip("-").isdigit() else float(raw)
+            except ValueError:
+                edit.setText(meta_text(current))  # not a number: the field goes back to the page's value
+                return
+        else:
+            value = raw
+        self.edited.emit(key, value)
+
+    def _write(self, key: str, value: Any) -> None:
+        """Replace the frontmatter lines as one edit (one Ctrl+Z undoes it); the body is not touched."""
+        text = self.editor.toPlainText()
+        updated = set_property(text, key, value)
+        old_lines, new_lines = frontmatter_lines(text), frontmatter_lines(updated)
+        document = self.editor.document()
+        cursor = QTextCursor(document)
+        cursor.setPosition(0)
+        end = document.findBlockByNumber(old_lines).position() if old_lines else 0
+        cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+        head = "".join(updated.splitlines(keepends=True)[:new_lines])
+        cursor.insertText(head)
+        self._block = None
+        self.refresh()
+
+
+def fold_frontmatter(editor: QPlainTextEdit, fold: bool) -> None:
+    """Hide (or show) the YAML lines in the editor; the cursor is moved out of hidden lines."""
+    document = editor.document()
+    lines = frontmatter_lines(editor.toPlainText())
+    changed = False
+    block = document.firstBlock()
+    number = 0
+    while block.isValid() and (number < lines or not block.isVisible()):
+        visible = not (fold and number < lines)
+        if block.isVisible() != visible:
+            block.setVisible(visible)
+            changed = True
+        block = block.next()
+        number += 1
+    if changed:
+        # Lay the lines out again without telling listeners the text changed: it did not (the page
+        # must not turn unsaved because its YAML was folded).
+        blocked = document.blockSignals(True)
+        try:
+            document.markContentsDirty(0, document.characterCount())
+        finally:
+            document.blockSignals(blocked)
+        editor.viewport().update()
+    if fold and lines and editor.textCursor().blockNumber() < lines:
+        first = document.findBlockByNumber(lines)
+        if first.isValid():
+            cursor = editor.textCursor()
+            cursor.setPosition(first.position())
+            editor.setTextCursor(cursor)

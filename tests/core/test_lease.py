@@ -1,0 +1,165 @@
+"""One dream at a time across devices: the lease file, its renewal and expiry, a dead device's lease."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+from dream_support import days_before, make_manager, write_log
+
+from suzent_desktop.core.dream.runner import DreamRunner
+from suzent_desktop.core.lease import REPLAN, DreamLease, moved_under, read_leases
+
+
+class FakeTime:
+    def __init__(self) -> None:
+        self.t = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def _lease(folder: Path, device: str, clock: FakeTime, *, settle: float = 0.0) -> DreamLease:
+    return DreamLease(folder, device, seconds=60, settle=settle, rivals_possible=lambda: True, now=clock)
+
+
+def test_a_live_lease_makes_the_other_device_wait_and_release_frees_it(tmp_path: Path):
+    clock = FakeTime()
+    laptop, desktop = _lease(tmp_path, "laptop", clock), _lease(tmp_path, "desktop", clock)
+    assert asyncio.run(laptop.take("2026-07-10")) == ""
+    assert "laptop is consolidating" in asyncio.run(desktop.take("2026-07-10"))
+    laptop.release("2026-07-12")
+    on_disk = read_leases(tmp_path)["laptop"]
+    assert on_disk.released and on_disk.watermark == "2026-07-12"
+    # The desktop's log.md has not caught up yet: it waits for the sync, then goes.
+    assert "waiting for the sync tool" in asyncio.run(desktop.take("2026-07-10"))
+    assert asyncio.run(desktop.take("2026-07-12")) == ""
+
+
+def test_renewal_pushes_the_expiry_and_an_unrenewed_lease_expires(tmp_path: Path):
+    clock = FakeTime()
+    laptop, desktop = _lease(tmp_path, "laptop", clock), _lease(tmp_path, "desktop", clock)
+    assert asyncio.run(laptop.take(None)) == ""
+    first_expiry = read_leases(tmp_path)["laptop"].expiry
+    clock.t += 50
+    laptop.renew()
+    assert read_leases(tmp_path)["laptop"].expiry == first_expiry + 50
+    clock.t += 50  # renewed: still live 100 s after it was taken
+    assert asyncio.run(desktop.take(None)) != ""
+    assert laptop.still_held()
+    clock.t += 61  # no renewal for longer than the lease: expired
+    assert not laptop.still_held()
+    assert asyncio.run(desktop.take(None)) == ""
+
+
+def test_a_dead_devices_stale_lease_expires(tmp_path: Path):
+    clock = FakeTime()
+    # A device killed mid-run left its lease: never released, expiry in the past.
+    (tmp_path / "server.json").write_text(json.dumps(
+        {"device": "server", "start": clock.t - 900, "expiry": clock.t - 600, "watermark": None, "released": False}))
+    assert asyncio.run(_lease(tmp_path, "laptop", clock).take(None)) == ""
+
+
+def test_of_two_leases_taken_at_once_the_earlier_wins(tmp_path: Path):
+    clock = FakeTime()
+
+    def laptop_lease_arrives() -> bool:
+        # The laptop's lease, taken a moment earlier, arrives once the desktop has written its own.
+        (tmp_path / "laptop.json").write_text(json.dumps(
+            {"device": "laptop", "start": clock.t - 1, "expiry": clock.t + 59, "watermark": None, "released": False}))
+        return True
+
+    desktop = DreamLease(tmp_path, "desktop", seconds=60, settle=0.01, rivals_possible=laptop_lease_arrives, now=clock)
+    why = asyncio.run(desktop.take(None))
+    assert "laptop" in why
+    assert read_leases(tmp_path)["desktop"].released
+
+
+def test_a_moved_watermark_means_replan(tmp_path: Path):
+    clock = FakeTime()
+    laptop = _lease(tmp_path, "laptop", clock)
+    asyncio.run(laptop.take("2026-07-10"))
+
+    class Days:
+        watermark = "2026-07-14"
+
+    assert moved_under(laptop, "2026-07-10", Days).startswith(REPLAN)
+    Days.watermark = "2026-07-10"
+    assert moved_under(laptop, "2026-07-10", Days) == ""
+
+
+def test_a_single_device_home_writes_no_lease_file(tmp_path: Path):
+    alone = DreamLease(tmp_path / "leases", "laptop", seconds=60, settle=5, rivals_possible=lambda: False)
+    assert asyncio.run(alone.take(None)) == ""
+    assert alone.still_held()
+    alone.release(None)
+    assert not (tmp_path / "leases").exists()
+
+
+# -- the runner on a home two devices share ------------------------------------------------------
+async def test_a_second_devices_dream_waits_for_the_live_lease_then_adds_nothing_twice(
+    home, clock, today, monkeypatch
+):
+    monkeypatch.setenv("SUZENT_DEVICE", "laptop")
+    laptop = make_manager(home, clock, memory_consolidation_lease_settle_seconds=0.0)
+    monkeypatch.setenv("SUZENT_DEVICE", "desktop")
+    desktop = make_manager(home, clock, memory_consolidation_lease_settle_seconds=0.0)
+    day = days_before(today, 1)[0]
+    write_log(laptop, day, ["User works at Contoso", "User likes green tea"])
+
+    # The laptop holds a live lease (a run in progress): the desktop waits.
+    held = DreamLease(laptop.layout.lease_dir, "laptop", seconds=600, settle=0, rivals_possible=lambda: True)
+    assert await held.take(None) == ""
+    waiting = await DreamRunner(desktop).run_once(force=True)
+    assert waiting.outcome == "gated" and "laptop is consolidating" in waiting.reason
+    held.release(None)
+
+    first = await DreamRunner(laptop).run_once(force=True)
+    assert first.outcome == "productive"
+    pages = {p: p.read_text() for p in (laptop.layout.notebook_dir / "3_Personal").glob("*.md")}
+    # The desktop, with the laptop's log.md in view, has nothing left to do for that day.
+    second = await DreamRunner(desktop).run_once(force=True)
+    assert second.outcome == "nothing_pending"
+    assert {p: p.read_text() for p in (laptop.layout.notebook_dir / "3_Personal").glob("*.md")} == pages
+    assert read_leases(laptop.layout.lease_dir)["laptop"].watermark == day
+
+
+async def test_a_batch_another_device_consolidated_is_not_written_twice(home, clock, today, monkeypatch):
+    monkeypatch.setenv("SUZENT_DEVICE", "laptop")
+    laptop = make_manager(home, clock, memory_consolidation_lease_settle_seconds=0.0)
+    monkeypatch.setenv("SUZENT_DEVICE", "desktop")
+    desktop = make_manager(home, clock, memory_consolidation_lease_settle_seconds=0.0)
+    day = days_before(today, 1)[0]
+    write_log(laptop, day, ["User works at Contoso", "User likes green tea"])
+    assert (await DreamRunner(laptop).run_once(force=True)).outcome == "productive"
+    pages = {p: p.read_bytes() for p in (laptop.layout.notebook_dir / "3_Personal").glob("*.md")}
+    # The laptop's log.md entry and lease never reached the desktop (lost in a sync conflict).
+    log_md = laptop.layout.notebook_dir / "log.md"
+    text = log_md.read_text()
+    log_md.write_text(text[: text.rindex("## [")])
+    (laptop.layout.lease_dir / "laptop.json").unlink()
+    again = await DreamRunner(desktop).run_once(force=True)
+    assert again.outcome == "productive" and again.pages_changed == [] and "another device" in again.summary
+    assert again.watermark == day
+    assert {p: p.read_bytes() for p in (laptop.layout.notebook_dir / "3_Personal").glob("*.md")} == pages
+
+
+async def test_a_run_whose_watermark_moves_under_it_rolls_back_and_plans_again(home, clock, today, monkeypatch):
+    from suzent_desktop.core.dream.model import EngineReport
+
+    manager = make_manager(home, clock)
+    day = days_before(today, 1)[0]
+    write_log(manager, day, ["User works at Contoso"])
+
+    async def engine_while_a_sync_arrives(batch, tools):
+        tools.write("3_Personal/Work.md", "# Work\n\n- User works at Contoso\n")
+        # Another device's consolidation of the same day arrives through the sync tool meanwhile.
+        log_md = manager.layout.notebook_dir / "log.md"
+        log_md.write_text(log_md.read_text() + f"\n## [{today.isoformat()}] ingest | daily logs  watermark={day}\n")
+        return EngineReport(summary="wrote it")
+
+    result = await DreamRunner(manager, engine=engine_while_a_sync_arrives).run_once(force=True)
+    assert result.outcome == "nothing_pending"  # planned again: the other device's entry covers the day
+    assert not (manager.layout.notebook_dir / "3_Personal" / "Work.md").exists()  # this run's page rolled back
+    assert manager.watermark() == day

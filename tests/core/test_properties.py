@@ -1,0 +1,50 @@
+"""Frontmatter properties typed as Obsidian types them, and written back one key at a time."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from suzent_desktop.core.properties import properties, property_kind, set_property
+
+PAGE = (
+    "---\n"
+    "title: Beans   # a comment kept\n"
+    "tags:\n"
+    "  - garden\n"
+    "  - food\n"
+    "rating: 4\n"
+    "done: false\n"
+    "planted: 2026-04-01\n"
+    "weird: {a: 1}\n"
+    "---\n"
+    "# Beans\n\nBody text.\n"
+)
+
+
+def test_each_value_gets_obsidians_type() -> None:
+    props = dict(properties(PAGE))
+    assert [property_kind(props[k]) for k in ("title", "tags", "rating", "done", "planted")] == [
+        "text", "list", "number", "checkbox", "date"]
+    assert property_kind("2026-04-01") == "date" and property_kind(2.5) == "number"
+    assert [key for key, _ in properties(PAGE)] == ["title", "tags", "rating", "done", "planted", "weird"]
+
+
+def test_setting_one_key_rewrites_only_its_lines() -> None:
+    changed = set_property(PAGE, "done", True)
+    assert changed == PAGE.replace("done: false\n", "done: true\n")
+    changed = set_property(PAGE, "tags", ["garden", "food", "summer crop"])
+    assert changed == PAGE.replace("  - food\n", "  - food\n  - summer crop\n")
+    changed = set_property(PAGE, "planted", dt.date(2026, 4, 2))
+    assert changed == PAGE.replace("2026-04-01", "2026-04-02")
+    changed = set_property(PAGE, "rating", 4.5)
+    assert changed == PAGE.replace("rating: 4\n", "rating: 4.5\n")
+    changed = set_property(PAGE, "title", "Beans: runner")
+    assert changed == PAGE.replace("title: Beans   # a comment kept\n", "title: 'Beans: runner'\n")
+    assert set_property(PAGE, "title", "Beans") .endswith("---\n# Beans\n\nBody text.\n")
+
+
+def test_a_new_key_goes_last_and_a_page_without_frontmatter_gets_one() -> None:
+    assert set_property(PAGE, "status", "draft") == PAGE.replace("weird: {a: 1}\n", "weird: {a: 1}\nstatus: draft\n")
+    assert set_property("# Page\n", "done", False) == "---\ndone: false\n---\n# Page\n"
+    crlf = PAGE.replace("\n", "\r\n")
+    assert set_property(crlf, "done", True) == crlf.replace("done: false\r\n", "done: true\r\n")
