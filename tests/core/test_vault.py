@@ -167,3 +167,37 @@ def test_a_pages_links_keep_their_lines_every_form_outside_code(vault: Vault) ->
                  "x [[Home|my home]] y\n[up](../b/Other%20Page.md#top) [web](https://x.org/a.md)\n`[[Code]]` ![[cat.png]]\n")
     assert [(line, link.target) for line, link in vault.snapshot().links(page)] == [
         (1, "Home"), (2, "../b/Other Page.md"), (3, "cat.png")]
+
+
+def test_links_out_of_the_vault_are_no_files_and_are_named_also_when_they_appear_later(
+    vault: Vault, tmp_path: Path
+) -> None:
+    root = vault.root
+    secret = write(tmp_path / "outside/secret.md", "the password is hunter2 [[Kyoto]]")
+    (root / "2_Wiki/secret.md").symlink_to(secret)
+    (root / "2_Wiki/loopA.md").symlink_to(root / "2_Wiki/loopB.md")
+    (root / "2_Wiki/loopB.md").symlink_to(root / "2_Wiki/loopA.md")
+    snap = vault.snapshot()
+    assert root / "2_Wiki/secret.md" not in snap.pages() and root / "2_Wiki/loopA.md" not in snap.pages()
+    assert [b.source.name for b in snap.backlinks(root / "2_Wiki/Kyoto.md")] == ["Tokyo.md", "Board.canvas"]
+    refused = dict(snap.refused())
+    assert "outside the vault" in refused["2_Wiki/secret.md"] and "cannot be" in refused["2_Wiki/loopA.md"]
+    assert str(root / "2_Wiki/loopA.md") in snap.unreadable()
+
+    (root / "0_Inbox/later.md").symlink_to(secret)  # made while a watcher feeds the model
+    (root / "2_Wiki/secret.md").unlink()
+    vault.apply([root / "0_Inbox/later.md", root / "2_Wiki/secret.md"])
+    snap = vault.snapshot()
+    assert root / "0_Inbox/later.md" not in snap.pages()
+    refused = dict(snap.refused())
+    assert "0_Inbox/later.md" in refused and "2_Wiki/secret.md" not in refused
+    assert not any(b.source.name == "later.md" for b in snap.backlinks(root / "2_Wiki/Kyoto.md"))
+
+
+def test_a_conflict_copy_is_a_page_and_device_parts_are_logs(layout: Layout) -> None:
+    bootstrap_home(layout)
+    root = layout.notebook_dir
+    assert classify(layout, root / "2_Wiki/Work.md.conflict1") is Kind.PAGE
+    assert classify(layout, root / "2_Wiki/Work.sync-conflict-20261205-142233-7ZXQ3RT.md") is Kind.PAGE
+    assert classify(layout, layout.archive_dir / "2026-12-05@laptop.md") is Kind.LOG
+    assert classify(layout, layout.transcripts_dir / "2026-12-05.jsonl.conflict1") is Kind.TRANSCRIPT
