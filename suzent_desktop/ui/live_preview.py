@@ -37,7 +37,7 @@ from PySide6.QtGui import (
     QTextCursor,
     QTextDocument,
 )
-from PySide6.QtWidgets import QPlainTextEdit, QWidget
+from PySide6.QtWidgets import QPlainTextDocumentLayout, QPlainTextEdit, QWidget
 
 from suzent_desktop.core.markdown import Link
 from suzent_desktop.ui import theme
@@ -154,11 +154,11 @@ class LivePreviewHighlighter(MarkdownHighlighter):
         self.eager_until: int | None = None
         self.deferred: list[QTextBlock] = []
         self.near: Callable[[], int] = lambda: 0  # the first visible line, to style first
-        self._later = QTimer()
+        super().__init__(document)
+        self._later = QTimer(self)  # goes with the highlighter, which goes with the editor's document
         self._later.setSingleShot(True)
         self._later.setInterval(0)
         self._later.timeout.connect(self._style_deferred)
-        super().__init__(document)
 
     def set_dark(self, dark: bool) -> None:
         self.colours = _colours(dark)
@@ -333,6 +333,20 @@ class LivePreviewHighlighter(MarkdownHighlighter):
                 run_start = i
 
 
+class LineLayout(QPlainTextDocumentLayout):
+    """Qt's plain-text layout, told where a change ends in the new text.
+
+    A syntax highlighter marks a line it styled as "its length removed and its length added",
+    and the document merges that with the keystroke's own change. The plain-text layout adds
+    removed and added characters, reaches past the line's end, and relays and repaints the whole
+    viewport on every keystroke. Only what was added is in the document now: counted alone, the
+    change stays inside the edited line, which Qt lays out and repaints by itself (the rest of the
+    page only when that line's height changed)."""
+
+    def documentChanged(self, position: int, removed: int, added: int) -> None:  # noqa: N802 - Qt override
+        super().documentChanged(position, 0 if removed and added else removed, added)
+
+
 class LiveEditor(QPlainTextEdit):
     """The page's text, in Live Preview or as plain source (``set_live``)."""
 
@@ -343,6 +357,9 @@ class LiveEditor(QPlainTextEdit):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        document = QTextDocument(self)
+        document.setDocumentLayout(LineLayout(document))
+        self.setDocument(document)
         self.live = False
         self.resolve: Resolver = lambda _link: None
         self.render_note: Callable[[Path, str | None, bool], str] = lambda _path, _sub, _dark: ""
