@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QTextBrowser, QWidget
 from suzent_desktop.core.links import in_vault_walk
 from suzent_desktop.ui.icons import icon_image
 from suzent_desktop.ui.markdown_render import ICON_SCHEME, parse_embed_href
-from suzent_desktop.ui.wide_tables import HEADERS_ON_ONE_LINE, fit_wide_tables
+from suzent_desktop.ui.wide_tables import set_html_fitted
 
 IMAGE_CACHE_SIZE = 48
 _FRAME_SLACK = 48  # callout and embed frames take some width from nested images
@@ -176,10 +176,7 @@ class PreviewBrowser(QTextBrowser):
 
     def setHtml(self, html: str) -> None:  # noqa: N802 - Qt override
         """Show a page; a table wider than the pane is held to its width (the page never scrolls sideways)."""
-        super().setHtml(html)
-        if fit_wide_tables(self.document(), self.document().textWidth()) and HEADERS_ON_ONE_LINE in html:
-            super().setHtml(html.replace(HEADERS_ON_ONE_LINE, ""))  # a held table's headers wrap at words
-            fit_wide_tables(self.document(), self.document().textWidth())
+        set_html_fitted(self.document(), html, super().setHtml)
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt override
         super().resizeEvent(event)
