@@ -42,6 +42,7 @@ from PySide6.QtWidgets import QPlainTextDocumentLayout, QPlainTextEdit, QWidget
 from suzent_desktop.core.markdown import Link
 from suzent_desktop.ui import theme
 from suzent_desktop.ui.highlighter import CALLOUT_SHIFT, NORMAL, MarkdownHighlighter, prose_state
+from suzent_desktop.ui.live_callouts import ICON_ROOM, CalloutFolds, callout_icon, draw_chevron
 from suzent_desktop.ui.live_syntax import (
     CALLOUT_FAMILIES,
     CALLOUT_RE,
@@ -154,11 +155,21 @@ class LivePreviewHighlighter(MarkdownHighlighter):
         self.eager_until: int | None = None
         self.deferred: list[QTextBlock] = []
         self.near: Callable[[], int] = lambda: 0  # the first visible line, to style first
+        self.titles: list[QTextBlock] = []  # quotes' first lines just styled: callouts that may fold
+        self.on_titles: Callable[[list[QTextBlock]], None] = lambda _blocks: None
         super().__init__(document)
         self._later = QTimer(self)  # goes with the highlighter, which goes with the editor's document
         self._later.setSingleShot(True)
         self._later.setInterval(0)
         self._later.timeout.connect(self._style_deferred)
+        self._titles_timer = QTimer(self)
+        self._titles_timer.setSingleShot(True)
+        self._titles_timer.setInterval(0)
+        self._titles_timer.timeout.connect(self._titles_styled)
+
+    def _titles_styled(self) -> None:
+        titles, self.titles = self.titles, []
+        self.on_titles(titles)
 
     def set_dark(self, dark: bool) -> None:
         self.colours = _colours(dark)
@@ -249,6 +260,10 @@ class LivePreviewHighlighter(MarkdownHighlighter):
             fmt.setBackground(QColor(c["tag_bg"]))
         if "room" in styles:  # the checkbox's and the bullet's place: drawn over, so not written
             fmt.setForeground(QColor(0, 0, 0, 0))
+        if "icon" in styles:  # a callout's "[", widened to hold its icon
+            fmt.setForeground(QColor(0, 0, 0, 0))
+            fmt.setFontLetterSpacingType(QFont.SpacingType.AbsoluteSpacing)
+            fmt.setFontLetterSpacing(ICON_ROOM)
         if hidden:
             if active:
                 fmt.setForeground(QColor(c["muted"]))
@@ -298,6 +313,9 @@ class LivePreviewHighlighter(MarkdownHighlighter):
         self.setCurrentBlockState(NORMAL + CALLOUT_SHIFT * code)
         active = block.blockNumber() in self.active
         self._apply(text, decor, active)
+        if decor.quote and not QUOTE_RE.match(block.previous().text()):  # a quote's first line
+            self.titles.append(QTextBlock(block))
+            self._titles_timer.start()
         if decor.embed is not None and not active:
             height = self.reserve(block, decor)
             if height > 0 and decor.embed.link.end > decor.embed.link.start:
@@ -323,6 +341,9 @@ class LivePreviewHighlighter(MarkdownHighlighter):
                 hidden[i] = False
         if decor.bullet is not None and not active:
             styles[decor.bullet].add("room")
+        if decor.callout_at >= 0 and not active:
+            styles[decor.callout_at].add("icon")
+            hidden[decor.callout_at] = False
         if decor.rule and active:
             hidden = [False] * size
         run_start = 0
@@ -369,6 +390,7 @@ class LiveEditor(QPlainTextEdit):
         self._image_pending: set[tuple] = set()
         self._ops: dict[tuple, list[tuple]] = {}  # overlay drawing per (line text, width, edited)
         self.highlighter: LivePreviewHighlighter | None = None
+        self.folds = CalloutFolds(self)
         self.cursorPositionChanged.connect(self._track_active)
         self.selectionChanged.connect(self._track_active)
 
@@ -376,6 +398,13 @@ class LiveEditor(QPlainTextEdit):
         self.highlighter = highlighter
         highlighter.reserve = self._reserve
         highlighter.near = lambda: self.firstVisibleBlock().blockNumber()
+        highlighter.on_titles = lambda titles: self.folds.apply(titles, self._fold_sign)
+
+    @staticmethod
+    def _fold_sign(text: str) -> str | None:
+        """A callout title's fold sign ("-", "+" or ""), None for a line that is not one."""
+        decor = decor_of(text)
+        return decor.callout_fold if decor.callout_title is not None else None
 
     def setPlainText(self, text: str) -> None:  # noqa: N802 - Qt override
         """Load a page: the first screens are styled now, the rest right after (see ``whole_document``)."""
@@ -387,6 +416,9 @@ class LiveEditor(QPlainTextEdit):
     def set_live(self, live: bool) -> None:
         self.live = live
         self._ops.clear()
+        self.folds.enabled = live
+        if not live:
+            self.folds.show_all()
         if self.highlighter is not None:
             self._track_active()
             self.highlighter.set_live(live)
@@ -508,6 +540,8 @@ class LiveEditor(QPlainTextEdit):
                 ops.append(("rule",))
             if decor.embed is not None:
                 ops.append(("embed", decor))
+            if decor.callout_title is not None:
+                ops += self._callout_ops(block, origin, decor)
         if len(self._ops) > 4096:
             self._ops.clear()
         self._ops[key] = ops
@@ -537,6 +571,26 @@ class LiveEditor(QPlainTextEdit):
                 painter.drawLine(QPointF(rect.left(), y), QPointF(self.viewport().width() - 12, y))
             elif op[0] == "embed":
                 self._paint_embed(painter, rect, op[1], c)
+            elif op[0] == "icon":
+                box, code = op[1].translated(0, top), op[2]
+                side = int(min(box.height(), ICON_ROOM))
+                image = callout_icon(code, _family_colours(code, theme.is_dark())[0].name(), side)
+                painter.drawImage(QPointF(box.right() - side - 2, box.center().y() - side / 2), image)
+            elif op[0] == "fold":
+                draw_chevron(painter, op[1].translated(0, top), self.folds.is_open(op[2], op[3]), QColor(c["muted"]))
+
+    def _callout_ops(self, block: QTextBlock, origin: QRectF, decor: LineDecor) -> list[tuple]:
+        """The icon in the widened "[" and, for a foldable callout, the chevron after its title."""
+        ops: list[tuple] = [("icon", self._column_rect(block, origin, decor.callout_at, decor.callout_at + 1),
+                             callout_code(decor.callout_title or ""))]
+        if decor.callout_fold:
+            ops.append(("fold", self._chevron_rect(block, origin), block.text(), decor.callout_fold))
+        return ops
+
+    def _chevron_rect(self, block: QTextBlock, rect: QRectF) -> QRectF:
+        end = self._column_rect(block, rect, len(block.text()), len(block.text()))
+        side = max(12.0, end.height() * 0.8)
+        return QRectF(end.right() + 6, end.center().y() - side / 2, side, side)
 
     def _column_rect(self, block: QTextBlock, rect: QRectF, start: int, end: int) -> QRectF:
         layout = block.layout()
@@ -621,6 +675,8 @@ class LiveEditor(QPlainTextEdit):
         kind, value = target
         if kind == "task":
             self.toggle_task(value)
+        elif kind == "fold":
+            self.folds.toggle(value, decor_of(value.text()).callout_fold)
         elif kind == "tag":
             self.tag_clicked.emit(value)
         elif kind == "link":
@@ -642,6 +698,10 @@ class LiveEditor(QPlainTextEdit):
         if decor.task is not None and not active and self._checkbox_rect(block, rect, decor).adjusted(
                 -3, -3, 3, 3).contains(pos):
             return ("task", block)
+        if decor.callout_fold and not active and (
+                self._chevron_rect(block, rect).adjusted(-3, -3, 3, 3).contains(pos)
+                or self._column_rect(block, rect, decor.callout_at, decor.callout_at + 1).contains(pos)):
+            return ("fold", block)
         column = cursor.positionInBlock()
         for start, end, tag in decor.tags:
             if start <= column < end and (follow or not active):
