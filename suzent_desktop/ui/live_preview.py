@@ -52,6 +52,7 @@ from suzent_desktop.ui.live_syntax import (
     callout_code,
     parse_line,
 )
+from suzent_desktop.ui.live_tables import grid, is_row, paint_row, table_range
 from suzent_desktop.ui.markdown_render import _CALLOUT_COLOURS
 from suzent_desktop.ui.preview import _CACHE, ImageCache, _read_scaled, target_size
 
@@ -212,7 +213,14 @@ class LivePreviewHighlighter(MarkdownHighlighter):
             return
         changed = self.active ^ blocks
         self.active = blocks
+        for number in list(changed):  # a table shows its source, or its cells, all rows at once
+            span = table_range(self.document().findBlockByNumber(number))
+            if span is not None:
+                changed.update(range(span[0], span[1] + 1))
         self.restyle(document_blocks(self.document(), sorted(changed)))
+
+    def table_edited(self, span: tuple[int, int]) -> bool:
+        return any(span[0] <= number <= span[1] for number in self.active)
 
     def restyle(self, blocks: list[QTextBlock]) -> None:
         """Highlight these blocks again without the document saying its text changed (re-styling
@@ -259,6 +267,8 @@ class LivePreviewHighlighter(MarkdownHighlighter):
             fmt.setForeground(QColor(c["tag"]))
             fmt.setBackground(QColor(c["tag_bg"]))
         if "room" in styles:  # the checkbox's and the bullet's place: drawn over, so not written
+            fmt.setForeground(QColor(0, 0, 0, 0))
+        if "table" in styles:  # a table's source under the cells drawn over it
             fmt.setForeground(QColor(0, 0, 0, 0))
         if "icon" in styles:  # a callout's "[", widened to hold its icon
             fmt.setForeground(QColor(0, 0, 0, 0))
@@ -313,6 +323,11 @@ class LivePreviewHighlighter(MarkdownHighlighter):
         self.setCurrentBlockState(NORMAL + CALLOUT_SHIFT * code)
         active = block.blockNumber() in self.active
         self._apply(text, decor, active)
+        if is_row(text):
+            span = table_range(block)
+            if span is not None and not self.table_edited(span):
+                delimiter = block.blockNumber() == span[0] + 1  # folded to a rule under the header
+                self.setFormat(0, len(text), self._format(frozenset({"table"}), 0, delimiter, False))
         if decor.quote and not QUOTE_RE.match(block.previous().text()):  # a quote's first line
             self.titles.append(QTextBlock(block))
             self._titles_timer.start()
@@ -510,8 +525,12 @@ class LiveEditor(QPlainTextEdit):
         painter = QPainter(self.viewport())
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         active = self.highlighter.active
+        tables: dict[int, tuple[int, int, object]] = {}
         for block, rect in blocks:
             if prose_state(block.userState()) != NORMAL:
+                continue
+            if is_row(block.text()):
+                self._paint_table_row(painter, block, rect, tables, c)
                 continue
             number = block.blockNumber()
             ops = self._overlay(block, rect, number in active)
@@ -578,6 +597,35 @@ class LiveEditor(QPlainTextEdit):
                 painter.drawImage(QPointF(box.right() - side - 2, box.center().y() - side / 2), image)
             elif op[0] == "fold":
                 draw_chevron(painter, op[1].translated(0, top), self.folds.is_open(op[2], op[3]), QColor(c["muted"]))
+
+    def table_grid(self, block: QTextBlock) -> tuple[int, object] | None:
+        """(first row's number, Grid) of the table ``block`` is in, as drawn now; None when it is
+        not a table or is being edited (its source shows)."""
+        span = table_range(block)
+        if span is None or self.highlighter is None or self.highlighter.table_edited(span):
+            return None
+        texts, row = [], self.document().findBlockByNumber(span[0])
+        while row.isValid() and row.blockNumber() <= span[1]:
+            texts.append(row.text())
+            row = row.next()
+        font = self.document().defaultFont()
+        width = self.fit_width()
+        return span[0], grid(tuple(texts), font.family(), font.pointSizeF(), float(width))
+
+    def _paint_table_row(self, painter: QPainter, block: QTextBlock, rect: QRectF, tables: dict, c: dict) -> None:
+        number = block.blockNumber()
+        found = next((t for t in tables.values() if t[0] <= number <= t[1]), None)
+        if found is None:
+            drawn = self.table_grid(block)
+            span = table_range(block)
+            if span is None:
+                return
+            found = tables[span[0]] = (span[0], span[1], drawn)
+        if found[2] is None:
+            return
+        first, table = found[2]
+        left = rect.left() + self.document().documentMargin()
+        paint_row(painter, number - first, table, rect, left, self.document().defaultFont(), c)
 
     def _callout_ops(self, block: QTextBlock, origin: QRectF, decor: LineDecor) -> list[tuple]:
         """The icon in the widened "[" and, for a foldable callout, the chevron after its title."""
