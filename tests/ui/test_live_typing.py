@@ -68,3 +68,24 @@ def test_a_keystroke_repaints_the_edited_line_not_the_page(qtbot, page, view: st
         tallest = max(rect.height() for rect in recorder.rects)
         assert tallest <= 3 * line < viewport.height() / 4, (view, key, tallest, line)
     assert page.source.document().findBlockByNumber(200).text().endswith(" a b")
+
+
+def test_the_outline_reads_typed_headings_off_the_window_thread(qtbot, page, monkeypatch) -> None:
+    import threading
+
+    from suzent_desktop.ui.panes import outline as outline_module
+
+    pane = outline_module.OutlinePane(page.area)
+    threads: list[str] = []
+    real = outline_module.headings
+
+    def spy(text: str):  # noqa: ANN202 - the grammar's own result
+        threads.append(threading.current_thread().name)
+        return real(text)
+
+    monkeypatch.setattr(outline_module, "headings", spy)
+    page.source.moveCursor(QTextCursor.MoveOperation.End)
+    qtbot.keyClicks(page.source, "# Typed")
+    qtbot.waitUntil(lambda: pane.titles()[-1:] == [(0, "Typed")], timeout=WAIT_MS)
+    assert threads and threading.main_thread().name not in threads
+    pane.deleteLater()
