@@ -37,11 +37,12 @@ from PySide6.QtGui import (
     QTextCursor,
     QTextDocument,
 )
-from PySide6.QtWidgets import QPlainTextEdit, QWidget
+from PySide6.QtWidgets import QPlainTextDocumentLayout, QPlainTextEdit, QWidget
 
 from suzent_desktop.core.markdown import Link
 from suzent_desktop.ui import theme
 from suzent_desktop.ui.highlighter import CALLOUT_SHIFT, NORMAL, MarkdownHighlighter, prose_state
+from suzent_desktop.ui.live_callouts import ICON_ROOM, CalloutFolds, callout_icon, draw_chevron
 from suzent_desktop.ui.live_syntax import (
     CALLOUT_FAMILIES,
     CALLOUT_RE,
@@ -51,6 +52,7 @@ from suzent_desktop.ui.live_syntax import (
     callout_code,
     parse_line,
 )
+from suzent_desktop.ui.live_tables import grid, is_row, paint_row, table_range
 from suzent_desktop.ui.markdown_render import _CALLOUT_COLOURS
 from suzent_desktop.ui.preview import _CACHE, ImageCache, _read_scaled, target_size
 
@@ -154,11 +156,21 @@ class LivePreviewHighlighter(MarkdownHighlighter):
         self.eager_until: int | None = None
         self.deferred: list[QTextBlock] = []
         self.near: Callable[[], int] = lambda: 0  # the first visible line, to style first
-        self._later = QTimer()
+        self.titles: list[QTextBlock] = []  # quotes' first lines just styled: callouts that may fold
+        self.on_titles: Callable[[list[QTextBlock]], None] = lambda _blocks: None
+        super().__init__(document)
+        self._later = QTimer(self)  # goes with the highlighter, which goes with the editor's document
         self._later.setSingleShot(True)
         self._later.setInterval(0)
         self._later.timeout.connect(self._style_deferred)
-        super().__init__(document)
+        self._titles_timer = QTimer(self)
+        self._titles_timer.setSingleShot(True)
+        self._titles_timer.setInterval(0)
+        self._titles_timer.timeout.connect(self._titles_styled)
+
+    def _titles_styled(self) -> None:
+        titles, self.titles = self.titles, []
+        self.on_titles(titles)
 
     def set_dark(self, dark: bool) -> None:
         self.colours = _colours(dark)
@@ -201,7 +213,14 @@ class LivePreviewHighlighter(MarkdownHighlighter):
             return
         changed = self.active ^ blocks
         self.active = blocks
+        for number in list(changed):  # a table shows its source, or its cells, all rows at once
+            span = table_range(self.document().findBlockByNumber(number))
+            if span is not None:
+                changed.update(range(span[0], span[1] + 1))
         self.restyle(document_blocks(self.document(), sorted(changed)))
+
+    def table_edited(self, span: tuple[int, int]) -> bool:
+        return any(span[0] <= number <= span[1] for number in self.active)
 
     def restyle(self, blocks: list[QTextBlock]) -> None:
         """Highlight these blocks again without the document saying its text changed (re-styling
@@ -249,6 +268,12 @@ class LivePreviewHighlighter(MarkdownHighlighter):
             fmt.setBackground(QColor(c["tag_bg"]))
         if "room" in styles:  # the checkbox's and the bullet's place: drawn over, so not written
             fmt.setForeground(QColor(0, 0, 0, 0))
+        if "table" in styles:  # a table's source under the cells drawn over it
+            fmt.setForeground(QColor(0, 0, 0, 0))
+        if "icon" in styles:  # a callout's "[", widened to hold its icon
+            fmt.setForeground(QColor(0, 0, 0, 0))
+            fmt.setFontLetterSpacingType(QFont.SpacingType.AbsoluteSpacing)
+            fmt.setFontLetterSpacing(ICON_ROOM)
         if hidden:
             if active:
                 fmt.setForeground(QColor(c["muted"]))
@@ -298,6 +323,14 @@ class LivePreviewHighlighter(MarkdownHighlighter):
         self.setCurrentBlockState(NORMAL + CALLOUT_SHIFT * code)
         active = block.blockNumber() in self.active
         self._apply(text, decor, active)
+        if is_row(text):
+            span = table_range(block)
+            if span is not None and not self.table_edited(span):
+                delimiter = block.blockNumber() == span[0] + 1  # folded to a rule under the header
+                self.setFormat(0, len(text), self._format(frozenset({"table"}), 0, delimiter, False))
+        if decor.quote and not QUOTE_RE.match(block.previous().text()):  # a quote's first line
+            self.titles.append(QTextBlock(block))
+            self._titles_timer.start()
         if decor.embed is not None and not active:
             height = self.reserve(block, decor)
             if height > 0 and decor.embed.link.end > decor.embed.link.start:
@@ -323,6 +356,9 @@ class LivePreviewHighlighter(MarkdownHighlighter):
                 hidden[i] = False
         if decor.bullet is not None and not active:
             styles[decor.bullet].add("room")
+        if decor.callout_at >= 0 and not active:
+            styles[decor.callout_at].add("icon")
+            hidden[decor.callout_at] = False
         if decor.rule and active:
             hidden = [False] * size
         run_start = 0
@@ -331,6 +367,20 @@ class LivePreviewHighlighter(MarkdownHighlighter):
                 fmt = self._format(frozenset(styles[run_start]), decor.heading, hidden[run_start], active)
                 self.setFormat(run_start, i - run_start, fmt)
                 run_start = i
+
+
+class LineLayout(QPlainTextDocumentLayout):
+    """Qt's plain-text layout, told where a change ends in the new text.
+
+    A syntax highlighter marks a line it styled as "its length removed and its length added",
+    and the document merges that with the keystroke's own change. The plain-text layout adds
+    removed and added characters, reaches past the line's end, and relays and repaints the whole
+    viewport on every keystroke. Only what was added is in the document now: counted alone, the
+    change stays inside the edited line, which Qt lays out and repaints by itself (the rest of the
+    page only when that line's height changed)."""
+
+    def documentChanged(self, position: int, removed: int, added: int) -> None:  # noqa: N802 - Qt override
+        super().documentChanged(position, 0 if removed and added else removed, added)
 
 
 class LiveEditor(QPlainTextEdit):
@@ -343,6 +393,9 @@ class LiveEditor(QPlainTextEdit):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        document = QTextDocument(self)
+        document.setDocumentLayout(LineLayout(document))
+        self.setDocument(document)
         self.live = False
         self.resolve: Resolver = lambda _link: None
         self.render_note: Callable[[Path, str | None, bool], str] = lambda _path, _sub, _dark: ""
@@ -352,6 +405,7 @@ class LiveEditor(QPlainTextEdit):
         self._image_pending: set[tuple] = set()
         self._ops: dict[tuple, list[tuple]] = {}  # overlay drawing per (line text, width, edited)
         self.highlighter: LivePreviewHighlighter | None = None
+        self.folds = CalloutFolds(self)
         self.cursorPositionChanged.connect(self._track_active)
         self.selectionChanged.connect(self._track_active)
 
@@ -359,6 +413,13 @@ class LiveEditor(QPlainTextEdit):
         self.highlighter = highlighter
         highlighter.reserve = self._reserve
         highlighter.near = lambda: self.firstVisibleBlock().blockNumber()
+        highlighter.on_titles = lambda titles: self.folds.apply(titles, self._fold_sign)
+
+    @staticmethod
+    def _fold_sign(text: str) -> str | None:
+        """A callout title's fold sign ("-", "+" or ""), None for a line that is not one."""
+        decor = decor_of(text)
+        return decor.callout_fold if decor.callout_title is not None else None
 
     def setPlainText(self, text: str) -> None:  # noqa: N802 - Qt override
         """Load a page: the first screens are styled now, the rest right after (see ``whole_document``)."""
@@ -370,6 +431,9 @@ class LiveEditor(QPlainTextEdit):
     def set_live(self, live: bool) -> None:
         self.live = live
         self._ops.clear()
+        self.folds.enabled = live
+        if not live:
+            self.folds.show_all()
         if self.highlighter is not None:
             self._track_active()
             self.highlighter.set_live(live)
@@ -461,8 +525,12 @@ class LiveEditor(QPlainTextEdit):
         painter = QPainter(self.viewport())
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         active = self.highlighter.active
+        tables: dict[int, tuple[int, int, object]] = {}
         for block, rect in blocks:
             if prose_state(block.userState()) != NORMAL:
+                continue
+            if is_row(block.text()):
+                self._paint_table_row(painter, block, rect, tables, c)
                 continue
             number = block.blockNumber()
             ops = self._overlay(block, rect, number in active)
@@ -491,6 +559,8 @@ class LiveEditor(QPlainTextEdit):
                 ops.append(("rule",))
             if decor.embed is not None:
                 ops.append(("embed", decor))
+            if decor.callout_title is not None:
+                ops += self._callout_ops(block, origin, decor)
         if len(self._ops) > 4096:
             self._ops.clear()
         self._ops[key] = ops
@@ -520,6 +590,55 @@ class LiveEditor(QPlainTextEdit):
                 painter.drawLine(QPointF(rect.left(), y), QPointF(self.viewport().width() - 12, y))
             elif op[0] == "embed":
                 self._paint_embed(painter, rect, op[1], c)
+            elif op[0] == "icon":
+                box, code = op[1].translated(0, top), op[2]
+                side = int(min(box.height(), ICON_ROOM))
+                image = callout_icon(code, _family_colours(code, theme.is_dark())[0].name(), side)
+                painter.drawImage(QPointF(box.right() - side - 2, box.center().y() - side / 2), image)
+            elif op[0] == "fold":
+                draw_chevron(painter, op[1].translated(0, top), self.folds.is_open(op[2], op[3]), QColor(c["muted"]))
+
+    def table_grid(self, block: QTextBlock) -> tuple[int, object] | None:
+        """(first row's number, Grid) of the table ``block`` is in, as drawn now; None when it is
+        not a table or is being edited (its source shows)."""
+        span = table_range(block)
+        if span is None or self.highlighter is None or self.highlighter.table_edited(span):
+            return None
+        texts, row = [], self.document().findBlockByNumber(span[0])
+        while row.isValid() and row.blockNumber() <= span[1]:
+            texts.append(row.text())
+            row = row.next()
+        font = self.document().defaultFont()
+        width = self.fit_width()
+        return span[0], grid(tuple(texts), font.family(), font.pointSizeF(), float(width))
+
+    def _paint_table_row(self, painter: QPainter, block: QTextBlock, rect: QRectF, tables: dict, c: dict) -> None:
+        number = block.blockNumber()
+        found = next((t for t in tables.values() if t[0] <= number <= t[1]), None)
+        if found is None:
+            drawn = self.table_grid(block)
+            span = table_range(block)
+            if span is None:
+                return
+            found = tables[span[0]] = (span[0], span[1], drawn)
+        if found[2] is None:
+            return
+        first, table = found[2]
+        left = rect.left() + self.document().documentMargin()
+        paint_row(painter, number - first, table, rect, left, self.document().defaultFont(), c)
+
+    def _callout_ops(self, block: QTextBlock, origin: QRectF, decor: LineDecor) -> list[tuple]:
+        """The icon in the widened "[" and, for a foldable callout, the chevron after its title."""
+        ops: list[tuple] = [("icon", self._column_rect(block, origin, decor.callout_at, decor.callout_at + 1),
+                             callout_code(decor.callout_title or ""))]
+        if decor.callout_fold:
+            ops.append(("fold", self._chevron_rect(block, origin), block.text(), decor.callout_fold))
+        return ops
+
+    def _chevron_rect(self, block: QTextBlock, rect: QRectF) -> QRectF:
+        end = self._column_rect(block, rect, len(block.text()), len(block.text()))
+        side = max(12.0, end.height() * 0.8)
+        return QRectF(end.right() + 6, end.center().y() - side / 2, side, side)
 
     def _column_rect(self, block: QTextBlock, rect: QRectF, start: int, end: int) -> QRectF:
         layout = block.layout()
@@ -604,6 +723,8 @@ class LiveEditor(QPlainTextEdit):
         kind, value = target
         if kind == "task":
             self.toggle_task(value)
+        elif kind == "fold":
+            self.folds.toggle(value, decor_of(value.text()).callout_fold)
         elif kind == "tag":
             self.tag_clicked.emit(value)
         elif kind == "link":
@@ -625,6 +746,10 @@ class LiveEditor(QPlainTextEdit):
         if decor.task is not None and not active and self._checkbox_rect(block, rect, decor).adjusted(
                 -3, -3, 3, 3).contains(pos):
             return ("task", block)
+        if decor.callout_fold and not active and (
+                self._chevron_rect(block, rect).adjusted(-3, -3, 3, 3).contains(pos)
+                or self._column_rect(block, rect, decor.callout_at, decor.callout_at + 1).contains(pos)):
+            return ("fold", block)
         column = cursor.positionInBlock()
         for start, end, tag in decor.tags:
             if start <= column < end and (follow or not active):

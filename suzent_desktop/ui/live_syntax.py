@@ -85,6 +85,8 @@ class LineDecor:
     rule: bool = False
     quote: bool = False
     callout_title: str | None = None  # the kind, on a callout's first line
+    callout_at: int = -1  # column of its "[": the room its icon is drawn in
+    callout_fold: str = ""  # "-" folded, "+" open, "" not foldable
     embed: Embed | None = None
     links: list[Link] = field(default_factory=list)
     tags: list[tuple[int, int, str]] = field(default_factory=list)  # (start, end, tag)
@@ -126,6 +128,7 @@ def parse_line(text: str) -> LineDecor:
         callout = CALLOUT_RE.match(text, body)
         if callout:
             decor.callout_title = callout.group("kind").lower()
+            decor.callout_at, decor.callout_fold = callout.start(), callout.group("fold")
             decor.hide(callout.start(), callout.end())
             decor.style(callout.end(), len(text), "callout-title")
             if callout.end() == len(text):  # no title: the kind is the title, as Obsidian shows it

@@ -18,6 +18,7 @@ from suzent_desktop.ui.properties_view import PropertiesView, fold_frontmatter
 LIVE, SOURCE, READING = "live", "source", "reading"
 VIEW_NAMES = {LIVE: "Live Preview", SOURCE: "Source mode", READING: "Reading view"}
 TOGGLE_READING_KEY = "Ctrl+E"
+ADD_PROPERTY_KEY = "Ctrl+;"  # as in Obsidian
 LIVE_MARGIN, SOURCE_MARGIN = 18, 4  # Live Preview reads like a page; Source mode keeps every column
 
 
@@ -73,6 +74,8 @@ class PageViews(QObject):
             group.addAction(action)
             action.triggered.connect(lambda _=False, v=view: self.set_view(v))
             self.actions[view] = action
+        menu.addSeparator()
+        menu.addAction(f"Add property\t{ADD_PROPERTY_KEY}", self.add_property)
         self.button.setMenu(menu)
         row.addStretch(1)
         row.addWidget(self.caption)
@@ -81,6 +84,9 @@ class PageViews(QObject):
             shortcut = QShortcut(QKeySequence(TOGGLE_READING_KEY), parent)
             shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             shortcut.activated.connect(self.toggle_reading)
+            adding = QShortcut(QKeySequence(ADD_PROPERTY_KEY), parent)
+            adding.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            adding.activated.connect(self.add_property)
         self.set_view(self.editing)
 
     @property
@@ -125,6 +131,14 @@ class PageViews(QObject):
         else:
             self.properties.hide()
         fold_frontmatter(self.editor, live and bool(self.properties.fields))
+
+    def add_property(self) -> None:
+        """Ctrl+;: the properties view's "Add property" line, in Live Preview (a page without
+        frontmatter gets one when the name is entered)."""
+        if self.editor.isReadOnly():
+            return
+        self.set_view(LIVE)
+        self.properties.start_adding()
 
     def toggle_reading(self) -> None:
         """Ctrl+E: Reading view, or back to the editing view last used."""

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import QTextBrowser, QWidget
 from suzent_desktop.core.links import in_vault_walk
 from suzent_desktop.ui.icons import icon_image
 from suzent_desktop.ui.markdown_render import ICON_SCHEME, parse_embed_href
+from suzent_desktop.ui.wide_tables import set_html_fitted
 
 IMAGE_CACHE_SIZE = 48
 _FRAME_SLACK = 48  # callout and embed frames take some width from nested images
@@ -172,6 +173,10 @@ class PreviewBrowser(QTextBrowser):
         _CACHE.put(key, image if image is not None else QImage())
         if not self.pending:
             self.images_ready.emit()
+
+    def setHtml(self, html: str) -> None:  # noqa: N802 - Qt override
+        """Show a page; a table wider than the pane is held to its width (the page never scrolls sideways)."""
+        set_html_fitted(self.document(), html, super().setHtml)
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt override
         super().resizeEvent(event)

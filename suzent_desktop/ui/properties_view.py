@@ -1,10 +1,12 @@
 """The properties view above a page in Live Preview: its frontmatter as typed fields, as in Obsidian.
 
-Each key gets a field for its type: text, list (comma-separated), number, checkbox or date. An
-edit is written into the page's text as one undoable change of that key's lines only
-(:func:`suzent_desktop.core.properties.set_property`); the page is saved as any edit is. The
-YAML lines themselves are folded away in Live Preview (the cursor is kept out of them) and
-shown in Source mode.
+Each key gets a field for its type: text, list (comma-separated), number, checkbox or date; a
+map is shown as text and edited in Source mode. The key's name is itself a field (edit it to
+rename the key) and its type mark opens a menu that deletes it. "Add property" (the last line, or
+Ctrl+; on a page without frontmatter) adds a key. Every change is written into the page's text as
+one undoable change of that key's lines only (:mod:`suzent_desktop.core.properties`); the page is
+saved as any edit is. The YAML lines themselves are folded away in Live Preview (the cursor is
+kept out of them) and shown in Source mode.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+import yaml
 from PySide6.QtCore import QDate, QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import (
@@ -19,17 +22,20 @@ from PySide6.QtWidgets import (
     QDateEdit,
     QFormLayout,
     QFrame,
-    QLabel,
+    QHBoxLayout,
     QLineEdit,
+    QMenu,
     QPlainTextEdit,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from suzent_desktop.core.markdown import frontmatter_block, frontmatter_lines, meta_text
 from suzent_desktop.core.operations import properties, property_kind, set_property
+from suzent_desktop.core.properties import delete_property, rename_property
 
-KIND_MARKS = {"text": "Aa", "list": "≡", "number": "#", "checkbox": "☑", "date": "▦"}
+KIND_MARKS = {"text": "Aa", "list": "≡", "number": "#", "checkbox": "☑", "date": "▦", "map": "{}"}
 
 
 class _NoWheel(QObject):
@@ -60,9 +66,13 @@ class PropertiesView(QFrame):
         self.form.setLabelAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         self.fields: dict[str, QWidget] = {}
         self.kinds: dict[str, str] = {}
+        self.names: dict[str, QLineEdit] = {}  # the key's name, editable: renames the key
+        self.menus: dict[str, QMenu] = {}  # the type mark's menu: delete the key
+        self.adding = False  # "Add property" asked on a page that has none yet: the view shows
         self.new_key = QLineEdit(self)  # "Add property": a name, then Enter
         self.new_key.setPlaceholderText("+ Add property (name, then Enter)")
         self.new_key.returnPressed.connect(self._add)
+        self.new_key.editingFinished.connect(self._adding_done)
         self.new_key.setFrame(False)
         outer.addWidget(self.new_key)
         self._block: str | None = None
@@ -78,19 +88,59 @@ class PropertiesView(QFrame):
         if block == self._block:
             return
         self._block = block
-        while self.form.rowCount():
-            self.form.removeRow(0)
+        while self.form.rowCount():  # taken out now, deleted later: a field may be the one whose signal runs
+            taken = self.form.takeRow(0)
+            for item in (taken.labelItem, taken.fieldItem):
+                if item is not None and item.widget() is not None:
+                    item.widget().hide()
+                    item.widget().deleteLater()
         self.fields.clear()
         self.kinds.clear()
+        self.names.clear()
+        self.menus.clear()
         for key, value in properties(text):
             kind = property_kind(value)
             field = self._field(key, kind, value)
-            label = QLabel(f"<span style='color: palette(placeholder-text)'>{KIND_MARKS[kind]}</span>&nbsp; {key}")
-            label.setToolTip(f"{key}: {kind}")
             self.fields[key] = field
             self.kinds[key] = kind
-            self.form.addRow(label, field)
-        self.setVisible(bool(self.fields))
+            self.form.addRow(self._key_cell(key, kind), field)
+        self.setVisible(bool(self.fields) or self.adding)
+
+    def _key_cell(self, key: str, kind: str) -> QWidget:
+        """The type mark (its menu deletes the key) and the key's name (edit it to rename)."""
+        cell = QWidget()
+        row = QHBoxLayout(cell)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.setSpacing(2)
+        mark = QToolButton(cell)
+        mark.setText(KIND_MARKS[kind])
+        mark.setAutoRaise(True)
+        mark.setToolTip(f"{kind}: click for the property's menu")
+        mark.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QMenu(mark)
+        menu.addAction("Delete property", lambda k=key: self.delete(k))
+        mark.setMenu(menu)
+        name = QLineEdit(key, cell)
+        name.setFrame(False)
+        name.setStyleSheet("QLineEdit { background: transparent; }")  # reads as a label until edited
+        name.setToolTip("The property's name: edit it to rename the property")
+        name.editingFinished.connect(lambda k=key, e=name: self._rename_done(k, e))
+        row.addWidget(mark)
+        row.addWidget(name, 1)
+        self.names[key] = name
+        self.menus[key] = menu
+        return cell
+
+    def start_adding(self) -> None:
+        """"Add property": the view shows (also on a page without frontmatter) with its name line focused."""
+        self.adding = True
+        self.show()
+        self.new_key.setFocus()
+
+    def _adding_done(self) -> None:
+        if not self.new_key.text().strip():
+            self.adding = False
+            self.setVisible(bool(self.fields))
 
     def _add(self) -> None:
         """A new text property, last in the YAML; an existing name just moves the focus to its field."""
@@ -119,6 +169,11 @@ class PropertiesView(QFrame):
             edit.installEventFilter(self._wheel)
             edit.editingFinished.connect(lambda k=key, e=edit: self._date_done(k, e))
             return edit
+        if kind == "map":  # nested YAML: shown, edited in Source mode
+            shown = QLineEdit(yaml.safe_dump(value, default_flow_style=True, allow_unicode=True).strip())
+            shown.setReadOnly(True)
+            shown.setToolTip("A map of values: edit it in Source mode")
+            return shown
         line = QLineEdit(meta_text(value))
         if kind == "list":
             line.setPlaceholderText("items, separated by commas")
@@ -148,10 +203,30 @@ class PropertiesView(QFrame):
             value = raw
         self.edited.emit(key, value)
 
+    def _rename_done(self, key: str, edit: QLineEdit) -> None:
+        new_key = edit.text().strip().rstrip(":").strip()
+        if new_key == key or key not in self.names:
+            return
+        if not new_key or new_key.startswith(("#", "-")):
+            edit.setText(key)
+            return
+        try:
+            updated = rename_property(self.editor.toPlainText(), key, new_key)
+        except ValueError as exc:  # the name is taken: the field goes back and says why
+            edit.setText(key)
+            edit.setToolTip(f"Not renamed: {exc}")
+            return
+        self._replace_head(updated)
+
+    def delete(self, key: str) -> None:
+        self._replace_head(delete_property(self.editor.toPlainText(), key))
+
     def _write(self, key: str, value: Any) -> None:
+        self._replace_head(set_property(self.editor.toPlainText(), key, value))
+
+    def _replace_head(self, updated: str) -> None:
         """Replace the frontmatter lines as one edit (one Ctrl+Z undoes it); the body is not touched."""
         text = self.editor.toPlainText()
-        updated = set_property(text, key, value)
         old_lines, new_lines = frontmatter_lines(text), frontmatter_lines(updated)
         document = self.editor.document()
         cursor = QTextCursor(document)

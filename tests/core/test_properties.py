@@ -48,3 +48,28 @@ def test_a_new_key_goes_last_and_a_page_without_frontmatter_gets_one() -> None:
     assert set_property("# Page\n", "done", False) == "---\ndone: false\n---\n# Page\n"
     crlf = PAGE.replace("\n", "\r\n")
     assert set_property(crlf, "done", True) == crlf.replace("done: false\r\n", "done: true\r\n")
+
+
+def test_renaming_a_key_keeps_its_value_its_place_and_every_other_line() -> None:
+    from suzent_desktop.core.properties import rename_property
+
+    assert rename_property(PAGE, "title", "name") == PAGE.replace("title: Beans", "name: Beans")
+    assert rename_property(PAGE, "tags", "labels") == PAGE.replace("tags:\n", "labels:\n")
+    assert rename_property(PAGE, "rating", "stars: x") == PAGE.replace("rating: 4", "'stars: x': 4")
+    import pytest
+
+    with pytest.raises(ValueError, match="already has a property 'done'"):
+        rename_property(PAGE, "rating", "done")
+
+
+def test_deleting_a_key_removes_only_its_lines_and_the_last_one_the_block() -> None:
+    from suzent_desktop.core.properties import delete_property
+
+    assert delete_property(PAGE, "tags") == PAGE.replace("tags:\n  - garden\n  - food\n", "")
+    assert delete_property(PAGE, "weird") == PAGE.replace("weird: {a: 1}\n", "")
+    assert delete_property(PAGE, "missing") == PAGE
+    assert delete_property("---\ndone: true\n---\n# Page\n", "done") == "# Page\n"
+
+
+def test_a_map_is_its_own_kind() -> None:
+    assert property_kind({"a": 1}) == "map"

@@ -2,13 +2,17 @@
 
 Headings come from the notebook grammar (:func:`suzent_desktop.core.markdown.headings`), so a
 ``#`` line inside a code fence or the frontmatter is not a heading, as everywhere else. The
-outline follows the unsaved text: it is rebuilt a moment after the user stops typing.
+outline follows the unsaved text: it is rebuilt a moment after the user stops typing, from
+headings read on a worker thread (a long page takes tens of milliseconds to read), and shown only
+if the text is still the one read.
 """
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import shiboken6
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from suzent_desktop.core.markdown import headings
@@ -16,11 +20,14 @@ from suzent_desktop.ui.editor import EditorArea, PageEditor
 from suzent_desktop.ui.panes.common import EmptyHint
 
 OUTLINE_DELAY_MS = 300
+_READER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="outline")
 LINE_ROLE = Qt.ItemDataRole.UserRole
 
 
 class OutlinePane(QWidget):
     """Headings of the current editor, nested by level."""
+
+    _read = Signal(object, str, object)  # (editor, text read, its headings), from the reader thread
 
     def __init__(self, editors: EditorArea, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -43,7 +50,8 @@ class OutlinePane(QWidget):
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(OUTLINE_DELAY_MS)
-        self._timer.timeout.connect(self.refresh)
+        self._timer.timeout.connect(self.refresh_soon)
+        self._read.connect(self._headings_read)
         editors.current_page_changed.connect(lambda _path: self.follow(editors.current_editor()))
         self.follow(editors.current_editor())
 
@@ -68,10 +76,33 @@ class OutlinePane(QWidget):
             self.editor = None
             self.refresh()
 
+    def refresh_soon(self) -> None:
+        """After typing: read the headings on the reader thread, show them when they are in."""
+        editor = self.editor
+        if editor is None:
+            self.refresh()
+            return
+        text = editor.text()
+
+        def work() -> None:
+            found = headings(text)
+            try:
+                self._read.emit(editor, text, found)
+            except RuntimeError:
+                pass  # the pane closed meanwhile
+
+        _READER.submit(work)
+
+    def _headings_read(self, editor: PageEditor, text: str, found: list) -> None:
+        if editor is self.editor and shiboken6.isValid(editor) and editor.text() == text:
+            self._show(found)
+
     def refresh(self) -> None:
+        self._show(headings(self.editor.text()) if self.editor is not None else [])
+
+    def _show(self, found: list) -> None:
         self._timer.stop()
         self.tree.clear()
-        found = headings(self.editor.text()) if self.editor is not None else []
         parents: list[tuple[int, QTreeWidgetItem]] = []  # (level, item) of the open ancestors
         for line, level, title in found:
             while parents and parents[-1][0] >= level:

@@ -1,0 +1,91 @@
+"""Typing in Live Preview costs what the edited line costs: a keystroke lays out and repaints
+that line, not the whole page or the whole window (a long page types as fast as a short one)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QEvent, QObject, QRect, Qt
+from PySide6.QtGui import QTextCursor
+from ui_support import WAIT_MS
+
+from suzent_desktop.ui.editor import EditorArea
+
+LINE = "Some **bold** words, a [[Other|link]], #tag and `code` on line {n}.\n"
+
+
+class PaintRecorder(QObject):
+    """The areas the editor's viewport is asked to repaint."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rects: list[QRect] = []
+
+    def eventFilter(self, _watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+        if event.type() == QEvent.Type.Paint:
+            self.rects.append(event.rect())
+        return False
+
+
+@pytest.fixture
+def page(qtbot, loop, tmp_path: Path):
+    root = tmp_path / "vault"
+    root.mkdir()
+    (root / "Long.md").write_text("# Long\n\n" + "".join(LINE.format(n=n) for n in range(400)), encoding="utf-8")
+    area = EditorArea(root)
+    area.resize(900, 700)
+    area.show()
+    qtbot.waitExposed(area)
+    editor = area.open(root / "Long.md")
+    editor.area = area
+    block = editor.source.document().findBlockByNumber(200)
+    cursor = QTextCursor(block)
+    cursor.movePosition(QTextCursor.MoveOperation.EndOfBlock)
+    editor.source.setTextCursor(cursor)
+    editor.source.centerCursor()
+    editor.source.setFocus()
+    qtbot.waitUntil(lambda: not editor.highlighter.deferred, timeout=WAIT_MS)
+    yield editor
+    editor.load()  # the typing dropped: the page goes away saved
+    area.deleteLater()
+
+
+@pytest.mark.parametrize("view", ["live", "source"])
+def test_a_keystroke_repaints_the_edited_line_not_the_page(qtbot, page, view: str) -> None:
+    page.views.set_view(view)
+    viewport = page.source.viewport()
+    recorder = PaintRecorder()
+    viewport.installEventFilter(recorder)
+    qtbot.keyClick(page.source, Qt.Key.Key_Space)  # the page turns unsaved: its tab's title changes once
+    viewport.update()  # what is still to paint from that and from opening the page, painted first
+    qtbot.waitUntil(lambda: bool(recorder.rects), timeout=WAIT_MS)
+    for key in (Qt.Key.Key_A, Qt.Key.Key_Space, Qt.Key.Key_B):
+        recorder.rects.clear()
+        qtbot.keyClick(page.source, key)
+        qtbot.waitUntil(lambda: bool(recorder.rects), timeout=WAIT_MS)
+        line = page.source.cursorRect().height()
+        tallest = max(rect.height() for rect in recorder.rects)
+        assert tallest <= 3 * line < viewport.height() / 4, (view, key, tallest, line)
+    assert page.source.document().findBlockByNumber(200).text().endswith(" a b")
+
+
+def test_the_outline_reads_typed_headings_off_the_window_thread(qtbot, page, monkeypatch) -> None:
+    import threading
+
+    from suzent_desktop.ui.panes import outline as outline_module
+
+    pane = outline_module.OutlinePane(page.area)
+    threads: list[str] = []
+    real = outline_module.headings
+
+    def spy(text: str):  # noqa: ANN202 - the grammar's own result
+        threads.append(threading.current_thread().name)
+        return real(text)
+
+    monkeypatch.setattr(outline_module, "headings", spy)
+    page.source.moveCursor(QTextCursor.MoveOperation.End)
+    qtbot.keyClicks(page.source, "# Typed")
+    qtbot.waitUntil(lambda: pane.titles()[-1:] == [(0, "Typed")], timeout=WAIT_MS)
+    assert threads and threading.main_thread().name not in threads
+    pane.deleteLater()
