@@ -37,7 +37,13 @@ from suzent_desktop.core.mentions import (
     undo_link_mention,
 )
 from suzent_desktop.core.notebook import ZONES
-from suzent_desktop.core.properties import properties, property_kind, set_property
+from suzent_desktop.core.properties import (
+    delete_property,
+    properties,
+    property_kind,
+    rename_property,
+    set_property,
+)
 from suzent_desktop.core.terms import match_spans
 from suzent_desktop.core.tombstones import Tombstone, TombstoneProblem, normalize
 from suzent_desktop.core.vault import Kind as PathKind
@@ -57,7 +63,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DayLog", "FactLine", "FileChanges", "Filters", "ParsedLog", "ROOT_NAV_FILES", "RecentVaults", "Tombstone",
     "TrashRecord", "VaultOpError", "ZONES", "agent_activity", "canvas_markdown", "check_name", "open_folder",
-    "properties", "property_kind", "set_property",
+    "properties", "property_kind", "set_property", "rename_property", "delete_property",
     "create_folder", "create_page", "dream_never_ran", "dream_runner", "forgotten_list", "is_canvas",
     "is_demo_home", "is_forgotten", "load_embedder",
     "log_dates", "log_path", "match_spans", "move", "normalize", "read_day", "read_memory_md",

@@ -32,8 +32,13 @@ from PySide6.QtWidgets import (
 )
 
 from suzent_desktop.core.markdown import frontmatter_block, frontmatter_lines, meta_text
-from suzent_desktop.core.operations import properties, property_kind, set_property
-from suzent_desktop.core.properties import delete_property, rename_property
+from suzent_desktop.core.operations import (
+    delete_property,
+    properties,
+    property_kind,
+    rename_property,
+    set_property,
+)
 
 KIND_MARKS = {"text": "Aa", "list": "≡", "number": "#", "checkbox": "☑", "date": "▦", "map": "{}"}
 
