@@ -184,8 +184,10 @@ def _spread(found: list[dict], limit: int, repeat: float) -> list[dict]:
     seen: dict[str, int] = {}
     out = []
     for row in sorted(found, key=lambda r: -r["score"]):
-        if row.get("superseded") or row.get("source_type") not in PAGE_SOURCES:
-            out.append(row)  # history is weighed by ``core.hits``; a log's facts are not one page's paragraphs
+        if row.get("superseded") or row.get("source_type") not in PAGE_SOURCES or row.get("date"):
+            # history is weighed by ``core.hits``; a log's facts, and a page's dated fact bullets, are
+            # independent facts, not paragraphs of one text
+            out.append(row)
             continue
         count = seen.get(row["path"], 0)
         seen[row["path"]] = count + 1

@@ -243,3 +243,16 @@ async def test_before_the_next_dream_a_newer_log_value_ranks_above_the_page_it_c
     assert texts.index("User now works at Microsoft") < texts.index("User works at Contoso as a data engineer")
     old = next(h for h in hits if "Contoso" in h.text)
     assert old.superseded and old.until == new_day.date().isoformat()
+
+
+async def test_the_dated_facts_of_one_page_are_not_discounted_as_repeats_of_one_text(layout, indexer):
+    """A consolidated page is a list of independent facts: a question several of them answer keeps them all in
+    the first hits, instead of giving way to pages that only share a word with it."""
+    write(layout, "3_Personal/Timeline.md", "# Timeline\n\n" + "".join(
+        f"- User went hiking on the {trail} trail with Ana (2026-06-0{i})\n"
+        for i, trail in enumerate(("Kestrel", "Heron", "Osprey", "Plover", "Curlew"), start=1)))
+    for name in ("Maps", "Boots", "Weather", "Parking", "Permits"):
+        write(layout, f"2_Wiki/{name}.md", f"# {name}\n\nA note on {name.lower()} for any trail.\n")
+    await indexer.sync()
+    hits = (await indexer.search("hiking trail with Ana", limit=5)).hits
+    assert [h.path.endswith("Timeline.md") for h in hits] == [True] * 5
