@@ -21,14 +21,18 @@ from suzent_desktop.core import demo, sync_check, vault_ops
 from suzent_desktop.core.archive import ArchiveError
 from suzent_desktop.core.atomic import atomic_write_text
 from suzent_desktop.core.canvas import canvas_markdown, is_canvas
+from suzent_desktop.core.clock import SYSTEM_CLOCK
+from suzent_desktop.core.demo import DemoError, write_demo_home
+from suzent_desktop.core.dream import outcome as dream_outcome
 from suzent_desktop.core.dream import runner as dream
+from suzent_desktop.core.dream.tools import READ_LIMIT_CHARS, VaultAccessError, VaultTools, decode_page
 from suzent_desktop.core.embedding import MULTILINGUAL_SETTING
 from suzent_desktop.core.events import FileChanges
 from suzent_desktop.core.facts import FactLine, ParsedLog, parse_log
 from suzent_desktop.core.filters import Filters
 from suzent_desktop.core.forgetting import units_for
-from suzent_desktop.core.layout import ROOT_NAV_FILES
-from suzent_desktop.core.mcp_activity import describe, read_activity
+from suzent_desktop.core.layout import ROOT_NAV_FILES, default_home
+from suzent_desktop.core.mcp_activity import ActivityRecorder, describe, read_activity
 from suzent_desktop.core.mentions import (
     LinkedMention,
     Mention,
@@ -37,6 +41,8 @@ from suzent_desktop.core.mentions import (
     undo_link_mention,
 )
 from suzent_desktop.core.notebook import ZONES
+from suzent_desktop.core.page_reader import read_part
+from suzent_desktop.core.promotion import PromotionError
 from suzent_desktop.core.properties import (
     delete_property,
     properties,
@@ -51,10 +57,12 @@ from suzent_desktop.core.vault_ops import TrashRecord, VaultOpError, check_name
 from suzent_desktop.core.vaults import RecentVaults, open_folder
 
 if TYPE_CHECKING:
+    from suzent_desktop.core.doctor import Problem
     from suzent_desktop.core.dream.model import DreamResult as DreamResult  # named in the UI's type hints
     from suzent_desktop.core.dream.model import GateStatus as GateStatus
     from suzent_desktop.core.dream.runner import DreamRunner, Snapshot
     from suzent_desktop.core.embedding import Embedder
+    from suzent_desktop.core.hits import SearchHit as SearchHit  # named in the MCP server's type hints
     from suzent_desktop.core.manager import MemoryManager
     from suzent_desktop.core.vault import Backlink as Backlink  # named in the UI's type hints
     from suzent_desktop.core.vault import VaultSnapshot
@@ -69,6 +77,11 @@ __all__ = [
     "log_dates", "log_path", "match_spans", "move", "normalize", "read_day", "read_memory_md",
     "rename", "restore", "save_page", "snapshot_vault", "trash", "unified_diffs", "units_for",
     "PathKind", "apply_to_vault", "hold_vault_walks", "path_kind", "release_vault_walks", "vault_snapshot",
+]
+__all__ += [  # what the command line and the MCP server use besides the manager
+    "DemoError", "DreamCycle", "PromotionError", "SYSTEM_CLOCK", "default_home", "doctor", "dream_cycle",
+    "dream_once", "gate_status", "last_run_note", "prepare_home", "transcript_counts", "write_demo_home",
+    "ActivityRecorder", "READ_LIMIT_CHARS", "VaultAccessError", "VaultTools", "decode_page", "read_part",
 ]
 __all__ += ["MULTILINGUAL_SETTING"]  # the settings dialog offers it for ``embedding_model``
 __all__ += [  # unlinked mentions (the backlinks pane)
@@ -240,6 +253,42 @@ def dream_runner(manager: MemoryManager, *, on_phase: Callable[[str], None] | No
     return dream.DreamRunner(manager, on_phase=on_phase, on_result=on_result)
 
 
+@dataclass(frozen=True)
+class DreamCycle:
+    """What one dream command did: each batch's result in order, then the lint it ran (None when
+    no lint was due, and always for a dry run)."""
+
+    results: list[DreamResult]
+    lint: Any = None
+
+
+async def dream_cycle(manager: MemoryManager, *, force: bool = False, dry_run: bool = False,
+                      on_result: Callable[[DreamResult], None] | None = None) -> DreamCycle:
+    """A dream as the app runs it: batch after batch until caught up, then lint if due. A dry run is
+    one batch on a scratch copy of the vault (its result carries the diffs)."""
+    runner = dream.DreamRunner(manager, on_result=on_result)
+    if dry_run:
+        return DreamCycle([await runner.run_once(force=force, dry_run=True)])
+    results = await runner.run_cycle(force=force)
+    return DreamCycle(results, runner.last_lint)
+
+
+async def dream_once(manager: MemoryManager, *, force: bool = False, dry_run: bool = False) -> DreamResult:
+    """One batch of the dream (the MCP tool): a caller that asks again gets the next batch."""
+    return await dream.DreamRunner(manager).run_once(force=force, dry_run=dry_run)
+
+
+def gate_status(manager: MemoryManager) -> GateStatus:
+    """Whether the next dream would run now, and if not why and when it looks again."""
+    return dream.DreamRunner(manager).gate_status()
+
+
+def last_run_note(manager: MemoryManager) -> str:
+    """For ``status``: the outcome, attempt and reason of the last dream when it did not succeed ('' when it did)."""
+    history = dream.load_state(manager.layout.runner_state_file)["history"]
+    return dream_outcome.last_run_note(history, manager.settings.memory_consolidation_max_retries)
+
+
 def dream_never_ran(runner: DreamRunner) -> bool:
     """True when the runner's own records hold no run yet (log.md may hold a demo's)."""
     return not dream.load_state(runner.state_path)["history"]
@@ -258,6 +307,31 @@ def unified_diffs(before: Snapshot, after: Snapshot) -> dict[str, str]:
 def agent_activity(path: Path) -> str:
     """One line on what the connected agent is doing, read from the MCP server's activity file."""
     return describe(read_activity(path))
+
+
+def prepare_home(home: Path) -> None:
+    """Fail with a named setting or path before a window opens, and bootstrap a new home."""
+    from suzent_desktop.core.home import prepare_home as prepare
+
+    prepare(home)
+
+
+def doctor(home: Path) -> list[Problem]:
+    """Every problem the doctor finds in a home, without opening it as the app does."""
+    from suzent_desktop.core.doctor import run_doctor
+
+    return run_doctor(home)
+
+
+def transcript_counts(home: Path) -> dict[str, int] | None:
+    """Transcript counts for doctor, or None when the home's settings or folders cannot be used."""
+    from suzent_desktop.core.home import prepare_home as prepare
+    from suzent_desktop.core.transcripts import Transcripts
+
+    try:
+        return Transcripts(prepare(home, bootstrap=False)).counts()
+    except (ValueError, OSError):  # SettingsError, LayoutError: doctor names them
+        return None
 
 
 def is_demo_home(home: Path) -> bool:
