@@ -31,7 +31,8 @@ from suzent_desktop.core.events import FileChanges
 from suzent_desktop.core.facts import FactLine, ParsedLog, parse_log
 from suzent_desktop.core.filters import Filters
 from suzent_desktop.core.forgetting import units_for
-from suzent_desktop.core.layout import ROOT_NAV_FILES, default_home
+from suzent_desktop.core.layout import ROOT_NAV_FILES, Layout, default_home
+from suzent_desktop.core.links import VaultIndex
 from suzent_desktop.core.mcp_activity import ActivityRecorder, describe, read_activity
 from suzent_desktop.core.mentions import (
     LinkedMention,
@@ -53,6 +54,7 @@ from suzent_desktop.core.properties import (
 from suzent_desktop.core.terms import match_spans
 from suzent_desktop.core.tombstones import Tombstone, TombstoneProblem, normalize
 from suzent_desktop.core.vault import Kind as PathKind
+from suzent_desktop.core.vault import Vault, VaultSnapshot
 from suzent_desktop.core.vault_ops import TrashRecord, VaultOpError, check_name
 from suzent_desktop.core.vaults import RecentVaults, open_folder
 
@@ -65,7 +67,6 @@ if TYPE_CHECKING:
     from suzent_desktop.core.hits import SearchHit as SearchHit  # named in the MCP server's type hints
     from suzent_desktop.core.manager import MemoryManager
     from suzent_desktop.core.vault import Backlink as Backlink  # named in the UI's type hints
-    from suzent_desktop.core.vault import VaultSnapshot
     from suzent_desktop.settings import Settings
 
 __all__ = [
@@ -76,7 +77,7 @@ __all__ = [
     "is_demo_home", "is_forgotten", "load_embedder",
     "log_dates", "log_path", "match_spans", "move", "normalize", "read_day", "read_memory_md",
     "rename", "restore", "save_page", "snapshot_vault", "trash", "unified_diffs", "units_for",
-    "PathKind", "apply_to_vault", "hold_vault_walks", "path_kind", "release_vault_walks", "vault_snapshot",
+    "PathKind", "apply_to_vault", "empty_snapshot", "folder_vault", "hold_vault_walks", "path_kind", "release_vault_walks", "vault_snapshot",
 ]
 __all__ += [  # what the command line and the MCP server use besides the manager
     "DemoError", "DreamCycle", "PromotionError", "SYSTEM_CLOCK", "default_home", "doctor", "dream_cycle",
@@ -162,6 +163,20 @@ def vault_snapshot(manager: MemoryManager, changed: Iterable[Path] = (), *, pars
     if paths:
         vault.apply(paths)
     return vault.snapshot(parsed=parsed)
+
+
+def folder_vault(root: Path, outside: Iterable[str] = ()) -> Vault:
+    """A vault model of a bare folder, for an editor opened on it outside any home (no memory folder;
+    links may lead out of it only into ``outside``). The caller keeps it current with ``apply``."""
+    root = Path(root)
+    program = root / ".suzent"  # hidden: never a file of the model
+    return Vault(Layout(home=root, memory_dir=program / "memory", notebook_dir=root, index_dir=program / "index",
+                        outside_targets=tuple(outside)))
+
+
+def empty_snapshot(root: Path) -> VaultSnapshot:
+    """The model of a vault before its first walk has come back: no files, no names."""
+    return VaultSnapshot(Path(root), {}, VaultIndex(Path(root)), {}, {}, {}, {})
 
 
 def path_kind(manager: MemoryManager, path: Path) -> PathKind:

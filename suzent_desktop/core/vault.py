@@ -23,9 +23,10 @@ import os
 import stat as stat_module
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from suzent_desktop.core.canvas import canvas_markdown, is_canvas
 from suzent_desktop.core.confine import UNREADABLE, Confinement
@@ -39,6 +40,7 @@ from suzent_desktop.core.sync_conflicts import page_name
 from suzent_desktop.core.tags import TagNode, tag_tree
 from suzent_desktop.core.text import decode_lenient
 
+T = TypeVar("T")
 MENTIONS_LIMIT = 200  # a very common name (a page called "A") would list every page
 UNREADABLE_ENTRY = f"{UNREADABLE} read"  # a file the walk found and could not stat (not a folder it could not list)
 WATCH_WAIT_S = 30.0  # the first walk waits this long at most for a watcher being put in place
@@ -213,6 +215,14 @@ class VaultSnapshot:
         self._facts = facts
         self._linkers = linkers  # link name -> pages holding a link with that name
         self._tagged = tagged  # page -> its tags (pages without tags left out)
+        self._views: dict[str, object] = {}  # lists built from this snapshot for a view (view())
+
+    def view(self, key: str, build: Callable[[VaultSnapshot], T]) -> T:
+        """A value built from this snapshot (the switcher's rows, the names ``[[`` offers), built once:
+        the snapshot never changes, so neither does the value. Two threads asking at once may both build."""
+        if key not in self._views:
+            self._views[key] = build(self)
+        return self._views[key]  # type: ignore[return-value]
 
     # -- files ---------------------------------------------------------------------------------
     @property

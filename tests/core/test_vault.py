@@ -201,3 +201,28 @@ def test_a_conflict_copy_is_a_page_and_device_parts_are_logs(layout: Layout) -> 
     assert classify(layout, root / "2_Wiki/Work.sync-conflict-20261205-142233-7ZXQ3RT.md") is Kind.PAGE
     assert classify(layout, layout.archive_dir / "2026-12-05@laptop.md") is Kind.LOG
     assert classify(layout, layout.transcripts_dir / "2026-12-05.jsonl.conflict1") is Kind.TRANSCRIPT
+
+
+def test_a_view_is_built_once_per_snapshot_and_again_for_the_next(vault: Vault) -> None:
+    built: list[int] = []
+
+    def names(snapshot) -> list[str]:  # noqa: ANN001
+        built.append(1)
+        return sorted(p.stem for p in snapshot.pages())
+
+    first = vault.snapshot()
+    assert first.view("names", names) == first.view("names", names) and len(built) == 1
+    page = vault.root / "0_Inbox" / "Zebra.md"
+    write(page, "# Zebra\n")
+    vault.apply([page])
+    assert "Zebra" in vault.snapshot().view("names", names) and len(built) == 2
+
+
+def test_a_bare_folder_has_a_model_too(tmp_path: Path) -> None:
+    from suzent_desktop.core.operations import folder_vault
+
+    write(tmp_path / "a" / "Same.md", "---\naliases: [Twin]\n---\n")
+    write(tmp_path / ".hidden" / "X.md", "x")
+    snapshot = folder_vault(tmp_path).snapshot()
+    assert snapshot.resolve("Same") == tmp_path / "a" / "Same.md" and snapshot.resolve("X") is None
+    assert snapshot.all_aliases() == {tmp_path / "a" / "Same.md": ["Twin"]}
