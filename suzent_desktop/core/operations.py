@@ -2,8 +2,8 @@
 
 The UI calls these and the front door (:class:`~suzent_desktop.core.manager.MemoryManager`),
 never a store or an engine module: a rule then has one home, and a headless test can drive
-every action the windows offer. A write returns a frozen
-:class:`~suzent_desktop.core.events.FileChanges` naming what was added, changed, removed,
+every action the windows offer. A write returns a
+:class:`~suzent_desktop.core.events.ChangeSet` naming what was added, changed, removed,
 moved or trashed and which index sources need a sync; the app applies it in one place
 (``AppServices.apply``). Reads a pane needs (a day's log, the tombstone list, the agent's
 activity) are here too, as are the few rule helpers the panes share (zones, normalised
@@ -27,7 +27,7 @@ from suzent_desktop.core.dream import outcome as dream_outcome
 from suzent_desktop.core.dream import runner as dream
 from suzent_desktop.core.dream.tools import READ_LIMIT_CHARS, VaultAccessError, VaultTools, decode_page
 from suzent_desktop.core.embedding import MULTILINGUAL_SETTING
-from suzent_desktop.core.events import FileChanges
+from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.facts import FactLine, ParsedLog, parse_log
 from suzent_desktop.core.filters import Filters
 from suzent_desktop.core.forgetting import units_for
@@ -70,7 +70,7 @@ if TYPE_CHECKING:
     from suzent_desktop.settings import Settings
 
 __all__ = [
-    "DayLog", "FactLine", "FileChanges", "Filters", "ParsedLog", "ROOT_NAV_FILES", "RecentVaults", "Tombstone",
+    "DayLog", "FactLine", "ChangeSet", "Filters", "ParsedLog", "ROOT_NAV_FILES", "RecentVaults", "Tombstone",
     "TrashRecord", "VaultOpError", "ZONES", "agent_activity", "canvas_markdown", "check_name", "open_folder",
     "properties", "property_kind", "set_property", "rename_property", "delete_property",
     "create_folder", "create_page", "dream_never_ran", "dream_runner", "forgotten_list", "is_canvas",
@@ -101,56 +101,56 @@ def _rel(root: Path, path: Path) -> str:
 
 
 # -- vault files ---------------------------------------------------------------------------------
-def create_page(root: Path, folder: Path, name: str, body: str | None = None) -> FileChanges:
+def create_page(root: Path, folder: Path, name: str, body: str | None = None) -> ChangeSet:
     """A new page ``folder/name.md`` (never overwriting one), with a title heading."""
     path = vault_ops.new_page(folder, name, body)
-    return FileChanges(added=frozenset({path}), refresh=frozenset({path}), message=f"Created {_rel(root, path)}")
+    return ChangeSet(added=frozenset({path}), refresh=frozenset({path}), message=f"Created {_rel(root, path)}")
 
 
-def create_folder(root: Path, parent: Path, name: str) -> FileChanges:
+def create_folder(root: Path, parent: Path, name: str) -> ChangeSet:
     """A new, empty folder (nothing to index)."""
     path = vault_ops.new_folder(parent, name)
-    return FileChanges(folders=frozenset({path}))
+    return ChangeSet(folders=frozenset({path}))
 
 
-def move(root: Path, old: Path, new: Path) -> FileChanges:
+def move(root: Path, old: Path, new: Path) -> ChangeSet:
     """Move or rename a page, folder or attachment; every link to it is rewritten across the vault."""
     if new == old:
-        return FileChanges()
+        return ChangeSet()
     touched = vault_ops.move_path(root, old, new)
     links = len([p for p in touched if p != new and not p.is_relative_to(new)])
     suffix = f"; links updated in {links} file{'s' if links != 1 else ''}" if links else ""
-    return FileChanges(
+    return ChangeSet(
         changed=frozenset(touched), moved=((old, new),), refresh=frozenset({old, *touched}),
         message=f"Moved {_rel(root, old)} → {_rel(root, new)}{suffix}",
     )
 
 
-def rename(root: Path, path: Path, name: str) -> FileChanges:
+def rename(root: Path, path: Path, name: str) -> ChangeSet:
     """Rename in place: a file keeps its extension, a folder takes the name as typed."""
     name = check_name(name)
     return move(root, path, path.with_name(name + path.suffix if path.is_file() else name))
 
 
-def trash(root: Path, trash_dir: Path, path: Path) -> FileChanges:
+def trash(root: Path, trash_dir: Path, path: Path) -> ChangeSet:
     """Move a page or folder into the vault's hidden trash, where :func:`restore` finds it."""
     record = vault_ops.move_to_trash(root, trash_dir, path)
-    return FileChanges(
+    return ChangeSet(
         removed=frozenset({path}), trashed=((record.original, record.trashed),), refresh=frozenset({path}),
         message=f"Moved {_rel(root, path)} to trash — Ctrl+Z in the tree to undo",
     )
 
 
-def restore(root: Path, original: Path, trashed: Path) -> FileChanges:
+def restore(root: Path, original: Path, trashed: Path) -> ChangeSet:
     """Undo :func:`trash`; refuses to overwrite what was created at the old place meanwhile."""
     path = vault_ops.restore_from_trash(TrashRecord(original, trashed))
-    return FileChanges(added=frozenset({path}), refresh=frozenset({path}), message=f"Restored {_rel(root, path)}")
+    return ChangeSet(added=frozenset({path}), refresh=frozenset({path}), message=f"Restored {_rel(root, path)}")
 
 
-def save_page(path: Path, text: str) -> FileChanges:
+def save_page(path: Path, text: str) -> ChangeSet:
     """Write what the user typed, atomically (a crash leaves the old or the new text, never half)."""
     atomic_write_text(path, text)
-    return FileChanges(changed=frozenset({path}), refresh=frozenset({path}))
+    return ChangeSet(changed=frozenset({path}), refresh=frozenset({path}))
 
 
 # -- the vault model ------------------------------------------------------------------------------
@@ -199,7 +199,7 @@ def release_vault_walks(manager: MemoryManager) -> None:
 
 
 def apply_to_vault(manager: MemoryManager, changes: object) -> None:
-    """(worker thread) Tell the vault model what changed: watcher events, an operation's ``FileChanges``."""
+    """(worker thread) Tell the vault model what changed: watcher events, an operation's ``ChangeSet``."""
     manager.vault.apply(changes)
 
 

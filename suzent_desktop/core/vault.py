@@ -624,7 +624,7 @@ class Vault:
     # -- keeping current -----------------------------------------------------------------------
     def apply(self, changes: object) -> None:
         """Bring the model in line with what changed: paths (files or folders, present or gone), a
-        ``FileChanges`` of an operation or a ``ChangeSet`` of an engine. Nothing else is read.
+        ``ChangeSet`` of an operation or an engine. Nothing else is read.
 
         Before the first walk there is nothing to keep current: the walk will see the change.
         """
@@ -690,22 +690,20 @@ class Vault:
 
 
 def changed_paths(changes: object) -> list[Path]:
-    """The paths a change names, whatever form it comes in (paths, ``FileChanges``, ``ChangeSet``)."""
+    """The paths a change names, whatever form it comes in (paths, a ``ChangeSet``)."""
     if changes is None:
         return []
     if isinstance(changes, str | Path):
         return [Path(changes)]
     moved = getattr(changes, "moved", None)
-    if moved is not None:  # FileChanges
+    if moved is not None:  # a ChangeSet: an operation's files, a pass's pages
         found = [*changes.added, *changes.changed, *changes.removed, *changes.folders]  # type: ignore[attr-defined]
         for old, new in moved:
             found += [old, new]
         for original, _copy in changes.trashed:  # type: ignore[attr-defined]
             found.append(original)
+        found += sorted(changes.pages, key=str)  # type: ignore[attr-defined]
         return list(dict.fromkeys(Path(p) for p in found))
-    pages = getattr(changes, "pages", None)
-    if pages is not None:  # ChangeSet
-        return [Path(p) for p in sorted(pages, key=str)]
     if isinstance(changes, Iterable):
         return [Path(p) for p in changes]
     raise TypeError(f"not a change: {changes!r}")

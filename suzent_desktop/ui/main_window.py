@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 from watchfiles import Change
 
 from suzent_desktop.core import fuzzy, operations
-from suzent_desktop.core.events import ChangeSet, FileChanges
+from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.ui import theme
 from suzent_desktop.ui.command_palette import CommandPalette
 from suzent_desktop.ui.editor import EditorArea
@@ -751,7 +751,7 @@ class MainWindow(QMainWindow):
             else:
                 self.tree.remove_path(page)
 
-    def _on_files_changed(self, changes: FileChanges) -> None:
+    def _on_files_changed(self, changes: ChangeSet) -> None:
         """A file operation's record (``AppServices.apply``): open tabs follow a move, a trashed page's tab closes."""
         for old, new in changes.moved:
             self.editors.on_moved(old, new)

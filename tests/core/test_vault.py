@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from suzent_desktop.core import vault as vault_module
-from suzent_desktop.core.events import ChangeSet, FileChanges
+from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.home import bootstrap_home
 from suzent_desktop.core.layout import Layout
 from suzent_desktop.core.vault import Kind, Vault, classify
@@ -98,7 +98,7 @@ def test_one_walk_then_apply_keeps_it_current(vault: Vault, monkeypatch: pytest.
     assert [b.source for b in vault.backlinks(root / "2_Wiki/Kyoto.md")] == [root / "1_Projects/Trip.md", root / "Board.canvas"]
     assert vault.snapshot().tag_counts()["trip"] == 2
     (root / "2_Wiki/Kyoto.md").rename(root / "2_Wiki/Kyōto.md")
-    vault.apply(FileChanges(moved=((root / "2_Wiki/Kyoto.md", root / "2_Wiki/Kyōto.md"),)))
+    vault.apply(ChangeSet(moved=((root / "2_Wiki/Kyoto.md", root / "2_Wiki/Kyōto.md"),)))
     assert root / "2_Wiki/Kyōto.md" in vault.snapshot().pages()
     assert vault.backlinks(root / "2_Wiki/Kyōto.md") == []  # [[Kyoto]] names no file now
     assert vault.resolve("Kyoto") is None
