@@ -45,6 +45,11 @@ def link_names(snapshot: VaultSnapshot) -> list[tuple[str, Path, str]]:
     return snapshot.view("link names", _link_names)
 
 
+def link_aliases(snapshot: VaultSnapshot) -> dict[Path, list[str]]:
+    """Page -> its frontmatter aliases (empty until the snapshot holds the pages' contents); once per snapshot."""
+    return snapshot.view("aliases", lambda snap: snap.all_aliases())
+
+
 def _link_names(snapshot: VaultSnapshot) -> list[tuple[str, Path, str]]:
     index = snapshot.index
     names = []
@@ -82,7 +87,7 @@ def suggestions(snapshot: VaultSnapshot, partial: str, source: Path | None,
 
 def _file_suggestions(snapshot: VaultSnapshot, query: str) -> list[Suggestion]:
     rows: list[tuple[str, Path, str, str | None]] = [(n, p, f, None) for n, p, f in link_names(snapshot)]
-    for page, aliases in snapshot.view("aliases", lambda snap: snap.all_aliases()).items():
+    for page, aliases in link_aliases(snapshot).items():
         rows.extend((alias, page, f"alias of {page.stem}", alias) for alias in aliases)
     found = fuzzy.matches(query, [name for name, _path, _detail, _alias in rows])
     scored = []

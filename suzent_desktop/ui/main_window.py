@@ -46,7 +46,7 @@ from suzent_desktop.ui.panes.sync_conflicts_pane import SyncConflictsPane
 from suzent_desktop.ui.panes.tags import TagsPane
 from suzent_desktop.ui.panes.tombstones_pane import TombstonesPane
 from suzent_desktop.ui.prompts import Prompter
-from suzent_desktop.ui.quick_switcher import QuickSwitcher, warm_matching
+from suzent_desktop.ui.quick_switcher import QuickSwitcher, prepare_rows, warm_matching
 from suzent_desktop.ui.services import AppServices
 from suzent_desktop.ui.settings_dialog import SettingsDialog
 from suzent_desktop.ui.vault_tree import VaultTree
@@ -449,7 +449,8 @@ class MainWindow(QMainWindow):
         worker thread with ``changed`` taken in first; None once the window is closing."""
         paths = list(changed)
         async with self._names_turn:
-            snapshot = await asyncio.to_thread(operations.vault_snapshot, self.services.manager, paths, parsed=parsed)
+            snapshot = await asyncio.to_thread(
+                lambda: prepare_rows(operations.vault_snapshot(self.services.manager, paths, parsed=parsed)))
             if self._shut_down:
                 return None
             if parsed or not self.editors.snapshot().parsed:

@@ -362,3 +362,19 @@ def test_the_first_switcher_keystroke_finds_every_name_already_prepared(qtbot, w
     qtbot.keyClick(switcher.input, "g")
     after = fuzzy._prepare.cache_info()
     assert switcher.labels() and after.misses == before.misses and after.hits > before.hits
+
+
+def test_the_switcher_rows_are_built_on_a_worker_when_the_names_change(qtbot, window, monkeypatch) -> None:
+    from suzent_desktop.ui import quick_switcher
+
+    page = notebook(window) / "0_Inbox" / "Quokka.md"
+    page.write_text("---\naliases: [Happy marsupial]\n---\n# Quokka\n", encoding="utf-8")
+    watcher_batch(qtbot, window, page)  # the snapshot and its rows are made off the GUI thread
+
+    def on_gui_thread(_snapshot):  # noqa: ANN001, ANN202
+        raise AssertionError("the switcher's rows were built on the GUI thread")
+
+    monkeypatch.setattr(quick_switcher, "_switcher_rows", on_gui_thread)
+    switcher = window.show_quick_switcher()
+    qtbot.keyClicks(switcher.input, "happy marsupial")
+    assert switcher.labels() == ["Happy marsupial    → Quokka"]
