@@ -2,8 +2,8 @@
 
     python bench/switcher_first_key.py [--pages 5000]
 
-Writes a vault of ``--pages`` generated pages in a temporary folder, builds the switcher's name
-index as the window does, then types "g", "a" in a new switcher twice: once with the fuzzy
+Writes a vault of ``--pages`` generated pages in a temporary folder, takes a snapshot of the vault
+model as the window does, then types "g", "a" in a new switcher twice: once with the fuzzy
 matcher's name cache cold (as before the window warmed it), once after
 ``quick_switcher.warm_matching`` ran, as the window now runs it on a worker thread when the
 names are scanned. Prints the thread CPU time of each keystroke and of the warming itself.
@@ -28,9 +28,8 @@ from PySide6.QtTest import QTest  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 from ui_launch import make_vault  # noqa: E402
 
-from suzent_desktop.core import fuzzy  # noqa: E402
-from suzent_desktop.core.links import VaultIndex  # noqa: E402
-from suzent_desktop.ui.link_completer import LinkCatalog  # noqa: E402
+from suzent_desktop.core import fuzzy, operations  # noqa: E402
+from suzent_desktop.ui.link_completer import link_names  # noqa: E402
 from suzent_desktop.ui.quick_switcher import QuickSwitcher, warm_matching  # noqa: E402
 
 
@@ -40,9 +39,9 @@ def _ms(work) -> float:  # noqa: ANN001 - a callable
     return (time.thread_time() - start) * 1000
 
 
-def keystrokes(catalog: LinkCatalog, root: Path, keys: str = "ga") -> list[float]:
+def keystrokes(snapshot: operations.VaultSnapshot, root: Path, keys: str = "ga") -> list[float]:
     """CPU ms of each key typed into a new switcher (its rows are built before the first key)."""
-    switcher = QuickSwitcher(catalog, root)
+    switcher = QuickSwitcher(snapshot, root)
     try:
         return [_ms(lambda k=key: QTest.keyClicks(switcher.input, k)) for key in keys]
     finally:
@@ -57,14 +56,13 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         notebook = Path(folder) / "home" / "notebook"
         make_vault(notebook.parent, args.pages, days=1)
-        index = VaultIndex.scan(notebook)
-        catalog = LinkCatalog(lambda: index)
-        names = catalog.names()
+        snapshot = operations.folder_vault(notebook).snapshot()  # the vault model, as the window holds it
+        names = link_names(snapshot)
         fuzzy._prepare.cache_clear()
-        cold = keystrokes(catalog, notebook)
+        cold = keystrokes(snapshot, notebook)
         fuzzy._prepare.cache_clear()
         warming = _ms(lambda: warm_matching(names))
-        warm = keystrokes(catalog, notebook)
+        warm = keystrokes(snapshot, notebook)
     print(f"{len(names)} names")
     print(f"cold cache:   first key {cold[0]:6.1f} ms CPU, second {cold[1]:6.1f} ms")
     print(f"warmed cache: first key {warm[0]:6.1f} ms CPU, second {warm[1]:6.1f} ms "

@@ -283,7 +283,7 @@ def is_handled_error(exc: BaseException) -> bool:
 def _home(args: argparse.Namespace) -> Path:
     if args.home is not None:
         return Path(args.home).expanduser()
-    from suzent_desktop.core.layout import default_home
+    from suzent_desktop.core.operations import default_home
 
     return default_home()
 
@@ -336,7 +336,7 @@ def cmd_gui(args: argparse.Namespace, out: Output) -> int:
 
 def cmd_open(args: argparse.Namespace, out: Output) -> int:
     """Open a folder as a vault: its own home beside the default one, recorded as recent."""
-    from suzent_desktop.core.vaults import open_folder
+    from suzent_desktop.core.operations import open_folder
 
     home = open_folder(args.path)
     out.doc({"vault": str(args.path.expanduser().resolve()), "home": str(home)})
@@ -358,7 +358,7 @@ def _launch(home: Path, *, problem: Exception | None = None) -> int:
 
 def _preflight(home: Path) -> None:
     """Fail with a named setting or path before a window opens, and bootstrap a new home."""
-    from suzent_desktop.core.home import prepare_home
+    from suzent_desktop.core.operations import prepare_home
 
     prepare_home(home)
 
@@ -377,8 +377,7 @@ def _demo_dir(args: argparse.Namespace) -> Path:
 
 
 def cmd_demo(args: argparse.Namespace, out: Output) -> int:
-    from suzent_desktop.core.clock import SYSTEM_CLOCK
-    from suzent_desktop.core.demo import DemoError, write_demo_home
+    from suzent_desktop.core.operations import SYSTEM_CLOCK, DemoError, write_demo_home
 
     target = _demo_dir(args)
     try:
@@ -513,7 +512,7 @@ def cmd_search(args: argparse.Namespace, out: Output) -> int:
 
     async def go() -> Any:
         await _catch_up(manager, out)
-        from suzent_desktop.core.filters import Filters
+        from suzent_desktop.core.operations import Filters
 
         return await manager.search(args.query, limit=args.limit, filters=Filters(source=args.source))
 
@@ -668,20 +667,18 @@ def cmd_status(args: argparse.Namespace, out: Output) -> int:
 
 
 def _last_run_note(manager: Any) -> str:
-    from suzent_desktop.core.dream.outcome import last_run_note
-    from suzent_desktop.core.dream.runner import load_state
+    from suzent_desktop.core.operations import last_run_note
 
-    history = load_state(manager.layout.runner_state_file)["history"]
-    return last_run_note(history, manager.settings.memory_consolidation_max_retries)
+    return last_run_note(manager)
 
 
 def _gate_line(manager: Any) -> str | None:
     """Whether the next dream would run now, and if not why."""
     import datetime as dt
 
-    from suzent_desktop.core.dream.runner import DreamRunner
+    from suzent_desktop.core.operations import gate_status
 
-    gate = DreamRunner(manager).gate_status()
+    gate = gate_status(manager)
     if gate.due:
         return "due now"
     when = ""
@@ -692,7 +689,7 @@ def _gate_line(manager: Any) -> str | None:
 
 def cmd_dream(args: argparse.Namespace, out: Output) -> int:
     """One consolidation cycle, as the app runs it: batch after batch until caught up, then lint if due."""
-    from suzent_desktop.core.dream import runner as runner_mod
+    from suzent_desktop.core.operations import dream_cycle
 
     manager = _open(args)
     label = " (dry run)" if args.dry_run else ""
@@ -708,12 +705,8 @@ def cmd_dream(args: argparse.Namespace, out: Output) -> int:
         if result.summary:
             out.say(f"  {result.summary}")
 
-    runner = runner_mod.DreamRunner(manager, on_result=line_per_batch)
-    if args.dry_run:
-        results = [_run(runner.run_once(force=args.force, dry_run=True))]
-    else:
-        results = _run(runner.run_cycle(force=args.force))
-    lint = runner.last_lint
+    cycle = _run(dream_cycle(manager, force=args.force, dry_run=args.dry_run, on_result=line_per_batch))
+    results, lint = cycle.results, cycle.lint
     overall = _overall(results)
     left_out = _run(manager.vault_snapshot(parsed=False)).refused()  # loops, links out: the model's walk
     out.doc(
@@ -788,7 +781,7 @@ def cmd_lint(args: argparse.Namespace, out: Output) -> int:
 
 
 def cmd_promote(args: argparse.Namespace, out: Output) -> int:
-    from suzent_desktop.core.promotion import PromotionError
+    from suzent_desktop.core.operations import PromotionError
 
     manager = _open(args)
     try:
@@ -805,11 +798,11 @@ def cmd_promote(args: argparse.Namespace, out: Output) -> int:
 
 
 def cmd_doctor(args: argparse.Namespace, out: Output) -> int:
-    from suzent_desktop.core.doctor import run_doctor
+    from suzent_desktop.core.operations import doctor, transcript_counts
 
-    problems = run_doctor(_home(args))
+    problems = doctor(_home(args))
     errors = [p for p in problems if p.severity == "error"]
-    kept = _transcript_counts(_home(args))
+    kept = transcript_counts(_home(args))
     out.doc({"ok": not errors, "problems": [p.to_dict() for p in problems], "transcripts": kept})
     if kept is not None:
         out.say(f"Transcripts: {count(kept['turns'], 'turn')} over {count(kept['days'], 'day')}.")
@@ -845,17 +838,6 @@ def cmd_mcp(args: argparse.Namespace, out: Output) -> int:
 
     serve(manager, read_only=args.read_only, http_port=args.http, bind=bind, token=token)
     return 0
-
-
-def _transcript_counts(home: Path) -> dict[str, int] | None:
-    """Transcript counts for doctor, or None when the home's settings or folders cannot be used."""
-    from suzent_desktop.core.home import prepare_home
-    from suzent_desktop.core.transcripts import Transcripts
-
-    try:
-        return Transcripts(prepare_home(home, bootstrap=False)).counts()
-    except (ValueError, OSError):  # SettingsError, LayoutError: doctor names them
-        return None
 
 
 COMMANDS: dict[str, Callable[[argparse.Namespace, Output], int]] = {

@@ -47,15 +47,21 @@ from suzent_desktop.core.documents import (
     is_handled_error,
     tags_document,
 )
-from suzent_desktop.core.dream.tools import READ_LIMIT_CHARS, VaultAccessError, VaultTools, decode_page
-from suzent_desktop.core.filters import Filters
-from suzent_desktop.core.mcp_activity import ActivityRecorder
-from suzent_desktop.core.page_reader import read_part
+from suzent_desktop.core.operations import (
+    READ_LIMIT_CHARS,
+    ActivityRecorder,
+    Filters,
+    VaultAccessError,
+    VaultTools,
+    decode_page,
+    dream_once,
+    read_part,
+)
 from suzent_desktop.core.words import count
 
 if TYPE_CHECKING:
-    from suzent_desktop.core.hits import SearchHit
     from suzent_desktop.core.manager import MemoryManager
+    from suzent_desktop.core.operations import SearchHit
 
 SERVER_NAME = "suzent-desktop"
 
@@ -456,9 +462,7 @@ class MemoryTools:
         dry_run: Annotated[bool, Field(description="Work on a scratch copy and return diffs only.")] = False,
         force: Annotated[bool, Field(description="Ignore the time and volume gates.")] = False,
     ) -> dict[str, Any]:
-        from suzent_desktop.core.dream.runner import DreamRunner
-
-        result = await DreamRunner(self.manager).run_once(force=force, dry_run=dry_run)
+        result = await dream_once(self.manager, force=force, dry_run=dry_run)
         doc = result.as_json()
         doc["reason"] = result.reason
         doc["dry_run"] = dry_run

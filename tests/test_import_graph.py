@@ -4,6 +4,9 @@
 * the core (and the settings module) never imports Qt, the UI, or a front end (cli, mcp_server);
 * the UI imports from the core only the front door, operations, events and the pure rule
   modules (markdown grammar, link resolver, days, fuzzy name matching), plus the typed settings object;
+* the command line and the MCP server (and their helper modules) import from the core only what the
+  UI may, plus the documents they print (``core/documents.py``), and each other; the command line
+  may start the window (``ui/app.py``);
 * no front end (the UI, the command line, the MCP server) reads a store (index, logs, notebook,
   tombstones, transcripts, the vault model) through ``manager.<store>`` or ``getattr(manager, "<store>")``.
 """
@@ -32,6 +35,14 @@ UI_MAY_IMPORT = frozenset({
     "suzent_desktop.core.days",
     "suzent_desktop.core.words",  # counted words ("1 turn"), a pure rule like the ones above
 })
+FRONT_END_MODULES = frozenset({  # the command line and the MCP server, with their helper modules
+    "suzent_desktop.cli", "suzent_desktop.cli_vault", "suzent_desktop.cli_progress",
+    "suzent_desktop.mcp_server", "suzent_desktop.mcp_http",
+})
+FRONT_END_MAY_IMPORT = UI_MAY_IMPORT | FRONT_END_MODULES | {
+    "suzent_desktop.core.documents",  # the JSON documents both print, one shape for each answer
+    "suzent_desktop.ui.app",  # `gui`, `open` and `demo` start the window
+}
 
 
 def _is_type_checking(node: ast.If) -> bool:
@@ -151,6 +162,10 @@ def violations(root: Path, package: str) -> list[str]:
                          " (call the front door, or add a function to core/operations.py)"
                          for target in sorted(every[module])
                          if not (target == ui or target.startswith(ui + ".")) and target not in UI_MAY_IMPORT]
+        if module in FRONT_END_MODULES:
+            problems += [f"{module} imports {target}, which a front end may not use"
+                         " (call the front door, or add a function to core/operations.py)"
+                         for target in sorted(every[module]) if target not in FRONT_END_MAY_IMPORT]
     return problems
 
 
@@ -230,6 +245,16 @@ HINT = " (call the front door, or add a function to core/operations.py)"
     ({"ui/w.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from suzent_desktop.core import tombstones\n",
       "core/tombstones.py": ""},
      ["suzent_desktop.ui.w imports suzent_desktop.core.tombstones, which the UI may not use" + HINT]),
+    ({"cli.py": "def f():\n    from suzent_desktop.core.dream.runner import DreamRunner\n",
+      "core/dream/__init__.py": "", "core/dream/runner.py": ""},
+     ["suzent_desktop.cli imports suzent_desktop.core.dream.runner, which a front end may not use" + HINT]),
+    ({"mcp_server.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from suzent_desktop.core.hits import H\n",
+      "core/hits.py": ""},
+     ["suzent_desktop.mcp_server imports suzent_desktop.core.hits, which a front end may not use" + HINT]),
+    ({"cli.py": "from suzent_desktop.core.operations import dream_cycle\nfrom suzent_desktop import mcp_server\n"
+                "from suzent_desktop.core.documents import hit_dict\n",
+      "mcp_server.py": "from suzent_desktop.core.manager import MemoryManager\n", "core/operations.py": "",
+      "core/documents.py": "", "core/manager.py": ""}, []),
     ({"ui/w.py": "from suzent_desktop.core import operations\nfrom suzent_desktop.core.events import ChangeSet\n",
       "core/operations.py": "", "core/events.py": ""}, []),
 ])

@@ -8,6 +8,10 @@ from pathlib import Path
 
 @dataclass
 class ChangeSet:
+    """What an operation, a pass of an engine or the watcher changed: the one record every view
+    and the vault model take in. A pass accumulates into one (:meth:`merge`); a file operation
+    hands its record over whole (``added`` … ``message``, ``refresh`` names the index sources to sync)."""
+
     pages: set[Path] = field(default_factory=set)  # notebook pages written, created or removed
     logs: set[str] = field(default_factory=set)  # daily-log dates appended to
     rows_added: int = 0
@@ -23,6 +27,23 @@ class ChangeSet:
     # Who asked for the change ("watcher", a pane's name, "" when nobody said): a view that made a
     # change shows it itself and may ignore its echo on the bus.
     initiator: str = ""
+    # A file operation's record (the tree, the tabs and the vault model apply it in one place).
+    added: frozenset[Path] = frozenset()
+    folders: frozenset[Path] = frozenset()  # empty folders made (the tree shows them; nothing to index)
+    changed: frozenset[Path] = frozenset()
+    removed: frozenset[Path] = frozenset()
+    moved: tuple[tuple[Path, Path], ...] = ()  # (old, new), a folder as one pair
+    trashed: tuple[tuple[Path, Path], ...] = ()  # (original, its copy in the trash); also in ``removed``
+    refresh: frozenset[Path] = frozenset()  # index sources to sync
+    message: str = ""  # what the status bar says
+
+    def __post_init__(self) -> None:
+        self.pages = set(self.pages) | self.paths  # a pane listening for pages hears of every file the operation touched
+
+    @property
+    def paths(self) -> frozenset[Path]:
+        """Every file an operation made, changed or took away (a move's old place; its new files are in ``changed``)."""
+        return self.added | self.changed | self.removed | frozenset(old for old, _new in self.moved)
 
     def merge(self, other: ChangeSet) -> ChangeSet:
         self.pages |= other.pages
@@ -38,39 +59,20 @@ class ChangeSet:
         self.forgotten += other.forgotten
         self.restored += other.restored
         self.initiator = self.initiator or other.initiator
+        self.added |= other.added
+        self.folders |= other.folders
+        self.changed |= other.changed
+        self.removed |= other.removed
+        self.moved += other.moved
+        self.trashed += other.trashed
+        self.refresh |= other.refresh
+        self.message = other.message or self.message
         return self
 
     @property
     def empty(self) -> bool:
         return not (
             self.pages or self.logs or self.rows_added or self.rows_removed or self.watermark
-            or self.tombstones or self.memory_md or self.index or self.errors
+            or self.tombstones or self.memory_md or self.index or self.errors or self.folders
+            or self.moved or self.trashed or self.refresh
         )
-
-
-@dataclass(frozen=True)
-class FileChanges:
-    """What one file operation did, as a record the views apply in one place.
-
-    Frozen (unlike :class:`ChangeSet`, which a pass accumulates into): an operation hands it
-    over whole and nobody edits it afterwards. ``refresh`` names the index sources to sync.
-    """
-
-    added: frozenset[Path] = frozenset()
-    folders: frozenset[Path] = frozenset()  # empty folders made (the tree shows them; nothing to index)
-    changed: frozenset[Path] = frozenset()
-    removed: frozenset[Path] = frozenset()
-    moved: tuple[tuple[Path, Path], ...] = ()  # (old, new), a folder as one pair
-    trashed: tuple[tuple[Path, Path], ...] = ()  # (original, its copy in the trash); also in ``removed``
-    refresh: frozenset[Path] = frozenset()
-    message: str = ""
-    initiator: str = ""  # who asked for it (see ``ChangeSet.initiator``)
-
-    @property
-    def paths(self) -> frozenset[Path]:
-        """Every file that appeared, changed or went away (a move's old place; its new files are in ``changed``)."""
-        return self.added | self.changed | self.removed | frozenset(old for old, _new in self.moved)
-
-    def as_changeset(self) -> ChangeSet:
-        """The bus form the panes listen to."""
-        return ChangeSet(pages=set(self.paths), initiator=self.initiator)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from suzent_desktop.core.atomic import atomic_write_text
-from suzent_desktop.core.events import FileChanges
+from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.markdown import WIKI, Link, frontmatter, line_of, links, meta_list, prose_spans
 from suzent_desktop.core.scripts import word_bounded
 
@@ -116,7 +116,7 @@ class LinkedMention:
     path: Path
     before: str
     after: str
-    changes: FileChanges
+    changes: ChangeSet
 
 
 def link_mention(mention: Mention, target: str) -> LinkedMention:
@@ -129,17 +129,17 @@ def link_mention(mention: Mention, target: str) -> LinkedMention:
     line_text = text[line_start : line_end if line_end >= 0 else len(text)]
     after = text[: mention.start] + link_for(mention, target, line_text) + text[mention.end :]
     atomic_write_text(mention.path, after)
-    changes = FileChanges(
+    changes = ChangeSet(
         changed=frozenset({mention.path}), refresh=frozenset({mention.path}),
         message=f"Linked “{mention.text}” in {mention.path.name}:{mention.line}",
     )
     return LinkedMention(mention.path, text, after, changes)
 
 
-def undo_link_mention(done: LinkedMention) -> FileChanges:
+def undo_link_mention(done: LinkedMention) -> ChangeSet:
     """Put the page back as it was before :func:`link_mention`, unless it was edited since."""
     if _read(done.path) != done.after:
         raise MentionError(f"{done.path.name} was edited after the link was made; undo would lose that edit")
     atomic_write_text(done.path, done.before)
-    return FileChanges(changed=frozenset({done.path}), refresh=frozenset({done.path}),
+    return ChangeSet(changed=frozenset({done.path}), refresh=frozenset({done.path}),
                        message=f"Unlinked the mention in {done.path.name}")

@@ -2,8 +2,8 @@
 
 The UI calls these and the front door (:class:`~suzent_desktop.core.manager.MemoryManager`),
 never a store or an engine module: a rule then has one home, and a headless test can drive
-every action the windows offer. A write returns a frozen
-:class:`~suzent_desktop.core.events.FileChanges` naming what was added, changed, removed,
+every action the windows offer. A write returns a
+:class:`~suzent_desktop.core.events.ChangeSet` naming what was added, changed, removed,
 moved or trashed and which index sources need a sync; the app applies it in one place
 (``AppServices.apply``). Reads a pane needs (a day's log, the tombstone list, the agent's
 activity) are here too, as are the few rule helpers the panes share (zones, normalised
@@ -21,14 +21,19 @@ from suzent_desktop.core import demo, sync_check, vault_ops
 from suzent_desktop.core.archive import ArchiveError
 from suzent_desktop.core.atomic import atomic_write_text
 from suzent_desktop.core.canvas import canvas_markdown, is_canvas
+from suzent_desktop.core.clock import SYSTEM_CLOCK
+from suzent_desktop.core.demo import DemoError, write_demo_home
+from suzent_desktop.core.dream import outcome as dream_outcome
 from suzent_desktop.core.dream import runner as dream
+from suzent_desktop.core.dream.tools import READ_LIMIT_CHARS, VaultAccessError, VaultTools, decode_page
 from suzent_desktop.core.embedding import MULTILINGUAL_SETTING
-from suzent_desktop.core.events import FileChanges
+from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.facts import FactLine, ParsedLog, parse_log
 from suzent_desktop.core.filters import Filters
 from suzent_desktop.core.forgetting import units_for
-from suzent_desktop.core.layout import ROOT_NAV_FILES
-from suzent_desktop.core.mcp_activity import describe, read_activity
+from suzent_desktop.core.layout import ROOT_NAV_FILES, Layout, default_home
+from suzent_desktop.core.links import VaultIndex
+from suzent_desktop.core.mcp_activity import ActivityRecorder, describe, read_activity
 from suzent_desktop.core.mentions import (
     LinkedMention,
     Mention,
@@ -37,6 +42,8 @@ from suzent_desktop.core.mentions import (
     undo_link_mention,
 )
 from suzent_desktop.core.notebook import ZONES
+from suzent_desktop.core.page_reader import read_part
+from suzent_desktop.core.promotion import PromotionError
 from suzent_desktop.core.properties import (
     delete_property,
     properties,
@@ -47,28 +54,35 @@ from suzent_desktop.core.properties import (
 from suzent_desktop.core.terms import match_spans
 from suzent_desktop.core.tombstones import Tombstone, TombstoneProblem, normalize
 from suzent_desktop.core.vault import Kind as PathKind
+from suzent_desktop.core.vault import Vault, VaultSnapshot
 from suzent_desktop.core.vault_ops import TrashRecord, VaultOpError, check_name
 from suzent_desktop.core.vaults import RecentVaults, open_folder
 
 if TYPE_CHECKING:
+    from suzent_desktop.core.doctor import Problem
     from suzent_desktop.core.dream.model import DreamResult as DreamResult  # named in the UI's type hints
     from suzent_desktop.core.dream.model import GateStatus as GateStatus
     from suzent_desktop.core.dream.runner import DreamRunner, Snapshot
     from suzent_desktop.core.embedding import Embedder
+    from suzent_desktop.core.hits import SearchHit as SearchHit  # named in the MCP server's type hints
     from suzent_desktop.core.manager import MemoryManager
     from suzent_desktop.core.vault import Backlink as Backlink  # named in the UI's type hints
-    from suzent_desktop.core.vault import VaultSnapshot
     from suzent_desktop.settings import Settings
 
 __all__ = [
-    "DayLog", "FactLine", "FileChanges", "Filters", "ParsedLog", "ROOT_NAV_FILES", "RecentVaults", "Tombstone",
+    "DayLog", "FactLine", "ChangeSet", "Filters", "ParsedLog", "ROOT_NAV_FILES", "RecentVaults", "Tombstone",
     "TrashRecord", "VaultOpError", "ZONES", "agent_activity", "canvas_markdown", "check_name", "open_folder",
     "properties", "property_kind", "set_property", "rename_property", "delete_property",
     "create_folder", "create_page", "dream_never_ran", "dream_runner", "forgotten_list", "is_canvas",
     "is_demo_home", "is_forgotten", "load_embedder",
     "log_dates", "log_path", "match_spans", "move", "normalize", "read_day", "read_memory_md",
     "rename", "restore", "save_page", "snapshot_vault", "trash", "unified_diffs", "units_for",
-    "PathKind", "apply_to_vault", "hold_vault_walks", "path_kind", "release_vault_walks", "vault_snapshot",
+    "PathKind", "apply_to_vault", "empty_snapshot", "folder_vault", "hold_vault_walks", "path_kind", "release_vault_walks", "vault_snapshot",
+]
+__all__ += [  # what the command line and the MCP server use besides the manager
+    "DemoError", "DreamCycle", "PromotionError", "SYSTEM_CLOCK", "default_home", "doctor", "dream_cycle",
+    "dream_once", "gate_status", "last_run_note", "prepare_home", "transcript_counts", "write_demo_home",
+    "ActivityRecorder", "READ_LIMIT_CHARS", "VaultAccessError", "VaultTools", "decode_page", "read_part",
 ]
 __all__ += ["MULTILINGUAL_SETTING"]  # the settings dialog offers it for ``embedding_model``
 __all__ += [  # unlinked mentions (the backlinks pane)
@@ -87,56 +101,56 @@ def _rel(root: Path, path: Path) -> str:
 
 
 # -- vault files ---------------------------------------------------------------------------------
-def create_page(root: Path, folder: Path, name: str, body: str | None = None) -> FileChanges:
+def create_page(root: Path, folder: Path, name: str, body: str | None = None) -> ChangeSet:
     """A new page ``folder/name.md`` (never overwriting one), with a title heading."""
     path = vault_ops.new_page(folder, name, body)
-    return FileChanges(added=frozenset({path}), refresh=frozenset({path}), message=f"Created {_rel(root, path)}")
+    return ChangeSet(added=frozenset({path}), refresh=frozenset({path}), message=f"Created {_rel(root, path)}")
 
 
-def create_folder(root: Path, parent: Path, name: str) -> FileChanges:
+def create_folder(root: Path, parent: Path, name: str) -> ChangeSet:
     """A new, empty folder (nothing to index)."""
     path = vault_ops.new_folder(parent, name)
-    return FileChanges(folders=frozenset({path}))
+    return ChangeSet(folders=frozenset({path}))
 
 
-def move(root: Path, old: Path, new: Path) -> FileChanges:
+def move(root: Path, old: Path, new: Path) -> ChangeSet:
     """Move or rename a page, folder or attachment; every link to it is rewritten across the vault."""
     if new == old:
-        return FileChanges()
+        return ChangeSet()
     touched = vault_ops.move_path(root, old, new)
     links = len([p for p in touched if p != new and not p.is_relative_to(new)])
     suffix = f"; links updated in {links} file{'s' if links != 1 else ''}" if links else ""
-    return FileChanges(
+    return ChangeSet(
         changed=frozenset(touched), moved=((old, new),), refresh=frozenset({old, *touched}),
         message=f"Moved {_rel(root, old)} → {_rel(root, new)}{suffix}",
     )
 
 
-def rename(root: Path, path: Path, name: str) -> FileChanges:
+def rename(root: Path, path: Path, name: str) -> ChangeSet:
     """Rename in place: a file keeps its extension, a folder takes the name as typed."""
     name = check_name(name)
     return move(root, path, path.with_name(name + path.suffix if path.is_file() else name))
 
 
-def trash(root: Path, trash_dir: Path, path: Path) -> FileChanges:
+def trash(root: Path, trash_dir: Path, path: Path) -> ChangeSet:
     """Move a page or folder into the vault's hidden trash, where :func:`restore` finds it."""
     record = vault_ops.move_to_trash(root, trash_dir, path)
-    return FileChanges(
+    return ChangeSet(
         removed=frozenset({path}), trashed=((record.original, record.trashed),), refresh=frozenset({path}),
         message=f"Moved {_rel(root, path)} to trash — Ctrl+Z in the tree to undo",
     )
 
 
-def restore(root: Path, original: Path, trashed: Path) -> FileChanges:
+def restore(root: Path, original: Path, trashed: Path) -> ChangeSet:
     """Undo :func:`trash`; refuses to overwrite what was created at the old place meanwhile."""
     path = vault_ops.restore_from_trash(TrashRecord(original, trashed))
-    return FileChanges(added=frozenset({path}), refresh=frozenset({path}), message=f"Restored {_rel(root, path)}")
+    return ChangeSet(added=frozenset({path}), refresh=frozenset({path}), message=f"Restored {_rel(root, path)}")
 
 
-def save_page(path: Path, text: str) -> FileChanges:
+def save_page(path: Path, text: str) -> ChangeSet:
     """Write what the user typed, atomically (a crash leaves the old or the new text, never half)."""
     atomic_write_text(path, text)
-    return FileChanges(changed=frozenset({path}), refresh=frozenset({path}))
+    return ChangeSet(changed=frozenset({path}), refresh=frozenset({path}))
 
 
 # -- the vault model ------------------------------------------------------------------------------
@@ -149,6 +163,20 @@ def vault_snapshot(manager: MemoryManager, changed: Iterable[Path] = (), *, pars
     if paths:
         vault.apply(paths)
     return vault.snapshot(parsed=parsed)
+
+
+def folder_vault(root: Path, outside: Iterable[str] = ()) -> Vault:
+    """A vault model of a bare folder, for an editor opened on it outside any home (no memory folder;
+    links may lead out of it only into ``outside``). The caller keeps it current with ``apply``."""
+    root = Path(root)
+    program = root / ".suzent"  # hidden: never a file of the model
+    return Vault(Layout(home=root, memory_dir=program / "memory", notebook_dir=root, index_dir=program / "index",
+                        outside_targets=tuple(outside)))
+
+
+def empty_snapshot(root: Path) -> VaultSnapshot:
+    """The model of a vault before its first walk has come back: no files, no names."""
+    return VaultSnapshot(Path(root), {}, VaultIndex(Path(root)), {}, {}, {}, {})
 
 
 def path_kind(manager: MemoryManager, path: Path) -> PathKind:
@@ -171,7 +199,7 @@ def release_vault_walks(manager: MemoryManager) -> None:
 
 
 def apply_to_vault(manager: MemoryManager, changes: object) -> None:
-    """(worker thread) Tell the vault model what changed: watcher events, an operation's ``FileChanges``."""
+    """(worker thread) Tell the vault model what changed: watcher events, an operation's ``ChangeSet``."""
     manager.vault.apply(changes)
 
 
@@ -240,6 +268,42 @@ def dream_runner(manager: MemoryManager, *, on_phase: Callable[[str], None] | No
     return dream.DreamRunner(manager, on_phase=on_phase, on_result=on_result)
 
 
+@dataclass(frozen=True)
+class DreamCycle:
+    """What one dream command did: each batch's result in order, then the lint it ran (None when
+    no lint was due, and always for a dry run)."""
+
+    results: list[DreamResult]
+    lint: Any = None
+
+
+async def dream_cycle(manager: MemoryManager, *, force: bool = False, dry_run: bool = False,
+                      on_result: Callable[[DreamResult], None] | None = None) -> DreamCycle:
+    """A dream as the app runs it: batch after batch until caught up, then lint if due. A dry run is
+    one batch on a scratch copy of the vault (its result carries the diffs)."""
+    runner = dream.DreamRunner(manager, on_result=on_result)
+    if dry_run:
+        return DreamCycle([await runner.run_once(force=force, dry_run=True)])
+    results = await runner.run_cycle(force=force)
+    return DreamCycle(results, runner.last_lint)
+
+
+async def dream_once(manager: MemoryManager, *, force: bool = False, dry_run: bool = False) -> DreamResult:
+    """One batch of the dream (the MCP tool): a caller that asks again gets the next batch."""
+    return await dream.DreamRunner(manager).run_once(force=force, dry_run=dry_run)
+
+
+def gate_status(manager: MemoryManager) -> GateStatus:
+    """Whether the next dream would run now, and if not why and when it looks again."""
+    return dream.DreamRunner(manager).gate_status()
+
+
+def last_run_note(manager: MemoryManager) -> str:
+    """For ``status``: the outcome, attempt and reason of the last dream when it did not succeed ('' when it did)."""
+    history = dream.load_state(manager.layout.runner_state_file)["history"]
+    return dream_outcome.last_run_note(history, manager.settings.memory_consolidation_max_retries)
+
+
 def dream_never_ran(runner: DreamRunner) -> bool:
     """True when the runner's own records hold no run yet (log.md may hold a demo's)."""
     return not dream.load_state(runner.state_path)["history"]
@@ -258,6 +322,31 @@ def unified_diffs(before: Snapshot, after: Snapshot) -> dict[str, str]:
 def agent_activity(path: Path) -> str:
     """One line on what the connected agent is doing, read from the MCP server's activity file."""
     return describe(read_activity(path))
+
+
+def prepare_home(home: Path) -> None:
+    """Fail with a named setting or path before a window opens, and bootstrap a new home."""
+    from suzent_desktop.core.home import prepare_home as prepare
+
+    prepare(home)
+
+
+def doctor(home: Path) -> list[Problem]:
+    """Every problem the doctor finds in a home, without opening it as the app does."""
+    from suzent_desktop.core.doctor import run_doctor
+
+    return run_doctor(home)
+
+
+def transcript_counts(home: Path) -> dict[str, int] | None:
+    """Transcript counts for doctor, or None when the home's settings or folders cannot be used."""
+    from suzent_desktop.core.home import prepare_home as prepare
+    from suzent_desktop.core.transcripts import Transcripts
+
+    try:
+        return Transcripts(prepare(home, bootstrap=False)).counts()
+    except (ValueError, OSError):  # SettingsError, LayoutError: doctor names them
+        return None
 
 
 def is_demo_home(home: Path) -> bool:

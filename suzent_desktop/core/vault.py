@@ -23,9 +23,10 @@ import os
 import stat as stat_module
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from suzent_desktop.core.canvas import canvas_markdown, is_canvas
 from suzent_desktop.core.confine import UNREADABLE, Confinement
@@ -39,6 +40,7 @@ from suzent_desktop.core.sync_conflicts import page_name
 from suzent_desktop.core.tags import TagNode, tag_tree
 from suzent_desktop.core.text import decode_lenient
 
+T = TypeVar("T")
 MENTIONS_LIMIT = 200  # a very common name (a page called "A") would list every page
 UNREADABLE_ENTRY = f"{UNREADABLE} read"  # a file the walk found and could not stat (not a folder it could not list)
 WATCH_WAIT_S = 30.0  # the first walk waits this long at most for a watcher being put in place
@@ -213,6 +215,14 @@ class VaultSnapshot:
         self._facts = facts
         self._linkers = linkers  # link name -> pages holding a link with that name
         self._tagged = tagged  # page -> its tags (pages without tags left out)
+        self._views: dict[str, object] = {}  # lists built from this snapshot for a view (view())
+
+    def view(self, key: str, build: Callable[[VaultSnapshot], T]) -> T:
+        """A value built from this snapshot (the switcher's rows, the names ``[[`` offers), built once:
+        the snapshot never changes, so neither does the value. Two threads asking at once may both build."""
+        if key not in self._views:
+            self._views[key] = build(self)
+        return self._views[key]  # type: ignore[return-value]
 
     # -- files ---------------------------------------------------------------------------------
     @property
@@ -614,7 +624,7 @@ class Vault:
     # -- keeping current -----------------------------------------------------------------------
     def apply(self, changes: object) -> None:
         """Bring the model in line with what changed: paths (files or folders, present or gone), a
-        ``FileChanges`` of an operation or a ``ChangeSet`` of an engine. Nothing else is read.
+        ``ChangeSet`` of an operation or an engine. Nothing else is read.
 
         Before the first walk there is nothing to keep current: the walk will see the change.
         """
@@ -680,22 +690,20 @@ class Vault:
 
 
 def changed_paths(changes: object) -> list[Path]:
-    """The paths a change names, whatever form it comes in (paths, ``FileChanges``, ``ChangeSet``)."""
+    """The paths a change names, whatever form it comes in (paths, a ``ChangeSet``)."""
     if changes is None:
         return []
     if isinstance(changes, str | Path):
         return [Path(changes)]
     moved = getattr(changes, "moved", None)
-    if moved is not None:  # FileChanges
+    if moved is not None:  # a ChangeSet: an operation's files, a pass's pages
         found = [*changes.added, *changes.changed, *changes.removed, *changes.folders]  # type: ignore[attr-defined]
         for old, new in moved:
             found += [old, new]
         for original, _copy in changes.trashed:  # type: ignore[attr-defined]
             found.append(original)
+        found += sorted(changes.pages, key=str)  # type: ignore[attr-defined]
         return list(dict.fromkeys(Path(p) for p in found))
-    pages = getattr(changes, "pages", None)
-    if pages is not None:  # ChangeSet
-        return [Path(p) for p in sorted(pages, key=str)]
     if isinstance(changes, Iterable):
         return [Path(p) for p in changes]
     raise TypeError(f"not a change: {changes!r}")

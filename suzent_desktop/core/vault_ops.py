@@ -1,7 +1,7 @@
 """File rules of the vault: create, rename/move with link rewriting, trash and restore.
 
 The UI reaches them through :mod:`suzent_desktop.core.operations`, which turns each into a
-:class:`~suzent_desktop.core.events.FileChanges`. Links are read with the one grammar
+:class:`~suzent_desktop.core.events.ChangeSet`. Links are read with the one grammar
 (:mod:`suzent_desktop.core.markdown`) and resolved with the one resolver
 (:mod:`suzent_desktop.core.links`, Obsidian's rules). A rename or move rewrites every link
 that pointed at the old file — wikilinks, embeds and markdown links, an escaped ``\\|`` kept as

@@ -15,6 +15,7 @@ import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, QUrl, Signal
@@ -33,14 +34,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from suzent_desktop.core.links import VaultIndex, in_vault_walk, is_page
+from suzent_desktop.core import operations
+from suzent_desktop.core.links import in_vault_walk, is_page
 from suzent_desktop.core.markdown import MARKDOWN, WIKI, Link, heading_line, line_links
 from suzent_desktop.core.operations import save_page
 from suzent_desktop.ui import theme
 from suzent_desktop.ui.find_bar import FindBar
 from suzent_desktop.ui.highlighter import NORMAL, prose_state
 from suzent_desktop.ui.hover_preview import HoverPreview, HoverTarget
-from suzent_desktop.ui.link_completer import LinkCatalog, LinkCompleter
+from suzent_desktop.ui.link_completer import LinkCompleter
 from suzent_desktop.ui.live_connect import connect_live_editor
 from suzent_desktop.ui.live_preview import LiveEditor, LivePreviewHighlighter
 from suzent_desktop.ui.markdown_render import (
@@ -56,6 +58,10 @@ from suzent_desktop.ui.markdown_render import (
 )
 from suzent_desktop.ui.page_views import LIVE, READING, PageViews
 from suzent_desktop.ui.preview import PreviewBrowser
+
+if TYPE_CHECKING:
+    from suzent_desktop.core.links import VaultIndex
+    from suzent_desktop.core.operations import Vault, VaultSnapshot
 
 PREVIEW_DELAY_MS = 250
 # Every preview render runs on this one thread: a page with many note embeds took 389 ms of CPU,
@@ -139,7 +145,7 @@ class PageEditor(QWidget):
     _render_done = Signal(int, str, str)  # (request, text rendered, html), from the render thread
 
     def __init__(self, path: Path, *, exists: Callable[[Link], bool] | None = None,
-                 read_only: bool = False, catalog: LinkCatalog | None = None,
+                 read_only: bool = False, names: Callable[[], VaultSnapshot] | None = None,
                  vault: Vault | None = None, mode: str = LIVE, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.path = Path(path)
@@ -164,7 +170,7 @@ class PageEditor(QWidget):
         self.source.setReadOnly(read_only)
         self.highlighter = LivePreviewHighlighter(self.source.document(), live=False)
         connect_live_editor(self, self.source, self.highlighter)
-        self.completer = LinkCompleter(self.source, catalog, lambda: self.path) if catalog and not read_only else None
+        self.completer = LinkCompleter(self.source, names, lambda: self.path) if names and not read_only else None
         self.preview = PreviewBrowser(vault.root if vault is not None else None)
         self.preview.anchorClicked.connect(self._anchor_clicked)
         self.hovers = [
@@ -556,7 +562,7 @@ class EditorArea(QTabWidget):
     tag_activated = Signal(str)  # a tag clicked in a page: the window runs ``tag:`` search
 
     def __init__(self, root: Path, read_only_dirs: tuple[Path, ...] = (), parent: QWidget | None = None,
-                 confinement: object = None) -> None:
+                 confinement: object = None, *, shared_model: bool = False) -> None:
         """``confinement`` is the home's rule of what links may reach (``Layout.confinement``); without
         it, only the vault itself: a link out of it is not followed by the preview or embeds."""
         super().__init__(parent)
@@ -568,10 +574,12 @@ class EditorArea(QTabWidget):
         self.setDocumentMode(True)
         self.tabCloseRequested.connect(self.close_tab)
         self.currentChanged.connect(self._current_changed)
-        self._pages: VaultIndex | None = None  # built on first use, so opening a big vault stays quick
-        self._missed: set[Path] = set()  # files added or deleted before the index was built
-        self._moves: list[tuple[Path, Path]] = []  # (old, new) renamed or moved before it was built
-        self.catalog = LinkCatalog(lambda: self.pages)  # names for [[ autocomplete
+        # Names, aliases and headings links use: a snapshot of the vault model. The window hands one
+        # over after each change (shared_model: the home's model, on its worker threads); a bare
+        # editor keeps a model of its folder itself, built on first use.
+        self._shared = shared_model
+        self._model: Vault | None = None  # a bare editor's own model, built on first use
+        self._snapshot: VaultSnapshot | None = None
         self.vault = Vault(self.root, lambda link, source: self.pages.resolve_link(link, source), read_text)
         self.open_externally: Callable[[Path], object] = _open_with_system  # images, PDFs…: the system's viewer
         self.editor_mode = LIVE  # the editing view pages open in (the editor_mode setting)
@@ -581,33 +589,31 @@ class EditorArea(QTabWidget):
         self.tabBar().setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.tabBar().customContextMenuRequested.connect(self._tab_menu)
 
+    def snapshot(self) -> VaultSnapshot:
+        """The vault model as this area last heard of it (empty until the window's first one comes)."""
+        if self._snapshot is None:
+            if self._shared:
+                self._snapshot = operations.empty_snapshot(self.root)
+            else:
+                if self._model is None:
+                    self._model = operations.folder_vault(self.root, getattr(self.confinement, "outside", ()))
+                self._snapshot = self._model.snapshot()
+        return self._snapshot
+
+    def use_snapshot(self, snapshot: VaultSnapshot) -> None:
+        """The window's newest snapshot of the home's vault model (taken on a worker thread)."""
+        self._snapshot = snapshot
+
     @property
     def pages(self) -> VaultIndex:
-        if self._pages is None:
-            self._pages = VaultIndex.scan(self.root, self.confinement) if self.root.is_dir() else VaultIndex(self.root)
-        return self._pages
+        """The resolver of the current snapshot (read only: it belongs to the snapshot)."""
+        return self.snapshot().index
 
-    @pages.setter
-    def pages(self, index: VaultIndex) -> None:
-        self._pages = index
-        self._missed.clear()
-        self._moves.clear()
-        self.catalog.invalidate()
-
-    def adopt_pages(self, index: VaultIndex) -> None:
-        """Take an index scanned off the GUI thread (unless one was built meanwhile); files added or
-        deleted during the scan are applied on top, so the switcher and ``[[`` miss nothing."""
-        if self._pages is not None:
-            return
-        missed, moves = set(self._missed), list(self._moves)
-        self.pages = index
-        for old, new in moves:  # a no-op when the scan already saw the move
-            index.move(old, new)
-        for path in missed:
-            if path.exists():
-                self.on_file_added(path)
-            else:
-                self.on_file_deleted(path)
+    def _took_in(self, *paths: Path) -> None:
+        """A file event: a bare editor's own model takes it in; the window's model is fed by the window."""
+        if self._model is not None:
+            self._model.apply(list(paths))
+            self._snapshot = None
 
     # -- tabs ------------------------------------------------------------------------------------------
     def editors(self) -> list[PageEditor]:
@@ -632,7 +638,7 @@ class EditorArea(QTabWidget):
         editor = self.editor_for(path)
         if editor is None:
             read_only = any(path.is_relative_to(d) for d in self.read_only_dirs)
-            editor = PageEditor(path, exists=self._exists, read_only=read_only, catalog=self.catalog,
+            editor = PageEditor(path, exists=self._exists, read_only=read_only, names=self.snapshot,
                                 vault=self.vault, mode=self.editor_mode)
             editor.saved.connect(self.page_saved.emit)
             editor.dirty_changed.connect(lambda _d, e=editor: self._update_title(e))
@@ -750,9 +756,10 @@ class EditorArea(QTabWidget):
         """
         path = self.pages.resolve(target, source, relative_first=markdown)
         if path is not None and path != source and not path.exists():
-            self.pages.remove(path)
-            self.catalog.invalidate()
-            path = self.pages.resolve(target, source, relative_first=markdown)
+            self._took_in(path)
+            pages = self.pages.copy()  # the window's model hears of it from the watcher
+            pages.remove(path)
+            path = pages.resolve(target, source, relative_first=markdown)
         return path if path is not None and path.exists() else None
 
     def open_attachment(self, path: Path) -> None:
@@ -777,17 +784,10 @@ class EditorArea(QTabWidget):
 
     def on_file_added(self, path: Path) -> None:
         self._forget_embeds()
-        if self._pages is None:
-            self._missed.add(path)
-        elif not path.name.startswith("."):
-            try:
-                self.pages.add(path)
-            except ValueError:
-                pass
-            self.catalog.invalidate()
+        self._took_in(path)
 
     def on_file_changed(self, path: Path) -> None:
-        self.catalog.page_changed(path)
+        self._took_in(path)  # its aliases and headings may have changed
         for other in self.editors():
             if str(path) in other.renderer.embedded_files:
                 other.schedule_render()  # an embedded page or image changed: show the new one
@@ -799,12 +799,7 @@ class EditorArea(QTabWidget):
         if path.exists():
             return
         self._forget_embeds()
-        if self._pages is not None:
-            self._pages.remove_tree(path)  # a deleted folder takes its files with it
-        else:
-            self._missed.add(path)
-        self.catalog.invalidate()
-        self.catalog.page_changed(path)
+        self._took_in(path)  # a deleted folder takes its files with it
         for editor in list(self.editors()):
             if editor.path == path or editor.path.is_relative_to(path):
                 if editor.dirty:
@@ -815,13 +810,9 @@ class EditorArea(QTabWidget):
     def on_moved(self, old: Path, new: Path) -> None:
         """The app renamed/moved a page or folder: open tabs follow, other tabs re-check their text.
 
-        The link index follows in memory: a rescan of the vault here would stall the GUI thread.
+        The names follow through the vault model (only the moved paths are looked at).
         """
-        if self._pages is not None:
-            self._pages.move(old, new)
-            self.catalog.invalidate()
-        else:
-            self._moves.append((old, new))
+        self._took_in(old, new)
         self._forget_embeds()
         for editor in self.editors():
             if editor.path == old or editor.path.is_relative_to(old):
@@ -833,11 +824,7 @@ class EditorArea(QTabWidget):
 
     def on_trashed(self, path: Path) -> None:
         self._forget_embeds()
-        if self._pages is not None:
-            self._pages.remove_tree(path)
-            self.catalog.invalidate()
-        else:
-            self._missed.add(path)
+        self._took_in(path)
         for editor in list(self.editors()):
             if editor.path == path or editor.path.is_relative_to(path):
                 if editor.dirty:

@@ -11,8 +11,9 @@ import asyncio
 import contextlib
 import logging
 import sys
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QProcess, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QIcon, QKeySequence
@@ -29,10 +30,11 @@ from PySide6.QtWidgets import (
 from watchfiles import Change
 
 from suzent_desktop.core import fuzzy, operations
-from suzent_desktop.core.events import ChangeSet, FileChanges
+from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.ui import theme
 from suzent_desktop.ui.command_palette import CommandPalette
 from suzent_desktop.ui.editor import EditorArea
+from suzent_desktop.ui.link_completer import link_names
 from suzent_desktop.ui.open_vault import fill_recent_menu, window_title
 from suzent_desktop.ui.panes.backlinks import BacklinksPane
 from suzent_desktop.ui.panes.daily_logs import DailyLogsPane
@@ -44,13 +46,16 @@ from suzent_desktop.ui.panes.sync_conflicts_pane import SyncConflictsPane
 from suzent_desktop.ui.panes.tags import TagsPane
 from suzent_desktop.ui.panes.tombstones_pane import TombstonesPane
 from suzent_desktop.ui.prompts import Prompter
-from suzent_desktop.ui.quick_switcher import QuickSwitcher, warm_matching
+from suzent_desktop.ui.quick_switcher import QuickSwitcher, prepare_rows, warm_matching
 from suzent_desktop.ui.services import AppServices
 from suzent_desktop.ui.settings_dialog import SettingsDialog
 from suzent_desktop.ui.vault_tree import VaultTree
 from suzent_desktop.ui.watcher import VaultWatcher
 from suzent_desktop.ui.welcome import WelcomePage
 from suzent_desktop.ui.window_finish import unclip_dock_tabs
+
+if TYPE_CHECKING:
+    from suzent_desktop.core.operations import VaultSnapshot
 
 log = logging.getLogger(__name__)
 
@@ -110,7 +115,8 @@ class MainWindow(QMainWindow):
         self.ask_before_closing = True  # False: a scripted close (smoke test) stops a dream without asking
 
         self.editors = EditorArea(layout.notebook_dir, read_only_dirs=(layout.archive_dir, layout.transcripts_dir),
-                                  confinement=layout.confinement)
+                                  confinement=layout.confinement, shared_model=True)
+        self._names_turn = asyncio.Lock()  # snapshots reach the editors in the order they were taken
         self.editors.editor_mode = services.settings.editor_mode
         self.welcome = self._build_welcome()
         self.center = QStackedWidget()  # the welcome page while no page is open, else the editors
@@ -415,8 +421,8 @@ class MainWindow(QMainWindow):
             self._background.append(self.services.submit(self._serve_after(first_sync)))
 
     async def _scan_names(self, watching: asyncio.Event | None = None) -> None:
-        """Take the page names from the vault model on a worker thread, so the first Ctrl+O or ``[[`` does
-        not walk the vault. Once the watcher is in place (a few ms): the model is then walked once for
+        """Hand the editors the vault model on a worker thread, so the first Ctrl+O or ``[[`` does
+        not walk the vault: names first, then aliases once the pages are read. Once the watcher is in place (a few ms): the model is then walked once for
         the whole window, and whoever asks first (this, the first index pass) walks it."""
         root = self.services.layout.notebook_dir
         if not root.is_dir():
@@ -424,35 +430,38 @@ class MainWindow(QMainWindow):
         if watching is not None:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(watching.wait(), WATCH_START_WAIT_S)
-        snapshot = await asyncio.to_thread(operations.vault_snapshot, self.services.manager, (), parsed=False)
-        if self._shut_down:
+        snapshot = await self.refresh_names(parsed=False)  # names first: no page read yet
+        if snapshot is None:
             return
         self._show_not_followed(snapshot.refused())  # the entries the confinement rule left out of the walk
-        self.editors.adopt_pages(snapshot.index.copy())
-        manager = self.services.manager  # aliases too: the model's read of the pages, shared with the panes
-        self.editors.catalog.alias_reader = lambda _pages: operations.vault_snapshot(manager).all_aliases()
-        self.editors.catalog.start_loading()  # aliases, on their own worker
-        await self._warm_matching()
+        # names() too is built there (a list of every file: 160 ms at 5,000 pages); it is kept with the snapshot
+        await asyncio.to_thread(lambda: warm_matching(list(link_names(snapshot))))
+        parsed = await self.refresh_names()  # then aliases: the model's read of the pages, shared with the panes
+        if parsed is None:
+            return
+        texts = [alias for found in parsed.all_aliases().values() for alias in found]
+        await asyncio.to_thread(fuzzy.warm, texts)
         if not self._shut_down:
             self.names_ready.emit()
+
+    async def refresh_names(self, changed: Iterable[Path] = (), *, parsed: bool = True) -> VaultSnapshot | None:
+        """Hand the editors (links, ``[[``, the switcher) a new snapshot of the vault model, taken on a
+        worker thread with ``changed`` taken in first; None once the window is closing."""
+        paths = list(changed)
+        async with self._names_turn:
+            snapshot = await asyncio.to_thread(
+                lambda: prepare_rows(operations.vault_snapshot(self.services.manager, paths, parsed=parsed)))
+            if self._shut_down:
+                return None
+            if parsed or not self.editors.snapshot().parsed:
+                self.editors.use_snapshot(snapshot)
+            return snapshot
 
     def _show_not_followed(self, refused: list[tuple[str, str]]) -> None:
         """Links left out by the confinement rule (out of the vault, into a program folder, a loop)."""
         self.not_followed_label.setText(f"{len(refused)} link(s) not followed" if refused else "")
         self.not_followed_label.setToolTip("\n".join(f"{rel}: {why}" for rel, why in refused[:50]))
         self.not_followed_label.setVisible(bool(refused))
-
-    async def _warm_matching(self) -> None:
-        """Prepare the names, folder paths and aliases the switcher and ``[[`` match, on worker threads:
-        cold, the first switcher keystroke prepared them on the GUI thread (155 ms of CPU at 5,000 pages)."""
-        catalog = self.editors.catalog
-        # names() too is built there (a list of every file: 160 ms at 5,000 pages); it is cached after
-        await asyncio.to_thread(lambda: warm_matching(list(catalog.names())))
-        if catalog.loading is None:
-            return
-        aliases = await asyncio.wrap_future(catalog.loading)
-        texts = [alias for found in aliases.values() for alias in found]  # copied here, where the catalog lives
-        await asyncio.to_thread(fuzzy.warm, texts)
 
     async def _serve_after(self, first_sync: asyncio.Task[Any] | None) -> None:
         """The dream schedule starts once the initial sync is done, so opening stays quick.
@@ -558,7 +567,7 @@ class MainWindow(QMainWindow):
     def show_quick_switcher(self) -> QuickSwitcher:
         current = self.editors.current_editor()
         recent = [p for p in dict.fromkeys(reversed(self.editors.history)) if current is None or p != current.path]
-        switcher = QuickSwitcher(self.editors.catalog, self.services.layout.notebook_dir, self, recent=recent,
+        switcher = QuickSwitcher(self.editors.snapshot(), self.services.layout.notebook_dir, self, recent=recent,
                                  inbox=self.services.layout.new_page_dir)
         switcher.page_chosen.connect(lambda p: self.open_path(p, None))
         switcher.create_requested.connect(self.tree.create_page)
@@ -733,6 +742,8 @@ class MainWindow(QMainWindow):
     def _on_changed(self, changes: ChangeSet) -> None:
         if changes.index or changes.rows_added or changes.rows_removed:
             self._status_timer.start()
+        if changes.pages and not self._shut_down:  # a dream's or a save's pages: aliases, headings
+            self.services.submit(self.refresh_names(changes.pages))
         for page in changes.pages:
             if page.exists():
                 self.tree.add_path(page)
@@ -741,7 +752,7 @@ class MainWindow(QMainWindow):
             else:
                 self.tree.remove_path(page)
 
-    def _on_files_changed(self, changes: FileChanges) -> None:
+    def _on_files_changed(self, changes: ChangeSet) -> None:
         """A file operation's record (``AppServices.apply``): open tabs follow a move, a trashed page's tab closes."""
         for old, new in changes.moved:
             self.editors.on_moved(old, new)
@@ -822,8 +833,8 @@ class MainWindow(QMainWindow):
                 self._queue_index(path)
             elif path.suffix.lower() == ".md" and path.is_relative_to(layout.memory_dir):
                 self._queue_index(path)
-        if in_vault:
-            self.services.submit(asyncio.to_thread(operations.apply_to_vault, manager, in_vault))
+        if in_vault:  # the model takes them in on a worker; the editors get the new snapshot
+            self.services.submit(self.refresh_names(in_vault))
         if not changes.empty:
             self.bridge.changed.emit(changes)
 

@@ -3,7 +3,7 @@
 Widgets never ``await`` engine calls directly in slots; they hand a coroutine to
 :meth:`AppServices.submit`, which schedules it on the one qasync loop, reports a failure on
 the status bar instead of losing it in a task nobody awaits, and emits any ChangeSet the
-coroutine returns on ``bridge.changed``. A file operation's FileChanges is applied by
+coroutine returns on ``bridge.changed``. A file operation's ChangeSet is applied by
 :meth:`AppServices.apply`, the one place the views learn about it. One labelled operation at a time is "current":
 its progress drives the status-bar progress bar and the Cancel button stops it.
 """
@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, Signal
 
 from suzent_desktop.core import operations
-from suzent_desktop.core.events import ChangeSet, FileChanges
+from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.ui import gc_policy
 from suzent_desktop.ui.bridge import Bridge
 
@@ -37,7 +37,7 @@ ProgressFn = Callable[[int, int, str], None]
 class AppServices(QObject):
     """Shared by the main window and every pane (passed to each pane's ``__init__``)."""
 
-    files_changed = Signal(object)  # FileChanges of a file operation, before the bus hears of it
+    files_changed = Signal(object)  # ChangeSet of a file operation, before the bus hears of it
 
     def __init__(
         self,
@@ -224,14 +224,14 @@ class AppServices(QObject):
             await asyncio.gather(*pending, return_exceptions=True)
 
     # -- common operations ---------------------------------------------------------------------
-    def apply(self, changes: FileChanges) -> asyncio.Task[Any] | None:
+    def apply(self, changes: ChangeSet) -> asyncio.Task[Any] | None:
         """The one place a file operation reaches the views: the tree and the editor tabs
         (``files_changed``), then every pane (``bridge.changed``), the status bar, and an index
         sync of the sources it names."""
         self.files_changed.emit(changes)
         self.submit(asyncio.to_thread(operations.apply_to_vault, self.manager, changes))  # off the GUI thread
         if changes.paths:
-            self.bridge.changed.emit(changes.as_changeset())
+            self.bridge.changed.emit(changes)
         if changes.message:
             self.bridge.status_message.emit(changes.message)
         if changes.refresh:

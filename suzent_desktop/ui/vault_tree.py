@@ -2,7 +2,7 @@
 
 Updates are incremental (add one item, drop one item, rescan one new folder) so a big vault
 never rebuilds on each save. Hidden folders (``.state``, ``.trash``, ``.obsidian``) never
-show. File operations go through :mod:`suzent_desktop.core.operations`; their FileChanges is
+show. File operations go through :mod:`suzent_desktop.core.operations`; their ChangeSet is
 applied by ``AppServices.apply``, which updates this tree at once (rather than waiting for the
 watcher) and then reports the change on the bus.
 """
@@ -17,7 +17,7 @@ from PySide6.QtGui import QAction, QDropEvent, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QMenu, QStyle, QTreeWidget, QTreeWidgetItem, QWidget
 
 from suzent_desktop.core import operations
-from suzent_desktop.core.events import FileChanges
+from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.operations import ROOT_NAV_FILES, ZONES, TrashRecord, VaultOpError
 from suzent_desktop.ui.prompts import Prompter
 from suzent_desktop.ui.services import AppServices
@@ -235,7 +235,7 @@ class VaultTree(QTreeWidget):
             self.page_activated.emit(Path(item.data(0, PATH_ROLE)))
 
     # -- operations -------------------------------------------------------------------------------
-    def apply(self, changes: FileChanges) -> None:
+    def apply(self, changes: ChangeSet) -> None:
         """Show what a file operation did (``AppServices.files_changed``), and say it on ``page_moved`` / ``page_deleted``."""
         for old, new in changes.moved:
             self.remove_path(old)
@@ -249,7 +249,7 @@ class VaultTree(QTreeWidget):
         for path in changes.added | changes.folders:
             self.add_path(path)
 
-    def _run(self, operation, *args) -> FileChanges | None:  # noqa: ANN001 - any operation of core.operations
+    def _run(self, operation, *args) -> ChangeSet | None:  # noqa: ANN001 - any operation of core.operations
         """Run one operation and apply its changes; a refusal is shown, never raised into Qt."""
         try:
             changes = operation(*args)
@@ -309,7 +309,7 @@ class VaultTree(QTreeWidget):
             folder = choices[labels.index(picked)]
         return self._moved(self._run(operations.move, self.root, path, folder / path.name), path)
 
-    def _moved(self, changes: FileChanges | None, old: Path) -> Path | None:
+    def _moved(self, changes: ChangeSet | None, old: Path) -> Path | None:
         """Where a move put ``old`` (selected), or None when it was refused."""
         if changes is None:
             return None

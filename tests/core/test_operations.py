@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
 import pytest
 from dream_support import make_manager, write_log
 
 from suzent_desktop.core import operations
-from suzent_desktop.core.events import FileChanges
+from suzent_desktop.core.events import ChangeSet
 
 
 def _write(root: Path, rel: str, text: str) -> Path:
@@ -34,14 +33,18 @@ def test_moving_a_page_names_the_move_every_rewritten_file_and_what_to_reindex(t
     assert bystander not in changes.paths
     assert linker.read_text(encoding="utf-8") == "See [[Espresso]] and [[C/Espresso|it]].\n"
     assert changes.message == "Moved A/Espresso.md → C/Espresso.md; links updated in 1 file"
-    assert changes.as_changeset().pages == {page, new, linker}
+    assert changes.pages == {page, new, linker}
 
 
-def test_a_change_record_cannot_be_edited_after_the_operation(tmp_path: Path) -> None:
+def test_an_operations_file_record_cannot_be_edited_in_place_and_merges_into_a_pass(tmp_path: Path) -> None:
     changes = operations.create_page(tmp_path, tmp_path, "Fresh")
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        changes.message = "edited"  # type: ignore[misc]
-    assert isinstance(changes.added, frozenset)
+    fresh = tmp_path / "Fresh.md"
+    assert isinstance(changes.added, frozenset) and isinstance(changes.moved, tuple)
+    with pytest.raises(AttributeError):
+        changes.added.add(tmp_path / "other.md")  # type: ignore[attr-defined]
+    total = ChangeSet(logs={"2026-07-19"}, initiator="dream").merge(changes)  # one type for every change
+    assert total.added == {fresh} and total.pages == {fresh} and total.logs == {"2026-07-19"}
+    assert total.initiator == "dream" and total.message == changes.message and changes.logs == set()
 
 
 def test_renaming_an_attachment_carries_the_links_to_it(tmp_path: Path) -> None:
@@ -105,7 +108,7 @@ def test_save_page_writes_the_text_and_asks_for_its_reindex(tmp_path: Path) -> N
     path = _write(tmp_path, "Page.md", "before\n")
     changes = operations.save_page(path, "after\n")
     assert path.read_text(encoding="utf-8") == "after\n"
-    assert changes == FileChanges(changed=frozenset({path}), refresh=frozenset({path}))
+    assert changes == ChangeSet(changed=frozenset({path}), refresh=frozenset({path}))
 
 
 def test_a_day_reads_with_its_forgotten_facts_and_a_bad_day_says_why(home: Path, clock) -> None:

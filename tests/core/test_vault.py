@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from suzent_desktop.core import vault as vault_module
-from suzent_desktop.core.events import ChangeSet, FileChanges
+from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.home import bootstrap_home
 from suzent_desktop.core.layout import Layout
 from suzent_desktop.core.vault import Kind, Vault, classify
@@ -98,7 +98,7 @@ def test_one_walk_then_apply_keeps_it_current(vault: Vault, monkeypatch: pytest.
     assert [b.source for b in vault.backlinks(root / "2_Wiki/Kyoto.md")] == [root / "1_Projects/Trip.md", root / "Board.canvas"]
     assert vault.snapshot().tag_counts()["trip"] == 2
     (root / "2_Wiki/Kyoto.md").rename(root / "2_Wiki/Kyōto.md")
-    vault.apply(FileChanges(moved=((root / "2_Wiki/Kyoto.md", root / "2_Wiki/Kyōto.md"),)))
+    vault.apply(ChangeSet(moved=((root / "2_Wiki/Kyoto.md", root / "2_Wiki/Kyōto.md"),)))
     assert root / "2_Wiki/Kyōto.md" in vault.snapshot().pages()
     assert vault.backlinks(root / "2_Wiki/Kyōto.md") == []  # [[Kyoto]] names no file now
     assert vault.resolve("Kyoto") is None
@@ -201,3 +201,28 @@ def test_a_conflict_copy_is_a_page_and_device_parts_are_logs(layout: Layout) -> 
     assert classify(layout, root / "2_Wiki/Work.sync-conflict-20261205-142233-7ZXQ3RT.md") is Kind.PAGE
     assert classify(layout, layout.archive_dir / "2026-12-05@laptop.md") is Kind.LOG
     assert classify(layout, layout.transcripts_dir / "2026-12-05.jsonl.conflict1") is Kind.TRANSCRIPT
+
+
+def test_a_view_is_built_once_per_snapshot_and_again_for_the_next(vault: Vault) -> None:
+    built: list[int] = []
+
+    def names(snapshot) -> list[str]:  # noqa: ANN001
+        built.append(1)
+        return sorted(p.stem for p in snapshot.pages())
+
+    first = vault.snapshot()
+    assert first.view("names", names) == first.view("names", names) and len(built) == 1
+    page = vault.root / "0_Inbox" / "Zebra.md"
+    write(page, "# Zebra\n")
+    vault.apply([page])
+    assert "Zebra" in vault.snapshot().view("names", names) and len(built) == 2
+
+
+def test_a_bare_folder_has_a_model_too(tmp_path: Path) -> None:
+    from suzent_desktop.core.operations import folder_vault
+
+    write(tmp_path / "a" / "Same.md", "---\naliases: [Twin]\n---\n")
+    write(tmp_path / ".hidden" / "X.md", "x")
+    snapshot = folder_vault(tmp_path).snapshot()
+    assert snapshot.resolve("Same") == tmp_path / "a" / "Same.md" and snapshot.resolve("X") is None
+    assert snapshot.all_aliases() == {tmp_path / "a" / "Same.md": ["Twin"]}

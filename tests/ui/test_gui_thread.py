@@ -148,7 +148,8 @@ def test_renaming_and_trashing_update_the_editor_link_index_without_a_vault_scan
     (folder / "Lantern Index.md").write_text("# Lantern Index\n", encoding="utf-8")
     (root / "3_Personal" / "Lantern Notes.md").write_text("See [[Lantern Index]].\n", encoding="utf-8")
     window.tree.reload()
-    assert window.editors.resolve("Lantern Index") == folder / "Lantern Index.md"  # the index is built
+    run(qtbot, window.refresh_names())  # the vault model's names reach the editors, as at start-up
+    assert window.editors.resolve("Lantern Index") == folder / "Lantern Index.md"
     scans: list[str] = []  # modules of the window that rescanned the vault for links
     real_scan = VaultIndex.scan.__func__
 
@@ -161,11 +162,12 @@ def test_renaming_and_trashing_update_the_editor_link_index_without_a_vault_scan
     prompter.texts.append("Glass")
     moved = window.tree.rename(folder)
     assert moved == root / "2_Wiki" / "Glass"
-    assert window.editors.resolve("Lantern Index") == moved / "Lantern Index.md"
+    resolve = window.editors.resolve  # the model takes each change in on a worker, then hands the editors a snapshot
+    qtbot.waitUntil(lambda: resolve("Lantern Index") == moved / "Lantern Index.md", timeout=WAIT_MS)
     prompter.texts.append("Glass Index")
     renamed = window.tree.rename(moved / "Lantern Index.md")
-    assert window.editors.resolve("Glass Index") == renamed and window.editors.resolve("Lantern Index") is None
+    qtbot.waitUntil(lambda: resolve("Glass Index") == renamed and resolve("Lantern Index") is None, timeout=WAIT_MS)
     window.tree.delete(renamed)
-    assert window.editors.resolve("Glass Index") is None
+    qtbot.waitUntil(lambda: resolve("Glass Index") is None, timeout=WAIT_MS)
 
     assert "suzent_desktop.ui.editor" not in scans  # (the rename's own link rewrite reads pages, in the core)

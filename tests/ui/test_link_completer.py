@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
-from ui_support import WAIT_MS
 
 from suzent_desktop.ui.editor import EditorArea
 
@@ -107,8 +106,6 @@ def test_headings_of_the_open_page_come_from_its_unsaved_text(qtbot, area, vault
 
 def test_aliases_are_offered_and_written_after_a_pipe(qtbot, area, vault) -> None:
     editor, source = _typing(qtbot, area, vault)
-    area.catalog.start_loading()
-    qtbot.waitUntil(lambda: area.catalog.aliases_ready, timeout=WAIT_MS)
     qtbot.keyClicks(source, "[[semantic")
     rows = editor.completer.suggestions
     assert rows[0].label == "semantic search" and rows[0].detail == "alias of Vector Search"

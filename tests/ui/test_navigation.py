@@ -22,11 +22,15 @@ def notebook(window) -> Path:
 
 
 def ready_names(qtbot, window) -> None:
-    """The name index and the aliases, built off the GUI thread as at start-up."""
-    catalog = window.editors.catalog
-    window.editors.pages  # noqa: B018 - builds the index
-    catalog.start_loading()
-    qtbot.waitUntil(lambda: catalog.aliases_ready, timeout=WAIT_MS)
+    """The vault model's names and aliases handed to the editors, taken off the GUI thread as at start-up."""
+    task = window.services.submit(window.refresh_names())
+    qtbot.waitUntil(task.done, timeout=WAIT_MS)
+
+
+def watcher_batch(qtbot, window, path: Path) -> None:
+    """What the watcher's batch does with a changed page: the vault model takes it in on a worker,
+    then the editors get the new snapshot."""
+    run(qtbot, window.refresh_names([path]))
 
 
 def window_on(home: Path, prompter):
@@ -39,6 +43,7 @@ def window_on(home: Path, prompter):
 
 # -- quick switcher -------------------------------------------------------------------------------
 def test_switcher_finds_every_word_in_any_order_and_opens_the_page(qtbot, window) -> None:
+    ready_names(qtbot, window)
     switcher = window.show_quick_switcher()
     qtbot.keyClicks(switcher.input, "anna gift")
     assert switcher.labels()[0].startswith("Gift ideas for Anna")
@@ -50,6 +55,7 @@ def test_switcher_ranks_initials_first_and_arrows_move_the_choice(qtbot, window)
     root = notebook(window)
     for name in ("Machine Learning Projects", "Example lamp", "Multilayer perceptron"):
         (root / "1_Projects" / f"{name}.md").write_text(f"# {name}\n", encoding="utf-8")
+    ready_names(qtbot, window)
     switcher = window.show_quick_switcher()
     qtbot.keyClicks(switcher.input, "mlp")
     assert [label.split("    ")[0] for label in switcher.labels()[:3]] == [
@@ -61,6 +67,7 @@ def test_switcher_ranks_initials_first_and_arrows_move_the_choice(qtbot, window)
 
 
 def test_before_typing_the_switcher_lists_the_last_visited_pages_first(qtbot, window) -> None:
+    ready_names(qtbot, window)
     root = notebook(window)
     for rel in ("3_Personal/Work.md", "2_Wiki/Concepts/Vector Search.md", "3_Personal/People.md"):
         window.open_path(root / rel)
@@ -80,6 +87,7 @@ def test_switcher_lists_aliases_that_open_their_page(qtbot, window) -> None:
 
 
 def test_switcher_matches_the_folder_path_too(qtbot, window) -> None:
+    ready_names(qtbot, window)
     switcher = window.show_quick_switcher()
     qtbot.keyClicks(switcher.input, "concepts vector")
     assert switcher.labels()[0].startswith("Vector Search")
@@ -88,11 +96,11 @@ def test_switcher_matches_the_folder_path_too(qtbot, window) -> None:
 def test_switcher_takes_names_from_the_cached_index_without_walking_the_vault(qtbot, window, monkeypatch) -> None:
     from suzent_desktop.core import links
 
-    window.start_background(watch=False, serve=False, index=False)
-    qtbot.waitUntil(lambda: window.editors._pages is not None, timeout=WAIT_MS)  # built on a worker thread
+    with qtbot.waitSignal(window.names_ready, timeout=WAIT_MS):  # the model's names, taken on a worker thread
+        window.start_background(watch=False, serve=False, index=False)
     new = notebook(window) / "0_Inbox" / "Zebra crossing.md"
     new.write_text("# Zebra crossing\n", encoding="utf-8")
-    window._on_file_added(new)  # the watcher's event
+    watcher_batch(qtbot, window, new)
 
     def no_walk(*_args, **_kwargs):
         raise AssertionError("the vault was walked")
@@ -113,13 +121,13 @@ def test_switcher_rows_follow_new_files_and_changed_aliases_between_openings(qtb
     first.reject()
     page = notebook(window) / "3_Personal" / "Pets.md"
     page.write_text("---\naliases: [Platypus log]\n---\n# Pets\n", encoding="utf-8")
-    window._on_file_added(page)  # the watcher's events
+    watcher_batch(qtbot, window, page)
     again = window.show_quick_switcher()
     qtbot.keyClicks(again.input, "platypus")
     assert again.labels() == ["Platypus log    → Pets"]
     again.reject()
     page.write_text("---\naliases: [Duck-billed friend]\n---\n# Pets\n", encoding="utf-8")
-    window._on_file_modified(page)
+    watcher_batch(qtbot, window, page)
     third = window.show_quick_switcher()
     qtbot.keyClicks(third.input, "duck billed")
     assert third.labels() == ["Duck-billed friend    → Pets"]
@@ -146,6 +154,7 @@ def test_a_typed_folder_path_creates_the_page_there(qtbot, window) -> None:
 
 
 def test_shift_enter_creates_the_typed_page_even_when_something_matches(qtbot, window) -> None:
+    ready_names(qtbot, window)
     switcher = window.show_quick_switcher()
     qtbot.keyClicks(switcher.input, "Gift")
     assert switcher.labels()[0].startswith("Gift ideas for Anna")
@@ -353,3 +362,19 @@ def test_the_first_switcher_keystroke_finds_every_name_already_prepared(qtbot, w
     qtbot.keyClick(switcher.input, "g")
     after = fuzzy._prepare.cache_info()
     assert switcher.labels() and after.misses == before.misses and after.hits > before.hits
+
+
+def test_the_switcher_rows_are_built_on_a_worker_when_the_names_change(qtbot, window, monkeypatch) -> None:
+    from suzent_desktop.ui import quick_switcher
+
+    page = notebook(window) / "0_Inbox" / "Quokka.md"
+    page.write_text("---\naliases: [Happy marsupial]\n---\n# Quokka\n", encoding="utf-8")
+    watcher_batch(qtbot, window, page)  # the snapshot and its rows are made off the GUI thread
+
+    def on_gui_thread(_snapshot):  # noqa: ANN001, ANN202
+        raise AssertionError("the switcher's rows were built on the GUI thread")
+
+    monkeypatch.setattr(quick_switcher, "_switcher_rows", on_gui_thread)
+    switcher = window.show_quick_switcher()
+    qtbot.keyClicks(switcher.input, "happy marsupial")
+    assert switcher.labels() == ["Happy marsupial    → Quokka"]

@@ -69,7 +69,7 @@ def area(qtbot, loop, vault: Path):
 def _open(qtbot, area: EditorArea, vault: Path, text: str, name: str = "Page") -> PageEditor:
     path = vault / f"{name}.md"
     path.write_text(text)
-    area.pages.add(path)
+    area.on_file_added(path)
     editor = area.open(path)
     editor.views.set_view("reading")  # these tests read the rendered page
     qtbot.waitUntil(lambda: editor.preview.isVisible(), timeout=WAIT_MS)
@@ -344,7 +344,7 @@ def test_the_window_shows_the_outline_and_a_missing_attachment_offers_no_page(qt
     path = window.services.layout.notebook_dir / "0_Inbox" / "Outline check.md"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("# Check\n\n## Part\n\nsee [[nowhere.pdf]]\n")
-    window.editors.pages.add(path)
+    window.editors.on_file_added(path)
     editor = window.editors.open(path)
     assert window.show_dock("outline").isVisible()
     assert window.outline.titles() == [(0, "Check"), (1, "Part")]
@@ -372,7 +372,7 @@ def test_embeds_are_reused_while_typing_and_redrawn_when_their_file_changes(qtbo
 
 def test_a_callout_inside_an_embed_folds_and_stays_as_left_while_typing(qtbot, area, vault) -> None:
     (vault / "Folding.md").write_text("> [!tip]- inner\n> inner body\n")
-    area.pages.add(vault / "Folding.md")
+    area.on_file_added(vault / "Folding.md")
     editor = _open(qtbot, area, vault, "![[Folding]]\n")
     editor.render_now()  # the embed now comes from the cache
     assert "inner body" not in editor.preview.toPlainText()
@@ -503,7 +503,7 @@ def test_a_click_on_a_missing_page_never_walks_the_vault(qtbot, area, vault, mon
 
     (vault / "sub").mkdir()
     (vault / "sub" / "Home.md").write_text("# Other home\n")
-    area.pages.add(vault / "sub" / "Home.md")
+    area.on_file_added(vault / "sub" / "Home.md")
     editor = _open(qtbot, area, vault, "[[Nowhere]] and [[Home]] and [[Chain1]]\n")
     (vault / "Home.md").unlink()  # no watcher event
 
@@ -537,7 +537,7 @@ def test_opening_a_page_renders_its_embeds_off_the_gui_thread(qtbot, area, vault
     monkeypatch.setattr(MarkdownRenderer, "render", recording)
     path = vault / "Embeds.md"
     path.write_text("![[Chain0]]\n\n![[Sections#Wanted]]\n")
-    area.pages.add(path)
+    area.on_file_added(path)
     editor = area.open(path)
     editor.views.set_view("reading")
     assert editor.last_html == ""  # opening did not wait for the render

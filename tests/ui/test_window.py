@@ -120,6 +120,7 @@ def test_tree_follows_external_writes_including_a_new_folder(qtbot, window) -> N
 
 
 def test_wikilink_click_navigates_to_page_and_heading(qtbot, pages, window) -> None:
+    run(qtbot, window.refresh_names())  # the vault model's names, as at start-up
     editor = open_page(qtbot, window, NOTES_PAGE)
     assert 'href="wikilink:Lantern%20Index#Details"' in editor.last_html
     editor.preview.anchorClicked.emit(QUrl("wikilink:Lantern%20Index#Details"))
@@ -236,6 +237,7 @@ def test_forget_selected_paragraph_after_confirmation(qtbot, pages, window, prom
 
 
 def test_quick_switcher_fuzzy_opens_a_page(qtbot, pages, window) -> None:
+    run(qtbot, window.refresh_names())
     switcher = window.show_quick_switcher()
     qtbot.keyClicks(switcher.input, "lantidx")
     assert switcher.labels()[0].startswith("Lantern Index")

@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from suzent_desktop.core.events import ChangeSet, FileChanges
+from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.operations import (
     LinkedMention,
     Mention,
@@ -253,7 +253,7 @@ class BacklinksPane(Pane):
         self._applied(changes)
         self.mention_linked.emit()
 
-    def _applied(self, changes: FileChanges) -> None:
+    def _applied(self, changes: ChangeSet) -> None:
         """Tell every view (this one ignores the echo: it refreshes itself, with the page it changed)."""
         self.services.apply(replace(changes, initiator=self.initiator))
         self._changed_pages |= set(changes.changed)
