@@ -37,7 +37,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from suzent_desktop.core import forgetting, late_facts, lease, uncovered
+from suzent_desktop.core import forgetting, late_facts, lease, lost_facts, uncovered
 from suzent_desktop.core.archive import ArchiveError
 from suzent_desktop.core.atomic import atomic_write_text
 from suzent_desktop.core.dream import authorship, outcome, resume, second_run
@@ -607,6 +607,7 @@ class DreamRunner(Gates):
         await asyncio.to_thread(authorship.record, authorship.path_in(m.layout.state_dir), m.layout.notebook_dir,
                                 originals)
         crash_point("dream.before_ingest")
+        await asyncio.to_thread(lost_facts.record_run, m.layout, batch, coverage, end or current)  # where pages hold them
         if end is not None:
             await asyncio.to_thread(late_facts.record_run, m.layout, self._read, end)
             await asyncio.to_thread(m.notebook.append_ingest, self._today(), end, summary)
