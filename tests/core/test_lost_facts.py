@@ -96,10 +96,15 @@ async def test_a_bullet_deleted_by_hand_comes_back_and_a_forgotten_fact_does_not
     assert LISBON not in {f.text for f in lost_facts.load(manager.layout)}
 
 
-async def test_a_page_edit_that_keeps_every_fact_changes_nothing(dreamt):
+async def test_a_page_edit_that_keeps_every_fact_changes_nothing(dreamt, monkeypatch):
     manager, _older, _next_day = dreamt
+    assert lost_facts.lost(manager.layout, manager.days()) == []
     text = page(manager, PREFERENCES)
     _replace(manager, PREFERENCES, (text + "\nA note of my own about music and walks.\n").encode())
+    real = lost_facts._vault_lines
+    monkeypatch.setattr(lost_facts, "_vault_lines", lambda layout: pytest.fail("no fact left its page"))
+    assert lost_facts.lost(manager.layout, manager.days()) == []  # the changed page alone was read
+    monkeypatch.setattr(lost_facts, "_vault_lines", real)
     ana = page(manager, "3_Personal/Ana.md")  # a bullet moved by hand to a page of its own
     _replace(manager, "3_Personal/Ana.md", "".join(line for line in ana.splitlines(True) if LISBON not in line).encode())
     (manager.layout.notebook_dir / "3_Personal/Lisbon.md").write_text(f"# Lisbon\n\n- {LISBON}\n", encoding="utf-8")
