@@ -184,7 +184,13 @@ async def _check(manager: Any, command: dict) -> dict:
     for question in command["questions"]:
         hits = (await manager.search(question, limit=5, record_recall=False)).hits
         answers[question] = [[h.text, Path(h.path).relative_to(manager.layout.home).as_posix()] for h in hits]
+    from suzent_desktop.core import lost_facts, uncovered
+
+    listed = sorted(f.text for f in uncovered.consolidated(manager.layout, manager.days()))
+    lost_facts.clear_cache()  # what a fresh process would find: differs only if the cache went stale
+    fresh = sorted(f.text for f in uncovered.consolidated(manager.layout, manager.days()))
     return {"found": found, "answers": answers, "watermark": manager.notebook.raw_watermark(),
+            "not_consolidated": listed, "stale": sorted(set(listed) ^ set(fresh)),
             "stones": sorted(manager.tombstones.contents())}
 
 
@@ -567,7 +573,9 @@ class Bench:
                          "error": [e for d in self.devices for e in d.errors][:4],
                          "answers": [[q, answers[0]["answers"][q], answers[1]["answers"][q]] for q in QUESTIONS
                                      if answers[0]["answers"][q] != answers[1]["answers"][q]][:1],
-                         "gated": [r["reason"] for d in self.devices for r in d.runs if r["outcome"] == "gated"][:3]},
+                         "gated": [r["reason"] for d in self.devices for r in d.runs if r["outcome"] == "gated"][:3],
+                         "not_consolidated": [a["not_consolidated"][:3] for a in answers if a["not_consolidated"]],
+                         "stale": [a["stale"][:3] for a in answers if a["stale"]]},
         }
 
     def close(self) -> None:

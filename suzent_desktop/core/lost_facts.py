@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from suzent_desktop.core.dream.model import Batch
 
 VERSION = 1
-Signature = tuple[int, int, int] | None  # (mtime_ns, size, inode) of a file; None: not there
+Signature = tuple[int, int, int, int] | None  # (mtime_ns, ctime_ns, size, inode); None: not there
 
 
 @dataclass(frozen=True)
@@ -71,7 +71,7 @@ def _signature(path: Path) -> Signature:
         stat = path.stat()
     except OSError:
         return None
-    return stat.st_mtime_ns, stat.st_size, stat.st_ino
+    return stat.st_mtime_ns, stat.st_ctime_ns, stat.st_size, stat.st_ino  # a sync tool sets mtime, never ctime
 
 
 def load(layout: Layout) -> list[Held]:
@@ -127,7 +127,7 @@ def record_run(layout: Layout, batch: Batch, coverage: CoverageReport, end: str 
         if fact is not None and fact.date <= end and not _forgotten(fact.fact.content, stones):
             kept.append(Held(fact.date, fact.fact.content, fact.line, page, line))
     save(layout, kept)
-    _cache.clear()
+    clear_cache()
 
 
 # -- the check: what the record names that no page holds now ----------------------------------------
@@ -146,6 +146,11 @@ class _Cache:
 
 
 _cache = _Cache(threading.Lock(), {}, {}, {})
+
+
+def clear_cache() -> None:
+    """Forget what this process has read (the next check reads the record and its pages again)."""
+    _cache.clear()
 
 
 def _record(layout: Layout) -> list[Held]:
@@ -206,8 +211,8 @@ def _vault_lines(layout: Layout) -> PageLines:
 def lost(layout: Layout, days: Days) -> list[tuple[str, str, int | None]]:
     """(date, text, line) of each recorded fact of a consolidated day that no page holds and
     that is not forgotten, oldest day first."""
-    facts = [f for f in _record(layout) if days.is_consolidated(f.date)]
-    if not facts:
+    facts = _record(layout)  # all of them, so what is cached never depends on the watermark
+    if not any(days.is_consolidated(f.date) for f in facts):
         return []
     by_page: dict[str, list[Held]] = {}
     for fact in facts:
@@ -225,9 +230,10 @@ def lost(layout: Layout, days: Days) -> list[tuple[str, str, int | None]]:
         gone = frozenset(f.key for f in facts if f.key in candidates and _found(f, lines) is None)
         with _cache.lock:
             _cache.vault[key] = (candidates, gone)
-    if not gone:
+    if not any(days.is_consolidated(date) for date, _text in gone):
         return []
     stones = Tombstones(layout).contents()
-    found = {f.key: f for f in facts if f.key in gone and not _forgotten(f.text, stones)}
+    found = {f.key: f for f in facts
+             if f.key in gone and days.is_consolidated(f.date) and not _forgotten(f.text, stones)}
     return sorted(((f.date, f.text, f.line) for f in found.values()), key=lambda f: (f[0], f[2] or 0, f[1]))
 
