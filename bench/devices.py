@@ -561,10 +561,14 @@ class Bench:
         disagree += sum(answers[0]["answers"][q] != answers[1]["answers"][q] for q in QUESTIONS)
         violations["5 devices agree (watermark, questions)"] = disagree + len(differ)
         conflicts = [p for p in a_home.rglob("*") if is_conflict_copy(p.name)]
+        copies = "\n".join(p.read_text(encoding="utf-8", errors="replace") for p in conflicts
+                           if p.is_file() and "notebook" in p.parts and ".state" not in p.parts)
+        given_back = {t for d in self.devices for t in d.given_back}
         return {
             "mode": self.mode, "violations": violations, "facts": len(facts), "forgotten": len(gone),
             "runs": {d.name: _count(d.runs) for d in self.devices},
-            "given_back": {d.name: len(d.given_back) for d in self.devices}, "kills": {d.name: d.kills for d in self.devices},
+            "given_back": {d.name: len(d.given_back) for d in self.devices},
+            "given_back_in_copies": sum(t in copies for t in given_back), "kills": {d.name: d.kills for d in self.devices},
             "errors": {d.name: len(d.errors) for d in self.devices}, "sync_rounds": self.sync.rounds,
             "conflict_copies": len(conflicts), "files_differing": differ[:5], "watermark": answers[0]["watermark"],
             "sync_failures": getattr(self.sync, "failures", 0), "resyncs": getattr(self.sync, "resyncs", 0),
@@ -574,6 +578,7 @@ class Bench:
                          "answers": [[q, answers[0]["answers"][q], answers[1]["answers"][q]] for q in QUESTIONS
                                      if answers[0]["answers"][q] != answers[1]["answers"][q]][:1],
                          "gated": [r["reason"] for d in self.devices for r in d.runs if r["outcome"] == "gated"][:3],
+                         "given_back": sorted(given_back)[:3],
                          "not_consolidated": [a["not_consolidated"][:3] for a in answers if a["not_consolidated"]],
                          "stale": [a["stale"][:3] for a in answers if a["stale"]]},
         }
@@ -619,9 +624,13 @@ def main() -> int:
               f"{report['conflict_copies']}, watermark {report['watermark']}")
         for name, runs in report["runs"].items():
             print(f"   runs on {name}: {runs}  (kills {report['kills'][name]}, failed operations {report['errors'][name]})")
-        print(f"   consolidated facts a page lost, given back before a dream: {report['given_back']}")
+        print(f"   consolidated facts a page lost, given back before a dream: {report['given_back']} "
+              f"({report['given_back_in_copies']} of them on a page's conflict copy at the end)")
         for invariant, count in report["violations"].items():
             print(f"   violations {invariant}: {count}")
+        listed = {k: report["examples"].pop(k) for k in ("given_back", "not_consolidated", "stale")}
+        if any(listed.values()):
+            print(f"   lost facts: {json.dumps(listed)[:900]}")
         if any(report["examples"].values()) or report["files_differing"]:
             print(f"   examples: {json.dumps({**report['examples'], 'differ': report['files_differing']})[:900]}")
         total += sum(report["violations"].values())
