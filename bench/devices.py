@@ -27,7 +27,8 @@ it checks:
    conflict copy exists);
 5. both devices agree on the watermark and on the results of a fixed question set.
 
-It prints the violations per invariant, the runs per device, and last ``devices: violations N``.
+It prints the violations per invariant, the runs per device, the consolidated facts a page lost that
+were given back to search before a dream (``core/lost_facts.py``), and last ``devices: violations N``.
 
     python bench/devices.py --ops 200 --mode both
 """
@@ -151,7 +152,11 @@ async def _edit_page(manager: Any, command: dict) -> dict:
 
 
 async def _dream(manager: Any, runner_class: Any) -> dict:
-    """The app's cycle, run by run, noting each run's watermark before and after."""
+    """The app's cycle, run by run, noting each run's watermark before and after, and the consolidated
+    facts that no page held any more before it (``core/lost_facts.py``: given back to search, offered)."""
+    from suzent_desktop.core import lost_facts
+
+    lost = [text for _date, text, _line in await asyncio.to_thread(lost_facts.lost, manager.layout, manager.days())]
     runner = runner_class(manager)
     runs = []
     for _ in range(50):
@@ -161,7 +166,7 @@ async def _dream(manager: Any, runner_class: Any) -> dict:
                      "batch": result.batch, "reason": result.reason[:200]})
         if result.outcome not in ("productive", "skipped") or not await asyncio.to_thread(manager.pending_dates):
             break
-    return {"runs": runs}
+    return {"runs": runs, "lost": lost}
 
 
 async def _check(manager: Any, command: dict) -> dict:
@@ -179,7 +184,13 @@ async def _check(manager: Any, command: dict) -> dict:
     for question in command["questions"]:
         hits = (await manager.search(question, limit=5, record_recall=False)).hits
         answers[question] = [[h.text, Path(h.path).relative_to(manager.layout.home).as_posix()] for h in hits]
+    from suzent_desktop.core import lost_facts, uncovered
+
+    listed = sorted(f.text for f in uncovered.consolidated(manager.layout, manager.days()))
+    lost_facts.clear_cache()  # what a fresh process would find: differs only if the cache went stale
+    fresh = sorted(f.text for f in uncovered.consolidated(manager.layout, manager.days()))
     return {"found": found, "answers": answers, "watermark": manager.notebook.raw_watermark(),
+            "not_consolidated": listed, "stale": sorted(set(listed) ^ set(fresh)),
             "stones": sorted(manager.tombstones.contents())}
 
 
@@ -324,6 +335,13 @@ class Device:
     kills: int = 0
     runs: list[dict] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    given_back: set[str] = field(default_factory=set)  # consolidated facts a page lost, seen before a dream
+
+    def took(self, answer: dict | None) -> None:
+        """Note a dream's runs and the lost facts it met."""
+        if answer and "runs" in answer:
+            self.runs += answer["runs"]
+            self.given_back |= set(answer.get("lost", []))
 
     def start(self) -> None:
         self.process = subprocess.Popen([sys.executable, __file__, "--worker", str(self.home)], env=self.env,
@@ -442,8 +460,7 @@ class Bench:
                     self.forgotten = [f for f in self.forgotten if f != undo_target]
         elif roll < 0.70:
             answer = device.ask({**base, "op": "dream"})
-            if answer and "runs" in answer:
-                device.runs += answer["runs"]
+            device.took(answer)
         elif roll < 0.80:
             answer = device.ask({**base, "op": "edit", "seed": seed, "device": device.name,
                                  "note": f"{device.name}-{index}"})
@@ -456,8 +473,7 @@ class Bench:
                        "session": f"{device.name}-k{index}", "user": f"My friend {text}.",
                        "crash_at": f"{points[seed % len(points)]}:{1 + seed % 3 if op == 'dream' else 1}"}
             answer = device.ask(command, kill_after=kill_delay)
-            if answer and "runs" in answer:
-                device.runs += answer["runs"]
+            device.took(answer)
         if answer and answer.get("facts"):
             with self.lock:
                 self.captured += answer["facts"]
@@ -490,8 +506,7 @@ class Bench:
         time.sleep(self.args.lease)  # a lease a killed dream left behind has expired by now
         for device in self.devices:
             answer = device.ask({"today": self.today(), "op": "dream"})
-            if answer and "runs" in answer:
-                device.runs += answer["runs"]
+            device.took(answer)
             for _ in range(2):
                 self.sync_now()
         return self.check(ops_seconds)
@@ -546,9 +561,14 @@ class Bench:
         disagree += sum(answers[0]["answers"][q] != answers[1]["answers"][q] for q in QUESTIONS)
         violations["5 devices agree (watermark, questions)"] = disagree + len(differ)
         conflicts = [p for p in a_home.rglob("*") if is_conflict_copy(p.name)]
+        copies = "\n".join(p.read_text(encoding="utf-8", errors="replace") for p in conflicts
+                           if p.is_file() and "notebook" in p.parts and ".state" not in p.parts)
+        given_back = {t for d in self.devices for t in d.given_back}
         return {
             "mode": self.mode, "violations": violations, "facts": len(facts), "forgotten": len(gone),
-            "runs": {d.name: _count(d.runs) for d in self.devices}, "kills": {d.name: d.kills for d in self.devices},
+            "runs": {d.name: _count(d.runs) for d in self.devices},
+            "given_back": {d.name: len(d.given_back) for d in self.devices},
+            "given_back_in_copies": sum(t in copies for t in given_back), "kills": {d.name: d.kills for d in self.devices},
             "errors": {d.name: len(d.errors) for d in self.devices}, "sync_rounds": self.sync.rounds,
             "conflict_copies": len(conflicts), "files_differing": differ[:5], "watermark": answers[0]["watermark"],
             "sync_failures": getattr(self.sync, "failures", 0), "resyncs": getattr(self.sync, "resyncs", 0),
@@ -557,7 +577,10 @@ class Bench:
                          "error": [e for d in self.devices for e in d.errors][:4],
                          "answers": [[q, answers[0]["answers"][q], answers[1]["answers"][q]] for q in QUESTIONS
                                      if answers[0]["answers"][q] != answers[1]["answers"][q]][:1],
-                         "gated": [r["reason"] for d in self.devices for r in d.runs if r["outcome"] == "gated"][:3]},
+                         "gated": [r["reason"] for d in self.devices for r in d.runs if r["outcome"] == "gated"][:3],
+                         "given_back": sorted(given_back)[:3],
+                         "not_consolidated": [a["not_consolidated"][:3] for a in answers if a["not_consolidated"]],
+                         "stale": [a["stale"][:3] for a in answers if a["stale"]]},
         }
 
     def close(self) -> None:
@@ -601,8 +624,13 @@ def main() -> int:
               f"{report['conflict_copies']}, watermark {report['watermark']}")
         for name, runs in report["runs"].items():
             print(f"   runs on {name}: {runs}  (kills {report['kills'][name]}, failed operations {report['errors'][name]})")
+        print(f"   consolidated facts a page lost, given back before a dream: {report['given_back']} "
+              f"({report['given_back_in_copies']} of them on a page's conflict copy at the end)")
         for invariant, count in report["violations"].items():
             print(f"   violations {invariant}: {count}")
+        listed = {k: report["examples"].pop(k) for k in ("given_back", "not_consolidated", "stale")}
+        if any(listed.values()):
+            print(f"   lost facts: {json.dumps(listed)[:900]}")
         if any(report["examples"].values()) or report["files_differing"]:
             print(f"   examples: {json.dumps({**report['examples'], 'differ': report['files_differing']})[:900]}")
         total += sum(report["violations"].values())

@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from suzent_desktop.core import late_facts
+from suzent_desktop.core import late_facts, lost_facts
 from suzent_desktop.core.atomic import atomic_write_text
 from suzent_desktop.core.layout import Layout
 from suzent_desktop.core.tombstones import normalize
@@ -67,11 +67,16 @@ def save(layout: Layout, facts: list[UncoveredFact]) -> None:
 
 
 def consolidated(layout: Layout, days: Days) -> list[UncoveredFact]:
-    """Entries whose day the watermark covers (the ones that matter), and late facts."""
+    """Entries whose day the watermark covers (the ones that matter), late facts, and facts a
+    page held and holds no more (``core/lost_facts.py``)."""
     if days.watermark is None:
         return []
     late = [UncoveredFact(*fact) for fact in late_facts.late(layout, days)]  # another device's, synced late
-    return [f for f in load(layout) if days.is_consolidated(f.date)] + late
+    lost = [UncoveredFact(*fact) for fact in lost_facts.lost(layout, days)]  # a page lost them since
+    unique: dict[tuple[str, str], UncoveredFact] = {}
+    for fact in [f for f in load(layout) if days.is_consolidated(f.date)] + late + lost:
+        unique.setdefault(fact.key, fact)
+    return list(unique.values())
 
 
 def by_date(facts: list[UncoveredFact]) -> dict[str, set[str]]:
