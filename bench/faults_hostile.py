@@ -307,7 +307,8 @@ def _snapshot(root: Path) -> dict[str, bytes]:
 
 PROGRAM = (".state/", ".obsidian/", ".trash/", "4_Assets/")
 RUNNER_FILES = {".state/dream_state.json", ".state/recall_log.jsonl", ".state/forgotten_lines.jsonl",
-                ".state/dream_lines.json", ".state/uncovered.json", ".state/consolidated_parts.json"}
+                ".state/dream_lines.json", ".state/uncovered.json", ".state/consolidated_parts.json",
+                ".state/held_facts.json"}
 
 
 @dataclass

@@ -177,24 +177,6 @@ def _heading_title(item: Any) -> str | None:
     return match.group("title").strip() if match else None
 
 
-def _insert_in_section(doc: PageDoc, start: int, bullet: Bullet) -> None:
-    """After the last bullet of the section whose heading is at ``start`` (right under the heading
-    when it has none), so a person's paragraph at the section's end stays where it was."""
-    level = len(_HEADING_RE.match(doc.items[start]).group("marks"))  # type: ignore[arg-type, union-attr]
-    last = None
-    for index in range(start + 1, len(doc.items)):
-        item = doc.items[index]
-        match = _HEADING_RE.match(item) if isinstance(item, str) else None
-        if match and len(match.group("marks")) <= level:
-            break
-        if isinstance(item, Bullet):
-            last = index
-    if last is not None:
-        doc.items.insert(last + 1, bullet)
-    else:
-        doc.items[start + 1:start + 1] = ["", bullet]
-
-
 def _page_doc(tools: VaultTools, rel: str) -> tuple[PageDoc, bool]:
     if tools.exists(rel):
         return PageDoc.parse(tools.read(rel)), False
@@ -227,7 +209,8 @@ def add_bullet(tools: VaultTools, rel: str, text: str, dates: Any = None, headin
                 at -= 1
             doc.items[at:at] = ["", f"## {wanted}", "", new] + ([""] if history is not None else [])
         else:
-            _insert_in_section(doc, at, new)
+            level = len(_HEADING_RE.match(doc.items[at]).group("marks"))  # type: ignore[arg-type, union-attr]
+            doc.insert_in_section(at, new, level=level)
     apply(tools, rel, doc.render(), "add_bullet", create=new_page)
     return f"ok: added to {rel}" + (f" under {wanted!r}" if wanted else "")
 

@@ -171,17 +171,24 @@ class PageDoc:
                 self.items.pop()
             self.items += ["", "## History", "", bullet]
             return
+        self.insert_in_section(end, bullet)
+
+    def insert_in_section(self, start: int, bullet: Bullet, *, level: int = 6) -> None:
+        """Put ``bullet`` after the last bullet of the section whose heading stands at ``start`` (right
+        under the heading when it has none), so a paragraph at the section's end stays where it was.
+        The section ends at the next heading of ``level`` or higher (any heading by default)."""
         last = None
-        for index in range(end + 1, len(self.items)):
+        for index in range(start + 1, len(self.items)):
             item = self.items[index]
-            if isinstance(item, str) and not isinstance(item, CodeLine) and heading(item) is not None:
+            found = heading(item) if isinstance(item, str) and not isinstance(item, CodeLine) else None
+            if found is not None and found[0] <= level:
                 break
             if isinstance(item, Bullet):
                 last = index
         if last is not None:
             self.items.insert(last + 1, bullet)
         else:
-            self.items[end + 1:end + 1] = ["", bullet]
+            self.items[start + 1:start + 1] = ["", bullet]
 
     def replace(self, old: Bullet, new: Bullet) -> None:
         for index, item in enumerate(self.items):
