@@ -8,10 +8,9 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtGui import QColor, QTextCursor
-from ui_support import WAIT_MS
+from PySide6.QtGui import QColor
+from ui_support import WAIT_MS, open_at_end
 
-from suzent_desktop.ui.editor import EditorArea
 from suzent_desktop.ui.live_preview import _family_colours
 
 PAGE = (
@@ -34,17 +33,9 @@ PAGE = (
 @pytest.fixture
 def page(qtbot, loop, tmp_path: Path):
     (tmp_path / "Callouts.md").write_text(PAGE, encoding="utf-8")
-    area = EditorArea(tmp_path)
-    area.resize(800, 700)
-    area.show()
-    qtbot.waitExposed(area)
-    editor = area.open(tmp_path / "Callouts.md")
-    editor.area = area
-    cursor = editor.source.textCursor()
-    cursor.movePosition(QTextCursor.MoveOperation.End)
-    editor.source.setTextCursor(cursor)
+    editor = open_at_end(qtbot, tmp_path, tmp_path / "Callouts.md")
     yield editor
-    area.deleteLater()
+    editor.area.deleteLater()
 
 
 def _block(editor, number: int):

@@ -11,9 +11,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QTextCursor
-from ui_support import WAIT_MS
-
-from suzent_desktop.ui.editor import EditorArea
+from ui_support import WAIT_MS, open_at_end
 
 PAGE = (
     "# Title\n"                                 # 0
@@ -52,17 +50,9 @@ def vault(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def editor(qtbot, loop, vault: Path):
-    area = EditorArea(vault)
-    area.resize(900, 900)
-    area.show()
-    qtbot.waitExposed(area)
-    page = area.open(vault / "One.md")
-    page.area = area  # held for the test
-    cursor = page.source.textCursor()
-    cursor.movePosition(QTextCursor.MoveOperation.End)
-    page.source.setTextCursor(cursor)  # editing the last line: every other line is previewed
+    page = open_at_end(qtbot, vault, vault / "One.md", (900, 900))
     yield page
-    area.deleteLater()
+    page.area.deleteLater()
 
 
 def _block(editor, number: int):

@@ -7,9 +7,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtGui import QTextCursor
-from ui_support import WAIT_MS
-
-from suzent_desktop.ui.editor import EditorArea
+from ui_support import WAIT_MS, open_at_end
 
 PAGE = (
     "# Plants\n"                                     # 0
@@ -26,17 +24,9 @@ PAGE = (
 @pytest.fixture
 def page(qtbot, loop, tmp_path: Path):
     (tmp_path / "Plants.md").write_text(PAGE, encoding="utf-8")
-    area = EditorArea(tmp_path)
-    area.resize(800, 600)
-    area.show()
-    qtbot.waitExposed(area)
-    editor = area.open(tmp_path / "Plants.md")
-    editor.area = area
-    cursor = editor.source.textCursor()
-    cursor.movePosition(QTextCursor.MoveOperation.End)
-    editor.source.setTextCursor(cursor)
+    editor = open_at_end(qtbot, tmp_path, tmp_path / "Plants.md", (800, 600))
     yield editor
-    area.deleteLater()
+    editor.area.deleteLater()
 
 
 def _block(editor, number: int):

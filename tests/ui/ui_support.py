@@ -49,3 +49,22 @@ def run(qtbot: Any, coro: Coroutine[Any, Any, Any], timeout: int = WAIT_MS) -> A
     task = asyncio.ensure_future(coro)
     qtbot.waitUntil(task.done, timeout=timeout)
     return task.result()
+
+
+def open_at_end(qtbot: Any, root: Any, page: Any, size: tuple[int, int] = (800, 700)) -> Any:
+    """An editor area on ``root`` showing ``page`` with the cursor on its last line, so every other line is
+    previewed as Live Preview draws it; the area is held on the editor (``editor.area``) for the test."""
+    from PySide6.QtGui import QTextCursor
+
+    from suzent_desktop.ui.editor import EditorArea
+
+    area = EditorArea(root)
+    area.resize(*size)
+    area.show()
+    qtbot.waitExposed(area)
+    editor = area.open(page)
+    editor.area = area
+    cursor = editor.source.textCursor()
+    cursor.movePosition(QTextCursor.MoveOperation.End)
+    editor.source.setTextCursor(cursor)
+    return editor
