@@ -54,6 +54,7 @@ def page(qtbot, loop, tmp_path: Path):
 @pytest.mark.parametrize("view", ["live", "source"])
 def test_a_keystroke_repaints_the_edited_line_not_the_page(qtbot, page, view: str) -> None:
     page.views.set_view(view)
+    qtbot.waitUntil(lambda: not page.highlighter.deferred, timeout=WAIT_MS)  # the new look's restyling done
     viewport = page.source.viewport()
     recorder = PaintRecorder()
     viewport.installEventFilter(recorder)
