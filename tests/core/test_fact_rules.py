@@ -151,3 +151,74 @@ def test_vague_events_thoughts_and_opinions_are_not_facts(line):
 
 def test_a_decision_that_is_a_life_event_is_kept():
     assert problem("User decided to quit the bakery job in March") == ""
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # a decision or a thought in the perfect or with an adverb after the auxiliary
+        "User has decided to repaint the kitchen",
+        "User was also thinking about a weekend away to unwind",
+        "User is currently considering a trip to the dentist",
+        "User seems to need a long rest",
+        # how the user feels, whatever the adjective
+        "User feels lost about which career path to take",
+        "User really feels calm and enjoys sitting by the river",
+        "User does feel quite lonely since the move",
+        "User was most curious about the exhibits on medieval armour",
+        "User is reading in the garden and feeling peaceful",
+        # durations are no concrete words
+        "User has been saving for years",
+        "User has been knitting for weeks",
+        # an outing with nothing named: "go for a walk / ride / run"
+        "User still likes to go for a ride sometimes",
+        "User went for a stroll in the evening",
+        # "some", "a lot of" and "a few" stand for things the line does not name
+        "User made some sketches and notes",
+        "User saw a lot of ducks at a pond",
+        "User has been facing some difficulties lately",
+        # a work watched, read or played, unnamed
+        "User was playing a game",
+        "User has been reading a novel",
+        "User watched a film that told a moving story",
+        "User spent an evening watching one of their favourite films",
+        # a possibility or advice in the user's words
+        "User can pair red wine with grilled lamb",
+        "User could take the night train to Lyon instead",
+        # about the conversation itself
+        "User has one more question about spreadsheets",
+        "User wants to talk about their garden plans",
+        # a verb without its -s, a pointer to something outside the line
+        "User still need to call the bank about the mortgage",
+        "User ordered a really spicy one at the food truck",
+        "User made a packing list to be sure User sees each museum",
+        "User plans to tour other galleries and craft fairs",
+        "User also has more energy at the office",
+        "User's favourite was a carved wooden flute",
+        "User loved the characters and the soundtrack, especially the finale",
+        "User is now going to tune their guitar",
+    ],
+)
+def test_feelings_vague_outings_unnamed_works_and_advice_are_not_facts(line):
+    assert problem(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "User has decided to move to Ghent in June",  # a life event, in the perfect
+        "User feels a sharp pain in their left knee when running",  # health, not a mood
+        "User goes for a swim every morning",  # an outing with a frequency is a habit
+        "User went for a bike ride along the Danube",
+        "User has been reading some military history books",  # "some" and three concrete words
+        "User watched a film called \"Paris, Texas\"",
+        "User is writing a novel about lighthouse keepers",  # a work the user makes, not one they watch
+        "User can speak Portuguese and Dutch",  # an ability
+        "User has always been a more reserved person",  # "a more …" is no comparison with the past
+        "User has become more and more interested in rally driving",
+        "User's favourite band is Khruangbin",
+        "User works at the hospital every other weekend",
+    ],
+)
+def test_habits_abilities_named_works_and_health_stay_facts(line):
+    assert problem(line) == ""

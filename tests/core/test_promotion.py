@@ -59,7 +59,7 @@ async def test_hard_cap_is_enforced_in_code(home, clock):
     manager = make_manager(home, clock, memory_md_max_lines=12, memory_md_max_chars=400)
     for page in ("Work", "Places", "People"):
         write_page(manager, page, f"# {page}\n\n" + "".join(
-            f"- User fact {i} about {page.lower()} with some words (2026-07-{i % 28 + 1:02d})\n" for i in range(40)))
+            f"- User keeps note {i} about {page.lower()} with some words (2026-07-{i % 28 + 1:02d})\n" for i in range(40)))
     await promote(manager.home)
     text = memory(manager)
     assert len(text.splitlines()) <= 12 and len(text) <= 400
