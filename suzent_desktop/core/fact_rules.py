@@ -82,7 +82,8 @@ _SMALL_TALK = re.compile(
     r"has to go|gotta go|must have|might have|may have|could have|would have|should have|staying positive|"
     r"giving up|doing better|imagination|sucker|than anything|means everything|the world to|cuddle|will be waiting|"
     r"tag along|pretty much|like User said|as User said|captivates?|captivated|impact on the user|immersed|"
-    r"sinking into|get (?:their|her|his) head around|find a way to|figure out how)\b",
+    r"sinking into|get (?:their|her|his) head around|find a way to|figure out how|"
+    r"lol|lmao|rofl|haha\w*|hehe\w*|tbh|omg|xd)\b",
     re.I,
 )
 _FEELING = re.compile(
@@ -314,7 +315,11 @@ def _grammatical(text: str) -> bool:
 # by the next week; a plan or a habit says so in other words.
 _PASSING = re.compile(r"^User is (?:\w+ly )?\w+ing\b.*\b(?:this weekend|tonight|today|right now|at the moment|"
                       r"this (?:morning|afternoon|evening))\b|^User is (?:(?:now|just) )?(?:about to|now going to|"
-                      r"just going to)\b")
+                      r"just going to)\b|^User is (?:just )?(?:heading|popping|running|stepping|nipping) "
+                      r"(?:out|off|over|down|across)\b")
+# What the user was doing at some moment, or has to get done, says little unless the line names or dates
+# it ("User was living in Tallinn in 2019", "User needs to take insulin twice a day").
+_MOMENT = re.compile(r"^User was (?:\w+ly )?[a-z]+ing\b|^User (?:really |still |just )?(?:needs|has|had|have) to\b")
 _VAGUE_OBJECT = re.compile(r"\b(?:to|at|in|from) (?:a|some) (?:place|places|spot|thing)\b|\bsomewhere\b", re.I)
 _ADVICE = re.compile(r"\b(?:should|ought to|could try|might want|may want|is advised|is recommended|"
                      r"recommends? that)\b", re.I)
@@ -330,7 +335,7 @@ _THOUGHT = re.compile(
     r"guess(?:es)?|supposes?|reali[sz](?:ed|es)|figured|figures|wonders?|wondered|knows? (?:that|how|what|why)|"
     r"(?:feels?|felt) (?:that|like)|finds? it|found it|decided|decides?|deciding|considered|considering|"
     r"imagines?|understands?|gets how|got how|remembers?|remembered|forgot|learn(?:ed|t) that|"
-    r"seems?|seemed|appears?|appeared)\b"
+    r"seems?|seemed|appears?|appeared|meaning to|meant to)\b"
     r"|\b(?:got|had|has|came up with|gets) (?:the|an|this|that) idea\b|\bit'?s important\b"
 )
 _DECISION = re.compile(rf"^User {_ADVERBS}{_AUXILIARY}{_ADVERBS}decide")
@@ -345,7 +350,7 @@ _BODILY = re.compile(r"\b(?:pain|pains|ache|aches|aching|discomfort|sick|nausea|
 _OUTING = re.compile(r"\b(?:go|goes|going|went|gone) (?:out )?for (?:a|an) (?:[a-z]+ )?"
                      r"(?:walk|ride|run|drive|stroll|swim|jog|hike|spin|wander|bite|drink|meal)\b")
 # "some", "a lot of", "a few": things the line does not name; one more concrete word is needed.
-_UNCOUNTED = re.compile(r"\b(?:some(?! of (?:their|User's|the user's)\b)|a lot of|lots of|a few|a bunch of|plenty of|a couple of|many)\b", re.I)
+_UNCOUNTED = re.compile(r"\b(?:some(?! of (?:their|User's|the user's)\b)|a lot|lots of|a few|a bunch of|plenty of|a couple of|many)\b", re.I)
 # A work watched, read, heard or played that the line does not name ("User was playing a game").
 _UNNAMED_WORK = re.compile(
     r"\b(?:watch(?:es|ed|ing)?|read(?:s|ing)?|see|sees|saw|seen|seeing|play(?:s|ed|ing)?|"
@@ -405,7 +410,7 @@ def problem(content: str) -> str:
         return "small talk"
     if _ADVICE.search(body) or (_MODAL.search(body) and not _ABILITY.match(body)):
         return "advice, not a fact"
-    if _PASSING.search(body):
+    if _PASSING.search(body) or (_MOMENT.search(body) and not _anchored(body)):
         return "a passing moment"
     life_decision = _DECISION.match(body) and (LIFE_EVENTS & set(body.lower().split()) or _LIFE_DECISION.search(body))
     if _THOUGHT.search(body) and not life_decision:

@@ -222,3 +222,53 @@ def test_feelings_vague_outings_unnamed_works_and_advice_are_not_facts(line):
 )
 def test_habits_abilities_named_works_and_health_stay_facts(line):
     assert problem(line) == ""
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "User's arms are jelly lol",  # chat-speak: a joke of the moment, not a fact
+        "User burnt the rice again haha",
+        "User has had a lot going on at the studio lately",  # "a lot": of what?
+    ],
+)
+def test_chat_speak_and_a_lot_are_not_facts(line):
+    assert problem(line)
+
+
+def test_a_verb_ending_in_ed_that_is_no_past_takes_its_s():
+    assert third_person("I need to renew my passport before June") == "User needs to renew their passport before June"
+    assert third_person("I feed the ducks at Vondelpark every Sunday") == "User feeds the ducks at Vondelpark every Sunday"
+    assert problem("User feeds the ducks at Vondelpark every Sunday") == ""
+
+
+def test_a_title_before_a_name_does_not_end_the_sentence():
+    facts = OfflineExtractor().extract("My dentist is Dr. Almeida in Braga.")
+    assert [f.content for f in facts] == ["User's dentist is Dr. Almeida in Braga"]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "User was watching the match with some mates",  # what the user was doing at some moment
+        "User was sitting on the balcony reading",
+        "User is heading out to buy some bread",
+        "User is popping over to the pharmacy",
+        "User has been meaning to visit their aunt more often",  # an intention
+        "User needs to clean the gutters",  # a chore
+    ],
+)
+def test_moments_intentions_and_chores_are_not_facts(line):
+    assert problem(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "User was living in Tallinn in 2019",  # a past state the line dates
+        "User was working at Philips when they met Ana",
+        "User needs to take insulin twice a day",  # a chore with a frequency is a health fact
+    ],
+)
+def test_a_dated_past_state_and_a_regular_need_stay_facts(line):
+    assert problem(line) == ""
