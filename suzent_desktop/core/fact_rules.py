@@ -130,7 +130,7 @@ _VAGUE = frozenset(
     "somewhere past progress copy copies news update updates result results effort efforts situation "
     "weeks months years hours minutes seconds while through across along within without toward towards upon "
     "onto among between during difficulty difficulties trouble troubles challenge challenges struggle struggles "
-    "knowledge question questions".split()
+    "knowledge question questions spend spends spent spending".split()
 )
 # Evaluative adjectives: they say how the user felt about something, not what it was. They never count
 # as concrete, and a line with one needs a third concrete word ("explored some nice trails" is a vague
@@ -337,6 +337,7 @@ _THOUGHT = re.compile(
     r"imagines?|understands?|gets how|got how|remembers?|remembered|forgot|learn(?:ed|t) that|"
     r"seems?|seemed|appears?|appeared|meaning to|meant to)\b"
     r"|\b(?:got|had|has|came up with|gets) (?:the|an|this|that) idea\b|\bit'?s important\b"
+    r"|\b(?:reflect(?:s|ed|ing)?|ponder(?:s|ed|ing)?|contemplat(?:es|ed|ing)|mull(?:s|ed|ing)? over)\b"
 )
 _DECISION = re.compile(rf"^User {_ADVERBS}{_AUXILIARY}{_ADVERBS}decide")
 _LIFE_DECISION = re.compile(r"\b(?:move|relocate|quit|retire|marry|get married|adopt|resign|enrol|enroll|divorce)\b")

@@ -272,3 +272,12 @@ def test_moments_intentions_and_chores_are_not_facts(line):
 )
 def test_a_dated_past_state_and_a_regular_need_stay_facts(line):
     assert problem(line) == ""
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["User spent some time by the canal with their cousins", "User has been doing some reflecting on their studies",
+     "User is pondering a change of career"],
+)
+def test_time_spent_and_reflection_are_not_facts(line):
+    assert problem(line)
