@@ -319,7 +319,7 @@ _PASSING = re.compile(r"^User is (?:\w+ly )?\w+ing\b.*\b(?:this weekend|tonight|
                       r"(?:out|off|over|down|across)\b")
 # What the user was doing at some moment, or has to get done, says little unless the line names or dates
 # it ("User was living in Tallinn in 2019", "User needs to take insulin twice a day").
-_MOMENT = re.compile(r"^User was (?:\w+ly )?[a-z]+ing\b|^User (?:really |still |just )?(?:needs|has|had|have) to\b")
+_MOMENT = re.compile(r"^User was (?:\w+ly )?[a-z]+ing\b|\b(?:was|were) able to\b|^User (?:really |still |just )?(?:needs|has|had|have) to\b")
 _VAGUE_OBJECT = re.compile(r"\b(?:to|at|in|from) (?:a|some) (?:place|places|spot|thing)\b|\bsomewhere\b", re.I)
 _ADVICE = re.compile(r"\b(?:should|ought to|could try|might want|may want|is advised|is recommended|"
                      r"recommends? that)\b", re.I)
@@ -338,6 +338,7 @@ _THOUGHT = re.compile(
     r"seems?|seemed|appears?|appeared|meaning to|meant to)\b"
     r"|\b(?:got|had|has|came up with|gets) (?:the|an|this|that) idea\b|\bit'?s important\b"
     r"|\b(?:reflect(?:s|ed|ing)?|ponder(?:s|ed|ing)?|contemplat(?:es|ed|ing)|mull(?:s|ed|ing)? over)\b"
+    r"|\blearn(?:s|ed|t|ing)? (?:a lot|so much|lots|a ton|plenty)\b"
 )
 _DECISION = re.compile(rf"^User {_ADVERBS}{_AUXILIARY}{_ADVERBS}decide")
 _LIFE_DECISION = re.compile(r"\b(?:move|relocate|quit|retire|marry|get married|adopt|resign|enrol|enroll|divorce)\b")

@@ -281,3 +281,16 @@ def test_a_dated_past_state_and_a_regular_need_stay_facts(line):
 )
 def test_time_spent_and_reflection_are_not_facts(line):
     assert problem(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["User's kids were able to splash around and get some sun", "User was able to relax by the fire",
+     "User learned a lot about patience, teamwork and resilience", "User has learned so much about gardening"],
+)
+def test_what_the_user_could_do_once_and_lessons_learned_are_not_facts(line):
+    assert problem(line)
+
+
+def test_a_capability_the_line_dates_or_names_stays():
+    assert problem("User was able to buy a flat in Ghent in 2021") == ""
