@@ -349,6 +349,7 @@ def test_a_later_run_files_a_fact_on_the_activity_page_it_names(manager):
         ("User flew back from Osaka", "Osaka"),
         ("User has been studying Roman history recently", "Roman history"),  # a time word names nothing
         ("User is currently rehearsing for a big audition", None),  # "rehearsing for …" is no activity name
+        ("User has been writing about old lighthouses", "Writing"),  # writing is the activity
         ("User has been learning to knit", "Knitting"),
         ("User has been learning to bake", "Baking"),
         ("User has been practising playing the cello", "Cello"),

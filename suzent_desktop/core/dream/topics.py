@@ -38,7 +38,7 @@ _NOT_ACTIVITIES = frozenset(
 # "learning how to play the violin", "trying to learn German": the verb that carries the object
 _HOW_TO = re.compile(r"^(?:how to|to) [a-z]+ ")
 _HOW_TO_ALONE = re.compile(r"^(?:how to|to) (?P<verb>[a-z]+)$")  # "learning to knit": knitting is the activity
-_LEADS_ON = re.compile(r"^(?:for|about|with|to|on|at|in|from|of|by|into|through)\b")  # the name comes after it
+_LEADS_ON = re.compile(r"^(?:for|with|to|on|at|in|from|of|by|into|through)\b")  # "rehearsing for …": the name comes after it
 _DETERMINERS = frozenset(
     "a an the another their his her its user's some my own next new first second third more different this "
     "that these those any all few couple bunch of little big whole".split()
