@@ -26,7 +26,9 @@ Printed per conversation, for the tuning pair (42, 43), the held-out pair (44, 4
 * extraction coverage (facts written, turns with a fact).
 
 Usage: ``SUZENT_LOCOMO_DIR=/path/to/locomo python bench/precision.py [--conversations 42,43]
-[--unlabelled] [--dump FILE] [--model hashing|bundled]``
+[--unlabelled] [--dump FILE] [--model hashing|bundled]``. With ``--memorybank`` it replays instead
+the chats of MemoryBank (``$SUZENT_MEMORYBANK_FILE``, see :func:`memorybank_conversations`): other
+material to tune the fact rules on; its bullets have no committed labels, so read them with ``--dump``.
 Figures are exact for the data, code and embedder (no timing is reported).
 """
 
@@ -52,6 +54,7 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 from recall import BM25  # noqa: E402
 
 ENV = "SUZENT_LOCOMO_DIR"
+MEMORYBANK_ENV = "SUZENT_MEMORYBANK_FILE"
 LABELS = Path(__file__).resolve().parent / "data" / "precision_labels.tsv"
 TUNE, HELD_OUT = ("42", "43"), ("44", "47")
 SAMPLE_PER_CONVERSATION = 60
@@ -297,30 +300,59 @@ def report(label: str, results: list[Result], labels: dict[str, bool]) -> list[s
     return missing + mmissing
 
 
-async def run(args: argparse.Namespace) -> int:
+def memorybank_conversations(path: Path) -> dict[str, dict]:
+    """The user–companion chats of MemoryBank (``eval_data/en/memory_bank_en.json`` in the public
+    MemoryBank-SiliconFriend repository: fifteen users, ten days each) in LoCoMo's shape: a session a
+    day at 10:00, the user as ``speaker_a``, no questions. Other material than LoCoMo to tune the fact
+    rules on, without spending the held-out conversations."""
+    conversations: dict[str, dict] = {}
+    for raw_name, person in json.loads(path.read_text(encoding="utf-8")).items():
+        name = "_".join(raw_name.split())
+        conversation: dict = {"speaker_a": name, "speaker_b": "Companion", "qa": []}
+        for number, (day, pairs) in enumerate(sorted(person["history"].items()), 1):
+            start = dt.datetime.strptime(day, "%Y-%m-%d").replace(hour=10)
+            conversation[f"session_{number}_date_time"] = start.strftime("%I:%M %p on %d %B, %Y")
+            conversation[f"session_{number}"] = [
+                message for pair in pairs
+                for message in ({"speaker": name, "text": pair["query"]}, {"speaker": "Companion", "text": pair["response"]})
+            ]
+        conversations[name] = conversation
+    return conversations
+
+
+def chosen_conversations(args: argparse.Namespace) -> dict[str, dict] | str:
+    """The conversations to replay by name, or why there are none (a skip line)."""
+    if args.memorybank:
+        path = os.environ.get(MEMORYBANK_ENV)
+        if not path or not Path(path).is_file():
+            return f"skip: set {MEMORYBANK_ENV} to MemoryBank's memory_bank_en.json to replay its chats"
+        return memorybank_conversations(Path(path))
     folder = os.environ.get(ENV)
     if not folder or not Path(folder).is_dir():
-        print(f"skip: set {ENV} to a folder of LoCoMo conversations (NN.json) to run this benchmark")
-        return 0
+        return f"skip: set {ENV} to a folder of LoCoMo conversations (NN.json) to run this benchmark"
     names = [n.strip() for n in args.conversations.split(",") if n.strip()]
     names = [n for n in names if (Path(folder) / f"{n}.json").is_file()]
     if not names:
-        print(f"skip: none of the conversations asked for is in {folder}")
+        return f"skip: none of the conversations asked for is in {folder}"
+    return {n: json.loads((Path(folder) / f"{n}.json").read_text(encoding="utf-8")) for n in names}
+
+
+async def run(args: argparse.Namespace) -> int:
+    chosen = chosen_conversations(args)
+    if isinstance(chosen, str):
+        print(chosen)
         return 0
     labels = load_labels()
-    results = []
-    for name in names:
-        conversation = json.loads((Path(folder) / f"{name}.json").read_text(encoding="utf-8"))
-        results.append(await replay(name, conversation, args.model))
+    results = [await replay(name, conversation, args.model) for name, conversation in chosen.items()]
     print(f"user = speaker_a of each conversation; embedder {args.model}; labels {len(labels)} "
           f"({LABELS.name}); sample {SAMPLE_PER_CONVERSATION} bullets per conversation")
     missing: list[str] = []
     for result in results:
         missing += report(result.name, [result], labels)
     for label, group in (("tuning", TUNE), ("held out", HELD_OUT)):
-        chosen = [r for r in results if r.name in group]
-        if len(chosen) > 1:
-            report(label, chosen, labels)
+        members = [r for r in results if r.name in group]
+        if len(members) > 1:
+            report(label, members, labels)
     if len(results) > 1:
         report("all", results, labels)
     if args.unlabelled:
@@ -345,6 +377,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--conversations", default=",".join(TUNE + HELD_OUT))
     parser.add_argument("--model", choices=("hashing", "bundled"), default="hashing")
+    parser.add_argument("--memorybank", action="store_true",
+                        help=f"replay MemoryBank's user-companion chats (${MEMORYBANK_ENV}) instead of LoCoMo")
     parser.add_argument("--unlabelled", action="store_true", help="list sampled bullets and MEMORY.md lines without a label")
     parser.add_argument("--lost", action="store_true", help="show questions answered before the dream and not after")
     parser.add_argument("--dump", help="write every page bullet and MEMORY.md line to this TSV (outside the repo)")

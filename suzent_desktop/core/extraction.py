@@ -566,9 +566,13 @@ def _substantive(text: str) -> bool:
     return bool(words) and any(n.lower() in words for n in names)
 
 
+# Verbs that end in "ed" and are no past tense ("I need", "I feed the ducks").
+_PRESENT_IN_ED = frozenset("need feed bleed breed speed proceed succeed exceed shed embed seed weed heed wed".split())
+
+
 def _third_person_verb(verb: str) -> str:
     lowered = verb.lower()
-    if lowered.endswith("ed") or lowered in _PAST:
+    if (lowered.endswith("ed") and lowered not in _PRESENT_IN_ED) or lowered in _PAST:
         return verb
     if lowered in _IRREGULAR:
         return _IRREGULAR[lowered]
@@ -638,7 +642,9 @@ def _clauses(sentence: str) -> list[str]:
 
 
 def _sentences(text: str) -> list[str]:
-    parts = re.split(r"(?<=[.!?])\s+|\n+|;\s+|\s+[-–—]\s+", text)
+    # a title before a name ("Dr. Almeida") does not end a sentence
+    parts = re.split(r"(?<=[.!?])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bSt\.)(?<!\bProf\.)\s+|\n+|;\s+|"
+                     r"\s+[-–—]\s+", text)
     return [c.strip() for p in parts if p.strip() for c in _clauses(p.strip()) if c.strip()]
 
 

@@ -82,17 +82,20 @@ _SMALL_TALK = re.compile(
     r"has to go|gotta go|must have|might have|may have|could have|would have|should have|staying positive|"
     r"giving up|doing better|imagination|sucker|than anything|means everything|the world to|cuddle|will be waiting|"
     r"tag along|pretty much|like User said|as User said|captivates?|captivated|impact on the user|immersed|"
-    r"sinking into|get (?:their|her|his) head around|find a way to|figure out how)\b",
+    r"sinking into|get (?:their|her|his) head around|find a way to|figure out how|"
+    r"lol|lmao|rofl|haha\w*|hehe\w*|tbh|omg|xd)\b",
     re.I,
 )
 _FEELING = re.compile(
     r"^User (?:is|was|feels|felt|has been|had been|gets|got|seems|is feeling|was feeling|has felt)"
     r"(?: (?:so|really|super|very|pretty|quite|totally|a bit|kind of|kinda|a little|just|also|still|"
-    r"now|always|definitely|honestly|truly|extremely|incredibly|too|not|never))*"
+    r"now|always|definitely|honestly|truly|extremely|incredibly|too|not|never|most|more|particularly|"
+    r"especially|rather|fairly|somewhat|slightly|all))*"
     r" (?:glad|happy|excited|stoked|thrilled|proud|nervous|anxious|sad|relieved|grateful|thankful|"
     r"overwhelmed|bummed|pumped|psyched|blown away|amazed|impressed|inspired|touched|moved|sure|confident|"
     r"curious|lucky|blessed|tired|busy|ok|okay|fine|good|great|doing (?:ok|okay|fine|well|great|good)|feeling|"
-    r"ready|down|into it|"
+    r"ready|down|into it|lost|unsure|confused|exhausted|hopeless|lonely|reflective|relaxed|calm|peaceful|"
+    r"comfortable|uncomfortable|torn|conflicted|homesick|drained|burnt out|burned out|"
     r"speechless|stressed|worried|scared|afraid|upset|frustrated|bored|hooked|obsessed|in awe|"
     r"motivated|determined|hopeful|optimistic|eager|keen|fascinated|intrigued|interested|passionate|"
     r"over the moon|on cloud nine|stoked|a bit|all set|loving it|enjoying it|having (?:fun|a blast|a great time))\b",
@@ -114,7 +117,7 @@ _VAGUE = frozenset(
     "wild crazy incredible fantastic wonderful beautiful lovely amazing awesome great cool nice fun good bad "
     "best better hard tough life moment moments experience experiences feelings feeling heart mind world people "
     "everyone everybody someone somebody others other another such little big huge whole own always never "
-    "often sometimes usually will would can could should may might must get gets got getting go goes going "
+    "evening afternoon often sometimes usually will would can could should may might must get gets got getting go goes going "
     "went make makes made making take takes took taking like likes liked love loves loved enjoy enjoys "
     "enjoyed feel feels felt think thinks thought want wants wanted try tries tried trying keep keeps kept "
     "start starts started find finds found see sees saw seen come comes came know knows knew say says said "
@@ -124,7 +127,10 @@ _VAGUE = frozenset(
     "favorite favourite fave project projects idea ideas skill skills tips problem problems adventure adventures "
     "milestone team issue issues usual reads recommendations place places part parts level color colour texture "
     "plots acting positive important fam lately bunch pretty rock dreams thought whole scenery stories worlds "
-    "somewhere past progress copy copies news update updates result results effort efforts situation".split()
+    "somewhere past progress copy copies news update updates result results effort efforts situation "
+    "weeks months years hours minutes seconds while through across along within without toward towards upon "
+    "onto among between during difficulty difficulties trouble troubles challenge challenges struggle struggles "
+    "knowledge question questions spend spends spent spending".split()
 )
 # Evaluative adjectives: they say how the user felt about something, not what it was. They never count
 # as concrete, and a line with one needs a third concrete word ("explored some nice trails" is a vague
@@ -226,28 +232,61 @@ def looks_like_name(word: str) -> bool:
     return lexicon.word_usage_frequency(lowered) < NAME_MAX_FREQUENCY
 
 
-def _specific(text: str) -> bool:
-    """A name, number, quoted title or life event next to something concrete, or three concrete words."""
-    body = _DATE_PAREN.sub("", text)  # a date says when, not what: it is no anchor
-    words = _WORD_RE.findall(body)
-    names = [w for i, w in enumerate(words)
-             if i > 0 and w[0].isupper() and w not in ("User", "User's", "I") and w.lower() not in _CALENDAR]
-    anchors = bool(names) or bool(re.search(r"\d", body)) or bool(re.search(r"[\"“][^\"”]{2,}[\"”]", body))
-    lowered = [w.lower().rstrip("'s") if w.lower().endswith("'s") else w.lower() for w in words]
-    anchors = anchors or any(w in LIFE_EVENTS for w in lowered) or bool(_FREQUENCY.search(body))
+def _anchored(body: str) -> bool:
+    """A name (not the first word), a number, a quoted title, a life event or a frequency."""
+    words = _WORD_RE.findall(_DATE_PAREN.sub("", body))  # a date says when, not what: it is no anchor
+    if any(i > 0 and w[0].isupper() and w not in ("User", "User's", "I") and w.lower() not in _CALENDAR
+           for i, w in enumerate(words)):
+        return True
+    if re.search(r"\d", _DATE_PAREN.sub("", body)) or re.search(r"[\"“][^\"”]{2,}[\"”]", body):
+        return True
+    return any(_lower(w) in LIFE_EVENTS for w in words) or bool(_FREQUENCY.search(body))
+
+
+def _lower(word: str) -> str:
+    return word.lower()[:-2] if word.lower().endswith("'s") else word.lower()
+
+
+def _concrete(body: str) -> list[str]:
+    """The words that say what: not vague, not evaluative, not a number."""
+    lowered = [_lower(w) for w in _WORD_RE.findall(body)]
     concrete = [w for w in lowered if w not in _VAGUE and w not in EVALUATIVE and len(w) > 2 and not w[0].isdigit()]
-    concrete += ["go"] if _GO_ACTIVITY.search(body) else []
+    return concrete + (["go"] if _GO_ACTIVITY.search(body) else [])
+
+
+def _specific(text: str) -> bool:
+    """A name, number, quoted title or life event next to something concrete, or enough concrete words."""
+    body = _DATE_PAREN.sub("", text)
     if re.match(r"^User is \d{1,3}(?: years old)?\b", body):
         return True  # an age
-    if anchors:
-        return len(concrete) >= 1
+    if _anchored(body):
+        return len(_concrete(body)) >= 1
+    work = _UNNAMED_WORK.search(body)
+    if work and (not work.group("adjective") or work.group("adjective") in _VAGUE | EVALUATIVE):
+        return False  # "User was playing a game", "User watched a film that …": which one?
+    concrete = _concrete(_OUTING.sub(" ", body))  # "went for a ride" names nothing
     if _PREFERENCE.match(body) or _FAVOURITE_OF_USER.search(body):
         return len(concrete) >= 1
+    # "some sketches", "a lot of ducks": the line does not say which, so one more concrete word is needed
+    uncounted = bool(_UNCOUNTED.search(body))
     if _HABIT.search(body):
-        return len(concrete) >= _MIN_CONCRETE
+        return len(concrete) >= _MIN_CONCRETE + uncounted
     # a concrete activity or role needs two concrete words ("User leads the search team", "User is
     # learning the piano"); with an evaluative word, three
-    return len(concrete) >= _MIN_CONCRETE + bool(EVALUATIVE & set(lowered))
+    lowered = {_lower(w) for w in _WORD_RE.findall(body)}
+    return len(concrete) >= _MIN_CONCRETE + bool(EVALUATIVE & lowered) + uncounted
+
+
+def _bare_verb(word: str) -> bool:
+    """A verb in its plain form where the third person needs "-s" ("need" where "needs" is due)."""
+    lexicon = _lexicon()
+    past = word.endswith("ed") and len(word) > 4 and (word[:-2] in lexicon or word[:-1] in lexicon)
+    if word in _NOT_A_BARE_VERB or past or word.endswith("s") or not word.isalpha():
+        return False
+    third = word[:-1] + "ies" if word.endswith("y") and word[-2:-1] not in "aeiou" else word + "s"
+    if word.endswith(("s", "sh", "ch", "x", "z", "o")):
+        third = word + "es"
+    return word in lexicon and third in lexicon
 
 
 def _grammatical(text: str) -> bool:
@@ -259,6 +298,8 @@ def _grammatical(text: str) -> bool:
                     r"always|never|often|usually|sometimes|even|first) )*(?P<verb>[a-z'’-]+)", text)
     if verb and not is_english_word(verb.group("verb")):
         return False  # "User totallies agree", "User wannas go": a conjugated non-verb
+    if verb and _bare_verb(verb.group("verb")):
+        return False  # "User still need to …": a verb without its -s
     for word in re.findall(r"\b[a-z]+['’][a-z]+\b", text):
         if not is_english_word(word) and not word.endswith(("'s", "’s")):
             return False  # "couldns't"
@@ -273,19 +314,79 @@ def _grammatical(text: str) -> bool:
 # What the user is doing at the moment of speaking ("User is hiking with buddies this weekend") passes
 # by the next week; a plan or a habit says so in other words.
 _PASSING = re.compile(r"^User is (?:\w+ly )?\w+ing\b.*\b(?:this weekend|tonight|today|right now|at the moment|"
-                      r"this (?:morning|afternoon|evening))\b")
+                      r"this (?:morning|afternoon|evening))\b|^User is (?:(?:now|just) )?(?:about to|now going to|"
+                      r"just going to)\b|^User is (?:just )?(?:heading|popping|running|stepping|nipping) "
+                      r"(?:out|off|over|down|across)\b")
+# What the user was doing at some moment, or has to get done, says little unless the line names or dates
+# it ("User was living in Tallinn in 2019", "User needs to take insulin twice a day").
+_MOMENT = re.compile(r"^User was (?:\w+ly )?[a-z]+ing\b|\b(?:was|were) able to\b|^User (?:really |still |just )?(?:needs|has|had|have) to\b")
 _VAGUE_OBJECT = re.compile(r"\b(?:to|at|in|from) (?:a|some) (?:place|places|spot|thing)\b|\bsomewhere\b", re.I)
 _ADVICE = re.compile(r"\b(?:should|ought to|could try|might want|may want|is advised|is recommended|"
                      r"recommends? that)\b", re.I)
-# A thought, a decision or an opinion ("User just thinks it's important to …", "User got the idea from …"):
-# what went on in the user's head, not what is or happened. A decision that is a life event stays.
+# Adverbs that may stand between "User", an auxiliary and the verb ("User has also decided").
+_ADVERBS = (r"(?:(?:just|really|also|still|now|currently|actually|honestly|kind of|kinda|always|even|then|finally|"
+            r"recently|suddenly|first|already|definitely|truly|seriously|lately|quietly|sometimes|often) )*")
+_AUXILIARY = r"(?:(?:has|have|had|is|was|are|were|has been|had been|does|did|do) )?"
+# A thought, a decision, an opinion or an impression ("User just thinks it's important to …", "User has
+# decided to …", "User seems to need …"): what went on in the user's head, not what is or happened,
+# in any tense. A decision that is a life event stays.
 _THOUGHT = re.compile(
-    r"^User (?:(?:just|really|also|still|now|actually|honestly|kind of|kinda|always|even|then|finally|"
-    r"recently|suddenly|first) )*(?:thinks?|thought|believes?|believed|reckons?|guess(?:es)?|supposes?|"
-    r"reali[sz](?:ed|es)|figured|figures|wonders?|wondered|knows? (?:that|how|what|why)|"
-    r"(?:feels?|felt) (?:that|like)|finds? it|found it|decided|decides|is deciding|considered|is considering|"
-    r"(?:is|was|has been) thinking|imagines?|understands?|gets how|got how|remembers?|remembered|forgot|"
-    r"learn(?:ed|t) that)\b|\b(?:got|had|has|came up with|gets) (?:the|an|this|that) idea\b|\bit'?s important\b"
+    rf"^User {_ADVERBS}{_AUXILIARY}{_ADVERBS}(?:thinks?|thought|thinking|believes?|believed|reckons?|"
+    r"guess(?:es)?|supposes?|reali[sz](?:ed|es)|figured|figures|wonders?|wondered|knows? (?:that|how|what|why)|"
+    r"(?:feels?|felt) (?:that|like)|finds? it|found it|decided|decides?|deciding|considered|considering|"
+    r"imagines?|understands?|gets how|got how|remembers?|remembered|forgot|learn(?:ed|t) that|"
+    r"seems?|seemed|appears?|appeared|meaning to|meant to)\b"
+    r"|\b(?:got|had|has|came up with|gets) (?:the|an|this|that) idea\b|\bit'?s important\b"
+    r"|\b(?:reflect(?:s|ed|ing)?|ponder(?:s|ed|ing)?|contemplat(?:es|ed|ing)|mull(?:s|ed|ing)? over)\b"
+    r"|\blearn(?:s|ed|t|ing)? (?:a lot|so much|lots|a ton|plenty)\b"
+)
+_DECISION = re.compile(rf"^User {_ADVERBS}{_AUXILIARY}{_ADVERBS}decide")
+_LIFE_DECISION = re.compile(r"\b(?:move|relocate|quit|retire|marry|get married|adopt|resign|enrol|enroll|divorce)\b")
+# How the user feels, whatever the adjective ("User feels lost", "User does feel lonely", "… and feeling
+# calm"); a sensation of the body is a health fact ("User feels a sharp pain in their knee").
+_FEELS = re.compile(rf"^User {_ADVERBS}{_AUXILIARY}{_ADVERBS}(?:feels?|felt|feeling)\b(?! (?:like|that)\b)|"
+                    r"\b(?:and|but|while|yet) (?:is |was )?feeling\b")
+_BODILY = re.compile(r"\b(?:pain|pains|ache|aches|aching|discomfort|sick|nausea|nauseous|dizzy|numb|sore|itchy|"
+                     r"fever|cramps?)\b")
+# "go for a walk / ride / run": an outing that names nothing unless a name, number or frequency does.
+_OUTING = re.compile(r"\b(?:go|goes|going|went|gone) (?:out )?for (?:a|an) (?:[a-z]+ )?"
+                     r"(?:walk|ride|run|drive|stroll|swim|jog|hike|spin|wander|bite|drink|meal)\b")
+# "some", "a lot of", "a few": things the line does not name; one more concrete word is needed.
+_UNCOUNTED = re.compile(r"\b(?:some(?! of (?:their|User's|the user's)\b)|a lot|lots of|a few|a bunch of|plenty of|a couple of|many)\b", re.I)
+# A work watched, read, heard or played that the line does not name ("User was playing a game").
+_UNNAMED_WORK = re.compile(
+    r"\b(?:watch(?:es|ed|ing)?|read(?:s|ing)?|see|sees|saw|seen|seeing|play(?:s|ed|ing)?|"
+    r"listen(?:s|ed|ing)? to|hear(?:s|d|ing)?|finish(?:es|ed|ing)?) "
+    r"(?:a|an|some|one of (?:their|User's|the user's)) (?:(?P<adjective>[a-z]+) )?"
+    r"(?:movie|film|book|novel|show|series|song|game|documentary|album|podcast|article|episode|play|story)s?\b"
+)
+# The parts of a work or an occasion the line does not name ("loved the plot and the ending").
+_PART_OF_UNNAMED = re.compile(r"\bthe (?:plot|ending|finale|characters|actors|cast|soundtrack|lyrics|storyline|"
+                              r"scenery|atmosphere|vibes?|ambien[cs]e|visuals|cinematography|acting|dialogue|"
+                              r"twist|performances?)\b")
+# What may be, could be or can be done: a possibility or advice in the user's words ("User can pair red
+# wine with lamb"), unless it is an ability ("User can speak Dutch").
+_MODAL = re.compile(r"\b(?:can|could|may|might)\b(?!['’]t)(?! not\b)")
+_ABILITY = re.compile(rf"^User {_ADVERBS}can (?:speak|play|drive|swim|cook|code|program|read|write|sing|dance|ski|"
+                      r"surf|knit|sew|paint|draw|type|ride|juggle|sign)\b")
+# About the conversation itself: a question, a wish to talk.
+_CONVERSATION = re.compile(r"\b(?:has|have|had) (?:a|another|one more|some|a few|a quick|a small) (?:\w+ )?"
+                           r"questions?\b|\b(?:wants?|wanted|would like|likes?) to (?:talk|chat|share|tell)\b|"
+                           r"\bduring (?:the|our|this|User's|their) (?:chat|conversation)\b")
+# A pointer by an adjective ("a spicy one"), "each museum", "other galleries", a favourite of one occasion.
+_POINTED = re.compile(r"\b(?:a|an|the) (?:(?:really|very|so|pretty|super) )?[a-z]+ one\b(?! (?:called|named)\b)|"
+                      r"\beach (?!other\b|(?:day|week|month|year|morning|evening|night|weekend|time)s?\b)[a-z]+|"
+                      r"(?<!each )(?<!every )(?<!the )\bother (?!than\b)[a-z]+s\b|"
+                      r"\bfavou?rite (?:[a-z]+ )?(?:was|were)\b")
+# "more energy": more than when? ("a more reserved person", "more and more", "more than" compare in the line)
+_MORE_OF = re.compile(r"(?<!a )(?<!and )(?<!some )(?<!the )(?<!much )(?<!any )(?<!no )(?<!once )(?<!one )(?<!even )\b(?:more|less) "
+                      r"(?!and\b|than\b|or\b|often\b|of\b|likely\b|about\b|into\b|[a-z]+ly\b)[a-z]+\b")
+# A verb without its -s after "User" ("User still need to …"); these words are no such verb.
+_NOT_A_BARE_VERB = frozenset(
+    "and or but with who which than too not no last first then once later soon together back alone read put cut "
+    "set hit let quit hurt cost shut spread bet fit split rid cast burst beat can could will would shall should "
+    "may might must used ought found saw fell felt lay wound ground bore bound lit led left fed bred shed wed fled "
+    "sped".split()
 )
 _COMPARED = re.compile(r"(?<!some )\b(?:more|fewer|less) (?:[a-z]+ )?[a-z]+s\b")
 _NEGATED = re.compile(r"\b(?:not|no|never|cannot|can't)\b", re.I)
@@ -305,22 +406,29 @@ def problem(content: str) -> str:
         return "not grammatical"
     if _SMALL_TALK.search(body) or _FEELING.search(body):
         return "small talk"
-    if _ADVICE.search(body):
+    if _FEELS.search(body) and not _BODILY.search(body):
+        return "small talk"
+    if _CONVERSATION.search(body):
+        return "small talk"
+    if _ADVICE.search(body) or (_MODAL.search(body) and not _ABILITY.match(body)):
         return "advice, not a fact"
-    if _PASSING.search(body):
+    if _PASSING.search(body) or (_MOMENT.search(body) and not _anchored(body)):
         return "a passing moment"
-    if _THOUGHT.search(body) and not (body.startswith("User decided") and LIFE_EVENTS & set(body.lower().split())):
+    life_decision = _DECISION.match(body) and (LIFE_EVENTS & set(body.lower().split()) or _LIFE_DECISION.search(body))
+    if _THOUGHT.search(body) and not life_decision:
         return "a thought or opinion, not a fact"
     unpointed = _TIME_THIS.sub("", body)
-    if _POINTERS.search(unpointed):
+    if _POINTERS.search(unpointed) or _POINTED.search(unpointed):
         return "points outside the line"
     pronoun = _PERSON_POINTERS.search(unpointed)
     if pronoun and not re.search(r"\b(?!User\b)[A-Z][a-z]+", unpointed[: pronoun.start()]):
         return "points outside the line"  # "Farah: they bought a kayak" is fine, "They bought a kayak" is not
     if _THAT.search(_RELATIVE_THAT.sub("", unpointed)):
         return "points outside the line"
-    if _COMPARED.search(body) and not re.search(r"\bthan\b", body):
+    if (_COMPARED.search(body) or _MORE_OF.search(body)) and not re.search(r"\bthan\b", body):
         return "points outside the line"  # "User has been writing more articles": more than when?
+    if _PART_OF_UNNAMED.search(body) and not _anchored(body):
+        return "points outside the line"  # "User loved the plot and the ending": of what?
     if not _specific(body) or _VAGUE_OBJECT.search(body):
         return "not specific"
     if _NEGATED.search(body) and not _PREFERENCE.match(body) and not LIFE_EVENTS & set(body.lower().split()):

@@ -56,21 +56,19 @@ class Candidate:
     order: int
 
 
-# Pages whose facts do not belong in an always-visible summary: events of a day, what lies ahead,
-# and what could not be filed by subject. MEMORY.md holds the stable things an agent must know.
-NOT_PROMOTED = frozenset({"timeline", "plans", "general", "misc", "inbox"})
 # Subjects an agent needs first when the bound cuts: who the user is, their people, work, health.
 PAGE_PRIORITY = ("about me", "identity", "people", "work", "health", "places", "preferences", "projects",
                  "activities", "hobbies", "routines", "dates")
 
 
 def _personal_candidates(home: Home) -> list[Candidate]:
-    """Current facts of the personal pages that are precise enough to be read every turn (the fact
-    rules), links read as their text, and the first line of a person's page (who they are)."""
+    """Current facts of the personal pages that are stable and precise enough to be read every turn
+    (:mod:`core.memory_selection`), links read as their text, and the first line of a person's page
+    (who they are)."""
     from suzent_desktop.core.dream.pages import PageDoc
     from suzent_desktop.core.dream.subjects import person_page
-    from suzent_desktop.core.fact_rules import is_precise
     from suzent_desktop.core.markdown import plain_text
+    from suzent_desktop.core.memory_selection import memory_worthy, promoted_page
 
     root = home.layout.zone(PERSONAL_ZONE)
     if not root.is_dir():
@@ -86,7 +84,7 @@ def _personal_candidates(home: Home) -> list[Candidate]:
             found.append(Candidate(text, page, latest, 0, len(found)))
 
     for path in sorted(p for p in vault_files(root, home.layout.confinement) if p.suffix.lower() == ".md"):
-        if path.stem.lower() in NOT_PROMOTED:
+        if not promoted_page(path.stem):
             continue
         try:  # only what the confinement rule allows: no link out of the vault or into .state
             body = path.read_bytes().decode("utf-8-sig")
@@ -99,7 +97,7 @@ def _personal_candidates(home: Home) -> list[Candidate]:
             add(intro.rstrip("."), "People", max((b.latest or "" for b in bullets), default=""))
         for bullet in bullets:
             text = " ".join(plain_text(bullet.text).split()) if links(bullet.text) else bullet.text.strip()
-            if text and is_precise(text):
+            if text and memory_worthy(text):
                 add(text, path.stem, bullet.latest or "")
     return found
 

@@ -142,6 +142,7 @@ def test_text_rules():
     assert may_be_same_fact("User's dentist is Dr. Smith", "The user's dentist is Dr Smith")
     assert page_title_for("general", ("#career",), "User got promoted") == "Work"
     assert page_title_for("food", (), "User likes tea") == "Preferences"
+    assert page_title_for("general", (), "User is Marisol") == "About Me"  # who the user is
     assert 0.85 < NEAR_DUPLICATE_THRESHOLD < 1.0
 
 
@@ -346,6 +347,12 @@ def test_a_later_run_files_a_fact_on_the_activity_page_it_names(manager):
         ("User sent a long letter to Mirela", None),  # a person, not a place
         ("User is off to Ireland for a semester", "Ireland"),
         ("User flew back from Osaka", "Osaka"),
+        ("User has been studying Roman history recently", "Roman history"),  # a time word names nothing
+        ("User is currently rehearsing for a big audition", None),  # "rehearsing for …" is no activity name
+        ("User has been writing about old lighthouses", "Writing"),  # writing is the activity
+        ("User has been learning to knit", "Knitting"),
+        ("User has been learning to bake", "Baking"),
+        ("User has been practising playing the cello", "Cello"),
     ],
 )
 def test_a_topic_is_named_by_what_the_fact_is_about(text, name):

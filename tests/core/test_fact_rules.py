@@ -151,3 +151,146 @@ def test_vague_events_thoughts_and_opinions_are_not_facts(line):
 
 def test_a_decision_that_is_a_life_event_is_kept():
     assert problem("User decided to quit the bakery job in March") == ""
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # a decision or a thought in the perfect or with an adverb after the auxiliary
+        "User has decided to repaint the kitchen",
+        "User was also thinking about a weekend away to unwind",
+        "User is currently considering a trip to the dentist",
+        "User seems to need a long rest",
+        # how the user feels, whatever the adjective
+        "User feels lost about which career path to take",
+        "User really feels calm and enjoys sitting by the river",
+        "User does feel quite lonely since the move",
+        "User was most curious about the exhibits on medieval armour",
+        "User is reading in the garden and feeling peaceful",
+        # durations are no concrete words
+        "User has been saving for years",
+        "User has been knitting for weeks",
+        # an outing with nothing named: "go for a walk / ride / run"
+        "User still likes to go for a ride sometimes",
+        "User went for a stroll in the evening",
+        # "some", "a lot of" and "a few" stand for things the line does not name
+        "User made some sketches and notes",
+        "User saw a lot of ducks at a pond",
+        "User has been facing some difficulties lately",
+        # a work watched, read or played, unnamed
+        "User was playing a game",
+        "User has been reading a novel",
+        "User watched a film that told a moving story",
+        "User spent an evening watching one of their favourite films",
+        # a possibility or advice in the user's words
+        "User can pair red wine with grilled lamb",
+        "User could take the night train to Lyon instead",
+        # about the conversation itself
+        "User has one more question about spreadsheets",
+        "User wants to talk about their garden plans",
+        # a verb without its -s, a pointer to something outside the line
+        "User still need to call the bank about the mortgage",
+        "User ordered a really spicy one at the food truck",
+        "User made a packing list to be sure User sees each museum",
+        "User plans to tour other galleries and craft fairs",
+        "User also has more energy at the office",
+        "User's favourite was a carved wooden flute",
+        "User loved the characters and the soundtrack, especially the finale",
+        "User is now going to tune their guitar",
+    ],
+)
+def test_feelings_vague_outings_unnamed_works_and_advice_are_not_facts(line):
+    assert problem(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "User has decided to move to Ghent in June",  # a life event, in the perfect
+        "User feels a sharp pain in their left knee when running",  # health, not a mood
+        "User goes for a swim every morning",  # an outing with a frequency is a habit
+        "User went for a bike ride along the Danube",
+        "User has been reading some military history books",  # "some" and three concrete words
+        "User watched a film called \"Paris, Texas\"",
+        "User is writing a novel about lighthouse keepers",  # a work the user makes, not one they watch
+        "User can speak Portuguese and Dutch",  # an ability
+        "User has always been a more reserved person",  # "a more …" is no comparison with the past
+        "User has become more and more interested in rally driving",
+        "User's favourite band is Khruangbin",
+        "User works at the hospital every other weekend",
+    ],
+)
+def test_habits_abilities_named_works_and_health_stay_facts(line):
+    assert problem(line) == ""
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "User's arms are jelly lol",  # chat-speak: a joke of the moment, not a fact
+        "User burnt the rice again haha",
+        "User has had a lot going on at the studio lately",  # "a lot": of what?
+    ],
+)
+def test_chat_speak_and_a_lot_are_not_facts(line):
+    assert problem(line)
+
+
+def test_a_verb_ending_in_ed_that_is_no_past_takes_its_s():
+    assert third_person("I need to renew my passport before June") == "User needs to renew their passport before June"
+    assert third_person("I feed the ducks at Vondelpark every Sunday") == "User feeds the ducks at Vondelpark every Sunday"
+    assert problem("User feeds the ducks at Vondelpark every Sunday") == ""
+
+
+def test_a_title_before_a_name_does_not_end_the_sentence():
+    facts = OfflineExtractor().extract("My dentist is Dr. Almeida in Braga.")
+    assert [f.content for f in facts] == ["User's dentist is Dr. Almeida in Braga"]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "User was watching the match with some mates",  # what the user was doing at some moment
+        "User was sitting on the balcony reading",
+        "User is heading out to buy some bread",
+        "User is popping over to the pharmacy",
+        "User has been meaning to visit their aunt more often",  # an intention
+        "User needs to clean the gutters",  # a chore
+    ],
+)
+def test_moments_intentions_and_chores_are_not_facts(line):
+    assert problem(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "User was living in Tallinn in 2019",  # a past state the line dates
+        "User was working at Philips when they met Ana",
+        "User needs to take insulin twice a day",  # a chore with a frequency is a health fact
+    ],
+)
+def test_a_dated_past_state_and_a_regular_need_stay_facts(line):
+    assert problem(line) == ""
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["User spent some time by the canal with their cousins", "User has been doing some reflecting on their studies",
+     "User is pondering a change of career"],
+)
+def test_time_spent_and_reflection_are_not_facts(line):
+    assert problem(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["User's kids were able to splash around and get some sun", "User was able to relax by the fire",
+     "User learned a lot about patience, teamwork and resilience", "User has learned so much about gardening"],
+)
+def test_what_the_user_could_do_once_and_lessons_learned_are_not_facts(line):
+    assert problem(line)
+
+
+def test_a_capability_the_line_dates_or_names_stays():
+    assert problem("User was able to buy a flat in Ghent in 2021") == ""

@@ -59,7 +59,7 @@ async def test_hard_cap_is_enforced_in_code(home, clock):
     manager = make_manager(home, clock, memory_md_max_lines=12, memory_md_max_chars=400)
     for page in ("Work", "Places", "People"):
         write_page(manager, page, f"# {page}\n\n" + "".join(
-            f"- User fact {i} about {page.lower()} with some words (2026-07-{i % 28 + 1:02d})\n" for i in range(40)))
+            f"- User keeps note {i} about {page.lower()} with some words (2026-07-{i % 28 + 1:02d})\n" for i in range(40)))
     await promote(manager.home)
     text = memory(manager)
     assert len(text.splitlines()) <= 12 and len(text) <= 400
@@ -266,3 +266,22 @@ def test_an_ongoing_project_page_takes_its_turn_before_habits_and_dates():
               Candidate("User's birthday is on 3 May", "Dates", "2026-07-02", 0, 1),
               Candidate("User is learning how to play the violin", "Violin", "2026-07-01", 0, 2)]
     assert [c.page for c in round_robin(ranked)] == ["Violin", "Routines", "Dates"]
+
+
+async def test_memory_md_leaves_out_habits_passing_facts_wishes_and_long_lines(manager):
+    write_page(manager, "Routines", "# Routines\n\n- User walks the dog along the canal every morning (2026-07-01)\n")
+    write_page(manager, "Activities", "# Activities\n\n- User has been sorting old photo albums (2026-07-01)\n")
+    write_page(manager, "Preferences", "# Preferences\n\n- User loves Ethiopian coffee (2026-07-02)\n"
+                                       "- User wants to try a ceramics course in Ghent (2026-07-02)\n"
+                                       "- User has been listening to Nina Simone records recently (2026-07-02)\n"
+                                       "- User likes long train journeys through the Alps, especially the stretch "
+                                       "between Chur and St. Moritz on the old Albula line, because the viaducts and "
+                                       "tunnels remind them of their grandfather's model railway (2026-07-02)\n")
+    write_page(manager, "Work", "# Work\n\n- User works at Airbus as a stress engineer (2026-07-03)\n")
+    write_page(manager, "Violin", "# Violin\n\n- User is learning how to play the violin (2026-07-03)\n")
+    await promote(manager.home)
+    text = memory(manager)
+    for kept in ("Ethiopian coffee", "Airbus", "violin"):
+        assert kept in text
+    for absent in ("canal", "photo albums", "ceramics", "Nina Simone", "Albula"):
+        assert absent not in text

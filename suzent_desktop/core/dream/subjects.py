@@ -60,6 +60,7 @@ _TASTE = re.compile(r"^User (?:(?:really|also|still|just|absolutely|does not|do 
                     r"\bfavou?rites?\b")
 _PETS = re.compile(r"^User's (?:\w+ )?(?:dogs?|cats?|pets?|pups?|pupp(?:y|ies)|kittens?|fur babies|fur kids|"
                    r"furry friends|turtles?|rabbits?|horses?|birds?|fish)\b")
+_IDENTITY = re.compile(r"^User is (?:called |named )?[A-Z][a-z]+(?: [A-Z][a-z]+)?$")  # "User is Marisol"
 _PRESENT_HABIT = re.compile(r"^User (?:\w+ly )?(?!is\b|has\b|does\b|was\b)[a-z]+s\b")
 _HABIT = re.compile(r"\b(?:usually|always|often|every (?:day|week|morning|evening|night|weekend|month)|"
                     r"once a|twice a|\d+ times a|daily|weekly|regularly)\b")
@@ -129,6 +130,8 @@ def title_for(
     named = _NAMED.match(text)  # "User's sister is Ana": a person, not a value of the user's
     if relation is not None and relation.page and relation.subject == "user" and not named:
         return relation.page, None
+    if _IDENTITY.match(text.rstrip(". ")):
+        return "About Me", None
     person = person_of(text, people)
     if person is not None:
         return person.name, person

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from suzent_desktop.core.fact_rules import EVALUATIVE, looks_like_name
+from suzent_desktop.core.fact_rules import EVALUATIVE, is_english_word, looks_like_name
 
 _LEAD = r"^(?:[^,]{0,60}?(?:\)|,) )?"  # an optional leading time phrase: "Last week (…), "
 _ADVERBS = r"(?:(?:also|now|currently|still|finally|just|recently|really|actually|even|slowly|already) )*"
@@ -37,13 +37,16 @@ _NOT_ACTIVITIES = frozenset(
 )
 # "learning how to play the violin", "trying to learn German": the verb that carries the object
 _HOW_TO = re.compile(r"^(?:how to|to) [a-z]+ ")
+_HOW_TO_ALONE = re.compile(r"^(?:how to|to) (?P<verb>[a-z]+)$")  # "learning to knit": knitting is the activity
+_LEADS_ON = re.compile(r"^(?:for|with|to|on|at|in|from|of|by|into|through)\b")  # "rehearsing for …": the name comes after it
 _DETERMINERS = frozenset(
     "a an the another their his her its user's some my own next new first second third more different this "
     "that these those any all few couple bunch of little big whole".split()
 )
 _STOP = re.compile(
     r"\b(?:about|for|from|with|at|in|on|of|to|by|since|during|and|or|but|now|which|that|who|every|this|"
-    r"last|next|when|because|while|called|named|so|as|after|before|again|too|lately|these|right)\b|[,.;:!?()\"]"
+    r"last|next|when|because|while|called|named|so|as|after|before|again|too|lately|recently|currently|nowadays|"
+    r"today|tonight|these|right)\b|[,.;:!?()\"]"
 )
 _VAGUE_HEADS = frozenset(
     "thing things stuff project projects idea ideas something lot lots bit time times way ways one ones job work "
@@ -84,13 +87,27 @@ def activity_of(text: str) -> Topic | None:
         verb, rest = "working", "on " + rest[len("through "):]
     if verb in _NOT_ACTIVITIES:
         return None
+    alone = _HOW_TO_ALONE.match(rest)
+    if alone and _gerund(alone.group("verb")):
+        return Topic(_gerund(alone.group("verb")).capitalize(), "activity")  # "learning to knit" → Knitting
     rest = re.sub(r"^on ", "", rest) if verb == "working" else _HOW_TO.sub("", rest)
     name = _object_name(rest)
     if name is None:
-        if verb == "working" or match.re is _RUNS or rest and not _STOP.match(rest):
-            return None  # "working on some projects": nothing to name a page by
+        if verb == "working" or match.re is _RUNS or rest and not _STOP.match(rest) or _LEADS_ON.match(rest):
+            return None  # "working on some projects", "rehearsing for an audition": nothing to name a page by
         name = verb.capitalize()  # "User is painting again": the activity is its name
     return Topic(name, "activity")
+
+
+def _gerund(verb: str) -> str | None:
+    """The -ing form of a plain verb ("knit" → "knitting", "bake" → "baking"), when it is English."""
+    if verb.endswith("e") and not verb.endswith("ee"):
+        candidates = [verb[:-1] + "ing"]
+    elif re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", verb):
+        candidates = [verb + verb[-1] + "ing", verb + "ing"]
+    else:
+        candidates = [verb + "ing"]
+    return next((c for c in candidates if is_english_word(c)), None)
 
 
 def _object_name(rest: str) -> str | None:
@@ -100,6 +117,8 @@ def _object_name(rest: str) -> str | None:
     words = (rest[: cut.start()] if cut else rest).split()
     while words and words[0].lower() in _DETERMINERS:
         words.pop(0)
+    if len(words) > 1 and words[0].lower().endswith("ing") and words[1].lower() in _DETERMINERS:
+        return _object_name(" ".join(words[1:]))  # "playing the guitar" is about the guitar
     words = [w for w in words if w.lower() not in EVALUATIVE]
     if len(words) > 1 and words[-1].lower() == "process":
         words.pop()  # "the adoption process" is adoption
