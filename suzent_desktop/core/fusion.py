@@ -105,12 +105,12 @@ class TitleCache:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._key: tuple[str, int] | None = None
+        self._key: tuple | None = None
         self._index: TitleIndex | None = None
         self._pages = PageTerms()
 
     def get(self, store: IndexStore) -> Names:
-        key = (str(store.table_dir), int(store.version()))
+        key = store.stamp()
         with self._lock:
             if self._key != key or self._index is None:
                 rows = store.scan(["id", "path", "title", "heading", "line"]).to_pylist()

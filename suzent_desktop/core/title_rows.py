@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from suzent_desktop.core import tie_order
 from suzent_desktop.core.markdown import frontmatter, meta_list
 from suzent_desktop.core.scripts import HIRAGANA, has_cjk, terms
 from suzent_desktop.core.terms import STOPWORDS, stem
@@ -96,14 +97,14 @@ class NameScorer:
             shared = name.terms & wanted
             if not shared:
                 continue
-            held = sum(self._idf[t] for t in shared)
-            whole = sum(self._idf[t] for t in name.terms)
+            held = math.fsum(self._idf[t] for t in shared)  # fsum: the same sum in any order of the set
+            whole = math.fsum(self._idf[t] for t in name.terms)
             if held < name.share * whole:
                 continue  # a common word shared with a longer name ("note" in "Create your first note")
             score = held * held / whole  # rarity of what matched × share of the name the query holds
             if score > best.get(name.key, 0.0):
                 best[name.key] = score
-        return sorted(best.items(), key=lambda kv: -kv[1])[:limit]
+        return tie_order.ranked(best.items(), limit)
 
 
 class TitleIndex:
