@@ -136,6 +136,7 @@ class IndexStore:
         self._db = None
         self._table = None
         self._writes = 0
+        self._deleted = 0  # rows deleted since the last compaction (they skew full-text statistics until then)
         self._lock = threading.RLock()
         self._ann: ann.AnnIndex | None = None
         self._ann_checked = 0.0  # monotonic time the cached index description was read
@@ -205,6 +206,7 @@ class IndexStore:
             table.create_index("grams", config=_grams_config())
             self._table = table
             self._writes = 0
+            self._deleted = 0
 
     @property
     def table(self):
@@ -348,6 +350,7 @@ class IndexStore:
                 result = self._guard(lambda part=part: self.table.delete(col("id").isin(part)))
                 deleted += int(getattr(result, "num_deleted_rows", 0) or 0)
             self._writes += 1
+            self._deleted += deleted
         return deleted
 
     def delete_path(self, path: str) -> int:
@@ -356,7 +359,9 @@ class IndexStore:
         with self._lock:
             result = self._guard(lambda: self.table.delete(col("path") == lit(path)))
             self._writes += 1
-        return int(getattr(result, "num_deleted_rows", 0) or 0)
+            deleted = int(getattr(result, "num_deleted_rows", 0) or 0)
+            self._deleted += deleted
+        return deleted
 
     def delete_paths(self, paths: Iterable[str]) -> int:
         """Every row of these files, a few thousand paths per write (one delete per path is slow)."""
@@ -370,19 +375,27 @@ class IndexStore:
                 result = self._guard(lambda part=part: self.table.delete(col("path").isin(part)))
                 deleted += int(getattr(result, "num_deleted_rows", 0) or 0)
             self._writes += 1
+            self._deleted += deleted
         return deleted
 
     def optimize(self, *, force: bool = False) -> None:
         """Compact fragments, fold new rows into the full-text and vector indexes, keep the ANN index fit.
+
+        Also after any deletion: LanceDB's full-text index keeps counting deleted rows in its
+        BM25 statistics until the table is optimized, so the same rows would rank differently
+        in a table that had deletions than in one built fresh (two devices holding the same
+        files disagreed on near ties). Compacting a personal home's table takes a fraction of a
+        second (bench/devices.py, bench/scaling.py).
 
         Runs under the indexer's write lock on a worker thread. Training the vector index
         takes seconds on a big table, so it runs outside this object's lock: searches go on
         against the previous index (or a flat scan) meanwhile.
         """
         with self._lock:
-            if force or self._small_fragments() >= OPTIMIZE_AFTER_WRITES:
+            if force or self._deleted or self._small_fragments() >= OPTIMIZE_AFTER_WRITES:
                 self._guard(self._compact)
                 self._writes = 0
+                self._deleted = 0
             table = self.table
         self._maintain_ann(table)
 

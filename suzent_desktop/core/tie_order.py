@@ -26,8 +26,12 @@ def rounded(score: float) -> float:
 
 
 def row_key(row: Mapping) -> tuple:
-    """Best score first; equal scores by path, line, then id (rows are ids derived from content)."""
-    return -rounded(row.get("score", 0.0)), str(row.get("path") or ""), row.get("line") or 0, str(row.get("id") or "")
+    """Best score first; equal scores by path, line, text, then id.
+
+    The id comes last: it is derived from the file's absolute path, which differs between devices.
+    """
+    return (-rounded(row.get("score", 0.0)), str(row.get("path") or ""), row.get("line") or 0,
+            str(row.get("text") or ""), str(row.get("id") or ""))
 
 
 def top_rows(fetch: Callable[[int], list[dict]], limit: int) -> list[dict]:
@@ -46,7 +50,9 @@ def top_rows(fetch: Callable[[int], list[dict]], limit: int) -> list[dict]:
         wanted *= 4
 
 
-def ranked(scores: Iterable[tuple[K, float]], limit: int | None = None) -> list[tuple[K, float]]:
-    """(key, score) pairs best first, equal scores by key: not by the order they were counted in."""
-    out = sorted(scores, key=lambda kv: (-rounded(kv[1]), str(kv[0])))
+def ranked(
+    scores: Iterable[tuple[K, float]], limit: int | None = None, tie: Callable[[K], object] = str
+) -> list[tuple[K, float]]:
+    """(key, score) pairs best first, equal scores by ``tie(key)``: not by the order they were counted in."""
+    out = sorted(scores, key=lambda kv: (-rounded(kv[1]), tie(kv[0])))
     return out if limit is None else out[:limit]

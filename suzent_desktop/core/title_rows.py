@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -77,7 +77,8 @@ class _Name:
 class NameScorer:
     """Names (of pages, or headings of rows) scored against a query: coverage of the name × rarity."""
 
-    def __init__(self, names: Iterable[tuple[str, str]]) -> None:
+    def __init__(self, names: Iterable[tuple[str, str]], tie: Callable[[str], object] = str) -> None:
+        self._tie = tie  # how keys of equal score are ordered (a row id says nothing: order its place)
         self._names = [
             _Name(key, name_terms(name), MIN_CJK_NAME_SHARE if has_cjk(name) else MIN_NAME_SHARE)
             for key, name in names
@@ -104,7 +105,7 @@ class NameScorer:
             score = held * held / whole  # rarity of what matched × share of the name the query holds
             if score > best.get(name.key, 0.0):
                 best[name.key] = score
-        return tie_order.ranked(best.items(), limit)
+        return tie_order.ranked(best.items(), limit, self._tie)
 
 
 class TitleIndex:
@@ -113,6 +114,7 @@ class TitleIndex:
     def __init__(self, rows: list[dict]) -> None:
         titles: dict[str, str] = {}
         headings: list[tuple[str, str]] = []
+        places: dict[str, tuple[str, int, str]] = {}  # row id → (path, line, heading): equal scores in that order
         self.first_row: dict[str, tuple[int, str]] = {}  # path → (line, id) of its first row
         self.row_of_heading: dict[str, str] = {}
         for row in rows:
@@ -125,8 +127,9 @@ class TitleIndex:
                 self.first_row[path] = (line, row["id"])
             if row.get("heading"):
                 headings.append((row["id"], row["heading"].split(" > ")[-1]))
+                places[row["id"]] = (path, line, row["heading"])
                 self.row_of_heading[row["id"]] = path
         self.pages = NameScorer(
             (path, name) for path, title in titles.items() for name in title.split("\n")
         )
-        self.headings = NameScorer(headings)
+        self.headings = NameScorer(headings, tie=lambda row_id: places[row_id])

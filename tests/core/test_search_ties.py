@@ -117,3 +117,25 @@ def test_names_of_a_rebuilt_table_are_read_again(tmp_path: Path) -> None:
     assert [path for path, _ in names.titles.pages.ranked("Farid", 5)] == ["/v/3_Personal/Farid.md"]
     assert names.titles.pages.ranked("Olu", 5) == []
     assert [path for path, _ in names.pages.ranked(frozenset({"kite"}), 5)] == ["/v/3_Personal/Farid.md"]
+
+
+def test_deleted_rows_leave_the_full_text_statistics(tmp_path: Path) -> None:
+    """A table that once held more rows ranks its rows as a table built with only these would."""
+    embedder = HashingEmbedder(384)
+    texts = [f"User's friend {name} from {place} collects old radios and {thing}"[: 40 + 7 * i]
+             for i, (name, place, thing) in enumerate(zip(NAMES, PLACES, THINGS * 2, strict=False))]
+    rows = [_page_row(f"/v/3_Personal/{NAMES[i]}.md", text, embedder) for i, text in enumerate(texts)]
+    gone = [_page_row(f"/v/3_Personal/Gone{i}.md", "old radios " * (i + 1), embedder) for i in range(6)]
+    fresh = IndexStore(tmp_path / "fresh", 384)
+    fresh.reset()
+    fresh.add(rows)
+    fresh.optimize(force=True)
+    lived = IndexStore(tmp_path / "lived", 384)
+    lived.reset()
+    lived.add(gone + rows)
+    lived.optimize(force=True)  # the rows that go were in the full-text index
+    lived.delete_paths([row.path for row in gone])
+    lived.optimize()  # as an index pass ends
+    for question in ("old radios", "friend from Oslo", "collects"):
+        assert ([(r["path"], round(r["score"], 5)) for r in lived.fts_search(question, 10)]
+                == [(r["path"], round(r["score"], 5)) for r in fresh.fts_search(question, 10)])
