@@ -105,12 +105,12 @@ class TitleCache:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._key: tuple[str, int] | None = None
+        self._key: tuple | None = None
         self._index: TitleIndex | None = None
         self._pages = PageTerms()
 
     def get(self, store: IndexStore) -> Names:
-        key = (str(store.table_dir), int(store.version()))
+        key = store.stamp()
         with self._lock:
             if self._key != key or self._index is None:
                 rows = store.scan(["id", "path", "title", "heading", "line"]).to_pylist()
@@ -142,7 +142,8 @@ def search(
     search_words = store.gram_search if plan.column == "grams" else store.fts_search
     text = search_words(query, limit, filters)
     near = store.vector_search(vector, limit, filters) if plan.vectors and vector is not None else []
-    # Vector hits first: equal fused scores keep the vector order, as LanceDB's own hybrid search did.
+    # Vector hits first: equal fused scores keep the vector order, as LanceDB's own hybrid search did. Each
+    # list (and the rows of named pages below) comes in a fixed order (``core.tie_order``), never the table's.
     _votes(scores, [r["id"] for r in near], weights.vector)
     _votes(scores, [r["id"] for r in text], weights.body)
     rows.update((r["id"], r) for r in text)

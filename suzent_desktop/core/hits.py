@@ -18,13 +18,16 @@ the same list:
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from suzent_desktop.core.dream.pages import content_words, dup_norm, may_be_same_fact
 from suzent_desktop.core.log_currency import supersede_older_log_facts
+from suzent_desktop.core.sync_conflicts import is_conflict_copy
 from suzent_desktop.core.terms import asks_about_the_past, content_stems, coverage
+from suzent_desktop.core.tie_order import rounded
 
 SUPERSEDED_WEIGHT = 0.7  # a superseded fact's score is scaled by this, unless the query asks about the past
 PAST_WEIGHT = 1.5  # ... and by this when it does
@@ -85,6 +88,13 @@ def _source_rank(hit: SearchHit) -> int:
     return SOURCE_ORDER.get(hit.source_type, len(SOURCE_ORDER))
 
 
+def _lead_order(hit: SearchHit) -> tuple:
+    """Which place of a folded fact is named first: a page before a log, the page itself before its
+    sync-conflict copy (the copy is listed for compare, not an answer), then the best score, then
+    the place (so equal scores never depend on the order the index holds its rows in)."""
+    return _source_rank(hit), is_conflict_copy(os.path.basename(hit.path)), -rounded(hit.score), hit.path, hit.line or 0
+
+
 def _same_fact(a: str, b: str) -> bool:
     """Near-identical: the same words up to case, punctuation and 'now', or nearly the same content words."""
     if dup_norm(a) == dup_norm(b):
@@ -135,7 +145,7 @@ def fold(hits: list[SearchHit]) -> list[SearchHit]:
             groups.remove(group)
     folded: list[SearchHit] = []
     for group in groups:
-        ordered = sorted(group, key=lambda h: (_source_rank(h), -h.score))
+        ordered = sorted(group, key=_lead_order)
         lead = ordered[0]
         others = [h.place for h in ordered[1:]] + [p for h in ordered for p in h.also]
         seen = {(lead.path, lead.line)}

@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
-from suzent_desktop.core import ann
+from suzent_desktop.core import ann, tie_order
 from suzent_desktop.core.filters import Filters
 from suzent_desktop.core.scripts import gram_text, terms
 
@@ -136,6 +136,7 @@ class IndexStore:
         self._db = None
         self._table = None
         self._writes = 0
+        self._deleted = 0  # rows deleted since the last compaction (they skew full-text statistics until then)
         self._lock = threading.RLock()
         self._ann: ann.AnnIndex | None = None
         self._ann_checked = 0.0  # monotonic time the cached index description was read
@@ -205,6 +206,7 @@ class IndexStore:
             table.create_index("grams", config=_grams_config())
             self._table = table
             self._writes = 0
+            self._deleted = 0
 
     @property
     def table(self):
@@ -253,19 +255,35 @@ class IndexStore:
         return self.scan(columns, col("id").isin(ids))
 
     def version(self) -> int:
-        """The table's version: it changes with every write (caches of derived data key on it)."""
+        """The table's version: it changes with every write."""
         with self._lock:
             return self._guard(lambda: self.table.version)
 
+    def stamp(self) -> tuple[str, int, int, int]:
+        """What caches of derived data key on: the table's folder as made (inode, change time) and its version.
+
+        A rebuilt table (``reset``, here or in another process) counts its versions from 1 again,
+        so a version alone can name a table that is gone; its new folder tells them apart.
+        """
+        with self._lock:
+            version = self.version()
+            try:
+                made = os.stat(self.table_dir)
+            except OSError as exc:
+                raise IndexStoreError(f"{self.table_dir}: {exc}") from exc
+            return str(self.table_dir), made.st_ino, made.st_ctime_ns, version
+
     def rows_with_ids(self, ids: Sequence[str], filters: Filters | None = None) -> list[dict]:
-        """These rows (those passing ``filters``), with the result columns."""
+        """These rows (those passing ``filters``), with the result columns, in the order of ``ids``."""
         from lancedb.expr import col
 
         if not ids:
             return []
         where = col("id").isin(list(ids))
         extra = self._where(filters)
-        return self.scan(self.RESULT_COLUMNS, where if extra is None else where & extra).to_pylist()
+        rows = self.scan(self.RESULT_COLUMNS, where if extra is None else where & extra).to_pylist()
+        place = {row_id: index for index, row_id in enumerate(ids)}
+        return sorted(rows, key=lambda row: place.get(row["id"], len(place)))
 
     def ids_with_norm(self, normalized: str) -> list[str]:
         """Rows whose text, or one paragraph or list item inside them, normalizes to ``normalized``."""
@@ -332,6 +350,7 @@ class IndexStore:
                 result = self._guard(lambda part=part: self.table.delete(col("id").isin(part)))
                 deleted += int(getattr(result, "num_deleted_rows", 0) or 0)
             self._writes += 1
+            self._deleted += deleted
         return deleted
 
     def delete_path(self, path: str) -> int:
@@ -340,7 +359,9 @@ class IndexStore:
         with self._lock:
             result = self._guard(lambda: self.table.delete(col("path") == lit(path)))
             self._writes += 1
-        return int(getattr(result, "num_deleted_rows", 0) or 0)
+            deleted = int(getattr(result, "num_deleted_rows", 0) or 0)
+            self._deleted += deleted
+        return deleted
 
     def delete_paths(self, paths: Iterable[str]) -> int:
         """Every row of these files, a few thousand paths per write (one delete per path is slow)."""
@@ -354,19 +375,27 @@ class IndexStore:
                 result = self._guard(lambda part=part: self.table.delete(col("path").isin(part)))
                 deleted += int(getattr(result, "num_deleted_rows", 0) or 0)
             self._writes += 1
+            self._deleted += deleted
         return deleted
 
     def optimize(self, *, force: bool = False) -> None:
         """Compact fragments, fold new rows into the full-text and vector indexes, keep the ANN index fit.
+
+        Also after any deletion: LanceDB's full-text index keeps counting deleted rows in its
+        BM25 statistics until the table is optimized, so the same rows would rank differently
+        in a table that had deletions than in one built fresh (two devices holding the same
+        files disagreed on near ties). Compacting a personal home's table takes a fraction of a
+        second (bench/devices.py, bench/scaling.py).
 
         Runs under the indexer's write lock on a worker thread. Training the vector index
         takes seconds on a big table, so it runs outside this object's lock: searches go on
         against the previous index (or a flat scan) meanwhile.
         """
         with self._lock:
-            if force or self._small_fragments() >= OPTIMIZE_AFTER_WRITES:
+            if force or self._deleted or self._small_fragments() >= OPTIMIZE_AFTER_WRITES:
                 self._guard(self._compact)
                 self._writes = 0
+                self._deleted = 0
             table = self.table
         self._maintain_ann(table)
 
@@ -484,20 +513,26 @@ class IndexStore:
     def vector_search(
         self, vector: np.ndarray, limit: int, filters: Filters | None = None, *, exact: bool = False
     ) -> list[dict]:
-        """Nearest rows by cosine similarity; ``exact`` scans every row even when the table has an ANN index."""
+        """Nearest rows by cosine similarity; ``exact`` scans every row even when the table has an ANN index.
+
+        Equal similarities come in ``core.tie_order``'s order, not the table's.
+        """
         where = self._where(filters)
         with self._lock:
 
-            def run(how) -> list[dict]:
-                query = self.table.search(np.asarray(vector, dtype=np.float32)).distance_type("cosine")
-                if where is not None:
-                    query = query.where(where, prefilter=True)
-                rows = how(query).select(self.RESULT_COLUMNS).limit(limit).to_list()
-                for row in rows:
-                    row["score"] = 1.0 - float(row.pop("_distance", 1.0))
-                return rows
+            def fetch(count: int) -> list[dict]:
+                def run(how) -> list[dict]:
+                    query = self.table.search(np.asarray(vector, dtype=np.float32)).distance_type("cosine")
+                    if where is not None:
+                        query = query.where(where, prefilter=True)
+                    rows = how(query).select(self.RESULT_COLUMNS).limit(count).to_list()
+                    for row in rows:
+                        row["score"] = 1.0 - float(row.pop("_distance", 1.0))
+                    return rows
 
-            return self._guard(lambda: self._nearest(run, exact=exact, filtered=where is not None))
+                return self._nearest(run, exact=exact, filtered=where is not None)
+
+            return self._guard(lambda: tie_order.top_rows(fetch, limit))
 
     def fts_search(self, text: str, limit: int, filters: Filters | None = None) -> list[dict]:
         """Rows ranked by BM25 over the words of the ``fts`` column (ICU word breaks)."""
@@ -514,14 +549,17 @@ class IndexStore:
         where = self._where(filters)
         with self._lock:
 
-            def run() -> list[dict]:
+            def fetch(count: int) -> list[dict]:
                 query = self.table.search(words, query_type="fts", fts_columns=column)
                 if where is not None:
                     query = query.where(where)
-                rows = query.select(self.RESULT_COLUMNS).limit(limit).to_list()
+                rows = query.select(self.RESULT_COLUMNS).limit(count).to_list()
                 for row in rows:
                     row["score"] = float(row.pop("_score", 0.0))
                 return rows
+
+            def run() -> list[dict]:  # equal BM25 scores in ``core.tie_order``'s order, not the table's
+                return tie_order.top_rows(fetch, limit)
 
             try:
                 return self._guard(run)

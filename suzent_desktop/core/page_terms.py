@@ -15,6 +15,7 @@ import math
 import threading
 from collections import Counter
 
+from suzent_desktop.core import tie_order
 from suzent_desktop.core.index_store import IndexStore
 from suzent_desktop.core.title_rows import term_counts
 
@@ -27,7 +28,7 @@ class PageTerms:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._version: tuple[str, int] | None = None
+        self._version: tuple | None = None
         self._ids: dict[str, frozenset[str]] = {}
         self._counts: dict[str, Counter[str]] = {}
         self._lengths: dict[str, int] = {}
@@ -35,7 +36,7 @@ class PageTerms:
 
     def refresh(self, store: IndexStore) -> None:
         """Re-count the pages whose rows changed since the last call (one cheap scan of ids)."""
-        key = (str(store.table_dir), int(store.version()))
+        key = store.stamp()
         with self._lock:
             if key == self._version:
                 return
@@ -83,7 +84,7 @@ class PageTerms:
             scores: dict[str, float] = {}
             for path, counts in self._counts.items():
                 norm = K1 * (1 - B + B * self._lengths[path] / average)
-                score = sum(w * counts[t] * (K1 + 1) / (counts[t] + norm) for t, w in idf.items() if t in counts)
+                score = math.fsum(w * counts[t] * (K1 + 1) / (counts[t] + norm) for t, w in idf.items() if t in counts)
                 if score > 0:
                     scores[path] = score
-        return sorted(scores.items(), key=lambda kv: -kv[1])[:limit]
+        return tie_order.ranked(scores.items(), limit)  # not in the order pages were counted in

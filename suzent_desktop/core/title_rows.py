@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from suzent_desktop.core import tie_order
 from suzent_desktop.core.markdown import frontmatter, meta_list
 from suzent_desktop.core.scripts import HIRAGANA, has_cjk, terms
 from suzent_desktop.core.terms import STOPWORDS, stem
@@ -76,7 +77,8 @@ class _Name:
 class NameScorer:
     """Names (of pages, or headings of rows) scored against a query: coverage of the name × rarity."""
 
-    def __init__(self, names: Iterable[tuple[str, str]]) -> None:
+    def __init__(self, names: Iterable[tuple[str, str]], tie: Callable[[str], object] = str) -> None:
+        self._tie = tie  # how keys of equal score are ordered (a row id says nothing: order its place)
         self._names = [
             _Name(key, name_terms(name), MIN_CJK_NAME_SHARE if has_cjk(name) else MIN_NAME_SHARE)
             for key, name in names
@@ -96,14 +98,14 @@ class NameScorer:
             shared = name.terms & wanted
             if not shared:
                 continue
-            held = sum(self._idf[t] for t in shared)
-            whole = sum(self._idf[t] for t in name.terms)
+            held = math.fsum(self._idf[t] for t in shared)  # fsum: the same sum in any order of the set
+            whole = math.fsum(self._idf[t] for t in name.terms)
             if held < name.share * whole:
                 continue  # a common word shared with a longer name ("note" in "Create your first note")
             score = held * held / whole  # rarity of what matched × share of the name the query holds
             if score > best.get(name.key, 0.0):
                 best[name.key] = score
-        return sorted(best.items(), key=lambda kv: -kv[1])[:limit]
+        return tie_order.ranked(best.items(), limit, self._tie)
 
 
 class TitleIndex:
@@ -112,6 +114,7 @@ class TitleIndex:
     def __init__(self, rows: list[dict]) -> None:
         titles: dict[str, str] = {}
         headings: list[tuple[str, str]] = []
+        places: dict[str, tuple[str, int, str]] = {}  # row id → (path, line, heading): equal scores in that order
         self.first_row: dict[str, tuple[int, str]] = {}  # path → (line, id) of its first row
         self.row_of_heading: dict[str, str] = {}
         for row in rows:
@@ -124,8 +127,9 @@ class TitleIndex:
                 self.first_row[path] = (line, row["id"])
             if row.get("heading"):
                 headings.append((row["id"], row["heading"].split(" > ")[-1]))
+                places[row["id"]] = (path, line, row["heading"])
                 self.row_of_heading[row["id"]] = path
         self.pages = NameScorer(
             (path, name) for path, title in titles.items() for name in title.split("\n")
         )
-        self.headings = NameScorer(headings)
+        self.headings = NameScorer(headings, tie=lambda row_id: places[row_id])
