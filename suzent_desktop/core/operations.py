@@ -4,8 +4,9 @@ The UI calls these and the front door (:class:`~suzent_desktop.core.manager.Memo
 never a store or an engine module: a rule then has one home, and a headless test can drive
 every action the windows offer. A write returns a
 :class:`~suzent_desktop.core.events.ChangeSet` naming what was added, changed, removed,
-moved or trashed and which index sources need a sync; the app applies it in one place
-(``AppServices.apply``). Reads a pane needs (a day's log, the tombstone list, the agent's
+moved or trashed and which index sources need a sync, and who asked for it (``initiator``: each
+function that changes files takes it, so the view that made a change can ignore its echo); the
+app applies it in one place (``AppServices.apply``). Reads a pane needs (a day's log, the tombstone list, the agent's
 activity) are here too, as are the few rule helpers the panes share (zones, normalised
 forget keys, query spans). No Qt.
 """
@@ -101,56 +102,58 @@ def _rel(root: Path, path: Path) -> str:
 
 
 # -- vault files ---------------------------------------------------------------------------------
-def create_page(root: Path, folder: Path, name: str, body: str | None = None) -> ChangeSet:
+def create_page(root: Path, folder: Path, name: str, body: str | None = None, *, initiator: str = "") -> ChangeSet:
     """A new page ``folder/name.md`` (never overwriting one), with a title heading."""
     path = vault_ops.new_page(folder, name, body)
-    return ChangeSet(added=frozenset({path}), refresh=frozenset({path}), message=f"Created {_rel(root, path)}")
+    return ChangeSet(added=frozenset({path}), refresh=frozenset({path}), message=f"Created {_rel(root, path)}",
+                     initiator=initiator)
 
 
-def create_folder(root: Path, parent: Path, name: str) -> ChangeSet:
+def create_folder(root: Path, parent: Path, name: str, *, initiator: str = "") -> ChangeSet:
     """A new, empty folder (nothing to index)."""
     path = vault_ops.new_folder(parent, name)
-    return ChangeSet(folders=frozenset({path}))
+    return ChangeSet(folders=frozenset({path}), initiator=initiator)
 
 
-def move(root: Path, old: Path, new: Path) -> ChangeSet:
+def move(root: Path, old: Path, new: Path, *, initiator: str = "") -> ChangeSet:
     """Move or rename a page, folder or attachment; every link to it is rewritten across the vault."""
     if new == old:
-        return ChangeSet()
+        return ChangeSet(initiator=initiator)
     touched = vault_ops.move_path(root, old, new)
     links = len([p for p in touched if p != new and not p.is_relative_to(new)])
     suffix = f"; links updated in {links} file{'s' if links != 1 else ''}" if links else ""
     return ChangeSet(
         changed=frozenset(touched), moved=((old, new),), refresh=frozenset({old, *touched}),
-        message=f"Moved {_rel(root, old)} → {_rel(root, new)}{suffix}",
+        message=f"Moved {_rel(root, old)} → {_rel(root, new)}{suffix}", initiator=initiator,
     )
 
 
-def rename(root: Path, path: Path, name: str) -> ChangeSet:
+def rename(root: Path, path: Path, name: str, *, initiator: str = "") -> ChangeSet:
     """Rename in place: a file keeps its extension, a folder takes the name as typed."""
     name = check_name(name)
-    return move(root, path, path.with_name(name + path.suffix if path.is_file() else name))
+    return move(root, path, path.with_name(name + path.suffix if path.is_file() else name), initiator=initiator)
 
 
-def trash(root: Path, trash_dir: Path, path: Path) -> ChangeSet:
+def trash(root: Path, trash_dir: Path, path: Path, *, initiator: str = "") -> ChangeSet:
     """Move a page or folder into the vault's hidden trash, where :func:`restore` finds it."""
     record = vault_ops.move_to_trash(root, trash_dir, path)
     return ChangeSet(
         removed=frozenset({path}), trashed=((record.original, record.trashed),), refresh=frozenset({path}),
-        message=f"Moved {_rel(root, path)} to trash — Ctrl+Z in the tree to undo",
+        message=f"Moved {_rel(root, path)} to trash — Ctrl+Z in the tree to undo", initiator=initiator,
     )
 
 
-def restore(root: Path, original: Path, trashed: Path) -> ChangeSet:
+def restore(root: Path, original: Path, trashed: Path, *, initiator: str = "") -> ChangeSet:
     """Undo :func:`trash`; refuses to overwrite what was created at the old place meanwhile."""
     path = vault_ops.restore_from_trash(TrashRecord(original, trashed))
-    return ChangeSet(added=frozenset({path}), refresh=frozenset({path}), message=f"Restored {_rel(root, path)}")
+    return ChangeSet(added=frozenset({path}), refresh=frozenset({path}), message=f"Restored {_rel(root, path)}",
+                     initiator=initiator)
 
 
-def save_page(path: Path, text: str) -> ChangeSet:
+def save_page(path: Path, text: str, *, initiator: str = "") -> ChangeSet:
     """Write what the user typed, atomically (a crash leaves the old or the new text, never half)."""
     atomic_write_text(path, text)
-    return ChangeSet(changed=frozenset({path}), refresh=frozenset({path}))
+    return ChangeSet(changed=frozenset({path}), refresh=frozenset({path}), initiator=initiator)
 
 
 # -- the vault model ------------------------------------------------------------------------------

@@ -65,6 +65,7 @@ class VaultTree(QTreeWidget):
         self.undo_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
         self.undo_action.triggered.connect(self.undo_delete)
         self.addAction(self.undo_action)
+        self.initiator = f"tree:{id(self)}"  # on the changes the tree makes: it shows them at once, not on their echo
         services.files_changed.connect(self.apply)
         self.reload()
 
@@ -236,7 +237,13 @@ class VaultTree(QTreeWidget):
 
     # -- operations -------------------------------------------------------------------------------
     def apply(self, changes: ChangeSet) -> None:
-        """Show what a file operation did (``AppServices.files_changed``), and say it on ``page_moved`` / ``page_deleted``."""
+        """Show what another view's file operation did (``AppServices.files_changed``); the tree's own
+        operations were shown when they returned, so their echo is ignored."""
+        if changes.initiator != self.initiator:
+            self._show(changes)
+
+    def _show(self, changes: ChangeSet) -> None:
+        """Show a file operation's record, and say it on ``page_moved`` / ``page_deleted``."""
         for old, new in changes.moved:
             self.remove_path(old)
             self.add_path(new)
@@ -252,10 +259,11 @@ class VaultTree(QTreeWidget):
     def _run(self, operation, *args) -> ChangeSet | None:  # noqa: ANN001 - any operation of core.operations
         """Run one operation and apply its changes; a refusal is shown, never raised into Qt."""
         try:
-            changes = operation(*args)
+            changes = operation(*args, initiator=self.initiator)
         except (VaultOpError, OSError) as exc:
             self._fail(exc)
             return None
+        self._show(changes)
         self.services.apply(changes)
         return changes
 
