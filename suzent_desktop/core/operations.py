@@ -60,12 +60,13 @@ from suzent_desktop.core.vault_ops import TrashRecord, VaultOpError, check_name
 from suzent_desktop.core.vaults import RecentVaults, open_folder
 
 if TYPE_CHECKING:
-    from suzent_desktop.core.doctor import Problem
+    from suzent_desktop.core.doctor import DoctorReport
     from suzent_desktop.core.dream.model import DreamResult as DreamResult  # named in the UI's type hints
     from suzent_desktop.core.dream.model import GateStatus as GateStatus
     from suzent_desktop.core.dream.runner import DreamRunner, Snapshot
     from suzent_desktop.core.embedding import Embedder
     from suzent_desktop.core.hits import SearchHit as SearchHit  # named in the MCP server's type hints
+    from suzent_desktop.core.home import PreparedHome
     from suzent_desktop.core.manager import MemoryManager
     from suzent_desktop.core.vault import Backlink as Backlink  # named in the UI's type hints
     from suzent_desktop.settings import Settings
@@ -82,7 +83,7 @@ __all__ = [
 ]
 __all__ += [  # what the command line and the MCP server use besides the manager
     "DemoError", "DreamCycle", "PromotionError", "SYSTEM_CLOCK", "default_home", "doctor", "dream_cycle",
-    "dream_once", "gate_status", "last_run_note", "prepare_home", "transcript_counts", "write_demo_home",
+    "dream_once", "gate_status", "last_run_note", "prepare_home", "write_demo_home",
     "ActivityRecorder", "READ_LIMIT_CHARS", "VaultAccessError", "VaultTools", "decode_page", "read_part",
 ]
 __all__ += ["MULTILINGUAL_SETTING"]  # the settings dialog offers it for ``embedding_model``
@@ -327,29 +328,20 @@ def agent_activity(path: Path) -> str:
     return describe(read_activity(path))
 
 
-def prepare_home(home: Path) -> None:
-    """Fail with a named setting or path before a window opens, and bootstrap a new home."""
-    from suzent_desktop.core.home import prepare_home as prepare
+def prepare_home(home: Path) -> PreparedHome:
+    """Fail with a named setting or path before a window opens, and bootstrap a new home; the
+    window opens on what this returns (``MemoryManager.open(prepared=...)``), not preparing again."""
+    from suzent_desktop.core.home import prepare
 
-    prepare(home)
-
-
-def doctor(home: Path) -> list[Problem]:
-    """Every problem the doctor finds in a home, without opening it as the app does."""
-    from suzent_desktop.core.doctor import run_doctor
-
-    return run_doctor(home)
+    return prepare(home)
 
 
-def transcript_counts(home: Path) -> dict[str, int] | None:
-    """Transcript counts for doctor, or None when the home's settings or folders cannot be used."""
-    from suzent_desktop.core.home import prepare_home as prepare
-    from suzent_desktop.core.transcripts import Transcripts
+def doctor(home: Path) -> DoctorReport:
+    """Every problem the doctor finds in a home, and its transcript counts, without opening it as
+    the app does (its layout is built once, by the home's own rules)."""
+    from suzent_desktop.core.doctor import doctor_report
 
-    try:
-        return Transcripts(prepare(home, bootstrap=False)).counts()
-    except (ValueError, OSError):  # SettingsError, LayoutError: doctor names them
-        return None
+    return doctor_report(home)
 
 
 def is_demo_home(home: Path) -> bool:
