@@ -79,7 +79,7 @@ __all__ = [
     "is_demo_home", "is_forgotten", "load_embedder",
     "log_dates", "log_path", "match_spans", "move", "normalize", "read_day", "read_memory_md",
     "rename", "restore", "save_page", "snapshot_vault", "trash", "unified_diffs", "units_for",
-    "PathKind", "apply_to_vault", "empty_snapshot", "folder_vault", "hold_vault_walks", "path_kind", "release_vault_walks", "vault_snapshot",
+    "PathKind", "apply_to_vault", "empty_snapshot", "folder_vault", "hold_vault_walks", "path_kind", "release_vault_walks", "vault_model", "vault_snapshot",
 ]
 __all__ += [  # what the command line and the MCP server use besides the manager
     "DemoError", "DreamCycle", "PromotionError", "SYSTEM_CLOCK", "default_home", "doctor", "dream_cycle",
@@ -116,11 +116,13 @@ def create_folder(root: Path, parent: Path, name: str, *, initiator: str = "") -
     return ChangeSet(folders=frozenset({path}), initiator=initiator)
 
 
-def move(root: Path, old: Path, new: Path, *, initiator: str = "") -> ChangeSet:
-    """Move or rename a page, folder or attachment; every link to it is rewritten across the vault."""
+def move(root: Path, old: Path, new: Path, *, initiator: str = "", vault: Vault | None = None) -> ChangeSet:
+    """Move or rename a page, folder or attachment; every link to it is rewritten across the vault.
+    ``vault``: the home's model (:func:`vault_model`): only the files linking to it are read, and the
+    model is told of each file written. Without it the vault is listed and read (a bare folder)."""
     if new == old:
         return ChangeSet(initiator=initiator)
-    touched = vault_ops.move_path(root, old, new)
+    touched = vault_ops.move_path(root, old, new, vault)
     links = len([p for p in touched if p != new and not p.is_relative_to(new)])
     suffix = f"; links updated in {links} file{'s' if links != 1 else ''}" if links else ""
     return ChangeSet(
@@ -129,10 +131,11 @@ def move(root: Path, old: Path, new: Path, *, initiator: str = "") -> ChangeSet:
     )
 
 
-def rename(root: Path, path: Path, name: str, *, initiator: str = "") -> ChangeSet:
+def rename(root: Path, path: Path, name: str, *, initiator: str = "", vault: Vault | None = None) -> ChangeSet:
     """Rename in place: a file keeps its extension, a folder takes the name as typed."""
     name = check_name(name)
-    return move(root, path, path.with_name(name + path.suffix if path.is_file() else name), initiator=initiator)
+    new = path.with_name(name + path.suffix if path.is_file() else name)
+    return move(root, path, new, initiator=initiator, vault=vault)
 
 
 def trash(root: Path, trash_dir: Path, path: Path, *, initiator: str = "") -> ChangeSet:
@@ -167,6 +170,13 @@ def vault_snapshot(manager: MemoryManager, changed: Iterable[Path] = (), *, pars
     if paths:
         vault.apply(paths)
     return vault.snapshot(parsed=parsed)
+
+
+def vault_model(manager: MemoryManager) -> Vault | None:
+    """The home's vault model for a file operation run on the GUI thread: None until it has been
+    walked (the operation then reads the disk, as it must not start or wait for the first walk)."""
+    vault = manager.vault
+    return vault if vault.built else None
 
 
 def folder_vault(root: Path, outside: Iterable[str] = ()) -> Vault:

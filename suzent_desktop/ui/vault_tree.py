@@ -256,10 +256,10 @@ class VaultTree(QTreeWidget):
         for path in changes.added | changes.folders:
             self.add_path(path)
 
-    def _run(self, operation, *args) -> ChangeSet | None:  # noqa: ANN001 - any operation of core.operations
+    def _run(self, operation, *args, **options) -> ChangeSet | None:  # noqa: ANN001, ANN003 - any operation of core.operations
         """Run one operation and apply its changes; a refusal is shown, never raised into Qt."""
         try:
-            changes = operation(*args, initiator=self.initiator)
+            changes = operation(*args, initiator=self.initiator, **options)
         except (VaultOpError, OSError) as exc:
             self._fail(exc)
             return None
@@ -305,7 +305,7 @@ class VaultTree(QTreeWidget):
             new_name = self.prompter.ask_text("Rename", "New name:", path.stem if path.is_file() else path.name)
             if new_name is None:
                 return None
-        return self._moved(self._run(operations.rename, self.root, path, new_name), path)
+        return self._moved(self._run(operations.rename, self.root, path, new_name, vault=self._model()), path)
 
     def move(self, path: Path, folder: Path | None = None) -> Path | None:
         if folder is None:
@@ -315,7 +315,11 @@ class VaultTree(QTreeWidget):
             if picked is None:
                 return None
             folder = choices[labels.index(picked)]
-        return self._moved(self._run(operations.move, self.root, path, folder / path.name), path)
+        return self._moved(self._run(operations.move, self.root, path, folder / path.name, vault=self._model()), path)
+
+    def _model(self):  # noqa: ANN202 - the home's Vault, or None
+        """The home's vault model once walked: a move then reads only the files linking to what moves."""
+        return operations.vault_model(self.services.manager)
 
     def _moved(self, changes: ChangeSet | None, old: Path) -> Path | None:
         """Where a move put ``old`` (selected), or None when it was refused."""
