@@ -78,7 +78,7 @@ __all__ = [
     "create_folder", "create_page", "dream_never_ran", "dream_runner", "forgotten_list", "is_canvas",
     "is_demo_home", "is_forgotten", "load_embedder",
     "log_dates", "log_path", "match_spans", "move", "normalize", "read_day", "read_memory_md",
-    "rename", "restore", "save_page", "snapshot_vault", "trash", "unified_diffs", "units_for",
+    "rename", "restore", "save_page", "snapshot_vault", "trash", "unified_diffs", "units_for", "vault_texts",
     "PathKind", "apply_to_vault", "empty_snapshot", "folder_vault", "hold_vault_walks", "path_kind", "release_vault_walks", "vault_model", "vault_snapshot",
 ]
 __all__ += [  # what the command line and the MCP server use besides the manager
@@ -324,8 +324,23 @@ def dream_never_ran(runner: DreamRunner) -> bool:
 
 
 def snapshot_vault(root: Path) -> Snapshot:
-    """The vault's page texts before a dream, to diff against after it."""
+    """The page texts of a folder, read from the disk (a scratch copy no model holds); the home's
+    vault: :func:`vault_texts`."""
     return dream.snapshot_vault(root)
+
+
+def vault_texts(manager: MemoryManager) -> Snapshot:
+    """(worker thread) The vault's pages and the program's index as the vault model holds them, to
+    diff a dream's changes against: what :func:`snapshot_vault` reads, without reading the vault
+    again where a watcher keeps the model current (else after one look at the disk)."""
+    model = manager.vault.current()
+    index = manager.layout.index_md
+    return {
+        model.rel(path): text.encode("utf-8")
+        for path in model.files(PathKind.PAGE, PathKind.NAV)
+        if (path.suffix.lower() == ".md" and (path == index or model.kind(path) is PathKind.PAGE))
+        and (text := model.text(path)) is not None
+    }
 
 
 def unified_diffs(before: Snapshot, after: Snapshot) -> dict[str, str]:

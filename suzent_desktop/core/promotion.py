@@ -26,10 +26,10 @@ from typing import TYPE_CHECKING, Any
 from suzent_desktop.core.atomic import atomic_write_text
 from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.facts import Fact
-from suzent_desktop.core.links import vault_files
 from suzent_desktop.core.markdown import links
 from suzent_desktop.core.promotion_guard import describe, screen
 from suzent_desktop.core.tombstones import forgotten_in, normalize, take_out_forgotten
+from suzent_desktop.core.vault import Kind
 from suzent_desktop.core.words import count
 
 if TYPE_CHECKING:
@@ -85,10 +85,13 @@ def _personal_candidates(home: Home) -> list[Candidate]:
             seen.add(key)
             found.append(Candidate(text, page, latest, 0, len(found)))
 
-    for path in sorted(p for p in vault_files(root, home.layout.confinement) if p.suffix.lower() == ".md"):
+    # The personal pages as the vault model has them: a watcher keeps it current in the window, a dream
+    # looked at the disk when it started (and told it of every page it wrote), and a `promote` command's
+    # process walks it first. It lists only what the confinement rule allows, never a log or core file.
+    for path in home.vault.snapshot(parsed=False, names=False).files_under(root, Kind.PAGE):
         if path.stem.lower() in NOT_PROMOTED:
             continue
-        try:  # only what the confinement rule allows: no link out of the vault or into .state
+        try:
             body = path.read_bytes().decode("utf-8-sig")
         except (UnicodeDecodeError, OSError):
             continue  # doctor names it; promotion only reads pages

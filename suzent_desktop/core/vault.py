@@ -309,6 +309,12 @@ class VaultSnapshot:
     def _page_facts(self, path: Path) -> PageFacts | None:
         return self._need_facts().get(str(path))
 
+    def text(self, page: Path) -> str | None:
+        """A page's text as the model read it (a board's as the markdown it stands for); None for a
+        file whose text the model does not hold."""
+        facts = self._page_facts(page)
+        return facts.text if facts else None
+
     def links(self, page: Path) -> list[tuple[int, Link]]:
         """(line, link) of every link of a page or board."""
         facts = self._page_facts(page)
