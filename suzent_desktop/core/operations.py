@@ -266,8 +266,11 @@ def is_forgotten(entry: FactLine, forgotten: set[str]) -> bool:
 
 
 def sync_conflicts(manager: MemoryManager) -> list[sync_check.ConflictEntry]:
-    """Conflict copies a sync tool left and pages with git markers, each with its diff (reads files)."""
-    return sync_check.conflict_entries(manager.layout)
+    """(worker thread) Conflict copies a sync tool left and pages with git markers, each with its diff.
+    Where a watcher keeps the vault model current the vault's files and texts come from it (the memory
+    folder and ``.state`` are walked); else everything is read from the disk."""
+    vault = manager.vault
+    return sync_check.conflict_entries(manager.layout, vault.snapshot() if vault.watched else None)
 
 
 def forgotten_list(manager: MemoryManager) -> tuple[list[Tombstone], list[TombstoneProblem]]:

@@ -92,7 +92,11 @@ class VaultTree(QTreeWidget):
         return (1, 1 if nav else 0, path.name.lower())
 
     def reload(self) -> None:
-        """Full scan (opening a vault); later changes arrive one path at a time."""
+        """Full scan (opening a vault); later changes arrive one path at a time.
+
+        The tree reads the disk itself rather than the vault model: it shows folders (empty ones
+        too), which the model does not hold, and it fills on the GUI thread while the window is
+        built, before the model's first walk (which waits for the watcher, on a worker)."""
         expanded = {p for p, item in self._items.items() if item.isExpanded()}
         self.clear()
         self._items.clear()
