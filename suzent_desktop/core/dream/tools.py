@@ -235,11 +235,16 @@ class VaultTools:
         return sorted(found)
 
     def _files_under(self, base: Path) -> Iterable[Path]:
-        """The files under ``base``: from the vault model when the tools have one (it lists what the
-        confinement rule allows, and hears of every write), else from the disk (a dry run's copy)."""
-        if self._vault is not None and base.is_relative_to(self.root):
-            return self._vault.snapshot(parsed=False, names=False).files_under(base)
+        """The files under ``base``: from the vault model when the tools have one that follows the same
+        links out of the vault as they do (it lists what its confinement rule allows, and hears of every
+        write), else from the disk (a dry run's copy, or tools stricter than the home's rule)."""
+        vault = self._vault
+        if vault is not None and base.is_relative_to(self.root) and self._same_rule(vault):
+            return vault.snapshot(parsed=False, names=False).files_under(base)
         return vault_files(base, self.confinement)
+
+    def _same_rule(self, vault: Vault) -> bool:
+        return tuple(self.confinement.outside) == tuple(vault.layout.confinement.outside)
 
     def read(self, relative: str) -> str:
         path = self.resolve(relative)
