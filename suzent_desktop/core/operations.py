@@ -173,10 +173,11 @@ def vault_snapshot(manager: MemoryManager, changed: Iterable[Path] = (), *, pars
 
 
 def vault_model(manager: MemoryManager) -> Vault | None:
-    """The home's vault model for a file operation run on the GUI thread: None until it has been
-    walked (the operation then reads the disk, as it must not start or wait for the first walk)."""
+    """The home's vault model for a file operation run on the GUI thread, when it is walked and a
+    watcher keeps it current; else None, and the operation reads the disk (it must not start or wait
+    for the first walk, nor trust a model that does not hear of other programs' changes)."""
     vault = manager.vault
-    return vault if vault.built else None
+    return vault if vault.built and vault.watched else None
 
 
 def folder_vault(root: Path, outside: Iterable[str] = ()) -> Vault:

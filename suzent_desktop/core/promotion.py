@@ -85,10 +85,12 @@ def _personal_candidates(home: Home) -> list[Candidate]:
             seen.add(key)
             found.append(Candidate(text, page, latest, 0, len(found)))
 
-    # The personal pages as the vault model has them: a watcher keeps it current in the window, a dream
-    # looked at the disk when it started (and told it of every page it wrote), and a `promote` command's
-    # process walks it first. It lists only what the confinement rule allows, never a log or core file.
-    for path in home.vault.snapshot(parsed=False, names=False).files_under(root, Kind.PAGE):
+    # The personal pages as the vault model has them: kept current by the window's watcher; where nothing
+    # watches, the model looks at this folder of the disk again (a page may have been written since it
+    # last looked). It lists only what the confinement rule allows, never a log or core file.
+    vault = home.vault
+    model = vault.snapshot(parsed=False, names=False) if vault.watched else vault.walk(root)
+    for path in model.files_under(root, Kind.PAGE):
         if path.stem.lower() in NOT_PROMOTED:
             continue
         try:

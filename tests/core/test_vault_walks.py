@@ -57,8 +57,10 @@ async def test_a_dream_then_a_lint_walk_the_vault_once(home: Path, clock, today,
     assert manager.vault.walks == len(full)
     # nothing else lists the vault: not the dream's tools (the index page, coverage), not promotion
     assert [p for p in walks["listed"] if p == str(root)] == full
-    personal = str(manager.layout.notebook_dir / "3_Personal")  # where promotion finds its facts
-    assert [p for p in walks["listed"] if p == personal] == [personal] * len(full)
+    # where promotion finds its facts: listed by the model's walks, and where nothing watches looked at
+    # once more by promotion itself (only that folder)
+    personal = str(manager.layout.notebook_dir / "3_Personal")
+    assert [p for p in walks["listed"] if p == personal] == [personal] * (len(full) + (0 if watched else 1))
     assert "Temples." not in (root / "2_Wiki" / "Kyoto.md").read_text(encoding="utf-8")
     # the model knows the dream's pages without walking again
     written = {p.name for p in manager.vault.snapshot().pages()}
