@@ -3,6 +3,7 @@
     python bench/vault_model.py                         # 5,000 and 20,000 pages
     python bench/vault_model.py --pages 5000 --search   # also the first ``tag:`` search (builds the index)
     python bench/vault_model.py --legacy                # the per-pane caches of earlier versions
+    python bench/vault_model.py --pages 5000 --rename   # also a rename of a much-linked page
 
 Per vault size it prints, in milliseconds: the first question on a fresh model (one walk of the
 vault and one read of each page), the same question again, after one page changed (``apply``),
@@ -104,6 +105,30 @@ def legacy(layout: Layout, target: Path) -> None:
               f"{median_ms(lambda: cache.backlinks(target, layout.notebook_dir)):9.1f} ms")
 
 
+def rename(layout: Layout, target: Path) -> None:
+    """A rename of a much-linked page, every link to it rewritten, and back: by reading the whole
+    vault (a folder no home models) and by asking a walked vault model (the window)."""
+    import inspect
+
+    from suzent_desktop.core import vault_ops
+    from suzent_desktop.core.vault import Vault
+
+    root, moved = layout.notebook_dir, target.with_name(f"{target.stem} renamed.md")
+    began = time.perf_counter()
+    touched = vault_ops.move_path(root, target, moved)
+    vault_ops.move_path(root, moved, target)
+    print(f"  rename + back, reading the vault               {ms(began):9.1f} ms  ({len(touched)} files written each way)")
+    if "vault" not in inspect.signature(vault_ops.move_path).parameters:
+        print("  rename through the model: not in this version")
+        return
+    vault = Vault(layout)
+    vault.snapshot()  # walked and read, as in a window that has been open a moment
+    began = time.perf_counter()
+    touched = vault_ops.move_path(root, target, moved, vault)
+    vault_ops.move_path(root, moved, target, vault)
+    print(f"  rename + back, through the model               {ms(began):9.1f} ms  ({len(touched)} files written each way)")
+
+
 async def search(layout: Layout, tag: str) -> None:
     from suzent_desktop.core.clock import Clock
     from suzent_desktop.core.embedding import HashingEmbedder
@@ -124,6 +149,7 @@ def main() -> None:
     parser.add_argument("--pages", type=int, nargs="+", default=[5000, 20000])
     parser.add_argument("--legacy", action="store_true", help="also time the per-pane caches, when present")
     parser.add_argument("--search", action="store_true", help="also build the index and time the first tag: search")
+    parser.add_argument("--rename", action="store_true", help="also time a rename of a much-linked page")
     args = parser.parse_args()
     for pages in args.pages:
         with tempfile.TemporaryDirectory() as tmp:
@@ -136,6 +162,8 @@ def main() -> None:
                 legacy(layout, target)
             if importlib.util.find_spec("suzent_desktop.core.vault") is not None:
                 model(layout, "sourdough", target)
+            if args.rename:
+                rename(layout, target)
             if args.search:
                 asyncio.run(search(layout, "sourdough"))
 

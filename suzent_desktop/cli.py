@@ -327,11 +327,11 @@ def cmd_gui(args: argparse.Namespace, out: Output) -> int:
     desktop entry has no terminal): a settings error offers to open the file or start with defaults."""
     home = _home(args)
     try:
-        _preflight(home)
+        prepared = _preflight(home)
     except ValueError as exc:  # SettingsError, LayoutError, NotebookError
         out.warn(f"{PROG}: error: {exc}")
         return _launch(home, problem=exc)
-    return _launch(home)
+    return _launch(home, prepared=prepared)
 
 
 def cmd_open(args: argparse.Namespace, out: Output) -> int:
@@ -345,7 +345,7 @@ def cmd_open(args: argparse.Namespace, out: Output) -> int:
     return cmd_gui(args, out)
 
 
-def _launch(home: Path, *, problem: Exception | None = None) -> int:
+def _launch(home: Path, *, problem: Exception | None = None, prepared: Any = None) -> int:
     try:  # Qt may be missing, or lack the system libraries it loads: say so in one line
         import PySide6.QtWidgets  # noqa: F401
     except ImportError as exc:
@@ -353,14 +353,17 @@ def _launch(home: Path, *, problem: Exception | None = None) -> int:
     from suzent_desktop.ui.app import run_app  # a failure in our own code shows its traceback
     if problem is not None:
         return int(run_app(home, problem=problem) or 0)
+    if prepared is not None:  # the window opens on it: the home is not prepared a second time
+        return int(run_app(home, prepared=prepared) or 0)
     return int(run_app(home) or 0)
 
 
-def _preflight(home: Path) -> None:
-    """Fail with a named setting or path before a window opens, and bootstrap a new home."""
+def _preflight(home: Path) -> Any:
+    """Fail with a named setting or path before a window opens, and bootstrap a new home
+    (``PreparedHome``: the window opens on it)."""
     from suzent_desktop.core.operations import prepare_home
 
-    prepare_home(home)
+    return prepare_home(home)
 
 
 def _demo_dir(args: argparse.Namespace) -> Path:
@@ -798,11 +801,11 @@ def cmd_promote(args: argparse.Namespace, out: Output) -> int:
 
 
 def cmd_doctor(args: argparse.Namespace, out: Output) -> int:
-    from suzent_desktop.core.operations import doctor, transcript_counts
+    from suzent_desktop.core.operations import doctor
 
-    problems = doctor(_home(args))
+    report = doctor(_home(args))
+    problems, kept = report.problems, report.transcripts
     errors = [p for p in problems if p.severity == "error"]
-    kept = transcript_counts(_home(args))
     out.doc({"ok": not errors, "problems": [p.to_dict() for p in problems], "transcripts": kept})
     if kept is not None:
         out.say(f"Transcripts: {count(kept['turns'], 'turn')} over {count(kept['days'], 'day')}.")

@@ -19,12 +19,15 @@ from suzent_desktop.core.archive import Archive
 from suzent_desktop.core.clock import Clock
 from suzent_desktop.core.confine import refused_entries
 from suzent_desktop.core.days import Days
+from suzent_desktop.core.devices import DeviceError
 from suzent_desktop.core.facts import parse_log
+from suzent_desktop.core.home import prepare
 from suzent_desktop.core.layout import Layout, LayoutError
 from suzent_desktop.core.links import inside_vault
 from suzent_desktop.core.notebook import Notebook
 from suzent_desktop.core.tombstones import Tombstones, normalize
-from suzent_desktop.settings import SettingsError, load_settings
+from suzent_desktop.core.transcripts import Transcripts
+from suzent_desktop.settings import SettingsError
 
 ERROR, WARNING, INFO = "error", "warning", "info"
 _BULLET_PREFIXES = ("- [ ] ", "- [x] ", "- [X] ", "- ", "* ", "+ ")
@@ -55,24 +58,44 @@ class Problem:
         return {"severity": self.severity, "path": self.path, "line": self.line, "message": self.message}
 
 
+@dataclass(frozen=True)
+class DoctorReport:
+    """What ``doctor`` prints: the problems, and the transcript counts (None when the home's
+    settings or folders cannot be used, or its transcripts cannot be read)."""
+
+    problems: list[Problem]
+    transcripts: dict[str, int] | None = None
+
+
 def run_doctor(home: Path, *, clock: Clock | None = None, check_index: bool = True) -> list[Problem]:
     """All findings for ``home``, most severe first within each file, files in a stable order."""
-    clock = clock or Clock()
+    return doctor_report(home, clock=clock, check_index=check_index).problems
+
+
+def doctor_report(home: Path, *, clock: Clock | None = None, check_index: bool = True) -> DoctorReport:
+    """The findings and transcript counts for ``home``. Its settings and layout come from the
+    home's own rules (``core/home.prepare``, writing nothing), once: the device's stream names are
+    the ones the app would use."""
     home = Path(home).expanduser()
-    problems: list[Problem] = []
     if home.exists() and not home.is_dir():
-        return [Problem(ERROR, str(home), None, "the home must be a folder, but it is a file")]
+        return DoctorReport([Problem(ERROR, str(home), None, "the home must be a folder, but it is a file")])
     if not home.exists():
-        return [Problem(INFO, str(home), None, "the home does not exist yet; opening the app or a writing command (remember, capture, dream, …) creates it")]
+        return DoctorReport([Problem(INFO, str(home), None, "the home does not exist yet; opening the app or a writing command (remember, capture, dream, …) creates it")])
     try:
-        settings = load_settings(home)
+        prepared = prepare(home, bootstrap=False)
     except SettingsError as exc:
-        return [Problem(ERROR, exc.file or str(home / "config.toml"), exc.line, str(exc))]
-    layout = Layout.from_settings(home, settings)
+        return DoctorReport([Problem(ERROR, exc.file or str(home / "config.toml"), exc.line, str(exc))])
+    except (LayoutError, DeviceError) as exc:
+        return DoctorReport([Problem(ERROR, None, None, str(exc))])
     try:
-        layout.check()
-    except LayoutError as exc:
-        return [Problem(ERROR, None, None, str(exc))]
+        transcripts = Transcripts(prepared.layout).counts()
+    except (ValueError, OSError):
+        transcripts = None
+    return DoctorReport(_findings(prepared.layout, prepared.settings, clock or Clock(), check_index), transcripts)
+
+
+def _findings(layout: Layout, settings: Any, clock: Clock, check_index: bool) -> list[Problem]:
+    problems: list[Problem] = []
     try:
         today = clock.today()
     except ValueError as exc:

@@ -69,6 +69,26 @@ class Home:
         return self.days().pending(self.archive.dates())
 
 
+@dataclass(frozen=True)
+class PreparedHome:
+    """A home whose settings were read and whose folders were checked (and bootstrapped): what
+    :func:`prepare` did once, handed on to :func:`open_home` so it is not done again."""
+
+    settings: Settings
+    layout: Layout
+
+
+def prepare(home: Path | None = None, *, bootstrap: bool = True) -> PreparedHome:
+    """:func:`prepare_home` keeping the settings it read: the command line checks a home before
+    a window opens, and the window opens on this (one read of the settings, one bootstrap and one
+    temp-file sweep per open). Raises as :func:`prepare_home` does."""
+    home = Path(home).expanduser() if home is not None else default_home()
+    settings = None if home.is_file() else load_settings(home)
+    layout = prepare_home(home, settings, bootstrap=bootstrap)  # a home that is a file fails here
+    assert settings is not None
+    return PreparedHome(settings, layout)
+
+
 def prepare_home(home: Path | None = None, settings: Settings | None = None, *, bootstrap: bool = True) -> Layout:
     """Settings and folders checked, the home bootstrapped: what must hold before anything opens.
 
@@ -101,12 +121,18 @@ def open_home(
     clock: Clock = SYSTEM_CLOCK,
     embedder: Embedder | None = None,
     bootstrap: bool = True,
+    prepared: PreparedHome | None = None,
 ) -> Home:
-    """Open a home: ``bootstrap=False`` writes nothing (a read-only server on an existing home)."""
-    home = Path(home).expanduser() if home is not None else default_home()
-    if settings is None and not home.is_file():
-        settings = load_settings(home)
-    layout = prepare_home(home, settings, bootstrap=bootstrap)  # a home that is a file fails here
+    """Open a home: ``bootstrap=False`` writes nothing (a read-only server on an existing home).
+    ``prepared``: what :func:`prepare` did for this home just before (its settings and layout are
+    used as they are; ``settings`` and ``bootstrap`` are then not looked at)."""
+    if prepared is not None:
+        settings, layout = prepared.settings, prepared.layout
+    else:
+        home = Path(home).expanduser() if home is not None else default_home()
+        if settings is None and not home.is_file():
+            settings = load_settings(home)
+        layout = prepare_home(home, settings, bootstrap=bootstrap)  # a home that is a file fails here
     assert settings is not None
     if embedder is None:
         from suzent_desktop.core.embedding import make_embedder  # loads onnxruntime: only when opening

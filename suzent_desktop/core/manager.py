@@ -29,7 +29,7 @@ from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.facts import Fact
 from suzent_desktop.core.fair_lock import IndexBusy
 from suzent_desktop.core.filters import Filters
-from suzent_desktop.core.home import Home, open_home
+from suzent_desktop.core.home import Home, PreparedHome, open_home
 from suzent_desktop.core.links import inside_vault
 from suzent_desktop.core.recall import Recall
 from suzent_desktop.core.text import clean
@@ -79,6 +79,7 @@ class MemoryManager:
         clock: Clock = SYSTEM_CLOCK,
         embedder: Embedder | None = None,
         bootstrap: bool = True,
+        prepared: PreparedHome | None = None,
     ) -> MemoryManager:
         """Open a home through the composition root (:func:`~suzent_desktop.core.home.open_home`).
 
@@ -86,7 +87,8 @@ class MemoryManager:
         Raises ``SettingsError`` (naming the file and key), ``LayoutError`` or ``NotebookError``
         (naming the path) before anything is written.
         """
-        return cls(open_home(home, settings=settings, clock=clock, embedder=embedder, bootstrap=bootstrap))
+        return cls(open_home(home, settings=settings, clock=clock, embedder=embedder, bootstrap=bootstrap,
+                             prepared=prepared))
 
     # -- the parts of the home ------------------------------------------------------
     @property

@@ -119,7 +119,7 @@ class LinkedMention:
     changes: ChangeSet
 
 
-def link_mention(mention: Mention, target: str) -> LinkedMention:
+def link_mention(mention: Mention, target: str, *, initiator: str = "") -> LinkedMention:
     """Turn one mention into a link to ``target`` (a link target the resolver maps to the page), atomically."""
     text = _read(mention.path)
     if text[mention.start : mention.end] != mention.text:
@@ -131,15 +131,15 @@ def link_mention(mention: Mention, target: str) -> LinkedMention:
     atomic_write_text(mention.path, after)
     changes = ChangeSet(
         changed=frozenset({mention.path}), refresh=frozenset({mention.path}),
-        message=f"Linked “{mention.text}” in {mention.path.name}:{mention.line}",
+        message=f"Linked “{mention.text}” in {mention.path.name}:{mention.line}", initiator=initiator,
     )
     return LinkedMention(mention.path, text, after, changes)
 
 
-def undo_link_mention(done: LinkedMention) -> ChangeSet:
+def undo_link_mention(done: LinkedMention, *, initiator: str = "") -> ChangeSet:
     """Put the page back as it was before :func:`link_mention`, unless it was edited since."""
     if _read(done.path) != done.after:
         raise MentionError(f"{done.path.name} was edited after the link was made; undo would lose that edit")
     atomic_write_text(done.path, done.before)
     return ChangeSet(changed=frozenset({done.path}), refresh=frozenset({done.path}),
-                       message=f"Unlinked the mention in {done.path.name}")
+                       message=f"Unlinked the mention in {done.path.name}", initiator=initiator)

@@ -4,8 +4,9 @@ The UI calls these and the front door (:class:`~suzent_desktop.core.manager.Memo
 never a store or an engine module: a rule then has one home, and a headless test can drive
 every action the windows offer. A write returns a
 :class:`~suzent_desktop.core.events.ChangeSet` naming what was added, changed, removed,
-moved or trashed and which index sources need a sync; the app applies it in one place
-(``AppServices.apply``). Reads a pane needs (a day's log, the tombstone list, the agent's
+moved or trashed and which index sources need a sync, and who asked for it (``initiator``: each
+function that changes files takes it, so the view that made a change can ignore its echo); the
+app applies it in one place (``AppServices.apply``). Reads a pane needs (a day's log, the tombstone list, the agent's
 activity) are here too, as are the few rule helpers the panes share (zones, normalised
 forget keys, query spans). No Qt.
 """
@@ -59,12 +60,13 @@ from suzent_desktop.core.vault_ops import TrashRecord, VaultOpError, check_name
 from suzent_desktop.core.vaults import RecentVaults, open_folder
 
 if TYPE_CHECKING:
-    from suzent_desktop.core.doctor import Problem
+    from suzent_desktop.core.doctor import DoctorReport
     from suzent_desktop.core.dream.model import DreamResult as DreamResult  # named in the UI's type hints
     from suzent_desktop.core.dream.model import GateStatus as GateStatus
     from suzent_desktop.core.dream.runner import DreamRunner, Snapshot
     from suzent_desktop.core.embedding import Embedder
     from suzent_desktop.core.hits import SearchHit as SearchHit  # named in the MCP server's type hints
+    from suzent_desktop.core.home import PreparedHome
     from suzent_desktop.core.manager import MemoryManager
     from suzent_desktop.core.vault import Backlink as Backlink  # named in the UI's type hints
     from suzent_desktop.settings import Settings
@@ -76,12 +78,12 @@ __all__ = [
     "create_folder", "create_page", "dream_never_ran", "dream_runner", "forgotten_list", "is_canvas",
     "is_demo_home", "is_forgotten", "load_embedder",
     "log_dates", "log_path", "match_spans", "move", "normalize", "read_day", "read_memory_md",
-    "rename", "restore", "save_page", "snapshot_vault", "trash", "unified_diffs", "units_for",
-    "PathKind", "apply_to_vault", "empty_snapshot", "folder_vault", "hold_vault_walks", "path_kind", "release_vault_walks", "vault_snapshot",
+    "rename", "restore", "save_page", "snapshot_vault", "trash", "unified_diffs", "units_for", "vault_texts",
+    "PathKind", "apply_to_vault", "empty_snapshot", "folder_vault", "hold_vault_walks", "path_kind", "release_vault_walks", "vault_model", "vault_snapshot",
 ]
 __all__ += [  # what the command line and the MCP server use besides the manager
     "DemoError", "DreamCycle", "PromotionError", "SYSTEM_CLOCK", "default_home", "doctor", "dream_cycle",
-    "dream_once", "gate_status", "last_run_note", "prepare_home", "transcript_counts", "write_demo_home",
+    "dream_once", "gate_status", "last_run_note", "prepare_home", "write_demo_home",
     "ActivityRecorder", "READ_LIMIT_CHARS", "VaultAccessError", "VaultTools", "decode_page", "read_part",
 ]
 __all__ += ["MULTILINGUAL_SETTING"]  # the settings dialog offers it for ``embedding_model``
@@ -101,56 +103,61 @@ def _rel(root: Path, path: Path) -> str:
 
 
 # -- vault files ---------------------------------------------------------------------------------
-def create_page(root: Path, folder: Path, name: str, body: str | None = None) -> ChangeSet:
+def create_page(root: Path, folder: Path, name: str, body: str | None = None, *, initiator: str = "") -> ChangeSet:
     """A new page ``folder/name.md`` (never overwriting one), with a title heading."""
     path = vault_ops.new_page(folder, name, body)
-    return ChangeSet(added=frozenset({path}), refresh=frozenset({path}), message=f"Created {_rel(root, path)}")
+    return ChangeSet(added=frozenset({path}), refresh=frozenset({path}), message=f"Created {_rel(root, path)}",
+                     initiator=initiator)
 
 
-def create_folder(root: Path, parent: Path, name: str) -> ChangeSet:
+def create_folder(root: Path, parent: Path, name: str, *, initiator: str = "") -> ChangeSet:
     """A new, empty folder (nothing to index)."""
     path = vault_ops.new_folder(parent, name)
-    return ChangeSet(folders=frozenset({path}))
+    return ChangeSet(folders=frozenset({path}), initiator=initiator)
 
 
-def move(root: Path, old: Path, new: Path) -> ChangeSet:
-    """Move or rename a page, folder or attachment; every link to it is rewritten across the vault."""
+def move(root: Path, old: Path, new: Path, *, initiator: str = "", vault: Vault | None = None) -> ChangeSet:
+    """Move or rename a page, folder or attachment; every link to it is rewritten across the vault.
+    ``vault``: the home's model (:func:`vault_model`): only the files linking to it are read, and the
+    model is told of each file written. Without it the vault is listed and read (a bare folder)."""
     if new == old:
-        return ChangeSet()
-    touched = vault_ops.move_path(root, old, new)
+        return ChangeSet(initiator=initiator)
+    touched = vault_ops.move_path(root, old, new, vault)
     links = len([p for p in touched if p != new and not p.is_relative_to(new)])
     suffix = f"; links updated in {links} file{'s' if links != 1 else ''}" if links else ""
     return ChangeSet(
         changed=frozenset(touched), moved=((old, new),), refresh=frozenset({old, *touched}),
-        message=f"Moved {_rel(root, old)} → {_rel(root, new)}{suffix}",
+        message=f"Moved {_rel(root, old)} → {_rel(root, new)}{suffix}", initiator=initiator,
     )
 
 
-def rename(root: Path, path: Path, name: str) -> ChangeSet:
+def rename(root: Path, path: Path, name: str, *, initiator: str = "", vault: Vault | None = None) -> ChangeSet:
     """Rename in place: a file keeps its extension, a folder takes the name as typed."""
     name = check_name(name)
-    return move(root, path, path.with_name(name + path.suffix if path.is_file() else name))
+    new = path.with_name(name + path.suffix if path.is_file() else name)
+    return move(root, path, new, initiator=initiator, vault=vault)
 
 
-def trash(root: Path, trash_dir: Path, path: Path) -> ChangeSet:
+def trash(root: Path, trash_dir: Path, path: Path, *, initiator: str = "") -> ChangeSet:
     """Move a page or folder into the vault's hidden trash, where :func:`restore` finds it."""
     record = vault_ops.move_to_trash(root, trash_dir, path)
     return ChangeSet(
         removed=frozenset({path}), trashed=((record.original, record.trashed),), refresh=frozenset({path}),
-        message=f"Moved {_rel(root, path)} to trash — Ctrl+Z in the tree to undo",
+        message=f"Moved {_rel(root, path)} to trash — Ctrl+Z in the tree to undo", initiator=initiator,
     )
 
 
-def restore(root: Path, original: Path, trashed: Path) -> ChangeSet:
+def restore(root: Path, original: Path, trashed: Path, *, initiator: str = "") -> ChangeSet:
     """Undo :func:`trash`; refuses to overwrite what was created at the old place meanwhile."""
     path = vault_ops.restore_from_trash(TrashRecord(original, trashed))
-    return ChangeSet(added=frozenset({path}), refresh=frozenset({path}), message=f"Restored {_rel(root, path)}")
+    return ChangeSet(added=frozenset({path}), refresh=frozenset({path}), message=f"Restored {_rel(root, path)}",
+                     initiator=initiator)
 
 
-def save_page(path: Path, text: str) -> ChangeSet:
+def save_page(path: Path, text: str, *, initiator: str = "") -> ChangeSet:
     """Write what the user typed, atomically (a crash leaves the old or the new text, never half)."""
     atomic_write_text(path, text)
-    return ChangeSet(changed=frozenset({path}), refresh=frozenset({path}))
+    return ChangeSet(changed=frozenset({path}), refresh=frozenset({path}), initiator=initiator)
 
 
 # -- the vault model ------------------------------------------------------------------------------
@@ -163,6 +170,14 @@ def vault_snapshot(manager: MemoryManager, changed: Iterable[Path] = (), *, pars
     if paths:
         vault.apply(paths)
     return vault.snapshot(parsed=parsed)
+
+
+def vault_model(manager: MemoryManager) -> Vault | None:
+    """The home's vault model for a file operation run on the GUI thread, when it is walked and a
+    watcher keeps it current; else None, and the operation reads the disk (it must not start or wait
+    for the first walk, nor trust a model that does not hear of other programs' changes)."""
+    vault = manager.vault
+    return vault if vault.built and vault.watched else None
 
 
 def folder_vault(root: Path, outside: Iterable[str] = ()) -> Vault:
@@ -252,8 +267,11 @@ def is_forgotten(entry: FactLine, forgotten: set[str]) -> bool:
 
 
 def sync_conflicts(manager: MemoryManager) -> list[sync_check.ConflictEntry]:
-    """Conflict copies a sync tool left and pages with git markers, each with its diff (reads files)."""
-    return sync_check.conflict_entries(manager.layout)
+    """(worker thread) Conflict copies a sync tool left and pages with git markers, each with its diff.
+    Where a watcher keeps the vault model current the vault's files and texts come from it (the memory
+    folder and ``.state`` are walked); else everything is read from the disk."""
+    vault = manager.vault
+    return sync_check.conflict_entries(manager.layout, vault.snapshot() if vault.watched else None)
 
 
 def forgotten_list(manager: MemoryManager) -> tuple[list[Tombstone], list[TombstoneProblem]]:
@@ -310,8 +328,23 @@ def dream_never_ran(runner: DreamRunner) -> bool:
 
 
 def snapshot_vault(root: Path) -> Snapshot:
-    """The vault's page texts before a dream, to diff against after it."""
+    """The page texts of a folder, read from the disk (a scratch copy no model holds); the home's
+    vault: :func:`vault_texts`."""
     return dream.snapshot_vault(root)
+
+
+def vault_texts(manager: MemoryManager) -> Snapshot:
+    """(worker thread) The vault's pages and the program's index as the vault model holds them, to
+    diff a dream's changes against: what :func:`snapshot_vault` reads, without reading the vault
+    again where a watcher keeps the model current (else after one look at the disk)."""
+    model = manager.vault.current()
+    index = manager.layout.index_md
+    return {
+        model.rel(path): text.encode("utf-8")
+        for path in model.files(PathKind.PAGE, PathKind.NAV)
+        if (path.suffix.lower() == ".md" and (path == index or model.kind(path) is PathKind.PAGE))
+        and (text := model.text(path)) is not None
+    }
 
 
 def unified_diffs(before: Snapshot, after: Snapshot) -> dict[str, str]:
@@ -324,29 +357,20 @@ def agent_activity(path: Path) -> str:
     return describe(read_activity(path))
 
 
-def prepare_home(home: Path) -> None:
-    """Fail with a named setting or path before a window opens, and bootstrap a new home."""
-    from suzent_desktop.core.home import prepare_home as prepare
+def prepare_home(home: Path) -> PreparedHome:
+    """Fail with a named setting or path before a window opens, and bootstrap a new home; the
+    window opens on what this returns (``MemoryManager.open(prepared=...)``), not preparing again."""
+    from suzent_desktop.core.home import prepare
 
-    prepare(home)
-
-
-def doctor(home: Path) -> list[Problem]:
-    """Every problem the doctor finds in a home, without opening it as the app does."""
-    from suzent_desktop.core.doctor import run_doctor
-
-    return run_doctor(home)
+    return prepare(home)
 
 
-def transcript_counts(home: Path) -> dict[str, int] | None:
-    """Transcript counts for doctor, or None when the home's settings or folders cannot be used."""
-    from suzent_desktop.core.home import prepare_home as prepare
-    from suzent_desktop.core.transcripts import Transcripts
+def doctor(home: Path) -> DoctorReport:
+    """Every problem the doctor finds in a home, and its transcript counts, without opening it as
+    the app does (its layout is built once, by the home's own rules)."""
+    from suzent_desktop.core.doctor import doctor_report
 
-    try:
-        return Transcripts(prepare(home, bootstrap=False)).counts()
-    except (ValueError, OSError):  # SettingsError, LayoutError: doctor names them
-        return None
+    return doctor_report(home)
 
 
 def is_demo_home(home: Path) -> bool:

@@ -26,10 +26,10 @@ from typing import TYPE_CHECKING, Any
 from suzent_desktop.core.atomic import atomic_write_text
 from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.facts import Fact
-from suzent_desktop.core.links import vault_files
 from suzent_desktop.core.markdown import links
 from suzent_desktop.core.promotion_guard import describe, screen
 from suzent_desktop.core.tombstones import forgotten_in, normalize, take_out_forgotten
+from suzent_desktop.core.vault import Kind
 from suzent_desktop.core.words import count
 
 if TYPE_CHECKING:
@@ -83,10 +83,15 @@ def _personal_candidates(home: Home) -> list[Candidate]:
             seen.add(key)
             found.append(Candidate(text, page, latest, 0, len(found)))
 
-    for path in sorted(p for p in vault_files(root, home.layout.confinement) if p.suffix.lower() == ".md"):
+    # The personal pages as the vault model has them: kept current by the window's watcher; where nothing
+    # watches, the model looks at this folder of the disk again (a page may have been written since it
+    # last looked). It lists only what the confinement rule allows, never a log or core file.
+    vault = home.vault
+    model = vault.snapshot(parsed=False, names=False) if vault.watched else vault.walk(root)
+    for path in model.files_under(root, Kind.PAGE):
         if not promoted_page(path.stem):
             continue
-        try:  # only what the confinement rule allows: no link out of the vault or into .state
+        try:
             body = path.read_bytes().decode("utf-8-sig")
         except (UnicodeDecodeError, OSError):
             continue  # doctor names it; promotion only reads pages

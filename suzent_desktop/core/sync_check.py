@@ -11,10 +11,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from suzent_desktop.core import streams
 from suzent_desktop.core.layout import Layout
-from suzent_desktop.core.sync_conflicts import ConflictCopy, find_conflicts
+from suzent_desktop.core.sync_conflicts import ConflictCopy, conflicts_among, find_conflicts
+
+if TYPE_CHECKING:
+    from suzent_desktop.core.vault import VaultSnapshot
 
 # Files and folders a sync tool keeps at the root of what it syncs.
 _SYNC_ROOT_SIGNS: tuple[tuple[str, str], ...] = (
@@ -37,12 +41,19 @@ class SyncFinding:
     message: str
 
 
-def conflicts(layout: Layout) -> list[ConflictCopy]:
-    """Conflict copies under the memory folder and the vault, and pages with git markers."""
+def conflicts(layout: Layout, model: VaultSnapshot | None = None) -> list[ConflictCopy]:
+    """Conflict copies under the memory folder and the vault, and pages with git markers.
+
+    With ``model`` (the vault model, current where a watcher keeps it so) the vault's files and its
+    pages' texts come from it, and only what it does not hold is walked: the memory folder and the
+    vault's ``.state``. Without one (doctor), or where one folder holds the other, all is read from disk."""
     roots = [layout.memory_dir]
     if not layout.notebook_dir.is_relative_to(layout.memory_dir):
         roots.append(layout.notebook_dir)
-    return find_conflicts(roots, markers_in=layout.notebook_dir)
+    if model is None or layout.memory_dir.is_relative_to(layout.notebook_dir) or len(roots) == 1:
+        return find_conflicts(roots, markers_in=layout.notebook_dir)
+    found = find_conflicts([layout.memory_dir, layout.state_dir]) + conflicts_among(model.files(), model.text)
+    return sorted(found, key=lambda c: str(c.path))
 
 
 def is_stream_copy(layout: Layout, copy: ConflictCopy) -> bool:
@@ -136,11 +147,11 @@ def compare(copy: ConflictCopy) -> str:
                                         tofile=copy.path.name)) or "(the two files hold the same text)\n"
 
 
-def conflict_entries(layout: Layout) -> list[ConflictEntry]:
+def conflict_entries(layout: Layout, model: VaultSnapshot | None = None) -> list[ConflictEntry]:
     def label(path: Path) -> str:
         for root in (layout.home, layout.notebook_dir, layout.memory_dir):
             if path.is_relative_to(root):
                 return path.relative_to(root).as_posix()
         return str(path)
 
-    return [ConflictEntry(c.path, label(c.path), describe(layout, c), compare(c)) for c in conflicts(layout)]
+    return [ConflictEntry(c.path, label(c.path), describe(layout, c), compare(c)) for c in conflicts(layout, model)]

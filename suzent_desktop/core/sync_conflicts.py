@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -96,13 +96,35 @@ def has_git_markers(text: str) -> bool:
 
 def _walk(root: Path) -> Iterator[Path]:
     """Every file under ``root``, hidden folders included (``.state`` streams have copies too),
-    except the index, the trash and version-control folders."""
+    except the index, the trash and version-control folders. Read from the disk: the vault model
+    holds neither hidden folders nor the memory folder (:func:`conflicts_among` takes the rest
+    from the model where a watcher keeps one current), and doctor runs without one."""
     if not root.is_dir():
         return
     for folder, dirs, files in os.walk(root):
         dirs[:] = [d for d in dirs if d not in (".git", ".trash", ".suzent", ".stversions", ".obsidian")]
         for name in files:
             yield Path(folder) / name
+
+
+def conflicts_among(files: Iterable[Path], text_of: Callable[[Path], str | None]) -> list[ConflictCopy]:
+    """:func:`find_conflicts` over files already listed (the vault model's): conflict copies by name,
+    and the markdown pages whose text (``text_of``, read from the disk when it gives None) holds git markers."""
+    found: list[ConflictCopy] = []
+    for path in files:
+        known = original_name(path.name)
+        if known is not None:
+            found.append(ConflictCopy(path, path.with_name(known[0]), known[1]))
+        elif path.suffix.lower() == ".md":
+            text = text_of(path)
+            if text is None:
+                try:
+                    text = path.read_bytes().decode("utf-8", errors="replace")
+                except OSError:
+                    continue
+            if _GIT_START in text and has_git_markers(text):
+                found.append(ConflictCopy(path, path, GIT))
+    return found
 
 
 def find_conflicts(roots: list[Path], *, markers_in: Path | None = None) -> list[ConflictCopy]:

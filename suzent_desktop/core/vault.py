@@ -238,6 +238,12 @@ class VaultSnapshot:
     def pages(self) -> list[Path]:
         return self.files(Kind.PAGE)
 
+    def files_under(self, folder: Path, *kinds: Kind) -> list[Path]:
+        """The files (of these kinds) inside ``folder``, sorted by path."""
+        inside = os.path.join(str(folder), "")
+        wanted = set(kinds)
+        return sorted(f.path for key, f in self._files.items() if key.startswith(inside) and (not wanted or f.kind in wanted))
+
     def refused(self) -> list[tuple[str, str]]:
         """The entries the confinement rule leaves out (``core/confine.py``), as vault-relative posix
         paths with why: links out of the vault or into a program folder, loops, unreadable folders.
@@ -303,6 +309,12 @@ class VaultSnapshot:
     def _page_facts(self, path: Path) -> PageFacts | None:
         return self._need_facts().get(str(path))
 
+    def text(self, page: Path) -> str | None:
+        """A page's text as the model read it (a board's as the markdown it stands for); None for a
+        file whose text the model does not hold."""
+        facts = self._page_facts(page)
+        return facts.text if facts else None
+
     def links(self, page: Path) -> list[tuple[int, Link]]:
         """(line, link) of every link of a page or board."""
         facts = self._page_facts(page)
@@ -330,6 +342,17 @@ class VaultSnapshot:
                     found.append(Backlink(page, 1 if board else line, "" if board else _line_text(facts.text, line)))
                     break
         return found
+
+    def linking(self, target: Path) -> list[Path]:
+        """The files whose links may name ``target`` (pages, boards and the program's navigation
+        files holding a link filed under its name), and ``target`` itself when it holds links: every
+        file a rename of ``target`` may have to rewrite. Whether a link resolves to it is the caller's."""
+        target = Path(target)
+        keys = set(self._linkers.get(_link_name(target.name), frozenset()))
+        if self.kind(target) in LINKING_KINDS:
+            keys.add(str(target))
+        self._need_facts()
+        return sorted(Path(k) for k in keys if self.kind(k) in LINKING_KINDS)
 
     def unlinked_mentions(self, target: Path, limit: int = MENTIONS_LIMIT) -> list[Mention]:
         """Where other pages write ``target``'s name or one of its aliases without a link."""
@@ -441,6 +464,11 @@ class Vault:
         self._look_again = False
 
     # -- building ------------------------------------------------------------------------------
+    @property
+    def built(self) -> bool:
+        """Whether the first walk is done (asking then never walks the whole vault, nor waits for a watcher)."""
+        return self._state is not None
+
     def hold_walks(self, seconds: float = WATCH_WAIT_S) -> None:
         """A watcher is about to be put in place: the first walk waits until :meth:`release_walks` (or
         :meth:`watch`), ``seconds`` at most from now. Never call a walking method on the GUI thread."""

@@ -21,12 +21,15 @@ import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from suzent_desktop.core.atomic import atomic_write_text
 from suzent_desktop.core.canvas import is_canvas
 from suzent_desktop.core.links import VaultIndex, inside_vault, is_page, relative_href, vault_files
 from suzent_desktop.core.markdown import Link, line_of, links, rewrite_links
+
+if TYPE_CHECKING:
+    from suzent_desktop.core.vault import Vault, VaultSnapshot
 
 _INVALID_NAME = re.compile(r'[\\/:*?"<>|#^\[\]]')
 
@@ -136,18 +139,23 @@ class RenamePlan:
     rewrites: dict[Path, tuple[str, str]]  # file (current path) -> (old text, new text)
 
 
-def plan_rename(root: Path, old: Path, new: Path) -> RenamePlan:
-    """Read the vault and compute every rewritten file, touching nothing on disk."""
+def plan_rename(root: Path, old: Path, new: Path, model: VaultSnapshot | None = None) -> RenamePlan:
+    """Compute every rewritten file, touching nothing on disk.
+
+    With ``model`` (the home's vault model as it stands) the names come from it and only the files
+    whose links can name ``old`` are read: ``old`` itself and the files the model files under its
+    link name. Without one (a folder no home models) the vault is listed and every file that can
+    hold links is read."""
     if not old.is_file():
         raise VaultOpError(f"{old.name} no longer exists.")
     if new.exists() and new.resolve() != old.resolve():
         raise VaultOpError(f"{new.relative_to(root).as_posix()} already exists.")
-    before = VaultIndex.scan(root)
-    after = VaultIndex.scan(root)
+    before = VaultIndex.scan(root) if model is None else model.index
+    after = before.copy()
     after.remove(old)
     after.add(new)
     rewrites: dict[Path, tuple[str, str]] = {}
-    for path in linking_files(root):
+    for path in linking_files(root) if model is None else _linking(model, old):
         if not inside_vault(root, path):
             continue  # reached through a link out of the vault: never written
         try:
@@ -162,9 +170,19 @@ def plan_rename(root: Path, old: Path, new: Path) -> RenamePlan:
     return RenamePlan(old, new, rewrites)
 
 
-def rename_page(root: Path, old: Path, new: Path) -> list[Path]:
-    """Rename or move a page and rewrite links to it. Returns every file written (new paths)."""
-    plan = plan_rename(root, old, new)
+def _linking(model: VaultSnapshot, old: Path) -> list[Path]:
+    """The files a rename of ``old`` may rewrite, by the model; ``old`` itself whenever it can hold
+    links (re-based), even if the model has not heard of it yet."""
+    found = model.linking(old)
+    return found if old in found or not (is_page(old) or is_canvas(old)) else [*found, old]
+
+
+def rename_page(root: Path, old: Path, new: Path, vault: Vault | None = None) -> list[Path]:
+    """Rename or move a page and rewrite links to it. Returns every file written (new paths).
+    ``vault``: the home's model, asked which files link here and told what was written."""
+    if vault is not None:
+        vault.apply([old, new])  # a page made a moment ago is known before its links are looked at
+    plan = plan_rename(root, old, new, None if vault is None else vault.snapshot())
     written: list[tuple[Path, str]] = []
     try:
         for path, (before, after) in plan.rewrites.items():
@@ -177,22 +195,25 @@ def rename_page(root: Path, old: Path, new: Path) -> list[Path]:
             atomic_write_text(path, before)
         raise VaultOpError(f"Could not rename {old.name}: {exc}") from exc
     touched = [new if p == old else p for p in plan.rewrites]
+    if vault is not None:  # the next file of a folder's move asks it again
+        vault.apply([old, new, *touched])
     return sorted({new, *touched})
 
 
-def rename_folder(root: Path, old: Path, new: Path) -> list[Path]:
+def rename_folder(root: Path, old: Path, new: Path, vault: Vault | None = None) -> list[Path]:
     """Rename or move a folder; path-style links into it are rewritten page by page first."""
     if new.exists():
         raise VaultOpError(f"{new.relative_to(root).as_posix()} already exists.")
     if new.is_relative_to(old):
         raise VaultOpError("A folder cannot be moved into itself.")
-    pages = list(vault_files(old))  # pages and attachments: links to both follow the move
+    # pages and attachments: links to both follow the move (what else is there moves as it is)
+    pages = list(vault_files(old)) if vault is None else vault.snapshot(parsed=False).files_under(old)
     touched: set[Path] = set()
     new.mkdir(parents=True)
     try:
         for page in pages:
             target = new / page.relative_to(old)
-            touched.update(rename_page(root, page, target))
+            touched.update(rename_page(root, page, target, vault))
         for leftover in sorted(old.rglob("*"), key=lambda p: len(p.parts)):
             dest = new / leftover.relative_to(old)
             if leftover.is_dir():
@@ -203,18 +224,22 @@ def rename_folder(root: Path, old: Path, new: Path) -> list[Path]:
         shutil.rmtree(old)
     except OSError as exc:
         raise VaultOpError(f"Could not move folder {old.name}: {exc}") from exc
+    finally:
+        if vault is not None:
+            vault.apply([old, new])
     return sorted(touched)
 
 
-def move_path(root: Path, old: Path, new: Path) -> list[Path]:
-    """Move a page, a folder or an attachment; links to it follow. Returns every file written."""
+def move_path(root: Path, old: Path, new: Path, vault: Vault | None = None) -> list[Path]:
+    """Move a page, a folder or an attachment; links to it follow. Returns every file written.
+    ``vault``: the home's model (see :func:`plan_rename`), kept current as files move."""
     if old.is_dir():
-        return rename_folder(root, old, new)
+        return rename_folder(root, old, new, vault)
     if not old.is_file():
         raise VaultOpError(f"{old.name} no longer exists.")
     if not is_page(old) and new.exists():
         raise VaultOpError(f"{new.name} already exists there.")
-    return rename_page(root, old, new)  # an attachment's links (embeds, markdown links) follow it too
+    return rename_page(root, old, new, vault)  # an attachment's links (embeds, markdown links) follow it too
 
 
 def new_folder(parent: Path, name: str) -> Path:

@@ -79,10 +79,15 @@ def show_window(services: Any) -> Any:
     return window
 
 
-async def _run_window(home: Path, settings: Any = None) -> int:
+async def _run_window(home: Path, settings: Any = None, prepared: Any = None) -> int:
     from suzent_desktop.ui.services import AppServices
 
-    services = AppServices.open(home, **({"settings": settings} if settings is not None else {}))
+    opened: dict[str, Any] = {}
+    if settings is not None:  # chosen in the settings-error dialog
+        opened["settings"] = settings
+    elif prepared is not None:
+        opened["prepared"] = prepared
+    services = AppServices.open(home, **opened)
     window = show_window(services)
     closed = asyncio.Event()
     window.closed.connect(closed.set)
@@ -96,12 +101,13 @@ async def _run_window(home: Path, settings: Any = None) -> int:
     return 0
 
 
-def run_app(home: Path, *, problem: Exception | None = None) -> int:
+def run_app(home: Path, *, problem: Exception | None = None, prepared: Any = None) -> int:
     """Open the window on ``home`` and run until it closes; returns the process exit code.
 
     ``problem`` is what the command line found before opening (the desktop entry has no
     terminal to print it on): a settings error gets a dialog that can open the file or start
-    with defaults; anything else is shown and the app does not start.
+    with defaults; anything else is shown and the app does not start. ``prepared``: the home as
+    the command line prepared it (``core/home.prepare``): opened without preparing it again.
     """
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     import qasync
@@ -130,7 +136,7 @@ def run_app(home: Path, *, problem: Exception | None = None) -> int:
     asyncio.set_event_loop(loop)
     try:
         with loop:
-            return loop.run_until_complete(_run_window(Path(home), settings))
+            return loop.run_until_complete(_run_window(Path(home), settings, prepared))
     except Exception as exc:  # a startup failure (bad config, unusable folder) is shown, not swallowed
         log.exception("the app stopped")
         from PySide6.QtWidgets import QMessageBox

@@ -65,6 +65,7 @@ class VaultTree(QTreeWidget):
         self.undo_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
         self.undo_action.triggered.connect(self.undo_delete)
         self.addAction(self.undo_action)
+        self.initiator = f"tree:{id(self)}"  # on the changes the tree makes: it shows them at once, not on their echo
         services.files_changed.connect(self.apply)
         self.reload()
 
@@ -91,7 +92,11 @@ class VaultTree(QTreeWidget):
         return (1, 1 if nav else 0, path.name.lower())
 
     def reload(self) -> None:
-        """Full scan (opening a vault); later changes arrive one path at a time."""
+        """Full scan (opening a vault); later changes arrive one path at a time.
+
+        The tree reads the disk itself rather than the vault model: it shows folders (empty ones
+        too), which the model does not hold, and it fills on the GUI thread while the window is
+        built, before the model's first walk (which waits for the watcher, on a worker)."""
         expanded = {p for p, item in self._items.items() if item.isExpanded()}
         self.clear()
         self._items.clear()
@@ -236,7 +241,13 @@ class VaultTree(QTreeWidget):
 
     # -- operations -------------------------------------------------------------------------------
     def apply(self, changes: ChangeSet) -> None:
-        """Show what a file operation did (``AppServices.files_changed``), and say it on ``page_moved`` / ``page_deleted``."""
+        """Show what another view's file operation did (``AppServices.files_changed``); the tree's own
+        operations were shown when they returned, so their echo is ignored."""
+        if changes.initiator != self.initiator:
+            self._show(changes)
+
+    def _show(self, changes: ChangeSet) -> None:
+        """Show a file operation's record, and say it on ``page_moved`` / ``page_deleted``."""
         for old, new in changes.moved:
             self.remove_path(old)
             self.add_path(new)
@@ -249,13 +260,14 @@ class VaultTree(QTreeWidget):
         for path in changes.added | changes.folders:
             self.add_path(path)
 
-    def _run(self, operation, *args) -> ChangeSet | None:  # noqa: ANN001 - any operation of core.operations
+    def _run(self, operation, *args, **options) -> ChangeSet | None:  # noqa: ANN001, ANN003 - any operation of core.operations
         """Run one operation and apply its changes; a refusal is shown, never raised into Qt."""
         try:
-            changes = operation(*args)
+            changes = operation(*args, initiator=self.initiator, **options)
         except (VaultOpError, OSError) as exc:
             self._fail(exc)
             return None
+        self._show(changes)
         self.services.apply(changes)
         return changes
 
@@ -297,7 +309,7 @@ class VaultTree(QTreeWidget):
             new_name = self.prompter.ask_text("Rename", "New name:", path.stem if path.is_file() else path.name)
             if new_name is None:
                 return None
-        return self._moved(self._run(operations.rename, self.root, path, new_name), path)
+        return self._moved(self._run(operations.rename, self.root, path, new_name, vault=self._model()), path)
 
     def move(self, path: Path, folder: Path | None = None) -> Path | None:
         if folder is None:
@@ -307,7 +319,11 @@ class VaultTree(QTreeWidget):
             if picked is None:
                 return None
             folder = choices[labels.index(picked)]
-        return self._moved(self._run(operations.move, self.root, path, folder / path.name), path)
+        return self._moved(self._run(operations.move, self.root, path, folder / path.name, vault=self._model()), path)
+
+    def _model(self):  # noqa: ANN202 - the home's Vault, or None
+        """The home's vault model once walked: a move then reads only the files linking to what moves."""
+        return operations.vault_model(self.services.manager)
 
     def _moved(self, changes: ChangeSet | None, old: Path) -> Path | None:
         """Where a move put ``old`` (selected), or None when it was refused."""

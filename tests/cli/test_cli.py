@@ -374,10 +374,11 @@ def fake_app(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
     opened: list[Path] = []
     module = types.ModuleType("suzent_desktop.ui.app")
 
-    def run_app(home: Path, *, problem: Exception | None = None) -> int:
+    def run_app(home: Path, *, problem: Exception | None = None, prepared=None) -> int:  # noqa: ANN001
         if problem is not None:
             module.problems.append(problem)  # type: ignore[attr-defined]
             return 1  # the person chose Quit in the dialog
+        assert prepared is not None and prepared.layout.home == home  # the window opens on the checked home
         opened.append(home)
         return 0
 

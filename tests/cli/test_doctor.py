@@ -206,3 +206,25 @@ def test_a_watermark_in_the_future_is_an_error_naming_its_line(home: Path, boot:
     problems = [p for p in run_doctor(home) if p.path == str(boot.log_md)]
     assert [(p.severity, p.line) for p in problems] == [("error", line)]
     assert "2030-01-01" in problems[0].message and "future" in problems[0].message
+
+
+def test_doctor_builds_the_homes_layout_once_by_the_homes_own_rules(boot: Layout, monkeypatch, capsys) -> None:
+    """One layout per doctor run, built as the app builds it (this device's stream names), which
+    the problems and the transcript counts both use."""
+    from suzent_desktop.core import home as home_module
+
+    built: list[Layout] = []
+    real_prepare_home, real_from_settings = home_module.prepare_home, Layout.from_settings.__func__
+    monkeypatch.setattr(home_module, "prepare_home",
+                        lambda *a, **kw: built.append(layout := real_prepare_home(*a, **kw)) or layout)
+    made: list[Path] = []
+    monkeypatch.setattr(Layout, "from_settings",
+                        classmethod(lambda cls, home, settings: made.append(home) or real_from_settings(cls, home, settings)))
+    transcript = boot.transcript("2026-07-19")
+    transcript.parent.mkdir(parents=True, exist_ok=True)
+    transcript.write_text(json.dumps({"role": "user", "content": "hi"}) + "\n", encoding="utf-8")
+
+    assert main(["--json", "--home", str(boot.home), "doctor"]) == 0
+    assert len(made) == 1 and len(built) == 1  # not a second layout for the transcript counts
+    assert built[0].device  # the device-aware layout, not a bare one
+    assert json.loads(capsys.readouterr().out)["transcripts"]["days"] == 1

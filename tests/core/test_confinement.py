@@ -204,6 +204,6 @@ async def test_the_dream_clean_up_leaves_a_page_outside_the_vault_untouched(home
     shared = _link_out(manager, tmp_path)  # the forgotten text stands outside, typed there later
     write_log(manager, days_before(today, 1)[0], ["User likes oolong"])
     result = await DreamRunner(manager).run_once(force=True)
-    assert result.outcome == "productive"
+    assert result.outcome == "productive", (result.reason, result.changes.errors)
     assert shared.read_bytes() == SHARED.encode("utf-8")
     assert any("Shared.md" in e and "outside the vault" in e for e in result.changes.errors)

@@ -47,6 +47,21 @@ def test_an_operations_file_record_cannot_be_edited_in_place_and_merges_into_a_p
     assert total.initiator == "dream" and total.message == changes.message and changes.logs == set()
 
 
+def test_every_operation_that_changes_files_names_who_asked(tmp_path: Path) -> None:
+    who = {"initiator": "pane:tree"}
+    folder = operations.create_folder(tmp_path, tmp_path, "Notes", **who)
+    page = operations.create_page(tmp_path, tmp_path / "Notes", "Fresh", **who)
+    (path,) = page.added
+    saved = operations.save_page(path, "# Fresh\n\nMore.\n", **who)
+    renamed = operations.rename(tmp_path, path, "Renamed", **who)
+    moved = operations.move(tmp_path, tmp_path / "Notes" / "Renamed.md", tmp_path / "Renamed.md", **who)
+    trashed = operations.trash(tmp_path, tmp_path / ".trash", tmp_path / "Renamed.md", **who)
+    restored = operations.restore(tmp_path, *trashed.trashed[0], **who)
+    records = [folder, page, saved, renamed, moved, trashed, restored]
+    assert [r.initiator for r in records] == ["pane:tree"] * len(records)
+    assert operations.create_page(tmp_path, tmp_path, "Anonymous").initiator == ""  # nobody said
+
+
 def test_renaming_an_attachment_carries_the_links_to_it(tmp_path: Path) -> None:
     image = _write(tmp_path, "Assets/cat.png", "png")
     page = _write(tmp_path, "Notes/Pets.md", "![[cat.png]] and ![cat](../Assets/cat.png)\n")

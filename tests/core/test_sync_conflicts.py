@@ -60,6 +60,30 @@ def test_doctor_lists_copies_and_markers_and_a_log_copy_is_not_a_page(layout):
     assert not any("YYYY-MM-DD" in m for m in messages)
 
 
+def test_the_vault_model_finds_the_conflicts_the_disk_does_without_reading_a_page(layout, monkeypatch):
+    """The window's list takes the vault's files and page texts from the model; only the memory folder
+    and ``.state`` are walked, and no page is read again."""
+    from suzent_desktop.core.vault import Vault
+
+    bootstrap_home(layout)
+    Archive(layout).append_turn([Fact("User likes tea")], session_id="abc", when=dt.datetime(2026, 7, 1, 14, 5))
+    (layout.archive_dir / "2026-07-01.sync-conflict-20260701-150000-ABCDEFG.md").write_text("# log copy\n")
+    personal = layout.notebook_dir / "3_Personal"
+    personal.mkdir(parents=True, exist_ok=True)
+    (personal / "Work.md").write_text("# Work\n<<<<<<< HEAD\n- at Acme\n=======\n- at Initech\n>>>>>>> laptop\n")
+    (personal / "Work.md.conflict1").write_text("# Work\n- at Acme\n")
+    (personal / "Calm.md").write_text("# Calm\n\nNo markers.\n")
+    layout.state_dir.mkdir(parents=True, exist_ok=True)
+    (layout.state_dir / "tombstones (conflicted copy 2026-07-01 150000).jsonl").write_text("{}\n")
+    model = Vault(layout).snapshot()
+    from_disk = sync_check.conflicts(layout)
+    read: list[str] = []
+    real = Path.read_bytes
+    monkeypatch.setattr(Path, "read_bytes", lambda self: read.append(self.name) or real(self))
+    assert sync_check.conflicts(layout, model) == from_disk
+    assert len(from_disk) == 4 and read == []
+
+
 def test_doctor_warns_when_the_index_is_inside_a_synced_folder(layout):
     bootstrap_home(layout)
     (layout.home / ".stfolder").mkdir()

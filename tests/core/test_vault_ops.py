@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from dream_support import make_manager
 
 from suzent_desktop.core import vault_ops
@@ -92,3 +93,53 @@ def test_moving_a_folder_rewrites_board_file_nodes_and_keeps_a_compact_board_com
     assert board.read_text(encoding="utf-8") == json.dumps(
         {"nodes": [{**SHOWN, "file": "Kitchen/Espresso.md"}]}, separators=(",", ":")
     )
+
+
+# -- a move asked of the vault model reads only the files linking to what moves ---------------------
+def _rich_vault(root: Path) -> None:
+    index = root / "index.md"  # the program's own (a navigation file), as a home bootstraps it
+    index.write_text(index.read_text(encoding="utf-8") + "\n- [[Espresso]] · [[Tools/Espresso]] · [t](Tools/Espresso.md)\n",
+                     encoding="utf-8")
+    _write(root, "Tools/Espresso.md", "# Espresso\n\n## Cleaning\n\n[[Grinder]] and [g](Grinder.md)\n")
+    _write(root, "Tools/Grinder.md", "# Grinder\n\n![[Assets/burr.png]] [[Espresso#Cleaning]]\n")
+    _write(root, "Tools/Assets/burr.png", "png")
+    _write(root, "Notes/Morning.md", "[[Espresso|coffee]] ![[burr.png]] [x](../Tools/Grinder.md) `[[Espresso]]`\n")
+    _write(root, "Board.canvas", _board(PLAN, SHOWN))
+    _write(root, "Notes/Unrelated.md", "# Unrelated\n\nNo links here.\n")
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("Tools/Espresso.md", "Kitchen/Espresso machine.md"),
+    ("Tools", "Kitchen/Tools"),
+    ("Tools/Assets/burr.png", "Media/burr.png"),
+])
+def test_a_move_asked_of_the_model_writes_what_a_move_reading_the_whole_vault_writes(
+        home: Path, clock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, old: str, new: str) -> None:
+    import shutil
+
+    manager = make_manager(home, clock)
+    modelled = manager.layout.notebook_dir  # the program's own index.md is a navigation file of the model
+    _rich_vault(modelled)
+    plain = tmp_path / "plain"
+    shutil.copytree(modelled, plain)
+    vault = manager.vault
+    vault.snapshot()  # the model as a window holds it after its first walk
+    walks = vault.walks
+    vault_ops.move_path(plain, plain / old, plain / new)
+    read: list[str] = []
+    real_read_text = Path.read_text
+    monkeypatch.setattr(Path, "read_text", lambda self, *a, **kw: read.append(self.name) or real_read_text(self, *a, **kw))
+    monkeypatch.setattr(vault_ops, "vault_files", lambda *a, **kw: pytest.fail("the vault was listed"))
+
+    vault_ops.move_path(modelled, modelled / old, modelled / new, vault)
+
+    assert _files(modelled) == _files(plain)  # same files, same bytes
+    assert "[[Kitchen" in (modelled / "index.md").read_text(encoding="utf-8") or old.endswith(".png")
+    assert vault.kind(modelled / "index.md").value == "nav"
+    assert "Unrelated.md" not in read and vault.walks == walks  # no file without a link to it read, no walk
+    on_disk = sorted(p for p in modelled.rglob("*") if p.is_file() and not any(x.startswith(".") for x in p.parts))
+    assert vault.snapshot().files() == on_disk  # and the model was told of every file written

@@ -15,13 +15,17 @@ from suzent_desktop.core.dream.runner import DreamRunner
 @pytest.fixture
 def walks(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[str]]:
     """Every walk of a folder tree and every resolver built by a walk, by kind."""
-    seen: dict[str, list[str]] = {"vault": [], "vault_files": [], "VaultIndex.scan": [], "os.walk": []}
+    seen: dict[str, list[str]] = {"vault": [], "vault_files": [], "VaultIndex.scan": [], "os.walk": [], "listed": []}
     real_entries, real_files, real_scan, real_walk = vault._walk_entries, links.vault_files, links.VaultIndex.scan, os.walk
     monkeypatch.setattr(vault, "_walk_entries", lambda top, *rest: seen["vault"].append(str(top)) or real_entries(top, *rest))
     monkeypatch.setattr(links, "vault_files", lambda root: seen["vault_files"].append(str(root)) or real_files(root))
     monkeypatch.setattr(links.VaultIndex, "scan",
                         classmethod(lambda cls, root: seen["VaultIndex.scan"].append(str(root)) or real_scan.__func__(cls, root)))
     monkeypatch.setattr(os, "walk", lambda top, *a, **k: seen["os.walk"].append(str(top)) or real_walk(top, *a, **k))
+    # Every walker lists a folder with os.scandir (os.walk, pathlib's glob and rglob, the confinement
+    # rule's walk): a listing of the vault's root folder is a walk of the vault, whoever asks for it.
+    real_scandir = os.scandir
+    monkeypatch.setattr(os, "scandir", lambda path=".": seen["listed"].append(os.fspath(path)) or real_scandir(path))
     return seen
 
 
@@ -51,6 +55,12 @@ async def test_a_dream_then_a_lint_walk_the_vault_once(home: Path, clock, today,
     assert walks["VaultIndex.scan"] == [] and walks["vault_files"] == []
     assert [w for w in walks["os.walk"] if w.startswith(str(root))] == []
     assert manager.vault.walks == len(full)
+    # nothing else lists the vault: not the dream's tools (the index page, coverage), not promotion
+    assert [p for p in walks["listed"] if p == str(root)] == full
+    # where promotion finds its facts: listed by the model's walks, and where nothing watches looked at
+    # once more by promotion itself (only that folder)
+    personal = str(manager.layout.notebook_dir / "3_Personal")
+    assert [p for p in walks["listed"] if p == personal] == [personal] * (len(full) + (0 if watched else 1))
     assert "Temples." not in (root / "2_Wiki" / "Kyoto.md").read_text(encoding="utf-8")
     # the model knows the dream's pages without walking again
     written = {p.name for p in manager.vault.snapshot().pages()}

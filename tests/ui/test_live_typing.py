@@ -90,3 +90,34 @@ def test_the_outline_reads_typed_headings_off_the_window_thread(qtbot, page, mon
     qtbot.waitUntil(lambda: pane.titles()[-1:] == [(0, "Typed")], timeout=WAIT_MS)
     assert threads and threading.main_thread().name not in threads
     pane.deleteLater()
+
+
+def test_headings_read_after_the_outline_closed_reach_no_deleted_pane(qtbot, page, monkeypatch) -> None:
+    """The reader thread may finish after Qt deleted the pane (its dock closed): nothing is emitted on
+    the deleted pane (that crashed the process), and a live pane still shows its own headings."""
+    import threading
+
+    import shiboken6
+
+    from suzent_desktop.ui.panes import outline as outline_module
+
+    gone = outline_module.OutlinePane(page.area)
+    started, release = threading.Event(), threading.Event()
+    real = outline_module.headings
+
+    def slow(text: str):  # noqa: ANN202 - the grammar's own result
+        started.set()
+        release.wait(10)
+        return real(text)
+
+    monkeypatch.setattr(outline_module, "headings", slow)
+    gone.refresh_soon()
+    assert started.wait(10)
+    shiboken6.delete(gone)  # the pane is deleted while its headings are being read
+    release.set()
+    monkeypatch.setattr(outline_module, "headings", real)
+    alive = outline_module.OutlinePane(page.area)
+    page.source.moveCursor(QTextCursor.MoveOperation.End)
+    qtbot.keyClicks(page.source, "# After")
+    qtbot.waitUntil(lambda: alive.titles()[-1:] == [(0, "After")], timeout=WAIT_MS)
+    alive.deleteLater()

@@ -68,7 +68,7 @@ def test_daily_logs_statuses_rendering_raw_and_forget(qtbot, pane_services, toda
     assert "forgotten" in pane.fact_label(first_row)  # marked at once
     wait_task(qtbot, task)
     assert manager.tombstones.is_tombstoned("User prefers compact dashboards")
-    # a reload (the forget's change-set touches tombstones) keeps it marked
+    # the pane marked it itself and ignores the echo of its own forget; the row stays marked
     qtbot.waitUntil(lambda: "forgotten" in pane.fact_label(pane.fact_rows()[0][0]), timeout=WAIT_MS)
 
 

@@ -84,3 +84,38 @@ def test_a_daily_log_kept_inside_the_vault_is_a_log_to_the_watcher(qtbot, loop, 
         run(qtbot, win.shutdown())
         run(qtbot, services.shutdown())
         win.deleteLater()
+
+
+def test_a_window_session_with_a_dream_a_rename_and_a_lint_lists_the_vault_once_for_the_model(
+        qtbot, monkeypatch, walks, lantern, window) -> None:  # noqa: ANN001
+    """Any walker lists a folder with os.scandir: from the start of the window's background work, the
+    vault's root folder is listed once, by the model's walk; the dream (its tools, coverage, promotion,
+    the panel's before-texts), a rename through the tree, the sync-conflicts pane and lint list nothing
+    again. (Before this count starts the tree fills itself with one walk of its own: it shows folders,
+    empty ones too, which the model does not hold, and fills on the GUI thread before the model's first
+    walk.)"""
+    import os
+
+    services = window.services
+    root: Path = services.layout.notebook_dir
+    personal = str(root / "3_Personal")
+    listed: list[str] = []
+    real_scandir = os.scandir
+    monkeypatch.setattr(os, "scandir", lambda path=".": listed.append(os.fspath(path)) or real_scandir(path))
+    with qtbot.waitSignal(window.names_ready, timeout=WAIT_MS):
+        window.start_background(watch=True, serve=False, index=True)
+    qtbot.waitUntil(lambda: window.watcher.ready, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: services.index_stats is not None, timeout=WAIT_MS)
+
+    panel = window.dream_panel
+    with qtbot.waitSignal(panel.run_finished, timeout=60_000) as finished:
+        panel.dream_now()
+    assert finished.args[0].outcome == "productive", finished.args[0].reason
+    window.tree.rename(lantern, "Lamp")
+    assert (lantern.parent / "Lamp.md").is_file()
+    with qtbot.waitSignal(panel.lint_finished, timeout=WAIT_MS):
+        window.actions_by_name["lint"].trigger()
+
+    assert [p for p in listed if p == str(root)] == [str(root)], walks  # the model's one walk
+    assert [p for p in listed if p == personal] == [personal]
+    assert services.manager.vault.walks == 1 and walks["VaultIndex.scan"] == []

@@ -146,7 +146,8 @@ def save_state(path: Path, state: dict[str, Any]) -> None:
 
 # -- vault snapshots (dry runs) ------------------------------------------------------------------
 def snapshot_vault(root: Path) -> Snapshot:
-    """Bytes of every markdown file an engine could write: content pages and index.md."""
+    """Bytes of every markdown file an engine could write: content pages and index.md. Reads the
+    disk: a dry run's scratch copy of the vault is a folder no vault model holds."""
     found: Snapshot = {}
     if not root.is_dir():
         return found

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import re
 import threading
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -225,7 +225,7 @@ class VaultTools:
         if not base.is_dir():
             raise FileNotFoundError(f"{folder}: no such folder in the vault")
         found: set[str] = set()
-        for path in vault_files(base, self.confinement):
+        for path in self._files_under(base):
             if path.suffix.lower() != ".md":
                 continue
             rel = path.relative_to(self.root)
@@ -233,6 +233,18 @@ class VaultTools:
             found.update(parent.as_posix() + "/" for parent in rel.parents
                          if parent != Path(".") and self.root / parent != base and base in (self.root / parent).parents)
         return sorted(found)
+
+    def _files_under(self, base: Path) -> Iterable[Path]:
+        """The files under ``base``: from the vault model when the tools have one that follows the same
+        links out of the vault as they do (it lists what its confinement rule allows, and hears of every
+        write), else from the disk (a dry run's copy, or tools stricter than the home's rule)."""
+        vault = self._vault
+        if vault is not None and base.is_relative_to(self.root) and self._same_rule(vault):
+            return vault.snapshot(parsed=False, names=False).files_under(base)
+        return vault_files(base, self.confinement)
+
+    def _same_rule(self, vault: Vault) -> bool:
+        return tuple(self.confinement.outside) == tuple(vault.layout.confinement.outside)
 
     def read(self, relative: str) -> str:
         path = self.resolve(relative)

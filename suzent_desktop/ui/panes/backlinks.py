@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import html
 from collections.abc import Iterable
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -228,7 +227,7 @@ class BacklinksPane(Pane):
         if not 0 <= row < len(self.mentions) or not self.link_target:
             return
         try:
-            done = link_mention(self.mentions[row], self.link_target)
+            done = link_mention(self.mentions[row], self.link_target, initiator=self.initiator)
         except MentionError as exc:
             self.report(f"Error: {exc}")
             self._changed_pages.add(self.mentions[row].path)  # the page changed: list its mentions as they are now
@@ -246,7 +245,7 @@ class BacklinksPane(Pane):
         done = self._linked.pop()
         self.undo_button.setEnabled(bool(self._linked))
         try:
-            changes = undo_link_mention(done)
+            changes = undo_link_mention(done, initiator=self.initiator)
         except MentionError as exc:
             self.report(f"Error: {exc}")
             return
@@ -255,7 +254,7 @@ class BacklinksPane(Pane):
 
     def _applied(self, changes: ChangeSet) -> None:
         """Tell every view (this one ignores the echo: it refreshes itself, with the page it changed)."""
-        self.services.apply(replace(changes, initiator=self.initiator))
+        self.services.apply(changes)
         self._changed_pages |= set(changes.changed)
         self.request_refresh()
 

@@ -11,6 +11,7 @@ import asyncio
 import html
 import textwrap
 from collections.abc import Callable, Coroutine
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -99,9 +100,11 @@ class Pane(QWidget):
         self.services.bridge.status_message.emit(message)
 
     def publish(self, changes: ChangeSet | None) -> None:
-        """Tell every view what an operation changed."""
+        """Tell every view what an operation of this pane changed, naming the pane as its initiator:
+        the pane has shown the change itself and ignores the echo (a pane that must reload after its
+        own change asks for it)."""
         if changes is not None and not changes.empty:
-            self.services.bridge.changed.emit(changes)
+            self.services.bridge.changed.emit(replace(changes, initiator=changes.initiator or self.initiator))
 
     # -- refresh ---------------------------------------------------------------------
     def _on_changed(self, changes: object) -> None:

@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from suzent_desktop.core.events import ChangeSet
-from suzent_desktop.core.operations import snapshot_vault, unified_diffs
+from suzent_desktop.core.operations import unified_diffs, vault_texts
 from suzent_desktop.core.words import count
 from suzent_desktop.ui.panes.common import Pane
 from suzent_desktop.ui.panes.diff_view import DiffView
@@ -410,7 +410,7 @@ class DreamPanel(Pane):
         self.dream_button.setEnabled(False)
         self.dry_button.setEnabled(False)
         root = self.services.manager.layout.notebook_dir
-        before = None if dry_run else await asyncio.to_thread(snapshot_vault, root)
+        before = None if dry_run else await asyncio.to_thread(vault_texts, self.services.manager)
         self._panel_run = True
         try:
             result = await self.services.runner.run_once(force=True, dry_run=dry_run)

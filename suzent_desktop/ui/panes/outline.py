@@ -12,7 +12,7 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 
 import shiboken6
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from suzent_desktop.core.markdown import headings
@@ -24,10 +24,25 @@ _READER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="outline")
 LINE_ROLE = Qt.ItemDataRole.UserRole
 
 
+class _Carrier(QObject):
+    """Brings headings from the reader thread to the GUI thread. It lives as long as the process: a
+    signal of the pane itself could be emitted by the reader after Qt deleted the pane, which crashes."""
+
+    read = Signal(object, object, str, object)  # (pane, editor, text read, its headings)
+
+
+_CARRIER: _Carrier | None = None
+
+
+def _carrier() -> _Carrier:
+    global _CARRIER
+    if _CARRIER is None:
+        _CARRIER = _Carrier()
+    return _CARRIER
+
+
 class OutlinePane(QWidget):
     """Headings of the current editor, nested by level."""
-
-    _read = Signal(object, str, object)  # (editor, text read, its headings), from the reader thread
 
     def __init__(self, editors: EditorArea, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -51,7 +66,7 @@ class OutlinePane(QWidget):
         self._timer.setSingleShot(True)
         self._timer.setInterval(OUTLINE_DELAY_MS)
         self._timer.timeout.connect(self.refresh_soon)
-        self._read.connect(self._headings_read)
+        _carrier().read.connect(self._headings_read)  # dropped by Qt when the pane is deleted
         editors.current_page_changed.connect(lambda _path: self.follow(editors.current_editor()))
         self.follow(editors.current_editor())
 
@@ -84,16 +99,16 @@ class OutlinePane(QWidget):
             return
         text = editor.text()
 
+        carrier = _carrier()
+
         def work() -> None:
-            found = headings(text)
-            try:
-                self._read.emit(editor, text, found)
-            except RuntimeError:
-                pass  # the pane closed meanwhile
+            carrier.read.emit(self, editor, text, headings(text))
 
         _READER.submit(work)
 
-    def _headings_read(self, editor: PageEditor, text: str, found: list) -> None:
+    def _headings_read(self, pane: OutlinePane, editor: PageEditor, text: str, found: list) -> None:
+        if pane is not self or not shiboken6.isValid(self):
+            return
         if editor is self.editor and shiboken6.isValid(editor) and editor.text() == text:
             self._show(found)
 

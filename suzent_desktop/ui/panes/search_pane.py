@@ -420,4 +420,6 @@ class SearchPane(Pane):
         self.report(f"Forgot {count(len(units), 'line')} ({count(changes.rows_removed, 'index row')} removed{pages})")
         if self.alive():
             self.forgotten.emit(changes.rows_removed)
-        self.publish(changes)  # this pane wants tombstone changes: its query runs again
+        self.publish(changes)
+        if self.alive():
+            self.request_refresh()  # the forget may change other hits too: the query runs again
