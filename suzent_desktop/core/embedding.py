@@ -7,7 +7,6 @@ the index state; when either changes the index is rebuilt rather than mixing vec
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import threading
@@ -18,6 +17,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
+
+from suzent_desktop.core.model_download import (
+    ModelDownloadError,
+    PinnedFile,
+    fetch_once,
+    model_cache_dir,
+    sha256_of,
+)
 
 if TYPE_CHECKING:
     from suzent_desktop.settings import Settings
@@ -141,14 +148,6 @@ def use_window_threads(embedder: Embedder, setting: int) -> None:
 
 def bundled_tokenizer_path() -> Path:
     return Path(str(resources.files("suzent_desktop.resources").joinpath("model", "tokenizer.json")))
-
-
-def sha256_of(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 class OnnxMiniLMEmbedder:
@@ -378,10 +377,8 @@ E5_INT8_SETTING = "multilingual-e5-small-int8"
 _E5_INT8_SOURCE = "https://huggingface.co/Xenova/multilingual-e5-small/resolve/main/"
 
 
-def e5_int8_files() -> tuple:
-    """(model, tokenizer) as ``core.model_download.PinnedFile``s."""
-    from suzent_desktop.core.model_download import PinnedFile
-
+def e5_int8_files() -> tuple[PinnedFile, PinnedFile]:
+    """(model, tokenizer), each pinned."""
     return (
         PinnedFile("multilingual-e5-small-int8.onnx", _E5_INT8_SOURCE + "onnx/model_quantized.onnx",
                    "f80102d3f2a1229f387d3c81909990d8945513e347b0eab049f7de3c6f98c193", 120_000_000),
@@ -397,15 +394,18 @@ class DownloadedE5Embedder(OnnxMiniLMEmbedder):
     dim = MULTILINGUAL_DIM
     scripts = EVERY_SCRIPT
 
-    def __init__(self, cache: Path | None = None, files: tuple | None = None, *, threads: int | None = None) -> None:
+    def __init__(
+        self, cache: Path | None = None, files: tuple[PinnedFile, PinnedFile] | None = None, *, threads: int | None = None
+    ) -> None:
         self._files = files or e5_int8_files()
         super().__init__(expected_sha256=self._files[0].sha256, threads=threads)
         self._cache = cache
 
     def _fetch(self, index: int) -> Path:
-        from suzent_desktop.core.model_download import fetch_once, model_cache_dir
-
-        return fetch_once(self._files[index], self._cache or model_cache_dir())
+        try:
+            return fetch_once(self._files[index], self._cache or model_cache_dir())
+        except ModelDownloadError as exc:
+            raise EmbeddingError(str(exc)) from exc
 
     def _resolve_model_path(self) -> Path:
         return self._fetch(0)

@@ -16,10 +16,12 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
-from suzent_desktop.core.embedding import EmbeddingError, sha256_of
-
 CHUNK = 1 << 20
 TIMEOUT_SECONDS = 60.0
+
+
+class ModelDownloadError(RuntimeError):
+    """A model file could not be fetched, or was not the pinned bytes; the message says which and why."""
 
 
 @dataclass(frozen=True)
@@ -42,6 +44,14 @@ def model_cache_dir() -> Path:
     return Path(user_cache_dir("suzent-desktop", appauthor=False)) / "models"
 
 
+def sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(CHUNK), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
 def fetch_once(pinned: PinnedFile, folder: Path, *, timeout: float = TIMEOUT_SECONDS) -> Path:
     """The path of ``pinned`` in ``folder``, downloading it first when it is not there yet.
 
@@ -50,7 +60,7 @@ def fetch_once(pinned: PinnedFile, folder: Path, *, timeout: float = TIMEOUT_SEC
     target = folder / pinned.name
     if target.is_file():
         if sha256_of(target) != pinned.sha256:
-            raise EmbeddingError(
+            raise ModelDownloadError(
                 f"{target}: checksum does not match the pinned model file; refusing to load it "
                 f"(delete it to download it again)"
             )
@@ -60,7 +70,7 @@ def fetch_once(pinned: PinnedFile, folder: Path, *, timeout: float = TIMEOUT_SEC
     try:
         got = _download(pinned, partial, timeout)
         if got != pinned.sha256:
-            raise EmbeddingError(
+            raise ModelDownloadError(
                 f"{pinned.url}: the downloaded file's sha256 is {got}, not the pinned {pinned.sha256}; "
                 f"refused and not kept"
             )
@@ -79,13 +89,13 @@ def _download(pinned: PinnedFile, partial: Path, timeout: float) -> str:
             for block in iter(lambda: response.read(CHUNK), b""):
                 size += len(block)
                 if size > pinned.max_bytes:
-                    raise EmbeddingError(
+                    raise ModelDownloadError(
                         f"{pinned.url}: larger than the pinned {pinned.max_bytes} bytes; refused and not kept"
                     )
                 digest.update(block)
                 out.write(block)
     except (urllib.error.URLError, OSError, ValueError) as exc:
-        raise EmbeddingError(
+        raise ModelDownloadError(
             f"cannot download {pinned.url} ({exc}). Without a network, put that file at "
             f"{partial.with_name(pinned.name)} (sha256 {pinned.sha256})"
         ) from exc

@@ -23,9 +23,8 @@ from suzent_desktop.core.embedding import (
     EmbeddingError,
     bundled_tokenizer_path,
     make_embedder,
-    sha256_of,
 )
-from suzent_desktop.core.model_download import PinnedFile, fetch_once
+from suzent_desktop.core.model_download import ModelDownloadError, PinnedFile, fetch_once, sha256_of
 from suzent_desktop.settings import Settings
 
 
@@ -79,7 +78,7 @@ def test_a_pinned_file_is_downloaded_once_and_then_read_from_the_cache(tmp_path:
 def test_a_download_that_is_not_the_pinned_bytes_is_refused_and_not_kept(tmp_path: Path) -> None:
     with serving({"m.onnx": BODY}) as (base, _):
         pinned = PinnedFile("m.onnx", base + "m.onnx", hashlib.sha256(b"other").hexdigest(), len(BODY))
-        with pytest.raises(EmbeddingError, match="not the pinned"):
+        with pytest.raises(ModelDownloadError, match="not the pinned"):
             fetch_once(pinned, tmp_path)
     assert list(tmp_path.iterdir()) == []  # neither the file nor a partial one
 
@@ -87,7 +86,7 @@ def test_a_download_that_is_not_the_pinned_bytes_is_refused_and_not_kept(tmp_pat
 def test_a_download_larger_than_the_pin_is_stopped(tmp_path: Path) -> None:
     with serving({"m.onnx": BODY}) as (base, _):
         pinned = PinnedFile("m.onnx", base + "m.onnx", hashlib.sha256(BODY).hexdigest(), len(BODY) // 2)
-        with pytest.raises(EmbeddingError, match="larger than the pinned"):
+        with pytest.raises(ModelDownloadError, match="larger than the pinned"):
             fetch_once(pinned, tmp_path)
     assert list(tmp_path.iterdir()) == []
 
@@ -96,7 +95,7 @@ def test_without_a_network_the_message_says_where_to_put_the_file(tmp_path: Path
     with serving({}) as (base, _):
         url = base + "m.onnx"
     pinned = pin("m.onnx", url, BODY)  # the server is gone: nothing listens there
-    with pytest.raises(EmbeddingError) as caught:
+    with pytest.raises(ModelDownloadError) as caught:
         fetch_once(pinned, tmp_path / "models")
     message = str(caught.value)
     assert url in message and str(tmp_path / "models" / "m.onnx") in message and pinned.sha256 in message
@@ -108,7 +107,7 @@ def test_without_a_network_the_message_says_where_to_put_the_file(tmp_path: Path
 def test_a_cached_file_changed_on_disk_is_refused(tmp_path: Path) -> None:
     pinned = pin("m.onnx", "http://127.0.0.1:9/m.onnx", BODY)
     (tmp_path / "m.onnx").write_bytes(BODY[:-1] + b"!")
-    with pytest.raises(EmbeddingError, match="delete it to download it again"):
+    with pytest.raises(ModelDownloadError, match="delete it to download it again"):
         fetch_once(pinned, tmp_path)
 
 
@@ -119,6 +118,14 @@ def test_the_int8_option_is_chosen_by_its_setting_and_votes_in_every_script() ->
     assert embedder.scripts == frozenset({"other", "cjk"})
     model, tokenizer = embedder._files
     assert model.max_bytes <= 120_000_000  # the issue's size bound
+
+
+def test_a_refused_model_file_stops_embedding_with_the_reason(tmp_path: Path) -> None:
+    """The indexer keeps old rows and retries on an ``EmbeddingError``: a refusal must be one."""
+    (tmp_path / "e5.onnx").write_bytes(b"not the model")
+    files = (pin("e5.onnx", "http://127.0.0.1:9/e5.onnx", BODY), pin("e5.json", "http://127.0.0.1:9/t.json", BODY))
+    with pytest.raises(EmbeddingError, match="checksum does not match"):
+        DownloadedE5Embedder(tmp_path, files, threads=1).embed(["text"])
 
 
 def test_the_downloaded_model_embeds_offline_after_its_first_download(tmp_path: Path) -> None:
