@@ -81,3 +81,10 @@ def test_a_query_word_no_page_holds_does_not_count_against_a_heading() -> None:
     wanted = name_terms("pruning roses zzyzx")
     idf = {"prune": 2.0, "rose": 2.0}  # "zzyzx" is in no page: rarity 0
     assert heading_share(wanted, "Pruning roses", idf) == pytest.approx(1.0)
+
+
+def test_half_of_the_query_is_not_most_of_it() -> None:
+    wanted = name_terms("change hotkeys")
+    idf = dict.fromkeys(wanted, 1.0)
+    assert heading_share(wanted, "Hotkeys", idf) == 0.0
+    assert heading_share(wanted, "Change hotkeys", idf) == pytest.approx(1.0)
