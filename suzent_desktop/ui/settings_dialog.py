@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from suzent_desktop.core.operations import MULTILINGUAL_SETTING
+from suzent_desktop.core.operations import E5_INT8_SETTING, MULTILINGUAL_SETTING
 from suzent_desktop.settings import CHOICES, LOCAL_CPU_PROFILE, Settings, SettingsError, coerce, field_types
 from suzent_desktop.ui.services import AppServices
 
@@ -79,7 +79,8 @@ LABELS: dict[str, tuple[str, str]] = {
     "memory_consolidation_model": ("Dreaming model", "A litellm model that files facts into pages while dreaming."),
     "embedding_model": ("Embedding model",
                         "Empty: the bundled English model. multilingual-e5-small also reads Chinese, Japanese, "
-                        "Korean and 100 languages. A change re-embeds the index."),
+                        "Korean and 100 languages; multilingual-e5-small-int8 is the same model as int8 ONNX, "
+                        "downloaded once (about 118 MB) on first use. A change re-embeds the index."),
     "window_embedding_threads": ("Embedding threads in the window",
                                  "0: one fewer than the cores, so the window always keeps one."),
     "llm_timeout_seconds": ("Model call time limit (seconds)", "Longest one model call may take; 0 means no limit."),
@@ -117,7 +118,7 @@ LABELS: dict[str, tuple[str, str]] = {
 
 PATH_KEYS = {"notebook_path", "memory_path", "index_path"}
 # Text keys offered as a list that still takes any value typed (a litellm model id).
-SUGGESTIONS: dict[str, tuple[str, ...]] = {"embedding_model": ("", MULTILINGUAL_SETTING)}
+SUGGESTIONS: dict[str, tuple[str, ...]] = {"embedding_model": ("", MULTILINGUAL_SETTING, E5_INT8_SETTING)}
 _DESCRIPTION_STYLE = "color: palette(placeholder-text); font-size: small;"
 
 

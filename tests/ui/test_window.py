@@ -272,12 +272,15 @@ def test_settings_dialog_validates_and_writes_config(qtbot, window) -> None:
     assert saved.memory_consolidation_min_facts == 7 and saved.memory_lint_enabled is False
 
 
-def test_the_embedding_model_setting_offers_the_multilingual_model(qtbot, window) -> None:
+def test_the_embedding_model_setting_offers_the_multilingual_models(qtbot, window) -> None:
     dialog = window.show_settings()
     editor = dialog.editors["embedding_model"]
-    assert [editor.itemText(i) for i in range(editor.count())] == ["", "multilingual-e5-small"]
+    assert [editor.itemText(i) for i in range(editor.count())] == [
+        "", "multilingual-e5-small", "multilingual-e5-small-int8"]
     editor.setCurrentIndex(1)
     assert dialog.collect().embedding_model == "multilingual-e5-small"
+    editor.setCurrentIndex(2)
+    assert dialog.collect().embedding_model == "multilingual-e5-small-int8"
     dialog.set_value("embedding_model", "openai/text-embedding-3-small")  # any litellm model may be typed
     assert dialog.collect().embedding_model == "openai/text-embedding-3-small"
     dialog.reject()

@@ -1,0 +1,90 @@
+"""Headings count on their own: a section whose heading says what the query asks outranks the
+same words in body text, in English and in CJK; a heading repeating one word of a longer
+question does not. Small pages of their own, the hashing embedder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from suzent_desktop.core.archive import Archive
+from suzent_desktop.core.embedding import HashingEmbedder
+from suzent_desktop.core.indexer import Indexer
+from suzent_desktop.core.notebook import Notebook
+from suzent_desktop.core.title_rows import heading_share, name_terms
+
+PAGES = {
+    # Each answer is a section of a page whose name says nothing of it ...
+    "Garden.md": "# Garden\n\nThe beds by the fence.\n\n## Pruning roses\n\nCut above an outward bud in late winter.\n\n"
+                 "## Watering\n\nWater deeply once a week.\n",
+    "設定/表示.md": "# 表示\n\n文字の大きさを変えられます。\n\n## ダークモード\n\n暗い配色に切り替えます。\n\n"
+                   "## フォント\n\n好きな書体を選びます。\n",
+    "설정/화면.md": "# 화면\n\n글자 크기를 바꿀 수 있습니다.\n\n## 다크 모드\n\n어두운 색으로 바꿉니다.\n\n"
+                  "## 글꼴\n\n원하는 글꼴을 고릅니다.\n",
+    # ... and other pages say the same words in their body, more often.
+    "Shrubs.md": "Shrubs want little care. Pruning roses is easy: pruning roses in spring, pruning roses in autumn.\n",
+    "その他/雑記.md": "ダークモードが好き。ダークモードの話とダークモードの色。\n",
+    "기타/잡기.md": "다크 모드가 좋다. 다크 모드 이야기와 다크 모드 색.\n",
+}
+
+
+@pytest.fixture
+def indexer(layout, clock) -> Indexer:
+    notebook = Notebook(layout)
+    notebook.bootstrap()
+    layout.memory_dir.mkdir(parents=True, exist_ok=True)
+    for relative, text in PAGES.items():
+        path = layout.notebook_dir / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return Indexer(layout, HashingEmbedder(384), clock, notebook=notebook, archive=Archive(layout))
+
+
+@pytest.mark.parametrize(
+    ("query", "page", "heading"),
+    [
+        ("pruning roses", "Garden", "Pruning roses"),
+        ("ダークモード", "表示", "ダークモード"),
+        ("다크 모드", "화면", "다크 모드"),
+    ],
+)
+async def test_a_section_named_by_the_query_outranks_the_same_words_in_a_body(
+    indexer, query: str, page: str, heading: str
+) -> None:
+    await indexer.sync()
+    first = (await indexer.search(query, limit=5)).hits[0]
+    assert (Path(first.path).stem, first.heading.split(" > ")[-1]) == (page, heading)
+
+
+def test_a_heading_counts_when_it_holds_most_of_the_query_by_number_and_by_rarity() -> None:
+    wanted = name_terms("is my synced data end-to-end encrypted")
+    idf = dict.fromkeys(wanted, 1.0)
+    share = heading_share(wanted, "Can I verify that my data is end-to-end encrypted?", idf)
+    assert share == pytest.approx(len(name_terms("data end encrypted")) / len(wanted))
+    assert heading_share(wanted, "Settings", idf) == 0.0  # shares nothing
+
+
+def test_one_rare_word_of_a_longer_question_is_not_enough() -> None:
+    wanted = name_terms("which other notes link to the note I am reading")  # other, note, link, read
+    idf = {"other": 0.4, "note": 0.1, "link": 0.4, "read": 3.0}
+    assert heading_share(wanted, "daily:read", idf) == 0.0  # most of the weight, one term of four
+
+
+def test_common_words_of_a_longer_question_are_not_enough() -> None:
+    wanted = name_terms("edit text in several places at once")
+    idf = dict.fromkeys(wanted, 3.0) | {"edit": 0.2, "text": 0.2}
+    assert heading_share(wanted, "Text editing", idf) == 0.0  # two terms of five, little of the weight
+
+
+def test_a_query_word_no_page_holds_does_not_count_against_a_heading() -> None:
+    wanted = name_terms("pruning roses zzyzx")
+    idf = {"prune": 2.0, "rose": 2.0}  # "zzyzx" is in no page: rarity 0
+    assert heading_share(wanted, "Pruning roses", idf) == pytest.approx(1.0)
+
+
+def test_half_of_the_query_is_not_most_of_it() -> None:
+    wanted = name_terms("change hotkeys")
+    idf = dict.fromkeys(wanted, 1.0)
+    assert heading_share(wanted, "Hotkeys", idf) == 0.0
+    assert heading_share(wanted, "Change hotkeys", idf) == pytest.approx(1.0)
