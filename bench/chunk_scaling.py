@@ -20,8 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from suzent_desktop.core.clock import Clock  # noqa: E402
-from suzent_desktop.core.embedding import HashingEmbedder  # noqa: E402
+from suzent_desktop.core.files.clock import Clock  # noqa: E402
+from suzent_desktop.core.index.embedding import HashingEmbedder  # noqa: E402
 from suzent_desktop.core.manager import MemoryManager  # noqa: E402
 
 

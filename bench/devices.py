@@ -29,7 +29,7 @@ it checks:
    index the device built over the run (after one more index pass, no rebuild).
 
 It prints the violations per invariant, the runs per device, the consolidated facts a page lost that
-were given back to search before a dream (``core/lost_facts.py``), and last ``devices: violations N``.
+were given back to search before a dream (``core/index/lost_facts.py``), and last ``devices: violations N``.
 
     python bench/devices.py --ops 200 --mode both
 """
@@ -65,7 +65,7 @@ NAMES = ["Priya", "Tomas", "Aiko", "Bongani", "Marta", "Olu", "Sven", "Lucia", "
 PLACES = ["Lagos", "Oslo", "Quito", "Hanoi", "Porto", "Dakar", "Perth", "Tbilisi", "Cusco", "Riga", "Accra", "Bergen"]
 THINGS = ["vintage maps", "tin robots", "pressed ferns", "old radios", "glass marbles", "chess clocks",
           "brass keys", "film cameras", "sea shells", "paper kites", "wooden spoons", "enamel pins"]
-# Where a kill lands (core/faults.py points), by operation; a SIGKILL at a random moment backs them up.
+# Where a kill lands (core/files/faults.py points), by operation; a SIGKILL at a random moment backs them up.
 CRASH_POINTS = {
     "dream": ["dream.after_page_write", "dream.after_coverage", "dream.before_ingest", "dream.after_ingest",
               "atomic.before_rename", "index.after_add", "index.after_delete"],
@@ -84,7 +84,7 @@ def worker(home: Path) -> None:
 
 
 async def _serve(home: Path) -> None:
-    from suzent_desktop.core.dream.runner import DreamRunner
+    from suzent_desktop.core.engines.dream.runner import DreamRunner
     from suzent_desktop.core.manager import MemoryManager
 
     manager = MemoryManager.open(home)
@@ -95,7 +95,7 @@ async def _serve(home: Path) -> None:
             return
         command = json.loads(line)
         os.environ["SUZENT_TODAY"] = command["today"]
-        if command.get("crash_at"):  # end the process abruptly there, as kill -9 would (core/faults.py)
+        if command.get("crash_at"):  # end the process abruptly there, as kill -9 would (core/files/faults.py)
             os.environ["SUZENT_CRASH_AT"] = command["crash_at"]
         try:
             answer = await _run(manager, DreamRunner, command)
@@ -135,7 +135,7 @@ async def _run(manager: Any, runner_class: Any, command: dict) -> dict:
 
 async def _edit_page(manager: Any, command: dict) -> dict:
     """A person editing a page by hand (as Obsidian would save it): a line added to a page."""
-    from suzent_desktop.core.atomic import atomic_write_text
+    from suzent_desktop.core.files.atomic import atomic_write_text
 
     root = manager.layout.notebook_dir
     pages = sorted((root / "3_Personal").glob("*.md")) + sorted((root / "0_Inbox").glob("*.md"))
@@ -154,8 +154,8 @@ async def _edit_page(manager: Any, command: dict) -> dict:
 
 async def _dream(manager: Any, runner_class: Any) -> dict:
     """The app's cycle, run by run, noting each run's watermark before and after, and the consolidated
-    facts that no page held any more before it (``core/lost_facts.py``: given back to search, offered)."""
-    from suzent_desktop.core import lost_facts
+    facts that no page held any more before it (``core/index/lost_facts.py``: given back to search, offered)."""
+    from suzent_desktop.core.index import lost_facts
 
     lost = [text for _date, text, _line in await asyncio.to_thread(lost_facts.lost, manager.layout, manager.days())]
     runner = runner_class(manager)
@@ -171,7 +171,7 @@ async def _dream(manager: Any, runner_class: Any) -> dict:
 
 
 async def _check(manager: Any, command: dict) -> dict:
-    from suzent_desktop.core.tombstones import normalize
+    from suzent_desktop.core.files.tombstones import normalize
 
     # An index pass, as a device runs after a sync, not a rebuild: each device's index keeps the history
     # it was built with (rows written in another order, deleted, replaced), and the answers must not
@@ -186,7 +186,7 @@ async def _check(manager: Any, command: dict) -> dict:
     for question in command["questions"]:
         hits = (await manager.search(question, limit=5, record_recall=False)).hits
         answers[question] = [[h.text, Path(h.path).relative_to(manager.layout.home).as_posix()] for h in hits]
-    from suzent_desktop.core import lost_facts, uncovered
+    from suzent_desktop.core.index import lost_facts, uncovered
 
     listed = sorted(f.text for f in uncovered.consolidated(manager.layout, manager.days()))
     lost_facts.clear_cache()  # what a fresh process would find: differs only if the cache went stale
@@ -514,10 +514,10 @@ class Bench:
         return self.check(ops_seconds)
 
     def check(self, ops_seconds: float) -> dict[str, Any]:
-        from suzent_desktop.core.dream.pages import dup_norm, parse_bullet
-        from suzent_desktop.core.facts import parse_log
-        from suzent_desktop.core.sync_conflicts import is_conflict_copy
-        from suzent_desktop.core.tombstones import normalize
+        from suzent_desktop.core.files.facts import parse_log
+        from suzent_desktop.core.files.sync_conflicts import is_conflict_copy
+        from suzent_desktop.core.files.tombstones import normalize
+        from suzent_desktop.core.vault.fact_pages import dup_norm, parse_bullet
 
         a_home, b_home = (d.home for d in self.devices)
         differ = [rel for rel in sorted(set(_synced_files(a_home)) | set(_synced_files(b_home)))

@@ -33,12 +33,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a check
 os.environ.setdefault("SUZENT_EMBEDDING_MODEL", "hashing")
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
-from suzent_desktop.core.clock import Clock  # noqa: E402
-from suzent_desktop.core.dream import offline  # noqa: E402
-from suzent_desktop.core.dream.pages import PageDoc, dup_norm  # noqa: E402
-from suzent_desktop.core.dream.runner import DreamRunner  # noqa: E402
-from suzent_desktop.core.facts import Fact  # noqa: E402
+from suzent_desktop.core.engines.dream import offline  # noqa: E402
+from suzent_desktop.core.engines.dream.runner import DreamRunner  # noqa: E402
+from suzent_desktop.core.files.clock import Clock  # noqa: E402
+from suzent_desktop.core.files.facts import Fact  # noqa: E402
 from suzent_desktop.core.manager import MemoryManager  # noqa: E402
+from suzent_desktop.core.vault.fact_pages import PageDoc, dup_norm  # noqa: E402
 from suzent_desktop.settings import load_settings  # noqa: E402
 
 TODAY = dt.date(2026, 7, 20)
@@ -298,7 +298,7 @@ async def main(argv: list[str] | None = None) -> int:
         print(f"near duplicates ('The user …' rewordings) left among current bullets: {near_left}")
         print(f"forgotten facts on notebook pages: {len(leaked)}")
         print(f"MEMORY.md: {len(memory_md.splitlines())} lines, {len(memory_md)} chars")
-        from suzent_desktop.core.dream.lint import summarize
+        from suzent_desktop.core.engines.dream.lint import summarize
 
         started = time.perf_counter()
         lint = await manager.lint()

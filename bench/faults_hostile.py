@@ -52,11 +52,11 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
-from suzent_desktop.core.clock import Clock  # noqa: E402
-from suzent_desktop.core.embedding import HashingEmbedder  # noqa: E402
-from suzent_desktop.core.facts import Fact  # noqa: E402
+from suzent_desktop.core.files.clock import Clock  # noqa: E402
+from suzent_desktop.core.files.facts import Fact  # noqa: E402
+from suzent_desktop.core.files.tombstones import normalize  # noqa: E402
+from suzent_desktop.core.index.embedding import HashingEmbedder  # noqa: E402
 from suzent_desktop.core.manager import MemoryManager  # noqa: E402
-from suzent_desktop.core.tombstones import normalize  # noqa: E402
 from suzent_desktop.settings import load_settings  # noqa: E402
 
 TODAY = dt.date(2026, 7, 20)
@@ -342,7 +342,7 @@ def _program_changes(before: dict[str, bytes], after: dict[str, bytes], producti
 
 
 async def run_scenario(scenario: Scenario, model: HostileModel) -> Outcome:
-    from suzent_desktop.core.dream.runner import DreamRunner
+    from suzent_desktop.core.engines.dream.runner import DreamRunner
 
     with tempfile.TemporaryDirectory(prefix="suzent-hostile-") as tmp:
         root = Path(tmp)

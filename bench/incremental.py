@@ -29,10 +29,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _genhome import generate_home  # noqa: E402
 
-from suzent_desktop.core.clock import Clock  # noqa: E402
-from suzent_desktop.core.embedding import HashingEmbedder  # noqa: E402
-from suzent_desktop.core.indexer import Indexer  # noqa: E402
-from suzent_desktop.core.layout import Layout  # noqa: E402
+from suzent_desktop.core.files.clock import Clock  # noqa: E402
+from suzent_desktop.core.files.layout import Layout  # noqa: E402
+from suzent_desktop.core.index.embedding import HashingEmbedder  # noqa: E402
+from suzent_desktop.core.index.indexer import Indexer  # noqa: E402
 from suzent_desktop.settings import Settings  # noqa: E402
 
 TODAY = dt.date(2026, 7, 20)
@@ -90,7 +90,7 @@ async def _measure(root: Path, pages: int, days: int, embedder_name: str) -> dic
     layout = Layout.from_settings(home, Settings())
     inner = HashingEmbedder()
     if embedder_name == "onnx":
-        from suzent_desktop.core.embedding import OnnxMiniLMEmbedder
+        from suzent_desktop.core.index.embedding import OnnxMiniLMEmbedder
 
         inner = OnnxMiniLMEmbedder()
     embedder = CountingEmbedder(inner)

@@ -22,9 +22,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from suzent_desktop.core.clock import Clock  # noqa: E402
-from suzent_desktop.core.dream.lint import link_audit  # noqa: E402
-from suzent_desktop.core.embedding import HashingEmbedder  # noqa: E402
+from suzent_desktop.core.engines.dream.lint import link_audit  # noqa: E402
+from suzent_desktop.core.files.clock import Clock  # noqa: E402
+from suzent_desktop.core.index.embedding import HashingEmbedder  # noqa: E402
 from suzent_desktop.core.manager import MemoryManager  # noqa: E402
 
 _WRITTEN = re.compile(r"^(?P<link>.+) \(line \d+\) matches no (?:page|file) in the vault$")

@@ -173,8 +173,8 @@ class Result:
 def page_bullets(notebook: Path) -> list[tuple[str, str]]:
     """(page, text) of every current bullet, a link read as the words it shows: the label is about
     what the line says, and "[[Piano|piano]]" says "piano"."""
-    from suzent_desktop.core.dream.pages import PageDoc
-    from suzent_desktop.core.markdown import links, only_links
+    from suzent_desktop.core.files.markdown import links, only_links
+    from suzent_desktop.core.vault.fact_pages import PageDoc
 
     root = notebook / PERSONAL
     found = []
@@ -200,8 +200,8 @@ def memory_lines(memory_md: Path) -> list[str]:
 
 
 async def replay(name: str, conversation: dict, model: str) -> Result:
-    from suzent_desktop.core.clock import Clock
-    from suzent_desktop.core.dream.runner import DreamRunner
+    from suzent_desktop.core.engines.dream.runner import DreamRunner
+    from suzent_desktop.core.files.clock import Clock
     from suzent_desktop.core.manager import MemoryManager
 
     turns = turns_of(conversation, name)

@@ -129,7 +129,7 @@ async def evaluate(manager, questions: list[dict]) -> tuple[dict[str, bool], lis
 
 
 def extraction_times(turns: list[dict]) -> list[float]:
-    from suzent_desktop.core.extraction import OfflineExtractor
+    from suzent_desktop.core.engines.extraction import OfflineExtractor
 
     extractor = OfflineExtractor()
     times = []
@@ -147,8 +147,8 @@ def share(hits: dict[str, bool], ids: list[str] | None = None) -> float:
 
 
 async def run(args: argparse.Namespace) -> None:
-    from suzent_desktop.core.clock import Clock
-    from suzent_desktop.core.dream.runner import DreamRunner
+    from suzent_desktop.core.engines.dream.runner import DreamRunner
+    from suzent_desktop.core.files.clock import Clock
     from suzent_desktop.core.manager import MemoryManager
 
     turns, questions = load(Path(args.data))

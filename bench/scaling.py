@@ -48,12 +48,12 @@ from _genhome import _fact, _sentence, generate_home  # noqa: E402
 from incremental import measure  # noqa: E402
 from index_build import TimedEmbedder, pct, peak_rss_mb, queries  # noqa: E402
 
-from suzent_desktop.core import ann  # noqa: E402
-from suzent_desktop.core.clock import Clock  # noqa: E402
-from suzent_desktop.core.embedding import HashingEmbedder  # noqa: E402
-from suzent_desktop.core.index_store import IndexStore, Row, norm_key  # noqa: E402
-from suzent_desktop.core.indexer import Indexer  # noqa: E402
-from suzent_desktop.core.layout import Layout  # noqa: E402
+from suzent_desktop.core.files.clock import Clock  # noqa: E402
+from suzent_desktop.core.files.layout import Layout  # noqa: E402
+from suzent_desktop.core.index import ann  # noqa: E402
+from suzent_desktop.core.index.embedding import HashingEmbedder  # noqa: E402
+from suzent_desktop.core.index.index_store import IndexStore, Row, norm_key  # noqa: E402
+from suzent_desktop.core.index.indexer import Indexer  # noqa: E402
 from suzent_desktop.settings import Settings  # noqa: E402
 
 CLOCK = Clock(fixed_today=dt.date(2026, 7, 20))
@@ -195,7 +195,7 @@ class BatchRecorder(TimedEmbedder):
 
 
 def model_ratio(pages: int, days: int) -> dict:
-    from suzent_desktop.core.embedding import OnnxMiniLMEmbedder
+    from suzent_desktop.core.index.embedding import OnnxMiniLMEmbedder
 
     root = Path(tempfile.mkdtemp(prefix="suzent-scaling-model-"))
     try:

@@ -153,9 +153,9 @@ class CallClock:
     """Records when engine calls that may enter native code ran, to name what held the GIL."""
 
     TARGETS = (
-        ("suzent_desktop.core.index_store", "IndexStore"),
-        ("suzent_desktop.core.embedding", "HashingEmbedder"),
-        ("suzent_desktop.core.embedding", "OnnxMiniLMEmbedder"),
+        ("suzent_desktop.core.index.index_store", "IndexStore"),
+        ("suzent_desktop.core.index.embedding", "HashingEmbedder"),
+        ("suzent_desktop.core.index.embedding", "OnnxMiniLMEmbedder"),
         # GUI-thread code reached from Qt signals and timers (not from asyncio callbacks)
         ("suzent_desktop.ui.main_window", "MainWindow"),
         ("suzent_desktop.ui.vault_tree", "VaultTree"),

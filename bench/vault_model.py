@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _genhome import PEOPLE, generate_home  # noqa: E402
 
-from suzent_desktop.core.layout import Layout  # noqa: E402
+from suzent_desktop.core.files.layout import Layout  # noqa: E402
 from suzent_desktop.settings import Settings  # noqa: E402
 
 TODAY = dt.date(2026, 7, 20)
@@ -58,7 +58,7 @@ def target_page(root: Path) -> Path:
 
 
 def model(layout: Layout, tag: str, target: Path) -> None:
-    from suzent_desktop.core.vault import Vault
+    from suzent_desktop.core.vault.model import Vault
 
     vault = Vault(layout)
     began = time.perf_counter()
@@ -83,8 +83,8 @@ def model(layout: Layout, tag: str, target: Path) -> None:
 def legacy(layout: Layout, target: Path) -> None:
     try:
         backlinks = importlib.import_module("suzent_desktop.ui.panes.backlinks")
-        tags = importlib.import_module("suzent_desktop.core.tags")
-        notebook = importlib.import_module("suzent_desktop.core.notebook").Notebook(layout)
+        tags = importlib.import_module("suzent_desktop.core.vault.tags")
+        notebook = importlib.import_module("suzent_desktop.core.vault.notebook").Notebook(layout)
     except ImportError as exc:
         print(f"  legacy: not in this version ({exc})")
         return
@@ -110,8 +110,8 @@ def rename(layout: Layout, target: Path) -> None:
     vault (a folder no home models) and by asking a walked vault model (the window)."""
     import inspect
 
-    from suzent_desktop.core import vault_ops
-    from suzent_desktop.core.vault import Vault
+    from suzent_desktop.core.vault import vault_ops
+    from suzent_desktop.core.vault.model import Vault
 
     root, moved = layout.notebook_dir, target.with_name(f"{target.stem} renamed.md")
     began = time.perf_counter()
@@ -130,9 +130,9 @@ def rename(layout: Layout, target: Path) -> None:
 
 
 async def search(layout: Layout, tag: str) -> None:
-    from suzent_desktop.core.clock import Clock
-    from suzent_desktop.core.embedding import HashingEmbedder
-    from suzent_desktop.core.indexer import Indexer
+    from suzent_desktop.core.files.clock import Clock
+    from suzent_desktop.core.index.embedding import HashingEmbedder
+    from suzent_desktop.core.index.indexer import Indexer
 
     indexer = Indexer(layout, HashingEmbedder(384), Clock(fixed_today=TODAY))
     began = time.perf_counter()
@@ -160,7 +160,7 @@ def main() -> None:
             print(f"{pages} pages (backlinks of {target.relative_to(layout.notebook_dir)}):")
             if args.legacy:
                 legacy(layout, target)
-            if importlib.util.find_spec("suzent_desktop.core.vault") is not None:
+            if importlib.util.find_spec("suzent_desktop.core.vault.model") is not None:
                 model(layout, "sourdough", target)
             if args.rename:
                 rename(layout, target)

@@ -139,7 +139,7 @@ async def _shoot(args: argparse.Namespace, home: Path) -> list[Path]:
 
 async def _shoot_own_vault(args: argparse.Namespace, vault: Path) -> list[Path]:
     """A folder of notes opened as a vault: its own tree, nothing of the app's at its root."""
-    from suzent_desktop.core.vaults import vault_home
+    from suzent_desktop.core.files.vaults import vault_home
     from suzent_desktop.ui.main_window import MainWindow
     from suzent_desktop.ui.services import AppServices
 

@@ -55,7 +55,7 @@ from suzent_desktop import cli_vault
 from suzent_desktop.cli_progress import terminal_progress
 from suzent_desktop.core.documents import SOURCES, captured_turn, fact_dict, hit_dict
 from suzent_desktop.core.documents import is_handled_error as _core_handles
-from suzent_desktop.core.words import count, outcome_words
+from suzent_desktop.core.files.words import count, outcome_words
 
 PROG = "suzent-desktop"
 

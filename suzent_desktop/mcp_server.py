@@ -47,6 +47,7 @@ from suzent_desktop.core.documents import (
     is_handled_error,
     tags_document,
 )
+from suzent_desktop.core.files.words import count
 from suzent_desktop.core.operations import (
     READ_LIMIT_CHARS,
     ActivityRecorder,
@@ -57,7 +58,6 @@ from suzent_desktop.core.operations import (
     dream_once,
     read_part,
 )
-from suzent_desktop.core.words import count
 
 if TYPE_CHECKING:
     from suzent_desktop.core.manager import MemoryManager
@@ -402,7 +402,7 @@ class MemoryTools:
         }
 
     def page_path(self, relative: str) -> Path:
-        """A vault page through the confinement rule (``core/confine.py``); non-markdown files are refused."""
+        """A vault page through the confinement rule (``core/files/confine.py``); non-markdown files are refused."""
         target = self.vault.resolve(relative)
         if target.suffix.lower() != ".md":
             raise VaultAccessError(f"{relative}: only markdown pages (.md) can be read")

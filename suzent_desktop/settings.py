@@ -69,7 +69,7 @@ class Settings:
     memory_consolidation_timeout_seconds: float = 600.0
     memory_consolidation_model: str = ""
     memory_consolidation_max_write_kb: int = 256
-    # One dream at a time across devices (core/lease.py): how long a lease lasts unless renewed,
+    # One dream at a time across devices (core/engines/lease.py): how long a lease lasts unless renewed,
     # and how long a device waits after taking one for the sync tool to show a rival's.
     memory_consolidation_lease_seconds: float = 300.0
     memory_consolidation_lease_settle_seconds: float = 10.0
@@ -142,7 +142,7 @@ CHOICES: dict[str, tuple[str, ...]] = {"theme": ("system", "light", "dark"), "ed
 
 # Values for a small model run on the CPU of this machine (a 1.5B model on two cores reads a dream's
 # first prompt in 2-3 minutes): a longer base per call (a local call also gets time per character of
-# prompt, core/call_limits.py), an hour per dream, and smaller batches so each prompt stays short.
+# prompt, core/files/call_limits.py), an hour per dream, and smaller batches so each prompt stays short.
 LOCAL_CPU_PROFILE: dict[str, Any] = {
     "llm_timeout_seconds": 180.0,
     "memory_consolidation_timeout_seconds": 3600.0,
@@ -264,7 +264,7 @@ def save_settings(home: Path, settings: Settings, *, since: Settings | None = No
     written, and a value that came from an environment variable is not copied into the file.
     Without it, the keys that differ from the defaults are written (a small, readable file).
     """
-    from suzent_desktop.core.atomic import atomic_write_text
+    from suzent_desktop.core.files.atomic import atomic_write_text
 
     if since is None:
         base: dict[str, Any] = {}

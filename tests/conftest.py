@@ -29,7 +29,7 @@ def today() -> dt.date:
 
 @pytest.fixture
 def clock(today: dt.date):
-    from suzent_desktop.core.clock import Clock
+    from suzent_desktop.core.files.clock import Clock
 
     return Clock(fixed_today=today)
 
@@ -46,7 +46,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, today: dt.date) -> Pat
 
 @pytest.fixture
 def layout(home: Path):
-    from suzent_desktop.core.layout import Layout
+    from suzent_desktop.core.files.layout import Layout
     from suzent_desktop.settings import load_settings
 
     return Layout.from_settings(home, load_settings(home))

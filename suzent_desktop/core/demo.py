@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from suzent_desktop.core.facts import Fact, format_fact_line, format_log_header, format_turn_header
-from suzent_desktop.core.layout import Layout
+from suzent_desktop.core.files.facts import Fact, format_fact_line, format_log_header, format_turn_header
+from suzent_desktop.core.files.layout import Layout
 from suzent_desktop.settings import Settings
 
 DEMO_MARKER = Path(".suzent") / "demo"
@@ -417,7 +417,7 @@ The user's employer as of {d[0]}: data engineering, nightly Spark ingestion.
 
 
 def _index_md(pages: list[str]) -> str:
-    from suzent_desktop.core.notebook import _seed_text  # the seeded index.md keeps the markers
+    from suzent_desktop.core.vault.notebook import _seed_text  # the seeded index.md keeps the markers
 
     seed = _seed_text("index.md")
     by_zone: dict[str, list[str]] = {}
@@ -439,7 +439,7 @@ def _index_md(pages: list[str]) -> str:
 
 
 def _log_md(run_date: str, watermark: str) -> str:
-    from suzent_desktop.core.notebook import _seed_text
+    from suzent_desktop.core.vault.notebook import _seed_text
 
     seed = _seed_text("log.md").rstrip("\n")
     return (

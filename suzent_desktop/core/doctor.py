@@ -14,19 +14,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from suzent_desktop.core import sync_check
-from suzent_desktop.core.archive import Archive
-from suzent_desktop.core.clock import Clock
-from suzent_desktop.core.confine import refused_entries
-from suzent_desktop.core.days import Days
-from suzent_desktop.core.devices import DeviceError
-from suzent_desktop.core.facts import parse_log
+from suzent_desktop.core.files import sync_check
+from suzent_desktop.core.files.archive import Archive
+from suzent_desktop.core.files.clock import Clock
+from suzent_desktop.core.files.confine import refused_entries
+from suzent_desktop.core.files.devices import DeviceError
+from suzent_desktop.core.files.facts import parse_log
+from suzent_desktop.core.files.layout import Layout, LayoutError
+from suzent_desktop.core.files.tombstones import Tombstones, normalize
+from suzent_desktop.core.files.transcripts import Transcripts
 from suzent_desktop.core.home import prepare
-from suzent_desktop.core.layout import Layout, LayoutError
-from suzent_desktop.core.links import inside_vault
-from suzent_desktop.core.notebook import Notebook
-from suzent_desktop.core.tombstones import Tombstones, normalize
-from suzent_desktop.core.transcripts import Transcripts
+from suzent_desktop.core.vault.days import Days
+from suzent_desktop.core.vault.links import inside_vault
+from suzent_desktop.core.vault.notebook import Notebook
 from suzent_desktop.settings import SettingsError
 
 ERROR, WARNING, INFO = "error", "warning", "info"
@@ -164,8 +164,8 @@ def check_archive(layout: Layout) -> list[Problem]:
 
 def check_transcripts(layout: Layout) -> list[Problem]:
     """Transcript lines that are not whole turns (a write cut short by a crash, a hand edit)."""
-    from suzent_desktop.core.transcripts import Transcripts
-    from suzent_desktop.core.transcripts import parse as parse_transcript
+    from suzent_desktop.core.files.transcripts import Transcripts
+    from suzent_desktop.core.files.transcripts import parse as parse_transcript
 
     transcripts = Transcripts(layout)
     problems: list[Problem] = []
@@ -293,8 +293,8 @@ def check_watermark(layout: Layout, today: dt.date) -> list[Problem]:
 
 
 def check_not_consolidated(layout: Layout, today: dt.date, tombstones: set[str]) -> list[Problem]:
-    """Facts of consolidated days that the last dream left on no page (``core/uncovered.py``)."""
-    from suzent_desktop.core import uncovered
+    """Facts of consolidated days that the last dream left on no page (``core/index/uncovered.py``)."""
+    from suzent_desktop.core.index import uncovered
 
     days = Days.read(Notebook(layout), today)
     return [
@@ -339,9 +339,9 @@ def _sorted(paths: Iterable[Any]) -> list[str]:
 
 
 async def _index_stats(layout: Layout, settings: Any, clock: Clock, tombstones: set[str]) -> Any:
-    from suzent_desktop.core.embedding import EmbeddingError, make_embedder
-    from suzent_desktop.core.index_store import TABLE_NAME, IndexStoreError
-    from suzent_desktop.core.indexer import Indexer
+    from suzent_desktop.core.index.embedding import EmbeddingError, make_embedder
+    from suzent_desktop.core.index.index_store import TABLE_NAME, IndexStoreError
+    from suzent_desktop.core.index.indexer import Indexer
 
     indexer = Indexer(
         layout,

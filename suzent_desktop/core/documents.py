@@ -18,9 +18,9 @@ def is_handled_error(exc: BaseException) -> bool:
     if isinstance(exc, OSError | ValueError):
         return True  # SettingsError, LayoutError, NotebookError, ArchiveError are ValueErrors
     for module, name in (
-        ("suzent_desktop.core.embedding", "EmbeddingError"),
+        ("suzent_desktop.core.index.embedding", "EmbeddingError"),
         ("suzent_desktop.core.llm", "LLMError"),
-        ("suzent_desktop.core.extraction", "ExtractionError"),
+        ("suzent_desktop.core.engines.extraction", "ExtractionError"),
     ):
         cls = getattr(sys.modules.get(module), name, None)  # not loaded: it cannot have raised
         if isinstance(cls, type) and isinstance(exc, cls):

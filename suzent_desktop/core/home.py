@@ -17,22 +17,22 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from suzent_desktop.core import devices
-from suzent_desktop.core.archive import Archive
-from suzent_desktop.core.clock import SYSTEM_CLOCK, Clock
-from suzent_desktop.core.days import Days
-from suzent_desktop.core.forgetting import ForgetJournal
-from suzent_desktop.core.layout import Layout, LayoutError, default_home
-from suzent_desktop.core.notebook import Notebook
-from suzent_desktop.core.recall import RecallLog
-from suzent_desktop.core.tombstones import Tombstones
-from suzent_desktop.core.transcripts import Transcripts
-from suzent_desktop.core.vault import Vault
+from suzent_desktop.core.engines.forgetting import ForgetJournal
+from suzent_desktop.core.engines.recall import RecallLog
+from suzent_desktop.core.files import devices
+from suzent_desktop.core.files.archive import Archive
+from suzent_desktop.core.files.clock import SYSTEM_CLOCK, Clock
+from suzent_desktop.core.files.layout import Layout, LayoutError, default_home
+from suzent_desktop.core.files.tombstones import Tombstones
+from suzent_desktop.core.files.transcripts import Transcripts
+from suzent_desktop.core.vault.days import Days
+from suzent_desktop.core.vault.model import Vault
+from suzent_desktop.core.vault.notebook import Notebook
 from suzent_desktop.settings import Settings, load_settings
 
 if TYPE_CHECKING:
-    from suzent_desktop.core.embedding import Embedder
-    from suzent_desktop.core.indexer import Indexer
+    from suzent_desktop.core.index.embedding import Embedder
+    from suzent_desktop.core.index.indexer import Indexer
 
 log = logging.getLogger(__name__)
 
@@ -107,7 +107,7 @@ def prepare_home(home: Path | None = None, settings: Settings | None = None, *, 
 
 
 def with_device(layout: Layout, *, register: bool = True) -> Layout:
-    """The layout with this device's id and stream names (``core/devices.py``); ``register``
+    """The layout with this device's id and stream names (``core/files/devices.py``); ``register``
     records the device in the home (the first open of an existing home: nothing is renamed)."""
     device = devices.device_id()
     plain = devices.register(layout.state_dir, device, write=register)
@@ -135,10 +135,10 @@ def open_home(
         layout = prepare_home(home, settings, bootstrap=bootstrap)  # a home that is a file fails here
     assert settings is not None
     if embedder is None:
-        from suzent_desktop.core.embedding import make_embedder  # loads onnxruntime: only when opening
+        from suzent_desktop.core.index.embedding import make_embedder  # loads onnxruntime: only when opening
 
         embedder = make_embedder(settings)
-    from suzent_desktop.core.indexer import Indexer  # lancedb: only when opening
+    from suzent_desktop.core.index.indexer import Indexer  # lancedb: only when opening
 
     archive, notebook, tombstones, transcripts = Archive(layout), Notebook(layout), Tombstones(layout), Transcripts(layout)
     vault = Vault(layout)
@@ -164,7 +164,7 @@ def open_home(
 
 def remove_stale_temp_files(layout: Layout) -> list[Path]:
     """Temp files of atomic writes that a killed process left behind (``.People.md.x1y2z3w4.tmp``)."""
-    from suzent_desktop.core.atomic import sweep_temp_files
+    from suzent_desktop.core.files.atomic import sweep_temp_files
 
     removed = sweep_temp_files(
         [(layout.home, False), (layout.memory_dir, True), (layout.notebook_dir, True), (layout.index_dir, False)]

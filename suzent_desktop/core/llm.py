@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from suzent_desktop.core import call_limits
+from suzent_desktop.core.files import call_limits
 
 
 class LLMError(RuntimeError):
@@ -106,7 +106,7 @@ async def _acompletion(model: str, messages: list[dict[str, Any]], *, timeout: f
     if not model:
         raise LLMError("no model configured")
     litellm = _litellm()
-    # A model on this machine gets time to read its prompt (core/call_limits.py).
+    # A model on this machine gets time to read its prompt (core/files/call_limits.py).
     limit, how = call_limits.fit(_limit(timeout), model, messages, tools=kwargs.get("tools"),
                                  api_base=kwargs.get("api_base"))
     kwargs.setdefault("num_retries", 0)

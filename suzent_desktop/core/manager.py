@@ -18,39 +18,45 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from suzent_desktop.core import forget_match, forgetting, hits, promotion
-from suzent_desktop.core.archive import ArchiveError
-from suzent_desktop.core.clock import SYSTEM_CLOCK, Clock
-from suzent_desktop.core.days import Days
-from suzent_desktop.core.dream.lint import run_lint
-from suzent_desktop.core.dream.model import LintResult
-from suzent_desktop.core.dream.runner import DreamRunner
-from suzent_desktop.core.events import ChangeSet
-from suzent_desktop.core.facts import Fact
-from suzent_desktop.core.fair_lock import IndexBusy
-from suzent_desktop.core.filters import Filters
-from suzent_desktop.core.home import Home, PreparedHome, open_home
-from suzent_desktop.core.links import inside_vault
-from suzent_desktop.core.recall import Recall
-from suzent_desktop.core.text import clean
-from suzent_desktop.core.tombstones import ForgottenTextError, forgotten_in, normalize, without_forgotten
-from suzent_desktop.core.transcripts import (
+from suzent_desktop.core.engines import forget_match, forgetting, promotion
+from suzent_desktop.core.engines.dream.lint import run_lint
+from suzent_desktop.core.engines.dream.model import LintResult
+from suzent_desktop.core.engines.dream.runner import DreamRunner
+from suzent_desktop.core.engines.recall import Recall
+from suzent_desktop.core.files.archive import ArchiveError
+from suzent_desktop.core.files.clock import SYSTEM_CLOCK, Clock
+from suzent_desktop.core.files.events import ChangeSet
+from suzent_desktop.core.files.facts import Fact
+from suzent_desktop.core.files.text import clean
+from suzent_desktop.core.files.tombstones import (
+    ForgottenTextError,
+    forgotten_in,
+    normalize,
+    without_forgotten,
+)
+from suzent_desktop.core.files.transcripts import (
     TranscriptError,
     TranscriptTurn,
     clean_text,
     turn_chunks,
     turn_key,
 )
-from suzent_desktop.core.vault import Kind
+from suzent_desktop.core.home import Home, PreparedHome, open_home
+from suzent_desktop.core.index import hits
+from suzent_desktop.core.index.fair_lock import IndexBusy
+from suzent_desktop.core.index.filters import Filters
+from suzent_desktop.core.vault.days import Days
+from suzent_desktop.core.vault.links import inside_vault
+from suzent_desktop.core.vault.model import Kind
 from suzent_desktop.settings import Settings
 
 if TYPE_CHECKING:
     import threading
 
-    from suzent_desktop.core.embedding import Embedder
-    from suzent_desktop.core.hits import SearchHit
-    from suzent_desktop.core.search import SearchResponse
-    from suzent_desktop.core.vault import VaultSnapshot
+    from suzent_desktop.core.index.embedding import Embedder
+    from suzent_desktop.core.index.hits import SearchHit
+    from suzent_desktop.core.index.search import SearchResponse
+    from suzent_desktop.core.vault.model import VaultSnapshot
 
 log = logging.getLogger(__name__)
 
@@ -152,7 +158,7 @@ class MemoryManager:
         The transcript is written before extraction, so a failing extraction model loses
         nothing; each fact is tagged with the id of the turn it came from.
         """
-        from suzent_desktop.core import extraction
+        from suzent_desktop.core.engines import extraction
 
         if not user.strip() and not assistant.strip():
             raise TranscriptError("nothing to capture: both the user and the assistant text are empty")
@@ -207,7 +213,7 @@ class MemoryManager:
         Read once per process, then kept up to date by each capture (blocking: run in a thread).
         """
         if self._people is None:
-            from suzent_desktop.core.extraction import known_people
+            from suzent_desktop.core.engines.extraction import known_people
 
             contents: list[str] = []
             for date in self.archive.dates():
@@ -277,7 +283,7 @@ class MemoryManager:
         """Search the index; each returned hit is a recall signal unless the caller is the runner itself."""
         response = await self.indexer.search(query, limit=limit, filters=filters)
         allowed = [hit for hit in response.hits if self.layout.confinement.allows(hit.path)]
-        if len(allowed) < len(response.hits):  # rows a pass before the rule left behind (core/confine.py)
+        if len(allowed) < len(response.hits):  # rows a pass before the rule left behind (core/files/confine.py)
             response = dataclasses.replace(response, hits=allowed)
         if record_recall and response.hits:
             recalls = [Recall(hit.text, hit.source_type) for hit in response.hits]
@@ -359,7 +365,7 @@ class MemoryManager:
     ) -> ChangeSet:
         """Tombstone each unit the text stands for, drop their rows at once and take them off pages.
 
-        Typed text must name exactly one memory (``core/forget_match.py``): cut-short text that
+        Typed text must name exactly one memory (``core/engines/forget_match.py``): cut-short text that
         could mean several, or text that matches nothing, is refused and nothing is recorded,
         unless ``force`` (text not captured yet, kept from ever being indexed). The
         transcript turns the units came from (a fact's ``turn:`` tag, or the turn a transcript

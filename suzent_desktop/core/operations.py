@@ -3,7 +3,7 @@
 The UI calls these and the front door (:class:`~suzent_desktop.core.manager.MemoryManager`),
 never a store or an engine module: a rule then has one home, and a headless test can drive
 every action the windows offer. A write returns a
-:class:`~suzent_desktop.core.events.ChangeSet` naming what was added, changed, removed,
+:class:`~suzent_desktop.core.files.events.ChangeSet` naming what was added, changed, removed,
 moved or trashed and which index sources need a sync, and who asked for it (``initiator``: each
 function that changes files takes it, so the view that made a change can ignore its echo); the
 app applies it in one place (``AppServices.apply``). Reads a pane needs (a day's log, the tombstone list, the agent's
@@ -18,57 +18,66 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from suzent_desktop.core import demo, sync_check, vault_ops
-from suzent_desktop.core.archive import ArchiveError
-from suzent_desktop.core.atomic import atomic_write_text
-from suzent_desktop.core.canvas import canvas_markdown, is_canvas
-from suzent_desktop.core.clock import SYSTEM_CLOCK
+from suzent_desktop.core import demo
 from suzent_desktop.core.demo import DemoError, write_demo_home
-from suzent_desktop.core.dream import outcome as dream_outcome
-from suzent_desktop.core.dream import runner as dream
-from suzent_desktop.core.dream.tools import READ_LIMIT_CHARS, VaultAccessError, VaultTools, decode_page
-from suzent_desktop.core.embedding import E5_INT8_SETTING, MULTILINGUAL_SETTING
-from suzent_desktop.core.events import ChangeSet
-from suzent_desktop.core.facts import FactLine, ParsedLog, parse_log
-from suzent_desktop.core.filters import Filters
-from suzent_desktop.core.forgetting import units_for
-from suzent_desktop.core.layout import ROOT_NAV_FILES, Layout, default_home
-from suzent_desktop.core.links import VaultIndex
-from suzent_desktop.core.mcp_activity import ActivityRecorder, describe, read_activity
-from suzent_desktop.core.mentions import (
+from suzent_desktop.core.engines.dream import outcome as dream_outcome
+from suzent_desktop.core.engines.dream import runner as dream
+from suzent_desktop.core.engines.dream.tools import (
+    READ_LIMIT_CHARS,
+    VaultAccessError,
+    VaultTools,
+    decode_page,
+)
+from suzent_desktop.core.engines.forgetting import units_for
+from suzent_desktop.core.engines.promotion import PromotionError
+from suzent_desktop.core.files import sync_check
+from suzent_desktop.core.files.archive import ArchiveError
+from suzent_desktop.core.files.atomic import atomic_write_text
+from suzent_desktop.core.files.clock import SYSTEM_CLOCK
+from suzent_desktop.core.files.events import ChangeSet
+from suzent_desktop.core.files.facts import FactLine, ParsedLog, parse_log
+from suzent_desktop.core.files.layout import ROOT_NAV_FILES, Layout, default_home
+from suzent_desktop.core.files.mcp_activity import ActivityRecorder, describe, read_activity
+from suzent_desktop.core.files.tombstones import Tombstone, TombstoneProblem, normalize
+from suzent_desktop.core.files.vaults import RecentVaults, open_folder
+from suzent_desktop.core.index.embedding import E5_INT8_SETTING, MULTILINGUAL_SETTING
+from suzent_desktop.core.index.filters import Filters
+from suzent_desktop.core.index.terms import match_spans
+from suzent_desktop.core.vault import vault_ops
+from suzent_desktop.core.vault.canvas import canvas_markdown, is_canvas
+from suzent_desktop.core.vault.links import VaultIndex
+from suzent_desktop.core.vault.mentions import (
     LinkedMention,
     Mention,
     MentionError,
     link_mention,
     undo_link_mention,
 )
-from suzent_desktop.core.notebook import ZONES
-from suzent_desktop.core.page_reader import read_part
-from suzent_desktop.core.promotion import PromotionError
-from suzent_desktop.core.properties import (
+from suzent_desktop.core.vault.model import Kind as PathKind
+from suzent_desktop.core.vault.model import Vault, VaultSnapshot
+from suzent_desktop.core.vault.notebook import ZONES
+from suzent_desktop.core.vault.page_reader import read_part
+from suzent_desktop.core.vault.properties import (
     delete_property,
     properties,
     property_kind,
     rename_property,
     set_property,
 )
-from suzent_desktop.core.terms import match_spans
-from suzent_desktop.core.tombstones import Tombstone, TombstoneProblem, normalize
-from suzent_desktop.core.vault import Kind as PathKind
-from suzent_desktop.core.vault import Vault, VaultSnapshot
-from suzent_desktop.core.vault_ops import TrashRecord, VaultOpError, check_name
-from suzent_desktop.core.vaults import RecentVaults, open_folder
+from suzent_desktop.core.vault.vault_ops import TrashRecord, VaultOpError, check_name
 
 if TYPE_CHECKING:
     from suzent_desktop.core.doctor import DoctorReport
-    from suzent_desktop.core.dream.model import DreamResult as DreamResult  # named in the UI's type hints
-    from suzent_desktop.core.dream.model import GateStatus as GateStatus
-    from suzent_desktop.core.dream.runner import DreamRunner, Snapshot
-    from suzent_desktop.core.embedding import Embedder
-    from suzent_desktop.core.hits import SearchHit as SearchHit  # named in the MCP server's type hints
+    from suzent_desktop.core.engines.dream.model import (
+        DreamResult as DreamResult,  # named in the UI's type hints
+    )
+    from suzent_desktop.core.engines.dream.model import GateStatus as GateStatus
+    from suzent_desktop.core.engines.dream.runner import DreamRunner, Snapshot
     from suzent_desktop.core.home import PreparedHome
+    from suzent_desktop.core.index.embedding import Embedder
+    from suzent_desktop.core.index.hits import SearchHit as SearchHit  # named in the MCP server's type hints
     from suzent_desktop.core.manager import MemoryManager
-    from suzent_desktop.core.vault import Backlink as Backlink  # named in the UI's type hints
+    from suzent_desktop.core.vault.model import Backlink as Backlink  # named in the UI's type hints
     from suzent_desktop.settings import Settings
 
 __all__ = [
@@ -380,7 +389,7 @@ def is_demo_home(home: Path) -> bool:
 
 def load_embedder(settings: Settings) -> Embedder:
     """The embedding model the settings name (loading it can be slow: call off the GUI thread)."""
-    from suzent_desktop.core.embedding import make_embedder
+    from suzent_desktop.core.index.embedding import make_embedder
 
     return make_embedder(settings)
 
@@ -388,6 +397,6 @@ def load_embedder(settings: Settings) -> Embedder:
 def leave_the_window_a_core(embedder: Embedder, settings: Settings) -> None:
     """While the window is up the bundled model runs on ``window_embedding_threads`` (by default
     one core fewer than the machine has), so the GUI thread never waits for a core."""
-    from suzent_desktop.core.embedding import use_window_threads
+    from suzent_desktop.core.index.embedding import use_window_threads
 
     use_window_threads(embedder, settings.window_embedding_threads)

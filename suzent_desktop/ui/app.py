@@ -23,9 +23,9 @@ GIL_TURN_SECONDS = 0.001  # while the window is up (CPython's default is 0.005)
 # Imported by the engine on first use (the first dream, the first page rendered from a dream's
 # diff): imported here on a worker once the window is up, so no first use imports on the GUI thread.
 WARM_MODULES = (
-    "suzent_desktop.core.dream.offline",
-    "suzent_desktop.core.dream.agent",
-    "suzent_desktop.core.dream.lint",
+    "suzent_desktop.core.engines.dream.offline",
+    "suzent_desktop.core.engines.dream.agent",
+    "suzent_desktop.core.engines.dream.lint",
 )
 
 

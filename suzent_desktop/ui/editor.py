@@ -35,9 +35,9 @@ from PySide6.QtWidgets import (
 )
 
 from suzent_desktop.core import operations
-from suzent_desktop.core.links import in_vault_walk, is_page
-from suzent_desktop.core.markdown import MARKDOWN, WIKI, Link, heading_line, line_links
+from suzent_desktop.core.files.markdown import MARKDOWN, WIKI, Link, heading_line, line_links
 from suzent_desktop.core.operations import save_page
+from suzent_desktop.core.vault.links import in_vault_walk, is_page
 from suzent_desktop.ui import theme
 from suzent_desktop.ui.find_bar import FindBar
 from suzent_desktop.ui.highlighter import NORMAL, prose_state
@@ -60,8 +60,8 @@ from suzent_desktop.ui.page_views import LIVE, READING, PageViews
 from suzent_desktop.ui.preview import PreviewBrowser
 
 if TYPE_CHECKING:
-    from suzent_desktop.core.links import VaultIndex
     from suzent_desktop.core.operations import Vault, VaultSnapshot
+    from suzent_desktop.core.vault.links import VaultIndex
 
 PREVIEW_DELAY_MS = 250
 # Every preview render runs on this one thread: a page with many note embeds took 389 ms of CPU,

@@ -2,7 +2,7 @@
 
 Line-based (QSyntaxHighlighter works per block), with block state for fenced code and the
 front-matter block, so it costs little per keystroke even on long pages. Fences and inline
-code follow the one grammar (:mod:`suzent_desktop.core.markdown`): a fence closes only with
+code follow the one grammar (:mod:`suzent_desktop.core.files.markdown`): a fence closes only with
 its own character and length, and a link inside code is shown as code.
 """
 
@@ -12,7 +12,7 @@ import re
 
 from PySide6.QtGui import QColor, QFont, QSyntaxHighlighter, QTextCharFormat, QTextDocument
 
-from suzent_desktop.core.markdown import FenceTracker, inline_code_spans, line_links
+from suzent_desktop.core.files.markdown import FenceTracker, inline_code_spans, line_links
 from suzent_desktop.ui import theme
 
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s.*$")

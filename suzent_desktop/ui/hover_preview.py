@@ -19,7 +19,7 @@ from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QSize, Qt, QTimer, QU
 from PySide6.QtGui import QEnterEvent, QGuiApplication
 from PySide6.QtWidgets import QFrame, QToolTip, QVBoxLayout, QWidget
 
-from suzent_desktop.core.links import is_page
+from suzent_desktop.core.vault.links import is_page
 from suzent_desktop.ui import theme
 from suzent_desktop.ui.markdown_render import (
     CALLOUT_SCHEME,

@@ -20,9 +20,9 @@ from PySide6.QtCore import QEvent, QObject, QPoint, Qt
 from PySide6.QtGui import QKeyEvent, QTextCursor
 from PySide6.QtWidgets import QListWidget, QListWidgetItem, QPlainTextEdit
 
-from suzent_desktop.core import fuzzy
-from suzent_desktop.core.links import is_page
-from suzent_desktop.core.markdown import headings, parse_wikilink
+from suzent_desktop.core.files import fuzzy
+from suzent_desktop.core.files.markdown import headings, parse_wikilink
+from suzent_desktop.core.vault.links import is_page
 
 if TYPE_CHECKING:
     from suzent_desktop.core.operations import VaultSnapshot

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from suzent_desktop.core.markdown import MARKDOWN, Link
+from suzent_desktop.core.files.markdown import MARKDOWN, Link
 from suzent_desktop.ui import theme
 from suzent_desktop.ui.hover_preview import HoverTarget, preview_markdown
 from suzent_desktop.ui.live_preview import LiveEditor, LivePreviewHighlighter

@@ -39,7 +39,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QPlainTextDocumentLayout, QPlainTextEdit, QWidget
 
-from suzent_desktop.core.markdown import Link
+from suzent_desktop.core.files.markdown import Link
 from suzent_desktop.ui import theme
 from suzent_desktop.ui.highlighter import CALLOUT_SHIFT, NORMAL, MarkdownHighlighter, prose_state
 from suzent_desktop.ui.live_callouts import ICON_ROOM, CalloutFolds, callout_icon, draw_chevron

@@ -2,7 +2,7 @@
 the rest is styled, and what is drawn in place (a checkbox, a bullet, an image, an embed).
 
 Pure Python and line-based, like the highlighter that uses it, so a keystroke costs one line's
-parse. Code spans and links follow the one grammar (:mod:`suzent_desktop.core.markdown`).
+parse. Code spans and links follow the one grammar (:mod:`suzent_desktop.core.files.markdown`).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from suzent_desktop.core.markdown import EMBED, MARKDOWN, WIKI, Link, inline_code_spans, line_links
+from suzent_desktop.core.files.markdown import EMBED, MARKDOWN, WIKI, Link, inline_code_spans, line_links
 
 HEADING_RE = re.compile(r"^( {0,3})(#{1,6})([ \t]+|$)")
 QUOTE_RE = re.compile(r"^(?:[ \t]*>[ \t]?)+")

@@ -17,7 +17,7 @@ from functools import lru_cache
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen, QTextBlock
 
-from suzent_desktop.core.markdown import plain_text
+from suzent_desktop.core.files.markdown import plain_text
 
 DELIMITER_RE = re.compile(r"^\s*\|?\s*:?-{1,}:?\s*(?:\|\s*:?-{1,}:?\s*)*\|?\s*$")
 _SPLIT_RE = re.compile(r"(?<!\\)\|")

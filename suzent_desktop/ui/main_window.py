@@ -29,8 +29,9 @@ from PySide6.QtWidgets import (
 )
 from watchfiles import Change
 
-from suzent_desktop.core import fuzzy, operations
-from suzent_desktop.core.events import ChangeSet
+from suzent_desktop.core import operations
+from suzent_desktop.core.files import fuzzy
+from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.ui import theme
 from suzent_desktop.ui.command_palette import CommandPalette
 from suzent_desktop.ui.editor import EditorArea

@@ -1,8 +1,8 @@
 """Markdown → HTML for the preview pane (a QTextBrowser, so only Qt's rich-text subset).
 
 markdown-it-py with tables, strikethrough, task lists and front matter. Links and embeds are
-read with :mod:`suzent_desktop.core.markdown`'s grammar and resolved with
-:mod:`suzent_desktop.core.links`'s rules, so the preview agrees with the editor, backlinks and
+read with :mod:`suzent_desktop.core.files.markdown`'s grammar and resolved with
+:mod:`suzent_desktop.core.vault.links`'s rules, so the preview agrees with the editor, backlinks and
 lint. On top of CommonMark the preview renders what Obsidian's reading view does:
 
 * wikilinks as ``wikilink:`` anchors the editor follows inside the app;
@@ -36,8 +36,7 @@ from markdown_it.rules_inline import StateInline
 from mdit_py_plugins.front_matter import front_matter_plugin
 from mdit_py_plugins.tasklists import tasklists_plugin
 
-from suzent_desktop.core.links import walkable_rel
-from suzent_desktop.core.markdown import (
+from suzent_desktop.core.files.markdown import (
     WIKI,
     Link,
     code_lines,
@@ -51,6 +50,7 @@ from suzent_desktop.core.markdown import (
     prose_spans,
     wikilink_at,
 )
+from suzent_desktop.core.vault.links import walkable_rel
 
 __all__ = [
     "Link",
@@ -283,7 +283,7 @@ def _wikilink_rule(state: StateInline, silent: bool) -> bool:
     """Inline rule: consume ``[[...]]`` / ``![[...]]`` before markdown-it's own link rules see the bracket.
 
     Code spans are consumed by markdown-it's ``backticks`` rule first, so a link inside
-    inline code stays code, as :func:`suzent_desktop.core.markdown.links` says.
+    inline code stays code, as :func:`suzent_desktop.core.files.markdown.links` says.
     """
     src, pos = state.src, state.pos
     if not (src.startswith("[[", pos) or src.startswith("![[", pos)):

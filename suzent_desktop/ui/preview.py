@@ -20,7 +20,7 @@ from PySide6.QtCore import QSize, Qt, QUrl, Signal
 from PySide6.QtGui import QImage, QImageReader, QResizeEvent, QTextDocument
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
-from suzent_desktop.core.links import in_vault_walk
+from suzent_desktop.core.vault.links import in_vault_walk
 from suzent_desktop.ui.icons import icon_image
 from suzent_desktop.ui.markdown_render import ICON_SCHEME, parse_embed_href
 from suzent_desktop.ui.wide_tables import set_html_fitted

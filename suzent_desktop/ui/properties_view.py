@@ -4,7 +4,7 @@ Each key gets a field for its type: text, list (comma-separated), number, checkb
 map is shown as text and edited in Source mode. The key's name is itself a field (edit it to
 rename the key) and its type mark opens a menu that deletes it. "Add property" (the last line, or
 Ctrl+; on a page without frontmatter) adds a key. Every change is written into the page's text as
-one undoable change of that key's lines only (:mod:`suzent_desktop.core.properties`); the page is
+one undoable change of that key's lines only (:mod:`suzent_desktop.core.vault.properties`); the page is
 saved as any edit is. The YAML lines themselves are folded away in Live Preview (the cursor is
 kept out of them) and shown in Source mode.
 """
@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from suzent_desktop.core.markdown import frontmatter_block, frontmatter_lines, meta_text
+from suzent_desktop.core.files.markdown import frontmatter_block, frontmatter_lines, meta_text
 from suzent_desktop.core.operations import (
     delete_property,
     properties,

@@ -18,8 +18,9 @@ from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QDialog, QLabel, QLineEdit, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
-from suzent_desktop.core import fuzzy, operations
-from suzent_desktop.core.links import is_page
+from suzent_desktop.core import operations
+from suzent_desktop.core.files import fuzzy
+from suzent_desktop.core.vault.links import is_page
 from suzent_desktop.ui.link_completer import link_aliases, link_names
 
 if TYPE_CHECKING:

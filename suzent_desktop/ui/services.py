@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, Signal
 
 from suzent_desktop.core import operations
-from suzent_desktop.core.events import ChangeSet
+from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.ui import gc_policy
 from suzent_desktop.ui.bridge import Bridge
 

@@ -17,7 +17,7 @@ from PySide6.QtGui import QAction, QDropEvent, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QMenu, QStyle, QTreeWidget, QTreeWidgetItem, QWidget
 
 from suzent_desktop.core import operations
-from suzent_desktop.core.events import ChangeSet
+from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.core.operations import ROOT_NAV_FILES, ZONES, TrashRecord, VaultOpError
 from suzent_desktop.ui.prompts import Prompter
 from suzent_desktop.ui.services import AppServices

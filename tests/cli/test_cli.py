@@ -412,7 +412,7 @@ def _has(module: str) -> bool:
     return True
 
 
-needs_dream = pytest.mark.skipif(not _has("suzent_desktop.core.dream.runner"), reason="dream runner not built")
+needs_dream = pytest.mark.skipif(not _has("suzent_desktop.core.engines.dream.runner"), reason="dream runner not built")
 
 
 @needs_dream
@@ -447,7 +447,7 @@ def test_dream_then_status_on_demo(tmp_path: Path, capsys: pytest.CaptureFixture
         assert doc["pages_changed"]
 
 
-@pytest.mark.skipif(not _has("suzent_desktop.core.dream.lint"), reason="lint not built")
+@pytest.mark.skipif(not _has("suzent_desktop.core.engines.dream.lint"), reason="lint not built")
 def test_lint_json_shape(home: Path, capsys: pytest.CaptureFixture[str]):
     code, out, err = run(capsys, home, "--json", "lint")
     doc = json.loads(out)
@@ -457,7 +457,7 @@ def test_lint_json_shape(home: Path, capsys: pytest.CaptureFixture[str]):
     assert code in (0, 1)
 
 
-@pytest.mark.skipif(not _has("suzent_desktop.core.promotion"), reason="promotion not built")
+@pytest.mark.skipif(not _has("suzent_desktop.core.engines.promotion"), reason="promotion not built")
 def test_promote_rewrites_memory_md(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
     demo = tmp_path / "demo"
     assert main(["demo", "--no-gui", str(demo)]) == 0
@@ -567,9 +567,9 @@ def test_a_misspelt_suzent_variable_is_warned_about(home: Path, capsys: pytest.C
 
 
 def _backlog(home: Path, days: int, today: dt.date) -> list[str]:
-    from suzent_desktop.core.archive import Archive
-    from suzent_desktop.core.facts import Fact
-    from suzent_desktop.core.layout import Layout
+    from suzent_desktop.core.files.archive import Archive
+    from suzent_desktop.core.files.facts import Fact
+    from suzent_desktop.core.files.layout import Layout
     from suzent_desktop.settings import load_settings
 
     assert main(["--home", str(home), "status"]) == 0  # bootstrap

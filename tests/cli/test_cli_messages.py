@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from suzent_desktop.cli import main
-from suzent_desktop.core.facts import Fact
+from suzent_desktop.core.files.facts import Fact
 from suzent_desktop.core.manager import MemoryManager
 from suzent_desktop.settings import load_settings
 
@@ -35,7 +35,7 @@ def test_a_gated_dry_run_says_how_to_run_it_anyway(home, capsys, clock, today):
 
 
 def test_status_after_a_failed_dream_shows_its_outcome_attempt_and_reason(home, capsys, clock, today):
-    from suzent_desktop.core.dream.runner import DreamRunner
+    from suzent_desktop.core.engines.dream.runner import DreamRunner
 
     manager = _manager_with_a_fact(home, clock, today, memory_consolidation_min_facts=1)
 

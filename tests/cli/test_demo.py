@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from suzent_desktop.cli import main
-from suzent_desktop.core.archive import Archive
 from suzent_desktop.core.demo import DEMO_MARKER, DemoError, demo_files, is_demo_home, write_demo_home
-from suzent_desktop.core.layout import Layout
-from suzent_desktop.core.notebook import Notebook
-from suzent_desktop.core.tombstones import Tombstones
+from suzent_desktop.core.files.archive import Archive
+from suzent_desktop.core.files.layout import Layout
+from suzent_desktop.core.files.tombstones import Tombstones
+from suzent_desktop.core.vault.notebook import Notebook
 from suzent_desktop.settings import Settings
 
 TODAY = dt.date(2026, 7, 20)

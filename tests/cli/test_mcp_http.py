@@ -71,7 +71,7 @@ def test_bind_without_a_token_file_is_refused_before_serving(home: Path):
 async def test_memory_status_names_the_device_that_answered(home: Path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv("SUZENT_DEVICE", "server-1")
     manager = MemoryManager.open(home)
-    from suzent_desktop.core.mcp_activity import ActivityRecorder
+    from suzent_desktop.core.files.mcp_activity import ActivityRecorder
     from suzent_desktop.mcp_server import MemoryTools
 
     tools = MemoryTools(manager, read_only=True, activity=ActivityRecorder(manager.layout.mcp_activity_file,

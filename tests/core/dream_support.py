@@ -5,8 +5,8 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from suzent_desktop.core.clock import Clock
-from suzent_desktop.core.facts import Fact
+from suzent_desktop.core.files.clock import Clock
+from suzent_desktop.core.files.facts import Fact
 from suzent_desktop.core.manager import MemoryManager
 from suzent_desktop.settings import load_settings
 

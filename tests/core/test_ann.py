@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from suzent_desktop.core import ann
-from suzent_desktop.core.clock import Clock
-from suzent_desktop.core.embedding import HashingEmbedder
-from suzent_desktop.core.index_store import Filters, IndexStore, Row, norm_key
-from suzent_desktop.core.indexer import Indexer
-from suzent_desktop.core.notebook import Notebook
+from suzent_desktop.core.files.clock import Clock
+from suzent_desktop.core.index import ann
+from suzent_desktop.core.index.embedding import HashingEmbedder
+from suzent_desktop.core.index.index_store import Filters, IndexStore, Row, norm_key
+from suzent_desktop.core.index.indexer import Indexer
+from suzent_desktop.core.vault.notebook import Notebook
 
 WORDS = (
     "harbor lantern quartz meadow violin glacier orchard pepper saddle ember falcon tundra "

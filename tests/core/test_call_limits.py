@@ -1,10 +1,11 @@
-"""A model on this machine gets time to read its prompt (core/call_limits.py)."""
+"""A model on this machine gets time to read its prompt (core/files/call_limits.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from suzent_desktop.core import call_limits, llm
+from suzent_desktop.core import llm
+from suzent_desktop.core.files import call_limits
 
 PROMPT = [{"role": "user", "content": "x" * 10_000}]
 

@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from suzent_desktop.core.chunking import MAX_CHUNK_CHARS, MERGE_CHUNK_CHARS, chunk_markdown, embedding_text
-from suzent_desktop.core.tombstones import normalize
+from suzent_desktop.core.files.tombstones import normalize
+from suzent_desktop.core.index.chunking import (
+    MAX_CHUNK_CHARS,
+    MERGE_CHUNK_CHARS,
+    chunk_markdown,
+    embedding_text,
+)
 
 
 def test_frontmatter_is_stripped_and_lines_point_into_the_original() -> None:

@@ -11,16 +11,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from suzent_desktop.core import fuzzy
-from suzent_desktop.core.archive import Archive
-from suzent_desktop.core.embedding import EVERY_SCRIPT, HashingEmbedder, make_embedder
-from suzent_desktop.core.fusion import plan_for
-from suzent_desktop.core.indexer import Indexer
-from suzent_desktop.core.mentions import unlinked_mentions
-from suzent_desktop.core.notebook import Notebook
-from suzent_desktop.core.query import parse_query
-from suzent_desktop.core.scripts import gram_text, language_of, script_of, terms
-from suzent_desktop.core.terms import match_spans
+from suzent_desktop.core.files import fuzzy
+from suzent_desktop.core.files.archive import Archive
+from suzent_desktop.core.files.scripts import gram_text, language_of, script_of, terms
+from suzent_desktop.core.index.embedding import EVERY_SCRIPT, HashingEmbedder, make_embedder
+from suzent_desktop.core.index.fusion import plan_for
+from suzent_desktop.core.index.indexer import Indexer
+from suzent_desktop.core.index.terms import match_spans
+from suzent_desktop.core.vault.mentions import unlinked_mentions
+from suzent_desktop.core.vault.notebook import Notebook
+from suzent_desktop.core.vault.query import parse_query
 from suzent_desktop.settings import Settings
 
 PAGES = {

@@ -10,8 +10,8 @@ from dream_support import days_before, make_manager, page, write_log
 from test_dream_agent import MODEL, ScriptedLLM, tool_reply
 
 from suzent_desktop.core.doctor import run_doctor
-from suzent_desktop.core.dream.runner import DreamRunner
-from suzent_desktop.core.dream.tools import VaultAccessError, VaultTools
+from suzent_desktop.core.engines.dream.runner import DreamRunner
+from suzent_desktop.core.engines.dream.tools import VaultAccessError, VaultTools
 
 
 @pytest.fixture

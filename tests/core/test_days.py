@@ -7,7 +7,7 @@ import datetime as dt
 import pytest
 from dream_support import make_manager
 
-from suzent_desktop.core.days import CONSOLIDATED, PENDING, SKIPPED, TODAY, Days
+from suzent_desktop.core.vault.days import CONSOLIDATED, PENDING, SKIPPED, TODAY, Days
 
 DAYS = Days(today="2026-07-20", watermark="2026-07-17", skipped=frozenset({"2026-07-16"}))
 

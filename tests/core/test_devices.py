@@ -9,17 +9,17 @@ from pathlib import Path
 
 import pytest
 
-from suzent_desktop.core import devices, streams
-from suzent_desktop.core.archive import Archive
-from suzent_desktop.core.facts import Fact
+from suzent_desktop.core.files import devices, streams
+from suzent_desktop.core.files.archive import Archive
+from suzent_desktop.core.files.facts import Fact
+from suzent_desktop.core.files.tombstones import Tombstones
+from suzent_desktop.core.files.transcripts import Transcripts
 from suzent_desktop.core.home import open_home
-from suzent_desktop.core.tombstones import Tombstones
-from suzent_desktop.core.transcripts import Transcripts
 
 
 def _open(home: Path, device: str, monkeypatch: pytest.MonkeyPatch, clock):
     monkeypatch.setenv("SUZENT_DEVICE", device)
-    from suzent_desktop.core.embedding import HashingEmbedder
+    from suzent_desktop.core.index.embedding import HashingEmbedder
 
     return open_home(home, clock=clock, embedder=HashingEmbedder())
 
@@ -138,7 +138,7 @@ async def test_another_devices_log_arriving_after_its_day_was_consolidated_is_no
                                                                                          monkeypatch):
     from dream_support import days_before, make_manager, write_log
 
-    from suzent_desktop.core.dream.runner import DreamRunner
+    from suzent_desktop.core.engines.dream.runner import DreamRunner
 
     monkeypatch.setenv("SUZENT_DEVICE", "laptop")
     laptop = make_manager(home, clock)
@@ -156,7 +156,7 @@ async def test_another_devices_log_arriving_after_its_day_was_consolidated_is_no
 
     # The next day's dream offers it to the engine with its own batch: it lands on a page, once.
     write_log(laptop, today.isoformat(), ["User is writing tests today"])
-    from suzent_desktop.core.clock import Clock
+    from suzent_desktop.core.files.clock import Clock
 
     tomorrow = make_manager(home, Clock(fixed_today=today + dt.timedelta(days=1)))
     assert (await DreamRunner(tomorrow).run_once(force=True)).outcome == "productive"
@@ -169,7 +169,7 @@ async def test_an_undo_that_arrives_after_the_dream_left_the_fact_out_brings_it_
                                                                                      monkeypatch):
     from dream_support import days_before, make_manager, write_log
 
-    from suzent_desktop.core.dream.runner import DreamRunner
+    from suzent_desktop.core.engines.dream.runner import DreamRunner
 
     monkeypatch.setenv("SUZENT_DEVICE", "laptop")
     laptop = make_manager(home, clock, memory_consolidation_lease_settle_seconds=0.0)

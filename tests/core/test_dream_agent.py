@@ -11,11 +11,11 @@ import pytest
 from dream_support import days_before, make_manager, page, write_log
 
 from suzent_desktop.core import llm
-from suzent_desktop.core.dream.agent import DreamAgent
-from suzent_desktop.core.dream.model import Batch, BatchFact
-from suzent_desktop.core.dream.runner import DreamRunner
-from suzent_desktop.core.dream.tools import ToolsClosed, VaultAccessError, VaultTools
-from suzent_desktop.core.facts import Fact
+from suzent_desktop.core.engines.dream.agent import DreamAgent
+from suzent_desktop.core.engines.dream.model import Batch, BatchFact
+from suzent_desktop.core.engines.dream.runner import DreamRunner
+from suzent_desktop.core.engines.dream.tools import ToolsClosed, VaultAccessError, VaultTools
+from suzent_desktop.core.files.facts import Fact
 
 MODEL = "gpt-4o-mini"
 
@@ -322,7 +322,7 @@ class _SlowOpenAI:
 async def test_a_call_is_cut_at_its_limit_once_without_litellm_retrying_it(monkeypatch):
     import time
 
-    from suzent_desktop.core import call_limits
+    from suzent_desktop.core.files import call_limits
 
     monkeypatch.setattr(call_limits, "LOCAL_PROMPT_CHARS_PER_SECOND", 1e9)  # the plain limit, for this server
     server = _SlowOpenAI(delay=8.0)
@@ -404,7 +404,7 @@ async def test_a_huge_text_reply_is_refused_with_the_size_error_and_the_run_stay
 def test_parsing_a_text_reply_takes_time_in_proportion_to_its_length():
     import time
 
-    from suzent_desktop.core.dream.agent import parse_text_tool_calls
+    from suzent_desktop.core.engines.dream.agent import parse_text_tool_calls
 
     for junk in ("{" * 250_000, '{"a": ' * 40_000, "[" * 250_000):
         started = time.monotonic()

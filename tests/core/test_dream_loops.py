@@ -1,13 +1,13 @@
-"""Loops stop early and outcomes are honest (core/dream/loop_guard.py, core/dream/outcome.py)."""
+"""Loops stop early and outcomes are honest (core/engines/dream/loop_guard.py, core/engines/dream/outcome.py)."""
 
 from __future__ import annotations
 
 from dream_support import days_before, make_manager, page, write_log
 from test_dream_agent import MODEL, ScriptedLLM, tool_reply
 
-from suzent_desktop.core.dream.model import Batch, EngineReport
-from suzent_desktop.core.dream.runner import DreamRunner
-from suzent_desktop.core.dream.tools import VaultTools
+from suzent_desktop.core.engines.dream.model import Batch, EngineReport
+from suzent_desktop.core.engines.dream.runner import DreamRunner
+from suzent_desktop.core.engines.dream.tools import VaultTools
 
 
 def _setup(home, clock, today, facts):

@@ -5,17 +5,17 @@ from __future__ import annotations
 import pytest
 from dream_support import make_manager, page
 
-from suzent_desktop.core.dream.model import Batch, BatchFact
-from suzent_desktop.core.dream.offline import (
+from suzent_desktop.core.engines.dream.model import Batch, BatchFact
+from suzent_desktop.core.engines.dream.offline import (
     INDEX_END,
     INDEX_START,
     NEAR_DUPLICATE_THRESHOLD,
     consolidate,
     page_title_for,
 )
-from suzent_desktop.core.dream.pages import PageDoc, dup_norm, may_be_same_fact, subject_value
-from suzent_desktop.core.dream.tools import VaultTools
-from suzent_desktop.core.facts import Fact
+from suzent_desktop.core.engines.dream.tools import VaultTools
+from suzent_desktop.core.files.facts import Fact
+from suzent_desktop.core.vault.fact_pages import PageDoc, dup_norm, may_be_same_fact, subject_value
 
 
 @pytest.fixture
@@ -191,8 +191,8 @@ def test_a_page_that_is_not_utf8_is_never_rewritten_left_out_and_named(manager):
 
 
 def test_a_new_page_never_takes_a_name_the_users_links_already_answer_to(manager):
-    from suzent_desktop.core.links import VaultIndex
-    from suzent_desktop.core.markdown import links
+    from suzent_desktop.core.files.markdown import links
+    from suzent_desktop.core.vault.links import VaultIndex
 
     root = manager.layout.notebook_dir
     (root / "Areas").mkdir()
@@ -211,7 +211,7 @@ def test_a_new_page_never_takes_a_name_the_users_links_already_answer_to(manager
 
 
 def test_index_catalogue_names_duplicates_unambiguously_and_lists_root_pages(manager):
-    from suzent_desktop.core.dream.offline import render_index
+    from suzent_desktop.core.engines.dream.offline import render_index
 
     root = manager.layout.notebook_dir
     for rel in ("1_Projects/Plan.md", "2_Wiki/Plan.md", "Loose.md"):
@@ -223,7 +223,7 @@ def test_index_catalogue_names_duplicates_unambiguously_and_lists_root_pages(man
 
 
 def test_engines_may_not_create_a_page_that_captures_existing_links(manager):
-    from suzent_desktop.core.dream.tools import VaultAccessError
+    from suzent_desktop.core.engines.dream.tools import VaultAccessError
 
     root = manager.layout.notebook_dir
     (root / "Areas").mkdir()
@@ -237,10 +237,10 @@ def test_engines_may_not_create_a_page_that_captures_existing_links(manager):
 
 def test_the_offline_engine_stops_as_soon_as_its_run_is_stopped(tmp_path):
     """A timed-out run's worker thread must not go on merging facts (nor keep the process alive)."""
-    from suzent_desktop.core.dream.model import Batch, BatchFact
-    from suzent_desktop.core.dream.offline import consolidate
-    from suzent_desktop.core.dream.tools import ToolsClosed, VaultTools
-    from suzent_desktop.core.facts import Fact
+    from suzent_desktop.core.engines.dream.model import Batch, BatchFact
+    from suzent_desktop.core.engines.dream.offline import consolidate
+    from suzent_desktop.core.engines.dream.tools import ToolsClosed, VaultTools
+    from suzent_desktop.core.files.facts import Fact
 
     root = tmp_path / "vault"
     (root / "3_Personal").mkdir(parents=True)
@@ -356,7 +356,7 @@ def test_a_later_run_files_a_fact_on_the_activity_page_it_names(manager):
     ],
 )
 def test_a_topic_is_named_by_what_the_fact_is_about(text, name):
-    from suzent_desktop.core.dream.topics import topic_of
+    from suzent_desktop.core.engines.dream.topics import topic_of
 
     topic = topic_of(text)
     assert (topic.name if topic else None) == name

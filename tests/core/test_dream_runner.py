@@ -9,10 +9,10 @@ import json
 import pytest
 from dream_support import days_before, make_manager, notebook_text, page, vault_files, write_log
 
-from suzent_desktop.core.dream.model import Batch, EngineReport
-from suzent_desktop.core.dream.runner import DreamRunner
-from suzent_desktop.core.dream.tools import VaultTools
-from suzent_desktop.core.facts import Fact
+from suzent_desktop.core.engines.dream.model import Batch, EngineReport
+from suzent_desktop.core.engines.dream.runner import DreamRunner
+from suzent_desktop.core.engines.dream.tools import VaultTools
+from suzent_desktop.core.files.facts import Fact
 
 
 def ingest_entries(manager):
@@ -233,7 +233,7 @@ async def test_forgotten_fact_is_not_consolidated(manager, today):
 
     async def spying_offline(batch, tools):
         seen.extend(f.fact.content for f in batch.facts)
-        from suzent_desktop.core.dream.offline import consolidate
+        from suzent_desktop.core.engines.dream.offline import consolidate
 
         return await asyncio.to_thread(consolidate, batch, tools, manager.embedder.embed)
 

@@ -7,8 +7,8 @@ import dataclasses
 import numpy as np
 import pytest
 
-from suzent_desktop.core import embedding
-from suzent_desktop.core.embedding import (
+from suzent_desktop.core.index import embedding
+from suzent_desktop.core.index.embedding import (
     EmbeddingError,
     HashingEmbedder,
     LiteLLMEmbedder,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from suzent_desktop.core.extraction import OfflineExtractor, third_person
-from suzent_desktop.core.fact_rules import problem
+from suzent_desktop.core.engines.extraction import OfflineExtractor, third_person
+from suzent_desktop.core.engines.fact_rules import problem
 
 
 @pytest.mark.parametrize(

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from suzent_desktop.core.archive import Archive, ArchiveError
-from suzent_desktop.core.clock import Clock
-from suzent_desktop.core.facts import Fact, parse_log
-from suzent_desktop.core.layout import ROOT_NAV_FILES, Layout, LayoutError
-from suzent_desktop.core.notebook import ZONES, Notebook, NotebookError
-from suzent_desktop.core.recall import MAX_LINES, Recall, RecallLog
-from suzent_desktop.core.tombstones import Tombstones, normalize
+from suzent_desktop.core.engines.recall import MAX_LINES, Recall, RecallLog
+from suzent_desktop.core.files.archive import Archive, ArchiveError
+from suzent_desktop.core.files.clock import Clock
+from suzent_desktop.core.files.facts import Fact, parse_log
+from suzent_desktop.core.files.layout import ROOT_NAV_FILES, Layout, LayoutError
+from suzent_desktop.core.files.tombstones import Tombstones, normalize
+from suzent_desktop.core.vault.notebook import ZONES, Notebook, NotebookError
 from suzent_desktop.settings import Settings
 
 WHEN = dt.datetime(2026, 7, 1, 14, 5)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from dream_support import make_manager, write_log
 
-from suzent_desktop.core.chunking import chunk_markdown
-from suzent_desktop.core.dream.runner import DreamRunner
-from suzent_desktop.core.forgetting import Removal, restore_lines, strip_forgotten, units_for
-from suzent_desktop.core.tombstones import normalize
+from suzent_desktop.core.engines.dream.runner import DreamRunner
+from suzent_desktop.core.engines.forgetting import Removal, restore_lines, strip_forgotten, units_for
+from suzent_desktop.core.files.tombstones import normalize
+from suzent_desktop.core.index.chunking import chunk_markdown
 
 # Prose by its chunking (half its lines are bullets, none dated), so a bullet and a paragraph share a row.
 PREFERENCES = (
@@ -165,7 +165,7 @@ def echoing_engine(extra: str):
     """An engine that files the batch and also writes ``extra`` back, as a model might from a search."""
 
     async def engine(batch, tools):
-        from suzent_desktop.core.dream.model import EngineReport
+        from suzent_desktop.core.engines.dream.model import EngineReport
 
         lines = "".join(f"- {f.fact.content} ({f.date})\n" for f in batch.facts)
         tools.write("3_Personal/Hobbies.md", f"# Hobbies\n\n{lines}- {extra} (2026-07-01)\n")
@@ -201,7 +201,7 @@ async def test_a_run_that_only_wrote_forgotten_text_changed_nothing(manager) -> 
     write_page(manager, "3_Personal/Hobbies.md", "# Hobbies\n\n- User likes green tea (2026-07-10)\n")
 
     async def engine(batch, tools):  # rewrites the page as it was, plus the forgotten text only
-        from suzent_desktop.core.dream.model import EngineReport
+        from suzent_desktop.core.engines.dream.model import EngineReport
 
         tools.write("3_Personal/Hobbies.md", "# Hobbies\n\n- User likes green tea (2026-07-10)\n"
                                              "- User collects vintage fountain pens (2026-07-01)\n")

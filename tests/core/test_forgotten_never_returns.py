@@ -9,10 +9,10 @@ import pytest
 from dream_support import days_before, make_manager, notebook_text, write_log
 from test_dream_agent import MODEL, ScriptedLLM, tool_reply
 
-from suzent_desktop.core.dream.runner import DreamRunner
-from suzent_desktop.core.dream.tools import VaultTools
-from suzent_desktop.core.promotion import promote
-from suzent_desktop.core.tombstones import ForgottenTextError, forgotten_in, take_out_forgotten
+from suzent_desktop.core.engines.dream.runner import DreamRunner
+from suzent_desktop.core.engines.dream.tools import VaultTools
+from suzent_desktop.core.engines.promotion import promote
+from suzent_desktop.core.files.tombstones import ForgottenTextError, forgotten_in, take_out_forgotten
 
 PIN = "User's PIN is 4417 for the bank"
 

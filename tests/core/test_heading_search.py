@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from suzent_desktop.core.archive import Archive
-from suzent_desktop.core.embedding import HashingEmbedder
-from suzent_desktop.core.indexer import Indexer
-from suzent_desktop.core.notebook import Notebook
-from suzent_desktop.core.title_rows import heading_share, name_terms
+from suzent_desktop.core.files.archive import Archive
+from suzent_desktop.core.index.embedding import HashingEmbedder
+from suzent_desktop.core.index.indexer import Indexer
+from suzent_desktop.core.index.title_rows import heading_share, name_terms
+from suzent_desktop.core.vault.notebook import Notebook
 
 PAGES = {
     # Each answer is a section of a page whose name says nothing of it ...

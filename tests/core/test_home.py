@@ -6,9 +6,9 @@ import dataclasses
 
 import pytest
 
-from suzent_desktop.core.embedding import HashingEmbedder
+from suzent_desktop.core.files.layout import LayoutError
 from suzent_desktop.core.home import Home, open_home
-from suzent_desktop.core.layout import LayoutError
+from suzent_desktop.core.index.embedding import HashingEmbedder
 from suzent_desktop.core.manager import MemoryManager
 
 

@@ -10,10 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from suzent_desktop.core.embedding import HashingEmbedder
-from suzent_desktop.core.index_state import LEGACY_NAME
-from suzent_desktop.core.indexer import Indexer
-from suzent_desktop.core.notebook import Notebook
+from suzent_desktop.core.index.embedding import HashingEmbedder
+from suzent_desktop.core.index.index_state import LEGACY_NAME
+from suzent_desktop.core.index.indexer import Indexer
+from suzent_desktop.core.vault.notebook import Notebook
 
 
 class CountingEmbedder:
@@ -185,7 +185,7 @@ async def test_a_paragraph_moved_to_another_page_keeps_its_vector(layout, clock,
 async def _watched(layout, clock, monkeypatch) -> tuple[list[Path], Indexer, list]:
     """Ten pages indexed by a watched indexer (the first pass walks: nothing is known yet); every later
     walk of the vault is recorded in the returned list."""
-    from suzent_desktop.core import vault as indexer_module
+    from suzent_desktop.core.vault import model as indexer_module
 
     pages = _pages(layout, 10)
     indexer = Indexer(layout, CountingEmbedder(), clock)
@@ -273,7 +273,7 @@ async def test_a_folder_deleted_outside_the_app_counts_as_behind_until_synced(la
 
 
 async def test_a_watched_file_that_fails_to_embed_stays_behind(layout, clock, vault) -> None:
-    from suzent_desktop.core.embedding import EmbeddingError
+    from suzent_desktop.core.index.embedding import EmbeddingError
 
     pages = _pages(layout, 2)
     embedder = CountingEmbedder()

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from suzent_desktop.core.embedding import HashingEmbedder
-from suzent_desktop.core.index_store import Filters, IndexStore, Row, norm_key, sanitize_fts_query
+from suzent_desktop.core.index.embedding import HashingEmbedder
+from suzent_desktop.core.index.index_store import Filters, IndexStore, Row, norm_key, sanitize_fts_query
 
 WEIRD_NAMES = [
     "it's.md",

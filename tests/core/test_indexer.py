@@ -12,13 +12,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from suzent_desktop.core.archive import Archive
-from suzent_desktop.core.embedding import EmbeddingError, HashingEmbedder
-from suzent_desktop.core.facts import Fact
-from suzent_desktop.core.filters import Filters
-from suzent_desktop.core.indexer import Indexer
-from suzent_desktop.core.notebook import Notebook
-from suzent_desktop.core.tombstones import Tombstones
+from suzent_desktop.core.files.archive import Archive
+from suzent_desktop.core.files.facts import Fact
+from suzent_desktop.core.files.tombstones import Tombstones
+from suzent_desktop.core.index.embedding import EmbeddingError, HashingEmbedder
+from suzent_desktop.core.index.filters import Filters
+from suzent_desktop.core.index.indexer import Indexer
+from suzent_desktop.core.vault.notebook import Notebook
 
 
 class CountingEmbedder:
@@ -470,7 +470,7 @@ async def test_related_returns_other_files_only(layout, indexer) -> None:
 
 # -- progress, cancel, lock ------------------------------------------------------------------------
 async def test_progress_and_cancel(layout, indexer, monkeypatch) -> None:
-    import suzent_desktop.core.indexer as module
+    import suzent_desktop.core.index.indexer as module
 
     monkeypatch.setattr(module, "BATCH_FILES", 2)
     for i in range(6):
@@ -506,7 +506,7 @@ async def test_concurrent_syncs_are_serialised(layout, indexer, archive, today) 
 
 @pytest.mark.real_model
 async def test_real_model_finds_paraphrase(layout, clock, archive, today) -> None:
-    from suzent_desktop.core.embedding import OnnxMiniLMEmbedder
+    from suzent_desktop.core.index.embedding import OnnxMiniLMEmbedder
 
     log_facts(archive, today.isoformat(), "User now works at Microsoft", "User enjoys hiking in the Alps")
     indexer = Indexer(layout, OnnxMiniLMEmbedder(), clock)

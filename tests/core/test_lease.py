@@ -8,8 +8,8 @@ from pathlib import Path
 
 from dream_support import days_before, make_manager, write_log
 
-from suzent_desktop.core.dream.runner import DreamRunner
-from suzent_desktop.core.lease import REPLAN, DreamLease, moved_under, read_leases
+from suzent_desktop.core.engines.dream.runner import DreamRunner
+from suzent_desktop.core.engines.lease import REPLAN, DreamLease, moved_under, read_leases
 
 
 class FakeTime:
@@ -146,7 +146,7 @@ async def test_a_batch_another_device_consolidated_is_not_written_twice(home, cl
 
 
 async def test_a_run_whose_watermark_moves_under_it_rolls_back_and_plans_again(home, clock, today, monkeypatch):
-    from suzent_desktop.core.dream.model import EngineReport
+    from suzent_desktop.core.engines.dream.model import EngineReport
 
     manager = make_manager(home, clock)
     day = days_before(today, 1)[0]

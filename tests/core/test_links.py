@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from suzent_desktop.core.confine import Confinement
-from suzent_desktop.core.links import VaultIndex, in_vault_walk, inside_vault, vault_files, walkable_rel
-from suzent_desktop.core.markdown import links
+from suzent_desktop.core.files.confine import Confinement
+from suzent_desktop.core.files.markdown import links
+from suzent_desktop.core.vault.links import VaultIndex, in_vault_walk, inside_vault, vault_files, walkable_rel
 
 
 def _vault(root: Path, files: list[str]) -> VaultIndex:

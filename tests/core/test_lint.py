@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from dream_support import make_manager, vault_files
 
-from suzent_desktop.core.dream.lint import run_lint
+from suzent_desktop.core.engines.dream.lint import run_lint
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from dream_support import make_manager
 
-from suzent_desktop.core.dream.lint import link_audit
+from suzent_desktop.core.engines.dream.lint import link_audit
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 _WRITTEN = re.compile(r"^(?P<link>.+) \(line \d+\) matches no (?:page|file) in the vault$")

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from filelock import FileLock
 
-from suzent_desktop.core import indexer as indexer_module
-from suzent_desktop.core.embedding import EmbeddingError, HashingEmbedder
+from suzent_desktop.core.index import indexer as indexer_module
+from suzent_desktop.core.index.embedding import EmbeddingError, HashingEmbedder
 from suzent_desktop.core.manager import MemoryManager
 
 PARAGRAPHS = 120

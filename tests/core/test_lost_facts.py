@@ -7,10 +7,10 @@ import os
 import pytest
 from dream_support import days_before, make_manager, notebook_text, page, write_log
 
-from suzent_desktop.core import lost_facts
-from suzent_desktop.core.dream.runner import DreamRunner
-from suzent_desktop.core.filters import Filters
-from suzent_desktop.core.index_plan import NOT_CONSOLIDATED
+from suzent_desktop.core.engines.dream.runner import DreamRunner
+from suzent_desktop.core.index import lost_facts
+from suzent_desktop.core.index.filters import Filters
+from suzent_desktop.core.index.index_plan import NOT_CONSOLIDATED
 
 HIKING, JAZZ = "User loves hiking", "User loves jazz"
 CELLO, LISBON = "User's sister Ana plays the cello", "User's sister Ana lives in Lisbon"

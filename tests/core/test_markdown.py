@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-import suzent_desktop.core.markdown as grammar
-from suzent_desktop.core.markdown import (
+import suzent_desktop.core.files.markdown as grammar
+from suzent_desktop.core.files.markdown import (
     EMBED,
     MARKDOWN,
     WIKI,

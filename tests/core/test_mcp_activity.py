@@ -6,7 +6,12 @@ import asyncio
 import json
 from pathlib import Path
 
-from suzent_desktop.core.mcp_activity import MIN_WRITE_INTERVAL, ActivityRecorder, describe, read_activity
+from suzent_desktop.core.files.mcp_activity import (
+    MIN_WRITE_INTERVAL,
+    ActivityRecorder,
+    describe,
+    read_activity,
+)
 
 
 def test_heartbeat_says_connected_then_last_seen(tmp_path: Path) -> None:

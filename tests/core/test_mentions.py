@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from suzent_desktop.core.markdown import links
-from suzent_desktop.core.mentions import (
+from suzent_desktop.core.files.markdown import links
+from suzent_desktop.core.vault.mentions import (
     MentionError,
     link_mention,
     mention_names,

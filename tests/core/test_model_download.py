@@ -17,14 +17,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from suzent_desktop.core.embedding import (
+from suzent_desktop.core.index.embedding import (
     E5_INT8_SETTING,
     DownloadedE5Embedder,
     EmbeddingError,
     bundled_tokenizer_path,
     make_embedder,
 )
-from suzent_desktop.core.model_download import ModelDownloadError, PinnedFile, fetch_once, sha256_of
+from suzent_desktop.core.index.model_download import ModelDownloadError, PinnedFile, fetch_once, sha256_of
 from suzent_desktop.settings import Settings
 
 

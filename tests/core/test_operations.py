@@ -8,7 +8,7 @@ import pytest
 from dream_support import make_manager, write_log
 
 from suzent_desktop.core import operations
-from suzent_desktop.core.events import ChangeSet
+from suzent_desktop.core.files.events import ChangeSet
 
 
 def _write(root: Path, rel: str, text: str) -> Path:

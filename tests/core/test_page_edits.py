@@ -1,4 +1,4 @@
-"""A model's dream can add and supersede, never erase a person's words (core/dream/page_edits.py)."""
+"""A model's dream can add and supersede, never erase a person's words (core/engines/dream/page_edits.py)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import pytest
 from dream_support import days_before, make_manager, page, write_log
 from test_dream_agent import MODEL, ScriptedLLM, tool_reply
 
-from suzent_desktop.core.dream import authorship
-from suzent_desktop.core.dream.runner import DreamRunner, unified_diffs
-from suzent_desktop.core.dream.tools import VaultTools
+from suzent_desktop.core.engines.dream import authorship
+from suzent_desktop.core.engines.dream.runner import DreamRunner, unified_diffs
+from suzent_desktop.core.engines.dream.tools import VaultTools
 
 READING = (
     "# Reading\n\n## Authors\n\n- Favourite author: Ursula K. Le Guin\n- Currently reading The Stand\n\n"

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from dream_support import make_manager
 
-from suzent_desktop.core.mcp_activity import ActivityRecorder
-from suzent_desktop.core.page_reader import UnservablePage, read_part
+from suzent_desktop.core.files.mcp_activity import ActivityRecorder
+from suzent_desktop.core.vault.page_reader import UnservablePage, read_part
 from suzent_desktop.mcp_server import READ_LIMIT_CHARS, MemoryTools
 
 

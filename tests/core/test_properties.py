@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from suzent_desktop.core.properties import properties, property_kind, set_property
+from suzent_desktop.core.vault.properties import properties, property_kind, set_property
 
 PAGE = (
     "---\n"
@@ -51,7 +51,7 @@ def test_a_new_key_goes_last_and_a_page_without_frontmatter_gets_one() -> None:
 
 
 def test_renaming_a_key_keeps_its_value_its_place_and_every_other_line() -> None:
-    from suzent_desktop.core.properties import rename_property
+    from suzent_desktop.core.vault.properties import rename_property
 
     assert rename_property(PAGE, "title", "name") == PAGE.replace("title: Beans", "name: Beans")
     assert rename_property(PAGE, "tags", "labels") == PAGE.replace("tags:\n", "labels:\n")
@@ -63,7 +63,7 @@ def test_renaming_a_key_keeps_its_value_its_place_and_every_other_line() -> None
 
 
 def test_deleting_a_key_removes_only_its_lines_and_the_last_one_the_block() -> None:
-    from suzent_desktop.core.properties import delete_property
+    from suzent_desktop.core.vault.properties import delete_property
 
     assert delete_property(PAGE, "tags") == PAGE.replace("tags:\n  - garden\n  - food\n", "")
     assert delete_property(PAGE, "weird") == PAGE.replace("weird: {a: 1}\n", "")

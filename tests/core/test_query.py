@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from suzent_desktop.core.archive import Archive
-from suzent_desktop.core.embedding import HashingEmbedder
-from suzent_desktop.core.index_store import Filters
-from suzent_desktop.core.indexer import Indexer
-from suzent_desktop.core.notebook import Notebook
-from suzent_desktop.core.query import SearchQuery, file_passes, parse_query, tag_matches, text_passes
-from suzent_desktop.core.tags import FileTags, read_tags, tag_tree
+from suzent_desktop.core.files.archive import Archive
+from suzent_desktop.core.index.embedding import HashingEmbedder
+from suzent_desktop.core.index.index_store import Filters
+from suzent_desktop.core.index.indexer import Indexer
+from suzent_desktop.core.vault.notebook import Notebook
+from suzent_desktop.core.vault.query import SearchQuery, file_passes, parse_query, tag_matches, text_passes
+from suzent_desktop.core.vault.tags import FileTags, read_tags, tag_tree
 
 PARSE_ROWS = [
     # (typed, expected fields that differ from an empty query)

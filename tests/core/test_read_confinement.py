@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 from dream_support import make_manager
 
-from suzent_desktop.core import confine
-from suzent_desktop.core.confine import Confinement
 from suzent_desktop.core.doctor import NOT_FOLLOWED, run_doctor
-from suzent_desktop.core.dream.lint import audit
-from suzent_desktop.core.dream.tools import VaultAccessError, VaultTools
-from suzent_desktop.core.links import VaultIndex
-from suzent_desktop.core.mcp_activity import ActivityRecorder
+from suzent_desktop.core.engines.dream.lint import audit
+from suzent_desktop.core.engines.dream.tools import VaultAccessError, VaultTools
+from suzent_desktop.core.files import confine
+from suzent_desktop.core.files.confine import Confinement
+from suzent_desktop.core.files.mcp_activity import ActivityRecorder
+from suzent_desktop.core.vault.links import VaultIndex
 from suzent_desktop.mcp_server import MemoryTools
 
 SECRET = "zebra passphrase hunter2 outside"
@@ -148,7 +148,7 @@ def test_the_rule_itself(tmp_path):
 
 
 async def test_every_door_asks_the_one_rule(hostile, monkeypatch, clock):
-    """Each door below reads the vault; each must ask Confinement.refusal (core/confine.py)."""
+    """Each door below reads the vault; each must ask Confinement.refusal (core/files/confine.py)."""
     manager, _ = hostile
     asked: list[str] = []
     original = Confinement.refusal

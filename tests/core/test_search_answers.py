@@ -8,12 +8,12 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
-from suzent_desktop.core.archive import Archive
-from suzent_desktop.core.embedding import HashingEmbedder
-from suzent_desktop.core.facts import Fact
-from suzent_desktop.core.hits import SearchHit, fold
-from suzent_desktop.core.indexer import Indexer
-from suzent_desktop.core.notebook import Notebook
+from suzent_desktop.core.files.archive import Archive
+from suzent_desktop.core.files.facts import Fact
+from suzent_desktop.core.index.embedding import HashingEmbedder
+from suzent_desktop.core.index.hits import SearchHit, fold
+from suzent_desktop.core.index.indexer import Indexer
+from suzent_desktop.core.vault.notebook import Notebook
 
 WORK = """# Work
 

@@ -11,14 +11,14 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from suzent_desktop.core.archive import Archive
-from suzent_desktop.core.clock import Clock
-from suzent_desktop.core.embedding import HashingEmbedder
-from suzent_desktop.core.fusion import TitleCache
-from suzent_desktop.core.index_store import IndexStore, Row
-from suzent_desktop.core.indexer import Indexer
-from suzent_desktop.core.layout import Layout
-from suzent_desktop.core.notebook import Notebook
+from suzent_desktop.core.files.archive import Archive
+from suzent_desktop.core.files.clock import Clock
+from suzent_desktop.core.files.layout import Layout
+from suzent_desktop.core.index.embedding import HashingEmbedder
+from suzent_desktop.core.index.fusion import TitleCache
+from suzent_desktop.core.index.index_store import IndexStore, Row
+from suzent_desktop.core.index.indexer import Indexer
+from suzent_desktop.core.vault.notebook import Notebook
 from suzent_desktop.settings import load_settings
 
 NAMES = ["Olu", "Farid", "Mei", "Ines", "Jonas", "Priya"]

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from suzent_desktop.core import sync_check
-from suzent_desktop.core.archive import Archive
 from suzent_desktop.core.doctor import run_doctor
-from suzent_desktop.core.dream.tools import PageChangedError, VaultTools
-from suzent_desktop.core.facts import Fact
+from suzent_desktop.core.engines.dream.tools import PageChangedError, VaultTools
+from suzent_desktop.core.files import sync_check
+from suzent_desktop.core.files.archive import Archive
+from suzent_desktop.core.files.facts import Fact
+from suzent_desktop.core.files.sync_conflicts import has_git_markers, original_name
 from suzent_desktop.core.home import bootstrap_home
-from suzent_desktop.core.sync_conflicts import has_git_markers, original_name
 
 
 @pytest.mark.parametrize(("name", "original", "tool"), [
@@ -63,7 +63,7 @@ def test_doctor_lists_copies_and_markers_and_a_log_copy_is_not_a_page(layout):
 def test_the_vault_model_finds_the_conflicts_the_disk_does_without_reading_a_page(layout, monkeypatch):
     """The window's list takes the vault's files and page texts from the model; only the memory folder
     and ``.state`` are walked, and no page is read again."""
-    from suzent_desktop.core.vault import Vault
+    from suzent_desktop.core.vault.model import Vault
 
     bootstrap_home(layout)
     Archive(layout).append_turn([Fact("User likes tea")], session_id="abc", when=dt.datetime(2026, 7, 1, 14, 5))
@@ -118,8 +118,8 @@ def test_rollback_leaves_a_page_another_device_changed_since(tmp_path: Path):
 
 
 def test_a_conflict_copy_of_a_log_is_searched_as_facts_not_as_a_page(home: Path, clock):
-    from suzent_desktop.core.embedding import HashingEmbedder
     from suzent_desktop.core.home import open_home
+    from suzent_desktop.core.index.embedding import HashingEmbedder
 
     opened = open_home(home, clock=clock, embedder=HashingEmbedder())
     when = dt.datetime(2026, 7, 20, 9, 0)

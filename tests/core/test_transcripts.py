@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from suzent_desktop.core.doctor import run_doctor
-from suzent_desktop.core.facts import parse_log
-from suzent_desktop.core.filters import Filters
-from suzent_desktop.core.layout import Layout
+from suzent_desktop.core.files.facts import parse_log
+from suzent_desktop.core.files.layout import Layout
+from suzent_desktop.core.files.transcripts import TranscriptError, Transcripts, turn_key
+from suzent_desktop.core.index.filters import Filters
 from suzent_desktop.core.manager import MemoryManager
-from suzent_desktop.core.transcripts import TranscriptError, Transcripts, turn_key
 from suzent_desktop.settings import load_settings
 
 

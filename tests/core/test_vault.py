@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from suzent_desktop.core import vault as vault_module
-from suzent_desktop.core.events import ChangeSet
+from suzent_desktop.core.files.events import ChangeSet
+from suzent_desktop.core.files.layout import Layout
 from suzent_desktop.core.home import bootstrap_home
-from suzent_desktop.core.layout import Layout
-from suzent_desktop.core.vault import Kind, Vault, classify
+from suzent_desktop.core.vault import model as vault_module
+from suzent_desktop.core.vault.model import Kind, Vault, classify
 from suzent_desktop.settings import Settings
 
 
@@ -151,8 +151,8 @@ def test_a_snapshot_never_changes_under_a_reader(vault: Vault) -> None:
 
 
 def test_a_home_owns_one_vault(home: Path) -> None:
-    from suzent_desktop.core.embedding import HashingEmbedder
     from suzent_desktop.core.home import open_home
+    from suzent_desktop.core.index.embedding import HashingEmbedder
 
     opened = open_home(home, embedder=HashingEmbedder())
     assert opened.vault.walks == 0  # nothing walked until asked

@@ -6,8 +6,8 @@ import json
 
 from dream_support import make_manager
 
-from suzent_desktop.core.canvas import canvas_markdown
-from suzent_desktop.core.dream.lint import link_audit
+from suzent_desktop.core.engines.dream.lint import link_audit
+from suzent_desktop.core.vault.canvas import canvas_markdown
 
 
 def board(*nodes: dict) -> str:

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from dream_support import make_manager
 
-from suzent_desktop.core import vault_ops
-from suzent_desktop.core.dream.lint import link_audit
+from suzent_desktop.core.engines.dream.lint import link_audit
+from suzent_desktop.core.vault import vault_ops
 
 
 def _write(root: Path, rel: str, text: str) -> Path:

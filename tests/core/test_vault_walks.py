@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 from dream_support import days_before, make_manager, write_log
 
-from suzent_desktop.core import links, vault
-from suzent_desktop.core.dream.runner import DreamRunner
+from suzent_desktop.core.engines.dream.runner import DreamRunner
+from suzent_desktop.core.vault import links
+from suzent_desktop.core.vault import model as vault
 
 
 @pytest.fixture

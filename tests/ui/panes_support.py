@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from suzent_desktop.core.facts import Fact
+from suzent_desktop.core.files.facts import Fact
 
 WAIT_MS = 20_000
 

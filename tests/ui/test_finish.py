@@ -32,7 +32,7 @@ def test_disabled_controls_are_visibly_disabled_in_both_themes(qapp, dark: bool)
 
 
 def test_counts_read_as_words() -> None:
-    from suzent_desktop.core.words import count
+    from suzent_desktop.core.files.words import count
 
     assert [count(1, "turn"), count(2, "turn"), count(0, "fact"), count(3, "entry")] == [
         "1 turn", "2 turns", "0 facts", "3 entries"]
@@ -159,7 +159,7 @@ def test_icons_come_from_the_apps_own_set_not_emoji(qapp) -> None:
 def test_a_picture_under_a_callouts_text_stands_on_its_own_line(qapp, tmp_path) -> None:
     import re
 
-    from suzent_desktop.core.markdown import Link
+    from suzent_desktop.core.files.markdown import Link
     from suzent_desktop.ui.markdown_render import MarkdownRenderer, Vault
 
     (tmp_path / "cat.png").write_bytes(b"\x89PNG\r\n\x1a\n")

@@ -17,7 +17,7 @@ import pytest
 from panes_support import seed
 from ui_support import WAIT_MS, run
 
-from suzent_desktop.core.embedding import OnnxMiniLMEmbedder, available_cores
+from suzent_desktop.core.index.embedding import OnnxMiniLMEmbedder, available_cores
 from suzent_desktop.ui import app as app_module
 from suzent_desktop.ui import gc_policy
 
@@ -72,7 +72,7 @@ def test_a_dream_imports_its_engine_on_a_worker_thread(
     qtbot, pane_services, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     seed(pane_services.manager)
-    name = "suzent_desktop.core.dream.offline"
+    name = "suzent_desktop.core.engines.dream.offline"
     _forget_module(monkeypatch, name)
     spy = ImportSpy({name})
     monkeypatch.setattr(sys, "meta_path", [spy, *sys.meta_path])
@@ -140,7 +140,7 @@ def test_a_safe_point_collects_young_cycles_and_freezes_the_survivors() -> None:
 def test_renaming_and_trashing_update_the_editor_link_index_without_a_vault_scan(
     qtbot, window, prompter, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from suzent_desktop.core.links import VaultIndex
+    from suzent_desktop.core.vault.links import VaultIndex
 
     root = window.services.layout.notebook_dir
     folder = root / "2_Wiki" / "Lanterns"

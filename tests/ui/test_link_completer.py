@@ -126,7 +126,7 @@ def test_escape_closes_and_a_closed_link_offers_nothing(qtbot, area, vault) -> N
 def test_names_follow_file_events_without_rescanning_the_vault(qtbot, area, vault, monkeypatch) -> None:
     editor, source = _typing(qtbot, area, vault)
     qtbot.keyClicks(source, "[[Vec")
-    from suzent_desktop.core.links import VaultIndex
+    from suzent_desktop.core.vault.links import VaultIndex
 
     def no_scan(*_a, **_k):
         raise AssertionError("the vault was scanned while typing")

@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtCore import Qt
 from ui_support import WAIT_MS, run
 
-from suzent_desktop.core import fuzzy
+from suzent_desktop.core.files import fuzzy
 from suzent_desktop.settings import load_settings
 
 
@@ -94,7 +94,7 @@ def test_switcher_matches_the_folder_path_too(qtbot, window) -> None:
 
 
 def test_switcher_takes_names_from_the_cached_index_without_walking_the_vault(qtbot, window, monkeypatch) -> None:
-    from suzent_desktop.core import links
+    from suzent_desktop.core.vault import links
 
     with qtbot.waitSignal(window.names_ready, timeout=WAIT_MS):  # the model's names, taken on a worker thread
         window.start_background(watch=False, serve=False, index=False)

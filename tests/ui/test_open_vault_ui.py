@@ -29,7 +29,7 @@ def test_open_vault_asks_for_a_folder_and_opens_it_in_a_new_window(qtbot, window
 
 def test_recent_vaults_are_listed_in_the_file_menu_and_on_the_welcome_page(qtbot, window, launched,
                                                                            tmp_path: Path) -> None:
-    from suzent_desktop.core.vaults import RecentVaults, open_folder
+    from suzent_desktop.core.files.vaults import RecentVaults, open_folder
 
     first, second = tmp_path / "garden", tmp_path / "work"
     first.mkdir()

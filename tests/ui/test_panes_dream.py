@@ -132,7 +132,7 @@ def test_a_run_known_only_from_log_md_shows_unrecorded_pages(qtbot, pane_service
 
 
 def test_a_run_that_changed_nothing_shows_its_reason_in_the_history(qtbot, pane_services) -> None:
-    from suzent_desktop.core.dream.runner import load_state, save_state
+    from suzent_desktop.core.engines.dream.runner import load_state, save_state
 
     services = pane_services
     seed(services.manager)
@@ -179,7 +179,7 @@ def test_dream_now_with_consolidation_disabled_explains_and_offers_to_enable(qtb
 
 def test_facts_no_page_holds_are_listed_as_not_consolidated(qtbot, pane_services) -> None:
     async def junk_engine(batch, tools):
-        from suzent_desktop.core.dream.model import EngineReport
+        from suzent_desktop.core.engines.dream.model import EngineReport
 
         tools.write("2_Wiki/Junk.md", "# Junk\n\nlorem ipsum\n")
         return EngineReport(summary="junk")

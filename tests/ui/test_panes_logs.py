@@ -8,7 +8,7 @@ import panes_support
 from panes_support import WAIT_MS, run, seed, wait_task, write_page
 from PySide6.QtCore import QUrl
 
-from suzent_desktop.core.events import ChangeSet
+from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.ui.panes.backlinks import BacklinksPane
 from suzent_desktop.ui.panes.daily_logs import DailyLogsPane
 from suzent_desktop.ui.panes.memory_view import MemoryView

@@ -235,7 +235,7 @@ def test_typed_operators_filter_hits_and_are_not_highlighted(qtbot, pane_service
 
 
 def test_searching_never_walks_the_vault_while_a_watcher_reports_changes(qtbot, pane_services, monkeypatch) -> None:
-    from suzent_desktop.core import vault as indexer_module
+    from suzent_desktop.core.vault import model as indexer_module
 
     services = pane_services
     seed(services.manager)

@@ -9,7 +9,7 @@ import pytest
 from panes_support import WAIT_MS, run, write_page
 from PySide6.QtCore import Qt
 
-from suzent_desktop.core.events import ChangeSet
+from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.ui.panes.search_pane import SearchPane
 from suzent_desktop.ui.panes.tags import TagsPane
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from suzent_desktop.core.markdown import heading_line, links, parse_wikilink
+from suzent_desktop.core.files.markdown import heading_line, links, parse_wikilink
 from suzent_desktop.ui.markdown_render import parse_front_matter, parse_href, render, wikilink_href
 
 

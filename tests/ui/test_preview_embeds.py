@@ -12,7 +12,7 @@ from PySide6.QtGui import QColor, QImage, QMouseEvent, QTextCursor, QTextDocumen
 from PySide6.QtWidgets import QApplication
 from ui_support import WAIT_MS
 
-from suzent_desktop.core.confine import Confinement
+from suzent_desktop.core.files.confine import Confinement
 from suzent_desktop.ui import hover_preview, preview
 from suzent_desktop.ui.editor import EditorArea, PageEditor
 from suzent_desktop.ui.markdown_render import (
@@ -499,7 +499,7 @@ def test_the_window_says_a_link_out_of_the_vault_was_not_opened(qtbot, window) -
 # -- missing pages -----------------------------------------------------------------------------------
 def test_a_click_on_a_missing_page_never_walks_the_vault(qtbot, area, vault, monkeypatch) -> None:
     """The index the watcher keeps is trusted; a page deleted behind its back is dropped in memory."""
-    from suzent_desktop.core import links
+    from suzent_desktop.core.vault import links
 
     (vault / "sub").mkdir()
     (vault / "sub" / "Home.md").write_text("# Other home\n")

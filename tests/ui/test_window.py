@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtCore import Qt, QUrl
 from ui_support import WAIT_MS, run
 
-from suzent_desktop.core.notebook import ZONES
+from suzent_desktop.core.vault.notebook import ZONES
 from suzent_desktop.settings import load_settings
 
 
@@ -426,7 +426,7 @@ def test_the_demos_first_automatic_dream_waits_until_the_backlog_was_seen(qtbot,
     with qtbot.waitSignal(services.bridge.status_message, timeout=WAIT_MS,
                           check_params_cb=lambda message: message.startswith("Demo: the backlog")):
         window.start_background(watch=False, serve=True, index=True)
-    from suzent_desktop.core.dream.runner import load_state
+    from suzent_desktop.core.engines.dream.runner import load_state
 
     assert load_state(services.runner.state_path)["history"] == [] and services.manager.pending_dates() == pending
     with qtbot.waitSignal(services.bridge.dream_result, timeout=WAIT_MS * 4) as ran:
@@ -475,7 +475,7 @@ def test_ctrl_f_and_ctrl_h_open_the_find_bar_of_the_open_note(qtbot, window) -> 
 def test_clicking_a_tag_in_the_tags_dock_runs_a_tag_search(qtbot, window) -> None:
     from PySide6.QtCore import Qt
 
-    from suzent_desktop.core.events import ChangeSet
+    from suzent_desktop.core.files.events import ChangeSet
 
     trip = page(window, "0_Inbox/Lantern Trip.md")
     trip.write_text("# Trip\n\nLanterns of Kyoto #lanterns/kyoto\n", encoding="utf-8")

@@ -8,7 +8,9 @@ import pytest
 from ui_support import WAIT_MS, run
 from watchfiles import Change
 
-from suzent_desktop.core import links, operations, vault
+from suzent_desktop.core import operations
+from suzent_desktop.core.vault import links
+from suzent_desktop.core.vault import model as vault
 
 
 @pytest.fixture
@@ -62,7 +64,7 @@ def test_a_window_session_walks_the_vault_once(qtbot, walks, lantern, window) ->
 
 def test_a_daily_log_kept_inside_the_vault_is_a_log_to_the_watcher(qtbot, loop, home: Path) -> None:  # noqa: ANN001
     """The watcher's events go through the one classifier: the memory folder is looked at before the vault."""
-    from suzent_desktop.core.events import ChangeSet
+    from suzent_desktop.core.files.events import ChangeSet
     from suzent_desktop.ui.main_window import MainWindow
     from suzent_desktop.ui.services import AppServices
 

@@ -1,6 +1,6 @@
 """Backlinks and related notes for the page open in the editor.
 
-Backlinks and unlinked mentions are asked of the vault model (``core/vault.py``), in a worker
+Backlinks and unlinked mentions are asked of the vault model (``core/vault/model.py``), in a worker
 thread: it reads the vault once per window and then only what change-sets name. Every link form
 of the one grammar counts (wikilinks, embeds, markdown links; nothing inside code), resolved
 with the one resolver, so this pane, the editor, lint, the command line and MCP agree.
@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from suzent_desktop.core.events import ChangeSet
+from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.core.operations import (
     LinkedMention,
     Mention,

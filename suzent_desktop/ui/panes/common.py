@@ -20,8 +20,8 @@ from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QAbstractItemView, QLabel, QMessageBox, QWidget
 
-from suzent_desktop.core.events import ChangeSet
-from suzent_desktop.core.markdown import plain_text
+from suzent_desktop.core.files.events import ChangeSet
+from suzent_desktop.core.files.markdown import plain_text
 from suzent_desktop.core.operations import match_spans
 
 if TYPE_CHECKING:

@@ -29,10 +29,10 @@ from PySide6.QtWidgets import (
 )
 
 from suzent_desktop.core import operations
-from suzent_desktop.core.days import CONSOLIDATED, PENDING, SKIPPED, TODAY
-from suzent_desktop.core.events import ChangeSet
+from suzent_desktop.core.files.events import ChangeSet
+from suzent_desktop.core.files.words import count
 from suzent_desktop.core.operations import DayLog, FactLine
-from suzent_desktop.core.words import count
+from suzent_desktop.core.vault.days import CONSOLIDATED, PENDING, SKIPPED, TODAY
 from suzent_desktop.ui.panes.common import Pane
 
 if TYPE_CHECKING:

@@ -33,9 +33,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from suzent_desktop.core.events import ChangeSet
+from suzent_desktop.core.files.events import ChangeSet
+from suzent_desktop.core.files.words import count
 from suzent_desktop.core.operations import unified_diffs, vault_texts
-from suzent_desktop.core.words import count
 from suzent_desktop.ui.panes.common import Pane
 from suzent_desktop.ui.panes.diff_view import DiffView
 from suzent_desktop.ui.prompts import Prompter

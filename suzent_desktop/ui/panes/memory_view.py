@@ -25,8 +25,8 @@ from PySide6.QtWidgets import (
 )
 
 from suzent_desktop.core import operations
-from suzent_desktop.core.events import ChangeSet
-from suzent_desktop.core.links import in_vault_walk
+from suzent_desktop.core.files.events import ChangeSet
+from suzent_desktop.core.vault.links import in_vault_walk
 from suzent_desktop.ui.panes.common import Pane
 
 if TYPE_CHECKING:

@@ -31,10 +31,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from suzent_desktop.core.events import ChangeSet
-from suzent_desktop.core.markdown import plain_text
+from suzent_desktop.core.files.events import ChangeSet
+from suzent_desktop.core.files.markdown import plain_text
+from suzent_desktop.core.files.words import count
 from suzent_desktop.core.operations import Filters
-from suzent_desktop.core.words import count
 from suzent_desktop.ui.forget_dialog import choose_units
 from suzent_desktop.ui.open_vault import top_folders
 from suzent_desktop.ui.panes.common import EmptyHint, Pane, display_path, highlight

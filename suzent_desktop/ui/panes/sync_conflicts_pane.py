@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from suzent_desktop.core.events import ChangeSet
+from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.core.operations import sync_conflicts
 from suzent_desktop.ui.panes.common import Pane
 from suzent_desktop.ui.panes.diff_view import PAGE_ROLE, DiffView

@@ -1,6 +1,6 @@
 """Tags pane: every tag of the vault with the number of pages carrying it, nested tags as a tree.
 
-Tags come from the vault model (``core/vault.py``: frontmatter ``tags`` and inline ``#tags``
+Tags come from the vault model (``core/vault/model.py``: frontmatter ``tags`` and inline ``#tags``
 outside code and links), asked in a worker thread: the vault is read once per window, then only
 the pages a change-set names (file events, the app's own writes), so the GUI thread never walks it. Clicking a tag (or Enter
 on it) asks for a ``tag:`` search, which the window runs in the Search pane, as Obsidian does.
@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHeaderView, QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
-from suzent_desktop.core.events import ChangeSet
+from suzent_desktop.core.files.events import ChangeSet
+from suzent_desktop.core.files.words import count
 from suzent_desktop.core.operations import vault_snapshot
-from suzent_desktop.core.words import count
 from suzent_desktop.ui.panes.common import EmptyHint, Pane
 
 if TYPE_CHECKING:

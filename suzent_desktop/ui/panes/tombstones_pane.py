@@ -20,9 +20,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from suzent_desktop.core.events import ChangeSet
+from suzent_desktop.core.files.events import ChangeSet
+from suzent_desktop.core.files.words import count
 from suzent_desktop.core.operations import Tombstone, forgotten_list, normalize
-from suzent_desktop.core.words import count
 from suzent_desktop.ui.panes.common import EmptyHint, Pane
 
 if TYPE_CHECKING:

@@ -1,0 +1,211 @@
+"""Coverage: before the watermark moves, every fact of the batch must stand on a page.
+
+A run counts as productive when a content page changed, but a model can change a page
+and still drop facts (or write one page of junk). Once the watermark covers a day its log
+rows leave the index, so a dropped fact would vanish from search. The runner therefore
+checks each fact of the batch against the vault after the engine finishes:
+
+* **on a page**: a line (a bullet without its dates or strike-through, or one sentence of a
+  paragraph) that is the same fact by the offline consolidator's own rules
+  (:mod:`suzent_desktop.core.vault.fact_pages`): equal after :func:`dup_norm`, the same subject
+  and value (:func:`restates`), or a near duplicate (:func:`near_duplicate`) among the pages
+  the run changed and the personal pages;
+* **accounted for** by the engine through the ``account_for_fact`` tool: merged into a named
+  bullet that stands on the named page, superseded on a page that keeps a History section,
+  or dropped with a reason (recorded in the run's history).
+
+Whatever is left is *uncovered*: ``core/index/uncovered.py`` keeps it searchable and the next
+run offers it again.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from suzent_desktop.core.engines.dream.model import BatchFact
+from suzent_desktop.core.engines.dream.tools import Accounting, UnreadablePage, VaultTools
+from suzent_desktop.core.files.tombstones import normalize
+from suzent_desktop.core.vault.fact_pages import (
+    PageDoc,
+    dup_norm,
+    near_duplicate,
+    parse_bullet,
+    restates,
+    subject_value,
+)
+
+MAX_LINE_CHARS = 600  # longer lines are prose, not one fact; they still count by exact sentences
+_SENTENCE_RE = re.compile(r"(?<=[.!?;])\s+")
+
+Embed = Callable[[list[str]], np.ndarray]
+
+
+@dataclass
+class PageLines:
+    """The lines of pages, as the coverage check matches facts against them."""
+
+    norms: dict[str, tuple[str, str]] = field(default_factory=dict)  # dup_norm -> (page, line text)
+    by_relation: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # -> [(line text, page)]
+    near: dict[str, str] = field(default_factory=dict)  # candidate lines for near duplicates -> page
+    pages: dict[str, str] = field(default_factory=dict)  # rel -> text
+
+
+@dataclass
+class CoverageReport:
+    on_pages: list[BatchFact] = field(default_factory=list)
+    accounted: list[tuple[BatchFact, Accounting]] = field(default_factory=list)
+    uncovered: list[BatchFact] = field(default_factory=list)
+    out_of_time: bool = False  # the near-duplicate check was cut off by the run's time limit
+    # (date, normalized fact) -> (page, line text) that holds it: on a page, or merged into a named bullet
+    held: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
+    vault: PageLines | None = field(default=None, repr=False)  # the pages as the check read them
+
+    @property
+    def dropped(self) -> list[tuple[BatchFact, str]]:
+        return [(f, a.reason) for f, a in self.accounted if a.how == "dropped"]
+
+
+def _line_texts(line: str) -> list[str]:
+    """The texts one page line can hold a fact as: the line itself and each of its sentences."""
+    stripped = line.strip()
+    if not stripped:
+        return []
+    bullet = parse_bullet(stripped)
+    text = bullet.text if bullet is not None else stripped.lstrip("#>|").strip()
+    texts = [text]
+    parts = [p for p in _SENTENCE_RE.split(text) if p.strip()]
+    if len(parts) > 1:
+        texts += parts
+    return texts
+
+
+def read_vault(tools: VaultTools, changed: Iterable[str] = ()) -> PageLines:
+    """Every page the tools can read, as the coverage check matches facts against it."""
+    pages: dict[str, str] = {}
+    for rel in tools.list(""):
+        if rel.endswith("/") or rel.lower() in tools.reserved:
+            continue
+        try:
+            pages[rel] = tools.read(rel)
+        except (UnreadablePage, OSError):
+            continue
+    changed = set(changed)
+    return vault_of(pages, lambda rel: rel in changed or rel.startswith(tools.personal_zone + "/"))
+
+
+def vault_of(pages: dict[str, str], candidate: Callable[[str], bool] = lambda rel: False) -> PageLines:
+    """Pages (path -> text) as the coverage check matches facts against them; the lines of the
+    ``candidate`` pages are looked at for near duplicates too."""
+    vault = PageLines(pages=pages)
+    for rel, text in pages.items():
+        near = candidate(rel)
+        for line in text.splitlines():
+            for piece in _line_texts(line):
+                vault.norms.setdefault(dup_norm(piece), (rel, piece))
+                if len(piece) > MAX_LINE_CHARS:
+                    continue
+                relation = subject_value(piece)
+                if relation is not None:
+                    vault.by_relation.setdefault(relation.key, []).append((piece, rel))
+                if near:
+                    vault.near.setdefault(piece, rel)
+    return vault
+
+
+def _key(fact: BatchFact) -> tuple[str, str]:
+    return fact.date, normalize(fact.fact.content)
+
+
+def where(text: str, vault: PageLines) -> tuple[str, str] | None:
+    """(page, line text) of a line that holds ``text`` by the exact rules, or None."""
+    found = vault.norms.get(dup_norm(text))
+    if found is not None:
+        return found
+    relation = subject_value(text)
+    if relation is None:
+        return None
+    return next(((rel, line) for line, rel in vault.by_relation.get(relation.key, ()) if restates(line, text)), None)
+
+
+def _near_duplicates(facts: list[BatchFact], vault: PageLines, embed: Embed | None) -> dict[int, tuple[str, str]]:
+    """Indexes of ``facts`` that have a near duplicate among the candidate lines -> (page, that line)."""
+    if embed is None or not facts or not vault.near:
+        return {}
+    texts = [" ".join(f.fact.content.split()) for f in facts]
+    lines = list(vault.near)
+    fact_vectors = np.asarray(embed(texts), dtype=np.float32)
+    line_vectors = np.asarray(embed(lines), dtype=np.float32)
+    scores = fact_vectors @ line_vectors.T
+    found: dict[int, tuple[str, str]] = {}
+    for index, text in enumerate(texts):
+        for column in np.argsort(-scores[index])[:16]:
+            line = lines[int(column)]
+            if near_duplicate(line, text, float(scores[index, column])):
+                found[index] = (vault.near[line], line)
+                break
+    return found
+
+
+def _holds(page: str, text: str) -> bool:
+    """Whether a line of ``page`` is ``text`` (equal after :func:`dup_norm`)."""
+    wanted = dup_norm(text)
+    return any(dup_norm(p) == wanted for line in page.splitlines() for p in _line_texts(line))
+
+
+def _valid(account: Accounting, vault: PageLines) -> bool:
+    """An account holds when what it names is there: the bullet on its page, a History section."""
+    if account.how == "dropped":
+        return len(account.reason.strip()) >= 3
+    page = vault.pages.get(account.page.strip().replace("\\", "/"))
+    if page is None:
+        return False
+    if account.bullet.strip():
+        if not _holds(page, account.bullet):
+            return False
+    elif account.how == "merged":
+        return False
+    if account.how == "superseded":
+        return PageDoc.parse(page).history_index() is not None
+    return True
+
+
+def check_coverage(
+    facts: list[BatchFact],
+    tools: VaultTools,
+    *,
+    changed: Iterable[str] = (),
+    embed: Embed | None = None,
+) -> CoverageReport:
+    """Sort the batch's facts into on a page, accounted for by the engine, and uncovered (blocking)."""
+    vault = read_vault(tools, changed)
+    report = CoverageReport(vault=vault)
+    rest: list[BatchFact] = []
+    for fact in facts:
+        found = where(" ".join(fact.fact.content.split()), vault)
+        if found is None:
+            rest.append(fact)
+            continue
+        report.on_pages.append(fact)
+        report.held[_key(fact)] = found
+    try:
+        near = _near_duplicates(rest, vault, embed)
+    except TimeoutError:  # the run's time is up: the exact rules alone judge (stricter, never lossy)
+        near, report.out_of_time = {}, True
+    for index, found in near.items():
+        report.on_pages.append(rest[index])
+        report.held[_key(rest[index])] = found
+    rest = [f for i, f in enumerate(rest) if i not in near]
+    accounts = {dup_norm(a.fact): a for a in tools.accounted}
+    for fact in rest:
+        account = accounts.get(dup_norm(fact.fact.content))
+        if account is not None and _valid(account, vault):
+            report.accounted.append((fact, account))
+            if account.how == "merged":
+                report.held[_key(fact)] = (account.page.strip().replace("\\", "/"), account.bullet)
+        else:
+            report.uncovered.append(fact)
+    return report

@@ -1,0 +1,335 @@
+"""The page edits a model may make: it can add and supersede, never erase a person's words.
+
+A model changes an existing page through structured operations, each of which keeps every
+line it does not own:
+
+* ``add_bullet``: a fact bullet under a heading (a bullet already there gains the dates);
+* ``supersede_bullet``: an old value is struck through and moved under ``## History`` with its
+  text and dates, ``until`` the new date, and the new value takes its place;
+* ``merge_bullets``: bullets that say the same thing become one that keeps every source date;
+* ``create_page``: a page that does not exist yet;
+* ``rename_section``: a heading the program wrote gets a new title.
+
+Whole-page ``write`` creates a page or replaces a page the program wrote (every line of it is
+the program's, see :mod:`~suzent_desktop.core.engines.dream.authorship`) whose bullets all survive in
+the new text; ``edit`` replaces one piece of text under the same rule as every operation:
+
+* a person's line stays word for word; a person's bullet may only gain dates, or be struck
+  through (superseded) keeping its exact text;
+* a fact bullet the program wrote may move, gain dates or be struck through, but its text (up
+  to case and punctuation) and dates stay on the page.
+
+An edit that breaks the rule is refused before anything is written, naming the lines it would
+lose and the operation to use instead. Every line an edit takes off a page is logged with the
+operation that took it (:attr:`VaultTools.removed_lines`), so the run's diff can say why each
+removed line went.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from suzent_desktop.core.vault.fact_pages import Bullet, PageDoc, dup_norm, parse_bullet
+
+if TYPE_CHECKING:
+    from suzent_desktop.core.engines.dream.tools import VaultTools
+
+_DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_HEADING_RE = re.compile(r"^(?P<marks>#{1,6})\s+(?P<title>.+?)\s*#*\s*$")
+SHOWN_LINES = 3  # lines named in a refusal
+LINE_CHARS = 80
+
+
+class EditRefused(ValueError):
+    """The edit would remove or reword a line that must stay; nothing was written."""
+
+
+@dataclass(frozen=True)
+class RemovedLine:
+    """A line an edit took off a page, and the operation that took it."""
+
+    page: str
+    line: str
+    operation: str
+
+
+def removed_lines(before: str, after: str) -> list[str]:
+    """Non-blank lines of ``before`` that ``after`` no longer holds as they were (with repeats)."""
+    gone = Counter(_lines(before)) - Counter(_lines(after))
+    found: list[str] = []
+    for line in _lines(before):
+        if gone[line] > 0:
+            gone[line] -= 1
+            found.append(line)
+    return found
+
+
+def _lines(text: str | None) -> list[str]:
+    return [line.rstrip("\r").rstrip() for line in (text or "").splitlines() if line.strip()]
+
+
+def _keeps(old: Bullet, new: Bullet, owned: bool) -> bool:
+    """``new`` carries ``old`` on: the same text (up to case and punctuation for the program's own
+    bullets), every date, the same end date, and still struck if it was."""
+    same = new.text == old.text or owned and dup_norm(new.text) == dup_norm(old.text)
+    return (same and set(old.dates) <= set(new.dates) and (old.until is None or new.until == old.until)
+            and (new.struck or not old.struck))
+
+
+def lost_lines(before: str, after: str, owns: Callable[[str], bool]) -> list[str]:
+    """Lines of ``before`` an edit to ``after`` would erase or reword against the rule ([] when none).
+
+    ``owns(line)`` says whether the program wrote the line. Blank lines never count."""
+    verbatim = Counter(_lines(after))
+    bullets = [b for b in (parse_bullet(line) for line in _lines(after)) if b is not None]
+    lost: list[str] = []
+    for line in _lines(before):
+        if verbatim[line] > 0:
+            verbatim[line] -= 1
+            continue
+        owned = owns(line)
+        bullet = parse_bullet(line)
+        if bullet is not None and any(_keeps(bullet, new, owned) for new in bullets):
+            continue
+        if owned and bullet is None:
+            continue  # a heading or a link line the program wrote may change
+        lost.append(line)
+    return lost
+
+
+def _shown(lines: list[str]) -> str:
+    named = ", ".join(repr(line if len(line) <= LINE_CHARS else line[: LINE_CHARS - 1] + "…")
+                      for line in lines[:SHOWN_LINES])
+    more = f" and {len(lines) - SHOWN_LINES} more" if len(lines) > SHOWN_LINES else ""
+    return named + more
+
+
+def apply(tools: VaultTools, rel: str, text: str, operation: str, *, create: bool = False) -> None:
+    """Write ``text`` to ``rel`` if no line that must stay is lost; EditRefused otherwise."""
+    if tools.exists(rel):
+        if create:
+            raise EditRefused(f"{rel} already exists; change it with add_bullet, supersede_bullet or "
+                              "merge_bullets (read it first)")
+        before = tools.read(rel)
+        lost = lost_lines(before, text, lambda line: tools.owns(rel, line))
+        if lost:
+            raise EditRefused(
+                f"{operation} on {rel} would remove or reword {len(lost)} line(s) that must stay: {_shown(lost)}. "
+                "Lines a person wrote and fact bullets are never erased: add new facts with add_bullet, and "
+                "mark an old value as replaced with supersede_bullet (it keeps the old text under History)"
+            )
+    tools.write(rel, text, operation=operation)
+
+
+# -- the operations --------------------------------------------------------------------------------
+def write_page(tools: VaultTools, rel: str, content: str) -> str:
+    """Create a page, or replace one the program wrote whose bullets all survive."""
+    if tools.exists(rel):
+        theirs = [line for line in _lines(tools.read(rel)) if not tools.owns(rel, line)]
+        if theirs:
+            raise EditRefused(
+                f"{rel} has {len(theirs)} line(s) a person wrote ({_shown(theirs)}); write replaces only pages "
+                "the program wrote. Change this page with add_bullet, supersede_bullet, merge_bullets or "
+                "rename_section"
+            )
+    apply(tools, rel, content, "write")
+    return f"ok: wrote {rel}"
+
+
+def create_page(tools: VaultTools, rel: str, content: str) -> str:
+    apply(tools, rel, content, "create_page", create=True)
+    return f"ok: created {rel}"
+
+
+def edit_text(tools: VaultTools, rel: str, old: str, new: str) -> str:
+    text = tools.read(rel)
+    count = text.count(old) if old else 0
+    if count != 1:
+        raise ValueError(f"{rel}: the text to replace occurs {count} times; it must occur exactly once")
+    apply(tools, rel, text.replace(old, new, 1), "edit")
+    return f"ok: edited {rel}"
+
+
+def _dates(value: Any) -> list[str]:
+    items = value if isinstance(value, list) else re.split(r"[,\s]+", str(value or ""))
+    dates = [str(d).strip() for d in items if str(d).strip()]
+    bad = [d for d in dates if not _DATE_RE.match(d)]
+    if bad:
+        raise ValueError(f"dates must be YYYY-MM-DD, not {bad[0]!r}")
+    return sorted(set(dates))
+
+
+def _fact_text(text: str) -> tuple[str, list[str]]:
+    """A bullet's text and dates from what the model passed ('- fact (2026-07-01)' or 'fact')."""
+    raw = " ".join(str(text).split())
+    bullet = parse_bullet(raw if raw.startswith(("- ", "* ", "+ ")) else f"- {raw}")
+    if bullet is None or not bullet.text:
+        raise ValueError("text is required: the fact as one line")
+    return bullet.text, bullet.dates
+
+
+def _heading_title(item: Any) -> str | None:
+    match = _HEADING_RE.match(item) if isinstance(item, str) else None
+    return match.group("title").strip() if match else None
+
+
+def _page_doc(tools: VaultTools, rel: str) -> tuple[PageDoc, bool]:
+    if tools.exists(rel):
+        return PageDoc.parse(tools.read(rel)), False
+    stem = rel.rsplit("/", 1)[-1].removesuffix(".md")
+    return PageDoc(items=[f"# {stem}", ""]), True
+
+
+def add_bullet(tools: VaultTools, rel: str, text: str, dates: Any = None, heading: str = "") -> str:
+    fact, inline = _fact_text(text)
+    when = sorted(set(_dates(dates)) | set(inline))
+    doc, new_page = _page_doc(tools, rel)
+    for bullet in doc.current_bullets():
+        if dup_norm(bullet.text) == dup_norm(fact):
+            added = [d for d in when if bullet.add_date(d)]
+            if not added:
+                return f"ok: {rel} already holds {bullet.text!r} with these dates; nothing changed"
+            apply(tools, rel, doc.render(), f"add_bullet (dates added to '{bullet.text[:LINE_CHARS]}')")
+            return f"ok: {rel} already held {bullet.text!r}; added {', '.join(added)}"
+    new = Bullet(raw="", text=fact, dates=when, dirty=True)
+    wanted = heading.strip().lstrip("#").strip()
+    if not wanted:
+        doc.add_current(new)
+    else:
+        at = next((i for i, item in enumerate(doc.items) if (_heading_title(item) or "").lower() == wanted.lower()),
+                  None)
+        if at is None:
+            history = doc.history_index()
+            at = len(doc.items) if history is None else history
+            while at > 0 and isinstance(doc.items[at - 1], str) and not doc.items[at - 1].strip():
+                at -= 1
+            doc.items[at:at] = ["", f"## {wanted}", "", new] + ([""] if history is not None else [])
+        else:
+            level = len(_HEADING_RE.match(doc.items[at]).group("marks"))  # type: ignore[arg-type, union-attr]
+            doc.insert_in_section(at, new, level=level)
+    apply(tools, rel, doc.render(), "add_bullet", create=new_page)
+    return f"ok: added to {rel}" + (f" under {wanted!r}" if wanted else "")
+
+
+def _matching(doc: PageDoc, text: str, *, struck: bool = False) -> list[Bullet]:
+    fact, _dates_given = _fact_text(text)
+    return [item for item in doc.items
+            if isinstance(item, Bullet) and item.struck == struck and dup_norm(item.text) == dup_norm(fact)]
+
+
+def _no_such_bullet(rel: str, text: str, doc: PageDoc) -> ValueError:
+    shown = "; ".join(b.text[:60] for b in doc.current_bullets()[:6]) or "none"
+    return ValueError(f"{rel}: no current bullet reads {text[:LINE_CHARS]!r} (its bullets: {shown})")
+
+
+def supersede_bullet(tools: VaultTools, rel: str, old: str, date: str, new: str = "") -> str:
+    given = _dates(date)
+    if len(given) != 1:
+        raise ValueError("date is required: the one date of the newer fact (YYYY-MM-DD)")
+    until = given[0]
+    doc = PageDoc.parse(tools.read(rel))
+    found = _matching(doc, old)
+    if not found:
+        raise _no_such_bullet(rel, old, doc)
+    if len(found) > 1:
+        raise ValueError(f"{rel}: {len(found)} bullets read {old[:LINE_CHARS]!r}; merge_bullets them first")
+    target = found[0]
+    retired = Bullet(raw="", text=target.text, dates=list(target.dates), until=until, struck=True, dirty=True)
+    if new.strip():
+        fact, inline = _fact_text(new)
+        doc.replace(target, Bullet(raw="", text=fact, dates=sorted({until, *inline}), dirty=True))
+    else:
+        doc.items.remove(target)
+    doc.add_history(retired)
+    apply(tools, rel, doc.render(), f"supersede_bullet (struck through under History, until {until})")
+    return f"ok: superseded {target.text[:LINE_CHARS]!r} on {rel}" + (" with the new value" if new.strip() else "")
+
+
+def merge_bullets(tools: VaultTools, rel: str, text: str) -> str:
+    doc = PageDoc.parse(tools.read(rel))
+    found = _matching(doc, text)
+    if len(found) < 2:
+        raise _no_such_bullet(rel, text, doc) if not found else ValueError(
+            f"{rel}: only one bullet reads {text[:LINE_CHARS]!r}; nothing to merge")
+    theirs = [b for b in found if not tools.owns(rel, b.raw)]
+    keep = (theirs or found)[0]  # a person's wording is the one that stays
+    for bullet in found:
+        if bullet is not keep:
+            for date in bullet.dates:
+                keep.add_date(date)
+            doc.items.remove(bullet)
+    apply(tools, rel, doc.render(), f"merge_bullets (merged into '{keep.render().strip()[:LINE_CHARS]}')")
+    return f"ok: merged {len(found)} bullets into one on {rel}"
+
+
+def rename_section(tools: VaultTools, rel: str, old: str, new: str) -> str:
+    title = new.strip().lstrip("#").strip()
+    if not title or "\n" in title:
+        raise ValueError("new is required: the section's new title, one line")
+    wanted = old.strip().lstrip("#").strip().lower()
+    if wanted == "history":
+        raise ValueError("the History section holds superseded values and keeps its name")
+    doc = PageDoc.parse(tools.read(rel))
+    found = [i for i, item in enumerate(doc.items) if (_heading_title(item) or "").lower() == wanted]
+    if len(found) != 1:
+        raise ValueError(f"{rel}: {len(found)} headings read {old[:LINE_CHARS]!r}; name exactly one")
+    marks = _HEADING_RE.match(doc.items[found[0]]).group("marks")  # type: ignore[arg-type, union-attr]
+    doc.items[found[0]] = f"{marks} {title}"
+    apply(tools, rel, doc.render(), "rename_section")
+    return f"ok: renamed the section to {title!r} on {rel}"
+
+
+def run(tools: VaultTools, name: str, args: dict[str, Any]) -> str:
+    """One edit tool call (blocking); KeyError for a missing argument, ValueError for a refusal."""
+    path = str(args["path"])
+    if name == "write":
+        return write_page(tools, path, str(args["content"]))
+    if name == "create_page":
+        return create_page(tools, path, str(args["content"]))
+    if name == "edit":
+        return edit_text(tools, path, str(args["old"]), str(args["new"]))
+    if name == "add_bullet":
+        return add_bullet(tools, path, str(args["text"]), args.get("dates", args.get("date")),
+                          str(args.get("heading") or ""))
+    if name == "supersede_bullet":
+        return supersede_bullet(tools, path, str(args["old"]), str(args["date"]), str(args.get("new") or ""))
+    if name == "merge_bullets":
+        return merge_bullets(tools, path, str(args["text"]))
+    if name == "rename_section":
+        return rename_section(tools, path, str(args["old"]), str(args["new"]))
+    raise ValueError(f"unknown edit {name!r}")
+
+
+def _spec(name: str, description: str, properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    return {"type": "function", "function": {"name": name, "description": description, "parameters": {
+        "type": "object", "properties": properties, "required": required}}}
+
+
+_S = {"type": "string"}
+EDIT_TOOL_SPECS: list[dict[str, Any]] = [
+    _spec("add_bullet", "Add one fact bullet to a page (created if missing), under a heading (created if missing). "
+          "A bullet already on the page saying the same gains the dates instead.",
+          {"path": _S, "text": {"type": "string", "description": "the fact, one line"},
+           "dates": {"type": "array", "items": _S, "description": "its source dates, YYYY-MM-DD"},
+           "heading": {"type": "string", "description": "section title; empty: after the page's bullets"}},
+          ["path", "text", "dates"]),
+    _spec("supersede_bullet", "Mark a bullet as replaced by a newer value: it is struck through and moved under "
+          "## History with its text and dates, until the given date; the new value (if given) takes its place.",
+          {"path": _S, "old": {"type": "string", "description": "the old bullet's text"},
+           "new": {"type": "string", "description": "the new fact"},
+           "date": {"type": "string", "description": "the newer fact's date, YYYY-MM-DD"}},
+          ["path", "old", "date"]),
+    _spec("merge_bullets", "Merge bullets of one page that say the same thing into one that keeps every source date.",
+          {"path": _S, "text": {"type": "string", "description": "the duplicated bullet's text"}},
+          ["path", "text"]),
+    _spec("create_page", "Create a new page (markdown). Fails if the page exists.",
+          {"path": _S, "content": _S}, ["path", "content"]),
+    _spec("rename_section", "Give a section heading the program wrote a new title.",
+          {"path": _S, "old": {"type": "string", "description": "the heading's current title"}, "new": _S},
+          ["path", "old", "new"]),
+]
+EDIT_TOOLS = frozenset({"write", "edit", *(spec["function"]["name"] for spec in EDIT_TOOL_SPECS)})

@@ -1,0 +1,211 @@
+"""Which page a consolidated fact belongs on: pages by subject, as a person would keep them.
+
+* a **person** the user mentions ("User's sister Ana …", "Ana (the user's sister) …", "Fred won …")
+  gets a page of their own, whose first line says who they are ("Ana is the user's sister.");
+* **identity** (name, age, origin) goes on the ``About Me`` hub;
+* a **past event** goes on the dated ``Timeline`` (oldest first), with the people it names linked
+  (``[[Ana]]``) when they have a page; a past event never lands on ``Plans``;
+* an **ongoing project or activity** ("User is learning how to play the violin") and a **place**
+  ("Italy is on User's list of places to visit") get a page of their own (see
+  :mod:`core.dream.topics`); a later fact that names such a page goes there too, unless it is a
+  past event or a plan;
+* a **plan** (something ahead) goes on ``Plans``;
+* one-value relations keep their pages (``works at`` → Work, ``lives in`` → Places);
+* otherwise the fact's category names the page (Preferences, Health, Routines, Activities …), and
+  an uncategorised fact is placed by what it says (a taste, a habit, an event) before it may fall
+  back to ``General``.
+
+A page's intro carries information (who a person is) or is left out: no template sentence
+(see :mod:`core.boilerplate` for the ones older versions wrote).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from suzent_desktop.core.engines.dream.topics import activity_of, mentioned, mentions, place_of
+from suzent_desktop.core.engines.fact_rules import looks_like_name
+from suzent_desktop.core.files.markdown import links
+from suzent_desktop.core.vault.fact_pages import subject_value
+
+TIMELINE = "Timeline"
+PLANS = "Plans"
+GENERAL = "General"
+_RELATION = (
+    r"wife|husband|partner|girlfriend|boyfriend|fianc[eé]e?|boss|manager|friend|best friend|brother|sister|"
+    r"mother|mom|mum|father|dad|son|daughter|kid|colleague|coworker|co-worker|cousin|aunt|uncle|grandmother|"
+    r"grandfather|grandma|grandpa|nephew|niece|neighbou?r|dog|cat|puppy|pup|kitten|doctor|dentist|therapist|"
+    r"roommate|teammate|mentor|coach|baby|bandmate|classmate|student|teacher|turtle|rabbit|horse|parrot|"
+    r"hamster|snake|lizard"
+)
+_OWNED = re.compile(rf"\bUser's (?:(?:best|old|new|little|big|younger|older|close) )?(?P<rel>{_RELATION}) "
+                    rf"(?:named |called )?(?P<name>[A-Z][a-z]+)\b")
+_NAMED = re.compile(rf"^User's (?P<rel>{_RELATION}) is (?:named |called )?(?!(?:Dr|Mr|Mrs|Ms|Prof)\b)"
+                    rf"(?P<name>[A-Z][a-z]+)\b(?!\.)")
+_ANNOTATED = re.compile(r"\b(?P<name>[A-Z][a-z]+) \(the user's (?P<rel>[\w -]+?)\)")
+_LEAD_NAME = re.compile(r"^(?P<name>[A-Z][a-z]+)(?= [a-z])")
+_PAST_DATE = re.compile(r"\((?:\d{4}-\d{2}-\d{2}|week of \d{4}-\d{2}-\d{2}|[A-Z][a-z]+ \d{4}|\d{4})\)")
+_PAST_VERB = re.compile(
+    r"^(?:[^,]{0,60}?\), )?User(?:'s [\w ]+?)? (?:(?:just|recently|finally|also|actually|already|first) )?"
+    r"(?:went|got|took|made|met|saw|had|visited|started|finished|won|lost|bought|moved|adopted|joined|"
+    r"attended|signed|tried|found|read|wrote|ran|completed|celebrated|traveled|travelled|returned|"
+    r"organized|organised|explored|learned|learnt|received|gave|painted|played|watched|built|launched|"
+    r"graduated|quit|left|came|did|decided|spent|hosted|volunteered|donated|created|posted|performed)\b"
+)
+_PLAN = re.compile(r"\b(?:plans? to|is planning|is going to|will|wants to|hopes to|is about to|next "
+                   r"(?:week|month|year|weekend|summer|spring|fall|winter)|tomorrow)\b", re.I)
+_TASTE = re.compile(r"^User (?:(?:really|also|still|just|absolutely|does not|do not) )*(?:likes?|loves?|enjoys?|"
+                    r"prefers?|hates?|dislikes?|adores?|is (?:\w+ )?(?:into|a (?:big |huge )?fan of))\b|"
+                    r"\bfavou?rites?\b")
+_PETS = re.compile(r"^User's (?:\w+ )?(?:dogs?|cats?|pets?|pups?|pupp(?:y|ies)|kittens?|fur babies|fur kids|"
+                   r"furry friends|turtles?|rabbits?|horses?|birds?|fish)\b")
+_IDENTITY = re.compile(r"^User is (?:called |named )?[A-Z][a-z]+(?: [A-Z][a-z]+)?$")  # "User is Marisol"
+_PRESENT_HABIT = re.compile(r"^User (?:\w+ly )?(?!is\b|has\b|does\b|was\b)[a-z]+s\b")
+_HABIT = re.compile(r"\b(?:usually|always|often|every (?:day|week|morning|evening|night|weekend|month)|"
+                    r"once a|twice a|\d+ times a|daily|weekly|regularly)\b")
+
+CATEGORY_PAGES: dict[str, str] = {}
+for _page, _names in {
+    "Preferences": "preference preferences like likes taste tastes food music",
+    "Work": "work career job jobs professional employment office",
+    "People": "people person family relationship relationships friend friends social contact contacts",
+    "Places": "place places location home residence city",
+    PLANS: "plan plans goal goals schedule todo trip travel",
+    "Health": "health fitness diet medical allergy allergies sleep",
+    "Dates": "date dates birthday birthdays anniversary anniversaries",
+    "Routines": "routine routines habit habits",
+    "About Me": "identity profile name bio",
+    "Projects": "project projects",
+    "Activities": "activity activities",
+    "Hobbies": "hobby hobbies interest interests sport sports",
+    TIMELINE: "event events timeline",
+}.items():
+    for _name in _names.split():
+        CATEGORY_PAGES[_name] = _page
+
+
+@dataclass(frozen=True)
+class Person:
+    name: str
+    relation: str | None  # "sister", "dog" … when the fact says
+
+    @property
+    def intro(self) -> str:
+        return f"{self.name} is the user's {self.relation}." if self.relation else ""
+
+
+def person_of(text: str, known: set[str] | frozenset[str] = frozenset()) -> Person | None:
+    """The person (or animal) a fact is about: one it introduces with their relation to the user
+    ("User's sister Ana", "Ana (the user's sister)"), or one with a page already (``known``)
+    whose name opens the fact. A capitalised word alone may be a place or a thing ("Italy is …")."""
+    for pattern in (_NAMED, _OWNED, _ANNOTATED):
+        match = pattern.search(text)
+        if match:
+            return Person(match.group("name"), match.group("rel").strip().lower())
+    match = _LEAD_NAME.match(text)
+    if match and match.group("name") in known and looks_like_name(match.group("name")):
+        return Person(match.group("name"), None)
+    return None
+
+
+def is_past_event(text: str, category: str) -> bool:
+    """Something that happened: an event fact, or a past verb with the date it happened."""
+    if category == "event":
+        return True
+    return bool(_PAST_VERB.search(text)) and (bool(_PAST_DATE.search(text)) or category in ("general", "plan"))
+
+
+def title_for(
+    category: str,
+    tags: tuple[str, ...],
+    text: str,
+    people: set[str] | frozenset[str] = frozenset(),
+    topics: set[str] | frozenset[str] = frozenset(),
+) -> tuple[str, Person | None]:
+    """The page a new fact goes on, and the person when it is a person's page (``people``: the
+    names that have a person page already; ``topics``: the titles of place and activity pages)."""
+    category = category.lower()
+    relation = subject_value(text)
+    named = _NAMED.match(text)  # "User's sister is Ana": a person, not a value of the user's
+    if relation is not None and relation.page and relation.subject == "user" and not named:
+        return relation.page, None
+    if _IDENTITY.match(text.rstrip(". ")):
+        return "About Me", None
+    person = person_of(text, people)
+    if person is not None:
+        return person.name, person
+    for tag in tags:
+        name = tag.lstrip("#").lower()
+        if category == "general" and name in CATEGORY_PAGES:
+            return CATEGORY_PAGES[name], None
+    planned = category == "plan" or (category == "general" and bool(_PLAN.search(text)))
+    activity = None if planned else activity_of(text)
+    if activity is not None:
+        return same_topic(activity.name, topics), None
+    if is_past_event(text, category):
+        return TIMELINE, None
+    if planned:
+        return PLANS, None
+    if relation is not None and relation.page:
+        return relation.page, None
+    topic = mentioned(text, topics) or getattr(place_of(text, people), "name", None)
+    if topic is not None:
+        return topic, None
+    if category in CATEGORY_PAGES and category not in ("general",):
+        return CATEGORY_PAGES[category], None
+    for tag in tags:
+        name = tag.lstrip("#").lower()
+        if name in CATEGORY_PAGES:
+            return CATEGORY_PAGES[name], None
+    if _TASTE.search(text):
+        return "Preferences", None
+    if _PETS.search(text):
+        return "Pets", None
+    if _HABIT.search(text) or _PRESENT_HABIT.search(text):
+        return "Routines", None
+    if category in ("general", ""):
+        return GENERAL, None
+    return re.sub(r"[^\w -]+", "", category.replace("_", " ").replace("-", " ")).strip().title() or GENERAL, None
+
+
+def link_people(text: str, people: set[str], topics: set[str] | frozenset[str] = frozenset()) -> str:
+    """The first mention of each person, place or activity that has a page becomes a link ("… with
+    [[Ana]] …", "… [[Piano|piano]] …"): a person by their name as written, a place or an activity
+    whatever its case, the words the reader sees unchanged."""
+    names = [(name, True) for name in people] + [(name, False) for name in topics if name not in people]
+    for name, person in sorted(names, key=lambda item: len(item[0]), reverse=True):
+        spans = [(link.start, link.end) for link in links(text)]
+        found = re.finditer(rf"\b{re.escape(name)}\b", text) if person else mentions(text, name)
+        for match in found:
+            if not any(start <= match.start() < end for start, end in spans):
+                shown = name if match.group() == name else f"{name}|{match.group()}"
+                text = f"{text[: match.start()]}[[{shown}]]{text[match.end():]}"
+                break
+    return text
+
+
+def same_topic(name: str, topics: set[str] | frozenset[str]) -> str:
+    """The page an activity named ``name`` belongs on: an existing page whose name shares every
+    word with it ("Movie" → "Movie script"), or a page of its own."""
+    words = set(name.lower().split())
+    for title in sorted(topics, key=len):
+        other = set(title.lower().split())
+        if words <= other or other <= words:
+            return title
+    return name
+
+
+SUBJECTLESS = frozenset({*CATEGORY_PAGES.values(), TIMELINE, PLANS, GENERAL, "Pets", "Preferences", "Routines"})
+
+
+def topic_page(title: str, text: str, hub: str) -> bool:
+    """A page about a place or an activity: a personal page that is neither a category page, the
+    Timeline, Plans, the hub nor a person's page."""
+    return title not in SUBJECTLESS and title != hub and not person_page(text, title)
+
+
+def person_page(text: str, title: str) -> bool:
+    """A page the consolidator keeps about a person: its first line after the title says who they are."""
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]
+    return bool(lines) and lines[0].startswith(f"{title} is the user's ")

@@ -1,0 +1,833 @@
+"""Turn → facts: the first step of per-turn capture.
+
+With ``extraction_model`` set, the model is asked for structured JSON
+(``{"facts": [{"category", "content", "tags", "importance"}]}``) at low temperature. The
+answer is validated field by field; a malformed answer is retried once with the problem
+named, and a second malformed answer raises :class:`ExtractionError` so the caller writes
+no fact (a half-understood turn is worse than a reported failure; the capture path has kept
+the turn in its transcript already, and its message says where).
+
+A model's facts must be *grounded* in the turn (small models invent, and copy their
+instructions). The overlap rule: take the fact's content words (lower-cased words of two or
+more letters, minus stopwords and "user"; ISO dates are left out, they are resolved from the
+turn's time); a word is supported when it occurs in the turn or shares its first four letters
+with a word of the turn ("adopted" ~ "adopting"). A fact is kept when at least two thirds of
+its content words are supported, at least half are in the user's own words (the assistant's
+advice is not the user's fact), the user did not say it only as a hypothetical ("if I moved to
+Berlin…"), and it passes the same precision rules as the offline extractor
+(:mod:`core.fact_rules`: about the user or a named person, no thanks, no world knowledge).
+Model facts written in the first person ("I'm now working at Thales") are rewritten in the
+log's third person first ("User is now working at Thales"), so a changed value is seen as one.
+Each fact is judged alone. A fact that repeats the schema or the prompt's example ("User
+prefers tea" when the turn never mentions tea, "one self-contained statement…") is an echo and
+is dropped; schema text copied into another field (a category "work|people", the tags
+"short", "keywords") is removed from that field and the fact kept, and the note says so.
+An empty user side is not sent to the model at all.
+
+Without a model, :class:`OfflineExtractor` reads the *user's* side of the turn with general
+rules for first-person statements, so a user without an API key still gets a working memory.
+It rewrites each statement in the third person ("I love tea" → "User loves tea").
+
+What the offline extractor catches (any declarative first-person sentence with substance):
+  * past events: "I went / got / visited / started / lost / adopted …", "we moved …",
+    "my son started …", "I've finished …", subject-less "Twisted my knee on Friday";
+  * current activities: "I'm reading / learning / training for …", "I've been …ing";
+  * favourites ("X is a favourite of mine", "my favourite X is Y"), likes and dislikes;
+  * frequencies and routines ("twice a week", "every Sunday", "I usually …");
+  * work, places, people, plans, key dates, health and identity, as before;
+  * relative time words resolved from the turn's time and kept with their words:
+    "yesterday (2026-07-14)", "last Friday (2026-07-10)", "last month (June 2026)";
+  * "he/she/his/her" resolved to a person named earlier in the same turn ("my sister Ana").
+
+What it drops on purpose: questions, small talk and thanks, promises to the other party
+("I'll keep you posted"), every sentence about "you", hypotheticals, vague openers ("I think
+…"), sentences with fewer than two content words (or one name), and sentences whose pronouns
+point outside the turn ("It was amazing", "I loved it"). An empty user side yields nothing.
+The assistant's side yields a fact only when it restates the user ("So you adopted a cat")
+in the user's own words (70 % of its content words) and no user fact already says it.
+
+What it misses (an LLM is needed for these): implied facts, third-person facts about other
+people not tied to the user, "it/that" across sentences, negations and hedges beyond simple
+ones, and non-English text. Each side is read up to 20,000 characters (the transcript keeps
+all of it).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import re
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from typing import Any
+
+from suzent_desktop.core.engines import fact_rules, relative_dates
+from suzent_desktop.core.files.facts import Fact
+from suzent_desktop.core.files.words import count
+from suzent_desktop.settings import Settings
+
+EXTRACTION_TIMEOUT_SECONDS = 60.0
+MAX_FACTS_PER_TURN = 25
+_CATEGORY_RE = re.compile(r"^[a-z][a-z0-9_-]*$")
+
+
+class ExtractionError(RuntimeError):
+    """The extraction model failed or kept answering in the wrong shape; no fact was written
+    (the capture path keeps the turn itself in its transcript first and says where)."""
+
+
+def turn_to_text(user: str, assistant: str) -> str:
+    """The extraction text of one turn. The user's words come first and are labelled."""
+    return f"User: {user.strip()}\n\nAssistant: {assistant.strip()}\n"
+
+
+def user_part(turn_text: str) -> str:
+    """The user's side of a text built by :func:`turn_to_text` (all of it if unlabelled)."""
+    return split_turn(turn_text)[0]
+
+
+def split_turn(turn_text: str) -> tuple[str, str]:
+    """(user, assistant) of a text built by :func:`turn_to_text`; unlabelled text is all the user's."""
+    match = re.search(r"(?s)^\s*User:[ \t]*(?P<user>.*?)(?:\n\s*\nAssistant:(?P<assistant>.*)|\Z)", turn_text)
+    if not match:
+        return turn_text.strip(), ""
+    return match.group("user").strip(), (match.group("assistant") or "").strip()
+
+
+# -- LLM path -----------------------------------------------------------------------------
+EXAMPLE_FACT = "User prefers tea"
+SCHEMA_HINT = (
+    '{"facts": [{"category": "preference|work|people|place|plan|date|health|general (one lowercase word)", '
+    '"content": "one self-contained statement about the user, third person, e.g. ' + EXAMPLE_FACT + '", '
+    '"tags": ["short", "keywords"], "importance": 0.0-1.0}]}'
+)
+_SYSTEM_PROMPT = (
+    "You extract durable facts about the user from one conversation turn: preferences, work, people, "
+    "places, plans, dates, health, routines. Only facts the user states or clearly confirms. Each fact "
+    "stands alone (no pronouns). Importance: 0.9 for identity, health, close people and key dates; "
+    "0.5 for ordinary preferences; 0.2 for passing remarks. Return an empty list when there is nothing."
+)
+
+
+class _Invalid(ValueError):
+    pass
+
+
+_PLACEHOLDER_TAGS = frozenset({"short", "keywords"})
+
+
+def _is_placeholder(key: str, value: Any) -> bool:
+    """Whether a field's value is schema-hint text ("work|people", "0.0-1.0") rather than an answer."""
+    text = " ".join(str(v) for v in value) if isinstance(value, list) else str(value)
+    return any(mark in text.lower() for mark in _ECHO_MARKS) or (key == "category" and "|" in text)
+
+
+def clean_placeholders(payload: Any) -> list[str]:
+    """Remove schema-hint text a model copied into a fact's fields, field by field (in place).
+
+    A category copied as "work|people" is dropped (the fact falls back to ``general``), the hint's
+    tags ("short", "keywords") leave the tag list, an importance written as "0.0-1.0" is dropped;
+    the fact itself is kept and judged like any other. Content that copies the hint is judged in
+    :func:`ground` (it is not a fact). Returns the cleaned fields ("facts[0].category").
+    """
+    items = payload if isinstance(payload, list) else payload.get("facts") if isinstance(payload, dict) else None
+    cleaned: list[str] = []
+    for index, item in enumerate(items if isinstance(items, list) else []):
+        if not isinstance(item, dict):
+            continue
+        for key in [k for k in item if k != "content"]:
+            value = item[key]
+            if key == "tags" and isinstance(value, list):
+                kept = [t for t in value if not (isinstance(t, str) and (
+                    t.strip().lower() in _PLACEHOLDER_TAGS or _is_placeholder(key, t)))]
+                if len(kept) != len(value):
+                    item[key] = kept
+                    cleaned.append(f"facts[{index}].{key}")
+            elif _is_placeholder(key, value):
+                del item[key]
+                cleaned.append(f"facts[{index}].{key}")
+    return cleaned
+
+
+def _validate(payload: Any) -> list[Fact]:
+    """Facts from the model's JSON, or ``_Invalid`` naming the first problem."""
+    if isinstance(payload, list):
+        payload = {"facts": payload}
+    if not isinstance(payload, dict) or not isinstance(payload.get("facts"), list):
+        raise _Invalid('expected an object with a "facts" list')
+    facts: list[Fact] = []
+    for index, item in enumerate(payload["facts"]):
+        where = f"facts[{index}]"
+        if not isinstance(item, dict):
+            raise _Invalid(f"{where} is not an object")
+        content = item.get("content")
+        if not isinstance(content, str) or not content.strip():
+            raise _Invalid(f"{where}.content must be a non-empty string")
+        category = item.get("category", "general")
+        if not isinstance(category, str):
+            raise _Invalid(f"{where}.category must be a string")
+        category = category.strip().lower().replace(" ", "_") or "general"
+        if not _CATEGORY_RE.match(category):
+            raise _Invalid(f"{where}.category {category!r} is not a lowercase word")
+        tags = item.get("tags", [])
+        if isinstance(tags, str):
+            tags = tags.split()
+        if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
+            raise _Invalid(f"{where}.tags must be a list of strings")
+        importance = item.get("importance")
+        if importance is not None:
+            if isinstance(importance, bool) or not isinstance(importance, int | float):
+                raise _Invalid(f"{where}.importance must be a number")
+            if not 0.0 <= float(importance) <= 1.0:
+                raise _Invalid(f"{where}.importance must be between 0 and 1")
+            importance = float(importance)
+        clean_tags = tuple(t.strip().replace("`", "") for t in tags for t in t.split() if t.strip())
+        content = " ".join(content.replace("`", "'").split())
+        facts.append(Fact(content=content, category=category, tags=clean_tags, importance=importance))
+    return facts[:MAX_FACTS_PER_TURN]
+
+
+LLMCall = Callable[..., Awaitable[Any]]
+
+
+async def _extract_with_model(
+    turn_text: str,
+    model: str,
+    complete_json: LLMCall,
+    timeout: float = EXTRACTION_TIMEOUT_SECONDS,
+    when: dt.datetime | None = None,
+    notes: list[str] | None = None,
+) -> list[Fact]:
+    from suzent_desktop.core.llm import LLMError, LLMTimeout
+
+    system = _SYSTEM_PROMPT
+    if when is not None:  # "yesterday" means nothing later: let the model write the date it meant
+        system += (f" The turn was said on {when.strftime('%A')} {when.date().isoformat()}; write relative "
+                   "dates (yesterday, last Friday) with the absolute date in parentheses.")
+    messages: list[dict[str, str]] = [
+        {"role": "system", "content": system},
+        {"role": "user", "content": turn_text},
+    ]
+    problem = ""
+    for attempt in range(2):
+        try:
+            payload = await complete_json(
+                model, messages, schema_hint=SCHEMA_HINT, timeout=timeout, temperature=0.1
+            )
+            cleaned = clean_placeholders(payload)
+            facts = _validate(payload)
+            if cleaned and notes is not None:
+                notes.append(f"extraction model {model}: schema placeholders copied into "
+                             f"{', '.join(cleaned)} were left out; the facts were kept")
+            return facts
+        except LLMTimeout as exc:  # a slow model is not a malformed one: say which it was, and do not wait twice
+            raise ExtractionError(f"extraction model {model}: timed out, no facts written ({exc})") from exc
+        except (_Invalid, LLMError) as exc:
+            problem = str(exc)
+            if attempt == 0:
+                messages = [
+                    *messages,
+                    {"role": "user", "content": f"Your previous answer was unusable ({problem}). Answer again."},
+                ]
+    raise ExtractionError(f"extraction model {model}: malformed answer twice, no facts written ({problem})")
+
+
+async def extract_facts(
+    turn_text: str,
+    settings: Settings,
+    *,
+    llm: Any = None,
+    when: dt.datetime | None = None,
+    notes: list[str] | None = None,
+    people: Mapping[str, str] | None = None,
+) -> list[Fact]:
+    """Facts of one turn: from ``settings.extraction_model`` if set, else the offline extractor.
+
+    ``llm`` is an object with a ``complete_json`` coroutine (default: :mod:`core.llm`);
+    ``when`` is the turn's time, from which relative dates ("yesterday") are resolved;
+    ``notes`` collects what the user should hear about (model facts dropped as ungrounded);
+    ``people`` are the people and animals the user introduced before (see :func:`known_people`).
+    """
+    user, assistant = split_turn(turn_text)
+    if settings.extraction_model:
+        if not user.strip():
+            return []  # the assistant's words are not the user's
+        if llm is None:
+            from suzent_desktop.core import llm as llm_module
+
+            llm = llm_module
+        facts = await _extract_with_model(
+            turn_text, settings.extraction_model, llm.complete_json, settings.llm_timeout_seconds, when, notes
+        )
+        # The log speaks of the user in the third person: "I'm now working at Thales" must read
+        # "User is now working at Thales" for the consolidator to see it replaces the old job.
+        facts = [dataclasses.replace(f, content=third_person(f.content)) for f in facts]
+        kept, note = ground(facts, user, assistant)
+        if note and notes is not None:
+            notes.append(f"extraction model {settings.extraction_model}: {note}")
+        return kept
+    return OfflineExtractor().extract(user, assistant, when=when, people=people)
+
+
+_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_ECHO_MARKS = ("one self-contained statement", "third person, e.g", "one lowercase word", "short keywords",
+               "preference|work", "0.0-1.0")
+GROUNDED_SHARE = 2 / 3
+STEM_LETTERS = 4
+
+
+def _support_words(text: str) -> set[str]:
+    return set(re.findall(r"[a-z0-9][a-z0-9'-]*", text.lower()))
+
+
+def _supported(word: str, turn: set[str], stems: set[str]) -> bool:
+    return word in turn or (len(word) >= STEM_LETTERS and word[:STEM_LETTERS] in stems)
+
+
+def _grounding_words(content: str) -> list[str]:
+    return [w for w in _content_words(content) if w != "user's" and not _ISO_DATE.match(w)]
+
+
+def is_echo(fact: Fact, turn_words: set[str], stems: set[str]) -> bool:
+    """The schema's or the prompt's own text coming back as a fact."""
+    lowered = fact.content.lower()
+    if any(mark in lowered for mark in _ECHO_MARKS):
+        return True
+    example = normalize_words(EXAMPLE_FACT)
+    return normalize_words(fact.content) == example and not all(
+        _supported(w, turn_words, stems) for w in _grounding_words(EXAMPLE_FACT)
+    )
+
+
+def normalize_words(text: str) -> str:
+    return " ".join(re.findall(r"[a-z0-9']+", text.lower()))
+
+
+USER_SHARE = 1 / 2  # of a fact's content words, at least this share must be the user's own words
+_HYPOTHETICAL_SAID = re.compile(r"\b(if|would|could|might|maybe|perhaps|imagine|suppose|wonder|unless|whether)\b",
+                                re.I)
+
+
+def _only_hypothetical(words: list[str], user: str) -> bool:
+    """The user's sentences that hold the fact's words all speak of what is not (yet): "if I moved to Berlin…"."""
+    holding = []
+    for sentence in re.split(r"(?<=[.!?])\s+|\n+", user):
+        said = _support_words(sentence)
+        stems = {w[:STEM_LETTERS] for w in said if len(w) >= STEM_LETTERS}
+        if any(_supported(w, said, stems) for w in words):
+            holding.append(sentence)
+    return bool(holding) and all(_HYPOTHETICAL_SAID.search(s) for s in holding)
+
+
+def ground(facts: list[Fact], user: str, assistant: str) -> tuple[list[Fact], str]:
+    """The facts the turn supports, and a note on the rest.
+
+    A fact is kept when it is not the schema's or the prompt's own text (an echo), its words are the
+    turn's (the overlap rule of the module docstring) and mostly the user's own (not the
+    assistant's advice), the user did not say it only as a hypothetical, and it passes the fact
+    rules of :mod:`core.fact_rules` (about the user or a named person, precise, not thanks, not
+    world knowledge). Each fact is judged alone: an echo or a bad fact does not sink the others.
+    """
+    turn_words = _support_words(f"{user}\n{assistant}")
+    user_words = _support_words(user)
+    stems = {w[:STEM_LETTERS] for w in turn_words if len(w) >= STEM_LETTERS}
+    user_stems = {w[:STEM_LETTERS] for w in user_words if len(w) >= STEM_LETTERS}
+    kept: list[Fact] = []
+    echoes = unsupported = imprecise = 0
+    for fact in facts:
+        if is_echo(fact, turn_words, stems):
+            echoes += 1
+            continue
+        words = _grounding_words(fact.content)
+        supported = [w for w in words if _supported(w, turn_words, stems)]
+        users = [w for w in supported if _supported(w, user_words, user_stems)]
+        if not words or len(supported) < GROUNDED_SHARE * len(words) or not users or (
+            len(users) < USER_SHARE * len(words) or _only_hypothetical(users, user)
+        ):
+            unsupported += 1
+        elif fact_rules.problem(fact.content):
+            imprecise += 1
+        else:
+            kept.append(fact)
+    notes = []
+    if echoes:
+        notes.append(f"{count(echoes, 'fact')} repeating the schema or the prompt's example {_were(echoes)} dropped")
+    if unsupported:
+        notes.append(f"{count(unsupported, 'fact')} not supported by the turn {_were(unsupported)} dropped")
+    if imprecise:
+        notes.append(f"{count(imprecise, 'fact')} that {_are(imprecise)} not precise facts about the user "
+                     f"{_were(imprecise)} dropped")
+    return kept, "; ".join(notes)
+
+
+def _were(n: int) -> str:
+    return "was" if n == 1 else "were"
+
+
+def _are(n: int) -> str:
+    return "is" if n == 1 else "are"
+
+
+# -- offline path -------------------------------------------------------------------------
+MAX_OFFLINE_CHARS = 20_000  # per side; the whole turn is in the transcript, extraction reads the start
+
+_IRREGULAR = {"am": "is", "have": "has", "do": "does", "go": "goes", "was": "was", "can": "can",
+              "will": "will", "would": "would", "should": "should", "could": "could", "must": "must",
+              "might": "might", "may": "may", "cannot": "cannot", "had": "had", "did": "did"}
+_CONTRACTIONS = [
+    (r"\bI'm\b", "I am"), (r"\bI've\b", "I have"), (r"\bI'll\b", "I will"), (r"\bI'd\b", "I would"),
+    (r"\bIm\b", "I am"), (r"\bIve\b", "I have"), (r"\bwe're\b", "we are"), (r"\bwe've\b", "we have"),
+    (r"\bwe'll\b", "we will"), (r"\bdon't\b", "do not"), (r"\bdoesn't\b", "does not"),
+    (r"\bdidn't\b", "did not"), (r"\bcan't\b", "cannot"), (r"\bwon't\b", "will not"),
+    (r"\bisn't\b", "is not"), (r"\bwasn't\b", "was not"), (r"\bhaven't\b", "have not"),
+    (r"\bit's\b", "it is"), (r"\bthat's\b", "that is"), (r"\bshe's\b", "she is"), (r"\bhe's\b", "he is"),
+    (r"\byou're\b", "you are"), (r"\byou've\b", "you have"), (r"\byou'll\b", "you will"),
+]
+_CONTRACTION_RES = [(re.compile(p, re.I if p[3].islower() else 0), r) for p, r in _CONTRACTIONS]
+
+_PEOPLE = (
+    "wife|husband|partner|girlfriend|boyfriend|fiance|fiancee|fiancé|fiancée|boss|manager|friend|best friend|"
+    "brother|sister|mother|mom|mum|father|dad|son|daughter|kid|kids|children|colleague|coworker|co-worker|"
+    "cousin|aunt|uncle|grandmother|grandfather|grandma|grandpa|nephew|niece|neighbor|neighbour|dog|cat|puppy|"
+    "kitten|doctor|dentist|therapist|roommate|teammate|mentor|coach|parents|in-laws|baby"
+)
+# Past tense forms that do not end in -ed (a past event is "I <past verb> …").
+_PAST = frozenset(
+    "went was were had got made took saw met bought began left became found gave told thought felt knew ran "
+    "wrote read lost won sold spent came did said broke drove flew grew kept paid put quit set sent sat slept "
+    "stood taught understood caught brought built chose drew drank ate fell fought forgot froze hid hit hurt "
+    "held lent led rode rang rose shot shut sang sank swam swung threw tore woke wore wove wept won "
+    "overcame underwent undertook began beat bit blew bled bent bound burnt dealt dug dreamt fed fled forgave "
+    "heard hung laid learnt lit meant rebuilt rewrote shook shone spoke split spun stole stuck struck swept "
+    "took tried became".split()
+)
+_NOT_PAST_ED = frozenset("need feed seed breed bleed speed proceed succeed exceed weed bed red shed".split())
+
+_QUESTION_START = re.compile(
+    r"^(what|where|when|why|how|who|whom|whose|which|do|does|did|can|could|would|should|is|are|was|were|"
+    r"will|shall|have|has|any|anything)\b",
+    re.I,
+)
+_SMALL_TALK = re.compile(
+    r"^(thanks|thank you|thx|ty|cheers|ok|okay|k|sure|great|cool|awesome|nice|perfect|wow|hi|hello|hey|"
+    r"bye|goodbye|good (morning|night|evening|afternoon)|lol|haha|hah|hmm|yes|no|yeah|yep|nope|sounds good|"
+    r"got it|will do|no worries|no problem|of course|alright|all right|exactly|absolutely|right|true|"
+    r"i see|i agree|me too|same here|fair enough|that makes sense|makes sense|good point|good idea|"
+    r"i appreciate|i am (so |really |very )?(glad|happy|excited|grateful|sorry) (to hear|that|for)|"
+    r"i (really )?(hope|wish|wonder|guess|suppose|bet)\b|i (do not|dont) know\b|i am not sure\b|"
+    r"i (was )?just (wondering|curious|asking)|i (will|am going to) (let|keep|get back|check|try|think|look))\b",
+    re.I,
+)
+# A sentence about the other party ("you", "your") is not a fact about the user.
+_ABOUT_YOU = re.compile(r"\b(you|your|yours|yourself|u|ur)\b", re.I)
+_HYPOTHETICAL = re.compile(r"\b(if|whether|maybe|perhaps|might|would|could|should|wish|unless|suppose)\b", re.I)
+_FIRST_PERSON = re.compile(r"\bI\b|\b(my|me|mine|myself|we|our|ours|us)\b", re.I)
+_SUBJECT_PRONOUN = re.compile(r"^(he|she|they|it|this|that|these|those|there)\b", re.I)
+_PERSON_PRONOUN = re.compile(r"\b(he|she|him|her|his|hers)\b", re.I)
+_THING_PRONOUN = re.compile(r"\b(it|them|itself)\b", re.I)
+_DEMONSTRATIVE_ALONE = re.compile(
+    r"\b(this|that|these|those)\b(?=\s*(?:[.,!;:]|$|is\b|was\b|are\b|were\b|one\b|ones\b|too\b|again\b|"
+    r"for\b|to\b|with\b|in\b|on\b|at\b|and\b|but\b|so\b|because\b))",
+    re.I,
+)
+_ANTECEDENT = re.compile(
+    rf"\b[Mm]y (?P<rel>{_PEOPLE})(?:,)?(?: (?:named|called))? (?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\b|"
+    rf"\b[Mm]y (?P<rel2>{_PEOPLE})\b",
+)
+_STOPWORDS = frozenset(
+    "a an the and or but so to of in on at for with from by about as into over after before than then is am are "
+    "was were be been being have has had do does did i me my mine myself we our us it its this that these those "
+    "there here he she him her his they them their not no just really very also too still now currently "
+    "recently finally actually already again some any all much many more most lot lots quite pretty bit "
+    "user user's will can get got go going went like one ones thing things stuff way time today yesterday "
+    "tomorrow week month year night morning last next ago day days".split()
+)
+_VAGUE_START = re.compile(
+    r"^I (think|believe|guess|suppose|mean|feel like|know|agree|see|understand|noticed|realized|realised|"
+    r"said|told|asked|wanted to ask|forgot to mention|was thinking)\b",
+    re.I,
+)
+_FREQUENCY = re.compile(
+    r"\b(once|twice|three times|\d+ times|every other) (a|per|each|every) (day|week|month|year|weekend)\b|"
+    r"\bevery (morning|evening|night|day|week|weekend|month|year|monday|tuesday|wednesday|thursday|friday|"
+    r"saturday|sunday|summer|winter)\b|\b(daily|weekly|monthly|nightly)\b",
+    re.I,
+)
+_FAVOURITE = re.compile(
+    r"\bfavou?rites? of mine\b|\bmy (all-time |absolute )?favou?rite\b|\bis my (all-time |absolute )?favou?rite\b",
+    re.I,
+)
+_ACTIVITY = re.compile(
+    r"\b(I|we) (am|are) (currently |now |still |also )?(reading|learning|studying|training|working on|taking|"
+    r"watching|playing|practicing|practising|building|writing|planning|saving|trying|preparing|teaching|"
+    r"volunteering|coaching|organizing|organising|renovating|growing|knitting|painting|recovering|attending|"
+    r"doing|making|listening|using|running|going through|dealing with|looking for|looking into|getting into|"
+    r"into|in the middle of)\b|\b(I|we) have been [a-z]+ing\b",
+    re.I,
+)
+# "I'll bring the salad" is a promise to the other party, not a fact; "I'll start at Acme on Monday" is a plan.
+_PROMISE = re.compile(r"\bI (?:will|shall|am going to|am gonna|promise)\s+(?!be in\b|be at\b)[a-z]", re.I)
+_TIME_MARKER = re.compile(
+    r"\b(tomorrow|tonight|soon|next|later this|this (week|weekend|month|year|summer|winter|spring|fall|autumn)|"
+    r"(on|by|until|from) (monday|tuesday|wednesday|thursday|friday|saturday|sunday|the \d+)|"
+    r"in (january|february|march|april|may|june|july|august|september|october|november|december|\d{4}|"
+    r"a (few )?(days?|weeks?|months?)|\d+ (days|weeks|months)|two|three))\b",
+    re.I,
+)
+_PLAN_WORDS = re.compile(
+    r"\b(next (week|month|year|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|tomorrow|"
+    r"this (weekend|summer|winter|spring|fall|autumn)|in (a|two|three|a few) (days|weeks|months))\b",
+    re.I,
+)
+
+# (category, pattern, importance). Patterns run on the expanded sentence (contractions opened).
+_RULES: list[tuple[str, re.Pattern[str], float | None]] = [
+    ("identity", re.compile(r"\bmy name is\b|\bcall me\b|\bI am \d{1,3} years old\b", re.I), 0.9),
+    ("date", re.compile(r"\b(my|our) (birthday|anniversary|wedding)\b.*\b(is|was|falls)\b", re.I), 0.9),
+    ("health", re.compile(r"\bI am (allergic|intolerant|vegetarian|vegan|diabetic|pregnant|lactose)\b|"
+                          r"\bI have (asthma|diabetes|an allergy|adhd|celiac|migraines)\b", re.I), 0.9),
+    ("work", re.compile(r"\bI (now |currently |just )?(work|started working|am working) (at|for|as|in)\b|"
+                        r"\bI (just )?(joined|started at|got a job|got hired|got promoted)\b|"
+                        r"\bI am an? [\w -]+ (at|for) [A-Z]", re.I), 0.6),
+    ("place", re.compile(r"\bI (now |currently |just |recently |finally |have )?(live|am living|been living|lived|"
+                         r"moved|relocated|am moving) (in|to)\b|\bI am (from|based in)\b", re.I), 0.6),
+    ("people", re.compile(rf"\bmy ({_PEOPLE})\b", re.I), 0.7),
+    ("preference", _FAVOURITE, 0.5),
+    ("activity", _ACTIVITY, 0.4),
+    ("plan", re.compile(r"\bI (am going to|am planning to|plan to|will|intend to|want to|am about to)\b", re.I), 0.4),
+    ("routine", re.compile(r"\bI (usually|always|normally|typically|often|regularly|sometimes|never) [a-z]+\b", re.I), 0.4),
+    ("routine", _FREQUENCY, 0.4),
+    ("preference", re.compile(r"\bI (really |absolutely |quite |also |still )?(like|love|enjoy|prefer|adore|hate|"
+                              r"dislike|do not like|cannot stand|am (a big |a huge )?fan of|am into)\b", re.I), 0.5),
+]
+
+
+def _expand(sentence: str) -> str:
+    for pattern, replacement in _CONTRACTION_RES:
+        sentence = pattern.sub(replacement, sentence)
+    return sentence.replace("\u2019", "'")
+
+
+def _without_subject(expanded: str) -> str:
+    """"Twisted my knee on Friday" is the user speaking: give a subject-less past event its "I"
+    ("Been vegetarian since 2019" too)."""
+    if re.match(r"^Been [a-z]", expanded):
+        return f"I have b{expanded[1:]}"
+    words = expanded.split(" ", 2)
+    lead = 1 if len(words) > 1 and words[0].lower() in _LEAD_ADVERBS else 0
+    first = words[lead] if len(words) > lead else ""
+    after = words[lead + 1].split(" ", 1)[0].lower() if len(words) > lead + 1 else ""
+    # "Twisted my knee", "Got a puppy"; not "Fred won" or "United lost again" (a name is the subject)
+    if (
+        first[:1].isupper() == (lead == 0)
+        and _is_past_verb(first)
+        and first.lower() not in ("was", "were", "had")
+        and after in _AFTER_SUBJECTLESS_VERB
+    ):
+        return f"I {expanded[0].lower()}{expanded[1:]}"
+    return expanded
+
+
+_AFTER_SUBJECTLESS_VERB = frozenset(
+    "a an the my our some two three four five to in at on up out off back into over through".split()
+)
+
+
+_LEAD_ADVERBS = frozenset("finally just recently also actually already totally somehow accidentally".split())
+
+
+def _is_past_verb(word: str) -> bool:
+    lowered = word.lower()
+    if lowered in _PAST:
+        return True
+    return lowered.endswith("ed") and len(lowered) > 3 and lowered not in _NOT_PAST_ED
+
+
+def _past_event(expanded: str) -> bool:
+    """A first-person past event: "I went …", "we adopted …", "my son started …", "I have finished …"."""
+    match = re.search(
+        r"\b(?:I|[Ww]e|[Mm]y (?:\w+ ){0,2}and I|[Mm]y \w+(?: [A-Z][a-z]+)?)\s+(?:have |had )?"
+        r"(?:just |recently |finally |also |actually |already |first |even |once |never )?(?P<verb>[a-z]+)\b",
+        expanded,
+    )
+    return bool(match and _is_past_verb(match.group("verb")) and match.group("verb") not in ("was", "were", "had"))
+
+
+def _content_words(text: str) -> list[str]:
+    return [w for w in re.findall(r"[a-z0-9][a-z0-9'-]*", text.lower()) if w not in _STOPWORDS and len(w) > 1]
+
+
+def _substantive(text: str) -> bool:
+    """Two content words, or one that is a name ("I'm going to Japan") or a life event ("I got engaged"):
+    "I am tired" is not a fact."""
+    words = _content_words(text)
+    if len(words) >= 2 or any(w in fact_rules.LIFE_EVENTS for w in words):
+        return True
+    names = re.findall(r"(?<!^)(?<![.!?] )\b[A-Z][a-z]+", text)
+    return bool(words) and any(n.lower() in words for n in names)
+
+
+# Verbs that end in "ed" and are no past tense ("I need", "I feed the ducks").
+_PRESENT_IN_ED = frozenset("need feed bleed breed speed proceed succeed exceed shed embed seed weed heed wed".split())
+
+
+def _third_person_verb(verb: str) -> str:
+    lowered = verb.lower()
+    if (lowered.endswith("ed") and lowered not in _PRESENT_IN_ED) or lowered in _PAST:
+        return verb
+    if lowered in _IRREGULAR:
+        return _IRREGULAR[lowered]
+    if re.search(r"(s|sh|ch|x|z|o)$", lowered):
+        return verb + "es"
+    if re.search(r"[^aeiou]y$", lowered):
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+def third_person(text: str) -> str:
+    """A first-person fact in the log's third person: "I'm now working at Thales" → "User is now working
+    at Thales", "My sister Ana moved" → "User's sister Ana moved". Third-person text is unchanged."""
+    if not re.search(r"\b(?:I|I'm|I've|I'd|I'll|my|My|me|we|We|our|Our)\b", text):
+        return text
+    return to_third_person(text)
+
+
+def to_third_person(sentence: str) -> str:
+    """'I love my dog Rex' → 'User loves their dog Rex' (first mention of 'my' becomes "User's")."""
+    text = _expand(re.sub(r"\bi\b(?!')", "I", sentence))  # "i used to love Radiolab"
+    text = re.sub(r"\bI do not\b", "User does not", text)
+    text = re.sub(r"\bI did not\b", "User did not", text)
+    text = re.sub(
+        r"\bI (really |absolutely |quite |now |currently |just |also |still |never |always |usually |often "
+        r"|sometimes |recently |finally |actually |already |even |first )?([A-Za-z]+)\b",
+        lambda m: f"User {m.group(1) or ''}{_third_person_verb(m.group(2))}",
+        text,
+    )
+    text = re.sub(r"\b[Ww]e\b", "User and others", text, count=1)
+    subject_first = re.search(r"\bUser\b", text)
+    possessive_first = re.search(r"\b[Mm]y\b", text)
+    if possessive_first and not (subject_first and subject_first.start() < possessive_first.start()):
+        text = re.sub(r"\b[Mm]y\b", "User's", text, count=1)
+    text = re.sub(r"\b[Mm]y\b", "their", text)
+    text = re.sub(r"\b[Oo]ur\b", "User's", text, count=1)
+    text = re.sub(r"\b[Oo]ur\b", "their", text)
+    text = re.sub(r"\bmyself\b", "themselves", text)
+    text = re.sub(r"\b(me|us)\b", "the user", text)
+    text = re.sub(r"\bmine\b", "the user's", text)
+    text = re.sub(r"\bI\b", "User", text)
+    text = " ".join(text.split()).rstrip(".!;, ")
+    if text.startswith("User's") or text.startswith("User "):
+        return text
+    return text[0].upper() + text[1:] if text else text
+
+
+_CLAUSE_JOIN = re.compile(r",?\s+(?:and|but|so)\s+(?=(?:I|I'm|I've|my|My)\b)")
+_FIRST_PERSON_SUBJECT = re.compile(r"\bI\b|\bI'm\b|\bI've\b")
+
+
+def _clauses(sentence: str) -> list[str]:
+    """Split "I moved to Portland and I love hiking" into two statements.
+
+    Only where the part before the conjunction has its own first-person subject, so
+    "My wife and I love sushi" stays one statement.
+    """
+    parts: list[str] = []
+    start = 0
+    for match in _CLAUSE_JOIN.finditer(sentence):
+        head = sentence[start : match.start()]
+        if _FIRST_PERSON_SUBJECT.search(head) and len(head.split()) >= 3:
+            parts.append(head)
+            start = match.end()
+    parts.append(sentence[start:])
+    return parts
+
+
+def _sentences(text: str) -> list[str]:
+    # a title before a name ("Dr. Almeida") does not end a sentence
+    parts = re.split(r"(?<=[.!?])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bSt\.)(?<!\bProf\.)\s+|\n+|;\s+|"
+                     r"\s+[-–—]\s+", text)
+    return [c.strip() for p in parts if p.strip() for c in _clauses(p.strip()) if c.strip()]
+
+
+_FILLER = re.compile(
+    r"^(?:(?:oh|ah|well|so|and|but|also|anyway|anyways|actually|honestly|btw|by the way|fun fact|"
+    r"guess what|yeah|yes|no|ok|okay|haha|lol|hmm|um|right|funny enough|speaking of which)\b[,!:]?\s*)+",
+    re.I,
+)
+
+
+# The person spoken to, named at the end or the start of a sentence ("I love that idea, Nate!"):
+# not part of the fact, and left in it reads "User loves that idea Nate".
+_VOCATIVE = re.compile(
+    r",\s*(?:[A-Z][a-z]+)(?=[.!?]*$)|^(?i:hey |hi |oh |wow )?(?!I\b)[A-Z][a-z]+,\s+(?=(?:I|I'm|I've|I'd|we|We)\b)"
+)
+
+
+_PETS = "dog|cat|rabbit|parrot|tortoise|puppy|kitten|guinea pig|hamster|horse|budgie|ferret|lizard|snake|turtle"
+_KNOWN_RE = [
+    re.compile(rf"\bUser's (?P<who>{_PEOPLE}) (?P<name>[A-Z][a-z]+)\b"),
+    re.compile(rf"\b(?P<name>[A-Z][a-z]+), User's (?P<who>{_PEOPLE})\b"),
+    re.compile(rf"\b(?:User's|a|an) (?P<who>{_PETS}) (?:named |called )?(?P<name>[A-Z][a-z]+)\b"),
+    re.compile(rf"\b(?P<name>[A-Z][a-z]+), User's (?P<who>{_PETS})\b"),
+]
+
+
+def known_people(contents: Iterable[str]) -> dict[str, str]:
+    """First name (lower-cased) → who it is ("User's sister Ana"), from fact texts."""
+    found: dict[str, str] = {}
+    for content in contents:
+        for pattern in _KNOWN_RE:
+            for match in pattern.finditer(content):
+                found[match.group("name").lower()] = f"User's {match.group('who')} {match.group('name')}"
+    return found
+
+
+def _name_known_person(text: str, people: Mapping[str, str]) -> tuple[str, str | None]:
+    """A sentence about a person or animal the user introduced before, saying who it is."""
+    if not people:
+        return text, None
+    for match in re.finditer(r"\b[A-Za-z][a-z]+\b", text):
+        who = people.get(match.group(0).lower())
+        if who is not None and (match.group(0)[0].isupper() or match.start() == 0):
+            name = who.split()[-1]
+            relation = who.rsplit(" ", 1)[0].replace("User's", "the user's")
+            return f"{text[: match.start()]}{name} ({relation}){text[match.end():]}", who
+    return text, None
+
+
+class OfflineExtractor:
+    """Rule-based extraction of what the user says about themselves (see the module docstring).
+
+    General rules, not a list of examples: a fact is a declarative first-person sentence
+    with at least two content words that is not a question, small talk, a promise to the
+    other party, a hypothetical, or about "you"; pronouns that point outside the sentence
+    are resolved from a person named earlier in the turn or the sentence is dropped.
+    """
+
+    def extract(
+        self,
+        user_text: str,
+        assistant_text: str = "",
+        *,
+        when: dt.datetime | None = None,
+        people: Mapping[str, str] | None = None,
+    ) -> list[Fact]:
+        """Facts of one turn. ``people`` maps a lower-cased first name the user introduced earlier
+        ("my grandfather Felix") to who that is ("User's grandfather Felix"): a later sentence
+        about Felix alone is then a fact about someone the user knows, and says who."""
+        user_text = user_text[:MAX_OFFLINE_CHARS]
+        people = dict(people or {})
+        facts: list[Fact] = []
+        seen: set[str] = set()
+        antecedent: str | None = None
+        for sentence in _sentences(user_text):
+            fact, antecedent = self._sentence_fact(sentence, antecedent, when, people)
+            if fact is not None and fact.content.lower() not in seen:
+                seen.add(fact.content.lower())
+                facts.append(fact)
+                people.update(known_people([fact.content]))
+        if user_text.strip():
+            facts += self._restated(assistant_text[:MAX_OFFLINE_CHARS], user_text, facts, when)
+        return facts[:MAX_FACTS_PER_TURN]
+
+    def _sentence_fact(
+        self, sentence: str, antecedent: str | None, when: dt.datetime | None, people: Mapping[str, str]
+    ) -> tuple[Fact | None, str | None]:
+        """The fact of one sentence (or None), and the person later pronouns point to."""
+        sentence = _VOCATIVE.sub("", _FILLER.sub("", sentence.strip()).strip()).strip()
+        expanded = _without_subject(_expand(sentence))
+        found = _ANTECEDENT.search(expanded)
+        if found:
+            relation = found.group("rel") or found.group("rel2")
+            antecedent = f"my {relation.lower()}" + (f" {found.group('name')}" if found.group("name") else "")
+        if not expanded or expanded.endswith("?") or _QUESTION_START.match(expanded):
+            return None, antecedent
+        if _SMALL_TALK.match(expanded) or _ABOUT_YOU.search(expanded) or _HYPOTHETICAL.search(expanded):
+            return None, antecedent
+        if _VAGUE_START.match(expanded) or (_PROMISE.search(expanded) and not _TIME_MARKER.search(expanded)):
+            return None, antecedent
+        resolved = self._resolve_pronouns(expanded, antecedent if not found else None)
+        if resolved is None or len(resolved) > 400:
+            return None, antecedent
+        if not _FIRST_PERSON.search(resolved):
+            resolved, who = _name_known_person(resolved, people)
+            if who is None:
+                return None, antecedent
+            antecedent = who
+        if not _substantive(resolved):
+            return None, antecedent
+        fact = self._make(resolved, when)
+        return (fact if fact_rules.is_precise(fact.content) else None), antecedent
+
+    @staticmethod
+    def _resolve_pronouns(expanded: str, antecedent: str | None) -> str | None:
+        """Replace he/she with the person named earlier in the turn; None when a pronoun dangles."""
+        for pattern in (_THING_PRONOUN, _DEMONSTRATIVE_ALONE):
+            pronoun = pattern.search(expanded)
+            # "I drive a Mazda 3, it is old": "it" points at a name before it in the same sentence.
+            if pronoun and not re.search(r"(?<!^)\b(?!I\b)[A-Z][\w-]*", expanded[: pronoun.start()]):
+                return None
+        subject = _SUBJECT_PRONOUN.match(expanded)
+        if subject and subject.group(1).lower() not in ("he", "she"):
+            return None
+        if not _PERSON_PRONOUN.search(expanded):
+            return expanded
+        if antecedent is None:
+            return None
+        owner = antecedent + "'s"
+        text = re.sub(r"^(He|She)\b", antecedent[0].upper() + antecedent[1:], expanded)
+        text = re.sub(r"\b(he|she)\b", antecedent, text)
+        text = re.sub(r"\b(his|hers)\b", owner, text, flags=re.I)
+        text = re.sub(r"\b(him|her)\b(?=\s+(?:[a-z]+ing\b|a\b|an\b|the\b|some\b))", antecedent, text)
+        text = re.sub(r"\bher\b(?=\s+[a-z])", owner, text)
+        return re.sub(r"\b(him|her)\b", antecedent, text, flags=re.I)
+
+    def _category(self, expanded: str) -> tuple[str, float | None]:
+        for category, pattern, importance in _RULES:
+            if pattern.search(expanded):
+                return category, importance
+        if _past_event(expanded):
+            return "event", 0.5
+        if _PLAN_WORDS.search(expanded):
+            return "plan", 0.4
+        return "general", 0.3
+
+    def _make(self, expanded: str, when: dt.datetime | None) -> Fact:
+        category, importance = self._category(expanded)
+        past = category == "event" or _past_event(expanded)
+        content = to_third_person(expanded.replace("`", "'"))
+        content = relative_dates.resolve(content, when, past=past and category != "plan")
+        return Fact(content=content, category=category, tags=("offline",), importance=importance)
+
+    def _restated(self, assistant_text: str, user_text: str, facts: list[Fact], when: dt.datetime | None) -> list[Fact]:
+        """Facts from the assistant's side: only sentences that restate what the user said.
+
+        "So you adopted a cat named Miso" counts when its content words are the user's own
+        words (at least 70 % of them) and no fact of the user's side already says it.
+        """
+        user_words = set(_content_words(user_text))
+        known = [set(_content_words(f.content)) for f in facts]
+        out: list[Fact] = []
+        for sentence in _sentences(assistant_text):
+            text = re.sub(
+                r"^(so|oh|ah|wow|great|nice|got it|okay|ok|sounds like|it sounds like|i see|i hear)\b[,!]?\s*",
+                "", sentence.strip(), flags=re.I,
+            )
+            text = re.sub(r"^you (mentioned|said|told me|noted)( that)?\s+", "", text, flags=re.I)
+            if text.endswith("?") or not re.match(r"^(you|your)\b", text, re.I) or _HYPOTHETICAL.search(text):
+                continue
+            mine = re.sub(r"\byou are\b", "I am", text, flags=re.I)
+            mine = re.sub(r"\byou were\b", "I was", mine, flags=re.I)
+            mine = re.sub(r"\byou have\b", "I have", mine, flags=re.I)
+            mine = re.sub(r"\byour\b", "my", mine, flags=re.I)
+            mine = re.sub(r"\byou\b", "I", mine, flags=re.I)
+            words = set(_content_words(mine))
+            if len(words) < 2 or len(words & user_words) < 0.7 * len(words):
+                continue
+            if any(len(words & k) >= 0.7 * len(words) for k in known) or _ABOUT_YOU.search(mine):
+                continue
+            fact = self._make(_expand(mine), when)
+            if not fact_rules.is_precise(fact.content):
+                continue
+            known.append(words)
+            out.append(fact)
+        return out

@@ -1,0 +1,99 @@
+"""Which memory a typed forget names: exactly one, or a refusal that lists the candidates.
+
+A forget that guesses forgets the wrong thing: ``forget "User …"`` once took one fact out of
+fifty starting with "User". So typed text is read the way the daily-log grammar reads a fact
+line (a pasted ``- [preference] User likes tea `tags``` names the fact ``User likes tea``),
+a trailing full stop or other punctuation is tried without it, and then:
+
+* text cut short with "…" must begin exactly one memory; several are listed and refused;
+* whole text must be a memory: an indexed row or place, or a fact line, paragraph or item
+  of a file that would be indexed; otherwise nothing is recorded, unless ``force`` (for text
+  not captured yet, so it is never indexed when it arrives).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from suzent_desktop.core.files.facts import parse_fact_line
+from suzent_desktop.core.files.tombstones import normalize
+
+MAX_LISTED = 10
+_TRAILING = " .!?;:,"
+
+
+class ForgetRefused(ValueError):
+    """A forget that would not be exact: nothing was recorded. ``candidates`` are the memories it could mean."""
+
+    def __init__(self, message: str, candidates: list[str] | None = None) -> None:
+        super().__init__(message)
+        self.candidates = list(candidates or [])
+
+
+def as_logged(text: str) -> str:
+    """Typed text as the log grammar reads a fact line: bullet, ``[category]`` and tag span left out."""
+    stripped = text.strip()
+    if not stripped:
+        return stripped
+    fact = parse_fact_line(stripped if stripped[0] in "-*+" else f"- {stripped}")
+    return fact.content if fact is not None else stripped
+
+
+def variants(text: str) -> list[str]:
+    """The text as typed, then without trailing punctuation (a fact is logged without its full stop)."""
+    bare = text.rstrip(_TRAILING)
+    return list(dict.fromkeys(v for v in (text, bare) if v.strip()))
+
+
+def _places(hit: Any) -> list[Any]:
+    return list(getattr(hit, "places", None) or [hit])
+
+
+async def exact_target(manager: Any, text: str, *, force: bool = False) -> str:
+    """The text a forget of ``text`` should tombstone, or :class:`ForgetRefused`.
+
+    ``manager`` is the :class:`MemoryManager` (its index lookups and search are used).
+    """
+    logged = as_logged(text)
+    if not logged:
+        raise ValueError("nothing to forget: the text is empty")
+    if logged.endswith("…"):
+        return await _cut_short(manager, logged, force)
+    for variant in variants(logged):
+        if await manager.indexer.row_with_text(variant) is not None or await manager._hit_named(variant) is not None:
+            return variant
+    for variant in variants(logged):
+        if await asyncio.to_thread(manager.indexer.sources_holding, variant):
+            return variant
+    if force:
+        return logged
+    raise ForgetRefused(
+        f"nothing remembered matches {logged[:120]!r}; nothing was recorded. Search for it and forget the hit "
+        "as shown, or use --force to record it anyway (for text not captured yet)"
+    )
+
+
+async def _cut_short(manager: Any, logged: str, force: bool) -> str:
+    prefix = normalize(logged.rstrip("…"))
+    if not prefix:
+        raise ValueError("nothing to forget: the text is empty")
+    response = await manager.indexer.search(logged.rstrip("…").strip(), limit=50, operators=False)
+    found: dict[str, str] = {}
+    for hit in response.hits:
+        for place in _places(hit):
+            norm = normalize(place.text)
+            if norm.startswith(prefix):
+                found.setdefault(norm, place.text)
+    if len(found) == 1:
+        return logged
+    if not found:
+        if force:
+            return logged.rstrip("…").strip()
+        raise ForgetRefused(f"nothing remembered begins with {logged[:120]!r}; nothing was recorded")
+    names = list(found.values())
+    listed = "; ".join(repr(" ".join(n.split())[:100]) for n in names[:MAX_LISTED])
+    more = f" and {len(names) - MAX_LISTED} more" if len(names) > MAX_LISTED else ""
+    raise ForgetRefused(
+        f"{logged[:120]!r} is cut short and could mean {len(names)} memories: {listed}{more}. "
+        "Nothing was forgotten; give the whole text of the one you mean", names)

@@ -1,0 +1,44 @@
+"""Which consolidated facts belong in MEMORY.md: the few stable things an agent must know every turn.
+
+MEMORY.md is loaded into every conversation, so a line there costs attention each turn. It holds who
+the user is, their people, work and health, ongoing projects and strong tastes — what will still be
+true next month — and each line is a precise fact (:mod:`core.fact_rules`) short enough to take in at
+a glance. Everything else stays on its page, where search finds it:
+
+* events of a day (Timeline), what lies ahead (Plans), what could not be filed (General), habits
+  (Routines) and passing activities (Activities) are not promoted;
+* a line that says when it was true ("today", "recently", "last week", a resolved date) is passing;
+* a wish or a plan ("wants to", "is planning to") is what may be, not what is;
+* a line longer than :data:`MAX_LINE_CHARS` is a story, not a fact to keep in mind.
+"""
+
+from __future__ import annotations
+
+import re
+
+from suzent_desktop.core.engines.fact_rules import is_precise
+
+NOT_PROMOTED = frozenset({"timeline", "plans", "general", "misc", "inbox", "routines", "activities"})
+MAX_LINE_CHARS = 140
+_PASSING = re.compile(
+    r"\((?:[^()]*\d{4}[^()]*)\)|\b(?:today|tonight|yesterday|tomorrow|recently|lately|nowadays|these days|"
+    r"the other day|right now|at the moment|this (?:morning|afternoon|evening|week|weekend|month|year)|"
+    r"(?:last|next) (?:night|week|weekend|month|year|summer|winter|spring|fall|autumn|\w+day))\b",
+    re.I,
+)
+_WISH = re.compile(
+    r"\b(?:wants?|wanted|wanting|plans?|planned|planning|hopes?|hoped|hoping|wish(?:es|ed)?|would like|"
+    r"(?:is|are|was) going to|will|looking to|trying to|thinking (?:of|about)|about to|dreams? of)\b",
+    re.I,
+)
+
+
+def promoted_page(title: str) -> bool:
+    """Whether a personal page's facts may be promoted at all."""
+    return title.lower() not in NOT_PROMOTED
+
+
+def memory_worthy(text: str) -> bool:
+    """A precise, stable fact short enough for MEMORY.md."""
+    return (len(text) <= MAX_LINE_CHARS and not _PASSING.search(text) and not _WISH.search(text)
+            and is_precise(text))

@@ -1,0 +1,175 @@
+"""Daily logs: the append-only raw record of what was captured.
+
+This module is the only writer of ``archive/*.md``. Appends take a per-file lock (a
+thread lock for this process, ``flock`` for other processes such as the CLI running next
+to the app) and go out as a single ``write`` so two turns never interleave.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import fcntl
+import os
+import re
+import threading
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from suzent_desktop.core.files import streams
+from suzent_desktop.core.files.facts import (
+    DEFAULT_CATEGORY,
+    Fact,
+    ParsedLog,
+    format_fact_line,
+    format_log_header,
+    format_turn_header,
+    parse_log,
+)
+from suzent_desktop.core.files.layout import Layout
+from suzent_desktop.core.files.text import clean
+
+_DATE_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}\.md$")
+_CATEGORY_JUNK = re.compile(r"[^a-z0-9_-]+")
+_locks: dict[Path, threading.Lock] = {}
+_locks_guard = threading.Lock()
+
+
+class ArchiveError(ValueError):
+    """A daily log cannot be read (bad encoding); the message names the file."""
+
+
+@dataclass(frozen=True)
+class InvalidLogFile:
+    path: Path
+    reason: str
+
+
+def _lock_for(path: Path) -> threading.Lock:
+    with _locks_guard:
+        return _locks.setdefault(path.resolve(), threading.Lock())
+
+
+class Archive:
+    def __init__(self, layout: Layout) -> None:
+        self.layout = layout
+
+    @property
+    def folder(self) -> Path:
+        return self.layout.archive_dir
+
+    def path_for(self, date: dt.date | str) -> Path:
+        return self.layout.daily_log(date if isinstance(date, str) else date.isoformat())
+
+    def dates(self) -> list[str]:
+        """ISO dates of every well-named log (any device's, or a conflict copy of one), oldest first."""
+        return streams.dated_bases(self.folder, ".md")
+
+    def parts(self, date: str) -> list[Path]:
+        """Every file of that day: this home's first device's, the other devices', conflict copies."""
+        return [p.path for p in streams.parts(self.folder, ".md", date)]
+
+    def digest(self, date: str) -> str:
+        """A fingerprint of the day's parts; an append to any of them changes it."""
+        return streams.digest(self.parts(date))
+
+    def invalid_files(self) -> list[InvalidLogFile]:
+        """Files in the archive folder that are not ``YYYY-MM-DD.md`` with a real date (for ``doctor``)."""
+        bad: list[InvalidLogFile] = []
+        if not self.folder.is_dir():
+            return bad
+        for entry in sorted(self.folder.iterdir()):
+            if entry.name.startswith(".") or entry.is_dir():
+                continue
+            part = streams.parse_part(entry.name, ".md")
+            if part is None or not _DATE_NAME.match(part.base + ".md"):
+                bad.append(InvalidLogFile(entry, "name is not YYYY-MM-DD.md (or YYYY-MM-DD@DEVICE.md); ignored"))
+                continue
+            try:
+                dt.date.fromisoformat(part.base)
+            except ValueError:
+                bad.append(InvalidLogFile(entry, "name is not a real calendar date; ignored"))
+        return bad
+
+    def read_text(self, date: str) -> str:
+        """The day's log: its one file as it is, or every device's part merged in time order."""
+        paths = self.parts(date) or [self.path_for(date)]
+        texts: list[str] = []
+        for path in paths:
+            try:
+                texts.append(path.read_bytes().decode("utf-8-sig"))
+            except UnicodeDecodeError as exc:
+                raise ArchiveError(f"{path}: not valid UTF-8 at byte {exc.start}; file left untouched") from exc
+            except FileNotFoundError:
+                if len(paths) == 1:
+                    raise
+        return streams.merge_logs(date, texts)
+
+    def read(self, date: str) -> ParsedLog:
+        return parse_log(self.read_text(date))
+
+    def append_turn(
+        self,
+        facts: Iterable[Fact],
+        *,
+        session_id: str,
+        when: dt.datetime,
+    ) -> tuple[Path, list[int]]:
+        """Append one turn block to ``when``'s log; return the file and the new facts' line numbers."""
+        facts = [_writable(f) for f in facts]
+        if not facts:
+            return self.path_for(when.date()), []
+        path = self.path_for(when.date())
+        session = "-".join(session_id.split()) or "unknown"  # a space would make the header unparsable
+        block_lines = ["", format_turn_header(when.strftime("%H:%M"), session), ""]
+        block_lines += [format_fact_line(f) for f in facts]
+        with _lock_for(path):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)  # the umask decides, as for any new file
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+                size = os.fstat(fd).st_size
+                prefix = ""
+                if size == 0:
+                    prefix = format_log_header(when.date().isoformat()) + "\n"
+                elif not _ends_with_newline(path, size):
+                    prefix = "\n"
+                existing_lines = 0 if size == 0 else _count_lines(path)
+                payload = prefix + "\n".join(block_lines) + "\n"
+                os.write(fd, payload.encode("utf-8"))
+            finally:
+                fcntl.flock(fd, fcntl.LOCK_UN)
+                os.close(fd)
+        first_fact_line = existing_lines + payload.count("\n") - len(facts) + 1
+        return path, list(range(first_fact_line, first_fact_line + len(facts)))
+
+
+def _writable(fact: Fact) -> Fact:
+    """A fact whose line reads back as itself: a category the grammar accepts, tags without spaces.
+
+    Control characters (a NUL in a captured turn) never reach the log: see ``core/files/text.py``.
+    """
+    content = clean(fact.content)
+    if content != fact.content:
+        fact = dataclasses.replace(fact, content=" ".join(content.split()))
+    ascii_text = unicodedata.normalize("NFKD", fact.category).encode("ascii", "ignore").decode("ascii")
+    category = _CATEGORY_JUNK.sub("-", ascii_text.strip().lower()).strip("-_")
+    if not category or not category[0].isalpha():
+        category = DEFAULT_CATEGORY
+    tags = tuple(t for tag in fact.tags for t in clean(tag).replace("`", "").split())
+    if category == fact.category and tags == fact.tags:
+        return fact
+    return dataclasses.replace(fact, category=category, tags=tags)
+
+
+def _ends_with_newline(path: Path, size: int) -> bool:
+    with path.open("rb") as handle:
+        handle.seek(size - 1)
+        return handle.read(1) == b"\n"
+
+
+def _count_lines(path: Path) -> int:
+    with path.open("rb") as handle:
+        return handle.read().count(b"\n")

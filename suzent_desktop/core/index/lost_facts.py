@@ -1,0 +1,239 @@
+"""Consolidated facts that no page holds any more: searchable again from their logs, offered again.
+
+Once a dream put a fact on a page and the watermark moved past its day, the page is the only
+place search finds it: the day's log rows leave the index. A page can still lose it afterwards:
+a sync tool replaces the page with another device's older version and keeps no conflict copy,
+an old backup is restored over it, or a person deletes the bullet by hand. The same rule holds
+for all of these: a fact of a consolidated day that no page holds and that is not forgotten is
+*not consolidated* again. It is indexed from its daily log, listed by ``status``, ``doctor``
+and the dream panel, and the next dream offers it to the engine, which puts it back on a page
+(like the facts no page held in the first place, ``core/index/uncovered.py``). Forget is the way
+to remove a memory; deleting its bullet only takes it off the page.
+
+The record, ``.state/held_facts.json``, is written by the dream (under its lease on a home
+shared by several devices) before its ingest entry: for each fact of a consolidated day that
+stands on a page, the page and the line that holds it, found by the coverage check
+(``core/engines/dream/coverage.py``: the same text, the same subject and value, a near duplicate, or
+the bullet the engine merged it into). Each productive run also finds again the facts of
+earlier runs that moved (the engine rewrote the line, a person moved it to another page).
+
+The check costs a ``stat`` per page that holds facts: a page is read again only when its
+size, time or file changed, and the whole vault only when a fact is missing from its page
+(it may have moved). A page edit that keeps every fact changes nothing. A fact moved by hand
+to a page that held none of the record's facts counts as lost until the next dream finds it
+there (it is then offered, found on that page by the coverage check, and recorded there).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from suzent_desktop.core.engines.dream.coverage import CoverageReport, PageLines, vault_of, where
+from suzent_desktop.core.files.atomic import atomic_write_text
+from suzent_desktop.core.files.layout import Layout
+from suzent_desktop.core.files.tombstones import Tombstones, forgotten_in, normalize
+from suzent_desktop.core.vault.links import vault_files
+
+if TYPE_CHECKING:
+    from suzent_desktop.core.engines.dream.model import Batch
+    from suzent_desktop.core.vault.days import Days
+
+VERSION = 1
+Signature = tuple[int, int, int, int] | None  # (mtime_ns, ctime_ns, size, inode); None: not there
+
+
+@dataclass(frozen=True)
+class Held:
+    """A fact of a consolidated day and where a page holds it."""
+
+    date: str
+    text: str
+    line: int | None
+    page: str  # vault-relative path
+    holds: str  # the page's line (or sentence) that holds it
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return self.date, normalize(self.text)
+
+
+def _path(layout: Layout) -> Path:
+    return layout.state_dir / "held_facts.json"
+
+
+def _signature(path: Path) -> Signature:
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return stat.st_mtime_ns, stat.st_ctime_ns, stat.st_size, stat.st_ino  # a sync tool sets mtime, never ctime
+
+
+def load(layout: Layout) -> list[Held]:
+    """The record; a missing or unreadable file is an empty record (nothing is checked)."""
+    try:
+        data = json.loads(_path(layout).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    found: list[Held] = []
+    for item in data.get("facts", []) if isinstance(data, dict) else []:
+        if not isinstance(item, dict) or not all(isinstance(item.get(k), str) for k in ("date", "text", "page", "holds")):
+            continue
+        line = item.get("line")
+        found.append(Held(item["date"], item["text"], line if isinstance(line, int) else None, item["page"],
+                          item["holds"]))
+    return found
+
+
+def save(layout: Layout, facts: Iterable[Held]) -> None:
+    ordered = sorted({f.key: f for f in facts}.values(), key=lambda f: (f.date, f.line or 0, f.text))
+    document = {"version": VERSION, "facts": [
+        {"date": f.date, "text": f.text, "line": f.line, "page": f.page, "holds": f.holds} for f in ordered]}
+    atomic_write_text(_path(layout), json.dumps(document, ensure_ascii=False, indent=1) + "\n")
+
+
+def _forgotten(text: str, stones: set[str]) -> bool:
+    return normalize(text) in stones or forgotten_in(text, stones)
+
+
+def _found(fact: Held, lines: PageLines) -> tuple[str, str] | None:
+    """Where ``lines`` hold the fact now: the line recorded, else the fact by the exact rules."""
+    return where(fact.holds, lines) or where(" ".join(fact.text.split()), lines)
+
+
+def record_run(layout: Layout, batch: Batch, coverage: CoverageReport, end: str | None) -> None:
+    """After a productive run whose watermark is ``end``: where the pages hold the facts of the
+    days up to ``end`` (the batch's days replace their entries), and where they hold the facts
+    of earlier runs now. A fact earlier recorded that no page holds keeps its entry: it is lost,
+    and stays so until a page holds it again or it is forgotten."""
+    if end is None:
+        return
+    stones = Tombstones(layout).contents()
+    lines = coverage.vault
+    facts = {(f.date, normalize(f.fact.content)): f for f in batch.facts}
+    kept: list[Held] = []
+    for fact in load(layout):
+        if fact.date in batch.dates or fact.key in coverage.held or _forgotten(fact.text, stones):
+            continue
+        now = _found(fact, lines) if lines is not None else None
+        kept.append(fact if now is None else Held(fact.date, fact.text, fact.line, *now))
+    for key, (page, line) in coverage.held.items():
+        fact = facts.get(key)
+        if fact is not None and fact.date <= end and not _forgotten(fact.fact.content, stones):
+            kept.append(Held(fact.date, fact.fact.content, fact.line, page, line))
+    save(layout, kept)
+    clear_cache()
+
+
+# -- the check: what the record names that no page holds now ----------------------------------------
+@dataclass
+class _Cache:
+    lock: threading.Lock
+    record: dict[Path, tuple[Signature, list[Held]]]
+    pages: dict[Path, tuple[Signature, frozenset[tuple[str, str]]]]  # page -> (its signature, keys missing)
+    vault: dict[Path, tuple[frozenset[tuple[str, str]], frozenset[tuple[str, str]]]]  # candidates -> lost
+
+    def clear(self) -> None:
+        with self.lock:
+            self.record.clear()
+            self.pages.clear()
+            self.vault.clear()
+
+
+_cache = _Cache(threading.Lock(), {}, {}, {})
+
+
+def clear_cache() -> None:
+    """Forget what this process has read (the next check reads the record and its pages again)."""
+    _cache.clear()
+
+
+def _record(layout: Layout) -> list[Held]:
+    path = _path(layout)
+    signature = _signature(path)
+    with _cache.lock:
+        known = _cache.record.get(path)
+    if known is not None and known[0] == signature:
+        return known[1]
+    facts = load(layout) if signature is not None else []
+    with _cache.lock:
+        _cache.record[path] = (signature, facts)
+        _cache.pages.clear()  # the record changed: every page is looked at again
+        _cache.vault.pop(path, None)
+    return facts
+
+
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_bytes().decode("utf-8", errors="replace")
+    except OSError:
+        return None
+
+
+def _missing_from(layout: Layout, page: str, facts: list[Held]) -> frozenset[tuple[str, str]]:
+    """Keys of ``facts`` (all recorded on ``page``) that the page does not hold now."""
+    path = layout.notebook_dir / page
+    signature = _signature(path)
+    with _cache.lock:
+        known = _cache.pages.get(path)
+    if known is not None and known[0] == signature:
+        return known[1]
+    text = _read(path) if signature is not None else None
+    lines = vault_of({page: text}) if text is not None else None
+    missing = frozenset(f.key for f in facts if lines is None or _found(f, lines) is None)
+    with _cache.lock:
+        _cache.pages[path] = (signature, missing)
+    return missing
+
+
+def _vault_lines(layout: Layout) -> PageLines:
+    """Every page of the vault (not the memory folder, hidden folders or navigation files)."""
+    root, reserved = layout.notebook_dir, layout.reserved_root_names()
+    memory = layout.memory_dir
+    pages: dict[str, str] = {}
+    for path in vault_files(root, layout.confinement):
+        if path.suffix.lower() != ".md" or (memory != root and path.is_relative_to(memory)):
+            continue
+        rel = path.relative_to(root).as_posix()
+        if rel.lower() in reserved or any(part.startswith(".") for part in rel.split("/")):
+            continue
+        text = _read(path)
+        if text is not None:
+            pages[rel] = text
+    return vault_of(pages)
+
+
+def lost(layout: Layout, days: Days) -> list[tuple[str, str, int | None]]:
+    """(date, text, line) of each recorded fact of a consolidated day that no page holds and
+    that is not forgotten, oldest day first."""
+    facts = _record(layout)  # all of them, so what is cached never depends on the watermark
+    if not any(days.is_consolidated(f.date) for f in facts):
+        return []
+    by_page: dict[str, list[Held]] = {}
+    for fact in facts:
+        by_page.setdefault(fact.page, []).append(fact)
+    candidates = frozenset().union(*(_missing_from(layout, page, held) for page, held in by_page.items()))
+    if not candidates:
+        return []
+    key = _path(layout)
+    with _cache.lock:
+        known = _cache.vault.get(key)
+    if known is not None and known[0] == candidates:
+        gone = known[1]
+    else:  # a fact left its page: another page may hold it now
+        lines = _vault_lines(layout)
+        gone = frozenset(f.key for f in facts if f.key in candidates and _found(f, lines) is None)
+        with _cache.lock:
+            _cache.vault[key] = (candidates, gone)
+    if not any(days.is_consolidated(date) for date, _text in gone):
+        return []
+    stones = Tombstones(layout).contents()
+    found = {f.key: f for f in facts
+             if f.key in gone and days.is_consolidated(f.date) and not _forgotten(f.text, stones)}
+    return sorted(((f.date, f.text, f.line) for f in found.values()), key=lambda f: (f[0], f[2] or 0, f[1]))
+

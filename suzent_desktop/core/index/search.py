@@ -1,0 +1,422 @@
+"""The read path of search: a query's words and operators, the index's hits, and their order.
+
+Part of :class:`~suzent_desktop.core.index.indexer.Indexer` (a mixin: it uses the attributes the
+indexer's ``__init__`` sets and the table handles of ``core/index/index_lock.py``). A query is parsed
+(``core/vault/query.py``), narrowed by its operators and the filters (one ``Filters`` object, down to
+the store), answered by hybrid search (full-text alone when vectors cannot be had, word matches
+read from disk for files whose embedding failed), then folded and ordered to answer
+(``core/index/hits.py``: current facts before history, one answer once). Queries never create or
+reset the table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import numpy as np
+
+from suzent_desktop.core.files.text import clean, decode_lenient
+from suzent_desktop.core.files.tombstones import normalize
+from suzent_desktop.core.index import fusion
+from suzent_desktop.core.index.chunking import chunk_markdown, embedding_text
+from suzent_desktop.core.index.embedding import EmbeddingError
+from suzent_desktop.core.index.filters import Filters
+from suzent_desktop.core.index.hits import SearchHit, answer_order
+from suzent_desktop.core.index.index_plan import EMBEDDING_FAILED, _vectors
+from suzent_desktop.core.index.index_state import digest
+from suzent_desktop.core.index.index_store import TABLE_NAME, IndexStore, IndexStoreError, Row, norm_key
+from suzent_desktop.core.index.unindexed import text_matches
+from suzent_desktop.core.vault.fact_pages import subject_value
+from suzent_desktop.core.vault.model import Kind
+from suzent_desktop.core.vault.query import SearchQuery, file_passes, parse_query, text_passes
+
+log = logging.getLogger(__name__)
+
+
+CANDIDATES_PER_HIT = 2  # rows fetched per hit asked for: folding and superseding need room to reorder
+
+
+EXTRA_CANDIDATES = 0  # a larger pool reshuffles the fused ranks: 2x keeps overall recall (bench/recall.py)
+
+
+@dataclass
+class SearchResponse:
+    hits: list[SearchHit]
+    mode: str  # "hybrid" | "fulltext" | "list" (a query of operators only: matching files, unranked)
+    warning: str | None = None
+    words: str | None = None  # the query's words hits were ranked by (its operators left out): what to highlight
+    failed: bool = False  # the index could not be read: no hits is not "nothing known" (the warning says why)
+
+
+@dataclass
+class IndexStats:
+    rows: int
+    by_source: dict[str, int]
+    stale_files: list[str]
+    errors: list[str]
+
+
+class IndexSearch:
+    """Queries (hybrid search, listing, related rows, findable tombstones, stats)."""
+
+    async def search(
+        self,
+        query: str,
+        *,
+        limit: int = 10,
+        filters: Filters | None = None,
+        operators: bool = True,
+    ) -> SearchResponse:
+        """Hybrid search; full-text only (and a warning saying why) when vectors cannot be had.
+
+        The query's operators (``tag:``, ``path:``, ``"phrase"``, ``-term``: see ``core.query``)
+        filter the rows before the limit; ``operators=False`` reads the query as plain words.
+        """
+        limit = max(1, int(limit))
+        filters = (filters or Filters()).narrowed()
+        parsed = parse_query(query) if operators else SearchQuery(words=query)
+        return await asyncio.to_thread(self._search, parsed, limit, filters)
+
+    def _search(self, query: SearchQuery, limit: int, filters: Filters) -> SearchResponse:
+        """Candidates from the index (and unindexed files), then ordered to answer: see ``core.hits``."""
+        scoped = self._scoped(query, filters)
+        words = query.words
+        if query.operators_only:
+            response = self._listing(query, limit, scoped) if scoped is not None else SearchResponse([], "list")
+        elif scoped is None:
+            response = SearchResponse([], "hybrid")
+        else:
+            wanted = limit * CANDIDATES_PER_HIT + EXTRA_CANDIDATES
+            response = self._with_unindexed(self._search_index(words, wanted, scoped), words, wanted, scoped)
+            response.hits = answer_order(response.hits, words, limit, lambda hit: self._current_for(hit, query))
+        response.words = words
+        return response
+
+    def _scoped(self, query: SearchQuery, filters: Filters) -> Filters | None:
+        """``filters`` narrowed by the query's operators; None when no file can hold a hit.
+
+        ``tag:`` and ``path:`` are decided per file, over the files the index holds (their tags
+        read once per content hash), and become a list of paths the table query keeps or skips,
+        whichever is shorter: LanceDB compares each row's path with the list (bench/search_operators.py).
+        """
+        filters = replace(filters, phrases=query.phrases, without=query.without)
+        if not query.has_file_filters:
+            return filters
+        with self._state_lock:
+            files: dict[str, str | None] = {key: state.sha256 for key, state in self.state.files.items()}
+            files.update({key: None for key in self.state.errors if key not in files})
+        tags: dict[str, tuple[str, ...]] = {}
+        if query.tags or query.without_tags:
+            # The vault's pages from the vault model (read once per process, shared with backlinks and the
+            # tags pane); the memory folder's files (MEMORY.md, daily logs) read here, once per content hash.
+            # Files whose indexed content changed since the last ``tag:`` (another process indexed them, or
+            # nothing watches this one) are looked at again, so tags follow what search finds.
+            # The first tag: takes the model as its walk found it.
+            known = self._tag_digests
+            changed = [Path(key) for key, digest in files.items() if known and known.get(key, "") != digest]
+            self._tag_digests = dict(files)
+            self.vault.apply(changed)
+            vault = self.vault.snapshot()
+            pages = {key for key in files if vault.kind(key) in (Kind.PAGE, Kind.NAV)}
+            others = {key: digest for key, digest in files.items() if key not in pages}
+            for key, digest in others.items():
+                self._tags.update(key, digest)  # no hash (a failed file): its mtime and size
+            self._tags.keep_only(others)
+            tags = {**self._tags.snapshot(), **{key: vault.tags_of(key) for key in pages}}
+        keep = {key for key in files if file_passes(query, self._relative(key), tags.get(key, ()))}
+        if not keep:
+            return None
+        skip = files.keys() - keep
+        if len(keep) <= len(skip):
+            return replace(filters, paths=frozenset(keep))
+        return replace(filters, skip_paths=frozenset(skip))
+
+    def _relative(self, key: str) -> str:
+        """A file's path as ``path:`` sees it: inside the vault, else inside the memory folder."""
+        for root in (self.layout.notebook_dir, self.layout.memory_dir):
+            prefix = os.path.join(root, "")
+            if key.startswith(prefix):
+                return key[len(prefix) :].replace(os.sep, "/")
+        return key.replace(os.sep, "/")
+
+    def _listing(self, query: SearchQuery, limit: int, filters: Filters) -> SearchResponse:
+        """A query of operators only: the matching files by path, one hit each.
+
+        Each file's hit is its row naming a wanted ``#tag``, else its first row.
+        """
+        dim = self.state.dim
+        if not dim:
+            return SearchResponse([], "list")
+        try:
+            store = self._open_store(dim, repair=False)
+            rows = store.matching(filters, IndexStore.RESULT_COLUMNS).to_pylist()
+        except IndexStoreError as exc:
+            self._drop_failed_store(self._store)
+            return SearchResponse([], "list", f"search index unavailable ({exc}); unless a reindex is running, "
+                                  "run reindex", failed=any(f.rows for f in self.state.files.values()))
+        marks = tuple(f"#{tag}" for tag in query.tags)
+
+        def rank(row: dict) -> tuple[bool, int]:
+            return not any(mark in row["text"].lower() for mark in marks), row.get("line") or 0
+
+        best: dict[str, dict] = {}
+        for row in rows:
+            known = best.get(row["path"])
+            if known is None or rank(row) < rank(known):
+                best[row["path"]] = row
+        pages = sorted(best.values(), key=lambda row: self._relative(row["path"]).lower())
+        return SearchResponse(self._hits([row | {"score": 1.0} for row in pages[:limit]]), "list")
+
+    def _current_for(self, hit: SearchHit, query: SearchQuery | None = None) -> SearchHit | None:
+        """The current fact on a superseded hit's page that sets the same subject (``works at X`` → ``works at Y``).
+
+        With a query, the current fact must pass its ``"phrase"`` and ``-term`` filters too.
+        """
+        subject = subject_value(hit.text)
+        store = self._store
+        if subject is None or store is None:
+            return None
+        try:
+            rows = store.rows_for_path(hit.path, IndexStore.RESULT_COLUMNS).to_pylist()
+        except IndexStoreError:
+            return None
+        for row in sorted(rows, key=lambda r: r.get("line") or 0):
+            if row.get("superseded") or row["id"] == hit.row_id:
+                continue
+            if query is not None and not text_passes(query, row["text"]):
+                continue
+            other = subject_value(row["text"])
+            if other is not None and other.key == subject.key:
+                return self._hits([row | {"score": hit.score}])[0]
+        return None
+
+    def _with_unindexed(self, response: SearchResponse, query: str, limit: int, filters: Filters) -> SearchResponse:
+        """Add word matches from files whose embedding failed: the index holds no row of them."""
+        extra = self._unindexed_hits(query, limit, filters)
+        if not extra:
+            return response
+        seen = {h.row_id for h in response.hits}
+        hits = response.hits + [h for h in extra if h.row_id not in seen]
+        note = "some files are not indexed yet (embedding failed); they were searched by words only"
+        warning = f"{response.warning}; {note}" if response.warning else note
+        return SearchResponse(hits[:limit], response.mode, warning, failed=response.failed)
+
+    def _unindexed_hits(self, query: str, limit: int, filters: Filters) -> list[SearchHit]:
+        with self._state_lock:
+            keys = [k for k, message in self.state.errors.items() if EMBEDDING_FAILED in message]
+        self._unindexed.keep_only(keys)
+        if not keys:
+            return []
+        stones = self.tombstones.contents()
+        stamp = digest(stones)
+        rows: list[Row] = []
+        for key in keys:
+            source = self._source_for(Path(key))
+            if source is None:
+                continue
+            rows += self._unindexed.rows(source.path, stamp, lambda s=source: self._read_rows(s, stones))
+        return self._hits(text_matches(rows, query, limit, filters))
+
+    def _search_index(self, query: str, limit: int, filters: Filters) -> SearchResponse:
+        warning: str | None = None
+        vector = None
+        try:
+            if self.state.model and self.state.model != self.embedder.name:
+                raise EmbeddingError(f"the index was built with {self.state.model}; run reindex")
+            dim = self._read_dim()
+            plan = fusion.plan_for(query, fusion.embedder_scripts(self.embedder))
+            embed = getattr(self.embedder, "embed_query", self.embedder.embed)  # E5 embeds questions apart
+            vector = embed([query])[0] if query.strip() and plan.vectors else None
+        except EmbeddingError as exc:
+            warning = f"semantic search unavailable ({exc}); showing full-text matches only"
+            dim = self.state.dim
+            if not dim:
+                return SearchResponse([], "fulltext", warning)
+        failure: IndexStoreError | None = None
+        for last in (False, True):  # once more on a fresh handle: another process may have rebuilt it
+            try:
+                return self._query(dim, vector, query, limit, filters, warning, fall_back=last)
+            except IndexStoreError as exc:  # the next sync pass rebuilds an unreadable table
+                self._drop_failed_store(self._store)
+                failure = exc
+        return SearchResponse(
+            [], "fulltext", f"search index unavailable ({failure}); unless a reindex is running, run reindex",
+            failed=any(f.rows for f in self.state.files.values()),  # rows were written: the memory is not empty
+        )
+
+    def _query(
+        self,
+        dim: int,
+        vector: np.ndarray | None,
+        query: str,
+        limit: int,
+        filters: Filters,
+        warning: str | None,
+        *,
+        fall_back: bool,
+    ) -> SearchResponse:
+        store = self._open_store(dim, repair=False)
+        plan = fusion.plan_for(query, fusion.embedder_scripts(self.embedder) if vector is not None else frozenset())
+        titles = self._titles.get(store)
+        if plan.vectors:
+            try:
+                hits = self._hits(fusion.search(store, titles, plan, query, vector, limit, filters))
+                return SearchResponse(hits, "hybrid", store.ann_notice)  # a damaged ANN index is bypassed
+            except IndexStoreError as exc:
+                if not fall_back:
+                    raise
+                warning = f"semantic search failed ({exc}); showing full-text matches only"
+                plan = replace(plan, vectors=False)
+        return SearchResponse(self._hits(fusion.search(store, titles, plan, query, None, limit, filters)),
+                              "fulltext", warning)
+
+    @staticmethod
+    def _hits(rows: list[dict]) -> list[SearchHit]:
+        return [
+            SearchHit(
+                text=r["text"],
+                source_type=r["source_type"],
+                path=r["path"],
+                line=r.get("line"),
+                date=r.get("date"),
+                score=float(r.get("score", 0.0)),
+                heading=r.get("heading"),
+                row_id=r["id"],
+                superseded=bool(r.get("superseded")),
+                until=r.get("until"),
+            )
+            for r in rows
+        ]
+
+    async def hit_by_id(self, row_id: str) -> SearchHit | None:
+        """The row ``row_id`` as a hit; ids derive from source and content, so they outlive a restart."""
+
+        def find() -> SearchHit | None:
+            try:
+                store = self._open_store(self._read_dim(), repair=False)
+                rows = store.fetch([row_id], IndexStore.RESULT_COLUMNS).to_pylist()
+            except (IndexStoreError, EmbeddingError):
+                return None
+            return self._hits([rows[0] | {"score": 0.0}])[0] if rows else None
+
+        return await asyncio.to_thread(find)
+
+    async def related(self, path: Path, limit: int = 8) -> list[SearchHit]:
+        """Rows nearest to a page's own chunks, from other files only (a backlinks-style 'see also')."""
+        return await asyncio.to_thread(self._related, Path(path), limit)
+
+    def _related(self, path: Path, limit: int) -> list[SearchHit]:
+        try:
+            if self.state.model and self.state.model != self.embedder.name:
+                return []  # vectors of two models are not comparable; wait for the rebuild
+            store = self._open_store(self._read_dim(), repair=False)
+            vectors = list(_vectors(store.rows_for_path(str(path), ["id", "vector"]), store.dim))
+            if not vectors and path.is_file():
+                chunks = chunk_markdown(clean(decode_lenient(path.read_bytes())[0]))[:8]
+                if chunks:
+                    vectors = list(self.embedder.embed([embedding_text(c) for c in chunks]))
+            best: dict[str, SearchHit] = {}
+            for vector in vectors[:8]:
+                rows = store.vector_search(np.asarray(vector), limit, Filters(exclude_path=str(path)))
+                for hit in self._hits(rows):
+                    if hit.score <= 0:
+                        continue
+                    if hit.row_id not in best or best[hit.row_id].score < hit.score:
+                        best[hit.row_id] = hit
+        except IndexStoreError as exc:
+            self._drop_failed_store(self._store)
+            log.warning("related pages for %s unavailable: %s", path, exc)
+            return []
+        except (EmbeddingError, OSError) as exc:
+            log.warning("related pages for %s unavailable: %s", path, exc)
+            return []
+        return sorted(best.values(), key=lambda h: h.score, reverse=True)[:limit]
+
+    async def findable(self, stones: Iterable[str], *, min_contained: int = 12) -> list[tuple[str, int | None, str, str]]:
+        """Rows that still show tombstoned text: (path, line, source type, tombstone); read-only.
+
+        A row shows it when the row is the text, holds it as a paragraph or item, or (for a
+        tombstone of ``min_contained`` characters or more) contains it inside a longer text.
+        """
+        return await asyncio.to_thread(self._findable, [normalize(s) for s in stones if normalize(s)], min_contained)
+
+    def _findable(self, stones: list[str], min_contained: int) -> list[tuple[str, int | None, str, str]]:
+        import pyarrow.compute as pc
+
+        if not stones or not (self.layout.index_dir / f"{TABLE_NAME}.lance").exists():
+            return []
+        try:
+            store = self._open_store(self._read_dim(), repair=False)
+            table = store.scan(["path", "line", "source_type", "norm", "norm_keys"])
+        except (IndexStoreError, EmbeddingError):
+            return []
+        if table.num_rows == 0:
+            return []
+        norms = table.column("norm")
+        keys = table.column("norm_keys").combine_chunks()
+        flat_keys, parents = pc.list_flatten(keys), pc.list_parent_indices(keys)
+        found: list[tuple[str, int | None, str, str]] = []
+        for stone in sorted(set(stones)):
+            mask = np.asarray(pc.fill_null(pc.equal(norms, stone), False).to_numpy(zero_copy_only=False))
+            if len(stone) >= min_contained:
+                inside = pc.fill_null(pc.match_substring(norms, stone), False)
+                mask = mask | np.asarray(inside.to_numpy(zero_copy_only=False))
+            held = pc.filter(parents, pc.fill_null(pc.equal(flat_keys, norm_key(stone)), False)).to_numpy()
+            mask[held] = True
+            for index in np.flatnonzero(mask):
+                row = table.slice(int(index), 1).to_pylist()[0]
+                found.append((row["path"], row["line"], row["source_type"], stone))
+        return found
+
+    async def stats(self) -> IndexStats:
+        return await asyncio.to_thread(self._stats)
+
+    def _stats(self) -> IndexStats:
+        errors = list(self.state.errors.values())
+        rows, by_source = 0, {}
+        store = None
+        try:
+            dim = self._read_dim()
+            if (self.layout.index_dir / f"{TABLE_NAME}.lance").exists():  # else: nothing indexed yet
+                store = self._open_store(dim, repair=False)
+                rows, by_source = store.count(), store.count_by_source()
+        except EmbeddingError as exc:
+            errors.append(f"index unreadable: {exc}")
+        except IndexStoreError as exc:
+            self._drop_failed_store(store or self._store)
+            errors.append(f"index unreadable: {exc}")
+        return IndexStats(rows, by_source, [str(p) for p in self.stale_paths()], errors)
+
+    async def row_with_text(self, text: str) -> tuple[str, str, str] | None:
+        """(source type, path, text) of an indexed row whose whole text is ``text`` (as search showed it).
+
+        Text cut short with "…" (the one-line form of ``search``) names the one row it begins.
+        """
+        normalized = normalize(text)
+        cut = normalized.endswith("…")
+        normalized = normalized.rstrip("…").strip()
+        if not normalized:
+            return None
+
+        def find() -> tuple[str, str, str] | None:
+            import pyarrow.compute as pc
+
+            try:
+                store = self._open_store(self._read_dim(), repair=False)
+                rows = store.scan(["source_type", "path", "text", "norm"])
+            except (IndexStoreError, EmbeddingError):
+                return None
+            norms = rows.column("norm")
+            mask = pc.starts_with(norms, normalized) if cut else pc.equal(norms, normalized)
+            rows = rows.filter(pc.fill_null(mask, False))
+            if rows.num_rows == 0 or (cut and rows.num_rows > 1):
+                return None
+            first = rows.slice(0, 1).to_pylist()[0]
+            return first["source_type"], first["path"], first["text"]
+
+        return await asyncio.to_thread(find)

@@ -1,0 +1,87 @@
+"""Facts of consolidated days that no page holds: the record that keeps them in search.
+
+When a dream run is productive the watermark moves past its batch, and the batch's log
+rows would leave the index. A fact the engine neither put on a page nor accounted for
+(merged, superseded, dropped with a reason) must not vanish with them, so the runner
+writes it here, in ``.state/uncovered.json``, *before* the ingest entry. The indexer keeps
+a row for every fact listed here whose day the watermark covers (marked "not
+consolidated"), ``status``, ``doctor`` and the dream panel list them, and the next run
+offers them to the engine again and drops the ones it then covers.
+
+Entries for days after the watermark mean nothing (a run killed before its ingest entry
+left them); the next run of that batch replaces them. Each entry names its day and the
+fact's text; the line is a hint for people, the text is what is matched.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from suzent_desktop.core.files.atomic import atomic_write_text
+from suzent_desktop.core.files.layout import Layout
+from suzent_desktop.core.files.tombstones import normalize
+from suzent_desktop.core.index import late_facts, lost_facts
+
+if TYPE_CHECKING:
+    from suzent_desktop.core.vault.days import Days
+
+VERSION = 1
+
+
+@dataclass(frozen=True)
+class UncoveredFact:
+    date: str
+    text: str
+    line: int | None = None
+    since: str = ""  # the run date that first found it uncovered
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return self.date, normalize(self.text)
+
+
+def load(layout: Layout) -> list[UncoveredFact]:
+    """The record, oldest day first; a missing or unreadable file is an empty record."""
+    try:
+        data = json.loads(Path(layout.uncovered_file).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    facts: list[UncoveredFact] = []
+    for item in data.get("facts", []) if isinstance(data, dict) else []:
+        if not isinstance(item, dict) or not isinstance(item.get("date"), str) or not isinstance(item.get("text"), str):
+            continue
+        line = item.get("line")
+        facts.append(UncoveredFact(item["date"], item["text"], line if isinstance(line, int) else None,
+                                   str(item.get("since", ""))))
+    return sorted(dict.fromkeys(facts), key=lambda f: (f.date, f.line or 0, f.text))
+
+
+def save(layout: Layout, facts: list[UncoveredFact]) -> None:
+    unique = {f.key: f for f in facts}
+    ordered = sorted(unique.values(), key=lambda f: (f.date, f.line or 0, f.text))
+    document = {"version": VERSION, "facts": [asdict(f) for f in ordered]}
+    atomic_write_text(layout.uncovered_file, json.dumps(document, ensure_ascii=False, indent=1) + "\n")
+
+
+def consolidated(layout: Layout, days: Days) -> list[UncoveredFact]:
+    """Entries whose day the watermark covers (the ones that matter), late facts, and facts a
+    page held and holds no more (``core/index/lost_facts.py``)."""
+    if days.watermark is None:
+        return []
+    late = [UncoveredFact(*fact) for fact in late_facts.late(layout, days)]  # another device's, synced late
+    lost = [UncoveredFact(*fact) for fact in lost_facts.lost(layout, days)]  # a page lost them since
+    unique: dict[tuple[str, str], UncoveredFact] = {}
+    for fact in [f for f in load(layout) if days.is_consolidated(f.date)] + late + lost:
+        unique.setdefault(fact.key, fact)
+    return list(unique.values())
+
+
+def by_date(facts: list[UncoveredFact]) -> dict[str, set[str]]:
+    """Day -> normalized texts, as the indexer filters a consolidated day's log."""
+    found: dict[str, set[str]] = {}
+    for fact in facts:
+        found.setdefault(fact.date, set()).add(normalize(fact.text))
+    return found
