@@ -8,7 +8,10 @@
   UI may, plus the documents they print (``core/documents.py``), and each other; the command line
   may start the window (``ui/app.py``);
 * no front end (the UI, the command line, the MCP server) reads a store (index, logs, notebook,
-  tombstones, transcripts, the vault model) through ``manager.<store>`` or ``getattr(manager, "<store>")``.
+  tombstones, transcripts, the vault model) through ``manager.<store>`` or ``getattr(manager, "<store>")``;
+* the core is built in layers, one folder each (``CORE_LAYERS``, lowest first), with the front door
+  (the modules at ``core/`` top level) above them all: no core module imports a higher layer at run
+  time (function-level imports included; an import only for type checkers loads nothing and is exempt).
 """
 
 from __future__ import annotations
@@ -43,6 +46,15 @@ FRONT_END_MAY_IMPORT = UI_MAY_IMPORT | FRONT_END_MODULES | {
     "suzent_desktop.core.documents",  # the JSON documents both print, one shape for each answer
     "suzent_desktop.ui.app",  # `gui`, `open` and `demo` start the window
 }
+
+# The layers of the core, lowest first: each folder of core/ is one, and the modules at core/ top level
+# (manager, operations, home, ...) are the front door above them all. A module imports its own layer
+# and the ones below it, never one above.
+CORE_LAYERS = ("files", "vault", "index", "engines")
+FRONT_DOOR = "front door (core/ top level)"
+# core/llm.py keeps the path the house rule names for the one module that imports litellm; the
+# embedder (index) and the engines call it, so it stands on the ground floor.
+PINNED = {"suzent_desktop.core.llm": "files"}
 
 
 def _is_type_checking(node: ast.If) -> bool:
@@ -167,6 +179,63 @@ def violations(root: Path, package: str) -> list[str]:
                          " (call the front door, or add a function to core/operations.py)"
                          for target in sorted(every[module]) if target not in FRONT_END_MAY_IMPORT]
     return problems
+
+
+def _layer(module: str, core: str) -> str | None:
+    """The layer a core module stands in; None outside the core and for the core package itself."""
+    if module in PINNED:
+        return PINNED[module]
+    if not module.startswith(core + "."):
+        return None
+    first = module[len(core) + 1:].split(".")[0]
+    return first if first in CORE_LAYERS else FRONT_DOOR
+
+
+def upward_imports(root: Path, package: str) -> list[str]:
+    """Every run-time import of a higher layer by a core module, and every core folder that is no layer."""
+    runtime, _every, _outside = import_graph(root, package)
+    core = f"{package}.core"
+    order = [*CORE_LAYERS, FRONT_DOOR]
+    problems = [f"core/{folder.name}/ is in no layer (add it to CORE_LAYERS, or move its modules into one)"
+                for folder in sorted((root / "core").iterdir())
+                if folder.is_dir() and folder.name not in CORE_LAYERS and folder.name != "__pycache__"]
+    for module in sorted(runtime):
+        layer = _layer(module, core)
+        if layer is None:
+            continue
+        for target in sorted(runtime[module]):
+            above = _layer(target, core)
+            if above is not None and order.index(above) > order.index(layer):
+                problems.append(f"{module} ({layer}) imports {target} ({above}), a higher layer:"
+                                " move the function down, or the module up")
+    return problems
+
+
+def test_no_core_module_imports_a_higher_layer() -> None:
+    assert upward_imports(Path(suzent_desktop.__file__).parent, PACKAGE) == []
+
+
+@pytest.mark.parametrize(("files", "expected"), [
+    ({"core/files/a.py": "def f():\n    from suzent_desktop.core.vault.links import B\n", "core/vault/links.py": ""},
+     ["suzent_desktop.core.files.a (files) imports suzent_desktop.core.vault.links (vault), a higher layer:"
+      " move the function down, or the module up"]),
+    ({"core/index/a.py": "from suzent_desktop.core import manager\n", "core/manager.py": ""},
+     ["suzent_desktop.core.index.a (index) imports suzent_desktop.core.manager (front door (core/ top level)),"
+      " a higher layer: move the function down, or the module up"]),
+    ({"core/engines/a.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                           "    from suzent_desktop.core.home import Home\n",
+      "core/home.py": "from suzent_desktop.core.engines import a\n",
+      "core/index/b.py": "from suzent_desktop.core.vault.tags import C\nfrom suzent_desktop.core import llm\n",
+      "core/vault/tags.py": "", "core/llm.py": "from suzent_desktop.core.files import d\n", "core/files/d.py": ""},
+     []),
+    ({"core/files/a.py": "from suzent_desktop.core import llm\n",
+      "core/llm.py": "from suzent_desktop.core.index.e import embed\n", "core/index/e.py": ""},
+     ["suzent_desktop.core.llm (files) imports suzent_desktop.core.index.e (index), a higher layer:"
+      " move the function down, or the module up"]),
+    ({"core/misc/a.py": ""}, ["core/misc/ is in no layer (add it to CORE_LAYERS, or move its modules into one)"]),
+])
+def test_the_layer_check_finds_an_upward_import(tmp_path: Path, files: dict[str, str], expected: list[str]) -> None:
+    assert upward_imports(_package(tmp_path, files), PACKAGE) == expected
 
 
 STORES = frozenset({"indexer", "archive", "notebook", "tombstones", "transcripts", "recall", "forget_journal",

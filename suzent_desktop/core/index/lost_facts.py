@@ -33,13 +33,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from suzent_desktop.core.engines.dream.coverage import CoverageReport, PageLines, vault_of, where
 from suzent_desktop.core.files.atomic import atomic_write_text
 from suzent_desktop.core.files.layout import Layout
 from suzent_desktop.core.files.tombstones import Tombstones, forgotten_in, normalize
 from suzent_desktop.core.vault.links import vault_files
+from suzent_desktop.core.vault.page_lines import PageLines, vault_of, where
 
 if TYPE_CHECKING:
+    from suzent_desktop.core.engines.dream.coverage import CoverageReport
     from suzent_desktop.core.engines.dream.model import Batch
     from suzent_desktop.core.vault.days import Days
 

@@ -20,7 +20,6 @@ run offers it again.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -29,29 +28,10 @@ import numpy as np
 from suzent_desktop.core.engines.dream.model import BatchFact
 from suzent_desktop.core.engines.dream.tools import Accounting, UnreadablePage, VaultTools
 from suzent_desktop.core.files.tombstones import normalize
-from suzent_desktop.core.vault.fact_pages import (
-    PageDoc,
-    dup_norm,
-    near_duplicate,
-    parse_bullet,
-    restates,
-    subject_value,
-)
-
-MAX_LINE_CHARS = 600  # longer lines are prose, not one fact; they still count by exact sentences
-_SENTENCE_RE = re.compile(r"(?<=[.!?;])\s+")
+from suzent_desktop.core.vault.fact_pages import PageDoc, dup_norm, near_duplicate
+from suzent_desktop.core.vault.page_lines import PageLines, line_texts, vault_of, where
 
 Embed = Callable[[list[str]], np.ndarray]
-
-
-@dataclass
-class PageLines:
-    """The lines of pages, as the coverage check matches facts against them."""
-
-    norms: dict[str, tuple[str, str]] = field(default_factory=dict)  # dup_norm -> (page, line text)
-    by_relation: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # -> [(line text, page)]
-    near: dict[str, str] = field(default_factory=dict)  # candidate lines for near duplicates -> page
-    pages: dict[str, str] = field(default_factory=dict)  # rel -> text
 
 
 @dataclass
@@ -69,20 +49,6 @@ class CoverageReport:
         return [(f, a.reason) for f, a in self.accounted if a.how == "dropped"]
 
 
-def _line_texts(line: str) -> list[str]:
-    """The texts one page line can hold a fact as: the line itself and each of its sentences."""
-    stripped = line.strip()
-    if not stripped:
-        return []
-    bullet = parse_bullet(stripped)
-    text = bullet.text if bullet is not None else stripped.lstrip("#>|").strip()
-    texts = [text]
-    parts = [p for p in _SENTENCE_RE.split(text) if p.strip()]
-    if len(parts) > 1:
-        texts += parts
-    return texts
-
-
 def read_vault(tools: VaultTools, changed: Iterable[str] = ()) -> PageLines:
     """Every page the tools can read, as the coverage check matches facts against it."""
     pages: dict[str, str] = {}
@@ -97,38 +63,8 @@ def read_vault(tools: VaultTools, changed: Iterable[str] = ()) -> PageLines:
     return vault_of(pages, lambda rel: rel in changed or rel.startswith(tools.personal_zone + "/"))
 
 
-def vault_of(pages: dict[str, str], candidate: Callable[[str], bool] = lambda rel: False) -> PageLines:
-    """Pages (path -> text) as the coverage check matches facts against them; the lines of the
-    ``candidate`` pages are looked at for near duplicates too."""
-    vault = PageLines(pages=pages)
-    for rel, text in pages.items():
-        near = candidate(rel)
-        for line in text.splitlines():
-            for piece in _line_texts(line):
-                vault.norms.setdefault(dup_norm(piece), (rel, piece))
-                if len(piece) > MAX_LINE_CHARS:
-                    continue
-                relation = subject_value(piece)
-                if relation is not None:
-                    vault.by_relation.setdefault(relation.key, []).append((piece, rel))
-                if near:
-                    vault.near.setdefault(piece, rel)
-    return vault
-
-
 def _key(fact: BatchFact) -> tuple[str, str]:
     return fact.date, normalize(fact.fact.content)
-
-
-def where(text: str, vault: PageLines) -> tuple[str, str] | None:
-    """(page, line text) of a line that holds ``text`` by the exact rules, or None."""
-    found = vault.norms.get(dup_norm(text))
-    if found is not None:
-        return found
-    relation = subject_value(text)
-    if relation is None:
-        return None
-    return next(((rel, line) for line, rel in vault.by_relation.get(relation.key, ()) if restates(line, text)), None)
 
 
 def _near_duplicates(facts: list[BatchFact], vault: PageLines, embed: Embed | None) -> dict[int, tuple[str, str]]:
@@ -153,7 +89,7 @@ def _near_duplicates(facts: list[BatchFact], vault: PageLines, embed: Embed | No
 def _holds(page: str, text: str) -> bool:
     """Whether a line of ``page`` is ``text`` (equal after :func:`dup_norm`)."""
     wanted = dup_norm(text)
-    return any(dup_norm(p) == wanted for line in page.splitlines() for p in _line_texts(line))
+    return any(dup_norm(p) == wanted for line in page.splitlines() for p in line_texts(line))
 
 
 def _valid(account: Accounting, vault: PageLines) -> bool:
