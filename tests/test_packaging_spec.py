@@ -44,6 +44,8 @@ def step(*args, **kwargs):
 namespace = {"__name__": "__main__", "__file__": str(spec), "SPECPATH": str(spec.parent),
              "Analysis": analysis, "PYZ": step, "EXE": step, "COLLECT": step}
 exec(compile(spec.read_text(encoding="utf-8"), str(spec), "exec"), namespace)
+print(json.dumps(sorted({str(Path(source).relative_to(spec.parent.parent)) for source, _ in seen["datas"]
+                         if Path(source).is_relative_to(spec.parent.parent)})))
 print(json.dumps(sorted(set(seen["hiddenimports"]))))
 """
 
@@ -83,10 +85,25 @@ def _tail(text: str, lines: int = 25) -> str:
 
 
 @pytest.fixture(scope="module")
-def hidden_imports(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+def spec_run(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     run = _clean_run(RUN_SPEC, [str(SPEC)], "", tmp_path_factory.mktemp("spec"))
     assert run.returncode == 0, f"the spec's module collection died (exit {run.returncode}):\n{_tail(run.stderr)}"
-    return json.loads(run.stdout.strip().splitlines()[-1])
+    return run.stdout.strip().splitlines()
+
+
+@pytest.fixture(scope="module")
+def hidden_imports(spec_run: list[str]) -> list[str]:
+    return json.loads(spec_run[-1])
+
+
+def test_the_frozen_app_carries_every_data_file_an_install_has(spec_run: list[str]) -> None:
+    """The dream's prompts and the icons: a model dream in the packaged app reads its prompt from the bundle."""
+    bundled = set(json.loads(spec_run[-2]))
+    installed = {str(path.relative_to(ROOT)) for pattern in ("suzent_desktop/resources/**/*",
+                                                             "suzent_desktop/core/engines/dream/prompts/*.md")
+                 for path in ROOT.glob(pattern) if path.is_file() and path.suffix not in {".py", ".pyc"}}
+    assert installed and any(name.endswith(".md") and "prompts" in name for name in installed)
+    assert installed <= bundled, sorted(installed - bundled)
 
 
 def test_the_spec_collects_the_app_and_its_lazy_imports(hidden_imports: list[str]) -> None:
