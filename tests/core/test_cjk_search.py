@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from index_support import indexer_over
 
 from suzent_desktop.core.files import fuzzy
 from suzent_desktop.core.files.archive import Archive
@@ -40,14 +41,7 @@ PAGES = {
 
 @pytest.fixture
 def indexer(layout, clock) -> Indexer:
-    notebook = Notebook(layout)
-    notebook.bootstrap()
-    layout.memory_dir.mkdir(parents=True, exist_ok=True)
-    for relative, text in PAGES.items():
-        path = layout.notebook_dir / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return Indexer(layout, HashingEmbedder(384), clock, notebook=notebook, archive=Archive(layout))
+    return indexer_over(layout, clock, PAGES)
 
 
 def first_page(hits) -> str:

@@ -7,12 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from index_support import indexer_over
 
-from suzent_desktop.core.files.archive import Archive
-from suzent_desktop.core.index.embedding import HashingEmbedder
 from suzent_desktop.core.index.indexer import Indexer
 from suzent_desktop.core.index.title_rows import heading_share, name_terms
-from suzent_desktop.core.vault.notebook import Notebook
 
 PAGES = {
     # Each answer is a section of a page whose name says nothing of it ...
@@ -31,14 +29,7 @@ PAGES = {
 
 @pytest.fixture
 def indexer(layout, clock) -> Indexer:
-    notebook = Notebook(layout)
-    notebook.bootstrap()
-    layout.memory_dir.mkdir(parents=True, exist_ok=True)
-    for relative, text in PAGES.items():
-        path = layout.notebook_dir / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return Indexer(layout, HashingEmbedder(384), clock, notebook=notebook, archive=Archive(layout))
+    return indexer_over(layout, clock, PAGES)
 
 
 @pytest.mark.parametrize(

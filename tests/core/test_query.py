@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from index_support import indexer_over
 
-from suzent_desktop.core.files.archive import Archive
-from suzent_desktop.core.index.embedding import HashingEmbedder
 from suzent_desktop.core.index.index_store import Filters
 from suzent_desktop.core.index.indexer import Indexer
-from suzent_desktop.core.vault.notebook import Notebook
 from suzent_desktop.core.vault.query import SearchQuery, file_passes, parse_query, tag_matches, text_passes
 from suzent_desktop.core.vault.tags import FileTags, read_tags, tag_tree
 
@@ -115,14 +113,7 @@ PAGES = {
 
 @pytest.fixture
 def indexer(layout, clock) -> Indexer:
-    notebook = Notebook(layout)
-    notebook.bootstrap()
-    layout.memory_dir.mkdir(parents=True, exist_ok=True)
-    for relative, text in PAGES.items():
-        path = layout.notebook_dir / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return Indexer(layout, HashingEmbedder(384), clock, notebook=notebook, archive=Archive(layout))
+    return indexer_over(layout, clock, PAGES)
 
 
 def pages(hits) -> list[str]:

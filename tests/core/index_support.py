@@ -1,0 +1,23 @@
+"""An indexer over a notebook written from a dict of pages, for the search tests."""
+
+from __future__ import annotations
+
+from suzent_desktop.core.files.archive import Archive
+from suzent_desktop.core.files.clock import Clock
+from suzent_desktop.core.files.layout import Layout
+from suzent_desktop.core.index.embedding import HashingEmbedder
+from suzent_desktop.core.index.indexer import Indexer
+from suzent_desktop.core.vault.notebook import Notebook
+
+
+def indexer_over(layout: Layout, clock: Clock, pages: dict[str, str]) -> Indexer:
+    """The notebook bootstrapped, ``pages`` (notebook-relative path → text) written, and an indexer with
+    the deterministic hashing embedder; nothing indexed yet."""
+    notebook = Notebook(layout)
+    notebook.bootstrap()
+    layout.memory_dir.mkdir(parents=True, exist_ok=True)
+    for relative, text in pages.items():
+        path = layout.notebook_dir / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return Indexer(layout, HashingEmbedder(384), clock, notebook=notebook, archive=Archive(layout))
