@@ -294,3 +294,12 @@ def test_what_the_user_could_do_once_and_lessons_learned_are_not_facts(line):
 
 def test_a_capability_the_line_dates_or_names_stays():
     assert problem("User was able to buy a flat in Ghent in 2021") == ""
+
+
+def test_the_word_list_reads_words_and_counts_as_written_escapes_included() -> None:
+    from suzent_desktop.core.engines.lexicon import english, parse
+
+    lexicon = parse('{\n"a": 30,\n"Piano": 5,\n"caf\\u00e9": 5,\n"piano": 10\n}')
+    assert "piano" in lexicon and "café" in lexicon and "Piano" not in lexicon
+    assert lexicon.word_usage_frequency("piano") == 0.3 and lexicon.word_usage_frequency("harp") == 0.0
+    assert "violin" in english() and "totallies" not in english()

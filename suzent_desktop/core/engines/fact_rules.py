@@ -26,13 +26,14 @@ nothing"). A line is kept only when it is:
 :func:`problem` names the first rule a line breaks ('' when it is worth keeping). The lines are
 read in the log's third person ("User is …"); ``extraction.third_person`` turns a model's
 first-person fact into it first.
-The English lexicon is pyspellchecker's word list, loaded once on first use.
+The English lexicon is pyspellchecker's word list, loaded once on first use (``core/engines/lexicon.py``).
 """
 
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+
+from suzent_desktop.core.engines.lexicon import Lexicon, english
 
 _WORD_RE = re.compile(r"[A-Za-z][A-Za-z'’-]*|\d+")
 _DATE_PAREN = re.compile(r"\s*\((?:[^()]*\d{4}[^()]*)\)")
@@ -157,11 +158,8 @@ _PREFERENCE = re.compile(
 )
 
 
-@lru_cache(maxsize=1)
-def _lexicon():
-    from spellchecker import SpellChecker
-
-    return SpellChecker(distance=1)
+def _lexicon() -> Lexicon:
+    return english()
 
 
 def is_english_word(word: str) -> bool:
