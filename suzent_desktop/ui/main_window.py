@@ -753,7 +753,7 @@ class MainWindow(QMainWindow):
             if page.exists():
                 self.tree.add_path(page)
                 self.editors.on_file_added(page)
-                self.editors.on_file_changed(page)
+                self.editors.on_file_changed(page, changes.initiator)
             else:
                 self.tree.remove_path(page)
 
@@ -768,7 +768,8 @@ class MainWindow(QMainWindow):
 
     def _on_saved(self, path: Path) -> None:
         self.statusBar().showMessage(f"Saved {path.name}", 3000)
-        self.bridge.changed.emit(ChangeSet(pages={path}))
+        editor = self.editors.editor_for(path)  # names itself on its change: it ignores the echo, the panes do not
+        self.bridge.changed.emit(ChangeSet(pages={path}, initiator=editor.initiator if editor is not None else ""))
         self._queue_index(path)
 
     def refresh_status(self) -> asyncio.Task[Any] | None:
