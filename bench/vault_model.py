@@ -5,7 +5,8 @@
     python bench/vault_model.py --legacy                # the per-pane caches of earlier versions
     python bench/vault_model.py --pages 5000 --rename   # also a rename of a much-linked page
 
-Per vault size it prints, in milliseconds: the first question on a fresh model (one walk of the
+Per vault size it prints, in milliseconds: the model's first walk alone (files and folders, no
+page read: what the window's vault tree fills from), the first question on a fresh model (one walk of the
 vault and one read of each page), the same question again, after one page changed (``apply``),
 and for ``--legacy`` the walk-and-read each window pane did on its own (``LinkCache`` of the
 backlinks pane, ``FileTags`` of the tags pane and of ``tag:``), when those classes exist.
@@ -60,6 +61,10 @@ def target_page(root: Path) -> Path:
 def model(layout: Layout, tag: str, target: Path) -> None:
     from suzent_desktop.core.vault.model import Vault
 
+    began = time.perf_counter()
+    walked = Vault(layout).snapshot(parsed=False, names=False)
+    folders = len(walked.folders()) if hasattr(walked, "folders") else "no"
+    print(f"  model: first walk, no page read (the tree's fill) {ms(began):8.1f} ms  ({len(walked)} files, {folders} folders)")
     vault = Vault(layout)
     began = time.perf_counter()
     tagged = vault.pages_with_tag(tag)

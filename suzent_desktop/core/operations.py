@@ -189,6 +189,19 @@ def vault_model(manager: MemoryManager) -> Vault | None:
     return vault if vault.built and vault.watched else None
 
 
+def walked_snapshot(manager: MemoryManager) -> VaultSnapshot | None:
+    """The vault model's files and folders when it is walked already (asking then lists nothing), else
+    None: for the vault tree, which fills on the GUI thread and must not walk the vault there."""
+    vault = manager.vault
+    return vault.snapshot(parsed=False, names=False) if vault.built else None
+
+
+def vault_walks_held(manager: MemoryManager) -> bool:
+    """Whether the vault model's first walk waits for a watcher (the window's start): whoever shows the
+    vault then waits for that walk rather than listing the vault on its own."""
+    return manager.vault.held
+
+
 def folder_vault(root: Path, outside: Iterable[str] = ()) -> Vault:
     """A vault model of a bare folder, for an editor opened on it outside any home (no memory folder;
     links may lead out of it only into ``outside``). The caller keeps it current with ``apply``."""
@@ -277,10 +290,12 @@ def is_forgotten(entry: FactLine, forgotten: set[str]) -> bool:
 
 def sync_conflicts(manager: MemoryManager) -> list[sync_check.ConflictEntry]:
     """(worker thread) Conflict copies a sync tool left and pages with git markers, each with its diff.
-    Where a watcher keeps the vault model current the vault's files and texts come from it (the memory
-    folder and ``.state`` are walked); else everything is read from the disk."""
+    Where a watcher keeps the vault model current, or is being put in place (the window's start: the
+    model's first walk then waits for it, and listing the vault here too would list it twice), the
+    vault's files and texts come from the model (the memory folder and ``.state`` are walked); else
+    everything is read from the disk."""
     vault = manager.vault
-    return sync_check.conflict_entries(manager.layout, vault.snapshot() if vault.watched else None)
+    return sync_check.conflict_entries(manager.layout, vault.snapshot() if vault.watched or vault.held else None)
 
 
 def forgotten_list(manager: MemoryManager) -> tuple[list[Tombstone], list[TombstoneProblem]]:

@@ -57,6 +57,17 @@ def _application():  # noqa: ANN202 - QApplication
     return app
 
 
+def open_window(services: Any, prompter: Any = None) -> Any:
+    """The main window of a session whose watcher starts at once (``start_background`` follows): the
+    vault model's first walk is held for the watcher before the window is built, so the vault tree
+    fills from that one walk instead of listing the vault on its own first."""
+    from suzent_desktop.core import operations
+    from suzent_desktop.ui.main_window import MainWindow
+
+    operations.hold_vault_walks(services.manager)
+    return MainWindow(services, prompter=prompter)
+
+
 def show_window(services: Any) -> Any:
     """Show the main window on ``services`` and settle the process for interactive use.
 
@@ -65,9 +76,9 @@ def show_window(services: Any) -> Any:
     first use does not import them on the GUI thread.
     """
     from suzent_desktop.ui import gc_policy
-    from suzent_desktop.ui.main_window import MainWindow, app_icon
+    from suzent_desktop.ui.main_window import app_icon
 
-    window = MainWindow(services)
+    window = open_window(services)
     window.setWindowIcon(app_icon())
     window.show()
     gc_policy.install()

@@ -149,6 +149,7 @@ class PageEditor(QWidget):
                  vault: Vault | None = None, mode: str = LIVE, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.path = Path(path)
+        self.initiator = f"editor:{id(self)}"  # on the change its save publishes: it ignores that echo
         self.read_only = read_only
         self.conflict: str | None = None  # the disk text that conflicts with unsaved edits
         self.deleted_on_disk = False
@@ -786,13 +787,14 @@ class EditorArea(QTabWidget):
         self._forget_embeds()
         self._took_in(path)
 
-    def on_file_changed(self, path: Path) -> None:
+    def on_file_changed(self, path: Path, initiator: str = "") -> None:
+        """A file changed; ``initiator`` names who changed it (the editor that saved it reads nothing again)."""
         self._took_in(path)  # its aliases and headings may have changed
         for other in self.editors():
             if str(path) in other.renderer.embedded_files:
                 other.schedule_render()  # an embedded page or image changed: show the new one
         editor = self.editor_for(path)
-        if editor is not None:
+        if editor is not None and editor.initiator != initiator:
             editor.on_disk_changed()
 
     def on_file_deleted(self, path: Path) -> None:

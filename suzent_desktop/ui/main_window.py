@@ -191,6 +191,7 @@ class MainWindow(QMainWindow):
         left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
         vault = self._dock("vault", "Vault", self.tree, left)
         self.search_pane = SearchPane(self.services)
+        self.search_pane.show_folders(self.tree.top_folders())  # none yet while the tree waits for the model
         self.daily_logs = DailyLogsPane(self.services)
         self.backlinks = BacklinksPane(self.services)
         self.dream_panel = DreamPanel(self.services)
@@ -434,6 +435,9 @@ class MainWindow(QMainWindow):
         snapshot = await self.refresh_names(parsed=False)  # names first: no page read yet
         if snapshot is None:
             return
+        if self.tree.waiting:  # the tree shows the model's walk rather than listing the vault itself
+            self.tree.fill(snapshot)
+            self.search_pane.show_folders(self.tree.top_folders())
         self._show_not_followed(snapshot.refused())  # the entries the confinement rule left out of the walk
         # names() too is built there (a list of every file: 160 ms at 5,000 pages); it is kept with the snapshot
         await asyncio.to_thread(lambda: warm_matching(list(link_names(snapshot))))
@@ -749,7 +753,7 @@ class MainWindow(QMainWindow):
             if page.exists():
                 self.tree.add_path(page)
                 self.editors.on_file_added(page)
-                self.editors.on_file_changed(page)
+                self.editors.on_file_changed(page, changes.initiator)
             else:
                 self.tree.remove_path(page)
 
@@ -764,7 +768,8 @@ class MainWindow(QMainWindow):
 
     def _on_saved(self, path: Path) -> None:
         self.statusBar().showMessage(f"Saved {path.name}", 3000)
-        self.bridge.changed.emit(ChangeSet(pages={path}))
+        editor = self.editors.editor_for(path)  # names itself on its change: it ignores the echo, the panes do not
+        self.bridge.changed.emit(ChangeSet(pages={path}, initiator=editor.initiator if editor is not None else ""))
         self._queue_index(path)
 
     def refresh_status(self) -> asyncio.Task[Any] | None:

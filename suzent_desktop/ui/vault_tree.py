@@ -1,5 +1,8 @@
 """The vault tree: zones in their order, pages by name, kept live from file events.
 
+It is filled from the vault model (its folders, empty ones too, and its files): in the window the
+model's one walk, taken once the watcher is in place, fills it; the tree lists the disk itself only
+when no model is walked or coming (a tree opened alone) and when asked to look again (:meth:`reload`).
 Updates are incremental (add one item, drop one item, rescan one new folder) so a big vault
 never rebuilds on each save. Hidden folders (``.state``, ``.trash``, ``.obsidian``) never
 show. File operations go through :mod:`suzent_desktop.core.operations`; their ChangeSet is
@@ -67,7 +70,10 @@ class VaultTree(QTreeWidget):
         self.addAction(self.undo_action)
         self.initiator = f"tree:{id(self)}"  # on the changes the tree makes: it shows them at once, not on their echo
         services.files_changed.connect(self.apply)
-        self.reload()
+        # While the window's first snapshot of the vault model is on its way: what file events said,
+        # (shown?, path) in order, taken in after the fill. None once filled.
+        self._early: list[tuple[bool, Path]] | None = None
+        self._first_fill()
 
     # -- model -------------------------------------------------------------------------------
     def _visible(self, path: Path) -> bool:
@@ -91,22 +97,79 @@ class VaultTree(QTreeWidget):
         nav = "/" not in rel and path.name in ROOT_NAV_FILES
         return (1, 1 if nav else 0, path.name.lower())
 
-    def reload(self) -> None:
-        """Full scan (opening a vault); later changes arrive one path at a time.
+    def _first_fill(self) -> None:
+        """Fill from the vault model when it is walked; wait for the window to hand over its first
+        snapshot when that walk is waiting for the watcher (the window's start: listing the vault
+        here as well would list it twice); else (no model walked or coming) look at the disk."""
+        manager = self.services.manager
+        snapshot = operations.walked_snapshot(manager)
+        if snapshot is not None:
+            self.fill(snapshot)
+        elif operations.vault_walks_held(manager):
+            self._early = []
+        else:
+            self.reload()
 
-        The tree reads the disk itself rather than the vault model: it shows folders (empty ones
-        too), which the model does not hold, and it fills on the GUI thread while the window is
-        built, before the model's first walk (which waits for the watcher, on a worker)."""
+    @property
+    def waiting(self) -> bool:
+        """Whether the tree waits for the vault model's first snapshot (:meth:`fill`)."""
+        return self._early is not None
+
+    def fill(self, snapshot: operations.VaultSnapshot) -> None:
+        """Show the vault as the model holds it: its folders (empty ones too) and files; each
+        folder's entries are sorted once and added together, so a big vault fills in n log n.
+        What file events said while the snapshot was on its way is taken in after."""
+        below: dict[str, list[tuple[Path, bool]]] = {}
+        for folder in snapshot.folders():
+            below.setdefault(str(folder.parent), []).append((folder, True))
+        for file in snapshot.files():
+            below.setdefault(str(file.parent), []).append((file, False))
+        early, self._early = self._early or [], None
+        self._refill(lambda: self._add_children(below))
+        for shown, path in early:
+            if shown:
+                self.add_path(path)
+            else:
+                self.on_deleted(path)
+
+    def reload(self) -> None:
+        """Look at the disk again, the whole vault (a tree with no model to fill from, or asked to);
+        later changes arrive one path at a time."""
+        self._early = None
+        self._refill(lambda: self._scan_into(self.root) if self.root.is_dir() else None)
+
+    def _refill(self, fill) -> None:  # noqa: ANN001 - a callable adding the items
         expanded = {p for p, item in self._items.items() if item.isExpanded()}
         self.clear()
         self._items.clear()
         self._keys.clear()
-        if self.root.is_dir():
-            self._scan_into(self.root)
+        fill()
         for path in expanded:
             item = self._items.get(path)
             if item is not None:
                 item.setExpanded(True)
+
+    def _add_children(self, below: dict[str, list[tuple[Path, bool]]]) -> None:
+        """Every entry of ``below`` (folder -> its entries) under its folder's item, root first."""
+        stack: list[tuple[str, QTreeWidgetItem | None]] = [(self._root_str, None)]
+        while stack:
+            folder, parent_item = stack.pop()
+            items = self._sorted_items(below.get(folder, []))
+            if parent_item is not None:
+                parent_item.addChildren(items)
+            else:
+                self.addTopLevelItems(items)
+            stack.extend((item.data(0, PATH_ROLE), item) for item in items if item.data(0, IS_DIR_ROLE))
+
+    def _sorted_items(self, entries: list[tuple[Path, bool]]) -> list[QTreeWidgetItem]:
+        """Items for one folder's entries, in the tree's order, recorded for later insertions."""
+        items = []
+        for key, text, path, is_dir in sorted((self._sort_key(p, d), str(p), p, d) for p, d in entries):
+            self._keys[text] = key
+            item = self._make_item(path, is_dir)
+            self._items[path] = item
+            items.append(item)
+        return items
 
     def _scan_into(self, folder: Path) -> None:
         for dirpath, dirs, files in os.walk(folder):
@@ -121,17 +184,16 @@ class VaultTree(QTreeWidget):
                 for path, is_dir in entries:
                     self._ensure_item(path, is_dir)
                 continue
-            keyed = sorted((self._sort_key(path, is_dir), str(path), path, is_dir) for path, is_dir in entries)
-            items = []
-            for key, text, path, is_dir in keyed:
-                self._keys[text] = key
-                item = self._make_item(path, is_dir)
-                self._items[path] = item
-                items.append(item)
+            items = self._sorted_items(entries)
             if parent_item is not None:
                 parent_item.addChildren(items)
             else:
                 self.addTopLevelItems(items)
+
+    def top_folders(self) -> list[str]:
+        """The names of the vault's top folders as the tree shows them (the app's zones first)."""
+        items = (self.topLevelItem(i) for i in range(self.topLevelItemCount()))
+        return [item.text(0) for item in items if item.data(0, IS_DIR_ROLE)]
 
     def item_for(self, path: Path) -> QTreeWidgetItem | None:
         return self._items.get(Path(path))
@@ -188,6 +250,9 @@ class VaultTree(QTreeWidget):
     def add_path(self, path: Path) -> None:
         """A file or folder appeared; a folder is rescanned (files written right after mkdir are often missed)."""
         path = Path(path)
+        if self._early is not None:
+            self._early.append((True, path))
+            return
         if not path.exists() or not self._visible(path):
             return
         if path.is_dir():
@@ -198,6 +263,9 @@ class VaultTree(QTreeWidget):
 
     def remove_path(self, path: Path) -> None:
         path = Path(path)
+        if self._early is not None:
+            self._early.append((False, path))
+            return
         item = self._items.get(path)
         if item is None:
             return

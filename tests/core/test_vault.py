@@ -226,3 +226,38 @@ def test_a_bare_folder_has_a_model_too(tmp_path: Path) -> None:
     snapshot = folder_vault(tmp_path).snapshot()
     assert snapshot.resolve("Same") == tmp_path / "a" / "Same.md" and snapshot.resolve("X") is None
     assert snapshot.all_aliases() == {tmp_path / "a" / "Same.md": ["Twin"]}
+
+
+def test_the_model_keeps_folders_empty_ones_too_and_follows_them_created_renamed_and_deleted(
+        vault: Vault, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = vault.root
+    (root / "1_Projects/Empty").mkdir(parents=True)
+    (root / ".trash/Old").mkdir(parents=True)
+    folders = vault.snapshot(parsed=False).folders()
+    assert {root / "2_Wiki", root / "0_Inbox", root / "4_Assets", root / "1_Projects/Empty"} <= set(folders)
+    assert [f for f in folders if vault.kind(f / "x.md") is Kind.HIDDEN] == []  # .obsidian, .trash, .state
+    assert root / ".obsidian" not in folders and root not in folders
+    walks = []
+    real_walk = vault_module._walk_entries
+    monkeypatch.setattr(vault_module, "_walk_entries", lambda top, *rest: walks.append(str(top)) or real_walk(top, *rest))
+    # created (with a parent made at the same time), renamed, deleted: only what changed is looked at
+    (root / "5_Archives/2025/Q1").mkdir(parents=True)
+    vault.apply(ChangeSet(folders={root / "5_Archives/2025/Q1"}))
+    assert {root / "5_Archives/2025", root / "5_Archives/2025/Q1"} <= set(vault.snapshot(parsed=False).folders())
+    (root / "5_Archives/2025").rename(root / "5_Archives/Y2025")
+    vault.apply(ChangeSet(moved=((root / "5_Archives/2025", root / "5_Archives/Y2025"),)))
+    folders = set(vault.snapshot(parsed=False).folders())
+    assert {root / "5_Archives/Y2025", root / "5_Archives/Y2025/Q1"} <= folders
+    assert not {root / "5_Archives/2025", root / "5_Archives/2025/Q1"} & folders
+    (root / "1_Projects/Empty").rmdir()
+    vault.apply([root / "1_Projects/Empty"])
+    write(root / "6_New/Deep/Page.md", "# Page\n")  # only the file's event arrives
+    vault.apply([root / "6_New/Deep/Page.md"])
+    (root / ".obsidian/plugins").mkdir()
+    vault.apply([root / ".obsidian/plugins"])
+    folders = set(vault.snapshot(parsed=False).folders())
+    assert root / "1_Projects/Empty" not in folders and root / "1_Projects" in folders
+    assert {root / "6_New", root / "6_New/Deep"} <= folders and root / ".obsidian/plugins" not in folders
+    assert str(root) not in walks
+    vault.refresh()  # a new walk finds what apply() kept
+    assert set(vault.snapshot(parsed=False).folders()) == folders

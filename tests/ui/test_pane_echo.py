@@ -73,3 +73,31 @@ def test_the_tree_shows_its_own_operation_once_and_another_views_too(qtbot, pane
     (theirs,) = other.added
     assert tree.item_for(theirs) is not None
     assert shows == [tree.initiator, "pane:elsewhere"]
+
+
+def test_an_editors_save_names_the_editor_which_ignores_the_echo_while_the_panes_take_it(qtbot, window) -> None:  # noqa: ANN001
+    page = window.services.layout.notebook_dir / "3_Personal" / "Work.md"
+    window.open_path(page)
+    editor = window.editors.current_editor()
+    assert editor is not None and editor.path == page
+    looked: list[object] = []
+    real_look = editor.on_disk_changed
+    editor.on_disk_changed = lambda: looked.append(1) or real_look()  # the editor reading its file again
+    pane = window.sync_conflicts  # a pane that wants every change-set with pages
+    pane_asked: list[object] = []
+    real_ask = pane.request_refresh
+    pane.request_refresh = lambda: pane_asked.append(1) or real_ask()
+    seen = []
+    window.services.bridge.changed.connect(seen.append)
+
+    editor.set_text(editor.text() + "\nSaved from the editor.\n")
+    with qtbot.waitSignal(editor.saved, timeout=WAIT_MS):
+        window.actions_by_name["save"].trigger()
+
+    saves = [c for c in seen if c.pages == {page}]
+    assert len(saves) == 1 and saves[0].initiator == editor.initiator and editor.initiator
+    assert looked == []  # its own echo: nothing read again
+    assert pane_asked == [1]  # another view takes the change in
+    # a change of the same page made by someone else still reaches the editor
+    window.services.bridge.changed.emit(operations.ChangeSet(pages={page}))
+    assert looked == [1]

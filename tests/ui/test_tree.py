@@ -223,3 +223,33 @@ def test_a_rename_reaches_the_views_once_and_the_index_follows(tree, qtbot, smal
     run(qtbot, asyncio.gather(*small_services.tasks()))  # the sync the change asked for
     hits = run(qtbot, small_services.manager.search("Contoso", limit=5)).hits
     assert {Path(h.path).name for h in hits if h.source_type == "notebook"} == {"Job.md"}
+
+
+def test_a_tree_waiting_for_the_models_walk_shows_it_and_what_events_said_meanwhile(qtbot, small_services) -> None:
+    """While the vault model's first walk waits for a watcher the tree lists nothing itself; the walk's
+    snapshot fills it (empty folders too) and the file events that came meanwhile are taken in after."""
+    from suzent_desktop.core import operations
+
+    root = small_services.layout.notebook_dir
+    (root / "1_Projects" / "Empty").mkdir(parents=True)
+    operations.hold_vault_walks(small_services.manager)
+    widget = VaultTree(small_services, FakePrompter())
+    try:
+        assert widget.waiting and widget.topLevelItemCount() == 0
+        operations.release_vault_walks(small_services.manager)
+        snapshot = operations.vault_snapshot(small_services.manager, parsed=False)
+        work = root / "3_Personal" / "Work.md"
+        later = root / "0_Inbox" / "Later.md"
+        later.write_text("# Later\n", encoding="utf-8")  # after the walk: only its event tells
+        widget.add_path(later)
+        work.unlink()
+        widget.on_deleted(work)
+        widget.fill(snapshot)
+        assert not widget.waiting
+        assert widget.item_for(root / "1_Projects" / "Empty") is not None
+        assert widget.item_for(root / "2_Wiki" / "Concepts" / "Vector Search.md").text(0) == "Vector Search"
+        assert widget.item_for(later) is not None and widget.item_for(work) is None
+        top = widget.top_folders()
+        assert top[:4] == ["0_Inbox", "1_Projects", "2_Wiki", "3_Personal"]
+    finally:
+        widget.deleteLater()

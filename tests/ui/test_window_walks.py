@@ -93,9 +93,8 @@ def test_a_window_session_with_a_dream_a_rename_and_a_lint_lists_the_vault_once_
     """Any walker lists a folder with os.scandir: from the start of the window's background work, the
     vault's root folder is listed once, by the model's walk; the dream (its tools, coverage, promotion,
     the panel's before-texts), a rename through the tree, the sync-conflicts pane and lint list nothing
-    again. (Before this count starts the tree fills itself with one walk of its own: it shows folders,
-    empty ones too, which the model does not hold, and fills on the GUI thread before the model's first
-    walk.)"""
+    again. (This window is built as tests build it, with no watcher announced: its tree lists the vault
+    itself before this count starts. The app's way is counted whole by the test below.)"""
     import os
 
     services = window.services
@@ -121,3 +120,42 @@ def test_a_window_session_with_a_dream_a_rename_and_a_lint_lists_the_vault_once_
     assert [p for p in listed if p == str(root)] == [str(root)], walks  # the model's one walk
     assert [p for p in listed if p == personal] == [personal]
     assert services.manager.vault.walks == 1 and walks["VaultIndex.scan"] == []
+
+
+def test_a_window_open_lists_the_vault_once_and_its_tree_shows_the_models_walk(
+        qtbot, monkeypatch, services, prompter) -> None:  # noqa: ANN001
+    """Opened as the app opens it (the watcher follows at once), the window lists the vault's root once,
+    from before the window is built to the end of its start: the vault tree shows the model's walk
+    (empty folders too, hidden ones never, zones in order) instead of listing the vault itself."""
+    import os
+
+    from suzent_desktop.ui.app import open_window
+
+    root: Path = services.layout.notebook_dir
+    (root / "1_Projects" / "Empty").mkdir(parents=True)
+    (root / ".obsidian").mkdir(exist_ok=True)
+    listed: list[str] = []
+    real_scandir = os.scandir
+    monkeypatch.setattr(os, "scandir", lambda path=".": listed.append(os.fspath(path)) or real_scandir(path))
+    window = open_window(services, prompter)
+    try:
+        window.show()
+        assert window.tree.waiting  # the model's walk waits for the watcher, and the tree for the walk
+        with qtbot.waitSignal(window.names_ready, timeout=WAIT_MS):
+            window.start_background(watch=True, serve=False, index=True)
+        qtbot.waitUntil(lambda: services.index_stats is not None, timeout=WAIT_MS)
+        tree = window.tree
+        top = [tree.topLevelItem(i).text(0) for i in range(tree.topLevelItemCount())]
+        assert top[:3] == ["0_Inbox", "1_Projects", "2_Wiki"] and top[-3:] == ["index", "log", "schema"]
+        assert ".obsidian" not in top and ".state" not in top
+        assert tree.item_for(root / "1_Projects" / "Empty") is not None
+        assert tree.item_for(root / "3_Personal" / "Work.md").text(0) == "Work"
+        # a file event after the fill still reaches the tree one path at a time
+        (root / "0_Inbox" / "Later.md").write_text("# Later\n", encoding="utf-8")
+        qtbot.waitUntil(lambda: tree.item_for(root / "0_Inbox" / "Later.md") is not None, timeout=WAIT_MS)
+        assert [p for p in listed if p == str(root)] == [str(root)]  # the model's one walk
+        assert services.manager.vault.walks == 1
+    finally:
+        run(qtbot, window.shutdown())
+        window.close()
+        window.deleteLater()

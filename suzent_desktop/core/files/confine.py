@@ -118,11 +118,12 @@ def check(confinement: Confinement, path: Path | str, shown: str | None = None) 
 
 
 def walk(root: Path | str, confinement: Confinement, refused: list[tuple[str, str]] | None = None,
-         *, skip: str | None = None) -> Iterator[tuple[str, os.stat_result]]:
+         *, skip: str | None = None, folders: list[str] | None = None) -> Iterator[tuple[str, os.stat_result]]:
     """Every file under ``root`` the rule allows, with its stat, symlinked folders followed with
     loops cut; entries the rule refuses (or that cannot be statted) are left out and, when
     ``refused`` is given, appended to it with the reason, so a caller can name them. The folder
-    ``skip`` (a memory folder kept inside the vault) is not entered.
+    ``skip`` (a memory folder kept inside the vault) is not entered. Every folder the rule allows
+    below ``root`` is appended to ``folders`` when given (a tree shows empty ones too).
 
     Hidden names are skipped silently: they are the program's own (or Obsidian's), not a fault.
     """
@@ -140,11 +141,13 @@ def walk(root: Path | str, confinement: Confinement, refused: list[tuple[str, st
             if refused is not None:
                 refused.append((folder, f"cannot be listed ({exc.strerror or exc})"))
             continue
-        folders: list[tuple[str, str]] = []
+        below: list[tuple[str, str]] = []
         for entry in entries:
             if not entry.name.startswith("."):
-                yield from _entry(entry, real_folder, confinement, folders, refused)
-        stack.extend(reversed(folders))
+                yield from _entry(entry, real_folder, confinement, below, refused)
+        if folders is not None:
+            folders.extend(path for path, _real in below)
+        stack.extend(reversed(below))
 
 
 def _entry(entry: os.DirEntry, real_folder: str, confinement: Confinement, folders: list[tuple[str, str]],

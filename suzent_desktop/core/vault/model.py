@@ -98,8 +98,7 @@ class Classifier:
             return Kind.OUTSIDE  # the memory folder's other files are not the vault's, even inside it
         if not text.startswith(self._root) or len(text) == len(self._root):
             return Kind.OUTSIDE
-        relative = text[len(self._root) :]
-        if relative.startswith(".") or f"{os.sep}." in relative:
+        if self.hidden(text):
             return Kind.HIDDEN
         if is_canvas(lower):
             return Kind.CANVAS
@@ -108,6 +107,13 @@ class Classifier:
         if folder == self._app and _program_nav(self.layout, name):
             return Kind.NAV
         return Kind.PAGE
+
+
+    def hidden(self, path: Path | str) -> bool:
+        """Whether a path inside the vault has a hidden part below the vault (``.state``, ``.obsidian``,
+        ``.trash``, a dot file): files and folders are hidden by this one rule."""
+        relative = str(path)[len(self._root) :]
+        return relative.startswith(".") or f"{os.sep}." in relative
 
 
 def _program_nav(layout: Layout, name: str) -> bool:
@@ -164,8 +170,8 @@ def _stat(path: Path | str) -> tuple[float, int] | None:
     return stat.st_mtime, stat.st_size
 
 
-def _walk_entries(root: Path | str, confinement: Confinement,
-                  refused: list[tuple[str, str]] | None = None) -> Iterator[tuple[str, tuple[float, int]]]:
+def _walk_entries(root: Path | str, confinement: Confinement, refused: list[tuple[str, str]] | None = None,
+                  folders: list[str] | None = None) -> Iterator[tuple[str, tuple[float, int]]]:
     """Every file under ``root`` the confinement rule allows (``core/files/confine.py``: hidden folders and
     files, links out of the vault or into a program folder are left out), with its (mtime, size). An
     entry that cannot be had (a dangling link, a loop) is no file of the model: it is left out too
@@ -173,9 +179,10 @@ def _walk_entries(root: Path | str, confinement: Confinement,
 
     One ``os.scandir`` per folder, the stat taken with the listing: this is the cost of opening a
     big vault. Symlinked folders inside the rule are followed, as Obsidian does, with loops cut.
-    Every entry left out is appended to ``refused`` with why (the window and lint name them).
+    Every entry left out is appended to ``refused`` with why (the window and lint name them); every
+    folder the rule allows is appended to ``folders`` (empty ones too: the vault tree shows them).
     """
-    for key, stat in confine_walk(root, confinement, refused):
+    for key, stat in confine_walk(root, confinement, refused, folders=folders):
         yield key, (stat.st_mtime, stat.st_size)
 
 
@@ -207,8 +214,10 @@ class VaultSnapshot:
         linkers: dict[str, frozenset[str]],
         tagged: dict[str, tuple[str, ...]],
         refused: dict[str, str] | None = None,
+        folders: frozenset[str] = frozenset(),
     ) -> None:
         self.root = root
+        self._folders = folders  # every folder below the root the walk entered, empty ones too
         self._refused = refused or {}  # entries the confinement rule left out -> why
         self._files = files
         self._names = names
@@ -237,6 +246,11 @@ class VaultSnapshot:
 
     def pages(self) -> list[Path]:
         return self.files(Kind.PAGE)
+
+    def folders(self) -> list[Path]:
+        """The vault's folders below its root, empty ones too (hidden ones and those the confinement rule
+        refuses left out), sorted by path: what the vault tree shows besides the files."""
+        return sorted(Path(key) for key in self._folders)
 
     def files_under(self, folder: Path, *kinds: Kind) -> list[Path]:
         """The files (of these kinds) inside ``folder``, sorted by path."""
@@ -440,6 +454,7 @@ class _State:
     linkers: dict[str, frozenset[str]] = field(default_factory=dict)
     tagged: dict[str, tuple[str, ...]] = field(default_factory=dict)
     refused: dict[str, str] = field(default_factory=dict)  # entries the confinement rule leaves out -> why
+    folders: set[str] = field(default_factory=set)  # folders below the root, empty ones too
 
 
 class Vault:
@@ -469,6 +484,11 @@ class Vault:
         """Whether the first walk is done (asking then never walks the whole vault, nor waits for a watcher)."""
         return self._state is not None
 
+    @property
+    def held(self) -> bool:
+        """Whether the first walk is waiting for a watcher being put in place (:meth:`hold_walks`)."""
+        return self._state is None and not self._ready.is_set() and time.monotonic() < self._hold_until
+
     def hold_walks(self, seconds: float = WATCH_WAIT_S) -> None:
         """A watcher is about to be put in place: the first walk waits until :meth:`release_walks` (or
         :meth:`watch`), ``seconds`` at most from now. Never call a walking method on the GUI thread."""
@@ -493,9 +513,11 @@ class Vault:
                 self._ready.wait(timeout=min(0.1, max(0.0, self._hold_until - time.monotonic())))
             state = _State()
             refused: list[tuple[str, str]] = []
-            for key, stat in _walk_entries(self.root, self.layout.confinement, refused):
+            folders: list[str] = []
+            for key, stat in _walk_entries(self.root, self.layout.confinement, refused, folders):
                 self._add_file(state, key, stat)
             state.refused = dict(refused)
+            state.folders.update(f for f in folders if self._keeps_folder(f))
             self.walks += 1
             self._state = state
         return self._state
@@ -537,17 +559,25 @@ class Vault:
         for key in [k for k in state.refused if whole or k == str(folder) or k.startswith(inside)]:
             del state.refused[key]
         reason = None if whole else self.layout.confinement.refusal(folder)
+        folders: list[str] = []
         if reason is not None:  # a folder linked out of the vault or into a program folder
             if self._kinds.kind(folder) not in (Kind.HIDDEN, Kind.OUTSIDE):
                 state.refused[str(folder)] = reason
         elif self._kinds.kind(os.path.join(inside, "x")) not in (Kind.HIDDEN, Kind.OUTSIDE) or whole:
             refused: list[tuple[str, str]] = []
-            for key, stat in _walk_entries(folder, self.layout.confinement, refused):
+            for key, stat in _walk_entries(folder, self.layout.confinement, refused, folders):
                 present.add(key)
                 known = files.get(key)
                 if known is None or known.stat != stat:  # most files are as they were: nothing to do
                     self._update_file(state, key, stat)
             state.refused.update(refused)
+            if not whole:
+                folders.append(str(folder))
+        kept = {f for f in folders if self._keeps_folder(f)}
+        for gone in [f for f in state.folders if (whole or f == str(folder) or f.startswith(inside)) and f not in kept]:
+            state.folders.discard(gone)
+        for found in kept:
+            self._add_folder(state, found)
         for gone in [k for k in files if (whole or k.startswith(inside)) and k not in present]:
             self._remove_file(state, gone)
 
@@ -565,8 +595,19 @@ class Vault:
         if kind in (Kind.HIDDEN, Kind.OUTSIDE) or not key.startswith(self._inside):
             return  # a daily log or core file outside the vault is no file of it
         state.files[key] = VaultFile(key, kind, stat)
+        self._add_folder(state, key.rpartition(os.sep)[0])  # a file written into a folder not seen yet
         if state.names is not None:
             state.names.add(Path(key))
+
+    def _keeps_folder(self, key: str) -> bool:
+        """A folder below the root that is not hidden, by the classifier's rule for files."""
+        return key.startswith(self._inside) and not self._kinds.hidden(key)
+
+    def _add_folder(self, state: _State, key: str) -> None:
+        """A folder and those holding it, up to the root (a folder made with its parents at once)."""
+        while key not in state.folders and self._keeps_folder(key):
+            state.folders.add(key)
+            key = key.rpartition(os.sep)[0]
 
     def _read_page(self, state: _State, key: str, file: VaultFile) -> None:
         assert state.facts is not None
@@ -626,6 +667,7 @@ class Vault:
                 dict(state.linkers),
                 dict(state.tagged),
                 dict(state.refused),
+                frozenset(state.folders),
             )
             return self._snapshot
 
@@ -684,6 +726,7 @@ class Vault:
             inside = os.path.join(key, "")
             for gone in [k for k in state.files if k == key or k.startswith(inside)]:
                 self._remove_file(state, gone)
+            state.folders -= {f for f in state.folders if f == key or f.startswith(inside)}
 
     def _confined(self, state: _State, key: str) -> bool:
         """Whether the confinement rule allows this file (``core/files/confine.py``); a refusal is recorded."""

@@ -36,7 +36,6 @@ from suzent_desktop.core.files.markdown import plain_text
 from suzent_desktop.core.files.words import count
 from suzent_desktop.core.operations import Filters
 from suzent_desktop.ui.forget_dialog import choose_units
-from suzent_desktop.ui.open_vault import top_folders
 from suzent_desktop.ui.panes.common import EmptyHint, Pane, display_path, highlight
 
 if TYPE_CHECKING:
@@ -99,9 +98,7 @@ class SearchPane(Pane):
         for label, value in SOURCES:
             self.source_box.addItem(label, value)
         self.zone_box = QComboBox(self)
-        self.zone_box.addItem("All folders", None)
-        for zone in top_folders(self.services.layout.notebook_dir):
-            self.zone_box.addItem(zone, zone)
+        self.zone_box.addItem("All folders", None)  # the vault's top folders: show_folders()
         self.dates_check = QCheckBox("Dates", self)
         now = self.services.manager.clock.today()  # the app's clock (SUZENT_TODAY pins it)
         today = QDate(now.year, now.month, now.day)
@@ -194,6 +191,18 @@ class SearchPane(Pane):
         # Zones only exist in the notebook; offering them for daily logs would always give nothing.
         self.zone_box.setEnabled(self.source_box.currentData() in (None, "notebook"))
         self._schedule()
+
+    def show_folders(self, names: list[str]) -> None:
+        """The vault's top folders a search can be kept to (the window hands over what its tree shows,
+        so the vault is not listed again for them); the one chosen stays chosen."""
+        chosen = self.zone_box.currentData()
+        self.zone_box.blockSignals(True)
+        while self.zone_box.count() > 1:
+            self.zone_box.removeItem(1)
+        for name in names:
+            self.zone_box.addItem(name, name)
+        self.zone_box.setCurrentIndex(max(0, self.zone_box.findData(chosen)) if chosen is not None else 0)
+        self.zone_box.blockSignals(False)
 
     # -- searching -------------------------------------------------------------------
     def focus_query(self) -> None:
