@@ -21,6 +21,7 @@ import numpy as np
 from suzent_desktop.core.index.model_download import (
     ModelDownloadError,
     PinnedFile,
+    ProgressFn,
     fetch_once,
     model_cache_dir,
     sha256_of,
@@ -401,11 +402,18 @@ class DownloadedE5Embedder(OnnxMiniLMEmbedder):
         super().__init__(expected_sha256=self._files[0].sha256, threads=threads)
         self._cache = cache
 
-    def _fetch(self, index: int) -> Path:
+    def _fetch(self, index: int, progress: ProgressFn | None = None, cancel: threading.Event | None = None) -> Path:
         try:
-            return fetch_once(self._files[index], self._cache or model_cache_dir())
+            return fetch_once(self._files[index], self._cache or model_cache_dir(), progress=progress, cancel=cancel)
         except ModelDownloadError as exc:
             raise EmbeddingError(str(exc)) from exc
+
+    def download_files(self, progress: ProgressFn | None = None, cancel: threading.Event | None = None) -> None:
+        """Fetch the files not in the cache yet, reporting bytes and honouring ``cancel``
+        (``DownloadCancelled``: nothing kept). Called ahead of a pass, so a person sees the download;
+        loading fetches the files itself when this was not called."""
+        for index in range(len(self._files)):
+            self._fetch(index, progress, cancel)
 
     def _resolve_model_path(self) -> Path:
         return self._fetch(0)
