@@ -401,10 +401,12 @@ class DownloadedE5Embedder(OnnxMiniLMEmbedder):
         self._files = files or e5_int8_files()
         super().__init__(expected_sha256=self._files[0].sha256, threads=threads)
         self._cache = cache
+        self.download_progress: ProgressFn | None = None  # told of a download that loading starts itself
 
     def _fetch(self, index: int, progress: ProgressFn | None = None, cancel: threading.Event | None = None) -> Path:
         try:
-            return fetch_once(self._files[index], self._cache or model_cache_dir(), progress=progress, cancel=cancel)
+            return fetch_once(self._files[index], self._cache or model_cache_dir(),
+                              progress=progress or self.download_progress, cancel=cancel)
         except ModelDownloadError as exc:
             raise EmbeddingError(str(exc)) from exc
 
@@ -412,8 +414,9 @@ class DownloadedE5Embedder(OnnxMiniLMEmbedder):
         """Fetch the files not in the cache yet, reporting bytes and honouring ``cancel``
         (``DownloadCancelled``: nothing kept). Called ahead of a pass, so a person sees the download;
         loading fetches the files itself when this was not called."""
-        for index in range(len(self._files)):
-            self._fetch(index, progress, cancel)
+        with self._load_lock:  # a search loading the model meanwhile waits instead of downloading it twice
+            for index in range(len(self._files)):
+                self._fetch(index, progress, cancel)
 
     def _resolve_model_path(self) -> Path:
         return self._fetch(0)

@@ -89,7 +89,8 @@ def fetch_once(
             )
         return target
     folder.mkdir(parents=True, exist_ok=True)
-    partial = target.with_name(target.name + ".part")
+    # One name per writer: two processes (the window and a terminal) never write into one file.
+    partial = target.with_name(f".{target.name}.{os.getpid()}-{threading.get_ident()}.part")
     try:
         got = _download(pinned, partial, timeout, progress, cancel)
         if got != pinned.sha256:
