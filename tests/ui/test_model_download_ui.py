@@ -86,3 +86,33 @@ def test_a_finished_download_rebuilds_the_index_with_the_new_model(
     assert services.manager.indexer.state.model == embedding.E5_INT8_SETTING
     response = run(qtbot, services.manager.indexer.search("oat milk"))
     assert response.mode == "hybrid" and response.hits
+
+
+def test_a_download_that_is_not_the_pinned_bytes_is_refused_and_the_old_model_stays(
+        qtbot, window, prompter, model_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    services = window.services
+    old = services.manager.embedder.name
+    with serving({"model.onnx": b"not the model"}) as (base, _):
+        pinned = pin("e5.onnx", base + "model.onnx", b"the model", max_bytes=100)
+        monkeypatch.setattr(embedding, "e5_int8_files", lambda: (pinned, pinned))
+        choose_the_int8_model(window)
+        qtbot.waitUntil(lambda: bool(prompter.errors), timeout=WAIT_MS)
+    assert "not the pinned" in prompter.errors[0] and f"still uses {old}" in prompter.errors[0]
+    assert services.manager.embedder.name == old
+    assert not model_dir.exists() or list(model_dir.iterdir()) == []
+
+
+def test_a_model_named_in_config_toml_is_downloaded_by_the_first_pass_with_its_bytes_shown(
+        qtbot, window, model_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    body = bytes(range(256)) * (2 * CHUNK // 256)
+    services = window.services
+    seen: list[tuple[str, int, int]] = []
+    services.bridge.progress.connect(lambda label, done, total: seen.append((label, done, total)))
+    with serving({"model.onnx": body, "tokenizer.json": b"{}"}) as (base, _):
+        files = (pin("e5.onnx", base + "model.onnx", body), pin("e5.json", base + "tokenizer.json", b"{}"))
+        monkeypatch.setattr(embedding, "e5_int8_files", lambda: files)
+        services.manager.embedder = embedding.DownloadedE5Embedder()  # what a start with that config.toml loads
+        window.start_background(watch=False, serve=False, index=True)
+        qtbot.waitUntil(lambda: not services.busy, timeout=WAIT_MS)
+    assert ("Downloading the embedding model: e5.onnx, 2.1 of 2.1 MB", len(body), len(body)) in seen
+    assert (model_dir / "e5.onnx").read_bytes() == body
