@@ -114,14 +114,14 @@ def _download(
     """
     digest = hashlib.sha256()
     size = reported = 0
+    _stop_if_cancelled(cancel, pinned)
     try:
         with urllib.request.urlopen(pinned.url, timeout=timeout) as response, partial.open("wb") as out:
             total = _expected_size(response.headers.get("Content-Length"), pinned.max_bytes)
             if progress:
                 progress(0, total, pinned.name)
             for block in iter(lambda: response.read1(CHUNK), b""):
-                if cancel is not None and cancel.is_set():
-                    raise DownloadCancelled(f"the download of {pinned.name} was cancelled")
+                _stop_if_cancelled(cancel, pinned)
                 size += len(block)
                 if size > pinned.max_bytes:
                     raise ModelDownloadError(
@@ -132,12 +132,19 @@ def _download(
                 if progress and (size - reported >= CHUNK or size >= total):
                     reported = size
                     progress(size, max(total, size), pinned.name)
+            if progress and reported != size:  # a server that announced no size: the bar still ends full
+                progress(size, size, pinned.name)
     except (urllib.error.URLError, OSError, ValueError) as exc:
         raise ModelDownloadError(
             f"cannot download {pinned.url} ({exc}). Without a network, put that file at "
             f"{partial.with_name(pinned.name)} (sha256 {pinned.sha256})"
         ) from exc
     return digest.hexdigest()
+
+
+def _stop_if_cancelled(cancel: threading.Event | None, pinned: PinnedFile) -> None:
+    if cancel is not None and cancel.is_set():
+        raise DownloadCancelled(f"the download of {pinned.name} was cancelled")
 
 
 def _expected_size(content_length: str | None, max_bytes: int) -> int:
