@@ -63,11 +63,6 @@ def sha256_of(path: Path) -> str:
     return digest.hexdigest()
 
 
-def is_cached(pinned: PinnedFile, folder: Path) -> bool:
-    """True when the file is in ``folder`` (whether it is still the pinned bytes is checked on load)."""
-    return (folder / pinned.name).is_file()
-
-
 def fetch_once(
     pinned: PinnedFile,
     folder: Path,
