@@ -52,7 +52,7 @@ from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from suzent_desktop import cli_vault
-from suzent_desktop.cli_progress import terminal_progress
+from suzent_desktop.cli_progress import download_model, show_downloads, terminal_progress
 from suzent_desktop.core.documents import SOURCES, captured_turn, fact_dict, hit_dict
 from suzent_desktop.core.documents import is_handled_error as _core_handles
 from suzent_desktop.core.files.words import count, outcome_words
@@ -293,7 +293,9 @@ def _open(args: argparse.Namespace, *, bootstrap: bool = True):
     search), so looking never creates vault folders or seed files."""
     from suzent_desktop.core.manager import MemoryManager
 
-    return MemoryManager.open(_home(args), bootstrap=bootstrap)
+    manager = MemoryManager.open(_home(args), bootstrap=bootstrap)
+    show_downloads(manager.embedder, sys.stderr, as_json=bool(getattr(args, "json", False)))
+    return manager
 
 
 def _run(coro: Any) -> Any:
@@ -309,6 +311,7 @@ async def _catch_up(manager: Any, out: Output) -> None:
     stale = manager.stale_paths()
     if not stale:
         return
+    download_model(manager.embedder, out.err, as_json=out.as_json)  # before any pass, its bytes shown
     progress = terminal_progress(f"Indexing {count(len(stale), 'changed file')} first", out.err,
                                  as_json=out.as_json) if len(stale) >= NOISY_CATCH_UP else None
     if progress is None:
@@ -602,6 +605,7 @@ def _undo_forget(manager: Any, args: argparse.Namespace, out: Output) -> int:
 
 def cmd_reindex(args: argparse.Namespace, out: Output) -> int:
     manager = _open(args)
+    download_model(manager.embedder, out.err, as_json=out.as_json)  # before any pass, its bytes shown
     progress = terminal_progress("Rebuilding the index" if args.full else "Indexing", out.err, as_json=out.as_json)
     try:
         changes = _run(manager.reindex(full=args.full, progress=progress))

@@ -28,7 +28,7 @@ CONFIG_NAME = "config.toml"
 
 # SUZENT_* variables that are not settings keys but are read elsewhere (never warned about).
 OTHER_ENVIRONMENT = frozenset({"SUZENT_HOME", "SUZENT_DEBUG", "SUZENT_TODAY", "SUZENT_QUIT_AFTER_START", "SUZENT_CRASH_AT",
-                               "SUZENT_DEVICE", "SUZENT_LOCAL_CONFIG"})
+                               "SUZENT_DEVICE", "SUZENT_LOCAL_CONFIG", "SUZENT_MODEL_DIR"})
 
 
 class SettingsError(ValueError):

@@ -13,6 +13,7 @@ forget keys, query spans). No Qt.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,6 +43,7 @@ from suzent_desktop.core.files.tombstones import Tombstone, TombstoneProblem, no
 from suzent_desktop.core.files.vaults import RecentVaults, open_folder
 from suzent_desktop.core.index.embedding import E5_INT8_SETTING, MULTILINGUAL_SETTING
 from suzent_desktop.core.index.filters import Filters
+from suzent_desktop.core.index.model_download import DownloadCancelled
 from suzent_desktop.core.index.terms import match_spans
 from suzent_desktop.core.vault import vault_ops
 from suzent_desktop.core.vault.canvas import canvas_markdown, is_canvas
@@ -96,6 +98,7 @@ __all__ += [  # what the command line and the MCP server use besides the manager
     "ActivityRecorder", "READ_LIMIT_CHARS", "VaultAccessError", "VaultTools", "decode_page", "read_part",
 ]
 __all__ += ["E5_INT8_SETTING", "MULTILINGUAL_SETTING"]  # the settings dialog offers it for ``embedding_model``
+__all__ += ["DownloadCancelled", "download_model"]  # a model fetched ahead of a pass, with progress and Cancel
 __all__ += [  # unlinked mentions (the backlinks pane)
     "LinkedMention", "Mention", "MentionError", "link_mention", "undo_link_mention",
 ]
@@ -415,3 +418,17 @@ def leave_the_window_a_core(embedder: Embedder, settings: Settings) -> None:
     from suzent_desktop.core.index.embedding import use_window_threads
 
     use_window_threads(embedder, settings.window_embedding_threads)
+
+
+def download_model(
+    embedder: Embedder,
+    progress: Callable[[int, int, str], None] | None = None,
+    cancel: threading.Event | None = None,
+) -> None:
+    """Fetch the model files an embedder still lacks (blocking: call off the GUI thread), reporting
+    ``progress(bytes done, bytes in all, file name)``. Raises ``DownloadCancelled`` when ``cancel``
+    stops it (nothing kept) and ``EmbeddingError`` when a file cannot be had. Models that need no
+    download return at once."""
+    download = getattr(embedder, "download_files", None)
+    if download is not None:
+        download(progress, cancel)

@@ -725,7 +725,7 @@ class MainWindow(QMainWindow):
             return
         self.progress_bar.setRange(0, total)
         self.progress_bar.setValue(min(done, total))
-        self.progress_bar.setFormat(f"{label} %v/%m")
+        self.progress_bar.setFormat(label if label.endswith(" MB") else f"{label} %v/%m")  # a download says its MB
         self.progress_bar.show()
         self.cancel_button.setVisible(self.services.busy)
 

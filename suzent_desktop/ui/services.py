@@ -245,6 +245,7 @@ class AppServices(QObject):
         return self.submit(self._reindex(full, label, cancel, walk), label=label, cancel=cancel)
 
     async def _reindex(self, full: bool, label: str, cancel: threading.Event, walk: bool = True) -> ChangeSet:
+        await self._download_model(self.manager.embedder, cancel)  # a model chosen in config.toml, not yet here
         changes = await self.manager.reindex(full=full, progress=self.progress_callback(label), cancel=cancel, walk=walk)
         await self.refresh_index_status()
         return changes
@@ -270,7 +271,7 @@ class AppServices(QObject):
         path = save_settings(self.manager.layout.home, settings, since=previous)
         self.manager.settings = settings
         if settings.embedding_model != previous.embedding_model:
-            self.switch_embedder(settings)
+            self.switch_embedder(settings, keep_on_cancel=previous.embedding_model)
         else:
             self._leave_the_window_a_core()
         if self.runner is not None:
@@ -278,18 +279,26 @@ class AppServices(QObject):
         self.bridge.settings_changed.emit(settings)
         return path
 
-    def switch_embedder(self, settings: Settings) -> asyncio.Task[Any]:
-        """Load the newly chosen embedding model and rebuild the index with it (vectors of two
-        models are not comparable), with progress and Cancel like any reindex."""
+    def switch_embedder(self, settings: Settings, *, keep_on_cancel: str | None = None) -> asyncio.Task[Any]:
+        """Load the newly chosen embedding model (downloading it first when it must be) and rebuild
+        the index with it (vectors of two models are not comparable), with progress and Cancel like
+        any reindex. A download cancelled puts ``embedding_model`` back to ``keep_on_cancel``."""
         label = "Rebuilding the index for the new embedding model"
         cancel = threading.Event()
-        return self.submit(self._switch_embedder(settings, label, cancel), label=label, cancel=cancel)
+        return self.submit(self._switch_embedder(settings, label, cancel, keep_on_cancel), label=label, cancel=cancel)
 
-    async def _switch_embedder(self, settings: Settings, label: str, cancel: threading.Event) -> ChangeSet:
+    async def _switch_embedder(
+        self, settings: Settings, label: str, cancel: threading.Event, keep_on_cancel: str | None = None
+    ) -> ChangeSet:
         try:
             embedder = await asyncio.to_thread(operations.load_embedder, settings)
             self._leave_the_window_a_core(embedder)
+            await self._download_model(embedder, cancel)
             await asyncio.to_thread(lambda: embedder.dim)  # one real call: an unreachable provider fails here
+        except asyncio.CancelledError:  # the download was stopped: the old model stays, in config.toml too
+            if keep_on_cancel is not None:
+                self._keep_the_model(keep_on_cancel)
+            raise
         except Exception as exc:  # the index stays with the model it was built with, and says so
             old = getattr(self.manager.embedder, "name", "the previous model")
             self.bridge.embedding_failed.emit(settings.embedding_model or "the bundled model",
@@ -297,3 +306,29 @@ class AppServices(QObject):
             raise
         await self.manager.use_embedder(embedder)
         return await self._reindex(False, label, cancel)
+
+    async def _download_model(self, embedder: Any, cancel: threading.Event) -> None:
+        """Fetch a model's files before anything is embedded with it, on a worker thread, its bytes on
+        the progress bar; Cancel stops it with nothing kept (the task ends cancelled)."""
+        report = self.progress_callback("Downloading the embedding model")
+
+        def progress(done: int, total: int, name: str) -> None:
+            report(done, total, f"{name}, {done / 1e6:.1f} of {total / 1e6:.1f} MB")
+
+        try:
+            await asyncio.to_thread(operations.download_model, embedder, progress, cancel)
+        except operations.DownloadCancelled as exc:
+            raise asyncio.CancelledError(str(exc)) from exc
+
+    def _keep_the_model(self, model: str) -> None:
+        """Put ``embedding_model`` back to the model still in use, so the next start does not switch."""
+        from dataclasses import replace
+
+        from suzent_desktop.settings import save_settings
+
+        current = self.manager.settings
+        if current.embedding_model != model:
+            kept = replace(current, embedding_model=model)
+            save_settings(self.manager.layout.home, kept, since=current)
+            self.manager.settings = kept
+            self.bridge.settings_changed.emit(kept)

@@ -80,7 +80,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "embedding_model": ("Embedding model",
                         "Empty: the bundled English model. multilingual-e5-small also reads Chinese, Japanese, "
                         "Korean and 100 languages; multilingual-e5-small-int8 is the same model as int8 ONNX, "
-                        "downloaded once (about 118 MB) on first use. A change re-embeds the index."),
+                        "downloaded once (about 118 MB; the status bar shows it and Cancel stops it). A change re-embeds the index."),
     "window_embedding_threads": ("Embedding threads in the window",
                                  "0: one fewer than the cores, so the window always keeps one."),
     "llm_timeout_seconds": ("Model call time limit (seconds)", "Longest one model call may take; 0 means no limit."),

@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import numpy as np
 import pytest
+from loopback_files import Stall, pin, serving
 
 from suzent_desktop.core.index.embedding import (
     E5_INT8_SETTING,
@@ -24,43 +22,16 @@ from suzent_desktop.core.index.embedding import (
     bundled_tokenizer_path,
     make_embedder,
 )
-from suzent_desktop.core.index.model_download import ModelDownloadError, PinnedFile, fetch_once, sha256_of
+from suzent_desktop.core.index.model_download import (
+    CHUNK,
+    DownloadCancelled,
+    ModelDownloadError,
+    PinnedFile,
+    fetch_once,
+    sha256_of,
+)
+from suzent_desktop.core.operations import download_model
 from suzent_desktop.settings import Settings
-
-
-@contextmanager
-def serving(files: dict[str, bytes]) -> Iterator[tuple[str, list[str]]]:
-    """(base URL, the paths asked for) of a loopback server holding ``files``."""
-    asked: list[str] = []
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:  # noqa: N802 - the http.server name
-            asked.append(self.path)
-            body = files.get(self.path.lstrip("/"))
-            if body is None:
-                self.send_error(404)
-                return
-            self.send_response(200)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args: object) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/", asked
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
-def pin(name: str, url: str, body: bytes, *, max_bytes: int | None = None) -> PinnedFile:
-    return PinnedFile(name, url, hashlib.sha256(body).hexdigest(), max_bytes or len(body))
-
 
 BODY = b"model weights " * 1000
 
@@ -146,3 +117,62 @@ def test_the_downloaded_model_embeds_offline_after_its_first_download(tmp_path: 
     assert np.allclose(np.linalg.norm(passages, axis=1), 1.0, atol=1e-5)
     query = again.embed_query(["The cat sat on the mat."])[0]
     assert not np.allclose(query, passages[0], atol=1e-3)  # "query: " and "passage: " differ
+
+
+LARGE = bytes(range(256)) * (3 * CHUNK // 256 + 1000)  # a few blocks: progress between them
+
+
+def test_a_download_reports_its_bytes_up_to_the_total(tmp_path: Path) -> None:
+    seen: list[tuple[int, int, str]] = []
+    with serving({"m.onnx": LARGE}) as (base, _):
+        fetch_once(pin("m.onnx", base + "m.onnx", LARGE), tmp_path, progress=lambda *a: seen.append(a))
+    assert seen[0] == (0, len(LARGE), "m.onnx") and seen[-1] == (len(LARGE), len(LARGE), "m.onnx")
+    done = [d for d, _, _ in seen]
+    assert done == sorted(done) and len(done) >= 4  # it moved on the way, not only at the end
+
+
+def test_a_cancelled_download_keeps_nothing_and_says_so(tmp_path: Path) -> None:
+    cancel = threading.Event()
+    stall = Stall("m.onnx", CHUNK + 10, threading.Event())
+    seen: list[int] = []
+
+    def progress(done: int, total: int, name: str) -> None:
+        seen.append(done)
+        if done > 0:  # bytes arrived: the person presses Cancel, and the link goes on
+            cancel.set()
+            stall.go.set()
+
+    with serving({"m.onnx": LARGE}, stall) as (base, _):
+        with pytest.raises(DownloadCancelled, match="m.onnx"):
+            fetch_once(pin("m.onnx", base + "m.onnx", LARGE), tmp_path, progress=progress, cancel=cancel)
+    assert 0 < max(seen) < len(LARGE)
+    assert list(tmp_path.iterdir()) == []  # no model, no .part
+
+
+def test_the_downloaded_model_fetches_both_files_ahead_with_their_names(tmp_path: Path) -> None:
+    tokenizer = b'{"tokenizer": 1}'
+    with serving({"m.onnx": LARGE, "t.json": tokenizer}) as (base, asked):
+        files = (pin("e5.onnx", base + "m.onnx", LARGE), pin("tok.json", base + "t.json", tokenizer))
+        names: list[str] = []
+        download_model(DownloadedE5Embedder(tmp_path, files), lambda d, t, name: names.append(name))
+        download_model(DownloadedE5Embedder(tmp_path, files), lambda d, t, name: names.append(name))
+    assert sorted(set(names)) == ["e5.onnx", "tok.json"] and asked == ["/m.onnx", "/t.json"]  # once
+    assert (tmp_path / "e5.onnx").read_bytes() == LARGE
+    download_model(make_embedder(Settings(embedding_model="hashing")), lambda *a: names.append("x"))
+    assert "x" not in names  # a model that needs no download
+
+
+def test_after_a_cancelled_download_loading_does_not_start_it_again_until_asked(tmp_path: Path) -> None:
+    cancel = threading.Event()
+    cancel.set()  # pressed before the download began: nothing is asked of the server
+    tokenizer = b'{"tokenizer": 1}'
+    with serving({"m.onnx": LARGE, "t.json": tokenizer}) as (base, asked):
+        files = (pin("e5.onnx", base + "m.onnx", LARGE), pin("tok.json", base + "t.json", tokenizer))
+        embedder = DownloadedE5Embedder(tmp_path, files)
+        with pytest.raises(DownloadCancelled):
+            download_model(embedder, None, cancel)
+        with pytest.raises(EmbeddingError, match="download was cancelled; reindex"):
+            embedder.embed(["a search before the person asked again"])
+        assert asked == []  # the search did not download it behind their back
+        download_model(embedder, None, threading.Event())  # asked again (a reindex)
+    assert (tmp_path / "e5.onnx").read_bytes() == LARGE and asked == ["/m.onnx", "/t.json"]

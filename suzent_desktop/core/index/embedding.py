@@ -19,8 +19,10 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 import numpy as np
 
 from suzent_desktop.core.index.model_download import (
+    DownloadCancelled,
     ModelDownloadError,
     PinnedFile,
+    ProgressFn,
     fetch_once,
     model_cache_dir,
     sha256_of,
@@ -400,18 +402,42 @@ class DownloadedE5Embedder(OnnxMiniLMEmbedder):
         self._files = files or e5_int8_files()
         super().__init__(expected_sha256=self._files[0].sha256, threads=threads)
         self._cache = cache
+        self.download_progress: ProgressFn | None = None  # told of a download that loading starts itself
+        self._declined = False  # the person cancelled the download: loading does not start it behind their back
 
-    def _fetch(self, index: int) -> Path:
+    def _fetch(self, index: int, progress: ProgressFn | None = None, cancel: threading.Event | None = None) -> Path:
         try:
-            return fetch_once(self._files[index], self._cache or model_cache_dir())
+            return fetch_once(self._files[index], self._cache or model_cache_dir(),
+                              progress=progress or self.download_progress, cancel=cancel)
         except ModelDownloadError as exc:
             raise EmbeddingError(str(exc)) from exc
 
+    def download_files(self, progress: ProgressFn | None = None, cancel: threading.Event | None = None) -> None:
+        """Fetch the files not in the cache yet, reporting bytes and honouring ``cancel``
+        (``DownloadCancelled``: nothing kept). Called ahead of a pass, so a person sees the download;
+        loading fetches the files itself when this was not called."""
+        with self._load_lock:  # a search loading the model meanwhile waits instead of downloading it twice
+            self._declined = False
+            try:
+                for index in range(len(self._files)):
+                    self._fetch(index, progress, cancel)
+            except DownloadCancelled:
+                self._declined = True
+                raise
+
+    def _fetch_on_load(self, index: int) -> Path:
+        if self._declined:
+            raise EmbeddingError(
+                f"{self.name}: its download was cancelled; reindex (Reindex changed files, or "
+                f"`suzent-desktop reindex`) to download it"
+            )
+        return self._fetch(index)
+
     def _resolve_model_path(self) -> Path:
-        return self._fetch(0)
+        return self._fetch_on_load(0)
 
     def _resolve_tokenizer_path(self) -> Path:
-        return self._fetch(1)
+        return self._fetch_on_load(1)
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Rows to store: embedded as passages."""
