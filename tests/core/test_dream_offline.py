@@ -360,3 +360,58 @@ def test_a_topic_is_named_by_what_the_fact_is_about(text, name):
 
     topic = topic_of(text)
     assert (topic.name if topic else None) == name
+
+
+def test_a_workplace_is_filed_with_work_not_as_a_place_page(manager):
+    run(manager, batch(
+        ("2026-07-01", "work", "User works at Fabrikam as a welder"),
+        ("2026-07-02", "work", "User had a safety briefing at Fabrikam"),
+        ("2026-07-03", "work", "User had a second interview at Northwind"),  # an employer named only later
+        ("2026-07-05", "work", "User now works at Northwind as a shift lead"),
+    ))
+    personal = manager.layout.notebook_dir / "3_Personal"
+    assert not (personal / "Fabrikam.md").exists() and not (personal / "Northwind.md").exists()
+    work = page(manager, "3_Personal/Work.md")
+    assert "safety briefing at Fabrikam" in work and "second interview at Northwind" in work
+
+
+def test_a_topic_whose_name_another_page_holds_is_linked_to_not_duplicated(manager):
+    root = manager.layout.notebook_dir
+    (root / "2_Wiki").mkdir(exist_ok=True)
+    (root / "2_Wiki" / "Lisbon.md").write_text("# Lisbon\n\nNotes on the city.\n", encoding="utf-8")
+    (root / "2_Wiki" / "Pottery.md").write_text("# Pottery\n\nGlazes and kilns.\n", encoding="utf-8")
+    run(manager, batch(
+        ("2026-07-01", "place", "User is looking for a flat in Lisbon"),
+        ("2026-07-02", "hobby", "User is learning pottery"),
+    ))
+    personal = root / "3_Personal"
+    assert not list(personal.glob("Lisbon*.md")) and not list(personal.glob("Pottery*.md"))
+    assert "- User is looking for a flat in [[Lisbon]] (2026-07-01)" in page(manager, "3_Personal/Places.md")
+    assert "- User is learning [[Pottery|pottery]] (2026-07-02)" in page(manager, "3_Personal/Hobbies.md")
+
+
+def test_a_new_manager_supersedes_the_old_one(manager):
+    run(manager, batch(
+        ("2026-07-01", "work", "User's manager at Fabrikam is Ilse Berg"),
+        ("2026-07-09", "work", "User's new manager at Northwind is Tomas Roy"),
+    ))
+    doc = PageDoc.parse(page(manager, "3_Personal/Work.md"))
+    assert [b.text for b in doc.current_bullets()] == ["User's new manager at Northwind is Tomas Roy"]
+    assert "~~User's manager at Fabrikam is Ilse Berg~~ (2026-07-01, until 2026-07-09)" in page(
+        manager, "3_Personal/Work.md")
+
+
+def test_the_facts_of_a_job_end_with_the_job(manager):
+    run(manager, batch(
+        ("2026-07-01", "work", "User works at Fabrikam as a welder"),
+        ("2026-07-02", "work", "User runs Fabrikam's night shift rota"),
+        ("2026-07-03", "work", "User had a second interview at Northwind"),
+        ("2026-07-10", "work", "User now works at Northwind as a shift lead"),
+        ("2026-07-12", "work", "User still meets Fabrikam's welders for darts on Fridays"),  # after the change
+    ))
+    text = page(manager, "3_Personal/Work.md")
+    current = [b.text for b in PageDoc.parse(text).current_bullets()]
+    assert "User runs Fabrikam's night shift rota" not in current
+    assert "~~User runs Fabrikam's night shift rota~~ (2026-07-02, until 2026-07-10)" in text
+    assert "User had a second interview at Northwind" in current  # names the new employer
+    assert "User still meets Fabrikam's welders for darts on Fridays" in current

@@ -285,3 +285,23 @@ async def test_memory_md_leaves_out_habits_passing_facts_wishes_and_long_lines(m
         assert kept in text
     for absent in ("canal", "photo albums", "ceramics", "Nina Simone", "Albula"):
         assert absent not in text
+
+
+async def test_memory_md_holds_the_new_job_not_the_one_it_replaced(manager):
+    from suzent_desktop.core.engines.dream.model import Batch, BatchFact
+    from suzent_desktop.core.engines.dream.offline import consolidate
+    from suzent_desktop.core.engines.dream.tools import VaultTools
+
+    facts = [BatchFact(date, Fact(text, "work", ()), line) for line, (date, text) in enumerate([
+        ("2026-07-01", "User works at Fabrikam as a welder"),
+        ("2026-07-01", "User's manager at Fabrikam is Ilse Berg"),
+        ("2026-07-02", "User runs Fabrikam's night shift rota"),
+        ("2026-07-10", "User now works at Northwind as a shift lead"),
+        ("2026-07-10", "User's new manager at Northwind is Tomas Roy"),
+    ], start=1)]
+    consolidate(Batch(dates=["2026-07-01", "2026-07-02", "2026-07-10"], facts=facts), VaultTools(manager.layout.notebook_dir), manager.embedder.embed)
+    await promote(manager.home)
+    text = memory(manager)
+    assert "Northwind as a shift lead" in text and "Tomas Roy" in text
+    for superseded in ("welder", "Ilse Berg", "night shift"):
+        assert superseded not in text

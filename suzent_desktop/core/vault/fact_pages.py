@@ -257,8 +257,9 @@ _RELATIONS: list[tuple[str, re.Pattern[str]]] = [
         r" (?:in|to) (?P<v>.+)$")),
     ("favorite", re.compile(r"^(?P<s>.+?)(?:'s|s') favou?rite (?P<w>[\w -]+?) is (?P<v>.+)$")),
     ("is", re.compile(
-        r"^(?P<s>.+?)(?:'s|s') (?P<w>wife|husband|partner|girlfriend|boyfriend|boss|manager|dentist|doctor|"
-        r"therapist|name|birthday|job title|title|role|employer|team|car|phone|email|address) is "
+        r"^(?P<s>.+?)(?:'s|s') (?:(?:new|current) )?(?P<w>wife|husband|partner|girlfriend|boyfriend|boss|manager|"
+        r"dentist|doctor|therapist|name|birthday|job title|title|role|employer|team|car|phone|email|address)"
+        r"(?: (?:at|for|on) [\w'&. -]+?)? is "
         r"(?:named |called |on )?(?P<v>.+)$")),
     ("drives", re.compile(r"^(?P<s>.+?) (?:now )?drives (?:an? )?(?P<v>.+)$")),
 ]

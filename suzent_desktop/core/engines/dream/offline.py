@@ -29,6 +29,12 @@ from pathlib import Path
 
 import numpy as np
 
+from suzent_desktop.core.engines.dream.employers import (
+    EMPLOYER_RELATION,
+    employer_of,
+    employers,
+    names_organisation,
+)
 from suzent_desktop.core.engines.dream.model import Batch, BatchFact, EngineReport, clean_summary
 from suzent_desktop.core.engines.dream.subjects import (
     GENERAL,
@@ -112,6 +118,7 @@ class OfflineConsolidator:
         self.people: set[str] = set()  # titles of person pages, linked from the timeline
         self.topics: set[str] = set()  # titles of place and activity pages, linked from the timeline and plans
         self.dated: list[Bullet] = []  # this run's new Timeline and Plans bullets, linked once all pages exist
+        self.employers: set[str] = set()  # organisations someone works for: never a place page
         self._hub: str | None = None
         self.unreadable: list[str] = []  # pages left out of the candidates (not UTF-8, unreadable)
 
@@ -139,6 +146,7 @@ class OfflineConsolidator:
             for bullet in page.doc.current_bullets():
                 self._track(bullet, page)
                 existing.append(bullet)
+            self.employers |= employers(b.text for b in page.doc.items if isinstance(b, Bullet))
         if self.embed is not None and existing:
             vectors = self.embed([b.text for b in existing])
             for bullet, vector in zip(existing, vectors, strict=True):
@@ -225,6 +233,7 @@ class OfflineConsolidator:
     def run(self, batch: Batch) -> EngineReport:
         self._load()
         facts = sorted(batch.facts, key=lambda f: (f.date, f.line))
+        self.employers |= employers(f.fact.content for f in facts)
         vectors: np.ndarray | None = None
         if self.embed is not None and facts:
             vectors = self.embed([" ".join(f.fact.content.split()) for f in facts])
@@ -253,13 +262,26 @@ class OfflineConsolidator:
                 self._merge_into(bullet, item.date)
             else:
                 self._supersede(bullet, text, item.date, vector)
+                if relation.key == f"user|{EMPLOYER_RELATION}" and (bullet.latest or "") <= item.date:
+                    self._end_job(bullet.text, text, item.date)  # after the change: the old job's facts
             return
         if vector is not None:
             best = self._nearest(vector, text)
             if best is not None:
                 self._merge_into(best, item.date)
                 return
-        title, person = title_for(item.fact.category, item.fact.tags, text, self.people, self.topics)
+        duplicated: list[str] = []  # topic names a page elsewhere in the vault holds: linked, not copied
+
+        def elsewhere(name: str) -> bool:
+            taken = self._held_elsewhere(name)
+            if taken:
+                duplicated.append(name)
+            return taken
+
+        title, person = title_for(item.fact.category, item.fact.tags, text, self.people, self.topics,
+                                  self.employers, elsewhere)
+        if duplicated:
+            text = link_people(text, set(), set(duplicated))
         if title == HUB_TITLE:  # identity facts stand on the hub, whatever its name in this vault
             title = self._hub_title()
         page = self._page(bounded_title(title) or GENERAL, person)
@@ -322,6 +344,31 @@ class OfflineConsolidator:
         self._track(new, page, vector)
         self.stats.superseded += 1
         self.stats.pages.add(page.rel)
+
+    def _end_job(self, old: str, new: str, date: str) -> None:
+        """The user changed employer: the facts of the old job on the work page (they name the old
+        employer, not the new one, and are no newer than the change) become its history."""
+        before, after = employer_of(old), employer_of(new)
+        page = self.owner.get(id(self.by_key.get(f"user|{EMPLOYER_RELATION}")))
+        if not before or not after or before == after or page is None:
+            return
+        for bullet in page.doc.current_bullets():
+            if (names_organisation(bullet.text, before) and not names_organisation(bullet.text, after)
+                    and (bullet.latest or "") <= date):
+                page.doc.items = [item for item in page.doc.items if item is not bullet]
+                page.doc.add_history(Bullet(raw="", text=bullet.text, dates=list(bullet.dates), until=date,
+                                            struck=True, dirty=True))
+                self._untrack(bullet)
+                self.stats.superseded += 1
+                self.stats.pages.add(page.rel)
+
+    def _held_elsewhere(self, name: str) -> bool:
+        """Whether a page outside the personal zone answers to ``name`` (a new page would copy it)."""
+        if name.lower() in self.pages or self.tools.exists(f"{self.tools.personal_zone}/{name}.md"):
+            return False
+        if self._names is None:
+            self._names = self.tools.names()
+        return self._names.name_taken(name)
 
     # -- writing ----------------------------------------------------------------------------------
     def _write_pages(self) -> list[str]:
