@@ -415,3 +415,17 @@ def test_the_facts_of_a_job_end_with_the_job(manager):
     assert "~~User runs Fabrikam's night shift rota~~ (2026-07-02, until 2026-07-10)" in text
     assert "User had a second interview at Northwind" in current  # names the new employer
     assert "User still meets Fabrikam's welders for darts on Fridays" in current
+
+
+def test_on_a_page_kept_by_person_a_fact_goes_to_its_persons_section(manager):
+    (manager.layout.notebook_dir / "3_Personal" / "People.md").write_text(
+        "# People\n\n## Lucia\n- Lucia is User's cousin from Bari (2026-07-01)\n\n"
+        "## Tariq\n- Tariq is User's running buddy (2026-07-01)\n\nSee also [[Dates]].\n", encoding="utf-8")
+    run(manager, batch(
+        ("2026-07-03", "people", "Joaquim Sousa lent User a road bike for the summer"),
+        ("2026-07-04", "people", "Lucia adopted a greyhound called Pip"),
+    ))
+    text = page(manager, "3_Personal/People.md")
+    lucia, tariq, joaquim = (text.index(f"## {name}") for name in ("Lucia", "Tariq", "Joaquim Sousa"))
+    assert lucia < text.index("greyhound called Pip") < tariq  # a known person's fact joins their section
+    assert tariq < joaquim < text.index("lent User a road bike") < text.index("See also [[Dates]]")

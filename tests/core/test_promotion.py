@@ -305,3 +305,21 @@ async def test_memory_md_holds_the_new_job_not_the_one_it_replaced(manager):
     assert "Northwind as a shift lead" in text and "Tomas Roy" in text
     for superseded in ("welder", "Ilse Berg", "night shift"):
         assert superseded not in text
+
+
+async def test_memory_md_leaves_out_one_time_events_and_searches_under_way(manager):
+    write_page(manager, "Work", "# Work\n\n- User works at Tailspin as an analyst (2026-07-05)\n"
+                                "- User had a phone screen with Tailspin's data team (2026-07-01)\n"
+                                "- User accepted an offer from Tailspin (2026-07-03)\n")
+    write_page(manager, "Places", "# Places\n\n- User moved to Ghent (2026-07-06)\n"
+                                  "- User is looking for a flat near the Ghent docks (2026-07-02)\n")
+    write_page(manager, "People", "# People\n\n- Lena moved to Leuven for a new job (2026-07-04)\n"
+                                  "- Lena's book club members voted for a Baldwin novel (2026-07-04)\n")
+    write_page(manager, "Reading", "# Reading\n\n- User finished 'The Dispossessed' (2026-07-02)\n"
+                                   "- User adopted a greyhound called Pip (2026-07-02)\n")
+    await promote(manager.home)
+    text = memory(manager)
+    for kept in ("analyst", "moved to Ghent", "Lena moved to Leuven", "greyhound"):
+        assert kept in text
+    for absent in ("phone screen", "accepted an offer", "looking for a flat", "Baldwin", "Dispossessed"):
+        assert absent not in text

@@ -36,6 +36,7 @@ from suzent_desktop.core.engines.dream.employers import (
     names_organisation,
 )
 from suzent_desktop.core.engines.dream.model import Batch, BatchFact, EngineReport, clean_summary
+from suzent_desktop.core.engines.dream.person_sections import file_by_person
 from suzent_desktop.core.engines.dream.subjects import (
     GENERAL,
     PLANS,
@@ -288,11 +289,12 @@ class OfflineConsolidator:
         bullet = Bullet(raw="", text=text, dates=[item.date], dirty=True)
         if title in (TIMELINE, PLANS):  # dated lists link the people, places and activities they name
             self.dated.append(bullet)
-        anchor = None if title == TIMELINE else self._anchor(page, vector)
-        if anchor is not None:
-            page.doc.add_near(anchor, bullet)  # into the section of the most similar fact
-        else:
-            page.doc.add_current(bullet)
+        if title == TIMELINE or not file_by_person(page.doc, text, bullet):  # a person's fact: their section
+            anchor = None if title == TIMELINE else self._anchor(page, vector)
+            if anchor is not None:
+                page.doc.add_near(anchor, bullet)  # into the section of the most similar fact
+            else:
+                page.doc.add_current(bullet)
         self._track(bullet, page, vector)
         self.stats.added += 1
         self.stats.pages.add(page.rel)
