@@ -429,3 +429,18 @@ def test_on_a_page_kept_by_person_a_fact_goes_to_its_persons_section(manager):
     lucia, tariq, joaquim = (text.index(f"## {name}") for name in ("Lucia", "Tariq", "Joaquim Sousa"))
     assert lucia < text.index("greyhound called Pip") < tariq  # a known person's fact joins their section
     assert tariq < joaquim < text.index("lent User a road bike") < text.index("See also [[Dates]]")
+
+
+def test_a_new_bullet_links_the_pages_the_vault_keeps_elsewhere_by_name(manager):
+    root = manager.layout.notebook_dir
+    (root / "1_Projects").mkdir(exist_ok=True)
+    (root / "1_Projects" / "Harbour Choir.md").write_text("# Harbour Choir\n\nRehearsal plan.\n", encoding="utf-8")
+    (root / "1_Projects" / "Budget.md").write_text("# Budget\n", encoding="utf-8")  # a plain word: no link
+    run(manager, batch(
+        ("2026-07-01", "project", "Harbour Choir has 30 singers now"),
+        ("2026-07-02", "project", "User keeps the Harbour Choir budget in a spreadsheet"),
+    ))
+    text = page(manager, "3_Personal/Projects.md")
+    assert "- [[Harbour Choir]] has 30 singers now (2026-07-01)" in text
+    assert "- User keeps the [[Harbour Choir]] budget in a spreadsheet (2026-07-02)" in text
+    assert "[[Budget]]" not in text

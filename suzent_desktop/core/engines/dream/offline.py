@@ -36,6 +36,7 @@ from suzent_desktop.core.engines.dream.employers import (
     names_organisation,
 )
 from suzent_desktop.core.engines.dream.model import Batch, BatchFact, EngineReport, clean_summary
+from suzent_desktop.core.engines.dream.page_names import names_elsewhere
 from suzent_desktop.core.engines.dream.person_sections import file_by_person
 from suzent_desktop.core.engines.dream.subjects import (
     GENERAL,
@@ -119,6 +120,7 @@ class OfflineConsolidator:
         self.people: set[str] = set()  # titles of person pages, linked from the timeline
         self.topics: set[str] = set()  # titles of place and activity pages, linked from the timeline and plans
         self.dated: list[Bullet] = []  # this run's new Timeline and Plans bullets, linked once all pages exist
+        self.new: list[Bullet] = []  # every bullet this run adds: it links the pages kept elsewhere it names
         self.employers: set[str] = set()  # organisations someone works for: never a place page
         self._hub: str | None = None
         self.unreadable: list[str] = []  # pages left out of the candidates (not UTF-8, unreadable)
@@ -244,6 +246,13 @@ class OfflineConsolidator:
             self._merge_fact(item, None if vectors is None else vectors[index])
         for bullet in self.dated:  # every page of the run exists now: link the people, places, activities
             bullet.text = link_people(bullet.text, self.people, self.topics)
+        if self.new:
+            if self._names is None:
+                self._names = self.tools.names()
+            pages = [self._names.rel(path) for path in self._names.pages()]
+            elsewhere = names_elsewhere(pages, self.tools.personal_zone)
+            for bullet in self.new:
+                bullet.text = link_people(bullet.text, elsewhere)
         written = self._write_pages()
         hub = self._write_hub()
         self._write_index()
@@ -296,6 +305,7 @@ class OfflineConsolidator:
             else:
                 page.doc.add_current(bullet)
         self._track(bullet, page, vector)
+        self.new.append(bullet)
         self.stats.added += 1
         self.stats.pages.add(page.rel)
 
