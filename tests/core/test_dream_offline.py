@@ -444,3 +444,17 @@ def test_a_new_bullet_links_the_pages_the_vault_keeps_elsewhere_by_name(manager)
     assert "- [[Harbour Choir]] has 30 singers now (2026-07-01)" in text
     assert "- User keeps the [[Harbour Choir]] budget in a spreadsheet (2026-07-02)" in text
     assert "[[Budget]]" not in text
+
+
+def test_a_fact_joins_the_section_its_words_or_tags_name(manager):
+    (manager.layout.notebook_dir / "3_Personal" / "Preferences.md").write_text(
+        "# Preferences\n\n## Music\n- User prefers jazz records with a warm sound (2026-07-01)\n\n"
+        "## Food and drink\n- User eats porridge for breakfast (2026-07-01)\n\n"
+        "## Travel\n- User prefers aisle seats (2026-07-01)\n", encoding="utf-8")
+    run(manager, batch(
+        ("2026-07-03", "preference", "User prefers to drink warm milk with honey"),
+        ("2026-07-04", "preference", "User likes small towns by the sea", ("travel",)),
+    ))
+    text = page(manager, "3_Personal/Preferences.md")
+    assert text.index("## Food and drink") < text.index("warm milk with honey") < text.index("## Travel")
+    assert text.index("## Travel") < text.index("small towns by the sea")

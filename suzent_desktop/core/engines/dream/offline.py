@@ -37,7 +37,7 @@ from suzent_desktop.core.engines.dream.employers import (
 )
 from suzent_desktop.core.engines.dream.model import Batch, BatchFact, EngineReport, clean_summary
 from suzent_desktop.core.engines.dream.page_names import names_elsewhere
-from suzent_desktop.core.engines.dream.person_sections import file_by_person
+from suzent_desktop.core.engines.dream.sections import file_by_heading, file_by_person
 from suzent_desktop.core.engines.dream.subjects import (
     GENERAL,
     PLANS,
@@ -298,7 +298,8 @@ class OfflineConsolidator:
         bullet = Bullet(raw="", text=text, dates=[item.date], dirty=True)
         if title in (TIMELINE, PLANS):  # dated lists link the people, places and activities they name
             self.dated.append(bullet)
-        if title == TIMELINE or not file_by_person(page.doc, text, bullet):  # a person's fact: their section
+        if title == TIMELINE or not (file_by_person(page.doc, text, bullet)  # a person's fact: their section
+                                     or file_by_heading(page.doc, text, item.fact.tags, bullet)):
             anchor = None if title == TIMELINE else self._anchor(page, vector)
             if anchor is not None:
                 page.doc.add_near(anchor, bullet)  # into the section of the most similar fact
