@@ -317,9 +317,12 @@ async def test_memory_md_leaves_out_one_time_events_and_searches_under_way(manag
                                   "- Lena's book club members voted for a Baldwin novel (2026-07-04)\n")
     write_page(manager, "Reading", "# Reading\n\n- User finished 'The Dispossessed' (2026-07-02)\n"
                                    "- User adopted a greyhound called Pip (2026-07-02)\n")
+    write_page(manager, "Oboe", "# Oboe\n\n- User has also started learning the oboe (2026-07-02)\n"
+                                "- User started keeping a practice diary (2026-07-03)\n")
     await promote(manager.home)
     text = memory(manager)
-    for kept in ("analyst", "moved to Ghent", "Lena moved to Leuven", "greyhound"):
+    for kept in ("analyst", "moved to Ghent", "Lena moved to Leuven", "greyhound", "learning the oboe",
+                 "practice diary"):
         assert kept in text
     for absent in ("phone screen", "accepted an offer", "looking for a flat", "Baldwin", "Dispossessed"):
         assert absent not in text

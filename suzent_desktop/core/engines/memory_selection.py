@@ -40,8 +40,10 @@ _WISH = re.compile(
 
 # the subject (the user, a name, or a name's plural noun: "Lena's book club members"), then a past verb
 _PAST_EVENT = re.compile(
-    r"^(?:User|[A-Z][\w'’]*(?: [A-Z][\w'’]*)*)(?:(?: [a-z]+){0,2} [a-z]+s)? "
+    r"^(?:User|[A-Z][\w'’]*(?: [A-Z][\w'’]*)*)(?:(?: (?!(?:has|is|was|does)\b)[a-z]+){0,2} "
+    r"(?!(?:has|is|was|does)\b)[a-z]+s)? "
     r"(?:(?:just|finally|also|already|first|once|then) )?"
+    r"(?!(?:started|began) (?:[a-z]+ing|to)\b)"  # the start of something ongoing: "started learning the piano"
     r"(?P<verb>[a-z]{3,}(?<!ee)ed|had|made|took|gave|went|met|saw|won|lost|bought|wrote|ran|came|did|left|found|"
     r"built|spent|sold|sent|told|brought|flew|drove|rode|began|broke|chose|paid|heard|held|lent)\b"
 )
