@@ -326,3 +326,14 @@ async def test_memory_md_leaves_out_one_time_events_and_searches_under_way(manag
         assert kept in text
     for absent in ("phone screen", "accepted an offer", "looking for a flat", "Baldwin", "Dispossessed"):
         assert absent not in text
+
+
+async def test_memory_md_leaves_out_a_habit_whatever_page_holds_it(manager):
+    write_page(manager, "Climbing", "# Climbing\n\n- User goes bouldering at the Rockhall twice a week (2026-07-01)\n"
+                                    "- User has always been a fan of Lynn Hill (2026-07-01)\n")
+    write_page(manager, "People", "# People\n\n- Lena and User play chess on Tuesdays (2026-07-02)\n"
+                                  "- Lena is User's oldest friend from school (2026-07-02)\n")
+    await promote(manager.home)
+    text = memory(manager)
+    assert "Lynn Hill" in text and "oldest friend" in text
+    assert "Rockhall" not in text and "chess" not in text

@@ -6,7 +6,8 @@ true next month — and each line is a precise fact (:mod:`core.fact_rules`) sho
 a glance. Everything else stays on its page, where search finds it:
 
 * events of a day (Timeline), what lies ahead (Plans), what could not be filed (General), habits
-  (Routines) and passing activities (Activities) are not promoted;
+  (Routines) and passing activities (Activities) are not promoted, nor is a habit another page holds
+  (a line that says how often: "twice a week", "every morning", "on Tuesdays");
 * a line that says when it was true ("today", "recently", "last week", a resolved date) is passing;
 * a wish or a plan ("wants to", "is planning to", "is looking for") is what may be, not what is;
 * a one-time event told in the past ("User had a phone screen with …", "User accepted an offer",
@@ -38,6 +39,11 @@ _WISH = re.compile(
 )
 
 
+_HOW_OFTEN = re.compile(
+    r"\b(?:every (?:day|week|weekend|month|morning|afternoon|evening|night)|(?:once|twice|\w+ times) a "
+    r"(?:day|week|month|year)|daily|weekly|nightly|on (?:mon|tues|wednes|thurs|fri|satur|sun)days)\b",
+    re.I,
+)
 # the subject (the user, a name, or a name's plural noun: "Lena's book club members"), then a past verb
 _PAST_EVENT = re.compile(
     r"^(?:User|[A-Z][\w'’]*(?: [A-Z][\w'’]*)*)(?:(?: (?!(?:has|is|was|does)\b)[a-z]+){0,2} "
@@ -64,4 +70,4 @@ def promoted_page(title: str) -> bool:
 def memory_worthy(text: str) -> bool:
     """A precise, stable fact short enough for MEMORY.md."""
     return (len(text) <= MAX_LINE_CHARS and not _PASSING.search(text) and not _WISH.search(text)
-            and not one_time_event(text) and is_precise(text))
+            and not _HOW_OFTEN.search(text) and not one_time_event(text) and is_precise(text))
