@@ -458,3 +458,16 @@ def test_a_fact_joins_the_section_its_words_or_tags_name(manager):
     text = page(manager, "3_Personal/Preferences.md")
     assert text.index("## Food and drink") < text.index("warm milk with honey") < text.index("## Travel")
     assert text.index("## Travel") < text.index("small towns by the sea")
+
+
+def test_a_plan_said_again_with_a_change_replaces_the_old_plan(manager):
+    run(manager, batch(
+        ("2026-07-01", "plan", "User plans to visit Kyoto with Mei in May"),
+        ("2026-07-02", "plan", "User plans to paint the kitchen in May"),
+        ("2026-07-09", "plan", "User still plans to visit Kyoto in May, now with Hana"),
+    ))
+    text = page(manager, "3_Personal/Plans.md")
+    current = [b.text for b in PageDoc.parse(text).current_bullets()]
+    assert "User plans to paint the kitchen in May" in current
+    assert any("now with Hana" in line for line in current)
+    assert "~~User plans to visit Kyoto with Mei in May~~ (2026-07-01, until 2026-07-09)" in text

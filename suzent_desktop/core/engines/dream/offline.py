@@ -37,6 +37,7 @@ from suzent_desktop.core.engines.dream.employers import (
 )
 from suzent_desktop.core.engines.dream.model import Batch, BatchFact, EngineReport, clean_summary
 from suzent_desktop.core.engines.dream.page_names import names_elsewhere
+from suzent_desktop.core.engines.dream.plans import replans
 from suzent_desktop.core.engines.dream.sections import file_by_heading, file_by_person
 from suzent_desktop.core.engines.dream.subjects import (
     GENERAL,
@@ -295,6 +296,12 @@ class OfflineConsolidator:
         if title == HUB_TITLE:  # identity facts stand on the hub, whatever its name in this vault
             title = self._hub_title()
         page = self._page(bounded_title(title) or GENERAL, person)
+        if title == PLANS:
+            replaced = next((b for b in page.doc.current_bullets() if replans(b.text, text)
+                             and (b.latest or "") <= item.date), None)
+            if replaced is not None:  # the same plan, said again with a change
+                self.dated.append(self._supersede(replaced, text, item.date, vector))  # linked like a new plan
+                return
         bullet = Bullet(raw="", text=text, dates=[item.date], dirty=True)
         if title in (TIMELINE, PLANS):  # dated lists link the people, places and activities they name
             self.dated.append(bullet)
@@ -340,16 +347,18 @@ class OfflineConsolidator:
             self.stats.pages.add(page.rel)
         self.stats.merged += 1
 
-    def _supersede(self, old: Bullet, text: str, date: str, vector: np.ndarray | None) -> None:
+    def _supersede(self, old: Bullet, text: str, date: str, vector: np.ndarray | None) -> Bullet:
+        """``text`` replaces ``old`` (which moves to History); the bullet that holds ``text``."""
         page = self.owner[id(old)]
         old_latest = old.latest
         new = Bullet(raw="", text=text, dates=[date], dirty=True)
         if old_latest is not None and old_latest > date:
             # The page already holds a newer value (a hand edit, say): the older fact is history.
-            page.doc.add_history(Bullet(raw="", text=text, dates=[date], until=old_latest, struck=True, dirty=True))
+            older = Bullet(raw="", text=text, dates=[date], until=old_latest, struck=True, dirty=True)
+            page.doc.add_history(older)
             self.stats.pages.add(page.rel)
             self.stats.superseded += 1
-            return
+            return older
         retired = Bullet(raw="", text=old.text, dates=list(old.dates), until=date, struck=True, dirty=True)
         page.doc.replace(old, new)
         page.doc.add_history(retired)
@@ -357,6 +366,7 @@ class OfflineConsolidator:
         self._track(new, page, vector)
         self.stats.superseded += 1
         self.stats.pages.add(page.rel)
+        return new
 
     def _end_job(self, old: str, new: str, date: str) -> None:
         """The user changed employer: the facts of the old job on the work page (they name the old
