@@ -471,3 +471,18 @@ def test_a_plan_said_again_with_a_change_replaces_the_old_plan(manager):
     assert "User plans to paint the kitchen in May" in current
     assert any("now with Hana" in line for line in current)
     assert "~~User plans to visit Kyoto with Mei in May~~ (2026-07-01, until 2026-07-09)" in text
+
+
+def test_a_plan_that_came_true_leaves_the_current_plans(manager):
+    run(manager, batch(
+        ("2026-07-01", "plan", "User plans to visit Kyoto with Mei in May"),
+        ("2026-07-02", "plan", "User moves from Leeds to Hull at the end of the month"),
+        ("2026-07-02", "plan", "User plans to visit Osaka in the autumn"),
+        ("2026-07-20", "place", "User moved to Hull"),
+        ("2026-07-21", "event", "User visited Kyoto with Mei and loved the temples"),
+    ))
+    text = page(manager, "3_Personal/Plans.md")
+    current = [b.text for b in PageDoc.parse(text).current_bullets()]
+    assert current == ["User plans to visit Osaka in the autumn"]
+    assert "~~User moves from Leeds to Hull at the end of the month~~ (2026-07-02, until 2026-07-20)" in text
+    assert "~~User plans to visit Kyoto with Mei in May~~ (2026-07-01, until 2026-07-21)" in text

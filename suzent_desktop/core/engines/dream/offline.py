@@ -37,7 +37,7 @@ from suzent_desktop.core.engines.dream.employers import (
 )
 from suzent_desktop.core.engines.dream.model import Batch, BatchFact, EngineReport, clean_summary
 from suzent_desktop.core.engines.dream.page_names import names_elsewhere
-from suzent_desktop.core.engines.dream.plans import replans
+from suzent_desktop.core.engines.dream.plans import fulfils, replans
 from suzent_desktop.core.engines.dream.sections import file_by_heading, file_by_person
 from suzent_desktop.core.engines.dream.subjects import (
     GENERAL,
@@ -261,6 +261,7 @@ class OfflineConsolidator:
 
     def _merge_fact(self, item: BatchFact, vector: np.ndarray | None) -> None:
         text = " ".join(item.fact.content.split())
+        self._close_plans(text, item.date)
         same = self.by_norm.get(dup_norm(text))
         if same is not None:
             self._merge_into(same, item.date)
@@ -368,6 +369,23 @@ class OfflineConsolidator:
         self.stats.pages.add(page.rel)
         return new
 
+    def _close_plans(self, text: str, date: str) -> None:
+        """A fact saying a plan happened ends it: the plan moves to the Plans page's History."""
+        page = self.pages.get(PLANS.lower())
+        if page is None:
+            return
+        for plan in page.doc.current_bullets():
+            if (plan.latest or "") < date and fulfils(text, plan.text):
+                self._retire(page, plan, date)
+
+    def _retire(self, page: _Page, bullet: Bullet, until: str) -> None:
+        """``bullet`` stops being current on ``until``: it moves to its page's History, struck through."""
+        page.doc.items = [item for item in page.doc.items if item is not bullet]
+        page.doc.add_history(Bullet(raw="", text=bullet.text, dates=list(bullet.dates), until=until,
+                                    struck=True, dirty=True))
+        self._untrack(bullet)
+        self.stats.pages.add(page.rel)
+
     def _end_job(self, old: str, new: str, date: str) -> None:
         """The user changed employer: the facts of the old job on the work page (they name the old
         employer, not the new one, and are no newer than the change) become its history."""
@@ -378,12 +396,8 @@ class OfflineConsolidator:
         for bullet in page.doc.current_bullets():
             if (names_organisation(bullet.text, before) and not names_organisation(bullet.text, after)
                     and (bullet.latest or "") <= date):
-                page.doc.items = [item for item in page.doc.items if item is not bullet]
-                page.doc.add_history(Bullet(raw="", text=bullet.text, dates=list(bullet.dates), until=date,
-                                            struck=True, dirty=True))
-                self._untrack(bullet)
+                self._retire(page, bullet, date)
                 self.stats.superseded += 1
-                self.stats.pages.add(page.rel)
 
     def _held_elsewhere(self, name: str) -> bool:
         """Whether a page outside the personal zone answers to ``name`` (a new page would copy it)."""

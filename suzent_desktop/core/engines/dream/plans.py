@@ -1,4 +1,6 @@
-"""A plan said again with a change ("User still plans to climb Mount Si in August, now with Jonas")
+"""Plans that change or come true.
+
+A plan said again with a change ("User still plans to climb Mount Si in August, now with Jonas")
 replaces the plan it restates ("User plans to climb Mount Si with Marco in August").
 
 Plans have no one-value subject the way "works at" has, so the older plan stayed current beside the
@@ -6,6 +8,10 @@ newer one and a reader saw two climbs. A new plan replaces an old one when it sa
 something ("still", "now", "instead", "rather", "no longer"), keeps every ordinary word of the old one
 (the same activity), and keeps all of its names but one (the same place and time; the one that
 changed may be the person, the place or the month), sharing at least two words in all.
+
+A plan that came true ("User moves from Leeds to Hull …", then "User moved to Hull"; "User plans to
+visit Kyoto", then "User visited Kyoto") is no longer ahead: the later fact, told in the past with the
+plan's verb and naming one of the plan's names, ends it.
 """
 
 from __future__ import annotations
@@ -38,3 +44,34 @@ def replans(old: str, new: str) -> bool:
     new_words, new_names = _words(new)
     shared = len(old_words & new_words) + len(old_names & new_names)
     return old_words <= new_words and len(old_names - new_names) <= 1 and shared >= 2
+
+
+_IRREGULAR = {"went": "go", "flew": "fly", "met": "meet", "saw": "see", "took": "take", "got": "get",
+              "bought": "buy", "ran": "run", "left": "leave", "began": "begin", "made": "make", "gave": "give"}
+
+
+def _bases(verb: str) -> set[str]:
+    """The plain forms a past verb may come from ("moved" → move, "visited" → visit)."""
+    if verb in _IRREGULAR:
+        return {_IRREGULAR[verb]}
+    if not verb.endswith("ed") or len(verb) < 5:
+        return set()
+    stem = verb[:-2]
+    found = {stem, verb[:-1]}  # visit(ed), move(d)
+    if stem.endswith("i"):
+        found.add(stem[:-1] + "y")  # married → marry
+    if len(stem) > 2 and stem[-1] == stem[-2]:
+        found.add(stem[:-1])  # planned → plan
+    return found
+
+
+def fulfils(fact: str, plan: str) -> bool:
+    """Whether ``fact``, told in the past, says the ``plan`` happened."""
+    match = re.match(r"^(?:[^,]{0,60}?(?:\)|,) )?User (?:(?:just|finally|also|actually) )?(?P<verb>[a-z]+)\b", fact)
+    if match is None or _CHANGE.search(fact) and "now" not in fact.split()[:3]:
+        return False
+    bases = _bases(match.group("verb"))
+    plan_verbs = set(re.findall(r"[a-z]+", plan.lower()))
+    if not any(base in plan_verbs or f"{base}s" in plan_verbs or f"{base}es" in plan_verbs for base in bases):
+        return False
+    return bool(_words(fact)[1] & _words(plan)[1])
