@@ -486,3 +486,18 @@ def test_a_plan_that_came_true_leaves_the_current_plans(manager):
     assert current == ["User plans to visit Osaka in the autumn"]
     assert "~~User moves from Leeds to Hull at the end of the month~~ (2026-07-02, until 2026-07-20)" in text
     assert "~~User plans to visit Kyoto with Mei in May~~ (2026-07-01, until 2026-07-21)" in text
+
+
+def test_a_search_ends_when_the_user_finds_what_they_looked_for(manager):
+    run(manager, batch(
+        ("2026-07-01", "place", "User is looking for a flat in Porto"),
+        ("2026-07-01", "general", "User is looking for a second-hand road bike"),
+        ("2026-07-04", "place", "User viewed a flat in Porto's old town"),  # still looking
+        ("2026-07-10", "place", "User signed a lease for a flat in Porto"),
+    ))
+    text = page(manager, "3_Personal/Porto.md")
+    current = [b.text for b in PageDoc.parse(text).current_bullets()]
+    assert "User is looking for a flat in Porto" not in current
+    assert "~~User is looking for a flat in Porto~~ (2026-07-01, until 2026-07-10)" in text
+    personal = manager.layout.notebook_dir / "3_Personal"
+    assert any("road bike" in p.read_text(encoding="utf-8").split("## History")[0] for p in personal.glob("*.md"))

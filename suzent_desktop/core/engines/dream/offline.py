@@ -37,7 +37,7 @@ from suzent_desktop.core.engines.dream.employers import (
 )
 from suzent_desktop.core.engines.dream.model import Batch, BatchFact, EngineReport, clean_summary
 from suzent_desktop.core.engines.dream.page_names import names_elsewhere
-from suzent_desktop.core.engines.dream.plans import fulfils, replans
+from suzent_desktop.core.engines.dream.plans import ends_search, fulfils, may_end_something, replans
 from suzent_desktop.core.engines.dream.sections import file_by_heading, file_by_person
 from suzent_desktop.core.engines.dream.subjects import (
     GENERAL,
@@ -370,13 +370,16 @@ class OfflineConsolidator:
         return new
 
     def _close_plans(self, text: str, date: str) -> None:
-        """A fact saying a plan happened ends it: the plan moves to the Plans page's History."""
-        page = self.pages.get(PLANS.lower())
-        if page is None:
+        """A fact saying a plan happened ends it, and one saying the user got what they looked for ends
+        the search: the plan or the search moves to its page's History."""
+        if not may_end_something(text):
             return
-        for plan in page.doc.current_bullets():
-            if (plan.latest or "") < date and fulfils(text, plan.text):
-                self._retire(page, plan, date)
+        for page in {id(p): p for p in self.pages.values()}.values():
+            plans = page is self.pages.get(PLANS.lower())
+            for bullet in page.doc.current_bullets():
+                if (bullet.latest or "") < date and (ends_search(text, bullet.text)
+                                                     or plans and fulfils(text, bullet.text)):
+                    self._retire(page, bullet, date)
 
     def _retire(self, page: _Page, bullet: Bullet, until: str) -> None:
         """``bullet`` stops being current on ``until``: it moves to its page's History, struck through."""

@@ -11,7 +11,9 @@ changed may be the person, the place or the month), sharing at least two words i
 
 A plan that came true ("User moves from Leeds to Hull …", then "User moved to Hull"; "User plans to
 visit Kyoto", then "User visited Kyoto") is no longer ahead: the later fact, told in the past with the
-plan's verb and naming one of the plan's names, ends it.
+plan's verb and naming one of the plan's names, ends it. So does finding what one looked for: "User
+is looking for a flat in Porto" ends with "User signed a lease for a flat in Porto" (a verb of getting:
+found, signed, bought, rented …, and the same thing), but not with "User viewed a flat".
 """
 
 from __future__ import annotations
@@ -75,3 +77,23 @@ def fulfils(fact: str, plan: str) -> bool:
     if not any(base in plan_verbs or f"{base}s" in plan_verbs or f"{base}es" in plan_verbs for base in bases):
         return False
     return bool(_words(fact)[1] & _words(plan)[1])
+
+
+_SEARCH = re.compile(r"^User (?:is|has been) (?:still )?(?:looking|searching|hunting) for (?:a|an|some|the|new) "
+                     r"(?:new )?(?P<thing>[a-z][\w-]*)")
+_GOT = re.compile(r"^User (?:(?:just|finally|also|actually) )?(?:found|signed|bought|rented|got|chose|picked|"
+                  r"landed|accepted|adopted|hired|booked|leased)\b")
+
+
+def may_end_something(fact: str) -> bool:
+    """Whether ``fact`` is told in the past about the user (the only facts that end a plan or a search)."""
+    return bool(re.match(r"^(?:[^,]{0,60}?(?:\)|,) )?User (?:(?:just|finally|also|actually) )?(?:[a-z]+ed|"
+                         + "|".join(_IRREGULAR) + r"|found|signed|bought|got|chose|picked|landed|hired|leased)\b", fact))
+
+
+def ends_search(fact: str, search: str) -> bool:
+    """Whether ``fact`` says the user got what the ``search`` bullet was looking for."""
+    match = _SEARCH.match(search)
+    if match is None or not _GOT.match(fact):
+        return False
+    return re.search(rf"\b{re.escape(match.group('thing'))}s?\b", fact) is not None
