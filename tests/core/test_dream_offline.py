@@ -499,5 +499,6 @@ def test_a_search_ends_when_the_user_finds_what_they_looked_for(manager):
     current = [b.text for b in PageDoc.parse(text).current_bullets()]
     assert "User is looking for a flat in Porto" not in current
     assert "~~User is looking for a flat in Porto~~ (2026-07-01, until 2026-07-10)" in text
+    assert "\n\n\n" not in text  # the page's first current bullet after its History starts: one blank line
     personal = manager.layout.notebook_dir / "3_Personal"
     assert any("road bike" in p.read_text(encoding="utf-8").split("## History")[0] for p in personal.glob("*.md"))

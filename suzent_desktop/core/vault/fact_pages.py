@@ -150,7 +150,9 @@ class PageDoc:
         position = limit
         while position > 0 and isinstance(self.items[position - 1], str) and not self.items[position - 1].strip():
             position -= 1
-        self.items[position:position] = ["", bullet] + ([""] if end is not None else [])
+        following = self.items[position] if position < len(self.items) else None
+        blank_follows = isinstance(following, str) and not following.strip()
+        self.items[position:position] = ["", bullet] + ([""] if end is not None and not blank_follows else [])
 
     def add_near(self, anchor: Bullet, bullet: Bullet) -> None:
         """At the end of the run of bullets that holds ``anchor`` (its section), before History."""
