@@ -360,3 +360,145 @@ def test_a_topic_is_named_by_what_the_fact_is_about(text, name):
 
     topic = topic_of(text)
     assert (topic.name if topic else None) == name
+
+
+def test_a_workplace_is_filed_with_work_not_as_a_place_page(manager):
+    run(manager, batch(
+        ("2026-07-01", "work", "User works at Fabrikam as a welder"),
+        ("2026-07-02", "work", "User had a safety briefing at Fabrikam"),
+        ("2026-07-03", "work", "User had a second interview at Northwind"),  # an employer named only later
+        ("2026-07-05", "work", "User now works at Northwind as a shift lead"),
+    ))
+    personal = manager.layout.notebook_dir / "3_Personal"
+    assert not (personal / "Fabrikam.md").exists() and not (personal / "Northwind.md").exists()
+    work = page(manager, "3_Personal/Work.md")
+    assert "safety briefing at Fabrikam" in work and "second interview at Northwind" in work
+
+
+def test_a_topic_whose_name_another_page_holds_is_linked_to_not_duplicated(manager):
+    root = manager.layout.notebook_dir
+    (root / "2_Wiki").mkdir(exist_ok=True)
+    (root / "2_Wiki" / "Lisbon.md").write_text("# Lisbon\n\nNotes on the city.\n", encoding="utf-8")
+    (root / "2_Wiki" / "Pottery.md").write_text("# Pottery\n\nGlazes and kilns.\n", encoding="utf-8")
+    run(manager, batch(
+        ("2026-07-01", "place", "User is looking for a flat in Lisbon"),
+        ("2026-07-02", "hobby", "User is learning pottery"),
+    ))
+    personal = root / "3_Personal"
+    assert not list(personal.glob("Lisbon*.md")) and not list(personal.glob("Pottery*.md"))
+    assert "- User is looking for a flat in [[Lisbon]] (2026-07-01)" in page(manager, "3_Personal/Places.md")
+    assert "- User is learning [[Pottery|pottery]] (2026-07-02)" in page(manager, "3_Personal/Hobbies.md")
+
+
+def test_a_new_manager_supersedes_the_old_one(manager):
+    run(manager, batch(
+        ("2026-07-01", "work", "User's manager at Fabrikam is Ilse Berg"),
+        ("2026-07-09", "work", "User's new manager at Northwind is Tomas Roy"),
+    ))
+    doc = PageDoc.parse(page(manager, "3_Personal/Work.md"))
+    assert [b.text for b in doc.current_bullets()] == ["User's new manager at Northwind is Tomas Roy"]
+    assert "~~User's manager at Fabrikam is Ilse Berg~~ (2026-07-01, until 2026-07-09)" in page(
+        manager, "3_Personal/Work.md")
+
+
+def test_the_facts_of_a_job_end_with_the_job(manager):
+    run(manager, batch(
+        ("2026-07-01", "work", "User works at Fabrikam as a welder"),
+        ("2026-07-02", "work", "User runs Fabrikam's night shift rota"),
+        ("2026-07-03", "work", "User had a second interview at Northwind"),
+        ("2026-07-10", "work", "User now works at Northwind as a shift lead"),
+        ("2026-07-12", "work", "User still meets Fabrikam's welders for darts on Fridays"),  # after the change
+    ))
+    text = page(manager, "3_Personal/Work.md")
+    current = [b.text for b in PageDoc.parse(text).current_bullets()]
+    assert "User runs Fabrikam's night shift rota" not in current
+    assert "~~User runs Fabrikam's night shift rota~~ (2026-07-02, until 2026-07-10)" in text
+    assert "User had a second interview at Northwind" in current  # names the new employer
+    assert "User still meets Fabrikam's welders for darts on Fridays" in current
+
+
+def test_on_a_page_kept_by_person_a_fact_goes_to_its_persons_section(manager):
+    (manager.layout.notebook_dir / "3_Personal" / "People.md").write_text(
+        "# People\n\n## Lucia\n- Lucia is User's cousin from Bari (2026-07-01)\n\n"
+        "## Tariq\n- Tariq is User's running buddy (2026-07-01)\n\nSee also [[Dates]].\n", encoding="utf-8")
+    run(manager, batch(
+        ("2026-07-03", "people", "Joaquim Sousa lent User a road bike for the summer"),
+        ("2026-07-04", "people", "Lucia adopted a greyhound called Pip"),
+    ))
+    text = page(manager, "3_Personal/People.md")
+    lucia, tariq, joaquim = (text.index(f"## {name}") for name in ("Lucia", "Tariq", "Joaquim Sousa"))
+    assert lucia < text.index("greyhound called Pip") < tariq  # a known person's fact joins their section
+    assert tariq < joaquim < text.index("lent User a road bike") < text.index("See also [[Dates]]")
+
+
+def test_a_new_bullet_links_the_pages_the_vault_keeps_elsewhere_by_name(manager):
+    root = manager.layout.notebook_dir
+    (root / "1_Projects").mkdir(exist_ok=True)
+    (root / "1_Projects" / "Harbour Choir.md").write_text("# Harbour Choir\n\nRehearsal plan.\n", encoding="utf-8")
+    (root / "1_Projects" / "Budget.md").write_text("# Budget\n", encoding="utf-8")  # a plain word: no link
+    run(manager, batch(
+        ("2026-07-01", "project", "Harbour Choir has 30 singers now"),
+        ("2026-07-02", "project", "User keeps the Harbour Choir budget in a spreadsheet"),
+    ))
+    text = page(manager, "3_Personal/Projects.md")
+    assert "- [[Harbour Choir]] has 30 singers now (2026-07-01)" in text
+    assert "- User keeps the [[Harbour Choir]] budget in a spreadsheet (2026-07-02)" in text
+    assert "[[Budget]]" not in text
+
+
+def test_a_fact_joins_the_section_its_words_or_tags_name(manager):
+    (manager.layout.notebook_dir / "3_Personal" / "Preferences.md").write_text(
+        "# Preferences\n\n## Music\n- User prefers jazz records with a warm sound (2026-07-01)\n\n"
+        "## Food and drink\n- User eats porridge for breakfast (2026-07-01)\n\n"
+        "## Travel\n- User prefers aisle seats (2026-07-01)\n", encoding="utf-8")
+    run(manager, batch(
+        ("2026-07-03", "preference", "User prefers to drink warm milk with honey"),
+        ("2026-07-04", "preference", "User likes small towns by the sea", ("travel",)),
+    ))
+    text = page(manager, "3_Personal/Preferences.md")
+    assert text.index("## Food and drink") < text.index("warm milk with honey") < text.index("## Travel")
+    assert text.index("## Travel") < text.index("small towns by the sea")
+
+
+def test_a_plan_said_again_with_a_change_replaces_the_old_plan(manager):
+    run(manager, batch(
+        ("2026-07-01", "plan", "User plans to visit Kyoto with Mei in May"),
+        ("2026-07-02", "plan", "User plans to paint the kitchen in May"),
+        ("2026-07-09", "plan", "User still plans to visit Kyoto in May, now with Hana"),
+    ))
+    text = page(manager, "3_Personal/Plans.md")
+    current = [b.text for b in PageDoc.parse(text).current_bullets()]
+    assert "User plans to paint the kitchen in May" in current
+    assert any("now with Hana" in line for line in current)
+    assert "~~User plans to visit Kyoto with Mei in May~~ (2026-07-01, until 2026-07-09)" in text
+
+
+def test_a_plan_that_came_true_leaves_the_current_plans(manager):
+    run(manager, batch(
+        ("2026-07-01", "plan", "User plans to visit Kyoto with Mei in May"),
+        ("2026-07-02", "plan", "User moves from Leeds to Hull at the end of the month"),
+        ("2026-07-02", "plan", "User plans to visit Osaka in the autumn"),
+        ("2026-07-20", "place", "User moved to Hull"),
+        ("2026-07-21", "event", "User visited Kyoto with Mei and loved the temples"),
+    ))
+    text = page(manager, "3_Personal/Plans.md")
+    current = [b.text for b in PageDoc.parse(text).current_bullets()]
+    assert current == ["User plans to visit Osaka in the autumn"]
+    assert "~~User moves from Leeds to Hull at the end of the month~~ (2026-07-02, until 2026-07-20)" in text
+    assert "~~User plans to visit Kyoto with Mei in May~~ (2026-07-01, until 2026-07-21)" in text
+
+
+def test_a_search_ends_when_the_user_finds_what_they_looked_for(manager):
+    run(manager, batch(
+        ("2026-07-01", "place", "User is looking for a flat in Porto"),
+        ("2026-07-01", "general", "User is looking for a second-hand road bike"),
+        ("2026-07-04", "place", "User viewed a flat in Porto's old town"),  # still looking
+        ("2026-07-10", "place", "User signed a lease for a flat in Porto"),
+    ))
+    text = page(manager, "3_Personal/Porto.md")
+    current = [b.text for b in PageDoc.parse(text).current_bullets()]
+    assert "User is looking for a flat in Porto" not in current
+    assert "~~User is looking for a flat in Porto~~ (2026-07-01, until 2026-07-10)" in text
+    assert "\n\n\n" not in text  # the page's first current bullet after its History starts: one blank line
+    personal = manager.layout.notebook_dir / "3_Personal"
+    assert any("road bike" in p.read_text(encoding="utf-8").split("## History")[0] for p in personal.glob("*.md"))

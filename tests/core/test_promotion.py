@@ -285,3 +285,55 @@ async def test_memory_md_leaves_out_habits_passing_facts_wishes_and_long_lines(m
         assert kept in text
     for absent in ("canal", "photo albums", "ceramics", "Nina Simone", "Albula"):
         assert absent not in text
+
+
+async def test_memory_md_holds_the_new_job_not_the_one_it_replaced(manager):
+    from suzent_desktop.core.engines.dream.model import Batch, BatchFact
+    from suzent_desktop.core.engines.dream.offline import consolidate
+    from suzent_desktop.core.engines.dream.tools import VaultTools
+
+    facts = [BatchFact(date, Fact(text, "work", ()), line) for line, (date, text) in enumerate([
+        ("2026-07-01", "User works at Fabrikam as a welder"),
+        ("2026-07-01", "User's manager at Fabrikam is Ilse Berg"),
+        ("2026-07-02", "User runs Fabrikam's night shift rota"),
+        ("2026-07-10", "User now works at Northwind as a shift lead"),
+        ("2026-07-10", "User's new manager at Northwind is Tomas Roy"),
+    ], start=1)]
+    consolidate(Batch(dates=["2026-07-01", "2026-07-02", "2026-07-10"], facts=facts), VaultTools(manager.layout.notebook_dir), manager.embedder.embed)
+    await promote(manager.home)
+    text = memory(manager)
+    assert "Northwind as a shift lead" in text and "Tomas Roy" in text
+    for superseded in ("welder", "Ilse Berg", "night shift"):
+        assert superseded not in text
+
+
+async def test_memory_md_leaves_out_one_time_events_and_searches_under_way(manager):
+    write_page(manager, "Work", "# Work\n\n- User works at Tailspin as an analyst (2026-07-05)\n"
+                                "- User had a phone screen with Tailspin's data team (2026-07-01)\n"
+                                "- User accepted an offer from Tailspin (2026-07-03)\n")
+    write_page(manager, "Places", "# Places\n\n- User moved to Ghent (2026-07-06)\n"
+                                  "- User is looking for a flat near the Ghent docks (2026-07-02)\n")
+    write_page(manager, "People", "# People\n\n- Lena moved to Leuven for a new job (2026-07-04)\n"
+                                  "- Lena's book club members voted for a Baldwin novel (2026-07-04)\n")
+    write_page(manager, "Reading", "# Reading\n\n- User finished 'The Dispossessed' (2026-07-02)\n"
+                                   "- User adopted a greyhound called Pip (2026-07-02)\n")
+    write_page(manager, "Oboe", "# Oboe\n\n- User has also started learning the oboe (2026-07-02)\n"
+                                "- User started keeping a practice diary (2026-07-03)\n")
+    await promote(manager.home)
+    text = memory(manager)
+    for kept in ("analyst", "moved to Ghent", "Lena moved to Leuven", "greyhound", "learning the oboe",
+                 "practice diary"):
+        assert kept in text
+    for absent in ("phone screen", "accepted an offer", "looking for a flat", "Baldwin", "Dispossessed"):
+        assert absent not in text
+
+
+async def test_memory_md_leaves_out_a_habit_whatever_page_holds_it(manager):
+    write_page(manager, "Climbing", "# Climbing\n\n- User goes bouldering at the Rockhall twice a week (2026-07-01)\n"
+                                    "- User has always been a fan of Lynn Hill (2026-07-01)\n")
+    write_page(manager, "People", "# People\n\n- Lena and User play chess on Tuesdays (2026-07-02)\n"
+                                  "- Lena is User's oldest friend from school (2026-07-02)\n")
+    await promote(manager.home)
+    text = memory(manager)
+    assert "Lynn Hill" in text and "oldest friend" in text
+    assert "Rockhall" not in text and "chess" not in text

@@ -6,9 +6,14 @@ true next month — and each line is a precise fact (:mod:`core.fact_rules`) sho
 a glance. Everything else stays on its page, where search finds it:
 
 * events of a day (Timeline), what lies ahead (Plans), what could not be filed (General), habits
-  (Routines) and passing activities (Activities) are not promoted;
+  (Routines) and passing activities (Activities) are not promoted, nor is a habit another page holds
+  (a line that says how often: "twice a week", "every morning", "on Tuesdays");
 * a line that says when it was true ("today", "recently", "last week", a resolved date) is passing;
-* a wish or a plan ("wants to", "is planning to") is what may be, not what is;
+* a wish or a plan ("wants to", "is planning to", "is looking for") is what may be, not what is;
+* a one-time event told in the past ("User had a phone screen with …", "User accepted an offer",
+  "The beta testers asked for …") happened once; what it changed is kept as its own fact ("User works
+  at …"). A past fact that sets a value ("User moved to Ghent", "Lena moved to Leuven") or is a life
+  event ("User adopted a greyhound") still says what is true now;
 * a line longer than :data:`MAX_LINE_CHARS` is a story, not a fact to keep in mind.
 """
 
@@ -16,7 +21,8 @@ from __future__ import annotations
 
 import re
 
-from suzent_desktop.core.engines.fact_rules import is_precise
+from suzent_desktop.core.engines.fact_rules import LIFE_EVENTS, is_precise
+from suzent_desktop.core.vault.fact_pages import subject_value
 
 NOT_PROMOTED = frozenset({"timeline", "plans", "general", "misc", "inbox", "routines", "activities"})
 MAX_LINE_CHARS = 140
@@ -28,9 +34,32 @@ _PASSING = re.compile(
 )
 _WISH = re.compile(
     r"\b(?:wants?|wanted|wanting|plans?|planned|planning|hopes?|hoped|hoping|wish(?:es|ed)?|would like|"
-    r"(?:is|are|was) going to|will|looking to|trying to|thinking (?:of|about)|about to|dreams? of)\b",
+    r"(?:is|are|was) going to|will|looking (?:to|for)|trying to|thinking (?:of|about)|about to|dreams? of)\b",
     re.I,
 )
+
+
+_HOW_OFTEN = re.compile(
+    r"\b(?:every (?:day|week|weekend|month|morning|afternoon|evening|night)|(?:once|twice|\w+ times) a "
+    r"(?:day|week|month|year)|daily|weekly|nightly|on (?:mon|tues|wednes|thurs|fri|satur|sun)days)\b",
+    re.I,
+)
+# the subject (the user, a name, or a name's plural noun: "Lena's book club members"), then a past verb
+_PAST_EVENT = re.compile(
+    r"^(?:User|[A-Z][\w'’]*(?: [A-Z][\w'’]*)*)(?:(?: (?!(?:has|is|was|does)\b)[a-z]+){0,2} "
+    r"(?!(?:has|is|was|does)\b)[a-z]+s)? "
+    r"(?:(?:just|finally|also|already|first|once|then) )?"
+    r"(?!(?:started|began) (?:[a-z]+ing|to)\b)"  # the start of something ongoing: "started learning the piano"
+    r"(?P<verb>[a-z]{3,}(?<!ee)ed|had|made|took|gave|went|met|saw|won|lost|bought|wrote|ran|came|did|left|found|"
+    r"built|spent|sold|sent|told|brought|flew|drove|rode|began|broke|chose|paid|heard|held|lent)\b"
+)
+
+
+def one_time_event(text: str) -> bool:
+    """Something that happened once, told in the past, that sets no value and is no life event."""
+    if not _PAST_EVENT.match(text) or subject_value(text) is not None:
+        return False
+    return not any(word in LIFE_EVENTS for word in re.findall(r"[a-z]+", text.lower()))
 
 
 def promoted_page(title: str) -> bool:
@@ -41,4 +70,4 @@ def promoted_page(title: str) -> bool:
 def memory_worthy(text: str) -> bool:
     """A precise, stable fact short enough for MEMORY.md."""
     return (len(text) <= MAX_LINE_CHARS and not _PASSING.search(text) and not _WISH.search(text)
-            and is_precise(text))
+            and not _HOW_OFTEN.search(text) and not one_time_event(text) and is_precise(text))

@@ -150,7 +150,9 @@ class PageDoc:
         position = limit
         while position > 0 and isinstance(self.items[position - 1], str) and not self.items[position - 1].strip():
             position -= 1
-        self.items[position:position] = ["", bullet] + ([""] if end is not None else [])
+        following = self.items[position] if position < len(self.items) else None
+        blank_follows = isinstance(following, str) and not following.strip()
+        self.items[position:position] = ["", bullet] + ([""] if end is not None and not blank_follows else [])
 
     def add_near(self, anchor: Bullet, bullet: Bullet) -> None:
         """At the end of the run of bullets that holds ``anchor`` (its section), before History."""
@@ -257,8 +259,9 @@ _RELATIONS: list[tuple[str, re.Pattern[str]]] = [
         r" (?:in|to) (?P<v>.+)$")),
     ("favorite", re.compile(r"^(?P<s>.+?)(?:'s|s') favou?rite (?P<w>[\w -]+?) is (?P<v>.+)$")),
     ("is", re.compile(
-        r"^(?P<s>.+?)(?:'s|s') (?P<w>wife|husband|partner|girlfriend|boyfriend|boss|manager|dentist|doctor|"
-        r"therapist|name|birthday|job title|title|role|employer|team|car|phone|email|address) is "
+        r"^(?P<s>.+?)(?:'s|s') (?:(?:new|current) )?(?P<w>wife|husband|partner|girlfriend|boyfriend|boss|manager|"
+        r"dentist|doctor|therapist|name|birthday|job title|title|role|employer|team|car|phone|email|address)"
+        r"(?: (?:at|for|on) [\w'&. -]+?)? is "
         r"(?:named |called |on )?(?P<v>.+)$")),
     ("drives", re.compile(r"^(?P<s>.+?) (?:now )?drives (?:an? )?(?P<v>.+)$")),
 ]

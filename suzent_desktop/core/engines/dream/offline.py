@@ -29,7 +29,16 @@ from pathlib import Path
 
 import numpy as np
 
+from suzent_desktop.core.engines.dream.employers import (
+    EMPLOYER_RELATION,
+    employer_of,
+    employers,
+    names_organisation,
+)
 from suzent_desktop.core.engines.dream.model import Batch, BatchFact, EngineReport, clean_summary
+from suzent_desktop.core.engines.dream.page_names import names_elsewhere
+from suzent_desktop.core.engines.dream.plans import ends_search, fulfils, may_end_something, replans
+from suzent_desktop.core.engines.dream.sections import file_by_heading, file_by_person
 from suzent_desktop.core.engines.dream.subjects import (
     GENERAL,
     PLANS,
@@ -112,6 +121,8 @@ class OfflineConsolidator:
         self.people: set[str] = set()  # titles of person pages, linked from the timeline
         self.topics: set[str] = set()  # titles of place and activity pages, linked from the timeline and plans
         self.dated: list[Bullet] = []  # this run's new Timeline and Plans bullets, linked once all pages exist
+        self.new: list[Bullet] = []  # every bullet this run adds: it links the pages kept elsewhere it names
+        self.employers: set[str] = set()  # organisations someone works for: never a place page
         self._hub: str | None = None
         self.unreadable: list[str] = []  # pages left out of the candidates (not UTF-8, unreadable)
 
@@ -139,6 +150,7 @@ class OfflineConsolidator:
             for bullet in page.doc.current_bullets():
                 self._track(bullet, page)
                 existing.append(bullet)
+            self.employers |= employers(b.text for b in page.doc.items if isinstance(b, Bullet))
         if self.embed is not None and existing:
             vectors = self.embed([b.text for b in existing])
             for bullet, vector in zip(existing, vectors, strict=True):
@@ -225,6 +237,7 @@ class OfflineConsolidator:
     def run(self, batch: Batch) -> EngineReport:
         self._load()
         facts = sorted(batch.facts, key=lambda f: (f.date, f.line))
+        self.employers |= employers(f.fact.content for f in facts)
         vectors: np.ndarray | None = None
         if self.embed is not None and facts:
             vectors = self.embed([" ".join(f.fact.content.split()) for f in facts])
@@ -234,6 +247,13 @@ class OfflineConsolidator:
             self._merge_fact(item, None if vectors is None else vectors[index])
         for bullet in self.dated:  # every page of the run exists now: link the people, places, activities
             bullet.text = link_people(bullet.text, self.people, self.topics)
+        if self.new:
+            if self._names is None:
+                self._names = self.tools.names()
+            pages = [self._names.rel(path) for path in self._names.pages()]
+            elsewhere = names_elsewhere(pages, self.tools.personal_zone)
+            for bullet in self.new:
+                bullet.text = link_people(bullet.text, elsewhere)
         written = self._write_pages()
         hub = self._write_hub()
         self._write_index()
@@ -241,6 +261,7 @@ class OfflineConsolidator:
 
     def _merge_fact(self, item: BatchFact, vector: np.ndarray | None) -> None:
         text = " ".join(item.fact.content.split())
+        self._close_plans(text, item.date)
         same = self.by_norm.get(dup_norm(text))
         if same is not None:
             self._merge_into(same, item.date)
@@ -253,25 +274,47 @@ class OfflineConsolidator:
                 self._merge_into(bullet, item.date)
             else:
                 self._supersede(bullet, text, item.date, vector)
+                if relation.key == f"user|{EMPLOYER_RELATION}" and (bullet.latest or "") <= item.date:
+                    self._end_job(bullet.text, text, item.date)  # after the change: the old job's facts
             return
         if vector is not None:
             best = self._nearest(vector, text)
             if best is not None:
                 self._merge_into(best, item.date)
                 return
-        title, person = title_for(item.fact.category, item.fact.tags, text, self.people, self.topics)
+        duplicated: list[str] = []  # topic names a page elsewhere in the vault holds: linked, not copied
+
+        def elsewhere(name: str) -> bool:
+            taken = self._held_elsewhere(name)
+            if taken:
+                duplicated.append(name)
+            return taken
+
+        title, person = title_for(item.fact.category, item.fact.tags, text, self.people, self.topics,
+                                  self.employers, elsewhere)
+        if duplicated:
+            text = link_people(text, set(), set(duplicated))
         if title == HUB_TITLE:  # identity facts stand on the hub, whatever its name in this vault
             title = self._hub_title()
         page = self._page(bounded_title(title) or GENERAL, person)
+        if title == PLANS:
+            replaced = next((b for b in page.doc.current_bullets() if replans(b.text, text)
+                             and (b.latest or "") <= item.date), None)
+            if replaced is not None:  # the same plan, said again with a change
+                self.dated.append(self._supersede(replaced, text, item.date, vector))  # linked like a new plan
+                return
         bullet = Bullet(raw="", text=text, dates=[item.date], dirty=True)
         if title in (TIMELINE, PLANS):  # dated lists link the people, places and activities they name
             self.dated.append(bullet)
-        anchor = None if title == TIMELINE else self._anchor(page, vector)
-        if anchor is not None:
-            page.doc.add_near(anchor, bullet)  # into the section of the most similar fact
-        else:
-            page.doc.add_current(bullet)
+        if title == TIMELINE or not (file_by_person(page.doc, text, bullet)  # a person's fact: their section
+                                     or file_by_heading(page.doc, text, item.fact.tags, bullet)):
+            anchor = None if title == TIMELINE else self._anchor(page, vector)
+            if anchor is not None:
+                page.doc.add_near(anchor, bullet)  # into the section of the most similar fact
+            else:
+                page.doc.add_current(bullet)
         self._track(bullet, page, vector)
+        self.new.append(bullet)
         self.stats.added += 1
         self.stats.pages.add(page.rel)
 
@@ -305,16 +348,18 @@ class OfflineConsolidator:
             self.stats.pages.add(page.rel)
         self.stats.merged += 1
 
-    def _supersede(self, old: Bullet, text: str, date: str, vector: np.ndarray | None) -> None:
+    def _supersede(self, old: Bullet, text: str, date: str, vector: np.ndarray | None) -> Bullet:
+        """``text`` replaces ``old`` (which moves to History); the bullet that holds ``text``."""
         page = self.owner[id(old)]
         old_latest = old.latest
         new = Bullet(raw="", text=text, dates=[date], dirty=True)
         if old_latest is not None and old_latest > date:
             # The page already holds a newer value (a hand edit, say): the older fact is history.
-            page.doc.add_history(Bullet(raw="", text=text, dates=[date], until=old_latest, struck=True, dirty=True))
+            older = Bullet(raw="", text=text, dates=[date], until=old_latest, struck=True, dirty=True)
+            page.doc.add_history(older)
             self.stats.pages.add(page.rel)
             self.stats.superseded += 1
-            return
+            return older
         retired = Bullet(raw="", text=old.text, dates=list(old.dates), until=date, struck=True, dirty=True)
         page.doc.replace(old, new)
         page.doc.add_history(retired)
@@ -322,6 +367,48 @@ class OfflineConsolidator:
         self._track(new, page, vector)
         self.stats.superseded += 1
         self.stats.pages.add(page.rel)
+        return new
+
+    def _close_plans(self, text: str, date: str) -> None:
+        """A fact saying a plan happened ends it, and one saying the user got what they looked for ends
+        the search: the plan or the search moves to its page's History."""
+        if not may_end_something(text):
+            return
+        for page in {id(p): p for p in self.pages.values()}.values():
+            plans = page is self.pages.get(PLANS.lower())
+            for bullet in page.doc.current_bullets():
+                if (bullet.latest or "") < date and (ends_search(text, bullet.text)
+                                                     or plans and fulfils(text, bullet.text)):
+                    self._retire(page, bullet, date)
+
+    def _retire(self, page: _Page, bullet: Bullet, until: str) -> None:
+        """``bullet`` stops being current on ``until``: it moves to its page's History, struck through."""
+        page.doc.items = [item for item in page.doc.items if item is not bullet]
+        page.doc.add_history(Bullet(raw="", text=bullet.text, dates=list(bullet.dates), until=until,
+                                    struck=True, dirty=True))
+        self._untrack(bullet)
+        self.stats.pages.add(page.rel)
+
+    def _end_job(self, old: str, new: str, date: str) -> None:
+        """The user changed employer: the facts of the old job on the work page (they name the old
+        employer, not the new one, and are no newer than the change) become its history."""
+        before, after = employer_of(old), employer_of(new)
+        page = self.owner.get(id(self.by_key.get(f"user|{EMPLOYER_RELATION}")))
+        if not before or not after or before == after or page is None:
+            return
+        for bullet in page.doc.current_bullets():
+            if (names_organisation(bullet.text, before) and not names_organisation(bullet.text, after)
+                    and (bullet.latest or "") <= date):
+                self._retire(page, bullet, date)
+                self.stats.superseded += 1
+
+    def _held_elsewhere(self, name: str) -> bool:
+        """Whether a page outside the personal zone answers to ``name`` (a new page would copy it)."""
+        if name.lower() in self.pages or self.tools.exists(f"{self.tools.personal_zone}/{name}.md"):
+            return False
+        if self._names is None:
+            self._names = self.tools.names()
+        return self._names.name_taken(name)
 
     # -- writing ----------------------------------------------------------------------------------
     def _write_pages(self) -> list[str]:

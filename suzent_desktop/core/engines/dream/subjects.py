@@ -22,6 +22,7 @@ A page's intro carries information (who a person is) or is left out: no template
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from suzent_desktop.core.engines.dream.topics import activity_of, mentioned, mentions, place_of
@@ -122,9 +123,13 @@ def title_for(
     text: str,
     people: set[str] | frozenset[str] = frozenset(),
     topics: set[str] | frozenset[str] = frozenset(),
+    employers: set[str] | frozenset[str] = frozenset(),
+    elsewhere: Callable[[str], bool] = lambda _name: False,
 ) -> tuple[str, Person | None]:
     """The page a new fact goes on, and the person when it is a person's page (``people``: the
-    names that have a person page already; ``topics``: the titles of place and activity pages)."""
+    names that have a person page already; ``topics``: the titles of place and activity pages;
+    ``employers``: organisations someone works for, never a place page; ``elsewhere``: whether a
+    page outside the personal zone holds a name, so that a new topic page would duplicate it)."""
     category = category.lower()
     relation = subject_value(text)
     named = _NAMED.match(text)  # "User's sister is Ana": a person, not a value of the user's
@@ -142,15 +147,17 @@ def title_for(
     planned = category == "plan" or (category == "general" and bool(_PLAN.search(text)))
     activity = None if planned else activity_of(text)
     if activity is not None:
-        return same_topic(activity.name, topics), None
+        title = same_topic(activity.name, topics)
+        if title in topics or not elsewhere(title):
+            return title, None
     if is_past_event(text, category):
         return TIMELINE, None
     if planned:
         return PLANS, None
     if relation is not None and relation.page:
         return relation.page, None
-    topic = mentioned(text, topics) or getattr(place_of(text, people), "name", None)
-    if topic is not None:
+    topic = mentioned(text, topics) or getattr(place_of(text, {*people, *employers}), "name", None)
+    if topic is not None and (topic in topics or not elsewhere(topic)):
         return topic, None
     if category in CATEGORY_PAGES and category not in ("general",):
         return CATEGORY_PAGES[category], None
