@@ -48,7 +48,9 @@ def parse(text: str) -> Lexicon:
 @lru_cache(maxsize=1)
 def english() -> Lexicon:
     """The English list, read once on first use."""
-    data = pkgutil.get_data("spellchecker", "resources/en.json.gz")  # as the package itself reads it
+    import spellchecker  # imported by name, so that a packaged app carries the package with its data
+
+    data = pkgutil.get_data(spellchecker.__name__, "resources/en.json.gz")  # as the package itself reads it
     if data is None:
         raise FileNotFoundError("spellchecker's English word list (resources/en.json.gz) is missing")
     return parse(gzip.decompress(data).decode("utf-8"))
