@@ -530,6 +530,18 @@ async def _typing(seconds: float = 4.0) -> dict:
     return {}
 
 
+async def _first_personal_page(window, timeout: float = 60.0) -> Path:
+    """A personal page from the vault tree, once it has filled: the app's tree fills from the vault
+    model's first walk, which runs off the GUI thread once the watcher is in place."""
+    deadline = time.perf_counter() + timeout
+    while time.perf_counter() < deadline:
+        pages = [p for p in window.tree.paths() if p.suffix == ".md" and "3_Personal" in p.as_posix()]
+        if pages:
+            return pages[0]
+        await asyncio.sleep(0.05)
+    raise RuntimeError(f"the vault tree did not fill within {timeout:.0f} s")
+
+
 async def _measure(home: Path, phases: list[str], gc_mode: str) -> dict:
     from PySide6.QtTest import QTest  # noqa: F401 - the bench's own import, before any phase
 
@@ -547,7 +559,7 @@ async def _measure(home: Path, phases: list[str], gc_mode: str) -> dict:
     window = app_module.show_window(services)
     window.start_background(watch=True, serve=False, index=False)
     out: dict = {"phases": {}, "threads": getattr(services.manager.embedder, "threads", None)}
-    page = next(p for p in window.tree.paths() if p.suffix == ".md" and "3_Personal" in p.as_posix())
+    page = await _first_personal_page(window)
     window.open_path(page)
     editor = window.editors.current_editor()
     editor.source.setFocus()
