@@ -93,7 +93,7 @@ async def test_a_bullet_deleted_by_hand_comes_back_and_a_forgotten_fact_does_not
     assert (await DreamRunner(manager).run_once(force=True)).outcome == "productive"
     assert JAZZ in notebook_text(manager) and LISBON not in notebook_text(manager)
     assert await _not_consolidated(manager) == set()
-    assert LISBON not in {f.text for f in lost_facts.load(manager.layout)}
+    assert lost_facts.lost(manager.layout, manager.days()) == []  # its entry stays, for an undo: never listed
 
 
 async def test_a_page_edit_that_keeps_every_fact_changes_nothing(dreamt, monkeypatch):
@@ -127,3 +127,21 @@ async def test_values_a_later_dream_moves_to_history_stay_held(home, clock, toda
     assert "~~User lives in Paris~~" in page(manager, "3_Personal/Places.md")
     assert "User lives in Paris" in {f.text for f in lost_facts.load(manager.layout)}
     assert lost_facts.lost(manager.layout, manager.days()) == []
+
+
+async def test_a_fact_forgotten_during_a_dream_and_undone_comes_back_when_its_page_loses_it(dreamt):
+    """Undo makes a fact a memory again: when the page it went back to is then replaced by a version
+    written while it was forgotten (another device's copy, carried by a sync tool), it is given back."""
+    manager, _older, next_day = dreamt
+    await manager.forget(JAZZ)  # taken off its page
+    write_log(manager, next_day, ["User bakes rye bread"])
+    assert (await DreamRunner(manager).run_once(force=True)).outcome == "productive"  # a dream while forgotten
+    without = (manager.layout.notebook_dir / PREFERENCES).read_bytes()
+    await manager.undo_forget(JAZZ)
+    assert JAZZ in page(manager, PREFERENCES)  # put back where it stood
+    _replace(manager, PREFERENCES, without)  # the version written while it was forgotten arrives
+    assert JAZZ not in notebook_text(manager)
+
+    await manager.reindex()
+    assert await _not_consolidated(manager) == {JAZZ}
+    assert [h for h in (await manager.search(JAZZ, limit=20, record_recall=False)).hits if JAZZ in h.text]

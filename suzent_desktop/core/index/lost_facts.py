@@ -8,7 +8,10 @@ for all of these: a fact of a consolidated day that no page holds and that is no
 *not consolidated* again. It is indexed from its daily log, listed by ``status``, ``doctor``
 and the dream panel, and the next dream offers it to the engine, which puts it back on a page
 (like the facts no page held in the first place, ``core/index/uncovered.py``). Forget is the way
-to remove a memory; deleting its bullet only takes it off the page.
+to remove a memory; deleting its bullet only takes it off the page. Undoing a forget makes it a
+memory again: a forgotten fact keeps its entry (never listed while forgotten), so when the undo
+leaves no page holding it (the line could not be put back, or a sync tool then brought a version of
+the page written while it was forgotten) it is given back like any other.
 
 The record, ``.state/held_facts.json``, is written by the dream (under its lease on a home
 shared by several devices) before its ingest entry: for each fact of a consolidated day that
@@ -111,7 +114,9 @@ def record_run(layout: Layout, batch: Batch, coverage: CoverageReport, end: str 
     """After a productive run whose watermark is ``end``: where the pages hold the facts of the
     days up to ``end`` (the batch's days replace their entries), and where they hold the facts
     of earlier runs now. A fact earlier recorded that no page holds keeps its entry: it is lost,
-    and stays so until a page holds it again or it is forgotten."""
+    and stays so until a page holds it again or it is forgotten. A forgotten fact keeps its entry
+    too, never listed while forgotten: when the forget is undone (on any device, after any number
+    of dreams) and no page holds the fact, it is lost like any other."""
     if end is None:
         return
     stones = Tombstones(layout).contents()
@@ -119,8 +124,8 @@ def record_run(layout: Layout, batch: Batch, coverage: CoverageReport, end: str 
     facts = {(f.date, normalize(f.fact.content)): f for f in batch.facts}
     kept: list[Held] = []
     for fact in load(layout):
-        if fact.date in batch.dates or fact.key in coverage.held or _forgotten(fact.text, stones):
-            continue
+        if fact.date in batch.dates or fact.key in coverage.held:
+            continue  # a forgotten fact keeps its entry: once the forget is undone, it is a memory again
         now = _found(fact, lines) if lines is not None else None
         kept.append(fact if now is None else Held(fact.date, fact.text, fact.line, *now))
     for key, (page, line) in coverage.held.items():
@@ -221,6 +226,11 @@ def lost(layout: Layout, days: Days) -> list[tuple[str, str, int | None]]:
     candidates = frozenset().union(*(_missing_from(layout, page, held) for page, held in by_page.items()))
     if not candidates:
         return []
+    stones = Tombstones(layout).contents()
+    texts = {f.key: f.text for f in facts}
+    candidates = frozenset(k for k in candidates if not _forgotten(texts[k], stones))  # forget took them off
+    if not candidates:
+        return []
     key = _path(layout)
     with _cache.lock:
         known = _cache.vault.get(key)
@@ -233,7 +243,6 @@ def lost(layout: Layout, days: Days) -> list[tuple[str, str, int | None]]:
             _cache.vault[key] = (candidates, gone)
     if not any(days.is_consolidated(date) for date, _text in gone):
         return []
-    stones = Tombstones(layout).contents()
     found = {f.key: f for f in facts
              if f.key in gone and days.is_consolidated(f.date) and not _forgotten(f.text, stones)}
     return sorted(((f.date, f.text, f.line) for f in found.values()), key=lambda f: (f[0], f[2] or 0, f[1]))
