@@ -42,7 +42,8 @@ from suzent_desktop.core.files.transcripts import (
     turn_key,
 )
 from suzent_desktop.core.home import Home, PreparedHome, open_home
-from suzent_desktop.core.index import hits
+from suzent_desktop.core.index import dropped, hits
+from suzent_desktop.core.index.dropped import DroppedFact
 from suzent_desktop.core.index.fair_lock import IndexBusy
 from suzent_desktop.core.index.filters import Filters
 from suzent_desktop.core.vault.days import Days
@@ -666,6 +667,19 @@ class MemoryManager:
                 continue
             total += sum(1 for f in parsed.facts if normalize(f.fact.content) not in stones)
         return total
+
+    def pending_dropped(self) -> list[DroppedFact]:
+        """Facts a dream dropped that stay in search until a person confirms the drop, oldest first
+        (``core/index/dropped.py``); each has an ``id`` for :meth:`confirm_dropped` and the model's reason."""
+        return dropped.pending(self.layout, self.days(), self.tombstones.contents())
+
+    async def confirm_dropped(self, ids: Iterable[str]) -> tuple[list[DroppedFact], ChangeSet]:
+        """The person agrees with the model: these dropped facts leave search (their daily logs stay
+        on disk as written). An unknown id changes nothing and raises ``UnknownDropped``."""
+        confirmed = await asyncio.to_thread(dropped.confirm, self.layout, list(ids))
+        logs = sorted({path for f in confirmed for path in self.archive.parts(f.date)})
+        changes = await self.indexer.sync_paths(logs) if logs else ChangeSet()
+        return confirmed, changes
 
     async def status(self) -> dict[str, Any]:
         """The ``status --json`` document of interfaces.md §3, plus ``transcripts`` (days, turns, bad lines)."""
