@@ -577,7 +577,17 @@ class MemoryManager:
     ) -> ChangeSet:
         """Asked for (a menu, a model switch): the vault is walked even while watched. ``walk=False`` is
         the window's first pass, which the vault model's first walk serves."""
-        return await self.indexer.sync(full=full, refresh=walk, progress=progress, cancel=cancel)
+        changes = await self.indexer.sync(full=full, refresh=walk, progress=progress, cancel=cancel)
+        return await self._take_off_synced_back(changes)
+
+    async def _take_off_synced_back(self, changes: ChangeSet) -> ChangeSet:
+        """Forgotten text an index pass found on a page (another device's page written before the
+        forget reached it, or a forget synced in after the page) is taken off that page now, as a
+        forget takes it (journalled, so undo puts it back), not at the next productive dream."""
+        pages = self.indexer.take_holding_forgotten()
+        if pages:
+            changes.merge(await self.take_off_pages(self.tombstones.contents(), pages))
+        return changes
 
     async def use_embedder(self, embedder: Embedder) -> None:
         """Switch models; the next pass sees the index was built with another and rebuilds it."""
@@ -595,7 +605,7 @@ class MemoryManager:
     # -- the index, for views -----------------------------------------------------------
     async def sync_paths(self, paths: Iterable[Path]) -> ChangeSet:
         """Bring the index in line with these files (a save, a watcher event)."""
-        return await self.indexer.sync_paths(list(paths))
+        return await self._take_off_synced_back(await self.indexer.sync_paths(list(paths)))
 
     async def related(self, page: Path, *, limit: int = 8) -> list[Any]:
         """Index rows nearest to a page's own chunks, from other files (a "see also")."""
