@@ -763,6 +763,8 @@ def cmd_dream(args: argparse.Namespace, out: Output) -> int:
         out.say(f"  not consolidated: {fact['date']}  {_one_line(fact['text'], 100)}")
     for fact in overall.dropped:
         out.say(f"  dropped: {fact['date']}  {_one_line(fact['text'], 100)} ({fact['reason']})")
+    if overall.dropped and not args.dry_run:
+        out.say("  dropped facts stay in search until you agree: see `dropped`")
     if args.dry_run:
         for diff in (overall.diffs or {}).values():
             out.say(diff)

@@ -33,6 +33,8 @@ def test_dropped_lists_and_confirms(home: Path, today: dt.date, capsys: pytest.C
     assert [(f["text"], f["date"], f["reason"]) for f in listed] == [(FACT, day, "small talk about weather")]
     code, out, _ = run(capsys, home, "dropped")
     assert code == 0 and listed[0]["id"] in out and "dropped --confirm" in out
+    code, out, _ = run(capsys, home, "doctor")
+    assert f"dropped --confirm {listed[0]['id']}" in out
 
     code, _, err = run(capsys, home, "dropped", "--confirm", "0000000000")
     assert code == 1 and "0000000000" in err
