@@ -379,3 +379,24 @@ async def test_a_dropped_fact_stays_in_search_until_a_person_confirms(seeded):
     assert [f.text for f in confirmed] == [trains]
     assert manager.pending_dropped() == [] and not await _hits(manager, trains)
     assert trains in manager.archive.read_text(dates[1])  # the log keeps it as written
+
+
+async def test_a_remembered_fact_keeps_a_place_in_search_whatever_the_model_says(home, today):
+    from suzent_desktop.core.files.clock import Clock
+
+    passport = "User's passport expires in March 2031"
+    await make_manager(home, Clock(fixed_today=today - dt.timedelta(days=1))).remember(passport)
+    manager = make_manager(home, Clock(fixed_today=today))
+
+    async def talked_into_it(batch: Batch, tools: VaultTools) -> EngineReport:
+        tools.write("3_Personal/Misc.md", HOSTILE_PAGE.replace(f"- {KEPT}", f"- {KEPT}\n- User likes lists"))
+        for how in ("merged", "superseded", "dropped"):
+            tools.accounted.append(Accounting(passport, how, "3_Personal/Misc.md", "User likes things",
+                                              "not needed any more"))
+        return EngineReport(summary="accounted")
+
+    write_log(manager, (today - dt.timedelta(days=1)).isoformat(), [KEPT])
+    result = await DreamRunner(manager, engine=talked_into_it).run_once(force=True)
+    assert result.outcome == "productive" and manager.watermark() == (today - dt.timedelta(days=1)).isoformat()
+    hits = await _hits(manager, passport)
+    assert hits and hits[0].source_type == "archive"
