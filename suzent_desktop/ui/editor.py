@@ -645,7 +645,8 @@ class EditorArea(QTabWidget):
         if editor is None:
             read_only = any(path.is_relative_to(d) for d in self.read_only_dirs)
             editor = PageEditor(path, exists=self._exists, read_only=read_only, names=self.snapshot,
-                                vault=self.vault, mode=self.editor_mode, shown=self.shown)
+                                vault=self.vault, mode=self.editor_mode,
+                                shown=None if read_only else self.shown)  # a log is shown as written
             editor.saved.connect(self.page_saved.emit)
             editor.dirty_changed.connect(lambda _d, e=editor: self._update_title(e))
             editor.link_activated.connect(lambda t, h, e=editor: self.follow_wikilink(t, h, e.path))

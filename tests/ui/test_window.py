@@ -510,3 +510,9 @@ def test_a_page_is_shown_without_text_forgotten_on_another_device(qtbot, window)
     editor = open_page(qtbot, window, NOTES_PAGE)
     assert "8812" not in editor.text() and "See [[Lantern Index]]." in editor.text()
     assert not editor.dirty and "8812" not in editor.last_html
+
+    log = sorted(window.services.layout.archive_dir.glob("*.md"))[0]
+    with log.open("a", encoding="utf-8") as handle:
+        handle.write("- The safe's code is 8812.\n")  # a fact line written by hand, without a category
+    window.bridge.open_path.emit(log, 1)
+    assert "- The safe's code is 8812." in window.editors.current_editor().text()  # a log is shown as written
