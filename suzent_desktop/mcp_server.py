@@ -393,11 +393,10 @@ class MemoryTools:
     ) -> dict[str, Any]:
         target = await asyncio.to_thread(self.page_path, path)
         part, total = await asyncio.to_thread(read_part, target, path, offset, READ_LIMIT_CHARS)  # streamed
-        part = await asyncio.to_thread(shown_page, self.manager, part)  # offsets stay the file's
-        end = offset + len(part)
+        end = offset + len(part)  # offsets stay the file's
         return {
             "path": path.strip().replace("\\", "/"),
-            "text": part,
+            "text": await asyncio.to_thread(shown_page, self.manager, part),
             "offset": offset,
             "total_chars": total,
             "next_offset": end if end < total else None,

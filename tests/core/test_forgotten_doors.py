@@ -65,3 +65,18 @@ async def test_a_tombstone_synced_in_is_applied_to_pages_by_the_next_pass(manage
     await manager.sync_paths([manager.tombstones.path])  # the watcher saw the tombstone file change
     assert "5521" not in page.read_text(encoding="utf-8")
     assert "5521" not in manager.layout.memory_md.read_text(encoding="utf-8")
+
+
+async def test_a_long_page_reads_on_from_the_files_offsets(manager):
+    from suzent_desktop.mcp_server import READ_LIMIT_CHARS
+
+    path = manager.layout.notebook_dir / "3_Personal" / "Gym.md"
+    filler = "".join(f"Paragraph {i} of my training diary, kept as written.\n\n" for i in range(2000))
+    path.write_text(PAGE + "\n" + filler, encoding="utf-8")
+    manager.tombstones.add(SECRET)
+    tools = _tools(manager)
+    first = await tools.read_page("3_Personal/Gym.md")
+    assert "5521" not in first["text"] and first["next_offset"] == READ_LIMIT_CHARS
+    rest = await tools.read_page("3_Personal/Gym.md", offset=first["next_offset"])
+    whole = path.read_text(encoding="utf-8")
+    assert rest["text"] == whole[READ_LIMIT_CHARS:2 * READ_LIMIT_CHARS]  # nothing skipped, nothing read twice
