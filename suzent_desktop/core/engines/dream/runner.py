@@ -21,6 +21,10 @@ Rules it enforces (memory-consolidation.md, interfaces.md §2):
 * Attempt times, per-batch retry counts and the run history live in
   ``.state/dream_state.json`` (atomic writes), so a restart neither resets back-off nor
   forgets failures.
+* One dream at a time on this device: a run holds ``dream-DEVICE.lock`` in the index folder
+  (local, never synced) for its length, so the window, ``dream`` on the command line and an MCP
+  client never run one batch twice. A run that finds it held ends at once, "already
+  running", and counts no attempt. Across devices, the lease does the same (``core/engines/lease.py``).
 """
 
 from __future__ import annotations
@@ -36,6 +40,8 @@ import time
 from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
+
+from filelock import FileLock, Timeout
 
 from suzent_desktop.core.engines import forgetting, lease
 from suzent_desktop.core.engines.dream import authorship, outcome, resume, second_run
@@ -106,6 +112,9 @@ HISTORY_KEEP = 200
 VECTOR_CACHE_LIMIT = 50_000
 COVERAGE_EMBED_SLICE = 64  # texts per embedder call in the coverage check, which stops at the deadline
 INDEX_GRACE_SECONDS = 1.0  # the index update after a run, when the run's own time is used up
+PROCESS_LOCK = "dream-{device}.lock"  # in the index folder: one dream at a time among this device's processes
+ALREADY_RUNNING = ("already running: another dream on this device (the window, `dream` on the command line or "
+                   "an MCP client) holds its lock; this one counts no attempt, and the next cycle looks again")
 Engine = Callable[[Batch, VaultTools], Awaitable[EngineReport]]
 Snapshot = dict[str, bytes]
 
@@ -210,6 +219,8 @@ class DreamRunner(Gates):
         self._wake: asyncio.Event | None = None
         self._started = time.monotonic()
         self._lease = lease.for_home(manager.layout, manager.settings)
+        lock_name = PROCESS_LOCK.format(device=manager.layout.device or "this-device")
+        self._process_lock = FileLock(str(manager.layout.index_dir / lock_name), thread_local=False)
         self._read = late_facts.Snapshot()
 
     # -- small helpers ---------------------------------------------------------------------
@@ -417,6 +428,10 @@ class DreamRunner(Gates):
         if self._run_lock is None:
             self._run_lock = asyncio.Lock()
         async with self._run_lock:
+            held = None if dry_run else await asyncio.to_thread(self._take_process_lock)
+            if held is False:  # another process of this device is dreaming: nothing read, nothing counted
+                return self._emit(DreamResult("gated", watermark=await asyncio.to_thread(self.manager.watermark),
+                                              reason=ALREADY_RUNNING))
             try:
                 result = await self._run_once(force=force, dry_run=dry_run)
                 for _ in range(3):  # the watermark moved under the run (a sync arrived): plan again
@@ -426,7 +441,19 @@ class DreamRunner(Gates):
                 return self._emit(result)
             finally:
                 self._lease.release(self.manager.notebook.raw_watermark)
+                if held:
+                    self._process_lock.release()
                 self._set_phase("idle")
+
+    def _take_process_lock(self) -> bool:
+        """This device's dream lock, without waiting: False when another process (or runner) holds it."""
+        folder = self.manager.layout.index_dir
+        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            self._process_lock.acquire(timeout=0)
+        except Timeout:
+            return False
+        return True
 
     async def _run_once(self, *, force: bool, dry_run: bool) -> DreamResult:
         m, s = self.manager, self.settings
