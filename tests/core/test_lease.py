@@ -134,12 +134,12 @@ def test_a_device_that_believes_it_is_alone_still_writes_its_lease_without_waiti
 
 
 # -- the runner on a home two devices share ------------------------------------------------------
-def _two_devices(home, clock, monkeypatch):
+def _two_devices(home, clock, monkeypatch, **overrides):
     """The laptop's and the desktop's managers on one home (the laptop registered first)."""
     managers = []
     for device in ("laptop", "desktop"):
         monkeypatch.setenv("SUZENT_DEVICE", device)
-        managers.append(make_manager(home, clock, memory_consolidation_lease_settle_seconds=0.0))
+        managers.append(make_manager(home, clock, memory_consolidation_lease_settle_seconds=0.0, **overrides))
     return managers
 
 
@@ -225,3 +225,48 @@ async def test_a_device_joining_by_sync_whose_registration_has_not_arrived_canno
     assert seen[0].outcome == "gated" and "laptop is consolidating" in seen[0].reason
     assert first.outcome == "productive" and first.watermark == day
     assert (laptop.layout.notebook_dir / "3_Personal" / "Work.md").read_text().count("Contoso") == 1
+
+
+# -- dream state per device ----------------------------------------------------------------------------
+async def test_each_device_keeps_its_own_dream_state(home, clock, today, monkeypatch):
+    laptop, desktop = _two_devices(home, clock, monkeypatch)
+    write_log(laptop, days_before(today, 1)[0], ["User works at Contoso"])
+    laptop_state = laptop.layout.runner_state_file
+    assert (await DreamRunner(laptop, engine=_failing).run_once(force=True)).outcome == "failed"
+    before = laptop_state.read_bytes()
+    assert (await DreamRunner(desktop, engine=_failing).run_once(force=True)).outcome == "failed"
+    # The desktop's attempt is in a file of its own; the laptop's file is as the laptop left it.
+    assert laptop_state.read_bytes() == before
+    mine = json.loads(desktop.layout.runner_state_file.read_text())
+    assert desktop.layout.runner_state_file.name == "dream_state@desktop.json" and len(mine["history"]) == 1
+    # Either device's history shows both runs.
+    assert [r["outcome"] for r in DreamRunner(laptop).history()] == ["failed", "failed"]
+
+
+async def test_the_shared_state_file_and_its_conflict_copies_are_migrated_with_their_retry_counts(
+    home, clock, today, monkeypatch
+):
+    laptop, desktop = _two_devices(home, clock, monkeypatch, memory_consolidation_max_retries=5)
+    first, second = days_before(today, 2)
+    write_log(laptop, first, ["User works at Contoso"])
+    state_dir = laptop.layout.state_dir
+    # An earlier version: both devices wrote .state/dream_state.json, and the sync tool left a copy.
+    shared = {"version": 1, "last_attempt": 1.0, "last_success": None, "retries": {second: 1}, "history": []}
+    (state_dir / "dream_state.json").write_text(json.dumps(shared))
+    copy = {**shared, "retries": {first: 2}}
+    (state_dir / "dream_state.sync-conflict-20260719-101500-ABCDEFG.json").write_text(json.dumps(copy))
+
+    result = await DreamRunner(desktop, engine=_failing).run_once(force=True)
+
+    assert "attempt 3 of" in result.reason  # the copy's two attempts were kept
+    mine = json.loads(desktop.layout.runner_state_file.read_text())
+    assert mine["retries"] == {first: 3, second: 1}
+    # The laptop, the plain file's owner, folds the copy into its own file and removes it.
+    result = await DreamRunner(laptop, engine=_failing).run_once(force=True)
+    assert "attempt 3 of" in result.reason
+    assert json.loads(laptop.layout.runner_state_file.read_text())["retries"] == {first: 3, second: 1}
+    assert not list(state_dir.glob("dream_state.sync-conflict-*"))
+
+
+async def _failing(batch, tools):
+    raise RuntimeError("model exploded")

@@ -20,7 +20,8 @@ Rules it enforces (memory-consolidation.md, interfaces.md §2):
   moves the watermark past it, and the indexer keeps those dates' rows searchable.
 * Attempt times, per-batch retry counts and the run history live in
   ``.state/dream_state.json`` (atomic writes), so a restart neither resets back-off nor
-  forgets failures.
+  forgets failures. Each device keeps its own (``dream_state@ID.json`` for a device not the
+  home's first), so a sync tool never has two sides of one file.
 * One dream at a time on this device: a run holds ``dream-DEVICE.lock`` in the index folder
   (local, never synced) for its length, so the window, ``dream`` on the command line and an MCP
   client never run one batch twice. A run that finds it held ends at once, "already
@@ -58,6 +59,7 @@ from suzent_desktop.core.engines.dream.model import (
     LintResult,
 )
 from suzent_desktop.core.engines.dream.tools import VaultTools
+from suzent_desktop.core.files import streams
 from suzent_desktop.core.files.archive import ArchiveError
 from suzent_desktop.core.files.atomic import atomic_write_text
 from suzent_desktop.core.files.events import ChangeSet
@@ -108,6 +110,7 @@ class FrontDoor(Protocol):
 __all__ = ["DreamRunner", "DreamResult", "GateStatus", "Finding", "LintResult", "DreamError"]
 
 STATE_VERSION = 1
+STATE_BASE = "dream_state"  # .state/dream_state.json, or dream_state@ID.json for a device not the home's first
 HISTORY_KEEP = 200
 VECTOR_CACHE_LIMIT = 50_000
 COVERAGE_EMBED_SLICE = 64  # texts per embedder call in the coverage check, which stops at the deadline
@@ -141,7 +144,7 @@ def load_state(path: Path) -> dict[str, Any]:
     if not isinstance(data, dict):
         return _empty_state()
     state = _empty_state()
-    state.update({k: v for k, v in data.items() if k in state or k == "last_lint_attempt"})
+    state.update({k: v for k, v in data.items() if k in state or k in ("last_lint_attempt", "device")})
     if not isinstance(state["retries"], dict):
         state["retries"] = {}
     if not isinstance(state["history"], list):
@@ -152,6 +155,62 @@ def load_state(path: Path) -> dict[str, Any]:
 def save_state(path: Path, state: dict[str, Any]) -> None:
     state["history"] = state["history"][-HISTORY_KEEP:]
     atomic_write_text(path, json.dumps(state, ensure_ascii=False, indent=1) + "\n")
+
+
+def _merge_states(states: list[dict[str, Any]]) -> dict[str, Any]:
+    """One state from several files of it: the latest times, the highest retry count of each
+    batch, every history record once, in time order."""
+    merged = _empty_state()
+    for state in states:
+        for key in ("last_attempt", "last_success", "last_lint_attempt"):
+            value = state.get(key)
+            if isinstance(value, int | float) and not (isinstance(merged.get(key), int | float) and merged[key] >= value):
+                merged[key] = value
+        for batch, tries in state["retries"].items():
+            if isinstance(tries, int) and tries > int(merged["retries"].get(batch, 0)):
+                merged["retries"][batch] = tries
+        merged["history"] += state["history"]
+    unique = {json.dumps(r, sort_keys=True, ensure_ascii=False): r for r in merged["history"] if isinstance(r, dict)}
+    merged["history"] = sorted(unique.values(), key=lambda r: r["ts"] if isinstance(r.get("ts"), int | float) else 0.0)
+    return merged
+
+
+def _state_parts(layout: Layout, devices: set[str | None] | None = None) -> list[streams.Part]:
+    """The files of the runner's state in ``.state/`` (of ``devices`` only: None is the plain name)."""
+    found = streams.parts(layout.state_dir, ".json", base=STATE_BASE)
+    return [part for part in found if devices is None or part.device in devices]
+
+
+def load_device_state(layout: Layout) -> dict[str, Any]:
+    """This device's state, ``.state/dream_state.json`` for the home's first device and
+    ``dream_state@ID.json`` for any other, with the conflict copies a sync tool left of it.
+
+    Each device writes only its own file (one file that every device wrote got conflict
+    copies). A device with no file of its own yet starts from the shared ``dream_state.json``
+    an earlier version wrote, and its copies, so no retry count or attempt time is lost.
+    Reading writes nothing; :func:`save_device_state` removes the copies it folded in.
+    """
+    mine = layout.device if layout.device_suffix else None
+    migrating = not layout.runner_state_file.exists()
+    read = [(part, load_state(part.path)) for part in _state_parts(layout, {mine, None} if migrating else {mine})]
+    # A file this version wrote names its device: another device's is not this one's to take over.
+    kept = [(part, state) for part, state in read if part.device == mine or state.get("device") is None]
+    state = _merge_states([state for _part, state in kept])
+    state["_folded"] = [str(part.path) for part, _state in kept if part.conflict and part.device == mine]
+    return state
+
+
+def save_device_state(layout: Layout, state: dict[str, Any]) -> None:
+    """Write this device's state; the conflict copies of its file that were read into it go."""
+    folded = state.pop("_folded", [])
+    save_state(layout.runner_state_file, {**state, "device": layout.device})
+    for copy in folded:
+        Path(copy).unlink(missing_ok=True)
+
+
+def home_history(layout: Layout) -> list[dict[str, Any]]:
+    """Every device's run records, oldest first (a record two files hold is listed once)."""
+    return _merge_states([load_state(part.path) for part in _state_parts(layout)])["history"]
 
 
 # -- vault snapshots (dry runs) ------------------------------------------------------------------
@@ -249,10 +308,10 @@ class DreamRunner(Gates):
         return self.manager.clock.timestamp()
 
     def _load_state(self) -> dict[str, Any]:
-        return load_state(self.state_path)
+        return load_device_state(self.manager.layout)
 
     def _save_state(self, state: dict[str, Any]) -> None:
-        save_state(self.state_path, state)
+        save_device_state(self.manager.layout, state)
 
     # -- batches -------------------------------------------------------------------------------
     def _load_batch(self, dates: list[str], *, reoffer: bool = True) -> Batch:
@@ -832,12 +891,11 @@ class DreamRunner(Gates):
         runner kept records) has no list of changed pages: ``pages_changed`` is None, meaning
         "not recorded", not "no pages". Its batch is the logged days its watermark covered.
         """
-        state = self._load_state()
         records = [
             {**{k: r.get(k) for k in ("date", "outcome", "batch", "pages_changed", "summary", "watermark", "reason",
                                       "ts")},
              "uncovered": list(r.get("uncovered") or []), "dropped": list(r.get("dropped") or [])}
-            for r in state["history"] if isinstance(r, dict)
+            for r in home_history(self.manager.layout)
         ]
         known = {(r["date"], r["watermark"]) for r in records if r["outcome"] in ("productive", "skipped")}
         known_lint = {r["date"] for r in records if r["outcome"] == "lint"}
