@@ -31,6 +31,7 @@ Rules it enforces (memory-consolidation.md, interfaces.md §2):
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import datetime as dt
 import importlib
 import json
@@ -372,6 +373,8 @@ class DreamRunner(Gates):
         """The last date the watermark may cover: logs written to during the run (a capture
         dated in the past, a hand edit) are not, nor any date after the first of them."""
         changed = [d for d in batch.dates if d in batch.digests and self._log_digest(d) != batch.digests[d]]
+        if not batch.dates:
+            return None, []  # facts given back to search alone: the watermark stays
         if not changed:
             return batch.end, []
         before = [d for d in batch.dates if d < changed[0]]
@@ -387,6 +390,8 @@ class DreamRunner(Gates):
         ]
 
     async def _run_engine(self, batch: Batch, tools: VaultTools) -> EngineReport:
+        if not batch.dates:  # facts given back to search alone: the engine sees their days as the batch's
+            batch = dataclasses.replace(batch, dates=sorted({f.date for f in batch.facts}))
         if self.engine is not None:
             return await self.engine(batch, tools)
         model = self.settings.memory_consolidation_model
@@ -521,8 +526,10 @@ class DreamRunner(Gates):
             return DreamResult("failed", watermark=m.notebook.watermark(self._today()), reason=refused)
         pending = await asyncio.to_thread(m.pending_dates)
         watermark = m.days().watermark
-        if not pending:
+        if not pending and not (force and await asyncio.to_thread(self.not_consolidated)):
             return DreamResult("nothing_pending", watermark=watermark, reason="no daily logs are waiting")
+        # With none pending, a forced run is one of facts given back to search alone (dates is empty):
+        # they are offered as they would be with the next day's batch, and the watermark stays.
         if not s.memory_consolidation_enabled:
             return DreamResult("gated", watermark=watermark, reason="memory_consolidation_enabled is false")
         state = await asyncio.to_thread(self._load_state)
@@ -548,7 +555,9 @@ class DreamRunner(Gates):
             batch = await asyncio.to_thread(self._load_batch, dates)
         except (ArchiveError, OSError) as exc:  # the first day's log is unreadable: it alone fails
             return await self._failed(state, dates[:1], watermark, "failed", str(exc), ChangeSet())
-        if not any(f.date in batch.dates for f in batch.facts):
+        if not batch.facts and not batch.dates:
+            return DreamResult("nothing_pending", watermark=watermark, reason="no daily logs are waiting")
+        if batch.dates and not any(f.date in batch.dates for f in batch.facts):
             return await self._skip(state, dates, 0, "no facts left to consolidate (empty or all forgotten)")
         if m.layout.app_prefix:  # someone's own vault: the app's folder appears with its first pages
             await asyncio.to_thread(m.notebook.seed_app_folder)
@@ -569,7 +578,8 @@ class DreamRunner(Gates):
             # Cancelled from outside (app shutdown, the task itself cancelled): roll back and
             # count the failure synchronously, then let the cancellation through.
             tools.rollback()
-            state["retries"][dates[0]] = int(state["retries"].get(dates[0], 0)) + 1
+            if dates:
+                state["retries"][dates[0]] = int(state["retries"].get(dates[0], 0)) + 1
             self._record(state, "failed", dates, [], "", watermark, "cancelled")
             self._save_state(state)
             raise
@@ -634,6 +644,10 @@ class DreamRunner(Gates):
         self, state: dict[str, Any], dates: list[str], watermark: str | None, outcome: str, why: str,
         changes: ChangeSet,
     ) -> DreamResult:
+        if not dates:  # facts given back to search alone: no batch to retry or skip, they stay searchable
+            self._record(state, outcome, dates, [], "", watermark, why)
+            await asyncio.to_thread(self._save_state, state)
+            return DreamResult(outcome, watermark=watermark, reason=why, changes=changes, failed_attempt=True)
         key = dates[0]
         attempts = int(state["retries"].get(key, 0)) + 1
         if attempts >= max(1, self.settings.memory_consolidation_max_retries):
@@ -672,7 +686,7 @@ class DreamRunner(Gates):
         m = self.manager
         self._set_phase("finalizing")
         end, grown = await asyncio.to_thread(self._covered_end, batch)
-        reasons: list[str] = []
+        reasons = [] if batch.dates else ["no daily log was pending: the run consolidated facts given back to search"]
         if grown:
             reasons.append(f"daily logs changed during the run ({', '.join(grown)}); "
                            "they stay pending and are consolidated again")
@@ -701,8 +715,11 @@ class DreamRunner(Gates):
             await asyncio.to_thread(m.notebook.append_ingest, self._today(), end, summary)
             crash_point("dream.after_ingest")
         else:
+            if not batch.dates and current is not None:  # given-back facts alone: late ones are read now
+                await asyncio.to_thread(late_facts.record_run, m.layout, self._read, current)
             end = current  # pages stand; the watermark waits for the changed logs
-        state["retries"].pop(batch.dates[0], None)
+        if batch.dates:
+            state["retries"].pop(batch.dates[0], None)
         state["last_success"] = self._now()
         reason = "; ".join(reasons)
         self._record(state, "productive", batch.dates, changed, summary, end, reason,
