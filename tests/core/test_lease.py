@@ -9,7 +9,7 @@ from pathlib import Path
 from dream_support import days_before, make_manager, write_log
 
 from suzent_desktop.core.engines.dream.runner import DreamRunner
-from suzent_desktop.core.engines.lease import REPLAN, DreamLease, moved_under, read_leases
+from suzent_desktop.core.engines.lease import REPLAN, DreamLease, for_home, moved_under, read_leases
 
 
 class FakeTime:
@@ -131,6 +131,16 @@ def test_a_device_that_believes_it_is_alone_still_writes_its_lease_without_waiti
     assert "laptop is consolidating" in asyncio.run(joiner.take(None))
     alone.release(None)
     assert read_leases(tmp_path / "leases")["laptop"].released
+
+
+def test_another_devices_lease_is_a_sign_of_a_rival_before_its_registration_arrives(home, clock):
+    manager = make_manager(home, clock)
+    lease = for_home(manager.layout, manager.settings)
+    assert not lease.shared()  # alone: no settle wait
+    manager.layout.lease_dir.mkdir(parents=True, exist_ok=True)
+    (manager.layout.lease_dir / "desktop.json").write_text(json.dumps(
+        {"device": "desktop", "start": 1.0, "expiry": 2.0, "watermark": None, "released": True}))
+    assert lease.shared()
 
 
 # -- the runner on a home two devices share ------------------------------------------------------

@@ -212,9 +212,11 @@ async def replanned(tools: Any, root: Path, dates: list[str], watermark: str | N
 
 
 def for_home(layout, settings) -> DreamLease:
-    """The lease of the device ``layout`` names; rivals are possible once another device registered."""
+    """The lease of the device ``layout`` names; rivals are possible once another device registered,
+    or once another device's lease arrived (its registration may come later)."""
     def rivals() -> bool:
-        return any(d.id != layout.device for d in devices.registry(layout.state_dir))
+        return (any(d.id != layout.device for d in devices.registry(layout.state_dir))
+                or any(device != layout.device for device in read_leases(layout.lease_dir)))
 
     return DreamLease(layout.lease_dir, layout.device, seconds=settings.memory_consolidation_lease_seconds,
                       settle=settings.memory_consolidation_lease_settle_seconds, rivals_possible=rivals)
