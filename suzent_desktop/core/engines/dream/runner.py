@@ -492,7 +492,7 @@ class DreamRunner(Gates):
         if self._run_lock is None:
             self._run_lock = asyncio.Lock()
         async with self._run_lock:
-            held = None if dry_run else await asyncio.to_thread(self._take_process_lock)
+            held = None if dry_run else self._take_process_lock()  # no await: a cancel cannot leave it taken
             if held is False:  # another process of this device is dreaming: nothing read, nothing counted
                 return self._emit(DreamResult("gated", watermark=await asyncio.to_thread(self.manager.watermark),
                                               reason=ALREADY_RUNNING))
@@ -510,7 +510,8 @@ class DreamRunner(Gates):
                 self._set_phase("idle")
 
     def _take_process_lock(self) -> bool:
-        """This device's dream lock, without waiting: False when another process (or runner) holds it."""
+        """This device's dream lock, without waiting: False when another process (or runner) holds it.
+        Taken on the caller's thread: it never blocks (a folder made once, one non-blocking lock call)."""
         folder = self.manager.layout.index_dir
         folder.mkdir(parents=True, exist_ok=True)
         try:
