@@ -118,7 +118,7 @@ COVERAGE_EMBED_SLICE = 64  # texts per embedder call in the coverage check, whic
 INDEX_GRACE_SECONDS = 1.0  # the index update after a run, when the run's own time is used up
 PROCESS_LOCK = "dream-{device}.lock"  # in the index folder: one dream at a time among this device's processes
 ALREADY_RUNNING = ("already running: another dream on this device (the window, `dream` on the command line or "
-                   "an MCP client) holds its lock; this one counts no attempt, and the next cycle looks again")
+                   "an MCP client) holds its lock; this one stops here and counts no attempt")
 Engine = Callable[[Batch, VaultTools], Awaitable[EngineReport]]
 Snapshot = dict[str, bytes]
 
