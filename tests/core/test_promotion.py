@@ -287,6 +287,17 @@ async def test_memory_md_leaves_out_habits_passing_facts_wishes_and_long_lines(m
         assert absent not in text
 
 
+async def test_memory_md_holds_no_date_left_unresolved(manager):
+    write_page(manager, "Activism", "# Activism\n\n- User is a member of an LGBTQ activist group since last Tues (2026-07-01)\n"
+                                    "- User volunteers at the Pride centre (2026-07-01)\n")
+    write_page(manager, "Health", "# Health\n\n- User has been off sugar since two weeks ago (2026-07-02)\n"
+                                  "- User is allergic to peanuts (2026-07-02)\n")
+    await promote(manager.home)
+    text = memory(manager)
+    assert "Pride centre" in text and "peanuts" in text
+    assert "last Tues" not in text and "weeks ago" not in text
+
+
 async def test_memory_md_holds_the_new_job_not_the_one_it_replaced(manager):
     from suzent_desktop.core.engines.dream.model import Batch, BatchFact
     from suzent_desktop.core.engines.dream.offline import consolidate

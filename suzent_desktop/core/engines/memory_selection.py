@@ -29,7 +29,9 @@ MAX_LINE_CHARS = 140
 _PASSING = re.compile(
     r"\((?:[^()]*\d{4}[^()]*)\)|\b(?:today|tonight|yesterday|tomorrow|recently|lately|nowadays|these days|"
     r"the other day|right now|at the moment|this (?:morning|afternoon|evening|week|weekend|month|year)|"
-    r"(?:last|next) (?:night|week|weekend|month|year|summer|winter|spring|fall|autumn|\w+day))\b",
+    r"(?:last|next|this|past|coming) (?:night|week|weekend|month|year|summer|winter|spring|fall|autumn|\w+day|"
+    r"(?:mon|tues?|wed|thu|thurs|fri|sat|sun)\.?)|"  # "last Tues": a date nobody resolved
+    r"\w+ (?:days?|weeks?|months?|years?) ago|ago|soon|the other (?:week|night))(?!\w)",
     re.I,
 )
 _WISH = re.compile(

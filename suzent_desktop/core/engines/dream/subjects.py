@@ -45,6 +45,12 @@ _OWNED = re.compile(rf"\bUser's (?:(?:best|old|new|little|big|younger|older|clos
 _NAMED = re.compile(rf"^User's (?P<rel>{_RELATION}) is (?:named |called )?(?!(?:Dr|Mr|Mrs|Ms|Prof)\b)"
                     rf"(?P<name>[A-Z][a-z]+)\b(?!\.)")
 _ANNOTATED = re.compile(r"\b(?P<name>[A-Z][a-z]+) \(the user's (?P<rel>[\w -]+?)\)")
+# "User adopted a puppy named biscuit": naming makes it a name, whatever its case
+_NAMED_NEW = re.compile(rf"^(?:[^,]{{0,60}}?\), )?User (?:[a-z]+ ){{1,3}}(?:a|an|another) (?:[a-z]+ )?(?P<rel>{_RELATION}) "
+                        rf"(?:named|called) (?P<name>[A-Za-z][a-z]+)\b")
+# A close relative the user speaks of without a name ("User's mum was diagnosed …"): a page of their own
+_KIN = re.compile(r"^User's (?:(?:late|elderly|dear) )?(?P<rel>wife|husband|partner|mother|mom|mum|father|dad|"
+                  r"grandmother|grandfather|grandma|grandpa)\b(?! (?:named |called )?[A-Z])")
 _LEAD_NAME = re.compile(r"^(?P<name>[A-Z][a-z]+)(?= [a-z])")
 _PAST_DATE = re.compile(r"\((?:\d{4}-\d{2}-\d{2}|week of \d{4}-\d{2}-\d{2}|[A-Z][a-z]+ \d{4}|\d{4})\)")
 _PAST_VERB = re.compile(
@@ -57,15 +63,22 @@ _PAST_VERB = re.compile(
 _PLAN = re.compile(r"\b(?:plans? to|is planning|is going to|will|wants to|hopes to|is about to|next "
                    r"(?:week|month|year|weekend|summer|spring|fall|winter)|tomorrow)\b", re.I)
 _TASTE = re.compile(r"^User (?:(?:really|also|still|just|absolutely|does not|do not) )*(?:likes?|loves?|enjoys?|"
-                    r"prefers?|hates?|dislikes?|adores?|is (?:\w+ )?(?:into|a (?:big |huge )?fan of))\b|"
+                    r"prefers?|hates?|dislikes?|adores?|appreciates?|values?|admires?|cherishes?|treasures?|"
+                    r"is (?:\w+ )?(?:into|a (?:big |huge )?fan of|passionate about))\b|"
                     r"\bfavou?rites?\b")
 _PETS = re.compile(r"^User's (?:\w+ )?(?:dogs?|cats?|pets?|pups?|pupp(?:y|ies)|kittens?|fur babies|fur kids|"
                    r"furry friends|turtles?|rabbits?|horses?|birds?|fish)\b")
 _IDENTITY = re.compile(r"^User is (?:called |named )?[A-Z][a-z]+(?: [A-Z][a-z]+)?$")  # "User is Marisol"
-_PRESENT_HABIT = re.compile(r"^User (?:\w+ly )?(?!is\b|has\b|does\b|was\b)[a-z]+s\b")
-_HABIT = re.compile(r"\b(?:usually|always|often|every (?:day|week|morning|evening|night|weekend|month)|"
+# a present verb says what the user does as a habit ("User donates to an animal shelter"), unless it says
+# what they feel or think ("User finds nature calming", "User believes …"): that is no routine
+_PRESENT_HABIT = re.compile(r"^User (?:\w+ly )?(?!(?:is|has|does|was|feels|finds|believes|thinks|hopes|knows|wishes|"
+                            r"misses|wonders|emphasi[sz]es|acknowledges|notes|reflects|recommends|encourages|"
+                            r"needs|wants|seems|looks)\b)[a-z]+s\b")
+_HABIT = re.compile(r"\b(?:usually|always|often|(?:every|each) (?:day|week|morning|evening|night|weekend|month)|"
                     r"once a|twice a|\d+ times a|daily|weekly|regularly)\b")
 
+# Pages whose subject outranks a place or an activity the fact names: a promotion on the Search team is work
+_SUBJECT_FIRST = frozenset({"Health", "Work", "About Me"})
 CATEGORY_PAGES: dict[str, str] = {}
 for _page, _names in {
     "Preferences": "preference preferences like likes taste tastes food music",
@@ -96,17 +109,24 @@ class Person:
         return f"{self.name} is the user's {self.relation}." if self.relation else ""
 
 
-def person_of(text: str, known: set[str] | frozenset[str] = frozenset()) -> Person | None:
+def person_of(text: str, known: set[str] | frozenset[str] = frozenset(), about_people: bool = False) -> Person | None:
     """The person (or animal) a fact is about: one it introduces with their relation to the user
-    ("User's sister Ana", "Ana (the user's sister)"), or one with a page already (``known``)
-    whose name opens the fact. A capitalised word alone may be a place or a thing ("Italy is …")."""
-    for pattern in (_NAMED, _OWNED, _ANNOTATED):
+    ("User's sister Ana", "Ana (the user's sister)", "User adopted a puppy named Biscuit"), one with
+    a page already (``known``) whose name opens the fact, or, in a fact about people
+    (``about_people``: its category), any name that opens it ("Mel moved to Leeds"); else a close
+    relative named by the relation alone ("User's mum …" → Mum). A capitalised word alone may be
+    a place or a thing ("Italy is …")."""
+    for pattern in (_NAMED, _OWNED, _ANNOTATED, _NAMED_NEW):
         match = pattern.search(text)
         if match:
-            return Person(match.group("name"), match.group("rel").strip().lower())
+            name = match.group("name")
+            return Person(name[:1].upper() + name[1:], match.group("rel").strip().lower())
     match = _LEAD_NAME.match(text)
-    if match and match.group("name") in known and looks_like_name(match.group("name")):
+    if match and (match.group("name") in known or about_people) and looks_like_name(match.group("name")):
         return Person(match.group("name"), None)
+    kin = _KIN.match(text)
+    if kin:
+        return Person(kin.group("rel").capitalize(), kin.group("rel"))
     return None
 
 
@@ -137,9 +157,11 @@ def title_for(
         return relation.page, None
     if _IDENTITY.match(text.rstrip(". ")):
         return "About Me", None
-    person = person_of(text, people)
+    person = person_of(text, people, about_people=CATEGORY_PAGES.get(category) == "People")
     if person is not None:
         return person.name, person
+    if CATEGORY_PAGES.get(category) in _SUBJECT_FIRST:  # an allergy said in Porto is health, not Porto
+        return CATEGORY_PAGES[category], None
     for tag in tags:
         name = tag.lstrip("#").lower()
         if category == "general" and name in CATEGORY_PAGES:
