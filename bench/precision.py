@@ -34,7 +34,7 @@ The held-out pair is the **frozen part**: tune on 42 and 43, then run 44 and 47 
 anything; its block is printed last and marked.
 
 Usage: ``SUZENT_LOCOMO_DIR=/path/to/locomo python bench/precision.py [--conversations 42,43]
-[--unlabelled] [--dump FILE] [--model hashing|bundled]``. With ``--memorybank`` it replays instead
+[--unlabelled] [--dump FILE] [--model hashing|bundled] [--extractor offline|observations]``. With ``--memorybank`` it replays instead
 the chats of MemoryBank (``$SUZENT_MEMORYBANK_FILE``, see :func:`memorybank_conversations`): other
 material to tune the fact rules on; its bullets have no committed labels, so read them with ``--dump``.
 Figures are exact for the data, code and embedder, except the extraction time per turn.
@@ -118,6 +118,7 @@ class Turn:
     assistant: str
     session: str
     when: dt.datetime
+    ids: tuple[str, ...] = ()  # the dia_ids of the user's messages
 
     @property
     def raw(self) -> str:
@@ -136,17 +137,20 @@ def turns_of(conversation: dict, name: str) -> list[Turn]:
     for number in numbers:
         start = session_time(conversation[f"session_{number}_date_time"])
         session = f"locomo{name}s{number:02d}"
-        pairs: list[tuple[list[str], list[str]]] = []
+        pairs: list[tuple[list[str], list[str], list[str]]] = []
         for message in conversation[f"session_{number}"]:
             text = message.get("text", "")
             if message.get("blip_caption"):
                 text = f"{text} [shares a photo of {message['blip_caption']}]"
             mine = message["speaker"] == user
             if not pairs or (mine and pairs[-1][1]):
-                pairs.append(([], []))
+                pairs.append(([], [], []))
             pairs[-1][0 if mine else 1].append(text)
-        for minute, (said, replied) in enumerate(pairs):
-            turns.append(Turn(" ".join(said), " ".join(replied), session, start + dt.timedelta(minutes=minute)))
+            if mine:
+                pairs[-1][2].append(message.get("dia_id", ""))
+        for minute, (said, replied, ids) in enumerate(pairs):
+            turns.append(Turn(" ".join(said), " ".join(replied), session, start + dt.timedelta(minutes=minute),
+                              tuple(ids)))
     return turns
 
 
@@ -168,6 +172,36 @@ def observations_of(conversation: dict) -> list[str]:
     """LoCoMo's observations of every session, both speakers: what a strong model noted."""
     return [item[0] for key, by_speaker in conversation.items() if re.fullmatch(r"session_\d+_observation", key)
             for items in by_speaker.values() for item in items if item and isinstance(item[0], str)]
+
+
+def user_observations(conversation: dict) -> dict[str, list[str]]:
+    """The observations about the user by the turn they cite, in the log's form ("Joanna's …" →
+    "User's …"): what ``--extractor observations`` answers in place of an extraction model."""
+    name = conversation["speaker_a"].split()[0]
+    by_turn: dict[str, list[str]] = {}
+    for key, by_speaker in conversation.items():
+        if not re.fullmatch(r"session_\d+_observation", key):
+            continue
+        for item in by_speaker.get(conversation["speaker_a"], []):
+            if len(item) > 1 and isinstance(item[0], str):
+                for cited in item[1] if isinstance(item[1], list) else [item[1]]:
+                    by_turn.setdefault(cited, []).append(re.sub(rf"\b{re.escape(name)}\b", "User", item[0]))
+    return by_turn
+
+
+class ObservationModel:
+    """Stands in for an extraction model: each turn's answer is the observations citing it. It
+    measures the dream on the facts a strong model would write, through the real model path."""
+
+    def __init__(self, by_turn: dict[str, list[str]]) -> None:
+        self.by_turn = by_turn
+        self.current: list[str] = []
+
+    def turn(self, turn: Turn) -> None:
+        self.current = [text for i in turn.ids for text in self.by_turn.get(i, [])]
+
+    async def complete_json(self, model: str, messages: list, **_: object) -> dict:
+        return {"facts": [{"category": "general", "content": text} for text in self.current]}
 
 
 def stands_in(question: dict, lines: list[str]) -> bool:
@@ -228,7 +262,7 @@ def memory_lines(memory_md: Path) -> list[str]:
     return lines
 
 
-async def replay(name: str, conversation: dict, model: str) -> Result:
+async def replay(name: str, conversation: dict, model: str, extractor: str = "offline") -> Result:
     from suzent_desktop.core.engines.dream.runner import DreamRunner
     from suzent_desktop.core.files.clock import Clock
     from suzent_desktop.core.manager import MemoryManager
@@ -238,11 +272,18 @@ async def replay(name: str, conversation: dict, model: str) -> Result:
     today = max(t.when for t in turns).date() + dt.timedelta(days=1)
     os.environ["SUZENT_TODAY"] = today.isoformat()
     os.environ["SUZENT_EMBEDDING_MODEL"] = "hashing" if model == "hashing" else ""
+    observer = ObservationModel(user_observations(conversation))
+    if extractor == "observations":
+        from suzent_desktop.core import llm
+
+        os.environ["SUZENT_EXTRACTION_MODEL"] = "observations"
+        llm.complete_json = observer.complete_json  # type: ignore[assignment]
     home = Path(tempfile.mkdtemp(prefix=f"suzent-precision-{name}-"))
     manager = MemoryManager.open(home, clock=Clock(fixed_today=today))
     result = Result(name=name, turns=len(turns))
     result.user_turns = sum(1 for turn in turns if turn.user.strip())
     for turn in turns:
+        observer.turn(turn)
         started = time.perf_counter()
         facts, _ = await manager.process_conversation_turn_for_memories(turn.user, turn.assistant, turn.session,
                                                                           turn.when)
@@ -394,8 +435,8 @@ async def run(args: argparse.Namespace) -> int:
         print(chosen)
         return 0
     labels = load_labels()
-    results = [await replay(name, conversation, args.model) for name, conversation in chosen.items()]
-    print(f"user = speaker_a of each conversation; embedder {args.model}; labels {len(labels)} "
+    results = [await replay(name, conversation, args.model, args.extractor) for name, conversation in chosen.items()]
+    print(f"user = speaker_a of each conversation; extractor {args.extractor}; embedder {args.model}; labels {len(labels)} "
           f"({LABELS.name}); sample {SAMPLE_PER_CONVERSATION} bullets per conversation")
     missing: list[str] = []
     for result in results:
@@ -428,6 +469,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--conversations", default=",".join(TUNE + HELD_OUT))
     parser.add_argument("--model", choices=("hashing", "bundled"), default="hashing")
+    parser.add_argument("--extractor", choices=("offline", "observations"), default="offline",
+                        help="observations: LoCoMo's observations about the user stand in for an extraction model's "
+                             "answer (through the model path), to measure the dream on a strong model's facts")
     parser.add_argument("--memorybank", action="store_true",
                         help=f"replay MemoryBank's user-companion chats (${MEMORYBANK_ENV}) instead of LoCoMo")
     parser.add_argument("--unlabelled", action="store_true", help="list sampled bullets and MEMORY.md lines without a label")
