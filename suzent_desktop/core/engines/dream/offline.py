@@ -38,7 +38,7 @@ from suzent_desktop.core.engines.dream.employers import (
 from suzent_desktop.core.engines.dream.model import Batch, BatchFact, EngineReport, clean_summary
 from suzent_desktop.core.engines.dream.page_names import names_elsewhere
 from suzent_desktop.core.engines.dream.plans import ends_search, fulfils, may_end_something, replans
-from suzent_desktop.core.engines.dream.sections import file_by_heading, file_by_person, kept_by_person
+from suzent_desktop.core.engines.dream.sections import file_by_heading, file_by_person
 from suzent_desktop.core.engines.dream.subjects import (
     GENERAL,
     PLANS,
@@ -294,10 +294,6 @@ class OfflineConsolidator:
                                   self.employers, elsewhere)
         if duplicated:
             text = link_people(text, set(), set(duplicated))
-        people_page = self.pages.get("people")
-        if person is not None and person.relation is None and title not in self.people and (
-                people_page is not None and kept_by_person(people_page.doc)):
-            title, person = "People", None  # the user keeps people by section there: a new name joins them
         if title == HUB_TITLE:  # identity facts stand on the hub, whatever its name in this vault
             title = self._hub_title()
         page = self._page(bounded_title(title) or GENERAL, person)

@@ -109,20 +109,20 @@ class Person:
         return f"{self.name} is the user's {self.relation}." if self.relation else ""
 
 
-def person_of(text: str, known: set[str] | frozenset[str] = frozenset(), about_people: bool = False) -> Person | None:
+def person_of(text: str, known: set[str] | frozenset[str] = frozenset()) -> Person | None:
     """The person (or animal) a fact is about: one it introduces with their relation to the user
-    ("User's sister Ana", "Ana (the user's sister)", "User adopted a puppy named Biscuit"), one with
-    a page already (``known``) whose name opens the fact, or, in a fact about people
-    (``about_people``: its category), any name that opens it ("Mel moved to Leeds"); else a close
-    relative named by the relation alone ("User's mum …" → Mum). A capitalised word alone may be
-    a place or a thing ("Italy is …")."""
+    ("User's sister Ana", "Ana (the user's sister)", "User adopted a puppy named Biscuit"), or one
+    with a page already (``known``) whose name opens the fact; else a close relative named by the
+    relation alone ("User's mum …" → Mum). A capitalised word alone may be a place or a thing
+    ("Italy is …"), and a name without a relation stays where its subject puts it: a page per such
+    name made search rank a person's other facts above the one asked about."""
     for pattern in (_NAMED, _OWNED, _ANNOTATED, _NAMED_NEW):
         match = pattern.search(text)
         if match:
             name = match.group("name")
             return Person(name[:1].upper() + name[1:], match.group("rel").strip().lower())
     match = _LEAD_NAME.match(text)
-    if match and (match.group("name") in known or about_people) and looks_like_name(match.group("name")):
+    if match and match.group("name") in known and looks_like_name(match.group("name")):
         return Person(match.group("name"), None)
     kin = _KIN.match(text)
     if kin:
@@ -157,7 +157,7 @@ def title_for(
         return relation.page, None
     if _IDENTITY.match(text.rstrip(". ")):
         return "About Me", None
-    person = person_of(text, people, about_people=CATEGORY_PAGES.get(category) == "People")
+    person = person_of(text, people)
     if person is not None:
         return person.name, person
     if CATEGORY_PAGES.get(category) in _SUBJECT_FIRST:  # an allergy said in Porto is health, not Porto
