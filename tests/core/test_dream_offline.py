@@ -294,12 +294,14 @@ def test_each_person_the_user_names_gets_a_page_not_one_shared_people_page(manag
         ("2026-07-02", "people", "User's mum was diagnosed with diabetes"),
         ("2026-07-03", "event", "User adopted a puppy named biscuit (2026-07-02)"),
         ("2026-07-04", "general", "User's dad restores old motorbikes"),
+        ("2026-07-05", "event", "User adopted a kitten named after their aunt (2026-07-05)"),
     ))
     mum = page(manager, "3_Personal/Mum.md")
     assert mum.split("\n")[2] == "Mum is the user's mum." and "diabetes" in mum
     assert page(manager, "3_Personal/Biscuit.md").split("\n")[2] == "Biscuit is the user's puppy."
     assert "motorbikes" in page(manager, "3_Personal/Dad.md")
     assert not (manager.layout.notebook_dir / "3_Personal" / "People.md").exists()
+    assert not (manager.layout.notebook_dir / "3_Personal" / "After.md").exists()
 
 
 def test_a_feeling_or_a_view_is_no_routine(manager):

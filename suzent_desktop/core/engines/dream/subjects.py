@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from suzent_desktop.core.engines.dream.topics import activity_of, mentioned, mentions, place_of
 from suzent_desktop.core.engines.fact_rules import looks_like_name
 from suzent_desktop.core.files.markdown import links
+from suzent_desktop.core.index.terms import STOPWORDS
 from suzent_desktop.core.vault.fact_pages import subject_value
 
 TIMELINE = "Timeline"
@@ -118,7 +119,7 @@ def person_of(text: str, known: set[str] | frozenset[str] = frozenset()) -> Pers
     name made search rank a person's other facts above the one asked about."""
     for pattern in (_NAMED, _OWNED, _ANNOTATED, _NAMED_NEW):
         match = pattern.search(text)
-        if match:
+        if match and match.group("name").lower() not in STOPWORDS:  # "a dog named after her aunt" names no one
             name = match.group("name")
             return Person(name[:1].upper() + name[1:], match.group("rel").strip().lower())
     match = _LEAD_NAME.match(text)
