@@ -278,13 +278,16 @@ _ECHO_MARKS = ("one self-contained statement", "third person, e.g", "one lowerca
 GROUNDED_SHARE = 2 / 3
 USER_SHARE = 1 / 2  # of a fact's terms, at least this share must be the user's own words
 PREFIX_LETTERS = 4  # "spielt" ~ "spiele": a word another language inflects is still the turn's word
-_THE_USER = re.compile(r"^(?:the )?user(?![a-z])", re.I)
+# "The user …", and the user as a model writes them in the languages its prompt shows or it may answer in
+_THE_USER = re.compile(r"^(?:the user|user|der (?:be)?nutzer|die (?:be)?nutzerin|l'utilisateur|l’utilisateur|"
+                       r"el usuario|la usuaria|o usuário|l'utente|用户|使用者|ユーザー|사용자)(?![a-z])", re.I)
 _USER = re.compile(r"(?<![A-Za-z])User(?![a-z])")  # "User对花生过敏": a script without spaces has no word boundary
 
 
 def house_form(content: str) -> str:
     """A model's fact as the log writes it: "The user is allergic to peanuts" → "User is allergic to
-    peanuts". The consolidator's relations and pages read facts that open with "User"."""
+    peanuts", "用户对花生过敏" → "User对花生过敏". The consolidator's relations and pages read facts
+    that open with "User"."""
     return _THE_USER.sub("User", content.strip(), count=1)
 
 
