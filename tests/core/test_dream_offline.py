@@ -297,7 +297,7 @@ def test_each_person_the_user_names_gets_a_page_not_one_shared_people_page(manag
         ("2026-07-05", "event", "User adopted a kitten named after their aunt (2026-07-05)"),
     ))
     mum = page(manager, "3_Personal/Mum.md")
-    assert mum.split("\n")[2] == "Mum is the user's mum." and "diabetes" in mum
+    assert mum.split("\n")[2] == "[[About Me]]" and "diabetes" in mum  # no intro that says nothing
     assert page(manager, "3_Personal/Biscuit.md").split("\n")[2] == "Biscuit is the user's puppy."
     assert "motorbikes" in page(manager, "3_Personal/Dad.md")
     assert not (manager.layout.notebook_dir / "3_Personal" / "People.md").exists()

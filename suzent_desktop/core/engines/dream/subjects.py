@@ -127,7 +127,7 @@ def person_of(text: str, known: set[str] | frozenset[str] = frozenset()) -> Pers
         return Person(match.group("name"), None)
     kin = _KIN.match(text)
     if kin:
-        return Person(kin.group("rel").capitalize(), kin.group("rel"))
+        return Person(kin.group("rel").capitalize(), None)  # "Mum is the user's mum" would say nothing
     return None
 
 
