@@ -21,7 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
 
-from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -60,6 +60,8 @@ EMBED_PAD = 6  # room above and below an image or embed drawn in place
 EAGER_LINES = 150  # lines past the first visible one styled at once when a whole page is highlighted
 DEFERRED_CHUNK = 120  # lines styled per turn of the event loop after that (a few ms each)
 NOTE_EMBED_MAX = 420  # tallest a note embed is drawn; the rest is behind a click
+HIDDEN_POINTS = 0.5  # hidden markup's font size (the layout refuses 0)
+HIDDEN_SPACING = 100 / 64  # percent of the advance hidden markup keeps: Qt's smallest step above 0
 _WORKER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-preview")
 
 Resolver = Callable[[Link], Path | None]
@@ -148,7 +150,9 @@ class LivePreviewHighlighter(MarkdownHighlighter):
 
     def __init__(self, document: QTextDocument, *, live: bool = True) -> None:
         self.live = live
-        self.active: set[int] = set()  # block numbers being edited: their markup shows
+        # Lines the cursor or selection is on → the columns it covers there: the markup of the
+        # elements it touches shows, and the marks of the line itself (see LineDecor.revealed).
+        self.active: dict[int, tuple[int, int]] = {}
         self.reserve: Callable[[QTextBlock, LineDecor], int] = lambda _block, _decor: 0
         self._formats: dict[tuple, QTextCharFormat] = {}
         # While a whole page is (re)highlighted, lines past the first screens get the source look
@@ -207,12 +211,19 @@ class LivePreviewHighlighter(MarkdownHighlighter):
         if self.deferred:
             self._later.start()
 
-    def set_active(self, blocks: set[int]) -> None:
-        """Show the markup of these blocks (and hide it again on the ones left)."""
-        if blocks == self.active:
+    def set_active(self, spans: dict[int, tuple[int, int]]) -> None:
+        """Show the markup the cursor or selection touches (and hide it again where it left): only
+        the lines whose shown markup changes are styled again."""
+        if spans == self.active:
             return
-        changed = self.active ^ blocks
-        self.active = blocks
+        old, self.active = self.active, spans
+        document = self.document()
+        changed = {number for number in old.keys() ^ spans.keys()}
+        for number in old.keys() & spans.keys():
+            if old[number] != spans[number]:
+                decor = decor_of(document.findBlockByNumber(number).text())
+                if decor.revealed(old[number]) != decor.revealed(spans[number]):
+                    changed.add(number)
         for number in list(changed):  # a table shows its source, or its cells, all rows at once
             span = table_range(self.document().findBlockByNumber(number))
             if span is not None:
@@ -235,12 +246,12 @@ class LivePreviewHighlighter(MarkdownHighlighter):
 
     # -- formats ---------------------------------------------------------------------------------
     def _format(self, styles: frozenset[str], heading: int, hidden: bool, active: bool) -> QTextCharFormat:
-        key = (styles, heading, hidden, active)
+        base = self.document().defaultFont().pointSizeF()
+        key = (styles, heading, hidden, active, base)  # a heading is sized from the font of the moment
         fmt = self._formats.get(key)
         if fmt is not None:
             return fmt
         fmt = QTextCharFormat()
-        base = self.document().defaultFont().pointSizeF()
         c = self.colours
         if heading:
             fmt.setFontPointSize(base * HEADING_SCALE[heading])
@@ -278,9 +289,12 @@ class LivePreviewHighlighter(MarkdownHighlighter):
             if active:
                 fmt.setForeground(QColor(c["muted"]))
             else:
-                fmt.setFontPointSize(0.5)
-                fmt.setFontLetterSpacingType(QFont.SpacingType.AbsoluteSpacing)
-                fmt.setFontLetterSpacing(-0.6)
+                # A tiny font at the smallest spacing Qt keeps (1/64 of the advance): each hidden
+                # character takes a fraction of a pixel and never less than nothing, so a long
+                # hidden link target cannot pull the text after it back over the word before.
+                fmt.setFontPointSize(HIDDEN_POINTS)
+                fmt.setFontLetterSpacingType(QFont.SpacingType.PercentageSpacing)
+                fmt.setFontLetterSpacing(HIDDEN_SPACING)
                 fmt.setForeground(QColor(0, 0, 0, 0))
         self._formats[key] = fmt
         return fmt
@@ -321,8 +335,9 @@ class LivePreviewHighlighter(MarkdownHighlighter):
         decor = decor_of(text)
         code = callout_code(decor.callout_title) if decor.callout_title else (inherited if decor.quote else 0)
         self.setCurrentBlockState(NORMAL + CALLOUT_SHIFT * code)
-        active = block.blockNumber() in self.active
-        self._apply(text, decor, active)
+        span = self.active.get(block.blockNumber())
+        active = span is not None
+        self._apply(text, decor, span)
         if is_row(text):
             span = table_range(block)
             if span is not None and not self.table_edited(span):
@@ -337,19 +352,26 @@ class LivePreviewHighlighter(MarkdownHighlighter):
                 start = decor.embed.link.start
                 self.setFormat(start, 1, self._spacer(height, text[start]))
 
-    def _apply(self, text: str, decor: LineDecor, active: bool) -> None:
-        """Per character: its styles and whether it is hidden markup, then one format per run."""
+    def _apply(self, text: str, decor: LineDecor, cursor: tuple[int, int] | None) -> None:
+        """Per character: its styles and whether it is hidden markup (or markup shown, muted, for
+        the element under the cursor), then one format per run."""
         size = len(text)
         if not size:
             return
+        active = cursor is not None
         styles: list[set[str]] = [set() for _ in range(size)]
         hidden = [False] * size
+        shown = [False] * size
+        revealed = decor.revealed(cursor)
         for span in decor.spans:
             for i in range(max(0, span.start), min(size, span.end)):
                 styles[i].add(span.style)
-        for a, b in decor.hidden:
+        for a, b, owner in decor.hidden:
+            mark = shown if owner in revealed else hidden
             for i in range(max(0, a), min(size, b)):
-                hidden[i] = True
+                mark[i] = True
+        for i in range(size):
+            hidden[i] = hidden[i] and not shown[i]
         if decor.task is not None and not active:
             for i in range(decor.task[0], min(size, decor.task[0] + 3)):
                 styles[i].add("room")
@@ -363,8 +385,10 @@ class LivePreviewHighlighter(MarkdownHighlighter):
             hidden = [False] * size
         run_start = 0
         for i in range(1, size + 1):
-            if i == size or styles[i] != styles[run_start] or hidden[i] != hidden[run_start]:
-                fmt = self._format(frozenset(styles[run_start]), decor.heading, hidden[run_start], active)
+            if i == size or styles[i] != styles[run_start] or hidden[i] != hidden[run_start] or (
+                    shown[i] != shown[run_start]):
+                markup = hidden[run_start] or shown[run_start]
+                fmt = self._format(frozenset(styles[run_start]), decor.heading, markup, shown[run_start])
                 self.setFormat(run_start, i - run_start, fmt)
                 run_start = i
 
@@ -379,8 +403,24 @@ class LineLayout(QPlainTextDocumentLayout):
     change stays inside the edited line, which Qt lays out and repaints by itself (the rest of the
     page only when that line's height changed)."""
 
+    painted: dict[int, float] | None = None  # block number → height it was last painted at (set by the editor)
+
     def documentChanged(self, position: int, removed: int, added: int) -> None:  # noqa: N802 - Qt override
         super().documentChanged(position, 0 if removed and added else removed, added)
+        self._repaint_if_taller_or_shorter(position, added)
+
+    def _repaint_if_taller_or_shorter(self, position: int, added: int) -> None:
+        """Repaint the page when a re-styled line changed height (a table leaving its source, a
+        heading made or unmade). Qt compares the line's height with itself here (its old lines are
+        gone by now) and repaints that line alone, leaving the lines below painted where they were."""
+        document = self.document()
+        block = document.findBlock(position)
+        if block != document.findBlock(max(0, position + added - 1)) or block.layout().lineCount() == 0:
+            return  # several lines: Qt repaints the page itself
+        old = self.painted.get(block.blockNumber()) if self.painted is not None else None
+        if old is not None and old != self.blockBoundingRect(block).height():
+            self.painted = {}
+            self.requestUpdate()
 
 
 class LiveEditor(QPlainTextEdit):
@@ -408,6 +448,18 @@ class LiveEditor(QPlainTextEdit):
         self.folds = CalloutFolds(self)
         self.cursorPositionChanged.connect(self._track_active)
         self.selectionChanged.connect(self._track_active)
+
+    def setFont(self, font: QFont) -> None:  # noqa: N802 - Qt method, kept by the editor
+        """The view's font, kept: a style sheet applied again (a theme switch) resets a text
+        edit's font to the window's, which shrank the text and every heading sized from it."""
+        self._chosen_font = QFont(font)
+        super().setFont(font)
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
+        super().changeEvent(event)
+        chosen = getattr(self, "_chosen_font", None)
+        if event.type() == QEvent.Type.FontChange and chosen is not None and self.font() != chosen:
+            super().setFont(chosen)
 
     def attach(self, highlighter: LivePreviewHighlighter) -> None:
         self.highlighter = highlighter
@@ -443,11 +495,21 @@ class LiveEditor(QPlainTextEdit):
     def _track_active(self) -> None:
         if self.highlighter is None:
             return
+        if not self.live:
+            self.highlighter.set_active({})
+            return
         cursor = self.textCursor()
         document = self.document()
-        first = document.findBlock(cursor.selectionStart()).blockNumber()
-        last = document.findBlock(cursor.selectionEnd()).blockNumber()
-        self.highlighter.set_active(set(range(first, last + 1)) if self.live else set())
+        start, end = document.findBlock(cursor.selectionStart()), document.findBlock(cursor.selectionEnd())
+        spans = {number: (0, 1 << 30) for number in range(start.blockNumber() + 1, end.blockNumber())}
+        first = cursor.selectionStart() - start.position()
+        last = cursor.selectionEnd() - end.position()
+        if start.blockNumber() == end.blockNumber():
+            spans[start.blockNumber()] = (first, last)
+        else:
+            spans[start.blockNumber()] = (first, 1 << 30)
+            spans[end.blockNumber()] = (0, last)
+        self.highlighter.set_active(spans)
 
     # -- room for what is drawn in place -------------------------------------------------------------
     def fit_width(self) -> int:
@@ -488,6 +550,8 @@ class LiveEditor(QPlainTextEdit):
     def _visible_blocks(self, event: QPaintEvent) -> list[tuple[QTextBlock, QRectF]]:
         """The blocks the repainted area crosses (typing repaints the edited line, not the page)."""
         found = []
+        layout = self.document().documentLayout()
+        painted = layout.painted = {} if layout.painted is None else layout.painted
         block = self.firstVisibleBlock()
         offset = self.contentOffset()
         top, bottom = event.rect().top(), event.rect().bottom()
@@ -497,6 +561,7 @@ class LiveEditor(QPlainTextEdit):
                 break
             if block.isVisible() and rect.bottom() >= top:
                 found.append((block, rect))
+                painted[block.blockNumber()] = rect.height()
             block = block.next()
         return found
 
@@ -740,7 +805,7 @@ class LiveEditor(QPlainTextEdit):
         if prose_state(block.userState()) != NORMAL:
             return None
         decor = decor_of(block.text())
-        active = block.blockNumber() in (self.highlighter.active if self.highlighter else set())
+        active = block.blockNumber() in (self.highlighter.active if self.highlighter else {})
         rect = self.blockBoundingGeometry(block).translated(self.contentOffset())
         follow = bool(modifiers & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.MetaModifier))
         if decor.task is not None and not active and self._checkbox_rect(block, rect, decor).adjusted(

@@ -83,7 +83,16 @@ def test_pages_open_in_live_preview_in_one_pane(editor) -> None:
     assert not editor.preview.isVisible()
 
 
-def test_markup_is_hidden_except_on_the_line_being_edited(qtbot, editor) -> None:
+def _put_cursor_at(editor, number: int, column: int, anchor: int | None = None) -> None:
+    block = _block(editor, number)
+    cursor = QTextCursor(block)
+    cursor.setPosition(block.position() + (column if anchor is None else anchor))
+    cursor.setPosition(block.position() + column, QTextCursor.MoveMode.KeepAnchor)
+    editor.source.setTextCursor(cursor)
+
+
+def test_markup_shows_for_the_element_under_the_cursor_only(qtbot, editor) -> None:
+    """As in Obsidian: the cursor in **bold** shows its stars, not the link's brackets further on."""
     text = _block(editor, 2).text()
     bold = text.index("**")
     link = text.index("[[")
@@ -91,10 +100,16 @@ def test_markup_is_hidden_except_on_the_line_being_edited(qtbot, editor) -> None
     assert _hidden(editor, 2, link) and _hidden(editor, 2, link + 2)  # "[[Two|" hidden, the alias shown
     assert not _hidden(editor, 2, text.index("second page"))
     assert _hidden(editor, 0, 0)  # the heading's '#'
-    _put_cursor(editor, 2)
+    _put_cursor_at(editor, 2, 0)
+    assert _hidden(editor, 2, bold) and _hidden(editor, 2, link)  # on the line, touching neither
+    _put_cursor_at(editor, 2, bold + 3)
+    assert not _hidden(editor, 2, bold) and not _hidden(editor, 2, bold + 6) and _hidden(editor, 2, link)
+    _put_cursor_at(editor, 2, link + 4)
+    assert _hidden(editor, 2, bold) and not _hidden(editor, 2, link)
+    _put_cursor_at(editor, 2, text.index("bold"), anchor=link + 1)  # a selection over both shows both
     assert not _hidden(editor, 2, bold) and not _hidden(editor, 2, link)
-    assert _hidden(editor, 0, 0)
-    _put_cursor(editor, 11)
+    _put_cursor_at(editor, 0, 3)
+    assert not _hidden(editor, 0, 0)  # a heading's marks show on its line
     assert _hidden(editor, 2, bold)
 
 
