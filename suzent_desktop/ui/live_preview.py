@@ -1,12 +1,13 @@
-"""Live Preview: one pane where markdown reads as it will look, with its markup shown only on the
-line (or selection) being edited, as in Obsidian.
+"""Live Preview: one pane where markdown reads as it will look, with the markup of the element
+under the cursor (or selection) shown, as in Obsidian.
 
 - :class:`LivePreviewHighlighter` hides markup with a format of no width, sizes headings and
   styles emphasis, links, tags and code, line by line (a keystroke re-highlights one line);
 - :class:`LiveEditor` (the editor widget) draws what text cannot be: task checkboxes that toggle
   on a click, bullets, rules, callout bands, and images and note embeds in place, in the room a
-  tall invisible character reserves for them; Ctrl+click follows a link, a click on a tag runs
-  ``tag:`` search.
+  tall invisible character reserves for them; a click follows a link (Ctrl/Cmd+click: in a new
+  tab), a click on a tag runs ``tag:`` search; keys edit lists and pair brackets
+  (:mod:`suzent_desktop.ui.editing_keys`).
 
 Images are decoded, and embedded notes read and rendered, on worker threads; the editor is
 repainted when they are in. :mod:`suzent_desktop.ui.page_views` switches between this,
@@ -21,13 +22,14 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QMimeData, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QColor,
     QFont,
     QFontMetricsF,
     QImage,
     QImageReader,
+    QKeyEvent,
     QMouseEvent,
     QPainter,
     QPaintEvent,
@@ -41,6 +43,8 @@ from PySide6.QtWidgets import QPlainTextDocumentLayout, QPlainTextEdit, QWidget
 
 from suzent_desktop.core.files.markdown import Link
 from suzent_desktop.ui import theme
+from suzent_desktop.ui.auto_pairs import paste_link
+from suzent_desktop.ui.editing_keys import handle_key
 from suzent_desktop.ui.highlighter import CALLOUT_SHIFT, NORMAL, MarkdownHighlighter, prose_state
 from suzent_desktop.ui.live_callouts import ICON_ROOM, CalloutFolds, callout_icon, draw_chevron
 from suzent_desktop.ui.live_syntax import (
@@ -65,6 +69,7 @@ HIDDEN_SPACING = 100 / 64  # percent of the advance hidden markup keeps: Qt's sm
 _WORKER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-preview")
 
 Resolver = Callable[[Link], Path | None]
+_FOLLOW_KEYS = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.MetaModifier  # Ctrl/Cmd+click
 
 
 def document_blocks(document: QTextDocument, numbers: list[int]) -> list[QTextBlock]:
@@ -426,8 +431,8 @@ class LineLayout(QPlainTextDocumentLayout):
 class LiveEditor(QPlainTextEdit):
     """The page's text, in Live Preview or as plain source (``set_live``)."""
 
-    link_clicked = Signal(object)  # Link (Ctrl/Cmd+click, or a click on an embed's frame title)
-    url_clicked = Signal(str)  # a web link's address (Ctrl/Cmd+click)
+    link_clicked = Signal(object, bool)  # (Link, in a new tab: Ctrl/Cmd+click) of a clicked link or embed
+    url_clicked = Signal(str)  # a clicked web link's address
     tag_clicked = Signal(str)  # a tag's name, without '#'
     _embed_ready = Signal()
 
@@ -766,6 +771,21 @@ class LiveEditor(QPlainTextEdit):
             _WORKER.submit(work)
         return image
 
+    # -- keys ---------------------------------------------------------------------------------------------
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt override
+        if handle_key(self, event):
+            event.accept()
+            self.ensureCursorVisible()
+            return
+        super().keyPressEvent(event)
+
+    def insertFromMimeData(self, source: QMimeData) -> None:  # noqa: N802 - Qt override
+        cursor = self.textCursor()
+        if source.hasText() and paste_link(cursor, source.text()):
+            self.setTextCursor(cursor)
+            return
+        super().insertFromMimeData(source)
+
     # -- clicks ------------------------------------------------------------------------------------------
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
         if self.live and event.button() == Qt.MouseButton.LeftButton and self._clicked(event):
@@ -774,14 +794,15 @@ class LiveEditor(QPlainTextEdit):
         super().mousePressEvent(event)
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
-        """A pointing hand over what a click acts on (a checkbox, a tag; a link with Ctrl/Cmd)."""
+        """A pointing hand over what a click acts on (a checkbox, a tag, a link; an embed with Ctrl/Cmd)."""
         super().mouseMoveEvent(event)
         if self.live and event.buttons() == Qt.MouseButton.NoButton:
             hand = self._target_at(event.position(), event.modifiers()) is not None
             self.viewport().setCursor(Qt.CursorShape.PointingHandCursor if hand else Qt.CursorShape.IBeamCursor)
 
     def _clicked(self, event: QMouseEvent) -> bool:
-        """A checkbox, a tag, or with Ctrl/Cmd a link or embed: act on it instead of placing the cursor."""
+        """A checkbox, a tag, a link (Ctrl/Cmd: in a new tab), or with Ctrl/Cmd an embed: act on it
+        instead of placing the cursor."""
         target = self._target_at(event.position(), event.modifiers())
         if target is None:
             return False
@@ -793,21 +814,29 @@ class LiveEditor(QPlainTextEdit):
         elif kind == "tag":
             self.tag_clicked.emit(value)
         elif kind == "link":
-            self.link_clicked.emit(value)
+            self.link_clicked.emit(value, bool(event.modifiers() & _FOLLOW_KEYS))
         else:
             self.url_clicked.emit(value)
         return True
 
     def _target_at(self, pos: QPointF, modifiers: Qt.KeyboardModifier) -> tuple[str, object] | None:
-        """What a click at ``pos`` acts on: ("task", block), ("tag", name), ("link", Link), ("url", href)."""
+        """What a click at ``pos`` acts on: ("task", block), ("tag", name), ("link", Link), ("url", href).
+
+        A plain click follows a link or a tag, as in Obsidian, unless its markup shows (the cursor is
+        in it: the click then places the cursor to edit it); with Ctrl/Cmd it always follows."""
         cursor = self.cursorForPosition(pos.toPoint())
         block = cursor.block()
         if prose_state(block.userState()) != NORMAL:
             return None
         decor = decor_of(block.text())
-        active = block.blockNumber() in (self.highlighter.active if self.highlighter else {})
+        span = (self.highlighter.active if self.highlighter else {}).get(block.blockNumber())
+        active = span is not None
         rect = self.blockBoundingGeometry(block).translated(self.contentOffset())
-        follow = bool(modifiers & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.MetaModifier))
+        follow = bool(modifiers & _FOLLOW_KEYS)
+
+        def clickable(start: int, end: int) -> bool:
+            return start <= column < end and (follow or span is None or not (start <= span[1] and span[0] <= end))
+
         if decor.task is not None and not active and self._checkbox_rect(block, rect, decor).adjusted(
                 -3, -3, 3, 3).contains(pos):
             return ("task", block)
@@ -817,17 +846,15 @@ class LiveEditor(QPlainTextEdit):
             return ("fold", block)
         column = cursor.positionInBlock()
         for start, end, tag in decor.tags:
-            if start <= column < end and (follow or not active):
+            if clickable(start, end):
                 return ("tag", tag)
-        if not follow:
-            return None
-        if decor.embed is not None and not active:
-            return ("link", decor.embed.link)
+        if decor.embed is not None:
+            return ("link", decor.embed.link) if follow and not active else None
         for link in decor.links:
-            if link.start <= column < link.end:
+            if clickable(link.start, link.end):
                 return ("link", link)
         for start, end, href in decor.urls:
-            if start <= column < end:
+            if clickable(start, end):
                 return ("url", href)
         return None
 
