@@ -418,11 +418,12 @@ class LineLayout(QPlainTextDocumentLayout):
         """Repaint the page when a re-styled line changed height (a table leaving its source, a
         heading made or unmade). Qt compares the line's height with itself here (its old lines are
         gone by now) and repaints that line alone, leaving the lines below painted where they were."""
-        document = self.document()
-        block = document.findBlock(position)
-        if block != document.findBlock(max(0, position + added - 1)) or block.layout().lineCount() == 0:
+        if not self.painted:
+            return  # nothing painted yet, or Source mode (its lines never change height this way)
+        block = self.document().findBlock(position)
+        if position + added > block.position() + block.length() or block.layout().lineCount() == 0:
             return  # several lines: Qt repaints the page itself
-        old = self.painted.get(block.blockNumber()) if self.painted is not None else None
+        old = self.painted.get(block.blockNumber())
         if old is not None and old != self.blockBoundingRect(block).height():
             self.painted = {}
             self.requestUpdate()
@@ -488,6 +489,7 @@ class LiveEditor(QPlainTextEdit):
     def set_live(self, live: bool) -> None:
         self.live = live
         self._ops.clear()
+        self.document().documentLayout().painted = None  # heights as Live Preview painted them
         self.folds.enabled = live
         if not live:
             self.folds.show_all()
@@ -504,6 +506,9 @@ class LiveEditor(QPlainTextEdit):
             self.highlighter.set_active({})
             return
         cursor = self.textCursor()
+        if not cursor.hasSelection():  # typing: the cursor's line alone, found without a search
+            self.highlighter.set_active({cursor.blockNumber(): (cursor.positionInBlock(),) * 2})
+            return
         document = self.document()
         start, end = document.findBlock(cursor.selectionStart()), document.findBlock(cursor.selectionEnd())
         spans = {number: (0, 1 << 30) for number in range(start.blockNumber() + 1, end.blockNumber())}
