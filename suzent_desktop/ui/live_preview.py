@@ -377,11 +377,12 @@ class LivePreviewHighlighter(MarkdownHighlighter):
                 mark[i] = True
         for i in range(size):
             hidden[i] = hidden[i] and not shown[i]
-        if decor.task is not None and not active:
+        drawn = decor.marker_drawn(cursor)
+        if decor.task is not None and drawn:
             for i in range(decor.task[0], min(size, decor.task[0] + 3)):
                 styles[i].add("room")
                 hidden[i] = False
-        if decor.bullet is not None and not active:
+        if decor.bullet is not None and drawn:
             styles[decor.bullet].add("room")
         if decor.callout_at >= 0 and not active:
             styles[decor.callout_at].add("icon")
@@ -608,28 +609,29 @@ class LiveEditor(QPlainTextEdit):
                 self._paint_table_row(painter, block, rect, tables, c)
                 continue
             number = block.blockNumber()
-            ops = self._overlay(block, rect, number in active)
+            ops = self._overlay(block, rect, active.get(number))
             if ops:
                 self._draw(painter, ops, rect, c)
         painter.end()
 
-    def _overlay(self, block: QTextBlock, rect: QRectF, active: bool) -> list[tuple]:
-        """What to draw over a line, relative to its top, cached by its text and the width: a
-        keystroke repaints the whole viewport, and most lines are as they were."""
+    def _overlay(self, block: QTextBlock, rect: QRectF, span: tuple[int, int] | None) -> list[tuple]:
+        """What to draw over a line, relative to its top, cached by its text, the width and what the
+        cursor shows of it: a keystroke repaints the whole viewport, and most lines are as they were."""
         text = block.text()
-        key = (text, int(rect.width()), active)
+        decor = decor_of(text)
+        drawn = decor.marker_drawn(span)
+        key = (text, int(rect.width()), span is not None, drawn)
         ops = self._ops.get(key)
         if ops is not None:
             return ops
         ops = []
-        decor = decor_of(text)
-        if not active:
-            origin = QRectF(rect.left(), 0.0, rect.width(), rect.height())
-            if decor.task is not None:
-                ops.append(("box", self._checkbox_rect(block, origin, decor), decor.task[1]))
-            if decor.bullet is not None:
-                spot = self._column_rect(block, origin, decor.bullet, decor.bullet + 1)
-                ops.append(("dot", spot.center(), max(2.0, spot.height() * 0.12)))
+        origin = QRectF(rect.left(), 0.0, rect.width(), rect.height())
+        if drawn and decor.task is not None:
+            ops.append(("box", self._checkbox_rect(block, origin, decor), decor.task[1]))
+        if drawn and decor.bullet is not None:
+            spot = self._column_rect(block, origin, decor.bullet, decor.bullet + 1)
+            ops.append(("dot", spot.center(), max(2.0, spot.height() * 0.12)))
+        if span is None:
             if decor.rule:
                 ops.append(("rule",))
             if decor.embed is not None:
@@ -842,7 +844,7 @@ class LiveEditor(QPlainTextEdit):
         def clickable(start: int, end: int) -> bool:
             return start <= column < end and (follow or span is None or not (start <= span[1] and span[0] <= end))
 
-        if decor.task is not None and not active and self._checkbox_rect(block, rect, decor).adjusted(
+        if decor.task is not None and decor.marker_drawn(span) and self._checkbox_rect(block, rect, decor).adjusted(
                 -3, -3, 3, 3).contains(pos):
             return ("task", block)
         if decor.callout_fold and not active and (

@@ -88,6 +88,7 @@ class LineDecor:
     heading: int = 0
     task: tuple[int, bool] | None = None  # (column of "[", checked)
     bullet: int | None = None  # column of the bullet character drawn as a dot
+    marker: tuple[int, int] | None = None  # a list item's marker ("- ", "- [ ] "): drawn until the cursor is in it
     rule: bool = False
     quote: bool = False
     callout_title: str | None = None  # the kind, on a callout's first line
@@ -108,7 +109,14 @@ class LineDecor:
         if span is None:
             return frozenset()
         a, b = span
-        return frozenset(owner for _s, _e, owner in self.hidden if owner == LINE or (owner[0] <= b and a <= owner[1]))
+        found = {owner for _s, _e, owner in self.hidden if owner == LINE or (owner[0] <= b and a <= owner[1])}
+        if self.marker is not None and self.marker[0] <= b and a < self.marker[1]:  # typing after it keeps it drawn
+            found.add(self.marker)
+        return frozenset(found)
+
+    def marker_drawn(self, span: tuple[int, int] | None) -> bool:
+        """Whether the checkbox or bullet is drawn (the cursor or selection is not in the marker)."""
+        return self.marker is not None and self.marker not in self.revealed(span)
 
     def style(self, start: int, end: int, style: str) -> None:
         if end > start:
@@ -159,7 +167,8 @@ def parse_line(text: str) -> LineDecor:
         bracket = task.start(4) - 1
         checked = task.group(4) in "xX"
         decor.task = (bracket, checked)
-        decor.hide(task.start(2), bracket)  # the bullet; the "[ ]" keeps its room for the checkbox
+        decor.marker = (task.start(2), task.end())
+        decor.hide(task.start(2), bracket, decor.marker)  # the bullet; the "[ ]" keeps its room for the checkbox
         if checked:
             decor.style(task.end(), len(text), "done")
         body = task.end()
@@ -167,6 +176,7 @@ def parse_line(text: str) -> LineDecor:
         bullet = BULLET_RE.match(text, body)
         if bullet and not RULE_RE.match(text):
             decor.bullet = bullet.start(2)
+            decor.marker = (bullet.start(2), bullet.end())
             body = bullet.end()
     code = inline_code_spans(text)
     for start, end in code:

@@ -113,6 +113,23 @@ def test_markup_shows_for_the_element_under_the_cursor_only(qtbot, editor) -> No
     assert _hidden(editor, 2, bold)
 
 
+def test_a_task_keeps_its_checkbox_while_its_words_are_edited(qtbot, editor) -> None:
+    """As in Obsidian: the checkbox is drawn and clickable with the cursor in the task's words; the
+    cursor in its marker shows "- [ ]"."""
+    def drawn() -> bool:  # the "[ ]" is room for the checkbox drawn over it, not written
+        block = _block(editor, 3)
+        return any(f.start <= 2 < f.start + f.length and f.format.foreground().color().alpha() == 0
+                   for f in block.layout().formats())
+
+    text = _block(editor, 3).text()
+    _put_cursor_at(editor, 3, len(text))
+    assert drawn() and _hidden(editor, 3, 0)
+    qtbot.mouseClick(editor.source.viewport(), Qt.MouseButton.LeftButton, pos=_point(editor, 3, 3))
+    assert _block(editor, 3).text() == "- [x] water the beans"
+    _put_cursor_at(editor, 3, 1)
+    assert not drawn() and not _hidden(editor, 3, 0)
+
+
 def test_headings_are_sized_and_callouts_banded(editor) -> None:
     from suzent_desktop.ui.highlighter import CALLOUT_SHIFT
 
