@@ -22,6 +22,9 @@ def handle_key(edit: QPlainTextEdit, event: QKeyEvent) -> bool:
     none, ctrl = Qt.KeyboardModifier.NoModifier, Qt.KeyboardModifier.ControlModifier
     if key in _ENTER and modifiers == none:
         return list_editing.continue_item(edit)
+    if key in _ENTER and modifiers == Qt.KeyboardModifier.ShiftModifier:  # a new line, the list not continued
+        edit.textCursor().insertText("\n")  # a line of its own, not the text edit's in-line break
+        return True
     if key in _ENTER and modifiers == ctrl:  # Cmd+Enter on macOS
         return list_editing.toggle_checkbox(edit)
     if key == Qt.Key.Key_Tab and modifiers == none:

@@ -74,10 +74,14 @@ def test_enter_continues_a_list_a_task_and_numbers(qtbot, page, text, line, afte
     _undo_restores(page, text)
 
 
-def test_enter_in_the_middle_of_an_item_carries_the_rest_and_code_is_left_alone(qtbot, page) -> None:
+def test_enter_in_an_item_carries_the_rest_and_shift_enter_and_code_do_not_continue(qtbot, page) -> None:
     _load(page, "- apples and pears", 0, len("- apples"))
     qtbot.keyClick(page.source, Qt.Key.Key_Return)
     assert _text_and_cursor(page) == "- apples\n- | and pears"
+    _load(page, "- apples", 0)
+    qtbot.keyClick(page.source, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)  # a line, no new item
+    assert _text_and_cursor(page) == "- apples\n|"
+    assert page.source.blockCount() == 2
     _load(page, "```\n- in code\n```", 1)
     qtbot.keyClick(page.source, Qt.Key.Key_Return)
     assert _text_and_cursor(page) == "```\n- in code\n|\n```"
