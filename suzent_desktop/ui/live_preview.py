@@ -69,6 +69,7 @@ HIDDEN_SPACING = 100 / 64  # percent of the advance hidden markup keeps: Qt's sm
 _WORKER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-preview")
 
 Resolver = Callable[[Link], Path | None]
+_TEXT, _HIDDEN, _SHOWN = 0, 1, 2  # a character: text, hidden markup, markup shown (the cursor's element)
 _FOLLOW_KEYS = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.MetaModifier  # Ctrl/Cmd+click
 
 
@@ -160,6 +161,7 @@ class LivePreviewHighlighter(MarkdownHighlighter):
         self.active: dict[int, tuple[int, int]] = {}
         self.reserve: Callable[[QTextBlock, LineDecor], int] = lambda _block, _decor: 0
         self._formats: dict[tuple, QTextCharFormat] = {}
+        self._base = 0.0  # the body font's size, which headings are sized from
         # While a whole page is (re)highlighted, lines past the first screens get the source look
         # at once and their Live Preview look soon after, a chunk per turn of the event loop.
         self.eager_until: int | None = None
@@ -251,7 +253,7 @@ class LivePreviewHighlighter(MarkdownHighlighter):
 
     # -- formats ---------------------------------------------------------------------------------
     def _format(self, styles: frozenset[str], heading: int, hidden: bool, active: bool) -> QTextCharFormat:
-        base = self.document().defaultFont().pointSizeF()
+        base = self._base
         key = (styles, heading, hidden, active, base)  # a heading is sized from the font of the moment
         fmt = self._formats.get(key)
         if fmt is not None:
@@ -337,6 +339,7 @@ class LivePreviewHighlighter(MarkdownHighlighter):
             self.setCurrentBlockState(NORMAL + CALLOUT_SHIFT * code)
             self.deferred.append(QTextBlock(block))
             return
+        self._base = self.document().defaultFont().pointSizeF()  # once a line, not once a run
         decor = decor_of(text)
         code = callout_code(decor.callout_title) if decor.callout_title else (inherited if decor.quote else 0)
         self.setCurrentBlockState(NORMAL + CALLOUT_SHIFT * code)
@@ -365,36 +368,31 @@ class LivePreviewHighlighter(MarkdownHighlighter):
             return
         active = cursor is not None
         styles: list[set[str]] = [set() for _ in range(size)]
-        hidden = [False] * size
-        shown = [False] * size
+        markup = [_TEXT] * size
         revealed = decor.revealed(cursor)
         for span in decor.spans:
             for i in range(max(0, span.start), min(size, span.end)):
                 styles[i].add(span.style)
-        for a, b, owner in decor.hidden:
-            mark = shown if owner in revealed else hidden
+        for a, b, owner in sorted(decor.hidden, key=lambda hide: hide[2] in revealed):  # shown wins
+            state = _SHOWN if owner in revealed else _HIDDEN
             for i in range(max(0, a), min(size, b)):
-                mark[i] = True
-        for i in range(size):
-            hidden[i] = hidden[i] and not shown[i]
-        drawn = decor.marker_drawn(cursor)
-        if decor.task is not None and drawn:
+                markup[i] = state
+        if decor.task is not None and decor.marker_drawn(cursor):
             for i in range(decor.task[0], min(size, decor.task[0] + 3)):
                 styles[i].add("room")
-                hidden[i] = False
-        if decor.bullet is not None and drawn:
+                markup[i] = _TEXT
+        elif decor.bullet is not None and decor.marker_drawn(cursor):
             styles[decor.bullet].add("room")
         if decor.callout_at >= 0 and not active:
             styles[decor.callout_at].add("icon")
-            hidden[decor.callout_at] = False
+            markup[decor.callout_at] = _TEXT
         if decor.rule and active:
-            hidden = [False] * size
+            markup = [_TEXT] * size
         run_start = 0
         for i in range(1, size + 1):
-            if i == size or styles[i] != styles[run_start] or hidden[i] != hidden[run_start] or (
-                    shown[i] != shown[run_start]):
-                markup = hidden[run_start] or shown[run_start]
-                fmt = self._format(frozenset(styles[run_start]), decor.heading, markup, shown[run_start])
+            if i == size or styles[i] != styles[run_start] or markup[i] != markup[run_start]:
+                state = markup[run_start]
+                fmt = self._format(frozenset(styles[run_start]), decor.heading, state != _TEXT, state == _SHOWN)
                 self.setFormat(run_start, i - run_start, fmt)
                 run_start = i
 
