@@ -67,7 +67,7 @@ def continue_item(edit: QPlainTextEdit) -> bool:
         return False
     text, column = block.text(), cursor.positionInBlock()
     item = ITEM_RE.match(text)
-    if item is not None and column >= item.end():
+    if item is not None and item.group("space") and column >= item.end():  # "-" alone is no item yet
         if not text[item.end():].strip() and column == len(text):
             _end_item(edit, block, item)
             return True

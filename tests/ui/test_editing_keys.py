@@ -66,6 +66,7 @@ def _undo_restores(page, before: str) -> None:
     ("- a\n\t- ", 1, "- a\n- |"),
     ("1. a\n\t1. ", 1, "1. a\n2. |"),
     ("> quote\n> ", 1, "> quote\n|"),
+    ("-", 0, "-\n|"),  # a dash alone is no item: kept, no new one
 ])
 def test_enter_continues_a_list_a_task_and_numbers(qtbot, page, text, line, after) -> None:
     _load(page, text, line)
