@@ -57,6 +57,7 @@ from suzent_desktop.core.operations import (
     decode_page,
     dream_once,
     read_part,
+    read_regular,
 )
 
 if TYPE_CHECKING:
@@ -452,7 +453,7 @@ class MemoryTools:
         if reason is not None:
             raise VaultAccessError(f"{name}: {reason}")
         try:
-            return decode_page(name, path.read_bytes())
+            return decode_page(name, read_regular(path))
         except FileNotFoundError:
             return ""
 

@@ -27,6 +27,7 @@ from suzent_desktop.core.files.archive import ArchiveError
 from suzent_desktop.core.files.clock import SYSTEM_CLOCK, Clock
 from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.core.files.facts import Fact
+from suzent_desktop.core.files.regular import read_regular
 from suzent_desktop.core.files.text import clean
 from suzent_desktop.core.files.tombstones import (
     ForgottenTextError,
@@ -348,7 +349,7 @@ class MemoryManager:
         page_text = None
         if path and source_type not in (None, "archive", "transcript"):
             try:
-                page_text = Path(path).read_bytes().decode("utf-8", errors="replace")
+                page_text = read_regular(Path(path)).decode("utf-8", errors="replace")
             except OSError:
                 page_text = None
         return forgetting.units_for(text, source_type=source_type, page_text=page_text)
@@ -429,7 +430,7 @@ class MemoryManager:
             pages = [*vault.files(Kind.PAGE), *(p for p in self.layout.core_files if p.is_file())]
         for page in pages:
             try:
-                text = page.read_bytes().decode("utf-8")
+                text = read_regular(page).decode("utf-8")
             except (OSError, UnicodeDecodeError):
                 continue  # never rewrite what cannot be read exactly
             flat = normalize(text)
@@ -506,7 +507,7 @@ class MemoryManager:
                 outside.append(page)
                 continue
             try:
-                text = page.read_bytes().decode("utf-8") if page.exists() else ""
+                text = read_regular(page).decode("utf-8") if page.exists() else ""
             except (OSError, UnicodeDecodeError):
                 continue
             restored = text

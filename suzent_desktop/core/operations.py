@@ -39,6 +39,7 @@ from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.core.files.facts import FactLine, ParsedLog, parse_log
 from suzent_desktop.core.files.layout import ROOT_NAV_FILES, Layout, default_home
 from suzent_desktop.core.files.mcp_activity import ActivityRecorder, describe, read_activity
+from suzent_desktop.core.files.regular import read_regular
 from suzent_desktop.core.files.tombstones import Tombstone, TombstoneProblem, normalize
 from suzent_desktop.core.files.vaults import RecentVaults, open_folder
 from suzent_desktop.core.index.embedding import E5_INT8_SETTING, MULTILINGUAL_SETTING
@@ -96,6 +97,7 @@ __all__ += [  # what the command line and the MCP server use besides the manager
     "DemoError", "DreamCycle", "PromotionError", "SYSTEM_CLOCK", "default_home", "doctor", "dream_cycle",
     "dream_once", "gate_status", "last_run_note", "prepare_home", "write_demo_home",
     "ActivityRecorder", "READ_LIMIT_CHARS", "VaultAccessError", "VaultTools", "decode_page", "read_part",
+    "read_regular",
 ]
 __all__ += ["E5_INT8_SETTING", "MULTILINGUAL_SETTING"]  # the settings dialog offers it for ``embedding_model``
 __all__ += ["DownloadCancelled", "download_model"]  # a model fetched ahead of a pass, with progress and Cancel

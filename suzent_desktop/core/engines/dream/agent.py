@@ -29,6 +29,7 @@ from typing import Any
 from suzent_desktop.core.engines.dream.loop_guard import LoopGuard, LoopStopped
 from suzent_desktop.core.engines.dream.model import Batch, EngineReport, clean_summary
 from suzent_desktop.core.engines.dream.tools import TOOL_SPECS, VaultTools
+from suzent_desktop.core.files.regular import read_regular
 
 MAX_STEPS = 40
 CALL_TIMEOUT_SECONDS = 120.0
@@ -249,7 +250,7 @@ class DreamAgent:
         pages = []
         for rel in sorted(self.tools.originals):
             path = self.tools.root / rel
-            data = path.read_bytes() if path.is_file() else b""
+            data = read_regular(path) if path.is_file() else b""
             pages.append((rel, hashlib.sha256(data).hexdigest()))
         return tuple(pages), len(self.tools.accounted)
 

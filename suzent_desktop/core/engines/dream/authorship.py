@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from suzent_desktop.core.files.atomic import atomic_write_text
+from suzent_desktop.core.files.regular import read_regular
 
 FILE_NAME = "dream_lines.json"
 VERSION = 1
@@ -61,7 +62,7 @@ def record(path: Path, root: Path, originals: Mapping[str, bytes | None]) -> Non
     for rel, old in originals.items():
         file = root / rel
         try:
-            now = file.read_bytes().decode("utf-8-sig") if file.is_file() else None
+            now = read_regular(file).decode("utf-8-sig") if file.is_file() else None
         except (OSError, UnicodeDecodeError):
             continue
         if now is None:

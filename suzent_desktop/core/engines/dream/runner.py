@@ -57,6 +57,7 @@ from suzent_desktop.core.files.atomic import atomic_write_text
 from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.core.files.faults import crash_point
 from suzent_desktop.core.files.layout import ROOT_NAV_FILES
+from suzent_desktop.core.files.regular import read_regular
 from suzent_desktop.core.files.tombstones import forgotten_in, normalize
 from suzent_desktop.core.files.words import count
 from suzent_desktop.core.index import late_facts, lost_facts, uncovered
@@ -159,7 +160,7 @@ def snapshot_vault(root: Path) -> Snapshot:
         if len(rel.parts) == 1 and rel.name in ("log.md", "schema.md"):
             continue
         try:
-            found[rel.as_posix()] = path.read_bytes()
+            found[rel.as_posix()] = read_regular(path)
         except OSError:
             continue
     return found
@@ -175,7 +176,7 @@ def snapshot_files(root: Path, rels: Iterable[str]) -> Snapshot:
     for rel in rels:
         path = root / rel
         if path.is_file():
-            found[rel] = path.read_bytes()
+            found[rel] = read_regular(path)
     return found
 
 
@@ -534,7 +535,7 @@ class DreamRunner(Gates):
                 continue
             try:
                 path = tools.resolve(rel)
-                text = path.read_bytes().decode("utf-8")
+                text = read_regular(path).decode("utf-8")
             except (OSError, UnicodeDecodeError, ValueError):
                 continue
             kept, removed = forgetting.strip_forgotten(str(path), text, stones)

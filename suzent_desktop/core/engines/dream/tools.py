@@ -31,6 +31,7 @@ from suzent_desktop.core.files.atomic import atomic_write_bytes, atomic_write_te
 from suzent_desktop.core.files.confine import Confinement
 from suzent_desktop.core.files.faults import crash_point
 from suzent_desktop.core.files.layout import ASSETS_ZONE, INDEX_MD, PERSONAL_ZONE, ROOT_NAV_FILES, SCHEMA_MD
+from suzent_desktop.core.files.regular import read_regular
 from suzent_desktop.core.files.text import clean
 from suzent_desktop.core.files.tombstones import take_out_forgotten
 from suzent_desktop.core.vault.links import VaultIndex, vault_files
@@ -250,7 +251,7 @@ class VaultTools:
         path = self.resolve(relative)
         if not path.is_file():
             raise FileNotFoundError(f"{relative}: no such page")
-        data = path.read_bytes()
+        data = read_regular(path)
         text = decode_page(relative, data)
         try:
             self._known[self.relative(path.resolve())] = data
@@ -273,7 +274,7 @@ class VaultTools:
         path = self.resolve(relative, write=True)
         before = ""
         if path.is_file():
-            before = decode_page(relative, path.read_bytes())  # never replace a page nobody could read
+            before = decode_page(relative, read_regular(path))  # never replace a page nobody could read
         elif not path.exists():
             self._check_new_name(relative, path)
         # Forgotten text inside a longer line goes now; a whole forgotten item or paragraph is left
@@ -288,7 +289,7 @@ class VaultTools:
             self._journal(path)
             atomic_write_text(path, text)
             rel = self.relative(path)
-            self._known[rel] = path.read_bytes()
+            self._known[rel] = read_regular(path)
             self.written.add(rel)
             self.forgotten_taken_out += taken
             self.removed_lines += [page_edits.RemovedLine(rel, line, operation)
@@ -316,14 +317,14 @@ class VaultTools:
         bytes are the run's own, so a rollback still restores the page."""
         rel = self.relative(path)
         if rel in self._known and path.is_file():
-            self._known[rel] = path.read_bytes()
+            self._known[rel] = read_regular(path)
 
     def _check_unchanged(self, relative: str, path: Path) -> None:
         """Refuse to overwrite a page whose bytes changed since this run read or wrote it."""
         known = self._known.get(self.relative(path))
         if known is None:
             return
-        current = path.read_bytes() if path.is_file() else None
+        current = read_regular(path) if path.is_file() else None
         if current != known:
             raise PageChangedError(
                 f"{relative}: changed on disk since it was read (another device's edit arrived, or an editor "
@@ -373,14 +374,14 @@ class VaultTools:
     def _journal(self, path: Path) -> None:
         rel = self.relative(path)
         if rel not in self.originals:
-            self.originals[rel] = path.read_bytes() if path.is_file() else None
+            self.originals[rel] = read_regular(path) if path.is_file() else None
 
     def changed_files(self) -> list[str]:
         """Files this run wrote whose bytes now differ from before the run."""
         changed: list[str] = []
         for rel, old in sorted(self.originals.items()):
             path = self._real_root / rel
-            current = path.read_bytes() if path.is_file() else None
+            current = read_regular(path) if path.is_file() else None
             if current != old:
                 changed.append(rel)
         return changed
@@ -396,7 +397,7 @@ class VaultTools:
         for rel in self.changed_files():
             old = self.originals[rel]
             path = self._real_root / rel
-            current = path.read_bytes() if path.is_file() else None
+            current = read_regular(path) if path.is_file() else None
             if rel in self._known and current != self._known[rel]:
                 self.left_alone.append(rel)
                 continue
