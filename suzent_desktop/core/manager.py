@@ -487,9 +487,11 @@ class MemoryManager:
         return changes
 
     def _undo_targets(self, text: str) -> list[str]:
-        """The live tombstones ``text`` names: itself (a tombstone as listed) or its paragraphs and items."""
+        """The live tombstones ``text`` names: itself (a tombstone as listed) or its paragraphs and items,
+        read in every form ``forget`` reads (a pasted log line, a trailing full stop: ``forget_match``)."""
         live = self.tombstones.contents()
-        wanted = [normalize(text)] + [normalize(u) for u in forgetting.units_for(text)]
+        forms = [v for typed in (text, forget_match.as_logged(text)) for v in forget_match.variants(typed)]
+        wanted = [normalize(f) for f in forms] + [normalize(u) for f in forms for u in forgetting.units_for(f)]
         return [c for c in dict.fromkeys(wanted) if c in live]
 
     def _restore_pages(self, contents: set[str]) -> tuple[list[Path], list[Path]]:
