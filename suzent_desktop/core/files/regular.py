@@ -9,8 +9,9 @@ checked again (``fstat``) before a byte is read.
 
 A page is read whole to be indexed, outlined and searched, and that costs many times its size
 in memory (rows, normalized text, tokens). :data:`PAGE_LIMIT_BYTES` bounds it: a bigger file is
-named and left out, never half read. 16 MiB is five times "War and Peace"; Obsidian itself
-grows slow long before that.
+named and left out, never half read. 8 MiB is two and a half times "War and Peace"; indexing
+a page that size peaks near 500 MB (``bench/large_page.py``), and Obsidian itself grows slow
+long before it.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import os
 import stat
 from pathlib import Path
 
-PAGE_LIMIT_BYTES = 16 * 1024 * 1024
+PAGE_LIMIT_BYTES = 8 * 1024 * 1024
 _READ_CHUNK = 1 << 20
 
 _KINDS = (
