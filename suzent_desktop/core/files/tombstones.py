@@ -17,6 +17,7 @@ from pathlib import Path
 from suzent_desktop.core.files import streams
 from suzent_desktop.core.files.layout import Layout
 from suzent_desktop.core.files.regular import read_regular
+from suzent_desktop.core.files.text import loads_json
 
 
 def normalize(text: str) -> str:
@@ -135,7 +136,7 @@ class Tombstones:
                 if not line.strip():
                     continue
                 try:
-                    record = json.loads(line)
+                    record = loads_json(line)
                     if not isinstance(record["content"], str):
                         raise TypeError("content is not a string")
                 except (ValueError, KeyError, TypeError) as exc:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from suzent_desktop.core.files.atomic import atomic_write_text
+from suzent_desktop.core.files.text import loads_json
 from suzent_desktop.settings import CONFIG_NAME
 
 RECENT_FILE = "recent.json"
@@ -80,7 +81,7 @@ class RecentVaults:
     def entries(self) -> list[RecentVault]:
         """Recent vaults whose folder still exists."""
         try:
-            raw = json.loads(self.file.read_text(encoding="utf-8"))
+            raw = loads_json(self.file.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return []
         found = []

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from suzent_desktop.core.files.atomic import atomic_write_text
 from suzent_desktop.core.files.markdown import Link, line_of, links, rewrite_links
+from suzent_desktop.core.files.text import loads_json
 from suzent_desktop.core.vault.canvas import is_canvas
 from suzent_desktop.core.vault.links import VaultIndex, inside_vault, is_page, relative_href, vault_files
 
@@ -101,7 +102,7 @@ def _rewrite_board(text: str, source: Path, new_source: Path, old: Path, new: Pa
     """
     bom = "\ufeff" if text.startswith("\ufeff") else ""
     try:
-        data: Any = json.loads(text[len(bom):])
+        data: Any = loads_json(text[len(bom):])
     except json.JSONDecodeError:
         return text
     nodes = data.get("nodes") if isinstance(data, dict) else None

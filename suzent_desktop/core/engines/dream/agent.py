@@ -30,6 +30,7 @@ from suzent_desktop.core.engines.dream.loop_guard import LoopGuard, LoopStopped
 from suzent_desktop.core.engines.dream.model import Batch, EngineReport, clean_summary
 from suzent_desktop.core.engines.dream.tools import TOOL_SPECS, VaultTools
 from suzent_desktop.core.files.regular import read_regular
+from suzent_desktop.core.files.text import loads_json
 
 MAX_STEPS = 40
 CALL_TIMEOUT_SECONDS = 120.0
@@ -69,7 +70,7 @@ def _call_from_object(obj: Any) -> tuple[str, dict[str, Any]] | None:
     args = obj.get("arguments", obj.get("parameters", obj.get("args", {})))
     if isinstance(args, str):
         try:
-            args = json.loads(args)
+            args = loads_json(args)
         except ValueError:
             return None
     if not isinstance(name, str) or name not in TOOL_NAMES or not isinstance(args, dict):
@@ -363,6 +364,6 @@ def _canonical(arguments: str) -> str:
     if len(arguments) > MAX_CANONICAL_CHARS:  # never parse a huge argument just to compare it
         return hashlib.sha256(arguments.encode("utf-8", errors="replace")).hexdigest()
     try:
-        return json.dumps(json.loads(arguments), sort_keys=True)
+        return json.dumps(loads_json(arguments), sort_keys=True)
     except ValueError:
         return arguments

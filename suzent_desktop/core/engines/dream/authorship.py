@@ -20,6 +20,7 @@ from pathlib import Path
 
 from suzent_desktop.core.files.atomic import atomic_write_text
 from suzent_desktop.core.files.regular import read_regular
+from suzent_desktop.core.files.text import loads_json
 
 FILE_NAME = "dream_lines.json"
 VERSION = 1
@@ -45,7 +46,7 @@ def page_lines(text: str) -> list[str]:
 def load(path: Path) -> dict[str, frozenset[str]]:
     """rel -> digests of the lines the program wrote on that page ({} when there is no record yet)."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = loads_json(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     pages = data.get("pages") if isinstance(data, dict) else None

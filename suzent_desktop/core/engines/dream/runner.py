@@ -58,6 +58,7 @@ from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.core.files.faults import crash_point
 from suzent_desktop.core.files.layout import ROOT_NAV_FILES
 from suzent_desktop.core.files.regular import read_regular
+from suzent_desktop.core.files.text import loads_json
 from suzent_desktop.core.files.tombstones import forgotten_in, normalize
 from suzent_desktop.core.files.words import count
 from suzent_desktop.core.index import late_facts, lost_facts, uncovered
@@ -127,7 +128,7 @@ def _empty_state() -> dict[str, Any]:
 def load_state(path: Path) -> dict[str, Any]:
     """The runner's state; a missing or unreadable file starts fresh (it is only bookkeeping)."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = loads_json(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return _empty_state()
     if not isinstance(data, dict):

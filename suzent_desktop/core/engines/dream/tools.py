@@ -32,7 +32,7 @@ from suzent_desktop.core.files.confine import Confinement
 from suzent_desktop.core.files.faults import crash_point
 from suzent_desktop.core.files.layout import ASSETS_ZONE, INDEX_MD, PERSONAL_ZONE, ROOT_NAV_FILES, SCHEMA_MD
 from suzent_desktop.core.files.regular import read_regular
-from suzent_desktop.core.files.text import clean
+from suzent_desktop.core.files.text import clean, loads_json
 from suzent_desktop.core.files.tombstones import take_out_forgotten
 from suzent_desktop.core.vault.links import VaultIndex, vault_files
 from suzent_desktop.core.vault.model import Vault
@@ -468,7 +468,7 @@ class VaultTools:
         if refusal:
             return refusal
         try:
-            args = json.loads(arguments) if isinstance(arguments, str) else dict(arguments or {})
+            args = loads_json(arguments) if isinstance(arguments, str) else dict(arguments or {})
             if not isinstance(args, dict):
                 raise ValueError("arguments must be a JSON object")
         except ValueError as exc:
