@@ -75,3 +75,22 @@ def test_a_deep_board_or_state_file_reads_as_bad_json_not_a_crash():
     with pytest.raises(json.JSONDecodeError, match="nested too deeply"):
         loads_json(DEEP_JSON)
     assert canvas_markdown(DEEP_JSON) == ""
+
+
+@pytest.mark.parametrize("memory", ["notebook/.state/memory", "notebook/.obsidian/mem", "notebook/2_Wiki/.facts"])
+def test_a_memory_path_inside_a_hidden_vault_folder_is_refused_at_start(home: Path, capsys, memory: str):
+    (home / "config.toml").write_text(f'memory_path = "{home / memory}"\n', encoding="utf-8")
+    code, _out, err = run(capsys, home, "remember", "User keeps bees on the roof")
+    assert code == 1 and "memory_path" in err and "hidden folder" in err
+    assert not (home / memory).exists()  # refused before anything was written
+    code, out, _err = run(capsys, home, "doctor")
+    assert code == 1 and "memory_path" in out
+
+
+def test_a_memory_path_linked_into_a_hidden_folder_is_refused(home: Path, capsys):
+    run(capsys, home, "lint")  # the vault is made
+    (home / "notebook" / ".state" / "mem").mkdir(parents=True)
+    (home / "memlink").symlink_to(home / "notebook" / ".state" / "mem")
+    (home / "config.toml").write_text(f'memory_path = "{home / "memlink"}"\n', encoding="utf-8")
+    code, _out, err = run(capsys, home, "remember", "User keeps bees on the roof")
+    assert code == 1 and "memory_path" in err and ".state/" in err
