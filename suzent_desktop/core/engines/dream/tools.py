@@ -36,6 +36,7 @@ from suzent_desktop.core.files.text import clean, loads_json
 from suzent_desktop.core.files.tombstones import take_out_forgotten
 from suzent_desktop.core.vault.links import VaultIndex, vault_files
 from suzent_desktop.core.vault.model import Vault
+from suzent_desktop.core.vault.vault_ops import depth_fault, shorten
 
 READ_LIMIT_CHARS = 60_000
 # File systems allow 255 bytes per name, and an atomic write's temp file adds about 20.
@@ -134,6 +135,7 @@ class VaultTools:
         # by the next write (a sync tool brought another device's edit) is never overwritten.
         self._known: dict[str, bytes] = {}
         self.left_alone: list[str] = []  # files a rollback did not restore (changed by someone else since)
+        self.made_folders: list[Path] = []  # folders this run's writes made: a rollback removes them again
 
 
     # -- path checks -------------------------------------------------------------------
@@ -155,6 +157,9 @@ class VaultTools:
         if any(part == ".." for part in pure.parts):
             raise VaultAccessError(f"{relative}: '..' is not allowed; paths stay inside the vault")
         parts = [p for p in pure.parts if p not in ("", ".")]
+        fault = depth_fault(parts)
+        if fault is not None:  # before any library call that recurses per level (mkdir, resolve)
+            raise VaultAccessError(f"{shorten(text)}: {fault}")
         candidate = self.root.joinpath(*parts) if parts else self.root
         if not write:
             reason = self.confinement.refusal(candidate)
@@ -287,6 +292,7 @@ class VaultTools:
                 raise ToolsClosed("the run was stopped; no more writes")
             self._check_unchanged(relative, path)
             self._journal(path)
+            self._note_new_folders(path.parent)
             atomic_write_text(path, text)
             rel = self.relative(path)
             self._known[rel] = read_regular(path)
@@ -376,6 +382,22 @@ class VaultTools:
         if rel not in self.originals:
             self.originals[rel] = read_regular(path) if path.is_file() else None
 
+    def _note_new_folders(self, folder: Path) -> None:
+        """Record the folders a write is about to make (deepest first), so a rollback removes them."""
+        made: list[Path] = []
+        while folder != self._real_root and not folder.exists() and self._real_root in folder.parents:
+            made.append(folder)
+            folder = folder.parent
+        self.made_folders += [f for f in made if f not in self.made_folders]
+
+    def _remove_made_folders(self) -> None:
+        """The folders this run made, once the rollback left them empty (a folder with anything in it stays)."""
+        for folder in sorted(self.made_folders, key=lambda f: len(f.parts), reverse=True):
+            try:
+                folder.rmdir()
+            except OSError:  # not empty (someone's file arrived meanwhile), or gone already
+                continue
+
     def changed_files(self) -> list[str]:
         """Files this run wrote whose bytes now differ from before the run."""
         changed: list[str] = []
@@ -406,6 +428,7 @@ class VaultTools:
             else:
                 atomic_write_bytes(path, old)
             restored.append(rel)
+        self._remove_made_folders()
         self._tell_vault(*restored)
         return restored
 
