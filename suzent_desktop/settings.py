@@ -23,6 +23,8 @@ from typing import Any
 
 import tomli_w
 
+from suzent_desktop.core.files.config_record import PATH_KEYS, record_written
+
 CONFIG_NAME = "config.toml"
 
 
@@ -151,8 +153,7 @@ LOCAL_CPU_PROFILE: dict[str, Any] = {
     "memory_consolidation_timeout_seconds": 3600.0,
     "memory_consolidation_max_days": 3,
 }
-# Settings that name folders: each is checked as a path before any folder is made or opened.
-PATH_KEYS = ("notebook_path", "memory_path", "index_path", "outside_link_targets")
+# PATH_KEYS, the settings that name folders: each is checked as a path before any folder is made or opened.
 _PATH_MAX_BYTES = 4096  # PATH_MAX on Linux; longer paths fail every call that gets them
 _NAME_MAX_BYTES = 255  # one folder name, on every common file system
 
@@ -310,4 +311,5 @@ def save_settings(home: Path, settings: Settings, *, since: Settings | None = No
     }
     path = home / CONFIG_NAME
     atomic_write_text(path, tomli_w.dumps(data))
+    record_written(path)  # the app wrote these paths: ``open`` may adopt them (core/files/config_record.py)
     return path

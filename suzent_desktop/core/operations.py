@@ -41,7 +41,7 @@ from suzent_desktop.core.files.layout import ROOT_NAV_FILES, Layout, default_hom
 from suzent_desktop.core.files.mcp_activity import ActivityRecorder, describe, read_activity
 from suzent_desktop.core.files.regular import read_regular
 from suzent_desktop.core.files.tombstones import Tombstone, TombstoneProblem, normalize
-from suzent_desktop.core.files.vaults import RecentVaults, open_folder
+from suzent_desktop.core.files.vaults import RecentVaults, open_folder, untrusted_config
 from suzent_desktop.core.index.embedding import E5_INT8_SETTING, MULTILINGUAL_SETTING
 from suzent_desktop.core.index.filters import Filters
 from suzent_desktop.core.index.model_download import DownloadCancelled
@@ -86,6 +86,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DayLog", "FactLine", "ChangeSet", "Filters", "ParsedLog", "ROOT_NAV_FILES", "RecentVaults", "Tombstone",
     "TrashRecord", "VaultOpError", "ZONES", "agent_activity", "canvas_markdown", "check_name", "open_folder",
+    "untrusted_config",
     "properties", "property_kind", "set_property", "rename_property", "delete_property",
     "create_folder", "create_page", "dream_never_ran", "dream_runner", "forgotten_list", "is_canvas",
     "is_demo_home", "is_forgotten", "load_embedder",

@@ -662,6 +662,10 @@ class MainWindow(QMainWindow):
             self.open_vault(Path(folder))
 
     def open_vault(self, folder: Path) -> None:
+        refusal = operations.untrusted_config(folder)  # the new window would refuse it where nobody sees
+        if refusal is not None:
+            self.prompter.error("Open vault", refusal)
+            return
         program = [] if getattr(sys, "frozen", False) else ["-m", "suzent_desktop"]
         if start_detached(sys.executable, [*program, "open", str(folder)]):
             self.statusBar().showMessage(f"Opening {folder} in a new window…", 8000)
