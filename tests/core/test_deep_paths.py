@@ -59,3 +59,15 @@ def test_moving_a_page_too_deep_is_refused(tmp_path: Path):
     with pytest.raises(VaultOpError, match="1200 folders deep"):
         move_path(tmp_path, page, tmp_path.joinpath(*["d"] * 1200, "p.md"))
     assert page.is_file() and _folders(tmp_path) == []
+
+
+def test_a_write_never_replaces_a_fifo_or_a_folder(tmp_path: Path):
+    import os
+
+    (tmp_path / "2_Wiki" / "Folder.md").mkdir(parents=True)
+    os.mkfifo(tmp_path / "2_Wiki" / "pipe.md")
+    tools = VaultTools(tmp_path)
+    for rel in ("2_Wiki/pipe.md", "2_Wiki/Folder.md"):
+        answer = _write(tools, rel)
+        assert answer.startswith("error:") and "not a page" in answer
+    assert not (tmp_path / "2_Wiki" / "pipe.md").is_file() and (tmp_path / "2_Wiki" / "Folder.md").is_dir()

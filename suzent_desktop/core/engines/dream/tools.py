@@ -282,6 +282,8 @@ class VaultTools:
             before = decode_page(relative, read_regular(path))  # never replace a page nobody could read
         elif not path.exists():
             self._check_new_name(relative, path)
+        else:  # a folder, a FIFO, a socket: never replaced by a page
+            raise VaultAccessError(f"{relative}: there is something here that is not a page; it is left as it is")
         # Forgotten text inside a longer line goes now; a whole forgotten item or paragraph is left
         # for the runner's clean-up, which records it so undo forget can put it back.
         exact = find_forgotten(text, set(self.forgotten)) if self.forgotten else {}
