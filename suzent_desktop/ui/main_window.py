@@ -464,8 +464,12 @@ class MainWindow(QMainWindow):
             return snapshot
 
     def _show_not_followed(self, refused: list[tuple[str, str]]) -> None:
-        """Links left out by the confinement rule (out of the vault, into a program folder, a loop)."""
-        self.not_followed_label.setText(f"{len(refused)} link(s) not followed" if refused else "")
+        """Links left out by the confinement rule (out of the vault, into a program folder, a loop), and
+        special files (a FIFO, a socket: never opened, ``core/files/regular.py``), counted apart."""
+        special = sum(1 for _rel, why in refused if "not a regular file" in why)
+        counts = [f"{len(refused) - special} link(s) not followed"] if len(refused) > special else []
+        counts += [f"{special} special file(s) left out"] if special else []
+        self.not_followed_label.setText(", ".join(counts))
         self.not_followed_label.setToolTip("\n".join(f"{rel}: {why}" for rel, why in refused[:50]))
         self.not_followed_label.setVisible(bool(refused))
 
