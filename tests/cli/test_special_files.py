@@ -105,3 +105,14 @@ async def test_mcp_search_answers_beside_a_fifo(fifo_home: tuple[Path, Path]):
                 _release(fifo)
                 raise
     assert "green tea" in json.dumps([c.model_dump() for c in result.content])
+
+
+def test_a_file_swapped_for_a_fifo_after_the_stat_is_refused_without_blocking(tmp_path: Path, monkeypatch):
+    from suzent_desktop.core.files import regular
+
+    page = tmp_path / "page.md"
+    os.mkfifo(page)
+    # It was a regular file when checked, and a FIFO by the open: the open must not wait for a writer.
+    monkeypatch.setattr(regular, "check_regular", lambda path, limit=None: None)
+    with pytest.raises(NotRegularFile, match="is a FIFO"):
+        read_regular(page)
