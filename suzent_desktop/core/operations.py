@@ -356,7 +356,7 @@ def gate_status(manager: MemoryManager) -> GateStatus:
 
 def last_run_note(manager: MemoryManager) -> str:
     """For ``status``: the outcome, attempt and reason of the last dream when it did not succeed ('' when it did)."""
-    history = dream.load_state(manager.layout.runner_state_file)["history"]
+    history = dream.load_device_state(manager.layout)["history"]
     return dream_outcome.last_run_note(history, manager.settings.memory_consolidation_max_retries)
 
 

@@ -226,7 +226,8 @@ class Layout:
 
     @property
     def runner_state_file(self) -> Path:
-        return self.state_dir / "dream_state.json"
+        """This device's dream attempts, retry counts and runs (each device writes only its own)."""
+        return self.state_dir / f"dream_state{self.device_suffix}.json"
 
     @property
     def uncovered_file(self) -> Path:
