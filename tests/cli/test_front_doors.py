@@ -94,3 +94,10 @@ def test_a_memory_path_linked_into_a_hidden_folder_is_refused(home: Path, capsys
     (home / "config.toml").write_text(f'memory_path = "{home / "memlink"}"\n', encoding="utf-8")
     code, _out, err = run(capsys, home, "remember", "User keeps bees on the roof")
     assert code == 1 and "memory_path" in err and ".state/" in err
+
+
+def test_a_model_answer_nested_100000_deep_is_a_format_error():
+    from suzent_desktop.core.llm import LLMFormatError, parse_json_text
+
+    with pytest.raises(LLMFormatError, match="nested too deeply"):
+        parse_json_text(DEEP_JSON)
