@@ -66,6 +66,8 @@ from suzent_desktop.core.files.atomic import atomic_write_text
 from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.core.files.faults import crash_point
 from suzent_desktop.core.files.layout import ROOT_NAV_FILES
+from suzent_desktop.core.files.regular import read_regular
+from suzent_desktop.core.files.text import loads_json
 from suzent_desktop.core.files.tombstones import forgotten_in, normalize
 from suzent_desktop.core.files.words import count
 from suzent_desktop.core.index import late_facts, lost_facts, uncovered
@@ -140,7 +142,7 @@ def _empty_state() -> dict[str, Any]:
 def load_state(path: Path) -> dict[str, Any]:
     """The runner's state; a missing or unreadable file starts fresh (it is only bookkeeping)."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = loads_json(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return _empty_state()
     if not isinstance(data, dict):
@@ -229,7 +231,7 @@ def snapshot_vault(root: Path) -> Snapshot:
         if len(rel.parts) == 1 and rel.name in ("log.md", "schema.md"):
             continue
         try:
-            found[rel.as_posix()] = path.read_bytes()
+            found[rel.as_posix()] = read_regular(path)
         except OSError:
             continue
     return found
@@ -245,7 +247,7 @@ def snapshot_files(root: Path, rels: Iterable[str]) -> Snapshot:
     for rel in rels:
         path = root / rel
         if path.is_file():
-            found[rel] = path.read_bytes()
+            found[rel] = read_regular(path)
     return found
 
 
@@ -632,7 +634,7 @@ class DreamRunner(Gates):
                 continue
             try:
                 path = tools.resolve(rel)
-                text = path.read_bytes().decode("utf-8")
+                text = read_regular(path).decode("utf-8")
             except (OSError, UnicodeDecodeError, ValueError):
                 continue
             kept, removed = forgetting.strip_forgotten(str(path), text, stones)
