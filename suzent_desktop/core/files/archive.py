@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import fcntl
 import os
 import re
 import threading
@@ -17,6 +16,8 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+
+from filelock import lock_descriptor, unlock_descriptor
 
 from suzent_desktop.core.files import streams
 from suzent_desktop.core.files.facts import (
@@ -29,7 +30,7 @@ from suzent_desktop.core.files.facts import (
     parse_log,
 )
 from suzent_desktop.core.files.layout import Layout
-from suzent_desktop.core.files.regular import read_regular
+from suzent_desktop.core.files.regular import BINARY, read_regular
 from suzent_desktop.core.files.text import clean
 
 _DATE_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}\.md$")
@@ -128,9 +129,9 @@ class Archive:
         block_lines += [format_fact_line(f) for f in facts]
         with _lock_for(path):
             path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)  # the umask decides, as for any new file
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | BINARY, 0o666)  # the umask decides, as for any new file
             try:
-                fcntl.flock(fd, fcntl.LOCK_EX)
+                lock_descriptor(fd)  # appends from other processes wait their turn
                 size = os.fstat(fd).st_size
                 prefix = ""
                 if size == 0:
@@ -141,7 +142,7 @@ class Archive:
                 payload = prefix + "\n".join(block_lines) + "\n"
                 os.write(fd, payload.encode("utf-8"))
             finally:
-                fcntl.flock(fd, fcntl.LOCK_UN)
+                unlock_descriptor(fd)
                 os.close(fd)
         first_fact_line = existing_lines + payload.count("\n") - len(facts) + 1
         return path, list(range(first_fact_line, first_fact_line + len(facts)))

@@ -22,6 +22,7 @@ from pathlib import Path
 
 PAGE_LIMIT_BYTES = 8 * 1024 * 1024
 _READ_CHUNK = 1 << 20
+BINARY = getattr(os, "O_BINARY", 0)  # Windows only: bytes as they are, no \n → \r\n
 
 _KINDS = (
     (stat.S_ISFIFO, "a FIFO (named pipe)"),
@@ -77,7 +78,7 @@ def open_regular(path: Path | str, *, limit: int | None = None) -> int:
     """A read-only descriptor of a regular file, checked before and after opening (``O_NONBLOCK``:
     a FIFO swapped in after the stat cannot block the open). The caller closes it."""
     check_regular(path, limit=limit)
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | BINARY)  # Windows has no FIFOs
     try:
         _judge(path, os.fstat(fd), limit)
         os.set_blocking(fd, True)

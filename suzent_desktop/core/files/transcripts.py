@@ -22,7 +22,6 @@ from a fact back to the words it came from.
 from __future__ import annotations
 
 import datetime as dt
-import fcntl
 import hashlib
 import json
 import os
@@ -31,9 +30,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from filelock import lock_descriptor, unlock_descriptor
+
 from suzent_desktop.core.files import streams
 from suzent_desktop.core.files.facts import TURN_TAG
 from suzent_desktop.core.files.layout import Layout
+from suzent_desktop.core.files.regular import BINARY
 from suzent_desktop.core.files.text import clean, loads_json
 
 _DATE_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})\.jsonl$")
@@ -127,9 +129,9 @@ class Transcripts:
         payload = _encode(record)
         path = self.path_for(when.date().isoformat())
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o666)  # the umask decides, as for any new file
+        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | BINARY, 0o666)  # the umask decides, as for any new file
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+            lock_descriptor(fd)  # appends from other processes wait their turn
             existing = _read_all(fd)
             line = existing.count(b"\n") + 1
             marker = f'"id": "{identifier}"'.encode()
@@ -143,7 +145,7 @@ class Transcripts:
                 line += 1
             _write_all(fd, payload)
         finally:
-            fcntl.flock(fd, fcntl.LOCK_UN)
+            unlock_descriptor(fd)
             os.close(fd)
         return TranscriptTurn(identifier, ts, session_id, user, assistant, path, line)
 
