@@ -39,10 +39,11 @@ from suzent_desktop.core.vault.query import SearchQuery, file_passes, parse_quer
 log = logging.getLogger(__name__)
 
 
-CANDIDATES_PER_HIT = 2  # rows fetched per hit asked for: folding and superseding need room to reorder
-
-
-EXTRA_CANDIDATES = 0  # a larger pool reshuffles the fused ranks: 2x keeps overall recall (bench/recall.py)
+CANDIDATES_PER_HIT = 2  # rows fetched per hit ranked: folding and superseding need room to reorder
+# The first round ranks this many hits, whatever the limit: a larger pool reshuffles the fused ranks, and
+# 5 hits from 10 rows keep overall recall (bench/recall.py). Each further round ranks GROWTH times more.
+FIRST_ROUND = 5
+GROWTH = 4
 
 
 @dataclass
@@ -92,11 +93,38 @@ class IndexSearch:
         elif scoped is None:
             response = SearchResponse([], "hybrid")
         else:
-            wanted = limit * CANDIDATES_PER_HIT + EXTRA_CANDIDATES
-            response = self._with_unindexed(self._search_index(words, wanted, scoped), words, wanted, scoped)
-            response.hits = answer_order(response.hits, words, limit, lambda hit: self._current_for(hit, query))
+            response = self._ranked(query, limit, scoped)
         response.words = words
         return response
+
+    def _ranked(self, query: SearchQuery, limit: int, filters: Filters) -> SearchResponse:
+        """The hits in an order that does not depend on ``limit``: its first k are the same for any limit above k.
+
+        A pool sized by the limit would reorder the first hits (a row fifteenth in both lists outranks one
+        first in a single list), so the window, the command line and an agent, asking for different
+        limits, would each see a different best answer. Instead rounds of fixed sizes (FIRST_ROUND hits,
+        then GROWTH times more each round) are ranked in turn, each adding the hits the earlier ones
+        lacked, until the limit is reached or the index has no more rows to give.
+        """
+        words = query.words
+        vectors: dict[str, np.ndarray | None] = {}
+        response: SearchResponse | None = None
+        held: set[tuple[str, int | None]] = set()
+        size = FIRST_ROUND
+        while True:
+            wanted = size * CANDIDATES_PER_HIT
+            found = self._with_unindexed(self._search_index(words, wanted, filters, vectors), words, wanted, filters)
+            ranked = answer_order(found.hits, words, size, lambda hit: self._current_for(hit, query))
+            new = [hit for hit in ranked if not {(p.path, p.line) for p in hit.places} & held]
+            held.update((p.path, p.line) for hit in new for p in hit.places)
+            if response is None:
+                response = replace(found, hits=new)
+            else:
+                response.hits += new
+            if len(response.hits) >= limit or len(found.hits) < wanted or found.failed:
+                response.hits = response.hits[:limit]
+                return response
+            size *= GROWTH
 
     def _scoped(self, query: SearchQuery, filters: Filters) -> Filters | None:
         """``filters`` narrowed by the query's operators; None when no file can hold a hit.
@@ -223,16 +251,22 @@ class IndexSearch:
             rows += self._unindexed.rows(source.path, stamp, lambda s=source: self._read_rows(s, stones))
         return self._hits(text_matches(rows, query, limit, filters))
 
-    def _search_index(self, query: str, limit: int, filters: Filters) -> SearchResponse:
+    def _search_index(
+        self, query: str, limit: int, filters: Filters, vectors: dict[str, np.ndarray | None] | None = None
+    ) -> SearchResponse:
+        """The index's rows for ``query``, fused; ``vectors`` keeps the query's vector for the next round."""
         warning: str | None = None
         vector = None
+        vectors = {} if vectors is None else vectors
         try:
             if self.state.model and self.state.model != self.embedder.name:
                 raise EmbeddingError(f"the index was built with {self.state.model}; run reindex")
             dim = self._read_dim()
             plan = fusion.plan_for(query, fusion.embedder_scripts(self.embedder))
-            embed = getattr(self.embedder, "embed_query", self.embedder.embed)  # E5 embeds questions apart
-            vector = embed([query])[0] if query.strip() and plan.vectors else None
+            if query not in vectors:
+                embed = getattr(self.embedder, "embed_query", self.embedder.embed)  # E5 embeds questions apart
+                vectors[query] = embed([query])[0] if query.strip() and plan.vectors else None
+            vector = vectors[query]
         except EmbeddingError as exc:
             warning = f"semantic search unavailable ({exc}); showing full-text matches only"
             dim = self.state.dim
