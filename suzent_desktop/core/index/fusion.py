@@ -8,8 +8,9 @@ Up to four ranked lists meet here, each a vote by reciprocal rank (``weight / (R
 * **vectors**, only where the embedder knows the query's script: the bundled English model
   puts a Chinese question near unrelated rows, and letting those reorder the word matches
   cost more than it gave (bench/cjk_search.py);
-* **page names and aliases** (``core.title_rows``): the page's best row gets the vote, so a
-  page named by the query outranks pages that only use its words in their body;
+* **page names and aliases** (``core.title_rows``): the page's best rows (by the other lists) get the
+  vote, so a page named by the query outranks pages that only use its words in their body, while its
+  other rows stay below a row elsewhere that answers;
 * **headings**: a row whose own heading says most of what the query asks has its fused score
   raised (``core.title_rows.heading_share``), so it outranks rows holding the same words only in
   their text. A boost rather than a vote of its own: a vote let a short heading sharing one word
@@ -23,7 +24,7 @@ or every query would return the whole index.
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,6 +33,7 @@ import numpy as np
 from suzent_desktop.core.files.scripts import CJK, OTHER, script_of
 from suzent_desktop.core.index.index_store import MIN_VECTOR_SIMILARITY, Filters, IndexStore
 from suzent_desktop.core.index.page_terms import PageTerms
+from suzent_desktop.core.index.tie_order import rounded
 from suzent_desktop.core.index.title_rows import TitleIndex, heading_share, name_terms
 
 RRF_K = 60
@@ -172,15 +174,34 @@ def search(
     for row in store.rows_with_ids(missing, filters):
         rows[row["id"]] = row | {"score": 0.0}
         scores.setdefault(row["id"], 0.0)
-    # Every row of a named (or much matched) page gets the page's vote: its rows keep their order.
     page_vote: dict[str, float] = {}
     for weight, ranked_pages in ((weights.title, pages), (weights.page, by_page)):
         for rank, (path, _) in enumerate(ranked_pages, start=1):
             page_vote[path] = page_vote.get(path, 0.0) + weight / (RRF_K + rank)
-    for row_id in scores:
-        scores[row_id] += page_vote.get(rows[row_id]["path"], 0.0)
+    for row_id in _best_rows(scores, rows, page_vote.keys()):
+        scores[row_id] += page_vote[rows[row_id]["path"]]
     _raise_sections(scores, rows, query, names.pages)
     return _spread([rows[i] | {"score": scores[i]} for i in scores if i in rows], limit, weights.repeat)
+
+
+def _best_rows(scores: dict[str, float], rows: dict[str, dict], paths: Iterable[str]) -> list[str]:
+    """The rows of each named page that the other lists rank best (ties all count): its best current
+    row, and its best row of history, which ``core.hits`` weighs against the current one by the question.
+
+    Only they get the page's vote: given to every row, it lifted a person's whole page (her job,
+    her cats) above the row that answers "Where does Anna live now?".
+    """
+    named = set(paths)
+
+    def group(row_id: str) -> tuple[str, bool]:
+        return rows[row_id]["path"], bool(rows[row_id].get("superseded"))
+
+    best: dict[tuple[str, bool], float] = {}
+    for row_id, score in scores.items():
+        if rows[row_id]["path"] in named:
+            best[group(row_id)] = max(best.get(group(row_id), score), score)
+    return [i for i, score in scores.items()
+            if rows[i]["path"] in named and rounded(score) == rounded(best[group(i)])]
 
 
 def _raise_sections(scores: dict[str, float], rows: dict[str, dict], query: str, pages: PageTerms) -> None:
