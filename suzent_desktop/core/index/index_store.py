@@ -570,60 +570,6 @@ class IndexStore:
                 self._guard(self._create_fts if column == "fts" else self._create_grams)
                 return self._guard(run)
 
-    def hybrid_search(
-        self,
-        vector: np.ndarray,
-        text: str,
-        limit: int,
-        filters: Filters | None = None,
-        *,
-        min_similarity: float = MIN_VECTOR_SIMILARITY,
-        exact: bool = False,
-    ) -> list[dict]:
-        """Vector and full-text results fused by reciprocal rank.
-
-        A row found only by the vector side is kept when its cosine similarity reaches
-        ``min_similarity``: otherwise every query would return the whole index. ``exact``
-        scans every vector even when the table has an ANN index.
-        """
-        from lancedb.rerankers import RRFReranker
-
-        words = sanitize_fts_query(text)
-        if not words:
-            rows = self.vector_search(vector, limit, filters, exact=exact)
-            return [r for r in rows if r["score"] >= min_similarity]
-        where = self._where(filters)
-        with self._lock:
-
-            def run(how) -> list[dict]:
-                query = (
-                    self.table.search(query_type="hybrid", fts_columns="fts")
-                    .vector(np.asarray(vector, dtype=np.float32))
-                    .text(words)
-                    .distance_type("cosine")
-                )
-                if where is not None:
-                    query = query.where(where, prefilter=True)
-                table = (
-                    how(query)
-                    .select(self.RESULT_COLUMNS)
-                    .rerank(RRFReranker(return_score="all"))
-                    .limit(limit)
-                    .to_arrow()
-                )
-                rows = []
-                for row in table.to_pylist():
-                    similarity = 1.0 - float(row["_distance"]) if row.get("_distance") is not None else None
-                    if row.get("_score") is None and (similarity is None or similarity < min_similarity):
-                        continue  # a far vector neighbour that shares no word with the query is noise
-                    rows.append(
-                        {c: row.get(c) for c in self.RESULT_COLUMNS}
-                        | {"score": float(row["_relevance_score"])}
-                    )
-                return rows
-
-            return self._guard(lambda: self._nearest(run, exact=exact, filtered=where is not None))
-
     def _nearest(self, run, *, exact: bool = False, filtered: bool = False) -> list[dict]:
         """Run a vector query through the ANN index; when the index fails, scan exactly and say so.
 
