@@ -109,10 +109,10 @@ def coerce(key: str, value: Any, source: str, *, parse_text: bool = False, file:
     """Check one value against its key's type. Only ``parse_text`` sources (environment
     variables, which are always text) have strings parsed into bools and numbers."""
     types = field_types()
-    where = {"file": file, "line": line, "key": key}
+    where: dict[str, Any] = {"file": file, "line": line, "key": key}
     if key not in types:
         raise SettingsError(f"{source}: unknown setting '{key}' (known: {', '.join(sorted(types))})", **where)
-    want = types[key]
+    want: Any = types[key]  # a type known only at run time: the checks below are on the value
     if isinstance(value, str) and want is not str and parse_text:
         value = _parse_env_value(key, value, want, source)
     if want is float and isinstance(value, int) and not isinstance(value, bool):
@@ -279,8 +279,8 @@ def _read_config(home: Path) -> tuple[dict[str, Any], str, Path]:
                             line=line) from exc
     except tomllib.TOMLDecodeError as exc:
         found = re.search(r"line (\d+)", str(exc))
-        line = int(found.group(1)) if found else None
-        raise SettingsError(f"{config}: cannot be read as TOML: {exc}", file=str(config), line=line) from exc
+        raise SettingsError(f"{config}: cannot be read as TOML: {exc}", file=str(config),
+                            line=int(found.group(1)) if found else None) from exc
     except RecursionError:  # tomllib recurses once per level: 50,000 nested arrays exhaust the stack
         raise SettingsError(f"{config}: cannot be read as TOML: arrays or tables nested too deeply",
                             file=str(config)) from None

@@ -519,7 +519,7 @@ def demo_files(today: dt.date) -> dict[Path, str | bytes]:
     """Every file of the demo home (relative path → text), for ``today``."""
     dates = [(today - dt.timedelta(days=DAYS - i)).isoformat() for i in range(DAYS)]
     layout = Layout.from_settings(Path("/"), Settings())
-    files: dict[Path, str] = {DEMO_MARKER: json.dumps({"demo": 1, "today": today.isoformat()}) + "\n"}
+    files: dict[Path, str | bytes] = {DEMO_MARKER: json.dumps({"demo": 1, "today": today.isoformat()}) + "\n"}
 
     def rel(path: Path) -> Path:
         return path.relative_to(layout.home)

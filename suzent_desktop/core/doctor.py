@@ -229,7 +229,7 @@ def _strip_bullet(line: str) -> str:
 
 
 def _paragraphs(lines: list[str]) -> Iterator[tuple[int, str]]:
-    start, buffer = 0, []
+    start, buffer = 0, list[str]()
     for number, line in enumerate(lines, start=1):
         if line.strip():
             if not buffer:

@@ -210,7 +210,8 @@ def parse(text: str, path: Path) -> TranscriptFile:
         except (ValueError, KeyError, TypeError) as exc:
             bad.append((number, f"not a transcript turn ({exc})"))
             continue
-        turns.append(TranscriptTurn(*values, path=path, line=number))
+        identifier, ts, session, user, assistant = values
+        turns.append(TranscriptTurn(identifier, ts, session, user, assistant, path=path, line=number))
     return TranscriptFile(turns, bad)
 
 

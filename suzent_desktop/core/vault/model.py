@@ -280,7 +280,7 @@ class VaultSnapshot:
         found = self._files.get(str(path))
         return found.kind if found else None
 
-    def stat(self, path: Path) -> tuple[int, int] | None:
+    def stat(self, path: Path) -> tuple[float, int] | None:
         found = self._files.get(str(path))
         return found.stat if found else None
 

@@ -23,6 +23,7 @@ import asyncio
 import datetime as dt
 import re
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -99,7 +100,7 @@ def _load_canvases(home: Home, vault: VaultSnapshot) -> list[_Page]:
 
 
 def _link_findings(pages: list[_Page], index_page: _Page | None, index: VaultIndex,
-                   boards: list[_Page] = ()) -> list[Finding]:
+                   boards: Sequence[_Page] = ()) -> list[Finding]:
     findings: list[Finding] = []
     inbound: Counter[Path] = Counter()
     for page in [*pages, *boards]:
@@ -109,7 +110,7 @@ def _link_findings(pages: list[_Page], index_page: _Page | None, index: VaultInd
     if index_page is not None:
         findings += _broken(index_page, index, "index.md")[0]
     for page in pages:
-        if inbound[page.path] == 0:
+        if page.path is not None and inbound[page.path] == 0:
             findings.append(Finding("orphan", page.rel, "no other page links here"))
     return findings
 

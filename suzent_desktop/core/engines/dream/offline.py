@@ -182,8 +182,8 @@ class OfflineConsolidator:
         for key, known in list(self.by_key.items()):
             if known is bullet:
                 del self.by_key[key]
-        for index, known in enumerate(self.rows):
-            if known is bullet and self.matrix is not None:
+        for index, row in enumerate(self.rows):
+            if row is bullet and self.matrix is not None:
                 self.rows[index] = None
                 self.matrix[index] = 0.0
 

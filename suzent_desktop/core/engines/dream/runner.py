@@ -530,7 +530,8 @@ class DreamRunner(Gates):
             return DreamResult("failed", watermark=m.notebook.watermark(self._today()), reason=refused)
         pending = await asyncio.to_thread(m.pending_dates)
         watermark = m.days().watermark
-        if not pending and not (force and await asyncio.to_thread(self.not_consolidated)):
+        given_back = await asyncio.to_thread(self.not_consolidated) if force and not pending else []
+        if not pending and not given_back:
             return DreamResult("nothing_pending", watermark=watermark, reason="no daily logs are waiting")
         # With none pending, a forced run is one of facts given back to search alone (dates is empty):
         # they are offered as they would be with the next day's batch, and the watermark stays.

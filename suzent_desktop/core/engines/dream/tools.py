@@ -16,6 +16,7 @@ a page is logged with the operation that took it (:attr:`VaultTools.removed_line
 
 from __future__ import annotations
 
+import builtins  # VaultTools.list hides the built-in list inside the class
 import json
 import re
 import threading
@@ -409,9 +410,9 @@ class VaultTools:
             except OSError:  # not empty (someone's file arrived meanwhile), or gone already
                 continue
 
-    def changed_files(self) -> list[str]:
+    def changed_files(self) -> builtins.list[str]:
         """Files this run wrote whose bytes now differ from before the run."""
-        changed: list[str] = []
+        changed: builtins.list[str] = []
         for rel, old in sorted(self.originals.items()):
             path = self._real_root / rel
             current = read_regular(path) if path.is_file() else None
@@ -419,14 +420,14 @@ class VaultTools:
                 changed.append(rel)
         return changed
 
-    def rollback(self) -> list[str]:
+    def rollback(self) -> builtins.list[str]:
         """Put every file this run wrote back to its bytes before the run; returns what was restored.
 
         A file whose bytes are no longer what the run wrote (another device's edit arrived) is
         left as it is: restoring it would overwrite that edit.
         """
         self.close()
-        restored: list[str] = []
+        restored: builtins.list[str] = []
         for rel in self.changed_files():
             old = self.originals[rel]
             path = self._real_root / rel
@@ -459,7 +460,7 @@ class VaultTools:
         self.accounted.append(account)
         return f"ok: {account.how}"
 
-    def search_notebook(self, query: str, limit: int = SEARCH_LIMIT) -> list[dict[str, Any]]:
+    def search_notebook(self, query: str, limit: int = SEARCH_LIMIT) -> builtins.list[dict[str, Any]]:
         """Pages whose lines share the most words with the query (plain text; no index needed)."""
         words = {w for w in re.findall(r"\w+", query.lower()) if len(w) > 2}
         if not words:
