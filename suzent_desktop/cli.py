@@ -123,7 +123,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     def add(name: str, help_text: str) -> argparse.ArgumentParser:
-        return sub.add_parser(name, parents=[common], help=help_text, description=help_text)
+        return sub.add_parser(name, parents=[common], help=help_text, description=help_text)  # type: ignore[list-item]  # typeshed wants the subclass
 
     add("gui", "open the app on the home (the default command)")
     open_vault = add("open", "open a folder of notes (an Obsidian vault) in the app, leaving its files as they are")
@@ -271,10 +271,10 @@ def error_document(exc: BaseException) -> dict[str, Any]:
     """The ``--json`` form of a handled error: the message, and the file and line at fault when known."""
     file = getattr(exc, "file", None) or getattr(exc, "filename", None)
     line = getattr(exc, "line", None)
-    document = {"error": str(exc), "file": str(file) if file is not None else None,
-                "line": line if isinstance(line, int) else None}
-    if getattr(exc, "candidates", None):  # an ambiguous forget: the memories it could mean
-        document["candidates"] = list(exc.candidates)
+    document: dict[str, Any] = {"error": str(exc), "file": str(file) if file is not None else None,
+                                "line": line if isinstance(line, int) else None}
+    if candidates := getattr(exc, "candidates", None):  # an ambiguous forget: the memories it could mean
+        document["candidates"] = list(candidates)
     return document
 
 
@@ -455,22 +455,22 @@ def cmd_capture(args: argparse.Namespace, out: Output) -> int:
         )
     )
     date = min(changes.logs) if changes.logs else manager.today()
-    turn = captured_turn(manager)
+    captured = captured_turn(manager)
     out.doc(
         {
             "facts": [fact_dict(f) for f in facts],
             "date": date if facts else (manager.last_turn.date if manager.last_turn else None),
             "path": str(manager.log_path(date)) if facts else None,
-            "turn": turn,
+            "turn": captured,
             "rows_added": changes.rows_added,
             "memory_md": changes.memory_md,
             "errors": changes.errors,
         }
     )
-    if turn is not None:
-        out.say(f"Kept the turn verbatim in {turn['path']}:{turn['line']} (turn {turn['id']}).")
+    if captured is not None:
+        out.say(f"Kept the turn verbatim in {captured['path']}:{captured['line']} (turn {captured['id']}).")
     if not facts:
-        out.say("No facts found in this turn." if turn else "No facts found in this turn; nothing was written.")
+        out.say("No facts found in this turn." if captured else "No facts found in this turn; nothing was written.")
     else:
         out.say(f"Captured {count(len(facts), 'fact')} into {manager.log_path(date)}:")
         for fact in facts:

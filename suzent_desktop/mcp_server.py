@@ -80,7 +80,7 @@ MAX_RESOURCE_CHARS = 1_000_000  # a notebook page as a resource: longer ones are
 CATCH_UP_SECONDS = 2.0  # files changed by others are looked for at most this often (a scan of every file)
 HIT_ID_MEMORY = 2_048  # search hits remembered per connection, so forget can take a hit id
 
-Source = Literal[SOURCES]  # the command line's source kinds, so both accept the same ones
+Source = Literal[SOURCES]  # type: ignore[valid-type]  # the command line's kinds, read at run time (both take the same)
 DATE = r"^\d{4}-\d{2}-\d{2}$"
 
 CORE_RESOURCES = (

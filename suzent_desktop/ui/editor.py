@@ -60,7 +60,8 @@ from suzent_desktop.ui.page_views import LIVE, READING, PageViews
 from suzent_desktop.ui.preview import PreviewBrowser
 
 if TYPE_CHECKING:
-    from suzent_desktop.core.operations import Vault, VaultSnapshot
+    from suzent_desktop.core.operations import Vault as VaultModel  # not the renderer's Vault above
+    from suzent_desktop.core.operations import VaultSnapshot
     from suzent_desktop.core.vault.links import VaultIndex
 
 PREVIEW_DELAY_MS = 250
@@ -295,7 +296,7 @@ class PageEditor(QWidget):
             return
         if choice == "compare":
             dialog = CompareDialog(self.path, self.conflict, self.text(), self)
-            dialog.finished.connect(lambda _r: dialog.choice and self.resolve_conflict(dialog.choice))
+            dialog.finished.connect(lambda _r: self.resolve_conflict(dialog.choice) if dialog.choice else None)
             dialog.open()
             return
         disk = self.conflict
@@ -584,7 +585,7 @@ class EditorArea(QTabWidget):
         # over after each change (shared_model: the home's model, on its worker threads); a bare
         # editor keeps a model of its folder itself, built on first use.
         self._shared = shared_model
-        self._model: Vault | None = None  # a bare editor's own model, built on first use
+        self._model: VaultModel | None = None  # a bare editor's own model, built on first use
         self._snapshot: VaultSnapshot | None = None
         self.vault = Vault(self.root, lambda link, source: self.pages.resolve_link(link, source), read_text)
         self.open_externally: Callable[[Path], object] = _open_with_system  # images, PDFs…: the system's viewer
@@ -691,7 +692,8 @@ class EditorArea(QTabWidget):
         editor = self.widget(index)
         if isinstance(editor, PageEditor):
             menu.addAction("Reveal in tree", lambda: self.reveal_requested.emit(editor.path))
-        menu.addAction("Close tab", lambda: self.close_tab(self.indexOf(editor)))
+        if editor is not None:
+            menu.addAction("Close tab", lambda: self.close_tab(self.indexOf(editor)))
         return menu
 
     def _tab_menu(self, pos) -> None:  # noqa: ANN001 - QPoint

@@ -34,7 +34,7 @@ def _prose(block: QTextBlock) -> bool:
 
 def _depth(lead: str) -> int:
     """The indentation of an item, in columns, after any quote marks."""
-    indent = lead[QUOTE_RE.match(lead).end():] if QUOTE_RE.match(lead) else lead
+    indent = lead[quotes.end():] if (quotes := QUOTE_RE.match(lead)) else lead
     return len(indent.expandtabs(TAB_WIDTH))
 
 
@@ -158,7 +158,7 @@ def renumber(block: QTextBlock) -> None:
     first = _item(items[0])
     assert first is not None
     parent = items[0].previous()
-    nested = parent.isValid() and _item(parent) is not None and _depth(_item(parent).group("lead")) < _depth(
+    nested = parent.isValid() and (above := _item(parent)) is not None and _depth(above.group("lead")) < _depth(
         first.group("lead"))
     number = 1 if nested else int(first.group("number"))
     for block in items:

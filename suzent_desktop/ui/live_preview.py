@@ -454,7 +454,7 @@ class LiveEditor(QPlainTextEdit):
         self.cursorPositionChanged.connect(self._track_active)
         self.selectionChanged.connect(self._track_active)
 
-    def setFont(self, font: QFont) -> None:  # noqa: N802 - Qt method, kept by the editor
+    def setFont(self, font: QFont) -> None:  # type: ignore[override]  # noqa: N802 - given QFonts only
         """The view's font, kept: a style sheet applied again (a theme switch) resets a text
         edit's font to the window's, which shrank the text and every heading sized from it."""
         self._chosen_font = QFont(font)
@@ -488,7 +488,7 @@ class LiveEditor(QPlainTextEdit):
     def set_live(self, live: bool) -> None:
         self.live = live
         self._ops.clear()
-        self.document().documentLayout().painted = None  # heights as Live Preview painted them
+        self.document().documentLayout().painted = None  # type: ignore[attr-defined]  # ours: heights as painted
         self.folds.enabled = live
         if not live:
             self.folds.show_all()
@@ -560,7 +560,7 @@ class LiveEditor(QPlainTextEdit):
         """The blocks the repainted area crosses (typing repaints the edited line, not the page)."""
         found = []
         layout = self.document().documentLayout()
-        painted = layout.painted = {} if layout.painted is None else layout.painted
+        painted = layout.painted = {} if layout.painted is None else layout.painted  # type: ignore[attr-defined]
         block = self.firstVisibleBlock()
         offset = self.contentOffset()
         top, bottom = event.rect().top(), event.rect().bottom()
@@ -700,7 +700,7 @@ class LiveEditor(QPlainTextEdit):
             return
         first, table = found[2]
         left = rect.left() + self.document().documentMargin()
-        paint_row(painter, number - first, table, rect, left, self.document().defaultFont(), c)
+        paint_row(painter, number - first, table, rect, left, self.document().defaultFont(), c)  # type: ignore[arg-type]  # a Grid
 
     def _callout_ops(self, block: QTextBlock, origin: QRectF, decor: LineDecor) -> list[tuple]:
         """The icon in the widened "[" and, for a foldable callout, the chevron after its title."""
@@ -720,7 +720,7 @@ class LiveEditor(QPlainTextEdit):
         line = layout.lineForTextPosition(start)
         if not line.isValid():
             return QRectF()
-        x1, x2 = line.cursorToX(start)[0], line.cursorToX(end)[0]
+        x1, x2 = line.cursorToX(start)[0], line.cursorToX(end)[0]  # type: ignore[index]  # the stub says object
         top = rect.top() + line.y()
         return QRectF(rect.left() + x1, top, max(1.0, x2 - x1), line.height())
 
@@ -812,9 +812,9 @@ class LiveEditor(QPlainTextEdit):
         if target is None:
             return False
         kind, value = target
-        if kind == "task":
+        if kind == "task" and isinstance(value, QTextBlock):
             self.toggle_task(value)
-        elif kind == "fold":
+        elif kind == "fold" and isinstance(value, QTextBlock):
             self.folds.toggle(value, decor_of(value.text()).callout_fold)
         elif kind == "tag":
             self.tag_clicked.emit(value)

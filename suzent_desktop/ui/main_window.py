@@ -219,7 +219,7 @@ class MainWindow(QMainWindow):
         vault.raise_()
         backlinks = self._dock("backlinks", "Links", self.backlinks, right)
         dream = self._dock("dream", "Dream", self.dream_panel, right)
-        dream.visibilityChanged.connect(lambda visible: visible and self._dream_panel_seen.set())
+        dream.visibilityChanged.connect(lambda visible: self._dream_panel_seen.set() if visible else None)
         memory = self._dock("memory", "MEMORY.md", self.memory_view, right)
         stones = self._dock("tombstones", "Forgotten", self.tombstones, right)
         self.tabifyDockWidget(backlinks, dream)

@@ -96,7 +96,8 @@ class PageViews(QObject):
     def set_view(self, view: str) -> None:
         if view == self.view:
             return
-        had_focus = self.stack.currentWidget() is not None and self.stack.currentWidget().hasFocus()
+        before = self.stack.currentWidget()
+        had_focus = before is not None and before.hasFocus()
         self.view = view
         if view == READING:
             self.stack.setCurrentWidget(self.preview)
@@ -118,8 +119,8 @@ class PageViews(QObject):
         self.button.setText(VIEW_NAMES[view])
         self.button.setToolTip(f"{VIEW_NAMES[view]}: click for {other} ({TOGGLE_READING_KEY})")
         self.sync_properties()
-        if had_focus:
-            self.stack.currentWidget().setFocus()
+        if had_focus and (shown := self.stack.currentWidget()) is not None:
+            shown.setFocus()
         self.view_changed.emit(view)
 
     def sync_properties(self) -> None:

@@ -12,6 +12,7 @@ kept out of them) and shown in Source mode.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from typing import Any
 
 import yaml
@@ -96,9 +97,10 @@ class PropertiesView(QFrame):
         while self.form.rowCount():  # taken out now, deleted later: a field may be the one whose signal runs
             taken = self.form.takeRow(0)
             for item in (taken.labelItem, taken.fieldItem):
-                if item is not None and item.widget() is not None:
-                    item.widget().hide()
-                    item.widget().deleteLater()
+                widget = item.widget() if item is not None else None
+                if widget is not None:
+                    widget.hide()
+                    widget.deleteLater()
         self.fields.clear()
         self.kinds.clear()
         self.names.clear()
@@ -123,7 +125,7 @@ class PropertiesView(QFrame):
         mark.setToolTip(f"{kind}: click for the property's menu")
         mark.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         menu = QMenu(mark)
-        menu.addAction("Delete property", lambda k=key: self.delete(k))
+        menu.addAction("Delete property", functools.partial(self.delete, key))
         mark.setMenu(menu)
         name = QLineEdit(key, cell)
         name.setFrame(False)
@@ -187,7 +189,8 @@ class PropertiesView(QFrame):
 
     # -- writing ------------------------------------------------------------------------------------
     def _date_done(self, key: str, edit: QDateEdit) -> None:
-        day = edit.date().toPython()
+        chosen = edit.date()
+        day = dt.date(chosen.year(), chosen.month(), chosen.day())
         if day.isoformat() != meta_text(dict(properties(self.editor.toPlainText())).get(key)):
             self.edited.emit(key, day)
 

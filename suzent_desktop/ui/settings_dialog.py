@@ -261,7 +261,8 @@ class SettingsDialog(QDialog):
             combo.setEditable(True)
             combo.addItems(list(SUGGESTIONS[key]))
             combo.setCurrentText(str(value))
-            combo.lineEdit().setPlaceholderText("built-in")
+            if (line := combo.lineEdit()) is not None:  # editable: it has one
+                line.setPlaceholderText("built-in")
             return combo
         line = QLineEdit(str(value))
         if key in PATH_KEYS:

@@ -28,7 +28,7 @@ def test_the_dialog_names_file_line_and_key_and_its_buttons_answer(qtbot, home: 
     assert f"File: {home / 'config.toml'}" in text and "Line: 2" in text
     assert "Setting: memory_consolidation_enabled" in text
     for choice in (OPEN, DEFAULTS, QUIT):
-        QTimer.singleShot(0, dialog.buttons[choice].click)
+        QTimer.singleShot(0, dialog.choices[choice].click)
         assert dialog.ask() == choice
 
 

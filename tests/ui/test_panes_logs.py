@@ -152,7 +152,7 @@ def test_memory_view_size_against_the_bound(qtbot, pane_services) -> None:
     qtbot.addWidget(view)
     view.show()
     qtbot.waitUntil(lambda: view.refresh_count > 0, timeout=WAIT_MS)
-    assert view.size is not None and not view.size.over
+    assert view.measured is not None and not view.measured.over
     assert f"/ {manager.settings.memory_md_max_lines} lines" in view.lines_bar.format()
 
     body = "# Memory\n\n" + "".join(
@@ -161,7 +161,7 @@ def test_memory_view_size_against_the_bound(qtbot, pane_services) -> None:
     manager.layout.memory_md.write_text(body, encoding="utf-8")
     with qtbot.waitSignal(view.refreshed, timeout=WAIT_MS):
         services.bridge.changed.emit(ChangeSet(memory_md=True))
-    assert view.size.over and view.size.lines == len(body.splitlines())
+    assert view.measured.over and view.measured.lines == len(body.splitlines())
     assert "Over the bound" in view.state_label.text()
     assert "fact number 3" in view.browser.toPlainText()
 

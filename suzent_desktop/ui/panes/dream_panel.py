@@ -251,6 +251,8 @@ class DreamPanel(Pane):
     def _show_status(self) -> None:
         gate = self.gate
         self.watermark_label.setText(f"<b>{html.escape(self.watermark or 'none yet')}</b>")
+        if gate is None:  # not read yet
+            return
         dates = list(gate.pending_dates)
         if dates:
             shown = ", ".join(dates[:6]) + (f", … ({len(dates) - 6} more)" if len(dates) > 6 else "")
@@ -346,10 +348,9 @@ class DreamPanel(Pane):
             self.history.addTopLevelItem(item)
         for column in range(4):
             self.history.resizeColumnToContents(column)
-        if self.history.topLevelItemCount():
-            self.history.setCurrentItem(
-                self.history.topLevelItem(max(0, min(keep, self.history.topLevelItemCount() - 1)))
-            )
+        kept = self.history.topLevelItem(max(0, min(keep, self.history.topLevelItemCount() - 1)))
+        if kept is not None:
+            self.history.setCurrentItem(kept)
         else:
             self.history_diff.set_pages([])
 

@@ -139,7 +139,9 @@ class OutlinePane(QWidget):
         """(depth, title) of every row, in order (what a reader sees)."""
         rows: list[tuple[int, str]] = []
 
-        def walk(item: QTreeWidgetItem, depth: int) -> None:
+        def walk(item: QTreeWidgetItem | None, depth: int) -> None:
+            if item is None:
+                return
             rows.append((depth, item.text(0)))
             for index in range(item.childCount()):
                 walk(item.child(index), depth + 1)

@@ -51,10 +51,10 @@ class TombstonesPane(Pane):
         self.list.setWordWrap(True)
         self.hint = EmptyHint(self.list, "Nothing forgotten. Forget a search hit (its context menu) to keep it "
                               "out of search; it is listed here, with undo.")
+        self.undo_button = QPushButton("Undo forget", self)
         self.list.currentItemChanged.connect(
             lambda *_: self.undo_button.setEnabled(self.list.currentItem() is not None)
         )
-        self.undo_button = QPushButton("Undo forget", self)
         self.undo_button.setToolTip("Bring this memory back to search")
         self.undo_button.setEnabled(False)
         self.undo_button.clicked.connect(self.undo_selected)
