@@ -30,7 +30,7 @@ from suzent_desktop.core.files.facts import (
     parse_log,
 )
 from suzent_desktop.core.files.layout import Layout
-from suzent_desktop.core.files.regular import BINARY, read_regular
+from suzent_desktop.core.files.regular import BINARY, read_descriptor, read_regular
 from suzent_desktop.core.files.text import clean
 
 _DATE_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}\.md$")
@@ -129,16 +129,16 @@ class Archive:
         block_lines += [format_fact_line(f) for f in facts]
         with _lock_for(path):
             path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | BINARY, 0o666)  # the umask decides, as for any new file
+            fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | BINARY, 0o666)  # the umask decides, as for any new file
             try:
                 lock_descriptor(fd)  # appends from other processes wait their turn
-                size = os.fstat(fd).st_size
+                existing = read_descriptor(fd)
                 prefix = ""
-                if size == 0:
+                if not existing:
                     prefix = format_log_header(when.date().isoformat()) + "\n"
-                elif not _ends_with_newline(path, size):
+                elif not existing.endswith(b"\n"):
                     prefix = "\n"
-                existing_lines = 0 if size == 0 else _count_lines(path)
+                existing_lines = existing.count(b"\n")
                 payload = prefix + "\n".join(block_lines) + "\n"
                 os.write(fd, payload.encode("utf-8"))
             finally:
@@ -166,12 +166,3 @@ def _writable(fact: Fact) -> Fact:
     return dataclasses.replace(fact, category=category, tags=tags)
 
 
-def _ends_with_newline(path: Path, size: int) -> bool:
-    with path.open("rb") as handle:
-        handle.seek(size - 1)
-        return handle.read(1) == b"\n"
-
-
-def _count_lines(path: Path) -> int:
-    with path.open("rb") as handle:
-        return handle.read().count(b"\n")

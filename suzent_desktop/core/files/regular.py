@@ -74,6 +74,16 @@ def _judge(path: Path | str, info: os.stat_result, limit: int | None) -> None:
         raise FileTooLarge(f"{path}: {too_large_reason(info.st_size, limit)}")
 
 
+def read_descriptor(fd: int) -> bytes:
+    """The whole file behind ``fd``, read through it: a file locked on Windows cannot be read
+    through another handle, even by the process holding the lock."""
+    os.lseek(fd, 0, os.SEEK_SET)
+    chunks: list[bytes] = []
+    while chunk := os.read(fd, _READ_CHUNK):
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
 def open_regular(path: Path | str, *, limit: int | None = None) -> int:
     """A read-only descriptor of a regular file, checked before and after opening (``O_NONBLOCK``:
     a FIFO swapped in after the stat cannot block the open). The caller closes it."""

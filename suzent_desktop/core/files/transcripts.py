@@ -35,7 +35,7 @@ from filelock import lock_descriptor, unlock_descriptor
 from suzent_desktop.core.files import streams
 from suzent_desktop.core.files.facts import TURN_TAG
 from suzent_desktop.core.files.layout import Layout
-from suzent_desktop.core.files.regular import BINARY
+from suzent_desktop.core.files.regular import BINARY, read_descriptor
 from suzent_desktop.core.files.text import clean, loads_json
 
 _DATE_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})\.jsonl$")
@@ -132,7 +132,7 @@ class Transcripts:
         fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | BINARY, 0o666)  # the umask decides, as for any new file
         try:
             lock_descriptor(fd)  # appends from other processes wait their turn
-            existing = _read_all(fd)
+            existing = read_descriptor(fd)
             line = existing.count(b"\n") + 1
             marker = f'"id": "{identifier}"'.encode()
             if marker in existing:
@@ -213,16 +213,6 @@ def parse(text: str, path: Path) -> TranscriptFile:
         identifier, ts, session, user, assistant = values
         turns.append(TranscriptTurn(identifier, ts, session, user, assistant, path=path, line=number))
     return TranscriptFile(turns, bad)
-
-
-def _read_all(fd: int) -> bytes:
-    os.lseek(fd, 0, os.SEEK_SET)
-    chunks: list[bytes] = []
-    while True:
-        chunk = os.read(fd, 1 << 20)
-        if not chunk:
-            return b"".join(chunks)
-        chunks.append(chunk)
 
 
 def _write_all(fd: int, payload: bytes) -> None:
