@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import multiprocessing
 import threading
 from pathlib import Path
 
 import pytest
+from process_support import run_in_processes
 
 from suzent_desktop.core.engines.recall import MAX_LINES, Recall, RecallLog
 from suzent_desktop.core.files.archive import Archive, ArchiveError
@@ -131,13 +131,7 @@ def _append_many(home: str, worker: int, count: int) -> None:
 
 def test_appends_from_several_processes_never_interleave(layout: Layout):
     """Each process has its own thread lock: only the file lock keeps their blocks whole."""
-    context = multiprocessing.get_context("spawn")
-    workers = [context.Process(target=_append_many, args=(str(layout.home), w, 15)) for w in range(4)]
-    for process in workers:
-        process.start()
-    for process in workers:
-        process.join(60)
-        assert process.exitcode == 0
+    run_in_processes(_append_many, [(str(layout.home), w, 15) for w in range(4)])
     parsed = Archive(layout).read("2026-07-01")
     assert len(parsed.facts) == 4 * 15 * 2 and not parsed.malformed
     for turn in parsed.turns:

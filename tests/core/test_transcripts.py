@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import multiprocessing
 from pathlib import Path
 
 import pytest
+from process_support import run_in_processes
 
 from suzent_desktop.core.doctor import run_doctor
 from suzent_desktop.core.files.facts import parse_log
@@ -62,13 +62,7 @@ def _capture_many(home: str, worker: int, count: int) -> None:
 
 
 def test_concurrent_captures_from_several_processes_each_land_once_and_whole(home: Path, layout: Layout):
-    context = multiprocessing.get_context("spawn")
-    workers = [context.Process(target=_capture_many, args=(str(home), w, 20)) for w in range(4)]
-    for process in workers:
-        process.start()
-    for process in workers:
-        process.join(60)
-        assert process.exitcode == 0
+    run_in_processes(_capture_many, [(str(home), w, 20) for w in range(4)])
     kept = Transcripts(layout).read("2026-07-20")
     assert kept.bad_lines == []
     seen = sorted(t.user.split(" x")[0].strip() for t in kept.turns)
