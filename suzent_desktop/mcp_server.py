@@ -375,9 +375,10 @@ class MemoryTools:
             await self.manager.sync_paths(stale)  # just these: a full pass would walk the vault again
 
     async def memory_status(self) -> dict[str, Any]:
-        status = await self.manager.status()
+        """The status document, its paths named from the memory's folders: a client on another
+        machine learns nothing of this one's (user name, folder layout)."""
+        status = _folders_named(await self.manager.status(), self.manager.layout)
         status["server"] = {
-            "home": str(self.manager.layout.home),
             "read_only": self.read_only,
             "maintenance_tools": self.maintenance,
             "maintenance_setting": "mcp_allow_maintenance",
@@ -476,6 +477,27 @@ class MemoryTools:
             "ok": bool(result.ok),
             "findings": [{"kind": f.kind, "path": str(f.path), "detail": f.detail} for f in result.findings],
         }
+
+
+def _folders_named(value: Any, layout: Any) -> Any:
+    """``value`` with every absolute path of the memory's folders written from the folder's
+    name: ``vault/3_Personal/Work.md``, ``memory/archive/2026-07-19.md``, ``index/…``, ``home/…``."""
+    roots = [(str(layout.notebook_dir), "vault"), (str(layout.memory_dir), "memory"),
+             (str(layout.index_dir), "index"), (str(layout.home), "home")]
+    roots.sort(key=lambda root: len(root[0]), reverse=True)  # a folder inside another first
+
+    def named(item: Any) -> Any:
+        if isinstance(item, str):
+            for root, name in roots:
+                item = item.replace(root, name)
+            return item
+        if isinstance(item, dict):
+            return {key: named(v) for key, v in item.items()}
+        if isinstance(item, list | tuple):
+            return [named(v) for v in item]
+        return item
+
+    return named(value)
 
 
 def _parse_timestamp(value: str | None) -> dt.datetime | None:
