@@ -297,12 +297,12 @@ def check_not_consolidated(layout: Layout, today: dt.date, tombstones: set[str])
     from suzent_desktop.core.index import uncovered
 
     days = Days.read(Notebook(layout), today)
+    left = [fact for fact in uncovered.consolidated(layout, days) if fact.key[1] not in tombstones]
     return [
-        Problem(WARNING, str(layout.daily_log(fact.date)), fact.line,
+        Problem(WARNING, fact.path, fact.line,
                 f"not consolidated: no page holds this fact of a consolidated day; it stays searchable and the "
                 f"next dream offers it again: {fact.text[:120]!r}")
-        for fact in uncovered.consolidated(layout, days)
-        if fact.key[1] not in tombstones
+        for fact in uncovered.located(layout, left)
     ]
 
 
