@@ -469,11 +469,7 @@ class MemoryManager:
             await asyncio.to_thread(self.tombstones.undo, content)
         changes = ChangeSet(tombstones=True, restored=list(targets))
         pages, outside = await asyncio.to_thread(self._restore_pages, set(targets))
-        changes.errors += [
-            f"forgotten text not put back on {p}: it is outside the vault (reached through a link), which the "
-            "app never writes"
-            for p in outside
-        ]
+        changes.errors += [self._not_put_back(p) for p in outside]
         core = set(self.layout.core_files)
         changes.pages |= {p for p in pages if p not in core}
         changes.memory_md = any(p in core for p in pages)
@@ -484,6 +480,16 @@ class MemoryManager:
         if facts:
             changes.merge(await self._append_and_index(facts, session_id="restored", when=self.clock.now()))
         return changes
+
+    def _not_put_back(self, page: Path) -> str:
+        """Why an undo left a journalled page alone: a link leads it out of the vault, or the forget
+        was recorded with a path no page of this vault answers to (another device's, an old place)."""
+        if page.is_relative_to(self.layout.notebook_dir) or page.is_relative_to(self.layout.memory_dir):
+            return (f"forgotten text not put back on {page}: it is outside the vault (reached through a link), "
+                    "which the app never writes")
+        return (f"forgotten text not put back on {page}: the forget recorded that page, and no page of this vault "
+                "stands there (the forget was made on another device, or the page has moved); it is searchable "
+                "again, add its line back by hand if you want it on a page")
 
     def _undo_targets(self, text: str) -> list[str]:
         """The live tombstones ``text`` names: itself (a tombstone as listed) or its paragraphs and items."""
