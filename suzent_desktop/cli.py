@@ -468,6 +468,8 @@ def cmd_capture(args: argparse.Namespace, out: Output) -> int:
         out.say(f"Kept the turn verbatim in {turn['path']}:{turn['line']} (turn {turn['id']}).")
     if not facts:
         out.say("No facts found in this turn." if turn else "No facts found in this turn; nothing was written.")
+    elif changes.message:  # a retried capture
+        out.say(f"Not written again: {changes.message}.")
     else:
         out.say(f"Captured {count(len(facts), 'fact')} into {manager.log_path(date)}:")
         for fact in facts:

@@ -237,7 +237,8 @@ class MemoryTools:
             "rows_added": changes.rows_added,
             "memory_md_refreshed": bool(changes.memory_md),
             "errors": list(changes.errors),
-            "message": f"{count(len(facts), 'fact')} written" if facts else "no facts found in this turn",
+            "message": changes.message or (f"{count(len(facts), 'fact')} written" if facts
+                                           else "no facts found in this turn"),
         }
 
     async def remember(

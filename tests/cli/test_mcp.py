@@ -81,6 +81,18 @@ async def test_lists_tools_and_resources_and_reads_them(vault_home: Path) -> Non
         assert "after lunch" not in reread["text"] and reread["text"].startswith("# Espresso")
 
 
+async def test_a_retried_capture_turn_writes_its_facts_once(home: Path) -> None:
+    turn = {"user": "I moved to Lisbon last month", "assistant": "Nice", "session_id": "chat-7",
+            "timestamp": "2026-07-19T09:00:00"}
+    async with mcp_session(home) as session:
+        first = _doc(await session.call_tool("capture_turn", turn))
+        log = Path(first["path"])
+        before = log.read_bytes()
+        again = _doc(await session.call_tool("capture_turn", turn))
+    assert first["facts"] and again["facts"] == first["facts"] and again["lines"] == first["lines"]
+    assert "captured before" in again["message"] and log.read_bytes() == before
+
+
 async def test_capture_search_forget_round_trip_on_disk(home: Path, today) -> None:  # noqa: ANN001
     async with mcp_session(home) as session:
         captured = _doc(
