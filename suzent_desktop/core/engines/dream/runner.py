@@ -400,6 +400,11 @@ class DreamRunner(Gates):
                           authored=authorship.load(authorship.path_in(layout.state_dir)),
                           vault=self.manager.vault if root == layout.notebook_dir else None)
 
+    def _dates_of(self, batch: Batch) -> tuple[str, str]:
+        """The dates a bullet may newly carry in this run: the days of the batch's facts (earlier
+        days' facts offered again among them), up to today."""
+        return min([*batch.dates, *(f.date for f in batch.facts)]), self._today().isoformat()
+
     def wake(self) -> None:
         """End the schedule's current wait (settings changed): the gates are read again now."""
         if self._wake is not None:
@@ -469,6 +474,7 @@ class DreamRunner(Gates):
         root = m.layout.notebook_dir
         await asyncio.to_thread(m.vault.current, parsed=False)  # the engine's names, as the disk has them now
         tools = self._tools(root)
+        tools.dates = self._dates_of(batch)
         done = await asyncio.to_thread(second_run.already_on_pages, batch, tools) if self._lease.shared() else None
         if done is not None:  # another device consolidated this batch: nothing to write, the watermark moves
             return await self._productive(state, batch, done[0], [], watermark, done[1], {})
@@ -730,6 +736,7 @@ class DreamRunner(Gates):
             )
             before = await asyncio.to_thread(snapshot_vault, copy)
             tools = self._tools(copy)
+            tools.dates = self._dates_of(batch)
             report, error = await self._guarded_engine(batch, tools)
             if report is not None:
                 await asyncio.to_thread(self._scrub_forgotten, tools)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from suzent_desktop.core.engines.dream import page_edits
+from suzent_desktop.core.engines.dream import bullet_dates, lookalikes, page_edits
 from suzent_desktop.core.engines.dream.authorship import line_digest
 from suzent_desktop.core.engines.forgetting import find_forgotten
 from suzent_desktop.core.files.atomic import atomic_write_bytes, atomic_write_text
@@ -133,6 +133,9 @@ class VaultTools:
         # by the next write (a sync tool brought another device's edit) is never overwritten.
         self._known: dict[str, bytes] = {}
         self.left_alone: list[str] = []  # files a rollback did not restore (changed by someone else since)
+        # (first, last): the dates a bullet may newly carry (the batch's facts' days up to today);
+        # None: any (:mod:`~suzent_desktop.core.engines.dream.bullet_dates`). The runner sets it.
+        self.dates: tuple[str, str] | None = None
 
 
     # -- path checks -------------------------------------------------------------------
@@ -281,6 +284,9 @@ class VaultTools:
         exact = find_forgotten(text, set(self.forgotten)) if self.forgotten else {}
         text, taken = take_out_forgotten(text, self.forgotten, keep=exact)
         text = clean(text)
+        wrong = bullet_dates.refusal(relative, before, text, *self.dates) if self.dates else None
+        if wrong:
+            raise ValueError(wrong)
         with self._lock:
             if self._closed:
                 raise ToolsClosed("the run was stopped; no more writes")
@@ -332,8 +338,19 @@ class VaultTools:
 
     def _check_new_name(self, relative: str, path: Path) -> None:
         """A new page may not take a name a file elsewhere answers to: the user's ``[[Work]]``
-        must keep opening their own ``Work`` page, not the engine's new one."""
+        must keep opening their own ``Work`` page, not the engine's new one; nor a name a reader
+        cannot tell from another (:mod:`~suzent_desktop.core.engines.dream.lookalikes`)."""
+        parts = PurePosixPath(self.relative(path)).parts
+        new = "/".join(p for i, p in enumerate(parts) if not self._real_root.joinpath(*parts[: i + 1]).exists())
+        why = lookalikes.refusal(new)
+        if why is not None:
+            raise VaultAccessError(f"{relative}: {why}")
         index = self.names()
+        twin = lookalikes.twin(path.stem, index.by_name)
+        if twin is not None:
+            where = ", ".join(index.rel(p) for p in index.by_name[twin])
+            raise VaultAccessError(f"{relative}: {where} has a name that reads the same; write to it, or choose "
+                                   "a name that differs in its letters, not only in how they are encoded")
         if index.name_taken(path.stem):
             other = index.resolve(path.stem, path)
             where = index.rel(other) if other is not None else path.stem
