@@ -178,29 +178,40 @@ def build_app(server: Any, settings: Any, *, bind: str, token: str | None) -> AS
 
 
 class HeaderDeadline(H11Protocol):
-    """uvicorn's HTTP/1.1 protocol, closing a connection whose request headers are not complete
-    HEADER_TIMEOUT_SECONDS after they began (or after the connection opened): a client that sends
-    half a request and waits would otherwise hold a connection, and a file descriptor, forever."""
+    """uvicorn's HTTP/1.1 protocol, closing a connection that owes bytes nobody reads for more than
+    HEADER_TIMEOUT_SECONDS: a request's headers not complete since they began (or since the
+    connection opened), or the body of a request already answered (a 401 reads none). A client
+    that sends half a request, or trickles a body after its 401, would otherwise hold a
+    connection, and a file descriptor, forever."""
 
     _deadline: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        self._arm()
+        self._watch()
 
     def data_received(self, data: bytes) -> None:
         super().data_received(data)
-        if self.conn.their_state is h11.IDLE:  # still waiting for (the rest of) a request's headers
-            self._arm()
-        else:
-            self._disarm()
+        self._watch()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        self._watch()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
         super().connection_lost(exc)
 
-    def _arm(self) -> None:
-        if self._deadline is None and not self.transport.is_closing():
+    def _owed(self) -> bool:
+        """The client owes bytes the app does not wait for."""
+        state = self.conn.their_state
+        answered = self.cycle is not None and self.cycle.response_complete
+        return state is h11.IDLE or (state is h11.SEND_BODY and answered)
+
+    def _watch(self) -> None:
+        if not self._owed():
+            self._disarm()
+        elif self._deadline is None and not self.transport.is_closing():
             self._deadline = self.loop.call_later(HEADER_TIMEOUT_SECONDS, self._late)
 
     def _disarm(self) -> None:
@@ -210,7 +221,7 @@ class HeaderDeadline(H11Protocol):
 
     def _late(self) -> None:
         self._deadline = None
-        if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+        if self._owed() and not self.transport.is_closing():
             self.transport.close()
 
 

@@ -101,12 +101,32 @@ def test_a_half_sent_request_is_closed_after_the_header_timeout(home: Path, monk
                 assert half.recv(1024) == b""  # the server closed it
             except TimeoutError:
                 pytest.fail("a half-sent request was held open")
+        with socket.create_connection(("127.0.0.1", _port_of(server)), timeout=30) as trickle:
+            trickle.sendall(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100000\r\n\r\n{")
+            assert trickle.recv(1024).startswith(b"HTTP/1.1 401")  # answered before the body is read
+            assert _closed_while_trickling(trickle)  # a body trickled after the answer holds nothing open
         with socket.create_connection(("127.0.0.1", _port_of(server)), timeout=30) as whole:
             whole.sendall(b"GET /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             assert whole.recv(1024).startswith(b"HTTP/1.1 401")  # a whole request is answered as before
     finally:
         server.should_exit = True
         runner.join(timeout=30)
+
+
+def _closed_while_trickling(connection: socket.socket) -> bool:
+    """Send a byte every 0.1 s, as a slow client would, until the server closes the connection (True)
+    or 10 s have passed (False)."""
+    connection.settimeout(0.1)
+    for _ in range(100):
+        try:
+            connection.sendall(b" ")
+            if connection.recv(1024) == b"":
+                return True
+        except TimeoutError:
+            continue
+        except OSError:  # reset by the server
+            return True
+    return False
 
 
 def _port_of(server) -> int:
