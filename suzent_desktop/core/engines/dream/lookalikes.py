@@ -8,11 +8,13 @@ land where nobody looks. So a new page's path is refused when
 
 * it holds an invisible or formatting character (Unicode categories Cf, Cc, Co, Cn: zero-width
   spaces and joiners, direction overrides and marks, byte-order marks);
-* it is not in composed form (NFC), as every name the app writes is;
 * one of its words mixes Latin, Cyrillic, Greek or Armenian letters (scripts whose letters look
   alike), while a word written wholly in one script stays welcome (``Москва``, ``Αθήνα``);
 * its name reads as an existing page's once compatibility forms, case and invisible characters
   are set aside (:func:`fold`): the refusal names the page to write to instead.
+
+A name in decomposed form (``Cafe`` and a combining accent) is not refused but read in composed
+form (NFC) by the tools' path check, so it reaches the page ``Café`` rather than a second one.
 """
 
 from __future__ import annotations
@@ -46,9 +48,6 @@ def refusal(relative: str) -> str | None:
     if hidden is not None:
         return (f"the name holds an invisible character (U+{ord(hidden):04X} "
                 f"{unicodedata.name(hidden, 'unnamed')}); write the name with visible letters only")
-    if unicodedata.normalize("NFC", relative) != relative:
-        return (f"the name is not in composed Unicode form; write it as "
-                f"{unicodedata.normalize('NFC', relative)!r}")
     for word in _WORD.findall(relative):
         scripts = {s for s in map(_script, word) if s is not None}
         if len(scripts) > 1:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+import unicodedata
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -151,6 +152,9 @@ class VaultTools:
         if not isinstance(relative, str) or not relative.strip():
             raise VaultAccessError("a vault-relative path is required")
         text = relative.strip().replace("\\", "/")
+        composed = unicodedata.normalize("NFC", text)
+        if composed != text and not (self.root / text).exists():  # a name spelled as the disk has it stays
+            text = composed  # else one page, in composed form, whichever form the name came in
         pure = PurePosixPath(text)
         if pure.is_absolute() or re.match(r"^[A-Za-z]:", text):
             raise VaultAccessError(f"{relative}: absolute paths are not allowed; use a path inside the vault")
