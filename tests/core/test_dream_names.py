@@ -120,3 +120,18 @@ async def test_the_runner_holds_a_models_bullets_to_the_batchs_days(home, clock,
     assert answers[0].startswith("error:") and answers[1].startswith("ok"), answers
     page = (manager.layout.notebook_dir / "3_Personal" / "Ana.md").read_text(encoding="utf-8")
     assert "1999" not in page and day in page
+
+
+async def test_the_offline_engine_gives_a_look_alike_name_no_page_of_its_own(home, clock, today):
+    from dream_support import days_before, make_manager, write_log
+
+    from suzent_desktop.core.engines.dream.runner import DreamRunner
+
+    manager = make_manager(home, clock)
+    violin = "User is learning how to play the vi\u043elin"  # a Cyrillic о: a captured turn may carry one
+    write_log(manager, days_before(today, 1)[0], [violin, "User likes green tea"])
+    assert (await DreamRunner(manager).run_once(force=True)).outcome == "productive"
+    personal = manager.layout.notebook_dir / "3_Personal"
+    names = [p.stem for p in personal.glob("*.md")]
+    assert not any("\u043e" in name for name in names), names
+    assert any(violin in p.read_text(encoding="utf-8") for p in personal.glob("*.md"))
