@@ -99,6 +99,20 @@ async def test_dates_in_the_batch_and_dates_the_page_held_pass(vault: Path):
     assert "(2026-07-01)" in page and "Bergen (2026-07-19)" in page  # the person's old date stays where it was
 
 
+async def test_a_bullet_moved_from_a_page_the_run_read_keeps_its_dates(vault: Path):
+    (vault / "3_Personal" / "General.md").write_text("# General\n\n- Anna plays chess (2025-01-05)\n",
+                                                     encoding="utf-8")
+    tools = VaultTools(vault)
+    tools.dates = ("2026-07-02", "2026-07-20")
+    unread = await tools.dispatch("add_bullet", {"path": "3_Personal/Anna.md", "text": "Anna plays chess",
+                                                 "dates": ["2025-01-05"]})
+    assert unread.startswith("error:") and "no day of this batch" in unread
+    assert "chess" in await tools.dispatch("read", {"path": "3_Personal/General.md"})
+    moved = await tools.dispatch("add_bullet", {"path": "3_Personal/Anna.md", "text": "Anna plays chess",
+                                                "dates": ["2025-01-05"]})
+    assert moved.startswith("ok"), moved
+
+
 async def test_the_runner_holds_a_models_bullets_to_the_batchs_days(home, clock, today):
     from dream_support import days_before, make_manager, write_log
 

@@ -5,10 +5,13 @@ struck bullet's ``until`` is the day of the fact that replaced it. Every one of 
 the batch a run consolidates: its days, and the earlier days of facts it offers again (a fact
 no page held, another device's late fact). A model that writes 1999 or 2999 on a person's
 bullet makes up a history: such a write is refused before anything lands. Dates the page held
-before the write may stay or move, whatever they are.
+before the write, or a page the run read, may stay or move, whatever they are: a bullet moved
+from one page to another keeps its days.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 from suzent_desktop.core.vault.fact_pages import parse_bullet
 
@@ -24,9 +27,10 @@ def _dates(text: str) -> dict[str, str]:
     return found
 
 
-def refusal(relative: str, before: str, after: str, first: str, last: str) -> str | None:
-    """Why writing ``after`` over ``before`` puts a date no fact of the batch has, or None."""
-    held = _dates(before)
+def refusal(relative: str, held_by: Iterable[str], after: str, first: str, last: str) -> str | None:
+    """Why writing ``after`` puts a date on a bullet that neither the batch nor the texts ``held_by``
+    (the page before the write, the pages the run read) have, or None."""
+    held = {date for text in held_by for date in _dates(text)}
     wrong = sorted((d, text) for d, text in _dates(after).items() if d not in held and not first <= d <= last)
     if not wrong:
         return None
