@@ -501,6 +501,10 @@ def _folders_named(value: Any, layout: Any) -> Any:
     return named(value)
 
 
+def _as_is(value: Any) -> Any:
+    return value
+
+
 def _parse_timestamp(value: str | None) -> dt.datetime | None:
     if value is None or not value.strip():
         return None
@@ -517,19 +521,21 @@ def _parse_date(name: str, value: str) -> None:
         raise ToolError(f"{name}: not a calendar date: {value!r} (YYYY-MM-DD)") from None
 
 
-def _guarded(name: str, fn: Callable[..., Awaitable[Any]], activity: ActivityRecorder) -> Callable[..., Awaitable[Any]]:
-    """Note the call for the window, and turn failures a caller can act on into tool errors."""
+def _guarded(name: str, fn: Callable[..., Awaitable[Any]], activity: ActivityRecorder,
+             named: Callable[[Any], Any]) -> Callable[..., Awaitable[Any]]:
+    """Note the call for the window, turn failures a caller can act on into tool errors, and give
+    the answer and its errors through ``named`` (paths named from the memory's folders, over HTTP)."""
 
     @functools.wraps(fn)
     async def call(*args: Any, **kwargs: Any) -> Any:
         activity.called(name)
         try:
-            return await fn(*args, **kwargs)
-        except ToolError:
-            raise
+            return named(await fn(*args, **kwargs))
+        except ToolError as exc:
+            raise ToolError(named(str(exc))) from exc.__cause__
         except Exception as exc:
             if is_handled_error(exc):
-                raise ToolError(str(exc)) from exc
+                raise ToolError(named(str(exc))) from exc
             raise  # a bug: the SDK logs the traceback and answers with a generic tool error
 
     return call
@@ -575,9 +581,12 @@ def page_uri(page: str) -> str:
     return f"memory://notebook/{page}"
 
 
-def build_server(manager: MemoryManager, *, read_only: bool = False) -> _Server:
-    """The MCP server over one manager: tools, resources and instructions."""
+def build_server(manager: MemoryManager, *, read_only: bool = False, remote: bool = False) -> _Server:
+    """The MCP server over one manager: tools, resources and instructions. ``remote`` (served over
+    HTTP, where a client may sit on another machine): answers name files from the memory's folders
+    (``vault/…``, ``memory/…``), never by this machine's absolute paths."""
     activity = ActivityRecorder(manager.layout.mcp_activity_file, enabled=not read_only, read_only=read_only)
+    named = functools.partial(_folders_named, layout=manager.layout) if remote else _as_is
     tools = MemoryTools(manager, read_only=read_only, activity=activity)
     server = _Server(tools, instructions=INSTRUCTIONS, log_level="WARNING", version=_version())
 
@@ -585,7 +594,8 @@ def build_server(manager: MemoryManager, *, read_only: bool = False) -> _Server:
         annotations = ToolAnnotations(
             read_only_hint=not writes, destructive_hint=destructive, idempotent_hint=not writes, open_world_hint=False
         )
-        server.add_tool(_guarded(name, fn, activity), name=name, description=description, annotations=annotations)
+        server.add_tool(_guarded(name, fn, activity, named), name=name, description=description,
+                        annotations=annotations)
 
     add("search_memory", tools.search_memory, SEARCH_MEMORY, writes=False)
     add("memory_status", tools.memory_status, MEMORY_STATUS, writes=False)
@@ -659,7 +669,7 @@ def _check_port(port: int) -> int:
 def serve(manager: MemoryManager, *, read_only: bool = False, http_port: int | None = None,
           bind: str = "127.0.0.1", token: str | None = None) -> None:
     """Run until the client disconnects (stdio) or the process is stopped (HTTP, see ``mcp_http.py``)."""
-    server = build_server(manager, read_only=read_only)
+    server = build_server(manager, read_only=read_only, remote=http_port is not None)
     activity = server.activity
 
     async def run() -> None:

@@ -257,9 +257,12 @@ async def test_http_transport_on_localhost(home: Path) -> None:
         async with streamable_http_client(f"http://127.0.0.1:{port}/mcp") as (read, write, *_):
             async with ClientSession(read, write) as session:
                 await session.initialize()
-                _doc(await session.call_tool("remember", {"text": "The user reads science fiction on trains"}))
+                kept = _doc(await session.call_tool("remember", {"text": "The user reads science fiction on trains"}))
                 found = _doc(await session.call_tool("search_memory", {"query": "science fiction trains"}))
                 assert any("science fiction" in h["text"] for h in found["hits"])
+                # a client of the HTTP server may be on another machine: no path of this one reaches it
+                assert kept["path"].startswith("memory/archive/") and str(home) not in json.dumps([kept, found])
+                assert any(h["path"].startswith("memory/archive/") for h in found["hits"])
     finally:
         proc.terminate()
         proc.wait(timeout=30)
