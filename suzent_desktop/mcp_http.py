@@ -132,7 +132,7 @@ class HostOriginCheck:
             host, origin = headers.get(b"host", ""), headers.get(b"origin")
             if not _host_allowed(host, self.hosts):
                 return await _refuse(send, 421, "Invalid Host header")
-            if origin is not None and not _origin_allowed(origin, host, self.origins):
+            if origin and not _origin_allowed(origin, host, self.origins):  # none: not from a web page
                 return await _refuse(send, 403, "Invalid Origin header")
         await self.app(scope, receive, send)
 
