@@ -57,6 +57,7 @@ from suzent_desktop.core.operations import (
     decode_page,
     dream_once,
     read_part,
+    shown_page,
 )
 
 if TYPE_CHECKING:
@@ -394,10 +395,10 @@ class MemoryTools:
     ) -> dict[str, Any]:
         target = await asyncio.to_thread(self.page_path, path)
         part, total = await asyncio.to_thread(read_part, target, path, offset, READ_LIMIT_CHARS)  # streamed
-        end = offset + len(part)
+        end = offset + len(part)  # offsets stay the file's
         return {
             "path": path.strip().replace("\\", "/"),
-            "text": part,
+            "text": await asyncio.to_thread(shown_page, self.manager, part),
             "offset": offset,
             "total_chars": total,
             "next_offset": end if end < total else None,
@@ -414,7 +415,7 @@ class MemoryTools:
 
     def page_text(self, relative: str) -> str:
         """A whole page (resources), read as a stream up to the resource limit; binary is refused."""
-        return read_part(self.page_path(relative), relative, 0, MAX_RESOURCE_CHARS)[0]
+        return shown_page(self.manager, read_part(self.page_path(relative), relative, 0, MAX_RESOURCE_CHARS)[0])
 
     async def backlinks(
         self,
@@ -454,7 +455,7 @@ class MemoryTools:
         if reason is not None:
             raise VaultAccessError(f"{name}: {reason}")
         try:
-            return decode_page(name, path.read_bytes())
+            return shown_page(self.manager, decode_page(name, path.read_bytes()))
         except FileNotFoundError:
             return ""
 

@@ -43,7 +43,8 @@ from suzent_desktop.core.files.transcripts import (
     turn_key,
 )
 from suzent_desktop.core.home import Home, PreparedHome, open_home
-from suzent_desktop.core.index import hits
+from suzent_desktop.core.index import dropped, hits
+from suzent_desktop.core.index.dropped import DroppedFact
 from suzent_desktop.core.index.fair_lock import IndexBusy
 from suzent_desktop.core.index.filters import Filters
 from suzent_desktop.core.vault.days import Days
@@ -603,7 +604,17 @@ class MemoryManager:
     ) -> ChangeSet:
         """Asked for (a menu, a model switch): the vault is walked even while watched. ``walk=False`` is
         the window's first pass, which the vault model's first walk serves."""
-        return await self.indexer.sync(full=full, refresh=walk, progress=progress, cancel=cancel)
+        changes = await self.indexer.sync(full=full, refresh=walk, progress=progress, cancel=cancel)
+        return await self._take_off_synced_back(changes)
+
+    async def _take_off_synced_back(self, changes: ChangeSet) -> ChangeSet:
+        """Forgotten text an index pass found on a page (another device's page written before the
+        forget reached it, or a forget synced in after the page) is taken off that page now, as a
+        forget takes it (journalled, so undo puts it back), not at the next productive dream."""
+        pages = self.indexer.take_holding_forgotten()
+        if pages:
+            changes.merge(await self.take_off_pages(self.tombstones.contents(), pages))
+        return changes
 
     async def use_embedder(self, embedder: Embedder) -> None:
         """Switch models; the next pass sees the index was built with another and rebuilds it."""
@@ -621,7 +632,7 @@ class MemoryManager:
     # -- the index, for views -----------------------------------------------------------
     async def sync_paths(self, paths: Iterable[Path]) -> ChangeSet:
         """Bring the index in line with these files (a save, a watcher event)."""
-        return await self.indexer.sync_paths(list(paths))
+        return await self._take_off_synced_back(await self.indexer.sync_paths(list(paths)))
 
     async def related(self, page: Path, *, limit: int = 8) -> list[Any]:
         """Index rows nearest to a page's own chunks, from other files (a "see also")."""
@@ -693,6 +704,19 @@ class MemoryManager:
                 continue
             total += sum(1 for f in parsed.facts if normalize(f.fact.content) not in stones)
         return total
+
+    def pending_dropped(self) -> list[DroppedFact]:
+        """Facts a dream dropped that stay in search until a person confirms the drop, oldest first
+        (``core/index/dropped.py``); each has an ``id`` for :meth:`confirm_dropped` and the model's reason."""
+        return dropped.pending(self.layout, self.days(), self.tombstones.contents())
+
+    async def confirm_dropped(self, ids: Iterable[str]) -> tuple[list[DroppedFact], ChangeSet]:
+        """The person agrees with the model: these dropped facts leave search (their daily logs stay
+        on disk as written). An unknown id changes nothing and raises ``UnknownDropped``."""
+        confirmed = await asyncio.to_thread(dropped.confirm, self.layout, list(ids))
+        logs = sorted({path for f in confirmed for path in self.archive.parts(f.date)})
+        changes = await self.indexer.sync_paths(logs) if logs else ChangeSet()
+        return confirmed, changes
 
     async def status(self) -> dict[str, Any]:
         """The ``status --json`` document of interfaces.md §3, plus ``transcripts`` (days, turns, bad lines)."""

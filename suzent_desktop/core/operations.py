@@ -29,7 +29,7 @@ from suzent_desktop.core.engines.dream.tools import (
     VaultTools,
     decode_page,
 )
-from suzent_desktop.core.engines.forgetting import units_for
+from suzent_desktop.core.engines.forgetting import shown, units_for
 from suzent_desktop.core.engines.promotion import PromotionError
 from suzent_desktop.core.files import sync_check
 from suzent_desktop.core.files.archive import ArchiveError
@@ -96,6 +96,7 @@ __all__ += [  # what the command line and the MCP server use besides the manager
     "DemoError", "DreamCycle", "PromotionError", "SYSTEM_CLOCK", "default_home", "doctor", "dream_cycle",
     "dream_once", "gate_status", "last_run_note", "prepare_home", "write_demo_home",
     "ActivityRecorder", "READ_LIMIT_CHARS", "VaultAccessError", "VaultTools", "decode_page", "read_part",
+    "shown_page",
 ]
 __all__ += ["E5_INT8_SETTING", "MULTILINGUAL_SETTING"]  # the settings dialog offers it for ``embedding_model``
 __all__ += ["DownloadCancelled", "download_model"]  # a model fetched ahead of a pass, with progress and Cancel
@@ -245,11 +246,19 @@ def apply_to_vault(manager: MemoryManager, changes: object) -> None:
 
 # -- core files ----------------------------------------------------------------------------------
 def read_memory_md(manager: MemoryManager) -> str | None:
-    """MEMORY.md as it is on disk (undecodable bytes shown as U+FFFD), None before the first dream writes it."""
+    """MEMORY.md as it is on disk (undecodable bytes shown as U+FFFD) without forgotten text, None
+    before the first dream writes it."""
     try:
-        return manager.layout.memory_md.read_bytes().decode("utf-8", errors="replace")
+        return shown_page(manager, manager.layout.memory_md.read_bytes().decode("utf-8", errors="replace"))
     except FileNotFoundError:
         return None
+
+
+def shown_page(manager: MemoryManager, text: str) -> str:
+    """(worker thread) A page's text as every door shows it (an agent's ``read_page``, the
+    ``memory://`` resources, the window): without the paragraphs and items the user forgot, even
+    while a file still holds them (a sync brought them back; the next index pass takes them off)."""
+    return shown(text, manager.tombstones.contents())
 
 
 # -- daily logs and tombstones ------------------------------------------------------------------

@@ -146,7 +146,9 @@ class PageEditor(QWidget):
 
     def __init__(self, path: Path, *, exists: Callable[[Link], bool] | None = None,
                  read_only: bool = False, names: Callable[[], VaultSnapshot] | None = None,
-                 vault: Vault | None = None, mode: str = LIVE, parent: QWidget | None = None) -> None:
+                 vault: Vault | None = None, mode: str = LIVE, parent: QWidget | None = None,
+                 shown: Callable[[str], str] | None = None) -> None:
+        """``shown``: the file's text as the page is shown (the window leaves forgotten text out)."""
         super().__init__(parent)
         self.path = Path(path)
         self.initiator = f"editor:{id(self)}"  # on the change its save publishes: it ignores that echo
@@ -157,6 +159,7 @@ class PageEditor(QWidget):
         self._dirty = False
         self._loading = False
         self.vault = vault
+        self._shown = shown
         self.renderer = MarkdownRenderer(exists, preview_css(theme.is_dark()), vault, dark=theme.is_dark())
         self.last_html = ""
         self._shown_html = ""  # what the Reading view holds (set only while it is shown)
@@ -235,7 +238,8 @@ class PageEditor(QWidget):
         line = self.source.textCursor().blockNumber()
         self._loading = True
         try:
-            self.source.setPlainText(data.decode("utf-8", errors="replace"))
+            text = data.decode("utf-8", errors="replace")
+            self.source.setPlainText(self._shown(text) if self._shown is not None else text)
         finally:
             self._loading = False
         self._disk_digest = _digest(data)
@@ -584,6 +588,7 @@ class EditorArea(QTabWidget):
         self.vault = Vault(self.root, lambda link, source: self.pages.resolve_link(link, source), read_text)
         self.open_externally: Callable[[Path], object] = _open_with_system  # images, PDFs…: the system's viewer
         self.editor_mode = LIVE  # the editing view pages open in (the editor_mode setting)
+        self.shown: Callable[[str], str] | None = None  # a page's text as it is shown (see PageEditor)
         self.history: list[Path] = []
         self.history_pos = -1
         self._navigating = False
@@ -640,7 +645,8 @@ class EditorArea(QTabWidget):
         if editor is None:
             read_only = any(path.is_relative_to(d) for d in self.read_only_dirs)
             editor = PageEditor(path, exists=self._exists, read_only=read_only, names=self.snapshot,
-                                vault=self.vault, mode=self.editor_mode)
+                                vault=self.vault, mode=self.editor_mode,
+                                shown=None if read_only else self.shown)  # a log is shown as written
             editor.saved.connect(self.page_saved.emit)
             editor.dirty_changed.connect(lambda _d, e=editor: self._update_title(e))
             editor.link_activated.connect(lambda t, h, e=editor: self.follow_wikilink(t, h, e.path))

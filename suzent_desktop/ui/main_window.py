@@ -119,6 +119,7 @@ class MainWindow(QMainWindow):
                                   confinement=layout.confinement, shared_model=True)
         self._names_turn = asyncio.Lock()  # snapshots reach the editors in the order they were taken
         self.editors.editor_mode = services.settings.editor_mode
+        self.editors.shown = lambda text: operations.shown_page(services.manager, text)  # no forgotten text
         self.welcome = self._build_welcome()
         self.center = QStackedWidget()  # the welcome page while no page is open, else the editors
         self.center.addWidget(self.welcome)

@@ -107,7 +107,8 @@ class RowPlanning:
         if is_canvas(source.path):
             text = canvas_markdown(text)  # a board is searched by its text nodes
         title = page_title(key, text)
-        for chunk in chunk_markdown(text, tombstones=stones):
+        dead: list[str] = []
+        for chunk in chunk_markdown(text, tombstones=stones, dead=dead):
             content = embedding_text(chunk)
             # A bullet's id covers what is written around its text (strike-through, dates, History),
             # so striking a fact through re-indexes it as superseded.
@@ -132,6 +133,8 @@ class RowPlanning:
                     title=title,
                 )
             )
+        if dead and not is_canvas(source.path):  # a sync brought forgotten text back: taken off after the pass
+            self.holding_forgotten.add(key)
         return rows
 
     @staticmethod

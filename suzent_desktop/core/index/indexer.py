@@ -125,6 +125,8 @@ class Indexer(IndexLock, SourceDiscovery, RowPlanning, TableReconciliation, Inde
         self._inflight_paths: dict[str, tuple[float, int]] = {}
         self.on_wait: Callable[[], None] | None = None  # told once when a pass must wait its turn
         self._table_checked = True  # False: the next pass compares the whole table with the files
+        # pages and core files a pass found still holding forgotten text (see take_holding_forgotten)
+        self.holding_forgotten: set[str] = set()
 
     # -- state ---------------------------------------------------------------------------
 
@@ -548,6 +550,13 @@ class Indexer(IndexLock, SourceDiscovery, RowPlanning, TableReconciliation, Inde
                 await asyncio.to_thread(self._finish, stones, False)
             return changes
 
+
+    def take_holding_forgotten(self) -> list[Path]:
+        """Files the passes so far found holding forgotten text (another device's page, synced after
+        the forget, or a tombstone synced after the page), once each: the index leaves the text out,
+        and the caller takes it off the files."""
+        keys, self.holding_forgotten = self.holding_forgotten, set()
+        return [Path(k) for k in sorted(keys)]
 
     async def use_embedder(self, embedder: Embedder) -> None:
         """Between passes only: one pass must embed all its rows with one model."""

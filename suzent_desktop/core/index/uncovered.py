@@ -26,7 +26,7 @@ from suzent_desktop.core.files.atomic import atomic_write_text
 from suzent_desktop.core.files.facts import parse_log
 from suzent_desktop.core.files.layout import Layout
 from suzent_desktop.core.files.tombstones import normalize
-from suzent_desktop.core.index import late_facts, lost_facts
+from suzent_desktop.core.index import dropped, late_facts, lost_facts
 
 if TYPE_CHECKING:
     from suzent_desktop.core.vault.days import Days
@@ -82,6 +82,13 @@ def consolidated(layout: Layout, days: Days) -> list[UncoveredFact]:
     for fact in [f for f in load(layout) if days.is_consolidated(f.date)] + late + lost:
         unique.setdefault(fact.key, fact)
     return list(unique.values())
+
+
+def searchable(layout: Layout, days: Days) -> list[UncoveredFact]:
+    """Facts of consolidated days whose log rows stay in search: the ones above, and the facts a
+    dream dropped that no person has confirmed yet (``core/index/dropped.py``)."""
+    held = [UncoveredFact(f.date, f.text, f.line) for f in dropped.pending(layout, days)]
+    return consolidated(layout, days) + held
 
 
 def located(layout: Layout, facts: list[UncoveredFact]) -> list[UncoveredFact]:

@@ -60,6 +60,7 @@ from suzent_desktop.core.files.layout import ROOT_NAV_FILES
 from suzent_desktop.core.files.tombstones import forgotten_in, normalize
 from suzent_desktop.core.files.words import count
 from suzent_desktop.core.index import late_facts, lost_facts, uncovered
+from suzent_desktop.core.index.dropped import record_run as record_dropped
 
 if TYPE_CHECKING:
     from suzent_desktop.core.engines.forgetting import ForgetJournal
@@ -605,6 +606,9 @@ class DreamRunner(Gates):
         # The record of facts no page holds is written before the ingest entry: a kill between
         # the two leaves entries for days still pending, which mean nothing and are replaced.
         left = await asyncio.to_thread(self._record_uncovered, batch, coverage, end)
+        # Dropped facts stay in search until a person confirms the drop (core/index/dropped.py).
+        await asyncio.to_thread(record_dropped, m.layout, coverage.dropped, batch.dates, end,
+                                self._today().isoformat())
         if coverage.out_of_time:
             reasons.append("the near-duplicate check ran out of time (memory_consolidation_timeout_seconds): "
                            "facts it did not reach count as not consolidated")

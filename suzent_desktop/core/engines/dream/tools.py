@@ -43,6 +43,15 @@ MAX_NAME_BYTES = 200
 SEARCH_LIMIT = 8
 MAX_CALL_KB = 256  # default size limit of one tool call's arguments (memory_consolidation_max_write_kb)
 ACCOUNT_HOWS = ("merged", "superseded", "dropped")
+MIN_REASON_LETTERS = 8  # a dropped fact's reason: at least two words and this many letters
+
+
+def readable_reason(reason: str, fact: str = "") -> bool:
+    """A reason a person can read in the run's history: words, not a mark or the fact said again."""
+    words = [w for w in reason.split() if any(c.isalpha() for c in w)]
+    letters = sum(c.isalpha() for c in reason)
+    return len(words) >= 2 and letters >= MIN_REASON_LETTERS and " ".join(reason.lower().split()) != " ".join(
+        fact.lower().split())
 
 
 class VaultAccessError(PermissionError):
@@ -77,7 +86,7 @@ class Accounting:
     fact: str
     how: str  # one of ACCOUNT_HOWS
     page: str = ""  # vault-relative page (merged, superseded)
-    bullet: str = ""  # the bullet the fact went into (merged) or that replaced it (superseded)
+    bullet: str = ""  # the bullet the fact went into (merged) or its struck-through line under History (superseded)
     reason: str = ""  # why (required for dropped)
 
 
@@ -438,8 +447,9 @@ class VaultTools:
             raise ValueError(f"how must be one of {', '.join(ACCOUNT_HOWS)}, not {account.how!r}")
         if not account.fact.strip():
             raise ValueError("fact is required: the fact's text as listed in the batch")
-        if account.how == "dropped" and len(account.reason.strip()) < 3:
-            raise ValueError("a dropped fact needs a reason")
+        if account.how == "dropped" and not readable_reason(account.reason, account.fact):
+            raise ValueError("a dropped fact needs a reason a person can read in the run's history (a few words "
+                             "saying why it is not worth keeping); it stays in search until the person agrees")
         if account.how != "dropped" and not account.page.strip():
             raise ValueError(f"a {account.how} fact needs the page that holds it")
         if account.how == "merged" and not account.bullet.strip():
@@ -590,9 +600,11 @@ TOOL_SPECS: list[dict[str, Any]] = [
             "name": "account_for_fact",
             "description": (
                 "Say what became of a batch fact that you did not write onto a page as it is: merged into an "
-                "existing bullet (give page and bullet), superseded by a newer value with the old one kept in the "
-                "page's History (give page), or dropped as trivial (give reason). A fact that is neither on a page "
-                "nor accounted for stays pending and is offered again."
+                "existing bullet that says the same and more (give page and that bullet), superseded by a newer "
+                "value and standing struck through under the page's History (give page and the struck-through "
+                "bullet), or dropped as trivial (give a reason the user can read; it stays searchable until the "
+                "user agrees). Each account is checked against the page. A fact that is neither on a page nor "
+                "accounted for stays pending and is offered again."
             ),
             "parameters": {
                 "type": "object",
