@@ -502,10 +502,6 @@ def _folders_named(value: Any, layout: Any) -> Any:
     return named(value)
 
 
-def _as_is(value: Any) -> Any:
-    return value
-
-
 def _parse_timestamp(value: str | None) -> dt.datetime | None:
     if value is None or not value.strip():
         return None
@@ -522,8 +518,12 @@ def _parse_date(name: str, value: str) -> None:
         raise ToolError(f"{name}: not a calendar date: {value!r} (YYYY-MM-DD)") from None
 
 
+def _as_is(value: Any) -> Any:
+    return value
+
+
 def _guarded(name: str, fn: Callable[..., Awaitable[Any]], activity: ActivityRecorder,
-             named: Callable[[Any], Any]) -> Callable[..., Awaitable[Any]]:
+             named: Callable[[Any], Any] = _as_is) -> Callable[..., Awaitable[Any]]:
     """Note the call for the window, turn failures a caller can act on into tool errors, and give
     the answer and its errors through ``named`` (paths named from the memory's folders, over HTTP)."""
 
