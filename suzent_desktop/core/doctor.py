@@ -295,13 +295,15 @@ def check_watermark(layout: Layout, today: dt.date) -> list[Problem]:
 
 def check_dropped(layout: Layout, today: dt.date, tombstones: set[str]) -> list[Problem]:
     """Facts a dream dropped that stay in search until the person confirms (``core/index/dropped.py``)."""
-    from suzent_desktop.core.index import dropped
+    from suzent_desktop.core.index import dropped, uncovered
 
+    pending = dropped.pending(layout, Days.read(Notebook(layout), today), tombstones)
+    places = uncovered.located(layout, [uncovered.UncoveredFact(f.date, f.text, f.line) for f in pending])
     return [
-        Problem(INFO, str(layout.daily_log(fact.date)), fact.line,
+        Problem(INFO, place.path, place.line,
                 f"dropped by a dream ({fact.reason}); it stays searchable until you confirm with "
                 f"`dropped --confirm {fact.id}`: {fact.text[:120]!r}")
-        for fact in dropped.pending(layout, Days.read(Notebook(layout), today), tombstones)
+        for fact, place in zip(pending, places, strict=True)
     ]
 
 
