@@ -488,8 +488,10 @@ def _read_turn(source: str) -> dict[str, Any]:
     import datetime as dt
 
     label = "stdin" if source == "-" else source
-    try:
-        raw = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+    try:  # stdin as bytes, decoded like a file: its text layer would turn bad bytes into replacement characters
+        stdin = getattr(sys.stdin, "buffer", None)
+        raw = (stdin.read().decode("utf-8") if stdin is not None else sys.stdin.read()) if source == "-" \
+            else Path(source).read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
         raise CliError(f"{label}: not valid UTF-8 at byte {exc.start}") from exc
     except OSError as exc:
@@ -498,6 +500,8 @@ def _read_turn(source: str) -> dict[str, Any]:
         data = json.loads(raw)
     except json.JSONDecodeError as exc:
         raise CliError(f"{label}:{exc.lineno}: not valid JSON: {exc.msg} (column {exc.colno})") from exc
+    except RecursionError:  # the parser recurses once per level: 100,000 nested lists exhaust the stack
+        raise CliError(f"{label}: not valid JSON for a turn: lists or objects nested too deeply") from None
     if not isinstance(data, dict):
         raise CliError(f"{label}: expected a JSON object with keys user, assistant, session_id")
     for key in ("user", "assistant"):

@@ -57,6 +57,7 @@ from suzent_desktop.core.operations import (
     decode_page,
     dream_once,
     read_part,
+    read_regular,
     shown_page,
 )
 
@@ -455,7 +456,7 @@ class MemoryTools:
         if reason is not None:
             raise VaultAccessError(f"{name}: {reason}")
         try:
-            return shown_page(self.manager, decode_page(name, path.read_bytes()))
+            return shown_page(self.manager, decode_page(name, read_regular(path)))
         except FileNotFoundError:
             return ""
 

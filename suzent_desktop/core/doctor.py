@@ -21,6 +21,7 @@ from suzent_desktop.core.files.confine import refused_entries
 from suzent_desktop.core.files.devices import DeviceError
 from suzent_desktop.core.files.facts import parse_log
 from suzent_desktop.core.files.layout import Layout, LayoutError
+from suzent_desktop.core.files.regular import read_regular
 from suzent_desktop.core.files.tombstones import Tombstones, normalize
 from suzent_desktop.core.files.transcripts import Transcripts
 from suzent_desktop.core.home import prepare
@@ -133,7 +134,7 @@ def _without_repeats(index_problems: list[Problem], file_problems: list[Problem]
 
 def _decode(path: Path) -> tuple[str | None, Problem | None]:
     try:
-        data = path.read_bytes()
+        data = read_regular(path)
     except OSError as exc:
         return None, Problem(ERROR, str(path), None, f"cannot be read: {exc.strerror or exc}")
     try:

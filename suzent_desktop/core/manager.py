@@ -28,6 +28,7 @@ from suzent_desktop.core.files.archive import turn_facts as archive_turn_facts
 from suzent_desktop.core.files.clock import SYSTEM_CLOCK, Clock
 from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.core.files.facts import Fact
+from suzent_desktop.core.files.regular import read_regular
 from suzent_desktop.core.files.text import clean
 from suzent_desktop.core.files.tombstones import (
     ForgottenTextError,
@@ -370,7 +371,7 @@ class MemoryManager:
         page_text = None
         if path and source_type not in (None, "archive", "transcript"):
             try:
-                page_text = Path(path).read_bytes().decode("utf-8", errors="replace")
+                page_text = read_regular(Path(path)).decode("utf-8", errors="replace")
             except OSError:
                 page_text = None
         return forgetting.units_for(text, source_type=source_type, page_text=page_text)
@@ -451,7 +452,7 @@ class MemoryManager:
             pages = [*vault.files(Kind.PAGE), *(p for p in self.layout.core_files if p.is_file())]
         for page in pages:
             try:
-                text = page.read_bytes().decode("utf-8")
+                text = read_regular(page).decode("utf-8")
             except (OSError, UnicodeDecodeError):
                 continue  # never rewrite what cannot be read exactly
             flat = normalize(text)
@@ -514,9 +515,11 @@ class MemoryManager:
                 "again, add its line back by hand if you want it on a page")
 
     def _undo_targets(self, text: str) -> list[str]:
-        """The live tombstones ``text`` names: itself (a tombstone as listed) or its paragraphs and items."""
+        """The live tombstones ``text`` names: itself (a tombstone as listed) or its paragraphs and items,
+        read in every form ``forget`` reads (a pasted log line, a trailing full stop: ``forget_match``)."""
         live = self.tombstones.contents()
-        wanted = [normalize(text)] + [normalize(u) for u in forgetting.units_for(text)]
+        forms = [v for typed in (text, forget_match.as_logged(text)) for v in forget_match.variants(typed)]
+        wanted = [normalize(f) for f in forms] + [normalize(u) for f in forms for u in forgetting.units_for(f)]
         return [c for c in dict.fromkeys(wanted) if c in live]
 
     def _restore_pages(self, contents: set[str]) -> tuple[list[Path], list[Path]]:
@@ -534,7 +537,7 @@ class MemoryManager:
                 outside.append(page)
                 continue
             try:
-                text = page.read_bytes().decode("utf-8") if page.exists() else ""
+                text = read_regular(page).decode("utf-8") if page.exists() else ""
             except (OSError, UnicodeDecodeError):
                 continue
             restored = text

@@ -25,6 +25,7 @@ from suzent_desktop.core.files import streams
 from suzent_desktop.core.files.atomic import atomic_write_text
 from suzent_desktop.core.files.facts import parse_log
 from suzent_desktop.core.files.layout import Layout
+from suzent_desktop.core.files.text import loads_json
 from suzent_desktop.core.files.tombstones import normalize
 from suzent_desktop.core.index import dropped, late_facts, lost_facts
 
@@ -50,7 +51,7 @@ class UncoveredFact:
 def load(layout: Layout) -> list[UncoveredFact]:
     """The record, oldest day first; a missing or unreadable file is an empty record."""
     try:
-        data = json.loads(Path(layout.uncovered_file).read_text(encoding="utf-8"))
+        data = loads_json(Path(layout.uncovered_file).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return []
     facts: list[UncoveredFact] = []
