@@ -40,7 +40,13 @@ from suzent_desktop.core.files.layout import Layout
 from suzent_desktop.core.files.tombstones import forgotten_in, normalize
 from suzent_desktop.core.files.transcripts import TranscriptTurn, turn_key
 from suzent_desktop.core.index import lost_facts
-from suzent_desktop.core.vault.fact_pages import content_words, dup_norm, parse_bullet, restates, subject_value
+from suzent_desktop.core.vault.fact_pages import (
+    content_words,
+    dup_norm,
+    parse_bullet,
+    restates,
+    subject_value,
+)
 from suzent_desktop.core.vault.page_lines import line_texts
 
 if TYPE_CHECKING:
