@@ -10,7 +10,13 @@ import pytest
 from dream_support import make_manager, page
 
 from suzent_desktop.core.engines.dream.runner import DreamRunner
-from suzent_desktop.core.engines.provenance import Provenance, ProvenanceError, card_for, line_keys, load_record
+from suzent_desktop.core.engines.provenance import (
+    Provenance,
+    ProvenanceError,
+    card_for,
+    line_keys,
+    load_record,
+)
 
 
 @pytest.fixture

@@ -332,6 +332,13 @@ class Provenance:
             for number, line in enumerate(text.splitlines(), start=1):
                 for key in line_keys(line):
                     self._lines.setdefault(key, []).append(Place(rel, number, line.strip()))
+        try:
+            memory = layout.memory_md.read_text(encoding="utf-8-sig")
+        except (OSError, UnicodeDecodeError):
+            memory = ""
+        for number, line in enumerate(memory.splitlines(), start=1):
+            for key in line_keys(line) if line.lstrip().startswith(("- ", "* ")) else ():
+                self._lines.setdefault(key, []).append(Place("MEMORY.md", number, line.strip()))
         self._days: dict[str, list[TranscriptTurn]] = {}
         self._turn_day: dict[str, str] | None = None
 
@@ -459,6 +466,11 @@ class Provenance:
             for number, line in enumerate(page.splitlines(), start=1):
                 if needle and needle in " ".join(line.lower().split()) and parse_bullet(line) is not None:
                     return self.card(line.strip(), kind="page", path=rel, line=number)
+        for found in self.logs.by_key.values():
+            for _date, fact in found:
+                words = fact.fact.content
+                if needle in " ".join(words.lower().split()) and not self._forgotten(words):
+                    return self.card(words, kind="log")
         raise ProvenanceError(f"no page line, MEMORY.md line or log fact says {text!r}")
 
 
@@ -499,3 +511,34 @@ def cards_for(home: Home, lines: Iterable[tuple[str, str, int | None]]) -> list[
     """Cards of many (text, kind, line) at once, the files read once."""
     index = Provenance(home)
     return [index.card(text, kind=kind, line=line) for text, kind, line in lines]
+
+
+_ROW_ID_RE = re.compile(r"^[0-9a-f]{32}$")
+_HIT_KINDS = {"notebook": "page", "core": "memory", "archive": "log", "transcript": "transcript"}
+
+
+def card_for_hit(home: Home, hit: Any) -> Card:
+    """The card of a search hit (its first place: the page when one holds the fact)."""
+    index = Provenance(home)
+    if hit.line and Path(hit.path).is_file() and hit.source_type in ("notebook", "core"):
+        try:
+            return index.card_at(Path(hit.path), int(hit.line))
+        except ProvenanceError:
+            pass
+    return index.card(hit.text, kind=_HIT_KINDS.get(hit.source_type, "page"), path=_shown_path(home.layout, Path(hit.path)),
+                      line=hit.line)
+
+
+async def why(manager: Any, what: str) -> Card:
+    """``why TEXT|HIT_ID``: a search hit's id (as ``search_memory`` gives it), ``PATH:LINE``, or words."""
+    import asyncio
+
+    what = what.strip()
+    if not what:
+        raise ProvenanceError("nothing to explain: give the words of a memory, PATH:LINE or a hit's id")
+    if _ROW_ID_RE.match(what):
+        hit = await manager.hit_by_id(what)
+        if hit is None:
+            raise ProvenanceError(f"hit id {what!r}: no such memory (forgotten already, or its text changed); search again")
+        return await asyncio.to_thread(card_for_hit, manager.home, hit)
+    return await asyncio.to_thread(card_for, manager.home, what)

@@ -215,8 +215,8 @@ def _mark(layout: Layout, ids: list[str]) -> None:
 
 
 def _order(item: ReviewItem) -> tuple:
-    return (not item.unsure, "".join(chr(0x10FFFF - ord(c)) for c in (item.date or "")), item.page or "",
-            item.line or 0)
+    newest = "".join(chr(0x10FFFF - ord(c)) for c in item.date) if item.date else "\U0010ffff"
+    return not item.unsure, newest, item.page or "", item.line or 0
 
 
 def items(home: Home, *, include_reviewed: bool = False) -> list[ReviewItem]:
