@@ -506,3 +506,10 @@ def reject_memory(manager: MemoryManager) -> bool:
     from suzent_desktop.core.engines import memory_approval
 
     return memory_approval.reject(manager.layout)
+
+
+def transcript_turns(manager: MemoryManager, date: str) -> list[Any]:
+    """A day's conversation turns, forgotten ones left out (a small read: one day's file)."""
+    from suzent_desktop.core.engines import provenance
+
+    return provenance.visible_turns(manager.home, date)

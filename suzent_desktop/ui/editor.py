@@ -561,6 +561,7 @@ class EditorArea(QTabWidget):
     outside_vault = Signal(str)  # a link target that leads out of the vault: never opened
     reveal_requested = Signal(object)  # Path: show this tab's file in the vault tree
     tag_activated = Signal(str)  # a tag clicked in a page: the window runs ``tag:`` search
+    line_clicked = Signal(object, int)  # (Path, 1-based line): the cursor moved to a line (its source is shown)
 
     def __init__(self, root: Path, read_only_dirs: tuple[Path, ...] = (), parent: QWidget | None = None,
                  confinement: object = None, *, shared_model: bool = False) -> None:
@@ -649,6 +650,8 @@ class EditorArea(QTabWidget):
             editor.outside_vault.connect(self.outside_vault.emit)
             editor.forget_requested.connect(self.forget_requested.emit)
             editor.tag_activated.connect(self.tag_activated.emit)
+            editor.source.cursorPositionChanged.connect(
+                lambda e=editor: self.line_clicked.emit(e.path, e.source.textCursor().blockNumber() + 1))
             index = self.addTab(editor, self._title(editor))
             self.setTabToolTip(index, self._rel(path))
         self.setCurrentWidget(editor)

@@ -542,3 +542,14 @@ async def why(manager: Any, what: str) -> Card:
             raise ProvenanceError(f"hit id {what!r}: no such memory (forgotten already, or its text changed); search again")
         return await asyncio.to_thread(card_for_hit, manager.home, hit)
     return await asyncio.to_thread(card_for, manager.home, what)
+
+
+def visible_turns(home: Home, date: str) -> list[TranscriptTurn]:
+    """A day's turns as a person may see them: forgotten turns, and turns holding forgotten text, left out."""
+    stones = home.tombstones.contents()
+    try:
+        turns = home.transcripts.read(date).turns
+    except OSError:
+        return []
+    return [t for t in turns if normalize(turn_key(t.id)) not in stones
+            and not forgotten_in(f"{t.user}\n{t.assistant}", stones)]
