@@ -442,16 +442,23 @@ async def why(manager: MemoryManager, what: str) -> Any:
     return await provenance.why(manager, what)
 
 
+def provenance_index(manager: MemoryManager) -> Any:
+    """The files read once for many cards (blocking: call off the GUI thread; build again after changes)."""
+    from suzent_desktop.core.engines import provenance
+
+    return provenance.Provenance(manager.home)
+
+
 def provenance_card(manager: MemoryManager, path: Path | None, line: int | None, text: str = "", *,
-                    hit: Any = None) -> Any:
+                    hit: Any = None, index: Any = None) -> Any:
     """A card for a line of a file, a search hit, or words (blocking: call off the GUI thread)."""
     from suzent_desktop.core.engines import provenance
 
     if hit is not None:
-        return provenance.card_for_hit(manager.home, hit)
+        return provenance.card_for_hit(manager.home, hit, index)
     if path is not None and line is not None:
-        return provenance.Provenance(manager.home).card_at(path, line)
-    return provenance.card_for(manager.home, text)
+        return (index or provenance.Provenance(manager.home)).card_at(path, line)
+    return provenance.card_for(manager.home, text, index)
 
 
 def review_items(manager: MemoryManager) -> list[Any]:

@@ -8,6 +8,7 @@ with that turn in view. The other pages holding the same fact are links that ope
 
 from __future__ import annotations
 
+import asyncio
 import html
 from collections.abc import Callable
 from pathlib import Path
@@ -16,6 +17,7 @@ from typing import Any
 from PySide6.QtCore import QUrl, Signal
 from PySide6.QtWidgets import QDialog, QTextBrowser, QVBoxLayout, QWidget
 
+from suzent_desktop.core import operations
 from suzent_desktop.ui.panes.common import HIGHLIGHT_STYLE
 
 TRANSCRIPT_SCHEME = "transcript"
@@ -68,6 +70,28 @@ def card_html(card: Any) -> str:
                           for i, p in enumerate(card.other_pages))
         out.append(f"<p>Also on: {links}</p>")
     return "\n".join(out)
+
+
+class CardLoader:
+    """Cards built from one read of the files, shared by every card until the files change.
+
+    Stepping through a long review list asks for a card per key press: building each from
+    nothing would start a worker per press, all reading the same files and competing with the
+    window for the interpreter. One build is shared instead (a later request waits for it)."""
+
+    def __init__(self, manager: Any) -> None:
+        self.manager = manager
+        self._index: asyncio.Future[Any] | None = None
+
+    def invalidate(self) -> None:
+        self._index = None
+
+    async def card(self, path: Path | None, line: int | None, text: str = "", *, hit: Any = None) -> Any:
+        if self._index is None:
+            self._index = asyncio.ensure_future(asyncio.to_thread(operations.provenance_index, self.manager))
+        index = await asyncio.shield(self._index)
+        return await asyncio.to_thread(operations.provenance_card, self.manager, path, line, text, hit=hit,
+                                       index=index)
 
 
 class CardBrowser(QTextBrowser):

@@ -492,10 +492,10 @@ def _shown_path(layout: Layout, file: Path) -> str:
     return str(file)
 
 
-def card_for(home: Home, what: str) -> Card:
+def card_for(home: Home, what: str, index: Provenance | None = None) -> Card:
     """The one door for front ends: ``what`` is ``PATH:LINE`` (a page, MEMORY.md or a log, as
     ``search`` prints a hit's place) or the text of a line."""
-    index = Provenance(home)
+    index = index or Provenance(home)
     place = re.match(r"^(?P<path>.+):(?P<line>\d+)$", what.strip())
     if place is not None:
         path = Path(place.group("path")).expanduser()
@@ -517,9 +517,9 @@ _ROW_ID_RE = re.compile(r"^[0-9a-f]{32}$")
 _HIT_KINDS = {"notebook": "page", "core": "memory", "archive": "log", "transcript": "transcript"}
 
 
-def card_for_hit(home: Home, hit: Any) -> Card:
+def card_for_hit(home: Home, hit: Any, index: Provenance | None = None) -> Card:
     """The card of a search hit (its first place: the page when one holds the fact)."""
-    index = Provenance(home)
+    index = index or Provenance(home)
     if hit.line and Path(hit.path).is_file() and hit.source_type in ("notebook", "core"):
         try:
             return index.card_at(Path(hit.path), int(hit.line))

@@ -32,12 +32,13 @@ from suzent_desktop.core import operations
 from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.core.files.words import count
 from suzent_desktop.ui.panes.common import EmptyHint, Pane
-from suzent_desktop.ui.provenance_view import CardBrowser
+from suzent_desktop.ui.provenance_view import CardBrowser, CardLoader
 
 if TYPE_CHECKING:
     from suzent_desktop.ui.services import AppServices
 
 ITEM_ROLE = Qt.ItemDataRole.UserRole + 1
+CARD_DELAY_MS = 120  # keys held down step through many items: load the card of the one that stays
 COUNT_DELAY_MS = 400  # change-sets come in bursts during a dream: count once they settle
 KIND_TEXT = {
     "added": "added",
@@ -66,6 +67,11 @@ class ReviewPane(Pane):
         self._count_timer.setSingleShot(True)
         self._count_timer.setInterval(COUNT_DELAY_MS)
         self._count_timer.timeout.connect(self.refresh)
+        self.loader = CardLoader(services.manager)
+        self._card_timer = QTimer(self)
+        self._card_timer.setSingleShot(True)
+        self._card_timer.setInterval(CARD_DELAY_MS)
+        self._card_timer.timeout.connect(self._load_current_card)
         self._build()
         self.refresh()
 
@@ -76,7 +82,7 @@ class ReviewPane(Pane):
         self.list.setHeaderLabels(["Memory", "Change", "Where", "Date"])
         self.list.setRootIsDecorated(False)
         self.list.setUniformRowHeights(True)
-        self.list.currentItemChanged.connect(lambda item, _old: self._show_card(item))
+        self.list.currentItemChanged.connect(lambda _item, _old: self._card_timer.start())
         self.list.itemChanged.connect(self._edited)
         self.list.installEventFilter(self)
         self.hint = EmptyHint(self.list, "Nothing to review: what the next dream learns appears here.")
@@ -135,6 +141,7 @@ class ReviewPane(Pane):
 
     def show_items(self, items: list[Any], proposal: bool) -> None:
         current = self.current()
+        self.loader.invalidate()  # the files changed: cards are built from them again
         self.items, self.proposal = items, proposal
         self.list.blockSignals(True)
         self.list.setUpdatesEnabled(False)
@@ -169,28 +176,27 @@ class ReviewPane(Pane):
         row = self.list.currentItem()
         return row.data(0, ITEM_ROLE) if row is not None else None
 
-    def _show_card(self, row: QTreeWidgetItem | None) -> None:
-        item = row.data(0, ITEM_ROLE) if row is not None else None
+    def _load_current_card(self) -> None:
+        item = self.current()
         if item is None:
             self.card.show_message("")
             return
         self.run_job("card", self._load_card(item))
 
     async def _load_card(self, item: Any) -> None:
-        manager, layout = self.services.manager, self.services.layout
+        layout = self.services.layout
         path = layout.notebook_dir / item.page if item.kind in PAGE_KINDS and item.page else None
         try:
-            card = await asyncio.to_thread(operations.provenance_card, manager, path, item.line if path else None,
-                                           item.text)
+            card = await self.loader.card(path, item.line if path else None, item.text)
         except ValueError as exc:
             if self.alive():
                 self.card.show_message(str(exc))
             return
         if self.alive() and self.current() is item:
             self.card.show_card(card)
-            self.card_shown.emit()
             if item.unsure:
                 self.card.append(f'<p style="color:{UNSURE_COLOR}">Unsure: {html.escape(item.unsure)}</p>')
+            self.card_shown.emit()
 
     # -- keys -------------------------------------------------------------------------------------
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override

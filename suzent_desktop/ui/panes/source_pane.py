@@ -8,7 +8,6 @@ the same. The card is built off the GUI thread; a newer click cancels the older 
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,7 +17,7 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 from suzent_desktop.core import operations
 from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.ui.panes.common import Pane
-from suzent_desktop.ui.provenance_view import CardBrowser
+from suzent_desktop.ui.provenance_view import CardBrowser, CardLoader
 
 if TYPE_CHECKING:
     from suzent_desktop.ui.services import AppServices
@@ -42,6 +41,7 @@ class SourcePane(Pane):
         box.setContentsMargins(4, 4, 4, 4)
         box.addWidget(self.card)
         self.target: tuple[Path | None, int | None, Any] | None = None
+        self.loader = CardLoader(manager)
 
     def show_line(self, path: Path, line: int) -> None:
         if self.target != (path, line, None):
@@ -53,14 +53,17 @@ class SourcePane(Pane):
         self.refresh()
 
     def wants(self, changes: ChangeSet) -> bool:
-        return self.target is not None and bool(changes.pages or changes.changed or changes.memory_md)
+        touched = bool(changes.pages or changes.changed or changes.memory_md or changes.tombstones or changes.logs)
+        if touched:
+            self.loader.invalidate()
+        return self.target is not None and touched
 
     async def load(self) -> None:
         if self.target is None:
             return
         path, line, hit = self.target
         try:
-            card = await asyncio.to_thread(operations.provenance_card, self.services.manager, path, line, hit=hit)
+            card = await self.loader.card(path, line, hit=hit)
         except ValueError as exc:
             if self.alive():
                 self.card.show_message(str(exc))
