@@ -126,11 +126,11 @@ async def _edits(manager) -> dict[str, str]:  # noqa: ANN001
 
 def _lines(manager) -> list[tuple[str, str, int, str]]:  # noqa: ANN001
     """(kind, path, line, text) of every page bullet and MEMORY.md bullet line."""
-    from suzent_desktop.core.index.lost_facts import vault_pages
+    from suzent_desktop.core.engines.provenance import page_texts
     from suzent_desktop.core.vault.fact_pages import parse_bullet
 
     found: list[tuple[str, str, int, str]] = []
-    for rel, text in sorted(vault_pages(manager.layout).items()):
+    for rel, text in sorted(page_texts(manager.home).items()):
         if rel.lower().endswith(("index.md",)) or "/" not in rel:
             continue
         for number, line in enumerate(text.splitlines(), start=1):

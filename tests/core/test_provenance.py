@@ -110,3 +110,22 @@ async def test_a_memory_md_line_and_other_pages_holding_the_fact(manager):
     assert card.kind == "memory" and [s.turn.id for s in card.sources] == [turn]
     assert "2_Wiki/Jobs.md" in {p.page for p in card.other_pages}
     assert "3_Personal/Work.md" in {p.page for p in card.other_pages}
+
+
+async def test_each_device_appends_its_own_record_and_reads_every_one(manager):
+    import dataclasses
+
+    turn = await say(manager, "I work at Contoso as a data engineer.", 10)
+    await DreamRunner(manager).run_once(force=True)
+    plain = manager.layout.state_dir / "provenance.jsonl"
+    assert plain.is_file()
+    other = dataclasses.replace(manager.layout, device_suffix="@laptop-1a2b")
+    from suzent_desktop.core.engines.provenance import record_alias
+
+    record_alias(other, "User works at Contoso as a senior data engineer", "User works at Contoso as a data engineer")
+    assert (manager.layout.state_dir / "provenance@laptop-1a2b.jsonl").is_file()
+    number, _line = line_of(manager, "3_Personal/Work.md", "Contoso")
+    work = manager.layout.notebook_dir / "3_Personal/Work.md"
+    work.write_text(work.read_text().replace("as a data engineer", "as a senior data engineer"))
+    card = Provenance(manager.home).card_at("3_Personal/Work.md", number)
+    assert card.recorded and [s.turn.id for s in card.sources] == [turn]

@@ -182,3 +182,18 @@ def test_j_moves_down_too(qtbot, pane_services, key) -> None:
     pane.list.setFocus()
     qtbot.keyClick(pane.list, key)
     assert pane.list.indexOfTopLevelItem(pane.list.currentItem()) == 1
+
+
+def test_clicking_a_bullet_shows_its_card_in_the_source_pane(qtbot, window) -> None:
+    window.show_dock("source")
+    work = window.services.layout.notebook_dir / "3_Personal" / "Work.md"
+    number = next(n for n, text in enumerate(work.read_text().splitlines(), start=1) if "Contoso" in text)
+    window.open_path(work)
+    editor = window.editors.current_editor()
+    cursor = editor.source.textCursor()
+    with qtbot.waitSignal(window.source_pane.card_shown, timeout=WAIT_MS):
+        cursor.movePosition(cursor.MoveOperation.Start)
+        cursor.movePosition(cursor.MoveOperation.Down, n=number - 1)
+        editor.source.setTextCursor(cursor)
+    shown = window.source_pane.card.toPlainText()
+    assert "Contoso" in shown and "user, 20" in shown and "Open in transcript" in shown

@@ -317,6 +317,16 @@ def best_sentence(fact: str, turn: TranscriptTurn) -> tuple[str, str, int, int]:
     return best[:4]
 
 
+def page_texts(home: Home) -> dict[str, str]:
+    """Every page of the vault (vault path -> text) as the vault model holds it: read once, then
+    only what changed (the window's model), never a walk of its own."""
+    from suzent_desktop.core.vault.model import Kind
+
+    model = home.vault.current()
+    return {model.rel(path): text for path in model.files(Kind.PAGE)
+            if path.suffix.lower() == ".md" and (text := model.text(path)) is not None}
+
+
 class Provenance:
     """The files read once, to build any number of cards (build it off the GUI thread)."""
 
@@ -326,7 +336,7 @@ class Provenance:
         self.record = load_record(layout)
         self.logs = LogFacts.read(layout)
         self.stones = home.tombstones.contents()
-        self.pages = pages if pages is not None else lost_facts.vault_pages(layout)
+        self.pages = pages if pages is not None else page_texts(home)
         self._lines: dict[str, list[Place]] = {}
         for rel, text in self.pages.items():
             for number, line in enumerate(text.splitlines(), start=1):

@@ -36,7 +36,6 @@ from suzent_desktop.core.files import streams
 from suzent_desktop.core.files.atomic import atomic_write_text
 from suzent_desktop.core.files.layout import Layout
 from suzent_desktop.core.files.tombstones import normalize
-from suzent_desktop.core.index import lost_facts
 from suzent_desktop.core.vault.fact_bullets import HistoryTracker
 from suzent_desktop.core.vault.fact_pages import Bullet, CodeLine, PageDoc, dup_norm, subject_value
 
@@ -222,7 +221,7 @@ def _order(item: ReviewItem) -> tuple:
 def items(home: Home, *, include_reviewed: bool = False) -> list[ReviewItem]:
     """Everything to review, unsure items first, then newest first."""
     ctx = Context(home, provenance.load_record(home.layout), provenance.LogFacts.read(home.layout),
-                  lost_facts.vault_pages(home.layout))
+                  provenance.page_texts(home))
     found: list[ReviewItem] = []
     for lister in _KINDS.values():
         found += lister(ctx)

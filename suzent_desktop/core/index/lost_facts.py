@@ -199,11 +199,6 @@ def _missing_from(layout: Layout, page: str, facts: list[Held]) -> frozenset[tup
 
 def _vault_lines(layout: Layout) -> PageLines:
     """Every page of the vault (not the memory folder, hidden folders or navigation files)."""
-    return vault_of(vault_pages(layout))
-
-
-def vault_pages(layout: Layout) -> dict[str, str]:
-    """Every page of the vault, path -> text (not the memory folder, hidden folders or navigation files)."""
     root, reserved = layout.notebook_dir, layout.reserved_root_names()
     memory = layout.memory_dir
     pages: dict[str, str] = {}
@@ -216,7 +211,7 @@ def vault_pages(layout: Layout) -> dict[str, str]:
         text = _read(path)
         if text is not None:
             pages[rel] = text
-    return pages
+    return vault_of(pages)
 
 
 def lost(layout: Layout, days: Days) -> list[tuple[str, str, int | None]]:
