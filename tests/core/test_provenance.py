@@ -129,3 +129,14 @@ async def test_each_device_appends_its_own_record_and_reads_every_one(manager):
     work.write_text(work.read_text().replace("as a data engineer", "as a senior data engineer"))
     card = Provenance(manager.home).card_at("3_Personal/Work.md", number)
     assert card.recorded and [s.turn.id for s in card.sources] == [turn]
+
+
+async def test_a_forgotten_turn_never_shows_as_context(manager):
+    facts, _ = await manager.process_conversation_turn_for_memories(
+        "My door code is 4417.", "Noted.", "sess-1", dt.datetime(2026, 7, 10, 8, 0))
+    await say(manager, "I work at Contoso as a data engineer.", 10, 9)
+    await manager.forget(facts[0].content)  # its turn is forgotten with it
+    await DreamRunner(manager).run_once(force=True)
+    card = Provenance(manager.home).find("User works at Contoso as a data engineer")
+    assert card.sources[0].turn.before is None
+    assert "4417" not in str(card.as_json())

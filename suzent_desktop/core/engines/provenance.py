@@ -390,6 +390,11 @@ class Provenance:
         other = self._turn_day.get(turn_id)
         return self._find_turn(turn_id, other) if other is not None and other != date else None
 
+    def _shown(self, turn: TranscriptTurn) -> bool:
+        """A turn a card may show: not forgotten, and holding no forgotten text."""
+        return normalize(turn_key(turn.id)) not in self.stones and not forgotten_in(
+            f"{turn.user}\n{turn.assistant}", self.stones)
+
     def turn_view(self, turn_id: str, date: str, fact: str) -> TurnView | None:
         if normalize(turn_key(turn_id)) in self.stones:
             return None
@@ -398,9 +403,11 @@ class Provenance:
             return None
         turns, index = found
         turn = turns[index]
+        if not self._shown(turn):
+            return None
         speaker, sentence, start, end = best_sentence(fact, turn)
-        before = _side(turns[index - 1]) if index > 0 else None
-        after = _side(turns[index + 1]) if index + 1 < len(turns) else None
+        before = next((_side(t) for t in reversed(turns[:index]) if self._shown(t)), None)
+        after = next((_side(t) for t in turns[index + 1:] if self._shown(t)), None)
         return TurnView(**asdict(_side(turn)), speaker=speaker, sentence=sentence, start=start, end=end,
                         before=before, after=after)
 
