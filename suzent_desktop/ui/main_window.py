@@ -48,6 +48,7 @@ from suzent_desktop.ui.panes.source_pane import SourcePane
 from suzent_desktop.ui.panes.sync_conflicts_pane import SyncConflictsPane
 from suzent_desktop.ui.panes.tags import TagsPane
 from suzent_desktop.ui.panes.tombstones_pane import TombstonesPane
+from suzent_desktop.ui.provenance_hover import ProvenanceHover
 from suzent_desktop.ui.prompts import Prompter
 from suzent_desktop.ui.quick_switcher import QuickSwitcher, prepare_rows, warm_matching
 from suzent_desktop.ui.services import AppServices
@@ -251,9 +252,17 @@ class MainWindow(QMainWindow):
         self._source_timer.timeout.connect(self._show_source)
         self._source_line: tuple[Path, int] | None = None
         self.editors.line_clicked.connect(self._line_clicked)
+        self.editors.current_page_changed.connect(self._hover_sources)
         self.search_pane.results.currentItemChanged.connect(
             lambda item, _old: item is not None and self.docks["source"].isVisible()
             and self.source_pane.show_hit(item.data(HIT_ROLE)))
+
+    def _hover_sources(self, _path: Path | None) -> None:
+        """Give the open editor its hover tip of where a bullet came from (once per editor)."""
+        editor = self.editors.current_editor()
+        if editor is not None and getattr(editor, "provenance_hover", None) is None:
+            editor.provenance_hover = ProvenanceHover(
+                editor.source, lambda e=editor: e.path, self.source_pane.loader.card, self.services.submit)
 
     def _line_clicked(self, path: Path, line: int) -> None:
         self._source_line = (path, line)

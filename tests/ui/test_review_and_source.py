@@ -197,3 +197,20 @@ def test_clicking_a_bullet_shows_its_card_in_the_source_pane(qtbot, window) -> N
         editor.source.setTextCursor(cursor)
     shown = window.source_pane.card.toPlainText()
     assert "Contoso" in shown and "user, 20" in shown and "Open in transcript" in shown
+
+
+def test_resting_the_mouse_on_a_bullet_shows_where_it_came_from(qtbot, window) -> None:
+    from suzent_desktop.ui.provenance_hover import ProvenanceHover
+
+    work = window.services.layout.notebook_dir / "3_Personal" / "Work.md"
+    number = next(n for n, text in enumerate(work.read_text().splitlines(), start=1) if "Contoso" in text)
+    window.open_path(work)
+    editor = window.editors.current_editor()
+    hover = editor.provenance_hover
+    assert isinstance(hover, ProvenanceHover)
+    block = editor.source.document().findBlockByNumber(number - 1)
+    point = editor.source.blockBoundingGeometry(block).translated(editor.source.contentOffset()).center().toPoint()
+    with qtbot.waitSignal(hover.shown, timeout=WAIT_MS) as shown:
+        qtbot.mouseMove(editor.source.viewport(), point)
+        hover.hover(point)  # offscreen platforms may deliver no move event
+    assert "user</b>, 20" in shown.args[0] and "Contoso" in shown.args[0]
