@@ -48,8 +48,8 @@ from suzent_desktop.ui.panes.source_pane import SourcePane
 from suzent_desktop.ui.panes.sync_conflicts_pane import SyncConflictsPane
 from suzent_desktop.ui.panes.tags import TagsPane
 from suzent_desktop.ui.panes.tombstones_pane import TombstonesPane
-from suzent_desktop.ui.provenance_hover import ProvenanceHover
 from suzent_desktop.ui.prompts import Prompter
+from suzent_desktop.ui.provenance_hover import ProvenanceHover
 from suzent_desktop.ui.quick_switcher import QuickSwitcher, prepare_rows, warm_matching
 from suzent_desktop.ui.services import AppServices
 from suzent_desktop.ui.settings_dialog import SettingsDialog
