@@ -160,6 +160,9 @@ def build_parser() -> argparse.ArgumentParser:
     reindex.add_argument("--full", action="store_true", help="rebuild everything from the files")
 
     add("status", "watermark, pending dates, next dream batch and index health")
+    dropped = add("dropped", "facts a dream dropped, kept in search until you confirm the drop")
+    dropped.add_argument("--confirm", nargs="+", default=None, metavar="ID",
+                         help="agree with the drop: these facts (ids as listed) leave search")
     dream = add("dream", "run one consolidation cycle: batch after batch until caught up, then lint if due")
     dream.add_argument("--force", action="store_true", help="ignore the time and volume gates")
     dream.add_argument("--dry-run", action="store_true", help="run against a scratch copy; report diffs only")
@@ -484,8 +487,10 @@ def _read_turn(source: str) -> dict[str, Any]:
     import datetime as dt
 
     label = "stdin" if source == "-" else source
-    try:
-        raw = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+    try:  # stdin as bytes, decoded like a file: its text layer would turn bad bytes into replacement characters
+        stdin = getattr(sys.stdin, "buffer", None)
+        raw = (stdin.read().decode("utf-8") if stdin is not None else sys.stdin.read()) if source == "-" \
+            else Path(source).read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
         raise CliError(f"{label}: not valid UTF-8 at byte {exc.start}") from exc
     except OSError as exc:
@@ -494,6 +499,8 @@ def _read_turn(source: str) -> dict[str, Any]:
         data = json.loads(raw)
     except json.JSONDecodeError as exc:
         raise CliError(f"{label}:{exc.lineno}: not valid JSON: {exc.msg} (column {exc.colno})") from exc
+    except RecursionError:  # the parser recurses once per level: 100,000 nested lists exhaust the stack
+        raise CliError(f"{label}: not valid JSON for a turn: lists or objects nested too deeply") from None
     if not isinstance(data, dict):
         raise CliError(f"{label}: expected a JSON object with keys user, assistant, session_id")
     for key in ("user", "assistant"):
@@ -695,6 +702,30 @@ def _gate_line(manager: Any) -> str | None:
     return f"waiting ({gate.reason}){when}"
 
 
+def cmd_dropped(args: argparse.Namespace, out: Output) -> int:
+    manager = _open(args)
+    if args.confirm:
+        confirmed, _changes = _run(manager.confirm_dropped(args.confirm))
+        out.doc({"confirmed": [_dropped_dict(f) for f in confirmed]})
+        for fact in confirmed:
+            out.say(f"Confirmed: {_one_line(fact.text)} ({fact.date}); it leaves search, its log keeps it")
+        return 0
+    pending = manager.pending_dropped()
+    out.doc({"dropped": [_dropped_dict(f) for f in pending]})
+    if not pending:
+        out.say("No dropped fact awaits your word.")
+    for fact in pending:
+        out.say(f"{fact.id}  {fact.date}  {_one_line(fact.text)}\n    dropped on {fact.run or '?'}: {fact.reason}")
+    if pending:
+        out.say("They stay in search. To agree that they can go: dropped --confirm ID [ID ...]")
+    return 0
+
+
+def _dropped_dict(fact: Any) -> dict[str, Any]:
+    return {"id": fact.id, "date": fact.date, "line": fact.line, "text": fact.text, "reason": fact.reason,
+            "run": fact.run}
+
+
 def cmd_dream(args: argparse.Namespace, out: Output) -> int:
     """One consolidation cycle, as the app runs it: batch after batch until caught up, then lint if due."""
     from suzent_desktop.core.operations import dream_cycle
@@ -737,6 +768,8 @@ def cmd_dream(args: argparse.Namespace, out: Output) -> int:
         out.say(f"  not consolidated: {fact['date']}  {_one_line(fact['text'], 100)}")
     for fact in overall.dropped:
         out.say(f"  dropped: {fact['date']}  {_one_line(fact['text'], 100)} ({fact['reason']})")
+    if overall.dropped and not args.dry_run:
+        out.say("  dropped facts stay in search until you agree: see `dropped`")
     if args.dry_run:
         for diff in (overall.diffs or {}).values():
             out.say(diff)
@@ -859,6 +892,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, Output], int]] = {
     "reindex": cmd_reindex,
     "status": cmd_status,
     "dream": cmd_dream,
+    "dropped": cmd_dropped,
     "lint": cmd_lint,
     "promote": cmd_promote,
     "doctor": cmd_doctor,

@@ -60,10 +60,12 @@ from suzent_desktop.core.operations import (
     memory_proposal,
     provenance_card,
     read_part,
+    read_regular,
     review_forget,
     review_items,
     review_keep,
     review_mark_all,
+    shown_page,
     why,
 )
 
@@ -458,10 +460,10 @@ class MemoryTools:
     ) -> dict[str, Any]:
         target = await asyncio.to_thread(self.page_path, path)
         part, total = await asyncio.to_thread(read_part, target, path, offset, READ_LIMIT_CHARS)  # streamed
-        end = offset + len(part)
+        end = offset + len(part)  # offsets stay the file's
         return {
             "path": path.strip().replace("\\", "/"),
-            "text": part,
+            "text": await asyncio.to_thread(shown_page, self.manager, part),
             "offset": offset,
             "total_chars": total,
             "next_offset": end if end < total else None,
@@ -478,7 +480,7 @@ class MemoryTools:
 
     def page_text(self, relative: str) -> str:
         """A whole page (resources), read as a stream up to the resource limit; binary is refused."""
-        return read_part(self.page_path(relative), relative, 0, MAX_RESOURCE_CHARS)[0]
+        return shown_page(self.manager, read_part(self.page_path(relative), relative, 0, MAX_RESOURCE_CHARS)[0])
 
     async def backlinks(
         self,
@@ -518,7 +520,7 @@ class MemoryTools:
         if reason is not None:
             raise VaultAccessError(f"{name}: {reason}")
         try:
-            return decode_page(name, path.read_bytes())
+            return shown_page(self.manager, decode_page(name, read_regular(path)))
         except FileNotFoundError:
             return ""
 

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from suzent_desktop.core.files.facts import Fact, format_fact_line, format_log_header, format_turn_header
 from suzent_desktop.core.files.layout import Layout
+from suzent_desktop.core.files.text import loads_json
 from suzent_desktop.core.files.transcripts import turn_id
 from suzent_desktop.settings import Settings
 
@@ -596,7 +597,7 @@ def is_demo_home(path: Path) -> bool:
 
 def _marker_today(path: Path) -> dt.date | None:
     try:
-        data = json.loads((path / DEMO_MARKER).read_text(encoding="utf-8"))
+        data = loads_json((path / DEMO_MARKER).read_text(encoding="utf-8"))
         return dt.date.fromisoformat(data["today"])
     except (OSError, ValueError, KeyError, TypeError):
         return None

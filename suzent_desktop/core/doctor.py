@@ -21,6 +21,7 @@ from suzent_desktop.core.files.confine import refused_entries
 from suzent_desktop.core.files.devices import DeviceError
 from suzent_desktop.core.files.facts import parse_log
 from suzent_desktop.core.files.layout import Layout, LayoutError
+from suzent_desktop.core.files.regular import read_regular
 from suzent_desktop.core.files.tombstones import Tombstones, normalize
 from suzent_desktop.core.files.transcripts import Transcripts
 from suzent_desktop.core.home import prepare
@@ -110,6 +111,7 @@ def _findings(layout: Layout, settings: Any, clock: Clock, check_index: bool) ->
     problems += check_watermark(layout, today)
     problems += [Problem(f.severity, f.path, None, f.message) for f in sync_check.findings(layout)]
     problems += check_not_consolidated(layout, today, contents)
+    problems += check_dropped(layout, today, contents)
     if check_index:
         problems += _without_repeats(check_index_health(layout, settings, clock, contents), problems)
     return problems
@@ -132,7 +134,7 @@ def _without_repeats(index_problems: list[Problem], file_problems: list[Problem]
 
 def _decode(path: Path) -> tuple[str | None, Problem | None]:
     try:
-        data = path.read_bytes()
+        data = read_regular(path)
     except OSError as exc:
         return None, Problem(ERROR, str(path), None, f"cannot be read: {exc.strerror or exc}")
     try:
@@ -290,6 +292,18 @@ def check_watermark(layout: Layout, today: dt.date) -> list[Problem]:
             Problem(INFO, str(layout.log_md), None, f"daily logs skipped by the dream runner: {', '.join(skipped)}")
         )
     return problems
+
+
+def check_dropped(layout: Layout, today: dt.date, tombstones: set[str]) -> list[Problem]:
+    """Facts a dream dropped that stay in search until the person confirms (``core/index/dropped.py``)."""
+    from suzent_desktop.core.index import dropped
+
+    return [
+        Problem(INFO, str(layout.daily_log(fact.date)), fact.line,
+                f"dropped by a dream ({fact.reason}); it stays searchable until you confirm with "
+                f"`dropped --confirm {fact.id}`: {fact.text[:120]!r}")
+        for fact in dropped.pending(layout, Days.read(Notebook(layout), today), tombstones)
+    ]
 
 
 def check_not_consolidated(layout: Layout, today: dt.date, tombstones: set[str]) -> list[Problem]:

@@ -27,6 +27,7 @@ from suzent_desktop.core.files.archive import ArchiveError
 from suzent_desktop.core.files.clock import SYSTEM_CLOCK, Clock
 from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.core.files.facts import Fact
+from suzent_desktop.core.files.regular import read_regular
 from suzent_desktop.core.files.text import clean
 from suzent_desktop.core.files.tombstones import (
     ForgottenTextError,
@@ -42,7 +43,8 @@ from suzent_desktop.core.files.transcripts import (
     turn_key,
 )
 from suzent_desktop.core.home import Home, PreparedHome, open_home
-from suzent_desktop.core.index import hits
+from suzent_desktop.core.index import dropped, hits
+from suzent_desktop.core.index.dropped import DroppedFact
 from suzent_desktop.core.index.fair_lock import IndexBusy
 from suzent_desktop.core.index.filters import Filters
 from suzent_desktop.core.vault.days import Days
@@ -348,7 +350,7 @@ class MemoryManager:
         page_text = None
         if path and source_type not in (None, "archive", "transcript"):
             try:
-                page_text = Path(path).read_bytes().decode("utf-8", errors="replace")
+                page_text = read_regular(Path(path)).decode("utf-8", errors="replace")
             except OSError:
                 page_text = None
         return forgetting.units_for(text, source_type=source_type, page_text=page_text)
@@ -429,7 +431,7 @@ class MemoryManager:
             pages = [*vault.files(Kind.PAGE), *(p for p in self.layout.core_files if p.is_file())]
         for page in pages:
             try:
-                text = page.read_bytes().decode("utf-8")
+                text = read_regular(page).decode("utf-8")
             except (OSError, UnicodeDecodeError):
                 continue  # never rewrite what cannot be read exactly
             flat = normalize(text)
@@ -486,9 +488,11 @@ class MemoryManager:
         return changes
 
     def _undo_targets(self, text: str) -> list[str]:
-        """The live tombstones ``text`` names: itself (a tombstone as listed) or its paragraphs and items."""
+        """The live tombstones ``text`` names: itself (a tombstone as listed) or its paragraphs and items,
+        read in every form ``forget`` reads (a pasted log line, a trailing full stop: ``forget_match``)."""
         live = self.tombstones.contents()
-        wanted = [normalize(text)] + [normalize(u) for u in forgetting.units_for(text)]
+        forms = [v for typed in (text, forget_match.as_logged(text)) for v in forget_match.variants(typed)]
+        wanted = [normalize(f) for f in forms] + [normalize(u) for f in forms for u in forgetting.units_for(f)]
         return [c for c in dict.fromkeys(wanted) if c in live]
 
     def _restore_pages(self, contents: set[str]) -> tuple[list[Path], list[Path]]:
@@ -506,7 +510,7 @@ class MemoryManager:
                 outside.append(page)
                 continue
             try:
-                text = page.read_bytes().decode("utf-8") if page.exists() else ""
+                text = read_regular(page).decode("utf-8") if page.exists() else ""
             except (OSError, UnicodeDecodeError):
                 continue
             restored = text
@@ -576,7 +580,17 @@ class MemoryManager:
     ) -> ChangeSet:
         """Asked for (a menu, a model switch): the vault is walked even while watched. ``walk=False`` is
         the window's first pass, which the vault model's first walk serves."""
-        return await self.indexer.sync(full=full, refresh=walk, progress=progress, cancel=cancel)
+        changes = await self.indexer.sync(full=full, refresh=walk, progress=progress, cancel=cancel)
+        return await self._take_off_synced_back(changes)
+
+    async def _take_off_synced_back(self, changes: ChangeSet) -> ChangeSet:
+        """Forgotten text an index pass found on a page (another device's page written before the
+        forget reached it, or a forget synced in after the page) is taken off that page now, as a
+        forget takes it (journalled, so undo puts it back), not at the next productive dream."""
+        pages = self.indexer.take_holding_forgotten()
+        if pages:
+            changes.merge(await self.take_off_pages(self.tombstones.contents(), pages))
+        return changes
 
     async def use_embedder(self, embedder: Embedder) -> None:
         """Switch models; the next pass sees the index was built with another and rebuilds it."""
@@ -594,7 +608,7 @@ class MemoryManager:
     # -- the index, for views -----------------------------------------------------------
     async def sync_paths(self, paths: Iterable[Path]) -> ChangeSet:
         """Bring the index in line with these files (a save, a watcher event)."""
-        return await self.indexer.sync_paths(list(paths))
+        return await self._take_off_synced_back(await self.indexer.sync_paths(list(paths)))
 
     async def related(self, page: Path, *, limit: int = 8) -> list[Any]:
         """Index rows nearest to a page's own chunks, from other files (a "see also")."""
@@ -666,6 +680,19 @@ class MemoryManager:
                 continue
             total += sum(1 for f in parsed.facts if normalize(f.fact.content) not in stones)
         return total
+
+    def pending_dropped(self) -> list[DroppedFact]:
+        """Facts a dream dropped that stay in search until a person confirms the drop, oldest first
+        (``core/index/dropped.py``); each has an ``id`` for :meth:`confirm_dropped` and the model's reason."""
+        return dropped.pending(self.layout, self.days(), self.tombstones.contents())
+
+    async def confirm_dropped(self, ids: Iterable[str]) -> tuple[list[DroppedFact], ChangeSet]:
+        """The person agrees with the model: these dropped facts leave search (their daily logs stay
+        on disk as written). An unknown id changes nothing and raises ``UnknownDropped``."""
+        confirmed = await asyncio.to_thread(dropped.confirm, self.layout, list(ids))
+        logs = sorted({path for f in confirmed for path in self.archive.parts(f.date)})
+        changes = await self.indexer.sync_paths(logs) if logs else ChangeSet()
+        return confirmed, changes
 
     async def status(self) -> dict[str, Any]:
         """The ``status --json`` document of interfaces.md §3, plus ``transcripts`` (days, turns, bad lines)."""

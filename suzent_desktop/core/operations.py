@@ -30,7 +30,7 @@ from suzent_desktop.core.engines.dream.tools import (
     VaultTools,
     decode_page,
 )
-from suzent_desktop.core.engines.forgetting import units_for
+from suzent_desktop.core.engines.forgetting import shown, units_for
 from suzent_desktop.core.engines.promotion import PromotionError
 from suzent_desktop.core.files import sync_check
 from suzent_desktop.core.files.archive import ArchiveError
@@ -40,8 +40,9 @@ from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.core.files.facts import FactLine, ParsedLog, parse_log
 from suzent_desktop.core.files.layout import ROOT_NAV_FILES, Layout, default_home
 from suzent_desktop.core.files.mcp_activity import ActivityRecorder, describe, read_activity
+from suzent_desktop.core.files.regular import read_regular
 from suzent_desktop.core.files.tombstones import Tombstone, TombstoneProblem, normalize
-from suzent_desktop.core.files.vaults import RecentVaults, open_folder
+from suzent_desktop.core.files.vaults import RecentVaults, open_folder, untrusted_config
 from suzent_desktop.core.index.embedding import E5_INT8_SETTING, MULTILINGUAL_SETTING
 from suzent_desktop.core.index.filters import Filters
 from suzent_desktop.core.index.model_download import DownloadCancelled
@@ -86,6 +87,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DayLog", "FactLine", "ChangeSet", "Filters", "ParsedLog", "ROOT_NAV_FILES", "RecentVaults", "Tombstone",
     "TrashRecord", "VaultOpError", "ZONES", "agent_activity", "canvas_markdown", "check_name", "open_folder",
+    "untrusted_config",
     "properties", "property_kind", "set_property", "rename_property", "delete_property",
     "create_folder", "create_page", "dream_never_ran", "dream_runner", "forgotten_list", "is_canvas",
     "is_demo_home", "is_forgotten", "load_embedder",
@@ -97,6 +99,7 @@ __all__ += [  # what the command line and the MCP server use besides the manager
     "DemoError", "DreamCycle", "PromotionError", "SYSTEM_CLOCK", "default_home", "doctor", "dream_cycle",
     "dream_once", "gate_status", "last_run_note", "prepare_home", "write_demo_home",
     "ActivityRecorder", "READ_LIMIT_CHARS", "VaultAccessError", "VaultTools", "decode_page", "read_part",
+    "read_regular", "shown_page",
 ]
 __all__ += ["E5_INT8_SETTING", "MULTILINGUAL_SETTING"]  # the settings dialog offers it for ``embedding_model``
 __all__ += ["DownloadCancelled", "download_model"]  # a model fetched ahead of a pass, with progress and Cancel
@@ -246,11 +249,19 @@ def apply_to_vault(manager: MemoryManager, changes: object) -> None:
 
 # -- core files ----------------------------------------------------------------------------------
 def read_memory_md(manager: MemoryManager) -> str | None:
-    """MEMORY.md as it is on disk (undecodable bytes shown as U+FFFD), None before the first dream writes it."""
+    """MEMORY.md as it is on disk (undecodable bytes shown as U+FFFD) without forgotten text, None
+    before the first dream writes it."""
     try:
-        return manager.layout.memory_md.read_bytes().decode("utf-8", errors="replace")
+        return shown_page(manager, manager.layout.memory_md.read_bytes().decode("utf-8", errors="replace"))
     except FileNotFoundError:
         return None
+
+
+def shown_page(manager: MemoryManager, text: str) -> str:
+    """(worker thread) A page's text as every door shows it (an agent's ``read_page``, the
+    ``memory://`` resources, the window): without the paragraphs and items the user forgot, even
+    while a file still holds them (a sync brought them back; the next index pass takes them off)."""
+    return shown(text, manager.tombstones.contents())
 
 
 # -- daily logs and tombstones ------------------------------------------------------------------
@@ -346,7 +357,7 @@ def gate_status(manager: MemoryManager) -> GateStatus:
 
 def last_run_note(manager: MemoryManager) -> str:
     """For ``status``: the outcome, attempt and reason of the last dream when it did not succeed ('' when it did)."""
-    history = dream.load_state(manager.layout.runner_state_file)["history"]
+    history = dream.load_device_state(manager.layout)["history"]
     return dream_outcome.last_run_note(history, manager.settings.memory_consolidation_max_retries)
 
 

@@ -123,6 +123,7 @@ class MainWindow(QMainWindow):
                                   confinement=layout.confinement, shared_model=True)
         self._names_turn = asyncio.Lock()  # snapshots reach the editors in the order they were taken
         self.editors.editor_mode = services.settings.editor_mode
+        self.editors.shown = lambda text: operations.shown_page(services.manager, text)  # no forgotten text
         self.welcome = self._build_welcome()
         self.center = QStackedWidget()  # the welcome page while no page is open, else the editors
         self.center.addWidget(self.welcome)
@@ -523,8 +524,12 @@ class MainWindow(QMainWindow):
             return snapshot
 
     def _show_not_followed(self, refused: list[tuple[str, str]]) -> None:
-        """Links left out by the confinement rule (out of the vault, into a program folder, a loop)."""
-        self.not_followed_label.setText(f"{len(refused)} link(s) not followed" if refused else "")
+        """Links left out by the confinement rule (out of the vault, into a program folder, a loop), and
+        special files (a FIFO, a socket: never opened, ``core/files/regular.py``), counted apart."""
+        special = sum(1 for _rel, why in refused if "not a regular file" in why)
+        counts = [f"{len(refused) - special} link(s) not followed"] if len(refused) > special else []
+        counts += [f"{special} special file(s) left out"] if special else []
+        self.not_followed_label.setText(", ".join(counts))
         self.not_followed_label.setToolTip("\n".join(f"{rel}: {why}" for rel, why in refused[:50]))
         self.not_followed_label.setVisible(bool(refused))
 
@@ -722,6 +727,10 @@ class MainWindow(QMainWindow):
             self.open_vault(Path(folder))
 
     def open_vault(self, folder: Path) -> None:
+        refusal = operations.untrusted_config(folder)  # the new window would refuse it where nobody sees
+        if refusal is not None:
+            self.prompter.error("Open vault", refusal)
+            return
         program = [] if getattr(sys, "frozen", False) else ["-m", "suzent_desktop"]
         if start_detached(sys.executable, [*program, "open", str(folder)]):
             self.statusBar().showMessage(f"Opening {folder} in a new window…", 8000)

@@ -500,3 +500,19 @@ def test_the_settings_dialog_fills_in_the_local_cpu_model_profile(qtbot, window)
     with qtbot.waitSignal(window.bridge.settings_changed, timeout=WAIT_MS):
         assert dialog.save()
     assert load_settings(window.services.layout.home, environ={}).memory_consolidation_max_days == 3
+
+
+def test_a_page_is_shown_without_text_forgotten_on_another_device(qtbot, window) -> None:
+    """The forget's tombstone arrived by sync; the page, written elsewhere, still holds the text."""
+    path = page(window, NOTES_PAGE)
+    path.write_text("# Lantern Notes\n\nThe safe's code is 8812.\n\nSee [[Lantern Index]].\n", encoding="utf-8")
+    window.services.manager.tombstones.add("The safe's code is 8812.")
+    editor = open_page(qtbot, window, NOTES_PAGE)
+    assert "8812" not in editor.text() and "See [[Lantern Index]]." in editor.text()
+    assert not editor.dirty and "8812" not in editor.last_html
+
+    log = sorted(window.services.layout.archive_dir.glob("*.md"))[0]
+    with log.open("a", encoding="utf-8") as handle:
+        handle.write("- The safe's code is 8812.\n")  # a fact line written by hand, without a category
+    window.bridge.open_path.emit(log, 1)
+    assert "- The safe's code is 8812." in window.editors.current_editor().text()  # a log is shown as written

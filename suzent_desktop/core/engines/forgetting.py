@@ -141,6 +141,19 @@ def strip_forgotten(path: str, text: str, stones: set[str]) -> tuple[str, list[R
     return kept, removals
 
 
+def shown(text: str, stones: set[str]) -> str:
+    """``text`` as a reader is shown it: without its forgotten paragraphs and items. Every door
+    that serves a page (an agent's ``read_page``, the ``memory://`` resources, the window) shows
+    this, so forgotten text that a sync put back on a page is gone at once, before the next index
+    pass takes it off the file."""
+    if not stones:
+        return text
+    flat = normalize(text)
+    if not any(stone in flat for stone in stones):
+        return text
+    return strip_forgotten("", text, stones)[0]
+
+
 def restore_lines(text: str, removal: Removal) -> str:
     """Put a removed block back: after the line that stood above it, else before the one below it."""
     if _present(text, removal):

@@ -28,6 +28,7 @@ from suzent_desktop.core.engines.promotion_guard import describe, screen
 from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.core.files.facts import Fact
 from suzent_desktop.core.files.markdown import links
+from suzent_desktop.core.files.regular import read_regular
 from suzent_desktop.core.files.tombstones import forgotten_in, normalize, take_out_forgotten
 from suzent_desktop.core.files.words import count
 from suzent_desktop.core.vault.model import Kind
@@ -92,7 +93,7 @@ def _personal_candidates(home: Home) -> list[Candidate]:
         if not promoted_page(path.stem):
             continue
         try:
-            body = path.read_bytes().decode("utf-8-sig")
+            body = read_regular(path).decode("utf-8-sig")
         except (UnicodeDecodeError, OSError):
             continue  # doctor names it; promotion only reads pages
         doc = PageDoc.parse(body)
@@ -340,7 +341,7 @@ def _existing(home: Home) -> str:
     if not path.is_file():
         return ""
     try:
-        return path.read_bytes().decode("utf-8-sig")
+        return read_regular(path).decode("utf-8-sig")
     except UnicodeDecodeError as exc:  # its protected section must survive byte for byte
         raise PromotionError(
             f"{path}: not valid UTF-8 (byte {exc.start}); MEMORY.md left untouched, fix its encoding"

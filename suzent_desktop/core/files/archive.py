@@ -29,6 +29,7 @@ from suzent_desktop.core.files.facts import (
     parse_log,
 )
 from suzent_desktop.core.files.layout import Layout
+from suzent_desktop.core.files.regular import read_regular
 from suzent_desktop.core.files.text import clean
 
 _DATE_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}\.md$")
@@ -99,7 +100,7 @@ class Archive:
         texts: list[str] = []
         for path in paths:
             try:
-                texts.append(path.read_bytes().decode("utf-8-sig"))
+                texts.append(read_regular(path).decode("utf-8-sig"))
             except UnicodeDecodeError as exc:
                 raise ArchiveError(f"{path}: not valid UTF-8 at byte {exc.start}; file left untouched") from exc
             except FileNotFoundError:

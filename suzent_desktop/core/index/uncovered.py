@@ -22,8 +22,9 @@ from typing import TYPE_CHECKING
 
 from suzent_desktop.core.files.atomic import atomic_write_text
 from suzent_desktop.core.files.layout import Layout
+from suzent_desktop.core.files.text import loads_json
 from suzent_desktop.core.files.tombstones import normalize
-from suzent_desktop.core.index import late_facts, lost_facts
+from suzent_desktop.core.index import dropped, late_facts, lost_facts
 
 if TYPE_CHECKING:
     from suzent_desktop.core.vault.days import Days
@@ -46,7 +47,7 @@ class UncoveredFact:
 def load(layout: Layout) -> list[UncoveredFact]:
     """The record, oldest day first; a missing or unreadable file is an empty record."""
     try:
-        data = json.loads(Path(layout.uncovered_file).read_text(encoding="utf-8"))
+        data = loads_json(Path(layout.uncovered_file).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return []
     facts: list[UncoveredFact] = []
@@ -77,6 +78,13 @@ def consolidated(layout: Layout, days: Days) -> list[UncoveredFact]:
     for fact in [f for f in load(layout) if days.is_consolidated(f.date)] + late + lost:
         unique.setdefault(fact.key, fact)
     return list(unique.values())
+
+
+def searchable(layout: Layout, days: Days) -> list[UncoveredFact]:
+    """Facts of consolidated days whose log rows stay in search: the ones above, and the facts a
+    dream dropped that no person has confirmed yet (``core/index/dropped.py``)."""
+    held = [UncoveredFact(f.date, f.text, f.line) for f in dropped.pending(layout, days)]
+    return consolidated(layout, days) + held
 
 
 def by_date(facts: list[UncoveredFact]) -> dict[str, set[str]]:

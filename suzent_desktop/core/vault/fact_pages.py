@@ -214,6 +214,11 @@ def content_words(text: str) -> set[str]:
     return {w for w in _WORD_RE.findall(text.lower()) if w not in _STOPWORDS}
 
 
+def negations(text: str) -> set[str]:
+    """The negating words of ``text`` ("not", "never", "doesn't"): one more or less reverses a fact."""
+    return set(_WORD_RE.findall(text.lower())) & _NEGATIONS
+
+
 def may_be_same_fact(a: str, b: str) -> bool:
     """False when two similar-looking texts differ in substance: a negation, a number, or a
     word swapped for another on both sides (``likes tea`` vs ``likes coffee``)."""
