@@ -108,3 +108,15 @@ async def test_mark_all_reviewed_and_not_consolidated_items(manager):
     work.write_text("# Work\n")  # a bullet deleted by hand: its fact is not consolidated again
     [item] = review.items(manager.home)
     assert (item.kind, item.text) == ("not_consolidated", "User works at Contoso")
+
+
+async def test_facts_a_dream_dropped_come_first_with_its_reason(manager):
+    from suzent_desktop.core.index import dropped
+
+    await say(manager, "I work at Contoso.", 10)
+    await DreamRunner(manager).run_once(force=True)
+    dropped.record(manager.layout, [dropped.DroppedFact("2026-07-10", "User said hello", 5, "small talk", "2026-07-11")])
+    first = review.items(manager.home)[0]
+    assert (first.kind, first.text, first.unsure) == ("dropped", "User said hello", "a dream dropped it: small talk")
+    review.keep(manager.home, [first.id])
+    assert "dropped" not in {i.kind for i in review.items(manager.home)}

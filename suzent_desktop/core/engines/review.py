@@ -10,7 +10,8 @@ device's dream made (arriving by sync) are on it too:
   ``## History``);
 * MEMORY.md lines **gained** and **lost** since the last review, or, with
   ``memory_md_needs_approval``, in the proposal waiting for approval against MEMORY.md;
-* facts the dream could **not consolidate** (no page holds them).
+* facts the dream could **not consolidate** (no page holds them), and facts a dream **dropped**
+  with a reason, which stay in search until a person agrees (``core/index/dropped.py``).
 
 What a person has seen is an append-only stream, ``.state/reviewed.jsonl`` (per device, read as
 one), of item ids; an id names the item's kind, words and number of sources, so a bullet that
@@ -192,9 +193,21 @@ def not_consolidated_items(ctx: Context) -> list[ReviewItem]:
             for f in uncovered.consolidated(home.layout, home.days()) if f.key[1] not in stones]
 
 
+def dropped_items(ctx: Context) -> list[ReviewItem]:
+    """Facts a dream dropped with a reason: they stay in search until a person agrees
+    (``core/index/dropped.py``); the engine doubts them by definition, so they come first."""
+    from suzent_desktop.core.index import dropped
+
+    home = ctx.home
+    return [ReviewItem("dropped", item_id("dropped", f.id), f.text, str(home.archive.path_for(f.date)), f.line,
+                       f.date, f"a dream dropped it: {f.reason}" if f.reason else "a dream dropped it")
+            for f in dropped.pending(home.layout, home.days(), home.tombstones.contents())]
+
+
 register_kind("bullets", bullet_items)
 register_kind("memory", memory_items)
 register_kind("not_consolidated", not_consolidated_items)
+register_kind("dropped", dropped_items)
 
 
 # -- what was reviewed --------------------------------------------------------------------------------

@@ -47,6 +47,7 @@ KIND_TEXT = {
     "memory_gained": "MEMORY.md +",
     "memory_lost": "MEMORY.md −",
     "not_consolidated": "not consolidated",
+    "dropped": "dropped by a dream",
 }
 UNSURE_COLOR = "#c62828"
 PAGE_KINDS = ("added", "merged", "superseded")
