@@ -54,11 +54,19 @@ from suzent_desktop.core.operations import (
     Filters,
     VaultAccessError,
     VaultTools,
+    accept_memory,
     decode_page,
     dream_once,
+    memory_proposal,
+    provenance_card,
     read_part,
     read_regular,
+    review_forget,
+    review_items,
+    review_keep,
+    review_mark_all,
     shown_page,
+    why,
 )
 
 if TYPE_CHECKING:
@@ -149,6 +157,23 @@ text that matches nothing, is refused and nothing is forgotten (the error lists 
 candidates; force=true records unmatched text anyway). Daily logs keep their lines (they are
 the user's record); the user can see and undo every forget in the app's Forgotten pane.
 Example: {"hit_id": "3f2a..."} or {"text": "The user's PIN is 1234"}"""
+
+MEMORY_SOURCE = """\
+Where a memory came from, so you can cite it: the daily-log facts a notebook bullet or
+MEMORY.md line stands for and, for each, the conversation turn it was taken from (who said
+it, when, the sentence, one turn either side), or that it was typed by hand; also the other
+pages holding the same fact. Give a search_memory hit id, PATH:LINE, or the memory's words.
+Example: {"what": "User works at Contoso"}"""
+
+REVIEW_MEMORY = """\
+What the memory learned since the user last reviewed it: bullets added, merged and
+superseded (page and date), MEMORY.md lines gained and lost (or waiting for approval), and
+facts no page holds. Items the engine is unsure of come first, with the reason. Read-only."""
+
+SETTLE_REVIEW = """\
+Settle review items, only as the user asks: "keep" (mark reviewed) or "forget" (a tombstone,
+as forget) the items named by id, "mark_all_reviewed", or "accept_memory" (the proposed
+MEMORY.md becomes the one you read). Example: {"action": "keep", "ids": ["3f2a9c..."]}"""
 
 MEMORY_STATUS = """\
 Report the memory's state: today's date, the consolidation watermark (the last day folded
@@ -389,6 +414,47 @@ class MemoryTools:
         }
         return status
 
+    async def memory_source(
+        self,
+        what: Annotated[str, Field(min_length=1, max_length=MAX_FACT_CHARS, description="A hit id, PATH:LINE, or the memory's words.")],
+    ) -> dict[str, Any]:
+        await self._catch_up(vault_only=True)
+        hit = self._hits.get(what.strip())
+        if hit is not None:
+            card = await asyncio.to_thread(provenance_card, self.manager, None, None, hit=hit)
+        else:
+            card = await why(self.manager, what)
+        return card.as_json()
+
+    async def review_memory(self) -> dict[str, Any]:
+        items = await asyncio.to_thread(review_items, self.manager)
+        waiting = await asyncio.to_thread(memory_proposal, self.manager)
+        return {"items": [i.as_json() for i in items], "memory_proposal": waiting is not None}
+
+    async def settle_review(
+        self,
+        action: Annotated[Literal["keep", "forget", "mark_all_reviewed", "accept_memory"], Field(description="What to do.")],
+        ids: Annotated[list[Annotated[str, Field(max_length=64)]], Field(max_length=1000, description="Item ids, for keep and forget.")] = [],  # noqa: B006
+    ) -> dict[str, Any]:
+        if action == "accept_memory":
+            changes = await asyncio.to_thread(accept_memory, self.manager)
+            if changes is None:
+                raise ToolError("no proposed MEMORY.md waits for approval")
+            await self.manager.sync_paths(changes.changed)
+            return {"done": "accepted the proposed MEMORY.md"}
+        if action == "mark_all_reviewed":
+            return {"done": f"marked {await asyncio.to_thread(review_mark_all, self.manager)} reviewed"}
+        listed = {i.id: i for i in await asyncio.to_thread(review_items, self.manager)}
+        missing = [i for i in ids if i not in listed]
+        if not ids or missing:
+            raise ToolError(f"ids: {', '.join(missing) or 'none given'}: not in the review list (run review_memory again)")
+        if action == "keep":
+            await asyncio.to_thread(review_keep, self.manager, ids)
+        else:
+            for item_id in ids:
+                await review_forget(self.manager, listed[item_id])
+        return {"done": f"{action}: {count(len(ids), 'item')}"}
+
     async def read_page(
         self,
         path: Annotated[str, Field(min_length=1, max_length=MAX_PATH_CHARS, description="Vault-relative page path.")],
@@ -606,11 +672,14 @@ def build_server(manager: MemoryManager, *, read_only: bool = False, remote: boo
     add("list_pages", tools.list_pages, LIST_PAGES, writes=False)
     add("backlinks", tools.backlinks, BACKLINKS, writes=False)
     add("list_tags", tools.list_tags, LIST_TAGS, writes=False)
+    add("memory_source", tools.memory_source, MEMORY_SOURCE, writes=False)
+    add("review_memory", tools.review_memory, REVIEW_MEMORY, writes=False)
     if not read_only:
         add("capture_turn", tools.capture_turn, CAPTURE_TURN, writes=True)
         add("remember", tools.remember, REMEMBER, writes=True)
         add("forget", tools.forget, FORGET, writes=True, destructive=True)
         _one_of(server, "forget", ["hit_id", "text"])
+        add("settle_review", tools.settle_review, SETTLE_REVIEW, writes=True, destructive=True)
     if tools.maintenance:
         add("dream", tools.dream, DREAM, writes=True)
         add("lint", tools.lint, LINT, writes=True)

@@ -14,8 +14,9 @@ from mcp import ClientSession, MCPError
 from mcp.client.streamable_http import streamable_http_client
 from mcp_support import mcp_session, server_params, tree_snapshot
 
-WRITE_TOOLS = {"capture_turn", "remember", "forget"}
-READ_TOOLS = {"search_memory", "memory_status", "core_memory", "read_page", "list_pages", "backlinks", "list_tags"}
+WRITE_TOOLS = {"capture_turn", "remember", "forget", "settle_review"}
+READ_TOOLS = {"search_memory", "memory_status", "core_memory", "read_page", "list_pages", "backlinks", "list_tags",
+              "memory_source", "review_memory"}
 ACTIVITY = "mcp_activity.json"
 
 
@@ -44,7 +45,7 @@ async def test_lists_tools_and_resources_and_reads_them(vault_home: Path) -> Non
         tools = {t.name: t for t in (await session.list_tools()).tools}
         assert set(tools) == READ_TOOLS | WRITE_TOOLS  # dream and lint stay off without the setting
         for name in WRITE_TOOLS:
-            assert "secret" in tools[name].description.lower() or name == "forget"
+            assert "secret" in tools[name].description.lower() or name in ("forget", "settle_review")
             assert tools[name].annotations.read_only_hint is False
         assert tools["search_memory"].annotations.read_only_hint is True
         assert tools["capture_turn"].input_schema["properties"]["user"]["maxLength"] > 0

@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from filelock import FileLock, Timeout
 
-from suzent_desktop.core.engines import forgetting, lease
+from suzent_desktop.core.engines import forgetting, lease, provenance
 from suzent_desktop.core.engines.dream import authorship, outcome, resume, second_run
 from suzent_desktop.core.engines.dream.coverage import CoverageReport, check_coverage
 from suzent_desktop.core.engines.dream.diffs import annotate, unified_diffs
@@ -723,6 +723,7 @@ class DreamRunner(Gates):
                                 originals)
         crash_point("dream.before_ingest")
         await asyncio.to_thread(lost_facts.record_run, m.layout, batch, coverage, end or current)  # where pages hold them
+        await asyncio.to_thread(provenance.record_held, m.layout)  # which facts each page line stands for
         if end is not None:
             await asyncio.to_thread(late_facts.record_run, m.layout, self._read, end)
             await asyncio.to_thread(m.notebook.append_ingest, self._today(), end, summary)
