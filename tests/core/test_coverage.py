@@ -241,6 +241,7 @@ async def test_the_coverage_check_gets_only_the_time_the_run_has_left(home, cloc
 
     manager = make_manager(home, clock, memory_consolidation_timeout_seconds=2.0)
     write_log(manager, days_before(today, 1)[0], [JASPER, KEPT])
+    await manager.reindex()  # as capture does: the facts are in search before the dream starts
     manager.embedder = SlowEmbedder(manager.embedder)  # what the runner embeds with; the index keeps its own
     import lancedb  # noqa: F401 - loaded before the run's clock, as the runner does
     started = time.monotonic()
