@@ -51,7 +51,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
-from suzent_desktop import cli_vault
+from suzent_desktop import cli_review, cli_vault
 from suzent_desktop.cli_progress import download_model, show_downloads, terminal_progress
 from suzent_desktop.core.documents import SOURCES, captured_turn, fact_dict, hit_dict
 from suzent_desktop.core.documents import is_handled_error as _core_handles
@@ -170,6 +170,7 @@ def build_parser() -> argparse.ArgumentParser:
     add("promote", "rewrite MEMORY.md from 3_Personal/ pages and recall signals")
     add("doctor", "check the home for problems (never modifies anything)")
     cli_vault.add_commands(add)
+    cli_review.add_commands(add)
     mcp = add("mcp", "serve the memory to an agent over the Model Context Protocol (stdio by default)")
     mcp.add_argument("--read-only", action="store_true", help="only the reading tools; write nothing at all")
     mcp.add_argument("--http", type=_port, default=None, metavar="PORT", help="serve streamable HTTP on 127.0.0.1:PORT instead of stdio. Without --token-file, ANY local "
@@ -471,6 +472,8 @@ def cmd_capture(args: argparse.Namespace, out: Output) -> int:
         out.say(f"Kept the turn verbatim in {captured['path']}:{captured['line']} (turn {captured['id']}).")
     if not facts:
         out.say("No facts found in this turn." if captured else "No facts found in this turn; nothing was written.")
+    elif changes.message:  # a retried capture
+        out.say(f"Not written again: {changes.message}.")
     else:
         out.say(f"Captured {count(len(facts), 'fact')} into {manager.log_path(date)}:")
         for fact in facts:
@@ -898,6 +901,8 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, Output], int]] = {
     "mcp": cmd_mcp,
     "backlinks": lambda args, out: cli_vault.cmd_backlinks(args, out, _open),
     "tags": lambda args, out: cli_vault.cmd_tags(args, out, _open),
+    "why": lambda args, out: cli_review.cmd_why(args, out, _open),
+    "review": lambda args, out: cli_review.cmd_review(args, out, _open),
 }
 
 

@@ -79,6 +79,8 @@ class Settings:
     memory_lint_min_days: int = 7
     memory_md_max_lines: int = 60
     memory_md_max_chars: int = 4000
+    # Promotion proposes MEMORY.md changes; the agent reads the approved file until they are accepted.
+    memory_md_needs_approval: bool = False
     mcp_allow_maintenance: bool = False
     # Extra Host / Origin values the HTTP server accepts (space-separated), for a reverse proxy's name.
     mcp_allowed_hosts: str = ""

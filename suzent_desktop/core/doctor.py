@@ -296,13 +296,15 @@ def check_watermark(layout: Layout, today: dt.date) -> list[Problem]:
 
 def check_dropped(layout: Layout, today: dt.date, tombstones: set[str]) -> list[Problem]:
     """Facts a dream dropped that stay in search until the person confirms (``core/index/dropped.py``)."""
-    from suzent_desktop.core.index import dropped
+    from suzent_desktop.core.index import dropped, uncovered
 
+    pending = dropped.pending(layout, Days.read(Notebook(layout), today), tombstones)
+    places = uncovered.located(layout, [uncovered.UncoveredFact(f.date, f.text, f.line) for f in pending])
     return [
-        Problem(INFO, str(layout.daily_log(fact.date)), fact.line,
+        Problem(INFO, place.path, place.line,
                 f"dropped by a dream ({fact.reason}); it stays searchable until you confirm with "
                 f"`dropped --confirm {fact.id}`: {fact.text[:120]!r}")
-        for fact in dropped.pending(layout, Days.read(Notebook(layout), today), tombstones)
+        for fact, place in zip(pending, places, strict=True)
     ]
 
 
@@ -311,12 +313,12 @@ def check_not_consolidated(layout: Layout, today: dt.date, tombstones: set[str])
     from suzent_desktop.core.index import uncovered
 
     days = Days.read(Notebook(layout), today)
+    left = [fact for fact in uncovered.consolidated(layout, days) if fact.key[1] not in tombstones]
     return [
-        Problem(WARNING, str(layout.daily_log(fact.date)), fact.line,
+        Problem(WARNING, fact.path, fact.line,
                 f"not consolidated: no page holds this fact of a consolidated day; it stays searchable and the "
                 f"next dream offers it again: {fact.text[:120]!r}")
-        for fact in uncovered.consolidated(layout, days)
-        if fact.key[1] not in tombstones
+        for fact in uncovered.located(layout, left)
     ]
 
 

@@ -24,6 +24,7 @@ from suzent_desktop.core.engines.dream.model import LintResult
 from suzent_desktop.core.engines.dream.runner import DreamRunner
 from suzent_desktop.core.engines.recall import Recall
 from suzent_desktop.core.files.archive import ArchiveError
+from suzent_desktop.core.files.archive import turn_facts as archive_turn_facts
 from suzent_desktop.core.files.clock import SYSTEM_CLOCK, Clock
 from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.core.files.facts import Fact
@@ -175,6 +176,10 @@ class MemoryManager:
             )
             paths.append(turn.path)
         self.last_turn = turn
+        if turn is not None:
+            earlier = await asyncio.to_thread(self._captured_before, turn.id, timestamp)
+            if earlier is not None:  # a client's retry: nothing is extracted, paid for or written twice
+                return earlier
         turn_text = extraction.turn_to_text(clean(clean_text(user)), clean(clean_text(assistant)))
         try:
             notes: list[str] = []
@@ -199,7 +204,8 @@ class MemoryManager:
         if facts:
             when = self._capture_time(timestamp)
             path, lines = await asyncio.to_thread(
-                self.archive.append_turn, facts, session_id=session_id, when=when
+                self.archive.append_turn, facts, session_id=session_id, when=when,
+                turn=turn.id if turn is not None else None,
             )
             changes.merge(ChangeSet(logs={when.date().isoformat()}, log_lines=list(lines)))
             paths.insert(0, path)
@@ -208,6 +214,21 @@ class MemoryManager:
         if any(f.is_important for f in facts):
             changes.merge(await self._refresh_memory_md_from_important(facts))
         return facts, changes
+
+    def _captured_before(self, turn: str, timestamp: dt.datetime | None) -> tuple[list[Fact], ChangeSet] | None:
+        """The facts a log already holds from this turn (its day's log, or today's for a turn of a
+        consolidated day), with where they stand; None when the turn was not captured before."""
+        for when in dict.fromkeys((self._turn_time(timestamp)[0].date(), self._capture_time(timestamp).date())):
+            path = self.archive.path_for(when)
+            try:
+                earlier = archive_turn_facts(path.read_bytes(), turn) if path.is_file() else []
+            except OSError:
+                continue
+            if earlier:
+                return [f.fact for f in earlier], ChangeSet(
+                    logs={when.isoformat()}, log_lines=[f.line for f in earlier],
+                    message=f"this turn was captured before (turn {turn}); its facts were not written again")
+        return None
 
     def _known_people(self) -> dict[str, str]:
         """People and animals the user introduced in earlier turns ("my sister Ana"), from the daily logs.
@@ -471,11 +492,7 @@ class MemoryManager:
             await asyncio.to_thread(self.tombstones.undo, content)
         changes = ChangeSet(tombstones=True, restored=list(targets))
         pages, outside = await asyncio.to_thread(self._restore_pages, set(targets))
-        changes.errors += [
-            f"forgotten text not put back on {p}: it is outside the vault (reached through a link), which the "
-            "app never writes"
-            for p in outside
-        ]
+        changes.errors += [self._not_put_back(p) for p in outside]
         core = set(self.layout.core_files)
         changes.pages |= {p for p in pages if p not in core}
         changes.memory_md = any(p in core for p in pages)
@@ -486,6 +503,16 @@ class MemoryManager:
         if facts:
             changes.merge(await self._append_and_index(facts, session_id="restored", when=self.clock.now()))
         return changes
+
+    def _not_put_back(self, page: Path) -> str:
+        """Why an undo left a journalled page alone: a link leads it out of the vault, or the forget
+        was recorded with a path no page of this vault answers to (another device's, an old place)."""
+        if page.is_relative_to(self.layout.notebook_dir) or page.is_relative_to(self.layout.memory_dir):
+            return (f"forgotten text not put back on {page}: it is outside the vault (reached through a link), "
+                    "which the app never writes")
+        return (f"forgotten text not put back on {page}: the forget recorded that page, and no page of this vault "
+                "stands there (the forget was made on another device, or the page has moved); it is searchable "
+                "again, add its line back by hand if you want it on a page")
 
     def _undo_targets(self, text: str) -> list[str]:
         """The live tombstones ``text`` names: itself (a tombstone as listed) or its paragraphs and items,

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from suzent_desktop.core import demo
 from suzent_desktop.core.demo import DemoError, write_demo_home
+from suzent_desktop.core.engines import memory_approval, provenance, review
 from suzent_desktop.core.engines.dream import outcome as dream_outcome
 from suzent_desktop.core.engines.dream import runner as dream
 from suzent_desktop.core.engines.dream.tools import (
@@ -443,3 +444,72 @@ def download_model(
     download = getattr(embedder, "download_files", None)
     if download is not None:
         download(progress, cancel)
+
+
+# -- provenance and review (core/engines/provenance.py, review.py) --------------------------------
+async def why(manager: MemoryManager, what: str) -> Any:
+    """The provenance card of a memory: ``PATH:LINE``, a hit's id, or its words."""
+    return await provenance.why(manager, what)
+
+
+def provenance_index(manager: MemoryManager) -> Any:
+    """The files read once for many cards (blocking: call off the GUI thread; build again after changes)."""
+    return provenance.Provenance(manager.home)
+
+
+def provenance_card(manager: MemoryManager, path: Path | None, line: int | None, text: str = "", *,
+                    hit: Any = None, index: Any = None) -> Any:
+    """A card for a line of a file, a search hit, or words (blocking: call off the GUI thread)."""
+    if hit is not None:
+        return provenance.card_for_hit(manager.home, hit, index)
+    if path is not None and line is not None:
+        return (index or provenance.Provenance(manager.home)).card_at(path, line)
+    return provenance.card_for(manager.home, text, index)
+
+
+def review_items(manager: MemoryManager) -> list[Any]:
+    """What to review, unsure items first (blocking: call off the GUI thread)."""
+    return review.items(manager.home)
+
+
+def review_keep(manager: MemoryManager, ids: list[str]) -> None:
+
+    review.keep(manager.home, ids)
+
+
+def review_mark_all(manager: MemoryManager) -> int:
+
+    return review.mark_all_reviewed(manager.home)
+
+
+def review_edit(manager: MemoryManager, item: Any, text: str) -> ChangeSet:
+
+    path = review.edit_line(manager.home, item, text)
+    return ChangeSet(changed=frozenset({path}), refresh=frozenset({path}), message=f"Edited {path.name}")
+
+
+async def review_forget(manager: MemoryManager, item: Any) -> ChangeSet:
+
+    return await review.forget(manager, item)
+
+
+def memory_proposal(manager: MemoryManager) -> str | None:
+    """The MEMORY.md waiting for approval, or None."""
+    return memory_approval.proposal(manager.layout)
+
+
+def accept_memory(manager: MemoryManager) -> ChangeSet | None:
+    """Accept the proposed MEMORY.md (None when none waits): the agent reads it from now on."""
+    if not review.accept_memory(manager.home):
+        return None
+    return ChangeSet(changed=frozenset({manager.layout.memory_md}), memory_md=True, message="Accepted MEMORY.md")
+
+
+def reject_memory(manager: MemoryManager) -> bool:
+
+    return memory_approval.reject(manager.layout)
+
+
+def transcript_turns(manager: MemoryManager, date: str) -> list[Any]:
+    """A day's conversation turns, forgotten ones left out (a small read: one day's file)."""
+    return provenance.visible_turns(manager.home, date)

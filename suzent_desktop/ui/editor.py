@@ -133,6 +133,8 @@ class CompareDialog(QDialog):
 class PageEditor(QWidget):
     """One open file, in one pane: Live Preview, Source mode or Reading view (see ``page_views``)."""
 
+    provenance_hover: object | None = None  # the window's hover tip of where a bullet came from
+
     saved = Signal(object)  # Path
     dirty_changed = Signal(bool)
     link_activated = Signal(str, object)  # (target, heading | None) of a clicked wikilink
@@ -567,6 +569,7 @@ class EditorArea(QTabWidget):
     outside_vault = Signal(str)  # a link target that leads out of the vault: never opened
     reveal_requested = Signal(object)  # Path: show this tab's file in the vault tree
     tag_activated = Signal(str)  # a tag clicked in a page: the window runs ``tag:`` search
+    line_clicked = Signal(object, int)  # (Path, 1-based line): the cursor moved to a line (its source is shown)
 
     def __init__(self, root: Path, read_only_dirs: tuple[Path, ...] = (), parent: QWidget | None = None,
                  confinement: object = None, *, shared_model: bool = False) -> None:
@@ -661,6 +664,8 @@ class EditorArea(QTabWidget):
             editor.outside_vault.connect(self.outside_vault.emit)
             editor.forget_requested.connect(self.forget_requested.emit)
             editor.tag_activated.connect(self.tag_activated.emit)
+            editor.source.cursorPositionChanged.connect(
+                lambda e=editor: self.line_clicked.emit(e.path, e.source.textCursor().blockNumber() + 1))
             at = self.indexOf(in_tab) if in_tab is not None and in_tab.conflict is None else -1
             replaced = in_tab if at >= 0 else None
             index = self.insertTab(at + 1, editor, self._title(editor)) if at >= 0 else self.addTab(

@@ -23,8 +23,8 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from suzent_desktop.core.engines import memory_approval
 from suzent_desktop.core.engines.promotion_guard import describe, screen
-from suzent_desktop.core.files.atomic import atomic_write_text
 from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.core.files.facts import Fact
 from suzent_desktop.core.files.markdown import links
@@ -337,7 +337,7 @@ def _recent_important(home: Home, extra: list[Fact]) -> list[str]:
 
 
 def _existing(home: Home) -> str:
-    path = home.layout.memory_md
+    path = memory_approval.working_path(home)
     if not path.is_file():
         return ""
     try:
@@ -420,8 +420,7 @@ async def promote(
         else:
             text = composed
     if text != existing:
-        await asyncio.to_thread(atomic_write_text, home.layout.memory_md, text)
-        changes.memory_md = True
+        changes.memory_md = await asyncio.to_thread(memory_approval.write, home, text)
     return changes
 
 
@@ -438,8 +437,7 @@ async def refresh_from_important(home: Home, facts: list[Fact]) -> ChangeSet:
     existing, text = await asyncio.to_thread(build)
     changes = ChangeSet()
     if text != existing:
-        await asyncio.to_thread(atomic_write_text, home.layout.memory_md, text)
-        changes.memory_md = True
+        changes.memory_md = await asyncio.to_thread(memory_approval.write, home, text)
     return changes
 
 

@@ -22,7 +22,9 @@ from filelock import lock_descriptor, unlock_descriptor
 from suzent_desktop.core.files import streams
 from suzent_desktop.core.files.facts import (
     DEFAULT_CATEGORY,
+    TURN_TAG,
     Fact,
+    FactLine,
     ParsedLog,
     format_fact_line,
     format_log_header,
@@ -118,8 +120,14 @@ class Archive:
         *,
         session_id: str,
         when: dt.datetime,
+        turn: str | None = None,
     ) -> tuple[Path, list[int]]:
-        """Append one turn block to ``when``'s log; return the file and the new facts' line numbers."""
+        """Append one turn block to ``when``'s log; return the file and the new facts' line numbers.
+
+        With ``turn`` (the capture path): when the log already holds facts of that turn (a client
+        retried a capture: same session, time and words, so the same turn id), nothing is
+        written and their lines are returned.
+        """
         facts = [_writable(f) for f in facts]
         if not facts:
             return self.path_for(when.date()), []
@@ -133,6 +141,9 @@ class Archive:
             try:
                 lock_descriptor(fd)  # appends from other processes wait their turn
                 existing = read_descriptor(fd)
+                earlier = turn_facts(existing, turn) if turn else []
+                if earlier:
+                    return path, [f.line for f in earlier]
                 prefix = ""
                 if not existing:
                     prefix = format_log_header(when.date().isoformat()) + "\n"
@@ -166,3 +177,8 @@ def _writable(fact: Fact) -> Fact:
     return dataclasses.replace(fact, category=category, tags=tags)
 
 
+def turn_facts(data: bytes, turn: str) -> list[FactLine]:
+    """The fact lines of one log file that came from the turn ``turn``."""
+    if f"{TURN_TAG}{turn}".encode() not in data:
+        return []
+    return [f for f in parse_log(data.decode("utf-8-sig", "replace")).facts if f.fact.turn == turn]

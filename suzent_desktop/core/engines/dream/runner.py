@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from filelock import FileLock, Timeout
 
-from suzent_desktop.core.engines import forgetting, lease
+from suzent_desktop.core.engines import forgetting, lease, provenance
 from suzent_desktop.core.engines.dream import authorship, outcome, resume, second_run
 from suzent_desktop.core.engines.dream.coverage import CoverageReport, check_coverage
 from suzent_desktop.core.engines.dream.diffs import annotate, unified_diffs
@@ -478,6 +478,11 @@ class DreamRunner(Gates):
                           authored=authorship.load(authorship.path_in(layout.state_dir)),
                           vault=self.manager.vault if root == layout.notebook_dir else None)
 
+    def _dates_of(self, batch: Batch) -> tuple[str, str]:
+        """The dates a bullet may newly carry in this run: the days of the batch's facts (earlier
+        days' facts offered again among them), up to today."""
+        return min([*batch.dates, *(f.date for f in batch.facts)]), self._today().isoformat()
+
     def wake(self) -> None:
         """End the schedule's current wait (settings changed): the gates are read again now."""
         if self._wake is not None:
@@ -569,6 +574,7 @@ class DreamRunner(Gates):
         root = m.layout.notebook_dir
         await asyncio.to_thread(m.vault.current, parsed=False)  # the engine's names, as the disk has them now
         tools = self._tools(root)
+        tools.dates = self._dates_of(batch)
         done = await asyncio.to_thread(second_run.already_on_pages, batch, tools) if self._lease.shared() else None
         if done is not None:  # another device consolidated this batch: nothing to write, the watermark moves
             return await self._productive(state, batch, done[0], [], watermark, done[1], {})
@@ -718,6 +724,7 @@ class DreamRunner(Gates):
                                 originals)
         crash_point("dream.before_ingest")
         await asyncio.to_thread(lost_facts.record_run, m.layout, batch, coverage, end or current)  # where pages hold them
+        await asyncio.to_thread(provenance.record_held, m.layout)  # which facts each page line stands for
         if end is not None:
             await asyncio.to_thread(late_facts.record_run, m.layout, self._read, end)
             await asyncio.to_thread(m.notebook.append_ingest, self._today(), end, summary)
@@ -841,6 +848,7 @@ class DreamRunner(Gates):
             )
             before = await asyncio.to_thread(snapshot_vault, copy)
             tools = self._tools(copy)
+            tools.dates = self._dates_of(batch)
             report, error = await self._guarded_engine(batch, tools)
             if report is not None:
                 await asyncio.to_thread(self._scrub_forgotten, tools)

@@ -20,12 +20,13 @@ import builtins  # VaultTools.list hides the built-in list inside the class
 import json
 import re
 import threading
+import unicodedata
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from suzent_desktop.core.engines.dream import page_edits
+from suzent_desktop.core.engines.dream import bullet_dates, lookalikes, page_edits
 from suzent_desktop.core.engines.dream.authorship import line_digest
 from suzent_desktop.core.engines.forgetting import find_forgotten
 from suzent_desktop.core.files.atomic import atomic_write_bytes, atomic_write_text
@@ -146,6 +147,9 @@ class VaultTools:
         self._known: dict[str, bytes] = {}
         self.left_alone: list[str] = []  # files a rollback did not restore (changed by someone else since)
         self.made_folders: list[Path] = []  # folders this run's writes made: a rollback removes them again
+        # (first, last): the dates a bullet may newly carry (the batch's facts' days up to today);
+        # None: any (:mod:`~suzent_desktop.core.engines.dream.bullet_dates`). The runner sets it.
+        self.dates: tuple[str, str] | None = None
 
 
     # -- path checks -------------------------------------------------------------------
@@ -170,6 +174,7 @@ class VaultTools:
         fault = depth_fault(parts)
         if fault is not None:  # before any library call that recurses per level (mkdir, resolve)
             raise VaultAccessError(f"{shorten(text)}: {fault}")
+        parts = self._composed(parts)
         candidate = self.root.joinpath(*parts) if parts else self.root
         if not write:
             reason = self.confinement.refusal(candidate)
@@ -182,6 +187,17 @@ class VaultTools:
             self._check_writable(list(real.relative_to(self._real_root).parts), relative, resolved=True)
             return real
         return candidate
+
+    def _composed(self, parts: list[str]) -> list[str]:
+        """``parts`` in composed Unicode form (NFC), unless the disk holds them as spelled: a name in
+        decomposed form reaches the page ``Café``, not a second page that looks the same."""
+        composed = [unicodedata.normalize("NFC", part) for part in parts]
+        if composed == parts:
+            return parts
+        try:
+            return parts if self.root.joinpath(*parts).exists() else composed
+        except OSError:  # a name too long to look up: the checks that follow name it
+            return composed
 
     def _real(self, candidate: Path, relative: str) -> Path:
         """Where ``candidate`` resolves; VaultAccessError when outside the vault or unresolvable."""
@@ -299,6 +315,12 @@ class VaultTools:
         exact = find_forgotten(text, set(self.forgotten)) if self.forgotten else {}
         text, taken = take_out_forgotten(text, self.forgotten, keep=exact)
         text = clean(text)
+        if self.dates:  # judged without the forgotten lines the runner's clean-up takes off anyway
+            read = (data.decode("utf-8", "replace") for data in self._known.values())
+            kept = take_out_forgotten(text, self.forgotten)[0] if exact else text
+            wrong = bullet_dates.refusal(relative, [before, *read], kept, *self.dates)
+            if wrong:
+                raise ValueError(wrong)
         with self._lock:
             if self._closed:
                 raise ToolsClosed("the run was stopped; no more writes")
@@ -351,8 +373,19 @@ class VaultTools:
 
     def _check_new_name(self, relative: str, path: Path) -> None:
         """A new page may not take a name a file elsewhere answers to: the user's ``[[Work]]``
-        must keep opening their own ``Work`` page, not the engine's new one."""
+        must keep opening their own ``Work`` page, not the engine's new one; nor a name a reader
+        cannot tell from another (:mod:`~suzent_desktop.core.engines.dream.lookalikes`)."""
+        parts = PurePosixPath(self.relative(path)).parts
+        new = "/".join(p for i, p in enumerate(parts) if not self._real_root.joinpath(*parts[: i + 1]).exists())
+        why = lookalikes.refusal(new)
+        if why is not None:
+            raise VaultAccessError(f"{relative}: {why}")
         index = self.names()
+        twin = lookalikes.twin(path.stem, index.by_name)
+        if twin is not None:
+            where = ", ".join(index.rel(p) for p in index.by_name[twin])
+            raise VaultAccessError(f"{relative}: {where} has a name that reads the same; write to it, or choose "
+                                   "a name that differs in its letters, not only in how they are encoded")
         if index.name_taken(path.stem):
             other = index.resolve(path.stem, path)
             where = index.rel(other) if other is not None else path.stem
