@@ -24,7 +24,7 @@ or every query would return the whole index.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -126,6 +126,27 @@ class TitleCache:
             return Names(self._index, self._pages)
 
 
+class Lists:
+    """A query's ranked lists, fetched once ``depth`` deep and cut to each round's pool.
+
+    Search ranks in rounds of growing pools (``core.search``); a list's first rows do not depend on how
+    deep it is fetched, so one fetch deep enough for the last round serves every round.
+    """
+
+    def __init__(self, depth: int = 0) -> None:
+        self.depth = depth
+        self._fetched: dict[str, tuple[int, list[dict]]] = {}
+
+    def first(self, key: str, count: int, fetch: Callable[[int], list[dict]]) -> list[dict]:
+        """The first ``count`` rows of list ``key``; ``fetch(n)`` asks the table for n."""
+        depth, rows = self._fetched.get(key, (0, []))
+        if count > depth:
+            depth = max(count, self.depth)
+            rows = fetch(depth)
+            self._fetched[key] = (depth, rows)
+        return rows[:count]
+
+
 def _votes(into: dict[str, float], ids: Sequence[str], weight: float) -> None:
     for rank, row_id in enumerate(ids, start=1):
         into[row_id] = into.get(row_id, 0.0) + weight / (RRF_K + rank)
@@ -139,15 +160,19 @@ def search(
     vector: np.ndarray | None,
     limit: int,
     filters: Filters | None,
+    lists: Lists | None = None,
 ) -> list[dict]:
-    """The rows that answer ``query``, best first, each with its fused ``score``."""
+    """The rows that answer ``query``, best first, each with its fused ``score`` (``lists``: the query's
+    lists as an earlier round fetched them)."""
     rows: dict[str, dict] = {}
     scores: dict[str, float] = {}
     titles = names.titles
     weights = plan.weights
     search_words = store.gram_search if plan.column == "grams" else store.fts_search
-    text = search_words(query, limit, filters)
-    near = store.vector_search(vector, limit, filters) if plan.vectors and vector is not None else []
+    lists = lists or Lists()
+    text = lists.first(plan.column, limit, lambda n: search_words(query, n, filters))
+    near = (lists.first("vectors", limit, lambda n: store.vector_search(vector, n, filters))
+            if plan.vectors and vector is not None else [])
     # Vector hits first: equal fused scores keep the vector order, as LanceDB's own hybrid search did. Each
     # list (and the rows of named pages below) comes in a fixed order (``core.tie_order``), never the table's.
     _votes(scores, [r["id"] for r in near], weights.vector)

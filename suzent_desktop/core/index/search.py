@@ -108,13 +108,25 @@ class IndexSearch:
         """
         words = query.words
         vectors: dict[str, np.ndarray | None] = {}
+        last = FIRST_ROUND
+        while last < limit:
+            last *= GROWTH
+        lists = fusion.Lists(last * CANDIDATES_PER_HIT)  # fetched once, deep enough for the round that fills the limit
+        currents: dict[str, SearchHit | None] = {}
+
+        def current(hit: SearchHit) -> SearchHit | None:
+            if hit.row_id not in currents:
+                currents[hit.row_id] = self._current_for(hit, query)
+            return currents[hit.row_id]
+
         response: SearchResponse | None = None
         held: set[tuple[str, int | None]] = set()
         size = FIRST_ROUND
         while True:
             wanted = size * CANDIDATES_PER_HIT
-            found = self._with_unindexed(self._search_index(words, wanted, filters, vectors), words, wanted, filters)
-            ranked = answer_order(found.hits, words, size, lambda hit: self._current_for(hit, query))
+            found = self._with_unindexed(self._search_index(words, wanted, filters, vectors, lists), words, wanted,
+                                         filters)
+            ranked = answer_order(found.hits, words, size, current)
             new = [hit for hit in ranked if not {(p.path, p.line) for p in hit.places} & held]
             held.update((p.path, p.line) for hit in new for p in hit.places)
             if response is None:
@@ -252,9 +264,11 @@ class IndexSearch:
         return self._hits(text_matches(rows, query, limit, filters))
 
     def _search_index(
-        self, query: str, limit: int, filters: Filters, vectors: dict[str, np.ndarray | None] | None = None
+        self, query: str, limit: int, filters: Filters, vectors: dict[str, np.ndarray | None] | None = None,
+        lists: fusion.Lists | None = None,
     ) -> SearchResponse:
-        """The index's rows for ``query``, fused; ``vectors`` keeps the query's vector for the next round."""
+        """The index's rows for ``query``, fused; ``vectors`` and ``lists`` keep the query's vector and
+        ranked lists for the next round."""
         warning: str | None = None
         vector = None
         vectors = {} if vectors is None else vectors
@@ -275,7 +289,7 @@ class IndexSearch:
         failure: IndexStoreError | None = None
         for last in (False, True):  # once more on a fresh handle: another process may have rebuilt it
             try:
-                return self._query(dim, vector, query, limit, filters, warning, fall_back=last)
+                return self._query(dim, vector, query, limit, filters, warning, fall_back=last, lists=lists)
             except IndexStoreError as exc:  # the next sync pass rebuilds an unreadable table
                 self._drop_failed_store(self._store)
                 failure = exc
@@ -294,20 +308,21 @@ class IndexSearch:
         warning: str | None,
         *,
         fall_back: bool,
+        lists: fusion.Lists | None = None,
     ) -> SearchResponse:
         store = self._open_store(dim, repair=False)
         plan = fusion.plan_for(query, fusion.embedder_scripts(self.embedder) if vector is not None else frozenset())
         titles = self._titles.get(store)
         if plan.vectors:
             try:
-                hits = self._hits(fusion.search(store, titles, plan, query, vector, limit, filters))
+                hits = self._hits(fusion.search(store, titles, plan, query, vector, limit, filters, lists))
                 return SearchResponse(hits, "hybrid", store.ann_notice)  # a damaged ANN index is bypassed
             except IndexStoreError as exc:
                 if not fall_back:
                     raise
                 warning = f"semantic search failed ({exc}); showing full-text matches only"
                 plan = replace(plan, vectors=False)
-        return SearchResponse(self._hits(fusion.search(store, titles, plan, query, None, limit, filters)),
+        return SearchResponse(self._hits(fusion.search(store, titles, plan, query, None, limit, filters, lists)),
                               "fulltext", warning)
 
     @staticmethod
