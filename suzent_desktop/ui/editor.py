@@ -142,6 +142,7 @@ class PageEditor(QWidget):
     tag_activated = Signal(str)  # a tag clicked in Live Preview or Reading view (name without '#')
     rendered = Signal()
     conflict_raised = Signal()
+    rename_requested = Signal(object, str)  # (Path, new name) typed into the inline title
     _render_done = Signal(int, str, str)  # (request, text rendered, html), from the render thread
 
     def __init__(self, path: Path, *, exists: Callable[[Link], bool] | None = None,
@@ -195,6 +196,9 @@ class PageEditor(QWidget):
 
         self.views = PageViews(self.source, self.preview, mode, self)
         self.views.view_changed.connect(self._view_changed)
+        self.views.head.set_name(self.path.stem, read_only=read_only)
+        self.views.head.rename_requested.connect(lambda name: self.rename_requested.emit(self.path, name))
+        self.views.properties.tag_clicked.connect(self.tag_activated.emit)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
@@ -202,7 +206,6 @@ class PageEditor(QWidget):
         layout.addWidget(self.views.header)
         layout.addWidget(self.conflict_bar)
         layout.addWidget(self.find_bar)
-        layout.addWidget(self.views.properties)
         layout.addWidget(self.views.stack, 1)
 
         self._render_timer = QTimer(self)
@@ -311,6 +314,7 @@ class PageEditor(QWidget):
     def retarget(self, new_path: Path) -> None:
         """The file was renamed or moved by the app: follow it."""
         self.path = Path(new_path)
+        self.views.head.set_name(self.path.stem, read_only=self.read_only)
 
     # -- editing ------------------------------------------------------------------------------------
     def _text_changed(self) -> None:
@@ -565,6 +569,7 @@ class EditorArea(QTabWidget):
     outside_vault = Signal(str)  # a link target that leads out of the vault: never opened
     reveal_requested = Signal(object)  # Path: show this tab's file in the vault tree
     tag_activated = Signal(str)  # a tag clicked in a page: the window runs ``tag:`` search
+    rename_requested = Signal(object, str)  # (Path, new name): a page's inline title was edited
 
     def __init__(self, root: Path, read_only_dirs: tuple[Path, ...] = (), parent: QWidget | None = None,
                  confinement: object = None, *, shared_model: bool = False) -> None:
@@ -655,6 +660,7 @@ class EditorArea(QTabWidget):
             editor.outside_vault.connect(self.outside_vault.emit)
             editor.forget_requested.connect(self.forget_requested.emit)
             editor.tag_activated.connect(self.tag_activated.emit)
+            editor.rename_requested.connect(self.rename_requested.emit)
             index = self.addTab(editor, self._title(editor))
             self.setTabToolTip(index, self._rel(path))
         self.setCurrentWidget(editor)

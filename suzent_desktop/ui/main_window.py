@@ -387,6 +387,7 @@ class MainWindow(QMainWindow):
             lambda target: self.statusBar().showMessage(f"No file named {target} in the vault", 6000)
         )
         self.editors.reveal_requested.connect(self.reveal_in_tree)
+        self.editors.rename_requested.connect(self.tree.rename)  # the inline title: links follow
         self.editors.current_page_changed.connect(lambda _path: self._show_center())
         self.tabifiedDockWidgetActivated.connect(self._on_dock_tab)
         bridge.settings_changed.connect(self._on_settings_changed)
