@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QAction, QDesktopServices, QFont, QFontDatabase, QTextCursor
+from PySide6.QtGui import QAction, QDesktopServices, QFont, QFontDatabase, QGuiApplication, QTextCursor
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -554,6 +554,12 @@ class PageEditor(QWidget):
         self.path_link_activated.emit(path_part, heading or None)
 
 
+def _open_beside_held() -> bool:
+    """Ctrl+Alt (Cmd+Option) held on a link click: Obsidian opens the page in a pane to the right."""
+    mods = QGuiApplication.keyboardModifiers()
+    return bool(mods & Qt.KeyboardModifier.ControlModifier) and bool(mods & Qt.KeyboardModifier.AltModifier)
+
+
 def _open_with_system(path: Path) -> bool:
     return QDesktopServices.openUrl(QUrl.fromLocalFile(str(path)))
 
@@ -570,6 +576,8 @@ class EditorArea(QTabWidget):
     reveal_requested = Signal(object)  # Path: show this tab's file in the vault tree
     tag_activated = Signal(str)  # a tag clicked in a page: the window runs ``tag:`` search
     rename_requested = Signal(object, str)  # (Path, new name): a page's inline title was edited
+    split_requested = Signal(object, str)  # (Path, "right" | "down"): a tab's Split right / Split down
+    open_beside = Signal(object, object)  # (Path, heading): a link Ctrl+Alt+clicked, for a pane to the right
 
     def __init__(self, root: Path, read_only_dirs: tuple[Path, ...] = (), parent: QWidget | None = None,
                  confinement: object = None, *, shared_model: bool = False) -> None:
@@ -597,6 +605,7 @@ class EditorArea(QTabWidget):
         self.history: list[Path] = []
         self.history_pos = -1
         self._navigating = False
+        self.can_split = False  # in split panes (``split_editors``): Split right / down, open to the right
         self.tabBar().setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.tabBar().customContextMenuRequested.connect(self._tab_menu)
 
@@ -687,6 +696,9 @@ class EditorArea(QTabWidget):
         editor = self.widget(index)
         if isinstance(editor, PageEditor):
             menu.addAction("Reveal in tree", lambda: self.reveal_requested.emit(editor.path))
+            if self.can_split:
+                menu.addAction("Split right", lambda: self.split_requested.emit(editor.path, "right"))
+                menu.addAction("Split down", lambda: self.split_requested.emit(editor.path, "down"))
         menu.addAction("Close tab", lambda: self.close_tab(self.indexOf(editor)))
         return menu
 
@@ -757,6 +769,9 @@ class EditorArea(QTabWidget):
             return None
         if not is_page(path):
             self.open_attachment(path)
+            return None
+        if self.can_split and _open_beside_held():
+            self.open_beside.emit(path, heading)
             return None
         return self.open(path, heading=heading)
 
