@@ -7,7 +7,7 @@ renames the file (the window does it as the tree's Rename does, links updated).
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Signal
+from PySide6.QtCore import QEvent, QObject, QRect, Signal
 from PySide6.QtGui import QFont, QKeyEvent, QMouseEvent, QPalette
 from PySide6.QtWidgets import QAbstractScrollArea, QLineEdit, QVBoxLayout, QWidget
 
@@ -112,9 +112,13 @@ class ScrollingHead(QObject):
         if height <= 0:
             height = self.head.sizeHint().height()
         shift = min(height, self.scrolled())
-        area.setViewportMargins(0, height - shift, 0, 0)
-        self.head.setGeometry(frame, frame - shift, width, height)
-        self.head.setVisible(shift < height)
+        if area.viewportMargins().top() != height - shift:  # the same margins again would repaint the page
+            area.setViewportMargins(0, height - shift, 0, 0)
+        geometry = QRect(frame, frame - shift, width, height)
+        if self.head.geometry() != geometry:
+            self.head.setGeometry(geometry)
+        if self.head.isHidden() == (shift < height):
+            self.head.setVisible(shift < height)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
         if event.type() in (QEvent.Type.Resize, QEvent.Type.LayoutRequest) and (

@@ -117,7 +117,9 @@ class SplitEditors(QWidget):
         pane = pane or self.focused
         if path is None and not empty:
             current = pane.current_editor()
-            path = current.path if current is not None else None
+            if current is None:
+                return None  # no page to show beside: an empty pane could not be closed
+            path = current.path
         new = self._new_pane()
         orientation = ORIENTATIONS[where]
         holder = pane.parentWidget()
@@ -175,6 +177,8 @@ class SplitEditors(QWidget):
         editor = source.widget(index)
         if not isinstance(editor, PageEditor) or (target is source and where is None):
             return None
+        if editor.conflict is not None:
+            return None  # closing it here would drop the unsaved text: Reload or Keep mine first
         if where is not None and target is source and source.count() == 1:
             return None  # a pane's only tab split off itself: nothing would change
         path, view = editor.path, editor.views.view

@@ -206,3 +206,22 @@ def test_a_broken_layout_file_opens_a_new_window(qtbot, small_home, small_servic
         assert window.editors.count() == 0 and window.center.currentWidget() is window.welcome
     finally:
         _close(qtbot, window)
+
+
+def test_split_with_no_page_open_makes_no_empty_pane(qtbot, win) -> None:
+    win.actions_by_name["split_right"].trigger()
+    assert len(win.editors.panes) == 1 and win.center.currentWidget() is win.welcome
+
+
+def test_a_tab_with_a_conflict_is_not_moved(qtbot, win) -> None:
+    work, search = _pages(win)
+    win.open_path(work)
+    win.editors.split("right", search)
+    left, right = win.editors.panes
+    editor = left.current_editor()
+    editor.set_text(editor.text() + "Mine.\n")
+    work.write_text(work.read_text(encoding="utf-8") + "Theirs.\n", encoding="utf-8")
+    editor.on_disk_changed()
+    assert editor.conflict is not None
+    assert win.editors.move_tab(left, 0, right) is None
+    assert _shown(left) == ["Work"] and "Mine." in editor.text()
