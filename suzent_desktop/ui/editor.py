@@ -143,6 +143,7 @@ class PageEditor(QWidget):
     rendered = Signal()
     conflict_raised = Signal()
     rename_requested = Signal(object, str)  # (Path, new name) typed into the inline title
+    open_requested = Signal(object, object, str)  # (Path, heading, "" | "right") from a link's context menu
     _render_done = Signal(int, str, str)  # (request, text rendered, html), from the render thread
 
     def __init__(self, path: Path, *, exists: Callable[[Link], bool] | None = None,
@@ -454,7 +455,17 @@ class PageEditor(QWidget):
         forget.setEnabled(bool(paragraph))
         forget.triggered.connect(lambda: self.forget_requested.emit(paragraph))
         menu.addAction(forget)
+        self.add_link_actions(menu, pos)
         menu.exec(self.source.viewport().mapToGlobal(pos))
+
+    def add_link_actions(self, menu: QMenu, pos) -> None:  # noqa: ANN001 - QPoint
+        """On a link to a page: open it in a new tab, or in a pane to the right (as in Obsidian)."""
+        target = self._source_link_at(pos)
+        if target is None or not is_page(target.path):
+            return
+        menu.addSeparator()
+        menu.addAction("Open link in new tab", lambda: self.open_requested.emit(target.path, target.subpath, ""))
+        menu.addAction("Open link to the right", lambda: self.open_requested.emit(target.path, target.subpath, "right"))
 
     # -- links --------------------------------------------------------------------------------------------
     def _hover_target(self, link: Link, key: str) -> HoverTarget | None:
@@ -670,6 +681,7 @@ class EditorArea(QTabWidget):
             editor.forget_requested.connect(self.forget_requested.emit)
             editor.tag_activated.connect(self.tag_activated.emit)
             editor.rename_requested.connect(self.rename_requested.emit)
+            editor.open_requested.connect(self._open_requested)
             index = self.addTab(editor, self._title(editor))
             self.setTabToolTip(index, self._rel(path))
         self.setCurrentWidget(editor)
@@ -679,6 +691,12 @@ class EditorArea(QTabWidget):
             editor.goto_line(line)
         self._push_history(path)
         return editor
+
+    def _open_requested(self, path: Path, heading: str | None, where: str) -> None:
+        if where and self.can_split:
+            self.open_beside.emit(path, heading)
+        else:
+            self.open(path, heading=heading)
 
     def close_tab(self, index: int) -> None:
         widget = self.widget(index)

@@ -225,3 +225,31 @@ def test_a_tab_with_a_conflict_is_not_moved(qtbot, win) -> None:
     assert editor.conflict is not None
     assert win.editors.move_tab(left, 0, right) is None
     assert _shown(left) == ["Work"] and "Mine." in editor.text()
+
+
+def test_a_links_context_menu_opens_it_to_the_right(qtbot, win) -> None:
+    from PySide6.QtGui import QTextCursor
+    from PySide6.QtWidgets import QMenu
+
+    work, search = _pages(win)
+    editor = win.editors.open(work)
+    block = next(b for b in _blocks(editor.source.document()) if "[[Vector Search]]" in b.text())
+    cursor = QTextCursor(block)
+    cursor.setPosition(block.position() + block.text().index("Vector") + 2)
+    pos = editor.source.cursorRect(cursor).center()
+    menu = QMenu()
+    editor.add_link_actions(menu, pos)
+    beside = next(a for a in menu.actions() if a.text() == "Open link to the right")
+    beside.trigger()
+    left, right = win.editors.panes
+    assert _shown(left) == ["Work"] and _shown(right) == ["Vector Search"]
+    plain = QMenu()
+    editor.add_link_actions(plain, editor.source.cursorRect(QTextCursor(editor.source.document().firstBlock())).center())
+    assert not any("Open link" in a.text() for a in plain.actions())  # not on a link: no link entries
+
+
+def _blocks(document):
+    block = document.firstBlock()
+    while block.isValid():
+        yield block
+        block = block.next()
