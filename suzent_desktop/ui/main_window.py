@@ -678,7 +678,7 @@ class MainWindow(QMainWindow):
     def open_vault(self, folder: Path) -> None:
         program = [] if getattr(sys, "frozen", False) else ["-m", "suzent_desktop"]
         if start_detached(sys.executable, [*program, "open", str(folder)]):
-            self.statusBar().showMessage(f"Opening {folder} in a new window…", 8000)
+            self.statusBar().showMessage(f"Opening {folder}… (a vault already open comes to the front)", 8000)
         else:
             self._on_status_message(f"Error: {folder} could not be opened")
 

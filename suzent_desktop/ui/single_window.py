@@ -12,7 +12,7 @@ import hashlib
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QDir, QLockFile, QObject, Signal
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
 from PySide6.QtWidgets import QWidget
 
@@ -63,10 +63,16 @@ class HomeServer(QObject):
         """Listen for the home; False when another process holds it (it has been asked to come forward).
 
         Asked first: Qt's listen on Unix takes over a socket file even while another server uses it."""
-        if _ask(self.name, CONNECT_MS):
-            return False
-        QLocalServer.removeServer(self.name)  # a file left by a process that is gone
-        return self.server.listen(self.name)
+        turn = QLockFile(str(Path(QDir.tempPath()) / f"{self.name}.lock"))  # two starts at once: one at a time
+        turn.setStaleLockTime(10_000)
+        turn.lock()
+        try:
+            if _ask(self.name, CONNECT_MS):
+                return False
+            QLocalServer.removeServer(self.name)  # a file left by a process that is gone
+            return self.server.listen(self.name)
+        finally:
+            turn.unlock()
 
     def close(self) -> None:
         self.server.close()

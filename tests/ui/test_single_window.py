@@ -103,3 +103,26 @@ def test_a_minimised_window_comes_back(qtbot) -> None:
     qtbot.waitUntil(window.isMinimized)
     bring_to_front(window)
     qtbot.waitUntil(lambda: not window.isMinimized() and window.isVisible())
+
+
+CLAIM = """
+import sys, time
+from pathlib import Path
+from PySide6.QtCore import QCoreApplication
+from suzent_desktop.ui.single_window import HomeServer
+app = QCoreApplication([])
+server = HomeServer(Path(sys.argv[1]))
+print(server.claim(), flush=True)
+end = time.monotonic() + 3
+while time.monotonic() < end:
+    app.processEvents()
+    time.sleep(0.01)
+"""
+
+
+def test_of_two_starts_at_once_exactly_one_holds_the_home(home: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(REPO), "QT_QPA_PLATFORM": "offscreen"}
+    starts = [subprocess.Popen([sys.executable, "-c", CLAIM, str(home)], env=env, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(4)]
+    answers = [start.communicate(timeout=60)[0].strip() for start in starts]
+    assert sorted(answers) == ["False", "False", "False", "True"], answers
