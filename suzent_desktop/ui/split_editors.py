@@ -14,8 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QEvent, QMimeData, QObject, QPoint, Qt, QTimer, Signal
-from PySide6.QtGui import QDrag, QDropEvent
+from PySide6.QtCore import QByteArray, QEvent, QMimeData, QObject, QPoint, QPointF, Qt, QTimer, Signal
+from PySide6.QtGui import QDrag, QDropEvent, QMouseEvent
 from PySide6.QtWidgets import QApplication, QSplitter, QVBoxLayout, QWidget
 
 from suzent_desktop.ui.editor import EditorArea, PageEditor
@@ -204,8 +204,14 @@ class SplitEditors(QWidget):
         data.setData(TAB_MIME, QByteArray(str(self.panes.index(pane)).encode() + b":" + str(index).encode()))
         drag = QDrag(pane.tabBar())
         drag.setMimeData(data)
-        drag.setPixmap(pane.tabBar().grab(pane.tabBar().tabRect(index)))
+        bar = pane.tabBar()
+        drag.setPixmap(bar.grab(bar.tabRect(index)))
         drag.exec(Qt.DropAction.MoveAction)
+        # The drag took the mouse from the bar mid-move: a release puts its tabs back in their places.
+        at = QPointF(bar.tabRect(index).center())
+        QApplication.sendEvent(bar, QMouseEvent(QEvent.Type.MouseButtonRelease, at, bar.mapToGlobal(at),
+                                                Qt.MouseButton.LeftButton, Qt.MouseButton.NoButton,
+                                                Qt.KeyboardModifier.NoModifier))
 
     def _dropped(self, target: EditorArea, event: QDropEvent) -> bool:
         raw = bytes(event.mimeData().data(TAB_MIME).data()).decode()
