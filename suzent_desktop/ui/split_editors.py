@@ -39,9 +39,10 @@ class SplitEditors(QWidget):
     reveal_requested = Signal(object)
     tag_activated = Signal(str)
     rename_requested = Signal(object, str)
+    line_clicked = Signal(object, int)
 
     RELAYED = ("page_saved", "forget_requested", "missing_link", "missing_attachment", "outside_vault",
-               "reveal_requested", "tag_activated", "rename_requested")
+               "reveal_requested", "tag_activated", "rename_requested", "line_clicked")
 
     def __init__(self, root: Path, read_only_dirs: tuple[Path, ...] = (), parent: QWidget | None = None,
                  confinement: object = None, *, shared_model: bool = False) -> None:
