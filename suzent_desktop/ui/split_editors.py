@@ -127,16 +127,20 @@ class SplitEditors(QWidget):
         assert isinstance(holder, QSplitter)
         at = holder.indexOf(pane)
         if holder.orientation() == orientation or holder.count() == 1:
+            sizes = holder.sizes()
             holder.setOrientation(orientation)
             holder.insertWidget(at + 1, new)
+            half = max(sizes[at] // 2, 1) if sizes and sum(sizes) else 1
+            holder.setSizes([*sizes[:at], half, half, *sizes[at + 1:]] if sizes and sum(sizes) else [1] * holder.count())
         else:
+            sizes = holder.sizes()
             inner = QSplitter(orientation)
             inner.setChildrenCollapsible(False)
             holder.insertWidget(at, inner)
             inner.addWidget(pane)
             inner.addWidget(new)
-        sizes = holder.sizes()
-        holder.setSizes([sum(sizes) // len(sizes) or 1] * len(sizes))
+            holder.setSizes(sizes)  # the new splitter takes the pane's place at its size
+            inner.setSizes([1000, 1000])  # the pane split in two halves
         self.focused = new
         editor = new.open(path, heading=heading) if path is not None else None
         if editor is not None:

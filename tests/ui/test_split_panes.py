@@ -253,3 +253,16 @@ def _blocks(document):
     while block.isValid():
         yield block
         block = block.next()
+
+
+def test_a_split_halves_the_pane_it_splits(qtbot, win) -> None:
+    work, search = _pages(win)
+    win.open_path(work)
+    win.editors.split("right", search)
+    left, right = win.editors.panes
+    qtbot.waitUntil(lambda: right.width() > 100, timeout=WAIT_MS)
+    assert abs(left.width() - right.width()) <= 12
+    win.editors.split("down", work)
+    _, _, below = win.editors.panes
+    qtbot.waitUntil(lambda: below.height() > 100, timeout=WAIT_MS)
+    assert abs(right.height() - below.height()) <= 12 and abs(left.width() - below.width()) <= 12
