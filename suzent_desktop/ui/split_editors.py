@@ -60,7 +60,7 @@ class SplitEditors(QWidget):
         layout.addWidget(self.top)
         self.focused = self._new_pane()
         self.top.addWidget(self.focused)
-        self._drag: tuple[EditorArea, int, QPoint] | None = None
+        self._drag: tuple[EditorArea, int] | None = None  # a tab pressed in its bar, perhaps pulled out next
         QApplication.instance().focusChanged.connect(self._focus_changed)
 
     # -- panes -------------------------------------------------------------------------------------
@@ -112,11 +112,11 @@ class SplitEditors(QWidget):
         self.current_page_changed.emit(editor.path if editor is not None else None)
 
     def split(self, where: str = RIGHT, path: Path | None = None, *, pane: EditorArea | None = None,
-              heading: str | None = None, empty: bool = False) -> PageEditor | None:
+              heading: str | None = None) -> PageEditor | None:
         """A new pane beside (``RIGHT``) or below (``DOWN``) ``pane`` showing ``path`` (default: that
-        pane's page, as Obsidian's Split right does; none when ``empty``); it takes the focus."""
+        pane's page, as Obsidian's Split right does); it takes the focus."""
         pane = pane or self.focused
-        if path is None and not empty:
+        if path is None:
             current = pane.current_editor()
             if current is None:
                 return None  # no page to show beside: an empty pane could not be closed
@@ -142,7 +142,7 @@ class SplitEditors(QWidget):
             holder.setSizes(sizes)  # the new splitter takes the pane's place at its size
             inner.setSizes([1000, 1000])  # the pane split in two halves
         self.focused = new
-        editor = new.open(path, heading=heading) if path is not None else None
+        editor = new.open(path, heading=heading)
         if editor is not None:
             editor.source.setFocus()
         return editor
@@ -244,13 +244,13 @@ class SplitEditors(QWidget):
         if pane is None:
             return False
         if kind == QEvent.Type.MouseButtonPress and event.button() == Qt.MouseButton.LeftButton:
-            self._drag = (pane, pane.tabBar().tabAt(event.position().toPoint()), event.position().toPoint())
+            self._drag = (pane, pane.tabBar().tabAt(event.position().toPoint()))
         elif kind == QEvent.Type.MouseButtonRelease:
             self._drag = None
         elif kind == QEvent.Type.MouseMove and self._drag is not None and self._drag[1] >= 0:
             y = event.position().toPoint().y()
             if y > pane.tabBar().height() + DRAG_OUT_PX or y < -DRAG_OUT_PX:  # pulled out of the bar
-                source, index, _start = self._drag
+                source, index = self._drag
                 self._drag = None
                 self._start_drag(source, index)
                 return True
