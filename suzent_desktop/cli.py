@@ -333,6 +333,8 @@ def cmd_gui(args: argparse.Namespace, out: Output) -> int:
     """Open the app. A problem found first is printed here and shown in a window too (the
     desktop entry has no terminal): a settings error offers to open the file or start with defaults."""
     home = _home(args)
+    if _handed_over(home, out):
+        return 0
     try:
         prepared = _preflight(home)
     except ValueError as exc:  # SettingsError, LayoutError, NotebookError
@@ -350,6 +352,20 @@ def cmd_open(args: argparse.Namespace, out: Output) -> int:
     out.say(f"Opening {args.path} (home: {home})")
     args.home = home
     return cmd_gui(args, out)
+
+
+def _handed_over(home: Path, out: Output) -> bool:
+    """A window already open on ``home`` is brought to the front instead of starting a second
+    process (two would run two indexers and two dream runners on one home)."""
+    try:
+        from suzent_desktop.ui.app import hand_over
+
+        said = hand_over(home)
+    except ImportError:  # no usable Qt: _launch says so
+        return False
+    if said:
+        out.say(said)
+    return said is not None
 
 
 def _launch(home: Path, *, problem: Exception | None = None, prepared: Any = None) -> int:
@@ -401,7 +417,7 @@ def cmd_demo(args: argparse.Namespace, out: Output) -> int:
         out.say(f"Demo home {report.home} already exists; your edits are kept.")
     quoted = shlex.quote(str(report.home))
     out.say(f"Try: {PROG} --home {quoted} status   |   {PROG} --home {quoted} search coffee")
-    if args.no_gui:
+    if args.no_gui or _handed_over(report.home, out):
         return 0
     return _launch(report.home)
 

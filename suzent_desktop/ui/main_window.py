@@ -34,7 +34,6 @@ from suzent_desktop.core.files import fuzzy
 from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.ui import theme
 from suzent_desktop.ui.command_palette import CommandPalette
-from suzent_desktop.ui.editor import EditorArea
 from suzent_desktop.ui.link_completer import link_names
 from suzent_desktop.ui.open_vault import fill_recent_menu, window_title
 from suzent_desktop.ui.panes.backlinks import BacklinksPane
@@ -53,6 +52,7 @@ from suzent_desktop.ui.provenance_hover import ProvenanceHover
 from suzent_desktop.ui.quick_switcher import QuickSwitcher, prepare_rows, warm_matching
 from suzent_desktop.ui.services import AppServices
 from suzent_desktop.ui.settings_dialog import SettingsDialog
+from suzent_desktop.ui.split_editors import SplitEditors
 from suzent_desktop.ui.vault_tree import VaultTree
 from suzent_desktop.ui.watcher import VaultWatcher
 from suzent_desktop.ui.welcome import WelcomePage
@@ -119,8 +119,8 @@ class MainWindow(QMainWindow):
         self._shut_down = False
         self.ask_before_closing = True  # False: a scripted close (smoke test) stops a dream without asking
 
-        self.editors = EditorArea(layout.notebook_dir, read_only_dirs=(layout.archive_dir, layout.transcripts_dir),
-                                  confinement=layout.confinement, shared_model=True)
+        self.editors = SplitEditors(layout.notebook_dir, read_only_dirs=(layout.archive_dir, layout.transcripts_dir),
+                                    confinement=layout.confinement, shared_model=True)
         self._names_turn = asyncio.Lock()  # snapshots reach the editors in the order they were taken
         self.editors.editor_mode = services.settings.editor_mode
         self.editors.shown = lambda text: operations.shown_page(services.manager, text)  # no forgotten text
@@ -161,6 +161,7 @@ class MainWindow(QMainWindow):
         if manager is not None:
             manager.theme_changed.connect(self.editors.refresh_theme)  # a bound slot dies with the widget
             self.apply_theme(services.settings.theme)
+        self.editors.restore(operations.read_workspace(layout))  # the panes and tabs of the last close
         self._show_center()
 
     # -- construction -----------------------------------------------------------------------------
@@ -395,6 +396,9 @@ class MainWindow(QMainWindow):
             memory_menu.addAction(action)
 
         view_menu = menu.addMenu("&View")
+        view_menu.addAction(a("split_right", "Split right", lambda: self.editors.split("right")))
+        view_menu.addAction(a("split_down", "Split down", lambda: self.editors.split("down")))
+        view_menu.addSeparator()
         for name, text, view in (("view_reading", "Toggle Reading view\tCtrl+E", "toggle"),
                                  ("view_live", "Live Preview", "live"), ("view_source", "Source mode", "source")):
             view_menu.addAction(a(name, text, lambda v=view: self.editors.set_view(v)))
@@ -447,6 +451,7 @@ class MainWindow(QMainWindow):
             lambda target: self.statusBar().showMessage(f"No file named {target} in the vault", 6000)
         )
         self.editors.reveal_requested.connect(self.reveal_in_tree)
+        self.editors.rename_requested.connect(self.tree.rename)  # the inline title: links follow
         self.editors.current_page_changed.connect(lambda _path: self._show_center())
         self.tabifiedDockWidgetActivated.connect(self._on_dock_tab)
         bridge.settings_changed.connect(self._on_settings_changed)
@@ -599,9 +604,17 @@ class MainWindow(QMainWindow):
         ):
             event.ignore()
             return
+        self._save_workspace()
         self._stop.set()
         event.accept()
         self.closed.emit()
+
+    def _save_workspace(self) -> None:
+        try:
+            operations.save_workspace(self.services.layout, self.editors.layout_state())
+        except OSError as exc:  # the next start opens as new; closing goes on
+            log.warning("the window's layout could not be saved to %s: %s",
+                        operations.workspace_file(self.services.layout), exc)
 
     # -- opening ------------------------------------------------------------------------------------------
     def open_path(self, path: Path, line: int | None = None) -> None:
@@ -733,7 +746,7 @@ class MainWindow(QMainWindow):
             return
         program = [] if getattr(sys, "frozen", False) else ["-m", "suzent_desktop"]
         if start_detached(sys.executable, [*program, "open", str(folder)]):
-            self.statusBar().showMessage(f"Opening {folder} in a new window…", 8000)
+            self.statusBar().showMessage(f"Opening {folder}… (a vault already open comes to the front)", 8000)
         else:
             self._on_status_message(f"Error: {folder} could not be opened")
 

@@ -12,6 +12,7 @@ from PySide6.QtGui import QAction, QActionGroup, QFont, QFontDatabase, QKeySeque
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QMenu, QStackedWidget, QToolButton, QWidget
 
 from suzent_desktop.ui.live_preview import LiveEditor
+from suzent_desktop.ui.page_head import PageHead, ScrollingHead
 from suzent_desktop.ui.preview import PreviewBrowser
 from suzent_desktop.ui.properties_view import PropertiesView, fold_frontmatter
 
@@ -56,6 +57,8 @@ class PageViews(QObject):
         self._properties_timer.setInterval(300)
         self._properties_timer.timeout.connect(self.sync_properties)
         editor.textChanged.connect(self._properties_timer.start)
+        self.head = PageHead(self.properties, parent)  # the inline title and the properties, in the page
+        self._head_place = ScrollingHead(self.head)
         self.header = QWidget(parent)
         row = QHBoxLayout(self.header)
         row.setContentsMargins(6, 0, 6, 0)
@@ -113,6 +116,7 @@ class PageViews(QObject):
                 finally:
                     document.blockSignals(blocked)
             self.stack.setCurrentWidget(self.editor)
+        self._head_place.attach(self.stack.currentWidget())
         self.actions[view].setChecked(True)
         other = VIEW_NAMES[self.editing] if view == READING else VIEW_NAMES[READING]
         self.button.setText(VIEW_NAMES[view])

@@ -397,6 +397,7 @@ def fake_app(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
         return 0
 
     module.run_app = run_app  # type: ignore[attr-defined]
+    module.hand_over = lambda _home: None  # type: ignore[attr-defined] - no window is open
     module.problems = []  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "suzent_desktop.ui.app", module)
     return opened
