@@ -121,3 +121,20 @@ def test_headings_read_after_the_outline_closed_reach_no_deleted_pane(qtbot, pag
     qtbot.keyClicks(page.source, "# After")
     qtbot.waitUntil(lambda: alive.titles()[-1:] == [(0, "After")], timeout=WAIT_MS)
     alive.deleteLater()
+
+
+@pytest.mark.parametrize("view", ["live", "source"])
+def test_a_long_page_is_styled_near_the_view_first_and_the_far_lines_after(qtbot, page, view: str) -> None:
+    """Opening or switching a long page styles the screens in view at once; a far line gets its
+    look in a later slice, so the window never waits for the whole page to be styled."""
+    page.views.set_view(view)
+    qtbot.waitUntil(lambda: not page.highlighter.deferred, timeout=WAIT_MS)
+    page.source.moveCursor(QTextCursor.MoveOperation.Start)
+    page.source.ensureCursorVisible()
+    far = page.source.document().lastBlock().previous()
+    page.load()  # opened again, in this view
+    first = page.source.document().firstBlock().next().next()
+    assert first.layout().formats(), "the lines in view are styled at once"
+    assert not far.layout().formats() and page.highlighter.deferred, "the far lines wait for a later slice"
+    qtbot.waitUntil(lambda: not page.highlighter.deferred, timeout=WAIT_MS)
+    assert far.layout().formats(), "and are styled after"
