@@ -87,15 +87,21 @@ def test_daily_logs_follow_a_new_day(qtbot, pane_services) -> None:
     assert "2026-07-16" in pane.shown_dates()
 
 
-def test_tombstones_list_and_undo(qtbot, pane_services) -> None:
-    services = pane_services
-    manager = services.manager
-    seed(manager)
-    run(qtbot, manager.reindex())
+def seeded_tombstones_pane(qtbot, services) -> TombstonesPane:
+    """The Forgotten list over the seeded home, indexed, shown once."""
+    seed(services.manager)
+    run(qtbot, services.manager.reindex())
     pane = TombstonesPane(services)
     qtbot.addWidget(pane)
     pane.show()
     qtbot.waitUntil(lambda: pane.refresh_count > 0, timeout=WAIT_MS)
+    return pane
+
+
+def test_tombstones_list_and_undo(qtbot, pane_services) -> None:
+    services = pane_services
+    manager = services.manager
+    pane = seeded_tombstones_pane(qtbot, services)
     assert pane.contents() == []
 
     with qtbot.waitSignal(pane.refreshed, timeout=WAIT_MS):
@@ -116,13 +122,7 @@ def test_tombstones_list_and_undo(qtbot, pane_services) -> None:
 
 def test_undo_quotes_the_text_as_written_and_the_count_follows(qtbot, pane_services) -> None:
     services = pane_services
-    manager = services.manager
-    seed(manager)
-    run(qtbot, manager.reindex())
-    pane = TombstonesPane(services)
-    qtbot.addWidget(pane)
-    pane.show()
-    qtbot.waitUntil(lambda: pane.refresh_count > 0, timeout=WAIT_MS)
+    pane = seeded_tombstones_pane(qtbot, services)
     for text in ("User runs five kilometres on Sundays", "User now works at Microsoft"):
         with qtbot.waitSignal(pane.refreshed, timeout=WAIT_MS):
             wait_task(qtbot, services.forget(text))
