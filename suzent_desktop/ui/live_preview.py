@@ -15,6 +15,7 @@ Source mode and Reading view.
 
 from __future__ import annotations
 
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -59,7 +60,8 @@ from suzent_desktop.ui.preview import _CACHE, ImageCache, _read_scaled, target_s
 EMBED_PAD = 6  # room above and below an image or embed drawn in place
 EAGER_LINES = 150  # lines past the first visible one styled at once when a whole page is highlighted
 NEAR_BEFORE = 20  # lines above the first visible one restyled at once for a new look
-DEFERRED_CHUNK = 120  # lines styled per turn of the event loop after that (a few ms each)
+DEFERRED_CHUNK = 20  # lines styled at a time after that (a few ms)
+DEFERRED_SLICE_S = 0.008  # a turn of the event loop styles chunks for this long at most
 NOTE_EMBED_MAX = 420  # tallest a note embed is drawn; the rest is behind a click
 _WORKER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-preview")
 
@@ -211,10 +213,14 @@ class LivePreviewHighlighter(MarkdownHighlighter):
             self._later.start()
 
     def _style_deferred(self) -> None:
+        """One slice: the waiting lines nearest the view, a chunk at a time until the slice's time
+        is spent (a slow machine styles fewer lines a turn, never a longer turn)."""
         near = self.near()
         self.deferred.sort(key=lambda block: abs(block.blockNumber() - near) if block.isValid() else 0)
-        chunk, self.deferred = self.deferred[:DEFERRED_CHUNK], self.deferred[DEFERRED_CHUNK:]
-        self.restyle([block for block in chunk if block.isValid()])
+        until = time.perf_counter() + DEFERRED_SLICE_S
+        while self.deferred and time.perf_counter() < until:
+            chunk, self.deferred = self.deferred[:DEFERRED_CHUNK], self.deferred[DEFERRED_CHUNK:]
+            self.restyle([block for block in chunk if block.isValid()])
         if self.deferred:
             self._later.start()
 
