@@ -351,7 +351,22 @@ def cmd_open(args: argparse.Namespace, out: Output) -> int:
     return cmd_gui(args, out)
 
 
+def _no_display() -> str | None:
+    """Why no window can open here (a Linux or BSD session with no X11 or Wayland display), or None.
+
+    Qt would abort the process with its own advice to reinstall it; the user needs to hear the cause."""
+    if sys.platform in ("darwin", "win32") or os.environ.get("QT_QPA_PLATFORM", "").strip():
+        return None
+    if os.environ.get("DISPLAY", "").strip() or os.environ.get("WAYLAND_DISPLAY", "").strip():
+        return None
+    return "no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset)"
+
+
 def _launch(home: Path, *, problem: Exception | None = None, prepared: Any = None) -> int:
+    missing = _no_display()
+    if missing:
+        raise CliError(f"{missing}: start it from a desktop session, or use the command line "
+                       f"(`{PROG} --home {shlex.quote(str(home))} status`, `search`, `mcp`)")
     try:  # Qt may be missing, or lack the system libraries it loads: say so in one line
         import PySide6.QtWidgets  # noqa: F401
     except ImportError as exc:
