@@ -345,7 +345,11 @@ class SearchPane(Pane):
 
     def _set_stale(self, count: int) -> None:
         self.stale_count = count
-        if count > 0:
+        if self.services.index_paused:  # files never indexed: an empty answer says nothing about them
+            self.stale_label.setText(f"Indexing is paused ({count} files waiting): search misses what they "
+                                     "hold until it resumes (Resume indexing, in the status bar).")
+            self.stale_label.show()
+        elif count > 0:
             self.stale_label.setText(
                 f"The index is behind the files ({count} waiting); results may be out of date."
             )
