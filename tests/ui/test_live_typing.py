@@ -51,6 +51,24 @@ def page(qtbot, loop, tmp_path: Path):
     area.deleteLater()
 
 
+@pytest.fixture
+def heading_threads(monkeypatch) -> list[str]:
+    """The threads the outline reads headings on, as it reads them."""
+    import threading
+
+    from suzent_desktop.ui.panes import outline as outline_module
+
+    threads: list[str] = []
+    real = outline_module.headings
+
+    def spy(text: str):  # noqa: ANN202 - the grammar's own result
+        threads.append(threading.current_thread().name)
+        return real(text)
+
+    monkeypatch.setattr(outline_module, "headings", spy)
+    return threads
+
+
 @pytest.mark.parametrize("view", ["live", "source"])
 def test_a_keystroke_repaints_the_edited_line_not_the_page(qtbot, page, view: str) -> None:
     page.views.set_view(view)
@@ -71,20 +89,13 @@ def test_a_keystroke_repaints_the_edited_line_not_the_page(qtbot, page, view: st
     assert page.source.document().findBlockByNumber(200).text().endswith(" a b")
 
 
-def test_the_outline_reads_typed_headings_off_the_window_thread(qtbot, page, monkeypatch) -> None:
+def test_the_outline_reads_typed_headings_off_the_window_thread(qtbot, page, heading_threads) -> None:
     import threading
 
     from suzent_desktop.ui.panes import outline as outline_module
 
     pane = outline_module.OutlinePane(page.area)
-    threads: list[str] = []
-    real = outline_module.headings
-
-    def spy(text: str):  # noqa: ANN202 - the grammar's own result
-        threads.append(threading.current_thread().name)
-        return real(text)
-
-    monkeypatch.setattr(outline_module, "headings", spy)
+    threads = heading_threads
     page.source.moveCursor(QTextCursor.MoveOperation.End)
     qtbot.keyClicks(page.source, "# Typed")
     qtbot.waitUntil(lambda: pane.titles()[-1:] == [(0, "Typed")], timeout=WAIT_MS)
@@ -138,3 +149,15 @@ def test_a_long_page_is_styled_near_the_view_first_and_the_far_lines_after(qtbot
     assert not far.layout().formats() and page.highlighter.deferred, "the far lines wait for a later slice"
     qtbot.waitUntil(lambda: not page.highlighter.deferred, timeout=WAIT_MS)
     assert far.layout().formats(), "and are styled after"
+
+
+def test_the_outline_of_a_long_page_opened_is_read_off_the_window_thread(qtbot, page, heading_threads) -> None:
+    import threading
+
+    from suzent_desktop.ui.panes import outline as outline_module
+
+    threads = heading_threads
+    pane = outline_module.OutlinePane(page.area)  # follows the open 400-line page from the start
+    qtbot.waitUntil(lambda: pane.titles() == [(0, "Long")], timeout=WAIT_MS)
+    assert threads and threading.main_thread().name not in threads
+    pane.deleteLater()
