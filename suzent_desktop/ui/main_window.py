@@ -120,6 +120,7 @@ class MainWindow(QMainWindow):
         self._names_turn = asyncio.Lock()  # snapshots reach the editors in the order they were taken
         self.editors.editor_mode = services.settings.editor_mode
         self.editors.shown = lambda text: operations.shown_page(services.manager, text)  # no forgotten text
+        self.editors.as_written = layout.persons_note  # a note the person wrote keeps what they forgot
         self.welcome = self._build_welcome()
         self.center = QStackedWidget()  # the welcome page while no page is open, else the editors
         self.center.addWidget(self.welcome)
@@ -714,10 +715,14 @@ class MainWindow(QMainWindow):
         text = text.strip()
         if not text:
             return None
-        chosen = self.prompter.choose_lines(operations.units_for(text))
+        units = operations.units_for(text)
+        editor = self.editors.current_editor()
+        manager = self.services.manager
+        notes = manager.notes_holding(units, [editor.path]) if editor is not None else []
+        chosen = self.prompter.choose_lines(units, [p.relative_to(manager.layout.notebook_dir).as_posix() for p in notes])
         if not chosen:
             return None
-        return self.services.forget(text, units=chosen)
+        return self.services.forget(text, units=chosen.units, from_notes=notes if chosen.from_notes else [])
 
     # -- bus handlers -------------------------------------------------------------------------------------------
     def _on_status_message(self, message: str) -> None:
