@@ -215,7 +215,7 @@ def check_notebook(layout: Layout, tombstones: set[str]) -> list[Problem]:
         if tombstones and text is not None:
             why = _STILL_STANDS if inside_vault(layout.notebook_dir, page) else _REMAINS_OUTSIDE
             level = WARNING
-            if layout.persons_note(page):  # left as written on purpose
+            if why is _STILL_STANDS and layout.persons_note(page):  # left as written on purpose
                 why, level = _KEPT_IN_NOTE, INFO
             problems += [
                 Problem(level, str(page), number, f"{why}: {stone[:100]!r}")

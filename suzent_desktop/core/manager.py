@@ -403,7 +403,7 @@ class MemoryManager:
             paths = self.home.vault.current(parsed=False).files(Kind.PAGE)
         found: list[Path] = []
         for path in dict.fromkeys(Path(p) for p in paths):
-            if not self.layout.persons_note(path):
+            if not self.layout.persons_note(path) or not self._ours(path):
                 continue
             try:
                 text = path.read_bytes().decode("utf-8")
@@ -462,8 +462,6 @@ class MemoryManager:
             vault = self.home.vault.current(parsed=False)  # the model; walked again only where nothing watches
             pages = [*vault.files(Kind.PAGE), *(p for p in self.layout.core_files if p.is_file())]
         for page in pages:
-            if self.layout.persons_note(page) and not from_notes:
-                continue  # the person's own words: forgotten from memory, not from their note
             try:
                 text = page.read_bytes().decode("utf-8")
             except (OSError, UnicodeDecodeError):
@@ -477,6 +475,8 @@ class MemoryManager:
             if not self._ours(page):
                 outside.append(page)
                 continue
+            if self.layout.persons_note(page) and not from_notes:
+                continue  # the person's own words: forgotten from memory, not from their note
             self.forget_journal.record(removals)
             forgetting.rewrite_page(page, kept)
             changed.append(page)

@@ -189,7 +189,8 @@ def test_forget_removes_rows_and_records_the_tombstone(home: Path, capsys: pytes
     capsys.readouterr()
     doc = run_json(capsys, home, "forget", "user's DOOR code is   4417")
     assert doc == {"tombstone": "user's door code is 4417", "tombstones": ["user's door code is 4417"],
-                   "rows_removed": 1, "matched": True, "pages_changed": [], "core_files_changed": False}
+                   "rows_removed": 1, "matched": True, "pages_changed": [], "core_files_changed": False,
+                   "notes_kept": []}
     texts = [h["text"] for h in run_json(capsys, home, "search", "door code 4417")]
     assert "User's door code is 4417" not in texts
     run_json(capsys, home, "reindex", "--full")
