@@ -63,6 +63,7 @@ NEAR_BEFORE = 20  # lines above the first visible one restyled at once for a new
 DEFERRED_CHUNK = 20  # lines styled at a time after that (a few ms)
 DEFERRED_SLICE_S = 0.008  # a turn of the event loop styles chunks for this long at most
 NOTE_EMBED_MAX = 420  # tallest a note embed is drawn; the rest is behind a click
+_MAYBE_BLOCK = frozenset("`~>")  # first characters (after indent) of a line that may open or close a fence, or quote
 _WORKER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-preview")
 
 Resolver = Callable[[Link], Path | None]
@@ -353,6 +354,11 @@ class LivePreviewHighlighter(MarkdownHighlighter):
     def _defer(self, text: str, block: QTextBlock) -> None:
         """A line past the first screens: only its block state now (fences, front matter, the callout
         it is in), so the lines after it start right; its formats come in a later slice."""
+        if text[:1] not in _MAYBE_BLOCK and text.lstrip(" \t")[:1] not in _MAYBE_BLOCK \
+                and prose_state(self.previousBlockState()) == NORMAL:
+            self.setCurrentBlockState(NORMAL)  # most lines: prose after prose, nothing to track
+            self.deferred.append(QTextBlock(block))
+            return
         state, _whole = self.line_state(text)
         if self.live and state == NORMAL:
             previous = self.previousBlockState()

@@ -161,3 +161,27 @@ def test_the_outline_of_a_long_page_opened_is_read_off_the_window_thread(qtbot, 
     qtbot.waitUntil(lambda: pane.titles() == [(0, "Long")], timeout=WAIT_MS)
     assert threads and threading.main_thread().name not in threads
     pane.deleteLater()
+
+
+@pytest.mark.parametrize("view", ["live", "source"])
+def test_far_lines_styled_later_end_as_if_styled_at_once(qtbot, page, view: str) -> None:
+    """Fences, front matter and callouts past the first screens carry the same block state to the
+    lines after them when they are styled in slices as when the whole page is styled at once."""
+    far = ("```\n# not a heading\n> not a quote\n```\n> [!tip] A tip\n> its body\n\n    ~~~\n    - in code\n    ~~~\n"
+           "---\nafter a rule\n")
+    page.path.write_text("---\ntitle: Long\n---\n" + LINE.format(n=0) * 300 + far + LINE.format(n=1) * 5,
+                         encoding="utf-8")
+    page.views.set_view(view)
+    page.load()
+    qtbot.waitUntil(lambda: not page.highlighter.deferred, timeout=WAIT_MS)
+
+    def states() -> list[int]:
+        block, out = page.source.document().firstBlock(), []
+        while block.isValid():
+            out.append(block.userState())
+            block = block.next()
+        return out
+
+    sliced = states()
+    page.highlighter.rehighlight()  # every line at once
+    assert sliced == states()
