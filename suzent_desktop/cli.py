@@ -51,7 +51,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
-from suzent_desktop import cli_vault
+from suzent_desktop import cli_review, cli_vault
 from suzent_desktop.cli_progress import download_model, show_downloads, terminal_progress
 from suzent_desktop.core.documents import SOURCES, captured_turn, fact_dict, hit_dict
 from suzent_desktop.core.documents import is_handled_error as _core_handles
@@ -172,6 +172,7 @@ def build_parser() -> argparse.ArgumentParser:
     add("promote", "rewrite MEMORY.md from 3_Personal/ pages and recall signals")
     add("doctor", "check the home for problems (never modifies anything)")
     cli_vault.add_commands(add)
+    cli_review.add_commands(add)
     mcp = add("mcp", "serve the memory to an agent over the Model Context Protocol (stdio by default)")
     mcp.add_argument("--read-only", action="store_true", help="only the reading tools; write nothing at all")
     mcp.add_argument("--http", type=_port, default=None, metavar="PORT", help="serve streamable HTTP on 127.0.0.1:PORT instead of stdio. Without --token-file, ANY local "
@@ -488,6 +489,8 @@ def cmd_capture(args: argparse.Namespace, out: Output) -> int:
         out.say(f"Kept the turn verbatim in {turn['path']}:{turn['line']} (turn {turn['id']}).")
     if not facts:
         out.say("No facts found in this turn." if turn else "No facts found in this turn; nothing was written.")
+    elif changes.message:  # a retried capture
+        out.say(f"Not written again: {changes.message}.")
     else:
         out.say(f"Captured {count(len(facts), 'fact')} into {manager.log_path(date)}:")
         for fact in facts:
@@ -503,8 +506,10 @@ def _read_turn(source: str) -> dict[str, Any]:
     import datetime as dt
 
     label = "stdin" if source == "-" else source
-    try:
-        raw = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+    try:  # stdin as bytes, decoded like a file: its text layer would turn bad bytes into replacement characters
+        stdin = getattr(sys.stdin, "buffer", None)
+        raw = (stdin.read().decode("utf-8") if stdin is not None else sys.stdin.read()) if source == "-" \
+            else Path(source).read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
         raise CliError(f"{label}: not valid UTF-8 at byte {exc.start}") from exc
     except OSError as exc:
@@ -513,6 +518,8 @@ def _read_turn(source: str) -> dict[str, Any]:
         data = json.loads(raw)
     except json.JSONDecodeError as exc:
         raise CliError(f"{label}:{exc.lineno}: not valid JSON: {exc.msg} (column {exc.colno})") from exc
+    except RecursionError:  # the parser recurses once per level: 100,000 nested lists exhaust the stack
+        raise CliError(f"{label}: not valid JSON for a turn: lists or objects nested too deeply") from None
     if not isinstance(data, dict):
         raise CliError(f"{label}: expected a JSON object with keys user, assistant, session_id")
     for key in ("user", "assistant"):
@@ -915,6 +922,8 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, Output], int]] = {
     "mcp": cmd_mcp,
     "backlinks": lambda args, out: cli_vault.cmd_backlinks(args, out, _open),
     "tags": lambda args, out: cli_vault.cmd_tags(args, out, _open),
+    "why": lambda args, out: cli_review.cmd_why(args, out, _open),
+    "review": lambda args, out: cli_review.cmd_review(args, out, _open),
 }
 
 

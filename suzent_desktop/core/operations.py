@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from suzent_desktop.core import demo
 from suzent_desktop.core.demo import DemoError, write_demo_home
+from suzent_desktop.core.engines import memory_approval, provenance, review
 from suzent_desktop.core.engines.dream import outcome as dream_outcome
 from suzent_desktop.core.engines.dream import runner as dream
 from suzent_desktop.core.engines.dream.tools import (
@@ -39,8 +40,9 @@ from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.core.files.facts import FactLine, ParsedLog, parse_log
 from suzent_desktop.core.files.layout import ROOT_NAV_FILES, Layout, default_home
 from suzent_desktop.core.files.mcp_activity import ActivityRecorder, describe, read_activity
+from suzent_desktop.core.files.regular import read_regular
 from suzent_desktop.core.files.tombstones import Tombstone, TombstoneProblem, normalize
-from suzent_desktop.core.files.vaults import RecentVaults, open_folder
+from suzent_desktop.core.files.vaults import RecentVaults, open_folder, untrusted_config
 from suzent_desktop.core.index.embedding import E5_INT8_SETTING, MULTILINGUAL_SETTING
 from suzent_desktop.core.index.filters import Filters
 from suzent_desktop.core.index.model_download import DownloadCancelled
@@ -85,6 +87,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DayLog", "FactLine", "ChangeSet", "Filters", "ParsedLog", "ROOT_NAV_FILES", "RecentVaults", "Tombstone",
     "TrashRecord", "VaultOpError", "ZONES", "agent_activity", "canvas_markdown", "check_name", "open_folder",
+    "untrusted_config",
     "properties", "property_kind", "set_property", "rename_property", "delete_property",
     "create_folder", "create_page", "dream_never_ran", "dream_runner", "forgotten_list", "is_canvas",
     "is_demo_home", "is_forgotten", "load_embedder",
@@ -96,7 +99,7 @@ __all__ += [  # what the command line and the MCP server use besides the manager
     "DemoError", "DreamCycle", "PromotionError", "SYSTEM_CLOCK", "default_home", "doctor", "dream_cycle",
     "dream_once", "gate_status", "last_run_note", "prepare_home", "write_demo_home",
     "ActivityRecorder", "READ_LIMIT_CHARS", "VaultAccessError", "VaultTools", "decode_page", "read_part",
-    "shown_page",
+    "read_regular", "shown_page",
 ]
 __all__ += ["E5_INT8_SETTING", "MULTILINGUAL_SETTING"]  # the settings dialog offers it for ``embedding_model``
 __all__ += ["DownloadCancelled", "download_model"]  # a model fetched ahead of a pass, with progress and Cancel
@@ -441,3 +444,72 @@ def download_model(
     download = getattr(embedder, "download_files", None)
     if download is not None:
         download(progress, cancel)
+
+
+# -- provenance and review (core/engines/provenance.py, review.py) --------------------------------
+async def why(manager: MemoryManager, what: str) -> Any:
+    """The provenance card of a memory: ``PATH:LINE``, a hit's id, or its words."""
+    return await provenance.why(manager, what)
+
+
+def provenance_index(manager: MemoryManager) -> Any:
+    """The files read once for many cards (blocking: call off the GUI thread; build again after changes)."""
+    return provenance.Provenance(manager.home)
+
+
+def provenance_card(manager: MemoryManager, path: Path | None, line: int | None, text: str = "", *,
+                    hit: Any = None, index: Any = None) -> Any:
+    """A card for a line of a file, a search hit, or words (blocking: call off the GUI thread)."""
+    if hit is not None:
+        return provenance.card_for_hit(manager.home, hit, index)
+    if path is not None and line is not None:
+        return (index or provenance.Provenance(manager.home)).card_at(path, line)
+    return provenance.card_for(manager.home, text, index)
+
+
+def review_items(manager: MemoryManager) -> list[Any]:
+    """What to review, unsure items first (blocking: call off the GUI thread)."""
+    return review.items(manager.home)
+
+
+def review_keep(manager: MemoryManager, ids: list[str]) -> None:
+
+    review.keep(manager.home, ids)
+
+
+def review_mark_all(manager: MemoryManager) -> int:
+
+    return review.mark_all_reviewed(manager.home)
+
+
+def review_edit(manager: MemoryManager, item: Any, text: str) -> ChangeSet:
+
+    path = review.edit_line(manager.home, item, text)
+    return ChangeSet(changed=frozenset({path}), refresh=frozenset({path}), message=f"Edited {path.name}")
+
+
+async def review_forget(manager: MemoryManager, item: Any) -> ChangeSet:
+
+    return await review.forget(manager, item)
+
+
+def memory_proposal(manager: MemoryManager) -> str | None:
+    """The MEMORY.md waiting for approval, or None."""
+    return memory_approval.proposal(manager.layout)
+
+
+def accept_memory(manager: MemoryManager) -> ChangeSet | None:
+    """Accept the proposed MEMORY.md (None when none waits): the agent reads it from now on."""
+    if not review.accept_memory(manager.home):
+        return None
+    return ChangeSet(changed=frozenset({manager.layout.memory_md}), memory_md=True, message="Accepted MEMORY.md")
+
+
+def reject_memory(manager: MemoryManager) -> bool:
+
+    return memory_approval.reject(manager.layout)
+
+
+def transcript_turns(manager: MemoryManager, date: str) -> list[Any]:
+    """A day's conversation turns, forgotten ones left out (a small read: one day's file)."""
+    return provenance.visible_turns(manager.home, date)

@@ -155,6 +155,7 @@ class PageEditor(QWidget):
         self.read_only = read_only
         self.conflict: str | None = None  # the disk text that conflicts with unsaved edits
         self.deleted_on_disk = False
+        self.follow_in_place = False  # while a plain click in Live Preview follows a link: open it in this tab
         self._disk_digest: str | None = None
         self._dirty = False
         self._loading = False
@@ -565,6 +566,7 @@ class EditorArea(QTabWidget):
     outside_vault = Signal(str)  # a link target that leads out of the vault: never opened
     reveal_requested = Signal(object)  # Path: show this tab's file in the vault tree
     tag_activated = Signal(str)  # a tag clicked in a page: the window runs ``tag:`` search
+    line_clicked = Signal(object, int)  # (Path, 1-based line): the cursor moved to a line (its source is shown)
 
     def __init__(self, root: Path, read_only_dirs: tuple[Path, ...] = (), parent: QWidget | None = None,
                  confinement: object = None, *, shared_model: bool = False) -> None:
@@ -634,8 +636,10 @@ class EditorArea(QTabWidget):
         widget = self.currentWidget()
         return widget if isinstance(widget, PageEditor) else None
 
-    def open(self, path: Path, line: int | None = None, heading: str | None = None) -> PageEditor | None:
-        """Open (or switch to) a file, optionally at a 1-based line or a heading; an image, a PDF… opens outside."""
+    def open(self, path: Path, line: int | None = None, heading: str | None = None,
+             in_tab: PageEditor | None = None) -> PageEditor | None:
+        """Open (or switch to) a file, optionally at a 1-based line or a heading; an image, a PDF… opens outside.
+        ``in_tab``: the page opens in that tab, in place of its page (saved first), unless it is open already."""
         path = Path(path)
         if not path.is_file():
             return None
@@ -643,6 +647,7 @@ class EditorArea(QTabWidget):
             self.open_externally(path)  # never shown as text (nor saved back as text)
             return None
         editor = self.editor_for(path)
+        replaced = None
         if editor is None:
             read_only = any(path.is_relative_to(d) for d in self.read_only_dirs)
             editor = PageEditor(path, exists=self._exists, read_only=read_only, names=self.snapshot,
@@ -650,15 +655,23 @@ class EditorArea(QTabWidget):
                                 shown=None if read_only or self.as_written(path) else self.shown)  # a log too
             editor.saved.connect(self.page_saved.emit)
             editor.dirty_changed.connect(lambda _d, e=editor: self._update_title(e))
-            editor.link_activated.connect(lambda t, h, e=editor: self.follow_wikilink(t, h, e.path))
-            editor.path_link_activated.connect(lambda t, h, e=editor: self.follow_wikilink(t, h, e.path, markdown=True))
+            editor.link_activated.connect(lambda t, h, e=editor: self.follow_wikilink(t, h, e.path, in_tab=e))
+            editor.path_link_activated.connect(
+                lambda t, h, e=editor: self.follow_wikilink(t, h, e.path, markdown=True, in_tab=e))
             editor.attachment_activated.connect(self.open_attachment)
             editor.outside_vault.connect(self.outside_vault.emit)
             editor.forget_requested.connect(self.forget_requested.emit)
             editor.tag_activated.connect(self.tag_activated.emit)
-            index = self.addTab(editor, self._title(editor))
+            editor.source.cursorPositionChanged.connect(
+                lambda e=editor: self.line_clicked.emit(e.path, e.source.textCursor().blockNumber() + 1))
+            at = self.indexOf(in_tab) if in_tab is not None and in_tab.conflict is None else -1
+            replaced = in_tab if at >= 0 else None
+            index = self.insertTab(at + 1, editor, self._title(editor)) if at >= 0 else self.addTab(
+                editor, self._title(editor))
             self.setTabToolTip(index, self._rel(path))
         self.setCurrentWidget(editor)
+        if replaced is not None:
+            self.close_tab(self.indexOf(replaced))
         if heading:
             editor.goto_heading(heading)
         elif line is not None:
@@ -740,9 +753,11 @@ class EditorArea(QTabWidget):
         return self.pages.resolve(target, source)
 
     def follow_wikilink(
-        self, target: str, heading: str | None, source: Path | None = None, *, markdown: bool = False
+        self, target: str, heading: str | None, source: Path | None = None, *, markdown: bool = False,
+        in_tab: PageEditor | None = None,
     ) -> PageEditor | None:
-        """Open what a link names (the one resolver's rules); a markdown link is relative first."""
+        """Open what a link names (the one resolver's rules); a markdown link is relative first. From
+        ``in_tab`` while it follows a plain click (``follow_in_place``), the page replaces it there."""
         path = self._resolve_current(target, source, markdown=markdown)
         if path is None:
             if is_attachment_name(target):
@@ -753,7 +768,7 @@ class EditorArea(QTabWidget):
         if not is_page(path):
             self.open_attachment(path)
             return None
-        return self.open(path, heading=heading)
+        return self.open(path, heading=heading, in_tab=in_tab if in_tab is not None and in_tab.follow_in_place else None)
 
     def _resolve_current(self, target: str, source: Path | None, *, markdown: bool) -> Path | None:
         """The file a link names, as the index kept by the watcher's events knows it.

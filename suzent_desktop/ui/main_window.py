@@ -42,11 +42,14 @@ from suzent_desktop.ui.panes.daily_logs import DailyLogsPane
 from suzent_desktop.ui.panes.dream_panel import DreamPanel
 from suzent_desktop.ui.panes.memory_view import MemoryView
 from suzent_desktop.ui.panes.outline import OutlinePane
-from suzent_desktop.ui.panes.search_pane import SearchPane
+from suzent_desktop.ui.panes.review_pane import ReviewPane
+from suzent_desktop.ui.panes.search_pane import HIT_ROLE, SearchPane
+from suzent_desktop.ui.panes.source_pane import SourcePane
 from suzent_desktop.ui.panes.sync_conflicts_pane import SyncConflictsPane
 from suzent_desktop.ui.panes.tags import TagsPane
 from suzent_desktop.ui.panes.tombstones_pane import TombstonesPane
 from suzent_desktop.ui.prompts import Prompter
+from suzent_desktop.ui.provenance_hover import ProvenanceHover
 from suzent_desktop.ui.quick_switcher import QuickSwitcher, prepare_rows, warm_matching
 from suzent_desktop.ui.services import AppServices
 from suzent_desktop.ui.settings_dialog import SettingsDialog
@@ -62,6 +65,7 @@ log = logging.getLogger(__name__)
 
 INDEX_DEBOUNCE_MS = 400
 WATCH_START_WAIT_S = 5.0  # the page names wait this long at most for the watcher to be in place
+SOURCE_DELAY_MS = 300  # the Source pane follows the editor's cursor once it rests this long
 AGENT_CHECK_MS = 10_000  # how often the status bar checks that a connected MCP server is still alive
 
 
@@ -232,8 +236,51 @@ class MainWindow(QMainWindow):
         self.sync_conflicts = self.panes["conflicts"] = SyncConflictsPane(self.services)
         self.sync_conflicts.open_requested.connect(lambda path: self.open_path(path, None))
         self.tabifyDockWidget(self.docks["outline"], self._dock("conflicts", "Sync conflicts", self.sync_conflicts, right))
+        self._build_review_docks()
         backlinks.raise_()
         self.resizeDocks([vault, backlinks], [300, 360], Qt.Orientation.Horizontal)
+
+    def _build_review_docks(self) -> None:
+        """Review (what the memory learned) and Source (where a line came from), beside the other panes."""
+        self.review = self.panes["review"] = ReviewPane(self.services)
+        self.source_pane = self.panes["source"] = SourcePane(self.services)
+        self.tabifyDockWidget(self.docks["conflicts"], self._dock("review", "Review", self.review,
+                                                                  Qt.DockWidgetArea.RightDockWidgetArea))
+        self.tabifyDockWidget(self.docks["review"], self._dock("source", "Source", self.source_pane,
+                                                               Qt.DockWidgetArea.RightDockWidgetArea))
+        self._source_timer = QTimer(self)
+        self._source_timer.setSingleShot(True)
+        self._source_timer.setInterval(SOURCE_DELAY_MS)
+        self._source_timer.timeout.connect(self._show_source)
+        self._source_line: tuple[Path, int] | None = None
+        self.editors.line_clicked.connect(self._line_clicked)
+        self.editors.current_page_changed.connect(self._hover_sources)
+        self.search_pane.results.currentItemChanged.connect(
+            lambda item, _old: item is not None and self.docks["source"].isVisible()
+            and self.source_pane.show_hit(item.data(HIT_ROLE)))
+
+    def _hover_sources(self, _path: Path | None) -> None:
+        """Give the open editor its hover tip of where a bullet came from (once per editor)."""
+        editor = self.editors.current_editor()
+        if editor is not None and getattr(editor, "provenance_hover", None) is None:
+            editor.provenance_hover = ProvenanceHover(
+                editor.source, lambda e=editor: e.path, self.source_pane.loader.card, self.services.submit)
+
+    def _line_clicked(self, path: Path, line: int) -> None:
+        self._source_line = (path, line)
+        if self.docks["source"].isVisible():
+            self._source_timer.start()  # typing moves the cursor too: show the card once it rests
+
+    def _show_source(self) -> None:
+        if self._source_line is not None:
+            self.source_pane.show_line(*self._source_line)
+
+    def show_source(self) -> None:
+        """Show the Source pane for the line under the editor's cursor."""
+        self.show_dock("source")
+        editor = self.editors.current_editor()
+        if editor is not None:
+            self.source_pane.show_line(editor.path, editor.source.textCursor().blockNumber() + 1)
 
     def _build_status_bar(self) -> None:
         bar = self.statusBar()
@@ -264,8 +311,14 @@ class MainWindow(QMainWindow):
         self.own_files_label.setVisible(bool(self.own_files_label.text()))
         self.not_followed_label = QLabel("")  # filled by _scan_names
         self.not_followed_label.setVisible(False)
+        self.review_label = QPushButton("")
+        self.review_label.setFlat(True)
+        self.review_label.setToolTip("What the memory learned since you last reviewed it (the Review pane)")
+        self.review_label.clicked.connect(lambda: self.show_dock("review"))
+        self.review_label.setVisible(False)
+        self.review.count_changed.connect(self._show_review_count)
         for widget in (self.error_label, self.agent_label, self.own_files_label, self.not_followed_label,
-                       self.phase_label, self.stale_label, self.rows_label):
+                       self.review_label, self.phase_label, self.stale_label, self.rows_label):
             bar.addPermanentWidget(widget)
         bar.addPermanentWidget(self.progress_bar)
         bar.addPermanentWidget(self.cancel_button)
@@ -273,6 +326,10 @@ class MainWindow(QMainWindow):
         self.progress_bar.hide()
         self.cancel_button.hide()
         self.refresh_agent()
+
+    def _show_review_count(self, number: int) -> None:
+        self.review_label.setText(f"{number} to review")
+        self.review_label.setVisible(number > 0)
 
     def refresh_agent(self) -> None:
         """Show whether an agent is connected through the MCP server (read from its tiny activity file)."""
@@ -319,6 +376,9 @@ class MainWindow(QMainWindow):
         edit_menu.addAction(a("undo_delete", "Undo delete", self.tree.undo_delete))
         edit_menu.addAction(a("forget_paragraph", "Forget selected paragraph…", self.forget_current_paragraph,
                               "Ctrl+Shift+K"))
+        edit_menu.addAction(a("show_source", "Where did this line come from?", self.show_source, "Ctrl+Shift+Y"))
+        edit_menu.addAction(a("review", "Review what the memory learned", lambda: self.show_dock("review"),
+                              "Ctrl+Shift+R"))
 
         go_menu = menu.addMenu("&Go")
         for action in (
@@ -472,8 +532,12 @@ class MainWindow(QMainWindow):
             return snapshot
 
     def _show_not_followed(self, refused: list[tuple[str, str]]) -> None:
-        """Links left out by the confinement rule (out of the vault, into a program folder, a loop)."""
-        self.not_followed_label.setText(f"{len(refused)} link(s) not followed" if refused else "")
+        """Links left out by the confinement rule (out of the vault, into a program folder, a loop), and
+        special files (a FIFO, a socket: never opened, ``core/files/regular.py``), counted apart."""
+        special = sum(1 for _rel, why in refused if "not a regular file" in why)
+        counts = [f"{len(refused) - special} link(s) not followed"] if len(refused) > special else []
+        counts += [f"{special} special file(s) left out"] if special else []
+        self.not_followed_label.setText(", ".join(counts))
         self.not_followed_label.setToolTip("\n".join(f"{rel}: {why}" for rel, why in refused[:50]))
         self.not_followed_label.setVisible(bool(refused))
 
@@ -671,6 +735,10 @@ class MainWindow(QMainWindow):
             self.open_vault(Path(folder))
 
     def open_vault(self, folder: Path) -> None:
+        refusal = operations.untrusted_config(folder)  # the new window would refuse it where nobody sees
+        if refusal is not None:
+            self.prompter.error("Open vault", refusal)
+            return
         program = [] if getattr(sys, "frozen", False) else ["-m", "suzent_desktop"]
         if start_detached(sys.executable, [*program, "open", str(folder)]):
             self.statusBar().showMessage(f"Opening {folder} in a new window…", 8000)

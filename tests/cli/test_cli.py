@@ -279,6 +279,20 @@ def test_capture_from_a_file(home: Path, tmp_path: Path, capsys: pytest.CaptureF
         assert doc["rows_added"] >= 1
 
 
+def test_capture_of_the_same_turn_twice_writes_its_facts_once(home: Path, tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]):
+    turn = tmp_path / "turn.json"
+    turn.write_text(json.dumps({"user": "I work at Contoso as a data engineer.", "assistant": "Noted!",
+                                "session_id": "retry-1", "timestamp": "2026-07-19T10:30:00"}), encoding="utf-8")
+    first = run_json(capsys, home, "capture", str(turn))
+    log = Path(first["path"])
+    before = log.read_bytes()
+    assert first["facts"] and first["turn"]
+    code, out, _err = run(capsys, home, "capture", str(turn))
+    assert code == 0 and "Not written again" in out and first["turn"]["id"] in out
+    assert log.read_bytes() == before
+
+
 def test_capture_from_stdin(home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch):
     payload = {"user": "I live in Redmond.", "assistant": "Nice.", "session_id": "s1", "timestamp": "2026-07-19T10:30:00"}
     monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(payload)))

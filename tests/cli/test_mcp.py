@@ -14,8 +14,9 @@ from mcp import ClientSession, MCPError
 from mcp.client.streamable_http import streamable_http_client
 from mcp_support import mcp_session, server_params, tree_snapshot
 
-WRITE_TOOLS = {"capture_turn", "remember", "forget"}
-READ_TOOLS = {"search_memory", "memory_status", "core_memory", "read_page", "list_pages", "backlinks", "list_tags"}
+WRITE_TOOLS = {"capture_turn", "remember", "forget", "settle_review"}
+READ_TOOLS = {"search_memory", "memory_status", "core_memory", "read_page", "list_pages", "backlinks", "list_tags",
+              "memory_source", "review_memory"}
 ACTIVITY = "mcp_activity.json"
 
 
@@ -44,7 +45,7 @@ async def test_lists_tools_and_resources_and_reads_them(vault_home: Path) -> Non
         tools = {t.name: t for t in (await session.list_tools()).tools}
         assert set(tools) == READ_TOOLS | WRITE_TOOLS  # dream and lint stay off without the setting
         for name in WRITE_TOOLS:
-            assert "secret" in tools[name].description.lower() or name == "forget"
+            assert "secret" in tools[name].description.lower() or name in ("forget", "settle_review")
             assert tools[name].annotations.read_only_hint is False
         assert tools["search_memory"].annotations.read_only_hint is True
         assert tools["capture_turn"].input_schema["properties"]["user"]["maxLength"] > 0
@@ -79,6 +80,18 @@ async def test_lists_tools_and_resources_and_reads_them(vault_home: Path) -> Non
         assert gone["matched"]
         reread = _doc(await session.call_tool("read_page", {"path": hit["page"]}))
         assert "after lunch" not in reread["text"] and reread["text"].startswith("# Espresso")
+
+
+async def test_a_retried_capture_turn_writes_its_facts_once(home: Path) -> None:
+    turn = {"user": "I moved to Lisbon last month", "assistant": "Nice", "session_id": "chat-7",
+            "timestamp": "2026-07-19T09:00:00"}
+    async with mcp_session(home) as session:
+        first = _doc(await session.call_tool("capture_turn", turn))
+        log = Path(first["path"])
+        before = log.read_bytes()
+        again = _doc(await session.call_tool("capture_turn", turn))
+    assert first["facts"] and again["facts"] == first["facts"] and again["lines"] == first["lines"]
+    assert "captured before" in again["message"] and log.read_bytes() == before
 
 
 async def test_capture_search_forget_round_trip_on_disk(home: Path, today) -> None:  # noqa: ANN001
@@ -245,9 +258,12 @@ async def test_http_transport_on_localhost(home: Path) -> None:
         async with streamable_http_client(f"http://127.0.0.1:{port}/mcp") as (read, write, *_):
             async with ClientSession(read, write) as session:
                 await session.initialize()
-                _doc(await session.call_tool("remember", {"text": "The user reads science fiction on trains"}))
+                kept = _doc(await session.call_tool("remember", {"text": "The user reads science fiction on trains"}))
                 found = _doc(await session.call_tool("search_memory", {"query": "science fiction trains"}))
                 assert any("science fiction" in h["text"] for h in found["hits"])
+                # a client of the HTTP server may be on another machine: no path of this one reaches it
+                assert kept["path"].startswith("memory/archive/") and str(home) not in json.dumps([kept, found])
+                assert any(h["path"].startswith("memory/archive/") for h in found["hits"])
     finally:
         proc.terminate()
         proc.wait(timeout=30)

@@ -121,6 +121,41 @@ def test_open_records_recent_vaults_and_an_app_home_opens_as_itself(tmp_path: Pa
     assert main(["open", str(tmp_path / "missing")]) == 1
 
 
+def test_open_refuses_a_cloned_home_whose_config_points_elsewhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    launched: list[Path] = []
+    monkeypatch.setattr("suzent_desktop.cli._launch", lambda home, **_: launched.append(home) or 0)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "secret.md").write_text("# Private\n", encoding="utf-8")
+    clone = tmp_path / "clone"
+    clone.mkdir()
+    (clone / "config.toml").write_text(f'notebook_path = "{elsewhere}"\ntheme = "dark"\n', encoding="utf-8")
+    capsys.readouterr()
+    assert main(["open", str(clone)]) == 1
+    err = capsys.readouterr().err
+    assert "notebook_path" in err and "did not write" in err and str(clone / "config.toml") in err
+    assert launched == [] and not (elsewhere / ".state").exists() and RecentVaults().entries() == []
+
+
+def test_open_adopts_the_paths_the_app_wrote(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from suzent_desktop.settings import Settings, save_settings
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setattr("suzent_desktop.cli._launch", lambda home, **_: 0)
+    vault = _small_vault(tmp_path / "notes")
+    home = tmp_path / "myhome"
+    home.mkdir()
+    save_settings(home, Settings(notebook_path=str(vault)))  # the settings dialog writes it
+    assert main(["open", str(home)]) == 0
+    (home / "config.toml").write_text(f'notebook_path = "{tmp_path}"\n', encoding="utf-8")  # changed by another hand
+    assert main(["open", str(home)]) == 1
+    assert main(["open", str(vault)]) == 0  # a plain folder of notes gets a home the app writes itself
+    assert main(["open", str(vault)]) == 0
+    assert main(["open", str(home_for(vault))]) == 0  # and that home opens as itself
+
+
 def test_forget_leaves_a_note_the_person_wrote_as_written_unless_asked(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))

@@ -73,6 +73,17 @@ def test_search_can_be_kept_to_any_top_folder_of_the_vault(qtbot, window, tmp_pa
     assert listed[0] == "All folders" and "3_Personal" in listed
 
 
+def test_open_vault_refuses_a_folder_whose_config_points_elsewhere(qtbot, window, prompter, launched,
+                                                                    tmp_path: Path) -> None:
+    clone = tmp_path / "clone"
+    clone.mkdir()
+    (clone / "config.toml").write_text(f'notebook_path = "{tmp_path}"\n', encoding="utf-8")
+    prompter.folders.append(str(clone))
+    window.actions_by_name["open_vault"].trigger()
+    assert launched == []
+    assert prompter.errors and "notebook_path" in prompter.errors[-1] and "did not write" in prompter.errors[-1]
+
+
 def test_forget_in_a_note_the_person_wrote_keeps_the_note_and_shows_it_as_written(
         qtbot, loop, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from ui_support import WAIT_MS, FakePrompter, run

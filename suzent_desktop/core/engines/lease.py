@@ -44,6 +44,7 @@ from suzent_desktop.core.files import devices
 from suzent_desktop.core.files.atomic import atomic_write_text
 from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.core.files.streams import parse_part
+from suzent_desktop.core.files.text import loads_json
 
 Now = Callable[[], float]
 REPLAN = "re-planned:"  # a run's reason starting so was rolled back because the watermark moved under it
@@ -76,7 +77,7 @@ def read_leases(folder: Path) -> dict[str, Lease]:
         if part is None or not entry.is_file():
             continue
         try:
-            data = json.loads(entry.read_text(encoding="utf-8"))
+            data = loads_json(entry.read_text(encoding="utf-8"))
             lease = Lease(str(data["device"]), float(data["start"]), float(data["expiry"]),
                           data.get("watermark") if isinstance(data.get("watermark"), str) else None,
                           bool(data.get("released")))

@@ -21,7 +21,9 @@ from pathlib import Path
 from suzent_desktop.core.files import streams
 from suzent_desktop.core.files.facts import (
     DEFAULT_CATEGORY,
+    TURN_TAG,
     Fact,
+    FactLine,
     ParsedLog,
     format_fact_line,
     format_log_header,
@@ -29,6 +31,7 @@ from suzent_desktop.core.files.facts import (
     parse_log,
 )
 from suzent_desktop.core.files.layout import Layout
+from suzent_desktop.core.files.regular import read_regular
 from suzent_desktop.core.files.text import clean
 
 _DATE_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}\.md$")
@@ -99,7 +102,7 @@ class Archive:
         texts: list[str] = []
         for path in paths:
             try:
-                texts.append(path.read_bytes().decode("utf-8-sig"))
+                texts.append(read_regular(path).decode("utf-8-sig"))
             except UnicodeDecodeError as exc:
                 raise ArchiveError(f"{path}: not valid UTF-8 at byte {exc.start}; file left untouched") from exc
             except FileNotFoundError:
@@ -116,8 +119,14 @@ class Archive:
         *,
         session_id: str,
         when: dt.datetime,
+        turn: str | None = None,
     ) -> tuple[Path, list[int]]:
-        """Append one turn block to ``when``'s log; return the file and the new facts' line numbers."""
+        """Append one turn block to ``when``'s log; return the file and the new facts' line numbers.
+
+        With ``turn`` (the capture path): when the log already holds facts of that turn (a client
+        retried a capture: same session, time and words, so the same turn id), nothing is
+        written and their lines are returned.
+        """
         facts = [_writable(f) for f in facts]
         if not facts:
             return self.path_for(when.date()), []
@@ -131,12 +140,16 @@ class Archive:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX)
                 size = os.fstat(fd).st_size
+                existing = path.read_bytes() if size else b""
+                earlier = turn_facts(existing, turn) if turn else []
+                if earlier:
+                    return path, [f.line for f in earlier]
                 prefix = ""
                 if size == 0:
                     prefix = format_log_header(when.date().isoformat()) + "\n"
-                elif not _ends_with_newline(path, size):
+                elif not existing.endswith(b"\n"):
                     prefix = "\n"
-                existing_lines = 0 if size == 0 else _count_lines(path)
+                existing_lines = existing.count(b"\n")
                 payload = prefix + "\n".join(block_lines) + "\n"
                 os.write(fd, payload.encode("utf-8"))
             finally:
@@ -164,12 +177,8 @@ def _writable(fact: Fact) -> Fact:
     return dataclasses.replace(fact, category=category, tags=tags)
 
 
-def _ends_with_newline(path: Path, size: int) -> bool:
-    with path.open("rb") as handle:
-        handle.seek(size - 1)
-        return handle.read(1) == b"\n"
-
-
-def _count_lines(path: Path) -> int:
-    with path.open("rb") as handle:
-        return handle.read().count(b"\n")
+def turn_facts(data: bytes, turn: str) -> list[FactLine]:
+    """The fact lines of one log file that came from the turn ``turn``."""
+    if f"{TURN_TAG}{turn}".encode() not in data:
+        return []
+    return [f for f in parse_log(data.decode("utf-8-sig", "replace")).facts if f.fact.turn == turn]

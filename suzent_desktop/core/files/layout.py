@@ -317,3 +317,23 @@ class Layout:
         ):
             if path.exists() and not path.is_dir():
                 raise LayoutError(f"{path}: {name} must be a folder, but it is a file")
+        self._check_memory_not_hidden()
+
+    def _check_memory_not_hidden(self) -> None:
+        """Refuse a memory folder inside a hidden folder of the vault (``.state``, ``.obsidian``, ...).
+
+        Every door leaves hidden folders unread (``core/files/confine.py``), so each fact written
+        there would be saved and never found: ``remember`` said yes and search found nothing.
+        Judged as spelled and as resolved, so a link into ``.state`` is refused too.
+        """
+        spelled = (os.path.abspath(self.memory_dir), os.path.abspath(self.notebook_dir))
+        real = (os.path.realpath(self.memory_dir), os.path.realpath(self.notebook_dir))
+        for memory, vault in (spelled, real):
+            if memory == vault or not memory.startswith(vault.rstrip(os.sep) + os.sep):
+                continue
+            hidden = next((part for part in Path(memory).relative_to(vault).parts if part.startswith(".")), None)
+            if hidden is not None:
+                raise LayoutError(
+                    f"{self.memory_dir}: memory_path lies inside the vault's hidden folder {hidden}/, which is never "
+                    "read or searched, so every fact kept there would be lost to search; set memory_path to a "
+                    "folder that is not hidden (or leave it empty for HOME/memory)")

@@ -34,7 +34,7 @@ from pathlib import Path
 from suzent_desktop.core.files import streams
 from suzent_desktop.core.files.facts import TURN_TAG
 from suzent_desktop.core.files.layout import Layout
-from suzent_desktop.core.files.text import clean
+from suzent_desktop.core.files.text import clean, loads_json
 
 _DATE_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})\.jsonl$")
 
@@ -201,7 +201,7 @@ def parse(text: str, path: Path) -> TranscriptFile:
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
+            record = loads_json(line)
             values = [record[k] for k in ("id", "ts", "session", "user", "assistant")]
             if not all(isinstance(v, str) for v in values):
                 raise TypeError("a field is not a string")

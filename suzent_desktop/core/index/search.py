@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from suzent_desktop.core.files.regular import read_page
 from suzent_desktop.core.files.text import clean, decode_lenient
 from suzent_desktop.core.files.tombstones import normalize
 from suzent_desktop.core.index import fusion
@@ -317,7 +318,7 @@ class IndexSearch:
             store = self._open_store(self._read_dim(), repair=False)
             vectors = list(_vectors(store.rows_for_path(str(path), ["id", "vector"]), store.dim))
             if not vectors and path.is_file():
-                chunks = chunk_markdown(clean(decode_lenient(path.read_bytes())[0]))[:8]
+                chunks = chunk_markdown(clean(decode_lenient(read_page(path))[0]))[:8]
                 if chunks:
                     vectors = list(self.embedder.embed([embedding_text(c) for c in chunks]))
             best: dict[str, SearchHit] = {}

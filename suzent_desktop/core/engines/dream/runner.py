@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from filelock import FileLock, Timeout
 
-from suzent_desktop.core.engines import forgetting, lease
+from suzent_desktop.core.engines import forgetting, lease, provenance
 from suzent_desktop.core.engines.dream import authorship, outcome, resume, second_run
 from suzent_desktop.core.engines.dream.coverage import CoverageReport, check_coverage
 from suzent_desktop.core.engines.dream.diffs import annotate, unified_diffs
@@ -66,6 +66,8 @@ from suzent_desktop.core.files.atomic import atomic_write_text
 from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.core.files.faults import crash_point
 from suzent_desktop.core.files.layout import ROOT_NAV_FILES
+from suzent_desktop.core.files.regular import read_regular
+from suzent_desktop.core.files.text import loads_json
 from suzent_desktop.core.files.tombstones import forgotten_in, normalize
 from suzent_desktop.core.files.words import count
 from suzent_desktop.core.index import late_facts, lost_facts, uncovered
@@ -140,7 +142,7 @@ def _empty_state() -> dict[str, Any]:
 def load_state(path: Path) -> dict[str, Any]:
     """The runner's state; a missing or unreadable file starts fresh (it is only bookkeeping)."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = loads_json(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return _empty_state()
     if not isinstance(data, dict):
@@ -229,7 +231,7 @@ def snapshot_vault(root: Path) -> Snapshot:
         if len(rel.parts) == 1 and rel.name in ("log.md", "schema.md"):
             continue
         try:
-            found[rel.as_posix()] = path.read_bytes()
+            found[rel.as_posix()] = read_regular(path)
         except OSError:
             continue
     return found
@@ -245,7 +247,7 @@ def snapshot_files(root: Path, rels: Iterable[str]) -> Snapshot:
     for rel in rels:
         path = root / rel
         if path.is_file():
-            found[rel] = path.read_bytes()
+            found[rel] = read_regular(path)
     return found
 
 
@@ -476,6 +478,11 @@ class DreamRunner(Gates):
                           authored=authorship.load(authorship.path_in(layout.state_dir)),
                           vault=self.manager.vault if root == layout.notebook_dir else None)
 
+    def _dates_of(self, batch: Batch) -> tuple[str, str]:
+        """The dates a bullet may newly carry in this run: the days of the batch's facts (earlier
+        days' facts offered again among them), up to today."""
+        return min([*batch.dates, *(f.date for f in batch.facts)]), self._today().isoformat()
+
     def wake(self) -> None:
         """End the schedule's current wait (settings changed): the gates are read again now."""
         if self._wake is not None:
@@ -566,6 +573,7 @@ class DreamRunner(Gates):
         root = m.layout.notebook_dir
         await asyncio.to_thread(m.vault.current, parsed=False)  # the engine's names, as the disk has them now
         tools = self._tools(root)
+        tools.dates = self._dates_of(batch)
         done = await asyncio.to_thread(second_run.already_on_pages, batch, tools) if self._lease.shared() else None
         if done is not None:  # another device consolidated this batch: nothing to write, the watermark moves
             return await self._productive(state, batch, done[0], [], watermark, done[1], {})
@@ -632,7 +640,7 @@ class DreamRunner(Gates):
                 continue
             try:
                 path = tools.resolve(rel)
-                text = path.read_bytes().decode("utf-8")
+                text = read_regular(path).decode("utf-8")
             except (OSError, UnicodeDecodeError, ValueError):
                 continue
             kept, removed = forgetting.strip_forgotten(str(path), text, stones)
@@ -715,6 +723,7 @@ class DreamRunner(Gates):
                                 originals)
         crash_point("dream.before_ingest")
         await asyncio.to_thread(lost_facts.record_run, m.layout, batch, coverage, end or current)  # where pages hold them
+        await asyncio.to_thread(provenance.record_held, m.layout)  # which facts each page line stands for
         if end is not None:
             await asyncio.to_thread(late_facts.record_run, m.layout, self._read, end)
             await asyncio.to_thread(m.notebook.append_ingest, self._today(), end, summary)
@@ -838,6 +847,7 @@ class DreamRunner(Gates):
             )
             before = await asyncio.to_thread(snapshot_vault, copy)
             tools = self._tools(copy)
+            tools.dates = self._dates_of(batch)
             report, error = await self._guarded_engine(batch, tools)
             if report is not None:
                 await asyncio.to_thread(self._scrub_forgotten, tools)
