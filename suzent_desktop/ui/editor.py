@@ -615,6 +615,7 @@ class EditorArea(QTabWidget):
         self.open_externally: Callable[[Path], object] = _open_with_system  # images, PDFs…: the system's viewer
         self.editor_mode = LIVE  # the editing view pages open in (the editor_mode setting)
         self.shown: Callable[[str], str] | None = None  # a page's text as it is shown (see PageEditor)
+        self.as_written: Callable[[Path], bool] = lambda _path: False  # pages always shown as written
         self.history: list[Path] = []
         self.history_pos = -1
         self._navigating = False
@@ -676,7 +677,7 @@ class EditorArea(QTabWidget):
             read_only = any(path.is_relative_to(d) for d in self.read_only_dirs)
             editor = PageEditor(path, exists=self._exists, read_only=read_only, names=self.snapshot,
                                 vault=self.vault, mode=self.editor_mode,
-                                shown=None if read_only else self.shown)  # a log is shown as written
+                                shown=None if read_only or self.as_written(path) else self.shown)  # a log too
             editor.saved.connect(self.page_saved.emit)
             editor.dirty_changed.connect(lambda _d, e=editor: self._update_title(e))
             editor.link_activated.connect(lambda t, h, e=editor: self.follow_wikilink(t, h, e.path, in_tab=e))

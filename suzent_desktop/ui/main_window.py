@@ -124,6 +124,7 @@ class MainWindow(QMainWindow):
         self._names_turn = asyncio.Lock()  # snapshots reach the editors in the order they were taken
         self.editors.editor_mode = services.settings.editor_mode
         self.editors.shown = lambda text: operations.shown_page(services.manager, text)  # no forgotten text
+        self.editors.as_written = layout.persons_note  # a note the person wrote keeps what they forgot
         self.welcome = self._build_welcome()
         self.center = QStackedWidget()  # the welcome page while no page is open, else the editors
         self.center.addWidget(self.welcome)
@@ -298,6 +299,11 @@ class MainWindow(QMainWindow):
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.setFlat(True)
         self.cancel_button.clicked.connect(self.services.cancel_current)
+        self.resume_button = QPushButton("Resume indexing")  # shown while a stopped pass left files out
+        self.resume_button.setFlat(True)
+        self.resume_button.setToolTip("Index the files the stopped pass left out (the next start does it too)")
+        self.resume_button.clicked.connect(lambda: self.services.reindex(full=False))
+        self.resume_button.hide()
         self.own_files_label = QLabel(own_files_note(self.services.layout))
         self.own_files_label.setToolTip(
             "These files at the vault root are yours: Suzent never writes or appends to them and keeps "
@@ -317,6 +323,7 @@ class MainWindow(QMainWindow):
             bar.addPermanentWidget(widget)
         bar.addPermanentWidget(self.progress_bar)
         bar.addPermanentWidget(self.cancel_button)
+        bar.addPermanentWidget(self.resume_button)
         self.progress_bar.hide()
         self.cancel_button.hide()
         self.refresh_agent()
@@ -433,6 +440,7 @@ class MainWindow(QMainWindow):
         bridge.status_message.connect(self._on_status_message)
         bridge.progress.connect(self._on_progress)
         bridge.index_stale.connect(self._on_index_stale)
+        bridge.index_paused.connect(self.resume_button.setVisible)
         bridge.dream_phase.connect(self._on_phase)
         bridge.embedding_failed.connect(self._on_embedding_failed)
         bridge.settings_changed.connect(lambda _settings: setattr(self, "_embedding_problem", ""))
@@ -788,10 +796,14 @@ class MainWindow(QMainWindow):
         text = text.strip()
         if not text:
             return None
-        chosen = self.prompter.choose_lines(operations.units_for(text))
+        units = operations.units_for(text)
+        editor = self.editors.current_editor()
+        manager = self.services.manager
+        notes = manager.notes_holding(units, [editor.path]) if editor is not None else []
+        chosen = self.prompter.choose_lines(units, [p.relative_to(manager.layout.notebook_dir).as_posix() for p in notes])
         if not chosen:
             return None
-        return self.services.forget(text, units=chosen)
+        return self.services.forget(text, units=chosen.units, from_notes=notes if chosen.from_notes else [])
 
     # -- bus handlers -------------------------------------------------------------------------------------------
     def _on_status_message(self, message: str) -> None:
@@ -814,7 +826,11 @@ class MainWindow(QMainWindow):
     def _on_index_stale(self, count: int) -> None:
         if self._embedding_problem:
             return  # the index is current only for the old model: keep saying what went wrong
-        self.stale_label.setText(f"{count} file{'s' if count != 1 else ''} waiting" if count else "Index up to date")
+        waiting = f"{count} file{'s' if count != 1 else ''} waiting"
+        if self.services.index_paused:
+            self.stale_label.setText(f"Indexing paused · {waiting}")
+        else:
+            self.stale_label.setText(waiting if count else "Index up to date")
 
     def _on_embedding_failed(self, model: str, message: str) -> None:
         """The whole error, not 80 characters of it, and an index state that does not claim 'up to date'."""

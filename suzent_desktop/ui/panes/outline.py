@@ -20,6 +20,7 @@ from suzent_desktop.ui.editor import EditorArea, PageEditor
 from suzent_desktop.ui.panes.common import EmptyHint
 
 OUTLINE_DELAY_MS = 300
+READ_NOW_LINES = 300  # a page this long or shorter shows its outline at once; a longer one a moment later
 _READER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="outline")
 LINE_ROLE = Qt.ItemDataRole.UserRole
 
@@ -83,6 +84,10 @@ class OutlinePane(QWidget):
         if editor is not None:
             editor.source.textChanged.connect(self._timer.start)
             editor.destroyed.connect(self._editor_destroyed)
+            if editor.source.document().blockCount() > READ_NOW_LINES:  # a long page: read off the GUI thread
+                self._show([])
+                self.refresh_soon()
+                return
         self.refresh()
 
     def _editor_destroyed(self, *_args: object) -> None:
