@@ -155,6 +155,8 @@ def build_parser() -> argparse.ArgumentParser:
     forget.add_argument("--undo", action="store_true", help="take a forget back: search and page lines return")
     forget.add_argument("--force", action="store_true",
                         help="record TEXT even though nothing remembered matches it (text not captured yet)")
+    forget.add_argument("--from-notes", action="store_true",
+                        help="in an opened vault, also delete TEXT from the notes you wrote (outside Memory/)")
 
     reindex = add("reindex", "bring the index in step with the files")
     reindex.add_argument("--full", action="store_true", help="rebuild everything from the files")
@@ -333,6 +335,8 @@ def cmd_gui(args: argparse.Namespace, out: Output) -> int:
     """Open the app. A problem found first is printed here and shown in a window too (the
     desktop entry has no terminal): a settings error offers to open the file or start with defaults."""
     home = _home(args)
+    if _handed_over(home, out):
+        return 0
     try:
         prepared = _preflight(home)
     except ValueError as exc:  # SettingsError, LayoutError, NotebookError
@@ -352,7 +356,36 @@ def cmd_open(args: argparse.Namespace, out: Output) -> int:
     return cmd_gui(args, out)
 
 
+def _handed_over(home: Path, out: Output) -> bool:
+    """A window already open on ``home`` is brought to the front instead of starting a second
+    process (two would run two indexers and two dream runners on one home)."""
+    try:
+        from suzent_desktop.ui.app import hand_over
+
+        said = hand_over(home)
+    except ImportError:  # no usable Qt: _launch says so
+        return False
+    if said:
+        out.say(said)
+    return said is not None
+
+
+def _no_display() -> str | None:
+    """Why no window can open here (a Linux or BSD session with no X11 or Wayland display), or None.
+
+    Qt would abort the process with its own advice to reinstall it; the user needs to hear the cause."""
+    if sys.platform in ("darwin", "win32") or os.environ.get("QT_QPA_PLATFORM", "").strip():
+        return None
+    if os.environ.get("DISPLAY", "").strip() or os.environ.get("WAYLAND_DISPLAY", "").strip():
+        return None
+    return "no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset)"
+
+
 def _launch(home: Path, *, problem: Exception | None = None, prepared: Any = None) -> int:
+    missing = _no_display()
+    if missing:
+        raise CliError(f"{missing}: start it from a desktop session, or use the command line "
+                       f"(`{PROG} --home {shlex.quote(str(home))} status`, `search`, `mcp`)")
     try:  # Qt may be missing, or lack the system libraries it loads: say so in one line
         import PySide6.QtWidgets  # noqa: F401
     except ImportError as exc:
@@ -401,7 +434,7 @@ def cmd_demo(args: argparse.Namespace, out: Output) -> int:
         out.say(f"Demo home {report.home} already exists; your edits are kept.")
     quoted = shlex.quote(str(report.home))
     out.say(f"Try: {PROG} --home {quoted} status   |   {PROG} --home {quoted} search coffee")
-    if args.no_gui:
+    if args.no_gui or _handed_over(report.home, out):
         return 0
     return _launch(report.home)
 
@@ -576,18 +609,22 @@ def cmd_forget(args: argparse.Namespace, out: Output) -> int:
 
     async def go() -> Any:
         await _catch_up(manager, out)
-        return await manager.forget(args.text, force=args.force)
+        changes = await manager.forget(args.text, force=args.force, from_notes=args.from_notes)
+        return changes, await asyncio.to_thread(manager.notes_holding, changes.forgotten)
 
-    changes = _run(go())
+    changes, kept = _run(go())
     pages = sorted(str(p) for p in changes.pages)
     out.doc({"tombstone": changes.forgotten[0], "tombstones": changes.forgotten, "rows_removed": changes.rows_removed,
-             "matched": changes.rows_removed > 0, "pages_changed": pages, "core_files_changed": changes.memory_md})
+             "matched": changes.rows_removed > 0, "pages_changed": pages, "core_files_changed": changes.memory_md,
+             "notes_kept": sorted(str(p) for p in kept)})
     for unit in changes.forgotten:
         out.say(f"Forgotten: {_one_line(unit)}")
     for page in pages:
         out.say(f"  taken off {page}")
     if changes.memory_md:
         out.say("  taken off MEMORY.md or another core file")
+    for note in kept:
+        out.say(f"  kept as you wrote it in {note} (forget --from-notes deletes it there too)")
     for error in changes.errors:  # a page outside the vault keeps the text
         out.warn(f"warning: {error}")
     if changes.rows_removed:

@@ -35,6 +35,8 @@ _BULLET_PREFIXES = ("- [ ] ", "- [x] ", "- [X] ", "- ", "* ", "+ ")
 MIN_CONTAINED_TOMBSTONE = 12  # shorter tombstones inside longer lines are too likely to be coincidences
 NOT_FOLLOWED = "left out of the index, search, the dream and the agent's tools"
 _STILL_STANDS = "forgotten text still stands in this page (kept out of search)"
+_KEPT_IN_NOTE = ("forgotten from memory and kept in your note as you wrote it (out of search and the model's "
+                 "prompts; forget --from-notes deletes it here too)")
 # Forget follows a folder link out of the vault for reading only (core/manager.py MemoryManager._ours).
 _REMAINS_OUTSIDE = (
     "forgotten text remains on this page, outside the vault (reached through a link; forget never writes "
@@ -213,8 +215,11 @@ def check_notebook(layout: Layout, tombstones: set[str]) -> list[Problem]:
             continue
         if tombstones and text is not None:
             why = _STILL_STANDS if inside_vault(layout.notebook_dir, page) else _REMAINS_OUTSIDE
+            level = WARNING
+            if why is _STILL_STANDS and layout.persons_note(page):  # left as written on purpose
+                why, level = _KEPT_IN_NOTE, INFO
             problems += [
-                Problem(WARNING, str(page), number, f"{why}: {stone[:100]!r}")
+                Problem(level, str(page), number, f"{why}: {stone[:100]!r}")
                 for number, stone in _tombstoned_in(text, tombstones)
             ]
     return problems

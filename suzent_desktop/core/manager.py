@@ -385,8 +385,13 @@ class MemoryManager:
         units: list[str] | None = None,
         hit: Any = None,
         force: bool = False,
+        from_notes: Iterable[Path] | bool = False,
     ) -> ChangeSet:
         """Tombstone each unit the text stands for, drop their rows at once and take them off pages.
+
+        In a vault the app was opened on, a note the person wrote (``Layout.persons_note``) keeps
+        the text as written: it leaves search, the app's pages, MEMORY.md and the model's prompts
+        only. ``from_notes`` also takes it off these notes (True: every note of theirs holding it).
 
         Typed text must name exactly one memory (``core/engines/forget_match.py``): cut-short text that
         could mean several, or text that matches nothing, is refused and nothing is recorded,
@@ -407,7 +412,28 @@ class MemoryManager:
         removed += await self._forget_source_turns(norms)
         changes = ChangeSet(tombstones=True, rows_removed=removed, index=removed > 0, forgotten=list(norms))
         changes.merge(await self.take_off_pages(set(norms)))
+        if from_notes:
+            notes = None if from_notes is True else [Path(p) for p in from_notes]
+            changes.merge(await self.take_off_pages(set(norms), notes, from_notes=True))
         return changes
+
+    def notes_holding(self, units: Iterable[str], paths: Iterable[Path | str] | None = None) -> list[Path]:
+        """Which of ``paths`` (default: the vault's pages) are notes the person wrote that hold one of
+        ``units`` (reads those files): the notes a forget leaves as written unless asked."""
+        stones = {normalize(u) for u in units}
+        if paths is None:
+            paths = self.home.vault.current(parsed=False).files(Kind.PAGE)
+        found: list[Path] = []
+        for path in dict.fromkeys(Path(p) for p in paths):
+            if not self.layout.persons_note(path) or not self._ours(path):
+                continue
+            try:
+                text = path.read_bytes().decode("utf-8")
+            except (OSError, UnicodeDecodeError):
+                continue
+            if forgetting.find_forgotten(text, stones):
+                found.append(path)
+        return found
 
     async def _forget_source_turns(self, norms: list[str]) -> int:
         """Tombstone the source turn of each forgotten unit, and the facts of a forgotten turn; rows removed.
@@ -424,12 +450,17 @@ class MemoryManager:
             removed += await self.indexer.remove_texts([normalize(k) for k in keys])
         return removed
 
-    async def take_off_pages(self, stones: set[str], pages: Iterable[Path] | None = None) -> ChangeSet:
+    async def take_off_pages(
+        self, stones: set[str], pages: Iterable[Path] | None = None, *, from_notes: bool = False
+    ) -> ChangeSet:
         """Remove forgotten paragraphs and items from notebook pages and core files (all, or these).
 
+        Notes the person wrote are left as written unless ``from_notes`` (they asked for it).
         Each removal is journalled, so undo puts the lines back where they stood.
         """
-        changed, outside = await asyncio.to_thread(self._strip_pages, stones, None if pages is None else list(pages))
+        changed, outside = await asyncio.to_thread(
+            self._strip_pages, stones, None if pages is None else list(pages), from_notes
+        )
         core = set(self.layout.core_files)
         changes = ChangeSet(pages={p for p in changed if p not in core}, memory_md=any(p in core for p in changed))
         changes.errors += [
@@ -441,7 +472,9 @@ class MemoryManager:
             changes.merge(await self.indexer.sync_paths(changed))
         return changes
 
-    def _strip_pages(self, stones: set[str], pages: list[Path] | None) -> tuple[list[Path], list[Path]]:
+    def _strip_pages(
+        self, stones: set[str], pages: list[Path] | None, from_notes: bool = False
+    ) -> tuple[list[Path], list[Path]]:
         """Pages rewritten, and pages holding forgotten text left alone because they lie outside the vault."""
         if not stones:
             return [], []
@@ -464,6 +497,8 @@ class MemoryManager:
             if not self._ours(page):
                 outside.append(page)
                 continue
+            if self.layout.persons_note(page) and not from_notes:
+                continue  # the person's own words: forgotten from memory, not from their note
             self.forget_journal.record(removals)
             forgetting.rewrite_page(page, kept)
             changed.append(page)

@@ -513,3 +513,29 @@ def reject_memory(manager: MemoryManager) -> bool:
 def transcript_turns(manager: MemoryManager, date: str) -> list[Any]:
     """A day's conversation turns, forgotten ones left out (a small read: one day's file)."""
     return provenance.visible_turns(manager.home, date)
+
+
+# -- the window's layout, kept in the home (never in the vault) -------------------------------------
+def workspace_file(layout: Layout) -> Path:
+    """The window's panes and open tabs (``HOME/.suzent/workspace.json``)."""
+    return layout.home / ".suzent" / "workspace.json"
+
+
+def read_workspace(layout: Layout) -> dict[str, Any]:
+    """The layout saved at the last close, or {} (none yet, or a file that is not one: the window
+    then opens as new, and the file is rewritten at the next close)."""
+    import json
+
+    try:
+        state = json.loads(workspace_file(layout).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return state if isinstance(state, dict) else {}
+
+
+def save_workspace(layout: Layout, state: dict[str, Any]) -> None:
+    import json
+
+    path = workspace_file(layout)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(path, json.dumps(state, indent=1) + "\n")

@@ -16,6 +16,7 @@ Source mode and Reading view.
 
 from __future__ import annotations
 
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -62,8 +63,11 @@ from suzent_desktop.ui.preview import _CACHE, ImageCache, _read_scaled, target_s
 
 EMBED_PAD = 6  # room above and below an image or embed drawn in place
 EAGER_LINES = 150  # lines past the first visible one styled at once when a whole page is highlighted
-DEFERRED_CHUNK = 120  # lines styled per turn of the event loop after that (a few ms each)
+NEAR_BEFORE = 20  # lines above the first visible one restyled at once for a new look
+DEFERRED_CHUNK = 20  # lines styled at a time after that (a few ms)
+DEFERRED_SLICE_S = 0.008  # a turn of the event loop styles chunks for this long at most
 NOTE_EMBED_MAX = 420  # tallest a note embed is drawn; the rest is behind a click
+_MAYBE_BLOCK = frozenset("`~>")  # first characters (after indent) of a line that may open or close a fence, or quote
 HIDDEN_POINTS = 0.5  # hidden markup's font size (the layout refuses 0)
 HIDDEN_SPACING = 100 / 64  # percent of the advance hidden markup keeps: Qt's smallest step above 0
 _WORKER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-preview")
@@ -191,12 +195,22 @@ class LivePreviewHighlighter(MarkdownHighlighter):
     def set_live(self, live: bool) -> None:
         self.live = live
         self._formats = {}
-        document = self.document()
-        blocked = document.blockSignals(True)  # a new look is no edit of the text
-        try:
-            self.whole_document(self.rehighlight, self.near())
-        finally:
-            document.blockSignals(blocked)
+        self.restyle_from(self.near())
+
+    def restyle_from(self, first: int) -> None:
+        """A new look for the whole page: the lines in view (from ``first``) are styled now, the
+        rest keep their old look until a later slice restyles them, nearest first. A line's old
+        look left in place costs no new layout, so switching a long page's mode is no stall."""
+        blocks: list[QTextBlock] = []
+        block = self.document().firstBlock()
+        while block.isValid():
+            blocks.append(block)
+            block = block.next()
+        start = max(0, first - NEAR_BEFORE)
+        self.deferred = blocks[:start] + blocks[first + EAGER_LINES:]
+        self.restyle(blocks[start:first + EAGER_LINES])  # a changed block state carries on down by itself
+        if self.deferred:
+            self._later.start()
 
     def whole_document(self, work: Callable[[], None], first: int = 0) -> None:
         """Run ``work`` (a load, a re-highlight of every line) styling only the lines near ``first``
@@ -211,10 +225,14 @@ class LivePreviewHighlighter(MarkdownHighlighter):
             self._later.start()
 
     def _style_deferred(self) -> None:
+        """One slice: the waiting lines nearest the view, a chunk at a time until the slice's time
+        is spent (a slow machine styles fewer lines a turn, never a longer turn)."""
         near = self.near()
         self.deferred.sort(key=lambda block: abs(block.blockNumber() - near) if block.isValid() else 0)
-        chunk, self.deferred = self.deferred[:DEFERRED_CHUNK], self.deferred[DEFERRED_CHUNK:]
-        self.restyle([block for block in chunk if block.isValid()])
+        until = time.perf_counter() + DEFERRED_SLICE_S
+        while self.deferred and time.perf_counter() < until:
+            chunk, self.deferred = self.deferred[:DEFERRED_CHUNK], self.deferred[DEFERRED_CHUNK:]
+            self.restyle([block for block in chunk if block.isValid()])
         if self.deferred:
             self._later.start()
 
@@ -321,6 +339,10 @@ class LivePreviewHighlighter(MarkdownHighlighter):
 
     # -- one line ---------------------------------------------------------------------------------
     def highlightBlock(self, text: str) -> None:  # noqa: N802 - Qt override
+        block = self.currentBlock()
+        if self.eager_until is not None and block.blockNumber() > self.eager_until:
+            self._defer(text, block)
+            return
         super().highlightBlock(text)
         if not self.live:
             return
@@ -329,16 +351,8 @@ class LivePreviewHighlighter(MarkdownHighlighter):
             if state != 2:  # code: monospace, on the band painted behind it
                 self.setFormat(0, len(text), self._format(frozenset({"code"}), 0, False, False))
             return
-        block = self.currentBlock()
         previous = self.previousBlockState()
         inherited = previous // CALLOUT_SHIFT if previous >= 0 else 0
-        if self.eager_until is not None and block.blockNumber() > self.eager_until:
-            quote = QUOTE_RE.match(text)
-            callout = CALLOUT_RE.match(text, quote.end()) if quote else None
-            code = callout_code(callout.group("kind")) if callout else (inherited if quote else 0)
-            self.setCurrentBlockState(NORMAL + CALLOUT_SHIFT * code)
-            self.deferred.append(QTextBlock(block))
-            return
         self._base = self.document().defaultFont().pointSizeF()  # once a line, not once a run
         decor = decor_of(text)
         code = callout_code(decor.callout_title) if decor.callout_title else (inherited if decor.quote else 0)
@@ -359,6 +373,24 @@ class LivePreviewHighlighter(MarkdownHighlighter):
             if height > 0 and decor.embed.link.end > decor.embed.link.start:
                 start = decor.embed.link.start
                 self.setFormat(start, 1, self._spacer(height, text[start]))
+
+    def _defer(self, text: str, block: QTextBlock) -> None:
+        """A line past the first screens: only its block state now (fences, front matter, the callout
+        it is in), so the lines after it start right; its formats come in a later slice."""
+        if text[:1] not in _MAYBE_BLOCK and text.lstrip(" \t")[:1] not in _MAYBE_BLOCK \
+                and prose_state(self.previousBlockState()) == NORMAL:
+            self.setCurrentBlockState(NORMAL)  # most lines: prose after prose, nothing to track
+            self.deferred.append(QTextBlock(block))
+            return
+        state, _whole = self.line_state(text)
+        if self.live and state == NORMAL:
+            previous = self.previousBlockState()
+            inherited = previous // CALLOUT_SHIFT if previous >= 0 else 0
+            quote = QUOTE_RE.match(text)
+            callout = CALLOUT_RE.match(text, quote.end()) if quote else None
+            state += CALLOUT_SHIFT * (callout_code(callout.group("kind")) if callout else (inherited if quote else 0))
+        self.setCurrentBlockState(state)
+        self.deferred.append(QTextBlock(block))
 
     def _apply(self, text: str, decor: LineDecor, cursor: tuple[int, int] | None) -> None:
         """Per character: its styles and whether it is hidden markup (or markup shown, muted, for
@@ -480,7 +512,7 @@ class LiveEditor(QPlainTextEdit):
 
     def setPlainText(self, text: str) -> None:  # noqa: N802 - Qt override
         """Load a page: the first screens are styled now, the rest right after (see ``whole_document``)."""
-        if self.highlighter is None or not self.live:
+        if self.highlighter is None:
             super().setPlainText(text)
             return
         self.highlighter.whole_document(lambda: super(LiveEditor, self).setPlainText(text))

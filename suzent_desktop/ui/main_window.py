@@ -35,7 +35,6 @@ from suzent_desktop.core.files import fuzzy
 from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.ui import theme
 from suzent_desktop.ui.command_palette import CommandPalette
-from suzent_desktop.ui.editor import EditorArea
 from suzent_desktop.ui.link_completer import link_names
 from suzent_desktop.ui.open_vault import fill_recent_menu, window_title
 from suzent_desktop.ui.panes.backlinks import BacklinksPane
@@ -54,6 +53,7 @@ from suzent_desktop.ui.provenance_hover import ProvenanceHover
 from suzent_desktop.ui.quick_switcher import QuickSwitcher, prepare_rows, warm_matching
 from suzent_desktop.ui.services import AppServices
 from suzent_desktop.ui.settings_dialog import SettingsDialog
+from suzent_desktop.ui.split_editors import SplitEditors
 from suzent_desktop.ui.vault_tree import VaultTree
 from suzent_desktop.ui.watcher import VaultWatcher
 from suzent_desktop.ui.welcome import WelcomePage
@@ -120,11 +120,12 @@ class MainWindow(QMainWindow):
         self._shut_down = False
         self.ask_before_closing = True  # False: a scripted close (smoke test) stops a dream without asking
 
-        self.editors = EditorArea(layout.notebook_dir, read_only_dirs=(layout.archive_dir, layout.transcripts_dir),
-                                  confinement=layout.confinement, shared_model=True)
+        self.editors = SplitEditors(layout.notebook_dir, read_only_dirs=(layout.archive_dir, layout.transcripts_dir),
+                                    confinement=layout.confinement, shared_model=True)
         self._names_turn = asyncio.Lock()  # snapshots reach the editors in the order they were taken
         self.editors.editor_mode = services.settings.editor_mode
         self.editors.shown = lambda text: operations.shown_page(services.manager, text)  # no forgotten text
+        self.editors.as_written = layout.persons_note  # a note the person wrote keeps what they forgot
         self.welcome = self._build_welcome()
         self.center = QStackedWidget()  # the welcome page while no page is open, else the editors
         self.center.addWidget(self.welcome)
@@ -162,6 +163,7 @@ class MainWindow(QMainWindow):
         if manager is not None:
             manager.theme_changed.connect(self.editors.refresh_theme)  # a bound slot dies with the widget
             self.apply_theme(services.settings.theme)
+        self.editors.restore(operations.read_workspace(layout))  # the panes and tabs of the last close
         self._show_center()
 
     # -- construction -----------------------------------------------------------------------------
@@ -301,6 +303,11 @@ class MainWindow(QMainWindow):
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.setFlat(True)
         self.cancel_button.clicked.connect(self.services.cancel_current)
+        self.resume_button = QPushButton("Resume indexing")  # shown while a stopped pass left files out
+        self.resume_button.setFlat(True)
+        self.resume_button.setToolTip("Index the files the stopped pass left out (the next start does it too)")
+        self.resume_button.clicked.connect(lambda: self.services.reindex(full=False))
+        self.resume_button.hide()
         self.own_files_label = QLabel(own_files_note(self.services.layout))
         self.own_files_label.setToolTip(
             "These files at the vault root are yours: Suzent never writes or appends to them and keeps "
@@ -320,6 +327,7 @@ class MainWindow(QMainWindow):
             bar.addPermanentWidget(widget)
         bar.addPermanentWidget(self.progress_bar)
         bar.addPermanentWidget(self.cancel_button)
+        bar.addPermanentWidget(self.resume_button)
         self.progress_bar.hide()
         self.cancel_button.hide()
         self.refresh_agent()
@@ -399,6 +407,9 @@ class MainWindow(QMainWindow):
             memory_menu.addAction(action)
 
         view_menu = menu.addMenu("&View")
+        view_menu.addAction(a("split_right", "Split right", lambda: self.editors.split("right")))
+        view_menu.addAction(a("split_down", "Split down", lambda: self.editors.split("down")))
+        view_menu.addSeparator()
         for name, text, view in (("view_reading", "Toggle Reading view\tCtrl+E", "toggle"),
                                  ("view_live", "Live Preview", "live"), ("view_source", "Source mode", "source")):
             view_menu.addAction(a(name, text, lambda v=view: self.editors.set_view(v)))
@@ -433,6 +444,7 @@ class MainWindow(QMainWindow):
         bridge.status_message.connect(self._on_status_message)
         bridge.progress.connect(self._on_progress)
         bridge.index_stale.connect(self._on_index_stale)
+        bridge.index_paused.connect(self.resume_button.setVisible)
         bridge.dream_phase.connect(self._on_phase)
         bridge.embedding_failed.connect(self._on_embedding_failed)
         bridge.settings_changed.connect(lambda _settings: setattr(self, "_embedding_problem", ""))
@@ -451,6 +463,7 @@ class MainWindow(QMainWindow):
             lambda target: self.statusBar().showMessage(f"No file named {target} in the vault", 6000)
         )
         self.editors.reveal_requested.connect(self.reveal_in_tree)
+        self.editors.rename_requested.connect(self.tree.rename)  # the inline title: links follow
         self.editors.current_page_changed.connect(lambda _path: self._show_center())
         self.tabifiedDockWidgetActivated.connect(self._on_dock_tab)
         bridge.settings_changed.connect(self._on_settings_changed)
@@ -603,9 +616,17 @@ class MainWindow(QMainWindow):
         ):
             event.ignore()
             return
+        self._save_workspace()
         self._stop.set()
         event.accept()
         self.closed.emit()
+
+    def _save_workspace(self) -> None:
+        try:
+            operations.save_workspace(self.services.layout, self.editors.layout_state())
+        except OSError as exc:  # the next start opens as new; closing goes on
+            log.warning("the window's layout could not be saved to %s: %s",
+                        operations.workspace_file(self.services.layout), exc)
 
     # -- opening ------------------------------------------------------------------------------------------
     def open_path(self, path: Path, line: int | None = None) -> None:
@@ -737,7 +758,7 @@ class MainWindow(QMainWindow):
             return
         program = [] if getattr(sys, "frozen", False) else ["-m", "suzent_desktop"]
         if start_detached(sys.executable, [*program, "open", str(folder)]):
-            self.statusBar().showMessage(f"Opening {folder} in a new window…", 8000)
+            self.statusBar().showMessage(f"Opening {folder}… (a vault already open comes to the front)", 8000)
         else:
             self._on_status_message(f"Error: {folder} could not be opened")
 
@@ -779,10 +800,14 @@ class MainWindow(QMainWindow):
         text = text.strip()
         if not text:
             return None
-        chosen = self.prompter.choose_lines(operations.units_for(text))
+        units = operations.units_for(text)
+        editor = self.editors.current_editor()
+        manager = self.services.manager
+        notes = manager.notes_holding(units, [editor.path]) if editor is not None else []
+        chosen = self.prompter.choose_lines(units, [p.relative_to(manager.layout.notebook_dir).as_posix() for p in notes])
         if not chosen:
             return None
-        return self.services.forget(text, units=chosen)
+        return self.services.forget(text, units=chosen.units, from_notes=notes if chosen.from_notes else [])
 
     # -- bus handlers -------------------------------------------------------------------------------------------
     def _on_status_message(self, message: str) -> None:
@@ -805,7 +830,11 @@ class MainWindow(QMainWindow):
     def _on_index_stale(self, count: int) -> None:
         if self._embedding_problem:
             return  # the index is current only for the old model: keep saying what went wrong
-        self.stale_label.setText(f"{count} file{'s' if count != 1 else ''} waiting" if count else "Index up to date")
+        waiting = f"{count} file{'s' if count != 1 else ''} waiting"
+        if self.services.index_paused:
+            self.stale_label.setText(f"Indexing paused · {waiting}")
+        else:
+            self.stale_label.setText(waiting if count else "Index up to date")
 
     def _on_embedding_failed(self, model: str, message: str) -> None:
         """The whole error, not 80 characters of it, and an index state that does not claim 'up to date'."""

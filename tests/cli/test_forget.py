@@ -109,6 +109,7 @@ def test_forget_names_a_page_outside_the_vault_it_leaves_alone(home: Path, capsy
     os.symlink(outside, home / "notebook" / "Ext")
     code, _out, err = run(capsys, home, "forget", "I love green tea every morning.")
     assert code == 0 and "Shared.md" in err and "outside the vault" in err
+    assert "kept as you wrote it" not in _out  # not a note of theirs in this vault: someone else's page
     assert (outside / "Shared.md").read_text(encoding="utf-8") == "# Shared\n\n- I love green tea every morning.\n"
 
 

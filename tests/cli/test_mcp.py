@@ -302,3 +302,23 @@ async def test_a_hit_id_outlives_the_connection_and_forget_is_exact_or_refused(h
         assert stones.read_bytes() == before
         left = _doc(await session.call_tool("search_memory", {"query": "Oslo bicycle", "limit": 5}))
         assert {"User lives in Oslo", "User owns a blue bicycle"} <= {h["text"] for h in left["hits"]}
+
+
+async def test_forget_never_edits_a_note_the_person_wrote(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a vault the app was opened on, an agent's forget changes what it remembers, never the person's note."""
+    from suzent_desktop.core.files.vaults import vault_home
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    vault = tmp_path / "vault"
+    (vault / "Plugins").mkdir(parents=True)
+    note = vault / "Plugins" / "Graph view.md"
+    note.write_text("# Graph view\n\nThe graph view shows how your notes link to one another.\n", encoding="utf-8")
+    before = note.read_bytes()
+    async with mcp_session(vault_home(vault)) as session:
+        found = _doc(await session.call_tool("search_memory", {"query": "graph view notes link", "limit": 5}))
+        hit = next(h for h in found["hits"] if "link to one another" in h["text"])
+        gone = _doc(await session.call_tool("forget", {"hit_id": hit["id"]}))
+        assert gone["matched"] and gone["pages_changed"] == []
+        again = _doc(await session.call_tool("search_memory", {"query": "graph view notes link", "limit": 5}))
+        assert all("link to one another" not in h["text"] for h in again["hits"])
+    assert note.read_bytes() == before

@@ -154,3 +154,44 @@ def test_open_adopts_the_paths_the_app_wrote(tmp_path: Path, monkeypatch: pytest
     assert main(["open", str(vault)]) == 0  # a plain folder of notes gets a home the app writes itself
     assert main(["open", str(vault)]) == 0
     assert main(["open", str(home_for(vault))]) == 0  # and that home opens as itself
+
+
+def test_forget_leaves_a_note_the_person_wrote_as_written_unless_asked(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    vault = _small_vault(tmp_path / "vault")
+    home = vault_home(vault)
+    beans = vault / "Projects" / "Garden" / "Beans.md"
+    before = beans.read_bytes()
+    said = "Planted in [[Spring]]. #garden"
+
+    def cli(*args: str) -> str:
+        assert main(["--home", str(home), *args]) == 0, args
+        return capsys.readouterr().out
+
+    cli("reindex")
+    out = cli("forget", said)
+    assert beans.read_bytes() == before  # memory only: the note stays as written
+    assert f"kept as you wrote it in {beans}" in out and "--from-notes" in out
+    assert "Planted" not in cli("search", "planted spring garden")  # out of search all the same
+    cli("forget", "--undo", said)
+    out = cli("forget", "--from-notes", said)
+    assert b"Planted" not in beans.read_bytes() and "kept as you wrote it" not in out
+    cli("forget", "--undo", said)
+    assert beans.read_bytes() == before
+
+
+def test_doctor_reports_forgotten_text_kept_in_a_persons_note_as_information(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    vault = _small_vault(tmp_path / "vault")
+    home = vault_home(vault)
+    assert main(["--home", str(home), "reindex"]) == 0
+    assert main(["--home", str(home), "forget", "Planted in [[Spring]]. #garden"]) == 0
+    capsys.readouterr()
+    main(["--home", str(home), "--json", "doctor"])
+    report = json.loads(capsys.readouterr().out)
+    about = [p for p in report["problems"] if p["path"].endswith("Beans.md")]
+    assert about and all(p["severity"] == "info" and "kept in your note" in p["message"] for p in about), about

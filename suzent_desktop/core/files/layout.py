@@ -164,6 +164,14 @@ class Layout:
         rel = self.app_dir.relative_to(self.notebook_dir).as_posix()
         return "" if rel == "." else rel + "/"
 
+    def persons_note(self, path: Path | str) -> bool:
+        """A note the person wrote, in a vault the app was opened on: outside the app folder
+        (``Memory/``). Forgetting leaves such a note as written unless the person asks otherwise.
+        In the app's own home every page is the app's."""
+        assert self.app_dir is not None
+        path = Path(path)
+        return bool(self.app_prefix) and path.is_relative_to(self.notebook_dir) and not path.is_relative_to(self.app_dir)
+
     def zone(self, name: str) -> Path:
         """A zone's folder (``3_Personal``), at the root or under the app folder."""
         assert self.app_dir is not None
