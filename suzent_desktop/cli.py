@@ -45,33 +45,17 @@ import argparse
 import asyncio
 import json
 import os
-import shlex
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from typing import Any, NoReturn
 
-from suzent_desktop import cli_review, cli_vault
+from suzent_desktop import cli_review, cli_vault, cli_window
+from suzent_desktop.cli_output import PROG, CliError, Output, UsageError, home_of
 from suzent_desktop.cli_progress import download_model, show_downloads, terminal_progress
 from suzent_desktop.core.documents import SOURCES, captured_turn, fact_dict, hit_dict
 from suzent_desktop.core.documents import is_handled_error as _core_handles
 from suzent_desktop.core.files.words import count, outcome_words
-
-PROG = "suzent-desktop"
-
-
-class CliError(Exception):
-    """A handled failure: printed on stderr, exit code 1."""
-
-
-class UsageError(Exception):
-    """Bad usage argparse found (exit code 2), raised instead of exiting so that ``main`` can
-    also answer it as the ``--json`` error document a script reads for every other failure."""
-
-    def __init__(self, parser: argparse.ArgumentParser, message: str) -> None:
-        super().__init__(f"{parser.prog}: {message}")
-        self.parser = parser
-        self.message = message
 
 
 class _Parser(argparse.ArgumentParser):
@@ -79,27 +63,6 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(self, message)
-
-
-# -- output helpers ----------------------------------------------------------------
-class Output:
-    """Human text or one JSON document on stdout; diagnostics always on stderr."""
-
-    def __init__(self, as_json: bool, out: TextIO | None = None, err: TextIO | None = None) -> None:
-        self.as_json = as_json
-        self.out = out or sys.stdout
-        self.err = err or sys.stderr
-
-    def say(self, text: str = "") -> None:
-        if not self.as_json:
-            print(text, file=self.out)
-
-    def doc(self, data: Any) -> None:
-        if self.as_json:
-            print(json.dumps(data, ensure_ascii=False, indent=2, default=str), file=self.out)
-
-    def warn(self, text: str) -> None:
-        print(text, file=self.err)
 
 
 # -- argument parsing --------------------------------------------------------------
@@ -286,20 +249,12 @@ def is_handled_error(exc: BaseException) -> bool:
     return isinstance(exc, CliError) or _core_handles(exc)
 
 
-def _home(args: argparse.Namespace) -> Path:
-    if args.home is not None:
-        return Path(args.home).expanduser()
-    from suzent_desktop.core.operations import default_home
-
-    return default_home()
-
-
 def _open(args: argparse.Namespace, *, bootstrap: bool = True):
     """The engine on the home; ``bootstrap=False`` for the commands that only look (status,
     search), so looking never creates vault folders or seed files."""
     from suzent_desktop.core.manager import MemoryManager
 
-    manager = MemoryManager.open(_home(args), bootstrap=bootstrap)
+    manager = MemoryManager.open(home_of(args), bootstrap=bootstrap)
     show_downloads(manager.embedder, sys.stderr, as_json=bool(getattr(args, "json", False)))
     return manager
 
@@ -331,114 +286,6 @@ async def _catch_up(manager: Any, out: Output) -> None:
 
 
 # -- commands --------------------------------------------------------------------------
-def cmd_gui(args: argparse.Namespace, out: Output) -> int:
-    """Open the app. A problem found first is printed here and shown in a window too (the
-    desktop entry has no terminal): a settings error offers to open the file or start with defaults."""
-    home = _home(args)
-    if _handed_over(home, out):
-        return 0
-    try:
-        prepared = _preflight(home)
-    except ValueError as exc:  # SettingsError, LayoutError, NotebookError
-        out.warn(f"{PROG}: error: {exc}")
-        return _launch(home, problem=exc)
-    return _launch(home, prepared=prepared)
-
-
-def cmd_open(args: argparse.Namespace, out: Output) -> int:
-    """Open a folder as a vault: its own home beside the default one, recorded as recent."""
-    from suzent_desktop.core.operations import open_folder
-
-    home = open_folder(args.path)
-    out.doc({"vault": str(args.path.expanduser().resolve()), "home": str(home)})
-    out.say(f"Opening {args.path} (home: {home})")
-    args.home = home
-    return cmd_gui(args, out)
-
-
-def _handed_over(home: Path, out: Output) -> bool:
-    """A window already open on ``home`` is brought to the front instead of starting a second
-    process (two would run two indexers and two dream runners on one home)."""
-    try:
-        from suzent_desktop.ui.app import hand_over
-
-        said = hand_over(home)
-    except ImportError:  # no usable Qt: _launch says so
-        return False
-    if said:
-        out.say(said)
-    return said is not None
-
-
-def _no_display() -> str | None:
-    """Why no window can open here (a Linux or BSD session with no X11 or Wayland display), or None.
-
-    Qt would abort the process with its own advice to reinstall it; the user needs to hear the cause."""
-    if sys.platform in ("darwin", "win32") or os.environ.get("QT_QPA_PLATFORM", "").strip():
-        return None
-    if os.environ.get("DISPLAY", "").strip() or os.environ.get("WAYLAND_DISPLAY", "").strip():
-        return None
-    return "no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset)"
-
-
-def _launch(home: Path, *, problem: Exception | None = None, prepared: Any = None) -> int:
-    missing = _no_display()
-    if missing:
-        raise CliError(f"{missing}: start it from a desktop session, or use the command line "
-                       f"(`{PROG} --home {shlex.quote(str(home))} status`, `search`, `mcp`)")
-    try:  # Qt may be missing, or lack the system libraries it loads: say so in one line
-        import PySide6.QtWidgets  # noqa: F401
-    except ImportError as exc:
-        raise CliError(f"the desktop app cannot start: {exc}") from exc
-    from suzent_desktop.ui.app import run_app  # a failure in our own code shows its traceback
-    if problem is not None:
-        return int(run_app(home, problem=problem) or 0)
-    if prepared is not None:  # the window opens on it: the home is not prepared a second time
-        return int(run_app(home, prepared=prepared) or 0)
-    return int(run_app(home) or 0)
-
-
-def _preflight(home: Path) -> Any:
-    """Fail with a named setting or path before a window opens, and bootstrap a new home
-    (``PreparedHome``: the window opens on it)."""
-    from suzent_desktop.core.operations import prepare_home
-
-    return prepare_home(home)
-
-
-def _demo_dir(args: argparse.Namespace) -> Path:
-    if args.dir is not None:
-        return Path(args.dir).expanduser()
-    if args.home is not None:
-        return Path(args.home).expanduser()
-    env = os.environ.get("SUZENT_HOME", "").strip()
-    if env:
-        return Path(env).expanduser()
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("suzent-desktop-demo", appauthor=False))
-
-
-def cmd_demo(args: argparse.Namespace, out: Output) -> int:
-    from suzent_desktop.core.operations import SYSTEM_CLOCK, DemoError, write_demo_home
-
-    target = _demo_dir(args)
-    try:
-        report = write_demo_home(target, SYSTEM_CLOCK.today())
-    except DemoError as exc:
-        raise CliError(str(exc)) from exc
-    out.doc({"home": str(report.home), "created": report.created, "kept": report.kept, "gui": not args.no_gui})
-    if report.created:
-        out.say(f"Demo home written to {report.home} ({report.created} files; {report.kept} existing files kept).")
-    else:
-        out.say(f"Demo home {report.home} already exists; your edits are kept.")
-    quoted = shlex.quote(str(report.home))
-    out.say(f"Try: {PROG} --home {quoted} status   |   {PROG} --home {quoted} search coffee")
-    if args.no_gui or _handed_over(report.home, out):
-        return 0
-    return _launch(report.home)
-
-
 def cmd_remember(args: argparse.Namespace, out: Output) -> int:
     manager = _open(args)
     _say_when_waiting(manager, out)
@@ -880,7 +727,7 @@ def cmd_promote(args: argparse.Namespace, out: Output) -> int:
 def cmd_doctor(args: argparse.Namespace, out: Output) -> int:
     from suzent_desktop.core.operations import doctor
 
-    report = doctor(_home(args))
+    report = doctor(home_of(args))
     problems, kept = report.problems, report.transcripts
     errors = [p for p in problems if p.severity == "error"]
     out.doc({"ok": not errors, "problems": [p.to_dict() for p in problems], "transcripts": kept})
@@ -903,7 +750,7 @@ def cmd_mcp(args: argparse.Namespace, out: Output) -> int:
     """Serve until the client closes stdin (stdio) or the process is stopped (HTTP); stdout is the protocol's."""
     from suzent_desktop.core.manager import MemoryManager
 
-    home = _home(args)
+    home = home_of(args)
     if args.read_only and not home.is_dir():
         raise CliError(f"{home}: no home folder here, and --read-only creates nothing")
     from suzent_desktop import mcp_http
@@ -921,9 +768,9 @@ def cmd_mcp(args: argparse.Namespace, out: Output) -> int:
 
 
 COMMANDS: dict[str, Callable[[argparse.Namespace, Output], int]] = {
-    "gui": cmd_gui,
-    "open": cmd_open,
-    "demo": cmd_demo,
+    "gui": cli_window.cmd_gui,
+    "open": cli_window.cmd_open,
+    "demo": cli_window.cmd_demo,
     "remember": cmd_remember,
     "capture": cmd_capture,
     "search": cmd_search,

@@ -109,7 +109,7 @@ def test_open_records_recent_vaults_and_an_app_home_opens_as_itself(tmp_path: Pa
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     launched: list[Path] = []
-    monkeypatch.setattr("suzent_desktop.cli._launch", lambda home, **_: launched.append(home) or 0)
+    monkeypatch.setattr("suzent_desktop.cli_window._launch", lambda home, **_: launched.append(home) or 0)
     first, second = _small_vault(tmp_path / "one"), _small_vault(tmp_path / "two")
     assert main(["open", str(first)]) == 0
     assert main(["open", str(second)]) == 0
@@ -125,7 +125,7 @@ def test_open_refuses_a_cloned_home_whose_config_points_elsewhere(tmp_path: Path
                                                                    capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     launched: list[Path] = []
-    monkeypatch.setattr("suzent_desktop.cli._launch", lambda home, **_: launched.append(home) or 0)
+    monkeypatch.setattr("suzent_desktop.cli_window._launch", lambda home, **_: launched.append(home) or 0)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     (elsewhere / "secret.md").write_text("# Private\n", encoding="utf-8")
@@ -143,7 +143,7 @@ def test_open_adopts_the_paths_the_app_wrote(tmp_path: Path, monkeypatch: pytest
     from suzent_desktop.settings import Settings, save_settings
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    monkeypatch.setattr("suzent_desktop.cli._launch", lambda home, **_: 0)
+    monkeypatch.setattr("suzent_desktop.cli_window._launch", lambda home, **_: 0)
     vault = _small_vault(tmp_path / "notes")
     home = tmp_path / "myhome"
     home.mkdir()
