@@ -23,6 +23,7 @@ from suzent_desktop.core import demo
 from suzent_desktop.core.demo import DemoError, write_demo_home
 from suzent_desktop.core.engines import memory_approval, provenance, review
 from suzent_desktop.core.engines.dream import outcome as dream_outcome
+from suzent_desktop.core.engines.dream import run_state
 from suzent_desktop.core.engines.dream import runner as dream
 from suzent_desktop.core.engines.dream.tools import (
     READ_LIMIT_CHARS,
@@ -357,13 +358,13 @@ def gate_status(manager: MemoryManager) -> GateStatus:
 
 def last_run_note(manager: MemoryManager) -> str:
     """For ``status``: the outcome, attempt and reason of the last dream when it did not succeed ('' when it did)."""
-    history = dream.load_device_state(manager.layout)["history"]
+    history = run_state.load_device_state(manager.layout)["history"]
     return dream_outcome.last_run_note(history, manager.settings.memory_consolidation_max_retries)
 
 
 def dream_never_ran(runner: DreamRunner) -> bool:
     """True when the runner's own records hold no run yet (log.md may hold a demo's)."""
-    return not dream.load_state(runner.state_path)["history"]
+    return not run_state.load_state(runner.state_path)["history"]
 
 
 def snapshot_vault(root: Path) -> Snapshot:

@@ -132,7 +132,7 @@ def test_a_run_known_only_from_log_md_shows_unrecorded_pages(qtbot, pane_service
 
 
 def test_a_run_that_changed_nothing_shows_its_reason_in_the_history(qtbot, pane_services) -> None:
-    from suzent_desktop.core.engines.dream.runner import load_state, save_state
+    from suzent_desktop.core.engines.dream.run_state import load_state, save_state
 
     services = pane_services
     seed(services.manager)

@@ -464,7 +464,7 @@ def test_the_demos_first_automatic_dream_waits_until_the_backlog_was_seen(qtbot,
     with qtbot.waitSignal(services.bridge.status_message, timeout=WAIT_MS,
                           check_params_cb=lambda message: message.startswith("Demo: the backlog")):
         window.start_background(watch=False, serve=True, index=True)
-    from suzent_desktop.core.engines.dream.runner import load_state
+    from suzent_desktop.core.engines.dream.run_state import load_state
 
     assert load_state(services.runner.state_path)["history"] == [] and services.manager.pending_dates() == pending
     with qtbot.waitSignal(services.bridge.dream_result, timeout=WAIT_MS * 4) as ran:
