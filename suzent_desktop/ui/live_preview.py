@@ -17,9 +17,7 @@ Source mode and Reading view.
 from __future__ import annotations
 
 import time
-from collections import OrderedDict
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
 
@@ -59,6 +57,7 @@ from suzent_desktop.ui.live_syntax import (
 )
 from suzent_desktop.ui.live_tables import grid, is_row, paint_row, table_range
 from suzent_desktop.ui.markdown_render import _CALLOUT_COLOURS
+from suzent_desktop.ui.note_embeds import PREVIEW_WORKER, NoteEmbeds
 from suzent_desktop.ui.preview import _CACHE, ImageCache, _read_scaled, target_size
 
 EMBED_PAD = 6  # room above and below an image or embed drawn in place
@@ -70,7 +69,6 @@ NOTE_EMBED_MAX = 420  # tallest a note embed is drawn; the rest is behind a clic
 _MAYBE_BLOCK = frozenset("`~>")  # first characters (after indent) of a line that may open or close a fence, or quote
 HIDDEN_POINTS = 0.5  # hidden markup's font size (the layout refuses 0)
 HIDDEN_SPACING = 100 / 64  # percent of the advance hidden markup keeps: Qt's smallest step above 0
-_WORKER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-preview")
 
 Resolver = Callable[[Link], Path | None]
 _TEXT, _HIDDEN, _SHOWN = 0, 1, 2  # a character: text, hidden markup, markup shown (the cursor's element)
@@ -101,58 +99,6 @@ def _family_colours(code: int, dark: bool) -> tuple[QColor, QColor]:
     key = CALLOUT_FAMILIES[max(0, min(code, len(CALLOUT_FAMILIES)) - 1)][0]
     accent, light, deep = _CALLOUT_COLOURS.get(key, _CALLOUT_COLOURS["note"])
     return QColor(accent), QColor(deep if dark else light)
-
-
-class NoteEmbeds:
-    """Embedded notes rendered to HTML on a worker, then laid out here at the editor's width."""
-
-    def __init__(self, render: Callable[[Path, str | None, bool], str], ready: Callable[[], None]) -> None:
-        self._render = render
-        self._ready = ready
-        self._html: OrderedDict[tuple, str] = OrderedDict()
-        self._pending: set[tuple] = set()
-        self._docs: dict[tuple, QTextDocument] = {}
-
-    @staticmethod
-    def _key(path: Path, subpath: str | None) -> tuple[str, str | None, int, bool]:
-        try:
-            stamp = path.stat().st_mtime_ns
-        except OSError:
-            stamp = 0
-        return (str(path), subpath, stamp, theme.is_dark())  # rendered with the theme's colours
-
-    def document(self, path: Path, subpath: str | None, width: int, css: str) -> QTextDocument | None:
-        """The laid-out embed, or None while it is being read (a worker is asked once)."""
-        key = self._key(path, subpath)
-        html = self._html.get(key)
-        if html is None:
-            if key not in self._pending:
-                self._pending.add(key)
-                _WORKER.submit(self._work, key, path, subpath)
-            return None
-        doc_key = (*key, width)
-        doc = self._docs.get(doc_key)
-        if doc is None:
-            doc = QTextDocument()
-            doc.setDefaultStyleSheet(css)
-            doc.setDocumentMargin(8)
-            doc.setHtml(html)
-            doc.setTextWidth(width)
-            if len(self._docs) > 64:
-                self._docs.clear()
-            self._docs[doc_key] = doc
-        return doc
-
-    def _work(self, key: tuple, path: Path, subpath: str | None) -> None:
-        try:
-            html = self._render(path, subpath, key[3])
-        except Exception as exc:  # noqa: BLE001 - an unreadable page shows why, in its frame
-            html = f"<p><i>{type(exc).__name__}: {exc}</i></p>"
-        self._html[key] = html
-        while len(self._html) > 128:
-            self._html.popitem(last=False)
-        self._pending.discard(key)
-        self._ready()
 
 
 class LivePreviewHighlighter(MarkdownHighlighter):
@@ -805,7 +751,7 @@ class LiveEditor(QPlainTextEdit):
                 self._image_pending.discard(key)
                 self._embed_ready.emit()
 
-            _WORKER.submit(work)
+            PREVIEW_WORKER.submit(work)
         return image
 
     # -- keys ---------------------------------------------------------------------------------------------
