@@ -583,7 +583,7 @@ class EditorArea(QTabWidget):
     """Tabs of PageEditors plus a back/forward history of visited pages."""
 
     current_page_changed = Signal(object)  # Path | None
-    page_saved = Signal(object)  # Path
+    page_saved = Signal(object, str)  # (Path, initiator of the editor that saved it: one page may be open twice)
     forget_requested = Signal(str)
     missing_link = Signal(str)  # a wikilink target that names no page
     missing_attachment = Signal(str)  # a link to a file (an image, a PDF…) that is not in the vault
@@ -681,7 +681,7 @@ class EditorArea(QTabWidget):
             editor = PageEditor(path, exists=self._exists, read_only=read_only, names=self.snapshot,
                                 vault=self.vault, mode=self.editor_mode,
                                 shown=None if read_only or self.as_written(path) else self.shown)  # a log too
-            editor.saved.connect(self.page_saved.emit)
+            editor.saved.connect(lambda p, e=editor: self.page_saved.emit(p, e.initiator))
             editor.dirty_changed.connect(lambda _d, e=editor: self._update_title(e))
             editor.link_activated.connect(lambda t, h, e=editor: self.follow_wikilink(t, h, e.path, in_tab=e))
             editor.path_link_activated.connect(

@@ -31,7 +31,7 @@ class SplitEditors(QWidget):
     """Panes of tabs (:class:`EditorArea`) in splitters; speaks for the focused pane."""
 
     current_page_changed = Signal(object)  # Path | None: the focused pane's page
-    page_saved = Signal(object)
+    page_saved = Signal(object, str)  # (Path, initiator of the editor that saved)
     forget_requested = Signal(str)
     missing_link = Signal(str)
     missing_attachment = Signal(str)

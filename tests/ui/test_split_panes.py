@@ -266,3 +266,20 @@ def test_a_split_halves_the_pane_it_splits(qtbot, win) -> None:
     _, _, below = win.editors.panes
     qtbot.waitUntil(lambda: below.height() > 100, timeout=WAIT_MS)
     assert abs(right.height() - below.height()) <= 12 and abs(left.width() - below.width()) <= 12
+
+
+def test_a_save_in_a_pane_without_focus_names_its_editor_so_the_focused_copy_reloads(qtbot, win) -> None:
+    work, _ = _pages(win)
+    win.open_path(work)
+    left = win.editors.current_editor()
+    right = win.editors.split(split_editors.RIGHT)  # the same page beside, focused
+    assert left is not None and right is not None and right is not left
+    assert win.editors.current_editor() is right
+    left.set_text(left.text() + "\nWritten in the left pane.\n")
+    seen = []
+    win.services.bridge.changed.connect(seen.append)
+
+    assert win.editors.save_all() == []  # as the window does when it closes
+
+    assert [c.initiator for c in seen if c.pages == {work}] == [left.initiator]
+    qtbot.waitUntil(lambda: "Written in the left pane." in right.text(), timeout=WAIT_MS)
