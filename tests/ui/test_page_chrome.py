@@ -60,7 +60,31 @@ def test_the_head_is_above_reading_view_too(qtbot, editor) -> None:
     editor.views.set_view("reading")
     head = editor.views.head
     assert head.parent() is editor.preview and head.isVisible()
-    assert editor.preview.viewport().geometry().top() >= head.height()
+    qtbot.waitUntil(lambda: _first_text_top(editor) >= head.geometry().bottom(), timeout=WAIT_MS)
+
+
+def _first_text_top(editor) -> int:
+    """Where Reading view's first line of text is, in the preview's own coordinates."""
+    preview = editor.preview
+    return preview.viewport().mapTo(preview, preview.cursorRect(preview.document().find("No heading")).topLeft()).y()
+
+
+def test_reading_view_text_moves_exactly_with_the_scroll_bar_and_its_end_is_reachable(qtbot, editor) -> None:
+    editor.views.set_view("reading")
+    preview, head = editor.preview, editor.views.head
+    qtbot.waitUntil(lambda: preview.document().find("Line 199").position() >= 0, timeout=WAIT_MS)
+    bar = preview.verticalScrollBar()
+    start, head_top = _first_text_top(editor), head.geometry().top()
+    for step in (10, 40, 90):  # while the head leaves: text and head move with the bar, never faster
+        bar.setValue(step)
+        assert _first_text_top(editor) == start - step and head.geometry().top() == head_top - min(step, head.height())
+
+    def last_line_in_sight() -> bool:  # at the end of the range (laid out in steps, so asked again)
+        bar.setValue(bar.maximum())
+        last = preview.cursorRect(preview.document().find("Line 199"))
+        return 0 <= last.top() and last.bottom() <= preview.viewport().height()
+
+    qtbot.waitUntil(last_line_in_sight, timeout=WAIT_MS)
 
 
 def test_a_long_value_shows_its_start_and_is_cut_at_its_end(editor) -> None:
