@@ -113,6 +113,19 @@ class ScrollingHead(QObject):
             fmt.setTopMargin(wanted)
             root.setFrameFormat(fmt)
 
+    @staticmethod
+    def _keeps_end(area: QAbstractScrollArea, height: int) -> int:
+        """On a page that nearly fits, the least top margin at which the scroll range still reaches
+        the value scrolled to: a smaller one would grow the page's view, shrink the range, and pull
+        the page back to the top, leaving its last lines out of reach. A longer page scrolls the
+        head out of sight before its range ends: no margin is kept."""
+        bar, step = area.verticalScrollBar(), area.fontMetrics().lineSpacing()
+        room = area.viewport().height() + area.viewportMargins().top()  # the page's view without the head
+        lines = bar.maximum() + area.viewport().height() // step  # all lines, as the range counts them
+        if (lines - room // step) * step >= height:
+            return 0
+        return max(0, room - (lines - bar.value()) * step)
+
     def scrolled(self) -> int:
         """Pixels of the head scrolled out of sight."""
         area = self.area
@@ -134,8 +147,10 @@ class ScrollingHead(QObject):
             height = self.head.sizeHint().height()
         shift = min(height, self.scrolled())
         if self._by_line(area):
-            if area.viewportMargins().top() != height - shift:  # the same margins again would repaint the page
-                area.setViewportMargins(0, height - shift, 0, 0)
+            top = min(height, max(height - shift, self._keeps_end(area, height)))
+            shift = height - top
+            if area.viewportMargins().top() != top:  # the same margins again would repaint the page
+                area.setViewportMargins(0, top, 0, 0)
         else:
             self._pad(area, height)
         geometry = QRect(frame, frame - shift, width, height)

@@ -157,3 +157,30 @@ def test_a_refused_name_puts_the_title_back(qtbot, small_services, prompter) -> 
         run(qtbot, window.shutdown())
         window.close()
         window.deleteLater()
+
+
+@pytest.mark.parametrize("lines", [15, 17, 19])
+def test_a_page_that_nearly_fits_can_be_scrolled_to_its_last_line(qtbot, loop, tmp_path: Path, lines: int) -> None:
+    from PySide6.QtGui import QTextCursor
+
+    root = tmp_path / "vault"
+    root.mkdir()
+    (root / "Near.md").write_text("---\ntags: [a]\nnote: b\n---\n" + "".join(
+        f"Line {n}\n\n" for n in range(lines)), encoding="utf-8")
+    page = open_at_end(qtbot, root, root / "Near.md", (900, 700))
+    source, bar = page.source, page.source.verticalScrollBar()
+    qtbot.waitUntil(lambda: "note" in page.views.properties.fields, timeout=WAIT_MS)
+
+    def last_line_in_sight() -> bool:
+        rect = source.cursorRect(QTextCursor(source.document().findBlockByNumber(source.blockCount() - 2)))
+        return 0 <= rect.top() and rect.bottom() <= source.viewport().height()
+
+    bar.setValue(0)
+    for _ in range(3):  # scrolled to the end of the range, as far as it goes
+        bar.setValue(bar.maximum())
+    assert last_line_in_sight()
+    bar.setValue(0)
+    source.setFocus()
+    qtbot.keyClick(source, Qt.Key.Key_End, Qt.KeyboardModifier.ControlModifier)
+    assert last_line_in_sight()
+    page.area.deleteLater()
