@@ -249,9 +249,9 @@ def apply_to_vault(manager: MemoryManager, changes: object) -> None:
 # -- core files ----------------------------------------------------------------------------------
 def read_memory_md(manager: MemoryManager) -> str | None:
     """MEMORY.md as it is on disk (undecodable bytes shown as U+FFFD) without forgotten text, None
-    before the first dream writes it."""
+    before the first dream writes it; a special file there (a FIFO) is refused by name, never opened."""
     try:
-        return shown_page(manager, manager.layout.memory_md.read_bytes().decode("utf-8", errors="replace"))
+        return shown_page(manager, read_regular(manager.layout.memory_md).decode("utf-8", errors="replace"))
     except FileNotFoundError:
         return None
 
