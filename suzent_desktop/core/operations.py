@@ -90,7 +90,7 @@ __all__ = [
     "properties", "property_kind", "set_property", "rename_property", "delete_property",
     "create_folder", "create_page", "dream_never_ran", "dream_runner", "forgotten_list", "is_canvas",
     "is_demo_home", "is_forgotten", "load_embedder",
-    "log_dates", "log_path", "match_spans", "move", "normalize", "read_day", "read_memory_md",
+    "log_dates", "log_path", "match_spans", "move", "normalize", "read_day", "read_memory_md", "read_regular",
     "rename", "restore", "save_page", "snapshot_vault", "trash", "unified_diffs", "units_for", "vault_texts",
     "PathKind", "apply_to_vault", "empty_snapshot", "folder_vault", "hold_vault_walks", "path_kind", "release_vault_walks", "vault_model", "vault_snapshot",
 ]

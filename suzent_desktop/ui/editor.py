@@ -36,8 +36,7 @@ from PySide6.QtWidgets import (
 
 from suzent_desktop.core import operations
 from suzent_desktop.core.files.markdown import MARKDOWN, WIKI, Link, heading_line, line_links
-from suzent_desktop.core.files.regular import read_regular
-from suzent_desktop.core.operations import save_page
+from suzent_desktop.core.operations import read_regular, save_page
 from suzent_desktop.core.vault.links import in_vault_walk, is_page
 from suzent_desktop.ui import theme
 from suzent_desktop.ui.find_bar import FindBar
