@@ -61,6 +61,7 @@ class DreamResult:
     diffs: dict[str, str] = field(default_factory=dict)
     changes: ChangeSet = field(default_factory=ChangeSet)
     reason: str = ""
+    forceable: bool = False  # gated by time or volume only: `dream --force` runs it now
     # True when the run counts as a failed attempt (failed, no change, or skipped after the
     # retry limit): `dream` exits non-zero for it, whatever the outcome's name.
     failed_attempt: bool = False
