@@ -196,3 +196,15 @@ def test_facts_no_page_holds_are_listed_as_not_consolidated(qtbot, pane_services
     assert result.outcome == "productive" and len(result.uncovered) == 4
     qtbot.waitUntil(lambda: panel.uncovered_label.text().startswith("4 facts"), timeout=WAIT_MS)
     assert "User moved to Redmond last spring" in panel.uncovered_label.toolTip()
+
+
+def test_dropped_facts_awaiting_a_word_are_counted_as_not_consolidated(qtbot, pane_services) -> None:
+    from suzent_desktop.core.index import dropped
+
+    services = pane_services
+    layout = services.manager.layout
+    dropped.record(layout, [dropped.DroppedFact("2026-07-10", "User mentioned the weather in Hull", 5,
+                                                "small talk about weather", "2026-07-20")])
+    services.manager.notebook.append_ingest(services.manager.clock.today(), "2026-07-10", "consolidated")
+    panel = make_panel(qtbot, services)
+    qtbot.waitUntil(lambda: "1 dropped fact awaiting your confirmation" in panel.uncovered_label.text(), timeout=WAIT_MS)
