@@ -92,7 +92,7 @@ __all__ = [
     "properties", "property_kind", "set_property", "rename_property", "delete_property",
     "create_folder", "create_page", "dream_never_ran", "dream_runner", "forgotten_list", "is_canvas",
     "is_demo_home", "is_forgotten", "load_embedder",
-    "log_dates", "log_path", "match_spans", "move", "normalize", "read_day", "read_memory_md",
+    "log_dates", "log_path", "match_spans", "move", "normalize", "read_day", "read_memory_md", "read_regular",
     "rename", "restore", "save_page", "snapshot_vault", "trash", "unified_diffs", "units_for", "vault_texts",
     "PathKind", "apply_to_vault", "empty_snapshot", "folder_vault", "hold_vault_walks", "path_kind", "release_vault_walks", "vault_model", "vault_snapshot",
 ]
@@ -251,9 +251,9 @@ def apply_to_vault(manager: MemoryManager, changes: object) -> None:
 # -- core files ----------------------------------------------------------------------------------
 def read_memory_md(manager: MemoryManager) -> str | None:
     """MEMORY.md as it is on disk (undecodable bytes shown as U+FFFD) without forgotten text, None
-    before the first dream writes it."""
+    before the first dream writes it; a special file there (a FIFO) is refused by name, never opened."""
     try:
-        return shown_page(manager, manager.layout.memory_md.read_bytes().decode("utf-8", errors="replace"))
+        return shown_page(manager, read_regular(manager.layout.memory_md).decode("utf-8", errors="replace"))
     except FileNotFoundError:
         return None
 

@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from suzent_desktop.core.files.markdown import MARKDOWN, WIKI, Link, heading_line, line_links
-from suzent_desktop.core.operations import save_page
+from suzent_desktop.core.operations import read_regular, save_page
 from suzent_desktop.core.vault.links import in_vault_walk, is_page
 from suzent_desktop.ui import theme
 from suzent_desktop.ui.find_bar import FindBar
@@ -71,7 +71,7 @@ def _digest(data: bytes) -> str:
 
 def read_text(path: Path) -> str:
     """Pages are UTF-8; undecodable bytes are shown replaced rather than refusing to open."""
-    return path.read_bytes().decode("utf-8", errors="replace")
+    return read_regular(path).decode("utf-8", errors="replace")
 
 
 class ConflictBar(QFrame):
@@ -236,7 +236,7 @@ class PageEditor(QWidget):
 
     def load(self) -> None:
         """(Re)read the file, keeping the cursor's line."""
-        data = self.path.read_bytes() if self.path.exists() else b""
+        data = read_regular(self.path) if self.path.exists() else b""  # a FIFO is refused, never waited on
         line = self.source.textCursor().blockNumber()
         self._loading = True
         try:
@@ -267,10 +267,11 @@ class PageEditor(QWidget):
     # -- disk events --------------------------------------------------------------------------------
     def on_disk_changed(self) -> None:
         """The watcher saw the file change. Our own save's echo is recognised by content."""
-        if not self.path.exists():
+        try:
+            data = read_regular(self.path)
+        except OSError:  # gone, or a FIFO or socket now stands there: never opened, the page is not there
             self.on_disk_deleted()
             return
-        data = self.path.read_bytes()
         digest = _digest(data)
         if digest == self._disk_digest:
             return
