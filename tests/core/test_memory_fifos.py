@@ -66,7 +66,8 @@ def test_memory_md_as_a_fifo_is_named(manager):
 
 def test_the_forget_journal_as_a_fifo_is_named(manager):
     fifo = _fifo(manager.layout.forget_journal_file)
-    found = bounded(fifo, lambda: ForgetJournal(fifo)._append([{"id": "x"}]))
+    journal = ForgetJournal(fifo, vault=manager.layout.notebook_dir, memory=manager.layout.memory_dir)
+    found = bounded(fifo, lambda: journal._append([{"id": "x"}]))
     assert isinstance(found, NotRegularFile)
 
 
