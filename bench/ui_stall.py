@@ -160,7 +160,7 @@ class CallClock:
         ("suzent_desktop.ui.main_window", "MainWindow"),
         ("suzent_desktop.ui.vault_tree", "VaultTree"),
         ("suzent_desktop.ui.editor", "PageEditor"),
-        ("suzent_desktop.ui.editor", "EditorArea"),
+        ("suzent_desktop.ui.editor_area", "EditorArea"),
         ("suzent_desktop.ui.watcher", "VaultWatcher"),
         ("suzent_desktop.ui.panes.search_pane", "SearchPane"),
         ("suzent_desktop.ui.panes.daily_logs", "DailyLogsPane"),
