@@ -40,6 +40,7 @@ from suzent_desktop.ui.open_vault import fill_recent_menu, window_title
 from suzent_desktop.ui.panes.backlinks import BacklinksPane
 from suzent_desktop.ui.panes.daily_logs import DailyLogsPane
 from suzent_desktop.ui.panes.dream_panel import DreamPanel
+from suzent_desktop.ui.panes.graph import GraphPane
 from suzent_desktop.ui.panes.memory_view import MemoryView
 from suzent_desktop.ui.panes.outline import OutlinePane
 from suzent_desktop.ui.panes.search_pane import SearchPane
@@ -139,6 +140,7 @@ class MainWindow(QMainWindow):
         self._build_status_bar()
         self.actions_by_name: dict[str, QAction] = {}
         self._build_actions()
+        self._add_graph()
         self._connect()
 
         self._index_timer = QTimer(self)
@@ -362,6 +364,32 @@ class MainWindow(QMainWindow):
         for name in ("back", "forward", "quick_open", "search", "dream", "palette"):
             toolbar.addAction(self.actions_by_name[name])
         self.addToolBar(Qt.ToolBarArea.TopToolBarArea, toolbar)
+
+    def _add_graph(self) -> None:
+        """The graph view, a dock beside Links: Ctrl+G shows the whole vault (as in Obsidian), "Local graph"
+        the open page's neighbourhood, which follows the page."""
+        self.graph = self.panes["graph"] = GraphPane(self.services)
+        dock = self._dock("graph", "Graph", self.graph, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.tabifyDockWidget(self.docks["backlinks"], dock)
+        self.docks["backlinks"].raise_()
+        self.graph.page_chosen.connect(lambda path: self.open_path(path, None))
+        self.editors.current_page_changed.connect(self.graph.set_page)
+        view = next(act.menu() for act in self.menuBar().actions() if act.text() == "&View")
+        first = view.actions()[3]  # after the three editor views
+        for action in (self._action("graph_view", "Graph view", lambda: self.show_graph(local=False), "Ctrl+G"),
+                       self._action("local_graph", "Local graph", lambda: self.show_graph(local=True))):
+            view.insertAction(first, action)
+
+    def show_graph(self, *, local: bool = False) -> GraphPane:
+        """Show the graph dock, wide enough to read (a narrow sidebar is widened to half the window)."""
+        if local:
+            self.graph.show_local()
+        else:
+            self.graph.show_global()
+        dock = self.show_dock("graph")
+        if dock.width() < self.width() // 2 and not dock.isFloating():
+            self.resizeDocks([dock], [self.width() // 2], Qt.Orientation.Horizontal)
+        return self.graph
 
     def _connect(self) -> None:
         bridge = self.bridge
