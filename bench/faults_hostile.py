@@ -393,6 +393,11 @@ PROGRAM = (".state/", ".obsidian/", ".trash/", "4_Assets/")
 RUNNER_FILES = {".state/dream_state.json", ".state/recall_log.jsonl", ".state/forgotten_lines.jsonl",
                 ".state/dream_lines.json", ".state/uncovered.json", ".state/consolidated_parts.json",
                 ".state/held_facts.json", ".state/dropped.json"}
+RUNNER_FOLDERS = (".state/dream-lease/",)  # each device's dream lease, written by every run
+
+
+def _runner_file(rel: str) -> bool:
+    return rel in RUNNER_FILES or rel.startswith(RUNNER_FOLDERS)
 
 
 @dataclass
@@ -416,7 +421,7 @@ def _program_changes(before: dict[str, bytes], after: dict[str, bytes], producti
     bad: list[str] = []
     for rel in sorted(set(before) | set(after)):
         old, new = before.get(rel), after.get(rel)
-        if old == new or rel in RUNNER_FILES or rel.startswith(".state/index"):
+        if old == new or _runner_file(rel) or rel.startswith(".state/index"):
             continue
         if rel == "log.md":
             if new is None or not new.startswith(old or b""):
@@ -487,7 +492,7 @@ async def run_scenario(scenario: Scenario, model: HostileModel) -> Outcome:
         else:
             left = sorted(
                 r for r in set(before_vault) | set(after_vault)
-                if before_vault.get(r) != after_vault.get(r) and r not in RUNNER_FILES and r != "log.md"
+                if before_vault.get(r) != after_vault.get(r) and not _runner_file(r) and r != "log.md"
             )
             found.rollback = "complete" if not left else "NOT restored: " + ", ".join(left)
         return found

@@ -241,6 +241,7 @@ async def test_the_coverage_check_gets_only_the_time_the_run_has_left(home, cloc
 
     manager = make_manager(home, clock, memory_consolidation_timeout_seconds=2.0)
     write_log(manager, days_before(today, 1)[0], [JASPER, KEPT])
+    await manager.reindex()  # as capture does: the facts are in search before the dream starts
     manager.embedder = SlowEmbedder(manager.embedder)  # what the runner embeds with; the index keeps its own
     import lancedb  # noqa: F401 - loaded before the run's clock, as the runner does
     started = time.monotonic()
@@ -389,7 +390,10 @@ async def test_a_remembered_fact_keeps_a_place_in_search_whatever_the_model_says
     manager = make_manager(home, Clock(fixed_today=today))
 
     async def talked_into_it(batch: Batch, tools: VaultTools) -> EngineReport:
-        tools.write("3_Personal/Misc.md", HOSTILE_PAGE.replace(f"- {KEPT}", f"- {KEPT}\n- User likes lists"))
+        page = HOSTILE_PAGE.replace(f"- {KEPT}", f"- {KEPT}\n- User likes lists")
+        for date in ("2026-07-17", "2026-07-18"):  # a bullet carries the batch's days (dream/bullet_dates.py)
+            page = page.replace(date, batch.dates[0])
+        tools.write("3_Personal/Misc.md", page)
         for how in ("merged", "superseded", "dropped"):
             tools.accounted.append(Accounting(passport, how, "3_Personal/Misc.md", "User likes things",
                                               "not needed any more"))

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from suzent_desktop.core.files.atomic import atomic_write_text
 from suzent_desktop.core.files.layout import Layout
+from suzent_desktop.core.files.text import loads_json
 from suzent_desktop.core.files.tombstones import forgotten_in, normalize
 
 if TYPE_CHECKING:
@@ -64,7 +65,7 @@ def path_for(layout: Layout) -> Path:
 def load(layout: Layout) -> list[DroppedFact]:
     """Every entry, oldest day first; a missing or unreadable file is an empty record."""
     try:
-        data = json.loads(path_for(layout).read_text(encoding="utf-8"))
+        data = loads_json(path_for(layout).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return []
     facts: list[DroppedFact] = []

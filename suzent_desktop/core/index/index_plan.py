@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from suzent_desktop.core.files.facts import parse_log
+from suzent_desktop.core.files.regular import FileTooLarge, NotRegularFile, read_page
 from suzent_desktop.core.files.text import clean, decode_lenient, looks_binary
 from suzent_desktop.core.files.tombstones import normalize
 from suzent_desktop.core.files.transcripts import clean_text, turn_chunks, turn_key
@@ -203,7 +204,10 @@ class RowPlanning:
         ):
             return None
         try:
-            data = source.path.read_bytes()
+            data = read_page(source.path)
+        except (NotRegularFile, FileTooLarge) as exc:  # named, and its old rows leave (a page grown too big)
+            plan.error, plan.unreadable = str(exc), True
+            return plan
         except OSError as exc:
             plan.error, plan.unreadable = f"{source.path}: cannot read ({exc.strerror or exc})", True
             return plan
@@ -235,7 +239,7 @@ class RowPlanning:
 
     def _read_rows(self, source: _Source, stones: set[str]) -> list[Row]:
         try:
-            data = source.path.read_bytes()
+            data = read_page(source.path)
         except OSError:
             return []
         if looks_binary(data):

@@ -43,6 +43,7 @@ from suzent_desktop.core.files.clock import Clock
 from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.core.files.faults import crash_point
 from suzent_desktop.core.files.layout import Layout
+from suzent_desktop.core.files.regular import read_page
 from suzent_desktop.core.files.tombstones import Tombstones, normalize
 from suzent_desktop.core.files.transcripts import Transcripts
 from suzent_desktop.core.index import fusion
@@ -586,7 +587,7 @@ class Indexer(IndexLock, SourceDiscovery, RowPlanning, TableReconciliation, Inde
         found: list[Path] = []
         for source in self._sources().values():
             try:
-                data = source.path.read_bytes().decode("utf-8")
+                data = read_page(source.path).decode("utf-8")
             except (OSError, UnicodeDecodeError):
                 continue
             if normalized not in normalize(data):

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from suzent_desktop.core.files.markdown import block_code_lines
-from suzent_desktop.core.vault.fact_pages import Bullet, PageDoc, dup_norm, parse_bullet
+from suzent_desktop.core.vault.fact_pages import Bullet, PageDoc, dup_norm, is_blank, parse_bullet
 
 if TYPE_CHECKING:
     from suzent_desktop.core.engines.dream.tools import VaultTools
@@ -250,9 +250,10 @@ def add_bullet(tools: VaultTools, rel: str, text: str, dates: Any = None, headin
         if at is None:
             history = doc.history_index()
             at = len(doc.items) if history is None else history
-            while at > 0 and isinstance(doc.items[at - 1], str) and not doc.items[at - 1].strip():
+            while at > 0 and is_blank(doc.items[at - 1]):
                 at -= 1
-            doc.items[at:at] = ["", f"## {wanted}", "", new] + ([""] if history is not None else [])
+            section: list[str | Bullet] = ["", f"## {wanted}", "", new]
+            doc.items[at:at] = section + ([""] if history is not None else [])
         else:
             level = len(_HEADING_RE.match(doc.items[at]).group("marks"))  # type: ignore[arg-type, union-attr]
             doc.insert_in_section(at, new, level=level)
