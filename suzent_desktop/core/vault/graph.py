@@ -187,12 +187,28 @@ def layout_rounds(graph: Graph, seed: dict[str, tuple[float, float]] | None = No
         step = min(step, iterations - done)
         temperature = hot * (1 - done / iterations)
         started = time.perf_counter()
-        coords = solver.layout_fruchterman_reingold(niter=step, seed=coords, start_temp=temperature,
-                                                    grid=count > 1000).coords
+        coords = _aligned(solver.layout_fruchterman_reingold(niter=step, seed=coords, start_temp=temperature,
+                                                             grid=count > 1000).coords, coords)
         took = time.perf_counter() - started
         done += step
         yield [(x, y) for x, y in coords]
         step = max(1, min(100, int(step * budget_s / max(took, 1e-6))))
+
+
+def _aligned(moved: list[list[float]], before: list[list[float]]) -> list[list[float]]:
+    """``moved`` turned and shifted to lie over ``before`` (least squares).
+
+    igraph returns its layout centred and turned to its own axes whatever the seed, so without
+    this each round (and each refresh) would spin the whole drawing rather than nudge its nodes.
+    """
+    import numpy as np
+
+    new, old = np.asarray(moved, dtype=float), np.asarray(before, dtype=float)
+    if len(new) < 2:
+        return old.tolist()
+    new_mean, old_mean = new.mean(axis=0), old.mean(axis=0)
+    left, _scale, right = np.linalg.svd((new - new_mean).T @ (old - old_mean))
+    return ((new - new_mean) @ (left @ right) + old_mean).tolist()
 
 
 def _seeded(graph: Graph, seed: dict[str, tuple[float, float]]) -> list[list[float]]:
