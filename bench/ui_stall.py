@@ -543,6 +543,7 @@ async def _graph(window, steps: int = 120) -> dict:  # noqa: ANN001
     pane.laid_out.connect(settled.set)
     t0 = time.perf_counter()
     window.actions_by_name["graph_view"].trigger()
+    window.graph.refresh()  # read and laid out now, even when it was shown before: its end is awaited
     await asyncio.wait_for(settled.wait(), 120)
     out: dict = {"nodes": len(pane.graph.nodes), "links": len(pane.graph.edges),
                  "laid_out_s": round(time.perf_counter() - t0, 2)}
