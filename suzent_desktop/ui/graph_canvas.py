@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QPalette, QPen, QWheelEvent
+from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QPalette, QPen, QPolygonF, QWheelEvent
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 if TYPE_CHECKING:
@@ -215,24 +215,36 @@ class GraphCanvas(QWidget):
         lit = self.lit()
         text = palette.color(QPalette.ColorRole.Text)
         accent = palette.color(QPalette.ColorRole.Highlight)
-        edge_colour = QColor(text)
-        edge_colour.setAlpha(28 if lit else 60)
-        node_colour = QColor(text)
-        node_colour.setAlpha(90 if lit else 170)
+        base = palette.color(QPalette.ColorRole.Base)
+        edge_colour = _mixed(text, base, 0.11 if lit else 0.24)  # opaque: blending thousands of lines is slow
+        node_colour = _mixed(text, base, 0.35 if lit else 0.67)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, len(shown) <= SMOOTH_NODES)
         self._paint_edges(painter, screen, edge_colour, accent, lit)
+        special = lit | ({self.centre} if self.centre is not None else set())
+        plain = shown[~np.isin(shown, list(special))] if special else shown
+        self._paint_dots(painter, screen, radius, plain, node_colour)
         painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(node_colour)
-        for i in shown.tolist():
-            if i in lit or i == self.centre:
-                continue
-            r = float(radius[i])
-            painter.drawEllipse(QPointF(float(screen[i, 0]), float(screen[i, 1])), r, r)
         painter.setBrush(accent)
-        for i in sorted(lit | ({self.centre} if self.centre is not None else set())):
+        for i in sorted(special):
             r = float(radius[i]) * (1.3 if i == self.hovered else 1.0)
             painter.drawEllipse(QPointF(float(screen[i, 0]), float(screen[i, 1])), r, r)
         self._paint_labels(painter, screen, radius, shown, lit, text)
+
+    @staticmethod
+    def _paint_dots(painter: QPainter, screen: np.ndarray, radius: np.ndarray, shown: np.ndarray,
+                    colour: QColor) -> None:
+        """The nodes as round points, one call per size (to the half pixel): a call per node is too
+        slow for thousands of them."""
+        if not len(shown):
+            return
+        sizes = np.round(radius[shown] * 4) / 2  # diameters, to the half pixel
+        pen = QPen(colour)
+        pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+        for size in np.unique(sizes).tolist():
+            pen.setWidthF(size)
+            painter.setPen(pen)
+            points = screen[shown[sizes == size]]
+            painter.drawPoints(QPolygonF([QPointF(x, y) for x, y in points.tolist()]))
 
     def _paint_edges(self, painter: QPainter, screen: np.ndarray, colour: QColor, accent: QColor,
                      lit: set[int]) -> None:
@@ -244,11 +256,11 @@ class GraphCanvas(QWidget):
         crossing = (high[:, 0] >= 0) & (low[:, 0] <= self.width()) & (high[:, 1] >= 0) & (low[:, 1] <= self.height())
         rows = np.flatnonzero(crossing)
         painter.setPen(QPen(colour, 1.0))
-        painter.drawLines([QLineF(*a[i], *b[i]) for i in rows.tolist()])
+        painter.drawLines(_lines(a, b, rows))
         if self.hovered is not None:
             mine = np.flatnonzero((self._ends[:, 0] == self.hovered) | (self._ends[:, 1] == self.hovered))
             painter.setPen(QPen(accent, 1.6))
-            painter.drawLines([QLineF(*a[i], *b[i]) for i in mine.tolist()])
+            painter.drawLines(_lines(a, b, mine))
 
     def _paint_labels(self, painter: QPainter, screen: np.ndarray, radius: np.ndarray, shown: np.ndarray,
                       lit: set[int], colour: QColor) -> None:
@@ -270,3 +282,15 @@ class GraphCanvas(QWidget):
             top = float(screen[i, 1] + radius[i] + 2)
             painter.drawText(QRectF(float(screen[i, 0]) - half - 1, top, 2 * half + 2, metrics.height()),
                              Qt.AlignmentFlag.AlignCenter, title)
+
+
+def _mixed(front: QColor, back: QColor, share: float) -> QColor:
+    """``front`` laid at ``share`` opacity over ``back``, as one opaque colour."""
+    return QColor.fromRgbF(*(f * share + b * (1 - share) for f, b in (
+        (front.redF(), back.redF()), (front.greenF(), back.greenF()), (front.blueF(), back.blueF()))))
+
+
+def _lines(a: np.ndarray, b: np.ndarray, rows: np.ndarray) -> list[QLineF]:
+    """The segments ``a[i]``–``b[i]`` for the rows given (read as Python floats in one go: indexing numpy
+    arrays row by row costs more than the drawing)."""
+    return [QLineF(x1, y1, x2, y2) for x1, y1, x2, y2 in np.hstack([a[rows], b[rows]]).tolist()]
