@@ -18,7 +18,17 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QPalette, QPen, QPolygonF, QWheelEvent
+from PySide6.QtGui import (
+    QColor,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QPalette,
+    QPen,
+    QPixmap,
+    QPolygonF,
+    QWheelEvent,
+)
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 if TYPE_CHECKING:
@@ -57,6 +67,7 @@ class GraphCanvas(QWidget):
         self._press: QPointF | None = None
         self._last = QPointF(0, 0)
         self._dragged = False
+        self._drag_frame: tuple[QPixmap, QPointF] | None = None  # while a drag pans: the frame it started on
 
     # -- data ------------------------------------------------------------------------------
     def set_graph(self, graph: Graph, centre: int | None = None) -> None:
@@ -152,8 +163,9 @@ class GraphCanvas(QWidget):
     def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
         point = event.position()
         if self._press is not None and event.buttons() & Qt.MouseButton.LeftButton:
-            if (point - self._press).manhattanLength() > CLICK_SLOP_PX:
+            if not self._dragged and (point - self._press).manhattanLength() > CLICK_SLOP_PX:
                 self._dragged = True
+                self._drag_frame = (self.grab(), QPointF(self.offset))  # a drag moves this picture, drawn once
             if self._dragged:
                 self.pan_by(point.x() - self._last.x(), point.y() - self._last.y())
             self._last = point
@@ -165,6 +177,9 @@ class GraphCanvas(QWidget):
             clicked = None if self._dragged else self.node_at(event.position())
             self._press = None
             self.unsetCursor()
+            if self._drag_frame is not None:
+                self._drag_frame = None
+                self.update()  # the whole graph again, with what the drag brought into view
             if clicked is not None and self.graph is not None:
                 self.node_clicked.emit(Path(self.graph.nodes[clicked].key))
         super().mouseReleaseEvent(event)
@@ -200,7 +215,10 @@ class GraphCanvas(QWidget):
         painter = QPainter(self)
         palette = self.palette()
         painter.fillRect(self.rect(), palette.color(QPalette.ColorRole.Base))
-        if self.graph is not None and len(self.pos) == len(self.graph.nodes) and len(self.pos):
+        if self._drag_frame is not None:  # panning: the frame the drag started on, moved (thousands of links
+            frame, at = self._drag_frame  # take longer to draw than a frame lasts); the rest on release
+            painter.drawPixmap(self.offset - at, frame)
+        elif self.graph is not None and len(self.pos) == len(self.graph.nodes) and len(self.pos):
             self._paint_graph(painter, palette)
         painter.end()
         self.painted.emit()

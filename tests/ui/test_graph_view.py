@@ -128,6 +128,25 @@ def test_a_drag_pans_and_the_wheel_zooms_about_the_mouse(qtbot, linked) -> None:
     assert not canvas.fitted  # the next layout round no longer moves the view
 
 
+def test_a_drag_moves_the_picture_it_started_on_and_redraws_the_graph_on_release(qtbot, linked, monkeypatch) -> None:
+    pane = make_pane(qtbot, linked)
+    canvas = pane.canvas
+    drawn: list[int] = []
+    real = canvas._paint_graph
+    monkeypatch.setattr(canvas, "_paint_graph", lambda *args: (drawn.append(1), real(*args)))
+    empty = QPoint(3, 3)
+    qtbot.mousePress(canvas, Qt.MouseButton.LeftButton, pos=empty)
+    qtbot.mouseMove(canvas, empty + QPoint(30, 0))  # the drag starts: its first picture is drawn once
+    started = len(drawn)
+    for step in range(2, 6):
+        qtbot.mouseMove(canvas, empty + QPoint(30 * step, 0))
+        canvas.repaint()
+    assert len(drawn) == started  # thousands of links are not drawn again for each step of a pan
+    with qtbot.waitSignal(canvas.painted, timeout=WAIT_MS):
+        qtbot.mouseRelease(canvas, Qt.MouseButton.LeftButton, pos=empty + QPoint(150, 0))
+    assert len(drawn) > started
+
+
 def test_ctrl_g_shows_the_graph_and_a_click_on_a_node_opens_its_page(qtbot, window) -> None:
     window.resize(1360, 840)
     with qtbot.waitSignal(window.graph.laid_out, timeout=WAIT_MS):
