@@ -50,6 +50,15 @@ from suzent_desktop.core.index.model_download import DownloadCancelled
 from suzent_desktop.core.index.terms import match_spans
 from suzent_desktop.core.vault import vault_ops
 from suzent_desktop.core.vault.canvas import canvas_markdown, is_canvas
+from suzent_desktop.core.vault.graph import (
+    Graph,
+    GraphFilter,
+    GraphNode,
+    build_graph,
+    filtered,
+    layout_rounds,
+    local,
+)
 from suzent_desktop.core.vault.links import VaultIndex
 from suzent_desktop.core.vault.mentions import (
     LinkedMention,
@@ -107,6 +116,7 @@ __all__ += ["DownloadCancelled", "download_model"]  # a model fetched ahead of a
 __all__ += [  # unlinked mentions (the backlinks pane)
     "LinkedMention", "Mention", "MentionError", "link_mention", "undo_link_mention",
 ]
+__all__ += ["Graph", "GraphFilter", "GraphNode", "filtered", "layout_rounds", "local", "vault_graph"]  # the graph view
 
 
 def _rel(root: Path, path: Path) -> str:
@@ -187,6 +197,12 @@ def vault_snapshot(manager: MemoryManager, changed: Iterable[Path] = (), *, pars
     if paths:
         vault.apply(paths)
     return vault.snapshot(parsed=parsed)
+
+
+def vault_graph(manager: MemoryManager, changed: Iterable[Path] = ()) -> Graph:
+    """(worker thread) The vault's notes and links as a graph (``core/vault/graph.py``), built once per
+    snapshot of the vault model: the graph view's filters and local graphs all start from it."""
+    return vault_snapshot(manager, changed).view("graph", build_graph)
 
 
 def vault_model(manager: MemoryManager) -> Vault | None:
