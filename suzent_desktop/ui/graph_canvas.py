@@ -55,7 +55,7 @@ class GraphCanvas(QWidget):
         self.setMinimumSize(120, 120)
         self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
         self.graph: Graph | None = None
-        self.pos = np.zeros((0, 2))  # world positions, one row per node
+        self.points = np.zeros((0, 2))  # world positions, one row per node
         self.radius = np.zeros(0)  # world radius of each node (by its number of links)
         self._ends = np.zeros((0, 2), dtype=np.int64)  # the edges as an array
         self._around: list[list[int]] = []
@@ -79,7 +79,7 @@ class GraphCanvas(QWidget):
         degrees = np.asarray(graph.degrees(), dtype=float)
         self.radius = 4.0 + 1.6 * np.sqrt(degrees)
         self._ends = np.asarray(graph.edges, dtype=np.int64).reshape(-1, 2)
-        self.pos = np.zeros((len(graph.nodes), 2))
+        self.points = np.zeros((len(graph.nodes), 2))
         self.update()
 
     def set_positions(self, positions: list[tuple[float, float]]) -> None:
@@ -91,16 +91,16 @@ class GraphCanvas(QWidget):
             length = float(np.median(np.linalg.norm(pos[self._ends[:, 0]] - pos[self._ends[:, 1]], axis=1)))
         else:
             length = float(np.ptp(pos, axis=0).max()) / max(1.0, len(pos) ** 0.5) if len(pos) > 1 else 1.0
-        self.pos = pos * (EDGE_LENGTH / length) if length > 1e-9 else pos
+        self.points = pos * (EDGE_LENGTH / length) if length > 1e-9 else pos
         if self.fitted:
             self.fit()
         self.update()
 
     def fit(self) -> None:
         """Zoom and pan so the whole graph fits the widget."""
-        if not len(self.pos):
+        if not len(self.points):
             return
-        low, high = self.pos.min(axis=0), self.pos.max(axis=0)
+        low, high = self.points.min(axis=0), self.points.max(axis=0)
         span = np.maximum(high - low, EDGE_LENGTH)
         margin = 24.0
         zoom = min((self.width() - 2 * margin) / span[0], (self.height() - 2 * margin) / span[1])
@@ -112,7 +112,7 @@ class GraphCanvas(QWidget):
 
     # -- geometry --------------------------------------------------------------------------
     def _screen(self) -> np.ndarray:
-        return self.pos * self.zoom + np.array([self.offset.x(), self.offset.y()])
+        return self.points * self.zoom + np.array([self.offset.x(), self.offset.y()])
 
     def screen_pos(self, index: int) -> QPointF:
         """Where a node stands on screen (tests click there)."""
@@ -121,7 +121,7 @@ class GraphCanvas(QWidget):
 
     def node_at(self, point: QPointF) -> int | None:
         """The node under a point of the widget, the nearest when several are."""
-        if not len(self.pos):
+        if not len(self.points):
             return None
         screen = self._screen()
         gaps = np.hypot(screen[:, 0] - point.x(), screen[:, 1] - point.y())
@@ -218,7 +218,7 @@ class GraphCanvas(QWidget):
         if self._drag_frame is not None:  # panning: the frame the drag started on, moved (thousands of links
             frame, at = self._drag_frame  # take longer to draw than a frame lasts); the rest on release
             painter.drawPixmap(self.offset - at, frame)
-        elif self.graph is not None and len(self.pos) == len(self.graph.nodes) and len(self.pos):
+        elif self.graph is not None and len(self.points) == len(self.graph.nodes) and len(self.points):
             self._paint_graph(painter, palette)
         painter.end()
         self.painted.emit()

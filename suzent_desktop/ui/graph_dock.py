@@ -5,9 +5,10 @@ the wiring that opens a clicked node's page and follows the open page.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMenu
 
 from suzent_desktop.ui.panes.graph import GraphPane
 
@@ -23,7 +24,7 @@ def add_graph_dock(window: MainWindow) -> GraphPane:
     window.docks["backlinks"].raise_()
     graph.page_chosen.connect(lambda path: window.open_path(path, None))
     window.editors.current_page_changed.connect(graph.set_page)
-    view = next(act.menu() for act in window.menuBar().actions() if act.text() == "&View")
+    view = cast(QMenu, next(act.menu() for act in window.menuBar().actions() if act.text() == "&View"))
     first = view.actions()[3]  # after the three editor views
     for action in (window._action("graph_view", "Graph view", lambda: show_graph(window, local=False), "Ctrl+G"),
                    window._action("local_graph", "Local graph", lambda: show_graph(window, local=True))):
@@ -33,7 +34,7 @@ def add_graph_dock(window: MainWindow) -> GraphPane:
 
 def show_graph(window: MainWindow, *, local: bool = False) -> GraphPane:
     """Show the graph dock, wide enough to read (a narrow sidebar is widened to half the window)."""
-    graph: GraphPane = window.panes["graph"]
+    graph = cast(GraphPane, window.panes["graph"])
     if local:
         graph.show_local()
     else:

@@ -58,7 +58,7 @@ def test_the_graph_shows_a_node_per_page_and_an_edge_per_link(qtbot, linked) -> 
     assert "map.png" not in pane.titles()  # attachments are off by default, as in Obsidian
     links = {frozenset((pane.graph.nodes[a].title, pane.graph.nodes[b].title)) for a, b in pane.graph.edges}
     assert {frozenset(("Kyoto", "Tokyo")), frozenset(("Kyoto", "Osaka")), frozenset(("Osaka", "Nara"))} <= links
-    assert len(pane.canvas.pos) == len(pane.graph.nodes)
+    assert len(pane.canvas.points) == len(pane.graph.nodes)
     assert pane.summary.text() == f"{len(pane.graph.nodes)} notes · {len(pane.graph.edges)} links"
 
 
@@ -84,7 +84,7 @@ def test_the_local_graph_shows_the_page_and_its_neighbours_to_the_depth_chosen(q
     relaid(qtbot, pane, lambda: pane.show_local(depth=1))
     assert pane.titles() == {"Nara", "Osaka"}
     assert pane.canvas.centre == node(pane, "Nara")
-    relaid(qtbot, pane, lambda: pane.depth.setValue(2))
+    relaid(qtbot, pane, lambda: pane.depth_box.setValue(2))
     assert pane.titles() == {"Nara", "Osaka", "Kyoto"}
     tokyo = linked.layout.notebook_dir / "2_Wiki/Tokyo.md"
     relaid(qtbot, pane, lambda: pane.set_page(tokyo))  # the local graph follows the open page
@@ -94,7 +94,7 @@ def test_the_local_graph_shows_the_page_and_its_neighbours_to_the_depth_chosen(q
 def test_the_layout_runs_off_the_gui_thread(qtbot, linked) -> None:
     pane = make_pane(qtbot, linked)
     assert pane.layout_threads and threading.get_ident() not in pane.layout_threads
-    spread = pane.canvas.pos.max(axis=0) - pane.canvas.pos.min(axis=0)
+    spread = pane.canvas.points.max(axis=0) - pane.canvas.points.min(axis=0)
     assert (spread > 0).all()  # the nodes were laid out, not left on one spot
 
 

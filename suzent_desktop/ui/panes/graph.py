@@ -58,10 +58,10 @@ class GraphPane(Pane):
         self.mode = QComboBox(self)
         self.mode.addItems(["Global graph", "Local graph"])
         self.mode.setToolTip("The whole vault, or the open page and the notes linked to it")
-        self.depth = QSpinBox(self)
-        self.depth.setRange(1, MAX_DEPTH)
-        self.depth.setPrefix("Depth ")
-        self.depth.setToolTip("How many links away from the open page the local graph reaches")
+        self.depth_box = QSpinBox(self)
+        self.depth_box.setRange(1, MAX_DEPTH)
+        self.depth_box.setPrefix("Depth ")
+        self.depth_box.setToolTip("How many links away from the open page the local graph reaches")
         self.folder = QComboBox(self)
         self.folder.addItem(ALL_FOLDERS)
         self.folder.setToolTip("Show only the notes in this folder (and its subfolders)")
@@ -79,16 +79,16 @@ class GraphPane(Pane):
         self.canvas.node_clicked.connect(self.page_chosen)
         for box in (self.mode, self.folder, self.tag):
             box.currentIndexChanged.connect(self._on_options)
-        self.depth.valueChanged.connect(self._on_options)
+        self.depth_box.valueChanged.connect(self._on_options)
         self.orphans.toggled.connect(self._on_options)
         self.attachments.toggled.connect(self._on_options)
         first = QHBoxLayout()
-        for widget in (self.mode, self.depth, self.summary):
+        for widget in (self.mode, self.depth_box, self.summary):
             first.addWidget(widget)
         first.addStretch(1)
         second = QHBoxLayout()
-        for widget in (self.folder, self.tag, self.orphans, self.attachments):
-            second.addWidget(widget)
+        for option in (self.folder, self.tag, self.orphans, self.attachments):
+            second.addWidget(option)
         second.addStretch(1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -107,7 +107,7 @@ class GraphPane(Pane):
 
     def show_local(self, depth: int | None = None) -> None:
         if depth is not None:
-            self.depth.setValue(depth)
+            self.depth_box.setValue(depth)
         self.mode.setCurrentIndex(1)
 
     def set_page(self, path: Path | None) -> None:
@@ -126,7 +126,7 @@ class GraphPane(Pane):
         self.request_refresh()
 
     def _show_depth(self) -> None:
-        self.depth.setVisible(self.local_mode)
+        self.depth_box.setVisible(self.local_mode)
 
     # -- keeping current -------------------------------------------------------------------
     def _on_changed(self, changes: object) -> None:
@@ -143,7 +143,7 @@ class GraphPane(Pane):
         if not self.alive():
             return
         self._fill_choices(whole)
-        rule, page, local_mode, depth = self.rule(), self.page, self.local_mode, self.depth.value()
+        rule, page, local_mode, depth = self.rule(), self.page, self.local_mode, self.depth_box.value()
         shown = await asyncio.to_thread(self._shown, whole, rule, page if local_mode else None, depth)
         if not self.alive():
             return
