@@ -360,16 +360,8 @@ class EditorArea(QTabWidget):
             editor.on_disk_changed()
 
     def on_file_deleted(self, path: Path) -> None:
-        if path.exists():
-            return
-        self._forget_embeds()
-        self._took_in(path)  # a deleted folder takes its files with it
-        for editor in list(self.editors()):
-            if editor.path == path or editor.path.is_relative_to(path):
-                if editor.dirty:
-                    editor.on_disk_deleted()
-                else:
-                    self.close_tab(self.indexOf(editor))
+        if not path.exists():
+            self.on_trashed(path)
 
     def on_moved(self, old: Path, new: Path) -> None:
         """The app renamed/moved a page or folder: open tabs follow, other tabs re-check their text.
@@ -387,8 +379,9 @@ class EditorArea(QTabWidget):
         self.history = [new if p == old else p for p in self.history]
 
     def on_trashed(self, path: Path) -> None:
+        """A page or folder left the vault: its tabs close, an edited one keeps its text and says so."""
         self._forget_embeds()
-        self._took_in(path)
+        self._took_in(path)  # a deleted folder takes its files with it
         for editor in list(self.editors()):
             if editor.path == path or editor.path.is_relative_to(path):
                 if editor.dirty:
