@@ -196,10 +196,11 @@ class EditorArea(QTabWidget):
             self.current_page_changed.emit(None)
         return editor
 
-    def adopt(self, editor: PageEditor) -> PageEditor:
-        """Show an editor another pane let go of (:meth:`release`) as this area's current tab."""
+    def adopt(self, editor: PageEditor, at: int = -1) -> PageEditor:
+        """Show an editor another pane let go of (:meth:`release`) as this area's current tab, at
+        index ``at`` (default: last)."""
         self._wire(editor)
-        index = self.addTab(editor, self._title(editor))
+        index = self.insertTab(at, editor, self._title(editor))
         self.setTabToolTip(index, self._rel(editor.path))
         self.setCurrentWidget(editor)
         self._push_history(editor.path)
@@ -355,9 +356,9 @@ class EditorArea(QTabWidget):
         for other in self.editors():
             if str(path) in other.renderer.embedded_files:
                 other.schedule_render()  # an embedded page or image changed: show the new one
-        editor = self.editor_for(path)
-        if editor is not None and editor.initiator != initiator:
-            editor.on_disk_changed()
+        for editor in self.editors():  # a page may be open twice here (a conflicted tab moved in)
+            if editor.path == path and editor.initiator != initiator:
+                editor.on_disk_changed()
 
     def on_file_deleted(self, path: Path) -> None:
         if not path.exists():

@@ -187,23 +187,27 @@ class SplitEditors(QWidget):
     # -- moving tabs -------------------------------------------------------------------------------
     def move_tab(self, source: EditorArea, index: int, target: EditorArea, where: str | None = None) -> PageEditor | None:
         """The tab at ``index`` of ``source`` into ``target`` (or a new pane beside or below it): the
-        editor itself moves, with its view, cursor, unsaved text and undo history."""
+        editor itself moves, with its view, cursor, unsaved text, undo history and a pending conflict
+        (its Reload / Keep mine / Compare bar); the move itself saves and reloads nothing."""
         editor = source.widget(index)
         if not isinstance(editor, PageEditor) or (target is source and where is None):
             return None
-        if editor.conflict is not None:
-            return None  # closing it here would drop the unsaved text: Reload or Keep mine first
         if where is not None and target is source and source.count() == 1:
             return None  # a pane's only tab split off itself: nothing would change
         twin = target.editor_for(editor.path) if where is None else None
-        if twin is not None:  # the page is open there already: that tab shows it, this one closes
-            source.close_tab(index)
+        if twin is not None and editor.conflict is None:  # the page is open there already: that tab
+            source.close_tab(index)  # shows it, this one closes (saved first)
             target.setCurrentWidget(twin)
             self.focus_pane(target)
             return twin
         into = self._pane_beside(where, target) if where else target
         source.release(index)
-        into.adopt(editor)
+        # A conflict cannot be saved: it moves in, in the place of a twin that holds only the disk text
+        # (a twin still holding unsaved words, a conflict of its own, stays beside it: closing it would
+        # lose them).
+        into.adopt(editor, at=into.indexOf(twin) + 1 if twin is not None else -1)
+        if twin is not None and not twin.dirty:
+            into.close_tab(into.indexOf(twin))
         editor.source.setFocus()
         self.focus_pane(into)
         return editor
@@ -424,8 +428,11 @@ class SplitEditors(QWidget):
                     "children": [self._state_of(widget.widget(i)) for i in range(widget.count())]}
         pane = widget
         assert isinstance(pane, EditorArea)
-        tabs = [self._rel(editor.path) for editor in pane.editors()]
-        return {"tabs": [t for t in tabs if t is not None], "current": max(pane.currentIndex(), 0)}
+        # A page open twice in the pane (a conflicted tab moved beside its twin) opens once again.
+        tabs = list(dict.fromkeys(rel for editor in pane.editors() if (rel := self._rel(editor.path)) is not None))
+        current = pane.current_editor()
+        shown = self._rel(current.path) if current is not None else None
+        return {"tabs": tabs, "current": tabs.index(shown) if shown in tabs else 0}
 
     def _rel(self, path: Path) -> str | None:
         try:

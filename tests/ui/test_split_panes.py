@@ -11,7 +11,7 @@ import pytest
 from conftest import _open_services
 from PySide6.QtCore import QByteArray, QMimeData, QPoint, QPointF, Qt
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QPlainTextEdit
 from ui_support import WAIT_MS, run
 
 from suzent_desktop.ui import editor_area as editor_module
@@ -222,14 +222,123 @@ def _work_left_search_right(win):
     return work, left, right, left.current_editor()
 
 
-def test_a_tab_with_a_conflict_is_not_moved(qtbot, win) -> None:
+def _conflicted(qtbot, win, editor, path: Path) -> str:
+    """``editor`` typed into, then its file changed by another program: a pending conflict. The disk text."""
+    editor.source.moveCursor(editor.source.textCursor().MoveOperation.End)
+    qtbot.keyClicks(editor.source, "Mine.")
+    theirs = path.read_text(encoding="utf-8") + "Theirs.\n"
+    path.write_text(theirs, encoding="utf-8")
+    with qtbot.waitSignal(editor.conflict_raised, timeout=WAIT_MS):
+        win.editors.on_file_changed(path)  # as the watcher reports it
+    return theirs
+
+
+def test_a_conflicted_tab_moved_right_keeps_its_text_its_conflict_and_keep_mine(qtbot, win) -> None:
     work, left, right, editor = _work_left_search_right(win)
-    editor.set_text(editor.text() + "Mine.\n")
-    work.write_text(work.read_text(encoding="utf-8") + "Theirs.\n", encoding="utf-8")
-    editor.on_disk_changed()
-    assert editor.conflict is not None
-    assert win.editors.move_tab(left, 0, right) is None
-    assert _shown(left) == ["Work"] and "Mine." in editor.text()
+    theirs = _conflicted(qtbot, win, editor, work)
+    mine = editor.text()
+
+    _drop(right, 0, 0, QPoint(right.width() - 5, right.height() // 2))  # onto the right pane's right edge
+
+    qtbot.waitUntil(lambda: win.editors.focused.current_editor() is editor, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: len(win.editors.panes) == 2, timeout=WAIT_MS)  # the emptied left pane goes
+    search_pane, work_pane = win.editors._pane_order()
+    assert _shown(search_pane) == ["Vector Search"] and _shown(work_pane) == ["Work"]
+    assert _left(work_pane).x() > _left(search_pane).x() + 100
+    assert editor.text() == mine and editor.dirty and editor.conflict == theirs
+    assert work.read_text(encoding="utf-8") == theirs  # the move saved nothing
+    qtbot.waitUntil(editor.conflict_bar.isVisible, timeout=WAIT_MS)  # the question still shows
+    editor.source.undo()  # the undo history came along
+    assert not editor.text().endswith("Mine.")
+    editor.source.redo()
+
+    with qtbot.waitSignal(win.editors.page_saved, timeout=WAIT_MS) as saved:
+        qtbot.mouseClick(editor.conflict_bar.keep_button, Qt.MouseButton.LeftButton)
+        assert editor.conflict is None and not editor.conflict_bar.isVisible()
+        assert win.editors.save_all() == []
+    assert saved.args == [work, editor.initiator] and work.read_text(encoding="utf-8") == mine
+
+
+def test_a_conflicted_tab_moved_into_a_pane_keeps_reload_and_compare(qtbot, win) -> None:
+    from suzent_desktop.ui.editor import CompareDialog
+
+    work, left, right, editor = _work_left_search_right(win)
+    theirs = _conflicted(qtbot, win, editor, work)
+
+    _drop(right, 0, 0, QPoint(40, right.height() // 2))  # into the right pane
+
+    qtbot.waitUntil(lambda: _shown(right) == ["Vector Search", "Work"], timeout=WAIT_MS)
+    assert right.current_editor() is editor and editor.conflict == theirs and editor.text().endswith("Mine.")
+    qtbot.mouseClick(editor.conflict_bar.compare_button, Qt.MouseButton.LeftButton)
+    dialog = editor.findChild(CompareDialog)
+    qtbot.waitUntil(lambda: dialog is not None and dialog.isVisible(), timeout=WAIT_MS)
+    assert "+" + editor.text().splitlines()[-1] in dialog.findChildren(QPlainTextEdit)[0].toPlainText()
+    dialog.reject()  # Cancel: the question stays
+    assert editor.conflict == theirs and editor.conflict_bar.isVisible()
+
+    qtbot.mouseClick(editor.conflict_bar.reload_button, Qt.MouseButton.LeftButton)
+    assert editor.text() == theirs and not editor.dirty and editor.conflict is None
+    assert work.read_text(encoding="utf-8") == theirs
+
+
+def test_a_conflicted_tab_moved_onto_its_own_page_takes_the_place_of_the_clean_copy(qtbot, win) -> None:
+    work, _ = _pages(win)
+    win.open_path(work)
+    copy = win.editors.split(split_editors.RIGHT)  # the same page beside, clean
+    left, right = win.editors.panes
+    editor = left.current_editor()
+    theirs = _conflicted(qtbot, win, editor, work)
+    assert not copy.dirty and copy.text() == theirs  # the copy reloaded quietly
+
+    assert win.editors.move_tab(left, 0, right) is editor
+
+    assert right.editors() == [editor] and editor.conflict == theirs and editor.text().endswith("Mine.")
+    assert work.read_text(encoding="utf-8") == theirs
+    qtbot.waitUntil(lambda: len(win.editors.panes) == 1, timeout=WAIT_MS)
+
+
+def test_a_conflicted_tab_moved_beside_a_conflicted_copy_hears_its_save(qtbot, win) -> None:
+    work, _ = _pages(win)
+    win.open_path(work)
+    copy = win.editors.split(split_editors.RIGHT)
+    left, right = win.editors.panes
+    editor = left.current_editor()
+    copy.source.moveCursor(copy.source.textCursor().MoveOperation.End)
+    qtbot.keyClicks(copy.source, "Copy.")  # the copy has unsaved words of its own
+    theirs = _conflicted(qtbot, win, editor, work)
+    assert copy.conflict == theirs
+
+    assert win.editors.move_tab(left, 0, right) is editor
+
+    assert right.editors() == [copy, editor]  # neither tab closed: each holds words the file does not
+    assert copy.text().endswith("Copy.") and editor.text().endswith("Mine.") and work.read_text(encoding="utf-8") == theirs
+    qtbot.mouseClick(copy.conflict_bar.keep_button, Qt.MouseButton.LeftButton)
+    assert copy.save()
+    win.editors.on_file_changed(work, copy.initiator)  # the watcher's echo of the copy's save
+    assert editor.conflict == copy.text() and editor.text().endswith("Mine.")  # the question is about the new text
+    qtbot.waitUntil(lambda: len(win.editors.panes) == 1, timeout=WAIT_MS)
+    assert win.editors.layout_state()["root"]["children"] == [{"tabs": ["3_Personal/Work.md"], "current": 0}]  # once
+
+
+def test_a_conflicted_tab_moved_right_comes_back_at_the_next_start_as_on_disk(qtbot, small_home, win, prompter) -> None:
+    work, left, right, editor = _work_left_search_right(win)
+    theirs = _conflicted(qtbot, win, editor, work)
+    assert win.editors.move_tab(left, 0, right, split_editors.RIGHT) is editor  # right of Vector Search
+    qtbot.waitUntil(lambda: len(win.editors.panes) == 2, timeout=WAIT_MS)
+    _close(qtbot, win)  # closing without saving, as asked
+    state = json.loads((small_home / ".suzent" / "workspace.json").read_text(encoding="utf-8"))
+    assert [pane["tabs"] for pane in state["root"]["children"]] == [["2_Wiki/Concepts/Vector Search.md"],
+                                                                     ["3_Personal/Work.md"]]
+    assert state["focused"] == 1 and work.read_text(encoding="utf-8") == theirs
+    services = _open_services(small_home)
+    again = _window(qtbot, services, prompter)
+    try:
+        assert [_shown(p) for p in again.editors._pane_order()] == [["Vector Search"], ["Work"]]
+        restored = again.editors.current_editor()
+        assert restored.path == work and restored.text() == theirs and restored.conflict is None
+    finally:
+        _close(qtbot, again)
+        run(qtbot, services.shutdown())
 
 
 def test_a_links_context_menu_opens_it_to_the_right(qtbot, win) -> None:
