@@ -123,10 +123,10 @@ async def _run(manager: Any, runner_class: Any, command: dict) -> dict:
                                                                       when)
         return {"facts": [f.content for f in facts]}
     if op == "forget":
-        await manager.forget(command["text"])
+        await manager.forgetting.forget(command["text"])
         return {}
     if op == "undo":
-        await manager.undo_forget(command["text"])
+        await manager.forgetting.undo(command["text"])
         return {}
     if op == "reindex":
         await manager.reindex(full=command.get("full", False))

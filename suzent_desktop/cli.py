@@ -456,8 +456,8 @@ def cmd_forget(args: argparse.Namespace, out: Output) -> int:
 
     async def go() -> Any:
         await _catch_up(manager, out)
-        changes = await manager.forget(args.text, force=args.force, from_notes=args.from_notes)
-        return changes, await asyncio.to_thread(manager.notes_holding, changes.forgotten)
+        changes = await manager.forgetting.forget(args.text, force=args.force, from_notes=args.from_notes)
+        return changes, await asyncio.to_thread(manager.forgetting.notes_holding, changes.forgotten)
 
     changes, kept = _run(go())
     pages = sorted(str(p) for p in changes.pages)
@@ -482,7 +482,7 @@ def cmd_forget(args: argparse.Namespace, out: Output) -> int:
 
 
 def _undo_forget(manager: Any, args: argparse.Namespace, out: Output) -> int:
-    changes = _run(manager.undo_forget(args.text))
+    changes = _run(manager.forgetting.undo(args.text))
     pages = sorted(str(p) for p in changes.pages)
     out.doc({"restored": changes.restored, "rows_added": changes.rows_added, "pages_changed": pages,
              "core_files_changed": changes.memory_md, "logs": sorted(changes.logs)})

@@ -308,12 +308,12 @@ class MemoryTools:
             if hit is None:
                 raise ToolError(f"hit_id {hit_id!r}: no such memory (forgotten already, or its text changed); "
                                 "search again")
-            changes = await self.manager.forget(hit.text, hit=hit)  # every place a folded hit stands
+            changes = await self.manager.forgetting.forget(hit.text, hit=hit)  # every place a folded hit stands
         else:
             assert text is not None
             if not text.strip():
                 raise ToolError("text: nothing to forget: the text is empty")
-            changes = await self.manager.forget(text, force=force)
+            changes = await self.manager.forgetting.forget(text, force=force)
         return {
             "forgotten": list(changes.forgotten),
             "pages_changed": sorted(str(p) for p in changes.pages),

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from suzent_desktop.core.engines.forgetting import find_forgotten
 from suzent_desktop.core.files import sync_check
 from suzent_desktop.core.files.archive import Archive
 from suzent_desktop.core.files.clock import Clock
@@ -22,17 +23,16 @@ from suzent_desktop.core.files.devices import DeviceError
 from suzent_desktop.core.files.facts import parse_log
 from suzent_desktop.core.files.layout import Layout, LayoutError
 from suzent_desktop.core.files.regular import read_regular
-from suzent_desktop.core.files.tombstones import Tombstones, normalize
+from suzent_desktop.core.files.tombstones import Tombstones
 from suzent_desktop.core.files.transcripts import Transcripts
 from suzent_desktop.core.home import prepare
 from suzent_desktop.core.vault.days import Days
+from suzent_desktop.core.vault.forgotten import MIN_CONTAINED, Forgotten
 from suzent_desktop.core.vault.links import inside_vault
 from suzent_desktop.core.vault.notebook import Notebook
 from suzent_desktop.settings import SettingsError
 
 ERROR, WARNING, INFO = "error", "warning", "info"
-_BULLET_PREFIXES = ("- [ ] ", "- [x] ", "- [X] ", "- ", "* ", "+ ")
-MIN_CONTAINED_TOMBSTONE = 12  # shorter tombstones inside longer lines are too likely to be coincidences
 NOT_FOLLOWED = "left out of the index, search, the dream and the agent's tools"
 _STILL_STANDS = "forgotten text still stands in this page (kept out of search)"
 _KEPT_IN_NOTE = ("forgotten from memory and kept in your note as you wrote it (out of search and the model's "
@@ -105,7 +105,7 @@ def _findings(layout: Layout, settings: Any, clock: Clock, check_index: bool) ->
         return [Problem(ERROR, None, None, str(exc))]
     stones, stone_problems = Tombstones(layout).load()
     problems += [Problem(WARNING, str(p.path), p.line, p.reason) for p in stone_problems]
-    contents = {s.content for s in stones}
+    contents = Forgotten(s.content for s in stones)
     problems += check_archive(layout)
     problems += check_transcripts(layout)
     problems += check_core_files(layout)
@@ -194,7 +194,7 @@ def check_core_files(layout: Layout) -> list[Problem]:
     return problems
 
 
-def check_notebook(layout: Layout, tombstones: set[str]) -> list[Problem]:
+def check_notebook(layout: Layout, tombstones: Forgotten) -> list[Problem]:
     """Undecodable pages, and forgotten text that still stands in a page (it stays out of the index)."""
     problems: list[Problem] = []
     notebook = Notebook(layout)
@@ -225,48 +225,11 @@ def check_notebook(layout: Layout, tombstones: set[str]) -> list[Problem]:
     return problems
 
 
-def _strip_bullet(line: str) -> str:
-    stripped = line.strip()
-    for prefix in _BULLET_PREFIXES:
-        if stripped.startswith(prefix):
-            return stripped[len(prefix) :]
-    return stripped
-
-
-def _paragraphs(lines: list[str]) -> Iterator[tuple[int, str]]:
-    start, buffer = 0, list[str]()
-    for number, line in enumerate(lines, start=1):
-        if line.strip():
-            if not buffer:
-                start = number
-            buffer.append(line)
-        elif buffer:
-            yield start, " ".join(buffer)
-            buffer = []
-    if buffer:
-        yield start, " ".join(buffer)
-
-
-def _tombstoned_in(text: str, tombstones: set[str]) -> list[tuple[int, str]]:
-    """(line, tombstone) for each line of ``text`` where forgotten text still stands."""
-    lines = text.splitlines()
-    found: dict[int, str] = {}
-    for start, paragraph in _paragraphs(lines):
-        if normalize(paragraph) in tombstones:
-            found.setdefault(start, normalize(paragraph))
-    for number, line in enumerate(lines, start=1):
-        if number in found:
-            continue
-        flat = normalize(line)
-        bare = normalize(_strip_bullet(line))
-        if flat in tombstones or bare in tombstones:
-            found[number] = bare if bare in tombstones else flat
-            continue
-        for stone in tombstones:
-            if len(stone) >= MIN_CONTAINED_TOMBSTONE and stone in flat:
-                found[number] = stone
-                break
-    return sorted(found.items())
+def _tombstoned_in(text: str, forgotten: Forgotten) -> list[tuple[int, str]]:
+    """(line, tombstone) where forgotten text still stands in ``text``: the first line of each
+    paragraph or item the page strip would take off (``core/engines/forgetting.py``)."""
+    dead = find_forgotten(text, forgotten)
+    return [(i + 1, stone) for i, stone in sorted(dead.items()) if dead.get(i - 1) != stone]
 
 
 def check_watermark(layout: Layout, today: dt.date) -> list[Problem]:
@@ -299,7 +262,7 @@ def check_watermark(layout: Layout, today: dt.date) -> list[Problem]:
     return problems
 
 
-def check_dropped(layout: Layout, today: dt.date, tombstones: set[str]) -> list[Problem]:
+def check_dropped(layout: Layout, today: dt.date, tombstones: Iterable[str]) -> list[Problem]:
     """Facts a dream dropped that stay in search until the person confirms (``core/index/dropped.py``)."""
     from suzent_desktop.core.index import dropped, uncovered
 
@@ -313,12 +276,12 @@ def check_dropped(layout: Layout, today: dt.date, tombstones: set[str]) -> list[
     ]
 
 
-def check_not_consolidated(layout: Layout, today: dt.date, tombstones: set[str]) -> list[Problem]:
+def check_not_consolidated(layout: Layout, today: dt.date, tombstones: Forgotten) -> list[Problem]:
     """Facts of consolidated days that the last dream left on no page (``core/index/uncovered.py``)."""
     from suzent_desktop.core.index import uncovered
 
     days = Days.read(Notebook(layout), today)
-    left = [fact for fact in uncovered.consolidated(layout, days) if fact.key[1] not in tombstones]
+    left = [fact for fact in uncovered.consolidated(layout, days) if not tombstones.holds(fact.text)]
     return [
         Problem(WARNING, fact.path, fact.line,
                 f"not consolidated: no page holds this fact of a consolidated day; it stays searchable and the "
@@ -373,7 +336,7 @@ async def _index_stats(layout: Layout, settings: Any, clock: Clock, tombstones: 
         tombstones=Tombstones(layout),
     )
     stats = await indexer.stats()
-    findable = await indexer.findable(tombstones, min_contained=MIN_CONTAINED_TOMBSTONE)
+    findable = await indexer.findable(tombstones, min_contained=MIN_CONTAINED)
     if stats.errors or not (layout.index_dir / f"{TABLE_NAME}.lance").exists():
         return stats, findable, []  # an unreadable or missing table is reported as such, not row by row
     try:

@@ -25,6 +25,7 @@ from suzent_desktop.core.files.clock import SYSTEM_CLOCK, Clock
 from suzent_desktop.core.files.layout import Layout, LayoutError, default_home
 from suzent_desktop.core.files.tombstones import Tombstones
 from suzent_desktop.core.files.transcripts import Transcripts
+from suzent_desktop.core.services.forget import Forget
 from suzent_desktop.core.vault.days import Days
 from suzent_desktop.core.vault.model import Vault
 from suzent_desktop.core.vault.notebook import Notebook
@@ -54,8 +55,8 @@ class Home:
     tombstones: Tombstones
     transcripts: Transcripts
     recall: RecallLog
-    forget_journal: ForgetJournal
     vault: Vault  # the vault's files, links, tags, aliases and headings, walked on first use
+    forget: Forget  # forget, undo, the page strip and the one forgotten-text rule
 
     def days(self) -> Days:
         """Where each day stands now (the one place for today/pending/consolidated/skipped)."""
@@ -146,6 +147,7 @@ def open_home(
         layout, embedder, clock, notebook=notebook, archive=archive, tombstones=tombstones, transcripts=transcripts,
         vault=vault,
     )
+    journal = ForgetJournal(layout.forget_journal_file, vault=layout.notebook_dir, memory=layout.memory_dir)
     return Home(
         settings=settings,
         layout=layout,
@@ -157,9 +159,9 @@ def open_home(
         tombstones=tombstones,
         transcripts=transcripts,
         recall=RecallLog(layout),
-        forget_journal=ForgetJournal(layout.forget_journal_file, vault=layout.notebook_dir,
-                                      memory=layout.memory_dir),
         vault=vault,
+        forget=Forget(layout, clock, indexer=indexer, tombstones=tombstones, journal=journal, vault=vault,
+                      archive=archive, transcripts=transcripts),
     )
 
 

@@ -116,7 +116,7 @@ async def test_engine_accounts_are_checked_against_the_vault(seeded):
 async def test_forgotten_facts_are_not_uncovered_and_leave_the_record(seeded, today):
     manager, dates = seeded
     await DreamRunner(manager, engine=junk_engine).run_once()
-    await manager.forget(JASPER)
+    await manager.forgetting.forget(JASPER)
     assert JASPER not in {f["text"] for f in (await manager.status())["not_consolidated"]}
     write_log(manager, (today - dt.timedelta(days=1)).isoformat(), ["User grows basil"])
     seen: list[str] = []

@@ -227,7 +227,7 @@ async def test_skip_after_retry_limit_keeps_facts_searchable(home, clock, today)
 async def test_batch_of_only_forgotten_facts_is_skipped_at_once(manager, today):
     date = days_before(today, 1)[0]
     write_log(manager, date, ["User's password hint is Rex"])
-    await manager.forget("User's password hint is Rex")
+    await manager.forgetting.forget("User's password hint is Rex")
     result = await DreamRunner(manager, engine=writing_engine).run_once(force=True)
     assert result.outcome == "skipped" and manager.watermark() == date
 
@@ -236,7 +236,7 @@ async def test_batch_of_only_forgotten_facts_is_skipped_at_once(manager, today):
 async def test_forgotten_fact_is_not_consolidated(manager, today):
     date = days_before(today, 1)[0]
     write_log(manager, date, [Fact("User's ex is called Sam", "people"), Fact("User likes tea", "preference")])
-    await manager.forget("user's ex is  called sam")
+    await manager.forgetting.forget("user's ex is  called sam")
     seen: list[str] = []
 
     async def spying_offline(batch, tools):

@@ -181,7 +181,7 @@ async def test_search_records_recall_unless_told_not_to(manager: MemoryManager):
 async def test_forget_removes_rows_and_blocks_reindex(manager: MemoryManager):
     await manager.remember("User's door code is 4417")
     await manager.remember("User likes jazz")
-    changes = await manager.forget("USER'S door code is 4417 ")
+    changes = await manager.forgetting.forget("USER'S door code is 4417 ")
     assert changes.tombstones and changes.rows_removed == 1
     assert manager.tombstones.is_tombstoned("user's door code is 4417")
     for full in (False, True):
@@ -193,9 +193,9 @@ async def test_forget_removes_rows_and_blocks_reindex(manager: MemoryManager):
 
 async def test_forget_nothing_matched(manager: MemoryManager):
     with pytest.raises(ForgetRefused, match="nothing was recorded"):
-        await manager.forget("never said this")
+        await manager.forgetting.forget("never said this")
     assert not manager.layout.tombstones_file.exists() or "never said" not in manager.layout.tombstones_file.read_text()
-    changes = await manager.forget("never said this", force=True)  # text not captured yet, kept out of the index
+    changes = await manager.forgetting.forget("never said this", force=True)  # text not captured yet, kept out of the index
     assert changes.rows_removed == 0 and changes.tombstones
 
 
@@ -203,7 +203,7 @@ async def test_forget_matches_a_notebook_paragraph(manager: MemoryManager):
     page = manager.layout.notebook_dir / "3_Personal" / "Secrets.md"
     page.write_text("# Secrets\n\nThe safe combination is 12-34-56.\n\nUser likes tea.\n", encoding="utf-8")
     await manager.reindex()
-    changes = await manager.forget("The safe combination is 12-34-56.")
+    changes = await manager.forgetting.forget("The safe combination is 12-34-56.")
     assert changes.rows_removed >= 1
     await manager.reindex(full=True)
     texts = " ".join(h.text for h in (await manager.search("safe combination", record_recall=False)).hits)

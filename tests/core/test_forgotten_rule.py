@@ -1,0 +1,68 @@
+"""Every place that keeps forgotten text out gives the same answer: the write guard, the index,
+the page strip, the read doors and ``doctor`` all follow ``core/vault/forgotten.py``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from dream_support import make_manager
+
+from suzent_desktop.core.doctor import _tombstoned_in
+from suzent_desktop.core.engines.forgetting import shown, strip_forgotten
+from suzent_desktop.core.files.facts import parse_log
+from suzent_desktop.core.files.tombstones import ForgottenTextError
+from suzent_desktop.core.index.chunking import chunk_markdown
+from suzent_desktop.core.operations import is_forgotten, shown_page
+from suzent_desktop.core.vault.forgotten import Forgotten
+
+STONES = ["User likes green tea", "Tea"]
+NEIGHBOUR = "User walks to work every day."
+CASES = [  # (text written somewhere, whether it is forgotten)
+    ("USER LIKES GREEN TEA", True),  # case
+    ("User likes green tea!", True),  # punctuation
+    ("On Mondays the user likes green tea, and coffee after lunch.", True),  # inside a longer paragraph
+    ("- [preference] User likes green tea `drinks, food`", True),  # a pasted log line, category and tags
+    ("- ~~User likes green tea~~ (2026-07-01)", True),  # a consolidated bullet, struck through and dated
+    ("- tea (2026-07-01)", True),  # a short tombstone as a whole item
+    ("User likes green teapots", False),  # a word boundary, not a prefix
+    ("The user drinks tea at noon", False),  # a short tombstone only ever matches a whole text
+]
+
+
+def _page(text: str) -> str:
+    return f"# Notes\n\n{text}\n\n{NEIGHBOUR}\n"
+
+
+@pytest.mark.parametrize(("text", "forgotten"), CASES)
+def test_the_index_the_page_strip_the_read_door_and_doctor_agree(text: str, forgotten: bool) -> None:
+    rule = Forgotten(STONES)
+    page = _page(text)
+    indexed = "\n".join(c.text for c in chunk_markdown(page, tombstones=rule))
+    stripped = strip_forgotten("", page, rule)[0]
+    answers = {
+        "rule": rule.holds(text),
+        "index": text not in indexed,
+        "page strip": text not in stripped,
+        "read door": text not in shown(page, rule),
+        "doctor": 3 in dict(_tombstoned_in(page, rule)),
+    }
+    assert answers == dict.fromkeys(answers, forgotten)
+    assert NEIGHBOUR in indexed and NEIGHBOUR in stripped  # the paragraph next to it stays
+
+
+@pytest.mark.parametrize(("text", "forgotten"), [c for c in CASES if not c[0].startswith("- ~~")])
+async def test_the_write_guard_and_the_log_view_agree(home: Path, clock, text: str, forgotten: bool) -> None:
+    manager = make_manager(home, clock)
+    for stone in STONES:
+        manager.tombstones.add(stone)
+    entry = parse_log(f"# 2026-07-01\n\n## 10:00 (manual)\n{text if text.startswith('- ') else '- ' + text}\n")
+    assert is_forgotten(entry.facts[0], manager.tombstones.contents()) is forgotten
+    if forgotten:
+        with pytest.raises(ForgottenTextError):
+            await manager.remember(text)
+    else:
+        await manager.remember(text)
+    page = manager.layout.notebook_dir / "Notes.md"
+    page.write_text(_page(text), encoding="utf-8")
+    assert (text not in shown_page(manager, page.read_text(encoding="utf-8"))) is forgotten
