@@ -16,8 +16,8 @@ Prints, so a refactoring can give its figures before and after (``python scripts
   or calling the parameter), rather than asking another matcher; and the methods of a class built
   from the tombstones (its constructor takes them) that test text against ``self``;
 * **vault walks by doctor**: calls in ``core/doctor.py`` that read the whole vault or the days
-  (``Days.read``, ``Notebook.content_pages``, the indexer's ``stats``, ``markdown_files``, ``walk``, ``rglob``,
-  ``os.walk``) and store constructions there;
+  (``Days.read``, ``Notebook.content_pages``, the vault model's ``snapshot``/``current``, the indexer's
+  ``stats``, ``refused_entries``, ``markdown_files``, ``walk``, ``rglob``, ``os.walk``) and store constructions there;
 * **lines of the indexer's coordinator**: ``class Indexer`` in ``core/index/indexer.py``, and the
   mixins it is spread over (the classes it inherits from) with their method counts.
 
@@ -34,7 +34,8 @@ from pathlib import Path
 PACKAGE = "suzent_desktop"
 FRONT_DOORS = {"core/manager.py": "MemoryManager", "core/operations.py": None}
 STONE_PARAMS = {"stones", "tombstones", "forgotten", "is_dead"}
-WALKERS = {"markdown_files", "walk", "rglob", "content_pages", "stats"}  # stats: the indexer walks for stale files
+WALKERS = {"markdown_files", "walk", "rglob", "content_pages", "stats", "snapshot", "current",  # stats: stale files
+           "refused_entries"}
 STORES = {"Notebook", "Archive", "Tombstones", "Transcripts", "Indexer", "IndexStore", "Days", "VaultModel", "Vault"}
 
 

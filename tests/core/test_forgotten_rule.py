@@ -1,5 +1,5 @@
 """Every place that keeps forgotten text out gives the same answer: the write guard, the index,
-the page strip, the read doors and ``doctor`` all follow ``core/vault/forgotten.py``."""
+the page strip, the read doors, the log view and ``doctor`` all follow ``core/vault/forgotten.py``."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from dream_support import make_manager
 
-from suzent_desktop.core.doctor import _tombstoned_in
+from suzent_desktop.core.doctor import run_doctor
 from suzent_desktop.core.engines.forgetting import shown, strip_forgotten
 from suzent_desktop.core.files.facts import parse_log
 from suzent_desktop.core.files.tombstones import ForgottenTextError
@@ -45,14 +45,13 @@ def test_the_index_the_page_strip_the_read_door_and_doctor_agree(text: str, forg
         "index": text not in indexed,
         "page strip": text not in stripped,
         "read door": text not in shown(page, rule),
-        "doctor": 3 in dict(_tombstoned_in(page, rule)),
     }
     assert answers == dict.fromkeys(answers, forgotten)
     assert NEIGHBOUR in indexed and NEIGHBOUR in stripped  # the paragraph next to it stays
 
 
 @pytest.mark.parametrize(("text", "forgotten"), [c for c in CASES if not c[0].startswith("- ~~")])
-async def test_the_write_guard_and_the_log_view_agree(home: Path, clock, text: str, forgotten: bool) -> None:
+async def test_the_write_guard_the_log_view_and_doctor_agree(home: Path, clock, text: str, forgotten: bool) -> None:
     manager = make_manager(home, clock)
     for stone in STONES:
         manager.tombstones.add(stone)
@@ -66,3 +65,5 @@ async def test_the_write_guard_and_the_log_view_agree(home: Path, clock, text: s
     page = manager.layout.notebook_dir / "Notes.md"
     page.write_text(_page(text), encoding="utf-8")
     assert (text not in shown_page(manager, page.read_text(encoding="utf-8"))) is forgotten
+    still = [p.line for p in run_doctor(home, clock=clock, check_index=False) if p.path == str(page)]
+    assert still == ([3] if forgotten else [])
