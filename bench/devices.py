@@ -186,12 +186,12 @@ async def _check(manager: Any, command: dict) -> dict:
     await manager.reindex()
     found: dict[str, bool] = {}
     for text in command["texts"]:
-        hits = (await manager.search(text, limit=10, record_recall=False)).hits
+        hits = (await manager.searching.search(text, limit=10, record_recall=False)).hits
         wanted = normalize(text)
         found[text] = any(wanted in normalize(h.text) for h in hits)
     answers = {}
     for question in command["questions"]:
-        hits = (await manager.search(question, limit=5, record_recall=False)).hits
+        hits = (await manager.searching.search(question, limit=5, record_recall=False)).hits
         answers[question] = [[h.text, Path(h.path).relative_to(manager.layout.home).as_posix()] for h in hits]
     from suzent_desktop.core.index import lost_facts, uncovered
 

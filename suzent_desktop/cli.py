@@ -410,7 +410,7 @@ def cmd_search(args: argparse.Namespace, out: Output) -> int:
         await _catch_up(manager, out)
         from suzent_desktop.core.operations import Filters
 
-        return await manager.search(args.query, limit=args.limit, filters=Filters(source=args.source))
+        return await manager.searching.search(args.query, limit=args.limit, filters=Filters(source=args.source))
 
     response = _run(go())
     if response.failed:  # an empty list would read as "nothing remembered"

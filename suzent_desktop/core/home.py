@@ -26,6 +26,7 @@ from suzent_desktop.core.files.layout import Layout, LayoutError, default_home
 from suzent_desktop.core.files.tombstones import Tombstones
 from suzent_desktop.core.files.transcripts import Transcripts
 from suzent_desktop.core.services.forget import Forget
+from suzent_desktop.core.services.search import Search
 from suzent_desktop.core.vault.days import Days
 from suzent_desktop.core.vault.model import Vault
 from suzent_desktop.core.vault.notebook import Notebook
@@ -57,6 +58,7 @@ class Home:
     recall: RecallLog
     vault: Vault  # the vault's files, links, tags, aliases and headings, walked on first use
     forget: Forget  # forget, undo, the page strip and the one forgotten-text rule
+    search: Search  # queries over the index, as a person or an agent is shown them
 
     def days(self) -> Days:
         """Where each day stands now (the one place for today/pending/consolidated/skipped)."""
@@ -147,6 +149,7 @@ def open_home(
         layout, embedder, clock, notebook=notebook, archive=archive, tombstones=tombstones, transcripts=transcripts,
         vault=vault,
     )
+    recall = RecallLog(layout)
     journal = ForgetJournal(layout.forget_journal_file, vault=layout.notebook_dir, memory=layout.memory_dir)
     return Home(
         settings=settings,
@@ -158,10 +161,11 @@ def open_home(
         notebook=notebook,
         tombstones=tombstones,
         transcripts=transcripts,
-        recall=RecallLog(layout),
+        recall=recall,
         vault=vault,
         forget=Forget(layout, clock, indexer=indexer, tombstones=tombstones, journal=journal, vault=vault,
                       archive=archive, transcripts=transcripts),
+        search=Search(layout, indexer, recall),
     )
 
 

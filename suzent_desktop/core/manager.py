@@ -22,7 +22,6 @@ from suzent_desktop.core.engines import promotion
 from suzent_desktop.core.engines.dream.lint import run_lint
 from suzent_desktop.core.engines.dream.model import LintResult
 from suzent_desktop.core.engines.dream.runner import DreamRunner
-from suzent_desktop.core.engines.recall import Recall
 from suzent_desktop.core.files.archive import ArchiveError
 from suzent_desktop.core.files.archive import turn_facts as archive_turn_facts
 from suzent_desktop.core.files.clock import SYSTEM_CLOCK, Clock
@@ -38,7 +37,6 @@ from suzent_desktop.core.files.transcripts import (
 from suzent_desktop.core.home import Home, PreparedHome, open_home
 from suzent_desktop.core.index import dropped
 from suzent_desktop.core.index.dropped import DroppedFact
-from suzent_desktop.core.index.filters import Filters
 from suzent_desktop.core.services.capture import append_and_index
 from suzent_desktop.core.vault.days import Days
 from suzent_desktop.settings import Settings
@@ -47,8 +45,6 @@ if TYPE_CHECKING:
     import threading
 
     from suzent_desktop.core.index.embedding import Embedder
-    from suzent_desktop.core.index.hits import SearchHit
-    from suzent_desktop.core.index.search import SearchResponse
     from suzent_desktop.core.vault.model import VaultSnapshot
 
 log = logging.getLogger(__name__)
@@ -115,6 +111,7 @@ class MemoryManager:
     transcripts = property(lambda self: self.home.transcripts)
     recall = property(lambda self: self.home.recall)
     forgetting = property(lambda self: self.home.forget)  # forget, undo and the forgotten-text rule
+    searching = property(lambda self: self.home.search)  # queries, related rows, hits by id
     vault = property(lambda self: self.home.vault)
 
     # -- capture -----------------------------------------------------------------
@@ -276,28 +273,6 @@ class MemoryManager:
         except promotion.PromotionError as exc:  # the facts are captured; MEMORY.md stays as it is
             return ChangeSet(errors=[str(exc)])
 
-    # -- retrieval ---------------------------------------------------------------
-    async def search(
-        self,
-        query: str,
-        *,
-        limit: int = 10,
-        filters: Filters | None = None,
-        record_recall: bool = True,
-    ) -> SearchResponse:
-        """Search the index; each returned hit is a recall signal unless the caller is the runner itself."""
-        response = await self.indexer.search(query, limit=limit, filters=filters)
-        allowed = [hit for hit in response.hits if self.layout.confinement.allows(hit.path)]
-        if len(allowed) < len(response.hits):  # rows a pass before the rule left behind (core/files/confine.py)
-            response = dataclasses.replace(response, hits=allowed)
-        if record_recall and response.hits:
-            recalls = [Recall(hit.text, hit.source_type) for hit in response.hits]
-            try:
-                await asyncio.to_thread(self.recall.record, recalls)
-            except OSError:
-                pass  # recall signals are best-effort; a read-only vault must not break search
-        return response
-
     async def reindex(
         self,
         *,
@@ -328,14 +303,6 @@ class MemoryManager:
     async def sync_paths(self, paths: Iterable[Path]) -> ChangeSet:
         """Bring the index in line with these files (a save, a watcher event)."""
         return await self.forgetting.take_off_synced_back(await self.indexer.sync_paths(list(paths)))
-
-    async def related(self, page: Path, *, limit: int = 8) -> list[Any]:
-        """Index rows nearest to a page's own chunks, from other files (a "see also")."""
-        return await self.indexer.related(page, limit=limit)
-
-    async def hit_by_id(self, row_id: str) -> SearchHit | None:
-        """The indexed row ``row_id`` as a hit (ids derive from source and content: they outlive a restart)."""
-        return await self.indexer.hit_by_id(row_id)
 
     def log_path(self, date: str) -> Path:
         """Where a day's log is (written or not)."""

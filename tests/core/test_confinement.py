@@ -145,7 +145,7 @@ GREEN_TEA = "I love green tea every morning."
 
 
 async def _found(manager, needle: str) -> bool:
-    response = await manager.search(needle, limit=20, record_recall=False)
+    response = await manager.searching.search(needle, limit=20, record_recall=False)
     return any(needle.lower() in h.text.lower() for h in response.hits)
 
 

@@ -46,7 +46,7 @@ def seeded(home, clock, today):
 
 
 async def _hits(manager, text):
-    return [h for h in (await manager.search(text, limit=20, record_recall=False)).hits if h.text == text]
+    return [h for h in (await manager.searching.search(text, limit=20, record_recall=False)).hits if h.text == text]
 
 
 async def test_a_model_that_writes_junk_leaves_every_fact_searchable_and_listed(seeded, today):
@@ -77,7 +77,7 @@ async def test_a_model_that_writes_junk_leaves_every_fact_searchable_and_listed(
     assert JASPER in page(manager, "3_Personal/Facts.md")
     assert uncovered.load(manager.layout) == []
     assert (await manager.status())["not_consolidated"] == []
-    hits = [h for h in (await manager.search(JASPER, limit=20, record_recall=False)).hits if JASPER in h.text]
+    hits = [h for h in (await manager.searching.search(JASPER, limit=20, record_recall=False)).hits if JASPER in h.text]
     assert hits and all(h.source_type != "archive" for h in hits)
     assert (await manager.indexer.stats()).by_source.get("archive", 0) == 0
 

@@ -27,7 +27,7 @@ def _stones(manager) -> bytes:
 
 
 async def _found(manager, text: str) -> bool:
-    hits = (await manager.search(text, limit=20, record_recall=False)).hits
+    hits = (await manager.searching.search(text, limit=20, record_recall=False)).hits
     return any(h.text == text for h in hits)
 
 

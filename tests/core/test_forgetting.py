@@ -35,7 +35,7 @@ def write_page(manager, rel: str, text: str):
 
 
 async def hit_for(manager, query: str, needle: str):
-    response = await manager.search(query, limit=20, record_recall=False)
+    response = await manager.searching.search(query, limit=20, record_recall=False)
     return next((h for h in response.hits if needle.lower() in h.text.lower()), None)
 
 

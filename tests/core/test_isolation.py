@@ -95,7 +95,7 @@ async def test_bad_entries_are_named_by_the_index_and_the_rest_is_indexed(home, 
     (personal / "Good.md").write_text("# Good\n\nUser rides a blue bicycle.\n", encoding="utf-8")
     changes = await manager.indexer.sync()
     assert any("X.md" in e for e in changes.errors)
-    hits = (await manager.search("blue bicycle", record_recall=False)).hits
+    hits = (await manager.searching.search("blue bicycle", record_recall=False)).hits
     assert any("blue bicycle" in h.text for h in hits)
 
 
@@ -131,7 +131,7 @@ async def test_rows_of_a_log_that_became_unreadable_leave_the_index(home, clock,
     try:
         changes = await manager.reindex()
         assert any(str(log) in e for e in changes.errors)  # named
-        hits = (await manager.search("heron statue", limit=20, record_recall=False)).hits
+        hits = (await manager.searching.search("heron statue", limit=20, record_recall=False)).hits
         assert not [h for h in hits if "heron statue" in h.text]  # no rows that no file gives
     finally:
         log.chmod(0o644)

@@ -36,7 +36,7 @@ async def dreamt(home, clock, today):
 
 async def _archive_hits(manager, text: str):
     """Hits of ``text`` from the daily logs (MEMORY.md may hold it too, and would rank first)."""
-    hits = (await manager.search(text, limit=20, filters=Filters(source="archive"), record_recall=False)).hits
+    hits = (await manager.searching.search(text, limit=20, filters=Filters(source="archive"), record_recall=False)).hits
     return [h for h in hits if h.text == text and h.source_type == "archive"]
 
 
@@ -87,7 +87,7 @@ async def test_a_bullet_deleted_by_hand_comes_back_and_a_forgotten_fact_does_not
     await manager.reindex()
     assert await _not_consolidated(manager) == {JAZZ}
     assert await _archive_hits(manager, JAZZ)
-    assert not [h for h in (await manager.search(LISBON, limit=20, record_recall=False)).hits if LISBON in h.text]
+    assert not [h for h in (await manager.searching.search(LISBON, limit=20, record_recall=False)).hits if LISBON in h.text]
 
     write_log(manager, next_day, ["User bakes rye bread"])
     assert (await DreamRunner(manager).run_once(force=True)).outcome == "productive"
@@ -144,7 +144,7 @@ async def test_a_fact_forgotten_during_a_dream_and_undone_comes_back_when_its_pa
 
     await manager.reindex()
     assert await _not_consolidated(manager) == {JAZZ}
-    assert [h for h in (await manager.search(JAZZ, limit=20, record_recall=False)).hits if JAZZ in h.text]
+    assert [h for h in (await manager.searching.search(JAZZ, limit=20, record_recall=False)).hits if JAZZ in h.text]
 
 
 async def test_dream_force_with_nothing_pending_consolidates_the_facts_given_back(dreamt):

@@ -82,7 +82,7 @@ async def test_remember_appends_and_indexes(manager: MemoryManager, today: dt.da
     assert changes.logs == {today.isoformat()}
     assert changes.rows_added >= 1
     assert "- [preference] User prefers dark mode `ui importance:0.9`" in log_text(manager)
-    response = await manager.search("dark mode")
+    response = await manager.searching.search("dark mode")
     assert response.hits[0].text == "User prefers dark mode"
     assert response.hits[0].source_type == "archive" and response.hits[0].date == today.isoformat()
 
@@ -169,9 +169,9 @@ async def test_offline_capture_end_to_end(manager: MemoryManager):
 # -- search / forget -------------------------------------------------------------------------------
 async def test_search_records_recall_unless_told_not_to(manager: MemoryManager):
     await manager.remember("User plays chess on Sundays")
-    await manager.search("chess", record_recall=False)
+    await manager.searching.search("chess", record_recall=False)
     assert not manager.layout.recall_log.exists()
-    response = await manager.search("chess")
+    response = await manager.searching.search("chess")
     records = [json.loads(line) for line in manager.layout.recall_log.read_text(encoding="utf-8").splitlines()]
     assert len(records) == len(response.hits) >= 1
     assert records[0]["snippet"] == response.hits[0].text[:160]
@@ -186,7 +186,7 @@ async def test_forget_removes_rows_and_blocks_reindex(manager: MemoryManager):
     assert manager.tombstones.is_tombstoned("user's door code is 4417")
     for full in (False, True):
         await manager.reindex(full=full)
-        texts = [h.text for h in (await manager.search("door code", record_recall=False)).hits]
+        texts = [h.text for h in (await manager.searching.search("door code", record_recall=False)).hits]
         assert "User's door code is 4417" not in texts
     assert "User's door code is 4417" in log_text(manager)  # the raw log is never rewritten
 
@@ -206,7 +206,7 @@ async def test_forget_matches_a_notebook_paragraph(manager: MemoryManager):
     changes = await manager.forgetting.forget("The safe combination is 12-34-56.")
     assert changes.rows_removed >= 1
     await manager.reindex(full=True)
-    texts = " ".join(h.text for h in (await manager.search("safe combination", record_recall=False)).hits)
+    texts = " ".join(h.text for h in (await manager.searching.search("safe combination", record_recall=False)).hits)
     assert "12-34-56" not in texts
 
 
@@ -254,7 +254,7 @@ async def test_watermark_in_the_future_is_refused_naming_the_line(manager: Memor
     assert f"log.md:{line}" in error and "watermark=2030-01-01" in error
     await manager.reindex()
     for date in (yesterday, today.isoformat()):  # pending facts stay in search
-        texts = [h.text for h in (await manager.search(f"fact 0 of {date}", record_recall=False)).hits]
+        texts = [h.text for h in (await manager.searching.search(f"fact 0 of {date}", record_recall=False)).hits]
         assert f"fact 0 of {date}" in texts
 
 

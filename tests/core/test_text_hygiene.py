@@ -22,7 +22,7 @@ def manager(home: Path, clock) -> MemoryManager:
 
 
 async def found(manager: MemoryManager, query: str) -> list[str]:
-    return [h.text for h in (await manager.search(query, record_recall=False)).hits]
+    return [h.text for h in (await manager.searching.search(query, record_recall=False)).hits]
 
 
 def test_clean_drops_nul_and_spaces_other_controls_keeping_newlines_and_tabs():

@@ -28,7 +28,7 @@ def at(hour: int, minute: int = 0, day: int = 20) -> dt.datetime:
 
 
 async def texts(manager: MemoryManager, query: str, source: str | None = None) -> list[str]:
-    response = await manager.search(query, limit=20, filters=Filters(source=source), record_recall=False)
+    response = await manager.searching.search(query, limit=20, filters=Filters(source=source), record_recall=False)
     return [h.text for h in response.hits]
 
 
@@ -185,7 +185,7 @@ async def test_transcripts_are_searchable_incrementally_and_by_source(manager: M
     assert first.rows_added == 1 + len(facts) and second.rows_added == 1  # a new turn embeds only its own row
     hits = await texts(manager, "Kyoto marathon", "transcript")
     assert hits and hits[0] == "User: Honestly the marathon in Kyoto wrecked my calves\nAssistant: Rest up!"
-    response = await manager.search("Kyoto marathon", record_recall=False)
+    response = await manager.searching.search("Kyoto marathon", record_recall=False)
     top = next(h for h in response.hits if h.source_type == "transcript")
     assert top.line == 1 and top.date == "2026-07-20" and top.path.endswith("2026-07-20.jsonl")
 
@@ -249,7 +249,7 @@ async def test_forgetting_a_page_fact_keeps_the_other_facts_of_its_turn_and_undo
         encoding="utf-8",
     )
     await manager.reindex()
-    response = await manager.search("beagle called Biscuit", limit=10, record_recall=False)
+    response = await manager.searching.search("beagle called Biscuit", limit=10, record_recall=False)
     hit = next(h for h in response.hits if "Biscuit" in h.text)
     assert hit.source_type != "transcript" and any(p.source_type == "transcript" for p in hit.places)
     assert not any(u.startswith("User: I adopted") for u in manager.forgetting.hit_units(hit))  # evidence, not a unit

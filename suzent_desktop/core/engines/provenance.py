@@ -553,7 +553,7 @@ async def why(manager: Any, what: str) -> Card:
     if not what:
         raise ProvenanceError("nothing to explain: give the words of a memory, PATH:LINE or a hit's id")
     if len(what) == 32 and all(c in "0123456789abcdef" for c in what):
-        hit = await manager.hit_by_id(what)
+        hit = await manager.searching.hit_by_id(what)
         if hit is None:
             raise ProvenanceError(f"hit id {what!r}: no such memory (forgotten already, or its text changed); search again")
         return await asyncio.to_thread(card_for_hit, manager.home, hit)

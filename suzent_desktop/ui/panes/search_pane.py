@@ -242,7 +242,7 @@ class SearchPane(Pane):
 
     async def _search(self, query: str, filters: Filters) -> None:
         manager = self.services.manager
-        response = await manager.search(
+        response = await manager.searching.search(
             query,
             limit=RESULT_LIMIT,
             filters=filters,

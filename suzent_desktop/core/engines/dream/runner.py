@@ -98,6 +98,12 @@ class PageStrip(Protocol):
     async def take_off_pages(self, stones: Iterable[str], pages: Iterable[Path] | None = None) -> ChangeSet: ...
 
 
+class Searching(Protocol):
+    """What the runner uses of the Search service: a query whose hits are no recall signal."""
+
+    async def search(self, query: str, *, limit: int = ..., record_recall: bool = ...) -> SearchResponse: ...
+
+
 class FrontDoor(Protocol):
     """What the runner uses of the manager: the home's parts and four front-door operations.
 
@@ -111,13 +117,13 @@ class FrontDoor(Protocol):
     notebook: Notebook
     tombstones: Tombstones
     forgetting: PageStrip
+    searching: Searching
     indexer: Indexer
     vault: Vault
 
     def days(self) -> Days: ...
     def watermark(self) -> str | None: ...
     def pending_dates(self) -> list[str]: ...
-    async def search(self, query: str, *, limit: int = ..., record_recall: bool = ...) -> SearchResponse: ...
     async def promote_memory_md(self, *, model_timeout: float | None = None) -> ChangeSet: ...
     async def lint(self) -> LintResult: ...
 
@@ -309,7 +315,7 @@ class DreamRunner(Gates):
 
     # -- engines -------------------------------------------------------------------------------
     async def _memory_search(self, query: str) -> list[dict[str, Any]]:
-        response = await self.manager.search(query, limit=8, record_recall=False)
+        response = await self.manager.searching.search(query, limit=8, record_recall=False)
         forgotten = Forgotten(self.manager.tombstones.contents())
         return [
             {"text": h.text, "source_type": h.source_type, "path": h.path, "date": h.date}
