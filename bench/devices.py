@@ -115,7 +115,7 @@ async def _serve(home: Path) -> None:
 async def _run(manager: Any, runner_class: Any, command: dict) -> dict:
     op = command["op"]
     if op == "remember":
-        await manager.remember(command["text"], category="people")
+        await manager.capturing.remember(command["text"], category="people")
         return {"facts": [command["text"]]}
     if op == "capture":
         when = dt.datetime.fromisoformat(f"{command['today']}T{command['time']}").astimezone()

@@ -292,7 +292,7 @@ def cmd_remember(args: argparse.Namespace, out: Output) -> int:
     tags = tuple(args.tags.split())
 
     async def go() -> Any:
-        changes = await manager.remember(
+        changes = await manager.capturing.remember(
             args.text, category=args.category, tags=tags, session_id=args.session, importance=args.importance
         )
         await _catch_up(manager, out)  # e.g. a new home's MEMORY.md, so status is not left stale

@@ -282,7 +282,7 @@ class MemoryTools:
     ) -> dict[str, Any]:
         if not text.strip():
             raise ToolError("text: the fact is empty; nothing to remember")
-        changes = await self.manager.remember(
+        changes = await self.manager.capturing.remember(
             text, category=category, tags=tuple(t for tag in tags for t in tag.split()), session_id="mcp",
             importance=importance,
         )

@@ -25,6 +25,7 @@ from suzent_desktop.core.files.clock import SYSTEM_CLOCK, Clock
 from suzent_desktop.core.files.layout import Layout, LayoutError, default_home
 from suzent_desktop.core.files.tombstones import Tombstones
 from suzent_desktop.core.files.transcripts import Transcripts
+from suzent_desktop.core.services.capture import Capture
 from suzent_desktop.core.services.forget import Forget
 from suzent_desktop.core.services.search import Search
 from suzent_desktop.core.vault.days import Days
@@ -59,6 +60,11 @@ class Home:
     vault: Vault  # the vault's files, links, tags, aliases and headings, walked on first use
     forget: Forget  # forget, undo, the page strip and the one forgotten-text rule
     search: Search  # queries over the index, as a person or an agent is shown them
+    capture: Capture  # remember, and each conversation turn, into the logs and the index
+
+    def with_settings(self, settings: Settings) -> Home:
+        """This home under new settings (saved in the settings dialog): a new Home, its services told."""
+        return dataclasses.replace(self, settings=settings, capture=self.capture.with_settings(settings))
 
     def days(self) -> Days:
         """Where each day stands now (the one place for today/pending/consolidated/skipped)."""
@@ -166,6 +172,8 @@ def open_home(
         forget=Forget(layout, clock, indexer=indexer, tombstones=tombstones, journal=journal, vault=vault,
                       archive=archive, transcripts=transcripts),
         search=Search(layout, indexer, recall),
+        capture=Capture(settings, clock, archive=archive, transcripts=transcripts, notebook=notebook, indexer=indexer,
+                        tombstones=tombstones),
     )
 
 

@@ -23,21 +23,12 @@ from suzent_desktop.core.engines.dream.lint import run_lint
 from suzent_desktop.core.engines.dream.model import LintResult
 from suzent_desktop.core.engines.dream.runner import DreamRunner
 from suzent_desktop.core.files.archive import ArchiveError
-from suzent_desktop.core.files.archive import turn_facts as archive_turn_facts
 from suzent_desktop.core.files.clock import SYSTEM_CLOCK, Clock
 from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.core.files.facts import Fact
-from suzent_desktop.core.files.text import clean
-from suzent_desktop.core.files.tombstones import ForgottenTextError
-from suzent_desktop.core.files.transcripts import (
-    TranscriptError,
-    TranscriptTurn,
-    clean_text,
-)
 from suzent_desktop.core.home import Home, PreparedHome, open_home
 from suzent_desktop.core.index import dropped
 from suzent_desktop.core.index.dropped import DroppedFact
-from suzent_desktop.core.services.capture import append_and_index
 from suzent_desktop.core.vault.days import Days
 from suzent_desktop.settings import Settings
 
@@ -49,7 +40,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-EARLIEST_TURN = dt.date(1990, 1, 1)  # a turn claiming an earlier time is filed when it is captured
 
 class MemoryManager:
     """The front door: capture, remember, search, forget, unforget, dream, lint and status over one home.
@@ -61,8 +51,6 @@ class MemoryManager:
 
     def __init__(self, home: Home) -> None:
         self.home = home
-        self.last_turn: TranscriptTurn | None = None  # where the latest capture kept its turn
-        self._people: dict[str, str] | None = None  # names the user introduced, read from the logs once
 
     # -- construction ------------------------------------------------------------
     @classmethod
@@ -92,7 +80,7 @@ class MemoryManager:
 
     @settings.setter
     def settings(self, settings: Settings) -> None:
-        self.home = dataclasses.replace(self.home, settings=settings)
+        self.home = self.home.with_settings(settings)
 
     @property
     def embedder(self) -> Embedder:
@@ -112,159 +100,17 @@ class MemoryManager:
     recall = property(lambda self: self.home.recall)
     forgetting = property(lambda self: self.home.forget)  # forget, undo and the forgotten-text rule
     searching = property(lambda self: self.home.search)  # queries, related rows, hits by id
+    capturing = property(lambda self: self.home.capture)  # remember, and each conversation turn
+    last_turn = property(lambda self: self.home.capture.last_turn)  # where the latest capture kept its turn
     vault = property(lambda self: self.home.vault)
 
     # -- capture -----------------------------------------------------------------
-    async def remember(
-        self,
-        text: str,
-        *,
-        category: str = "general",
-        tags: Iterable[str] = (),
-        session_id: str = "manual",
-        importance: float | None = None,
-    ) -> ChangeSet:
-        """Append one fact line to today's log and index just that file's new rows."""
-        content = " ".join(clean(text).split())
-        if not content:
-            raise ValueError("nothing to remember: the text is empty")
-        session_id = " ".join(clean(session_id).split()) or "manual"
-        category = (category or "general").strip().lower() or "general"
-        if self.forgetting.rule().holds(content):
-            raise ForgottenTextError(f"not remembered: {content[:80]!r} holds text you asked to forget; "
-                                     "forget --undo TEXT brings forgotten text back")
-        fact = Fact(content=content, category=category, tags=tuple(tags), importance=importance)
-        return await append_and_index(self.archive, self.indexer, [fact], session_id=session_id,
-                                      when=self.clock.now())
-
     async def process_conversation_turn_for_memories(
-        self,
-        user: str,
-        assistant: str,
-        session_id: str,
-        timestamp: dt.datetime | None = None,
+        self, user: str, assistant: str, session_id: str, timestamp: dt.datetime | None = None
     ) -> tuple[list[Fact], ChangeSet]:
-        """The per-turn capture path: keep the turn verbatim, extract, append one block, index.
-
-        The transcript is written before extraction, so a failing extraction model loses
-        nothing; each fact is tagged with the id of the turn it came from.
-        """
-        from suzent_desktop.core.engines import extraction
-
-        if not user.strip() and not assistant.strip():
-            raise TranscriptError("nothing to capture: both the user and the assistant text are empty")
-        session_id = " ".join(clean(session_id).split()) or "manual"  # a NUL or newline never reaches a header
-        turn_time, note = self._turn_time(timestamp)
-        changes = ChangeSet()
-        paths: list[Path] = []
-        turn = None
-        if self.settings.memory_keep_transcripts:
-            turn = await asyncio.to_thread(
-                self.transcripts.append, user, assistant, session_id=session_id, when=turn_time, note=note
-            )
-            paths.append(turn.path)
-        self.last_turn = turn
-        if turn is not None:
-            earlier = await asyncio.to_thread(self._captured_before, turn.id, timestamp)
-            if earlier is not None:  # a client's retry: nothing is extracted, paid for or written twice
-                return earlier
-        turn_text = extraction.turn_to_text(clean(clean_text(user)), clean(clean_text(assistant)))
-        try:
-            notes: list[str] = []
-            people = await asyncio.to_thread(self._known_people)
-            facts = list(
-                await extraction.extract_facts(turn_text, self.settings, when=turn_time, notes=notes, people=people)
-            )
-            people.update(extraction.known_people(f.content for f in facts))
-        except extraction.ExtractionError as exc:
-            if turn is None:
-                raise
-            # The turn itself is kept and findable even though no fact came out of it: say where,
-            # so the message does not read as if the conversation were lost.
-            await self.indexer.sync_paths(paths)
-            raise extraction.ExtractionError(f"{exc}; the turn is kept in {turn.path}:{turn.line}") from exc
-        changes.errors += notes
-        facts, refused = self.forgetting.rule().without(facts)
-        if refused:
-            changes.errors.append(f"{refused} extracted fact(s) held text you asked to forget and were not written")
-        if turn is not None:
-            facts = [dataclasses.replace(f, turn=turn.id) for f in facts]
-        if facts:
-            when = self._capture_time(timestamp)
-            path, lines = await asyncio.to_thread(
-                self.archive.append_turn, facts, session_id=session_id, when=when,
-                turn=turn.id if turn is not None else None,
-            )
-            changes.merge(ChangeSet(logs={when.date().isoformat()}, log_lines=list(lines)))
-            paths.insert(0, path)
-        if paths:
-            changes.merge(await self.indexer.sync_paths(paths))
-        if any(f.is_important for f in facts):
-            changes.merge(await self._refresh_memory_md_from_important(facts))
-        return facts, changes
-
-    def _captured_before(self, turn: str, timestamp: dt.datetime | None) -> tuple[list[Fact], ChangeSet] | None:
-        """The facts a log already holds from this turn (its day's log, or today's for a turn of a
-        consolidated day), with where they stand; None when the turn was not captured before."""
-        for when in dict.fromkeys((self._turn_time(timestamp)[0].date(), self._capture_time(timestamp).date())):
-            path = self.archive.path_for(when)
-            try:
-                earlier = archive_turn_facts(path.read_bytes(), turn) if path.is_file() else []
-            except OSError:
-                continue
-            if earlier:
-                return [f.fact for f in earlier], ChangeSet(
-                    logs={when.isoformat()}, log_lines=[f.line for f in earlier],
-                    message=f"this turn was captured before (turn {turn}); its facts were not written again")
-        return None
-
-    def _known_people(self) -> dict[str, str]:
-        """People and animals the user introduced in earlier turns ("my sister Ana"), from the daily logs.
-
-        Read once per process, then kept up to date by each capture (blocking: run in a thread).
-        """
-        if self._people is None:
-            from suzent_desktop.core.engines.extraction import known_people
-
-            contents: list[str] = []
-            for date in self.archive.dates():
-                try:
-                    contents += [line.fact.content for line in self.archive.read(date).facts]
-                except (ArchiveError, OSError):
-                    continue
-            self._people = known_people(contents)
-        return self._people
-
-    def _turn_time(self, timestamp: dt.datetime | None) -> tuple[dt.datetime, dict]:
-        """When a turn is filed in the transcripts, and a note when its own timestamp was not used.
-
-        Unlike facts, a turn of an already consolidated day keeps its day: transcripts of
-        every day stay searchable. Only a missing, future or implausibly old timestamp (before
-        1990) is replaced by now.
-        """
-        now = self.clock.now()
-        if timestamp is None:
-            return now, {"ts_note": "missing"}
-        if timestamp.date().isoformat() > self.today():
-            return now, {"ts_note": "future", "claimed_ts": timestamp.isoformat()}
-        if timestamp.date() < EARLIEST_TURN:  # 0001-01-01: a default value, not a conversation
-            return now, {"ts_note": "past", "claimed_ts": timestamp.isoformat()}
-        return timestamp, {}
-
-    def _capture_time(self, timestamp: dt.datetime | None) -> dt.datetime:
-        """The turn's own time, unless its day is already consolidated or in the future.
-
-        Facts appended to a log at or before the watermark would never be consolidated and
-        would be dropped from search, so such a turn goes to today's log instead.
-        """
-        now = self.clock.now()
-        if timestamp is None:
-            return now
-        day = timestamp.date().isoformat()
-        days = self.days()
-        if day > days.today or days.is_consolidated(day) or timestamp.date() < EARLIEST_TURN:
-            return now
-        return timestamp
+        """The per-turn capture (the Capture service), MEMORY.md refreshed when a captured fact is important."""
+        return await self.capturing.turn(user, assistant, session_id, timestamp,
+                                         important=self._refresh_memory_md_from_important)
 
     async def _refresh_memory_md_from_important(self, facts: list[Fact]) -> ChangeSet:
         """Compatibility path: high-importance facts refresh MEMORY.md before any dream has run."""

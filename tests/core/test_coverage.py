@@ -386,7 +386,7 @@ async def test_a_remembered_fact_keeps_a_place_in_search_whatever_the_model_says
     from suzent_desktop.core.files.clock import Clock
 
     passport = "User's passport expires in March 2031"
-    await make_manager(home, Clock(fixed_today=today - dt.timedelta(days=1))).remember(passport)
+    await make_manager(home, Clock(fixed_today=today - dt.timedelta(days=1))).capturing.remember(passport)
     manager = make_manager(home, Clock(fixed_today=today))
 
     async def talked_into_it(batch: Batch, tools: VaultTools) -> EngineReport:

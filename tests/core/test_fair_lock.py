@@ -55,7 +55,7 @@ async def test_a_writer_past_the_bound_is_told_busy_and_the_fact_stays_in_the_lo
     manager.layout.index_dir.mkdir(parents=True, exist_ok=True)
     held.acquire()
     try:
-        changes = await asyncio.wait_for(manager.remember("User plays the oboe"), timeout=30)
+        changes = await asyncio.wait_for(manager.capturing.remember("User plays the oboe"), timeout=30)
     finally:
         held.release()
     assert any("busy" in e and "s (" in e for e in changes.errors)

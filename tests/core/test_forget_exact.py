@@ -17,7 +17,7 @@ FACTS = [f"User owns {n} bicycles" for n in range(12)] + ["User lives in Oslo", 
 async def manager(home, clock):
     manager = make_manager(home, clock)
     for text in FACTS:
-        await manager.remember(text, category="preference")
+        await manager.capturing.remember(text, category="preference")
     return manager
 
 

@@ -92,7 +92,7 @@ async def test_remember_refuses_forgotten_text(home, clock):
     manager = make_manager(home, clock)
     await manager.forgetting.forget(PIN, force=True)
     with pytest.raises(ForgottenTextError, match="forgotten"):
-        await manager.remember(f"Actually {PIN}")
+        await manager.capturing.remember(f"Actually {PIN}")
     assert not any("4417" in p.read_text(encoding="utf-8") for p in manager.layout.archive_dir.glob("*.md"))
 
 

@@ -59,9 +59,9 @@ async def test_the_write_guard_the_log_view_and_doctor_agree(home: Path, clock, 
     assert is_forgotten(entry.facts[0], manager.tombstones.contents()) is forgotten
     if forgotten:
         with pytest.raises(ForgottenTextError):
-            await manager.remember(text)
+            await manager.capturing.remember(text)
     else:
-        await manager.remember(text)
+        await manager.capturing.remember(text)
     page = manager.layout.notebook_dir / "Notes.md"
     page.write_text(_page(text), encoding="utf-8")
     assert (text not in shown_page(manager, page.read_text(encoding="utf-8"))) is forgotten

@@ -120,7 +120,7 @@ async def test_a_page_that_is_not_utf8_is_left_out_and_the_batch_goes_on(home, c
 async def test_rows_of_a_log_that_became_unreadable_leave_the_index(home, clock, today, damage):
     manager = make_manager(home, clock)
     for n in range(6):
-        await manager.remember(f"User owns heron statue number {n}")
+        await manager.capturing.remember(f"User owns heron statue number {n}")
     log = manager.archive.path_for(today.isoformat())
     if damage == "binary":
         log.write_bytes(os.urandom(4096).replace(b"\n", b"\x00") + b"\x00" * 64)

@@ -63,7 +63,7 @@ async def test_a_fact_remembered_during_a_long_page_is_indexed_before_the_page_i
     _long_page(manager)
     long_pass = asyncio.ensure_future(manager.indexer.sync())
     await _wait_for(embedder.first_call)
-    changes = await manager.remember("User paddles a red kayak")
+    changes = await manager.capturing.remember("User paddles a red kayak")
     assert not long_pass.done(), "remember waited for the whole long page"
     assert changes.rows_added == 1
     await long_pass
@@ -108,7 +108,7 @@ async def test_remember_says_when_it_waits_for_another_process(home: Path, clock
 
     manager.indexer.on_wait = on_wait
     try:  # bounded: without the notice nobody would release the other process's lock
-        changes = await asyncio.wait_for(manager.remember("User plays the cello"), 30)
+        changes = await asyncio.wait_for(manager.capturing.remember("User plays the cello"), 30)
     finally:
         if other.is_locked:
             other.release()

@@ -78,7 +78,7 @@ def test_open_honours_a_custom_vault_path(home: Path, clock, tmp_path: Path):
 
 # -- remember / capture ---------------------------------------------------------------------
 async def test_remember_appends_and_indexes(manager: MemoryManager, today: dt.date):
-    changes = await manager.remember("User prefers dark mode", category="Preference", tags=("ui",), importance=0.9)
+    changes = await manager.capturing.remember("User prefers dark mode", category="Preference", tags=("ui",), importance=0.9)
     assert changes.logs == {today.isoformat()}
     assert changes.rows_added >= 1
     assert "- [preference] User prefers dark mode `ui importance:0.9`" in log_text(manager)
@@ -88,10 +88,10 @@ async def test_remember_appends_and_indexes(manager: MemoryManager, today: dt.da
 
 
 async def test_concurrent_remembers_are_all_kept_and_indexed(manager: MemoryManager):
-    await manager.remember("warm up")
+    await manager.capturing.remember("warm up")
     for round_ in range(3):  # passes let in between embedding slices meet the file at every stage
         texts = [f"User fact number {round_}-{n}" for n in range(8)]
-        results = await asyncio.gather(*(manager.remember(t, session_id=f"s{n}") for n, t in enumerate(texts)))
+        results = await asyncio.gather(*(manager.capturing.remember(t, session_id=f"s{n}") for n, t in enumerate(texts)))
         assert sum(r.rows_added for r in results) == 8
         content = log_text(manager)
         for text in texts:
@@ -102,7 +102,7 @@ async def test_concurrent_remembers_are_all_kept_and_indexed(manager: MemoryMana
 
 async def test_remember_rejects_empty_text(manager: MemoryManager):
     with pytest.raises(ValueError, match="empty"):
-        await manager.remember("  \n ")
+        await manager.capturing.remember("  \n ")
 
 
 async def test_turn_capture_appends_one_block_and_indexes_only_new_rows(
@@ -115,7 +115,7 @@ async def test_turn_capture_appends_one_block_and_indexes_only_new_rows(
         return [Fact("User lives in Redmond", "place", ("home",)), Fact("User cycles to work", "routine")]
 
     monkeypatch.setattr(extraction, "extract_facts", fake_extract)
-    await manager.remember("earlier fact")
+    await manager.capturing.remember("earlier fact")
     when = dt.datetime(2026, 7, 20, 14, 5)
     facts, changes = await manager.process_conversation_turn_for_memories("I moved to Redmond", "Great", "session-xyz", when)
     assert [f.content for f in facts] == ["User lives in Redmond", "User cycles to work"]
@@ -168,7 +168,7 @@ async def test_offline_capture_end_to_end(manager: MemoryManager):
 
 # -- search / forget -------------------------------------------------------------------------------
 async def test_search_records_recall_unless_told_not_to(manager: MemoryManager):
-    await manager.remember("User plays chess on Sundays")
+    await manager.capturing.remember("User plays chess on Sundays")
     await manager.searching.search("chess", record_recall=False)
     assert not manager.layout.recall_log.exists()
     response = await manager.searching.search("chess")
@@ -179,8 +179,8 @@ async def test_search_records_recall_unless_told_not_to(manager: MemoryManager):
 
 
 async def test_forget_removes_rows_and_blocks_reindex(manager: MemoryManager):
-    await manager.remember("User's door code is 4417")
-    await manager.remember("User likes jazz")
+    await manager.capturing.remember("User's door code is 4417")
+    await manager.capturing.remember("User likes jazz")
     changes = await manager.forgetting.forget("USER'S door code is 4417 ")
     assert changes.tombstones and changes.rows_removed == 1
     assert manager.tombstones.is_tombstoned("user's door code is 4417")
@@ -290,8 +290,8 @@ async def test_turn_dated_in_a_consolidated_day_goes_to_today(
 
 
 async def test_remember_reports_the_line_its_fact_landed_on(manager: MemoryManager):
-    first = await manager.remember("User likes tea")
-    second = await manager.remember("User owns a bicycle")
+    first = await manager.capturing.remember("User likes tea")
+    second = await manager.capturing.remember("User owns a bicycle")
     lines = manager.archive.path_for(manager.today()).read_text(encoding="utf-8").splitlines()
     assert "User likes tea" in lines[first.log_lines[0] - 1]
     assert "User owns a bicycle" in lines[second.log_lines[0] - 1]
@@ -301,7 +301,7 @@ async def test_daily_logs_kept_inside_the_vault_are_indexed_once_as_logs(home: P
     (home / "config.toml").write_text('memory_path = "notebook/memory"\n', encoding="utf-8")
     manager = MemoryManager.open(home, clock=clock)
     assert manager.layout.memory_dir.is_relative_to(manager.layout.notebook_dir)
-    await manager.remember("User likes tea")
+    await manager.capturing.remember("User likes tea")
     await manager.reindex()
     stats = await manager.indexer.stats()
     assert stats.by_source.get("archive") == 1 and stats.by_source.get("notebook", 0) == 0

@@ -87,7 +87,7 @@ async def test_merge_supersede_rename_and_forget_undo_keep_every_source(manager)
 
 
 async def test_typed_by_hand_lines_say_so(manager):
-    await manager.remember("User's locker code is 4711")
+    await manager.capturing.remember("User's locker code is 4711")
     card = Provenance(manager.home).find("User's locker code is 4711")
     assert card.kind == "log" and card.sources[0].typed_by_hand == "remember" and not card.reaches_turn
     note = manager.layout.notebook_dir / "0_Inbox" / "Mine.md"

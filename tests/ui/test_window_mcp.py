@@ -112,7 +112,7 @@ def test_app_and_mcp_server_writing_at_once_lose_nothing(qtbot, small_services, 
 
     async def app_writes() -> None:
         for text in app_facts:
-            await manager.remember(text)
+            await manager.capturing.remember(text)
 
     agent.start()
     qtbot.waitUntil(agent.ready.is_set, timeout=CAPTURE_WAIT_MS)

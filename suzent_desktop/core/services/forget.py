@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterable
+from dataclasses import KW_ONLY, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -33,21 +34,19 @@ if TYPE_CHECKING:
     from suzent_desktop.core.index.indexer import Indexer
 
 
+@dataclass(eq=False)  # a service is itself, not its parts
 class Forget:
     """Forget and undo over one home's tombstones, pages, logs, turns and index."""
 
-    def __init__(
-        self, layout: Layout, clock: Clock, *, indexer: Indexer, tombstones: Tombstones, journal: ForgetJournal,
-        vault: Vault, archive: Archive, transcripts: Transcripts,
-    ) -> None:
-        self.layout = layout
-        self.clock = clock
-        self.indexer = indexer
-        self.tombstones = tombstones
-        self.journal = journal
-        self.vault = vault
-        self.archive = archive
-        self.transcripts = transcripts
+    layout: Layout
+    clock: Clock
+    _: KW_ONLY
+    indexer: Indexer
+    tombstones: Tombstones
+    journal: ForgetJournal
+    vault: Vault
+    archive: Archive
+    transcripts: Transcripts
 
     def rule(self) -> Forgotten:
         """The live tombstones with the one rule for "is this text forgotten" (reads the tombstones)."""
