@@ -468,7 +468,7 @@ def download_model(
 # -- provenance and review (core/engines/provenance.py, review.py) --------------------------------
 async def why(manager: MemoryManager, what: str) -> Any:
     """The provenance card of a memory: ``PATH:LINE``, a hit's id, or its words."""
-    return await provenance.why(manager, what)
+    return await provenance.why(manager.home, what)
 
 
 def provenance_index(manager: MemoryManager) -> Any:
@@ -509,7 +509,7 @@ def review_edit(manager: MemoryManager, item: Any, text: str) -> ChangeSet:
 
 async def review_forget(manager: MemoryManager, item: Any) -> ChangeSet:
 
-    return await review.forget(manager, item)
+    return await review.forget(manager.home, item)
 
 
 def memory_proposal(manager: MemoryManager) -> str | None:

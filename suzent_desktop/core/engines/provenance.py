@@ -545,7 +545,7 @@ def card_for_hit(home: Home, hit: Any, index: Provenance | None = None) -> Card:
                       line=hit.line)
 
 
-async def why(manager: Any, what: str) -> Card:
+async def why(home: Home, what: str) -> Card:
     """``why TEXT|HIT_ID``: a search hit's id (as ``search_memory`` gives it), ``PATH:LINE``, or words."""
     import asyncio
 
@@ -553,11 +553,11 @@ async def why(manager: Any, what: str) -> Card:
     if not what:
         raise ProvenanceError("nothing to explain: give the words of a memory, PATH:LINE or a hit's id")
     if len(what) == 32 and all(c in "0123456789abcdef" for c in what):
-        hit = await manager.searching.hit_by_id(what)
+        hit = await home.search.hit_by_id(what)
         if hit is None:
             raise ProvenanceError(f"hit id {what!r}: no such memory (forgotten already, or its text changed); search again")
-        return await asyncio.to_thread(card_for_hit, manager.home, hit)
-    return await asyncio.to_thread(card_for, manager.home, what)
+        return await asyncio.to_thread(card_for_hit, home, hit)
+    return await asyncio.to_thread(card_for, home, what)
 
 
 def visible_turns(home: Home, date: str) -> list[TranscriptTurn]:

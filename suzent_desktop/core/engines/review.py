@@ -295,8 +295,8 @@ def edit_line(home: Home, item: ReviewItem, new_text: str) -> Path:
     return path
 
 
-async def forget(manager: Any, item: ReviewItem) -> Any:
+async def forget(home: Home, item: ReviewItem) -> Any:
     """Forget the item's memory (a tombstone, as forget always does) and mark it reviewed."""
-    changes = await manager.forgetting.forget(item.text)
-    keep(manager.home, [item.id])
+    changes = await home.forget.forget(item.text)
+    keep(home, [item.id])
     return changes
