@@ -67,3 +67,12 @@ async def test_the_write_guard_the_log_view_and_doctor_agree(home: Path, clock, 
     assert (text not in shown_page(manager, page.read_text(encoding="utf-8"))) is forgotten
     still = [p.line for p in run_doctor(home, clock=clock, check_index=False) if p.path == str(page)]
     assert still == ([3] if forgotten else [])
+
+
+def test_a_list_forgotten_after_one_of_its_items_stays_forgotten_when_the_item_comes_back() -> None:
+    """The item forgotten first, then the list left; a sync puts the item back in the middle."""
+    left = "- User sings in a choir\n- User paints on Sundays"
+    rule = Forgotten(["User keeps a diary", left])
+    page = "# Hobbies\n\n- User sings in a choir\n- User keeps a diary\n- User paints on Sundays\n\nUser walks.\n"
+    assert [c.text for c in chunk_markdown(page, tombstones=rule)] == ["User walks."]
+    assert strip_forgotten("", page, rule)[0] == "# Hobbies\n\nUser walks.\n"

@@ -53,6 +53,7 @@ class Forgotten(frozenset[str]):
     """
 
     _whole: dict[str, str]
+    _words: list[tuple[str, frozenset[str]]]  # each loose form with its words (for :meth:`within`)
     _long: list[tuple[str, str]]
     _noted: list[str] | None
 
@@ -69,6 +70,7 @@ class Forgotten(frozenset[str]):
                 self._whole.setdefault(form, stone)
                 if len(form) >= MIN_CONTAINED:
                     self._long.append((f" {form} ", stone))
+        self._words = [(form, frozenset(form.split())) for form in self._whole]
         return self
 
     @classmethod
@@ -85,21 +87,24 @@ class Forgotten(frozenset[str]):
         return last
 
     def within(self, text: str) -> Forgotten:
-        """This matcher with only the long tombstones that stand somewhere in ``text`` (one page or
-        log): the paragraphs of that text are then tested against a handful, not all of them."""
-        if not self._long:
+        """This matcher with only the tombstones whose words stand somewhere in ``text`` (one page or
+        log): the paragraphs of that text are then tested against a handful, most against none (the
+        words of a paragraph, an item's bare fact or a log line's fact all stand in the page)."""
+        if not self._whole:
             return self
-        padded = f" {loose(text)} "
-        return self._copy([(form, stone) for form, stone in self._long if form in padded], self._noted)
+        words = set(loose(text).split())  # (words, not runs: the lines left of a list need not stand together)
+        whole = {form: self._whole[form] for form, needs in self._words if needs <= words}
+        return self._copy(whole, [(form, stone) for form, stone in self._long if form.strip() in whole], self._noted)
 
     def noting(self, found: list[str]) -> Forgotten:
         """This matcher, appending to ``found`` each text it finds forgotten (the index learns that a
         page still holds forgotten text while it chunks the page, without reading it twice)."""
-        return self._copy(self._long, found)
+        return self._copy(self._whole, self._long, found)
 
-    def _copy(self, long: list[tuple[str, str]], noted: list[str] | None) -> Forgotten:
+    def _copy(self, whole: dict[str, str], long: list[tuple[str, str]], noted: list[str] | None) -> Forgotten:
         copy = frozenset.__new__(Forgotten, self)
-        copy._whole, copy._long, copy._noted = self._whole, long, noted
+        copy._whole, copy._long, copy._noted = whole, long, noted
+        copy._words = [(form, needs) for form, needs in self._words if form in whole]
         return copy
 
     def names(self, text: str) -> str | None:
@@ -121,9 +126,11 @@ class Forgotten(frozenset[str]):
         if not self:
             return None, ""
         norm = normalize(text)
-        forms = [loose(_LIST_MARK.sub("", text, count=1))]
         if norm in self:
-            return norm, forms[0]
+            return norm, ""
+        if not self._whole:  # (narrowed to a page that holds none of them)
+            return None, ""
+        forms = [loose(_LIST_MARK.sub("", text, count=1))]
         if "\n" not in text.strip():
             item = list_item_text(text)
             if item is not None:
