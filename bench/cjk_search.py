@@ -110,7 +110,7 @@ async def app_ranker(vault: Path, base: Path, model: str):
     built = time.perf_counter() - start
 
     async def rank(q: str) -> list[str]:
-        hits = (await manager.search(q, limit=5, record_recall=False)).hits
+        hits = (await manager.searching.search(q, limit=5, record_recall=False)).hits
         return [str(Path(h.path).relative_to(copy)) for h in hits]
 
     return rank, built
@@ -180,7 +180,7 @@ async def run_toy(args: argparse.Namespace) -> None:
             want = str(root / page)
             store = manager.indexer._open_store(manager.indexer._read_dim(), repair=False)
             fts = [r["path"] for r in store.fts_search(question, 5)]
-            app = [h.path for h in (await manager.search(question, limit=5, record_recall=False)).hits]
+            app = [h.path for h in (await manager.searching.search(question, limit=5, record_recall=False)).hits]
             found["fts"] += want in fts
             found["app"] += want in app
         n = len(data["questions"])

@@ -115,7 +115,7 @@ async def _serve(home: Path) -> None:
 async def _run(manager: Any, runner_class: Any, command: dict) -> dict:
     op = command["op"]
     if op == "remember":
-        await manager.remember(command["text"], category="people")
+        await manager.capturing.remember(command["text"], category="people")
         return {"facts": [command["text"]]}
     if op == "capture":
         when = dt.datetime.fromisoformat(f"{command['today']}T{command['time']}").astimezone()
@@ -123,10 +123,10 @@ async def _run(manager: Any, runner_class: Any, command: dict) -> dict:
                                                                       when)
         return {"facts": [f.content for f in facts]}
     if op == "forget":
-        await manager.forget(command["text"])
+        await manager.forgetting.forget(command["text"])
         return {}
     if op == "undo":
-        await manager.undo_forget(command["text"])
+        await manager.forgetting.undo(command["text"])
         return {}
     if op == "reindex":
         await manager.reindex(full=command.get("full", False))
@@ -186,12 +186,12 @@ async def _check(manager: Any, command: dict) -> dict:
     await manager.reindex()
     found: dict[str, bool] = {}
     for text in command["texts"]:
-        hits = (await manager.search(text, limit=10, record_recall=False)).hits
+        hits = (await manager.searching.search(text, limit=10, record_recall=False)).hits
         wanted = normalize(text)
         found[text] = any(wanted in normalize(h.text) for h in hits)
     answers = {}
     for question in command["questions"]:
-        hits = (await manager.search(question, limit=5, record_recall=False)).hits
+        hits = (await manager.searching.search(question, limit=5, record_recall=False)).hits
         answers[question] = [[h.text, Path(h.path).relative_to(manager.layout.home).as_posix()] for h in hits]
     from suzent_desktop.core.index import lost_facts, uncovered
 

@@ -217,7 +217,7 @@ def check(home: Path, today: dt.date, previous_watermark: str | None) -> tuple[d
                 found["coverage"].append(f"{date}: {text}")
             if on_page:
                 continue
-            hits = asyncio.run(manager.search(text, limit=10, record_recall=False)).hits
+            hits = asyncio.run(manager.searching.search(text, limit=10, record_recall=False)).hits
             if not any(normalize(text) in normalize(h.text) for h in hits):
                 found["no_fact_lost"].append(f"{date}: {text}")
     for problem in run_doctor(home, clock=clock):

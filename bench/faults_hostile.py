@@ -503,7 +503,7 @@ async def _not_findable(manager: MemoryManager, facts: tuple[Fact, ...]) -> list
     lost: list[str] = []
     for fact in facts:
         content = " ".join(fact.content.replace("\x00", "").split())
-        hits = (await manager.search(content, limit=20, record_recall=False)).hits
+        hits = (await manager.searching.search(content, limit=20, record_recall=False)).hits
         if not any(normalize(content) in normalize(h.text) for h in hits):
             lost.append(content)
     return lost

@@ -95,7 +95,7 @@ async def main_async(args: argparse.Namespace) -> None:
 
     # in-process: the manager's own front door
     rows.append(("search_memory", "in-process", await timed(
-        args.calls, lambda i: manager.search(qs[i], limit=10))))
+        args.calls, lambda i: manager.searching.search(qs[i], limit=10))))
     rows.append(("capture_turn", "in-process", await timed(
         args.calls, lambda i: manager.process_conversation_turn_for_memories(**turn(i)))))
 

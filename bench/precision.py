@@ -293,13 +293,13 @@ async def replay(name: str, conversation: dict, model: str, extractor: str = "of
     budgets: dict[str, int] = {}
     shown: dict[str, list[str]] = {}
     for question in questions:
-        hits = (await manager.search(question["question"], limit=TOP_K, record_recall=False)).hits[:TOP_K]
+        hits = (await manager.searching.search(question["question"], limit=TOP_K, record_recall=False)).hits[:TOP_K]
         result.before[question["id"]] = answered(question, [h.text for h in hits])
         budgets[question["id"]] = sum(len(h.text) for h in hits)
         shown[question["id"]] = [h.text for h in hits]
     await DreamRunner(manager).run_cycle(force=True)
     for question in questions:
-        hits = (await manager.search(question["question"], limit=TOP_K, record_recall=False)).hits[:TOP_K]
+        hits = (await manager.searching.search(question["question"], limit=TOP_K, record_recall=False)).hits[:TOP_K]
         result.after[question["id"]] = answered(question, [h.text for h in hits])
         if result.before[question["id"]] and not result.after[question["id"]]:
             result.lost.append((f"{question['question']} -> {question['answers'][0]}", shown[question["id"]],

@@ -117,8 +117,8 @@ async def _edits(manager) -> dict[str, str]:  # noqa: ANN001
     tools = VaultTools(root)
     page_edits.merge_bullets(tools, new.relative_to(root).as_posix(), bullet.text)
     victim = doc.current_bullets()[-1].text
-    await manager.forget(victim)
-    await manager.undo_forget(victim)
+    await manager.forgetting.forget(victim)
+    await manager.forgetting.undo(victim)
     await manager.sync_paths([new])
     return {"renamed": f"{page.relative_to(root)} -> {new.relative_to(root)}", "merged": bullet.text[:60],
             "forgot and undid": victim[:60]}

@@ -121,7 +121,7 @@ async def evaluate(manager, questions: list[dict]) -> tuple[dict[str, bool], lis
     found: dict[str, bool] = {}
     shown: list[list[str]] = []
     for question in questions:
-        response = await manager.search(question["question"], limit=TOP_K, record_recall=False)
+        response = await manager.searching.search(question["question"], limit=TOP_K, record_recall=False)
         texts = [h.text for h in response.hits[:TOP_K]]
         found[question["id"]] = answered(question, texts)
         shown.append(texts)

@@ -168,7 +168,7 @@ async def measure(days: int, seed: int, embedding_model: str) -> dict:
         groups: dict[str, dict[str, int]] = {}
         memory_hits = total_hits = 0
         for question in questions:
-            hits = (await manager.search(question.text, limit=5, record_recall=False)).hits
+            hits = (await manager.searching.search(question.text, limit=5, record_recall=False)).hits
             texts = [_norm(h.text) for h in hits]
             answer, other = _norm(question.answer), _norm(question.other or "\x00")
             stats = groups.setdefault(question.group, {"n": 0, "top1": 0, "top5": 0})

@@ -13,10 +13,11 @@ Prints, so a refactoring can give its figures before and after (``python scripts
   reading its partner's state);
 * **forgotten-text matchers**: functions that take the tombstones (a parameter named ``stones``,
   ``tombstones``, ``forgotten`` or ``is_dead``) and test text against them themselves (``in``, ``==``,
-  or calling the parameter), rather than asking another matcher;
+  or calling the parameter), rather than asking another matcher; and the methods of a class built
+  from the tombstones (its constructor takes them) that test text against ``self``;
 * **vault walks by doctor**: calls in ``core/doctor.py`` that read the whole vault or the days
-  (``Days.read``, ``Notebook.content_pages``, the indexer's ``stats``, ``markdown_files``, ``walk``, ``rglob``,
-  ``os.walk``) and store constructions there;
+  (``Days.read``, ``Notebook.content_pages``, the vault model's ``snapshot``/``current``, the indexer's
+  ``stats``, ``refused_entries``, ``markdown_files``, ``walk``, ``rglob``, ``os.walk``) and store constructions there;
 * **lines of the indexer's coordinator**: ``class Indexer`` in ``core/index/indexer.py``, and the
   mixins it is spread over (the classes it inherits from) with their method counts.
 
@@ -33,7 +34,8 @@ from pathlib import Path
 PACKAGE = "suzent_desktop"
 FRONT_DOORS = {"core/manager.py": "MemoryManager", "core/operations.py": None}
 STONE_PARAMS = {"stones", "tombstones", "forgotten", "is_dead"}
-WALKERS = {"markdown_files", "walk", "rglob", "content_pages", "stats"}  # stats: the indexer walks for stale files
+WALKERS = {"markdown_files", "walk", "rglob", "content_pages", "stats", "snapshot", "current",  # stats: stale files
+           "refused_entries"}
 STORES = {"Notebook", "Archive", "Tombstones", "Transcripts", "Indexer", "IndexStore", "Days", "VaultModel", "Vault"}
 
 
@@ -150,12 +152,22 @@ def matchers(mods: dict[str, ast.Module]) -> list[str]:
     found = []
     for name, tree in mods.items():
         for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef) and _built_from_stones(node):
+                found += [f"{name}:{m.lineno} {node.name}.{m.name}" for m in node.body
+                          if isinstance(m, ast.FunctionDef) and m.name not in ("__init__", "__new__")
+                          and _tests_against(m, {"self"})]
             if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 continue
             params = {a.arg for a in node.args.args + node.args.kwonlyargs} & STONE_PARAMS
             if params and _tests_against(node, params):
                 found.append(f"{name}:{node.lineno} {node.name}")
     return found
+
+
+def _built_from_stones(cls: ast.ClassDef) -> bool:
+    """A class whose constructor takes the tombstones: its methods that test text against ``self`` match."""
+    return any(isinstance(m, ast.FunctionDef) and m.name in ("__init__", "__new__")
+               and {a.arg for a in m.args.args} & STONE_PARAMS for m in cls.body)
 
 
 def _tests_against(function: ast.AST, params: set[str]) -> bool:

@@ -292,7 +292,7 @@ def cmd_remember(args: argparse.Namespace, out: Output) -> int:
     tags = tuple(args.tags.split())
 
     async def go() -> Any:
-        changes = await manager.remember(
+        changes = await manager.capturing.remember(
             args.text, category=args.category, tags=tags, session_id=args.session, importance=args.importance
         )
         await _catch_up(manager, out)  # e.g. a new home's MEMORY.md, so status is not left stale
@@ -410,7 +410,7 @@ def cmd_search(args: argparse.Namespace, out: Output) -> int:
         await _catch_up(manager, out)
         from suzent_desktop.core.operations import Filters
 
-        return await manager.search(args.query, limit=args.limit, filters=Filters(source=args.source))
+        return await manager.searching.search(args.query, limit=args.limit, filters=Filters(source=args.source))
 
     response = _run(go())
     if response.failed:  # an empty list would read as "nothing remembered"
@@ -456,8 +456,8 @@ def cmd_forget(args: argparse.Namespace, out: Output) -> int:
 
     async def go() -> Any:
         await _catch_up(manager, out)
-        changes = await manager.forget(args.text, force=args.force, from_notes=args.from_notes)
-        return changes, await asyncio.to_thread(manager.notes_holding, changes.forgotten)
+        changes = await manager.forgetting.forget(args.text, force=args.force, from_notes=args.from_notes)
+        return changes, await asyncio.to_thread(manager.forgetting.notes_holding, changes.forgotten)
 
     changes, kept = _run(go())
     pages = sorted(str(p) for p in changes.pages)
@@ -482,7 +482,7 @@ def cmd_forget(args: argparse.Namespace, out: Output) -> int:
 
 
 def _undo_forget(manager: Any, args: argparse.Namespace, out: Output) -> int:
-    changes = _run(manager.undo_forget(args.text))
+    changes = _run(manager.forgetting.undo(args.text))
     pages = sorted(str(p) for p in changes.pages)
     out.doc({"restored": changes.restored, "rows_added": changes.rows_added, "pages_changed": pages,
              "core_files_changed": changes.memory_md, "logs": sorted(changes.logs)})

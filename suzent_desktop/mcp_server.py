@@ -282,7 +282,7 @@ class MemoryTools:
     ) -> dict[str, Any]:
         if not text.strip():
             raise ToolError("text: the fact is empty; nothing to remember")
-        changes = await self.manager.remember(
+        changes = await self.manager.capturing.remember(
             text, category=category, tags=tuple(t for tag in tags for t in tag.split()), session_id="mcp",
             importance=importance,
         )
@@ -308,12 +308,12 @@ class MemoryTools:
             if hit is None:
                 raise ToolError(f"hit_id {hit_id!r}: no such memory (forgotten already, or its text changed); "
                                 "search again")
-            changes = await self.manager.forget(hit.text, hit=hit)  # every place a folded hit stands
+            changes = await self.manager.forgetting.forget(hit.text, hit=hit)  # every place a folded hit stands
         else:
             assert text is not None
             if not text.strip():
                 raise ToolError("text: nothing to forget: the text is empty")
-            changes = await self.manager.forget(text, force=force)
+            changes = await self.manager.forgetting.forget(text, force=force)
         return {
             "forgotten": list(changes.forgotten),
             "pages_changed": sorted(str(p) for p in changes.pages),
@@ -340,7 +340,7 @@ class MemoryTools:
         if date_from and date_to and date_from > date_to:
             raise ToolError(f"date_from {date_from} is after date_to {date_to}")
         await self._catch_up()
-        response = await self.manager.search(
+        response = await self.manager.searching.search(
             query, limit=limit, filters=Filters(source=source, date_from=date_from, date_to=date_to),
             record_recall=not self.read_only,
         )
@@ -359,10 +359,10 @@ class MemoryTools:
         folded again with the places that hold the same fact."""
         if hit_id in self._hits:
             return self._hits[hit_id]
-        row = await self.manager.hit_by_id(hit_id)
+        row = await self.manager.searching.hit_by_id(hit_id)
         if row is None:
             return None
-        response = await self.manager.search(row.text, limit=10, record_recall=False)
+        response = await self.manager.searching.search(row.text, limit=10, record_recall=False)
         return next((h for h in response.hits if h.row_id == hit_id), row)
 
     def _hit(self, hit: SearchHit) -> dict[str, Any]:

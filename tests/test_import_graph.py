@@ -51,7 +51,7 @@ FRONT_END_MAY_IMPORT = UI_MAY_IMPORT | FRONT_END_MODULES | {
 # The layers of the core, lowest first: each folder of core/ is one, and the modules at core/ top level
 # (manager, operations, home, ...) are the front door above them all. A module imports its own layer
 # and the ones below it, never one above.
-CORE_LAYERS = ("files", "vault", "index", "engines")
+CORE_LAYERS = ("files", "vault", "index", "engines", "services")
 FRONT_DOOR = "front door (core/ top level)"
 # core/llm.py keeps the path the house rule names for the one module that imports litellm; the
 # embedder (index) and the engines call it, so it stands on the ground floor.

@@ -14,7 +14,9 @@ FILES = {
         "from suzent_desktop.core.helpers import fuse, _secret\n\n"
         "def forward(x):\n    \"\"\"Only hands on.\"\"\"\n    return fuse(x)\n\n"
         "def real(x):\n    y = x + 1\n    return fuse(y)\n\n"
-        "def gone(text, stones):\n    return text in stones\n"
+        "def gone(text, stones):\n    return text in stones\n\n"
+        "class Rule(frozenset):\n    def __new__(cls, stones):\n        return super().__new__(cls, stones)\n\n"
+        "    def holds(self, text):\n        return text in self\n\n    def size(self):\n        return len(self)\n"
     ),
     "cli.py": "from suzent_desktop.core.operations import fuse\n",
 }
@@ -31,4 +33,4 @@ def test_counts_forwards_re_exports_private_reads_and_matchers(tmp_path: Path) -
     assert counts["one-line forwards in front doors"] == 1  # forward, not real
     assert counts["re-exports"] == 1  # fuse, read by cli through operations
     assert counts["private-name reads across modules"] == 1  # _secret
-    assert counts["forgotten-text matchers"] == 1  # gone
+    assert counts["forgotten-text matchers"] == 2  # gone, and Rule.holds

@@ -1,38 +1,39 @@
 """``doctor``: find what is wrong with a home, and say where, without changing anything.
 
-Every check reads files only; nothing is bootstrapped, repaired or reindexed here, so it
-is safe to run on a broken home or on a vault that another program is editing. Each
-finding names the file and, where there is one, the line.
+The home is opened read-only (``open_home(bootstrap=False)``: nothing is bootstrapped, repaired or
+reindexed), so it is safe to run on a broken home or on a vault that another program is editing.
+Every check reads the home's own stores, and the vault is walked once, by its model: the pages,
+the entries the confinement rule refuses, the conflict copies and the index's stale files all come
+from that one walk. Each finding names the file and, where there is one, the line.
 """
 
 from __future__ import annotations
 
 import asyncio
 import datetime as dt
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from suzent_desktop.core.engines.forgetting import find_forgotten
 from suzent_desktop.core.files import sync_check
 from suzent_desktop.core.files.archive import Archive
 from suzent_desktop.core.files.clock import Clock
-from suzent_desktop.core.files.confine import refused_entries
 from suzent_desktop.core.files.devices import DeviceError
 from suzent_desktop.core.files.facts import parse_log
 from suzent_desktop.core.files.layout import Layout, LayoutError
 from suzent_desktop.core.files.regular import read_regular
-from suzent_desktop.core.files.tombstones import Tombstones, normalize
 from suzent_desktop.core.files.transcripts import Transcripts
-from suzent_desktop.core.home import prepare
+from suzent_desktop.core.home import Home, open_home, prepare
 from suzent_desktop.core.vault.days import Days
+from suzent_desktop.core.vault.forgotten import MIN_CONTAINED, Forgotten
 from suzent_desktop.core.vault.links import inside_vault
+from suzent_desktop.core.vault.model import Kind, VaultSnapshot
 from suzent_desktop.core.vault.notebook import Notebook
 from suzent_desktop.settings import SettingsError
 
 ERROR, WARNING, INFO = "error", "warning", "info"
-_BULLET_PREFIXES = ("- [ ] ", "- [x] ", "- [X] ", "- ", "* ", "+ ")
-MIN_CONTAINED_TOMBSTONE = 12  # shorter tombstones inside longer lines are too likely to be coincidences
 NOT_FOLLOWED = "left out of the index, search, the dream and the agent's tools"
 _STILL_STANDS = "forgotten text still stands in this page (kept out of search)"
 _KEPT_IN_NOTE = ("forgotten from memory and kept in your note as you wrote it (out of search and the model's "
@@ -91,31 +92,41 @@ def doctor_report(home: Path, *, clock: Clock | None = None, check_index: bool =
     except (LayoutError, DeviceError) as exc:
         return DoctorReport([Problem(ERROR, None, None, str(exc))])
     try:
-        transcripts = Transcripts(prepared.layout).counts()
+        opened = open_home(prepared=prepared, clock=clock or Clock())
+    except ValueError as exc:  # the embedding model setting names no model
+        return DoctorReport([Problem(ERROR, str(home / "config.toml"), None, str(exc))])
+    try:
+        transcripts = opened.transcripts.counts()
     except (ValueError, OSError):
         transcripts = None
-    return DoctorReport(_findings(prepared.layout, prepared.settings, clock or Clock(), check_index), transcripts)
+    return DoctorReport(_findings(opened, check_index), transcripts)
 
 
-def _findings(layout: Layout, settings: Any, clock: Clock, check_index: bool) -> list[Problem]:
+def _findings(home: Home, check_index: bool) -> list[Problem]:
     problems: list[Problem] = []
+    layout = home.layout
     try:
-        today = clock.today()
+        today = home.clock.today()
     except ValueError as exc:
         return [Problem(ERROR, None, None, str(exc))]
-    stones, stone_problems = Tombstones(layout).load()
+    stones, stone_problems = home.tombstones.load()
     problems += [Problem(WARNING, str(p.path), p.line, p.reason) for p in stone_problems]
-    contents = {s.content for s in stones}
-    problems += check_archive(layout)
-    problems += check_transcripts(layout)
+    forgotten = Forgotten(s.content for s in stones)
+    # The report is of one moment: the model's walk here stands for the whole run, the index's stale
+    # files included (as where a watcher keeps the model current), so the vault is walked once.
+    home.indexer.watch(True)
+    vault = home.vault.snapshot()  # the one walk of the vault (its pages read once, for conflict markers)
+    days = Days.read(home.notebook, today)
+    problems += check_archive(home.archive)
+    problems += check_transcripts(home.transcripts)
     problems += check_core_files(layout)
-    problems += check_notebook(layout, contents)
-    problems += check_watermark(layout, today)
-    problems += [Problem(f.severity, f.path, None, f.message) for f in sync_check.findings(layout)]
-    problems += check_not_consolidated(layout, today, contents)
-    problems += check_dropped(layout, today, contents)
+    problems += check_notebook(layout, vault, forgotten)
+    problems += check_watermark(home.notebook, days, today)
+    problems += [Problem(f.severity, f.path, None, f.message) for f in sync_check.findings(layout, vault)]
+    problems += check_not_consolidated(layout, days, forgotten)
+    problems += check_dropped(layout, days, forgotten)
     if check_index:
-        problems += _without_repeats(check_index_health(layout, settings, clock, contents), problems)
+        problems += _without_repeats(check_index_health(home, forgotten), problems)
     return problems
 
 
@@ -146,9 +157,8 @@ def _decode(path: Path) -> tuple[str | None, Problem | None]:
         return None, Problem(ERROR, str(path), line, f"not valid UTF-8 (byte {exc.start}); the file is not indexed")
 
 
-def check_archive(layout: Layout) -> list[Problem]:
+def check_archive(archive: Archive) -> list[Problem]:
     """Badly named files, undecodable logs and lines that are not fact lines."""
-    archive = Archive(layout)
     problems = [Problem(WARNING, str(bad.path), None, bad.reason) for bad in archive.invalid_files()]
     for date, path in ((d, p) for d in archive.dates() for p in archive.parts(d)):
         text, problem = _decode(path)
@@ -166,12 +176,10 @@ def check_archive(layout: Layout) -> list[Problem]:
     return problems
 
 
-def check_transcripts(layout: Layout) -> list[Problem]:
+def check_transcripts(transcripts: Transcripts) -> list[Problem]:
     """Transcript lines that are not whole turns (a write cut short by a crash, a hand edit)."""
-    from suzent_desktop.core.files.transcripts import Transcripts
     from suzent_desktop.core.files.transcripts import parse as parse_transcript
 
-    transcripts = Transcripts(layout)
     problems: list[Problem] = []
     for path in (p for d in transcripts.dates() for p in transcripts.parts(d)):
         text, problem = _decode(path)
@@ -194,10 +202,9 @@ def check_core_files(layout: Layout) -> list[Problem]:
     return problems
 
 
-def check_notebook(layout: Layout, tombstones: set[str]) -> list[Problem]:
+def check_notebook(layout: Layout, vault: VaultSnapshot, tombstones: Forgotten) -> list[Problem]:
     """Undecodable pages, and forgotten text that still stands in a page (it stays out of the index)."""
     problems: list[Problem] = []
-    notebook = Notebook(layout)
     for nav in (layout.log_md, layout.index_md, layout.schema_md):
         if nav.is_file():
             _, problem = _decode(nav)
@@ -207,8 +214,8 @@ def check_notebook(layout: Layout, tombstones: set[str]) -> list[Problem]:
         problems.append(Problem(INFO, str(user_file), None,
                                 f"your own {user_file.name} is left alone; the app keeps {own.name} instead"))
     problems += [Problem(WARNING, str(layout.notebook_dir / rel), None, f"{NOT_FOLLOWED}: {reason}")
-                 for rel, reason in refused_entries(layout.notebook_dir, layout.confinement)]
-    for page in notebook.content_pages():
+                 for rel, reason in vault.refused()]
+    for page in vault.files(Kind.PAGE):
         text, problem = _decode(page)
         if problem is not None:
             problems.append(problem)
@@ -225,52 +232,15 @@ def check_notebook(layout: Layout, tombstones: set[str]) -> list[Problem]:
     return problems
 
 
-def _strip_bullet(line: str) -> str:
-    stripped = line.strip()
-    for prefix in _BULLET_PREFIXES:
-        if stripped.startswith(prefix):
-            return stripped[len(prefix) :]
-    return stripped
+def _tombstoned_in(text: str, forgotten: Forgotten) -> list[tuple[int, str]]:
+    """(line, tombstone) where forgotten text still stands in ``text``: the first line of each
+    paragraph or item the page strip would take off (``core/engines/forgetting.py``)."""
+    dead = find_forgotten(text, forgotten)
+    return [(i + 1, stone) for i, stone in sorted(dead.items()) if dead.get(i - 1) != stone]
 
 
-def _paragraphs(lines: list[str]) -> Iterator[tuple[int, str]]:
-    start, buffer = 0, list[str]()
-    for number, line in enumerate(lines, start=1):
-        if line.strip():
-            if not buffer:
-                start = number
-            buffer.append(line)
-        elif buffer:
-            yield start, " ".join(buffer)
-            buffer = []
-    if buffer:
-        yield start, " ".join(buffer)
-
-
-def _tombstoned_in(text: str, tombstones: set[str]) -> list[tuple[int, str]]:
-    """(line, tombstone) for each line of ``text`` where forgotten text still stands."""
-    lines = text.splitlines()
-    found: dict[int, str] = {}
-    for start, paragraph in _paragraphs(lines):
-        if normalize(paragraph) in tombstones:
-            found.setdefault(start, normalize(paragraph))
-    for number, line in enumerate(lines, start=1):
-        if number in found:
-            continue
-        flat = normalize(line)
-        bare = normalize(_strip_bullet(line))
-        if flat in tombstones or bare in tombstones:
-            found[number] = bare if bare in tombstones else flat
-            continue
-        for stone in tombstones:
-            if len(stone) >= MIN_CONTAINED_TOMBSTONE and stone in flat:
-                found[number] = stone
-                break
-    return sorted(found.items())
-
-
-def check_watermark(layout: Layout, today: dt.date) -> list[Problem]:
-    notebook = Notebook(layout)
+def check_watermark(notebook: Notebook, days: Days, today: dt.date) -> list[Problem]:
+    layout = notebook.layout
     if not layout.log_md.is_file():
         return []
     problems: list[Problem] = [
@@ -287,7 +257,7 @@ def check_watermark(layout: Layout, today: dt.date) -> list[Problem]:
         for e in future
     ]
     honoured = [e for e in notebook.entries() if e.watermark and e not in future]
-    effective = Days.read(notebook, today).watermark
+    effective = days.watermark
     if honoured and honoured[-1].watermark != effective:
         problems.append(Problem(WARNING, str(layout.log_md), honoured[-1].line,
                                 f"watermark={honoured[-1].watermark} is on or after today; treated as {effective}"))
@@ -299,11 +269,11 @@ def check_watermark(layout: Layout, today: dt.date) -> list[Problem]:
     return problems
 
 
-def check_dropped(layout: Layout, today: dt.date, tombstones: set[str]) -> list[Problem]:
+def check_dropped(layout: Layout, days: Days, tombstones: Iterable[str]) -> list[Problem]:
     """Facts a dream dropped that stay in search until the person confirms (``core/index/dropped.py``)."""
     from suzent_desktop.core.index import dropped, uncovered
 
-    pending = dropped.pending(layout, Days.read(Notebook(layout), today), tombstones)
+    pending = dropped.pending(layout, days, tombstones)
     places = uncovered.located(layout, [uncovered.UncoveredFact(f.date, f.text, f.line) for f in pending])
     return [
         Problem(INFO, place.path, place.line,
@@ -313,12 +283,11 @@ def check_dropped(layout: Layout, today: dt.date, tombstones: set[str]) -> list[
     ]
 
 
-def check_not_consolidated(layout: Layout, today: dt.date, tombstones: set[str]) -> list[Problem]:
+def check_not_consolidated(layout: Layout, days: Days, tombstones: Forgotten) -> list[Problem]:
     """Facts of consolidated days that the last dream left on no page (``core/index/uncovered.py``)."""
     from suzent_desktop.core.index import uncovered
 
-    days = Days.read(Notebook(layout), today)
-    left = [fact for fact in uncovered.consolidated(layout, days) if fact.key[1] not in tombstones]
+    left = [fact for fact in uncovered.consolidated(layout, days) if not tombstones.holds(fact.text)]
     return [
         Problem(WARNING, fact.path, fact.line,
                 f"not consolidated: no page holds this fact of a consolidated day; it stays searchable and the "
@@ -327,14 +296,13 @@ def check_not_consolidated(layout: Layout, today: dt.date, tombstones: set[str])
     ]
 
 
-def check_index_health(
-    layout: Layout, settings: Any, clock: Clock, tombstones: Iterable[str] = ()
-) -> list[Problem]:
+def check_index_health(home: Home, tombstones: Iterable[str] = ()) -> list[Problem]:
     """Stale or missing files, recorded errors, and forgotten text search still finds; read-only."""
+    layout = home.layout
     if not layout.index_dir.is_dir():
         return [Problem(INFO, str(layout.index_dir), None, "the search index is not built yet; run `reindex`")]
     try:
-        stats, findable, strays = asyncio.run(_index_stats(layout, settings, clock, set(tombstones)))
+        stats, findable, strays = asyncio.run(_index_stats(home, set(tombstones)))
     except Exception as exc:  # noqa: BLE001 - any failure to open the index is a finding, not a crash
         return [Problem(ERROR, str(layout.index_dir), None, f"the search index cannot be opened: {exc}; run `reindex --full`")]
     problems = [Problem(ERROR, str(layout.index_dir), None, f"index error: {error}") for error in stats.errors]
@@ -359,21 +327,13 @@ def _sorted(paths: Iterable[Any]) -> list[str]:
     return sorted(str(p) for p in paths)
 
 
-async def _index_stats(layout: Layout, settings: Any, clock: Clock, tombstones: set[str]) -> Any:
-    from suzent_desktop.core.index.embedding import EmbeddingError, make_embedder
+async def _index_stats(home: Home, tombstones: set[str]) -> Any:
+    from suzent_desktop.core.index.embedding import EmbeddingError
     from suzent_desktop.core.index.index_store import TABLE_NAME, IndexStoreError
-    from suzent_desktop.core.index.indexer import Indexer
 
-    indexer = Indexer(
-        layout,
-        make_embedder(settings),
-        clock,
-        notebook=Notebook(layout),
-        archive=Archive(layout),
-        tombstones=Tombstones(layout),
-    )
+    layout, indexer = home.layout, home.indexer
     stats = await indexer.stats()
-    findable = await indexer.findable(tombstones, min_contained=MIN_CONTAINED_TOMBSTONE)
+    findable = await indexer.findable(tombstones, min_contained=MIN_CONTAINED)
     if stats.errors or not (layout.index_dir / f"{TABLE_NAME}.lance").exists():
         return stats, findable, []  # an unreadable or missing table is reported as such, not row by row
     try:

@@ -25,6 +25,9 @@ from suzent_desktop.core.files.clock import SYSTEM_CLOCK, Clock
 from suzent_desktop.core.files.layout import Layout, LayoutError, default_home
 from suzent_desktop.core.files.tombstones import Tombstones
 from suzent_desktop.core.files.transcripts import Transcripts
+from suzent_desktop.core.services.capture import Capture
+from suzent_desktop.core.services.forget import Forget
+from suzent_desktop.core.services.search import Search
 from suzent_desktop.core.vault.days import Days
 from suzent_desktop.core.vault.model import Vault
 from suzent_desktop.core.vault.notebook import Notebook
@@ -54,8 +57,14 @@ class Home:
     tombstones: Tombstones
     transcripts: Transcripts
     recall: RecallLog
-    forget_journal: ForgetJournal
     vault: Vault  # the vault's files, links, tags, aliases and headings, walked on first use
+    forget: Forget  # forget, undo, the page strip and the one forgotten-text rule
+    search: Search  # queries over the index, as a person or an agent is shown them
+    capture: Capture  # remember, and each conversation turn, into the logs and the index
+
+    def with_settings(self, settings: Settings) -> Home:
+        """This home under new settings (saved in the settings dialog): a new Home, its services told."""
+        return dataclasses.replace(self, settings=settings, capture=self.capture.with_settings(settings))
 
     def days(self) -> Days:
         """Where each day stands now (the one place for today/pending/consolidated/skipped)."""
@@ -146,6 +155,8 @@ def open_home(
         layout, embedder, clock, notebook=notebook, archive=archive, tombstones=tombstones, transcripts=transcripts,
         vault=vault,
     )
+    recall = RecallLog(layout)
+    journal = ForgetJournal(layout.forget_journal_file, vault=layout.notebook_dir, memory=layout.memory_dir)
     return Home(
         settings=settings,
         layout=layout,
@@ -156,10 +167,13 @@ def open_home(
         notebook=notebook,
         tombstones=tombstones,
         transcripts=transcripts,
-        recall=RecallLog(layout),
-        forget_journal=ForgetJournal(layout.forget_journal_file, vault=layout.notebook_dir,
-                                      memory=layout.memory_dir),
+        recall=recall,
         vault=vault,
+        forget=Forget(layout, clock, indexer=indexer, tombstones=tombstones, journal=journal, vault=vault,
+                      archive=archive, transcripts=transcripts),
+        search=Search(layout, indexer, recall),
+        capture=Capture(settings, clock, archive=archive, transcripts=transcripts, notebook=notebook, indexer=indexer,
+                        tombstones=tombstones),
     )
 
 

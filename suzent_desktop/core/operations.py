@@ -50,6 +50,7 @@ from suzent_desktop.core.index.model_download import DownloadCancelled
 from suzent_desktop.core.index.terms import match_spans
 from suzent_desktop.core.vault import vault_ops
 from suzent_desktop.core.vault.canvas import canvas_markdown, is_canvas
+from suzent_desktop.core.vault.forgotten import Forgotten
 from suzent_desktop.core.vault.graph import (
     Graph,
     GraphFilter,
@@ -278,7 +279,7 @@ def shown_page(manager: MemoryManager, text: str) -> str:
     """(worker thread) A page's text as every door shows it (an agent's ``read_page``, the
     ``memory://`` resources, the window): without the paragraphs and items the user forgot, even
     while a file still holds them (a sync brought them back; the next index pass takes them off)."""
-    return shown(text, manager.tombstones.contents())
+    return shown(text, Forgotten(manager.tombstones.contents()))
 
 
 # -- daily logs and tombstones ------------------------------------------------------------------
@@ -289,7 +290,7 @@ class DayLog:
     date: str
     raw: str = ""
     parsed: ParsedLog | None = None
-    forgotten: set[str] = field(default_factory=set)
+    forgotten: Forgotten = field(default_factory=Forgotten)
     error: str | None = None
 
 
@@ -311,13 +312,14 @@ def read_day(manager: MemoryManager, date: str) -> DayLog:
         day.error = str(exc)
         return day
     day.parsed = parse_log(day.raw)
-    day.forgotten = manager.tombstones.contents()
+    day.forgotten = Forgotten(manager.tombstones.contents())
     return day
 
 
-def is_forgotten(entry: FactLine, forgotten: set[str]) -> bool:
-    """A fact line whose content (or whole line) was forgotten."""
-    return normalize(entry.fact.content) in forgotten or normalize(entry.raw) in forgotten
+def is_forgotten(entry: FactLine, forgotten: Iterable[str]) -> bool:
+    """A fact line whose content (or whole line) was forgotten (``core/vault/forgotten.py``)."""
+    rule = Forgotten.of(forgotten)
+    return rule.holds(entry.fact.content) or rule.holds(entry.raw)
 
 
 def sync_conflicts(manager: MemoryManager) -> list[sync_check.ConflictEntry]:
@@ -466,7 +468,7 @@ def download_model(
 # -- provenance and review (core/engines/provenance.py, review.py) --------------------------------
 async def why(manager: MemoryManager, what: str) -> Any:
     """The provenance card of a memory: ``PATH:LINE``, a hit's id, or its words."""
-    return await provenance.why(manager, what)
+    return await provenance.why(manager.home, what)
 
 
 def provenance_index(manager: MemoryManager) -> Any:
@@ -507,7 +509,7 @@ def review_edit(manager: MemoryManager, item: Any, text: str) -> ChangeSet:
 
 async def review_forget(manager: MemoryManager, item: Any) -> ChangeSet:
 
-    return await review.forget(manager, item)
+    return await review.forget(manager.home, item)
 
 
 def memory_proposal(manager: MemoryManager) -> str | None:

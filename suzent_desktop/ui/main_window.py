@@ -805,7 +805,7 @@ class MainWindow(WatchedFiles, QMainWindow):
         units = operations.units_for(text)
         editor = self.editors.current_editor()
         manager = self.services.manager
-        notes = manager.notes_holding(units, [editor.path]) if editor is not None else []
+        notes = manager.forgetting.notes_holding(units, [editor.path]) if editor is not None else []
         chosen = self.prompter.choose_lines(units, [p.relative_to(manager.layout.notebook_dir).as_posix() for p in notes])
         if not chosen:
             return None

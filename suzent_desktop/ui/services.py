@@ -270,7 +270,7 @@ class AppServices(QObject):
     def forget(self, text: str, units: list[str] | None = None, from_notes: list[Path] | None = None) -> asyncio.Task[Any]:
         """Forget ``text`` (or just these of its units; deleted from these notes of the person's too);
         the returned ChangeSet is broadcast."""
-        return self.submit(self.manager.forget(text, units=units, from_notes=from_notes or []))
+        return self.submit(self.manager.forgetting.forget(text, units=units, from_notes=from_notes or []))
 
     def save_settings(self, settings: Settings) -> Path:
         """Write what differs from the settings in use into config.toml and tell every view;

@@ -11,7 +11,7 @@ import pytest
 from suzent_desktop.cli import main
 from suzent_desktop.core.doctor import Problem, run_doctor
 from suzent_desktop.core.files.layout import Layout
-from suzent_desktop.core.home import bootstrap_home
+from suzent_desktop.core.home import bootstrap_home, open_home
 from suzent_desktop.settings import Settings
 
 
@@ -228,3 +228,24 @@ def test_doctor_builds_the_homes_layout_once_by_the_homes_own_rules(boot: Layout
     assert len(made) == 1 and len(built) == 1  # not a second layout for the transcript counts
     assert built[0].device  # the device-aware layout, not a bare one
     assert json.loads(capsys.readouterr().out)["transcripts"]["days"] == 1
+
+
+def test_doctor_opens_the_home_read_only_and_walks_the_vault_once(
+    home: Path, boot: Layout, clock, monkeypatch: pytest.MonkeyPatch
+):
+    """The pages, the refused links, the conflict copies and the index's stale files come from one walk."""
+    from suzent_desktop.core import doctor
+
+    write_log(boot, "2026-07-18", "- [work] User works at Acme\n")
+    for name in ("People", "Places"):
+        (boot.notebook_dir / "3_Personal").mkdir(parents=True, exist_ok=True)
+        (boot.notebook_dir / "3_Personal" / f"{name}.md").write_text(f"# {name}\n\n- a fact\n", encoding="utf-8")
+    assert main(["--home", str(home), "reindex"]) == 0
+    (boot.notebook_dir / "3_Personal" / "Places.md").write_text("# Places\n\n- changed\n", encoding="utf-8")
+    opened = []
+    monkeypatch.setattr(doctor, "open_home", lambda *a, **k: opened.append(open_home(*a, **k)) or opened[-1])
+    before = snapshot(home)
+    problems = run_doctor(home, clock=clock)
+    assert [p.path for p in problems if "stale rows" in p.message] == [str(boot.notebook_dir / "3_Personal" / "Places.md")]
+    assert [home_.vault.walks for home_ in opened] == [1]
+    assert snapshot(home) == before

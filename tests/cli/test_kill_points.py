@@ -79,7 +79,7 @@ def check_invariants(home: Path) -> None:
     assert watermark is None or watermark in FACTS, watermark
     for date, facts in FACTS.items():
         for fact in facts:
-            hits = asyncio.run(manager.search(fact, limit=20, record_recall=False)).hits
+            hits = asyncio.run(manager.searching.search(fact, limit=20, record_recall=False)).hits
             assert any(fact.lower() in h.text.lower() or h.text.lower() in fact.lower() for h in hits) or any(
                 fact in p.read_text(encoding="utf-8") for p in manager.notebook.content_pages()
             ), f"{fact!r} of {date} is neither searchable nor on a page (watermark {watermark})"

@@ -145,7 +145,7 @@ GREEN_TEA = "I love green tea every morning."
 
 
 async def _found(manager, needle: str) -> bool:
-    response = await manager.search(needle, limit=20, record_recall=False)
+    response = await manager.searching.search(needle, limit=20, record_recall=False)
     return any(needle.lower() in h.text.lower() for h in response.hits)
 
 
@@ -166,7 +166,7 @@ async def test_forget_and_undo_leave_a_page_outside_the_vault_untouched(home, cl
     await manager.reindex()
     assert await _found(manager, "green tea every morning")
 
-    changes = await manager.forget(GREEN_TEA)
+    changes = await manager.forgetting.forget(GREEN_TEA)
     assert shared.read_bytes() == SHARED.encode("utf-8")
     assert any("Shared.md" in e and "outside the vault" in e for e in changes.errors)
     assert not await _found(manager, "green tea every morning")
@@ -175,7 +175,7 @@ async def test_forget_and_undo_leave_a_page_outside_the_vault_untouched(home, cl
     named = [p for p in run_doctor(home, clock=clock, check_index=False) if p.path and p.path.endswith("Shared.md")]
     assert [p.message.startswith("forgotten text remains on this page, outside the vault") for p in named] == [True]
 
-    await manager.undo_forget(GREEN_TEA)
+    await manager.forgetting.undo(GREEN_TEA)
     assert shared.read_bytes() == SHARED.encode("utf-8")
     assert await _found(manager, "green tea every morning")
 
@@ -186,13 +186,13 @@ async def test_undo_never_writes_back_through_a_link_that_now_leads_out(home, cl
     inside = manager.layout.notebook_dir / "Ext"
     inside.mkdir()
     (inside / "Shared.md").write_text(SHARED, encoding="utf-8")
-    await manager.forget(GREEN_TEA)
+    await manager.forgetting.forget(GREEN_TEA)
     assert "green tea" not in (inside / "Shared.md").read_text(encoding="utf-8")
 
     (inside / "Shared.md").unlink()
     inside.rmdir()  # the folder is now a link out, holding a file of the same name
     shared = _link_out(manager, tmp_path, "# Shared\n\n- The office opens at nine.\n")
-    changes = await manager.undo_forget(GREEN_TEA)
+    changes = await manager.forgetting.undo(GREEN_TEA)
     assert shared.read_text(encoding="utf-8") == "# Shared\n\n- The office opens at nine.\n"
     assert any("Shared.md" in e and "outside the vault" in e for e in changes.errors)
 
@@ -200,7 +200,7 @@ async def test_undo_never_writes_back_through_a_link_that_now_leads_out(home, cl
 async def test_the_dream_clean_up_leaves_a_page_outside_the_vault_untouched(home, clock, today, tmp_path, monkeypatch):
     monkeypatch.setenv("SUZENT_OUTSIDE_LINK_TARGETS", str(tmp_path / "outside"))  # the user allowed it
     manager = make_manager(home, clock)
-    await manager.forget(GREEN_TEA, force=True)
+    await manager.forgetting.forget(GREEN_TEA, force=True)
     shared = _link_out(manager, tmp_path)  # the forgotten text stands outside, typed there later
     write_log(manager, days_before(today, 1)[0], ["User likes oolong"])
     result = await DreamRunner(manager).run_once(force=True)

@@ -46,7 +46,7 @@ def seeded(home, clock, today):
 
 
 async def _hits(manager, text):
-    return [h for h in (await manager.search(text, limit=20, record_recall=False)).hits if h.text == text]
+    return [h for h in (await manager.searching.search(text, limit=20, record_recall=False)).hits if h.text == text]
 
 
 async def test_a_model_that_writes_junk_leaves_every_fact_searchable_and_listed(seeded, today):
@@ -77,7 +77,7 @@ async def test_a_model_that_writes_junk_leaves_every_fact_searchable_and_listed(
     assert JASPER in page(manager, "3_Personal/Facts.md")
     assert uncovered.load(manager.layout) == []
     assert (await manager.status())["not_consolidated"] == []
-    hits = [h for h in (await manager.search(JASPER, limit=20, record_recall=False)).hits if JASPER in h.text]
+    hits = [h for h in (await manager.searching.search(JASPER, limit=20, record_recall=False)).hits if JASPER in h.text]
     assert hits and all(h.source_type != "archive" for h in hits)
     assert (await manager.indexer.stats()).by_source.get("archive", 0) == 0
 
@@ -116,7 +116,7 @@ async def test_engine_accounts_are_checked_against_the_vault(seeded):
 async def test_forgotten_facts_are_not_uncovered_and_leave_the_record(seeded, today):
     manager, dates = seeded
     await DreamRunner(manager, engine=junk_engine).run_once()
-    await manager.forget(JASPER)
+    await manager.forgetting.forget(JASPER)
     assert JASPER not in {f["text"] for f in (await manager.status())["not_consolidated"]}
     write_log(manager, (today - dt.timedelta(days=1)).isoformat(), ["User grows basil"])
     seen: list[str] = []
@@ -386,7 +386,7 @@ async def test_a_remembered_fact_keeps_a_place_in_search_whatever_the_model_says
     from suzent_desktop.core.files.clock import Clock
 
     passport = "User's passport expires in March 2031"
-    await make_manager(home, Clock(fixed_today=today - dt.timedelta(days=1))).remember(passport)
+    await make_manager(home, Clock(fixed_today=today - dt.timedelta(days=1))).capturing.remember(passport)
     manager = make_manager(home, Clock(fixed_today=today))
 
     async def talked_into_it(batch: Batch, tools: VaultTools) -> EngineReport:

@@ -95,7 +95,7 @@ async def test_rows_left_by_a_crash_are_reported_by_doctor_and_removed_on_the_ne
     after = sorted((r["id"], r["path"]) for r in reopened.indexer._store.scan(["id", "path"]).to_pylist())
     assert after == sorted((r["id"], r["path"]) for r in kept)
     assert not [p for p in await asyncio.to_thread(run_doctor, home, clock=clock) if "index row" in p.message]
-    hits = (await reopened.search("quiet trains")).hits
+    hits = (await reopened.searching.search("quiet trains")).hits
     assert any("quiet trains" in h.text for h in hits)
 
 
@@ -123,4 +123,4 @@ async def test_a_pass_cut_short_makes_the_next_one_compare_the_whole_table(home,
     ids = {r["id"] for r in reopened.indexer._store.scan(["id"]).to_pylist()}
     assert "c" * 32 not in ids and lost in ids
     assert not (manager.layout.index_dir / PASS_MARK).exists()
-    assert (await reopened.search("quiet trains")).hits
+    assert (await reopened.searching.search("quiet trains")).hits

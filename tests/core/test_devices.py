@@ -150,7 +150,7 @@ async def test_another_devices_log_arriving_after_its_day_was_consolidated_is_no
     late = laptop.layout.archive_dir / f"{day}@desktop.md"
     late.write_text(f"# Daily Log - {day}\n\n## 18:00 — desk0001\n\n- [hobby] User restores old radios\n")
     await laptop.indexer.sync()
-    hits = (await laptop.search("restores old radios", limit=5)).hits
+    hits = (await laptop.searching.search("restores old radios", limit=5)).hits
     assert hits and hits[0].text == "User restores old radios" and hits[0].source_type == "archive"
     assert any(f["text"] == "User restores old radios" for f in DreamRunner(laptop).not_consolidated())
 
@@ -186,7 +186,7 @@ async def test_an_undo_that_arrives_after_the_dream_left_the_fact_out_brings_it_
     undo = {"content": "user keeps bees on the roof", "undone": True, "ts": "2099-01-01T00:00:00+00:00"}
     (laptop.layout.state_dir / "tombstones@desktop.jsonl").write_text(json.dumps(undo) + "\n")
     await laptop.indexer.sync()
-    hits = (await laptop.search("bees on the roof", limit=5)).hits
+    hits = (await laptop.searching.search("bees on the roof", limit=5)).hits
     assert hits and hits[0].text == "User keeps bees on the roof"
     assert any(f["text"] == "User keeps bees on the roof" for f in DreamRunner(laptop).not_consolidated())
 

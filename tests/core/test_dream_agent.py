@@ -115,7 +115,7 @@ async def test_agent_run_through_the_runner_with_mock_responses(home, clock, tod
     d1, d2 = days_before(today, 2)
     write_log(manager, d1, [Fact("User works at Contoso", "work"), Fact("User's locker code is 4321", "general")])
     write_log(manager, d2, [Fact("User now works at Microsoft", "work")])
-    await manager.forget("User's locker code is 4321")
+    await manager.forgetting.forget("User's locker code is 4321")
     new_work = "# Work\n\n- User works at Microsoft (" + d2 + ")\n\n## History\n\n- ~~User works at Contoso~~ (" + d1 + \
         ", until " + d2 + ")\n"
     script = ScriptedLLM([

@@ -219,7 +219,7 @@ async def test_skip_after_retry_limit_keeps_facts_searchable(home, clock, today)
     assert second.outcome == "skipped" and second.watermark == d2
     assert reopened.watermark() == d2
     assert reopened.notebook.skipped_dates() == [d1, d2]
-    hits = (await reopened.search("antique typewriters", record_recall=False)).hits
+    hits = (await reopened.searching.search("antique typewriters", record_recall=False)).hits
     assert any("typewriters" in h.text and h.source_type == "archive" for h in hits)
     assert DreamRunner(reopened).history()[0]["outcome"] == "skipped"
 
@@ -227,7 +227,7 @@ async def test_skip_after_retry_limit_keeps_facts_searchable(home, clock, today)
 async def test_batch_of_only_forgotten_facts_is_skipped_at_once(manager, today):
     date = days_before(today, 1)[0]
     write_log(manager, date, ["User's password hint is Rex"])
-    await manager.forget("User's password hint is Rex")
+    await manager.forgetting.forget("User's password hint is Rex")
     result = await DreamRunner(manager, engine=writing_engine).run_once(force=True)
     assert result.outcome == "skipped" and manager.watermark() == date
 
@@ -236,7 +236,7 @@ async def test_batch_of_only_forgotten_facts_is_skipped_at_once(manager, today):
 async def test_forgotten_fact_is_not_consolidated(manager, today):
     date = days_before(today, 1)[0]
     write_log(manager, date, [Fact("User's ex is called Sam", "people"), Fact("User likes tea", "preference")])
-    await manager.forget("user's ex is  called sam")
+    await manager.forgetting.forget("user's ex is  called sam")
     seen: list[str] = []
 
     async def spying_offline(batch, tools):
@@ -446,7 +446,7 @@ async def test_a_log_written_to_during_the_run_is_not_covered_by_the_watermark(s
     assert result.outcome == "productive" and result.watermark == d1
     assert d2 in result.reason and [e.watermark for e in ingest_entries(manager)] == [d1]
     assert manager.pending_dates()[0] == d2
-    response = await manager.search("Zephyrine")
+    response = await manager.searching.search("Zephyrine")
     assert [h.text for h in response.hits] == ["User adopted a cat named Zephyrine"]
     again = await DreamRunner(manager, engine=writing_engine).run_once(force=True)
     assert again.watermark == d2 and "Zephyrine" in page(manager, "3_Personal/Test.md")
@@ -500,7 +500,7 @@ async def test_a_watched_index_finds_a_dreams_pages_before_any_watcher_event(man
     await manager.reindex()
     result = await DreamRunner(manager, engine=writing_engine).run_once(force=True)
     assert result.outcome == "productive"
-    hits = (await manager.search("wooden sailboats", record_recall=False)).hits
+    hits = (await manager.searching.search("wooden sailboats", record_recall=False)).hits
     assert hits and hits[0].source_type == "notebook" and hits[0].path.endswith("Test.md")
     assert manager.indexer.stale_paths() == []
 

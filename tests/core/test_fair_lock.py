@@ -55,13 +55,13 @@ async def test_a_writer_past_the_bound_is_told_busy_and_the_fact_stays_in_the_lo
     manager.layout.index_dir.mkdir(parents=True, exist_ok=True)
     held.acquire()
     try:
-        changes = await asyncio.wait_for(manager.remember("User plays the oboe"), timeout=30)
+        changes = await asyncio.wait_for(manager.capturing.remember("User plays the oboe"), timeout=30)
     finally:
         held.release()
     assert any("busy" in e and "s (" in e for e in changes.errors)
     assert "User plays the oboe" in manager.archive.path_for(clock.today().isoformat()).read_text(encoding="utf-8")
     await manager.reindex()
-    assert any(h.text == "User plays the oboe" for h in (await manager.search("oboe", record_recall=False)).hits)
+    assert any(h.text == "User plays the oboe" for h in (await manager.searching.search("oboe", record_recall=False)).hits)
 
 
 async def test_a_writer_that_takes_the_lock_again_at_once_cannot_starve_a_waiter(tmp_path: Path):

@@ -35,7 +35,7 @@ def write_page(manager, rel: str, text: str):
 
 
 async def hit_for(manager, query: str, needle: str):
-    response = await manager.search(query, limit=20, record_recall=False)
+    response = await manager.searching.search(query, limit=20, record_recall=False)
     return next((h for h in response.hits if needle.lower() in h.text.lower()), None)
 
 
@@ -97,8 +97,8 @@ async def test_forgetting_a_two_paragraph_hit_forgets_each_paragraph_for_good(ma
     hit = await hit_for(manager, "window seats on flights", "window seats")
     assert hit is not None and "Allergies" in hit.text
 
-    assert await manager.units_to_forget(hit.text, source_type=hit.source_type, path=hit.path) == [WINDOW, ALLERGIES]
-    changes = await manager.forget(hit.text, source_type=hit.source_type, path=hit.path)
+    assert await manager.forgetting.units_to_forget(hit.text, source_type=hit.source_type, path=hit.path) == [WINDOW, ALLERGIES]
+    changes = await manager.forgetting.forget(hit.text, source_type=hit.source_type, path=hit.path)
     assert changes.forgotten == [normalize(WINDOW), normalize(ALLERGIES)]
     assert changes.rows_removed >= 1 and page in changes.pages
 
@@ -110,7 +110,7 @@ async def test_forgetting_a_two_paragraph_hit_forgets_each_paragraph_for_good(ma
         assert await hit_for(manager, "Allergies health page", "allergies") is None
     assert await hit_for(manager, "dark mode editor", "dark mode") is not None
 
-    undone = await manager.undo_forget(hit.text)
+    undone = await manager.forgetting.undo(hit.text)
     assert set(undone.restored) == {normalize(WINDOW), normalize(ALLERGIES)}
     assert page.read_text(encoding="utf-8") == PREFERENCES
     assert await hit_for(manager, "window seats on flights", "window seats") is not None
@@ -121,18 +121,18 @@ async def test_typed_text_of_a_hit_is_read_as_that_hit(manager) -> None:
     await manager.reindex()
     hit = await hit_for(manager, "window seats on flights", "window seats")
     flat = " ".join(hit.text.split())  # as the human form of `search` prints it
-    assert await manager.units_to_forget(flat) == [WINDOW, ALLERGIES]
+    assert await manager.forgetting.units_to_forget(flat) == [WINDOW, ALLERGIES]
 
 
 async def test_undo_of_a_fact_forgotten_while_pending_after_its_day_is_consolidated(manager, today) -> None:
     write_log(manager, "2026-07-10", ["User collects vintage fountain pens", "User likes green tea"])
     await manager.reindex()
-    await manager.forget("User collects vintage fountain pens")
+    await manager.forgetting.forget("User collects vintage fountain pens")
     result = await DreamRunner(manager).run_once(force=True)
     assert result.outcome == "productive" and manager.watermark() == "2026-07-10"
     assert await hit_for(manager, "vintage fountain pens", "fountain pens") is None
 
-    changes = await manager.undo_forget("User collects vintage fountain pens")
+    changes = await manager.forgetting.undo("User collects vintage fountain pens")
     assert changes.restored == [normalize("User collects vintage fountain pens")]
     assert changes.logs == {today.isoformat()}  # captured again: pending, so the next dream files it
     hit = await hit_for(manager, "vintage fountain pens", "fountain pens")
@@ -142,7 +142,7 @@ async def test_undo_of_a_fact_forgotten_while_pending_after_its_day_is_consolida
 
 async def test_undo_of_text_not_forgotten_is_an_error(manager) -> None:
     with pytest.raises(ValueError, match="not forgotten"):
-        await manager.undo_forget("never forgotten")
+        await manager.forgetting.undo("never forgotten")
 
 
 async def test_forget_of_a_consolidated_fact_takes_it_off_its_page_and_undo_puts_it_back(manager) -> None:
@@ -151,12 +151,12 @@ async def test_forget_of_a_consolidated_fact_takes_it_off_its_page_and_undo_puts
     pages = {p: p.read_bytes() for p in manager.notebook.content_pages() if b"fountain pens" in p.read_bytes()}
     assert pages
 
-    changes = await manager.forget("User collects vintage fountain pens")
+    changes = await manager.forgetting.forget("User collects vintage fountain pens")
     assert set(pages) <= changes.pages
     assert all(b"fountain pens" not in p.read_bytes() for p in pages)
     assert await hit_for(manager, "vintage fountain pens", "fountain pens") is None
 
-    undone = await manager.undo_forget("user collects vintage fountain pens")
+    undone = await manager.forgetting.undo("user collects vintage fountain pens")
     assert undone.logs == set()  # the page holds it again: nothing to capture
     assert {p: p.read_bytes() for p in pages} == pages
     assert await hit_for(manager, "vintage fountain pens", "fountain pens") is not None
@@ -174,7 +174,7 @@ async def test_undo_on_another_device_puts_the_line_back_on_its_page(home, clock
     assert (await DreamRunner(laptop).run_once(force=True)).outcome == "productive"
     pages = {p.relative_to(home): p.read_bytes() for p in laptop.notebook.content_pages()
              if b"fountain pens" in p.read_bytes()}
-    await laptop.forget("User collects vintage fountain pens")
+    await laptop.forgetting.forget("User collects vintage fountain pens")
     journal = laptop.layout.forget_journal_file
     records = [json.loads(line) for line in journal.read_text(encoding="utf-8").splitlines()]
     assert records and all(not Path(r["path"]).is_absolute() for r in records)
@@ -190,7 +190,7 @@ async def test_undo_on_another_device_puts_the_line_back_on_its_page(home, clock
             (elsewhere / rel).unlink()
     monkeypatch.setenv("SUZENT_DEVICE", "desktop")
     desktop = make_manager(elsewhere, clock)
-    undone = await desktop.undo_forget("User collects vintage fountain pens")
+    undone = await desktop.forgetting.undo("User collects vintage fountain pens")
     if recorded == "absolute, page gone":
         assert undone.errors and all("outside the vault" not in e and "another device" in e for e in undone.errors)
     else:
@@ -215,7 +215,7 @@ def echoing_engine(extra: str):
 
 async def test_the_dream_never_writes_forgotten_text_and_cleans_older_pages(manager) -> None:
     old = write_page(manager, "2_Wiki/Old.md", "# Old\n\n- User collects vintage fountain pens\n- User sails\n")
-    await manager.forget("User collects vintage fountain pens")
+    await manager.forgetting.forget("User collects vintage fountain pens")
     assert old.read_text(encoding="utf-8") == "# Old\n\n- User sails\n"
     old.write_text("# Old\n\n- User collects vintage fountain pens\n- User sails\n", encoding="utf-8")  # typed back
 
@@ -229,13 +229,13 @@ async def test_the_dream_never_writes_forgotten_text_and_cleans_older_pages(mana
     assert hobbies.read_text(encoding="utf-8") == "# Hobbies\n\n- User likes green tea (2026-07-10)\n"
     assert old.read_text(encoding="utf-8") == "# Old\n\n- User sails\n"  # after the dream, off every page
 
-    await manager.undo_forget("User collects vintage fountain pens")
+    await manager.forgetting.undo("User collects vintage fountain pens")
     assert "fountain pens" in old.read_text(encoding="utf-8")
     assert "fountain pens" in hobbies.read_text(encoding="utf-8")  # where the dream put it
 
 
 async def test_a_run_that_only_wrote_forgotten_text_changed_nothing(manager) -> None:
-    await manager.forget("User collects vintage fountain pens", force=True)
+    await manager.forgetting.forget("User collects vintage fountain pens", force=True)
     write_log(manager, "2026-07-10", ["User likes green tea", "User sails on Sundays"])
     write_page(manager, "3_Personal/Hobbies.md", "# Hobbies\n\n- User likes green tea (2026-07-10)\n")
 
@@ -255,15 +255,15 @@ async def test_forgotten_text_leaves_memory_md_and_undo_puts_it_back(manager) ->
     original = "# Memory\n\n- Allergic to peanuts\n- Prefers window seats\n"
     memory.write_text(original, encoding="utf-8")
     await manager.reindex()
-    changes = await manager.forget("Prefers window seats")
+    changes = await manager.forgetting.forget("Prefers window seats")
     assert changes.memory_md and memory.read_text(encoding="utf-8") == "# Memory\n\n- Allergic to peanuts\n"
-    undone = await manager.undo_forget("Prefers window seats")
+    undone = await manager.forgetting.undo("Prefers window seats")
     assert undone.memory_md and memory.read_text(encoding="utf-8") == original
 
 
 async def test_a_hit_of_another_source_type_is_one_unit(manager) -> None:
     text = "- a turn's words\n\nand more words"
-    assert await manager.units_to_forget(text, source_type="transcript", path=None) == [text]
+    assert await manager.forgetting.units_to_forget(text, source_type="transcript", path=None) == [text]
 
 
 async def test_a_folded_hit_is_forgotten_in_every_place_it_stands(manager) -> None:
@@ -273,11 +273,11 @@ async def test_a_folded_hit_is_forgotten_in_every_place_it_stands(manager) -> No
     hit = await hit_for(manager, "window seats on flights", "window seats")
     assert len(hit.places) == 2  # one answer, named in both places
 
-    units = manager.hit_units(hit)
+    units = manager.forgetting.hit_units(hit)
     assert sorted(normalize(u) for u in units) == [
         "user prefers window seats on flights", "user prefers window seats on flights."
     ]
-    await manager.forget(hit.text, hit=hit)
+    await manager.forgetting.forget(hit.text, hit=hit)
     assert "window seats" not in page.read_text(encoding="utf-8")
     assert "window seats" not in manager.layout.memory_md.read_text(encoding="utf-8")
     await manager.reindex(full=True)

@@ -48,13 +48,13 @@ async def test_a_forget_synced_in_is_off_every_door_before_any_pass(manager):
 async def test_the_next_index_pass_takes_synced_back_text_off_the_page(manager):
     page = manager.layout.notebook_dir / "3_Personal" / "Gym.md"
     await manager.reindex()
-    await manager.forget(SECRET)
+    await manager.forgetting.forget(SECRET)
     assert "5521" not in page.read_text(encoding="utf-8")
     page.write_text(PAGE, encoding="utf-8")  # another device's version, written before the forget reached it
     changes = await manager.sync_paths([page])  # the watcher's pass
     assert "5521" not in page.read_text(encoding="utf-8") and "Notes of my own" in page.read_text(encoding="utf-8")
     assert page in changes.pages
-    await manager.undo_forget(SECRET)  # journalled like a forget: undo puts the line back
+    await manager.forgetting.undo(SECRET)  # journalled like a forget: undo puts the line back
     assert SECRET in page.read_text(encoding="utf-8")
 
 

@@ -12,19 +12,20 @@ from test_dream_agent import MODEL, ScriptedLLM, tool_reply
 from suzent_desktop.core.engines.dream.runner import DreamRunner
 from suzent_desktop.core.engines.dream.tools import VaultTools
 from suzent_desktop.core.engines.promotion import promote
-from suzent_desktop.core.files.tombstones import ForgottenTextError, forgotten_in, take_out_forgotten
+from suzent_desktop.core.files.tombstones import ForgottenTextError
+from suzent_desktop.core.vault.forgotten import Forgotten
 
 PIN = "User's PIN is 4417 for the bank"
 
 
 def test_forgotten_text_is_found_inside_a_longer_text_by_the_forget_normalisation():
-    stones = {"user's pin is 4417 for the bank", "tea"}
-    assert forgotten_in("- **User's  PIN** is 4417 for the bank, and more (2026-07-01)", stones) == [
-        "user's pin is 4417 for the bank"]
-    assert forgotten_in("User's PIN is 44170 for the bank", stones) == []  # a word boundary, not a prefix
-    assert forgotten_in("the teapot", stones) == []  # a short tombstone matches only a whole line
-    assert forgotten_in("- tea", stones) == ["tea"]
-    kept, taken = take_out_forgotten(f"# A\n\n- {PIN}, said twice (2026-07-01)\n- User likes oolong\n", stones)
+    stones = Forgotten({"user's pin is 4417 for the bank", "tea"})
+    assert stones.stone_in("- **User's  PIN** is 4417 for the bank, and more (2026-07-01)") == (
+        "user's pin is 4417 for the bank")
+    assert stones.stone_in("User's PIN is 44170 for the bank") is None  # a word boundary, not a prefix
+    assert stones.stone_in("the teapot") is None  # a short tombstone matches only a whole line
+    assert stones.stone_in("- tea") == "tea"
+    kept, taken = stones.take_out(f"# A\n\n- {PIN}, said twice (2026-07-01)\n- User likes oolong\n")
     assert taken == 1 and "4417" not in kept and "- User likes oolong" in kept
 
 
@@ -48,7 +49,7 @@ async def test_a_model_reading_a_page_never_sees_forgotten_text(tmp_path):
 
 async def test_the_dream_prompt_never_holds_forgotten_text(home, clock, today):
     manager = make_manager(home, clock, memory_consolidation_model=MODEL)
-    await manager.forget(PIN, force=True)
+    await manager.forgetting.forget(PIN, force=True)
     (manager.layout.notebook_dir / "3_Personal" / "Bank.md").write_text(f"# Bank\n\n- {PIN}\n", encoding="utf-8")
     day = days_before(today, 1)[0]
     write_log(manager, day, [f"{PIN}, the user repeated", "User likes oolong"])
@@ -61,7 +62,7 @@ async def test_the_dream_prompt_never_holds_forgotten_text(home, clock, today):
 async def test_a_hostile_model_cannot_bring_forgotten_text_back_into_pages_or_memory(home, clock, today):
     manager = make_manager(home, clock, memory_consolidation_model=MODEL)
     write_log(manager, days_before(today, 2)[0], [PIN])
-    await manager.forget(PIN)
+    await manager.forgetting.forget(PIN)
     write_log(manager, days_before(today, 1)[0], ["User likes oolong"])
     script = ScriptedLLM([
         tool_reply(("read", {"path": ".state/tombstones.jsonl"}), ("read", {"path": ".trash/Old.md"})),
@@ -79,7 +80,7 @@ async def test_a_hostile_model_cannot_bring_forgotten_text_back_into_pages_or_me
 
 async def test_promotion_skips_a_bullet_holding_forgotten_text(home, clock):
     manager = make_manager(home, clock)
-    await manager.forget(PIN, force=True)
+    await manager.forgetting.forget(PIN, force=True)
     (manager.layout.notebook_dir / "3_Personal" / "Bank.md").write_text(
         f"# Bank\n\n- Remember: {PIN} (2026-07-02)\n- User is allergic to peanuts (2026-07-02)\n", encoding="utf-8")
     await promote(manager.home)
@@ -89,9 +90,9 @@ async def test_promotion_skips_a_bullet_holding_forgotten_text(home, clock):
 
 async def test_remember_refuses_forgotten_text(home, clock):
     manager = make_manager(home, clock)
-    await manager.forget(PIN, force=True)
+    await manager.forgetting.forget(PIN, force=True)
     with pytest.raises(ForgottenTextError, match="forgotten"):
-        await manager.remember(f"Actually {PIN}")
+        await manager.capturing.remember(f"Actually {PIN}")
     assert not any("4417" in p.read_text(encoding="utf-8") for p in manager.layout.archive_dir.glob("*.md"))
 
 
@@ -100,7 +101,7 @@ async def test_a_captured_turn_writes_no_fact_holding_forgotten_text(home, clock
     manager = make_manager(home, clock)
     facts, _ = await manager.process_conversation_turn_for_memories("I love green tea every morning.", "", "s1")
     assert facts
-    await manager.forget(facts[0].content)
+    await manager.forgetting.forget(facts[0].content)
     again, changes = await manager.process_conversation_turn_for_memories(
         "I love green tea every morning. I work at Contoso.", "", "s2")
     assert all("green tea" not in f.content for f in again)

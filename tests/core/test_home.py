@@ -29,6 +29,30 @@ def test_the_manager_swaps_in_a_new_home_when_settings_or_the_embedder_change(ho
     assert manager.notebook is first.notebook and manager.indexer is first.indexer
 
 
+def test_open_home_builds_the_services_each_on_the_stores_it_uses(home, clock) -> None:
+    """Capture, Search and Forget share the home's stores; new settings reach capture (a turn kept or not)."""
+    opened = open_home(home, clock=clock, embedder=HashingEmbedder())
+    assert opened.capture.indexer is opened.search.indexer is opened.forget.indexer is opened.indexer
+    assert opened.capture.tombstones is opened.forget.tombstones is opened.tombstones
+    assert opened.capture.archive is opened.forget.archive is opened.archive
+    assert opened.search.recall is opened.recall and opened.forget.vault is opened.vault
+
+
+async def test_a_turn_follows_the_settings_saved_after_the_home_opened(home, clock, monkeypatch) -> None:
+    from suzent_desktop.core.engines import extraction
+
+    async def no_facts(*_args, **_kwargs):
+        return []
+
+    monkeypatch.setattr(extraction, "extract_facts", no_facts)
+    manager = MemoryManager.open(home, clock=clock, embedder=HashingEmbedder())
+    await manager.process_conversation_turn_for_memories("I like tea", "Noted", "s1")
+    assert manager.last_turn is not None
+    manager.settings = manager.settings.replace(memory_keep_transcripts=False)
+    await manager.process_conversation_turn_for_memories("I like coffee", "Noted", "s1")
+    assert manager.last_turn is None  # not kept: the capture read the settings saved since
+
+
 def test_a_home_that_is_a_file_is_refused_before_anything_is_written(tmp_path, clock) -> None:
     path = tmp_path / "home"
     path.write_text("not a folder")

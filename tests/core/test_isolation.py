@@ -95,7 +95,7 @@ async def test_bad_entries_are_named_by_the_index_and_the_rest_is_indexed(home, 
     (personal / "Good.md").write_text("# Good\n\nUser rides a blue bicycle.\n", encoding="utf-8")
     changes = await manager.indexer.sync()
     assert any("X.md" in e for e in changes.errors)
-    hits = (await manager.search("blue bicycle", record_recall=False)).hits
+    hits = (await manager.searching.search("blue bicycle", record_recall=False)).hits
     assert any("blue bicycle" in h.text for h in hits)
 
 
@@ -120,7 +120,7 @@ async def test_a_page_that_is_not_utf8_is_left_out_and_the_batch_goes_on(home, c
 async def test_rows_of_a_log_that_became_unreadable_leave_the_index(home, clock, today, damage):
     manager = make_manager(home, clock)
     for n in range(6):
-        await manager.remember(f"User owns heron statue number {n}")
+        await manager.capturing.remember(f"User owns heron statue number {n}")
     log = manager.archive.path_for(today.isoformat())
     if damage == "binary":
         log.write_bytes(os.urandom(4096).replace(b"\n", b"\x00") + b"\x00" * 64)
@@ -131,7 +131,7 @@ async def test_rows_of_a_log_that_became_unreadable_leave_the_index(home, clock,
     try:
         changes = await manager.reindex()
         assert any(str(log) in e for e in changes.errors)  # named
-        hits = (await manager.search("heron statue", limit=20, record_recall=False)).hits
+        hits = (await manager.searching.search("heron statue", limit=20, record_recall=False)).hits
         assert not [h for h in hits if "heron statue" in h.text]  # no rows that no file gives
     finally:
         log.chmod(0o644)

@@ -40,13 +40,13 @@ async def test_each_kind_of_finding(manager):
     write(manager, "3_Personal/Hub.md", "# Hub\n\n[[Work]] [[Places]] [[Old Plans]] [[Copy A]] [[Copy B]] [[Nowhere]]\n")
     write(manager, "3_Personal/Work.md", "# Work\n\n[[Hub]]\n\n- User works at Microsoft (2026-07-05)\n"
                                          "- User works at Contoso (2026-07-01)\n")
-    write(manager, "3_Personal/Places.md", "# Places\n\n[[Hub]]\n\n- The user's dentist is Dr Smith in Leeds\n")
+    write(manager, "3_Personal/Places.md", "# Places\n\n[[Hub]]\n\n- The user's dentist is Dr Smith, based in Leeds\n")
     write(manager, "3_Personal/Old Plans.md", "---\nstale_after: 2026-07-01\n---\n# Old Plans\n\n- Trip to Rome\n")
     same = "A long note about vector search, embeddings and hybrid ranking with reciprocal rank fusion."
     write(manager, "2_Wiki/Concepts/Copy A.md", f"# Search\n\n{same}\n")
     write(manager, "2_Wiki/Concepts/Copy B.md", f"# Search\n\n{same}\n")
     write(manager, "0_Inbox/Lonely.md", "# Lonely\n\nNobody links here.\n")
-    await manager.forget("User's dentist is Dr. Smith in Leeds", force=True)
+    await manager.forgetting.forget("User's dentist is Dr. Smith in Leeds", force=True)
     before = vault_files(manager)
     result = await run_lint(manager.home)
     found = kinds(result)
@@ -84,6 +84,6 @@ async def test_a_failed_lint_writes_nothing(manager):
 async def test_similar_wording_about_someone_else_is_not_a_forgotten_fact(manager):
     write(manager, "3_Personal/About Me.md", "# About Me\n\n- [[People]]\n")
     write(manager, "3_Personal/People.md", "# People\n\n[[About Me]]\n\n- User met Rosa at a kayaking club in Oaxaca\n")
-    await manager.forget("User met Hiro at a kayaking club in Oaxaca", force=True)
+    await manager.forgetting.forget("User met Hiro at a kayaking club in Oaxaca", force=True)
     result = await run_lint(manager.home)
     assert result.ok and "tombstone_paraphrase" not in kinds(result)

@@ -63,14 +63,14 @@ async def test_a_fact_remembered_during_a_long_page_is_indexed_before_the_page_i
     _long_page(manager)
     long_pass = asyncio.ensure_future(manager.indexer.sync())
     await _wait_for(embedder.first_call)
-    changes = await manager.remember("User paddles a red kayak")
+    changes = await manager.capturing.remember("User paddles a red kayak")
     assert not long_pass.done(), "remember waited for the whole long page"
     assert changes.rows_added == 1
     await long_pass
-    hits = (await manager.search("red kayak", record_recall=False)).hits
+    hits = (await manager.searching.search("red kayak", record_recall=False)).hits
     assert hits[0].text == "User paddles a red kayak"
     for i in (0, PARAGRAPHS // 2, PARAGRAPHS - 1):
-        hits = (await manager.search(f"paragraph {i} topic number {i}", record_recall=False)).hits
+        hits = (await manager.searching.search(f"paragraph {i} topic number {i}", record_recall=False)).hits
         assert any(f"Paragraph {i} is about" in h.text for h in hits)
     again = await manager.indexer.sync()
     assert again.rows_added == 0 and again.rows_removed == 0
@@ -90,7 +90,7 @@ async def test_a_long_page_whose_embedding_fails_part_way_keeps_its_old_rows_and
     embedder.fail_from = embedder.calls + 3
     changes = await manager.indexer.sync()
     assert any("Long.md" in e for e in changes.errors)
-    hits = (await manager.search("paragraph 7 alpha number 7", record_recall=False)).hits
+    hits = (await manager.searching.search("paragraph 7 alpha number 7", record_recall=False)).hits
     assert any("about alpha number 7" in h.text for h in hits)
     assert (await manager.indexer.stats()).rows == before  # not one row of the new text was left behind
 
@@ -108,7 +108,7 @@ async def test_remember_says_when_it_waits_for_another_process(home: Path, clock
 
     manager.indexer.on_wait = on_wait
     try:  # bounded: without the notice nobody would release the other process's lock
-        changes = await asyncio.wait_for(manager.remember("User plays the cello"), 30)
+        changes = await asyncio.wait_for(manager.capturing.remember("User plays the cello"), 30)
     finally:
         if other.is_locked:
             other.release()
@@ -121,9 +121,9 @@ async def test_a_page_over_the_size_limit_is_named_and_its_rows_leave(home: Path
     manager = MemoryManager.open(home, clock=clock, embedder=HashingEmbedder())
     page = _long_page(manager, word="saffron")
     await manager.indexer.sync()
-    assert [h for h in (await manager.search("saffron number 7", record_recall=False)).hits if h.path.endswith("Long.md")]
+    assert [h for h in (await manager.searching.search("saffron number 7", record_recall=False)).hits if h.path.endswith("Long.md")]
     monkeypatch.setattr(regular, "PAGE_LIMIT_BYTES", page.stat().st_size - 1)  # the page grew past the limit
     page.write_text(page.read_text(encoding="utf-8") + "\nOne more saffron line.\n", encoding="utf-8")
     changes = await manager.indexer.sync()
     assert any("Long.md" in e and "limit for a page" in e for e in changes.errors), changes.errors
-    assert not [h for h in (await manager.search("saffron number 7", record_recall=False)).hits if h.path.endswith("Long.md")]
+    assert not [h for h in (await manager.searching.search("saffron number 7", record_recall=False)).hits if h.path.endswith("Long.md")]

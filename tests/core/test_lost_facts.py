@@ -36,7 +36,7 @@ async def dreamt(home, clock, today):
 
 async def _archive_hits(manager, text: str):
     """Hits of ``text`` from the daily logs (MEMORY.md may hold it too, and would rank first)."""
-    hits = (await manager.search(text, limit=20, filters=Filters(source="archive"), record_recall=False)).hits
+    hits = (await manager.searching.search(text, limit=20, filters=Filters(source="archive"), record_recall=False)).hits
     return [h for h in hits if h.text == text and h.source_type == "archive"]
 
 
@@ -81,13 +81,13 @@ async def test_a_bullet_deleted_by_hand_comes_back_and_a_forgotten_fact_does_not
     manager, _older, next_day = dreamt
     text = page(manager, PREFERENCES)
     _replace(manager, PREFERENCES, "".join(line for line in text.splitlines(True) if JAZZ not in line).encode())
-    await manager.forget(LISBON)  # forget takes it off its page: a memory removed on purpose
+    await manager.forgetting.forget(LISBON)  # forget takes it off its page: a memory removed on purpose
     assert LISBON not in page(manager, "3_Personal/Ana.md")
 
     await manager.reindex()
     assert await _not_consolidated(manager) == {JAZZ}
     assert await _archive_hits(manager, JAZZ)
-    assert not [h for h in (await manager.search(LISBON, limit=20, record_recall=False)).hits if LISBON in h.text]
+    assert not [h for h in (await manager.searching.search(LISBON, limit=20, record_recall=False)).hits if LISBON in h.text]
 
     write_log(manager, next_day, ["User bakes rye bread"])
     assert (await DreamRunner(manager).run_once(force=True)).outcome == "productive"
@@ -133,18 +133,18 @@ async def test_a_fact_forgotten_during_a_dream_and_undone_comes_back_when_its_pa
     """Undo makes a fact a memory again: when the page it went back to is then replaced by a version
     written while it was forgotten (another device's copy, carried by a sync tool), it is given back."""
     manager, _older, next_day = dreamt
-    await manager.forget(JAZZ)  # taken off its page
+    await manager.forgetting.forget(JAZZ)  # taken off its page
     write_log(manager, next_day, ["User bakes rye bread"])
     assert (await DreamRunner(manager).run_once(force=True)).outcome == "productive"  # a dream while forgotten
     without = (manager.layout.notebook_dir / PREFERENCES).read_bytes()
-    await manager.undo_forget(JAZZ)
+    await manager.forgetting.undo(JAZZ)
     assert JAZZ in page(manager, PREFERENCES)  # put back where it stood
     _replace(manager, PREFERENCES, without)  # the version written while it was forgotten arrives
     assert JAZZ not in notebook_text(manager)
 
     await manager.reindex()
     assert await _not_consolidated(manager) == {JAZZ}
-    assert [h for h in (await manager.search(JAZZ, limit=20, record_recall=False)).hits if JAZZ in h.text]
+    assert [h for h in (await manager.searching.search(JAZZ, limit=20, record_recall=False)).hits if JAZZ in h.text]
 
 
 async def test_dream_force_with_nothing_pending_consolidates_the_facts_given_back(dreamt):

@@ -78,20 +78,20 @@ def test_open_honours_a_custom_vault_path(home: Path, clock, tmp_path: Path):
 
 # -- remember / capture ---------------------------------------------------------------------
 async def test_remember_appends_and_indexes(manager: MemoryManager, today: dt.date):
-    changes = await manager.remember("User prefers dark mode", category="Preference", tags=("ui",), importance=0.9)
+    changes = await manager.capturing.remember("User prefers dark mode", category="Preference", tags=("ui",), importance=0.9)
     assert changes.logs == {today.isoformat()}
     assert changes.rows_added >= 1
     assert "- [preference] User prefers dark mode `ui importance:0.9`" in log_text(manager)
-    response = await manager.search("dark mode")
+    response = await manager.searching.search("dark mode")
     assert response.hits[0].text == "User prefers dark mode"
     assert response.hits[0].source_type == "archive" and response.hits[0].date == today.isoformat()
 
 
 async def test_concurrent_remembers_are_all_kept_and_indexed(manager: MemoryManager):
-    await manager.remember("warm up")
+    await manager.capturing.remember("warm up")
     for round_ in range(3):  # passes let in between embedding slices meet the file at every stage
         texts = [f"User fact number {round_}-{n}" for n in range(8)]
-        results = await asyncio.gather(*(manager.remember(t, session_id=f"s{n}") for n, t in enumerate(texts)))
+        results = await asyncio.gather(*(manager.capturing.remember(t, session_id=f"s{n}") for n, t in enumerate(texts)))
         assert sum(r.rows_added for r in results) == 8
         content = log_text(manager)
         for text in texts:
@@ -102,7 +102,7 @@ async def test_concurrent_remembers_are_all_kept_and_indexed(manager: MemoryMana
 
 async def test_remember_rejects_empty_text(manager: MemoryManager):
     with pytest.raises(ValueError, match="empty"):
-        await manager.remember("  \n ")
+        await manager.capturing.remember("  \n ")
 
 
 async def test_turn_capture_appends_one_block_and_indexes_only_new_rows(
@@ -115,7 +115,7 @@ async def test_turn_capture_appends_one_block_and_indexes_only_new_rows(
         return [Fact("User lives in Redmond", "place", ("home",)), Fact("User cycles to work", "routine")]
 
     monkeypatch.setattr(extraction, "extract_facts", fake_extract)
-    await manager.remember("earlier fact")
+    await manager.capturing.remember("earlier fact")
     when = dt.datetime(2026, 7, 20, 14, 5)
     facts, changes = await manager.process_conversation_turn_for_memories("I moved to Redmond", "Great", "session-xyz", when)
     assert [f.content for f in facts] == ["User lives in Redmond", "User cycles to work"]
@@ -168,10 +168,10 @@ async def test_offline_capture_end_to_end(manager: MemoryManager):
 
 # -- search / forget -------------------------------------------------------------------------------
 async def test_search_records_recall_unless_told_not_to(manager: MemoryManager):
-    await manager.remember("User plays chess on Sundays")
-    await manager.search("chess", record_recall=False)
+    await manager.capturing.remember("User plays chess on Sundays")
+    await manager.searching.search("chess", record_recall=False)
     assert not manager.layout.recall_log.exists()
-    response = await manager.search("chess")
+    response = await manager.searching.search("chess")
     records = [json.loads(line) for line in manager.layout.recall_log.read_text(encoding="utf-8").splitlines()]
     assert len(records) == len(response.hits) >= 1
     assert records[0]["snippet"] == response.hits[0].text[:160]
@@ -179,23 +179,23 @@ async def test_search_records_recall_unless_told_not_to(manager: MemoryManager):
 
 
 async def test_forget_removes_rows_and_blocks_reindex(manager: MemoryManager):
-    await manager.remember("User's door code is 4417")
-    await manager.remember("User likes jazz")
-    changes = await manager.forget("USER'S door code is 4417 ")
+    await manager.capturing.remember("User's door code is 4417")
+    await manager.capturing.remember("User likes jazz")
+    changes = await manager.forgetting.forget("USER'S door code is 4417 ")
     assert changes.tombstones and changes.rows_removed == 1
     assert manager.tombstones.is_tombstoned("user's door code is 4417")
     for full in (False, True):
         await manager.reindex(full=full)
-        texts = [h.text for h in (await manager.search("door code", record_recall=False)).hits]
+        texts = [h.text for h in (await manager.searching.search("door code", record_recall=False)).hits]
         assert "User's door code is 4417" not in texts
     assert "User's door code is 4417" in log_text(manager)  # the raw log is never rewritten
 
 
 async def test_forget_nothing_matched(manager: MemoryManager):
     with pytest.raises(ForgetRefused, match="nothing was recorded"):
-        await manager.forget("never said this")
+        await manager.forgetting.forget("never said this")
     assert not manager.layout.tombstones_file.exists() or "never said" not in manager.layout.tombstones_file.read_text()
-    changes = await manager.forget("never said this", force=True)  # text not captured yet, kept out of the index
+    changes = await manager.forgetting.forget("never said this", force=True)  # text not captured yet, kept out of the index
     assert changes.rows_removed == 0 and changes.tombstones
 
 
@@ -203,10 +203,10 @@ async def test_forget_matches_a_notebook_paragraph(manager: MemoryManager):
     page = manager.layout.notebook_dir / "3_Personal" / "Secrets.md"
     page.write_text("# Secrets\n\nThe safe combination is 12-34-56.\n\nUser likes tea.\n", encoding="utf-8")
     await manager.reindex()
-    changes = await manager.forget("The safe combination is 12-34-56.")
+    changes = await manager.forgetting.forget("The safe combination is 12-34-56.")
     assert changes.rows_removed >= 1
     await manager.reindex(full=True)
-    texts = " ".join(h.text for h in (await manager.search("safe combination", record_recall=False)).hits)
+    texts = " ".join(h.text for h in (await manager.searching.search("safe combination", record_recall=False)).hits)
     assert "12-34-56" not in texts
 
 
@@ -254,7 +254,7 @@ async def test_watermark_in_the_future_is_refused_naming_the_line(manager: Memor
     assert f"log.md:{line}" in error and "watermark=2030-01-01" in error
     await manager.reindex()
     for date in (yesterday, today.isoformat()):  # pending facts stay in search
-        texts = [h.text for h in (await manager.search(f"fact 0 of {date}", record_recall=False)).hits]
+        texts = [h.text for h in (await manager.searching.search(f"fact 0 of {date}", record_recall=False)).hits]
         assert f"fact 0 of {date}" in texts
 
 
@@ -290,8 +290,8 @@ async def test_turn_dated_in_a_consolidated_day_goes_to_today(
 
 
 async def test_remember_reports_the_line_its_fact_landed_on(manager: MemoryManager):
-    first = await manager.remember("User likes tea")
-    second = await manager.remember("User owns a bicycle")
+    first = await manager.capturing.remember("User likes tea")
+    second = await manager.capturing.remember("User owns a bicycle")
     lines = manager.archive.path_for(manager.today()).read_text(encoding="utf-8").splitlines()
     assert "User likes tea" in lines[first.log_lines[0] - 1]
     assert "User owns a bicycle" in lines[second.log_lines[0] - 1]
@@ -301,7 +301,7 @@ async def test_daily_logs_kept_inside_the_vault_are_indexed_once_as_logs(home: P
     (home / "config.toml").write_text('memory_path = "notebook/memory"\n', encoding="utf-8")
     manager = MemoryManager.open(home, clock=clock)
     assert manager.layout.memory_dir.is_relative_to(manager.layout.notebook_dir)
-    await manager.remember("User likes tea")
+    await manager.capturing.remember("User likes tea")
     await manager.reindex()
     stats = await manager.indexer.stats()
     assert stats.by_source.get("archive") == 1 and stats.by_source.get("notebook", 0) == 0

@@ -33,7 +33,7 @@ async def test_promotes_current_personal_bullets_only(manager):
     write_page(manager, "Work", "# Work\n\n- User works at Microsoft (2026-07-05)\n\n## History\n\n"
                                 "- ~~User works at Contoso~~ (2026-07-01, until 2026-07-05)\n")
     write_page(manager, "Health", "# Health\n\n- User is allergic to peanuts (2026-07-02)\n- User's PIN is 1234 (2026-07-02)\n")
-    await manager.forget("User's PIN is 1234")
+    await manager.forgetting.forget("User's PIN is 1234")
     changes = await promote(manager.home)
     text = memory(manager)
     assert changes.memory_md

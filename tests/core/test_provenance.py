@@ -78,16 +78,16 @@ async def test_merge_supersede_rename_and_forget_undo_keep_every_source(manager)
     number, _ = line_of(manager, "2_Wiki/Career.md", "Microsoft")
     card = Provenance(manager.home).card_at("2_Wiki/Career.md", number)
     assert [s.turn.id for s in card.sources] == [newer]
-    await manager.forget("User now works at Microsoft")
+    await manager.forgetting.forget("User now works at Microsoft")
     with pytest.raises(ProvenanceError):  # forgotten words never show
         Provenance(manager.home).find("User now works at Microsoft")
-    await manager.undo_forget("User now works at Microsoft")
+    await manager.forgetting.undo("User now works at Microsoft")
     card = card_for(manager.home, "User now works at Microsoft")
     assert [s.turn.id for s in card.sources] == [newer]
 
 
 async def test_typed_by_hand_lines_say_so(manager):
-    await manager.remember("User's locker code is 4711")
+    await manager.capturing.remember("User's locker code is 4711")
     card = Provenance(manager.home).find("User's locker code is 4711")
     assert card.kind == "log" and card.sources[0].typed_by_hand == "remember" and not card.reaches_turn
     note = manager.layout.notebook_dir / "0_Inbox" / "Mine.md"
@@ -135,7 +135,7 @@ async def test_a_forgotten_turn_never_shows_as_context(manager):
     facts, _ = await manager.process_conversation_turn_for_memories(
         "My door code is 4417.", "Noted.", "sess-1", dt.datetime(2026, 7, 10, 8, 0))
     await say(manager, "I work at Contoso as a data engineer.", 10, 9)
-    await manager.forget(facts[0].content)  # its turn is forgotten with it
+    await manager.forgetting.forget(facts[0].content)  # its turn is forgotten with it
     await DreamRunner(manager).run_once(force=True)
     card = Provenance(manager.home).find("User works at Contoso as a data engineer")
     assert card.sources[0].turn.before is None

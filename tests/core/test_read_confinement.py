@@ -57,7 +57,7 @@ async def hostile(home, clock, tmp_path):
 async def test_search_never_serves_text_a_link_leads_to(hostile):
     manager, _ = hostile
     texts = [h.text for q in ("zebra passphrase hunter2", "walrus forgotten", "config passphrase")
-             for h in (await manager.search(q, limit=50, record_recall=False)).hits]
+             for h in (await manager.searching.search(q, limit=50, record_recall=False)).hits]
     joined = "\n".join(texts)
     assert SECRET not in joined and STATE not in joined and TRASHED not in joined and "config" not in joined
     assert any("ordinary zebra page" in t for t in texts)
@@ -65,7 +65,7 @@ async def test_search_never_serves_text_a_link_leads_to(hostile):
 
 async def test_an_operators_only_query_lists_only_confined_files(hostile):
     manager, _ = hostile
-    listing = await manager.search("path:2_Wiki", limit=50, record_recall=False)
+    listing = await manager.searching.search("path:2_Wiki", limit=50, record_recall=False)
     assert listing.mode == "list"
     assert [Path(h.path).name for h in listing.hits] == ["Ok.md"]
 
@@ -126,7 +126,7 @@ async def test_a_link_target_the_user_allowed_is_followed(home, clock, tmp_path)
     outside = _hostile(home, tmp_path)
     manager = make_manager(home, clock, outside_link_targets=str(outside))
     await manager.reindex()
-    hits = (await manager.search("zebra passphrase hunter2", limit=50, record_recall=False)).hits
+    hits = (await manager.searching.search("zebra passphrase hunter2", limit=50, record_recall=False)).hits
     assert any(SECRET in h.text for h in hits)
     assert all(STATE not in h.text and "config" not in h.text for h in hits)
 
@@ -173,7 +173,7 @@ async def test_every_door_asks_the_one_rule(hostile, monkeypatch, clock):
     for door, call in doors.items():
         asked.clear()
         if call is None:
-            await manager.search("zebra", record_recall=False)
+            await manager.searching.search("zebra", record_recall=False)
         else:
             call()
         assert asked, f"{door} read the vault without asking the confinement rule"

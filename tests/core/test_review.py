@@ -77,7 +77,7 @@ async def test_edit_keeps_sources_and_forget_tombstones(manager):
 
     assert card_for(manager.home, "User works at Contoso (Redmond office)").reaches_turn
     dark = next(i for i in review.items(manager.home) if "dark mode" in i.text and i.kind == "added")
-    await review.forget(manager, dark)
+    await review.forget(manager.home, dark)
     assert manager.tombstones.is_tombstoned("User prefers dark mode in every editor")
     assert "dark mode" not in page(manager, "3_Personal/Preferences.md")
 

@@ -22,7 +22,7 @@ def manager(home: Path, clock) -> MemoryManager:
 
 
 async def found(manager: MemoryManager, query: str) -> list[str]:
-    return [h.text for h in (await manager.search(query, record_recall=False)).hits]
+    return [h.text for h in (await manager.searching.search(query, record_recall=False)).hits]
 
 
 def test_clean_drops_nul_and_spaces_other_controls_keeping_newlines_and_tabs():
@@ -48,7 +48,7 @@ def test_a_bad_line_is_left_out_and_named_but_the_rest_decodes():
 
 
 async def test_remember_with_a_nul_keeps_the_log_text_and_findable(manager: MemoryManager):
-    await manager.remember("I love green\x00 tea. I work at Contoso.")
+    await manager.capturing.remember("I love green\x00 tea. I work at Contoso.")
     data = manager.archive.path_for(manager.today()).read_bytes()
     assert b"\x00" not in data and b"I love green tea. I work at Contoso." in data
     assert "I love green tea. I work at Contoso." in await found(manager, "green tea Contoso")

@@ -28,7 +28,7 @@ def at(hour: int, minute: int = 0, day: int = 20) -> dt.datetime:
 
 
 async def texts(manager: MemoryManager, query: str, source: str | None = None) -> list[str]:
-    response = await manager.search(query, limit=20, filters=Filters(source=source), record_recall=False)
+    response = await manager.searching.search(query, limit=20, filters=Filters(source=source), record_recall=False)
     return [h.text for h in response.hits]
 
 
@@ -185,7 +185,7 @@ async def test_transcripts_are_searchable_incrementally_and_by_source(manager: M
     assert first.rows_added == 1 + len(facts) and second.rows_added == 1  # a new turn embeds only its own row
     hits = await texts(manager, "Kyoto marathon", "transcript")
     assert hits and hits[0] == "User: Honestly the marathon in Kyoto wrecked my calves\nAssistant: Rest up!"
-    response = await manager.search("Kyoto marathon", record_recall=False)
+    response = await manager.searching.search("Kyoto marathon", record_recall=False)
     top = next(h for h in response.hits if h.source_type == "transcript")
     assert top.line == 1 and top.date == "2026-07-20" and top.path.endswith("2026-07-20.jsonl")
 
@@ -206,7 +206,7 @@ async def test_forgetting_a_fact_takes_its_turn_out_and_undo_brings_both_back(ma
     )
     fact = facts[0].content
     assert await texts(manager, "Porto partner Ana", "transcript")
-    await manager.forget(fact)
+    await manager.forgetting.forget(fact)
     assert fact not in await texts(manager, "Porto Ana")
     assert not await texts(manager, "Porto partner Ana", "transcript")
     await manager.reindex(full=True)
@@ -215,7 +215,7 @@ async def test_forgetting_a_fact_takes_its_turn_out_and_undo_brings_both_back(ma
     assert turn is not None and turn_key(turn.id) in manager.tombstones.contents()
     assert manager.transcripts.read("2026-07-20").turns[0].user.startswith("I live in Porto")  # the file keeps it
 
-    await manager.undo_forget(fact)
+    await manager.forgetting.undo(fact)
     assert turn_key(turn.id) not in manager.tombstones.contents()
     back = await texts(manager, "Porto partner Ana")
     assert fact in back and any(t.startswith("User: I live in Porto") for t in back)
@@ -225,11 +225,11 @@ async def test_forgetting_a_transcript_hit_tombstones_its_whole_turn_and_the_fac
     facts, _ = await manager.process_conversation_turn_for_memories("I lost my wallet at the zoo", "Oh no", "s", at(9))
     assert facts
     [hit] = await texts(manager, "wallet zoo", "transcript")
-    changes = await manager.forget(hit, source_type="transcript")
+    changes = await manager.forgetting.forget(hit, source_type="transcript")
     assert changes.rows_removed >= 1
     await manager.reindex(full=True)
     assert not [t for t in await texts(manager, "wallet zoo") if "wallet" in t.lower()]
-    await manager.undo_forget(hit)
+    await manager.forgetting.undo(hit)
     back = await texts(manager, "wallet zoo")
     assert any(t.startswith("User: I lost my wallet") for t in back) and facts[0].content in back
 
@@ -249,15 +249,15 @@ async def test_forgetting_a_page_fact_keeps_the_other_facts_of_its_turn_and_undo
         encoding="utf-8",
     )
     await manager.reindex()
-    response = await manager.search("beagle called Biscuit", limit=10, record_recall=False)
+    response = await manager.searching.search("beagle called Biscuit", limit=10, record_recall=False)
     hit = next(h for h in response.hits if "Biscuit" in h.text)
     assert hit.source_type != "transcript" and any(p.source_type == "transcript" for p in hit.places)
-    assert not any(u.startswith("User: I adopted") for u in manager.hit_units(hit))  # evidence, not a unit
+    assert not any(u.startswith("User: I adopted") for u in manager.forgetting.hit_units(hit))  # evidence, not a unit
 
-    await manager.forget(hit.text, hit=hit)
+    await manager.forgetting.forget(hit.text, hit=hit)
     assert not [t for t in await texts(manager, "beagle Biscuit") if "Biscuit" in t]
     assert any("pilot" in t for t in await texts(manager, "brother Tom pilot cargo airline"))  # same turn, kept
 
-    await manager.undo_forget(hit.text)
+    await manager.forgetting.undo(hit.text)
     assert any("Biscuit" in t for t in await texts(manager, "beagle called Biscuit"))
     assert await texts(manager, "adopted a beagle called Biscuit", "transcript")

@@ -37,7 +37,7 @@ async def test_canvas_text_is_searchable_and_its_links_are_checked(home, clock) 
     ), encoding="utf-8")
     (root / "2_Wiki" / "Packing.md").write_text("# Packing\n\nDry bags.\n", encoding="utf-8")
     await manager.reindex()
-    result = await manager.search("kayak rental Bergen", record_recall=False)
+    result = await manager.searching.search("kayak rental Bergen", record_recall=False)
     assert result.hits and result.hits[0].path.endswith("Trip board.canvas")
     findings = link_audit(manager.home)
     assert [(f.kind, f.path) for f in findings if f.kind == "broken_link"] == [
@@ -58,6 +58,6 @@ async def test_symlinked_folders_are_indexed_and_their_pages_are_link_targets(ho
     os.symlink(root / "2_Wiki", root / "2_Wiki" / "Shared" / "back")  # a loop back into the vault
     (root / "2_Wiki" / "Bread.md").write_text("# Bread\n\nSee [[Sourdough]].\n", encoding="utf-8")
     await manager.reindex()
-    result = await manager.search("starter rye flour", record_recall=False)
+    result = await manager.searching.search("starter rye flour", record_recall=False)
     assert result.hits and result.hits[0].path == str(root / "2_Wiki" / "Shared" / "Sourdough.md")
     assert [f for f in link_audit(manager.home) if f.kind == "broken_link"] == []

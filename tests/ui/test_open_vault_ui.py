@@ -111,7 +111,7 @@ def test_forget_in_a_note_the_person_wrote_keeps_the_note_and_shows_it_as_writte
         editor.load()
         assert said in editor.text()  # the window shows the note as written, so a save keeps it
         prompter.from_notes = True  # Also delete it from the note
-        run(qtbot, services.manager.undo_forget(said))
+        run(qtbot, services.manager.forgetting.undo(said))
         run(qtbot, window.forget_text(said))
         qtbot.waitUntil(lambda: said.encode() not in note.read_bytes(), timeout=WAIT_MS)
     finally:

@@ -107,7 +107,7 @@ def test_tombstones_list_and_undo(qtbot, pane_services) -> None:
     with qtbot.waitSignal(pane.refreshed, timeout=WAIT_MS):
         wait_task(qtbot, services.forget("User runs five kilometres on Sundays"))
     assert pane.contents() == ["user runs five kilometres on sundays"]
-    gone = run(qtbot, manager.search("five kilometres Sundays", record_recall=False))
+    gone = run(qtbot, manager.searching.search("five kilometres Sundays", record_recall=False))
     assert all("five kilometres" not in h.text for h in gone.hits)
 
     pane.select("User runs five kilometres on Sundays")
@@ -116,7 +116,7 @@ def test_tombstones_list_and_undo(qtbot, pane_services) -> None:
         pane.undo_selected()
     assert not manager.tombstones.is_tombstoned("User runs five kilometres on Sundays")
     qtbot.waitUntil(lambda: pane.contents() == [], timeout=WAIT_MS)
-    back = run(qtbot, manager.search("five kilometres Sundays", record_recall=False))
+    back = run(qtbot, manager.searching.search("five kilometres Sundays", record_recall=False))
     assert any("five kilometres" in h.text for h in back.hits)
 
 
@@ -227,7 +227,7 @@ def test_undo_in_the_forgotten_list_puts_page_lines_back(qtbot, pane_services) -
     with qtbot.waitSignal(pane.undone, timeout=WAIT_MS):
         pane.undo_selected()
     assert paths["home"].read_bytes() == before
-    back = run(qtbot, manager.search("cat named Pixel", record_recall=False))
+    back = run(qtbot, manager.searching.search("cat named Pixel", record_recall=False))
     assert any("Pixel" in h.text for h in back.hits)
 
 

@@ -296,7 +296,7 @@ def test_forgetting_a_hit_in_a_note_the_person_wrote_asks_first(qtbot, loop, tmp
             assert not any("link to one another" in h.text for h in pane.hits())  # out of search either way
             if not also_the_note:
                 assert note.read_bytes() == before  # memory only: the person's words stay as written
-                run(qtbot, services.manager.undo_forget("The graph view shows how your notes link to one another."))
+                run(qtbot, services.manager.forgetting.undo("The graph view shows how your notes link to one another."))
         assert b"link to one another" not in note.read_bytes() and b"Filters narrow it." in note.read_bytes()
     finally:
         run(qtbot, services.shutdown())

@@ -135,7 +135,7 @@ def test_the_source_card_for_a_line_and_for_a_hit(qtbot, pane_services) -> None:
     dialog = pane.card.open_transcript(0)
     qtbot.addWidget(dialog)
     assert "greyhound" in dialog.browser.toPlainText() and ids[1]
-    response = run(qtbot, manager.search("Contoso data engineer", limit=5, record_recall=False))
+    response = run(qtbot, manager.searching.search("Contoso data engineer", limit=5, record_recall=False))
     with qtbot.waitSignal(pane.card_shown, timeout=WAIT_MS):
         pane.show_hit(response.hits[0])
     assert "I work at Contoso as a data engineer." in pane.card.toPlainText()

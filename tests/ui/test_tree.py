@@ -221,7 +221,7 @@ def test_a_rename_reaches_the_views_once_and_the_index_follows(tree, qtbot, smal
     assert len(announced) == 1 and {old, new} <= announced[0].pages
     assert tree.item_for(new) is not None and tree.item_for(old) is None
     run(qtbot, asyncio.gather(*small_services.tasks()))  # the sync the change asked for
-    hits = run(qtbot, small_services.manager.search("Contoso", limit=5)).hits
+    hits = run(qtbot, small_services.manager.searching.search("Contoso", limit=5)).hits
     assert {Path(h.path).name for h in hits if h.source_type == "notebook"} == {"Job.md"}
 
 

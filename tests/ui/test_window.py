@@ -108,7 +108,7 @@ def test_a_stopped_first_index_says_it_is_paused_and_resumes(qtbot, window) -> N
     try:
         run(qtbot, again.reindex(full=False, walk=False))
         assert not again.index_paused and not again.manager.stale_paths()
-        hits = run(qtbot, again.manager.search("Contoso", record_recall=False)).hits
+        hits = run(qtbot, again.manager.searching.search("Contoso", record_recall=False)).hits
         assert hits
     finally:
         run(qtbot, again.shutdown())

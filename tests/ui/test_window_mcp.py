@@ -112,7 +112,7 @@ def test_app_and_mcp_server_writing_at_once_lose_nothing(qtbot, small_services, 
 
     async def app_writes() -> None:
         for text in app_facts:
-            await manager.remember(text)
+            await manager.capturing.remember(text)
 
     agent.start()
     qtbot.waitUntil(agent.ready.is_set, timeout=CAPTURE_WAIT_MS)
@@ -132,7 +132,7 @@ def test_app_and_mcp_server_writing_at_once_lose_nothing(qtbot, small_services, 
     assert status["index"]["stale_files"] == [] and status["index"]["errors"] == []
     for text in agent_facts + app_facts:
         token = text.split()[4]
-        response = run(qtbot, manager.search(token, limit=3, record_recall=False))
+        response = run(qtbot, manager.searching.search(token, limit=3, record_recall=False))
         assert any(token in hit.text for hit in response.hits), token
 
 

@@ -14,10 +14,14 @@ a trailing full stop or other punctuation is tried without it, and then:
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from suzent_desktop.core.files.facts import parse_fact_line
 from suzent_desktop.core.files.tombstones import normalize
+
+if TYPE_CHECKING:
+    from suzent_desktop.core.index.hits import SearchHit
+    from suzent_desktop.core.index.indexer import Indexer
 
 MAX_LISTED = 10
 _TRAILING = " .!?;:,"
@@ -50,21 +54,38 @@ def _places(hit: Any) -> list[Any]:
     return list(getattr(hit, "places", None) or [hit])
 
 
-async def exact_target(manager: Any, text: str, *, force: bool = False) -> str:
-    """The text a forget of ``text`` should tombstone, or :class:`ForgetRefused`.
+async def hit_named(indexer: Indexer, text: str) -> SearchHit | None:
+    """The search hit whose text (or one of whose places) is ``text``, also cut short with "…"."""
+    wanted = normalize(text)
+    cut = wanted.endswith("…")
+    wanted = wanted.rstrip("…").strip()
+    if not wanted:
+        return None
+    try:
+        response = await indexer.search(text.strip().rstrip("…"), limit=10, operators=False)
+    except Exception:  # noqa: BLE001 - no search, no hit: the text is then read as typed
+        return None
+    for hit in response.hits:
+        for place in _places(hit):
+            norm = normalize(place.text)
+            if norm == wanted or (cut and norm.startswith(wanted)):
+                return hit
+    return None
 
-    ``manager`` is the :class:`MemoryManager` (its index lookups and search are used).
-    """
+
+async def exact_target(indexer: Indexer, text: str, *, force: bool = False) -> str:
+    """The text a forget of ``text`` should tombstone, or :class:`ForgetRefused` (the index's rows,
+    places and search are looked at)."""
     logged = as_logged(text)
     if not logged:
         raise ValueError("nothing to forget: the text is empty")
     if logged.endswith("…"):
-        return await _cut_short(manager, logged, force)
+        return await _cut_short(indexer, logged, force)
     for variant in variants(logged):
-        if await manager.indexer.row_with_text(variant) is not None or await manager._hit_named(variant) is not None:
+        if await indexer.row_with_text(variant) is not None or await hit_named(indexer, variant) is not None:
             return variant
     for variant in variants(logged):
-        if await asyncio.to_thread(manager.indexer.sources_holding, variant):
+        if await asyncio.to_thread(indexer.sources_holding, variant):
             return variant
     if force:
         return logged
@@ -74,11 +95,11 @@ async def exact_target(manager: Any, text: str, *, force: bool = False) -> str:
     )
 
 
-async def _cut_short(manager: Any, logged: str, force: bool) -> str:
+async def _cut_short(indexer: Indexer, logged: str, force: bool) -> str:
     prefix = normalize(logged.rstrip("…"))
     if not prefix:
         raise ValueError("nothing to forget: the text is empty")
-    response = await manager.indexer.search(logged.rstrip("…").strip(), limit=50, operators=False)
+    response = await indexer.search(logged.rstrip("…").strip(), limit=50, operators=False)
     found: dict[str, str] = {}
     for hit in response.hits:
         for place in _places(hit):

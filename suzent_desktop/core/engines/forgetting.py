@@ -28,13 +28,9 @@ from suzent_desktop.core.files import streams
 from suzent_desktop.core.files.atomic import atomic_write_text
 from suzent_desktop.core.files.regular import read_regular
 from suzent_desktop.core.files.tombstones import normalize
-from suzent_desktop.core.index.chunking import (
-    item_variants,
-    list_item_text,
-    paragraph_spans,
-    paragraph_units,
-    text_units,
-)
+from suzent_desktop.core.index.chunking import paragraph_spans, paragraph_units, text_units
+from suzent_desktop.core.vault.fact_bullets import list_item_text
+from suzent_desktop.core.vault.forgotten import Forgotten
 
 _RAW_LINE_RE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
@@ -90,28 +86,30 @@ def _bare(line: str) -> str:
     return line.rstrip("\r\n")
 
 
-def find_forgotten(text: str, stones: set[str]) -> dict[int, str]:
-    """0-based line index → the tombstone that takes it off the page (whole paragraphs, list items)."""
+def find_forgotten(text: str, stones: Iterable[str], *, whole: bool = False) -> dict[int, str]:
+    """0-based line index → the tombstone that takes it off the page: each list item holding
+    forgotten text, and each paragraph that still holds some (``core/vault/forgotten.py``).
+    ``whole``: only items and paragraphs that are a tombstone, not ones holding one inside."""
     dead: dict[int, str] = {}
-    if not stones:
+    forgotten = Forgotten.of(stones)
+    if not forgotten:
         return dead
+    forgotten = forgotten.within(text)
+    match = forgotten.names if whole else forgotten.stone_in
     for start, paragraph in paragraph_spans(text):
         lines = paragraph.split("\n")
-        norm = normalize(paragraph)
-        if norm in stones:
-            dead.update({start - 1 + i: norm for i in range(len(lines))})
-            continue
         for offset, line in enumerate(lines):
-            item = list_item_text(line)
-            if item is None:
-                continue
-            hit = next((n for n in (normalize(v) for v in item_variants(item)) if n in stones), None)
+            hit = match(line) if len(lines) > 1 and list_item_text(line) is not None else None
             if hit is not None:
                 dead[start - 1 + offset] = hit
+        left = [i for i in range(len(lines)) if start - 1 + i not in dead]
+        hit = match("\n".join(lines[i] for i in left)) if left else None
+        if hit is not None:
+            dead.update({start - 1 + i: hit for i in left})
     return dead
 
 
-def strip_forgotten(path: str, text: str, stones: set[str]) -> tuple[str, list[Removal]]:
+def strip_forgotten(path: str, text: str, stones: Iterable[str]) -> tuple[str, list[Removal]]:
     """The page without its forgotten paragraphs and items, and what was removed (in page order).
 
     A removed paragraph takes one blank line next to it along, so no double gap is left behind.
@@ -145,17 +143,12 @@ def strip_forgotten(path: str, text: str, stones: set[str]) -> tuple[str, list[R
     return kept, removals
 
 
-def shown(text: str, stones: set[str]) -> str:
+def shown(text: str, stones: Iterable[str]) -> str:
     """``text`` as a reader is shown it: without its forgotten paragraphs and items. Every door
     that serves a page (an agent's ``read_page``, the ``memory://`` resources, the window) shows
     this, so forgotten text that a sync put back on a page is gone at once, before the next index
     pass takes it off the file."""
-    if not stones:
-        return text
-    flat = normalize(text)
-    if not any(stone in flat for stone in stones):
-        return text
-    return strip_forgotten("", text, stones)[0]
+    return strip_forgotten("", text, stones)[0] if stones else text
 
 
 def restore_lines(text: str, removal: Removal) -> str:

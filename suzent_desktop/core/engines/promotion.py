@@ -29,8 +29,9 @@ from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.core.files.facts import Fact
 from suzent_desktop.core.files.markdown import links
 from suzent_desktop.core.files.regular import read_regular
-from suzent_desktop.core.files.tombstones import forgotten_in, normalize, take_out_forgotten
+from suzent_desktop.core.files.tombstones import normalize
 from suzent_desktop.core.files.words import count
+from suzent_desktop.core.vault.forgotten import Forgotten
 from suzent_desktop.core.vault.model import Kind
 
 if TYPE_CHECKING:
@@ -74,13 +75,13 @@ def _personal_candidates(home: Home) -> list[Candidate]:
     root = home.layout.zone(PERSONAL_ZONE)
     if not root.is_dir():
         return []
-    stones = home.tombstones.contents()
+    forgotten = Forgotten(home.tombstones.contents())
     found: list[Candidate] = []
     seen: set[str] = set()
 
     def add(text: str, page: str, latest: str) -> None:
         key = normalize(text)
-        if text and key not in seen and key not in stones and not forgotten_in(text, stones):
+        if text and key not in seen and not forgotten.holds(text):
             seen.add(key)
             found.append(Candidate(text, page, latest, 0, len(found)))
 
@@ -311,14 +312,14 @@ def answer_problem(markdown: str, composed: str, offline_body: list[str], instru
 
 def _recent_important(home: Home, extra: list[Fact]) -> list[str]:
     """Important facts of days after the watermark (and the given ones), newest first."""
-    stones = home.tombstones.contents()
+    forgotten = Forgotten(home.tombstones.contents())
     days = home.days()
     seen: set[str] = set()
     lines: list[str] = []
 
     def add(fact: Fact) -> None:
         key = normalize(fact.content)
-        if fact.is_important and key not in seen and key not in stones and not forgotten_in(fact.content, stones):
+        if fact.is_important and key not in seen and not forgotten.holds(fact.content):
             seen.add(key)
             lines.append(f"- {fact.content}")
 
@@ -399,7 +400,7 @@ async def promote(
 
             system = load_prompt("promote_system.md").format(max_lines=max_lines, max_chars=max_chars)
             markdown = await _llm_answer(home, ranked[:MAX_CANDIDATES], system, timeout)
-            answer, taken = take_out_forgotten("\n".join(_answer_lines(markdown)), home.tombstones.contents())
+            answer, taken = Forgotten(home.tombstones.contents()).take_out("\n".join(_answer_lines(markdown)))
             if taken:  # the model wrote forgotten text back: it never reaches MEMORY.md
                 changes.errors.append(f"MEMORY.md: {taken} line(s) of the model's summary held forgotten text "
                                       "and were left out")

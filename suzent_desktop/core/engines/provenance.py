@@ -38,7 +38,7 @@ from suzent_desktop.core.engines.extraction import SENTENCE_END
 from suzent_desktop.core.files import streams
 from suzent_desktop.core.files.facts import FactLine
 from suzent_desktop.core.files.layout import Layout
-from suzent_desktop.core.files.tombstones import forgotten_in, normalize
+from suzent_desktop.core.files.tombstones import normalize
 from suzent_desktop.core.files.transcripts import TranscriptTurn, turn_key
 from suzent_desktop.core.index import lost_facts
 from suzent_desktop.core.vault.fact_pages import (
@@ -48,6 +48,7 @@ from suzent_desktop.core.vault.fact_pages import (
     restates,
     subject_value,
 )
+from suzent_desktop.core.vault.forgotten import Forgotten
 from suzent_desktop.core.vault.page_lines import line_texts
 
 if TYPE_CHECKING:
@@ -335,7 +336,7 @@ class Provenance:
         layout = home.layout
         self.record = load_record(layout)
         self.logs = LogFacts.read(layout)
-        self.stones = home.tombstones.contents()
+        self.forgotten = Forgotten(home.tombstones.contents())
         self.pages = pages if pages is not None else page_texts(home)
         self._lines: dict[str, list[Place]] = {}
         for rel, text in self.pages.items():
@@ -354,7 +355,7 @@ class Provenance:
 
     # -- the sources of a line
     def _forgotten(self, text: str) -> bool:
-        return normalize(text) in self.stones or bool(forgotten_in(text, self.stones))
+        return self.forgotten.holds(text)
 
     def sources_of(self, line: str) -> tuple[list[Source], bool]:
         """The facts a line stands for, and whether they come from the record."""
@@ -392,11 +393,10 @@ class Provenance:
 
     def _shown(self, turn: TranscriptTurn) -> bool:
         """A turn a card may show: not forgotten, and holding no forgotten text."""
-        return normalize(turn_key(turn.id)) not in self.stones and not forgotten_in(
-            f"{turn.user}\n{turn.assistant}", self.stones)
+        return _turn_shown(turn, self.forgotten)
 
     def turn_view(self, turn_id: str, date: str, fact: str) -> TurnView | None:
-        if normalize(turn_key(turn_id)) in self.stones:
+        if self.forgotten.holds(turn_key(turn_id)):
             return None
         found = self._find_turn(turn_id, date)
         if found is None:
@@ -545,7 +545,7 @@ def card_for_hit(home: Home, hit: Any, index: Provenance | None = None) -> Card:
                       line=hit.line)
 
 
-async def why(manager: Any, what: str) -> Card:
+async def why(home: Home, what: str) -> Card:
     """``why TEXT|HIT_ID``: a search hit's id (as ``search_memory`` gives it), ``PATH:LINE``, or words."""
     import asyncio
 
@@ -553,19 +553,23 @@ async def why(manager: Any, what: str) -> Card:
     if not what:
         raise ProvenanceError("nothing to explain: give the words of a memory, PATH:LINE or a hit's id")
     if len(what) == 32 and all(c in "0123456789abcdef" for c in what):
-        hit = await manager.hit_by_id(what)
+        hit = await home.search.hit_by_id(what)
         if hit is None:
             raise ProvenanceError(f"hit id {what!r}: no such memory (forgotten already, or its text changed); search again")
-        return await asyncio.to_thread(card_for_hit, manager.home, hit)
-    return await asyncio.to_thread(card_for, manager.home, what)
+        return await asyncio.to_thread(card_for_hit, home, hit)
+    return await asyncio.to_thread(card_for, home, what)
 
 
 def visible_turns(home: Home, date: str) -> list[TranscriptTurn]:
     """A day's turns as a person may see them: forgotten turns, and turns holding forgotten text, left out."""
-    stones = home.tombstones.contents()
+    forgotten = Forgotten(home.tombstones.contents())
     try:
         turns = home.transcripts.read(date).turns
     except OSError:
         return []
-    return [t for t in turns if normalize(turn_key(t.id)) not in stones
-            and not forgotten_in(f"{t.user}\n{t.assistant}", stones)]
+    return [t for t in turns if _turn_shown(t, forgotten)]
+
+
+def _turn_shown(turn: TranscriptTurn, forgotten: Forgotten) -> bool:
+    """Not forgotten (its key), and holding no forgotten text on either side."""
+    return not forgotten.holds(turn_key(turn.id)) and not forgotten.holds(f"{turn.user}\n{turn.assistant}")

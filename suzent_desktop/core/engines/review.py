@@ -39,6 +39,7 @@ from suzent_desktop.core.files.layout import Layout
 from suzent_desktop.core.files.tombstones import normalize
 from suzent_desktop.core.vault.fact_bullets import HistoryTracker
 from suzent_desktop.core.vault.fact_pages import Bullet, CodeLine, PageDoc, dup_norm, subject_value
+from suzent_desktop.core.vault.forgotten import Forgotten
 
 if TYPE_CHECKING:
     from suzent_desktop.core.home import Home
@@ -189,10 +190,10 @@ def not_consolidated_items(ctx: Context) -> list[ReviewItem]:
     from suzent_desktop.core.index import uncovered
 
     home = ctx.home
-    stones = home.tombstones.contents()
+    forgotten = Forgotten(home.tombstones.contents())
     return [ReviewItem("not_consolidated", item_id("not_consolidated", f.date, normalize(f.text)), f.text,
                        str(home.archive.path_for(f.date)), f.line, f.date)
-            for f in uncovered.consolidated(home.layout, home.days()) if f.key[1] not in stones]
+            for f in uncovered.consolidated(home.layout, home.days()) if not forgotten.holds(f.text)]
 
 
 def dropped_items(ctx: Context) -> list[ReviewItem]:
@@ -294,8 +295,8 @@ def edit_line(home: Home, item: ReviewItem, new_text: str) -> Path:
     return path
 
 
-async def forget(manager: Any, item: ReviewItem) -> Any:
+async def forget(home: Home, item: ReviewItem) -> Any:
     """Forget the item's memory (a tombstone, as forget always does) and mark it reviewed."""
-    changes = await manager.forget(item.text)
-    keep(manager.home, [item.id])
+    changes = await home.forget.forget(item.text)
+    keep(home, [item.id])
     return changes

@@ -110,8 +110,9 @@ def _excluded(root: Path, folder: Path) -> bool:
     return False
 
 
-def findings(layout: Layout) -> list[SyncFinding]:
-    found = [SyncFinding("warning", str(c.path), describe(layout, c)) for c in conflicts(layout)]
+def findings(layout: Layout, model: VaultSnapshot | None = None) -> list[SyncFinding]:
+    """Conflict copies (the vault's files from ``model`` when given: doctor's one walk) and an index synced along."""
+    found = [SyncFinding("warning", str(c.path), describe(layout, c)) for c in conflicts(layout, model)]
     synced = synced_root(layout.index_dir)
     if synced is not None and not _excluded(synced[0], layout.index_dir):
         found.append(SyncFinding(

@@ -1,16 +1,14 @@
 """Tombstones: what the user asked to forget, kept forever in ``.state/tombstones.jsonl``.
 
-Matching is on normalized text (lower-cased, whitespace runs collapsed, trimmed), per fact
-line and per paragraph. Unknown keys on existing lines are preserved because this module
-only ever appends.
+Tombstones are kept normalized (lower-cased, whitespace runs collapsed, trimmed); whether a text
+is forgotten is decided by the one rule in ``core/vault/forgotten.py``. Unknown keys on existing
+lines are preserved because this module only ever appends.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import json
-import re
-from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,71 +22,8 @@ def normalize(text: str) -> str:
     return " ".join(text.lower().split())
 
 
-# A tombstone at least this long (in its loose form) is found inside longer text; a shorter one
-# ("tea") only as a whole line or paragraph, or every "tea" in the vault would go with it.
-MIN_CONTAINED = 12
-_NOT_WORD = re.compile(r"[\W_]+")
-_LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?")
-
-
 class ForgottenTextError(ValueError):
     """A write would bring back text the user asked to forget."""
-
-
-def _loose(text: str) -> str:
-    """Words only, lower case, one space apart: markup, punctuation and spacing cannot hide a match."""
-    return " ".join(_NOT_WORD.sub(" ", text.lower()).split())
-
-
-def forgotten_in(text: str, stones: Iterable[str]) -> list[str]:
-    """The tombstones (normalized, as ``normalize`` keeps them) that stand inside ``text``.
-
-    Compared the way forget reads text, made loose: case, spacing, markup and punctuation
-    ignored, so ``**User's PIN** is 4417, …`` holds ``user's pin is 4417``. A tombstone of
-    :data:`MIN_CONTAINED` characters or more counts anywhere inside, on word boundaries; a
-    shorter one only when it is the whole text (a list item's mark left out). ``turn:ID``
-    stones name transcript turns, not text, and never match.
-    """
-    whole = _loose(_LIST_MARK.sub("", text, count=1))
-    padded = f" {whole} "
-    found: list[str] = []
-    for stone in stones:
-        if stone.startswith("turn:"):
-            continue
-        loose = _loose(stone)
-        if loose and (loose == whole or len(loose) >= MIN_CONTAINED and f" {loose} " in padded):
-            found.append(stone)
-    return found
-
-
-def without_forgotten(facts: list, stones: Iterable[str]) -> tuple[list, int]:
-    """Facts (anything with ``content``) holding no forgotten text, and how many were left out."""
-    stones = list(stones)
-    kept = [f for f in facts if not forgotten_in(f.content, stones)]
-    return kept, len(facts) - len(kept)
-
-
-def take_out_forgotten(text: str, stones: Iterable[str], keep: Iterable[int] = ()) -> tuple[str, int]:
-    """``text`` without the lines that hold forgotten text, and how many were taken out.
-
-    A tombstone spread over several lines of one paragraph takes that paragraph out. Used on
-    what a model writes or is shown, so forgotten text neither lands on a page nor reaches a prompt.
-    Lines ``keep`` (0-based) stay: a caller takes them off itself, with a record undo can use.
-    """
-    keep = set(keep)
-    stones = [s for s in stones if not s.startswith("turn:")]
-    if not stones or not forgotten_in(text, stones) and not any(forgotten_in(p, stones) for p in text.split("\n\n")):
-        return text, 0
-    lines = text.split("\n")
-    dead = {i for i, line in enumerate(lines) if i not in keep and forgotten_in(line, stones)}
-    start = 0
-    for i in range(len(lines) + 1):  # paragraphs still holding a stone across their lines
-        if i == len(lines) or not lines[i].strip():
-            block = [j for j in range(start, i) if j not in dead and j not in keep]
-            if block and forgotten_in("\n".join(lines[j] for j in block), stones):
-                dead.update(block)
-            start = i + 1
-    return "\n".join(line for i, line in enumerate(lines) if i not in dead), len(dead)
 
 
 @dataclass(frozen=True)

@@ -15,13 +15,14 @@ keep paragraph chunks.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from suzent_desktop.core.files.markdown import FenceTracker, frontmatter_lines, only_links
 from suzent_desktop.core.files.tombstones import normalize
 from suzent_desktop.core.vault.boilerplate import is_boilerplate
 from suzent_desktop.core.vault.fact_bullets import in_history, item_fact, list_item_text
+from suzent_desktop.core.vault.forgotten import Forgotten, item_variants
 
 MAX_CHUNK_CHARS = 1200  # a single paragraph longer than this is split at sentence ends
 MERGE_CHUNK_CHARS = 800  # small paragraphs of one section are merged up to this size
@@ -82,15 +83,6 @@ class _Paragraph:
     line: int
     heading: str | None
     fence: bool = False
-
-
-def item_variants(item: str) -> list[str]:
-    """A list item as written, and the bare fact without provenance dates or strike-through."""
-    variants = [item]
-    bare = item_fact(item).text
-    if bare and bare != item:
-        variants.append(bare)
-    return variants
 
 
 def paragraph_units(paragraph: str) -> list[str]:
@@ -245,24 +237,20 @@ def _pieces(paragraph: _Paragraph, limit: int) -> list[tuple[str, int]]:
     return [(piece, paragraph.line) for piece in _split_long(paragraph.text, limit)]
 
 
-def _dead_line(line: str, is_dead: Callable[[str], bool]) -> bool:
-    item = list_item_text(line)
-    return item is not None and any(is_dead(v) for v in item_variants(item))
+def _dead_line(line: str, forgotten: Forgotten) -> bool:
+    return list_item_text(line) is not None and forgotten.holds(line)
 
 
-def _drop_tombstoned(paragraph: _Paragraph, is_dead: Callable[[str], bool]) -> _Paragraph | None:
-    """None when the paragraph is tombstoned; otherwise the paragraph minus tombstoned list items."""
-    if is_dead(paragraph.text):
-        return None
+def _drop_tombstoned(paragraph: _Paragraph, forgotten: Forgotten) -> _Paragraph | None:
+    """None when the paragraph is forgotten; otherwise the paragraph minus its forgotten list items
+    (taken first: an item holding forgotten text takes itself out, not the list around it)."""
     if paragraph.fence:
-        return paragraph
+        return None if forgotten.holds(paragraph.text) else paragraph
     lines = paragraph.text.split("\n")
-    kept = [ln for ln in lines if not _dead_line(ln, is_dead)]
-    if len(kept) == len(lines):
-        return paragraph
-    if not any(ln.strip() for ln in kept) or is_dead("\n".join(kept)):
-        return None  # (a paragraph forgotten after one of its items was)
-    return _Paragraph("\n".join(kept), paragraph.line, paragraph.heading)
+    kept = [ln for ln in lines if not _dead_line(ln, forgotten)] if len(lines) > 1 else lines
+    if not any(ln.strip() for ln in kept) or forgotten.holds("\n".join(kept)):
+        return None  # (a paragraph forgotten whole, or after one of its items was)
+    return paragraph if len(kept) == len(lines) else _Paragraph("\n".join(kept), paragraph.line, paragraph.heading)
 
 
 def _is_fact_page(paragraphs: list[_Paragraph]) -> bool:
@@ -293,7 +281,7 @@ def _indent(line: str) -> int:
     return len(line) - len(line.lstrip())
 
 
-def _item_chunks(paragraph: _Paragraph, max_chars: int, is_dead: Callable[[str], bool]) -> list[Chunk] | None:
+def _item_chunks(paragraph: _Paragraph, max_chars: int, forgotten: Forgotten) -> list[Chunk] | None:
     """One chunk per top-level list item (nested lines stay with their item); None for prose.
 
     Lines before the first item stay one prose chunk; a list of bare links is navigation
@@ -311,12 +299,12 @@ def _item_chunks(paragraph: _Paragraph, max_chars: int, is_dead: Callable[[str],
     history = in_history(paragraph.heading)
     whole = normalize(paragraph.text)  # forgetting the whole list still finds every item's row
     lead = "\n".join(lines[: starts[0]])
-    if lead.strip() and not is_dead(lead):
+    if lead.strip() and not forgotten.holds(lead):
         chunks.append(Chunk(lead, paragraph.heading, paragraph.line, [lead], whole=whole, superseded=history))
     for n, first in enumerate(starts):
         end = starts[n + 1] if n + 1 < len(starts) else len(lines)
-        kept = [ln for ln in lines[first:end] if not _dead_line(ln, is_dead)]
-        if not kept or kept[0] != lines[first] or is_dead("\n".join(kept)):
+        kept = [ln for ln in lines[first:end] if not _dead_line(ln, forgotten)]
+        if not kept or kept[0] != lines[first] or forgotten.holds("\n".join(kept)):
             continue
         raw = "\n".join(kept)
         fact = item_fact(list_item_text(lines[first]) or "")
@@ -351,15 +339,11 @@ def chunk_markdown(
     merge_chars: int = MERGE_CHUNK_CHARS,
     dead: list[str] | None = None,
 ) -> list[Chunk]:
-    """Chunks of a markdown page, frontmatter stripped, tombstoned paragraphs left out (and named
-    in ``dead``, when given: the page still holds forgotten text)."""
-    stones = set(tombstones)
-
-    def is_dead(fragment: str) -> bool:
-        found = bool(stones) and normalize(fragment) in stones
-        if found and dead is not None:
-            dead.append(fragment)
-        return found
+    """Chunks of a markdown page, frontmatter stripped, forgotten paragraphs and items left out
+    (``core/vault/forgotten.py``; named in ``dead``, when given: the page still holds forgotten text)."""
+    forgotten = Forgotten.of(tombstones).within(text)
+    if dead is not None:
+        forgotten = forgotten.noting(dead)
 
     lines = split_lines(text)
     found = _paragraphs(lines, frontmatter_lines("\n".join(lines)))
@@ -367,13 +351,13 @@ def chunk_markdown(
     chunks: list[Chunk] = []
     current: Chunk | None = None
     for original in found:
-        paragraph = _drop_tombstoned(original, is_dead)
+        paragraph = _drop_tombstoned(original, forgotten)
         if paragraph is None or (not original.fence and is_boilerplate(paragraph.text)):
             continue
         if fact_page and not original.fence and only_links(paragraph.text.strip()):
             continue  # the way back to a hub page: navigation, not a fact
         if fact_page and not original.fence:
-            items = _item_chunks(original, max_chars, is_dead)  # from the original: lines keep their numbers
+            items = _item_chunks(original, max_chars, forgotten)  # from the original: lines keep their numbers
             if items is not None:
                 current = None
                 chunks.extend(items)
@@ -383,7 +367,7 @@ def chunk_markdown(
             current = None
             whole = normalize(paragraph.text)
             for piece, line in _pieces(paragraph, max_chars):
-                if not is_dead(piece):
+                if not forgotten.holds(piece):
                     chunks.append(Chunk(piece, paragraph.heading, line, [piece], whole=whole, superseded=history))
             continue
         if (

@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING
 from suzent_desktop.core.files.atomic import atomic_write_text
 from suzent_desktop.core.files.layout import Layout
 from suzent_desktop.core.files.text import fact_records
-from suzent_desktop.core.files.tombstones import forgotten_in, normalize
+from suzent_desktop.core.files.tombstones import normalize
+from suzent_desktop.core.vault.forgotten import Forgotten
 
 if TYPE_CHECKING:
     from suzent_desktop.core.engines.dream.model import BatchFact
@@ -99,9 +100,8 @@ def record_run(layout: Layout, dropped: Iterable[tuple[BatchFact, str]], dates: 
 def pending(layout: Layout, days: Days, stones: Iterable[str] = ()) -> list[DroppedFact]:
     """Entries awaiting a person's word whose day the watermark covers (the rows that would
     leave search without this record), forgotten ones left out."""
-    stones = set(stones)
-    return [f for f in load(layout)
-            if days.is_consolidated(f.date) and f.key[1] not in stones and not forgotten_in(f.text, stones)]
+    forgotten = Forgotten.of(stones)
+    return [f for f in load(layout) if days.is_consolidated(f.date) and not forgotten.holds(f.text)]
 
 
 class UnknownDropped(ValueError):

@@ -27,6 +27,7 @@ from suzent_desktop.core.index.index_state import FileState, content_hash
 from suzent_desktop.core.index.index_store import Row, norm_key
 from suzent_desktop.core.index.title_rows import page_title
 from suzent_desktop.core.vault.canvas import canvas_markdown, is_canvas
+from suzent_desktop.core.vault.forgotten import Forgotten
 
 log = logging.getLogger(__name__)
 
@@ -79,10 +80,11 @@ class RowPlanning:
         rows: list[Row] = []
         seen: dict[str, int] = {}
         if source.source_type == "archive":
+            forgotten = Forgotten.of(stones).within(text)
             for fact_line in parse_log(text).facts:
                 content = fact_line.fact.content
                 norm = normalize(content)
-                if not norm or norm in stones or (source.only is not None and norm not in source.only):
+                if not norm or forgotten.holds(content) or (source.only is not None and norm not in source.only):
                     continue
                 occurrence = seen.get(content, 0)
                 seen[content] = occurrence + 1
@@ -148,14 +150,18 @@ class RowPlanning:
         key = source.key
         rows: list[Row] = []
         seen: dict[str, int] = {}
+        forgotten = Forgotten.of(stones)  # (not narrowed to the file: its JSON escapes run words together)
         for turn in parse_transcript(text, source.path).turns:
             whole = turn_key(turn.id)
-            if whole in stones:
+            if forgotten.holds(whole):
                 continue
-            sides = [normalize(clean_text(turn.user)), normalize(clean_text(turn.assistant))]
+            said = [clean_text(turn.user), clean_text(turn.assistant)]
+            if any(side.strip() and forgotten.holds(side) for side in said):
+                continue
+            sides = [normalize(side) for side in said]
             for content in turn_chunks(turn):
                 norm = normalize(content)
-                if norm in stones or any(side and side in stones for side in sides):
+                if forgotten.holds(content):
                     continue
                 occurrence = seen.get(content, 0)
                 seen[content] = occurrence + 1

@@ -21,6 +21,7 @@ A day consolidated before this record existed has no entry and has no late facts
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -33,6 +34,7 @@ from suzent_desktop.core.files.layout import Layout
 from suzent_desktop.core.files.regular import read_regular
 from suzent_desktop.core.files.text import loads_json
 from suzent_desktop.core.files.tombstones import Tombstones, normalize
+from suzent_desktop.core.vault.forgotten import Forgotten
 
 if TYPE_CHECKING:
     from suzent_desktop.core.vault.days import Days
@@ -82,8 +84,9 @@ def sizes(layout: Layout, dates: list[str]) -> Sizes:
     return found
 
 
-def left_out(layout: Layout, dates: list[str], stones: set[str]) -> dict[str, set[str]]:
+def left_out(layout: Layout, dates: list[str], stones: Iterable[str]) -> dict[str, set[str]]:
     """Per day, the normalized facts a run leaves out because they are forgotten (``stones``)."""
+    forgotten = Forgotten.of(stones)
     archive = Archive(layout)
     found: dict[str, set[str]] = {}
     for date in dates:
@@ -91,7 +94,7 @@ def left_out(layout: Layout, dates: list[str], stones: set[str]) -> dict[str, se
             facts = archive.read(date).facts
         except (ArchiveError, OSError):
             continue
-        found[date] = {n for f in facts if (n := normalize(f.fact.content)) in stones}
+        found[date] = {normalize(f.fact.content) for f in facts if forgotten.holds(f.fact.content)}
     return found
 
 
@@ -103,7 +106,7 @@ class Snapshot:
     left_out: dict[str, set[str]] = field(default_factory=dict)
 
 
-def snapshot(layout: Layout, dates: list[str], stones: set[str]) -> Snapshot:
+def snapshot(layout: Layout, dates: list[str], stones: Iterable[str]) -> Snapshot:
     return Snapshot(sizes(layout, dates), left_out(layout, dates, stones))
 
 
@@ -156,11 +159,11 @@ def _no_longer_forgotten(layout: Layout, days: Days) -> list[tuple[str, str, int
     left_out = {d: t for d, t in load_forgotten(layout).items() if days.is_consolidated(d)}
     if not left_out:
         return []
-    stones = Tombstones(layout).contents()
+    forgotten = Forgotten(Tombstones(layout).contents())
     archive = Archive(layout)
     found: list[tuple[str, str, int]] = []
     for date, texts in sorted(left_out.items()):
-        back = texts - stones
+        back = {text for text in texts if not forgotten.holds(text)}
         if not back:
             continue
         try:

@@ -40,7 +40,8 @@ from suzent_desktop.core.files.atomic import atomic_write_text
 from suzent_desktop.core.files.layout import Layout
 from suzent_desktop.core.files.regular import read_regular
 from suzent_desktop.core.files.text import loads_json
-from suzent_desktop.core.files.tombstones import Tombstones, forgotten_in, normalize
+from suzent_desktop.core.files.tombstones import Tombstones, normalize
+from suzent_desktop.core.vault.forgotten import Forgotten
 from suzent_desktop.core.vault.links import vault_files
 from suzent_desktop.core.vault.page_lines import PageLines, vault_of, where
 
@@ -103,10 +104,6 @@ def save(layout: Layout, facts: Iterable[Held]) -> None:
     atomic_write_text(_path(layout), json.dumps(document, ensure_ascii=False, indent=1) + "\n")
 
 
-def _forgotten(text: str, stones: set[str]) -> bool:
-    return normalize(text) in stones or bool(forgotten_in(text, stones))
-
-
 def _found(fact: Held, lines: PageLines) -> tuple[str, str] | None:
     """Where ``lines`` hold the fact now: the line recorded, else the fact by the exact rules."""
     return where(fact.holds, lines) or where(" ".join(fact.text.split()), lines)
@@ -121,7 +118,7 @@ def record_run(layout: Layout, batch: Batch, coverage: CoverageReport, end: str 
     of dreams) and no page holds the fact, it is lost like any other."""
     if end is None:
         return
-    stones = Tombstones(layout).contents()
+    forgotten = Forgotten(Tombstones(layout).contents())
     lines = coverage.vault
     facts = {(f.date, normalize(f.fact.content)): f for f in batch.facts}
     kept: list[Held] = []
@@ -132,7 +129,7 @@ def record_run(layout: Layout, batch: Batch, coverage: CoverageReport, end: str 
         kept.append(fact if now is None else Held(fact.date, fact.text, fact.line, *now))
     for key, (page, line) in coverage.held.items():
         taken = facts.get(key)
-        if taken is not None and taken.date <= end and not _forgotten(taken.fact.content, stones):
+        if taken is not None and taken.date <= end and not forgotten.holds(taken.fact.content):
             kept.append(Held(taken.date, taken.fact.content, taken.line, page, line))
     save(layout, kept)
     clear_cache()
@@ -228,9 +225,9 @@ def lost(layout: Layout, days: Days) -> list[tuple[str, str, int | None]]:
     candidates = frozenset().union(*(_missing_from(layout, page, held) for page, held in by_page.items()))
     if not candidates:
         return []
-    stones = Tombstones(layout).contents()
+    forgotten = Forgotten(Tombstones(layout).contents())
     texts = {f.key: f.text for f in facts}
-    candidates = frozenset(k for k in candidates if not _forgotten(texts[k], stones))  # forget took them off
+    candidates = frozenset(k for k in candidates if not forgotten.holds(texts[k]))  # forget took them off
     if not candidates:
         return []
     key = _path(layout)
@@ -246,6 +243,6 @@ def lost(layout: Layout, days: Days) -> list[tuple[str, str, int | None]]:
     if not any(days.is_consolidated(date) for date, _text in gone):
         return []
     found = {f.key: f for f in facts
-             if f.key in gone and days.is_consolidated(f.date) and not _forgotten(f.text, stones)}
+             if f.key in gone and days.is_consolidated(f.date) and not forgotten.holds(f.text)}
     return sorted(((f.date, f.text, f.line) for f in found.values()), key=lambda f: (f[0], f[2] or 0, f[1]))
 

@@ -154,7 +154,7 @@ class BacklinksPane(Pane):
         self._show_backlinks(root)
         self._show_mentions(root)
         try:
-            related = one_per_file(await manager.related(page, limit=RELATED_ROWS))[:RELATED_LIMIT]
+            related = one_per_file(await manager.searching.related(page, limit=RELATED_ROWS))[:RELATED_LIMIT]
         except Exception as exc:  # the index may be missing or rebuilding: links still work
             related = []
             self.related_label.setText(f"Related (unavailable: {exc})")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import html
 import zlib
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -269,7 +270,7 @@ class DailyLogsPane(Pane):
         item.setFont(font)
         item.setFlags(Qt.ItemFlag.ItemIsEnabled)
 
-    def _add_fact(self, entry: FactLine, forgotten: set[str]) -> None:
+    def _add_fact(self, entry: FactLine, forgotten: AbstractSet[str]) -> None:
         is_gone = operations.is_forgotten(entry, forgotten)
         label = QLabel(fact_html(entry, is_gone))
         label.setTextFormat(Qt.TextFormat.RichText)
@@ -338,6 +339,6 @@ class DailyLogsPane(Pane):
         return self.run_job("forget", self._forget(entry.fact.content), supersede=False)
 
     async def _forget(self, text: str) -> None:
-        changes = await self.services.manager.forget(text)
+        changes = await self.services.manager.forgetting.forget(text)
         self.report(f"Forgot it ({count(changes.rows_removed, 'index row')} removed)")
         self.publish(changes)

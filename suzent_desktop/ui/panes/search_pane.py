@@ -242,7 +242,7 @@ class SearchPane(Pane):
 
     async def _search(self, query: str, filters: Filters) -> None:
         manager = self.services.manager
-        response = await manager.search(
+        response = await manager.searching.search(
             query,
             limit=RESULT_LIMIT,
             filters=filters,
@@ -422,8 +422,8 @@ class SearchPane(Pane):
             return None
         hit = item.data(HIT_ROLE)
         manager = self.services.manager
-        units = manager.hit_units(hit)
-        notes = manager.notes_holding(units, [p.path for p in getattr(hit, "places", None) or [hit]])
+        units = manager.forgetting.hit_units(hit)
+        notes = manager.forgetting.notes_holding(units, [p.path for p in getattr(hit, "places", None) or [hit]])
         named = [display_path(p, [manager.layout.notebook_dir]) for p in notes]
         chosen = self.choose_units(units, named) if units else ForgetChoice()
         if not chosen:
@@ -433,7 +433,7 @@ class SearchPane(Pane):
         return self.run_job("forget", self._forget(chosen.units, notes if chosen.from_notes else []), supersede=False)
 
     async def _forget(self, units: list[str], notes: list[Path]) -> None:
-        changes = await self.services.manager.forget("", units=units, from_notes=notes)
+        changes = await self.services.manager.forgetting.forget("", units=units, from_notes=notes)
         pages = f", taken off {count(len(changes.pages), 'page')}" if changes.pages else ""
         self.report(f"Forgot {count(len(units), 'line')} ({count(changes.rows_removed, 'index row')} removed{pages})")
         if self.alive():

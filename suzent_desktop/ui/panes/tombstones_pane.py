@@ -1,6 +1,6 @@
 """Forgotten memories: review every tombstone and undo one.
 
-Undo is the engine's ``undo_forget``: an "undone" record (the tombstone file is history,
+Undo is the Forget service's ``undo``: an "undone" record (the tombstone file is history,
 never rewritten), the page lines forgetting took off put back, and the index caught up.
 """
 
@@ -124,7 +124,7 @@ class TombstonesPane(Pane):
         return self.run_job("undo", self._undo(content, written), supersede=False)
 
     async def _undo(self, content: str, written: str) -> None:
-        changes = await self.services.manager.undo_forget(content)
+        changes = await self.services.manager.forgetting.undo(content)
         where = f"; lines put back in {count(len(changes.pages), 'page')}" if changes.pages else ""
         self.report(f"Restored “{written[:60]}” ({count(changes.rows_added, 'row')} back in search{where})")
         if self.alive():

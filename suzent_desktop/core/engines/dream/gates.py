@@ -12,6 +12,7 @@ from typing import Any
 from suzent_desktop.core.engines.dream.model import GateStatus
 from suzent_desktop.core.files.words import count
 from suzent_desktop.core.index import uncovered
+from suzent_desktop.core.vault.forgotten import Forgotten
 
 
 class Gates:
@@ -78,8 +79,8 @@ class Gates:
     def not_consolidated(self) -> list[dict[str, Any]]:
         """Facts of consolidated days that no page holds (forgotten ones left out), oldest first."""
         m = self.manager
-        stones = m.tombstones.contents()
-        left = [f for f in uncovered.consolidated(m.layout, m.days()) if f.key[1] not in stones]
+        forgotten = Forgotten(m.tombstones.contents())
+        left = [f for f in uncovered.consolidated(m.layout, m.days()) if not forgotten.holds(f.text)]
         return [{"date": f.date, "line": f.line, "text": f.text, "path": f.path}
                 for f in uncovered.located(m.layout, left)]
 

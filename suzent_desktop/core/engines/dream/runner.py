@@ -70,10 +70,11 @@ from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.core.files.faults import crash_point
 from suzent_desktop.core.files.layout import ROOT_NAV_FILES
 from suzent_desktop.core.files.regular import read_regular
-from suzent_desktop.core.files.tombstones import forgotten_in, normalize
+from suzent_desktop.core.files.tombstones import normalize
 from suzent_desktop.core.files.words import count
 from suzent_desktop.core.index import late_facts, lost_facts, uncovered
 from suzent_desktop.core.index.dropped import record_run as record_dropped
+from suzent_desktop.core.vault.forgotten import Forgotten
 
 if TYPE_CHECKING:
     from suzent_desktop.core.engines.forgetting import ForgetJournal
@@ -89,6 +90,20 @@ if TYPE_CHECKING:
     from suzent_desktop.settings import Settings
 
 
+class PageStrip(Protocol):
+    """What the runner uses of the Forget service: its journal of removed lines, and the page strip."""
+
+    journal: ForgetJournal
+
+    async def take_off_pages(self, stones: Iterable[str], pages: Iterable[Path] | None = None) -> ChangeSet: ...
+
+
+class Searching(Protocol):
+    """What the runner uses of the Search service: a query whose hits are no recall signal."""
+
+    async def search(self, query: str, *, limit: int = ..., record_recall: bool = ...) -> SearchResponse: ...
+
+
 class FrontDoor(Protocol):
     """What the runner uses of the manager: the home's parts and four front-door operations.
 
@@ -101,15 +116,14 @@ class FrontDoor(Protocol):
     archive: Archive
     notebook: Notebook
     tombstones: Tombstones
-    forget_journal: ForgetJournal
+    forgetting: PageStrip
+    searching: Searching
     indexer: Indexer
     vault: Vault
 
     def days(self) -> Days: ...
     def watermark(self) -> str | None: ...
     def pending_dates(self) -> list[str]: ...
-    async def search(self, query: str, *, limit: int = ..., record_recall: bool = ...) -> SearchResponse: ...
-    async def take_off_pages(self, stones: set[str], pages: Iterable[Path] | None = None) -> ChangeSet: ...
     async def promote_memory_md(self, *, model_timeout: float | None = None) -> ChangeSet: ...
     async def lint(self) -> LintResult: ...
 
@@ -242,13 +256,13 @@ class DreamRunner(Gates):
         healthy days around it down with it; when it is the batch's first day, ArchiveError
         is raised and that day alone is retried and, at the limit, skipped.
         """
-        stones = self.manager.tombstones.contents()
+        stones = Forgotten(self.manager.tombstones.contents())
         facts: list[BatchFact] = []
         dropped = 0
         digests: dict[str, str] = {}
         if reoffer:  # what this run reads, per part, taken before reading (core/index/late_facts.py)
             again = sorted(uncovered.by_date(uncovered.consolidated(self.manager.layout, self.manager.days())))
-            shared = stones if self._lease.shared() else set()  # one device: an undo there captures again
+            shared = stones if self._lease.shared() else Forgotten()  # one device: an undo there captures again
             self._read = late_facts.snapshot(self.manager.layout, [*dates, *again], shared)
         for date in dates:
             digests[date] = self._log_digest(date)  # before the read: a later append shows as a change
@@ -260,7 +274,7 @@ class DreamRunner(Gates):
                 dates = dates[: dates.index(date)]
                 break
             for line in parsed.facts:
-                if normalize(line.fact.content) in stones or forgotten_in(line.fact.content, stones):
+                if stones.holds(line.fact.content):
                     dropped += 1
                     continue
                 facts.append(BatchFact(date=date, fact=line.fact, line=line.line))
@@ -268,7 +282,7 @@ class DreamRunner(Gates):
             facts += self._reoffered(set(dates), stones)
         return Batch(dates=list(dates), facts=facts, dropped_tombstoned=dropped, digests=digests)
 
-    def _reoffered(self, dates: set[str], stones: set[str]) -> list[BatchFact]:
+    def _reoffered(self, dates: set[str], stones: Forgotten) -> list[BatchFact]:
         """Facts of consolidated days that no page holds, as their logs have them now."""
         wanted = uncovered.by_date(uncovered.consolidated(self.manager.layout, self.manager.days()))
         found: list[BatchFact] = []
@@ -280,7 +294,7 @@ class DreamRunner(Gates):
             seen: set[str] = set()
             for line in parsed.facts:
                 norm = normalize(line.fact.content)
-                if norm in wanted[date] and not forgotten_in(norm, stones) and norm not in seen:
+                if norm in wanted[date] and not stones.holds(norm) and norm not in seen:
                     seen.add(norm)
                     found.append(BatchFact(date=date, fact=line.fact, line=line.line))
         return found
@@ -301,11 +315,11 @@ class DreamRunner(Gates):
 
     # -- engines -------------------------------------------------------------------------------
     async def _memory_search(self, query: str) -> list[dict[str, Any]]:
-        response = await self.manager.search(query, limit=8, record_recall=False)
-        stones = self.manager.tombstones.contents()
+        response = await self.manager.searching.search(query, limit=8, record_recall=False)
+        forgotten = Forgotten(self.manager.tombstones.contents())
         return [
             {"text": h.text, "source_type": h.source_type, "path": h.path, "date": h.date}
-            for h in response.hits if not forgotten_in(h.text, stones)  # never shown to the model
+            for h in response.hits if not forgotten.holds(h.text)  # never shown to the model
         ]
 
     async def _run_engine(self, batch: Batch, tools: VaultTools) -> EngineReport:
@@ -390,7 +404,7 @@ class DreamRunner(Gates):
                           schema_name=layout.app_prefix + layout.schema_md.name, reserved=layout.reserved_root_names(),
                           app_prefix=layout.app_prefix,
                           max_call_kb=self.settings.memory_consolidation_max_write_kb,
-                          forgotten=frozenset(self.manager.tombstones.contents()),
+                          forgotten=Forgotten(self.manager.tombstones.contents()),
                           authored=authorship.load(authorship.path_in(layout.state_dir)),
                           vault=self.manager.vault if root == layout.notebook_dir else None)
 
@@ -532,7 +546,7 @@ class DreamRunner(Gates):
             restored = await asyncio.to_thread(tools.rollback)
             return await self._failed(state, dates, watermark, "no_change", junk,
                                       ChangeSet(pages={root / r for r in restored}))
-        await asyncio.to_thread(m.forget_journal.record, removals)
+        await asyncio.to_thread(m.forgetting.journal.record, removals)
         try:
             result = await self._productive(state, batch, report, changed, watermark, coverage, originals)
         except DreamError as exc:  # the watermark moved during the coverage check: the same as above
@@ -541,7 +555,7 @@ class DreamRunner(Gates):
             return await lease.replanned(tools, root, dates, m.days().watermark, f"{lease.REPLAN} {exc}")
         result.diffs = diffs
         # Pages this run did not write may still show text forgotten earlier: take it off too.
-        result.changes.merge(await m.take_off_pages(m.tombstones.contents()))
+        result.changes.merge(await m.forgetting.take_off_pages(m.tombstones.contents()))
         return result
 
     def _scrub_forgotten(self, tools: VaultTools) -> list[forgetting.Removal]:
@@ -550,7 +564,7 @@ class DreamRunner(Gates):
         An engine (a model especially) can write forgotten text back from a page or a search;
         the pages are in the run's journal, so a rollback still restores them whole.
         """
-        stones = self.manager.tombstones.contents()
+        stones = Forgotten(self.manager.tombstones.contents())
         removals: list[forgetting.Removal] = []
         for rel in tools.changed_files():
             if not _is_content(rel, tools.reserved):
@@ -678,14 +692,14 @@ class DreamRunner(Gates):
         watermark will not cover yet are not recorded: their logs stay pending anyway.
         """
         layout = self.manager.layout
-        stones = self.manager.tombstones.contents()
+        forgotten = Forgotten(self.manager.tombstones.contents())
         before = uncovered.load(layout)
         offered = {(f.date, normalize(f.fact.content)) for f in batch.facts}
         missing = [f for f in coverage.uncovered if end is not None and f.date <= end or f.date not in batch.dates]
         missing_keys = {(f.date, normalize(f.fact.content)) for f in missing}
         kept = [
             u for u in before
-            if u.date not in batch.dates and (u.key not in offered or u.key in missing_keys) and u.key[1] not in stones
+            if u.date not in batch.dates and (u.key not in offered or u.key in missing_keys) and not forgotten.holds(u.key[1])
         ]
         since = {u.key: u.since for u in before}
         known = {u.key for u in kept}

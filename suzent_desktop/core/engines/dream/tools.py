@@ -35,7 +35,7 @@ from suzent_desktop.core.files.faults import crash_point
 from suzent_desktop.core.files.layout import ASSETS_ZONE, INDEX_MD, PERSONAL_ZONE, ROOT_NAV_FILES, SCHEMA_MD
 from suzent_desktop.core.files.regular import read_regular
 from suzent_desktop.core.files.text import clean, loads_json
-from suzent_desktop.core.files.tombstones import take_out_forgotten
+from suzent_desktop.core.vault.forgotten import Forgotten
 from suzent_desktop.core.vault.links import VaultIndex, vault_files
 from suzent_desktop.core.vault.model import Vault
 from suzent_desktop.core.vault.vault_ops import depth_fault, shorten
@@ -104,7 +104,7 @@ class VaultTools:
         schema_name: str = SCHEMA_MD,
         reserved: frozenset[str] = ROOT_NAV_FILES,
         confinement: Confinement | None = None,
-        forgotten: frozenset[str] = frozenset(),
+        forgotten: Iterable[str] = (),
         authored: Mapping[str, frozenset[str]] | None = None,
         app_prefix: str = "",
         vault: Vault | None = None,
@@ -130,7 +130,7 @@ class VaultTools:
         # What may be read or listed (core/files/confine.py): by resolved path, never a program folder.
         self.confinement = confinement or Confinement.of(self.root)
         # Tombstones: text the model is never shown and never lands on a page (core/files/tombstones.py).
-        self.forgotten = forgotten
+        self.forgotten = Forgotten.of(forgotten)
         self.forgotten_taken_out = 0  # lines of forgotten text taken out of writes, for the run's record
         self._memory_search = memory_search
         self._lock = threading.Lock()
@@ -292,7 +292,7 @@ class VaultTools:
 
     def read_for_model(self, relative: str) -> str:
         """A page as a model may see it: without lines holding forgotten text."""
-        return take_out_forgotten(self.read(relative), self.forgotten)[0]
+        return self.forgotten.take_out(self.read(relative))[0]
 
     def exists(self, relative: str) -> bool:
         return self.resolve(relative).is_file()
@@ -312,12 +312,12 @@ class VaultTools:
             raise VaultAccessError(f"{relative}: there is something here that is not a page; it is left as it is")
         # Forgotten text inside a longer line goes now; a whole forgotten item or paragraph is left
         # for the runner's clean-up, which records it so undo forget can put it back.
-        exact = find_forgotten(text, set(self.forgotten)) if self.forgotten else {}
-        text, taken = take_out_forgotten(text, self.forgotten, keep=exact)
+        exact = find_forgotten(text, self.forgotten, whole=True)
+        text, taken = self.forgotten.take_out(text, keep=exact)
         text = clean(text)
         if self.dates:  # judged without the forgotten lines the runner's clean-up takes off anyway
             read = (data.decode("utf-8", "replace") for data in self._known.values())
-            kept = take_out_forgotten(text, self.forgotten)[0] if exact else text
+            kept = self.forgotten.take_out(text)[0] if exact else text
             wrong = bullet_dates.refusal(relative, [before, *read], kept, *self.dates)
             if wrong:
                 raise ValueError(wrong)
