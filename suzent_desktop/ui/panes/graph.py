@@ -3,7 +3,8 @@
 As in Obsidian: the global graph shows every note, the local graph the open page and the notes
 within a chosen number of links of it. Filters narrow either to a folder or a tag, and hide
 orphans (notes without a link) or show attachments. A click opens a page, hovering lights a
-node's neighbours, a drag pans and the wheel zooms (``ui/graph_canvas.py`` draws).
+node's neighbours, a drag pans and the wheel zooms (``ui/graph_canvas.py`` draws, on its own
+worker thread).
 
 The graph comes from the vault model (``core/vault/graph.py``, built once per snapshot of it) in a
 worker thread, and so does its force-directed layout, in short rounds: the canvas shows the graph
@@ -42,7 +43,7 @@ class GraphPane(Pane):
     """The graph view: mode (global or local, with its depth), filters, and the canvas."""
 
     page_chosen = Signal(object)  # the Path of a clicked node: the window opens it
-    laid_out = Signal()  # the layout's last round is drawn
+    laid_out = Signal()  # the layout's last round is drawn (in the canvas's picture)
 
     def __init__(self, services: AppServices, parent: QWidget | None = None) -> None:
         super().__init__(services, parent)
@@ -51,6 +52,7 @@ class GraphPane(Pane):
         self.layout_threads: set[int] = set()  # the threads that laid the graph out (never the GUI's)
         self._changed: set[Path] = set()  # named by change-sets since the last read
         self._places: dict[str, tuple[float, float]] = {}  # each note's last place, to start the next layout from
+        self._settling = False  # the layout is done: laid_out waits for the canvas's picture of it
         self._build()
         self.request_refresh()  # read when first shown
 
@@ -77,6 +79,7 @@ class GraphPane(Pane):
         self.summary.setStyleSheet("color: palette(placeholder-text);")
         self.canvas = GraphCanvas(self)
         self.canvas.node_clicked.connect(self.page_chosen)
+        self.canvas.rendered.connect(self._on_picture)
         for box in (self.mode, self.folder, self.tag):
             box.currentIndexChanged.connect(self._on_options)
         self.depth_box.valueChanged.connect(self._on_options)
@@ -139,6 +142,7 @@ class GraphPane(Pane):
 
     async def load(self) -> None:
         changed, self._changed = self._changed, set()
+        self._settling = False
         whole = await asyncio.to_thread(vault_graph, self.services.manager, changed)
         if not self.alive():
             return
@@ -169,6 +173,13 @@ class GraphPane(Pane):
             self.canvas.set_positions(positions)
             self._places.update((node.key, place) for node, place in zip(shown.nodes, positions, strict=True))
         if self.alive():
+            self._settling = True
+            self._on_picture()
+
+    def _on_picture(self) -> None:
+        """A picture came from the canvas: once the layout is done and in it, say it is laid out."""
+        if self._settling and self.canvas.current():
+            self._settling = False
             self.laid_out.emit()
 
     def _next_round(self, rounds: Iterator[list[tuple[float, float]]]) -> list[tuple[float, float]] | None:
