@@ -10,8 +10,9 @@ Even so the whole graph takes tens of milliseconds to draw, and several times th
 machine: more than a frame. So it is drawn into a picture (a QImage, which unlike a QPixmap may be
 painted on another thread) by a worker thread, and each frame shows the last picture moved and
 scaled to the current pan and zoom, which costs one blit. Each pan, zoom, layout round or resize
-asks for a new picture; one is drawn at a time and the latest request wins, so while the wheel
-turns the picture catches up several times a second, and it is sharp again as soon as the gesture
+asks for a new picture; one is drawn at a time and the latest request wins, and the worker rests
+as long as it drew before it starts the next, so while the wheel turns the picture catches up
+several times a second on at most half a core, and it is sharp again soon after the gesture
 stops. PySide holds the GIL through each painter call, so the worker draws in batches of bounded
 size: the GUI thread never waits on it for more than one batch.
 
@@ -28,6 +29,7 @@ from __future__ import annotations
 import logging
 import math
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -63,6 +65,7 @@ SMOOTH_NODES = 1500  # smooth links when at most this many nodes are on screen (
 MIN_ZOOM, MAX_ZOOM = 0.005, 20.0
 BATCH = 500  # links per painter call on the worker: the GIL is held through a call, and the GUI thread waits
 VEIL = 0.55  # how much of the background covers the picture while a node is hovered
+MAX_REST_S = 0.2  # the longest the worker rests between two pictures while the view moves
 _DRAWER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="graph-draw")
 _DISCS: dict[tuple[float, int, float], QImage] = {}  # the worker's dots by diameter, colour and pixel ratio
 
@@ -92,6 +95,7 @@ class Picture:
     """A drawn scene: the image, and the view and thread it was drawn at and on."""
 
     image: QImage | None  # None when drawing failed
+    took: float  # seconds the drawing took
     serial: int
     graph: int
     zoom: float
@@ -135,7 +139,6 @@ class GraphCanvas(QWidget):
         self._dragged = False
         self._kick = QTimer(self)  # changes made in one turn of the event loop ask for one picture
         self._kick.setSingleShot(True)
-        self._kick.setInterval(0)
         self._kick.timeout.connect(self._draw_next)
         self._drawn.connect(self._on_drawn)
 
@@ -297,8 +300,8 @@ class GraphCanvas(QWidget):
         """What the picture shows changed: show the old one moved and scaled now, ask for a new one."""
         self._serial += 1
         self.update()
-        if not self._kick.isActive():
-            self._kick.start()
+        if not self._kick.isActive():  # (when it is, the worker is resting: the change waits for it)
+            self._kick.start(0)
 
     def _draw_next(self) -> None:
         """Hand the latest scene to the worker, unless it is drawing (its picture's arrival asks again)."""
@@ -325,12 +328,13 @@ class GraphCanvas(QWidget):
 
     def _draw_off_thread(self, scene: Scene) -> None:
         """(worker thread) Draw the scene and post the picture back to the GUI thread."""
+        start = time.perf_counter()
         try:
             image: QImage | None = draw_scene(scene)
         except Exception:  # a failed picture must not leave the canvas waiting for ever
             log.exception("drawing the graph failed")
             image = None
-        picture = Picture(image=image, serial=scene.serial, graph=scene.graph, zoom=scene.zoom,
+        picture = Picture(image=image, took=time.perf_counter() - start, serial=scene.serial, graph=scene.graph, zoom=scene.zoom,
                           offset=scene.offset, thread=threading.get_ident())
         try:
             self._drawn.emit(picture)
@@ -344,8 +348,8 @@ class GraphCanvas(QWidget):
             self.picture = picture
         self.update()
         self.rendered.emit()
-        if self._shown != self._serial:
-            self._kick.start()
+        if self._shown != self._serial:  # moved on meanwhile: the next picture, after a rest as long
+            self._kick.start(round(min(picture.took, MAX_REST_S) * 1000))  # as this one took
 
     # -- painting --------------------------------------------------------------------------
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt override
