@@ -65,6 +65,7 @@ SMOOTH_NODES = 1500  # smooth links when at most this many nodes are on screen (
 MIN_ZOOM, MAX_ZOOM = 0.005, 20.0
 BATCH = 500  # links per painter call on the worker: the GIL is held through a call, and the GUI thread waits
 VEIL = 0.55  # how much of the background covers the picture while a node is hovered
+MARGIN = 0.25  # the picture reaches this share of the widget past each edge: a pan shows the graph, not blank
 MAX_REST_S = 0.2  # the longest the worker rests between two pictures while the view moves
 _DRAWER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="graph-draw")
 _DISCS: dict[tuple[float, int, float], QImage] = {}  # the worker's dots by diameter, colour and pixel ratio
@@ -82,8 +83,8 @@ class Scene:
     ends: np.ndarray
     titles: tuple[str, ...]
     zoom: float
-    offset: tuple[float, float]
-    size: tuple[int, int]
+    offset: tuple[float, float]  # where the world's origin stands in the picture
+    size: tuple[int, int]  # the picture's: the widget's and a margin around it
     ratio: float  # device pixels per pixel
     text: QColor
     base: QColor
@@ -99,7 +100,7 @@ class Picture:
     serial: int
     graph: int
     zoom: float
-    offset: tuple[float, float]
+    offset: tuple[float, float]  # where the world's origin stands in the image
     thread: int
 
 
@@ -320,9 +321,11 @@ class GraphCanvas(QWidget):
         if not self.placed or not len(self.points) or self.width() <= 0 or self.height() <= 0:
             return None
         palette = self.palette()
+        across, down = round(self.width() * MARGIN), round(self.height() * MARGIN)
         return Scene(serial=self._serial, graph=self._graph_serial, points=self.points, radius=self.radius,
-                     ends=self._ends, titles=self._titles, zoom=self.zoom, offset=(self.offset.x(), self.offset.y()),
-                     size=(self.width(), self.height()), ratio=self.devicePixelRatioF(),
+                     ends=self._ends, titles=self._titles, zoom=self.zoom,
+                     offset=(self.offset.x() + across, self.offset.y() + down),
+                     size=(self.width() + 2 * across, self.height() + 2 * down), ratio=self.devicePixelRatioF(),
                      text=QColor(palette.color(QPalette.ColorRole.Text)),
                      base=QColor(palette.color(QPalette.ColorRole.Base)), font=QFont(self.font()))
 
