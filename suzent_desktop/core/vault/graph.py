@@ -167,8 +167,10 @@ def layout_rounds(graph: Graph, seed: dict[str, tuple[float, float]] | None = No
 
     Nodes named in ``seed`` start where they stood (a refreshed graph keeps its shape), the others
     near a neighbour that has a place, or at random. A round runs as many iterations as fit in
-    ``budget_s``, measured on the first; the temperature falls from round to round, so the graph
-    settles rather than shakes. A graph seeded whole gets a tenth of the iterations.
+    ``budget_s`` by the last round's pace, and at most twice as many as the last: an iteration's
+    cost changes as the graph spreads, and one quick round must not let the next hold the GIL for
+    several budgets. The temperature falls from round to round, so the graph settles rather than
+    shakes. A graph seeded whole gets a tenth of the iterations.
     """
     import igraph
 
@@ -192,7 +194,7 @@ def layout_rounds(graph: Graph, seed: dict[str, tuple[float, float]] | None = No
         took = time.perf_counter() - started
         done += step
         yield [(x, y) for x, y in coords]
-        step = max(1, min(100, int(step * budget_s / max(took, 1e-6))))
+        step = max(1, min(100, 2 * step, int(step * budget_s / max(took, 1e-6))))
 
 
 def _aligned(moved: list[list[float]], before: list[list[float]]) -> list[list[float]]:
