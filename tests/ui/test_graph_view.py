@@ -12,6 +12,7 @@ from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QPalette, QWheelEvent
 from PySide6.QtWidgets import QApplication
 
+from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.ui import graph_canvas
 from suzent_desktop.ui.graph_canvas import GraphCanvas
 from suzent_desktop.ui.panes.graph import GraphPane
@@ -185,3 +186,15 @@ def test_local_graph_is_offered_in_the_command_palette(qtbot, window) -> None:
     labels = {entry.label: entry.detail for entry in palette.entries()}
     assert "Local graph" in labels and labels["Graph view"] == "Ctrl+G"
     palette.reject()
+
+
+def test_the_graph_behind_another_tab_is_read_when_its_tab_is_chosen_not_before(qtbot, window) -> None:
+    window.resize(1360, 840)
+    pane = window.graph
+    assert pane.job("refresh") is None  # the window showed its docks: the graph's is behind Links
+    note = window.services.layout.notebook_dir / "2_Wiki" / "New.md"
+    window.services.bridge.changed.emit(ChangeSet(pages={note}, added=frozenset({note})))
+    assert pane.job("refresh") is None and pane.refresh_count == 0  # Qt calls it visible, moved off screen
+    with qtbot.waitSignal(pane.laid_out, timeout=WAIT_MS):
+        window.docks["graph"].raise_()  # its tab chosen
+    assert pane.refresh_count == 1 and pane.graph.nodes

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Signal
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QSpinBox, QVBoxLayout, QWidget
 
 from suzent_desktop.core.files.events import ChangeSet
@@ -132,6 +133,29 @@ class GraphPane(Pane):
         self.depth_box.setVisible(self.local_mode)
 
     # -- keeping current -------------------------------------------------------------------
+    def request_refresh(self) -> None:
+        """Read only when on screen: Qt keeps a dock behind another tab visible (moved off screen), and
+        building and laying out a large vault's graph that nobody sees costs seconds of a core."""
+        if self._behind():
+            self._needs_refresh = True
+            return
+        super().request_refresh()
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt override
+        if self._behind():  # shown with the window, behind another tab: read when the tab is chosen
+            QWidget.showEvent(self, event)
+            return
+        super().showEvent(event)
+
+    def _behind(self) -> bool:
+        return self.isVisible() and self.visibleRegion().isEmpty()
+
+    def dock_shown(self, shown: bool) -> None:
+        """The dock came to the front (its tab chosen, or shown): read what changed while it was not."""
+        if shown and self._needs_refresh:
+            self._needs_refresh = False
+            self.refresh()
+
     def _on_changed(self, changes: object) -> None:
         if isinstance(changes, ChangeSet):
             self._changed |= set(changes.pages) | set(changes.added) | set(changes.removed)
