@@ -25,7 +25,7 @@ from suzent_desktop.core.vault.model import BACKLINK_KINDS, Kind, VaultSnapshot
 from suzent_desktop.core.vault.query import normalize_tag, tag_matches
 
 NOTE_KINDS = BACKLINK_KINDS  # pages and boards: the program's own index/log/schema would link to everything
-ROUND_BUDGET_S = 0.025  # one layout round holds the GIL about this long at most (the GUI thread waits for it)
+ROUND_BUDGET_S = 0.012  # one layout round holds the GIL about this long (the GUI thread waits for it)
 LAYOUT_ITERATIONS = 300  # Fruchterman-Reingold iterations in all, spread over the rounds
 
 
