@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import logging
 import math
-import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -93,7 +92,7 @@ class Scene:
 
 @dataclass(frozen=True)
 class Picture:
-    """A drawn scene: the image, and the view and thread it was drawn at and on."""
+    """A drawn scene: the image and the view it was drawn at."""
 
     image: QImage | None  # None when drawing failed
     took: float  # seconds the drawing took
@@ -101,7 +100,6 @@ class Picture:
     graph: int
     zoom: float
     offset: tuple[float, float]  # where the world's origin stands in the image
-    thread: int
 
 
 class GraphCanvas(QWidget):
@@ -338,7 +336,7 @@ class GraphCanvas(QWidget):
             log.exception("drawing the graph failed")
             image = None
         picture = Picture(image=image, took=time.perf_counter() - start, serial=scene.serial, graph=scene.graph, zoom=scene.zoom,
-                          offset=scene.offset, thread=threading.get_ident())
+                          offset=scene.offset)
         try:
             self._drawn.emit(picture)
         except RuntimeError:
