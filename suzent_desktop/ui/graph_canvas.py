@@ -335,8 +335,8 @@ class GraphCanvas(QWidget):
         except Exception:  # a failed picture must not leave the canvas waiting for ever
             log.exception("drawing the graph failed")
             image = None
-        picture = Picture(image=image, took=time.perf_counter() - start, serial=scene.serial, graph=scene.graph, zoom=scene.zoom,
-                          offset=scene.offset)
+        picture = Picture(image=image, took=time.perf_counter() - start, serial=scene.serial, graph=scene.graph,
+                          zoom=scene.zoom, offset=scene.offset)
         try:
             self._drawn.emit(picture)
         except RuntimeError:
