@@ -39,6 +39,7 @@ from PySide6.QtCore import QEvent, QLineF, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QColor,
     QFont,
+    QFontMetricsF,
     QImage,
     QMouseEvent,
     QPainter,
@@ -174,16 +175,28 @@ class GraphCanvas(QWidget):
         self._changed()
 
     def fit(self) -> None:
-        """Zoom and pan so the whole graph fits the widget."""
+        """Zoom and pan so the whole graph fits the widget, the names it writes at that zoom included."""
         if not len(self.points):
             return
         low, high = self.points.min(axis=0), self.points.max(axis=0)
         span = np.maximum(high - low, EDGE_LENGTH)
         margin = 24.0
-        zoom = min((self.width() - 2 * margin) / span[0], (self.height() - 2 * margin) / span[1])
-        self.zoom = float(np.clip(zoom, MIN_ZOOM, MAX_ZOOM))
-        middle = (low + high) / 2
-        self.offset = QPointF(self.width() / 2 - middle[0] * self.zoom, self.height() / 2 - middle[1] * self.zoom)
+        zoom = float(np.clip(min((self.width() - 2 * margin) / span[0], (self.height() - 2 * margin) / span[1]),
+                             MIN_ZOOM, MAX_ZOOM))
+        side, below = np.zeros(len(self.points)), np.zeros(len(self.points))  # how far names reach, in pixels
+        if zoom >= LABEL_ZOOM:
+            metrics = QFontMetricsF(self.font())
+            named = np.argsort(-self.radius, kind="stable")[:MAX_LABELS]
+            side[named] = [metrics.horizontalAdvance(self._titles[i]) / 2 for i in named.tolist()]
+            below[named] = metrics.height() + 2
+            zoom = min(_fitting(self.points[:, 0], side, side, self.width() - 2 * margin, zoom),
+                       _fitting(self.points[:, 1], np.zeros(len(self.points)), below, self.height() - 2 * margin, zoom))
+            if zoom < LABEL_ZOOM:  # too small for names: none are written
+                side[:], below[:], zoom = 0, 0, min(zoom, LABEL_ZOOM - 1e-3)
+        self.zoom = zoom
+        left = (self.points[:, 0] * zoom - side).min() + (self.points[:, 0] * zoom + side).max()
+        top = (self.points[:, 1] * zoom).min() + (self.points[:, 1] * zoom + below).max()
+        self.offset = QPointF((self.width() - left) / 2, (self.height() - top) / 2)
         self.fitted = True
         self._changed()
 
@@ -484,6 +497,21 @@ def _draw_names(painter: QPainter, screen: np.ndarray, radius: np.ndarray, named
         top = float(screen[i, 1] + radius[i] + 2)
         painter.drawText(QRectF(float(screen[i, 0]) - half - 1, top, 2 * half + 2, metrics.height()),
                          Qt.AlignmentFlag.AlignCenter, title)
+
+
+def _fitting(coords: np.ndarray, before: np.ndarray, after: np.ndarray, room: float, most: float) -> float:
+    """The largest zoom up to ``most`` at which points at ``coords``, each reaching ``before`` and
+    ``after`` pixels past itself (its name), span at most ``room`` pixels (the span grows with the zoom)."""
+    def span(zoom: float) -> float:
+        return float((coords * zoom + after).max() - (coords * zoom - before).min())
+
+    if span(most) <= room:
+        return most
+    low, high = MIN_ZOOM, most
+    for _ in range(40):
+        middle = (low + high) / 2
+        low, high = (middle, high) if span(middle) <= room else (low, middle)
+    return low
 
 
 def _mixed(front: QColor, back: QColor, share: float) -> QColor:

@@ -9,7 +9,7 @@ import panes_support
 import pytest
 from panes_support import WAIT_MS, write_page
 from PySide6.QtCore import QPoint, QPointF, Qt
-from PySide6.QtGui import QPalette, QWheelEvent
+from PySide6.QtGui import QFontMetricsF, QPalette, QWheelEvent
 from PySide6.QtWidgets import QApplication
 
 from suzent_desktop.core.files.events import ChangeSet
@@ -198,3 +198,19 @@ def test_the_graph_behind_another_tab_is_read_when_its_tab_is_chosen_not_before(
     with qtbot.waitSignal(pane.laid_out, timeout=WAIT_MS):
         window.docks["graph"].raise_()  # its tab chosen
     assert pane.refresh_count == 1 and pane.graph.nodes
+
+
+def test_the_whole_graph_fits_with_its_names(qtbot, linked) -> None:
+    write_page(linked.manager, "0_Inbox/A page with a rather long name.md", "# Long\n\nAbout [[Nara]].\n")
+    pane = GraphPane(linked)
+    qtbot.addWidget(pane)
+    pane.resize(420, 500)
+    relaid(qtbot, pane, pane.show)
+    canvas = pane.canvas
+    assert canvas.fitted and canvas.zoom >= graph_canvas.LABEL_ZOOM  # names are written
+    metrics = QFontMetricsF(canvas.font())
+    for i, shown in enumerate(pane.graph.nodes):
+        half = metrics.horizontalAdvance(shown.title) / 2
+        where = canvas.screen_pos(i)
+        assert 0 <= where.x() - half and where.x() + half <= canvas.width(), shown.title
+        assert where.y() + canvas.radius[i] * canvas.zoom + metrics.height() <= canvas.height(), shown.title
