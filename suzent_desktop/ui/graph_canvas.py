@@ -122,6 +122,7 @@ class GraphCanvas(QWidget):
         self.radius = np.zeros(0)  # world radius of each node (by its number of links)
         self._ends = np.zeros((0, 2), dtype=np.int64)  # the edges as an array
         self._titles: tuple[str, ...] = ()
+        self._reach: tuple[np.ndarray, np.ndarray] | None = None  # see _name_reach
         self._around: list[list[int]] = []
         self.zoom = 1.0  # screen pixels per world unit
         self.offset = QPointF(0, 0)  # where the world's origin stands on screen
@@ -153,6 +154,7 @@ class GraphCanvas(QWidget):
         self.radius = 4.0 + 1.6 * np.sqrt(degrees)
         self._ends = np.asarray(graph.edges, dtype=np.int64).reshape(-1, 2)
         self._titles = tuple(node.title for node in graph.nodes)
+        self._reach = None
         self.points = np.zeros((len(graph.nodes), 2))
         self.placed = False
         self.picture = None
@@ -183,22 +185,35 @@ class GraphCanvas(QWidget):
         margin = 24.0
         zoom = float(np.clip(min((self.width() - 2 * margin) / span[0], (self.height() - 2 * margin) / span[1]),
                              MIN_ZOOM, MAX_ZOOM))
-        side, below = np.zeros(len(self.points)), np.zeros(len(self.points))  # how far names reach, in pixels
+        x, y = self.points[:, 0], self.points[:, 1]
+        side = below = np.zeros(len(self.points))
         if zoom >= LABEL_ZOOM:
-            metrics = QFontMetricsF(self.font())
-            named = np.argsort(-self.radius, kind="stable")[:MAX_LABELS]
-            side[named] = [metrics.horizontalAdvance(self._titles[i]) / 2 for i in named.tolist()]
-            below[named] = metrics.height() + 2
-            zoom = min(_fitting(self.points[:, 0], side, side, self.width() - 2 * margin, zoom),
-                       _fitting(self.points[:, 1], np.zeros(len(self.points)), below, self.height() - 2 * margin, zoom))
+            side, below = self._name_reach()
+            # the named nodes and the outermost ones are all that can bound the drawing
+            keep = np.union1d(np.flatnonzero(side), [x.argmin(), x.argmax(), y.argmin(), y.argmax()])
+            zoom = min(_fitting(x[keep], side[keep], side[keep], self.width() - 2 * margin, zoom),
+                       _fitting(y[keep], np.zeros(len(keep)), below[keep], self.height() - 2 * margin, zoom))
             if zoom < LABEL_ZOOM:  # too small for names: none are written
-                side[:], below[:], zoom = 0, 0, min(zoom, LABEL_ZOOM - 1e-3)
+                side = below = np.zeros(len(self.points))
+                zoom = min(zoom, LABEL_ZOOM - 1e-3)
         self.zoom = zoom
-        left = (self.points[:, 0] * zoom - side).min() + (self.points[:, 0] * zoom + side).max()
-        top = (self.points[:, 1] * zoom).min() + (self.points[:, 1] * zoom + below).max()
+        left = (x * zoom - side).min() + (x * zoom + side).max()
+        top = (y * zoom).min() + (y * zoom + below).max()
         self.offset = QPointF((self.width() - left) / 2, (self.height() - top) / 2)
         self.fitted = True
         self._changed()
+
+    def _name_reach(self) -> tuple[np.ndarray, np.ndarray]:
+        """How far each node's name reaches past it, in pixels: to each side and below (zero for the
+        nodes not named when zoomed in). Measured once per graph and font: layout rounds fit each time."""
+        if self._reach is None:
+            metrics = QFontMetricsF(self.font())
+            side, below = np.zeros(len(self._titles)), np.zeros(len(self._titles))
+            named = np.argsort(-self.radius, kind="stable")[:MAX_LABELS]
+            side[named] = [metrics.horizontalAdvance(self._titles[i]) / 2 for i in named.tolist()]
+            below[named] = metrics.height() + 2
+            self._reach = (side, below)
+        return self._reach
 
     # -- geometry --------------------------------------------------------------------------
     def _screen(self) -> np.ndarray:
@@ -280,6 +295,8 @@ class GraphCanvas(QWidget):
             self._changed()  # the picture no longer covers the widget
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
+        if event.type() == QEvent.Type.FontChange:
+            self._reach = None
         if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.FontChange):
             self._changed()  # a theme switch: the picture is in the old colours
         super().changeEvent(event)
