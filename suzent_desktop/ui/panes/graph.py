@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
 ALL_FOLDERS = "All folders"
 ALL_TAGS = "All tags"
 MAX_DEPTH = 5
+SHOWN_EVERY_S = 0.05  # the settling layout is shown this often
 
 
 class GraphPane(Pane):
@@ -188,7 +190,7 @@ class GraphPane(Pane):
         return local(filtered(whole, replace(rule, orphans=True)), page, depth)
 
     async def _lay_out(self, shown: Graph) -> None:
-        """Lay the graph out in a worker thread, round by round, drawing each round."""
+        """Lay the graph out in a worker thread, in rounds, drawing the latest about every :data:`SHOWN_EVERY_S`."""
         rounds = layout_rounds(shown, self._places)
         while True:
             positions = await asyncio.to_thread(self._next_round, rounds)
@@ -207,9 +209,16 @@ class GraphPane(Pane):
             self.laid_out.emit()
 
     def _next_round(self, rounds: Iterator[list[tuple[float, float]]]) -> list[tuple[float, float]] | None:
-        """(worker thread) One round of the layout."""
+        """(worker thread) Rounds of the layout for about :data:`SHOWN_EVERY_S`, the last one's positions
+        (None when it is done): a hop to the GUI thread and back for each short round would take
+        longer than the rounds, and the GIL is free between them."""
         self.layout_threads.add(threading.get_ident())
-        return next(rounds, None)
+        start, last = time.perf_counter(), None
+        for positions in rounds:
+            last = positions
+            if time.perf_counter() - start >= SHOWN_EVERY_S:
+                break
+        return last
 
     # -- drawing ---------------------------------------------------------------------------
     def _fill_choices(self, whole: Graph) -> None:
