@@ -85,8 +85,8 @@ def test_a_layout_round_runs_at_most_twice_the_iterations_of_the_last(graph: Gra
     import igraph
 
     steps: list[int] = []
-    real = igraph.Graph.layout_fruchterman_reingold
-    monkeypatch.setattr(igraph.Graph, "layout_fruchterman_reingold",
+    real = igraph.GraphBase.layout_fruchterman_reingold
+    monkeypatch.setattr(igraph.GraphBase, "layout_fruchterman_reingold",
                         lambda self, **kw: (steps.append(kw["niter"]), real(self, **kw))[1])
     list(layout_rounds(graph, iterations=300))  # a few nodes: each round is far quicker than its budget
     assert sum(steps) == 300 and len(steps) > 4
