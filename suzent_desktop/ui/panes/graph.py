@@ -218,6 +218,7 @@ class GraphPane(Pane):
             last = positions
             if time.perf_counter() - start >= SHOWN_EVERY_S:
                 break
+            time.sleep(0.001)  # the GIL to the window between rounds, not only to the drawing worker
         return last
 
     # -- drawing ---------------------------------------------------------------------------
