@@ -22,6 +22,7 @@ def add_graph_dock(window: MainWindow) -> GraphPane:
     dock = window._dock("graph", "Graph", graph, Qt.DockWidgetArea.RightDockWidgetArea)
     window.tabifyDockWidget(window.docks["backlinks"], dock)
     window.docks["backlinks"].raise_()
+    dock.visibilityChanged.connect(graph.dock_shown)
     graph.page_chosen.connect(lambda path: window.open_path(path, None))
     window.editors.current_page_changed.connect(graph.set_page)
     view = cast(QMenu, next(act.menu() for act in window.menuBar().actions() if act.text() == "&View"))

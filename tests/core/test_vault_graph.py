@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from suzent_desktop.core.files.layout import Layout
@@ -77,3 +79,15 @@ def test_the_layout_comes_in_rounds_that_settle_and_keep_a_seeded_shape(graph: G
     spread = max(x for x, _y in final) - min(x for x, _y in final)
     assert moved < spread  # a refreshed graph keeps its shape rather than starting over
     assert list(layout_rounds(Graph())) == [[]]
+
+
+def test_a_layout_round_runs_at_most_twice_the_iterations_of_the_last(graph: Graph, monkeypatch) -> None:
+    import igraph
+
+    steps: list[int] = []
+    real = igraph.GraphBase.layout_fruchterman_reingold
+    monkeypatch.setattr(igraph.GraphBase, "layout_fruchterman_reingold",
+                        lambda self, **kw: (steps.append(kw["niter"]), real(self, **kw))[1])
+    list(layout_rounds(graph, iterations=300))  # a few nodes: each round is far quicker than its budget
+    assert sum(steps) == 300 and len(steps) > 4
+    assert all(later <= 2 * earlier for earlier, later in itertools.pairwise(steps))  # no long GIL hold

@@ -9,9 +9,12 @@ import panes_support
 import pytest
 from panes_support import WAIT_MS, write_page
 from PySide6.QtCore import QPoint, QPointF, Qt
-from PySide6.QtGui import QWheelEvent
+from PySide6.QtGui import QFontMetricsF, QPalette, QWheelEvent
 from PySide6.QtWidgets import QApplication
 
+from suzent_desktop.core.files.events import ChangeSet
+from suzent_desktop.ui import graph_canvas
+from suzent_desktop.ui.graph_canvas import GraphCanvas
 from suzent_desktop.ui.panes.graph import GraphPane
 
 pane_services = panes_support.pane_services
@@ -46,6 +49,12 @@ def make_pane(qtbot, services) -> GraphPane:
 def relaid(qtbot, pane: GraphPane, change) -> None:  # noqa: ANN001 - a callable changing an option
     with qtbot.waitSignal(pane.laid_out, timeout=WAIT_MS):
         change()
+
+
+def turn_wheel(canvas: GraphCanvas, where: QPointF, angle: int) -> None:
+    QApplication.sendEvent(canvas, QWheelEvent(
+        where, canvas.mapToGlobal(where), QPoint(0, 0), QPoint(0, angle), Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase, False))
 
 
 def node(pane: GraphPane, title: str) -> int:
@@ -104,6 +113,12 @@ def test_hover_lights_a_node_and_its_neighbours(qtbot, linked) -> None:
     qtbot.mouseMove(pane.canvas, pane.canvas.screen_pos(osaka).toPoint())
     qtbot.waitUntil(lambda: pane.canvas.hovered == osaka, timeout=WAIT_MS)
     assert pane.canvas.lit() == {osaka, node(pane, "Kyoto"), node(pane, "Nara")}
+    assert pane.canvas.current()  # drawn over the picture at once, without a new picture
+    accent = pane.canvas.palette().color(QPalette.ColorRole.Highlight)
+    shot = pane.canvas.grab().toImage()
+    for lit in ("Osaka", "Kyoto", "Nara"):
+        assert shot.pixelColor(pane.canvas.screen_pos(node(pane, lit)).toPoint()) == accent
+    assert shot.pixelColor(pane.canvas.screen_pos(node(pane, "Tokyo")).toPoint()) != accent
 
 
 def test_a_drag_pans_and_the_wheel_zooms_about_the_mouse(qtbot, linked) -> None:
@@ -120,31 +135,36 @@ def test_a_drag_pans_and_the_wheel_zooms_about_the_mouse(qtbot, linked) -> None:
     kyoto = node(pane, "Kyoto")
     where = canvas.screen_pos(kyoto)
     zoom = canvas.zoom
-    wheel = QWheelEvent(where, canvas.mapToGlobal(where), QPoint(0, 0), QPoint(0, 240), Qt.MouseButton.NoButton,
-                        Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase, False)
-    QApplication.sendEvent(canvas, wheel)
+    turn_wheel(canvas, where, 240)
     assert canvas.zoom > zoom * 1.3
     assert canvas.screen_pos(kyoto).x() == pytest.approx(where.x(), abs=0.5)  # the point under the mouse stays
     assert not canvas.fitted  # the next layout round no longer moves the view
 
 
-def test_a_drag_moves_the_picture_it_started_on_and_redraws_the_graph_on_release(qtbot, linked, monkeypatch) -> None:
+def test_the_graph_is_drawn_off_the_gui_thread_and_a_wheel_turn_or_a_drag_moves_the_last_picture(
+        qtbot, linked, monkeypatch) -> None:
     pane = make_pane(qtbot, linked)
     canvas = pane.canvas
-    drawn: list[int] = []
-    real = canvas._paint_graph
-    monkeypatch.setattr(canvas, "_paint_graph", lambda *args: (drawn.append(1), real(*args)))
+    assert canvas.current() and canvas.picture is not None
+    drawers: list[int] = []
+    real = graph_canvas.draw_scene
+    monkeypatch.setattr(graph_canvas, "draw_scene", lambda scene: (drawers.append(threading.get_ident()), real(scene))[1])
+    zoom = canvas.zoom
+    turn_wheel(canvas, QPointF(canvas.rect().center()), 240)
+    canvas.repaint()  # the frame the wheel asked for: the last picture, scaled
+    assert canvas.picture.zoom == zoom and not canvas.current()
+    qtbot.waitUntil(canvas.current, timeout=WAIT_MS)  # then a sharp picture at the new zoom
+    assert canvas.picture.zoom == canvas.zoom > zoom * 1.3
     empty = QPoint(3, 3)
     qtbot.mousePress(canvas, Qt.MouseButton.LeftButton, pos=empty)
-    qtbot.mouseMove(canvas, empty + QPoint(30, 0))  # the drag starts: its first picture is drawn once
-    started = len(drawn)
-    for step in range(2, 6):
+    for step in range(1, 6):
         qtbot.mouseMove(canvas, empty + QPoint(30 * step, 0))
         canvas.repaint()
-    assert len(drawn) == started  # thousands of links are not drawn again for each step of a pan
-    with qtbot.waitSignal(canvas.painted, timeout=WAIT_MS):
-        qtbot.mouseRelease(canvas, Qt.MouseButton.LeftButton, pos=empty + QPoint(150, 0))
-    assert len(drawn) > started
+    qtbot.mouseRelease(canvas, Qt.MouseButton.LeftButton, pos=empty + QPoint(150, 0))
+    qtbot.waitUntil(canvas.current, timeout=WAIT_MS)
+    margin = (round(canvas.width() * graph_canvas.MARGIN), round(canvas.height() * graph_canvas.MARGIN))
+    assert canvas.picture.offset == (canvas.offset.x() + margin[0], canvas.offset.y() + margin[1])
+    assert drawers and threading.get_ident() not in drawers  # never drawn whole on the GUI thread
 
 
 def test_ctrl_g_shows_the_graph_and_a_click_on_a_node_opens_its_page(qtbot, window) -> None:
@@ -166,3 +186,31 @@ def test_local_graph_is_offered_in_the_command_palette(qtbot, window) -> None:
     labels = {entry.label: entry.detail for entry in palette.entries()}
     assert "Local graph" in labels and labels["Graph view"] == "Ctrl+G"
     palette.reject()
+
+
+def test_the_graph_behind_another_tab_is_read_when_its_tab_is_chosen_not_before(qtbot, window) -> None:
+    window.resize(1360, 840)
+    pane = window.graph
+    assert pane.job("refresh") is None  # the window showed its docks: the graph's is behind Links
+    note = window.services.layout.notebook_dir / "2_Wiki" / "New.md"
+    window.services.bridge.changed.emit(ChangeSet(pages={note}, added=frozenset({note})))
+    assert pane.job("refresh") is None and pane.refresh_count == 0  # Qt calls it visible, moved off screen
+    with qtbot.waitSignal(pane.laid_out, timeout=WAIT_MS):
+        window.docks["graph"].raise_()  # its tab chosen
+    assert pane.refresh_count == 1 and pane.graph.nodes
+
+
+def test_the_whole_graph_fits_with_its_names(qtbot, linked) -> None:
+    write_page(linked.manager, "0_Inbox/A page with a rather long name.md", "# Long\n\nAbout [[Nara]].\n")
+    pane = GraphPane(linked)
+    qtbot.addWidget(pane)
+    pane.resize(420, 500)
+    relaid(qtbot, pane, pane.show)
+    canvas = pane.canvas
+    assert canvas.fitted and canvas.zoom >= graph_canvas.LABEL_ZOOM  # names are written
+    metrics = QFontMetricsF(canvas.font())
+    for i, shown in enumerate(pane.graph.nodes):
+        half = metrics.horizontalAdvance(shown.title) / 2
+        where = canvas.screen_pos(i)
+        assert 0 <= where.x() - half and where.x() + half <= canvas.width(), shown.title
+        assert where.y() + canvas.radius[i] * canvas.zoom + metrics.height() <= canvas.height(), shown.title

@@ -3,7 +3,8 @@
 As in Obsidian: the global graph shows every note, the local graph the open page and the notes
 within a chosen number of links of it. Filters narrow either to a folder or a tag, and hide
 orphans (notes without a link) or show attachments. A click opens a page, hovering lights a
-node's neighbours, a drag pans and the wheel zooms (``ui/graph_canvas.py`` draws).
+node's neighbours, a drag pans and the wheel zooms (``ui/graph_canvas.py`` draws, on its own
+worker thread).
 
 The graph comes from the vault model (``core/vault/graph.py``, built once per snapshot of it) in a
 worker thread, and so does its force-directed layout, in short rounds: the canvas shows the graph
@@ -15,11 +16,13 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Signal
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QSpinBox, QVBoxLayout, QWidget
 
 from suzent_desktop.core.files.events import ChangeSet
@@ -36,13 +39,14 @@ if TYPE_CHECKING:
 ALL_FOLDERS = "All folders"
 ALL_TAGS = "All tags"
 MAX_DEPTH = 5
+SHOWN_EVERY_S = 0.05  # the settling layout is shown this often
 
 
 class GraphPane(Pane):
     """The graph view: mode (global or local, with its depth), filters, and the canvas."""
 
     page_chosen = Signal(object)  # the Path of a clicked node: the window opens it
-    laid_out = Signal()  # the layout's last round is drawn
+    laid_out = Signal()  # the layout's last round is drawn (in the canvas's picture)
 
     def __init__(self, services: AppServices, parent: QWidget | None = None) -> None:
         super().__init__(services, parent)
@@ -51,6 +55,7 @@ class GraphPane(Pane):
         self.layout_threads: set[int] = set()  # the threads that laid the graph out (never the GUI's)
         self._changed: set[Path] = set()  # named by change-sets since the last read
         self._places: dict[str, tuple[float, float]] = {}  # each note's last place, to start the next layout from
+        self._settling = False  # the layout is done: laid_out waits for the canvas's picture of it
         self._build()
         self.request_refresh()  # read when first shown
 
@@ -77,6 +82,7 @@ class GraphPane(Pane):
         self.summary.setStyleSheet("color: palette(placeholder-text);")
         self.canvas = GraphCanvas(self)
         self.canvas.node_clicked.connect(self.page_chosen)
+        self.canvas.rendered.connect(self._on_picture)
         for box in (self.mode, self.folder, self.tag):
             box.currentIndexChanged.connect(self._on_options)
         self.depth_box.valueChanged.connect(self._on_options)
@@ -129,6 +135,29 @@ class GraphPane(Pane):
         self.depth_box.setVisible(self.local_mode)
 
     # -- keeping current -------------------------------------------------------------------
+    def request_refresh(self) -> None:
+        """Read only when on screen: Qt keeps a dock behind another tab visible (moved off screen), and
+        building and laying out a large vault's graph that nobody sees costs seconds of a core."""
+        if self._behind():
+            self._needs_refresh = True
+            return
+        super().request_refresh()
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt override
+        if self._behind():  # shown with the window, behind another tab: read when the tab is chosen
+            QWidget.showEvent(self, event)
+            return
+        super().showEvent(event)
+
+    def _behind(self) -> bool:
+        return self.isVisible() and self.visibleRegion().isEmpty()
+
+    def dock_shown(self, shown: bool) -> None:
+        """The dock came to the front (its tab chosen, or shown): read what changed while it was not."""
+        if shown and self._needs_refresh:
+            self._needs_refresh = False
+            self.refresh()
+
     def _on_changed(self, changes: object) -> None:
         if isinstance(changes, ChangeSet):
             self._changed |= set(changes.pages) | set(changes.added) | set(changes.removed)
@@ -139,6 +168,7 @@ class GraphPane(Pane):
 
     async def load(self) -> None:
         changed, self._changed = self._changed, set()
+        self._settling = False
         whole = await asyncio.to_thread(vault_graph, self.services.manager, changed)
         if not self.alive():
             return
@@ -160,7 +190,7 @@ class GraphPane(Pane):
         return local(filtered(whole, replace(rule, orphans=True)), page, depth)
 
     async def _lay_out(self, shown: Graph) -> None:
-        """Lay the graph out in a worker thread, round by round, drawing each round."""
+        """Lay the graph out in a worker thread, in rounds, drawing the latest about every :data:`SHOWN_EVERY_S`."""
         rounds = layout_rounds(shown, self._places)
         while True:
             positions = await asyncio.to_thread(self._next_round, rounds)
@@ -169,12 +199,27 @@ class GraphPane(Pane):
             self.canvas.set_positions(positions)
             self._places.update((node.key, place) for node, place in zip(shown.nodes, positions, strict=True))
         if self.alive():
+            self._settling = True
+            self._on_picture()
+
+    def _on_picture(self) -> None:
+        """A picture came from the canvas: once the layout is done and in it, say it is laid out."""
+        if self._settling and self.canvas.current():
+            self._settling = False
             self.laid_out.emit()
 
     def _next_round(self, rounds: Iterator[list[tuple[float, float]]]) -> list[tuple[float, float]] | None:
-        """(worker thread) One round of the layout."""
+        """(worker thread) Rounds of the layout for about :data:`SHOWN_EVERY_S`, the last one's positions
+        (None when it is done): a hop to the GUI thread and back for each short round would take
+        longer than the rounds, and the GIL is free between them."""
         self.layout_threads.add(threading.get_ident())
-        return next(rounds, None)
+        start, last = time.perf_counter(), None
+        for positions in rounds:
+            last = positions
+            if time.perf_counter() - start >= SHOWN_EVERY_S:
+                break
+            time.sleep(0.001)  # the GIL to the window between rounds, not only to the drawing worker
+        return last
 
     # -- drawing ---------------------------------------------------------------------------
     def _fill_choices(self, whole: Graph) -> None:
