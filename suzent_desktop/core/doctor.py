@@ -301,7 +301,8 @@ def check_watermark(layout: Layout, today: dt.date) -> list[Problem]:
 
 def check_dropped(layout: Layout, today: dt.date, tombstones: set[str]) -> list[Problem]:
     """Facts a dream dropped that stay in search until the person confirms (``core/index/dropped.py``)."""
-    from suzent_desktop.core.index import dropped, uncovered
+    from suzent_desktop.core.engines import uncovered
+    from suzent_desktop.core.index import dropped
 
     pending = dropped.pending(layout, Days.read(Notebook(layout), today), tombstones)
     places = uncovered.located(layout, [uncovered.UncoveredFact(f.date, f.text, f.line) for f in pending])
@@ -314,8 +315,8 @@ def check_dropped(layout: Layout, today: dt.date, tombstones: set[str]) -> list[
 
 
 def check_not_consolidated(layout: Layout, today: dt.date, tombstones: set[str]) -> list[Problem]:
-    """Facts of consolidated days that the last dream left on no page (``core/index/uncovered.py``)."""
-    from suzent_desktop.core.index import uncovered
+    """Facts of consolidated days that the last dream left on no page (``core/engines/uncovered.py``)."""
+    from suzent_desktop.core.engines import uncovered
 
     days = Days.read(Notebook(layout), today)
     left = [fact for fact in uncovered.consolidated(layout, days) if fact.key[1] not in tombstones]
@@ -360,10 +361,13 @@ def _sorted(paths: Iterable[Any]) -> list[str]:
 
 
 async def _index_stats(layout: Layout, settings: Any, clock: Clock, tombstones: set[str]) -> Any:
+    from suzent_desktop.core.engines.uncovered import Kept
     from suzent_desktop.core.index.embedding import EmbeddingError, make_embedder
     from suzent_desktop.core.index.index_store import TABLE_NAME, IndexStoreError
     from suzent_desktop.core.index.indexer import Indexer
+    from suzent_desktop.core.vault.model import Vault
 
+    vault = Vault(layout)
     indexer = Indexer(
         layout,
         make_embedder(settings),
@@ -371,6 +375,8 @@ async def _index_stats(layout: Layout, settings: Any, clock: Clock, tombstones: 
         notebook=Notebook(layout),
         archive=Archive(layout),
         tombstones=Tombstones(layout),
+        vault=vault,
+        kept=Kept(layout, vault),
     )
     stats = await indexer.stats()
     findable = await indexer.findable(tombstones, min_contained=MIN_CONTAINED_TOMBSTONE)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from suzent_desktop.core.engines.forgetting import ForgetJournal
 from suzent_desktop.core.engines.recall import RecallLog
+from suzent_desktop.core.engines.uncovered import Kept
 from suzent_desktop.core.files import devices
 from suzent_desktop.core.files.archive import Archive
 from suzent_desktop.core.files.clock import SYSTEM_CLOCK, Clock
@@ -144,7 +145,7 @@ def open_home(
     vault = Vault(layout)
     indexer = Indexer(
         layout, embedder, clock, notebook=notebook, archive=archive, tombstones=tombstones, transcripts=transcripts,
-        vault=vault,
+        vault=vault, kept=Kept(layout, vault),
     )
     return Home(
         settings=settings,

@@ -11,7 +11,7 @@ from typing import Any
 
 from suzent_desktop.core.engines.dream.model import GateStatus
 from suzent_desktop.core.files.words import count
-from suzent_desktop.core.index import uncovered
+from suzent_desktop.core.engines import uncovered
 
 
 class Gates:

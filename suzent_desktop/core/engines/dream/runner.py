@@ -72,7 +72,7 @@ from suzent_desktop.core.files.layout import ROOT_NAV_FILES
 from suzent_desktop.core.files.regular import read_regular
 from suzent_desktop.core.files.tombstones import forgotten_in, normalize
 from suzent_desktop.core.files.words import count
-from suzent_desktop.core.index import late_facts, lost_facts, uncovered
+from suzent_desktop.core.engines import late_facts, lost_facts, uncovered
 from suzent_desktop.core.index.dropped import record_run as record_dropped
 
 if TYPE_CHECKING:
@@ -236,7 +236,7 @@ class DreamRunner(Gates):
     # -- batches -------------------------------------------------------------------------------
     def _load_batch(self, dates: list[str], *, reoffer: bool = True) -> Batch:
         """The batch's live facts, up to the first unreadable log, then the facts of earlier
-        batches that no page holds yet (``core/index/uncovered.py``), offered again.
+        batches that no page holds yet (``core/engines/uncovered.py``), offered again.
 
         A log that cannot be read ends the batch before it, so one bad file never takes the
         healthy days around it down with it; when it is the batch's first day, ArchiveError
@@ -246,7 +246,7 @@ class DreamRunner(Gates):
         facts: list[BatchFact] = []
         dropped = 0
         digests: dict[str, str] = {}
-        if reoffer:  # what this run reads, per part, taken before reading (core/index/late_facts.py)
+        if reoffer:  # what this run reads, per part, taken before reading (core/engines/late_facts.py)
             again = sorted(uncovered.by_date(uncovered.consolidated(self.manager.layout, self.manager.days())))
             shared = stones if self._lease.shared() else set()  # one device: an undo there captures again
             self._read = late_facts.snapshot(self.manager.layout, [*dates, *again], shared)
