@@ -7,8 +7,8 @@ import os
 import pytest
 from dream_support import days_before, make_manager, notebook_text, page, write_log
 
-from suzent_desktop.core.engines.dream.runner import DreamRunner
 from suzent_desktop.core.engines import lost_facts
+from suzent_desktop.core.engines.dream.runner import DreamRunner
 from suzent_desktop.core.engines.lost_facts import LostFacts
 from suzent_desktop.core.index.filters import Filters
 from suzent_desktop.core.index.planner import NOT_CONSOLIDATED
@@ -103,10 +103,10 @@ async def test_a_page_edit_that_keeps_every_fact_changes_nothing(dreamt, monkeyp
     assert check.lost(manager.days()) == []
     text = page(manager, PREFERENCES)
     _replace(manager, PREFERENCES, (text + "\nA note of my own about music and walks.\n").encode())
-    real = LostFacts._vault_lines
-    monkeypatch.setattr(LostFacts, "_vault_lines", lambda self: pytest.fail("no fact left its page"))
+    real = lost_facts._lines_of
+    monkeypatch.setattr(lost_facts, "_lines_of", lambda *args: pytest.fail("no fact left its page"))
     assert check.lost(manager.days()) == []  # the changed page alone was read
-    monkeypatch.setattr(LostFacts, "_vault_lines", real)
+    monkeypatch.setattr(lost_facts, "_lines_of", real)
     ana = page(manager, "3_Personal/Ana.md")  # a bullet moved by hand to a page of its own
     _replace(manager, "3_Personal/Ana.md", "".join(line for line in ana.splitlines(True) if LISBON not in line).encode())
     (manager.layout.notebook_dir / "3_Personal/Lisbon.md").write_text(f"# Lisbon\n\n- {LISBON}\n", encoding="utf-8")
@@ -166,3 +166,24 @@ async def test_dream_force_with_nothing_pending_consolidates_the_facts_given_bac
     assert not await _archive_hits(manager, JAZZ)
     # Without --force the schedule leaves them for the next day's batch, as before.
     assert (await DreamRunner(manager).run_once()).outcome == "nothing_pending"
+
+
+async def test_a_fact_moved_by_hand_is_found_on_its_new_page_through_the_watched_vault_model(dreamt):
+    manager, _older, _next_day = dreamt
+    vault = manager.vault
+    vault.watch(True)  # as the window's watcher: the model is kept current, the disk is not walked again
+    vault.snapshot()
+    ana = manager.layout.notebook_dir / "3_Personal/Ana.md"
+    moved = manager.layout.notebook_dir / "3_Personal/Lisbon.md"
+    _replace(manager, "3_Personal/Ana.md",
+             "".join(line for line in page(manager, "3_Personal/Ana.md").splitlines(True) if LISBON not in line).encode())
+    moved.write_text(f"# Lisbon\n\n- {LISBON}\n", encoding="utf-8")
+    vault.apply([ana, moved])
+    walks = vault.walks
+    check = LostFacts(manager.layout, vault)
+    assert check.lost(manager.days()) == []  # held by the page the model was told about
+    assert vault.walks == walks
+    moved.unlink()
+    vault.apply([moved])
+    assert [text for _date, text, _line in check.lost(manager.days())] == [LISBON]  # on no page now
+    assert vault.walks == walks

@@ -41,7 +41,7 @@ from suzent_desktop.core.files.layout import Layout
 from suzent_desktop.core.files.regular import read_regular
 from suzent_desktop.core.files.text import loads_json
 from suzent_desktop.core.files.tombstones import Tombstones, forgotten_in, normalize
-from suzent_desktop.core.vault.model import Kind, Vault
+from suzent_desktop.core.vault.model import Kind, Vault, VaultSnapshot
 from suzent_desktop.core.vault.page_lines import PageLines, vault_of, where
 
 if TYPE_CHECKING:
@@ -150,7 +150,8 @@ class LostFacts:
         self._lock = threading.Lock()
         self._record: tuple[Signature, list[Held]] | None = None
         self._pages: dict[Path, tuple[Signature, frozenset[tuple[str, str]]]] = {}  # page -> missing keys
-        self._moved: tuple[frozenset[tuple[str, str]], frozenset[tuple[str, str]]] | None = None  # candidates, lost
+        # the candidates, the model's snapshot they were looked for in (None: not watched), those lost
+        self._moved: tuple[frozenset[tuple[str, str]], VaultSnapshot | None, frozenset[tuple[str, str]]] | None = None
 
     def lost(self, days: Days) -> list[tuple[str, str, int | None]]:
         """(date, text, line) of each recorded fact of a consolidated day that no page holds and
@@ -204,28 +205,32 @@ class LostFacts:
         return missing
 
     def _gone(self, facts: list[Held], candidates: frozenset[tuple[str, str]]) -> frozenset[tuple[str, str]]:
-        """The candidates no page of the vault holds (a fact that left its page may stand on another)."""
+        """The candidates no page of the vault holds (a fact that left its page may stand on another).
+
+        What was found is kept while the candidates stay the same and, where a watcher keeps the
+        vault model current, while the model has not changed; where nothing watches, a look at the
+        whole vault is taken only when the candidates change (a fact left its page)."""
+        view = self.vault.snapshot() if self.vault.watched else None
         with self._lock:
             known = self._moved
-        if known is not None and known[0] == candidates:
-            return known[1]
-        lines = self._vault_lines()
+        if known is not None and known[0] == candidates and known[1] is view:
+            return known[2]
+        lines = _lines_of(view or self.vault.current(), self.layout.notebook_dir)
         gone = frozenset(f.key for f in facts if f.key in candidates and _found(f, lines) is None)
         with self._lock:
-            self._moved = (candidates, gone)
+            self._moved = (candidates, view, gone)
         return gone
 
-    def _vault_lines(self) -> PageLines:
-        """Every page of the vault, as the vault model holds it (its pages leave out the memory folder,
-        hidden folders and the navigation files): current, looked at again where nothing watches."""
-        snapshot = self.vault.current()
-        root = self.layout.notebook_dir
-        pages: dict[str, str] = {}
-        for path in snapshot.files(Kind.PAGE):
-            text = snapshot.text(path)
-            if text is not None and path.suffix.lower() == ".md":
-                pages[path.relative_to(root).as_posix()] = text
-        return vault_of(pages)
+
+def _lines_of(snapshot: VaultSnapshot, root: Path) -> PageLines:
+    """Every page of the vault as the model holds it (its pages leave out the memory folder, hidden
+    folders and the navigation files)."""
+    pages: dict[str, str] = {}
+    for path in snapshot.files(Kind.PAGE):
+        text = snapshot.text(path)
+        if text is not None and path.suffix.lower() == ".md":
+            pages[path.relative_to(root).as_posix()] = text
+    return vault_of(pages)
 
 
 def _read(path: Path) -> str | None:

@@ -34,13 +34,13 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from suzent_desktop.core.engines import lost_facts
 from suzent_desktop.core.engines.extraction import SENTENCE_END
 from suzent_desktop.core.files import streams
 from suzent_desktop.core.files.facts import FactLine
 from suzent_desktop.core.files.layout import Layout
 from suzent_desktop.core.files.tombstones import forgotten_in, normalize
 from suzent_desktop.core.files.transcripts import TranscriptTurn, turn_key
-from suzent_desktop.core.engines import lost_facts
 from suzent_desktop.core.vault.fact_pages import (
     content_words,
     dup_norm,

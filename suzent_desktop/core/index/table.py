@@ -407,16 +407,17 @@ class IndexTable:
         changes.rows_removed += removed
         changes.index = changes.index or removed > 0
 
-    def remove_texts(self, norms: set[str], stones: set[str]) -> tuple[int, set[str]]:
-        """Delete the rows matching the new tombstones ``norms`` (``stones``: the whole tombstone file
-        now); returns how many went and the files whose other rows must be chunked again."""
+    def remove_texts(self, norms: set[str], current: set[str]) -> tuple[int, set[str]]:
+        """Delete the rows matching the new tombstones ``norms`` (``current``: the whole tombstone file
+        now, which the state may then record as reflected); returns how many went and the files whose
+        other rows must be chunked again."""
         store = self.current_store()
         ids = list(dict.fromkeys(i for n in sorted(norms) for i in store.ids_with_norm(n)))
         with self.state_lock:
-            if norms <= stones and self.state.tombstones == digest(stones - norms):
+            if norms <= current and self.state.tombstones == digest(current - norms):
                 # Every indexed row matching the new tombstones goes below, so the index now reflects
                 # the whole tombstone file: the next pass need not re-read every file for them.
-                self.reflect(stones)
+                self.reflect(current)
         if not ids:
             return 0, set()
         info = store.fetch(ids, ["id", "path", "source_type"])

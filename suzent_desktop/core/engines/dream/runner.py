@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from filelock import FileLock, Timeout
 
-from suzent_desktop.core.engines import forgetting, lease, provenance
+from suzent_desktop.core.engines import forgetting, late_facts, lease, lost_facts, provenance, uncovered
 from suzent_desktop.core.engines.dream import authorship, outcome, resume, second_run
 from suzent_desktop.core.engines.dream.coverage import CoverageReport, check_coverage
 from suzent_desktop.core.engines.dream.diffs import annotate, unified_diffs
@@ -72,7 +72,6 @@ from suzent_desktop.core.files.layout import ROOT_NAV_FILES
 from suzent_desktop.core.files.regular import read_regular
 from suzent_desktop.core.files.tombstones import forgotten_in, normalize
 from suzent_desktop.core.files.words import count
-from suzent_desktop.core.engines import late_facts, lost_facts, uncovered
 from suzent_desktop.core.index.dropped import record_run as record_dropped
 
 if TYPE_CHECKING:
