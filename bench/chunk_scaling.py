@@ -38,9 +38,9 @@ def measure(lines: int) -> tuple[float, float, int]:
         text = bulleted_page(lines)
         page.write_text(text, encoding="utf-8")
         indexer = manager.indexer
-        source = indexer._source_for(page)
+        source = indexer.sources.source_for(page)
         start = time.perf_counter()
-        rows = indexer._rows_for(source, text, set())
+        rows = indexer.planner.rows_for(source, text, set())
         chunk_seconds = time.perf_counter() - start
         start = time.perf_counter()
         changes = asyncio.run(indexer.sync_paths([page]))

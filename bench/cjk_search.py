@@ -178,7 +178,7 @@ async def run_toy(args: argparse.Namespace) -> None:
         found = {"fts": 0, "app": 0}
         for question, page in data["questions"]:
             want = str(root / page)
-            store = manager.indexer._open_store(manager.indexer._read_dim(), repair=False)
+            store = manager.indexer.table.open_store(manager.indexer.table.read_dim(), repair=False)
             fts = [r["path"] for r in store.fts_search(question, 5)]
             app = [h.path for h in (await manager.searching.search(question, limit=5, record_recall=False)).hits]
             found["fts"] += want in fts

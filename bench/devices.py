@@ -30,7 +30,7 @@ it checks:
    index the device built over the run (after one more index pass, no rebuild).
 
 It prints the violations per invariant, the runs per device, the consolidated facts a page lost that
-were given back to search before a dream (``core/index/lost_facts.py``), and last ``devices: violations N``.
+were given back to search before a dream (``core/engines/lost_facts.py``), and last ``devices: violations N``.
 
 Then (``--collisions N``, default 10; ``--mode collide`` runs it alone) the two devices, synced by
 the in-process engine, start a dream at the same moment N times, each time with a day pending
@@ -161,10 +161,11 @@ async def _edit_page(manager: Any, command: dict) -> dict:
 
 async def _dream(manager: Any, runner_class: Any) -> dict:
     """The app's cycle, run by run, noting each run's watermark before and after, and the consolidated
-    facts that no page held any more before it (``core/index/lost_facts.py``: given back to search, offered)."""
-    from suzent_desktop.core.index import lost_facts
+    facts that no page held any more before it (``core/engines/lost_facts.py``: given back to search, offered)."""
+    from suzent_desktop.core.engines.lost_facts import LostFacts
 
-    lost = [text for _date, text, _line in await asyncio.to_thread(lost_facts.lost, manager.layout, manager.days())]
+    check = LostFacts(manager.layout, manager.vault)
+    lost = [text for _date, text, _line in await asyncio.to_thread(check.lost, manager.days())]
     runner = runner_class(manager)
     runs = []
     for _ in range(50):
@@ -193,10 +194,11 @@ async def _check(manager: Any, command: dict) -> dict:
     for question in command["questions"]:
         hits = (await manager.searching.search(question, limit=5, record_recall=False)).hits
         answers[question] = [[h.text, Path(h.path).relative_to(manager.layout.home).as_posix()] for h in hits]
-    from suzent_desktop.core.index import lost_facts, uncovered
+    from suzent_desktop.core.engines import uncovered
 
-    listed = sorted(f.text for f in uncovered.consolidated(manager.layout, manager.days()))
-    lost_facts.clear_cache()  # what a fresh process would find: differs only if the cache went stale
+    kept = manager.indexer.sources.kept  # the home's check, with what the passes have read kept
+    listed = sorted(f.text for f in uncovered.consolidated(manager.layout, manager.days(), getattr(kept, "check", None)))
+    # what a fresh process would find (a check of its own): differs only if the kept reads went stale
     fresh = sorted(f.text for f in uncovered.consolidated(manager.layout, manager.days()))
     return {"found": found, "answers": answers, "watermark": manager.notebook.raw_watermark(),
             "not_consolidated": listed, "stale": sorted(set(listed) ^ set(fresh)),

@@ -121,7 +121,7 @@ async def _measure(root: Path, pages: int, days: int, embedder_name: str) -> dic
     figures["watched_stale_check_ms"] = (await _timed(asyncio.to_thread(indexer.stale_paths)))[0] * 1000
     figures["watched_noop_sync_ms"] = (await _timed(indexer.sync()))[0] * 1000  # the window's pass after a dream
     indexer.watch(False)
-    figures["state_kb"] = indexer._states.size_bytes() / 1024
+    figures["state_kb"] = indexer.table.states.size_bytes() / 1024
 
     # rename the folder: the watcher reports every old and new path in one batch
     renamed = batch[0].parent.with_name("Batch renamed")

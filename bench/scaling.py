@@ -124,14 +124,14 @@ def one_size(pages: int, days: int, count: int) -> dict:
         indexer = Indexer(layout, HashingEmbedder(), CLOCK)
         loop = asyncio.new_event_loop()  # one loop for every search, as in the app
         loop.run_until_complete(indexer.search("warm up"))  # opens the store
-        figures["ann_by_pass"] = float(indexer._store.ann_index() is not None)
+        figures["ann_by_pass"] = float(indexer.table.store.ann_index() is not None)
 
         def search(query: str, _vector) -> object:
             return loop.run_until_complete(indexer.search(query, limit=10))
 
-        figures |= search_figures(indexer._store, search, count)
+        figures |= search_figures(indexer.table.store, search, count)
         loop.close()
-        figures["index_mb"] = _folder_mb(indexer._store.table_dir)
+        figures["index_mb"] = _folder_mb(indexer.table.store.table_dir)
         figures["peak_rss_mb"] = peak_rss_mb()
         return figures
     finally:

@@ -51,7 +51,7 @@ def broken(indexer: Indexer, query: str, hits: list) -> int:
     for hit in hits:
         ok = text_passes(parsed, hit.text)
         if parsed.has_file_filters:
-            ok = ok and file_passes(parsed, indexer._relative(hit.path), list(read_tags(Path(hit.path))))
+            ok = ok and file_passes(parsed, indexer.searcher.relative(hit.path), list(read_tags(Path(hit.path))))
         bad += not ok
     return bad
 

@@ -18,8 +18,9 @@ Prints, so a refactoring can give its figures before and after (``python scripts
 * **vault walks by doctor**: calls in ``core/doctor.py`` that read the whole vault or the days
   (``Days.read``, ``Notebook.content_pages``, the vault model's ``snapshot``/``current``, the indexer's
   ``stats``, ``refused_entries``, ``markdown_files``, ``walk``, ``rglob``, ``os.walk``) and store constructions there;
-* **lines of the indexer's coordinator**: ``class Indexer`` in ``core/index/indexer.py``, and the
-  mixins it is spread over (the classes it inherits from) with their method counts.
+* **lines of the indexer's coordinator**: ``class Indexer`` in ``core/index/indexer.py``, and its
+  parts with their method counts: the mixins it inherits from, and the classes of ``core/index`` its
+  ``__init__`` builds (the parts it is composed of).
 
 Heuristics over the syntax tree: ``--list`` prints every item counted, so a figure can be checked.
 """
@@ -207,12 +208,15 @@ def indexer(root: Path) -> tuple[int, list[str]]:
     if cls is None:
         return 0, []
     bases = {ast.unparse(b) for b in cls.bases}
+    init = next((n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"), None)
+    built = {ast.unparse(n.func) for n in ast.walk(init) if isinstance(n, ast.Call)} if init else set()
     parts = []
     for file in sorted((root / PACKAGE / "core" / "index").glob("*.py")):
         for node in ast.parse(file.read_text(encoding="utf-8")).body:
-            if isinstance(node, ast.ClassDef) and node.name in bases:
+            if isinstance(node, ast.ClassDef) and node.name in bases | built:
                 methods = sum(isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef) for n in node.body)
-                parts.append(f"{file.name} {node.name}: {_lines(node)} lines, {methods} methods")
+                how = "mixin" if node.name in bases else "composed"
+                parts.append(f"{file.name} {node.name} ({how}): {_lines(node)} lines, {methods} methods")
     return _lines(cls), parts
 
 

@@ -34,3 +34,19 @@ def test_counts_forwards_re_exports_private_reads_and_matchers(tmp_path: Path) -
     assert counts["re-exports"] == 1  # fuse, read by cli through operations
     assert counts["private-name reads across modules"] == 1  # _secret
     assert counts["forgotten-text matchers"] == 2  # gone, and Rule.holds
+
+
+def test_the_indexers_parts_and_the_memory_ledger_read_no_private_name_of_another_module() -> None:
+    """The indexer is composed of parts (table, sources, planner, searcher) that talk through public
+    methods only, so each can be changed alone; the ledger reads the vault through the model."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("maintainability", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    maintainability = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(maintainability)
+    watched = ("suzent_desktop.core.index.", "suzent_desktop.core.engines.lost_facts",
+               "suzent_desktop.core.engines.late_facts", "suzent_desktop.core.engines.uncovered")
+    reads = [r for r in maintainability.private_reads(maintainability.modules(SCRIPT.parents[1]))
+             if r.startswith(watched) and "_core._MODELS" not in r]  # onnxruntime's own model table
+    assert reads == []

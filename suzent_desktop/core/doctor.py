@@ -271,7 +271,8 @@ def check_watermark(notebook: Notebook, days: Days, today: dt.date) -> list[Prob
 
 def check_dropped(layout: Layout, days: Days, tombstones: Iterable[str]) -> list[Problem]:
     """Facts a dream dropped that stay in search until the person confirms (``core/index/dropped.py``)."""
-    from suzent_desktop.core.index import dropped, uncovered
+    from suzent_desktop.core.engines import uncovered
+    from suzent_desktop.core.index import dropped
 
     pending = dropped.pending(layout, days, tombstones)
     places = uncovered.located(layout, [uncovered.UncoveredFact(f.date, f.text, f.line) for f in pending])
@@ -284,8 +285,8 @@ def check_dropped(layout: Layout, days: Days, tombstones: Iterable[str]) -> list
 
 
 def check_not_consolidated(layout: Layout, days: Days, tombstones: Forgotten) -> list[Problem]:
-    """Facts of consolidated days that the last dream left on no page (``core/index/uncovered.py``)."""
-    from suzent_desktop.core.index import uncovered
+    """Facts of consolidated days that the last dream left on no page (``core/engines/uncovered.py``)."""
+    from suzent_desktop.core.engines import uncovered
 
     left = [fact for fact in uncovered.consolidated(layout, days) if not tombstones.holds(fact.text)]
     return [

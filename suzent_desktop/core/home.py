@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from suzent_desktop.core.engines.forgetting import ForgetJournal
 from suzent_desktop.core.engines.recall import RecallLog
+from suzent_desktop.core.engines.uncovered import Kept
 from suzent_desktop.core.files import devices
 from suzent_desktop.core.files.archive import Archive
 from suzent_desktop.core.files.clock import SYSTEM_CLOCK, Clock
@@ -153,7 +154,7 @@ def open_home(
     vault = Vault(layout)
     indexer = Indexer(
         layout, embedder, clock, notebook=notebook, archive=archive, tombstones=tombstones, transcripts=transcripts,
-        vault=vault,
+        vault=vault, kept=Kept(layout, vault),
     )
     recall = RecallLog(layout)
     journal = ForgetJournal(layout.forget_journal_file, vault=layout.notebook_dir, memory=layout.memory_dir)

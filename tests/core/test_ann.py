@@ -177,7 +177,7 @@ async def test_the_indexer_builds_the_index_and_finds_pages_saved_after_it(layou
         (folder / f"Topic {number}.md").write_text(f"# Topic {number}\n\n" + "\n\n".join(paragraphs) + "\n")
     indexer = Indexer(layout, HashingEmbedder(), clock, notebook=notebook)
     await indexer.sync(full=True)
-    assert indexer._store.ann_index() is not None
+    assert indexer.table.store.ann_index() is not None
 
     late = folder / "Zeppelin.md"
     late.write_text("# Zeppelin\n\nThe zeppelin hangar smells of kerosene and old canvas.\n")
@@ -186,7 +186,7 @@ async def test_the_indexer_builds_the_index_and_finds_pages_saved_after_it(layou
     assert response.mode == "hybrid" and response.warning is None
     assert response.hits[0].path == str(late)
 
-    shutil.rmtree(_index_dir(indexer._store))
+    shutil.rmtree(_index_dir(indexer.table.store))
     fresh = Indexer(layout, HashingEmbedder(), clock, notebook=notebook)
     response = await fresh.search("zeppelin hangar kerosene")
     assert response.hits[0].path == str(late)

@@ -180,7 +180,7 @@ def test_the_multilingual_model_puts_a_chinese_question_near_its_answer() -> Non
 
 async def test_an_index_from_before_the_bigram_column_is_rebuilt_on_the_next_pass(layout, clock, indexer) -> None:
     await indexer.sync()
-    store = indexer._open_store(indexer._read_dim())
+    store = indexer.table.open_store(indexer.table.read_dim())
     store.table.drop_columns(["grams", "title"])  # the table as the previous version wrote it
     fresh = Indexer(layout, HashingEmbedder(384), clock, notebook=Notebook(layout), archive=Archive(layout))
     await fresh.sync()

@@ -10,13 +10,14 @@ import pytest
 from dream_support import days_before, make_manager, page, write_log
 
 from suzent_desktop.core.doctor import run_doctor
+from suzent_desktop.core.engines import uncovered
 from suzent_desktop.core.engines.dream.coverage import check_coverage
 from suzent_desktop.core.engines.dream.model import Batch, BatchFact, EngineReport
 from suzent_desktop.core.engines.dream.runner import DreamRunner
 from suzent_desktop.core.engines.dream.tools import Accounting, VaultTools
 from suzent_desktop.core.files.facts import Fact
-from suzent_desktop.core.index import dropped, uncovered
-from suzent_desktop.core.index.index_plan import NOT_CONSOLIDATED
+from suzent_desktop.core.index import dropped
+from suzent_desktop.core.index.planner import NOT_CONSOLIDATED
 
 JASPER = "User collects jasper indigo near the xenon nimbus falcon"
 KEPT = "User keeps a sourdough starter"  # the one fact the junk engine does write (a run covering none is no_change)

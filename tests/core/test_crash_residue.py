@@ -76,7 +76,7 @@ async def test_rows_left_by_a_crash_are_reported_by_doctor_and_removed_on_the_ne
     manager.notebook.append_ingest(today, d1)  # d1 is consolidated: its log gives no rows
     (manager.layout.notebook_dir / "2_Wiki" / "Trains.md").write_text("# Trains\n\nQuiet ones.\n", encoding="utf-8")
     await manager.reindex()
-    store = manager.indexer._store
+    store = manager.indexer.table.store
     kept = store.scan(["id", "path"]).to_pylist()
     d2_row = next(r for r in kept if r["path"].endswith(f"{d2}.md"))
     store.add([
@@ -92,7 +92,7 @@ async def test_rows_left_by_a_crash_are_reported_by_doctor_and_removed_on_the_ne
 
     reopened = make_manager(home, clock)  # a new process: its first pass compares table and files
     await reopened.reindex()
-    after = sorted((r["id"], r["path"]) for r in reopened.indexer._store.scan(["id", "path"]).to_pylist())
+    after = sorted((r["id"], r["path"]) for r in reopened.indexer.table.store.scan(["id", "path"]).to_pylist())
     assert after == sorted((r["id"], r["path"]) for r in kept)
     assert not [p for p in await asyncio.to_thread(run_doctor, home, clock=clock) if "index row" in p.message]
     hits = (await reopened.searching.search("quiet trains")).hits
@@ -101,7 +101,7 @@ async def test_rows_left_by_a_crash_are_reported_by_doctor_and_removed_on_the_ne
 
 async def test_a_pass_cut_short_makes_the_next_one_compare_the_whole_table(home, clock, today):
     """Even when the row counts happen to agree, a mark left by an unfinished pass triggers the check."""
-    from suzent_desktop.core.index.index_lock import PASS_MARK
+    from suzent_desktop.core.index.table import PASS_MARK
 
     manager = make_manager(home, clock)
     d1, d2 = days_before(today, 2)
@@ -109,7 +109,7 @@ async def test_a_pass_cut_short_makes_the_next_one_compare_the_whole_table(home,
     write_log(manager, d2, ["User likes quiet trains"])
     await manager.reindex()
     manager.notebook.append_ingest(today, d1)
-    store = manager.indexer._store
+    store = manager.indexer.table.store
     ghost = _ghost(manager, str(manager.layout.notebook_dir / "Gone.md"), "a page deleted mid-pass", "c" * 32,
                    "notebook")
     store.add([ghost])  # a row the state does not know ...
@@ -120,7 +120,7 @@ async def test_a_pass_cut_short_makes_the_next_one_compare_the_whole_table(home,
 
     reopened = make_manager(home, clock)
     await reopened.reindex()
-    ids = {r["id"] for r in reopened.indexer._store.scan(["id"]).to_pylist()}
+    ids = {r["id"] for r in reopened.indexer.table.store.scan(["id"]).to_pylist()}
     assert "c" * 32 not in ids and lost in ids
     assert not (manager.layout.index_dir / PASS_MARK).exists()
     assert (await reopened.searching.search("quiet trains")).hits

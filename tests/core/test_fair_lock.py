@@ -50,7 +50,7 @@ async def test_a_ticket_left_by_a_dead_process_does_not_block_the_queue(tmp_path
 
 async def test_a_writer_past_the_bound_is_told_busy_and_the_fact_stays_in_the_log(home, clock):
     manager = make_manager(home, clock)
-    manager.indexer._fair_lock.max_wait = 0.3
+    manager.indexer.table.fair_lock.max_wait = 0.3
     held = FileLock(str(manager.layout.index_dir / "write.lock"))
     manager.layout.index_dir.mkdir(parents=True, exist_ok=True)
     held.acquire()

@@ -13,6 +13,7 @@ from filelock import FileLock, Timeout
 from suzent_desktop.core.index import indexer as indexer_module
 from suzent_desktop.core.index.embedding import HashingEmbedder
 from suzent_desktop.core.index.indexer import Indexer
+from suzent_desktop.core.index.planner import Planner
 from suzent_desktop.core.vault.notebook import Notebook
 
 
@@ -63,13 +64,13 @@ async def test_a_pass_embeds_its_first_window_before_reading_the_last_file(layou
     monkeypatch.setattr(indexer_module, "BATCH_FILES", 5)
     pages = [_page(layout, f"S{i:02d}", f"Streamed page {i}.\n") for i in range(30)]
     events: list[str] = []
-    real_plan = Indexer._plan
+    real_plan = Planner.plan
 
     def plan(self, source, *args):
         events.append(f"read {Path(source.key).name}")
         return real_plan(self, source, *args)
 
-    monkeypatch.setattr(Indexer, "_plan", plan)
+    monkeypatch.setattr(Planner, "plan", plan)
     embedder = RecordingEmbedder()
     real_embed = embedder.embed
     embedder.embed = lambda texts: events.append("embed") or real_embed(texts)
@@ -112,7 +113,7 @@ async def test_another_process_writing_while_we_embed_is_neither_lost_nor_double
 
     embedder.during = other_process_writes
     await indexer.sync()
-    store = indexer._current_store()
+    store = indexer.table.current_store()
     shared_rows = store.rows_for_path(str(shared), ["text"]).column("text").to_pylist()
     assert len(shared_rows) == 1 and "Second version" in shared_rows[0]  # theirs was newer: kept
     await indexer.sync()
@@ -144,7 +145,7 @@ async def test_text_forgotten_by_another_process_while_we_embed_is_never_written
 
     embedder.during = other_process_forgets
     await indexer.sync()
-    texts = indexer._current_store().rows_for_path(str(page), ["text"]).column("text").to_pylist()
+    texts = indexer.table.current_store().rows_for_path(str(page), ["text"]).column("text").to_pylist()
     assert texts and not any("spare key" in t for t in texts)
     assert any("kept line" in t for t in texts)
     assert await indexer.findable(["The user hides the spare key under the blue pot."]) == []
@@ -172,7 +173,7 @@ async def test_a_log_consolidated_by_another_process_while_we_embed_gets_no_rows
 
     embedder.during = other_process_consolidates
     await manager.indexer.sync_paths([log])
-    assert manager.indexer._current_store().rows_for_path(str(log), ["id"]).num_rows == 0
+    assert manager.indexer.table.current_store().rows_for_path(str(log), ["id"]).num_rows == 0
 
 
 async def _let_in_while_embedding(layout, clock, page: Path, changes: list[str]) -> tuple[Indexer, int]:
@@ -185,7 +186,7 @@ async def _let_in_while_embedding(layout, clock, page: Path, changes: list[str])
     embedder = RecordingEmbedder()
     indexer = Indexer(layout, embedder, clock)
     await indexer.sync()
-    before = indexer._current_store().rows_for_path(str(page), ["id"]).num_rows
+    before = indexer.table.current_store().rows_for_path(str(page), ["id"]).num_rows
     loop = asyncio.get_running_loop()
     waiting = threading.Event()
     indexer.on_wait = waiting.set
@@ -215,7 +216,7 @@ async def _let_in_while_embedding(layout, clock, page: Path, changes: list[str])
 async def test_a_pass_let_in_indexes_a_file_that_changed_since_the_embedding_pass_read_it(layout, clock, vault) -> None:
     page = _page(layout, "Growing", "# Growing\n")
     indexer, told = await _let_in_while_embedding(layout, clock, page, ["A second paragraph saved meanwhile."])
-    texts = indexer._current_store().rows_for_path(str(page), ["text"]).column("text").to_pylist()
+    texts = indexer.table.current_store().rows_for_path(str(page), ["text"]).column("text").to_pylist()
     assert any("first paragraph" in t for t in texts) and any("second paragraph" in t for t in texts)
     assert told == len(texts)  # what the passes reported is what the table holds
     assert indexer.stale_paths() == []
@@ -225,7 +226,7 @@ async def test_older_text_never_deletes_rows_a_pass_let_in_wrote_from_newer_text
     page = _page(layout, "Busy", "# Busy\n")
     said = ["Second paragraph, read by the pass let in.", "Third paragraph, saved while that pass embedded."]
     indexer, told = await _let_in_while_embedding(layout, clock, page, said)
-    rows = indexer._current_store().rows_for_path(str(page), ["id", "text"]).to_pylist()
+    rows = indexer.table.current_store().rows_for_path(str(page), ["id", "text"]).to_pylist()
     texts = [r["text"] for r in rows]
     assert len({r["id"] for r in rows}) == len(rows)
     for words in ("first paragraph", "Second paragraph", "Third paragraph"):

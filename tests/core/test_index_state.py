@@ -77,7 +77,7 @@ async def test_a_json_state_is_moved_in_without_embedding_anything_again(layout,
                   for k, f in state.files.items()},
         "errors": {},
     }
-    indexer._states.close()
+    indexer.table.states.close()
     for file in layout.index_dir.glob(layout.index_state_file.name + "*"):
         file.unlink()
     (layout.index_dir / LEGACY_NAME).write_text(json.dumps(legacy), encoding="utf-8")
@@ -106,7 +106,7 @@ async def test_an_unreadable_state_database_rebuilds_the_index_and_says_so(layou
     _pages(layout, 3)
     indexer = Indexer(layout, CountingEmbedder(), clock)
     await indexer.sync()
-    indexer._states.close()
+    indexer.table.states.close()
     for file in layout.index_dir.glob(layout.index_state_file.name + "*"):
         file.write_bytes(b"not a database at all" * 50)
     embedder = CountingEmbedder()

@@ -18,6 +18,7 @@ from suzent_desktop.core.files.tombstones import Tombstones
 from suzent_desktop.core.index.embedding import EmbeddingError, HashingEmbedder
 from suzent_desktop.core.index.filters import Filters
 from suzent_desktop.core.index.indexer import Indexer
+from suzent_desktop.core.index.planner import Planner
 from suzent_desktop.core.vault.notebook import Notebook
 
 
@@ -94,7 +95,7 @@ async def all_rows(indexer: Indexer) -> list[tuple[str, str]]:
 async def _scan(indexer: Indexer, columns):
     import asyncio
 
-    return await asyncio.to_thread(lambda: indexer._store.scan(columns))
+    return await asyncio.to_thread(lambda: indexer.table.store.scan(columns))
 
 
 async def texts(indexer: Indexer) -> set[str]:
@@ -245,9 +246,9 @@ async def test_row_ids_are_stable_across_full_rebuilds(layout, indexer, archive,
     page(layout, "2_Wiki/P.md", "page text\n\nmore text\n")
     log_facts(archive, today.isoformat(), "a fact", "a fact")  # the same text twice keeps two rows
     await indexer.sync()
-    first = sorted(indexer._store.ids())
+    first = sorted(indexer.table.store.ids())
     await indexer.sync(full=True)
-    assert sorted(indexer._store.ids()) == first and len(first) == 3
+    assert sorted(indexer.table.store.ids()) == first and len(first) == 3
 
 
 # -- recovery -----------------------------------------------------------------------------------
@@ -525,13 +526,13 @@ async def test_forget_then_remember_does_not_reread_every_file(
     Tombstones(layout).add("User lives in Berlin")
     assert await indexer.remove_text("user lives in berlin") == 1
     planned: list[str] = []
-    original = Indexer._plan
+    original = Planner.plan
 
     def spy(self, source, *args):
         planned.append(source.path.name)
         return original(self, source, *args)
 
-    monkeypatch.setattr(Indexer, "_plan", spy)
+    monkeypatch.setattr(Planner, "plan", spy)
     log_facts(archive, today.isoformat(), "User likes tea", hour=12)
     await indexer.sync_paths([path])
     assert planned == [path.name]
@@ -570,11 +571,11 @@ async def test_a_pass_with_nothing_to_do_writes_nothing(layout, indexer, archive
     log_facts(archive, today.isoformat(), "a fact")
     await indexer.sync()
     before = generation(layout)
-    version = indexer._store.table.version
+    version = indexer.table.store.table.version
     changes = await indexer.sync()
     assert changes.empty
     assert generation(layout) == before
-    assert indexer._store.table.version == version
+    assert indexer.table.store.table.version == version
 
 
 async def test_cancel_during_a_long_embedding_batch_writes_nothing(
@@ -655,7 +656,7 @@ async def test_a_pass_waits_while_another_process_holds_the_index(
     held = FileLock(str(layout.index_dir / "write.lock"))
     held.acquire()
     refused = asyncio.Event()
-    acquire = indexer._file_lock.acquire
+    acquire = indexer.table.fair_lock.lock.acquire
 
     def counting_acquire(*args, **kwargs):
         try:
@@ -664,7 +665,7 @@ async def test_a_pass_waits_while_another_process_holds_the_index(
             refused.set()
             raise
 
-    monkeypatch.setattr(indexer._file_lock, "acquire", counting_acquire)
+    monkeypatch.setattr(indexer.table.fair_lock.lock, "acquire", counting_acquire)
     try:
         task = asyncio.ensure_future(indexer.sync())
         await refused.wait()  # it tried, found the lock taken, and waits its turn
@@ -693,7 +694,7 @@ def test_the_watcher_starting_never_waits_for_a_pass_holding_the_state(indexer: 
     page.write_text("# Watched\n\nA paragraph.\n", encoding="utf-8")
     assert page in indexer.stale_paths()  # the first look walks the vault
     done = threading.Event()
-    with indexer._state_lock:  # as a long pass holds it
+    with indexer.table.state_lock:  # as a long pass holds it
         worker = threading.Thread(target=lambda: (indexer.watch(True), done.set()))
         worker.start()
         assert done.wait(5), "watch() waited for the state lock (the GUI thread would freeze)"

@@ -74,7 +74,7 @@ async def test_a_fact_remembered_during_a_long_page_is_indexed_before_the_page_i
         assert any(f"Paragraph {i} is about" in h.text for h in hits)
     again = await manager.indexer.sync()
     assert again.rows_added == 0 and again.rows_removed == 0
-    ids = manager.indexer._store.scan(["id"]).column("id").to_pylist()
+    ids = manager.indexer.table.store.scan(["id"]).column("id").to_pylist()
     assert len(ids) == len(set(ids)) == PARAGRAPHS + 1  # every part once, and the fact; nothing doubled
 
 

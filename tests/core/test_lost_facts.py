@@ -7,10 +7,11 @@ import os
 import pytest
 from dream_support import days_before, make_manager, notebook_text, page, write_log
 
+from suzent_desktop.core.engines import lost_facts
 from suzent_desktop.core.engines.dream.runner import DreamRunner
-from suzent_desktop.core.index import lost_facts
+from suzent_desktop.core.engines.lost_facts import LostFacts
 from suzent_desktop.core.index.filters import Filters
-from suzent_desktop.core.index.index_plan import NOT_CONSOLIDATED
+from suzent_desktop.core.index.planner import NOT_CONSOLIDATED
 
 HIKING, JAZZ = "User loves hiking", "User loves jazz"
 CELLO, LISBON = "User's sister Ana plays the cello", "User's sister Ana lives in Lisbon"
@@ -72,7 +73,7 @@ async def test_a_page_overwritten_with_an_older_version_gives_the_fact_back_to_s
     assert result.outcome == "productive" and result.uncovered == []
     assert JAZZ in notebook_text(manager)
     assert await _not_consolidated(manager) == set()
-    assert lost_facts.lost(manager.layout, manager.days()) == []
+    assert LostFacts(manager.layout, manager.vault).lost(manager.days()) == []
     assert not await _archive_hits(manager, JAZZ)
     assert (await manager.indexer.stats()).by_source.get("archive", 0) == 0
 
@@ -93,23 +94,24 @@ async def test_a_bullet_deleted_by_hand_comes_back_and_a_forgotten_fact_does_not
     assert (await DreamRunner(manager).run_once(force=True)).outcome == "productive"
     assert JAZZ in notebook_text(manager) and LISBON not in notebook_text(manager)
     assert await _not_consolidated(manager) == set()
-    assert lost_facts.lost(manager.layout, manager.days()) == []  # its entry stays, for an undo: never listed
+    assert LostFacts(manager.layout, manager.vault).lost(manager.days()) == []  # its entry stays, for an undo: never listed
 
 
 async def test_a_page_edit_that_keeps_every_fact_changes_nothing(dreamt, monkeypatch):
     manager, _older, _next_day = dreamt
-    assert lost_facts.lost(manager.layout, manager.days()) == []
+    check = LostFacts(manager.layout, manager.vault)
+    assert check.lost(manager.days()) == []
     text = page(manager, PREFERENCES)
     _replace(manager, PREFERENCES, (text + "\nA note of my own about music and walks.\n").encode())
-    real = lost_facts._vault_lines
-    monkeypatch.setattr(lost_facts, "_vault_lines", lambda layout: pytest.fail("no fact left its page"))
-    assert lost_facts.lost(manager.layout, manager.days()) == []  # the changed page alone was read
-    monkeypatch.setattr(lost_facts, "_vault_lines", real)
+    real = lost_facts._lines_of
+    monkeypatch.setattr(lost_facts, "_lines_of", lambda *args: pytest.fail("no fact left its page"))
+    assert check.lost(manager.days()) == []  # the changed page alone was read
+    monkeypatch.setattr(lost_facts, "_lines_of", real)
     ana = page(manager, "3_Personal/Ana.md")  # a bullet moved by hand to a page of its own
     _replace(manager, "3_Personal/Ana.md", "".join(line for line in ana.splitlines(True) if LISBON not in line).encode())
     (manager.layout.notebook_dir / "3_Personal/Lisbon.md").write_text(f"# Lisbon\n\n- {LISBON}\n", encoding="utf-8")
 
-    assert lost_facts.lost(manager.layout, manager.days()) == []
+    assert check.lost(manager.days()) == []
     stale = {p.name for p in manager.indexer.stale_paths(refresh=True)}
     assert stale == {"Preferences.md", "Ana.md", "Lisbon.md"}  # the pages alone: no daily log is behind
     await manager.reindex()
@@ -126,7 +128,7 @@ async def test_values_a_later_dream_moves_to_history_stay_held(home, clock, toda
     assert (await DreamRunner(manager).run_once(force=True)).outcome == "productive"
     assert "~~User lives in Paris~~" in page(manager, "3_Personal/Places.md")
     assert "User lives in Paris" in {f.text for f in lost_facts.load(manager.layout)}
-    assert lost_facts.lost(manager.layout, manager.days()) == []
+    assert LostFacts(manager.layout, manager.vault).lost(manager.days()) == []
 
 
 async def test_a_fact_forgotten_during_a_dream_and_undone_comes_back_when_its_page_loses_it(dreamt):
@@ -164,3 +166,24 @@ async def test_dream_force_with_nothing_pending_consolidates_the_facts_given_bac
     assert not await _archive_hits(manager, JAZZ)
     # Without --force the schedule leaves them for the next day's batch, as before.
     assert (await DreamRunner(manager).run_once()).outcome == "nothing_pending"
+
+
+async def test_a_fact_moved_by_hand_is_found_on_its_new_page_through_the_watched_vault_model(dreamt):
+    manager, _older, _next_day = dreamt
+    vault = manager.vault
+    vault.watch(True)  # as the window's watcher: the model is kept current, the disk is not walked again
+    vault.snapshot()
+    ana = manager.layout.notebook_dir / "3_Personal/Ana.md"
+    moved = manager.layout.notebook_dir / "3_Personal/Lisbon.md"
+    _replace(manager, "3_Personal/Ana.md",
+             "".join(line for line in page(manager, "3_Personal/Ana.md").splitlines(True) if LISBON not in line).encode())
+    moved.write_text(f"# Lisbon\n\n- {LISBON}\n", encoding="utf-8")
+    vault.apply([ana, moved])
+    walks = vault.walks
+    check = LostFacts(manager.layout, vault)
+    assert check.lost(manager.days()) == []  # held by the page the model was told about
+    assert vault.walks == walks
+    moved.unlink()
+    vault.apply([moved])
+    assert [text for _date, text, _line in check.lost(manager.days())] == [LISBON]  # on no page now
+    assert vault.walks == walks

@@ -12,10 +12,10 @@ import pytest
 from dream_support import make_manager
 
 from suzent_desktop.core import operations
+from suzent_desktop.core.engines import late_facts, lost_facts
 from suzent_desktop.core.engines.forgetting import ForgetJournal
 from suzent_desktop.core.files.regular import NotRegularFile
 from suzent_desktop.core.files.transcripts import Transcripts
-from suzent_desktop.core.index import late_facts, lost_facts
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are a POSIX thing")
 

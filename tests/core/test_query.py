@@ -137,7 +137,7 @@ async def test_an_operator_only_query_lists_matching_pages_by_path(indexer) -> N
     listed = [h.path for h in (await indexer.search("-tag:draft -path:3_personal", limit=50)).hits]
     assert str(indexer.layout.notebook_dir / "2_Areas/Work.md") in listed
     assert not any("Idea.md" in p or "3_Personal" in p for p in listed)
-    assert listed == sorted(listed, key=lambda p: indexer._relative(p).lower())
+    assert listed == sorted(listed, key=lambda p: indexer.searcher.relative(p).lower())
 
 
 async def test_path_keeps_and_drops_files_by_a_part_of_their_path(indexer) -> None:
@@ -197,7 +197,7 @@ async def test_operators_can_be_turned_off_for_text_that_is_not_a_query(indexer)
 async def test_a_filter_keeping_most_files_drops_the_others(indexer, layout) -> None:
     """The table query then names the few files to skip rather than the many to keep: same hits."""
     await indexer.sync()
-    scoped = indexer._scoped(parse_query("train path:.md -tag:draft"), Filters())
+    scoped = indexer.searcher.scoped(parse_query("train path:.md -tag:draft"), Filters())
     idea = str(layout.notebook_dir / "2_Areas/Drafts/Idea.md")
     assert scoped is not None and scoped.paths is None and scoped.skip_paths == {idea}  # the shorter list
     hits = (await indexer.search("train path:.md -tag:draft", limit=20)).hits

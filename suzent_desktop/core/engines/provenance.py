@@ -11,7 +11,7 @@ The chain has three links, and each is already a file a person can read:
   (supersede), when forget takes it off its page and undo puts it back, and when another device's
   copy of the page arrives. Pages carry no ids: Obsidian, a plain markdown reader and the app's
   Reading view show them as they were. The dream appends to the record after each productive
-  run, from the record of where pages hold each consolidated fact (``core/index/lost_facts.py``),
+  run, from the record of where pages hold each consolidated fact (``core/engines/lost_facts.py``),
   so a fact merged into a bullet adds its source to that bullet. A line the record does not name
   (a page written before the record existed, the demo's seeded pages) is matched against the
   daily logs by the consolidator's exact rules: the same words, or the same subject and value.
@@ -34,13 +34,13 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from suzent_desktop.core.engines import lost_facts
 from suzent_desktop.core.engines.extraction import SENTENCE_END
 from suzent_desktop.core.files import streams
 from suzent_desktop.core.files.facts import FactLine
 from suzent_desktop.core.files.layout import Layout
 from suzent_desktop.core.files.tombstones import normalize
 from suzent_desktop.core.files.transcripts import TranscriptTurn, turn_key
-from suzent_desktop.core.index import lost_facts
 from suzent_desktop.core.vault.fact_pages import (
     content_words,
     dup_norm,

@@ -187,7 +187,7 @@ def memory_items(ctx: Context) -> list[ReviewItem]:
 
 # -- facts no page holds -----------------------------------------------------------------------------
 def not_consolidated_items(ctx: Context) -> list[ReviewItem]:
-    from suzent_desktop.core.index import uncovered
+    from suzent_desktop.core.engines import uncovered
 
     home = ctx.home
     forgotten = Forgotten(home.tombstones.contents())

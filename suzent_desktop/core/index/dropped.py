@@ -6,7 +6,7 @@ injected through a captured turn, or a sloppy model, could otherwise drop every 
 batch. So the runner writes each dropped fact of a consolidated day here, in
 ``.state/dropped.json``, with the engine's reason and the run's date, before its ingest entry.
 While an entry stands, the indexer keeps the fact's row from its daily log (as it keeps the
-facts no page holds, ``core/index/uncovered.py``), and ``dropped`` lists it. A person confirms
+facts no page holds, ``core/engines/uncovered.py``), and ``dropped`` lists it. A person confirms
 the drop (the ``dropped --confirm`` command, or a review pane through :func:`confirm`), and only
 then does the fact leave search. Dropped facts are not offered to the next dream again: the
 model has given its reason, and the person decides.

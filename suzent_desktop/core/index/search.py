@@ -1,7 +1,9 @@
-"""The read path of search: a query's words and operators, the index's hits, and their order.
+"""The read path of search, one part of the indexer: a query's words and operators, the index's hits,
+and their order.
 
-Part of :class:`~suzent_desktop.core.index.indexer.Indexer` (a mixin: it uses the attributes the
-indexer's ``__init__`` sets and the table handles of ``core/index/index_lock.py``). A query is parsed
+:meth:`Searcher.search` is the only ranking path: the window, the command line, the MCP server and
+the benches all ask it, with a :class:`SearchRequest`. It reads the table through
+``core/index/table.py`` (never creating or resetting it). A query is parsed
 (``core/vault/query.py``), narrowed by its operators and the filters (one ``Filters`` object, down to
 the store), answered by hybrid search (full-text alone when vectors cannot be had, word matches
 read from disk for files whose embedding failed), then folded and ordered to answer
@@ -16,25 +18,30 @@ import logging
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 
+from suzent_desktop.core.files.layout import Layout
 from suzent_desktop.core.files.regular import read_page
 from suzent_desktop.core.files.text import clean, decode_lenient
-from suzent_desktop.core.files.tombstones import normalize
+from suzent_desktop.core.files.tombstones import Tombstones, normalize
 from suzent_desktop.core.index import fusion
 from suzent_desktop.core.index.chunking import chunk_markdown, embedding_text
 from suzent_desktop.core.index.embedding import EmbeddingError
 from suzent_desktop.core.index.filters import Filters
 from suzent_desktop.core.index.hits import SearchHit, answer_order
-from suzent_desktop.core.index.index_plan import EMBEDDING_FAILED, _vectors
 from suzent_desktop.core.index.index_state import digest
-from suzent_desktop.core.index.index_store import TABLE_NAME, IndexStore, IndexStoreError, Row, norm_key
-from suzent_desktop.core.index.unindexed import text_matches
+from suzent_desktop.core.index.index_store import IndexStore, IndexStoreError, Row, norm_key
+from suzent_desktop.core.index.planner import EMBEDDING_FAILED, Planner, vectors_of
+from suzent_desktop.core.index.sources import Sources
+from suzent_desktop.core.index.table import IndexTable
+from suzent_desktop.core.index.unindexed import RowCache, text_matches
 from suzent_desktop.core.vault.fact_pages import subject_value
-from suzent_desktop.core.vault.model import Kind
+from suzent_desktop.core.vault.model import Kind, Vault
 from suzent_desktop.core.vault.query import SearchQuery, file_passes, parse_query, text_passes
+from suzent_desktop.core.vault.tags import FileTags
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +51,16 @@ CANDIDATES_PER_HIT = 2  # rows fetched per hit ranked: folding and superseding n
 # 5 hits from 10 rows keep overall recall (bench/recall.py). Each further round ranks GROWTH times more.
 FIRST_ROUND = 5
 GROWTH = 4
+
+
+@dataclass(frozen=True)
+class SearchRequest:
+    """One search: its words and operators, how many hits, and the filters (kinds, dates, paths)."""
+
+    query: str
+    limit: int = 10
+    filters: Filters | None = None
+    operators: bool = True  # False: the query is plain words (``tag:`` is then a word)
 
 
 @dataclass
@@ -63,30 +80,39 @@ class IndexStats:
     errors: list[str]
 
 
-class IndexSearch:
-    """Queries (hybrid search, listing, related rows, findable tombstones, stats)."""
+class Searcher:
+    """Queries (search, listing, related rows, findable tombstones, stats), each run in a worker thread."""
 
-    async def search(
-        self,
-        query: str,
-        *,
-        limit: int = 10,
-        filters: Filters | None = None,
-        operators: bool = True,
-    ) -> SearchResponse:
-        """Hybrid search; full-text only (and a warning saying why) when vectors cannot be had.
+    def __init__(
+        self, table: IndexTable, sources: Sources, planner: Planner, *, layout: Layout, vault: Vault,
+        tombstones: Tombstones,
+    ) -> None:
+        self.table = table
+        self.sources = sources
+        self.planner = planner
+        self.layout = layout
+        self.vault = vault
+        self.tombstones = tombstones
+        self._unindexed = RowCache()
+        self._titles = fusion.TitleCache()  # page names, aliases, headings of the table's rows
+        self._tags = FileTags()  # for ``tag:``: tags of the memory folder's files, re-read when their hash changes
+        self._tag_digests: dict[str, str | None] = {}  # the content hashes the vault model's tags were taken at
+
+    async def search(self, request: SearchRequest) -> SearchResponse:
+        """The one ranking path: hybrid search, full-text only (and a warning saying why) when vectors
+        cannot be had.
 
         The query's operators (``tag:``, ``path:``, ``"phrase"``, ``-term``: see ``core.query``)
         filter the rows before the limit; ``operators=False`` reads the query as plain words.
         """
-        limit = max(1, int(limit))
-        filters = (filters or Filters()).narrowed()
-        parsed = parse_query(query) if operators else SearchQuery(words=query)
+        limit = max(1, int(request.limit))
+        filters = (request.filters or Filters()).narrowed()
+        parsed = parse_query(request.query) if request.operators else SearchQuery(words=request.query)
         return await asyncio.to_thread(self._search, parsed, limit, filters)
 
     def _search(self, query: SearchQuery, limit: int, filters: Filters) -> SearchResponse:
         """Candidates from the index (and unindexed files), then ordered to answer: see ``core.hits``."""
-        scoped = self._scoped(query, filters)
+        scoped = self.scoped(query, filters)
         words = query.words
         if query.operators_only:
             response = self._listing(query, limit, scoped) if scoped is not None else SearchResponse([], "list")
@@ -138,7 +164,7 @@ class IndexSearch:
                 return response
             size *= GROWTH
 
-    def _scoped(self, query: SearchQuery, filters: Filters) -> Filters | None:
+    def scoped(self, query: SearchQuery, filters: Filters) -> Filters | None:
         """``filters`` narrowed by the query's operators; None when no file can hold a hit.
 
         ``tag:`` and ``path:`` are decided per file, over the files the index holds (their tags
@@ -148,9 +174,9 @@ class IndexSearch:
         filters = replace(filters, phrases=query.phrases, without=query.without)
         if not query.has_file_filters:
             return filters
-        with self._state_lock:
-            files: dict[str, str | None] = {key: state.sha256 for key, state in self.state.files.items()}
-            files.update({key: None for key in self.state.errors if key not in files})
+        with self.table.state_lock:
+            files: dict[str, str | None] = {key: state.sha256 for key, state in self.table.state.files.items()}
+            files.update({key: None for key in self.table.state.errors if key not in files})
         tags: dict[str, tuple[str, ...]] = {}
         if query.tags or query.without_tags:
             # The vault's pages from the vault model (read once per process, shared with backlinks and the
@@ -169,7 +195,7 @@ class IndexSearch:
                 self._tags.update(key, digest)  # no hash (a failed file): its mtime and size
             self._tags.keep_only(others)
             tags = {**self._tags.snapshot(), **{key: vault.tags_of(key) for key in pages}}
-        keep = {key for key in files if file_passes(query, self._relative(key), tags.get(key, ()))}
+        keep = {key for key in files if file_passes(query, self.relative(key), tags.get(key, ()))}
         if not keep:
             return None
         skip = files.keys() - keep
@@ -177,7 +203,7 @@ class IndexSearch:
             return replace(filters, paths=frozenset(keep))
         return replace(filters, skip_paths=frozenset(skip))
 
-    def _relative(self, key: str) -> str:
+    def relative(self, key: str) -> str:
         """A file's path as ``path:`` sees it: inside the vault, else inside the memory folder."""
         for root in (self.layout.notebook_dir, self.layout.memory_dir):
             prefix = os.path.join(root, "")
@@ -190,16 +216,16 @@ class IndexSearch:
 
         Each file's hit is its row naming a wanted ``#tag``, else its first row.
         """
-        dim = self.state.dim
+        dim = self.table.state.dim
         if not dim:
             return SearchResponse([], "list")
         try:
-            store = self._open_store(dim, repair=False)
+            store = self.table.open_store(dim, repair=False)
             rows = store.matching(filters, IndexStore.RESULT_COLUMNS).to_pylist()
         except IndexStoreError as exc:
-            self._drop_failed_store(self._store)
+            self.table.drop_failed_store()
             return SearchResponse([], "list", f"search index unavailable ({exc}); unless a reindex is running, "
-                                  "run reindex", failed=any(f.rows for f in self.state.files.values()))
+                                  "run reindex", failed=any(f.rows for f in self.table.state.files.values()))
         marks = tuple(f"#{tag}" for tag in query.tags)
 
         def rank(row: dict) -> tuple[bool, int]:
@@ -210,7 +236,7 @@ class IndexSearch:
             known = best.get(row["path"])
             if known is None or rank(row) < rank(known):
                 best[row["path"]] = row
-        pages = sorted(best.values(), key=lambda row: self._relative(row["path"]).lower())
+        pages = sorted(best.values(), key=lambda row: self.relative(row["path"]).lower())
         return SearchResponse(self._hits([row | {"score": 1.0} for row in pages[:limit]]), "list")
 
     def _current_for(self, hit: SearchHit, query: SearchQuery | None = None) -> SearchHit | None:
@@ -219,7 +245,7 @@ class IndexSearch:
         With a query, the current fact must pass its ``"phrase"`` and ``-term`` filters too.
         """
         subject = subject_value(hit.text)
-        store = self._store
+        store = self.table.store
         if subject is None or store is None:
             return None
         try:
@@ -248,8 +274,8 @@ class IndexSearch:
         return SearchResponse(hits[:limit], response.mode, warning, failed=response.failed)
 
     def _unindexed_hits(self, query: str, limit: int, filters: Filters) -> list[SearchHit]:
-        with self._state_lock:
-            keys = [k for k, message in self.state.errors.items() if EMBEDDING_FAILED in message]
+        with self.table.state_lock:
+            keys = [k for k, message in self.table.state.errors.items() if EMBEDDING_FAILED in message]
         self._unindexed.keep_only(keys)
         if not keys:
             return []
@@ -257,10 +283,10 @@ class IndexSearch:
         stamp = digest(stones)
         rows: list[Row] = []
         for key in keys:
-            source = self._source_for(Path(key))
+            source = self.sources.source_for(Path(key))
             if source is None:
                 continue
-            rows += self._unindexed.rows(source.path, stamp, lambda s=source: self._read_rows(s, stones))
+            rows += self._unindexed.rows(source.path, stamp, partial(self.planner.read_rows, source, stones))
         return self._hits(text_matches(rows, query, limit, filters))
 
     def _search_index(
@@ -273,17 +299,17 @@ class IndexSearch:
         vector = None
         vectors = {} if vectors is None else vectors
         try:
-            if self.state.model and self.state.model != self.embedder.name:
-                raise EmbeddingError(f"the index was built with {self.state.model}; run reindex")
-            dim = self._read_dim()
-            plan = fusion.plan_for(query, fusion.embedder_scripts(self.embedder))
+            if self.table.state.model and self.table.state.model != self.table.embedder.name:
+                raise EmbeddingError(f"the index was built with {self.table.state.model}; run reindex")
+            dim = self.table.read_dim()
+            plan = fusion.plan_for(query, fusion.embedder_scripts(self.table.embedder))
             if query not in vectors:
-                embed = getattr(self.embedder, "embed_query", self.embedder.embed)  # E5 embeds questions apart
+                embed = getattr(self.table.embedder, "embed_query", self.table.embedder.embed)  # E5 embeds questions apart
                 vectors[query] = embed([query])[0] if query.strip() and plan.vectors else None
             vector = vectors[query]
         except EmbeddingError as exc:
             warning = f"semantic search unavailable ({exc}); showing full-text matches only"
-            dim = self.state.dim
+            dim = self.table.state.dim
             if not dim:
                 return SearchResponse([], "fulltext", warning)
         failure: IndexStoreError | None = None
@@ -291,11 +317,11 @@ class IndexSearch:
             try:
                 return self._query(dim, vector, query, limit, filters, warning, fall_back=last, lists=lists)
             except IndexStoreError as exc:  # the next sync pass rebuilds an unreadable table
-                self._drop_failed_store(self._store)
+                self.table.drop_failed_store()
                 failure = exc
         return SearchResponse(
             [], "fulltext", f"search index unavailable ({failure}); unless a reindex is running, run reindex",
-            failed=any(f.rows for f in self.state.files.values()),  # rows were written: the memory is not empty
+            failed=any(f.rows for f in self.table.state.files.values()),  # rows were written: the memory is not empty
         )
 
     def _query(
@@ -310,8 +336,8 @@ class IndexSearch:
         fall_back: bool,
         lists: fusion.Lists | None = None,
     ) -> SearchResponse:
-        store = self._open_store(dim, repair=False)
-        plan = fusion.plan_for(query, fusion.embedder_scripts(self.embedder) if vector is not None else frozenset())
+        store = self.table.open_store(dim, repair=False)
+        plan = fusion.plan_for(query, fusion.embedder_scripts(self.table.embedder) if vector is not None else frozenset())
         titles = self._titles.get(store)
         if plan.vectors:
             try:
@@ -348,7 +374,7 @@ class IndexSearch:
 
         def find() -> SearchHit | None:
             try:
-                store = self._open_store(self._read_dim(), repair=False)
+                store = self.table.reader()
                 rows = store.fetch([row_id], IndexStore.RESULT_COLUMNS).to_pylist()
             except (IndexStoreError, EmbeddingError):
                 return None
@@ -362,14 +388,14 @@ class IndexSearch:
 
     def _related(self, path: Path, limit: int) -> list[SearchHit]:
         try:
-            if self.state.model and self.state.model != self.embedder.name:
+            if self.table.state.model and self.table.state.model != self.table.embedder.name:
                 return []  # vectors of two models are not comparable; wait for the rebuild
-            store = self._open_store(self._read_dim(), repair=False)
-            vectors = list(_vectors(store.rows_for_path(str(path), ["id", "vector"]), store.dim))
+            store = self.table.reader()
+            vectors = list(vectors_of(store.rows_for_path(str(path), ["id", "vector"]), store.dim))
             if not vectors and path.is_file():
                 chunks = chunk_markdown(clean(decode_lenient(read_page(path))[0]))[:8]
                 if chunks:
-                    vectors = list(self.embedder.embed([embedding_text(c) for c in chunks]))
+                    vectors = list(self.table.embedder.embed([embedding_text(c) for c in chunks]))
             best: dict[str, SearchHit] = {}
             for vector in vectors[:8]:
                 rows = store.vector_search(np.asarray(vector), limit, Filters(exclude_path=str(path)))
@@ -379,7 +405,7 @@ class IndexSearch:
                     if hit.row_id not in best or best[hit.row_id].score < hit.score:
                         best[hit.row_id] = hit
         except IndexStoreError as exc:
-            self._drop_failed_store(self._store)
+            self.table.drop_failed_store()
             log.warning("related pages for %s unavailable: %s", path, exc)
             return []
         except (EmbeddingError, OSError) as exc:
@@ -398,10 +424,10 @@ class IndexSearch:
     def _findable(self, stones: list[str], min_contained: int) -> list[tuple[str, int | None, str, str]]:
         import pyarrow.compute as pc
 
-        if not stones or not (self.layout.index_dir / f"{TABLE_NAME}.lance").exists():
+        if not stones or not self.table.exists:
             return []
         try:
-            store = self._open_store(self._read_dim(), repair=False)
+            store = self.table.reader()
             table = store.scan(["path", "line", "source_type", "norm", "norm_keys"])
         except (IndexStoreError, EmbeddingError):
             return []
@@ -427,20 +453,20 @@ class IndexSearch:
         return await asyncio.to_thread(self._stats)
 
     def _stats(self) -> IndexStats:
-        errors = list(self.state.errors.values())
+        errors = list(self.table.state.errors.values())
         rows, by_source = 0, {}
         store = None
         try:
-            dim = self._read_dim()
-            if (self.layout.index_dir / f"{TABLE_NAME}.lance").exists():  # else: nothing indexed yet
-                store = self._open_store(dim, repair=False)
+            dim = self.table.read_dim()
+            if self.table.exists:  # else: nothing indexed yet
+                store = self.table.open_store(dim, repair=False)
                 rows, by_source = store.count(), store.count_by_source()
         except EmbeddingError as exc:
             errors.append(f"index unreadable: {exc}")
         except IndexStoreError as exc:
-            self._drop_failed_store(store or self._store)
+            self.table.drop_failed_store(store)
             errors.append(f"index unreadable: {exc}")
-        return IndexStats(rows, by_source, [str(p) for p in self.stale_paths()], errors)
+        return IndexStats(rows, by_source, [str(p) for p in self.sources.stale_paths()], errors)
 
     async def row_with_text(self, text: str) -> tuple[str, str, str] | None:
         """(source type, path, text) of an indexed row whose whole text is ``text`` (as search showed it).
@@ -457,7 +483,7 @@ class IndexSearch:
             import pyarrow.compute as pc
 
             try:
-                store = self._open_store(self._read_dim(), repair=False)
+                store = self.table.reader()
                 rows = store.scan(["source_type", "path", "text", "norm"])
             except (IndexStoreError, EmbeddingError):
                 return None

@@ -4,7 +4,7 @@ A line holds a fact when, by the offline consolidator's own rules (``core/vault/
 it is the same text after :func:`dup_norm` or states the same subject and value
 (:func:`restates`); a bullet counts without its dates or strike-through, a paragraph line by each
 of its sentences too. The dream's coverage check (``core/engines/dream/coverage.py``) and the
-record of facts pages hold (``core/index/lost_facts.py``) ask the same question, so the rule
+record of facts pages hold (``core/engines/lost_facts.py``) ask the same question, so the rule
 lives here, below both.
 """
 

@@ -18,7 +18,7 @@ checks each fact of the batch against the vault after the engine finishes:
   History; or *dropped* with a reason a person can read (recorded in the run's history). A
   dropped fact stays in search until a person confirms the drop (``core/index/dropped.py``).
 
-Whatever is left is *uncovered*: ``core/index/uncovered.py`` keeps it searchable and the next
+Whatever is left is *uncovered*: ``core/engines/uncovered.py`` keeps it searchable and the next
 run offers it again.
 """
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from suzent_desktop.core.engines import uncovered
 from suzent_desktop.core.engines.dream.model import GateStatus
 from suzent_desktop.core.files.words import count
-from suzent_desktop.core.index import uncovered
 from suzent_desktop.core.vault.forgotten import Forgotten
 
 

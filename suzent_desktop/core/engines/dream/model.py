@@ -66,7 +66,7 @@ class DreamResult:
     # retry limit): `dream` exits non-zero for it, whatever the outcome's name.
     failed_attempt: bool = False
     # Facts of the batch no page holds after a productive run ({"date", "line", "text"}):
-    # kept searchable and offered to the next run (core/index/uncovered.py).
+    # kept searchable and offered to the next run (core/engines/uncovered.py).
     uncovered: list[dict[str, Any]] = field(default_factory=list)
     dropped: list[dict[str, Any]] = field(default_factory=list)  # ... plus "reason": left out on purpose
 
@@ -93,7 +93,7 @@ class GateStatus:
     next_batch: list[str]
     lint_due: bool
     # Facts of consolidated days that no page holds ({"date", "line", "text", "path"}), searchable
-    # from their logs and offered to the next run (core/index/uncovered.py).
+    # from their logs and offered to the next run (core/engines/uncovered.py).
     not_consolidated: list[dict[str, Any]] = field(default_factory=list)
     dropped_awaiting: int = 0  # facts a dream dropped, in search until a person confirms (core/index/dropped.py)
 

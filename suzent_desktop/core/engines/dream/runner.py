@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from filelock import FileLock, Timeout
 
-from suzent_desktop.core.engines import forgetting, lease, provenance
+from suzent_desktop.core.engines import forgetting, late_facts, lease, lost_facts, provenance, uncovered
 from suzent_desktop.core.engines.dream import authorship, outcome, resume, second_run
 from suzent_desktop.core.engines.dream.coverage import CoverageReport, check_coverage
 from suzent_desktop.core.engines.dream.diffs import annotate, unified_diffs
@@ -72,7 +72,6 @@ from suzent_desktop.core.files.layout import ROOT_NAV_FILES
 from suzent_desktop.core.files.regular import read_regular
 from suzent_desktop.core.files.tombstones import normalize
 from suzent_desktop.core.files.words import count
-from suzent_desktop.core.index import late_facts, lost_facts, uncovered
 from suzent_desktop.core.index.dropped import record_run as record_dropped
 from suzent_desktop.core.vault.forgotten import Forgotten
 
@@ -250,7 +249,7 @@ class DreamRunner(Gates):
     # -- batches -------------------------------------------------------------------------------
     def _load_batch(self, dates: list[str], *, reoffer: bool = True) -> Batch:
         """The batch's live facts, up to the first unreadable log, then the facts of earlier
-        batches that no page holds yet (``core/index/uncovered.py``), offered again.
+        batches that no page holds yet (``core/engines/uncovered.py``), offered again.
 
         A log that cannot be read ends the batch before it, so one bad file never takes the
         healthy days around it down with it; when it is the batch's first day, ArchiveError
@@ -260,7 +259,7 @@ class DreamRunner(Gates):
         facts: list[BatchFact] = []
         dropped = 0
         digests: dict[str, str] = {}
-        if reoffer:  # what this run reads, per part, taken before reading (core/index/late_facts.py)
+        if reoffer:  # what this run reads, per part, taken before reading (core/engines/late_facts.py)
             again = sorted(uncovered.by_date(uncovered.consolidated(self.manager.layout, self.manager.days())))
             shared = stones if self._lease.shared() else Forgotten()  # one device: an undo there captures again
             self._read = late_facts.snapshot(self.manager.layout, [*dates, *again], shared)

@@ -7,7 +7,7 @@ append-only, so the runner records, before it moves the watermark, the size of e
 each day it consolidated (``.state/consolidated_parts.json``: ``{"days": {DATE: {FILE: BYTES}}}``).
 Whatever a day's parts hold beyond those sizes now (a grown part, a new part, a conflict
 copy) are *late facts*: they are indexed as "not consolidated", listed by ``status``, and the
-next dream offers them to the engine, like the facts no page held (``core/index/uncovered.py``).
+next dream offers them to the engine, like the facts no page held (``core/engines/uncovered.py``).
 The coverage check decides what the engine must still write, so a late copy of a fact a page
 already holds adds nothing twice.
 

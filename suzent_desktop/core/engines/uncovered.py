@@ -21,13 +21,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from suzent_desktop.core.engines import late_facts
+from suzent_desktop.core.engines.lost_facts import LostFacts
 from suzent_desktop.core.files import streams
 from suzent_desktop.core.files.atomic import atomic_write_text
 from suzent_desktop.core.files.facts import parse_log
 from suzent_desktop.core.files.layout import Layout
 from suzent_desktop.core.files.text import fact_records
 from suzent_desktop.core.files.tombstones import normalize
-from suzent_desktop.core.index import dropped, late_facts, lost_facts
+from suzent_desktop.core.index import dropped
+from suzent_desktop.core.vault.model import Vault
 
 if TYPE_CHECKING:
     from suzent_desktop.core.vault.days import Days
@@ -63,24 +66,39 @@ def save(layout: Layout, facts: list[UncoveredFact]) -> None:
     atomic_write_text(layout.uncovered_file, json.dumps(document, ensure_ascii=False, indent=1) + "\n")
 
 
-def consolidated(layout: Layout, days: Days) -> list[UncoveredFact]:
+def consolidated(layout: Layout, days: Days, check: LostFacts | None = None) -> list[UncoveredFact]:
     """Entries whose day the watermark covers (the ones that matter), late facts, and facts a
-    page held and holds no more (``core/index/lost_facts.py``)."""
+    page held and holds no more (``core/engines/lost_facts.py``: ``check``, or one of its own, which
+    reads the vault through a model of its own if a fact left its page)."""
     if days.watermark is None:
         return []
+    check = check or LostFacts(layout, Vault(layout))
     late = [UncoveredFact(*fact) for fact in late_facts.late(layout, days)]  # another device's, synced late
-    lost = [UncoveredFact(*fact) for fact in lost_facts.lost(layout, days)]  # a page lost them since
+    lost = [UncoveredFact(*fact) for fact in check.lost(days)]  # a page lost them since
     unique: dict[tuple[str, str], UncoveredFact] = {}
     for fact in [f for f in load(layout) if days.is_consolidated(f.date)] + late + lost:
         unique.setdefault(fact.key, fact)
     return list(unique.values())
 
 
-def searchable(layout: Layout, days: Days) -> list[UncoveredFact]:
+def searchable(layout: Layout, days: Days, check: LostFacts | None = None) -> list[UncoveredFact]:
     """Facts of consolidated days whose log rows stay in search: the ones above, and the facts a
     dream dropped that no person has confirmed yet (``core/index/dropped.py``)."""
     held = [UncoveredFact(f.date, f.text, f.line) for f in dropped.pending(layout, days)]
-    return consolidated(layout, days) + held
+    return consolidated(layout, days, check) + held
+
+
+class Kept:
+    """What the index keeps of consolidated days' logs (day -> normalized texts): given to the indexer
+    by the home, which sits above both, with the home's vault model and one lost-facts check kept
+    for the life of the process (a pass asks on every run)."""
+
+    def __init__(self, layout: Layout, vault: Vault) -> None:
+        self.layout = layout
+        self.check = LostFacts(layout, vault)
+
+    def __call__(self, days: Days) -> dict[str, set[str]]:
+        return by_date(searchable(self.layout, days, self.check))
 
 
 def located(layout: Layout, facts: list[UncoveredFact]) -> list[UncoveredFact]:

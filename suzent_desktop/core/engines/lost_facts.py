@@ -7,7 +7,7 @@ an old backup is restored over it, or a person deletes the bullet by hand. The s
 for all of these: a fact of a consolidated day that no page holds and that is not forgotten is
 *not consolidated* again. It is indexed from its daily log, listed by ``status``, ``doctor``
 and the dream panel, and the next dream offers it to the engine, which puts it back on a page
-(like the facts no page held in the first place, ``core/index/uncovered.py``). Forget is the way
+(like the facts no page held in the first place, ``core/engines/uncovered.py``). Forget is the way
 to remove a memory; deleting its bullet only takes it off the page. Undoing a forget makes it a
 memory again: a forgotten fact keeps its entry (never listed while forgotten), so when the undo
 leaves no page holding it (the line could not be put back, or a sync tool then brought a version of
@@ -42,7 +42,7 @@ from suzent_desktop.core.files.regular import read_regular
 from suzent_desktop.core.files.text import loads_json
 from suzent_desktop.core.files.tombstones import Tombstones, normalize
 from suzent_desktop.core.vault.forgotten import Forgotten
-from suzent_desktop.core.vault.links import vault_files
+from suzent_desktop.core.vault.model import Kind, Vault, VaultSnapshot
 from suzent_desktop.core.vault.page_lines import PageLines, vault_of, where
 
 if TYPE_CHECKING:
@@ -132,45 +132,102 @@ def record_run(layout: Layout, batch: Batch, coverage: CoverageReport, end: str 
         if taken is not None and taken.date <= end and not forgotten.holds(taken.fact.content):
             kept.append(Held(taken.date, taken.fact.content, taken.line, page, line))
     save(layout, kept)
-    clear_cache()
 
 
 # -- the check: what the record names that no page holds now ----------------------------------------
-@dataclass
-class _Cache:
-    lock: threading.Lock
-    record: dict[Path, tuple[Signature, list[Held]]]
-    pages: dict[Path, tuple[Signature, frozenset[tuple[str, str]]]]  # page -> (its signature, keys missing)
-    vault: dict[Path, tuple[frozenset[tuple[str, str]], frozenset[tuple[str, str]]]]  # candidates -> lost
+class LostFacts:
+    """The check, with what it has read kept per instance: a page is read again only when its
+    signature changed, and the vault's pages (from the vault model) only when the set of facts
+    missing from their pages changed. The home holds one for the indexer's passes; a caller that
+    runs once (a dream's gate, ``doctor``) may build its own."""
 
-    def clear(self) -> None:
-        with self.lock:
-            self.record.clear()
-            self.pages.clear()
-            self.vault.clear()
+    def __init__(self, layout: Layout, vault: Vault) -> None:
+        self.layout = layout
+        self.vault = vault
+        self._lock = threading.Lock()
+        self._record: tuple[Signature, list[Held]] | None = None
+        self._pages: dict[Path, tuple[Signature, frozenset[tuple[str, str]]]] = {}  # page -> missing keys
+        # the candidates, the model's snapshot they were looked for in (None: not watched), those lost
+        self._moved: tuple[frozenset[tuple[str, str]], VaultSnapshot | None, frozenset[tuple[str, str]]] | None = None
+
+    def lost(self, days: Days) -> list[tuple[str, str, int | None]]:
+        """(date, text, line) of each recorded fact of a consolidated day that no page holds and
+        that is not forgotten, oldest day first."""
+        facts = self._facts()  # all of them, so what is kept never depends on the watermark
+        if not any(days.is_consolidated(f.date) for f in facts):
+            return []
+        by_page: dict[str, list[Held]] = {}
+        for fact in facts:
+            by_page.setdefault(fact.page, []).append(fact)
+        candidates = frozenset().union(*(self._missing_from(page, held) for page, held in by_page.items()))
+        if not candidates:
+            return []
+        forgotten = Forgotten(Tombstones(self.layout).contents())
+        texts = {f.key: f.text for f in facts}
+        candidates = frozenset(k for k in candidates if not forgotten.holds(texts[k]))  # forget took them off
+        if not candidates:
+            return []
+        gone = self._gone(facts, candidates)
+        if not any(days.is_consolidated(date) for date, _text in gone):
+            return []
+        found = {f.key: f for f in facts
+                 if f.key in gone and days.is_consolidated(f.date) and not forgotten.holds(f.text)}
+        return sorted(((f.date, f.text, f.line) for f in found.values()), key=lambda f: (f[0], f[2] or 0, f[1]))
+
+    def _facts(self) -> list[Held]:
+        signature = _signature(_path(self.layout))
+        with self._lock:
+            if self._record is not None and self._record[0] == signature:
+                return self._record[1]
+        facts = load(self.layout) if signature is not None else []
+        with self._lock:
+            self._record = (signature, facts)
+            self._pages.clear()  # the record changed: every page is looked at again
+            self._moved = None
+        return facts
+
+    def _missing_from(self, page: str, facts: list[Held]) -> frozenset[tuple[str, str]]:
+        """Keys of ``facts`` (all recorded on ``page``) that the page does not hold now."""
+        path = self.layout.notebook_dir / page
+        signature = _signature(path)
+        with self._lock:
+            known = self._pages.get(path)
+        if known is not None and known[0] == signature:
+            return known[1]
+        text = _read(path) if signature is not None else None
+        lines = vault_of({page: text}) if text is not None else None
+        missing = frozenset(f.key for f in facts if lines is None or _found(f, lines) is None)
+        with self._lock:
+            self._pages[path] = (signature, missing)
+        return missing
+
+    def _gone(self, facts: list[Held], candidates: frozenset[tuple[str, str]]) -> frozenset[tuple[str, str]]:
+        """The candidates no page of the vault holds (a fact that left its page may stand on another).
+
+        What was found is kept while the candidates stay the same and, where a watcher keeps the
+        vault model current, while the model has not changed; where nothing watches, a look at the
+        whole vault is taken only when the candidates change (a fact left its page)."""
+        view = self.vault.snapshot() if self.vault.watched else None
+        with self._lock:
+            known = self._moved
+        if known is not None and known[0] == candidates and known[1] is view:
+            return known[2]
+        lines = _lines_of(view or self.vault.current(), self.layout.notebook_dir)
+        gone = frozenset(f.key for f in facts if f.key in candidates and _found(f, lines) is None)
+        with self._lock:
+            self._moved = (candidates, view, gone)
+        return gone
 
 
-_cache = _Cache(threading.Lock(), {}, {}, {})
-
-
-def clear_cache() -> None:
-    """Forget what this process has read (the next check reads the record and its pages again)."""
-    _cache.clear()
-
-
-def _record(layout: Layout) -> list[Held]:
-    path = _path(layout)
-    signature = _signature(path)
-    with _cache.lock:
-        known = _cache.record.get(path)
-    if known is not None and known[0] == signature:
-        return known[1]
-    facts = load(layout) if signature is not None else []
-    with _cache.lock:
-        _cache.record[path] = (signature, facts)
-        _cache.pages.clear()  # the record changed: every page is looked at again
-        _cache.vault.pop(path, None)
-    return facts
+def _lines_of(snapshot: VaultSnapshot, root: Path) -> PageLines:
+    """Every page of the vault as the model holds it (its pages leave out the memory folder, hidden
+    folders and the navigation files)."""
+    pages: dict[str, str] = {}
+    for path in snapshot.files(Kind.PAGE):
+        text = snapshot.text(path)
+        if text is not None and path.suffix.lower() == ".md":
+            pages[path.relative_to(root).as_posix()] = text
+    return vault_of(pages)
 
 
 def _read(path: Path) -> str | None:
@@ -178,71 +235,3 @@ def _read(path: Path) -> str | None:
         return path.read_bytes().decode("utf-8", errors="replace")
     except OSError:
         return None
-
-
-def _missing_from(layout: Layout, page: str, facts: list[Held]) -> frozenset[tuple[str, str]]:
-    """Keys of ``facts`` (all recorded on ``page``) that the page does not hold now."""
-    path = layout.notebook_dir / page
-    signature = _signature(path)
-    with _cache.lock:
-        known = _cache.pages.get(path)
-    if known is not None and known[0] == signature:
-        return known[1]
-    text = _read(path) if signature is not None else None
-    lines = vault_of({page: text}) if text is not None else None
-    missing = frozenset(f.key for f in facts if lines is None or _found(f, lines) is None)
-    with _cache.lock:
-        _cache.pages[path] = (signature, missing)
-    return missing
-
-
-def _vault_lines(layout: Layout) -> PageLines:
-    """Every page of the vault (not the memory folder, hidden folders or navigation files)."""
-    root, reserved = layout.notebook_dir, layout.reserved_root_names()
-    memory = layout.memory_dir
-    pages: dict[str, str] = {}
-    for path in vault_files(root, layout.confinement):
-        if path.suffix.lower() != ".md" or (memory != root and path.is_relative_to(memory)):
-            continue
-        rel = path.relative_to(root).as_posix()
-        if rel.lower() in reserved or any(part.startswith(".") for part in rel.split("/")):
-            continue
-        text = _read(path)
-        if text is not None:
-            pages[rel] = text
-    return vault_of(pages)
-
-
-def lost(layout: Layout, days: Days) -> list[tuple[str, str, int | None]]:
-    """(date, text, line) of each recorded fact of a consolidated day that no page holds and
-    that is not forgotten, oldest day first."""
-    facts = _record(layout)  # all of them, so what is cached never depends on the watermark
-    if not any(days.is_consolidated(f.date) for f in facts):
-        return []
-    by_page: dict[str, list[Held]] = {}
-    for fact in facts:
-        by_page.setdefault(fact.page, []).append(fact)
-    candidates = frozenset().union(*(_missing_from(layout, page, held) for page, held in by_page.items()))
-    if not candidates:
-        return []
-    forgotten = Forgotten(Tombstones(layout).contents())
-    texts = {f.key: f.text for f in facts}
-    candidates = frozenset(k for k in candidates if not forgotten.holds(texts[k]))  # forget took them off
-    if not candidates:
-        return []
-    key = _path(layout)
-    with _cache.lock:
-        known = _cache.vault.get(key)
-    if known is not None and known[0] == candidates:
-        gone = known[1]
-    else:  # a fact left its page: another page may hold it now
-        lines = _vault_lines(layout)
-        gone = frozenset(f.key for f in facts if f.key in candidates and _found(f, lines) is None)
-        with _cache.lock:
-            _cache.vault[key] = (candidates, gone)
-    if not any(days.is_consolidated(date) for date, _text in gone):
-        return []
-    found = {f.key: f for f in facts
-             if f.key in gone and days.is_consolidated(f.date) and not forgotten.holds(f.text)}
-    return sorted(((f.date, f.text, f.line) for f in found.values()), key=lambda f: (f[0], f[2] or 0, f[1]))
-
