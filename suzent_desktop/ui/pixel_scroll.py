@@ -17,9 +17,11 @@ Three designs were weighed:
 Here, the bar people see counts pixels from the top of the head. A position is shown by
 scrolling Qt's editor to the last line that starts above it, and moving the editor's viewport
 up (a negative top margin) by the pixels left, or down below the head while the head is in
-sight. Block heights come from the editor's own layout, kept per block (a whole pass over a
-2,000-line page costs a few milliseconds; a keystroke re-measures its own line only).
-When Qt scrolls by itself (keys, the cursor kept in sight, a find, a resize), the pixel
+sight. Block heights come from the editor's own layout, kept per block: a line Qt has not
+laid out yet is guessed from its line count and measured soon after, a chunk per turn of the
+event loop, and the lines a scroll moves over are measured before it moves (laying out a
+2,000-line page at once stalled the window for over 100 ms; a keystroke re-measures its own
+line only). When Qt scrolls by itself (keys, the cursor kept in sight, a find, a resize), the pixel
 position is read back from what it shows, so the text never jumps.
 """
 
@@ -30,6 +32,8 @@ from bisect import bisect_right
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QTextBlock
 from PySide6.QtWidgets import QApplication, QPlainTextEdit, QScrollBar
+
+REFINE_CHUNK = 120  # guessed heights measured per turn of the event loop (a few milliseconds)
 
 
 class PixelScroll(QObject):
@@ -58,7 +62,12 @@ class PixelScroll(QObject):
         self._remeasure = QTimer(self)
         self._remeasure.setSingleShot(True)
         self._remeasure.setInterval(0)
-        self._remeasure.timeout.connect(self.follow_qt)
+        self._remeasure.timeout.connect(self.follow_qt)  # measures what is stale first (tops)
+        self._guessed: set[int] = set()  # blocks whose height is a guess: not laid out yet
+        self._refiner = QTimer(self)
+        self._refiner.setSingleShot(True)
+        self._refiner.setInterval(0)
+        self._refiner.timeout.connect(self._refine)
         edit.cursorPositionChanged.connect(self._cursor_moved)
         layout = edit.document().documentLayout()
         layout.updateBlock.connect(self._block_laid_out)
@@ -82,13 +91,72 @@ class PixelScroll(QObject):
         self.follow_qt()
 
     def _measure_heights(self) -> None:
+        """Each block's height as laid out; a line Qt has not laid out yet (it lays out what it
+        shows) is guessed from its line count, so a long page is not laid out at once."""
         document = self.edit.document()
         layout = document.documentLayout()
-        heights, block = [], document.firstBlock()
+        spacing = self.edit.fontMetrics().lineSpacing()
+        heights: list[float] = []
+        guessed: set[int] = set()
+        block = document.firstBlock()
         while block.isValid():
-            heights.append(layout.blockBoundingRect(block).height())
+            if not block.isVisible():
+                heights.append(0.0)
+            elif block.layout().lineCount():
+                heights.append(layout.blockBoundingRect(block).height())
+            else:
+                guessed.add(len(heights))
+                heights.append(float(spacing * max(1, block.lineCount())))
             block = block.next()
-        self._heights, self._tops, self._stale = heights, None, False
+        if heights and len(heights) - 1 in guessed:
+            heights[-1] += document.documentMargin()  # the last block holds the bottom margin
+        self._heights, self._guessed, self._tops, self._stale = heights, guessed, None, False
+        if guessed:
+            self._refiner.start()
+
+    def _exact(self, first: int, last: int) -> bool:
+        """The guessed heights of blocks ``first`` to ``last`` measured (laid out); True if any changed."""
+        if not self._guessed:
+            return False
+        document = self.edit.document()
+        layout = document.documentLayout()
+        changed = False
+        for number in range(max(0, first), min(last, len(self._heights) - 1) + 1):
+            if number in self._guessed:
+                self._guessed.discard(number)
+                height = layout.blockBoundingRect(document.findBlockByNumber(number)).height()
+                if height != self._heights[number]:
+                    self._heights[number], changed = height, True
+        if changed:
+            self._tops = None
+        return changed
+
+    def _exact_span(self, start: int, end: int) -> bool:
+        """Exact heights from pixel ``start`` to a screen below pixel ``end``, so a scroll moves the
+        text by exactly the pixels asked for; True if one changed. Far apart (a jump), both ends
+        only, and False: the place jumped to is then the one asked for, not a distance."""
+        if not self._guessed:
+            return False
+        tops, screen = self.tops(), self.visible_height()
+        first = max(0, bisect_right(tops, min(start, end) - self.room) - 1)
+        last = bisect_right(tops, max(start, end) - self.room + screen)
+        if last - first <= 400:
+            return self._exact(first, last)
+        lines = screen // max(1, self.edit.fontMetrics().lineSpacing()) + 2
+        near, far = (first, last - lines) if start <= end else (last - lines, first)
+        self._exact(near, near + lines)
+        self._exact(far, far + lines)
+        return False
+
+    def _refine(self) -> None:
+        """A few guessed heights measured per turn of the event loop, the view kept where it is."""
+        if self._stale or not self._guessed:
+            return
+        numbers = sorted(self._guessed)[:REFINE_CHUNK]
+        if self._exact(numbers[0], numbers[-1]):
+            self.follow_qt()
+        if self._guessed:
+            self._refiner.start()
 
     def _block_laid_out(self, block: QTextBlock) -> None:
         """One line laid out again (a keystroke, a re-styled line): only its height is measured
@@ -99,6 +167,7 @@ class PixelScroll(QObject):
         if self._stale or len(self._heights) != self.edit.document().blockCount() or number >= len(self._heights):
             self._measure_later()
             return
+        self._guessed.discard(number)
         height = self.edit.document().documentLayout().blockBoundingRect(block).height()
         if height != self._heights[number]:
             self._heights[number] = height
@@ -107,8 +176,9 @@ class PixelScroll(QObject):
 
     def tops(self) -> list[float]:
         """Each block's top in the text's pixels: the document's top margin, then the blocks above."""
-        if self._stale:
-            self._measure_heights()
+        if self._stale and (not self._remeasure.isActive()
+                            or len(self._heights) != self.edit.document().blockCount()):
+            self._measure_heights()  # lines came or went: now; other changes once per turn of the loop
         if self._tops is None:
             top, tops = self.edit.document().documentMargin(), []
             for height in self._heights:
@@ -117,6 +187,11 @@ class PixelScroll(QObject):
             self._tops = tops
             self._end = top  # the last block's height holds the bottom margin
         return self._tops
+
+    @property
+    def settled(self) -> bool:
+        """Every line's height is measured, none guessed: the bar's range is the page's exact height."""
+        return not self._stale and not self._guessed
 
     def text_height(self) -> float:
         self.tops()
@@ -150,6 +225,8 @@ class PixelScroll(QObject):
 
     def scroll_to(self, position: int) -> None:
         """Show the page from ``position`` pixels below the top of the head."""
+        if self._exact_span(self.position, int(position)) and position > 0:  # a guess was wrong: move from what shows
+            position = self._shown_position() + int(position) - self.position
         position = max(0, min(int(position), self.maximum()))
         target = position - self.room  # the text pixel at the top of the visible area
         self._busy = True
@@ -239,7 +316,12 @@ class PixelScroll(QObject):
                 to_top and self._cursor_fits_below_head())):
             self.scroll_to(0 if to_top else self.position)  # the head in sight keeps its place
             return
-        self.scroll_to(int(round(self.room - self.edit.viewportMargins().top() + self._shown_top())))
+        self._exact_span(self.position, self._shown_position())  # the lines Qt moved over and shows
+        self.scroll_to(self._shown_position())
+
+    def _shown_position(self) -> int:
+        """The pixel position of what Qt shows now, below our viewport margin."""
+        return int(round(self.room - self.edit.viewportMargins().top() + self._shown_top()))
 
     def _cursor_fits_below_head(self) -> bool:
         """Whether the page shown from its title keeps the cursor in sight, if it is in sight now."""

@@ -12,6 +12,8 @@ from PySide6.QtGui import QTextCursor, QWheelEvent
 from PySide6.QtWidgets import QApplication, QScrollBar
 from ui_support import WAIT_MS, open_at_end
 
+from suzent_desktop.ui.pixel_scroll import PixelScroll
+
 PAGE = ("---\ntags:\n  - garden\n  - summer\nnote: a value\n---\n"
         "# Beans\n\nNo heading here: the page starts with a paragraph.\n\n"
         + "".join(f"Line {n} of a long page{' that wraps across the pane' * (n % 4)}.\n\n" for n in range(160))
@@ -26,7 +28,8 @@ def page(request, qtbot, loop, tmp_path: Path):
     editor = open_at_end(qtbot, root, root / "Beans.md", (900, 700))
     editor.views.set_view(request.param)
     qtbot.waitUntil(lambda: "note" in editor.views.properties.fields or request.param == "source", timeout=WAIT_MS)
-    qtbot.waitUntil(lambda: len(vertical_bars(editor)) == 1, timeout=WAIT_MS)  # laid out, taller than the pane
+    qtbot.waitUntil(lambda: len(vertical_bars(editor)) == 1 and PixelScroll.of(editor.source).settled,
+                    timeout=WAIT_MS)  # laid out, taller than the pane
     shown_bar(editor).setValue(0)
     yield editor
     editor.area.deleteLater()
@@ -146,8 +149,7 @@ def test_after_a_resize_the_text_still_moves_with_the_bar(qtbot, page) -> None:
     bar = shown_bar(page)
     bar.setValue(400)
     page.area.resize(620, 560)
-    qtbot.waitUntil(lambda: page.source.width() <= 620, timeout=WAIT_MS)
-    QApplication.processEvents()
+    qtbot.waitUntil(lambda: page.source.width() <= 620 and PixelScroll.of(page.source).settled, timeout=WAIT_MS)
     assert_moves_with_bar(page, bar.value() + 25)
     assert_moves_with_bar(page, 40)
     assert_moves_with_bar(page, 10)
