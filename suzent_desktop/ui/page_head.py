@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, QRect, Signal
 from PySide6.QtGui import QFont, QKeyEvent, QMouseEvent, QPalette
-from PySide6.QtWidgets import QAbstractScrollArea, QLineEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QAbstractScrollArea, QLineEdit, QPlainTextEdit, QVBoxLayout, QWidget
+
+from suzent_desktop.ui.pixel_scroll import PixelScroll
 
 TITLE_SCALE = 1.8  # the inline title reads as a first heading
 
@@ -66,12 +68,12 @@ class PageHead(QWidget):
 
 
 class ScrollingHead(QObject):
-    """Keeps ``head`` in the top margin of the scroll area showing the page, leaving as it scrolls.
+    """Keeps ``head`` above the text of the scroll area showing the page, leaving as it scrolls.
 
     In Reading view the head's height is added to the document's top margin, so the scroll range
     holds head and text and both move exactly with the scroll bar. The editor scrolls a line at a
-    time: there the area's top viewport margin is the head's height less what has been scrolled,
-    so the whole height is the page's once the head is gone."""
+    time: there a pixel scroll bar of our own (:mod:`suzent_desktop.ui.pixel_scroll`) keeps the
+    head's height as room above the text and moves head and text by the same pixels."""
 
     def __init__(self, head: PageHead) -> None:
         super().__init__(head)
@@ -83,24 +85,23 @@ class ScrollingHead(QObject):
         if area is self.area:
             return
         if self.area is not None:
-            self.area.verticalScrollBar().valueChanged.disconnect(self.place)
             self.area.removeEventFilter(self)
-            self.area.setViewportMargins(0, 0, 0, 0)
-            if not self._by_line(self.area):
+            if isinstance(self.area, QPlainTextEdit):
+                PixelScroll.of(self.area).moved.disconnect(self.place)
+            else:
+                self.area.verticalScrollBar().valueChanged.disconnect(self.place)
                 self.area.document().contentsChanged.disconnect(self.place)  # type: ignore[attr-defined]
                 self._pad(self.area, 0)
         self.area = area
         self.head.setParent(area)
-        area.verticalScrollBar().valueChanged.connect(self.place)
-        if not self._by_line(area):
+        if isinstance(area, QPlainTextEdit):
+            PixelScroll.of(area).moved.connect(self.place)
+        else:
+            area.verticalScrollBar().valueChanged.connect(self.place)
             area.document().contentsChanged.connect(self.place)  # type: ignore[attr-defined]  # new HTML: a new margin
         area.installEventFilter(self)
         self.head.show()
         self.place()
-
-    @staticmethod
-    def _by_line(area: QAbstractScrollArea) -> bool:
-        return area.inherits("QPlainTextEdit")
 
     @staticmethod
     def _pad(area: QAbstractScrollArea, height: int) -> None:
@@ -113,46 +114,36 @@ class ScrollingHead(QObject):
             fmt.setTopMargin(wanted)
             root.setFrameFormat(fmt)
 
-    @staticmethod
-    def _keeps_end(area: QAbstractScrollArea, height: int) -> int:
-        """On a page that nearly fits, the least top margin at which the scroll range still reaches
-        the value scrolled to: a smaller one would grow the page's view, shrink the range, and pull
-        the page back to the top, leaving its last lines out of reach. A longer page scrolls the
-        head out of sight before its range ends: no margin is kept."""
-        bar, step = area.verticalScrollBar(), area.fontMetrics().lineSpacing()
-        room = area.viewport().height() + area.viewportMargins().top()  # the page's view without the head
-        lines = bar.maximum() + area.viewport().height() // step  # all lines, as the range counts them
-        if (lines - room // step) * step >= height:
-            return 0
-        return max(0, room - (lines - bar.value()) * step)
-
     def scrolled(self) -> int:
-        """Pixels of the head scrolled out of sight."""
+        """Pixels of the page scrolled out of sight, head first."""
         area = self.area
         if area is None:
             return 0
-        value = area.verticalScrollBar().value()
-        step = area.fontMetrics().lineSpacing() if self._by_line(area) else 1
-        return value * step
+        if isinstance(area, QPlainTextEdit):
+            return PixelScroll.of(area).position
+        return area.verticalScrollBar().value()
+
+    def _bar_width(self, area: QAbstractScrollArea) -> int:
+        bar = PixelScroll.of(area).bar if isinstance(area, QPlainTextEdit) else area.verticalScrollBar()
+        return bar.width() if bar.isVisibleTo(area) else 0
 
     def place(self) -> None:
         area = self.area
         if area is None:
             return
         frame = area.frameWidth()
-        width = area.width() - 2 * frame - (area.verticalScrollBar().width()
-                                            if area.verticalScrollBar().isVisible() else 0)
+        width = area.width() - 2 * frame - self._bar_width(area)
         height = self.head.heightForWidth(width) if self.head.hasHeightForWidth() else -1
         if height <= 0:
             height = self.head.sizeHint().height()
-        shift = min(height, self.scrolled())
-        if self._by_line(area):
-            top = min(height, max(height - shift, self._keeps_end(area, height)))
-            shift = height - top
-            if area.viewportMargins().top() != top:  # the same margins again would repaint the page
-                area.setViewportMargins(0, top, 0, 0)
+        if isinstance(area, QPlainTextEdit):
+            scroll = PixelScroll.of(area)
+            if scroll.room != height:
+                scroll.set_room(height)  # moves the text below the head, and comes back here
+                return
         else:
             self._pad(area, height)
+        shift = min(height, self.scrolled())
         geometry = QRect(frame, frame - shift, width, height)
         if self.head.geometry() != geometry:
             self.head.setGeometry(geometry)

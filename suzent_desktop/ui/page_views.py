@@ -8,7 +8,7 @@ view a page opens in is the ``editor_mode`` setting.
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QActionGroup, QFont, QFontDatabase, QKeySequence, QShortcut
+from PySide6.QtGui import QAction, QActionGroup, QFont, QFontDatabase, QKeySequence, QShortcut, QTextCursor
 from PySide6.QtWidgets import (
     QAbstractScrollArea,
     QHBoxLayout,
@@ -65,6 +65,8 @@ class PageViews(QObject):
         self._properties_timer.setInterval(300)
         self._properties_timer.timeout.connect(self.sync_properties)
         editor.textChanged.connect(self._properties_timer.start)
+        self._cursor_at = 0
+        editor.cursorPositionChanged.connect(self._out_of_hidden_lines)
         self.head = PageHead(self.properties, parent)  # the inline title and the properties, in the page
         self._head_place = ScrollingHead(self.head)
         self.header = QWidget(parent)
@@ -145,6 +147,29 @@ class PageViews(QObject):
         else:
             self.properties.hide()
         fold_frontmatter(self.editor, live and bool(self.properties.fields))
+
+    def _out_of_hidden_lines(self) -> None:
+        """The cursor never rests in a folded line (the YAML under the properties, a folded callout):
+        it would edit text nobody sees. Ctrl+Home lands on the first line shown; a move up that
+        lands in one goes on to the line shown above it, any other move to the line shown below."""
+        cursor = self.editor.textCursor()
+        block, upward = cursor.block(), cursor.position() < self._cursor_at
+        self._cursor_at = cursor.position()
+        if block.isVisible():
+            return
+        found = block
+        while found.isValid() and not found.isVisible():
+            found = found.previous() if upward else found.next()
+        if not found.isValid():  # nothing shown that way: the other way
+            found = block
+            while found.isValid() and not found.isVisible():
+                found = found.next() if upward else found.previous()
+        if not found.isValid():
+            return
+        mode = QTextCursor.MoveMode.KeepAnchor if cursor.hasSelection() else QTextCursor.MoveMode.MoveAnchor
+        cursor.setPosition(found.position() if found.blockNumber() > block.blockNumber()
+                           else found.position() + found.length() - 1, mode)
+        self.editor.setTextCursor(cursor)
 
     def add_property(self) -> None:
         """Ctrl+;: the properties view's "Add property" line, in Live Preview (a page without
