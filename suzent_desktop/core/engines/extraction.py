@@ -60,7 +60,8 @@ import re
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any
 
-from suzent_desktop.core.engines import fact_rules, relative_dates
+from suzent_desktop.core.engines import fact_judge, fact_rules, relative_dates
+from suzent_desktop.core.files import english
 from suzent_desktop.core.files.facts import Fact
 from suzent_desktop.core.files.words import count
 from suzent_desktop.settings import Settings
@@ -370,9 +371,6 @@ def _are(n: int) -> str:
 # -- offline path -------------------------------------------------------------------------
 MAX_OFFLINE_CHARS = 20_000  # per side; the whole turn is in the transcript, extraction reads the start
 
-_IRREGULAR = {"am": "is", "have": "has", "do": "does", "go": "goes", "was": "was", "can": "can",
-              "will": "will", "would": "would", "should": "should", "could": "could", "must": "must",
-              "might": "might", "may": "may", "cannot": "cannot", "had": "had", "did": "did"}
 _CONTRACTIONS = [
     (r"\bI'm\b", "I am"), (r"\bI've\b", "I have"), (r"\bI'll\b", "I will"), (r"\bI'd\b", "I would"),
     (r"\bIm\b", "I am"), (r"\bIve\b", "I have"), (r"\bwe're\b", "we are"), (r"\bwe've\b", "we have"),
@@ -390,36 +388,13 @@ _PEOPLE = (
     "cousin|aunt|uncle|grandmother|grandfather|grandma|grandpa|nephew|niece|neighbor|neighbour|dog|cat|puppy|"
     "kitten|doctor|dentist|therapist|roommate|teammate|mentor|coach|parents|in-laws|baby"
 )
-# Past tense forms that do not end in -ed (a past event is "I <past verb> …").
-_PAST = frozenset(
-    "went was were had got made took saw met bought began left became found gave told thought felt knew ran "
-    "wrote read lost won sold spent came did said broke drove flew grew kept paid put quit set sent sat slept "
-    "stood taught understood caught brought built chose drew drank ate fell fought forgot froze hid hit hurt "
-    "held lent led rode rang rose shot shut sang sank swam swung threw tore woke wore wove wept won "
-    "overcame underwent undertook began beat bit blew bled bent bound burnt dealt dug dreamt fed fled forgave "
-    "heard hung laid learnt lit meant rebuilt rewrote shook shone spoke split spun stole stuck struck swept "
-    "took tried became".split()
-)
-_NOT_PAST_ED = frozenset("need feed seed breed bleed speed proceed succeed exceed weed bed red shed".split())
-
 _QUESTION_START = re.compile(
     r"^(what|where|when|why|how|who|whom|whose|which|do|does|did|can|could|would|should|is|are|was|were|"
     r"will|shall|have|has|any|anything)\b",
     re.I,
 )
-_SMALL_TALK = re.compile(
-    r"^(thanks|thank you|thx|ty|cheers|ok|okay|k|sure|great|cool|awesome|nice|perfect|wow|hi|hello|hey|"
-    r"bye|goodbye|good (morning|night|evening|afternoon)|lol|haha|hah|hmm|yes|no|yeah|yep|nope|sounds good|"
-    r"got it|will do|no worries|no problem|of course|alright|all right|exactly|absolutely|right|true|"
-    r"i see|i agree|me too|same here|fair enough|that makes sense|makes sense|good point|good idea|"
-    r"i appreciate|i am (so |really |very )?(glad|happy|excited|grateful|sorry) (to hear|that|for)|"
-    r"i (really )?(hope|wish|wonder|guess|suppose|bet)\b|i (do not|dont) know\b|i am not sure\b|"
-    r"i (was )?just (wondering|curious|asking)|i (will|am going to) (let|keep|get back|check|try|think|look))\b",
-    re.I,
-)
-# A sentence about the other party ("you", "your") is not a fact about the user.
-_ABOUT_YOU = re.compile(r"\b(you|your|yours|yourself|u|ur)\b", re.I)
 _HYPOTHETICAL = re.compile(r"\b(if|whether|maybe|perhaps|might|would|could|should|wish|unless|suppose)\b", re.I)
+_ABOUT_YOU = re.compile(r"\b(you|your|yours|yourself|u|ur)\b", re.I)
 _FIRST_PERSON = re.compile(r"\bI\b|\b(my|me|mine|myself|we|our|ours|us)\b", re.I)
 _SUBJECT_PRONOUN = re.compile(r"^(he|she|they|it|this|that|these|those|there)\b", re.I)
 _PERSON_PRONOUN = re.compile(r"\b(he|she|him|her|his|hers)\b", re.I)
@@ -441,64 +416,10 @@ _STOPWORDS = frozenset(
     "user user's will can get got go going went like one ones thing things stuff way time today yesterday "
     "tomorrow week month year night morning last next ago day days".split()
 )
-_VAGUE_START = re.compile(
-    r"^I (think|believe|guess|suppose|mean|feel like|know|agree|see|understand|noticed|realized|realised|"
-    r"said|told|asked|wanted to ask|forgot to mention|was thinking)\b",
-    re.I,
-)
-_FREQUENCY = re.compile(
-    r"\b(once|twice|three times|\d+ times|every other) (a|per|each|every) (day|week|month|year|weekend)\b|"
-    r"\bevery (morning|evening|night|day|week|weekend|month|year|monday|tuesday|wednesday|thursday|friday|"
-    r"saturday|sunday|summer|winter)\b|\b(daily|weekly|monthly|nightly)\b",
-    re.I,
-)
-_FAVOURITE = re.compile(
-    r"\bfavou?rites? of mine\b|\bmy (all-time |absolute )?favou?rite\b|\bis my (all-time |absolute )?favou?rite\b",
-    re.I,
-)
-_ACTIVITY = re.compile(
-    r"\b(I|we) (am|are) (currently |now |still |also )?(reading|learning|studying|training|working on|taking|"
-    r"watching|playing|practicing|practising|building|writing|planning|saving|trying|preparing|teaching|"
-    r"volunteering|coaching|organizing|organising|renovating|growing|knitting|painting|recovering|attending|"
-    r"doing|making|listening|using|running|going through|dealing with|looking for|looking into|getting into|"
-    r"into|in the middle of)\b|\b(I|we) have been [a-z]+ing\b",
-    re.I,
-)
-# "I'll bring the salad" is a promise to the other party, not a fact; "I'll start at Acme on Monday" is a plan.
-_PROMISE = re.compile(r"\bI (?:will|shall|am going to|am gonna|promise)\s+(?!be in\b|be at\b)[a-z]", re.I)
-_TIME_MARKER = re.compile(
-    r"\b(tomorrow|tonight|soon|next|later this|this (week|weekend|month|year|summer|winter|spring|fall|autumn)|"
-    r"(on|by|until|from) (monday|tuesday|wednesday|thursday|friday|saturday|sunday|the \d+)|"
-    r"in (january|february|march|april|may|june|july|august|september|october|november|december|\d{4}|"
-    r"a (few )?(days?|weeks?|months?)|\d+ (days|weeks|months)|two|three))\b",
-    re.I,
-)
-_PLAN_WORDS = re.compile(
-    r"\b(next (week|month|year|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|tomorrow|"
-    r"this (weekend|summer|winter|spring|fall|autumn)|in (a|two|three|a few) (days|weeks|months))\b",
-    re.I,
-)
-
-# (category, pattern, importance). Patterns run on the expanded sentence (contractions opened).
-_RULES: list[tuple[str, re.Pattern[str], float | None]] = [
-    ("identity", re.compile(r"\bmy name is\b|\bcall me\b|\bI am \d{1,3} years old\b", re.I), 0.9),
-    ("date", re.compile(r"\b(my|our) (birthday|anniversary|wedding)\b.*\b(is|was|falls)\b", re.I), 0.9),
-    ("health", re.compile(r"\bI am (allergic|intolerant|vegetarian|vegan|diabetic|pregnant|lactose)\b|"
-                          r"\bI have (asthma|diabetes|an allergy|adhd|celiac|migraines)\b", re.I), 0.9),
-    ("work", re.compile(r"\bI (now |currently |just )?(work|started working|am working) (at|for|as|in)\b|"
-                        r"\bI (just )?(joined|started at|got a job|got hired|got promoted)\b|"
-                        r"\bI am an? [\w -]+ (at|for) [A-Z]", re.I), 0.6),
-    ("place", re.compile(r"\bI (now |currently |just |recently |finally |have )?(live|am living|been living|lived|"
-                         r"moved|relocated|am moving) (in|to)\b|\bI am (from|based in)\b", re.I), 0.6),
-    ("people", re.compile(rf"\bmy ({_PEOPLE})\b", re.I), 0.7),
-    ("preference", _FAVOURITE, 0.5),
-    ("activity", _ACTIVITY, 0.4),
-    ("plan", re.compile(r"\bI (am going to|am planning to|plan to|will|intend to|want to|am about to)\b", re.I), 0.4),
-    ("routine", re.compile(r"\bI (usually|always|normally|typically|often|regularly|sometimes|never) [a-z]+\b", re.I), 0.4),
-    ("routine", _FREQUENCY, 0.4),
-    ("preference", re.compile(r"\bI (really |absolutely |quite |also |still )?(like|love|enjoy|prefer|adore|hate|"
-                              r"dislike|do not like|cannot stand|am (a big |a huge )?fan of|am into)\b", re.I), 0.5),
-]
+# The judge's subjects as the log's categories (the dream files a category on its page).
+_CATEGORIES = {"person": "people"}
+_IMPORTANCE = {"identity": 0.9, "health": 0.9, "person": 0.7, "work": 0.6, "place": 0.6, "event": 0.5,
+               "preference": 0.5, "hobby": 0.4, "plan": 0.4}
 
 
 def _expand(sentence: str) -> str:
@@ -519,7 +440,7 @@ def _without_subject(expanded: str) -> str:
     # "Twisted my knee", "Got a puppy"; not "Fred won" or "United lost again" (a name is the subject)
     if (
         first[:1].isupper() == (lead == 0)
-        and _is_past_verb(first)
+        and english.is_past(first)
         and first.lower() not in ("was", "were", "had")
         and after in _AFTER_SUBJECTLESS_VERB
     ):
@@ -535,52 +456,8 @@ _AFTER_SUBJECTLESS_VERB = frozenset(
 _LEAD_ADVERBS = frozenset("finally just recently also actually already totally somehow accidentally".split())
 
 
-def _is_past_verb(word: str) -> bool:
-    lowered = word.lower()
-    if lowered in _PAST:
-        return True
-    return lowered.endswith("ed") and len(lowered) > 3 and lowered not in _NOT_PAST_ED
-
-
-def _past_event(expanded: str) -> bool:
-    """A first-person past event: "I went …", "we adopted …", "my son started …", "I have finished …"."""
-    match = re.search(
-        r"\b(?:I|[Ww]e|[Mm]y (?:\w+ ){0,2}and I|[Mm]y \w+(?: [A-Z][a-z]+)?)\s+(?:have |had )?"
-        r"(?:just |recently |finally |also |actually |already |first |even |once |never )?(?P<verb>[a-z]+)\b",
-        expanded,
-    )
-    return bool(match and _is_past_verb(match.group("verb")) and match.group("verb") not in ("was", "were", "had"))
-
-
 def _content_words(text: str) -> list[str]:
     return [w for w in re.findall(r"[a-z0-9][a-z0-9'-]*", text.lower()) if w not in _STOPWORDS and len(w) > 1]
-
-
-def _substantive(text: str) -> bool:
-    """Two content words, or one that is a name ("I'm going to Japan") or a life event ("I got engaged"):
-    "I am tired" is not a fact."""
-    words = _content_words(text)
-    if len(words) >= 2 or any(w in fact_rules.LIFE_EVENTS for w in words):
-        return True
-    names = re.findall(r"(?<!^)(?<![.!?] )\b[A-Z][a-z]+", text)
-    return bool(words) and any(n.lower() in words for n in names)
-
-
-# Verbs that end in "ed" and are no past tense ("I need", "I feed the ducks").
-_PRESENT_IN_ED = frozenset("need feed bleed breed speed proceed succeed exceed shed embed seed weed heed wed".split())
-
-
-def _third_person_verb(verb: str) -> str:
-    lowered = verb.lower()
-    if (lowered.endswith("ed") and lowered not in _PRESENT_IN_ED) or lowered in _PAST:
-        return verb
-    if lowered in _IRREGULAR:
-        return _IRREGULAR[lowered]
-    if re.search(r"(s|sh|ch|x|z|o)$", lowered):
-        return verb + "es"
-    if re.search(r"[^aeiou]y$", lowered):
-        return verb[:-1] + "ies"
-    return verb + "s"
 
 
 def third_person(text: str) -> str:
@@ -594,15 +471,19 @@ def third_person(text: str) -> str:
 def to_third_person(sentence: str) -> str:
     """'I love my dog Rex' → 'User loves their dog Rex' (first mention of 'my' becomes "User's")."""
     text = _expand(re.sub(r"\bi\b(?!')", "I", sentence))  # "i used to love Radiolab"
+    # "we adopted a kitten" is the user's news too: the line says what the user did (the turn keeps "we")
+    text = re.sub(r"\b[Ww]e (?:are|were|have)\b", lambda m: {"are": "I am", "were": "I was", "have": "I have"}[
+        m.group(0).split()[1]], text, count=1)
+    text = re.sub(r"(?:^|(?<=, ))[Ww]e\b", "I", text, count=1)
+    text = re.sub(r"^([Mm]y \w+(?: [A-Z]\w+)?) and I\b", r"I and \1", text, count=1)  # "User and their wife love …"
     text = re.sub(r"\bI do not\b", "User does not", text)
     text = re.sub(r"\bI did not\b", "User did not", text)
     text = re.sub(
         r"\bI (really |absolutely |quite |now |currently |just |also |still |never |always |usually |often "
         r"|sometimes |recently |finally |actually |already |even |first )?([A-Za-z]+)\b",
-        lambda m: f"User {m.group(1) or ''}{_third_person_verb(m.group(2))}",
+        lambda m: f"User {m.group(1) or ''}{english.third_person_verb(m.group(2))}",
         text,
     )
-    text = re.sub(r"\b[Ww]e\b", "User and others", text, count=1)
     subject_first = re.search(r"\bUser\b", text)
     possessive_first = re.search(r"\b[Mm]y\b", text)
     if possessive_first and not (subject_first and subject_first.start() < possessive_first.start()):
@@ -642,10 +523,7 @@ def _clauses(sentence: str) -> list[str]:
 
 
 def _sentences(text: str) -> list[str]:
-    # a title before a name ("Dr. Almeida") does not end a sentence
-    parts = re.split(r"(?<=[.!?])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bSt\.)(?<!\bProf\.)\s+|\n+|;\s+|"
-                     r"\s+[-–—]\s+", text)
-    return [c.strip() for p in parts if p.strip() for c in _clauses(p.strip()) if c.strip()]
+    return [c.strip() for s in english.sentences(text) for c in _clauses(s) if c.strip()]
 
 
 _FILLER = re.compile(
@@ -695,12 +573,12 @@ def _name_known_person(text: str, people: Mapping[str, str]) -> tuple[str, str |
 
 
 class OfflineExtractor:
-    """Rule-based extraction of what the user says about themselves (see the module docstring).
+    """What the user says about themselves and the people they know, without a model.
 
-    General rules, not a list of examples: a fact is a declarative first-person sentence
-    with at least two content words that is not a question, small talk, a promise to the
-    other party, a hypothetical, or about "you"; pronouns that point outside the sentence
-    are resolved from a person named earlier in the turn or the sentence is dropped.
+    Each sentence of the user's side (long turns are split into sentences, and "…, and I …" into
+    clauses) becomes a candidate line in the log's third person; a few named rules
+    (:mod:`core.fact_rules`) drop what cannot be a fact line, and the learned judge
+    (:mod:`core.fact_judge`) decides on the rest and names its subject.
     """
 
     def extract(
@@ -714,13 +592,11 @@ class OfflineExtractor:
         """Facts of one turn. ``people`` maps a lower-cased first name the user introduced earlier
         ("my grandfather Felix") to who that is ("User's grandfather Felix"): a later sentence
         about Felix alone is then a fact about someone the user knows, and says who."""
-        user_text = user_text[:MAX_OFFLINE_CHARS]
         people = dict(people or {})
         facts: list[Fact] = []
         seen: set[str] = set()
-        antecedent: str | None = None
-        for sentence in _sentences(user_text):
-            fact, antecedent = self._sentence_fact(sentence, antecedent, when, people)
+        for line in self.candidates(user_text, people):
+            fact = self._make(line, when)
             if fact is not None and fact.content.lower() not in seen:
                 seen.add(fact.content.lower())
                 facts.append(fact)
@@ -729,10 +605,22 @@ class OfflineExtractor:
             facts += self._restated(assistant_text[:MAX_OFFLINE_CHARS], user_text, facts, when)
         return facts[:MAX_FACTS_PER_TURN]
 
-    def _sentence_fact(
-        self, sentence: str, antecedent: str | None, when: dt.datetime | None, people: Mapping[str, str]
-    ) -> tuple[Fact | None, str | None]:
-        """The fact of one sentence (or None), and the person later pronouns point to."""
+    def candidates(self, user_text: str, people: Mapping[str, str] | None = None) -> list[str]:
+        """The candidate fact lines of the user's side, in the third person, before the judge."""
+        people = dict(people or {})
+        lines: list[str] = []
+        antecedent: str | None = None
+        for sentence in _sentences(user_text[:MAX_OFFLINE_CHARS]):
+            line, antecedent = self._candidate(sentence, antecedent, people)
+            if line is not None:
+                lines.append(line)
+                people.update(known_people([line]))
+        return lines
+
+    def _candidate(
+        self, sentence: str, antecedent: str | None, people: Mapping[str, str]
+    ) -> tuple[str | None, str | None]:
+        """The candidate line of one sentence (or None), and the person later pronouns point to."""
         sentence = _VOCATIVE.sub("", _FILLER.sub("", sentence.strip()).strip()).strip()
         expanded = _without_subject(_expand(sentence))
         found = _ANTECEDENT.search(expanded)
@@ -740,10 +628,6 @@ class OfflineExtractor:
             relation = found.group("rel") or found.group("rel2")
             antecedent = f"my {relation.lower()}" + (f" {found.group('name')}" if found.group("name") else "")
         if not expanded or expanded.endswith("?") or _QUESTION_START.match(expanded):
-            return None, antecedent
-        if _SMALL_TALK.match(expanded) or _ABOUT_YOU.search(expanded) or _HYPOTHETICAL.search(expanded):
-            return None, antecedent
-        if _VAGUE_START.match(expanded) or (_PROMISE.search(expanded) and not _TIME_MARKER.search(expanded)):
             return None, antecedent
         resolved = self._resolve_pronouns(expanded, antecedent if not found else None)
         if resolved is None or len(resolved) > 400:
@@ -753,10 +637,8 @@ class OfflineExtractor:
             if who is None:
                 return None, antecedent
             antecedent = who
-        if not _substantive(resolved):
-            return None, antecedent
-        fact = self._make(resolved, when)
-        return (fact if fact_rules.is_precise(fact.content) else None), antecedent
+        line = to_third_person(resolved.replace("`", "'"))
+        return (None if fact_rules.problem(line) else line), antecedent
 
     @staticmethod
     def _resolve_pronouns(expanded: str, antecedent: str | None) -> str | None:
@@ -781,22 +663,15 @@ class OfflineExtractor:
         text = re.sub(r"\bher\b(?=\s+[a-z])", owner, text)
         return re.sub(r"\b(him|her)\b", antecedent, text, flags=re.I)
 
-    def _category(self, expanded: str) -> tuple[str, float | None]:
-        for category, pattern, importance in _RULES:
-            if pattern.search(expanded):
-                return category, importance
-        if _past_event(expanded):
-            return "event", 0.5
-        if _PLAN_WORDS.search(expanded):
-            return "plan", 0.4
-        return "general", 0.3
-
-    def _make(self, expanded: str, when: dt.datetime | None) -> Fact:
-        category, importance = self._category(expanded)
-        past = category == "event" or _past_event(expanded)
-        content = to_third_person(expanded.replace("`", "'"))
-        content = relative_dates.resolve(content, when, past=past and category != "plan")
-        return Fact(content=content, category=category, tags=("offline",), importance=importance)
+    @staticmethod
+    def _make(line: str, when: dt.datetime | None) -> Fact | None:
+        """The fact of a candidate line when the judge keeps it, its date resolved from the turn's time."""
+        verdict = fact_judge.judge()(line)
+        if not verdict.keep:
+            return None
+        content = relative_dates.resolve(line, when, past=verdict.subject != "plan")
+        return Fact(content=content, category=_CATEGORIES.get(verdict.subject, verdict.subject), tags=("offline",),
+                    importance=_IMPORTANCE[verdict.subject])
 
     def _restated(self, assistant_text: str, user_text: str, facts: list[Fact], when: dt.datetime | None) -> list[Fact]:
         """Facts from the assistant's side: only sentences that restate what the user said.
@@ -825,8 +700,9 @@ class OfflineExtractor:
                 continue
             if any(len(words & k) >= 0.7 * len(words) for k in known) or _ABOUT_YOU.search(mine):
                 continue
-            fact = self._make(_expand(mine), when)
-            if not fact_rules.is_precise(fact.content):
+            line = to_third_person(_expand(mine))
+            fact = None if fact_rules.problem(line) else self._make(line, when)
+            if fact is None:
                 continue
             known.append(words)
             out.append(fact)
