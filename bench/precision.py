@@ -23,13 +23,21 @@ Printed per conversation, for the tuning pair (42, 43), the held-out pair (44, 4
 * **answer in top 5** on the conversation's questions (categories 1–4: single-hop, temporal,
   multi-hop, open-domain; category 5 has no answer) before and after the dream, next to BM25
   over the raw turns at top 5 and at the same character budget as the app's five hits;
-* extraction coverage (facts written, turns with a fact).
+* extraction coverage (facts written, turns with a fact), **bullets per 100 user turns** and
+  **extraction time per turn** (wall clock of the capture calls, the one timed figure);
+* for the **questions about the user** (they name ``speaker_a`` and not the other speaker), the
+  share whose exact answer stands in one line of the pages or MEMORY.md, in one of LoCoMo's
+  observations (``session_N_observation``: the facts a strong model noted from the same turns) and
+  in one raw turn: how much of what a model's notes keep the pages keep.
+
+The held-out pair is the **frozen part**: tune on 42 and 43, then run 44 and 47 without changing
+anything; its block is printed last and marked.
 
 Usage: ``SUZENT_LOCOMO_DIR=/path/to/locomo python bench/precision.py [--conversations 42,43]
-[--unlabelled] [--dump FILE] [--model hashing|bundled]``. With ``--memorybank`` it replays instead
+[--unlabelled] [--dump FILE] [--model hashing|bundled] [--extractor offline|observations]``. With ``--memorybank`` it replays instead
 the chats of MemoryBank (``$SUZENT_MEMORYBANK_FILE``, see :func:`memorybank_conversations`): other
 material to tune the fact rules on; its bullets have no committed labels, so read them with ``--dump``.
-Figures are exact for the data, code and embedder (no timing is reported).
+Figures are exact for the data, code and embedder, except the extraction time per turn.
 """
 
 from __future__ import annotations
@@ -43,6 +51,7 @@ import os
 import re
 import sys
 import tempfile
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -109,6 +118,7 @@ class Turn:
     assistant: str
     session: str
     when: dt.datetime
+    ids: tuple[str, ...] = ()  # the dia_ids of the user's messages
 
     @property
     def raw(self) -> str:
@@ -127,26 +137,76 @@ def turns_of(conversation: dict, name: str) -> list[Turn]:
     for number in numbers:
         start = session_time(conversation[f"session_{number}_date_time"])
         session = f"locomo{name}s{number:02d}"
-        pairs: list[tuple[list[str], list[str]]] = []
+        pairs: list[tuple[list[str], list[str], list[str]]] = []
         for message in conversation[f"session_{number}"]:
             text = message.get("text", "")
             if message.get("blip_caption"):
                 text = f"{text} [shares a photo of {message['blip_caption']}]"
             mine = message["speaker"] == user
             if not pairs or (mine and pairs[-1][1]):
-                pairs.append(([], []))
+                pairs.append(([], [], []))
             pairs[-1][0 if mine else 1].append(text)
-        for minute, (said, replied) in enumerate(pairs):
-            turns.append(Turn(" ".join(said), " ".join(replied), session, start + dt.timedelta(minutes=minute)))
+            if mine:
+                pairs[-1][2].append(message.get("dia_id", ""))
+        for minute, (said, replied, ids) in enumerate(pairs):
+            turns.append(Turn(" ".join(said), " ".join(replied), session, start + dt.timedelta(minutes=minute),
+                              tuple(ids)))
     return turns
 
 
 def questions_of(conversation: dict) -> list[dict]:
+    user, other = (conversation[k].split()[0] for k in ("speaker_a", "speaker_b"))
     out = []
     for index, qa in enumerate(conversation["qa"]):
         if qa.get("category") in ANSWERED_CATEGORIES and "answer" in qa:
-            out.append({"id": str(index), "question": qa["question"], "answers": [str(qa["answer"])]})
+            names = set(_NAME.findall(qa["question"]))
+            out.append({"id": str(index), "question": qa["question"], "answers": [str(qa["answer"])],
+                        "about_user": user in names and other not in names})
     return out
+
+
+_NAME = re.compile(r"[A-Z][a-z]+")
+
+
+def observations_of(conversation: dict) -> list[str]:
+    """LoCoMo's observations of every session, both speakers: what a strong model noted."""
+    return [item[0] for key, by_speaker in conversation.items() if re.fullmatch(r"session_\d+_observation", key)
+            for items in by_speaker.values() for item in items if item and isinstance(item[0], str)]
+
+
+def user_observations(conversation: dict) -> dict[str, list[str]]:
+    """The observations about the user by the turn they cite, in the log's form ("Joanna's …" →
+    "User's …"): what ``--extractor observations`` answers in place of an extraction model."""
+    name = conversation["speaker_a"].split()[0]
+    by_turn: dict[str, list[str]] = {}
+    for key, by_speaker in conversation.items():
+        if not re.fullmatch(r"session_\d+_observation", key):
+            continue
+        for item in by_speaker.get(conversation["speaker_a"], []):
+            if len(item) > 1 and isinstance(item[0], str):
+                for cited in item[1] if isinstance(item[1], list) else [item[1]]:
+                    by_turn.setdefault(cited, []).append(re.sub(rf"\b{re.escape(name)}\b", "User", item[0]))
+    return by_turn
+
+
+class ObservationModel:
+    """Stands in for an extraction model: each turn's answer is the observations citing it. It
+    measures the dream on the facts a strong model would write, through the real model path."""
+
+    def __init__(self, by_turn: dict[str, list[str]]) -> None:
+        self.by_turn = by_turn
+        self.current: list[str] = []
+
+    def turn(self, turn: Turn) -> None:
+        self.current = [text for i in turn.ids for text in self.by_turn.get(i, [])]
+
+    async def complete_json(self, model: str, messages: list, **_: object) -> dict:
+        return {"facts": [{"category": "general", "content": text} for text in self.current]}
+
+
+def stands_in(question: dict, lines: list[str]) -> bool:
+    """The exact answer stands in one of the lines (not spread over several)."""
+    return any(answered(question, [line]) for line in lines)
 
 
 # -- what a person reads -------------------------------------------------------------------------
@@ -160,9 +220,12 @@ class Result:
     bm25: dict[str, bool] = field(default_factory=dict)
     bm25_budget: dict[str, bool] = field(default_factory=dict)
     lost: list[tuple[str, list[str], list[str]]] = field(default_factory=list)  # found before, not after
+    about_user: dict[str, tuple[bool, bool, bool]] = field(default_factory=dict)  # (pages, observations, raw)
     facts: int = 0
     turns: int = 0
+    user_turns: int = 0
     turns_with_fact: int = 0
+    extraction_seconds: float = 0.0
 
     @property
     def sample(self) -> list[tuple[str, str]]:
@@ -199,7 +262,7 @@ def memory_lines(memory_md: Path) -> list[str]:
     return lines
 
 
-async def replay(name: str, conversation: dict, model: str) -> Result:
+async def replay(name: str, conversation: dict, model: str, extractor: str = "offline") -> Result:
     from suzent_desktop.core.engines.dream.runner import DreamRunner
     from suzent_desktop.core.files.clock import Clock
     from suzent_desktop.core.manager import MemoryManager
@@ -209,12 +272,22 @@ async def replay(name: str, conversation: dict, model: str) -> Result:
     today = max(t.when for t in turns).date() + dt.timedelta(days=1)
     os.environ["SUZENT_TODAY"] = today.isoformat()
     os.environ["SUZENT_EMBEDDING_MODEL"] = "hashing" if model == "hashing" else ""
+    observer = ObservationModel(user_observations(conversation))
+    if extractor == "observations":
+        from suzent_desktop.core import llm
+
+        os.environ["SUZENT_EXTRACTION_MODEL"] = "observations"
+        llm.complete_json = observer.complete_json  # type: ignore[assignment]
     home = Path(tempfile.mkdtemp(prefix=f"suzent-precision-{name}-"))
     manager = MemoryManager.open(home, clock=Clock(fixed_today=today))
     result = Result(name=name, turns=len(turns))
+    result.user_turns = sum(1 for turn in turns if turn.user.strip())
     for turn in turns:
+        observer.turn(turn)
+        started = time.perf_counter()
         facts, _ = await manager.process_conversation_turn_for_memories(turn.user, turn.assistant, turn.session,
                                                                           turn.when)
+        result.extraction_seconds += time.perf_counter() - started
         result.facts += len(facts)
         result.turns_with_fact += bool(facts)
     budgets: dict[str, int] = {}
@@ -239,6 +312,12 @@ async def replay(name: str, conversation: dict, model: str) -> Result:
         result.bm25_budget[question["id"]] = answered(question, [within(docs, ranked, budgets[question["id"]])])
     result.bullets = page_bullets(manager.layout.notebook_dir)
     result.memory_lines = memory_lines(manager.layout.memory_md)
+    written = [text for _, text in result.bullets] + result.memory_lines
+    observations = observations_of(conversation)
+    for question in questions:
+        if question["about_user"]:
+            result.about_user[question["id"]] = (stands_in(question, written), stands_in(question, observations),
+                                                 stands_in(question, docs))
     return result
 
 
@@ -296,8 +375,21 @@ def report(label: str, results: list[Result], labels: dict[str, bool]) -> list[s
     facts = sum(r.facts for r in results)
     turns = sum(r.turns for r in results)
     with_fact = sum(r.turns_with_fact for r in results)
-    print(f"  extraction: {facts} facts from {turns} turns; turns with a fact {pct(with_fact, turns)}")
+    user_turns = sum(r.user_turns for r in results)
+    seconds = sum(r.extraction_seconds for r in results)
+    print(f"  extraction: {facts} facts from {turns} turns; turns with a fact {pct(with_fact, turns)}; "
+          f"{per_100(len(bullets), user_turns)} bullets per 100 user turns ({user_turns}); "
+          f"{1000 * seconds / max(turns, 1):.1f} ms per turn")
+    about = [v for r in results for v in r.about_user.values()]
+    where = [sum(v[i] for v in about) for i in range(3)]
+    print(f"  questions about the user (n={len(about)}), exact answer in one line of: pages or MEMORY.md "
+          f"{pct(where[0], len(about))}  observations {pct(where[1], len(about))}  raw turns "
+          f"{pct(where[2], len(about))}  (pages/observations {pct(where[0], where[1])})")
     return missing + mmissing
+
+
+def per_100(count: int, turns: int) -> str:
+    return f"{100.0 * count / turns:.1f}" if turns else "n/a"
 
 
 def memorybank_conversations(path: Path) -> dict[str, dict]:
@@ -343,18 +435,18 @@ async def run(args: argparse.Namespace) -> int:
         print(chosen)
         return 0
     labels = load_labels()
-    results = [await replay(name, conversation, args.model) for name, conversation in chosen.items()]
-    print(f"user = speaker_a of each conversation; embedder {args.model}; labels {len(labels)} "
+    results = [await replay(name, conversation, args.model, args.extractor) for name, conversation in chosen.items()]
+    print(f"user = speaker_a of each conversation; extractor {args.extractor}; embedder {args.model}; labels {len(labels)} "
           f"({LABELS.name}); sample {SAMPLE_PER_CONVERSATION} bullets per conversation")
     missing: list[str] = []
     for result in results:
         missing += report(result.name, [result], labels)
-    for label, group in (("tuning", TUNE), ("held out", HELD_OUT)):
+    if len(results) > 1:
+        report("all", results, labels)
+    for label, group in (("tuning", TUNE), ("held out: the frozen part", HELD_OUT)):
         members = [r for r in results if r.name in group]
         if len(members) > 1:
             report(label, members, labels)
-    if len(results) > 1:
-        report("all", results, labels)
     if args.unlabelled:
         print("\nunlabelled (id, text):")
         for text in dict.fromkeys(missing):
@@ -377,6 +469,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--conversations", default=",".join(TUNE + HELD_OUT))
     parser.add_argument("--model", choices=("hashing", "bundled"), default="hashing")
+    parser.add_argument("--extractor", choices=("offline", "observations"), default="offline",
+                        help="observations: LoCoMo's observations about the user stand in for an extraction model's "
+                             "answer (through the model path), to measure the dream on a strong model's facts")
     parser.add_argument("--memorybank", action="store_true",
                         help=f"replay MemoryBank's user-companion chats (${MEMORYBANK_ENV}) instead of LoCoMo")
     parser.add_argument("--unlabelled", action="store_true", help="list sampled bullets and MEMORY.md lines without a label")

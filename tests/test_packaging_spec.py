@@ -100,7 +100,8 @@ def test_the_frozen_app_carries_every_data_file_an_install_has(spec_run: list[st
     """The dream's prompts and the icons: a model dream in the packaged app reads its prompt from the bundle."""
     bundled = set(json.loads(spec_run[-2]))
     installed = {str(path.relative_to(ROOT)) for pattern in ("suzent_desktop/resources/**/*",
-                                                             "suzent_desktop/core/engines/dream/prompts/*.md")
+                                                             "suzent_desktop/core/engines/dream/prompts/*.md",
+                                                             "suzent_desktop/core/engines/prompts/*.md")
                  for path in ROOT.glob(pattern) if path.is_file() and path.suffix not in {".py", ".pyc"}}
     assert installed and any(name.endswith(".md") and "prompts" in name for name in installed)
     assert installed <= bundled, sorted(installed - bundled)

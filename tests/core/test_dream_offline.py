@@ -276,6 +276,46 @@ def test_facts_are_filed_by_subject_as_a_person_would_keep_them(manager):
         assert "consolidated from the daily logs" not in page(manager, f"3_Personal/{name}.md")
 
 
+def test_a_fact_lands_on_its_subjects_page_not_on_the_place_or_team_it_names(manager):
+    run(manager, batch(
+        ("2026-07-01", "general", "User is learning Portuguese in Porto"),
+        ("2026-07-02", "health", "User is allergic to shellfish, found out in Porto"),
+        ("2026-07-03", "general", "User is leading the Search team"),
+        ("2026-07-04", "work", "User was promoted to principal engineer on the Search team"),
+    ))
+    assert "shellfish" in page(manager, "3_Personal/Health.md")
+    assert "promoted" in page(manager, "3_Personal/Work.md")
+    pages = {p.stem: p.read_text(encoding="utf-8") for p in (manager.layout.notebook_dir / "3_Personal").glob("*.md")}
+    assert [name for name, text in pages.items() if "shellfish" in text or "promoted" in text] == ["Health", "Work"]
+
+
+def test_each_person_the_user_names_gets_a_page_not_one_shared_people_page(manager):
+    run(manager, batch(
+        ("2026-07-02", "people", "User's mum was diagnosed with diabetes"),
+        ("2026-07-03", "event", "User adopted a puppy named biscuit (2026-07-02)"),
+        ("2026-07-04", "general", "User's dad restores old motorbikes"),
+        ("2026-07-05", "event", "User adopted a kitten named after their aunt (2026-07-05)"),
+    ))
+    mum = page(manager, "3_Personal/Mum.md")
+    assert mum.split("\n")[2] == "[[About Me]]" and "diabetes" in mum  # no intro that says nothing
+    assert page(manager, "3_Personal/Biscuit.md").split("\n")[2] == "Biscuit is the user's puppy."
+    assert "motorbikes" in page(manager, "3_Personal/Dad.md")
+    assert not (manager.layout.notebook_dir / "3_Personal" / "People.md").exists()
+    assert not (manager.layout.notebook_dir / "3_Personal" / "After.md").exists()
+
+
+def test_a_feeling_or_a_view_is_no_routine(manager):
+    run(manager, batch(
+        ("2026-07-01", "general", "User appreciates Nate's kind words"),
+        ("2026-07-02", "general", "User swims twice a week"),
+        ("2026-07-03", "general", "User finds the sea calming"),
+        ("2026-07-04", "general", "User donates to an animal shelter"),
+    ))
+    routines = page(manager, "3_Personal/Routines.md")
+    assert "swims" in routines and "donates" in routines
+    assert "appreciates" not in routines and "calming" not in routines
+
+
 def test_a_person_named_by_relation_gets_their_page(manager):
     run(manager, batch(("2026-07-01", "people", "User's sister is Ana"), ("2026-07-02", "work", "User works at Contoso")))
     assert page(manager, "3_Personal/Ana.md").split("\n")[2] == "Ana is the user's sister."
@@ -353,6 +393,9 @@ def test_a_later_run_files_a_fact_on_the_activity_page_it_names(manager):
         ("User has been learning to knit", "Knitting"),
         ("User has been learning to bake", "Baking"),
         ("User has been practising playing the cello", "Cello"),
+        ("User is still figuring out the details", None),  # a verb's particle names no page
+        ("User owns a basketball signed by his favourite player", "Basketball"),
+        ("User is filming her own movie based on a road-trip script", "Movie"),
     ],
 )
 def test_a_topic_is_named_by_what_the_fact_is_about(text, name):

@@ -370,7 +370,7 @@ async def test_schema_placeholders_are_cleaned_field_by_field_and_the_fact_is_ke
         ("If I moved to Berlin next year, I would need a new flat.", "Berlin flats go fast.",
          "User moves to Berlin next year"),
         ("Thanks for the help!", "Any time.", "Thanks for the help!"),
-        ("I totally agree, Mel!", "Great minds.", "User totallies agree, Mel"),  # the offline rules apply too
+        ("Should I visit Porto in May?", "May is lovely there.", "User visits Porto in May"),
     ],
 )
 async def test_grounding_keeps_only_facts_about_the_user_in_the_users_words(user, assistant, content):
@@ -378,6 +378,49 @@ async def test_grounding_keeps_only_facts_about_the_user_in_the_users_words(user
     notes: list[str] = []
     facts = await extract_facts(turn_to_text(user, assistant), Settings(extraction_model=MODEL), llm=fake, notes=notes)
     assert facts == [] and notes, notes
+
+
+@pytest.mark.parametrize(
+    ("user", "content", "written"),
+    [
+        ("I'm allergic to peanuts, so no satay for me.", "The user is allergic to peanuts",
+         "User is allergic to peanuts"),
+        ("my sister mia just moved to leeds", "User's sister mia moved to leeds", "User's sister mia moved to leeds"),
+        ("Ich spiele seit zehn Jahren Cello in einem Orchester.",
+         "User spielt seit zehn Jahren Cello in einem Orchester",
+         "User spielt seit zehn Jahren Cello in einem Orchester"),
+        ("我对花生过敏，也不吃虾。", "User对花生过敏", "User对花生过敏"),
+        ("我对花生过敏。", "用户对花生过敏", "User对花生过敏"),
+        ("Ich bin allergisch gegen Erdnüsse.", "Der Nutzer ist allergisch gegen Erdnüsse",
+         "User ist allergisch gegen Erdnüsse"),
+        ("Our son Leo started kindergarten in Graz.", "Leo started kindergarten in Graz",
+         "Leo started kindergarten in Graz"),
+        ("I haven't eaten meat since 2019.", "User has not eaten meat since 2019", "User has not eaten meat since 2019"),
+    ],
+)
+async def test_a_models_fact_the_turn_grounds_is_kept_whatever_its_language_or_case(user, content, written):
+    """The prompt judges what is a fact; the code no longer drops one for its English form."""
+    fake = MockJSON(facts_json({"category": "general", "content": content}))
+    notes: list[str] = []
+    facts = await extract_facts(turn_to_text(user, "Noted."), Settings(extraction_model=MODEL), llm=fake, notes=notes)
+    assert [f.content for f in facts] == [written] and notes == []
+
+
+async def test_the_prompt_teaches_by_examples_in_several_languages():
+    fake = MockJSON(facts_json())
+    await extract_facts(turn_to_text("Hi there!", "Hello!"), Settings(extraction_model=MODEL), llm=fake)
+    system = fake.calls[0][0]["content"]
+    assert '{"facts": []}' in system  # small talk gives nothing
+    assert "User is allergic to peanuts" in system and "User对花生过敏" in system and "User spielt" in system
+
+
+async def test_a_fact_about_no_one_is_dropped_and_said():
+    fake = MockJSON(facts_json({"content": "Hiking is good for the heart"}, {"content": "User hikes every Sunday"}))
+    notes: list[str] = []
+    turn = turn_to_text("I hike every Sunday, hiking is good for the heart.", "True.")
+    facts = await extract_facts(turn, Settings(extraction_model=MODEL), llm=fake, notes=notes)
+    assert [f.content for f in facts] == ["User hikes every Sunday"]
+    assert notes == [f"extraction model {MODEL}: 1 fact about neither the user nor someone they named was dropped"]
 
 
 async def test_a_first_person_model_fact_is_written_in_the_third_person_and_supersedes():

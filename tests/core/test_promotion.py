@@ -287,6 +287,28 @@ async def test_memory_md_leaves_out_habits_passing_facts_wishes_and_long_lines(m
         assert absent not in text
 
 
+async def test_memory_md_holds_no_date_left_unresolved(manager):
+    write_page(manager, "Activism", "# Activism\n\n- User is a member of an LGBTQ activist group since last Tues (2026-07-01)\n"
+                                    "- User volunteers at the Pride centre (2026-07-01)\n")
+    write_page(manager, "Health", "# Health\n\n- User has been off sugar since two weeks ago (2026-07-02)\n"
+                                  "- User is allergic to peanuts (2026-07-02)\n")
+    await promote(manager.home)
+    text = memory(manager)
+    assert "Pride centre" in text and "peanuts" in text
+    assert "last Tues" not in text and "weeks ago" not in text
+
+
+async def test_a_life_event_stays_in_memory_md_with_the_date_it_happened(manager):
+    write_page(manager, "Biscuit", "# Biscuit\n\nBiscuit is the user's puppy.\n\n"
+                                   "- User adopted a puppy named Biscuit (2026-04-02) (2026-04-03)\n"
+                                   "- User adopted a second puppy yesterday (2026-05-01) (2026-05-02)\n"
+                                   "- User took Biscuit to the beach (2026-05-09) (2026-05-10)\n")
+    await promote(manager.home)
+    text = memory(manager)
+    assert "- User adopted a puppy named Biscuit (2026-04-02)" in text
+    assert "second puppy" not in text and "beach" not in text  # a relative word; an outing is passing
+
+
 async def test_memory_md_holds_the_new_job_not_the_one_it_replaced(manager):
     from suzent_desktop.core.engines.dream.model import Batch, BatchFact
     from suzent_desktop.core.engines.dream.offline import consolidate

@@ -7,17 +7,14 @@ named, and a second malformed answer raises :class:`ExtractionError` so the call
 no fact (a half-understood turn is worse than a reported failure; the capture path has kept
 the turn in its transcript already, and its message says where).
 
-A model's facts must be *grounded* in the turn (small models invent, and copy their
-instructions). The overlap rule: take the fact's content words (lower-cased words of two or
-more letters, minus stopwords and "user"; ISO dates are left out, they are resolved from the
-turn's time); a word is supported when it occurs in the turn or shares its first four letters
-with a word of the turn ("adopted" ~ "adopting"). A fact is kept when at least two thirds of
-its content words are supported, at least half are in the user's own words (the assistant's
-advice is not the user's fact), the user did not say it only as a hypothetical ("if I moved to
-Berlin…"), and it passes the same precision rules as the offline extractor
-(:mod:`core.fact_rules`: about the user or a named person, no thanks, no world knowledge).
-Model facts written in the first person ("I'm now working at Thales") are rewritten in the
-log's third person first ("User is now working at Thales"), so a changed value is seen as one.
+What a model's fact is, is judged by the prompt (``prompts/extract_facts.md``: rules and
+few-shot examples, as mem0's extraction prompt does), not by English word rules: a fact in
+German or Chinese, or with a name the user wrote in lower case, is kept. The code checks only
+that the turn *grounds* it (small models invent, and copy their instructions): most of its terms
+are the turn's and half are the user's own, the user stated it rather than asked or imagined it,
+and it speaks of the user or of someone the user named (see :func:`ground`). Facts are written in
+the log's form: first person rewritten ("I'm now working at Thales" → "User is now working at
+Thales") and "The user …" as "User …", so a changed value is seen as one.
 Each fact is judged alone. A fact that repeats the schema or the prompt's example ("User
 prefers tea" when the turn never mentions tea, "one self-contained statement…") is an echo and
 is dropped; schema text copied into another field (a category "work|people", the tags
@@ -58,12 +55,16 @@ import dataclasses
 import datetime as dt
 import re
 from collections.abc import Awaitable, Callable, Iterable, Mapping
+from functools import lru_cache
+from importlib import resources
 from typing import Any
 
 from suzent_desktop.core.engines import fact_judge, fact_rules, relative_dates
 from suzent_desktop.core.files import english
 from suzent_desktop.core.files.facts import Fact
+from suzent_desktop.core.files.scripts import CJK_RUN_RE
 from suzent_desktop.core.files.words import count
+from suzent_desktop.core.index.terms import content_stems
 from suzent_desktop.settings import Settings
 
 EXTRACTION_TIMEOUT_SECONDS = 60.0
@@ -101,12 +102,15 @@ SCHEMA_HINT = (
     '"content": "one self-contained statement about the user, third person, e.g. ' + EXAMPLE_FACT + '", '
     '"tags": ["short", "keywords"], "importance": 0.0-1.0}]}'
 )
-_SYSTEM_PROMPT = (
-    "You extract durable facts about the user from one conversation turn: preferences, work, people, "
-    "places, plans, dates, health, routines. Only facts the user states or clearly confirms. Each fact "
-    "stands alone (no pronouns). Importance: 0.9 for identity, health, close people and key dates; "
-    "0.5 for ordinary preferences; 0.2 for passing remarks. Return an empty list when there is nothing."
-)
+PROMPT_FILE = "extract_facts.md"
+
+
+@lru_cache(maxsize=1)
+def system_prompt() -> str:
+    """The extraction prompt: what to note, with few-shot examples (small talk gives nothing, a
+    German or Chinese turn gives a fact in its language). The prompt judges what is a fact; the
+    code only checks that the turn supports it (:func:`ground`)."""
+    return resources.files("suzent_desktop.core.engines").joinpath("prompts", PROMPT_FILE).read_text(encoding="utf-8")
 
 
 class _Invalid(ValueError):
@@ -200,9 +204,9 @@ async def _extract_with_model(
 ) -> list[Fact]:
     from suzent_desktop.core.llm import LLMError, LLMTimeout
 
-    system = _SYSTEM_PROMPT
+    system = system_prompt()
     if when is not None:  # "yesterday" means nothing later: let the model write the date it meant
-        system += (f" The turn was said on {when.strftime('%A')} {when.date().isoformat()}; write relative "
+        system += (f"\nThe turn was said on {when.strftime('%A')} {when.date().isoformat()}; write relative "
                    "dates (yesterday, last Friday) with the absolute date in parentheses.")
     messages: list[dict[str, str]] = [
         {"role": "system", "content": system},
@@ -261,7 +265,7 @@ async def extract_facts(
         )
         # The log speaks of the user in the third person: "I'm now working at Thales" must read
         # "User is now working at Thales" for the consolidator to see it replaces the old job.
-        facts = [dataclasses.replace(f, content=third_person(f.content)) for f in facts]
+        facts = [dataclasses.replace(f, content=house_form(third_person(f.content))) for f in facts]
         kept, note = ground(facts, user, assistant)
         if note and notes is not None:
             notes.append(f"extraction model {settings.extraction_model}: {note}")
@@ -269,84 +273,101 @@ async def extract_facts(
     return OfflineExtractor().extract(user, assistant, when=when, people=people)
 
 
-_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_RESOLVED_DATE = re.compile(r"\([^()]*\b\d{4}\b[^()]*\)|\b\d{4}-\d{2}-\d{2}\b")
 _ECHO_MARKS = ("one self-contained statement", "third person, e.g", "one lowercase word", "short keywords",
                "preference|work", "0.0-1.0")
 GROUNDED_SHARE = 2 / 3
-STEM_LETTERS = 4
+USER_SHARE = 1 / 2  # of a fact's terms, at least this share must be the user's own words
+PREFIX_LETTERS = 4  # "spielt" ~ "spiele": a word another language inflects is still the turn's word
+# "The user …", and the user as a model writes them in the languages its prompt shows or it may answer in
+_THE_USER = re.compile(r"^(?:the user|user|der (?:be)?nutzer|die (?:be)?nutzerin|l'utilisateur|l’utilisateur|"
+                       r"el usuario|la usuaria|o usuário|l'utente|用户|使用者|ユーザー|사용자)(?![a-z])", re.I)
+_USER = re.compile(r"(?<![A-Za-z])User(?![a-z])")  # "User对花生过敏": a script without spaces has no word boundary
 
 
-def _support_words(text: str) -> set[str]:
-    return set(re.findall(r"[a-z0-9][a-z0-9'-]*", text.lower()))
+def house_form(content: str) -> str:
+    """A model's fact as the log writes it: "The user is allergic to peanuts" → "User is allergic to
+    peanuts", "用户对花生过敏" → "User对花生过敏". The consolidator's relations and pages read facts
+    that open with "User"."""
+    return _THE_USER.sub("User", content.strip(), count=1)
 
 
-def _supported(word: str, turn: set[str], stems: set[str]) -> bool:
-    return word in turn or (len(word) >= STEM_LETTERS and word[:STEM_LETTERS] in stems)
+def support_terms(text: str) -> set[str]:
+    """What a text says, as terms to match against a turn: the stems of its words that matter
+    (the search index's stemmer and stopwords) and each Chinese, Japanese or Korean character.
+    A date in parentheses is the model resolving "yesterday": it needs no support."""
+    text = _RESOLVED_DATE.sub(" ", text)
+    characters = {c for run in CJK_RUN_RE.findall(text) for c in run}
+    return content_stems(CJK_RUN_RE.sub(" ", text)) | characters
 
 
-def _grounding_words(content: str) -> list[str]:
-    return [w for w in _content_words(content) if w != "user's" and not _ISO_DATE.match(w)]
+def _supported(terms: set[str], said: set[str]) -> set[str]:
+    prefixes = {t[:PREFIX_LETTERS] for t in said if len(t) >= PREFIX_LETTERS}
+    return {t for t in terms if t in said or (len(t) >= PREFIX_LETTERS and t[:PREFIX_LETTERS] in prefixes)}
 
 
-def is_echo(fact: Fact, turn_words: set[str], stems: set[str]) -> bool:
+def is_echo(fact: Fact, turn_terms: set[str]) -> bool:
     """The schema's or the prompt's own text coming back as a fact."""
     lowered = fact.content.lower()
     if any(mark in lowered for mark in _ECHO_MARKS):
         return True
-    example = normalize_words(EXAMPLE_FACT)
-    return normalize_words(fact.content) == example and not all(
-        _supported(w, turn_words, stems) for w in _grounding_words(EXAMPLE_FACT)
-    )
+    example = support_terms(EXAMPLE_FACT)
+    return normalize_words(fact.content) == normalize_words(EXAMPLE_FACT) and _supported(example, turn_terms) != example
 
 
 def normalize_words(text: str) -> str:
-    return " ".join(re.findall(r"[a-z0-9']+", text.lower()))
+    return " ".join(re.findall(r"\w+", text.lower()))
 
 
-USER_SHARE = 1 / 2  # of a fact's content words, at least this share must be the user's own words
 _HYPOTHETICAL_SAID = re.compile(r"\b(if|would|could|might|maybe|perhaps|imagine|suppose|wonder|unless|whether)\b",
                                 re.I)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])|\n+")
 
 
-def _only_hypothetical(words: list[str], user: str) -> bool:
-    """The user's sentences that hold the fact's words all speak of what is not (yet): "if I moved to Berlin…"."""
-    holding = []
-    for sentence in re.split(r"(?<=[.!?])\s+|\n+", user):
-        said = _support_words(sentence)
-        stems = {w[:STEM_LETTERS] for w in said if len(w) >= STEM_LETTERS}
-        if any(_supported(w, said, stems) for w in words):
-            holding.append(sentence)
-    return bool(holding) and all(_HYPOTHETICAL_SAID.search(s) for s in holding)
+def _not_stated(terms: set[str], user: str) -> bool:
+    """The user's sentences that hold the fact's words all ask or imagine it ("what's the capital of
+    Australia?", "if I moved to Berlin…"): the user stated nothing."""
+    holding = [s for s in _SENTENCE_END.split(user) if s.strip() and _supported(terms, support_terms(s))]
+    return bool(holding) and all(s.rstrip().endswith(("?", "？")) or _HYPOTHETICAL_SAID.search(s) for s in holding)
+
+
+def _names_someone(content: str, user: str) -> bool:
+    """The fact is about the user (the log calls them "User") or about someone the user named: a
+    word the user wrote capitalised inside a sentence ("… my friend Mel …"). "Thanks for the help"
+    is about no one."""
+    if _USER.search(content):
+        return True
+    names = {w for s in _SENTENCE_END.split(user) for w in re.findall(r"\w+", s)[1:] if len(w) > 1 and w[0].isupper()}
+    return any(word in names for word in re.findall(r"\w+", content))
 
 
 def ground(facts: list[Fact], user: str, assistant: str) -> tuple[list[Fact], str]:
     """The facts the turn supports, and a note on the rest.
 
-    A fact is kept when it is not the schema's or the prompt's own text (an echo), its words are the
-    turn's (the overlap rule of the module docstring) and mostly the user's own (not the
-    assistant's advice), the user did not say it only as a hypothetical, and it passes the fact
-    rules of :mod:`core.fact_rules` (about the user or a named person, precise, not thanks, not
-    world knowledge). Each fact is judged alone: an echo or a bad fact does not sink the others.
+    What is a fact is the prompt's judgement (its few-shot examples); here the turn is checked to
+    say it, in any language. A fact is kept when it is not the schema's or the prompt's own text (an
+    echo); at least two thirds of its terms (:func:`support_terms`) are the turn's and half the
+    user's own (not the assistant's advice); the user stated it rather than asked or imagined it;
+    and it is about the user or someone the user named. Each fact is judged alone: an echo or an
+    unsupported fact does not sink the others.
     """
-    turn_words = _support_words(f"{user}\n{assistant}")
-    user_words = _support_words(user)
-    stems = {w[:STEM_LETTERS] for w in turn_words if len(w) >= STEM_LETTERS}
-    user_stems = {w[:STEM_LETTERS] for w in user_words if len(w) >= STEM_LETTERS}
+    turn_terms = support_terms(f"{user}\n{assistant}")
+    user_terms = support_terms(user)
     kept: list[Fact] = []
-    echoes = unsupported = imprecise = 0
+    echoes = unsupported = about_no_one = 0
     for fact in facts:
-        if is_echo(fact, turn_words, stems):
+        if is_echo(fact, turn_terms):
             echoes += 1
             continue
-        words = _grounding_words(fact.content)
-        supported = [w for w in words if _supported(w, turn_words, stems)]
-        users = [w for w in supported if _supported(w, user_words, user_stems)]
-        if not words or len(supported) < GROUNDED_SHARE * len(words) or not users or (
-            len(users) < USER_SHARE * len(words) or _only_hypothetical(users, user)
+        terms = support_terms(fact.content)
+        supported = _supported(terms, turn_terms)
+        users = _supported(terms, user_terms)
+        if not users or len(supported) < GROUNDED_SHARE * len(terms) or len(users) < USER_SHARE * len(terms) or (
+            _not_stated(users, user)
         ):
             unsupported += 1
-        elif fact_rules.problem(fact.content):
-            imprecise += 1
+        elif not _names_someone(fact.content, user):
+            about_no_one += 1
         else:
             kept.append(fact)
     notes = []
@@ -354,9 +375,9 @@ def ground(facts: list[Fact], user: str, assistant: str) -> tuple[list[Fact], st
         notes.append(f"{count(echoes, 'fact')} repeating the schema or the prompt's example {_were(echoes)} dropped")
     if unsupported:
         notes.append(f"{count(unsupported, 'fact')} not supported by the turn {_were(unsupported)} dropped")
-    if imprecise:
-        notes.append(f"{count(imprecise, 'fact')} that {_are(imprecise)} not precise facts about the user "
-                     f"{_were(imprecise)} dropped")
+    if about_no_one:
+        notes.append(f"{count(about_no_one, 'fact')} about neither the user nor someone they named "
+                     f"{_were(about_no_one)} dropped")
     return kept, "; ".join(notes)
 
 

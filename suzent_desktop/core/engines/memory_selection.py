@@ -8,7 +8,8 @@ a glance. Everything else stays on its page, where search finds it:
 * events of a day (Timeline), what lies ahead (Plans), what could not be filed (General), habits
   (Routines) and passing activities (Activities) are not promoted, nor is a habit another page holds
   (a line that says how often: "twice a week", "every morning", "on Tuesdays");
-* a line that says when it was true ("today", "recently", "last week", a resolved date) is passing;
+* a line that says when it was true ("today", "recently", "last week", "last Tues", a resolved date)
+  is passing, except a life event with the date it happened ("User adopted a puppy (2026-04-02)");
 * a wish or a plan ("wants to", "is planning to", "is looking for") is what may be, not what is;
 * a one-time event told in the past ("User had a phone screen with …", "User accepted an offer",
   "The beta testers asked for …") happened once; what it changed is kept as its own fact ("User works
@@ -26,12 +27,15 @@ from suzent_desktop.core.vault.fact_pages import subject_value
 
 NOT_PROMOTED = frozenset({"timeline", "plans", "general", "misc", "inbox", "routines", "activities"})
 MAX_LINE_CHARS = 140
-_PASSING = re.compile(
-    r"\((?:[^()]*\d{4}[^()]*)\)|\b(?:today|tonight|yesterday|tomorrow|recently|lately|nowadays|these days|"
-    r"the other day|right now|at the moment|this (?:morning|afternoon|evening|week|weekend|month|year)|"
-    r"(?:last|next) (?:night|week|weekend|month|year|summer|winter|spring|fall|autumn|\w+day))\b",
+# when it was true, in words: passing, and after a while misleading ("last Tues" nobody resolved)
+_RELATIVE = re.compile(
+    r"\b(?:today|tonight|yesterday|tomorrow|recently|lately|nowadays|these days|"
+    r"the other (?:day|week|night)|right now|at the moment|this (?:morning|afternoon|evening|week|weekend|month|year)|"
+    r"(?:last|next|this|past|coming) (?:night|week|weekend|month|year|summer|winter|spring|fall|autumn|\w+day|"
+    r"(?:mon|tues?|wed|thu|thurs|fri|sat|sun)\.?)|ago|soon)(?!\w)",
     re.I,
 )
+_RESOLVED_DATE = re.compile(r"\([^()]*\d{4}[^()]*\)")  # "(2026-04-02)", "(week of 2026-06-29)", "(June 2026)"
 _WISH = re.compile(
     r"\b(?:wants?|wanted|wanting|plans?|planned|planning|hopes?|hoped|hoping|wish(?:es|ed)?|would like|"
     r"(?:is|are|was) going to|will|looking (?:to|for)|trying to|thinking (?:of|about)|about to|dreams? of)\b",
@@ -69,5 +73,14 @@ def promoted_page(title: str) -> bool:
 
 def memory_worthy(text: str) -> bool:
     """A precise, stable fact short enough for MEMORY.md."""
-    return (len(text) <= MAX_LINE_CHARS and not _PASSING.search(text) and not _WISH.search(text)
+    return (len(text) <= MAX_LINE_CHARS and not passing(text) and not _WISH.search(text)
             and not _HOW_OFTEN.search(text) and not one_time_event(text) and is_precise(text))
+
+
+def passing(text: str) -> bool:
+    """A line that says when it was true is passing: in words ("recently", "last Tues") always, by a
+    resolved date unless it is a life event ("User adopted a puppy named Biscuit (2026-04-02)"), which
+    stays true, with the day it happened."""
+    if _RELATIVE.search(_RESOLVED_DATE.sub("", text)):
+        return True
+    return bool(_RESOLVED_DATE.search(text)) and not any(w in LIFE_EVENTS for w in re.findall(r"[a-z]+", text.lower()))

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from suzent_desktop.core.engines.dream.topics import activity_of, mentioned, mentions, place_of
 from suzent_desktop.core.engines.fact_rules import looks_like_name
 from suzent_desktop.core.files.markdown import links
+from suzent_desktop.core.index.terms import STOPWORDS
 from suzent_desktop.core.vault.fact_pages import subject_value
 
 TIMELINE = "Timeline"
@@ -45,6 +46,12 @@ _OWNED = re.compile(rf"\bUser's (?:(?:best|old|new|little|big|younger|older|clos
 _NAMED = re.compile(rf"^User's (?P<rel>{_RELATION}) is (?:named |called )?(?!(?:Dr|Mr|Mrs|Ms|Prof)\b)"
                     rf"(?P<name>[A-Z][a-z]+)\b(?!\.)")
 _ANNOTATED = re.compile(r"\b(?P<name>[A-Z][a-z]+) \(the user's (?P<rel>[\w -]+?)\)")
+# "User adopted a puppy named biscuit": naming makes it a name, whatever its case
+_NAMED_NEW = re.compile(rf"^(?:[^,]{{0,60}}?\), )?User (?:[a-z]+ ){{1,3}}(?:a|an|another) (?:[a-z]+ )?(?P<rel>{_RELATION}) "
+                        rf"(?:named|called) (?P<name>[A-Za-z][a-z]+)\b")
+# A close relative the user speaks of without a name ("User's mum was diagnosed …"): a page of their own
+_KIN = re.compile(r"^User's (?:(?:late|elderly|dear) )?(?P<rel>wife|husband|partner|mother|mom|mum|father|dad|"
+                  r"grandmother|grandfather|grandma|grandpa)\b(?! (?:named |called )?[A-Z])")
 _LEAD_NAME = re.compile(r"^(?P<name>[A-Z][a-z]+)(?= [a-z])")
 _PAST_DATE = re.compile(r"\((?:\d{4}-\d{2}-\d{2}|week of \d{4}-\d{2}-\d{2}|[A-Z][a-z]+ \d{4}|\d{4})\)")
 _PAST_VERB = re.compile(
@@ -57,15 +64,22 @@ _PAST_VERB = re.compile(
 _PLAN = re.compile(r"\b(?:plans? to|is planning|is going to|will|wants to|hopes to|is about to|next "
                    r"(?:week|month|year|weekend|summer|spring|fall|winter)|tomorrow)\b", re.I)
 _TASTE = re.compile(r"^User (?:(?:really|also|still|just|absolutely|does not|do not) )*(?:likes?|loves?|enjoys?|"
-                    r"prefers?|hates?|dislikes?|adores?|is (?:\w+ )?(?:into|a (?:big |huge )?fan of))\b|"
+                    r"prefers?|hates?|dislikes?|adores?|appreciates?|values?|admires?|cherishes?|treasures?|"
+                    r"is (?:\w+ )?(?:into|a (?:big |huge )?fan of|passionate about))\b|"
                     r"\bfavou?rites?\b")
 _PETS = re.compile(r"^User's (?:\w+ )?(?:dogs?|cats?|pets?|pups?|pupp(?:y|ies)|kittens?|fur babies|fur kids|"
                    r"furry friends|turtles?|rabbits?|horses?|birds?|fish)\b")
 _IDENTITY = re.compile(r"^User is (?:called |named )?[A-Z][a-z]+(?: [A-Z][a-z]+)?$")  # "User is Marisol"
-_PRESENT_HABIT = re.compile(r"^User (?:\w+ly )?(?!is\b|has\b|does\b|was\b)[a-z]+s\b")
-_HABIT = re.compile(r"\b(?:usually|always|often|every (?:day|week|morning|evening|night|weekend|month)|"
+# a present verb says what the user does as a habit ("User donates to an animal shelter"), unless it says
+# what they feel or think ("User finds nature calming", "User believes …"): that is no routine
+_PRESENT_HABIT = re.compile(r"^User (?:\w+ly )?(?!(?:is|has|does|was|feels|finds|believes|thinks|hopes|knows|wishes|"
+                            r"misses|wonders|emphasi[sz]es|acknowledges|notes|reflects|recommends|encourages|"
+                            r"needs|wants|seems|looks)\b)[a-z]+s\b")
+_HABIT = re.compile(r"\b(?:usually|always|often|(?:every|each) (?:day|week|morning|evening|night|weekend|month)|"
                     r"once a|twice a|\d+ times a|daily|weekly|regularly)\b")
 
+# Pages whose subject outranks a place or an activity the fact names: a promotion on the Search team is work
+_SUBJECT_FIRST = frozenset({"Health", "Work", "About Me"})
 CATEGORY_PAGES: dict[str, str] = {}
 for _page, _names in {
     "Preferences": "preference preferences like likes taste tastes food music",
@@ -98,15 +112,22 @@ class Person:
 
 def person_of(text: str, known: set[str] | frozenset[str] = frozenset()) -> Person | None:
     """The person (or animal) a fact is about: one it introduces with their relation to the user
-    ("User's sister Ana", "Ana (the user's sister)"), or one with a page already (``known``)
-    whose name opens the fact. A capitalised word alone may be a place or a thing ("Italy is …")."""
-    for pattern in (_NAMED, _OWNED, _ANNOTATED):
+    ("User's sister Ana", "Ana (the user's sister)", "User adopted a puppy named Biscuit"), or one
+    with a page already (``known``) whose name opens the fact; else a close relative named by the
+    relation alone ("User's mum …" → Mum). A capitalised word alone may be a place or a thing
+    ("Italy is …"), and a name without a relation stays where its subject puts it: a page per such
+    name made search rank a person's other facts above the one asked about."""
+    for pattern in (_NAMED, _OWNED, _ANNOTATED, _NAMED_NEW):
         match = pattern.search(text)
-        if match:
-            return Person(match.group("name"), match.group("rel").strip().lower())
+        if match and match.group("name").lower() not in STOPWORDS:  # "a dog named after her aunt" names no one
+            name = match.group("name")
+            return Person(name[:1].upper() + name[1:], match.group("rel").strip().lower())
     match = _LEAD_NAME.match(text)
     if match and match.group("name") in known and looks_like_name(match.group("name")):
         return Person(match.group("name"), None)
+    kin = _KIN.match(text)
+    if kin:
+        return Person(kin.group("rel").capitalize(), None)  # "Mum is the user's mum" would say nothing
     return None
 
 
@@ -140,6 +161,8 @@ def title_for(
     person = person_of(text, people)
     if person is not None:
         return person.name, person
+    if CATEGORY_PAGES.get(category) in _SUBJECT_FIRST:  # an allergy said in Porto is health, not Porto
+        return CATEGORY_PAGES[category], None
     for tag in tags:
         name = tag.lstrip("#").lower()
         if category == "general" and name in CATEGORY_PAGES:

@@ -48,6 +48,7 @@ _STOP = re.compile(
     r"last|next|when|because|while|called|named|so|as|after|before|again|too|lately|recently|currently|nowadays|"
     r"today|tonight|these|right)\b|[,.;:!?()\"]"
 )
+_PARTICLES = frozenset("out up off down over away back around".split())
 _VAGUE_HEADS = frozenset(
     "thing things stuff project projects idea ideas something lot lots bit time times way ways one ones job work "
     "skill skills hobby hobbies activity activities".split()
@@ -115,8 +116,12 @@ def _object_name(rest: str) -> str | None:
     "Movie script"; None when those words are vague ("some projects", "a lot")."""
     cut = _STOP.search(rest)
     words = (rest[: cut.start()] if cut else rest).split()
+    if words and words[0].lower() in _PARTICLES:
+        return None  # "figuring out the details": the verb's particle, then words that name nothing
     while words and words[0].lower() in _DETERMINERS:
         words.pop(0)
+    participle = next((i for i, w in enumerate(words) if i and w.lower().endswith("ed")), None)
+    words = words[:participle]  # "a basketball signed by …", "a movie based on …": the noun ends there
     if len(words) > 1 and words[0].lower().endswith("ing") and words[1].lower() in _DETERMINERS:
         return _object_name(" ".join(words[1:]))  # "playing the guitar" is about the guitar
     words = [w for w in words if w.lower() not in EVALUATIVE]
