@@ -246,15 +246,15 @@ def offline(user: str, assistant: str = "", when: dt.datetime | None = WEDNESDAY
 
 def test_past_events_keep_their_words_and_gain_the_date_they_meant():
     facts = offline(
-        "I went to a support group yesterday. Twisted my knee last Friday. "
+        "I went to a support group for new parents in Hackney yesterday. Twisted my knee last Friday. "
         "We adopted a kitten named Miso three days ago. My daughter Ava started school in Leeds this morning."
     )
     texts = [t for _, t in facts]
-    assert "User went to a support group yesterday (2026-07-14)" in texts
+    assert "User went to a support group for new parents in Hackney yesterday (2026-07-14)" in texts
     assert "User twisted their knee last Friday (2026-07-10)" in texts
     assert "User adopted a kitten named Miso three days ago (2026-07-12)" in texts  # "we" did it: the user too
     assert any("daughter" in t and "(2026-07-15)" in t for t in texts)
-    assert dict((t, c) for c, t in facts)["User went to a support group yesterday (2026-07-14)"] == "event"
+    assert dict((t, c) for c, t in facts)["User went to a support group for new parents in Hackney yesterday (2026-07-14)"] == "event"
 
 
 def test_relative_dates_resolve_from_the_turn_time():
@@ -468,12 +468,12 @@ def test_a_person_or_animal_introduced_earlier_is_named_in_later_news():
     assert facts == []  # without knowing who they are, these are not about the user
     extractor = OfflineExtractor()
     texts = [f.content for f in extractor.extract(
-        "felix got engaged in Tbilisi! Juniper had a check-up at the vet and is fine. Pepper is sold out.",
+        "felix got engaged in Tbilisi! Juniper had a check-up at the Hillside vet and is fine. Pepper is sold out.",
         people=people,
     )]
     assert texts == [
         "Felix (the user's grandfather) got engaged in Tbilisi",
-        "Juniper (the user's rabbit) had a check-up at the vet and is fine",
+        "Juniper (the user's rabbit) had a check-up at the Hillside vet and is fine",
     ]
 
 
@@ -494,17 +494,17 @@ async def test_the_model_is_told_the_turn_date_so_relative_dates_can_be_resolved
 
 def test_plans_with_a_time_are_facts_promises_without_one_are_not():
     texts = [t for _, t in offline(
-        "I'll start at Acme on Monday. I will bring the salad. I'm going to Japan next month. I'll be in Tokyo in May."
+        "I'll start at Acme on Monday. I will bring the salad. I'm going to Japan next month. I'll be in Tokyo for a conference in May."
     )]
     assert texts == [
         "User will start at Acme on Monday (2026-07-20)",
         "User is going to Japan next month (August 2026)",
-        "User will be in Tokyo in May",
+        "User will be in Tokyo for a conference in May",
     ]
 
 
 def test_a_sentence_without_subject_is_the_users_only_when_it_reads_so():
-    texts = [t for _, t in offline("Got a puppy from the shelter. Fred won the raffle at my office. United lost again.")]
-    assert texts[0] == "User got a puppy from the shelter"
+    texts = [t for _, t in offline("Got a puppy from the Battersea shelter. Fred won the raffle at my office. United lost again.")]
+    assert texts[0] == "User got a puppy from the Battersea shelter"
     assert not any(t.lower().startswith(("user fred", "user united")) for t in texts)
     assert "Fred won the raffle at User's office" in texts  # Fred stays the subject

@@ -45,7 +45,7 @@ from suzent_desktop.core.files import english  # noqa: E402
 HERE = Path(__file__).resolve().parent
 OUT = ROOT / "suzent_desktop" / "resources" / fact_judge.WEIGHTS
 SPC_FILES = ("Synthetic-Persona-Chat_valid.csv", "Synthetic-Persona-Chat_test.csv", "New-Persona-New-Conversations.csv")
-OWN_WEIGHT = 8.0  # a sentence the project labelled counts as much as this many weakly labelled ones
+OWN_WEIGHT = 20.0  # a sentence the project labelled counts as much as this many weakly labelled ones
 TUNE, HELD_OUT = ("42", "43"), ("44", "47")
 TEACHER = "150e4e6"  # the last commit with the rule pile
 EXTRACTOR = OfflineExtractor()

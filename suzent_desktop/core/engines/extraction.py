@@ -494,8 +494,8 @@ def to_third_person(sentence: str) -> str:
     text = _expand(re.sub(r"\bi\b(?!')", "I", sentence))  # "i used to love Radiolab"
     # "we adopted a kitten" is the user's news too: the line says what the user did (the turn keeps "we")
     text = re.sub(r"\b[Ww]e (?:are|were|have)\b", lambda m: {"are": "I am", "were": "I was", "have": "I have"}[
-        m.group(0).split()[1]], text, count=1)
-    text = re.sub(r"(?:^|(?<=, ))[Ww]e\b", "I", text, count=1)
+        m.group(0).split()[1]], text)
+    text = re.sub(r"\b[Ww]e\b", "I", text)
     text = re.sub(r"^([Mm]y \w+(?: [A-Z]\w+)?) and I\b", r"I and \1", text, count=1)  # "User and their wife love …"
     text = re.sub(r"\bI do not\b", "User does not", text)
     text = re.sub(r"\bI did not\b", "User did not", text)
