@@ -21,32 +21,23 @@ is dropped; schema text copied into another field (a category "work|people", the
 "short", "keywords") is removed from that field and the fact kept, and the note says so.
 An empty user side is not sent to the model at all.
 
-Without a model, :class:`OfflineExtractor` reads the *user's* side of the turn with general
-rules for first-person statements, so a user without an API key still gets a working memory.
-It rewrites each statement in the third person ("I love tea" → "User loves tea").
+Without a model, :class:`OfflineExtractor` reads the *user's* side of the turn with
+the learned fact judge, so a user without an API key still gets a working memory:
 
-What the offline extractor catches (any declarative first-person sentence with substance):
-  * past events: "I went / got / visited / started / lost / adopted …", "we moved …",
-    "my son started …", "I've finished …", subject-less "Twisted my knee on Friday";
-  * current activities: "I'm reading / learning / training for …", "I've been …ing";
-  * favourites ("X is a favourite of mine", "my favourite X is Y"), likes and dislikes;
-  * frequencies and routines ("twice a week", "every Sunday", "I usually …");
-  * work, places, people, plans, key dates, health and identity, as before;
-  * relative time words resolved from the turn's time and kept with their words:
-    "yesterday (2026-07-14)", "last Friday (2026-07-10)", "last month (June 2026)";
-  * "he/she/his/her" resolved to a person named earlier in the same turn ("my sister Ana").
+  * the side is split into sentences (and "…, and I …" into clauses), and each sentence in the
+    first person, or about a person or animal the user introduced before, becomes a candidate
+    line in the log's third person ("I love tea" → "User loves tea", "we adopted a kitten" →
+    "User adopted a kitten", "my sister Ana" → "User's sister Ana");
+  * "he/she/his/her" point to a person named earlier in the turn; a question, or a sentence whose
+    pronoun points nowhere ("It was amazing", "I loved it"), gives no candidate;
+  * the few named rules of :mod:`core.fact_rules` and the judge (:mod:`core.fact_judge`) decide
+    which candidates are facts, and the judge names each one's subject (its category);
+  * relative time words are resolved from the turn's time and kept with their words:
+    "yesterday (2026-07-14)", "last Friday (2026-07-10)", "last month (June 2026)".
 
-What it drops on purpose: questions, small talk and thanks, promises to the other party
-("I'll keep you posted"), every sentence about "you", hypotheticals, vague openers ("I think
-…"), sentences with fewer than two content words (or one name), and sentences whose pronouns
-point outside the turn ("It was amazing", "I loved it"). An empty user side yields nothing.
-The assistant's side yields a fact only when it restates the user ("So you adopted a cat")
-in the user's own words (70 % of its content words) and no user fact already says it.
-
-What it misses (an LLM is needed for these): implied facts, third-person facts about other
-people not tied to the user, "it/that" across sentences, negations and hedges beyond simple
-ones, and non-English text. Each side is read up to 20,000 characters (the transcript keeps
-all of it).
+The assistant's side is not read, and an empty user side yields nothing. Implied facts, "it/that"
+across sentences and non-English text need a model. Each side is read up to 20,000 characters
+(the transcript keeps all of it).
 """
 
 from __future__ import annotations
@@ -392,16 +383,11 @@ def _are(n: int) -> str:
 # -- offline path -------------------------------------------------------------------------
 MAX_OFFLINE_CHARS = 20_000  # per side; the whole turn is in the transcript, extraction reads the start
 
-_CONTRACTIONS = [
-    (r"\bI'm\b", "I am"), (r"\bI've\b", "I have"), (r"\bI'll\b", "I will"), (r"\bI'd\b", "I would"),
-    (r"\bIm\b", "I am"), (r"\bIve\b", "I have"), (r"\bwe're\b", "we are"), (r"\bwe've\b", "we have"),
-    (r"\bwe'll\b", "we will"), (r"\bdon't\b", "do not"), (r"\bdoesn't\b", "does not"),
-    (r"\bdidn't\b", "did not"), (r"\bcan't\b", "cannot"), (r"\bwon't\b", "will not"),
-    (r"\bisn't\b", "is not"), (r"\bwasn't\b", "was not"), (r"\bhaven't\b", "have not"),
-    (r"\bit's\b", "it is"), (r"\bthat's\b", "that is"), (r"\bshe's\b", "she is"), (r"\bhe's\b", "he is"),
-    (r"\byou're\b", "you are"), (r"\byou've\b", "you have"), (r"\byou'll\b", "you will"),
-]
-_CONTRACTION_RES = [(re.compile(p, re.I if p[3].islower() else 0), r) for p, r in _CONTRACTIONS]
+# Contractions opened before the rewrite ("I've" → "I have"); "'s" only after a pronoun (else it owns).
+_CONTRACTION_RES = [(re.compile(p, re.I), r) for p, r in (
+    (r"\b(ca)n't\b", r"\1nnot"), (r"\b(w)on't\b", r"\1ill not"), (r"n't\b", " not"), (r"\bIm\b", "I am"),
+    (r"\bIve\b", "I have"), (r"'m\b", " am"), (r"'ve\b", " have"), (r"'ll\b", " will"), (r"'re\b", " are"),
+    (r"\bI'd\b", "I would"), (r"\b(it|that|she|he)'s\b", r"\1 is"))]
 
 _PEOPLE = (
     "wife|husband|partner|girlfriend|boyfriend|fiance|fiancee|fiancé|fiancée|boss|manager|friend|best friend|"
@@ -414,8 +400,6 @@ _QUESTION_START = re.compile(
     r"will|shall|have|has|any|anything)\b",
     re.I,
 )
-_HYPOTHETICAL = re.compile(r"\b(if|whether|maybe|perhaps|might|would|could|should|wish|unless|suppose)\b", re.I)
-_ABOUT_YOU = re.compile(r"\b(you|your|yours|yourself|u|ur)\b", re.I)
 _FIRST_PERSON = re.compile(r"\bI\b|\b(my|me|mine|myself|we|our|ours|us)\b", re.I)
 _SUBJECT_PRONOUN = re.compile(r"^(he|she|they|it|this|that|these|those|there)\b", re.I)
 _PERSON_PRONOUN = re.compile(r"\b(he|she|him|her|his|hers)\b", re.I)
@@ -428,14 +412,6 @@ _DEMONSTRATIVE_ALONE = re.compile(
 _ANTECEDENT = re.compile(
     rf"\b[Mm]y (?P<rel>{_PEOPLE})(?:,)?(?: (?:named|called))? (?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\b|"
     rf"\b[Mm]y (?P<rel2>{_PEOPLE})\b",
-)
-_STOPWORDS = frozenset(
-    "a an the and or but so to of in on at for with from by about as into over after before than then is am are "
-    "was were be been being have has had do does did i me my mine myself we our us it its this that these those "
-    "there here he she him her his they them their not no just really very also too still now currently "
-    "recently finally actually already again some any all much many more most lot lots quite pretty bit "
-    "user user's will can get got go going went like one ones thing things stuff way time today yesterday "
-    "tomorrow week month year night morning last next ago day days".split()
 )
 # The judge's subjects as the log's categories (the dream files a category on its page).
 _CATEGORIES = {"person": "people"}
@@ -469,16 +445,10 @@ def _without_subject(expanded: str) -> str:
     return expanded
 
 
-_AFTER_SUBJECTLESS_VERB = frozenset(
-    "a an the my our some two three four five to in at on up out off back into over through".split()
-)
+_AFTER_SUBJECTLESS_VERB = frozenset("a an the my our some two three four five to in at on up out off back into over through".split())
 
 
 _LEAD_ADVERBS = frozenset("finally just recently also actually already totally somehow accidentally".split())
-
-
-def _content_words(text: str) -> list[str]:
-    return [w for w in re.findall(r"[a-z0-9][a-z0-9'-]*", text.lower()) if w not in _STOPWORDS and len(w) > 1]
 
 
 def third_person(text: str) -> str:
@@ -602,15 +572,9 @@ class OfflineExtractor:
     (:mod:`core.fact_judge`) decides on the rest and names its subject.
     """
 
-    def extract(
-        self,
-        user_text: str,
-        assistant_text: str = "",
-        *,
-        when: dt.datetime | None = None,
-        people: Mapping[str, str] | None = None,
-    ) -> list[Fact]:
-        """Facts of one turn. ``people`` maps a lower-cased first name the user introduced earlier
+    def extract(self, user_text: str, assistant_text: str = "", *, when: dt.datetime | None = None,
+                people: Mapping[str, str] | None = None) -> list[Fact]:
+        """Facts of one turn (the assistant's words are not the user's: they are not read). ``people`` maps a lower-cased first name the user introduced earlier
         ("my grandfather Felix") to who that is ("User's grandfather Felix"): a later sentence
         about Felix alone is then a fact about someone the user knows, and says who."""
         people = dict(people or {})
@@ -622,8 +586,6 @@ class OfflineExtractor:
                 seen.add(fact.content.lower())
                 facts.append(fact)
                 people.update(known_people([fact.content]))
-        if user_text.strip():
-            facts += self._restated(assistant_text[:MAX_OFFLINE_CHARS], user_text, facts, when)
         return facts[:MAX_FACTS_PER_TURN]
 
     def candidates(self, user_text: str, people: Mapping[str, str] | None = None) -> list[str]:
@@ -638,9 +600,7 @@ class OfflineExtractor:
                 people.update(known_people([line]))
         return lines
 
-    def _candidate(
-        self, sentence: str, antecedent: str | None, people: Mapping[str, str]
-    ) -> tuple[str | None, str | None]:
+    def _candidate(self, sentence: str, antecedent: str | None, people: Mapping[str, str]) -> tuple[str | None, str | None]:
         """The candidate line of one sentence (or None), and the person later pronouns point to."""
         sentence = _VOCATIVE.sub("", _FILLER.sub("", sentence.strip()).strip()).strip()
         expanded = _without_subject(_expand(sentence))
@@ -693,38 +653,3 @@ class OfflineExtractor:
         content = relative_dates.resolve(line, when, past=verdict.subject != "plan")
         return Fact(content=content, category=_CATEGORIES.get(verdict.subject, verdict.subject), tags=("offline",),
                     importance=_IMPORTANCE[verdict.subject])
-
-    def _restated(self, assistant_text: str, user_text: str, facts: list[Fact], when: dt.datetime | None) -> list[Fact]:
-        """Facts from the assistant's side: only sentences that restate what the user said.
-
-        "So you adopted a cat named Miso" counts when its content words are the user's own
-        words (at least 70 % of them) and no fact of the user's side already says it.
-        """
-        user_words = set(_content_words(user_text))
-        known = [set(_content_words(f.content)) for f in facts]
-        out: list[Fact] = []
-        for sentence in _sentences(assistant_text):
-            text = re.sub(
-                r"^(so|oh|ah|wow|great|nice|got it|okay|ok|sounds like|it sounds like|i see|i hear)\b[,!]?\s*",
-                "", sentence.strip(), flags=re.I,
-            )
-            text = re.sub(r"^you (mentioned|said|told me|noted)( that)?\s+", "", text, flags=re.I)
-            if text.endswith("?") or not re.match(r"^(you|your)\b", text, re.I) or _HYPOTHETICAL.search(text):
-                continue
-            mine = re.sub(r"\byou are\b", "I am", text, flags=re.I)
-            mine = re.sub(r"\byou were\b", "I was", mine, flags=re.I)
-            mine = re.sub(r"\byou have\b", "I have", mine, flags=re.I)
-            mine = re.sub(r"\byour\b", "my", mine, flags=re.I)
-            mine = re.sub(r"\byou\b", "I", mine, flags=re.I)
-            words = set(_content_words(mine))
-            if len(words) < 2 or len(words & user_words) < 0.7 * len(words):
-                continue
-            if any(len(words & k) >= 0.7 * len(words) for k in known) or _ABOUT_YOU.search(mine):
-                continue
-            line = to_third_person(_expand(mine))
-            fact = None if fact_rules.problem(line) else self._make(line, when)
-            if fact is None:
-                continue
-            known.append(words)
-            out.append(fact)
-        return out
