@@ -124,5 +124,12 @@ def test_a_verb_ending_in_ed_that_is_no_past_takes_its_s():
     assert third_person("I feed the ducks at Vondelpark every Sunday") == "User feeds the ducks at Vondelpark every Sunday"
 
 
+def test_a_last_clause_said_to_the_listener_is_left_out():
+    assert facts_of("I'm allergic to shellfish, you know.") == ["User is allergic to shellfish"]
+    news = OfflineExtractor().extract("Felix just bought a bookshelf in Ghent, can you believe it.",
+                                      people={"felix": "User's grandfather Felix"})
+    assert [f.content for f in news] == ["Felix (the user's grandfather) just bought a bookshelf in Ghent"]
+
+
 def test_a_title_before_a_name_does_not_end_the_sentence():
     assert facts_of("My dentist is Dr. Almeida in Braga.") == ["User's dentist is Dr. Almeida in Braga"]

@@ -531,6 +531,8 @@ _VOCATIVE = re.compile(
 )
 
 
+# A last clause said to the listener ("…, can you believe it", "…, you know") is no part of the fact.
+_ASIDE = re.compile(r",\s*[^,]*\b(?:you|ya)\b[^,]*$", re.I)
 _PETS = "dog|cat|rabbit|parrot|tortoise|puppy|kitten|guinea pig|hamster|horse|budgie|ferret|lizard|snake|turtle"
 _KNOWN_RE = [
     re.compile(rf"\bUser's (?P<who>{_PEOPLE}) (?P<name>[A-Z][a-z]+)\b"),
@@ -603,6 +605,7 @@ class OfflineExtractor:
     def _candidate(self, sentence: str, antecedent: str | None, people: Mapping[str, str]) -> tuple[str | None, str | None]:
         """The candidate line of one sentence (or None), and the person later pronouns point to."""
         sentence = _VOCATIVE.sub("", _FILLER.sub("", sentence.strip()).strip()).strip()
+        sentence = _ASIDE.sub("", sentence) if len(_ASIDE.sub("", sentence).split()) >= 3 else sentence
         expanded = _without_subject(_expand(sentence))
         found = _ANTECEDENT.search(expanded)
         if found:
