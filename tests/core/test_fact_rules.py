@@ -101,10 +101,10 @@ def test_the_judge_names_the_subject_of_a_fact():
                         "User's sister Hana lives in Osaka": "person"}
 
 
-def test_memory_lines_pass_the_rules_and_the_judge():
+def test_memory_lines_pass_the_named_rules():
     assert is_precise("User is allergic to peanuts")
-    assert not is_precise("User is so glad")
     assert not is_precise("User loves your photos of Lisbon")
+    assert not is_precise("Writing has become an escape for the user")
 
 
 # -- the extractor around the judge --------------------------------------------------------------

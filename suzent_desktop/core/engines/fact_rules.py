@@ -16,15 +16,14 @@ cannot be a fact line whatever the words, each with its name as the reason:
 * ``not a word``: the verb after "User" is no English word or form of one ("User wannas keep …",
   "User almosts forgot"), the mark of a sentence the third-person rewrite could not read.
 
-Model facts pass only these rules (their prompt and grounding judge them, in any language); the
-offline extractor's candidates and MEMORY.md's lines also pass the judge (:func:`is_precise`).
+The offline extractor's candidates pass these rules, then the judge; MEMORY.md's lines pass these
+rules (:func:`is_precise`): what stands on a page was judged when it was captured.
 """
 
 from __future__ import annotations
 
 import re
 
-from suzent_desktop.core.engines import fact_judge
 from suzent_desktop.core.files import english
 from suzent_desktop.core.files.english import EVALUATIVE, is_english_word, looks_like_name, words
 
@@ -102,5 +101,5 @@ def problem(content: str) -> str:
 
 
 def is_precise(content: str) -> bool:
-    """A line worth reading every day: it passes the named rules and the judge keeps it."""
-    return not problem(content) and fact_judge.judge()(content).keep
+    """A line that breaks none of the named rules (what reached a page was judged when it was captured)."""
+    return not problem(content)
