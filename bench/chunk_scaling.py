@@ -1,7 +1,7 @@
 """Chunking and indexing of one long bulleted page: time should grow in proportion to its size.
 
     python bench/chunk_scaling.py              # 5k / 10k / 20k-line lists
-    python bench/chunk_scaling.py --mb 20      # also one page of about 20 MB
+    python bench/chunk_scaling.py --mb 7       # also one page of about 7 MB (8 MiB is the page limit)
 
 Prints, per size: seconds to chunk the page and make its rows (norm keys included), seconds
 for a whole index pass of that page with the hashing embedder, and both per 1,000 lines.

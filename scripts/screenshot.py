@@ -7,7 +7,7 @@ properties view, a callout, an image and a note embed, tasks and tags in Live Pr
 the background index catch up, shows the outline and types ``[[Vec`` so the link autocomplete
 list is open, then grabs the window (popups are separate windows, so they are painted onto the
 grab where they stand) into docs/. The opened vault is a small folder of notes written here;
-its tree is shown as it was, with nothing of the app's at its root.
+its tree is shown as it was, with nothing of the app's at its root, then split into three panes.
 
     python scripts/screenshot.py [--out docs] [--today 2026-07-20] [--size 1440x880]
 """
@@ -159,9 +159,14 @@ async def _shoot_own_vault(args: argparse.Namespace, vault: Path) -> list[Path]:
     window.refresh_status()
     out = args.out / "screenshot-open-vault.png"
     window.grab().save(str(out))
+    window.editors.split("right", vault / "Home.md")  # two notes side by side
+    window.editors.split("down", vault / "Reading" / "Reading list.md")
+    await asyncio.sleep(1.0)
+    split = args.out / "screenshot-split.png"
+    window.grab().save(str(split))
     await window.shutdown()
     window.close()
-    return [out]
+    return [out, split]
 
 
 def _blocks(document):  # noqa: ANN001, ANN202 - QTextDocument -> blocks

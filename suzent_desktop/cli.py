@@ -45,33 +45,17 @@ import argparse
 import asyncio
 import json
 import os
-import shlex
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from typing import Any, NoReturn
 
-from suzent_desktop import cli_vault
+from suzent_desktop import cli_review, cli_vault, cli_window
+from suzent_desktop.cli_output import PROG, CliError, Output, UsageError, home_of
 from suzent_desktop.cli_progress import download_model, show_downloads, terminal_progress
 from suzent_desktop.core.documents import SOURCES, captured_turn, fact_dict, hit_dict
 from suzent_desktop.core.documents import is_handled_error as _core_handles
 from suzent_desktop.core.files.words import count, outcome_words
-
-PROG = "suzent-desktop"
-
-
-class CliError(Exception):
-    """A handled failure: printed on stderr, exit code 1."""
-
-
-class UsageError(Exception):
-    """Bad usage argparse found (exit code 2), raised instead of exiting so that ``main`` can
-    also answer it as the ``--json`` error document a script reads for every other failure."""
-
-    def __init__(self, parser: argparse.ArgumentParser, message: str) -> None:
-        super().__init__(f"{parser.prog}: {message}")
-        self.parser = parser
-        self.message = message
 
 
 class _Parser(argparse.ArgumentParser):
@@ -79,27 +63,6 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(self, message)
-
-
-# -- output helpers ----------------------------------------------------------------
-class Output:
-    """Human text or one JSON document on stdout; diagnostics always on stderr."""
-
-    def __init__(self, as_json: bool, out: TextIO | None = None, err: TextIO | None = None) -> None:
-        self.as_json = as_json
-        self.out = out or sys.stdout
-        self.err = err or sys.stderr
-
-    def say(self, text: str = "") -> None:
-        if not self.as_json:
-            print(text, file=self.out)
-
-    def doc(self, data: Any) -> None:
-        if self.as_json:
-            print(json.dumps(data, ensure_ascii=False, indent=2, default=str), file=self.out)
-
-    def warn(self, text: str) -> None:
-        print(text, file=self.err)
 
 
 # -- argument parsing --------------------------------------------------------------
@@ -123,7 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     def add(name: str, help_text: str) -> argparse.ArgumentParser:
-        return sub.add_parser(name, parents=[common], help=help_text, description=help_text)
+        return sub.add_parser(name, parents=[common], help=help_text, description=help_text)  # type: ignore[list-item]  # typeshed wants the subclass
 
     add("gui", "open the app on the home (the default command)")
     open_vault = add("open", "open a folder of notes (an Obsidian vault) in the app, leaving its files as they are")
@@ -155,11 +118,16 @@ def build_parser() -> argparse.ArgumentParser:
     forget.add_argument("--undo", action="store_true", help="take a forget back: search and page lines return")
     forget.add_argument("--force", action="store_true",
                         help="record TEXT even though nothing remembered matches it (text not captured yet)")
+    forget.add_argument("--from-notes", action="store_true",
+                        help="in an opened vault, also delete TEXT from the notes you wrote (outside Memory/)")
 
     reindex = add("reindex", "bring the index in step with the files")
     reindex.add_argument("--full", action="store_true", help="rebuild everything from the files")
 
     add("status", "watermark, pending dates, next dream batch and index health")
+    dropped = add("dropped", "facts a dream dropped, kept in search until you confirm the drop")
+    dropped.add_argument("--confirm", nargs="+", default=None, metavar="ID",
+                         help="agree with the drop: these facts (ids as listed) leave search")
     dream = add("dream", "run one consolidation cycle: batch after batch until caught up, then lint if due")
     dream.add_argument("--force", action="store_true", help="ignore the time and volume gates")
     dream.add_argument("--dry-run", action="store_true", help="run against a scratch copy; report diffs only")
@@ -167,6 +135,7 @@ def build_parser() -> argparse.ArgumentParser:
     add("promote", "rewrite MEMORY.md from 3_Personal/ pages and recall signals")
     add("doctor", "check the home for problems (never modifies anything)")
     cli_vault.add_commands(add)
+    cli_review.add_commands(add)
     mcp = add("mcp", "serve the memory to an agent over the Model Context Protocol (stdio by default)")
     mcp.add_argument("--read-only", action="store_true", help="only the reading tools; write nothing at all")
     mcp.add_argument("--http", type=_port, default=None, metavar="PORT", help="serve streamable HTTP on 127.0.0.1:PORT instead of stdio. Without --token-file, ANY local "
@@ -268,10 +237,10 @@ def error_document(exc: BaseException) -> dict[str, Any]:
     """The ``--json`` form of a handled error: the message, and the file and line at fault when known."""
     file = getattr(exc, "file", None) or getattr(exc, "filename", None)
     line = getattr(exc, "line", None)
-    document = {"error": str(exc), "file": str(file) if file is not None else None,
-                "line": line if isinstance(line, int) else None}
-    if getattr(exc, "candidates", None):  # an ambiguous forget: the memories it could mean
-        document["candidates"] = list(exc.candidates)
+    document: dict[str, Any] = {"error": str(exc), "file": str(file) if file is not None else None,
+                                "line": line if isinstance(line, int) else None}
+    if candidates := getattr(exc, "candidates", None):  # an ambiguous forget: the memories it could mean
+        document["candidates"] = list(candidates)
     return document
 
 
@@ -280,20 +249,12 @@ def is_handled_error(exc: BaseException) -> bool:
     return isinstance(exc, CliError) or _core_handles(exc)
 
 
-def _home(args: argparse.Namespace) -> Path:
-    if args.home is not None:
-        return Path(args.home).expanduser()
-    from suzent_desktop.core.operations import default_home
-
-    return default_home()
-
-
 def _open(args: argparse.Namespace, *, bootstrap: bool = True):
     """The engine on the home; ``bootstrap=False`` for the commands that only look (status,
     search), so looking never creates vault folders or seed files."""
     from suzent_desktop.core.manager import MemoryManager
 
-    manager = MemoryManager.open(_home(args), bootstrap=bootstrap)
+    manager = MemoryManager.open(home_of(args), bootstrap=bootstrap)
     show_downloads(manager.embedder, sys.stderr, as_json=bool(getattr(args, "json", False)))
     return manager
 
@@ -325,83 +286,6 @@ async def _catch_up(manager: Any, out: Output) -> None:
 
 
 # -- commands --------------------------------------------------------------------------
-def cmd_gui(args: argparse.Namespace, out: Output) -> int:
-    """Open the app. A problem found first is printed here and shown in a window too (the
-    desktop entry has no terminal): a settings error offers to open the file or start with defaults."""
-    home = _home(args)
-    try:
-        prepared = _preflight(home)
-    except ValueError as exc:  # SettingsError, LayoutError, NotebookError
-        out.warn(f"{PROG}: error: {exc}")
-        return _launch(home, problem=exc)
-    return _launch(home, prepared=prepared)
-
-
-def cmd_open(args: argparse.Namespace, out: Output) -> int:
-    """Open a folder as a vault: its own home beside the default one, recorded as recent."""
-    from suzent_desktop.core.operations import open_folder
-
-    home = open_folder(args.path)
-    out.doc({"vault": str(args.path.expanduser().resolve()), "home": str(home)})
-    out.say(f"Opening {args.path} (home: {home})")
-    args.home = home
-    return cmd_gui(args, out)
-
-
-def _launch(home: Path, *, problem: Exception | None = None, prepared: Any = None) -> int:
-    try:  # Qt may be missing, or lack the system libraries it loads: say so in one line
-        import PySide6.QtWidgets  # noqa: F401
-    except ImportError as exc:
-        raise CliError(f"the desktop app cannot start: {exc}") from exc
-    from suzent_desktop.ui.app import run_app  # a failure in our own code shows its traceback
-    if problem is not None:
-        return int(run_app(home, problem=problem) or 0)
-    if prepared is not None:  # the window opens on it: the home is not prepared a second time
-        return int(run_app(home, prepared=prepared) or 0)
-    return int(run_app(home) or 0)
-
-
-def _preflight(home: Path) -> Any:
-    """Fail with a named setting or path before a window opens, and bootstrap a new home
-    (``PreparedHome``: the window opens on it)."""
-    from suzent_desktop.core.operations import prepare_home
-
-    return prepare_home(home)
-
-
-def _demo_dir(args: argparse.Namespace) -> Path:
-    if args.dir is not None:
-        return Path(args.dir).expanduser()
-    if args.home is not None:
-        return Path(args.home).expanduser()
-    env = os.environ.get("SUZENT_HOME", "").strip()
-    if env:
-        return Path(env).expanduser()
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("suzent-desktop-demo", appauthor=False))
-
-
-def cmd_demo(args: argparse.Namespace, out: Output) -> int:
-    from suzent_desktop.core.operations import SYSTEM_CLOCK, DemoError, write_demo_home
-
-    target = _demo_dir(args)
-    try:
-        report = write_demo_home(target, SYSTEM_CLOCK.today())
-    except DemoError as exc:
-        raise CliError(str(exc)) from exc
-    out.doc({"home": str(report.home), "created": report.created, "kept": report.kept, "gui": not args.no_gui})
-    if report.created:
-        out.say(f"Demo home written to {report.home} ({report.created} files; {report.kept} existing files kept).")
-    else:
-        out.say(f"Demo home {report.home} already exists; your edits are kept.")
-    quoted = shlex.quote(str(report.home))
-    out.say(f"Try: {PROG} --home {quoted} status   |   {PROG} --home {quoted} search coffee")
-    if args.no_gui:
-        return 0
-    return _launch(report.home)
-
-
 def cmd_remember(args: argparse.Namespace, out: Output) -> int:
     manager = _open(args)
     _say_when_waiting(manager, out)
@@ -452,22 +336,24 @@ def cmd_capture(args: argparse.Namespace, out: Output) -> int:
         )
     )
     date = min(changes.logs) if changes.logs else manager.today()
-    turn = captured_turn(manager)
+    captured = captured_turn(manager)
     out.doc(
         {
             "facts": [fact_dict(f) for f in facts],
             "date": date if facts else (manager.last_turn.date if manager.last_turn else None),
             "path": str(manager.log_path(date)) if facts else None,
-            "turn": turn,
+            "turn": captured,
             "rows_added": changes.rows_added,
             "memory_md": changes.memory_md,
             "errors": changes.errors,
         }
     )
-    if turn is not None:
-        out.say(f"Kept the turn verbatim in {turn['path']}:{turn['line']} (turn {turn['id']}).")
+    if captured is not None:
+        out.say(f"Kept the turn verbatim in {captured['path']}:{captured['line']} (turn {captured['id']}).")
     if not facts:
-        out.say("No facts found in this turn." if turn else "No facts found in this turn; nothing was written.")
+        out.say("No facts found in this turn." if captured else "No facts found in this turn; nothing was written.")
+    elif changes.message:  # a retried capture
+        out.say(f"Not written again: {changes.message}.")
     else:
         out.say(f"Captured {count(len(facts), 'fact')} into {manager.log_path(date)}:")
         for fact in facts:
@@ -483,8 +369,10 @@ def _read_turn(source: str) -> dict[str, Any]:
     import datetime as dt
 
     label = "stdin" if source == "-" else source
-    try:
-        raw = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+    try:  # stdin as bytes, decoded like a file: its text layer would turn bad bytes into replacement characters
+        stdin = getattr(sys.stdin, "buffer", None)
+        raw = (stdin.read().decode("utf-8") if stdin is not None else sys.stdin.read()) if source == "-" \
+            else Path(source).read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
         raise CliError(f"{label}: not valid UTF-8 at byte {exc.start}") from exc
     except OSError as exc:
@@ -493,6 +381,8 @@ def _read_turn(source: str) -> dict[str, Any]:
         data = json.loads(raw)
     except json.JSONDecodeError as exc:
         raise CliError(f"{label}:{exc.lineno}: not valid JSON: {exc.msg} (column {exc.colno})") from exc
+    except RecursionError:  # the parser recurses once per level: 100,000 nested lists exhaust the stack
+        raise CliError(f"{label}: not valid JSON for a turn: lists or objects nested too deeply") from None
     if not isinstance(data, dict):
         raise CliError(f"{label}: expected a JSON object with keys user, assistant, session_id")
     for key in ("user", "assistant"):
@@ -566,18 +456,22 @@ def cmd_forget(args: argparse.Namespace, out: Output) -> int:
 
     async def go() -> Any:
         await _catch_up(manager, out)
-        return await manager.forget(args.text, force=args.force)
+        changes = await manager.forget(args.text, force=args.force, from_notes=args.from_notes)
+        return changes, await asyncio.to_thread(manager.notes_holding, changes.forgotten)
 
-    changes = _run(go())
+    changes, kept = _run(go())
     pages = sorted(str(p) for p in changes.pages)
     out.doc({"tombstone": changes.forgotten[0], "tombstones": changes.forgotten, "rows_removed": changes.rows_removed,
-             "matched": changes.rows_removed > 0, "pages_changed": pages, "core_files_changed": changes.memory_md})
+             "matched": changes.rows_removed > 0, "pages_changed": pages, "core_files_changed": changes.memory_md,
+             "notes_kept": sorted(str(p) for p in kept)})
     for unit in changes.forgotten:
         out.say(f"Forgotten: {_one_line(unit)}")
     for page in pages:
         out.say(f"  taken off {page}")
     if changes.memory_md:
         out.say("  taken off MEMORY.md or another core file")
+    for note in kept:
+        out.say(f"  kept as you wrote it in {note} (forget --from-notes deletes it there too)")
     for error in changes.errors:  # a page outside the vault keeps the text
         out.warn(f"warning: {error}")
     if changes.rows_removed:
@@ -694,6 +588,30 @@ def _gate_line(manager: Any) -> str | None:
     return f"waiting ({gate.reason}){when}"
 
 
+def cmd_dropped(args: argparse.Namespace, out: Output) -> int:
+    manager = _open(args)
+    if args.confirm:
+        confirmed, _changes = _run(manager.confirm_dropped(args.confirm))
+        out.doc({"confirmed": [_dropped_dict(f) for f in confirmed]})
+        for fact in confirmed:
+            out.say(f"Confirmed: {_one_line(fact.text)} ({fact.date}); it leaves search, its log keeps it")
+        return 0
+    pending = manager.pending_dropped()
+    out.doc({"dropped": [_dropped_dict(f) for f in pending]})
+    if not pending:
+        out.say("No dropped fact awaits your word.")
+    for fact in pending:
+        out.say(f"{fact.id}  {fact.date}  {_one_line(fact.text)}\n    dropped on {fact.run or '?'}: {fact.reason}")
+    if pending:
+        out.say("They stay in search. To agree that they can go: dropped --confirm ID [ID ...]")
+    return 0
+
+
+def _dropped_dict(fact: Any) -> dict[str, Any]:
+    return {"id": fact.id, "date": fact.date, "line": fact.line, "text": fact.text, "reason": fact.reason,
+            "run": fact.run}
+
+
 def cmd_dream(args: argparse.Namespace, out: Output) -> int:
     """One consolidation cycle, as the app runs it: batch after batch until caught up, then lint if due."""
     from suzent_desktop.core.operations import dream_cycle
@@ -736,6 +654,8 @@ def cmd_dream(args: argparse.Namespace, out: Output) -> int:
         out.say(f"  not consolidated: {fact['date']}  {_one_line(fact['text'], 100)}")
     for fact in overall.dropped:
         out.say(f"  dropped: {fact['date']}  {_one_line(fact['text'], 100)} ({fact['reason']})")
+    if overall.dropped and not args.dry_run:
+        out.say("  dropped facts stay in search until you agree: see `dropped`")
     if args.dry_run:
         for diff in (overall.diffs or {}).values():
             out.say(diff)
@@ -807,7 +727,7 @@ def cmd_promote(args: argparse.Namespace, out: Output) -> int:
 def cmd_doctor(args: argparse.Namespace, out: Output) -> int:
     from suzent_desktop.core.operations import doctor
 
-    report = doctor(_home(args))
+    report = doctor(home_of(args))
     problems, kept = report.problems, report.transcripts
     errors = [p for p in problems if p.severity == "error"]
     out.doc({"ok": not errors, "problems": [p.to_dict() for p in problems], "transcripts": kept})
@@ -830,7 +750,7 @@ def cmd_mcp(args: argparse.Namespace, out: Output) -> int:
     """Serve until the client closes stdin (stdio) or the process is stopped (HTTP); stdout is the protocol's."""
     from suzent_desktop.core.manager import MemoryManager
 
-    home = _home(args)
+    home = home_of(args)
     if args.read_only and not home.is_dir():
         raise CliError(f"{home}: no home folder here, and --read-only creates nothing")
     from suzent_desktop import mcp_http
@@ -848,9 +768,9 @@ def cmd_mcp(args: argparse.Namespace, out: Output) -> int:
 
 
 COMMANDS: dict[str, Callable[[argparse.Namespace, Output], int]] = {
-    "gui": cmd_gui,
-    "open": cmd_open,
-    "demo": cmd_demo,
+    "gui": cli_window.cmd_gui,
+    "open": cli_window.cmd_open,
+    "demo": cli_window.cmd_demo,
     "remember": cmd_remember,
     "capture": cmd_capture,
     "search": cmd_search,
@@ -858,12 +778,15 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, Output], int]] = {
     "reindex": cmd_reindex,
     "status": cmd_status,
     "dream": cmd_dream,
+    "dropped": cmd_dropped,
     "lint": cmd_lint,
     "promote": cmd_promote,
     "doctor": cmd_doctor,
     "mcp": cmd_mcp,
     "backlinks": lambda args, out: cli_vault.cmd_backlinks(args, out, _open),
     "tags": lambda args, out: cli_vault.cmd_tags(args, out, _open),
+    "why": lambda args, out: cli_review.cmd_why(args, out, _open),
+    "review": lambda args, out: cli_review.cmd_review(args, out, _open),
 }
 
 

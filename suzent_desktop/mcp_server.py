@@ -54,9 +54,19 @@ from suzent_desktop.core.operations import (
     Filters,
     VaultAccessError,
     VaultTools,
+    accept_memory,
     decode_page,
     dream_once,
+    memory_proposal,
+    provenance_card,
     read_part,
+    read_regular,
+    review_forget,
+    review_items,
+    review_keep,
+    review_mark_all,
+    shown_page,
+    why,
 )
 
 if TYPE_CHECKING:
@@ -78,7 +88,7 @@ MAX_RESOURCE_CHARS = 1_000_000  # a notebook page as a resource: longer ones are
 CATCH_UP_SECONDS = 2.0  # files changed by others are looked for at most this often (a scan of every file)
 HIT_ID_MEMORY = 2_048  # search hits remembered per connection, so forget can take a hit id
 
-Source = Literal[SOURCES]  # the command line's source kinds, so both accept the same ones
+Source = Literal[SOURCES]  # type: ignore[valid-type]  # the command line's kinds, read at run time (both take the same)
 DATE = r"^\d{4}-\d{2}-\d{2}$"
 
 CORE_RESOURCES = (
@@ -147,6 +157,23 @@ text that matches nothing, is refused and nothing is forgotten (the error lists 
 candidates; force=true records unmatched text anyway). Daily logs keep their lines (they are
 the user's record); the user can see and undo every forget in the app's Forgotten pane.
 Example: {"hit_id": "3f2a..."} or {"text": "The user's PIN is 1234"}"""
+
+MEMORY_SOURCE = """\
+Where a memory came from, so you can cite it: the daily-log facts a notebook bullet or
+MEMORY.md line stands for and, for each, the conversation turn it was taken from (who said
+it, when, the sentence, one turn either side), or that it was typed by hand; also the other
+pages holding the same fact. Give a search_memory hit id, PATH:LINE, or the memory's words.
+Example: {"what": "User works at Contoso"}"""
+
+REVIEW_MEMORY = """\
+What the memory learned since the user last reviewed it: bullets added, merged and
+superseded (page and date), MEMORY.md lines gained and lost (or waiting for approval), and
+facts no page holds. Items the engine is unsure of come first, with the reason. Read-only."""
+
+SETTLE_REVIEW = """\
+Settle review items, only as the user asks: "keep" (mark reviewed) or "forget" (a tombstone,
+as forget) the items named by id, "mark_all_reviewed", or "accept_memory" (the proposed
+MEMORY.md becomes the one you read). Example: {"action": "keep", "ids": ["3f2a9c..."]}"""
 
 MEMORY_STATUS = """\
 Report the memory's state: today's date, the consolidation watermark (the last day folded
@@ -237,7 +264,8 @@ class MemoryTools:
             "rows_added": changes.rows_added,
             "memory_md_refreshed": bool(changes.memory_md),
             "errors": list(changes.errors),
-            "message": f"{count(len(facts), 'fact')} written" if facts else "no facts found in this turn",
+            "message": changes.message or (f"{count(len(facts), 'fact')} written" if facts
+                                           else "no facts found in this turn"),
         }
 
     async def remember(
@@ -375,15 +403,57 @@ class MemoryTools:
             await self.manager.sync_paths(stale)  # just these: a full pass would walk the vault again
 
     async def memory_status(self) -> dict[str, Any]:
-        status = await self.manager.status()
+        """The status document, its paths named from the memory's folders: a client on another
+        machine learns nothing of this one's (user name, folder layout)."""
+        status = _folders_named(await self.manager.status(), self.manager.layout)
         status["server"] = {
-            "home": str(self.manager.layout.home),
             "read_only": self.read_only,
             "maintenance_tools": self.maintenance,
             "maintenance_setting": "mcp_allow_maintenance",
             "device": self.manager.layout.device,  # which device answered (several may serve one home)
         }
         return status
+
+    async def memory_source(
+        self,
+        what: Annotated[str, Field(min_length=1, max_length=MAX_FACT_CHARS, description="A hit id, PATH:LINE, or the memory's words.")],
+    ) -> dict[str, Any]:
+        await self._catch_up(vault_only=True)
+        hit = self._hits.get(what.strip())
+        if hit is not None:
+            card = await asyncio.to_thread(provenance_card, self.manager, None, None, hit=hit)
+        else:
+            card = await why(self.manager, what)
+        return card.as_json()
+
+    async def review_memory(self) -> dict[str, Any]:
+        items = await asyncio.to_thread(review_items, self.manager)
+        waiting = await asyncio.to_thread(memory_proposal, self.manager)
+        return {"items": [i.as_json() for i in items], "memory_proposal": waiting is not None}
+
+    async def settle_review(
+        self,
+        action: Annotated[Literal["keep", "forget", "mark_all_reviewed", "accept_memory"], Field(description="What to do.")],
+        ids: Annotated[list[Annotated[str, Field(max_length=64)]], Field(max_length=1000, description="Item ids, for keep and forget.")] = [],  # noqa: B006
+    ) -> dict[str, Any]:
+        if action == "accept_memory":
+            changes = await asyncio.to_thread(accept_memory, self.manager)
+            if changes is None:
+                raise ToolError("no proposed MEMORY.md waits for approval")
+            await self.manager.sync_paths(changes.changed)
+            return {"done": "accepted the proposed MEMORY.md"}
+        if action == "mark_all_reviewed":
+            return {"done": f"marked {await asyncio.to_thread(review_mark_all, self.manager)} reviewed"}
+        listed = {i.id: i for i in await asyncio.to_thread(review_items, self.manager)}
+        missing = [i for i in ids if i not in listed]
+        if not ids or missing:
+            raise ToolError(f"ids: {', '.join(missing) or 'none given'}: not in the review list (run review_memory again)")
+        if action == "keep":
+            await asyncio.to_thread(review_keep, self.manager, ids)
+        else:
+            for item_id in ids:
+                await review_forget(self.manager, listed[item_id])
+        return {"done": f"{action}: {count(len(ids), 'item')}"}
 
     async def read_page(
         self,
@@ -392,10 +462,10 @@ class MemoryTools:
     ) -> dict[str, Any]:
         target = await asyncio.to_thread(self.page_path, path)
         part, total = await asyncio.to_thread(read_part, target, path, offset, READ_LIMIT_CHARS)  # streamed
-        end = offset + len(part)
+        end = offset + len(part)  # offsets stay the file's
         return {
             "path": path.strip().replace("\\", "/"),
-            "text": part,
+            "text": await asyncio.to_thread(shown_page, self.manager, part),
             "offset": offset,
             "total_chars": total,
             "next_offset": end if end < total else None,
@@ -412,7 +482,7 @@ class MemoryTools:
 
     def page_text(self, relative: str) -> str:
         """A whole page (resources), read as a stream up to the resource limit; binary is refused."""
-        return read_part(self.page_path(relative), relative, 0, MAX_RESOURCE_CHARS)[0]
+        return shown_page(self.manager, read_part(self.page_path(relative), relative, 0, MAX_RESOURCE_CHARS)[0])
 
     async def backlinks(
         self,
@@ -452,7 +522,7 @@ class MemoryTools:
         if reason is not None:
             raise VaultAccessError(f"{name}: {reason}")
         try:
-            return decode_page(name, path.read_bytes())
+            return shown_page(self.manager, decode_page(name, read_regular(path)))
         except FileNotFoundError:
             return ""
 
@@ -478,6 +548,27 @@ class MemoryTools:
         }
 
 
+def _folders_named(value: Any, layout: Any) -> Any:
+    """``value`` with every absolute path of the memory's folders written from the folder's
+    name: ``vault/3_Personal/Work.md``, ``memory/archive/2026-07-19.md``, ``index/…``, ``home/…``."""
+    roots = [(str(layout.notebook_dir), "vault"), (str(layout.memory_dir), "memory"),
+             (str(layout.index_dir), "index"), (str(layout.home), "home")]
+    roots.sort(key=lambda root: len(root[0]), reverse=True)  # a folder inside another first
+
+    def named(item: Any) -> Any:
+        if isinstance(item, str):
+            for root, name in roots:
+                item = item.replace(root, name)
+            return item
+        if isinstance(item, dict):
+            return {key: named(v) for key, v in item.items()}
+        if isinstance(item, list | tuple):
+            return [named(v) for v in item]
+        return item
+
+    return named(value)
+
+
 def _parse_timestamp(value: str | None) -> dt.datetime | None:
     if value is None or not value.strip():
         return None
@@ -494,19 +585,25 @@ def _parse_date(name: str, value: str) -> None:
         raise ToolError(f"{name}: not a calendar date: {value!r} (YYYY-MM-DD)") from None
 
 
-def _guarded(name: str, fn: Callable[..., Awaitable[Any]], activity: ActivityRecorder) -> Callable[..., Awaitable[Any]]:
-    """Note the call for the window, and turn failures a caller can act on into tool errors."""
+def _as_is(value: Any) -> Any:
+    return value
+
+
+def _guarded(name: str, fn: Callable[..., Awaitable[Any]], activity: ActivityRecorder,
+             named: Callable[[Any], Any] = _as_is) -> Callable[..., Awaitable[Any]]:
+    """Note the call for the window, turn failures a caller can act on into tool errors, and give
+    the answer and its errors through ``named`` (paths named from the memory's folders, over HTTP)."""
 
     @functools.wraps(fn)
     async def call(*args: Any, **kwargs: Any) -> Any:
         activity.called(name)
         try:
-            return await fn(*args, **kwargs)
-        except ToolError:
-            raise
+            return named(await fn(*args, **kwargs))
+        except ToolError as exc:
+            raise ToolError(named(str(exc))) from exc.__cause__
         except Exception as exc:
             if is_handled_error(exc):
-                raise ToolError(str(exc)) from exc
+                raise ToolError(named(str(exc))) from exc
             raise  # a bug: the SDK logs the traceback and answers with a generic tool error
 
     return call
@@ -552,9 +649,12 @@ def page_uri(page: str) -> str:
     return f"memory://notebook/{page}"
 
 
-def build_server(manager: MemoryManager, *, read_only: bool = False) -> _Server:
-    """The MCP server over one manager: tools, resources and instructions."""
+def build_server(manager: MemoryManager, *, read_only: bool = False, remote: bool = False) -> _Server:
+    """The MCP server over one manager: tools, resources and instructions. ``remote`` (served over
+    HTTP, where a client may sit on another machine): answers name files from the memory's folders
+    (``vault/…``, ``memory/…``), never by this machine's absolute paths."""
     activity = ActivityRecorder(manager.layout.mcp_activity_file, enabled=not read_only, read_only=read_only)
+    named = functools.partial(_folders_named, layout=manager.layout) if remote else _as_is
     tools = MemoryTools(manager, read_only=read_only, activity=activity)
     server = _Server(tools, instructions=INSTRUCTIONS, log_level="WARNING", version=_version())
 
@@ -562,7 +662,8 @@ def build_server(manager: MemoryManager, *, read_only: bool = False) -> _Server:
         annotations = ToolAnnotations(
             read_only_hint=not writes, destructive_hint=destructive, idempotent_hint=not writes, open_world_hint=False
         )
-        server.add_tool(_guarded(name, fn, activity), name=name, description=description, annotations=annotations)
+        server.add_tool(_guarded(name, fn, activity, named), name=name, description=description,
+                        annotations=annotations)
 
     add("search_memory", tools.search_memory, SEARCH_MEMORY, writes=False)
     add("memory_status", tools.memory_status, MEMORY_STATUS, writes=False)
@@ -571,11 +672,14 @@ def build_server(manager: MemoryManager, *, read_only: bool = False) -> _Server:
     add("list_pages", tools.list_pages, LIST_PAGES, writes=False)
     add("backlinks", tools.backlinks, BACKLINKS, writes=False)
     add("list_tags", tools.list_tags, LIST_TAGS, writes=False)
+    add("memory_source", tools.memory_source, MEMORY_SOURCE, writes=False)
+    add("review_memory", tools.review_memory, REVIEW_MEMORY, writes=False)
     if not read_only:
         add("capture_turn", tools.capture_turn, CAPTURE_TURN, writes=True)
         add("remember", tools.remember, REMEMBER, writes=True)
         add("forget", tools.forget, FORGET, writes=True, destructive=True)
         _one_of(server, "forget", ["hit_id", "text"])
+        add("settle_review", tools.settle_review, SETTLE_REVIEW, writes=True, destructive=True)
     if tools.maintenance:
         add("dream", tools.dream, DREAM, writes=True)
         add("lint", tools.lint, LINT, writes=True)
@@ -636,7 +740,7 @@ def _check_port(port: int) -> int:
 def serve(manager: MemoryManager, *, read_only: bool = False, http_port: int | None = None,
           bind: str = "127.0.0.1", token: str | None = None) -> None:
     """Run until the client disconnects (stdio) or the process is stopped (HTTP, see ``mcp_http.py``)."""
-    server = build_server(manager, read_only=read_only)
+    server = build_server(manager, read_only=read_only, remote=http_port is not None)
     activity = server.activity
 
     async def run() -> None:

@@ -23,6 +23,8 @@ from typing import Any
 
 import tomli_w
 
+from suzent_desktop.core.files.config_record import PATH_KEYS, record_written
+
 CONFIG_NAME = "config.toml"
 
 
@@ -77,6 +79,8 @@ class Settings:
     memory_lint_min_days: int = 7
     memory_md_max_lines: int = 60
     memory_md_max_chars: int = 4000
+    # Promotion proposes MEMORY.md changes; the agent reads the approved file until they are accepted.
+    memory_md_needs_approval: bool = False
     mcp_allow_maintenance: bool = False
     # Extra Host / Origin values the HTTP server accepts (space-separated), for a reverse proxy's name.
     mcp_allowed_hosts: str = ""
@@ -107,10 +111,10 @@ def coerce(key: str, value: Any, source: str, *, parse_text: bool = False, file:
     """Check one value against its key's type. Only ``parse_text`` sources (environment
     variables, which are always text) have strings parsed into bools and numbers."""
     types = field_types()
-    where = {"file": file, "line": line, "key": key}
+    where: dict[str, Any] = {"file": file, "line": line, "key": key}
     if key not in types:
         raise SettingsError(f"{source}: unknown setting '{key}' (known: {', '.join(sorted(types))})", **where)
-    want = types[key]
+    want: Any = types[key]  # a type known only at run time: the checks below are on the value
     if isinstance(value, str) and want is not str and parse_text:
         value = _parse_env_value(key, value, want, source)
     if want is float and isinstance(value, int) and not isinstance(value, bool):
@@ -130,6 +134,9 @@ def coerce(key: str, value: Any, source: str, *, parse_text: bool = False, file:
     if key in CHOICES and value not in CHOICES[key]:
         raise SettingsError(f"{source}: setting '{key}' must be one of {', '.join(CHOICES[key])}, got {value!r}",
                             **where)
+    paths = value.split(os.pathsep) if key == "outside_link_targets" else [value] if key in PATH_KEYS else []
+    if fault := next((f for f in map(_path_fault, paths) if f), None):
+        raise SettingsError(f"{source}: setting '{key}' {fault}", **where)
     if key == "app_folder" and not _FOLDER_NAME_RE.fullmatch(value):
         raise SettingsError(f"{source}: setting 'app_folder' must be one folder name (no '/', not hidden), "
                             f"got {value!r}", **where)
@@ -148,6 +155,29 @@ LOCAL_CPU_PROFILE: dict[str, Any] = {
     "memory_consolidation_timeout_seconds": 3600.0,
     "memory_consolidation_max_days": 3,
 }
+# PATH_KEYS, the settings that name folders: each is checked as a path before any folder is made or opened.
+_PATH_MAX_BYTES = 4096  # PATH_MAX on Linux; longer paths fail every call that gets them
+_NAME_MAX_BYTES = 255  # one folder name, on every common file system
+
+
+def _path_fault(value: str) -> str | None:
+    """What makes ``value`` unusable as a path (None when nothing does), in words that follow the key."""
+    if "\x00" in value:
+        return "contains a NUL character, which no path can hold"
+    if any(ch in value for ch in "\n\r"):
+        return "contains a line break; give one path on one line"
+    try:
+        encoded = os.fsencode(value)
+    except UnicodeError:
+        return "cannot be written as a file name on this system"
+    if len(encoded) > _PATH_MAX_BYTES:
+        return f"is {len(encoded)} bytes long, over the {_PATH_MAX_BYTES} a path may have"
+    longest = max((len(part) for part in re.split(rb"[/\\]", encoded)), default=0)
+    if longest > _NAME_MAX_BYTES:
+        return f"has a folder name of {longest} bytes, over the {_NAME_MAX_BYTES} a name may have"
+    return None
+
+
 _MUST_BE_POSITIVE = frozenset({"memory_consolidation_timeout_seconds", "memory_consolidation_lease_seconds"})
 _ALT_NAME_RE = re.compile(r"[^/\\\x00]+\.md")
 _FOLDER_NAME_RE = re.compile(r"[^./\\\x00][^/\\\x00]*")
@@ -240,7 +270,8 @@ def _read_config(home: Path) -> tuple[dict[str, Any], str, Path]:
     if not config.exists():
         return {}, "", config
     if not config.is_file():
-        raise SettingsError(f"{config}: the settings file must be a file, but it is a folder", file=str(config))
+        what = "a folder" if config.is_dir() else "a special file (a FIFO, socket or device)"
+        raise SettingsError(f"{config}: the settings file must be a regular file, but it is {what}", file=str(config))
     try:
         text = config.read_bytes().decode("utf-8-sig")
         return tomllib.loads(text), text, config
@@ -250,8 +281,11 @@ def _read_config(home: Path) -> tuple[dict[str, Any], str, Path]:
                             line=line) from exc
     except tomllib.TOMLDecodeError as exc:
         found = re.search(r"line (\d+)", str(exc))
-        line = int(found.group(1)) if found else None
-        raise SettingsError(f"{config}: cannot be read as TOML: {exc}", file=str(config), line=line) from exc
+        raise SettingsError(f"{config}: cannot be read as TOML: {exc}", file=str(config),
+                            line=int(found.group(1)) if found else None) from exc
+    except RecursionError:  # tomllib recurses once per level: 50,000 nested arrays exhaust the stack
+        raise SettingsError(f"{config}: cannot be read as TOML: arrays or tables nested too deeply",
+                            file=str(config)) from None
     except OSError as exc:
         raise SettingsError(f"{config}: cannot be read: {exc.strerror or exc}", file=str(config)) from exc
 
@@ -279,4 +313,5 @@ def save_settings(home: Path, settings: Settings, *, since: Settings | None = No
     }
     path = home / CONFIG_NAME
     atomic_write_text(path, tomli_w.dumps(data))
+    record_written(path)  # the app wrote these paths: ``open`` may adopt them (core/files/config_record.py)
     return path

@@ -39,7 +39,8 @@ UI_MAY_IMPORT = frozenset({
     "suzent_desktop.core.files.words",  # counted words ("1 turn"), a pure rule like the ones above
 })
 FRONT_END_MODULES = frozenset({  # the command line and the MCP server, with their helper modules
-    "suzent_desktop.cli", "suzent_desktop.cli_vault", "suzent_desktop.cli_progress",
+    "suzent_desktop.cli", "suzent_desktop.cli_vault", "suzent_desktop.cli_review", "suzent_desktop.cli_progress",
+    "suzent_desktop.cli_output", "suzent_desktop.cli_window",
     "suzent_desktop.mcp_server", "suzent_desktop.mcp_http",
 })
 FRONT_END_MAY_IMPORT = UI_MAY_IMPORT | FRONT_END_MODULES | {
@@ -240,7 +241,7 @@ def test_the_layer_check_finds_an_upward_import(tmp_path: Path, files: dict[str,
 
 STORES = frozenset({"indexer", "archive", "notebook", "tombstones", "transcripts", "recall", "forget_journal",
                     "index_store", "home", "vault"})
-FRONT_END_FILES = ("cli.py", "cli_vault.py", "mcp_server.py")  # besides every module of ui/
+FRONT_END_FILES = ("cli.py", "cli_vault.py", "cli_review.py", "cli_window.py", "mcp_server.py")  # besides every module of ui/
 
 
 def _manager(node: ast.expr) -> bool:

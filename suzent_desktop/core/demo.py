@@ -24,6 +24,8 @@ from pathlib import Path
 
 from suzent_desktop.core.files.facts import Fact, format_fact_line, format_log_header, format_turn_header
 from suzent_desktop.core.files.layout import Layout
+from suzent_desktop.core.files.text import loads_json
+from suzent_desktop.core.files.transcripts import turn_id
 from suzent_desktop.settings import Settings
 
 DEMO_MARKER = Path(".suzent") / "demo"
@@ -208,12 +210,59 @@ def _session(date_iso: str, time: str) -> str:
     return hashlib.sha1(f"demo {date_iso} {time}".encode()).hexdigest()[:8]
 
 
+_ADVERBS = frozenset({"now", "still", "also", "usually", "often", "always", "never", "just", "finally"})
+_IRREGULAR = {"is": "am", "has": "have", "does": "do", "goes": "go", "was": "was"}
+
+
+def _verb(word: str) -> str:
+    """A third-person verb as the first person says it (``works`` → ``work``)."""
+    if word in _IRREGULAR:
+        return _IRREGULAR[word]
+    if word.endswith(("ches", "shes", "sses", "xes")):
+        return word[:-2]
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith("s") and not word.endswith(("ss", "us")):
+        return word[:-1]
+    return word
+
+
+def _first_person(text: str) -> str:
+    """How the user said a fact the log words about them (``User now works at X`` → ``I now work at X``)."""
+    words = text.replace("[[", "").replace("]]", "").split()
+    if words and words[0] == "User":
+        words[0] = "I"
+        at = 1
+        while at < len(words) and words[at] in _ADVERBS:
+            at += 1
+        if at < len(words):
+            words[at] = _verb(words[at])
+    elif words and words[0] == "User's":
+        words[0] = "My"
+    said = " ".join(words).replace("User's", "my").replace("User", "me")
+    return said.rstrip(".") + "."
+
+
+def _turn(date_iso: str, time: str, facts: list[F]) -> dict[str, str]:
+    """The conversation turn a session's facts were taken from (the user saying them)."""
+    user = " ".join(_first_person(text) for _c, text, _t, _i in facts if text not in _TOMBSTONES)
+    session, ts, assistant = _session(date_iso, time), f"{date_iso}T{time}:00", "Noted, I'll remember that."
+    return {"id": turn_id(session, ts, user, assistant), "ts": ts, "session": session, "user": user,
+            "assistant": assistant}
+
+
+def _transcript_text(date_iso: str, sessions: list[tuple[str, list[F]]]) -> str:
+    return "".join(json.dumps(_turn(date_iso, time, facts), ensure_ascii=False) + "\n" for time, facts in sessions)
+
+
 def _log_text(date_iso: str, sessions: list[tuple[str, list[F]]]) -> str:
     lines = [format_log_header(date_iso)]
     for time, facts in sessions:
         lines += ["", format_turn_header(time, _session(date_iso, time)), ""]
+        turn = _turn(date_iso, time, facts)["id"]
         for category, text, tags, importance in facts:
-            lines.append(format_fact_line(Fact(text, category, tuple(tags.split()), importance)))
+            said = None if text in _TOMBSTONES else turn  # a forgotten fact's words are kept nowhere
+            lines.append(format_fact_line(Fact(text, category, tuple(tags.split()), importance, said)))
     return "\n".join(lines) + "\n"
 
 
@@ -518,14 +567,14 @@ def demo_files(today: dt.date) -> dict[Path, str | bytes]:
     """Every file of the demo home (relative path → text), for ``today``."""
     dates = [(today - dt.timedelta(days=DAYS - i)).isoformat() for i in range(DAYS)]
     layout = Layout.from_settings(Path("/"), Settings())
-    files: dict[Path, str] = {DEMO_MARKER: json.dumps({"demo": 1, "today": today.isoformat()}) + "\n"}
+    files: dict[Path, str | bytes] = {DEMO_MARKER: json.dumps({"demo": 1, "today": today.isoformat()}) + "\n"}
 
     def rel(path: Path) -> Path:
         return path.relative_to(layout.home)
 
-    for date_iso, sessions in zip(dates, _STORY, strict=True):
+    for date_iso, sessions in [*zip(dates, _STORY, strict=True), (today.isoformat(), _TODAY_FACTS)]:
         files[rel(layout.daily_log(date_iso))] = _log_text(date_iso, sessions)
-    files[rel(layout.daily_log(today.isoformat()))] = _log_text(today.isoformat(), _TODAY_FACTS)
+        files[rel(layout.transcript(date_iso))] = _transcript_text(date_iso, sessions)
     pages = _pages(dates)
     for page, text in pages.items():
         files[rel(layout.notebook_dir / page)] = text
@@ -548,7 +597,7 @@ def is_demo_home(path: Path) -> bool:
 
 def _marker_today(path: Path) -> dt.date | None:
     try:
-        data = json.loads((path / DEMO_MARKER).read_text(encoding="utf-8"))
+        data = loads_json((path / DEMO_MARKER).read_text(encoding="utf-8"))
         return dt.date.fromisoformat(data["today"])
     except (OSError, ValueError, KeyError, TypeError):
         return None

@@ -21,6 +21,7 @@ from suzent_desktop.core.files.confine import refused_entries
 from suzent_desktop.core.files.devices import DeviceError
 from suzent_desktop.core.files.facts import parse_log
 from suzent_desktop.core.files.layout import Layout, LayoutError
+from suzent_desktop.core.files.regular import read_regular
 from suzent_desktop.core.files.tombstones import Tombstones, normalize
 from suzent_desktop.core.files.transcripts import Transcripts
 from suzent_desktop.core.home import prepare
@@ -34,6 +35,8 @@ _BULLET_PREFIXES = ("- [ ] ", "- [x] ", "- [X] ", "- ", "* ", "+ ")
 MIN_CONTAINED_TOMBSTONE = 12  # shorter tombstones inside longer lines are too likely to be coincidences
 NOT_FOLLOWED = "left out of the index, search, the dream and the agent's tools"
 _STILL_STANDS = "forgotten text still stands in this page (kept out of search)"
+_KEPT_IN_NOTE = ("forgotten from memory and kept in your note as you wrote it (out of search and the model's "
+                 "prompts; forget --from-notes deletes it here too)")
 # Forget follows a folder link out of the vault for reading only (core/manager.py MemoryManager._ours).
 _REMAINS_OUTSIDE = (
     "forgotten text remains on this page, outside the vault (reached through a link; forget never writes "
@@ -110,6 +113,7 @@ def _findings(layout: Layout, settings: Any, clock: Clock, check_index: bool) ->
     problems += check_watermark(layout, today)
     problems += [Problem(f.severity, f.path, None, f.message) for f in sync_check.findings(layout)]
     problems += check_not_consolidated(layout, today, contents)
+    problems += check_dropped(layout, today, contents)
     if check_index:
         problems += _without_repeats(check_index_health(layout, settings, clock, contents), problems)
     return problems
@@ -132,7 +136,7 @@ def _without_repeats(index_problems: list[Problem], file_problems: list[Problem]
 
 def _decode(path: Path) -> tuple[str | None, Problem | None]:
     try:
-        data = path.read_bytes()
+        data = read_regular(path)
     except OSError as exc:
         return None, Problem(ERROR, str(path), None, f"cannot be read: {exc.strerror or exc}")
     try:
@@ -211,8 +215,11 @@ def check_notebook(layout: Layout, tombstones: set[str]) -> list[Problem]:
             continue
         if tombstones and text is not None:
             why = _STILL_STANDS if inside_vault(layout.notebook_dir, page) else _REMAINS_OUTSIDE
+            level = WARNING
+            if why is _STILL_STANDS and layout.persons_note(page):  # left as written on purpose
+                why, level = _KEPT_IN_NOTE, INFO
             problems += [
-                Problem(WARNING, str(page), number, f"{why}: {stone[:100]!r}")
+                Problem(level, str(page), number, f"{why}: {stone[:100]!r}")
                 for number, stone in _tombstoned_in(text, tombstones)
             ]
     return problems
@@ -227,7 +234,7 @@ def _strip_bullet(line: str) -> str:
 
 
 def _paragraphs(lines: list[str]) -> Iterator[tuple[int, str]]:
-    start, buffer = 0, []
+    start, buffer = 0, list[str]()
     for number, line in enumerate(lines, start=1):
         if line.strip():
             if not buffer:
@@ -292,17 +299,31 @@ def check_watermark(layout: Layout, today: dt.date) -> list[Problem]:
     return problems
 
 
+def check_dropped(layout: Layout, today: dt.date, tombstones: set[str]) -> list[Problem]:
+    """Facts a dream dropped that stay in search until the person confirms (``core/index/dropped.py``)."""
+    from suzent_desktop.core.index import dropped, uncovered
+
+    pending = dropped.pending(layout, Days.read(Notebook(layout), today), tombstones)
+    places = uncovered.located(layout, [uncovered.UncoveredFact(f.date, f.text, f.line) for f in pending])
+    return [
+        Problem(INFO, place.path, place.line,
+                f"dropped by a dream ({fact.reason}); it stays searchable until you confirm with "
+                f"`dropped --confirm {fact.id}`: {fact.text[:120]!r}")
+        for fact, place in zip(pending, places, strict=True)
+    ]
+
+
 def check_not_consolidated(layout: Layout, today: dt.date, tombstones: set[str]) -> list[Problem]:
     """Facts of consolidated days that the last dream left on no page (``core/index/uncovered.py``)."""
     from suzent_desktop.core.index import uncovered
 
     days = Days.read(Notebook(layout), today)
+    left = [fact for fact in uncovered.consolidated(layout, days) if fact.key[1] not in tombstones]
     return [
-        Problem(WARNING, str(layout.daily_log(fact.date)), fact.line,
+        Problem(WARNING, fact.path, fact.line,
                 f"not consolidated: no page holds this fact of a consolidated day; it stays searchable and the "
                 f"next dream offers it again: {fact.text[:120]!r}")
-        for fact in uncovered.consolidated(layout, days)
-        if fact.key[1] not in tombstones
+        for fact in uncovered.located(layout, left)
     ]
 
 

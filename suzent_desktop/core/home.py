@@ -157,7 +157,8 @@ def open_home(
         tombstones=tombstones,
         transcripts=transcripts,
         recall=RecallLog(layout),
-        forget_journal=ForgetJournal(layout.forget_journal_file),
+        forget_journal=ForgetJournal(layout.forget_journal_file, vault=layout.notebook_dir,
+                                      memory=layout.memory_dir),
         vault=vault,
     )
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from suzent_desktop.core.files import call_limits
+from suzent_desktop.core.files.text import loads_json
 
 
 class LLMError(RuntimeError):
@@ -89,7 +90,7 @@ def parse_json_text(text: str | None) -> Any:
     match = _FENCED.match(text)
     body = match.group("body") if match else text.strip()
     try:
-        return json.loads(body)
+        return loads_json(body)  # nesting bounded: a model's answer 100,000 levels deep is bad JSON
     except ValueError as exc:
         raise LLMFormatError(f"the model's answer is not valid JSON: {exc}") from exc
 

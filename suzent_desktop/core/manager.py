@@ -24,9 +24,11 @@ from suzent_desktop.core.engines.dream.model import LintResult
 from suzent_desktop.core.engines.dream.runner import DreamRunner
 from suzent_desktop.core.engines.recall import Recall
 from suzent_desktop.core.files.archive import ArchiveError
+from suzent_desktop.core.files.archive import turn_facts as archive_turn_facts
 from suzent_desktop.core.files.clock import SYSTEM_CLOCK, Clock
 from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.core.files.facts import Fact
+from suzent_desktop.core.files.regular import read_regular
 from suzent_desktop.core.files.text import clean
 from suzent_desktop.core.files.tombstones import (
     ForgottenTextError,
@@ -42,7 +44,8 @@ from suzent_desktop.core.files.transcripts import (
     turn_key,
 )
 from suzent_desktop.core.home import Home, PreparedHome, open_home
-from suzent_desktop.core.index import hits
+from suzent_desktop.core.index import dropped, hits
+from suzent_desktop.core.index.dropped import DroppedFact
 from suzent_desktop.core.index.fair_lock import IndexBusy
 from suzent_desktop.core.index.filters import Filters
 from suzent_desktop.core.vault.days import Days
@@ -173,6 +176,10 @@ class MemoryManager:
             )
             paths.append(turn.path)
         self.last_turn = turn
+        if turn is not None:
+            earlier = await asyncio.to_thread(self._captured_before, turn.id, timestamp)
+            if earlier is not None:  # a client's retry: nothing is extracted, paid for or written twice
+                return earlier
         turn_text = extraction.turn_to_text(clean(clean_text(user)), clean(clean_text(assistant)))
         try:
             notes: list[str] = []
@@ -197,7 +204,8 @@ class MemoryManager:
         if facts:
             when = self._capture_time(timestamp)
             path, lines = await asyncio.to_thread(
-                self.archive.append_turn, facts, session_id=session_id, when=when
+                self.archive.append_turn, facts, session_id=session_id, when=when,
+                turn=turn.id if turn is not None else None,
             )
             changes.merge(ChangeSet(logs={when.date().isoformat()}, log_lines=list(lines)))
             paths.insert(0, path)
@@ -206,6 +214,21 @@ class MemoryManager:
         if any(f.is_important for f in facts):
             changes.merge(await self._refresh_memory_md_from_important(facts))
         return facts, changes
+
+    def _captured_before(self, turn: str, timestamp: dt.datetime | None) -> tuple[list[Fact], ChangeSet] | None:
+        """The facts a log already holds from this turn (its day's log, or today's for a turn of a
+        consolidated day), with where they stand; None when the turn was not captured before."""
+        for when in dict.fromkeys((self._turn_time(timestamp)[0].date(), self._capture_time(timestamp).date())):
+            path = self.archive.path_for(when)
+            try:
+                earlier = archive_turn_facts(path.read_bytes(), turn) if path.is_file() else []
+            except OSError:
+                continue
+            if earlier:
+                return [f.fact for f in earlier], ChangeSet(
+                    logs={when.isoformat()}, log_lines=[f.line for f in earlier],
+                    message=f"this turn was captured before (turn {turn}); its facts were not written again")
+        return None
 
     def _known_people(self) -> dict[str, str]:
         """People and animals the user introduced in earlier turns ("my sister Ana"), from the daily logs.
@@ -348,7 +371,7 @@ class MemoryManager:
         page_text = None
         if path and source_type not in (None, "archive", "transcript"):
             try:
-                page_text = Path(path).read_bytes().decode("utf-8", errors="replace")
+                page_text = read_regular(Path(path)).decode("utf-8", errors="replace")
             except OSError:
                 page_text = None
         return forgetting.units_for(text, source_type=source_type, page_text=page_text)
@@ -362,8 +385,13 @@ class MemoryManager:
         units: list[str] | None = None,
         hit: Any = None,
         force: bool = False,
+        from_notes: Iterable[Path] | bool = False,
     ) -> ChangeSet:
         """Tombstone each unit the text stands for, drop their rows at once and take them off pages.
+
+        In a vault the app was opened on, a note the person wrote (``Layout.persons_note``) keeps
+        the text as written: it leaves search, the app's pages, MEMORY.md and the model's prompts
+        only. ``from_notes`` also takes it off these notes (True: every note of theirs holding it).
 
         Typed text must name exactly one memory (``core/engines/forget_match.py``): cut-short text that
         could mean several, or text that matches nothing, is refused and nothing is recorded,
@@ -384,7 +412,28 @@ class MemoryManager:
         removed += await self._forget_source_turns(norms)
         changes = ChangeSet(tombstones=True, rows_removed=removed, index=removed > 0, forgotten=list(norms))
         changes.merge(await self.take_off_pages(set(norms)))
+        if from_notes:
+            notes = None if from_notes is True else [Path(p) for p in from_notes]
+            changes.merge(await self.take_off_pages(set(norms), notes, from_notes=True))
         return changes
+
+    def notes_holding(self, units: Iterable[str], paths: Iterable[Path | str] | None = None) -> list[Path]:
+        """Which of ``paths`` (default: the vault's pages) are notes the person wrote that hold one of
+        ``units`` (reads those files): the notes a forget leaves as written unless asked."""
+        stones = {normalize(u) for u in units}
+        if paths is None:
+            paths = self.home.vault.current(parsed=False).files(Kind.PAGE)
+        found: list[Path] = []
+        for path in dict.fromkeys(Path(p) for p in paths):
+            if not self.layout.persons_note(path) or not self._ours(path):
+                continue
+            try:
+                text = path.read_bytes().decode("utf-8")
+            except (OSError, UnicodeDecodeError):
+                continue
+            if forgetting.find_forgotten(text, stones):
+                found.append(path)
+        return found
 
     async def _forget_source_turns(self, norms: list[str]) -> int:
         """Tombstone the source turn of each forgotten unit, and the facts of a forgotten turn; rows removed.
@@ -401,12 +450,17 @@ class MemoryManager:
             removed += await self.indexer.remove_texts([normalize(k) for k in keys])
         return removed
 
-    async def take_off_pages(self, stones: set[str], pages: Iterable[Path] | None = None) -> ChangeSet:
+    async def take_off_pages(
+        self, stones: set[str], pages: Iterable[Path] | None = None, *, from_notes: bool = False
+    ) -> ChangeSet:
         """Remove forgotten paragraphs and items from notebook pages and core files (all, or these).
 
+        Notes the person wrote are left as written unless ``from_notes`` (they asked for it).
         Each removal is journalled, so undo puts the lines back where they stood.
         """
-        changed, outside = await asyncio.to_thread(self._strip_pages, stones, None if pages is None else list(pages))
+        changed, outside = await asyncio.to_thread(
+            self._strip_pages, stones, None if pages is None else list(pages), from_notes
+        )
         core = set(self.layout.core_files)
         changes = ChangeSet(pages={p for p in changed if p not in core}, memory_md=any(p in core for p in changed))
         changes.errors += [
@@ -418,7 +472,9 @@ class MemoryManager:
             changes.merge(await self.indexer.sync_paths(changed))
         return changes
 
-    def _strip_pages(self, stones: set[str], pages: list[Path] | None) -> tuple[list[Path], list[Path]]:
+    def _strip_pages(
+        self, stones: set[str], pages: list[Path] | None, from_notes: bool = False
+    ) -> tuple[list[Path], list[Path]]:
         """Pages rewritten, and pages holding forgotten text left alone because they lie outside the vault."""
         if not stones:
             return [], []
@@ -429,7 +485,7 @@ class MemoryManager:
             pages = [*vault.files(Kind.PAGE), *(p for p in self.layout.core_files if p.is_file())]
         for page in pages:
             try:
-                text = page.read_bytes().decode("utf-8")
+                text = read_regular(page).decode("utf-8")
             except (OSError, UnicodeDecodeError):
                 continue  # never rewrite what cannot be read exactly
             flat = normalize(text)
@@ -441,6 +497,8 @@ class MemoryManager:
             if not self._ours(page):
                 outside.append(page)
                 continue
+            if self.layout.persons_note(page) and not from_notes:
+                continue  # the person's own words: forgotten from memory, not from their note
             self.forget_journal.record(removals)
             forgetting.rewrite_page(page, kept)
             changed.append(page)
@@ -469,11 +527,7 @@ class MemoryManager:
             await asyncio.to_thread(self.tombstones.undo, content)
         changes = ChangeSet(tombstones=True, restored=list(targets))
         pages, outside = await asyncio.to_thread(self._restore_pages, set(targets))
-        changes.errors += [
-            f"forgotten text not put back on {p}: it is outside the vault (reached through a link), which the "
-            "app never writes"
-            for p in outside
-        ]
+        changes.errors += [self._not_put_back(p) for p in outside]
         core = set(self.layout.core_files)
         changes.pages |= {p for p in pages if p not in core}
         changes.memory_md = any(p in core for p in pages)
@@ -485,10 +539,22 @@ class MemoryManager:
             changes.merge(await self._append_and_index(facts, session_id="restored", when=self.clock.now()))
         return changes
 
+    def _not_put_back(self, page: Path) -> str:
+        """Why an undo left a journalled page alone: a link leads it out of the vault, or the forget
+        was recorded with a path no page of this vault answers to (another device's, an old place)."""
+        if page.is_relative_to(self.layout.notebook_dir) or page.is_relative_to(self.layout.memory_dir):
+            return (f"forgotten text not put back on {page}: it is outside the vault (reached through a link), "
+                    "which the app never writes")
+        return (f"forgotten text not put back on {page}: the forget recorded that page, and no page of this vault "
+                "stands there (the forget was made on another device, or the page has moved); it is searchable "
+                "again, add its line back by hand if you want it on a page")
+
     def _undo_targets(self, text: str) -> list[str]:
-        """The live tombstones ``text`` names: itself (a tombstone as listed) or its paragraphs and items."""
+        """The live tombstones ``text`` names: itself (a tombstone as listed) or its paragraphs and items,
+        read in every form ``forget`` reads (a pasted log line, a trailing full stop: ``forget_match``)."""
         live = self.tombstones.contents()
-        wanted = [normalize(text)] + [normalize(u) for u in forgetting.units_for(text)]
+        forms = [v for typed in (text, forget_match.as_logged(text)) for v in forget_match.variants(typed)]
+        wanted = [normalize(f) for f in forms] + [normalize(u) for f in forms for u in forgetting.units_for(f)]
         return [c for c in dict.fromkeys(wanted) if c in live]
 
     def _restore_pages(self, contents: set[str]) -> tuple[list[Path], list[Path]]:
@@ -506,7 +572,7 @@ class MemoryManager:
                 outside.append(page)
                 continue
             try:
-                text = page.read_bytes().decode("utf-8") if page.exists() else ""
+                text = read_regular(page).decode("utf-8") if page.exists() else ""
             except (OSError, UnicodeDecodeError):
                 continue
             restored = text
@@ -576,7 +642,17 @@ class MemoryManager:
     ) -> ChangeSet:
         """Asked for (a menu, a model switch): the vault is walked even while watched. ``walk=False`` is
         the window's first pass, which the vault model's first walk serves."""
-        return await self.indexer.sync(full=full, refresh=walk, progress=progress, cancel=cancel)
+        changes = await self.indexer.sync(full=full, refresh=walk, progress=progress, cancel=cancel)
+        return await self._take_off_synced_back(changes)
+
+    async def _take_off_synced_back(self, changes: ChangeSet) -> ChangeSet:
+        """Forgotten text an index pass found on a page (another device's page written before the
+        forget reached it, or a forget synced in after the page) is taken off that page now, as a
+        forget takes it (journalled, so undo puts it back), not at the next productive dream."""
+        pages = self.indexer.take_holding_forgotten()
+        if pages:
+            changes.merge(await self.take_off_pages(self.tombstones.contents(), pages))
+        return changes
 
     async def use_embedder(self, embedder: Embedder) -> None:
         """Switch models; the next pass sees the index was built with another and rebuilds it."""
@@ -594,7 +670,7 @@ class MemoryManager:
     # -- the index, for views -----------------------------------------------------------
     async def sync_paths(self, paths: Iterable[Path]) -> ChangeSet:
         """Bring the index in line with these files (a save, a watcher event)."""
-        return await self.indexer.sync_paths(list(paths))
+        return await self._take_off_synced_back(await self.indexer.sync_paths(list(paths)))
 
     async def related(self, page: Path, *, limit: int = 8) -> list[Any]:
         """Index rows nearest to a page's own chunks, from other files (a "see also")."""
@@ -666,6 +742,19 @@ class MemoryManager:
                 continue
             total += sum(1 for f in parsed.facts if normalize(f.fact.content) not in stones)
         return total
+
+    def pending_dropped(self) -> list[DroppedFact]:
+        """Facts a dream dropped that stay in search until a person confirms the drop, oldest first
+        (``core/index/dropped.py``); each has an ``id`` for :meth:`confirm_dropped` and the model's reason."""
+        return dropped.pending(self.layout, self.days(), self.tombstones.contents())
+
+    async def confirm_dropped(self, ids: Iterable[str]) -> tuple[list[DroppedFact], ChangeSet]:
+        """The person agrees with the model: these dropped facts leave search (their daily logs stay
+        on disk as written). An unknown id changes nothing and raises ``UnknownDropped``."""
+        confirmed = await asyncio.to_thread(dropped.confirm, self.layout, list(ids))
+        logs = sorted({path for f in confirmed for path in self.archive.parts(f.date)})
+        changes = await self.indexer.sync_paths(logs) if logs else ChangeSet()
+        return confirmed, changes
 
     async def status(self) -> dict[str, Any]:
         """The ``status --json`` document of interfaces.md §3, plus ``transcripts`` (days, turns, bad lines)."""

@@ -21,7 +21,9 @@ from typing import TYPE_CHECKING, Any
 
 from suzent_desktop.core import demo
 from suzent_desktop.core.demo import DemoError, write_demo_home
+from suzent_desktop.core.engines import memory_approval, provenance, review
 from suzent_desktop.core.engines.dream import outcome as dream_outcome
+from suzent_desktop.core.engines.dream import run_state
 from suzent_desktop.core.engines.dream import runner as dream
 from suzent_desktop.core.engines.dream.tools import (
     READ_LIMIT_CHARS,
@@ -29,7 +31,7 @@ from suzent_desktop.core.engines.dream.tools import (
     VaultTools,
     decode_page,
 )
-from suzent_desktop.core.engines.forgetting import units_for
+from suzent_desktop.core.engines.forgetting import shown, units_for
 from suzent_desktop.core.engines.promotion import PromotionError
 from suzent_desktop.core.files import sync_check
 from suzent_desktop.core.files.archive import ArchiveError
@@ -39,8 +41,9 @@ from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.core.files.facts import FactLine, ParsedLog, parse_log
 from suzent_desktop.core.files.layout import ROOT_NAV_FILES, Layout, default_home
 from suzent_desktop.core.files.mcp_activity import ActivityRecorder, describe, read_activity
+from suzent_desktop.core.files.regular import read_regular
 from suzent_desktop.core.files.tombstones import Tombstone, TombstoneProblem, normalize
-from suzent_desktop.core.files.vaults import RecentVaults, open_folder
+from suzent_desktop.core.files.vaults import RecentVaults, open_folder, untrusted_config
 from suzent_desktop.core.index.embedding import E5_INT8_SETTING, MULTILINGUAL_SETTING
 from suzent_desktop.core.index.filters import Filters
 from suzent_desktop.core.index.model_download import DownloadCancelled
@@ -85,6 +88,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DayLog", "FactLine", "ChangeSet", "Filters", "ParsedLog", "ROOT_NAV_FILES", "RecentVaults", "Tombstone",
     "TrashRecord", "VaultOpError", "ZONES", "agent_activity", "canvas_markdown", "check_name", "open_folder",
+    "untrusted_config",
     "properties", "property_kind", "set_property", "rename_property", "delete_property",
     "create_folder", "create_page", "dream_never_ran", "dream_runner", "forgotten_list", "is_canvas",
     "is_demo_home", "is_forgotten", "load_embedder",
@@ -96,6 +100,7 @@ __all__ += [  # what the command line and the MCP server use besides the manager
     "DemoError", "DreamCycle", "PromotionError", "SYSTEM_CLOCK", "default_home", "doctor", "dream_cycle",
     "dream_once", "gate_status", "last_run_note", "prepare_home", "write_demo_home",
     "ActivityRecorder", "READ_LIMIT_CHARS", "VaultAccessError", "VaultTools", "decode_page", "read_part",
+    "read_regular", "shown_page",
 ]
 __all__ += ["E5_INT8_SETTING", "MULTILINGUAL_SETTING"]  # the settings dialog offers it for ``embedding_model``
 __all__ += ["DownloadCancelled", "download_model"]  # a model fetched ahead of a pass, with progress and Cancel
@@ -245,11 +250,19 @@ def apply_to_vault(manager: MemoryManager, changes: object) -> None:
 
 # -- core files ----------------------------------------------------------------------------------
 def read_memory_md(manager: MemoryManager) -> str | None:
-    """MEMORY.md as it is on disk (undecodable bytes shown as U+FFFD), None before the first dream writes it."""
+    """MEMORY.md as it is on disk (undecodable bytes shown as U+FFFD) without forgotten text, None
+    before the first dream writes it."""
     try:
-        return manager.layout.memory_md.read_bytes().decode("utf-8", errors="replace")
+        return shown_page(manager, manager.layout.memory_md.read_bytes().decode("utf-8", errors="replace"))
     except FileNotFoundError:
         return None
+
+
+def shown_page(manager: MemoryManager, text: str) -> str:
+    """(worker thread) A page's text as every door shows it (an agent's ``read_page``, the
+    ``memory://`` resources, the window): without the paragraphs and items the user forgot, even
+    while a file still holds them (a sync brought them back; the next index pass takes them off)."""
+    return shown(text, manager.tombstones.contents())
 
 
 # -- daily logs and tombstones ------------------------------------------------------------------
@@ -345,13 +358,13 @@ def gate_status(manager: MemoryManager) -> GateStatus:
 
 def last_run_note(manager: MemoryManager) -> str:
     """For ``status``: the outcome, attempt and reason of the last dream when it did not succeed ('' when it did)."""
-    history = dream.load_state(manager.layout.runner_state_file)["history"]
+    history = run_state.load_device_state(manager.layout)["history"]
     return dream_outcome.last_run_note(history, manager.settings.memory_consolidation_max_retries)
 
 
 def dream_never_ran(runner: DreamRunner) -> bool:
     """True when the runner's own records hold no run yet (log.md may hold a demo's)."""
-    return not dream.load_state(runner.state_path)["history"]
+    return not run_state.load_state(runner.state_path)["history"]
 
 
 def snapshot_vault(root: Path) -> Snapshot:
@@ -432,3 +445,98 @@ def download_model(
     download = getattr(embedder, "download_files", None)
     if download is not None:
         download(progress, cancel)
+
+
+# -- provenance and review (core/engines/provenance.py, review.py) --------------------------------
+async def why(manager: MemoryManager, what: str) -> Any:
+    """The provenance card of a memory: ``PATH:LINE``, a hit's id, or its words."""
+    return await provenance.why(manager, what)
+
+
+def provenance_index(manager: MemoryManager) -> Any:
+    """The files read once for many cards (blocking: call off the GUI thread; build again after changes)."""
+    return provenance.Provenance(manager.home)
+
+
+def provenance_card(manager: MemoryManager, path: Path | None, line: int | None, text: str = "", *,
+                    hit: Any = None, index: Any = None) -> Any:
+    """A card for a line of a file, a search hit, or words (blocking: call off the GUI thread)."""
+    if hit is not None:
+        return provenance.card_for_hit(manager.home, hit, index)
+    if path is not None and line is not None:
+        return (index or provenance.Provenance(manager.home)).card_at(path, line)
+    return provenance.card_for(manager.home, text, index)
+
+
+def review_items(manager: MemoryManager) -> list[Any]:
+    """What to review, unsure items first (blocking: call off the GUI thread)."""
+    return review.items(manager.home)
+
+
+def review_keep(manager: MemoryManager, ids: list[str]) -> None:
+
+    review.keep(manager.home, ids)
+
+
+def review_mark_all(manager: MemoryManager) -> int:
+
+    return review.mark_all_reviewed(manager.home)
+
+
+def review_edit(manager: MemoryManager, item: Any, text: str) -> ChangeSet:
+
+    path = review.edit_line(manager.home, item, text)
+    return ChangeSet(changed=frozenset({path}), refresh=frozenset({path}), message=f"Edited {path.name}")
+
+
+async def review_forget(manager: MemoryManager, item: Any) -> ChangeSet:
+
+    return await review.forget(manager, item)
+
+
+def memory_proposal(manager: MemoryManager) -> str | None:
+    """The MEMORY.md waiting for approval, or None."""
+    return memory_approval.proposal(manager.layout)
+
+
+def accept_memory(manager: MemoryManager) -> ChangeSet | None:
+    """Accept the proposed MEMORY.md (None when none waits): the agent reads it from now on."""
+    if not review.accept_memory(manager.home):
+        return None
+    return ChangeSet(changed=frozenset({manager.layout.memory_md}), memory_md=True, message="Accepted MEMORY.md")
+
+
+def reject_memory(manager: MemoryManager) -> bool:
+
+    return memory_approval.reject(manager.layout)
+
+
+def transcript_turns(manager: MemoryManager, date: str) -> list[Any]:
+    """A day's conversation turns, forgotten ones left out (a small read: one day's file)."""
+    return provenance.visible_turns(manager.home, date)
+
+
+# -- the window's layout, kept in the home (never in the vault) -------------------------------------
+def workspace_file(layout: Layout) -> Path:
+    """The window's panes and open tabs (``HOME/.suzent/workspace.json``)."""
+    return layout.home / ".suzent" / "workspace.json"
+
+
+def read_workspace(layout: Layout) -> dict[str, Any]:
+    """The layout saved at the last close, or {} (none yet, or a file that is not one: the window
+    then opens as new, and the file is rewritten at the next close)."""
+    import json
+
+    try:
+        state = json.loads(workspace_file(layout).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return state if isinstance(state, dict) else {}
+
+
+def save_workspace(layout: Layout, state: dict[str, Any]) -> None:
+    import json
+
+    path = workspace_file(layout)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(path, json.dumps(state, indent=1) + "\n")

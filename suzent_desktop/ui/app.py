@@ -90,9 +90,22 @@ def show_window(services: Any) -> Any:
     return window
 
 
+def hand_over(home: Path) -> str | None:
+    """The line to print when a window is already open on ``home`` (brought to the front), else None."""
+    from suzent_desktop.ui.single_window import ALREADY_OPEN
+    from suzent_desktop.ui.single_window import hand_over as ask_window
+
+    return ALREADY_OPEN.format(home=home) if ask_window(home) else None
+
+
 async def _run_window(home: Path, settings: Any = None, prepared: Any = None) -> int:
     from suzent_desktop.ui.services import AppServices
+    from suzent_desktop.ui.single_window import ALREADY_OPEN, HomeServer, bring_to_front
 
+    claim = HomeServer(home)
+    if not claim.claim():  # another process has the home: its window comes forward, this one ends
+        print(ALREADY_OPEN.format(home=home), file=sys.stderr)
+        return 0
     opened: dict[str, Any] = {}
     if settings is not None:  # chosen in the settings-error dialog
         opened["settings"] = settings
@@ -100,6 +113,7 @@ async def _run_window(home: Path, settings: Any = None, prepared: Any = None) ->
         opened["prepared"] = prepared
     services = AppServices.open(home, **opened)
     window = show_window(services)
+    claim.raise_requested.connect(lambda: bring_to_front(window))
     closed = asyncio.Event()
     window.closed.connect(closed.set)
     window.start_background()
@@ -109,6 +123,7 @@ async def _run_window(home: Path, settings: Any = None, prepared: Any = None) ->
         asyncio.get_running_loop().call_later(float(quit_after), window.close)
     await closed.wait()
     await window.shutdown()
+    claim.close()
     return 0
 
 

@@ -27,6 +27,9 @@ class Bridge(QObject):
     dream_result = Signal(object)
     # Number of files waiting to be indexed (0 when the index is up to date).
     index_stale = Signal(int)
+    # True when an index pass was stopped part-way (the files left wait for Resume or the next
+    # start), False once a pass ran to its end.
+    index_paused = Signal(bool)
     # The new Settings after the settings dialog saved them.
     settings_changed = Signal(object)
     # (model, full error): a newly chosen embedding model cannot be used; the index keeps the old one.

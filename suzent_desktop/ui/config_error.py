@@ -43,20 +43,20 @@ class ConfigErrorDialog(QMessageBox):
             describe(error) + "\n\nStart with defaults uses the default value for what could not be read, "
             "for this session only; the file is not changed."
         )
-        self.buttons = {
+        self.choices = {
             OPEN: self.addButton("Open the file", QMessageBox.ButtonRole.ActionRole),
             RETRY: self.addButton("Try again", QMessageBox.ButtonRole.ActionRole),
             DEFAULTS: self.addButton("Start with defaults", QMessageBox.ButtonRole.AcceptRole),
             QUIT: self.addButton("Quit", QMessageBox.ButtonRole.RejectRole),
         }
         if not error.file:
-            self.buttons[OPEN].setEnabled(False)  # an environment variable: there is no file to open
-        self.setDefaultButton(self.buttons[OPEN] if error.file else self.buttons[DEFAULTS])
+            self.choices[OPEN].setEnabled(False)  # an environment variable: there is no file to open
+        self.setDefaultButton(self.choices[OPEN] if error.file else self.choices[DEFAULTS])
 
     def ask(self) -> str:
         self.exec()
         clicked = self.clickedButton()
-        return next((name for name, button in self.buttons.items() if button is clicked), QUIT)
+        return next((name for name, button in self.choices.items() if button is clicked), QUIT)
 
 
 def open_file(path: str) -> None:

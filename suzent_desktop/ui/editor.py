@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QAction, QDesktopServices, QFont, QFontDatabase, QTextCursor
+from PySide6.QtGui import QAction, QDesktopServices, QFont, QFontDatabase, QGuiApplication, QTextCursor
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -60,7 +60,8 @@ from suzent_desktop.ui.page_views import LIVE, READING, PageViews
 from suzent_desktop.ui.preview import PreviewBrowser
 
 if TYPE_CHECKING:
-    from suzent_desktop.core.operations import Vault, VaultSnapshot
+    from suzent_desktop.core.operations import Vault as VaultModel  # not the renderer's Vault above
+    from suzent_desktop.core.operations import VaultSnapshot
     from suzent_desktop.core.vault.links import VaultIndex
 
 PREVIEW_DELAY_MS = 250
@@ -132,6 +133,8 @@ class CompareDialog(QDialog):
 class PageEditor(QWidget):
     """One open file, in one pane: Live Preview, Source mode or Reading view (see ``page_views``)."""
 
+    provenance_hover: object | None = None  # the window's hover tip of where a bullet came from
+
     saved = Signal(object)  # Path
     dirty_changed = Signal(bool)
     link_activated = Signal(str, object)  # (target, heading | None) of a clicked wikilink
@@ -142,21 +145,27 @@ class PageEditor(QWidget):
     tag_activated = Signal(str)  # a tag clicked in Live Preview or Reading view (name without '#')
     rendered = Signal()
     conflict_raised = Signal()
+    rename_requested = Signal(object, str)  # (Path, new name) typed into the inline title
+    open_requested = Signal(object, object, str)  # (Path, heading, "" | "right") from a link's context menu
     _render_done = Signal(int, str, str)  # (request, text rendered, html), from the render thread
 
     def __init__(self, path: Path, *, exists: Callable[[Link], bool] | None = None,
                  read_only: bool = False, names: Callable[[], VaultSnapshot] | None = None,
-                 vault: Vault | None = None, mode: str = LIVE, parent: QWidget | None = None) -> None:
+                 vault: Vault | None = None, mode: str = LIVE, parent: QWidget | None = None,
+                 shown: Callable[[str], str] | None = None) -> None:
+        """``shown``: the file's text as the page is shown (the window leaves forgotten text out)."""
         super().__init__(parent)
         self.path = Path(path)
         self.initiator = f"editor:{id(self)}"  # on the change its save publishes: it ignores that echo
         self.read_only = read_only
         self.conflict: str | None = None  # the disk text that conflicts with unsaved edits
         self.deleted_on_disk = False
+        self.follow_in_place = False  # while a plain click in Live Preview follows a link: open it in this tab
         self._disk_digest: str | None = None
         self._dirty = False
         self._loading = False
         self.vault = vault
+        self._shown = shown
         self.renderer = MarkdownRenderer(exists, preview_css(theme.is_dark()), vault, dark=theme.is_dark())
         self.last_html = ""
         self._shown_html = ""  # what the Reading view holds (set only while it is shown)
@@ -192,6 +201,9 @@ class PageEditor(QWidget):
 
         self.views = PageViews(self.source, self.preview, mode, self)
         self.views.view_changed.connect(self._view_changed)
+        self.views.head.set_name(self.path.stem, read_only=read_only)
+        self.views.head.rename_requested.connect(lambda name: self.rename_requested.emit(self.path, name))
+        self.views.properties.tag_clicked.connect(self.tag_activated.emit)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
@@ -199,7 +211,6 @@ class PageEditor(QWidget):
         layout.addWidget(self.views.header)
         layout.addWidget(self.conflict_bar)
         layout.addWidget(self.find_bar)
-        layout.addWidget(self.views.properties)
         layout.addWidget(self.views.stack, 1)
 
         self._render_timer = QTimer(self)
@@ -235,7 +246,8 @@ class PageEditor(QWidget):
         line = self.source.textCursor().blockNumber()
         self._loading = True
         try:
-            self.source.setPlainText(data.decode("utf-8", errors="replace"))
+            text = data.decode("utf-8", errors="replace")
+            self.source.setPlainText(self._shown(text) if self._shown is not None else text)
         finally:
             self._loading = False
         self._disk_digest = _digest(data)
@@ -290,7 +302,7 @@ class PageEditor(QWidget):
             return
         if choice == "compare":
             dialog = CompareDialog(self.path, self.conflict, self.text(), self)
-            dialog.finished.connect(lambda _r: dialog.choice and self.resolve_conflict(dialog.choice))
+            dialog.finished.connect(lambda _r: self.resolve_conflict(dialog.choice) if dialog.choice else None)
             dialog.open()
             return
         disk = self.conflict
@@ -307,6 +319,7 @@ class PageEditor(QWidget):
     def retarget(self, new_path: Path) -> None:
         """The file was renamed or moved by the app: follow it."""
         self.path = Path(new_path)
+        self.views.head.set_name(self.path.stem, read_only=self.read_only)
 
     # -- editing ------------------------------------------------------------------------------------
     def _text_changed(self) -> None:
@@ -446,7 +459,17 @@ class PageEditor(QWidget):
         forget.setEnabled(bool(paragraph))
         forget.triggered.connect(lambda: self.forget_requested.emit(paragraph))
         menu.addAction(forget)
+        self.add_link_actions(menu, pos)
         menu.exec(self.source.viewport().mapToGlobal(pos))
+
+    def add_link_actions(self, menu: QMenu, pos) -> None:  # noqa: ANN001 - QPoint
+        """On a link to a page: open it in a new tab, or in a pane to the right (as in Obsidian)."""
+        target = self._source_link_at(pos)
+        if target is None or not is_page(target.path):
+            return
+        menu.addSeparator()
+        menu.addAction("Open link in new tab", lambda: self.open_requested.emit(target.path, target.subpath, ""))
+        menu.addAction("Open link to the right", lambda: self.open_requested.emit(target.path, target.subpath, "right"))
 
     # -- links --------------------------------------------------------------------------------------------
     def _hover_target(self, link: Link, key: str) -> HoverTarget | None:
@@ -546,6 +569,12 @@ class PageEditor(QWidget):
         self.path_link_activated.emit(path_part, heading or None)
 
 
+def _open_beside_held() -> bool:
+    """Ctrl+Alt (Cmd+Option) held on a link click: Obsidian opens the page in a pane to the right."""
+    mods = QGuiApplication.keyboardModifiers()
+    return bool(mods & Qt.KeyboardModifier.ControlModifier) and bool(mods & Qt.KeyboardModifier.AltModifier)
+
+
 def _open_with_system(path: Path) -> bool:
     return QDesktopServices.openUrl(QUrl.fromLocalFile(str(path)))
 
@@ -561,6 +590,10 @@ class EditorArea(QTabWidget):
     outside_vault = Signal(str)  # a link target that leads out of the vault: never opened
     reveal_requested = Signal(object)  # Path: show this tab's file in the vault tree
     tag_activated = Signal(str)  # a tag clicked in a page: the window runs ``tag:`` search
+    rename_requested = Signal(object, str)  # (Path, new name): a page's inline title was edited
+    split_requested = Signal(object, str)  # (Path, "right" | "down"): a tab's Split right / Split down
+    open_beside = Signal(object, object)  # (Path, heading): a link Ctrl+Alt+clicked, for a pane to the right
+    line_clicked = Signal(object, int)  # (Path, 1-based line): the cursor moved to a line (its source is shown)
 
     def __init__(self, root: Path, read_only_dirs: tuple[Path, ...] = (), parent: QWidget | None = None,
                  confinement: object = None, *, shared_model: bool = False) -> None:
@@ -579,14 +612,17 @@ class EditorArea(QTabWidget):
         # over after each change (shared_model: the home's model, on its worker threads); a bare
         # editor keeps a model of its folder itself, built on first use.
         self._shared = shared_model
-        self._model: Vault | None = None  # a bare editor's own model, built on first use
+        self._model: VaultModel | None = None  # a bare editor's own model, built on first use
         self._snapshot: VaultSnapshot | None = None
         self.vault = Vault(self.root, lambda link, source: self.pages.resolve_link(link, source), read_text)
         self.open_externally: Callable[[Path], object] = _open_with_system  # images, PDFs…: the system's viewer
         self.editor_mode = LIVE  # the editing view pages open in (the editor_mode setting)
+        self.shown: Callable[[str], str] | None = None  # a page's text as it is shown (see PageEditor)
+        self.as_written: Callable[[Path], bool] = lambda _path: False  # pages always shown as written
         self.history: list[Path] = []
         self.history_pos = -1
         self._navigating = False
+        self.can_split = False  # in split panes (``split_editors``): Split right / down, open to the right
         self.tabBar().setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.tabBar().customContextMenuRequested.connect(self._tab_menu)
 
@@ -628,8 +664,10 @@ class EditorArea(QTabWidget):
         widget = self.currentWidget()
         return widget if isinstance(widget, PageEditor) else None
 
-    def open(self, path: Path, line: int | None = None, heading: str | None = None) -> PageEditor | None:
-        """Open (or switch to) a file, optionally at a 1-based line or a heading; an image, a PDF… opens outside."""
+    def open(self, path: Path, line: int | None = None, heading: str | None = None,
+             in_tab: PageEditor | None = None) -> PageEditor | None:
+        """Open (or switch to) a file, optionally at a 1-based line or a heading; an image, a PDF… opens outside.
+        ``in_tab``: the page opens in that tab, in place of its page (saved first), unless it is open already."""
         path = Path(path)
         if not path.is_file():
             return None
@@ -637,27 +675,45 @@ class EditorArea(QTabWidget):
             self.open_externally(path)  # never shown as text (nor saved back as text)
             return None
         editor = self.editor_for(path)
+        replaced = None
         if editor is None:
             read_only = any(path.is_relative_to(d) for d in self.read_only_dirs)
             editor = PageEditor(path, exists=self._exists, read_only=read_only, names=self.snapshot,
-                                vault=self.vault, mode=self.editor_mode)
+                                vault=self.vault, mode=self.editor_mode,
+                                shown=None if read_only or self.as_written(path) else self.shown)  # a log too
             editor.saved.connect(self.page_saved.emit)
             editor.dirty_changed.connect(lambda _d, e=editor: self._update_title(e))
-            editor.link_activated.connect(lambda t, h, e=editor: self.follow_wikilink(t, h, e.path))
-            editor.path_link_activated.connect(lambda t, h, e=editor: self.follow_wikilink(t, h, e.path, markdown=True))
+            editor.link_activated.connect(lambda t, h, e=editor: self.follow_wikilink(t, h, e.path, in_tab=e))
+            editor.path_link_activated.connect(
+                lambda t, h, e=editor: self.follow_wikilink(t, h, e.path, markdown=True, in_tab=e))
             editor.attachment_activated.connect(self.open_attachment)
             editor.outside_vault.connect(self.outside_vault.emit)
             editor.forget_requested.connect(self.forget_requested.emit)
             editor.tag_activated.connect(self.tag_activated.emit)
-            index = self.addTab(editor, self._title(editor))
+            editor.rename_requested.connect(self.rename_requested.emit)
+            editor.open_requested.connect(self._open_requested)
+            editor.source.cursorPositionChanged.connect(
+                lambda e=editor: self.line_clicked.emit(e.path, e.source.textCursor().blockNumber() + 1))
+            at = self.indexOf(in_tab) if in_tab is not None and in_tab.conflict is None else -1
+            replaced = in_tab if at >= 0 else None
+            index = self.insertTab(at + 1, editor, self._title(editor)) if at >= 0 else self.addTab(
+                editor, self._title(editor))
             self.setTabToolTip(index, self._rel(path))
         self.setCurrentWidget(editor)
+        if replaced is not None:
+            self.close_tab(self.indexOf(replaced))
         if heading:
             editor.goto_heading(heading)
         elif line is not None:
             editor.goto_line(line)
         self._push_history(path)
         return editor
+
+    def _open_requested(self, path: Path, heading: str | None, where: str) -> None:
+        if where and self.can_split:
+            self.open_beside.emit(path, heading)
+        else:
+            self.open(path, heading=heading)
 
     def close_tab(self, index: int) -> None:
         widget = self.widget(index)
@@ -675,7 +731,11 @@ class EditorArea(QTabWidget):
         editor = self.widget(index)
         if isinstance(editor, PageEditor):
             menu.addAction("Reveal in tree", lambda: self.reveal_requested.emit(editor.path))
-        menu.addAction("Close tab", lambda: self.close_tab(self.indexOf(editor)))
+            if self.can_split:
+                menu.addAction("Split right", lambda: self.split_requested.emit(editor.path, "right"))
+                menu.addAction("Split down", lambda: self.split_requested.emit(editor.path, "down"))
+        if editor is not None:
+            menu.addAction("Close tab", lambda: self.close_tab(self.indexOf(editor)))
         return menu
 
     def _tab_menu(self, pos) -> None:  # noqa: ANN001 - QPoint
@@ -733,9 +793,11 @@ class EditorArea(QTabWidget):
         return self.pages.resolve(target, source)
 
     def follow_wikilink(
-        self, target: str, heading: str | None, source: Path | None = None, *, markdown: bool = False
+        self, target: str, heading: str | None, source: Path | None = None, *, markdown: bool = False,
+        in_tab: PageEditor | None = None,
     ) -> PageEditor | None:
-        """Open what a link names (the one resolver's rules); a markdown link is relative first."""
+        """Open what a link names (the one resolver's rules); a markdown link is relative first. From
+        ``in_tab`` while it follows a plain click (``follow_in_place``), the page replaces it there."""
         path = self._resolve_current(target, source, markdown=markdown)
         if path is None:
             if is_attachment_name(target):
@@ -746,7 +808,10 @@ class EditorArea(QTabWidget):
         if not is_page(path):
             self.open_attachment(path)
             return None
-        return self.open(path, heading=heading)
+        if self.can_split and _open_beside_held():
+            self.open_beside.emit(path, heading)
+            return None
+        return self.open(path, heading=heading, in_tab=in_tab if in_tab is not None and in_tab.follow_in_place else None)
 
     def _resolve_current(self, target: str, source: Path | None, *, markdown: bool) -> Path | None:
         """The file a link names, as the index kept by the watcher's events knows it.

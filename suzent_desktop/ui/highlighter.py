@@ -75,24 +75,27 @@ class MarkdownHighlighter(QSyntaxHighlighter):
         }
         self.rehighlight()
 
-    def highlightBlock(self, text: str) -> None:  # noqa: N802 - Qt override
+    def line_state(self, text: str) -> tuple[int, str | None]:
+        """The current line's block state (front matter, an open fence) and its whole-line style
+        ("meta", "code", or None for prose): cheap, so a line styled later still hands the lines
+        after it the right state."""
         previous = prose_state(self.previousBlockState())
-        block_number = self.currentBlock().blockNumber()
-        if block_number == 0 and text.strip() == "---":
-            self.setCurrentBlockState(IN_FRONT_MATTER)
-            self.setFormat(0, len(text), self.formats["meta"])
-            return
+        if self.currentBlock().blockNumber() == 0 and text.strip() == "---":
+            return IN_FRONT_MATTER, "meta"
         if previous == IN_FRONT_MATTER:
-            self.setFormat(0, len(text), self.formats["meta"])
-            self.setCurrentBlockState(NORMAL if text.strip() == "---" else IN_FRONT_MATTER)
-            return
+            return (NORMAL if text.strip() == "---" else IN_FRONT_MATTER), "meta"
         fences = FenceTracker(_open_fence(previous))
         was_open = fences.open is not None
         if fences.feed(text) or was_open:
-            self.setFormat(0, len(text), self.formats["code"])
-            self.setCurrentBlockState(_fence_state(fences.open) if fences.open else NORMAL)
+            return (_fence_state(fences.open) if fences.open else NORMAL), "code"
+        return NORMAL, None
+
+    def highlightBlock(self, text: str) -> None:  # noqa: N802 - Qt override
+        state, whole = self.line_state(text)
+        self.setCurrentBlockState(state)
+        if whole is not None:
+            self.setFormat(0, len(text), self.formats[whole])
             return
-        self.setCurrentBlockState(NORMAL)
         if _HEADING.match(text):
             self.setFormat(0, len(text), self.formats["heading"])
             return

@@ -16,7 +16,7 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QSize, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QEnterEvent, QGuiApplication
+from PySide6.QtGui import QEnterEvent, QGuiApplication, QKeyEvent, QMouseEvent
 from PySide6.QtWidgets import QFrame, QToolTip, QVBoxLayout, QWidget
 
 from suzent_desktop.core.vault.links import is_page
@@ -182,7 +182,7 @@ class HoverPreview(QObject):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
         kind = event.type()
         if watched is self.viewport:
-            if kind == QEvent.Type.MouseMove:
+            if kind == QEvent.Type.MouseMove and isinstance(event, QMouseEvent):
                 self._moved(event.position().toPoint())
             elif kind == QEvent.Type.Leave:
                 self._show_timer.stop()
@@ -191,7 +191,7 @@ class HoverPreview(QObject):
                     self._hide_timer.start()
             elif kind in (QEvent.Type.MouseButtonPress, QEvent.Type.Wheel):
                 self.hide()
-        elif watched is self.view and kind == QEvent.Type.KeyPress and self.visible:
+        elif watched is self.view and kind == QEvent.Type.KeyPress and self.visible and isinstance(event, QKeyEvent):
             if event.key() == Qt.Key.Key_Escape:
                 self.hide()
                 return True

@@ -1,5 +1,5 @@
 """Wiring a page editor's Live Preview to its page: how embeds resolve and render, and what a
-click on a link, a web address or a tag does. Kept apart so the editor module only calls it."""
+click on a link (Ctrl/Cmd: in a new tab), a web address or a tag does. Kept apart so the editor module only calls it."""
 
 from __future__ import annotations
 
@@ -43,13 +43,17 @@ def connect_live_editor(page: Any, source: LiveEditor, highlighter: LivePreviewH
         path = resolve(link)
         return vault.rel(path) if path is not None and vault is not None else link.target
 
-    def clicked(link: Link) -> None:
-        if link.embed:
-            path = resolve(link)
-            if path is not None and path.suffix.lower() == ".md":
-                page.link_activated.emit(link.target, link.heading)
-                return
-        page.follow_link(link_href(link, vault_rel))
+    def clicked(link: Link, new_tab: bool) -> None:
+        page.follow_in_place = not new_tab  # a plain click opens the page in this tab, as in Obsidian
+        try:
+            if link.embed:
+                path = resolve(link)
+                if path is not None and path.suffix.lower() == ".md":
+                    page.link_activated.emit(link.target, link.heading)
+                    return
+            page.follow_link(link_href(link, vault_rel))
+        finally:
+            page.follow_in_place = False
 
     source.resolve = resolve
     source.render_note = render_note

@@ -1,12 +1,13 @@
-"""Live Preview: one pane where markdown reads as it will look, with its markup shown only on the
-line (or selection) being edited, as in Obsidian.
+"""Live Preview: one pane where markdown reads as it will look, with the markup of the element
+under the cursor (or selection) shown, as in Obsidian.
 
 - :class:`LivePreviewHighlighter` hides markup with a format of no width, sizes headings and
   styles emphasis, links, tags and code, line by line (a keystroke re-highlights one line);
 - :class:`LiveEditor` (the editor widget) draws what text cannot be: task checkboxes that toggle
   on a click, bullets, rules, callout bands, and images and note embeds in place, in the room a
-  tall invisible character reserves for them; Ctrl+click follows a link, a click on a tag runs
-  ``tag:`` search.
+  tall invisible character reserves for them; a click follows a link (Ctrl/Cmd+click: in a new
+  tab), a click on a tag runs ``tag:`` search; keys edit lists and pair brackets
+  (:mod:`suzent_desktop.ui.editing_keys`).
 
 Images are decoded, and embedded notes read and rendered, on worker threads; the editor is
 repainted when they are in. :mod:`suzent_desktop.ui.page_views` switches between this,
@@ -15,19 +16,19 @@ Source mode and Reading view.
 
 from __future__ import annotations
 
-from collections import OrderedDict
+import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
 
-from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QMimeData, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QColor,
     QFont,
     QFontMetricsF,
     QImage,
     QImageReader,
+    QKeyEvent,
     QMouseEvent,
     QPainter,
     QPaintEvent,
@@ -41,6 +42,8 @@ from PySide6.QtWidgets import QPlainTextDocumentLayout, QPlainTextEdit, QWidget
 
 from suzent_desktop.core.files.markdown import Link
 from suzent_desktop.ui import theme
+from suzent_desktop.ui.auto_pairs import paste_link
+from suzent_desktop.ui.editing_keys import handle_key
 from suzent_desktop.ui.highlighter import CALLOUT_SHIFT, NORMAL, MarkdownHighlighter, prose_state
 from suzent_desktop.ui.live_callouts import ICON_ROOM, CalloutFolds, callout_icon, draw_chevron
 from suzent_desktop.ui.live_syntax import (
@@ -54,15 +57,22 @@ from suzent_desktop.ui.live_syntax import (
 )
 from suzent_desktop.ui.live_tables import grid, is_row, paint_row, table_range
 from suzent_desktop.ui.markdown_render import _CALLOUT_COLOURS
+from suzent_desktop.ui.note_embeds import PREVIEW_WORKER, NoteEmbeds
 from suzent_desktop.ui.preview import _CACHE, ImageCache, _read_scaled, target_size
 
 EMBED_PAD = 6  # room above and below an image or embed drawn in place
 EAGER_LINES = 150  # lines past the first visible one styled at once when a whole page is highlighted
-DEFERRED_CHUNK = 120  # lines styled per turn of the event loop after that (a few ms each)
+NEAR_BEFORE = 20  # lines above the first visible one restyled at once for a new look
+DEFERRED_CHUNK = 20  # lines styled at a time after that (a few ms)
+DEFERRED_SLICE_S = 0.008  # a turn of the event loop styles chunks for this long at most
 NOTE_EMBED_MAX = 420  # tallest a note embed is drawn; the rest is behind a click
-_WORKER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-preview")
+_MAYBE_BLOCK = frozenset("`~>")  # first characters (after indent) of a line that may open or close a fence, or quote
+HIDDEN_POINTS = 0.5  # hidden markup's font size (the layout refuses 0)
+HIDDEN_SPACING = 100 / 64  # percent of the advance hidden markup keeps: Qt's smallest step above 0
 
 Resolver = Callable[[Link], Path | None]
+_TEXT, _HIDDEN, _SHOWN = 0, 1, 2  # a character: text, hidden markup, markup shown (the cursor's element)
+_FOLLOW_KEYS = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.MetaModifier  # Ctrl/Cmd+click
 
 
 def document_blocks(document: QTextDocument, numbers: list[int]) -> list[QTextBlock]:
@@ -91,66 +101,17 @@ def _family_colours(code: int, dark: bool) -> tuple[QColor, QColor]:
     return QColor(accent), QColor(deep if dark else light)
 
 
-class NoteEmbeds:
-    """Embedded notes rendered to HTML on a worker, then laid out here at the editor's width."""
-
-    def __init__(self, render: Callable[[Path, str | None, bool], str], ready: Callable[[], None]) -> None:
-        self._render = render
-        self._ready = ready
-        self._html: OrderedDict[tuple, str] = OrderedDict()
-        self._pending: set[tuple] = set()
-        self._docs: dict[tuple, QTextDocument] = {}
-
-    @staticmethod
-    def _key(path: Path, subpath: str | None) -> tuple[str, str | None, int, bool]:
-        try:
-            stamp = path.stat().st_mtime_ns
-        except OSError:
-            stamp = 0
-        return (str(path), subpath, stamp, theme.is_dark())  # rendered with the theme's colours
-
-    def document(self, path: Path, subpath: str | None, width: int, css: str) -> QTextDocument | None:
-        """The laid-out embed, or None while it is being read (a worker is asked once)."""
-        key = self._key(path, subpath)
-        html = self._html.get(key)
-        if html is None:
-            if key not in self._pending:
-                self._pending.add(key)
-                _WORKER.submit(self._work, key, path, subpath)
-            return None
-        doc_key = (*key, width)
-        doc = self._docs.get(doc_key)
-        if doc is None:
-            doc = QTextDocument()
-            doc.setDefaultStyleSheet(css)
-            doc.setDocumentMargin(8)
-            doc.setHtml(html)
-            doc.setTextWidth(width)
-            if len(self._docs) > 64:
-                self._docs.clear()
-            self._docs[doc_key] = doc
-        return doc
-
-    def _work(self, key: tuple, path: Path, subpath: str | None) -> None:
-        try:
-            html = self._render(path, subpath, key[3])
-        except Exception as exc:  # noqa: BLE001 - an unreadable page shows why, in its frame
-            html = f"<p><i>{type(exc).__name__}: {exc}</i></p>"
-        self._html[key] = html
-        while len(self._html) > 128:
-            self._html.popitem(last=False)
-        self._pending.discard(key)
-        self._ready()
-
-
 class LivePreviewHighlighter(MarkdownHighlighter):
     """The source highlighter, plus Live Preview's hiding and sizing while ``live`` is on."""
 
     def __init__(self, document: QTextDocument, *, live: bool = True) -> None:
         self.live = live
-        self.active: set[int] = set()  # block numbers being edited: their markup shows
+        # Lines the cursor or selection is on → the columns it covers there: the markup of the
+        # elements it touches shows, and the marks of the line itself (see LineDecor.revealed).
+        self.active: dict[int, tuple[int, int]] = {}
         self.reserve: Callable[[QTextBlock, LineDecor], int] = lambda _block, _decor: 0
         self._formats: dict[tuple, QTextCharFormat] = {}
+        self._base = 0.0  # the body font's size, which headings are sized from
         # While a whole page is (re)highlighted, lines past the first screens get the source look
         # at once and their Live Preview look soon after, a chunk per turn of the event loop.
         self.eager_until: int | None = None
@@ -180,12 +141,22 @@ class LivePreviewHighlighter(MarkdownHighlighter):
     def set_live(self, live: bool) -> None:
         self.live = live
         self._formats = {}
-        document = self.document()
-        blocked = document.blockSignals(True)  # a new look is no edit of the text
-        try:
-            self.whole_document(self.rehighlight, self.near())
-        finally:
-            document.blockSignals(blocked)
+        self.restyle_from(self.near())
+
+    def restyle_from(self, first: int) -> None:
+        """A new look for the whole page: the lines in view (from ``first``) are styled now, the
+        rest keep their old look until a later slice restyles them, nearest first. A line's old
+        look left in place costs no new layout, so switching a long page's mode is no stall."""
+        blocks: list[QTextBlock] = []
+        block = self.document().firstBlock()
+        while block.isValid():
+            blocks.append(block)
+            block = block.next()
+        start = max(0, first - NEAR_BEFORE)
+        self.deferred = blocks[:start] + blocks[first + EAGER_LINES:]
+        self.restyle(blocks[start:first + EAGER_LINES])  # a changed block state carries on down by itself
+        if self.deferred:
+            self._later.start()
 
     def whole_document(self, work: Callable[[], None], first: int = 0) -> None:
         """Run ``work`` (a load, a re-highlight of every line) styling only the lines near ``first``
@@ -200,19 +171,30 @@ class LivePreviewHighlighter(MarkdownHighlighter):
             self._later.start()
 
     def _style_deferred(self) -> None:
+        """One slice: the waiting lines nearest the view, a chunk at a time until the slice's time
+        is spent (a slow machine styles fewer lines a turn, never a longer turn)."""
         near = self.near()
         self.deferred.sort(key=lambda block: abs(block.blockNumber() - near) if block.isValid() else 0)
-        chunk, self.deferred = self.deferred[:DEFERRED_CHUNK], self.deferred[DEFERRED_CHUNK:]
-        self.restyle([block for block in chunk if block.isValid()])
+        until = time.perf_counter() + DEFERRED_SLICE_S
+        while self.deferred and time.perf_counter() < until:
+            chunk, self.deferred = self.deferred[:DEFERRED_CHUNK], self.deferred[DEFERRED_CHUNK:]
+            self.restyle([block for block in chunk if block.isValid()])
         if self.deferred:
             self._later.start()
 
-    def set_active(self, blocks: set[int]) -> None:
-        """Show the markup of these blocks (and hide it again on the ones left)."""
-        if blocks == self.active:
+    def set_active(self, spans: dict[int, tuple[int, int]]) -> None:
+        """Show the markup the cursor or selection touches (and hide it again where it left): only
+        the lines whose shown markup changes are styled again."""
+        if spans == self.active:
             return
-        changed = self.active ^ blocks
-        self.active = blocks
+        old, self.active = self.active, spans
+        document = self.document()
+        changed = {number for number in old.keys() ^ spans.keys()}
+        for number in old.keys() & spans.keys():
+            if old[number] != spans[number]:
+                decor = decor_of(document.findBlockByNumber(number).text())
+                if decor.revealed(old[number]) != decor.revealed(spans[number]):
+                    changed.add(number)
         for number in list(changed):  # a table shows its source, or its cells, all rows at once
             span = table_range(self.document().findBlockByNumber(number))
             if span is not None:
@@ -235,12 +217,12 @@ class LivePreviewHighlighter(MarkdownHighlighter):
 
     # -- formats ---------------------------------------------------------------------------------
     def _format(self, styles: frozenset[str], heading: int, hidden: bool, active: bool) -> QTextCharFormat:
-        key = (styles, heading, hidden, active)
+        base = self._base
+        key = (styles, heading, hidden, active, base)  # a heading is sized from the font of the moment
         fmt = self._formats.get(key)
         if fmt is not None:
             return fmt
         fmt = QTextCharFormat()
-        base = self.document().defaultFont().pointSizeF()
         c = self.colours
         if heading:
             fmt.setFontPointSize(base * HEADING_SCALE[heading])
@@ -278,9 +260,12 @@ class LivePreviewHighlighter(MarkdownHighlighter):
             if active:
                 fmt.setForeground(QColor(c["muted"]))
             else:
-                fmt.setFontPointSize(0.5)
-                fmt.setFontLetterSpacingType(QFont.SpacingType.AbsoluteSpacing)
-                fmt.setFontLetterSpacing(-0.6)
+                # A tiny font at the smallest spacing Qt keeps (1/64 of the advance): each hidden
+                # character takes a fraction of a pixel and never less than nothing, so a long
+                # hidden link target cannot pull the text after it back over the word before.
+                fmt.setFontPointSize(HIDDEN_POINTS)
+                fmt.setFontLetterSpacingType(QFont.SpacingType.PercentageSpacing)
+                fmt.setFontLetterSpacing(HIDDEN_SPACING)
                 fmt.setForeground(QColor(0, 0, 0, 0))
         self._formats[key] = fmt
         return fmt
@@ -300,6 +285,10 @@ class LivePreviewHighlighter(MarkdownHighlighter):
 
     # -- one line ---------------------------------------------------------------------------------
     def highlightBlock(self, text: str) -> None:  # noqa: N802 - Qt override
+        block = self.currentBlock()
+        if self.eager_until is not None and block.blockNumber() > self.eager_until:
+            self._defer(text, block)
+            return
         super().highlightBlock(text)
         if not self.live:
             return
@@ -308,21 +297,15 @@ class LivePreviewHighlighter(MarkdownHighlighter):
             if state != 2:  # code: monospace, on the band painted behind it
                 self.setFormat(0, len(text), self._format(frozenset({"code"}), 0, False, False))
             return
-        block = self.currentBlock()
         previous = self.previousBlockState()
         inherited = previous // CALLOUT_SHIFT if previous >= 0 else 0
-        if self.eager_until is not None and block.blockNumber() > self.eager_until:
-            quote = QUOTE_RE.match(text)
-            callout = CALLOUT_RE.match(text, quote.end()) if quote else None
-            code = callout_code(callout.group("kind")) if callout else (inherited if quote else 0)
-            self.setCurrentBlockState(NORMAL + CALLOUT_SHIFT * code)
-            self.deferred.append(QTextBlock(block))
-            return
+        self._base = self.document().defaultFont().pointSizeF()  # once a line, not once a run
         decor = decor_of(text)
         code = callout_code(decor.callout_title) if decor.callout_title else (inherited if decor.quote else 0)
         self.setCurrentBlockState(NORMAL + CALLOUT_SHIFT * code)
-        active = block.blockNumber() in self.active
-        self._apply(text, decor, active)
+        span = self.active.get(block.blockNumber())
+        active = span is not None
+        self._apply(text, decor, span)
         if is_row(text):
             span = table_range(block)
             if span is not None and not self.table_edited(span):
@@ -337,34 +320,57 @@ class LivePreviewHighlighter(MarkdownHighlighter):
                 start = decor.embed.link.start
                 self.setFormat(start, 1, self._spacer(height, text[start]))
 
-    def _apply(self, text: str, decor: LineDecor, active: bool) -> None:
-        """Per character: its styles and whether it is hidden markup, then one format per run."""
+    def _defer(self, text: str, block: QTextBlock) -> None:
+        """A line past the first screens: only its block state now (fences, front matter, the callout
+        it is in), so the lines after it start right; its formats come in a later slice."""
+        if text[:1] not in _MAYBE_BLOCK and text.lstrip(" \t")[:1] not in _MAYBE_BLOCK \
+                and prose_state(self.previousBlockState()) == NORMAL:
+            self.setCurrentBlockState(NORMAL)  # most lines: prose after prose, nothing to track
+            self.deferred.append(QTextBlock(block))
+            return
+        state, _whole = self.line_state(text)
+        if self.live and state == NORMAL:
+            previous = self.previousBlockState()
+            inherited = previous // CALLOUT_SHIFT if previous >= 0 else 0
+            quote = QUOTE_RE.match(text)
+            callout = CALLOUT_RE.match(text, quote.end()) if quote else None
+            state += CALLOUT_SHIFT * (callout_code(callout.group("kind")) if callout else (inherited if quote else 0))
+        self.setCurrentBlockState(state)
+        self.deferred.append(QTextBlock(block))
+
+    def _apply(self, text: str, decor: LineDecor, cursor: tuple[int, int] | None) -> None:
+        """Per character: its styles and whether it is hidden markup (or markup shown, muted, for
+        the element under the cursor), then one format per run."""
         size = len(text)
         if not size:
             return
+        active = cursor is not None
         styles: list[set[str]] = [set() for _ in range(size)]
-        hidden = [False] * size
+        markup = [_TEXT] * size
+        revealed = decor.revealed(cursor)
         for span in decor.spans:
             for i in range(max(0, span.start), min(size, span.end)):
                 styles[i].add(span.style)
-        for a, b in decor.hidden:
+        for a, b, owner in sorted(decor.hidden, key=lambda hide: hide[2] in revealed):  # shown wins
+            state = _SHOWN if owner in revealed else _HIDDEN
             for i in range(max(0, a), min(size, b)):
-                hidden[i] = True
-        if decor.task is not None and not active:
+                markup[i] = state
+        if decor.task is not None and decor.marker_drawn(cursor):
             for i in range(decor.task[0], min(size, decor.task[0] + 3)):
                 styles[i].add("room")
-                hidden[i] = False
-        if decor.bullet is not None and not active:
+                markup[i] = _TEXT
+        elif decor.bullet is not None and decor.marker_drawn(cursor):
             styles[decor.bullet].add("room")
         if decor.callout_at >= 0 and not active:
             styles[decor.callout_at].add("icon")
-            hidden[decor.callout_at] = False
+            markup[decor.callout_at] = _TEXT
         if decor.rule and active:
-            hidden = [False] * size
+            markup = [_TEXT] * size
         run_start = 0
         for i in range(1, size + 1):
-            if i == size or styles[i] != styles[run_start] or hidden[i] != hidden[run_start]:
-                fmt = self._format(frozenset(styles[run_start]), decor.heading, hidden[run_start], active)
+            if i == size or styles[i] != styles[run_start] or markup[i] != markup[run_start]:
+                state = markup[run_start]
+                fmt = self._format(frozenset(styles[run_start]), decor.heading, state != _TEXT, state == _SHOWN)
                 self.setFormat(run_start, i - run_start, fmt)
                 run_start = i
 
@@ -379,15 +385,32 @@ class LineLayout(QPlainTextDocumentLayout):
     change stays inside the edited line, which Qt lays out and repaints by itself (the rest of the
     page only when that line's height changed)."""
 
+    painted: dict[int, float] | None = None  # block number → height it was last painted at (set by the editor)
+
     def documentChanged(self, position: int, removed: int, added: int) -> None:  # noqa: N802 - Qt override
         super().documentChanged(position, 0 if removed and added else removed, added)
+        self._repaint_if_taller_or_shorter(position, added)
+
+    def _repaint_if_taller_or_shorter(self, position: int, added: int) -> None:
+        """Repaint the page when a re-styled line changed height (a table leaving its source, a
+        heading made or unmade). Qt compares the line's height with itself here (its old lines are
+        gone by now) and repaints that line alone, leaving the lines below painted where they were."""
+        if not self.painted:
+            return  # nothing painted yet, or Source mode (its lines never change height this way)
+        block = self.document().findBlock(position)
+        if position + added > block.position() + block.length() or block.layout().lineCount() == 0:
+            return  # several lines: Qt repaints the page itself
+        old = self.painted.get(block.blockNumber())
+        if old is not None and old != self.blockBoundingRect(block).height():
+            self.painted = {}
+            self.requestUpdate()
 
 
 class LiveEditor(QPlainTextEdit):
     """The page's text, in Live Preview or as plain source (``set_live``)."""
 
-    link_clicked = Signal(object)  # Link (Ctrl/Cmd+click, or a click on an embed's frame title)
-    url_clicked = Signal(str)  # a web link's address (Ctrl/Cmd+click)
+    link_clicked = Signal(object, bool)  # (Link, in a new tab: Ctrl/Cmd+click) of a clicked link or embed
+    url_clicked = Signal(str)  # a clicked web link's address
     tag_clicked = Signal(str)  # a tag's name, without '#'
     _embed_ready = Signal()
 
@@ -409,6 +432,18 @@ class LiveEditor(QPlainTextEdit):
         self.cursorPositionChanged.connect(self._track_active)
         self.selectionChanged.connect(self._track_active)
 
+    def setFont(self, font: QFont) -> None:  # type: ignore[override]  # noqa: N802 - given QFonts only
+        """The view's font, kept: a style sheet applied again (a theme switch) resets a text
+        edit's font to the window's, which shrank the text and every heading sized from it."""
+        self._chosen_font = QFont(font)
+        super().setFont(font)
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
+        super().changeEvent(event)
+        chosen = getattr(self, "_chosen_font", None)
+        if event.type() == QEvent.Type.FontChange and chosen is not None and self.font() != chosen:
+            super().setFont(chosen)
+
     def attach(self, highlighter: LivePreviewHighlighter) -> None:
         self.highlighter = highlighter
         highlighter.reserve = self._reserve
@@ -423,7 +458,7 @@ class LiveEditor(QPlainTextEdit):
 
     def setPlainText(self, text: str) -> None:  # noqa: N802 - Qt override
         """Load a page: the first screens are styled now, the rest right after (see ``whole_document``)."""
-        if self.highlighter is None or not self.live:
+        if self.highlighter is None:
             super().setPlainText(text)
             return
         self.highlighter.whole_document(lambda: super(LiveEditor, self).setPlainText(text))
@@ -431,6 +466,7 @@ class LiveEditor(QPlainTextEdit):
     def set_live(self, live: bool) -> None:
         self.live = live
         self._ops.clear()
+        self.document().documentLayout().painted = None  # type: ignore[attr-defined]  # ours: heights as painted
         self.folds.enabled = live
         if not live:
             self.folds.show_all()
@@ -443,11 +479,24 @@ class LiveEditor(QPlainTextEdit):
     def _track_active(self) -> None:
         if self.highlighter is None:
             return
+        if not self.live:
+            self.highlighter.set_active({})
+            return
         cursor = self.textCursor()
+        if not cursor.hasSelection():  # typing: the cursor's line alone, found without a search
+            self.highlighter.set_active({cursor.blockNumber(): (cursor.positionInBlock(),) * 2})
+            return
         document = self.document()
-        first = document.findBlock(cursor.selectionStart()).blockNumber()
-        last = document.findBlock(cursor.selectionEnd()).blockNumber()
-        self.highlighter.set_active(set(range(first, last + 1)) if self.live else set())
+        start, end = document.findBlock(cursor.selectionStart()), document.findBlock(cursor.selectionEnd())
+        spans = {number: (0, 1 << 30) for number in range(start.blockNumber() + 1, end.blockNumber())}
+        first = cursor.selectionStart() - start.position()
+        last = cursor.selectionEnd() - end.position()
+        if start.blockNumber() == end.blockNumber():
+            spans[start.blockNumber()] = (first, last)
+        else:
+            spans[start.blockNumber()] = (first, 1 << 30)
+            spans[end.blockNumber()] = (0, last)
+        self.highlighter.set_active(spans)
 
     # -- room for what is drawn in place -------------------------------------------------------------
     def fit_width(self) -> int:
@@ -488,6 +537,8 @@ class LiveEditor(QPlainTextEdit):
     def _visible_blocks(self, event: QPaintEvent) -> list[tuple[QTextBlock, QRectF]]:
         """The blocks the repainted area crosses (typing repaints the edited line, not the page)."""
         found = []
+        layout = self.document().documentLayout()
+        painted = layout.painted = {} if layout.painted is None else layout.painted  # type: ignore[attr-defined]
         block = self.firstVisibleBlock()
         offset = self.contentOffset()
         top, bottom = event.rect().top(), event.rect().bottom()
@@ -497,6 +548,7 @@ class LiveEditor(QPlainTextEdit):
                 break
             if block.isVisible() and rect.bottom() >= top:
                 found.append((block, rect))
+                painted[block.blockNumber()] = rect.height()
             block = block.next()
         return found
 
@@ -533,28 +585,29 @@ class LiveEditor(QPlainTextEdit):
                 self._paint_table_row(painter, block, rect, tables, c)
                 continue
             number = block.blockNumber()
-            ops = self._overlay(block, rect, number in active)
+            ops = self._overlay(block, rect, active.get(number))
             if ops:
                 self._draw(painter, ops, rect, c)
         painter.end()
 
-    def _overlay(self, block: QTextBlock, rect: QRectF, active: bool) -> list[tuple]:
-        """What to draw over a line, relative to its top, cached by its text and the width: a
-        keystroke repaints the whole viewport, and most lines are as they were."""
+    def _overlay(self, block: QTextBlock, rect: QRectF, span: tuple[int, int] | None) -> list[tuple]:
+        """What to draw over a line, relative to its top, cached by its text, the width and what the
+        cursor shows of it: a keystroke repaints the whole viewport, and most lines are as they were."""
         text = block.text()
-        key = (text, int(rect.width()), active)
+        decor = decor_of(text)
+        drawn = decor.marker_drawn(span)
+        key = (text, int(rect.width()), span is not None, drawn)
         ops = self._ops.get(key)
         if ops is not None:
             return ops
         ops = []
-        decor = decor_of(text)
-        if not active:
-            origin = QRectF(rect.left(), 0.0, rect.width(), rect.height())
-            if decor.task is not None:
-                ops.append(("box", self._checkbox_rect(block, origin, decor), decor.task[1]))
-            if decor.bullet is not None:
-                spot = self._column_rect(block, origin, decor.bullet, decor.bullet + 1)
-                ops.append(("dot", spot.center(), max(2.0, spot.height() * 0.12)))
+        origin = QRectF(rect.left(), 0.0, rect.width(), rect.height())
+        if drawn and decor.task is not None:
+            ops.append(("box", self._checkbox_rect(block, origin, decor), decor.task[1]))
+        if drawn and decor.bullet is not None:
+            spot = self._column_rect(block, origin, decor.bullet, decor.bullet + 1)
+            ops.append(("dot", spot.center(), max(2.0, spot.height() * 0.12)))
+        if span is None:
             if decor.rule:
                 ops.append(("rule",))
             if decor.embed is not None:
@@ -625,7 +678,7 @@ class LiveEditor(QPlainTextEdit):
             return
         first, table = found[2]
         left = rect.left() + self.document().documentMargin()
-        paint_row(painter, number - first, table, rect, left, self.document().defaultFont(), c)
+        paint_row(painter, number - first, table, rect, left, self.document().defaultFont(), c)  # type: ignore[arg-type]  # a Grid
 
     def _callout_ops(self, block: QTextBlock, origin: QRectF, decor: LineDecor) -> list[tuple]:
         """The icon in the widened "[" and, for a foldable callout, the chevron after its title."""
@@ -645,7 +698,7 @@ class LiveEditor(QPlainTextEdit):
         line = layout.lineForTextPosition(start)
         if not line.isValid():
             return QRectF()
-        x1, x2 = line.cursorToX(start)[0], line.cursorToX(end)[0]
+        x1, x2 = line.cursorToX(start)[0], line.cursorToX(end)[0]  # type: ignore[index]  # the stub says object
         top = rect.top() + line.y()
         return QRectF(rect.left() + x1, top, max(1.0, x2 - x1), line.height())
 
@@ -698,8 +751,23 @@ class LiveEditor(QPlainTextEdit):
                 self._image_pending.discard(key)
                 self._embed_ready.emit()
 
-            _WORKER.submit(work)
+            PREVIEW_WORKER.submit(work)
         return image
+
+    # -- keys ---------------------------------------------------------------------------------------------
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt override
+        if handle_key(self, event):
+            event.accept()
+            self.ensureCursorVisible()
+            return
+        super().keyPressEvent(event)
+
+    def insertFromMimeData(self, source: QMimeData) -> None:  # noqa: N802 - Qt override
+        cursor = self.textCursor()
+        if source.hasText() and paste_link(cursor, source.text()):
+            self.setTextCursor(cursor)
+            return
+        super().insertFromMimeData(source)
 
     # -- clicks ------------------------------------------------------------------------------------------
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
@@ -709,41 +777,50 @@ class LiveEditor(QPlainTextEdit):
         super().mousePressEvent(event)
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
-        """A pointing hand over what a click acts on (a checkbox, a tag; a link with Ctrl/Cmd)."""
+        """A pointing hand over what a click acts on (a checkbox, a tag, a link; an embed with Ctrl/Cmd)."""
         super().mouseMoveEvent(event)
         if self.live and event.buttons() == Qt.MouseButton.NoButton:
             hand = self._target_at(event.position(), event.modifiers()) is not None
             self.viewport().setCursor(Qt.CursorShape.PointingHandCursor if hand else Qt.CursorShape.IBeamCursor)
 
     def _clicked(self, event: QMouseEvent) -> bool:
-        """A checkbox, a tag, or with Ctrl/Cmd a link or embed: act on it instead of placing the cursor."""
+        """A checkbox, a tag, a link (Ctrl/Cmd: in a new tab), or with Ctrl/Cmd an embed: act on it
+        instead of placing the cursor."""
         target = self._target_at(event.position(), event.modifiers())
         if target is None:
             return False
         kind, value = target
-        if kind == "task":
+        if kind == "task" and isinstance(value, QTextBlock):
             self.toggle_task(value)
-        elif kind == "fold":
+        elif kind == "fold" and isinstance(value, QTextBlock):
             self.folds.toggle(value, decor_of(value.text()).callout_fold)
         elif kind == "tag":
             self.tag_clicked.emit(value)
         elif kind == "link":
-            self.link_clicked.emit(value)
+            self.link_clicked.emit(value, bool(event.modifiers() & _FOLLOW_KEYS))
         else:
             self.url_clicked.emit(value)
         return True
 
     def _target_at(self, pos: QPointF, modifiers: Qt.KeyboardModifier) -> tuple[str, object] | None:
-        """What a click at ``pos`` acts on: ("task", block), ("tag", name), ("link", Link), ("url", href)."""
+        """What a click at ``pos`` acts on: ("task", block), ("tag", name), ("link", Link), ("url", href).
+
+        A plain click follows a link or a tag, as in Obsidian, unless its markup shows (the cursor is
+        in it: the click then places the cursor to edit it); with Ctrl/Cmd it always follows."""
         cursor = self.cursorForPosition(pos.toPoint())
         block = cursor.block()
         if prose_state(block.userState()) != NORMAL:
             return None
         decor = decor_of(block.text())
-        active = block.blockNumber() in (self.highlighter.active if self.highlighter else set())
+        span = (self.highlighter.active if self.highlighter else {}).get(block.blockNumber())
+        active = span is not None
         rect = self.blockBoundingGeometry(block).translated(self.contentOffset())
-        follow = bool(modifiers & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.MetaModifier))
-        if decor.task is not None and not active and self._checkbox_rect(block, rect, decor).adjusted(
+        follow = bool(modifiers & _FOLLOW_KEYS)
+
+        def clickable(start: int, end: int) -> bool:
+            return start <= column < end and (follow or span is None or not (start <= span[1] and span[0] <= end))
+
+        if decor.task is not None and decor.marker_drawn(span) and self._checkbox_rect(block, rect, decor).adjusted(
                 -3, -3, 3, 3).contains(pos):
             return ("task", block)
         if decor.callout_fold and not active and (
@@ -752,17 +829,15 @@ class LiveEditor(QPlainTextEdit):
             return ("fold", block)
         column = cursor.positionInBlock()
         for start, end, tag in decor.tags:
-            if start <= column < end and (follow or not active):
+            if clickable(start, end):
                 return ("tag", tag)
-        if not follow:
-            return None
-        if decor.embed is not None and not active:
-            return ("link", decor.embed.link)
+        if decor.embed is not None:
+            return ("link", decor.embed.link) if follow and not active else None
         for link in decor.links:
-            if link.start <= column < link.end:
+            if clickable(link.start, link.end):
                 return ("link", link)
         for start, end, href in decor.urls:
-            if start <= column < end:
+            if clickable(start, end):
                 return ("url", href)
         return None
 

@@ -56,6 +56,9 @@ def callout_code(kind: str) -> int:
     return 1
 
 
+LINE = (-1, -1)  # the owner of a line's own marks: revealed whenever the cursor is on the line
+
+
 @dataclass
 class Span:
     start: int
@@ -77,11 +80,15 @@ class Embed:
 class LineDecor:
     """What Live Preview shows for a line that is not being edited."""
 
-    hidden: list[tuple[int, int]] = field(default_factory=list)
+    # (start, end, owner): markup to hide, and the element it belongs to (start, end), whose markup
+    # shows while the cursor or selection touches it, as Obsidian reveals one element at a time;
+    # LINE for the marks that make a line what it is (heading, quote, list), shown on the line.
+    hidden: list[tuple[int, int, tuple[int, int]]] = field(default_factory=list)
     spans: list[Span] = field(default_factory=list)
     heading: int = 0
     task: tuple[int, bool] | None = None  # (column of "[", checked)
     bullet: int | None = None  # column of the bullet character drawn as a dot
+    marker: tuple[int, int] | None = None  # a list item's marker ("- ", "- [ ] "): drawn until the cursor is in it
     rule: bool = False
     quote: bool = False
     callout_title: str | None = None  # the kind, on a callout's first line
@@ -92,9 +99,24 @@ class LineDecor:
     tags: list[tuple[int, int, str]] = field(default_factory=list)  # (start, end, tag)
     urls: list[tuple[int, int, str]] = field(default_factory=list)  # (start, end, href) of web links
 
-    def hide(self, start: int, end: int) -> None:
+    def hide(self, start: int, end: int, owner: tuple[int, int] = LINE) -> None:
         if end > start:
-            self.hidden.append((start, end))
+            self.hidden.append((start, end, owner))
+
+    def revealed(self, span: tuple[int, int] | None) -> frozenset[tuple[int, int]]:
+        """The elements whose markup shows with the cursor or selection over columns ``span``
+        (inclusive: the cursor just after ``**bold**`` still shows its stars)."""
+        if span is None:
+            return frozenset()
+        a, b = span
+        found = {owner for _s, _e, owner in self.hidden if owner == LINE or (owner[0] <= b and a <= owner[1])}
+        if self.marker is not None and self.marker[0] <= b and a < self.marker[1]:  # typing after it keeps it drawn
+            found.add(self.marker)
+        return frozenset(found)
+
+    def marker_drawn(self, span: tuple[int, int] | None) -> bool:
+        """Whether the checkbox or bullet is drawn (the cursor or selection is not in the marker)."""
+        return self.marker is not None and self.marker not in self.revealed(span)
 
     def style(self, start: int, end: int, style: str) -> None:
         if end > start:
@@ -145,7 +167,8 @@ def parse_line(text: str) -> LineDecor:
         bracket = task.start(4) - 1
         checked = task.group(4) in "xX"
         decor.task = (bracket, checked)
-        decor.hide(task.start(2), bracket)  # the bullet; the "[ ]" keeps its room for the checkbox
+        decor.marker = (task.start(2), task.end())
+        decor.hide(task.start(2), bracket, decor.marker)  # the bullet; the "[ ]" keeps its room for the checkbox
         if checked:
             decor.style(task.end(), len(text), "done")
         body = task.end()
@@ -153,26 +176,27 @@ def parse_line(text: str) -> LineDecor:
         bullet = BULLET_RE.match(text, body)
         if bullet and not RULE_RE.match(text):
             decor.bullet = bullet.start(2)
+            decor.marker = (bullet.start(2), bullet.end())
             body = bullet.end()
     code = inline_code_spans(text)
     for start, end in code:
         ticks = len(text[start:end]) - len(text[start:end].lstrip("`"))
-        decor.hide(start, start + ticks)
-        decor.hide(end - ticks, end)
+        decor.hide(start, start + ticks, (start, end))
+        decor.hide(end - ticks, end, (start, end))
         decor.style(start + ticks, end - ticks, "code")
     _links(text, decor, code)
     for pattern, style, width in ((BOLD_RE, "bold", 2), (STRIKE_RE, "strike", 2), (MARK_RE, "mark", 2)):
         for match in pattern.finditer(text):
             if _inside(match.start(), code):
                 continue
-            decor.hide(match.start(), match.start() + width)
-            decor.hide(match.end() - width, match.end())
+            decor.hide(match.start(), match.start() + width, match.span())
+            decor.hide(match.end() - width, match.end(), match.span())
             decor.style(match.start() + width, match.end() - width, style)
     for match in ITALIC_RE.finditer(text):
         if _inside(match.start(), code) or (decor.bullet is not None and match.start() == decor.bullet):
             continue
-        decor.hide(match.start(), match.start() + 1)
-        decor.hide(match.end() - 1, match.end())
+        decor.hide(match.start(), match.start() + 1, match.span())
+        decor.hide(match.end() - 1, match.end(), match.span())
         decor.style(match.start() + 1, match.end() - 1, "italic")
     link_ranges = [(link.start, link.end) for link in decor.links] + [(a, b) for a, b, _ in decor.urls]
     for match in TAG_RE.finditer(text):
@@ -185,13 +209,14 @@ def parse_line(text: str) -> LineDecor:
             decor.style(match.start(), match.end(), "muted")
     block_id = BLOCK_ID_RE.search(text)
     if block_id and not _inside(block_id.start() + 1, code):
-        decor.hide(block_id.start(), block_id.end())
+        decor.hide(block_id.start(), block_id.end(), block_id.span())
     return decor
 
 
 def _links(text: str, decor: LineDecor, code: list[tuple[int, int]]) -> None:
     found = line_links(text)
-    stripped = text.strip()
+    quote = QUOTE_RE.match(text)
+    stripped = text[quote.end() if quote else 0:].strip()  # an embed alone in a callout or quote is drawn too
     for link in found:
         decor.links.append(link)
         source = text[link.start:link.end]
@@ -205,27 +230,29 @@ def _links(text: str, decor: LineDecor, code: list[tuple[int, int]]) -> None:
             inner_start = link.start + source.index("[[") + 2
             inner_end = link.end - 2
             bar = source.find("|")
+            owner = (link.start, link.end)
             if link.alias is not None and bar >= 0:
-                decor.hide(link.start, link.start + bar + 1)
+                decor.hide(link.start, link.start + bar + 1, owner)
                 shown = (link.start + bar + 1, inner_end)
             else:
-                decor.hide(link.start, inner_start)
+                decor.hide(link.start, inner_start, owner)
                 shown = (inner_start, inner_end)
-            decor.hide(inner_end, link.end)
+            decor.hide(inner_end, link.end, owner)
         else:
             close = source.find("](")
-            decor.hide(link.start, link.start + source.index("[") + 1)
-            decor.hide(link.start + close, link.end)
+            owner = (link.start, link.end)
+            decor.hide(link.start, link.start + source.index("[") + 1, owner)
+            decor.hide(link.start + close, link.end, owner)
             shown = (link.start + source.index("[") + 1, link.start + close)
         decor.style(shown[0], shown[1], "link")
     for match in URL_LINK_RE.finditer(text):
         if _inside(match.start(), code):
             continue
         decor.urls.append((match.start(), match.end(), match.group("href")))
-        decor.hide(match.start(), match.start() + 1)
-        decor.hide(match.end("text"), match.end())
+        decor.hide(match.start(), match.start() + 1, match.span())
+        decor.hide(match.end("text"), match.end(), match.span())
         decor.style(match.start("text"), match.end("text"), "link")
 
 
-__all__ = ["CALLOUT_FAMILIES", "EMBED", "Embed", "HEADING_SCALE", "LineDecor", "MARKDOWN", "Span", "WIKI",
+__all__ = ["CALLOUT_FAMILIES", "EMBED", "Embed", "HEADING_SCALE", "LINE", "LineDecor", "MARKDOWN", "Span", "WIKI",
            "callout_code", "embed_size", "parse_line"]

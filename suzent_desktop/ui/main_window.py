@@ -20,6 +20,7 @@ from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QIcon, QKeySequenc
 from PySide6.QtWidgets import (
     QDockWidget,
     QLabel,
+    QListWidgetItem,
     QMainWindow,
     QProgressBar,
     QPushButton,
@@ -34,7 +35,6 @@ from suzent_desktop.core.files import fuzzy
 from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.ui import theme
 from suzent_desktop.ui.command_palette import CommandPalette
-from suzent_desktop.ui.editor import EditorArea
 from suzent_desktop.ui.link_completer import link_names
 from suzent_desktop.ui.open_vault import fill_recent_menu, window_title
 from suzent_desktop.ui.panes.backlinks import BacklinksPane
@@ -42,14 +42,18 @@ from suzent_desktop.ui.panes.daily_logs import DailyLogsPane
 from suzent_desktop.ui.panes.dream_panel import DreamPanel
 from suzent_desktop.ui.panes.memory_view import MemoryView
 from suzent_desktop.ui.panes.outline import OutlinePane
-from suzent_desktop.ui.panes.search_pane import SearchPane
+from suzent_desktop.ui.panes.review_pane import ReviewPane
+from suzent_desktop.ui.panes.search_pane import HIT_ROLE, SearchPane
+from suzent_desktop.ui.panes.source_pane import SourcePane
 from suzent_desktop.ui.panes.sync_conflicts_pane import SyncConflictsPane
 from suzent_desktop.ui.panes.tags import TagsPane
 from suzent_desktop.ui.panes.tombstones_pane import TombstonesPane
 from suzent_desktop.ui.prompts import Prompter
+from suzent_desktop.ui.provenance_hover import ProvenanceHover
 from suzent_desktop.ui.quick_switcher import QuickSwitcher, prepare_rows, warm_matching
 from suzent_desktop.ui.services import AppServices
 from suzent_desktop.ui.settings_dialog import SettingsDialog
+from suzent_desktop.ui.split_editors import SplitEditors
 from suzent_desktop.ui.vault_tree import VaultTree
 from suzent_desktop.ui.watcher import VaultWatcher
 from suzent_desktop.ui.welcome import WelcomePage
@@ -62,6 +66,7 @@ log = logging.getLogger(__name__)
 
 INDEX_DEBOUNCE_MS = 400
 WATCH_START_WAIT_S = 5.0  # the page names wait this long at most for the watcher to be in place
+SOURCE_DELAY_MS = 300  # the Source pane follows the editor's cursor once it rests this long
 AGENT_CHECK_MS = 10_000  # how often the status bar checks that a connected MCP server is still alive
 
 
@@ -115,10 +120,12 @@ class MainWindow(QMainWindow):
         self._shut_down = False
         self.ask_before_closing = True  # False: a scripted close (smoke test) stops a dream without asking
 
-        self.editors = EditorArea(layout.notebook_dir, read_only_dirs=(layout.archive_dir, layout.transcripts_dir),
-                                  confinement=layout.confinement, shared_model=True)
+        self.editors = SplitEditors(layout.notebook_dir, read_only_dirs=(layout.archive_dir, layout.transcripts_dir),
+                                    confinement=layout.confinement, shared_model=True)
         self._names_turn = asyncio.Lock()  # snapshots reach the editors in the order they were taken
         self.editors.editor_mode = services.settings.editor_mode
+        self.editors.shown = lambda text: operations.shown_page(services.manager, text)  # no forgotten text
+        self.editors.as_written = layout.persons_note  # a note the person wrote keeps what they forgot
         self.welcome = self._build_welcome()
         self.center = QStackedWidget()  # the welcome page while no page is open, else the editors
         self.center.addWidget(self.welcome)
@@ -156,6 +163,7 @@ class MainWindow(QMainWindow):
         if manager is not None:
             manager.theme_changed.connect(self.editors.refresh_theme)  # a bound slot dies with the widget
             self.apply_theme(services.settings.theme)
+        self.editors.restore(operations.read_workspace(layout))  # the panes and tabs of the last close
         self._show_center()
 
     # -- construction -----------------------------------------------------------------------------
@@ -218,7 +226,7 @@ class MainWindow(QMainWindow):
         vault.raise_()
         backlinks = self._dock("backlinks", "Links", self.backlinks, right)
         dream = self._dock("dream", "Dream", self.dream_panel, right)
-        dream.visibilityChanged.connect(lambda visible: visible and self._dream_panel_seen.set())
+        dream.visibilityChanged.connect(lambda visible: self._dream_panel_seen.set() if visible else None)
         memory = self._dock("memory", "MEMORY.md", self.memory_view, right)
         stones = self._dock("tombstones", "Forgotten", self.tombstones, right)
         self.tabifyDockWidget(backlinks, dream)
@@ -230,8 +238,54 @@ class MainWindow(QMainWindow):
         self.sync_conflicts = self.panes["conflicts"] = SyncConflictsPane(self.services)
         self.sync_conflicts.open_requested.connect(lambda path: self.open_path(path, None))
         self.tabifyDockWidget(self.docks["outline"], self._dock("conflicts", "Sync conflicts", self.sync_conflicts, right))
+        self._build_review_docks()
         backlinks.raise_()
         self.resizeDocks([vault, backlinks], [300, 360], Qt.Orientation.Horizontal)
+
+    def _build_review_docks(self) -> None:
+        """Review (what the memory learned) and Source (where a line came from), beside the other panes."""
+        self.review = self.panes["review"] = ReviewPane(self.services)
+        self.source_pane = self.panes["source"] = SourcePane(self.services)
+        self.tabifyDockWidget(self.docks["conflicts"], self._dock("review", "Review", self.review,
+                                                                  Qt.DockWidgetArea.RightDockWidgetArea))
+        self.tabifyDockWidget(self.docks["review"], self._dock("source", "Source", self.source_pane,
+                                                               Qt.DockWidgetArea.RightDockWidgetArea))
+        self._source_timer = QTimer(self)
+        self._source_timer.setSingleShot(True)
+        self._source_timer.setInterval(SOURCE_DELAY_MS)
+        self._source_timer.timeout.connect(self._show_source)
+        self._source_line: tuple[Path, int] | None = None
+        self.editors.line_clicked.connect(self._line_clicked)
+        self.editors.current_page_changed.connect(self._hover_sources)
+        self.search_pane.results.currentItemChanged.connect(lambda item, _old: self._show_source_of(item))
+
+    def _show_source_of(self, item: QListWidgetItem | None) -> None:
+        """The Sources pane follows the selected search hit while it is shown."""
+        if item is not None and self.docks["source"].isVisible():
+            self.source_pane.show_hit(item.data(HIT_ROLE))
+
+    def _hover_sources(self, _path: Path | None) -> None:
+        """Give the open editor its hover tip of where a bullet came from (once per editor)."""
+        editor = self.editors.current_editor()
+        if editor is not None and getattr(editor, "provenance_hover", None) is None:
+            editor.provenance_hover = ProvenanceHover(
+                editor.source, lambda: editor.path, self.source_pane.loader.card, self.services.submit)
+
+    def _line_clicked(self, path: Path, line: int) -> None:
+        self._source_line = (path, line)
+        if self.docks["source"].isVisible():
+            self._source_timer.start()  # typing moves the cursor too: show the card once it rests
+
+    def _show_source(self) -> None:
+        if self._source_line is not None:
+            self.source_pane.show_line(*self._source_line)
+
+    def show_source(self) -> None:
+        """Show the Source pane for the line under the editor's cursor."""
+        self.show_dock("source")
+        editor = self.editors.current_editor()
+        if editor is not None:
+            self.source_pane.show_line(editor.path, editor.source.textCursor().blockNumber() + 1)
 
     def _build_status_bar(self) -> None:
         bar = self.statusBar()
@@ -249,6 +303,11 @@ class MainWindow(QMainWindow):
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.setFlat(True)
         self.cancel_button.clicked.connect(self.services.cancel_current)
+        self.resume_button = QPushButton("Resume indexing")  # shown while a stopped pass left files out
+        self.resume_button.setFlat(True)
+        self.resume_button.setToolTip("Index the files the stopped pass left out (the next start does it too)")
+        self.resume_button.clicked.connect(lambda: self.services.reindex(full=False))
+        self.resume_button.hide()
         self.own_files_label = QLabel(own_files_note(self.services.layout))
         self.own_files_label.setToolTip(
             "These files at the vault root are yours: Suzent never writes or appends to them and keeps "
@@ -257,14 +316,25 @@ class MainWindow(QMainWindow):
         self.own_files_label.setVisible(bool(self.own_files_label.text()))
         self.not_followed_label = QLabel("")  # filled by _scan_names
         self.not_followed_label.setVisible(False)
+        self.review_label = QPushButton("")
+        self.review_label.setFlat(True)
+        self.review_label.setToolTip("What the memory learned since you last reviewed it (the Review pane)")
+        self.review_label.clicked.connect(lambda: self.show_dock("review"))
+        self.review_label.setVisible(False)
+        self.review.count_changed.connect(self._show_review_count)
         for widget in (self.error_label, self.agent_label, self.own_files_label, self.not_followed_label,
-                       self.phase_label, self.stale_label, self.rows_label):
+                       self.review_label, self.phase_label, self.stale_label, self.rows_label):
             bar.addPermanentWidget(widget)
         bar.addPermanentWidget(self.progress_bar)
         bar.addPermanentWidget(self.cancel_button)
+        bar.addPermanentWidget(self.resume_button)
         self.progress_bar.hide()
         self.cancel_button.hide()
         self.refresh_agent()
+
+    def _show_review_count(self, number: int) -> None:
+        self.review_label.setText(f"{number} to review")
+        self.review_label.setVisible(number > 0)
 
     def refresh_agent(self) -> None:
         """Show whether an agent is connected through the MCP server (read from its tiny activity file)."""
@@ -311,6 +381,9 @@ class MainWindow(QMainWindow):
         edit_menu.addAction(a("undo_delete", "Undo delete", self.tree.undo_delete))
         edit_menu.addAction(a("forget_paragraph", "Forget selected paragraph…", self.forget_current_paragraph,
                               "Ctrl+Shift+K"))
+        edit_menu.addAction(a("show_source", "Where did this line come from?", self.show_source, "Ctrl+Shift+Y"))
+        edit_menu.addAction(a("review", "Review what the memory learned", lambda: self.show_dock("review"),
+                              "Ctrl+Shift+R"))
 
         go_menu = menu.addMenu("&Go")
         for action in (
@@ -334,6 +407,9 @@ class MainWindow(QMainWindow):
             memory_menu.addAction(action)
 
         view_menu = menu.addMenu("&View")
+        view_menu.addAction(a("split_right", "Split right", lambda: self.editors.split("right")))
+        view_menu.addAction(a("split_down", "Split down", lambda: self.editors.split("down")))
+        view_menu.addSeparator()
         for name, text, view in (("view_reading", "Toggle Reading view\tCtrl+E", "toggle"),
                                  ("view_live", "Live Preview", "live"), ("view_source", "Source mode", "source")):
             view_menu.addAction(a(name, text, lambda v=view: self.editors.set_view(v)))
@@ -368,6 +444,7 @@ class MainWindow(QMainWindow):
         bridge.status_message.connect(self._on_status_message)
         bridge.progress.connect(self._on_progress)
         bridge.index_stale.connect(self._on_index_stale)
+        bridge.index_paused.connect(self.resume_button.setVisible)
         bridge.dream_phase.connect(self._on_phase)
         bridge.embedding_failed.connect(self._on_embedding_failed)
         bridge.settings_changed.connect(lambda _settings: setattr(self, "_embedding_problem", ""))
@@ -386,6 +463,7 @@ class MainWindow(QMainWindow):
             lambda target: self.statusBar().showMessage(f"No file named {target} in the vault", 6000)
         )
         self.editors.reveal_requested.connect(self.reveal_in_tree)
+        self.editors.rename_requested.connect(self.tree.rename)  # the inline title: links follow
         self.editors.current_page_changed.connect(lambda _path: self._show_center())
         self.tabifiedDockWidgetActivated.connect(self._on_dock_tab)
         bridge.settings_changed.connect(self._on_settings_changed)
@@ -463,8 +541,12 @@ class MainWindow(QMainWindow):
             return snapshot
 
     def _show_not_followed(self, refused: list[tuple[str, str]]) -> None:
-        """Links left out by the confinement rule (out of the vault, into a program folder, a loop)."""
-        self.not_followed_label.setText(f"{len(refused)} link(s) not followed" if refused else "")
+        """Links left out by the confinement rule (out of the vault, into a program folder, a loop), and
+        special files (a FIFO, a socket: never opened, ``core/files/regular.py``), counted apart."""
+        special = sum(1 for _rel, why in refused if "not a regular file" in why)
+        counts = [f"{len(refused) - special} link(s) not followed"] if len(refused) > special else []
+        counts += [f"{special} special file(s) left out"] if special else []
+        self.not_followed_label.setText(", ".join(counts))
         self.not_followed_label.setToolTip("\n".join(f"{rel}: {why}" for rel, why in refused[:50]))
         self.not_followed_label.setVisible(bool(refused))
 
@@ -534,9 +616,17 @@ class MainWindow(QMainWindow):
         ):
             event.ignore()
             return
+        self._save_workspace()
         self._stop.set()
         event.accept()
         self.closed.emit()
+
+    def _save_workspace(self) -> None:
+        try:
+            operations.save_workspace(self.services.layout, self.editors.layout_state())
+        except OSError as exc:  # the next start opens as new; closing goes on
+            log.warning("the window's layout could not be saved to %s: %s",
+                        operations.workspace_file(self.services.layout), exc)
 
     # -- opening ------------------------------------------------------------------------------------------
     def open_path(self, path: Path, line: int | None = None) -> None:
@@ -662,9 +752,13 @@ class MainWindow(QMainWindow):
             self.open_vault(Path(folder))
 
     def open_vault(self, folder: Path) -> None:
+        refusal = operations.untrusted_config(folder)  # the new window would refuse it where nobody sees
+        if refusal is not None:
+            self.prompter.error("Open vault", refusal)
+            return
         program = [] if getattr(sys, "frozen", False) else ["-m", "suzent_desktop"]
         if start_detached(sys.executable, [*program, "open", str(folder)]):
-            self.statusBar().showMessage(f"Opening {folder} in a new window…", 8000)
+            self.statusBar().showMessage(f"Opening {folder}… (a vault already open comes to the front)", 8000)
         else:
             self._on_status_message(f"Error: {folder} could not be opened")
 
@@ -706,10 +800,14 @@ class MainWindow(QMainWindow):
         text = text.strip()
         if not text:
             return None
-        chosen = self.prompter.choose_lines(operations.units_for(text))
+        units = operations.units_for(text)
+        editor = self.editors.current_editor()
+        manager = self.services.manager
+        notes = manager.notes_holding(units, [editor.path]) if editor is not None else []
+        chosen = self.prompter.choose_lines(units, [p.relative_to(manager.layout.notebook_dir).as_posix() for p in notes])
         if not chosen:
             return None
-        return self.services.forget(text, units=chosen)
+        return self.services.forget(text, units=chosen.units, from_notes=notes if chosen.from_notes else [])
 
     # -- bus handlers -------------------------------------------------------------------------------------------
     def _on_status_message(self, message: str) -> None:
@@ -732,7 +830,11 @@ class MainWindow(QMainWindow):
     def _on_index_stale(self, count: int) -> None:
         if self._embedding_problem:
             return  # the index is current only for the old model: keep saying what went wrong
-        self.stale_label.setText(f"{count} file{'s' if count != 1 else ''} waiting" if count else "Index up to date")
+        waiting = f"{count} file{'s' if count != 1 else ''} waiting"
+        if self.services.index_paused:
+            self.stale_label.setText(f"Indexing paused · {waiting}")
+        else:
+            self.stale_label.setText(waiting if count else "Index up to date")
 
     def _on_embedding_failed(self, model: str, message: str) -> None:
         """The whole error, not 80 characters of it, and an index state that does not claim 'up to date'."""

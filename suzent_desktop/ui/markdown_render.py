@@ -23,7 +23,7 @@ from __future__ import annotations
 import html
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -570,7 +570,7 @@ class MarkdownRenderer:
                     self._make_callout(tokens, index, match, state.env)
             index += 1
 
-    def _make_callout(self, tokens: list, index: int, match: re.Match[str], env: dict[str, Any]) -> None:
+    def _make_callout(self, tokens: list, index: int, match: re.Match[str], env: MutableMapping[str, Any]) -> None:
         close = _closing(tokens, index)
         kind = match.group("kind").lower()
         fold = match.group("fold")

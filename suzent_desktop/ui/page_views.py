@@ -9,9 +9,18 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QFont, QFontDatabase, QKeySequence, QShortcut
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QMenu, QStackedWidget, QToolButton, QWidget
+from PySide6.QtWidgets import (
+    QAbstractScrollArea,
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QStackedWidget,
+    QToolButton,
+    QWidget,
+)
 
 from suzent_desktop.ui.live_preview import LiveEditor
+from suzent_desktop.ui.page_head import PageHead, ScrollingHead
 from suzent_desktop.ui.preview import PreviewBrowser
 from suzent_desktop.ui.properties_view import PropertiesView, fold_frontmatter
 
@@ -56,6 +65,8 @@ class PageViews(QObject):
         self._properties_timer.setInterval(300)
         self._properties_timer.timeout.connect(self.sync_properties)
         editor.textChanged.connect(self._properties_timer.start)
+        self.head = PageHead(self.properties, parent)  # the inline title and the properties, in the page
+        self._head_place = ScrollingHead(self.head)
         self.header = QWidget(parent)
         row = QHBoxLayout(self.header)
         row.setContentsMargins(6, 0, 6, 0)
@@ -96,7 +107,8 @@ class PageViews(QObject):
     def set_view(self, view: str) -> None:
         if view == self.view:
             return
-        had_focus = self.stack.currentWidget() is not None and self.stack.currentWidget().hasFocus()
+        before = self.stack.currentWidget()
+        had_focus = before is not None and before.hasFocus()
         self.view = view
         if view == READING:
             self.stack.setCurrentWidget(self.preview)
@@ -113,13 +125,15 @@ class PageViews(QObject):
                 finally:
                     document.blockSignals(blocked)
             self.stack.setCurrentWidget(self.editor)
+        if isinstance(shown_view := self.stack.currentWidget(), QAbstractScrollArea):  # the editor or the reading view
+            self._head_place.attach(shown_view)
         self.actions[view].setChecked(True)
         other = VIEW_NAMES[self.editing] if view == READING else VIEW_NAMES[READING]
         self.button.setText(VIEW_NAMES[view])
         self.button.setToolTip(f"{VIEW_NAMES[view]}: click for {other} ({TOGGLE_READING_KEY})")
         self.sync_properties()
-        if had_focus:
-            self.stack.currentWidget().setFocus()
+        if had_focus and (shown := self.stack.currentWidget()) is not None:
+            shown.setFocus()
         self.view_changed.emit(view)
 
     def sync_properties(self) -> None:

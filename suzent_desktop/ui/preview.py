@@ -131,8 +131,8 @@ class PreviewBrowser(QTextBrowser):
         margin = int(self.document().documentMargin())
         return max(64, self.viewport().width() - 2 * margin - _FRAME_SLACK)
 
-    def loadResource(self, kind: int, url: QUrl):  # noqa: ANN201, N802 - Qt override returning a QVariant
-        href = url.toString()
+    def loadResource(self, kind: int, url: QUrl | str):  # noqa: ANN201, N802 - Qt override returning a QVariant
+        href = url.toString() if isinstance(url, QUrl) else url
         embed = parse_embed_href(href)
         is_image = getattr(kind, "value", kind) == QTextDocument.ResourceType.ImageResource.value
         if is_image and href.startswith(ICON_SCHEME + ":"):

@@ -7,8 +7,12 @@ with a scripted fake instead of blocking on a modal dialog.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QLineEdit, QMessageBox, QWidget
+
+if TYPE_CHECKING:
+    from suzent_desktop.ui.forget_dialog import ForgetChoice
 
 
 class Prompter:
@@ -34,11 +38,12 @@ class Prompter:
         item, accepted = QInputDialog.getItem(self.parent, title, label, list(items), current, False)
         return item if accepted else None
 
-    def choose_lines(self, units: list[str]) -> list[str]:
-        """What to forget, one paragraph or fact per checkable line; [] when cancelled."""
+    def choose_lines(self, units: list[str], notes: list[str] | tuple = ()) -> ForgetChoice:
+        """What to forget, one paragraph or fact per checkable line, and whether to delete it from
+        the person's own ``notes`` too; an empty choice when cancelled."""
         from suzent_desktop.ui.forget_dialog import choose_units
 
-        return choose_units(self.parent, units)
+        return choose_units(self.parent, units, notes)
 
     def error(self, title: str, text: str) -> None:
         QMessageBox.warning(self.parent, title, text)

@@ -12,11 +12,12 @@ kept out of them) and shown in Source mode.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from typing import Any
 
 import yaml
-from PySide6.QtCore import QDate, QEvent, QObject, Qt, Signal
-from PySide6.QtGui import QTextCursor
+from PySide6.QtCore import QDate, QEvent, QObject, QRect, Qt, Signal
+from PySide6.QtGui import QFocusEvent, QMouseEvent, QPainter, QPaintEvent, QPalette, QTextCursor
 from PySide6.QtWidgets import (
     QCheckBox,
     QDateEdit,
@@ -26,6 +27,9 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMenu,
     QPlainTextEdit,
+    QSizePolicy,
+    QStyle,
+    QStyleOptionFrame,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -53,10 +57,145 @@ class _NoWheel(QObject):
         return super().eventFilter(watched, event)
 
 
+class ValueLine(QLineEdit):
+    """A property's value: edited as text when focused; otherwise shown from its start, a value too
+    long for the field cut at its end with "…" (a plain line edit shows the end and hides the start)."""
+
+    def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
+        super().__init__(text, parent)
+        self.setFrame(False)
+        self.setCursorPosition(0)
+        self.setToolTip(text)
+        self.textChanged.connect(self.setToolTip)
+
+    def shown_text(self) -> str:
+        """What the field shows while it is not being edited."""
+        room = self.contentsRect().width() - 8
+        return self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight, max(room, 0))
+
+    def focusOutEvent(self, event: QFocusEvent) -> None:  # noqa: N802 - Qt override
+        super().focusOutEvent(event)
+        self.setCursorPosition(0)
+
+    def _panel(self, painter: QPainter) -> None:
+        option = QStyleOptionFrame()
+        self.initStyleOption(option)
+        self.style().drawPrimitive(QStyle.PrimitiveElement.PE_PanelLineEdit, option, painter, self)
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt override
+        if self.hasFocus() or not self.text():
+            super().paintEvent(event)
+            return
+        painter = QPainter(self)
+        self._panel(painter)
+        rect = self.contentsRect().adjusted(4, 0, -4, 0)
+        painter.setPen(self.palette().color(QPalette.ColorRole.Text))
+        painter.drawText(rect, int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft), self.shown_text())
+
+
+PILL_GAP, PILL_PAD = 4, 7
+
+
+class PillLine(ValueLine):
+    """A list property (tags, aliases…) shown as pills, one per item, wrapping onto more rows when
+    the field is narrow; click a pill of ``tags`` to search the tag, elsewhere to edit the list as
+    comma-separated text."""
+
+    pill_clicked = Signal(str)
+
+    def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
+        super().__init__(text, parent)
+        policy = self.sizePolicy()
+        policy.setVerticalPolicy(QSizePolicy.Policy.Preferred)
+        policy.setHeightForWidth(True)
+        self.setSizePolicy(policy)
+        self.textChanged.connect(self.updateGeometry)
+        self.clickable = False  # a tags list: a click on a pill says which (``pill_clicked``)
+        self._editing = False  # shown as text: focused from the keyboard, or clicked beside the pills
+
+    def editing(self) -> bool:
+        return self.hasFocus() and self._editing
+
+    def items(self) -> list[str]:
+        return [item.strip() for item in self.text().split(",") if item.strip()]
+
+    def _row_height(self) -> int:
+        return self.fontMetrics().height() + 6
+
+    def pills(self, width: int | None = None) -> list[tuple[str, QRect]]:
+        """Each item and where its pill is drawn; a pill wider than the field is cut with "…"."""
+        room = (self.contentsRect().width() if width is None else width) - 4
+        metrics = self.fontMetrics()
+        x, y, placed = 2, 2, []
+        for item in self.items():
+            label = metrics.elidedText(item, Qt.TextElideMode.ElideRight, max(room - 2 * PILL_PAD, 8))
+            wide = metrics.horizontalAdvance(label) + 2 * PILL_PAD
+            if x > 2 and x + wide > room:
+                x, y = 2, y + self._row_height() + PILL_GAP
+            placed.append((label, QRect(x, y, wide, self._row_height())))
+            x += wide + PILL_GAP
+        return placed
+
+    def hasHeightForWidth(self) -> bool:  # noqa: N802 - Qt override
+        return True
+
+    def heightForWidth(self, width: int) -> int:  # noqa: N802 - Qt override
+        if self.editing():
+            return super().sizeHint().height()
+        pills = self.pills(width)
+        bottom = max((rect.bottom() for _label, rect in pills), default=0)
+        return max(super().sizeHint().height(), bottom + 4)
+
+    def resizeEvent(self, event) -> None:  # noqa: ANN001, N802 - Qt override
+        super().resizeEvent(event)
+        if self.heightForWidth(self.width()) != self.height():
+            self.updateGeometry()
+
+    def _set_editing(self, editing: bool) -> None:
+        self._editing = editing
+        self.updateGeometry()
+        self.update()
+
+    def focusInEvent(self, event: QFocusEvent) -> None:  # noqa: N802 - Qt override
+        super().focusInEvent(event)
+        self._set_editing(event.reason() != Qt.FocusReason.MouseFocusReason)  # a click decides (below)
+
+    def focusOutEvent(self, event: QFocusEvent) -> None:  # noqa: N802 - Qt override
+        super().focusOutEvent(event)
+        self._set_editing(False)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
+        if not self._editing and event.button() == Qt.MouseButton.LeftButton:
+            for (_label, rect), item in zip(self.pills(), self.items(), strict=True):
+                if self.clickable and rect.contains(event.position().toPoint()):
+                    self.clearFocus()
+                    self.pill_clicked.emit(item)
+                    return
+        self._set_editing(True)
+        super().mousePressEvent(event)
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt override
+        if self.editing() or not self.text():
+            QLineEdit.paintEvent(self, event)
+            return
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        self._panel(painter)
+        palette = self.palette()
+        painter.setPen(Qt.PenStyle.NoPen)
+        for label, rect in self.pills():
+            painter.setBrush(palette.color(QPalette.ColorRole.AlternateBase))
+            painter.drawRoundedRect(rect, rect.height() / 2, rect.height() / 2)
+            painter.setPen(palette.color(QPalette.ColorRole.Link))
+            painter.drawText(rect, int(Qt.AlignmentFlag.AlignCenter), label)
+            painter.setPen(Qt.PenStyle.NoPen)
+
+
 class PropertiesView(QFrame):
     """Typed fields for the frontmatter of ``editor``'s text."""
 
     edited = Signal(str, object)  # key, new value
+    tag_clicked = Signal(str)  # a pill of the tags property (without '#')
 
     def __init__(self, editor: QPlainTextEdit, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -96,9 +235,10 @@ class PropertiesView(QFrame):
         while self.form.rowCount():  # taken out now, deleted later: a field may be the one whose signal runs
             taken = self.form.takeRow(0)
             for item in (taken.labelItem, taken.fieldItem):
-                if item is not None and item.widget() is not None:
-                    item.widget().hide()
-                    item.widget().deleteLater()
+                widget = item.widget() if item is not None else None
+                if widget is not None:
+                    widget.hide()
+                    widget.deleteLater()
         self.fields.clear()
         self.kinds.clear()
         self.names.clear()
@@ -123,7 +263,7 @@ class PropertiesView(QFrame):
         mark.setToolTip(f"{kind}: click for the property's menu")
         mark.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         menu = QMenu(mark)
-        menu.addAction("Delete property", lambda k=key: self.delete(k))
+        menu.addAction("Delete property", functools.partial(self.delete, key))
         mark.setMenu(menu)
         name = QLineEdit(key, cell)
         name.setFrame(False)
@@ -179,15 +319,19 @@ class PropertiesView(QFrame):
             shown.setReadOnly(True)
             shown.setToolTip("A map of values: edit it in Source mode")
             return shown
-        line = QLineEdit(meta_text(value))
+        line = PillLine(meta_text(value)) if kind == "list" else ValueLine(meta_text(value))
         if kind == "list":
             line.setPlaceholderText("items, separated by commas")
+            if key in ("tags", "tag") and isinstance(line, PillLine):
+                line.clickable = True
+                line.pill_clicked.connect(lambda tag: self.tag_clicked.emit(tag.lstrip("#")))
         line.editingFinished.connect(lambda k=key, e=line, kd=kind: self._text_done(k, kd, e))
         return line
 
     # -- writing ------------------------------------------------------------------------------------
     def _date_done(self, key: str, edit: QDateEdit) -> None:
-        day = edit.date().toPython()
+        chosen = edit.date()
+        day = dt.date(chosen.year(), chosen.month(), chosen.day())
         if day.isoformat() != meta_text(dict(properties(self.editor.toPlainText())).get(key)):
             self.edited.emit(key, day)
 

@@ -53,6 +53,7 @@ class AppServices(QObject):
         self._leave_the_window_a_core()
         self.last_error: str | None = None
         self.index_stats: Any = None
+        self.index_paused = False  # the last index pass was stopped part-way: search misses files
         self._tasks: set[asyncio.Task[Any]] = set()
         self._current: asyncio.Task[Any] | None = None
         self._current_label: str | None = None
@@ -126,7 +127,7 @@ class AppServices(QObject):
         Cancel button sets ``cancel`` (a threading.Event the coroutine polls), calls
         ``on_cancel`` (for example ``runner.cancel``) and finally cancels the task itself.
         """
-        task = asyncio.ensure_future(self._run(coro, label))
+        task = asyncio.ensure_future(self._run(coro, label, cancel))
         # A task cancelled before its first step never awaits ``coro``: close it so it is not leaked.
         task.add_done_callback(lambda t: t.cancelled() and coro.close())
         self._tasks.add(task)
@@ -140,7 +141,8 @@ class AppServices(QObject):
             task.add_done_callback(self._clear_current)
         return task
 
-    async def _run(self, coro: Coroutine[Any, Any, Any], label: str | None) -> Any:
+    async def _run(self, coro: Coroutine[Any, Any, Any], label: str | None,
+                   cancel: threading.Event | None = None) -> Any:
         try:
             result = await coro
         except asyncio.CancelledError:
@@ -160,7 +162,9 @@ class AppServices(QObject):
             if not result.empty:
                 self.bridge.changed.emit(result)
         if label:
-            self.bridge.status_message.emit(f"{label}: done")
+            stopped = cancel is not None and cancel.is_set()  # the work returned early: not "done"
+            said = result.message if stopped and isinstance(result, ChangeSet) else ""
+            self.bridge.status_message.emit(said or f"{label}: {'stopped' if stopped else 'done'}")
         return result
 
     def _clear_current(self, task: asyncio.Task[Any]) -> None:
@@ -247,6 +251,11 @@ class AppServices(QObject):
     async def _reindex(self, full: bool, label: str, cancel: threading.Event, walk: bool = True) -> ChangeSet:
         await self._download_model(self.manager.embedder, cancel)  # a model chosen in config.toml, not yet here
         changes = await self.manager.reindex(full=full, progress=self.progress_callback(label), cancel=cancel, walk=walk)
+        self.index_paused = cancel.is_set()
+        self.bridge.index_paused.emit(self.index_paused)
+        if self.index_paused:
+            changes.message = (f"{label}: paused; search misses the files not indexed yet. "
+                               "Resume it from the status bar; the next start resumes it too")
         await self.refresh_index_status()
         return changes
 
@@ -258,9 +267,10 @@ class AppServices(QObject):
         self.index_stats = stats
         return stats
 
-    def forget(self, text: str, units: list[str] | None = None) -> asyncio.Task[Any]:
-        """Forget ``text`` (or just these of its units); the returned ChangeSet is broadcast."""
-        return self.submit(self.manager.forget(text, units=units))
+    def forget(self, text: str, units: list[str] | None = None, from_notes: list[Path] | None = None) -> asyncio.Task[Any]:
+        """Forget ``text`` (or just these of its units; deleted from these notes of the person's too);
+        the returned ChangeSet is broadcast."""
+        return self.submit(self.manager.forget(text, units=units, from_notes=from_notes or []))
 
     def save_settings(self, settings: Settings) -> Path:
         """Write what differs from the settings in use into config.toml and tell every view;

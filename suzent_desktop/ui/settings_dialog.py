@@ -57,7 +57,7 @@ GROUPS: list[tuple[str, list[str]]] = [
         ],
     ),
     ("Lint", ["memory_lint_enabled", "memory_lint_min_days"]),
-    ("MEMORY.md", ["memory_md_max_lines", "memory_md_max_chars"]),
+    ("MEMORY.md", ["memory_md_max_lines", "memory_md_max_chars", "memory_md_needs_approval"]),
     ("Conversations and agents", ["memory_keep_transcripts", "mcp_allow_maintenance", "mcp_allowed_hosts",
                                   "mcp_allowed_origins"]),
     ("Appearance", ["editor_mode", "theme"]),
@@ -97,6 +97,8 @@ LABELS: dict[str, tuple[str, str]] = {
     "memory_lint_min_days": ("Days between lint passes", "Least number of days between two automatic lint passes."),
     "memory_md_max_lines": ("Most lines", "MEMORY.md is rewritten to stay within this many lines."),
     "memory_md_max_chars": ("Most characters", "MEMORY.md is rewritten to stay within this many characters."),
+    "memory_md_needs_approval": ("Approve changes first", "Promotion proposes MEMORY.md changes; the agent keeps "
+                                 "reading the approved file until you accept them in the Review pane."),
     "memory_keep_transcripts": ("Keep conversation transcripts", "Every turn kept word for word and searchable."),
     "mcp_allow_maintenance": ("Agents may dream and lint", "Lets an agent connected over MCP run dream and lint."),
     "mcp_allowed_hosts": ("More host names for agents",
@@ -261,7 +263,8 @@ class SettingsDialog(QDialog):
             combo.setEditable(True)
             combo.addItems(list(SUGGESTIONS[key]))
             combo.setCurrentText(str(value))
-            combo.lineEdit().setPlaceholderText("built-in")
+            if (line := combo.lineEdit()) is not None:  # editable: it has one
+                line.setPlaceholderText("built-in")
             return combo
         line = QLineEdit(str(value))
         if key in PATH_KEYS:

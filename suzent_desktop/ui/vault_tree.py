@@ -193,7 +193,7 @@ class VaultTree(QTreeWidget):
     def top_folders(self) -> list[str]:
         """The names of the vault's top folders as the tree shows them (the app's zones first)."""
         items = (self.topLevelItem(i) for i in range(self.topLevelItemCount()))
-        return [item.text(0) for item in items if item.data(0, IS_DIR_ROLE)]
+        return [item.text(0) for item in items if item is not None and item.data(0, IS_DIR_ROLE)]
 
     def item_for(self, path: Path) -> QTreeWidgetItem | None:
         return self._items.get(Path(path))
@@ -230,6 +230,7 @@ class VaultTree(QTreeWidget):
         while lo < hi:
             mid = (lo + hi) // 2
             sibling = parent_item.child(mid) if parent_item is not None else self.topLevelItem(mid)
+            assert sibling is not None  # mid < count
             if self._keys[sibling.data(0, PATH_ROLE)] <= key:
                 lo = mid + 1
             else:
@@ -379,7 +380,7 @@ class VaultTree(QTreeWidget):
                 return None
         return self._moved(self._run(operations.rename, self.root, path, new_name, vault=self._model()), path)
 
-    def move(self, path: Path, folder: Path | None = None) -> Path | None:
+    def move_path(self, path: Path, folder: Path | None = None) -> Path | None:
         if folder is None:
             choices = [f for f in self.folders() if f != path.parent and not (path.is_dir() and f.is_relative_to(path))]
             labels = [self._rel(f) for f in choices]
@@ -414,7 +415,7 @@ class VaultTree(QTreeWidget):
         for path in paths:
             if path.parent == folder or folder == path or folder.is_relative_to(path):
                 continue
-            new = self.move(path, folder)
+            new = self.move_path(path, folder)
             if new is not None:
                 moved.append(new)
         return moved
@@ -478,7 +479,7 @@ class VaultTree(QTreeWidget):
             if path.is_file():
                 menu.addAction("Open", lambda: self.page_activated.emit(path))
             menu.addAction("Rename…", lambda: self.rename(path))
-            menu.addAction("Move to…", lambda: self.move(path))
+            menu.addAction("Move to…", lambda: self.move_path(path))
             menu.addAction("Delete (move to trash)", lambda: self.delete(path))
         if self.undo_stack:
             menu.addSeparator()

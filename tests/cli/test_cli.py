@@ -189,7 +189,8 @@ def test_forget_removes_rows_and_records_the_tombstone(home: Path, capsys: pytes
     capsys.readouterr()
     doc = run_json(capsys, home, "forget", "user's DOOR code is   4417")
     assert doc == {"tombstone": "user's door code is 4417", "tombstones": ["user's door code is 4417"],
-                   "rows_removed": 1, "matched": True, "pages_changed": [], "core_files_changed": False}
+                   "rows_removed": 1, "matched": True, "pages_changed": [], "core_files_changed": False,
+                   "notes_kept": []}
     texts = [h["text"] for h in run_json(capsys, home, "search", "door code 4417")]
     assert "User's door code is 4417" not in texts
     run_json(capsys, home, "reindex", "--full")
@@ -276,6 +277,20 @@ def test_capture_from_a_file(home: Path, tmp_path: Path, capsys: pytest.CaptureF
             assert fact["content"] in text
         assert "— sess-cap" in text
         assert doc["rows_added"] >= 1
+
+
+def test_capture_of_the_same_turn_twice_writes_its_facts_once(home: Path, tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]):
+    turn = tmp_path / "turn.json"
+    turn.write_text(json.dumps({"user": "I work at Contoso as a data engineer.", "assistant": "Noted!",
+                                "session_id": "retry-1", "timestamp": "2026-07-19T10:30:00"}), encoding="utf-8")
+    first = run_json(capsys, home, "capture", str(turn))
+    log = Path(first["path"])
+    before = log.read_bytes()
+    assert first["facts"] and first["turn"]
+    code, out, _err = run(capsys, home, "capture", str(turn))
+    assert code == 0 and "Not written again" in out and first["turn"]["id"] in out
+    assert log.read_bytes() == before
 
 
 def test_capture_from_stdin(home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch):
@@ -383,6 +398,7 @@ def fake_app(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
         return 0
 
     module.run_app = run_app  # type: ignore[attr-defined]
+    module.hand_over = lambda _home: None  # type: ignore[attr-defined] - no window is open
     module.problems = []  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "suzent_desktop.ui.app", module)
     return opened
@@ -742,6 +758,22 @@ def test_gui_without_a_usable_qt_says_so_in_one_line(capsys, home, monkeypatch) 
     monkeypatch.setitem(sys.modules, "PySide6.QtWidgets", None)  # as when Qt lacks its system libraries
     code, _out, err = run(capsys, home, "gui")
     assert code == 1 and "the desktop app cannot start" in err
+
+
+@pytest.mark.parametrize("command", [["gui"], ["demo"]])
+def test_no_display_is_said_in_one_line_with_what_to_do(capsys, home, monkeypatch, command) -> None:
+    import suzent_desktop.ui.app as app
+
+    opened: list[Path] = []
+    monkeypatch.setattr(app, "run_app", lambda home, **_: opened.append(home) or 0)  # Qt would abort here
+    monkeypatch.setattr(sys, "platform", "linux")
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"):
+        monkeypatch.delenv(name, raising=False)
+    code, _out, err = run(capsys, home, *command)
+    assert code == 1 and not opened
+    assert len(err.strip().splitlines()) == 1 and "no display" in err and "status" in err, err
+    monkeypatch.setenv("WAYLAND_DISPLAY", "wayland-0")
+    assert run(capsys, home, *command)[0] == 0 and opened
 
 
 def test_gui_shows_a_fault_in_the_apps_own_code_instead_of_blaming_qt(capsys, home, monkeypatch) -> None:

@@ -109,6 +109,7 @@ def test_forget_names_a_page_outside_the_vault_it_leaves_alone(home: Path, capsy
     os.symlink(outside, home / "notebook" / "Ext")
     code, _out, err = run(capsys, home, "forget", "I love green tea every morning.")
     assert code == 0 and "Shared.md" in err and "outside the vault" in err
+    assert "kept as you wrote it" not in _out  # not a note of theirs in this vault: someone else's page
     assert (outside / "Shared.md").read_text(encoding="utf-8") == "# Shared\n\n- I love green tea every morning.\n"
 
 
@@ -127,3 +128,17 @@ def test_forget_refuses_ambiguous_or_unmatched_text_with_exit_1_and_records_noth
     assert code == 0 and "user keeps bees" in stones.read_text(encoding="utf-8")
     code, _out, _err = run(capsys, home, "forget", "- [general] User lives in Oslo.")
     assert code == 0 and "user lives in oslo" in stones.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("typed", [
+    "- [preference] User's door code is 4417 `#home #security`",  # a pasted log line
+    "[preference] User's door code is 4417",
+    "User's door code is 4417.",  # a trailing full stop
+    "  User's door code is 4417!  ",
+])
+def test_forget_undo_reads_every_form_forget_reads(home: Path, capsys: pytest.CaptureFixture[str], typed: str):
+    run(capsys, home, "remember", "User's door code is 4417")
+    assert run_json(capsys, home, "forget", typed)["tombstones"] == ["user's door code is 4417"]
+    doc = run_json(capsys, home, "forget", "--undo", typed)
+    assert doc["restored"] == ["user's door code is 4417"]
+    assert any("4417" in t for t in texts(capsys, home, "door code"))

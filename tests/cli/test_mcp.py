@@ -14,8 +14,9 @@ from mcp import ClientSession, MCPError
 from mcp.client.streamable_http import streamable_http_client
 from mcp_support import mcp_session, server_params, tree_snapshot
 
-WRITE_TOOLS = {"capture_turn", "remember", "forget"}
-READ_TOOLS = {"search_memory", "memory_status", "core_memory", "read_page", "list_pages", "backlinks", "list_tags"}
+WRITE_TOOLS = {"capture_turn", "remember", "forget", "settle_review"}
+READ_TOOLS = {"search_memory", "memory_status", "core_memory", "read_page", "list_pages", "backlinks", "list_tags",
+              "memory_source", "review_memory"}
 ACTIVITY = "mcp_activity.json"
 
 
@@ -44,7 +45,7 @@ async def test_lists_tools_and_resources_and_reads_them(vault_home: Path) -> Non
         tools = {t.name: t for t in (await session.list_tools()).tools}
         assert set(tools) == READ_TOOLS | WRITE_TOOLS  # dream and lint stay off without the setting
         for name in WRITE_TOOLS:
-            assert "secret" in tools[name].description.lower() or name == "forget"
+            assert "secret" in tools[name].description.lower() or name in ("forget", "settle_review")
             assert tools[name].annotations.read_only_hint is False
         assert tools["search_memory"].annotations.read_only_hint is True
         assert tools["capture_turn"].input_schema["properties"]["user"]["maxLength"] > 0
@@ -79,6 +80,18 @@ async def test_lists_tools_and_resources_and_reads_them(vault_home: Path) -> Non
         assert gone["matched"]
         reread = _doc(await session.call_tool("read_page", {"path": hit["page"]}))
         assert "after lunch" not in reread["text"] and reread["text"].startswith("# Espresso")
+
+
+async def test_a_retried_capture_turn_writes_its_facts_once(home: Path) -> None:
+    turn = {"user": "I moved to Lisbon last month", "assistant": "Nice", "session_id": "chat-7",
+            "timestamp": "2026-07-19T09:00:00"}
+    async with mcp_session(home) as session:
+        first = _doc(await session.call_tool("capture_turn", turn))
+        log = Path(first["path"])
+        before = log.read_bytes()
+        again = _doc(await session.call_tool("capture_turn", turn))
+    assert first["facts"] and again["facts"] == first["facts"] and again["lines"] == first["lines"]
+    assert "captured before" in again["message"] and log.read_bytes() == before
 
 
 async def test_capture_search_forget_round_trip_on_disk(home: Path, today) -> None:  # noqa: ANN001
@@ -245,9 +258,12 @@ async def test_http_transport_on_localhost(home: Path) -> None:
         async with streamable_http_client(f"http://127.0.0.1:{port}/mcp") as (read, write, *_):
             async with ClientSession(read, write) as session:
                 await session.initialize()
-                _doc(await session.call_tool("remember", {"text": "The user reads science fiction on trains"}))
+                kept = _doc(await session.call_tool("remember", {"text": "The user reads science fiction on trains"}))
                 found = _doc(await session.call_tool("search_memory", {"query": "science fiction trains"}))
                 assert any("science fiction" in h["text"] for h in found["hits"])
+                # a client of the HTTP server may be on another machine: no path of this one reaches it
+                assert kept["path"].startswith("memory/archive/") and str(home) not in json.dumps([kept, found])
+                assert any(h["path"].startswith("memory/archive/") for h in found["hits"])
     finally:
         proc.terminate()
         proc.wait(timeout=30)
@@ -286,3 +302,23 @@ async def test_a_hit_id_outlives_the_connection_and_forget_is_exact_or_refused(h
         assert stones.read_bytes() == before
         left = _doc(await session.call_tool("search_memory", {"query": "Oslo bicycle", "limit": 5}))
         assert {"User lives in Oslo", "User owns a blue bicycle"} <= {h["text"] for h in left["hits"]}
+
+
+async def test_forget_never_edits_a_note_the_person_wrote(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a vault the app was opened on, an agent's forget changes what it remembers, never the person's note."""
+    from suzent_desktop.core.files.vaults import vault_home
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    vault = tmp_path / "vault"
+    (vault / "Plugins").mkdir(parents=True)
+    note = vault / "Plugins" / "Graph view.md"
+    note.write_text("# Graph view\n\nThe graph view shows how your notes link to one another.\n", encoding="utf-8")
+    before = note.read_bytes()
+    async with mcp_session(vault_home(vault)) as session:
+        found = _doc(await session.call_tool("search_memory", {"query": "graph view notes link", "limit": 5}))
+        hit = next(h for h in found["hits"] if "link to one another" in h["text"])
+        gone = _doc(await session.call_tool("forget", {"hit_id": hit["id"]}))
+        assert gone["matched"] and gone["pages_changed"] == []
+        again = _doc(await session.call_tool("search_memory", {"query": "graph view notes link", "limit": 5}))
+        assert all("link to one another" not in h["text"] for h in again["hits"])
+    assert note.read_bytes() == before

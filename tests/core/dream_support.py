@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 from pathlib import Path
 
 from suzent_desktop.core.files.clock import Clock
@@ -36,6 +37,14 @@ def vault_files(manager: MemoryManager) -> dict[str, bytes]:
     """Every file of the vault, hidden folders included, with its bytes."""
     root = manager.layout.notebook_dir
     return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def pop_run_records(files: dict[str, bytes]) -> dict:
+    """Take the runner's own records out of ``files`` (its state, this device's dream lease) and
+    return its state: what is left is what a rolled-back run must leave as it found it."""
+    for rel in [r for r in files if r.startswith(".state/dream-lease/")]:
+        files.pop(rel)
+    return json.loads(files.pop(".state/dream_state.json"))
 
 
 def page(manager: MemoryManager, rel: str) -> str:

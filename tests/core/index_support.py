@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from suzent_desktop.core.files.archive import Archive
 from suzent_desktop.core.files.clock import Clock
 from suzent_desktop.core.files.layout import Layout
+from suzent_desktop.core.index import fusion
 from suzent_desktop.core.index.embedding import HashingEmbedder
+from suzent_desktop.core.index.filters import Filters
+from suzent_desktop.core.index.index_store import IndexStore
 from suzent_desktop.core.index.indexer import Indexer
 from suzent_desktop.core.vault.notebook import Notebook
 
@@ -21,3 +26,9 @@ def indexer_over(layout: Layout, clock: Clock, pages: dict[str, str]) -> Indexer
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     return Indexer(layout, HashingEmbedder(384), clock, notebook=notebook, archive=Archive(layout))
+
+
+def ranked(store: IndexStore, vector: np.ndarray, query: str, limit: int, filters: Filters | None = None) -> list[dict]:
+    """``store``'s rows for ``query`` in the order search gives them (``core.index.fusion``, the one ranking path)."""
+    plan = fusion.plan_for(query, fusion.ALL_SCRIPTS)
+    return fusion.search(store, fusion.TitleCache().get(store), plan, query, vector, limit, filters)

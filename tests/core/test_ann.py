@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from index_support import ranked
 
 from suzent_desktop.core.files.clock import Clock
 from suzent_desktop.core.index import ann
@@ -95,7 +96,7 @@ def test_rows_added_after_training_are_found_before_the_index_is_updated(store: 
         hits = store.vector_search(row.vector, 3)
         assert hits[0]["id"] == row.id
         assert hits[0]["score"] == pytest.approx(1.0, abs=1e-4)
-    hybrid = store.hybrid_search(fresh[0].vector, fresh[0].text, 5)
+    hybrid = ranked(store, fresh[0].vector, fresh[0].text, 5)
     assert hybrid[0]["id"] == fresh[0].id
 
     store.optimize(force=True)  # folds them into the index as a delta segment
@@ -117,7 +118,7 @@ def test_filters_are_applied_before_the_index_and_still_fill_the_page(store: Ind
     assert dated and all(h["date"] == "2026-03-15" for h in dated)
     assert [h["id"] for h in dated] == [h["id"] for h in store.vector_search(
         probe, 10, Filters(date_from="2026-03-01", date_to="2026-03-31"), exact=True)]
-    mixed = store.hybrid_search(rare[0].vector, rare[0].text, 10, Filters(source="core"))
+    mixed = ranked(store, rare[0].vector, rare[0].text, 10, Filters(source="core"))
     assert mixed[0]["id"] == rare[0].id and {h["source_type"] for h in mixed} == {"core"}
 
 
@@ -156,7 +157,7 @@ def test_a_damaged_index_falls_back_to_the_exact_scan_and_is_rebuilt(tmp_path: P
     hits = reopened.vector_search(rows[7].vector, 3)
     assert hits[0]["id"] == rows[7].id
     assert "vector index is damaged" in reopened.ann_notice
-    assert reopened.hybrid_search(rows[8].vector, rows[8].text, 3)[0]["id"] == rows[8].id
+    assert ranked(reopened, rows[8].vector, rows[8].text, 3)[0]["id"] == rows[8].id
 
     reopened.add(_rows(7000, 3))
     reopened.optimize(force=True)  # the next index pass drops the broken index and trains a new one

@@ -15,7 +15,7 @@ from suzent_desktop.core.engines.dream.model import Batch, BatchFact, EngineRepo
 from suzent_desktop.core.engines.dream.runner import DreamRunner
 from suzent_desktop.core.engines.dream.tools import Accounting, VaultTools
 from suzent_desktop.core.files.facts import Fact
-from suzent_desktop.core.index import uncovered
+from suzent_desktop.core.index import dropped, uncovered
 from suzent_desktop.core.index.index_plan import NOT_CONSOLIDATED
 
 JASPER = "User collects jasper indigo near the xenon nimbus falcon"
@@ -97,8 +97,9 @@ async def test_engine_accounts_are_checked_against_the_vault(seeded):
     manager, dates = seeded
 
     async def accounting_engine(batch: Batch, tools: VaultTools) -> EngineReport:
-        tools.write("3_Personal/Work.md", "# Work\n\n- Employed by Contoso (2026-07-17)\n")
-        tools.account(Accounting("User works at Contoso", "merged", "3_Personal/Work.md", "Employed by Contoso"))
+        tools.write("3_Personal/Work.md", "# Work\n\n- Works at Contoso as a data engineer (2026-07-17)\n")
+        tools.account(Accounting("User works at Contoso", "merged", "3_Personal/Work.md",
+                                 "Works at Contoso as a data engineer"))
         tools.account(Accounting("User prefers quiet trains over buses", "dropped", reason="small talk"))
         tools.account(Accounting(JASPER, "merged", "3_Personal/Hobbies.md", "User collects stones"))  # no such page
         return EngineReport(summary="accounted")
@@ -109,6 +110,7 @@ async def test_engine_accounts_are_checked_against_the_vault(seeded):
     assert [(f["text"], f["reason"]) for f in result.dropped] == [("User prefers quiet trains over buses", "small talk")]
     assert DreamRunner(manager).history()[0]["dropped"][0]["reason"] == "small talk"
     assert await _hits(manager, JASPER)
+    assert await _hits(manager, "User prefers quiet trains over buses")  # until a person confirms the drop
 
 
 async def test_forgotten_facts_are_not_uncovered_and_leave_the_record(seeded, today):
@@ -239,6 +241,7 @@ async def test_the_coverage_check_gets_only_the_time_the_run_has_left(home, cloc
 
     manager = make_manager(home, clock, memory_consolidation_timeout_seconds=2.0)
     write_log(manager, days_before(today, 1)[0], [JASPER, KEPT])
+    await manager.reindex()  # as capture does: the facts are in search before the dream starts
     manager.embedder = SlowEmbedder(manager.embedder)  # what the runner embeds with; the index keeps its own
     import lancedb  # noqa: F401 - loaded before the run's clock, as the runner does
     started = time.monotonic()
@@ -288,3 +291,116 @@ async def test_indexing_a_runs_pages_gets_only_the_time_left_and_no_fact_leaves_
     await manager.reindex()
     hits = await _hits(manager, JASPER)
     assert hits and any(h.path.endswith("Hobbies.md") for h in hits)
+
+
+HOSTILE_PAGE = f"# Misc\n\n- User likes things (2026-07-17)\n- {KEPT} (2026-07-18)\n\n## History\n"
+
+
+async def hostile_accounts(batch: Batch, tools: VaultTools) -> EngineReport:
+    """A model (or a prompt injected through a captured turn) that accounts for every fact of the
+    batch without keeping any: an unrelated bullet, an empty History, a reason of three letters."""
+    tools.write("3_Personal/Misc.md", HOSTILE_PAGE)
+    for index, fact in enumerate(f for f in batch.facts if f.fact.content != KEPT):
+        how = ("merged", "superseded", "dropped")[index % 3]
+        tools.accounted.append(Accounting(fact.fact.content, how, "3_Personal/Misc.md",
+                                          "User likes things" if how == "merged" else "", "xyz"))
+    return EngineReport(summary="accounted for everything")
+
+
+async def test_accounts_a_page_does_not_bear_out_leave_no_fact_out_of_search(seeded):
+    manager, dates = seeded
+    await manager.reindex()
+    result = await DreamRunner(manager, engine=hostile_accounts).run_once()
+    assert result.outcome == "productive" and result.dropped == []
+    facts = [JASPER, "User works at Contoso", "User prefers quiet trains over buses"]
+    assert sorted(f["text"] for f in result.uncovered) == sorted(facts)
+    for text in facts:
+        assert await _hits(manager, text), text
+
+
+def test_an_account_names_the_bullet_that_holds_the_fact(tmp_path):
+    root = tmp_path / "vault"
+    (root / "3_Personal").mkdir(parents=True)
+    (root / "3_Personal" / "Work.md").write_text(
+        "# Work\n\n- Works at Contoso as a data engineer (2026-07-01)\n- User likes things\n\n## History\n\n"
+        "- ~~User was a junior analyst at Fabrikam in Leeds~~ (2026-01-01, until 2026-07-01)\n", encoding="utf-8")
+    (root / "3_Personal" / "Empty.md").write_text("# Empty\n\n- User likes things\n\n## History\n", encoding="utf-8")
+    tools = VaultTools(root)
+    fact = lambda text: BatchFact("2026-07-02", Fact(text), 5)  # noqa: E731
+    merged, unrelated = "User works at Contoso", "User's sister Ana lives in Porto"
+    superseded, empty = "User was an analyst at Fabrikam, Leeds", "User drove a red Fiat"
+    dropped_ok, dropped_bad = "User said hello", "User said goodbye"
+    wrong_number = "User runs 10 km"
+    for account in [
+        Accounting(merged, "merged", "3_Personal/Work.md", "Works at Contoso as a data engineer"),
+        Accounting(unrelated, "merged", "3_Personal/Work.md", "User likes things"),
+        Accounting(wrong_number, "merged", "3_Personal/Work.md", "User likes things"),
+        Accounting(superseded, "superseded", "3_Personal/Work.md"),
+        Accounting(empty, "superseded", "3_Personal/Empty.md"),
+        Accounting(dropped_ok, "dropped", reason="a greeting, nothing to keep"),
+        Accounting(dropped_bad, "dropped", reason="n/a"),
+    ]:
+        tools.accounted.append(account)
+    facts = [fact(t) for t in (merged, unrelated, wrong_number, superseded, empty, dropped_ok, dropped_bad)]
+    report = check_coverage(facts, tools)
+    assert [f.fact.content for f, _a in report.accounted] == [merged, superseded, dropped_ok]
+    assert [f.fact.content for f in report.uncovered] == [unrelated, wrong_number, empty, dropped_bad]
+    assert report.held[("2026-07-02", "user was an analyst at fabrikam, leeds")] == (
+        "3_Personal/Work.md", "User was a junior analyst at Fabrikam in Leeds")
+
+
+def test_the_tool_refuses_a_drop_without_a_readable_reason(tmp_path):
+    tools = VaultTools(tmp_path)
+    with pytest.raises(ValueError, match="reason a person can read"):
+        tools.account(Accounting("User said hello", "dropped", reason="xyz"))
+    assert tools.account(Accounting("User said hello", "dropped", reason="a greeting only")) == "ok: dropped"
+
+
+async def test_a_dropped_fact_stays_in_search_until_a_person_confirms(seeded):
+    manager, dates = seeded
+    trains = "User prefers quiet trains over buses"
+
+    async def dropping_engine(batch: Batch, tools: VaultTools) -> EngineReport:
+        await faithful_engine(Batch(batch.dates, [f for f in batch.facts if f.fact.content != trains]), tools)
+        tools.account(Accounting(trains, "dropped", reason="small talk about travel"))
+        return EngineReport(summary="dropped one")
+
+    result = await DreamRunner(manager, engine=dropping_engine).run_once()
+    assert result.outcome == "productive" and manager.watermark() == dates[-1]
+    assert [(f["text"], f["reason"]) for f in result.dropped] == [(trains, "small talk about travel")]
+    assert (await manager.indexer.stats()).by_source.get("archive", 0) == 1
+    hits = await _hits(manager, trains)
+    assert hits and hits[0].source_type == "archive"
+    pending = manager.pending_dropped()
+    assert [(f.text, f.reason, f.date) for f in pending] == [(trains, "small talk about travel", dates[1])]
+    with pytest.raises(dropped.UnknownDropped, match="nosuchid"):
+        await manager.confirm_dropped(["nosuchid"])
+    assert manager.pending_dropped() == pending
+    confirmed, _changes = await manager.confirm_dropped([pending[0].id])
+    assert [f.text for f in confirmed] == [trains]
+    assert manager.pending_dropped() == [] and not await _hits(manager, trains)
+    assert trains in manager.archive.read_text(dates[1])  # the log keeps it as written
+
+
+async def test_a_remembered_fact_keeps_a_place_in_search_whatever_the_model_says(home, today):
+    from suzent_desktop.core.files.clock import Clock
+
+    passport = "User's passport expires in March 2031"
+    await make_manager(home, Clock(fixed_today=today - dt.timedelta(days=1))).remember(passport)
+    manager = make_manager(home, Clock(fixed_today=today))
+
+    async def talked_into_it(batch: Batch, tools: VaultTools) -> EngineReport:
+        page = HOSTILE_PAGE.replace(f"- {KEPT}", f"- {KEPT}\n- User likes lists")
+        for date in ("2026-07-17", "2026-07-18"):  # a bullet carries the batch's days (dream/bullet_dates.py)
+            page = page.replace(date, batch.dates[0])
+        tools.write("3_Personal/Misc.md", page)
+        for how in ("merged", "superseded", "dropped"):
+            tools.accounted.append(Accounting(passport, how, "3_Personal/Misc.md", "User likes things",
+                                              "not needed any more"))
+        return EngineReport(summary="accounted")
+
+    write_log(manager, (today - dt.timedelta(days=1)).isoformat(), [KEPT])
+    result = await DreamRunner(manager, engine=talked_into_it).run_once(force=True)
+    assert result.outcome == "productive" and manager.watermark() == (today - dt.timedelta(days=1)).isoformat()
+    hits = await _hits(manager, passport)
+    assert hits and hits[0].source_type == "archive"

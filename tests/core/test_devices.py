@@ -189,3 +189,53 @@ async def test_an_undo_that_arrives_after_the_dream_left_the_fact_out_brings_it_
     hits = (await laptop.search("bees on the roof", limit=5)).hits
     assert hits and hits[0].text == "User keeps bees on the roof"
     assert any(f["text"] == "User keeps bees on the roof" for f in DreamRunner(laptop).not_consolidated())
+
+
+async def test_status_and_doctor_name_the_file_and_line_of_another_devices_late_fact(home, clock, today,
+                                                                                       monkeypatch):
+    from dream_support import days_before, make_manager, write_log
+
+    from suzent_desktop.core.doctor import run_doctor
+    from suzent_desktop.core.engines.dream.runner import DreamRunner
+
+    monkeypatch.setenv("SUZENT_DEVICE", "laptop")
+    laptop = make_manager(home, clock)
+    day = days_before(today, 1)[0]
+    write_log(laptop, day, ["User works at Contoso", "User likes green tea", "User swims on Tuesdays"])
+    assert (await DreamRunner(laptop).run_once(force=True)).outcome == "productive"
+    late = laptop.layout.archive_dir / f"{day}@desktop.md"
+    late.write_text(f"# Daily Log - {day}\n\n## 18:00 — desk0001\n\n- [work] User met Jonas\n"
+                    "- [hobby] User restores old radios\n", encoding="utf-8")
+
+    listed = {f["text"]: f for f in (await laptop.status())["not_consolidated"]}
+    assert (listed["User restores old radios"]["path"], listed["User restores old radios"]["line"]) == (str(late), 6)
+    found = [p for p in run_doctor(home, clock=clock, check_index=False) if "restores old radios" in p.message]
+    assert [(p.path, p.line) for p in found] == [(str(late), 6)]
+    assert late.read_text(encoding="utf-8").splitlines()[5] == "- [hobby] User restores old radios"
+
+
+async def test_doctor_names_the_file_and_line_of_another_devices_dropped_fact(home, clock, today, monkeypatch):
+    from dream_support import days_before, make_manager, write_log
+
+    from suzent_desktop.core.doctor import run_doctor
+    from suzent_desktop.core.engines.dream.model import Batch, EngineReport
+    from suzent_desktop.core.engines.dream.runner import DreamRunner
+    from suzent_desktop.core.engines.dream.tools import Accounting
+
+    monkeypatch.setenv("SUZENT_DEVICE", "laptop")
+    laptop = make_manager(home, clock)
+    day = days_before(today, 1)[0]
+    write_log(laptop, day, ["User works at Contoso", "User likes green tea"])
+    theirs = laptop.layout.archive_dir / f"{day}@desktop.md"
+    theirs.write_text(f"# Daily Log - {day}\n\n## 18:00 — desk0001\n\n- [chat] User said hello to the cat\n",
+                      encoding="utf-8")
+
+    async def dropping(batch: Batch, tools) -> EngineReport:
+        kept = "".join(f"- {f.fact.content} ({f.date})\n" for f in batch.facts if "cat" not in f.fact.content)
+        tools.write("3_Personal/Facts.md", "# Facts\n\n" + kept)
+        tools.account(Accounting("User said hello to the cat", "dropped", reason="small talk with the cat"))
+        return EngineReport(summary="dropped one")
+
+    assert (await DreamRunner(laptop, engine=dropping).run_once(force=True)).outcome == "productive"
+    found = [p for p in run_doctor(home, clock=clock, check_index=False) if "hello to the cat" in p.message]
+    assert [(p.path, p.line) for p in found] == [(str(theirs), 5)]

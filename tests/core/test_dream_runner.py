@@ -7,7 +7,15 @@ import dataclasses
 import json
 
 import pytest
-from dream_support import days_before, make_manager, notebook_text, page, vault_files, write_log
+from dream_support import (
+    days_before,
+    make_manager,
+    notebook_text,
+    page,
+    pop_run_records,
+    vault_files,
+    write_log,
+)
 
 from suzent_desktop.core.engines.dream.model import Batch, EngineReport
 from suzent_desktop.core.engines.dream.runner import DreamRunner
@@ -122,7 +130,7 @@ async def test_engine_failure_holds_watermark_and_restores_pages(seeded):
     assert result.outcome == "failed" and "model exploded" in result.reason
     assert manager.watermark() is None and ingest_entries(manager) == []
     after = vault_files(manager)
-    state = json.loads(after.pop(".state/dream_state.json"))
+    state = pop_run_records(after)
     assert after == before
     assert state["retries"] == {dates[0]: 1}
 
@@ -142,7 +150,7 @@ async def test_timeout_holds_watermark_and_restores_pages(home, clock, today):
     assert result.outcome == "failed" and "timed out" in result.reason
     assert manager.watermark() is None
     after = vault_files(manager)
-    after.pop(".state/dream_state.json")
+    pop_run_records(after)
     assert after == before
 
 
@@ -164,7 +172,7 @@ async def test_cancel_rolls_back_and_counts_as_failure(seeded):
     result = await task
     assert result.outcome == "failed" and result.reason.startswith("cancelled")
     after = vault_files(manager)
-    state = json.loads(after.pop(".state/dream_state.json"))
+    state = pop_run_records(after)
     assert after == before and state["retries"][dates[0]] == 1
 
 
@@ -423,7 +431,7 @@ async def test_cancelling_the_task_from_outside_rolls_back_and_counts(seeded):
     with pytest.raises(asyncio.CancelledError):
         await task
     after = vault_files(manager)
-    state = json.loads(after.pop(".state/dream_state.json"))
+    state = pop_run_records(after)
     assert after == before and state["retries"][dates[0]] == 1
 
 

@@ -8,6 +8,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from process_support import run_in_processes
 
 from suzent_desktop.core.engines.recall import MAX_LINES, Recall, RecallLog
 from suzent_desktop.core.files.archive import Archive, ArchiveError
@@ -16,7 +17,7 @@ from suzent_desktop.core.files.facts import Fact, parse_log
 from suzent_desktop.core.files.layout import ROOT_NAV_FILES, Layout, LayoutError
 from suzent_desktop.core.files.tombstones import Tombstones, normalize
 from suzent_desktop.core.vault.notebook import ZONES, Notebook, NotebookError
-from suzent_desktop.settings import Settings
+from suzent_desktop.settings import Settings, load_settings
 
 WHEN = dt.datetime(2026, 7, 1, 14, 5)
 
@@ -120,6 +121,22 @@ def test_concurrent_appends_never_interleave_or_lose_lines(layout: Layout):
     for turn in parsed.turns:  # each block holds its own two facts, in order
         contents = [f.fact.content for f in turn.facts]
         assert len(contents) == 2 and contents[0].endswith(" a") and contents[1] == contents[0][:-1] + "b"
+
+
+def _append_many(home: str, worker: int, count: int) -> None:
+    archive = Archive(Layout.from_settings(Path(home), load_settings(Path(home))))
+    for i in range(count):
+        archive.append_turn([Fact(f"p{worker} f{i} a"), Fact(f"p{worker} f{i} b")], session_id=f"p{worker}", when=WHEN)
+
+
+def test_appends_from_several_processes_never_interleave(layout: Layout):
+    """Each process has its own thread lock: only the file lock keeps their blocks whole."""
+    run_in_processes(_append_many, [(str(layout.home), w, 15) for w in range(4)])
+    parsed = Archive(layout).read("2026-07-01")
+    assert len(parsed.facts) == 4 * 15 * 2 and not parsed.malformed
+    for turn in parsed.turns:
+        contents = [f.fact.content for f in turn.facts]
+        assert len(contents) == 2 and contents[1] == contents[0][:-1] + "b"
 
 
 def test_dates_and_invalid_file_names(layout: Layout):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from dream_support import make_manager, write_log
 
@@ -158,6 +160,43 @@ async def test_forget_of_a_consolidated_fact_takes_it_off_its_page_and_undo_puts
     assert undone.logs == set()  # the page holds it again: nothing to capture
     assert {p: p.read_bytes() for p in pages} == pages
     assert await hit_for(manager, "vintage fountain pens", "fountain pens") is not None
+
+
+@pytest.mark.parametrize("recorded", ["vault-relative", "absolute (earlier versions)", "absolute, page gone"])
+async def test_undo_on_another_device_puts_the_line_back_on_its_page(home, clock, tmp_path, monkeypatch,
+                                                                      recorded) -> None:
+    import json
+    import shutil
+
+    monkeypatch.setenv("SUZENT_DEVICE", "laptop")
+    laptop = make_manager(home, clock)
+    write_log(laptop, "2026-07-10", ["User collects vintage fountain pens", "User likes green tea"])
+    assert (await DreamRunner(laptop).run_once(force=True)).outcome == "productive"
+    pages = {p.relative_to(home): p.read_bytes() for p in laptop.notebook.content_pages()
+             if b"fountain pens" in p.read_bytes()}
+    await laptop.forget("User collects vintage fountain pens")
+    journal = laptop.layout.forget_journal_file
+    records = [json.loads(line) for line in journal.read_text(encoding="utf-8").splitlines()]
+    assert records and all(not Path(r["path"]).is_absolute() for r in records)
+    if recorded != "vault-relative":  # as an earlier version wrote it: the laptop's absolute path
+        journal.write_text("".join(json.dumps({**r, "path": str(laptop.layout.notebook_dir / r["path"])}) + "\n"
+                                   for r in records), encoding="utf-8")
+
+    # The home reaches the desktop, where it lives in another folder.
+    elsewhere = tmp_path / "desktop" / "Sync" / "home"
+    shutil.move(str(home), elsewhere)
+    if recorded == "absolute, page gone":
+        for rel in pages:
+            (elsewhere / rel).unlink()
+    monkeypatch.setenv("SUZENT_DEVICE", "desktop")
+    desktop = make_manager(elsewhere, clock)
+    undone = await desktop.undo_forget("User collects vintage fountain pens")
+    if recorded == "absolute, page gone":
+        assert undone.errors and all("outside the vault" not in e and "another device" in e for e in undone.errors)
+    else:
+        assert undone.errors == []
+        assert {rel: (elsewhere / rel).read_bytes() for rel in pages} == pages
+    assert await hit_for(desktop, "vintage fountain pens", "fountain pens") is not None
 
 
 # -- the dream ----------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from index_support import ranked
 
 from suzent_desktop.core.index.embedding import HashingEmbedder
 from suzent_desktop.core.index.index_store import Filters, IndexStore, Row, norm_key, sanitize_fts_query
@@ -83,7 +84,7 @@ def test_full_text_syntax_never_errors(store: IndexStore, query: str) -> None:
     store.add([_row("/p.md", "User likes green tea", 0, embedder)])
     hits = store.fts_search(query, 5)
     assert isinstance(hits, list)
-    assert isinstance(store.hybrid_search(embedder.embed([query or "x"])[0], query, 5), list)
+    assert isinstance(ranked(store, embedder.embed([query or "x"])[0], query, 5), list)
 
 
 def test_sanitize_keeps_words_only() -> None:
@@ -98,12 +99,12 @@ def test_hybrid_and_filters(store: IndexStore) -> None:
     ]
     rows[1].zone = "3_Personal"
     store.add(rows)
-    hits = store.hybrid_search(embedder.embed(["tea"])[0], "tea", 5)
+    hits = ranked(store, embedder.embed(["tea"])[0], "tea", 5)
     assert hits[0]["path"] == "/a.md"
-    assert [h["path"] for h in store.hybrid_search(embedder.embed(["tea"])[0], "tea", 5)] == ["/a.md"]
-    filtered = store.hybrid_search(embedder.embed(["coffee"])[0], "coffee", 5, Filters(zone="3_Personal"))
+    assert [h["path"] for h in ranked(store, embedder.embed(["tea"])[0], "tea", 5)] == ["/a.md"]
+    filtered = ranked(store, embedder.embed(["coffee"])[0], "coffee", 5, Filters(zone="3_Personal"))
     assert [h["path"] for h in filtered] == ["/b.md"]
-    assert store.hybrid_search(embedder.embed(["coffee"])[0], "coffee", 5, Filters(zone="2_Wiki")) == []
+    assert ranked(store, embedder.embed(["coffee"])[0], "coffee", 5, Filters(zone="2_Wiki")) == []
     assert [h["path"] for h in store.fts_search("coffee", 5, Filters(exclude_path="/b.md"))] == []
 
 

@@ -113,3 +113,17 @@ async def test_remember_says_when_it_waits_for_another_process(home: Path, clock
         if other.is_locked:
             other.release()
     assert told == ["waiting"] and changes.rows_added == 1
+
+
+async def test_a_page_over_the_size_limit_is_named_and_its_rows_leave(home: Path, clock, monkeypatch):
+    from suzent_desktop.core.files import regular
+
+    manager = MemoryManager.open(home, clock=clock, embedder=HashingEmbedder())
+    page = _long_page(manager, word="saffron")
+    await manager.indexer.sync()
+    assert [h for h in (await manager.search("saffron number 7", record_recall=False)).hits if h.path.endswith("Long.md")]
+    monkeypatch.setattr(regular, "PAGE_LIMIT_BYTES", page.stat().st_size - 1)  # the page grew past the limit
+    page.write_text(page.read_text(encoding="utf-8") + "\nOne more saffron line.\n", encoding="utf-8")
+    changes = await manager.indexer.sync()
+    assert any("Long.md" in e and "limit for a page" in e for e in changes.errors), changes.errors
+    assert not [h for h in (await manager.search("saffron number 7", record_recall=False)).hits if h.path.endswith("Long.md")]

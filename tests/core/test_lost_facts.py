@@ -145,3 +145,22 @@ async def test_a_fact_forgotten_during_a_dream_and_undone_comes_back_when_its_pa
     await manager.reindex()
     assert await _not_consolidated(manager) == {JAZZ}
     assert [h for h in (await manager.search(JAZZ, limit=20, record_recall=False)).hits if JAZZ in h.text]
+
+
+async def test_dream_force_with_nothing_pending_consolidates_the_facts_given_back(dreamt):
+    manager, older, _next_day = dreamt
+    data, mtime = older[PREFERENCES]
+    _replace(manager, PREFERENCES, data, mtime)  # a sync brings the first dream's version back: JAZZ leaves it
+    await manager.reindex()
+    assert await _not_consolidated(manager) == {JAZZ} and manager.pending_dates() == []
+    watermark, log_md = manager.watermark(), manager.layout.log_md.read_bytes()
+
+    result = await DreamRunner(manager).run_once(force=True)  # `dream --force`: no daily log waits
+
+    assert result.outcome == "productive" and result.uncovered == [] and result.batch == [], result.reason
+    assert JAZZ in notebook_text(manager)
+    assert await _not_consolidated(manager) == set()
+    assert manager.watermark() == watermark and manager.layout.log_md.read_bytes() == log_md
+    assert not await _archive_hits(manager, JAZZ)
+    # Without --force the schedule leaves them for the next day's batch, as before.
+    assert (await DreamRunner(manager).run_once()).outcome == "nothing_pending"

@@ -128,7 +128,9 @@ def test_a_download_reports_its_bytes_up_to_the_total(tmp_path: Path) -> None:
         fetch_once(pin("m.onnx", base + "m.onnx", LARGE), tmp_path, progress=lambda *a: seen.append(a))
     assert seen[0] == (0, len(LARGE), "m.onnx") and seen[-1] == (len(LARGE), len(LARGE), "m.onnx")
     done = [d for d, _, _ in seen]
-    assert done == sorted(done) and len(done) >= 4  # it moved on the way, not only at the end
+    # it moved on the way, not only at the end: blocks arrive in whatever sizes the socket gives (at most
+    # a block each), so a ~3.2-block file reports at least once between its start and its end
+    assert done == sorted(done) and any(0 < d < len(LARGE) for d in done)
 
 
 def test_a_cancelled_download_keeps_nothing_and_says_so(tmp_path: Path) -> None:

@@ -109,7 +109,7 @@ def test_open_records_recent_vaults_and_an_app_home_opens_as_itself(tmp_path: Pa
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     launched: list[Path] = []
-    monkeypatch.setattr("suzent_desktop.cli._launch", lambda home, **_: launched.append(home) or 0)
+    monkeypatch.setattr("suzent_desktop.cli_window._launch", lambda home, **_: launched.append(home) or 0)
     first, second = _small_vault(tmp_path / "one"), _small_vault(tmp_path / "two")
     assert main(["open", str(first)]) == 0
     assert main(["open", str(second)]) == 0
@@ -119,3 +119,79 @@ def test_open_records_recent_vaults_and_an_app_home_opens_as_itself(tmp_path: Pa
     assert main(["--home", str(home), "lint"]) == 0
     assert home_for(home) == home  # a home folder (config, notebook, memory) opens as that home
     assert main(["open", str(tmp_path / "missing")]) == 1
+
+
+def test_open_refuses_a_cloned_home_whose_config_points_elsewhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    launched: list[Path] = []
+    monkeypatch.setattr("suzent_desktop.cli_window._launch", lambda home, **_: launched.append(home) or 0)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "secret.md").write_text("# Private\n", encoding="utf-8")
+    clone = tmp_path / "clone"
+    clone.mkdir()
+    (clone / "config.toml").write_text(f'notebook_path = "{elsewhere}"\ntheme = "dark"\n', encoding="utf-8")
+    capsys.readouterr()
+    assert main(["open", str(clone)]) == 1
+    err = capsys.readouterr().err
+    assert "notebook_path" in err and "did not write" in err and str(clone / "config.toml") in err
+    assert launched == [] and not (elsewhere / ".state").exists() and RecentVaults().entries() == []
+
+
+def test_open_adopts_the_paths_the_app_wrote(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from suzent_desktop.settings import Settings, save_settings
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setattr("suzent_desktop.cli_window._launch", lambda home, **_: 0)
+    vault = _small_vault(tmp_path / "notes")
+    home = tmp_path / "myhome"
+    home.mkdir()
+    save_settings(home, Settings(notebook_path=str(vault)))  # the settings dialog writes it
+    assert main(["open", str(home)]) == 0
+    (home / "config.toml").write_text(f'notebook_path = "{tmp_path}"\n', encoding="utf-8")  # changed by another hand
+    assert main(["open", str(home)]) == 1
+    assert main(["open", str(vault)]) == 0  # a plain folder of notes gets a home the app writes itself
+    assert main(["open", str(vault)]) == 0
+    assert main(["open", str(home_for(vault))]) == 0  # and that home opens as itself
+
+
+def test_forget_leaves_a_note_the_person_wrote_as_written_unless_asked(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    vault = _small_vault(tmp_path / "vault")
+    home = vault_home(vault)
+    beans = vault / "Projects" / "Garden" / "Beans.md"
+    before = beans.read_bytes()
+    said = "Planted in [[Spring]]. #garden"
+
+    def cli(*args: str) -> str:
+        assert main(["--home", str(home), *args]) == 0, args
+        return capsys.readouterr().out
+
+    cli("reindex")
+    out = cli("forget", said)
+    assert beans.read_bytes() == before  # memory only: the note stays as written
+    assert f"kept as you wrote it in {beans}" in out and "--from-notes" in out
+    assert "Planted" not in cli("search", "planted spring garden")  # out of search all the same
+    cli("forget", "--undo", said)
+    out = cli("forget", "--from-notes", said)
+    assert b"Planted" not in beans.read_bytes() and "kept as you wrote it" not in out
+    cli("forget", "--undo", said)
+    assert beans.read_bytes() == before
+
+
+def test_doctor_reports_forgotten_text_kept_in_a_persons_note_as_information(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    vault = _small_vault(tmp_path / "vault")
+    home = vault_home(vault)
+    assert main(["--home", str(home), "reindex"]) == 0
+    assert main(["--home", str(home), "forget", "Planted in [[Spring]]. #garden"]) == 0
+    capsys.readouterr()
+    main(["--home", str(home), "--json", "doctor"])
+    report = json.loads(capsys.readouterr().out)
+    about = [p for p in report["problems"] if p["path"].endswith("Beans.md")]
+    assert about and all(p["severity"] == "info" and "kept in your note" in p["message"] for p in about), about

@@ -202,3 +202,39 @@ async def test_a_model_files_a_batch_through_every_operation(home, clock, today)
     assert "- ~~Favourite author: Ursula K. Le Guin~~" in text and "- User likes Octavia Butler" in text
     assert page(manager, "3_Personal/Books.md") == f"# Books\n\n## Finished\n\n- User finished Dune ({d1})\n"
     assert all(not m["content"].startswith("error:") for seen in script.seen for m in seen if m["role"] == "tool")
+
+
+@pytest.mark.parametrize("opening, closing", [
+    ("---\n", "---\n"),  # frontmatter: the page now starts with a properties block
+    ("%%\n", "%%\n"),  # an Obsidian comment
+    ("<!--\n", "-->\n"),  # an HTML comment
+    ("```\n", "```\n"),  # a code block
+    ("~~~text\n", "~~~\n"),
+])
+async def test_an_edit_that_hides_a_persons_lines_without_changing_a_byte_is_refused(vault, opening, closing):
+    tools = VaultTools(vault)
+    if opening == "---\n":
+        call = {"path": "3_Personal/Reading.md", "old": "# Reading\n",
+                "new": "---\n# Reading\n"}  # and the person's own thematic break below closes it
+        (vault / "3_Personal" / "Reading.md").write_text(READING + "\n---\n\nMore of my words.\n", encoding="utf-8")
+    else:
+        call = {"path": "3_Personal/Reading.md", "old": "## Authors\n\n- Favourite",
+                "new": f"## Authors\n\n{opening}- Favourite"}
+        (vault / "3_Personal" / "Reading.md").write_text(READING + f"\n{closing}", encoding="utf-8")
+    before = _read(vault)
+    result = await tools.dispatch("edit", call)
+    assert result.startswith("error:") and "would remove, reword or hide" in result and "Favourite author" in result
+    assert _read(vault) == before
+
+
+async def test_a_line_hidden_already_may_stay_hidden_and_new_comments_are_fine(vault):
+    text = READING + "\n%%\nA private reminder\n%%\n"
+    (vault / "3_Personal" / "Reading.md").write_text(text, encoding="utf-8")
+    tools = VaultTools(vault)
+    ok = await tools.dispatch("add_bullet", {"path": "3_Personal/Reading.md", "heading": "Authors",
+                                             "text": "User likes Octavia Butler", "dates": ["2026-07-02"]})
+    assert ok.startswith("ok"), ok
+    ok = await tools.dispatch("edit", {"path": "3_Personal/Reading.md", "old": "A private reminder\n%%\n",
+                                       "new": "A private reminder\n%%\n\n%% a note of the program's own %%\n"})
+    assert ok.startswith("ok"), ok
+    assert "A private reminder" in _read(vault)

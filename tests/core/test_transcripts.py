@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import multiprocessing
 from pathlib import Path
 
 import pytest
+from process_support import run_in_processes
 
 from suzent_desktop.core.doctor import run_doctor
 from suzent_desktop.core.files.facts import parse_log
@@ -53,6 +53,29 @@ async def test_the_same_turn_captured_twice_is_kept_once(manager: MemoryManager)
     assert len(manager.transcripts.read("2026-07-20").turns) == 2
 
 
+async def test_a_retried_capture_writes_its_facts_once(manager: MemoryManager):
+    first, _ = await manager.process_conversation_turn_for_memories("I play chess on Sundays.", "Nice.", "s", at(10))
+    again, changes = await manager.process_conversation_turn_for_memories("I play chess on Sundays.", "Nice.", "s",
+                                                                          at(10))
+    log = manager.archive.path_for("2026-07-20")
+    written = [f for f in parse_log(log.read_text(encoding="utf-8")).facts]
+    assert first and [f.fact.content for f in written] == [f.content for f in first]
+    assert again == first and "captured before" in changes.message
+    assert changes.log_lines == [f.line for f in written] and changes.rows_added == 0
+
+
+def test_an_append_of_a_turn_the_log_holds_writes_nothing(manager: MemoryManager):
+    from suzent_desktop.core.files.facts import Fact
+
+    facts = [Fact("User plays chess", turn="abc123"), Fact("User likes tea", turn="abc123")]
+    path, lines = manager.archive.append_turn(facts, session_id="s", when=at(10), turn="abc123")
+    before = path.read_bytes()
+    retry = manager.archive.append_turn(facts, session_id="s", when=at(10, 5), turn="abc123")  # a racing retry
+    assert retry == (path, lines) and path.read_bytes() == before
+    # Without a turn to check (a fact given back by an undo), an append is an append.
+    assert manager.archive.append_turn(facts[:1], session_id="restored", when=at(11))[1] == [lines[-1] + 4]
+
+
 def _capture_many(home: str, worker: int, count: int) -> None:
     layout = Layout.from_settings(Path(home), load_settings(Path(home)))
     transcripts = Transcripts(layout)
@@ -62,13 +85,7 @@ def _capture_many(home: str, worker: int, count: int) -> None:
 
 
 def test_concurrent_captures_from_several_processes_each_land_once_and_whole(home: Path, layout: Layout):
-    context = multiprocessing.get_context("spawn")
-    workers = [context.Process(target=_capture_many, args=(str(home), w, 20)) for w in range(4)]
-    for process in workers:
-        process.start()
-    for process in workers:
-        process.join(60)
-        assert process.exitcode == 0
+    run_in_processes(_capture_many, [(str(home), w, 20) for w in range(4)])
     kept = Transcripts(layout).read("2026-07-20")
     assert kept.bad_lines == []
     seen = sorted(t.user.split(" x")[0].strip() for t in kept.turns)

@@ -28,7 +28,7 @@ def test_the_dialog_names_file_line_and_key_and_its_buttons_answer(qtbot, home: 
     assert f"File: {home / 'config.toml'}" in text and "Line: 2" in text
     assert "Setting: memory_consolidation_enabled" in text
     for choice in (OPEN, DEFAULTS, QUIT):
-        QTimer.singleShot(0, dialog.buttons[choice].click)
+        QTimer.singleShot(0, dialog.choices[choice].click)
         assert dialog.ask() == choice
 
 
@@ -93,6 +93,7 @@ def test_the_window_names_links_it_does_not_follow(qtbot, loop, small_home: Path
     (tmp_path / "secret.md").write_text("key\n", encoding="utf-8")
     os.symlink(tmp_path / "secret.md", small_home / "notebook" / "2_Wiki" / "notes.md")
     os.symlink("../.state", small_home / "notebook" / "2_Wiki" / "state")
+    os.mkfifo(small_home / "notebook" / "2_Wiki" / "pipe.md")  # never opened: the walk would hang on it
     window = MainWindow(AppServices.open(small_home), prompter=FakePrompter())
     qtbot.addWidget(window)
     window.show()
@@ -100,7 +101,8 @@ def test_the_window_names_links_it_does_not_follow(qtbot, loop, small_home: Path
         with qtbot.waitSignal(window.names_ready, timeout=WAIT_MS):
             window.start_background(watch=False, serve=False, index=False)
         label = window.not_followed_label
-        assert label.isVisible() and label.text() == "2 link(s) not followed"
+        assert label.isVisible() and label.text() == "2 link(s) not followed, 1 special file(s) left out"
+        assert "2_Wiki/pipe.md: is a FIFO (named pipe)" in label.toolTip()
         assert "2_Wiki/notes.md: a link leads outside the vault" in label.toolTip()
         assert "2_Wiki/state: a link leads into the hidden folder .state/" in label.toolTip()
     finally:

@@ -83,7 +83,16 @@ def test_pages_open_in_live_preview_in_one_pane(editor) -> None:
     assert not editor.preview.isVisible()
 
 
-def test_markup_is_hidden_except_on_the_line_being_edited(qtbot, editor) -> None:
+def _put_cursor_at(editor, number: int, column: int, anchor: int | None = None) -> None:
+    block = _block(editor, number)
+    cursor = QTextCursor(block)
+    cursor.setPosition(block.position() + (column if anchor is None else anchor))
+    cursor.setPosition(block.position() + column, QTextCursor.MoveMode.KeepAnchor)
+    editor.source.setTextCursor(cursor)
+
+
+def test_markup_shows_for_the_element_under_the_cursor_only(qtbot, editor) -> None:
+    """As in Obsidian: the cursor in **bold** shows its stars, not the link's brackets further on."""
     text = _block(editor, 2).text()
     bold = text.index("**")
     link = text.index("[[")
@@ -91,11 +100,34 @@ def test_markup_is_hidden_except_on_the_line_being_edited(qtbot, editor) -> None
     assert _hidden(editor, 2, link) and _hidden(editor, 2, link + 2)  # "[[Two|" hidden, the alias shown
     assert not _hidden(editor, 2, text.index("second page"))
     assert _hidden(editor, 0, 0)  # the heading's '#'
-    _put_cursor(editor, 2)
+    _put_cursor_at(editor, 2, 0)
+    assert _hidden(editor, 2, bold) and _hidden(editor, 2, link)  # on the line, touching neither
+    _put_cursor_at(editor, 2, bold + 3)
+    assert not _hidden(editor, 2, bold) and not _hidden(editor, 2, bold + 6) and _hidden(editor, 2, link)
+    _put_cursor_at(editor, 2, link + 4)
+    assert _hidden(editor, 2, bold) and not _hidden(editor, 2, link)
+    _put_cursor_at(editor, 2, text.index("bold"), anchor=link + 1)  # a selection over both shows both
     assert not _hidden(editor, 2, bold) and not _hidden(editor, 2, link)
-    assert _hidden(editor, 0, 0)
-    _put_cursor(editor, 11)
+    _put_cursor_at(editor, 0, 3)
+    assert not _hidden(editor, 0, 0)  # a heading's marks show on its line
     assert _hidden(editor, 2, bold)
+
+
+def test_a_task_keeps_its_checkbox_while_its_words_are_edited(qtbot, editor) -> None:
+    """As in Obsidian: the checkbox is drawn and clickable with the cursor in the task's words; the
+    cursor in its marker shows "- [ ]"."""
+    def drawn() -> bool:  # the "[ ]" is room for the checkbox drawn over it, not written
+        block = _block(editor, 3)
+        return any(f.start <= 2 < f.start + f.length and f.format.foreground().color().alpha() == 0
+                   for f in block.layout().formats())
+
+    text = _block(editor, 3).text()
+    _put_cursor_at(editor, 3, len(text))
+    assert drawn() and _hidden(editor, 3, 0)
+    qtbot.mouseClick(editor.source.viewport(), Qt.MouseButton.LeftButton, pos=_point(editor, 3, 3))
+    assert _block(editor, 3).text() == "- [x] water the beans"
+    _put_cursor_at(editor, 3, 1)
+    assert not drawn() and not _hidden(editor, 3, 0)
 
 
 def test_headings_are_sized_and_callouts_banded(editor) -> None:
@@ -116,14 +148,15 @@ def test_images_and_note_embeds_take_room_in_place(qtbot, editor) -> None:
     assert _block(editor, 7).layout().boundingRect().height() < 60  # edited: the markup, one line
 
 
-def test_ctrl_click_follows_a_link_and_a_plain_click_edits(qtbot, editor) -> None:
+def test_a_click_and_a_ctrl_click_follow_a_link(qtbot, editor) -> None:
     column = _block(editor, 2).text().index("second page") + 2
     with qtbot.waitSignal(editor.link_activated, timeout=WAIT_MS) as signal:
         qtbot.mouseClick(editor.source.viewport(), Qt.MouseButton.LeftButton,
                          Qt.KeyboardModifier.ControlModifier, _point(editor, 2, column))
     assert signal.args[0] == "Two"
-    qtbot.mouseClick(editor.source.viewport(), Qt.MouseButton.LeftButton, pos=_point(editor, 2, column))
-    assert editor.source.textCursor().blockNumber() == 2
+    with qtbot.waitSignal(editor.link_activated, timeout=WAIT_MS) as signal:
+        qtbot.mouseClick(editor.source.viewport(), Qt.MouseButton.LeftButton, pos=_point(editor, 2, column))
+    assert signal.args[0] == "Two"
 
 
 def test_a_task_checkbox_toggles_as_one_undoable_edit(qtbot, editor) -> None:

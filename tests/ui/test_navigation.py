@@ -206,7 +206,7 @@ def test_a_tabs_context_menu_reveals_its_file(qtbot, window) -> None:
     window.show_dock("logs")
     qtbot.waitUntil(lambda: not on_screen(window.tree), timeout=WAIT_MS)
     menu = window.editors.tab_menu(0)
-    assert [a.text() for a in menu.actions()] == ["Reveal in tree", "Close tab"]
+    assert [a.text() for a in menu.actions()] == ["Reveal in tree", "Split right", "Split down", "Close tab"]
     menu.actions()[0].trigger()
     qtbot.waitUntil(lambda: on_screen(window.tree), timeout=WAIT_MS)
     assert window.tree.selected_path() == page

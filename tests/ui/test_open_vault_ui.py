@@ -71,3 +71,50 @@ def test_search_can_be_kept_to_any_top_folder_of_the_vault(qtbot, window, tmp_pa
     box = window.search_pane.zone_box
     listed = [box.itemText(i) for i in range(box.count())]
     assert listed[0] == "All folders" and "3_Personal" in listed
+
+
+def test_open_vault_refuses_a_folder_whose_config_points_elsewhere(qtbot, window, prompter, launched,
+                                                                    tmp_path: Path) -> None:
+    clone = tmp_path / "clone"
+    clone.mkdir()
+    (clone / "config.toml").write_text(f'notebook_path = "{tmp_path}"\n', encoding="utf-8")
+    prompter.folders.append(str(clone))
+    window.actions_by_name["open_vault"].trigger()
+    assert launched == []
+    assert prompter.errors and "notebook_path" in prompter.errors[-1] and "did not write" in prompter.errors[-1]
+
+
+def test_forget_in_a_note_the_person_wrote_keeps_the_note_and_shows_it_as_written(
+        qtbot, loop, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ui_support import WAIT_MS, FakePrompter, run
+
+    from suzent_desktop.core.files.vaults import vault_home
+    from suzent_desktop.ui.main_window import MainWindow
+    from suzent_desktop.ui.services import AppServices
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    vault = tmp_path / "vault"
+    (vault / "Plugins").mkdir(parents=True)
+    note = vault / "Plugins" / "Graph view.md"
+    said = "The graph view shows how your notes link to one another."
+    note.write_text(f"# Graph view\n\n{said}\n", encoding="utf-8")
+    before = note.read_bytes()
+    services = AppServices.open(vault_home(vault))
+    prompter = FakePrompter()
+    window = MainWindow(services, prompter=prompter)
+    try:
+        run(qtbot, services.manager.reindex())
+        editor = window.editors.open(note)
+        run(qtbot, window.forget_text(said))
+        assert prompter.asked[-1] == ("Forget", f"{said}\nPlugins/Graph view.md")  # the dialog names the note
+        assert note.read_bytes() == before and services.manager.tombstones.is_tombstoned(said)
+        editor.load()
+        assert said in editor.text()  # the window shows the note as written, so a save keeps it
+        prompter.from_notes = True  # Also delete it from the note
+        run(qtbot, services.manager.undo_forget(said))
+        run(qtbot, window.forget_text(said))
+        qtbot.waitUntil(lambda: said.encode() not in note.read_bytes(), timeout=WAIT_MS)
+    finally:
+        run(qtbot, window.shutdown())
+        window.deleteLater()
+        run(qtbot, services.shutdown())

@@ -132,7 +132,7 @@ def test_a_run_known_only_from_log_md_shows_unrecorded_pages(qtbot, pane_service
 
 
 def test_a_run_that_changed_nothing_shows_its_reason_in_the_history(qtbot, pane_services) -> None:
-    from suzent_desktop.core.engines.dream.runner import load_state, save_state
+    from suzent_desktop.core.engines.dream.run_state import load_state, save_state
 
     services = pane_services
     seed(services.manager)
@@ -196,3 +196,47 @@ def test_facts_no_page_holds_are_listed_as_not_consolidated(qtbot, pane_services
     assert result.outcome == "productive" and len(result.uncovered) == 4
     qtbot.waitUntil(lambda: panel.uncovered_label.text().startswith("4 facts"), timeout=WAIT_MS)
     assert "User moved to Redmond last spring" in panel.uncovered_label.toolTip()
+
+
+def test_a_real_dream_clears_the_dry_run_it_made_stale(qtbot, pane_services) -> None:
+    services = pane_services
+    seed(services.manager)
+    panel = make_panel(qtbot, services)
+    with qtbot.waitSignal(panel.run_finished, timeout=WAIT_MS):
+        qtbot.mouseClick(panel.dry_button, Qt.MouseButton.LeftButton)
+    assert panel.dry_diff.page_names()
+    with qtbot.waitSignal(panel.run_finished, timeout=WAIT_MS) as finished:
+        qtbot.mouseClick(panel.dream_button, Qt.MouseButton.LeftButton)
+    assert finished.args[0].outcome == "productive"
+    assert panel.dry_diff.page_names() == [] and panel.last_dry_run is None
+    assert "A dream ran since the last dry run" in panel.dry_summary.text()
+
+
+def test_the_lint_header_says_clean_or_how_many_findings(qtbot, pane_services) -> None:
+    from suzent_desktop.core.engines.dream.model import Finding, LintResult
+
+    services = pane_services
+    seed(services.manager)
+    write_page(services.manager, "2_Wiki/Concepts/Kayaks.md", "# Kayaks\n\nSee [[Nowhere At All]].\n")
+    panel = make_panel(qtbot, services)
+    with qtbot.waitSignal(panel.lint_finished, timeout=WAIT_MS) as finished:
+        qtbot.mouseClick(panel.lint_button, Qt.MouseButton.LeftButton)
+    found = len(finished.args[0].findings)
+    assert panel.lint_summary.text() == f"Lint: {found} finding{'s' if found > 1 else ''}"
+    panel._show_lint(LintResult())
+    assert panel.lint_summary.text() == "Lint: clean"
+    panel._show_lint(LintResult([Finding("error", "", "lint failed: OSError: disk")], ok=False))
+    assert panel.lint_summary.text() == "Lint: failed"
+
+
+def test_a_due_dream_says_it_waits_for_nothing_but_the_next_check(qtbot, pane_services) -> None:
+    import dataclasses
+
+    services = pane_services
+    seed(services.manager)
+    panel = make_panel(qtbot, services)
+    panel.gate = dataclasses.replace(panel.gate, due=True, reason="due")
+    panel._show_status()
+    minutes = services.settings.memory_consolidation_interval_seconds // 60
+    assert panel.reason_label.text() == (
+        f"not waiting: due, it starts at the schedule's next check (within {minutes} minutes)")

@@ -87,15 +87,21 @@ def test_daily_logs_follow_a_new_day(qtbot, pane_services) -> None:
     assert "2026-07-16" in pane.shown_dates()
 
 
-def test_tombstones_list_and_undo(qtbot, pane_services) -> None:
-    services = pane_services
-    manager = services.manager
-    seed(manager)
-    run(qtbot, manager.reindex())
+def seeded_tombstones_pane(qtbot, services) -> TombstonesPane:
+    """The Forgotten list over the seeded home, indexed, shown once."""
+    seed(services.manager)
+    run(qtbot, services.manager.reindex())
     pane = TombstonesPane(services)
     qtbot.addWidget(pane)
     pane.show()
     qtbot.waitUntil(lambda: pane.refresh_count > 0, timeout=WAIT_MS)
+    return pane
+
+
+def test_tombstones_list_and_undo(qtbot, pane_services) -> None:
+    services = pane_services
+    manager = services.manager
+    pane = seeded_tombstones_pane(qtbot, services)
     assert pane.contents() == []
 
     with qtbot.waitSignal(pane.refreshed, timeout=WAIT_MS):
@@ -112,6 +118,28 @@ def test_tombstones_list_and_undo(qtbot, pane_services) -> None:
     qtbot.waitUntil(lambda: pane.contents() == [], timeout=WAIT_MS)
     back = run(qtbot, manager.search("five kilometres Sundays", record_recall=False))
     assert any("five kilometres" in h.text for h in back.hits)
+
+
+def test_undo_quotes_the_text_as_written_and_the_count_follows(qtbot, pane_services) -> None:
+    services = pane_services
+    pane = seeded_tombstones_pane(qtbot, services)
+    for text in ("User runs five kilometres on Sundays", "User now works at Microsoft"):
+        with qtbot.waitSignal(pane.refreshed, timeout=WAIT_MS):
+            wait_task(qtbot, services.forget(text))
+    assert pane.header.text() == "2 forgotten memories"
+    assert "User runs five kilometres on Sundays" in [pane.list.item(i).text().split("\n")[0] for i in range(2)]
+
+    asked: list[str] = []
+    pane.confirm = lambda _title, text: asked.append(text) or True
+    reports: list[str] = []
+    services.bridge.status_message.connect(reports.append)
+    pane.select("User runs five kilometres on Sundays")
+    with qtbot.waitSignal(pane.undone, timeout=WAIT_MS):
+        pane.undo_selected()
+    assert asked[0].startswith("“User runs five kilometres on Sundays”")
+    assert pane.header.text() == "1 forgotten memory"
+    qtbot.waitUntil(lambda: any(m.startswith("Restored") for m in reports), timeout=WAIT_MS)
+    assert any("“User runs five kilometres on Sundays”" in m for m in reports), reports
 
 
 def test_backlinks_and_related(qtbot, pane_services) -> None:
@@ -152,7 +180,7 @@ def test_memory_view_size_against_the_bound(qtbot, pane_services) -> None:
     qtbot.addWidget(view)
     view.show()
     qtbot.waitUntil(lambda: view.refresh_count > 0, timeout=WAIT_MS)
-    assert view.size is not None and not view.size.over
+    assert view.measured is not None and not view.measured.over
     assert f"/ {manager.settings.memory_md_max_lines} lines" in view.lines_bar.format()
 
     body = "# Memory\n\n" + "".join(
@@ -161,7 +189,7 @@ def test_memory_view_size_against_the_bound(qtbot, pane_services) -> None:
     manager.layout.memory_md.write_text(body, encoding="utf-8")
     with qtbot.waitSignal(view.refreshed, timeout=WAIT_MS):
         services.bridge.changed.emit(ChangeSet(memory_md=True))
-    assert view.size.over and view.size.lines == len(body.splitlines())
+    assert view.measured.over and view.measured.lines == len(body.splitlines())
     assert "Over the bound" in view.state_label.text()
     assert "fact number 3" in view.browser.toPlainText()
 

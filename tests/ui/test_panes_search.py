@@ -8,7 +8,7 @@ import panes_support
 from panes_support import WAIT_MS, run, seed, wait_task, write_page
 from PySide6.QtCore import Qt
 
-from suzent_desktop.ui.forget_dialog import ForgetDialog
+from suzent_desktop.ui.forget_dialog import ForgetChoice, ForgetDialog
 from suzent_desktop.ui.panes.common import highlight
 from suzent_desktop.ui.panes.search_pane import SearchPane
 
@@ -84,12 +84,12 @@ def test_forget_a_hit_gone_at_once_and_after_full_reindex(qtbot, pane_services) 
     row = next(i for i, h in enumerate(hits) if "compact dashboards" in h.text)
     text = hits[row].text
 
-    pane.choose_units = lambda units: []  # the user cancels: nothing happens
+    pane.choose_units = lambda units, notes: ForgetChoice()  # the user cancels: nothing happens
     assert pane.forget_hit(row) is None
     assert any(h.text == text for h in pane.hits())
 
     asked: list[list[str]] = []
-    pane.choose_units = lambda units: asked.append(units) or units
+    pane.choose_units = lambda units, notes: asked.append(units) or ForgetChoice(units)
     task = pane.forget_hit(row)
     assert asked == [["User prefers compact dashboards"]]
     assert all(h.text != text for h in pane.hits())  # gone at once, before the engine answered
@@ -117,8 +117,8 @@ def test_forget_a_two_paragraph_hit_through_the_dialog(qtbot, pane_services) -> 
 
     shown: list[list[str]] = []
 
-    def answer(units: list[str]) -> list[str]:
-        dialog = ForgetDialog(units)  # the real dialog, driven as a user would
+    def answer(units: list[str], notes: list[str]) -> ForgetChoice:
+        dialog = ForgetDialog(units, notes=notes)  # the real dialog, driven as a user would
         qtbot.addWidget(dialog)
         shown.append(dialog.shown())
         dialog.lines.item(1).setCheckState(Qt.CheckState.Unchecked)
@@ -127,8 +127,9 @@ def test_forget_a_two_paragraph_hit_through_the_dialog(qtbot, pane_services) -> 
         assert not dialog.forget_button.isEnabled()  # nothing chosen: nothing to forget
         dialog.lines.item(0).setCheckState(Qt.CheckState.Checked)
         dialog.lines.item(1).setCheckState(Qt.CheckState.Checked)
+        assert not dialog.memory_only.isVisibleTo(dialog)  # the app's own page: nothing to choose
         dialog.forget_button.click()
-        return dialog.chosen()
+        return dialog.choice()
 
     pane.choose_units = answer
     with qtbot.waitSignal(pane.searched, timeout=WAIT_MS):  # the list refreshes after the forget
@@ -253,3 +254,49 @@ def test_searching_never_walks_the_vault_while_a_watcher_reports_changes(qtbot, 
     search(qtbot, pane, "kayaks")
     assert "(1 waiting)" in pane.stale_label.text()
     assert walks == []
+
+
+def test_forgetting_a_hit_in_a_note_the_person_wrote_asks_first(qtbot, loop, tmp_path: Path, monkeypatch) -> None:
+    """In a vault the app was opened on, the dialog offers memory only (the default) or the note too."""
+    from suzent_desktop.core.files.vaults import vault_home
+    from suzent_desktop.ui.services import AppServices
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    vault = tmp_path / "vault"
+    (vault / "Plugins").mkdir(parents=True)
+    note = vault / "Plugins" / "Graph view.md"
+    note.write_text("# Graph view\n\nThe graph view shows how your notes link to one another.\n\nFilters narrow it.\n",
+                    encoding="utf-8")
+    before = note.read_bytes()
+    services = AppServices.open(vault_home(vault))
+    try:
+        run(qtbot, services.manager.reindex())
+        pane = make_pane(qtbot, services)
+        asked: list[list[str]] = []
+
+        def answer(also_the_note: bool):  # noqa: ANN202 - the real dialog, driven as a user would
+            def drive(units: list[str], notes: list[str]) -> ForgetChoice:
+                dialog = ForgetDialog(units, notes=notes)
+                qtbot.addWidget(dialog)
+                asked.append(notes)
+                assert dialog.memory_only.isVisibleTo(dialog) and dialog.memory_only.isChecked()
+                if also_the_note:
+                    dialog.also_notes.click()
+                dialog.forget_button.click()
+                return dialog.choice()
+            return drive
+
+        for also_the_note, query in ((False, "graph view notes link"), (True, "how notes link in the graph")):
+            hits = search(qtbot, pane, query)
+            row = next(i for i, h in enumerate(hits) if "link to one another" in h.text)
+            pane.choose_units = answer(also_the_note)
+            with qtbot.waitSignal(pane.searched, timeout=WAIT_MS):
+                wait_task(qtbot, pane.forget_hit(row))
+            assert asked[-1] == ["Plugins/Graph view.md"]
+            assert not any("link to one another" in h.text for h in pane.hits())  # out of search either way
+            if not also_the_note:
+                assert note.read_bytes() == before  # memory only: the person's words stay as written
+                run(qtbot, services.manager.undo_forget("The graph view shows how your notes link to one another."))
+        assert b"link to one another" not in note.read_bytes() and b"Filters narrow it." in note.read_bytes()
+    finally:
+        run(qtbot, services.shutdown())

@@ -160,7 +160,7 @@ def test_memory_gauges_show_their_whole_label_in_a_narrow_dock(qtbot, pane_servi
     qtbot.addWidget(view)
     view.resize(260, 300)
     view.show()
-    qtbot.waitUntil(lambda: view.size is not None, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: view.measured is not None, timeout=WAIT_MS)
     qtbot.waitUntil(lambda: view.chars_bar.text().endswith("characters"), timeout=WAIT_MS)
     for bar in (view.lines_bar, view.chars_bar):
         needed = bar.fontMetrics().horizontalAdvance(bar.text())

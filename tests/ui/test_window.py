@@ -82,6 +82,44 @@ def test_background_index_reports_rows_in_status_bar(qtbot, window) -> None:
     assert window.stale_label.text()  # "Index up to date" or the number of files waiting
 
 
+def test_a_stopped_first_index_says_it_is_paused_and_resumes(qtbot, window) -> None:
+    from suzent_desktop.ui.services import AppServices
+
+    services = window.services
+    messages: list[str] = []
+    services.bridge.status_message.connect(messages.append)
+
+    def stop_at_once(_label: str, _done: int, total: int) -> None:
+        if total and services.busy:
+            services.cancel_current()  # Cancel pressed as soon as the first pass shows its progress
+
+    services.bridge.progress.connect(stop_at_once)
+    window.start_background(watch=False, serve=False, index=True)
+    qtbot.waitUntil(lambda: any(m.startswith("Indexing: ") for m in messages), timeout=WAIT_MS)
+    services.bridge.progress.disconnect(stop_at_once)
+    said = next(m for m in messages if m.startswith("Indexing: "))
+    assert said.startswith("Indexing: paused") and "Indexing: done" not in messages, messages
+    qtbot.waitUntil(lambda: "paused" in window.stale_label.text(), timeout=WAIT_MS)
+    assert window.resume_button.isVisible()
+    assert window.search_pane.stale_label.isVisible() and "paused" in window.search_pane.stale_label.text()
+
+    # the next start resumes it
+    again = AppServices.open(services.manager.layout.home)
+    try:
+        run(qtbot, again.reindex(full=False, walk=False))
+        assert not again.index_paused and not again.manager.stale_paths()
+        hits = run(qtbot, again.manager.search("Contoso", record_recall=False)).hits
+        assert hits
+    finally:
+        run(qtbot, again.shutdown())
+
+    # and Resume, here, too
+    qtbot.mouseClick(window.resume_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not window.resume_button.isVisible() and not services.busy, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: "paused" not in window.stale_label.text(), timeout=WAIT_MS)
+    assert not window.search_pane.stale_label.isVisible()
+
+
 def test_select_edit_and_save_writes_the_file(qtbot, window) -> None:
     editor = open_page(qtbot, window, NOTES_PAGE)
     editor.set_text("# Places\n\n- User lives in Seattle.\n- User visits Lisbon every spring.\n")
@@ -426,7 +464,7 @@ def test_the_demos_first_automatic_dream_waits_until_the_backlog_was_seen(qtbot,
     with qtbot.waitSignal(services.bridge.status_message, timeout=WAIT_MS,
                           check_params_cb=lambda message: message.startswith("Demo: the backlog")):
         window.start_background(watch=False, serve=True, index=True)
-    from suzent_desktop.core.engines.dream.runner import load_state
+    from suzent_desktop.core.engines.dream.run_state import load_state
 
     assert load_state(services.runner.state_path)["history"] == [] and services.manager.pending_dates() == pending
     with qtbot.waitSignal(services.bridge.dream_result, timeout=WAIT_MS * 4) as ran:
@@ -500,3 +538,19 @@ def test_the_settings_dialog_fills_in_the_local_cpu_model_profile(qtbot, window)
     with qtbot.waitSignal(window.bridge.settings_changed, timeout=WAIT_MS):
         assert dialog.save()
     assert load_settings(window.services.layout.home, environ={}).memory_consolidation_max_days == 3
+
+
+def test_a_page_is_shown_without_text_forgotten_on_another_device(qtbot, window) -> None:
+    """The forget's tombstone arrived by sync; the page, written elsewhere, still holds the text."""
+    path = page(window, NOTES_PAGE)
+    path.write_text("# Lantern Notes\n\nThe safe's code is 8812.\n\nSee [[Lantern Index]].\n", encoding="utf-8")
+    window.services.manager.tombstones.add("The safe's code is 8812.")
+    editor = open_page(qtbot, window, NOTES_PAGE)
+    assert "8812" not in editor.text() and "See [[Lantern Index]]." in editor.text()
+    assert not editor.dirty and "8812" not in editor.last_html
+
+    log = sorted(window.services.layout.archive_dir.glob("*.md"))[0]
+    with log.open("a", encoding="utf-8") as handle:
+        handle.write("- The safe's code is 8812.\n")  # a fact line written by hand, without a category
+    window.bridge.open_path.emit(log, 1)
+    assert "- The safe's code is 8812." in window.editors.current_editor().text()  # a log is shown as written

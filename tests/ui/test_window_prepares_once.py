@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ui_support import WAIT_MS, run
 
-from suzent_desktop import cli
+from suzent_desktop import cli_window
 from suzent_desktop.core import home as home_module
 from suzent_desktop.ui import app
 
@@ -46,7 +46,7 @@ def test_the_window_opens_on_the_home_the_command_line_prepared(qtbot, loop, sma
     opened: list = []
     monkeypatch.setattr(app, "show_window", lambda services: opened.append(services) or _ClosesAtOnce(services))
 
-    prepared = cli._preflight(small_home)
+    prepared = cli_window._preflight(small_home)
     assert run(qtbot, app._run_window(small_home, None, prepared), timeout=WAIT_MS) == 0
 
     assert len(opened) == 1 and opened[0].manager.layout is prepared.layout

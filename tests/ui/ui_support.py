@@ -19,6 +19,7 @@ class FakePrompter:
         self.asked: list[tuple[str, str]] = []
         self.errors: list[str] = []
         self.folders: list[str] = []
+        self.from_notes = False  # the forget dialog's answer for the person's own notes
 
     def confirm(self, title: str, text: str, *, ok: str = "OK") -> bool:
         self.asked.append((title, text))
@@ -32,9 +33,11 @@ class FakePrompter:
         self.asked.append((title, label))
         return self.choices.pop(0) if self.choices else None
 
-    def choose_lines(self, units: list[str]) -> list[str]:
-        self.asked.append(("Forget", "\n".join(units)))
-        return list(units) if self.confirm_answer else []
+    def choose_lines(self, units: list[str], notes: list[str] | tuple = ()) -> Any:
+        from suzent_desktop.ui.forget_dialog import ForgetChoice
+
+        self.asked.append(("Forget", "\n".join([*units, *notes])))
+        return ForgetChoice(list(units), self.from_notes and bool(notes)) if self.confirm_answer else ForgetChoice()
 
     def error(self, title: str, text: str) -> None:
         self.errors.append(text)

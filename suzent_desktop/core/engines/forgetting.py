@@ -8,7 +8,10 @@ so what is forgotten is exactly what leaves the index, on every later pass too.
 
 Forgotten text is also taken off notebook pages, as an ordinary atomic page edit. Each
 removed block is recorded in ``.state/forgotten_lines.jsonl`` (append-only: removals, then
-``restored`` records), so undo puts the lines back where they stood.
+``restored`` records), so undo puts the lines back where they stood. A record names its page
+relative to the vault (a core file: ``"root": "memory"`` and its name), as every device of a
+synced home finds it; records of earlier versions hold the forgetting device's absolute path,
+which is read back by the longest end of it that names a page of this vault.
 """
 
 from __future__ import annotations
@@ -141,6 +144,19 @@ def strip_forgotten(path: str, text: str, stones: set[str]) -> tuple[str, list[R
     return kept, removals
 
 
+def shown(text: str, stones: set[str]) -> str:
+    """``text`` as a reader is shown it: without its forgotten paragraphs and items. Every door
+    that serves a page (an agent's ``read_page``, the ``memory://`` resources, the window) shows
+    this, so forgotten text that a sync put back on a page is gone at once, before the next index
+    pass takes it off the file."""
+    if not stones:
+        return text
+    flat = normalize(text)
+    if not any(stone in flat for stone in stones):
+        return text
+    return strip_forgotten("", text, stones)[0]
+
+
 def restore_lines(text: str, removal: Removal) -> str:
     """Put a removed block back: after the line that stood above it, else before the one below it."""
     if _present(text, removal):
@@ -178,14 +194,45 @@ def _nearest(lines: list[str], wanted: str, around: int) -> int | None:
 
 # -- the journal of removed lines --------------------------------------------------------------
 class ForgetJournal:
-    """``.state/forgotten_lines.jsonl``: what forgetting took off pages, and what undo put back."""
+    """``.state/forgotten_lines.jsonl``: what forgetting took off pages, and what undo put back.
 
-    def __init__(self, path: Path) -> None:
+    ``vault`` and ``memory`` are this device's folders: records name pages relative to them, and
+    :meth:`outstanding` gives them back as this device's paths."""
+
+    def __init__(self, path: Path, *, vault: Path, memory: Path) -> None:
         self.path = path
+        self.vault = vault
+        self.memory = memory
 
     def record(self, removals: Iterable[Removal]) -> None:
         now = _now()
-        self._append([{"ts": now, **r.to_json()} for r in removals])
+        self._append([{"ts": now, **r.to_json(), **self._stored(Path(r.path))} for r in removals])
+
+    def _stored(self, page: Path) -> dict:
+        """A page as a record names it: relative to the vault, or a core file by name."""
+        if page.parent == self.memory:
+            return {"path": page.name, "root": "memory"}
+        if page.is_relative_to(self.vault):
+            return {"path": page.relative_to(self.vault).as_posix()}
+        return {"path": str(page)}  # no page of the vault: kept as it is, and named in the warning
+
+    def _here(self, record: dict) -> Path:
+        """This device's path of the page a record names."""
+        raw = str(record["path"])
+        if record.get("root") == "memory":
+            return self.memory / raw
+        page = Path(raw)
+        if not page.is_absolute():
+            return self.vault / page
+        if page.is_relative_to(self.vault) or page.is_relative_to(self.memory):
+            return page
+        if page.parent.name == self.memory.name and (self.memory / page.name).is_file():
+            return self.memory / page.name  # a core file, recorded by another device (an earlier version)
+        for start in range(1, len(page.parts)):  # the longest end of the path that names a page here
+            here = self.vault.joinpath(*page.parts[start:])
+            if here.is_file():
+                return here
+        return page
 
     def mark_restored(self, ids: Iterable[str]) -> None:
         ids = list(ids)
@@ -203,7 +250,7 @@ class ForgetJournal:
                 continue
             try:
                 removal = Removal(
-                    str(record["path"]), str(record["content"]), int(record["line"]), str(record["text"]),
+                    str(self._here(record)), str(record["content"]), int(record["line"]), str(record["text"]),
                     record.get("prev"), record.get("next"), str(record["id"]),
                 )
             except (KeyError, TypeError, ValueError):

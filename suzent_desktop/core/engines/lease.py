@@ -10,8 +10,15 @@ needs). Each device writes only its own file, so the sync tool never has two sid
   waits. So does one that sees another device released its lease with a watermark later
   than its own ``log.md`` shows: that ``log.md`` has not arrived yet. Otherwise it writes its
   lease, and, when other devices are registered, waits ``settle`` seconds for the sync tool to
-  bring a rival's lease taken at the same moment; of two live leases the earlier start (then
-  the smaller id) wins and the other device backs off.
+  bring a rival's lease taken at the same moment. Ties are broken the same way on every
+  device: of two live leases the earlier start (then the smaller id) wins, and only the
+  device whose lease comes later backs off (a rival's later lease is not a reason to wait:
+  that rival is backing off), so exactly one of two devices that start together dreams.
+* **Registration cannot race**: every device writes its lease, even one that believes it is
+  alone in the home. A device that joins by sync registers in its own copy first, and the
+  others learn of it only when its registration arrives; until then the lone device's lease
+  file is what the newcomer sees, and the newcomer's lease is what the lone device checks
+  before it moves the watermark (the later of two live leases rolls its run back).
 * **Holding it**: the runner renews it (a third of the lease time) while the batch runs, and
   checks it is still held before moving the watermark.
 * **A dead device** (killed, switched off mid-run) leaves its lease unreleased; it expires
@@ -19,7 +26,7 @@ needs). Each device writes only its own file, so the sync tool never has two sid
 * **Releasing it** writes ``released`` with the watermark the run left, which tells the other
   devices what their ``log.md`` must show before they may dream.
 
-A single-device home takes the lease without waiting: nobody can race it.
+A home with one registered device takes the lease without the settle wait.
 """
 
 from __future__ import annotations
@@ -37,6 +44,7 @@ from suzent_desktop.core.files import devices
 from suzent_desktop.core.files.atomic import atomic_write_text
 from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.core.files.streams import parse_part
+from suzent_desktop.core.files.text import loads_json
 
 Now = Callable[[], float]
 REPLAN = "re-planned:"  # a run's reason starting so was rolled back because the watermark moved under it
@@ -69,7 +77,7 @@ def read_leases(folder: Path) -> dict[str, Lease]:
         if part is None or not entry.is_file():
             continue
         try:
-            data = json.loads(entry.read_text(encoding="utf-8"))
+            data = loads_json(entry.read_text(encoding="utf-8"))
             lease = Lease(str(data["device"]), float(data["start"]), float(data["expiry"]),
                           data.get("watermark") if isinstance(data.get("watermark"), str) else None,
                           bool(data.get("released")))
@@ -95,7 +103,6 @@ class DreamLease:
         self.rivals_possible = rivals_possible
         self.now = now
         self.held: Lease | None = None
-        self._on_disk = True  # False while the home has one device: the lease is then held in memory only
         self._renewer: asyncio.Task[None] | None = None
 
     @property
@@ -103,23 +110,22 @@ class DreamLease:
         return self.folder / f"{self.device}.json"
 
     def _write(self, lease: Lease) -> None:
-        if not self._on_disk:
-            return
         self.folder.mkdir(parents=True, exist_ok=True)
         atomic_write_text(self.path, json.dumps(asdict(lease)) + "\n")
 
     def shared(self) -> bool:
-        """Whether another device registered in this home (a lease is then written and waited on)."""
+        """Whether another device registered in this home (a new lease then waits ``settle`` seconds)."""
         return self.rivals_possible()
 
     def _others(self) -> list[Lease]:
         return [lease for device, lease in read_leases(self.folder).items() if device != self.device]
 
-    def blocker(self, watermark: str | None) -> str:
-        """Why this device may not dream now ('' when it may)."""
+    def blocker(self, watermark: str | None, mine: Lease | None = None) -> str:
+        """Why this device may not dream now ('' when it may). With ``mine`` (this device's lease,
+        written), a rival's live lease that comes after it in the tie order does not count."""
         now = self.now()
         for lease in sorted(self._others(), key=lambda lease: lease.order):
-            if lease.live(now):
+            if lease.live(now) and (mine is None or lease.order < mine.order):
                 return (f"device {lease.device} is consolidating (its lease runs until "
                         f"{time.strftime('%H:%M:%S', time.localtime(lease.expiry))}); this device waits")
             fresh = now - lease.expiry < HINT_HOURS * 3600
@@ -136,15 +142,10 @@ class DreamLease:
         now = self.now()
         mine = Lease(self.device, now, now + self.seconds, watermark)
         self.held = mine
-        self._on_disk = self.rivals_possible()
-        if not self._on_disk:
-            return ""  # the only device of this home: nobody to exclude, no file written
-        self._write(mine)
-        if self.settle > 0:
+        self._write(mine)  # always: a device whose registration has not reached us yet sees it
+        if self.settle > 0 and self.rivals_possible():
             await asyncio.sleep(self.settle)
-            rival = [lease for lease in self._others() if lease.live(self.now()) and lease.order < mine.order]
-            why = self.blocker(watermark) if not rival else (
-                f"device {rival[0].device} took the lease at the same time, first; this device waits")
+            why = self.blocker(watermark, mine)
             if why:
                 self.release(None)
                 return why
@@ -169,8 +170,6 @@ class DreamLease:
         held = self.held
         if held is None:
             return False
-        if not self._on_disk:
-            return True
         now = self.now()
         on_disk = read_leases(self.folder).get(self.device)
         if on_disk is None or on_disk.start != held.start or not on_disk.live(now):
@@ -214,9 +213,11 @@ async def replanned(tools: Any, root: Path, dates: list[str], watermark: str | N
 
 
 def for_home(layout, settings) -> DreamLease:
-    """The lease of the device ``layout`` names; rivals are possible once another device registered."""
+    """The lease of the device ``layout`` names; rivals are possible once another device registered,
+    or once another device's lease arrived (its registration may come later)."""
     def rivals() -> bool:
-        return any(d.id != layout.device for d in devices.registry(layout.state_dir))
+        return (any(d.id != layout.device for d in devices.registry(layout.state_dir))
+                or any(device != layout.device for device in read_leases(layout.lease_dir)))
 
     return DreamLease(layout.lease_dir, layout.device, seconds=settings.memory_consolidation_lease_seconds,
                       settle=settings.memory_consolidation_lease_settle_seconds, rivals_possible=rivals)

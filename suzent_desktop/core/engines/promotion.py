@@ -23,11 +23,12 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from suzent_desktop.core.engines import memory_approval
 from suzent_desktop.core.engines.promotion_guard import describe, screen
-from suzent_desktop.core.files.atomic import atomic_write_text
 from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.core.files.facts import Fact
 from suzent_desktop.core.files.markdown import links
+from suzent_desktop.core.files.regular import read_regular
 from suzent_desktop.core.files.tombstones import forgotten_in, normalize, take_out_forgotten
 from suzent_desktop.core.files.words import count
 from suzent_desktop.core.vault.model import Kind
@@ -92,7 +93,7 @@ def _personal_candidates(home: Home) -> list[Candidate]:
         if not promoted_page(path.stem):
             continue
         try:
-            body = path.read_bytes().decode("utf-8-sig")
+            body = read_regular(path).decode("utf-8-sig")
         except (UnicodeDecodeError, OSError):
             continue  # doctor names it; promotion only reads pages
         doc = PageDoc.parse(body)
@@ -336,11 +337,11 @@ def _recent_important(home: Home, extra: list[Fact]) -> list[str]:
 
 
 def _existing(home: Home) -> str:
-    path = home.layout.memory_md
+    path = memory_approval.working_path(home)
     if not path.is_file():
         return ""
     try:
-        return path.read_bytes().decode("utf-8-sig")
+        return read_regular(path).decode("utf-8-sig")
     except UnicodeDecodeError as exc:  # its protected section must survive byte for byte
         raise PromotionError(
             f"{path}: not valid UTF-8 (byte {exc.start}); MEMORY.md left untouched, fix its encoding"
@@ -419,8 +420,7 @@ async def promote(
         else:
             text = composed
     if text != existing:
-        await asyncio.to_thread(atomic_write_text, home.layout.memory_md, text)
-        changes.memory_md = True
+        changes.memory_md = await asyncio.to_thread(memory_approval.write, home, text)
     return changes
 
 
@@ -437,8 +437,7 @@ async def refresh_from_important(home: Home, facts: list[Fact]) -> ChangeSet:
     existing, text = await asyncio.to_thread(build)
     changes = ChangeSet()
     if text != existing:
-        await asyncio.to_thread(atomic_write_text, home.layout.memory_md, text)
-        changes.memory_md = True
+        changes.memory_md = await asyncio.to_thread(memory_approval.write, home, text)
     return changes
 
 

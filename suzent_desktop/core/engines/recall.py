@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from suzent_desktop.core.files import streams
 from suzent_desktop.core.files.atomic import atomic_write_text
 from suzent_desktop.core.files.layout import Layout
+from suzent_desktop.core.files.text import loads_json
 
 MAX_LINES = 5000
 SNIPPET_CHARS = 160
@@ -70,7 +71,7 @@ class RecallLog:
         for text in streams.read_texts([p for p in paths if p.is_file()]):
             for line in text.splitlines():
                 try:
-                    counter[json.loads(line)["snippet"]] += 1
+                    counter[loads_json(line)["snippet"]] += 1
                 except (ValueError, KeyError, TypeError):
                     continue
         return counter

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import fcntl
 import os
 import re
 import threading
@@ -18,10 +17,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from filelock import lock_descriptor, unlock_descriptor
+
 from suzent_desktop.core.files import streams
 from suzent_desktop.core.files.facts import (
     DEFAULT_CATEGORY,
+    TURN_TAG,
     Fact,
+    FactLine,
     ParsedLog,
     format_fact_line,
     format_log_header,
@@ -29,6 +32,7 @@ from suzent_desktop.core.files.facts import (
     parse_log,
 )
 from suzent_desktop.core.files.layout import Layout
+from suzent_desktop.core.files.regular import BINARY, read_descriptor, read_regular
 from suzent_desktop.core.files.text import clean
 
 _DATE_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}\.md$")
@@ -99,7 +103,7 @@ class Archive:
         texts: list[str] = []
         for path in paths:
             try:
-                texts.append(path.read_bytes().decode("utf-8-sig"))
+                texts.append(read_regular(path).decode("utf-8-sig"))
             except UnicodeDecodeError as exc:
                 raise ArchiveError(f"{path}: not valid UTF-8 at byte {exc.start}; file left untouched") from exc
             except FileNotFoundError:
@@ -116,8 +120,14 @@ class Archive:
         *,
         session_id: str,
         when: dt.datetime,
+        turn: str | None = None,
     ) -> tuple[Path, list[int]]:
-        """Append one turn block to ``when``'s log; return the file and the new facts' line numbers."""
+        """Append one turn block to ``when``'s log; return the file and the new facts' line numbers.
+
+        With ``turn`` (the capture path): when the log already holds facts of that turn (a client
+        retried a capture: same session, time and words, so the same turn id), nothing is
+        written and their lines are returned.
+        """
         facts = [_writable(f) for f in facts]
         if not facts:
             return self.path_for(when.date()), []
@@ -127,20 +137,23 @@ class Archive:
         block_lines += [format_fact_line(f) for f in facts]
         with _lock_for(path):
             path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)  # the umask decides, as for any new file
+            fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | BINARY, 0o666)  # the umask decides, as for any new file
             try:
-                fcntl.flock(fd, fcntl.LOCK_EX)
-                size = os.fstat(fd).st_size
+                lock_descriptor(fd)  # appends from other processes wait their turn
+                existing = read_descriptor(fd)
+                earlier = turn_facts(existing, turn) if turn else []
+                if earlier:
+                    return path, [f.line for f in earlier]
                 prefix = ""
-                if size == 0:
+                if not existing:
                     prefix = format_log_header(when.date().isoformat()) + "\n"
-                elif not _ends_with_newline(path, size):
+                elif not existing.endswith(b"\n"):
                     prefix = "\n"
-                existing_lines = 0 if size == 0 else _count_lines(path)
+                existing_lines = existing.count(b"\n")
                 payload = prefix + "\n".join(block_lines) + "\n"
                 os.write(fd, payload.encode("utf-8"))
             finally:
-                fcntl.flock(fd, fcntl.LOCK_UN)
+                unlock_descriptor(fd)
                 os.close(fd)
         first_fact_line = existing_lines + payload.count("\n") - len(facts) + 1
         return path, list(range(first_fact_line, first_fact_line + len(facts)))
@@ -164,12 +177,8 @@ def _writable(fact: Fact) -> Fact:
     return dataclasses.replace(fact, category=category, tags=tags)
 
 
-def _ends_with_newline(path: Path, size: int) -> bool:
-    with path.open("rb") as handle:
-        handle.seek(size - 1)
-        return handle.read(1) == b"\n"
-
-
-def _count_lines(path: Path) -> int:
-    with path.open("rb") as handle:
-        return handle.read().count(b"\n")
+def turn_facts(data: bytes, turn: str) -> list[FactLine]:
+    """The fact lines of one log file that came from the turn ``turn``."""
+    if f"{TURN_TAG}{turn}".encode() not in data:
+        return []
+    return [f for f in parse_log(data.decode("utf-8-sig", "replace")).facts if f.fact.turn == turn]

@@ -13,7 +13,9 @@ for the preview and embeds). The rule:
 * or it resolves inside a link target the user allowed (setting ``outside_link_targets``),
   with no hidden part below that target. Everything else a link leads to (``/etc/passwd``,
   ``~/.ssh/id_rsa``, the home's ``config.toml``) is not followed;
-* a path that cannot be resolved (a symlink loop) is refused, and named, never a crash.
+* a path that cannot be resolved (a symlink loop) is refused, and named, never a crash;
+* the walk yields regular files only: a FIFO, socket or device is named and never opened
+  (``core/files/regular.py``).
 
 Why by resolved path: the spelled path is what a vault cloned from someone else controls.
 The rule is pure string and ``os.path`` work, without Qt, so the window uses it too.
@@ -25,6 +27,8 @@ import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from suzent_desktop.core.files.regular import not_regular_reason, special_kind
 
 OUTSIDE_HINT = "outside_link_targets"
 UNREADABLE = "cannot be"  # how the reason for an entry that cannot be read, resolved or listed starts
@@ -160,8 +164,12 @@ def _entry(entry: os.DirEntry, real_folder: str, confinement: Confinement, folde
             if entry.is_dir():
                 folders.append((entry.path, real))
                 return
-            yield entry.path, entry.stat()
-            return
+            info = entry.stat()
+            kind = special_kind(info.st_mode)
+            if kind is None:
+                yield entry.path, info
+                return
+            reason = not_regular_reason(kind)  # a FIFO would hang the first read: named, never opened
     except OSError as exc:  # a loop, a dangling link, an entry that vanished or cannot be statted
         reason = f"cannot be read ({exc.strerror or exc})"
     if refused is not None:

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from suzent_desktop.core.files.atomic import atomic_write_text
+from suzent_desktop.core.files.text import loads_json
 
 DEVICE_ENV = "SUZENT_DEVICE"
 LOCAL_CONFIG_ENV = "SUZENT_LOCAL_CONFIG"
@@ -95,8 +96,9 @@ def device_id() -> str:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         data = {}
-    except (OSError, ValueError) as exc:
-        raise DeviceError(f"{path}: cannot be read ({exc}); fix or delete it (a new device id is then made)") from exc
+    except (OSError, ValueError, RecursionError) as exc:  # RecursionError: arrays nested thousands deep
+        why = "nested too deeply" if isinstance(exc, RecursionError) else exc
+        raise DeviceError(f"{path}: cannot be read ({why}); fix or delete it (a new device id is then made)") from None
     value = data.get("device")
     if isinstance(value, str) and valid_id(value):
         return value
@@ -128,7 +130,7 @@ def registry(state_dir: Path) -> list[Device]:
         return found
     for entry in sorted(folder.glob("*.json")):
         try:
-            data = json.loads(entry.read_text(encoding="utf-8"))
+            data = loads_json(entry.read_text(encoding="utf-8"))
             device = Device(str(data["device"]), str(data["first_seen"]), bool(data.get("plain_names")))
         except (OSError, ValueError, KeyError, TypeError):
             continue

@@ -128,7 +128,8 @@ def format_fact_line(fact: Fact) -> str:
     if fact.turn:
         tags.append(f"{TURN_TAG}{fact.turn}")
     suffix = f" `{' '.join(tags)}`" if tags else ""
-    if not tags and content.endswith("`") and _FACT_RE.match(f"- {content}").group("tags") is not None:
+    if not tags and content.endswith("`") and (own := _FACT_RE.match(f"- {content}")) is not None \
+            and own.group("tags") is not None:
         suffix = " ``"  # an empty tag span keeps a trailing code span in the text (`vim` is not a tag)
     return f"- [{fact.category}] {content}{suffix}"
 

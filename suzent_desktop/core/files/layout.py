@@ -164,6 +164,14 @@ class Layout:
         rel = self.app_dir.relative_to(self.notebook_dir).as_posix()
         return "" if rel == "." else rel + "/"
 
+    def persons_note(self, path: Path | str) -> bool:
+        """A note the person wrote, in a vault the app was opened on: outside the app folder
+        (``Memory/``). Forgetting leaves such a note as written unless the person asks otherwise.
+        In the app's own home every page is the app's."""
+        assert self.app_dir is not None
+        path = Path(path)
+        return bool(self.app_prefix) and path.is_relative_to(self.notebook_dir) and not path.is_relative_to(self.app_dir)
+
     def zone(self, name: str) -> Path:
         """A zone's folder (``3_Personal``), at the root or under the app folder."""
         assert self.app_dir is not None
@@ -226,7 +234,8 @@ class Layout:
 
     @property
     def runner_state_file(self) -> Path:
-        return self.state_dir / "dream_state.json"
+        """This device's dream attempts, retry counts and runs (each device writes only its own)."""
+        return self.state_dir / f"dream_state{self.device_suffix}.json"
 
     @property
     def uncovered_file(self) -> Path:
@@ -308,3 +317,23 @@ class Layout:
         ):
             if path.exists() and not path.is_dir():
                 raise LayoutError(f"{path}: {name} must be a folder, but it is a file")
+        self._check_memory_not_hidden()
+
+    def _check_memory_not_hidden(self) -> None:
+        """Refuse a memory folder inside a hidden folder of the vault (``.state``, ``.obsidian``, ...).
+
+        Every door leaves hidden folders unread (``core/files/confine.py``), so each fact written
+        there would be saved and never found: ``remember`` said yes and search found nothing.
+        Judged as spelled and as resolved, so a link into ``.state`` is refused too.
+        """
+        spelled = (os.path.abspath(self.memory_dir), os.path.abspath(self.notebook_dir))
+        real = (os.path.realpath(self.memory_dir), os.path.realpath(self.notebook_dir))
+        for memory, vault in (spelled, real):
+            if memory == vault or not memory.startswith(vault.rstrip(os.sep) + os.sep):
+                continue
+            hidden = next((part for part in Path(memory).relative_to(vault).parts if part.startswith(".")), None)
+            if hidden is not None:
+                raise LayoutError(
+                    f"{self.memory_dir}: memory_path lies inside the vault's hidden folder {hidden}/, which is never "
+                    "read or searched, so every fact kept there would be lost to search; set memory_path to a "
+                    "folder that is not hidden (or leave it empty for HOME/memory)")

@@ -582,9 +582,9 @@ def outline(text: str) -> Outline:
     if "#" in text:
         for index, line in enumerate(text.splitlines()):
             if index not in code and line.lstrip(" ").startswith("#"):
-                match = _HEADING_RE.match(line)
-                if match:
-                    heads.append((index + 1, len(match.group("level")), (match.group("title") or "").strip()))
+                heading = _HEADING_RE.match(line)
+                if heading:
+                    heads.append((index + 1, len(heading.group("level")), (heading.group("title") or "").strip()))
     return Outline(
         links=tuple((bisect_right(starts, link.start), link) for link in found if link.target),
         tags=tuple(dict.fromkeys(tag_list)),

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from suzent_desktop.core.files.atomic import atomic_write_text
+from suzent_desktop.core.files.text import loads_json
 
 MIN_WRITE_INTERVAL = 0.5  # seconds: a burst of calls rewrites the file once, not per call
 
@@ -56,7 +57,7 @@ def _now() -> str:
 def read_activity(path: Path) -> Activity | None:
     """The last heartbeat, or None when there is none or it cannot be read (never an error)."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = loads_json(path.read_text(encoding="utf-8"))
         return Activity(
             pid=int(data["pid"]),
             connected=bool(data["connected"]),

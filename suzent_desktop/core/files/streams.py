@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from suzent_desktop.core.files.regular import read_regular
 from suzent_desktop.core.files.sync_conflicts import original_name
+from suzent_desktop.core.files.text import loads_json
 
 _PART_RE = re.compile(r"^(?P<base>[^@/]+?)(?:@(?P<device>[a-z0-9][a-z0-9-]{0,39}))?(?P<ext>\.[A-Za-z0-9]+)$")
 _DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -108,7 +109,7 @@ def digest(paths: list[Path]) -> str:
     hasher = hashlib.sha256()
     for path in paths:
         try:
-            data = path.read_bytes()
+            data = read_regular(path)
         except OSError:
             continue
         hasher.update(path.name.encode() + b"\0" + hashlib.sha256(data).digest())
@@ -185,7 +186,7 @@ def merge_records(texts: list[str]) -> list[dict]:
                 continue
             own.add(key)
             try:
-                record = json.loads(key)
+                record = loads_json(key)
             except ValueError:
                 continue
             if isinstance(record, dict):
@@ -201,7 +202,7 @@ def read_texts(paths: list[Path]) -> list[str]:
     texts: list[str] = []
     for path in paths:
         try:
-            texts.append(path.read_bytes().decode("utf-8-sig", errors="replace"))
+            texts.append(read_regular(path).decode("utf-8-sig", errors="replace"))
         except OSError:
             continue
     return texts

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from suzent_desktop.core.files import streams
 from suzent_desktop.core.files.layout import Layout
+from suzent_desktop.core.files.regular import read_regular
 from suzent_desktop.core.files.sync_conflicts import ConflictCopy, conflicts_among, find_conflicts
 
 if TYPE_CHECKING:
@@ -137,7 +138,7 @@ def compare(copy: ConflictCopy) -> str:
 
     def lines(path: Path) -> list[str]:
         try:
-            return path.read_bytes().decode("utf-8", errors="replace").splitlines(keepends=True)
+            return read_regular(path).decode("utf-8", errors="replace").splitlines(keepends=True)
         except OSError:
             return []
 

@@ -23,6 +23,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from suzent_desktop.core.files.regular import read_regular
+
 SYNCTHING, RCLONE, DROPBOX, NEXTCLOUD, GIT = "Syncthing", "rclone", "Dropbox", "Nextcloud", "git"
 
 _SYNCTHING_RE = re.compile(r"^(?P<stem>.+?)\.sync-conflict-\d{8}-\d{6}-[A-Za-z0-9]{7}(?P<ext>\.[^.]+)?$")
@@ -119,7 +121,7 @@ def conflicts_among(files: Iterable[Path], text_of: Callable[[Path], str | None]
             text = text_of(path)
             if text is None:
                 try:
-                    text = path.read_bytes().decode("utf-8", errors="replace")
+                    text = read_regular(path).decode("utf-8", errors="replace")
                 except OSError:
                     continue
             if _GIT_START in text and has_git_markers(text):
@@ -142,7 +144,7 @@ def find_conflicts(roots: list[Path], *, markers_in: Path | None = None) -> list
             ):
                 continue
             try:
-                text = path.read_bytes().decode("utf-8", errors="replace")
+                text = read_regular(path).decode("utf-8", errors="replace")
             except OSError:
                 continue
             if _GIT_START in text and has_git_markers(text):

@@ -13,7 +13,9 @@ the rest of the file. Every reader accepts a leading byte-order mark ("utf-8-sig
 
 from __future__ import annotations
 
+import json
 import re
+from typing import Any
 
 ENCODING = "utf-8-sig"  # UTF-8, and a leading byte-order mark is not part of the text
 BINARY_SAMPLE_BYTES = 8192
@@ -64,3 +66,16 @@ def decode_lenient(data: bytes) -> tuple[str, list[int]]:
             bad.append(number)
             out.append("")
     return "\n".join(out), bad
+
+
+TOO_DEEP = "nested too deeply (lists or objects inside one another, hundreds of levels down)"
+
+
+def loads_json(text: str | bytes) -> Any:
+    """``json.loads`` whose nesting is bounded: text nested too deeply for the parser (a crafted file
+    or a model's tool call 100,000 levels deep) is a :class:`json.JSONDecodeError` like any other
+    bad JSON, so every reader's message names its file, never a RecursionError."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise json.JSONDecodeError(TOO_DEEP, text if isinstance(text, str) else "", 0) from None

@@ -16,6 +16,8 @@ from pathlib import Path
 
 from suzent_desktop.core.files import streams
 from suzent_desktop.core.files.layout import Layout
+from suzent_desktop.core.files.regular import read_regular
+from suzent_desktop.core.files.text import loads_json
 
 
 def normalize(text: str) -> str:
@@ -128,13 +130,13 @@ class Tombstones:
         for path in self.parts():
             if not path.is_file():
                 continue
-            text = path.read_bytes().decode("utf-8-sig", errors="replace")
+            text = read_regular(path).decode("utf-8-sig", errors="replace")
             texts.append(text)
             for number, line in enumerate(text.splitlines(), start=1):
                 if not line.strip():
                     continue
                 try:
-                    record = json.loads(line)
+                    record = loads_json(line)
                     if not isinstance(record["content"], str):
                         raise TypeError("content is not a string")
                 except (ValueError, KeyError, TypeError) as exc:
@@ -170,7 +172,7 @@ class Tombstones:
 
     def _append(self, record: dict) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        existing = self.path.read_bytes() if self.path.exists() else b""
+        existing = read_regular(self.path) if self.path.exists() else b""
         prefix = "\n" if existing and not existing.endswith(b"\n") else ""
         with self.path.open("a", encoding="utf-8") as handle:
             handle.write(prefix + json.dumps(record, ensure_ascii=False) + "\n")

@@ -22,7 +22,6 @@ from a fact back to the words it came from.
 from __future__ import annotations
 
 import datetime as dt
-import fcntl
 import hashlib
 import json
 import os
@@ -31,10 +30,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from filelock import lock_descriptor, unlock_descriptor
+
 from suzent_desktop.core.files import streams
 from suzent_desktop.core.files.facts import TURN_TAG
 from suzent_desktop.core.files.layout import Layout
-from suzent_desktop.core.files.text import clean
+from suzent_desktop.core.files.regular import BINARY, read_descriptor
+from suzent_desktop.core.files.text import clean, loads_json
 
 _DATE_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})\.jsonl$")
 
@@ -127,10 +129,10 @@ class Transcripts:
         payload = _encode(record)
         path = self.path_for(when.date().isoformat())
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o666)  # the umask decides, as for any new file
+        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | BINARY, 0o666)  # the umask decides, as for any new file
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            existing = _read_all(fd)
+            lock_descriptor(fd)  # appends from other processes wait their turn
+            existing = read_descriptor(fd)
             line = existing.count(b"\n") + 1
             marker = f'"id": "{identifier}"'.encode()
             if marker in existing:
@@ -143,7 +145,7 @@ class Transcripts:
                 line += 1
             _write_all(fd, payload)
         finally:
-            fcntl.flock(fd, fcntl.LOCK_UN)
+            unlock_descriptor(fd)
             os.close(fd)
         return TranscriptTurn(identifier, ts, session_id, user, assistant, path, line)
 
@@ -201,25 +203,16 @@ def parse(text: str, path: Path) -> TranscriptFile:
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
+            record = loads_json(line)
             values = [record[k] for k in ("id", "ts", "session", "user", "assistant")]
             if not all(isinstance(v, str) for v in values):
                 raise TypeError("a field is not a string")
         except (ValueError, KeyError, TypeError) as exc:
             bad.append((number, f"not a transcript turn ({exc})"))
             continue
-        turns.append(TranscriptTurn(*values, path=path, line=number))
+        identifier, ts, session, user, assistant = values
+        turns.append(TranscriptTurn(identifier, ts, session, user, assistant, path=path, line=number))
     return TranscriptFile(turns, bad)
-
-
-def _read_all(fd: int) -> bytes:
-    os.lseek(fd, 0, os.SEEK_SET)
-    chunks: list[bytes] = []
-    while True:
-        chunk = os.read(fd, 1 << 20)
-        if not chunk:
-            return b"".join(chunks)
-        chunks.append(chunk)
 
 
 def _write_all(fd: int, payload: bytes) -> None:

@@ -18,9 +18,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from suzent_desktop.core.files.atomic import atomic_write_text
-from suzent_desktop.settings import CONFIG_NAME
+from suzent_desktop.core.files.config_record import foreign_path_settings, record_written
+from suzent_desktop.core.files.text import loads_json
+from suzent_desktop.settings import (  # the settings ``open`` never adopts unless the app wrote them
+    CONFIG_NAME,
+)
 
 RECENT_FILE = "recent.json"
+WRITTEN_FILE = "configs-written.json"
 MAX_RECENT = 10
 
 
@@ -53,6 +58,7 @@ def vault_home(vault: Path) -> Path:
         import tomli_w
 
         atomic_write_text(config, tomli_w.dumps({"notebook_path": str(vault)}))
+        record_written(config)
     return home
 
 
@@ -80,7 +86,7 @@ class RecentVaults:
     def entries(self) -> list[RecentVault]:
         """Recent vaults whose folder still exists."""
         try:
-            raw = json.loads(self.file.read_text(encoding="utf-8"))
+            raw = loads_json(self.file.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return []
         found = []
@@ -102,11 +108,31 @@ class RecentVaults:
             [{"vault": str(e.vault), "home": str(e.home), "opened": e.opened} for e in entries], indent=1) + "\n")
 
 
+def untrusted_config(folder: Path) -> str | None:
+    """Why ``folder`` may not be opened as it is (a home whose config.toml sets paths this app did not
+    write: ``core/files/config_record.py``), in words for the person; None when it may."""
+    folder = folder.expanduser()
+    if not (folder.is_dir() and is_home(folder)):
+        return None
+    foreign = foreign_path_settings(folder / CONFIG_NAME)
+    if not foreign:
+        return None
+    settings = ", ".join(f"{key} = {value!r}" for key, value in foreign.items())
+    return (f"{folder / CONFIG_NAME}: sets {settings}, and this app did not write that file. A folder "
+            "copied or cloned from elsewhere could point the app at any folder, so it is not opened. "
+            "Remove those settings to open it as it is, or, if you trust the file, start the app on it "
+            f"with: suzent-desktop --home {str(folder)!r} gui")
+
+
 def open_folder(folder: Path) -> Path:
-    """Resolve ``folder`` to its home and record it as recently opened; VaultError when it is no folder."""
+    """Resolve ``folder`` to its home and record it as recently opened; VaultError when it is no folder,
+    or when it is a home whose config.toml sets paths this app did not write (:func:`untrusted_config`)."""
     folder = folder.expanduser()
     if not folder.is_dir():
         raise VaultError(f"{folder}: there is no folder here to open as a vault")
+    refusal = untrusted_config(folder)
+    if refusal is not None:
+        raise VaultError(refusal)
     home = home_for(folder)
     vault = folder if not is_home(folder) else _vault_of(home)
     RecentVaults().add(vault, home)

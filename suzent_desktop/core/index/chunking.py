@@ -349,12 +349,17 @@ def chunk_markdown(
     tombstones: Iterable[str] = (),
     max_chars: int = MAX_CHUNK_CHARS,
     merge_chars: int = MERGE_CHUNK_CHARS,
+    dead: list[str] | None = None,
 ) -> list[Chunk]:
-    """Chunks of a markdown page, frontmatter stripped, tombstoned paragraphs left out."""
+    """Chunks of a markdown page, frontmatter stripped, tombstoned paragraphs left out (and named
+    in ``dead``, when given: the page still holds forgotten text)."""
     stones = set(tombstones)
 
     def is_dead(fragment: str) -> bool:
-        return bool(stones) and normalize(fragment) in stones
+        found = bool(stones) and normalize(fragment) in stones
+        if found and dead is not None:
+            dead.append(fragment)
+        return found
 
     lines = split_lines(text)
     found = _paragraphs(lines, frontmatter_lines("\n".join(lines)))

@@ -14,7 +14,7 @@ import zlib
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -58,7 +58,9 @@ class Embedder(Protocol):
     differently from a passage (E5)."""
 
     name: str
-    dim: int
+
+    @property
+    def dim(self) -> int: ...  # read-only: an API model learns its dimension from its first answer
 
     def embed(self, texts: Sequence[str]) -> np.ndarray: ...
 
@@ -175,7 +177,7 @@ class OnnxMiniLMEmbedder:
         self._expected_sha256 = expected_sha256
         self._threads = threads or embedding_threads()
         self._session = None
-        self._tokenizer = None
+        self._tokenizer: Any = None  # a tokenizers.Tokenizer once loaded (imported only then)
         self._load_lock = threading.Lock()
 
     @property

@@ -3,7 +3,7 @@
 Polling a lock file alone is a lottery: with a dozen writers and a dream and a reindex
 looping, one ``remember`` waited more than five minutes, and an MCP call waiting like that
 hangs the agent. So each waiter first takes a *ticket*: a file in ``write.lock.queue/``
-named by its arrival time, held open with an exclusive ``flock`` while it waits. A waiter may
+named by its arrival time, held open with an exclusive lock (``filelock``'s, on every platform) while it waits. A waiter may
 take the lock only when no older live ticket exists; a ticket whose owner died (its flock
 can be taken) is removed by whoever finds it. The wait is bounded: past ``max_wait`` seconds
 the caller gets :class:`IndexBusy` saying how long it waited, instead of hanging.
@@ -12,14 +12,13 @@ the caller gets :class:`IndexBusy` saying how long it waited, instead of hanging
 from __future__ import annotations
 
 import asyncio
-import fcntl
 import os
 import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path
 
-from filelock import FileLock, Timeout
+from filelock import FileLock, Timeout, lock_descriptor
 
 POLL_SECONDS = 0.05
 
@@ -33,13 +32,11 @@ class _Ticket:
         queue.mkdir(parents=True, exist_ok=True)
         self.path = queue / f"{time.time_ns():020d}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
         self._fd = os.open(self.path, os.O_CREAT | os.O_RDWR, 0o644)
-        fcntl.flock(self._fd, fcntl.LOCK_EX)  # alive while held: others can tell a dead ticket
+        lock_descriptor(self._fd)  # alive while held: others can tell a dead ticket
 
     def leave(self) -> None:
-        try:
-            self.path.unlink(missing_ok=True)
-        finally:
-            os.close(self._fd)
+        os.close(self._fd)  # first: Windows removes no file that is still open
+        self.path.unlink(missing_ok=True)
 
 
 def _alive(path: Path) -> bool:
@@ -49,9 +46,8 @@ def _alive(path: Path) -> bool:
     except FileNotFoundError:
         return False
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return True
+        if not lock_descriptor(fd, blocking=False):
+            return True
     finally:
         os.close(fd)  # closing drops a lock taken just above
     path.unlink(missing_ok=True)

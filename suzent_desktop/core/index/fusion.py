@@ -8,8 +8,9 @@ Up to four ranked lists meet here, each a vote by reciprocal rank (``weight / (R
 * **vectors**, only where the embedder knows the query's script: the bundled English model
   puts a Chinese question near unrelated rows, and letting those reorder the word matches
   cost more than it gave (bench/cjk_search.py);
-* **page names and aliases** (``core.title_rows``): the page's best row gets the vote, so a
-  page named by the query outranks pages that only use its words in their body;
+* **page names and aliases** (``core.title_rows``): the page's best rows (by the other lists) get the
+  vote, so a page named by the query outranks pages that only use its words in their body, while its
+  other rows stay below a row elsewhere that answers;
 * **headings**: a row whose own heading says most of what the query asks has its fused score
   raised (``core.title_rows.heading_share``), so it outranks rows holding the same words only in
   their text. A boost rather than a vote of its own: a vote let a short heading sharing one word
@@ -23,7 +24,7 @@ or every query would return the whole index.
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,6 +33,7 @@ import numpy as np
 from suzent_desktop.core.files.scripts import CJK, OTHER, script_of
 from suzent_desktop.core.index.index_store import MIN_VECTOR_SIMILARITY, Filters, IndexStore
 from suzent_desktop.core.index.page_terms import PageTerms
+from suzent_desktop.core.index.tie_order import rounded
 from suzent_desktop.core.index.title_rows import TitleIndex, heading_share, name_terms
 
 RRF_K = 60
@@ -124,6 +126,27 @@ class TitleCache:
             return Names(self._index, self._pages)
 
 
+class Lists:
+    """A query's ranked lists, fetched once ``depth`` deep and cut to each round's pool.
+
+    Search ranks in rounds of growing pools (``core.search``); a list's first rows do not depend on how
+    deep it is fetched, so one fetch deep enough for the last round serves every round.
+    """
+
+    def __init__(self, depth: int = 0) -> None:
+        self.depth = depth
+        self._fetched: dict[str, tuple[int, list[dict]]] = {}
+
+    def first(self, key: str, count: int, fetch: Callable[[int], list[dict]]) -> list[dict]:
+        """The first ``count`` rows of list ``key``; ``fetch(n)`` asks the table for n."""
+        depth, rows = self._fetched.get(key, (0, []))
+        if count > depth:
+            depth = max(count, self.depth)
+            rows = fetch(depth)
+            self._fetched[key] = (depth, rows)
+        return rows[:count]
+
+
 def _votes(into: dict[str, float], ids: Sequence[str], weight: float) -> None:
     for rank, row_id in enumerate(ids, start=1):
         into[row_id] = into.get(row_id, 0.0) + weight / (RRF_K + rank)
@@ -137,15 +160,19 @@ def search(
     vector: np.ndarray | None,
     limit: int,
     filters: Filters | None,
+    lists: Lists | None = None,
 ) -> list[dict]:
-    """The rows that answer ``query``, best first, each with its fused ``score``."""
+    """The rows that answer ``query``, best first, each with its fused ``score`` (``lists``: the query's
+    lists as an earlier round fetched them)."""
     rows: dict[str, dict] = {}
     scores: dict[str, float] = {}
     titles = names.titles
     weights = plan.weights
     search_words = store.gram_search if plan.column == "grams" else store.fts_search
-    text = search_words(query, limit, filters)
-    near = store.vector_search(vector, limit, filters) if plan.vectors and vector is not None else []
+    lists = lists or Lists()
+    text = lists.first(plan.column, limit, lambda n: search_words(query, n, filters))
+    near = (lists.first("vectors", limit, lambda n: store.vector_search(vector, n, filters))
+            if plan.vectors and vector is not None else [])
     # Vector hits first: equal fused scores keep the vector order, as LanceDB's own hybrid search did. Each
     # list (and the rows of named pages below) comes in a fixed order (``core.tie_order``), never the table's.
     _votes(scores, [r["id"] for r in near], weights.vector)
@@ -172,15 +199,34 @@ def search(
     for row in store.rows_with_ids(missing, filters):
         rows[row["id"]] = row | {"score": 0.0}
         scores.setdefault(row["id"], 0.0)
-    # Every row of a named (or much matched) page gets the page's vote: its rows keep their order.
     page_vote: dict[str, float] = {}
     for weight, ranked_pages in ((weights.title, pages), (weights.page, by_page)):
         for rank, (path, _) in enumerate(ranked_pages, start=1):
             page_vote[path] = page_vote.get(path, 0.0) + weight / (RRF_K + rank)
-    for row_id in scores:
-        scores[row_id] += page_vote.get(rows[row_id]["path"], 0.0)
+    for row_id in _best_rows(scores, rows, page_vote.keys()):
+        scores[row_id] += page_vote[rows[row_id]["path"]]
     _raise_sections(scores, rows, query, names.pages)
     return _spread([rows[i] | {"score": scores[i]} for i in scores if i in rows], limit, weights.repeat)
+
+
+def _best_rows(scores: dict[str, float], rows: dict[str, dict], paths: Iterable[str]) -> list[str]:
+    """The rows of each named page that the other lists rank best (ties all count): its best current
+    row, and its best row of history, which ``core.hits`` weighs against the current one by the question.
+
+    Only they get the page's vote: given to every row, it lifted a person's whole page (her job,
+    her cats) above the row that answers "Where does Anna live now?".
+    """
+    named = set(paths)
+
+    def group(row_id: str) -> tuple[str, bool]:
+        return rows[row_id]["path"], bool(rows[row_id].get("superseded"))
+
+    best: dict[tuple[str, bool], float] = {}
+    for row_id, score in scores.items():
+        if rows[row_id]["path"] in named:
+            best[group(row_id)] = max(best.get(group(row_id), score), score)
+    return [i for i, score in scores.items()
+            if rows[i]["path"] in named and rounded(score) == rounded(best[group(i)])]
 
 
 def _raise_sections(scores: dict[str, float], rows: dict[str, dict], query: str, pages: PageTerms) -> None:

@@ -22,6 +22,7 @@ import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from suzent_desktop.core.files.sync_conflicts import is_conflict_copy
 from suzent_desktop.core.index.log_currency import supersede_older_log_facts
@@ -95,13 +96,29 @@ def _lead_order(hit: SearchHit) -> tuple:
     return _source_rank(hit), is_conflict_copy(os.path.basename(hit.path)), -rounded(hit.score), hit.path, hit.line or 0
 
 
+# Folding compares every hit with every group: each text's normal form, words and stems are computed once.
+@lru_cache(maxsize=4096)
+def _norm(text: str) -> str:
+    return dup_norm(text)
+
+
+@lru_cache(maxsize=4096)
+def _words(text: str) -> frozenset[str]:
+    return frozenset(content_words(text))
+
+
+@lru_cache(maxsize=4096)
+def _stems(text: str) -> frozenset[str]:
+    return frozenset(content_stems(text))
+
+
 def _same_fact(a: str, b: str) -> bool:
     """Near-identical: the same words up to case, punctuation and 'now', or nearly the same content words."""
-    if dup_norm(a) == dup_norm(b):
+    if _norm(a) == _norm(b):
         return True
     if len(a) > FOLD_MAX_CHARS or len(b) > FOLD_MAX_CHARS:
         return False
-    wa, wb = content_words(a), content_words(b)
+    wa, wb = _words(a), _words(b)
     if not wa or not wb:
         return False
     return len(wa & wb) / len(wa | wb) >= NEAR_IDENTICAL and may_be_same_fact(a, b)
@@ -115,8 +132,8 @@ def _states(fact: SearchHit, turn: SearchHit) -> bool:
         return False
     if len(turn.text) > EVIDENCE_MAX_RATIO * len(fact.text):
         return False
-    stems = content_stems(fact.text)
-    if len(stems) < MIN_EVIDENCE_STEMS or not stems <= content_stems(turn.text):
+    stems = _stems(fact.text)
+    if len(stems) < MIN_EVIDENCE_STEMS or not stems <= _stems(turn.text):
         return False
     negated = {w for w in re.findall(r"[\w']+", turn.text.lower()) if w in _NEGATIONS}
     return not negated - {w for w in re.findall(r"[\w']+", fact.text.lower()) if w in _NEGATIONS}

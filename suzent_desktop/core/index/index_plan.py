@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from suzent_desktop.core.files.facts import parse_log
+from suzent_desktop.core.files.regular import FileTooLarge, NotRegularFile, read_page
 from suzent_desktop.core.files.text import clean, decode_lenient, looks_binary
 from suzent_desktop.core.files.tombstones import normalize
 from suzent_desktop.core.files.transcripts import clean_text, turn_chunks, turn_key
@@ -107,7 +108,8 @@ class RowPlanning:
         if is_canvas(source.path):
             text = canvas_markdown(text)  # a board is searched by its text nodes
         title = page_title(key, text)
-        for chunk in chunk_markdown(text, tombstones=stones):
+        dead: list[str] = []
+        for chunk in chunk_markdown(text, tombstones=stones, dead=dead):
             content = embedding_text(chunk)
             # A bullet's id covers what is written around its text (strike-through, dates, History),
             # so striking a fact through re-indexes it as superseded.
@@ -132,6 +134,8 @@ class RowPlanning:
                     title=title,
                 )
             )
+        if dead and not is_canvas(source.path):  # a sync brought forgotten text back: taken off after the pass
+            self.holding_forgotten.add(key)
         return rows
 
     @staticmethod
@@ -200,7 +204,10 @@ class RowPlanning:
         ):
             return None
         try:
-            data = source.path.read_bytes()
+            data = read_page(source.path)
+        except (NotRegularFile, FileTooLarge) as exc:  # named, and its old rows leave (a page grown too big)
+            plan.error, plan.unreadable = str(exc), True
+            return plan
         except OSError as exc:
             plan.error, plan.unreadable = f"{source.path}: cannot read ({exc.strerror or exc})", True
             return plan
@@ -232,7 +239,7 @@ class RowPlanning:
 
     def _read_rows(self, source: _Source, stones: set[str]) -> list[Row]:
         try:
-            data = source.path.read_bytes()
+            data = read_page(source.path)
         except OSError:
             return []
         if looks_binary(data):

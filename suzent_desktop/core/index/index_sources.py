@@ -101,7 +101,7 @@ class SourceDiscovery:
             if path.is_file():
                 found[str(path)] = _Source(str(path), "core")
         days = Days.read(self.notebook, self.clock.today())
-        kept = uncovered.by_date(uncovered.consolidated(self.layout, days))
+        kept = uncovered.by_date(uncovered.searchable(self.layout, days))
         for part in streams.dated_parts(self.layout.archive_dir, ".md"):  # every device's log of a day
             source = self._archive_source(part.base, days, kept, part.path)
             if source is not None:
@@ -136,7 +136,7 @@ class SourceDiscovery:
             if part.base not in self.archive.dates() or not path.is_file():
                 return None
             days = Days.read(self.notebook, self.clock.today())
-            kept = uncovered.by_date(uncovered.consolidated(self.layout, days))
+            kept = uncovered.by_date(uncovered.searchable(self.layout, days))
             return self._archive_source(part.base, days, kept, path)
         if kind is Kind.TRANSCRIPT and (part := streams.parse_part(path.name, ".jsonl")) is not None:
             if part.base in self.transcripts.dates() and path.is_file():

@@ -21,6 +21,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from suzent_desktop.core.files.text import loads_json
+
 log = logging.getLogger(__name__)
 
 STATE_VERSION = 2  # 2: fact pages one row per bullet, superseded rows marked
@@ -68,7 +70,7 @@ class FileState:
 
     @classmethod
     def from_db(cls, kind: str, mtime: float, size: int, sha256: str, variant: str, rows: str) -> FileState:
-        triples = json.loads(rows)
+        triples = loads_json(rows)
         return cls(
             kind, float(mtime), int(size), str(sha256), {r[0]: r[1] for r in triples}, str(variant),
             {r[0]: r[2] for r in triples if r[2]},
@@ -193,7 +195,7 @@ class StateStore:
     def _migrate(self) -> IndexState:
         """Move a JSON state in (keeping every row id, so nothing is re-embedded), then remove it."""
         try:
-            data = json.loads(self.legacy.read_text(encoding="utf-8"))
+            data = loads_json(self.legacy.read_text(encoding="utf-8"))
             if data.get("version") != STATE_VERSION:
                 return IndexState()
             state = IndexState(

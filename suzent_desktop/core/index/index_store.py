@@ -20,6 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pyarrow as pa
@@ -27,6 +28,10 @@ import pyarrow as pa
 from suzent_desktop.core.files.scripts import gram_text, terms
 from suzent_desktop.core.index import ann, tie_order
 from suzent_desktop.core.index.filters import Filters
+
+if TYPE_CHECKING:
+    from lancedb import DBConnection
+    from lancedb.table import Table
 
 # LanceDB's native logger prints routine notices ("dataset will be created") to stderr,
 # which would land in the command line's output; keep errors only unless the user asks.
@@ -133,8 +138,8 @@ class IndexStore:
     def __init__(self, folder: Path, dim: int) -> None:
         self.folder = folder
         self.dim = dim
-        self._db = None
-        self._table = None
+        self._db: DBConnection | None = None  # lancedb is imported on first open (startup time)
+        self._table: Table | None = None
         self._writes = 0
         self._deleted = 0  # rows deleted since the last compaction (they skew full-text statistics until then)
         self._lock = threading.RLock()
@@ -175,10 +180,10 @@ class IndexStore:
         import lancedb
 
         self.folder.mkdir(parents=True, exist_ok=True)
-        self._db = lancedb.connect(str(self.folder), read_consistency_interval=READ_CONSISTENCY)
+        self._db = db = lancedb.connect(str(self.folder), read_consistency_interval=READ_CONSISTENCY)
         if not self.table_dir.exists():
             raise IndexStoreError("not built yet")
-        table = self._db.open_table(TABLE_NAME)
+        table = db.open_table(TABLE_NAME)
         field = table.schema.field("vector")
         if not pa.types.is_fixed_size_list(field.type) or field.type.list_size != self.dim:
             raise IndexStoreError(f"vector dimension {field.type} differs from {self.dim}")
@@ -200,8 +205,8 @@ class IndexStore:
                 else:
                     self.table_dir.unlink()
             self.folder.mkdir(parents=True, exist_ok=True)
-            self._db = lancedb.connect(str(self.folder), read_consistency_interval=READ_CONSISTENCY)
-            table = self._db.create_table(TABLE_NAME, schema=schema(self.dim), mode="overwrite")
+            self._db = db = lancedb.connect(str(self.folder), read_consistency_interval=READ_CONSISTENCY)
+            table = db.create_table(TABLE_NAME, schema=schema(self.dim), mode="overwrite")
             table.create_index("fts", config=_fts_config())
             table.create_index("grams", config=_grams_config())
             self._table = table
@@ -306,7 +311,7 @@ class IndexStore:
     def add(self, rows: Sequence[Row]) -> None:
         if not rows:
             return
-        vectors = np.stack([r.vector for r in rows]).astype(np.float32, copy=False)
+        vectors = np.stack([np.asarray(r.vector) for r in rows]).astype(np.float32, copy=False)
         if vectors.shape[1] != self.dim:
             raise IndexStoreError(f"vector dimension {vectors.shape[1]} differs from the index's {self.dim}")
         fts = [_fts_text(r) for r in rows]
@@ -569,60 +574,6 @@ class IndexStore:
                 # the index went missing: recreate it and retry once
                 self._guard(self._create_fts if column == "fts" else self._create_grams)
                 return self._guard(run)
-
-    def hybrid_search(
-        self,
-        vector: np.ndarray,
-        text: str,
-        limit: int,
-        filters: Filters | None = None,
-        *,
-        min_similarity: float = MIN_VECTOR_SIMILARITY,
-        exact: bool = False,
-    ) -> list[dict]:
-        """Vector and full-text results fused by reciprocal rank.
-
-        A row found only by the vector side is kept when its cosine similarity reaches
-        ``min_similarity``: otherwise every query would return the whole index. ``exact``
-        scans every vector even when the table has an ANN index.
-        """
-        from lancedb.rerankers import RRFReranker
-
-        words = sanitize_fts_query(text)
-        if not words:
-            rows = self.vector_search(vector, limit, filters, exact=exact)
-            return [r for r in rows if r["score"] >= min_similarity]
-        where = self._where(filters)
-        with self._lock:
-
-            def run(how) -> list[dict]:
-                query = (
-                    self.table.search(query_type="hybrid", fts_columns="fts")
-                    .vector(np.asarray(vector, dtype=np.float32))
-                    .text(words)
-                    .distance_type("cosine")
-                )
-                if where is not None:
-                    query = query.where(where, prefilter=True)
-                table = (
-                    how(query)
-                    .select(self.RESULT_COLUMNS)
-                    .rerank(RRFReranker(return_score="all"))
-                    .limit(limit)
-                    .to_arrow()
-                )
-                rows = []
-                for row in table.to_pylist():
-                    similarity = 1.0 - float(row["_distance"]) if row.get("_distance") is not None else None
-                    if row.get("_score") is None and (similarity is None or similarity < min_similarity):
-                        continue  # a far vector neighbour that shares no word with the query is noise
-                    rows.append(
-                        {c: row.get(c) for c in self.RESULT_COLUMNS}
-                        | {"score": float(row["_relevance_score"])}
-                    )
-                return rows
-
-            return self._guard(lambda: self._nearest(run, exact=exact, filtered=where is not None))
 
     def _nearest(self, run, *, exact: bool = False, filtered: bool = False) -> list[dict]:
         """Run a vector query through the ANN index; when the index fails, scan exactly and say so.

@@ -43,6 +43,7 @@ from suzent_desktop.core.files.clock import Clock
 from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.core.files.faults import crash_point
 from suzent_desktop.core.files.layout import Layout
+from suzent_desktop.core.files.regular import read_page
 from suzent_desktop.core.files.tombstones import Tombstones, normalize
 from suzent_desktop.core.files.transcripts import Transcripts
 from suzent_desktop.core.index import fusion
@@ -125,6 +126,8 @@ class Indexer(IndexLock, SourceDiscovery, RowPlanning, TableReconciliation, Inde
         self._inflight_paths: dict[str, tuple[float, int]] = {}
         self.on_wait: Callable[[], None] | None = None  # told once when a pass must wait its turn
         self._table_checked = True  # False: the next pass compares the whole table with the files
+        # pages and core files a pass found still holding forgotten text (see take_holding_forgotten)
+        self.holding_forgotten: set[str] = set()
 
     # -- state ---------------------------------------------------------------------------
 
@@ -549,6 +552,13 @@ class Indexer(IndexLock, SourceDiscovery, RowPlanning, TableReconciliation, Inde
             return changes
 
 
+    def take_holding_forgotten(self) -> list[Path]:
+        """Files the passes so far found holding forgotten text (another device's page, synced after
+        the forget, or a tombstone synced after the page), once each: the index leaves the text out,
+        and the caller takes it off the files."""
+        keys, self.holding_forgotten = self.holding_forgotten, set()
+        return [Path(k) for k in sorted(keys)]
+
     async def use_embedder(self, embedder: Embedder) -> None:
         """Between passes only: one pass must embed all its rows with one model."""
         async with self._exclusive():
@@ -577,7 +587,7 @@ class Indexer(IndexLock, SourceDiscovery, RowPlanning, TableReconciliation, Inde
         found: list[Path] = []
         for source in self._sources().values():
             try:
-                data = source.path.read_bytes().decode("utf-8")
+                data = read_page(source.path).decode("utf-8")
             except (OSError, UnicodeDecodeError):
                 continue
             if normalized not in normalize(data):

@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING
 
 from suzent_desktop.core.files.atomic import atomic_write_text
 from suzent_desktop.core.files.layout import Layout
+from suzent_desktop.core.files.text import loads_json
 from suzent_desktop.core.files.tombstones import Tombstones, forgotten_in, normalize
 from suzent_desktop.core.vault.links import vault_files
 from suzent_desktop.core.vault.page_lines import PageLines, vault_of, where
@@ -81,7 +82,7 @@ def _signature(path: Path) -> Signature:
 def load(layout: Layout) -> list[Held]:
     """The record; a missing or unreadable file is an empty record (nothing is checked)."""
     try:
-        data = json.loads(_path(layout).read_text(encoding="utf-8"))
+        data = loads_json(_path(layout).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return []
     found: list[Held] = []
@@ -102,7 +103,7 @@ def save(layout: Layout, facts: Iterable[Held]) -> None:
 
 
 def _forgotten(text: str, stones: set[str]) -> bool:
-    return normalize(text) in stones or forgotten_in(text, stones)
+    return normalize(text) in stones or bool(forgotten_in(text, stones))
 
 
 def _found(fact: Held, lines: PageLines) -> tuple[str, str] | None:
@@ -129,9 +130,9 @@ def record_run(layout: Layout, batch: Batch, coverage: CoverageReport, end: str 
         now = _found(fact, lines) if lines is not None else None
         kept.append(fact if now is None else Held(fact.date, fact.text, fact.line, *now))
     for key, (page, line) in coverage.held.items():
-        fact = facts.get(key)
-        if fact is not None and fact.date <= end and not _forgotten(fact.fact.content, stones):
-            kept.append(Held(fact.date, fact.fact.content, fact.line, page, line))
+        taken = facts.get(key)
+        if taken is not None and taken.date <= end and not _forgotten(taken.fact.content, stones):
+            kept.append(Held(taken.date, taken.fact.content, taken.line, page, line))
     save(layout, kept)
     clear_cache()
 

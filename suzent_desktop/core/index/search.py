@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from suzent_desktop.core.files.regular import read_page
 from suzent_desktop.core.files.text import clean, decode_lenient
 from suzent_desktop.core.files.tombstones import normalize
 from suzent_desktop.core.index import fusion
@@ -38,10 +39,11 @@ from suzent_desktop.core.vault.query import SearchQuery, file_passes, parse_quer
 log = logging.getLogger(__name__)
 
 
-CANDIDATES_PER_HIT = 2  # rows fetched per hit asked for: folding and superseding need room to reorder
-
-
-EXTRA_CANDIDATES = 0  # a larger pool reshuffles the fused ranks: 2x keeps overall recall (bench/recall.py)
+CANDIDATES_PER_HIT = 2  # rows fetched per hit ranked: folding and superseding need room to reorder
+# The first round ranks this many hits, whatever the limit: a larger pool reshuffles the fused ranks, and
+# 5 hits from 10 rows keep overall recall (bench/recall.py). Each further round ranks GROWTH times more.
+FIRST_ROUND = 5
+GROWTH = 4
 
 
 @dataclass
@@ -91,11 +93,50 @@ class IndexSearch:
         elif scoped is None:
             response = SearchResponse([], "hybrid")
         else:
-            wanted = limit * CANDIDATES_PER_HIT + EXTRA_CANDIDATES
-            response = self._with_unindexed(self._search_index(words, wanted, scoped), words, wanted, scoped)
-            response.hits = answer_order(response.hits, words, limit, lambda hit: self._current_for(hit, query))
+            response = self._ranked(query, limit, scoped)
         response.words = words
         return response
+
+    def _ranked(self, query: SearchQuery, limit: int, filters: Filters) -> SearchResponse:
+        """The hits in an order that does not depend on ``limit``: its first k are the same for any limit above k.
+
+        A pool sized by the limit would reorder the first hits (a row fifteenth in both lists outranks one
+        first in a single list), so the window, the command line and an agent, asking for different
+        limits, would each see a different best answer. Instead rounds of fixed sizes (FIRST_ROUND hits,
+        then GROWTH times more each round) are ranked in turn, each adding the hits the earlier ones
+        lacked, until the limit is reached or the index has no more rows to give.
+        """
+        words = query.words
+        vectors: dict[str, np.ndarray | None] = {}
+        last = FIRST_ROUND
+        while last < limit:
+            last *= GROWTH
+        lists = fusion.Lists(last * CANDIDATES_PER_HIT)  # fetched once, deep enough for the round that fills the limit
+        currents: dict[str, SearchHit | None] = {}
+
+        def current(hit: SearchHit) -> SearchHit | None:
+            if hit.row_id not in currents:
+                currents[hit.row_id] = self._current_for(hit, query)
+            return currents[hit.row_id]
+
+        response: SearchResponse | None = None
+        held: set[tuple[str, int | None]] = set()
+        size = FIRST_ROUND
+        while True:
+            wanted = size * CANDIDATES_PER_HIT
+            found = self._with_unindexed(self._search_index(words, wanted, filters, vectors, lists), words, wanted,
+                                         filters)
+            ranked = answer_order(found.hits, words, size, current)
+            new = [hit for hit in ranked if not {(p.path, p.line) for p in hit.places} & held]
+            held.update((p.path, p.line) for hit in new for p in hit.places)
+            if response is None:
+                response = replace(found, hits=new)
+            else:
+                response.hits += new
+            if len(response.hits) >= limit or len(found.hits) < wanted or found.failed:
+                response.hits = response.hits[:limit]
+                return response
+            size *= GROWTH
 
     def _scoped(self, query: SearchQuery, filters: Filters) -> Filters | None:
         """``filters`` narrowed by the query's operators; None when no file can hold a hit.
@@ -222,16 +263,24 @@ class IndexSearch:
             rows += self._unindexed.rows(source.path, stamp, lambda s=source: self._read_rows(s, stones))
         return self._hits(text_matches(rows, query, limit, filters))
 
-    def _search_index(self, query: str, limit: int, filters: Filters) -> SearchResponse:
+    def _search_index(
+        self, query: str, limit: int, filters: Filters, vectors: dict[str, np.ndarray | None] | None = None,
+        lists: fusion.Lists | None = None,
+    ) -> SearchResponse:
+        """The index's rows for ``query``, fused; ``vectors`` and ``lists`` keep the query's vector and
+        ranked lists for the next round."""
         warning: str | None = None
         vector = None
+        vectors = {} if vectors is None else vectors
         try:
             if self.state.model and self.state.model != self.embedder.name:
                 raise EmbeddingError(f"the index was built with {self.state.model}; run reindex")
             dim = self._read_dim()
             plan = fusion.plan_for(query, fusion.embedder_scripts(self.embedder))
-            embed = getattr(self.embedder, "embed_query", self.embedder.embed)  # E5 embeds questions apart
-            vector = embed([query])[0] if query.strip() and plan.vectors else None
+            if query not in vectors:
+                embed = getattr(self.embedder, "embed_query", self.embedder.embed)  # E5 embeds questions apart
+                vectors[query] = embed([query])[0] if query.strip() and plan.vectors else None
+            vector = vectors[query]
         except EmbeddingError as exc:
             warning = f"semantic search unavailable ({exc}); showing full-text matches only"
             dim = self.state.dim
@@ -240,7 +289,7 @@ class IndexSearch:
         failure: IndexStoreError | None = None
         for last in (False, True):  # once more on a fresh handle: another process may have rebuilt it
             try:
-                return self._query(dim, vector, query, limit, filters, warning, fall_back=last)
+                return self._query(dim, vector, query, limit, filters, warning, fall_back=last, lists=lists)
             except IndexStoreError as exc:  # the next sync pass rebuilds an unreadable table
                 self._drop_failed_store(self._store)
                 failure = exc
@@ -259,20 +308,21 @@ class IndexSearch:
         warning: str | None,
         *,
         fall_back: bool,
+        lists: fusion.Lists | None = None,
     ) -> SearchResponse:
         store = self._open_store(dim, repair=False)
         plan = fusion.plan_for(query, fusion.embedder_scripts(self.embedder) if vector is not None else frozenset())
         titles = self._titles.get(store)
         if plan.vectors:
             try:
-                hits = self._hits(fusion.search(store, titles, plan, query, vector, limit, filters))
+                hits = self._hits(fusion.search(store, titles, plan, query, vector, limit, filters, lists))
                 return SearchResponse(hits, "hybrid", store.ann_notice)  # a damaged ANN index is bypassed
             except IndexStoreError as exc:
                 if not fall_back:
                     raise
                 warning = f"semantic search failed ({exc}); showing full-text matches only"
                 plan = replace(plan, vectors=False)
-        return SearchResponse(self._hits(fusion.search(store, titles, plan, query, None, limit, filters)),
+        return SearchResponse(self._hits(fusion.search(store, titles, plan, query, None, limit, filters, lists)),
                               "fulltext", warning)
 
     @staticmethod
@@ -317,7 +367,7 @@ class IndexSearch:
             store = self._open_store(self._read_dim(), repair=False)
             vectors = list(_vectors(store.rows_for_path(str(path), ["id", "vector"]), store.dim))
             if not vectors and path.is_file():
-                chunks = chunk_markdown(clean(decode_lenient(path.read_bytes())[0]))[:8]
+                chunks = chunk_markdown(clean(decode_lenient(read_page(path))[0]))[:8]
                 if chunks:
                     vectors = list(self.embedder.embed([embedding_text(c) for c in chunks]))
             best: dict[str, SearchHit] = {}

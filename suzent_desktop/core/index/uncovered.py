@@ -15,15 +15,19 @@ fact's text; the line is a hint for people, the text is what is matched.
 
 from __future__ import annotations
 
+import dataclasses
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from suzent_desktop.core.files import streams
 from suzent_desktop.core.files.atomic import atomic_write_text
+from suzent_desktop.core.files.facts import parse_log
 from suzent_desktop.core.files.layout import Layout
+from suzent_desktop.core.files.text import loads_json
 from suzent_desktop.core.files.tombstones import normalize
-from suzent_desktop.core.index import late_facts, lost_facts
+from suzent_desktop.core.index import dropped, late_facts, lost_facts
 
 if TYPE_CHECKING:
     from suzent_desktop.core.vault.days import Days
@@ -37,6 +41,7 @@ class UncoveredFact:
     text: str
     line: int | None = None
     since: str = ""  # the run date that first found it uncovered
+    path: str = field(default="", compare=False)  # the log file holding it (:func:`located`); not saved
 
     @property
     def key(self) -> tuple[str, str]:
@@ -46,7 +51,7 @@ class UncoveredFact:
 def load(layout: Layout) -> list[UncoveredFact]:
     """The record, oldest day first; a missing or unreadable file is an empty record."""
     try:
-        data = json.loads(Path(layout.uncovered_file).read_text(encoding="utf-8"))
+        data = loads_json(Path(layout.uncovered_file).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return []
     facts: list[UncoveredFact] = []
@@ -62,7 +67,8 @@ def load(layout: Layout) -> list[UncoveredFact]:
 def save(layout: Layout, facts: list[UncoveredFact]) -> None:
     unique = {f.key: f for f in facts}
     ordered = sorted(unique.values(), key=lambda f: (f.date, f.line or 0, f.text))
-    document = {"version": VERSION, "facts": [asdict(f) for f in ordered]}
+    document = {"version": VERSION, "facts": [{"date": f.date, "text": f.text, "line": f.line, "since": f.since}
+                                              for f in ordered]}
     atomic_write_text(layout.uncovered_file, json.dumps(document, ensure_ascii=False, indent=1) + "\n")
 
 
@@ -77,6 +83,44 @@ def consolidated(layout: Layout, days: Days) -> list[UncoveredFact]:
     for fact in [f for f in load(layout) if days.is_consolidated(f.date)] + late + lost:
         unique.setdefault(fact.key, fact)
     return list(unique.values())
+
+
+def searchable(layout: Layout, days: Days) -> list[UncoveredFact]:
+    """Facts of consolidated days whose log rows stay in search: the ones above, and the facts a
+    dream dropped that no person has confirmed yet (``core/index/dropped.py``)."""
+    held = [UncoveredFact(f.date, f.text, f.line) for f in dropped.pending(layout, days)]
+    return consolidated(layout, days) + held
+
+
+def located(layout: Layout, facts: list[UncoveredFact]) -> list[UncoveredFact]:
+    """Each fact with the file and line a person finds it at (for ``status``, ``doctor``, the dream panel).
+
+    A day's log is read as every device's part merged, and a late fact stands in another
+    device's part: the line of the merged text, or of this device's own log, would point at
+    another fact. Each fact is looked for in the day's parts; one found nowhere keeps this
+    device's log of its day and no line.
+    """
+    places: dict[str, dict[str, tuple[str, int]]] = {}
+    found: list[UncoveredFact] = []
+    for fact in facts:
+        if fact.date not in places:
+            places[fact.date] = _fact_places(layout, fact.date)
+        path, line = places[fact.date].get(fact.key[1], (str(layout.daily_log(fact.date)), None))
+        found.append(dataclasses.replace(fact, path=path, line=line))
+    return found
+
+
+def _fact_places(layout: Layout, date: str) -> dict[str, tuple[str, int]]:
+    """Normalized fact text -> (part file, line) of its first appearance in the day's parts."""
+    places: dict[str, tuple[str, int]] = {}
+    for part in streams.parts(layout.archive_dir, ".md", date):
+        try:
+            text = part.path.read_bytes().decode("utf-8-sig", errors="replace")
+        except OSError:
+            continue
+        for line in parse_log(text).facts:
+            places.setdefault(normalize(line.fact.content), (str(part.path), line.line))
+    return places
 
 
 def by_date(facts: list[UncoveredFact]) -> dict[str, set[str]]:

@@ -13,6 +13,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from suzent_desktop.core.files.text import loads_json
+
 CANVAS_SUFFIX = ".canvas"
 
 
@@ -23,7 +25,7 @@ def is_canvas(path: object) -> bool:
 def canvas_markdown(text: str) -> str:
     """The markdown a board stands for: its text nodes, and an embed per file node."""
     try:
-        data: Any = json.loads(text) if text.strip() else {}
+        data: Any = loads_json(text) if text.strip() else {}
     except json.JSONDecodeError:
         return ""
     nodes = data.get("nodes") if isinstance(data, dict) else None

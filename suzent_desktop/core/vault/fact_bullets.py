@@ -116,7 +116,7 @@ def is_history_heading(line: str) -> bool:
 
 def in_history(heading_path: str | None) -> bool:
     """Whether a heading path (``Work > History``) lies under a History heading."""
-    return bool(heading_path) and any(is_history_title(part) for part in heading_path.split(" > "))
+    return heading_path is not None and any(is_history_title(part) for part in heading_path.split(" > "))
 
 
 class HistoryTracker:

@@ -67,6 +67,11 @@ def format_bullet(text: str, dates: list[str], *, until: str | None = None, stru
     return format_fact(text, dates, until=until, struck=struck, indent=indent)
 
 
+def is_blank(item: str | Bullet) -> bool:
+    """A blank line of a page (bullets are never blank)."""
+    return isinstance(item, str) and not item.strip()
+
+
 def parse_bullet(line: str) -> Bullet | None:
     """A list item as a fact bullet (the grammar of ``core/vault/fact_bullets.py``); None for other lines."""
     item = list_item(line.rstrip())
@@ -148,11 +153,11 @@ class PageDoc:
             self.items[first_link:first_link] = [bullet, ""]
             return
         position = limit
-        while position > 0 and isinstance(self.items[position - 1], str) and not self.items[position - 1].strip():
+        while position > 0 and is_blank(self.items[position - 1]):
             position -= 1
-        following = self.items[position] if position < len(self.items) else None
-        blank_follows = isinstance(following, str) and not following.strip()
-        self.items[position:position] = ["", bullet] + ([""] if end is not None and not blank_follows else [])
+        blank_follows = position < len(self.items) and is_blank(self.items[position])
+        added: list[str | Bullet] = ["", bullet]
+        self.items[position:position] = added + ([""] if end is not None and not blank_follows else [])
 
     def add_near(self, anchor: Bullet, bullet: Bullet) -> None:
         """At the end of the run of bullets that holds ``anchor`` (its section), before History."""
@@ -212,6 +217,11 @@ def dup_norm(text: str) -> str:
 
 def content_words(text: str) -> set[str]:
     return {w for w in _WORD_RE.findall(text.lower()) if w not in _STOPWORDS}
+
+
+def negations(text: str) -> set[str]:
+    """The negating words of ``text`` ("not", "never", "doesn't"): one more or less reverses a fact."""
+    return set(_WORD_RE.findall(text.lower())) & _NEGATIONS
 
 
 def may_be_same_fact(a: str, b: str) -> bool:

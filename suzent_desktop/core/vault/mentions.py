@@ -18,6 +18,7 @@ from pathlib import Path
 from suzent_desktop.core.files.atomic import atomic_write_text
 from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.core.files.markdown import WIKI, Link, frontmatter, line_of, links, meta_list, prose_spans
+from suzent_desktop.core.files.regular import read_regular
 from suzent_desktop.core.files.scripts import word_bounded
 
 _URL_TOKEN_RE = re.compile(r"\S*(?:://|www\.)\S*")
@@ -102,7 +103,7 @@ def link_for(mention: Mention, target: str, line_text: str) -> str:
 
 def _read(path: Path) -> str:
     try:
-        return path.read_bytes().decode("utf-8")
+        return read_regular(path).decode("utf-8")
     except UnicodeDecodeError as exc:
         raise MentionError(f"{path.name}: not valid UTF-8 at byte {exc.start}; the page was left as it is") from exc
     except OSError as exc:

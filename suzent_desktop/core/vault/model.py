@@ -32,6 +32,7 @@ from suzent_desktop.core.files.confine import UNREADABLE, Confinement
 from suzent_desktop.core.files.confine import walk as confine_walk
 from suzent_desktop.core.files.layout import ROOT_NAV_FILES, Layout
 from suzent_desktop.core.files.markdown import Link, Outline, outline
+from suzent_desktop.core.files.regular import read_page
 from suzent_desktop.core.files.sync_conflicts import page_name
 from suzent_desktop.core.files.text import decode_lenient
 from suzent_desktop.core.vault.canvas import canvas_markdown, is_canvas
@@ -195,7 +196,7 @@ def _link_name(target: str) -> str:
 def read_facts(path: Path, stat: tuple[float, int] | None) -> PageFacts:
     """A page or board read and outlined (an unreadable file has no links, tags or headings)."""
     try:
-        text = decode_lenient(path.read_bytes())[0]
+        text = decode_lenient(read_page(path))[0]
     except OSError:
         text = ""
     source = canvas_markdown(text) if is_canvas(path) else text
@@ -279,7 +280,7 @@ class VaultSnapshot:
         found = self._files.get(str(path))
         return found.kind if found else None
 
-    def stat(self, path: Path) -> tuple[int, int] | None:
+    def stat(self, path: Path) -> tuple[float, int] | None:
         found = self._files.get(str(path))
         return found.stat if found else None
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from suzent_desktop.core.files.layout import INDEX_MD, LOG_MD, SCHEMA_MD, ZONES, Layout
 from suzent_desktop.core.files.markdown import FenceTracker
+from suzent_desktop.core.files.regular import read_regular
 from suzent_desktop.core.vault.links import vault_files
 from suzent_desktop.core.vault.model import Classifier, Kind
 
@@ -132,7 +133,7 @@ class Notebook:
         path = self.layout.log_md
         if not path.is_file():
             return ""
-        return path.read_bytes().decode("utf-8-sig", errors="replace")
+        return read_regular(path).decode("utf-8-sig", errors="replace")
 
     def entries(self) -> list[LogEntry]:
         """Entry lines outside fenced code, in file order, each with its body."""
@@ -221,7 +222,7 @@ class Notebook:
         path.parent.mkdir(parents=True, exist_ok=True)
         if path.is_symlink():  # the watermark's file is the vault's own, never wherever a link points
             raise NotebookError(f"{path}: is a link; log.md must be a plain file in the vault to be appended to")
-        existing = path.read_bytes() if path.exists() else b""
+        existing = read_regular(path) if path.exists() else b""
         prefix = "" if not existing or existing.endswith(b"\n\n") else ("\n" if existing.endswith(b"\n") else "\n\n")
         fences = FenceTracker()
         for line in existing.decode("utf-8-sig", errors="replace").splitlines():

@@ -12,6 +12,7 @@ from __future__ import annotations
 import codecs
 from pathlib import Path
 
+from suzent_desktop.core.files.regular import open_regular
 from suzent_desktop.core.files.text import BINARY_SAMPLE_BYTES, looks_binary
 
 CHUNK_BYTES = 1 << 20
@@ -27,7 +28,7 @@ def read_part(path: Path, shown: str, offset: int, limit: int) -> tuple[str, int
     part: list[str] = []
     seen = kept = 0
     consumed = 0
-    with path.open("rb") as handle:
+    with open(open_regular(path), "rb") as handle:  # a FIFO is never opened: it would block
         head = handle.read(BINARY_SAMPLE_BYTES)
         if looks_binary(head):
             raise UnservablePage(f"{shown}: looks like a binary file; only text pages are served")

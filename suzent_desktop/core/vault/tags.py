@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from suzent_desktop.core.files.markdown import tags
+from suzent_desktop.core.files.regular import read_page
 from suzent_desktop.core.files.text import decode_lenient
 from suzent_desktop.core.vault.query import normalize_tag
 
@@ -27,7 +28,7 @@ def read_tags(path: Path) -> tuple[str, ...]:
     if path.suffix.lower() not in TAGGED_SUFFIXES:
         return ()
     try:
-        text = decode_lenient(path.read_bytes())[0]
+        text = decode_lenient(read_page(path))[0]
     except OSError:
         return ()
     return tuple(tags(text))

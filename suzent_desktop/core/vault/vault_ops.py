@@ -19,12 +19,14 @@ import os
 import re
 import shutil
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from suzent_desktop.core.files.atomic import atomic_write_text
 from suzent_desktop.core.files.markdown import Link, line_of, links, rewrite_links
+from suzent_desktop.core.files.text import loads_json
 from suzent_desktop.core.vault.canvas import is_canvas
 from suzent_desktop.core.vault.links import VaultIndex, inside_vault, is_page, relative_href, vault_files
 
@@ -46,6 +48,41 @@ def markdown_files(root: Path) -> list[Path]:
 def linking_files(root: Path) -> list[Path]:
     """Every vault file that can hold links: markdown pages and JSON Canvas boards."""
     return [p for p in vault_files(root) if is_page(p) or is_canvas(p)]
+
+
+MAX_DEPTH = 32  # folders below the vault root a path may name (a model once asked for 1,200)
+MAX_PATH_BYTES = 1024  # a vault-relative path, so the whole path stays far below the system's limit
+
+
+def depth_fault(parts: Sequence[str]) -> str | None:
+    """Why a vault path of these parts is too deep or too long to make (None when it is not).
+
+    Folders are made one per level by recursive library code, so a path 1,200 levels deep
+    ended in RecursionError, and one 400 deep made 400 folders; both are refused up front.
+    """
+    if len(parts) - 1 > MAX_DEPTH:
+        return f"is {len(parts) - 1} folders deep; a vault path may go at most {MAX_DEPTH} deep"
+    size = len("/".join(parts).encode("utf-8", "surrogatepass"))
+    if size > MAX_PATH_BYTES:
+        return f"is {size} bytes long; a vault path may have at most {MAX_PATH_BYTES}"
+    return None
+
+
+def shorten(path: str, limit: int = 80) -> str:
+    """A path as a message shows it: a path hundreds of folders deep is cut, with "…"."""
+    return path if len(path) <= limit else path[:limit] + "…"
+
+
+def check_depth(root: Path, path: Path) -> Path:
+    """``path`` when it is not too deep or long below ``root``, else :class:`VaultOpError`."""
+    try:
+        parts = path.relative_to(root).parts
+    except ValueError:
+        return path
+    fault = depth_fault(parts)
+    if fault is not None:
+        raise VaultOpError(f"{shorten('/'.join(parts))}: {fault}")
+    return path
 
 
 def check_name(name: str) -> str:
@@ -101,7 +138,7 @@ def _rewrite_board(text: str, source: Path, new_source: Path, old: Path, new: Pa
     """
     bom = "\ufeff" if text.startswith("\ufeff") else ""
     try:
-        data: Any = json.loads(text[len(bom):])
+        data: Any = loads_json(text[len(bom):])
     except json.JSONDecodeError:
         return text
     nodes = data.get("nodes") if isinstance(data, dict) else None
@@ -233,6 +270,7 @@ def rename_folder(root: Path, old: Path, new: Path, vault: Vault | None = None) 
 def move_path(root: Path, old: Path, new: Path, vault: Vault | None = None) -> list[Path]:
     """Move a page, a folder or an attachment; links to it follow. Returns every file written.
     ``vault``: the home's model (see :func:`plan_rename`), kept current as files move."""
+    check_depth(root, new)
     if old.is_dir():
         return rename_folder(root, old, new, vault)
     if not old.is_file():

@@ -89,6 +89,21 @@ def describe_next_run(next_run_at: float | None, now: float) -> str:
     return f"{when} (in {minutes // 60} h {minutes % 60} min)"
 
 
+def describe_wait(gate: GateStatus, interval_seconds: float) -> str:
+    """Why the runner waits, in words; a due run waits for nothing but the schedule's next check."""
+    if not (gate.due or gate.reason == "due"):
+        return gate.reason or ""
+    minutes = max(1, round(interval_seconds / 60))
+    return f"not waiting: due, it starts at the schedule's next check (within {count(minutes, 'minute')})"
+
+
+def describe_lint(result: Any) -> str:
+    """"clean", "15 findings", or "failed" when the pass itself failed (its finding says why)."""
+    if not result.ok:
+        return "failed"
+    return count(len(result.findings), "finding") if result.findings else "clean"
+
+
 def _diffs_since(before: dict[str, bytes], root: Path, pages: list[str]) -> dict[str, str]:
     """Unified diffs of ``pages`` between a snapshot taken before a run and the files now."""
     after: dict[str, bytes] = {}
@@ -251,6 +266,8 @@ class DreamPanel(Pane):
     def _show_status(self) -> None:
         gate = self.gate
         self.watermark_label.setText(f"<b>{html.escape(self.watermark or 'none yet')}</b>")
+        if gate is None:  # not read yet
+            return
         dates = list(gate.pending_dates)
         if dates:
             shown = ", ".join(dates[:6]) + (f", … ({len(dates) - 6} more)" if len(dates) > 6 else "")
@@ -260,9 +277,8 @@ class DreamPanel(Pane):
         batch = list(gate.next_batch)
         batch_text = f" · next batch: {batch[0]} … {batch[-1]} ({count(len(batch), 'day')})" if batch else ""
         self.facts_label.setText(f"{gate.pending_facts}{batch_text}")
-        self.reason_label.setText(html.escape(
-            "nothing: it runs at the next check of the schedule" if gate.due or gate.reason == "due"
-            else gate.reason or "", quote=False))
+        interval = self.services.settings.memory_consolidation_interval_seconds
+        self.reason_label.setText(html.escape(describe_wait(gate, interval), quote=False))
         self.lint_label.setText("due" if gate.lint_due else "not due")
         self._show_not_consolidated(list(gate.not_consolidated))
         self._update_next_run()
@@ -305,8 +321,11 @@ class DreamPanel(Pane):
         lint = getattr(self.services.runner, "last_lint", None)
         if lint is not None and lint is not self.last_lint:  # the lint a dream ran after catching up
             self._show_lint(lint, switch=False)
-        if str(result.reason).startswith("dry run") and not self._panel_run:
-            self._show_dry_run(result)  # a dry run started elsewhere (command palette)
+        if str(result.reason).startswith("dry run"):
+            if not self._panel_run:
+                self._show_dry_run(result)  # a dry run started elsewhere (command palette)
+        elif result.outcome == "productive" and self.last_dry_run is not None:
+            self._clear_dry_run()  # what it showed is what the pages are now, or no longer true
         self.request_refresh()
 
     def _remember_diffs(self, result: DreamResult) -> None:
@@ -346,10 +365,9 @@ class DreamPanel(Pane):
             self.history.addTopLevelItem(item)
         for column in range(4):
             self.history.resizeColumnToContents(column)
-        if self.history.topLevelItemCount():
-            self.history.setCurrentItem(
-                self.history.topLevelItem(max(0, min(keep, self.history.topLevelItemCount() - 1)))
-            )
+        kept = self.history.topLevelItem(max(0, min(keep, self.history.topLevelItemCount() - 1)))
+        if kept is not None:
+            self.history.setCurrentItem(kept)
         else:
             self.history_diff.set_pages([])
 
@@ -448,6 +466,12 @@ class DreamPanel(Pane):
         self.dry_diff.set_pages(list(result.pages_changed or []), dict(result.diffs or {}))
         self.tabs.setCurrentIndex(1)
 
+    def _clear_dry_run(self) -> None:
+        self.last_dry_run = None
+        self.dry_summary.setText("A dream ran since the last dry run. Press “Dry run” to see what the "
+                                 "next run would change.")
+        self.dry_diff.set_pages([])
+
     def lint_now(self) -> asyncio.Task[Any]:
         return self.run_job("lint", self._lint(), label="Lint", supersede=False)
 
@@ -487,8 +511,7 @@ class DreamPanel(Pane):
             item = QListWidgetItem(f"{finding.kind} — {finding.path}: {finding.detail}", self.findings)
             item.setData(FINDING_ROLE, finding)
             item.setToolTip("Double-click to open the page")
-        state = "clean" if result.ok else "problems found"
-        self.lint_summary.setText(f"Lint: {state} · {count(len(result.findings), 'finding')}")
+        self.lint_summary.setText(f"Lint: {describe_lint(result)}")
         if switch:
             self.tabs.setCurrentIndex(2)
 

@@ -66,7 +66,7 @@ class MemoryView(Pane):
     def __init__(self, services: AppServices, parent: QWidget | None = None) -> None:
         super().__init__(services, parent)
         self.text = ""
-        self.size: MemorySize | None = None
+        self.measured: MemorySize | None = None
         self._build()
         self.refresh()
 
@@ -103,9 +103,9 @@ class MemoryView(Pane):
             return
         settings = self.services.manager.settings
         self.text = text
-        self.size = measure(text, settings.memory_md_max_lines, settings.memory_md_max_chars)
+        self.measured = measure(text, settings.memory_md_max_lines, settings.memory_md_max_chars)
         self.browser.setHtml(html)
-        self._show_size(self.size)
+        self._show_size(self.measured)
 
     @staticmethod
     def _read(manager: MemoryManager) -> tuple[str, str]:

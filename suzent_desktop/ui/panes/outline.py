@@ -10,6 +10,7 @@ if the text is still the one read.
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING
 
 import shiboken6
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
@@ -17,9 +18,13 @@ from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout,
 
 from suzent_desktop.core.files.markdown import headings
 from suzent_desktop.ui.editor import EditorArea, PageEditor
+
+if TYPE_CHECKING:
+    from suzent_desktop.ui.split_editors import SplitEditors
 from suzent_desktop.ui.panes.common import EmptyHint
 
 OUTLINE_DELAY_MS = 300
+READ_NOW_LINES = 300  # a page this long or shorter shows its outline at once; a longer one a moment later
 _READER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="outline")
 LINE_ROLE = Qt.ItemDataRole.UserRole
 
@@ -44,7 +49,7 @@ def _carrier() -> _Carrier:
 class OutlinePane(QWidget):
     """Headings of the current editor, nested by level."""
 
-    def __init__(self, editors: EditorArea, parent: QWidget | None = None) -> None:
+    def __init__(self, editors: EditorArea | SplitEditors, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.editors = editors
         self.editor: PageEditor | None = None
@@ -83,6 +88,10 @@ class OutlinePane(QWidget):
         if editor is not None:
             editor.source.textChanged.connect(self._timer.start)
             editor.destroyed.connect(self._editor_destroyed)
+            if editor.source.document().blockCount() > READ_NOW_LINES:  # a long page: read off the GUI thread
+                self._show([])
+                self.refresh_soon()
+                return
         self.refresh()
 
     def _editor_destroyed(self, *_args: object) -> None:
@@ -139,7 +148,9 @@ class OutlinePane(QWidget):
         """(depth, title) of every row, in order (what a reader sees)."""
         rows: list[tuple[int, str]] = []
 
-        def walk(item: QTreeWidgetItem, depth: int) -> None:
+        def walk(item: QTreeWidgetItem | None, depth: int) -> None:
+            if item is None:
+                return
             rows.append((depth, item.text(0)))
             for index in range(item.childCount()):
                 walk(item.child(index), depth + 1)

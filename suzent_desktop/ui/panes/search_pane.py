@@ -35,7 +35,7 @@ from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.core.files.markdown import plain_text
 from suzent_desktop.core.files.words import count
 from suzent_desktop.core.operations import Filters
-from suzent_desktop.ui.forget_dialog import choose_units
+from suzent_desktop.ui.forget_dialog import ForgetChoice, choose_units
 from suzent_desktop.ui.panes.common import EmptyHint, Pane, display_path, highlight
 
 if TYPE_CHECKING:
@@ -68,8 +68,10 @@ class SearchPane(Pane):
         super().__init__(services, parent)
         self.last_response: Any = None
         self.stale_count = 0
-        # Asks which of a hit's lines to forget; tests replace it to drive the dialog themselves.
-        self.choose_units: Callable[[list[str]], list[str]] = lambda units: choose_units(self, units)
+        # Asks which of a hit's lines to forget (and, for the person's own notes named, whether to
+        # delete them there too); tests replace it to drive the dialog themselves.
+        self.choose_units: Callable[[list[str], list[str]], ForgetChoice] = (
+            lambda units, notes: choose_units(self, units, notes))
         self._build()
         self._debounce = QTimer(self)
         self._debounce.setSingleShot(True)
@@ -345,7 +347,11 @@ class SearchPane(Pane):
 
     def _set_stale(self, count: int) -> None:
         self.stale_count = count
-        if count > 0:
+        if self.services.index_paused:  # files never indexed: an empty answer says nothing about them
+            self.stale_label.setText(f"Indexing is paused ({count} files waiting): search misses what they "
+                                     "hold until it resumes (Resume indexing, in the status bar).")
+            self.stale_label.show()
+        elif count > 0:
             self.stale_label.setText(
                 f"The index is behind the files ({count} waiting); results may be out of date."
             )
@@ -415,16 +421,19 @@ class SearchPane(Pane):
         if item is None:
             return None
         hit = item.data(HIT_ROLE)
-        units = self.services.manager.hit_units(hit)
-        chosen = self.choose_units(units) if units else []
+        manager = self.services.manager
+        units = manager.hit_units(hit)
+        notes = manager.notes_holding(units, [p.path for p in getattr(hit, "places", None) or [hit]])
+        named = [display_path(p, [manager.layout.notebook_dir]) for p in notes]
+        chosen = self.choose_units(units, named) if units else ForgetChoice()
         if not chosen:
             return None
         self.results.takeItem(row)  # gone at once; the refresh after the forget redraws the rest
         self.forget_button.setEnabled(self.results.currentRow() >= 0)
-        return self.run_job("forget", self._forget(chosen), supersede=False)
+        return self.run_job("forget", self._forget(chosen.units, notes if chosen.from_notes else []), supersede=False)
 
-    async def _forget(self, units: list[str]) -> None:
-        changes = await self.services.manager.forget("", units=units)
+    async def _forget(self, units: list[str], notes: list[Path]) -> None:
+        changes = await self.services.manager.forget("", units=units, from_notes=notes)
         pages = f", taken off {count(len(changes.pages), 'page')}" if changes.pages else ""
         self.report(f"Forgot {count(len(units), 'line')} ({count(changes.rows_removed, 'index row')} removed{pages})")
         if self.alive():

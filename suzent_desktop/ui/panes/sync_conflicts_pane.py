@@ -41,7 +41,7 @@ class SyncConflictsPane(Pane):
         self.note.setWordWrap(True)
         self.diffs = DiffView(self)
         self.diffs.pages.currentItemChanged.connect(self._selected)
-        self.diffs.open_requested.connect(lambda label: label in self.paths and self.open_requested.emit(self.paths[label]))
+        self.diffs.open_requested.connect(self._open_label)
         refresh = QPushButton("Look again", self)
         refresh.setToolTip("Look for conflict copies again (after the sync tool ran)")
         refresh.clicked.connect(self.refresh)
@@ -54,6 +54,10 @@ class SyncConflictsPane(Pane):
         layout.addWidget(self.note)
         layout.addWidget(self.diffs, 1)
         self.refresh()
+
+    def _open_label(self, label: str) -> None:
+        if label in self.paths:
+            self.open_requested.emit(self.paths[label])
 
     def wants(self, changes: ChangeSet) -> bool:
         return bool(changes.pages)

@@ -110,8 +110,9 @@ class TagsPane(Pane):
         stack = [self.tree.topLevelItem(i) for i in range(self.tree.topLevelItemCount())]
         while stack:
             item = stack.pop()
-            found.append(item)
-            stack += [item.child(i) for i in range(item.childCount())]
+            if item is not None:
+                found.append(item)
+                stack += [item.child(i) for i in range(item.childCount())]
         return found
 
     def item_for(self, tag: str) -> QTreeWidgetItem | None:

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from suzent_desktop.ui.services import AppServices
 
 STONE_ROLE = Qt.ItemDataRole.UserRole + 1
+TEXT_ROLE = Qt.ItemDataRole.UserRole + 2  # the text as the user wrote it (the tombstone is folded)
 
 
 class TombstonesPane(Pane):
@@ -51,10 +52,10 @@ class TombstonesPane(Pane):
         self.list.setWordWrap(True)
         self.hint = EmptyHint(self.list, "Nothing forgotten. Forget a search hit (its context menu) to keep it "
                               "out of search; it is listed here, with undo.")
+        self.undo_button = QPushButton("Undo forget", self)
         self.list.currentItemChanged.connect(
             lambda *_: self.undo_button.setEnabled(self.list.currentItem() is not None)
         )
-        self.undo_button = QPushButton("Undo forget", self)
         self.undo_button.setToolTip("Bring this memory back to search")
         self.undo_button.setEnabled(False)
         self.undo_button.clicked.connect(self.undo_selected)
@@ -88,9 +89,16 @@ class TombstonesPane(Pane):
             shown = str(stone.record.get("text") or stone.content)  # as written; older records keep only the folded text
             item = QListWidgetItem(f"{shown}\n    {meta}" if meta else shown, self.list)
             item.setData(STONE_ROLE, stone.content)
-        text = f"{len(seen)} forgotten memor{'y' if len(seen) == 1 else 'ies'}"
-        if problems:
-            text += f" · {count(len(problems), 'unreadable line')} in {self.services.manager.layout.tombstones_file.name}"
+            item.setData(TEXT_ROLE, shown)
+        self._show_header()
+
+    def _show_header(self) -> None:
+        """How many memories the list holds now (an undo takes its row off at once)."""
+        shown = self.list.count()
+        text = f"{shown} forgotten memor{'y' if shown == 1 else 'ies'}"
+        if self.problems:
+            text += (f" · {count(len(self.problems), 'unreadable line')} in "
+                     f"{self.services.manager.layout.tombstones_file.name}")
         self.header.setText(text)
         self.undo_button.setEnabled(self.list.currentItem() is not None)
 
@@ -108,16 +116,17 @@ class TombstonesPane(Pane):
         item = self.list.currentItem()
         if item is None:
             return None
-        content = item.data(STONE_ROLE)
-        if not self.confirm("Undo forget?", f"“{content}”\n\nThis memory will be searchable again."):
+        content, written = item.data(STONE_ROLE), item.data(TEXT_ROLE) or item.data(STONE_ROLE)
+        if not self.confirm("Undo forget?", f"“{written}”\n\nThis memory will be searchable again."):
             return None
         self.list.takeItem(self.list.row(item))
-        return self.run_job("undo", self._undo(content), supersede=False)
+        self._show_header()
+        return self.run_job("undo", self._undo(content, written), supersede=False)
 
-    async def _undo(self, content: str) -> None:
+    async def _undo(self, content: str, written: str) -> None:
         changes = await self.services.manager.undo_forget(content)
         where = f"; lines put back in {count(len(changes.pages), 'page')}" if changes.pages else ""
-        self.report(f"Restored “{content[:60]}” ({count(changes.rows_added, 'row')} back in search{where})")
+        self.report(f"Restored “{written[:60]}” ({count(changes.rows_added, 'row')} back in search{where})")
         if self.alive():
             self.undone.emit(content)
         self.publish(changes)

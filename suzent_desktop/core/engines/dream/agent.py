@@ -29,6 +29,8 @@ from typing import Any
 from suzent_desktop.core.engines.dream.loop_guard import LoopGuard, LoopStopped
 from suzent_desktop.core.engines.dream.model import Batch, EngineReport, clean_summary
 from suzent_desktop.core.engines.dream.tools import TOOL_SPECS, VaultTools
+from suzent_desktop.core.files.regular import read_regular
+from suzent_desktop.core.files.text import loads_json
 
 MAX_STEPS = 40
 CALL_TIMEOUT_SECONDS = 120.0
@@ -68,7 +70,7 @@ def _call_from_object(obj: Any) -> tuple[str, dict[str, Any]] | None:
     args = obj.get("arguments", obj.get("parameters", obj.get("args", {})))
     if isinstance(args, str):
         try:
-            args = json.loads(args)
+            args = loads_json(args)
         except ValueError:
             return None
     if not isinstance(name, str) or name not in TOOL_NAMES or not isinstance(args, dict):
@@ -249,7 +251,7 @@ class DreamAgent:
         pages = []
         for rel in sorted(self.tools.originals):
             path = self.tools.root / rel
-            data = path.read_bytes() if path.is_file() else b""
+            data = read_regular(path) if path.is_file() else b""
             pages.append((rel, hashlib.sha256(data).hexdigest()))
         return tuple(pages), len(self.tools.accounted)
 
@@ -362,6 +364,6 @@ def _canonical(arguments: str) -> str:
     if len(arguments) > MAX_CANONICAL_CHARS:  # never parse a huge argument just to compare it
         return hashlib.sha256(arguments.encode("utf-8", errors="replace")).hexdigest()
     try:
-        return json.dumps(json.loads(arguments), sort_keys=True)
+        return json.dumps(loads_json(arguments), sort_keys=True)
     except ValueError:
         return arguments

@@ -19,6 +19,8 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from suzent_desktop.core.files.atomic import atomic_write_text
+from suzent_desktop.core.files.regular import read_regular
+from suzent_desktop.core.files.text import loads_json
 
 FILE_NAME = "dream_lines.json"
 VERSION = 1
@@ -44,7 +46,7 @@ def page_lines(text: str) -> list[str]:
 def load(path: Path) -> dict[str, frozenset[str]]:
     """rel -> digests of the lines the program wrote on that page ({} when there is no record yet)."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = loads_json(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     pages = data.get("pages") if isinstance(data, dict) else None
@@ -61,7 +63,7 @@ def record(path: Path, root: Path, originals: Mapping[str, bytes | None]) -> Non
     for rel, old in originals.items():
         file = root / rel
         try:
-            now = file.read_bytes().decode("utf-8-sig") if file.is_file() else None
+            now = read_regular(file).decode("utf-8-sig") if file.is_file() else None
         except (OSError, UnicodeDecodeError):
             continue
         if now is None:

@@ -10,9 +10,13 @@ checks each fact of the batch against the vault after the engine finishes:
   (:mod:`suzent_desktop.core.vault.fact_pages`): equal after :func:`dup_norm`, the same subject
   and value (:func:`restates`), or a near duplicate (:func:`near_duplicate`) among the pages
   the run changed and the personal pages;
-* **accounted for** by the engine through the ``account_for_fact`` tool: merged into a named
-  bullet that stands on the named page, superseded on a page that keeps a History section,
-  or dropped with a reason (recorded in the run's history).
+* **accounted for** by the engine through the ``account_for_fact`` tool, checked against the
+  page it names, since a model's word alone is not enough (a prompt injected through a captured
+  turn could otherwise account for every fact of a batch): *merged* into a named bullet that
+  stands on the page and holds the fact (:func:`holds_fact`: the same fact, or most of its words,
+  numbers and negations included); *superseded*, standing struck through under the page's
+  History; or *dropped* with a reason a person can read (recorded in the run's history). A
+  dropped fact stays in search until a person confirms the drop (``core/index/dropped.py``).
 
 Whatever is left is *uncovered*: ``core/index/uncovered.py`` keeps it searchable and the next
 run offers it again.
@@ -24,11 +28,22 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
+from rapidfuzz import fuzz, process
 
 from suzent_desktop.core.engines.dream.model import BatchFact
-from suzent_desktop.core.engines.dream.tools import Accounting, UnreadablePage, VaultTools
+from suzent_desktop.core.engines.dream.tools import Accounting, UnreadablePage, VaultTools, readable_reason
 from suzent_desktop.core.files.tombstones import normalize
-from suzent_desktop.core.vault.fact_pages import PageDoc, dup_norm, near_duplicate
+from suzent_desktop.core.vault.fact_bullets import HistoryTracker
+from suzent_desktop.core.vault.fact_pages import (
+    Bullet,
+    CodeLine,
+    PageDoc,
+    content_words,
+    dup_norm,
+    near_duplicate,
+    negations,
+    restates,
+)
 from suzent_desktop.core.vault.page_lines import PageLines, line_texts, vault_of, where
 
 Embed = Callable[[list[str]], np.ndarray]
@@ -86,27 +101,63 @@ def _near_duplicates(facts: list[BatchFact], vault: PageLines, embed: Embed | No
     return found
 
 
+MERGED_WORD_SHARE = 2 / 3  # of the fact's content words a bullet must hold for the fact to be merged into it
+SAME_WORD_RATIO = 80.0  # rapidfuzz ratio at which two words count as one ("works"/"work", "lived"/"lives")
+
+
+def holds_fact(line: str, fact: str) -> bool:
+    """Whether a bullet says ``fact``: the same fact by the consolidator's rules, or a bullet that
+    carries most of its content words (a merged bullet says more, never less), with the fact's
+    numbers and without a negation added or taken away."""
+    if dup_norm(line) == dup_norm(fact) or restates(line, fact):
+        return True
+    if negations(line) != negations(fact) or not _numbers(fact) <= _numbers(line):
+        return False
+    words, have = content_words(fact), list(content_words(line))
+    if not words or not have:
+        return False
+    found = sum(1 for word in words
+                if process.extractOne(word, have, scorer=fuzz.ratio, score_cutoff=SAME_WORD_RATIO) is not None)
+    return found >= MERGED_WORD_SHARE * len(words)
+
+
+def _numbers(text: str) -> set[str]:
+    return {w for w in dup_norm(text).split() if w.isdigit()}
+
+
 def _holds(page: str, text: str) -> bool:
     """Whether a line of ``page`` is ``text`` (equal after :func:`dup_norm`)."""
     wanted = dup_norm(text)
     return any(dup_norm(p) == wanted for line in page.splitlines() for p in line_texts(line))
 
 
-def _valid(account: Accounting, vault: PageLines) -> bool:
-    """An account holds when what it names is there: the bullet on its page, a History section."""
+def _struck_in_history(page: str) -> list[Bullet]:
+    """The struck-through bullets that stand under the page's History heading."""
+    history = HistoryTracker()
+    found: list[Bullet] = []
+    for item in PageDoc.parse(page).items:
+        if isinstance(item, Bullet):
+            if history.feed("") and item.struck:
+                found.append(item)
+        elif not isinstance(item, CodeLine):
+            history.feed(item)
+    return found
+
+
+def _holder(account: Accounting, fact: str, vault: PageLines) -> str | None:
+    """The line that holds ``fact`` as the account says (the merged-into bullet, the struck-through
+    History bullet, "" for a drop with a readable reason), or None when the page does not bear it out."""
     if account.how == "dropped":
-        return len(account.reason.strip()) >= 3
+        return "" if readable_reason(account.reason, fact) else None
     page = vault.pages.get(account.page.strip().replace("\\", "/"))
     if page is None:
-        return False
-    if account.bullet.strip():
-        if not _holds(page, account.bullet):
-            return False
-    elif account.how == "merged":
-        return False
-    if account.how == "superseded":
-        return PageDoc.parse(page).history_index() is not None
-    return True
+        return None
+    if account.bullet.strip() and not _holds(page, account.bullet):
+        return None  # it names a bullet that is not there
+    if account.how == "merged":
+        bullet = account.bullet.strip()
+        return bullet if bullet and holds_fact(bullet, fact) else None
+    return next((b.text for b in _struck_in_history(page) if holds_fact(b.text, fact)), None)
 
 
 def check_coverage(
@@ -138,10 +189,11 @@ def check_coverage(
     accounts = {dup_norm(a.fact): a for a in tools.accounted}
     for fact in rest:
         account = accounts.get(dup_norm(fact.fact.content))
-        if account is not None and _valid(account, vault):
-            report.accounted.append((fact, account))
-            if account.how == "merged":
-                report.held[_key(fact)] = (account.page.strip().replace("\\", "/"), account.bullet)
-        else:
+        line = None if account is None else _holder(account, fact.fact.content, vault)
+        if account is None or line is None:
             report.uncovered.append(fact)
+            continue
+        report.accounted.append((fact, account))
+        if line:
+            report.held[_key(fact)] = (account.page.strip().replace("\\", "/"), line)
     return report

@@ -72,11 +72,9 @@ class Gates:
         """Facts of consolidated days that no page holds (forgotten ones left out), oldest first."""
         m = self.manager
         stones = m.tombstones.contents()
-        return [
-            {"date": f.date, "line": f.line, "text": f.text, "path": str(m.archive.path_for(f.date))}
-            for f in uncovered.consolidated(m.layout, m.days())
-            if f.key[1] not in stones
-        ]
+        left = [f for f in uncovered.consolidated(m.layout, m.days()) if f.key[1] not in stones]
+        return [{"date": f.date, "line": f.line, "text": f.text, "path": f.path}
+                for f in uncovered.located(m.layout, left)]
 
     def _count_facts(self, dates: list[str]) -> int:
         counter = getattr(self.manager, "count_facts", None)

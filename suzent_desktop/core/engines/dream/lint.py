@@ -23,6 +23,7 @@ import asyncio
 import datetime as dt
 import re
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -31,6 +32,7 @@ import numpy as np
 
 from suzent_desktop.core.engines.dream.model import Finding, LintResult
 from suzent_desktop.core.files.markdown import Link, frontmatter, frontmatter_block, line_of, links, meta_text
+from suzent_desktop.core.files.regular import read_page
 from suzent_desktop.core.files.tombstones import normalize
 from suzent_desktop.core.vault.canvas import canvas_markdown
 from suzent_desktop.core.vault.fact_pages import PageDoc, content_words, dup_norm, parse_bullet, subject_value
@@ -61,7 +63,7 @@ def _load_pages(home: Home, vault: VaultSnapshot) -> list[_Page]:
     nb = home.notebook
     pages: list[_Page] = []
     for path in vault.files(Kind.PAGE):
-        text = path.read_bytes().decode("utf-8-sig", errors="replace")
+        text = read_page(path).decode("utf-8-sig", errors="replace")
         pages.append(_Page(nb.relative(path), text, frontmatter(text), frontmatter_block(text)[1], path))
     return pages
 
@@ -92,13 +94,13 @@ def _load_canvases(home: Home, vault: VaultSnapshot) -> list[_Page]:
     nb = home.notebook
     boards: list[_Page] = []
     for path in vault.files(Kind.CANVAS):
-        markdown = canvas_markdown(path.read_bytes().decode("utf-8", errors="replace"))
+        markdown = canvas_markdown(read_page(path).decode("utf-8", errors="replace"))
         boards.append(_Page(nb.relative(path), markdown, {}, markdown, path))
     return boards
 
 
 def _link_findings(pages: list[_Page], index_page: _Page | None, index: VaultIndex,
-                   boards: list[_Page] = ()) -> list[Finding]:
+                   boards: Sequence[_Page] = ()) -> list[Finding]:
     findings: list[Finding] = []
     inbound: Counter[Path] = Counter()
     for page in [*pages, *boards]:
@@ -108,7 +110,7 @@ def _link_findings(pages: list[_Page], index_page: _Page | None, index: VaultInd
     if index_page is not None:
         findings += _broken(index_page, index, "index.md")[0]
     for page in pages:
-        if inbound[page.path] == 0:
+        if page.path is not None and inbound[page.path] == 0:
             findings.append(Finding("orphan", page.rel, "no other page links here"))
     return findings
 
@@ -225,7 +227,7 @@ def _index_page(home: Home) -> _Page | None:
     index_md = home.layout.index_md
     if not index_md.is_file():
         return None
-    text = index_md.read_bytes().decode("utf-8", errors="replace")
+    text = read_page(index_md).decode("utf-8", errors="replace")
     return _Page("index.md", text, {}, text, index_md)
 
 

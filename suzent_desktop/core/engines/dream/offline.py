@@ -29,6 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
+from suzent_desktop.core.engines.dream import lookalikes
 from suzent_desktop.core.engines.dream.employers import (
     EMPLOYER_RELATION,
     employer_of,
@@ -182,8 +183,8 @@ class OfflineConsolidator:
         for key, known in list(self.by_key.items()):
             if known is bullet:
                 del self.by_key[key]
-        for index, known in enumerate(self.rows):
-            if known is bullet and self.matrix is not None:
+        for index, row in enumerate(self.rows):
+            if row is bullet and self.matrix is not None:
                 self.rows[index] = None
                 self.matrix[index] = 0.0
 
@@ -228,7 +229,8 @@ class OfflineConsolidator:
             self._names = self.tools.names()
         zone = PERSONAL_ZONE.split("_", 1)[-1]
         candidate, number = title, 1
-        while self._names.name_taken(candidate) and candidate.lower() not in self.pages:
+        while ((self._names.name_taken(candidate) or lookalikes.twin(candidate, self._names.by_name))
+               and candidate.lower() not in self.pages):
             number += 1
             candidate = f"{title} ({zone})" if number == 2 else f"{title} ({zone} {number - 1})"
         return candidate
@@ -296,7 +298,10 @@ class OfflineConsolidator:
             text = link_people(text, set(), set(duplicated))
         if title == HUB_TITLE:  # identity facts stand on the hub, whatever its name in this vault
             title = self._hub_title()
-        page = self._page(bounded_title(title) or GENERAL, person)
+        title = bounded_title(title) or GENERAL
+        if lookalikes.refusal(title) is not None:  # a name a reader cannot tell from another: no page of its own
+            title, person = GENERAL, None
+        page = self._page(title, person)
         if title == PLANS:
             replaced = next((b for b in page.doc.current_bullets() if replans(b.text, text)
                              and (b.latest or "") <= item.date), None)

@@ -14,8 +14,9 @@ Whole-page ``write`` creates a page or replaces a page the program wrote (every 
 the program's, see :mod:`~suzent_desktop.core.engines.dream.authorship`) whose bullets all survive in
 the new text; ``edit`` replaces one piece of text under the same rule as every operation:
 
-* a person's line stays word for word; a person's bullet may only gain dates, or be struck
-  through (superseded) keeping its exact text;
+* a person's line stays word for word, and where a reader sees it (never moved into frontmatter,
+  a comment or a code block); a person's bullet may only gain dates, or be struck through
+  (superseded) keeping its exact text;
 * a fact bullet the program wrote may move, gain dates or be struck through, but its text (up
   to case and punctuation) and dates stay on the page.
 
@@ -28,12 +29,14 @@ removed line went.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from suzent_desktop.core.vault.fact_pages import Bullet, PageDoc, dup_norm, parse_bullet
+from suzent_desktop.core.files.markdown import block_code_lines
+from suzent_desktop.core.vault.fact_pages import Bullet, PageDoc, dup_norm, is_blank, parse_bullet
 
 if TYPE_CHECKING:
     from suzent_desktop.core.engines.dream.tools import VaultTools
@@ -41,6 +44,7 @@ if TYPE_CHECKING:
 _DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _HEADING_RE = re.compile(r"^(?P<marks>#{1,6})\s+(?P<title>.+?)\s*#*\s*$")
 SHOWN_LINES = 3  # lines named in a refusal
+_COMMENT_RE = re.compile(r"%%.*?(?:%%|\Z)|<!--.*?(?:-->|\Z)", re.S)  # Obsidian and HTML comments
 LINE_CHARS = 80
 
 
@@ -80,25 +84,65 @@ def _keeps(old: Bullet, new: Bullet, owned: bool) -> bool:
             and (new.struck or not old.struck))
 
 
-def lost_lines(before: str, after: str, owns: Callable[[str], bool]) -> list[str]:
-    """Lines of ``before`` an edit to ``after`` would erase or reword against the rule ([] when none).
+def hidden_lines(text: str) -> set[int]:
+    """0-based lines (of ``text.split("\\n")``) a reader does not see as text: the frontmatter, code
+    (fenced or indented), and lines wholly inside a comment (``%%…%%``, ``<!-- … -->``, either of
+    which, left open, runs to the end of the page). Search leaves them out too."""
+    lines = text.split("\n")
+    hidden = block_code_lines(text)
+    # comment marks inside code are code: blank the code lines out, keeping every offset
+    masked = "\n".join(" " * len(line) if index in hidden else line for index, line in enumerate(lines))
+    starts = [0]
+    for line in lines[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
+    for match in _COMMENT_RE.finditer(masked):
+        first = bisect_right(starts, match.start()) - 1
+        last = bisect_right(starts, max(match.end() - 1, match.start())) - 1
+        for index in range(first, last + 1):
+            line = lines[index]
+            begin, end = starts[index], starts[index] + len(line)
+            visible = masked[begin:max(begin, match.start())] + masked[min(end, match.end()):end]
+            if not visible.strip():
+                hidden.add(index)
+    return hidden
 
-    ``owns(line)`` says whether the program wrote the line. Blank lines never count."""
-    verbatim = Counter(_lines(after))
-    bullets = [b for b in (parse_bullet(line) for line in _lines(after)) if b is not None]
-    lost: list[str] = []
-    for line in _lines(before):
-        if verbatim[line] > 0:
-            verbatim[line] -= 1
+
+def _seen(text: str) -> list[tuple[str, bool]]:
+    """Non-blank lines as :func:`_lines` has them, each with whether a reader sees it."""
+    hidden = hidden_lines(text) if text else set()
+    return [(line.rstrip("\r").rstrip(), index not in hidden)
+            for index, line in enumerate(text.split("\n")) if line.strip()]
+
+
+def lost_lines(before: str, after: str, owns: Callable[[str], bool]) -> list[str]:
+    """Lines of ``before`` an edit to ``after`` would erase, reword or hide against the rule ([] when none).
+
+    A line is judged by what a reader sees, not only its bytes: a line a reader saw must stay
+    visible, so an edit that moves it into the frontmatter, a comment or a code block, without
+    changing a byte of it, loses it as surely as erasing it. A line that was hidden already may
+    stay hidden. ``owns(line)`` says whether the program wrote the line. Blank lines never count."""
+    old, new = _seen(before), _seen(after)
+    shown = Counter(line for line, visible in new if visible)
+    unseen = Counter(line for line, visible in new if not visible)
+    shown_bullets = [b for b in (parse_bullet(line) for line, visible in new if visible) if b is not None]
+    any_bullets = [b for b in (parse_bullet(line) for line, _visible in new) if b is not None]
+    lost: set[int] = set()
+    for index in sorted(range(len(old)), key=lambda i: not old[i][1]):  # visible lines claim theirs first
+        line, visible = old[index]
+        if shown[line] > 0:
+            shown[line] -= 1
+            continue
+        if not visible and unseen[line] > 0:
+            unseen[line] -= 1
             continue
         owned = owns(line)
         bullet = parse_bullet(line)
-        if bullet is not None and any(_keeps(bullet, new, owned) for new in bullets):
+        if bullet is not None and any(_keeps(bullet, b, owned) for b in (shown_bullets if visible else any_bullets)):
             continue
         if owned and bullet is None:
             continue  # a heading or a link line the program wrote may change
-        lost.append(line)
-    return lost
+        lost.add(index)
+    return [old[index][0] for index in sorted(lost)]
 
 
 def _shown(lines: list[str]) -> str:
@@ -118,8 +162,9 @@ def apply(tools: VaultTools, rel: str, text: str, operation: str, *, create: boo
         lost = lost_lines(before, text, lambda line: tools.owns(rel, line))
         if lost:
             raise EditRefused(
-                f"{operation} on {rel} would remove or reword {len(lost)} line(s) that must stay: {_shown(lost)}. "
-                "Lines a person wrote and fact bullets are never erased: add new facts with add_bullet, and "
+                f"{operation} on {rel} would remove, reword or hide {len(lost)} line(s) that must stay: "
+                f"{_shown(lost)}. Lines a person wrote and fact bullets are never erased, nor hidden in "
+                "frontmatter, a comment or a code block: add new facts with add_bullet, and "
                 "mark an old value as replaced with supersede_bullet (it keeps the old text under History)"
             )
     tools.write(rel, text, operation=operation)
@@ -205,9 +250,10 @@ def add_bullet(tools: VaultTools, rel: str, text: str, dates: Any = None, headin
         if at is None:
             history = doc.history_index()
             at = len(doc.items) if history is None else history
-            while at > 0 and isinstance(doc.items[at - 1], str) and not doc.items[at - 1].strip():
+            while at > 0 and is_blank(doc.items[at - 1]):
                 at -= 1
-            doc.items[at:at] = ["", f"## {wanted}", "", new] + ([""] if history is not None else [])
+            section: list[str | Bullet] = ["", f"## {wanted}", "", new]
+            doc.items[at:at] = section + ([""] if history is not None else [])
         else:
             level = len(_HEADING_RE.match(doc.items[at]).group("marks"))  # type: ignore[arg-type, union-attr]
             doc.insert_in_section(at, new, level=level)

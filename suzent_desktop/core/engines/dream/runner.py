@@ -20,15 +20,20 @@ Rules it enforces (memory-consolidation.md, interfaces.md §2):
   moves the watermark past it, and the indexer keeps those dates' rows searchable.
 * Attempt times, per-batch retry counts and the run history live in
   ``.state/dream_state.json`` (atomic writes), so a restart neither resets back-off nor
-  forgets failures.
+  forgets failures. Each device keeps its own (``dream_state@ID.json`` for a device not the
+  home's first), so a sync tool never has two sides of one file.
+* One dream at a time on this device: a run holds ``dream-DEVICE.lock`` in the index folder
+  (local, never synced) for its length, so the window, ``dream`` on the command line and an MCP
+  client never run one batch twice. A run that finds it held ends at once, "already
+  running", and counts no attempt. Across devices, the lease does the same (``core/engines/lease.py``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import datetime as dt
 import importlib
-import json
 import shutil
 import tempfile
 import threading
@@ -37,7 +42,9 @@ from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from suzent_desktop.core.engines import forgetting, lease
+from filelock import FileLock, Timeout
+
+from suzent_desktop.core.engines import forgetting, lease, provenance
 from suzent_desktop.core.engines.dream import authorship, outcome, resume, second_run
 from suzent_desktop.core.engines.dream.coverage import CoverageReport, check_coverage
 from suzent_desktop.core.engines.dream.diffs import annotate, unified_diffs
@@ -51,15 +58,22 @@ from suzent_desktop.core.engines.dream.model import (
     GateStatus,
     LintResult,
 )
+from suzent_desktop.core.engines.dream.run_state import (
+    home_history,
+    load_device_state,
+    save_device_state,
+)
 from suzent_desktop.core.engines.dream.tools import VaultTools
 from suzent_desktop.core.files.archive import ArchiveError
 from suzent_desktop.core.files.atomic import atomic_write_text
 from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.core.files.faults import crash_point
 from suzent_desktop.core.files.layout import ROOT_NAV_FILES
+from suzent_desktop.core.files.regular import read_regular
 from suzent_desktop.core.files.tombstones import forgotten_in, normalize
 from suzent_desktop.core.files.words import count
 from suzent_desktop.core.index import late_facts, lost_facts, uncovered
+from suzent_desktop.core.index.dropped import record_run as record_dropped
 
 if TYPE_CHECKING:
     from suzent_desktop.core.engines.forgetting import ForgetJournal
@@ -101,11 +115,12 @@ class FrontDoor(Protocol):
 
 __all__ = ["DreamRunner", "DreamResult", "GateStatus", "Finding", "LintResult", "DreamError"]
 
-STATE_VERSION = 1
-HISTORY_KEEP = 200
 VECTOR_CACHE_LIMIT = 50_000
 COVERAGE_EMBED_SLICE = 64  # texts per embedder call in the coverage check, which stops at the deadline
 INDEX_GRACE_SECONDS = 1.0  # the index update after a run, when the run's own time is used up
+PROCESS_LOCK = "dream-{device}.lock"  # in the index folder: one dream at a time among this device's processes
+ALREADY_RUNNING = ("already running: another dream on this device (the window, `dream` on the command line or "
+                   "an MCP client) holds its lock; this one stops here and counts no attempt")
 Engine = Callable[[Batch, VaultTools], Awaitable[EngineReport]]
 Snapshot = dict[str, bytes]
 
@@ -116,33 +131,6 @@ class DreamError(RuntimeError):
 
 def _fact_json(fact: BatchFact) -> dict[str, Any]:
     return {"date": fact.date, "line": fact.line, "text": fact.fact.content}
-
-
-# -- persisted state ----------------------------------------------------------------------------
-def _empty_state() -> dict[str, Any]:
-    return {"version": STATE_VERSION, "last_attempt": None, "last_success": None, "retries": {}, "history": []}
-
-
-def load_state(path: Path) -> dict[str, Any]:
-    """The runner's state; a missing or unreadable file starts fresh (it is only bookkeeping)."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return _empty_state()
-    if not isinstance(data, dict):
-        return _empty_state()
-    state = _empty_state()
-    state.update({k: v for k, v in data.items() if k in state or k == "last_lint_attempt"})
-    if not isinstance(state["retries"], dict):
-        state["retries"] = {}
-    if not isinstance(state["history"], list):
-        state["history"] = []
-    return state
-
-
-def save_state(path: Path, state: dict[str, Any]) -> None:
-    state["history"] = state["history"][-HISTORY_KEEP:]
-    atomic_write_text(path, json.dumps(state, ensure_ascii=False, indent=1) + "\n")
 
 
 # -- vault snapshots (dry runs) ------------------------------------------------------------------
@@ -159,7 +147,7 @@ def snapshot_vault(root: Path) -> Snapshot:
         if len(rel.parts) == 1 and rel.name in ("log.md", "schema.md"):
             continue
         try:
-            found[rel.as_posix()] = path.read_bytes()
+            found[rel.as_posix()] = read_regular(path)
         except OSError:
             continue
     return found
@@ -175,7 +163,7 @@ def snapshot_files(root: Path, rels: Iterable[str]) -> Snapshot:
     for rel in rels:
         path = root / rel
         if path.is_file():
-            found[rel] = path.read_bytes()
+            found[rel] = read_regular(path)
     return found
 
 
@@ -210,6 +198,8 @@ class DreamRunner(Gates):
         self._wake: asyncio.Event | None = None
         self._started = time.monotonic()
         self._lease = lease.for_home(manager.layout, manager.settings)
+        lock_name = PROCESS_LOCK.format(device=manager.layout.device or "this-device")
+        self._process_lock = FileLock(str(manager.layout.index_dir / lock_name), thread_local=False)
         self._read = late_facts.Snapshot()
 
     # -- small helpers ---------------------------------------------------------------------
@@ -238,10 +228,10 @@ class DreamRunner(Gates):
         return self.manager.clock.timestamp()
 
     def _load_state(self) -> dict[str, Any]:
-        return load_state(self.state_path)
+        return load_device_state(self.manager.layout)
 
     def _save_state(self, state: dict[str, Any]) -> None:
-        save_state(self.state_path, state)
+        save_device_state(self.manager.layout, state)
 
     # -- batches -------------------------------------------------------------------------------
     def _load_batch(self, dates: list[str], *, reoffer: bool = True) -> Batch:
@@ -302,6 +292,8 @@ class DreamRunner(Gates):
         """The last date the watermark may cover: logs written to during the run (a capture
         dated in the past, a hand edit) are not, nor any date after the first of them."""
         changed = [d for d in batch.dates if d in batch.digests and self._log_digest(d) != batch.digests[d]]
+        if not batch.dates:
+            return None, []  # facts given back to search alone: the watermark stays
         if not changed:
             return batch.end, []
         before = [d for d in batch.dates if d < changed[0]]
@@ -317,6 +309,8 @@ class DreamRunner(Gates):
         ]
 
     async def _run_engine(self, batch: Batch, tools: VaultTools) -> EngineReport:
+        if not batch.dates:  # facts given back to search alone: the engine sees their days as the batch's
+            batch = dataclasses.replace(batch, dates=sorted({f.date for f in batch.facts}))
         if self.engine is not None:
             return await self.engine(batch, tools)
         model = self.settings.memory_consolidation_model
@@ -400,6 +394,11 @@ class DreamRunner(Gates):
                           authored=authorship.load(authorship.path_in(layout.state_dir)),
                           vault=self.manager.vault if root == layout.notebook_dir else None)
 
+    def _dates_of(self, batch: Batch) -> tuple[str, str]:
+        """The dates a bullet may newly carry in this run: the days of the batch's facts (earlier
+        days' facts offered again among them), up to today."""
+        return min([*batch.dates, *(f.date for f in batch.facts)]), self._today().isoformat()
+
     def wake(self) -> None:
         """End the schedule's current wait (settings changed): the gates are read again now."""
         if self._wake is not None:
@@ -417,6 +416,10 @@ class DreamRunner(Gates):
         if self._run_lock is None:
             self._run_lock = asyncio.Lock()
         async with self._run_lock:
+            held = None if dry_run else self._take_process_lock()  # no await: a cancel cannot leave it taken
+            if held is False:  # another process of this device is dreaming: nothing read, nothing counted
+                return self._emit(DreamResult("gated", watermark=await asyncio.to_thread(self.manager.watermark),
+                                              reason=ALREADY_RUNNING))
             try:
                 result = await self._run_once(force=force, dry_run=dry_run)
                 for _ in range(3):  # the watermark moved under the run (a sync arrived): plan again
@@ -426,7 +429,20 @@ class DreamRunner(Gates):
                 return self._emit(result)
             finally:
                 self._lease.release(self.manager.notebook.raw_watermark)
+                if held:
+                    self._process_lock.release()
                 self._set_phase("idle")
+
+    def _take_process_lock(self) -> bool:
+        """This device's dream lock, without waiting: False when another process (or runner) holds it.
+        Taken on the caller's thread: it never blocks (a folder made once, one non-blocking lock call)."""
+        folder = self.manager.layout.index_dir
+        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            self._process_lock.acquire(timeout=0)
+        except Timeout:
+            return False
+        return True
 
     async def _run_once(self, *, force: bool, dry_run: bool) -> DreamResult:
         m, s = self.manager, self.settings
@@ -435,8 +451,11 @@ class DreamRunner(Gates):
             return DreamResult("failed", watermark=m.notebook.watermark(self._today()), reason=refused)
         pending = await asyncio.to_thread(m.pending_dates)
         watermark = m.days().watermark
-        if not pending:
+        given_back = await asyncio.to_thread(self.not_consolidated) if force and not pending else []
+        if not pending and not given_back:
             return DreamResult("nothing_pending", watermark=watermark, reason="no daily logs are waiting")
+        # With none pending, a forced run is one of facts given back to search alone (dates is empty):
+        # they are offered as they would be with the next day's batch, and the watermark stays.
         if not s.memory_consolidation_enabled:
             return DreamResult("gated", watermark=watermark, reason="memory_consolidation_enabled is false")
         state = await asyncio.to_thread(self._load_state)
@@ -462,13 +481,16 @@ class DreamRunner(Gates):
             batch = await asyncio.to_thread(self._load_batch, dates)
         except (ArchiveError, OSError) as exc:  # the first day's log is unreadable: it alone fails
             return await self._failed(state, dates[:1], watermark, "failed", str(exc), ChangeSet())
-        if not any(f.date in batch.dates for f in batch.facts):
+        if not batch.facts and not batch.dates:
+            return DreamResult("nothing_pending", watermark=watermark, reason="no daily logs are waiting")
+        if batch.dates and not any(f.date in batch.dates for f in batch.facts):
             return await self._skip(state, dates, 0, "no facts left to consolidate (empty or all forgotten)")
         if m.layout.app_prefix:  # someone's own vault: the app's folder appears with its first pages
             await asyncio.to_thread(m.notebook.seed_app_folder)
         root = m.layout.notebook_dir
         await asyncio.to_thread(m.vault.current, parsed=False)  # the engine's names, as the disk has them now
         tools = self._tools(root)
+        tools.dates = self._dates_of(batch)
         done = await asyncio.to_thread(second_run.already_on_pages, batch, tools) if self._lease.shared() else None
         if done is not None:  # another device consolidated this batch: nothing to write, the watermark moves
             return await self._productive(state, batch, done[0], [], watermark, done[1], {})
@@ -483,7 +505,8 @@ class DreamRunner(Gates):
             # Cancelled from outside (app shutdown, the task itself cancelled): roll back and
             # count the failure synchronously, then let the cancellation through.
             tools.rollback()
-            state["retries"][dates[0]] = int(state["retries"].get(dates[0], 0)) + 1
+            if dates:
+                state["retries"][dates[0]] = int(state["retries"].get(dates[0], 0)) + 1
             self._record(state, "failed", dates, [], "", watermark, "cancelled")
             self._save_state(state)
             raise
@@ -534,7 +557,7 @@ class DreamRunner(Gates):
                 continue
             try:
                 path = tools.resolve(rel)
-                text = path.read_bytes().decode("utf-8")
+                text = read_regular(path).decode("utf-8")
             except (OSError, UnicodeDecodeError, ValueError):
                 continue
             kept, removed = forgetting.strip_forgotten(str(path), text, stones)
@@ -548,6 +571,10 @@ class DreamRunner(Gates):
         self, state: dict[str, Any], dates: list[str], watermark: str | None, outcome: str, why: str,
         changes: ChangeSet,
     ) -> DreamResult:
+        if not dates:  # facts given back to search alone: no batch to retry or skip, they stay searchable
+            self._record(state, outcome, dates, [], "", watermark, why)
+            await asyncio.to_thread(self._save_state, state)
+            return DreamResult(outcome, watermark=watermark, reason=why, changes=changes, failed_attempt=True)
         key = dates[0]
         attempts = int(state["retries"].get(key, 0)) + 1
         if attempts >= max(1, self.settings.memory_consolidation_max_retries):
@@ -586,7 +613,7 @@ class DreamRunner(Gates):
         m = self.manager
         self._set_phase("finalizing")
         end, grown = await asyncio.to_thread(self._covered_end, batch)
-        reasons: list[str] = []
+        reasons = [] if batch.dates else ["no daily log was pending: the run consolidated facts given back to search"]
         if grown:
             reasons.append(f"daily logs changed during the run ({', '.join(grown)}); "
                            "they stay pending and are consolidated again")
@@ -599,6 +626,9 @@ class DreamRunner(Gates):
         # The record of facts no page holds is written before the ingest entry: a kill between
         # the two leaves entries for days still pending, which mean nothing and are replaced.
         left = await asyncio.to_thread(self._record_uncovered, batch, coverage, end)
+        # Dropped facts stay in search until a person confirms the drop (core/index/dropped.py).
+        await asyncio.to_thread(record_dropped, m.layout, coverage.dropped, batch.dates, end,
+                                self._today().isoformat())
         if coverage.out_of_time:
             reasons.append("the near-duplicate check ran out of time (memory_consolidation_timeout_seconds): "
                            "facts it did not reach count as not consolidated")
@@ -610,13 +640,17 @@ class DreamRunner(Gates):
                                 originals)
         crash_point("dream.before_ingest")
         await asyncio.to_thread(lost_facts.record_run, m.layout, batch, coverage, end or current)  # where pages hold them
+        await asyncio.to_thread(provenance.record_held, m.layout)  # which facts each page line stands for
         if end is not None:
             await asyncio.to_thread(late_facts.record_run, m.layout, self._read, end)
             await asyncio.to_thread(m.notebook.append_ingest, self._today(), end, summary)
             crash_point("dream.after_ingest")
         else:
+            if not batch.dates and current is not None:  # given-back facts alone: late ones are read now
+                await asyncio.to_thread(late_facts.record_run, m.layout, self._read, current)
             end = current  # pages stand; the watermark waits for the changed logs
-        state["retries"].pop(batch.dates[0], None)
+        if batch.dates:
+            state["retries"].pop(batch.dates[0], None)
         state["last_success"] = self._now()
         reason = "; ".join(reasons)
         self._record(state, "productive", batch.dates, changed, summary, end, reason,
@@ -730,6 +764,7 @@ class DreamRunner(Gates):
             )
             before = await asyncio.to_thread(snapshot_vault, copy)
             tools = self._tools(copy)
+            tools.dates = self._dates_of(batch)
             report, error = await self._guarded_engine(batch, tools)
             if report is not None:
                 await asyncio.to_thread(self._scrub_forgotten, tools)
@@ -805,12 +840,11 @@ class DreamRunner(Gates):
         runner kept records) has no list of changed pages: ``pages_changed`` is None, meaning
         "not recorded", not "no pages". Its batch is the logged days its watermark covered.
         """
-        state = self._load_state()
         records = [
             {**{k: r.get(k) for k in ("date", "outcome", "batch", "pages_changed", "summary", "watermark", "reason",
                                       "ts")},
              "uncovered": list(r.get("uncovered") or []), "dropped": list(r.get("dropped") or [])}
-            for r in state["history"] if isinstance(r, dict)
+            for r in home_history(self.manager.layout)
         ]
         known = {(r["date"], r["watermark"]) for r in records if r["outcome"] in ("productive", "skipped")}
         known_lint = {r["date"] for r in records if r["outcome"] == "lint"}

@@ -16,25 +16,29 @@ a page is logged with the operation that took it (:attr:`VaultTools.removed_line
 
 from __future__ import annotations
 
+import builtins  # VaultTools.list hides the built-in list inside the class
 import json
 import re
 import threading
+import unicodedata
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from suzent_desktop.core.engines.dream import page_edits
+from suzent_desktop.core.engines.dream import bullet_dates, lookalikes, page_edits
 from suzent_desktop.core.engines.dream.authorship import line_digest
 from suzent_desktop.core.engines.forgetting import find_forgotten
 from suzent_desktop.core.files.atomic import atomic_write_bytes, atomic_write_text
 from suzent_desktop.core.files.confine import Confinement
 from suzent_desktop.core.files.faults import crash_point
 from suzent_desktop.core.files.layout import ASSETS_ZONE, INDEX_MD, PERSONAL_ZONE, ROOT_NAV_FILES, SCHEMA_MD
-from suzent_desktop.core.files.text import clean
+from suzent_desktop.core.files.regular import read_regular
+from suzent_desktop.core.files.text import clean, loads_json
 from suzent_desktop.core.files.tombstones import take_out_forgotten
 from suzent_desktop.core.vault.links import VaultIndex, vault_files
 from suzent_desktop.core.vault.model import Vault
+from suzent_desktop.core.vault.vault_ops import depth_fault, shorten
 
 READ_LIMIT_CHARS = 60_000
 # File systems allow 255 bytes per name, and an atomic write's temp file adds about 20.
@@ -42,6 +46,15 @@ MAX_NAME_BYTES = 200
 SEARCH_LIMIT = 8
 MAX_CALL_KB = 256  # default size limit of one tool call's arguments (memory_consolidation_max_write_kb)
 ACCOUNT_HOWS = ("merged", "superseded", "dropped")
+MIN_REASON_LETTERS = 8  # a dropped fact's reason: at least two words and this many letters
+
+
+def readable_reason(reason: str, fact: str = "") -> bool:
+    """A reason a person can read in the run's history: words, not a mark or the fact said again."""
+    words = [w for w in reason.split() if any(c.isalpha() for c in w)]
+    letters = sum(c.isalpha() for c in reason)
+    return len(words) >= 2 and letters >= MIN_REASON_LETTERS and " ".join(reason.lower().split()) != " ".join(
+        fact.lower().split())
 
 
 class VaultAccessError(PermissionError):
@@ -76,7 +89,7 @@ class Accounting:
     fact: str
     how: str  # one of ACCOUNT_HOWS
     page: str = ""  # vault-relative page (merged, superseded)
-    bullet: str = ""  # the bullet the fact went into (merged) or that replaced it (superseded)
+    bullet: str = ""  # the bullet the fact went into (merged) or its struck-through line under History (superseded)
     reason: str = ""  # why (required for dropped)
 
 
@@ -133,6 +146,10 @@ class VaultTools:
         # by the next write (a sync tool brought another device's edit) is never overwritten.
         self._known: dict[str, bytes] = {}
         self.left_alone: list[str] = []  # files a rollback did not restore (changed by someone else since)
+        self.made_folders: list[Path] = []  # folders this run's writes made: a rollback removes them again
+        # (first, last): the dates a bullet may newly carry (the batch's facts' days up to today);
+        # None: any (:mod:`~suzent_desktop.core.engines.dream.bullet_dates`). The runner sets it.
+        self.dates: tuple[str, str] | None = None
 
 
     # -- path checks -------------------------------------------------------------------
@@ -154,6 +171,10 @@ class VaultTools:
         if any(part == ".." for part in pure.parts):
             raise VaultAccessError(f"{relative}: '..' is not allowed; paths stay inside the vault")
         parts = [p for p in pure.parts if p not in ("", ".")]
+        fault = depth_fault(parts)
+        if fault is not None:  # before any library call that recurses per level (mkdir, resolve)
+            raise VaultAccessError(f"{shorten(text)}: {fault}")
+        parts = self._composed(parts)
         candidate = self.root.joinpath(*parts) if parts else self.root
         if not write:
             reason = self.confinement.refusal(candidate)
@@ -166,6 +187,17 @@ class VaultTools:
             self._check_writable(list(real.relative_to(self._real_root).parts), relative, resolved=True)
             return real
         return candidate
+
+    def _composed(self, parts: list[str]) -> list[str]:
+        """``parts`` in composed Unicode form (NFC), unless the disk holds them as spelled: a name in
+        decomposed form reaches the page ``Café``, not a second page that looks the same."""
+        composed = [unicodedata.normalize("NFC", part) for part in parts]
+        if composed == parts:
+            return parts
+        try:
+            return parts if self.root.joinpath(*parts).exists() else composed
+        except OSError:  # a name too long to look up: the checks that follow name it
+            return composed
 
     def _real(self, candidate: Path, relative: str) -> Path:
         """Where ``candidate`` resolves; VaultAccessError when outside the vault or unresolvable."""
@@ -250,7 +282,7 @@ class VaultTools:
         path = self.resolve(relative)
         if not path.is_file():
             raise FileNotFoundError(f"{relative}: no such page")
-        data = path.read_bytes()
+        data = read_regular(path)
         text = decode_page(relative, data)
         try:
             self._known[self.relative(path.resolve())] = data
@@ -273,22 +305,31 @@ class VaultTools:
         path = self.resolve(relative, write=True)
         before = ""
         if path.is_file():
-            before = decode_page(relative, path.read_bytes())  # never replace a page nobody could read
+            before = decode_page(relative, read_regular(path))  # never replace a page nobody could read
         elif not path.exists():
             self._check_new_name(relative, path)
+        else:  # a folder, a FIFO, a socket: never replaced by a page
+            raise VaultAccessError(f"{relative}: there is something here that is not a page; it is left as it is")
         # Forgotten text inside a longer line goes now; a whole forgotten item or paragraph is left
         # for the runner's clean-up, which records it so undo forget can put it back.
         exact = find_forgotten(text, set(self.forgotten)) if self.forgotten else {}
         text, taken = take_out_forgotten(text, self.forgotten, keep=exact)
         text = clean(text)
+        if self.dates:  # judged without the forgotten lines the runner's clean-up takes off anyway
+            read = (data.decode("utf-8", "replace") for data in self._known.values())
+            kept = take_out_forgotten(text, self.forgotten)[0] if exact else text
+            wrong = bullet_dates.refusal(relative, [before, *read], kept, *self.dates)
+            if wrong:
+                raise ValueError(wrong)
         with self._lock:
             if self._closed:
                 raise ToolsClosed("the run was stopped; no more writes")
             self._check_unchanged(relative, path)
             self._journal(path)
+            self._note_new_folders(path.parent)
             atomic_write_text(path, text)
             rel = self.relative(path)
-            self._known[rel] = path.read_bytes()
+            self._known[rel] = read_regular(path)
             self.written.add(rel)
             self.forgotten_taken_out += taken
             self.removed_lines += [page_edits.RemovedLine(rel, line, operation)
@@ -316,14 +357,14 @@ class VaultTools:
         bytes are the run's own, so a rollback still restores the page."""
         rel = self.relative(path)
         if rel in self._known and path.is_file():
-            self._known[rel] = path.read_bytes()
+            self._known[rel] = read_regular(path)
 
     def _check_unchanged(self, relative: str, path: Path) -> None:
         """Refuse to overwrite a page whose bytes changed since this run read or wrote it."""
         known = self._known.get(self.relative(path))
         if known is None:
             return
-        current = path.read_bytes() if path.is_file() else None
+        current = read_regular(path) if path.is_file() else None
         if current != known:
             raise PageChangedError(
                 f"{relative}: changed on disk since it was read (another device's edit arrived, or an editor "
@@ -332,8 +373,19 @@ class VaultTools:
 
     def _check_new_name(self, relative: str, path: Path) -> None:
         """A new page may not take a name a file elsewhere answers to: the user's ``[[Work]]``
-        must keep opening their own ``Work`` page, not the engine's new one."""
+        must keep opening their own ``Work`` page, not the engine's new one; nor a name a reader
+        cannot tell from another (:mod:`~suzent_desktop.core.engines.dream.lookalikes`)."""
+        parts = PurePosixPath(self.relative(path)).parts
+        new = "/".join(p for i, p in enumerate(parts) if not self._real_root.joinpath(*parts[: i + 1]).exists())
+        why = lookalikes.refusal(new)
+        if why is not None:
+            raise VaultAccessError(f"{relative}: {why}")
         index = self.names()
+        twin = lookalikes.twin(path.stem, index.by_name)
+        if twin is not None:
+            where = ", ".join(index.rel(p) for p in index.by_name[twin])
+            raise VaultAccessError(f"{relative}: {where} has a name that reads the same; write to it, or choose "
+                                   "a name that differs in its letters, not only in how they are encoded")
         if index.name_taken(path.stem):
             other = index.resolve(path.stem, path)
             where = index.rel(other) if other is not None else path.stem
@@ -373,30 +425,46 @@ class VaultTools:
     def _journal(self, path: Path) -> None:
         rel = self.relative(path)
         if rel not in self.originals:
-            self.originals[rel] = path.read_bytes() if path.is_file() else None
+            self.originals[rel] = read_regular(path) if path.is_file() else None
 
-    def changed_files(self) -> list[str]:
+    def _note_new_folders(self, folder: Path) -> None:
+        """Record the folders a write is about to make (deepest first), so a rollback removes them."""
+        made: list[Path] = []
+        while folder != self._real_root and not folder.exists() and self._real_root in folder.parents:
+            made.append(folder)
+            folder = folder.parent
+        self.made_folders += [f for f in made if f not in self.made_folders]
+
+    def _remove_made_folders(self) -> None:
+        """The folders this run made, once the rollback left them empty (a folder with anything in it stays)."""
+        for folder in sorted(self.made_folders, key=lambda f: len(f.parts), reverse=True):
+            try:
+                folder.rmdir()
+            except OSError:  # not empty (someone's file arrived meanwhile), or gone already
+                continue
+
+    def changed_files(self) -> builtins.list[str]:
         """Files this run wrote whose bytes now differ from before the run."""
-        changed: list[str] = []
+        changed: builtins.list[str] = []
         for rel, old in sorted(self.originals.items()):
             path = self._real_root / rel
-            current = path.read_bytes() if path.is_file() else None
+            current = read_regular(path) if path.is_file() else None
             if current != old:
                 changed.append(rel)
         return changed
 
-    def rollback(self) -> list[str]:
+    def rollback(self) -> builtins.list[str]:
         """Put every file this run wrote back to its bytes before the run; returns what was restored.
 
         A file whose bytes are no longer what the run wrote (another device's edit arrived) is
         left as it is: restoring it would overwrite that edit.
         """
         self.close()
-        restored: list[str] = []
+        restored: builtins.list[str] = []
         for rel in self.changed_files():
             old = self.originals[rel]
             path = self._real_root / rel
-            current = path.read_bytes() if path.is_file() else None
+            current = read_regular(path) if path.is_file() else None
             if rel in self._known and current != self._known[rel]:
                 self.left_alone.append(rel)
                 continue
@@ -405,6 +473,7 @@ class VaultTools:
             else:
                 atomic_write_bytes(path, old)
             restored.append(rel)
+        self._remove_made_folders()
         self._tell_vault(*restored)
         return restored
 
@@ -414,8 +483,9 @@ class VaultTools:
             raise ValueError(f"how must be one of {', '.join(ACCOUNT_HOWS)}, not {account.how!r}")
         if not account.fact.strip():
             raise ValueError("fact is required: the fact's text as listed in the batch")
-        if account.how == "dropped" and len(account.reason.strip()) < 3:
-            raise ValueError("a dropped fact needs a reason")
+        if account.how == "dropped" and not readable_reason(account.reason, account.fact):
+            raise ValueError("a dropped fact needs a reason a person can read in the run's history (a few words "
+                             "saying why it is not worth keeping); it stays in search until the person agrees")
         if account.how != "dropped" and not account.page.strip():
             raise ValueError(f"a {account.how} fact needs the page that holds it")
         if account.how == "merged" and not account.bullet.strip():
@@ -423,7 +493,7 @@ class VaultTools:
         self.accounted.append(account)
         return f"ok: {account.how}"
 
-    def search_notebook(self, query: str, limit: int = SEARCH_LIMIT) -> list[dict[str, Any]]:
+    def search_notebook(self, query: str, limit: int = SEARCH_LIMIT) -> builtins.list[dict[str, Any]]:
         """Pages whose lines share the most words with the query (plain text; no index needed)."""
         words = {w for w in re.findall(r"\w+", query.lower()) if len(w) > 2}
         if not words:
@@ -467,7 +537,7 @@ class VaultTools:
         if refusal:
             return refusal
         try:
-            args = json.loads(arguments) if isinstance(arguments, str) else dict(arguments or {})
+            args = loads_json(arguments) if isinstance(arguments, str) else dict(arguments or {})
             if not isinstance(args, dict):
                 raise ValueError("arguments must be a JSON object")
         except ValueError as exc:
@@ -566,9 +636,11 @@ TOOL_SPECS: list[dict[str, Any]] = [
             "name": "account_for_fact",
             "description": (
                 "Say what became of a batch fact that you did not write onto a page as it is: merged into an "
-                "existing bullet (give page and bullet), superseded by a newer value with the old one kept in the "
-                "page's History (give page), or dropped as trivial (give reason). A fact that is neither on a page "
-                "nor accounted for stays pending and is offered again."
+                "existing bullet that says the same and more (give page and that bullet), superseded by a newer "
+                "value and standing struck through under the page's History (give page and the struck-through "
+                "bullet), or dropped as trivial (give a reason the user can read; it stays searchable until the "
+                "user agrees). Each account is checked against the page. A fact that is neither on a page nor "
+                "accounted for stays pending and is offered again."
             ),
             "parameters": {
                 "type": "object",

@@ -89,8 +89,8 @@ def activity_of(text: str) -> Topic | None:
     if verb in _NOT_ACTIVITIES:
         return None
     alone = _HOW_TO_ALONE.match(rest)
-    if alone and _gerund(alone.group("verb")):
-        return Topic(_gerund(alone.group("verb")).capitalize(), "activity")  # "learning to knit" → Knitting
+    if alone and (gerund := _gerund(alone.group("verb"))):
+        return Topic(gerund.capitalize(), "activity")  # "learning to knit" → Knitting
     rest = re.sub(r"^on ", "", rest) if verb == "working" else _HOW_TO.sub("", rest)
     name = _object_name(rest)
     if name is None:

@@ -1,0 +1,238 @@
+"""Counts of what makes the code costly to change, read from the source (no import, nothing run).
+
+Prints, so a refactoring can give its figures before and after (``python scripts/maintainability.py
+[--list] [ROOT]``, ROOT a checkout, default this one):
+
+* **one-line forwards in front doors**: methods of ``MemoryManager`` (``core/manager.py``) and
+  functions of ``core/operations.py`` whose body, past the docstring, is one call handed on
+  (``return self.x.y(...)``, ``return await f(...)``, ``f(...)``);
+* **re-exports**: names a module only imports that another module imports from it
+  (``from suzent_desktop.core.operations import Filters`` where operations did not define ``Filters``);
+* **private-name reads across modules**: ``_name`` imported from another module, ``obj._name`` on
+  anything but ``self``/``cls``, and ``self._name`` that the module itself never defines (a mixin
+  reading its partner's state);
+* **forgotten-text matchers**: functions that take the tombstones (a parameter named ``stones``,
+  ``tombstones``, ``forgotten`` or ``is_dead``) and test text against them themselves (``in``, ``==``,
+  or calling the parameter), rather than asking another matcher;
+* **vault walks by doctor**: calls in ``core/doctor.py`` that read the whole vault or the days
+  (``Days.read``, ``Notebook.content_pages``, the indexer's ``stats``, ``markdown_files``, ``walk``, ``rglob``,
+  ``os.walk``) and store constructions there;
+* **lines of the indexer's coordinator**: ``class Indexer`` in ``core/index/indexer.py``, and the
+  mixins it is spread over (the classes it inherits from) with their method counts.
+
+Heuristics over the syntax tree: ``--list`` prints every item counted, so a figure can be checked.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+PACKAGE = "suzent_desktop"
+FRONT_DOORS = {"core/manager.py": "MemoryManager", "core/operations.py": None}
+STONE_PARAMS = {"stones", "tombstones", "forgotten", "is_dead"}
+WALKERS = {"markdown_files", "walk", "rglob", "content_pages", "stats"}  # stats: the indexer walks for stale files
+STORES = {"Notebook", "Archive", "Tombstones", "Transcripts", "Indexer", "IndexStore", "Days", "VaultModel", "Vault"}
+
+
+def modules(root: Path) -> dict[str, ast.Module]:
+    """Each module of the package by dotted name, parsed."""
+    out = {}
+    for path in sorted((root / PACKAGE).rglob("*.py")):
+        parts = path.relative_to(root).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        out[name] = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    return out
+
+
+def _body(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.stmt]:
+    body = function.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]  # the docstring
+    return body
+
+
+def _is_forward(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    body = _body(function)
+    if len(body) != 1 or not isinstance(body[0], ast.Return | ast.Expr) or body[0].value is None:
+        return False
+    value = body[0].value
+    if isinstance(value, ast.Await):
+        value = value.value
+    return isinstance(value, ast.Call)
+
+
+def forwards(root: Path) -> list[str]:
+    found = []
+    for relative, cls in FRONT_DOORS.items():
+        path = root / PACKAGE / relative
+        if not path.exists():
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        scope: list[ast.stmt] = tree.body
+        if cls is not None:
+            scope = next((n.body for n in tree.body if isinstance(n, ast.ClassDef) and n.name == cls), [])
+        for node in scope:
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and _is_forward(node):
+                found.append(f"{relative}:{node.lineno} {node.name}")
+    return found
+
+
+def _defined(tree: ast.Module) -> set[str]:
+    """Names a module binds other than by importing them."""
+    names: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                names.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
+    return names
+
+
+def _imports(tree: ast.Module) -> Iterator[ast.ImportFrom]:
+    yield from (n for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module and not n.level)
+
+
+def re_exports(mods: dict[str, ast.Module]) -> list[str]:
+    found = set()
+    for name, tree in mods.items():
+        for node in _imports(tree):
+            source = mods.get(node.module or "")
+            if source is None:
+                continue
+            defined = _defined(source)
+            for alias in node.names:
+                submodule = f"{node.module}.{alias.name}" in mods
+                if alias.name != "*" and alias.name not in defined and not submodule:
+                    found.add(f"{node.module}.{alias.name} (read by {name})")
+    return sorted(found)
+
+
+def _self_defined(tree: ast.Module) -> set[str]:
+    names = _defined(tree)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            names.add(node.attr)
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names.add(node.target.id)
+    return names
+
+
+def private_reads(mods: dict[str, ast.Module]) -> list[str]:
+    found = []
+    for name, tree in mods.items():
+        own = _self_defined(tree)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith(PACKAGE):
+                found += [f"{name}:{node.lineno} imports {node.module}.{a.name}" for a in node.names
+                          if _private(a.name)]
+            elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and _private(node.attr):
+                base = node.value.id if isinstance(node.value, ast.Name) else None
+                if base in ("self", "cls"):
+                    if node.attr not in own:
+                        found.append(f"{name}:{node.lineno} self.{node.attr} (defined in another module)")
+                elif base is None or base not in ("os", "sys"):
+                    found.append(f"{name}:{node.lineno} {ast.unparse(node)}")
+    return found
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def matchers(mods: dict[str, ast.Module]) -> list[str]:
+    found = []
+    for name, tree in mods.items():
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            params = {a.arg for a in node.args.args + node.args.kwonlyargs} & STONE_PARAMS
+            if params and _tests_against(node, params):
+                found.append(f"{name}:{node.lineno} {node.name}")
+    return found
+
+
+def _tests_against(function: ast.AST, params: set[str]) -> bool:
+    for node in ast.walk(function):
+        if isinstance(node, ast.Compare) and any(isinstance(op, ast.In | ast.NotIn | ast.Eq) for op in node.ops):
+            if {n.id for n in ast.walk(node) if isinstance(n, ast.Name)} & params:
+                return True
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in params:
+            return True
+    return False
+
+
+def doctor(root: Path) -> tuple[list[str], list[str]]:
+    path = root / PACKAGE / "core" / "doctor.py"
+    if not path.exists():
+        return [], []
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    walks, stores = [], []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        text = ast.unparse(node.func)
+        last = text.split(".")[-1]
+        if last in WALKERS or text in ("Days.read", "os.walk"):
+            walks.append(f"doctor.py:{node.lineno} {text}")
+        if last in STORES:
+            stores.append(f"doctor.py:{node.lineno} {text}")
+    return walks, stores
+
+
+def indexer(root: Path) -> tuple[int, list[str]]:
+    path = root / PACKAGE / "core" / "index" / "indexer.py"
+    if not path.exists():
+        return 0, []
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    cls = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Indexer"), None)
+    if cls is None:
+        return 0, []
+    bases = {ast.unparse(b) for b in cls.bases}
+    parts = []
+    for file in sorted((root / PACKAGE / "core" / "index").glob("*.py")):
+        for node in ast.parse(file.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ClassDef) and node.name in bases:
+                methods = sum(isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef) for n in node.body)
+                parts.append(f"{file.name} {node.name}: {_lines(node)} lines, {methods} methods")
+    return _lines(cls), parts
+
+
+def _lines(node: ast.AST) -> int:
+    return (node.end_lineno or node.lineno) - node.lineno + 1  # type: ignore[attr-defined]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("root", nargs="?", default=str(Path(__file__).resolve().parents[1]))
+    parser.add_argument("--list", action="store_true", help="print every item counted")
+    args = parser.parse_args()
+    root = Path(args.root)
+    mods = modules(root)
+    walks, stores = doctor(root)
+    coordinator, parts = indexer(root)
+    rows = [
+        ("one-line forwards in front doors", forwards(root)),
+        ("re-exports", re_exports(mods)),
+        ("private-name reads across modules", private_reads(mods)),
+        ("forgotten-text matchers", matchers(mods)),
+        ("vault walks by doctor", walks),
+        ("store constructions by doctor", stores),
+    ]
+    for label, items in rows:
+        print(f"{label:36} {len(items):5}")
+        if args.list:
+            print("".join(f"    {item}\n" for item in items), end="")
+    print(f"{'lines of the indexer coordinator':36} {coordinator:5}  (class Indexer)")
+    for part in parts:
+        print(f"    its part {part}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,127 @@
+"""The top of a page, as in Obsidian: its inline title (the file's name) and its properties.
+
+The head is part of the page, not a bar above it: it sits in the top margin of whichever view
+shows the page and leaves with the first lines as the page scrolls down. Editing the title
+renames the file (the window does it as the tree's Rename does, links updated).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, QRect, Signal
+from PySide6.QtGui import QFont, QKeyEvent, QMouseEvent, QPalette
+from PySide6.QtWidgets import QAbstractScrollArea, QLineEdit, QVBoxLayout, QWidget
+
+TITLE_SCALE = 1.8  # the inline title reads as a first heading
+
+
+class PageHead(QWidget):
+    """The inline title above the page's ``properties`` view."""
+
+    rename_requested = Signal(str)  # the new name (without ".md") typed into the title
+
+    def __init__(self, properties: QWidget, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("pageHead")
+        self.setAutoFillBackground(True)
+        self.setBackgroundRole(QPalette.ColorRole.Base)  # the page's own colour: it is part of the page
+        column = QVBoxLayout(self)
+        column.setContentsMargins(16, 10, 16, 4)
+        column.setSpacing(4)
+        self.title = QLineEdit(self)
+        self.title.setObjectName("inlineTitle")
+        self.title.setFrame(False)
+        self.title.setToolTip("The file's name: edit it to rename the page (links to it follow)")
+        font = QFont(self.title.font())
+        font.setPointSizeF(font.pointSizeF() * TITLE_SCALE)
+        font.setBold(True)
+        self.title.setFont(font)
+        self.title.editingFinished.connect(self._title_done)
+        self._name = ""
+        column.addWidget(self.title)
+        self.properties = properties
+        column.addWidget(properties)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt override
+        """A key a field let go of (Return after a name) stops here, never typed into the page below."""
+        event.accept()
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
+        event.accept()
+
+    def set_name(self, name: str, *, read_only: bool = False) -> None:
+        self._name = name
+        self.title.setText(name)
+        self.title.setCursorPosition(0)
+        self.title.setReadOnly(read_only)
+
+    def _title_done(self) -> None:
+        typed = self.title.text().strip()
+        if typed.lower().endswith(".md"):
+            typed = typed[:-3].rstrip()
+        if not typed or typed == self._name or self.title.isReadOnly():
+            self.title.setText(self._name)  # an empty or unchanged title: the name as it is
+            return
+        self.title.setText(self._name)  # the rename, once done, names the page again (set_name)
+        self.rename_requested.emit(typed)
+
+
+class ScrollingHead(QObject):
+    """Keeps ``head`` in the top margin of the scroll area showing the page, leaving as it scrolls.
+
+    The area's top viewport margin is the head's height less what has been scrolled (a line at a
+    time in the editor, a pixel at a time in Reading view), so the head and the first lines
+    move up together and the whole height is the page's once the head is gone."""
+
+    def __init__(self, head: PageHead) -> None:
+        super().__init__(head)
+        self.head = head
+        self.area: QAbstractScrollArea | None = None
+        head.installEventFilter(self)
+
+    def attach(self, area: QAbstractScrollArea) -> None:
+        if area is self.area:
+            return
+        if self.area is not None:
+            self.area.verticalScrollBar().valueChanged.disconnect(self.place)
+            self.area.removeEventFilter(self)
+            self.area.setViewportMargins(0, 0, 0, 0)
+        self.area = area
+        self.head.setParent(area)
+        area.verticalScrollBar().valueChanged.connect(self.place)
+        area.installEventFilter(self)
+        self.head.show()
+        self.place()
+
+    def scrolled(self) -> int:
+        """Pixels of the head scrolled out of sight."""
+        area = self.area
+        if area is None:
+            return 0
+        value = area.verticalScrollBar().value()
+        step = area.fontMetrics().lineSpacing() if area.inherits("QPlainTextEdit") else 1
+        return value * step
+
+    def place(self) -> None:
+        area = self.area
+        if area is None:
+            return
+        frame = area.frameWidth()
+        width = area.width() - 2 * frame - (area.verticalScrollBar().width()
+                                            if area.verticalScrollBar().isVisible() else 0)
+        height = self.head.heightForWidth(width) if self.head.hasHeightForWidth() else -1
+        if height <= 0:
+            height = self.head.sizeHint().height()
+        shift = min(height, self.scrolled())
+        if area.viewportMargins().top() != height - shift:  # the same margins again would repaint the page
+            area.setViewportMargins(0, height - shift, 0, 0)
+        geometry = QRect(frame, frame - shift, width, height)
+        if self.head.geometry() != geometry:
+            self.head.setGeometry(geometry)
+        if self.head.isHidden() == (shift < height):
+            self.head.setVisible(shift < height)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+        if event.type() in (QEvent.Type.Resize, QEvent.Type.LayoutRequest) and (
+                watched is self.area or (watched is self.head and self.head.isVisible())):
+            self.place()
+        return super().eventFilter(watched, event)

@@ -1,0 +1,268 @@
+"""Split panes as in Obsidian: open beside or below, drag a tab across, links follow the focused
+pane, and the panes come back at the next start."""
+
+from __future__ import annotations
+
+import json
+import warnings
+from pathlib import Path
+
+import pytest
+from conftest import _open_services
+from PySide6.QtCore import QByteArray, QMimeData, QPoint, QPointF, Qt
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import QApplication
+from ui_support import WAIT_MS, run
+
+from suzent_desktop.ui import editor as editor_module
+from suzent_desktop.ui import split_editors
+from suzent_desktop.ui.split_editors import TAB_MIME
+
+
+def _window(qtbot, services, prompter):
+    from suzent_desktop.ui.main_window import MainWindow
+
+    window = MainWindow(services, prompter=prompter)
+    window.resize(1400, 900)
+    window.show()
+    qtbot.waitExposed(window)
+    run(qtbot, window.refresh_names())  # links resolve as once the window has scanned the vault
+    return window
+
+
+def _close(qtbot, window) -> None:
+    window.ask_before_closing = False
+    window.close()
+    run(qtbot, window.shutdown())
+    window.deleteLater()
+
+
+@pytest.fixture
+def win(qtbot, small_services, prompter):
+    window = _window(qtbot, small_services, prompter)
+    yield window
+    if not window._shut_down:
+        _close(qtbot, window)
+
+
+def _pages(win) -> tuple[Path, Path]:
+    notebook = win.services.layout.notebook_dir
+    return notebook / "3_Personal" / "Work.md", notebook / "2_Wiki" / "Concepts" / "Vector Search.md"
+
+
+def _shown(pane) -> list[str]:
+    return [editor.path.stem for editor in pane.editors()]
+
+
+def _left(widget) -> QPoint:
+    return widget.mapTo(widget.window(), QPoint(0, 0))
+
+
+def test_split_right_from_a_tabs_menu_shows_the_page_in_a_pane_beside(qtbot, win) -> None:
+    work, _ = _pages(win)
+    win.open_path(work)
+    menu = win.editors.tab_menu(0)
+    next(a for a in menu.actions() if a.text() == "Split right").trigger()
+    left, right = win.editors.panes
+    assert _shown(left) == ["Work"] and _shown(right) == ["Work"]
+    qtbot.waitUntil(lambda: _left(right).x() > _left(left).x() + 200, timeout=WAIT_MS)
+    assert _left(right).y() == _left(left).y()
+    assert win.editors.focused is right
+
+
+def test_split_down_from_the_view_menu_puts_a_pane_below(qtbot, win) -> None:
+    work, _ = _pages(win)
+    win.open_path(work)
+    win.actions_by_name["split_down"].trigger()
+    top, bottom = win.editors.panes
+    qtbot.waitUntil(lambda: _left(bottom).y() > _left(top).y() + 100, timeout=WAIT_MS)
+    assert _left(bottom).x() == _left(top).x()
+    assert "split_down" in win.actions_by_name and "split_right" in win.actions_by_name  # in the palette too
+
+
+def test_links_the_tree_and_the_switcher_open_in_the_focused_pane(qtbot, win) -> None:
+    work, search = _pages(win)
+    win.open_path(work)
+    win.editors.split("right")
+    left, right = win.editors.panes
+    left.current_editor().source.setFocus()
+    qtbot.waitUntil(lambda: win.editors.focused is left, timeout=WAIT_MS)
+    left.current_editor().link_activated.emit("Vector Search", None)  # a click on [[Vector Search]]
+    assert _shown(left) == ["Work", "Vector Search"] and _shown(right) == ["Work"]
+    assert win.windowTitle().startswith("Vector Search")  # the window follows the focused pane
+    assert left.current_editor().path == search and not win.prompter.asked  # the page linked to, none created
+    right.current_editor().source.setFocus()
+    qtbot.waitUntil(lambda: win.editors.focused is right, timeout=WAIT_MS)
+    assert win.windowTitle().startswith("Work")
+    win.open_path(search)  # as the tree and the quick switcher do
+    assert _shown(right) == ["Work", "Vector Search"] and len(_shown(left)) == 2
+
+
+def test_ctrl_alt_click_on_a_link_opens_it_to_the_right(qtbot, win, monkeypatch) -> None:
+    work, _ = _pages(win)
+    win.open_path(work)
+    monkeypatch.setattr(editor_module, "_open_beside_held", lambda: True)
+    win.editors.current_editor().link_activated.emit("Vector Search", None)
+    left, right = win.editors.panes
+    assert _shown(left) == ["Work"] and _shown(right) == ["Vector Search"]
+    assert win.editors.focused is right
+
+
+def _drop(target, source_pane_number: int, index: int, pos: QPoint) -> None:
+    """A tab dragged over ``target`` and dropped at ``pos`` (Qt delivers a drop only after its enter)."""
+    data = QMimeData()
+    data.setData(TAB_MIME, QByteArray(f"{source_pane_number}:{index}".encode()))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # the constructor Qt itself uses
+        enter = QDragEnterEvent(pos, Qt.DropAction.MoveAction, data, Qt.MouseButton.LeftButton,
+                                Qt.KeyboardModifier.NoModifier)
+    drop = QDropEvent(QPointF(pos), Qt.DropAction.MoveAction, data, Qt.MouseButton.LeftButton,
+                      Qt.KeyboardModifier.NoModifier)
+    for event in (enter, drop):
+        QApplication.sendEvent(target, event)
+        assert event.isAccepted()
+
+
+def test_a_tab_dragged_into_another_pane_moves_there_in_its_view(qtbot, win) -> None:
+    work, search = _pages(win)
+    win.open_path(work)
+    win.editors.split("right", search)
+    left, right = win.editors.panes
+    left.current_editor().views.set_view("reading")
+    win.open_path(work)  # the focused pane is the right one
+    assert _shown(right) == ["Vector Search", "Work"]
+    _drop(left, 1, 0, QPoint(40, left.height() // 2))  # "Vector Search" from the right pane into the left
+    qtbot.waitUntil(lambda: _shown(left) == ["Work", "Vector Search"], timeout=WAIT_MS)
+    assert _shown(right) == ["Work"] and win.editors.focused is left
+    _drop(left, 0, 0, QPoint(left.width() - 5, left.height() // 2))  # onto the left pane's right edge: a new pane
+    qtbot.waitUntil(lambda: len(win.editors.panes) == 3, timeout=WAIT_MS)
+    moved = win.editors.focused.current_editor()
+    assert moved.path == work and moved.views.view == "reading"
+
+
+def test_pulling_a_tab_out_of_its_bar_starts_a_drag(qtbot, win, monkeypatch) -> None:
+    work, _ = _pages(win)
+    win.open_path(work)
+    started: list[tuple] = []
+    monkeypatch.setattr(split_editors.SplitEditors, "_start_drag", lambda self, pane, index: started.append((pane, index)))
+    bar = win.editors.panes[0].tabBar()
+    at = bar.tabRect(0).center()
+    qtbot.mousePress(bar, Qt.MouseButton.LeftButton, pos=at)
+    qtbot.mouseMove(bar, QPoint(at.x(), bar.height() + 60))
+    qtbot.waitUntil(lambda: bool(started), timeout=WAIT_MS)
+    assert started == [(win.editors.panes[0], 0)]
+    qtbot.mouseRelease(bar, Qt.MouseButton.LeftButton, pos=at)
+
+
+def test_closing_a_panes_last_tab_closes_the_pane(qtbot, win) -> None:
+    work, search = _pages(win)
+    win.open_path(work)
+    win.editors.split("down", search)
+    win.editors.split("right", work)
+    assert len(win.editors.panes) == 3
+    win.editors.close_tab(0)
+    qtbot.waitUntil(lambda: len(win.editors.panes) == 2, timeout=WAIT_MS)
+    assert win.editors.focused in win.editors.panes
+    win.editors.focus_pane(win.editors.panes[1])
+    win.editors.close_tab(0)
+    qtbot.waitUntil(lambda: len(win.editors.panes) == 1, timeout=WAIT_MS)
+    assert _shown(win.editors.panes[0]) == ["Work"] and win.editors.top.count() == 1
+
+
+def test_the_panes_and_their_tabs_come_back_at_the_next_start(qtbot, small_home, win, prompter) -> None:
+    work, search = _pages(win)
+    win.open_path(work)
+    win.open_path(search)
+    win.editors.split("right", work)
+    win.editors.split("down", search)
+    left = win.editors.panes[0]
+    left.setCurrentIndex(0)
+    _close(qtbot, win)
+    state = small_home / ".suzent" / "workspace.json"
+    assert state.is_file() and not list(win.services.layout.notebook_dir.rglob("workspace.json"))
+    assert json.loads(state.read_text(encoding="utf-8"))["root"]["split"] == "right"
+    services = _open_services(small_home)
+    again = _window(qtbot, services, prompter)
+    try:
+        panes = again.editors.panes
+        assert [_shown(p) for p in again.editors._pane_order()] == [["Work", "Vector Search"], ["Work"], ["Vector Search"]]
+        assert panes[0].current_editor().path == work
+        outer = again.editors.top
+        assert outer.orientation() == Qt.Orientation.Horizontal and outer.count() == 2
+        assert outer.widget(1).orientation() == Qt.Orientation.Vertical  # the right side is split down
+        assert again.editors.current_editor().path == search  # the pane focused at close
+        assert again.center.currentWidget() is again.editors  # no welcome page over restored tabs
+    finally:
+        _close(qtbot, again)
+        run(qtbot, services.shutdown())
+
+
+def test_a_broken_layout_file_opens_a_new_window(qtbot, small_home, small_services, prompter) -> None:
+    state = small_home / ".suzent" / "workspace.json"
+    state.parent.mkdir(parents=True, exist_ok=True)
+    state.write_text("{not json", encoding="utf-8")
+    window = _window(qtbot, small_services, prompter)
+    try:
+        assert window.editors.count() == 0 and window.center.currentWidget() is window.welcome
+    finally:
+        _close(qtbot, window)
+
+
+def test_split_with_no_page_open_makes_no_empty_pane(qtbot, win) -> None:
+    win.actions_by_name["split_right"].trigger()
+    assert len(win.editors.panes) == 1 and win.center.currentWidget() is win.welcome
+
+
+def test_a_tab_with_a_conflict_is_not_moved(qtbot, win) -> None:
+    work, search = _pages(win)
+    win.open_path(work)
+    win.editors.split("right", search)
+    left, right = win.editors.panes
+    editor = left.current_editor()
+    editor.set_text(editor.text() + "Mine.\n")
+    work.write_text(work.read_text(encoding="utf-8") + "Theirs.\n", encoding="utf-8")
+    editor.on_disk_changed()
+    assert editor.conflict is not None
+    assert win.editors.move_tab(left, 0, right) is None
+    assert _shown(left) == ["Work"] and "Mine." in editor.text()
+
+
+def test_a_links_context_menu_opens_it_to_the_right(qtbot, win) -> None:
+    from PySide6.QtGui import QTextCursor
+    from PySide6.QtWidgets import QMenu
+
+    work, search = _pages(win)
+    editor = win.editors.open(work)
+    block = next(b for b in _blocks(editor.source.document()) if "[[Vector Search]]" in b.text())
+    cursor = QTextCursor(block)
+    cursor.setPosition(block.position() + block.text().index("Vector") + 2)
+    pos = editor.source.cursorRect(cursor).center()
+    menu = QMenu()
+    editor.add_link_actions(menu, pos)
+    beside = next(a for a in menu.actions() if a.text() == "Open link to the right")
+    beside.trigger()
+    left, right = win.editors.panes
+    assert _shown(left) == ["Work"] and _shown(right) == ["Vector Search"]
+    plain = QMenu()
+    editor.add_link_actions(plain, editor.source.cursorRect(QTextCursor(editor.source.document().firstBlock())).center())
+    assert not any("Open link" in a.text() for a in plain.actions())  # not on a link: no link entries
+
+
+def _blocks(document):
+    block = document.firstBlock()
+    while block.isValid():
+        yield block
+        block = block.next()
+
+
+def test_a_split_halves_the_pane_it_splits(qtbot, win) -> None:
+    work, search = _pages(win)
+    win.open_path(work)
+    win.editors.split("right", search)
+    left, right = win.editors.panes
+    qtbot.waitUntil(lambda: right.width() > 100, timeout=WAIT_MS)
+    assert abs(left.width() - right.width()) <= 12
+    win.editors.split("down", work)
+    _, _, below = win.editors.panes
+    qtbot.waitUntil(lambda: below.height() > 100, timeout=WAIT_MS)
+    assert abs(right.height() - below.height()) <= 12 and abs(left.width() - below.width()) <= 12
