@@ -15,7 +15,7 @@ import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, QUrl, Signal
@@ -583,7 +583,7 @@ class EditorArea(QTabWidget):
     """Tabs of PageEditors plus a back/forward history of visited pages."""
 
     current_page_changed = Signal(object)  # Path | None
-    page_saved = Signal(object)  # Path
+    page_saved = Signal(object, str)  # (Path, initiator of the editor that saved it: one page may be open twice)
     forget_requested = Signal(str)
     missing_link = Signal(str)  # a wikilink target that names no page
     missing_attachment = Signal(str)  # a link to a file (an image, a PDF…) that is not in the vault
@@ -625,6 +625,7 @@ class EditorArea(QTabWidget):
         self.can_split = False  # in split panes (``split_editors``): Split right / down, open to the right
         self.tabBar().setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.tabBar().customContextMenuRequested.connect(self._tab_menu)
+        self._wires: dict[PageEditor, list[tuple[Any, Callable[..., object]]]] = {}  # see _wire
 
     def snapshot(self) -> VaultSnapshot:
         """The vault model as this area last heard of it (empty until the window's first one comes)."""
@@ -681,19 +682,7 @@ class EditorArea(QTabWidget):
             editor = PageEditor(path, exists=self._exists, read_only=read_only, names=self.snapshot,
                                 vault=self.vault, mode=self.editor_mode,
                                 shown=None if read_only or self.as_written(path) else self.shown)  # a log too
-            editor.saved.connect(self.page_saved.emit)
-            editor.dirty_changed.connect(lambda _d, e=editor: self._update_title(e))
-            editor.link_activated.connect(lambda t, h, e=editor: self.follow_wikilink(t, h, e.path, in_tab=e))
-            editor.path_link_activated.connect(
-                lambda t, h, e=editor: self.follow_wikilink(t, h, e.path, markdown=True, in_tab=e))
-            editor.attachment_activated.connect(self.open_attachment)
-            editor.outside_vault.connect(self.outside_vault.emit)
-            editor.forget_requested.connect(self.forget_requested.emit)
-            editor.tag_activated.connect(self.tag_activated.emit)
-            editor.rename_requested.connect(self.rename_requested.emit)
-            editor.open_requested.connect(self._open_requested)
-            editor.source.cursorPositionChanged.connect(
-                lambda e=editor: self.line_clicked.emit(e.path, e.source.textCursor().blockNumber() + 1))
+            self._wire(editor)
             at = self.indexOf(in_tab) if in_tab is not None and in_tab.conflict is None else -1
             replaced = in_tab if at >= 0 else None
             index = self.insertTab(at + 1, editor, self._title(editor)) if at >= 0 else self.addTab(
@@ -709,6 +698,49 @@ class EditorArea(QTabWidget):
         self._push_history(path)
         return editor
 
+    def _wire(self, editor: PageEditor) -> None:
+        """Connect ``editor`` to this area; the connections are kept so that :meth:`release` undoes them."""
+        wires = [
+            (editor.saved, lambda p, e=editor: self.page_saved.emit(p, e.initiator)),
+            (editor.dirty_changed, lambda _d, e=editor: self._update_title(e)),
+            (editor.link_activated, lambda t, h, e=editor: self.follow_wikilink(t, h, e.path, in_tab=e)),
+            (editor.path_link_activated,
+             lambda t, h, e=editor: self.follow_wikilink(t, h, e.path, markdown=True, in_tab=e)),
+            (editor.attachment_activated, self.open_attachment),
+            (editor.outside_vault, self.outside_vault.emit),
+            (editor.forget_requested, self.forget_requested.emit),
+            (editor.tag_activated, self.tag_activated.emit),
+            (editor.rename_requested, self.rename_requested.emit),
+            (editor.open_requested, self._open_requested),
+            (editor.source.cursorPositionChanged,
+             lambda e=editor: self.line_clicked.emit(e.path, e.source.textCursor().blockNumber() + 1)),
+        ]
+        for signal, slot in wires:
+            signal.connect(slot)
+        self._wires[editor] = wires
+
+    def release(self, index: int) -> PageEditor | None:
+        """Take the tab at ``index`` out of this area without closing it, for another pane to
+        :meth:`adopt`: its text, unsaved edits and undo history go with it."""
+        editor = self.widget(index)
+        if not isinstance(editor, PageEditor):
+            return None
+        for signal, slot in self._wires.pop(editor, []):
+            signal.disconnect(slot)
+        self.removeTab(index)
+        if self.count() == 0:
+            self.current_page_changed.emit(None)
+        return editor
+
+    def adopt(self, editor: PageEditor) -> PageEditor:
+        """Show an editor another pane let go of (:meth:`release`) as this area's current tab."""
+        self._wire(editor)
+        index = self.addTab(editor, self._title(editor))
+        self.setTabToolTip(index, self._rel(editor.path))
+        self.setCurrentWidget(editor)
+        self._push_history(editor.path)
+        return editor
+
     def _open_requested(self, path: Path, heading: str | None, where: str) -> None:
         if where and self.can_split:
             self.open_beside.emit(path, heading)
@@ -720,6 +752,7 @@ class EditorArea(QTabWidget):
         if isinstance(widget, PageEditor) and widget.dirty and widget.conflict is None:
             widget.save()
         self.removeTab(index)
+        self._wires.pop(widget, None)  # type: ignore[call-overload]
         if widget is not None:
             widget.deleteLater()
         if self.count() == 0:

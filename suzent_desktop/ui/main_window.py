@@ -868,10 +868,10 @@ class MainWindow(QMainWindow):
         if changes.moved:
             self._refresh_backlinks()
 
-    def _on_saved(self, path: Path) -> None:
+    def _on_saved(self, path: Path, initiator: str) -> None:
+        """The change names the editor that saved: it ignores the echo, other panes' copies reload."""
         self.statusBar().showMessage(f"Saved {path.name}", 3000)
-        editor = self.editors.editor_for(path)  # names itself on its change: it ignores the echo, the panes do not
-        self.bridge.changed.emit(ChangeSet(pages={path}, initiator=editor.initiator if editor is not None else ""))
+        self.bridge.changed.emit(ChangeSet(pages={path}, initiator=initiator))
         self._queue_index(path)
 
     def refresh_status(self) -> asyncio.Task[Any] | None:

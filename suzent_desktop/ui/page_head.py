@@ -68,9 +68,10 @@ class PageHead(QWidget):
 class ScrollingHead(QObject):
     """Keeps ``head`` in the top margin of the scroll area showing the page, leaving as it scrolls.
 
-    The area's top viewport margin is the head's height less what has been scrolled (a line at a
-    time in the editor, a pixel at a time in Reading view), so the head and the first lines
-    move up together and the whole height is the page's once the head is gone."""
+    In Reading view the head's height is added to the document's top margin, so the scroll range
+    holds head and text and both move exactly with the scroll bar. The editor scrolls a line at a
+    time: there the area's top viewport margin is the head's height less what has been scrolled,
+    so the whole height is the page's once the head is gone."""
 
     def __init__(self, head: PageHead) -> None:
         super().__init__(head)
@@ -85,12 +86,45 @@ class ScrollingHead(QObject):
             self.area.verticalScrollBar().valueChanged.disconnect(self.place)
             self.area.removeEventFilter(self)
             self.area.setViewportMargins(0, 0, 0, 0)
+            if not self._by_line(self.area):
+                self.area.document().contentsChanged.disconnect(self.place)  # type: ignore[attr-defined]
+                self._pad(self.area, 0)
         self.area = area
         self.head.setParent(area)
         area.verticalScrollBar().valueChanged.connect(self.place)
+        if not self._by_line(area):
+            area.document().contentsChanged.connect(self.place)  # type: ignore[attr-defined]  # new HTML: a new margin
         area.installEventFilter(self)
         self.head.show()
         self.place()
+
+    @staticmethod
+    def _by_line(area: QAbstractScrollArea) -> bool:
+        return area.inherits("QPlainTextEdit")
+
+    @staticmethod
+    def _pad(area: QAbstractScrollArea, height: int) -> None:
+        """The document's top margin: its own margin plus ``height`` for the head above the text."""
+        document = area.document()  # type: ignore[attr-defined]
+        root = document.rootFrame()
+        fmt = root.frameFormat()
+        wanted = document.documentMargin() + height
+        if fmt.topMargin() != wanted:  # the same margin again would lay the page out again
+            fmt.setTopMargin(wanted)
+            root.setFrameFormat(fmt)
+
+    @staticmethod
+    def _keeps_end(area: QAbstractScrollArea, height: int) -> int:
+        """On a page that nearly fits, the least top margin at which the scroll range still reaches
+        the value scrolled to: a smaller one would grow the page's view, shrink the range, and pull
+        the page back to the top, leaving its last lines out of reach. A longer page scrolls the
+        head out of sight before its range ends: no margin is kept."""
+        bar, step = area.verticalScrollBar(), area.fontMetrics().lineSpacing()
+        room = area.viewport().height() + area.viewportMargins().top()  # the page's view without the head
+        lines = bar.maximum() + area.viewport().height() // step  # all lines, as the range counts them
+        if (lines - room // step) * step >= height:
+            return 0
+        return max(0, room - (lines - bar.value()) * step)
 
     def scrolled(self) -> int:
         """Pixels of the head scrolled out of sight."""
@@ -98,7 +132,7 @@ class ScrollingHead(QObject):
         if area is None:
             return 0
         value = area.verticalScrollBar().value()
-        step = area.fontMetrics().lineSpacing() if area.inherits("QPlainTextEdit") else 1
+        step = area.fontMetrics().lineSpacing() if self._by_line(area) else 1
         return value * step
 
     def place(self) -> None:
@@ -112,8 +146,13 @@ class ScrollingHead(QObject):
         if height <= 0:
             height = self.head.sizeHint().height()
         shift = min(height, self.scrolled())
-        if area.viewportMargins().top() != height - shift:  # the same margins again would repaint the page
-            area.setViewportMargins(0, height - shift, 0, 0)
+        if self._by_line(area):
+            top = min(height, max(height - shift, self._keeps_end(area, height)))
+            shift = height - top
+            if area.viewportMargins().top() != top:  # the same margins again would repaint the page
+                area.setViewportMargins(0, top, 0, 0)
+        else:
+            self._pad(area, height)
         geometry = QRect(frame, frame - shift, width, height)
         if self.head.geometry() != geometry:
             self.head.setGeometry(geometry)

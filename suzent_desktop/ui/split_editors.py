@@ -31,7 +31,7 @@ class SplitEditors(QWidget):
     """Panes of tabs (:class:`EditorArea`) in splitters; speaks for the focused pane."""
 
     current_page_changed = Signal(object)  # Path | None: the focused pane's page
-    page_saved = Signal(object)
+    page_saved = Signal(object, str)  # (Path, initiator of the editor that saved)
     forget_requested = Signal(str)
     missing_link = Signal(str)
     missing_attachment = Signal(str)
@@ -54,6 +54,7 @@ class SplitEditors(QWidget):
         self._shown: Callable[[str], str] | None = None
         self._as_written: Callable[[Path], bool] = lambda _path: False
         self.panes: list[EditorArea] = []
+        self._retired: list[EditorArea] = []  # panes emptied by moving their tabs out (see _drop_pane)
         self.top = QSplitter(Qt.Orientation.Horizontal)
         self.top.setChildrenCollapsible(False)
         layout = QVBoxLayout(self)
@@ -123,6 +124,14 @@ class SplitEditors(QWidget):
             if current is None:
                 return None  # no page to show beside: an empty pane could not be closed
             path = current.path
+        new = self._pane_beside(where, pane)
+        editor = new.open(path, heading=heading)
+        if editor is not None:
+            editor.source.setFocus()
+        return editor
+
+    def _pane_beside(self, where: str, pane: EditorArea) -> EditorArea:
+        """A new, empty pane beside or below ``pane``; it takes the focus."""
         new = self._new_pane()
         orientation = ORIENTATIONS[where]
         holder = pane.parentWidget()
@@ -144,10 +153,7 @@ class SplitEditors(QWidget):
             holder.setSizes(sizes)  # the new splitter takes the pane's place at its size
             inner.setSizes([1000, 1000])  # the pane split in two halves
         self.focused = new
-        editor = new.open(path, heading=heading)
-        if editor is not None:
-            editor.source.setFocus()
-        return editor
+        return new
 
     def _open_beside(self, pane: EditorArea, path: Path, heading: str | None) -> None:
         self.split(RIGHT, path, pane=pane, heading=heading)
@@ -159,7 +165,7 @@ class SplitEditors(QWidget):
         self.panes.remove(pane)
         pane.hide()
         pane.setParent(None)
-        pane.deleteLater()
+        self._retired.append(pane)  # kept: an editor moved out of it resolves links with its model
         while isinstance(holder, QSplitter) and holder is not self.top and holder.count() == 1:
             only, outer = holder.widget(0), holder.parentWidget()
             assert isinstance(outer, QSplitter)
@@ -179,8 +185,8 @@ class SplitEditors(QWidget):
 
     # -- moving tabs -------------------------------------------------------------------------------
     def move_tab(self, source: EditorArea, index: int, target: EditorArea, where: str | None = None) -> PageEditor | None:
-        """The tab at ``index`` of ``source`` into ``target`` (or a new pane beside or below it):
-        saved, then opened there in the same view at the same line."""
+        """The tab at ``index`` of ``source`` into ``target`` (or a new pane beside or below it): the
+        editor itself moves, with its view, cursor, unsaved text and undo history."""
         editor = source.widget(index)
         if not isinstance(editor, PageEditor) or (target is source and where is None):
             return None
@@ -188,15 +194,18 @@ class SplitEditors(QWidget):
             return None  # closing it here would drop the unsaved text: Reload or Keep mine first
         if where is not None and target is source and source.count() == 1:
             return None  # a pane's only tab split off itself: nothing would change
-        path, view = editor.path, editor.views.view
-        line = editor.source.textCursor().blockNumber() + 1
-        source.close_tab(index)
-        moved = self.split(where, path, pane=target) if where else target.open(path)
-        if moved is not None:
-            moved.views.set_view(view)
-            moved.goto_line(line)
-            self.focus_pane(self.pane_of(moved) or target)
-        return moved
+        twin = target.editor_for(editor.path) if where is None else None
+        if twin is not None:  # the page is open there already: that tab shows it, this one closes
+            source.close_tab(index)
+            target.setCurrentWidget(twin)
+            self.focus_pane(target)
+            return twin
+        into = self._pane_beside(where, target) if where else target
+        source.release(index)
+        into.adopt(editor)
+        editor.source.setFocus()
+        self.focus_pane(into)
+        return editor
 
     def drop_place(self, pane: EditorArea, pos: QPoint) -> str | None:
         """Where a tab dropped at ``pos`` in ``pane`` goes: a new pane to the right, below, or into it."""
@@ -343,7 +352,7 @@ class SplitEditors(QWidget):
         return self.focused.snapshot()
 
     def use_snapshot(self, snapshot: Any) -> None:
-        for pane in self.panes:
+        for pane in [*self.panes, *self._retired]:  # a moved editor still asks the pane that made it
             pane.use_snapshot(snapshot)
 
     def set_view(self, view: str) -> None:

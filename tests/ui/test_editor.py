@@ -44,7 +44,7 @@ def test_save_is_atomic_and_own_echo_is_not_a_conflict(qtbot, area, vault) -> No
     editor.set_text("# One\n\nedited\n")
     with qtbot.waitSignal(area.page_saved, timeout=WAIT_MS) as blocker:
         assert area.save_current()
-    assert blocker.args == [path]
+    assert blocker.args == [path, editor.initiator]
     assert path.read_text() == "# One\n\nedited\n"
     assert not list(path.parent.glob(".*.tmp"))
     editor.on_disk_changed()  # the watcher's echo of our own save

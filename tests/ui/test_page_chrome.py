@@ -60,7 +60,31 @@ def test_the_head_is_above_reading_view_too(qtbot, editor) -> None:
     editor.views.set_view("reading")
     head = editor.views.head
     assert head.parent() is editor.preview and head.isVisible()
-    assert editor.preview.viewport().geometry().top() >= head.height()
+    qtbot.waitUntil(lambda: _first_text_top(editor) >= head.geometry().bottom(), timeout=WAIT_MS)
+
+
+def _first_text_top(editor) -> int:
+    """Where Reading view's first line of text is, in the preview's own coordinates."""
+    preview = editor.preview
+    return preview.viewport().mapTo(preview, preview.cursorRect(preview.document().find("No heading")).topLeft()).y()
+
+
+def test_reading_view_text_moves_exactly_with_the_scroll_bar_and_its_end_is_reachable(qtbot, editor) -> None:
+    editor.views.set_view("reading")
+    preview, head = editor.preview, editor.views.head
+    qtbot.waitUntil(lambda: preview.document().find("Line 199").position() >= 0, timeout=WAIT_MS)
+    bar = preview.verticalScrollBar()
+    start, head_top = _first_text_top(editor), head.geometry().top()
+    for step in (10, 40, 90):  # while the head leaves: text and head move with the bar, never faster
+        bar.setValue(step)
+        assert _first_text_top(editor) == start - step and head.geometry().top() == head_top - min(step, head.height())
+
+    def last_line_in_sight() -> bool:  # at the end of the range (laid out in steps, so asked again)
+        bar.setValue(bar.maximum())
+        last = preview.cursorRect(preview.document().find("Line 199"))
+        return 0 <= last.top() and last.bottom() <= preview.viewport().height()
+
+    qtbot.waitUntil(last_line_in_sight, timeout=WAIT_MS)
 
 
 def test_a_long_value_shows_its_start_and_is_cut_at_its_end(editor) -> None:
@@ -133,3 +157,30 @@ def test_a_refused_name_puts_the_title_back(qtbot, small_services, prompter) -> 
         run(qtbot, window.shutdown())
         window.close()
         window.deleteLater()
+
+
+@pytest.mark.parametrize("lines", [15, 17, 19])
+def test_a_page_that_nearly_fits_can_be_scrolled_to_its_last_line(qtbot, loop, tmp_path: Path, lines: int) -> None:
+    from PySide6.QtGui import QTextCursor
+
+    root = tmp_path / "vault"
+    root.mkdir()
+    (root / "Near.md").write_text("---\ntags: [a]\nnote: b\n---\n" + "".join(
+        f"Line {n}\n\n" for n in range(lines)), encoding="utf-8")
+    page = open_at_end(qtbot, root, root / "Near.md", (900, 700))
+    source, bar = page.source, page.source.verticalScrollBar()
+    qtbot.waitUntil(lambda: "note" in page.views.properties.fields, timeout=WAIT_MS)
+
+    def last_line_in_sight() -> bool:
+        rect = source.cursorRect(QTextCursor(source.document().findBlockByNumber(source.blockCount() - 2)))
+        return 0 <= rect.top() and rect.bottom() <= source.viewport().height()
+
+    bar.setValue(0)
+    for _ in range(3):  # scrolled to the end of the range, as far as it goes
+        bar.setValue(bar.maximum())
+    assert last_line_in_sight()
+    bar.setValue(0)
+    source.setFocus()
+    qtbot.keyClick(source, Qt.Key.Key_End, Qt.KeyboardModifier.ControlModifier)
+    assert last_line_in_sight()
+    page.area.deleteLater()

@@ -213,12 +213,17 @@ def test_split_with_no_page_open_makes_no_empty_pane(qtbot, win) -> None:
     assert len(win.editors.panes) == 1 and win.center.currentWidget() is win.welcome
 
 
-def test_a_tab_with_a_conflict_is_not_moved(qtbot, win) -> None:
+def _work_left_search_right(win):
+    """Work in a left pane, Vector Search in a right one: (Work's path, left, right, Work's editor)."""
     work, search = _pages(win)
     win.open_path(work)
     win.editors.split("right", search)
     left, right = win.editors.panes
-    editor = left.current_editor()
+    return work, left, right, left.current_editor()
+
+
+def test_a_tab_with_a_conflict_is_not_moved(qtbot, win) -> None:
+    work, left, right, editor = _work_left_search_right(win)
     editor.set_text(editor.text() + "Mine.\n")
     work.write_text(work.read_text(encoding="utf-8") + "Theirs.\n", encoding="utf-8")
     editor.on_disk_changed()
@@ -266,3 +271,40 @@ def test_a_split_halves_the_pane_it_splits(qtbot, win) -> None:
     _, _, below = win.editors.panes
     qtbot.waitUntil(lambda: below.height() > 100, timeout=WAIT_MS)
     assert abs(right.height() - below.height()) <= 12 and abs(left.width() - below.width()) <= 12
+
+
+def test_a_save_in_a_pane_without_focus_names_its_editor_so_the_focused_copy_reloads(qtbot, win) -> None:
+    work, _ = _pages(win)
+    win.open_path(work)
+    left = win.editors.current_editor()
+    right = win.editors.split(split_editors.RIGHT)  # the same page beside, focused
+    assert left is not None and right is not None and right is not left
+    assert win.editors.current_editor() is right
+    left.set_text(left.text() + "\nWritten in the left pane.\n")
+    seen = []
+    win.services.bridge.changed.connect(seen.append)
+
+    assert win.editors.save_all() == []  # as the window does when it closes
+
+    assert [c.initiator for c in seen if c.pages == {work}] == [left.initiator]
+    qtbot.waitUntil(lambda: "Written in the left pane." in right.text(), timeout=WAIT_MS)
+
+
+def test_a_tab_moved_to_another_pane_keeps_its_editor_and_undo_history(qtbot, win) -> None:
+    work, left, right, editor = _work_left_search_right(win)
+    before = editor.text()
+    editor.source.moveCursor(editor.source.textCursor().MoveOperation.End)
+    qtbot.keyClicks(editor.source, "Typed before the move")
+
+    moved = win.editors.move_tab(left, 0, right)
+
+    assert moved is editor and right.current_editor() is editor and _shown(right) == ["Vector Search", "Work"]
+    assert editor.source.document().isUndoAvailable()
+    editor.source.undo()
+    assert "Typed before the move" not in editor.text() and editor.text() == before
+    editor.source.redo()
+    assert editor.text().endswith("Typed before the move")
+    qtbot.waitUntil(lambda: len(win.editors.panes) == 1, timeout=WAIT_MS)  # the emptied pane goes
+    with qtbot.waitSignal(win.editors.page_saved, timeout=WAIT_MS) as saved:  # saved by the pane it moved to
+        assert win.editors.save_all() == []
+    assert saved.args == [work, editor.initiator] and work.read_text(encoding="utf-8").endswith("Typed before the move")
