@@ -244,6 +244,13 @@ def offline(user: str, assistant: str = "", when: dt.datetime | None = WEDNESDAY
     return [(f.category, f.content) for f in OfflineExtractor().extract(user, assistant, when=when)]
 
 
+def test_plain_facts_without_a_proper_noun_are_kept():
+    """A relative's diagnosis names no one, yet a person reading the memory expects it there."""
+    assert offline("My mum was diagnosed with diabetes last year.") == [
+        ("health", "User's mum was diagnosed with diabetes last year (2025)")]
+    assert offline("I grew up in Dundee.") == [("event", "User grew up in Dundee")]
+
+
 def test_past_events_keep_their_words_and_gain_the_date_they_meant():
     facts = offline(
         "I went to a support group for new parents in Hackney yesterday. Twisted my knee last Friday. "
