@@ -251,6 +251,12 @@ def test_plain_facts_without_a_proper_noun_are_kept():
     assert offline("I grew up in Dundee.") == [("event", "User grew up in Dundee")]
 
 
+def test_a_liking_whose_object_points_back_into_the_talk_is_not_a_fact():
+    """"the color and texture" of what? The line alone tells the reader nothing; a named liking stays."""
+    assert offline("I love the color and texture.") == []
+    assert offline("I love the smell of rain.") == [("preference", "User loves the smell of rain")]
+
+
 def test_past_events_keep_their_words_and_gain_the_date_they_meant():
     facts = offline(
         "I went to a support group for new parents in Hackney yesterday. Twisted my knee last Friday. "
