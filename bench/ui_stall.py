@@ -12,7 +12,10 @@ the qasync loop, phase by phase, while a keystroke lands in the open editor ever
 - ``long page``: a 2,000-line page (headings, emphasis, links, tags, tasks, callouts, code,
   embeds) open in Live Preview, then in Source mode: once its far lines are styled (the time that
   takes is printed), each keystroke is timed from the key event to its repaint on screen
-  (``per_key`` p50 / p99 / max, target under 16 ms).
+  (``per_key`` p50 / p99 / max, target under 16 ms);
+- ``graph``: Ctrl+G on the whole vault (the time until its layout has settled is printed), then
+  dragging to pan and turning the wheel to zoom in and out, each step timed from the mouse event
+  to its repaint (``frame`` p50 / p99 / max), over the whole vault and zoomed in.
 
 Each run is a fresh process on a freshly written vault (``--runs``, default 3), for each
 embedder and vault size asked for. Target: no stall above 100 ms in any phase of any run.
@@ -34,6 +37,7 @@ import asyncio
 import gc
 import inspect
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -52,7 +56,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 TICK_MS = 10
 TYPE_MS = 50
 TARGET_MS = 100.0
-PHASES = ("first index", "full reindex", "dream", "typing", "[[ links", "switcher", "long page")
+PHASES = ("first index", "full reindex", "dream", "typing", "[[ links", "switcher", "long page", "graph")
 LONG_PAGE_LINES = 2000
 KEY_TARGET_MS = 16.0
 SETTLE_S = 1.0  # after a phase's work: the panes redraw what it changed
@@ -160,7 +164,7 @@ class CallClock:
         ("suzent_desktop.ui.main_window", "MainWindow"),
         ("suzent_desktop.ui.vault_tree", "VaultTree"),
         ("suzent_desktop.ui.editor", "PageEditor"),
-        ("suzent_desktop.ui.editor", "EditorArea"),
+        ("suzent_desktop.ui.editor_area", "EditorArea"),
         ("suzent_desktop.ui.watcher", "VaultWatcher"),
         ("suzent_desktop.ui.panes.search_pane", "SearchPane"),
         ("suzent_desktop.ui.panes.daily_logs", "DailyLogsPane"),
@@ -168,6 +172,8 @@ class CallClock:
         ("suzent_desktop.ui.panes.backlinks", "BacklinksPane"),
         ("suzent_desktop.ui.panes.memory_view", "MemoryView"),
         ("suzent_desktop.ui.panes.tombstones_pane", "TombstonesPane"),
+        ("suzent_desktop.ui.panes.graph", "GraphPane"),
+        ("suzent_desktop.ui.graph_canvas", "GraphCanvas"),
     )
 
     def __init__(self) -> None:
@@ -525,6 +531,55 @@ async def _long_page(window, home: Path, keys: int = 240) -> dict:  # noqa: ANN0
     return out
 
 
+async def _graph(window, steps: int = 120) -> dict:  # noqa: ANN001
+    """Open the graph view on the whole vault, wait for its layout, then pan and zoom it, timing each frame."""
+    from PySide6.QtCore import QPoint, QPointF, Qt
+    from PySide6.QtGui import QWheelEvent
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication
+
+    pane = window.graph
+    settled = asyncio.Event()
+    pane.laid_out.connect(settled.set)
+    t0 = time.perf_counter()
+    window.actions_by_name["graph_view"].trigger()
+    window.graph.refresh()  # read and laid out now, even when it was shown before: its end is awaited
+    await asyncio.wait_for(settled.wait(), 120)
+    out: dict = {"nodes": len(pane.graph.nodes), "links": len(pane.graph.edges),
+                 "laid_out_s": round(time.perf_counter() - t0, 2)}
+    canvas = pane.canvas
+    middle = QPoint(canvas.width() // 2, canvas.height() // 2)
+
+    def timed(act: Callable[[], None]) -> float:
+        start = time.perf_counter()
+        act()
+        canvas.repaint()  # the frame the event asked for, painted now, in the timing
+        return (time.perf_counter() - start) * 1000
+
+    def wheel(notches: int) -> None:
+        where = QPointF(middle)
+        QApplication.sendEvent(canvas, QWheelEvent(
+            where, canvas.mapToGlobal(where), QPoint(0, 0), QPoint(0, 120 * notches), Qt.MouseButton.NoButton,
+            Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase, False))
+
+    for label, zoom in (("whole", 0), ("zoomed", 6)):
+        wheel(zoom)  # six notches in: names are written
+        frames: list[float] = []
+        QTest.mousePress(canvas, Qt.MouseButton.LeftButton, pos=middle)
+        for step in range(steps):
+            angle = step / steps * 6.283
+            at = middle + QPoint(int(80 * math.cos(angle)) - 80, int(60 * math.sin(angle)))
+            frames.append(timed(lambda at=at: QTest.mouseMove(canvas, at)))
+            await asyncio.sleep(0.016)
+        QTest.mouseRelease(canvas, Qt.MouseButton.LeftButton, pos=middle)
+        for step in range(steps // 4):
+            frames.append(timed(lambda step=step: wheel(1 if step % 8 < 4 else -1)))
+            await asyncio.sleep(0.016)
+        out[label] = {"p50": round(_percentile(frames, 0.5), 1), "p99": round(_percentile(frames, 0.99), 1),
+                      "max": round(max(frames), 1), "frames": len(frames)}
+    return out
+
+
 async def _typing(seconds: float = 4.0) -> dict:
     await asyncio.sleep(seconds)
     return {}
@@ -591,6 +646,7 @@ async def _measure(home: Path, phases: list[str], gc_mode: str) -> dict:
         "[[ links": lambda: _links(window, editor),
         "switcher": lambda: _switcher(window, editor),
         "long page": lambda: _long_page(window, home),
+        "graph": lambda: _graph(window),
     }
     for name in PHASES:
         if name not in phases:
@@ -601,7 +657,7 @@ async def _measure(home: Path, phases: list[str], gc_mode: str) -> dict:
         typist = Typist(editor)
         probe = Probe(clock)
         probe.start()
-        if name not in ("[[ links", "switcher", "long page"):
+        if name not in ("[[ links", "switcher", "long page", "graph"):
             typist.start()
         try:
             detail = await work[name]()

@@ -1,5 +1,5 @@
 """Screenshots for the README: the main window on the demo home in Live Preview (light and
-dark), the dream panel, the settings dialog, and a folder of someone's notes opened as a vault.
+dark), the dream panel, the graph view, the settings dialog, and a folder of someone's notes opened as a vault.
 
 Writes the demo home to a temporary folder and opens the real window (offscreen, or on the X
 display when DISPLAY is set, e.g. under Xvfb) on the demo's own "Beta launch plan" page: its
@@ -112,6 +112,17 @@ async def _shoot(args: argparse.Namespace, home: Path) -> list[Path]:
     dream_png = args.out / "screenshot-dream.png"
     window.grab().save(str(dream_png))
     shots.append(dream_png)
+
+    settled = asyncio.Event()
+    window.graph.laid_out.connect(settled.set)
+    window.actions_by_name["graph_view"].trigger()  # Ctrl+G: the whole demo vault
+    window.graph.refresh()  # read and laid out now, even when it was shown before: its end is awaited
+    await asyncio.wait_for(settled.wait(), 60)
+    await asyncio.sleep(0.5)
+    graph_png = args.out / "screenshot-graph.png"
+    window.grab().save(str(graph_png))
+    shots.append(graph_png)
+    window.show_dock("dream")
 
     dialog = SettingsDialog(services, window)
     dialog.resize(760, 720)

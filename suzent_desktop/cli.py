@@ -625,7 +625,7 @@ def cmd_dream(args: argparse.Namespace, out: Output) -> int:
         out.say(f"Dream{label}: {outcome_words(result.outcome)} — {batch}{pages}")
         if result.reason:
             out.say(f"  reason: {result.reason}")
-        if result.outcome == "gated" and not args.force:
+        if result.forceable and not args.force:  # not a dream already running, nor another device's lease
             out.say("  `dream --force` runs it now anyway (it lifts the time and volume gates)")
         if result.summary:
             out.say(f"  {result.summary}")

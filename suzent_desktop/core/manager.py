@@ -798,6 +798,7 @@ class MemoryManager:
             "last_lint": lint.date if lint is not None else None,
             "lint_due": lint_due,
             "not_consolidated": not_consolidated,
+            "dropped_awaiting": len(self.pending_dropped()),  # dropped by a dream, in search until confirmed
             "watermark_error": self.notebook.watermark_error(self.clock.today()),
             "users_files": [{"file": user.name, "app_uses": own.name}
                             for user, own in self.layout.user_nav_files()],

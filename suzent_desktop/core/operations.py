@@ -50,6 +50,15 @@ from suzent_desktop.core.index.model_download import DownloadCancelled
 from suzent_desktop.core.index.terms import match_spans
 from suzent_desktop.core.vault import vault_ops
 from suzent_desktop.core.vault.canvas import canvas_markdown, is_canvas
+from suzent_desktop.core.vault.graph import (
+    Graph,
+    GraphFilter,
+    GraphNode,
+    build_graph,
+    filtered,
+    layout_rounds,
+    local,
+)
 from suzent_desktop.core.vault.links import VaultIndex
 from suzent_desktop.core.vault.mentions import (
     LinkedMention,
@@ -92,7 +101,7 @@ __all__ = [
     "properties", "property_kind", "set_property", "rename_property", "delete_property",
     "create_folder", "create_page", "dream_never_ran", "dream_runner", "forgotten_list", "is_canvas",
     "is_demo_home", "is_forgotten", "load_embedder",
-    "log_dates", "log_path", "match_spans", "move", "normalize", "read_day", "read_memory_md",
+    "log_dates", "log_path", "match_spans", "move", "normalize", "read_day", "read_memory_md", "read_regular",
     "rename", "restore", "save_page", "snapshot_vault", "trash", "unified_diffs", "units_for", "vault_texts",
     "PathKind", "apply_to_vault", "empty_snapshot", "folder_vault", "hold_vault_walks", "path_kind", "release_vault_walks", "vault_model", "vault_snapshot",
 ]
@@ -107,6 +116,7 @@ __all__ += ["DownloadCancelled", "download_model"]  # a model fetched ahead of a
 __all__ += [  # unlinked mentions (the backlinks pane)
     "LinkedMention", "Mention", "MentionError", "link_mention", "undo_link_mention",
 ]
+__all__ += ["Graph", "GraphFilter", "GraphNode", "filtered", "layout_rounds", "local", "vault_graph"]  # the graph view
 
 
 def _rel(root: Path, path: Path) -> str:
@@ -189,6 +199,12 @@ def vault_snapshot(manager: MemoryManager, changed: Iterable[Path] = (), *, pars
     return vault.snapshot(parsed=parsed)
 
 
+def vault_graph(manager: MemoryManager, changed: Iterable[Path] = ()) -> Graph:
+    """(worker thread) The vault's notes and links as a graph (``core/vault/graph.py``), built once per
+    snapshot of the vault model: the graph view's filters and local graphs all start from it."""
+    return vault_snapshot(manager, changed).view("graph", build_graph)
+
+
 def vault_model(manager: MemoryManager) -> Vault | None:
     """The home's vault model for a file operation run on the GUI thread, when it is walked and a
     watcher keeps it current; else None, and the operation reads the disk (it must not start or wait
@@ -251,9 +267,9 @@ def apply_to_vault(manager: MemoryManager, changes: object) -> None:
 # -- core files ----------------------------------------------------------------------------------
 def read_memory_md(manager: MemoryManager) -> str | None:
     """MEMORY.md as it is on disk (undecodable bytes shown as U+FFFD) without forgotten text, None
-    before the first dream writes it."""
+    before the first dream writes it; a special file there (a FIFO) is refused by name, never opened."""
     try:
-        return shown_page(manager, manager.layout.memory_md.read_bytes().decode("utf-8", errors="replace"))
+        return shown_page(manager, read_regular(manager.layout.memory_md).decode("utf-8", errors="replace"))
     except FileNotFoundError:
         return None
 

@@ -28,13 +28,13 @@ from PySide6.QtWidgets import (
     QToolBar,
     QWidget,
 )
-from watchfiles import Change
 
 from suzent_desktop.core import operations
 from suzent_desktop.core.files import fuzzy
 from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.ui import theme
 from suzent_desktop.ui.command_palette import CommandPalette
+from suzent_desktop.ui.graph_dock import add_graph_dock
 from suzent_desktop.ui.link_completer import link_names
 from suzent_desktop.ui.open_vault import fill_recent_menu, window_title
 from suzent_desktop.ui.panes.backlinks import BacklinksPane
@@ -57,6 +57,7 @@ from suzent_desktop.ui.split_editors import SplitEditors
 from suzent_desktop.ui.vault_tree import VaultTree
 from suzent_desktop.ui.watcher import VaultWatcher
 from suzent_desktop.ui.welcome import WelcomePage
+from suzent_desktop.ui.window_files import WatchedFiles
 from suzent_desktop.ui.window_finish import unclip_dock_tabs
 
 if TYPE_CHECKING:
@@ -96,7 +97,7 @@ def own_files_note(layout: Any) -> str:
     return f"Your {yours} left alone (app uses {ours})"
 
 
-class MainWindow(QMainWindow):
+class MainWindow(WatchedFiles, QMainWindow):
     """One window per home."""
 
     closed = Signal()
@@ -145,6 +146,7 @@ class MainWindow(QMainWindow):
         self._build_status_bar()
         self.actions_by_name: dict[str, QAction] = {}
         self._build_actions()
+        self.graph = add_graph_dock(self)
         self._connect()
 
         self._index_timer = QTimer(self)
@@ -886,84 +888,3 @@ class MainWindow(QMainWindow):
             self.rows_label.setText(f"Index: {stats.rows} rows")
             if stats.errors:
                 self.error_label.setText(stats.errors[-1][:80])
-
-    # -- file events ----------------------------------------------------------------------------------------------
-    def _on_file_added(self, path: Path) -> None:
-        self.tree.add_path(path)
-        self.editors.on_file_added(path)
-        self.editors.on_file_changed(path)
-
-    def _on_folder_added(self, path: Path) -> None:
-        self.tree.add_path(path)
-        for page in path.rglob("*.md"):
-            self.editors.on_file_added(page)
-            self._queue_index(page)
-
-    def _on_file_modified(self, path: Path) -> None:
-        self.editors.on_file_changed(path)
-
-    def _on_file_deleted(self, path: Path) -> None:
-        self.tree.on_deleted(path)
-        self.editors.on_file_deleted(path)
-
-    def _on_watch_batch(self, events: list) -> None:  # noqa: ANN001
-        """What the watcher saw: each path is handled by its kind (one classifier, so a daily log kept
-        inside the vault is a log), the vault model takes the vault's paths in on a worker thread,
-        and the index queues what it holds."""
-        layout = self.services.layout
-        manager = self.services.manager
-        changes = ChangeSet()
-        in_vault: list[Path] = []
-        for change, path in events:
-            if change == "error":  # the watcher stopped; the tree no longer updates by itself
-                self._on_status_message(f"Error: file watching stopped: {path}")
-                self._index_watched(False)
-                continue
-            if path == layout.mcp_activity_file:
-                self.refresh_agent()
-                continue
-            if not isinstance(path, Path):
-                continue
-            kind = operations.path_kind(manager, path)
-            if path.is_relative_to(layout.notebook_dir) and kind is not operations.PathKind.HIDDEN:
-                in_vault.append(path)
-            if kind is operations.PathKind.LOG:
-                changes.logs.add(path.stem)
-                self._queue_index(path)
-            elif kind is operations.PathKind.CORE:
-                changes.memory_md = changes.memory_md or path == layout.memory_md
-                self._queue_index(path)
-            elif kind is operations.PathKind.CANVAS or (change == Change.deleted and path.suffix.lower() != ".md"):
-                if path.is_relative_to(layout.notebook_dir):  # a board, or a folder removed or renamed away
-                    self._queue_index(path)
-            elif kind in (operations.PathKind.PAGE, operations.PathKind.NAV):
-                changes.pages.add(path)
-                self._queue_index(path)
-            elif path.suffix.lower() == ".md" and path.is_relative_to(layout.memory_dir):
-                self._queue_index(path)
-        if in_vault:  # the model takes them in on a worker; the editors get the new snapshot
-            self.services.submit(self.refresh_names(in_vault))
-        if not changes.empty:
-            self.bridge.changed.emit(changes)
-
-    def _index_watched(self, watching: bool) -> None:
-        """The index trusts its cached list of stale files only while the watcher reports changes."""
-        self.services.manager.watch_files(watching)
-
-    def _queue_index(self, path: Path) -> None:
-        if any(part.startswith(".") for part in path.parts[-3:]):
-            return
-        self.services.manager.note_changed([path])  # counted as behind until the sync below takes it
-        self._pending_index.add(path)
-        self.bridge.index_stale.emit(len(self._pending_index))  # at least these wait; refreshed after the sync
-        self._index_timer.start()
-
-    def _flush_index(self) -> None:
-        paths, self._pending_index = sorted(self._pending_index), set()
-        if paths and not self._shut_down:
-            self.services.submit(self._sync_paths(paths))
-
-    async def _sync_paths(self, paths: list[Path]) -> ChangeSet:
-        changes = await self.services.manager.sync_paths(paths)
-        await self._refresh_status()
-        return changes

@@ -18,7 +18,8 @@ from PySide6.QtCore import QByteArray, QEvent, QMimeData, QObject, QPoint, QPoin
 from PySide6.QtGui import QDrag, QDropEvent, QMouseEvent
 from PySide6.QtWidgets import QApplication, QSplitter, QVBoxLayout, QWidget
 
-from suzent_desktop.ui.editor import EditorArea, PageEditor
+from suzent_desktop.ui.editor import PageEditor
+from suzent_desktop.ui.editor_area import EditorArea
 
 TAB_MIME = "application/x-suzent-tab"
 RIGHT, DOWN = "right", "down"

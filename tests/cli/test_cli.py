@@ -17,7 +17,7 @@ from suzent_desktop.cli import main
 STATUS_KEYS = {
     "today", "watermark", "pending_dates", "pending_facts", "next_batch", "last_dream", "last_lint", "lint_due", "index",
     "transcripts",
-    "not_consolidated", "watermark_error", "users_files",
+    "not_consolidated", "dropped_awaiting", "watermark_error", "users_files",
 }
 
 

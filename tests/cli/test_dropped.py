@@ -42,3 +42,10 @@ def test_dropped_lists_and_confirms(home: Path, today: dt.date, capsys: pytest.C
     assert [f["text"] for f in doc["confirmed"]] == [FACT]
     assert not any(FACT in h["text"] for h in run_json(capsys, home, "search", "weather in Hull"))
     assert run_json(capsys, home, "dropped")["dropped"] == []
+
+
+def test_status_counts_the_dropped_facts_awaiting_a_word(home: Path, today: dt.date, capsys: pytest.CaptureFixture[str]):
+    _dropped_by_a_dream(home, today)
+    assert run_json(capsys, home, "status")["dropped_awaiting"] == 1
+    run_json(capsys, home, "dropped", "--confirm", run_json(capsys, home, "dropped")["dropped"][0]["id"])
+    assert run_json(capsys, home, "status")["dropped_awaiting"] == 0

@@ -8,7 +8,8 @@ import pytest
 from PySide6.QtWidgets import QPlainTextEdit
 from ui_support import WAIT_MS
 
-from suzent_desktop.ui.editor import CompareDialog, EditorArea, PageEditor
+from suzent_desktop.ui.editor import CompareDialog, PageEditor
+from suzent_desktop.ui.editor_area import EditorArea
 
 
 @pytest.fixture
@@ -126,4 +127,34 @@ def test_read_only_editor_never_writes(qtbot, vault) -> None:
     editor.set_text("nope")
     assert not editor.save()
     assert path.read_text() == before
+    editor.deleteLater()
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="FIFOs are a POSIX thing")
+def test_a_page_replaced_by_a_fifo_reads_as_deleted_without_waiting(qtbot, vault) -> None:
+    import os
+    import threading
+
+    path = vault / "a" / "One.md"
+    editor = PageEditor(path)
+    path.unlink()
+    os.mkfifo(path)
+    done = threading.Event()
+
+    def release() -> None:  # the old code opened the FIFO and waited for a writer: let one in, late
+        if not done.wait(30.0):
+            try:
+                os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+            except OSError:
+                pass
+            os.unlink(path)  # and take the FIFO away, so its next read ends too
+
+    threading.Thread(target=release, daemon=True).start()
+    try:
+        editor.on_disk_changed()
+        hung = not path.exists()
+    finally:
+        done.set()
+    assert not hung, "the editor waited on the FIFO"
+    assert editor.deleted_on_disk
     editor.deleteLater()

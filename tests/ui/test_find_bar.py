@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
-from suzent_desktop.ui.editor import EditorArea
+from suzent_desktop.ui.editor_area import EditorArea
 from suzent_desktop.ui.find_bar import find_spans
 
 TEXT = "Cat and cat.\nA category of cats: CAT, cat!\n"

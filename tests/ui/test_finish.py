@@ -171,7 +171,7 @@ def test_a_picture_under_a_callouts_text_stands_on_its_own_line(qapp, tmp_path) 
 
 
 def test_a_wide_code_block_does_not_scroll_the_whole_page_sideways(qtbot, tmp_path) -> None:
-    from suzent_desktop.ui.editor import EditorArea
+    from suzent_desktop.ui.editor_area import EditorArea
 
     (tmp_path / "Wide.md").write_text("# Wide\n\n```\n" + "x = 1; " * 200 + "\n```\n\nAfter.\n", encoding="utf-8")
     area = EditorArea(tmp_path)

@@ -240,3 +240,15 @@ def test_a_due_dream_says_it_waits_for_nothing_but_the_next_check(qtbot, pane_se
     minutes = services.settings.memory_consolidation_interval_seconds // 60
     assert panel.reason_label.text() == (
         f"not waiting: due, it starts at the schedule's next check (within {minutes} minutes)")
+
+
+def test_dropped_facts_awaiting_a_word_are_counted_as_not_consolidated(qtbot, pane_services) -> None:
+    from suzent_desktop.core.index import dropped
+
+    services = pane_services
+    layout = services.manager.layout
+    dropped.record(layout, [dropped.DroppedFact("2026-07-10", "User mentioned the weather in Hull", 5,
+                                                "small talk about weather", "2026-07-20")])
+    services.manager.notebook.append_ingest(services.manager.clock.today(), "2026-07-10", "consolidated")
+    panel = make_panel(qtbot, services)
+    qtbot.waitUntil(lambda: "1 dropped fact awaiting your confirmation" in panel.uncovered_label.text(), timeout=WAIT_MS)

@@ -14,7 +14,8 @@ from ui_support import WAIT_MS
 
 from suzent_desktop.core.files.confine import Confinement
 from suzent_desktop.ui import hover_preview, preview
-from suzent_desktop.ui.editor import EditorArea, PageEditor
+from suzent_desktop.ui.editor import PageEditor
+from suzent_desktop.ui.editor_area import EditorArea
 from suzent_desktop.ui.markdown_render import (
     MAX_EMBED_DEPTH,
     MarkdownRenderer,

@@ -14,7 +14,7 @@ from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication
 from ui_support import WAIT_MS, run
 
-from suzent_desktop.ui import editor as editor_module
+from suzent_desktop.ui import editor_area as editor_module
 from suzent_desktop.ui import split_editors
 from suzent_desktop.ui.split_editors import TAB_MIME
 

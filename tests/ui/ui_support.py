@@ -59,7 +59,7 @@ def open_at_end(qtbot: Any, root: Any, page: Any, size: tuple[int, int] = (800, 
     previewed as Live Preview draws it; the area is held on the editor (``editor.area``) for the test."""
     from PySide6.QtGui import QTextCursor
 
-    from suzent_desktop.ui.editor import EditorArea
+    from suzent_desktop.ui.editor_area import EditorArea
 
     area = EditorArea(root)
     area.resize(*size)

@@ -310,16 +310,17 @@ def normalize_words(text: str) -> str:
     return " ".join(re.findall(r"\w+", text.lower()))
 
 
-_HYPOTHETICAL_SAID = re.compile(r"\b(if|would|could|might|maybe|perhaps|imagine|suppose|wonder|unless|whether)\b",
-                                re.I)
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])|\n+")
+# What is imagined, wondered about or wished, not stated (both the model's and the offline path).
+_HYPOTHETICAL = re.compile(r"\b(if|whether|maybe|perhaps|might|would|could|should|wish|unless|suppose|imagine|wonder)\b",
+                           re.I)
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])|\n+")
 
 
 def _not_stated(terms: set[str], user: str) -> bool:
     """The user's sentences that hold the fact's words all ask or imagine it ("what's the capital of
     Australia?", "if I moved to Berlin…"): the user stated nothing."""
-    holding = [s for s in _SENTENCE_END.split(user) if s.strip() and _supported(terms, support_terms(s))]
-    return bool(holding) and all(s.rstrip().endswith(("?", "？")) or _HYPOTHETICAL_SAID.search(s) for s in holding)
+    holding = [s for s in SENTENCE_END.split(user) if s.strip() and _supported(terms, support_terms(s))]
+    return bool(holding) and all(s.rstrip().endswith(("?", "？")) or _HYPOTHETICAL.search(s) for s in holding)
 
 
 def _names_someone(content: str, user: str) -> bool:
@@ -328,7 +329,7 @@ def _names_someone(content: str, user: str) -> bool:
     is about no one."""
     if _USER.search(content):
         return True
-    names = {w for s in _SENTENCE_END.split(user) for w in re.findall(r"\w+", s)[1:] if len(w) > 1 and w[0].isupper()}
+    names = {w for s in SENTENCE_END.split(user) for w in re.findall(r"\w+", s)[1:] if len(w) > 1 and w[0].isupper()}
     return any(word in names for word in re.findall(r"\w+", content))
 
 

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from suzent_desktop.core.files import streams
 from suzent_desktop.core.files.atomic import atomic_write_text
+from suzent_desktop.core.files.regular import read_regular
 from suzent_desktop.core.files.tombstones import normalize
 from suzent_desktop.core.index.chunking import (
     item_variants,
@@ -269,7 +270,7 @@ class ForgetJournal:
         if not records:
             return
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        existing = self.path.read_bytes() if self.path.exists() else b""
+        existing = read_regular(self.path) if self.path.exists() else b""  # a FIFO there is refused, not waited on
         prefix = "\n" if existing and not existing.endswith(b"\n") else ""
         with self.path.open("a", encoding="utf-8") as handle:
             handle.write(prefix + "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records))

@@ -34,6 +34,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from suzent_desktop.core.engines.extraction import SENTENCE_END
 from suzent_desktop.core.files import streams
 from suzent_desktop.core.files.facts import FactLine
 from suzent_desktop.core.files.layout import Layout
@@ -54,7 +55,6 @@ if TYPE_CHECKING:
 
 STREAM = "provenance"
 HAND_LOG_SESSIONS = frozenset({"manual"})  # `remember` writes its turn block with this session
-_SENTENCE_RE = re.compile(r"(?<=[.!?])\s+|\n+")
 _RECALLED_RE = re.compile(r"\s*\(recalled \d+x\)\s*$", re.IGNORECASE)
 _STEM = 5  # words match on their first letters ("works" and "working")
 
@@ -306,7 +306,7 @@ def best_sentence(fact: str, turn: TranscriptTurn) -> tuple[str, str, int, int]:
     best = ("user", "", 0, 0, -1.0)
     for speaker, text in (("user", turn.user), ("assistant", turn.assistant)):
         start = 0
-        for piece in _SENTENCE_RE.split(text):
+        for piece in SENTENCE_END.split(text):
             at = text.find(piece, start)
             start = at + len(piece) if at >= 0 else start
             if not piece.strip() or at < 0:
@@ -530,7 +530,6 @@ def cards_for(home: Home, lines: Iterable[tuple[str, str, int | None]]) -> list[
     return [index.card(text, kind=kind, line=line) for text, kind, line in lines]
 
 
-_ROW_ID_RE = re.compile(r"^[0-9a-f]{32}$")
 _HIT_KINDS = {"notebook": "page", "core": "memory", "archive": "log", "transcript": "transcript"}
 
 
@@ -553,7 +552,7 @@ async def why(manager: Any, what: str) -> Card:
     what = what.strip()
     if not what:
         raise ProvenanceError("nothing to explain: give the words of a memory, PATH:LINE or a hit's id")
-    if _ROW_ID_RE.match(what):
+    if len(what) == 32 and all(c in "0123456789abcdef" for c in what):
         hit = await manager.hit_by_id(what)
         if hit is None:
             raise ProvenanceError(f"hit id {what!r}: no such memory (forgotten already, or its text changed); search again")

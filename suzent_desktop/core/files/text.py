@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 ENCODING = "utf-8-sig"  # UTF-8, and a leading byte-order mark is not part of the text
@@ -79,3 +80,18 @@ def loads_json(text: str | bytes) -> Any:
         return json.loads(text)
     except RecursionError:
         raise json.JSONDecodeError(TOO_DEEP, text if isinstance(text, str) else "", 0) from None
+
+
+def fact_records(path: Path) -> list[dict[str, Any]]:
+    """The entries of a ``.state`` record of facts (``{"facts": [{"date", "text", "line", …}]}``)
+    that name a day and a text, ``line`` an int or None; a missing or unreadable file has none.
+
+    The dream's ledgers (uncovered, dropped) are bookkeeping: a damaged entry is passed over, never fatal."""
+    try:
+        data = loads_json(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    entries = data.get("facts", []) if isinstance(data, dict) else []
+    return [{**item, "line": item.get("line") if isinstance(item.get("line"), int) else None}
+            for item in entries if isinstance(item, dict) and isinstance(item.get("date"), str)
+            and isinstance(item.get("text"), str)]

@@ -35,7 +35,7 @@ from filelock import lock_descriptor, unlock_descriptor
 from suzent_desktop.core.files import streams
 from suzent_desktop.core.files.facts import TURN_TAG
 from suzent_desktop.core.files.layout import Layout
-from suzent_desktop.core.files.regular import BINARY, read_descriptor
+from suzent_desktop.core.files.regular import BINARY, read_descriptor, read_regular
 from suzent_desktop.core.files.text import clean, loads_json
 
 _DATE_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})\.jsonl$")
@@ -153,12 +153,12 @@ class Transcripts:
         """The day's turns from every part, each turn once (by id), in time order."""
         paths = self.parts(date) or [self.path_for(date)]
         if len(paths) == 1:
-            return parse(paths[0].read_bytes().decode("utf-8", "replace"), paths[0])
+            return parse(read_regular(paths[0]).decode("utf-8", "replace"), paths[0])
         turns: dict[str, TranscriptTurn] = {}
         bad: list[tuple[int, str]] = []
         for path in paths:
             try:
-                parsed = parse(path.read_bytes().decode("utf-8", "replace"), path)
+                parsed = parse(read_regular(path).decode("utf-8", "replace"), path)
             except OSError:
                 continue
             for turn in parsed.turns:

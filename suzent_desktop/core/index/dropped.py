@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from suzent_desktop.core.files.atomic import atomic_write_text
 from suzent_desktop.core.files.layout import Layout
-from suzent_desktop.core.files.text import loads_json
+from suzent_desktop.core.files.text import fact_records
 from suzent_desktop.core.files.tombstones import forgotten_in, normalize
 
 if TYPE_CHECKING:
@@ -64,18 +64,8 @@ def path_for(layout: Layout) -> Path:
 
 def load(layout: Layout) -> list[DroppedFact]:
     """Every entry, oldest day first; a missing or unreadable file is an empty record."""
-    try:
-        data = loads_json(path_for(layout).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return []
-    facts: list[DroppedFact] = []
-    for item in data.get("facts", []) if isinstance(data, dict) else []:
-        if not isinstance(item, dict) or not isinstance(item.get("date"), str) or not isinstance(item.get("text"), str):
-            continue
-        line = item.get("line")
-        facts.append(DroppedFact(item["date"], item["text"], line if isinstance(line, int) else None,
-                                 str(item.get("reason", "")), str(item.get("run", ""))))
-    return _ordered(facts)
+    return _ordered(DroppedFact(item["date"], item["text"], item["line"], str(item.get("reason", "")),
+                                str(item.get("run", ""))) for item in fact_records(path_for(layout)))
 
 
 def _ordered(facts: Iterable[DroppedFact]) -> list[DroppedFact]:

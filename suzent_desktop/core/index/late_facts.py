@@ -30,6 +30,7 @@ from suzent_desktop.core.files.archive import Archive, ArchiveError
 from suzent_desktop.core.files.atomic import atomic_write_text
 from suzent_desktop.core.files.facts import parse_log
 from suzent_desktop.core.files.layout import Layout
+from suzent_desktop.core.files.regular import read_regular
 from suzent_desktop.core.files.text import loads_json
 from suzent_desktop.core.files.tombstones import Tombstones, normalize
 
@@ -46,7 +47,7 @@ def _path(layout: Layout) -> Path:
 
 def _document(layout: Layout) -> dict:
     try:
-        data = loads_json(_path(layout).read_text(encoding="utf-8"))
+        data = loads_json(read_regular(_path(layout)).decode("utf-8"))
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}

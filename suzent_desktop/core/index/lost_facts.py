@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING
 
 from suzent_desktop.core.files.atomic import atomic_write_text
 from suzent_desktop.core.files.layout import Layout
+from suzent_desktop.core.files.regular import read_regular
 from suzent_desktop.core.files.text import loads_json
 from suzent_desktop.core.files.tombstones import Tombstones, forgotten_in, normalize
 from suzent_desktop.core.vault.links import vault_files
@@ -82,7 +83,7 @@ def _signature(path: Path) -> Signature:
 def load(layout: Layout) -> list[Held]:
     """The record; a missing or unreadable file is an empty record (nothing is checked)."""
     try:
-        data = loads_json(_path(layout).read_text(encoding="utf-8"))
+        data = loads_json(read_regular(_path(layout)).decode("utf-8"))
     except (OSError, ValueError):
         return []
     found: list[Held] = []

@@ -25,7 +25,7 @@ from suzent_desktop.core.files import streams
 from suzent_desktop.core.files.atomic import atomic_write_text
 from suzent_desktop.core.files.facts import parse_log
 from suzent_desktop.core.files.layout import Layout
-from suzent_desktop.core.files.text import loads_json
+from suzent_desktop.core.files.text import fact_records
 from suzent_desktop.core.files.tombstones import normalize
 from suzent_desktop.core.index import dropped, late_facts, lost_facts
 
@@ -50,17 +50,8 @@ class UncoveredFact:
 
 def load(layout: Layout) -> list[UncoveredFact]:
     """The record, oldest day first; a missing or unreadable file is an empty record."""
-    try:
-        data = loads_json(Path(layout.uncovered_file).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return []
-    facts: list[UncoveredFact] = []
-    for item in data.get("facts", []) if isinstance(data, dict) else []:
-        if not isinstance(item, dict) or not isinstance(item.get("date"), str) or not isinstance(item.get("text"), str):
-            continue
-        line = item.get("line")
-        facts.append(UncoveredFact(item["date"], item["text"], line if isinstance(line, int) else None,
-                                   str(item.get("since", ""))))
+    facts = [UncoveredFact(item["date"], item["text"], item["line"], str(item.get("since", "")))
+             for item in fact_records(Path(layout.uncovered_file))]
     return sorted(dict.fromkeys(facts), key=lambda f: (f.date, f.line or 0, f.text))
 
 

@@ -280,19 +280,23 @@ class DreamPanel(Pane):
         interval = self.services.settings.memory_consolidation_interval_seconds
         self.reason_label.setText(html.escape(describe_wait(gate, interval), quote=False))
         self.lint_label.setText("due" if gate.lint_due else "not due")
-        self._show_not_consolidated(list(gate.not_consolidated))
+        self._show_not_consolidated(list(gate.not_consolidated), gate.dropped_awaiting)
         self._update_next_run()
 
-    def _show_not_consolidated(self, facts: list[dict]) -> None:
-        """Facts of consolidated days no page holds: still searchable, offered to the next run."""
+    def _show_not_consolidated(self, facts: list[dict], dropped: int = 0) -> None:
+        """Facts of consolidated days no page holds: still searchable, offered to the next run; and
+        the facts a dream dropped, still searchable until a person confirms the drop."""
+        awaiting = f"{count(dropped, 'dropped fact')} awaiting your confirmation (still searchable)" if dropped else ""
         if not facts:
-            self.uncovered_label.setText("none — every consolidated fact stands on a page")
+            self.uncovered_label.setText(html.escape(awaiting) if awaiting
+                                         else "none — every consolidated fact stands on a page")
             self.uncovered_label.setToolTip("")
             return
         shown = "; ".join(f"{f['date']}: {f['text']}" for f in facts[:3])
         more = f"; … ({len(facts) - 3} more)" if len(facts) > 3 else ""
+        also = f"; {awaiting}" if awaiting else ""
         self.uncovered_label.setText(
-            html.escape(f"{count(len(facts), 'fact')}, still searchable and offered to the next run — {shown}{more}")
+            html.escape(f"{count(len(facts), 'fact')}, still searchable and offered to the next run — {shown}{more}{also}")
         )
         self.uncovered_label.setToolTip("\n".join(f"{f['date']}  {f['text']}" for f in facts))
 

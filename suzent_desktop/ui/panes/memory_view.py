@@ -8,6 +8,7 @@ turns the gauge red when a hand edit pushed it over.
 from __future__ import annotations
 
 import asyncio
+import html
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -109,7 +110,10 @@ class MemoryView(Pane):
 
     @staticmethod
     def _read(manager: MemoryManager) -> tuple[str, str]:
-        text = operations.read_memory_md(manager)
+        try:
+            text = operations.read_memory_md(manager)
+        except OSError as exc:  # a FIFO or socket named MEMORY.md: named, never opened
+            return "", f"<p><i>{html.escape(str(exc))}</i></p>"
         if text is None:
             return "", "<p><i>MEMORY.md does not exist yet; the first dream run writes it.</i></p>"
         return text, render_markdown(text)

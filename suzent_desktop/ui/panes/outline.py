@@ -17,7 +17,8 @@ from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from suzent_desktop.core.files.markdown import headings
-from suzent_desktop.ui.editor import EditorArea, PageEditor
+from suzent_desktop.ui.editor import PageEditor
+from suzent_desktop.ui.editor_area import EditorArea
 
 if TYPE_CHECKING:
     from suzent_desktop.ui.split_editors import SplitEditors

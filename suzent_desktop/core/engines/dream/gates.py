@@ -58,6 +58,13 @@ class Gates:
         next_batch = pending[: max(1, s.memory_consolidation_max_days)]
         lint_due = self.lint_due()
         left = self.not_consolidated()
+        status = self._gate_status(m, s, pending, pending_facts, next_batch, lint_due, left)
+        pending_dropped = getattr(m, "pending_dropped", None)
+        status.dropped_awaiting = len(pending_dropped()) if pending_dropped is not None else 0
+        return status
+
+    def _gate_status(self, m: Any, s: Any, pending: list[str], pending_facts: int, next_batch: list[str],
+                     lint_due: bool, left: list[dict[str, Any]]) -> GateStatus:
         if not pending:
             return GateStatus(False, "nothing pending", None, pending, 0, [], lint_due, left)
         if not s.memory_consolidation_enabled:

@@ -61,6 +61,7 @@ class DreamResult:
     diffs: dict[str, str] = field(default_factory=dict)
     changes: ChangeSet = field(default_factory=ChangeSet)
     reason: str = ""
+    forceable: bool = False  # gated by time or volume only: `dream --force` runs it now
     # True when the run counts as a failed attempt (failed, no change, or skipped after the
     # retry limit): `dream` exits non-zero for it, whatever the outcome's name.
     failed_attempt: bool = False
@@ -94,6 +95,7 @@ class GateStatus:
     # Facts of consolidated days that no page holds ({"date", "line", "text", "path"}), searchable
     # from their logs and offered to the next run (core/index/uncovered.py).
     not_consolidated: list[dict[str, Any]] = field(default_factory=list)
+    dropped_awaiting: int = 0  # facts a dream dropped, in search until a person confirms (core/index/dropped.py)
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ removed line went.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from bisect import bisect_right
 from collections import Counter
@@ -36,13 +37,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from suzent_desktop.core.files.markdown import block_code_lines
+from suzent_desktop.core.vault.fact_bullets import HEADING_RE
 from suzent_desktop.core.vault.fact_pages import Bullet, PageDoc, dup_norm, is_blank, parse_bullet
 
 if TYPE_CHECKING:
     from suzent_desktop.core.engines.dream.tools import VaultTools
 
-_DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-_HEADING_RE = re.compile(r"^(?P<marks>#{1,6})\s+(?P<title>.+?)\s*#*\s*$")
 SHOWN_LINES = 3  # lines named in a refusal
 _COMMENT_RE = re.compile(r"%%.*?(?:%%|\Z)|<!--.*?(?:-->|\Z)", re.S)  # Obsidian and HTML comments
 LINE_CHARS = 80
@@ -199,10 +199,18 @@ def edit_text(tools: VaultTools, rel: str, old: str, new: str) -> str:
     return f"ok: edited {rel}"
 
 
+def _is_iso_day(text: str) -> bool:
+    """YYYY-MM-DD and a real day (the ISO parser alone also takes 20260101 and week dates)."""
+    try:
+        return len(text) == 10 and text[4] == "-" and dt.date.fromisoformat(text) is not None
+    except ValueError:
+        return False
+
+
 def _dates(value: Any) -> list[str]:
     items = value if isinstance(value, list) else re.split(r"[,\s]+", str(value or ""))
     dates = [str(d).strip() for d in items if str(d).strip()]
-    bad = [d for d in dates if not _DATE_RE.match(d)]
+    bad = [d for d in dates if not _is_iso_day(d)]
     if bad:
         raise ValueError(f"dates must be YYYY-MM-DD, not {bad[0]!r}")
     return sorted(set(dates))
@@ -218,8 +226,8 @@ def _fact_text(text: str) -> tuple[str, list[str]]:
 
 
 def _heading_title(item: Any) -> str | None:
-    match = _HEADING_RE.match(item) if isinstance(item, str) else None
-    return match.group("title").strip() if match else None
+    match = HEADING_RE.match(item) if isinstance(item, str) else None
+    return match.group("title").strip() or None if match else None
 
 
 def _page_doc(tools: VaultTools, rel: str) -> tuple[PageDoc, bool]:
@@ -255,7 +263,7 @@ def add_bullet(tools: VaultTools, rel: str, text: str, dates: Any = None, headin
             section: list[str | Bullet] = ["", f"## {wanted}", "", new]
             doc.items[at:at] = section + ([""] if history is not None else [])
         else:
-            level = len(_HEADING_RE.match(doc.items[at]).group("marks"))  # type: ignore[arg-type, union-attr]
+            level = len(HEADING_RE.match(doc.items[at]).group("level"))  # type: ignore[arg-type, union-attr]
             doc.insert_in_section(at, new, level=level)
     apply(tools, rel, doc.render(), "add_bullet", create=new_page)
     return f"ok: added to {rel}" + (f" under {wanted!r}" if wanted else "")
@@ -323,7 +331,7 @@ def rename_section(tools: VaultTools, rel: str, old: str, new: str) -> str:
     found = [i for i, item in enumerate(doc.items) if (_heading_title(item) or "").lower() == wanted]
     if len(found) != 1:
         raise ValueError(f"{rel}: {len(found)} headings read {old[:LINE_CHARS]!r}; name exactly one")
-    marks = _HEADING_RE.match(doc.items[found[0]]).group("marks")  # type: ignore[arg-type, union-attr]
+    marks = HEADING_RE.match(doc.items[found[0]]).group("level")  # type: ignore[arg-type, union-attr]
     doc.items[found[0]] = f"{marks} {title}"
     apply(tools, rel, doc.render(), "rename_section")
     return f"ok: renamed the section to {title!r} on {rel}"

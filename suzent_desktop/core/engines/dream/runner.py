@@ -463,7 +463,7 @@ class DreamRunner(Gates):
             count = await asyncio.to_thread(self._count_facts, pending)
             reason, _next = self._gate(state, pending, count)
             if reason:
-                return DreamResult("gated", watermark=watermark, reason=reason)
+                return DreamResult("gated", watermark=watermark, reason=reason, forceable=True)
         dates = pending[: max(1, s.memory_consolidation_max_days)]
         if dry_run:
             return await self._dry_run(dates, watermark)
