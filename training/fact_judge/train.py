@@ -1,36 +1,36 @@
 """Train the fact judge (``suzent_desktop/resources/fact_judge.npz``) and print its scores.
 
-Training data (see SOURCES.md for licences):
+Training data (see SOURCES.md for licences), every line labelled by hand by the project:
 
-* ``sentences.tsv`` next to this script: sentences the project wrote and labelled (keep with a
-  subject class, or drop); they alone train the subject model;
-* Synthetic-Persona-Chat (Google, CC BY 4.0), from ``$SPC_DIR`` (its ``data`` folder): its persona
-  lines and the sentences of its conversations, labelled by a teacher: the hand-written fact rules
-  the judge replaces (``fact_rules.py`` at commit :data:`TEACHER`, read from git). The rules were
-  precise but missed many facts; the judge learns their sense of small talk from thousands of
-  lines, and the project's own sentences (weighted :data:`OWN_WEIGHT` times) correct their misses.
+* ``spc_labels.tsv``: candidate lines the offline extractor made from Synthetic-Persona-Chat turns
+  (Google, CC BY 4.0), each labelled drop or keep with its subject, with the turn it came from;
+* ``sentences.tsv``: sentences the project wrote and labelled, weighted :data:`OWN_WEIGHT` times
+  (each names a shape of fact or small talk the conversations lacked).
 
-Every sentence goes through the offline extractor's own candidate step (third person, pronouns
-resolved, named rules), so the judge learns on the lines it will see.
+Every sentence of ``sentences.tsv`` goes through the offline extractor's own candidate step (third
+person, pronouns resolved, named rules), so the judge learns on the lines it will see.
 
-Measured, never trained on: LoCoMo conversations from ``$SUZENT_LOCOMO_DIR`` (42, 43 to choose the
-keep threshold; 44, 47 held out, read once the threshold is frozen). A candidate line of a turn is
-a fact when the turn is cited by an observation of its speaker that holds at least half of the
-line's content stems. Printed: ROC AUC and, at the threshold, precision and recall of "keep".
+Scores printed: a five-fold cross-validation split by source conversation (a conversation's
+lines are never both trained on and scored), then, never trained on, LoCoMo conversations from
+``$SUZENT_LOCOMO_DIR``: 42 and 43 (to choose the keep threshold), and with ``--held-out`` 44 and
+47 (read once the threshold is frozen). A LoCoMo candidate line is a fact when its turn is cited
+by an observation of its speaker that holds at least half of the line's content stems (noisy:
+many true facts are not in the observations); "labelled" rows score the user's lines whose text
+``bench/data/precision_labels.tsv`` labels keep or noise.
 
-Usage: ``SPC_DIR=… SUZENT_LOCOMO_DIR=… python training/fact_judge/train.py [--no-save]``
+Usage: ``SUZENT_LOCOMO_DIR=… python training/fact_judge/train.py [--keep-at P] [--held-out] [--no-save]``
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
+import dataclasses
+import hashlib
 import json
 import os
 import re
-import subprocess
 import sys
-import tempfile
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -44,11 +44,14 @@ from suzent_desktop.core.files import english  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 OUT = ROOT / "suzent_desktop" / "resources" / fact_judge.WEIGHTS
-SPC_FILES = ("Synthetic-Persona-Chat_valid.csv", "Synthetic-Persona-Chat_test.csv", "New-Persona-New-Conversations.csv")
-OWN_WEIGHT = 20.0  # a sentence the project labelled counts as much as this many weakly labelled ones
+BENCH_LABELS = ROOT / "bench" / "data" / "precision_labels.tsv"
+OWN_WEIGHT = 10.0  # a sentence written for a missing shape counts as this many labelled conversation lines
+FOLDS = 5
+KEEP_AT = 0.9  # chosen by hand on LoCoMo 42+43 (bench/precision.py) and bench/recall.py
 TUNE, HELD_OUT = ("42", "43"), ("44", "47")
-TEACHER = "150e4e6"  # the last commit with the rule pile
 EXTRACTOR = OfflineExtractor()
+
+Example = tuple[str, int, int, str]  # line, keep, subject index (-1 for drop), group (its source conversation)
 
 
 def content_stems(text: str) -> set[str]:
@@ -59,68 +62,31 @@ def lines_of(sentence: str) -> list[str]:
     return EXTRACTOR.candidates(sentence)
 
 
-def own_examples() -> list[tuple[str, int, int]]:
-    """(line, keep, subject index or -1) from sentences.tsv."""
+def _labelled(label: str) -> tuple[int, int]:
+    keep = label != "drop"
+    return int(keep), fact_judge.SUBJECTS.index(label) if keep else -1
+
+
+def own_examples() -> list[Example]:
+    """sentences.tsv, through the extractor's candidate step; each sentence is its own group."""
     out = []
-    for row in (HERE / "sentences.tsv").read_text(encoding="utf-8").splitlines():
+    for number, row in enumerate((HERE / "sentences.tsv").read_text(encoding="utf-8").splitlines()):
         if not row.strip() or row.startswith("#"):
             continue
         label, sentence = row.split("\t", 1)
-        for line in lines_of(sentence):
-            keep = label != "drop"
-            out.append((line, int(keep), fact_judge.SUBJECTS.index(label) if keep else -1))
+        out += [(line, *_labelled(label), f"own-{number}") for line in lines_of(sentence)]
     return out
 
 
-# The old extractor's categories as the judge's subjects (its "general" teaches nothing).
-TEACHER_SUBJECTS = {"identity": "identity", "health": "health", "work": "work", "place": "place", "people": "person",
-                    "preference": "preference", "activity": "hobby", "routine": "hobby", "plan": "plan",
-                    "event": "event", "date": "event"}
-
-
-def teacher():
-    """The old rule pile's ``problem(line)`` and the old extractor, loaded from git as private modules."""
-    folder = Path(tempfile.mkdtemp())
-    for name in ("fact_rules", "lexicon", "extraction"):
-        text = subprocess.run(["git", "-C", str(ROOT), "show", f"{TEACHER}:suzent_desktop/core/engines/{name}.py"],
-                              check=True, capture_output=True, text=True).stdout
-        text = text.replace("suzent_desktop.core.engines.lexicon", "teacher_lexicon").replace(
-            "from suzent_desktop.core.engines import fact_rules, relative_dates",
-            "import teacher_fact_rules as fact_rules\nfrom suzent_desktop.core.engines import relative_dates")
-        (folder / f"teacher_{name}.py").write_text(text, encoding="utf-8")
-    sys.path.insert(0, str(folder))
-    import teacher_extraction  # type: ignore[import-not-found]
-    import teacher_fact_rules  # type: ignore[import-not-found]
-
-    extractor = teacher_extraction.OfflineExtractor()
-
-    def subject(sentence: str) -> int:
-        category = extractor._category(teacher_extraction._expand(sentence))[0]
-        return fact_judge.SUBJECTS.index(TEACHER_SUBJECTS[category]) if category in TEACHER_SUBJECTS else -1
-
-    return teacher_fact_rules.problem, subject
-
-
-def spc_examples(folder: Path) -> list[tuple[str, int, int]]:
-    """Persona lines and conversation sentences of Synthetic-Persona-Chat, labelled by the teacher."""
-    problem, subject = teacher()
-    sentences: list[str] = []
-    for name in SPC_FILES:
-        with (folder / name).open(encoding="utf-8", newline="") as handle:
-            for row in csv.reader(handle):
-                if len(row) < 3 or row[0] == "user 1 personas":
-                    continue
-                sentences += [p for p in (row[0] + "\n" + row[1]).splitlines() if p.strip()]
-                for turn in row[2].splitlines():
-                    match = re.match(r"^User [12]:\s*(.*)$", turn.strip())
-                    if match:
-                        sentences += english.sentences(match.group(1))
-    out: dict[str, tuple[str, int, int]] = {}
-    for sentence in sentences:
-        for line in lines_of(sentence):
-            keep = int(not problem(line))
-            out.setdefault(line, (line, keep, subject(sentence) if keep else -1))
-    return list(out.values())
+def spc_examples() -> list[Example]:
+    """spc_labels.tsv: the lines as the extractor made them, grouped by their conversation."""
+    out = []
+    for row in (HERE / "spc_labels.tsv").read_text(encoding="utf-8").splitlines():
+        if row.startswith("#"):
+            continue
+        conversation, label, line, _turn = row.split("\t")
+        out.append((line, *_labelled(label), conversation))
+    return out
 
 
 def locomo_examples(folder: Path, names: tuple[str, ...]) -> list[tuple[str, int]]:
@@ -157,17 +123,20 @@ def scores(weights: np.ndarray, indices: np.ndarray, starts: np.ndarray) -> np.n
     return summed
 
 
-def train_logistic(lines: list[str], y: np.ndarray, sample: np.ndarray, classes: int = 1,
-                   l2: float = 1e-4, steps: int = 400) -> tuple[np.ndarray, np.ndarray]:
-    """Weights and bias of a (softmax when classes > 1) logistic regression, full-batch Adam."""
+def train_logistic(lines: list[str], y: np.ndarray, sample: np.ndarray, classes: int = 1, l2: float = 1e-4,
+                   steps: int = 400, vectors: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Weights of the hashed features, of the sentence vector (``vectors``, one row a line; empty
+    without) and the bias of a (softmax when classes > 1) logistic regression, full-batch Adam."""
     indices, starts = matrix(lines)
     lengths = np.diff(starts)
+    vectors = np.zeros((len(lines), 0)) if vectors is None else vectors.astype(np.float64)
     w = np.zeros((fact_judge.DIMENSIONS, classes))
+    u = np.zeros((vectors.shape[1], classes))
     b = np.zeros(classes)
-    m_w, v_w, m_b, v_b = np.zeros_like(w), np.zeros_like(w), np.zeros_like(b), np.zeros_like(b)
+    moments = [(np.zeros_like(param), np.zeros_like(param)) for param in (w, u, b)]
     target = y.reshape(-1, 1) if classes == 1 else np.eye(classes)[y]
     for step in range(1, steps + 1):
-        z = scores(w, indices, starts) + b
+        z = scores(w, indices, starts) + vectors @ u + b
         if classes == 1:
             p = 1 / (1 + np.exp(-z))
         else:
@@ -176,15 +145,14 @@ def train_logistic(lines: list[str], y: np.ndarray, sample: np.ndarray, classes:
         err = (p - target) * sample[:, None] / sample.sum()
         g_w = np.zeros_like(w)
         np.add.at(g_w, indices, np.repeat(err, lengths, axis=0))
-        g_w += l2 * w
-        g_b = err.sum(axis=0)
-        for g, m, v, param in ((g_w, m_w, v_w, w), (g_b, m_b, v_b, b)):
+        grads = (g_w + l2 * w, vectors.T @ err + l2 * u, err.sum(axis=0))
+        for g, (m, v), param in zip(grads, moments, (w, u, b), strict=True):
             m *= 0.9
             m += 0.1 * g
             v *= 0.999
             v += 0.001 * g * g
             param -= 0.05 * (m / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-8)
-    return w, b
+    return w, u, b
 
 
 def auc(y: np.ndarray, s: np.ndarray) -> float:
@@ -195,72 +163,103 @@ def auc(y: np.ndarray, s: np.ndarray) -> float:
     return float((ranks[pos].sum() - pos.sum() * (pos.sum() + 1) / 2) / (pos.sum() * (~pos).sum()))
 
 
+def labelled_examples(folder: Path, names: tuple[str, ...]) -> list[tuple[str, int]]:
+    """(candidate line, keep) for the user's lines whose text the bench's precision labels judge."""
+    labels = {}
+    for row in BENCH_LABELS.read_text(encoding="utf-8").splitlines():
+        if row and not row.startswith("#"):
+            key, label = row.split("\t")
+            labels[key] = label == "keep"
+    out = []
+    for name in names:
+        data = json.loads((folder / f"{name}.json").read_text(encoding="utf-8"))
+        for key, turns in data.items():
+            if re.fullmatch(r"session_\d+", key):
+                for turn in (t for t in turns if t["speaker"] == data["speaker_a"]):
+                    for line in lines_of(turn["text"]):
+                        key = hashlib.sha1(" ".join(line.lower().split()).encode("utf-8")).hexdigest()[:12]
+                        if key in labels:
+                            out.append((line, int(labels[key])))
+    return out
+
+
 def report(name: str, y: np.ndarray, p: np.ndarray, keep_at: float) -> None:
     kept = p >= keep_at
     precision = (y[kept] == 1).mean() if kept.any() else 0.0
     recall = kept[y == 1].mean()
-    print(f"{name:34s} n={len(y):5d} facts={int(y.sum()):4d}  AUC {auc(y, p):.3f}  keep {kept.mean():5.1%}  "
+    print(f"{name:44s} n={len(y):5d} facts={int(y.sum()):4d}  AUC {auc(y, p):.3f}  keep {kept.mean():5.1%}  "
           f"precision {precision:5.1%}  recall {recall:5.1%}")
+
+
+_VECTORS: dict[str, np.ndarray] = {}
+
+
+def vectors_of(lines: list[str]) -> np.ndarray:
+    """Sentence vectors, each line embedded once however many folds train on it."""
+    missing = [line for line in dict.fromkeys(lines) if line not in _VECTORS]
+    _VECTORS.update(zip(missing, fact_judge.vectors(missing), strict=True))
+    return np.stack([_VECTORS[line] for line in lines])
+
+
+def fit(data: list[Example]) -> fact_judge.Judge:
+    """Both models on ``data``: keep on every line (hashed features and sentence vector), subject
+    on the kept ones (hashed features)."""
+    weight = np.array([OWN_WEIGHT if group.startswith("own-") else 1.0 for *_, group in data])
+    w, u, b = train_logistic([e[0] for e in data], np.array([e[1] for e in data]), weight,
+                             vectors=vectors_of([e[0] for e in data]))
+    facts = [(e, wt) for e, wt in zip(data, weight, strict=True) if e[1]]
+    sw, _, sb = train_logistic([e[0] for e, _ in facts], np.array([e[2] for e, _ in facts]),
+                               np.array([wt for _, wt in facts]), classes=len(fact_judge.SUBJECTS))
+    return fact_judge.Judge(w[:, 0].astype(np.float32), float(b[0]), sw.astype(np.float32), sb.astype(np.float32),
+                            KEEP_AT, u[:, 0].astype(np.float32))
+
+
+def cross_validate(data: list[Example], keep_at: float) -> None:
+    """Scores of lines whose whole conversation was left out of training (folds by a hash of the group)."""
+    fold = np.array([zlib.crc32(group.encode()) % FOLDS for *_, group in data])
+    p = np.zeros(len(data))
+    subject_right = np.zeros(len(data), dtype=bool)
+    for f in range(FOLDS):
+        judge = fit([e for e, k in zip(data, fold, strict=True) if k != f])
+        p[fold == f] = judge.probabilities([e[0] for e, k in zip(data, fold, strict=True) if k == f])
+        for i in np.flatnonzero(fold == f):
+            subject_right[i] = judge.subject(data[i][0]) == fact_judge.SUBJECTS[data[i][2]] if data[i][1] else False
+    y = np.array([e[1] for e in data])
+    own = np.array([e[3].startswith("own-") for e in data])
+    report("cross-validated: conversation lines", y[~own], p[~own], keep_at)
+    report("cross-validated: own sentences", y[own], p[own], keep_at)
+    print(f"{'cross-validated: subject of kept lines':44s} right {subject_right[y == 1].mean():.1%}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--no-save", action="store_true")
-    parser.add_argument("--keep-at", type=float, default=None, help="fix the threshold instead of choosing it")
+    parser.add_argument("--keep-at", type=float, default=KEEP_AT, help="the keep threshold (chosen on 42+43)")
+    parser.add_argument("--held-out", action="store_true", help="also score LoCoMo 44+47 (once it is frozen)")
     args = parser.parse_args()
-    own = own_examples()
-    spc = spc_examples(Path(os.environ["SPC_DIR"])) if os.environ.get("SPC_DIR") else []
-    print(f"training lines: own {len(own)} ({sum(k for _, k, _ in own)} facts), "
-          f"Synthetic-Persona-Chat {len(spc)} ({sum(k for _, k, _ in spc)} facts)")
-    # a fifth of the own sentences is held out for the scores printed below, then all train the shipped weights
-    held = [i % 5 == 0 for i in range(len(own))]
-    data = [e for e, h in zip(own, held, strict=True) if not h] + spc
-    lines = [line for line, _, _ in data]
-    y = np.array([k for _, k, _ in data])
-    weight = np.array([OWN_WEIGHT] * (len(data) - len(spc)) + [1.0] * len(spc))
-    w, b = train_logistic(lines, y, weight)
-    held_lines = [e for e, h in zip(own, held, strict=True) if h]
-    probability = 1 / (1 + np.exp(-(scores(w, *matrix([e[0] for e in held_lines])) + b)))[:, 0]
-    held_y = np.array([e[1] for e in held_lines])
-    keep_at = args.keep_at if args.keep_at is not None else 0.5
-    report("own sentences, held-out fifth", held_y, probability, keep_at)
-    # the shipped weights: every line
-    lines = [line for line, _, _ in own + spc]
-    y = np.array([k for _, k, _ in own + spc])
-    weight = np.array([OWN_WEIGHT] * len(own) + [1.0] * len(spc))
-    w, b = train_logistic(lines, y, weight)
-    facts = [(line, s, OWN_WEIGHT) for line, k, s in own if k] + [(line, s, 1.0) for line, _, s in spc if s >= 0]
-    print(f"subject lines: own {sum(1 for f in facts if f[2] > 1)}, Synthetic-Persona-Chat "
-          f"{sum(1 for f in facts if f[2] == 1)}")
-    sw, sb = train_logistic([f[0] for f in facts], np.array([f[1] for f in facts]),
-                            np.array([f[2] for f in facts]), classes=len(fact_judge.SUBJECTS), l2=1e-4)
+    data = spc_examples() + own_examples()
+    own = [e for e in data if e[3].startswith("own-")]
+    print(f"training lines: conversation lines {len(data) - len(own)} ({sum(e[1] for e in data) - sum(e[1] for e in own)} "
+          f"facts), own sentences' lines {len(own)} ({sum(e[1] for e in own)} facts)")
+    cross_validate(data, args.keep_at)
+    judge = fit(data)
+    judge = dataclasses.replace(judge, keep_at=args.keep_at)
     locomo = os.environ.get("SUZENT_LOCOMO_DIR")
-    if locomo:
-        predict = fact_judge.Judge(w[:, 0].astype(np.float32), float(b[0]), sw.astype(np.float32),
-                                   sb.astype(np.float32), keep_at)
-        tune = locomo_examples(Path(locomo), TUNE)
-        p_tune = np.array([predict.probability(line) for line, _ in tune])
-        y_tune = np.array([k for _, k in tune])
-        if args.keep_at is None:  # the threshold with the best F0.5 on the tuning pair (precision first)
-            best = max(np.linspace(0.2, 0.95, 31), key=lambda t: _f_half(y_tune, p_tune >= t))
-            keep_at = float(best)
-        report(f"LoCoMo 42+43 (tuning, keep_at {keep_at:.3f})", y_tune, p_tune, keep_at)
-        held_out = locomo_examples(Path(locomo), HELD_OUT)
-        report("LoCoMo 44+47 (held out)", np.array([k for _, k in held_out]),
-               np.array([predict.probability(line) for line, _ in held_out]), keep_at)
+    for names, run in ((TUNE, bool(locomo)), (HELD_OUT, bool(locomo) and args.held_out)):
+        if run:
+            part = "tuning" if names == TUNE else "held out"
+            noisy = locomo_examples(Path(locomo), names)
+            report(f"LoCoMo {'+'.join(names)} ({part}), observation labels", np.array([k for _, k in noisy]),
+                   judge.probabilities([line for line, _ in noisy]), args.keep_at)
+            bench = labelled_examples(Path(locomo), names)
+            report(f"LoCoMo {'+'.join(names)} ({part}), bench labels", np.array([k for _, k in bench]),
+                   judge.probabilities([line for line, _ in bench]), args.keep_at)
     if not args.no_save:
-        np.savez_compressed(OUT, keep_weights=w[:, 0].astype(np.float16), keep_bias=np.float32(b[0]),
-                            subject_weights=sw.astype(np.float16), subject_bias=sb.astype(np.float32),
-                            keep_at=np.float32(keep_at))
+        np.savez_compressed(OUT, keep_weights=judge.keep_weights.astype(np.float16), keep_bias=np.float32(judge.keep_bias),
+                            subject_weights=judge.subject_weights.astype(np.float16),
+                            subject_bias=judge.subject_bias.astype(np.float32), keep_at=np.float32(args.keep_at),
+                            vector_weights=judge.vector_weights.astype(np.float32))
         print(f"wrote {OUT.relative_to(ROOT)} ({OUT.stat().st_size / 1024:.0f} kB)")
-
-
-def _f_half(y: np.ndarray, kept: np.ndarray) -> float:
-    if not kept.any():
-        return 0.0
-    precision = (y[kept] == 1).mean()
-    recall = kept[y == 1].mean()
-    return 0.0 if precision + recall == 0 else 1.25 * precision * recall / (0.25 * precision + recall)
 
 
 if __name__ == "__main__":
