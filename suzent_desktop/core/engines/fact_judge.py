@@ -13,8 +13,8 @@ The features are the line's words and word pairs, the lemmas and tenses of its v
 through :mod:`core.files.english`) and its structure: who the subject is, a proper noun, a number,
 a date, a negation, a modal or hedge word, "you", the length. They are features, not rules: the
 weights say how much each counts. The keep model also reads the bundled MiniLM's sentence vector
-of the line: words alone cannot tell "User is a huge fan" (of what?) from a fact, and on lines held
-out by conversation the vector lifted AUC from 0.923 to 0.934 (``training/fact_judge/SCORES.md``).
+of the line, how it reads as a whole: on lines held out by conversation it lifted AUC from 0.923 to
+0.934 (``training/fact_judge/SCORES.md``).
 It costs a few milliseconds a line, on one core.
 """
 
