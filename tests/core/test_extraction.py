@@ -532,3 +532,18 @@ def test_a_fact_in_the_progressive_is_kept():
     """The judge learned from lines people labelled, not from the rules it replaced, which let
     "User is training for …" pass only with a name in it."""
     assert [t for _, t in offline("I am training for a triathlon.")] == ["User is training for a triathlon"]
+
+
+async def test_offline_extraction_runs_off_the_event_loop(monkeypatch: pytest.MonkeyPatch):
+    """The judge runs a model on each line: on the window's event loop it would freeze the window."""
+    threads: list[threading.Thread] = []
+    real = OfflineExtractor.extract
+
+    def spy(self: OfflineExtractor, *args: object, **kwargs: object) -> list:
+        threads.append(threading.current_thread())
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(OfflineExtractor, "extract", spy)
+    facts = await extract_facts(turn_to_text("I live in Rome.", ""), Settings())
+    assert [f.content for f in facts] == ["User lives in Rome"]
+    assert threads and threads[0] is not threading.main_thread()

@@ -42,6 +42,7 @@ across sentences and non-English text need a model. Each side is read up to 20,0
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import datetime as dt
 import re
@@ -261,7 +262,8 @@ async def extract_facts(
         if note and notes is not None:
             notes.append(f"extraction model {settings.extraction_model}: {note}")
         return kept
-    return OfflineExtractor().extract(user, assistant, when=when, people=people)
+    # The judge runs the sentence-vector model: off the event loop, which may be the window's.
+    return await asyncio.to_thread(OfflineExtractor().extract, user, assistant, when=when, people=people)
 
 
 _RESOLVED_DATE = re.compile(r"\([^()]*\b\d{4}\b[^()]*\)|\b\d{4}-\d{2}-\d{2}\b")
