@@ -282,3 +282,13 @@ def test_a_struck_or_history_bullet_under_prose_is_its_own_superseded_row() -> N
                             "- ~~User lives in Boston~~\n- User lives in Savannah\n")
     assert [(c.text, c.superseded) for c in struck][1:] == [("User lives in Boston", True),
                                                             ("User lives in Savannah", False)]
+
+
+def test_a_person_pages_first_line_is_no_row_when_a_bullet_holds_its_words() -> None:
+    page = ("# Rosa\n\nRosa is the user's brother.\n\n[[About Me]]\n\n"
+            "- User's brother Rosa is a data engineer up in Aarhus (2026-04-04)\n"
+            "- Rosa (the user's brother) just bought a skateboard (2026-04-23)\n")
+    texts = [c.text for c in chunk_markdown(page)]
+    assert texts == ["User's brother Rosa is a data engineer up in Aarhus", "Rosa (the user's brother) just bought a skateboard"]
+    lone = "# Ana\n\nAna is the user's sister and lives in Lisbon.\n\n- Ana bought a bike (2026-04-04)\n"
+    assert "Ana is the user's sister and lives in Lisbon." in [c.text for c in chunk_markdown(lone)]

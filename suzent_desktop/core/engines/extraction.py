@@ -21,36 +21,28 @@ is dropped; schema text copied into another field (a category "work|people", the
 "short", "keywords") is removed from that field and the fact kept, and the note says so.
 An empty user side is not sent to the model at all.
 
-Without a model, :class:`OfflineExtractor` reads the *user's* side of the turn with general
-rules for first-person statements, so a user without an API key still gets a working memory.
-It rewrites each statement in the third person ("I love tea" → "User loves tea").
+Without a model, :class:`OfflineExtractor` reads the *user's* side of the turn with
+the learned fact judge, so a user without an API key still gets a working memory:
 
-What the offline extractor catches (any declarative first-person sentence with substance):
-  * past events: "I went / got / visited / started / lost / adopted …", "we moved …",
-    "my son started …", "I've finished …", subject-less "Twisted my knee on Friday";
-  * current activities: "I'm reading / learning / training for …", "I've been …ing";
-  * favourites ("X is a favourite of mine", "my favourite X is Y"), likes and dislikes;
-  * frequencies and routines ("twice a week", "every Sunday", "I usually …");
-  * work, places, people, plans, key dates, health and identity, as before;
-  * relative time words resolved from the turn's time and kept with their words:
-    "yesterday (2026-07-14)", "last Friday (2026-07-10)", "last month (June 2026)";
-  * "he/she/his/her" resolved to a person named earlier in the same turn ("my sister Ana").
+  * the side is split into sentences (and "…, and I …" into clauses), and each sentence in the
+    first person, or about a person or animal the user introduced before, becomes a candidate
+    line in the log's third person ("I love tea" → "User loves tea", "we adopted a kitten" →
+    "User adopted a kitten", "my sister Ana" → "User's sister Ana");
+  * "he/she/his/her" point to a person named earlier in the turn; a question, or a sentence whose
+    pronoun points nowhere ("It was amazing", "I loved it"), gives no candidate;
+  * the few named rules of :mod:`core.fact_rules` and the judge (:mod:`core.fact_judge`) decide
+    which candidates are facts, and the judge names each one's subject (its category);
+  * relative time words are resolved from the turn's time and kept with their words:
+    "yesterday (2026-07-14)", "last Friday (2026-07-10)", "last month (June 2026)".
 
-What it drops on purpose: questions, small talk and thanks, promises to the other party
-("I'll keep you posted"), every sentence about "you", hypotheticals, vague openers ("I think
-…"), sentences with fewer than two content words (or one name), and sentences whose pronouns
-point outside the turn ("It was amazing", "I loved it"). An empty user side yields nothing.
-The assistant's side yields a fact only when it restates the user ("So you adopted a cat")
-in the user's own words (70 % of its content words) and no user fact already says it.
-
-What it misses (an LLM is needed for these): implied facts, third-person facts about other
-people not tied to the user, "it/that" across sentences, negations and hedges beyond simple
-ones, and non-English text. Each side is read up to 20,000 characters (the transcript keeps
-all of it).
+The assistant's side is not read, and an empty user side yields nothing. Implied facts, "it/that"
+across sentences and non-English text need a model. Each side is read up to 20,000 characters
+(the transcript keeps all of it).
 """
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import datetime as dt
 import re
@@ -59,7 +51,8 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from suzent_desktop.core.engines import fact_rules, relative_dates
+from suzent_desktop.core.engines import fact_judge, fact_rules, relative_dates
+from suzent_desktop.core.files import english
 from suzent_desktop.core.files.facts import Fact
 from suzent_desktop.core.files.scripts import CJK_RUN_RE
 from suzent_desktop.core.files.words import count
@@ -269,7 +262,8 @@ async def extract_facts(
         if note and notes is not None:
             notes.append(f"extraction model {settings.extraction_model}: {note}")
         return kept
-    return OfflineExtractor().extract(user, assistant, when=when, people=people)
+    # The judge runs the sentence-vector model: off the event loop, which may be the window's.
+    return await asyncio.to_thread(OfflineExtractor().extract, user, assistant, when=when, people=people)
 
 
 _RESOLVED_DATE = re.compile(r"\([^()]*\b\d{4}\b[^()]*\)|\b\d{4}-\d{2}-\d{2}\b")
@@ -392,19 +386,11 @@ def _are(n: int) -> str:
 # -- offline path -------------------------------------------------------------------------
 MAX_OFFLINE_CHARS = 20_000  # per side; the whole turn is in the transcript, extraction reads the start
 
-_IRREGULAR = {"am": "is", "have": "has", "do": "does", "go": "goes", "was": "was", "can": "can",
-              "will": "will", "would": "would", "should": "should", "could": "could", "must": "must",
-              "might": "might", "may": "may", "cannot": "cannot", "had": "had", "did": "did"}
-_CONTRACTIONS = [
-    (r"\bI'm\b", "I am"), (r"\bI've\b", "I have"), (r"\bI'll\b", "I will"), (r"\bI'd\b", "I would"),
-    (r"\bIm\b", "I am"), (r"\bIve\b", "I have"), (r"\bwe're\b", "we are"), (r"\bwe've\b", "we have"),
-    (r"\bwe'll\b", "we will"), (r"\bdon't\b", "do not"), (r"\bdoesn't\b", "does not"),
-    (r"\bdidn't\b", "did not"), (r"\bcan't\b", "cannot"), (r"\bwon't\b", "will not"),
-    (r"\bisn't\b", "is not"), (r"\bwasn't\b", "was not"), (r"\bhaven't\b", "have not"),
-    (r"\bit's\b", "it is"), (r"\bthat's\b", "that is"), (r"\bshe's\b", "she is"), (r"\bhe's\b", "he is"),
-    (r"\byou're\b", "you are"), (r"\byou've\b", "you have"), (r"\byou'll\b", "you will"),
-]
-_CONTRACTION_RES = [(re.compile(p, re.I if p[3].islower() else 0), r) for p, r in _CONTRACTIONS]
+# Contractions opened before the rewrite ("I've" → "I have"); "'s" only after a pronoun (else it owns).
+_CONTRACTION_RES = [(re.compile(p, re.I), r) for p, r in (
+    (r"\b(ca)n't\b", r"\1nnot"), (r"\b(w)on't\b", r"\1ill not"), (r"n't\b", " not"), (r"\bIm\b", "I am"),
+    (r"\bIve\b", "I have"), (r"'m\b", " am"), (r"'ve\b", " have"), (r"'ll\b", " will"), (r"'re\b", " are"),
+    (r"\bI'd\b", "I would"), (r"\b(it|that|she|he)'s\b", r"\1 is"))]
 
 _PEOPLE = (
     "wife|husband|partner|girlfriend|boyfriend|fiance|fiancee|fiancé|fiancée|boss|manager|friend|best friend|"
@@ -412,35 +398,11 @@ _PEOPLE = (
     "cousin|aunt|uncle|grandmother|grandfather|grandma|grandpa|nephew|niece|neighbor|neighbour|dog|cat|puppy|"
     "kitten|doctor|dentist|therapist|roommate|teammate|mentor|coach|parents|in-laws|baby"
 )
-# Past tense forms that do not end in -ed (a past event is "I <past verb> …").
-_PAST = frozenset(
-    "went was were had got made took saw met bought began left became found gave told thought felt knew ran "
-    "wrote read lost won sold spent came did said broke drove flew grew kept paid put quit set sent sat slept "
-    "stood taught understood caught brought built chose drew drank ate fell fought forgot froze hid hit hurt "
-    "held lent led rode rang rose shot shut sang sank swam swung threw tore woke wore wove wept won "
-    "overcame underwent undertook began beat bit blew bled bent bound burnt dealt dug dreamt fed fled forgave "
-    "heard hung laid learnt lit meant rebuilt rewrote shook shone spoke split spun stole stuck struck swept "
-    "took tried became".split()
-)
-_NOT_PAST_ED = frozenset("need feed seed breed bleed speed proceed succeed exceed weed bed red shed".split())
-
 _QUESTION_START = re.compile(
     r"^(what|where|when|why|how|who|whom|whose|which|do|does|did|can|could|would|should|is|are|was|were|"
     r"will|shall|have|has|any|anything)\b",
     re.I,
 )
-_SMALL_TALK = re.compile(
-    r"^(thanks|thank you|thx|ty|cheers|ok|okay|k|sure|great|cool|awesome|nice|perfect|wow|hi|hello|hey|"
-    r"bye|goodbye|good (morning|night|evening|afternoon)|lol|haha|hah|hmm|yes|no|yeah|yep|nope|sounds good|"
-    r"got it|will do|no worries|no problem|of course|alright|all right|exactly|absolutely|right|true|"
-    r"i see|i agree|me too|same here|fair enough|that makes sense|makes sense|good point|good idea|"
-    r"i appreciate|i am (so |really |very )?(glad|happy|excited|grateful|sorry) (to hear|that|for)|"
-    r"i (really )?(hope|wish|wonder|guess|suppose|bet)\b|i (do not|dont) know\b|i am not sure\b|"
-    r"i (was )?just (wondering|curious|asking)|i (will|am going to) (let|keep|get back|check|try|think|look))\b",
-    re.I,
-)
-# A sentence about the other party ("you", "your") is not a fact about the user.
-_ABOUT_YOU = re.compile(r"\b(you|your|yours|yourself|u|ur)\b", re.I)
 _FIRST_PERSON = re.compile(r"\bI\b|\b(my|me|mine|myself|we|our|ours|us)\b", re.I)
 _SUBJECT_PRONOUN = re.compile(r"^(he|she|they|it|this|that|these|those|there)\b", re.I)
 _PERSON_PRONOUN = re.compile(r"\b(he|she|him|her|his|hers)\b", re.I)
@@ -454,72 +416,10 @@ _ANTECEDENT = re.compile(
     rf"\b[Mm]y (?P<rel>{_PEOPLE})(?:,)?(?: (?:named|called))? (?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\b|"
     rf"\b[Mm]y (?P<rel2>{_PEOPLE})\b",
 )
-_STOPWORDS = frozenset(
-    "a an the and or but so to of in on at for with from by about as into over after before than then is am are "
-    "was were be been being have has had do does did i me my mine myself we our us it its this that these those "
-    "there here he she him her his they them their not no just really very also too still now currently "
-    "recently finally actually already again some any all much many more most lot lots quite pretty bit "
-    "user user's will can get got go going went like one ones thing things stuff way time today yesterday "
-    "tomorrow week month year night morning last next ago day days".split()
-)
-_VAGUE_START = re.compile(
-    r"^I (think|believe|guess|suppose|mean|feel like|know|agree|see|understand|noticed|realized|realised|"
-    r"said|told|asked|wanted to ask|forgot to mention|was thinking)\b",
-    re.I,
-)
-_FREQUENCY = re.compile(
-    r"\b(once|twice|three times|\d+ times|every other) (a|per|each|every) (day|week|month|year|weekend)\b|"
-    r"\bevery (morning|evening|night|day|week|weekend|month|year|monday|tuesday|wednesday|thursday|friday|"
-    r"saturday|sunday|summer|winter)\b|\b(daily|weekly|monthly|nightly)\b",
-    re.I,
-)
-_FAVOURITE = re.compile(
-    r"\bfavou?rites? of mine\b|\bmy (all-time |absolute )?favou?rite\b|\bis my (all-time |absolute )?favou?rite\b",
-    re.I,
-)
-_ACTIVITY = re.compile(
-    r"\b(I|we) (am|are) (currently |now |still |also )?(reading|learning|studying|training|working on|taking|"
-    r"watching|playing|practicing|practising|building|writing|planning|saving|trying|preparing|teaching|"
-    r"volunteering|coaching|organizing|organising|renovating|growing|knitting|painting|recovering|attending|"
-    r"doing|making|listening|using|running|going through|dealing with|looking for|looking into|getting into|"
-    r"into|in the middle of)\b|\b(I|we) have been [a-z]+ing\b",
-    re.I,
-)
-# "I'll bring the salad" is a promise to the other party, not a fact; "I'll start at Acme on Monday" is a plan.
-_PROMISE = re.compile(r"\bI (?:will|shall|am going to|am gonna|promise)\s+(?!be in\b|be at\b)[a-z]", re.I)
-_TIME_MARKER = re.compile(
-    r"\b(tomorrow|tonight|soon|next|later this|this (week|weekend|month|year|summer|winter|spring|fall|autumn)|"
-    r"(on|by|until|from) (monday|tuesday|wednesday|thursday|friday|saturday|sunday|the \d+)|"
-    r"in (january|february|march|april|may|june|july|august|september|october|november|december|\d{4}|"
-    r"a (few )?(days?|weeks?|months?)|\d+ (days|weeks|months)|two|three))\b",
-    re.I,
-)
-_PLAN_WORDS = re.compile(
-    r"\b(next (week|month|year|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|tomorrow|"
-    r"this (weekend|summer|winter|spring|fall|autumn)|in (a|two|three|a few) (days|weeks|months))\b",
-    re.I,
-)
-
-# (category, pattern, importance). Patterns run on the expanded sentence (contractions opened).
-_RULES: list[tuple[str, re.Pattern[str], float | None]] = [
-    ("identity", re.compile(r"\bmy name is\b|\bcall me\b|\bI am \d{1,3} years old\b", re.I), 0.9),
-    ("date", re.compile(r"\b(my|our) (birthday|anniversary|wedding)\b.*\b(is|was|falls)\b", re.I), 0.9),
-    ("health", re.compile(r"\bI am (allergic|intolerant|vegetarian|vegan|diabetic|pregnant|lactose)\b|"
-                          r"\bI have (asthma|diabetes|an allergy|adhd|celiac|migraines)\b", re.I), 0.9),
-    ("work", re.compile(r"\bI (now |currently |just )?(work|started working|am working) (at|for|as|in)\b|"
-                        r"\bI (just )?(joined|started at|got a job|got hired|got promoted)\b|"
-                        r"\bI am an? [\w -]+ (at|for) [A-Z]", re.I), 0.6),
-    ("place", re.compile(r"\bI (now |currently |just |recently |finally |have )?(live|am living|been living|lived|"
-                         r"moved|relocated|am moving) (in|to)\b|\bI am (from|based in)\b", re.I), 0.6),
-    ("people", re.compile(rf"\bmy ({_PEOPLE})\b", re.I), 0.7),
-    ("preference", _FAVOURITE, 0.5),
-    ("activity", _ACTIVITY, 0.4),
-    ("plan", re.compile(r"\bI (am going to|am planning to|plan to|will|intend to|want to|am about to)\b", re.I), 0.4),
-    ("routine", re.compile(r"\bI (usually|always|normally|typically|often|regularly|sometimes|never) [a-z]+\b", re.I), 0.4),
-    ("routine", _FREQUENCY, 0.4),
-    ("preference", re.compile(r"\bI (really |absolutely |quite |also |still )?(like|love|enjoy|prefer|adore|hate|"
-                              r"dislike|do not like|cannot stand|am (a big |a huge )?fan of|am into)\b", re.I), 0.5),
-]
+# The judge's subjects as the log's categories (the dream files a category on its page).
+_CATEGORIES = {"person": "people"}
+_IMPORTANCE = {"identity": 0.9, "health": 0.9, "person": 0.7, "work": 0.6, "place": 0.6, "event": 0.5,
+               "preference": 0.5, "hobby": 0.4, "plan": 0.4}
 
 
 def _expand(sentence: str) -> str:
@@ -540,7 +440,7 @@ def _without_subject(expanded: str) -> str:
     # "Twisted my knee", "Got a puppy"; not "Fred won" or "United lost again" (a name is the subject)
     if (
         first[:1].isupper() == (lead == 0)
-        and _is_past_verb(first)
+        and english.is_past(first)
         and first.lower() not in ("was", "were", "had")
         and after in _AFTER_SUBJECTLESS_VERB
     ):
@@ -548,60 +448,10 @@ def _without_subject(expanded: str) -> str:
     return expanded
 
 
-_AFTER_SUBJECTLESS_VERB = frozenset(
-    "a an the my our some two three four five to in at on up out off back into over through".split()
-)
+_AFTER_SUBJECTLESS_VERB = frozenset("a an the my our some two three four five to in at on up out off back into over through".split())
 
 
 _LEAD_ADVERBS = frozenset("finally just recently also actually already totally somehow accidentally".split())
-
-
-def _is_past_verb(word: str) -> bool:
-    lowered = word.lower()
-    if lowered in _PAST:
-        return True
-    return lowered.endswith("ed") and len(lowered) > 3 and lowered not in _NOT_PAST_ED
-
-
-def _past_event(expanded: str) -> bool:
-    """A first-person past event: "I went …", "we adopted …", "my son started …", "I have finished …"."""
-    match = re.search(
-        r"\b(?:I|[Ww]e|[Mm]y (?:\w+ ){0,2}and I|[Mm]y \w+(?: [A-Z][a-z]+)?)\s+(?:have |had )?"
-        r"(?:just |recently |finally |also |actually |already |first |even |once |never )?(?P<verb>[a-z]+)\b",
-        expanded,
-    )
-    return bool(match and _is_past_verb(match.group("verb")) and match.group("verb") not in ("was", "were", "had"))
-
-
-def _content_words(text: str) -> list[str]:
-    return [w for w in re.findall(r"[a-z0-9][a-z0-9'-]*", text.lower()) if w not in _STOPWORDS and len(w) > 1]
-
-
-def _substantive(text: str) -> bool:
-    """Two content words, or one that is a name ("I'm going to Japan") or a life event ("I got engaged"):
-    "I am tired" is not a fact."""
-    words = _content_words(text)
-    if len(words) >= 2 or any(w in fact_rules.LIFE_EVENTS for w in words):
-        return True
-    names = re.findall(r"(?<!^)(?<![.!?] )\b[A-Z][a-z]+", text)
-    return bool(words) and any(n.lower() in words for n in names)
-
-
-# Verbs that end in "ed" and are no past tense ("I need", "I feed the ducks").
-_PRESENT_IN_ED = frozenset("need feed bleed breed speed proceed succeed exceed shed embed seed weed heed wed".split())
-
-
-def _third_person_verb(verb: str) -> str:
-    lowered = verb.lower()
-    if (lowered.endswith("ed") and lowered not in _PRESENT_IN_ED) or lowered in _PAST:
-        return verb
-    if lowered in _IRREGULAR:
-        return _IRREGULAR[lowered]
-    if re.search(r"(s|sh|ch|x|z|o)$", lowered):
-        return verb + "es"
-    if re.search(r"[^aeiou]y$", lowered):
-        return verb[:-1] + "ies"
-    return verb + "s"
 
 
 def third_person(text: str) -> str:
@@ -615,15 +465,19 @@ def third_person(text: str) -> str:
 def to_third_person(sentence: str) -> str:
     """'I love my dog Rex' → 'User loves their dog Rex' (first mention of 'my' becomes "User's")."""
     text = _expand(re.sub(r"\bi\b(?!')", "I", sentence))  # "i used to love Radiolab"
+    # "we adopted a kitten" is the user's news too: the line says what the user did (the turn keeps "we")
+    text = re.sub(r"\b[Ww]e (?:are|were|have)\b", lambda m: {"are": "I am", "were": "I was", "have": "I have"}[
+        m.group(0).split()[1]], text)
+    text = re.sub(r"\b[Ww]e\b", "I", text)
+    text = re.sub(r"^([Mm]y \w+(?: [A-Z]\w+)?) and I\b", r"I and \1", text, count=1)  # "User and their wife love …"
     text = re.sub(r"\bI do not\b", "User does not", text)
     text = re.sub(r"\bI did not\b", "User did not", text)
     text = re.sub(
         r"\bI (really |absolutely |quite |now |currently |just |also |still |never |always |usually |often "
         r"|sometimes |recently |finally |actually |already |even |first )?([A-Za-z]+)\b",
-        lambda m: f"User {m.group(1) or ''}{_third_person_verb(m.group(2))}",
+        lambda m: f"User {m.group(1) or ''}{english.third_person_verb(m.group(2))}",
         text,
     )
-    text = re.sub(r"\b[Ww]e\b", "User and others", text, count=1)
     subject_first = re.search(r"\bUser\b", text)
     possessive_first = re.search(r"\b[Mm]y\b", text)
     if possessive_first and not (subject_first and subject_first.start() < possessive_first.start()):
@@ -663,10 +517,7 @@ def _clauses(sentence: str) -> list[str]:
 
 
 def _sentences(text: str) -> list[str]:
-    # a title before a name ("Dr. Almeida") does not end a sentence
-    parts = re.split(r"(?<=[.!?])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bSt\.)(?<!\bProf\.)\s+|\n+|;\s+|"
-                     r"\s+[-–—]\s+", text)
-    return [c.strip() for p in parts if p.strip() for c in _clauses(p.strip()) if c.strip()]
+    return [c.strip() for s in english.sentences(text) for c in _clauses(s) if c.strip()]
 
 
 _FILLER = re.compile(
@@ -683,6 +534,8 @@ _VOCATIVE = re.compile(
 )
 
 
+# A last clause said to the listener ("…, can you believe it", "…, you know") is no part of the fact.
+_ASIDE = re.compile(r",\s*[^,]*\b(?:you|ya)\b[^,]*$", re.I)
 _PETS = "dog|cat|rabbit|parrot|tortoise|puppy|kitten|guinea pig|hamster|horse|budgie|ferret|lizard|snake|turtle"
 _KNOWN_RE = [
     re.compile(rf"\bUser's (?P<who>{_PEOPLE}) (?P<name>[A-Z][a-z]+)\b"),
@@ -716,55 +569,52 @@ def _name_known_person(text: str, people: Mapping[str, str]) -> tuple[str, str |
 
 
 class OfflineExtractor:
-    """Rule-based extraction of what the user says about themselves (see the module docstring).
+    """What the user says about themselves and the people they know, without a model.
 
-    General rules, not a list of examples: a fact is a declarative first-person sentence
-    with at least two content words that is not a question, small talk, a promise to the
-    other party, a hypothetical, or about "you"; pronouns that point outside the sentence
-    are resolved from a person named earlier in the turn or the sentence is dropped.
+    Each sentence of the user's side (long turns are split into sentences, and "…, and I …" into
+    clauses) becomes a candidate line in the log's third person; a few named rules
+    (:mod:`core.fact_rules`) drop what cannot be a fact line, and the learned judge
+    (:mod:`core.fact_judge`) decides on the rest and names its subject.
     """
 
-    def extract(
-        self,
-        user_text: str,
-        assistant_text: str = "",
-        *,
-        when: dt.datetime | None = None,
-        people: Mapping[str, str] | None = None,
-    ) -> list[Fact]:
-        """Facts of one turn. ``people`` maps a lower-cased first name the user introduced earlier
+    def extract(self, user_text: str, assistant_text: str = "", *, when: dt.datetime | None = None,
+                people: Mapping[str, str] | None = None) -> list[Fact]:
+        """Facts of one turn (the assistant's words are not the user's: they are not read). ``people`` maps a lower-cased first name the user introduced earlier
         ("my grandfather Felix") to who that is ("User's grandfather Felix"): a later sentence
         about Felix alone is then a fact about someone the user knows, and says who."""
-        user_text = user_text[:MAX_OFFLINE_CHARS]
         people = dict(people or {})
         facts: list[Fact] = []
         seen: set[str] = set()
-        antecedent: str | None = None
-        for sentence in _sentences(user_text):
-            fact, antecedent = self._sentence_fact(sentence, antecedent, when, people)
+        for line in self.candidates(user_text, people):
+            fact = self._make(line, when)
             if fact is not None and fact.content.lower() not in seen:
                 seen.add(fact.content.lower())
                 facts.append(fact)
                 people.update(known_people([fact.content]))
-        if user_text.strip():
-            facts += self._restated(assistant_text[:MAX_OFFLINE_CHARS], user_text, facts, when)
         return facts[:MAX_FACTS_PER_TURN]
 
-    def _sentence_fact(
-        self, sentence: str, antecedent: str | None, when: dt.datetime | None, people: Mapping[str, str]
-    ) -> tuple[Fact | None, str | None]:
-        """The fact of one sentence (or None), and the person later pronouns point to."""
+    def candidates(self, user_text: str, people: Mapping[str, str] | None = None) -> list[str]:
+        """The candidate fact lines of the user's side, in the third person, before the judge."""
+        people = dict(people or {})
+        lines: list[str] = []
+        antecedent: str | None = None
+        for sentence in _sentences(user_text[:MAX_OFFLINE_CHARS]):
+            line, antecedent = self._candidate(sentence, antecedent, people)
+            if line is not None:
+                lines.append(line)
+                people.update(known_people([line]))
+        return lines
+
+    def _candidate(self, sentence: str, antecedent: str | None, people: Mapping[str, str]) -> tuple[str | None, str | None]:
+        """The candidate line of one sentence (or None), and the person later pronouns point to."""
         sentence = _VOCATIVE.sub("", _FILLER.sub("", sentence.strip()).strip()).strip()
+        sentence = _ASIDE.sub("", sentence) if len(_ASIDE.sub("", sentence).split()) >= 3 else sentence
         expanded = _without_subject(_expand(sentence))
         found = _ANTECEDENT.search(expanded)
         if found:
             relation = found.group("rel") or found.group("rel2")
             antecedent = f"my {relation.lower()}" + (f" {found.group('name')}" if found.group("name") else "")
         if not expanded or expanded.endswith("?") or _QUESTION_START.match(expanded):
-            return None, antecedent
-        if _SMALL_TALK.match(expanded) or _ABOUT_YOU.search(expanded) or _HYPOTHETICAL.search(expanded):
-            return None, antecedent
-        if _VAGUE_START.match(expanded) or (_PROMISE.search(expanded) and not _TIME_MARKER.search(expanded)):
             return None, antecedent
         resolved = self._resolve_pronouns(expanded, antecedent if not found else None)
         if resolved is None or len(resolved) > 400:
@@ -774,10 +624,8 @@ class OfflineExtractor:
             if who is None:
                 return None, antecedent
             antecedent = who
-        if not _substantive(resolved):
-            return None, antecedent
-        fact = self._make(resolved, when)
-        return (fact if fact_rules.is_precise(fact.content) else None), antecedent
+        line = to_third_person(resolved.replace("`", "'"))
+        return (None if fact_rules.problem(line) else line), antecedent
 
     @staticmethod
     def _resolve_pronouns(expanded: str, antecedent: str | None) -> str | None:
@@ -802,53 +650,12 @@ class OfflineExtractor:
         text = re.sub(r"\bher\b(?=\s+[a-z])", owner, text)
         return re.sub(r"\b(him|her)\b", antecedent, text, flags=re.I)
 
-    def _category(self, expanded: str) -> tuple[str, float | None]:
-        for category, pattern, importance in _RULES:
-            if pattern.search(expanded):
-                return category, importance
-        if _past_event(expanded):
-            return "event", 0.5
-        if _PLAN_WORDS.search(expanded):
-            return "plan", 0.4
-        return "general", 0.3
-
-    def _make(self, expanded: str, when: dt.datetime | None) -> Fact:
-        category, importance = self._category(expanded)
-        past = category == "event" or _past_event(expanded)
-        content = to_third_person(expanded.replace("`", "'"))
-        content = relative_dates.resolve(content, when, past=past and category != "plan")
-        return Fact(content=content, category=category, tags=("offline",), importance=importance)
-
-    def _restated(self, assistant_text: str, user_text: str, facts: list[Fact], when: dt.datetime | None) -> list[Fact]:
-        """Facts from the assistant's side: only sentences that restate what the user said.
-
-        "So you adopted a cat named Miso" counts when its content words are the user's own
-        words (at least 70 % of them) and no fact of the user's side already says it.
-        """
-        user_words = set(_content_words(user_text))
-        known = [set(_content_words(f.content)) for f in facts]
-        out: list[Fact] = []
-        for sentence in _sentences(assistant_text):
-            text = re.sub(
-                r"^(so|oh|ah|wow|great|nice|got it|okay|ok|sounds like|it sounds like|i see|i hear)\b[,!]?\s*",
-                "", sentence.strip(), flags=re.I,
-            )
-            text = re.sub(r"^you (mentioned|said|told me|noted)( that)?\s+", "", text, flags=re.I)
-            if text.endswith("?") or not re.match(r"^(you|your)\b", text, re.I) or _HYPOTHETICAL.search(text):
-                continue
-            mine = re.sub(r"\byou are\b", "I am", text, flags=re.I)
-            mine = re.sub(r"\byou were\b", "I was", mine, flags=re.I)
-            mine = re.sub(r"\byou have\b", "I have", mine, flags=re.I)
-            mine = re.sub(r"\byour\b", "my", mine, flags=re.I)
-            mine = re.sub(r"\byou\b", "I", mine, flags=re.I)
-            words = set(_content_words(mine))
-            if len(words) < 2 or len(words & user_words) < 0.7 * len(words):
-                continue
-            if any(len(words & k) >= 0.7 * len(words) for k in known) or _ABOUT_YOU.search(mine):
-                continue
-            fact = self._make(_expand(mine), when)
-            if not fact_rules.is_precise(fact.content):
-                continue
-            known.append(words)
-            out.append(fact)
-        return out
+    @staticmethod
+    def _make(line: str, when: dt.datetime | None) -> Fact | None:
+        """The fact of a candidate line when the judge keeps it, its date resolved from the turn's time."""
+        verdict = fact_judge.judge()(line)
+        if not verdict.keep:
+            return None
+        content = relative_dates.resolve(line, when, past=verdict.subject != "plan")
+        return Fact(content=content, category=_CATEGORIES.get(verdict.subject, verdict.subject), tags=("offline",),
+                    importance=_IMPORTANCE[verdict.subject])

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from suzent_desktop.core.files.markdown import FenceTracker, frontmatter_lines, only_links
 from suzent_desktop.core.files.tombstones import normalize
+from suzent_desktop.core.index.terms import content_stems
 from suzent_desktop.core.vault.boilerplate import is_boilerplate
 from suzent_desktop.core.vault.fact_bullets import in_history, item_fact, list_item_text
 from suzent_desktop.core.vault.forgotten import Forgotten, item_variants
@@ -380,7 +381,18 @@ def chunk_markdown(
             continue
         current = Chunk(paragraph.text, paragraph.heading, paragraph.line, [paragraph.text], superseded=history)
         chunks.append(current)
-    return chunks
+    return _without_echoes(chunks) if fact_page else chunks
+
+
+def _without_echoes(chunks: list[Chunk]) -> list[Chunk]:
+    """A fact page's prose row whose words all stand in one of its bullets is left out: a
+    person page's first line ("Rosa is the user's brother.") repeats the fact it came from, and
+    as a short row it outranked that fact, taking the page's place in the results."""
+    def is_item(chunk: Chunk) -> bool:
+        return list_item_text(chunk.paragraphs[0].lstrip().split("\n")[0]) is not None
+
+    bullets = [content_stems(c.text) for c in chunks if is_item(c)]
+    return [c for c in chunks if is_item(c) or not any(content_stems(c.text) <= b for b in bullets)]
 
 
 def embedding_text(chunk: Chunk) -> str:

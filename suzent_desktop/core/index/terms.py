@@ -15,21 +15,12 @@ import re
 import unicodedata
 from functools import lru_cache
 
-import snowballstemmer
-
+from suzent_desktop.core.files import english
+from suzent_desktop.core.files.english import STOPWORDS
 from suzent_desktop.core.files.scripts import content_grams
 
 _WORD_RE = re.compile(r"\w+", re.UNICODE)
 _SPACELESS_RE = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff]")
-STOPWORDS = frozenset(
-    """a about above after again against all am an and any are as at be because been being below between
-    both but by can could did do does doing down during each few for from further had has have having he
-    her here hers herself him himself his how i if in into is it its itself just me more most my myself no
-    nor not of off on once only or other our ours ourselves out over own same she should so some such than
-    that the their theirs them themselves then there these they this those through to too under until up
-    very was we were what when where which while who whom why will with would you your yours yourself
-    yourselves s t ll ve re d m user users now currently""".split()
-)
 # Words that make a question about the past: "where did the user work before".
 _PAST_WORDS = frozenset(
     """before previously previous prior formerly former earlier past used history historical ago anymore originally
@@ -40,7 +31,6 @@ _PAST_PHRASES = ("no longer", "used to")
 _PRESENT_WORDS = frozenset({"now", "currently", "current", "nowadays", "today"})
 _PRESENT_PHRASES = ("these days",)
 
-_stemmer = snowballstemmer.stemmer("english")
 
 
 def _fold(word: str) -> str:
@@ -51,7 +41,7 @@ def _fold(word: str) -> str:
 
 @lru_cache(maxsize=8192)
 def stem(word: str) -> str:
-    return _stemmer.stemWord(_fold(word))
+    return english.stem(_fold(word))  # accents folded first, as the index's tokenizer does
 
 
 def query_stems(query: str) -> set[str]:

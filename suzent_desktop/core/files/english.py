@@ -1,0 +1,169 @@
+"""The one English language layer every engine reads: words, sentences, verb forms, the word list.
+
+Verb forms and lemmas come from lemminflect (its dictionary of English inflections), the stemmer
+is Snowball's, and the word list with its counts is pyspellchecker's. Nothing here spells an
+inflection table or a list of irregular verbs by hand: a word list spelled twice drifts apart
+("User caught …" passed where "User bought …" did not).
+
+The word list is read with a pattern, word by word, rather than through ``SpellChecker``: that
+parses the 2.7 MB list with one ``json.loads`` call, which holds the interpreter lock for about
+0.1 s, and the first fact checked in a dream then froze the window (``bench/ui_stall.py``).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import pkgutil
+import re
+from functools import lru_cache
+
+import lemminflect
+import snowballstemmer
+
+WORD_RE = re.compile(r"[A-Za-z][A-Za-z'’-]*|\d+")
+_ENTRY = re.compile(r'"((?:[^"\\]|\\.)*)":\s*(\d+)')
+# A sentence ends at . ! ? (not after a title before a name: "Dr. Almeida"), a line break, a
+# semicolon or a dash between spaces.
+_SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bSt\.)(?<!\bProf\.)\s+|"
+                           r"\n+|;\s+|\s+[-–—]\s+")
+NAME_MAX_FREQUENCY = 4.5e-6  # "Fred", "John", "Max" are rarer as words than "Nature", "Family", "Epic"
+CALENDAR = frozenset("monday tuesday wednesday thursday friday saturday sunday january february march april may "
+                     "june july august september october november december today tomorrow yesterday".split())
+# Evaluative adjectives: they say how something felt, not what it was (page titles leave them out).
+EVALUATIVE = frozenset(
+    "unexpected unbelievable coolest nicest greatest biggest best worst memorable epic fabulous gorgeous "
+    "stunning perfect terrible awful horrible delicious tasty yummy interesting exciting boring random weird "
+    "strange unique successful rough scary challenging fantastic incredible amazing awesome great cool nice "
+    "fun good bad tough hard big huge small wonderful beautiful lovely special crazy wild cute rad tiring "
+    "relaxing stressful hectic intense insane magical adorable sweet brilliant excellent superb "
+    "massive tremendous enormous productive meaningful fulfilling inspiring".split()
+)
+# Function words: they never say what a line is about (search ignores them, the judge counts the rest).
+STOPWORDS = frozenset(
+    """a about above after again against all am an and any are as at be because been being below between
+    both but by can could did do does doing down during each few for from further had has have having he
+    her here hers herself him himself his how i if in into is it its itself just me more most my myself no
+    nor not of off on once only or other our ours ourselves out over own same she should so some such than
+    that the their theirs them themselves then there these they this those through to too under until up
+    very was we were what when where which while who whom why will with would you your yours yourself
+    yourselves s t ll ve re d m user users now currently""".split()
+)
+_MODALS = frozenset("can will would should could must might may shall ought".split())
+_stemmer = snowballstemmer.stemmer("english")
+
+
+def words(text: str) -> list[str]:
+    """The words and numbers of ``text``, as every engine counts them."""
+    return WORD_RE.findall(text)
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of ``text``, stripped, empty ones left out."""
+    return [part.strip() for part in _SENTENCE_END.split(text) if part.strip()]
+
+
+@lru_cache(maxsize=16384)
+def stem(word: str) -> str:
+    """Snowball's English stem of a lower-cased word."""
+    return _stemmer.stemWord(word.lower())
+
+
+@lru_cache(maxsize=16384)
+def verb_lemma(word: str) -> str:
+    """The plain form of a verb ("bought" → "buy"), or '' when the word is no verb form lemminflect knows."""
+    lemmas = lemminflect.getAllLemmas(word.lower(), upos="VERB").get("VERB") or lemminflect.getAllLemmas(
+        word.lower(), upos="AUX").get("AUX")
+    return lemmas[0] if lemmas else ""
+
+
+@lru_cache(maxsize=16384)
+def verb_tag(word: str) -> str:
+    """The Penn tag of a verb form: VBD (past), VBN, VBG, VBZ, VB; '' for a word that is no verb form."""
+    lowered = word.lower()
+    lemma = verb_lemma(lowered)
+    if not lemma:
+        return ""
+    for tag in ("VBD", "VBG", "VBZ", "VBN", "VB"):
+        if lowered in lemminflect.getInflection(lemma, tag=tag):
+            return tag
+    return "VB"
+
+
+def is_past(word: str) -> bool:
+    """A past-tense verb form ("went", "adopted", "caught")."""
+    return verb_tag(word) in ("VBD", "VBN") and word.lower() not in ("been",)
+
+
+@lru_cache(maxsize=4096)
+def third_person_verb(verb: str) -> str:
+    """The form after "User" of a verb said after "I": "love" → "loves", "am" → "is", "went" → "went"."""
+    lowered = verb.lower()
+    if lowered == "am":
+        return "is"
+    if verb_lemma(lowered) != lowered or lowered in _MODALS or lowered in lemminflect.getInflection(lowered, tag="VBD"):
+        return verb  # a past form ("went", "set"), a modal ("can"), no verb: the same after any subject
+    forms = lemminflect.getInflection(lowered, tag="VBZ")  # "run": a plain form before it is a participle
+    if not forms:
+        return verb
+    return verb[0] + forms[0][1:] if verb[:1].isupper() else forms[0]
+
+
+class Lexicon:
+    """Lower-cased English words with how often each is used."""
+
+    def __init__(self, counts: dict[str, int]) -> None:
+        self._counts = counts
+        self._total = sum(counts.values()) or 1
+
+    def __contains__(self, word: object) -> bool:
+        return word in self._counts
+
+    def word_usage_frequency(self, word: str) -> float:
+        """The share of all counted words that are ``word`` (0 for a word not in the list)."""
+        return self._counts.get(word, 0) / self._total
+
+
+def parse(text: str) -> Lexicon:
+    """The word list from the text of a ``{"word": count, ...}`` file."""
+    counts: dict[str, int] = {}
+    for match in _ENTRY.finditer(text):
+        word = match.group(1)
+        if "\\" in word:
+            word = json.loads(f'"{word}"')
+        word = word.lower()
+        counts[word] = counts.get(word, 0) + int(match.group(2))
+    return Lexicon(counts)
+
+
+@lru_cache(maxsize=1)
+def lexicon() -> Lexicon:
+    """pyspellchecker's English list, read once on first use."""
+    import spellchecker  # imported by name, so that a packaged app carries the package with its data
+
+    data = pkgutil.get_data(spellchecker.__name__, "resources/en.json.gz")  # as the package itself reads it
+    if data is None:
+        raise FileNotFoundError("spellchecker's English word list (resources/en.json.gz) is missing")
+    return parse(gzip.decompress(data).decode("utf-8"))
+
+
+@lru_cache(maxsize=16384)
+def is_english_word(word: str) -> bool:
+    """Whether ``word`` is in the English word list or is an inflection lemminflect knows of one."""
+    lowered = word.lower().replace("’", "'")
+    if lowered in lexicon():
+        return True
+    return any(lemma in lexicon() for lemmas in lemminflect.getAllLemmas(lowered).values() for lemma in lemmas)
+
+
+def looks_like_name(word: str) -> bool:
+    """A capitalised word names someone unless it is a common English word, a gerund ("Writing")
+    or the plural of a word ("Pets")."""
+    lowered = word.lower()
+    if lowered in CALENDAR:
+        return False
+    if lowered not in lexicon():
+        return not is_english_word(lowered)
+    if verb_tag(lowered) == "VBG" or lemminflect.getAllLemmas(lowered, upos="NOUN").get("NOUN", (lowered,))[0] != lowered:
+        return False
+    return lexicon().word_usage_frequency(lowered) < NAME_MAX_FREQUENCY

@@ -1,0 +1,39 @@
+"""The one English language layer: verb forms from lemminflect, the word list, names, sentences."""
+
+from __future__ import annotations
+
+from suzent_desktop.core.files import english
+
+
+def test_verb_forms_come_from_the_library_not_a_table():
+    assert [english.third_person_verb(v) for v in ("love", "go", "watch", "try", "have", "am", "run")] == [
+        "loves", "goes", "watches", "tries", "has", "is", "runs"]
+    assert [english.third_person_verb(v) for v in ("went", "caught", "can", "set")] == ["went", "caught", "can", "set"]
+    assert english.verb_lemma("bought") == "buy" and english.verb_lemma("restoring") == "restore"
+    assert english.is_past("caught") and english.is_past("adopted") and not english.is_past("need")
+
+
+def test_caught_and_bought_are_the_same_kind_of_word():
+    assert english.verb_tag("caught") == english.verb_tag("bought") == "VBD"
+
+
+def test_words_that_are_no_english_forms():
+    assert english.is_english_word("photos") and english.is_english_word("restoring")
+    assert not english.is_english_word("wannas") and not english.is_english_word("totallies")
+
+
+def test_names_are_rare_words_and_not_plurals_or_gerunds():
+    assert english.looks_like_name("Melanie") and english.looks_like_name("Tallinn")
+    assert not english.looks_like_name("Pets") and not english.looks_like_name("Writing")
+    assert not english.looks_like_name("Monday")
+
+
+def test_sentences_split_at_ends_but_not_after_a_title():
+    assert english.sentences("I met Dr. Almeida. She is kind!\nSee you") == ["I met Dr. Almeida.", "She is kind!", "See you"]
+
+
+def test_the_word_list_reads_words_and_counts_as_written_escapes_included() -> None:
+    lexicon = english.parse('{\n"a": 30,\n"Piano": 5,\n"caf\\u00e9": 5,\n"piano": 10\n}')
+    assert "piano" in lexicon and "café" in lexicon and "Piano" not in lexicon
+    assert lexicon.word_usage_frequency("piano") == 0.3 and lexicon.word_usage_frequency("harp") == 0.0
+    assert "violin" in english.lexicon() and "totallies" not in english.lexicon()
