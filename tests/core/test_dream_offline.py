@@ -545,3 +545,25 @@ def test_a_search_ends_when_the_user_finds_what_they_looked_for(manager):
     assert "\n\n\n" not in text  # the page's first current bullet after its History starts: one blank line
     personal = manager.layout.notebook_dir / "3_Personal"
     assert any("road bike" in p.read_text(encoding="utf-8").split("## History")[0] for p in personal.glob("*.md"))
+
+
+def test_a_person_named_without_a_relation_gets_a_page_of_their_own(manager):
+    run(manager, batch(
+        ("2026-07-01", "event", "Nate won his fourth video game tournament"),
+        ("2026-07-02", "person", "User advised John to stay motivated for the marathon"),
+        ("2026-07-03", "preference", "Harry Potter is User's favorite book"),
+    ))
+    assert "fourth video game tournament" in page(manager, "3_Personal/Nate.md")
+    assert "marathon" in page(manager, "3_Personal/John.md")
+    pages = {p.stem for p in (manager.layout.notebook_dir / "3_Personal").glob("*.md")}
+    assert "Harry Potter" not in pages and "Harry Potter" in page(manager, "3_Personal/Preferences.md")
+
+
+def test_a_fact_without_a_category_is_filed_by_its_subject_never_on_general(manager):
+    run(manager, batch(
+        ("2026-07-01", "general", "User is lactose intolerant"),
+        ("2026-07-02", "", "User finds happiness and fulfillment in writing"),
+    ))
+    assert "lactose" in page(manager, "3_Personal/Health.md")
+    assert "fulfillment" in page(manager, "3_Personal/Hobbies.md")
+    assert not (manager.layout.notebook_dir / "3_Personal" / "General.md").exists()

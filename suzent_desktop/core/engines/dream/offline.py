@@ -39,9 +39,11 @@ from suzent_desktop.core.engines.dream.employers import (
 from suzent_desktop.core.engines.dream.model import Batch, BatchFact, EngineReport, clean_summary
 from suzent_desktop.core.engines.dream.page_names import names_elsewhere
 from suzent_desktop.core.engines.dream.plans import ends_search, fulfils, may_end_something, replans
+from suzent_desktop.core.engines.dream import sections
 from suzent_desktop.core.engines.dream.sections import file_by_heading, file_by_person
 from suzent_desktop.core.engines.dream.subjects import (
     GENERAL,
+    PEOPLE,
     PLANS,
     SUBJECTLESS,
     TIMELINE,
@@ -296,6 +298,8 @@ class OfflineConsolidator:
                                   self.employers, elsewhere)
         if duplicated:
             text = link_people(text, set(), set(duplicated))
+        if person is not None and person.relation is None and title not in self.people and self._people_kept_together():
+            title, person = PEOPLE, None  # the user keeps people as sections of one page: a new one joins it
         if title == HUB_TITLE:  # identity facts stand on the hub, whatever its name in this vault
             title = self._hub_title()
         title = bounded_title(title) or GENERAL
@@ -406,6 +410,11 @@ class OfflineConsolidator:
                     and (bullet.latest or "") <= date):
                 self._retire(page, bullet, date)
                 self.stats.superseded += 1
+
+    def _people_kept_together(self) -> bool:
+        """Whether the vault already keeps a ``People`` page the user wrote, one section per person."""
+        page = self.pages.get(PEOPLE.lower())
+        return page is not None and page.original is not None and sections.by_person(page.doc)
 
     def _held_elsewhere(self, name: str) -> bool:
         """Whether a page outside the personal zone answers to ``name`` (a new page would copy it)."""
