@@ -567,3 +567,9 @@ def test_a_fact_without_a_category_is_filed_by_its_subject_never_on_general(mana
     assert "lactose" in page(manager, "3_Personal/Health.md")
     assert "fulfillment" in page(manager, "3_Personal/Hobbies.md")
     assert not (manager.layout.notebook_dir / "3_Personal" / "General.md").exists()
+
+
+def test_a_taste_of_the_users_that_opens_with_a_name_stays_with_their_tastes(manager):
+    run(manager, batch(("2026-07-01", "preference", "Spider-Man has always been a favorite of the user's")))
+    assert "Spider-Man" in page(manager, "3_Personal/Preferences.md")
+    assert not (manager.layout.notebook_dir / "3_Personal" / "Spider-Man.md").exists()

@@ -152,15 +152,18 @@ def named_person(text: str, subject: str, places: set[str] | frozenset[str] = fr
                  elsewhere: Callable[[str], bool] = lambda _name: False) -> Person | None:
     """A person the fact names without saying how the user knows them: the one it is about when the
     judge's subject class is a person ("User advised John to stay motivated"), or the name that opens
-    it as the subject of a verb other than "be" ("Nate won his fourth tournament"; "Harry Potter is
-    User's favorite book" is about a book). A name a place phrase names (``places``), or that a page
-    elsewhere in the vault holds (a project: ``elsewhere``), is no person."""
+    a fact about someone else than the user as the subject of a verb other than "be" ("Nate won his
+    fourth tournament"; "Harry Potter is a favorite of the user's" is the user's taste in books). A
+    name a place phrase names (``places``), or that a page elsewhere in the vault holds (a project:
+    ``elsewhere``), is no person."""
     names = [name for name in names_in(text) if name not in places and not elsewhere(name)]
     if not names:
         return None
     if subject in PERSON_CLASSES:
         return Person(names[0], None)
     tokens = english.words(text)
+    if any(token.lower() in ("user", "user's") for token in tokens):
+        return None
     after = tokens[len(names[0].split())] if len(tokens) > len(names[0].split()) else ""
     if text.startswith(names[0]) and english.verb_tag(after) and english.verb_lemma(after.lower()) != "be":
         return Person(names[0], None)
