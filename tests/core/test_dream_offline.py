@@ -573,3 +573,14 @@ def test_a_taste_of_the_users_that_opens_with_a_name_stays_with_their_tastes(man
     run(manager, batch(("2026-07-01", "preference", "Spider-Man has always been a favorite of the user's")))
     assert "Spider-Man" in page(manager, "3_Personal/Preferences.md")
     assert not (manager.layout.notebook_dir / "3_Personal" / "Spider-Man.md").exists()
+
+
+def test_a_later_run_files_a_named_persons_facts_on_their_page_possessives_too(manager):
+    run(manager, batch(("2026-07-01", "people", "Bruno goes squash on Sundays")))
+    run(manager, batch(
+        ("2026-07-02", "people", "Bruno works at Contoso"),
+        ("2026-07-03", "preference", "Bruno's favourite band is Radiohead"),
+    ))
+    bruno = page(manager, "3_Personal/Bruno.md")
+    assert "squash" in bruno and "Contoso" in bruno and "Radiohead" in bruno
+    assert not (manager.layout.notebook_dir / "3_Personal" / "People.md").exists()

@@ -152,8 +152,10 @@ def named_person(text: str, subject: str, places: set[str] | frozenset[str] = fr
                  elsewhere: Callable[[str], bool] = lambda _name: False) -> Person | None:
     """A person the fact names without saying how the user knows them: the one it is about when the
     judge's subject class is a person ("User advised John to stay motivated"), or the name that opens
-    a fact about someone else than the user as the subject of a verb other than "be" ("Nate won his
-    fourth tournament"; "Harry Potter is a favorite of the user's" is the user's taste in books). A
+    a fact about someone else than the user as the subject of a verb other than "be", or with a
+    possessive ("Nate won his fourth tournament", "Bruno's favourite band is Radiohead"; "Harry Potter
+    is a favorite of the user's" is the user's taste in books). A page a run before made for the name
+    is the same page (a person without a relation has no first line that says so). A
     name a place phrase names (``places``), or that a page elsewhere in the vault holds (a project:
     ``elsewhere``), is no person."""
     names = [name for name in names_in(text) if name not in places and not elsewhere(name)]
@@ -164,8 +166,13 @@ def named_person(text: str, subject: str, places: set[str] | frozenset[str] = fr
     tokens = english.words(text)
     if any(token.lower() in ("user", "user's") for token in tokens):
         return None
-    after = tokens[len(names[0].split())] if len(tokens) > len(names[0].split()) else ""
-    if text.startswith(names[0]) and english.verb_tag(after) and english.verb_lemma(after.lower()) != "be":
+    if not text.startswith(names[0]):
+        return None
+    lead = len(names[0].split())
+    after = tokens[lead] if len(tokens) > lead else ""
+    if tokens[lead - 1] != names[0].split()[-1]:  # "Bruno's favourite band is Radiohead": about Bruno
+        return Person(names[0], None)
+    if english.verb_tag(after) and english.verb_lemma(after.lower()) != "be":
         return Person(names[0], None)
     return None
 
@@ -224,7 +231,7 @@ def title_for(
     if _IDENTITY.match(text.rstrip(". ")):
         return "About Me", None
     subject = subject_class(category, tags, text)
-    person = person_of(text, people) or named_person(text, subject, {*topics, *employers, *_places(text)},
+    person = person_of(text, people) or named_person(text, subject, {*employers, *_places(text)},
                                                          elsewhere)
     if person is not None:
         return person.name, person
