@@ -396,6 +396,7 @@ def test_a_later_run_files_a_fact_on_the_activity_page_it_names(manager):
         ("User is still figuring out the details", None),  # a verb's particle names no page
         ("User owns a basketball signed by his favourite player", "Basketball"),
         ("User is filming her own movie based on a road-trip script", "Movie"),
+        ("User has been revising and perfecting a recipe for her family", "Recipe"),  # a noun, not "Revising"
     ],
 )
 def test_a_topic_is_named_by_what_the_fact_is_about(text, name):
