@@ -377,8 +377,8 @@ async def test_memory_md_leaves_out_what_the_user_felt_or_thought(manager):
 async def test_a_page_gives_memory_md_its_best_few_facts_the_most_said_first(manager):
     from suzent_desktop.core.engines.promotion import MAX_PER_PAGE
 
-    tastes = [f"- User loves {food} ({day})\n" for food, day in
-              zip(("figs", "dates", "olives", "capers", "leeks", "kale", "okra"), ("2026-07-0" + str(d) for d in range(1, 8)))]
+    foods = ("figs", "dates", "olives", "capers", "leeks", "kale", "okra")
+    tastes = [f"- User loves {food} (2026-07-0{day})\n" for day, food in enumerate(foods, start=1)]
     write_page(manager, "Preferences", "# Preferences\n\n" + "".join(tastes)
                + "- User loves quinces (2026-06-01, 2026-06-10, 2026-06-20)\n")
     await promote(manager.home)

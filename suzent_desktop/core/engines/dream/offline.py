@@ -29,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from suzent_desktop.core.engines.dream import lookalikes
+from suzent_desktop.core.engines.dream import lookalikes, sections
 from suzent_desktop.core.engines.dream.employers import (
     EMPLOYER_RELATION,
     employer_of,
@@ -39,7 +39,6 @@ from suzent_desktop.core.engines.dream.employers import (
 from suzent_desktop.core.engines.dream.model import Batch, BatchFact, EngineReport, clean_summary
 from suzent_desktop.core.engines.dream.page_names import names_elsewhere
 from suzent_desktop.core.engines.dream.plans import ends_search, fulfils, may_end_something, replans
-from suzent_desktop.core.engines.dream import sections
 from suzent_desktop.core.engines.dream.sections import file_by_heading, file_by_person
 from suzent_desktop.core.engines.dream.subjects import (
     GENERAL,
