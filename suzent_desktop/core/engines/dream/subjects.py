@@ -69,10 +69,6 @@ _PAST_VERB = re.compile(
 )
 _PLAN = re.compile(r"\b(?:plans? to|is planning|is going to|will|wants to|hopes to|is about to|next "
                    r"(?:week|month|year|weekend|summer|spring|fall|winter)|tomorrow)\b", re.I)
-_TASTE = re.compile(r"^User (?:(?:really|also|still|just|absolutely|does not|do not) )*(?:likes?|loves?|enjoys?|"
-                    r"prefers?|hates?|dislikes?|adores?|appreciates?|values?|admires?|cherishes?|treasures?|"
-                    r"is (?:\w+ )?(?:into|a (?:big |huge )?fan of|passionate about))\b|"
-                    r"\bfavou?rites?\b")
 _PETS = re.compile(r"^User's (?:\w+ )?(?:dogs?|cats?|pets?|pups?|pupp(?:y|ies)|kittens?|fur babies|fur kids|"
                    r"furry friends|turtles?|rabbits?|horses?|birds?|fish)\b")
 _IDENTITY = re.compile(r"^User is (?:called |named )?[A-Z][a-z]+(?: [A-Z][a-z]+)?$")  # "User is Marisol"
@@ -262,8 +258,8 @@ def title_for(
         name = tag.lstrip("#").lower()
         if name in CATEGORY_PAGES:
             return CATEGORY_PAGES[name], None
-    if _TASTE.search(text):
-        return "Preferences", None
+    if subject == "preference":  # a taste, whatever words say it: the judge's class, not a list of verbs
+        return CLASS_PAGES[subject], None
     if _PETS.search(text):
         return "Pets", None
     if _HABIT.search(text) or _PRESENT_HABIT.search(text):
