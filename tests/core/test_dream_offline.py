@@ -585,3 +585,8 @@ def test_a_later_run_files_a_named_persons_facts_on_their_page_possessives_too(m
     bruno = page(manager, "3_Personal/Bruno.md")
     assert "squash" in bruno and "Contoso" in bruno and "Radiohead" in bruno
     assert not (manager.layout.notebook_dir / "3_Personal" / "People.md").exists()
+
+
+def test_a_taste_said_without_a_liking_verb_is_filed_on_preferences(manager):
+    run(manager, batch(("2026-07-01", "general", "User can't stand mornings")))
+    assert "mornings" in page(manager, "3_Personal/Preferences.md")
