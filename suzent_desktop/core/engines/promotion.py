@@ -60,7 +60,7 @@ class Candidate:
 
 # Each page's best few facts, at most: a page of forty tastes would fill MEMORY.md, and an agent
 # needs every subject's best lines more than one subject's every line.
-MAX_PER_PAGE = 5
+MAX_PER_PAGE = 6
 
 
 # Subjects an agent needs first when the bound cuts: who the user is, their people, work, health.
