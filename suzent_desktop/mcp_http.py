@@ -9,7 +9,7 @@ without regard to case as DNS does; an ``Origin`` passes only when it is the ser
 scheme and the request's ``Host``) or one in ``mcp_allowed_origins``, so a web page served on
 another local port cannot call the memory. A client has HEADER_TIMEOUT_SECONDS to send its
 request's headers: a half-sent request is not held open before the token is even read. Serve it
-to the network behind a TLS reverse proxy (the README shows one): the token must not cross a
+to the network behind a TLS reverse proxy (docs/mcp.md shows one): the token must not cross a
 network in clear text.
 """
 

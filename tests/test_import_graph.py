@@ -1,4 +1,4 @@
-"""The package's import rules, checked on its source (README, "Architecture"):
+"""The package's import rules, checked on its source (docs/development.md):
 
 * no import cycle anywhere in the package (runtime imports, function-level ones included);
 * the core (and the settings module) never imports Qt, the UI, or a front end (cli, mcp_server);

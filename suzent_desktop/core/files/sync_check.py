@@ -116,8 +116,8 @@ def findings(layout: Layout) -> list[SyncFinding]:
     if synced is not None and not _excluded(synced[0], layout.index_dir):
         found.append(SyncFinding(
             "warning", str(layout.index_dir),
-            f"the index folder is inside {synced[0]}, which {synced[1]} syncs: exclude it (see \"Use it on several "
-            "devices\" in the README: a ready .stignore and .gitignore) or set index_path to a folder outside it",
+            f"the index folder is inside {synced[0]}, which {synced[1]} syncs: exclude it (docs/devices.md has a ready "
+            ".stignore and .gitignore) or set index_path to a folder outside it",
         ))
     return found
 

