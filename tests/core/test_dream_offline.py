@@ -590,3 +590,12 @@ def test_a_later_run_files_a_named_persons_facts_on_their_page_possessives_too(m
 def test_a_taste_said_without_a_liking_verb_is_filed_on_preferences(manager):
     run(manager, batch(("2026-07-01", "general", "User can't stand mornings")))
     assert "mornings" in page(manager, "3_Personal/Preferences.md")
+
+
+def test_a_fact_about_no_one_goes_on_no_people_page(manager):
+    run(manager, batch(
+        ("2026-07-01", "person", "User's laptop crashed last week (week of 2026-06-22), and she lost all her work"),
+        ("2026-07-02", "person", "User's friends threw her a surprise party"),
+    ))
+    people = page(manager, "3_Personal/People.md")
+    assert "surprise party" in people and "laptop" not in people

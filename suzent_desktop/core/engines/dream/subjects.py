@@ -28,6 +28,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import numpy as np
+
+from suzent_desktop.core.engines import fact_judge
 from suzent_desktop.core.engines.dream.topics import activity_of, mentioned, mentions, place_of
 from suzent_desktop.core.engines.fact_judge import judge
 from suzent_desktop.core.engines.fact_rules import looks_like_name
@@ -47,6 +50,7 @@ _RELATION = (
     r"roommate|teammate|mentor|coach|baby|bandmate|classmate|student|teacher|turtle|rabbit|horse|parrot|"
     r"hamster|snake|lizard"
 )
+_RELATION_WORD = re.compile(rf"\b(?:{_RELATION}|family|friends|people|parents|kids|children)\b", re.I)
 _OWNED = re.compile(rf"\bUser's (?:(?:best|old|new|little|big|younger|older|close) )?(?P<rel>{_RELATION}) "
                     rf"(?:named |called )?(?P<name>[A-Z][a-z]+)\b")
 _NAMED = re.compile(rf"^User's (?P<rel>{_RELATION}) is (?:named |called )?(?!(?:Dr|Mr|Mrs|Ms|Prof)\b)"
@@ -191,6 +195,14 @@ def names_in(text: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+def next_subject(text: str) -> str:
+    """The learned judge's most likely subject class for ``text`` other than a person."""
+    verdict = judge()
+    scores = verdict.subject_weights[fact_judge.features(text)].sum(axis=0) + verdict.subject_bias
+    ranked = [fact_judge.SUBJECTS[i] for i in np.argsort(-scores)]
+    return next(name for name in ranked if name not in PERSON_CLASSES)
+
+
 def subject_class(category: str, tags: tuple[str, ...], text: str) -> str:
     """What a fact is about: its category when that names a page, else the learned judge's subject
     class for its words (a model's facts come as "general"; no word list decides)."""
@@ -231,6 +243,11 @@ def title_for(
                                                          elsewhere)
     if person is not None:
         return person.name, person
+    if subject in PERSON_CLASSES and not _RELATION_WORD.search(text):
+        # about a person, says the judge, yet no one is named nor related to the user ("User's laptop
+        # crashed"): the judge's next subject, not a People page of things that are no people
+        subject = next_subject(text)
+        category = subject if category in PERSON_CLASSES else category
     if CATEGORY_PAGES.get(category) in _SUBJECT_FIRST:  # an allergy said in Porto is health, not Porto
         return CATEGORY_PAGES[category], None
     for tag in tags:
