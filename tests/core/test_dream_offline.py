@@ -599,3 +599,12 @@ def test_a_fact_about_no_one_goes_on_no_people_page(manager):
     ))
     people = page(manager, "3_Personal/People.md")
     assert "surprise party" in people and "laptop" not in people
+
+
+def test_a_feeling_is_not_filed_as_who_the_user_is(manager):
+    run(manager, batch(
+        ("2026-07-01", "identity", "User is grateful for Nate's support and encouragement"),
+        ("2026-07-01", "identity", "User is 34 years old"),
+    ))
+    hub = page(manager, "3_Personal/About Me.md")
+    assert "34 years old" in hub and "grateful" not in hub

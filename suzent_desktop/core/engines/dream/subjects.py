@@ -34,6 +34,7 @@ from suzent_desktop.core.engines import fact_judge
 from suzent_desktop.core.engines.dream.topics import activity_of, mentioned, mentions, place_of
 from suzent_desktop.core.engines.fact_judge import judge
 from suzent_desktop.core.engines.fact_rules import looks_like_name
+from suzent_desktop.core.engines.memory_selection import view
 from suzent_desktop.core.files import english
 from suzent_desktop.core.files.markdown import links
 from suzent_desktop.core.index.terms import STOPWORDS
@@ -195,12 +196,12 @@ def names_in(text: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def next_subject(text: str) -> str:
-    """The learned judge's most likely subject class for ``text`` other than a person."""
+def next_subject(text: str, skip: frozenset[str] = PERSON_CLASSES) -> str:
+    """The learned judge's most likely subject class for ``text`` outside ``skip`` (a person)."""
     verdict = judge()
     scores = verdict.subject_weights[fact_judge.features(text)].sum(axis=0) + verdict.subject_bias
     ranked = [fact_judge.SUBJECTS[i] for i in np.argsort(-scores)]
-    return next(name for name in ranked if name not in PERSON_CLASSES)
+    return next(name for name in ranked if name not in skip)
 
 
 def subject_class(category: str, tags: tuple[str, ...], text: str) -> str:
@@ -248,6 +249,9 @@ def title_for(
         # crashed"): the judge's next subject, not a People page of things that are no people
         subject = next_subject(text)
         category = subject if category in PERSON_CLASSES else category
+    if subject == "identity" and view(text):  # "User is grateful for …" says how they felt, not who they are
+        subject = next_subject(text, frozenset({"identity", *PERSON_CLASSES}))
+        category = subject if category == "identity" else category
     if CATEGORY_PAGES.get(category) in _SUBJECT_FIRST:  # an allergy said in Porto is health, not Porto
         return CATEGORY_PAGES[category], None
     for tag in tags:
