@@ -592,19 +592,13 @@ def test_a_taste_said_without_a_liking_verb_is_filed_on_preferences(manager):
     assert "mornings" in page(manager, "3_Personal/Preferences.md")
 
 
-def test_a_fact_about_no_one_goes_on_no_people_page(manager):
-    run(manager, batch(
-        ("2026-07-01", "person", "User's laptop crashed last week (week of 2026-06-22), and she lost all her work"),
-        ("2026-07-02", "person", "User's friends threw her a surprise party"),
-    ))
-    people = page(manager, "3_Personal/People.md")
-    assert "surprise party" in people and "laptop" not in people
-
-
-def test_a_feeling_is_not_filed_as_who_the_user_is(manager):
-    run(manager, batch(
-        ("2026-07-01", "identity", "User is grateful for Nate's support and encouragement"),
-        ("2026-07-01", "identity", "User is 34 years old"),
-    ))
-    hub = page(manager, "3_Personal/About Me.md")
-    assert "34 years old" in hub and "grateful" not in hub
+@pytest.mark.parametrize("category, kept, left_out, page_name", [
+    ("person", "User's friends threw her a surprise party",  # People holds facts about people
+     "User's laptop crashed last week (week of 2026-06-22), and she lost all her work", "People"),
+    ("identity", "User is 34 years old",  # About Me says who the user is, not how they felt
+     "User is grateful for Nate's support and encouragement", "About Me"),
+])
+def test_a_subject_page_holds_only_facts_of_its_subject(manager, category, kept, left_out, page_name):
+    run(manager, batch(("2026-07-01", category, left_out), ("2026-07-02", category, kept)))
+    text = page(manager, f"3_Personal/{page_name}.md")
+    assert kept in text and left_out not in text
