@@ -602,3 +602,11 @@ def test_a_subject_page_holds_only_facts_of_its_subject(manager, category, kept,
     run(manager, batch(("2026-07-01", category, left_out), ("2026-07-02", category, kept)))
     text = page(manager, f"3_Personal/{page_name}.md")
     assert kept in text and left_out not in text
+
+
+def test_a_fact_told_earlier_that_arrives_late_takes_its_place_on_the_timeline(manager):
+    run(manager, batch(("2026-07-03", "event", "User ran the Porto half marathon"),
+                       ("2026-07-05", "event", "User adopted a greyhound named Pixel")))
+    run(manager, batch(("2026-07-04", "event", "User sold the old road bike")))
+    timeline = page(manager, "3_Personal/Timeline.md")
+    assert timeline.index("half marathon") < timeline.index("road bike") < timeline.index("greyhound")

@@ -54,7 +54,7 @@ from suzent_desktop.core.engines.dream.subjects import (
 )
 from suzent_desktop.core.engines.dream.tools import ToolsClosed, UnreadablePage, VaultTools
 from suzent_desktop.core.files.layout import PERSONAL_ZONE
-from suzent_desktop.core.files.markdown import links
+from suzent_desktop.core.files.markdown import links, only_links
 from suzent_desktop.core.vault.fact_pages import (
     NEAR_DUPLICATE_THRESHOLD,
     Bullet,
@@ -317,7 +317,10 @@ class OfflineConsolidator:
         if title == TIMELINE or not (file_by_person(page.doc, text, bullet)  # a person's fact: their section
                                      or file_by_heading(page.doc, text, item.fact.tags, bullet)):
             anchor = None if title == TIMELINE else self._anchor(page, vector)
-            if anchor is not None:
+            later = _first_later(page.doc, bullet) if title == TIMELINE else None
+            if later is not None:
+                page.doc.items.insert(later, bullet)  # the Timeline stays oldest first
+            elif anchor is not None:
                 page.doc.add_near(anchor, bullet)  # into the section of the most similar fact
             else:
                 page.doc.add_current(bullet)
@@ -469,6 +472,16 @@ class OfflineConsolidator:
             f"{s.merged} duplicates merged, {s.superseded} superseded. Pages: {pages}."
             + (f" Left out (cannot be read): {', '.join(self.unreadable)}." if self.unreadable else "")
         )
+
+
+def _first_later(doc: PageDoc, bullet: Bullet) -> int | None:
+    """Where on a dated list a fact told on an earlier day than the list's last goes: before the
+    first current bullet told after it (a late fact from another device, a fact offered again)."""
+    end = doc.history_index()
+    for index, item in enumerate(doc.items[:end]):
+        if isinstance(item, Bullet) and item.dates and not only_links(item.text) and min(item.dates) > min(bullet.dates):
+            return index
+    return None
 
 
 def render_index(current: str, tools: VaultTools) -> str:
