@@ -396,6 +396,7 @@ def test_a_later_run_files_a_fact_on_the_activity_page_it_names(manager):
         ("User is still figuring out the details", None),  # a verb's particle names no page
         ("User owns a basketball signed by his favourite player", "Basketball"),
         ("User is filming her own movie based on a road-trip script", "Movie"),
+        ("User has been revising and perfecting a recipe for her family", "Recipe"),  # a noun, not "Revising"
     ],
 )
 def test_a_topic_is_named_by_what_the_fact_is_about(text, name):
@@ -545,3 +546,67 @@ def test_a_search_ends_when_the_user_finds_what_they_looked_for(manager):
     assert "\n\n\n" not in text  # the page's first current bullet after its History starts: one blank line
     personal = manager.layout.notebook_dir / "3_Personal"
     assert any("road bike" in p.read_text(encoding="utf-8").split("## History")[0] for p in personal.glob("*.md"))
+
+
+def test_a_person_named_without_a_relation_gets_a_page_of_their_own(manager):
+    run(manager, batch(
+        ("2026-07-01", "event", "Nate won his fourth video game tournament"),
+        ("2026-07-02", "person", "User advised John to stay motivated for the marathon"),
+        ("2026-07-03", "preference", "Harry Potter is User's favorite book"),
+    ))
+    assert "fourth video game tournament" in page(manager, "3_Personal/Nate.md")
+    assert "marathon" in page(manager, "3_Personal/John.md")
+    pages = {p.stem for p in (manager.layout.notebook_dir / "3_Personal").glob("*.md")}
+    assert "Harry Potter" not in pages and "Harry Potter" in page(manager, "3_Personal/Preferences.md")
+
+
+def test_a_fact_without_a_category_is_filed_by_its_subject_never_on_general(manager):
+    run(manager, batch(
+        ("2026-07-01", "general", "User is lactose intolerant"),
+        ("2026-07-02", "", "User finds happiness and fulfillment in writing"),
+    ))
+    assert "lactose" in page(manager, "3_Personal/Health.md")
+    assert "fulfillment" in page(manager, "3_Personal/Hobbies.md")
+    assert not (manager.layout.notebook_dir / "3_Personal" / "General.md").exists()
+
+
+def test_a_taste_of_the_users_that_opens_with_a_name_stays_with_their_tastes(manager):
+    run(manager, batch(("2026-07-01", "preference", "Spider-Man has always been a favorite of the user's")))
+    assert "Spider-Man" in page(manager, "3_Personal/Preferences.md")
+    assert not (manager.layout.notebook_dir / "3_Personal" / "Spider-Man.md").exists()
+
+
+def test_a_later_run_files_a_named_persons_facts_on_their_page_possessives_too(manager):
+    run(manager, batch(("2026-07-01", "people", "Bruno goes squash on Sundays")))
+    run(manager, batch(
+        ("2026-07-02", "people", "Bruno works at Contoso"),
+        ("2026-07-03", "preference", "Bruno's favourite band is Radiohead"),
+    ))
+    bruno = page(manager, "3_Personal/Bruno.md")
+    assert "squash" in bruno and "Contoso" in bruno and "Radiohead" in bruno
+    assert not (manager.layout.notebook_dir / "3_Personal" / "People.md").exists()
+
+
+def test_a_taste_said_without_a_liking_verb_is_filed_on_preferences(manager):
+    run(manager, batch(("2026-07-01", "general", "User can't stand mornings")))
+    assert "mornings" in page(manager, "3_Personal/Preferences.md")
+
+
+@pytest.mark.parametrize("category, kept, left_out, page_name", [
+    ("person", "User's friends threw her a surprise party",  # People holds facts about people
+     "User's laptop crashed last week (week of 2026-06-22), and she lost all her work", "People"),
+    ("identity", "User is 34 years old",  # About Me says who the user is, not how they felt
+     "User is grateful for Nate's support and encouragement", "About Me"),
+])
+def test_a_subject_page_holds_only_facts_of_its_subject(manager, category, kept, left_out, page_name):
+    run(manager, batch(("2026-07-01", category, left_out), ("2026-07-02", category, kept)))
+    text = page(manager, f"3_Personal/{page_name}.md")
+    assert kept in text and left_out not in text
+
+
+def test_a_fact_told_earlier_that_arrives_late_takes_its_place_on_the_timeline(manager):
+    run(manager, batch(("2026-07-03", "event", "User ran the Porto half marathon"),
+                       ("2026-07-05", "event", "User adopted a greyhound named Pixel")))
+    run(manager, batch(("2026-07-04", "event", "User sold the old road bike")))
+    timeline = page(manager, "3_Personal/Timeline.md")
+    assert timeline.index("half marathon") < timeline.index("road bike") < timeline.index("greyhound")

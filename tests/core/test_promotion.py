@@ -359,3 +359,29 @@ async def test_memory_md_leaves_out_a_habit_whatever_page_holds_it(manager):
     text = memory(manager)
     assert "Lynn Hill" in text and "oldest friend" in text
     assert "Rockhall" not in text and "chess" not in text
+
+
+async def test_memory_md_leaves_out_what_the_user_felt_or_thought(manager):
+    write_page(manager, "Preferences", "# Preferences\n\n- User appreciates Nate's kind words (2026-07-01)\n"
+                                       "- User really finds nature calming (2026-07-01)\n"
+                                       "- User is grateful for her friends' support (2026-07-02)\n"
+                                       "- User emphasizes that balance is key for success (2026-07-02)\n"
+                                       "- User loves Ethiopian coffee (2026-07-02)\n")
+    await promote(manager.home)
+    text = memory(manager)
+    assert "Ethiopian coffee" in text
+    for absent in ("kind words", "calming", "grateful", "balance"):
+        assert absent not in text
+
+
+async def test_a_page_gives_memory_md_its_best_few_facts_the_most_said_first(manager):
+    from suzent_desktop.core.engines.promotion import MAX_PER_PAGE
+
+    foods = ("figs", "dates", "olives", "capers", "leeks", "kale", "okra")
+    tastes = [f"- User loves {food} (2026-07-0{day})\n" for day, food in enumerate(foods, start=1)]
+    write_page(manager, "Preferences", "# Preferences\n\n" + "".join(tastes)
+               + "- User loves quinces (2026-06-01, 2026-06-10, 2026-06-20)\n")
+    await promote(manager.home)
+    text = memory(manager)
+    assert sum(line.startswith("- User loves") for line in text.splitlines()) == MAX_PER_PAGE
+    assert "quinces" in text and "okra" in text and "figs" not in text  # said most often, then the newest

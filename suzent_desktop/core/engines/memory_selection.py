@@ -15,7 +15,10 @@ a glance. Everything else stays on its page, where search finds it:
   "The beta testers asked for …") happened once; what it changed is kept as its own fact ("User works
   at …"). A past fact that sets a value ("User moved to Ghent", "Lena moved to Leuven") or is a life
   event ("User adopted a greyhound") still says what is true now;
-* a line longer than :data:`MAX_LINE_CHARS` is a story, not a fact to keep in mind.
+* a line longer than :data:`MAX_LINE_CHARS` is a story, not a fact to keep in mind;
+* a **view** (:func:`view`): what the user feels, thinks or said about something ("User appreciates
+  Nate's kind words", "User finds nature calming", "User is grateful for …") is how a moment felt,
+  not a stable thing an agent must know; the tastes it may show stand on Preferences.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from __future__ import annotations
 import re
 
 from suzent_desktop.core.engines.fact_rules import LIFE_EVENTS, is_precise
+from suzent_desktop.core.files import english
 from suzent_desktop.core.vault.fact_pages import subject_value
 
 NOT_PROMOTED = frozenset({"timeline", "plans", "general", "misc", "inbox", "routines", "activities"})
@@ -59,6 +63,30 @@ _PAST_EVENT = re.compile(
 )
 
 
+# Verbs (by lemma) and adjectives after "User is" that say what someone feels, thinks or says rather
+# than what is: a line led by one is a view (:func:`view`).
+VIEW_WORDS = frozenset(
+    "appreciate feel find think believe emphasize emphasise acknowledge note reflect encourage value realize "
+    "realise consider admire relate recommend advise thank mention express hope wish wonder "
+    "grateful thankful excited appreciative happy proud glad busy eager determined nervous worried hopeful "
+    "inspired motivated amazed thrilled".split()
+)
+
+
+def view(text: str) -> bool:
+    """A line whose first word after the user (past adverbs and "is") says what they feel, think or
+    said: "User appreciates …", "User really finds …", "User is grateful for …"."""
+    tokens = [t.lower() for t in english.words(text)]
+    if tokens[:1] != ["user"]:
+        return False
+    for token in tokens[1:4]:
+        if token in VIEW_WORDS or english.verb_lemma(token) in VIEW_WORDS:
+            return True
+        if not (token.endswith("ly") or token in ("is", "was", "also", "still", "always", "very", "so")):
+            return False
+    return False
+
+
 def one_time_event(text: str) -> bool:
     """Something that happened once, told in the past, that sets no value and is no life event."""
     if not _PAST_EVENT.match(text) or subject_value(text) is not None:
@@ -74,7 +102,7 @@ def promoted_page(title: str) -> bool:
 def memory_worthy(text: str) -> bool:
     """A precise, stable fact short enough for MEMORY.md."""
     return (len(text) <= MAX_LINE_CHARS and not passing(text) and not _WISH.search(text)
-            and not _HOW_OFTEN.search(text) and not one_time_event(text) and is_precise(text))
+            and not _HOW_OFTEN.search(text) and not one_time_event(text) and not view(text) and is_precise(text))
 
 
 def passing(text: str) -> bool:

@@ -56,6 +56,12 @@ class Candidate:
     latest: str
     recalls: int
     order: int
+    said: int = 1  # on how many days the fact was said: what is said again and again is stable
+
+
+# Each page's best few facts, at most: a page of forty tastes would fill MEMORY.md, and an agent
+# needs every subject's best lines more than one subject's every line.
+MAX_PER_PAGE = 6
 
 
 # Subjects an agent needs first when the bound cuts: who the user is, their people, work, health.
@@ -79,11 +85,11 @@ def _personal_candidates(home: Home) -> list[Candidate]:
     found: list[Candidate] = []
     seen: set[str] = set()
 
-    def add(text: str, page: str, latest: str) -> None:
+    def add(text: str, page: str, latest: str, said: int = 1) -> None:
         key = normalize(text)
         if text and key not in seen and not forgotten.holds(text):
             seen.add(key)
-            found.append(Candidate(text, page, latest, 0, len(found)))
+            found.append(Candidate(text, page, latest, 0, len(found), said))
 
     # The personal pages as the vault model has them: kept current by the window's watcher; where nothing
     # watches, the model looks at this folder of the disk again (a page may have been written since it
@@ -105,26 +111,27 @@ def _personal_candidates(home: Home) -> list[Candidate]:
         for bullet in bullets:
             text = " ".join(plain_text(bullet.text).split()) if links(bullet.text) else bullet.text.strip()
             if text and memory_worthy(text):
-                add(text, path.stem, bullet.latest or "")
+                add(text, path.stem, bullet.latest or "", len(bullet.dates))
     return found
 
 
 def rank(candidates: list[Candidate], recall_counts: dict[str, int]) -> list[Candidate]:
-    """Most recalled first, then most recent source date, then page order."""
+    """Most recalled first, then said on most days, then most recent source date, then page order."""
     snippets = [(normalize(s), n) for s, n in recall_counts.items()]
     for cand in candidates:
         key = normalize(cand.text)
         cand.recalls = sum(
             n for snippet, n in snippets if key and len(snippet) >= 8 and (key in snippet or snippet in key)
         )
-    return sorted(candidates, key=lambda c: (-c.recalls, _neg_date(c.latest), c.order))
+    return sorted(candidates, key=lambda c: (-c.recalls, -c.said, _neg_date(c.latest), c.order))
 
 
 def round_robin(ranked: list[Candidate]) -> list[Candidate]:
     """Each page's best fact, then each page's second best, …: under a tight cap every subject
     keeps its top facts instead of the newest page crowding out an old allergy note. Pages take
     turns in :data:`PAGE_PRIORITY` order (identity, people, work, health first); a page named by
-    its subject (a person, a place, an ongoing project or activity) takes its turn with the projects."""
+    its subject (a person, a place, an ongoing project or activity) takes its turn with the projects.
+    A page gives at most :data:`MAX_PER_PAGE` facts."""
     groups: dict[str, list[Candidate]] = {}
     for cand in ranked:
         groups.setdefault(cand.page, []).append(cand)
@@ -132,7 +139,7 @@ def round_robin(ranked: list[Candidate]) -> list[Candidate]:
     groups = dict(sorted(groups.items(), key=lambda item: first.get(item[0].lower(), first["projects"])))
     ordered: list[Candidate] = []
     depth = 0
-    while len(ordered) < len(ranked):
+    while depth < MAX_PER_PAGE and len(ordered) < len(ranked):
         for items in groups.values():
             if depth < len(items):
                 ordered.append(items[depth])

@@ -29,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from suzent_desktop.core.engines.dream import lookalikes
+from suzent_desktop.core.engines.dream import lookalikes, sections
 from suzent_desktop.core.engines.dream.employers import (
     EMPLOYER_RELATION,
     employer_of,
@@ -42,6 +42,7 @@ from suzent_desktop.core.engines.dream.plans import ends_search, fulfils, may_en
 from suzent_desktop.core.engines.dream.sections import file_by_heading, file_by_person
 from suzent_desktop.core.engines.dream.subjects import (
     GENERAL,
+    PEOPLE,
     PLANS,
     SUBJECTLESS,
     TIMELINE,
@@ -53,7 +54,7 @@ from suzent_desktop.core.engines.dream.subjects import (
 )
 from suzent_desktop.core.engines.dream.tools import ToolsClosed, UnreadablePage, VaultTools
 from suzent_desktop.core.files.layout import PERSONAL_ZONE
-from suzent_desktop.core.files.markdown import links
+from suzent_desktop.core.files.markdown import links, only_links
 from suzent_desktop.core.vault.fact_pages import (
     NEAR_DUPLICATE_THRESHOLD,
     Bullet,
@@ -296,6 +297,8 @@ class OfflineConsolidator:
                                   self.employers, elsewhere)
         if duplicated:
             text = link_people(text, set(), set(duplicated))
+        if person is not None and person.relation is None and title not in self.people and self._people_kept_together():
+            title, person = PEOPLE, None  # the user keeps people as sections of one page: a new one joins it
         if title == HUB_TITLE:  # identity facts stand on the hub, whatever its name in this vault
             title = self._hub_title()
         title = bounded_title(title) or GENERAL
@@ -314,7 +317,10 @@ class OfflineConsolidator:
         if title == TIMELINE or not (file_by_person(page.doc, text, bullet)  # a person's fact: their section
                                      or file_by_heading(page.doc, text, item.fact.tags, bullet)):
             anchor = None if title == TIMELINE else self._anchor(page, vector)
-            if anchor is not None:
+            later = _first_later(page.doc, bullet) if title == TIMELINE else None
+            if later is not None:
+                page.doc.items.insert(later, bullet)  # the Timeline stays oldest first
+            elif anchor is not None:
                 page.doc.add_near(anchor, bullet)  # into the section of the most similar fact
             else:
                 page.doc.add_current(bullet)
@@ -407,6 +413,11 @@ class OfflineConsolidator:
                 self._retire(page, bullet, date)
                 self.stats.superseded += 1
 
+    def _people_kept_together(self) -> bool:
+        """Whether the vault already keeps a ``People`` page the user wrote, one section per person."""
+        page = self.pages.get(PEOPLE.lower())
+        return page is not None and page.original is not None and sections.by_person(page.doc)
+
     def _held_elsewhere(self, name: str) -> bool:
         """Whether a page outside the personal zone answers to ``name`` (a new page would copy it)."""
         if name.lower() in self.pages or self.tools.exists(f"{self.tools.personal_zone}/{name}.md"):
@@ -461,6 +472,16 @@ class OfflineConsolidator:
             f"{s.merged} duplicates merged, {s.superseded} superseded. Pages: {pages}."
             + (f" Left out (cannot be read): {', '.join(self.unreadable)}." if self.unreadable else "")
         )
+
+
+def _first_later(doc: PageDoc, bullet: Bullet) -> int | None:
+    """Where on a dated list a fact told on an earlier day than the list's last goes: before the
+    first current bullet told after it (a late fact from another device, a fact offered again)."""
+    end = doc.history_index()
+    for index, item in enumerate(doc.items[:end]):
+        if isinstance(item, Bullet) and item.dates and not only_links(item.text) and min(item.dates) > min(bullet.dates):
+            return index
+    return None
 
 
 def render_index(current: str, tools: VaultTools) -> str:

@@ -44,12 +44,18 @@ def _sections(doc: PageDoc) -> list[tuple[int, int, str]]:
     return found
 
 
+def by_person(doc: PageDoc) -> bool:
+    """Whether the page is kept one section per person: it has sections, each a person's name."""
+    sections = _sections(doc)
+    return bool(sections) and all(_person_name(title) for _, _, title in sections)
+
+
 def file_by_person(doc: PageDoc, text: str, bullet: Bullet) -> bool:
     """Put ``bullet`` in the section of the person ``text`` opens with, on a page whose sections
     are all people's names; False (nothing done) on any other page or fact."""
-    sections = _sections(doc)
-    if not sections or not all(_person_name(title) for _, _, title in sections):
+    if not by_person(doc):
         return False
+    sections = _sections(doc)
     match = _LEAD_NAME.match(text)
     if match is None or not looks_like_name(match.group("name").split()[0]):
         return False

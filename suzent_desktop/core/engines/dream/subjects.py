@@ -1,7 +1,9 @@
 """Which page a consolidated fact belongs on: pages by subject, as a person would keep them.
 
-* a **person** the user mentions ("User's sister Ana …", "Ana (the user's sister) …", "Fred won …")
-  gets a page of their own, whose first line says who they are ("Ana is the user's sister.");
+* a **person** the user mentions ("User's sister Ana …", "Ana (the user's sister) …", "Fred won …",
+  "User advised John …") gets a page of their own, whose first line says who they are when the
+  fact says it ("Ana is the user's sister."); a vault that already keeps people as sections of one
+  ``People`` page gets a new section there instead;
 * **identity** (name, age, origin) goes on the ``About Me`` hub;
 * a **past event** goes on the dated ``Timeline`` (oldest first), with the people it names linked
   (``[[Ana]]``) when they have a page; a past event never lands on ``Plans``;
@@ -12,8 +14,9 @@
 * a **plan** (something ahead) goes on ``Plans``;
 * one-value relations keep their pages (``works at`` → Work, ``lives in`` → Places);
 * otherwise the fact's category names the page (Preferences, Health, Routines, Activities …), and
-  an uncategorised fact is placed by what it says (a taste, a habit, an event) before it may fall
-  back to ``General``.
+  an uncategorised fact (a model's facts come as "general") is placed by what it says (a taste, a
+  habit, an event), then by the learned judge's subject class (:mod:`core.engines.fact_judge`):
+  no catch-all page.
 
 A page's intro carries information (who a person is) or is left out: no template sentence
 (see :mod:`core.boilerplate` for the ones older versions wrote).
@@ -25,8 +28,14 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import numpy as np
+
+from suzent_desktop.core.engines import fact_judge
 from suzent_desktop.core.engines.dream.topics import activity_of, mentioned, mentions, place_of
+from suzent_desktop.core.engines.fact_judge import judge
 from suzent_desktop.core.engines.fact_rules import looks_like_name
+from suzent_desktop.core.engines.memory_selection import view
+from suzent_desktop.core.files import english
 from suzent_desktop.core.files.markdown import links
 from suzent_desktop.core.index.terms import STOPWORDS
 from suzent_desktop.core.vault.fact_pages import subject_value
@@ -34,6 +43,7 @@ from suzent_desktop.core.vault.fact_pages import subject_value
 TIMELINE = "Timeline"
 PLANS = "Plans"
 GENERAL = "General"
+PEOPLE = "People"
 _RELATION = (
     r"wife|husband|partner|girlfriend|boyfriend|fianc[eé]e?|boss|manager|friend|best friend|brother|sister|"
     r"mother|mom|mum|father|dad|son|daughter|kid|colleague|coworker|co-worker|cousin|aunt|uncle|grandmother|"
@@ -41,6 +51,7 @@ _RELATION = (
     r"roommate|teammate|mentor|coach|baby|bandmate|classmate|student|teacher|turtle|rabbit|horse|parrot|"
     r"hamster|snake|lizard"
 )
+_RELATION_WORD = re.compile(rf"\b(?:{_RELATION}|family|friends|people|parents|kids|children)\b", re.I)
 _OWNED = re.compile(rf"\bUser's (?:(?:best|old|new|little|big|younger|older|close) )?(?P<rel>{_RELATION}) "
                     rf"(?:named |called )?(?P<name>[A-Z][a-z]+)\b")
 _NAMED = re.compile(rf"^User's (?P<rel>{_RELATION}) is (?:named |called )?(?!(?:Dr|Mr|Mrs|Ms|Prof)\b)"
@@ -63,10 +74,6 @@ _PAST_VERB = re.compile(
 )
 _PLAN = re.compile(r"\b(?:plans? to|is planning|is going to|will|wants to|hopes to|is about to|next "
                    r"(?:week|month|year|weekend|summer|spring|fall|winter)|tomorrow)\b", re.I)
-_TASTE = re.compile(r"^User (?:(?:really|also|still|just|absolutely|does not|do not) )*(?:likes?|loves?|enjoys?|"
-                    r"prefers?|hates?|dislikes?|adores?|appreciates?|values?|admires?|cherishes?|treasures?|"
-                    r"is (?:\w+ )?(?:into|a (?:big |huge )?fan of|passionate about))\b|"
-                    r"\bfavou?rites?\b")
 _PETS = re.compile(r"^User's (?:\w+ )?(?:dogs?|cats?|pets?|pups?|pupp(?:y|ies)|kittens?|fur babies|fur kids|"
                    r"furry friends|turtles?|rabbits?|horses?|birds?|fish)\b")
 _IDENTITY = re.compile(r"^User is (?:called |named )?[A-Z][a-z]+(?: [A-Z][a-z]+)?$")  # "User is Marisol"
@@ -100,6 +107,18 @@ for _page, _names in {
         CATEGORY_PAGES[_name] = _page
 
 
+# The learned judge's subject classes that name a person, and the page for each class a fact
+# without a category of its own falls back to: what it is about, never a catch-all.
+PERSON_CLASSES = frozenset({"person", "people", "family", "friend", "friends", "relationship", "relationships"})
+CLASS_PAGES = {"identity": "About Me", "person": PEOPLE, "place": "Places", "work": "Work", "health": "Health",
+               "hobby": "Hobbies", "preference": "Preferences", "plan": PLANS, "event": TIMELINE}
+
+
+def _places(text: str) -> set[str]:
+    place = place_of(text)
+    return {place.name} if place is not None else set()
+
+
 @dataclass(frozen=True)
 class Person:
     name: str
@@ -115,8 +134,7 @@ def person_of(text: str, known: set[str] | frozenset[str] = frozenset()) -> Pers
     ("User's sister Ana", "Ana (the user's sister)", "User adopted a puppy named Biscuit"), or one
     with a page already (``known``) whose name opens the fact; else a close relative named by the
     relation alone ("User's mum …" → Mum). A capitalised word alone may be a place or a thing
-    ("Italy is …"), and a name without a relation stays where its subject puts it: a page per such
-    name made search rank a person's other facts above the one asked about."""
+    ("Italy is …"): a name without a relation is :func:`named_person`'s to decide."""
     for pattern in (_NAMED, _OWNED, _ANNOTATED, _NAMED_NEW):
         match = pattern.search(text)
         if match and match.group("name").lower() not in STOPWORDS:  # "a dog named after her aunt" names no one
@@ -129,6 +147,69 @@ def person_of(text: str, known: set[str] | frozenset[str] = frozenset()) -> Pers
     if kin:
         return Person(kin.group("rel").capitalize(), None)  # "Mum is the user's mum" would say nothing
     return None
+
+
+def named_person(text: str, subject: str, places: set[str] | frozenset[str] = frozenset(),
+                 elsewhere: Callable[[str], bool] = lambda _name: False) -> Person | None:
+    """A person the fact names without saying how the user knows them: the one it is about when the
+    judge's subject class is a person ("User advised John to stay motivated"), or the name that opens
+    a fact about someone else than the user as the subject of a verb other than "be", or with a
+    possessive ("Nate won his fourth tournament", "Bruno's favourite band is Radiohead"; "Harry Potter
+    is a favorite of the user's" is the user's taste in books). A page a run before made for the name
+    is the same page (a person without a relation has no first line that says so). A
+    name a place phrase names (``places``), or that a page elsewhere in the vault holds (a project:
+    ``elsewhere``), is no person."""
+    names = [name for name in names_in(text) if name not in places and not elsewhere(name)]
+    if not names:
+        return None
+    if subject in PERSON_CLASSES:
+        return Person(names[0], None)
+    tokens = english.words(text)
+    if any(token.lower() in ("user", "user's") for token in tokens):
+        return None
+    if not text.startswith(names[0]):
+        return None
+    lead = len(names[0].split())
+    after = tokens[lead] if len(tokens) > lead else ""
+    if tokens[lead - 1] != names[0].split()[-1]:  # "Bruno's favourite band is Radiohead": about Bruno
+        return Person(names[0], None)
+    if english.verb_tag(after) and english.verb_lemma(after.lower()) != "be":
+        return Person(names[0], None)
+    return None
+
+
+def names_in(text: str) -> list[str]:
+    """The names a fact says, in order: runs of capitalised words that are no ordinary English word
+    ("Nate", "Patrick Rothfuss", "Nate's" → "Nate"), outside quoted titles; "User" is the user."""
+    found: list[str] = []
+    for part in text.split('"')[::2]:  # the words between quotes are a title
+        run: list[str] = []
+        for token in [*english.words(part), ""]:
+            word = token.removesuffix("'s").removesuffix("’s")
+            if word[:1].isupper() and word != "User" and len(word) > 1 and looks_like_name(word):
+                run.append(word)
+                if word == token:
+                    continue  # a possessive ends the name
+            if run:
+                found.append(" ".join(run))
+                run = []
+    return list(dict.fromkeys(found))
+
+
+def next_subject(text: str, skip: frozenset[str] = PERSON_CLASSES) -> str:
+    """The learned judge's most likely subject class for ``text`` outside ``skip`` (a person)."""
+    verdict = judge()
+    scores = verdict.subject_weights[fact_judge.features(text)].sum(axis=0) + verdict.subject_bias
+    ranked = [fact_judge.SUBJECTS[i] for i in np.argsort(-scores)]
+    return next(name for name in ranked if name not in skip)
+
+
+def subject_class(category: str, tags: tuple[str, ...], text: str) -> str:
+    """What a fact is about: its category when that names a page, else the learned judge's subject
+    class for its words (a model's facts come as "general"; no word list decides)."""
+    if category not in ("general", "") or any(tag.lstrip("#").lower() in CATEGORY_PAGES for tag in tags):
+        return category
+    return judge().subject(text)
 
 
 def is_past_event(text: str, category: str) -> bool:
@@ -158,9 +239,19 @@ def title_for(
         return relation.page, None
     if _IDENTITY.match(text.rstrip(". ")):
         return "About Me", None
-    person = person_of(text, people)
+    subject = subject_class(category, tags, text)
+    person = person_of(text, people) or named_person(text, subject, {*employers, *_places(text)},
+                                                         elsewhere)
     if person is not None:
         return person.name, person
+    if subject in PERSON_CLASSES and not _RELATION_WORD.search(text):
+        # about a person, says the judge, yet no one is named nor related to the user ("User's laptop
+        # crashed"): the judge's next subject, not a People page of things that are no people
+        subject = next_subject(text)
+        category = subject if category in PERSON_CLASSES else category
+    if subject == "identity" and view(text):  # "User is grateful for …" says how they felt, not who they are
+        subject = next_subject(text, frozenset({"identity", *PERSON_CLASSES}))
+        category = subject if category == "identity" else category
     if CATEGORY_PAGES.get(category) in _SUBJECT_FIRST:  # an allergy said in Porto is health, not Porto
         return CATEGORY_PAGES[category], None
     for tag in tags:
@@ -188,14 +279,14 @@ def title_for(
         name = tag.lstrip("#").lower()
         if name in CATEGORY_PAGES:
             return CATEGORY_PAGES[name], None
-    if _TASTE.search(text):
-        return "Preferences", None
+    if subject == "preference":  # a taste, whatever words say it: the judge's class, not a list of verbs
+        return CLASS_PAGES[subject], None
     if _PETS.search(text):
         return "Pets", None
     if _HABIT.search(text) or _PRESENT_HABIT.search(text):
         return "Routines", None
     if category in ("general", ""):
-        return GENERAL, None
+        return CLASS_PAGES.get(subject, GENERAL), None
     return re.sub(r"[^\w -]+", "", category.replace("_", " ").replace("-", " ")).strip().title() or GENERAL, None
 
 

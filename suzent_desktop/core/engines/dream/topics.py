@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 
 from suzent_desktop.core.engines.fact_rules import EVALUATIVE, is_english_word, looks_like_name
+from suzent_desktop.core.files import english
 
 _LEAD = r"^(?:[^,]{0,60}?(?:\)|,) )?"  # an optional leading time phrase: "Last week (…), "
 _ADVERBS = r"(?:(?:also|now|currently|still|finally|just|recently|really|actually|even|slowly|already) )*"
@@ -84,6 +85,9 @@ def activity_of(text: str) -> Topic | None:
     if not match:
         return None
     verb, rest = match.group("verb"), match.group("rest").strip()
+    second = rest.split(maxsplit=2)
+    if len(second) > 2 and second[0] == "and" and english.verb_tag(second[1]) == "VBG":
+        verb, rest = second[1], second[2]  # "revising and perfecting a recipe": the object names the page
     if verb == "going" and rest.startswith("through "):  # "going through the adoption process"
         verb, rest = "working", "on " + rest[len("through "):]
     if verb in _NOT_ACTIVITIES:
