@@ -271,8 +271,11 @@ def test_facts_are_filed_by_subject_as_a_person_would_keep_them(manager):
     assert "Kyoto" in page(manager, "3_Personal/Plans.md")
     hub = page(manager, "3_Personal/About Me.md")
     assert hub.index("- User's name is Joanna") < hub.index("- [[Ana]]")  # identity first, then the pages
-    assert "piano" in page(manager, "3_Personal/Preferences.md")
-    for name in ("Ana", "Timeline", "Plans", "Preferences"):
+    personal = manager.home.layout.notebook_dir / "3_Personal"
+    taste_pages = [p for p in ("Preferences", "Hobbies", "Routines") if (personal / f"{p}.md").exists()]
+    assert any("piano" in page(manager, f"3_Personal/{p}.md") for p in taste_pages)  # a taste or pastime, not General
+    assert not (personal / "General.md").exists()
+    for name in ("Ana", "Timeline", "Plans", *taste_pages):
         assert "consolidated from the daily logs" not in page(manager, f"3_Personal/{name}.md")
 
 

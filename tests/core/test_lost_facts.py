@@ -13,18 +13,18 @@ from suzent_desktop.core.engines.lost_facts import LostFacts
 from suzent_desktop.core.index.filters import Filters
 from suzent_desktop.core.index.planner import NOT_CONSOLIDATED
 
-HIKING, JAZZ = "User loves hiking", "User loves jazz"
+SUSHI, JAZZ = "User loves sushi", "User loves jazz"  # both tastes: one Preferences page
 CELLO, LISBON = "User's sister Ana plays the cello", "User's sister Ana lives in Lisbon"
 PREFERENCES = "3_Personal/Preferences.md"
 
 
 @pytest.fixture
 async def dreamt(home, clock, today):
-    """Two dreams: the first puts HIKING and CELLO on pages, the second JAZZ and LISBON on the same
+    """Two dreams: the first puts SUSHI and CELLO on pages, the second JAZZ and LISBON on the same
     pages; returns the manager, the pages as the first dream left them, and the next free day."""
     manager = make_manager(home, clock, embedding_model="hashing")
     d1, d2, d3 = days_before(today, 3)
-    write_log(manager, d1, [CELLO, HIKING])
+    write_log(manager, d1, [CELLO, SUSHI])
     assert (await DreamRunner(manager).run_once(force=True)).outcome == "productive"
     root = manager.layout.notebook_dir
     older = {rel: ((root / rel).read_bytes(), (root / rel).stat().st_mtime_ns) for rel in (PREFERENCES, "3_Personal/Ana.md")}
@@ -65,7 +65,7 @@ async def test_a_page_overwritten_with_an_older_version_gives_the_fact_back_to_s
     await manager.reindex()
     hits = await _archive_hits(manager, JAZZ)
     assert hits and hits[0].heading == NOT_CONSOLIDATED
-    assert not await _archive_hits(manager, HIKING)  # still on the older version: nothing changes for it
+    assert not await _archive_hits(manager, SUSHI)  # still on the older version: nothing changes for it
     assert await _not_consolidated(manager) == {JAZZ}
 
     write_log(manager, next_day, ["User bakes rye bread"])
