@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable
 from pathlib import PurePosixPath
 
-from suzent_desktop.core.engines.fact_rules import looks_like_name
+from suzent_desktop.core.files.english import looks_like_name
 
 _CAPITALISED = re.compile(r"[A-Z0-9][\w'’-]*")
 

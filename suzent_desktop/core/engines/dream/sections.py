@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from suzent_desktop.core.engines.fact_rules import looks_like_name
+from suzent_desktop.core.files.english import looks_like_name
 from suzent_desktop.core.vault.fact_bullets import heading, is_history_title
 from suzent_desktop.core.vault.fact_pages import Bullet, PageDoc
 

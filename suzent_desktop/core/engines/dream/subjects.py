@@ -33,9 +33,9 @@ import numpy as np
 from suzent_desktop.core.engines import fact_judge
 from suzent_desktop.core.engines.dream.topics import activity_of, mentioned, mentions, place_of
 from suzent_desktop.core.engines.fact_judge import judge
-from suzent_desktop.core.engines.fact_rules import looks_like_name
 from suzent_desktop.core.engines.memory_selection import view
 from suzent_desktop.core.files import english
+from suzent_desktop.core.files.english import looks_like_name
 from suzent_desktop.core.files.markdown import links
 from suzent_desktop.core.index.terms import STOPWORDS
 from suzent_desktop.core.vault.fact_pages import subject_value

@@ -18,8 +18,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from suzent_desktop.core.engines.fact_rules import EVALUATIVE, is_english_word, looks_like_name
 from suzent_desktop.core.files import english
+from suzent_desktop.core.files.english import EVALUATIVE, is_english_word, looks_like_name
 
 _LEAD = r"^(?:[^,]{0,60}?(?:\)|,) )?"  # an optional leading time phrase: "Last week (…), "
 _ADVERBS = r"(?:(?:also|now|currently|still|finally|just|recently|really|actually|even|slowly|already) )*"
