@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QMessageBox
 from ui_support import WAIT_MS
 
 from suzent_desktop.ui import prompts
@@ -111,3 +112,47 @@ def test_closing_the_window_asks_and_cancel_keeps_it_open(qtbot, window, prompte
     with qtbot.waitSignal(window.closed, timeout=WAIT_MS):
         assert window.close()
     assert "my unsaved words" in _notes(window).read_text(encoding="utf-8")
+
+
+def test_a_conflicted_page_deleted_on_disk_keeps_its_tab_and_asks(qtbot, area, page_file, monkeypatch) -> None:
+    editor = _conflicted(area, page_file)
+    page_file.unlink()
+    area.on_file_deleted(page_file)
+    assert area.editors() == [editor]  # the words stay on screen
+    _answer(monkeypatch, prompts.KEEP_MINE)
+    area.tabCloseRequested.emit(area.indexOf(editor))
+    assert area.editors() == [] and page_file.read_text(encoding="utf-8") == MINE
+
+
+def test_closing_the_last_tab_of_a_pane_asks_and_cancel_keeps_the_pane(qtbot, window, monkeypatch) -> None:
+    editor = _conflict_in_window(qtbot, window)
+    window.editors.split("right", editor.path)
+    pane = window.editors.focused
+    twin = pane.editor_for(editor.path)
+    assert len(window.editors.panes) == 2 and twin is not editor
+    twin.set_text("# Places\n\nwords typed beside\n")
+    _notes(window).write_text("# Places\n\nwritten elsewhere again\n", encoding="utf-8")
+    twin.on_disk_changed()
+    assert twin.conflict is not None
+    _answer(monkeypatch, prompts.CANCEL)
+    pane.tabCloseRequested.emit(pane.indexOf(twin))
+    assert len(window.editors.panes) == 2 and pane.editors() == [twin]
+    _answer(monkeypatch, prompts.DISCARD_MINE)
+    pane.tabCloseRequested.emit(pane.indexOf(twin))
+    qtbot.waitUntil(lambda: len(window.editors.panes) == 1, timeout=WAIT_MS)
+    assert "written elsewhere again" in _notes(window).read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(("button", "choice"), [("Keep mine", prompts.KEEP_MINE),
+                                                 ("Discard mine", prompts.DISCARD_MINE), ("Cancel", prompts.CANCEL)])
+def test_the_message_box_names_the_page_and_maps_its_buttons(qtbot, monkeypatch, button: str, choice: str) -> None:
+    shown: list[str] = []
+
+    def answer(box: QMessageBox) -> int:
+        shown.append(box.text())
+        next(b for b in box.buttons() if b.text().replace("&", "") == button).click()
+        return 0
+
+    monkeypatch.setattr(QMessageBox, "exec", answer)
+    assert prompts.ask_keep_or_discard(None, "One.md") == choice
+    assert shown == ["One.md changed on disk while you had unsaved edits."]
