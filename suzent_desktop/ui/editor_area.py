@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 from suzent_desktop.core import operations
 from suzent_desktop.core.files.markdown import Link
 from suzent_desktop.core.vault.links import in_vault_walk, is_page
+from suzent_desktop.ui import prompts
 from suzent_desktop.ui.markdown_render import (
     BINARY_SUFFIXES,
     Vault,
@@ -212,10 +213,26 @@ class EditorArea(QTabWidget):
         else:
             self.open(path, heading=heading)
 
+    def let_go(self, editor: PageEditor, ask: Callable[[str], str] | None = None) -> bool:
+        """Whether ``editor`` may close without losing words: its unsaved text is saved first. A pending
+        conflict (its file changed on disk meanwhile) cannot be saved, so ``ask`` (default: a message box)
+        chooses: Keep mine saves the user's text over the disk's, Discard mine leaves the disk's, Cancel
+        keeps the tab."""
+        if editor.conflict is not None:
+            choice = (ask or (lambda name: prompts.ask_keep_or_discard(self, name)))(editor.path.name)
+            if choice == prompts.CANCEL:
+                return False
+            if choice == prompts.DISCARD_MINE:
+                return True
+            editor.resolve_conflict("keep")
+        if editor.dirty:
+            editor.save()
+        return True
+
     def close_tab(self, index: int) -> None:
         widget = self.widget(index)
-        if isinstance(widget, PageEditor) and widget.dirty and widget.conflict is None:
-            widget.save()
+        if isinstance(widget, PageEditor) and not self.let_go(widget):
+            return
         self.removeTab(index)
         self._wires.pop(widget, None)  # type: ignore[call-overload]
         if widget is not None:

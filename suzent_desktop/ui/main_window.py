@@ -609,15 +609,13 @@ class MainWindow(WatchedFiles, QMainWindow):
                 event.ignore()
                 return
             runner.cancel()
-        unsaved = self.editors.save_all()
-        if unsaved and self.ask_before_closing and not self.prompter.confirm(
-            "Unsaved changes",
-            "These pages changed on disk and were not saved:\n"
-            + "\n".join(p.name for p in unsaved) + "\nClose anyway?",
-            ok="Close without saving",
+        if self.ask_before_closing and not all(  # each page changed on disk under unsaved edits asks
+            pane.let_go(editor, self.prompter.keep_or_discard)
+            for pane in self.editors.panes for editor in pane.editors() if editor.conflict is not None
         ):
             event.ignore()
             return
+        self.editors.save_all()
         self._save_workspace()
         self._stop.set()
         event.accept()

@@ -15,6 +15,23 @@ if TYPE_CHECKING:
     from suzent_desktop.ui.forget_dialog import ForgetChoice
 
 
+KEEP_MINE, DISCARD_MINE, CANCEL = "keep", "discard", "cancel"
+
+
+def ask_keep_or_discard(parent: QWidget | None, name: str) -> str:
+    """Closing a page whose file changed on disk while it held unsaved edits: whose words stay?
+    :data:`KEEP_MINE` (the user's text is saved over the disk's), :data:`DISCARD_MINE` (the disk's
+    text stays) or :data:`CANCEL` (nothing closes). Tests replace this function."""
+    box = QMessageBox(QMessageBox.Icon.Warning, "Unsaved edits",
+                      f"{name} changed on disk while you had unsaved edits.", QMessageBox.StandardButton.Cancel,
+                      parent)
+    keep = box.addButton("Keep mine", QMessageBox.ButtonRole.AcceptRole)
+    discard = box.addButton("Discard mine", QMessageBox.ButtonRole.DestructiveRole)
+    box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+    box.exec()
+    return {keep: KEEP_MINE, discard: DISCARD_MINE}.get(box.clickedButton(), CANCEL)
+
+
 class Prompter:
     """Modal dialogs parented to a widget (the main window)."""
 
@@ -27,6 +44,9 @@ class Prompter:
         box.setDefaultButton(yes)
         box.exec()
         return box.clickedButton() is yes
+
+    def keep_or_discard(self, name: str) -> str:
+        return ask_keep_or_discard(self.parent, name)
 
     def ask_text(self, title: str, label: str, default: str = "") -> str | None:
         text, accepted = QInputDialog.getText(self.parent, title, label, QLineEdit.EchoMode.Normal, default)

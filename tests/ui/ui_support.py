@@ -20,10 +20,15 @@ class FakePrompter:
         self.errors: list[str] = []
         self.folders: list[str] = []
         self.from_notes = False  # the forget dialog's answer for the person's own notes
+        self.conflict_answers: list[str] = []  # "keep", "discard" or "cancel", one a page
 
     def confirm(self, title: str, text: str, *, ok: str = "OK") -> bool:
         self.asked.append((title, text))
         return self.confirm_answer
+
+    def keep_or_discard(self, name: str) -> str:
+        self.asked.append(("Unsaved edits", name))
+        return self.conflict_answers.pop(0) if self.conflict_answers else "discard"
 
     def ask_text(self, title: str, label: str, default: str = "") -> str | None:
         self.asked.append((title, label))
