@@ -29,7 +29,8 @@ def ask_keep_or_discard(parent: QWidget | None, name: str) -> str:
     discard = box.addButton("Discard mine", QMessageBox.ButtonRole.DestructiveRole)
     box.setDefaultButton(QMessageBox.StandardButton.Cancel)
     box.exec()
-    return {keep: KEEP_MINE, discard: DISCARD_MINE}.get(box.clickedButton(), CANCEL)
+    clicked = box.clickedButton()
+    return KEEP_MINE if clicked is keep else DISCARD_MINE if clicked is discard else CANCEL
 
 
 class Prompter:
