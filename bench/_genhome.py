@@ -11,7 +11,12 @@ import random
 from dataclasses import dataclass
 from pathlib import Path
 
-from suzent_desktop.core.files.facts import Fact, format_fact_line, format_log_header, format_turn_header
+from suzent_desktop.core.files.records.log_grammar import (
+    Fact,
+    format_fact_line,
+    format_log_header,
+    format_turn_header,
+)
 
 PEOPLE = [
     "Alice",

@@ -34,9 +34,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from suzent_desktop.core.files.clock import Clock  # noqa: E402
-from suzent_desktop.core.files.scripts import terms  # noqa: E402
-from suzent_desktop.core.index import index_store  # noqa: E402
+from suzent_desktop.core.files.language.writing_systems import terms  # noqa: E402
 from suzent_desktop.core.index.embedding import HashingEmbedder  # noqa: E402
+from suzent_desktop.core.index.storage import store as index_store  # noqa: E402
 from suzent_desktop.core.manager import MemoryManager  # noqa: E402
 from suzent_desktop.settings import Settings  # noqa: E402
 

@@ -30,7 +30,7 @@ it checks:
    index the device built over the run (after one more index pass, no rebuild).
 
 It prints the violations per invariant, the runs per device, the consolidated facts a page lost that
-were given back to search before a dream (``core/engines/lost_facts.py``), and last ``devices: violations N``.
+were given back to search before a dream (``core/engines/ledger/lost_facts.py``), and last ``devices: violations N``.
 
 Then (``--collisions N``, default 10; ``--mode collide`` runs it alone) the two devices, synced by
 the in-process engine, start a dream at the same moment N times, each time with a day pending
@@ -72,7 +72,7 @@ NAMES = ["Priya", "Tomas", "Aiko", "Bongani", "Marta", "Olu", "Sven", "Lucia", "
 PLACES = ["Lagos", "Oslo", "Quito", "Hanoi", "Porto", "Dakar", "Perth", "Tbilisi", "Cusco", "Riga", "Accra", "Bergen"]
 THINGS = ["vintage maps", "tin robots", "pressed ferns", "old radios", "glass marbles", "chess clocks",
           "brass keys", "film cameras", "sea shells", "paper kites", "wooden spoons", "enamel pins"]
-# Where a kill lands (core/files/faults.py points), by operation; a SIGKILL at a random moment backs them up.
+# Where a kill lands (core/files/disk/faults.py points), by operation; a SIGKILL at a random moment backs them up.
 CRASH_POINTS = {
     "dream": ["dream.after_page_write", "dream.after_coverage", "dream.before_ingest", "dream.after_ingest",
               "atomic.before_rename", "index.after_add", "index.after_delete"],
@@ -102,7 +102,7 @@ async def _serve(home: Path) -> None:
             return
         command = json.loads(line)
         os.environ["SUZENT_TODAY"] = command["today"]
-        if command.get("crash_at"):  # end the process abruptly there, as kill -9 would (core/files/faults.py)
+        if command.get("crash_at"):  # end the process abruptly there, as kill -9 would (core/files/disk/faults.py)
             os.environ["SUZENT_CRASH_AT"] = command["crash_at"]
         try:
             answer = await _run(manager, DreamRunner, command)
@@ -142,7 +142,7 @@ async def _run(manager: Any, runner_class: Any, command: dict) -> dict:
 
 async def _edit_page(manager: Any, command: dict) -> dict:
     """A person editing a page by hand (as Obsidian would save it): a line added to a page."""
-    from suzent_desktop.core.files.atomic import atomic_write_text
+    from suzent_desktop.core.files.disk.atomic import atomic_write_text
 
     root = manager.layout.notebook_dir
     pages = sorted((root / "3_Personal").glob("*.md")) + sorted((root / "0_Inbox").glob("*.md"))
@@ -161,8 +161,8 @@ async def _edit_page(manager: Any, command: dict) -> dict:
 
 async def _dream(manager: Any, runner_class: Any) -> dict:
     """The app's cycle, run by run, noting each run's watermark before and after, and the consolidated
-    facts that no page held any more before it (``core/engines/lost_facts.py``: given back to search, offered)."""
-    from suzent_desktop.core.engines.lost_facts import LostFacts
+    facts that no page held any more before it (``core/engines/ledger/lost_facts.py``: given back to search, offered)."""
+    from suzent_desktop.core.engines.ledger.lost_facts import LostFacts
 
     check = LostFacts(manager.layout, manager.vault)
     lost = [text for _date, text, _line in await asyncio.to_thread(check.lost, manager.days())]
@@ -179,7 +179,7 @@ async def _dream(manager: Any, runner_class: Any) -> dict:
 
 
 async def _check(manager: Any, command: dict) -> dict:
-    from suzent_desktop.core.files.tombstones import normalize
+    from suzent_desktop.core.files.records.tombstones import normalize
 
     # An index pass, as a device runs after a sync, not a rebuild: each device's index keeps the history
     # it was built with (rows written in another order, deleted, replaced), and the answers must not
@@ -194,7 +194,7 @@ async def _check(manager: Any, command: dict) -> dict:
     for question in command["questions"]:
         hits = (await manager.searching.search(question, limit=5, record_recall=False)).hits
         answers[question] = [[h.text, Path(h.path).relative_to(manager.layout.home).as_posix()] for h in hits]
-    from suzent_desktop.core.engines import uncovered
+    from suzent_desktop.core.engines.ledger import uncovered
 
     kept = manager.indexer.sources.kept  # the home's check, with what the passes have read kept
     listed = sorted(f.text for f in uncovered.consolidated(manager.layout, manager.days(), getattr(kept, "check", None)))
@@ -529,10 +529,10 @@ class Bench:
         return self.check(ops_seconds)
 
     def check(self, ops_seconds: float) -> dict[str, Any]:
-        from suzent_desktop.core.files.facts import parse_log
-        from suzent_desktop.core.files.sync_conflicts import is_conflict_copy
-        from suzent_desktop.core.files.tombstones import normalize
-        from suzent_desktop.core.vault.fact_pages import dup_norm, parse_bullet
+        from suzent_desktop.core.files.records.log_grammar import parse_log
+        from suzent_desktop.core.files.records.tombstones import normalize
+        from suzent_desktop.core.files.sync.sync_conflicts import is_conflict_copy
+        from suzent_desktop.core.vault.facts.fact_pages import dup_norm, parse_bullet
 
         a_home, b_home = (d.home for d in self.devices)
         differ = [rel for rel in sorted(set(_synced_files(a_home)) | set(_synced_files(b_home)))

@@ -36,9 +36,9 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 from suzent_desktop.core.engines.dream import offline  # noqa: E402
 from suzent_desktop.core.engines.dream.runner import DreamRunner  # noqa: E402
 from suzent_desktop.core.files.clock import Clock  # noqa: E402
-from suzent_desktop.core.files.facts import Fact  # noqa: E402
+from suzent_desktop.core.files.records.log_grammar import Fact  # noqa: E402
 from suzent_desktop.core.manager import MemoryManager  # noqa: E402
-from suzent_desktop.core.vault.fact_pages import PageDoc, dup_norm  # noqa: E402
+from suzent_desktop.core.vault.facts.fact_pages import PageDoc, dup_norm  # noqa: E402
 from suzent_desktop.settings import load_settings  # noqa: E402
 
 TODAY = dt.date(2026, 7, 20)

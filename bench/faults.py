@@ -55,13 +55,13 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from suzent_desktop.core.doctor import run_doctor  # noqa: E402
-from suzent_desktop.core.engines import uncovered  # noqa: E402
-from suzent_desktop.core.files.atomic import is_temp_name  # noqa: E402
+from suzent_desktop.core.engines.ledger import uncovered  # noqa: E402
 from suzent_desktop.core.files.clock import Clock  # noqa: E402
-from suzent_desktop.core.files.faults import ENV_VAR, EXIT_CODE  # noqa: E402
-from suzent_desktop.core.files.tombstones import normalize  # noqa: E402
+from suzent_desktop.core.files.disk.atomic import is_temp_name  # noqa: E402
+from suzent_desktop.core.files.disk.faults import ENV_VAR, EXIT_CODE  # noqa: E402
+from suzent_desktop.core.files.records.tombstones import normalize  # noqa: E402
 from suzent_desktop.core.manager import MemoryManager  # noqa: E402
-from suzent_desktop.core.vault.fact_pages import dup_norm, parse_bullet  # noqa: E402
+from suzent_desktop.core.vault.facts.fact_pages import dup_norm, parse_bullet  # noqa: E402
 
 INVARIANTS = ("no_fact_lost", "coverage", "watermark", "temp_residue", "index_derivable", "run_time")
 WORDS = ("jasper indigo xenon nimbus falcon quartz amber cobalt willow ember harbor juniper granite "

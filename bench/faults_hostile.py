@@ -63,8 +63,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 from suzent_desktop.core.files.clock import Clock  # noqa: E402
-from suzent_desktop.core.files.facts import Fact  # noqa: E402
-from suzent_desktop.core.files.tombstones import normalize  # noqa: E402
+from suzent_desktop.core.files.records.log_grammar import Fact  # noqa: E402
+from suzent_desktop.core.files.records.tombstones import normalize  # noqa: E402
 from suzent_desktop.core.index.embedding import HashingEmbedder  # noqa: E402
 from suzent_desktop.core.manager import MemoryManager  # noqa: E402
 from suzent_desktop.settings import load_settings  # noqa: E402
@@ -512,7 +512,7 @@ async def _not_findable(manager: MemoryManager, facts: tuple[Fact, ...]) -> list
 def _hidden_lines(human: dict[str, str], vault: Path) -> list[str]:
     """The person's lines that stand on the page but where a reader no longer sees them (frontmatter,
     a comment, code), judged by the same grammar search reads pages with."""
-    from suzent_desktop.core.engines.dream.page_edits import hidden_lines
+    from suzent_desktop.core.engines.dream.guards.page_edits import hidden_lines
 
     hidden: list[str] = []
     for rel, text in human.items():
@@ -529,7 +529,7 @@ def _hidden_lines(human: dict[str, str], vault: Path) -> list[str]:
 async def _doors_serving(manager: MemoryManager, text: str) -> list[str]:
     """Forget ``text`` as another device did (its tombstone arrives by sync, the page here still
     holds it), then every door that still serves it: at once, and after the next index pass."""
-    from suzent_desktop.core.files.mcp_activity import ActivityRecorder
+    from suzent_desktop.core.files.records.mcp_activity import ActivityRecorder
     from suzent_desktop.core.operations import shown_page
     from suzent_desktop.mcp_server import MemoryTools
 

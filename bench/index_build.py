@@ -30,13 +30,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _genhome import PEOPLE, PLACES, PROJECTS, TOPICS, generate_home  # noqa: E402
 
-from suzent_desktop.core.files.archive import Archive  # noqa: E402
 from suzent_desktop.core.files.clock import Clock  # noqa: E402
-from suzent_desktop.core.files.facts import Fact  # noqa: E402
-from suzent_desktop.core.files.layout import Layout  # noqa: E402
-from suzent_desktop.core.index.chunking import chunk_markdown, embedding_text  # noqa: E402
+from suzent_desktop.core.files.paths.layout import Layout  # noqa: E402
+from suzent_desktop.core.files.records.archive import Archive  # noqa: E402
+from suzent_desktop.core.files.records.log_grammar import Fact  # noqa: E402
 from suzent_desktop.core.index.embedding import EmbeddingError, HashingEmbedder, OnnxMiniLMEmbedder  # noqa: E402
 from suzent_desktop.core.index.indexer import Indexer  # noqa: E402
+from suzent_desktop.core.index.rows.chunking import chunk_markdown, embedding_text  # noqa: E402
 from suzent_desktop.settings import Settings  # noqa: E402
 
 TODAY = dt.date(2026, 7, 20)

@@ -6,7 +6,7 @@
 Each size runs in a fresh home: one page of plain paragraphs of about that many MB is written
 to ``2_Wiki/``, then ``reindex`` and ``search`` run as separate processes (the hashing embedder),
 and the peak resident memory of each process is printed with what it said about the page. A
-page over the limit (``core/files/regular.py``, 8 MiB) is named and never read, so the figure is
+page over the limit (``core/files/disk/regular.py``, 8 MiB) is named and never read, so the figure is
 the app's own. ``--code`` measures another checkout (the code before a change) the same way.
 """
 

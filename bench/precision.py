@@ -236,8 +236,8 @@ class Result:
 def page_bullets(notebook: Path) -> list[tuple[str, str]]:
     """(page, text) of every current bullet, a link read as the words it shows: the label is about
     what the line says, and "[[Piano|piano]]" says "piano"."""
-    from suzent_desktop.core.files.markdown import links, only_links
-    from suzent_desktop.core.vault.fact_pages import PageDoc
+    from suzent_desktop.core.files.language.markdown import links, only_links
+    from suzent_desktop.core.vault.facts.fact_pages import PageDoc
 
     root = notebook / PERSONAL
     found = []

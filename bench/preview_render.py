@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from suzent_desktop.core.vault.links import VaultIndex  # noqa: E402
-from suzent_desktop.ui.markdown_render import MarkdownRenderer, Vault  # noqa: E402
+from suzent_desktop.ui.reading.markdown_render import MarkdownRenderer, Vault  # noqa: E402
 
 
 def build(root: Path) -> str:

@@ -68,7 +68,7 @@ def stems(text: str) -> set[str]:
 
 def holds(turn_text: str, line: str) -> bool:
     """Whether a turn holds the key words of a line (its words as a fact: no dates, marks or markup)."""
-    from suzent_desktop.core.vault.page_lines import line_texts
+    from suzent_desktop.core.vault.facts.page_lines import line_texts
 
     pieces = line_texts(re.sub(r"\s*\(recalled \d+x\)\s*$", "", line))
     wanted = stems(pieces[0] if pieces else line)
@@ -91,7 +91,7 @@ async def _dream(manager) -> None:  # noqa: ANN001
 
 
 def _biggest_page(manager) -> Path:  # noqa: ANN001
-    from suzent_desktop.core.vault.fact_pages import PageDoc
+    from suzent_desktop.core.vault.facts.fact_pages import PageDoc
 
     pages = [p for p in (manager.layout.notebook_dir / "3_Personal").glob("*.md") if p.stem != "About Me"]
     return max(pages, key=lambda p: len(PageDoc.parse(p.read_text(encoding="utf-8")).current_bullets()))
@@ -100,9 +100,9 @@ def _biggest_page(manager) -> Path:  # noqa: ANN001
 async def _edits(manager) -> dict[str, str]:  # noqa: ANN001
     """Rename, merge, forget and undo, as a person (and a sync tool) would."""
     from suzent_desktop.core import operations
-    from suzent_desktop.core.engines.dream import page_edits
+    from suzent_desktop.core.engines.dream.guards import page_edits
     from suzent_desktop.core.engines.dream.tools import VaultTools
-    from suzent_desktop.core.vault.fact_pages import PageDoc
+    from suzent_desktop.core.vault.facts.fact_pages import PageDoc
 
     root = manager.layout.notebook_dir
     page = _biggest_page(manager)
@@ -127,7 +127,7 @@ async def _edits(manager) -> dict[str, str]:  # noqa: ANN001
 def _lines(manager) -> list[tuple[str, str, int, str]]:  # noqa: ANN001
     """(kind, path, line, text) of every page bullet and MEMORY.md bullet line."""
     from suzent_desktop.core.engines.provenance import page_texts
-    from suzent_desktop.core.vault.fact_pages import parse_bullet
+    from suzent_desktop.core.vault.facts.fact_pages import parse_bullet
 
     found: list[tuple[str, str, int, str]] = []
     for rel, text in sorted(page_texts(manager.home).items()):
@@ -232,10 +232,15 @@ async def locomo_life(base: Path, name: str) -> dict | None:
 def write_review_home(home: Path, count: int) -> None:
     """Pages of dream-recorded bullets, their log facts and turns: ``count`` items to review."""
     from suzent_desktop.core.engines import provenance
-    from suzent_desktop.core.files.facts import Fact, format_fact_line, format_log_header, format_turn_header
-    from suzent_desktop.core.files.layout import Layout
-    from suzent_desktop.core.files.transcripts import turn_id
-    from suzent_desktop.core.vault.fact_pages import dup_norm
+    from suzent_desktop.core.files.paths.layout import Layout
+    from suzent_desktop.core.files.records.log_grammar import (
+        Fact,
+        format_fact_line,
+        format_log_header,
+        format_turn_header,
+    )
+    from suzent_desktop.core.files.records.transcripts import turn_id
+    from suzent_desktop.core.vault.facts.fact_pages import dup_norm
     from suzent_desktop.settings import Settings
 
     layout = Layout.from_settings(home, Settings())
@@ -265,8 +270,8 @@ def write_review_home(home: Path, count: int) -> None:
 async def _review_stalls(home: Path) -> dict:
     from PySide6.QtCore import QTimer
 
+    from suzent_desktop.ui.base.services import AppServices
     from suzent_desktop.ui.panes.review_pane import ReviewPane
-    from suzent_desktop.ui.services import AppServices
 
     lags: list[float] = []
     late: list[tuple[float, float, float]] = []  # (lag, GUI-thread CPU, process CPU) in ms

@@ -49,11 +49,12 @@ from incremental import measure  # noqa: E402
 from index_build import TimedEmbedder, pct, peak_rss_mb, queries  # noqa: E402
 
 from suzent_desktop.core.files.clock import Clock  # noqa: E402
-from suzent_desktop.core.files.layout import Layout  # noqa: E402
-from suzent_desktop.core.index import ann, fusion  # noqa: E402
+from suzent_desktop.core.files.paths.layout import Layout  # noqa: E402
 from suzent_desktop.core.index.embedding import HashingEmbedder  # noqa: E402
-from suzent_desktop.core.index.index_store import IndexStore, Row, norm_key  # noqa: E402
 from suzent_desktop.core.index.indexer import Indexer  # noqa: E402
+from suzent_desktop.core.index.ranking import fusion  # noqa: E402
+from suzent_desktop.core.index.storage import ann
+from suzent_desktop.core.index.storage.store import IndexStore, Row, norm_key  # noqa: E402
 from suzent_desktop.settings import Settings  # noqa: E402
 
 CLOCK = Clock(fixed_today=dt.date(2026, 7, 20))

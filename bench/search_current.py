@@ -142,7 +142,7 @@ def _norm(text: str) -> str:
 async def measure(days: int, seed: int, embedding_model: str) -> dict:
     from suzent_desktop.core.engines.dream.runner import DreamRunner
     from suzent_desktop.core.files.clock import Clock
-    from suzent_desktop.core.files.facts import Fact
+    from suzent_desktop.core.files.records.log_grammar import Fact
     from suzent_desktop.core.manager import MemoryManager
     from suzent_desktop.settings import load_settings
 

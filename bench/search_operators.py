@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _genhome import generate_home  # noqa: E402
 
 from suzent_desktop.core.files.clock import Clock  # noqa: E402
-from suzent_desktop.core.files.layout import Layout  # noqa: E402
+from suzent_desktop.core.files.paths.layout import Layout  # noqa: E402
 from suzent_desktop.core.index.embedding import HashingEmbedder  # noqa: E402
 from suzent_desktop.core.index.indexer import Indexer  # noqa: E402
 from suzent_desktop.core.vault.query import file_passes, parse_query, text_passes  # noqa: E402

@@ -29,9 +29,9 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 from ui_launch import make_vault  # noqa: E402
 
 from suzent_desktop.core import operations  # noqa: E402
-from suzent_desktop.core.files import fuzzy  # noqa: E402
-from suzent_desktop.ui.link_completer import link_names  # noqa: E402
-from suzent_desktop.ui.quick_switcher import QuickSwitcher, warm_matching  # noqa: E402
+from suzent_desktop.core.files.language import fuzzy  # noqa: E402
+from suzent_desktop.ui.dialogs.quick_switcher import QuickSwitcher, warm_matching  # noqa: E402
+from suzent_desktop.ui.editing.link_completer import link_names  # noqa: E402
 
 
 def _ms(work) -> float:  # noqa: ANN001 - a callable

@@ -117,8 +117,8 @@ def _child(home: Path, started: float, type_text: str, index_wait: float) -> Non
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
 
-    from suzent_desktop.ui.main_window import MainWindow
-    from suzent_desktop.ui.services import AppServices
+    from suzent_desktop.ui.base.services import AppServices
+    from suzent_desktop.ui.window.main_window import MainWindow
 
     mark("imports")
     app = QApplication.instance() or QApplication([sys.argv[0]])

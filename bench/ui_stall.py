@@ -159,23 +159,23 @@ class CallClock:
     """Records when engine calls that may enter native code ran, to name what held the GIL."""
 
     TARGETS = (
-        ("suzent_desktop.core.index.index_store", "IndexStore"),
+        ("suzent_desktop.core.index.storage.store", "IndexStore"),
         ("suzent_desktop.core.index.embedding", "HashingEmbedder"),
         ("suzent_desktop.core.index.embedding", "OnnxMiniLMEmbedder"),
         # GUI-thread code reached from Qt signals and timers (not from asyncio callbacks)
-        ("suzent_desktop.ui.main_window", "MainWindow"),
-        ("suzent_desktop.ui.vault_tree", "VaultTree"),
-        ("suzent_desktop.ui.editor", "PageEditor"),
-        ("suzent_desktop.ui.editor_area", "EditorArea"),
-        ("suzent_desktop.ui.watcher", "VaultWatcher"),
+        ("suzent_desktop.ui.window.main_window", "MainWindow"),
+        ("suzent_desktop.ui.window.vault_tree", "VaultTree"),
+        ("suzent_desktop.ui.page.editor", "PageEditor"),
+        ("suzent_desktop.ui.workspace.editor_area", "EditorArea"),
+        ("suzent_desktop.ui.base.watcher", "VaultWatcher"),
         ("suzent_desktop.ui.panes.search_pane", "SearchPane"),
         ("suzent_desktop.ui.panes.daily_logs", "DailyLogsPane"),
         ("suzent_desktop.ui.panes.dream_panel", "DreamPanel"),
         ("suzent_desktop.ui.panes.backlinks", "BacklinksPane"),
         ("suzent_desktop.ui.panes.memory_view", "MemoryView"),
         ("suzent_desktop.ui.panes.tombstones_pane", "TombstonesPane"),
-        ("suzent_desktop.ui.panes.graph", "GraphPane"),
-        ("suzent_desktop.ui.graph_canvas", "GraphCanvas"),
+        ("suzent_desktop.ui.graph.pane", "GraphPane"),
+        ("suzent_desktop.ui.graph.canvas", "GraphCanvas"),
     )
 
     def __init__(self) -> None:
@@ -616,11 +616,11 @@ async def _first_personal_page(window, timeout: float = 60.0) -> Path:
 async def _measure(home: Path, phases: list[str], gc_mode: str) -> dict:
     from PySide6.QtTest import QTest  # noqa: F401 - the bench's own import, before any phase
 
-    from suzent_desktop.ui import app as app_module
-    from suzent_desktop.ui.services import AppServices
+    from suzent_desktop.ui.base import app as app_module
+    from suzent_desktop.ui.base.services import AppServices
 
     if gc_mode == "default":  # CPython's own collector, for comparison with the app's policy
-        from suzent_desktop.ui import gc_policy
+        from suzent_desktop.ui.base import gc_policy
 
         gc_policy.install = lambda: None
         gc_policy.safe_point = lambda: None

@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _genhome import PEOPLE, generate_home  # noqa: E402
 
-from suzent_desktop.core.files.layout import Layout  # noqa: E402
+from suzent_desktop.core.files.paths.layout import Layout  # noqa: E402
 from suzent_desktop.settings import Settings  # noqa: E402
 
 TODAY = dt.date(2026, 7, 20)

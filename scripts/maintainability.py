@@ -211,7 +211,7 @@ def indexer(root: Path) -> tuple[int, list[str]]:
     init = next((n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"), None)
     built = {ast.unparse(n.func) for n in ast.walk(init) if isinstance(n, ast.Call)} if init else set()
     parts = []
-    for file in sorted((root / PACKAGE / "core" / "index").glob("*.py")):
+    for file in sorted((root / PACKAGE / "core" / "index").rglob("*.py")):
         for node in ast.parse(file.read_text(encoding="utf-8")).body:
             if isinstance(node, ast.ClassDef) and node.name in bases | built:
                 methods = sum(isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef) for n in node.body)

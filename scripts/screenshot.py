@@ -71,10 +71,10 @@ async def _shoot(args: argparse.Namespace, home: Path) -> list[Path]:
     from PySide6.QtTest import QTest
 
     from suzent_desktop.core.demo import SHOWCASE_PAGE
-    from suzent_desktop.ui import theme
-    from suzent_desktop.ui.main_window import MainWindow
-    from suzent_desktop.ui.services import AppServices
-    from suzent_desktop.ui.settings_dialog import SettingsDialog
+    from suzent_desktop.ui.base import theme
+    from suzent_desktop.ui.base.services import AppServices
+    from suzent_desktop.ui.dialogs.settings_dialog import SettingsDialog
+    from suzent_desktop.ui.window.main_window import MainWindow
 
     services = AppServices.open(home)
     window = MainWindow(services)
@@ -150,9 +150,9 @@ async def _shoot(args: argparse.Namespace, home: Path) -> list[Path]:
 
 async def _shoot_own_vault(args: argparse.Namespace, vault: Path) -> list[Path]:
     """A folder of notes opened as a vault: its own tree, nothing of the app's at its root."""
-    from suzent_desktop.core.files.vaults import vault_home
-    from suzent_desktop.ui.main_window import MainWindow
-    from suzent_desktop.ui.services import AppServices
+    from suzent_desktop.core.files.paths.vaults import vault_home
+    from suzent_desktop.ui.base.services import AppServices
+    from suzent_desktop.ui.window.main_window import MainWindow
 
     for rel, text in OWN_VAULT.items():
         path = vault / rel
@@ -197,7 +197,7 @@ def main() -> int:
     from PySide6.QtWidgets import QApplication
 
     from suzent_desktop.core.demo import write_demo_home
-    from suzent_desktop.ui import theme
+    from suzent_desktop.ui.base import theme
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     theme.install(app).set_mode("light")  # the README's shots do not depend on the machine's scheme

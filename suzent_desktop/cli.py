@@ -55,7 +55,7 @@ from suzent_desktop.cli_output import PROG, CliError, Output, UsageError, home_o
 from suzent_desktop.cli_progress import download_model, show_downloads, terminal_progress
 from suzent_desktop.core.documents import SOURCES, captured_turn, fact_dict, hit_dict
 from suzent_desktop.core.documents import is_handled_error as _core_handles
-from suzent_desktop.core.files.words import count, outcome_words
+from suzent_desktop.core.files.language.words import count, outcome_words
 
 
 class _Parser(argparse.ArgumentParser):

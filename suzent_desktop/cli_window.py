@@ -42,7 +42,7 @@ def _handed_over(home: Path, out: Output) -> bool:
     """A window already open on ``home`` is brought to the front instead of starting a second
     process (two would run two indexers and two dream runners on one home)."""
     try:
-        from suzent_desktop.ui.app import hand_over
+        from suzent_desktop.ui.base.app import hand_over
 
         said = hand_over(home)
     except ImportError:  # no usable Qt: _launch says so
@@ -72,7 +72,7 @@ def _launch(home: Path, *, problem: Exception | None = None, prepared: Any = Non
         import PySide6.QtWidgets  # noqa: F401
     except ImportError as exc:
         raise CliError(f"the desktop app cannot start: {exc}") from exc
-    from suzent_desktop.ui.app import run_app  # a failure in our own code shows its traceback
+    from suzent_desktop.ui.base.app import run_app  # a failure in our own code shows its traceback
     if problem is not None:
         return int(run_app(home, problem=problem) or 0)
     if prepared is not None:  # the window opens on it: the home is not prepared a second time

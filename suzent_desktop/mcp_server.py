@@ -47,7 +47,7 @@ from suzent_desktop.core.documents import (
     is_handled_error,
     tags_document,
 )
-from suzent_desktop.core.files.words import count
+from suzent_desktop.core.files.language.words import count
 from suzent_desktop.core.operations import (
     READ_LIMIT_CHARS,
     ActivityRecorder,
@@ -472,7 +472,7 @@ class MemoryTools:
         }
 
     def page_path(self, relative: str) -> Path:
-        """A vault page through the confinement rule (``core/files/confine.py``); non-markdown files are refused."""
+        """A vault page through the confinement rule (``core/files/disk/confine.py``); non-markdown files are refused."""
         target = self.vault.resolve(relative)
         if target.suffix.lower() != ".md":
             raise VaultAccessError(f"{relative}: only markdown pages (.md) can be read")

@@ -23,7 +23,7 @@ from typing import Any
 
 import tomli_w
 
-from suzent_desktop.core.files.config_record import PATH_KEYS, record_written
+from suzent_desktop.core.files.paths.config_record import PATH_KEYS, record_written
 
 CONFIG_NAME = "config.toml"
 
@@ -71,7 +71,7 @@ class Settings:
     memory_consolidation_timeout_seconds: float = 600.0
     memory_consolidation_model: str = ""
     memory_consolidation_max_write_kb: int = 256
-    # One dream at a time across devices (core/engines/lease.py): how long a lease lasts unless renewed,
+    # One dream at a time across devices (core/engines/dream/runs/lease.py): how long a lease lasts unless renewed,
     # and how long a device waits after taking one for the sync tool to show a rival's.
     memory_consolidation_lease_seconds: float = 300.0
     memory_consolidation_lease_settle_seconds: float = 10.0
@@ -149,7 +149,7 @@ CHOICES: dict[str, tuple[str, ...]] = {"theme": ("system", "light", "dark"), "ed
 
 # Values for a small model run on the CPU of this machine (a 1.5B model on two cores reads a dream's
 # first prompt in 2-3 minutes): a longer base per call (a local call also gets time per character of
-# prompt, core/files/call_limits.py), an hour per dream, and smaller batches so each prompt stays short.
+# prompt, core/files/llm_limits.py), an hour per dream, and smaller batches so each prompt stays short.
 LOCAL_CPU_PROFILE: dict[str, Any] = {
     "llm_timeout_seconds": 180.0,
     "memory_consolidation_timeout_seconds": 3600.0,
@@ -298,7 +298,7 @@ def save_settings(home: Path, settings: Settings, *, since: Settings | None = No
     written, and a value that came from an environment variable is not copied into the file.
     Without it, the keys that differ from the defaults are written (a small, readable file).
     """
-    from suzent_desktop.core.files.atomic import atomic_write_text
+    from suzent_desktop.core.files.disk.atomic import atomic_write_text
 
     if since is None:
         base: dict[str, Any] = {}
@@ -313,5 +313,5 @@ def save_settings(home: Path, settings: Settings, *, since: Settings | None = No
     }
     path = home / CONFIG_NAME
     atomic_write_text(path, tomli_w.dumps(data))
-    record_written(path)  # the app wrote these paths: ``open`` may adopt them (core/files/config_record.py)
+    record_written(path)  # the app wrote these paths: ``open`` may adopt them (core/files/paths/config_record.py)
     return path

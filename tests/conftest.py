@@ -46,7 +46,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, today: dt.date) -> Pat
 
 @pytest.fixture
 def layout(home: Path):
-    from suzent_desktop.core.files.layout import Layout
+    from suzent_desktop.core.files.paths.layout import Layout
     from suzent_desktop.settings import load_settings
 
     return Layout.from_settings(home, load_settings(home))

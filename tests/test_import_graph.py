@@ -6,7 +6,7 @@
   modules (markdown grammar, link resolver, days, fuzzy name matching), plus the typed settings object;
 * the command line and the MCP server (and their helper modules) import from the core only what the
   UI may, plus the documents they print (``core/documents.py``), and each other; the command line
-  may start the window (``ui/app.py``);
+  may start the window (``ui/base/app.py``);
 * no front end (the UI, the command line, the MCP server) reads a store (index, logs, notebook,
   tombstones, transcripts, the vault model) through ``manager.<store>`` or ``getattr(manager, "<store>")``;
 * the core is built in layers, one folder each (``CORE_LAYERS``, lowest first), with the front door
@@ -32,11 +32,11 @@ UI_MAY_IMPORT = frozenset({
     "suzent_desktop.core.manager",
     "suzent_desktop.core.operations",
     "suzent_desktop.core.files.events",
-    "suzent_desktop.core.files.markdown",
+    "suzent_desktop.core.files.language.markdown",
     "suzent_desktop.core.vault.links",
-    "suzent_desktop.core.files.fuzzy",
+    "suzent_desktop.core.files.language.fuzzy",
     "suzent_desktop.core.vault.days",
-    "suzent_desktop.core.files.words",  # counted words ("1 turn"), a pure rule like the ones above
+    "suzent_desktop.core.files.language.words",  # counted words ("1 turn"), a pure rule like the ones above
 })
 FRONT_END_MODULES = frozenset({  # the command line and the MCP server, with their helper modules
     "suzent_desktop.cli", "suzent_desktop.cli_vault", "suzent_desktop.cli_review", "suzent_desktop.cli_progress",
@@ -45,7 +45,7 @@ FRONT_END_MODULES = frozenset({  # the command line and the MCP server, with the
 })
 FRONT_END_MAY_IMPORT = UI_MAY_IMPORT | FRONT_END_MODULES | {
     "suzent_desktop.core.documents",  # the JSON documents both print, one shape for each answer
-    "suzent_desktop.ui.app",  # `gui`, `open` and `demo` start the window
+    "suzent_desktop.ui.base.app",  # `gui`, `open` and `demo` start the window
 }
 
 # The layers of the core, lowest first: each folder of core/ is one, and the modules at core/ top level
@@ -312,15 +312,15 @@ HINT = " (call the front door, or add a function to core/operations.py)"
     ({"settings.py": "import PySide6\n"}, ["suzent_desktop.settings imports Qt (PySide6)"]),
     ({"ui/w.py": "from suzent_desktop.core.index.indexer import Indexer\n", "core/index/indexer.py": ""},
      ["suzent_desktop.ui.w imports suzent_desktop.core.index.indexer, which the UI may not use" + HINT]),
-    ({"ui/w.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from suzent_desktop.core.files import tombstones\n",
-      "core/files/tombstones.py": ""},
-     ["suzent_desktop.ui.w imports suzent_desktop.core.files.tombstones, which the UI may not use" + HINT]),
+    ({"ui/w.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from suzent_desktop.core.files.records import tombstones\n",
+      "core/files/records/tombstones.py": ""},
+     ["suzent_desktop.ui.w imports suzent_desktop.core.files.records.tombstones, which the UI may not use" + HINT]),
     ({"cli.py": "def f():\n    from suzent_desktop.core.engines.dream.runner import DreamRunner\n",
       "core/engines/dream/__init__.py": "", "core/engines/dream/runner.py": ""},
      ["suzent_desktop.cli imports suzent_desktop.core.engines.dream.runner, which a front end may not use" + HINT]),
-    ({"mcp_server.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from suzent_desktop.core.index.hits import H\n",
-      "core/index/hits.py": ""},
-     ["suzent_desktop.mcp_server imports suzent_desktop.core.index.hits, which a front end may not use" + HINT]),
+    ({"mcp_server.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from suzent_desktop.core.index.ranking.hits import H\n",
+      "core/index/ranking/hits.py": ""},
+     ["suzent_desktop.mcp_server imports suzent_desktop.core.index.ranking.hits, which a front end may not use" + HINT]),
     ({"cli.py": "from suzent_desktop.core.operations import dream_cycle\nfrom suzent_desktop import mcp_server\n"
                 "from suzent_desktop.core.documents import hit_dict\n",
       "mcp_server.py": "from suzent_desktop.core.manager import MemoryManager\n", "core/operations.py": "",

@@ -45,8 +45,8 @@ def test_the_indexers_parts_and_the_memory_ledger_read_no_private_name_of_anothe
     assert spec is not None and spec.loader is not None
     maintainability = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(maintainability)
-    watched = ("suzent_desktop.core.index.", "suzent_desktop.core.engines.lost_facts",
-               "suzent_desktop.core.engines.late_facts", "suzent_desktop.core.engines.uncovered")
+    watched = ("suzent_desktop.core.index.", "suzent_desktop.core.engines.ledger.lost_facts",
+               "suzent_desktop.core.engines.ledger.late_facts", "suzent_desktop.core.engines.ledger.uncovered")
     reads = [r for r in maintainability.private_reads(maintainability.modules(SCRIPT.parents[1]))
              if r.startswith(watched) and "_core._MODELS" not in r]  # onnxruntime's own model table
     assert reads == []

@@ -109,7 +109,7 @@ def test_the_frozen_app_carries_every_data_file_an_install_has(spec_run: list[st
 
 def test_the_spec_collects_the_app_and_its_lazy_imports(hidden_imports: list[str]) -> None:
     """The modules the frozen app loads by name are in the collection (the app's own, litellm's, mcp's, uvicorn's)."""
-    for name in ("suzent_desktop.cli", "suzent_desktop.ui.app", "suzent_desktop.mcp_server", "litellm.main",
+    for name in ("suzent_desktop.cli", "suzent_desktop.ui.base.app", "suzent_desktop.mcp_server", "litellm.main",
                  "mcp.server.streamable_http", "uvicorn.protocols.http.h11_impl", "uvicorn.lifespan.on"):
         assert name in hidden_imports
 

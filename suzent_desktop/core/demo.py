@@ -22,10 +22,15 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from suzent_desktop.core.files.facts import Fact, format_fact_line, format_log_header, format_turn_header
-from suzent_desktop.core.files.layout import Layout
-from suzent_desktop.core.files.text import loads_json
-from suzent_desktop.core.files.transcripts import turn_id
+from suzent_desktop.core.files.disk.text_hygiene import loads_json
+from suzent_desktop.core.files.paths.layout import Layout
+from suzent_desktop.core.files.records.log_grammar import (
+    Fact,
+    format_fact_line,
+    format_log_header,
+    format_turn_header,
+)
+from suzent_desktop.core.files.records.transcripts import turn_id
 from suzent_desktop.settings import Settings
 
 DEMO_MARKER = Path(".suzent") / "demo"

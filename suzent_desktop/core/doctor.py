@@ -17,14 +17,14 @@ from pathlib import Path
 from typing import Any
 
 from suzent_desktop.core.engines.forgetting import find_forgotten
-from suzent_desktop.core.files import sync_check
-from suzent_desktop.core.files.archive import Archive
 from suzent_desktop.core.files.clock import Clock
-from suzent_desktop.core.files.devices import DeviceError
-from suzent_desktop.core.files.facts import parse_log
-from suzent_desktop.core.files.layout import Layout, LayoutError
-from suzent_desktop.core.files.regular import read_regular
-from suzent_desktop.core.files.transcripts import Transcripts
+from suzent_desktop.core.files.disk.regular import read_regular
+from suzent_desktop.core.files.paths.layout import Layout, LayoutError
+from suzent_desktop.core.files.records.archive import Archive
+from suzent_desktop.core.files.records.log_grammar import parse_log
+from suzent_desktop.core.files.records.transcripts import Transcripts
+from suzent_desktop.core.files.sync import sync_check
+from suzent_desktop.core.files.sync.devices import DeviceError
 from suzent_desktop.core.home import Home, open_home, prepare
 from suzent_desktop.core.vault.days import Days
 from suzent_desktop.core.vault.forgotten import MIN_CONTAINED, Forgotten
@@ -178,7 +178,7 @@ def check_archive(archive: Archive) -> list[Problem]:
 
 def check_transcripts(transcripts: Transcripts) -> list[Problem]:
     """Transcript lines that are not whole turns (a write cut short by a crash, a hand edit)."""
-    from suzent_desktop.core.files.transcripts import parse as parse_transcript
+    from suzent_desktop.core.files.records.transcripts import parse as parse_transcript
 
     problems: list[Problem] = []
     for path in (p for d in transcripts.dates() for p in transcripts.parts(d)):
@@ -270,9 +270,9 @@ def check_watermark(notebook: Notebook, days: Days, today: dt.date) -> list[Prob
 
 
 def check_dropped(layout: Layout, days: Days, tombstones: Iterable[str]) -> list[Problem]:
-    """Facts a dream dropped that stay in search until the person confirms (``core/index/dropped.py``)."""
-    from suzent_desktop.core.engines import uncovered
-    from suzent_desktop.core.index import dropped
+    """Facts a dream dropped that stay in search until the person confirms (``core/index/ledger/dropped.py``)."""
+    from suzent_desktop.core.engines.ledger import uncovered
+    from suzent_desktop.core.index.ledger import dropped
 
     pending = dropped.pending(layout, days, tombstones)
     places = uncovered.located(layout, [uncovered.UncoveredFact(f.date, f.text, f.line) for f in pending])
@@ -285,8 +285,8 @@ def check_dropped(layout: Layout, days: Days, tombstones: Iterable[str]) -> list
 
 
 def check_not_consolidated(layout: Layout, days: Days, tombstones: Forgotten) -> list[Problem]:
-    """Facts of consolidated days that the last dream left on no page (``core/engines/uncovered.py``)."""
-    from suzent_desktop.core.engines import uncovered
+    """Facts of consolidated days that the last dream left on no page (``core/engines/ledger/uncovered.py``)."""
+    from suzent_desktop.core.engines.ledger import uncovered
 
     left = [fact for fact in uncovered.consolidated(layout, days) if not tombstones.holds(fact.text)]
     return [
@@ -330,7 +330,7 @@ def _sorted(paths: Iterable[Any]) -> list[str]:
 
 async def _index_stats(home: Home, tombstones: set[str]) -> Any:
     from suzent_desktop.core.index.embedding import EmbeddingError
-    from suzent_desktop.core.index.index_store import TABLE_NAME, IndexStoreError
+    from suzent_desktop.core.index.storage.store import TABLE_NAME, IndexStoreError
 
     layout, indexer = home.layout, home.indexer
     stats = await indexer.stats()

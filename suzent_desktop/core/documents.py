@@ -20,7 +20,7 @@ def is_handled_error(exc: BaseException) -> bool:
     for module, name in (
         ("suzent_desktop.core.index.embedding", "EmbeddingError"),
         ("suzent_desktop.core.llm", "LLMError"),
-        ("suzent_desktop.core.engines.extraction", "ExtractionError"),
+        ("suzent_desktop.core.engines.capture.extraction", "ExtractionError"),
     ):
         cls = getattr(sys.modules.get(module), name, None)  # not loaded: it cannot have raised
         if isinstance(cls, type) and isinstance(exc, cls):

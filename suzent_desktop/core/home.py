@@ -18,14 +18,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from suzent_desktop.core.engines.forgetting import ForgetJournal
-from suzent_desktop.core.engines.recall import RecallLog
-from suzent_desktop.core.engines.uncovered import Kept
-from suzent_desktop.core.files import devices
-from suzent_desktop.core.files.archive import Archive
+from suzent_desktop.core.engines.ledger.uncovered import Kept
+from suzent_desktop.core.engines.memory_md.recall import RecallLog
 from suzent_desktop.core.files.clock import SYSTEM_CLOCK, Clock
-from suzent_desktop.core.files.layout import Layout, LayoutError, default_home
-from suzent_desktop.core.files.tombstones import Tombstones
-from suzent_desktop.core.files.transcripts import Transcripts
+from suzent_desktop.core.files.paths.layout import Layout, LayoutError, default_home
+from suzent_desktop.core.files.records.archive import Archive
+from suzent_desktop.core.files.records.tombstones import Tombstones
+from suzent_desktop.core.files.records.transcripts import Transcripts
+from suzent_desktop.core.files.sync import devices
 from suzent_desktop.core.services.capture import Capture
 from suzent_desktop.core.services.forget import Forget
 from suzent_desktop.core.services.search import Search
@@ -117,7 +117,7 @@ def prepare_home(home: Path | None = None, settings: Settings | None = None, *, 
 
 
 def with_device(layout: Layout, *, register: bool = True) -> Layout:
-    """The layout with this device's id and stream names (``core/files/devices.py``); ``register``
+    """The layout with this device's id and stream names (``core/files/sync/devices.py``); ``register``
     records the device in the home (the first open of an existing home: nothing is renamed)."""
     device = devices.device_id()
     plain = devices.register(layout.state_dir, device, write=register)
@@ -180,7 +180,7 @@ def open_home(
 
 def remove_stale_temp_files(layout: Layout) -> list[Path]:
     """Temp files of atomic writes that a killed process left behind (``.People.md.x1y2z3w4.tmp``)."""
-    from suzent_desktop.core.files.atomic import sweep_temp_files
+    from suzent_desktop.core.files.disk.atomic import sweep_temp_files
 
     removed = sweep_temp_files(
         [(layout.home, False), (layout.memory_dir, True), (layout.notebook_dir, True), (layout.index_dir, False)]

@@ -22,8 +22,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from suzent_desktop.core.files import call_limits
-from suzent_desktop.core.files.text import loads_json
+from suzent_desktop.core.files import llm_limits
+from suzent_desktop.core.files.disk.text_hygiene import loads_json
 
 
 class LLMError(RuntimeError):
@@ -107,8 +107,8 @@ async def _acompletion(model: str, messages: list[dict[str, Any]], *, timeout: f
     if not model:
         raise LLMError("no model configured")
     litellm = _litellm()
-    # A model on this machine gets time to read its prompt (core/files/call_limits.py).
-    limit, how = call_limits.fit(_limit(timeout), model, messages, tools=kwargs.get("tools"),
+    # A model on this machine gets time to read its prompt (core/files/llm_limits.py).
+    limit, how = llm_limits.fit(_limit(timeout), model, messages, tools=kwargs.get("tools"),
                                  api_base=kwargs.get("api_base"))
     kwargs.setdefault("num_retries", 0)
     kwargs.setdefault("max_retries", 0)

@@ -21,10 +21,10 @@ from typing import TYPE_CHECKING, Any
 
 from suzent_desktop.core import demo
 from suzent_desktop.core.demo import DemoError, write_demo_home
-from suzent_desktop.core.engines import memory_approval, provenance, review
-from suzent_desktop.core.engines.dream import outcome as dream_outcome
-from suzent_desktop.core.engines.dream import run_state
+from suzent_desktop.core.engines import provenance, review
 from suzent_desktop.core.engines.dream import runner as dream
+from suzent_desktop.core.engines.dream.runs import outcome as dream_outcome
+from suzent_desktop.core.engines.dream.runs import run_state
 from suzent_desktop.core.engines.dream.tools import (
     READ_LIMIT_CHARS,
     VaultAccessError,
@@ -32,22 +32,23 @@ from suzent_desktop.core.engines.dream.tools import (
     decode_page,
 )
 from suzent_desktop.core.engines.forgetting import shown, units_for
-from suzent_desktop.core.engines.promotion import PromotionError
-from suzent_desktop.core.files import sync_check
-from suzent_desktop.core.files.archive import ArchiveError
-from suzent_desktop.core.files.atomic import atomic_write_text
+from suzent_desktop.core.engines.memory_md import memory_approval
+from suzent_desktop.core.engines.memory_md.promotion import PromotionError
 from suzent_desktop.core.files.clock import SYSTEM_CLOCK
+from suzent_desktop.core.files.disk.atomic import atomic_write_text
+from suzent_desktop.core.files.disk.regular import read_regular
 from suzent_desktop.core.files.events import ChangeSet
-from suzent_desktop.core.files.facts import FactLine, ParsedLog, parse_log
-from suzent_desktop.core.files.layout import ROOT_NAV_FILES, Layout, default_home
-from suzent_desktop.core.files.mcp_activity import ActivityRecorder, describe, read_activity
-from suzent_desktop.core.files.regular import read_regular
-from suzent_desktop.core.files.tombstones import Tombstone, TombstoneProblem, normalize
-from suzent_desktop.core.files.vaults import RecentVaults, open_folder, untrusted_config
+from suzent_desktop.core.files.paths.layout import ROOT_NAV_FILES, ZONES, Layout, default_home
+from suzent_desktop.core.files.paths.vaults import RecentVaults, open_folder, untrusted_config
+from suzent_desktop.core.files.records.archive import ArchiveError
+from suzent_desktop.core.files.records.log_grammar import FactLine, ParsedLog, parse_log
+from suzent_desktop.core.files.records.mcp_activity import ActivityRecorder, describe, read_activity
+from suzent_desktop.core.files.records.tombstones import Tombstone, TombstoneProblem, normalize
+from suzent_desktop.core.files.sync import sync_check
 from suzent_desktop.core.index.embedding import E5_INT8_SETTING, MULTILINGUAL_SETTING
-from suzent_desktop.core.index.filters import Filters
 from suzent_desktop.core.index.model_download import DownloadCancelled
-from suzent_desktop.core.index.terms import match_spans
+from suzent_desktop.core.index.ranking.filters import Filters
+from suzent_desktop.core.index.ranking.terms import match_spans
 from suzent_desktop.core.vault import vault_ops
 from suzent_desktop.core.vault.canvas import canvas_markdown, is_canvas
 from suzent_desktop.core.vault.forgotten import Forgotten
@@ -70,7 +71,6 @@ from suzent_desktop.core.vault.mentions import (
 )
 from suzent_desktop.core.vault.model import Kind as PathKind
 from suzent_desktop.core.vault.model import Vault, VaultSnapshot
-from suzent_desktop.core.vault.notebook import ZONES
 from suzent_desktop.core.vault.page_reader import read_part
 from suzent_desktop.core.vault.properties import (
     delete_property,
@@ -90,7 +90,9 @@ if TYPE_CHECKING:
     from suzent_desktop.core.engines.dream.runner import DreamRunner, Snapshot
     from suzent_desktop.core.home import PreparedHome
     from suzent_desktop.core.index.embedding import Embedder
-    from suzent_desktop.core.index.hits import SearchHit as SearchHit  # named in the MCP server's type hints
+    from suzent_desktop.core.index.ranking.hits import (
+        SearchHit as SearchHit,  # named in the MCP server's type hints
+    )
     from suzent_desktop.core.manager import MemoryManager
     from suzent_desktop.core.vault.model import Backlink as Backlink  # named in the UI's type hints
     from suzent_desktop.settings import Settings

@@ -387,7 +387,7 @@ def test_created_home_is_bootstrapped(tmp_path: Path, capsys: pytest.CaptureFixt
 def fake_app(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
     """Stand in for the Qt app: records the home it was asked to open."""
     opened: list[Path] = []
-    module = types.ModuleType("suzent_desktop.ui.app")
+    module = types.ModuleType("suzent_desktop.ui.base.app")
 
     def run_app(home: Path, *, problem: Exception | None = None, prepared=None) -> int:  # noqa: ANN001
         if problem is not None:
@@ -400,7 +400,7 @@ def fake_app(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
     module.run_app = run_app  # type: ignore[attr-defined]
     module.hand_over = lambda _home: None  # type: ignore[attr-defined] - no window is open
     module.problems = []  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "suzent_desktop.ui.app", module)
+    monkeypatch.setitem(sys.modules, "suzent_desktop.ui.base.app", module)
     return opened
 
 
@@ -416,7 +416,7 @@ def test_gui_with_broken_config_shows_the_error_in_a_window(home: Path, fake_app
     (home / "config.toml").write_text("memory_lint_enabled = 'sometimes'\n", encoding="utf-8")
     assert main(["--home", str(home), "gui"]) == 1
     assert fake_app == [] and "memory_lint_enabled" in capsys.readouterr().err
-    problem = sys.modules["suzent_desktop.ui.app"].problems[0]
+    problem = sys.modules["suzent_desktop.ui.base.app"].problems[0]
     assert problem.key == "memory_lint_enabled" and problem.line == 1 and problem.file == str(home / "config.toml")
 
 
@@ -473,7 +473,7 @@ def test_lint_json_shape(home: Path, capsys: pytest.CaptureFixture[str]):
     assert code in (0, 1)
 
 
-@pytest.mark.skipif(not _has("suzent_desktop.core.engines.promotion"), reason="promotion not built")
+@pytest.mark.skipif(not _has("suzent_desktop.core.engines.memory_md.promotion"), reason="promotion not built")
 def test_promote_rewrites_memory_md(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
     demo = tmp_path / "demo"
     assert main(["demo", "--no-gui", str(demo)]) == 0
@@ -583,9 +583,9 @@ def test_a_misspelt_suzent_variable_is_warned_about(home: Path, capsys: pytest.C
 
 
 def _backlog(home: Path, days: int, today: dt.date) -> list[str]:
-    from suzent_desktop.core.files.archive import Archive
-    from suzent_desktop.core.files.facts import Fact
-    from suzent_desktop.core.files.layout import Layout
+    from suzent_desktop.core.files.paths.layout import Layout
+    from suzent_desktop.core.files.records.archive import Archive
+    from suzent_desktop.core.files.records.log_grammar import Fact
     from suzent_desktop.settings import load_settings
 
     assert main(["--home", str(home), "status"]) == 0  # bootstrap
@@ -762,7 +762,7 @@ def test_gui_without_a_usable_qt_says_so_in_one_line(capsys, home, monkeypatch) 
 
 @pytest.mark.parametrize("command", [["gui"], ["demo"]])
 def test_no_display_is_said_in_one_line_with_what_to_do(capsys, home, monkeypatch, command) -> None:
-    import suzent_desktop.ui.app as app
+    import suzent_desktop.ui.base.app as app
 
     opened: list[Path] = []
     monkeypatch.setattr(app, "run_app", lambda home, **_: opened.append(home) or 0)  # Qt would abort here
@@ -777,6 +777,6 @@ def test_no_display_is_said_in_one_line_with_what_to_do(capsys, home, monkeypatc
 
 
 def test_gui_shows_a_fault_in_the_apps_own_code_instead_of_blaming_qt(capsys, home, monkeypatch) -> None:
-    monkeypatch.setitem(sys.modules, "suzent_desktop.ui.app", None)
+    monkeypatch.setitem(sys.modules, "suzent_desktop.ui.base.app", None)
     with pytest.raises(ImportError):
         run(capsys, home, "gui")

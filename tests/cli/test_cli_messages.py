@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from suzent_desktop.cli import main
-from suzent_desktop.core.files.facts import Fact
+from suzent_desktop.core.files.records.log_grammar import Fact
 from suzent_desktop.core.manager import MemoryManager
 from suzent_desktop.settings import load_settings
 

@@ -10,9 +10,9 @@ import pytest
 
 from suzent_desktop.cli import main
 from suzent_desktop.core.demo import DEMO_MARKER, DemoError, demo_files, is_demo_home, write_demo_home
-from suzent_desktop.core.files.archive import Archive
-from suzent_desktop.core.files.layout import Layout
-from suzent_desktop.core.files.tombstones import Tombstones
+from suzent_desktop.core.files.paths.layout import Layout
+from suzent_desktop.core.files.records.archive import Archive
+from suzent_desktop.core.files.records.tombstones import Tombstones
 from suzent_desktop.core.vault.notebook import Notebook
 from suzent_desktop.settings import Settings
 
@@ -175,9 +175,9 @@ def test_demo_opens_the_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     import types
 
     opened: list[Path] = []
-    module = types.ModuleType("suzent_desktop.ui.app")
+    module = types.ModuleType("suzent_desktop.ui.base.app")
     module.run_app = lambda home: opened.append(home) or 0  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "suzent_desktop.ui.app", module)
+    monkeypatch.setitem(sys.modules, "suzent_desktop.ui.base.app", module)
     assert main(["demo", str(tmp_path / "d")]) == 0
     assert opened == [(tmp_path / "d").resolve()]
 

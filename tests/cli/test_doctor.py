@@ -10,7 +10,7 @@ import pytest
 
 from suzent_desktop.cli import main
 from suzent_desktop.core.doctor import Problem, run_doctor
-from suzent_desktop.core.files.layout import Layout
+from suzent_desktop.core.files.paths.layout import Layout
 from suzent_desktop.core.home import bootstrap_home, open_home
 from suzent_desktop.settings import Settings
 

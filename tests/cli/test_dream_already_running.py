@@ -9,7 +9,7 @@ from filelock import FileLock
 from test_cli import run
 
 from suzent_desktop.core.engines.dream.runner import PROCESS_LOCK
-from suzent_desktop.core.files.layout import Layout
+from suzent_desktop.core.files.paths.layout import Layout
 from suzent_desktop.settings import load_settings
 
 

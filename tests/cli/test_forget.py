@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from test_cli import run, run_json
 
-from suzent_desktop.core.files.tombstones import normalize
+from suzent_desktop.core.files.records.tombstones import normalize
 
 # Prose by its chunking (one undated bullet and a paragraph), so the two share one row.
 PAGE = (

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from test_cli import run
 
-from suzent_desktop.core.files.text import loads_json
+from suzent_desktop.core.files.disk.text_hygiene import loads_json
 from suzent_desktop.core.vault.canvas import canvas_markdown
 from suzent_desktop.settings import SettingsError, load_settings
 

@@ -11,7 +11,7 @@ import pytest
 from mcp.server.mcpserver.exceptions import ToolError
 from test_cli import run
 
-from suzent_desktop.core.files.mcp_activity import ActivityRecorder
+from suzent_desktop.core.files.records.mcp_activity import ActivityRecorder
 from suzent_desktop.core.manager import MemoryManager
 from suzent_desktop.mcp_server import MemoryTools, _guarded
 

@@ -20,9 +20,9 @@ import pytest
 from suzent_desktop.core.doctor import run_doctor
 from suzent_desktop.core.engines.dream.model import EngineReport
 from suzent_desktop.core.engines.dream.runner import DreamRunner
-from suzent_desktop.core.files.atomic import is_temp_name
 from suzent_desktop.core.files.clock import Clock
-from suzent_desktop.core.files.faults import ENV_VAR, EXIT_CODE
+from suzent_desktop.core.files.disk.atomic import is_temp_name
+from suzent_desktop.core.files.disk.faults import ENV_VAR, EXIT_CODE
 from suzent_desktop.core.manager import MemoryManager
 from suzent_desktop.settings import load_settings
 

@@ -306,7 +306,7 @@ async def test_a_hit_id_outlives_the_connection_and_forget_is_exact_or_refused(h
 
 async def test_forget_never_edits_a_note_the_person_wrote(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """In a vault the app was opened on, an agent's forget changes what it remembers, never the person's note."""
-    from suzent_desktop.core.files.vaults import vault_home
+    from suzent_desktop.core.files.paths.vaults import vault_home
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     vault = tmp_path / "vault"

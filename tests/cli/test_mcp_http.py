@@ -165,7 +165,7 @@ def test_bind_without_a_token_file_is_refused_before_serving(home: Path):
 async def test_memory_status_names_the_device_that_answered(home: Path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv("SUZENT_DEVICE", "server-1")
     manager = MemoryManager.open(home)
-    from suzent_desktop.core.files.mcp_activity import ActivityRecorder
+    from suzent_desktop.core.files.records.mcp_activity import ActivityRecorder
     from suzent_desktop.mcp_server import MemoryTools
 
     tools = MemoryTools(manager, read_only=True, activity=ActivityRecorder(manager.layout.mcp_activity_file,
@@ -178,7 +178,7 @@ async def test_memory_status_names_no_absolute_path_of_the_home(home: Path):
     manager = MemoryManager.open(home)
     page = manager.layout.notebook_dir / "3_Personal" / "Work.md"
     page.parent.mkdir(parents=True, exist_ok=True)
-    from suzent_desktop.core.files.mcp_activity import ActivityRecorder
+    from suzent_desktop.core.files.records.mcp_activity import ActivityRecorder
     from suzent_desktop.mcp_server import MemoryTools
 
     tools = MemoryTools(manager, read_only=True, activity=ActivityRecorder(manager.layout.mcp_activity_file,

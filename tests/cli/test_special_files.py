@@ -12,8 +12,8 @@ import pytest
 from test_cli import run
 
 from suzent_desktop.cli import main
-from suzent_desktop.core.files.confine import Confinement, refused_entries
-from suzent_desktop.core.files.regular import NotRegularFile, read_regular
+from suzent_desktop.core.files.disk.confine import Confinement, refused_entries
+from suzent_desktop.core.files.disk.regular import NotRegularFile, read_regular
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are a POSIX thing")
 
@@ -108,7 +108,7 @@ async def test_mcp_search_answers_beside_a_fifo(fifo_home: tuple[Path, Path]):
 
 
 def test_a_file_swapped_for_a_fifo_after_the_stat_is_refused_without_blocking(tmp_path: Path, monkeypatch):
-    from suzent_desktop.core.files import regular
+    from suzent_desktop.core.files.disk import regular
 
     page = tmp_path / "page.md"
     os.mkfifo(page)

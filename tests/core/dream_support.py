@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from suzent_desktop.core.files.clock import Clock
-from suzent_desktop.core.files.facts import Fact
+from suzent_desktop.core.files.records.log_grammar import Fact
 from suzent_desktop.core.manager import MemoryManager
 from suzent_desktop.settings import load_settings
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from suzent_desktop.core.files.archive import Archive
 from suzent_desktop.core.files.clock import Clock
-from suzent_desktop.core.files.layout import Layout
-from suzent_desktop.core.index import fusion
+from suzent_desktop.core.files.paths.layout import Layout
+from suzent_desktop.core.files.records.archive import Archive
 from suzent_desktop.core.index.embedding import HashingEmbedder
-from suzent_desktop.core.index.filters import Filters
-from suzent_desktop.core.index.index_store import IndexStore
 from suzent_desktop.core.index.indexer import Indexer
+from suzent_desktop.core.index.ranking import fusion
+from suzent_desktop.core.index.ranking.filters import Filters
+from suzent_desktop.core.index.storage.store import IndexStore
 from suzent_desktop.core.vault.notebook import Notebook
 
 

@@ -10,10 +10,11 @@ import pytest
 from index_support import ranked
 
 from suzent_desktop.core.files.clock import Clock
-from suzent_desktop.core.index import ann
 from suzent_desktop.core.index.embedding import HashingEmbedder
-from suzent_desktop.core.index.index_store import Filters, IndexStore, Row, norm_key
 from suzent_desktop.core.index.indexer import Indexer
+from suzent_desktop.core.index.ranking.filters import Filters
+from suzent_desktop.core.index.storage import ann
+from suzent_desktop.core.index.storage.store import IndexStore, Row, norm_key
 from suzent_desktop.core.vault.notebook import Notebook
 
 WORDS = (

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from suzent_desktop.core.files.tombstones import normalize
-from suzent_desktop.core.index.chunking import (
+from suzent_desktop.core.files.records.tombstones import normalize
+from suzent_desktop.core.index.rows.chunking import (
     MAX_CHUNK_CHARS,
     MERGE_CHUNK_CHARS,
     chunk_markdown,

@@ -12,13 +12,13 @@ import numpy as np
 import pytest
 from index_support import indexer_over
 
-from suzent_desktop.core.files import fuzzy
-from suzent_desktop.core.files.archive import Archive
-from suzent_desktop.core.files.scripts import gram_text, language_of, script_of, terms
+from suzent_desktop.core.files.language import fuzzy
+from suzent_desktop.core.files.language.writing_systems import gram_text, language_of, script_of, terms
+from suzent_desktop.core.files.records.archive import Archive
 from suzent_desktop.core.index.embedding import EVERY_SCRIPT, HashingEmbedder, make_embedder
-from suzent_desktop.core.index.fusion import plan_for
 from suzent_desktop.core.index.indexer import Indexer
-from suzent_desktop.core.index.terms import match_spans
+from suzent_desktop.core.index.ranking.fusion import plan_for
+from suzent_desktop.core.index.ranking.terms import match_spans
 from suzent_desktop.core.vault.mentions import unlinked_mentions
 from suzent_desktop.core.vault.notebook import Notebook
 from suzent_desktop.core.vault.query import parse_query

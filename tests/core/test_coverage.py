@@ -10,14 +10,14 @@ import pytest
 from dream_support import days_before, make_manager, page, write_log
 
 from suzent_desktop.core.doctor import run_doctor
-from suzent_desktop.core.engines import uncovered
-from suzent_desktop.core.engines.dream.coverage import check_coverage
+from suzent_desktop.core.engines.dream.guards.coverage import check_coverage
 from suzent_desktop.core.engines.dream.model import Batch, BatchFact, EngineReport
 from suzent_desktop.core.engines.dream.runner import DreamRunner
 from suzent_desktop.core.engines.dream.tools import Accounting, VaultTools
-from suzent_desktop.core.files.facts import Fact
-from suzent_desktop.core.index import dropped
-from suzent_desktop.core.index.planner import NOT_CONSOLIDATED
+from suzent_desktop.core.engines.ledger import uncovered
+from suzent_desktop.core.files.records.log_grammar import Fact
+from suzent_desktop.core.index.ledger import dropped
+from suzent_desktop.core.index.rows.planner import NOT_CONSOLIDATED
 
 JASPER = "User collects jasper indigo near the xenon nimbus falcon"
 KEPT = "User keeps a sourdough starter"  # the one fact the junk engine does write (a run covering none is no_change)
@@ -392,7 +392,7 @@ async def test_a_remembered_fact_keeps_a_place_in_search_whatever_the_model_says
 
     async def talked_into_it(batch: Batch, tools: VaultTools) -> EngineReport:
         page = HOSTILE_PAGE.replace(f"- {KEPT}", f"- {KEPT}\n- User likes lists")
-        for date in ("2026-07-17", "2026-07-18"):  # a bullet carries the batch's days (dream/bullet_dates.py)
+        for date in ("2026-07-17", "2026-07-18"):  # a bullet carries the batch's days (dream/guards/bullet_dates.py)
             page = page.replace(date, batch.dates[0])
         tools.write("3_Personal/Misc.md", page)
         for how in ("merged", "superseded", "dropped"):

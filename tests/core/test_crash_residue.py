@@ -11,8 +11,8 @@ import numpy as np
 from dream_support import days_before, make_manager, write_log
 
 from suzent_desktop.core.doctor import run_doctor
-from suzent_desktop.core.files.atomic import atomic_write_text, is_temp_name, sweep_temp_files
-from suzent_desktop.core.index.index_store import Row
+from suzent_desktop.core.files.disk.atomic import atomic_write_text, is_temp_name, sweep_temp_files
+from suzent_desktop.core.index.storage.store import Row
 from suzent_desktop.core.manager import MemoryManager
 
 REPO = Path(__file__).resolve().parents[2]
@@ -44,7 +44,7 @@ def test_only_our_own_old_temp_files_are_removed_on_open(home, clock):
 
 
 def test_a_temp_file_of_a_write_still_running_is_never_swept(tmp_path, monkeypatch):
-    import suzent_desktop.core.files.atomic as atomic
+    import suzent_desktop.core.files.disk.atomic as atomic
 
     target = tmp_path / "Page.md"
     seen: list[list[Path]] = []
@@ -101,7 +101,7 @@ async def test_rows_left_by_a_crash_are_reported_by_doctor_and_removed_on_the_ne
 
 async def test_a_pass_cut_short_makes_the_next_one_compare_the_whole_table(home, clock, today):
     """Even when the row counts happen to agree, a mark left by an unfinished pass triggers the check."""
-    from suzent_desktop.core.index.table import PASS_MARK
+    from suzent_desktop.core.index.storage.table import PASS_MARK
 
     manager = make_manager(home, clock)
     d1, d2 = days_before(today, 2)

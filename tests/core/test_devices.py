@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from suzent_desktop.core.files import devices, streams
-from suzent_desktop.core.files.archive import Archive
-from suzent_desktop.core.files.facts import Fact
-from suzent_desktop.core.files.tombstones import Tombstones
-from suzent_desktop.core.files.transcripts import Transcripts
+from suzent_desktop.core.files.records.archive import Archive
+from suzent_desktop.core.files.records.log_grammar import Fact
+from suzent_desktop.core.files.records.tombstones import Tombstones
+from suzent_desktop.core.files.records.transcripts import Transcripts
+from suzent_desktop.core.files.sync import devices, streams
 from suzent_desktop.core.home import open_home
 
 

@@ -15,7 +15,7 @@ from suzent_desktop.core.engines.dream.agent import DreamAgent
 from suzent_desktop.core.engines.dream.model import Batch, BatchFact
 from suzent_desktop.core.engines.dream.runner import DreamRunner
 from suzent_desktop.core.engines.dream.tools import ToolsClosed, VaultAccessError, VaultTools
-from suzent_desktop.core.files.facts import Fact
+from suzent_desktop.core.files.records.log_grammar import Fact
 
 MODEL = "gpt-4o-mini"
 
@@ -322,9 +322,9 @@ class _SlowOpenAI:
 async def test_a_call_is_cut_at_its_limit_once_without_litellm_retrying_it(monkeypatch):
     import time
 
-    from suzent_desktop.core.files import call_limits
+    from suzent_desktop.core.files import llm_limits
 
-    monkeypatch.setattr(call_limits, "LOCAL_PROMPT_CHARS_PER_SECOND", 1e9)  # the plain limit, for this server
+    monkeypatch.setattr(llm_limits, "LOCAL_PROMPT_CHARS_PER_SECOND", 1e9)  # the plain limit, for this server
     server = _SlowOpenAI(delay=8.0)
     try:
         started = time.monotonic()

@@ -1,4 +1,4 @@
-"""Loops stop early and outcomes are honest (core/engines/dream/loop_guard.py, core/engines/dream/outcome.py)."""
+"""Loops stop early and outcomes are honest (core/engines/dream/guards/loop_guard.py, core/engines/dream/runs/outcome.py)."""
 
 from __future__ import annotations
 

@@ -6,16 +6,16 @@ import pytest
 from dream_support import make_manager, page
 
 from suzent_desktop.core.engines.dream.model import Batch, BatchFact
-from suzent_desktop.core.engines.dream.offline import (
-    INDEX_END,
-    INDEX_START,
-    NEAR_DUPLICATE_THRESHOLD,
-    consolidate,
-    page_title_for,
-)
+from suzent_desktop.core.engines.dream.offline import INDEX_END, INDEX_START, consolidate, page_title_for
 from suzent_desktop.core.engines.dream.tools import VaultTools
-from suzent_desktop.core.files.facts import Fact
-from suzent_desktop.core.vault.fact_pages import PageDoc, dup_norm, may_be_same_fact, subject_value
+from suzent_desktop.core.files.records.log_grammar import Fact
+from suzent_desktop.core.vault.facts.fact_pages import (
+    NEAR_DUPLICATE_THRESHOLD,
+    PageDoc,
+    dup_norm,
+    may_be_same_fact,
+    subject_value,
+)
 
 
 @pytest.fixture
@@ -191,7 +191,7 @@ def test_a_page_that_is_not_utf8_is_never_rewritten_left_out_and_named(manager):
 
 
 def test_a_new_page_never_takes_a_name_the_users_links_already_answer_to(manager):
-    from suzent_desktop.core.files.markdown import links
+    from suzent_desktop.core.files.language.markdown import links
     from suzent_desktop.core.vault.links import VaultIndex
 
     root = manager.layout.notebook_dir
@@ -240,7 +240,7 @@ def test_the_offline_engine_stops_as_soon_as_its_run_is_stopped(tmp_path):
     from suzent_desktop.core.engines.dream.model import Batch, BatchFact
     from suzent_desktop.core.engines.dream.offline import consolidate
     from suzent_desktop.core.engines.dream.tools import ToolsClosed, VaultTools
-    from suzent_desktop.core.files.facts import Fact
+    from suzent_desktop.core.files.records.log_grammar import Fact
 
     root = tmp_path / "vault"
     (root / "3_Personal").mkdir(parents=True)
@@ -403,7 +403,7 @@ def test_a_later_run_files_a_fact_on_the_activity_page_it_names(manager):
     ],
 )
 def test_a_topic_is_named_by_what_the_fact_is_about(text, name):
-    from suzent_desktop.core.engines.dream.topics import topic_of
+    from suzent_desktop.core.engines.dream.placement.topics import topic_of
 
     topic = topic_of(text)
     assert (topic.name if topic else None) == name

@@ -20,7 +20,7 @@ from dream_support import (
 from suzent_desktop.core.engines.dream.model import Batch, EngineReport
 from suzent_desktop.core.engines.dream.runner import DreamRunner
 from suzent_desktop.core.engines.dream.tools import VaultTools
-from suzent_desktop.core.files.facts import Fact
+from suzent_desktop.core.files.records.log_grammar import Fact
 
 
 def ingest_entries(manager):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from suzent_desktop.core.files import english
+from suzent_desktop.core.files.language import english
 
 
 def test_verb_forms_come_from_the_library_not_a_table():

@@ -11,7 +11,7 @@ import pytest
 from dream_support import make_manager
 
 from suzent_desktop.core import llm
-from suzent_desktop.core.engines.extraction import (
+from suzent_desktop.core.engines.capture.extraction import (
     ExtractionError,
     OfflineExtractor,
     extract_facts,
@@ -227,7 +227,7 @@ def test_routines_and_possessives():
 
 
 def test_offline_extractor_splits_joined_first_person_statements():
-    from suzent_desktop.core.engines.extraction import OfflineExtractor
+    from suzent_desktop.core.engines.capture.extraction import OfflineExtractor
 
     lines = OfflineExtractor().candidates("I just moved to Portland and I love hiking. My wife and I love sushi.")
     assert lines == ["User just moved to Portland", "User loves hiking", "User and their wife love sushi"]  # "my wife and I" is one statement
@@ -274,7 +274,7 @@ def test_past_events_keep_their_words_and_gain_the_date_they_meant():
 
 
 def test_relative_dates_resolve_from_the_turn_time():
-    from suzent_desktop.core.engines.relative_dates import resolve
+    from suzent_desktop.core.engines.capture.relative_dates import resolve
 
     assert resolve("ran on Sunday", WEDNESDAY) == "ran on Sunday (2026-07-12)"
     assert resolve("flying on Sunday", WEDNESDAY, past=False) == "flying on Sunday (2026-07-19)"
@@ -444,7 +444,7 @@ async def test_a_first_person_model_fact_is_written_in_the_third_person_and_supe
     turn = turn_to_text("Big news: I'm now working at Thales!", "Congratulations!")
     facts = await extract_facts(turn, Settings(extraction_model=MODEL), llm=fake)
     assert [f.content for f in facts] == ["User is now working at Thales"]
-    from suzent_desktop.core.vault.fact_pages import subject_value
+    from suzent_desktop.core.vault.facts.fact_pages import subject_value
 
     assert subject_value(facts[0].content).key == subject_value("User works at Contoso").key
 

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from suzent_desktop.core.index.chunking import chunk_markdown
-from suzent_desktop.core.vault.fact_bullets import (
+from suzent_desktop.core.index.rows.chunking import chunk_markdown
+from suzent_desktop.core.vault.facts.fact_bullets import (
     HistoryTracker,
     in_history,
     is_history_heading,
     item_fact,
     list_item,
 )
-from suzent_desktop.core.vault.fact_pages import PageDoc, parse_bullet
+from suzent_desktop.core.vault.facts.fact_pages import PageDoc, parse_bullet
 
 
 def current_for_search(page: str) -> list[str]:

@@ -7,9 +7,9 @@ import datetime as dt
 
 import pytest
 
-from suzent_desktop.core.engines.extraction import OfflineExtractor, third_person
-from suzent_desktop.core.engines.fact_judge import judge
-from suzent_desktop.core.engines.fact_rules import is_precise, problem
+from suzent_desktop.core.engines.capture.extraction import OfflineExtractor, third_person
+from suzent_desktop.core.engines.capture.fact_judge import judge
+from suzent_desktop.core.engines.capture.fact_rules import is_precise, problem
 
 WEDNESDAY = dt.datetime(2026, 7, 15, 10, 0)
 

@@ -1,4 +1,4 @@
-from suzent_desktop.core.files.facts import Fact, format_fact_line, parse_fact_line, parse_log
+from suzent_desktop.core.files.records.log_grammar import Fact, format_fact_line, parse_fact_line, parse_log
 
 WELL_FORMED = [
     "- [preference] User prefers compact dashboards `ui product`",

@@ -10,7 +10,7 @@ import pytest
 from dream_support import make_manager
 from filelock import FileLock
 
-from suzent_desktop.core.index.fair_lock import FairLock, IndexBusy
+from suzent_desktop.core.index.storage.fair_lock import FairLock, IndexBusy
 
 
 async def test_waiters_take_the_lock_in_order_of_arrival(tmp_path: Path):

@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 from process_support import run_in_processes
 
-from suzent_desktop.core.engines.recall import MAX_LINES, Recall, RecallLog
-from suzent_desktop.core.files.archive import Archive, ArchiveError
+from suzent_desktop.core.engines.memory_md.recall import MAX_LINES, Recall, RecallLog
 from suzent_desktop.core.files.clock import Clock
-from suzent_desktop.core.files.facts import Fact, parse_log
-from suzent_desktop.core.files.layout import ROOT_NAV_FILES, Layout, LayoutError
-from suzent_desktop.core.files.tombstones import Tombstones, normalize
-from suzent_desktop.core.vault.notebook import ZONES, Notebook, NotebookError
+from suzent_desktop.core.files.paths.layout import ROOT_NAV_FILES, ZONES, Layout, LayoutError
+from suzent_desktop.core.files.records.archive import Archive, ArchiveError
+from suzent_desktop.core.files.records.log_grammar import Fact, parse_log
+from suzent_desktop.core.files.records.tombstones import Tombstones, normalize
+from suzent_desktop.core.vault.notebook import Notebook, NotebookError
 from suzent_desktop.settings import Settings, load_settings
 
 WHEN = dt.datetime(2026, 7, 1, 14, 5)

@@ -8,7 +8,7 @@ import pytest
 from dream_support import make_manager
 
 from suzent_desktop.core.engines.forget_match import ForgetRefused
-from suzent_desktop.core.files.facts import Fact
+from suzent_desktop.core.files.records.log_grammar import Fact
 
 FACTS = [f"User owns {n} bicycles" for n in range(12)] + ["User lives in Oslo", "User prefers compact dashboards"]
 

@@ -9,8 +9,8 @@ from dream_support import make_manager, write_log
 
 from suzent_desktop.core.engines.dream.runner import DreamRunner
 from suzent_desktop.core.engines.forgetting import Removal, restore_lines, strip_forgotten, units_for
-from suzent_desktop.core.files.tombstones import normalize
-from suzent_desktop.core.index.chunking import chunk_markdown
+from suzent_desktop.core.files.records.tombstones import normalize
+from suzent_desktop.core.index.rows.chunking import chunk_markdown
 
 # Prose by its chunking (half its lines are bullets, none dated), so a bullet and a paragraph share a row.
 PREFERENCES = (

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from dream_support import make_manager
 
-from suzent_desktop.core.files.mcp_activity import ActivityRecorder
+from suzent_desktop.core.files.records.mcp_activity import ActivityRecorder
 from suzent_desktop.core.operations import read_memory_md
 from suzent_desktop.mcp_server import MemoryTools
 

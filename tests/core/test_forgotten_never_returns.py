@@ -11,8 +11,8 @@ from test_dream_agent import MODEL, ScriptedLLM, tool_reply
 
 from suzent_desktop.core.engines.dream.runner import DreamRunner
 from suzent_desktop.core.engines.dream.tools import VaultTools
-from suzent_desktop.core.engines.promotion import promote
-from suzent_desktop.core.files.tombstones import ForgottenTextError
+from suzent_desktop.core.engines.memory_md.promotion import promote
+from suzent_desktop.core.files.records.tombstones import ForgottenTextError
 from suzent_desktop.core.vault.forgotten import Forgotten
 
 PIN = "User's PIN is 4417 for the bank"

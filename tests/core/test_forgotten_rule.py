@@ -10,9 +10,9 @@ from dream_support import make_manager
 
 from suzent_desktop.core.doctor import run_doctor
 from suzent_desktop.core.engines.forgetting import shown, strip_forgotten
-from suzent_desktop.core.files.facts import parse_log
-from suzent_desktop.core.files.tombstones import ForgottenTextError
-from suzent_desktop.core.index.chunking import chunk_markdown
+from suzent_desktop.core.files.records.log_grammar import parse_log
+from suzent_desktop.core.files.records.tombstones import ForgottenTextError
+from suzent_desktop.core.index.rows.chunking import chunk_markdown
 from suzent_desktop.core.operations import is_forgotten, shown_page
 from suzent_desktop.core.vault.forgotten import Forgotten
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from suzent_desktop.core.files.fuzzy import matches, rank, score
+from suzent_desktop.core.files.language.fuzzy import matches, rank, score
 
 NAMES = [
     "Anniversary",

@@ -10,7 +10,7 @@ import pytest
 from index_support import indexer_over
 
 from suzent_desktop.core.index.indexer import Indexer
-from suzent_desktop.core.index.title_rows import heading_share, name_terms
+from suzent_desktop.core.index.ranking.title_rows import heading_share, name_terms
 
 PAGES = {
     # Each answer is a section of a page whose name says nothing of it ...

@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from suzent_desktop.core.files.layout import LayoutError
+from suzent_desktop.core.files.paths.layout import LayoutError
 from suzent_desktop.core.home import Home, open_home
 from suzent_desktop.core.index.embedding import HashingEmbedder
 from suzent_desktop.core.manager import MemoryManager
@@ -39,7 +39,7 @@ def test_open_home_builds_the_services_each_on_the_stores_it_uses(home, clock) -
 
 
 async def test_a_turn_follows_the_settings_saved_after_the_home_opened(home, clock, monkeypatch) -> None:
-    from suzent_desktop.core.engines import extraction
+    from suzent_desktop.core.engines.capture import extraction
 
     async def no_facts(*_args, **_kwargs):
         return []

@@ -13,7 +13,7 @@ from filelock import FileLock, Timeout
 from suzent_desktop.core.index import indexer as indexer_module
 from suzent_desktop.core.index.embedding import HashingEmbedder
 from suzent_desktop.core.index.indexer import Indexer
-from suzent_desktop.core.index.planner import Planner
+from suzent_desktop.core.index.rows.planner import Planner
 from suzent_desktop.core.vault.notebook import Notebook
 
 
@@ -131,7 +131,7 @@ async def test_another_process_writing_while_we_embed_is_neither_lost_nor_double
 
 
 async def test_text_forgotten_by_another_process_while_we_embed_is_never_written(layout, clock, vault) -> None:
-    from suzent_desktop.core.files.tombstones import Tombstones
+    from suzent_desktop.core.files.records.tombstones import Tombstones
 
     page = _page(layout, "Diary", "# Diary\n\nThe user hides the spare key under the blue pot.\n\n# Other\n\nA kept line.\n")
     other = Indexer(layout, HashingEmbedder(), clock)  # the command line: `forget` next to the app

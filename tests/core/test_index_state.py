@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from suzent_desktop.core.index.embedding import HashingEmbedder
-from suzent_desktop.core.index.index_state import LEGACY_NAME
 from suzent_desktop.core.index.indexer import Indexer
+from suzent_desktop.core.index.storage.state import LEGACY_NAME
 from suzent_desktop.core.vault.notebook import Notebook
 
 

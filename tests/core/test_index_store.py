@@ -7,7 +7,8 @@ import pytest
 from index_support import ranked
 
 from suzent_desktop.core.index.embedding import HashingEmbedder
-from suzent_desktop.core.index.index_store import Filters, IndexStore, Row, norm_key, sanitize_fts_query
+from suzent_desktop.core.index.ranking.filters import Filters
+from suzent_desktop.core.index.storage.store import IndexStore, Row, norm_key, sanitize_fts_query
 
 WEIRD_NAMES = [
     "it's.md",

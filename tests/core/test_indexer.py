@@ -12,13 +12,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from suzent_desktop.core.files.archive import Archive
-from suzent_desktop.core.files.facts import Fact
-from suzent_desktop.core.files.tombstones import Tombstones
+from suzent_desktop.core.files.records.archive import Archive
+from suzent_desktop.core.files.records.log_grammar import Fact
+from suzent_desktop.core.files.records.tombstones import Tombstones
 from suzent_desktop.core.index.embedding import EmbeddingError, HashingEmbedder
-from suzent_desktop.core.index.filters import Filters
 from suzent_desktop.core.index.indexer import Indexer
-from suzent_desktop.core.index.planner import Planner
+from suzent_desktop.core.index.ranking.filters import Filters
+from suzent_desktop.core.index.rows.planner import Planner
 from suzent_desktop.core.vault.notebook import Notebook
 
 

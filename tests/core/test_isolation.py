@@ -9,7 +9,7 @@ from dream_support import days_before, make_manager, write_log
 
 from suzent_desktop.core.engines.dream.runner import DreamRunner
 from suzent_desktop.core.engines.dream.tools import MAX_NAME_BYTES, VaultAccessError, VaultTools
-from suzent_desktop.core.files.facts import Fact
+from suzent_desktop.core.files.records.log_grammar import Fact
 
 FACTS = [Fact("User likes green tea", "preference"), Fact("User works at Contoso", "work")]
 

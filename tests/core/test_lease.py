@@ -9,7 +9,13 @@ from pathlib import Path
 from dream_support import days_before, make_manager, write_log
 
 from suzent_desktop.core.engines.dream.runner import DreamRunner
-from suzent_desktop.core.engines.lease import REPLAN, DreamLease, for_home, moved_under, read_leases
+from suzent_desktop.core.engines.dream.runs.lease import (
+    REPLAN,
+    DreamLease,
+    for_home,
+    moved_under,
+    read_leases,
+)
 
 
 class FakeTime:

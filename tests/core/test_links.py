@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from suzent_desktop.core.files.confine import Confinement
-from suzent_desktop.core.files.markdown import links
+from suzent_desktop.core.files.disk.confine import Confinement
+from suzent_desktop.core.files.language.markdown import links
 from suzent_desktop.core.vault.links import VaultIndex, in_vault_walk, inside_vault, vault_files, walkable_rel
 
 

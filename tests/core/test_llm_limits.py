@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from suzent_desktop.core import llm
-from suzent_desktop.core.engines.extraction import ExtractionError, extract_facts
+from suzent_desktop.core.engines.capture.extraction import ExtractionError, extract_facts
 from suzent_desktop.settings import Settings
 
 

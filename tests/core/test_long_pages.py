@@ -116,7 +116,7 @@ async def test_remember_says_when_it_waits_for_another_process(home: Path, clock
 
 
 async def test_a_page_over_the_size_limit_is_named_and_its_rows_leave(home: Path, clock, monkeypatch):
-    from suzent_desktop.core.files import regular
+    from suzent_desktop.core.files.disk import regular
 
     manager = MemoryManager.open(home, clock=clock, embedder=HashingEmbedder())
     page = _long_page(manager, word="saffron")

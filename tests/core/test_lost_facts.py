@@ -7,11 +7,11 @@ import os
 import pytest
 from dream_support import days_before, make_manager, notebook_text, page, write_log
 
-from suzent_desktop.core.engines import lost_facts
 from suzent_desktop.core.engines.dream.runner import DreamRunner
-from suzent_desktop.core.engines.lost_facts import LostFacts
-from suzent_desktop.core.index.filters import Filters
-from suzent_desktop.core.index.planner import NOT_CONSOLIDATED
+from suzent_desktop.core.engines.ledger import lost_facts
+from suzent_desktop.core.engines.ledger.lost_facts import LostFacts
+from suzent_desktop.core.index.ranking.filters import Filters
+from suzent_desktop.core.index.rows.planner import NOT_CONSOLIDATED
 
 SUSHI, JAZZ = "User loves sushi", "User loves jazz"  # both tastes: one Preferences page
 CELLO, LISBON = "User's sister Ana plays the cello", "User's sister Ana lives in Lisbon"

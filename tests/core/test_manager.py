@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from suzent_desktop.core.engines import extraction
+from suzent_desktop.core.engines.capture import extraction
 from suzent_desktop.core.engines.forget_match import ForgetRefused
-from suzent_desktop.core.files.facts import Fact
-from suzent_desktop.core.files.layout import LayoutError
+from suzent_desktop.core.files.paths.layout import LayoutError
+from suzent_desktop.core.files.records.log_grammar import Fact
 from suzent_desktop.core.manager import MemoryManager
 from suzent_desktop.settings import SettingsError
 
@@ -145,7 +145,7 @@ async def test_turn_with_no_facts_writes_nothing(manager: MemoryManager, monkeyp
 
 
 async def test_important_fact_refreshes_memory_md(manager: MemoryManager, monkeypatch: pytest.MonkeyPatch):
-    pytest.importorskip("suzent_desktop.core.engines.promotion")
+    pytest.importorskip("suzent_desktop.core.engines.memory_md.promotion")
 
     async def important(turn_text: str, settings, **_) -> list[Fact]:
         return [Fact("User is allergic to peanuts", "health", ("allergy",), 0.95)]

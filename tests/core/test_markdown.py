@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-import suzent_desktop.core.files.markdown as grammar
-from suzent_desktop.core.files.markdown import (
+import suzent_desktop.core.files.language.markdown as grammar
+from suzent_desktop.core.files.language.markdown import (
     EMBED,
     MARKDOWN,
     WIKI,
@@ -125,7 +125,7 @@ def test_heading_line_skips_code() -> None:
 
 def test_no_wikilink_pattern_lives_outside_the_grammar() -> None:
     """Every reader of links goes through this module, so Obsidian's syntax is spelt once."""
-    package = Path(grammar.__file__).resolve().parents[1]
+    package = Path(grammar.__file__).resolve().parents[2]
     spelt = [str(path.relative_to(package)) for path in package.rglob("*.py")
              if path.name != "markdown.py" and re.search(r"\\\[\\\[", path.read_text(encoding="utf-8"))]
     assert spelt == []

@@ -6,7 +6,7 @@ import asyncio
 import json
 from pathlib import Path
 
-from suzent_desktop.core.files.mcp_activity import (
+from suzent_desktop.core.files.records.mcp_activity import (
     MIN_WRITE_INTERVAL,
     ActivityRecorder,
     describe,

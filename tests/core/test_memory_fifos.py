@@ -12,10 +12,10 @@ import pytest
 from dream_support import make_manager
 
 from suzent_desktop.core import operations
-from suzent_desktop.core.engines import late_facts, lost_facts
 from suzent_desktop.core.engines.forgetting import ForgetJournal
-from suzent_desktop.core.files.regular import NotRegularFile
-from suzent_desktop.core.files.transcripts import Transcripts
+from suzent_desktop.core.engines.ledger import late_facts, lost_facts
+from suzent_desktop.core.files.disk.regular import NotRegularFile
+from suzent_desktop.core.files.records.transcripts import Transcripts
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are a POSIX thing")
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from suzent_desktop.core.files.markdown import links
+from suzent_desktop.core.files.language.markdown import links
 from suzent_desktop.core.vault.mentions import (
     MentionError,
     link_mention,

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from suzent_desktop.cli import main
-from suzent_desktop.core.files.facts import Fact
-from suzent_desktop.core.files.layout import Layout
-from suzent_desktop.core.files.vaults import RecentVaults, home_for, vault_home
+from suzent_desktop.core.files.paths.layout import Layout
+from suzent_desktop.core.files.paths.vaults import RecentVaults, home_for, vault_home
+from suzent_desktop.core.files.records.log_grammar import Fact
 from suzent_desktop.settings import load_settings
 
 HELP_VAULT = Path(os.environ.get("SUZENT_OBSIDIAN_HELP", "/work/data/obsidian-help/en"))
@@ -44,7 +44,7 @@ def _small_vault(root: Path) -> Path:
 
 def _exercise(home: Path, today: dt.date) -> None:
     """open, index, search, capture a past day, dream, lint and promote: as a person would."""
-    from suzent_desktop.core.files.archive import Archive
+    from suzent_desktop.core.files.records.archive import Archive
 
     layout = Layout.from_settings(home, load_settings(home))
     assert main(["--home", str(home), "reindex"]) == 0

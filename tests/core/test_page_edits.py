@@ -1,4 +1,4 @@
-"""A model's dream can add and supersede, never erase a person's words (core/engines/dream/page_edits.py)."""
+"""A model's dream can add and supersede, never erase a person's words (core/engines/dream/guards/page_edits.py)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ import pytest
 from dream_support import days_before, make_manager, page, write_log
 from test_dream_agent import MODEL, ScriptedLLM, tool_reply
 
-from suzent_desktop.core.engines.dream import authorship
-from suzent_desktop.core.engines.dream.runner import DreamRunner, unified_diffs
+from suzent_desktop.core.engines.dream.diffs import unified_diffs
+from suzent_desktop.core.engines.dream.guards import authorship
+from suzent_desktop.core.engines.dream.runner import DreamRunner
 from suzent_desktop.core.engines.dream.tools import VaultTools
 
 READING = (

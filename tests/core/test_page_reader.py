@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from dream_support import make_manager
 
-from suzent_desktop.core.files.mcp_activity import ActivityRecorder
+from suzent_desktop.core.files.records.mcp_activity import ActivityRecorder
 from suzent_desktop.core.vault.page_reader import UnservablePage, read_part
 from suzent_desktop.mcp_server import READ_LIMIT_CHARS, MemoryTools
 

@@ -8,9 +8,9 @@ import pytest
 from dream_support import make_manager, write_log
 
 from suzent_desktop.core import llm
-from suzent_desktop.core.engines.promotion import RECENT_START, fit, promote, refresh_from_important
-from suzent_desktop.core.engines.recall import Recall
-from suzent_desktop.core.files.facts import Fact
+from suzent_desktop.core.engines.memory_md.promotion import RECENT_START, fit, promote, refresh_from_important
+from suzent_desktop.core.engines.memory_md.recall import Recall
+from suzent_desktop.core.files.records.log_grammar import Fact
 
 PROTECTED = "<!-- protected -->\n## Mine\nCall me Sam. Never book flights before 9am.\n<!-- /protected -->"
 
@@ -153,7 +153,7 @@ async def test_memory_md_holds_stable_precise_facts_and_who_people_are(manager):
 
 
 async def test_a_memory_md_that_is_not_utf8_is_left_untouched_and_named(manager):
-    from suzent_desktop.core.engines.promotion import PromotionError
+    from suzent_desktop.core.engines.memory_md.promotion import PromotionError
 
     original = f"# Memory\n\n{PROTECTED}\n".encode() + b"My caf\xe9 notes\n"
     manager.layout.memory_md.write_bytes(original)
@@ -260,7 +260,7 @@ async def test_model_lines_that_fuse_facts_or_copy_bookkeeping_are_left_out_and_
 
 
 def test_an_ongoing_project_page_takes_its_turn_before_habits_and_dates():
-    from suzent_desktop.core.engines.promotion import Candidate, round_robin
+    from suzent_desktop.core.engines.memory_md.promotion import Candidate, round_robin
 
     ranked = [Candidate("User walks to work every morning", "Routines", "2026-07-03", 0, 0),
               Candidate("User's birthday is on 3 May", "Dates", "2026-07-02", 0, 1),
@@ -375,7 +375,7 @@ async def test_memory_md_leaves_out_what_the_user_felt_or_thought(manager):
 
 
 async def test_a_page_gives_memory_md_its_best_few_facts_the_most_said_first(manager):
-    from suzent_desktop.core.engines.promotion import MAX_PER_PAGE
+    from suzent_desktop.core.engines.memory_md.promotion import MAX_PER_PAGE
 
     foods = ("figs", "dates", "olives", "capers", "leeks", "kale", "okra")
     tastes = [f"- User loves {food} (2026-07-0{day})\n" for day, food in enumerate(foods, start=1)]

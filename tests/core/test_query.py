@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from index_support import indexer_over
 
-from suzent_desktop.core.index.index_store import Filters
 from suzent_desktop.core.index.indexer import Indexer
+from suzent_desktop.core.index.ranking.filters import Filters
 from suzent_desktop.core.vault.query import SearchQuery, file_passes, parse_query, tag_matches, text_passes
 from suzent_desktop.core.vault.tags import FileTags, read_tags, tag_tree
 

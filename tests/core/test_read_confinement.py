@@ -13,9 +13,9 @@ from dream_support import make_manager
 from suzent_desktop.core.doctor import NOT_FOLLOWED, run_doctor
 from suzent_desktop.core.engines.dream.lint import audit
 from suzent_desktop.core.engines.dream.tools import VaultAccessError, VaultTools
-from suzent_desktop.core.files import confine
-from suzent_desktop.core.files.confine import Confinement
-from suzent_desktop.core.files.mcp_activity import ActivityRecorder
+from suzent_desktop.core.files.disk import confine
+from suzent_desktop.core.files.disk.confine import Confinement
+from suzent_desktop.core.files.records.mcp_activity import ActivityRecorder
 from suzent_desktop.core.vault.links import VaultIndex
 from suzent_desktop.mcp_server import MemoryTools
 
@@ -148,7 +148,7 @@ def test_the_rule_itself(tmp_path):
 
 
 async def test_every_door_asks_the_one_rule(hostile, monkeypatch, clock):
-    """Each door below reads the vault; each must ask Confinement.refusal (core/files/confine.py)."""
+    """Each door below reads the vault; each must ask Confinement.refusal (core/files/disk/confine.py)."""
     manager, _ = hostile
     asked: list[str] = []
     original = Confinement.refusal

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dream_support import days_before, make_manager, write_log
 
-from suzent_desktop.core.engines.dream import resume
 from suzent_desktop.core.engines.dream.model import EngineReport
 from suzent_desktop.core.engines.dream.runner import DreamRunner
+from suzent_desktop.core.engines.dream.runs import resume
 
 
 async def test_an_ordinary_run_does_not_read_the_vault_for_it(home, clock, today, monkeypatch):

@@ -7,9 +7,10 @@ import datetime as dt
 import pytest
 from dream_support import make_manager, page
 
-from suzent_desktop.core.engines import memory_approval, review
+from suzent_desktop.core.engines import review
 from suzent_desktop.core.engines.dream.runner import DreamRunner
-from suzent_desktop.core.files.facts import Fact
+from suzent_desktop.core.engines.memory_md import memory_approval
+from suzent_desktop.core.files.records.log_grammar import Fact
 
 
 async def say(manager, text: str, day: int, hour: int = 9) -> None:
@@ -111,7 +112,7 @@ async def test_mark_all_reviewed_and_not_consolidated_items(manager):
 
 
 async def test_facts_a_dream_dropped_come_first_with_its_reason(manager):
-    from suzent_desktop.core.index import dropped
+    from suzent_desktop.core.index.ledger import dropped
 
     await say(manager, "I work at Contoso.", 10)
     await DreamRunner(manager).run_once(force=True)

@@ -8,11 +8,11 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
-from suzent_desktop.core.files.archive import Archive
-from suzent_desktop.core.files.facts import Fact
+from suzent_desktop.core.files.records.archive import Archive
+from suzent_desktop.core.files.records.log_grammar import Fact
 from suzent_desktop.core.index.embedding import HashingEmbedder
-from suzent_desktop.core.index.hits import SearchHit, fold
 from suzent_desktop.core.index.indexer import Indexer
+from suzent_desktop.core.index.ranking.hits import SearchHit, fold
 from suzent_desktop.core.vault.notebook import Notebook
 
 WORK = """# Work

@@ -11,13 +11,13 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from suzent_desktop.core.files.archive import Archive
 from suzent_desktop.core.files.clock import Clock
-from suzent_desktop.core.files.layout import Layout
+from suzent_desktop.core.files.paths.layout import Layout
+from suzent_desktop.core.files.records.archive import Archive
 from suzent_desktop.core.index.embedding import HashingEmbedder
-from suzent_desktop.core.index.fusion import TitleCache
-from suzent_desktop.core.index.index_store import IndexStore, Row
 from suzent_desktop.core.index.indexer import Indexer
+from suzent_desktop.core.index.ranking.fusion import TitleCache
+from suzent_desktop.core.index.storage.store import IndexStore, Row
 from suzent_desktop.core.vault.notebook import Notebook
 from suzent_desktop.settings import load_settings
 

@@ -10,10 +10,10 @@ import pytest
 
 from suzent_desktop.core.doctor import run_doctor
 from suzent_desktop.core.engines.dream.tools import PageChangedError, VaultTools
-from suzent_desktop.core.files import sync_check
-from suzent_desktop.core.files.archive import Archive
-from suzent_desktop.core.files.facts import Fact
-from suzent_desktop.core.files.sync_conflicts import has_git_markers, original_name
+from suzent_desktop.core.files.records.archive import Archive
+from suzent_desktop.core.files.records.log_grammar import Fact
+from suzent_desktop.core.files.sync import sync_check
+from suzent_desktop.core.files.sync.sync_conflicts import has_git_markers, original_name
 from suzent_desktop.core.home import bootstrap_home
 
 

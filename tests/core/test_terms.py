@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from suzent_desktop.core.index.terms import asks_about_the_past, coverage, match_spans, query_stems
+from suzent_desktop.core.index.ranking.terms import asks_about_the_past, coverage, match_spans, query_stems
 
 
 def marked(text: str, query: str) -> list[str]:

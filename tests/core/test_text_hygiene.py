@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from suzent_desktop.core.engines import extraction
+from suzent_desktop.core.engines.capture import extraction
 from suzent_desktop.core.engines.dream.tools import VaultTools
-from suzent_desktop.core.files.facts import Fact, parse_log
-from suzent_desktop.core.files.text import clean, decode_lenient, looks_binary
-from suzent_desktop.core.files.tombstones import Tombstones
+from suzent_desktop.core.files.disk.text_hygiene import clean, decode_lenient, looks_binary
+from suzent_desktop.core.files.records.log_grammar import Fact, parse_log
+from suzent_desktop.core.files.records.tombstones import Tombstones
 from suzent_desktop.core.manager import MemoryManager
 from suzent_desktop.settings import load_settings
 

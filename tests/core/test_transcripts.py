@@ -10,10 +10,10 @@ import pytest
 from process_support import run_in_processes
 
 from suzent_desktop.core.doctor import run_doctor
-from suzent_desktop.core.files.facts import parse_log
-from suzent_desktop.core.files.layout import Layout
-from suzent_desktop.core.files.transcripts import TranscriptError, Transcripts, turn_key
-from suzent_desktop.core.index.filters import Filters
+from suzent_desktop.core.files.paths.layout import Layout
+from suzent_desktop.core.files.records.log_grammar import parse_log
+from suzent_desktop.core.files.records.transcripts import TranscriptError, Transcripts, turn_key
+from suzent_desktop.core.index.ranking.filters import Filters
 from suzent_desktop.core.manager import MemoryManager
 from suzent_desktop.settings import load_settings
 
@@ -65,7 +65,7 @@ async def test_a_retried_capture_writes_its_facts_once(manager: MemoryManager):
 
 
 def test_an_append_of_a_turn_the_log_holds_writes_nothing(manager: MemoryManager):
-    from suzent_desktop.core.files.facts import Fact
+    from suzent_desktop.core.files.records.log_grammar import Fact
 
     facts = [Fact("User plays chess", turn="abc123"), Fact("User likes tea", turn="abc123")]
     path, lines = manager.archive.append_turn(facts, session_id="s", when=at(10), turn="abc123")

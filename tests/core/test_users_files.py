@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from suzent_desktop.cli import main
-from suzent_desktop.core.files.archive import Archive
-from suzent_desktop.core.files.facts import Fact
-from suzent_desktop.core.files.layout import Layout
+from suzent_desktop.core.files.paths.layout import Layout
+from suzent_desktop.core.files.records.archive import Archive
+from suzent_desktop.core.files.records.log_grammar import Fact
 from suzent_desktop.settings import load_settings
 
 USER_INDEX = b"# My index\n\nMy own map of this vault.\n\n- [[Ideas]]\n"
@@ -156,7 +156,7 @@ def test_new_files_get_the_mode_the_umask_gives(home: Path, today: dt.date, caps
 
 
 def test_a_replaced_file_keeps_its_own_mode(tmp_path: Path):
-    from suzent_desktop.core.files.atomic import atomic_write_text
+    from suzent_desktop.core.files.disk.atomic import atomic_write_text
 
     target = tmp_path / "page.md"
     target.write_text("old\n", encoding="utf-8")

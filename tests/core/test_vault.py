@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from suzent_desktop.core.files.events import ChangeSet
-from suzent_desktop.core.files.layout import Layout
+from suzent_desktop.core.files.paths.layout import Layout
 from suzent_desktop.core.home import bootstrap_home
 from suzent_desktop.core.vault import model as vault_module
 from suzent_desktop.core.vault.model import Kind, Vault, classify

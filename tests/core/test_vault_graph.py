@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from suzent_desktop.core.files.layout import Layout
+from suzent_desktop.core.files.paths.layout import Layout
 from suzent_desktop.core.home import bootstrap_home
 from suzent_desktop.core.vault.graph import Graph, GraphFilter, build_graph, filtered, layout_rounds, local
 from suzent_desktop.core.vault.model import Vault

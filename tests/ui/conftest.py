@@ -21,7 +21,7 @@ from ui_support import WAIT_MS, FakePrompter, run  # noqa: E402,F401 - helpers s
 def qloop(qapp):
     import qasync
 
-    from suzent_desktop.ui import theme
+    from suzent_desktop.ui.base import theme
 
     theme.install(qapp)
     loop = qasync.QEventLoop(qapp, already_running=True)
@@ -48,7 +48,7 @@ def loop(qloop, qtbot) -> Iterator[asyncio.AbstractEventLoop]:
 @pytest.fixture
 def theme_manager(qloop):
     """The application's theme manager; the test may change its mode, which is set back to "system"."""
-    from suzent_desktop.ui import theme
+    from suzent_desktop.ui.base import theme
 
     manager = theme.current()
     yield manager
@@ -80,7 +80,7 @@ def demo_home(home: Path, today: dt.date) -> Path:
 
 
 def _open_services(home: Path):
-    from suzent_desktop.ui.services import AppServices
+    from suzent_desktop.ui.base.services import AppServices
 
     return AppServices.open(home)
 
@@ -100,7 +100,7 @@ def prompter() -> FakePrompter:
 @pytest.fixture
 def window(qtbot, services, prompter):
     """The real main window on the demo home (watcher and index started by tests that need them)."""
-    from suzent_desktop.ui.main_window import MainWindow
+    from suzent_desktop.ui.window.main_window import MainWindow
 
     win = MainWindow(services, prompter=prompter)
     win.show()

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from suzent_desktop.core.files.facts import Fact
+from suzent_desktop.core.files.records.log_grammar import Fact
 
 WAIT_MS = 20_000
 
@@ -86,7 +86,7 @@ def seed(manager: Any) -> dict[str, Path]:
 @pytest.fixture
 def pane_services(loop, qtbot, home):
     """AppServices over a fresh home, on the session's qasync loop (``loop`` from tests/ui/conftest.py)."""
-    from suzent_desktop.ui.services import AppServices
+    from suzent_desktop.ui.base.services import AppServices
 
     services = AppServices.open(home)
     yield services

@@ -9,8 +9,8 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMessageBox
 from ui_support import WAIT_MS
 
-from suzent_desktop.ui import prompts
-from suzent_desktop.ui.editor_area import EditorArea
+from suzent_desktop.ui.dialogs import prompts
+from suzent_desktop.ui.workspace.editor_area import EditorArea
 
 MINE = "# One\n\nmy unsaved words\n"
 THEIRS = "# One\n\nwritten by another program\n"

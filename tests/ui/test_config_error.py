@@ -8,7 +8,14 @@ import pytest
 from PySide6.QtCore import QTimer
 
 from suzent_desktop.settings import SettingsError, load_settings
-from suzent_desktop.ui.config_error import DEFAULTS, OPEN, QUIT, RETRY, ConfigErrorDialog, resolve_settings
+from suzent_desktop.ui.dialogs.config_error import (
+    DEFAULTS,
+    OPEN,
+    QUIT,
+    RETRY,
+    ConfigErrorDialog,
+    resolve_settings,
+)
 
 BAD = 'notebook_path = "/my/vault"\nmemory_consolidation_enabled = "no"\n'
 
@@ -62,8 +69,8 @@ def test_quit_starts_nothing(home: Path):
 def test_the_window_says_when_the_vault_has_its_own_root_files(qtbot, loop, small_home: Path):
     from ui_support import FakePrompter
 
-    from suzent_desktop.ui.main_window import MainWindow
-    from suzent_desktop.ui.services import AppServices
+    from suzent_desktop.ui.base.services import AppServices
+    from suzent_desktop.ui.window.main_window import MainWindow
 
     (small_home / "notebook" / "index.md").write_text("# My own index\n", encoding="utf-8")
     services = AppServices.open(small_home)
@@ -87,8 +94,8 @@ def test_the_window_names_links_it_does_not_follow(qtbot, loop, small_home: Path
 
     from ui_support import WAIT_MS, FakePrompter, run
 
-    from suzent_desktop.ui.main_window import MainWindow
-    from suzent_desktop.ui.services import AppServices
+    from suzent_desktop.ui.base.services import AppServices
+    from suzent_desktop.ui.window.main_window import MainWindow
 
     (tmp_path / "secret.md").write_text("key\n", encoding="utf-8")
     os.symlink(tmp_path / "secret.md", small_home / "notebook" / "2_Wiki" / "notes.md")

@@ -8,8 +8,8 @@ import pytest
 from PySide6.QtWidgets import QPlainTextEdit
 from ui_support import WAIT_MS
 
-from suzent_desktop.ui.editor import CompareDialog, PageEditor
-from suzent_desktop.ui.editor_area import EditorArea
+from suzent_desktop.ui.page.editor import CompareDialog, PageEditor
+from suzent_desktop.ui.workspace.editor_area import EditorArea
 
 
 @pytest.fixture

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
-from suzent_desktop.ui.editor_area import EditorArea
-from suzent_desktop.ui.find_bar import find_spans
+from suzent_desktop.ui.editing.find_bar import find_spans
+from suzent_desktop.ui.workspace.editor_area import EditorArea
 
 TEXT = "Cat and cat.\nA category of cats: CAT, cat!\n"
 

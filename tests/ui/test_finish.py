@@ -20,7 +20,7 @@ def _contrast(a: QColor, b: QColor) -> float:
 
 @pytest.mark.parametrize("dark", [False, True])
 def test_disabled_controls_are_visibly_disabled_in_both_themes(qapp, dark: bool) -> None:
-    from suzent_desktop.ui import theme
+    from suzent_desktop.ui.base import theme
 
     palette = theme.dark_palette() if dark else theme.light_palette()
     Group, Role = QPalette.ColorGroup, QPalette.ColorRole
@@ -32,7 +32,7 @@ def test_disabled_controls_are_visibly_disabled_in_both_themes(qapp, dark: bool)
 
 
 def test_counts_read_as_words() -> None:
-    from suzent_desktop.core.files.words import count
+    from suzent_desktop.core.files.language.words import count
 
     assert [count(1, "turn"), count(2, "turn"), count(0, "fact"), count(3, "entry")] == [
         "1 turn", "2 turns", "0 facts", "3 entries"]
@@ -55,7 +55,7 @@ def test_the_dream_panel_speaks_of_the_lint_its_history_lists(qtbot, window) -> 
 
 
 def test_tags_in_reading_view_are_links_that_run_tag_search(qtbot, window) -> None:
-    from suzent_desktop.ui.markdown_render import render
+    from suzent_desktop.ui.reading.markdown_render import render
 
     html = render("Planted #garden/beans today, not `#code` nor [[x#y]].\n")
     assert 'href="tag:garden/beans"' in html and "#garden/beans" in html
@@ -71,7 +71,7 @@ def test_tags_in_reading_view_are_links_that_run_tag_search(qtbot, window) -> No
 def test_a_hover_popup_stays_on_screen_and_clear_of_the_mouse(qapp) -> None:
     from PySide6.QtCore import QPoint, QRect, QSize
 
-    from suzent_desktop.ui.hover_preview import place_popup
+    from suzent_desktop.ui.page.hover_preview import place_popup
 
     screen, size = QRect(0, 0, 1280, 800), QSize(420, 300)
     assert place_popup(size, QPoint(100, 100), screen) == QPoint(112, 118)  # below and right of the mouse
@@ -143,8 +143,8 @@ def test_icons_come_from_the_apps_own_set_not_emoji(qapp) -> None:
     from pathlib import Path
 
     import suzent_desktop.ui as ui
-    from suzent_desktop.ui.icons import icon, icon_image
-    from suzent_desktop.ui.markdown_render import render
+    from suzent_desktop.ui.base.icons import icon, icon_image
+    from suzent_desktop.ui.reading.markdown_render import render
 
     emoji = re.compile("[\U0001f000-\U0001faff]")
     for path in Path(ui.__file__).parent.rglob("*.py"):
@@ -159,8 +159,8 @@ def test_icons_come_from_the_apps_own_set_not_emoji(qapp) -> None:
 def test_a_picture_under_a_callouts_text_stands_on_its_own_line(qapp, tmp_path) -> None:
     import re
 
-    from suzent_desktop.core.files.markdown import Link
-    from suzent_desktop.ui.markdown_render import MarkdownRenderer, Vault
+    from suzent_desktop.core.files.language.markdown import Link
+    from suzent_desktop.ui.reading.markdown_render import MarkdownRenderer, Vault
 
     (tmp_path / "cat.png").write_bytes(b"\x89PNG\r\n\x1a\n")
     vault = Vault(tmp_path, lambda link, _src: tmp_path / link.target if (tmp_path / link.target).exists() else None,
@@ -171,7 +171,7 @@ def test_a_picture_under_a_callouts_text_stands_on_its_own_line(qapp, tmp_path) 
 
 
 def test_a_wide_code_block_does_not_scroll_the_whole_page_sideways(qtbot, tmp_path) -> None:
-    from suzent_desktop.ui.editor_area import EditorArea
+    from suzent_desktop.ui.workspace.editor_area import EditorArea
 
     (tmp_path / "Wide.md").write_text("# Wide\n\n```\n" + "x = 1; " * 200 + "\n```\n\nAfter.\n", encoding="utf-8")
     area = EditorArea(tmp_path)
@@ -187,7 +187,7 @@ def test_a_wide_code_block_does_not_scroll_the_whole_page_sideways(qtbot, tmp_pa
 def test_tag_names_and_table_headers_are_not_cut_where_there_is_room(qtbot, window) -> None:
     from ui_support import run
 
-    from suzent_desktop.ui.markdown_render import preview_css
+    from suzent_desktop.ui.reading.markdown_render import preview_css
 
     root = window.services.layout.notebook_dir
     (root / "0_Inbox" / "Org.md").write_text("# Org\n\n#organisation/structure\n", encoding="utf-8")

@@ -13,9 +13,9 @@ from PySide6.QtGui import QFontMetricsF, QPalette, QWheelEvent
 from PySide6.QtWidgets import QApplication
 
 from suzent_desktop.core.files.events import ChangeSet
-from suzent_desktop.ui import graph_canvas
-from suzent_desktop.ui.graph_canvas import GraphCanvas
-from suzent_desktop.ui.panes.graph import GraphPane
+from suzent_desktop.ui.graph import canvas as graph_canvas
+from suzent_desktop.ui.graph.canvas import GraphCanvas
+from suzent_desktop.ui.graph.pane import GraphPane
 
 pane_services = panes_support.pane_services
 

@@ -18,8 +18,8 @@ from panes_support import seed
 from ui_support import WAIT_MS, run
 
 from suzent_desktop.core.index.embedding import OnnxMiniLMEmbedder, available_cores
-from suzent_desktop.ui import app as app_module
-from suzent_desktop.ui import gc_policy
+from suzent_desktop.ui.base import app as app_module
+from suzent_desktop.ui.base import gc_policy
 
 pane_services = panes_support.pane_services
 
@@ -49,7 +49,7 @@ def test_the_bundled_model_leaves_the_window_a_core_and_follows_the_setting(
     loop, qtbot, home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from suzent_desktop.core.manager import MemoryManager
-    from suzent_desktop.ui.services import AppServices
+    from suzent_desktop.ui.base.services import AppServices
 
     monkeypatch.setenv("SUZENT_EMBEDDING_MODEL", "")  # the bundled model (it loads on first use: not here)
     window_default = max(1, available_cores() - 1)
@@ -170,4 +170,4 @@ def test_renaming_and_trashing_update_the_editor_link_index_without_a_vault_scan
     window.tree.delete(renamed)
     qtbot.waitUntil(lambda: resolve("Glass Index") is None, timeout=WAIT_MS)
 
-    assert not {"suzent_desktop.ui.editor", "suzent_desktop.ui.editor_area"} & set(scans)  # (the rename's own link rewrite reads pages, in the core)
+    assert not {"suzent_desktop.ui.page.editor", "suzent_desktop.ui.workspace.editor_area"} & set(scans)  # (the rename's own link rewrite reads pages, in the core)

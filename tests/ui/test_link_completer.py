@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
-from suzent_desktop.ui.editor_area import EditorArea
+from suzent_desktop.ui.workspace.editor_area import EditorArea
 
 
 @pytest.fixture

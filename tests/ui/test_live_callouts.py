@@ -11,7 +11,7 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QColor
 from ui_support import WAIT_MS, open_at_end
 
-from suzent_desktop.ui.live_preview import _family_colours
+from suzent_desktop.ui.live.live_preview import _family_colours
 
 PAGE = (
     "# Callouts\n"               # 0

@@ -131,8 +131,8 @@ def test_enter_before_a_heading_leaves_no_old_heading_painted(qtbot, table_page)
 
 
 def test_headings_keep_their_size_across_theme_switches(qtbot, table_page, theme_manager) -> None:
-    from suzent_desktop.ui.live_syntax import HEADING_SCALE
-    from suzent_desktop.ui.page_views import live_font
+    from suzent_desktop.ui.live.live_syntax import HEADING_SCALE
+    from suzent_desktop.ui.page.views import live_font
 
     document = table_page.source.document()
     theme_manager.theme_changed.connect(table_page.area.refresh_theme)

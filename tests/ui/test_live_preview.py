@@ -131,7 +131,7 @@ def test_a_task_keeps_its_checkbox_while_its_words_are_edited(qtbot, editor) -> 
 
 
 def test_headings_are_sized_and_callouts_banded(editor) -> None:
-    from suzent_desktop.ui.highlighter import CALLOUT_SHIFT
+    from suzent_desktop.ui.live.highlighter import CALLOUT_SHIFT
 
     heading = _block(editor, 0).layout().boundingRect().height()
     body = _block(editor, 11).layout().boundingRect().height()

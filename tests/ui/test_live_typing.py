@@ -10,7 +10,7 @@ from PySide6.QtCore import QEvent, QObject, QRect, Qt
 from PySide6.QtGui import QTextCursor
 from ui_support import WAIT_MS
 
-from suzent_desktop.ui.editor_area import EditorArea
+from suzent_desktop.ui.workspace.editor_area import EditorArea
 
 LINE = "Some **bold** words, a [[Other|link]], #tag and `code` on line {n}.\n"
 

@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtCore import Qt
 from ui_support import WAIT_MS, run
 
-from suzent_desktop.core.files import fuzzy
+from suzent_desktop.core.files.language import fuzzy
 from suzent_desktop.settings import load_settings
 
 
@@ -35,8 +35,8 @@ def watcher_batch(qtbot, window, path: Path) -> None:
 
 def window_on(home: Path, prompter):
     """A window on another home than the demo's (closed by the test)."""
-    from suzent_desktop.ui.main_window import MainWindow
-    from suzent_desktop.ui.services import AppServices
+    from suzent_desktop.ui.base.services import AppServices
+    from suzent_desktop.ui.window.main_window import MainWindow
 
     return MainWindow(AppServices.open(home), prompter=prompter)
 
@@ -341,7 +341,7 @@ def test_clicking_the_search_tab_focuses_the_query_box(qtbot, window) -> None:
 
 
 def test_the_demo_starts_in_the_demo_folder_even_when_suzent_home_names_this_home(window, monkeypatch) -> None:
-    from suzent_desktop.ui import main_window
+    from suzent_desktop.ui.window import main_window
 
     started = []
     monkeypatch.setenv("SUZENT_HOME", str(window.services.layout.home))
@@ -365,7 +365,7 @@ def test_the_first_switcher_keystroke_finds_every_name_already_prepared(qtbot, w
 
 
 def test_the_switcher_rows_are_built_on_a_worker_when_the_names_change(qtbot, window, monkeypatch) -> None:
-    from suzent_desktop.ui import quick_switcher
+    from suzent_desktop.ui.dialogs import quick_switcher
 
     page = notebook(window) / "0_Inbox" / "Quokka.md"
     page.write_text("---\naliases: [Happy marsupial]\n---\n# Quokka\n", encoding="utf-8")

@@ -9,7 +9,7 @@ import pytest
 
 @pytest.fixture
 def launched(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[list[str]]:
-    from suzent_desktop.ui import main_window
+    from suzent_desktop.ui.window import main_window
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     started: list[list[str]] = []
@@ -29,7 +29,7 @@ def test_open_vault_asks_for_a_folder_and_opens_it_in_a_new_window(qtbot, window
 
 def test_recent_vaults_are_listed_in_the_file_menu_and_on_the_welcome_page(qtbot, window, launched,
                                                                            tmp_path: Path) -> None:
-    from suzent_desktop.core.files.vaults import RecentVaults, open_folder
+    from suzent_desktop.core.files.paths.vaults import RecentVaults, open_folder
 
     first, second = tmp_path / "garden", tmp_path / "work"
     first.mkdir()
@@ -61,7 +61,7 @@ def test_the_window_title_names_the_app_once(qtbot, window) -> None:
 
 
 def test_search_can_be_kept_to_any_top_folder_of_the_vault(qtbot, window, tmp_path: Path) -> None:
-    from suzent_desktop.ui.open_vault import top_folders
+    from suzent_desktop.ui.window.recent_vaults import top_folders
 
     vault = tmp_path / "vault"
     for name in ("Projects", "Memory", "0_Inbox", "3_Personal", ".obsidian", "attachments"):
@@ -88,9 +88,9 @@ def test_forget_in_a_note_the_person_wrote_keeps_the_note_and_shows_it_as_writte
         qtbot, loop, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from ui_support import WAIT_MS, FakePrompter, run
 
-    from suzent_desktop.core.files.vaults import vault_home
-    from suzent_desktop.ui.main_window import MainWindow
-    from suzent_desktop.ui.services import AppServices
+    from suzent_desktop.core.files.paths.vaults import vault_home
+    from suzent_desktop.ui.base.services import AppServices
+    from suzent_desktop.ui.window.main_window import MainWindow
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     vault = tmp_path / "vault"

@@ -116,7 +116,7 @@ def test_clicking_beside_the_pills_edits_the_list_as_text(qtbot, editor) -> None
 def test_renaming_from_the_inline_title_renames_the_file_and_its_links(qtbot, small_services, prompter) -> None:
     from ui_support import run
 
-    from suzent_desktop.ui.main_window import MainWindow
+    from suzent_desktop.ui.window.main_window import MainWindow
 
     window = MainWindow(small_services, prompter=prompter)
     window.show()
@@ -141,7 +141,7 @@ def test_renaming_from_the_inline_title_renames_the_file_and_its_links(qtbot, sm
 def test_a_refused_name_puts_the_title_back(qtbot, small_services, prompter) -> None:
     from ui_support import run
 
-    from suzent_desktop.ui.main_window import MainWindow
+    from suzent_desktop.ui.window.main_window import MainWindow
 
     window = MainWindow(small_services, prompter=prompter)
     window.show()

@@ -12,7 +12,7 @@ from PySide6.QtGui import QTextCursor, QWheelEvent
 from PySide6.QtWidgets import QApplication, QScrollBar
 from ui_support import WAIT_MS, open_at_end
 
-from suzent_desktop.ui.pixel_scroll import PixelScroll
+from suzent_desktop.ui.page.pixel_scroll import PixelScroll
 
 PAGE = ("---\ntags:\n  - garden\n  - summer\nnote: a value\n---\n"
         "# Beans\n\nNo heading here: the page starts with a paragraph.\n\n"

@@ -10,7 +10,7 @@ from ui_support import FakePrompter
 from suzent_desktop.core import operations
 from suzent_desktop.ui.panes.daily_logs import DailyLogsPane
 from suzent_desktop.ui.panes.tombstones_pane import TombstonesPane
-from suzent_desktop.ui.vault_tree import VaultTree
+from suzent_desktop.ui.window.vault_tree import VaultTree
 
 pane_services = panes_support.pane_services
 

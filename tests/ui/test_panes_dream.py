@@ -132,7 +132,7 @@ def test_a_run_known_only_from_log_md_shows_unrecorded_pages(qtbot, pane_service
 
 
 def test_a_run_that_changed_nothing_shows_its_reason_in_the_history(qtbot, pane_services) -> None:
-    from suzent_desktop.core.engines.dream.run_state import load_state, save_state
+    from suzent_desktop.core.engines.dream.runs.run_state import load_state, save_state
 
     services = pane_services
     seed(services.manager)
@@ -243,7 +243,7 @@ def test_a_due_dream_says_it_waits_for_nothing_but_the_next_check(qtbot, pane_se
 
 
 def test_dropped_facts_awaiting_a_word_are_counted_as_not_consolidated(qtbot, pane_services) -> None:
-    from suzent_desktop.core.index import dropped
+    from suzent_desktop.core.index.ledger import dropped
 
     services = pane_services
     layout = services.manager.layout

@@ -8,7 +8,7 @@ import panes_support
 from panes_support import WAIT_MS, run, seed, wait_task, write_page
 from PySide6.QtCore import Qt
 
-from suzent_desktop.ui.forget_dialog import ForgetChoice, ForgetDialog
+from suzent_desktop.ui.dialogs.forget_dialog import ForgetChoice, ForgetDialog
 from suzent_desktop.ui.panes.common import highlight
 from suzent_desktop.ui.panes.search_pane import SearchPane
 
@@ -258,8 +258,8 @@ def test_searching_never_walks_the_vault_while_a_watcher_reports_changes(qtbot, 
 
 def test_forgetting_a_hit_in_a_note_the_person_wrote_asks_first(qtbot, loop, tmp_path: Path, monkeypatch) -> None:
     """In a vault the app was opened on, the dialog offers memory only (the default) or the note too."""
-    from suzent_desktop.core.files.vaults import vault_home
-    from suzent_desktop.ui.services import AppServices
+    from suzent_desktop.core.files.paths.vaults import vault_home
+    from suzent_desktop.ui.base.services import AppServices
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     vault = tmp_path / "vault"

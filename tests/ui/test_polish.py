@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPalette
 from ui_support import WAIT_MS, run
 
-from suzent_desktop.core.files.markdown import plain_text
+from suzent_desktop.core.files.language.markdown import plain_text
 
 pane_services = panes_support.pane_services
 

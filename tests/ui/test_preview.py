@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from suzent_desktop.core.files.markdown import heading_line, links, parse_wikilink
-from suzent_desktop.ui.markdown_render import parse_front_matter, parse_href, render, wikilink_href
+from suzent_desktop.core.files.language.markdown import heading_line, links, parse_wikilink
+from suzent_desktop.ui.reading.markdown_render import parse_front_matter, parse_href, render, wikilink_href
 
 
 def test_wikilink_forms_render_as_in_app_anchors() -> None:

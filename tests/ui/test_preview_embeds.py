@@ -12,11 +12,12 @@ from PySide6.QtGui import QColor, QImage, QMouseEvent, QTextCursor, QTextDocumen
 from PySide6.QtWidgets import QApplication
 from ui_support import WAIT_MS
 
-from suzent_desktop.core.files.confine import Confinement
-from suzent_desktop.ui import hover_preview, preview
-from suzent_desktop.ui.editor import PageEditor
-from suzent_desktop.ui.editor_area import EditorArea
-from suzent_desktop.ui.markdown_render import (
+from suzent_desktop.core.files.disk.confine import Confinement
+from suzent_desktop.ui.page import hover_preview
+from suzent_desktop.ui.page.editor import PageEditor
+from suzent_desktop.ui.panes.outline import OutlinePane
+from suzent_desktop.ui.reading import preview
+from suzent_desktop.ui.reading.markdown_render import (
     MAX_EMBED_DEPTH,
     MarkdownRenderer,
     Vault,
@@ -24,7 +25,7 @@ from suzent_desktop.ui.markdown_render import (
     section_text,
     strip_comments,
 )
-from suzent_desktop.ui.panes.outline import OutlinePane
+from suzent_desktop.ui.workspace.editor_area import EditorArea
 
 IMAGE = QTextDocument.ResourceType.ImageResource
 

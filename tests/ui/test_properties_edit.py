@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtCore import Qt
 from ui_support import WAIT_MS
 
-from suzent_desktop.ui.editor_area import EditorArea
+from suzent_desktop.ui.workspace.editor_area import EditorArea
 
 PAGE = "---\ntitle: Beans  # kept\ntags:\n  - garden\nplace:\n  bed: 3\n  row: 2\ndone: false\n---\n# Beans\n\nBody.\n"
 

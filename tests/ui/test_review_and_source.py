@@ -97,7 +97,7 @@ def test_keys_move_keep_forget_and_edit(qtbot, pane_services) -> None:
 
 def test_mark_all_and_the_memory_md_approval_flow(qtbot, loop, home) -> None:
     (home / "config.toml").write_text("memory_md_needs_approval = true\n")
-    from suzent_desktop.ui.services import AppServices
+    from suzent_desktop.ui.base.services import AppServices
 
     services = AppServices.open(home)
     try:
@@ -154,7 +154,7 @@ def test_a_page_with_provenance_reads_clean_in_a_plain_markdown_reader(qtbot, pa
 
     record = load_record(manager.layout)
     assert record.sources  # the page has provenance
-    from suzent_desktop.ui.markdown_render import render
+    from suzent_desktop.ui.reading.markdown_render import render
 
     for page in manager.layout.notebook_dir.rglob("*.md"):
         if ".state" in page.parts:
@@ -200,7 +200,7 @@ def test_clicking_a_bullet_shows_its_card_in_the_source_pane(qtbot, window) -> N
 
 
 def test_resting_the_mouse_on_a_bullet_shows_where_it_came_from(qtbot, window) -> None:
-    from suzent_desktop.ui.provenance_hover import ProvenanceHover
+    from suzent_desktop.ui.page.provenance_hover import ProvenanceHover
 
     work = window.services.layout.notebook_dir / "3_Personal" / "Work.md"
     number = next(n for n, text in enumerate(work.read_text().splitlines(), start=1) if "Contoso" in text)

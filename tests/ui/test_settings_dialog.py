@@ -12,7 +12,7 @@ from ui_support import WAIT_MS
 
 
 def _dialog(qtbot, services):
-    from suzent_desktop.ui.settings_dialog import SettingsDialog
+    from suzent_desktop.ui.dialogs.settings_dialog import SettingsDialog
 
     dialog = SettingsDialog(services)
     qtbot.addWidget(dialog)
@@ -60,7 +60,7 @@ def test_save_writes_only_what_was_changed(qtbot, small_services, monkeypatch) -
 
 
 def test_every_field_has_words_a_description_and_one_label_column(qtbot, small_services) -> None:
-    from suzent_desktop.ui.settings_dialog import LABELS
+    from suzent_desktop.ui.dialogs.settings_dialog import LABELS
 
     dialog = _dialog(qtbot, small_services)
     for key in dialog.editors:

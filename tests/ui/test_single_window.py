@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from ui_support import WAIT_MS, run
 
-from suzent_desktop.ui.app import _run_window
-from suzent_desktop.ui.single_window import HomeServer, bring_to_front, hand_over, server_name
+from suzent_desktop.ui.base.app import _run_window
+from suzent_desktop.ui.base.single_window import HomeServer, bring_to_front, hand_over, server_name
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -109,7 +109,7 @@ CLAIM = """
 import sys, time
 from pathlib import Path
 from PySide6.QtCore import QCoreApplication
-from suzent_desktop.ui.single_window import HomeServer
+from suzent_desktop.ui.base.single_window import HomeServer
 app = QCoreApplication([])
 server = HomeServer(Path(sys.argv[1]))
 print(server.claim(), flush=True)

@@ -14,13 +14,13 @@ from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QPlainTextEdit
 from ui_support import WAIT_MS, run
 
-from suzent_desktop.ui import editor_area as editor_module
-from suzent_desktop.ui import split_editors
-from suzent_desktop.ui.split_editors import TAB_MIME
+from suzent_desktop.ui.workspace import editor_area as editor_module
+from suzent_desktop.ui.workspace import split_editors
+from suzent_desktop.ui.workspace.split_editors import TAB_MIME
 
 
 def _window(qtbot, services, prompter):
-    from suzent_desktop.ui.main_window import MainWindow
+    from suzent_desktop.ui.window.main_window import MainWindow
 
     window = MainWindow(services, prompter=prompter)
     window.resize(1400, 900)
@@ -260,7 +260,7 @@ def test_a_conflicted_tab_moved_right_keeps_its_text_its_conflict_and_keep_mine(
 
 
 def test_a_conflicted_tab_moved_into_a_pane_keeps_reload_and_compare(qtbot, win) -> None:
-    from suzent_desktop.ui.editor import CompareDialog
+    from suzent_desktop.ui.page.editor import CompareDialog
 
     work, left, right, editor = _work_left_search_right(win)
     theirs = _conflicted(qtbot, win, editor, work)

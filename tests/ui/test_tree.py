@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from ui_support import FakePrompter, run
 
-from suzent_desktop.ui.vault_tree import VaultTree
+from suzent_desktop.ui.window.vault_tree import VaultTree
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from pathlib import Path
 from PySide6.QtGui import QTextTable
 from ui_support import WAIT_MS
 
-from suzent_desktop.ui.editor_area import EditorArea
+from suzent_desktop.ui.workspace.editor_area import EditorArea
 
 WIDE = ("| " + " | ".join(f"Column header {i}" for i in range(12)) + " |\n|" + "---|" * 12 + "\n| "
         + " | ".join(f"value number {i} with words" for i in range(12)) + " |\n")

@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtCore import Qt, QUrl
 from ui_support import WAIT_MS, run
 
-from suzent_desktop.core.vault.notebook import ZONES
+from suzent_desktop.core.files.paths.layout import ZONES
 from suzent_desktop.settings import load_settings
 
 
@@ -83,7 +83,7 @@ def test_background_index_reports_rows_in_status_bar(qtbot, window) -> None:
 
 
 def test_a_stopped_first_index_says_it_is_paused_and_resumes(qtbot, window) -> None:
-    from suzent_desktop.ui.services import AppServices
+    from suzent_desktop.ui.base.services import AppServices
 
     services = window.services
     messages: list[str] = []
@@ -383,8 +383,8 @@ def test_closing_saves_dirty_editors(qtbot, window) -> None:
 
 def test_run_app_shuts_down_cleanly(qtbot, loop, demo_home, prompter) -> None:
     """The shutdown path used by run_app: stop serve, watcher and tasks without leaving any behind."""
-    from suzent_desktop.ui.main_window import MainWindow
-    from suzent_desktop.ui.services import AppServices
+    from suzent_desktop.ui.base.services import AppServices
+    from suzent_desktop.ui.window.main_window import MainWindow
 
     services = AppServices.open(demo_home)
     win = MainWindow(services, prompter=prompter)
@@ -399,7 +399,7 @@ def test_run_app_shuts_down_cleanly(qtbot, loop, demo_home, prompter) -> None:
 
 
 def test_many_void_qt_calls_do_not_exhaust_none(qtbot) -> None:
-    """PySide6 6.12 on CPython 3.11 drops a reference to None per void call (see ui/qtfix.py)."""
+    """PySide6 6.12 on CPython 3.11 drops a reference to None per void call (see ui/base/qtfix.py)."""
     import sys
 
     from PySide6.QtWidgets import QLabel
@@ -411,7 +411,7 @@ def test_many_void_qt_calls_do_not_exhaust_none(qtbot) -> None:
 
 
 def test_theme_follows_the_scheme_and_recolours_the_preview(qtbot, window) -> None:
-    from suzent_desktop.ui import theme
+    from suzent_desktop.ui.base import theme
 
     manager = theme.current()
     editor = open_page(qtbot, window, NOTES_PAGE)
@@ -455,7 +455,7 @@ def test_lint_from_the_menu_lists_its_findings_in_the_dream_panel(qtbot, window)
 
 
 def test_the_demos_first_automatic_dream_waits_until_the_backlog_was_seen(qtbot, window, monkeypatch) -> None:
-    import suzent_desktop.ui.main_window as main_window
+    import suzent_desktop.ui.window.main_window as main_window
 
     monkeypatch.setattr(main_window, "DEMO_LOOK_SECONDS", 0.0)
     services = window.services
@@ -464,7 +464,7 @@ def test_the_demos_first_automatic_dream_waits_until_the_backlog_was_seen(qtbot,
     with qtbot.waitSignal(services.bridge.status_message, timeout=WAIT_MS,
                           check_params_cb=lambda message: message.startswith("Demo: the backlog")):
         window.start_background(watch=False, serve=True, index=True)
-    from suzent_desktop.core.engines.dream.run_state import load_state
+    from suzent_desktop.core.engines.dream.runs.run_state import load_state
 
     assert load_state(services.runner.state_path)["history"] == [] and services.manager.pending_dates() == pending
     with qtbot.waitSignal(services.bridge.dream_result, timeout=WAIT_MS * 4) as ran:

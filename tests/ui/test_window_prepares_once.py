@@ -10,7 +10,7 @@ from ui_support import WAIT_MS, run
 
 from suzent_desktop import cli_window
 from suzent_desktop.core import home as home_module
-from suzent_desktop.ui import app
+from suzent_desktop.ui.base import app
 
 
 class _Closed:

@@ -65,8 +65,8 @@ def test_a_window_session_walks_the_vault_once(qtbot, walks, lantern, window) ->
 def test_a_daily_log_kept_inside_the_vault_is_a_log_to_the_watcher(qtbot, loop, home: Path) -> None:  # noqa: ANN001
     """The watcher's events go through the one classifier: the memory folder is looked at before the vault."""
     from suzent_desktop.core.files.events import ChangeSet
-    from suzent_desktop.ui.main_window import MainWindow
-    from suzent_desktop.ui.services import AppServices
+    from suzent_desktop.ui.base.services import AppServices
+    from suzent_desktop.ui.window.main_window import MainWindow
 
     (home / "config.toml").write_text('notebook_path = "vault"\nmemory_path = "vault/memory"\n', encoding="utf-8")
     services = AppServices.open(home)
@@ -129,7 +129,7 @@ def test_a_window_open_lists_the_vault_once_and_its_tree_shows_the_models_walk(
     (empty folders too, hidden ones never, zones in order) instead of listing the vault itself."""
     import os
 
-    from suzent_desktop.ui.app import open_window
+    from suzent_desktop.ui.base.app import open_window
 
     root: Path = services.layout.notebook_dir
     (root / "1_Projects" / "Empty").mkdir(parents=True)

@@ -39,7 +39,7 @@ class FakePrompter:
         return self.choices.pop(0) if self.choices else None
 
     def choose_lines(self, units: list[str], notes: list[str] | tuple = ()) -> Any:
-        from suzent_desktop.ui.forget_dialog import ForgetChoice
+        from suzent_desktop.ui.dialogs.forget_dialog import ForgetChoice
 
         self.asked.append(("Forget", "\n".join([*units, *notes])))
         return ForgetChoice(list(units), self.from_notes and bool(notes)) if self.confirm_answer else ForgetChoice()
@@ -64,7 +64,7 @@ def open_at_end(qtbot: Any, root: Any, page: Any, size: tuple[int, int] = (800, 
     previewed as Live Preview draws it; the area is held on the editor (``editor.area``) for the test."""
     from PySide6.QtGui import QTextCursor
 
-    from suzent_desktop.ui.editor_area import EditorArea
+    from suzent_desktop.ui.workspace.editor_area import EditorArea
 
     area = EditorArea(root)
     area.resize(*size)

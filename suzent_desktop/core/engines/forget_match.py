@@ -16,12 +16,12 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
-from suzent_desktop.core.files.facts import parse_fact_line
-from suzent_desktop.core.files.tombstones import normalize
+from suzent_desktop.core.files.records.log_grammar import parse_fact_line
+from suzent_desktop.core.files.records.tombstones import normalize
 
 if TYPE_CHECKING:
-    from suzent_desktop.core.index.hits import SearchHit
     from suzent_desktop.core.index.indexer import Indexer
+    from suzent_desktop.core.index.ranking.hits import SearchHit
 
 MAX_LISTED = 10
 _TRAILING = " .!?;:,"

@@ -24,12 +24,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from suzent_desktop.core.files import streams
-from suzent_desktop.core.files.atomic import atomic_write_text
-from suzent_desktop.core.files.regular import read_regular
-from suzent_desktop.core.files.tombstones import normalize
-from suzent_desktop.core.index.chunking import paragraph_spans, paragraph_units, text_units
-from suzent_desktop.core.vault.fact_bullets import list_item_text
+from suzent_desktop.core.files.disk.atomic import atomic_write_text
+from suzent_desktop.core.files.disk.regular import read_regular
+from suzent_desktop.core.files.records.tombstones import normalize
+from suzent_desktop.core.files.sync import streams
+from suzent_desktop.core.index.rows.chunking import paragraph_spans, paragraph_units, text_units
+from suzent_desktop.core.vault.facts.fact_bullets import list_item_text
 from suzent_desktop.core.vault.forgotten import Forgotten
 
 _RAW_LINE_RE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")

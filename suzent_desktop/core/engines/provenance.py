@@ -11,15 +11,15 @@ The chain has three links, and each is already a file a person can read:
   (supersede), when forget takes it off its page and undo puts it back, and when another device's
   copy of the page arrives. Pages carry no ids: Obsidian, a plain markdown reader and the app's
   Reading view show them as they were. The dream appends to the record after each productive
-  run, from the record of where pages hold each consolidated fact (``core/engines/lost_facts.py``),
+  run, from the record of where pages hold each consolidated fact (``core/engines/ledger/lost_facts.py``),
   so a fact merged into a bullet adds its source to that bullet. A line the record does not name
   (a page written before the record existed, the demo's seeded pages) is matched against the
   daily logs by the consolidator's exact rules: the same words, or the same subject and value.
-* **log fact → transcript turn.** Each extracted fact carries ``turn:ID`` (``core/files/facts.py``).
+* **log fact → transcript turn.** Each extracted fact carries ``turn:ID`` (``core/files/records/log_grammar.py``).
   A fact without it was typed by hand (``remember``, or the log edited by hand); a page line no
   fact stands behind was typed in the editor. Both are said, never guessed.
 * **turn → its words.** The card shows the turn's speaker, date and time, the sentence that holds
-  the fact's words highlighted, and one turn either side (``core/files/transcripts.py``).
+  the fact's words highlighted, and one turn either side (``core/files/records/transcripts.py``).
 
 Forgotten text never shows: a forgotten fact or turn is left out of every card.
 """
@@ -34,22 +34,22 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from suzent_desktop.core.engines import lost_facts
-from suzent_desktop.core.engines.extraction import SENTENCE_END
-from suzent_desktop.core.files import streams
-from suzent_desktop.core.files.facts import FactLine
-from suzent_desktop.core.files.layout import Layout
-from suzent_desktop.core.files.tombstones import normalize
-from suzent_desktop.core.files.transcripts import TranscriptTurn, turn_key
-from suzent_desktop.core.vault.fact_pages import (
+from suzent_desktop.core.engines.capture.extraction import SENTENCE_END
+from suzent_desktop.core.engines.ledger import lost_facts
+from suzent_desktop.core.files.paths.layout import Layout
+from suzent_desktop.core.files.records.log_grammar import FactLine
+from suzent_desktop.core.files.records.tombstones import normalize
+from suzent_desktop.core.files.records.transcripts import TranscriptTurn, turn_key
+from suzent_desktop.core.files.sync import streams
+from suzent_desktop.core.vault.facts.fact_pages import (
     content_words,
     dup_norm,
     parse_bullet,
     restates,
     subject_value,
 )
+from suzent_desktop.core.vault.facts.page_lines import line_texts
 from suzent_desktop.core.vault.forgotten import Forgotten
-from suzent_desktop.core.vault.page_lines import line_texts
 
 if TYPE_CHECKING:
     from suzent_desktop.core.home import Home
@@ -194,7 +194,7 @@ class LogFacts:
 
     @classmethod
     def read(cls, layout: Layout) -> LogFacts:
-        from suzent_desktop.core.files.archive import Archive
+        from suzent_desktop.core.files.records.archive import Archive
 
         archive = Archive(layout)
         logs = cls()

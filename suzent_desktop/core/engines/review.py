@@ -11,7 +11,7 @@ device's dream made (arriving by sync) are on it too:
 * MEMORY.md lines **gained** and **lost** since the last review, or, with
   ``memory_md_needs_approval``, in the proposal waiting for approval against MEMORY.md;
 * facts the dream could **not consolidate** (no page holds them), and facts a dream **dropped**
-  with a reason, which stay in search until a person agrees (``core/index/dropped.py``).
+  with a reason, which stay in search until a person agrees (``core/index/ledger/dropped.py``).
 
 What a person has seen is an append-only stream, ``.state/reviewed.jsonl`` (per device, read as
 one), of item ids; an id names the item's kind, words and number of sources, so a bullet that
@@ -32,13 +32,14 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from suzent_desktop.core.engines import memory_approval, provenance
-from suzent_desktop.core.files import streams
-from suzent_desktop.core.files.atomic import atomic_write_text
-from suzent_desktop.core.files.layout import Layout
-from suzent_desktop.core.files.tombstones import normalize
-from suzent_desktop.core.vault.fact_bullets import HistoryTracker
-from suzent_desktop.core.vault.fact_pages import Bullet, CodeLine, PageDoc, dup_norm, subject_value
+from suzent_desktop.core.engines import provenance
+from suzent_desktop.core.engines.memory_md import memory_approval
+from suzent_desktop.core.files.disk.atomic import atomic_write_text
+from suzent_desktop.core.files.paths.layout import Layout
+from suzent_desktop.core.files.records.tombstones import normalize
+from suzent_desktop.core.files.sync import streams
+from suzent_desktop.core.vault.facts.fact_bullets import HistoryTracker
+from suzent_desktop.core.vault.facts.fact_pages import Bullet, CodeLine, PageDoc, dup_norm, subject_value
 from suzent_desktop.core.vault.forgotten import Forgotten
 
 if TYPE_CHECKING:
@@ -187,7 +188,7 @@ def memory_items(ctx: Context) -> list[ReviewItem]:
 
 # -- facts no page holds -----------------------------------------------------------------------------
 def not_consolidated_items(ctx: Context) -> list[ReviewItem]:
-    from suzent_desktop.core.engines import uncovered
+    from suzent_desktop.core.engines.ledger import uncovered
 
     home = ctx.home
     forgotten = Forgotten(home.tombstones.contents())
@@ -198,8 +199,8 @@ def not_consolidated_items(ctx: Context) -> list[ReviewItem]:
 
 def dropped_items(ctx: Context) -> list[ReviewItem]:
     """Facts a dream dropped with a reason: they stay in search until a person agrees
-    (``core/index/dropped.py``); the engine doubts them by definition, so they come first."""
-    from suzent_desktop.core.index import dropped
+    (``core/index/ledger/dropped.py``); the engine doubts them by definition, so they come first."""
+    from suzent_desktop.core.index.ledger import dropped
 
     home = ctx.home
     return [ReviewItem("dropped", item_id("dropped", f.id), f.text, str(home.archive.path_for(f.date)), f.line,

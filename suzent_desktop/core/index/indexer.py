@@ -3,19 +3,19 @@
 The indexer is a small coordinator over four parts, each in its own module, none reading another's
 private names:
 
-* ``core/index/table.py`` (:class:`IndexTable`): the table and its state, the turns a pass takes
+* ``core/index/storage/table.py`` (:class:`IndexTable`): the table and its state, the turns a pass takes
   (one per process, and a lock file shared with other processes), writing and removing rows;
-* ``core/index/sources.py`` (:class:`Sources`): which files should have rows (the vault model's
+* ``core/index/rows/sources.py`` (:class:`Sources`): which files should have rows (the vault model's
   snapshot, the core files, the days' logs, transcripts) and which the index is behind on;
-* ``core/index/planner.py`` (:class:`Planner`): a file's rows, what a pass must do about them,
+* ``core/index/rows/planner.py`` (:class:`Planner`): a file's rows, what a pass must do about them,
   vectors for new rows (reused where the table has them);
-* ``core/index/search.py`` (:class:`Searcher`): the read path, with one ``search(request)``.
+* ``core/index/ranking/search.py`` (:class:`Searcher`): the read path, with one ``search(request)``.
 
 This module runs the passes: whole, or the paths a watcher or an operation named; streaming
 windows; forgetting.
 
 The files are the truth; the index is derived. Each pass reconciles the indexed files
-recorded in the index state (``core/index/index_state.py``) with the files on disk: mtime and size
+recorded in the index state (``core/index/storage/state.py``) with the files on disk: mtime and size
 are a cheap hint, the content hash decides. Row ids are derived from the source path, the
 row's content and its occurrence number, so unchanged rows keep their ids and their vectors:
 a daily log that gained five lines costs five embeddings, not a whole day. A row whose text
@@ -40,23 +40,23 @@ import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from suzent_desktop.core.files.archive import Archive
 from suzent_desktop.core.files.clock import Clock
+from suzent_desktop.core.files.disk.regular import read_page
 from suzent_desktop.core.files.events import ChangeSet
-from suzent_desktop.core.files.layout import Layout
-from suzent_desktop.core.files.regular import read_page
-from suzent_desktop.core.files.tombstones import Tombstones, normalize
-from suzent_desktop.core.files.transcripts import Transcripts
-from suzent_desktop.core.index import audit
+from suzent_desktop.core.files.paths.layout import Layout
+from suzent_desktop.core.files.records.archive import Archive
+from suzent_desktop.core.files.records.tombstones import Tombstones, normalize
+from suzent_desktop.core.files.records.transcripts import Transcripts
 from suzent_desktop.core.index.embedding import Embedder, EmbeddingError
-from suzent_desktop.core.index.filters import Filters
-from suzent_desktop.core.index.hits import SearchHit
-from suzent_desktop.core.index.index_state import IndexState
-from suzent_desktop.core.index.index_store import IndexStoreError, norm_key
-from suzent_desktop.core.index.planner import EMBED_SLICE, Cancelled, Plan, Planner
-from suzent_desktop.core.index.search import IndexStats, Searcher, SearchRequest, SearchResponse
-from suzent_desktop.core.index.sources import KeptFacts, Source, Sources
-from suzent_desktop.core.index.table import IndexTable
+from suzent_desktop.core.index.ranking.filters import Filters
+from suzent_desktop.core.index.ranking.hits import SearchHit
+from suzent_desktop.core.index.ranking.search import IndexStats, Searcher, SearchRequest, SearchResponse
+from suzent_desktop.core.index.rows.planner import EMBED_SLICE, Cancelled, Plan, Planner
+from suzent_desktop.core.index.rows.sources import KeptFacts, Source, Sources
+from suzent_desktop.core.index.storage import audit
+from suzent_desktop.core.index.storage.state import IndexState
+from suzent_desktop.core.index.storage.store import IndexStoreError, norm_key
+from suzent_desktop.core.index.storage.table import IndexTable
 from suzent_desktop.core.vault.model import Vault
 from suzent_desktop.core.vault.notebook import Notebook
 
@@ -85,7 +85,7 @@ class Indexer:
         kept: KeptFacts | None = None,
     ) -> None:
         """``kept`` gives, per consolidated day, the facts whose log rows stay in search (the memory
-        ledger, ``core/engines/uncovered.py``, handed down by the home); without it such days have none."""
+        ledger, ``core/engines/ledger/uncovered.py``, handed down by the home); without it such days have none."""
         self.layout = layout
         self.notebook = notebook or Notebook(layout)
         self.archive = archive or Archive(layout)

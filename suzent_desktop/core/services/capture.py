@@ -16,15 +16,20 @@ from dataclasses import KW_ONLY, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from suzent_desktop.core.files.archive import Archive, ArchiveError
-from suzent_desktop.core.files.archive import turn_facts as archive_turn_facts
 from suzent_desktop.core.files.clock import Clock
+from suzent_desktop.core.files.disk.text_hygiene import clean
 from suzent_desktop.core.files.events import ChangeSet
-from suzent_desktop.core.files.facts import Fact
-from suzent_desktop.core.files.text import clean
-from suzent_desktop.core.files.tombstones import ForgottenTextError, Tombstones
-from suzent_desktop.core.files.transcripts import TranscriptError, Transcripts, TranscriptTurn, clean_text
-from suzent_desktop.core.index.fair_lock import IndexBusy
+from suzent_desktop.core.files.records.archive import Archive, ArchiveError
+from suzent_desktop.core.files.records.archive import turn_facts as archive_turn_facts
+from suzent_desktop.core.files.records.log_grammar import Fact
+from suzent_desktop.core.files.records.tombstones import ForgottenTextError, Tombstones
+from suzent_desktop.core.files.records.transcripts import (
+    TranscriptError,
+    Transcripts,
+    TranscriptTurn,
+    clean_text,
+)
+from suzent_desktop.core.index.storage.fair_lock import IndexBusy
 from suzent_desktop.core.vault.days import Days
 from suzent_desktop.core.vault.forgotten import Forgotten
 from suzent_desktop.core.vault.notebook import Notebook
@@ -108,7 +113,7 @@ class Capture:
         nothing; each fact is tagged with the id of the turn it came from. ``important`` is told the
         facts of a turn captured now (not a client's retry) when any of them is important.
         """
-        from suzent_desktop.core.engines import extraction
+        from suzent_desktop.core.engines.capture import extraction
 
         if not user.strip() and not assistant.strip():
             raise TranscriptError("nothing to capture: both the user and the assistant text are empty")
@@ -183,7 +188,7 @@ class Capture:
         Read once per process, then kept up to date by each capture (blocking: run in a thread).
         """
         if self._people is None:
-            from suzent_desktop.core.engines.extraction import known_people
+            from suzent_desktop.core.engines.capture.extraction import known_people
 
             contents: list[str] = []
             for date in self.archive.dates():

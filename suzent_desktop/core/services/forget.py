@@ -16,15 +16,15 @@ from typing import TYPE_CHECKING, Any
 
 from suzent_desktop.core.engines import forget_match, forgetting
 from suzent_desktop.core.engines.forgetting import ForgetJournal
-from suzent_desktop.core.files.archive import Archive, ArchiveError
 from suzent_desktop.core.files.clock import Clock
+from suzent_desktop.core.files.disk.regular import read_regular
 from suzent_desktop.core.files.events import ChangeSet
-from suzent_desktop.core.files.facts import Fact
-from suzent_desktop.core.files.layout import Layout
-from suzent_desktop.core.files.regular import read_regular
-from suzent_desktop.core.files.tombstones import Tombstones, normalize
-from suzent_desktop.core.files.transcripts import Transcripts, clean_text, turn_chunks, turn_key
-from suzent_desktop.core.index import hits
+from suzent_desktop.core.files.paths.layout import Layout
+from suzent_desktop.core.files.records.archive import Archive, ArchiveError
+from suzent_desktop.core.files.records.log_grammar import Fact
+from suzent_desktop.core.files.records.tombstones import Tombstones, normalize
+from suzent_desktop.core.files.records.transcripts import Transcripts, clean_text, turn_chunks, turn_key
+from suzent_desktop.core.index.ranking import hits
 from suzent_desktop.core.services.capture import append_and_index
 from suzent_desktop.core.vault.forgotten import Forgotten
 from suzent_desktop.core.vault.links import inside_vault

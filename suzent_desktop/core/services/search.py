@@ -7,18 +7,18 @@ import dataclasses
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from suzent_desktop.core.engines.recall import Recall, RecallLog
-from suzent_desktop.core.files.layout import Layout
-from suzent_desktop.core.index.filters import Filters
+from suzent_desktop.core.engines.memory_md.recall import Recall, RecallLog
+from suzent_desktop.core.files.paths.layout import Layout
+from suzent_desktop.core.index.ranking.filters import Filters
 
 if TYPE_CHECKING:
-    from suzent_desktop.core.index.hits import SearchHit
     from suzent_desktop.core.index.indexer import Indexer
-    from suzent_desktop.core.index.search import SearchResponse
+    from suzent_desktop.core.index.ranking.hits import SearchHit
+    from suzent_desktop.core.index.ranking.search import SearchResponse
 
 
 class Search:
-    """Queries over one home's index; each hit shown is a recall signal (``core/engines/recall.py``)."""
+    """Queries over one home's index; each hit shown is a recall signal (``core/engines/memory_md/recall.py``)."""
 
     def __init__(self, layout: Layout, indexer: Indexer, recall: RecallLog) -> None:
         self.layout = layout
@@ -31,7 +31,7 @@ class Search:
         """The hits for ``query``; each is a recall signal unless the caller is the dream runner itself."""
         response = await self.indexer.search(query, limit=limit, filters=filters)
         allowed = [hit for hit in response.hits if self.layout.confinement.allows(hit.path)]
-        if len(allowed) < len(response.hits):  # rows a pass before the rule left behind (core/files/confine.py)
+        if len(allowed) < len(response.hits):  # rows a pass before the rule left behind (core/files/disk/confine.py)
             response = dataclasses.replace(response, hits=allowed)
         if record_recall and response.hits:
             recalls = [Recall(hit.text, hit.source_type) for hit in response.hits]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from suzent_desktop.core.files.text import loads_json
+from suzent_desktop.core.files.disk.text_hygiene import loads_json
 
 CANVAS_SUFFIX = ".canvas"
 

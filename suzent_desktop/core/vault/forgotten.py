@@ -19,9 +19,9 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import TypeVar
 
-from suzent_desktop.core.files.facts import parse_fact_line
-from suzent_desktop.core.files.tombstones import normalize
-from suzent_desktop.core.vault.fact_bullets import item_fact, list_item_text
+from suzent_desktop.core.files.records.log_grammar import parse_fact_line
+from suzent_desktop.core.files.records.tombstones import normalize
+from suzent_desktop.core.vault.facts.fact_bullets import item_fact, list_item_text
 
 MIN_CONTAINED = 12  # in its loose form; shorter tombstones inside longer text are too likely coincidences
 TURN_KEY = "turn:"

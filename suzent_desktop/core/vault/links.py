@@ -25,14 +25,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
-from suzent_desktop.core.files.confine import Confinement, walk
-from suzent_desktop.core.files.markdown import MARKDOWN, Link, frontmatter, meta_list
+from suzent_desktop.core.files.disk.confine import Confinement, walk
+from suzent_desktop.core.files.language.markdown import MARKDOWN, Link, frontmatter, meta_list
 
 _DRIVE_RE = re.compile(r"^[A-Za-z]:")
 
 
 def vault_files(root: Path, confinement: Confinement | None = None) -> Iterator[Path]:
-    """Every file of the vault the confinement rule allows (``core/files/confine.py``: hidden folders and
+    """Every file of the vault the confinement rule allows (``core/files/disk/confine.py``: hidden folders and
     links that lead out of the vault or into a program folder are left out), sorted per folder,
     symlinked folders inside the vault followed with loops cut; files are yielded under the path
     through the link, as Obsidian shows them. ``confinement`` defaults to the vault alone.

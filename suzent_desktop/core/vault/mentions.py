@@ -15,11 +15,19 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from suzent_desktop.core.files.atomic import atomic_write_text
+from suzent_desktop.core.files.disk.atomic import atomic_write_text
+from suzent_desktop.core.files.disk.regular import read_regular
 from suzent_desktop.core.files.events import ChangeSet
-from suzent_desktop.core.files.markdown import WIKI, Link, frontmatter, line_of, links, meta_list, prose_spans
-from suzent_desktop.core.files.regular import read_regular
-from suzent_desktop.core.files.scripts import word_bounded
+from suzent_desktop.core.files.language.markdown import (
+    WIKI,
+    Link,
+    frontmatter,
+    line_of,
+    links,
+    meta_list,
+    prose_spans,
+)
+from suzent_desktop.core.files.language.writing_systems import word_bounded
 
 _URL_TOKEN_RE = re.compile(r"\S*(?:://|www\.)\S*")
 

@@ -28,13 +28,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
-from suzent_desktop.core.files.confine import UNREADABLE, Confinement
-from suzent_desktop.core.files.confine import walk as confine_walk
-from suzent_desktop.core.files.layout import ROOT_NAV_FILES, Layout
-from suzent_desktop.core.files.markdown import Link, Outline, outline
-from suzent_desktop.core.files.regular import read_page
-from suzent_desktop.core.files.sync_conflicts import page_name
-from suzent_desktop.core.files.text import decode_lenient
+from suzent_desktop.core.files.disk.confine import UNREADABLE, Confinement
+from suzent_desktop.core.files.disk.confine import walk as confine_walk
+from suzent_desktop.core.files.disk.regular import read_page
+from suzent_desktop.core.files.disk.text_hygiene import decode_lenient
+from suzent_desktop.core.files.language.markdown import Link, Outline, outline
+from suzent_desktop.core.files.paths.layout import ROOT_NAV_FILES, Layout
+from suzent_desktop.core.files.sync.sync_conflicts import page_name
 from suzent_desktop.core.vault.canvas import canvas_markdown, is_canvas
 from suzent_desktop.core.vault.links import VaultIndex
 from suzent_desktop.core.vault.mentions import Mention, unlinked_mentions
@@ -173,7 +173,7 @@ def _stat(path: Path | str) -> tuple[float, int] | None:
 
 def _walk_entries(root: Path | str, confinement: Confinement, refused: list[tuple[str, str]] | None = None,
                   folders: list[str] | None = None) -> Iterator[tuple[str, tuple[float, int]]]:
-    """Every file under ``root`` the confinement rule allows (``core/files/confine.py``: hidden folders and
+    """Every file under ``root`` the confinement rule allows (``core/files/disk/confine.py``: hidden folders and
     files, links out of the vault or into a program folder are left out), with its (mtime, size). An
     entry that cannot be had (a dangling link, a loop) is no file of the model: it is left out too
     (:meth:`VaultSnapshot.unreadable` lists it, so the index pass names it).
@@ -260,7 +260,7 @@ class VaultSnapshot:
         return sorted(f.path for key, f in self._files.items() if key.startswith(inside) and (not wanted or f.kind in wanted))
 
     def refused(self) -> list[tuple[str, str]]:
-        """The entries the confinement rule leaves out (``core/files/confine.py``), as vault-relative posix
+        """The entries the confinement rule leaves out (``core/files/disk/confine.py``), as vault-relative posix
         paths with why: links out of the vault or into a program folder, loops, unreadable folders.
         A link that is not followed is never silent: the window and lint name them."""
         base = str(self.root)
@@ -730,7 +730,7 @@ class Vault:
             state.folders -= {f for f in state.folders if f == key or f.startswith(inside)}
 
     def _confined(self, state: _State, key: str) -> bool:
-        """Whether the confinement rule allows this file (``core/files/confine.py``); a refusal is recorded."""
+        """Whether the confinement rule allows this file (``core/files/disk/confine.py``); a refusal is recorded."""
         state.refused.pop(key, None)
         if self._kinds.kind(key) in (Kind.HIDDEN, Kind.OUTSIDE):
             return True  # never a file of the model anyway (and hidden names are not named)

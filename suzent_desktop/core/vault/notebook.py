@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from suzent_desktop.core.files.layout import INDEX_MD, LOG_MD, SCHEMA_MD, ZONES, Layout
-from suzent_desktop.core.files.markdown import FenceTracker
-from suzent_desktop.core.files.regular import read_regular
+from suzent_desktop.core.files.disk.regular import read_regular
+from suzent_desktop.core.files.language.markdown import FenceTracker
+from suzent_desktop.core.files.paths.layout import INDEX_MD, LOG_MD, SCHEMA_MD, ZONES, Layout
 from suzent_desktop.core.vault.links import vault_files
 from suzent_desktop.core.vault.model import Classifier, Kind
 
@@ -121,7 +121,7 @@ class Notebook:
 
     def content_pages(self) -> Iterator[Path]:
         """Every markdown content page, sorted per folder, skipping hidden folders (``.obsidian``, ``.trash``, ``.state``)."""
-        for path in vault_files(self.root, self.layout.confinement):  # links judged by core/files/confine.py
+        for path in vault_files(self.root, self.layout.confinement):  # links judged by core/files/disk/confine.py
             if self.is_content_page(path):
                 yield path
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 import codecs
 from pathlib import Path
 
-from suzent_desktop.core.files.regular import open_regular
-from suzent_desktop.core.files.text import BINARY_SAMPLE_BYTES, looks_binary
+from suzent_desktop.core.files.disk.regular import open_regular
+from suzent_desktop.core.files.disk.text_hygiene import BINARY_SAMPLE_BYTES, looks_binary
 
 CHUNK_BYTES = 1 << 20
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 
-from suzent_desktop.core.files.markdown import frontmatter, frontmatter_block
+from suzent_desktop.core.files.language.markdown import frontmatter, frontmatter_block
 
 KINDS = ("text", "list", "number", "checkbox", "date", "map")  # a map is shown, not edited
 _DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")

@@ -15,9 +15,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from suzent_desktop.core.files.markdown import tags
-from suzent_desktop.core.files.regular import read_page
-from suzent_desktop.core.files.text import decode_lenient
+from suzent_desktop.core.files.disk.regular import read_page
+from suzent_desktop.core.files.disk.text_hygiene import decode_lenient
+from suzent_desktop.core.files.language.markdown import tags
 from suzent_desktop.core.vault.query import normalize_tag
 
 TAGGED_SUFFIXES = frozenset({".md", ".markdown"})

@@ -2,7 +2,7 @@
 
 The UI reaches them through :mod:`suzent_desktop.core.operations`, which turns each into a
 :class:`~suzent_desktop.core.files.events.ChangeSet`. Links are read with the one grammar
-(:mod:`suzent_desktop.core.files.markdown`) and resolved with the one resolver
+(:mod:`suzent_desktop.core.files.language.markdown`) and resolved with the one resolver
 (:mod:`suzent_desktop.core.vault.links`, Obsidian's rules). A rename or move rewrites every link
 that pointed at the old file — wikilinks, embeds and markdown links, an escaped ``\\|`` kept as
 written, nothing inside code — in all vault markdown files and JSON Canvas boards (text nodes
@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from suzent_desktop.core.files.atomic import atomic_write_text
-from suzent_desktop.core.files.markdown import Link, line_of, links, rewrite_links
-from suzent_desktop.core.files.text import loads_json
+from suzent_desktop.core.files.disk.atomic import atomic_write_text
+from suzent_desktop.core.files.disk.text_hygiene import loads_json
+from suzent_desktop.core.files.language.markdown import Link, line_of, links, rewrite_links
 from suzent_desktop.core.vault.canvas import is_canvas
 from suzent_desktop.core.vault.links import VaultIndex, inside_vault, is_page, relative_href, vault_files
 

@@ -44,7 +44,7 @@ from suzent_desktop.ui.panes.common import EmptyHint, Pane, display_path, snippe
 
 if TYPE_CHECKING:
     from suzent_desktop.core.operations import Backlink
-    from suzent_desktop.ui.services import AppServices
+    from suzent_desktop.ui.base.services import AppServices
 
 TARGET_ROLE = Qt.ItemDataRole.UserRole + 1
 RELATED_LIMIT = 8

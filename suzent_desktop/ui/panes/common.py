@@ -21,11 +21,11 @@ from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QAbstractItemView, QLabel, QMessageBox, QWidget
 
 from suzent_desktop.core.files.events import ChangeSet
-from suzent_desktop.core.files.markdown import plain_text
+from suzent_desktop.core.files.language.markdown import plain_text
 from suzent_desktop.core.operations import match_spans
 
 if TYPE_CHECKING:
-    from suzent_desktop.ui.services import AppServices
+    from suzent_desktop.ui.base.services import AppServices
 
 ConfirmFn = Callable[[str, str], bool]
 

@@ -31,13 +31,13 @@ from PySide6.QtWidgets import (
 
 from suzent_desktop.core import operations
 from suzent_desktop.core.files.events import ChangeSet
-from suzent_desktop.core.files.words import count
+from suzent_desktop.core.files.language.words import count
 from suzent_desktop.core.operations import DayLog, FactLine
 from suzent_desktop.core.vault.days import CONSOLIDATED, PENDING, SKIPPED, TODAY
 from suzent_desktop.ui.panes.common import Pane
 
 if TYPE_CHECKING:
-    from suzent_desktop.ui.services import AppServices
+    from suzent_desktop.ui.base.services import AppServices
 
 STATUS_COLORS = {CONSOLIDATED: "#2e7d32", PENDING: "#b26a00", SKIPPED: "#c62828", TODAY: "#1565c0"}
 STATUS_HINTS = {

@@ -34,15 +34,15 @@ from PySide6.QtWidgets import (
 )
 
 from suzent_desktop.core.files.events import ChangeSet
-from suzent_desktop.core.files.words import count
+from suzent_desktop.core.files.language.words import count
 from suzent_desktop.core.operations import unified_diffs, vault_texts
+from suzent_desktop.ui.dialogs.prompts import Prompter
 from suzent_desktop.ui.panes.common import Pane
 from suzent_desktop.ui.panes.diff_view import DiffView
-from suzent_desktop.ui.prompts import Prompter
 
 if TYPE_CHECKING:
     from suzent_desktop.core.operations import DreamResult, GateStatus
-    from suzent_desktop.ui.services import AppServices
+    from suzent_desktop.ui.base.services import AppServices
 
 RUN_ROLE = Qt.ItemDataRole.UserRole + 1
 FINDING_ROLE = Qt.ItemDataRole.UserRole + 2

@@ -32,7 +32,7 @@ from suzent_desktop.ui.panes.common import Pane
 
 if TYPE_CHECKING:
     from suzent_desktop.core.manager import MemoryManager
-    from suzent_desktop.ui.services import AppServices
+    from suzent_desktop.ui.base.services import AppServices
 
 BAR_PADDING = 24  # room around a gauge's label, so the style never wraps or cuts it
 OVER_STYLE = "QProgressBar::chunk { background-color: #c62828; }"
@@ -56,7 +56,7 @@ def measure(text: str, max_lines: int, max_chars: int) -> MemorySize:
 
 
 def render_markdown(text: str) -> str:
-    from suzent_desktop.ui.markdown_render import render
+    from suzent_desktop.ui.reading.markdown_render import render
 
     return render(text)
 

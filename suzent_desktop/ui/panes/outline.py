@@ -1,6 +1,6 @@
 """Outline of the open page: its headings as a tree, a click puts the editor's cursor on one.
 
-Headings come from the notebook grammar (:func:`suzent_desktop.core.files.markdown.headings`), so a
+Headings come from the notebook grammar (:func:`suzent_desktop.core.files.language.markdown.headings`), so a
 ``#`` line inside a code fence or the frontmatter is not a heading, as everywhere else. The
 outline follows the unsaved text: it is rebuilt a moment after the user stops typing, from
 headings read on a worker thread (a long page takes tens of milliseconds to read), and shown only
@@ -16,12 +16,12 @@ import shiboken6
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
-from suzent_desktop.core.files.markdown import headings
-from suzent_desktop.ui.editor import PageEditor
-from suzent_desktop.ui.editor_area import EditorArea
+from suzent_desktop.core.files.language.markdown import headings
+from suzent_desktop.ui.page.editor import PageEditor
+from suzent_desktop.ui.workspace.editor_area import EditorArea
 
 if TYPE_CHECKING:
-    from suzent_desktop.ui.split_editors import SplitEditors
+    from suzent_desktop.ui.workspace.split_editors import SplitEditors
 from suzent_desktop.ui.panes.common import EmptyHint
 
 OUTLINE_DELAY_MS = 300

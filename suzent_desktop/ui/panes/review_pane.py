@@ -30,12 +30,12 @@ from PySide6.QtWidgets import (
 
 from suzent_desktop.core import operations
 from suzent_desktop.core.files.events import ChangeSet
-from suzent_desktop.core.files.words import count
+from suzent_desktop.core.files.language.words import count
+from suzent_desktop.ui.page.provenance_view import CardBrowser, CardLoader
 from suzent_desktop.ui.panes.common import EmptyHint, Pane
-from suzent_desktop.ui.provenance_view import CardBrowser, CardLoader
 
 if TYPE_CHECKING:
-    from suzent_desktop.ui.services import AppServices
+    from suzent_desktop.ui.base.services import AppServices
 
 ITEM_ROLE = Qt.ItemDataRole.UserRole + 1
 CARD_DELAY_MS = 120  # keys held down step through many items: load the card of the one that stays

@@ -32,14 +32,14 @@ from PySide6.QtWidgets import (
 )
 
 from suzent_desktop.core.files.events import ChangeSet
-from suzent_desktop.core.files.markdown import plain_text
-from suzent_desktop.core.files.words import count
+from suzent_desktop.core.files.language.markdown import plain_text
+from suzent_desktop.core.files.language.words import count
 from suzent_desktop.core.operations import Filters
-from suzent_desktop.ui.forget_dialog import ForgetChoice, choose_units
+from suzent_desktop.ui.dialogs.forget_dialog import ForgetChoice, choose_units
 from suzent_desktop.ui.panes.common import EmptyHint, Pane, display_path, highlight
 
 if TYPE_CHECKING:
-    from suzent_desktop.ui.services import AppServices
+    from suzent_desktop.ui.base.services import AppServices
 
 DEBOUNCE_MS = 200
 RESULT_LIMIT = 30

@@ -16,11 +16,11 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from suzent_desktop.core import operations
 from suzent_desktop.core.files.events import ChangeSet
+from suzent_desktop.ui.page.provenance_view import CardBrowser, CardLoader
 from suzent_desktop.ui.panes.common import Pane
-from suzent_desktop.ui.provenance_view import CardBrowser, CardLoader
 
 if TYPE_CHECKING:
-    from suzent_desktop.ui.services import AppServices
+    from suzent_desktop.ui.base.services import AppServices
 
 HINT = "Click a bullet in a page, a MEMORY.md line or a search hit to see the words it came from."
 

@@ -20,7 +20,7 @@ from suzent_desktop.ui.panes.common import Pane
 from suzent_desktop.ui.panes.diff_view import PAGE_ROLE, DiffView
 
 if TYPE_CHECKING:
-    from suzent_desktop.ui.services import AppServices
+    from suzent_desktop.ui.base.services import AppServices
 
 NONE_FOUND = "No sync conflicts: no conflict copies and no pages with git conflict markers."
 

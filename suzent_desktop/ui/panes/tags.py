@@ -16,12 +16,12 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHeaderView, QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from suzent_desktop.core.files.events import ChangeSet
-from suzent_desktop.core.files.words import count
+from suzent_desktop.core.files.language.words import count
 from suzent_desktop.core.operations import vault_snapshot
 from suzent_desktop.ui.panes.common import EmptyHint, Pane
 
 if TYPE_CHECKING:
-    from suzent_desktop.ui.services import AppServices
+    from suzent_desktop.ui.base.services import AppServices
 
 TAG_ROLE = Qt.ItemDataRole.UserRole + 1
 

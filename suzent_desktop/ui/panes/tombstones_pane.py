@@ -21,12 +21,12 @@ from PySide6.QtWidgets import (
 )
 
 from suzent_desktop.core.files.events import ChangeSet
-from suzent_desktop.core.files.words import count
+from suzent_desktop.core.files.language.words import count
 from suzent_desktop.core.operations import Tombstone, forgotten_list, normalize
 from suzent_desktop.ui.panes.common import EmptyHint, Pane
 
 if TYPE_CHECKING:
-    from suzent_desktop.ui.services import AppServices
+    from suzent_desktop.ui.base.services import AppServices
 
 STONE_ROLE = Qt.ItemDataRole.UserRole + 1
 TEXT_ROLE = Qt.ItemDataRole.UserRole + 2  # the text as the user wrote it (the tombstone is folded)

@@ -26,11 +26,11 @@ import re
 from importlib import resources
 from typing import Any
 
-from suzent_desktop.core.engines.dream.loop_guard import LoopGuard, LoopStopped
+from suzent_desktop.core.engines.dream.guards.loop_guard import LoopGuard, LoopStopped
 from suzent_desktop.core.engines.dream.model import Batch, EngineReport, clean_summary
 from suzent_desktop.core.engines.dream.tools import TOOL_SPECS, VaultTools
-from suzent_desktop.core.files.regular import read_regular
-from suzent_desktop.core.files.text import loads_json
+from suzent_desktop.core.files.disk.regular import read_regular
+from suzent_desktop.core.files.disk.text_hygiene import loads_json
 
 MAX_STEPS = 40
 CALL_TIMEOUT_SECONDS = 120.0

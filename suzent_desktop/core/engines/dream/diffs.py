@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable, Mapping
 
-from suzent_desktop.core.engines.dream.page_edits import RemovedLine
+from suzent_desktop.core.engines.dream.guards.page_edits import RemovedLine
 
 REMOVED_HEADER = "# removed lines, each with the operation that removed it:"
 NOT_BY_A_TOOL = "not by a tool call: taken off after the run (forgotten text)"

@@ -31,11 +31,24 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from suzent_desktop.core.engines.dream.model import Finding, LintResult
-from suzent_desktop.core.files.markdown import Link, frontmatter, frontmatter_block, line_of, links, meta_text
-from suzent_desktop.core.files.regular import read_page
-from suzent_desktop.core.files.tombstones import normalize
+from suzent_desktop.core.files.disk.regular import read_page
+from suzent_desktop.core.files.language.markdown import (
+    Link,
+    frontmatter,
+    frontmatter_block,
+    line_of,
+    links,
+    meta_text,
+)
+from suzent_desktop.core.files.records.tombstones import normalize
 from suzent_desktop.core.vault.canvas import canvas_markdown
-from suzent_desktop.core.vault.fact_pages import PageDoc, content_words, dup_norm, parse_bullet, subject_value
+from suzent_desktop.core.vault.facts.fact_pages import (
+    PageDoc,
+    content_words,
+    dup_norm,
+    parse_bullet,
+    subject_value,
+)
 from suzent_desktop.core.vault.links import VaultIndex
 from suzent_desktop.core.vault.model import Kind, VaultSnapshot
 

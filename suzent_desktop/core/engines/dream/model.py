@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from suzent_desktop.core.files.events import ChangeSet
-from suzent_desktop.core.files.facts import Fact
+from suzent_desktop.core.files.records.log_grammar import Fact
 
 SUMMARY_MAX_CHARS = 600
 
@@ -47,7 +47,7 @@ class EngineReport:
     # then changes nothing names them as its cause instead of a bare "no page changed".
     call_errors: list[str] = field(default_factory=list)
     # Why the model's loop was ended early ('' when the model closed it): a repeated call, replies
-    # that changed nothing (core/engines/dream/loop_guard.py). The summary is then empty.
+    # that changed nothing (core/engines/dream/guards/loop_guard.py). The summary is then empty.
     stopped: str = ""
 
 
@@ -66,7 +66,7 @@ class DreamResult:
     # retry limit): `dream` exits non-zero for it, whatever the outcome's name.
     failed_attempt: bool = False
     # Facts of the batch no page holds after a productive run ({"date", "line", "text"}):
-    # kept searchable and offered to the next run (core/engines/uncovered.py).
+    # kept searchable and offered to the next run (core/engines/ledger/uncovered.py).
     uncovered: list[dict[str, Any]] = field(default_factory=list)
     dropped: list[dict[str, Any]] = field(default_factory=list)  # ... plus "reason": left out on purpose
 
@@ -93,9 +93,9 @@ class GateStatus:
     next_batch: list[str]
     lint_due: bool
     # Facts of consolidated days that no page holds ({"date", "line", "text", "path"}), searchable
-    # from their logs and offered to the next run (core/engines/uncovered.py).
+    # from their logs and offered to the next run (core/engines/ledger/uncovered.py).
     not_consolidated: list[dict[str, Any]] = field(default_factory=list)
-    dropped_awaiting: int = 0  # facts a dream dropped, in search until a person confirms (core/index/dropped.py)
+    dropped_awaiting: int = 0  # facts a dream dropped, in search until a person confirms (core/index/ledger/dropped.py)
 
 
 @dataclass(frozen=True)

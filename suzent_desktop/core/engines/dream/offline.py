@@ -29,18 +29,19 @@ from pathlib import Path
 
 import numpy as np
 
-from suzent_desktop.core.engines.dream import lookalikes, sections
-from suzent_desktop.core.engines.dream.employers import (
+from suzent_desktop.core.engines.dream.guards import lookalikes
+from suzent_desktop.core.engines.dream.model import Batch, BatchFact, EngineReport, clean_summary
+from suzent_desktop.core.engines.dream.placement import sections
+from suzent_desktop.core.engines.dream.placement.employers import (
     EMPLOYER_RELATION,
     employer_of,
     employers,
     names_organisation,
 )
-from suzent_desktop.core.engines.dream.model import Batch, BatchFact, EngineReport, clean_summary
-from suzent_desktop.core.engines.dream.page_names import names_elsewhere
-from suzent_desktop.core.engines.dream.plans import ends_search, fulfils, may_end_something, replans
-from suzent_desktop.core.engines.dream.sections import file_by_heading, file_by_person
-from suzent_desktop.core.engines.dream.subjects import (
+from suzent_desktop.core.engines.dream.placement.page_names import names_elsewhere
+from suzent_desktop.core.engines.dream.placement.plans import ends_search, fulfils, may_end_something, replans
+from suzent_desktop.core.engines.dream.placement.sections import file_by_heading, file_by_person
+from suzent_desktop.core.engines.dream.placement.subjects import (
     GENERAL,
     PEOPLE,
     PLANS,
@@ -53,9 +54,9 @@ from suzent_desktop.core.engines.dream.subjects import (
     topic_page,
 )
 from suzent_desktop.core.engines.dream.tools import ToolsClosed, UnreadablePage, VaultTools
-from suzent_desktop.core.files.layout import PERSONAL_ZONE
-from suzent_desktop.core.files.markdown import links, only_links
-from suzent_desktop.core.vault.fact_pages import (
+from suzent_desktop.core.files.language.markdown import links, only_links
+from suzent_desktop.core.files.paths.layout import PERSONAL_ZONE
+from suzent_desktop.core.vault.facts.fact_pages import (
     NEAR_DUPLICATE_THRESHOLD,
     Bullet,
     PageDoc,

@@ -25,7 +25,7 @@ Rules it enforces (memory-consolidation.md, interfaces.md §2):
 * One dream at a time on this device: a run holds ``dream-DEVICE.lock`` in the index folder
   (local, never synced) for its length, so the window, ``dream`` on the command line and an MCP
   client never run one batch twice. A run that finds it held ends at once, "already
-  running", and counts no attempt. Across devices, the lease does the same (``core/engines/lease.py``).
+  running", and counts no attempt. Across devices, the lease does the same (``core/engines/dream/runs/lease.py``).
 """
 
 from __future__ import annotations
@@ -44,11 +44,10 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from filelock import FileLock, Timeout
 
-from suzent_desktop.core.engines import forgetting, late_facts, lease, lost_facts, provenance, uncovered
-from suzent_desktop.core.engines.dream import authorship, outcome, resume, second_run
-from suzent_desktop.core.engines.dream.coverage import CoverageReport, check_coverage
+from suzent_desktop.core.engines import forgetting, provenance
 from suzent_desktop.core.engines.dream.diffs import annotate, unified_diffs
-from suzent_desktop.core.engines.dream.gates import Gates
+from suzent_desktop.core.engines.dream.guards import authorship
+from suzent_desktop.core.engines.dream.guards.coverage import CoverageReport, check_coverage
 from suzent_desktop.core.engines.dream.model import (
     Batch,
     BatchFact,
@@ -58,31 +57,34 @@ from suzent_desktop.core.engines.dream.model import (
     GateStatus,
     LintResult,
 )
-from suzent_desktop.core.engines.dream.run_state import (
+from suzent_desktop.core.engines.dream.runs import lease, outcome, resume, second_run
+from suzent_desktop.core.engines.dream.runs.gates import Gates
+from suzent_desktop.core.engines.dream.runs.run_state import (
     home_history,
     load_device_state,
     save_device_state,
 )
 from suzent_desktop.core.engines.dream.tools import VaultTools
-from suzent_desktop.core.files.archive import ArchiveError
-from suzent_desktop.core.files.atomic import atomic_write_text
+from suzent_desktop.core.engines.ledger import late_facts, lost_facts, uncovered
+from suzent_desktop.core.files.disk.atomic import atomic_write_text
+from suzent_desktop.core.files.disk.faults import crash_point
+from suzent_desktop.core.files.disk.regular import read_regular
 from suzent_desktop.core.files.events import ChangeSet
-from suzent_desktop.core.files.faults import crash_point
-from suzent_desktop.core.files.layout import ROOT_NAV_FILES
-from suzent_desktop.core.files.regular import read_regular
-from suzent_desktop.core.files.tombstones import normalize
-from suzent_desktop.core.files.words import count
-from suzent_desktop.core.index.dropped import record_run as record_dropped
+from suzent_desktop.core.files.language.words import count
+from suzent_desktop.core.files.paths.layout import ROOT_NAV_FILES
+from suzent_desktop.core.files.records.archive import ArchiveError
+from suzent_desktop.core.files.records.tombstones import normalize
+from suzent_desktop.core.index.ledger.dropped import record_run as record_dropped
 from suzent_desktop.core.vault.forgotten import Forgotten
 
 if TYPE_CHECKING:
     from suzent_desktop.core.engines.forgetting import ForgetJournal
-    from suzent_desktop.core.files.archive import Archive
     from suzent_desktop.core.files.clock import Clock
-    from suzent_desktop.core.files.layout import Layout
-    from suzent_desktop.core.files.tombstones import Tombstones
+    from suzent_desktop.core.files.paths.layout import Layout
+    from suzent_desktop.core.files.records.archive import Archive
+    from suzent_desktop.core.files.records.tombstones import Tombstones
     from suzent_desktop.core.index.indexer import Indexer
-    from suzent_desktop.core.index.search import SearchResponse
+    from suzent_desktop.core.index.ranking.search import SearchResponse
     from suzent_desktop.core.vault.days import Days
     from suzent_desktop.core.vault.model import Vault
     from suzent_desktop.core.vault.notebook import Notebook
@@ -249,7 +251,7 @@ class DreamRunner(Gates):
     # -- batches -------------------------------------------------------------------------------
     def _load_batch(self, dates: list[str], *, reoffer: bool = True) -> Batch:
         """The batch's live facts, up to the first unreadable log, then the facts of earlier
-        batches that no page holds yet (``core/engines/uncovered.py``), offered again.
+        batches that no page holds yet (``core/engines/ledger/uncovered.py``), offered again.
 
         A log that cannot be read ends the batch before it, so one bad file never takes the
         healthy days around it down with it; when it is the batch's first day, ArchiveError
@@ -259,7 +261,7 @@ class DreamRunner(Gates):
         facts: list[BatchFact] = []
         dropped = 0
         digests: dict[str, str] = {}
-        if reoffer:  # what this run reads, per part, taken before reading (core/engines/late_facts.py)
+        if reoffer:  # what this run reads, per part, taken before reading (core/engines/ledger/late_facts.py)
             again = sorted(uncovered.by_date(uncovered.consolidated(self.manager.layout, self.manager.days())))
             shared = stones if self._lease.shared() else Forgotten()  # one device: an undo there captures again
             self._read = late_facts.snapshot(self.manager.layout, [*dates, *again], shared)
@@ -639,7 +641,7 @@ class DreamRunner(Gates):
         # The record of facts no page holds is written before the ingest entry: a kill between
         # the two leaves entries for days still pending, which mean nothing and are replaced.
         left = await asyncio.to_thread(self._record_uncovered, batch, coverage, end)
-        # Dropped facts stay in search until a person confirms the drop (core/index/dropped.py).
+        # Dropped facts stay in search until a person confirms the drop (core/index/ledger/dropped.py).
         await asyncio.to_thread(record_dropped, m.layout, coverage.dropped, batch.dates, end,
                                 self._today().isoformat())
         if coverage.out_of_time:
@@ -648,7 +650,7 @@ class DreamRunner(Gates):
         if left:
             reasons.append(f"{count(len(left), 'fact')} not consolidated: no page holds them; they stay searchable "
                            "from the daily logs and the next dream offers them again")
-        # The lines this run wrote are the program's from now on (core/engines/dream/authorship.py).
+        # The lines this run wrote are the program's from now on (core/engines/dream/guards/authorship.py).
         await asyncio.to_thread(authorship.record, authorship.path_in(m.layout.state_dir), m.layout.notebook_dir,
                                 originals)
         crash_point("dream.before_ingest")

@@ -26,15 +26,21 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from suzent_desktop.core.engines.dream import bullet_dates, lookalikes, page_edits
-from suzent_desktop.core.engines.dream.authorship import line_digest
+from suzent_desktop.core.engines.dream.guards import bullet_dates, lookalikes, page_edits
+from suzent_desktop.core.engines.dream.guards.authorship import line_digest
 from suzent_desktop.core.engines.forgetting import find_forgotten
-from suzent_desktop.core.files.atomic import atomic_write_bytes, atomic_write_text
-from suzent_desktop.core.files.confine import Confinement
-from suzent_desktop.core.files.faults import crash_point
-from suzent_desktop.core.files.layout import ASSETS_ZONE, INDEX_MD, PERSONAL_ZONE, ROOT_NAV_FILES, SCHEMA_MD
-from suzent_desktop.core.files.regular import read_regular
-from suzent_desktop.core.files.text import clean, loads_json
+from suzent_desktop.core.files.disk.atomic import atomic_write_bytes, atomic_write_text
+from suzent_desktop.core.files.disk.confine import Confinement
+from suzent_desktop.core.files.disk.faults import crash_point
+from suzent_desktop.core.files.disk.regular import read_regular
+from suzent_desktop.core.files.disk.text_hygiene import clean, loads_json
+from suzent_desktop.core.files.paths.layout import (
+    ASSETS_ZONE,
+    INDEX_MD,
+    PERSONAL_ZONE,
+    ROOT_NAV_FILES,
+    SCHEMA_MD,
+)
 from suzent_desktop.core.vault.forgotten import Forgotten
 from suzent_desktop.core.vault.links import VaultIndex, vault_files
 from suzent_desktop.core.vault.model import Vault
@@ -112,14 +118,14 @@ class VaultTools:
         """``index_name``/``schema_name`` are the program's own files, vault-relative (Layout
         resolves them: a user's own index.md moves the program's to another name); ``reserved``
         vault-relative paths are never written through :meth:`write`; ``authored`` is the record
-        of the lines earlier runs wrote (:mod:`~suzent_desktop.core.engines.dream.authorship`).
+        of the lines earlier runs wrote (:mod:`~suzent_desktop.core.engines.dream.guards.authorship`).
         ``app_prefix`` is the app's folder in a vault that held notes before (``"Memory/"``):
         writes stay inside it. ``vault``: the home's model when ``root`` is its vault (names are
         asked of it and every write is told to it); a scratch copy walks for its names."""
         self.root = Path(root)
         self._vault = vault
         self.max_call_bytes = max(1, int(max_call_kb)) * 1024
-        # Facts the engine accounted for without writing them as such (see dream/coverage.py).
+        # Facts the engine accounted for without writing them as such (see dream/guards/coverage.py).
         self.accounted: list[Accounting] = []
         self.index_name = index_name
         self.schema_name = schema_name
@@ -127,9 +133,9 @@ class VaultTools:
         self.app_prefix = app_prefix
         self.personal_zone = app_prefix + PERSONAL_ZONE
         self._real_root = self.root.resolve()
-        # What may be read or listed (core/files/confine.py): by resolved path, never a program folder.
+        # What may be read or listed (core/files/disk/confine.py): by resolved path, never a program folder.
         self.confinement = confinement or Confinement.of(self.root)
-        # Tombstones: text the model is never shown and never lands on a page (core/files/tombstones.py).
+        # Tombstones: text the model is never shown and never lands on a page (core/files/records/tombstones.py).
         self.forgotten = Forgotten.of(forgotten)
         self.forgotten_taken_out = 0  # lines of forgotten text taken out of writes, for the run's record
         self._memory_search = memory_search
@@ -148,7 +154,7 @@ class VaultTools:
         self.left_alone: list[str] = []  # files a rollback did not restore (changed by someone else since)
         self.made_folders: list[Path] = []  # folders this run's writes made: a rollback removes them again
         # (first, last): the dates a bullet may newly carry (the batch's facts' days up to today);
-        # None: any (:mod:`~suzent_desktop.core.engines.dream.bullet_dates`). The runner sets it.
+        # None: any (:mod:`~suzent_desktop.core.engines.dream.guards.bullet_dates`). The runner sets it.
         self.dates: tuple[str, str] | None = None
 
 
@@ -339,7 +345,7 @@ class VaultTools:
 
     def owns(self, relative: str, line: str) -> bool:
         """Whether the program wrote this line of the page: this run added it, or an earlier run's
-        record holds it (:mod:`~suzent_desktop.core.engines.dream.authorship`). Any other line is a person's."""
+        record holds it (:mod:`~suzent_desktop.core.engines.dream.guards.authorship`). Any other line is a person's."""
         rel = self.relative(self.resolve(relative))
         if line_digest(line) in self.authored.get(rel, frozenset()):
             return True
@@ -374,7 +380,7 @@ class VaultTools:
     def _check_new_name(self, relative: str, path: Path) -> None:
         """A new page may not take a name a file elsewhere answers to: the user's ``[[Work]]``
         must keep opening their own ``Work`` page, not the engine's new one; nor a name a reader
-        cannot tell from another (:mod:`~suzent_desktop.core.engines.dream.lookalikes`)."""
+        cannot tell from another (:mod:`~suzent_desktop.core.engines.dream.guards.lookalikes`)."""
         parts = PurePosixPath(self.relative(path)).parts
         new = "/".join(p for i, p in enumerate(parts) if not self._real_root.joinpath(*parts[: i + 1]).exists())
         why = lookalikes.refusal(new)

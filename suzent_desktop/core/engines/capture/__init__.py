@@ -1,0 +1,1 @@
+"""Turn to facts: extraction, the fact rules and judge, relative dates."""

@@ -1,0 +1,661 @@
+"""Turn → facts: the first step of per-turn capture.
+
+With ``extraction_model`` set, the model is asked for structured JSON
+(``{"facts": [{"category", "content", "tags", "importance"}]}``) at low temperature. The
+answer is validated field by field; a malformed answer is retried once with the problem
+named, and a second malformed answer raises :class:`ExtractionError` so the caller writes
+no fact (a half-understood turn is worse than a reported failure; the capture path has kept
+the turn in its transcript already, and its message says where).
+
+What a model's fact is, is judged by the prompt (``prompts/extract_facts.md``: rules and
+few-shot examples, as mem0's extraction prompt does), not by English word rules: a fact in
+German or Chinese, or with a name the user wrote in lower case, is kept. The code checks only
+that the turn *grounds* it (small models invent, and copy their instructions): most of its terms
+are the turn's and half are the user's own, the user stated it rather than asked or imagined it,
+and it speaks of the user or of someone the user named (see :func:`ground`). Facts are written in
+the log's form: first person rewritten ("I'm now working at Thales" → "User is now working at
+Thales") and "The user …" as "User …", so a changed value is seen as one.
+Each fact is judged alone. A fact that repeats the schema or the prompt's example ("User
+prefers tea" when the turn never mentions tea, "one self-contained statement…") is an echo and
+is dropped; schema text copied into another field (a category "work|people", the tags
+"short", "keywords") is removed from that field and the fact kept, and the note says so.
+An empty user side is not sent to the model at all.
+
+Without a model, :class:`OfflineExtractor` reads the *user's* side of the turn with
+the learned fact judge, so a user without an API key still gets a working memory:
+
+  * the side is split into sentences (and "…, and I …" into clauses), and each sentence in the
+    first person, or about a person or animal the user introduced before, becomes a candidate
+    line in the log's third person ("I love tea" → "User loves tea", "we adopted a kitten" →
+    "User adopted a kitten", "my sister Ana" → "User's sister Ana");
+  * "he/she/his/her" point to a person named earlier in the turn; a question, or a sentence whose
+    pronoun points nowhere ("It was amazing", "I loved it"), gives no candidate;
+  * the few named rules of :mod:`core.fact_rules` and the judge (:mod:`core.fact_judge`) decide
+    which candidates are facts, and the judge names each one's subject (its category);
+  * relative time words are resolved from the turn's time and kept with their words:
+    "yesterday (2026-07-14)", "last Friday (2026-07-10)", "last month (June 2026)".
+
+The assistant's side is not read, and an empty user side yields nothing. Implied facts, "it/that"
+across sentences and non-English text need a model. Each side is read up to 20,000 characters
+(the transcript keeps all of it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import datetime as dt
+import re
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from suzent_desktop.core.engines.capture import fact_judge, fact_rules, relative_dates
+from suzent_desktop.core.files.language import english
+from suzent_desktop.core.files.language.words import count
+from suzent_desktop.core.files.language.writing_systems import CJK_RUN_RE
+from suzent_desktop.core.files.records.log_grammar import Fact
+from suzent_desktop.core.index.ranking.terms import content_stems
+from suzent_desktop.settings import Settings
+
+EXTRACTION_TIMEOUT_SECONDS = 60.0
+MAX_FACTS_PER_TURN = 25
+_CATEGORY_RE = re.compile(r"^[a-z][a-z0-9_-]*$")
+
+
+class ExtractionError(RuntimeError):
+    """The extraction model failed or kept answering in the wrong shape; no fact was written
+    (the capture path keeps the turn itself in its transcript first and says where)."""
+
+
+def turn_to_text(user: str, assistant: str) -> str:
+    """The extraction text of one turn. The user's words come first and are labelled."""
+    return f"User: {user.strip()}\n\nAssistant: {assistant.strip()}\n"
+
+
+def user_part(turn_text: str) -> str:
+    """The user's side of a text built by :func:`turn_to_text` (all of it if unlabelled)."""
+    return split_turn(turn_text)[0]
+
+
+def split_turn(turn_text: str) -> tuple[str, str]:
+    """(user, assistant) of a text built by :func:`turn_to_text`; unlabelled text is all the user's."""
+    match = re.search(r"(?s)^\s*User:[ \t]*(?P<user>.*?)(?:\n\s*\nAssistant:(?P<assistant>.*)|\Z)", turn_text)
+    if not match:
+        return turn_text.strip(), ""
+    return match.group("user").strip(), (match.group("assistant") or "").strip()
+
+
+# -- LLM path -----------------------------------------------------------------------------
+EXAMPLE_FACT = "User prefers tea"
+SCHEMA_HINT = (
+    '{"facts": [{"category": "preference|work|people|place|plan|date|health|general (one lowercase word)", '
+    '"content": "one self-contained statement about the user, third person, e.g. ' + EXAMPLE_FACT + '", '
+    '"tags": ["short", "keywords"], "importance": 0.0-1.0}]}'
+)
+PROMPT_FILE = "extract_facts.md"
+
+
+@lru_cache(maxsize=1)
+def system_prompt() -> str:
+    """The extraction prompt: what to note, with few-shot examples (small talk gives nothing, a
+    German or Chinese turn gives a fact in its language). The prompt judges what is a fact; the
+    code only checks that the turn supports it (:func:`ground`)."""
+    return resources.files("suzent_desktop.core.engines").joinpath("prompts", PROMPT_FILE).read_text(encoding="utf-8")
+
+
+class _Invalid(ValueError):
+    pass
+
+
+_PLACEHOLDER_TAGS = frozenset({"short", "keywords"})
+
+
+def _is_placeholder(key: str, value: Any) -> bool:
+    """Whether a field's value is schema-hint text ("work|people", "0.0-1.0") rather than an answer."""
+    text = " ".join(str(v) for v in value) if isinstance(value, list) else str(value)
+    return any(mark in text.lower() for mark in _ECHO_MARKS) or (key == "category" and "|" in text)
+
+
+def clean_placeholders(payload: Any) -> list[str]:
+    """Remove schema-hint text a model copied into a fact's fields, field by field (in place).
+
+    A category copied as "work|people" is dropped (the fact falls back to ``general``), the hint's
+    tags ("short", "keywords") leave the tag list, an importance written as "0.0-1.0" is dropped;
+    the fact itself is kept and judged like any other. Content that copies the hint is judged in
+    :func:`ground` (it is not a fact). Returns the cleaned fields ("facts[0].category").
+    """
+    items = payload if isinstance(payload, list) else payload.get("facts") if isinstance(payload, dict) else None
+    cleaned: list[str] = []
+    for index, item in enumerate(items if isinstance(items, list) else []):
+        if not isinstance(item, dict):
+            continue
+        for key in [k for k in item if k != "content"]:
+            value = item[key]
+            if key == "tags" and isinstance(value, list):
+                kept = [t for t in value if not (isinstance(t, str) and (
+                    t.strip().lower() in _PLACEHOLDER_TAGS or _is_placeholder(key, t)))]
+                if len(kept) != len(value):
+                    item[key] = kept
+                    cleaned.append(f"facts[{index}].{key}")
+            elif _is_placeholder(key, value):
+                del item[key]
+                cleaned.append(f"facts[{index}].{key}")
+    return cleaned
+
+
+def _validate(payload: Any) -> list[Fact]:
+    """Facts from the model's JSON, or ``_Invalid`` naming the first problem."""
+    if isinstance(payload, list):
+        payload = {"facts": payload}
+    if not isinstance(payload, dict) or not isinstance(payload.get("facts"), list):
+        raise _Invalid('expected an object with a "facts" list')
+    facts: list[Fact] = []
+    for index, item in enumerate(payload["facts"]):
+        where = f"facts[{index}]"
+        if not isinstance(item, dict):
+            raise _Invalid(f"{where} is not an object")
+        content = item.get("content")
+        if not isinstance(content, str) or not content.strip():
+            raise _Invalid(f"{where}.content must be a non-empty string")
+        category = item.get("category", "general")
+        if not isinstance(category, str):
+            raise _Invalid(f"{where}.category must be a string")
+        category = category.strip().lower().replace(" ", "_") or "general"
+        if not _CATEGORY_RE.match(category):
+            raise _Invalid(f"{where}.category {category!r} is not a lowercase word")
+        tags = item.get("tags", [])
+        if isinstance(tags, str):
+            tags = tags.split()
+        if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
+            raise _Invalid(f"{where}.tags must be a list of strings")
+        importance = item.get("importance")
+        if importance is not None:
+            if isinstance(importance, bool) or not isinstance(importance, int | float):
+                raise _Invalid(f"{where}.importance must be a number")
+            if not 0.0 <= float(importance) <= 1.0:
+                raise _Invalid(f"{where}.importance must be between 0 and 1")
+            importance = float(importance)
+        clean_tags = tuple(t.strip().replace("`", "") for t in tags for t in t.split() if t.strip())
+        content = " ".join(content.replace("`", "'").split())
+        facts.append(Fact(content=content, category=category, tags=clean_tags, importance=importance))
+    return facts[:MAX_FACTS_PER_TURN]
+
+
+LLMCall = Callable[..., Awaitable[Any]]
+
+
+async def _extract_with_model(
+    turn_text: str,
+    model: str,
+    complete_json: LLMCall,
+    timeout: float = EXTRACTION_TIMEOUT_SECONDS,
+    when: dt.datetime | None = None,
+    notes: list[str] | None = None,
+) -> list[Fact]:
+    from suzent_desktop.core.llm import LLMError, LLMTimeout
+
+    system = system_prompt()
+    if when is not None:  # "yesterday" means nothing later: let the model write the date it meant
+        system += (f"\nThe turn was said on {when.strftime('%A')} {when.date().isoformat()}; write relative "
+                   "dates (yesterday, last Friday) with the absolute date in parentheses.")
+    messages: list[dict[str, str]] = [
+        {"role": "system", "content": system},
+        {"role": "user", "content": turn_text},
+    ]
+    problem = ""
+    for attempt in range(2):
+        try:
+            payload = await complete_json(
+                model, messages, schema_hint=SCHEMA_HINT, timeout=timeout, temperature=0.1
+            )
+            cleaned = clean_placeholders(payload)
+            facts = _validate(payload)
+            if cleaned and notes is not None:
+                notes.append(f"extraction model {model}: schema placeholders copied into "
+                             f"{', '.join(cleaned)} were left out; the facts were kept")
+            return facts
+        except LLMTimeout as exc:  # a slow model is not a malformed one: say which it was, and do not wait twice
+            raise ExtractionError(f"extraction model {model}: timed out, no facts written ({exc})") from exc
+        except (_Invalid, LLMError) as exc:
+            problem = str(exc)
+            if attempt == 0:
+                messages = [
+                    *messages,
+                    {"role": "user", "content": f"Your previous answer was unusable ({problem}). Answer again."},
+                ]
+    raise ExtractionError(f"extraction model {model}: malformed answer twice, no facts written ({problem})")
+
+
+async def extract_facts(
+    turn_text: str,
+    settings: Settings,
+    *,
+    llm: Any = None,
+    when: dt.datetime | None = None,
+    notes: list[str] | None = None,
+    people: Mapping[str, str] | None = None,
+) -> list[Fact]:
+    """Facts of one turn: from ``settings.extraction_model`` if set, else the offline extractor.
+
+    ``llm`` is an object with a ``complete_json`` coroutine (default: :mod:`core.llm`);
+    ``when`` is the turn's time, from which relative dates ("yesterday") are resolved;
+    ``notes`` collects what the user should hear about (model facts dropped as ungrounded);
+    ``people`` are the people and animals the user introduced before (see :func:`known_people`).
+    """
+    user, assistant = split_turn(turn_text)
+    if settings.extraction_model:
+        if not user.strip():
+            return []  # the assistant's words are not the user's
+        if llm is None:
+            from suzent_desktop.core import llm as llm_module
+
+            llm = llm_module
+        facts = await _extract_with_model(
+            turn_text, settings.extraction_model, llm.complete_json, settings.llm_timeout_seconds, when, notes
+        )
+        # The log speaks of the user in the third person: "I'm now working at Thales" must read
+        # "User is now working at Thales" for the consolidator to see it replaces the old job.
+        facts = [dataclasses.replace(f, content=house_form(third_person(f.content))) for f in facts]
+        kept, note = ground(facts, user, assistant)
+        if note and notes is not None:
+            notes.append(f"extraction model {settings.extraction_model}: {note}")
+        return kept
+    # The judge runs the sentence-vector model: off the event loop, which may be the window's.
+    return await asyncio.to_thread(OfflineExtractor().extract, user, assistant, when=when, people=people)
+
+
+_RESOLVED_DATE = re.compile(r"\([^()]*\b\d{4}\b[^()]*\)|\b\d{4}-\d{2}-\d{2}\b")
+_ECHO_MARKS = ("one self-contained statement", "third person, e.g", "one lowercase word", "short keywords",
+               "preference|work", "0.0-1.0")
+GROUNDED_SHARE = 2 / 3
+USER_SHARE = 1 / 2  # of a fact's terms, at least this share must be the user's own words
+PREFIX_LETTERS = 4  # "spielt" ~ "spiele": a word another language inflects is still the turn's word
+# "The user …", and the user as a model writes them in the languages its prompt shows or it may answer in
+_THE_USER = re.compile(r"^(?:the user|user|der (?:be)?nutzer|die (?:be)?nutzerin|l'utilisateur|l’utilisateur|"
+                       r"el usuario|la usuaria|o usuário|l'utente|用户|使用者|ユーザー|사용자)(?![a-z])", re.I)
+_USER = re.compile(r"(?<![A-Za-z])User(?![a-z])")  # "User对花生过敏": a script without spaces has no word boundary
+
+
+def house_form(content: str) -> str:
+    """A model's fact as the log writes it: "The user is allergic to peanuts" → "User is allergic to
+    peanuts", "用户对花生过敏" → "User对花生过敏". The consolidator's relations and pages read facts
+    that open with "User"."""
+    return _THE_USER.sub("User", content.strip(), count=1)
+
+
+def support_terms(text: str) -> set[str]:
+    """What a text says, as terms to match against a turn: the stems of its words that matter
+    (the search index's stemmer and stopwords) and each Chinese, Japanese or Korean character.
+    A date in parentheses is the model resolving "yesterday": it needs no support."""
+    text = _RESOLVED_DATE.sub(" ", text)
+    characters = {c for run in CJK_RUN_RE.findall(text) for c in run}
+    return content_stems(CJK_RUN_RE.sub(" ", text)) | characters
+
+
+def _supported(terms: set[str], said: set[str]) -> set[str]:
+    prefixes = {t[:PREFIX_LETTERS] for t in said if len(t) >= PREFIX_LETTERS}
+    return {t for t in terms if t in said or (len(t) >= PREFIX_LETTERS and t[:PREFIX_LETTERS] in prefixes)}
+
+
+def is_echo(fact: Fact, turn_terms: set[str]) -> bool:
+    """The schema's or the prompt's own text coming back as a fact."""
+    lowered = fact.content.lower()
+    if any(mark in lowered for mark in _ECHO_MARKS):
+        return True
+    example = support_terms(EXAMPLE_FACT)
+    return normalize_words(fact.content) == normalize_words(EXAMPLE_FACT) and _supported(example, turn_terms) != example
+
+
+def normalize_words(text: str) -> str:
+    return " ".join(re.findall(r"\w+", text.lower()))
+
+
+# What is imagined, wondered about or wished, not stated (both the model's and the offline path).
+_HYPOTHETICAL = re.compile(r"\b(if|whether|maybe|perhaps|might|would|could|should|wish|unless|suppose|imagine|wonder)\b",
+                           re.I)
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])|\n+")
+
+
+def _not_stated(terms: set[str], user: str) -> bool:
+    """The user's sentences that hold the fact's words all ask or imagine it ("what's the capital of
+    Australia?", "if I moved to Berlin…"): the user stated nothing."""
+    holding = [s for s in SENTENCE_END.split(user) if s.strip() and _supported(terms, support_terms(s))]
+    return bool(holding) and all(s.rstrip().endswith(("?", "？")) or _HYPOTHETICAL.search(s) for s in holding)
+
+
+def _names_someone(content: str, user: str) -> bool:
+    """The fact is about the user (the log calls them "User") or about someone the user named: a
+    word the user wrote capitalised inside a sentence ("… my friend Mel …"). "Thanks for the help"
+    is about no one."""
+    if _USER.search(content):
+        return True
+    names = {w for s in SENTENCE_END.split(user) for w in re.findall(r"\w+", s)[1:] if len(w) > 1 and w[0].isupper()}
+    return any(word in names for word in re.findall(r"\w+", content))
+
+
+def ground(facts: list[Fact], user: str, assistant: str) -> tuple[list[Fact], str]:
+    """The facts the turn supports, and a note on the rest.
+
+    What is a fact is the prompt's judgement (its few-shot examples); here the turn is checked to
+    say it, in any language. A fact is kept when it is not the schema's or the prompt's own text (an
+    echo); at least two thirds of its terms (:func:`support_terms`) are the turn's and half the
+    user's own (not the assistant's advice); the user stated it rather than asked or imagined it;
+    and it is about the user or someone the user named. Each fact is judged alone: an echo or an
+    unsupported fact does not sink the others.
+    """
+    turn_terms = support_terms(f"{user}\n{assistant}")
+    user_terms = support_terms(user)
+    kept: list[Fact] = []
+    echoes = unsupported = about_no_one = 0
+    for fact in facts:
+        if is_echo(fact, turn_terms):
+            echoes += 1
+            continue
+        terms = support_terms(fact.content)
+        supported = _supported(terms, turn_terms)
+        users = _supported(terms, user_terms)
+        if not users or len(supported) < GROUNDED_SHARE * len(terms) or len(users) < USER_SHARE * len(terms) or (
+            _not_stated(users, user)
+        ):
+            unsupported += 1
+        elif not _names_someone(fact.content, user):
+            about_no_one += 1
+        else:
+            kept.append(fact)
+    notes = []
+    if echoes:
+        notes.append(f"{count(echoes, 'fact')} repeating the schema or the prompt's example {_were(echoes)} dropped")
+    if unsupported:
+        notes.append(f"{count(unsupported, 'fact')} not supported by the turn {_were(unsupported)} dropped")
+    if about_no_one:
+        notes.append(f"{count(about_no_one, 'fact')} about neither the user nor someone they named "
+                     f"{_were(about_no_one)} dropped")
+    return kept, "; ".join(notes)
+
+
+def _were(n: int) -> str:
+    return "was" if n == 1 else "were"
+
+
+def _are(n: int) -> str:
+    return "is" if n == 1 else "are"
+
+
+# -- offline path -------------------------------------------------------------------------
+MAX_OFFLINE_CHARS = 20_000  # per side; the whole turn is in the transcript, extraction reads the start
+
+# Contractions opened before the rewrite ("I've" → "I have"); "'s" only after a pronoun (else it owns).
+_CONTRACTION_RES = [(re.compile(p, re.I), r) for p, r in (
+    (r"\b(ca)n't\b", r"\1nnot"), (r"\b(w)on't\b", r"\1ill not"), (r"n't\b", " not"), (r"\bIm\b", "I am"),
+    (r"\bIve\b", "I have"), (r"'m\b", " am"), (r"'ve\b", " have"), (r"'ll\b", " will"), (r"'re\b", " are"),
+    (r"\bI'd\b", "I would"), (r"\b(it|that|she|he)'s\b", r"\1 is"))]
+
+_PEOPLE = (
+    "wife|husband|partner|girlfriend|boyfriend|fiance|fiancee|fiancé|fiancée|boss|manager|friend|best friend|"
+    "brother|sister|mother|mom|mum|father|dad|son|daughter|kid|kids|children|colleague|coworker|co-worker|"
+    "cousin|aunt|uncle|grandmother|grandfather|grandma|grandpa|nephew|niece|neighbor|neighbour|dog|cat|puppy|"
+    "kitten|doctor|dentist|therapist|roommate|teammate|mentor|coach|parents|in-laws|baby"
+)
+_QUESTION_START = re.compile(
+    r"^(what|where|when|why|how|who|whom|whose|which|do|does|did|can|could|would|should|is|are|was|were|"
+    r"will|shall|have|has|any|anything)\b",
+    re.I,
+)
+_FIRST_PERSON = re.compile(r"\bI\b|\b(my|me|mine|myself|we|our|ours|us)\b", re.I)
+_SUBJECT_PRONOUN = re.compile(r"^(he|she|they|it|this|that|these|those|there)\b", re.I)
+_PERSON_PRONOUN = re.compile(r"\b(he|she|him|her|his|hers)\b", re.I)
+_THING_PRONOUN = re.compile(r"\b(it|them|itself)\b", re.I)
+_DEMONSTRATIVE_ALONE = re.compile(
+    r"\b(this|that|these|those)\b(?=\s*(?:[.,!;:]|$|is\b|was\b|are\b|were\b|one\b|ones\b|too\b|again\b|"
+    r"for\b|to\b|with\b|in\b|on\b|at\b|and\b|but\b|so\b|because\b))",
+    re.I,
+)
+_ANTECEDENT = re.compile(
+    rf"\b[Mm]y (?P<rel>{_PEOPLE})(?:,)?(?: (?:named|called))? (?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\b|"
+    rf"\b[Mm]y (?P<rel2>{_PEOPLE})\b",
+)
+# The judge's subjects as the log's categories (the dream files a category on its page).
+_CATEGORIES = {"person": "people"}
+_IMPORTANCE = {"identity": 0.9, "health": 0.9, "person": 0.7, "work": 0.6, "place": 0.6, "event": 0.5,
+               "preference": 0.5, "hobby": 0.4, "plan": 0.4}
+
+
+def _expand(sentence: str) -> str:
+    for pattern, replacement in _CONTRACTION_RES:
+        sentence = pattern.sub(replacement, sentence)
+    return sentence.replace("\u2019", "'")
+
+
+def _without_subject(expanded: str) -> str:
+    """"Twisted my knee on Friday" is the user speaking: give a subject-less past event its "I"
+    ("Been vegetarian since 2019" too)."""
+    if re.match(r"^Been [a-z]", expanded):
+        return f"I have b{expanded[1:]}"
+    words = expanded.split(" ", 2)
+    lead = 1 if len(words) > 1 and words[0].lower() in _LEAD_ADVERBS else 0
+    first = words[lead] if len(words) > lead else ""
+    after = words[lead + 1].split(" ", 1)[0].lower() if len(words) > lead + 1 else ""
+    # "Twisted my knee", "Got a puppy"; not "Fred won" or "United lost again" (a name is the subject)
+    if (
+        first[:1].isupper() == (lead == 0)
+        and english.is_past(first)
+        and first.lower() not in ("was", "were", "had")
+        and after in _AFTER_SUBJECTLESS_VERB
+    ):
+        return f"I {expanded[0].lower()}{expanded[1:]}"
+    return expanded
+
+
+_AFTER_SUBJECTLESS_VERB = frozenset("a an the my our some two three four five to in at on up out off back into over through".split())
+
+
+_LEAD_ADVERBS = frozenset("finally just recently also actually already totally somehow accidentally".split())
+
+
+def third_person(text: str) -> str:
+    """A first-person fact in the log's third person: "I'm now working at Thales" → "User is now working
+    at Thales", "My sister Ana moved" → "User's sister Ana moved". Third-person text is unchanged."""
+    if not re.search(r"\b(?:I|I'm|I've|I'd|I'll|my|My|me|we|We|our|Our)\b", text):
+        return text
+    return to_third_person(text)
+
+
+def to_third_person(sentence: str) -> str:
+    """'I love my dog Rex' → 'User loves their dog Rex' (first mention of 'my' becomes "User's")."""
+    text = _expand(re.sub(r"\bi\b(?!')", "I", sentence))  # "i used to love Radiolab"
+    # "we adopted a kitten" is the user's news too: the line says what the user did (the turn keeps "we")
+    text = re.sub(r"\b[Ww]e (?:are|were|have)\b", lambda m: {"are": "I am", "were": "I was", "have": "I have"}[
+        m.group(0).split()[1]], text)
+    text = re.sub(r"\b[Ww]e\b", "I", text)
+    text = re.sub(r"^([Mm]y \w+(?: [A-Z]\w+)?) and I\b", r"I and \1", text, count=1)  # "User and their wife love …"
+    text = re.sub(r"\bI do not\b", "User does not", text)
+    text = re.sub(r"\bI did not\b", "User did not", text)
+    text = re.sub(
+        r"\bI (really |absolutely |quite |now |currently |just |also |still |never |always |usually |often "
+        r"|sometimes |recently |finally |actually |already |even |first )?([A-Za-z]+)\b",
+        lambda m: f"User {m.group(1) or ''}{english.third_person_verb(m.group(2))}",
+        text,
+    )
+    subject_first = re.search(r"\bUser\b", text)
+    possessive_first = re.search(r"\b[Mm]y\b", text)
+    if possessive_first and not (subject_first and subject_first.start() < possessive_first.start()):
+        text = re.sub(r"\b[Mm]y\b", "User's", text, count=1)
+    text = re.sub(r"\b[Mm]y\b", "their", text)
+    text = re.sub(r"\b[Oo]ur\b", "User's", text, count=1)
+    text = re.sub(r"\b[Oo]ur\b", "their", text)
+    text = re.sub(r"\bmyself\b", "themselves", text)
+    text = re.sub(r"\b(me|us)\b", "the user", text)
+    text = re.sub(r"\bmine\b", "the user's", text)
+    text = re.sub(r"\bI\b", "User", text)
+    text = " ".join(text.split()).rstrip(".!;, ")
+    if text.startswith("User's") or text.startswith("User "):
+        return text
+    return text[0].upper() + text[1:] if text else text
+
+
+_CLAUSE_JOIN = re.compile(r",?\s+(?:and|but|so)\s+(?=(?:I|I'm|I've|my|My)\b)")
+_FIRST_PERSON_SUBJECT = re.compile(r"\bI\b|\bI'm\b|\bI've\b")
+
+
+def _clauses(sentence: str) -> list[str]:
+    """Split "I moved to Portland and I love hiking" into two statements.
+
+    Only where the part before the conjunction has its own first-person subject, so
+    "My wife and I love sushi" stays one statement.
+    """
+    parts: list[str] = []
+    start = 0
+    for match in _CLAUSE_JOIN.finditer(sentence):
+        head = sentence[start : match.start()]
+        if _FIRST_PERSON_SUBJECT.search(head) and len(head.split()) >= 3:
+            parts.append(head)
+            start = match.end()
+    parts.append(sentence[start:])
+    return parts
+
+
+def _sentences(text: str) -> list[str]:
+    return [c.strip() for s in english.sentences(text) for c in _clauses(s) if c.strip()]
+
+
+_FILLER = re.compile(
+    r"^(?:(?:oh|ah|well|so|and|but|also|anyway|anyways|actually|honestly|btw|by the way|fun fact|"
+    r"guess what|yeah|yes|no|ok|okay|haha|lol|hmm|um|right|funny enough|speaking of which)\b[,!:]?\s*)+",
+    re.I,
+)
+
+
+# The person spoken to, named at the end or the start of a sentence ("I love that idea, Nate!"):
+# not part of the fact, and left in it reads "User loves that idea Nate".
+_VOCATIVE = re.compile(
+    r",\s*(?:[A-Z][a-z]+)(?=[.!?]*$)|^(?i:hey |hi |oh |wow )?(?!I\b)[A-Z][a-z]+,\s+(?=(?:I|I'm|I've|I'd|we|We)\b)"
+)
+
+
+# A last clause said to the listener ("…, can you believe it", "…, you know") is no part of the fact.
+_ASIDE = re.compile(r",\s*[^,]*\b(?:you|ya)\b[^,]*$", re.I)
+_PETS = "dog|cat|rabbit|parrot|tortoise|puppy|kitten|guinea pig|hamster|horse|budgie|ferret|lizard|snake|turtle"
+_KNOWN_RE = [
+    re.compile(rf"\bUser's (?P<who>{_PEOPLE}) (?P<name>[A-Z][a-z]+)\b"),
+    re.compile(rf"\b(?P<name>[A-Z][a-z]+), User's (?P<who>{_PEOPLE})\b"),
+    re.compile(rf"\b(?:User's|a|an) (?P<who>{_PETS}) (?:named |called )?(?P<name>[A-Z][a-z]+)\b"),
+    re.compile(rf"\b(?P<name>[A-Z][a-z]+), User's (?P<who>{_PETS})\b"),
+]
+
+
+def known_people(contents: Iterable[str]) -> dict[str, str]:
+    """First name (lower-cased) → who it is ("User's sister Ana"), from fact texts."""
+    found: dict[str, str] = {}
+    for content in contents:
+        for pattern in _KNOWN_RE:
+            for match in pattern.finditer(content):
+                found[match.group("name").lower()] = f"User's {match.group('who')} {match.group('name')}"
+    return found
+
+
+def _name_known_person(text: str, people: Mapping[str, str]) -> tuple[str, str | None]:
+    """A sentence about a person or animal the user introduced before, saying who it is."""
+    if not people:
+        return text, None
+    for match in re.finditer(r"\b[A-Za-z][a-z]+\b", text):
+        who = people.get(match.group(0).lower())
+        if who is not None and (match.group(0)[0].isupper() or match.start() == 0):
+            name = who.split()[-1]
+            relation = who.rsplit(" ", 1)[0].replace("User's", "the user's")
+            return f"{text[: match.start()]}{name} ({relation}){text[match.end():]}", who
+    return text, None
+
+
+class OfflineExtractor:
+    """What the user says about themselves and the people they know, without a model.
+
+    Each sentence of the user's side (long turns are split into sentences, and "…, and I …" into
+    clauses) becomes a candidate line in the log's third person; a few named rules
+    (:mod:`core.fact_rules`) drop what cannot be a fact line, and the learned judge
+    (:mod:`core.fact_judge`) decides on the rest and names its subject.
+    """
+
+    def extract(self, user_text: str, assistant_text: str = "", *, when: dt.datetime | None = None,
+                people: Mapping[str, str] | None = None) -> list[Fact]:
+        """Facts of one turn (the assistant's words are not the user's: they are not read). ``people`` maps a lower-cased first name the user introduced earlier
+        ("my grandfather Felix") to who that is ("User's grandfather Felix"): a later sentence
+        about Felix alone is then a fact about someone the user knows, and says who."""
+        people = dict(people or {})
+        facts: list[Fact] = []
+        seen: set[str] = set()
+        for line in self.candidates(user_text, people):
+            fact = self._make(line, when)
+            if fact is not None and fact.content.lower() not in seen:
+                seen.add(fact.content.lower())
+                facts.append(fact)
+                people.update(known_people([fact.content]))
+        return facts[:MAX_FACTS_PER_TURN]
+
+    def candidates(self, user_text: str, people: Mapping[str, str] | None = None) -> list[str]:
+        """The candidate fact lines of the user's side, in the third person, before the judge."""
+        people = dict(people or {})
+        lines: list[str] = []
+        antecedent: str | None = None
+        for sentence in _sentences(user_text[:MAX_OFFLINE_CHARS]):
+            line, antecedent = self._candidate(sentence, antecedent, people)
+            if line is not None:
+                lines.append(line)
+                people.update(known_people([line]))
+        return lines
+
+    def _candidate(self, sentence: str, antecedent: str | None, people: Mapping[str, str]) -> tuple[str | None, str | None]:
+        """The candidate line of one sentence (or None), and the person later pronouns point to."""
+        sentence = _VOCATIVE.sub("", _FILLER.sub("", sentence.strip()).strip()).strip()
+        sentence = _ASIDE.sub("", sentence) if len(_ASIDE.sub("", sentence).split()) >= 3 else sentence
+        expanded = _without_subject(_expand(sentence))
+        found = _ANTECEDENT.search(expanded)
+        if found:
+            relation = found.group("rel") or found.group("rel2")
+            antecedent = f"my {relation.lower()}" + (f" {found.group('name')}" if found.group("name") else "")
+        if not expanded or expanded.endswith("?") or _QUESTION_START.match(expanded):
+            return None, antecedent
+        resolved = self._resolve_pronouns(expanded, antecedent if not found else None)
+        if resolved is None or len(resolved) > 400:
+            return None, antecedent
+        if not _FIRST_PERSON.search(resolved):
+            resolved, who = _name_known_person(resolved, people)
+            if who is None:
+                return None, antecedent
+            antecedent = who
+        line = to_third_person(resolved.replace("`", "'"))
+        return (None if fact_rules.problem(line) else line), antecedent
+
+    @staticmethod
+    def _resolve_pronouns(expanded: str, antecedent: str | None) -> str | None:
+        """Replace he/she with the person named earlier in the turn; None when a pronoun dangles."""
+        for pattern in (_THING_PRONOUN, _DEMONSTRATIVE_ALONE):
+            pronoun = pattern.search(expanded)
+            # "I drive a Mazda 3, it is old": "it" points at a name before it in the same sentence.
+            if pronoun and not re.search(r"(?<!^)\b(?!I\b)[A-Z][\w-]*", expanded[: pronoun.start()]):
+                return None
+        subject = _SUBJECT_PRONOUN.match(expanded)
+        if subject and subject.group(1).lower() not in ("he", "she"):
+            return None
+        if not _PERSON_PRONOUN.search(expanded):
+            return expanded
+        if antecedent is None:
+            return None
+        owner = antecedent + "'s"
+        text = re.sub(r"^(He|She)\b", antecedent[0].upper() + antecedent[1:], expanded)
+        text = re.sub(r"\b(he|she)\b", antecedent, text)
+        text = re.sub(r"\b(his|hers)\b", owner, text, flags=re.I)
+        text = re.sub(r"\b(him|her)\b(?=\s+(?:[a-z]+ing\b|a\b|an\b|the\b|some\b))", antecedent, text)
+        text = re.sub(r"\bher\b(?=\s+[a-z])", owner, text)
+        return re.sub(r"\b(him|her)\b", antecedent, text, flags=re.I)
+
+    @staticmethod
+    def _make(line: str, when: dt.datetime | None) -> Fact | None:
+        """The fact of a candidate line when the judge keeps it, its date resolved from the turn's time."""
+        verdict = fact_judge.judge()(line)
+        if not verdict.keep:
+            return None
+        content = relative_dates.resolve(line, when, past=verdict.subject != "plan")
+        return Fact(content=content, category=_CATEGORIES.get(verdict.subject, verdict.subject), tags=("offline",),
+                    importance=_IMPORTANCE[verdict.subject])

@@ -1,0 +1,105 @@
+"""The few named rules a fact line must pass before the learned judge weighs it.
+
+A fact line is read in the log's third person ("User adopted a greyhound named Pixel"). Whether
+it states a fact worth keeping is learned (:mod:`core.fact_judge`); these rules only say what
+cannot be a fact line whatever the words, each with its name as the reason:
+
+* ``fragment``: fewer than three words ("User agrees");
+* ``not about the user or a named person``: the line does not open with the user ("User …",
+  "The user …", after an optional time such as "Last Friday (2023-05-05), User …") or a name
+  ("Melanie …", "Ana (the user's sister) …"); "Writing has become an escape" is a maxim;
+* ``points outside the line``: a demonstrative before a noun or alone ("these notebooks", "that
+  pic", "this script"), "there", "the same", "another one": the line does not say which ("this
+  week", "that summer" are times, fine);
+* ``speaks to the other person``: "you" or "your" ("User loves your photos"): what the user
+  says to someone, not a fact that stands alone;
+* ``not a word``: the verb after "User" is no English word or form of one ("User wannas keep …",
+  "User almosts forgot"), the mark of a sentence the third-person rewrite could not read.
+
+The offline extractor's candidates pass these rules, then the judge; MEMORY.md's lines pass these
+rules (:func:`is_precise`): what stands on a page was judged when it was captured.
+"""
+
+from __future__ import annotations
+
+import re
+
+from suzent_desktop.core.files.language import english
+from suzent_desktop.core.files.language.english import EVALUATIVE, is_english_word, looks_like_name, words
+
+__all__ = ["EVALUATIVE", "LIFE_EVENTS", "is_english_word", "is_precise", "looks_like_name", "problem"]
+
+MIN_WORDS = 3
+LIFE_EVENTS = frozenset(
+    "engaged married divorced separated pregnant graduated promoted retired fired hired adopted widowed "
+    "vegetarian vegan pescatarian allergic diabetic sober baptized born died passed injured hospitalized "
+    "diagnosed relocated moved quit resigned enrolled elected intolerant puppy kitten".split()
+)
+# an opening time ("Next month, User …", "Last Friday (2023-05-05) User …") may come before the subject
+_TIME_LEAD = (r"(?:(?:last|next|this|on|in|at|yesterday|today|tonight|earlier|recently|a|few|couple|of|two|three|"
+              r"\w+day|week|weekend|month|year|ago|the|\([^()]*\d{4}[^()]*\)),?\s)+")
+_USER = re.compile(rf"^(?i:{_TIME_LEAD})?(?:User|[Tt]he user)(?:'s)?\b(?P<after>.*)$")
+_NAMED = re.compile(r"^(?P<name>[A-Z][a-z]+)(?P<more>(?: (?!User\b)[A-Z][a-z]+)*)(?: \(the user's [^)]+\))?(?:'s)? (?:[a-z]+ )?(?P<verb>[a-z]+)")
+_YOU = re.compile(r"\b(?:you|your|yours|yourself)\b", re.I)
+_TIME_NOUN = ("week|weekend|month|year|morning|afternoon|evening|night|summer|winter|spring|fall|autumn|time|day|"
+              "season|semester")
+_POINTER = re.compile(rf"\b(?:this|these|those)\b(?! (?:{_TIME_NOUN})s?\b)|\bthere\b(?! (?:is|are|was|were)\b)|"
+                      r"\b(?:the same|a few more|(?:a|an|the|another|favou?rite|new|old|other|big|little|next|last) one)\b|\bthat(?: (?P<next>[a-z]+))?(?=\W*$|\s)", re.I)
+
+
+def _points_outside(text: str) -> bool:
+    """A pointer whose referent is not in the line; "that" only as a determiner ("that pic"), not
+    as a relative or a conjunction ("a Vespa that User is restoring", "a car that won")."""
+    for match in _POINTER.finditer(text):
+        if match.group(0).lower() == "there" and re.search(r"\b(?!User\b)[A-Z][a-z]+", text[1:match.start()]):
+            continue  # "moved to Osaka and works there": the place is in the line
+        if not match.group(0).lower().startswith("that"):
+            return True
+        after = match.group("next")
+        if after is None and text[match.end():].strip(" .!,") == "":
+            return True
+        if after and after[0].islower() and not english.verb_tag(after) and after not in _NOT_A_NOUN and not re.match(_TIME_NOUN, after):
+            return True
+    return False
+
+
+_NOT_A_NOUN = frozenset("the a an their his her its our my they he she it we i you user's not also really just".split())
+_VERB_AFTER_USER = re.compile(r"^\s+(?:\w+ly\s+)*(?P<verb>[a-z][a-z'’-]*)")
+
+
+# "Tomas, User's neighbour, has …", "Pad thai is a favourite of the user's": the user's own, named
+_APPOSITIVE = re.compile(r"^[A-Za-z][a-z]+, (?:User's|the user's) [\w -]{2,30}, |\bfavou?rites? of the user's\b|"
+                         r"\b(?:is|are) (?:one of )?(?:User's|the user's) favou?rites?\b")
+
+
+def _subject_ok(text: str) -> bool:
+    if _USER.match(text) or _APPOSITIVE.search(text):
+        return True
+    named = _NAMED.match(text)  # a name, then its verb or what it has: "Melanie adopted …", "Ana's son …"
+    if not named or not (named.group("more") or "(the user's" in text[:80] or looks_like_name(named.group("name"))):
+        return False
+    said = named.group(0).split(" ")[-2:]  # the verb may follow an adverb: "Amara just bought …"
+    return any(english.verb_tag(w) for w in said if w.islower()) or "'s " in named.group(0)
+
+
+def problem(content: str) -> str:
+    """The name of the first rule a fact line breaks ('' when none does)."""
+    text = " ".join(content.replace("’", "'").split()).rstrip(".!;, ")
+    if len(words(text)) < MIN_WORDS:
+        return "fragment"
+    if not _subject_ok(text):
+        return "not about the user or a named person"
+    if _YOU.search(text):
+        return "speaks to the other person"
+    if _points_outside(text):
+        return "points outside the line"
+    user = _USER.match(text)
+    verb = _VERB_AFTER_USER.match(user.group("after")) if user else None
+    if verb and not is_english_word(verb.group("verb")):
+        return "not a word"
+    return ""
+
+
+def is_precise(content: str) -> bool:
+    """A line that breaks none of the named rules (what reached a page was judged when it was captured)."""
+    return not problem(content)

@@ -1,0 +1,114 @@
+"""Which consolidated facts belong in MEMORY.md: the few stable things an agent must know every turn.
+
+MEMORY.md is loaded into every conversation, so a line there costs attention each turn. It holds who
+the user is, their people, work and health, ongoing projects and strong tastes — what will still be
+true next month — and each line is a precise fact (:mod:`core.fact_rules`) short enough to take in at
+a glance. Everything else stays on its page, where search finds it:
+
+* events of a day (Timeline), what lies ahead (Plans), what could not be filed (General), habits
+  (Routines) and passing activities (Activities) are not promoted, nor is a habit another page holds
+  (a line that says how often: "twice a week", "every morning", "on Tuesdays");
+* a line that says when it was true ("today", "recently", "last week", "last Tues", a resolved date)
+  is passing, except a life event with the date it happened ("User adopted a puppy (2026-04-02)");
+* a wish or a plan ("wants to", "is planning to", "is looking for") is what may be, not what is;
+* a one-time event told in the past ("User had a phone screen with …", "User accepted an offer",
+  "The beta testers asked for …") happened once; what it changed is kept as its own fact ("User works
+  at …"). A past fact that sets a value ("User moved to Ghent", "Lena moved to Leuven") or is a life
+  event ("User adopted a greyhound") still says what is true now;
+* a line longer than :data:`MAX_LINE_CHARS` is a story, not a fact to keep in mind;
+* a **view** (:func:`view`): what the user feels, thinks or said about something ("User appreciates
+  Nate's kind words", "User finds nature calming", "User is grateful for …") is how a moment felt,
+  not a stable thing an agent must know; the tastes it may show stand on Preferences.
+"""
+
+from __future__ import annotations
+
+import re
+
+from suzent_desktop.core.engines.capture.fact_rules import LIFE_EVENTS, is_precise
+from suzent_desktop.core.files.language import english
+from suzent_desktop.core.vault.facts.fact_pages import subject_value
+
+NOT_PROMOTED = frozenset({"timeline", "plans", "general", "misc", "inbox", "routines", "activities"})
+MAX_LINE_CHARS = 140
+# when it was true, in words: passing, and after a while misleading ("last Tues" nobody resolved)
+_RELATIVE = re.compile(
+    r"\b(?:today|tonight|yesterday|tomorrow|recently|lately|nowadays|these days|"
+    r"the other (?:day|week|night)|right now|at the moment|this (?:morning|afternoon|evening|week|weekend|month|year)|"
+    r"(?:last|next|this|past|coming) (?:night|week|weekend|month|year|summer|winter|spring|fall|autumn|\w+day|"
+    r"(?:mon|tues?|wed|thu|thurs|fri|sat|sun)\.?)|ago|soon)(?!\w)",
+    re.I,
+)
+_RESOLVED_DATE = re.compile(r"\([^()]*\d{4}[^()]*\)")  # "(2026-04-02)", "(week of 2026-06-29)", "(June 2026)"
+_WISH = re.compile(
+    r"\b(?:wants?|wanted|wanting|plans?|planned|planning|hopes?|hoped|hoping|wish(?:es|ed)?|would like|"
+    r"(?:is|are|was) going to|will|looking (?:to|for)|trying to|thinking (?:of|about)|about to|dreams? of)\b",
+    re.I,
+)
+
+
+_HOW_OFTEN = re.compile(
+    r"\b(?:every (?:day|week|weekend|month|morning|afternoon|evening|night)|(?:once|twice|\w+ times) a "
+    r"(?:day|week|month|year)|daily|weekly|nightly|on (?:mon|tues|wednes|thurs|fri|satur|sun)days)\b",
+    re.I,
+)
+# the subject (the user, a name, or a name's plural noun: "Lena's book club members"), then a past verb
+_PAST_EVENT = re.compile(
+    r"^(?:User|[A-Z][\w'’]*(?: [A-Z][\w'’]*)*)(?:(?: (?!(?:has|is|was|does)\b)[a-z]+){0,2} "
+    r"(?!(?:has|is|was|does)\b)[a-z]+s)? "
+    r"(?:(?:just|finally|also|already|first|once|then) )?"
+    r"(?!(?:started|began) (?:[a-z]+ing|to)\b)"  # the start of something ongoing: "started learning the piano"
+    r"(?P<verb>[a-z]{3,}(?<!ee)ed|had|made|took|gave|went|met|saw|won|lost|bought|wrote|ran|came|did|left|found|"
+    r"built|spent|sold|sent|told|brought|flew|drove|rode|began|broke|chose|paid|heard|held|lent)\b"
+)
+
+
+# Verbs (by lemma) and adjectives after "User is" that say what someone feels, thinks or says rather
+# than what is: a line led by one is a view (:func:`view`).
+VIEW_WORDS = frozenset(
+    "appreciate feel find think believe emphasize emphasise acknowledge note reflect encourage value realize "
+    "realise consider admire relate recommend advise thank mention express hope wish wonder "
+    "grateful thankful excited appreciative happy proud glad busy eager determined nervous worried hopeful "
+    "inspired motivated amazed thrilled".split()
+)
+
+
+def view(text: str) -> bool:
+    """A line whose first word after the user (past adverbs and "is") says what they feel, think or
+    said: "User appreciates …", "User really finds …", "User is grateful for …"."""
+    tokens = [t.lower() for t in english.words(text)]
+    if tokens[:1] != ["user"]:
+        return False
+    for token in tokens[1:4]:
+        if token in VIEW_WORDS or english.verb_lemma(token) in VIEW_WORDS:
+            return True
+        if not (token.endswith("ly") or token in ("is", "was", "also", "still", "always", "very", "so")):
+            return False
+    return False
+
+
+def one_time_event(text: str) -> bool:
+    """Something that happened once, told in the past, that sets no value and is no life event."""
+    if not _PAST_EVENT.match(text) or subject_value(text) is not None:
+        return False
+    return not any(word in LIFE_EVENTS for word in re.findall(r"[a-z]+", text.lower()))
+
+
+def promoted_page(title: str) -> bool:
+    """Whether a personal page's facts may be promoted at all."""
+    return title.lower() not in NOT_PROMOTED
+
+
+def memory_worthy(text: str) -> bool:
+    """A precise, stable fact short enough for MEMORY.md."""
+    return (len(text) <= MAX_LINE_CHARS and not passing(text) and not _WISH.search(text)
+            and not _HOW_OFTEN.search(text) and not one_time_event(text) and not view(text) and is_precise(text))
+
+
+def passing(text: str) -> bool:
+    """A line that says when it was true is passing: in words ("recently", "last Tues") always, by a
+    resolved date unless it is a life event ("User adopted a puppy named Biscuit (2026-04-02)"), which
+    stays true, with the day it happened."""
+    if _RELATIVE.search(_RESOLVED_DATE.sub("", text)):
+        return True
+    return bool(_RESOLVED_DATE.search(text)) and not any(w in LIFE_EVENTS for w in re.findall(r"[a-z]+", text.lower()))

@@ -1,0 +1,453 @@
+"""MEMORY.md promotion: a bounded, always-visible summary built from ``3_Personal/``.
+
+Candidates are the current bullets of the personal pages (not History, not struck out),
+ranked by how often they were recalled (``.state/recall_log.jsonl``) and then by their most
+recent source date. With ``memory_consolidation_model`` set, the model writes the summary
+from the ranked list, and its answer is checked before anything is written
+(:func:`answer_problem`): an empty, echoed, bullet-less answer, or one that keeps fewer facts
+than the offline promoter would, is replaced by the offline result and the reason is reported.
+Either way the code, not the prompt, enforces
+``memory_md_max_lines`` / ``memory_md_max_chars`` by cutting whole lines. A section the user
+marks ``<!-- protected -->`` … ``<!-- /protected -->`` is kept verbatim at the top (it counts
+against the budget first; if it alone is over the limit it is still kept whole, because the
+user's own words outrank the bound).
+
+``refresh_from_important`` is the capture-time compatibility path: high-importance facts
+from days not consolidated yet go into a marked "Recent" block until a dream takes over.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from suzent_desktop.core.engines.memory_md import memory_approval
+from suzent_desktop.core.engines.memory_md.promotion_guard import describe, screen
+from suzent_desktop.core.files.disk.regular import read_regular
+from suzent_desktop.core.files.events import ChangeSet
+from suzent_desktop.core.files.language.markdown import links
+from suzent_desktop.core.files.language.words import count
+from suzent_desktop.core.files.records.log_grammar import Fact
+from suzent_desktop.core.files.records.tombstones import normalize
+from suzent_desktop.core.vault.forgotten import Forgotten
+from suzent_desktop.core.vault.model import Kind
+
+if TYPE_CHECKING:
+    from suzent_desktop.core.home import Home
+
+PERSONAL_ZONE = "3_Personal"
+PROTECTED_RE = re.compile(r"<!--\s*protected\s*-->.*?<!--\s*/protected\s*-->", re.DOTALL | re.IGNORECASE)
+RECENT_START = "<!-- suzent:recent:start -->"
+RECENT_END = "<!-- suzent:recent:end -->"
+HEADER = "# Memory"
+MAX_CANDIDATES = 200
+
+
+class PromotionError(ValueError):
+    """MEMORY.md cannot be rewritten without losing what the user wrote in it."""
+
+
+@dataclass
+class Candidate:
+    text: str
+    page: str
+    latest: str
+    recalls: int
+    order: int
+    said: int = 1  # on how many days the fact was said: what is said again and again is stable
+
+
+# Each page's best few facts, at most: a page of forty tastes would fill MEMORY.md, and an agent
+# needs every subject's best lines more than one subject's every line.
+MAX_PER_PAGE = 6
+
+
+# Subjects an agent needs first when the bound cuts: who the user is, their people, work, health.
+PAGE_PRIORITY = ("about me", "identity", "people", "work", "health", "places", "preferences", "projects",
+                 "activities", "hobbies", "routines", "dates")
+
+
+def _personal_candidates(home: Home) -> list[Candidate]:
+    """Current facts of the personal pages that are stable and precise enough to be read every turn
+    (:mod:`core.memory_selection`), links read as their text, and the first line of a person's page
+    (who they are)."""
+    from suzent_desktop.core.engines.dream.placement.subjects import person_page
+    from suzent_desktop.core.engines.memory_md.memory_selection import memory_worthy, promoted_page
+    from suzent_desktop.core.files.language.markdown import plain_text
+    from suzent_desktop.core.vault.facts.fact_pages import PageDoc
+
+    root = home.layout.zone(PERSONAL_ZONE)
+    if not root.is_dir():
+        return []
+    forgotten = Forgotten(home.tombstones.contents())
+    found: list[Candidate] = []
+    seen: set[str] = set()
+
+    def add(text: str, page: str, latest: str, said: int = 1) -> None:
+        key = normalize(text)
+        if text and key not in seen and not forgotten.holds(text):
+            seen.add(key)
+            found.append(Candidate(text, page, latest, 0, len(found), said))
+
+    # The personal pages as the vault model has them: kept current by the window's watcher; where nothing
+    # watches, the model looks at this folder of the disk again (a page may have been written since it
+    # last looked). It lists only what the confinement rule allows, never a log or core file.
+    vault = home.vault
+    model = vault.snapshot(parsed=False, names=False) if vault.watched else vault.walk(root)
+    for path in model.files_under(root, Kind.PAGE):
+        if not promoted_page(path.stem):
+            continue
+        try:
+            body = read_regular(path).decode("utf-8-sig")
+        except (UnicodeDecodeError, OSError):
+            continue  # doctor names it; promotion only reads pages
+        doc = PageDoc.parse(body)
+        bullets = doc.current_bullets()
+        if person_page(body, path.stem):
+            intro = next(ln.strip() for ln in body.splitlines() if ln.strip() and not ln.startswith("#"))
+            add(intro.rstrip("."), "People", max((b.latest or "" for b in bullets), default=""))
+        for bullet in bullets:
+            text = " ".join(plain_text(bullet.text).split()) if links(bullet.text) else bullet.text.strip()
+            if text and memory_worthy(text):
+                add(text, path.stem, bullet.latest or "", len(bullet.dates))
+    return found
+
+
+def rank(candidates: list[Candidate], recall_counts: dict[str, int]) -> list[Candidate]:
+    """Most recalled first, then said on most days, then most recent source date, then page order."""
+    snippets = [(normalize(s), n) for s, n in recall_counts.items()]
+    for cand in candidates:
+        key = normalize(cand.text)
+        cand.recalls = sum(
+            n for snippet, n in snippets if key and len(snippet) >= 8 and (key in snippet or snippet in key)
+        )
+    return sorted(candidates, key=lambda c: (-c.recalls, -c.said, _neg_date(c.latest), c.order))
+
+
+def round_robin(ranked: list[Candidate]) -> list[Candidate]:
+    """Each page's best fact, then each page's second best, …: under a tight cap every subject
+    keeps its top facts instead of the newest page crowding out an old allergy note. Pages take
+    turns in :data:`PAGE_PRIORITY` order (identity, people, work, health first); a page named by
+    its subject (a person, a place, an ongoing project or activity) takes its turn with the projects.
+    A page gives at most :data:`MAX_PER_PAGE` facts."""
+    groups: dict[str, list[Candidate]] = {}
+    for cand in ranked:
+        groups.setdefault(cand.page, []).append(cand)
+    first = {name: index for index, name in enumerate(PAGE_PRIORITY)}
+    groups = dict(sorted(groups.items(), key=lambda item: first.get(item[0].lower(), first["projects"])))
+    ordered: list[Candidate] = []
+    depth = 0
+    while depth < MAX_PER_PAGE and len(ordered) < len(ranked):
+        for items in groups.values():
+            if depth < len(items):
+                ordered.append(items[depth])
+        depth += 1
+    return ordered
+
+
+def _neg_date(date: str) -> tuple[int, ...]:
+    digits = [int(p) for p in date.split("-")] if re.fullmatch(r"\d{4}-\d{2}-\d{2}", date or "") else [0, 0, 0]
+    return tuple(-d for d in digits)
+
+
+def protected_sections(text: str) -> list[str]:
+    return [m.group(0) for m in PROTECTED_RE.finditer(text)]
+
+
+def fit(lines: list[str], max_lines: int, max_chars: int) -> list[str]:
+    """The longest prefix of ``lines`` within both bounds (the hard cap, whole lines only)."""
+    kept: list[str] = []
+    used = 0
+    for line in lines:
+        cost = len(line) + 1
+        if len(kept) + 1 > max_lines or used + cost > max_chars:
+            break
+        kept.append(line)
+        used += cost
+    return kept
+
+
+def _drop_dangling_headings(lines: list[str]) -> list[str]:
+    result: list[str] = []
+    for index, line in enumerate(lines):
+        if line.startswith("## "):
+            following = lines[index + 1:]
+            nxt = next((x for x in following if x.strip()), None)
+            if nxt is None or nxt.startswith("## "):
+                continue
+        result.append(line)
+    while result and not result[-1].strip():
+        result.pop()
+    return result
+
+
+def compose(
+    generated: list[str], protected: list[str], recent: list[str], max_lines: int, max_chars: int
+) -> str:
+    """The whole file: header, protected sections, generated lines, recent block, within the cap."""
+    head = [HEADER, ""]
+    for section in protected:
+        head += section.split("\n") + [""]
+    budget_lines = max(0, max_lines - len(head))
+    budget_chars = max(0, max_chars - sum(len(x) + 1 for x in head))
+    recent_block = [RECENT_START, "## Recent (not consolidated yet)", *recent, RECENT_END] if recent else []
+    body_lines = fit(generated, budget_lines, budget_chars)
+    body_lines = _drop_dangling_headings(body_lines)
+    if recent_block:
+        used_lines = len(body_lines) + (1 if body_lines else 0)
+        used_chars = sum(len(x) + 1 for x in body_lines) + (1 if body_lines else 0)
+        room = fit(recent_block[2:-1], budget_lines - used_lines - 3, budget_chars - used_chars - 80)
+        if room:
+            body_lines = [*body_lines, *([""] if body_lines else []), RECENT_START, recent_block[1], *room,
+                          RECENT_END]
+    lines = [*head, *body_lines]
+    while lines and not lines[-1].strip():
+        lines.pop()
+    text = "\n".join(lines) + "\n"
+    if protected:
+        return text
+    # Safety net: whatever happened above, the written file never exceeds the bound.
+    return "\n".join(fit(text.rstrip("\n").split("\n"), max_lines, max_chars)) + "\n"
+
+
+def extractive_lines(ranked: list[Candidate]) -> list[str]:
+    """Bullets grouped under their page titles; groups and bullets keep the given order."""
+    groups: dict[str, list[str]] = {}
+    for cand in ranked:
+        groups.setdefault(cand.page, []).append(f"- {cand.text}")
+    lines: list[str] = []
+    for title, bullets in groups.items():
+        lines += [f"## {title}", *bullets, ""]
+    return lines
+
+
+def _ranked_fit_lines(ranked: list[Candidate], max_lines: int, max_chars: int) -> list[str]:
+    """Extractive body that keeps the highest-ranked bullets when the cap cuts.
+
+    Counts what :func:`extractive_lines` will render (a heading and a blank line per page
+    group, one line per bullet) without rendering, so it stays linear in the candidates.
+    """
+    chosen: list[Candidate] = []
+    groups: set[str] = set()
+    lines = chars = 0
+    for cand in ranked:
+        new_group = cand.page not in groups
+        add_lines = 1 + (2 if new_group else 0)
+        add_chars = len(cand.text) + 3 + ((len(cand.page) + 4 + 1) if new_group else 0)
+        if lines + 1 > max_lines:
+            break  # not even one more bullet fits
+        if lines + add_lines > max_lines or chars + add_chars > max_chars:
+            continue
+        chosen.append(cand)
+        groups.add(cand.page)
+        lines += add_lines
+        chars += add_chars
+    return extractive_lines(chosen)
+
+
+SCHEMA_HINT = '{"markdown": "the MEMORY.md body: ## headings and - bullets, no title"}'
+_WORD_RE = re.compile(r"[^\W_]+")
+_STOPWORDS = frozenset(
+    "the and for with that this from have has are was were user user's users about into over than then "
+    "their there they them his her its our your you who what when where which will would".split()
+)
+
+
+async def _llm_answer(home: Home, ranked: list[Candidate], system: str, timeout: float) -> str:
+    """The model's raw ``markdown`` text (LLMFormatError when the answer has no such field)."""
+    from suzent_desktop.core import llm
+
+    facts = "\n".join(f"- {c.text}" + (f" (recalled {c.recalls}x)" if c.recalls else "") for c in ranked)
+    payload = await llm.complete_json(
+        home.settings.memory_consolidation_model,
+        [{"role": "system", "content": system}, {"role": "user", "content": facts}],
+        schema_hint=SCHEMA_HINT,
+        timeout=timeout,
+    )
+    if not isinstance(payload, dict) or not isinstance(payload.get("markdown"), str):
+        raise llm.LLMFormatError('expected {"markdown": "..."}')
+    return payload["markdown"]
+
+
+def _answer_lines(markdown: str) -> list[str]:
+    """The model's markdown as body lines: no title, no protected or recent blocks of its own."""
+    text = PROTECTED_RE.sub("", markdown).replace(RECENT_START, "").replace(RECENT_END, "")
+    return [line.rstrip() for line in text.strip().splitlines() if not line.startswith("# ")]
+
+
+def _stems(text: str) -> set[str]:
+    """Content words cut to five letters: 'allergic'/'allergy' and 'peanut'/'peanuts' meet."""
+    return {w[:5] for w in _WORD_RE.findall(text.lower()) if len(w) > 2 and w not in _STOPWORDS}
+
+
+def _is_covered(fact: str, stems: set[str]) -> bool:
+    wanted = _stems(fact)
+    return not wanted or len(wanted & stems) * 2 >= len(wanted)
+
+
+def _bullet_texts(lines: list[str]) -> list[str]:
+    return [line.strip()[2:].strip() for line in lines if line.strip()[:2] in ("- ", "* ", "+ ")]
+
+
+def answer_problem(markdown: str, composed: str, offline_body: list[str], instructions: str) -> str:
+    """Why a model's MEMORY.md must not be written ('' when it may).
+
+    The model's text is judged as it would be written (after the hard cap cut it): it must
+    be non-empty, not a copy of the instructions it was given, made of bullets, and keep
+    every fact the offline promoter would keep, so a model can reword and regroup MEMORY.md
+    but never shrink it below the offline result.
+    """
+    lines = [line for line in _answer_lines(markdown) if line.strip()]
+    if not lines:
+        return "the model returned an empty summary"
+    told = " ".join(_WORD_RE.findall(instructions.lower()))
+    copied = [line for line in lines if " ".join(_WORD_RE.findall(line.lower())) in told]
+    if len(copied) * 2 >= len(lines):
+        return f"the model echoed its instructions instead of summarising ({lines[0][:80]!r})"
+    if not _bullet_texts(lines):
+        return "the model's summary has no '- ' bullet lines"
+    stems = _stems(composed)
+    missing = [fact for fact in _bullet_texts(offline_body) if not _is_covered(fact, stems)]
+    if missing:
+        sample = "; ".join(repr(f[:60]) for f in missing[:3])
+        return (f"the model's summary drops {count(len(missing), 'fact')} the offline summary keeps "
+                f"(for example {sample})")
+    return ""
+
+
+def _recent_important(home: Home, extra: list[Fact]) -> list[str]:
+    """Important facts of days after the watermark (and the given ones), newest first."""
+    forgotten = Forgotten(home.tombstones.contents())
+    days = home.days()
+    seen: set[str] = set()
+    lines: list[str] = []
+
+    def add(fact: Fact) -> None:
+        key = normalize(fact.content)
+        if fact.is_important and key not in seen and not forgotten.holds(fact.content):
+            seen.add(key)
+            lines.append(f"- {fact.content}")
+
+    for fact in extra:
+        add(fact)
+    for date in reversed(home.archive.dates()):
+        if days.is_consolidated(date):
+            break
+        try:
+            parsed = home.archive.read(date)
+        except (OSError, ValueError):
+            continue
+        for line in reversed(parsed.facts):
+            add(line.fact)
+    return lines[:20]
+
+
+def _existing(home: Home) -> str:
+    path = memory_approval.working_path(home)
+    if not path.is_file():
+        return ""
+    try:
+        return read_regular(path).decode("utf-8-sig")
+    except UnicodeDecodeError as exc:  # its protected section must survive byte for byte
+        raise PromotionError(
+            f"{path}: not valid UTF-8 (byte {exc.start}); MEMORY.md left untouched, fix its encoding"
+        ) from exc
+
+
+def _generated_part(text: str) -> list[str]:
+    """The lines of an existing MEMORY.md outside the header, protected and recent blocks."""
+    text = PROTECTED_RE.sub("", text)
+    if RECENT_START in text and RECENT_END in text:
+        head, _, rest = text.partition(RECENT_START)
+        _, _, tail = rest.partition(RECENT_END)
+        text = head + tail
+    lines = [line for line in text.splitlines() if not line.startswith("# ")]
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    while lines and not lines[-1].strip():
+        lines.pop()
+    return lines
+
+
+async def promote(
+    home: Home, *, llm_errors: list[str] | None = None, model_timeout: float | None = None
+) -> ChangeSet:
+    """Rewrite MEMORY.md from ``3_Personal/`` and recall signals, within the hard cap.
+
+    ``model_timeout`` (seconds) caps the model call below ``llm_timeout_seconds``; 0 means no
+    time is left (the offline summary is written and the reason reported).
+    """
+    s = home.settings
+    max_lines, max_chars = max(1, s.memory_md_max_lines), max(1, s.memory_md_max_chars)
+
+    def gather() -> tuple[list[Candidate], str, list[str]]:
+        candidates = rank(_personal_candidates(home), dict(home.recall.counts()))
+        return candidates, _existing(home), _recent_important(home, [])
+
+    ranked, existing, recent = await asyncio.to_thread(gather)
+    protected = protected_sections(existing)
+    changes = ChangeSet()
+    if not ranked and not recent:
+        return changes  # nothing to promote yet: keep whatever MEMORY.md says
+    head = [HEADER, ""] + [line for sec in protected for line in [*sec.split("\n"), ""]]
+    budget = (max_lines - len(head), max_chars - sum(len(x) + 1 for x in head))
+    offline_body = await asyncio.to_thread(_ranked_fit_lines, round_robin(ranked), *budget)
+    text = await asyncio.to_thread(compose, offline_body, protected, recent, max_lines, max_chars)
+    if s.memory_consolidation_model and ranked:
+        problem = ""
+        timeout = s.llm_timeout_seconds if model_timeout is None else model_timeout
+        if s.llm_timeout_seconds > 0 and model_timeout is not None:
+            timeout = min(s.llm_timeout_seconds, model_timeout)
+        try:
+            if model_timeout is not None and model_timeout < 1.0:
+                raise TimeoutError("no time was left in the run for the model's summary")
+            from suzent_desktop.core.engines.dream.agent import load_prompt
+
+            system = load_prompt("promote_system.md").format(max_lines=max_lines, max_chars=max_chars)
+            markdown = await _llm_answer(home, ranked[:MAX_CANDIDATES], system, timeout)
+            answer, taken = Forgotten(home.tombstones.contents()).take_out("\n".join(_answer_lines(markdown)))
+            if taken:  # the model wrote forgotten text back: it never reaches MEMORY.md
+                changes.errors.append(f"MEMORY.md: {taken} line(s) of the model's summary held forgotten text "
+                                      "and were left out")
+            # Each bullet must state one source fact (promotion_guard.py); the others are left out.
+            answer_lines = answer.split("\n") if answer else []
+            screened = screen(answer_lines, [c.text for c in ranked[:MAX_CANDIDATES]], _stems)
+            markdown = "\n".join(screened.lines)
+            composed = await asyncio.to_thread(compose, screened.lines, protected, recent, max_lines, max_chars)
+            problem = answer_problem(markdown, composed, offline_body, f"{system}\n{SCHEMA_HINT}")
+            if screened.dropped and not problem:
+                changes.errors.append(describe(screened.dropped))
+        except Exception as exc:  # fall back to the extractive summary, and say so
+            problem = f"the model call failed: {exc}"
+        if problem:
+            if llm_errors is not None:
+                llm_errors.append(problem)
+            changes.errors.append(f"MEMORY.md: used the offline summary because {problem}")
+        else:
+            text = composed
+    if text != existing:
+        changes.memory_md = await asyncio.to_thread(memory_approval.write, home, text)
+    return changes
+
+
+async def refresh_from_important(home: Home, facts: list[Fact]) -> ChangeSet:
+    """Capture-time path: keep the promoted body, refresh the block of recent important facts."""
+    s = home.settings
+    max_lines, max_chars = max(1, s.memory_md_max_lines), max(1, s.memory_md_max_chars)
+
+    def build() -> tuple[str, str]:
+        existing = _existing(home)
+        recent = _recent_important(home, list(facts))
+        return existing, compose(_generated_part(existing), protected_sections(existing), recent, max_lines, max_chars)
+
+    existing, text = await asyncio.to_thread(build)
+    changes = ChangeSet()
+    if text != existing:
+        changes.memory_md = await asyncio.to_thread(memory_approval.write, home, text)
+    return changes
+
+
+def memory_md_stats(text: str) -> dict[str, Any]:
+    return {"lines": len(text.splitlines()), "chars": len(text)}

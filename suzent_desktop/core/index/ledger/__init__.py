@@ -1,0 +1,1 @@
+"""Facts no page holds, kept in search: dropped, lost, late and uncovered facts."""

@@ -1,0 +1,1 @@
+"""Keys and aids while typing: auto pairs, markdown keys, lists, [[ completion, find and replace."""

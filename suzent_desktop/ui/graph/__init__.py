@@ -1,0 +1,1 @@
+"""The graph view: its pane, its drawing and its dock."""
