@@ -301,7 +301,7 @@ async def main(argv: list[str] | None = None) -> int:
         from suzent_desktop.core.engines.dream.lint import summarize
 
         started = time.perf_counter()
-        lint = await manager.lint()
+        lint = await manager.linting.run()
         print(f"lint: {time.perf_counter() - started:.2f} s, {summarize(lint.findings)}")
         for text_missing in missing[:5]:
             print(f"  missing: {text_missing}")

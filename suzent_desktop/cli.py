@@ -694,7 +694,7 @@ def _overall(results: list[Any]) -> Any:
 
 def cmd_lint(args: argparse.Namespace, out: Output) -> int:
     manager = _open(args)
-    result = _run(manager.lint())
+    result = _run(manager.linting.run())
     findings = [{"kind": f.kind, "path": str(f.path), "detail": f.detail} for f in result.findings]
     out.doc({"findings": findings, "pages_changed": list(result.pages_changed), "ok": bool(result.ok)})
     if not findings:
@@ -712,7 +712,7 @@ def cmd_promote(args: argparse.Namespace, out: Output) -> int:
 
     manager = _open(args)
     try:
-        changes = _run(manager.promote_memory_md())
+        changes = _run(manager.promoting.run())
     except PromotionError as exc:
         raise CliError(str(exc)) from exc
     path = manager.layout.memory_md

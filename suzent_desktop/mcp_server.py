@@ -541,7 +541,7 @@ class MemoryTools:
         return doc
 
     async def lint(self) -> dict[str, Any]:
-        result = await self.manager.lint()
+        result = await self.manager.linting.run()
         return {
             "ok": bool(result.ok),
             "findings": [{"kind": f.kind, "path": str(f.path), "detail": f.detail} for f in result.findings],

@@ -3,8 +3,8 @@
 ``open_home`` loads the settings (one typed object, read in one place), checks and
 bootstraps the folders, builds the layout, the stores, the embedder and the indexer, and
 returns a frozen :class:`Home`. The CLI and the app both go through it (via
-``MemoryManager.open``); the engines the manager drives (dream runner, promotion, lint) take
-the ``Home`` they work on, so none of them imports the manager and the core's import graph
+``MemoryManager.open``); the engines the manager drives (the dream runner) take
+the ``Home`` they work on, the services only the stores they use, so none of them imports the manager and the core's import graph
 has no cycle. A ``Home`` never changes: switching the embedder or saving settings makes a
 new one (``dataclasses.replace``).
 """
@@ -28,6 +28,8 @@ from suzent_desktop.core.files.records.transcripts import Transcripts
 from suzent_desktop.core.files.sync import devices
 from suzent_desktop.core.services.capture import Capture
 from suzent_desktop.core.services.forget import Forget
+from suzent_desktop.core.services.lint import Lint
+from suzent_desktop.core.services.promote import Promote
 from suzent_desktop.core.services.search import Search
 from suzent_desktop.core.vault.days import Days
 from suzent_desktop.core.vault.model import Vault
@@ -62,10 +64,17 @@ class Home:
     forget: Forget  # forget, undo, the page strip and the one forgotten-text rule
     search: Search  # queries over the index, as a person or an agent is shown them
     capture: Capture  # remember, and each conversation turn, into the logs and the index
+    promote: Promote  # MEMORY.md rewritten from the personal pages, recalls and important facts
+    lint: Lint  # findings over the notebook: broken links, stale and duplicate pages
 
     def with_settings(self, settings: Settings) -> Home:
         """This home under new settings (saved in the settings dialog): a new Home, its services told."""
-        return dataclasses.replace(self, settings=settings, capture=self.capture.with_settings(settings))
+        return dataclasses.replace(self, settings=settings, capture=self.capture.with_settings(settings),
+                                   promote=self.promote.with_settings(settings))
+
+    def with_embedder(self, embedder: Embedder) -> Home:
+        """This home with another embedding model: a new Home, its services told."""
+        return dataclasses.replace(self, embedder=embedder, lint=self.lint.with_embedder(embedder))
 
     def days(self) -> Days:
         """Where each day stands now (the one place for today/pending/consolidated/skipped)."""
@@ -175,6 +184,9 @@ def open_home(
         search=Search(layout, indexer, recall),
         capture=Capture(settings, clock, archive=archive, transcripts=transcripts, notebook=notebook, indexer=indexer,
                         tombstones=tombstones),
+        promote=Promote(settings, layout, clock, notebook=notebook, archive=archive, tombstones=tombstones,
+                        vault=vault, recall=recall),
+        lint=Lint(layout, clock, notebook=notebook, embedder=embedder, tombstones=tombstones, vault=vault),
     )
 
 

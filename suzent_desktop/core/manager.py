@@ -10,7 +10,6 @@ awaits these coroutines never freezes.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import datetime as dt
 import functools
 import logging
@@ -18,10 +17,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from suzent_desktop.core.engines.dream.lint import run_lint
-from suzent_desktop.core.engines.dream.model import LintResult
 from suzent_desktop.core.engines.dream.runner import DreamRunner
-from suzent_desktop.core.engines.memory_md import promotion
 from suzent_desktop.core.files.clock import SYSTEM_CLOCK, Clock
 from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.core.files.records.archive import ArchiveError
@@ -88,7 +84,7 @@ class MemoryManager:
 
     @embedder.setter
     def embedder(self, embedder: Embedder) -> None:
-        self.home = dataclasses.replace(self.home, embedder=embedder)
+        self.home = self.home.with_embedder(embedder)
 
     layout = property(lambda self: self.home.layout)
     clock = property(lambda self: self.home.clock)
@@ -101,6 +97,8 @@ class MemoryManager:
     forgetting = property(lambda self: self.home.forget)  # forget, undo and the forgotten-text rule
     searching = property(lambda self: self.home.search)  # queries, related rows, hits by id
     capturing = property(lambda self: self.home.capture)  # remember, and each conversation turn
+    promoting = property(lambda self: self.home.promote)  # MEMORY.md from pages, recalls and important facts
+    linting = property(lambda self: self.home.lint)  # findings over the notebook
     last_turn = property(lambda self: self.home.capture.last_turn)  # where the latest capture kept its turn
     vault = property(lambda self: self.home.vault)
 
@@ -110,14 +108,7 @@ class MemoryManager:
     ) -> tuple[list[Fact], ChangeSet]:
         """The per-turn capture (the Capture service), MEMORY.md refreshed when a captured fact is important."""
         return await self.capturing.turn(user, assistant, session_id, timestamp,
-                                         important=self._refresh_memory_md_from_important)
-
-    async def _refresh_memory_md_from_important(self, facts: list[Fact]) -> ChangeSet:
-        """Compatibility path: high-importance facts refresh MEMORY.md before any dream has run."""
-        try:
-            return await promotion.refresh_from_important(self.home, facts)
-        except promotion.PromotionError as exc:  # the facts are captured; MEMORY.md stays as it is
-            return ChangeSet(errors=[str(exc)])
+                                         important=self.promoting.important)
 
     async def reindex(
         self,
@@ -136,14 +127,6 @@ class MemoryManager:
         """Switch models; the next pass sees the index was built with another and rebuilds it."""
         await self.indexer.use_embedder(embedder)
         self.embedder = embedder
-
-    async def promote_memory_md(self, *, model_timeout: float | None = None) -> ChangeSet:
-        """``model_timeout`` caps the model's summary call (a dream passes the time its run has left)."""
-        return await promotion.promote(self.home, model_timeout=model_timeout)
-
-    async def lint(self) -> LintResult:
-        """One lint pass over the notebook (findings only; ``## [TODAY] lint`` after a clean pass)."""
-        return await run_lint(self.home)
 
     # -- the index, for views -----------------------------------------------------------
     async def sync_paths(self, paths: Iterable[Path]) -> ChangeSet:

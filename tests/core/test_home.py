@@ -58,3 +58,19 @@ def test_a_home_that_is_a_file_is_refused_before_anything_is_written(tmp_path, c
     path.write_text("not a folder")
     with pytest.raises(LayoutError, match="must be a folder"):
         open_home(path, clock=clock, embedder=HashingEmbedder())
+
+
+async def test_promote_and_lint_are_services_that_follow_the_settings_and_the_embedder(home, clock) -> None:
+    """Promote and Lint share the home's stores; saved settings reach promotion (approve MEMORY.md
+    first or not) and a new model reaches lint, so neither works on a home that was replaced."""
+    manager = MemoryManager.open(home, clock=clock, embedder=HashingEmbedder())
+    opened = manager.home
+    assert opened.promote.archive is opened.archive and opened.promote.recall is opened.recall
+    assert opened.lint.notebook is opened.notebook and opened.lint.vault is opened.vault is opened.promote.vault
+    manager.settings = manager.settings.replace(memory_md_needs_approval=True)
+    assert manager.promoting.settings.memory_md_needs_approval and not opened.promote.settings.memory_md_needs_approval
+    other = HashingEmbedder()
+    manager.embedder = other
+    assert manager.linting.embedder is other
+    result = await manager.linting.run()
+    assert result.ok and manager.notebook.last_entry("lint") is not None

@@ -100,7 +100,7 @@ async def test_typed_by_hand_lines_say_so(manager):
 async def test_a_memory_md_line_and_other_pages_holding_the_fact(manager):
     turn = await say(manager, "I work at Contoso as a data engineer.", 10)
     await DreamRunner(manager).run_once(force=True)
-    await manager.promote_memory_md()
+    await manager.promoting.run()
     memory = manager.layout.memory_md.read_text(encoding="utf-8").splitlines()
     number = next(i for i, line in enumerate(memory, start=1) if "Contoso" in line)
     other = manager.layout.notebook_dir / "2_Wiki" / "Jobs.md"

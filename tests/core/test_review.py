@@ -88,7 +88,7 @@ async def test_memory_md_waits_for_approval(home, clock):
     before = manager.layout.memory_md.read_text()
     await say(manager, "I work at Contoso as a data engineer.", 10)
     await DreamRunner(manager).run_once(force=True)
-    await manager.promote_memory_md()
+    await manager.promoting.run()
     assert manager.layout.memory_md.read_text() == before, "the agent still reads the approved file"
     proposal = memory_approval.proposal(manager.layout)
     assert proposal is not None and "Contoso" in proposal

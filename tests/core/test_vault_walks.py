@@ -48,7 +48,7 @@ async def test_a_dream_then_a_lint_walk_the_vault_once(home: Path, clock, today,
     manager.tombstones.add("Temples.")  # after the run, forgotten text is taken off every page: from the model
     result = await DreamRunner(manager).run_once()
     assert result.outcome == "productive"
-    lint = await manager.lint()
+    lint = await manager.linting.run()
     assert lint.ok
     assert [f.path for f in lint.findings if f.kind == "broken_link"] == ["2_Wiki/Kyoto.md"]
     full = [w for w in walks["vault"] if w == str(root)]

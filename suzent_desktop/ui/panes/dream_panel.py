@@ -482,7 +482,7 @@ class DreamPanel(Pane):
     async def _lint(self) -> None:
         self.lint_button.setEnabled(False)
         try:
-            result = await self.services.manager.lint()
+            result = await self.services.manager.linting.run()
         finally:
             if self.alive():
                 self.lint_button.setEnabled(True)

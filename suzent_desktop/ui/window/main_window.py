@@ -788,7 +788,7 @@ class MainWindow(WatchedFiles, QMainWindow):
         return self.dream_panel.lint_now()
 
     def promote(self) -> asyncio.Task[Any]:
-        return self.services.submit(self.services.manager.promote_memory_md(), label="Promote MEMORY.md")
+        return self.services.submit(self.services.manager.promoting.run(), label="Promote MEMORY.md")
 
     def forget_current_paragraph(self) -> None:
         editor = self.editors.current_editor()

@@ -26,7 +26,7 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -53,7 +53,29 @@ from suzent_desktop.core.vault.links import VaultIndex
 from suzent_desktop.core.vault.model import Kind, VaultSnapshot
 
 if TYPE_CHECKING:
-    from suzent_desktop.core.home import Home
+    from suzent_desktop.core.files.clock import Clock
+    from suzent_desktop.core.files.paths.layout import Layout
+    from suzent_desktop.core.files.records.tombstones import Tombstones
+    from suzent_desktop.core.index.embedding import Embedder
+    from suzent_desktop.core.vault.model import Vault
+    from suzent_desktop.core.vault.notebook import Notebook
+
+
+class Linting(Protocol):
+    """The stores a lint pass reads (the Lint service, or a whole home): pages, tombstones, the embedder."""
+
+    @property
+    def layout(self) -> Layout: ...
+    @property
+    def clock(self) -> Clock: ...
+    @property
+    def notebook(self) -> Notebook: ...
+    @property
+    def embedder(self) -> Embedder: ...
+    @property
+    def tombstones(self) -> Tombstones: ...
+    @property
+    def vault(self) -> Vault: ...
 
 # Cosine above which notebook text is reported as a rewording of a forgotten fact.
 PARAPHRASE_THRESHOLD = 0.85
@@ -72,7 +94,7 @@ class _Page:
     path: Path | None = None
 
 
-def _load_pages(home: Home, vault: VaultSnapshot) -> list[_Page]:
+def _load_pages(home: Linting, vault: VaultSnapshot) -> list[_Page]:
     nb = home.notebook
     pages: list[_Page] = []
     for path in vault.files(Kind.PAGE):
@@ -102,7 +124,7 @@ def _what(link: Link) -> str:
     return "page" if "." not in link.target.rsplit("/", 1)[-1] or link.target.lower().endswith(".md") else "file"
 
 
-def _load_canvases(home: Home, vault: VaultSnapshot) -> list[_Page]:
+def _load_canvases(home: Linting, vault: VaultSnapshot) -> list[_Page]:
     """JSON Canvas boards as the markdown of their nodes: their links are checked and count."""
     nb = home.notebook
     boards: list[_Page] = []
@@ -189,7 +211,7 @@ def _other_entity(unit: str, stone: str) -> bool:
     return bool(stone_only) and bool(unit_only & names)
 
 
-def _embedding_findings(home: Home, pages: list[_Page]) -> list[Finding]:
+def _embedding_findings(home: Linting, pages: list[_Page]) -> list[Finding]:
     findings: list[Finding] = []
     embed = home.embedder.embed
     # duplicate pages: pairs above the threshold, found with one matrix product
@@ -230,13 +252,13 @@ def _embedding_findings(home: Home, pages: list[_Page]) -> list[Finding]:
     return findings
 
 
-def link_audit(home: Home) -> list[Finding]:
+def link_audit(home: Linting) -> list[Finding]:
     """Broken links and orphans alone (no embedder needed): what ``bench/lint_vault.py`` scores."""
     vault = home.vault.current(parsed=False)
     return _link_findings(_load_pages(home, vault), _index_page(home), vault.index, _load_canvases(home, vault))
 
 
-def _index_page(home: Home) -> _Page | None:
+def _index_page(home: Linting) -> _Page | None:
     index_md = home.layout.index_md
     if not index_md.is_file():
         return None
@@ -244,7 +266,7 @@ def _index_page(home: Home) -> _Page | None:
     return _Page("index.md", text, {}, text, index_md)
 
 
-def audit(home: Home) -> list[Finding]:
+def audit(home: Linting) -> list[Finding]:
     """Every finding, blocking (run it in a worker thread)."""
     vault = home.vault.current(parsed=False)  # the files as they are now, from the home's one model
     pages = _load_pages(home, vault)
@@ -263,7 +285,7 @@ def summarize(findings: list[Finding]) -> str:
     return f"{len(findings)} findings: " + ", ".join(f"{n} {kind}" for kind, n in sorted(counts.items()))
 
 
-async def run_lint(home: Home) -> LintResult:
+async def run_lint(home: Linting) -> LintResult:
     """One lint pass; appends ``## [TODAY] lint`` only when the audit completed."""
     try:
         findings = await asyncio.to_thread(audit, home)

@@ -105,8 +105,20 @@ class Searching(Protocol):
     async def search(self, query: str, *, limit: int = ..., record_recall: bool = ...) -> SearchResponse: ...
 
 
+class Promoting(Protocol):
+    """What the runner uses of the Promote service: MEMORY.md rewritten within the run's time."""
+
+    async def run(self, *, model_timeout: float | None = None) -> ChangeSet: ...
+
+
+class Linting(Protocol):
+    """What the runner uses of the Lint service: one pass when a lint is due."""
+
+    async def run(self) -> LintResult: ...
+
+
 class FrontDoor(Protocol):
-    """What the runner uses of the manager: the home's parts and four front-door operations.
+    """What the runner uses of the manager: the home's parts, its services and where the days stand.
 
     Declared here so the runner never imports the manager (which imports the runner).
     """
@@ -119,14 +131,14 @@ class FrontDoor(Protocol):
     tombstones: Tombstones
     forgetting: PageStrip
     searching: Searching
+    promoting: Promoting
+    linting: Linting
     indexer: Indexer
     vault: Vault
 
     def days(self) -> Days: ...
     def watermark(self) -> str | None: ...
     def pending_dates(self) -> list[str]: ...
-    async def promote_memory_md(self, *, model_timeout: float | None = None) -> ChangeSet: ...
-    async def lint(self) -> LintResult: ...
 
 __all__ = ["DreamRunner", "DreamResult", "GateStatus", "Finding", "LintResult", "DreamError"]
 
@@ -676,7 +688,7 @@ class DreamRunner(Gates):
         changes = ChangeSet(pages={root / r for r in report.pages_written} | {root / r for r in changed},
                             watermark=end)
         try:
-            changes.merge(await m.promote_memory_md(model_timeout=self._time_left()))
+            changes.merge(await m.promoting.run(model_timeout=self._time_left()))
         except Exception as exc:  # the consolidation stands; promotion can be rerun with `promote`
             changes.errors.append(f"MEMORY.md promotion failed: {exc}")
         await self._sync_index(changes)
@@ -821,7 +833,7 @@ class DreamRunner(Gates):
         last = results[-1].outcome
         caught_up = not pending or (last == "gated" and len(pending) <= self.settings.memory_consolidation_max_days)
         if caught_up and last != "failed" and self.lint_due():
-            self.last_lint = await self.manager.lint()
+            self.last_lint = await self.manager.linting.run()
         return results
 
     async def serve(self, stop: asyncio.Event) -> None:

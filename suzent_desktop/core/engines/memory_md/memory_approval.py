@@ -11,13 +11,20 @@ no proposal. Turning the setting off leaves a waiting proposal where it is, to b
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from suzent_desktop.core.files.disk.atomic import atomic_write_text
 from suzent_desktop.core.files.paths.layout import Layout
+from suzent_desktop.settings import Settings
 
-if TYPE_CHECKING:
-    from suzent_desktop.core.home import Home
+
+class Approving(Protocol):
+    """What a MEMORY.md write looks at: the home's layout and whether a person approves first."""
+
+    @property
+    def settings(self) -> Settings: ...
+    @property
+    def layout(self) -> Layout: ...
 
 PROPOSED_NAME = "MEMORY.proposed.md"
 
@@ -38,7 +45,7 @@ def proposal(layout: Layout) -> str | None:
     return _read(proposed_path(layout))
 
 
-def working_path(home: Home) -> Path:
+def working_path(home: Approving) -> Path:
     """The MEMORY.md promotion builds on: the waiting proposal when approval is on and one waits."""
     proposed = proposed_path(home.layout)
     if home.settings.memory_md_needs_approval and proposed.is_file():
@@ -46,7 +53,7 @@ def working_path(home: Home) -> Path:
     return home.layout.memory_md
 
 
-def write(home: Home, text: str) -> bool:
+def write(home: Approving, text: str) -> bool:
     """Write promotion's new MEMORY.md where it belongs; True when the approved MEMORY.md changed."""
     if not home.settings.memory_md_needs_approval:
         atomic_write_text(home.layout.memory_md, text)

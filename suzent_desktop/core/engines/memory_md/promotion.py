@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from suzent_desktop.core.engines.memory_md import memory_approval
 from suzent_desktop.core.engines.memory_md.promotion_guard import describe, screen
@@ -35,7 +35,26 @@ from suzent_desktop.core.vault.forgotten import Forgotten
 from suzent_desktop.core.vault.model import Kind
 
 if TYPE_CHECKING:
-    from suzent_desktop.core.home import Home
+    from suzent_desktop.core.engines.memory_md.recall import RecallLog
+    from suzent_desktop.core.files.records.archive import Archive
+    from suzent_desktop.core.files.records.tombstones import Tombstones
+    from suzent_desktop.core.vault.days import Days
+    from suzent_desktop.core.vault.model import Vault
+
+
+class Promoting(memory_approval.Approving, Protocol):
+    """The stores a promotion reads (the Promote service, or a whole home): personal pages, logs,
+    recalls and tombstones."""
+
+    @property
+    def tombstones(self) -> Tombstones: ...
+    @property
+    def vault(self) -> Vault: ...
+    @property
+    def archive(self) -> Archive: ...
+    @property
+    def recall(self) -> RecallLog: ...
+    def days(self) -> Days: ...
 
 PERSONAL_ZONE = "3_Personal"
 PROTECTED_RE = re.compile(r"<!--\s*protected\s*-->.*?<!--\s*/protected\s*-->", re.DOTALL | re.IGNORECASE)
@@ -69,7 +88,7 @@ PAGE_PRIORITY = ("about me", "identity", "people", "work", "health", "places", "
                  "activities", "hobbies", "routines", "dates")
 
 
-def _personal_candidates(home: Home) -> list[Candidate]:
+def _personal_candidates(home: Promoting) -> list[Candidate]:
     """Current facts of the personal pages that are stable and precise enough to be read every turn
     (:mod:`core.memory_selection`), links read as their text, and the first line of a person's page
     (who they are)."""
@@ -255,7 +274,7 @@ _STOPWORDS = frozenset(
 )
 
 
-async def _llm_answer(home: Home, ranked: list[Candidate], system: str, timeout: float) -> str:
+async def _llm_answer(home: Promoting, ranked: list[Candidate], system: str, timeout: float) -> str:
     """The model's raw ``markdown`` text (LLMFormatError when the answer has no such field)."""
     from suzent_desktop.core import llm
 
@@ -317,7 +336,7 @@ def answer_problem(markdown: str, composed: str, offline_body: list[str], instru
     return ""
 
 
-def _recent_important(home: Home, extra: list[Fact]) -> list[str]:
+def _recent_important(home: Promoting, extra: list[Fact]) -> list[str]:
     """Important facts of days after the watermark (and the given ones), newest first."""
     forgotten = Forgotten(home.tombstones.contents())
     days = home.days()
@@ -344,7 +363,7 @@ def _recent_important(home: Home, extra: list[Fact]) -> list[str]:
     return lines[:20]
 
 
-def _existing(home: Home) -> str:
+def _existing(home: Promoting) -> str:
     path = memory_approval.working_path(home)
     if not path.is_file():
         return ""
@@ -372,7 +391,7 @@ def _generated_part(text: str) -> list[str]:
 
 
 async def promote(
-    home: Home, *, llm_errors: list[str] | None = None, model_timeout: float | None = None
+    home: Promoting, *, llm_errors: list[str] | None = None, model_timeout: float | None = None
 ) -> ChangeSet:
     """Rewrite MEMORY.md from ``3_Personal/`` and recall signals, within the hard cap.
 
@@ -432,7 +451,7 @@ async def promote(
     return changes
 
 
-async def refresh_from_important(home: Home, facts: list[Fact]) -> ChangeSet:
+async def refresh_from_important(home: Promoting, facts: list[Fact]) -> ChangeSet:
     """Capture-time path: keep the promoted body, refresh the block of recent important facts."""
     s = home.settings
     max_lines, max_chars = max(1, s.memory_md_max_lines), max(1, s.memory_md_max_chars)
