@@ -546,3 +546,43 @@ async def test_offline_extraction_runs_off_the_event_loop(monkeypatch: pytest.Mo
     facts = await extract_facts(turn_to_text("I live in Rome.", ""), Settings())
     assert [f.content for f in facts] == ["User lives in Rome"]
     assert threads and threads[0] is not threading.main_thread()
+
+
+@pytest.mark.parametrize(
+    ("turn", "line"),
+    [
+        ("Big news: Tom and I got engaged!", "User and Tom got engaged"),
+        ("Quick update: we moved to Lisbon last month.", "User moved to Lisbon last month"),
+        ("Update: started a new job at Spotify on Monday.", "User started a new job at Spotify on Monday"),
+        ("Tom and I are getting married in Sicily next summer.",
+         "User and Tom are getting married in Sicily next summer"),
+        ("Me and my wife celebrated our tenth anniversary in Paris.",
+         "User and their wife celebrated User's tenth anniversary in Paris"),
+        ("FYI I'm allergic to penicillin.", "User is allergic to penicillin"),
+        ("my best friend Priya moved to Berlin for her PhD", "User's best friend Priya moved to Berlin for her PhD"),
+        ("Haha my son Leo just learned to ride his bike.", "User's son Leo just learned to ride his bike"),
+    ],
+)
+def test_a_label_a_partner_first_or_a_pronoun_for_the_person_named_still_gives_a_candidate(turn, line):
+    """The judge decides what to keep: a statement behind "Big news:", with "Tom and I" as its
+    subject, or with "her" for the person the sentence names, reaches it as a line."""
+    assert OfflineExtractor().candidates(turn) == [line]
+
+
+def test_a_pronoun_pointing_at_no_one_named_gives_no_candidate():
+    """Generous, not careless: "She" with no one named before, and "It" pointing outside, stay out."""
+    assert OfflineExtractor().candidates("She just got accepted into nursing school at UCLA.") == []
+    assert OfflineExtractor().candidates("It was my sister's idea.") == []
+    assert OfflineExtractor().candidates("I have two kids: Ana and Leo.") != ["Ana and Leo"]
+
+
+def test_a_scene_setting_opening_clause_still_gives_a_candidate_and_a_condition_does_not():
+    """"Sadly, my dog Max died" and "After my breakup, I moved …" state facts; "If it rains, I …" does not."""
+    assert OfflineExtractor().candidates("Sadly, my dog Max died in April.") == ["Sadly, User's dog Max died in April"]
+    assert OfflineExtractor().candidates("After my breakup, I moved back in with my parents.") == [
+        "After User's breakup, User moved back in with their parents"]
+    assert OfflineExtractor().candidates("The kids and I made pottery bowls at a workshop.") == [
+        "User and the kids made pottery bowls at a workshop"]
+    assert OfflineExtractor().candidates("If it rains, I stay home.") == []
+    assert OfflineExtractor().candidates("Tomas, my neighbour, has lived in Rotterdam for years.") == [
+        "Tomas, User's neighbour, has lived in Rotterdam for years"]

@@ -469,7 +469,10 @@ def to_third_person(sentence: str) -> str:
     text = re.sub(r"\b[Ww]e (?:are|were|have)\b", lambda m: {"are": "I am", "were": "I was", "have": "I have"}[
         m.group(0).split()[1]], text)
     text = re.sub(r"\b[Ww]e\b", "I", text)
-    text = re.sub(r"^([Mm]y \w+(?: [A-Z]\w+)?) and I\b", r"I and \1", text, count=1)  # "User and their wife love …"
+    # "Tom and I got engaged", "Me and my wife went": the user first ("User and Tom got engaged")
+    partner = r"((?:[Mm]y |[Tt]he )?\w+(?: [A-Z]\w+)?)"
+    text = re.sub(rf"^(?:[Mm]e and {partner}|{partner} and (?:I|me))\b",
+                  lambda m: "I and " + re.sub(r"^The\b", "the", m.group(1) or m.group(2)), text, count=1)
     text = re.sub(r"\bI do not\b", "User does not", text)
     text = re.sub(r"\bI did not\b", "User did not", text)
     text = re.sub(
@@ -522,9 +525,13 @@ def _sentences(text: str) -> list[str]:
 
 _FILLER = re.compile(
     r"^(?:(?:oh|ah|well|so|and|but|also|anyway|anyways|actually|honestly|btw|by the way|fun fact|"
-    r"guess what|yeah|yes|no|ok|okay|haha|lol|hmm|um|right|funny enough|speaking of which)\b[,!:]?\s*)+",
+    r"guess what|yeah|yes|no|ok|okay|haha|lol|hmm|um|right|funny enough|speaking of which|fyi|tbh|omg|ugh|wow)"
+    r"\b[,!:]?\s*)+",
     re.I,
 )
+# A short label before the statement ("Big news:", "Quick update:") says nothing itself; "I have two
+# kids: Ana and Leo" is no label (the user speaks before the colon).
+_LEAD_LABEL = re.compile(r"^(?![^:]*\b(?i:I|my|me|we|our|us)\b)(?:[\w'’]+ ){0,2}[\w'’]+:\s+")
 
 
 # The person spoken to, named at the end or the start of a sentence ("I love that idea, Nate!"):
@@ -607,7 +614,8 @@ class OfflineExtractor:
 
     def _candidate(self, sentence: str, antecedent: str | None, people: Mapping[str, str]) -> tuple[str | None, str | None]:
         """The candidate line of one sentence (or None), and the person later pronouns point to."""
-        sentence = _VOCATIVE.sub("", _FILLER.sub("", sentence.strip()).strip()).strip()
+        sentence = _VOCATIVE.sub("", _LEAD_LABEL.sub("", _FILLER.sub("", sentence.strip()).strip())).strip()
+        sentence = sentence[:1].upper() + sentence[1:]  # "started a new job" after "Update:" opens the sentence
         sentence = _ASIDE.sub("", sentence) if len(_ASIDE.sub("", sentence).split()) >= 3 else sentence
         expanded = _without_subject(_expand(sentence))
         found = _ANTECEDENT.search(expanded)
@@ -616,7 +624,7 @@ class OfflineExtractor:
             antecedent = f"my {relation.lower()}" + (f" {found.group('name')}" if found.group("name") else "")
         if not expanded or expanded.endswith("?") or _QUESTION_START.match(expanded):
             return None, antecedent
-        resolved = self._resolve_pronouns(expanded, antecedent if not found else None)
+        resolved = self._resolve_pronouns(expanded, antecedent, named_here=found is not None)
         if resolved is None or len(resolved) > 400:
             return None, antecedent
         if not _FIRST_PERSON.search(resolved):
@@ -628,8 +636,11 @@ class OfflineExtractor:
         return (None if fact_rules.problem(line) else line), antecedent
 
     @staticmethod
-    def _resolve_pronouns(expanded: str, antecedent: str | None) -> str | None:
-        """Replace he/she with the person named earlier in the turn; None when a pronoun dangles."""
+    def _resolve_pronouns(expanded: str, antecedent: str | None, *, named_here: bool = False) -> str | None:
+        """Replace he/she with the person named earlier in the turn; None when a pronoun dangles.
+
+        A person named in the sentence itself ("my friend Priya moved for her PhD") is what a later
+        "her" points to: the line reads as said."""
         for pattern in (_THING_PRONOUN, _DEMONSTRATIVE_ALONE):
             pronoun = pattern.search(expanded)
             # "I drive a Mazda 3, it is old": "it" points at a name before it in the same sentence.
@@ -638,9 +649,9 @@ class OfflineExtractor:
         subject = _SUBJECT_PRONOUN.match(expanded)
         if subject and subject.group(1).lower() not in ("he", "she"):
             return None
-        if not _PERSON_PRONOUN.search(expanded):
+        if not _PERSON_PRONOUN.search(expanded) or (named_here and not subject):
             return expanded
-        if antecedent is None:
+        if antecedent is None or named_here:
             return None
         owner = antecedent + "'s"
         text = re.sub(r"^(He|She)\b", antecedent[0].upper() + antecedent[1:], expanded)

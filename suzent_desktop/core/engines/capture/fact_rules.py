@@ -38,7 +38,19 @@ LIFE_EVENTS = frozenset(
 # an opening time ("Next month, User …", "Last Friday (2023-05-05) User …") may come before the subject
 _TIME_LEAD = (r"(?:(?:last|next|this|on|in|at|yesterday|today|tonight|earlier|recently|a|few|couple|of|two|three|"
               r"\w+day|week|weekend|month|year|ago|the|\([^()]*\d{4}[^()]*\)),?\s)+")
-_USER = re.compile(rf"^(?i:{_TIME_LEAD})?(?:User|[Tt]he user)(?:'s)?\b(?P<after>.*)$")
+# or an adverb or a short opening clause that sets the scene ("Sadly, User's dog …", "After User's breakup,
+# User …"); a condition ("If it rains, User …") or a word to the listener ("Congrats …, User …") is no fact
+_SUBJECT = r"(?:User|[Tt]he user)(?:'s)?\b(?P<after>.*)$"
+_USER = re.compile(rf"^(?i:{_TIME_LEAD})?{_SUBJECT}")
+_USER_AFTER_CLAUSE = re.compile(rf"^(?:[A-Z][a-z]+ly|(?i:after|before|since|during|while|as|once|because|although|"
+                                rf"though|following|over|until|throughout)\b[^,]{{1,40}}),\s{_SUBJECT}")
+
+
+def _user_subject(text: str) -> re.Match[str] | None:
+    """The user as the line's subject, at its start or after an opening clause."""
+    return _USER.match(text) or _USER_AFTER_CLAUSE.match(text)
+
+
 _NAMED = re.compile(r"^(?P<name>[A-Z][a-z]+)(?P<more>(?: (?!User\b)[A-Z][a-z]+)*)(?: \(the user's [^)]+\))?(?:'s)? (?:[a-z]+ )?(?P<verb>[a-z]+)")
 _YOU = re.compile(r"\b(?:you|your|yours|yourself)\b", re.I)
 _TIME_NOUN = ("week|weekend|month|year|morning|afternoon|evening|night|summer|winter|spring|fall|autumn|time|day|"
@@ -73,7 +85,7 @@ _APPOSITIVE = re.compile(r"^[A-Za-z][a-z]+, (?:User's|the user's) [\w -]{2,30}, 
 
 
 def _subject_ok(text: str) -> bool:
-    if _USER.match(text) or _APPOSITIVE.search(text):
+    if _user_subject(text) or _APPOSITIVE.search(text):
         return True
     named = _NAMED.match(text)  # a name, then its verb or what it has: "Melanie adopted …", "Ana's son …"
     if not named or not (named.group("more") or "(the user's" in text[:80] or looks_like_name(named.group("name"))):
