@@ -586,3 +586,10 @@ def test_a_scene_setting_opening_clause_still_gives_a_candidate_and_a_condition_
     assert OfflineExtractor().candidates("If it rains, I stay home.") == []
     assert OfflineExtractor().candidates("Tomas, my neighbour, has lived in Rotterdam for years.") == [
         "Tomas, User's neighbour, has lived in Rotterdam for years"]
+
+
+def test_a_subjectless_past_verb_before_an_activity_is_the_user_speaking():
+    """"Went hiking with my sister" is the user's news, as "Got a puppy" is; "Fred started singing" names its subject."""
+    assert OfflineExtractor().candidates("Went hiking with my sister on Sunday.") == [
+        "User went hiking with their sister on Sunday"]
+    assert OfflineExtractor().candidates("Fred started singing.") == []

@@ -442,7 +442,7 @@ def _without_subject(expanded: str) -> str:
         first[:1].isupper() == (lead == 0)
         and english.is_past(first)
         and first.lower() not in ("was", "were", "had")
-        and after in _AFTER_SUBJECTLESS_VERB
+        and (after in _AFTER_SUBJECTLESS_VERB or (after.endswith("ing") and len(after) > 5))  # "Went hiking"
     ):
         return f"I {expanded[0].lower()}{expanded[1:]}"
     return expanded
