@@ -270,9 +270,9 @@ def check_watermark(notebook: Notebook, days: Days, today: dt.date) -> list[Prob
 
 
 def check_dropped(layout: Layout, days: Days, tombstones: Iterable[str]) -> list[Problem]:
-    """Facts a dream dropped that stay in search until the person confirms (``core/index/ledger/dropped.py``)."""
+    """Facts a dream dropped that stay in search until the person confirms (``core/index/dropped.py``)."""
     from suzent_desktop.core.engines.ledger import uncovered
-    from suzent_desktop.core.index.ledger import dropped
+    from suzent_desktop.core.index import dropped
 
     pending = dropped.pending(layout, days, tombstones)
     places = uncovered.located(layout, [uncovered.UncoveredFact(f.date, f.text, f.line) for f in pending])

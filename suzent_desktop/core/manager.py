@@ -23,8 +23,8 @@ from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.core.files.records.archive import ArchiveError
 from suzent_desktop.core.files.records.log_grammar import Fact
 from suzent_desktop.core.home import Home, PreparedHome, open_home
-from suzent_desktop.core.index.ledger import dropped
-from suzent_desktop.core.index.ledger.dropped import DroppedFact
+from suzent_desktop.core.index import dropped
+from suzent_desktop.core.index.dropped import DroppedFact
 from suzent_desktop.core.vault.days import Days
 from suzent_desktop.settings import Settings
 
@@ -198,7 +198,7 @@ class MemoryManager:
 
     def pending_dropped(self) -> list[DroppedFact]:
         """Facts a dream dropped that stay in search until a person confirms the drop, oldest first
-        (``core/index/ledger/dropped.py``); each has an ``id`` for :meth:`confirm_dropped` and the model's reason."""
+        (``core/index/dropped.py``); each has an ``id`` for :meth:`confirm_dropped` and the model's reason."""
         return dropped.pending(self.layout, self.days(), self.tombstones.contents())
 
     async def confirm_dropped(self, ids: Iterable[str]) -> tuple[list[DroppedFact], ChangeSet]:

@@ -9,7 +9,7 @@ import pytest
 from test_cli import run, run_json
 
 from suzent_desktop.core.files.records.log_grammar import Fact
-from suzent_desktop.core.index.ledger import dropped
+from suzent_desktop.core.index import dropped
 from suzent_desktop.core.manager import MemoryManager
 
 FACT = "User mentioned the weather in Hull"

@@ -16,7 +16,7 @@ from suzent_desktop.core.engines.dream.runner import DreamRunner
 from suzent_desktop.core.engines.dream.tools import Accounting, VaultTools
 from suzent_desktop.core.engines.ledger import uncovered
 from suzent_desktop.core.files.records.log_grammar import Fact
-from suzent_desktop.core.index.ledger import dropped
+from suzent_desktop.core.index import dropped
 from suzent_desktop.core.index.rows.planner import NOT_CONSOLIDATED
 
 JASPER = "User collects jasper indigo near the xenon nimbus falcon"

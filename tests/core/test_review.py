@@ -112,7 +112,7 @@ async def test_mark_all_reviewed_and_not_consolidated_items(manager):
 
 
 async def test_facts_a_dream_dropped_come_first_with_its_reason(manager):
-    from suzent_desktop.core.index.ledger import dropped
+    from suzent_desktop.core.index import dropped
 
     await say(manager, "I work at Contoso.", 10)
     await DreamRunner(manager).run_once(force=True)

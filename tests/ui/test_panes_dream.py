@@ -243,7 +243,7 @@ def test_a_due_dream_says_it_waits_for_nothing_but_the_next_check(qtbot, pane_se
 
 
 def test_dropped_facts_awaiting_a_word_are_counted_as_not_consolidated(qtbot, pane_services) -> None:
-    from suzent_desktop.core.index.ledger import dropped
+    from suzent_desktop.core.index import dropped
 
     services = pane_services
     layout = services.manager.layout

@@ -11,7 +11,7 @@ device's dream made (arriving by sync) are on it too:
 * MEMORY.md lines **gained** and **lost** since the last review, or, with
   ``memory_md_needs_approval``, in the proposal waiting for approval against MEMORY.md;
 * facts the dream could **not consolidate** (no page holds them), and facts a dream **dropped**
-  with a reason, which stay in search until a person agrees (``core/index/ledger/dropped.py``).
+  with a reason, which stay in search until a person agrees (``core/index/dropped.py``).
 
 What a person has seen is an append-only stream, ``.state/reviewed.jsonl`` (per device, read as
 one), of item ids; an id names the item's kind, words and number of sources, so a bullet that
@@ -199,8 +199,8 @@ def not_consolidated_items(ctx: Context) -> list[ReviewItem]:
 
 def dropped_items(ctx: Context) -> list[ReviewItem]:
     """Facts a dream dropped with a reason: they stay in search until a person agrees
-    (``core/index/ledger/dropped.py``); the engine doubts them by definition, so they come first."""
-    from suzent_desktop.core.index.ledger import dropped
+    (``core/index/dropped.py``); the engine doubts them by definition, so they come first."""
+    from suzent_desktop.core.index import dropped
 
     home = ctx.home
     return [ReviewItem("dropped", item_id("dropped", f.id), f.text, str(home.archive.path_for(f.date)), f.line,

@@ -95,7 +95,7 @@ class GateStatus:
     # Facts of consolidated days that no page holds ({"date", "line", "text", "path"}), searchable
     # from their logs and offered to the next run (core/engines/ledger/uncovered.py).
     not_consolidated: list[dict[str, Any]] = field(default_factory=list)
-    dropped_awaiting: int = 0  # facts a dream dropped, in search until a person confirms (core/index/ledger/dropped.py)
+    dropped_awaiting: int = 0  # facts a dream dropped, in search until a person confirms (core/index/dropped.py)
 
 
 @dataclass(frozen=True)

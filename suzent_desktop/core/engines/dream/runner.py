@@ -74,7 +74,7 @@ from suzent_desktop.core.files.language.words import count
 from suzent_desktop.core.files.paths.layout import ROOT_NAV_FILES
 from suzent_desktop.core.files.records.archive import ArchiveError
 from suzent_desktop.core.files.records.tombstones import normalize
-from suzent_desktop.core.index.ledger.dropped import record_run as record_dropped
+from suzent_desktop.core.index.dropped import record_run as record_dropped
 from suzent_desktop.core.vault.forgotten import Forgotten
 
 if TYPE_CHECKING:
@@ -653,7 +653,7 @@ class DreamRunner(Gates):
         # The record of facts no page holds is written before the ingest entry: a kill between
         # the two leaves entries for days still pending, which mean nothing and are replaced.
         left = await asyncio.to_thread(self._record_uncovered, batch, coverage, end)
-        # Dropped facts stay in search until a person confirms the drop (core/index/ledger/dropped.py).
+        # Dropped facts stay in search until a person confirms the drop (core/index/dropped.py).
         await asyncio.to_thread(record_dropped, m.layout, coverage.dropped, batch.dates, end,
                                 self._today().isoformat())
         if coverage.out_of_time:

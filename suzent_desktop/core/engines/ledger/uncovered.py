@@ -29,7 +29,7 @@ from suzent_desktop.core.files.paths.layout import Layout
 from suzent_desktop.core.files.records.log_grammar import parse_log
 from suzent_desktop.core.files.records.tombstones import normalize
 from suzent_desktop.core.files.sync import streams
-from suzent_desktop.core.index.ledger import dropped
+from suzent_desktop.core.index import dropped
 from suzent_desktop.core.vault.model import Vault
 
 if TYPE_CHECKING:
@@ -83,7 +83,7 @@ def consolidated(layout: Layout, days: Days, check: LostFacts | None = None) -> 
 
 def searchable(layout: Layout, days: Days, check: LostFacts | None = None) -> list[UncoveredFact]:
     """Facts of consolidated days whose log rows stay in search: the ones above, and the facts a
-    dream dropped that no person has confirmed yet (``core/index/ledger/dropped.py``)."""
+    dream dropped that no person has confirmed yet (``core/index/dropped.py``)."""
     held = [UncoveredFact(f.date, f.text, f.line) for f in dropped.pending(layout, days)]
     return consolidated(layout, days, check) + held
 

@@ -16,7 +16,7 @@ checks each fact of the batch against the vault after the engine finishes:
   stands on the page and holds the fact (:func:`holds_fact`: the same fact, or most of its words,
   numbers and negations included); *superseded*, standing struck through under the page's
   History; or *dropped* with a reason a person can read (recorded in the run's history). A
-  dropped fact stays in search until a person confirms the drop (``core/index/ledger/dropped.py``).
+  dropped fact stays in search until a person confirms the drop (``core/index/dropped.py``).
 
 Whatever is left is *uncovered*: ``core/engines/ledger/uncovered.py`` keeps it searchable and the next
 run offers it again.
