@@ -408,7 +408,7 @@ def cmd_search(args: argparse.Namespace, out: Output) -> int:
 
     async def go() -> Any:
         await _catch_up(manager, out)
-        from suzent_desktop.core.operations import Filters
+        from suzent_desktop.core.index.ranking.filters import Filters
 
         return await manager.searching.search(args.query, limit=args.limit, filters=Filters(source=args.source))
 
@@ -708,7 +708,7 @@ def cmd_lint(args: argparse.Namespace, out: Output) -> int:
 
 
 def cmd_promote(args: argparse.Namespace, out: Output) -> int:
-    from suzent_desktop.core.operations import PromotionError
+    from suzent_desktop.core.engines.memory_md.promotion import PromotionError
 
     manager = _open(args)
     try:

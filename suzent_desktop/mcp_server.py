@@ -47,20 +47,21 @@ from suzent_desktop.core.documents import (
     is_handled_error,
     tags_document,
 )
-from suzent_desktop.core.files.language.words import count
-from suzent_desktop.core.operations import (
+from suzent_desktop.core.engines.dream.tools import (
     READ_LIMIT_CHARS,
-    ActivityRecorder,
-    Filters,
     VaultAccessError,
     VaultTools,
-    accept_memory,
     decode_page,
+)
+from suzent_desktop.core.files.disk.regular import read_regular
+from suzent_desktop.core.files.language.words import count
+from suzent_desktop.core.files.records.mcp_activity import ActivityRecorder
+from suzent_desktop.core.index.ranking.filters import Filters
+from suzent_desktop.core.operations import (
+    accept_memory,
     dream_once,
     memory_proposal,
     provenance_card,
-    read_part,
-    read_regular,
     review_forget,
     review_items,
     review_keep,
@@ -68,10 +69,11 @@ from suzent_desktop.core.operations import (
     shown_page,
     why,
 )
+from suzent_desktop.core.vault.page_reader import read_part
 
 if TYPE_CHECKING:
+    from suzent_desktop.core.index.ranking.hits import SearchHit
     from suzent_desktop.core.manager import MemoryManager
-    from suzent_desktop.core.operations import SearchHit
 
 SERVER_NAME = "suzent-desktop"
 

@@ -21,12 +21,14 @@ from PySide6.QtCore import QObject, Signal
 
 from suzent_desktop.core import operations
 from suzent_desktop.core.files.events import ChangeSet
+from suzent_desktop.core.index.model_download import DownloadCancelled
 from suzent_desktop.ui.base import gc_policy
 from suzent_desktop.ui.base.bridge import Bridge
 
 if TYPE_CHECKING:
+    from suzent_desktop.core.engines.dream.model import DreamResult
+    from suzent_desktop.core.engines.dream.runner import DreamRunner
     from suzent_desktop.core.manager import MemoryManager
-    from suzent_desktop.core.operations import DreamResult, DreamRunner
     from suzent_desktop.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -327,7 +329,7 @@ class AppServices(QObject):
 
         try:
             await asyncio.to_thread(operations.download_model, embedder, progress, cancel)
-        except operations.DownloadCancelled as exc:
+        except DownloadCancelled as exc:
             raise asyncio.CancelledError(str(exc)) from exc
 
     def _keep_the_model(self, model: str) -> None:

@@ -32,7 +32,8 @@ from PySide6.QtWidgets import (
 from suzent_desktop.core import operations
 from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.core.files.language.words import count
-from suzent_desktop.core.operations import DayLog, FactLine
+from suzent_desktop.core.files.records.log_grammar import FactLine
+from suzent_desktop.core.operations import DayLog
 from suzent_desktop.core.vault.days import CONSOLIDATED, PENDING, SKIPPED, TODAY
 from suzent_desktop.ui.panes.common import Pane
 

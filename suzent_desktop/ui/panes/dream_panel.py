@@ -41,7 +41,7 @@ from suzent_desktop.ui.panes.common import Pane
 from suzent_desktop.ui.panes.diff_view import DiffView
 
 if TYPE_CHECKING:
-    from suzent_desktop.core.operations import DreamResult, GateStatus
+    from suzent_desktop.core.engines.dream.model import DreamResult, GateStatus
     from suzent_desktop.ui.base.services import AppServices
 
 RUN_ROLE = Qt.ItemDataRole.UserRole + 1

@@ -30,8 +30,10 @@ from PySide6.QtWidgets import (
 )
 
 from suzent_desktop.core import operations
+from suzent_desktop.core.engines.forgetting import units_for
 from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.core.files.language import fuzzy
+from suzent_desktop.core.files.paths.vaults import untrusted_config
 from suzent_desktop.ui.base import theme
 from suzent_desktop.ui.base.services import AppServices
 from suzent_desktop.ui.base.watcher import VaultWatcher
@@ -61,7 +63,7 @@ from suzent_desktop.ui.workspace.split_editors import SplitEditors
 from suzent_desktop.ui.workspace.welcome import WelcomePage
 
 if TYPE_CHECKING:
-    from suzent_desktop.core.operations import VaultSnapshot
+    from suzent_desktop.core.vault.model import VaultSnapshot
 
 log = logging.getLogger(__name__)
 
@@ -752,7 +754,7 @@ class MainWindow(WatchedFiles, QMainWindow):
             self.open_vault(Path(folder))
 
     def open_vault(self, folder: Path) -> None:
-        refusal = operations.untrusted_config(folder)  # the new window would refuse it where nobody sees
+        refusal = untrusted_config(folder)  # the new window would refuse it where nobody sees
         if refusal is not None:
             self.prompter.error("Open vault", refusal)
             return
@@ -800,7 +802,7 @@ class MainWindow(WatchedFiles, QMainWindow):
         text = text.strip()
         if not text:
             return None
-        units = operations.units_for(text)
+        units = units_for(text)
         editor = self.editors.current_editor()
         manager = self.services.manager
         notes = manager.forgetting.notes_holding(units, [editor.path]) if editor is not None else []

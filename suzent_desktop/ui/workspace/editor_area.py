@@ -27,9 +27,9 @@ from suzent_desktop.ui.reading.markdown_render import (
 )
 
 if TYPE_CHECKING:
-    from suzent_desktop.core.operations import Vault as VaultModel  # not the renderer's Vault above
-    from suzent_desktop.core.operations import VaultSnapshot
     from suzent_desktop.core.vault.links import VaultIndex
+    from suzent_desktop.core.vault.model import Vault as VaultModel  # not the renderer's Vault above
+    from suzent_desktop.core.vault.model import VaultSnapshot
 
 from suzent_desktop.ui.page.editor import PageEditor, read_text
 
