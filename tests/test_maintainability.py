@@ -50,3 +50,15 @@ def test_the_indexers_parts_and_the_memory_ledger_read_no_private_name_of_anothe
     reads = [r for r in maintainability.private_reads(maintainability.modules(SCRIPT.parents[1]))
              if r.startswith(watched) and "_core._MODELS" not in r]  # onnxruntime's own model table
     assert reads == []
+
+
+def test_no_module_reads_a_name_through_a_module_that_only_imports_it() -> None:
+    """Each name is imported from where it is written: ``core/operations.py`` re-exports nothing, so a
+    reader looking for ``Filters`` or ``VaultSnapshot`` is led to the module that defines it."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("maintainability", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    maintainability = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(maintainability)
+    assert maintainability.re_exports(maintainability.modules(SCRIPT.parents[1])) == []
