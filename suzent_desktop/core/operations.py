@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from suzent_desktop.core import demo
 from suzent_desktop.core.engines import provenance, review
 from suzent_desktop.core.engines.dream import runner as dream
 from suzent_desktop.core.engines.dream.runs import outcome as dream_outcome
@@ -32,13 +31,11 @@ from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.core.files.paths.layout import Layout
 from suzent_desktop.core.files.records.archive import ArchiveError
 from suzent_desktop.core.files.records.log_grammar import FactLine, ParsedLog, parse_log
-from suzent_desktop.core.files.records.mcp_activity import describe, read_activity
 from suzent_desktop.core.files.records.tombstones import Tombstone, TombstoneProblem
 from suzent_desktop.core.files.sync import sync_check
 from suzent_desktop.core.vault import vault_ops
 from suzent_desktop.core.vault.forgotten import Forgotten
 from suzent_desktop.core.vault.graph import Graph, build_graph
-from suzent_desktop.core.vault.links import VaultIndex
 from suzent_desktop.core.vault.model import Kind, Vault, VaultSnapshot
 from suzent_desktop.core.vault.vault_ops import TrashRecord, check_name
 
@@ -166,11 +163,6 @@ def folder_vault(root: Path, outside: Iterable[str] = ()) -> Vault:
     program = root / ".suzent"  # hidden: never a file of the model
     return Vault(Layout(home=root, memory_dir=program / "memory", notebook_dir=root, index_dir=program / "index",
                         outside_targets=tuple(outside)))
-
-
-def empty_snapshot(root: Path) -> VaultSnapshot:
-    """The model of a vault before its first walk has come back: no files, no names."""
-    return VaultSnapshot(Path(root), {}, VaultIndex(Path(root)), {}, {}, {}, {})
 
 
 def path_kind(manager: MemoryManager, path: Path) -> Kind:
@@ -317,15 +309,9 @@ def dream_never_ran(runner: DreamRunner) -> bool:
     return not run_state.load_state(runner.state_path)["history"]
 
 
-def snapshot_vault(root: Path) -> Snapshot:
-    """The page texts of a folder, read from the disk (a scratch copy no model holds); the home's
-    vault: :func:`vault_texts`."""
-    return dream.snapshot_vault(root)
-
-
 def vault_texts(manager: MemoryManager) -> Snapshot:
     """(worker thread) The vault's pages and the program's index as the vault model holds them, to
-    diff a dream's changes against: what :func:`snapshot_vault` reads, without reading the vault
+    diff a dream's changes against: what ``snapshot_vault`` (``core/engines/dream/runner.py``) reads, without reading the vault
     again where a watcher keeps the model current (else after one look at the disk)."""
     model = manager.vault.current()
     index = manager.layout.index_md
@@ -335,16 +321,6 @@ def vault_texts(manager: MemoryManager) -> Snapshot:
         if (path.suffix.lower() == ".md" and (path == index or model.kind(path) is Kind.PAGE))
         and (text := model.text(path)) is not None
     }
-
-
-def unified_diffs(before: Snapshot, after: Snapshot) -> dict[str, str]:
-    """What a dream changed, page by page, as unified diffs."""
-    return dream.unified_diffs(before, after)
-
-
-def agent_activity(path: Path) -> str:
-    """One line on what the connected agent is doing, read from the MCP server's activity file."""
-    return describe(read_activity(path))
 
 
 def prepare_home(home: Path) -> PreparedHome:
@@ -361,11 +337,6 @@ def doctor(home: Path) -> DoctorReport:
     from suzent_desktop.core.doctor import doctor_report
 
     return doctor_report(home)
-
-
-def is_demo_home(home: Path) -> bool:
-    """A home the ``demo`` command wrote (the app then shows its dream backlog)."""
-    return demo.is_demo_home(home)
 
 
 def load_embedder(settings: Settings) -> Embedder:
