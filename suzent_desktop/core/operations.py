@@ -24,7 +24,6 @@ from suzent_desktop.core.engines.dream import runner as dream
 from suzent_desktop.core.engines.dream.runs import outcome as dream_outcome
 from suzent_desktop.core.engines.dream.runs import run_state
 from suzent_desktop.core.engines.forgetting import shown
-from suzent_desktop.core.engines.memory_md import memory_approval
 from suzent_desktop.core.files.disk.atomic import atomic_write_text
 from suzent_desktop.core.files.disk.regular import read_regular
 from suzent_desktop.core.files.events import ChangeSet
@@ -223,10 +222,6 @@ def log_dates(manager: MemoryManager) -> list[str]:
     return manager.archive.dates()
 
 
-def log_path(manager: MemoryManager, date: str) -> Path:
-    return manager.archive.path_for(date)
-
-
 def read_day(manager: MemoryManager, date: str) -> DayLog:
     """A day's log parsed, with the tombstones that hide some of its facts."""
     day = DayLog(date=date)
@@ -394,11 +389,6 @@ def review_items(manager: MemoryManager) -> list[Any]:
     return review.items(manager.home)
 
 
-def review_keep(manager: MemoryManager, ids: list[str]) -> None:
-
-    review.keep(manager.home, ids)
-
-
 def review_mark_all(manager: MemoryManager) -> int:
 
     return review.mark_all_reviewed(manager.home)
@@ -415,21 +405,11 @@ async def review_forget(manager: MemoryManager, item: Any) -> ChangeSet:
     return await review.forget(manager.home, item)
 
 
-def memory_proposal(manager: MemoryManager) -> str | None:
-    """The MEMORY.md waiting for approval, or None."""
-    return memory_approval.proposal(manager.layout)
-
-
 def accept_memory(manager: MemoryManager) -> ChangeSet | None:
     """Accept the proposed MEMORY.md (None when none waits): the agent reads it from now on."""
     if not review.accept_memory(manager.home):
         return None
     return ChangeSet(changed=frozenset({manager.layout.memory_md}), memory_md=True, message="Accepted MEMORY.md")
-
-
-def reject_memory(manager: MemoryManager) -> bool:
-
-    return memory_approval.reject(manager.layout)
 
 
 def transcript_turns(manager: MemoryManager, date: str) -> list[Any]:

@@ -141,7 +141,7 @@ def test_a_day_reads_with_its_forgotten_facts_and_a_bad_day_says_why(home: Path,
     stones, problems = operations.forgotten_list(manager)
     assert [s.content for s in stones] == [normalize("User owns a bicycle")] and problems == []
 
-    operations.log_path(manager, "2026-03-03").write_bytes(b"\xff\xfe not utf-8")
+    manager.log_path("2026-03-03").write_bytes(b"\xff\xfe not utf-8")
     bad = operations.read_day(manager, "2026-03-03")
     assert bad.parsed is None and bad.error
 

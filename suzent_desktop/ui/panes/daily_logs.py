@@ -309,7 +309,7 @@ class DailyLogsPane(Pane):
         """Open the log at the fact's line (the editor shows logs read-only)."""
         data = item.data(FACT_ROLE)
         if data is not None and self.day is not None:
-            path = operations.log_path(self.services.manager, self.day.date)
+            path = self.services.manager.log_path(self.day.date)
             self.services.bridge.open_path.emit(path, data[0].line)
 
     def _toggle_raw(self, raw: bool) -> None:
