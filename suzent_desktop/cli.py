@@ -725,9 +725,9 @@ def cmd_promote(args: argparse.Namespace, out: Output) -> int:
 
 
 def cmd_doctor(args: argparse.Namespace, out: Output) -> int:
-    from suzent_desktop.core.operations import doctor
+    from suzent_desktop.core.doctor import doctor_report
 
-    report = doctor(home_of(args))
+    report = doctor_report(home_of(args))
     problems, kept = report.problems, report.transcripts
     errors = [p for p in problems if p.severity == "error"]
     out.doc({"ok": not errors, "problems": [p.to_dict() for p in problems], "transcripts": kept})

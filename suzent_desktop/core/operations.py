@@ -39,7 +39,6 @@ from suzent_desktop.core.vault.model import Kind, Vault, VaultSnapshot
 from suzent_desktop.core.vault.vault_ops import TrashRecord, check_name
 
 if TYPE_CHECKING:
-    from suzent_desktop.core.doctor import DoctorReport
     from suzent_desktop.core.engines.dream.model import DreamResult, GateStatus
     from suzent_desktop.core.engines.dream.runner import DreamRunner, Snapshot
     from suzent_desktop.core.home import PreparedHome
@@ -324,21 +323,6 @@ def prepare_home(home: Path) -> PreparedHome:
     from suzent_desktop.core.home import prepare
 
     return prepare(home)
-
-
-def doctor(home: Path) -> DoctorReport:
-    """Every problem the doctor finds in a home, and its transcript counts, without opening it as
-    the app does (its layout is built once, by the home's own rules)."""
-    from suzent_desktop.core.doctor import doctor_report
-
-    return doctor_report(home)
-
-
-def load_embedder(settings: Settings) -> Embedder:
-    """The embedding model the settings name (loading it can be slow: call off the GUI thread)."""
-    from suzent_desktop.core.index.embedding import make_embedder
-
-    return make_embedder(settings)
 
 
 def leave_the_window_a_core(embedder: Embedder, settings: Settings) -> None:

@@ -21,6 +21,7 @@ from PySide6.QtCore import QObject, Signal
 
 from suzent_desktop.core import operations
 from suzent_desktop.core.files.events import ChangeSet
+from suzent_desktop.core.index.embedding import make_embedder
 from suzent_desktop.core.index.model_download import DownloadCancelled
 from suzent_desktop.ui.base import gc_policy
 from suzent_desktop.ui.base.bridge import Bridge
@@ -303,7 +304,7 @@ class AppServices(QObject):
         self, settings: Settings, label: str, cancel: threading.Event, keep_on_cancel: str | None = None
     ) -> ChangeSet:
         try:
-            embedder = await asyncio.to_thread(operations.load_embedder, settings)
+            embedder = await asyncio.to_thread(make_embedder, settings)
             self._leave_the_window_a_core(embedder)
             await self._download_model(embedder, cancel)
             await asyncio.to_thread(lambda: embedder.dim)  # one real call: an unreachable provider fails here
