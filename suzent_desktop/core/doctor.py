@@ -27,7 +27,7 @@ from suzent_desktop.core.files.sync import sync_check
 from suzent_desktop.core.files.sync.devices import DeviceError
 from suzent_desktop.core.home import Home, open_home, prepare
 from suzent_desktop.core.vault.days import Days
-from suzent_desktop.core.vault.forgotten import MIN_CONTAINED, Forgotten
+from suzent_desktop.core.vault.forgotten import Forgotten
 from suzent_desktop.core.vault.links import inside_vault
 from suzent_desktop.core.vault.model import Kind, VaultSnapshot
 from suzent_desktop.core.vault.notebook import Notebook
@@ -334,7 +334,7 @@ async def _index_stats(home: Home, tombstones: set[str]) -> Any:
 
     layout, indexer = home.layout, home.indexer
     stats = await indexer.stats()
-    findable = await indexer.findable(tombstones, min_contained=MIN_CONTAINED)
+    findable = await indexer.findable(tombstones)
     if stats.errors or not (layout.index_dir / f"{TABLE_NAME}.lance").exists():
         return stats, findable, []  # an unreadable or missing table is reported as such, not row by row
     try:

@@ -413,8 +413,8 @@ class Indexer:
     async def related(self, path: Path, limit: int = 8) -> list[SearchHit]:
         return await self.searcher.related(path, limit)
 
-    async def findable(self, stones: Iterable[str], *, min_contained: int = 12) -> list[tuple[str, int | None, str, str]]:
-        return await self.searcher.findable(stones, min_contained=min_contained)
+    async def findable(self, stones: Iterable[str]) -> list[tuple[str, int | None, str, str]]:
+        return await self.searcher.findable(stones)
 
     async def stats(self) -> IndexStats:
         return await self.searcher.stats()

@@ -16,7 +16,7 @@ name transcript turns: only the turn's key itself matches them.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 
 from suzent_desktop.core.files.records.log_grammar import parse_fact_line
@@ -139,6 +139,24 @@ class Forgotten(frozenset[str]):
             if fact is not None:
                 forms.append(loose(fact.content))
         return next((self._whole[f] for f in forms if f in self._whole), None), forms[0]
+
+    def shown_in(self, text: str) -> str | None:
+        """The tombstone an index row's ``text`` shows: the text held whole, or one of its paragraphs or
+        list items held (the pieces the index leaves out, ``core/index/rows/chunking.py``); else None."""
+        narrowed = self.within(text)
+        items = (line for line in text.split("\n") if list_item_text(line) is not None)
+        return next((s for s in map(narrowed.stone_in, [text, *text.split("\n\n"), *items]) if s), None)
+
+    def clues(self) -> list[str]:
+        """One word of each tombstone (its longest): a text in which none of them stands holds no
+        tombstone, so a table of texts can be narrowed before the rule is asked about each."""
+        return sorted({max(words, key=len) for _form, words in self._words if words})
+
+    def keyed(self, key: Callable[[str], str]) -> dict[str, str]:
+        """The tombstones by ``key`` of their text: the index lists the pieces a row stands for (its
+        paragraphs and items as written, a turn's key) by such keys, and a piece that *is* a
+        tombstone is forgotten."""
+        return {key(stone): stone for stone in self}
 
     def holds(self, text: str) -> bool:
         """Whether ``text`` is forgotten, or holds forgotten text (see the module's rule)."""
