@@ -34,7 +34,7 @@ from suzent_desktop.core.index.ranking.hits import SearchHit, answer_order
 from suzent_desktop.core.index.ranking.unindexed import RowCache, text_matches
 from suzent_desktop.core.index.rows.chunking import chunk_markdown, embedding_text
 from suzent_desktop.core.index.rows.planner import EMBEDDING_FAILED, Planner, vectors_of
-from suzent_desktop.core.index.rows.sources import Sources
+from suzent_desktop.core.index.rows.sources import Moment, Sources
 from suzent_desktop.core.index.storage.state import digest
 from suzent_desktop.core.index.storage.store import IndexStore, IndexStoreError, Row
 from suzent_desktop.core.index.storage.table import IndexTable
@@ -431,10 +431,12 @@ class Searcher:
             return []
         return [(row["path"], row["line"], row["source_type"], row["stone"]) for row in rows]
 
-    async def stats(self) -> IndexStats:
-        return await asyncio.to_thread(self._stats)
+    async def stats(self, at: Moment | None = None) -> IndexStats:
+        """Rows by source, recorded errors and the files the index is behind on (``at``: against the
+        vault and days a caller already read, so the vault is not looked at again)."""
+        return await asyncio.to_thread(self._stats, at)
 
-    def _stats(self) -> IndexStats:
+    def _stats(self, at: Moment | None) -> IndexStats:
         errors = list(self.table.state.errors.values())
         rows, by_source = 0, {}
         store = None
@@ -448,7 +450,7 @@ class Searcher:
         except IndexStoreError as exc:
             self.table.drop_failed_store(store)
             errors.append(f"index unreadable: {exc}")
-        return IndexStats(rows, by_source, [str(p) for p in self.sources.stale_paths()], errors)
+        return IndexStats(rows, by_source, [str(p) for p in self.sources.stale_paths(at=at)], errors)
 
     async def row_with_text(self, text: str) -> tuple[str, str, str] | None:
         """(source type, path, text) of an indexed row whose whole text is ``text`` (as search showed it).
