@@ -18,7 +18,9 @@ Prints, so a refactoring can give its figures before and after (``python scripts
   tombstones (its constructor takes them) that test text against ``self`` itself (``text in self``);
 * **vault walks by doctor**: calls in ``core/doctor.py`` that read the whole vault or the days
   (``Days.read``, ``Notebook.content_pages``, the vault model's ``snapshot``/``current``, the indexer's
-  ``stats``, ``refused_entries``, ``markdown_files``, ``walk``, ``rglob``, ``os.walk``) and store constructions there;
+  ``stats`` and ``audit_rows`` when handed nothing doctor read (they then look at the vault and the
+  days themselves), ``refused_entries``, ``markdown_files``, ``walk``, ``rglob``, ``os.walk``) and store
+  constructions there;
 * **lines of the indexer's coordinator**: ``class Indexer`` in ``core/index/indexer.py``, and its
   parts with their method counts: the mixins it inherits from, and the classes of ``core/index`` its
   ``__init__`` builds (the parts it is composed of).
@@ -38,7 +40,9 @@ FRONT_DOORS = {"core/manager.py": "MemoryManager", "core/operations.py": None}
 STONE_PARAMS = {"stones", "tombstones", "forgotten", "is_dead"}
 ARROW_TESTS = {"equal", "is_in", "match_substring", "match_substring_regex", "starts_with"}  # pyarrow.compute
 WALKERS = {"markdown_files", "walk", "rglob", "content_pages", "stats", "snapshot", "current",  # stats: stale files
-           "refused_entries"}
+           "refused_entries", "audit_rows"}
+LOOK_THEMSELVES = {"stats", "audit_rows"}  # walkers only when handed nothing: given what doctor read, they read the index
+
 STORES = {"Notebook", "Archive", "Tombstones", "Transcripts", "Indexer", "IndexStore", "Days", "VaultModel", "Vault"}
 
 
@@ -222,9 +226,13 @@ def doctor(root: Path) -> tuple[list[str], list[str]]:
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
             continue
-        text = ast.unparse(node.func)
+        func, args = node.func, [*node.args, *node.keywords]
+        if ast.unparse(func).endswith("to_thread") and node.args:  # asyncio.to_thread(f, *args): a call of f
+            func, args = node.args[0], args[1:]
+        text = ast.unparse(func)
         last = text.split(".")[-1]
-        if last in WALKERS or text in ("Days.read", "os.walk"):
+        handed = bool(args)
+        if (last in WALKERS and not (last in LOOK_THEMSELVES and handed)) or text in ("Days.read", "os.walk"):
             walks.append(f"doctor.py:{node.lineno} {text}")
         if last in STORES:
             stores.append(f"doctor.py:{node.lineno} {text}")

@@ -22,6 +22,11 @@ FILES = {
         "def table_rows(norms, stones):\n    return [pc.equal(norms, stone) for stone in sorted(stones)]\n"
     ),
     "cli.py": "from suzent_desktop.core.operations import fuse\n",
+    "core/doctor.py": (
+        "async def run(home, indexer, moment):\n    home.vault.snapshot()\n    Days.read(home.notebook)\n"
+        "    await indexer.stats()\n    await asyncio.to_thread(indexer.audit_rows)\n"
+        "    await indexer.stats(moment)\n    await asyncio.to_thread(indexer.audit_rows, moment)\n"
+    ),
 }
 
 
@@ -37,6 +42,7 @@ def test_counts_forwards_re_exports_private_reads_and_matchers(tmp_path: Path) -
     assert counts["re-exports"] == 1  # fuse, read by cli through operations
     assert counts["private-name reads across modules"] == 1  # _secret
     assert counts["forgotten-text matchers"] == 3  # gone, Rule.holds and table_rows; not Planner.plan
+    assert counts["vault walks by doctor"] == 4  # stats and audit_rows handed what doctor read do not walk
 
 
 def test_the_indexers_parts_and_the_memory_ledger_read_no_private_name_of_another_module() -> None:
