@@ -53,7 +53,8 @@ class Forgotten(frozenset[str]):
     """
 
     _whole: dict[str, str]
-    _words: list[tuple[str, frozenset[str]]]  # each loose form with its words (for :meth:`within`)
+    _words: dict[str, frozenset[str]]  # each loose form with its words (for :meth:`within`)
+    _clued: dict[str, list[str]]  # the loose forms by their longest word: a text is checked against few
     _long: list[tuple[str, str]]
     _noted: list[str] | None
 
@@ -70,8 +71,13 @@ class Forgotten(frozenset[str]):
                 self._whole.setdefault(form, stone)
                 if len(form) >= MIN_CONTAINED:
                     self._long.append((f" {form} ", stone))
-        self._words = [(form, frozenset(form.split())) for form in self._whole]
+        self._index({form: frozenset(form.split()) for form in self._whole})
         return self
+
+    def _index(self, words: dict[str, frozenset[str]]) -> None:
+        self._words, self._clued = words, {}
+        for form, needs in words.items():
+            self._clued.setdefault(max(sorted(needs), key=len), []).append(form)
 
     @classmethod
     def of(cls, stones: Iterable[str]) -> Forgotten:
@@ -93,8 +99,10 @@ class Forgotten(frozenset[str]):
         if not self._whole:
             return self
         words = set(loose(text).split())  # (words, not runs: the lines left of a list need not stand together)
-        whole = {form: self._whole[form] for form, needs in self._words if needs <= words}
-        return self._copy(whole, [(form, stone) for form, stone in self._long if form.strip() in whole], self._noted)
+        whole = {form: self._whole[form] for word in words for form in self._clued.get(word, ())
+                 if self._words[form] <= words}
+        long = [(f" {form} ", stone) for form, stone in whole.items() if len(form) >= MIN_CONTAINED]
+        return self._copy(whole, long, self._noted)
 
     def noting(self, found: list[str]) -> Forgotten:
         """This matcher, appending to ``found`` each text it finds forgotten (the index learns that a
@@ -104,7 +112,7 @@ class Forgotten(frozenset[str]):
     def _copy(self, whole: dict[str, str], long: list[tuple[str, str]], noted: list[str] | None) -> Forgotten:
         copy = frozenset.__new__(Forgotten, self)
         copy._whole, copy._long, copy._noted = whole, long, noted
-        copy._words = [(form, needs) for form, needs in self._words if form in whole]
+        copy._index({form: self._words[form] for form in whole})
         return copy
 
     def names(self, text: str) -> str | None:
@@ -150,7 +158,7 @@ class Forgotten(frozenset[str]):
     def clues(self) -> list[str]:
         """One word of each tombstone (its longest): a text in which none of them stands holds no
         tombstone, so a table of texts can be narrowed before the rule is asked about each."""
-        return sorted({max(words, key=len) for _form, words in self._words if words})
+        return sorted(self._clued)
 
     def keyed(self, key: Callable[[str], str]) -> dict[str, str]:
         """The tombstones by ``key`` of their text: the index lists the pieces a row stands for (its
