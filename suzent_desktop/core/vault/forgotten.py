@@ -71,13 +71,8 @@ class Forgotten(frozenset[str]):
                 self._whole.setdefault(form, stone)
                 if len(form) >= MIN_CONTAINED:
                     self._long.append((f" {form} ", stone))
-        self._index({form: frozenset(form.split()) for form in self._whole})
+        self._words, self._clued = _indexed({form: frozenset(form.split()) for form in self._whole})
         return self
-
-    def _index(self, words: dict[str, frozenset[str]]) -> None:
-        self._words, self._clued = words, {}
-        for form, needs in words.items():
-            self._clued.setdefault(max(sorted(needs), key=len), []).append(form)
 
     @classmethod
     def of(cls, stones: Iterable[str]) -> Forgotten:
@@ -112,7 +107,7 @@ class Forgotten(frozenset[str]):
     def _copy(self, whole: dict[str, str], long: list[tuple[str, str]], noted: list[str] | None) -> Forgotten:
         copy = frozenset.__new__(Forgotten, self)
         copy._whole, copy._long, copy._noted = whole, long, noted
-        copy._index({form: self._words[form] for form in whole})
+        copy._words, copy._clued = _indexed({form: self._words[form] for form in whole})
         return copy
 
     def names(self, text: str) -> str | None:
@@ -200,6 +195,15 @@ class Forgotten(frozenset[str]):
                     dead.update(block)
                 start = i + 1
         return "\n".join(line for i, line in enumerate(lines) if i not in dead), len(dead)
+
+
+def _indexed(words: dict[str, frozenset[str]]) -> tuple[dict[str, frozenset[str]], dict[str, list[str]]]:
+    """The loose forms with their words, and the forms by their longest word (the clue :meth:`Forgotten.within`
+    looks them up by)."""
+    clued: dict[str, list[str]] = {}
+    for form, needs in words.items():
+        clued.setdefault(max(sorted(needs), key=len), []).append(form)
+    return words, clued
 
 
 _LAST: list[Forgotten | None] = [None]
