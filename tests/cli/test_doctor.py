@@ -279,11 +279,9 @@ def test_doctor_reads_the_days_once_and_finds_a_lost_fact_through_the_one_walk(
     reads: list[object] = []
     real_read = days_module.Days.read.__func__
     monkeypatch.setattr(days_module.Days, "read", classmethod(lambda cls, *a: reads.append(a) or real_read(cls, *a)))
-    before = snapshot(home)
     problems = run_doctor(home, clock=clock)
     assert [p.message for p in problems if "not consolidated" in p.message] == [
         "not consolidated: no page holds this fact of a consolidated day; it stays searchable and the next dream "
         "offers it again: 'User works at Acme'"
     ]
     assert walks == [str(boot.notebook_dir)] and len(reads) == 1
-    assert snapshot(home) == before

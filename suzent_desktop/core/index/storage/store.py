@@ -51,6 +51,7 @@ _QUERY_WORD_RE = re.compile(r"\w+", re.UNICODE)
 # English (lower-cased, stemmed), and dictionary-based words for Chinese and Japanese, which
 # have no spaces (the "simple" tokenizer made a whole CJK sentence one token: bench/cjk_search.py).
 FTS_TOKENIZER = "icu"
+CLUES_PER_PATTERN = 2000  # words of tombstones per regular expression (the matcher's memory stays bounded)
 _FTS_OPERATORS = frozenset({"and", "or", "not"})
 
 
@@ -313,12 +314,14 @@ class IndexStore:
             shown.setdefault(index, keyed[key])
         texts = table.column("text")
         clues = forgotten.clues()
-        if clues:  # only texts in which a word of some tombstone stands are read by the rule
-            pattern = "|".join(re.escape(word) for word in clues)
-            maybe = pc.fill_null(pc.match_substring_regex(texts, pattern, ignore_case=True), False)
-            for index in np.flatnonzero(np.asarray(maybe.to_numpy(zero_copy_only=False))):
-                if int(index) not in shown and (stone := forgotten.shown_in(texts[int(index)].as_py() or "")):
-                    shown[int(index)] = stone
+        maybe = np.zeros(table.num_rows, dtype=bool)
+        for start in range(0, len(clues), CLUES_PER_PATTERN):  # only texts where a word of some tombstone
+            pattern = "|".join(re.escape(word) for word in clues[start : start + CLUES_PER_PATTERN])  # stands
+            found = pc.fill_null(pc.match_substring_regex(texts, pattern, ignore_case=True), False)
+            maybe |= np.asarray(found.to_numpy(zero_copy_only=False))
+        for index in map(int, np.flatnonzero(maybe)):  # are read by the rule
+            if index not in shown and (stone := forgotten.shown_in(texts[index].as_py() or "")):
+                shown[index] = stone
         rows = table.select(["id", "path", "line", "source_type"]).to_pylist()
         return [rows[index] | {"stone": stone} for index, stone in sorted(shown.items())]
 
