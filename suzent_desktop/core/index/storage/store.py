@@ -322,8 +322,9 @@ class IndexStore:
         for index in map(int, np.flatnonzero(maybe)):  # are read by the rule
             if index not in shown and (stone := forgotten.shown_in(texts[index].as_py() or "")):
                 shown[index] = stone
-        rows = table.select(["id", "path", "line", "source_type"]).to_pylist()
-        return [rows[index] | {"stone": stone} for index, stone in sorted(shown.items())]
+        ordered = sorted(shown)
+        rows = table.select(["id", "path", "line", "source_type"]).take(pa.array(ordered, pa.int64())).to_pylist()
+        return [row | {"stone": shown[index]} for row, index in zip(rows, ordered, strict=True)]
 
     # -- writes ------------------------------------------------------------------------------
     def add(self, rows: Sequence[Row]) -> None:
