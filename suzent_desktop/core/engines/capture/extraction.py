@@ -28,6 +28,10 @@ the learned fact judge, so a user without an API key still gets a working memory
     first person, or about a person or animal the user introduced before, becomes a candidate
     line in the log's third person ("I love tea" → "User loves tea", "we adopted a kitten" →
     "User adopted a kitten", "my sister Ana" → "User's sister Ana");
+  * what is said around the statement is left out: the listener's name after a greeting ("Hey Nate,"),
+    an opening phrase that only steers the talk ("On another note,"), an attached picture's caption
+    ("[shares a photo of …]"); a thing pointed at but described reads as a thing ("I took this photo
+    at Whispering Falls" → "User took a photo at Whispering Falls");
   * "he/she/his/her" point to a person named earlier in the turn; a question, or a sentence whose
     pronoun points nowhere ("It was amazing", "I loved it"), gives no candidate;
   * the few named rules of :mod:`core.fact_rules` and the judge (:mod:`core.fact_judge`) decide
@@ -50,6 +54,8 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from functools import lru_cache
 from importlib import resources
 from typing import Any
+
+import lemminflect
 
 from suzent_desktop.core.engines.capture import fact_judge, fact_rules, relative_dates
 from suzent_desktop.core.files.language import english
@@ -403,6 +409,8 @@ _QUESTION_START = re.compile(
     r"will|shall|have|has|any|anything)\b",
     re.I,
 )
+# "When I was nine, I lived in Accra" opens with a question word and states a fact.
+_TIME_CLAUSE = re.compile(r"^(?i:when|while)\b[^,?]{1,60},\s+(?:I|my|My|we|We|our|Our)\b")
 _FIRST_PERSON = re.compile(r"\bI\b|\b(my|me|mine|myself|we|our|ours|us)\b", re.I)
 _SUBJECT_PRONOUN = re.compile(r"^(he|she|they|it|this|that|these|those|there)\b", re.I)
 _PERSON_PRONOUN = re.compile(r"\b(he|she|him|her|his|hers)\b", re.I)
@@ -519,7 +527,13 @@ def _clauses(sentence: str) -> list[str]:
     return parts
 
 
+# A bracketed aside ("[shares a photo of a cake]", "[laughs]") is an attachment or an action, not the
+# user's words: what a picture shows is no fact unless a sentence says it. A markdown link stays.
+_BRACKETED = re.compile(r"\[[^\[\]]*\](?!\()")
+
+
 def _sentences(text: str) -> list[str]:
+    text = _BRACKETED.sub(" ", text)
     return [c.strip() for s in english.sentences(text) for c in _clauses(s) if c.strip()]
 
 
@@ -536,9 +550,61 @@ _LEAD_LABEL = re.compile(r"^(?![^:]*\b(?i:I|my|me|we|our|us)\b)(?:[\w'’]+ ){0,
 
 # The person spoken to, named at the end or the start of a sentence ("I love that idea, Nate!"):
 # not part of the fact, and left in it reads "User loves that idea Nate".
+# After a greeting ("Hey Nate, my favourite treat is …") the name is always the listener; a bare name
+# is, before the user speaks ("Nate, I …", "Nate, my …"), but not before an appositive ("Tomas, my
+# neighbour, has …": Tomas is the subject).
 _VOCATIVE = re.compile(
-    r",\s*(?:[A-Z][a-z]+)(?=[.!?]*$)|^(?i:hey |hi |oh |wow )?(?!I\b)[A-Z][a-z]+,\s+(?=(?:I|I'm|I've|I'd|we|We)\b)"
+    r",\s*(?:[A-Z][a-z]+)(?=[.!?]*$)|^(?i:hey|hi|hello|oh|wow|yo|thanks|thank you)[ ,]+(?!I\b)[A-Z][a-z]+[,!]\s+|"
+    r"^(?!I\b)[A-Z][a-z]+,\s+(?=(?:I|I'm|I've|I'd|we|We)\b|(?i:my|our)\b(?![^,]{1,30},))"
 )
+
+
+# An opening phrase before the user speaks ("On another note, I …", "Sadly, my dog …", "Besides writing, I
+# …") is said to steer the talk: the line reads without it. An opening that holds a fact stays: the user
+# or a name in it, a number, a time ("Last week,", "When I was ten,"), a cause, or a hedge the judge must see.
+_OPENING = re.compile(r"^(?P<lead>[^,]{1,40}),\s+(?=(?:I|I'm|I've|I'd|[Mm]y|[Ww]e|[Oo]ur)\b(?![^,]{1,30},))")
+_OPENING_HOLDS = re.compile(
+    rf"\d|(?<!^)\b[A-Z]|\b(?i:I|my|me|we|our|us|ago|last|next|later|earlier|then|now|once|after|before|since|"
+    rf"during|while|when|until|because|as|maybe|perhaps|probably|if|unless|{'|'.join(english.CALENDAR)}|"
+    rf"(?:{fact_rules.TIME_NOUN})s?)\b")
+
+
+def _without_opening(sentence: str) -> str:
+    opening = _OPENING.match(sentence)
+    lead = opening.group("lead") if opening else ""
+    if not opening or _OPENING_HOLDS.search(lead) or (" " not in lead and english.looks_like_name(lead)):
+        return sentence  # "Tomas, my neighbour, has …": a name opens the sentence
+    return sentence[opening.end():]
+
+
+# "this"/"these"/"those" before a noun point at a picture or at the talk ("I took this photo at Whispering
+# Falls", "I made these cupcakes with raspberry frosting"); what the line says is still a fact when it reads
+# "a photo", "cupcakes", if the thing is described: a word before the noun that is not praise ("these old
+# notebooks"), or a phrase after it ("this photo at …"). "this genre" alone says nothing and stays a pointer;
+# a time ("this week") keeps its word; "that" is left alone (it is as often a conjunction: "I know that …").
+_DEMONSTRATIVE_NOUN = re.compile(r"\b(?P<det>[Tt]his|[Tt]hese|[Tt]hose) (?P<next>[A-Za-z][\w'-]*)"
+                                 r"(?P<rest>(?: [A-Za-z][\w'-]*)*)")
+_DESCRIBED_AFTER = frozenset("with of from at in on called named by about for".split())
+_PHRASE_ENDS = english.STOPWORDS | english.CALENDAR | {"last", "next", "ago"}
+
+
+def _as_indefinite(match: re.Match[str]) -> str:
+    det, word, rest = match.group("det").lower(), match.group("next"), match.group("rest").split()
+    lowered = word.lower()
+    lemmas = lemminflect.getAllLemmas(lowered)
+    phrase = [word, *rest]
+    noun_ends = next((i for i, w in enumerate(phrase) if w.lower() in _PHRASE_ENDS), len(phrase))
+    described = sum(w.lower() not in english.EVALUATIVE for w in phrase[:noun_ends]) > 1 or (
+        noun_ends < len(phrase) and phrase[noun_ends].lower() in _DESCRIBED_AFTER)
+    if (not described or lowered in english.STOPWORDS or lowered == "one"
+            or re.fullmatch(f"(?:{fact_rules.TIME_NOUN})s?", lowered)
+            or (lemmas and not {"NOUN", "ADJ", "PROPN"} & lemmas.keys())
+            or (det == "this" and english.verb_tag(lowered) in ("VBZ", "VBD"))):
+        return f"{match.group('det')} {word}{match.group('rest')}"
+    if det != "this":
+        return f"{word}{match.group('rest')}"
+    article = "an" if re.match(r"[aeio]|u(?!ni|s|t)", lowered) else "a"
+    return f"{article} {word}{match.group('rest')}"
 
 
 # A last clause said to the listener ("…, can you believe it", "…, you know") is no part of the fact.
@@ -615,14 +681,15 @@ class OfflineExtractor:
     def _candidate(self, sentence: str, antecedent: str | None, people: Mapping[str, str]) -> tuple[str | None, str | None]:
         """The candidate line of one sentence (or None), and the person later pronouns point to."""
         sentence = _VOCATIVE.sub("", _LEAD_LABEL.sub("", _FILLER.sub("", sentence.strip()).strip())).strip()
+        sentence = _without_opening(sentence)
         sentence = sentence[:1].upper() + sentence[1:]  # "started a new job" after "Update:" opens the sentence
         sentence = _ASIDE.sub("", sentence) if len(_ASIDE.sub("", sentence).split()) >= 3 else sentence
-        expanded = _without_subject(_expand(sentence))
+        expanded = _DEMONSTRATIVE_NOUN.sub(_as_indefinite, _without_subject(_expand(sentence)))
         found = _ANTECEDENT.search(expanded)
         if found:
             relation = found.group("rel") or found.group("rel2")
             antecedent = f"my {relation.lower()}" + (f" {found.group('name')}" if found.group("name") else "")
-        if not expanded or expanded.endswith("?") or _QUESTION_START.match(expanded):
+        if not expanded or expanded.endswith("?") or (_QUESTION_START.match(expanded) and not _TIME_CLAUSE.match(expanded)):
             return None, antecedent
         resolved = self._resolve_pronouns(expanded, antecedent, named_here=found is not None)
         if resolved is None or len(resolved) > 400:
