@@ -636,3 +636,22 @@ def test_a_thing_pointed_at_but_described_reads_as_a_thing(turn, lines):
     """"this photo at …", "these oat cookies with …": the line says what it is without the picture; a
     thing pointed at and not described still points outside the line."""
     assert OfflineExtractor().candidates(turn) == lines
+
+
+@pytest.mark.parametrize(
+    ("turn", "lines"),
+    [
+        ("I finished my first novel and sent it to three agents.",
+         ["User finished their first novel and sent it to three agents"]),
+        ("I've been fixing an old Vespa to sell it in spring.", ["User has been fixing an old Vespa to sell it in spring"]),
+        ("I'm a huge fan of it.", []),  # "it" names nothing in the line
+        ("My uncle painted it.", []),
+        ("I'm moving to Tromsø in May, it's dark half the year.", ["User is moving to Tromsø in May"]),
+        ("My aunt Rosa retired last year, she ran a bakery in Bari for thirty years.",
+         ["User's aunt Rosa retired last year", "User's aunt Rosa ran a bakery in Bari for thirty years"]),
+    ],
+)
+def test_it_for_a_thing_the_sentence_names_and_a_comma_between_two_statements(turn, lines):
+    """"it" after a thing the same sentence names reads as said; two statements joined by a comma
+    are two lines, each standalone."""
+    assert OfflineExtractor().candidates(turn) == lines

@@ -24,7 +24,7 @@ An empty user side is not sent to the model at all.
 Without a model, :class:`OfflineExtractor` reads the *user's* side of the turn with
 the learned fact judge, so a user without an API key still gets a working memory:
 
-  * the side is split into sentences (and "…, and I …" into clauses), and each sentence in the
+  * the side is split into sentences (and "…, and I …", "…, it's …" into clauses), and each sentence in the
     first person, or about a person or animal the user introduced before, becomes a candidate
     line in the log's third person ("I love tea" → "User loves tea", "we adopted a kitten" →
     "User adopted a kitten", "my sister Ana" → "User's sister Ana");
@@ -32,8 +32,9 @@ the learned fact judge, so a user without an API key still gets a working memory
     an opening phrase that only steers the talk ("On another note,"), an attached picture's caption
     ("[shares a photo of …]"); a thing pointed at but described reads as a thing ("I took this photo
     at Whispering Falls" → "User took a photo at Whispering Falls");
-  * "he/she/his/her" point to a person named earlier in the turn; a question, or a sentence whose
-    pronoun points nowhere ("It was amazing", "I loved it"), gives no candidate;
+  * "he/she/his/her" point to a person named earlier in the turn, "it" to a thing the sentence names
+    before it ("I finished my novel and sent it to an agent"); a question, or a sentence whose pronoun
+    points nowhere ("It was amazing", "I loved it"), gives no candidate;
   * the few named rules of :mod:`core.fact_rules` and the judge (:mod:`core.fact_judge`) decide
     which candidates are facts, and the judge names each one's subject (its category);
   * relative time words are resolved from the turn's time and kept with their words:
@@ -413,6 +414,12 @@ _QUESTION_START = re.compile(
 _TIME_CLAUSE = re.compile(r"^(?i:when|while)\b[^,?]{1,60},\s+(?:I|my|My|we|We|our|Our)\b")
 _FIRST_PERSON = re.compile(r"\bI\b|\b(my|me|mine|myself|we|our|ours|us)\b", re.I)
 _SUBJECT_PRONOUN = re.compile(r"^(he|she|they|it|this|that|these|those|there)\b", re.I)
+_NAME_BEFORE = re.compile(r"(?<!^)\b(?!I\b)[A-Z][\w-]*")
+# A thing named before "it" in the same sentence, "it" opening the next clause or its verb's object ("I
+# finished my screenplay and printed it", "tweaking a recipe to make it …"): "a huge fan of it", "worked
+# all night but finally got it done" name nothing "it" can be.
+_THING_BEFORE = re.compile(rf"{_NAME_BEFORE.pattern}|(?<=\s)(?i:a|an|another|the|my|our)\s+"
+                           rf"(?!(?:{'|'.join(english.STOPWORDS)})\b)[a-z].*\b(?:and|to|so)\s+(?:[a-z]+\s+)?$")
 _PERSON_PRONOUN = re.compile(r"\b(he|she|him|her|his|hers)\b", re.I)
 _THING_PRONOUN = re.compile(r"\b(it|them|itself)\b", re.I)
 _DEMONSTRATIVE_ALONE = re.compile(
@@ -506,12 +513,14 @@ def to_third_person(sentence: str) -> str:
     return text[0].upper() + text[1:] if text else text
 
 
-_CLAUSE_JOIN = re.compile(r",?\s+(?:and|but|so)\s+(?=(?:I|I'm|I've|my|My)\b)")
+# "…, and I …", or two statements joined by a comma alone ("I'm staying in Galway, it's great for music").
+_CLAUSE_JOIN = re.compile(r",?\s+(?:and|but|so)\s+(?=(?:I|I'm|I've|my|My)\b)|"
+                          r",\s+(?=(?i:it|this|that|they|he|she)(?:'s|'re|'ll|\s+(?P<verb>[a-z]+))\b)")
 _FIRST_PERSON_SUBJECT = re.compile(r"\bI\b|\bI'm\b|\bI've\b")
 
 
 def _clauses(sentence: str) -> list[str]:
-    """Split "I moved to Portland and I love hiking" into two statements.
+    """Split "I moved to Portland and I love hiking" (or "…, it's rainy") into two statements.
 
     Only where the part before the conjunction has its own first-person subject, so
     "My wife and I love sushi" stays one statement.
@@ -520,7 +529,10 @@ def _clauses(sentence: str) -> list[str]:
     start = 0
     for match in _CLAUSE_JOIN.finditer(sentence):
         head = sentence[start : match.start()]
-        if _FIRST_PERSON_SUBJECT.search(head) and len(head.split()) >= 3:
+        joined = match.group(0).strip(", ")  # "and", or a comma alone before "it is", "she ran"
+        if match.group("verb") and not english.verb_tag(match.group("verb")):
+            continue  # "…, that summer …": no statement follows the comma
+        if (_FIRST_PERSON_SUBJECT if joined else _FIRST_PERSON).search(head) and len(head.split()) >= 3:
             parts.append(head)
             start = match.end()
     parts.append(sentence[start:])
@@ -562,7 +574,7 @@ _VOCATIVE = re.compile(
 # An opening phrase before the user speaks ("On another note, I …", "Sadly, my dog …", "Besides writing, I
 # …") is said to steer the talk: the line reads without it. An opening that holds a fact stays: the user
 # or a name in it, a number, a time ("Last week,", "When I was ten,"), a cause, or a hedge the judge must see.
-_OPENING = re.compile(r"^(?P<lead>[^,]{1,40}),\s+(?=(?:I|I'm|I've|I'd|[Mm]y|[Ww]e|[Oo]ur)\b(?![^,]{1,30},))")
+_OPENING = re.compile(r"^(?P<lead>[^,]{1,40}),\s+(?=(?:I|I'm|I've|I'd|[Ww]e)\b|(?:[Mm]y|[Oo]ur)\b(?![^,]{1,30},))")
 _OPENING_HOLDS = re.compile(
     rf"\d|(?<!^)\b[A-Z]|\b(?i:I|my|me|we|our|us|ago|last|next|later|earlier|then|now|once|after|before|since|"
     rf"during|while|when|until|because|as|maybe|perhaps|probably|if|unless|{'|'.join(english.CALENDAR)}|"
@@ -708,10 +720,11 @@ class OfflineExtractor:
 
         A person named in the sentence itself ("my friend Priya moved for her PhD") is what a later
         "her" points to: the line reads as said."""
-        for pattern in (_THING_PRONOUN, _DEMONSTRATIVE_ALONE):
+        for pattern, referent in ((_THING_PRONOUN, _THING_BEFORE), (_DEMONSTRATIVE_ALONE, _NAME_BEFORE)):
             pronoun = pattern.search(expanded)
-            # "I drive a Mazda 3, it is old": "it" points at a name before it in the same sentence.
-            if pronoun and not re.search(r"(?<!^)\b(?!I\b)[A-Z][\w-]*", expanded[: pronoun.start()]):
+            # "I drive a Mazda 3, it is old", "I finished a script and sent it to Netflix": "it" points at
+            # a name or a thing named before it in the same sentence.
+            if pronoun and not referent.search(expanded[: pronoun.start()]):
                 return None
         subject = _SUBJECT_PRONOUN.match(expanded)
         if subject and subject.group(1).lower() not in ("he", "she"):
