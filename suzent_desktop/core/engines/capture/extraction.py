@@ -31,7 +31,8 @@ the learned fact judge, so a user without an API key still gets a working memory
   * what is said around the statement is left out: the listener's name after a greeting ("Hey Nate,"),
     an opening phrase that only steers the talk ("On another note,"), an attached picture's caption
     ("[shares a photo of …]"); a thing pointed at but described reads as a thing ("I took this photo
-    at Whispering Falls" → "User took a photo at Whispering Falls");
+    at Whispering Falls" → "User took a photo at Whispering Falls"); a time that opens the sentence
+    follows the statement ("Last week, I found …" → "User found … last week");
   * "he/she/his/her" point to a person named earlier in the turn, "it" to a thing the sentence names
     before it ("I finished my novel and sent it to an agent"); a question, or a sentence whose pronoun
     points nowhere ("It was amazing", "I loved it"), gives no candidate;
@@ -563,12 +564,18 @@ _LEAD_LABEL = re.compile(r"^(?![^:]*\b(?i:I|my|me|we|our|us)\b)(?:[\w'’]+ ){0,
 # The person spoken to, named at the end or the start of a sentence ("I love that idea, Nate!"):
 # not part of the fact, and left in it reads "User loves that idea Nate".
 # After a greeting ("Hey Nate, my favourite treat is …") the name is always the listener; a bare name
-# is, before the user speaks ("Nate, I …", "Nate, my …"), but not before an appositive ("Tomas, my
-# neighbour, has …": Tomas is the subject).
+# is too ("Nate, after my shift I …"), but not before an appositive ("Tomas, my neighbour, has …": Tomas
+# is the subject), and a day is no name ("Monday, I …").
 _VOCATIVE = re.compile(
-    r",\s*(?:[A-Z][a-z]+)(?=[.!?]*$)|^(?i:hey|hi|hello|oh|wow|yo|thanks|thank you)[ ,]+(?!I\b)[A-Z][a-z]+[,!]\s+|"
-    r"^(?!I\b)[A-Z][a-z]+,\s+(?=(?:I|I'm|I've|I'd|we|We)\b|(?i:my|our)\b(?![^,]{1,30},))"
+    r",\s*(?:[A-Z][a-z]+)(?=[.!?]*$)|^(?i:hey|hi|hello|oh|wow|yo|thanks|thank you)[ ,]+(?!I\b)[A-Z][a-z]+[,!]\s+"
 )
+_BARE_NAME = re.compile(r"^(?P<name>[A-Z][a-z]+),\s+(?!(?i:my|our|the|a|an|his|her)\b[^,]{1,30},)")
+
+
+def _without_listener(sentence: str) -> str:
+    sentence = _VOCATIVE.sub("", sentence)
+    bare = _BARE_NAME.match(sentence)
+    return sentence[bare.end():] if bare and english.looks_like_name(bare.group("name")) else sentence
 
 
 # An opening phrase before the user speaks ("On another note, I …", "Sadly, my dog …", "Besides writing, I
@@ -584,9 +591,34 @@ _OPENING_HOLDS = re.compile(
 def _without_opening(sentence: str) -> str:
     opening = _OPENING.match(sentence)
     lead = opening.group("lead") if opening else ""
-    if not opening or _OPENING_HOLDS.search(lead) or (" " not in lead and english.looks_like_name(lead)):
-        return sentence  # "Tomas, my neighbour, has …": a name opens the sentence
+    if not opening or _OPENING_HOLDS.search(lead):
+        return _time_after(sentence)
     return sentence[opening.end():]
+
+
+# A time that opens the sentence ("Last week, I found …", "Yesterday I tried …") is said after the
+# statement, where a reader (and the judge) expect it: "User found old notebooks last week".
+_TIME_OPENING = re.compile(
+    rf"^(?P<time>(?:(?i:last|next|this|on|in|a|few|couple|of|ago|the|yesterday|today|tonight|earlier|\d+|"
+    rf"{'|'.join(english.CALENDAR)}|(?:{fact_rules.TIME_NOUN})s?)\b ?)+),?\s+(?=(?:I|[Mm]y|[Ww]e|[Oo]ur)\b)")
+_A_TIME = re.compile(rf"\d|\b(?i:{'|'.join(english.CALENDAR)}|tonight|(?:{fact_rules.TIME_NOUN})s?)\b")
+_CLAUSE_END = re.compile(r"(?=,\s|\s(?:and|but|so|because|when|while)\s|[.!]+$|$)")
+
+
+def _time_after(sentence: str) -> str:
+    opening = _TIME_OPENING.match(sentence)
+    if not opening or not _A_TIME.search(opening.group("time")):
+        return sentence  # "In my free time, I …": no time was said
+    time = opening.group("time").strip()
+    first = time.split()[0].lower()
+    if first not in english.CALENDAR or first in ("today", "tomorrow", "yesterday"):
+        time = time[0].lower() + time[1:]  # "Yesterday" → "yesterday"; "Friday" keeps its capital
+    elif " " not in time:
+        time = f"on {time}"  # "Monday I start at Acme" → "… at Acme on Monday"
+    rest = sentence[opening.end():]
+    end = _CLAUSE_END.search(rest, len(rest.split(" ", 2)[0]) + 1 if " " in rest else len(rest))
+    cut = end.start() if end else len(rest)
+    return f"{rest[:cut]} {time}{rest[cut:]}"
 
 
 # "this"/"these"/"those" before a noun point at a picture or at the talk ("I took this photo at Whispering
@@ -692,7 +724,7 @@ class OfflineExtractor:
 
     def _candidate(self, sentence: str, antecedent: str | None, people: Mapping[str, str]) -> tuple[str | None, str | None]:
         """The candidate line of one sentence (or None), and the person later pronouns point to."""
-        sentence = _VOCATIVE.sub("", _LEAD_LABEL.sub("", _FILLER.sub("", sentence.strip()).strip())).strip()
+        sentence = _without_listener(_LEAD_LABEL.sub("", _FILLER.sub("", sentence.strip()).strip())).strip()
         sentence = _without_opening(sentence)
         sentence = sentence[:1].upper() + sentence[1:]  # "started a new job" after "Update:" opens the sentence
         sentence = _ASIDE.sub("", sentence) if len(_ASIDE.sub("", sentence).split()) >= 3 else sentence
