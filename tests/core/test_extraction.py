@@ -659,3 +659,19 @@ def test_it_for_a_thing_the_sentence_names_and_a_comma_between_two_statements(tu
     """"it" after a thing the same sentence names reads as said; two statements joined by a comma
     are two lines, each standalone."""
     assert OfflineExtractor().candidates(turn) == lines
+
+
+@pytest.mark.parametrize(
+    ("turn", "lines"),
+    [
+        ("had an audition yesterday for a radio play.", ["User had an audition yesterday for a radio play"]),
+        ('Just finished "Piranesi" on the train.', ['User just finished "Piranesi" on the train']),
+        ("Just been restoring a 1960s sewing machine.", ["User has just been restoring a 1960s sewing machine"]),
+        ("Had fun!", []),
+        ("Read lots and try new genres.", []),  # advice, not news
+    ],
+)
+def test_more_subjectless_news_is_the_users(turn, lines):
+    """News said without "I" ("had an audition …", "Just finished "Piranesi"") is the user's, as "Got a
+    puppy" is; "Had fun" says no thing and advice is no news."""
+    assert OfflineExtractor().candidates(turn) == lines

@@ -447,24 +447,30 @@ def _expand(sentence: str) -> str:
 def _without_subject(expanded: str) -> str:
     """"Twisted my knee on Friday" is the user speaking: give a subject-less past event its "I"
     ("Been vegetarian since 2019" too)."""
-    if re.match(r"^Been [a-z]", expanded):
-        return f"I have b{expanded[1:]}"
     words = expanded.split(" ", 2)
     lead = 1 if len(words) > 1 and words[0].lower() in _LEAD_ADVERBS else 0
     first = words[lead] if len(words) > lead else ""
-    after = words[lead + 1].split(" ", 1)[0].lower() if len(words) > lead + 1 else ""
-    # "Twisted my knee", "Got a puppy"; not "Fred won" or "United lost again" (a name is the subject)
+    if first[:1].isupper() == (lead == 0) and first.lower() == "been" and len(words) > lead + 1:
+        return f"I have {expanded[0].lower()}{expanded[1:]}" if lead else f"I have b{expanded[1:]}"  # "Just been …"
+    said_after = words[lead + 1].split(" ", 1)[0] if len(words) > lead + 1 else ""
+    after = said_after.lower()
+    # "Twisted my knee", "Got a puppy", "Just finished "Dune""; not "Fred won" or "United lost again" (a name
+    # is the subject), nor "Had fun" (without a thing after it, "had" is as often "it had")
     if (
         first[:1].isupper() == (lead == 0)
         and english.is_past(first)
-        and first.lower() not in ("was", "were", "had")
-        and (after in _AFTER_SUBJECTLESS_VERB or (after.endswith("ing") and len(after) > 5))  # "Went hiking"
+        and first.lower() not in ("was", "were")
+        and (first.lower() != "had" or after in _DETERMINERS)
+        and (after in _AFTER_SUBJECTLESS_VERB or (after.endswith("ing") and len(after) > 5)  # "Went hiking"
+             or said_after[:1] in ('"', "“"))
     ):
         return f"I {expanded[0].lower()}{expanded[1:]}"
     return expanded
 
 
-_AFTER_SUBJECTLESS_VERB = frozenset("a an the my our some two three four five to in at on up out off back into over through".split())
+_DETERMINERS = frozenset("a an the my our some".split())
+_AFTER_SUBJECTLESS_VERB = _DETERMINERS | frozenset(
+    "two three four five to in at on up out off back into over through with by for from about".split())
 
 
 _LEAD_ADVERBS = frozenset("finally just recently also actually already totally somehow accidentally".split())
