@@ -675,3 +675,20 @@ def test_more_subjectless_news_is_the_users(turn, lines):
     """News said without "I" ("had an audition …", "Just finished "Piranesi"") is the user's, as "Got a
     puppy" is; "Had fun" says no thing and advice is no news."""
     assert OfflineExtractor().candidates(turn) == lines
+
+
+@pytest.mark.parametrize(
+    ("turn", "lines"),
+    [
+        ("I made a rhubarb tart. It has a rye crust and fresh mint.",
+         ["User made a rhubarb tart", "User's rhubarb tart has a rye crust and fresh mint"]),
+        ("I'm writing my second novel. It's about a lighthouse keeper in Cork.",
+         ["User is writing their second novel", "User's second novel is about a lighthouse keeper in Cork"]),
+        ("I bought a new bike. It was gorgeous!", ["User bought a new bike"]),  # says nothing of the bike
+        ("I watched a documentary. It was about whales.", ["User watched a documentary"]),  # not the user's
+    ],
+)
+def test_it_for_the_thing_the_user_made_or_has_in_the_sentence_before(turn, lines):
+    """"It" opening a sentence is the thing the user's previous sentence made, wrote, bought or has,
+    when the sentence says what it is or has: the line names it and stands alone."""
+    assert OfflineExtractor().candidates(turn) == lines

@@ -41,8 +41,10 @@ the learned fact judge, so a user without an API key still gets a working memory
   * relative time words are resolved from the turn's time and kept with their words:
     "yesterday (2026-07-14)", "last Friday (2026-07-10)", "last month (June 2026)".
 
-The assistant's side is not read, and an empty user side yields nothing. Implied facts, "it/that"
-across sentences and non-English text need a model. Each side is read up to 20,000 characters
+The assistant's side is not read, and an empty user side yields nothing. "It" opening a sentence is
+named only when it is the thing the user's previous sentence made or has ("I made a pie. It has a rye
+crust" → "User's pie has a rye crust"); implied facts, other pronouns across sentences and non-English
+text need a model. Each side is read up to 20,000 characters
 (the transcript keeps all of it).
 """
 
@@ -691,6 +693,35 @@ def _name_known_person(text: str, people: Mapping[str, str]) -> tuple[str, str |
     return text, None
 
 
+# "I'm writing a new script. It's a love story set in Lagos": "it" is the thing the user's last sentence
+# made, wrote, bought or has, and the line names it ("User's new script is a love story set in Lagos").
+# Only when the sentence says what the thing is or has: "It was gorgeous" tells a reader nothing new.
+_OWNED_THING = re.compile(
+    r"\b(?:I|[Ww]e)(?:'m|'ve| am| have| has| was| were)?(?: (?:just|really|also|finally|recently|been|still))*"
+    r" (?P<verb>[a-z]+) (?P<det>[Mm]y|[Oo]ur|an?|another) (?P<thing>(?:[\w'-]+ ){0,3}?[\w'-]+?)"
+    r"(?=(?: (?:with|about|for|from|at|in|on|that|which|called|named|to|and|but|by|last|this|yesterday)\b|[ .,!;:]*$))")
+_MAKING = frozenset("make bake cook write buy get have own build paint start finish adopt knit create draw design "
+                    "plant grow sew brew record".split())
+_IT_IS = re.compile(r"^(?i:it)(?:(?P<verb>'s| is| was)\s+(?=(?:a|an|about|based|made|set|filled|full|from|by|called|named)\b)|"
+                    r"(?P<has> has| had)\s+(?!been\b))(?P<rest>.+)$")
+
+
+def _it_named(sentence: str, thing: str | None) -> tuple[str, str | None]:
+    """The sentence with a leading "It" named, and the thing later sentences' "it" points to."""
+    said = _IT_IS.match(sentence.strip())
+    if said and thing:
+        rest = said.group("rest")
+        content = [w for w in english.words(rest.lower())
+                   if w not in english.STOPWORDS and w not in english.EVALUATIVE and len(w) > 2]
+        if len(content) >= 2:
+            verb = "is" if said.group("verb") == "'s" else (said.group("verb") or said.group("has")).strip()
+            return f"My {thing} {verb} {rest}", thing
+    owned = _OWNED_THING.search(sentence)
+    if owned and (owned.group("det").lower() in ("my", "our") or english.verb_lemma(owned.group("verb")) in _MAKING):
+        return sentence, owned.group("thing")
+    return sentence, None if not said else thing
+
+
 class OfflineExtractor:
     """What the user says about themselves and the people they know, without a model.
 
@@ -721,7 +752,9 @@ class OfflineExtractor:
         people = dict(people or {})
         lines: list[str] = []
         antecedent: str | None = None
+        thing: str | None = None
         for sentence in _sentences(user_text[:MAX_OFFLINE_CHARS]):
+            sentence, thing = _it_named(sentence, thing)
             line, antecedent = self._candidate(sentence, antecedent, people)
             if line is not None:
                 lines.append(line)
