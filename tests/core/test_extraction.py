@@ -692,3 +692,20 @@ def test_it_for_the_thing_the_user_made_or_has_in_the_sentence_before(turn, line
     """"It" opening a sentence is the thing the user's previous sentence made, wrote, bought or has,
     when the sentence says what it is or has: the line names it and stands alone."""
     assert OfflineExtractor().candidates(turn) == lines
+
+
+@pytest.mark.parametrize(
+    ("turn", "lines"),
+    [
+        ("Since I'm allergic to nuts I bake with oat flour.",
+         ["User is allergic to nuts", "User bakes with oat flour"]),
+        ("Running has changed everything for me since I moved to Denver.", ["User moved to Denver"]),
+        ("I quit coffee because my doctor found an arrhythmia.",
+         ["User quit coffee because their doctor found an arrhythmia", "User's doctor found an arrhythmia"]),
+        ("Anything new since we last talked?", []),
+    ],
+)
+def test_a_cause_the_user_states_is_a_line_of_its_own(turn, lines):
+    """"since I moved to Denver" holds a fact even when the sentence around it is a view; the
+    statement it explains keeps its words."""
+    assert OfflineExtractor().candidates(turn) == lines

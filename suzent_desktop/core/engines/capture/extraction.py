@@ -522,7 +522,8 @@ def to_third_person(sentence: str) -> str:
     return text[0].upper() + text[1:] if text else text
 
 
-# "…, and I …", or two statements joined by a comma alone ("I'm staying in Galway, it's great for music").
+# "…, and I …", a cause the user states ("… since I moved to Denver": the move is a fact of its own), or two
+# statements joined by a comma alone ("I'm staying in Galway, it's great for music").
 _CLAUSE_JOIN = re.compile(r",?\s+(?:and|but|so)\s+(?=(?:I|I'm|I've|my|My)\b)|"
                           r",\s+(?=(?i:it|this|that|they|he|she)(?:'s|'re|'ll|\s+(?P<verb>[a-z]+))\b)")
 _FIRST_PERSON_SUBJECT = re.compile(r"\bI\b|\bI'm\b|\bI've\b")
@@ -545,7 +546,23 @@ def _clauses(sentence: str) -> list[str]:
             parts.append(head)
             start = match.end()
     parts.append(sentence[start:])
-    return parts
+    return [clause for part in parts for clause in _with_causes(part)]
+
+
+# A cause the user states is a fact of its own: "Since I'm lactose intolerant I'm trying oat milk" is the
+# cause, then the statement; "Hiking changed me since I moved to Denver" keeps its words and adds "I moved
+# to Denver". A cause of three words or fewer ("since I'm allergic") says too little alone.
+_CAUSE_FIRST = re.compile(r"^(?:[A-Za-z]+,\s+)?(?i:since|because)\s+(?P<cause>(?:I|my|My|we|We)\b.*?),?\s+"
+                          r"(?P<main>(?:I|I'm|I've|we|We)\b.*)$")
+_CAUSE_AFTER = re.compile(r"\s(?:since|because)\s+(?P<cause>(?:I|I'm|I've|my|we)\b[^,;]*)")
+
+
+def _with_causes(clause: str) -> list[str]:
+    first = _CAUSE_FIRST.match(clause)
+    if first:
+        return [first.group("cause"), first.group("main")]
+    causes = [m.group("cause") for m in _CAUSE_AFTER.finditer(clause) if len(m.group("cause").split()) > 3]
+    return [clause, *causes]
 
 
 # A bracketed aside ("[shares a photo of a cake]", "[laughs]") is an attachment or an action, not the
