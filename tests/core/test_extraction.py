@@ -709,3 +709,18 @@ def test_a_cause_the_user_states_is_a_line_of_its_own(turn, lines):
     """"since I moved to Denver" holds a fact even when the sentence around it is a view; the
     statement it explains keeps its words."""
     assert OfflineExtractor().candidates(turn) == lines
+
+
+@pytest.mark.parametrize(
+    ("turn", "lines"),
+    [
+        ("this is my prized possession, a kora my grandfather built.",
+         ["User's prized possession is a kora their grandfather built"]),
+        ("I bought a camper van that was built in 1972.", ["User bought a camper van that was built in 1972"]),
+        ("I'm a huge fan of that.", []),
+        ("This is my book collection so far.", []),
+    ],
+)
+def test_a_thing_shown_and_named_and_a_relative_that_read_as_said(turn, lines):
+    """"This is my X, a …" names what it shows; "a van that was built …" is no pointer to the talk."""
+    assert OfflineExtractor().candidates(turn) == lines

@@ -417,7 +417,11 @@ _QUESTION_START = re.compile(
 _TIME_CLAUSE = re.compile(r"^(?i:when|while)\b[^,?]{1,60},\s+(?:I|my|My|we|We|our|Our)\b")
 _FIRST_PERSON = re.compile(r"\bI\b|\b(my|me|mine|myself|we|our|ours|us)\b", re.I)
 _SUBJECT_PRONOUN = re.compile(r"^(he|she|they|it|this|that|these|those|there)\b", re.I)
+# A name before the pronoun ("I drive a Mazda 3, it is old"), or a described thing before a relative "that"
+# ("a new show that is coming out"): the pronoun points inside the sentence.
 _NAME_BEFORE = re.compile(r"(?<!^)\b(?!I\b)[A-Z][\w-]*")
+_NAME_OR_THING_JUST_BEFORE = re.compile(rf"{_NAME_BEFORE.pattern}|\b(?i:a|an|another|the|my|our|some) "
+                                        rf"(?:[\w-]+ ){{0,2}}(?!(?:of|for|to|with|about|in|on|at)\b)[\w-]+ $")
 # A thing named before "it" in the same sentence, "it" opening the next clause or its verb's object ("I
 # finished my screenplay and printed it", "tweaking a recipe to make it …"): "a huge fan of it", "worked
 # all night but finally got it done" name nothing "it" can be.
@@ -723,8 +727,16 @@ _IT_IS = re.compile(r"^(?i:it)(?:(?P<verb>'s| is| was)\s+(?=(?:a|an|about|based|
                     r"(?P<has> has| had)\s+(?!been\b))(?P<rest>.+)$")
 
 
+# "This is my prized possession, a basketball signed by Kobe": what is shown is said after the comma, so the
+# line reads "User's prized possession is a basketball signed by Kobe".
+_SHOWN = re.compile(r"^(?i:this|that|it|here)(?:'s| is| was) (?P<own>(?i:my|our) [^,]{1,40}), (?P<what>(?i:a|an|the|my|our) .+)$")
+
+
 def _it_named(sentence: str, thing: str | None) -> tuple[str, str | None]:
     """The sentence with a leading "It" named, and the thing later sentences' "it" points to."""
+    shown = _SHOWN.match(sentence.strip())
+    if shown:
+        sentence = f"{shown.group('own')[0].upper()}{shown.group('own')[1:]} is {shown.group('what')}"
     said = _IT_IS.match(sentence.strip())
     if said and thing:
         rest = said.group("rest")
@@ -808,7 +820,7 @@ class OfflineExtractor:
 
         A person named in the sentence itself ("my friend Priya moved for her PhD") is what a later
         "her" points to: the line reads as said."""
-        for pattern, referent in ((_THING_PRONOUN, _THING_BEFORE), (_DEMONSTRATIVE_ALONE, _NAME_BEFORE)):
+        for pattern, referent in ((_THING_PRONOUN, _THING_BEFORE), (_DEMONSTRATIVE_ALONE, _NAME_OR_THING_JUST_BEFORE)):
             pronoun = pattern.search(expanded)
             # "I drive a Mazda 3, it is old", "I finished a script and sent it to Netflix": "it" points at
             # a name or a thing named before it in the same sentence.
