@@ -724,3 +724,10 @@ def test_a_cause_the_user_states_is_a_line_of_its_own(turn, lines):
 def test_a_thing_shown_and_named_and_a_relative_that_read_as_said(turn, lines):
     """"This is my X, a …" names what it shows; "a van that was built …" is no pointer to the talk."""
     assert OfflineExtractor().candidates(turn) == lines
+
+
+def test_something_of_the_users_with_its_verb_before_and_i_is_a_statement_of_its_own():
+    """"My laptop crashed last week and I lost my work" holds two statements; "My wife and I" is one subject."""
+    assert OfflineExtractor().candidates("My laptop crashed last week and I lost my thesis.") == [
+        "User's laptop crashed last week", "User lost their thesis"]
+    assert OfflineExtractor().candidates("My wife and I love sushi.") == ["User and their wife love sushi"]

@@ -546,11 +546,24 @@ def _clauses(sentence: str) -> list[str]:
         joined = match.group(0).strip(", ")  # "and", or a comma alone before "it is", "she ran"
         if match.group("verb") and not english.verb_tag(match.group("verb")):
             continue  # "…, that summer …": no statement follows the comma
-        if (_FIRST_PERSON_SUBJECT if joined else _FIRST_PERSON).search(head) and len(head.split()) >= 3:
+        if _states_something(head, joined) and len(head.split()) >= 3:
             parts.append(head)
             start = match.end()
     parts.append(sentence[start:])
     return [clause for part in parts for clause in _with_causes(part)]
+
+
+def _states_something(head: str, joined: str) -> bool:
+    """Whether the words before "and I …" (or a comma) are a statement of their own: the user as a subject,
+    or something of the user's with its verb ("My laptop crashed last week, and I …"); "My wife and I"
+    is one subject."""
+    if not joined:
+        return bool(_FIRST_PERSON.search(head))
+    if _FIRST_PERSON_SUBJECT.search(head):
+        return True
+    words = head.split()
+    return bool(re.match(r"(?i)(?:my|our)\b", head)) and any(
+        english.verb_tag(w) in ("VBD", "VBZ") and w.islower() for w in words[2:])
 
 
 # A cause the user states is a fact of its own: "Since I'm lactose intolerant I'm trying oat milk" is the
