@@ -634,6 +634,9 @@ def test_a_greeting_an_opening_phrase_or_a_picture_around_the_statement_still_gi
         ("I've been reading this genre a lot.", []),  # "this genre" alone: which?
         ("I took this pic last summer.", []),
         ("I'm so busy this week.", ["User is so busy this week"]),  # a time keeps its word
+        ("I snapped that pic on my trip to the Dolomites.", ["User snapped a pic on their trip to the Dolomites"]),
+        ("I make candles that sell at the Sunday market.", ["User makes candles that sell at the Sunday market"]),
+        ("I realized that music helps me focus.", []),  # a conjunction: what the user realized is a view
     ],
 )
 def test_a_thing_pointed_at_but_described_reads_as_a_thing(turn, lines):

@@ -667,8 +667,9 @@ def _time_after(sentence: str) -> str:
 # Falls", "I made these cupcakes with raspberry frosting"); what the line says is still a fact when it reads
 # "a photo", "cupcakes", if the thing is described: a word before the noun that is not praise ("these old
 # notebooks"), or a phrase after it ("this photo at …"). "this genre" alone says nothing and stays a pointer;
-# a time ("this week") keeps its word; "that" is left alone (it is as often a conjunction: "I know that …").
-_DEMONSTRATIVE_NOUN = re.compile(r"\b(?P<det>[Tt]his|[Tt]hese|[Tt]hose) (?P<next>[A-Za-z][\w'-]*)"
+# a time ("this week") keeps its word. "that" is as often a conjunction ("I know that music helps"): it is read
+# as "a" only before one thing and a phrase that places it ("I snapped that pic on my trip to the Smokies").
+_DEMONSTRATIVE_NOUN = re.compile(r"\b(?P<det>[Tt]his|[Tt]hese|[Tt]hose|that) (?P<next>[A-Za-z][\w'-]*)"
                                  r"(?P<rest>(?: [A-Za-z][\w'-]*)*)")
 _DESCRIBED_AFTER = frozenset("with of from at in on called named by about for".split())
 _PHRASE_ENDS = english.STOPWORDS | english.CALENDAR | {"last", "next", "ago"}
@@ -680,17 +681,31 @@ def _as_indefinite(match: re.Match[str]) -> str:
     lemmas = lemminflect.getAllLemmas(lowered)
     phrase = [word, *rest]
     noun_ends = next((i for i, w in enumerate(phrase) if w.lower() in _PHRASE_ENDS), len(phrase))
-    described = sum(w.lower() not in english.EVALUATIVE for w in phrase[:noun_ends]) > 1 or (
-        noun_ends < len(phrase) and phrase[noun_ends].lower() in _DESCRIBED_AFTER)
+    placed = noun_ends < len(phrase) and phrase[noun_ends].lower() in _DESCRIBED_AFTER
+    described = sum(w.lower() not in english.EVALUATIVE for w in phrase[:noun_ends]) > 1 or placed
+    if det == "that" and not _that_is_a_determiner(match, lemmas, placed and noun_ends == 1):
+        described = False
     if (not described or lowered in english.STOPWORDS or lowered == "one"
             or re.fullmatch(f"(?:{fact_rules.TIME_NOUN})s?", lowered)
             or (lemmas and not {"NOUN", "ADJ", "PROPN"} & lemmas.keys())
             or (det == "this" and english.verb_tag(lowered) in ("VBZ", "VBD"))):
         return f"{match.group('det')} {word}{match.group('rest')}"
-    if det != "this":
+    if det in ("these", "those"):
         return f"{word}{match.group('rest')}"
     article = "an" if re.match(r"[aeio]|u(?!ni|s|t)", lowered) else "a"
     return f"{article} {word}{match.group('rest')}"
+
+
+def _that_is_a_determiner(match: re.Match[str], lemmas: dict[str, tuple[str, ...]], placed: bool) -> bool:
+    """"I snapped that pic on my trip": after a past verb, before one thing and a phrase that places it, with
+    no verb of its own after ("I found that work at home is tiring" is a conjunction, "desserts that work
+    for …" a relative)."""
+    before = match.string[: match.start()].split()
+    word = match.group("next").lower()
+    return (placed and bool(before) and english.verb_tag(before[-1]) in ("VBD", "VBN")
+            and (not lemmas or word in lemmas.get("NOUN", ()))
+            and not any(english.verb_tag(w) in ("VBZ", "VBD") or w in ("is", "are", "was", "were")
+                        for w in match.group("rest").split()))
 
 
 # A last clause said to the listener ("…, can you believe it", "…, you know") is no part of the fact.
