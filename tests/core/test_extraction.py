@@ -734,3 +734,18 @@ def test_something_of_the_users_with_its_verb_before_and_i_is_a_statement_of_its
     assert OfflineExtractor().candidates("My laptop crashed last week and I lost my thesis.") == [
         "User's laptop crashed last week", "User lost their thesis"]
     assert OfflineExtractor().candidates("My wife and I love sushi.") == ["User and their wife love sushi"]
+
+
+@pytest.mark.parametrize(
+    ("turn", "lines"),
+    [
+        ("I ran my first marathon in Seville while you were in Oslo.", ["User ran their first marathon in Seville"]),
+        ('I took your advice and watched "Paris, Texas" last night.', ['User watched "Paris, Texas" last night']),
+        ("I love when you tell stories about your dog.", []),
+        ("I won't give up as long as you're here.", []),
+    ],
+)
+def test_the_listeners_part_around_what_the_user_did_is_left_out(turn, lines):
+    """"while you were in Oslo", "I took your advice and …": what the listener did is no fact about the
+    user; what the user did beside it is."""
+    assert OfflineExtractor().candidates(turn) == lines

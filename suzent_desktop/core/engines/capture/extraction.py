@@ -708,6 +708,22 @@ def _that_is_a_determiner(match: re.Match[str], lemmas: dict[str, tuple[str, ...
                         for w in match.group("rest").split()))
 
 
+# What the listener did, around what the user did: "I took a road trip while you were winning" and "I took
+# your advice and watched Dune last night" state the trip and the film; the listener's part is no fact.
+_LISTENER_WHILE = re.compile(r"\s+(?:while|when|since|because|after|before|until)\s+(?:you|your)\b[^,]*$", re.I)
+_LISTENER_AND = re.compile(r"^I\s+[^,]*?\byour?\b[^,]*?\s+and\s+(?P<rest>(?P<verb>[a-z]+)\s.*)$")
+
+
+def _without_listener_clause(sentence: str) -> str:
+    kept = _LISTENER_WHILE.sub("", sentence)
+    if kept != sentence and len(kept.split()) >= 4 and _FIRST_PERSON.search(kept):
+        return kept
+    joined = _LISTENER_AND.match(sentence)
+    if joined and english.verb_tag(joined.group("verb")) == "VBD":
+        return f"I {joined.group('rest')}"
+    return sentence
+
+
 # A last clause said to the listener ("…, can you believe it", "…, you know") is no part of the fact.
 _ASIDE = re.compile(r",\s*[^,]*\b(?:you|ya)\b[^,]*$", re.I)
 _PETS = "dog|cat|rabbit|parrot|tortoise|puppy|kitten|guinea pig|hamster|horse|budgie|ferret|lizard|snake|turtle"
@@ -824,6 +840,7 @@ class OfflineExtractor:
         sentence = _without_opening(sentence)
         sentence = sentence[:1].upper() + sentence[1:]  # "started a new job" after "Update:" opens the sentence
         sentence = _ASIDE.sub("", sentence) if len(_ASIDE.sub("", sentence).split()) >= 3 else sentence
+        sentence = _without_listener_clause(sentence)
         expanded = _DEMONSTRATIVE_NOUN.sub(_as_indefinite, _without_subject(_expand(sentence)))
         found = _ANTECEDENT.search(expanded)
         if found:
