@@ -57,9 +57,9 @@ async def test_recall_counts_rank_first_then_recency_under_a_tight_cap(home, clo
 
 async def test_hard_cap_is_enforced_in_code(home, clock):
     manager = make_manager(home, clock, memory_md_max_lines=12, memory_md_max_chars=400)
-    for page in ("Work", "Places", "People"):
+    for page, thing in (("Work", "camera"), ("Places", "typewriter"), ("People", "radio")):
         write_page(manager, page, f"# {page}\n\n" + "".join(
-            f"- User keeps note {i} about {page.lower()} with some words (2026-07-{i % 28 + 1:02d})\n" for i in range(40)))
+            f"- User owns a vintage {thing} from {1950 + i} (2026-07-{i % 28 + 1:02d})\n" for i in range(40)))
     await promote(manager.home)
     text = memory(manager)
     assert len(text.splitlines()) <= 12 and len(text) <= 400
@@ -385,3 +385,20 @@ async def test_a_page_gives_memory_md_its_best_few_facts_the_most_said_first(man
     text = memory(manager)
     assert sum(line.startswith("- User loves") for line in text.splitlines()) == MAX_PER_PAGE
     assert "quinces" in text and "okra" in text and "figs" not in text  # said most often, then the newest
+
+
+async def test_memory_md_leaves_out_a_page_line_the_judge_finds_likelier_noise(manager):
+    # a model's facts reach the pages unweighed by the offline judge; MEMORY.md, read every turn, weighs them
+    write_page(manager, "Garden", "# Garden\n\n- User keeps bees on the roof of her building in Lyon (2026-07-01)\n"
+                                  "- User's latest draft is different from her earlier work but has real potential "
+                                  "(2026-07-02)\n- User has a lot of ideas that keep her going (2026-07-02)\n")
+    write_page(manager, "Hobbies", "# Hobbies\n\n- User plays bass in a jazz band called The Lamplighters (2026-07-01)\n"
+                                   "- User set up calls with two gallery owners and feels everything is falling "
+                                   "into place (2026-07-03)\n")
+    write_page(manager, "Mira", "# Mira\n\nMira is the user's sister.\n\n- Mira teaches chemistry in Oslo (2026-07-01)\n")
+    await promote(manager.home)
+    text = memory(manager)
+    for kept in ("bees on the roof", "The Lamplighters", "Mira is the user's sister", "chemistry in Oslo"):
+        assert kept in text
+    for absent in ("latest draft", "a lot of ideas", "gallery owners"):
+        assert absent not in text

@@ -18,7 +18,10 @@ a glance. Everything else stays on its page, where search finds it:
 * a line longer than :data:`MAX_LINE_CHARS` is a story, not a fact to keep in mind;
 * a **view** (:func:`view`): what the user feels, thinks or said about something ("User appreciates
   Nate's kind words", "User finds nature calming", "User is grateful for …") is how a moment felt,
-  not a stable thing an agent must know; the tastes it may show stand on Preferences.
+  not a stable thing an agent must know; the tastes it may show stand on Preferences;
+* a line the learned fact judge finds likelier noise than a fact (:func:`judged`): a page may hold a
+  model's fact the offline engine never weighed ("User's new script is different from her previous
+  work", "User set up meetings with movie producers and feels her dreams are coming true").
 """
 
 from __future__ import annotations
@@ -31,6 +34,10 @@ from suzent_desktop.core.vault.facts.fact_pages import subject_value
 
 NOT_PROMOTED = frozenset({"timeline", "plans", "general", "misc", "inbox", "routines", "activities"})
 MAX_LINE_CHARS = 140
+# The judge's own decision boundary, not its capture bar (0.85): capture asks more because a line it
+# drops stays in the transcript, while a short clean fact on a page ("User loves figs", 0.78) belongs
+# in MEMORY.md; a line the judge finds likelier noise ("User's new script is different …", 0.02) not.
+JUDGED_AT = 0.5
 # when it was true, in words: passing, and after a while misleading ("last Tues" nobody resolved)
 _RELATIVE = re.compile(
     r"\b(?:today|tonight|yesterday|tomorrow|recently|lately|nowadays|these days|"
@@ -85,6 +92,14 @@ def view(text: str) -> bool:
         if not (token.endswith("ly") or token in ("is", "was", "also", "still", "always", "very", "so")):
             return False
     return False
+
+
+def judged(texts: list[str]) -> list[bool]:
+    """Whether the learned fact judge (:mod:`core.engines.capture.fact_judge`) finds each line at least
+    as likely a fact as noise (:data:`JUDGED_AT`), in one model call for all the lines."""
+    from suzent_desktop.core.engines.capture.fact_judge import judge
+
+    return [bool(p >= JUDGED_AT) for p in judge().probabilities(texts)]
 
 
 def one_time_event(text: str) -> bool:

@@ -90,10 +90,10 @@ PAGE_PRIORITY = ("about me", "identity", "people", "work", "health", "places", "
 
 def _personal_candidates(home: Promoting) -> list[Candidate]:
     """Current facts of the personal pages that are stable and precise enough to be read every turn
-    (:mod:`core.memory_selection`), links read as their text, and the first line of a person's page
-    (who they are)."""
+    (:mod:`core.memory_selection`: the judge weighs them all at once), links read as their text, and
+    the first line of a person's page (who they are: the program wrote it from a kept fact)."""
     from suzent_desktop.core.engines.dream.placement.subjects import person_page
-    from suzent_desktop.core.engines.memory_md.memory_selection import memory_worthy, promoted_page
+    from suzent_desktop.core.engines.memory_md.memory_selection import judged, memory_worthy, promoted_page
     from suzent_desktop.core.files.language.markdown import plain_text
     from suzent_desktop.core.vault.facts.fact_pages import PageDoc
 
@@ -103,12 +103,15 @@ def _personal_candidates(home: Promoting) -> list[Candidate]:
     forgotten = Forgotten(home.tombstones.contents())
     found: list[Candidate] = []
     seen: set[str] = set()
+    intros: set[int] = set()  # indices in ``found`` of the first lines of person pages
 
-    def add(text: str, page: str, latest: str, said: int = 1) -> None:
+    def add(text: str, page: str, latest: str, said: int = 1) -> bool:
         key = normalize(text)
-        if text and key not in seen and not forgotten.holds(text):
-            seen.add(key)
-            found.append(Candidate(text, page, latest, 0, len(found), said))
+        if not text or key in seen or forgotten.holds(text):
+            return False
+        seen.add(key)
+        found.append(Candidate(text, page, latest, 0, len(found), said))
+        return True
 
     # The personal pages as the vault model has them: kept current by the window's watcher; where nothing
     # watches, the model looks at this folder of the disk again (a page may have been written since it
@@ -126,12 +129,15 @@ def _personal_candidates(home: Promoting) -> list[Candidate]:
         bullets = doc.current_bullets()
         if person_page(body, path.stem):
             intro = next(ln.strip() for ln in body.splitlines() if ln.strip() and not ln.startswith("#"))
-            add(intro.rstrip("."), "People", max((b.latest or "" for b in bullets), default=""))
+            if add(intro.rstrip("."), "People", max((b.latest or "" for b in bullets), default="")):
+                intros.add(len(found) - 1)
         for bullet in bullets:
             text = " ".join(plain_text(bullet.text).split()) if links(bullet.text) else bullet.text.strip()
             if text and memory_worthy(text):
                 add(text, path.stem, bullet.latest or "", len(bullet.dates))
-    return found
+    weighed = [index for index in range(len(found)) if index not in intros]
+    kept = dict(zip(weighed, judged([found[index].text for index in weighed]), strict=True))
+    return [cand for index, cand in enumerate(found) if kept.get(index, True)]
 
 
 def rank(candidates: list[Candidate], recall_counts: dict[str, int]) -> list[Candidate]:
