@@ -402,3 +402,20 @@ async def test_memory_md_leaves_out_a_page_line_the_judge_finds_likelier_noise(m
         assert kept in text
     for absent in ("latest draft", "a lot of ideas", "gallery owners"):
         assert absent not in text
+
+
+async def test_a_fact_said_again_in_other_words_is_shown_once_and_ranks_as_said_twice(manager):
+    write_page(manager, "Health", "# Health\n\n- User is allergic to penicillin (2026-03-01)\n")
+    foods = ("figs", "dates", "olives", "capers", "leeks", "kale", "okra")
+    write_page(manager, "Preferences", "# Preferences\n\n- User loves quinces (2026-06-01)\n"
+               + "".join(f"- User loves {food} (2026-07-0{day})\n" for day, food in enumerate(foods, start=1))
+               + "- User loves quinces from the market in Ghent (2026-06-10)\n")
+    write_page(manager, "Hiking", "# Hiking\n\n- User is allergic to penicillin and carries a card that says so "
+                                  "(2026-07-09)\n")
+    await promote(manager.home)
+    lines = memory(manager).splitlines()
+    assert sum("penicillin" in line for line in lines) == 1
+    assert "- User is allergic to penicillin and carries a card that says so" in lines  # the line that says most
+    assert sum("quinces" in line for line in lines) == 1
+    assert "- User loves quinces from the market in Ghent" in lines  # the oldest taste, said on two days
+    assert "- User loves figs" not in lines

@@ -27,6 +27,7 @@ from suzent_desktop.core.engines.memory_md import memory_approval
 from suzent_desktop.core.engines.memory_md.promotion_guard import describe, screen
 from suzent_desktop.core.files.disk.regular import read_regular
 from suzent_desktop.core.files.events import ChangeSet
+from suzent_desktop.core.files.language import english
 from suzent_desktop.core.files.language.markdown import links
 from suzent_desktop.core.files.language.words import count
 from suzent_desktop.core.files.records.log_grammar import Fact
@@ -138,6 +139,43 @@ def _personal_candidates(home: Promoting) -> list[Candidate]:
     weighed = [index for index in range(len(found)) if index not in intros]
     kept = dict(zip(weighed, judged([found[index].text for index in weighed]), strict=True))
     return [cand for index, cand in enumerate(found) if kept.get(index, True)]
+
+
+RESTATED = 0.8  # share of the shorter line's content words the longer must carry to say the same fact
+
+
+def _content(text: str) -> frozenset[str]:
+    """The stems of a line's content words and its numbers (the English layer's words and stemmer)."""
+    return frozenset(english.stem(w) for w in english.words(text.lower())
+                     if w not in english.STOPWORDS and w not in ("user", "user's"))
+
+
+def merge_restated(candidates: list[Candidate]) -> list[Candidate]:
+    """One candidate per fact: a line that carries most of another's content words says it again
+    ("User is lactose intolerant" on Health, "User is lactose intolerant and bakes with almond milk"
+    on Hobbies), so MEMORY.md shows it once, as the line that says most (then from the page an agent
+    looks at first, :data:`PAGE_PRIORITY`), and counts it said on the days of both: what is said
+    again is stable."""
+    first = {name: index for index, name in enumerate(PAGE_PRIORITY)}
+    contents = [_content(cand.text) for cand in candidates]
+    order = sorted(range(len(candidates)), key=lambda i: (
+        -len(contents[i]), first.get(candidates[i].page.lower(), first["projects"]), i))
+    kept: list[tuple[Candidate, frozenset[str]]] = []
+    by_stem: dict[str, list[int]] = {}
+    for index in order:
+        cand, words = candidates[index], contents[index]
+        near = {k for w in words for k in by_stem.get(w, ())}
+        twin = next((k for k in sorted(near) if len(words) >= 2 and len(kept[k][1]) >= 2
+                     and len(words & kept[k][1]) >= RESTATED * min(len(words), len(kept[k][1]))), None)
+        if twin is None:
+            for w in words:
+                by_stem.setdefault(w, []).append(len(kept))
+            kept.append((cand, words))
+            continue
+        same = kept[twin][0]
+        same.said += cand.said
+        same.latest = max(same.latest, cand.latest)
+    return sorted((cand for cand, _ in kept), key=lambda c: c.order)
 
 
 def rank(candidates: list[Candidate], recall_counts: dict[str, int]) -> list[Candidate]:
@@ -408,7 +446,7 @@ async def promote(
     max_lines, max_chars = max(1, s.memory_md_max_lines), max(1, s.memory_md_max_chars)
 
     def gather() -> tuple[list[Candidate], str, list[str]]:
-        candidates = rank(_personal_candidates(home), dict(home.recall.counts()))
+        candidates = rank(merge_restated(_personal_candidates(home)), dict(home.recall.counts()))
         return candidates, _existing(home), _recent_important(home, [])
 
     ranked, existing, recent = await asyncio.to_thread(gather)
