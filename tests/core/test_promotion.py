@@ -419,3 +419,13 @@ async def test_a_fact_said_again_in_other_words_is_shown_once_and_ranks_as_said_
     assert sum("quinces" in line for line in lines) == 1
     assert "- User loves quinces from the market in Ghent" in lines  # the oldest taste, said on two days
     assert "- User loves figs" not in lines
+
+
+async def test_a_taste_the_dream_filed_on_routines_reaches_memory_md_and_a_habit_does_not(manager):
+    write_page(manager, "Routines", "# Routines\n\n- User loves baking sourdough with rye flour (2026-07-01)\n"
+                                    "- User enjoys restoring old bicycles with her father (2026-07-02)\n"
+                                    "- User swims in the lake every morning (2026-07-02)\n")
+    await promote(manager.home)
+    text = memory(manager)
+    assert "rye flour" in text and "old bicycles" in text
+    assert "swims" not in text

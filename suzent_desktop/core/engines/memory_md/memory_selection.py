@@ -5,9 +5,11 @@ the user is, their people, work and health, ongoing projects and strong tastes â
 true next month â€” and each line is a precise fact (:mod:`core.fact_rules`) short enough to take in at
 a glance. Everything else stays on its page, where search finds it:
 
-* events of a day (Timeline), what lies ahead (Plans), what could not be filed (General), habits
-  (Routines) and passing activities (Activities) are not promoted, nor is a habit another page holds
-  (a line that says how often: "twice a week", "every morning", "on Tuesdays");
+* events of a day (Timeline), what lies ahead (Plans), what could not be filed (General) and passing
+  activities (Activities) are not promoted, nor is a habit on any page (a line that says how often:
+  "twice a week", "every morning", "on Tuesdays"). ``Routines`` is promoted like any page: the dream
+  files there what the user does in the present tense, strong tastes among them ("User loves
+  experimenting with spices when cooking"), and its habits are left out by what they say;
 * a line that says when it was true ("today", "recently", "last week", "last Tues", a resolved date)
   is passing, except a life event with the date it happened ("User adopted a puppy (2026-04-02)");
 * a wish or a plan ("wants to", "is planning to", "is looking for") is what may be, not what is;
@@ -32,7 +34,7 @@ from suzent_desktop.core.engines.capture.fact_rules import LIFE_EVENTS, is_preci
 from suzent_desktop.core.files.language import english
 from suzent_desktop.core.vault.facts.fact_pages import subject_value
 
-NOT_PROMOTED = frozenset({"timeline", "plans", "general", "misc", "inbox", "routines", "activities"})
+NOT_PROMOTED = frozenset({"timeline", "plans", "general", "misc", "inbox", "activities"})
 MAX_LINE_CHARS = 140
 # The judge's own decision boundary, not its capture bar (0.85): capture asks more because a line it
 # drops stays in the transcript, while a short clean fact on a page ("User loves figs", 0.78) belongs
