@@ -415,7 +415,8 @@ async def test_a_fact_said_again_in_other_words_is_shown_once_and_ranks_as_said_
     await promote(manager.home)
     lines = memory(manager).splitlines()
     assert sum("penicillin" in line for line in lines) == 1
-    assert "- User is allergic to penicillin and carries a card that says so" in lines  # the line that says most
+    penicillin = lines.index("- User is allergic to penicillin and carries a card that says so")  # says most
+    assert lines[lines.index("## Health") + 1] == lines[penicillin]  # filed where an agent looks for it
     assert sum("quinces" in line for line in lines) == 1
     assert "- User loves quinces from the market in Ghent" in lines  # the oldest taste, said on two days
     assert "- User loves figs" not in lines
@@ -429,3 +430,18 @@ async def test_a_taste_the_dream_filed_on_routines_reaches_memory_md_and_a_habit
     text = memory(manager)
     assert "rye flour" in text and "old bicycles" in text
     assert "swims" not in text
+
+
+async def test_memory_md_is_a_few_sections_by_subject_not_a_heading_per_page(manager):
+    write_page(manager, "Mira", "# Mira\n\nMira is the user's sister.\n\n- Mira teaches chemistry in Oslo (2026-07-01)\n")
+    write_page(manager, "Health", "# Health\n\n- User is allergic to penicillin (2026-07-01)\n")
+    write_page(manager, "Preferences", "# Preferences\n\n- User loves Ethiopian coffee (2026-07-02)\n")
+    write_page(manager, "Hobbies", "# Hobbies\n\n- User plays bass in a jazz band called The Lamplighters (2026-07-02)\n")
+    write_page(manager, "Routines", "# Routines\n\n- User loves baking sourdough with rye flour (2026-07-03)\n")
+    write_page(manager, "Cello", "# Cello\n\n- User is learning to play the cello (2026-07-03)\n")
+    await promote(manager.home)
+    lines = memory(manager).splitlines()
+    assert [line for line in lines if line.startswith("## ")] == [
+        "## People", "## Health", "## Projects and pastimes", "## Tastes"]
+    pastimes = lines[lines.index("## Projects and pastimes"):lines.index("## Tastes")]
+    assert all(any(words in line for line in pastimes) for words in ("Lamplighters", "rye flour", "cello"))

@@ -77,16 +77,45 @@ class Candidate:
     recalls: int
     order: int
     said: int = 1  # on how many days the fact was said: what is said again and again is stable
+    section: str = ""  # the MEMORY.md heading it goes under (memory_selection.section); '' for its page
 
 
 # Each page's best few facts, at most: a page of forty tastes would fill MEMORY.md, and an agent
-# needs every subject's best lines more than one subject's every line.
+# needs every subject's best lines more than one subject's every line. A section (several pages: the
+# hobbies, the routines and every project page) holds at most MAX_PER_SECTION.
 MAX_PER_PAGE = 6
+MAX_PER_SECTION = 12
 
 
 # Subjects an agent needs first when the bound cuts: who the user is, their people, work, health.
 PAGE_PRIORITY = ("about me", "identity", "people", "work", "health", "places", "preferences", "projects",
                  "activities", "hobbies", "routines", "dates")
+
+# MEMORY.md's sections: the stable things an agent must know, in the order it reads them.
+SECTIONS = ("About me", "People", "Work", "Health", "Home and places", "Projects and pastimes", "Tastes")
+_PAGE_SECTIONS = {"about me": "About me", "identity": "About me", "dates": "About me", "people": "People",
+                  "work": "Work", "health": "Health", "places": "Home and places",
+                  "hobbies": "Projects and pastimes", "projects": "Projects and pastimes",
+                  "routines": "Projects and pastimes", "preferences": "Tastes"}
+# a fact on a page named by its topic ("Piano", "Galway", "Basketball") goes by the judge's subject
+_SUBJECT_SECTIONS = {"identity": "About me", "work": "Work", "health": "Health", "place": "Home and places",
+                     "hobby": "Projects and pastimes", "preference": "Tastes", "plan": "Projects and pastimes",
+                     "event": "Projects and pastimes"}
+
+
+def section(page: str, text: str, person: bool) -> str:
+    """The MEMORY.md section of a fact: a person's page under People, a subject page under its own
+    section (Preferences under Tastes, Hobbies and Routines under Projects and pastimes), and a page
+    named by its topic by the learned judge's subject class of the line (a judge's "person" that is on
+    no person's page goes by its next subject, as the dream files it): a few sections a reader scans,
+    not one heading per page."""
+    from suzent_desktop.core.engines.dream.placement.subjects import PERSON_CLASSES, next_subject
+
+    if person:
+        return "People"
+    if page.lower() in _PAGE_SECTIONS:
+        return _PAGE_SECTIONS[page.lower()]
+    return _SUBJECT_SECTIONS[next_subject(text, PERSON_CLASSES)]
 
 
 def _personal_candidates(home: Promoting) -> list[Candidate]:
@@ -105,6 +134,7 @@ def _personal_candidates(home: Promoting) -> list[Candidate]:
     found: list[Candidate] = []
     seen: set[str] = set()
     intros: set[int] = set()  # indices in ``found`` of the first lines of person pages
+    people: set[str] = {"People"}  # the pages of people (their first lines are filed under "People")
 
     def add(text: str, page: str, latest: str, said: int = 1) -> bool:
         key = normalize(text)
@@ -129,6 +159,7 @@ def _personal_candidates(home: Promoting) -> list[Candidate]:
         doc = PageDoc.parse(body)
         bullets = doc.current_bullets()
         if person_page(body, path.stem):
+            people.add(path.stem)
             intro = next(ln.strip() for ln in body.splitlines() if ln.strip() and not ln.startswith("#"))
             if add(intro.rstrip("."), "People", max((b.latest or "" for b in bullets), default="")):
                 intros.add(len(found) - 1)
@@ -138,7 +169,10 @@ def _personal_candidates(home: Promoting) -> list[Candidate]:
                 add(text, path.stem, bullet.latest or "", len(bullet.dates))
     weighed = [index for index in range(len(found)) if index not in intros]
     kept = dict(zip(weighed, judged([found[index].text for index in weighed]), strict=True))
-    return [cand for index, cand in enumerate(found) if kept.get(index, True)]
+    found = [cand for index, cand in enumerate(found) if kept.get(index, True)]
+    for cand in found:
+        cand.section = section(cand.page, cand.text, cand.page in people)
+    return found
 
 
 RESTATED = 0.8  # share of the shorter line's content words the longer must carry to say the same fact
@@ -153,13 +187,16 @@ def _content(text: str) -> frozenset[str]:
 def merge_restated(candidates: list[Candidate]) -> list[Candidate]:
     """One candidate per fact: a line that carries most of another's content words says it again
     ("User is lactose intolerant" on Health, "User is lactose intolerant and bakes with almond milk"
-    on Hobbies), so MEMORY.md shows it once, as the line that says most (then from the page an agent
-    looks at first, :data:`PAGE_PRIORITY`), and counts it said on the days of both: what is said
-    again is stable."""
+    on Hobbies), so MEMORY.md shows it once: the line that says most, filed with the page an agent
+    looks at first (:data:`PAGE_PRIORITY`: the allergy stays under Health), said on the days of both
+    (what is said again is stable)."""
     first = {name: index for index, name in enumerate(PAGE_PRIORITY)}
+
+    def rank_of(page: str) -> int:
+        return first.get(page.lower(), first["projects"])
+
     contents = [_content(cand.text) for cand in candidates]
-    order = sorted(range(len(candidates)), key=lambda i: (
-        -len(contents[i]), first.get(candidates[i].page.lower(), first["projects"]), i))
+    order = sorted(range(len(candidates)), key=lambda i: (-len(contents[i]), rank_of(candidates[i].page), i))
     kept: list[tuple[Candidate, frozenset[str]]] = []
     by_stem: dict[str, list[int]] = {}
     for index in order:
@@ -175,6 +212,8 @@ def merge_restated(candidates: list[Candidate]) -> list[Candidate]:
         same = kept[twin][0]
         same.said += cand.said
         same.latest = max(same.latest, cand.latest)
+        if rank_of(cand.page) < rank_of(same.page):
+            same.page, same.section = cand.page, cand.section
     return sorted((cand for cand, _ in kept), key=lambda c: c.order)
 
 
@@ -194,18 +233,21 @@ def round_robin(ranked: list[Candidate]) -> list[Candidate]:
     keeps its top facts instead of the newest page crowding out an old allergy note. Pages take
     turns in :data:`PAGE_PRIORITY` order (identity, people, work, health first); a page named by
     its subject (a person, a place, an ongoing project or activity) takes its turn with the projects.
-    A page gives at most :data:`MAX_PER_PAGE` facts."""
+    A page gives at most :data:`MAX_PER_PAGE` facts, a section :data:`MAX_PER_SECTION`."""
     groups: dict[str, list[Candidate]] = {}
     for cand in ranked:
         groups.setdefault(cand.page, []).append(cand)
     first = {name: index for index, name in enumerate(PAGE_PRIORITY)}
     groups = dict(sorted(groups.items(), key=lambda item: first.get(item[0].lower(), first["projects"])))
     ordered: list[Candidate] = []
+    per_section: dict[str, int] = {}
     depth = 0
     while depth < MAX_PER_PAGE and len(ordered) < len(ranked):
         for items in groups.values():
-            if depth < len(items):
+            heading = _heading(items[depth]) if depth < len(items) else ""
+            if heading and per_section.get(heading, 0) < MAX_PER_SECTION:
                 ordered.append(items[depth])
+                per_section[heading] = per_section.get(heading, 0) + 1
         depth += 1
     return ordered
 
@@ -275,13 +317,19 @@ def compose(
     return "\n".join(fit(text.rstrip("\n").split("\n"), max_lines, max_chars)) + "\n"
 
 
+def _heading(cand: Candidate) -> str:
+    return cand.section or cand.page
+
+
 def extractive_lines(ranked: list[Candidate]) -> list[str]:
-    """Bullets grouped under their page titles; groups and bullets keep the given order."""
+    """Bullets grouped under their sections (:data:`SECTIONS` order; a candidate without one under
+    its page title, after them); bullets keep the given order."""
     groups: dict[str, list[str]] = {}
     for cand in ranked:
-        groups.setdefault(cand.page, []).append(f"- {cand.text}")
+        groups.setdefault(_heading(cand), []).append(f"- {cand.text}")
+    place = {name: index for index, name in enumerate(SECTIONS)}
     lines: list[str] = []
-    for title, bullets in groups.items():
+    for title, bullets in sorted(groups.items(), key=lambda item: place.get(item[0], len(place))):
         lines += [f"## {title}", *bullets, ""]
     return lines
 
@@ -289,22 +337,22 @@ def extractive_lines(ranked: list[Candidate]) -> list[str]:
 def _ranked_fit_lines(ranked: list[Candidate], max_lines: int, max_chars: int) -> list[str]:
     """Extractive body that keeps the highest-ranked bullets when the cap cuts.
 
-    Counts what :func:`extractive_lines` will render (a heading and a blank line per page
-    group, one line per bullet) without rendering, so it stays linear in the candidates.
+    Counts what :func:`extractive_lines` will render (a heading and a blank line per section,
+    one line per bullet) without rendering, so it stays linear in the candidates.
     """
     chosen: list[Candidate] = []
     groups: set[str] = set()
     lines = chars = 0
     for cand in ranked:
-        new_group = cand.page not in groups
+        new_group = _heading(cand) not in groups
         add_lines = 1 + (2 if new_group else 0)
-        add_chars = len(cand.text) + 3 + ((len(cand.page) + 4 + 1) if new_group else 0)
+        add_chars = len(cand.text) + 3 + ((len(_heading(cand)) + 4 + 1) if new_group else 0)
         if lines + 1 > max_lines:
             break  # not even one more bullet fits
         if lines + add_lines > max_lines or chars + add_chars > max_chars:
             continue
         chosen.append(cand)
-        groups.add(cand.page)
+        groups.add(_heading(cand))
         lines += add_lines
         chars += add_chars
     return extractive_lines(chosen)
