@@ -445,3 +445,13 @@ async def test_memory_md_is_a_few_sections_by_subject_not_a_heading_per_page(man
         "## People", "## Health", "## Projects and pastimes", "## Tastes"]
     pastimes = lines[lines.index("## Projects and pastimes"):lines.index("## Tastes")]
     assert all(any(words in line for line in pastimes) for words in ("Lamplighters", "rye flour", "cello"))
+
+
+async def test_a_line_found_in_memory_md_itself_counts_as_no_recall(home, clock):
+    manager = make_manager(home, clock, memory_md_max_lines=5)
+    write_page(manager, "Preferences", "# Preferences\n\n- User loves figs (2026-07-01)\n- User loves okra (2026-07-02)\n")
+    for _ in range(5):  # MEMORY.md is searched like any file: a hit on it says nothing about the page's facts
+        manager.recall.record([Recall("## Tastes\n- User loves figs", "core")])
+    await promote(manager.home)
+    lines = memory(manager).splitlines()
+    assert "- User loves okra" in lines and "- User loves figs" not in lines  # the newer taste, as nothing was recalled
