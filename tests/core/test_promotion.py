@@ -291,11 +291,12 @@ async def test_memory_md_holds_no_date_left_unresolved(manager):
     write_page(manager, "Activism", "# Activism\n\n- User is a member of an LGBTQ activist group since last Tues (2026-07-01)\n"
                                     "- User volunteers at the Pride centre (2026-07-01)\n")
     write_page(manager, "Health", "# Health\n\n- User has been off sugar since two weeks ago (2026-07-02)\n"
-                                  "- User is allergic to peanuts (2026-07-02)\n")
+                                  "- User is allergic to peanuts (2026-07-02)\n"
+                                  "- User's month has been packed with physio for a sprained ankle (2026-07-03)\n")
     await promote(manager.home)
     text = memory(manager)
     assert "Pride centre" in text and "peanuts" in text
-    assert "last Tues" not in text and "weeks ago" not in text
+    assert "last Tues" not in text and "weeks ago" not in text and "sprained ankle" not in text
 
 
 async def test_a_life_event_stays_in_memory_md_with_the_date_it_happened(manager):

@@ -10,8 +10,8 @@ a glance. Everything else stays on its page, where search finds it:
   "twice a week", "every morning", "on Tuesdays"). ``Routines`` is promoted like any page: the dream
   files there what the user does in the present tense, strong tastes among them ("User loves
   experimenting with spices when cooking"), and its habits are left out by what they say;
-* a line that says when it was true ("today", "recently", "last week", "last Tues", a resolved date)
-  is passing, except a life event with the date it happened ("User adopted a puppy (2026-04-02)");
+* a line that says when it was true ("today", "recently", "last week", "last Tues", "User's week has
+  been hectic", a resolved date) is passing, except a life event with the date it happened ("User adopted a puppy (2026-04-02)");
 * a wish or a plan ("wants to", "is planning to", "is looking for") is what may be, not what is;
 * a one-time event told in the past ("User had a phone screen with …", "User accepted an offer",
   "The beta testers asked for …") happened once; what it changed is kept as its own fact ("User works
@@ -45,7 +45,8 @@ _RELATIVE = re.compile(
     r"\b(?:today|tonight|yesterday|tomorrow|recently|lately|nowadays|these days|"
     r"the other (?:day|week|night)|right now|at the moment|this (?:morning|afternoon|evening|week|weekend|month|year)|"
     r"(?:last|next|this|past|coming) (?:night|week|weekend|month|year|summer|winter|spring|fall|autumn|\w+day|"
-    r"(?:mon|tues?|wed|thu|thurs|fri|sat|sun)\.?)|ago|soon)(?!\w)",
+    r"(?:mon|tues?|wed|thu|thurs|fri|sat|sun)\.?)|ago|soon|"
+    r"user's (?:day|night|week|weekend|month|year|morning|afternoon|evening))(?!\w)",  # "User's week has been …"
     re.I,
 )
 _RESOLVED_DATE = re.compile(r"\([^()]*\d{4}[^()]*\)")  # "(2026-04-02)", "(week of 2026-06-29)", "(June 2026)"
