@@ -367,11 +367,12 @@ async def test_memory_md_leaves_out_what_the_user_felt_or_thought(manager):
                                        "- User really finds nature calming (2026-07-01)\n"
                                        "- User is grateful for her friends' support (2026-07-02)\n"
                                        "- User emphasizes that balance is key for success (2026-07-02)\n"
+                                       "- User is too tired to cook after night shifts (2026-07-02)\n"
                                        "- User loves Ethiopian coffee (2026-07-02)\n")
     await promote(manager.home)
     text = memory(manager)
     assert "Ethiopian coffee" in text
-    for absent in ("kind words", "calming", "grateful", "balance"):
+    for absent in ("kind words", "calming", "grateful", "balance", "too tired"):
         assert absent not in text
 
 

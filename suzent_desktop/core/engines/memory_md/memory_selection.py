@@ -85,12 +85,15 @@ VIEW_WORDS = frozenset(
 
 def view(text: str) -> bool:
     """A line whose first word after the user (past adverbs and "is") says what they feel, think or
-    said: "User appreciates …", "User really finds …", "User is grateful for …"."""
+    said: "User appreciates …", "User really finds …", "User is grateful for …"; or what they were
+    "too" something "to" do ("User is too tired to cook"): a mood, not what is."""
     tokens = [t.lower() for t in english.words(text)]
     if tokens[:1] != ["user"]:
         return False
-    for token in tokens[1:4]:
+    for index, token in enumerate(tokens[1:4], start=1):
         if token in VIEW_WORDS or english.verb_lemma(token) in VIEW_WORDS:
+            return True
+        if token == "too" and tokens[index + 2:index + 3] == ["to"]:
             return True
         if not (token.endswith("ly") or token in ("is", "was", "also", "still", "always", "very", "so")):
             return False
