@@ -434,17 +434,25 @@ async def test_a_taste_the_dream_filed_on_routines_reaches_memory_md_and_a_habit
     assert "swims" not in text
 
 
-async def test_memory_md_is_a_few_sections_by_subject_not_a_heading_per_page(manager):
+async def test_memory_md_is_people_by_name_then_a_few_sections_by_subject_not_a_heading_per_page(manager):
     write_page(manager, "Mira", "# Mira\n\nMira is the user's sister.\n\n- Mira teaches chemistry in Oslo (2026-07-01)\n")
     write_page(manager, "Health", "# Health\n\n- User is allergic to penicillin (2026-07-01)\n")
     write_page(manager, "Preferences", "# Preferences\n\n- User loves Ethiopian coffee (2026-07-02)\n")
     write_page(manager, "Hobbies", "# Hobbies\n\n- User plays bass in a jazz band called The Lamplighters (2026-07-02)\n")
     write_page(manager, "Routines", "# Routines\n\n- User loves baking sourdough with rye flour (2026-07-03)\n")
     write_page(manager, "Cello", "# Cello\n\n- User is learning to play the cello (2026-07-03)\n")
+    write_page(manager, "Work", "# Work\n\n- User now works at Hooli (2026-07-04)\n")
+    write_page(manager, "Chen", "# Chen\n\n- Chen now works at Hooli (2026-07-04)\n- Chen plays the trombone (2026-07-04)\n"
+                               "- Chen's favourite book is Dune (2026-07-04)\n")
     await promote(manager.home)
     lines = memory(manager).splitlines()
-    assert [line for line in lines if line.startswith("## ")] == [
-        "## People", "## Health", "## Projects and pastimes", "## Tastes"]
+    assert [line for line in lines if line.startswith("## ")] == [  # each person under their name, then subjects
+        "## Mira", "## Chen", "## Work", "## Health", "## Projects and pastimes", "## Tastes"]
+    assert lines[lines.index("## Work") + 1] == "- User now works at Hooli"  # the user's job, not Chen's again
+    assert lines[lines.index("## Mira") + 1:lines.index("## Chen")] == [
+        "- Mira is the user's sister", "- Mira teaches chemistry in Oslo", ""]
+    assert lines[lines.index("## Chen") + 1:lines.index("## Work")] == [
+        "- Chen now works at Hooli", "- Chen plays the trombone", "- Chen's favourite book is Dune", ""]
     pastimes = lines[lines.index("## Projects and pastimes"):lines.index("## Tastes")]
     assert all(any(words in line for line in pastimes) for words in ("Lamplighters", "rye flour", "cello"))
 

@@ -77,7 +77,8 @@ class Candidate:
     recalls: int
     order: int
     said: int = 1  # on how many days the fact was said: what is said again and again is stable
-    section: str = ""  # the MEMORY.md heading it goes under (memory_selection.section); '' for its page
+    section: str = ""  # the MEMORY.md heading it goes under (:func:`section`, a person's name); '' for its page
+    person: bool = False  # on a person's page: under their name, among the people
 
 
 # Each page's best few facts, at most: a page of forty tastes would fill MEMORY.md, and an agent
@@ -103,25 +104,36 @@ _SUBJECT_SECTIONS = {"identity": "About me", "work": "Work", "health": "Health",
                      "event": "Projects and pastimes"}
 
 
-def section(page: str, text: str, person: bool) -> str:
-    """The MEMORY.md section of a fact: a person's page under People, a subject page under its own
-    section (Preferences under Tastes, Hobbies and Routines under Projects and pastimes), and a page
-    named by its topic by the learned judge's subject class of the line (a judge's "person" that is on
-    no person's page goes by its next subject, as the dream files it): a few sections a reader scans,
-    not one heading per page."""
+def section(page: str, text: str) -> str:
+    """The MEMORY.md section of a fact on a page that is no person's: a subject page under its own
+    section (Preferences under Tastes, Hobbies and Routines under Projects and pastimes), a page named
+    by its topic ("Piano", "Galway") by the learned judge's subject class of the line (a judge's
+    "person" goes by its next subject, as the dream files it): a few sections a reader scans, not one
+    heading per page."""
     from suzent_desktop.core.engines.dream.placement.subjects import PERSON_CLASSES, next_subject
 
-    if person:
-        return "People"
     if page.lower() in _PAGE_SECTIONS:
         return _PAGE_SECTIONS[page.lower()]
     return _SUBJECT_SECTIONS[next_subject(text, PERSON_CLASSES)]
 
 
+def about_person(title: str, body: str, texts: list[str]) -> bool:
+    """A page the dream keeps about a person: its first line says who they are, or half its facts or
+    more are about the name it bears ("Chen plays the trombone", "Chen's favourite book is Dune"; "Italy is
+    on User's list of places to visit" is the user's)."""
+    from suzent_desktop.core.engines.dream.placement.subjects import named_person, person_page
+
+    if person_page(body, title):
+        return True
+    about = [named_person(text, "") for text in texts]
+    return len(texts) > 0 and sum(p is not None and p.name == title for p in about) * 2 >= len(texts)
+
+
 def _personal_candidates(home: Promoting) -> list[Candidate]:
     """Current facts of the personal pages that are stable and precise enough to be read every turn
     (:mod:`core.memory_selection`: the judge weighs them all at once), links read as their text, and
-    the first line of a person's page (who they are: the program wrote it from a kept fact)."""
+    the first line of a person's page (who they are: the program wrote it from a kept fact). A
+    person's facts go under their name, the others under their subject's section (:func:`section`)."""
     from suzent_desktop.core.engines.dream.placement.subjects import person_page
     from suzent_desktop.core.engines.memory_md.memory_selection import judged, memory_worthy, promoted_page
     from suzent_desktop.core.files.language.markdown import plain_text
@@ -133,8 +145,10 @@ def _personal_candidates(home: Promoting) -> list[Candidate]:
     forgotten = Forgotten(home.tombstones.contents())
     found: list[Candidate] = []
     seen: set[str] = set()
-    intros: set[int] = set()  # indices in ``found`` of the first lines of person pages
-    people: set[str] = {"People"}  # the pages of people (their first lines are filed under "People")
+    # the first lines of person pages, by their index in ``found``: they take People's turn when the
+    # bound cuts (who the user's people are), and stand under the person's name
+    intros: dict[int, str] = {}
+    people: set[str] = {"People"}  # the pages of people
 
     def add(text: str, page: str, latest: str, said: int = 1) -> bool:
         key = normalize(text)
@@ -158,21 +172,22 @@ def _personal_candidates(home: Promoting) -> list[Candidate]:
             continue  # doctor names it; promotion only reads pages
         doc = PageDoc.parse(body)
         bullets = doc.current_bullets()
-        if person_page(body, path.stem):
+        texts = [" ".join(plain_text(b.text).split()) if links(b.text) else b.text.strip() for b in bullets]
+        if about_person(path.stem, body, texts):
             people.add(path.stem)
+        if person_page(body, path.stem):
             intro = next(ln.strip() for ln in body.splitlines() if ln.strip() and not ln.startswith("#"))
             if add(intro.rstrip("."), "People", max((b.latest or "" for b in bullets), default="")):
-                intros.add(len(found) - 1)
-        for bullet in bullets:
-            text = " ".join(plain_text(bullet.text).split()) if links(bullet.text) else bullet.text.strip()
+                intros[len(found) - 1] = path.stem
+        for bullet, text in zip(bullets, texts, strict=True):
             if text and memory_worthy(text):
                 add(text, path.stem, bullet.latest or "", len(bullet.dates))
+    for index, cand in enumerate(found):
+        cand.person = index in intros or cand.page in people
+        cand.section = intros.get(index) or (cand.page if cand.person else section(cand.page, cand.text))
     weighed = [index for index in range(len(found)) if index not in intros]
     kept = dict(zip(weighed, judged([found[index].text for index in weighed]), strict=True))
-    found = [cand for index, cand in enumerate(found) if kept.get(index, True)]
-    for cand in found:
-        cand.section = section(cand.page, cand.text, cand.page in people)
-    return found
+    return [cand for index, cand in enumerate(found) if kept.get(index, True)]
 
 
 RESTATED = 0.8  # share of the shorter line's content words the longer must carry to say the same fact
@@ -182,6 +197,13 @@ def _content(text: str) -> frozenset[str]:
     """The stems of a line's content words and its numbers (the English layer's words and stemmer)."""
     return frozenset(english.stem(w) for w in english.words(text.lower())
                      if w not in english.STOPWORDS and w not in ("user", "user's"))
+
+
+def _subject(text: str) -> str:
+    """Whom a line is about, by its first word: "User now works at Hooli" and "Chen now works at Hooli"
+    share every other word and are two facts."""
+    first = english.words(text)[:1]
+    return first[0].lower().removesuffix("'s").removesuffix("’s") if first else ""
 
 
 def merge_restated(candidates: list[Candidate]) -> list[Candidate]:
@@ -203,6 +225,7 @@ def merge_restated(candidates: list[Candidate]) -> list[Candidate]:
         cand, words = candidates[index], contents[index]
         near = {k for w in words for k in by_stem.get(w, ())}
         twin = next((k for k in sorted(near) if len(words) >= 2 and len(kept[k][1]) >= 2
+                     and _subject(kept[k][0].text) == _subject(cand.text)
                      and len(words & kept[k][1]) >= RESTATED * min(len(words), len(kept[k][1]))), None)
         if twin is None:
             for w in words:
@@ -213,7 +236,7 @@ def merge_restated(candidates: list[Candidate]) -> list[Candidate]:
         same.said += cand.said
         same.latest = max(same.latest, cand.latest)
         if rank_of(cand.page) < rank_of(same.page):
-            same.page, same.section = cand.page, cand.section
+            same.page, same.section, same.person = cand.page, cand.section, cand.person
     return sorted((cand for cand, _ in kept), key=lambda c: c.order)
 
 
@@ -322,14 +345,16 @@ def _heading(cand: Candidate) -> str:
 
 
 def extractive_lines(ranked: list[Candidate]) -> list[str]:
-    """Bullets grouped under their sections (:data:`SECTIONS` order; a candidate without one under
-    its page title, after them); bullets keep the given order."""
+    """Bullets grouped under their sections in :data:`SECTIONS` order, each person's under their name
+    where People stands (a candidate without a section under its page title, last); bullets keep the
+    given order."""
     groups: dict[str, list[str]] = {}
+    place = {name: index for index, name in enumerate(SECTIONS)}
     for cand in ranked:
         groups.setdefault(_heading(cand), []).append(f"- {cand.text}")
-    place = {name: index for index, name in enumerate(SECTIONS)}
+        place.setdefault(_heading(cand), place["People"] if cand.person else len(SECTIONS))
     lines: list[str] = []
-    for title, bullets in sorted(groups.items(), key=lambda item: place.get(item[0], len(place))):
+    for title, bullets in sorted(groups.items(), key=lambda item: place[item[0]]):
         lines += [f"## {title}", *bullets, ""]
     return lines
 
