@@ -443,16 +443,16 @@ async def test_memory_md_is_people_by_name_then_a_few_sections_by_subject_not_a_
     write_page(manager, "Cello", "# Cello\n\n- User is learning to play the cello (2026-07-03)\n")
     write_page(manager, "Work", "# Work\n\n- User now works at Hooli (2026-07-04)\n")
     write_page(manager, "Chen", "# Chen\n\n- Chen now works at Hooli (2026-07-04)\n- Chen plays the trombone (2026-07-04)\n"
-                               "- Chen's favourite book is Dune (2026-07-04)\n")
+                               "- User's climbing buddy Chen moved to Savannah (2026-07-04)\n")
     await promote(manager.home)
     lines = memory(manager).splitlines()
     assert [line for line in lines if line.startswith("## ")] == [  # each person under their name, then subjects
-        "## Mira", "## Chen", "## Work", "## Health", "## Projects and pastimes", "## Tastes"]
+        "## People", "## Chen", "## Mira", "## Work", "## Health", "## Projects and pastimes", "## Tastes"]
     assert lines[lines.index("## Work") + 1] == "- User now works at Hooli"  # the user's job, not Chen's again
-    assert lines[lines.index("## Mira") + 1:lines.index("## Chen")] == [
-        "- Mira is the user's sister", "- Mira teaches chemistry in Oslo", ""]
-    assert lines[lines.index("## Chen") + 1:lines.index("## Work")] == [
-        "- Chen now works at Hooli", "- Chen plays the trombone", "- Chen's favourite book is Dune", ""]
+    assert lines[lines.index("## People") + 1:lines.index("## Chen")] == ["- Mira is the user's sister", ""]
+    assert lines[lines.index("## Mira") + 1:lines.index("## Work")] == ["- Mira teaches chemistry in Oslo", ""]
+    assert lines[lines.index("## Chen") + 1:lines.index("## Mira")] == [
+        "- Chen now works at Hooli", "- Chen plays the trombone", "- User's climbing buddy Chen moved to Savannah", ""]
     pastimes = lines[lines.index("## Projects and pastimes"):lines.index("## Tastes")]
     assert all(any(words in line for line in pastimes) for words in ("Lamplighters", "rye flour", "cello"))
 

@@ -121,11 +121,12 @@ def about_person(title: str, body: str, texts: list[str]) -> bool:
     """A page the dream keeps about a person: its first line says who they are, or half its facts or
     more are about the name it bears ("Chen plays the trombone", "Chen's favourite book is Dune"; "Italy is
     on User's list of places to visit" is the user's)."""
+    from suzent_desktop.core.engines.capture.fact_judge import judge
     from suzent_desktop.core.engines.dream.placement.subjects import named_person, person_page
 
     if person_page(body, title):
         return True
-    about = [named_person(text, "") for text in texts]
+    about = [named_person(text, judge().subject(text)) for text in texts]  # as the dream named the page
     return len(texts) > 0 and sum(p is not None and p.name == title for p in about) * 2 >= len(texts)
 
 
@@ -145,9 +146,9 @@ def _personal_candidates(home: Promoting) -> list[Candidate]:
     forgotten = Forgotten(home.tombstones.contents())
     found: list[Candidate] = []
     seen: set[str] = set()
-    # the first lines of person pages, by their index in ``found``: they take People's turn when the
-    # bound cuts (who the user's people are), and stand under the person's name
-    intros: dict[int, str] = {}
+    # the first lines of person pages, by their index in ``found``: one line each under People, who the
+    # user's people are, first when the bound cuts; their other facts stand under their names
+    intros: set[int] = set()
     people: set[str] = {"People"}  # the pages of people
 
     def add(text: str, page: str, latest: str, said: int = 1) -> bool:
@@ -178,13 +179,13 @@ def _personal_candidates(home: Promoting) -> list[Candidate]:
         if person_page(body, path.stem):
             intro = next(ln.strip() for ln in body.splitlines() if ln.strip() and not ln.startswith("#"))
             if add(intro.rstrip("."), "People", max((b.latest or "" for b in bullets), default="")):
-                intros[len(found) - 1] = path.stem
+                intros.add(len(found) - 1)
         for bullet, text in zip(bullets, texts, strict=True):
             if text and memory_worthy(text):
                 add(text, path.stem, bullet.latest or "", len(bullet.dates))
     for index, cand in enumerate(found):
         cand.person = index in intros or cand.page in people
-        cand.section = intros.get(index) or (cand.page if cand.person else section(cand.page, cand.text))
+        cand.section = cand.page if cand.person else section(cand.page, cand.text)
     weighed = [index for index in range(len(found)) if index not in intros]
     kept = dict(zip(weighed, judged([found[index].text for index in weighed]), strict=True))
     return [cand for index, cand in enumerate(found) if kept.get(index, True)]
