@@ -1,8 +1,10 @@
 """MEMORY.md promotion: a bounded, always-visible summary built from ``3_Personal/``.
 
-Candidates are the current bullets of the personal pages (not History, not struck out),
-ranked by how often they were recalled (``.state/recall_log.jsonl``) and then by their most
-recent source date. With ``memory_consolidation_model`` set, the model writes the summary
+Candidates are the current bullets of the personal pages (not History, not struck out) that
+:mod:`memory_selection` finds stable and precise, one per fact (:func:`merge_restated`), ranked by
+how often they were recalled (``.state/recall_log.jsonl``), on how many days they were said, then
+by their most recent source date. The offline summary files them in a few sections by subject
+(:data:`SECTIONS`), each person's facts under their name. With ``memory_consolidation_model`` set, the model writes the summary
 from the ranked list, and its answer is checked before anything is written
 (:func:`answer_problem`): an empty, echoed, bullet-less answer, or one that keeps fewer facts
 than the offline promoter would, is replaced by the offline result and the reason is reported.
