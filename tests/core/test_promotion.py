@@ -414,8 +414,13 @@ async def test_a_fact_said_again_in_other_words_is_shown_once_and_ranks_as_said_
                + "- User loves quinces from the market in Ghent (2026-06-10)\n")
     write_page(manager, "Hiking", "# Hiking\n\n- User is allergic to penicillin and carries a card that says so "
                                   "(2026-07-09)\n")
+    write_page(manager, "Records", "# Records\n\n- User loves jazz and vinyl records (2026-07-01)\n- User loves "
+                                   "listening to a jazz vinyl record by Nina Simone that she found at a flea market in "
+                                   "Lyon (2026-07-02)\n")
     await promote(manager.home)
     lines = memory(manager).splitlines()
+    assert "- User loves jazz and vinyl records" in lines  # a story about one record does not say it again
+    assert any("Nina Simone" in line for line in lines)
     assert sum("penicillin" in line for line in lines) == 1
     penicillin = lines.index("- User is allergic to penicillin and carries a card that says so")  # says most
     assert lines[lines.index("## Health") + 1] == lines[penicillin]  # filed where an agent looks for it

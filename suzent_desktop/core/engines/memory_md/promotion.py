@@ -209,12 +209,21 @@ def _subject(text: str) -> str:
     return first[0].lower().removesuffix("'s").removesuffix("’s") if first else ""
 
 
+def _restates(longer: frozenset[str], shorter: frozenset[str]) -> bool:
+    """The longer line carries most of the shorter one's words (:data:`RESTATED`) and adds at most as
+    many again: "User loves quinces from the market in Ghent" restates "User loves quinces", a line
+    about one record by Nina Simone found at a flea market does not restate "User loves jazz and
+    vinyl records"."""
+    return (len(shorter) >= 2 and len(longer) <= 2 * len(shorter) + 1
+            and len(longer & shorter) >= RESTATED * len(shorter))
+
+
 def merge_restated(candidates: list[Candidate]) -> list[Candidate]:
-    """One candidate per fact: a line that carries most of another's content words says it again
-    ("User is lactose intolerant" on Health, "User is lactose intolerant and bakes with almond milk"
-    on Hobbies), so MEMORY.md shows it once: the line that says most, filed with the page an agent
-    looks at first (:data:`PAGE_PRIORITY`: the allergy stays under Health), said on the days of both
-    (what is said again is stable)."""
+    """One candidate per fact: a line that restates another about the same person (:func:`_restates`:
+    "User is allergic to penicillin" on Health, "User is allergic to penicillin and carries a card"
+    on Hiking) is shown once: the line that says most, filed with the page an agent looks at first
+    (:data:`PAGE_PRIORITY`: the allergy stays under Health), said on the days of both (what is said
+    again is stable)."""
     first = {name: index for index, name in enumerate(PAGE_PRIORITY)}
 
     def rank_of(page: str) -> int:
@@ -227,9 +236,8 @@ def merge_restated(candidates: list[Candidate]) -> list[Candidate]:
     for index in order:
         cand, words = candidates[index], contents[index]
         near = {k for w in words for k in by_stem.get(w, ())}
-        twin = next((k for k in sorted(near) if len(words) >= 2 and len(kept[k][1]) >= 2
-                     and _subject(kept[k][0].text) == _subject(cand.text)
-                     and len(words & kept[k][1]) >= RESTATED * min(len(words), len(kept[k][1]))), None)
+        twin = next((k for k in sorted(near) if _restates(kept[k][1], words)
+                     and _subject(kept[k][0].text) == _subject(cand.text)), None)
         if twin is None:
             for w in words:
                 by_stem.setdefault(w, []).append(len(kept))
