@@ -179,8 +179,11 @@ async def test_undo_on_another_device_puts_the_line_back_on_its_page(home, clock
     records = [json.loads(line) for line in journal.read_text(encoding="utf-8").splitlines()]
     assert records and all(not Path(r["path"]).is_absolute() for r in records)
     if recorded != "vault-relative":  # as an earlier version wrote it: the laptop's absolute path
-        journal.write_text("".join(json.dumps({**r, "path": str(laptop.layout.notebook_dir / r["path"])}) + "\n"
-                                   for r in records), encoding="utf-8")
+        def absolute(r: dict) -> dict:  # a core file (MEMORY.md holds the line too) by its own folder, no root
+            core = r.pop("root", None) == "memory"
+            return {**r, "path": str((laptop.layout.memory_dir if core else laptop.layout.notebook_dir) / r["path"])}
+
+        journal.write_text("".join(json.dumps(absolute(r)) + "\n" for r in records), encoding="utf-8")
 
     # The home reaches the desktop, where it lives in another folder.
     elsewhere = tmp_path / "desktop" / "Sync" / "home"

@@ -57,9 +57,9 @@ async def test_recall_counts_rank_first_then_recency_under_a_tight_cap(home, clo
 
 async def test_hard_cap_is_enforced_in_code(home, clock):
     manager = make_manager(home, clock, memory_md_max_lines=12, memory_md_max_chars=400)
-    for page in ("Work", "Places", "People"):
+    for page, thing in (("Work", "camera"), ("Places", "typewriter"), ("People", "radio")):
         write_page(manager, page, f"# {page}\n\n" + "".join(
-            f"- User keeps note {i} about {page.lower()} with some words (2026-07-{i % 28 + 1:02d})\n" for i in range(40)))
+            f"- User owns a vintage {thing} from {1950 + i} (2026-07-{i % 28 + 1:02d})\n" for i in range(40)))
     await promote(manager.home)
     text = memory(manager)
     assert len(text.splitlines()) <= 12 and len(text) <= 400
@@ -291,11 +291,12 @@ async def test_memory_md_holds_no_date_left_unresolved(manager):
     write_page(manager, "Activism", "# Activism\n\n- User is a member of an LGBTQ activist group since last Tues (2026-07-01)\n"
                                     "- User volunteers at the Pride centre (2026-07-01)\n")
     write_page(manager, "Health", "# Health\n\n- User has been off sugar since two weeks ago (2026-07-02)\n"
-                                  "- User is allergic to peanuts (2026-07-02)\n")
+                                  "- User is allergic to peanuts (2026-07-02)\n"
+                                  "- User's month has been packed with physio for a sprained ankle (2026-07-03)\n")
     await promote(manager.home)
     text = memory(manager)
     assert "Pride centre" in text and "peanuts" in text
-    assert "last Tues" not in text and "weeks ago" not in text
+    assert "last Tues" not in text and "weeks ago" not in text and "sprained ankle" not in text
 
 
 async def test_a_life_event_stays_in_memory_md_with_the_date_it_happened(manager):
@@ -366,11 +367,12 @@ async def test_memory_md_leaves_out_what_the_user_felt_or_thought(manager):
                                        "- User really finds nature calming (2026-07-01)\n"
                                        "- User is grateful for her friends' support (2026-07-02)\n"
                                        "- User emphasizes that balance is key for success (2026-07-02)\n"
+                                       "- User is too tired to cook after night shifts (2026-07-02)\n"
                                        "- User loves Ethiopian coffee (2026-07-02)\n")
     await promote(manager.home)
     text = memory(manager)
     assert "Ethiopian coffee" in text
-    for absent in ("kind words", "calming", "grateful", "balance"):
+    for absent in ("kind words", "calming", "grateful", "balance", "too tired"):
         assert absent not in text
 
 
@@ -385,3 +387,86 @@ async def test_a_page_gives_memory_md_its_best_few_facts_the_most_said_first(man
     text = memory(manager)
     assert sum(line.startswith("- User loves") for line in text.splitlines()) == MAX_PER_PAGE
     assert "quinces" in text and "okra" in text and "figs" not in text  # said most often, then the newest
+
+
+async def test_memory_md_leaves_out_a_page_line_the_judge_finds_likelier_noise(manager):
+    # a model's facts reach the pages unweighed by the offline judge; MEMORY.md, read every turn, weighs them
+    write_page(manager, "Garden", "# Garden\n\n- User keeps bees on the roof of her building in Lyon (2026-07-01)\n"
+                                  "- User's latest draft is different from her earlier work but has real potential "
+                                  "(2026-07-02)\n- User has a lot of ideas that keep her going (2026-07-02)\n")
+    write_page(manager, "Hobbies", "# Hobbies\n\n- User plays bass in a jazz band called The Lamplighters (2026-07-01)\n"
+                                   "- User set up calls with two gallery owners and feels everything is falling "
+                                   "into place (2026-07-03)\n")
+    write_page(manager, "Mira", "# Mira\n\nMira is the user's sister.\n\n- Mira teaches chemistry in Oslo (2026-07-01)\n")
+    await promote(manager.home)
+    text = memory(manager)
+    for kept in ("bees on the roof", "The Lamplighters", "Mira is the user's sister", "chemistry in Oslo"):
+        assert kept in text
+    for absent in ("latest draft", "a lot of ideas", "gallery owners"):
+        assert absent not in text
+
+
+async def test_a_fact_said_again_in_other_words_is_shown_once_and_ranks_as_said_twice(manager):
+    write_page(manager, "Health", "# Health\n\n- User is allergic to penicillin (2026-03-01)\n")
+    foods = ("figs", "dates", "olives", "capers", "leeks", "kale", "okra")
+    write_page(manager, "Preferences", "# Preferences\n\n- User loves quinces (2026-06-01)\n"
+               + "".join(f"- User loves {food} (2026-07-0{day})\n" for day, food in enumerate(foods, start=1))
+               + "- User loves quinces from the market in Ghent (2026-06-10)\n")
+    write_page(manager, "Hiking", "# Hiking\n\n- User is allergic to penicillin and carries a card that says so "
+                                  "(2026-07-09)\n")
+    write_page(manager, "Records", "# Records\n\n- User loves jazz and vinyl records (2026-07-01)\n- User loves "
+                                   "listening to a jazz vinyl record by Nina Simone that she found at a flea market in "
+                                   "Lyon (2026-07-02)\n")
+    await promote(manager.home)
+    lines = memory(manager).splitlines()
+    assert "- User loves jazz and vinyl records" in lines  # a story about one record does not say it again
+    assert any("Nina Simone" in line for line in lines)
+    assert sum("penicillin" in line for line in lines) == 1
+    penicillin = lines.index("- User is allergic to penicillin and carries a card that says so")  # says most
+    assert lines[lines.index("## Health") + 1] == lines[penicillin]  # filed where an agent looks for it
+    assert sum("quinces" in line for line in lines) == 1
+    assert "- User loves quinces from the market in Ghent" in lines  # the oldest taste, said on two days
+    assert "- User loves figs" not in lines
+
+
+async def test_a_taste_the_dream_filed_on_routines_reaches_memory_md_and_a_habit_does_not(manager):
+    write_page(manager, "Routines", "# Routines\n\n- User loves baking sourdough with rye flour (2026-07-01)\n"
+                                    "- User enjoys restoring old bicycles with her father (2026-07-02)\n"
+                                    "- User swims in the lake every morning (2026-07-02)\n")
+    await promote(manager.home)
+    text = memory(manager)
+    assert "rye flour" in text and "old bicycles" in text
+    assert "swims" not in text
+
+
+async def test_memory_md_is_people_by_name_then_a_few_sections_by_subject_not_a_heading_per_page(manager):
+    write_page(manager, "Mira", "# Mira\n\nMira is the user's sister.\n\n- Mira teaches chemistry in Oslo (2026-07-01)\n")
+    write_page(manager, "Health", "# Health\n\n- User is allergic to penicillin (2026-07-01)\n")
+    write_page(manager, "Preferences", "# Preferences\n\n- User loves Ethiopian coffee (2026-07-02)\n")
+    write_page(manager, "Hobbies", "# Hobbies\n\n- User plays bass in a jazz band called The Lamplighters (2026-07-02)\n")
+    write_page(manager, "Routines", "# Routines\n\n- User loves baking sourdough with rye flour (2026-07-03)\n")
+    write_page(manager, "Cello", "# Cello\n\n- User is learning to play the cello (2026-07-03)\n")
+    write_page(manager, "Work", "# Work\n\n- User now works at Hooli (2026-07-04)\n")
+    write_page(manager, "Chen", "# Chen\n\n- Chen now works at Hooli (2026-07-04)\n- Chen plays the trombone (2026-07-04)\n"
+                               "- User's climbing buddy Chen moved to Savannah (2026-07-04)\n")
+    await promote(manager.home)
+    lines = memory(manager).splitlines()
+    assert [line for line in lines if line.startswith("## ")] == [  # each person under their name, then subjects
+        "## People", "## Chen", "## Mira", "## Work", "## Health", "## Projects and pastimes", "## Tastes"]
+    assert lines[lines.index("## Work") + 1] == "- User now works at Hooli"  # the user's job, not Chen's again
+    assert lines[lines.index("## People") + 1:lines.index("## Chen")] == ["- Mira is the user's sister", ""]
+    assert lines[lines.index("## Mira") + 1:lines.index("## Work")] == ["- Mira teaches chemistry in Oslo", ""]
+    assert lines[lines.index("## Chen") + 1:lines.index("## Mira")] == [
+        "- Chen now works at Hooli", "- Chen plays the trombone", "- User's climbing buddy Chen moved to Savannah", ""]
+    pastimes = lines[lines.index("## Projects and pastimes"):lines.index("## Tastes")]
+    assert all(any(words in line for line in pastimes) for words in ("Lamplighters", "rye flour", "cello"))
+
+
+async def test_a_line_found_in_memory_md_itself_counts_as_no_recall(home, clock):
+    manager = make_manager(home, clock, memory_md_max_lines=5)
+    write_page(manager, "Preferences", "# Preferences\n\n- User loves figs (2026-07-01)\n- User loves okra (2026-07-02)\n")
+    for _ in range(5):  # MEMORY.md is searched like any file: a hit on it says nothing about the page's facts
+        manager.recall.record([Recall("## Tastes\n- User loves figs", "core")])
+    await promote(manager.home)
+    lines = memory(manager).splitlines()
+    assert "- User loves okra" in lines and "- User loves figs" not in lines  # the newer taste, as nothing was recalled

@@ -1,8 +1,10 @@
 """MEMORY.md promotion: a bounded, always-visible summary built from ``3_Personal/``.
 
-Candidates are the current bullets of the personal pages (not History, not struck out),
-ranked by how often they were recalled (``.state/recall_log.jsonl``) and then by their most
-recent source date. With ``memory_consolidation_model`` set, the model writes the summary
+Candidates are the current bullets of the personal pages (not History, not struck out) that
+:mod:`memory_selection` finds stable and precise, one per fact (:func:`merge_restated`), ranked by
+how often they were recalled (``.state/recall_log.jsonl``), on how many days they were said, then
+by their most recent source date. The offline summary files them in a few sections by subject
+(:data:`SECTIONS`), each person's facts under their name. With ``memory_consolidation_model`` set, the model writes the summary
 from the ranked list, and its answer is checked before anything is written
 (:func:`answer_problem`): an empty, echoed, bullet-less answer, or one that keeps fewer facts
 than the offline promoter would, is replaced by the offline result and the reason is reported.
@@ -27,6 +29,7 @@ from suzent_desktop.core.engines.memory_md import memory_approval
 from suzent_desktop.core.engines.memory_md.promotion_guard import describe, screen
 from suzent_desktop.core.files.disk.regular import read_regular
 from suzent_desktop.core.files.events import ChangeSet
+from suzent_desktop.core.files.language import english
 from suzent_desktop.core.files.language.markdown import links
 from suzent_desktop.core.files.language.words import count
 from suzent_desktop.core.files.records.log_grammar import Fact
@@ -76,24 +79,66 @@ class Candidate:
     recalls: int
     order: int
     said: int = 1  # on how many days the fact was said: what is said again and again is stable
+    section: str = ""  # the MEMORY.md heading it goes under (:func:`section`, a person's name); '' for its page
+    person: bool = False  # on a person's page: under their name, among the people
 
 
 # Each page's best few facts, at most: a page of forty tastes would fill MEMORY.md, and an agent
-# needs every subject's best lines more than one subject's every line.
+# needs every subject's best lines more than one subject's every line. A section (several pages: the
+# hobbies, the routines and every project page) holds at most MAX_PER_SECTION.
 MAX_PER_PAGE = 6
+MAX_PER_SECTION = 12
 
 
 # Subjects an agent needs first when the bound cuts: who the user is, their people, work, health.
 PAGE_PRIORITY = ("about me", "identity", "people", "work", "health", "places", "preferences", "projects",
                  "activities", "hobbies", "routines", "dates")
 
+# MEMORY.md's sections: the stable things an agent must know, in the order it reads them.
+SECTIONS = ("About me", "People", "Work", "Health", "Home and places", "Projects and pastimes", "Tastes")
+_PAGE_SECTIONS = {"about me": "About me", "identity": "About me", "dates": "About me", "people": "People",
+                  "work": "Work", "health": "Health", "places": "Home and places",
+                  "hobbies": "Projects and pastimes", "projects": "Projects and pastimes",
+                  "routines": "Projects and pastimes", "preferences": "Tastes"}
+# a fact on a page named by its topic ("Piano", "Galway", "Basketball") goes by the judge's subject
+_SUBJECT_SECTIONS = {"identity": "About me", "work": "Work", "health": "Health", "place": "Home and places",
+                     "hobby": "Projects and pastimes", "preference": "Tastes", "plan": "Projects and pastimes",
+                     "event": "Projects and pastimes"}
+
+
+def section(page: str, text: str) -> str:
+    """The MEMORY.md section of a fact on a page that is no person's: a subject page under its own
+    section (Preferences under Tastes, Hobbies and Routines under Projects and pastimes), a page named
+    by its topic ("Piano", "Galway") by the learned judge's subject class of the line (a judge's
+    "person" goes by its next subject, as the dream files it): a few sections a reader scans, not one
+    heading per page."""
+    from suzent_desktop.core.engines.dream.placement.subjects import PERSON_CLASSES, next_subject
+
+    if page.lower() in _PAGE_SECTIONS:
+        return _PAGE_SECTIONS[page.lower()]
+    return _SUBJECT_SECTIONS[next_subject(text, PERSON_CLASSES)]
+
+
+def about_person(title: str, body: str, texts: list[str]) -> bool:
+    """A page the dream keeps about a person: its first line says who they are, or half its facts or
+    more are about the name it bears ("Chen plays the trombone", "Chen's favourite book is Dune"; "Italy is
+    on User's list of places to visit" is the user's)."""
+    from suzent_desktop.core.engines.capture.fact_judge import judge
+    from suzent_desktop.core.engines.dream.placement.subjects import named_person, person_page
+
+    if person_page(body, title):
+        return True
+    about = [named_person(text, judge().subject(text)) for text in texts]  # as the dream named the page
+    return len(texts) > 0 and sum(p is not None and p.name == title for p in about) * 2 >= len(texts)
+
 
 def _personal_candidates(home: Promoting) -> list[Candidate]:
     """Current facts of the personal pages that are stable and precise enough to be read every turn
-    (:mod:`core.memory_selection`), links read as their text, and the first line of a person's page
-    (who they are)."""
+    (:mod:`core.memory_selection`: the judge weighs them all at once), links read as their text, and
+    the first line of a person's page (who they are: the program wrote it from a kept fact). A
+    person's facts go under their name, the others under their subject's section (:func:`section`)."""
     from suzent_desktop.core.engines.dream.placement.subjects import person_page
-    from suzent_desktop.core.engines.memory_md.memory_selection import memory_worthy, promoted_page
+    from suzent_desktop.core.engines.memory_md.memory_selection import judged, memory_worthy, promoted_page
     from suzent_desktop.core.files.language.markdown import plain_text
     from suzent_desktop.core.vault.facts.fact_pages import PageDoc
 
@@ -103,12 +148,18 @@ def _personal_candidates(home: Promoting) -> list[Candidate]:
     forgotten = Forgotten(home.tombstones.contents())
     found: list[Candidate] = []
     seen: set[str] = set()
+    # the first lines of person pages, by their index in ``found``: one line each under People, who the
+    # user's people are, first when the bound cuts; their other facts stand under their names
+    intros: set[int] = set()
+    people: set[str] = {"People"}  # the pages of people
 
-    def add(text: str, page: str, latest: str, said: int = 1) -> None:
+    def add(text: str, page: str, latest: str, said: int = 1) -> bool:
         key = normalize(text)
-        if text and key not in seen and not forgotten.holds(text):
-            seen.add(key)
-            found.append(Candidate(text, page, latest, 0, len(found), said))
+        if not text or key in seen or forgotten.holds(text):
+            return False
+        seen.add(key)
+        found.append(Candidate(text, page, latest, 0, len(found), said))
+        return True
 
     # The personal pages as the vault model has them: kept current by the window's watcher; where nothing
     # watches, the model looks at this folder of the disk again (a page may have been written since it
@@ -124,14 +175,80 @@ def _personal_candidates(home: Promoting) -> list[Candidate]:
             continue  # doctor names it; promotion only reads pages
         doc = PageDoc.parse(body)
         bullets = doc.current_bullets()
+        texts = [" ".join(plain_text(b.text).split()) if links(b.text) else b.text.strip() for b in bullets]
+        if about_person(path.stem, body, texts):
+            people.add(path.stem)
         if person_page(body, path.stem):
             intro = next(ln.strip() for ln in body.splitlines() if ln.strip() and not ln.startswith("#"))
-            add(intro.rstrip("."), "People", max((b.latest or "" for b in bullets), default=""))
-        for bullet in bullets:
-            text = " ".join(plain_text(bullet.text).split()) if links(bullet.text) else bullet.text.strip()
+            if add(intro.rstrip("."), "People", max((b.latest or "" for b in bullets), default="")):
+                intros.add(len(found) - 1)
+        for bullet, text in zip(bullets, texts, strict=True):
             if text and memory_worthy(text):
                 add(text, path.stem, bullet.latest or "", len(bullet.dates))
-    return found
+    for index, cand in enumerate(found):
+        cand.person = index in intros or cand.page in people
+        cand.section = cand.page if cand.person else section(cand.page, cand.text)
+    weighed = [index for index in range(len(found)) if index not in intros]
+    kept = dict(zip(weighed, judged([found[index].text for index in weighed]), strict=True))
+    return [cand for index, cand in enumerate(found) if kept.get(index, True)]
+
+
+RESTATED = 0.8  # share of the shorter line's content words the longer must carry to say the same fact
+
+
+def _content(text: str) -> frozenset[str]:
+    """The stems of a line's content words and its numbers (the English layer's words and stemmer)."""
+    return frozenset(english.stem(w) for w in english.words(text.lower())
+                     if w not in english.STOPWORDS and w not in ("user", "user's"))
+
+
+def _subject(text: str) -> str:
+    """Whom a line is about, by its first word: "User now works at Hooli" and "Chen now works at Hooli"
+    share every other word and are two facts."""
+    first = english.words(text)[:1]
+    return first[0].lower().removesuffix("'s").removesuffix("’s") if first else ""
+
+
+def _restates(longer: frozenset[str], shorter: frozenset[str]) -> bool:
+    """The longer line carries most of the shorter one's words (:data:`RESTATED`) and adds at most as
+    many again: "User loves quinces from the market in Ghent" restates "User loves quinces", a line
+    about one record by Nina Simone found at a flea market does not restate "User loves jazz and
+    vinyl records"."""
+    return (len(shorter) >= 2 and len(longer) <= 2 * len(shorter) + 1
+            and len(longer & shorter) >= RESTATED * len(shorter))
+
+
+def merge_restated(candidates: list[Candidate]) -> list[Candidate]:
+    """One candidate per fact: a line that restates another about the same person (:func:`_restates`:
+    "User is allergic to penicillin" on Health, "User is allergic to penicillin and carries a card"
+    on Hiking) is shown once: the line that says most, filed with the page an agent looks at first
+    (:data:`PAGE_PRIORITY`: the allergy stays under Health), said on the days of both (what is said
+    again is stable)."""
+    first = {name: index for index, name in enumerate(PAGE_PRIORITY)}
+
+    def rank_of(page: str) -> int:
+        return first.get(page.lower(), first["projects"])
+
+    contents = [_content(cand.text) for cand in candidates]
+    order = sorted(range(len(candidates)), key=lambda i: (-len(contents[i]), rank_of(candidates[i].page), i))
+    kept: list[tuple[Candidate, frozenset[str]]] = []
+    by_stem: dict[str, list[int]] = {}
+    for index in order:
+        cand, words = candidates[index], contents[index]
+        near = {k for w in words for k in by_stem.get(w, ())}
+        twin = next((k for k in sorted(near) if _restates(kept[k][1], words)
+                     and _subject(kept[k][0].text) == _subject(cand.text)), None)
+        if twin is None:
+            for w in words:
+                by_stem.setdefault(w, []).append(len(kept))
+            kept.append((cand, words))
+            continue
+        same = kept[twin][0]
+        same.said += cand.said
+        same.latest = max(same.latest, cand.latest)
+        if rank_of(cand.page) < rank_of(same.page):
+            same.page, same.section, same.person = cand.page, cand.section, cand.person
+    return sorted((cand for cand, _ in kept), key=lambda c: c.order)
 
 
 def rank(candidates: list[Candidate], recall_counts: dict[str, int]) -> list[Candidate]:
@@ -150,18 +267,21 @@ def round_robin(ranked: list[Candidate]) -> list[Candidate]:
     keeps its top facts instead of the newest page crowding out an old allergy note. Pages take
     turns in :data:`PAGE_PRIORITY` order (identity, people, work, health first); a page named by
     its subject (a person, a place, an ongoing project or activity) takes its turn with the projects.
-    A page gives at most :data:`MAX_PER_PAGE` facts."""
+    A page gives at most :data:`MAX_PER_PAGE` facts, a section :data:`MAX_PER_SECTION`."""
     groups: dict[str, list[Candidate]] = {}
     for cand in ranked:
         groups.setdefault(cand.page, []).append(cand)
     first = {name: index for index, name in enumerate(PAGE_PRIORITY)}
     groups = dict(sorted(groups.items(), key=lambda item: first.get(item[0].lower(), first["projects"])))
     ordered: list[Candidate] = []
+    per_section: dict[str, int] = {}
     depth = 0
     while depth < MAX_PER_PAGE and len(ordered) < len(ranked):
         for items in groups.values():
-            if depth < len(items):
+            heading = _heading(items[depth]) if depth < len(items) else ""
+            if heading and per_section.get(heading, 0) < MAX_PER_SECTION:
                 ordered.append(items[depth])
+                per_section[heading] = per_section.get(heading, 0) + 1
         depth += 1
     return ordered
 
@@ -231,13 +351,21 @@ def compose(
     return "\n".join(fit(text.rstrip("\n").split("\n"), max_lines, max_chars)) + "\n"
 
 
+def _heading(cand: Candidate) -> str:
+    return cand.section or cand.page
+
+
 def extractive_lines(ranked: list[Candidate]) -> list[str]:
-    """Bullets grouped under their page titles; groups and bullets keep the given order."""
+    """Bullets grouped under their sections in :data:`SECTIONS` order, each person's under their name
+    where People stands (a candidate without a section under its page title, last); bullets keep the
+    given order."""
     groups: dict[str, list[str]] = {}
+    place = {name: index for index, name in enumerate(SECTIONS)}
     for cand in ranked:
-        groups.setdefault(cand.page, []).append(f"- {cand.text}")
+        groups.setdefault(_heading(cand), []).append(f"- {cand.text}")
+        place.setdefault(_heading(cand), place["People"] if cand.person else len(SECTIONS))
     lines: list[str] = []
-    for title, bullets in groups.items():
+    for title, bullets in sorted(groups.items(), key=lambda item: place[item[0]]):
         lines += [f"## {title}", *bullets, ""]
     return lines
 
@@ -245,22 +373,22 @@ def extractive_lines(ranked: list[Candidate]) -> list[str]:
 def _ranked_fit_lines(ranked: list[Candidate], max_lines: int, max_chars: int) -> list[str]:
     """Extractive body that keeps the highest-ranked bullets when the cap cuts.
 
-    Counts what :func:`extractive_lines` will render (a heading and a blank line per page
-    group, one line per bullet) without rendering, so it stays linear in the candidates.
+    Counts what :func:`extractive_lines` will render (a heading and a blank line per section,
+    one line per bullet) without rendering, so it stays linear in the candidates.
     """
     chosen: list[Candidate] = []
     groups: set[str] = set()
     lines = chars = 0
     for cand in ranked:
-        new_group = cand.page not in groups
+        new_group = _heading(cand) not in groups
         add_lines = 1 + (2 if new_group else 0)
-        add_chars = len(cand.text) + 3 + ((len(cand.page) + 4 + 1) if new_group else 0)
+        add_chars = len(cand.text) + 3 + ((len(_heading(cand)) + 4 + 1) if new_group else 0)
         if lines + 1 > max_lines:
             break  # not even one more bullet fits
         if lines + add_lines > max_lines or chars + add_chars > max_chars:
             continue
         chosen.append(cand)
-        groups.add(cand.page)
+        groups.add(_heading(cand))
         lines += add_lines
         chars += add_chars
     return extractive_lines(chosen)
@@ -402,7 +530,7 @@ async def promote(
     max_lines, max_chars = max(1, s.memory_md_max_lines), max(1, s.memory_md_max_chars)
 
     def gather() -> tuple[list[Candidate], str, list[str]]:
-        candidates = rank(_personal_candidates(home), dict(home.recall.counts()))
+        candidates = rank(merge_restated(_personal_candidates(home)), dict(home.recall.counts()))
         return candidates, _existing(home), _recent_important(home, [])
 
     ranked, existing, recent = await asyncio.to_thread(gather)

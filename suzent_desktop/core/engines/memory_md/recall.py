@@ -21,6 +21,7 @@ from suzent_desktop.core.files.sync import streams
 MAX_LINES = 5000
 SNIPPET_CHARS = 160
 MIN_LINE_BYTES = 60  # a record with an empty snippet is ~70 bytes
+CORE = "core"  # the source type of MEMORY.md and the other core files (core/index/rows/sources.py)
 
 
 @dataclass(frozen=True)
@@ -65,13 +66,19 @@ class RecallLog:
             atomic_write_text(self.path, "\n".join(lines[-MAX_LINES:]) + "\n")
 
     def counts(self) -> Counter[str]:
-        """How often each snippet was recalled, on every device (each device trims its own file)."""
+        """How often each snippet was recalled, on every device (each device trims its own file).
+
+        A hit on a core file (MEMORY.md itself, the persona) is no recall of a fact: MEMORY.md is
+        searched like any file, and counting its lines as recalled would keep whatever it holds in
+        it for good, however little anyone looked for it on its page."""
         counter: Counter[str] = Counter()
         paths = [p.path for p in streams.parts(self.path.parent, ".jsonl", "recall_log")] or [self.path]
         for text in streams.read_texts([p for p in paths if p.is_file()]):
             for line in text.splitlines():
                 try:
-                    counter[loads_json(line)["snippet"]] += 1
-                except (ValueError, KeyError, TypeError):
+                    record = loads_json(line)
+                    if record.get("source_type") != CORE:
+                        counter[record["snippet"]] += 1
+                except (ValueError, KeyError, TypeError, AttributeError):
                     continue
         return counter
