@@ -412,6 +412,8 @@ async def test_grounding_keeps_only_facts_about_the_user_in_the_users_words(user
         ("Our son Leo started kindergarten in Graz.", "Leo started kindergarten in Graz",
          "Leo started kindergarten in Graz"),
         ("I haven't eaten meat since 2019.", "User has not eaten meat since 2019", "User has not eaten meat since 2019"),
+        ("I just sent my novel to a publisher in Leeds, to see how they might like it!",
+         "User sent her novel to a publisher in Leeds", "User sent her novel to a publisher in Leeds"),
     ],
 )
 async def test_a_models_fact_the_turn_grounds_is_kept_whatever_its_language_or_case(user, content, written):
