@@ -130,9 +130,11 @@ def schema(dim: int) -> pa.Schema:
 
 def _fts_text(row: Row) -> str:
     """The full-text column adds the page name, aliases and heading path, so a title word finds its page,
-    and a page bullet's date in words, so "what did I do in November 2023" finds the facts of then."""
+    and the month of a dated row (a page bullet, a log fact, a turn) in words, so "what did I do in
+    November 2023" finds what was said then. Only page bullets had it at first, and for "what did Nate
+    organise in June" they then outranked the turn where Nate said it."""
     title = row.title if row.title is not None else (Path(row.path).stem if row.source_type != "archive" else "")
-    when = date_words(row.date) if row.title is not None and row.date else ""
+    when = date_words(row.date) if row.date else ""
     return "\n".join(part for part in (title, row.heading or "", row.text, when) if part)
 
 
