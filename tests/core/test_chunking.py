@@ -292,3 +292,8 @@ def test_a_person_pages_first_line_is_no_row_when_a_bullet_holds_its_words() -> 
     assert texts == ["User's brother Rosa is a data engineer up in Aarhus", "Rosa (the user's brother) just bought a skateboard"]
     lone = "# Ana\n\nAna is the user's sister and lives in Lisbon.\n\n- Ana bought a bike (2026-04-04)\n"
     assert "Ana is the user's sister and lives in Lisbon." in [c.text for c in chunk_markdown(lone)]
+
+
+def test_a_bare_link_among_fact_bullets_is_navigation_not_a_row() -> None:
+    page = "# About Me\n\n- [[Work]]\n- User's name is Joanna (2026-07-01)\n- [[Nate]]\n- User lives in Porto (2026-07-02)\n"
+    assert [c.text for c in chunk_markdown(page)] == ["User's name is Joanna", "User lives in Porto"]

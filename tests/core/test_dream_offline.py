@@ -292,6 +292,15 @@ def test_a_fact_lands_on_its_subjects_page_not_on_the_place_or_team_it_names(man
     assert [name for name, text in pages.items() if "shellfish" in text or "promoted" in text] == ["Health", "Work"]
 
 
+def test_a_possessive_after_in_names_no_place_page(manager):
+    run(manager, batch(
+        ("2026-07-01", "general", "User asked about the growth in Priya's team during training"),
+        ("2026-07-02", "general", "User showed interest in Oskar's controller accessories for gaming"),
+    ))
+    names = {p.stem for p in (manager.layout.notebook_dir / "3_Personal").glob("*.md")}
+    assert not {"Priya's", "Oskar's"} & names, names
+
+
 def test_each_person_the_user_names_gets_a_page_not_one_shared_people_page(manager):
     run(manager, batch(
         ("2026-07-02", "people", "User's mum was diagnosed with diabetes"),

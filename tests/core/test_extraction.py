@@ -412,6 +412,8 @@ async def test_grounding_keeps_only_facts_about_the_user_in_the_users_words(user
         ("Our son Leo started kindergarten in Graz.", "Leo started kindergarten in Graz",
          "Leo started kindergarten in Graz"),
         ("I haven't eaten meat since 2019.", "User has not eaten meat since 2019", "User has not eaten meat since 2019"),
+        ("I just sent my novel to a publisher in Leeds, to see how they might like it!",
+         "User sent her novel to a publisher in Leeds", "User sent her novel to a publisher in Leeds"),
     ],
 )
 async def test_a_models_fact_the_turn_grounds_is_kept_whatever_its_language_or_case(user, content, written):
@@ -749,3 +751,47 @@ def test_the_listeners_part_around_what_the_user_did_is_left_out(turn, lines):
     """"while you were in Oslo", "I took your advice and …": what the listener did is no fact about the
     user; what the user did beside it is."""
     assert OfflineExtractor().candidates(turn) == lines
+# -- the conversation so far --------------------------------------------------------------------
+CELLO = ("I joined a choir and picked up something new: I'm learning the cello now.", "How long have you played?")
+
+
+async def test_a_fact_the_earlier_turns_name_and_the_new_turn_adds_to_is_grounded():
+    fact = {"category": "hobby", "content": "User has been playing the cello for about five months"}
+    turn = turn_to_text("Five months now, and I love the progress I'm making.", "Impressive!")
+    alone = await extract_facts(turn, Settings(extraction_model=MODEL), llm=MockJSON(facts_json(fact)))
+    fake = MockJSON(facts_json(fact))
+    facts = await extract_facts(turn, Settings(extraction_model=MODEL), llm=fake, context=[CELLO])
+    assert alone == [] and [f.content for f in facts] == [fact["content"]]
+    assert CELLO[0] in fake.calls[0][0]["content"]  # the model read the turn that named the cello
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "User joined a choir",  # the earlier turn's news, with nothing of the new turn
+        "User's choir rehearses in Ghent",  # words no one said
+    ],
+)
+async def test_the_context_grounds_no_fact_that_is_not_the_new_turns_and_the_users(content):
+    turn = turn_to_text("Five months now, and I love the progress I'm making.", "Impressive!")
+    notes: list[str] = []
+    facts = await extract_facts(turn, Settings(extraction_model=MODEL), llm=MockJSON(facts_json({"content": content})),
+                                notes=notes, context=[CELLO, ("Cool.", "Does the choir rehearse in Ghent?")])
+    assert facts == [] and notes
+
+
+async def test_capture_gives_the_model_the_earlier_turns_of_the_same_conversation(home, clock, monkeypatch):
+    manager = make_manager(home, clock, extraction_model=MODEL)
+    seen: list[str] = []
+    answers = iter([facts_json(), facts_json(), facts_json({"content": "User has played the cello for five months"})])
+
+    async def scripted(model, messages, **kwargs):
+        seen.append(messages[0]["content"])
+        return json.loads(next(answers))
+
+    monkeypatch.setattr(llm, "complete_json", scripted)
+    await manager.process_conversation_turn_for_memories(*CELLO, "talk-1")
+    await manager.process_conversation_turn_for_memories("I own a kayak.", "Nice", "talk-2")
+    facts, _ = await manager.process_conversation_turn_for_memories("Five months so far!", "Great", "talk-1")
+    assert [f.content for f in facts] == ["User has played the cello for five months"]
+    assert CELLO[0] in seen[2] and "kayak" not in seen[2]  # another conversation is not this one's context

@@ -256,3 +256,29 @@ async def test_the_dated_facts_of_one_page_are_not_discounted_as_repeats_of_one_
     await indexer.sync()
     hits = (await indexer.search("hiking trail with Ana", limit=5)).hits
     assert [h.path.endswith("Timeline.md") for h in hits] == [True] * 5
+
+
+TIMELINE = """# Timeline
+
+- User ran a trail race in the Ardennes (2026-05-09)
+- User ran a relay with colleagues (2026-05-23)
+- User swam across Lake Hallstatt (2026-03-14)
+"""
+
+
+async def test_a_question_naming_a_month_finds_the_bullets_of_that_month(layout, indexer) -> None:
+    write(layout, "3_Personal/Timeline.md", TIMELINE)
+    await indexer.sync()
+    hits = (await indexer.search("what did the user do in March 2026", limit=3)).hits
+    assert hits[0].text == "User swam across Lake Hallstatt" and hits[0].date == "2026-03-14"
+
+
+
+async def test_a_log_fact_is_found_by_the_month_of_its_day_too(layout, indexer) -> None:
+    archive = Archive(layout)
+    for day, text in ((dt.datetime(2026, 5, 9, 9), "User ran a trail race in the Ardennes"),
+                      (dt.datetime(2026, 3, 14, 9), "User swam across Lake Hallstatt")):
+        archive.append_turn([Fact(text)], session_id="s1", when=day)
+    await indexer.sync()
+    hits = (await indexer.search("what happened in March", limit=3)).hits
+    assert hits[0].text == "User swam across Lake Hallstatt"

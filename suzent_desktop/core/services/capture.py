@@ -39,6 +39,8 @@ if TYPE_CHECKING:
     from suzent_desktop.core.index.indexer import Indexer
 
 EARLIEST_TURN = dt.date(1990, 1, 1)  # a turn claiming an earlier time is filed when it is captured
+CONTEXT_TURNS = 6  # earlier turns of the conversation an extraction model reads with the new one
+CONTEXT_CHARS = 1_500  # of each side of such a turn
 
 
 async def append_and_index(
@@ -136,9 +138,9 @@ class Capture:
         try:
             notes: list[str] = []
             people = await asyncio.to_thread(self._known_people)
-            facts = list(
-                await extraction.extract_facts(turn_text, self.settings, when=turn_time, notes=notes, people=people)
-            )
+            context = await asyncio.to_thread(self._context, turn) if self.settings.extraction_model else []
+            facts = list(await extraction.extract_facts(
+                turn_text, self.settings, when=turn_time, notes=notes, people=people, context=context))
             people.update(extraction.known_people(f.content for f in facts))
         except extraction.ExtractionError as exc:
             if turn is None:
@@ -181,6 +183,20 @@ class Capture:
                     logs={when.isoformat()}, log_lines=[f.line for f in earlier],
                     message=f"this turn was captured before (turn {turn}); its facts were not written again")
         return None
+
+    def _context(self, turn: TranscriptTurn | None) -> list[tuple[str, str]]:
+        """The turns of the same conversation kept before ``turn`` that day (the last
+        :data:`CONTEXT_TURNS`, each side cut at :data:`CONTEXT_CHARS`): a model reading "I've been
+        playing for four months" must see the turn that named the violin (blocking: run in a thread)."""
+        if turn is None:
+            return []
+        try:
+            earlier = [t for t in self.transcripts.read(turn.date).turns
+                       if t.session == turn.session and t.ts <= turn.ts and t.id != turn.id]
+        except OSError:
+            return []  # the context helps the model; the turn is captured without it
+        return [(clean(clean_text(t.user))[:CONTEXT_CHARS], clean(clean_text(t.assistant))[:CONTEXT_CHARS])
+                for t in earlier[-CONTEXT_TURNS:]]
 
     def _known_people(self) -> dict[str, str]:
         """People and animals the user introduced in earlier turns ("my sister Ana"), from the daily logs.

@@ -54,7 +54,7 @@ import asyncio
 import dataclasses
 import datetime as dt
 import re
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -203,6 +203,7 @@ async def _extract_with_model(
     timeout: float = EXTRACTION_TIMEOUT_SECONDS,
     when: dt.datetime | None = None,
     notes: list[str] | None = None,
+    context: Sequence[tuple[str, str]] = (),
 ) -> list[Fact]:
     from suzent_desktop.core.llm import LLMError, LLMTimeout
 
@@ -210,6 +211,10 @@ async def _extract_with_model(
     if when is not None:  # "yesterday" means nothing later: let the model write the date it meant
         system += (f"\nThe turn was said on {when.strftime('%A')} {when.date().isoformat()}; write relative "
                    "dates (yesterday, last Friday) with the absolute date in parentheses.")
+    if context:  # "I've been playing for four months" says what only the turn before names (the violin)
+        system += ("\n\nEarlier in this conversation (to know what the new turn speaks of; its facts were noted "
+                   "already, so note only what the new turn adds):\n\n"
+                   + "\n".join(turn_to_text(u, a) for u, a in context))
     messages: list[dict[str, str]] = [
         {"role": "system", "content": system},
         {"role": "user", "content": turn_text},
@@ -246,13 +251,16 @@ async def extract_facts(
     when: dt.datetime | None = None,
     notes: list[str] | None = None,
     people: Mapping[str, str] | None = None,
+    context: Sequence[tuple[str, str]] = (),
 ) -> list[Fact]:
     """Facts of one turn: from ``settings.extraction_model`` if set, else the offline extractor.
 
     ``llm`` is an object with a ``complete_json`` coroutine (default: :mod:`core.llm`);
     ``when`` is the turn's time, from which relative dates ("yesterday") are resolved;
     ``notes`` collects what the user should hear about (model facts dropped as ungrounded);
-    ``people`` are the people and animals the user introduced before (see :func:`known_people`).
+    ``people`` are the people and animals the user introduced before (see :func:`known_people`);
+    ``context`` are the earlier (user, assistant) turns of the same conversation, oldest first: the
+    model reads them to know what the turn speaks of, and a fact they support with the turn is grounded.
     """
     user, assistant = split_turn(turn_text)
     if settings.extraction_model:
@@ -263,12 +271,13 @@ async def extract_facts(
 
             llm = llm_module
         facts = await _extract_with_model(
-            turn_text, settings.extraction_model, llm.complete_json, settings.llm_timeout_seconds, when, notes
+            turn_text, settings.extraction_model, llm.complete_json, settings.llm_timeout_seconds, when, notes,
+            context,
         )
         # The log speaks of the user in the third person: "I'm now working at Thales" must read
         # "User is now working at Thales" for the consolidator to see it replaces the old job.
         facts = [dataclasses.replace(f, content=house_form(third_person(f.content))) for f in facts]
-        kept, note = ground(facts, user, assistant)
+        kept, note = ground(facts, user, assistant, context)
         if note and notes is not None:
             notes.append(f"extraction model {settings.extraction_model}: {note}")
         return kept
@@ -322,9 +331,10 @@ def normalize_words(text: str) -> str:
     return " ".join(re.findall(r"\w+", text.lower()))
 
 
-# What is imagined, wondered about or wished, not stated (both the model's and the offline path).
-_HYPOTHETICAL = re.compile(r"\b(if|whether|maybe|perhaps|might|would|could|should|wish|unless|suppose|imagine|wonder)\b",
-                           re.I)
+# What is imagined, wondered about or wished, not stated. A modal verb ("might", "would") is no such
+# mark: it sits as often in a clause beside the news ("I sent my screenplay to a contest to see how
+# others might like it") as in a wish, and a wish the prompt's examples teach the model to leave out.
+_HYPOTHETICAL = re.compile(r"\b(if|whether|maybe|perhaps|wish|unless|suppose|imagine|wonder)\b", re.I)
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])|\n+")
 
 
@@ -345,7 +355,9 @@ def _names_someone(content: str, user: str) -> bool:
     return any(word in names for word in re.findall(r"\w+", content))
 
 
-def ground(facts: list[Fact], user: str, assistant: str) -> tuple[list[Fact], str]:
+def ground(
+    facts: list[Fact], user: str, assistant: str, context: Sequence[tuple[str, str]] = ()
+) -> tuple[list[Fact], str]:
     """The facts the turn supports, and a note on the rest.
 
     What is a fact is the prompt's judgement (its few-shot examples); here the turn is checked to
@@ -354,9 +366,15 @@ def ground(facts: list[Fact], user: str, assistant: str) -> tuple[list[Fact], st
     user's own (not the assistant's advice); the user stated it rather than asked or imagined it;
     and it is about the user or someone the user named. Each fact is judged alone: an echo or an
     unsupported fact does not sink the others.
+
+    ``context`` (earlier turns of the conversation) counts as the turn: "I've been playing for four
+    months" after "I'm learning the violin" grounds "User has been playing the violin for four
+    months". The fact still needs a term of the new turn's user side, so it is the turn's news.
     """
-    turn_terms = support_terms(f"{user}\n{assistant}")
-    user_terms = support_terms(user)
+    said = "\n".join([*(u for u, _ in context), user])  # all the user's words the model read
+    turn_terms = support_terms("\n".join([*(f"{u}\n{a}" for u, a in context), user, assistant]))
+    user_terms = support_terms(said)
+    new_terms = support_terms(user)
     kept: list[Fact] = []
     echoes = unsupported = about_no_one = 0
     for fact in facts:
@@ -366,11 +384,11 @@ def ground(facts: list[Fact], user: str, assistant: str) -> tuple[list[Fact], st
         terms = support_terms(fact.content)
         supported = _supported(terms, turn_terms)
         users = _supported(terms, user_terms)
-        if not users or len(supported) < GROUNDED_SHARE * len(terms) or len(users) < USER_SHARE * len(terms) or (
-            _not_stated(users, user)
-        ):
+        if not _supported(terms, new_terms) or len(supported) < GROUNDED_SHARE * len(terms) or (
+            len(users) < USER_SHARE * len(terms)
+        ) or _not_stated(users, said):
             unsupported += 1
-        elif not _names_someone(fact.content, user):
+        elif not _names_someone(fact.content, said):
             about_no_one += 1
         else:
             kept.append(fact)

@@ -11,11 +11,9 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-_WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-_MONTHS = [
-    "january", "february", "march", "april", "may", "june",
-    "july", "august", "september", "october", "november", "december",
-]
+from suzent_desktop.core.files.language.english import MONTHS as _MONTHS
+from suzent_desktop.core.files.language.english import WEEKDAYS as _WEEKDAYS
+
 _NUMBERS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
     "eight": 8, "nine": 9, "ten": 10, "a couple of": 2, "couple of": 2, "a few": 3, "few": 3,

@@ -12,6 +12,7 @@ parses the 2.7 MB list with one ``json.loads`` call, which holds the interpreter
 
 from __future__ import annotations
 
+import datetime as dt
 import gzip
 import json
 import pkgutil
@@ -28,8 +29,22 @@ _ENTRY = re.compile(r'"((?:[^"\\]|\\.)*)":\s*(\d+)')
 _SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bSt\.)(?<!\bProf\.)\s+|"
                            r"\n+|;\s+|\s+[-–—]\s+")
 NAME_MAX_FREQUENCY = 4.5e-6  # "Fred", "John", "Max" are rarer as words than "Nature", "Family", "Epic"
-CALENDAR = frozenset("monday tuesday wednesday thursday friday saturday sunday january february march april may "
-                     "june july august september october november december today tomorrow yesterday".split())
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")  # date.weekday() order
+MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+          "november", "december")  # month 1 first (not strftime's %B: that follows the machine's locale)
+CALENDAR = frozenset((*WEEKDAYS, *MONTHS, "today", "tomorrow", "yesterday"))
+
+
+def date_words(iso: str) -> str:
+    """An ISO date's month as a question names it ("2023-11-17" → "November 2023"); "" when it is none.
+    The day is left out: "17" matched every row that counts seventeen of anything."""
+    try:
+        day = dt.date.fromisoformat(iso)
+    except ValueError:
+        return ""
+    return f"{MONTHS[day.month - 1].capitalize()} {day.year}"
+
+
 # Evaluative adjectives: they say how something felt, not what it was (page titles leave them out).
 EVALUATIVE = frozenset(
     "unexpected unbelievable coolest nicest greatest biggest best worst memorable epic fabulous gorgeous "

@@ -308,6 +308,8 @@ def _item_chunks(paragraph: _Paragraph, max_chars: int, forgotten: Forgotten) ->
         if not kept or kept[0] != lines[first] or forgotten.holds("\n".join(kept)):
             continue
         raw = "\n".join(kept)
+        if len(kept) == 1 and only_links(list_item_text(lines[first]) or ""):
+            continue  # "- [[Nate]]" among About Me's facts leads to a page; as a hit it answers nothing
         fact = item_fact(list_item_text(lines[first]) or "")
         rest = [ln.strip() for ln in kept[1:] if ln.strip()]
         text = "\n".join([fact.text, *rest]) if fact.text else "\n".join(rest)

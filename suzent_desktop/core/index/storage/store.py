@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pyarrow as pa
 
+from suzent_desktop.core.files.language.english import date_words
 from suzent_desktop.core.files.language.writing_systems import gram_text, terms
 from suzent_desktop.core.index.ranking import tie_order
 from suzent_desktop.core.index.ranking.filters import Filters
@@ -130,9 +131,13 @@ def schema(dim: int) -> pa.Schema:
 
 
 def _fts_text(row: Row) -> str:
-    """The full-text column adds the page name, aliases and heading path, so a title word finds its page."""
+    """The full-text column adds the page name, aliases and heading path, so a title word finds its page,
+    and the month of a dated row (a page bullet, a log fact, a turn) in words, so "what did I do in
+    November 2023" finds what was said then. Only page bullets had it at first, and for "what did Nate
+    organise in June" they then outranked the turn where Nate said it."""
     title = row.title if row.title is not None else (Path(row.path).stem if row.source_type != "archive" else "")
-    return "\n".join(part for part in (title, row.heading or "", row.text) if part)
+    when = date_words(row.date) if row.date else ""
+    return "\n".join(part for part in (title, row.heading or "", row.text, when) if part)
 
 
 class IndexStore:

@@ -158,8 +158,8 @@ def place_of(text: str, people: set[str] | frozenset[str] = frozenset()) -> Topi
             continue
         name = match.group("place")
         first = name.split()[0]
-        if first.lower() in _CALENDAR or first in people or name in people:
-            continue
+        if first.lower() in _CALENDAR or first in people or name in people or name.endswith(("'s", "’s")):
+            continue  # "in John's team" names John's team, no place: a page "John's" held nothing of his
         if len(name.split()) == 1 and not (name.isupper() and len(name) > 1) and not looks_like_name(name):
             continue  # "to Work", "in Spring": a capitalised word, not a name
         return Topic(title_case(name), "place")
