@@ -56,7 +56,6 @@ from suzent_desktop.core.operations import (
     VaultTools,
     accept_memory,
     decode_page,
-    dream_once,
     memory_proposal,
     provenance_card,
     read_part,
@@ -286,7 +285,7 @@ class MemoryTools:
             text, category=category, tags=tuple(t for tag in tags for t in tag.split()), session_id="mcp",
             importance=importance,
         )
-        date = min(changes.logs) if changes.logs else self.manager.today()
+        date = min(changes.logs) if changes.logs else self.manager.clock.today().isoformat()
         return {
             "date": date,
             "path": str(self.manager.log_path(date)),
@@ -532,7 +531,7 @@ class MemoryTools:
         dry_run: Annotated[bool, Field(description="Work on a scratch copy and return diffs only.")] = False,
         force: Annotated[bool, Field(description="Ignore the time and volume gates.")] = False,
     ) -> dict[str, Any]:
-        result = await dream_once(self.manager, force=force, dry_run=dry_run)
+        result = await self.manager.dreaming.once(force=force, dry_run=dry_run)
         doc = result.as_json()
         doc["reason"] = result.reason
         doc["dry_run"] = dry_run

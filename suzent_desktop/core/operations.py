@@ -23,8 +23,6 @@ from suzent_desktop.core import demo
 from suzent_desktop.core.demo import DemoError, write_demo_home
 from suzent_desktop.core.engines import provenance, review
 from suzent_desktop.core.engines.dream import runner as dream
-from suzent_desktop.core.engines.dream.runs import outcome as dream_outcome
-from suzent_desktop.core.engines.dream.runs import run_state
 from suzent_desktop.core.engines.dream.tools import (
     READ_LIMIT_CHARS,
     VaultAccessError,
@@ -87,7 +85,7 @@ if TYPE_CHECKING:
         DreamResult as DreamResult,  # named in the UI's type hints
     )
     from suzent_desktop.core.engines.dream.model import GateStatus as GateStatus
-    from suzent_desktop.core.engines.dream.runner import DreamRunner, Snapshot
+    from suzent_desktop.core.engines.dream.runner import Snapshot
     from suzent_desktop.core.home import PreparedHome
     from suzent_desktop.core.index.embedding import Embedder
     from suzent_desktop.core.index.ranking.hits import (
@@ -102,15 +100,15 @@ __all__ = [
     "TrashRecord", "VaultOpError", "ZONES", "agent_activity", "canvas_markdown", "check_name", "open_folder",
     "untrusted_config",
     "properties", "property_kind", "set_property", "rename_property", "delete_property",
-    "create_folder", "create_page", "dream_never_ran", "dream_runner", "forgotten_list", "is_canvas",
+    "create_folder", "create_page", "forgotten_list", "is_canvas",
     "is_demo_home", "is_forgotten", "load_embedder",
     "log_dates", "log_path", "match_spans", "move", "normalize", "read_day", "read_memory_md", "read_regular",
     "rename", "restore", "save_page", "snapshot_vault", "trash", "unified_diffs", "units_for", "vault_texts",
     "PathKind", "apply_to_vault", "empty_snapshot", "folder_vault", "hold_vault_walks", "path_kind", "release_vault_walks", "vault_model", "vault_snapshot",
 ]
 __all__ += [  # what the command line and the MCP server use besides the manager
-    "DemoError", "DreamCycle", "PromotionError", "SYSTEM_CLOCK", "default_home", "doctor", "dream_cycle",
-    "dream_once", "gate_status", "last_run_note", "prepare_home", "write_demo_home",
+    "DemoError", "PromotionError", "SYSTEM_CLOCK", "default_home", "doctor",
+    "prepare_home", "write_demo_home",
     "ActivityRecorder", "READ_LIMIT_CHARS", "VaultAccessError", "VaultTools", "decode_page", "read_part",
     "read_regular", "shown_page",
 ]
@@ -340,53 +338,6 @@ def forgotten_list(manager: MemoryManager) -> tuple[list[Tombstone], list[Tombst
 
 
 # -- the dream, the agent, the embedder ------------------------------------------------------------
-def dream_runner(manager: MemoryManager, *, on_phase: Callable[[str], None] | None = None,
-                 on_result: Callable[[Any], None] | None = None) -> DreamRunner:
-    """The app's one dream runner, reporting its phases and results to the caller."""
-    return dream.DreamRunner(manager, on_phase=on_phase, on_result=on_result)
-
-
-@dataclass(frozen=True)
-class DreamCycle:
-    """What one dream command did: each batch's result in order, then the lint it ran (None when
-    no lint was due, and always for a dry run)."""
-
-    results: list[DreamResult]
-    lint: Any = None
-
-
-async def dream_cycle(manager: MemoryManager, *, force: bool = False, dry_run: bool = False,
-                      on_result: Callable[[DreamResult], None] | None = None) -> DreamCycle:
-    """A dream as the app runs it: batch after batch until caught up, then lint if due. A dry run is
-    one batch on a scratch copy of the vault (its result carries the diffs)."""
-    runner = dream.DreamRunner(manager, on_result=on_result)
-    if dry_run:
-        return DreamCycle([await runner.run_once(force=force, dry_run=True)])
-    results = await runner.run_cycle(force=force)
-    return DreamCycle(results, runner.last_lint)
-
-
-async def dream_once(manager: MemoryManager, *, force: bool = False, dry_run: bool = False) -> DreamResult:
-    """One batch of the dream (the MCP tool): a caller that asks again gets the next batch."""
-    return await dream.DreamRunner(manager).run_once(force=force, dry_run=dry_run)
-
-
-def gate_status(manager: MemoryManager) -> GateStatus:
-    """Whether the next dream would run now, and if not why and when it looks again."""
-    return dream.DreamRunner(manager).gate_status()
-
-
-def last_run_note(manager: MemoryManager) -> str:
-    """For ``status``: the outcome, attempt and reason of the last dream when it did not succeed ('' when it did)."""
-    history = run_state.load_device_state(manager.layout)["history"]
-    return dream_outcome.last_run_note(history, manager.settings.memory_consolidation_max_retries)
-
-
-def dream_never_ran(runner: DreamRunner) -> bool:
-    """True when the runner's own records hold no run yet (log.md may hold a demo's)."""
-    return not run_state.load_state(runner.state_path)["history"]
-
-
 def snapshot_vault(root: Path) -> Snapshot:
     """The page texts of a folder, read from the disk (a scratch copy no model holds); the home's
     vault: :func:`vault_texts`."""
