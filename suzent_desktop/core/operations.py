@@ -103,7 +103,7 @@ __all__ = [
     "create_folder", "create_page", "forgotten_list", "is_canvas",
     "is_demo_home", "is_forgotten", "load_embedder",
     "log_dates", "log_path", "match_spans", "move", "normalize", "read_day", "read_memory_md", "read_regular",
-    "rename", "restore", "save_page", "snapshot_vault", "trash", "unified_diffs", "units_for", "vault_texts",
+    "rename", "restore", "save_page", "trash", "unified_diffs", "units_for", "vault_texts",
     "PathKind", "apply_to_vault", "empty_snapshot", "folder_vault", "hold_vault_walks", "path_kind", "release_vault_walks", "vault_model", "vault_snapshot",
 ]
 __all__ += [  # what the command line and the MCP server use besides the manager
@@ -338,15 +338,9 @@ def forgotten_list(manager: MemoryManager) -> tuple[list[Tombstone], list[Tombst
 
 
 # -- the dream, the agent, the embedder ------------------------------------------------------------
-def snapshot_vault(root: Path) -> Snapshot:
-    """The page texts of a folder, read from the disk (a scratch copy no model holds); the home's
-    vault: :func:`vault_texts`."""
-    return dream.snapshot_vault(root)
-
-
 def vault_texts(manager: MemoryManager) -> Snapshot:
     """(worker thread) The vault's pages and the program's index as the vault model holds them, to
-    diff a dream's changes against: what :func:`snapshot_vault` reads, without reading the vault
+    diff a dream's changes against: what a dry run reads of its scratch copy, without reading the vault
     again where a watcher keeps the model current (else after one look at the disk)."""
     model = manager.vault.current()
     index = manager.layout.index_md
