@@ -172,7 +172,7 @@ async def _dream(manager: Any) -> dict:
         result = await runner.run_once(force=True)
         runs.append({"outcome": result.outcome, "before": before, "after": result.watermark,
                      "batch": result.batch, "reason": result.reason[:200]})
-        if result.outcome not in ("productive", "skipped") or not await asyncio.to_thread(manager.pending_dates):
+        if result.outcome not in ("productive", "skipped") or not await asyncio.to_thread(manager.dreaming.pending_dates):
             break
     return {"runs": runs, "lost": lost}
 
