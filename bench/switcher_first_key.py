@@ -30,6 +30,7 @@ from ui_launch import make_vault  # noqa: E402
 
 from suzent_desktop.core import operations  # noqa: E402
 from suzent_desktop.core.files.language import fuzzy  # noqa: E402
+from suzent_desktop.core.vault.model import VaultSnapshot  # noqa: E402
 from suzent_desktop.ui.dialogs.quick_switcher import QuickSwitcher, warm_matching  # noqa: E402
 from suzent_desktop.ui.editing.link_completer import link_names  # noqa: E402
 
@@ -40,7 +41,7 @@ def _ms(work) -> float:  # noqa: ANN001 - a callable
     return (time.thread_time() - start) * 1000
 
 
-def keystrokes(snapshot: operations.VaultSnapshot, root: Path, keys: str = "ga") -> list[float]:
+def keystrokes(snapshot: VaultSnapshot, root: Path, keys: str = "ga") -> list[float]:
     """CPU ms of each key typed into a new switcher (its rows are built before the first key)."""
     switcher = QuickSwitcher(snapshot, root)
     try:

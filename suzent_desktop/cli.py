@@ -408,7 +408,7 @@ def cmd_search(args: argparse.Namespace, out: Output) -> int:
 
     async def go() -> Any:
         await _catch_up(manager, out)
-        from suzent_desktop.core.operations import Filters
+        from suzent_desktop.core.index.ranking.filters import Filters
 
         return await manager.searching.search(args.query, limit=args.limit, filters=Filters(source=args.source))
 
@@ -698,7 +698,7 @@ def cmd_lint(args: argparse.Namespace, out: Output) -> int:
 
 
 def cmd_promote(args: argparse.Namespace, out: Output) -> int:
-    from suzent_desktop.core.operations import PromotionError
+    from suzent_desktop.core.engines.memory_md.promotion import PromotionError
 
     manager = _open(args)
     try:
@@ -715,9 +715,9 @@ def cmd_promote(args: argparse.Namespace, out: Output) -> int:
 
 
 def cmd_doctor(args: argparse.Namespace, out: Output) -> int:
-    from suzent_desktop.core.operations import doctor
+    from suzent_desktop.core.doctor import doctor_report
 
-    report = doctor(home_of(args))
+    report = doctor_report(home_of(args))
     problems, kept = report.problems, report.transcripts
     errors = [p for p in problems if p.severity == "error"]
     out.doc({"ok": not errors, "problems": [p.to_dict() for p in problems], "transcripts": kept})

@@ -51,6 +51,6 @@ class Output:
 def home_of(args: argparse.Namespace) -> Path:
     if args.home is not None:
         return Path(args.home).expanduser()
-    from suzent_desktop.core.operations import default_home
+    from suzent_desktop.core.files.paths.layout import default_home
 
     return default_home()

@@ -12,6 +12,8 @@ from collections.abc import Callable
 from typing import Any
 
 from suzent_desktop.core import operations
+from suzent_desktop.core.engines import review
+from suzent_desktop.core.engines.memory_md import memory_approval
 
 SHOWN_CHARS = 200
 
@@ -88,12 +90,12 @@ def cmd_review(args: argparse.Namespace, out: Any, open_manager: Callable[..., A
         asyncio.run(manager.sync_paths([manager.layout.memory_md]))
         done.append("accepted the proposed MEMORY.md")
     if args.reject_memory:
-        if not operations.reject_memory(manager):
+        if not memory_approval.reject(manager.layout):
             raise ReviewError("no proposed MEMORY.md waits for approval")
         done.append("dropped the proposed MEMORY.md")
     listed = operations.review_items(manager)
     if args.keep:
-        operations.review_keep(manager, [_item(listed, i).id for i in args.keep])
+        review.keep(manager.layout, [_item(listed, i).id for i in args.keep])
         done.append(f"kept {len(args.keep)}")
     if args.forget:
         asyncio.run(operations.review_forget(manager, _item(listed, args.forget)))
@@ -105,7 +107,7 @@ def cmd_review(args: argparse.Namespace, out: Any, open_manager: Callable[..., A
     if args.mark_all_reviewed:
         done.append(f"marked {operations.review_mark_all(manager)} reviewed")
     listed = operations.review_items(manager) if done else listed
-    waiting = operations.memory_proposal(manager) is not None
+    waiting = memory_approval.proposal(manager.layout) is not None
     out.doc({"items": [i.as_json() for i in listed], "memory_proposal": waiting, "done": done})
     for line in done:
         out.say(line)

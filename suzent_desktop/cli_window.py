@@ -29,7 +29,7 @@ def cmd_gui(args: argparse.Namespace, out: Output) -> int:
 
 def cmd_open(args: argparse.Namespace, out: Output) -> int:
     """Open a folder as a vault: its own home beside the default one, recorded as recent."""
-    from suzent_desktop.core.operations import open_folder
+    from suzent_desktop.core.files.paths.vaults import open_folder
 
     home = open_folder(args.path)
     out.doc({"vault": str(args.path.expanduser().resolve()), "home": str(home)})
@@ -102,7 +102,8 @@ def _demo_dir(args: argparse.Namespace) -> Path:
 
 
 def cmd_demo(args: argparse.Namespace, out: Output) -> int:
-    from suzent_desktop.core.operations import SYSTEM_CLOCK, DemoError, write_demo_home
+    from suzent_desktop.core.demo import DemoError, write_demo_home
+    from suzent_desktop.core.files.clock import SYSTEM_CLOCK
 
     target = _demo_dir(args)
     try:

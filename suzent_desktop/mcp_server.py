@@ -47,30 +47,32 @@ from suzent_desktop.core.documents import (
     is_handled_error,
     tags_document,
 )
-from suzent_desktop.core.files.language.words import count
-from suzent_desktop.core.operations import (
+from suzent_desktop.core.engines import review
+from suzent_desktop.core.engines.dream.tools import (
     READ_LIMIT_CHARS,
-    ActivityRecorder,
-    Filters,
     VaultAccessError,
     VaultTools,
-    accept_memory,
     decode_page,
-    memory_proposal,
+)
+from suzent_desktop.core.engines.memory_md import memory_approval
+from suzent_desktop.core.files.disk.regular import read_regular
+from suzent_desktop.core.files.language.words import count
+from suzent_desktop.core.files.records.mcp_activity import ActivityRecorder
+from suzent_desktop.core.index.ranking.filters import Filters
+from suzent_desktop.core.operations import (
+    accept_memory,
     provenance_card,
-    read_part,
-    read_regular,
     review_forget,
     review_items,
-    review_keep,
     review_mark_all,
     shown_page,
     why,
 )
+from suzent_desktop.core.vault.page_reader import read_part
 
 if TYPE_CHECKING:
+    from suzent_desktop.core.index.ranking.hits import SearchHit
     from suzent_desktop.core.manager import MemoryManager
-    from suzent_desktop.core.operations import SearchHit
 
 SERVER_NAME = "suzent-desktop"
 
@@ -427,7 +429,7 @@ class MemoryTools:
 
     async def review_memory(self) -> dict[str, Any]:
         items = await asyncio.to_thread(review_items, self.manager)
-        waiting = await asyncio.to_thread(memory_proposal, self.manager)
+        waiting = await asyncio.to_thread(memory_approval.proposal, self.manager.layout)
         return {"items": [i.as_json() for i in items], "memory_proposal": waiting is not None}
 
     async def settle_review(
@@ -448,7 +450,7 @@ class MemoryTools:
         if not ids or missing:
             raise ToolError(f"ids: {', '.join(missing) or 'none given'}: not in the review list (run review_memory again)")
         if action == "keep":
-            await asyncio.to_thread(review_keep, self.manager, ids)
+            await asyncio.to_thread(review.keep, self.manager.layout, ids)
         else:
             for item_id in ids:
                 await review_forget(self.manager, listed[item_id])

@@ -1,14 +1,14 @@
 """What the desktop app does to the vault and the memory, one function per user action.
 
-The UI calls these and the front door (:class:`~suzent_desktop.core.manager.MemoryManager`),
-never a store or an engine module: a rule then has one home, and a headless test can drive
-every action the windows offer. A write returns a
-:class:`~suzent_desktop.core.files.events.ChangeSet` naming what was added, changed, removed,
-moved or trashed and which index sources need a sync, and who asked for it (``initiator``: each
-function that changes files takes it, so the view that made a change can ignore its echo); the
-app applies it in one place (``AppServices.apply``). Reads a pane needs (a day's log, the tombstone list, the agent's
-activity) are here too, as are the few rule helpers the panes share (zones, normalised
-forget keys, query spans). No Qt.
+The window, the command line and the MCP server call these, the manager and its services, never a
+store or an engine: a rule then has one home, and a headless test can drive every action the
+windows offer. The data types, errors and pure rules they need (``Filters``, ``VaultSnapshot``,
+``normalize``) they import from the module that defines them; nothing is re-exported here. A write
+returns a :class:`~suzent_desktop.core.files.events.ChangeSet` naming what was added, changed,
+removed, moved or trashed and which index sources need a sync, and who asked for it (``initiator``:
+each function that changes files takes it, so the view that made a change can ignore its echo); the
+app applies it in one place (``AppServices.apply``). Reads a pane needs from the home's stores (a
+day's log, the tombstone list, the vault model) are here too. No Qt.
 """
 
 from __future__ import annotations
@@ -19,105 +19,28 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from suzent_desktop.core import demo
-from suzent_desktop.core.demo import DemoError, write_demo_home
 from suzent_desktop.core.engines import provenance, review
-from suzent_desktop.core.engines.dream import runner as dream
-from suzent_desktop.core.engines.dream.tools import (
-    READ_LIMIT_CHARS,
-    VaultAccessError,
-    VaultTools,
-    decode_page,
-)
-from suzent_desktop.core.engines.forgetting import shown, units_for
-from suzent_desktop.core.engines.memory_md import memory_approval
-from suzent_desktop.core.engines.memory_md.promotion import PromotionError
-from suzent_desktop.core.files.clock import SYSTEM_CLOCK
+from suzent_desktop.core.engines.forgetting import shown
 from suzent_desktop.core.files.disk.atomic import atomic_write_text
 from suzent_desktop.core.files.disk.regular import read_regular
 from suzent_desktop.core.files.events import ChangeSet
-from suzent_desktop.core.files.paths.layout import ROOT_NAV_FILES, ZONES, Layout, default_home
-from suzent_desktop.core.files.paths.vaults import RecentVaults, open_folder, untrusted_config
+from suzent_desktop.core.files.paths.layout import Layout
 from suzent_desktop.core.files.records.archive import ArchiveError
 from suzent_desktop.core.files.records.log_grammar import FactLine, ParsedLog, parse_log
-from suzent_desktop.core.files.records.mcp_activity import ActivityRecorder, describe, read_activity
-from suzent_desktop.core.files.records.tombstones import Tombstone, TombstoneProblem, normalize
+from suzent_desktop.core.files.records.tombstones import Tombstone, TombstoneProblem
 from suzent_desktop.core.files.sync import sync_check
-from suzent_desktop.core.index.embedding import E5_INT8_SETTING, MULTILINGUAL_SETTING
-from suzent_desktop.core.index.model_download import DownloadCancelled
-from suzent_desktop.core.index.ranking.filters import Filters
-from suzent_desktop.core.index.ranking.terms import match_spans
 from suzent_desktop.core.vault import vault_ops
-from suzent_desktop.core.vault.canvas import canvas_markdown, is_canvas
 from suzent_desktop.core.vault.forgotten import Forgotten
-from suzent_desktop.core.vault.graph import (
-    Graph,
-    GraphFilter,
-    GraphNode,
-    build_graph,
-    filtered,
-    layout_rounds,
-    local,
-)
-from suzent_desktop.core.vault.links import VaultIndex
-from suzent_desktop.core.vault.mentions import (
-    LinkedMention,
-    Mention,
-    MentionError,
-    link_mention,
-    undo_link_mention,
-)
-from suzent_desktop.core.vault.model import Kind as PathKind
-from suzent_desktop.core.vault.model import Vault, VaultSnapshot
-from suzent_desktop.core.vault.page_reader import read_part
-from suzent_desktop.core.vault.properties import (
-    delete_property,
-    properties,
-    property_kind,
-    rename_property,
-    set_property,
-)
-from suzent_desktop.core.vault.vault_ops import TrashRecord, VaultOpError, check_name
+from suzent_desktop.core.vault.graph import Graph, build_graph
+from suzent_desktop.core.vault.model import Kind, Vault, VaultSnapshot
+from suzent_desktop.core.vault.vault_ops import TrashRecord, check_name
 
 if TYPE_CHECKING:
-    from suzent_desktop.core.doctor import DoctorReport
-    from suzent_desktop.core.engines.dream.model import (
-        DreamResult as DreamResult,  # named in the UI's type hints
-    )
-    from suzent_desktop.core.engines.dream.model import GateStatus as GateStatus
     from suzent_desktop.core.engines.dream.runner import Snapshot
     from suzent_desktop.core.home import PreparedHome
     from suzent_desktop.core.index.embedding import Embedder
-    from suzent_desktop.core.index.ranking.hits import (
-        SearchHit as SearchHit,  # named in the MCP server's type hints
-    )
     from suzent_desktop.core.manager import MemoryManager
-    from suzent_desktop.core.vault.model import Backlink as Backlink  # named in the UI's type hints
     from suzent_desktop.settings import Settings
-
-__all__ = [
-    "DayLog", "FactLine", "ChangeSet", "Filters", "ParsedLog", "ROOT_NAV_FILES", "RecentVaults", "Tombstone",
-    "TrashRecord", "VaultOpError", "ZONES", "agent_activity", "canvas_markdown", "check_name", "open_folder",
-    "untrusted_config",
-    "properties", "property_kind", "set_property", "rename_property", "delete_property",
-    "create_folder", "create_page", "forgotten_list", "is_canvas",
-    "is_demo_home", "is_forgotten", "load_embedder",
-    "log_dates", "log_path", "match_spans", "move", "normalize", "read_day", "read_memory_md", "read_regular",
-    "rename", "restore", "save_page", "trash", "unified_diffs", "units_for", "vault_texts",
-    "PathKind", "apply_to_vault", "empty_snapshot", "folder_vault", "hold_vault_walks", "path_kind", "release_vault_walks", "vault_model", "vault_snapshot",
-]
-__all__ += [  # what the command line and the MCP server use besides the manager
-    "DemoError", "PromotionError", "SYSTEM_CLOCK", "default_home", "doctor",
-    "prepare_home", "write_demo_home",
-    "ActivityRecorder", "READ_LIMIT_CHARS", "VaultAccessError", "VaultTools", "decode_page", "read_part",
-    "read_regular", "shown_page",
-]
-__all__ += ["E5_INT8_SETTING", "MULTILINGUAL_SETTING"]  # the settings dialog offers it for ``embedding_model``
-__all__ += ["DownloadCancelled", "download_model"]  # a model fetched ahead of a pass, with progress and Cancel
-__all__ += [  # unlinked mentions (the backlinks pane)
-    "LinkedMention", "Mention", "MentionError", "link_mention", "undo_link_mention",
-]
-__all__ += ["Graph", "GraphFilter", "GraphNode", "filtered", "layout_rounds", "local", "vault_graph"]  # the graph view
 
 
 def _rel(root: Path, path: Path) -> str:
@@ -236,12 +159,7 @@ def folder_vault(root: Path, outside: Iterable[str] = ()) -> Vault:
                         outside_targets=tuple(outside)))
 
 
-def empty_snapshot(root: Path) -> VaultSnapshot:
-    """The model of a vault before its first walk has come back: no files, no names."""
-    return VaultSnapshot(Path(root), {}, VaultIndex(Path(root)), {}, {}, {}, {})
-
-
-def path_kind(manager: MemoryManager, path: Path) -> PathKind:
+def path_kind(manager: MemoryManager, path: Path) -> Kind:
     """What a path is to the program (page, board, daily log, core file…): the one classifier."""
     return manager.vault.kind(path)
 
@@ -299,10 +217,6 @@ def log_dates(manager: MemoryManager) -> list[str]:
     return manager.archive.dates()
 
 
-def log_path(manager: MemoryManager, date: str) -> Path:
-    return manager.archive.path_for(date)
-
-
 def read_day(manager: MemoryManager, date: str) -> DayLog:
     """A day's log parsed, with the tombstones that hide some of its facts."""
     day = DayLog(date=date)
@@ -340,26 +254,16 @@ def forgotten_list(manager: MemoryManager) -> tuple[list[Tombstone], list[Tombst
 # -- the dream, the agent, the embedder ------------------------------------------------------------
 def vault_texts(manager: MemoryManager) -> Snapshot:
     """(worker thread) The vault's pages and the program's index as the vault model holds them, to
-    diff a dream's changes against: what a dry run reads of its scratch copy, without reading the vault
+    diff a dream's changes against: what ``snapshot_vault`` (``core/engines/dream/runner.py``) reads, without reading the vault
     again where a watcher keeps the model current (else after one look at the disk)."""
     model = manager.vault.current()
     index = manager.layout.index_md
     return {
         model.rel(path): text.encode("utf-8")
-        for path in model.files(PathKind.PAGE, PathKind.NAV)
-        if (path.suffix.lower() == ".md" and (path == index or model.kind(path) is PathKind.PAGE))
+        for path in model.files(Kind.PAGE, Kind.NAV)
+        if (path.suffix.lower() == ".md" and (path == index or model.kind(path) is Kind.PAGE))
         and (text := model.text(path)) is not None
     }
-
-
-def unified_diffs(before: Snapshot, after: Snapshot) -> dict[str, str]:
-    """What a dream changed, page by page, as unified diffs."""
-    return dream.unified_diffs(before, after)
-
-
-def agent_activity(path: Path) -> str:
-    """One line on what the connected agent is doing, read from the MCP server's activity file."""
-    return describe(read_activity(path))
 
 
 def prepare_home(home: Path) -> PreparedHome:
@@ -368,26 +272,6 @@ def prepare_home(home: Path) -> PreparedHome:
     from suzent_desktop.core.home import prepare
 
     return prepare(home)
-
-
-def doctor(home: Path) -> DoctorReport:
-    """Every problem the doctor finds in a home, and its transcript counts, without opening it as
-    the app does (its layout is built once, by the home's own rules)."""
-    from suzent_desktop.core.doctor import doctor_report
-
-    return doctor_report(home)
-
-
-def is_demo_home(home: Path) -> bool:
-    """A home the ``demo`` command wrote (the app then shows its dream backlog)."""
-    return demo.is_demo_home(home)
-
-
-def load_embedder(settings: Settings) -> Embedder:
-    """The embedding model the settings name (loading it can be slow: call off the GUI thread)."""
-    from suzent_desktop.core.index.embedding import make_embedder
-
-    return make_embedder(settings)
 
 
 def leave_the_window_a_core(embedder: Embedder, settings: Settings) -> None:
@@ -438,11 +322,6 @@ def review_items(manager: MemoryManager) -> list[Any]:
     return review.items(manager.home)
 
 
-def review_keep(manager: MemoryManager, ids: list[str]) -> None:
-
-    review.keep(manager.home, ids)
-
-
 def review_mark_all(manager: MemoryManager) -> int:
 
     return review.mark_all_reviewed(manager.home)
@@ -459,21 +338,11 @@ async def review_forget(manager: MemoryManager, item: Any) -> ChangeSet:
     return await review.forget(manager.home, item)
 
 
-def memory_proposal(manager: MemoryManager) -> str | None:
-    """The MEMORY.md waiting for approval, or None."""
-    return memory_approval.proposal(manager.layout)
-
-
 def accept_memory(manager: MemoryManager) -> ChangeSet | None:
     """Accept the proposed MEMORY.md (None when none waits): the agent reads it from now on."""
     if not review.accept_memory(manager.home):
         return None
     return ChangeSet(changed=frozenset({manager.layout.memory_md}), memory_md=True, message="Accepted MEMORY.md")
-
-
-def reject_memory(manager: MemoryManager) -> bool:
-
-    return memory_approval.reject(manager.layout)
 
 
 def transcript_turns(manager: MemoryManager, date: str) -> list[Any]:

@@ -9,6 +9,8 @@ from dream_support import make_manager, write_log
 
 from suzent_desktop.core import operations
 from suzent_desktop.core.files.events import ChangeSet
+from suzent_desktop.core.files.records.tombstones import normalize
+from suzent_desktop.core.vault.vault_ops import VaultOpError
 
 
 def _write(root: Path, rel: str, text: str) -> Path:
@@ -102,7 +104,7 @@ def test_restore_refuses_to_overwrite_a_page_made_meanwhile(tmp_path: Path) -> N
     page = _write(tmp_path, "Gone.md", "old words\n")
     ((original, copy),) = operations.trash(tmp_path, tmp_path / ".trash", page).trashed
     page.write_text("new words\n", encoding="utf-8")
-    with pytest.raises(operations.VaultOpError, match="exists again"):
+    with pytest.raises(VaultOpError, match="exists again"):
         operations.restore(tmp_path, original, copy)
     assert page.read_text(encoding="utf-8") == "new words\n" and copy.is_file()
 
@@ -111,9 +113,9 @@ def test_create_refuses_bad_names_and_existing_pages(tmp_path: Path) -> None:
     created = operations.create_page(tmp_path, tmp_path / "Inbox", "Idea")
     path = tmp_path / "Inbox" / "Idea.md"
     assert created.added == {path} and path.read_text(encoding="utf-8") == "# Idea\n\n"
-    with pytest.raises(operations.VaultOpError, match="already exists"):
+    with pytest.raises(VaultOpError, match="already exists"):
         operations.create_page(tmp_path, tmp_path / "Inbox", "Idea")
-    with pytest.raises(operations.VaultOpError, match="not allowed"):
+    with pytest.raises(VaultOpError, match="not allowed"):
         operations.create_page(tmp_path, tmp_path, "a|b")
     folder = operations.create_folder(tmp_path, tmp_path, "Later")
     assert folder.folders == {tmp_path / "Later"} and folder.paths == frozenset()
@@ -137,9 +139,9 @@ def test_a_day_reads_with_its_forgotten_facts_and_a_bad_day_says_why(home: Path,
     gone = {entry.fact.content: operations.is_forgotten(entry, day.forgotten) for entry in day.parsed.facts}
     assert gone == {"User drinks green tea": False, "User owns a bicycle": True}
     stones, problems = operations.forgotten_list(manager)
-    assert [s.content for s in stones] == [operations.normalize("User owns a bicycle")] and problems == []
+    assert [s.content for s in stones] == [normalize("User owns a bicycle")] and problems == []
 
-    operations.log_path(manager, "2026-03-03").write_bytes(b"\xff\xfe not utf-8")
+    manager.log_path("2026-03-03").write_bytes(b"\xff\xfe not utf-8")
     bad = operations.read_day(manager, "2026-03-03")
     assert bad.parsed is None and bad.error
 

@@ -30,7 +30,7 @@ async def test_added_merged_superseded_and_keep(manager):
     listed = review.items(manager.home)
     assert {(i.kind, i.text) for i in listed} >= {("added", "User works at Contoso"),
                                                   ("added", "User prefers dark mode in every editor")}
-    review.keep(manager.home, [i.id for i in listed])
+    review.keep(manager.layout, [i.id for i in listed])
     assert review.items(manager.home) == []
     await say(manager, "I work at Contoso!", 12)
     await manager.dreaming.runner().run_once(force=True)
@@ -118,5 +118,5 @@ async def test_facts_a_dream_dropped_come_first_with_its_reason(manager):
     dropped.record(manager.layout, [dropped.DroppedFact("2026-07-10", "User said hello", 5, "small talk", "2026-07-11")])
     first = review.items(manager.home)[0]
     assert (first.kind, first.text, first.unsure) == ("dropped", "User said hello", "a dream dropped it: small talk")
-    review.keep(manager.home, [first.id])
+    review.keep(manager.layout, [first.id])
     assert "dropped" not in {i.kind for i in review.items(manager.home)}

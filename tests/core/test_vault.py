@@ -11,7 +11,7 @@ from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.core.files.paths.layout import Layout
 from suzent_desktop.core.home import bootstrap_home
 from suzent_desktop.core.vault import model as vault_module
-from suzent_desktop.core.vault.model import Kind, Vault, classify
+from suzent_desktop.core.vault.model import Kind, Vault, VaultSnapshot, classify
 from suzent_desktop.settings import Settings
 
 
@@ -261,3 +261,11 @@ def test_the_model_keeps_folders_empty_ones_too_and_follows_them_created_renamed
     assert str(root) not in walks
     vault.refresh()  # a new walk finds what apply() kept
     assert set(vault.snapshot(parsed=False).folders()) == folders
+
+
+def test_the_model_of_a_vault_not_walked_yet_holds_nothing_and_resolves_nothing(tmp_path: Path) -> None:
+    """What the editor area shows before the first walk comes back: a page there finds no link target."""
+    write(tmp_path / "Kyoto.md", "# Kyoto\n")
+    empty = VaultSnapshot.empty(tmp_path)
+    assert empty.root == tmp_path and empty.files() == [] and empty.resolve("Kyoto") is None
+    assert empty.backlinks(tmp_path / "Kyoto.md") == []

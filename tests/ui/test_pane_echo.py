@@ -8,6 +8,7 @@ from panes_support import WAIT_MS, seed, wait_task
 from ui_support import FakePrompter
 
 from suzent_desktop.core import operations
+from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.ui.panes.daily_logs import DailyLogsPane
 from suzent_desktop.ui.panes.tombstones_pane import TombstonesPane
 from suzent_desktop.ui.window.vault_tree import VaultTree
@@ -99,5 +100,5 @@ def test_an_editors_save_names_the_editor_which_ignores_the_echo_while_the_panes
     assert looked == []  # its own echo: nothing read again
     assert pane_asked == [1]  # another view takes the change in
     # a change of the same page made by someone else still reaches the editor
-    window.services.bridge.changed.emit(operations.ChangeSet(pages={page}))
+    window.services.bridge.changed.emit(ChangeSet(pages={page}))
     assert looked == [1]

@@ -54,7 +54,7 @@ def test_a_second_start_on_an_open_home_brings_the_window_forward_and_exits_0(qt
 
 
 def test_open_names_the_vault_of_an_open_home(qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from suzent_desktop.core.operations import open_folder
+    from suzent_desktop.core.files.paths.vaults import open_folder
 
     vault = tmp_path / "Vault"
     vault.mkdir()

@@ -81,7 +81,7 @@ def test_a_daily_log_kept_inside_the_vault_is_a_log_to_the_watcher(qtbot, loop, 
         services.bridge.changed.connect(seen.append)
         win._on_watch_batch([(Change.added, log), (Change.added, page)])
         assert seen and seen[-1].logs == {"2026-07-19"} and seen[-1].pages == {page}
-        assert operations.path_kind(services.manager, log) is operations.PathKind.LOG
+        assert operations.path_kind(services.manager, log) is vault.Kind.LOG
     finally:
         run(qtbot, win.shutdown())
         run(qtbot, services.shutdown())

@@ -248,9 +248,9 @@ def items(home: Home, *, include_reviewed: bool = False) -> list[ReviewItem]:
     return sorted(found, key=_order)
 
 
-def keep(home: Home, ids: list[str]) -> None:
-    """Mark items reviewed: they leave the list until they change."""
-    _mark(home.layout, list(ids))
+def keep(layout: Layout, ids: list[str]) -> None:
+    """Mark items reviewed: they leave the list until they change (only the review record is written)."""
+    _mark(layout, list(ids))
 
 
 def mark_all_reviewed(home: Home) -> int:
@@ -299,5 +299,5 @@ def edit_line(home: Home, item: ReviewItem, new_text: str) -> Path:
 async def forget(home: Home, item: ReviewItem) -> Any:
     """Forget the item's memory (a tombstone, as forget always does) and mark it reviewed."""
     changes = await home.forget.forget(item.text)
-    keep(home, [item.id])
+    keep(home.layout, [item.id])
     return changes

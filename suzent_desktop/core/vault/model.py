@@ -227,6 +227,12 @@ class VaultSnapshot:
         self._tagged = tagged  # page -> its tags (pages without tags left out)
         self._views: dict[str, object] = {}  # lists built from this snapshot for a view (view())
 
+    @classmethod
+    def empty(cls, root: Path) -> VaultSnapshot:
+        """The model of a vault before its first walk has come back: no files, no names."""
+        root = Path(root)
+        return cls(root, {}, VaultIndex(root), {}, {}, {}, {})
+
     def view(self, key: str, build: Callable[[VaultSnapshot], T]) -> T:
         """A value built from this snapshot (the switcher's rows, the names ``[[`` offers), built once:
         the snapshot never changes, so neither does the value. Two threads asking at once may both build."""

@@ -21,12 +21,15 @@ from PySide6.QtCore import QObject, Signal
 
 from suzent_desktop.core import operations
 from suzent_desktop.core.files.events import ChangeSet
+from suzent_desktop.core.index.embedding import make_embedder
+from suzent_desktop.core.index.model_download import DownloadCancelled
 from suzent_desktop.ui.base import gc_policy
 from suzent_desktop.ui.base.bridge import Bridge
 
 if TYPE_CHECKING:
+    from suzent_desktop.core.engines.dream.model import DreamResult
+    from suzent_desktop.core.engines.dream.runner import DreamRunner
     from suzent_desktop.core.manager import MemoryManager
-    from suzent_desktop.core.operations import DreamResult
     from suzent_desktop.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -50,8 +53,8 @@ class AppServices(QObject):
         self.manager = manager
         # The window's one runner, following the home's Dream service as saved settings or a new
         # model replace it, so they reach the next run (and the schedule's next wait).
-        self.runner = manager.dreaming.runner(on_phase=self._on_phase, on_result=self._on_result,
-                                              follow=lambda: self.manager.dreaming)
+        self.runner: DreamRunner = manager.dreaming.runner(on_phase=self._on_phase, on_result=self._on_result,
+                                                           follow=lambda: self.manager.dreaming)
         self._leave_the_window_a_core()
         self.last_error: str | None = None
         self.index_stats: Any = None
@@ -300,7 +303,7 @@ class AppServices(QObject):
         self, settings: Settings, label: str, cancel: threading.Event, keep_on_cancel: str | None = None
     ) -> ChangeSet:
         try:
-            embedder = await asyncio.to_thread(operations.load_embedder, settings)
+            embedder = await asyncio.to_thread(make_embedder, settings)
             self._leave_the_window_a_core(embedder)
             await self._download_model(embedder, cancel)
             await asyncio.to_thread(lambda: embedder.dim)  # one real call: an unreachable provider fails here
@@ -326,7 +329,7 @@ class AppServices(QObject):
 
         try:
             await asyncio.to_thread(operations.download_model, embedder, progress, cancel)
-        except operations.DownloadCancelled as exc:
+        except DownloadCancelled as exc:
             raise asyncio.CancelledError(str(exc)) from exc
 
     def _keep_the_model(self, model: str) -> None:

@@ -18,13 +18,13 @@ from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QDialog, QLabel, QLineEdit, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
-from suzent_desktop.core import operations
 from suzent_desktop.core.files.language import fuzzy
+from suzent_desktop.core.vault.canvas import is_canvas
 from suzent_desktop.core.vault.links import is_page
 from suzent_desktop.ui.editing.link_completer import link_aliases, link_names
 
 if TYPE_CHECKING:
-    from suzent_desktop.core.operations import VaultSnapshot
+    from suzent_desktop.core.vault.model import VaultSnapshot
 
 LIMIT = 50
 NEW_PAGE_FOLDER = "0_Inbox"  # where a page made from a bare name goes (as for a missing link's page)
@@ -65,7 +65,7 @@ def new_page_place(root: Path, query: str, inbox: Path | None = None) -> CreateP
 def page_entries(names: Sequence[tuple[str, Path, str]]) -> list[Entry]:
     """The switcher's rows for the pages and canvases among ``names`` (a name two files share shows
     its folder). Pure, so a worker thread can build them to warm the matcher."""
-    pages = [(name, path, folder) for name, path, folder in names if is_page(path) or operations.is_canvas(path)]
+    pages = [(name, path, folder) for name, path, folder in names if is_page(path) or is_canvas(path)]
     counts: dict[str, int] = {}
     for name, _path, _folder in pages:
         counts[name] = counts.get(name, 0) + 1

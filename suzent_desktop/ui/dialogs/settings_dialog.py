@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from suzent_desktop.core.operations import E5_INT8_SETTING, MULTILINGUAL_SETTING
+from suzent_desktop.core.index.embedding import E5_INT8_SETTING, MULTILINGUAL_SETTING
 from suzent_desktop.settings import CHOICES, LOCAL_CPU_PROFILE, Settings, SettingsError, coerce, field_types
 from suzent_desktop.ui.base.services import AppServices
 

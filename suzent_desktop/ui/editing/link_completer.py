@@ -25,7 +25,7 @@ from suzent_desktop.core.files.language.markdown import headings, parse_wikilink
 from suzent_desktop.core.vault.links import is_page
 
 if TYPE_CHECKING:
-    from suzent_desktop.core.operations import VaultSnapshot
+    from suzent_desktop.core.vault.model import VaultSnapshot
 
 LIMIT = 30
 

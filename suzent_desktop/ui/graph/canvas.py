@@ -53,7 +53,7 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from suzent_desktop.core.operations import Graph
+    from suzent_desktop.core.vault.graph import Graph
 
 log = logging.getLogger(__name__)
 

@@ -27,7 +27,8 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QSpinBo
 
 from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.core.files.language.words import count
-from suzent_desktop.core.operations import Graph, GraphFilter, filtered, layout_rounds, local, vault_graph
+from suzent_desktop.core.operations import vault_graph
+from suzent_desktop.core.vault.graph import Graph, GraphFilter, filtered, layout_rounds, local
 from suzent_desktop.ui.graph.canvas import GraphCanvas
 from suzent_desktop.ui.panes.common import Pane
 

@@ -33,8 +33,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from suzent_desktop.core.files.disk.regular import read_regular
 from suzent_desktop.core.files.language.markdown import MARKDOWN, WIKI, Link, heading_line, line_links
-from suzent_desktop.core.operations import read_regular, save_page
+from suzent_desktop.core.operations import save_page
 from suzent_desktop.core.vault.links import in_vault_walk, is_page
 from suzent_desktop.ui.base import theme
 from suzent_desktop.ui.editing.find_bar import FindBar
@@ -56,7 +57,7 @@ from suzent_desktop.ui.reading.markdown_render import (
 from suzent_desktop.ui.reading.preview import PreviewBrowser
 
 if TYPE_CHECKING:
-    from suzent_desktop.core.operations import VaultSnapshot
+    from suzent_desktop.core.vault.model import VaultSnapshot
 
 PREVIEW_DELAY_MS = 250
 # Every preview render runs on this one thread: a page with many note embeds took 389 ms of CPU,

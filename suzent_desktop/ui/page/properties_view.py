@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from suzent_desktop.core.files.language.markdown import frontmatter_block, frontmatter_lines, meta_text
-from suzent_desktop.core.operations import (
+from suzent_desktop.core.vault.properties import (
     delete_property,
     properties,
     property_kind,

@@ -31,19 +31,19 @@ from PySide6.QtWidgets import (
 )
 
 from suzent_desktop.core.files.events import ChangeSet
-from suzent_desktop.core.operations import (
+from suzent_desktop.core.operations import vault_snapshot
+from suzent_desktop.core.vault.canvas import is_canvas
+from suzent_desktop.core.vault.mentions import (
     LinkedMention,
     Mention,
     MentionError,
-    is_canvas,
     link_mention,
     undo_link_mention,
-    vault_snapshot,
 )
 from suzent_desktop.ui.panes.common import EmptyHint, Pane, display_path, snippet
 
 if TYPE_CHECKING:
-    from suzent_desktop.core.operations import Backlink
+    from suzent_desktop.core.vault.model import Backlink
     from suzent_desktop.ui.base.services import AppServices
 
 TARGET_ROLE = Qt.ItemDataRole.UserRole + 1

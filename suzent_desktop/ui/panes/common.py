@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QAbstractItemView, QLabel, QMessageBox, QWidget
 
 from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.core.files.language.markdown import plain_text
-from suzent_desktop.core.operations import match_spans
+from suzent_desktop.core.index.ranking.terms import match_spans
 
 if TYPE_CHECKING:
     from suzent_desktop.ui.base.services import AppServices

@@ -32,7 +32,8 @@ from PySide6.QtWidgets import (
 from suzent_desktop.core import operations
 from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.core.files.language.words import count
-from suzent_desktop.core.operations import DayLog, FactLine
+from suzent_desktop.core.files.records.log_grammar import FactLine
+from suzent_desktop.core.operations import DayLog
 from suzent_desktop.core.vault.days import CONSOLIDATED, PENDING, SKIPPED, TODAY
 from suzent_desktop.ui.panes.common import Pane
 
@@ -308,7 +309,7 @@ class DailyLogsPane(Pane):
         """Open the log at the fact's line (the editor shows logs read-only)."""
         data = item.data(FACT_ROLE)
         if data is not None and self.day is not None:
-            path = operations.log_path(self.services.manager, self.day.date)
+            path = self.services.manager.log_path(self.day.date)
             self.services.bridge.open_path.emit(path, data[0].line)
 
     def _toggle_raw(self, raw: bool) -> None:

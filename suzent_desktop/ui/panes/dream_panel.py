@@ -33,15 +33,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from suzent_desktop.core.engines.dream.diffs import unified_diffs
 from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.core.files.language.words import count
-from suzent_desktop.core.operations import unified_diffs, vault_texts
+from suzent_desktop.core.operations import vault_texts
 from suzent_desktop.ui.dialogs.prompts import Prompter
 from suzent_desktop.ui.panes.common import Pane
 from suzent_desktop.ui.panes.diff_view import DiffView
 
 if TYPE_CHECKING:
-    from suzent_desktop.core.operations import DreamResult, GateStatus
+    from suzent_desktop.core.engines.dream.model import DreamResult, GateStatus
     from suzent_desktop.ui.base.services import AppServices
 
 RUN_ROLE = Qt.ItemDataRole.UserRole + 1

@@ -29,6 +29,8 @@ from PySide6.QtWidgets import (
 )
 
 from suzent_desktop.core import operations
+from suzent_desktop.core.engines import review
+from suzent_desktop.core.engines.memory_md import memory_approval
 from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.core.files.language.words import count
 from suzent_desktop.ui.page.provenance_view import CardBrowser, CardLoader
@@ -134,7 +136,7 @@ class ReviewPane(Pane):
         manager = self.services.manager
 
         def read() -> tuple[list[Any], bool]:
-            return operations.review_items(manager), operations.memory_proposal(manager) is not None
+            return operations.review_items(manager), memory_approval.proposal(manager.layout) is not None
 
         items, proposal = await asyncio.to_thread(read)
         if self.alive():
@@ -242,7 +244,7 @@ class ReviewPane(Pane):
         if item is None:
             return
         self._drop_current()
-        self.run_job("keep", asyncio.to_thread(operations.review_keep, self.services.manager, [item.id]),
+        self.run_job("keep", asyncio.to_thread(review.keep, self.services.layout, [item.id]),
                      supersede=False)
 
     def forget(self) -> None:

@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.core.files.language.markdown import plain_text
 from suzent_desktop.core.files.language.words import count
-from suzent_desktop.core.operations import Filters
+from suzent_desktop.core.index.ranking.filters import Filters
 from suzent_desktop.ui.dialogs.forget_dialog import ForgetChoice, choose_units
 from suzent_desktop.ui.panes.common import EmptyHint, Pane, display_path, highlight
 

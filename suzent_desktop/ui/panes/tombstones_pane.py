@@ -22,7 +22,8 @@ from PySide6.QtWidgets import (
 
 from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.core.files.language.words import count
-from suzent_desktop.core.operations import Tombstone, forgotten_list, normalize
+from suzent_desktop.core.files.records.tombstones import Tombstone, normalize
+from suzent_desktop.core.operations import forgotten_list
 from suzent_desktop.ui.panes.common import EmptyHint, Pane
 
 if TYPE_CHECKING:

@@ -16,6 +16,7 @@ from watchfiles import Change
 
 from suzent_desktop.core import operations
 from suzent_desktop.core.files.events import ChangeSet
+from suzent_desktop.core.vault.model import Kind
 
 
 class WatchedFiles:
@@ -70,18 +71,18 @@ class WatchedFiles:
             if not isinstance(path, Path):
                 continue
             kind = operations.path_kind(manager, path)
-            if path.is_relative_to(layout.notebook_dir) and kind is not operations.PathKind.HIDDEN:
+            if path.is_relative_to(layout.notebook_dir) and kind is not Kind.HIDDEN:
                 in_vault.append(path)
-            if kind is operations.PathKind.LOG:
+            if kind is Kind.LOG:
                 changes.logs.add(path.stem)
                 self._queue_index(path)
-            elif kind is operations.PathKind.CORE:
+            elif kind is Kind.CORE:
                 changes.memory_md = changes.memory_md or path == layout.memory_md
                 self._queue_index(path)
-            elif kind is operations.PathKind.CANVAS or (change == Change.deleted and path.suffix.lower() != ".md"):
+            elif kind is Kind.CANVAS or (change == Change.deleted and path.suffix.lower() != ".md"):
                 if path.is_relative_to(layout.notebook_dir):  # a board, or a folder removed or renamed away
                     self._queue_index(path)
-            elif kind in (operations.PathKind.PAGE, operations.PathKind.NAV):
+            elif kind in (Kind.PAGE, Kind.NAV):
                 changes.pages.add(path)
                 self._queue_index(path)
             elif path.suffix.lower() == ".md" and path.is_relative_to(layout.memory_dir):

@@ -30,8 +30,12 @@ from PySide6.QtWidgets import (
 )
 
 from suzent_desktop.core import operations
+from suzent_desktop.core.demo import is_demo_home
+from suzent_desktop.core.engines.forgetting import units_for
 from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.core.files.language import fuzzy
+from suzent_desktop.core.files.paths.vaults import untrusted_config
+from suzent_desktop.core.files.records.mcp_activity import describe, read_activity
 from suzent_desktop.ui.base import theme
 from suzent_desktop.ui.base.services import AppServices
 from suzent_desktop.ui.base.watcher import VaultWatcher
@@ -61,7 +65,7 @@ from suzent_desktop.ui.workspace.split_editors import SplitEditors
 from suzent_desktop.ui.workspace.welcome import WelcomePage
 
 if TYPE_CHECKING:
-    from suzent_desktop.core.operations import VaultSnapshot
+    from suzent_desktop.core.vault.model import VaultSnapshot
 
 log = logging.getLogger(__name__)
 
@@ -184,7 +188,7 @@ class MainWindow(WatchedFiles, QMainWindow):
 
     def _build_welcome(self) -> WelcomePage:
         layout = self.services.layout
-        page = WelcomePage(layout.home, layout.notebook_dir, demo_home=operations.is_demo_home(layout.home))
+        page = WelcomePage(layout.home, layout.notebook_dir, demo_home=is_demo_home(layout.home))
         page.demo_requested.connect(self.open_demo)
         page.open_vault_requested.connect(self.choose_vault)
         page.recent_vault_requested.connect(self.open_vault)
@@ -340,7 +344,7 @@ class MainWindow(WatchedFiles, QMainWindow):
 
     def refresh_agent(self) -> None:
         """Show whether an agent is connected through the MCP server (read from its tiny activity file)."""
-        text = operations.agent_activity(self.services.layout.mcp_activity_file)
+        text = describe(read_activity(self.services.layout.mcp_activity_file))
         self.agent_label.setText(text)
         self.agent_label.setVisible(bool(text))
 
@@ -572,7 +576,7 @@ class MainWindow(WatchedFiles, QMainWindow):
             await self.services.runner.serve(self._stop)
 
     def _demo_backlog_unseen(self) -> bool:
-        if self._dream_panel_seen.is_set() or not operations.is_demo_home(self.services.layout.home):
+        if self._dream_panel_seen.is_set() or not is_demo_home(self.services.layout.home):
             return False
         dreaming = self.services.manager.dreaming
         return dreaming.never_ran() and bool(dreaming.pending_dates())  # its own records, not log.md's
@@ -736,7 +740,7 @@ class MainWindow(WatchedFiles, QMainWindow):
     def open_demo(self) -> None:
         """On the demo home, open one of its pages; elsewhere start the demo in its own window and home."""
         layout = self.services.layout
-        if operations.is_demo_home(layout.home):
+        if is_demo_home(layout.home):
             first = layout.notebook_dir / DEMO_FIRST_PAGE
             self.open_path(first if first.is_file() else layout.notebook_dir / "index.md")
             return
@@ -752,7 +756,7 @@ class MainWindow(WatchedFiles, QMainWindow):
             self.open_vault(Path(folder))
 
     def open_vault(self, folder: Path) -> None:
-        refusal = operations.untrusted_config(folder)  # the new window would refuse it where nobody sees
+        refusal = untrusted_config(folder)  # the new window would refuse it where nobody sees
         if refusal is not None:
             self.prompter.error("Open vault", refusal)
             return
@@ -800,7 +804,7 @@ class MainWindow(WatchedFiles, QMainWindow):
         text = text.strip()
         if not text:
             return None
-        units = operations.units_for(text)
+        units = units_for(text)
         editor = self.editors.current_editor()
         manager = self.services.manager
         notes = manager.forgetting.notes_holding(units, [editor.path]) if editor is not None else []

@@ -12,7 +12,8 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QMenu
 
-from suzent_desktop.core import operations
+from suzent_desktop.core.files.paths.layout import ZONES
+from suzent_desktop.core.files.paths.vaults import RecentVaults
 
 
 def window_title(page: str | None, vault: str) -> str:
@@ -28,13 +29,13 @@ def top_folders(root: Path) -> list[str]:
         names = [e.name for e in os.scandir(root) if e.is_dir() and not e.name.startswith(".")]
     except OSError:
         return []
-    rank = {zone: number for number, zone in enumerate(operations.ZONES)}
+    rank = {zone: number for number, zone in enumerate(ZONES)}
     return sorted(names, key=lambda name: (rank.get(name, len(rank)), name.lower()))
 
 
 def recent_vaults() -> list[Path]:
     """Folders opened as vaults, newest first (those still on disk)."""
-    return [entry.vault for entry in operations.RecentVaults().entries()]
+    return [entry.vault for entry in RecentVaults().entries()]
 
 
 def fill_recent_menu(menu: QMenu, open_vault: Callable[[Path], None]) -> None:

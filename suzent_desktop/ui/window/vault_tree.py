@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPoint, Qt, Signal
 from PySide6.QtGui import QAction, QDropEvent, QKeySequence
@@ -21,9 +22,13 @@ from PySide6.QtWidgets import QAbstractItemView, QMenu, QStyle, QTreeWidget, QTr
 
 from suzent_desktop.core import operations
 from suzent_desktop.core.files.events import ChangeSet
-from suzent_desktop.core.operations import ROOT_NAV_FILES, ZONES, TrashRecord, VaultOpError
+from suzent_desktop.core.files.paths.layout import ROOT_NAV_FILES, ZONES
+from suzent_desktop.core.vault.vault_ops import TrashRecord, VaultOpError
 from suzent_desktop.ui.base.services import AppServices
 from suzent_desktop.ui.dialogs.prompts import Prompter
+
+if TYPE_CHECKING:
+    from suzent_desktop.core.vault.model import VaultSnapshot
 
 PATH_ROLE = Qt.ItemDataRole.UserRole
 IS_DIR_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -115,7 +120,7 @@ class VaultTree(QTreeWidget):
         """Whether the tree waits for the vault model's first snapshot (:meth:`fill`)."""
         return self._early is not None
 
-    def fill(self, snapshot: operations.VaultSnapshot) -> None:
+    def fill(self, snapshot: VaultSnapshot) -> None:
         """Show the vault as the model holds it: its folders (empty ones too) and files; each
         folder's entries are sorted once and added together, so a big vault fills in n log n.
         What file events said while the snapshot was on its way is taken in after."""

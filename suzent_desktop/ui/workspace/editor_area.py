@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 from suzent_desktop.core import operations
 from suzent_desktop.core.files.language.markdown import Link
 from suzent_desktop.core.vault.links import in_vault_walk, is_page
+from suzent_desktop.core.vault.model import VaultSnapshot
 from suzent_desktop.ui.dialogs import prompts
 from suzent_desktop.ui.page.views import LIVE
 from suzent_desktop.ui.reading.markdown_render import (
@@ -27,9 +28,8 @@ from suzent_desktop.ui.reading.markdown_render import (
 )
 
 if TYPE_CHECKING:
-    from suzent_desktop.core.operations import Vault as VaultModel  # not the renderer's Vault above
-    from suzent_desktop.core.operations import VaultSnapshot
     from suzent_desktop.core.vault.links import VaultIndex
+    from suzent_desktop.core.vault.model import Vault as VaultModel  # not the renderer's Vault above
 
 from suzent_desktop.ui.page.editor import PageEditor, read_text
 
@@ -96,7 +96,7 @@ class EditorArea(QTabWidget):
         """The vault model as this area last heard of it (empty until the window's first one comes)."""
         if self._snapshot is None:
             if self._shared:
-                self._snapshot = operations.empty_snapshot(self.root)
+                self._snapshot = VaultSnapshot.empty(self.root)
             else:
                 if self._model is None:
                     self._model = operations.folder_vault(self.root, getattr(self.confinement, "outside", ()))
