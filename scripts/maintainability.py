@@ -13,11 +13,14 @@ Prints, so a refactoring can give its figures before and after (``python scripts
   reading its partner's state);
 * **forgotten-text matchers**: functions that take the tombstones (a parameter named ``stones``,
   ``tombstones``, ``forgotten`` or ``is_dead``) and test text against them themselves (``in``, ``==``,
-  or calling the parameter), rather than asking another matcher; and the methods of a class built
-  from the tombstones (its constructor takes them) that test text against ``self``;
+  an arrow comparison such as ``pc.equal``, or calling the parameter; a loop variable over them
+  counts as them), rather than asking another matcher; and the methods of a class built from the
+  tombstones (its constructor takes them) that test text against ``self`` itself (``text in self``);
 * **vault walks by doctor**: calls in ``core/doctor.py`` that read the whole vault or the days
   (``Days.read``, ``Notebook.content_pages``, the vault model's ``snapshot``/``current``, the indexer's
-  ``stats``, ``refused_entries``, ``markdown_files``, ``walk``, ``rglob``, ``os.walk``) and store constructions there;
+  ``stats`` and ``audit_rows`` when handed nothing doctor read (they then look at the vault and the
+  days themselves), ``refused_entries``, ``markdown_files``, ``walk``, ``rglob``, ``os.walk``) and store
+  constructions there;
 * **lines of the indexer's coordinator**: ``class Indexer`` in ``core/index/indexer.py``, and its
   parts with their method counts: the mixins it inherits from, and the classes of ``core/index`` its
   ``__init__`` builds (the parts it is composed of).
@@ -35,8 +38,11 @@ from pathlib import Path
 PACKAGE = "suzent_desktop"
 FRONT_DOORS = {"core/manager.py": "MemoryManager", "core/operations.py": None}
 STONE_PARAMS = {"stones", "tombstones", "forgotten", "is_dead"}
+ARROW_TESTS = {"equal", "is_in", "match_substring", "match_substring_regex", "starts_with"}  # pyarrow.compute
 WALKERS = {"markdown_files", "walk", "rglob", "content_pages", "stats", "snapshot", "current",  # stats: stale files
-           "refused_entries"}
+           "refused_entries", "audit_rows"}
+LOOK_THEMSELVES = {"stats", "audit_rows"}  # walkers only when handed nothing: given what doctor read, they read the index
+
 STORES = {"Notebook", "Archive", "Tombstones", "Transcripts", "Indexer", "IndexStore", "Days", "VaultModel", "Vault"}
 
 
@@ -156,7 +162,7 @@ def matchers(mods: dict[str, ast.Module]) -> list[str]:
             if isinstance(node, ast.ClassDef) and _built_from_stones(node):
                 found += [f"{name}:{m.lineno} {node.name}.{m.name}" for m in node.body
                           if isinstance(m, ast.FunctionDef) and m.name not in ("__init__", "__new__")
-                          and _tests_against(m, {"self"})]
+                          and _tests_against(m, {"self"}, itself=True)]
             if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 continue
             params = {a.arg for a in node.args.args + node.args.kwonlyargs} & STONE_PARAMS
@@ -171,13 +177,43 @@ def _built_from_stones(cls: ast.ClassDef) -> bool:
                and {a.arg for a in m.args.args} & STONE_PARAMS for m in cls.body)
 
 
-def _tests_against(function: ast.AST, params: set[str]) -> bool:
+def _bound(function: ast.AST, params: set[str]) -> set[str]:
+    """``params`` and the loop variables that run over them (``for stone in stones``)."""
+    names = set(params)
+    for node in ast.walk(function):
+        if isinstance(node, ast.For | ast.comprehension) and _over(node.iter) in params:
+            names |= _names(node.target)
+    return names
+
+
+def _over(iterable: ast.expr) -> str | None:
+    """The name a loop runs over, through ``sorted``, ``set`` and the like (``sorted(set(stones))``)."""
+    while isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) and iterable.args and (
+            iterable.func.id in ("sorted", "set", "list", "tuple", "frozenset", "reversed")):
+        iterable = iterable.args[0]
+    return iterable.id if isinstance(iterable, ast.Name) else None
+
+
+def _names(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+def _tests_against(function: ast.AST, params: set[str], *, itself: bool = False) -> bool:
+    """Whether ``function`` compares text with ``params`` (``itself``: with them as a whole operand,
+    ``text in self``, not with something they hold, ``self.cache == ...``)."""
+    names = params if itself else _bound(function, params)
     for node in ast.walk(function):
         if isinstance(node, ast.Compare) and any(isinstance(op, ast.In | ast.NotIn | ast.Eq) for op in node.ops):
-            if {n.id for n in ast.walk(node) if isinstance(n, ast.Name)} & params:
+            operands = [node.left, *node.comparators]
+            used = {ast.unparse(o) for o in operands} if itself else _names(node)
+            if used & names:
                 return True
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in params:
-            return True
+        if isinstance(node, ast.Call):
+            if isinstance(node.func, ast.Name) and node.func.id in names:
+                return True
+            if (isinstance(node.func, ast.Attribute) and node.func.attr in ARROW_TESTS
+                    and any(_names(arg) & names for arg in node.args)):
+                return True
     return False
 
 
@@ -190,9 +226,13 @@ def doctor(root: Path) -> tuple[list[str], list[str]]:
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
             continue
-        text = ast.unparse(node.func)
+        func, args = node.func, [*node.args, *node.keywords]
+        if ast.unparse(func).endswith("to_thread") and node.args:  # asyncio.to_thread(f, *args): a call of f
+            func, args = node.args[0], args[1:]
+        text = ast.unparse(func)
         last = text.split(".")[-1]
-        if last in WALKERS or text in ("Days.read", "os.walk"):
+        handed = bool(args)
+        if (last in WALKERS and not (last in LOOK_THEMSELVES and handed)) or text in ("Days.read", "os.walk"):
             walks.append(f"doctor.py:{node.lineno} {text}")
         if last in STORES:
             stores.append(f"doctor.py:{node.lineno} {text}")

@@ -31,9 +31,17 @@ FILES = {
         "def real(x):\n    y = x + 1\n    return fuse(y)\n\n"
         "def gone(text, stones):\n    return text in stones\n\n"
         "class Rule(frozenset):\n    def __new__(cls, stones):\n        return super().__new__(cls, stones)\n\n"
-        "    def holds(self, text):\n        return text in self\n\n    def size(self):\n        return len(self)\n"
+        "    def holds(self, text):\n        return text in self\n\n    def size(self):\n        return len(self)\n\n"
+        "class Planner:\n    def __init__(self, tombstones):\n        self.tombstones, self.busy = tombstones, {}\n\n"
+        "    def plan(self, key, stat):\n        return self.busy.get(key) == stat\n\n"
+        "def table_rows(norms, stones):\n    return [pc.equal(norms, stone) for stone in sorted(stones)]\n"
     ),
     "cli.py": "from suzent_desktop.core.operations import fuse\n",
+    "core/doctor.py": (
+        "async def run(home, indexer, moment):\n    home.vault.snapshot()\n    Days.read(home.notebook)\n"
+        "    await indexer.stats()\n    await asyncio.to_thread(indexer.audit_rows)\n"
+        "    await indexer.stats(moment)\n    await asyncio.to_thread(indexer.audit_rows, moment)\n"
+    ),
 }
 
 
@@ -48,7 +56,8 @@ def test_counts_forwards_re_exports_private_reads_and_matchers(tmp_path: Path) -
     assert counts["one-line forwards in front doors"] == 1  # forward, not real
     assert counts["re-exports"] == 1  # fuse, read by cli through operations
     assert counts["private-name reads across modules"] == 1  # _secret
-    assert counts["forgotten-text matchers"] == 2  # gone, and Rule.holds
+    assert counts["forgotten-text matchers"] == 3  # gone, Rule.holds and table_rows; not Planner.plan
+    assert counts["vault walks by doctor"] == 4  # stats and audit_rows handed what doctor read do not walk
 
 
 def test_the_indexers_parts_and_the_memory_ledger_read_no_private_name_of_another_module() -> None:

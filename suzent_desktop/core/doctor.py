@@ -2,9 +2,12 @@
 
 The home is opened read-only (``open_home(bootstrap=False)``: nothing is bootstrapped, repaired or
 reindexed), so it is safe to run on a broken home or on a vault that another program is editing.
-Every check reads the home's own stores, and the vault is walked once, by its model: the pages,
-the entries the confinement rule refuses, the conflict copies and the index's stale files all come
-from that one walk. Each finding names the file and, where there is one, the line.
+Every check reads the home's own stores, and the vault is walked once, by its model, and the days
+read once: the pages, the entries the confinement rule refuses, the conflict copies, the facts that
+left their pages and the index's stale files and rows all come from that one walk (a
+:class:`~suzent_desktop.core.index.rows.sources.Moment` handed to the index). Forgotten text search
+still shows is found by the one rule (``core/vault/forgotten.py``). Each finding names the file
+and, where there is one, the line.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from suzent_desktop.core.engines.forgetting import find_forgotten
+from suzent_desktop.core.engines.ledger.lost_facts import LostFacts
 from suzent_desktop.core.files.clock import Clock
 from suzent_desktop.core.files.disk.regular import read_regular
 from suzent_desktop.core.files.paths.layout import Layout, LayoutError
@@ -26,8 +30,9 @@ from suzent_desktop.core.files.records.transcripts import Transcripts
 from suzent_desktop.core.files.sync import sync_check
 from suzent_desktop.core.files.sync.devices import DeviceError
 from suzent_desktop.core.home import Home, open_home, prepare
+from suzent_desktop.core.index.rows.sources import Moment
 from suzent_desktop.core.vault.days import Days
-from suzent_desktop.core.vault.forgotten import MIN_CONTAINED, Forgotten
+from suzent_desktop.core.vault.forgotten import Forgotten
 from suzent_desktop.core.vault.links import inside_vault
 from suzent_desktop.core.vault.model import Kind, VaultSnapshot
 from suzent_desktop.core.vault.notebook import Notebook
@@ -112,21 +117,23 @@ def _findings(home: Home, check_index: bool) -> list[Problem]:
     stones, stone_problems = home.tombstones.load()
     problems += [Problem(WARNING, str(p.path), p.line, p.reason) for p in stone_problems]
     forgotten = Forgotten(s.content for s in stones)
-    # The report is of one moment: the model's walk here stands for the whole run, the index's stale
-    # files included (as where a watcher keeps the model current), so the vault is walked once.
+    # The report is of one moment: the model's walk here and the days read here stand for the whole
+    # run, the index's stale files and rows and the lost facts included (as where a watcher keeps the
+    # model current), so the vault is walked once and the days are read once.
     home.indexer.watch(True)
     vault = home.vault.snapshot()  # the one walk of the vault (its pages read once, for conflict markers)
     days = Days.read(home.notebook, today)
+    moment = Moment(vault, days)
     problems += check_archive(home.archive)
     problems += check_transcripts(home.transcripts)
     problems += check_core_files(layout)
     problems += check_notebook(layout, vault, forgotten)
     problems += check_watermark(home.notebook, days, today)
     problems += [Problem(f.severity, f.path, None, f.message) for f in sync_check.findings(layout, vault)]
-    problems += check_not_consolidated(layout, days, forgotten)
+    problems += check_not_consolidated(layout, days, forgotten, LostFacts(layout, home.vault))
     problems += check_dropped(layout, days, forgotten)
     if check_index:
-        problems += _without_repeats(check_index_health(home, forgotten), problems)
+        problems += _without_repeats(check_index_health(home, forgotten, moment), problems)
     return problems
 
 
@@ -284,11 +291,14 @@ def check_dropped(layout: Layout, days: Days, tombstones: Iterable[str]) -> list
     ]
 
 
-def check_not_consolidated(layout: Layout, days: Days, tombstones: Forgotten) -> list[Problem]:
-    """Facts of consolidated days that the last dream left on no page (``core/engines/ledger/uncovered.py``)."""
+def check_not_consolidated(
+    layout: Layout, days: Days, tombstones: Forgotten, check: LostFacts | None = None
+) -> list[Problem]:
+    """Facts of consolidated days that the last dream left on no page (``core/engines/ledger/uncovered.py``;
+    ``check``: the lost-facts check over the vault model already walked)."""
     from suzent_desktop.core.engines.ledger import uncovered
 
-    left = [fact for fact in uncovered.consolidated(layout, days) if not tombstones.holds(fact.text)]
+    left = [fact for fact in uncovered.consolidated(layout, days, check) if not tombstones.holds(fact.text)]
     return [
         Problem(WARNING, fact.path, fact.line,
                 f"not consolidated: no page holds this fact of a consolidated day; it stays searchable and the "
@@ -297,13 +307,14 @@ def check_not_consolidated(layout: Layout, days: Days, tombstones: Forgotten) ->
     ]
 
 
-def check_index_health(home: Home, tombstones: Iterable[str] = ()) -> list[Problem]:
-    """Stale or missing files, recorded errors, and forgotten text search still finds; read-only."""
+def check_index_health(home: Home, tombstones: Iterable[str] = (), at: Moment | None = None) -> list[Problem]:
+    """Stale or missing files, recorded errors, and forgotten text search still finds; read-only
+    (``at``: against the vault and days already read, which are then not read again)."""
     layout = home.layout
     if not layout.index_dir.is_dir():
         return [Problem(INFO, str(layout.index_dir), None, "the search index is not built yet; run `reindex`")]
     try:
-        stats, findable, strays = asyncio.run(_index_stats(home, set(tombstones)))
+        stats, findable, strays = asyncio.run(_index_stats(home, Forgotten.of(tombstones), at))
     except Exception as exc:  # noqa: BLE001 - any failure to open the index is a finding, not a crash
         return [Problem(ERROR, str(layout.index_dir), None, f"the search index cannot be opened: {exc}; run `reindex --full`")]
     problems = [Problem(ERROR, str(layout.index_dir), None, f"index error: {error}") for error in stats.errors]
@@ -328,17 +339,17 @@ def _sorted(paths: Iterable[Any]) -> list[str]:
     return sorted(str(p) for p in paths)
 
 
-async def _index_stats(home: Home, tombstones: set[str]) -> Any:
+async def _index_stats(home: Home, tombstones: Forgotten, at: Moment | None) -> Any:
     from suzent_desktop.core.index.embedding import EmbeddingError
     from suzent_desktop.core.index.storage.store import TABLE_NAME, IndexStoreError
 
     layout, indexer = home.layout, home.indexer
-    stats = await indexer.stats()
-    findable = await indexer.findable(tombstones, min_contained=MIN_CONTAINED)
+    stats = await indexer.stats(at)
+    findable = await indexer.findable(tombstones)
     if stats.errors or not (layout.index_dir / f"{TABLE_NAME}.lance").exists():
         return stats, findable, []  # an unreadable or missing table is reported as such, not row by row
     try:
-        return stats, findable, await asyncio.to_thread(indexer.audit_rows)
+        return stats, findable, await asyncio.to_thread(indexer.audit_rows, at)
     except (IndexStoreError, EmbeddingError) as exc:
         stats.errors.append(f"index rows cannot be checked: {exc}")
         return stats, findable, []

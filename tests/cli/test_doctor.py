@@ -249,3 +249,39 @@ def test_doctor_opens_the_home_read_only_and_walks_the_vault_once(
     assert [p.path for p in problems if "stale rows" in p.message] == [str(boot.notebook_dir / "3_Personal" / "Places.md")]
     assert [home_.vault.walks for home_ in opened] == [1]
     assert snapshot(home) == before
+
+
+def test_doctor_reads_the_days_once_and_finds_a_lost_fact_through_the_one_walk(
+    home: Path, boot: Layout, clock, monkeypatch: pytest.MonkeyPatch
+):
+    """A consolidated fact that left its page is looked for across the vault in the model doctor
+    walked, and the index's stale files and rows are judged against the days doctor read: neither
+    the vault nor the days are read a second time."""
+    from suzent_desktop.core.vault import days as days_module
+    from suzent_desktop.core.vault import model
+
+    write_log(boot, "2026-07-18", "- [work] User works at Acme\n")
+    with boot.log_md.open("a", encoding="utf-8") as handle:
+        handle.write("\n## [2026-07-19] ingest | manual  watermark=2026-07-18\n")
+    work = boot.notebook_dir / "3_Personal" / "Work.md"
+    work.parent.mkdir(parents=True, exist_ok=True)
+    work.write_text("# Work\n\n- User likes the office\n", encoding="utf-8")  # the fact left its page
+    boot.state_dir.mkdir(parents=True, exist_ok=True)
+    (boot.state_dir / "held_facts.json").write_text(json.dumps({"version": 1, "facts": [
+        {"date": "2026-07-18", "text": "User works at Acme", "line": 5, "page": "3_Personal/Work.md",
+         "holds": "- User works at Acme (2026-07-18)"}]}), encoding="utf-8")
+    assert main(["--home", str(home), "reindex"]) == 0
+
+    walks: list[str] = []
+    real_walk = model._walk_entries
+    monkeypatch.setattr(model, "_walk_entries",
+                        lambda root, *a, **k: walks.append(str(root)) or real_walk(root, *a, **k))
+    reads: list[object] = []
+    real_read = days_module.Days.read.__func__
+    monkeypatch.setattr(days_module.Days, "read", classmethod(lambda cls, *a: reads.append(a) or real_read(cls, *a)))
+    problems = run_doctor(home, clock=clock)
+    assert [p.message for p in problems if "not consolidated" in p.message] == [
+        "not consolidated: no page holds this fact of a consolidated day; it stays searchable and the next dream "
+        "offers it again: 'User works at Acme'"
+    ]
+    assert walks == [str(boot.notebook_dir)] and len(reads) == 1

@@ -26,7 +26,9 @@ def facts_of(said: str) -> list[str]:
         ("not about the user or a named person", "Melanie adopted a kitten named Miso",
          "Writing has become an escape for the user"),
         ("not about the user or a named person", "Last week (2026-07-08), User ran a 10k in Ghent",
-         "Congrats on the new job, User will visit Ghent"),
+         "If it rains, User will visit Ghent"),
+        ("not about the user or a named person", "Apart from work, User is knitting a blanket for their niece",
+         "Knitting has become an escape for the user"),
         ("not about the user or a named person", "Tomas, User's neighbour, has lived in Rotterdam for years",
          "Nate, after the match User went home"),
         ("speaks to the other person", "User loves Radiohead's early albums", "User loves your photos of Lisbon"),
@@ -133,3 +135,11 @@ def test_a_last_clause_said_to_the_listener_is_left_out():
 
 def test_a_title_before_a_name_does_not_end_the_sentence():
     assert facts_of("My dentist is Dr. Almeida in Braga.") == ["User's dentist is Dr. Almeida in Braga"]
+
+
+def test_a_thing_said_to_be_the_users_and_a_time_without_a_comma_are_about_the_user():
+    """"Cooking is User's outlet" says what the user has; "Last night User joined …" opens with a time."""
+    assert problem("Cooking and baking are User's creative outlets") == ""
+    assert problem("Writing has always been a passion of the user's") == ""
+    assert problem("Last night User joined a chess club in Tartu") == ""
+    assert problem("Cooking and baking are great outlets for everyone") == "not about the user or a named person"

@@ -21,6 +21,7 @@ NEIGHBOUR = "User walks to work every day."
 CASES = [  # (text written somewhere, whether it is forgotten)
     ("USER LIKES GREEN TEA", True),  # case
     ("User likes green tea!", True),  # punctuation
+    ("User likes **green** tea", True),  # markup
     ("On Mondays the user likes green tea, and coffee after lunch.", True),  # inside a longer paragraph
     ("- [preference] User likes green tea `drinks, food`", True),  # a pasted log line, category and tags
     ("- ~~User likes green tea~~ (2026-07-01)", True),  # a consolidated bullet, struck through and dated
@@ -76,3 +77,56 @@ def test_a_list_forgotten_after_one_of_its_items_stays_forgotten_when_the_item_c
     page = "# Hobbies\n\n- User sings in a choir\n- User keeps a diary\n- User paints on Sundays\n\nUser walks.\n"
     assert [c.text for c in chunk_markdown(page, tombstones=rule)] == ["User walks."]
     assert strip_forgotten("", page, rule)[0] == "# Hobbies\n\nUser walks.\n"
+
+
+def _indexed(layout, clock, text: str):
+    """An indexer over a vault holding ``_page(text)``, indexed before anything was forgotten."""
+    from suzent_desktop.core.index.embedding import HashingEmbedder
+    from suzent_desktop.core.index.indexer import Indexer
+    from suzent_desktop.core.vault.notebook import Notebook
+
+    Notebook(layout).bootstrap()
+    layout.memory_dir.mkdir(parents=True, exist_ok=True)
+    page = layout.notebook_dir / "Notes.md"
+    page.write_text(_page(text), encoding="utf-8")
+    return Indexer(layout, HashingEmbedder(), clock)
+
+
+async def _shown(indexer) -> tuple[bool, bool]:
+    """(whether search shows a row holding the case's text, whether it shows the neighbour)."""
+    hits = (await indexer.search("user likes green tea noon teapots walks", limit=20)).hits
+    return any("tea" in h.text.lower() for h in hits), any("walks to work" in h.text for h in hits)
+
+
+@pytest.mark.parametrize(("text", "forgotten"), CASES)
+async def test_a_forget_takes_out_of_search_what_the_rule_forgets(layout, clock, text: str, forgotten: bool) -> None:
+    """The rows a forget drops at once are the ones an index pass would leave out, and doctor's
+    "still findable" then finds none (it used to drop only rows named exactly, and report by substring)."""
+    from suzent_desktop.core.files.records.tombstones import Tombstones
+
+    indexer = _indexed(layout, clock, text)
+    await indexer.sync()
+    assert await _shown(indexer) == (True, True)
+    await indexer.remove_texts(Tombstones(layout).add_many(STONES))
+    assert await _shown(indexer) == (not forgotten, True)
+    assert await indexer.findable(STONES) == []
+
+
+@pytest.mark.parametrize(("text", "forgotten"), CASES)
+async def test_doctor_calls_findable_what_search_shows_and_the_next_pass_leaves_out(
+    layout, clock, text: str, forgotten: bool
+) -> None:
+    """Tombstones synced in from another device, no pass since: doctor names the rows the rule
+    forgets (and only those), and a pass takes exactly those out of search."""
+    from suzent_desktop.core.files.records.tombstones import Tombstones
+
+    indexer = _indexed(layout, clock, text)
+    await indexer.sync()
+    Tombstones(layout).add_many(STONES)
+    found = await indexer.findable(STONES)
+    assert [(Path(path).name, source) for path, _line, source, _stone in found] == (
+        [("Notes.md", "notebook")] if forgotten else []
+    )
+    await indexer.sync()
+    assert await _shown(indexer) == (not forgotten, True)
+    assert await indexer.findable(STONES) == []

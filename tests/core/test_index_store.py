@@ -9,6 +9,7 @@ from index_support import ranked
 from suzent_desktop.core.index.embedding import HashingEmbedder
 from suzent_desktop.core.index.ranking.filters import Filters
 from suzent_desktop.core.index.storage.store import IndexStore, Row, norm_key, sanitize_fts_query
+from suzent_desktop.core.vault.forgotten import Forgotten
 
 WEIRD_NAMES = [
     "it's.md",
@@ -109,14 +110,18 @@ def test_hybrid_and_filters(store: IndexStore) -> None:
     assert [h["path"] for h in store.fts_search("coffee", 5, Filters(exclude_path="/b.md"))] == []
 
 
-def test_norm_lookup_finds_rows_by_paragraph_key(store: IndexStore) -> None:
+def test_rows_showing_forgotten_text_are_found_by_a_piece_they_list_or_by_the_rule(store: IndexStore) -> None:
     embedder = HashingEmbedder()
-    row = _row("/a.md", "Keep this.\n\nForget that.", 0, embedder)
-    row.norm_keys = [norm_key("keep this."), norm_key("forget that.")]
-    store.add([row, _row("/b.md", "unrelated", 1, embedder)])
-    assert store.ids_with_norm("forget that.") == ["/a.md#0"]
-    assert store.ids_with_norm("unrelated") == ["/b.md#1"]
-    assert store.ids_with_norm("nothing") == []
+    row = _row("/a.md", "Keep this.", 0, embedder)
+    row.norm_keys = [norm_key("keep this."), norm_key("a long paragraph the row is one piece of.")]
+    store.add([row, _row("/b.md", "Unrelated!", 1, embedder)])
+
+    def showing(*stones: str) -> list[tuple[str, str]]:
+        return [(r["id"], r["stone"]) for r in store.showing(Forgotten(stones))]
+
+    assert showing("A long paragraph the row is one piece of.") == [("/a.md#0", "a long paragraph the row is one piece of.")]
+    assert showing("unrelated") == [("/b.md#1", "unrelated")]  # the rule: punctuation aside
+    assert showing("nothing") == [] and showing() == []
 
 
 def test_corrupt_table_is_recreated_empty(tmp_path) -> None:

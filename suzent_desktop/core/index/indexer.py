@@ -52,7 +52,7 @@ from suzent_desktop.core.index.ranking.filters import Filters
 from suzent_desktop.core.index.ranking.hits import SearchHit
 from suzent_desktop.core.index.ranking.search import IndexStats, Searcher, SearchRequest, SearchResponse
 from suzent_desktop.core.index.rows.planner import EMBED_SLICE, Cancelled, Plan, Planner
-from suzent_desktop.core.index.rows.sources import KeptFacts, Source, Sources
+from suzent_desktop.core.index.rows.sources import KeptFacts, Moment, Source, Sources
 from suzent_desktop.core.index.storage import audit
 from suzent_desktop.core.index.storage.state import IndexState
 from suzent_desktop.core.index.storage.store import IndexStoreError, norm_key
@@ -396,9 +396,10 @@ class Indexer:
         """The watcher saw these change; the next pass or look takes them (GUI thread, no lock)."""
         self.sources.note_changed(paths)
 
-    def audit_rows(self) -> list[tuple[str, str]]:
-        """``(path, why)`` for every index row the files do not give now (``doctor``); reads only."""
-        return audit.audit_rows(self.table, self.sources, self.planner)
+    def audit_rows(self, at: Moment | None = None) -> list[tuple[str, str]]:
+        """``(path, why)`` for every index row the files do not give now (``doctor``; ``at``: the vault
+        and days it read); reads only."""
+        return audit.audit_rows(self.table, self.sources, self.planner, at)
 
     # -- queries ---------------------------------------------------------------------------------
     async def search(
@@ -413,11 +414,11 @@ class Indexer:
     async def related(self, path: Path, limit: int = 8) -> list[SearchHit]:
         return await self.searcher.related(path, limit)
 
-    async def findable(self, stones: Iterable[str], *, min_contained: int = 12) -> list[tuple[str, int | None, str, str]]:
-        return await self.searcher.findable(stones, min_contained=min_contained)
+    async def findable(self, stones: Iterable[str]) -> list[tuple[str, int | None, str, str]]:
+        return await self.searcher.findable(stones)
 
-    async def stats(self) -> IndexStats:
-        return await self.searcher.stats()
+    async def stats(self, at: Moment | None = None) -> IndexStats:
+        return await self.searcher.stats(at)
 
     async def row_with_text(self, text: str) -> tuple[str, str, str] | None:
         return await self.searcher.row_with_text(text)

@@ -16,7 +16,7 @@ name transcript turns: only the turn's key itself matches them.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 
 from suzent_desktop.core.files.records.log_grammar import parse_fact_line
@@ -53,7 +53,8 @@ class Forgotten(frozenset[str]):
     """
 
     _whole: dict[str, str]
-    _words: list[tuple[str, frozenset[str]]]  # each loose form with its words (for :meth:`within`)
+    _words: dict[str, frozenset[str]]  # each loose form with its words (for :meth:`within`)
+    _clued: dict[str, list[str]]  # the loose forms by their longest word: a text is checked against few
     _long: list[tuple[str, str]]
     _noted: list[str] | None
 
@@ -70,7 +71,7 @@ class Forgotten(frozenset[str]):
                 self._whole.setdefault(form, stone)
                 if len(form) >= MIN_CONTAINED:
                     self._long.append((f" {form} ", stone))
-        self._words = [(form, frozenset(form.split())) for form in self._whole]
+        self._words, self._clued = _indexed({form: frozenset(form.split()) for form in self._whole})
         return self
 
     @classmethod
@@ -93,8 +94,10 @@ class Forgotten(frozenset[str]):
         if not self._whole:
             return self
         words = set(loose(text).split())  # (words, not runs: the lines left of a list need not stand together)
-        whole = {form: self._whole[form] for form, needs in self._words if needs <= words}
-        return self._copy(whole, [(form, stone) for form, stone in self._long if form.strip() in whole], self._noted)
+        whole = {form: self._whole[form] for word in words for form in self._clued.get(word, ())
+                 if self._words[form] <= words}
+        long = [(f" {form} ", stone) for form, stone in whole.items() if len(form) >= MIN_CONTAINED]
+        return self._copy(whole, long, self._noted)
 
     def noting(self, found: list[str]) -> Forgotten:
         """This matcher, appending to ``found`` each text it finds forgotten (the index learns that a
@@ -104,7 +107,7 @@ class Forgotten(frozenset[str]):
     def _copy(self, whole: dict[str, str], long: list[tuple[str, str]], noted: list[str] | None) -> Forgotten:
         copy = frozenset.__new__(Forgotten, self)
         copy._whole, copy._long, copy._noted = whole, long, noted
-        copy._words = [(form, needs) for form, needs in self._words if form in whole]
+        copy._words, copy._clued = _indexed({form: self._words[form] for form in whole})
         return copy
 
     def names(self, text: str) -> str | None:
@@ -140,6 +143,24 @@ class Forgotten(frozenset[str]):
                 forms.append(loose(fact.content))
         return next((self._whole[f] for f in forms if f in self._whole), None), forms[0]
 
+    def shown_in(self, text: str) -> str | None:
+        """The tombstone an index row's ``text`` shows: the text held whole, or one of its paragraphs or
+        list items held (the pieces the index leaves out, ``core/index/rows/chunking.py``); else None."""
+        narrowed = self.within(text)
+        items = (line for line in text.split("\n") if list_item_text(line) is not None)
+        return next((s for s in map(narrowed.stone_in, [text, *text.split("\n\n"), *items]) if s), None)
+
+    def clues(self) -> list[str]:
+        """One word of each tombstone (its longest): a text in which none of them stands holds no
+        tombstone, so a table of texts can be narrowed before the rule is asked about each."""
+        return sorted(self._clued)
+
+    def keyed(self, key: Callable[[str], str]) -> dict[str, str]:
+        """The tombstones by ``key`` of their text: the index lists the pieces a row stands for (its
+        paragraphs and items as written, a turn's key) by such keys, and a piece that *is* a
+        tombstone is forgotten."""
+        return {key(stone): stone for stone in self}
+
     def holds(self, text: str) -> bool:
         """Whether ``text`` is forgotten, or holds forgotten text (see the module's rule)."""
         return self.stone_in(text) is not None
@@ -174,6 +195,15 @@ class Forgotten(frozenset[str]):
                     dead.update(block)
                 start = i + 1
         return "\n".join(line for i, line in enumerate(lines) if i not in dead), len(dead)
+
+
+def _indexed(words: dict[str, frozenset[str]]) -> tuple[dict[str, frozenset[str]], dict[str, list[str]]]:
+    """The loose forms with their words, and the forms by their longest word (the clue :meth:`Forgotten.within`
+    looks them up by)."""
+    clued: dict[str, list[str]] = {}
+    for form, needs in words.items():
+        clued.setdefault(max(sorted(needs), key=len), []).append(form)
+    return words, clued
 
 
 _LAST: list[Forgotten | None] = [None]

@@ -35,15 +35,18 @@ LIFE_EVENTS = frozenset(
     "vegetarian vegan pescatarian allergic diabetic sober baptized born died passed injured hospitalized "
     "diagnosed relocated moved quit resigned enrolled elected intolerant puppy kitten".split()
 )
-# an opening time ("Next month, User …", "Last Friday (2023-05-05) User …") may come before the subject
+TIME_NOUN = ("week|weekend|month|year|morning|afternoon|evening|night|summer|winter|spring|fall|autumn|time|day|"
+             "season|semester")
+# an opening time ("Next month, User …", "Last night User …", "Last Friday (2023-05-05) User …") may come
+# before the subject
 _TIME_LEAD = (r"(?:(?:last|next|this|on|in|at|yesterday|today|tonight|earlier|recently|a|few|couple|of|two|three|"
-              r"\w+day|week|weekend|month|year|ago|the|\([^()]*\d{4}[^()]*\)),?\s)+")
-# or an adverb or a short opening clause that sets the scene ("Sadly, User's dog …", "After User's breakup,
-# User …"); a condition ("If it rains, User …") or a word to the listener ("Congrats …, User …") is no fact
+              rf"\w+day|(?:{TIME_NOUN})s?|ago|the|\([^()]*\d{{4}}[^()]*\)),?\s)+")
+# or a short opening phrase that sets the scene ("Sadly, User's dog …", "After User's breakup, User …",
+# "Apart from meetings, User …"); a condition ("If it rains, User …") states nothing
 _SUBJECT = r"(?:User|[Tt]he user)(?:'s)?\b(?P<after>.*)$"
 _USER = re.compile(rf"^(?i:{_TIME_LEAD})?{_SUBJECT}")
-_USER_AFTER_CLAUSE = re.compile(rf"^(?:[A-Z][a-z]+ly|(?i:after|before|since|during|while|as|once|because|although|"
-                                rf"though|following|over|until|throughout)\b[^,]{{1,40}}),\s{_SUBJECT}")
+_USER_AFTER_CLAUSE = re.compile(rf"^(?!(?i:if|unless|whether|in case|as long as|provided|suppose|supposing)\b)"
+                                rf"[^,]{{1,40}},\s{_SUBJECT}")
 
 
 def _user_subject(text: str) -> re.Match[str] | None:
@@ -53,9 +56,7 @@ def _user_subject(text: str) -> re.Match[str] | None:
 
 _NAMED = re.compile(r"^(?P<name>[A-Z][a-z]+)(?P<more>(?: (?!User\b)[A-Z][a-z]+)*)(?: \(the user's [^)]+\))?(?:'s)? (?:[a-z]+ )?(?P<verb>[a-z]+)")
 _YOU = re.compile(r"\b(?:you|your|yours|yourself)\b", re.I)
-_TIME_NOUN = ("week|weekend|month|year|morning|afternoon|evening|night|summer|winter|spring|fall|autumn|time|day|"
-              "season|semester")
-_POINTER = re.compile(rf"\b(?:this|these|those)\b(?! (?:{_TIME_NOUN})s?\b)|\bthere\b(?! (?:is|are|was|were)\b)|"
+_POINTER = re.compile(rf"\b(?:this|these|those)\b(?! (?:{TIME_NOUN})s?\b)|\bthere\b(?! (?:is|are|was|were)\b)|"
                       r"\b(?:the same|a few more|(?:a|an|the|another|favou?rite|new|old|other|big|little|next|last) one)\b|\bthat(?: (?P<next>[a-z]+))?(?=\W*$|\s)", re.I)
 
 
@@ -70,7 +71,7 @@ def _points_outside(text: str) -> bool:
         after = match.group("next")
         if after is None and text[match.end():].strip(" .!,") == "":
             return True
-        if after and after[0].islower() and not english.verb_tag(after) and after not in _NOT_A_NOUN and not re.match(_TIME_NOUN, after):
+        if after and after[0].islower() and not english.verb_tag(after) and after not in _NOT_A_NOUN and not re.match(TIME_NOUN, after):
             return True
     return False
 
@@ -80,8 +81,10 @@ _VERB_AFTER_USER = re.compile(r"^\s+(?:\w+ly\s+)*(?P<verb>[a-z][a-z'’-]*)")
 
 
 # "Tomas, User's neighbour, has …", "Pad thai is a favourite of the user's": the user's own, named
-_APPOSITIVE = re.compile(r"^[A-Za-z][a-z]+, (?:User's|the user's) [\w -]{2,30}, |\bfavou?rites? of the user's\b|"
-                         r"\b(?:is|are) (?:one of )?(?:User's|the user's) favou?rites?\b")
+# or what the user has, said of a thing ("Cooking and baking are User's creative outlets", "Writing has always
+# been a passion of the user's")
+_APPOSITIVE = re.compile(r"^[A-Za-z][a-z]+, (?:User's|the user's) [\w -]{2,30}, |\b[a-z]+s? of the user's\b|"
+                         r"\b(?:is|are|was|were|been) (?:\w+ly )?(?:one of )?(?:User's|the user's) [a-z]")
 
 
 def _subject_ok(text: str) -> bool:

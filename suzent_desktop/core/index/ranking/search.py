@@ -34,11 +34,12 @@ from suzent_desktop.core.index.ranking.hits import SearchHit, answer_order
 from suzent_desktop.core.index.ranking.unindexed import RowCache, text_matches
 from suzent_desktop.core.index.rows.chunking import chunk_markdown, embedding_text
 from suzent_desktop.core.index.rows.planner import EMBEDDING_FAILED, Planner, vectors_of
-from suzent_desktop.core.index.rows.sources import Sources
+from suzent_desktop.core.index.rows.sources import Moment, Sources
 from suzent_desktop.core.index.storage.state import digest
-from suzent_desktop.core.index.storage.store import IndexStore, IndexStoreError, Row, norm_key
+from suzent_desktop.core.index.storage.store import IndexStore, IndexStoreError, Row
 from suzent_desktop.core.index.storage.table import IndexTable
 from suzent_desktop.core.vault.facts.fact_pages import subject_value
+from suzent_desktop.core.vault.forgotten import Forgotten
 from suzent_desktop.core.vault.model import Kind, Vault
 from suzent_desktop.core.vault.query import SearchQuery, file_passes, parse_query, text_passes
 from suzent_desktop.core.vault.tags import FileTags
@@ -413,46 +414,29 @@ class Searcher:
             return []
         return sorted(best.values(), key=lambda h: h.score, reverse=True)[:limit]
 
-    async def findable(self, stones: Iterable[str], *, min_contained: int = 12) -> list[tuple[str, int | None, str, str]]:
-        """Rows that still show tombstoned text: (path, line, source type, tombstone); read-only.
+    async def findable(self, stones: Iterable[str]) -> list[tuple[str, int | None, str, str]]:
+        """Rows search still shows that hold forgotten text: (path, line, source type, tombstone); read-only.
 
-        A row shows it when the row is the text, holds it as a paragraph or item, or (for a
-        tombstone of ``min_contained`` characters or more) contains it inside a longer text.
+        By the one rule (``core/vault/forgotten.py``, :meth:`IndexStore.showing`): the rows a pass
+        with these tombstones leaves out, so ``doctor`` names what search shows, and only that.
         """
-        return await asyncio.to_thread(self._findable, [normalize(s) for s in stones if normalize(s)], min_contained)
+        return await asyncio.to_thread(self._findable, Forgotten.of(stones))
 
-    def _findable(self, stones: list[str], min_contained: int) -> list[tuple[str, int | None, str, str]]:
-        import pyarrow.compute as pc
-
-        if not stones or not self.table.exists:
+    def _findable(self, forgotten: Forgotten) -> list[tuple[str, int | None, str, str]]:
+        if not forgotten or not self.table.exists:
             return []
         try:
-            store = self.table.reader()
-            table = store.scan(["path", "line", "source_type", "norm", "norm_keys"])
+            rows = self.table.reader().showing(forgotten)
         except (IndexStoreError, EmbeddingError):
             return []
-        if table.num_rows == 0:
-            return []
-        norms = table.column("norm")
-        keys = table.column("norm_keys").combine_chunks()
-        flat_keys, parents = pc.list_flatten(keys), pc.list_parent_indices(keys)
-        found: list[tuple[str, int | None, str, str]] = []
-        for stone in sorted(set(stones)):
-            mask = np.asarray(pc.fill_null(pc.equal(norms, stone), False).to_numpy(zero_copy_only=False))
-            if len(stone) >= min_contained:
-                inside = pc.fill_null(pc.match_substring(norms, stone), False)
-                mask = mask | np.asarray(inside.to_numpy(zero_copy_only=False))
-            held = pc.filter(parents, pc.fill_null(pc.equal(flat_keys, norm_key(stone)), False)).to_numpy()
-            mask[held] = True
-            for index in np.flatnonzero(mask):
-                row = table.slice(int(index), 1).to_pylist()[0]
-                found.append((row["path"], row["line"], row["source_type"], stone))
-        return found
+        return [(row["path"], row["line"], row["source_type"], row["stone"]) for row in rows]
 
-    async def stats(self) -> IndexStats:
-        return await asyncio.to_thread(self._stats)
+    async def stats(self, at: Moment | None = None) -> IndexStats:
+        """Rows by source, recorded errors and the files the index is behind on (``at``: against the
+        vault and days a caller already read, so the vault is not looked at again)."""
+        return await asyncio.to_thread(self._stats, at)
 
-    def _stats(self) -> IndexStats:
+    def _stats(self, at: Moment | None) -> IndexStats:
         errors = list(self.table.state.errors.values())
         rows, by_source = 0, {}
         store = None
@@ -466,7 +450,7 @@ class Searcher:
         except IndexStoreError as exc:
             self.table.drop_failed_store(store)
             errors.append(f"index unreadable: {exc}")
-        return IndexStats(rows, by_source, [str(p) for p in self.sources.stale_paths()], errors)
+        return IndexStats(rows, by_source, [str(p) for p in self.sources.stale_paths(at=at)], errors)
 
     async def row_with_text(self, text: str) -> tuple[str, str, str] | None:
         """(source type, path, text) of an indexed row whose whole text is ``text`` (as search showed it).

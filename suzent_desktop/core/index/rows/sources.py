@@ -25,13 +25,23 @@ from suzent_desktop.core.index.storage.state import FileState, digest
 from suzent_desktop.core.index.storage.table import IndexTable
 from suzent_desktop.core.vault.canvas import CANVAS_SUFFIX
 from suzent_desktop.core.vault.days import Days
-from suzent_desktop.core.vault.model import Kind, Vault
+from suzent_desktop.core.vault.model import Kind, Vault, VaultSnapshot
 from suzent_desktop.core.vault.notebook import Notebook
 
 log = logging.getLogger(__name__)
 
 # Day -> normalized facts of a consolidated day whose log rows stay in search (no page holds them).
 KeptFacts = Callable[[Days], dict[str, set[str]]]
+
+
+@dataclass(frozen=True)
+class Moment:
+    """The vault (one snapshot of its model) and the days as a reader already took them (``doctor``):
+    the sources asked with it read neither again, so a report of the index and of the files
+    describes one moment, and the vault is walked once."""
+
+    vault: VaultSnapshot
+    days: Days
 
 
 @dataclass
@@ -112,11 +122,14 @@ class Sources:
         self._noted: list[str] = []  # paths the watcher reported, not yet taken into the cache
 
     # -- what should have rows -------------------------------------------------------------------
-    def all(self, fresh: bool | None = None) -> dict[str, Source]:
-        """Every file that should have rows now: core files, content pages, logs after the watermark."""
-        return {**self.vault_sources(fresh=fresh), **self.memory_sources()}
+    def all(self, fresh: bool | None = None, at: Moment | None = None) -> dict[str, Source]:
+        """Every file that should have rows now (or ``at`` a moment already read): core files, content
+        pages, logs after the watermark."""
+        return {**self.vault_sources(fresh=fresh, at=at), **self.memory_sources(at)}
 
-    def vault_sources(self, under: Path | None = None, fresh: bool | None = None) -> dict[str, Source]:
+    def vault_sources(
+        self, under: Path | None = None, fresh: bool | None = None, at: Moment | None = None
+    ) -> dict[str, Source]:
         """The vault's pages and boards (or those under one folder of it), with their mtime and size.
 
         From the vault model (``core/vault/model.py``), whose walk takes the stat with the listing and
@@ -132,7 +145,7 @@ class Sources:
         inside = os.path.join(str(under), "") if under is not None else root + os.sep
         # The vault model, walked once per process; walked again where no watcher keeps it current
         # (the command line, the MCP server) or when ``fresh`` asks (a user's "reindex changed files").
-        snapshot = self.vault.walk(under, force=bool(fresh))
+        snapshot = at.vault if at is not None else self.vault.walk(under, force=bool(fresh))
         for file in snapshot.entries(Kind.PAGE, Kind.CANVAS):
             key = file.key
             if key.startswith(inside):
@@ -146,13 +159,13 @@ class Sources:
         head, sep, _ = key[len(str(self.notebook.root)) + 1 :].partition(os.sep)
         return Source(key, "notebook", zone=head if sep else "", stat=stat)
 
-    def memory_sources(self) -> dict[str, Source]:
+    def memory_sources(self, at: Moment | None = None) -> dict[str, Source]:
         """Core files, daily logs after the watermark (or not consolidated), transcripts: few, and cheap."""
         found: dict[str, Source] = {}
         for path in self.layout.core_files:
             if path.is_file():
                 found[str(path)] = Source(str(path), "core")
-        days = Days.read(self.notebook, self.clock.today())
+        days = at.days if at is not None else Days.read(self.notebook, self.clock.today())
         kept = self.kept(days)
         for part in streams.dated_parts(self.layout.archive_dir, ".md"):  # every device's log of a day
             source = self._archive_source(part.base, days, kept, part.path)
@@ -259,8 +272,9 @@ class Sources:
         gone = [k for k in files if not self.in_vault(k) and k not in memory] + vanished
         return [s for s in {**present, **memory}.values() if s.key in late], gone, cached
 
-    def stale_paths(self, *, refresh: bool = False) -> list[Path]:
-        """Files the index is behind on: changed since indexed (mtime or size), never indexed, failed, gone.
+    def stale_paths(self, *, refresh: bool = False, at: Moment | None = None) -> list[Path]:
+        """Files the index is behind on: changed since indexed (mtime or size), never indexed, failed, gone
+        (``at``: against the vault and days of that moment, read by the caller).
 
         While a watcher reports changes (:meth:`watch`, :meth:`note_changed`), the vault's part
         comes from a cache that it and the passes keep, so asking after every search or status
@@ -271,13 +285,13 @@ class Sources:
         self.take_notes()
         epoch = self._watch_epoch
         with self.table.state_lock:
-            trusted = self._watched and not refresh and self._stale_vault is not None
+            trusted = self._watched and not refresh and at is None and self._stale_vault is not None
             cached = set(self._stale_vault) if trusted and self._stale_vault is not None else None
             files, failed = self.table.files(), self.table.failed()
         try:
-            memory = self.memory_sources()
+            memory = self.memory_sources(at)
             table_gone = bool(files) and not self.table.exists
-            vault = self.vault_sources(fresh=refresh) if cached is None or table_gone else None
+            vault = self.vault_sources(fresh=refresh, at=at) if cached is None or table_gone else None
         except OSError:
             return []
         if table_gone and vault is not None:  # the table was deleted: everything is behind

@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 from suzent_desktop.core.index.rows.planner import Planner
-from suzent_desktop.core.index.rows.sources import Sources
+from suzent_desktop.core.index.rows.sources import Moment, Sources
 from suzent_desktop.core.index.storage.table import IndexTable
 
 
-def audit_rows(table: IndexTable, sources: Sources, planner: Planner) -> list[tuple[str, str]]:
-    """``(path, why)`` for every index row the files do not give now (``doctor``); reads only.
+def audit_rows(
+    table: IndexTable, sources: Sources, planner: Planner, at: Moment | None = None
+) -> list[tuple[str, str]]:
+    """``(path, why)`` for every index row the files do not give now (``doctor``; ``at``: the vault and
+    days it read); reads only.
 
     Rows of files that are merely stale (changed since the last pass, or failed to
     embed) are reported too; callers that list stale files separately may drop those.
     """
     rows = table.reader().scan(["id", "path"])
-    wanted_sources = sources.all()
+    wanted_sources = sources.all(at=at)
     stones = planner.tombstones.contents()
     wanted: dict[str, set[str]] = {}
     counts: dict[tuple[str, str], int] = {}

@@ -29,6 +29,7 @@ from suzent_desktop.core.files.language.writing_systems import gram_text, terms
 from suzent_desktop.core.index.ranking import tie_order
 from suzent_desktop.core.index.ranking.filters import Filters
 from suzent_desktop.core.index.storage import ann
+from suzent_desktop.core.vault.forgotten import Forgotten
 
 if TYPE_CHECKING:
     from lancedb import DBConnection
@@ -50,6 +51,7 @@ _QUERY_WORD_RE = re.compile(r"\w+", re.UNICODE)
 # English (lower-cased, stemmed), and dictionary-based words for Chinese and Japanese, which
 # have no spaces (the "simple" tokenizer made a whole CJK sentence one token: bench/cjk_search.py).
 FTS_TOKENIZER = "icu"
+CLUES_PER_PATTERN = 2000  # words of tombstones per regular expression (the matcher's memory stays bounded)
 _FTS_OPERATORS = frozenset({"and", "or", "not"})
 
 
@@ -291,22 +293,38 @@ class IndexStore:
         place = {row_id: index for index, row_id in enumerate(ids)}
         return sorted(rows, key=lambda row: place.get(row["id"], len(place)))
 
-    def ids_with_norm(self, normalized: str) -> list[str]:
-        """Rows whose text, or one paragraph or list item inside them, normalizes to ``normalized``."""
+    def showing(self, forgotten: Forgotten) -> list[dict]:
+        """Rows that show forgotten text (``id``, ``path``, ``line``, ``source_type`` and the ``stone``
+        shown), by the one rule (``core/vault/forgotten.py``): a piece the row stands for (its text, a
+        paragraph or item as written, a turn's key: ``norm_keys``) is a tombstone, or the rule finds one
+        in its text. Read-only; a forget drops these rows, ``doctor`` names them."""
         import pyarrow.compute as pc
 
-        key = norm_key(normalized)
-        table = self.scan(["id", "norm", "norm_keys"])
+        if not forgotten:
+            return []
+        table = self.scan(["id", "path", "line", "source_type", "text", "norm_keys"])
         if table.num_rows == 0:
             return []
-        direct = pc.fill_null(pc.equal(table.column("norm"), normalized), False)
+        keyed = forgotten.keyed(norm_key)
         keys = table.column("norm_keys").combine_chunks()
-        hits = pc.equal(pc.list_flatten(keys), key)
-        parents = pc.filter(pc.list_parent_indices(keys), pc.fill_null(hits, False))
-        inside = np.zeros(table.num_rows, dtype=bool)
-        inside[parents.to_numpy()] = True
-        mask = pc.or_(direct, pa.array(inside))
-        return table.filter(mask).column("id").to_pylist()
+        flat, parents = pc.list_flatten(keys), pc.list_parent_indices(keys)
+        named = pc.fill_null(pc.is_in(flat, value_set=pa.array(list(keyed), pa.string())), False)
+        shown: dict[int, str] = {}
+        for index, key in zip(pc.filter(parents, named).to_pylist(), pc.filter(flat, named).to_pylist(), strict=True):
+            shown.setdefault(index, keyed[key])
+        texts = table.column("text")
+        clues = forgotten.clues()
+        maybe = np.zeros(table.num_rows, dtype=bool)
+        for start in range(0, len(clues), CLUES_PER_PATTERN):  # only texts where a word of some tombstone
+            pattern = "|".join(re.escape(word) for word in clues[start : start + CLUES_PER_PATTERN])  # stands
+            found = pc.fill_null(pc.match_substring_regex(texts, pattern, ignore_case=True), False)
+            maybe |= np.asarray(found.to_numpy(zero_copy_only=False))
+        for index in map(int, np.flatnonzero(maybe)):  # are read by the rule
+            if index not in shown and (stone := forgotten.shown_in(texts[index].as_py() or "")):
+                shown[index] = stone
+        ordered = sorted(shown)
+        rows = table.select(["id", "path", "line", "source_type"]).take(pa.array(ordered, pa.int64())).to_pylist()
+        return [row | {"stone": shown[index]} for row, index in zip(rows, ordered, strict=True)]
 
     # -- writes ------------------------------------------------------------------------------
     def add(self, rows: Sequence[Row]) -> None:

@@ -32,6 +32,7 @@ from suzent_desktop.core.index.embedding import Embedder
 from suzent_desktop.core.index.storage.fair_lock import FairLock
 from suzent_desktop.core.index.storage.state import FileState, IndexState, StateStore, content_hash, digest
 from suzent_desktop.core.index.storage.store import TABLE_NAME, IndexStore, IndexStoreError
+from suzent_desktop.core.vault.forgotten import Forgotten
 
 if TYPE_CHECKING:
     from suzent_desktop.core.index.rows.planner import Plan
@@ -412,7 +413,7 @@ class IndexTable:
         now, which the state may then record as reflected); returns how many went and the files whose
         other rows must be chunked again."""
         store = self.current_store()
-        ids = list(dict.fromkeys(i for n in sorted(norms) for i in store.ids_with_norm(n)))
+        ids = [row["id"] for row in store.showing(Forgotten(norms))]  # what a pass with them leaves out
         with self.state_lock:
             if norms <= current and self.state.tombstones == digest(current - norms):
                 # Every indexed row matching the new tombstones goes below, so the index now reflects
