@@ -91,7 +91,6 @@ def worker(home: Path) -> None:
 
 
 async def _serve(home: Path) -> None:
-    from suzent_desktop.core.engines.dream.runner import DreamRunner
     from suzent_desktop.core.manager import MemoryManager
 
     manager = MemoryManager.open(home)
@@ -105,14 +104,14 @@ async def _serve(home: Path) -> None:
         if command.get("crash_at"):  # end the process abruptly there, as kill -9 would (core/files/disk/faults.py)
             os.environ["SUZENT_CRASH_AT"] = command["crash_at"]
         try:
-            answer = await _run(manager, DreamRunner, command)
+            answer = await _run(manager, command)
         except Exception as exc:  # an operation may fail (a forget of text already gone): the bench goes on
             answer = {"error": f"{type(exc).__name__}: {exc}"}
         os.environ.pop("SUZENT_CRASH_AT", None)
         print(json.dumps(answer), flush=True)
 
 
-async def _run(manager: Any, runner_class: Any, command: dict) -> dict:
+async def _run(manager: Any, command: dict) -> dict:
     op = command["op"]
     if op == "remember":
         await manager.capturing.remember(command["text"], category="people")
@@ -134,7 +133,7 @@ async def _run(manager: Any, runner_class: Any, command: dict) -> dict:
     if op == "edit":
         return await _edit_page(manager, command)
     if op == "dream":
-        return await _dream(manager, runner_class)
+        return await _dream(manager)
     if op == "check":
         return await _check(manager, command)
     raise ValueError(f"unknown op {op}")
@@ -159,21 +158,21 @@ async def _edit_page(manager: Any, command: dict) -> dict:
     return {"page": page.relative_to(root).as_posix()}
 
 
-async def _dream(manager: Any, runner_class: Any) -> dict:
+async def _dream(manager: Any) -> dict:
     """The app's cycle, run by run, noting each run's watermark before and after, and the consolidated
     facts that no page held any more before it (``core/engines/ledger/lost_facts.py``: given back to search, offered)."""
     from suzent_desktop.core.engines.ledger.lost_facts import LostFacts
 
     check = LostFacts(manager.layout, manager.vault)
-    lost = [text for _date, text, _line in await asyncio.to_thread(check.lost, manager.days())]
-    runner = runner_class(manager)
+    lost = [text for _date, text, _line in await asyncio.to_thread(check.lost, manager.dreaming.days())]
+    runner = manager.dreaming.runner()
     runs = []
     for _ in range(50):
         before = await asyncio.to_thread(manager.notebook.raw_watermark)
         result = await runner.run_once(force=True)
         runs.append({"outcome": result.outcome, "before": before, "after": result.watermark,
                      "batch": result.batch, "reason": result.reason[:200]})
-        if result.outcome not in ("productive", "skipped") or not await asyncio.to_thread(manager.pending_dates):
+        if result.outcome not in ("productive", "skipped") or not await asyncio.to_thread(manager.dreaming.pending_dates):
             break
     return {"runs": runs, "lost": lost}
 
@@ -197,9 +196,9 @@ async def _check(manager: Any, command: dict) -> dict:
     from suzent_desktop.core.engines.ledger import uncovered
 
     kept = manager.indexer.sources.kept  # the home's check, with what the passes have read kept
-    listed = sorted(f.text for f in uncovered.consolidated(manager.layout, manager.days(), getattr(kept, "check", None)))
+    listed = sorted(f.text for f in uncovered.consolidated(manager.layout, manager.dreaming.days(), getattr(kept, "check", None)))
     # what a fresh process would find (a check of its own): differs only if the kept reads went stale
-    fresh = sorted(f.text for f in uncovered.consolidated(manager.layout, manager.days()))
+    fresh = sorted(f.text for f in uncovered.consolidated(manager.layout, manager.dreaming.days()))
     return {"found": found, "answers": answers, "watermark": manager.notebook.raw_watermark(),
             "not_consolidated": listed, "stale": sorted(set(listed) ^ set(fresh)),
             "stones": sorted(manager.tombstones.contents())}

@@ -34,7 +34,6 @@ os.environ.setdefault("SUZENT_EMBEDDING_MODEL", "hashing")
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 from suzent_desktop.core.engines.dream import offline  # noqa: E402
-from suzent_desktop.core.engines.dream.runner import DreamRunner  # noqa: E402
 from suzent_desktop.core.files.clock import Clock  # noqa: E402
 from suzent_desktop.core.files.records.log_grammar import Fact  # noqa: E402
 from suzent_desktop.core.manager import MemoryManager  # noqa: E402
@@ -266,7 +265,7 @@ async def main(argv: list[str] | None = None) -> int:
         offline.consolidate = timed_consolidate  # the runner looks it up at call time
         started = time.perf_counter()
         try:
-            results = await DreamRunner(manager).run_cycle()
+            results = await manager.dreaming.runner().run_cycle()
         finally:
             offline.consolidate = original
         total = time.perf_counter() - started
@@ -283,7 +282,7 @@ async def main(argv: list[str] | None = None) -> int:
             f"input: {args.days} days x {args.per_day} facts = {total_facts} facts "
             f"({len(unique_targets)} distinct targets, {planted} planted duplicates, {len(forgotten)} forgotten)"
         )
-        print(f"runs: {[r.outcome for r in results]}  watermark={manager.watermark()}")
+        print(f"runs: {[r.outcome for r in results]}  watermark={manager.dreaming.watermark()}")
         print(f"time: {total:.2f} s for the whole cycle; {engine_seconds:.2f} s in the offline consolidator")
         print(f"pages written: {len(pages)} ({', '.join(p.split('/')[-1][:-3] for p in pages)})")
         print(

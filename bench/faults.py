@@ -197,7 +197,7 @@ def check(home: Path, today: dt.date, previous_watermark: str | None) -> tuple[d
     manager = MemoryManager.open(home, clock=clock)
     found["temp_residue"] += [str(p) for p in home.rglob("*") if is_temp_name(p.name)]
     asyncio.run(manager.reindex())
-    watermark = manager.watermark()
+    watermark = manager.dreaming.watermark()
     raw = manager.notebook.raw_watermark()
     if previous_watermark and (watermark or "") < previous_watermark:
         found["watermark"].append(f"moved back from {previous_watermark} to {watermark}")
@@ -206,7 +206,7 @@ def check(home: Path, today: dt.date, previous_watermark: str | None) -> tuple[d
     pages = [p.read_text(encoding="utf-8", errors="replace") for p in manager.notebook.content_pages()]
     on_pages = {dup_norm(parse_bullet(line).text if parse_bullet(line) else line)
                 for text in pages for line in text.splitlines() if line.strip()}
-    record = {(f.date, normalize(f.text)) for f in uncovered.consolidated(manager.layout, manager.days())}
+    record = {(f.date, normalize(f.text)) for f in uncovered.consolidated(manager.layout, manager.dreaming.days())}
     skipped = set(manager.notebook.skipped_dates())
     for date in manager.archive.dates():
         for line in manager.archive.read(date).facts:
@@ -266,7 +266,7 @@ def crash_points(seed: int, model: HostileModel) -> int:
         seed_home(home, start, 4, random.Random(seed))
         code, _ = _dream(home, start, {ENV_VAR: point})
         reached = code == EXIT_CODE
-        pending = sorted(d for d in MemoryManager.open(home).pending_dates())
+        pending = sorted(d for d in MemoryManager.open(home).dreaming.pending_dates())
         batch = pending[:3]
         held = bool(batch) and _on_pages(home, batch)
         model.forced = "text"  # the next start: a model that finds nothing to add

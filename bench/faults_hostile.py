@@ -434,7 +434,6 @@ def _program_changes(before: dict[str, bytes], after: dict[str, bytes], producti
 
 
 async def run_scenario(scenario: Scenario, model: HostileModel) -> Outcome:
-    from suzent_desktop.core.engines.dream.runner import DreamRunner
 
     with tempfile.TemporaryDirectory(prefix="suzent-hostile-") as tmp:
         root = Path(tmp)
@@ -464,7 +463,7 @@ async def run_scenario(scenario: Scenario, model: HostileModel) -> Outcome:
         model.seen.clear()
         summary = ""
         try:
-            result = await DreamRunner(manager).run_once(force=True)
+            result = await manager.dreaming.runner().run_once(force=True)
             outcome, summary = result.outcome, result.summary
         except Exception as exc:  # a crash is itself a finding
             outcome = f"crashed: {type(exc).__name__}: {exc}"

@@ -263,7 +263,6 @@ def memory_lines(memory_md: Path) -> list[str]:
 
 
 async def replay(name: str, conversation: dict, model: str, extractor: str = "offline") -> Result:
-    from suzent_desktop.core.engines.dream.runner import DreamRunner
     from suzent_desktop.core.files.clock import Clock
     from suzent_desktop.core.manager import MemoryManager
 
@@ -297,7 +296,7 @@ async def replay(name: str, conversation: dict, model: str, extractor: str = "of
         result.before[question["id"]] = answered(question, [h.text for h in hits])
         budgets[question["id"]] = sum(len(h.text) for h in hits)
         shown[question["id"]] = [h.text for h in hits]
-    await DreamRunner(manager).run_cycle(force=True)
+    await manager.dreaming.runner().run_cycle(force=True)
     for question in questions:
         hits = (await manager.searching.search(question["question"], limit=TOP_K, record_recall=False)).hits[:TOP_K]
         result.after[question["id"]] = answered(question, [h.text for h in hits])

@@ -85,9 +85,8 @@ def _open(home: Path, today: dt.date):
 
 
 async def _dream(manager) -> None:  # noqa: ANN001
-    from suzent_desktop.core.engines.dream.runner import DreamRunner
 
-    await DreamRunner(manager).run_cycle(force=True)
+    await manager.dreaming.runner().run_cycle(force=True)
 
 
 def _biggest_page(manager) -> Path:  # noqa: ANN001

@@ -147,7 +147,6 @@ def share(hits: dict[str, bool], ids: list[str] | None = None) -> float:
 
 
 async def run(args: argparse.Namespace) -> None:
-    from suzent_desktop.core.engines.dream.runner import DreamRunner
     from suzent_desktop.core.files.clock import Clock
     from suzent_desktop.core.manager import MemoryManager
 
@@ -165,7 +164,7 @@ async def run(args: argparse.Namespace) -> None:
     times = extraction_times(turns)
     before, shown_before = await evaluate(manager, questions)
 
-    runner = DreamRunner(manager)
+    runner = manager.dreaming.runner()
     start = time.perf_counter()
     results = await runner.run_cycle(force=True)
     dream_seconds = time.perf_counter() - start

@@ -140,7 +140,6 @@ def _norm(text: str) -> str:
 
 
 async def measure(days: int, seed: int, embedding_model: str) -> dict:
-    from suzent_desktop.core.engines.dream.runner import DreamRunner
     from suzent_desktop.core.files.clock import Clock
     from suzent_desktop.core.files.records.log_grammar import Fact
     from suzent_desktop.core.manager import MemoryManager
@@ -162,7 +161,7 @@ async def measure(days: int, seed: int, embedding_model: str) -> dict:
             for hour, (category, text) in enumerate(facts):
                 when = dt.datetime.fromisoformat(f"{date}T{8 + hour % 12:02d}:00")
                 manager.archive.append_turn([Fact(text, category)], session_id="bench000", when=when)
-        await DreamRunner(manager).run_cycle(force=True)
+        await manager.dreaming.runner().run_cycle(force=True)
         await manager.reindex()
         memory_md = str(manager.layout.memory_md)
         groups: dict[str, dict[str, int]] = {}

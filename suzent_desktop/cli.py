@@ -299,7 +299,7 @@ def cmd_remember(args: argparse.Namespace, out: Output) -> int:
         return changes
 
     changes = _run(go())
-    date = min(changes.logs) if changes.logs else manager.today()
+    date = min(changes.logs) if changes.logs else manager.clock.today().isoformat()
     path = manager.log_path(date)
     # Where this process's line landed; other processes may have appended since.
     line = changes.log_lines[-1] if changes.log_lines else _last_line_number(path)
@@ -335,7 +335,7 @@ def cmd_capture(args: argparse.Namespace, out: Output) -> int:
             turn["user"], turn["assistant"], turn["session_id"], timestamp=turn["timestamp"]
         )
     )
-    date = min(changes.logs) if changes.logs else manager.today()
+    date = min(changes.logs) if changes.logs else manager.clock.today().isoformat()
     captured = captured_turn(manager)
     out.doc(
         {
@@ -532,7 +532,7 @@ def cmd_status(args: argparse.Namespace, out: Output) -> int:
     out.say(f"Home:          {manager.layout.home}")
     out.say(f"Today:         {status['today']}")
     out.say(f"Watermark:     {status['watermark'] or '(none: nothing consolidated yet)'}")
-    refused = manager.watermark_error()
+    refused = manager.dreaming.watermark_error()
     if refused:
         out.warn(f"error: {refused}")
     out.say(f"Pending:       {count(len(status['pending_dates']), 'day')}, {count(status['pending_facts'], 'fact')}")
@@ -541,7 +541,7 @@ def cmd_status(args: argparse.Namespace, out: Output) -> int:
     gate = _gate_line(manager) if not out.as_json else None
     if gate:
         out.say(f"Dream gate:    {gate}")
-    skipped = sorted(manager.days().skipped)
+    skipped = sorted(manager.dreaming.days().skipped)
     if skipped:
         out.say(f"Skipped:       {', '.join(skipped)} (given up after the retry limit; still searchable)")
     left = status.get("not_consolidated") or []
@@ -554,7 +554,7 @@ def cmd_status(args: argparse.Namespace, out: Output) -> int:
             out.say(f"  … and {len(left) - NOT_CONSOLIDATED_SHOWN} more (`{PROG} --json status` lists all)")
     for user_file, own in manager.layout.user_nav_files():
         out.say(f"Your file:     {user_file.name} is yours and left alone; the app keeps {own.name} instead")
-    out.say(f"Last dream:    {status['last_dream'] or 'never'}{_last_run_note(manager)}")
+    out.say(f"Last dream:    {status['last_dream'] or 'never'}{manager.dreaming.last_run_note()}")
     out.say(f"Last lint:     {status['last_lint'] or 'never'}{'  (due)' if status['lint_due'] else ''}")
     sources = ", ".join(f"{k} {v}" for k, v in sorted(index["by_source"].items())) or "empty"
     out.say(f"Index:         {count(index['rows'], 'row')} ({sources})")
@@ -567,19 +567,11 @@ def cmd_status(args: argparse.Namespace, out: Output) -> int:
     return 0
 
 
-def _last_run_note(manager: Any) -> str:
-    from suzent_desktop.core.operations import last_run_note
-
-    return last_run_note(manager)
-
-
 def _gate_line(manager: Any) -> str | None:
     """Whether the next dream would run now, and if not why."""
     import datetime as dt
 
-    from suzent_desktop.core.operations import gate_status
-
-    gate = gate_status(manager)
+    gate = manager.dreaming.gate_status()
     if gate.due:
         return "due now"
     when = ""
@@ -591,12 +583,12 @@ def _gate_line(manager: Any) -> str | None:
 def cmd_dropped(args: argparse.Namespace, out: Output) -> int:
     manager = _open(args)
     if args.confirm:
-        confirmed, _changes = _run(manager.confirm_dropped(args.confirm))
+        confirmed, _changes = _run(manager.dreaming.confirm_dropped(args.confirm))
         out.doc({"confirmed": [_dropped_dict(f) for f in confirmed]})
         for fact in confirmed:
             out.say(f"Confirmed: {_one_line(fact.text)} ({fact.date}); it leaves search, its log keeps it")
         return 0
-    pending = manager.pending_dropped()
+    pending = manager.dreaming.pending_dropped()
     out.doc({"dropped": [_dropped_dict(f) for f in pending]})
     if not pending:
         out.say("No dropped fact awaits your word.")
@@ -614,8 +606,6 @@ def _dropped_dict(fact: Any) -> dict[str, Any]:
 
 def cmd_dream(args: argparse.Namespace, out: Output) -> int:
     """One consolidation cycle, as the app runs it: batch after batch until caught up, then lint if due."""
-    from suzent_desktop.core.operations import dream_cycle
-
     manager = _open(args)
     label = " (dry run)" if args.dry_run else ""
 
@@ -630,7 +620,7 @@ def cmd_dream(args: argparse.Namespace, out: Output) -> int:
         if result.summary:
             out.say(f"  {result.summary}")
 
-    cycle = _run(dream_cycle(manager, force=args.force, dry_run=args.dry_run, on_result=line_per_batch))
+    cycle = _run(manager.dreaming.cycle(force=args.force, dry_run=args.dry_run, on_result=line_per_batch))
     results, lint = cycle.results, cycle.lint
     overall = _overall(results)
     left_out = _run(manager.vault_snapshot(parsed=False)).refused()  # loops, links out: the model's walk

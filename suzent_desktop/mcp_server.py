@@ -61,7 +61,6 @@ from suzent_desktop.core.files.records.mcp_activity import ActivityRecorder
 from suzent_desktop.core.index.ranking.filters import Filters
 from suzent_desktop.core.operations import (
     accept_memory,
-    dream_once,
     provenance_card,
     review_forget,
     review_items,
@@ -288,7 +287,7 @@ class MemoryTools:
             text, category=category, tags=tuple(t for tag in tags for t in tag.split()), session_id="mcp",
             importance=importance,
         )
-        date = min(changes.logs) if changes.logs else self.manager.today()
+        date = min(changes.logs) if changes.logs else self.manager.clock.today().isoformat()
         return {
             "date": date,
             "path": str(self.manager.log_path(date)),
@@ -534,7 +533,7 @@ class MemoryTools:
         dry_run: Annotated[bool, Field(description="Work on a scratch copy and return diffs only.")] = False,
         force: Annotated[bool, Field(description="Ignore the time and volume gates.")] = False,
     ) -> dict[str, Any]:
-        result = await dream_once(self.manager, force=force, dry_run=dry_run)
+        result = await self.manager.dreaming.once(force=force, dry_run=dry_run)
         doc = result.as_json()
         doc["reason"] = result.reason
         doc["dry_run"] = dry_run

@@ -2,11 +2,11 @@
 
 ``open_home`` loads the settings (one typed object, read in one place), checks and
 bootstraps the folders, builds the layout, the stores, the embedder and the indexer, and
-returns a frozen :class:`Home`. The CLI and the app both go through it (via
-``MemoryManager.open``); the engines the manager drives (the dream runner) take
-the ``Home`` they work on, the services only the stores they use, so none of them imports the manager and the core's import graph
+returns a frozen :class:`Home` with its services (capture, search, forget, promote, lint,
+dream), each built on only the stores it uses. The CLI and the app both go through it (via
+``MemoryManager.open``); no service or engine imports the manager, so the core's import graph
 has no cycle. A ``Home`` never changes: switching the embedder or saving settings makes a
-new one (``dataclasses.replace``).
+new one (``dataclasses.replace``), its services rebuilt on the new parts.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from suzent_desktop.core.files.records.tombstones import Tombstones
 from suzent_desktop.core.files.records.transcripts import Transcripts
 from suzent_desktop.core.files.sync import devices
 from suzent_desktop.core.services.capture import Capture
+from suzent_desktop.core.services.dream import Dream
 from suzent_desktop.core.services.forget import Forget
 from suzent_desktop.core.services.lint import Lint
 from suzent_desktop.core.services.promote import Promote
@@ -66,26 +67,24 @@ class Home:
     capture: Capture  # remember, and each conversation turn, into the logs and the index
     promote: Promote  # MEMORY.md rewritten from the personal pages, recalls and important facts
     lint: Lint  # findings over the notebook: broken links, stale and duplicate pages
+    dream: Dream  # past daily logs consolidated into pages, and where consolidation stands
 
     def with_settings(self, settings: Settings) -> Home:
         """This home under new settings (saved in the settings dialog): a new Home, its services told."""
+        promote = self.promote.with_settings(settings)
         return dataclasses.replace(self, settings=settings, capture=self.capture.with_settings(settings),
-                                   promote=self.promote.with_settings(settings))
+                                   promote=promote, dream=self.dream.with_parts(settings=settings, promote=promote))
 
     def with_embedder(self, embedder: Embedder) -> Home:
         """This home with another embedding model: a new Home, its services told."""
-        return dataclasses.replace(self, embedder=embedder, lint=self.lint.with_embedder(embedder))
+        lint = self.lint.with_embedder(embedder)
+        return dataclasses.replace(self, embedder=embedder, lint=lint,
+                                   dream=self.dream.with_parts(embedder=embedder, lint=lint))
 
     def days(self) -> Days:
         """Where each day stands now (the one place for today/pending/consolidated/skipped)."""
         return Days.read(self.notebook, self.clock.today())
 
-    def watermark(self) -> str | None:
-        return self.days().watermark
-
-    def pending_dates(self) -> list[str]:
-        """Log dates strictly before today and strictly after the effective watermark."""
-        return self.days().pending(self.archive.dates())
 
 
 @dataclass(frozen=True)
@@ -167,6 +166,12 @@ def open_home(
     )
     recall = RecallLog(layout)
     journal = ForgetJournal(layout.forget_journal_file, vault=layout.notebook_dir, memory=layout.memory_dir)
+    forget = Forget(layout, clock, indexer=indexer, tombstones=tombstones, journal=journal, vault=vault,
+                    archive=archive, transcripts=transcripts)
+    search = Search(layout, indexer, recall)
+    promote = Promote(settings, layout, clock, notebook=notebook, archive=archive, tombstones=tombstones,
+                      vault=vault, recall=recall)
+    lint = Lint(layout, clock, notebook=notebook, embedder=embedder, tombstones=tombstones, vault=vault)
     return Home(
         settings=settings,
         layout=layout,
@@ -179,14 +184,15 @@ def open_home(
         transcripts=transcripts,
         recall=recall,
         vault=vault,
-        forget=Forget(layout, clock, indexer=indexer, tombstones=tombstones, journal=journal, vault=vault,
-                      archive=archive, transcripts=transcripts),
-        search=Search(layout, indexer, recall),
+        forget=forget,
+        search=search,
         capture=Capture(settings, clock, archive=archive, transcripts=transcripts, notebook=notebook, indexer=indexer,
                         tombstones=tombstones),
-        promote=Promote(settings, layout, clock, notebook=notebook, archive=archive, tombstones=tombstones,
-                        vault=vault, recall=recall),
-        lint=Lint(layout, clock, notebook=notebook, embedder=embedder, tombstones=tombstones, vault=vault),
+        promote=promote,
+        lint=lint,
+        dream=Dream(settings, layout, clock, embedder=embedder, archive=archive, notebook=notebook,
+                    tombstones=tombstones, indexer=indexer, vault=vault, forget=forget, search=search,
+                    promote=promote, lint=lint),
     )
 
 

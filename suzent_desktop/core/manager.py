@@ -17,15 +17,10 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from suzent_desktop.core.engines.dream.runner import DreamRunner
 from suzent_desktop.core.files.clock import SYSTEM_CLOCK, Clock
 from suzent_desktop.core.files.events import ChangeSet
-from suzent_desktop.core.files.records.archive import ArchiveError
 from suzent_desktop.core.files.records.log_grammar import Fact
 from suzent_desktop.core.home import Home, PreparedHome, open_home
-from suzent_desktop.core.index import dropped
-from suzent_desktop.core.index.dropped import DroppedFact
-from suzent_desktop.core.vault.days import Days
 from suzent_desktop.settings import Settings
 
 if TYPE_CHECKING:
@@ -99,6 +94,7 @@ class MemoryManager:
     capturing = property(lambda self: self.home.capture)  # remember, and each conversation turn
     promoting = property(lambda self: self.home.promote)  # MEMORY.md from pages, recalls and important facts
     linting = property(lambda self: self.home.lint)  # findings over the notebook
+    dreaming = property(lambda self: self.home.dream)  # a dream's runs, its gate, the watermark and the backlog
     last_turn = property(lambda self: self.home.capture.last_turn)  # where the latest capture kept its turn
     vault = property(lambda self: self.home.vault)
 
@@ -137,10 +133,6 @@ class MemoryManager:
         """Where a day's log is (written or not)."""
         return self.archive.path_for(date)
 
-    def watermark_error(self) -> str | None:
-        """Why the watermark in log.md cannot be trusted, naming the line (None when it can)."""
-        return self.notebook.watermark_error(self.clock.today())
-
     def on_index_wait(self, notice: Callable[[], None] | None) -> None:
         """Told once when an index pass must wait for another process's (a terminal says so)."""
         self.indexer.on_wait = notice
@@ -169,46 +161,7 @@ class MemoryManager:
     async def index_stats(self) -> Any:
         return await self.indexer.stats()
 
-    # -- consolidation state -------------------------------------------------------
-    def today(self) -> str:
-        return self.clock.today().isoformat()
-
-    def days(self) -> Days:
-        """Where each day stands now (the one place for today/pending/consolidated/skipped)."""
-        return self.home.days()
-
-    def watermark(self) -> str | None:
-        return self.home.watermark()
-
-    def pending_dates(self) -> list[str]:
-        """Log dates strictly before today and strictly after the effective watermark."""
-        return self.home.pending_dates()
-
-    def count_facts(self, dates: Iterable[str]) -> int:
-        """Fact lines on those dates, tombstoned ones excluded; unreadable logs count as zero."""
-        forgotten = self.forgetting.rule()
-        total = 0
-        for date in dates:
-            try:
-                parsed = self.archive.read(date)
-            except (ArchiveError, OSError):
-                continue
-            total += sum(1 for f in parsed.facts if not forgotten.holds(f.fact.content))
-        return total
-
-    def pending_dropped(self) -> list[DroppedFact]:
-        """Facts a dream dropped that stay in search until a person confirms the drop, oldest first
-        (``core/index/dropped.py``); each has an ``id`` for :meth:`confirm_dropped` and the model's reason."""
-        return dropped.pending(self.layout, self.days(), self.tombstones.contents())
-
-    async def confirm_dropped(self, ids: Iterable[str]) -> tuple[list[DroppedFact], ChangeSet]:
-        """The person agrees with the model: these dropped facts leave search (their daily logs stay
-        on disk as written). An unknown id changes nothing and raises ``UnknownDropped``."""
-        confirmed = await asyncio.to_thread(dropped.confirm, self.layout, list(ids))
-        logs = sorted({path for f in confirmed for path in self.archive.parts(f.date)})
-        changes = await self.indexer.sync_paths(logs) if logs else ChangeSet()
-        return confirmed, changes
-
+    # -- status -------------------------------------------------------------------------
     async def status(self) -> dict[str, Any]:
         """The ``status --json`` document of interfaces.md §3, plus ``transcripts`` (days, turns, bad lines)."""
         snapshot = await asyncio.to_thread(self._status_files)
@@ -223,47 +176,5 @@ class MemoryManager:
         return snapshot
 
     def _status_files(self) -> dict[str, Any]:
-        pending = self.pending_dates()
-        pending_facts = self.count_facts(pending)
-        next_batch = pending[: self.settings.memory_consolidation_max_days]
-        lint_due = False
-        last_dream: str | None = None
-        not_consolidated: list[dict[str, Any]] = []
-        runner = DreamRunner(self)
-        gate = runner.gate_status()
-        next_batch, lint_due = list(gate.next_batch), bool(gate.lint_due)
-        not_consolidated = list(gate.not_consolidated)
-        pending_facts = int(gate.pending_facts)
-        runs = [r for r in _safe_history(runner) if r.get("outcome") in _DREAM_RUN_OUTCOMES]
-        if runs:
-            last_dream = runs[0].get("date")
-        ingest = self.notebook.last_entry("ingest")
-        if last_dream is None and ingest is not None:
-            last_dream = ingest.date
-        lint = self.notebook.last_entry("lint")
-        return {
-            "today": self.today(),
-            "watermark": self.watermark(),
-            "pending_dates": pending,
-            "pending_facts": pending_facts,
-            "next_batch": next_batch,
-            "last_dream": last_dream,
-            "last_lint": lint.date if lint is not None else None,
-            "lint_due": lint_due,
-            "not_consolidated": not_consolidated,
-            "dropped_awaiting": len(self.pending_dropped()),  # dropped by a dream, in search until confirmed
-            "watermark_error": self.notebook.watermark_error(self.clock.today()),
-            "users_files": [{"file": user.name, "app_uses": own.name}
-                            for user, own in self.layout.user_nav_files()],
-        }
-
-
-
-_DREAM_RUN_OUTCOMES = frozenset({"productive", "no_change", "failed", "skipped"})
-
-
-def _safe_history(runner: Any) -> list[dict]:
-    try:
-        return list(runner.history())
-    except (OSError, ValueError):
-        return []
+        return {**self.dreaming.status(), "users_files": [{"file": user.name, "app_uses": own.name}
+                                                          for user, own in self.layout.user_nav_files()]}

@@ -20,9 +20,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from suzent_desktop.core.engines import provenance, review
-from suzent_desktop.core.engines.dream import runner as dream
-from suzent_desktop.core.engines.dream.runs import outcome as dream_outcome
-from suzent_desktop.core.engines.dream.runs import run_state
 from suzent_desktop.core.engines.forgetting import shown
 from suzent_desktop.core.files.disk.atomic import atomic_write_text
 from suzent_desktop.core.files.disk.regular import read_regular
@@ -39,8 +36,7 @@ from suzent_desktop.core.vault.model import Kind, Vault, VaultSnapshot
 from suzent_desktop.core.vault.vault_ops import TrashRecord, check_name
 
 if TYPE_CHECKING:
-    from suzent_desktop.core.engines.dream.model import DreamResult, GateStatus
-    from suzent_desktop.core.engines.dream.runner import DreamRunner, Snapshot
+    from suzent_desktop.core.engines.dream.runner import Snapshot
     from suzent_desktop.core.home import PreparedHome
     from suzent_desktop.core.index.embedding import Embedder
     from suzent_desktop.core.manager import MemoryManager
@@ -256,53 +252,6 @@ def forgotten_list(manager: MemoryManager) -> tuple[list[Tombstone], list[Tombst
 
 
 # -- the dream, the agent, the embedder ------------------------------------------------------------
-def dream_runner(manager: MemoryManager, *, on_phase: Callable[[str], None] | None = None,
-                 on_result: Callable[[Any], None] | None = None) -> DreamRunner:
-    """The app's one dream runner, reporting its phases and results to the caller."""
-    return dream.DreamRunner(manager, on_phase=on_phase, on_result=on_result)
-
-
-@dataclass(frozen=True)
-class DreamCycle:
-    """What one dream command did: each batch's result in order, then the lint it ran (None when
-    no lint was due, and always for a dry run)."""
-
-    results: list[DreamResult]
-    lint: Any = None
-
-
-async def dream_cycle(manager: MemoryManager, *, force: bool = False, dry_run: bool = False,
-                      on_result: Callable[[DreamResult], None] | None = None) -> DreamCycle:
-    """A dream as the app runs it: batch after batch until caught up, then lint if due. A dry run is
-    one batch on a scratch copy of the vault (its result carries the diffs)."""
-    runner = dream.DreamRunner(manager, on_result=on_result)
-    if dry_run:
-        return DreamCycle([await runner.run_once(force=force, dry_run=True)])
-    results = await runner.run_cycle(force=force)
-    return DreamCycle(results, runner.last_lint)
-
-
-async def dream_once(manager: MemoryManager, *, force: bool = False, dry_run: bool = False) -> DreamResult:
-    """One batch of the dream (the MCP tool): a caller that asks again gets the next batch."""
-    return await dream.DreamRunner(manager).run_once(force=force, dry_run=dry_run)
-
-
-def gate_status(manager: MemoryManager) -> GateStatus:
-    """Whether the next dream would run now, and if not why and when it looks again."""
-    return dream.DreamRunner(manager).gate_status()
-
-
-def last_run_note(manager: MemoryManager) -> str:
-    """For ``status``: the outcome, attempt and reason of the last dream when it did not succeed ('' when it did)."""
-    history = run_state.load_device_state(manager.layout)["history"]
-    return dream_outcome.last_run_note(history, manager.settings.memory_consolidation_max_retries)
-
-
-def dream_never_ran(runner: DreamRunner) -> bool:
-    """True when the runner's own records hold no run yet (log.md may hold a demo's)."""
-    return not run_state.load_state(runner.state_path)["history"]
-
-
 def vault_texts(manager: MemoryManager) -> Snapshot:
     """(worker thread) The vault's pages and the program's index as the vault model holds them, to
     diff a dream's changes against: what ``snapshot_vault`` (``core/engines/dream/runner.py``) reads, without reading the vault

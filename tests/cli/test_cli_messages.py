@@ -35,14 +35,13 @@ def test_a_gated_dry_run_says_how_to_run_it_anyway(home, capsys, clock, today):
 
 
 def test_status_after_a_failed_dream_shows_its_outcome_attempt_and_reason(home, capsys, clock, today):
-    from suzent_desktop.core.engines.dream.runner import DreamRunner
 
     manager = _manager_with_a_fact(home, clock, today, memory_consolidation_min_facts=1)
 
     async def broken(batch, tools):
         raise RuntimeError("the model server refused the connection")
 
-    result = asyncio.run(DreamRunner(manager, engine=broken).run_once(force=True))
+    result = asyncio.run(manager.dreaming.runner(engine=broken).run_once(force=True))
     assert result.outcome == "failed"
     code, out, _err = run(capsys, home, "status")
     line = next(x for x in out.splitlines() if x.startswith("Last dream:"))

@@ -19,7 +19,6 @@ import pytest
 
 from suzent_desktop.core.doctor import run_doctor
 from suzent_desktop.core.engines.dream.model import EngineReport
-from suzent_desktop.core.engines.dream.runner import DreamRunner
 from suzent_desktop.core.files.clock import Clock
 from suzent_desktop.core.files.disk.atomic import is_temp_name
 from suzent_desktop.core.files.disk.faults import ENV_VAR, EXIT_CODE
@@ -75,7 +74,7 @@ def check_invariants(home: Path) -> None:
     manager = _open(home)
     assert not [p for p in home.rglob("*") if is_temp_name(p.name)], "temp files survive the next open"
     asyncio.run(manager.reindex())
-    watermark = manager.watermark()
+    watermark = manager.dreaming.watermark()
     assert watermark is None or watermark in FACTS, watermark
     for date, facts in FACTS.items():
         for fact in facts:
@@ -103,7 +102,7 @@ def test_a_kill_at_a_named_point_is_repaired_by_the_next_start(seeded: Path, com
     killed = cli(seeded, *command, crash=point)
     assert killed.returncode == EXIT_CODE, killed.stderr
     check_invariants(seeded)
-    results = asyncio.run(DreamRunner(_open(seeded)).run_cycle(force=True))  # the next dream finishes the work
+    results = asyncio.run(_open(seeded).dreaming.runner().run_cycle(force=True))  # the next dream finishes the work
     assert not any(r.failed_attempt for r in results), [r.reason for r in results]
     check_invariants(seeded)
 
@@ -114,14 +113,14 @@ def test_a_dream_killed_after_its_last_page_write_is_completed_not_retried(seede
     killed = cli(seeded, "dream", "--force", crash=point)
     assert killed.returncode == EXIT_CODE, killed.stderr
     manager = _open(seeded)
-    assert manager.watermark() is None  # the kill came before the ingest entry
+    assert manager.dreaming.watermark() is None  # the kill came before the ingest entry
 
     async def idle(batch, tools):  # an engine (a model) that finds the pages done and writes nothing
         return EngineReport(summary="nothing to add")
 
-    first = asyncio.run(DreamRunner(_open(seeded), engine=idle).run_once(force=True))
+    first = asyncio.run(_open(seeded).dreaming.runner(engine=idle).run_once(force=True))
     assert first.outcome == "productive" and first.reason.startswith("every fact of the batch was already on a page")
     assert first.batch == ["2026-07-16", "2026-07-17"] and not first.failed_attempt
-    assert _open(seeded).watermark() == "2026-07-17"
-    asyncio.run(DreamRunner(_open(seeded)).run_cycle(force=True))
+    assert _open(seeded).dreaming.watermark() == "2026-07-17"
+    asyncio.run(_open(seeded).dreaming.runner().run_cycle(force=True))
     check_invariants(seeded)

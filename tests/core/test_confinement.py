@@ -10,7 +10,6 @@ from dream_support import days_before, make_manager, page, write_log
 from test_dream_agent import MODEL, ScriptedLLM, tool_reply
 
 from suzent_desktop.core.doctor import run_doctor
-from suzent_desktop.core.engines.dream.runner import DreamRunner
 from suzent_desktop.core.engines.dream.tools import VaultAccessError, VaultTools
 
 
@@ -115,7 +114,7 @@ async def test_a_model_writing_through_a_link_up_changes_nothing_and_is_not_prod
                    ("write", {"path": "3_Personal/state/ok.md", "content": "# ok\n"})),
         "done",
     ])
-    result = await DreamRunner(manager, llm=script).run_once()
+    result = await manager.dreaming.runner(llm=script).run_once()
     assert result.outcome != "productive"
     assert manager.layout.log_md.read_bytes().startswith(log_before)
     assert manager.layout.schema_md.read_bytes() == schema_before
@@ -134,7 +133,7 @@ async def test_a_failed_run_rolls_back_pages_written_through_a_link(home, clock,
         tool_reply(("write", {"path": "2_Wiki/mine/Tea.md", "content": "# Tea\n\n- green\n"})),
         Exception("rate limited"),
     ])
-    result = await DreamRunner(manager, llm=script).run_once()
+    result = await manager.dreaming.runner(llm=script).run_once()
     assert result.outcome == "failed"
     assert page(manager, "3_Personal/Tea.md") == "# Tea\n"
 
@@ -203,7 +202,7 @@ async def test_the_dream_clean_up_leaves_a_page_outside_the_vault_untouched(home
     await manager.forgetting.forget(GREEN_TEA, force=True)
     shared = _link_out(manager, tmp_path)  # the forgotten text stands outside, typed there later
     write_log(manager, days_before(today, 1)[0], ["User likes oolong"])
-    result = await DreamRunner(manager).run_once(force=True)
+    result = await manager.dreaming.runner().run_once(force=True)
     assert result.outcome == "productive", (result.reason, result.changes.errors)
     assert shared.read_bytes() == SHARED.encode("utf-8")
     assert any("Shared.md" in e and "outside the vault" in e for e in result.changes.errors)

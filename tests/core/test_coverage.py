@@ -12,7 +12,6 @@ from dream_support import days_before, make_manager, page, write_log
 from suzent_desktop.core.doctor import run_doctor
 from suzent_desktop.core.engines.dream.guards.coverage import check_coverage
 from suzent_desktop.core.engines.dream.model import Batch, BatchFact, EngineReport
-from suzent_desktop.core.engines.dream.runner import DreamRunner
 from suzent_desktop.core.engines.dream.tools import Accounting, VaultTools
 from suzent_desktop.core.engines.ledger import uncovered
 from suzent_desktop.core.files.records.log_grammar import Fact
@@ -53,8 +52,8 @@ async def _hits(manager, text):
 async def test_a_model_that_writes_junk_leaves_every_fact_searchable_and_listed(seeded, today):
     manager, dates = seeded
     await manager.reindex()
-    result = await DreamRunner(manager, engine=junk_engine).run_once()
-    assert result.outcome == "productive" and manager.watermark() == dates[-1]  # the run was productive
+    result = await manager.dreaming.runner(engine=junk_engine).run_once()
+    assert result.outcome == "productive" and manager.dreaming.watermark() == dates[-1]  # the run was productive
     assert {f["text"] for f in result.uncovered} == {JASPER, "User works at Contoso", "User prefers quiet trains over buses"}
     assert "3 facts not consolidated" in result.reason
     for fact in result.uncovered:
@@ -68,12 +67,12 @@ async def test_a_model_that_writes_junk_leaves_every_fact_searchable_and_listed(
     assert {(p.path, p.line) for p in flagged} == {
         (str(manager.archive.path_for(f["date"])), f["line"]) for f in result.uncovered
     }
-    history = DreamRunner(manager).history()
+    history = manager.dreaming.runner().history()
     assert {f["text"] for f in history[0]["uncovered"]} == {f["text"] for f in result.uncovered}
 
     # The next run offers them again; once a page holds them they leave the record and the logs' rows go.
     write_log(manager, (today - dt.timedelta(days=1)).isoformat(), ["User grows basil"])
-    second = await DreamRunner(manager, engine=faithful_engine).run_once(force=True)
+    second = await manager.dreaming.runner(engine=faithful_engine).run_once(force=True)
     assert second.outcome == "productive" and second.uncovered == []
     assert JASPER in page(manager, "3_Personal/Facts.md")
     assert uncovered.load(manager.layout) == []
@@ -89,7 +88,7 @@ async def test_the_offline_engine_covers_duplicates_rewordings_and_superseded_va
     write_log(manager, d1, [Fact("User works at Contoso as a data engineer", "work"), "User likes green tea"])
     write_log(manager, d2, [Fact("User works at Contoso", "work"), "User likes green tea."])
     write_log(manager, d3, [Fact("User now works at Microsoft", "work")])
-    result = await DreamRunner(manager).run_once()
+    result = await manager.dreaming.runner().run_once()
     assert result.outcome == "productive" and result.uncovered == [] and result.dropped == []
     assert (await manager.indexer.stats()).by_source.get("archive", 0) == 0
 
@@ -105,18 +104,18 @@ async def test_engine_accounts_are_checked_against_the_vault(seeded):
         tools.account(Accounting(JASPER, "merged", "3_Personal/Hobbies.md", "User collects stones"))  # no such page
         return EngineReport(summary="accounted")
 
-    result = await DreamRunner(manager, engine=accounting_engine).run_once()
+    result = await manager.dreaming.runner(engine=accounting_engine).run_once()
     assert result.outcome == "productive"
     assert [f["text"] for f in result.uncovered] == [JASPER, KEPT]
     assert [(f["text"], f["reason"]) for f in result.dropped] == [("User prefers quiet trains over buses", "small talk")]
-    assert DreamRunner(manager).history()[0]["dropped"][0]["reason"] == "small talk"
+    assert manager.dreaming.runner().history()[0]["dropped"][0]["reason"] == "small talk"
     assert await _hits(manager, JASPER)
     assert await _hits(manager, "User prefers quiet trains over buses")  # until a person confirms the drop
 
 
 async def test_forgotten_facts_are_not_uncovered_and_leave_the_record(seeded, today):
     manager, dates = seeded
-    await DreamRunner(manager, engine=junk_engine).run_once()
+    await manager.dreaming.runner(engine=junk_engine).run_once()
     await manager.forgetting.forget(JASPER)
     assert JASPER not in {f["text"] for f in (await manager.status())["not_consolidated"]}
     write_log(manager, (today - dt.timedelta(days=1)).isoformat(), ["User grows basil"])
@@ -126,7 +125,7 @@ async def test_forgotten_facts_are_not_uncovered_and_leave_the_record(seeded, to
         seen.extend(f.fact.content for f in batch.facts)
         return await faithful_engine(batch, tools)
 
-    await DreamRunner(manager, engine=watching_engine).run_once(force=True)
+    await manager.dreaming.runner(engine=watching_engine).run_once(force=True)
     assert JASPER not in seen and "User works at Contoso" in seen
     assert uncovered.load(manager.layout) == []
     assert not await _hits(manager, JASPER)
@@ -189,10 +188,10 @@ async def test_a_huge_tool_call_is_refused_and_never_resent_and_the_run_stays_in
 
     await asyncio.to_thread(llm.load)  # the runner loads the library before its clock starts too
     started = time.monotonic()
-    result = await DreamRunner(manager, llm=model).run_once()
+    result = await manager.dreaming.runner(llm=model).run_once()
     elapsed = time.monotonic() - started
     assert not (manager.layout.notebook_dir / "2_Wiki" / "Huge.md").exists()
-    assert result.outcome in ("failed", "no_change") and manager.watermark() is None
+    assert result.outcome in ("failed", "no_change") and manager.dreaming.watermark() is None
     assert max(model.requests) < 200_000, "a refused call's megabytes are not sent back to the model"
     assert elapsed < 5.0 + 3.0
 
@@ -204,7 +203,7 @@ async def test_record_entries_of_days_still_pending_mean_nothing_and_are_replace
     assert (await manager.status())["not_consolidated"] == []
     problems = await asyncio.to_thread(run_doctor, manager.layout.home, clock=manager.clock)
     assert not [p for p in problems if p.message.startswith("not consolidated")]
-    result = await DreamRunner(manager, engine=faithful_engine).run_once()
+    result = await manager.dreaming.runner(engine=faithful_engine).run_once()
     assert result.outcome == "productive" and result.uncovered == []
     assert uncovered.load(manager.layout) == []
 
@@ -212,9 +211,9 @@ async def test_record_entries_of_days_still_pending_mean_nothing_and_are_replace
 async def test_a_dry_run_names_the_facts_a_real_run_would_leave_unconsolidated(seeded):
     manager, dates = seeded
     before = uncovered.load(manager.layout)
-    result = await DreamRunner(manager, engine=junk_engine).run_once(dry_run=True)
+    result = await manager.dreaming.runner(engine=junk_engine).run_once(dry_run=True)
     assert result.outcome == "productive" and len(result.uncovered) == 3
-    assert uncovered.load(manager.layout) == before and manager.watermark() is None
+    assert uncovered.load(manager.layout) == before and manager.dreaming.watermark() is None
 
 
 class SlowEmbedder:
@@ -246,7 +245,7 @@ async def test_the_coverage_check_gets_only_the_time_the_run_has_left(home, cloc
     manager.embedder = SlowEmbedder(manager.embedder)  # what the runner embeds with; the index keeps its own
     import lancedb  # noqa: F401 - loaded before the run's clock, as the runner does
     started = time.monotonic()
-    result = await DreamRunner(manager, engine=long_page_engine).run_once()
+    result = await manager.dreaming.runner(engine=long_page_engine).run_once()
     elapsed = time.monotonic() - started
     assert elapsed < 2.0 + 3.0, f"the run took {elapsed:.1f} s against a 2 s limit"
     assert result.outcome == "productive" and [f["text"] for f in result.uncovered] == [JASPER]
@@ -282,7 +281,7 @@ async def test_indexing_a_runs_pages_gets_only_the_time_left_and_no_fact_leaves_
         return EngineReport(summary="wrote a big page and the fact")
 
     started = time.monotonic()
-    result = await DreamRunner(manager, engine=big_engine).run_once()
+    result = await manager.dreaming.runner(engine=big_engine).run_once()
     elapsed = time.monotonic() - started
     assert result.outcome == "productive"
     assert elapsed < 3.0 + 4.0, f"the run took {elapsed:.1f} s against a 3 s limit"
@@ -311,7 +310,7 @@ async def hostile_accounts(batch: Batch, tools: VaultTools) -> EngineReport:
 async def test_accounts_a_page_does_not_bear_out_leave_no_fact_out_of_search(seeded):
     manager, dates = seeded
     await manager.reindex()
-    result = await DreamRunner(manager, engine=hostile_accounts).run_once()
+    result = await manager.dreaming.runner(engine=hostile_accounts).run_once()
     assert result.outcome == "productive" and result.dropped == []
     facts = [JASPER, "User works at Contoso", "User prefers quiet trains over buses"]
     assert sorted(f["text"] for f in result.uncovered) == sorted(facts)
@@ -366,20 +365,20 @@ async def test_a_dropped_fact_stays_in_search_until_a_person_confirms(seeded):
         tools.account(Accounting(trains, "dropped", reason="small talk about travel"))
         return EngineReport(summary="dropped one")
 
-    result = await DreamRunner(manager, engine=dropping_engine).run_once()
-    assert result.outcome == "productive" and manager.watermark() == dates[-1]
+    result = await manager.dreaming.runner(engine=dropping_engine).run_once()
+    assert result.outcome == "productive" and manager.dreaming.watermark() == dates[-1]
     assert [(f["text"], f["reason"]) for f in result.dropped] == [(trains, "small talk about travel")]
     assert (await manager.indexer.stats()).by_source.get("archive", 0) == 1
     hits = await _hits(manager, trains)
     assert hits and hits[0].source_type == "archive"
-    pending = manager.pending_dropped()
+    pending = manager.dreaming.pending_dropped()
     assert [(f.text, f.reason, f.date) for f in pending] == [(trains, "small talk about travel", dates[1])]
     with pytest.raises(dropped.UnknownDropped, match="nosuchid"):
-        await manager.confirm_dropped(["nosuchid"])
-    assert manager.pending_dropped() == pending
-    confirmed, _changes = await manager.confirm_dropped([pending[0].id])
+        await manager.dreaming.confirm_dropped(["nosuchid"])
+    assert manager.dreaming.pending_dropped() == pending
+    confirmed, _changes = await manager.dreaming.confirm_dropped([pending[0].id])
     assert [f.text for f in confirmed] == [trains]
-    assert manager.pending_dropped() == [] and not await _hits(manager, trains)
+    assert manager.dreaming.pending_dropped() == [] and not await _hits(manager, trains)
     assert trains in manager.archive.read_text(dates[1])  # the log keeps it as written
 
 
@@ -401,7 +400,7 @@ async def test_a_remembered_fact_keeps_a_place_in_search_whatever_the_model_says
         return EngineReport(summary="accounted")
 
     write_log(manager, (today - dt.timedelta(days=1)).isoformat(), [KEPT])
-    result = await DreamRunner(manager, engine=talked_into_it).run_once(force=True)
-    assert result.outcome == "productive" and manager.watermark() == (today - dt.timedelta(days=1)).isoformat()
+    result = await manager.dreaming.runner(engine=talked_into_it).run_once(force=True)
+    assert result.outcome == "productive" and manager.dreaming.watermark() == (today - dt.timedelta(days=1)).isoformat()
     hits = await _hits(manager, passport)
     assert hits and hits[0].source_type == "archive"

@@ -41,7 +41,7 @@ def test_read_from_log_md_refuses_a_future_watermark_and_counts_today_as_yesterd
     manager.notebook.append_skip(today, ["2026-07-01"], 3)
     manager.notebook.append_ingest(today, today.isoformat())
     manager.notebook.append_ingest(today, (today + dt.timedelta(days=3)).isoformat())  # refused: ignored
-    days = manager.days()
+    days = manager.dreaming.days()
     assert days.watermark == (today - dt.timedelta(days=1)).isoformat()
     assert days.skipped == {"2026-07-01"} and days.status("2026-07-01") == SKIPPED
-    assert manager.watermark() == days.watermark
+    assert manager.dreaming.watermark() == days.watermark

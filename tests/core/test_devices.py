@@ -138,13 +138,12 @@ async def test_another_devices_log_arriving_after_its_day_was_consolidated_is_no
                                                                                          monkeypatch):
     from dream_support import days_before, make_manager, write_log
 
-    from suzent_desktop.core.engines.dream.runner import DreamRunner
 
     monkeypatch.setenv("SUZENT_DEVICE", "laptop")
     laptop = make_manager(home, clock)
     day = days_before(today, 1)[0]
     write_log(laptop, day, ["User works at Contoso"])
-    assert (await DreamRunner(laptop).run_once(force=True)).outcome == "productive"
+    assert (await laptop.dreaming.runner().run_once(force=True)).outcome == "productive"
 
     # The desktop's part of that day arrives only now, through the sync tool.
     late = laptop.layout.archive_dir / f"{day}@desktop.md"
@@ -152,24 +151,23 @@ async def test_another_devices_log_arriving_after_its_day_was_consolidated_is_no
     await laptop.indexer.sync()
     hits = (await laptop.searching.search("restores old radios", limit=5)).hits
     assert hits and hits[0].text == "User restores old radios" and hits[0].source_type == "archive"
-    assert any(f["text"] == "User restores old radios" for f in DreamRunner(laptop).not_consolidated())
+    assert any(f["text"] == "User restores old radios" for f in laptop.dreaming.runner().not_consolidated())
 
     # The next day's dream offers it to the engine with its own batch: it lands on a page, once.
     write_log(laptop, today.isoformat(), ["User is writing tests today"])
     from suzent_desktop.core.files.clock import Clock
 
     tomorrow = make_manager(home, Clock(fixed_today=today + dt.timedelta(days=1)))
-    assert (await DreamRunner(tomorrow).run_once(force=True)).outcome == "productive"
+    assert (await tomorrow.dreaming.runner().run_once(force=True)).outcome == "productive"
     pages = "".join(p.read_text() for p in (tomorrow.layout.notebook_dir / "3_Personal").glob("*.md"))
     assert pages.count("User restores old radios") == 1
-    assert DreamRunner(tomorrow).not_consolidated() == []
+    assert tomorrow.dreaming.runner().not_consolidated() == []
 
 
 async def test_an_undo_that_arrives_after_the_dream_left_the_fact_out_brings_it_back(home, clock, today,
                                                                                      monkeypatch):
     from dream_support import days_before, make_manager, write_log
 
-    from suzent_desktop.core.engines.dream.runner import DreamRunner
 
     monkeypatch.setenv("SUZENT_DEVICE", "laptop")
     laptop = make_manager(home, clock, memory_consolidation_lease_settle_seconds=0.0)
@@ -178,7 +176,7 @@ async def test_an_undo_that_arrives_after_the_dream_left_the_fact_out_brings_it_
     day = days_before(today, 1)[0]
     write_log(laptop, day, ["User works at Contoso", "User keeps bees on the roof"])
     Tombstones(laptop.layout).add("User keeps bees on the roof")
-    assert (await DreamRunner(laptop).run_once(force=True)).outcome == "productive"
+    assert (await laptop.dreaming.runner().run_once(force=True)).outcome == "productive"
     pages = "".join(p.read_text() for p in (laptop.layout.notebook_dir / "3_Personal").glob("*.md"))
     assert "bees" not in pages
 
@@ -188,7 +186,7 @@ async def test_an_undo_that_arrives_after_the_dream_left_the_fact_out_brings_it_
     await laptop.indexer.sync()
     hits = (await laptop.searching.search("bees on the roof", limit=5)).hits
     assert hits and hits[0].text == "User keeps bees on the roof"
-    assert any(f["text"] == "User keeps bees on the roof" for f in DreamRunner(laptop).not_consolidated())
+    assert any(f["text"] == "User keeps bees on the roof" for f in laptop.dreaming.runner().not_consolidated())
 
 
 async def test_status_and_doctor_name_the_file_and_line_of_another_devices_late_fact(home, clock, today,
@@ -196,13 +194,12 @@ async def test_status_and_doctor_name_the_file_and_line_of_another_devices_late_
     from dream_support import days_before, make_manager, write_log
 
     from suzent_desktop.core.doctor import run_doctor
-    from suzent_desktop.core.engines.dream.runner import DreamRunner
 
     monkeypatch.setenv("SUZENT_DEVICE", "laptop")
     laptop = make_manager(home, clock)
     day = days_before(today, 1)[0]
     write_log(laptop, day, ["User works at Contoso", "User likes green tea", "User swims on Tuesdays"])
-    assert (await DreamRunner(laptop).run_once(force=True)).outcome == "productive"
+    assert (await laptop.dreaming.runner().run_once(force=True)).outcome == "productive"
     late = laptop.layout.archive_dir / f"{day}@desktop.md"
     late.write_text(f"# Daily Log - {day}\n\n## 18:00 — desk0001\n\n- [work] User met Jonas\n"
                     "- [hobby] User restores old radios\n", encoding="utf-8")
@@ -219,7 +216,6 @@ async def test_doctor_names_the_file_and_line_of_another_devices_dropped_fact(ho
 
     from suzent_desktop.core.doctor import run_doctor
     from suzent_desktop.core.engines.dream.model import Batch, EngineReport
-    from suzent_desktop.core.engines.dream.runner import DreamRunner
     from suzent_desktop.core.engines.dream.tools import Accounting
 
     monkeypatch.setenv("SUZENT_DEVICE", "laptop")
@@ -236,6 +232,6 @@ async def test_doctor_names_the_file_and_line_of_another_devices_dropped_fact(ho
         tools.account(Accounting("User said hello to the cat", "dropped", reason="small talk with the cat"))
         return EngineReport(summary="dropped one")
 
-    assert (await DreamRunner(laptop, engine=dropping).run_once(force=True)).outcome == "productive"
+    assert (await laptop.dreaming.runner(engine=dropping).run_once(force=True)).outcome == "productive"
     found = [p for p in run_doctor(home, clock=clock, check_index=False) if "hello to the cat" in p.message]
     assert [(p.path, p.line) for p in found] == [(str(theirs), 5)]

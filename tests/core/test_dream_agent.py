@@ -13,7 +13,6 @@ from dream_support import days_before, make_manager, page, write_log
 from suzent_desktop.core import llm
 from suzent_desktop.core.engines.dream.agent import DreamAgent
 from suzent_desktop.core.engines.dream.model import Batch, BatchFact
-from suzent_desktop.core.engines.dream.runner import DreamRunner
 from suzent_desktop.core.engines.dream.tools import ToolsClosed, VaultAccessError, VaultTools
 from suzent_desktop.core.files.records.log_grammar import Fact
 
@@ -125,10 +124,10 @@ async def test_agent_run_through_the_runner_with_mock_responses(home, clock, tod
         f"Merged the job change into Work. watermark={today}",
     ])
     log_before = manager.layout.log_md.read_text(encoding="utf-8")
-    result = await DreamRunner(manager, llm=script).run_once()
+    result = await manager.dreaming.runner(llm=script).run_once()
     assert result.outcome == "productive", result.reason
     assert page(manager, "3_Personal/Work.md") == new_work
-    assert manager.watermark() == d2 and manager.notebook.raw_watermark() == d2
+    assert manager.dreaming.watermark() == d2 and manager.notebook.raw_watermark() == d2
     assert manager.layout.log_md.read_text(encoding="utf-8").startswith(log_before)
     assert result.summary.startswith("Merged the job change")
     prompt = script.seen[0][1]["content"]
@@ -145,10 +144,10 @@ async def test_agent_model_error_fails_the_run_and_writes_nothing(home, clock, t
         tool_reply(("write", {"path": "3_Personal/Tea.md", "content": "# Tea\n"})),
         Exception("rate limited"),
     ])
-    result = await DreamRunner(manager, llm=script).run_once()
+    result = await manager.dreaming.runner(llm=script).run_once()
     assert result.outcome == "failed" and "rate limited" in result.reason
     assert not (manager.layout.notebook_dir / "3_Personal" / "Tea.md").exists()
-    assert manager.watermark() is None
+    assert manager.dreaming.watermark() is None
 
 
 async def test_agent_step_limit(tmp_path, vault):
@@ -211,7 +210,7 @@ async def test_a_tool_call_written_as_text_is_parsed_and_run(home, clock, today)
         "```json\n" + json.dumps({"name": "read", "arguments": {"path": "3_Personal/Tea.md"}}) + "\n```",
         "Added the tea preference.",
     ])
-    result = await DreamRunner(manager, llm=script).run_once()
+    result = await manager.dreaming.runner(llm=script).run_once()
     assert result.outcome == "productive", result.reason
     assert page(manager, "3_Personal/Tea.md") == content
     fed_back = script.seen[2][-1]
@@ -229,17 +228,17 @@ async def test_a_tool_call_written_as_text_is_parsed_and_run(home, clock, today)
 async def test_a_model_that_does_not_call_tools_fails_the_run_and_says_so(home, clock, today, answer, how):
     manager = make_manager(home, clock, memory_consolidation_model=MODEL)
     write_log(manager, days_before(today, 1)[0], ["User likes green tea"])
-    result = await DreamRunner(manager, llm=ScriptedLLM([answer])).run_once()
+    result = await manager.dreaming.runner(llm=ScriptedLLM([answer])).run_once()
     assert result.outcome == "failed" and result.failed_attempt
     assert "the model does not call tools" in result.reason and how in result.reason
-    assert manager.watermark() is None
+    assert manager.dreaming.watermark() is None
 
 
 async def test_the_same_failing_call_runs_at_most_twice_and_names_the_cause(home, clock, today):
     manager = make_manager(home, clock, memory_consolidation_model=MODEL)
     write_log(manager, days_before(today, 1)[0], ["User likes green tea"])
     script = ScriptedLLM([tool_reply(("edit", {"path": "3_Personal/Nope.md", "old": "a", "new": "b"}))] * 7)
-    result = await DreamRunner(manager, llm=script).run_once()
+    result = await manager.dreaming.runner(llm=script).run_once()
     assert result.outcome == "failed"
     assert "repeated a failing call edit" in result.reason and "Nope.md" in result.reason
     assert len(script.seen) == 3  # two failing runs of the call, then the third request ends the run
@@ -269,7 +268,7 @@ async def test_a_slow_model_cannot_stretch_a_run_past_its_time_limit(home, clock
                            memory_consolidation_timeout_seconds=1.0)
     write_log(manager, days_before(today, 1)[0], ["User likes green tea"])
     started = time.monotonic()
-    result = await DreamRunner(manager, llm=SlowLLM(30.0)).run_once()
+    result = await manager.dreaming.runner(llm=SlowLLM(30.0)).run_once()
     elapsed = time.monotonic() - started
     assert result.outcome == "failed" and "timed out after 1 s" in result.reason
     assert elapsed < 5.0, f"the run took {elapsed:.1f} s against a 1 s limit"
@@ -354,7 +353,7 @@ async def test_loading_the_model_library_is_not_charged_to_the_run_time_limit(ho
     monkeypatch.setattr(llm, "_litellm", slow_first_import)
     script = ScriptedLLM([tool_reply(("write", {"path": "3_Personal/Tea.md", "content": "# Tea\n\n- User likes green tea\n"})),
                            "done"])
-    result = await DreamRunner(manager, llm=script).run_once()
+    result = await manager.dreaming.runner(llm=script).run_once()
     assert result.outcome == "productive", result.reason
 
 
@@ -391,10 +390,10 @@ async def test_a_huge_text_reply_is_refused_with_the_size_error_and_the_run_stay
     await asyncio.to_thread(llm.load)  # the runner loads the library before its clock starts too
     model = HugeTextLLM()
     started = time.monotonic()
-    result = await DreamRunner(manager, llm=model).run_once()
+    result = await manager.dreaming.runner(llm=model).run_once()
     elapsed = time.monotonic() - started
     assert elapsed < 2.0 + 3.0, f"the run took {elapsed:.1f} s against a 2 s limit"
-    assert result.outcome == "failed" and manager.watermark() is None
+    assert result.outcome == "failed" and manager.dreaming.watermark() is None
     assert "repeated a failing call" in result.reason and "memory_consolidation_max_write_kb" in result.reason
     answers = [m["content"] for m in model.seen[-1] if m["role"] == "user"][1:]
     assert len(answers) == 2 and all(a.startswith("error:") and "256 KB" in a for a in answers)
@@ -418,7 +417,7 @@ async def test_a_run_that_changes_nothing_after_failed_calls_names_the_failures(
     manager = make_manager(home, clock, memory_consolidation_model=MODEL)
     write_log(manager, days_before(today, 1)[0], ["User likes green tea"])
     script = ScriptedLLM([tool_reply(("write", {"path": "3_Personal/Tea.md"})), "I have updated the notebook."])
-    runner = DreamRunner(manager, llm=script)
+    runner = manager.dreaming.runner(llm=script)
     result = await runner.run_once()
     assert result.outcome == "no_change" and result.failed_attempt
     cause = "the model's calls failed: write: missing argument 'content'"

@@ -6,7 +6,6 @@ from dream_support import days_before, make_manager, page, write_log
 from test_dream_agent import MODEL, ScriptedLLM, tool_reply
 
 from suzent_desktop.core.engines.dream.model import Batch, EngineReport
-from suzent_desktop.core.engines.dream.runner import DreamRunner
 from suzent_desktop.core.engines.dream.tools import VaultTools
 
 
@@ -21,7 +20,7 @@ async def test_the_same_successful_write_twice_ends_the_run_and_says_so(home, cl
     manager, d1 = _setup(home, clock, today, ["User likes green tea"])
     write = ("write", {"path": "3_Personal/Tea.md", "content": f"# Tea\n\n- User likes green tea ({d1})\n"})
     script = ScriptedLLM([tool_reply(write)] * 40)
-    result = await DreamRunner(manager, llm=script).run_once()
+    result = await manager.dreaming.runner(llm=script).run_once()
     assert len(script.seen) == 2  # the repeat is caught before it runs, on the second step
     assert result.outcome == "productive" and "repeated a successful call: write" in result.reason
     assert "User likes green tea" in page(manager, "3_Personal/Tea.md")
@@ -32,18 +31,18 @@ async def test_a_repeating_model_that_covered_nothing_is_a_failed_attempt(home, 
     manager, _d1 = _setup(home, clock, today, ["User likes green tea"])
     write = ("write", {"path": "2_Wiki/Junk.md", "content": "# Junk\n\nlorem ipsum\n"})
     script = ScriptedLLM([tool_reply(write)] * 40)
-    result = await DreamRunner(manager, llm=script).run_once()
+    result = await manager.dreaming.runner(llm=script).run_once()
     assert len(script.seen) == 2
     assert result.outcome == "no_change" and result.failed_attempt
     assert "repeated a successful call: write" in result.reason and "User likes green tea" in result.reason
     assert "attempt 1 of" in result.reason
-    assert not (manager.layout.notebook_dir / "2_Wiki" / "Junk.md").exists() and manager.watermark() is None
+    assert not (manager.layout.notebook_dir / "2_Wiki" / "Junk.md").exists() and manager.dreaming.watermark() is None
 
 
 async def test_three_replies_that_change_nothing_end_the_run(home, clock, today):
     manager, _d1 = _setup(home, clock, today, ["User likes green tea"])
     script = ScriptedLLM([tool_reply(("read", {"path": f"3_Personal/Missing{i}.md"})) for i in range(40)])
-    result = await DreamRunner(manager, llm=script).run_once()
+    result = await manager.dreaming.runner(llm=script).run_once()
     assert len(script.seen) <= 4
     assert result.outcome == "no_change" and "3 replies in a row changed nothing" in result.reason
 
@@ -58,7 +57,7 @@ async def test_reading_a_page_again_after_changing_it_is_not_a_repeat(home, cloc
         tool_reply(read),
         "Filed both teas.",
     ])
-    result = await DreamRunner(manager, llm=script).run_once()
+    result = await manager.dreaming.runner(llm=script).run_once()
     assert result.outcome == "productive" and result.summary == "Filed both teas." and not result.uncovered
 
 
@@ -69,7 +68,7 @@ async def test_a_closing_tool_call_is_never_the_summary(home, clock, today):
         tool_reply(("create_page", {"path": "3_Personal/Tea.md", "content": f"# Tea\n\n- User likes green tea ({d1})\n"})),
         unreadable, unreadable, unreadable,
     ])
-    result = await DreamRunner(manager, llm=script).run_once()
+    result = await manager.dreaming.runner(llm=script).run_once()
     assert result.outcome == "productive", result.reason
     assert "tool_call" not in result.summary and "add_bullet" not in result.summary
     assert "tool_call" not in manager.layout.log_md.read_text(encoding="utf-8")
@@ -83,9 +82,9 @@ async def junk_engine(batch: Batch, tools: VaultTools) -> EngineReport:
 
 async def test_pages_changed_with_no_batch_fact_on_them_is_no_change_naming_the_facts(home, clock, today):
     manager, _d1 = _setup(home, clock, today, ["User likes green tea", "User plays chess"])
-    dry = await DreamRunner(manager, engine=junk_engine).run_once(dry_run=True)
+    dry = await manager.dreaming.runner(engine=junk_engine).run_once(dry_run=True)
     assert dry.outcome == "no_change" and "User plays chess" in dry.reason
-    result = await DreamRunner(manager, engine=junk_engine).run_once()
+    result = await manager.dreaming.runner(engine=junk_engine).run_once()
     assert result.outcome == "no_change" and result.failed_attempt
     assert "2 uncovered" in result.reason and "User likes green tea" in result.reason
-    assert not (manager.layout.notebook_dir / "2_Wiki" / "Junk.md").exists() and manager.watermark() is None
+    assert not (manager.layout.notebook_dir / "2_Wiki" / "Junk.md").exists() and manager.dreaming.watermark() is None

@@ -117,7 +117,6 @@ async def test_the_runner_holds_a_models_bullets_to_the_batchs_days(home, clock,
     from dream_support import days_before, make_manager, write_log
 
     from suzent_desktop.core.engines.dream.model import EngineReport
-    from suzent_desktop.core.engines.dream.runner import DreamRunner
 
     manager = make_manager(home, clock)
     day = days_before(today, 1)[0]
@@ -130,7 +129,7 @@ async def test_the_runner_holds_a_models_bullets_to_the_batchs_days(home, clock,
                 "path": "3_Personal/Ana.md", "text": "User's sister Ana lives in Porto", "dates": [date]}))
         return EngineReport(summary="filed")
 
-    assert (await DreamRunner(manager, engine=engine).run_once(force=True)).outcome == "productive"
+    assert (await manager.dreaming.runner(engine=engine).run_once(force=True)).outcome == "productive"
     assert answers[0].startswith("error:") and answers[1].startswith("ok"), answers
     page = (manager.layout.notebook_dir / "3_Personal" / "Ana.md").read_text(encoding="utf-8")
     assert "1999" not in page and day in page
@@ -139,12 +138,11 @@ async def test_the_runner_holds_a_models_bullets_to_the_batchs_days(home, clock,
 async def test_the_offline_engine_gives_a_look_alike_name_no_page_of_its_own(home, clock, today):
     from dream_support import days_before, make_manager, write_log
 
-    from suzent_desktop.core.engines.dream.runner import DreamRunner
 
     manager = make_manager(home, clock)
     violin = "User is learning how to play the vi\u043elin"  # a Cyrillic о: a captured turn may carry one
     write_log(manager, days_before(today, 1)[0], [violin, "User likes green tea"])
-    assert (await DreamRunner(manager).run_once(force=True)).outcome == "productive"
+    assert (await manager.dreaming.runner().run_once(force=True)).outcome == "productive"
     personal = manager.layout.notebook_dir / "3_Personal"
     names = [p.stem for p in personal.glob("*.md")]
     assert not any("\u043e" in name for name in names), names

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from dream_support import days_before, make_manager, write_log
 
-from suzent_desktop.core.engines.dream.runner import ALREADY_RUNNING, DreamRunner
+from suzent_desktop.core.engines.dream.runner import ALREADY_RUNNING
 
 HOLDER = textwrap.dedent("""
     import asyncio, datetime as dt, sys
@@ -28,7 +28,7 @@ HOLDER = textwrap.dedent("""
         return EngineReport(summary="wrote it")
 
     manager = make_manager(Path(sys.argv[2]), Clock(fixed_today=dt.date.fromisoformat(sys.argv[3])))
-    print(asyncio.run(DreamRunner(manager, engine=engine).run_once(force=True)).outcome, flush=True)
+    print(asyncio.run(manager.dreaming.runner(engine=engine).run_once(force=True)).outcome, flush=True)
 """)
 
 
@@ -44,11 +44,11 @@ async def test_a_second_process_dreaming_on_this_device_is_told_already_running(
         assert started.strip() == "engine running"
         state_before = manager.layout.runner_state_file.read_bytes()  # the holder's attempt, saved
 
-        second = await DreamRunner(manager).run_once(force=True)  # the command line while the window dreams
+        second = await manager.dreaming.runner().run_once(force=True)  # the command line while the window dreams
 
         assert second.outcome == "gated" and second.reason == ALREADY_RUNNING
         assert manager.layout.runner_state_file.read_bytes() == state_before  # no attempt counted, no run recorded
-        assert not second.failed_attempt and manager.watermark() is None
+        assert not second.failed_attempt and manager.dreaming.watermark() is None
         out, _ = await asyncio.to_thread(holder.communicate, "go\n", 120)
         assert out.strip() == "productive"
     finally:
@@ -57,4 +57,4 @@ async def test_a_second_process_dreaming_on_this_device_is_told_already_running(
             holder.wait(timeout=30)
     # The lock went with the holder's run: this process dreams again.
     write_log(manager, days_before(today, 1)[0], ["User likes green tea"])
-    assert (await DreamRunner(manager).run_once(force=True)).reason != ALREADY_RUNNING
+    assert (await manager.dreaming.runner().run_once(force=True)).reason != ALREADY_RUNNING

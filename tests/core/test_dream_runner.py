@@ -18,7 +18,6 @@ from dream_support import (
 )
 
 from suzent_desktop.core.engines.dream.model import Batch, EngineReport
-from suzent_desktop.core.engines.dream.runner import DreamRunner
 from suzent_desktop.core.engines.dream.tools import VaultTools
 from suzent_desktop.core.files.records.log_grammar import Fact
 
@@ -61,7 +60,7 @@ def seeded(manager, today):
 # -- pending dates and gates -------------------------------------------------------------------
 async def test_nothing_pending_and_todays_log_is_never_consolidated(manager, today):
     write_log(manager, today.isoformat(), ["User is writing tests today"])
-    result = await DreamRunner(manager).run_once(force=True)
+    result = await manager.dreaming.runner().run_once(force=True)
     assert result.outcome == "nothing_pending"
     assert ingest_entries(manager) == []
 
@@ -69,7 +68,7 @@ async def test_nothing_pending_and_todays_log_is_never_consolidated(manager, tod
 async def test_gates_min_facts_min_hours_and_enabled(home, clock, today):
     manager = make_manager(home, clock, memory_consolidation_min_facts=5)
     write_log(manager, days_before(today, 1)[0], ["User likes tea", "User likes jazz"])
-    runner = DreamRunner(manager, engine=writing_engine)
+    runner = manager.dreaming.runner(engine=writing_engine)
     gated = await runner.run_once()
     assert gated.outcome == "gated" and "min_facts" in gated.reason
     status = runner.gate_status()
@@ -80,19 +79,19 @@ async def test_gates_min_facts_min_hours_and_enabled(home, clock, today):
     disabled = make_manager(home, clock, memory_consolidation_enabled=False)
     write_log(disabled, today.isoformat(), ["User is here"])  # today's log is never pending
     write_log(disabled, days_before(today, 1)[0], ["User likes coffee"])
-    assert (await DreamRunner(disabled, engine=writing_engine).run_once(force=True)).outcome in (
+    assert (await disabled.dreaming.runner(engine=writing_engine).run_once(force=True)).outcome in (
         "gated", "nothing_pending")
 
 
 async def test_min_hours_backoff_survives_a_restart(home, clock, today):
     manager = make_manager(home, clock, memory_consolidation_min_hours=6.0)
     write_log(manager, days_before(today, 1)[0], ["User likes tea"])
-    first = await DreamRunner(manager, engine=idle_engine).run_once()
+    first = await manager.dreaming.runner(engine=idle_engine).run_once()
     assert first.outcome == "no_change"
     reopened = make_manager(home, clock, memory_consolidation_min_hours=6.0)
-    again = await DreamRunner(reopened, engine=writing_engine).run_once()
+    again = await reopened.dreaming.runner(engine=writing_engine).run_once()
     assert again.outcome == "gated" and "min_hours" in again.reason
-    assert DreamRunner(reopened).gate_status().next_run_at is not None
+    assert reopened.dreaming.runner().gate_status().next_run_at is not None
 
 
 # -- productive runs -------------------------------------------------------------------------------
@@ -102,11 +101,11 @@ async def test_productive_run_advances_watermark_once_promotes_and_reindexes(see
     assert (await manager.indexer.stats()).by_source.get("archive", 0) == 3
     phases: list[str] = []
     results = []
-    runner = DreamRunner(manager, on_phase=phases.append, on_result=results.append)
+    runner = manager.dreaming.runner(on_phase=phases.append, on_result=results.append)
     result = await runner.run_once()
     assert result.outcome == "productive"
     assert result.batch == dates and result.watermark == dates[-1]
-    assert manager.watermark() == dates[-1]
+    assert manager.dreaming.watermark() == dates[-1]
     assert [e.watermark for e in ingest_entries(manager)] == [dates[-1]]
     assert "3_Personal/Work.md" in result.pages_changed
     assert "User now works at Microsoft" in page(manager, "3_Personal/Work.md")
@@ -126,9 +125,9 @@ async def test_productive_run_advances_watermark_once_promotes_and_reindexes(see
 async def test_engine_failure_holds_watermark_and_restores_pages(seeded):
     manager, dates = seeded
     before = vault_files(manager)
-    result = await DreamRunner(manager, engine=failing_engine).run_once()
+    result = await manager.dreaming.runner(engine=failing_engine).run_once()
     assert result.outcome == "failed" and "model exploded" in result.reason
-    assert manager.watermark() is None and ingest_entries(manager) == []
+    assert manager.dreaming.watermark() is None and ingest_entries(manager) == []
     after = vault_files(manager)
     state = pop_run_records(after)
     assert after == before
@@ -146,9 +145,9 @@ async def test_timeout_holds_watermark_and_restores_pages(home, clock, today):
         await never.wait()
         return EngineReport("unreachable")
 
-    result = await DreamRunner(manager, engine=hanging_engine).run_once()
+    result = await manager.dreaming.runner(engine=hanging_engine).run_once()
     assert result.outcome == "failed" and "timed out" in result.reason
-    assert manager.watermark() is None
+    assert manager.dreaming.watermark() is None
     after = vault_files(manager)
     pop_run_records(after)
     assert after == before
@@ -165,7 +164,7 @@ async def test_cancel_rolls_back_and_counts_as_failure(seeded):
         await never.wait()
         return EngineReport("unreachable")
 
-    runner = DreamRunner(manager, engine=slow_engine)
+    runner = manager.dreaming.runner(engine=slow_engine)
     task = asyncio.ensure_future(runner.run_once())
     await started.wait()
     runner.cancel()
@@ -186,8 +185,8 @@ async def test_no_change_when_only_index_or_identical_bytes_are_written(seeded):
         tools.write_index("# Index\n\nrewritten\n")
         return EngineReport("touched things")
 
-    result = await DreamRunner(manager, engine=cosmetic_engine).run_once()
-    assert result.outcome == "no_change" and manager.watermark() is None
+    result = await manager.dreaming.runner(engine=cosmetic_engine).run_once()
+    assert result.outcome == "no_change" and manager.dreaming.watermark() is None
     assert manager.layout.index_md.read_bytes() == index_before
 
 
@@ -199,8 +198,8 @@ async def test_users_concurrent_edit_is_not_proof_of_work_and_is_kept(seeded):
         other.write_text("# Garden\n\nEdited by the user meanwhile.\n", encoding="utf-8")
         return EngineReport("nothing")
 
-    result = await DreamRunner(manager, engine=bystander_engine).run_once()
-    assert result.outcome == "no_change" and manager.watermark() is None
+    result = await manager.dreaming.runner(engine=bystander_engine).run_once()
+    assert result.outcome == "no_change" and manager.dreaming.watermark() is None
     assert other.read_text(encoding="utf-8").endswith("meanwhile.\n")
 
 
@@ -210,26 +209,26 @@ async def test_skip_after_retry_limit_keeps_facts_searchable(home, clock, today)
     write_log(manager, d1, ["User collects antique typewriters"])
     write_log(manager, d2, ["User plays the cello"])
     await manager.reindex()
-    runner = DreamRunner(manager, engine=failing_engine)
+    runner = manager.dreaming.runner(engine=failing_engine)
     first = await runner.run_once()
-    assert first.outcome == "failed" and manager.watermark() is None
+    assert first.outcome == "failed" and manager.dreaming.watermark() is None
     # A restart in between: the count lives in .state/, not in memory.
     reopened = make_manager(home, clock, memory_consolidation_max_retries=2)
-    second = await DreamRunner(reopened, engine=failing_engine).run_once()
+    second = await reopened.dreaming.runner(engine=failing_engine).run_once()
     assert second.outcome == "skipped" and second.watermark == d2
-    assert reopened.watermark() == d2
+    assert reopened.dreaming.watermark() == d2
     assert reopened.notebook.skipped_dates() == [d1, d2]
     hits = (await reopened.searching.search("antique typewriters", record_recall=False)).hits
     assert any("typewriters" in h.text and h.source_type == "archive" for h in hits)
-    assert DreamRunner(reopened).history()[0]["outcome"] == "skipped"
+    assert reopened.dreaming.runner().history()[0]["outcome"] == "skipped"
 
 
 async def test_batch_of_only_forgotten_facts_is_skipped_at_once(manager, today):
     date = days_before(today, 1)[0]
     write_log(manager, date, ["User's password hint is Rex"])
     await manager.forgetting.forget("User's password hint is Rex")
-    result = await DreamRunner(manager, engine=writing_engine).run_once(force=True)
-    assert result.outcome == "skipped" and manager.watermark() == date
+    result = await manager.dreaming.runner(engine=writing_engine).run_once(force=True)
+    assert result.outcome == "skipped" and manager.dreaming.watermark() == date
 
 
 # -- tombstones, summaries ------------------------------------------------------------------------------
@@ -245,7 +244,7 @@ async def test_forgotten_fact_is_not_consolidated(manager, today):
 
         return await asyncio.to_thread(consolidate, batch, tools, manager.embedder.embed)
 
-    result = await DreamRunner(manager, engine=spying_offline).run_once()
+    result = await manager.dreaming.runner(engine=spying_offline).run_once()
     assert result.outcome == "productive"
     assert seen == ["User likes tea"]
     text = notebook_text(manager) + manager.layout.memory_md.read_text(encoding="utf-8")
@@ -259,7 +258,7 @@ async def test_watermark_token_in_summary_never_moves_the_watermark(seeded, toda
         await writing_engine(batch, tools)
         return EngineReport(f"## [{today}] ingest | daily logs  watermark={today}\n```\nwatermark=2099-01-01\n```")
 
-    result = await DreamRunner(manager, engine=sneaky_engine).run_once()
+    result = await manager.dreaming.runner(engine=sneaky_engine).run_once()
     assert result.outcome == "productive"
     assert manager.notebook.raw_watermark() == dates[-1]
     assert [e.watermark for e in ingest_entries(manager)] == [dates[-1]]
@@ -271,10 +270,10 @@ async def test_sprint_over_a_40_day_backlog(home, clock, today):
     dates = days_before(today, 40)
     for index, date in enumerate(dates):
         write_log(manager, date, [Fact(f"User visited museum number {index}", "plan")])
-    results = await DreamRunner(manager).run_cycle()
+    results = await manager.dreaming.runner().run_cycle()
     assert [r.outcome for r in results] == ["productive"] * 3
     assert [len(r.batch) for r in results] == [14, 14, 12]
-    assert manager.watermark() == dates[-1] and manager.pending_dates() == []
+    assert manager.dreaming.watermark() == dates[-1] and manager.dreaming.pending_dates() == []
     assert [e.watermark for e in ingest_entries(manager)] == [dates[13], dates[27], dates[39]]
     text = notebook_text(manager)
     assert all(f"museum number {i} " in text for i in range(40))
@@ -283,10 +282,10 @@ async def test_sprint_over_a_40_day_backlog(home, clock, today):
 async def test_dry_run_leaves_the_vault_byte_identical(seeded):
     manager, dates = seeded
     before = vault_files(manager)
-    result = await DreamRunner(manager).run_once(dry_run=True)
+    result = await manager.dreaming.runner().run_once(dry_run=True)
     assert result.outcome == "productive" and result.batch == dates
     assert vault_files(manager) == before
-    assert manager.watermark() is None
+    assert manager.dreaming.watermark() is None
     assert "3_Personal/Work.md" in result.diffs
     assert "+- User now works at Microsoft" in result.diffs["3_Personal/Work.md"]
 
@@ -294,7 +293,7 @@ async def test_dry_run_leaves_the_vault_byte_identical(seeded):
 async def test_run_cycle_lints_when_caught_up_and_due(home, clock, today):
     manager = make_manager(home, clock, memory_lint_enabled=True, memory_lint_min_days=7)
     write_log(manager, days_before(today, 1)[0], ["User likes tea"])
-    runner = DreamRunner(manager)
+    runner = manager.dreaming.runner()
     assert runner.gate_status().lint_due
     results = await runner.run_cycle()
     assert [r.outcome for r in results] == ["productive"]
@@ -312,7 +311,7 @@ async def test_serve_runs_a_cycle_and_stops(home, clock, today):
         results.append(result)
         stop.set()
 
-    await asyncio.wait_for(DreamRunner(manager, on_result=on_result).serve(stop), timeout=30)
+    await asyncio.wait_for(manager.dreaming.runner(on_result=on_result).serve(stop), timeout=30)
     assert results[0].outcome == "productive"
 
 
@@ -332,7 +331,7 @@ async def test_enabling_consolidation_wakes_the_schedule_without_waiting_for_the
         else:
             stop.set()
 
-    runner = DreamRunner(manager, on_result=on_result)
+    runner = manager.dreaming.runner(on_result=on_result, follow=lambda: manager.dreaming)
     serving = asyncio.ensure_future(runner.serve(stop))
     await asyncio.wait_for(gated.wait(), timeout=30)
     assert "enabled is false" in results[0].reason
@@ -347,9 +346,9 @@ async def test_a_watermark_after_today_is_refused_and_never_rewritten(manager, t
     write_log(manager, today.isoformat(), ["User is here today"])
     manager.notebook._append_log(f"## [{today}] ingest | by hand  watermark=2099-01-01\n")
     log_before = manager.layout.log_md.read_bytes()
-    result = await DreamRunner(manager, engine=writing_engine).run_once(force=True)
+    result = await manager.dreaming.runner(engine=writing_engine).run_once(force=True)
     assert result.outcome == "failed" and "watermark=2099-01-01" in result.reason
-    assert manager.watermark() is None and manager.pending_dates() == [days_before(today, 1)[0]]
+    assert manager.dreaming.watermark() is None and manager.dreaming.pending_dates() == [days_before(today, 1)[0]]
     assert manager.layout.log_md.read_bytes() == log_before
 
 
@@ -357,16 +356,16 @@ async def test_a_watermark_on_today_counts_as_yesterday_and_is_never_rewritten(m
     write_log(manager, days_before(today, 1)[0], ["User likes tea"])
     manager.notebook._append_log(f"## [{today}] ingest | by hand  watermark={today}\n")
     log_before = manager.layout.log_md.read_bytes()
-    result = await DreamRunner(manager, engine=writing_engine).run_once(force=True)
+    result = await manager.dreaming.runner(engine=writing_engine).run_once(force=True)
     assert result.outcome == "nothing_pending"
-    assert manager.watermark() == days_before(today, 1)[0]
+    assert manager.dreaming.watermark() == days_before(today, 1)[0]
     assert manager.layout.log_md.read_bytes() == log_before
 
 
 async def test_unreadable_state_file_starts_fresh_and_history_reads_log_md(manager, today):
     manager.layout.runner_state_file.write_text("{not json", encoding="utf-8")
     manager.notebook.append_ingest(today, days_before(today, 5)[0], "migrated by hand")
-    runner = DreamRunner(manager, engine=writing_engine)
+    runner = manager.dreaming.runner(engine=writing_engine)
     write_log(manager, days_before(today, 1)[0], ["User likes tea"])
     assert runner.gate_status().due
     result = await runner.run_once()
@@ -386,7 +385,7 @@ def test_a_run_known_only_from_log_md_covers_the_logged_days_up_to_its_watermark
         write_log(manager, day, [f"User noted something on {day}"])
     manager.notebook.append_ingest(today, d1, "first")
     manager.notebook.append_ingest(today, d3, "second")
-    history = {h["summary"]: h for h in DreamRunner(manager).history()}
+    history = {h["summary"]: h for h in manager.dreaming.runner().history()}
     assert history["first"]["batch"] == [d1]
     assert history["second"]["batch"] == [d2]  # d3 has no log; d4 is past the watermark
     assert history["second"]["pages_changed"] is None
@@ -401,13 +400,13 @@ async def test_the_engines_memory_searches_are_not_recalls(seeded):
         assert "Microsoft" in found
         return await writing_engine(batch, tools)
 
-    assert (await DreamRunner(manager, engine=searching_engine).run_once()).outcome == "productive"
+    assert (await manager.dreaming.runner(engine=searching_engine).run_once()).outcome == "productive"
     assert sum(manager.recall.counts().values()) == 0
 
 
 async def test_productive_result_carries_page_diffs(seeded):
     manager, _dates = seeded
-    result = await DreamRunner(manager).run_once()
+    result = await manager.dreaming.runner().run_once()
     assert result.outcome == "productive"
     assert "-Written by hand." not in result.diffs["3_Personal/Work.md"]
     assert "+- User now works at Microsoft" in result.diffs["3_Personal/Work.md"]
@@ -425,7 +424,7 @@ async def test_cancelling_the_task_from_outside_rolls_back_and_counts(seeded):
         await never.wait()
         return EngineReport("unreachable")
 
-    task = asyncio.ensure_future(DreamRunner(manager, engine=slow_engine).run_once())
+    task = asyncio.ensure_future(manager.dreaming.runner(engine=slow_engine).run_once())
     await started.wait()
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
@@ -442,13 +441,13 @@ async def test_a_log_written_to_during_the_run_is_not_covered_by_the_watermark(s
         write_log(manager, d2, ["User adopted a cat named Zephyrine"])  # a capture dated d2, mid-run
         return await writing_engine(batch, tools)
 
-    result = await DreamRunner(manager, engine=engine_while_a_capture_lands).run_once(force=True)
+    result = await manager.dreaming.runner(engine=engine_while_a_capture_lands).run_once(force=True)
     assert result.outcome == "productive" and result.watermark == d1
     assert d2 in result.reason and [e.watermark for e in ingest_entries(manager)] == [d1]
-    assert manager.pending_dates()[0] == d2
+    assert manager.dreaming.pending_dates()[0] == d2
     response = await manager.searching.search("Zephyrine")
     assert [h.text for h in response.hits] == ["User adopted a cat named Zephyrine"]
-    again = await DreamRunner(manager, engine=writing_engine).run_once(force=True)
+    again = await manager.dreaming.runner(engine=writing_engine).run_once(force=True)
     assert again.watermark == d2 and "Zephyrine" in page(manager, "3_Personal/Test.md")
 
 
@@ -459,10 +458,10 @@ async def test_when_the_first_day_changed_the_pages_stand_and_the_watermark_wait
         write_log(manager, d1, ["User adopted a cat named Zephyrine"])
         return await writing_engine(batch, tools)
 
-    result = await DreamRunner(manager, engine=engine_while_day_one_grows).run_once(force=True)
+    result = await manager.dreaming.runner(engine=engine_while_day_one_grows).run_once(force=True)
     assert result.outcome == "productive" and result.watermark is None and ingest_entries(manager) == []
     assert "User likes tea" in page(manager, "3_Personal/Test.md")
-    assert manager.pending_dates()[0] == d1
+    assert manager.dreaming.pending_dates()[0] == d1
 
 
 async def test_an_unreadable_log_ends_the_batch_and_only_its_own_day_is_skipped(manager, today):
@@ -471,7 +470,7 @@ async def test_an_unreadable_log_ends_the_batch_and_only_its_own_day_is_skipped(
         write_log(manager, day, [f"User noted something on {day}"])
     bad = manager.archive.path_for(d2)
     bad.write_bytes(bad.read_bytes() + b"- [general] caf\xe9\n")
-    runner = DreamRunner(manager, engine=writing_engine)
+    runner = manager.dreaming.runner(engine=writing_engine)
     first = await runner.run_once(force=True)
     assert (first.outcome, first.batch, first.watermark) == ("productive", [d1], d1)
     outcomes = [await runner.run_once(force=True) for _ in range(manager.settings.memory_consolidation_max_retries)]
@@ -487,7 +486,7 @@ async def test_a_future_watermark_stops_the_dream_with_the_line_named(home, cloc
     manager.notebook.append_ingest(today, "2030-01-01")
     line = manager.notebook.entries()[-1].line
     before = manager.layout.log_md.read_bytes()
-    result = await DreamRunner(manager).run_once(force=True)
+    result = await manager.dreaming.runner().run_once(force=True)
     assert result.outcome == "failed" and f"log.md:{line}" in result.reason and "2030-01-01" in result.reason
     assert manager.layout.log_md.read_bytes() == before
 
@@ -498,7 +497,7 @@ async def test_a_watched_index_finds_a_dreams_pages_before_any_watcher_event(man
     write_log(manager, d1, [Fact("User restores wooden sailboats", "hobby")])
     manager.indexer.watch(True)
     await manager.reindex()
-    result = await DreamRunner(manager, engine=writing_engine).run_once(force=True)
+    result = await manager.dreaming.runner(engine=writing_engine).run_once(force=True)
     assert result.outcome == "productive"
     hits = (await manager.searching.search("wooden sailboats", record_recall=False)).hits
     assert hits and hits[0].source_type == "notebook" and hits[0].path.endswith("Test.md")
@@ -511,6 +510,6 @@ def test_history_of_hand_written_lines_never_claims_today_or_a_day_after_a_futur
         write_log(manager, day, [f"User noted something on {day}"])
     manager.notebook.append_ingest(today, "2099-01-01", "typo")  # refused: no day is consolidated by it
     manager.notebook.append_ingest(today, today.isoformat(), "on today")  # counts as yesterday
-    history = {h["summary"]: h for h in DreamRunner(manager).history()}
+    history = {h["summary"]: h for h in manager.dreaming.runner().history()}
     assert history["typo"]["batch"] == []
     assert history["on today"]["batch"] == [d1, d2]

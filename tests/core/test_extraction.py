@@ -134,7 +134,7 @@ async def test_capture_writes_nothing_when_extraction_fails(home, clock, monkeyp
     monkeypatch.setattr(llm, "complete_json", garbage)
     with pytest.raises(ExtractionError):
         await manager.process_conversation_turn_for_memories("I work at Contoso", "ok", "s1")
-    assert not manager.archive.path_for(manager.today()).exists()
+    assert not manager.archive.path_for(manager.clock.today().isoformat()).exists()
 
 
 @pytest.mark.parametrize("keep", [True, False])
@@ -170,7 +170,7 @@ async def test_capture_keeps_importance_and_refreshes_memory_md(home, clock, mon
     monkeypatch.setattr(llm, "complete_json", scripted)
     facts, changes = await manager.process_conversation_turn_for_memories("I'm allergic to peanuts", "noted", "s1")
     assert facts[0].importance == 0.95
-    log = manager.archive.path_for(manager.today()).read_text(encoding="utf-8")
+    log = manager.archive.path_for(manager.clock.today().isoformat()).read_text(encoding="utf-8")
     assert "- [health] User is allergic to peanuts `importance:0.95 turn:" in log
     assert changes.memory_md
     assert "User is allergic to peanuts" in manager.layout.memory_md.read_text(encoding="utf-8")

@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 from dream_support import make_manager, write_log
 
-from suzent_desktop.core.engines.dream.runner import DreamRunner
 from suzent_desktop.core.engines.forgetting import Removal, restore_lines, strip_forgotten, units_for
 from suzent_desktop.core.files.records.tombstones import normalize
 from suzent_desktop.core.index.rows.chunking import chunk_markdown
@@ -128,8 +127,8 @@ async def test_undo_of_a_fact_forgotten_while_pending_after_its_day_is_consolida
     write_log(manager, "2026-07-10", ["User collects vintage fountain pens", "User likes green tea"])
     await manager.reindex()
     await manager.forgetting.forget("User collects vintage fountain pens")
-    result = await DreamRunner(manager).run_once(force=True)
-    assert result.outcome == "productive" and manager.watermark() == "2026-07-10"
+    result = await manager.dreaming.runner().run_once(force=True)
+    assert result.outcome == "productive" and manager.dreaming.watermark() == "2026-07-10"
     assert await hit_for(manager, "vintage fountain pens", "fountain pens") is None
 
     changes = await manager.forgetting.undo("User collects vintage fountain pens")
@@ -137,7 +136,7 @@ async def test_undo_of_a_fact_forgotten_while_pending_after_its_day_is_consolida
     assert changes.logs == {today.isoformat()}  # captured again: pending, so the next dream files it
     hit = await hit_for(manager, "vintage fountain pens", "fountain pens")
     assert hit is not None and hit.source_type == "archive"
-    assert manager.pending_dates() == []  # today's log is never consolidated, but it is searchable
+    assert manager.dreaming.pending_dates() == []  # today's log is never consolidated, but it is searchable
 
 
 async def test_undo_of_text_not_forgotten_is_an_error(manager) -> None:
@@ -147,7 +146,7 @@ async def test_undo_of_text_not_forgotten_is_an_error(manager) -> None:
 
 async def test_forget_of_a_consolidated_fact_takes_it_off_its_page_and_undo_puts_it_back(manager) -> None:
     write_log(manager, "2026-07-10", ["User collects vintage fountain pens", "User likes green tea"])
-    assert (await DreamRunner(manager).run_once(force=True)).outcome == "productive"
+    assert (await manager.dreaming.runner().run_once(force=True)).outcome == "productive"
     pages = {p: p.read_bytes() for p in manager.notebook.content_pages() if b"fountain pens" in p.read_bytes()}
     assert pages
 
@@ -171,7 +170,7 @@ async def test_undo_on_another_device_puts_the_line_back_on_its_page(home, clock
     monkeypatch.setenv("SUZENT_DEVICE", "laptop")
     laptop = make_manager(home, clock)
     write_log(laptop, "2026-07-10", ["User collects vintage fountain pens", "User likes green tea"])
-    assert (await DreamRunner(laptop).run_once(force=True)).outcome == "productive"
+    assert (await laptop.dreaming.runner().run_once(force=True)).outcome == "productive"
     pages = {p.relative_to(home): p.read_bytes() for p in laptop.notebook.content_pages()
              if b"fountain pens" in p.read_bytes()}
     await laptop.forgetting.forget("User collects vintage fountain pens")
@@ -223,11 +222,11 @@ async def test_the_dream_never_writes_forgotten_text_and_cleans_older_pages(mana
     old.write_text("# Old\n\n- User collects vintage fountain pens\n- User sails\n", encoding="utf-8")  # typed back
 
     write_log(manager, "2026-07-10", ["User likes green tea"])
-    runner = DreamRunner(manager, engine=echoing_engine("User collects vintage fountain pens"))
+    runner = manager.dreaming.runner(engine=echoing_engine("User collects vintage fountain pens"))
     dry = await runner.run_once(force=True, dry_run=True)
     assert "fountain pens" not in "".join(dry.diffs.values())
     result = await runner.run_once(force=True)
-    assert result.outcome == "productive" and manager.watermark() == "2026-07-10"
+    assert result.outcome == "productive" and manager.dreaming.watermark() == "2026-07-10"
     hobbies = manager.layout.notebook_dir / "3_Personal/Hobbies.md"
     assert hobbies.read_text(encoding="utf-8") == "# Hobbies\n\n- User likes green tea (2026-07-10)\n"
     assert old.read_text(encoding="utf-8") == "# Old\n\n- User sails\n"  # after the dream, off every page
@@ -249,8 +248,8 @@ async def test_a_run_that_only_wrote_forgotten_text_changed_nothing(manager) -> 
                                              "- User collects vintage fountain pens (2026-07-01)\n")
         return EngineReport(summary="filed")
 
-    result = await DreamRunner(manager, engine=engine).run_once(force=True)
-    assert result.outcome == "no_change" and manager.watermark() is None
+    result = await manager.dreaming.runner(engine=engine).run_once(force=True)
+    assert result.outcome == "no_change" and manager.dreaming.watermark() is None
 
 
 async def test_forgotten_text_leaves_memory_md_and_undo_puts_it_back(manager) -> None:

@@ -9,7 +9,6 @@ import pytest
 from dream_support import days_before, make_manager, notebook_text, write_log
 from test_dream_agent import MODEL, ScriptedLLM, tool_reply
 
-from suzent_desktop.core.engines.dream.runner import DreamRunner
 from suzent_desktop.core.engines.dream.tools import VaultTools
 from suzent_desktop.core.engines.memory_md.promotion import promote
 from suzent_desktop.core.files.records.tombstones import ForgottenTextError
@@ -54,7 +53,7 @@ async def test_the_dream_prompt_never_holds_forgotten_text(home, clock, today):
     day = days_before(today, 1)[0]
     write_log(manager, day, [f"{PIN}, the user repeated", "User likes oolong"])
     script = ScriptedLLM(["done"])
-    await DreamRunner(manager, llm=script).run_once(force=True)
+    await manager.dreaming.runner(llm=script).run_once(force=True)
     prompt = json.dumps(script.seen[0])
     assert "4417" not in prompt and "oolong" in prompt
 
@@ -70,7 +69,7 @@ async def test_a_hostile_model_cannot_bring_forgotten_text_back_into_pages_or_me
                               "content": f"# Prefs\n\n- User likes oolong; also {PIN} (2026-07-19)\n- User likes oolong\n"})),
         "done",
     ])
-    result = await DreamRunner(manager, llm=script).run_once(force=True)
+    result = await manager.dreaming.runner(llm=script).run_once(force=True)
     reads = [m["content"] for m in script.seen[1] if m["role"] == "tool"]
     assert all(r.startswith("error:") for r in reads)
     assert "4417" not in notebook_text(manager)

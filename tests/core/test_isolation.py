@@ -7,7 +7,6 @@ import os
 import pytest
 from dream_support import days_before, make_manager, write_log
 
-from suzent_desktop.core.engines.dream.runner import DreamRunner
 from suzent_desktop.core.engines.dream.tools import MAX_NAME_BYTES, VaultAccessError, VaultTools
 from suzent_desktop.core.files.records.log_grammar import Fact
 
@@ -26,7 +25,7 @@ def notebook_text(manager) -> str:
 
 
 async def _dream(manager):
-    result = await DreamRunner(manager).run_once()
+    result = await manager.dreaming.runner().run_once()
     assert result.outcome == "productive", result.reason
     return result
 
@@ -110,7 +109,7 @@ async def test_a_page_that_is_not_utf8_is_left_out_and_the_batch_goes_on(home, c
     bad.write_bytes("# Préférences\n\n- User likes crêpes\n".encode("latin-1"))
     before = bad.read_bytes()
     result = await _dream(manager)
-    assert result.batch == days and manager.watermark() == days[-1]
+    assert result.batch == days and manager.dreaming.watermark() == days[-1]
     assert bad.read_bytes() == before  # never rewritten
     text = notebook_text(manager)
     assert "User likes green tea" in text and "User works at Contoso" in text and "café number" in text

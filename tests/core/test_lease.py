@@ -8,7 +8,6 @@ from pathlib import Path
 
 from dream_support import days_before, make_manager, write_log
 
-from suzent_desktop.core.engines.dream.runner import DreamRunner
 from suzent_desktop.core.engines.dream.runs.lease import (
     REPLAN,
     DreamLease,
@@ -169,15 +168,15 @@ async def test_a_second_devices_dream_waits_for_the_live_lease_then_adds_nothing
     # The laptop holds a live lease (a run in progress): the desktop waits.
     held = DreamLease(laptop.layout.lease_dir, "laptop", seconds=600, settle=0, rivals_possible=lambda: True)
     assert await held.take(None) == ""
-    waiting = await DreamRunner(desktop).run_once(force=True)
+    waiting = await desktop.dreaming.runner().run_once(force=True)
     assert waiting.outcome == "gated" and "laptop is consolidating" in waiting.reason
     held.release(None)
 
-    first = await DreamRunner(laptop).run_once(force=True)
+    first = await laptop.dreaming.runner().run_once(force=True)
     assert first.outcome == "productive"
     pages = {p: p.read_text() for p in (laptop.layout.notebook_dir / "3_Personal").glob("*.md")}
     # The desktop, with the laptop's log.md in view, has nothing left to do for that day.
-    second = await DreamRunner(desktop).run_once(force=True)
+    second = await desktop.dreaming.runner().run_once(force=True)
     assert second.outcome == "nothing_pending"
     assert {p: p.read_text() for p in (laptop.layout.notebook_dir / "3_Personal").glob("*.md")} == pages
     assert read_leases(laptop.layout.lease_dir)["laptop"].watermark == day
@@ -187,14 +186,14 @@ async def test_a_batch_another_device_consolidated_is_not_written_twice(home, cl
     laptop, desktop = _two_devices(home, clock, monkeypatch)
     day = days_before(today, 1)[0]
     write_log(laptop, day, ["User works at Contoso", "User likes green tea"])
-    assert (await DreamRunner(laptop).run_once(force=True)).outcome == "productive"
+    assert (await laptop.dreaming.runner().run_once(force=True)).outcome == "productive"
     pages = {p: p.read_bytes() for p in (laptop.layout.notebook_dir / "3_Personal").glob("*.md")}
     # The laptop's log.md entry and lease never reached the desktop (lost in a sync conflict).
     log_md = laptop.layout.notebook_dir / "log.md"
     text = log_md.read_text()
     log_md.write_text(text[: text.rindex("## [")])
     (laptop.layout.lease_dir / "laptop.json").unlink()
-    again = await DreamRunner(desktop).run_once(force=True)
+    again = await desktop.dreaming.runner().run_once(force=True)
     assert again.outcome == "productive" and again.pages_changed == [] and "another device" in again.summary
     assert again.watermark == day
     assert {p: p.read_bytes() for p in (laptop.layout.notebook_dir / "3_Personal").glob("*.md")} == pages
@@ -214,10 +213,10 @@ async def test_a_run_whose_watermark_moves_under_it_rolls_back_and_plans_again(h
         log_md.write_text(log_md.read_text() + f"\n## [{today.isoformat()}] ingest | daily logs  watermark={day}\n")
         return EngineReport(summary="wrote it")
 
-    result = await DreamRunner(manager, engine=engine_while_a_sync_arrives).run_once(force=True)
+    result = await manager.dreaming.runner(engine=engine_while_a_sync_arrives).run_once(force=True)
     assert result.outcome == "nothing_pending"  # planned again: the other device's entry covers the day
     assert not (manager.layout.notebook_dir / "3_Personal" / "Work.md").exists()  # this run's page rolled back
-    assert manager.watermark() == day
+    assert manager.dreaming.watermark() == day
 
 
 async def test_a_device_joining_by_sync_whose_registration_has_not_arrived_cannot_dream_alongside(
@@ -234,10 +233,10 @@ async def test_a_device_joining_by_sync_whose_registration_has_not_arrived_canno
 
     async def laptop_engine(batch, tools):
         tools.write("3_Personal/Work.md", "# Work\n\n- User works at Contoso\n- User likes green tea\n")
-        seen.append(await DreamRunner(desktop).run_once(force=True))  # the desktop starts meanwhile
+        seen.append(await desktop.dreaming.runner().run_once(force=True))  # the desktop starts meanwhile
         return EngineReport(summary="wrote it")
 
-    first = await DreamRunner(laptop, engine=laptop_engine).run_once(force=True)
+    first = await laptop.dreaming.runner(engine=laptop_engine).run_once(force=True)
     assert seen[0].outcome == "gated" and "laptop is consolidating" in seen[0].reason
     assert first.outcome == "productive" and first.watermark == day
     assert (laptop.layout.notebook_dir / "3_Personal" / "Work.md").read_text().count("Contoso") == 1
@@ -248,15 +247,15 @@ async def test_each_device_keeps_its_own_dream_state(home, clock, today, monkeyp
     laptop, desktop = _two_devices(home, clock, monkeypatch)
     write_log(laptop, days_before(today, 1)[0], ["User works at Contoso"])
     laptop_state = laptop.layout.runner_state_file
-    assert (await DreamRunner(laptop, engine=_failing).run_once(force=True)).outcome == "failed"
+    assert (await laptop.dreaming.runner(engine=_failing).run_once(force=True)).outcome == "failed"
     before = laptop_state.read_bytes()
-    assert (await DreamRunner(desktop, engine=_failing).run_once(force=True)).outcome == "failed"
+    assert (await desktop.dreaming.runner(engine=_failing).run_once(force=True)).outcome == "failed"
     # The desktop's attempt is in a file of its own; the laptop's file is as the laptop left it.
     assert laptop_state.read_bytes() == before
     mine = json.loads(desktop.layout.runner_state_file.read_text())
     assert desktop.layout.runner_state_file.name == "dream_state@desktop.json" and len(mine["history"]) == 1
     # Either device's history shows both runs.
-    assert [r["outcome"] for r in DreamRunner(laptop).history()] == ["failed", "failed"]
+    assert [r["outcome"] for r in laptop.dreaming.runner().history()] == ["failed", "failed"]
 
 
 async def test_the_shared_state_file_and_its_conflict_copies_are_migrated_with_their_retry_counts(
@@ -272,13 +271,13 @@ async def test_the_shared_state_file_and_its_conflict_copies_are_migrated_with_t
     copy = {**shared, "retries": {first: 2}}
     (state_dir / "dream_state.sync-conflict-20260719-101500-ABCDEFG.json").write_text(json.dumps(copy))
 
-    result = await DreamRunner(desktop, engine=_failing).run_once(force=True)
+    result = await desktop.dreaming.runner(engine=_failing).run_once(force=True)
 
     assert "attempt 3 of" in result.reason  # the copy's two attempts were kept
     mine = json.loads(desktop.layout.runner_state_file.read_text())
     assert mine["retries"] == {first: 3, second: 1}
     # The laptop, the plain file's owner, folds the copy into its own file and removes it.
-    result = await DreamRunner(laptop, engine=_failing).run_once(force=True)
+    result = await laptop.dreaming.runner(engine=_failing).run_once(force=True)
     assert "attempt 3 of" in result.reason
     assert json.loads(laptop.layout.runner_state_file.read_text())["retries"] == {first: 3, second: 1}
     assert not list(state_dir.glob("dream_state.sync-conflict-*"))

@@ -7,7 +7,6 @@ import os
 import pytest
 from dream_support import days_before, make_manager, notebook_text, page, write_log
 
-from suzent_desktop.core.engines.dream.runner import DreamRunner
 from suzent_desktop.core.engines.ledger import lost_facts
 from suzent_desktop.core.engines.ledger.lost_facts import LostFacts
 from suzent_desktop.core.index.ranking.filters import Filters
@@ -25,11 +24,11 @@ async def dreamt(home, clock, today):
     manager = make_manager(home, clock, embedding_model="hashing")
     d1, d2, d3 = days_before(today, 3)
     write_log(manager, d1, [CELLO, SUSHI])
-    assert (await DreamRunner(manager).run_once(force=True)).outcome == "productive"
+    assert (await manager.dreaming.runner().run_once(force=True)).outcome == "productive"
     root = manager.layout.notebook_dir
     older = {rel: ((root / rel).read_bytes(), (root / rel).stat().st_mtime_ns) for rel in (PREFERENCES, "3_Personal/Ana.md")}
     write_log(manager, d2, [LISBON, JAZZ])
-    assert (await DreamRunner(manager).run_once(force=True)).outcome == "productive"
+    assert (await manager.dreaming.runner().run_once(force=True)).outcome == "productive"
     assert JAZZ in page(manager, PREFERENCES) and LISBON in page(manager, "3_Personal/Ana.md")
     await manager.reindex()
     return manager, older, d3
@@ -69,11 +68,11 @@ async def test_a_page_overwritten_with_an_older_version_gives_the_fact_back_to_s
     assert await _not_consolidated(manager) == {JAZZ}
 
     write_log(manager, next_day, ["User bakes rye bread"])
-    result = await DreamRunner(manager).run_once(force=True)
+    result = await manager.dreaming.runner().run_once(force=True)
     assert result.outcome == "productive" and result.uncovered == []
     assert JAZZ in notebook_text(manager)
     assert await _not_consolidated(manager) == set()
-    assert LostFacts(manager.layout, manager.vault).lost(manager.days()) == []
+    assert LostFacts(manager.layout, manager.vault).lost(manager.dreaming.days()) == []
     assert not await _archive_hits(manager, JAZZ)
     assert (await manager.indexer.stats()).by_source.get("archive", 0) == 0
 
@@ -91,27 +90,27 @@ async def test_a_bullet_deleted_by_hand_comes_back_and_a_forgotten_fact_does_not
     assert not [h for h in (await manager.searching.search(LISBON, limit=20, record_recall=False)).hits if LISBON in h.text]
 
     write_log(manager, next_day, ["User bakes rye bread"])
-    assert (await DreamRunner(manager).run_once(force=True)).outcome == "productive"
+    assert (await manager.dreaming.runner().run_once(force=True)).outcome == "productive"
     assert JAZZ in notebook_text(manager) and LISBON not in notebook_text(manager)
     assert await _not_consolidated(manager) == set()
-    assert LostFacts(manager.layout, manager.vault).lost(manager.days()) == []  # its entry stays, for an undo: never listed
+    assert LostFacts(manager.layout, manager.vault).lost(manager.dreaming.days()) == []  # its entry stays, for an undo: never listed
 
 
 async def test_a_page_edit_that_keeps_every_fact_changes_nothing(dreamt, monkeypatch):
     manager, _older, _next_day = dreamt
     check = LostFacts(manager.layout, manager.vault)
-    assert check.lost(manager.days()) == []
+    assert check.lost(manager.dreaming.days()) == []
     text = page(manager, PREFERENCES)
     _replace(manager, PREFERENCES, (text + "\nA note of my own about music and walks.\n").encode())
     real = lost_facts._lines_of
     monkeypatch.setattr(lost_facts, "_lines_of", lambda *args: pytest.fail("no fact left its page"))
-    assert check.lost(manager.days()) == []  # the changed page alone was read
+    assert check.lost(manager.dreaming.days()) == []  # the changed page alone was read
     monkeypatch.setattr(lost_facts, "_lines_of", real)
     ana = page(manager, "3_Personal/Ana.md")  # a bullet moved by hand to a page of its own
     _replace(manager, "3_Personal/Ana.md", "".join(line for line in ana.splitlines(True) if LISBON not in line).encode())
     (manager.layout.notebook_dir / "3_Personal/Lisbon.md").write_text(f"# Lisbon\n\n- {LISBON}\n", encoding="utf-8")
 
-    assert check.lost(manager.days()) == []
+    assert check.lost(manager.dreaming.days()) == []
     stale = {p.name for p in manager.indexer.stale_paths(refresh=True)}
     assert stale == {"Preferences.md", "Ana.md", "Lisbon.md"}  # the pages alone: no daily log is behind
     await manager.reindex()
@@ -123,12 +122,12 @@ async def test_values_a_later_dream_moves_to_history_stay_held(home, clock, toda
     manager = make_manager(home, clock, embedding_model="hashing")
     d1, d2 = days_before(today, 2)
     write_log(manager, d1, ["User lives in Paris", "User likes green tea"])
-    await DreamRunner(manager).run_once(force=True)
+    await manager.dreaming.runner().run_once(force=True)
     write_log(manager, d2, ["User moved to Berlin", "User likes green tea."])
-    assert (await DreamRunner(manager).run_once(force=True)).outcome == "productive"
+    assert (await manager.dreaming.runner().run_once(force=True)).outcome == "productive"
     assert "~~User lives in Paris~~" in page(manager, "3_Personal/Places.md")
     assert "User lives in Paris" in {f.text for f in lost_facts.load(manager.layout)}
-    assert LostFacts(manager.layout, manager.vault).lost(manager.days()) == []
+    assert LostFacts(manager.layout, manager.vault).lost(manager.dreaming.days()) == []
 
 
 async def test_a_fact_forgotten_during_a_dream_and_undone_comes_back_when_its_page_loses_it(dreamt):
@@ -137,7 +136,7 @@ async def test_a_fact_forgotten_during_a_dream_and_undone_comes_back_when_its_pa
     manager, _older, next_day = dreamt
     await manager.forgetting.forget(JAZZ)  # taken off its page
     write_log(manager, next_day, ["User bakes rye bread"])
-    assert (await DreamRunner(manager).run_once(force=True)).outcome == "productive"  # a dream while forgotten
+    assert (await manager.dreaming.runner().run_once(force=True)).outcome == "productive"  # a dream while forgotten
     without = (manager.layout.notebook_dir / PREFERENCES).read_bytes()
     await manager.forgetting.undo(JAZZ)
     assert JAZZ in page(manager, PREFERENCES)  # put back where it stood
@@ -154,18 +153,18 @@ async def test_dream_force_with_nothing_pending_consolidates_the_facts_given_bac
     data, mtime = older[PREFERENCES]
     _replace(manager, PREFERENCES, data, mtime)  # a sync brings the first dream's version back: JAZZ leaves it
     await manager.reindex()
-    assert await _not_consolidated(manager) == {JAZZ} and manager.pending_dates() == []
-    watermark, log_md = manager.watermark(), manager.layout.log_md.read_bytes()
+    assert await _not_consolidated(manager) == {JAZZ} and manager.dreaming.pending_dates() == []
+    watermark, log_md = manager.dreaming.watermark(), manager.layout.log_md.read_bytes()
 
-    result = await DreamRunner(manager).run_once(force=True)  # `dream --force`: no daily log waits
+    result = await manager.dreaming.runner().run_once(force=True)  # `dream --force`: no daily log waits
 
     assert result.outcome == "productive" and result.uncovered == [] and result.batch == [], result.reason
     assert JAZZ in notebook_text(manager)
     assert await _not_consolidated(manager) == set()
-    assert manager.watermark() == watermark and manager.layout.log_md.read_bytes() == log_md
+    assert manager.dreaming.watermark() == watermark and manager.layout.log_md.read_bytes() == log_md
     assert not await _archive_hits(manager, JAZZ)
     # Without --force the schedule leaves them for the next day's batch, as before.
-    assert (await DreamRunner(manager).run_once()).outcome == "nothing_pending"
+    assert (await manager.dreaming.runner().run_once()).outcome == "nothing_pending"
 
 
 async def test_a_fact_moved_by_hand_is_found_on_its_new_page_through_the_watched_vault_model(dreamt):
@@ -181,9 +180,9 @@ async def test_a_fact_moved_by_hand_is_found_on_its_new_page_through_the_watched
     vault.apply([ana, moved])
     walks = vault.walks
     check = LostFacts(manager.layout, vault)
-    assert check.lost(manager.days()) == []  # held by the page the model was told about
+    assert check.lost(manager.dreaming.days()) == []  # held by the page the model was told about
     assert vault.walks == walks
     moved.unlink()
     vault.apply([moved])
-    assert [text for _date, text, _line in check.lost(manager.days())] == [LISBON]  # on no page now
+    assert [text for _date, text, _line in check.lost(manager.dreaming.days())] == [LISBON]  # on no page now
     assert vault.walks == walks

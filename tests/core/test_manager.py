@@ -23,7 +23,7 @@ def manager(home: Path, clock) -> MemoryManager:
 
 
 def log_text(manager: MemoryManager) -> str:
-    return manager.archive.path_for(manager.today()).read_text(encoding="utf-8")
+    return manager.archive.path_for(manager.clock.today().isoformat()).read_text(encoding="utf-8")
 
 
 # -- open ------------------------------------------------------------------------------
@@ -137,9 +137,9 @@ async def test_turn_with_no_facts_writes_nothing(manager: MemoryManager, monkeyp
     monkeypatch.setattr(extraction, "extract_facts", nothing)
     facts, changes = await manager.process_conversation_turn_for_memories("hi", "hello", "s")
     assert facts == [] and not changes.logs
-    assert not manager.archive.path_for(manager.today()).exists()
+    assert not manager.archive.path_for(manager.clock.today().isoformat()).exists()
     # the turn itself is still kept, verbatim, and searchable
-    kept = manager.transcripts.read(manager.today()).turns
+    kept = manager.transcripts.read(manager.clock.today().isoformat()).turns
     assert [(t.user, t.assistant) for t in kept] == [("hi", "hello")]
     assert changes.rows_added == 1
 
@@ -222,9 +222,9 @@ async def test_pending_dates_and_status(manager: MemoryManager, today: dt.date):
     days = [(today - dt.timedelta(days=d)).isoformat() for d in (5, 4, 3, 2, 1, 0)]
     for day in days:
         write_log(manager, day, 3)
-    assert manager.pending_dates() == days[:-1]
+    assert manager.dreaming.pending_dates() == days[:-1]
     manager.notebook.append_ingest(today, days[1])
-    assert manager.pending_dates() == days[2:-1]
+    assert manager.dreaming.pending_dates() == days[2:-1]
     manager.tombstones.add(f"fact 0 of {days[2]}")
     await manager.reindex()
     status = await manager.status()
@@ -248,8 +248,8 @@ async def test_watermark_in_the_future_is_refused_naming_the_line(manager: Memor
     manager.notebook.append_ingest(today, earlier)
     manager.notebook.append_ingest(today, "2030-01-01")
     line = manager.notebook.entries()[-1].line
-    assert manager.watermark() == earlier  # the future entry is not honoured
-    assert manager.pending_dates() == [yesterday]
+    assert manager.dreaming.watermark() == earlier  # the future entry is not honoured
+    assert manager.dreaming.pending_dates() == [yesterday]
     error = manager.notebook.watermark_error(today)
     assert f"log.md:{line}" in error and "watermark=2030-01-01" in error
     await manager.reindex()
@@ -261,7 +261,7 @@ async def test_watermark_in_the_future_is_refused_naming_the_line(manager: Memor
 async def test_watermark_on_today_counts_as_yesterday(manager: MemoryManager, today: dt.date):
     yesterday = (today - dt.timedelta(days=1)).isoformat()
     manager.notebook.append_ingest(today, today.isoformat())
-    assert manager.watermark() == yesterday and manager.notebook.watermark_error(today) is None
+    assert manager.dreaming.watermark() == yesterday and manager.notebook.watermark_error(today) is None
 
 
 async def test_status_reports_stale_files(manager: MemoryManager):
@@ -292,7 +292,7 @@ async def test_turn_dated_in_a_consolidated_day_goes_to_today(
 async def test_remember_reports_the_line_its_fact_landed_on(manager: MemoryManager):
     first = await manager.capturing.remember("User likes tea")
     second = await manager.capturing.remember("User owns a bicycle")
-    lines = manager.archive.path_for(manager.today()).read_text(encoding="utf-8").splitlines()
+    lines = manager.archive.path_for(manager.clock.today().isoformat()).read_text(encoding="utf-8").splitlines()
     assert "User likes tea" in lines[first.log_lines[0] - 1]
     assert "User owns a bicycle" in lines[second.log_lines[0] - 1]
 

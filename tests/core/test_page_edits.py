@@ -11,7 +11,6 @@ from test_dream_agent import MODEL, ScriptedLLM, tool_reply
 
 from suzent_desktop.core.engines.dream.diffs import unified_diffs
 from suzent_desktop.core.engines.dream.guards import authorship
-from suzent_desktop.core.engines.dream.runner import DreamRunner
 from suzent_desktop.core.engines.dream.tools import VaultTools
 
 READING = (
@@ -149,7 +148,7 @@ async def test_a_model_that_overwrites_a_human_page_loses_no_line_of_it(home, cl
                               "content": f"# Books\n\n- User is reading The Stand by Stephen King ({d1})\n"})),
         "Filed the book.",
     ])
-    result = await DreamRunner(manager, llm=script).run_once()
+    result = await manager.dreaming.runner(llm=script).run_once()
     assert result.outcome == "productive", result.reason
     assert page(manager, "3_Personal/Reading.md") == READING
 
@@ -164,7 +163,7 @@ async def test_the_runs_diff_names_the_operation_that_removed_each_line(home, cl
                                          "new": "Favourite author: N. K. Jemisin", "date": d1})),
         "Superseded the favourite author.",
     ])
-    result = await DreamRunner(manager, llm=script).run_once()
+    result = await manager.dreaming.runner(llm=script).run_once()
     assert result.outcome == "productive", result.reason
     diff = result.diffs["3_Personal/Reading.md"]
     assert "#   - Favourite author: Ursula K. Le Guin  <- supersede_bullet" in diff
@@ -195,7 +194,7 @@ async def test_a_model_files_a_batch_through_every_operation(home, clock, today)
         tool_reply(("merge_bullets", {"path": "3_Personal/Books.md", "text": "User finished Dune"})),
         "Filed three facts.",
     ])
-    result = await DreamRunner(manager, llm=script).run_once()
+    result = await manager.dreaming.runner(llm=script).run_once()
     assert result.outcome == "productive" and not result.uncovered, result.reason
     text = page(manager, reading)
     for line in ("## Authors", "- Currently reading The Stand", "Notes in my own words."):

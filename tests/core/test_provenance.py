@@ -9,7 +9,6 @@ import shutil
 import pytest
 from dream_support import make_manager, page
 
-from suzent_desktop.core.engines.dream.runner import DreamRunner
 from suzent_desktop.core.engines.provenance import (
     Provenance,
     ProvenanceError,
@@ -47,7 +46,7 @@ async def test_a_dreamed_bullet_leads_to_its_turn_with_the_sentence_and_context(
     await say(manager, "Morning! I have a greyhound named Biscuit. He is three.", 10, 8)
     turn = await say(manager, "By the way, I work at Contoso as a data engineer.", 10, 9)
     await say(manager, "I also like oat-milk flat whites.", 10, 10)
-    await DreamRunner(manager).run_once(force=True)
+    await manager.dreaming.runner().run_once(force=True)
     assert load_record(manager.layout).sources, "the dream records which facts each line stands for"
     number, line = line_of(manager, "3_Personal/Work.md", "Contoso")
     card = Provenance(manager.home).card_at("3_Personal/Work.md", number)
@@ -61,14 +60,14 @@ async def test_a_dreamed_bullet_leads_to_its_turn_with_the_sentence_and_context(
 
 async def test_merge_supersede_rename_and_forget_undo_keep_every_source(manager):
     first = await say(manager, "I work at Contoso.", 10)
-    await DreamRunner(manager).run_once(force=True)
+    await manager.dreaming.runner().run_once(force=True)
     again = await say(manager, "I work at Contoso!", 12)
-    await DreamRunner(manager).run_once(force=True)
+    await manager.dreaming.runner().run_once(force=True)
     number, line = line_of(manager, "3_Personal/Work.md", "Contoso")
     card = Provenance(manager.home).card_at("3_Personal/Work.md", number)
     assert {s.turn.id for s in card.sources} == {first, again}, "a merged bullet keeps every source"
     newer = await say(manager, "I now work at Microsoft.", 14)
-    await DreamRunner(manager).run_once(force=True)
+    await manager.dreaming.runner().run_once(force=True)
     number, line = line_of(manager, "3_Personal/Work.md", "~~")
     card = Provenance(manager.home).card_at("3_Personal/Work.md", number)
     assert {s.turn.id for s in card.sources} == {first, again}, "History keeps the sources"
@@ -99,7 +98,7 @@ async def test_typed_by_hand_lines_say_so(manager):
 
 async def test_a_memory_md_line_and_other_pages_holding_the_fact(manager):
     turn = await say(manager, "I work at Contoso as a data engineer.", 10)
-    await DreamRunner(manager).run_once(force=True)
+    await manager.dreaming.runner().run_once(force=True)
     await manager.promoting.run()
     memory = manager.layout.memory_md.read_text(encoding="utf-8").splitlines()
     number = next(i for i, line in enumerate(memory, start=1) if "Contoso" in line)
@@ -116,7 +115,7 @@ async def test_each_device_appends_its_own_record_and_reads_every_one(manager):
     import dataclasses
 
     turn = await say(manager, "I work at Contoso as a data engineer.", 10)
-    await DreamRunner(manager).run_once(force=True)
+    await manager.dreaming.runner().run_once(force=True)
     plain = manager.layout.state_dir / "provenance.jsonl"
     assert plain.is_file()
     other = dataclasses.replace(manager.layout, device_suffix="@laptop-1a2b")
@@ -136,7 +135,7 @@ async def test_a_forgotten_turn_never_shows_as_context(manager):
         "My door code is 4417.", "Noted.", "sess-1", dt.datetime(2026, 7, 10, 8, 0))
     await say(manager, "I work at Contoso as a data engineer.", 10, 9)
     await manager.forgetting.forget(facts[0].content)  # its turn is forgotten with it
-    await DreamRunner(manager).run_once(force=True)
+    await manager.dreaming.runner().run_once(force=True)
     card = Provenance(manager.home).find("User works at Contoso as a data engineer")
     assert card.sources[0].turn.before is None
     assert "4417" not in str(card.as_json())

@@ -5,7 +5,6 @@ from __future__ import annotations
 from dream_support import days_before, make_manager, write_log
 
 from suzent_desktop.core.engines.dream.model import EngineReport
-from suzent_desktop.core.engines.dream.runner import DreamRunner
 from suzent_desktop.core.engines.dream.runs import resume
 
 
@@ -15,7 +14,7 @@ async def test_an_ordinary_run_does_not_read_the_vault_for_it(home, clock, today
     looked: list[int] = []
     real = resume.already_on_pages
     monkeypatch.setattr(resume, "already_on_pages", lambda *a: looked.append(1) or real(*a))
-    assert (await DreamRunner(manager).run_once(force=True)).outcome == "productive"
+    assert (await manager.dreaming.runner().run_once(force=True)).outcome == "productive"
     assert looked == []
 
 
@@ -29,8 +28,8 @@ async def test_a_batch_that_failed_before_and_stands_on_pages_is_completed(home,
     async def idle(batch, tools):
         return EngineReport(summary="nothing to add")
 
-    first = await DreamRunner(manager, engine=idle).run_once(force=True)  # a clean start: the engine runs
+    first = await manager.dreaming.runner(engine=idle).run_once(force=True)  # a clean start: the engine runs
     assert first.outcome == "no_change" and first.failed_attempt
-    second = await DreamRunner(manager, engine=idle).run_once(force=True)  # it failed before: look at the pages
+    second = await manager.dreaming.runner(engine=idle).run_once(force=True)  # it failed before: look at the pages
     assert second.outcome == "productive" and second.reason.startswith("every fact of the batch")
-    assert manager.watermark() == day
+    assert manager.dreaming.watermark() == day

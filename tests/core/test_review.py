@@ -8,7 +8,6 @@ import pytest
 from dream_support import make_manager, page
 
 from suzent_desktop.core.engines import review
-from suzent_desktop.core.engines.dream.runner import DreamRunner
 from suzent_desktop.core.engines.memory_md import memory_approval
 from suzent_desktop.core.files.records.log_grammar import Fact
 
@@ -27,19 +26,19 @@ def manager(home, clock):
 async def test_added_merged_superseded_and_keep(manager):
     await say(manager, "I work at Contoso.", 10)
     await say(manager, "I prefer dark mode in every editor.", 10, 10)
-    await DreamRunner(manager).run_once(force=True)
+    await manager.dreaming.runner().run_once(force=True)
     listed = review.items(manager.home)
     assert {(i.kind, i.text) for i in listed} >= {("added", "User works at Contoso"),
                                                   ("added", "User prefers dark mode in every editor")}
     review.keep(manager.layout, [i.id for i in listed])
     assert review.items(manager.home) == []
     await say(manager, "I work at Contoso!", 12)
-    await DreamRunner(manager).run_once(force=True)
+    await manager.dreaming.runner().run_once(force=True)
     [merged] = [i for i in review.items(manager.home) if i.kind != "memory_gained"]
     assert (merged.kind, merged.text, merged.sources, merged.page) == (
         "merged", "User works at Contoso", 2, "3_Personal/Work.md")
     await say(manager, "I now work at Microsoft.", 14)
-    await DreamRunner(manager).run_once(force=True)
+    await manager.dreaming.runner().run_once(force=True)
     kinds = {(i.kind, i.text, i.date) for i in review.items(manager.home)}
     assert ("superseded", "User works at Contoso", "2026-07-14") in kinds
     assert ("added", "User now works at Microsoft", "2026-07-14") in kinds
@@ -49,7 +48,7 @@ async def test_unsure_items_come_first(manager):
     manager.archive.append_turn([Fact("User likes jazz", "preference"),
                                  Fact("User maybe likes opera", "preference", importance=0.1)],
                                 session_id="abc12345", when=dt.datetime(2026, 7, 10, 9))
-    await DreamRunner(manager).run_once(force=True)
+    await manager.dreaming.runner().run_once(force=True)
     listed = review.items(manager.home)
     assert listed[0].text == "User maybe likes opera" and "judge" in listed[0].unsure
     assert not listed[-1].unsure
@@ -57,7 +56,7 @@ async def test_unsure_items_come_first(manager):
 
 async def test_two_current_values_on_one_subject_are_unsure(manager):
     await say(manager, "I live in Seattle.", 10)
-    await DreamRunner(manager).run_once(force=True)
+    await manager.dreaming.runner().run_once(force=True)
     work = manager.layout.notebook_dir / "3_Personal" / "Places.md"
     rel = next(p for p in manager.layout.notebook_dir.rglob("*.md") if "Seattle" in p.read_text())
     text = rel.read_text().replace("- User lives in Seattle", "- User lives in Portland (2026-07-11)\n- User lives in Seattle")
@@ -69,7 +68,7 @@ async def test_two_current_values_on_one_subject_are_unsure(manager):
 async def test_edit_keeps_sources_and_forget_tombstones(manager):
     await say(manager, "I work at Contoso.", 10)
     await say(manager, "I prefer dark mode in every editor.", 10, 10)
-    await DreamRunner(manager).run_once(force=True)
+    await manager.dreaming.runner().run_once(force=True)
     item = next(i for i in review.items(manager.home) if "Contoso" in i.text and i.kind == "added")
     path = review.edit_line(manager.home, item, "User works at Contoso (Redmond office)")
     assert "- User works at Contoso (Redmond office) (2026-07-10)" in path.read_text()
@@ -87,7 +86,7 @@ async def test_memory_md_waits_for_approval(home, clock):
     manager = make_manager(home, clock, memory_md_needs_approval=True)
     before = manager.layout.memory_md.read_text()
     await say(manager, "I work at Contoso as a data engineer.", 10)
-    await DreamRunner(manager).run_once(force=True)
+    await manager.dreaming.runner().run_once(force=True)
     await manager.promoting.run()
     assert manager.layout.memory_md.read_text() == before, "the agent still reads the approved file"
     proposal = memory_approval.proposal(manager.layout)
@@ -102,7 +101,7 @@ async def test_memory_md_waits_for_approval(home, clock):
 
 async def test_mark_all_reviewed_and_not_consolidated_items(manager):
     await say(manager, "I work at Contoso.", 10)
-    await DreamRunner(manager).run_once(force=True)
+    await manager.dreaming.runner().run_once(force=True)
     assert review.mark_all_reviewed(manager.home) >= 1
     assert review.items(manager.home) == []
     work = manager.layout.notebook_dir / "3_Personal" / "Work.md"
@@ -115,7 +114,7 @@ async def test_facts_a_dream_dropped_come_first_with_its_reason(manager):
     from suzent_desktop.core.index import dropped
 
     await say(manager, "I work at Contoso.", 10)
-    await DreamRunner(manager).run_once(force=True)
+    await manager.dreaming.runner().run_once(force=True)
     dropped.record(manager.layout, [dropped.DroppedFact("2026-07-10", "User said hello", 5, "small talk", "2026-07-11")])
     first = review.items(manager.home)[0]
     assert (first.kind, first.text, first.unsure) == ("dropped", "User said hello", "a dream dropped it: small talk")

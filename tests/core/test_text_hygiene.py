@@ -49,7 +49,7 @@ def test_a_bad_line_is_left_out_and_named_but_the_rest_decodes():
 
 async def test_remember_with_a_nul_keeps_the_log_text_and_findable(manager: MemoryManager):
     await manager.capturing.remember("I love green\x00 tea. I work at Contoso.")
-    data = manager.archive.path_for(manager.today()).read_bytes()
+    data = manager.archive.path_for(manager.clock.today().isoformat()).read_bytes()
     assert b"\x00" not in data and b"I love green tea. I work at Contoso." in data
     assert "I love green tea. I work at Contoso." in await found(manager, "green tea Contoso")
 
@@ -64,7 +64,7 @@ async def test_captured_turn_with_a_nul_never_writes_it(manager: MemoryManager, 
     monkeypatch.setattr(extraction, "extract_facts", extract)
     await manager.process_conversation_turn_for_memories("I love green\x00 tea.", "Noted\x07.", "s1")
     assert "\x00" not in seen[0] and "\x07" not in seen[0]
-    data = manager.archive.path_for(manager.today()).read_bytes()
+    data = manager.archive.path_for(manager.clock.today().isoformat()).read_bytes()
     assert b"\x00" not in data and b"User loves green tea `drink turn:" in data
 
 
@@ -136,7 +136,7 @@ async def test_bom_pages_tombstones_log_md_and_config_are_read(home: Path, clock
     manager.layout.log_md.write_bytes(
         BOM + f"## [{today}] ingest | daily logs  watermark={yesterday}\n".encode()
     )
-    assert manager.watermark() == yesterday
+    assert manager.dreaming.watermark() == yesterday
     manager.layout.tombstones_file.write_bytes(BOM + b'{"content": "user likes jazz"}\n')
     assert Tombstones(manager.layout).contents() == {"user likes jazz"}
     await manager.indexer.sync()

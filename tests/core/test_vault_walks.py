@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 from dream_support import days_before, make_manager, write_log
 
-from suzent_desktop.core.engines.dream.runner import DreamRunner
 from suzent_desktop.core.vault import links
 from suzent_desktop.core.vault import model as vault
 
@@ -46,7 +45,7 @@ async def test_a_dream_then_a_lint_walk_the_vault_once(home: Path, clock, today,
     for day in days_before(today, 2):
         write_log(manager, day, ["User works at Contoso", "User lives in Lisbon"])
     manager.tombstones.add("Temples.")  # after the run, forgotten text is taken off every page: from the model
-    result = await DreamRunner(manager).run_once()
+    result = await manager.dreaming.runner().run_once()
     assert result.outcome == "productive"
     lint = await manager.linting.run()
     assert lint.ok

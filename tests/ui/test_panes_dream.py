@@ -165,7 +165,7 @@ def test_dream_now_with_consolidation_disabled_explains_and_offers_to_enable(qtb
     qtbot.waitUntil(lambda: any("Dream not run" in m for m in messages), timeout=WAIT_MS)
     assert panel.prompter.asked[0][0] == "Consolidation is turned off"
     assert "memory_consolidation_enabled" in panel.prompter.asked[0][1]
-    assert services.manager.watermark() is None and not services.settings.memory_consolidation_enabled
+    assert services.manager.dreaming.watermark() is None and not services.settings.memory_consolidation_enabled
 
     panel.prompter.confirm_answer = True
     with qtbot.waitSignal(panel.run_finished, timeout=WAIT_MS) as finished:

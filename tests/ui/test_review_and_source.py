@@ -11,7 +11,6 @@ from markdown_it import MarkdownIt
 from panes_support import WAIT_MS, run
 from PySide6.QtCore import Qt
 
-from suzent_desktop.core.engines.dream.runner import DreamRunner
 from suzent_desktop.ui.panes.review_pane import ReviewPane
 from suzent_desktop.ui.panes.source_pane import SourcePane
 
@@ -31,7 +30,7 @@ def dream_over(qtbot, manager) -> list[str]:
         facts, _ = run(qtbot, manager.process_conversation_turn_for_memories(
             text, "Noted.", "sess-1", dt.datetime(2026, 7, 10, hour)))
         ids.append(facts[0].turn)
-    run(qtbot, DreamRunner(manager).run_once(force=True))
+    run(qtbot, manager.dreaming.runner().run_once(force=True))
     return ids
 
 

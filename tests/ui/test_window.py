@@ -459,14 +459,14 @@ def test_the_demos_first_automatic_dream_waits_until_the_backlog_was_seen(qtbot,
 
     monkeypatch.setattr(main_window, "DEMO_LOOK_SECONDS", 0.0)
     services = window.services
-    pending = services.manager.pending_dates()
+    pending = services.manager.dreaming.pending_dates()
     assert pending, "the demo starts with a backlog"
     with qtbot.waitSignal(services.bridge.status_message, timeout=WAIT_MS,
                           check_params_cb=lambda message: message.startswith("Demo: the backlog")):
         window.start_background(watch=False, serve=True, index=True)
     from suzent_desktop.core.engines.dream.runs.run_state import load_state
 
-    assert load_state(services.runner.state_path)["history"] == [] and services.manager.pending_dates() == pending
+    assert load_state(services.runner.state_path)["history"] == [] and services.manager.dreaming.pending_dates() == pending
     with qtbot.waitSignal(services.bridge.dream_result, timeout=WAIT_MS * 4) as ran:
         window.show_dock("dream")
     assert ran.args[0].outcome == "productive", ran.args[0].reason

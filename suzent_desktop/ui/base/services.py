@@ -45,14 +45,16 @@ class AppServices(QObject):
     def __init__(
         self,
         manager: MemoryManager,
-        runner: DreamRunner | None = None,
         bridge: Bridge | None = None,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
         self.bridge = bridge or Bridge(self)
         self.manager = manager
-        self.runner: DreamRunner = runner if runner is not None else self._make_runner(manager)
+        # The window's one runner, following the home's Dream service as saved settings or a new
+        # model replace it, so they reach the next run (and the schedule's next wait).
+        self.runner: DreamRunner = manager.dreaming.runner(on_phase=self._on_phase, on_result=self._on_result,
+                                                           follow=lambda: self.manager.dreaming)
         self._leave_the_window_a_core()
         self.last_error: str | None = None
         self.index_stats: Any = None
@@ -71,7 +73,7 @@ class AppServices(QObject):
 
         manager = MemoryManager.open(home, **manager_kwargs)
         bridge = Bridge()
-        services = cls(manager, None, bridge, parent)
+        services = cls(manager, bridge, parent)
         bridge.setParent(services)
         return services
 
@@ -81,9 +83,6 @@ class AppServices(QObject):
         settings = getattr(self.manager, "settings", None)
         if embedder is not None and settings is not None:
             operations.leave_the_window_a_core(embedder, settings)
-
-    def _make_runner(self, manager: MemoryManager) -> DreamRunner:
-        return operations.dream_runner(manager, on_phase=self._on_phase, on_result=self._on_result)
 
     def _on_phase(self, phase: str) -> None:
         self.bridge.dream_phase.emit(phase)

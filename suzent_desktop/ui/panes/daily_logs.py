@@ -152,7 +152,7 @@ class DailyLogsPane(Pane):
 
     def _read_days(self) -> DaysSnapshot:
         manager = self.services.manager
-        days = manager.days()
+        days = manager.dreaming.days()
         snap = DaysSnapshot(today=days.today, watermark=days.watermark)
         for date in operations.log_dates(manager):
             snap.statuses[date] = days.status(date)

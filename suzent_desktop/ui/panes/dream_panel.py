@@ -262,7 +262,7 @@ class DreamPanel(Pane):
     def _read_state(self) -> tuple[GateStatus, str | None, list[dict]]:
         runner = self.services.runner
         manager = self.services.manager
-        return runner.gate_status(), manager.days().watermark, list(runner.history())
+        return runner.gate_status(), manager.dreaming.watermark(), list(runner.history())
 
     def _show_status(self) -> None:
         gate = self.gate

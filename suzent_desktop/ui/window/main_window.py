@@ -578,8 +578,8 @@ class MainWindow(WatchedFiles, QMainWindow):
     def _demo_backlog_unseen(self) -> bool:
         if self._dream_panel_seen.is_set() or not is_demo_home(self.services.layout.home):
             return False
-        never_ran = operations.dream_never_ran(self.services.runner)  # its own records, not log.md's
-        return never_ran and bool(self.services.manager.pending_dates())
+        dreaming = self.services.manager.dreaming
+        return dreaming.never_ran() and bool(dreaming.pending_dates())  # its own records, not log.md's
 
     async def _until_stopped(self, awaitable: Any) -> None:
         """Wait for ``awaitable`` unless the window closes first."""

@@ -83,6 +83,8 @@ if TYPE_CHECKING:
     from suzent_desktop.core.files.paths.layout import Layout
     from suzent_desktop.core.files.records.archive import Archive
     from suzent_desktop.core.files.records.tombstones import Tombstones
+    from suzent_desktop.core.index.dropped import DroppedFact
+    from suzent_desktop.core.index.embedding import Embedder
     from suzent_desktop.core.index.indexer import Indexer
     from suzent_desktop.core.index.ranking.search import SearchResponse
     from suzent_desktop.core.vault.days import Days
@@ -117,28 +119,38 @@ class Linting(Protocol):
     async def run(self) -> LintResult: ...
 
 
-class FrontDoor(Protocol):
-    """What the runner uses of the manager: the home's parts, its services and where the days stand.
+class DreamParts(Protocol):
+    """What the runner reads: the home's stores, the services a run ends with, the settings and
+    the embedder in use, and where the days stand (the Dream service, ``core/services/dream.py``).
 
-    Declared here so the runner never imports the manager (which imports the runner).
+    Declared here so the runner imports neither the service nor any front door above it.
     """
 
     settings: Settings
     layout: Layout
     clock: Clock
+    embedder: Embedder
     archive: Archive
     notebook: Notebook
     tombstones: Tombstones
-    forgetting: PageStrip
-    searching: Searching
-    promoting: Promoting
-    linting: Linting
     indexer: Indexer
     vault: Vault
+
+    # The services, read-only here: the runner takes the part of each that it uses.
+    @property
+    def forget(self) -> PageStrip: ...
+    @property
+    def search(self) -> Searching: ...
+    @property
+    def promote(self) -> Promoting: ...
+    @property
+    def lint(self) -> Linting: ...
 
     def days(self) -> Days: ...
     def watermark(self) -> str | None: ...
     def pending_dates(self) -> list[str]: ...
+    def count_facts(self, dates: Iterable[str]) -> int: ...
+    def pending_dropped(self) -> list[DroppedFact]: ...
 
 __all__ = ["DreamRunner", "DreamResult", "GateStatus", "Finding", "LintResult", "DreamError"]
 
@@ -203,15 +215,17 @@ def _is_content(rel: str, reserved: frozenset[str] = ROOT_NAV_FILES) -> bool:
 class DreamRunner(Gates):
     def __init__(
         self,
-        manager: FrontDoor,
+        parts: Callable[[], DreamParts],
         *,
         on_phase: Callable[[str], None] | None = None,
         on_result: Callable[[DreamResult], None] | None = None,
         engine: Engine | None = None,
         llm: Any = None,
     ) -> None:
-        """``engine`` replaces the configured engine (for tests and tools); ``llm`` is passed to the agent."""
-        self.manager = manager
+        """``parts`` gives what a run reads, asked again at each step, so settings saved and a model
+        switched while the runner lives reach its next run. ``engine`` replaces the configured
+        engine (for tests and tools); ``llm`` is passed to the agent."""
+        self._parts = parts
         self.on_phase = on_phase
         self.on_result = on_result
         self.engine = engine
@@ -224,19 +238,25 @@ class DreamRunner(Gates):
         self._vectors: dict[tuple[str, str], Any] = {}
         self._wake: asyncio.Event | None = None
         self._started = time.monotonic()
-        self._lease = lease.for_home(manager.layout, manager.settings)
-        lock_name = PROCESS_LOCK.format(device=manager.layout.device or "this-device")
-        self._process_lock = FileLock(str(manager.layout.index_dir / lock_name), thread_local=False)
+        layout = parts().layout  # one home for the runner's life: its lease and lock stay its own
+        self._lease = lease.for_home(layout, parts().settings)
+        lock_name = PROCESS_LOCK.format(device=layout.device or "this-device")
+        self._process_lock = FileLock(str(layout.index_dir / lock_name), thread_local=False)
         self._read = late_facts.Snapshot()
 
     # -- small helpers ---------------------------------------------------------------------
     @property
-    def settings(self):
-        return self.manager.settings
+    def parts(self) -> DreamParts:
+        """What the run reads, as it stands now."""
+        return self._parts()
+
+    @property
+    def settings(self) -> Settings:
+        return self.parts.settings
 
     @property
     def state_path(self) -> Path:
-        return self.manager.layout.runner_state_file
+        return self.parts.layout.runner_state_file
 
     def _set_phase(self, phase: str) -> None:
         self.phase = phase
@@ -249,19 +269,19 @@ class DreamRunner(Gates):
         return result
 
     def _today(self) -> dt.date:
-        return self.manager.clock.today()
+        return self.parts.clock.today()
 
     def _now(self) -> float:
-        return self.manager.clock.timestamp()
+        return self.parts.clock.timestamp()
 
     def _load_state(self) -> dict[str, Any]:
-        return load_device_state(self.manager.layout)
+        return load_device_state(self.parts.layout)
 
     def _save_state(self, state: dict[str, Any]) -> None:
-        save_device_state(self.manager.layout, state)
+        save_device_state(self.parts.layout, state)
 
     # -- batches -------------------------------------------------------------------------------
-    def _load_batch(self, dates: list[str], *, reoffer: bool = True) -> Batch:
+    def _load_batch(self, dates: list[str]) -> Batch:
         """The batch's live facts, up to the first unreadable log, then the facts of earlier
         batches that no page holds yet (``core/engines/ledger/uncovered.py``), offered again.
 
@@ -269,18 +289,18 @@ class DreamRunner(Gates):
         healthy days around it down with it; when it is the batch's first day, ArchiveError
         is raised and that day alone is retried and, at the limit, skipped.
         """
-        stones = Forgotten(self.manager.tombstones.contents())
+        stones = Forgotten(self.parts.tombstones.contents())
         facts: list[BatchFact] = []
         dropped = 0
         digests: dict[str, str] = {}
-        if reoffer:  # what this run reads, per part, taken before reading (core/engines/ledger/late_facts.py)
-            again = sorted(uncovered.by_date(uncovered.consolidated(self.manager.layout, self.manager.days())))
-            shared = stones if self._lease.shared() else Forgotten()  # one device: an undo there captures again
-            self._read = late_facts.snapshot(self.manager.layout, [*dates, *again], shared)
+        # What this run reads, per part, taken before reading (core/engines/ledger/late_facts.py).
+        again = sorted(uncovered.by_date(uncovered.consolidated(self.parts.layout, self.parts.days())))
+        shared = stones if self._lease.shared() else Forgotten()  # one device: an undo there captures again
+        self._read = late_facts.snapshot(self.parts.layout, [*dates, *again], shared)
         for date in dates:
             digests[date] = self._log_digest(date)  # before the read: a later append shows as a change
             try:
-                parsed = self.manager.archive.read(date)
+                parsed = self.parts.archive.read(date)
             except (ArchiveError, OSError):
                 if date == dates[0]:
                     raise
@@ -291,17 +311,16 @@ class DreamRunner(Gates):
                     dropped += 1
                     continue
                 facts.append(BatchFact(date=date, fact=line.fact, line=line.line))
-        if reoffer:
-            facts += self._reoffered(set(dates), stones)
+        facts += self._reoffered(set(dates), stones)
         return Batch(dates=list(dates), facts=facts, dropped_tombstoned=dropped, digests=digests)
 
     def _reoffered(self, dates: set[str], stones: Forgotten) -> list[BatchFact]:
         """Facts of consolidated days that no page holds, as their logs have them now."""
-        wanted = uncovered.by_date(uncovered.consolidated(self.manager.layout, self.manager.days()))
+        wanted = uncovered.by_date(uncovered.consolidated(self.parts.layout, self.parts.days()))
         found: list[BatchFact] = []
         for date in sorted(set(wanted) - dates):
             try:
-                parsed = self.manager.archive.read(date)
+                parsed = self.parts.archive.read(date)
             except (ArchiveError, OSError):
                 continue  # the log went unreadable: its record stays, doctor names the file
             seen: set[str] = set()
@@ -313,7 +332,7 @@ class DreamRunner(Gates):
         return found
 
     def _log_digest(self, date: str) -> str:
-        return self.manager.archive.digest(date)  # every device's part of the day
+        return self.parts.archive.digest(date)  # every device's part of the day
 
     def _covered_end(self, batch: Batch) -> tuple[str | None, list[str]]:
         """The last date the watermark may cover: logs written to during the run (a capture
@@ -328,8 +347,8 @@ class DreamRunner(Gates):
 
     # -- engines -------------------------------------------------------------------------------
     async def _memory_search(self, query: str) -> list[dict[str, Any]]:
-        response = await self.manager.searching.search(query, limit=8, record_recall=False)
-        forgotten = Forgotten(self.manager.tombstones.contents())
+        response = await self.parts.search.search(query, limit=8, record_recall=False)
+        forgotten = Forgotten(self.parts.tombstones.contents())
         return [
             {"text": h.text, "source_type": h.source_type, "path": h.path, "date": h.date}
             for h in response.hits if not forgotten.holds(h.text)  # never shown to the model
@@ -352,15 +371,13 @@ class DreamRunner(Gates):
         embed = self._cached_embed()
         return await asyncio.to_thread(offline.consolidate, batch, tools, embed)
 
-    def _cached_embed(self, deadline: float | None = None) -> Callable[[list[str]], Any] | None:
-        """The manager's embedder behind a per-runner cache: a sprint re-reads the same bullets
+    def _cached_embed(self, deadline: float | None = None) -> Callable[[list[str]], Any]:
+        """The embedder in use behind a per-runner cache: a sprint re-reads the same bullets
         batch after batch, and embedding them again is most of the consolidator's time.
 
         With a ``deadline`` (``time.monotonic()``), texts are embedded a slice at a time and
         TimeoutError is raised once it has passed, so a step after the engine stays in the run's time."""
-        embedder = getattr(self.manager, "embedder", None)
-        if embedder is None:
-            return None
+        embedder = self.parts.embedder
         import numpy as np
 
         cache = self._vectors
@@ -412,14 +429,14 @@ class DreamRunner(Gates):
 
     def _tools(self, root: Path) -> VaultTools:
         """Vault tools on ``root`` (the vault, whose model they use, or a scratch copy), with the program's names."""
-        layout = self.manager.layout
+        layout = self.parts.layout
         return VaultTools(root, memory_search=self._memory_search, index_name=layout.app_prefix + layout.index_md.name,
                           schema_name=layout.app_prefix + layout.schema_md.name, reserved=layout.reserved_root_names(),
                           app_prefix=layout.app_prefix,
                           max_call_kb=self.settings.memory_consolidation_max_write_kb,
-                          forgotten=Forgotten(self.manager.tombstones.contents()),
+                          forgotten=Forgotten(self.parts.tombstones.contents()),
                           authored=authorship.load(authorship.path_in(layout.state_dir)),
-                          vault=self.manager.vault if root == layout.notebook_dir else None)
+                          vault=self.parts.vault if root == layout.notebook_dir else None)
 
     def _dates_of(self, batch: Batch) -> tuple[str, str]:
         """The dates a bullet may newly carry in this run: the days of the batch's facts (earlier
@@ -445,7 +462,7 @@ class DreamRunner(Gates):
         async with self._run_lock:
             held = None if dry_run else self._take_process_lock()  # no await: a cancel cannot leave it taken
             if held is False:  # another process of this device is dreaming: nothing read, nothing counted
-                return self._emit(DreamResult("gated", watermark=await asyncio.to_thread(self.manager.watermark),
+                return self._emit(DreamResult("gated", watermark=await asyncio.to_thread(self.parts.watermark),
                                               reason=ALREADY_RUNNING))
             try:
                 result = await self._run_once(force=force, dry_run=dry_run)
@@ -455,7 +472,7 @@ class DreamRunner(Gates):
                     result = await self._run_once(force=force, dry_run=dry_run)
                 return self._emit(result)
             finally:
-                self._lease.release(self.manager.notebook.raw_watermark)
+                self._lease.release(self.parts.notebook.raw_watermark)
                 if held:
                     self._process_lock.release()
                 self._set_phase("idle")
@@ -463,7 +480,7 @@ class DreamRunner(Gates):
     def _take_process_lock(self) -> bool:
         """This device's dream lock, without waiting: False when another process (or runner) holds it.
         Taken on the caller's thread: it never blocks (a folder made once, one non-blocking lock call)."""
-        folder = self.manager.layout.index_dir
+        folder = self.parts.layout.index_dir
         folder.mkdir(parents=True, exist_ok=True)
         try:
             self._process_lock.acquire(timeout=0)
@@ -472,7 +489,7 @@ class DreamRunner(Gates):
         return True
 
     async def _run_once(self, *, force: bool, dry_run: bool) -> DreamResult:
-        m, s = self.manager, self.settings
+        m, s = self.parts, self.settings
         refused = await asyncio.to_thread(m.notebook.watermark_error, self._today())
         if refused:  # nothing is counted against a batch: the log needs a hand, not a retry
             return DreamResult("failed", watermark=m.notebook.watermark(self._today()), reason=refused)
@@ -559,7 +576,7 @@ class DreamRunner(Gates):
             restored = await asyncio.to_thread(tools.rollback)
             return await self._failed(state, dates, watermark, "no_change", junk,
                                       ChangeSet(pages={root / r for r in restored}))
-        await asyncio.to_thread(m.forgetting.journal.record, removals)
+        await asyncio.to_thread(m.forget.journal.record, removals)
         try:
             result = await self._productive(state, batch, report, changed, watermark, coverage, originals)
         except DreamError as exc:  # the watermark moved during the coverage check: the same as above
@@ -568,7 +585,7 @@ class DreamRunner(Gates):
             return await lease.replanned(tools, root, dates, m.days().watermark, f"{lease.REPLAN} {exc}")
         result.diffs = diffs
         # Pages this run did not write may still show text forgotten earlier: take it off too.
-        result.changes.merge(await m.forgetting.take_off_pages(m.tombstones.contents()))
+        result.changes.merge(await m.forget.take_off_pages(m.tombstones.contents()))
         return result
 
     def _scrub_forgotten(self, tools: VaultTools) -> list[forgetting.Removal]:
@@ -577,7 +594,7 @@ class DreamRunner(Gates):
         An engine (a model especially) can write forgotten text back from a page or a search;
         the pages are in the run's journal, so a rollback still restores them whole.
         """
-        stones = Forgotten(self.manager.tombstones.contents())
+        stones = Forgotten(self.parts.tombstones.contents())
         removals: list[forgetting.Removal] = []
         for rel in tools.changed_files():
             if not _is_content(rel, tools.reserved):
@@ -618,7 +635,7 @@ class DreamRunner(Gates):
 
     async def _skip(self, state: dict[str, Any], dates: list[str], attempts: int, why: str) -> DreamResult:
         """Give the batch up: the watermark moves past it, its facts stay searchable."""
-        m = self.manager
+        m = self.parts
         end = dates[-1]
         self._set_phase("finalizing")
         current = m.notebook.raw_watermark()
@@ -637,7 +654,7 @@ class DreamRunner(Gates):
         self, state: dict[str, Any], batch: Batch, report: EngineReport, changed: list[str], watermark: str | None,
         coverage: CoverageReport, originals: dict[str, bytes | None],
     ) -> DreamResult:
-        m = self.manager
+        m = self.parts
         self._set_phase("finalizing")
         end, grown = await asyncio.to_thread(self._covered_end, batch)
         reasons = [] if batch.dates else ["no daily log was pending: the run consolidated facts given back to search"]
@@ -688,7 +705,7 @@ class DreamRunner(Gates):
         changes = ChangeSet(pages={root / r for r in report.pages_written} | {root / r for r in changed},
                             watermark=end)
         try:
-            changes.merge(await m.promoting.run(model_timeout=self._time_left()))
+            changes.merge(await m.promote.run(model_timeout=self._time_left()))
         except Exception as exc:  # the consolidation stands; promotion can be rerun with `promote`
             changes.errors.append(f"MEMORY.md promotion failed: {exc}")
         await self._sync_index(changes)
@@ -704,8 +721,8 @@ class DreamRunner(Gates):
         a page now holds (or that were forgotten since) leave the record. Facts of days the
         watermark will not cover yet are not recorded: their logs stay pending anyway.
         """
-        layout = self.manager.layout
-        forgotten = Forgotten(self.manager.tombstones.contents())
+        layout = self.parts.layout
+        forgotten = Forgotten(self.parts.tombstones.contents())
         before = uncovered.load(layout)
         offered = {(f.date, normalize(f.fact.content)) for f in batch.facts}
         missing = [f for f in coverage.uncovered if end is not None and f.date <= end or f.date not in batch.dates]
@@ -747,13 +764,13 @@ class DreamRunner(Gates):
         of files it would have dropped, so a fact is findable from its log until its page is.
         """
         # The pages are named like a watcher would name them: a watched index reads just those.
-        self.manager.indexer.note_changed(changes.pages)
+        self.parts.indexer.note_changed(changes.pages)
         cancel = threading.Event()
         left = self._time_left()
         budget = None if left is None else max(left, INDEX_GRACE_SECONDS)
         timer = None if budget is None else asyncio.get_running_loop().call_later(budget, cancel.set)
         try:
-            changes.merge(await self.manager.indexer.sync(cancel=cancel))
+            changes.merge(await self.parts.indexer.sync(cancel=cancel))
         except Exception as exc:  # the files are right; the index catches up on the next sync
             changes.errors.append(f"reindex after the dream failed: {exc}")
         finally:
@@ -777,7 +794,7 @@ class DreamRunner(Gates):
     # -- dry run ----------------------------------------------------------------------------------
     async def _dry_run(self, dates: list[str], watermark: str | None) -> DreamResult:
         """Run the engine on a scratch copy of the vault and report diffs; nothing real is written."""
-        root = self.manager.layout.notebook_dir
+        root = self.parts.layout.notebook_dir
         self._set_phase("running")
         try:
             batch = await asyncio.to_thread(self._load_batch, dates)
@@ -825,15 +842,15 @@ class DreamRunner(Gates):
         self.last_lint = None
         results = [await self.run_once(force=force)]
         while results[-1].outcome in ("productive", "skipped") and len(results) < 10_000:
-            pending = await asyncio.to_thread(self.manager.pending_dates)
+            pending = await asyncio.to_thread(self.parts.pending_dates)
             if not pending:
                 break
             results.append(await self.run_once(force=True))
-        pending = await asyncio.to_thread(self.manager.pending_dates)
+        pending = await asyncio.to_thread(self.parts.pending_dates)
         last = results[-1].outcome
         caught_up = not pending or (last == "gated" and len(pending) <= self.settings.memory_consolidation_max_days)
         if caught_up and last != "failed" and self.lint_due():
-            self.last_lint = await self.manager.linting.run()
+            self.last_lint = await self.parts.lint.run()
         return results
 
     async def serve(self, stop: asyncio.Event) -> None:
@@ -871,14 +888,14 @@ class DreamRunner(Gates):
             {**{k: r.get(k) for k in ("date", "outcome", "batch", "pages_changed", "summary", "watermark", "reason",
                                       "ts")},
              "uncovered": list(r.get("uncovered") or []), "dropped": list(r.get("dropped") or [])}
-            for r in home_history(self.manager.layout)
+            for r in home_history(self.parts.layout)
         ]
         known = {(r["date"], r["watermark"]) for r in records if r["outcome"] in ("productive", "skipped")}
         known_lint = {r["date"] for r in records if r["outcome"] == "lint"}
-        log_dates = self.manager.archive.dates()
-        days = self.manager.days()
+        log_dates = self.parts.archive.dates()
+        days = self.parts.days()
         previous: str | None = None
-        for entry in self.manager.notebook.entries():
+        for entry in self.parts.notebook.entries():
             if entry.kind == "ingest" and (entry.date, entry.watermark) not in known:
                 covered = entry.skipped or days.moved(log_dates, previous, entry.watermark)
                 records.append({"date": entry.date, "outcome": "skipped" if entry.skipped else "productive",

@@ -1,7 +1,7 @@
 """The dream runner's gates: whether a run is due, and the figures ``status`` and the window show.
 
 Part of :class:`~suzent_desktop.core.engines.dream.runner.DreamRunner` (a mixin: it uses the runner's
-manager, settings, clock and state). Kept apart so the runner holds the run itself.
+parts, settings, clock and state). Kept apart so the runner holds the run itself.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ class Gates:
     def lint_due(self) -> bool:
         if not self.settings.memory_lint_enabled:
             return False
-        last = self.manager.notebook.last_entry("lint")
+        last = self.parts.notebook.last_entry("lint")
         if last is None:
             return True
         try:
@@ -53,15 +53,14 @@ class Gates:
 
     def gate_status(self) -> GateStatus:
         """Figures for ``status`` and the UI; reads files, never writes."""
-        m, s = self.manager, self.settings
+        m, s = self.parts, self.settings
         pending = m.pending_dates()
         pending_facts = self._count_facts(pending)
         next_batch = pending[: max(1, s.memory_consolidation_max_days)]
         lint_due = self.lint_due()
         left = self.not_consolidated()
         status = self._gate_status(m, s, pending, pending_facts, next_batch, lint_due, left)
-        pending_dropped = getattr(m, "pending_dropped", None)
-        status.dropped_awaiting = len(pending_dropped()) if pending_dropped is not None else 0
+        status.dropped_awaiting = len(m.pending_dropped())
         return status
 
     def _gate_status(self, m: Any, s: Any, pending: list[str], pending_facts: int, next_batch: list[str],
@@ -78,14 +77,11 @@ class Gates:
 
     def not_consolidated(self) -> list[dict[str, Any]]:
         """Facts of consolidated days that no page holds (forgotten ones left out), oldest first."""
-        m = self.manager
+        m = self.parts
         forgotten = Forgotten(m.tombstones.contents())
         left = [f for f in uncovered.consolidated(m.layout, m.days()) if not forgotten.holds(f.text)]
         return [{"date": f.date, "line": f.line, "text": f.text, "path": f.path}
                 for f in uncovered.located(m.layout, left)]
 
     def _count_facts(self, dates: list[str]) -> int:
-        counter = getattr(self.manager, "count_facts", None)
-        if counter is not None:
-            return int(counter(dates))
-        return sum(len(self._load_batch([d], reoffer=False).facts) for d in dates)
+        return int(self.parts.count_facts(dates))
