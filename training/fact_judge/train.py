@@ -6,6 +6,10 @@ Training data (see SOURCES.md for licences), every line labelled by hand by the 
   (Google, CC BY 4.0), each labelled drop or keep with its subject, with the turn it came from;
 * ``chat_labels.tsv``: the same for long, chatty turns the project wrote (the style the app
   captures, where short persona lines taught too little), weighted :data:`CHAT_WEIGHT` times;
+* ``talk_labels.tsv``: more such turns (friends chatting over months), with the lines of the
+  candidate step and those of a wider one (every statement of the turn in the third person, a
+  thanks to a named friend): the small talk a wider candidate step lets through, weighted
+  :data:`TALK_WEIGHT` times (0 today: scored by the cross-validation, not trained on);
 * ``sentences.tsv``: sentences the project wrote and labelled, weighted :data:`OWN_WEIGHT` times
   (each names a shape of fact or small talk the conversations lacked).
 
@@ -49,6 +53,7 @@ OUT = ROOT / "suzent_desktop" / "resources" / fact_judge.WEIGHTS
 BENCH_LABELS = ROOT / "bench" / "data" / "precision_labels.tsv"
 OWN_WEIGHT = 10.0  # a sentence written for a missing shape counts as this many labelled conversation lines
 CHAT_WEIGHT = 10.0  # a line of the own chatty turns counts as this many Synthetic-Persona-Chat lines
+TALK_WEIGHT = 0.0  # talk_labels.tsv lines are scored, not trained on: on 42+43 they lowered page precision (SCORES.md)
 FOLDS = 5
 KEEP_AT = 0.85  # chosen by hand on LoCoMo 42+43 (bench/precision.py) and bench/recall.py
 TUNE, HELD_OUT = ("42", "43"), ("44", "47")
@@ -82,15 +87,22 @@ def own_examples() -> list[Example]:
 
 
 def line_examples(name: str) -> list[Example]:
-    """A labelled-lines file (``spc_labels.tsv``, ``chat_labels.tsv``): the lines as the extractor
-    made them, grouped by their conversation (or, for the chat turns, their turn)."""
+    """A labelled-lines file (``spc_labels.tsv``, ``chat_labels.tsv``, ``talk_labels.tsv``): the
+    lines as the extractor made them, grouped by their conversation (or, for the own turns, their
+    turn)."""
     out = []
     for row in (HERE / name).read_text(encoding="utf-8").splitlines():
         if row.startswith("#"):
             continue
-        conversation, label, line, _turn = row.split("\t")
+        conversation, label, line, *_rest = row.split("\t")
         out.append((line, *_labelled(label), conversation))
     return out
+
+
+def wide_only() -> set[str]:
+    """The lines of ``talk_labels.tsv`` that only the wider candidate step makes."""
+    rows = (HERE / "talk_labels.tsv").read_text(encoding="utf-8").splitlines()
+    return {row.split("\t")[2] for row in rows if not row.startswith("#") and row.split("\t")[3] == "wide"}
 
 
 def locomo_examples(folder: Path, names: tuple[str, ...]) -> list[tuple[str, int]]:
@@ -206,7 +218,8 @@ def vectors_of(lines: list[str]) -> np.ndarray:
 
 
 def _weight(group: str) -> float:
-    return OWN_WEIGHT if group.startswith("own-") else CHAT_WEIGHT if group.startswith("chat-") else 1.0
+    source = group.split("-")[0]
+    return {"own": OWN_WEIGHT, "chat": CHAT_WEIGHT, "talk": TALK_WEIGHT}.get(source, 1.0)
 
 
 def fit(data: list[Example]) -> fact_judge.Judge:
@@ -237,17 +250,25 @@ def cross_validate(data: list[Example], keep_at: float) -> None:
     spc = (source == "valid") | (source == "test")
     report("cross-validated: conversation lines", y[spc], p[spc], keep_at)
     report("cross-validated: own chatty turns' lines", y[source == "chat"], p[source == "chat"], keep_at)
+    talk = source == "talk"
+    report("cross-validated: own talk's lines, all", y[talk], p[talk], keep_at)
+    step = talk & ~np.isin([e[0] for e in data], list(wide_only()))
+    report("cross-validated: own talk's candidate lines", y[step], p[step], keep_at)
     report("cross-validated: own sentences", y[source == "own"], p[source == "own"], keep_at)
     print(f"{'cross-validated: subject of kept lines':44s} right {subject_right[y == 1].mean():.1%}")
 
 
 def main() -> None:
+    global TALK_WEIGHT
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--no-save", action="store_true")
     parser.add_argument("--keep-at", type=float, default=KEEP_AT, help="the keep threshold (chosen on 42+43)")
+    parser.add_argument("--talk-weight", type=float, default=TALK_WEIGHT, help="weight of a talk_labels.tsv line")
     parser.add_argument("--held-out", action="store_true", help="also score LoCoMo 44+47 (once it is frozen)")
     args = parser.parse_args()
+    TALK_WEIGHT = args.talk_weight
     parts = {"conversation lines": line_examples("spc_labels.tsv"), "own chatty turns' lines": line_examples("chat_labels.tsv"),
+             "own talk's lines": line_examples("talk_labels.tsv"),
              "own sentences' lines": own_examples()}
     data = [e for part in parts.values() for e in part]
     print("training lines: " + ", ".join(f"{name} {len(part)} ({sum(e[1] for e in part)} facts)" for name, part in parts.items()))
