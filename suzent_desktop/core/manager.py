@@ -95,6 +95,7 @@ class MemoryManager:
     promoting = property(lambda self: self.home.promote)  # MEMORY.md from pages, recalls and important facts
     linting = property(lambda self: self.home.lint)  # findings over the notebook
     dreaming = property(lambda self: self.home.dream)  # a dream's runs, its gate, the watermark and the backlog
+    reviewing = property(lambda self: self.home.review)  # what the dream learned, and where each memory came from
     last_turn = property(lambda self: self.home.capture.last_turn)  # where the latest capture kept its turn
     vault = property(lambda self: self.home.vault)
 
