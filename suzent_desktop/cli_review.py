@@ -85,7 +85,7 @@ def cmd_review(args: argparse.Namespace, out: Any, open_manager: Callable[..., A
     if args.accept_memory:
         if manager.reviewing.accept_memory() is None:
             raise ReviewError("no proposed MEMORY.md waits for approval")
-        asyncio.run(manager.sync_paths([manager.layout.memory_md]))
+        asyncio.run(manager.indexing.sync_paths([manager.layout.memory_md]))
         done.append("accepted the proposed MEMORY.md")
     if args.reject_memory:
         if not memory_approval.reject(manager.layout):
@@ -100,7 +100,7 @@ def cmd_review(args: argparse.Namespace, out: Any, open_manager: Callable[..., A
         done.append("forgot 1")
     if args.edit:
         changes = manager.reviewing.edit(_item(listed, args.edit[0]), args.edit[1])
-        asyncio.run(manager.sync_paths(changes.changed))
+        asyncio.run(manager.indexing.sync_paths(changes.changed))
         done.append(changes.message)
     if args.mark_all_reviewed:
         done.append(f"marked {manager.reviewing.mark_all()} reviewed")

@@ -58,7 +58,7 @@ from suzent_desktop.core.files.disk.regular import read_regular
 from suzent_desktop.core.files.language.words import count
 from suzent_desktop.core.files.records.mcp_activity import ActivityRecorder
 from suzent_desktop.core.index.ranking.filters import Filters
-from suzent_desktop.core.operations import shown_page
+from suzent_desktop.core.operations import apply_to_vault, shown_page
 from suzent_desktop.core.vault.page_reader import read_part
 
 if TYPE_CHECKING:
@@ -389,10 +389,10 @@ class MemoryTools:
         ):
             return
         self._checked_at = now
-        stale = await asyncio.to_thread(self.manager.stale_paths)
-        await asyncio.to_thread(self.manager.take_in, stale)  # backlinks and tags see hand edits too
+        stale = await asyncio.to_thread(self.manager.indexing.stale_paths)
+        await asyncio.to_thread(apply_to_vault, self.manager, stale)  # backlinks and tags see hand edits too
         if stale and not self.read_only:
-            await self.manager.sync_paths(stale)  # just these: a full pass would walk the vault again
+            await self.manager.indexing.sync_paths(stale)  # just these: a full pass would walk the vault again
 
     async def memory_status(self) -> dict[str, Any]:
         """The status document, its paths named from the memory's folders: a client on another
@@ -432,7 +432,7 @@ class MemoryTools:
             changes = await asyncio.to_thread(self.manager.reviewing.accept_memory)
             if changes is None:
                 raise ToolError("no proposed MEMORY.md waits for approval")
-            await self.manager.sync_paths(changes.changed)
+            await self.manager.indexing.sync_paths(changes.changed)
             return {"done": "accepted the proposed MEMORY.md"}
         if action == "mark_all_reviewed":
             return {"done": f"marked {await asyncio.to_thread(self.manager.reviewing.mark_all)} reviewed"}

@@ -2,8 +2,8 @@
 
 ``open_home`` loads the settings (one typed object, read in one place), checks and
 bootstraps the folders, builds the layout, the stores, the embedder and the indexer, and
-returns a frozen :class:`Home` with its services (capture, search, forget, promote, lint,
-dream, review), each built on only the stores it uses. The CLI and the app both go through it (via
+returns a frozen :class:`Home` with its services (capture, index, search, forget,
+promote, lint, dream, review), each built on only the stores it uses. The CLI and the app both go through it (via
 ``MemoryManager.open``); no service or engine imports the manager, so the core's import graph
 has no cycle. A ``Home`` never changes: switching the embedder or saving settings makes a
 new one (``dataclasses.replace``), its services rebuilt on the new parts.
@@ -29,6 +29,7 @@ from suzent_desktop.core.files.sync import devices
 from suzent_desktop.core.services.capture import Capture
 from suzent_desktop.core.services.dream import Dream
 from suzent_desktop.core.services.forget import Forget
+from suzent_desktop.core.services.index import Index
 from suzent_desktop.core.services.lint import Lint
 from suzent_desktop.core.services.promote import Promote
 from suzent_desktop.core.services.review import Review
@@ -64,6 +65,7 @@ class Home:
     recall: RecallLog
     vault: Vault  # the vault's files, links, tags, aliases and headings, walked on first use
     forget: Forget  # forget, undo, the page strip and the one forgotten-text rule
+    index: Index  # passes keeping the index in line with the files, and what it is behind on
     search: Search  # queries over the index, as a person or an agent is shown them
     capture: Capture  # remember, and each conversation turn, into the logs and the index
     promote: Promote  # MEMORY.md rewritten from the personal pages, recalls and important facts
@@ -187,6 +189,7 @@ def open_home(
         recall=recall,
         vault=vault,
         forget=forget,
+        index=Index(indexer, forget),
         search=search,
         capture=Capture(settings, clock, archive=archive, transcripts=transcripts, notebook=notebook, indexer=indexer,
                         tombstones=tombstones),
