@@ -106,7 +106,7 @@ async def app_ranker(vault: Path, base: Path, model: str):
     extra = {"embedder": HashingEmbedder()} if model == "hashing" else {}
     manager = MemoryManager.open(base / "home", settings=settings, clock=Clock(), **extra)
     start = time.perf_counter()
-    await manager.reindex()
+    await manager.indexing.reindex()
     built = time.perf_counter() - start
 
     async def rank(q: str) -> list[str]:
@@ -174,7 +174,7 @@ async def run_toy(args: argparse.Namespace) -> None:
         for rel, text in data["pages"].items():
             (root / rel).parent.mkdir(parents=True, exist_ok=True)
             (root / rel).write_text(text, encoding="utf-8")
-        await manager.reindex()
+        await manager.indexing.reindex()
         found = {"fts": 0, "app": 0}
         for question, page in data["questions"]:
             want = str(root / page)

@@ -128,7 +128,7 @@ async def _run(manager: Any, command: dict) -> dict:
         await manager.forgetting.undo(command["text"])
         return {}
     if op == "reindex":
-        await manager.reindex(full=command.get("full", False))
+        await manager.indexing.reindex(full=command.get("full", False))
         return {}
     if op == "edit":
         return await _edit_page(manager, command)
@@ -154,7 +154,7 @@ async def _edit_page(manager: Any, command: dict) -> dict:
         if (page.read_bytes() if page.is_file() else None) == before:
             atomic_write_text(page, edited)
             break
-    await manager.sync_paths([page])
+    await manager.indexing.sync_paths([page])
     return {"page": page.relative_to(root).as_posix()}
 
 
@@ -183,7 +183,7 @@ async def _check(manager: Any, command: dict) -> dict:
     # An index pass, as a device runs after a sync, not a rebuild: each device's index keeps the history
     # it was built with (rows written in another order, deleted, replaced), and the answers must not
     # depend on it.
-    await manager.reindex()
+    await manager.indexing.reindex()
     found: dict[str, bool] = {}
     for text in command["texts"]:
         hits = (await manager.searching.search(text, limit=10, record_recall=False)).hits

@@ -196,7 +196,7 @@ def check(home: Path, today: dt.date, previous_watermark: str | None) -> tuple[d
     clock = Clock(fixed_today=today)
     manager = MemoryManager.open(home, clock=clock)
     found["temp_residue"] += [str(p) for p in home.rglob("*") if is_temp_name(p.name)]
-    asyncio.run(manager.reindex())
+    asyncio.run(manager.indexing.reindex())
     watermark = manager.dreaming.watermark()
     raw = manager.notebook.raw_watermark()
     if previous_watermark and (watermark or "") < previous_watermark:

@@ -549,7 +549,7 @@ async def _doors_serving(manager: MemoryManager, text: str) -> list[str]:
             doors.append(f"the window's view of {rel}")
     if any(marker in body for body in (await tools.core_memory()).values()):
         doors.append("memory:// core files")
-    await manager.sync_paths([manager.tombstones.path])  # the next index pass (the watcher, a command)
+    await manager.indexing.sync_paths([manager.tombstones.path])  # the next index pass (the watcher, a command)
     doors += [f"{p.relative_to(root).as_posix()} on disk after the next index pass"
               for p in manager.notebook.content_pages() if marker in p.read_text(encoding="utf-8")]
     return doors

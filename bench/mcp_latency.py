@@ -86,7 +86,7 @@ async def main_async(args: argparse.Namespace) -> None:
     generate_home(home, days=args.days, facts_per_day=40, pages=args.pages, today=TODAY)
     manager = MemoryManager.open(home)
     start = time.perf_counter()
-    await manager.reindex()
+    await manager.indexing.reindex()
     print(f"home: {home} ({args.days} days x 40 facts, {args.pages} pages); index built in "
           f"{time.perf_counter() - start:.1f} s; embedder {manager.embedder.name}")
     rng = random.Random(11)

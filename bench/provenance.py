@@ -108,7 +108,7 @@ async def _edits(manager) -> dict[str, str]:  # noqa: ANN001
     (root / "2_Wiki").mkdir(exist_ok=True)
     new = root / "2_Wiki" / f"{page.stem} notes.md"
     operations.move(root, page, new, vault=manager.vault)
-    manager.take_in([page, new])
+    manager.vault.apply([page, new])
     doc = PageDoc.parse(new.read_text(encoding="utf-8"))
     bullet = doc.current_bullets()[0]
     with new.open("a", encoding="utf-8") as handle:  # the same fact again, another day (a sync's duplicate)
@@ -118,7 +118,7 @@ async def _edits(manager) -> dict[str, str]:  # noqa: ANN001
     victim = doc.current_bullets()[-1].text
     await manager.forgetting.forget(victim)
     await manager.forgetting.undo(victim)
-    await manager.sync_paths([new])
+    await manager.indexing.sync_paths([new])
     return {"renamed": f"{page.relative_to(root)} -> {new.relative_to(root)}", "merged": bullet.text[:60],
             "forgot and undid": victim[:60]}
 

@@ -162,7 +162,7 @@ async def measure(days: int, seed: int, embedding_model: str) -> dict:
                 when = dt.datetime.fromisoformat(f"{date}T{8 + hour % 12:02d}:00")
                 manager.archive.append_turn([Fact(text, category)], session_id="bench000", when=when)
         await manager.dreaming.runner().run_cycle(force=True)
-        await manager.reindex()
+        await manager.indexing.reindex()
         memory_md = str(manager.layout.memory_md)
         groups: dict[str, dict[str, int]] = {}
         memory_hits = total_hits = 0

@@ -269,7 +269,7 @@ NOISY_CATCH_UP = 10  # say what is happening when a sync before a search may tak
 
 async def _catch_up(manager: Any, out: Output) -> None:
     """A fresh process sees files edited elsewhere (Obsidian, another agent): sync them before reading."""
-    stale = manager.stale_paths()
+    stale = manager.indexing.stale_paths()
     if not stale:
         return
     download_model(manager.embedder, out.err, as_json=out.as_json)  # before any pass, its bytes shown
@@ -277,10 +277,10 @@ async def _catch_up(manager: Any, out: Output) -> None:
                                  as_json=out.as_json) if len(stale) >= NOISY_CATCH_UP else None
     if progress is None:
         # Just these files: the walk above found them, a full pass would walk the vault again.
-        await manager.sync_paths(stale)  # files that cannot be indexed are reported by reindex, status and doctor
+        await manager.indexing.sync_paths(stale)  # files that cannot be indexed are reported by reindex, status and doctor
         return
     try:  # many files (a first index): a pass that reports its progress, drawn as a bar
-        await manager.reindex(progress=progress)
+        await manager.indexing.reindex(progress=progress)
     finally:
         progress.close()
 
@@ -320,7 +320,7 @@ def _report_errors(out: Output, errors: list[str]) -> None:
 
 def _say_when_waiting(manager: Any, out: Output) -> None:
     """A capture never waits silently behind another process's index pass (a long page takes minutes)."""
-    manager.on_index_wait(lambda: out.warn(
+    manager.indexing.on_wait(lambda: out.warn(
         "Saved. Another index pass (the app, or a reindex) is running; this waits for it so the "
         "new fact is searchable when the command ends. Ctrl+C is safe: the fact stays in its log."
     ))
@@ -502,11 +502,11 @@ def cmd_reindex(args: argparse.Namespace, out: Output) -> int:
     download_model(manager.embedder, out.err, as_json=out.as_json)  # before any pass, its bytes shown
     progress = terminal_progress("Rebuilding the index" if args.full else "Indexing", out.err, as_json=out.as_json)
     try:
-        changes = _run(manager.reindex(full=args.full, progress=progress))
+        changes = _run(manager.indexing.reindex(full=args.full, progress=progress))
     finally:
         if progress is not None:
             progress.close()
-    stats = _run(manager.index_stats())
+    stats = _run(manager.indexing.stats())
     out.doc(
         {
             "full": bool(args.full),

@@ -11,8 +11,6 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
-from suzent_desktop.core import operations
-from suzent_desktop.core.engines import review
 from suzent_desktop.core.engines.memory_md import memory_approval
 
 SHOWN_CHARS = 200
@@ -63,7 +61,7 @@ def print_card(card: Any, say: Callable[[str], None]) -> None:
 
 def cmd_why(args: argparse.Namespace, out: Any, open_manager: Callable[..., Any]) -> int:
     manager = open_manager(args, bootstrap=False)
-    card = asyncio.run(operations.why(manager, args.what))
+    card = asyncio.run(manager.reviewing.why(args.what))
     out.doc(card.as_json())
     print_card(card, out.say)
     return 0
@@ -85,28 +83,28 @@ def cmd_review(args: argparse.Namespace, out: Any, open_manager: Callable[..., A
     manager = open_manager(args)
     done: list[str] = []
     if args.accept_memory:
-        if operations.accept_memory(manager) is None:
+        if manager.reviewing.accept_memory() is None:
             raise ReviewError("no proposed MEMORY.md waits for approval")
-        asyncio.run(manager.sync_paths([manager.layout.memory_md]))
+        asyncio.run(manager.indexing.sync_paths([manager.layout.memory_md]))
         done.append("accepted the proposed MEMORY.md")
     if args.reject_memory:
         if not memory_approval.reject(manager.layout):
             raise ReviewError("no proposed MEMORY.md waits for approval")
         done.append("dropped the proposed MEMORY.md")
-    listed = operations.review_items(manager)
+    listed = manager.reviewing.items()
     if args.keep:
-        review.keep(manager.layout, [_item(listed, i).id for i in args.keep])
+        manager.reviewing.keep([_item(listed, i).id for i in args.keep])
         done.append(f"kept {len(args.keep)}")
     if args.forget:
-        asyncio.run(operations.review_forget(manager, _item(listed, args.forget)))
+        asyncio.run(manager.reviewing.forget_item(_item(listed, args.forget)))
         done.append("forgot 1")
     if args.edit:
-        changes = operations.review_edit(manager, _item(listed, args.edit[0]), args.edit[1])
-        asyncio.run(manager.sync_paths(changes.changed))
+        changes = manager.reviewing.edit(_item(listed, args.edit[0]), args.edit[1])
+        asyncio.run(manager.indexing.sync_paths(changes.changed))
         done.append(changes.message)
     if args.mark_all_reviewed:
-        done.append(f"marked {operations.review_mark_all(manager)} reviewed")
-    listed = operations.review_items(manager) if done else listed
+        done.append(f"marked {manager.reviewing.mark_all()} reviewed")
+    listed = manager.reviewing.items() if done else listed
     waiting = memory_approval.proposal(manager.layout) is not None
     out.doc({"items": [i.as_json() for i in listed], "memory_proposal": waiting, "done": done})
     for line in done:

@@ -47,7 +47,6 @@ from suzent_desktop.core.documents import (
     is_handled_error,
     tags_document,
 )
-from suzent_desktop.core.engines import review
 from suzent_desktop.core.engines.dream.tools import (
     READ_LIMIT_CHARS,
     VaultAccessError,
@@ -59,15 +58,7 @@ from suzent_desktop.core.files.disk.regular import read_regular
 from suzent_desktop.core.files.language.words import count
 from suzent_desktop.core.files.records.mcp_activity import ActivityRecorder
 from suzent_desktop.core.index.ranking.filters import Filters
-from suzent_desktop.core.operations import (
-    accept_memory,
-    provenance_card,
-    review_forget,
-    review_items,
-    review_mark_all,
-    shown_page,
-    why,
-)
+from suzent_desktop.core.operations import apply_to_vault, shown_page
 from suzent_desktop.core.vault.page_reader import read_part
 
 if TYPE_CHECKING:
@@ -398,10 +389,10 @@ class MemoryTools:
         ):
             return
         self._checked_at = now
-        stale = await asyncio.to_thread(self.manager.stale_paths)
-        await asyncio.to_thread(self.manager.take_in, stale)  # backlinks and tags see hand edits too
+        stale = await asyncio.to_thread(self.manager.indexing.stale_paths)
+        await asyncio.to_thread(apply_to_vault, self.manager, stale)  # backlinks and tags see hand edits too
         if stale and not self.read_only:
-            await self.manager.sync_paths(stale)  # just these: a full pass would walk the vault again
+            await self.manager.indexing.sync_paths(stale)  # just these: a full pass would walk the vault again
 
     async def memory_status(self) -> dict[str, Any]:
         """The status document, its paths named from the memory's folders: a client on another
@@ -422,13 +413,13 @@ class MemoryTools:
         await self._catch_up(vault_only=True)
         hit = self._hits.get(what.strip())
         if hit is not None:
-            card = await asyncio.to_thread(provenance_card, self.manager, None, None, hit=hit)
+            card = await asyncio.to_thread(self.manager.reviewing.card, None, None, hit=hit)
         else:
-            card = await why(self.manager, what)
+            card = await self.manager.reviewing.why(what)
         return card.as_json()
 
     async def review_memory(self) -> dict[str, Any]:
-        items = await asyncio.to_thread(review_items, self.manager)
+        items = await asyncio.to_thread(self.manager.reviewing.items)
         waiting = await asyncio.to_thread(memory_approval.proposal, self.manager.layout)
         return {"items": [i.as_json() for i in items], "memory_proposal": waiting is not None}
 
@@ -438,22 +429,22 @@ class MemoryTools:
         ids: Annotated[list[Annotated[str, Field(max_length=64)]], Field(max_length=1000, description="Item ids, for keep and forget.")] = [],  # noqa: B006
     ) -> dict[str, Any]:
         if action == "accept_memory":
-            changes = await asyncio.to_thread(accept_memory, self.manager)
+            changes = await asyncio.to_thread(self.manager.reviewing.accept_memory)
             if changes is None:
                 raise ToolError("no proposed MEMORY.md waits for approval")
-            await self.manager.sync_paths(changes.changed)
+            await self.manager.indexing.sync_paths(changes.changed)
             return {"done": "accepted the proposed MEMORY.md"}
         if action == "mark_all_reviewed":
-            return {"done": f"marked {await asyncio.to_thread(review_mark_all, self.manager)} reviewed"}
-        listed = {i.id: i for i in await asyncio.to_thread(review_items, self.manager)}
+            return {"done": f"marked {await asyncio.to_thread(self.manager.reviewing.mark_all)} reviewed"}
+        listed = {i.id: i for i in await asyncio.to_thread(self.manager.reviewing.items)}
         missing = [i for i in ids if i not in listed]
         if not ids or missing:
             raise ToolError(f"ids: {', '.join(missing) or 'none given'}: not in the review list (run review_memory again)")
         if action == "keep":
-            await asyncio.to_thread(review.keep, self.manager.layout, ids)
+            await asyncio.to_thread(self.manager.reviewing.keep, ids)
         else:
             for item_id in ids:
-                await review_forget(self.manager, listed[item_id])
+                await self.manager.reviewing.forget_item(listed[item_id])
         return {"done": f"{action}: {count(len(ids), 'item')}"}
 
     async def read_page(

@@ -2,8 +2,8 @@
 
 ``open_home`` loads the settings (one typed object, read in one place), checks and
 bootstraps the folders, builds the layout, the stores, the embedder and the indexer, and
-returns a frozen :class:`Home` with its services (capture, search, forget, promote, lint,
-dream), each built on only the stores it uses. The CLI and the app both go through it (via
+returns a frozen :class:`Home` with its services (capture, index, search, forget,
+promote, lint, dream, review), each built on only the stores it uses. The CLI and the app both go through it (via
 ``MemoryManager.open``); no service or engine imports the manager, so the core's import graph
 has no cycle. A ``Home`` never changes: switching the embedder or saving settings makes a
 new one (``dataclasses.replace``), its services rebuilt on the new parts.
@@ -29,8 +29,10 @@ from suzent_desktop.core.files.sync import devices
 from suzent_desktop.core.services.capture import Capture
 from suzent_desktop.core.services.dream import Dream
 from suzent_desktop.core.services.forget import Forget
+from suzent_desktop.core.services.index import Index
 from suzent_desktop.core.services.lint import Lint
 from suzent_desktop.core.services.promote import Promote
+from suzent_desktop.core.services.review import Review
 from suzent_desktop.core.services.search import Search
 from suzent_desktop.core.vault.days import Days
 from suzent_desktop.core.vault.model import Vault
@@ -63,11 +65,13 @@ class Home:
     recall: RecallLog
     vault: Vault  # the vault's files, links, tags, aliases and headings, walked on first use
     forget: Forget  # forget, undo, the page strip and the one forgotten-text rule
+    index: Index  # passes keeping the index in line with the files, and what it is behind on
     search: Search  # queries over the index, as a person or an agent is shown them
     capture: Capture  # remember, and each conversation turn, into the logs and the index
     promote: Promote  # MEMORY.md rewritten from the personal pages, recalls and important facts
     lint: Lint  # findings over the notebook: broken links, stale and duplicate pages
     dream: Dream  # past daily logs consolidated into pages, and where consolidation stands
+    review: Review  # what the dream learned, to keep or forget, and the words each memory came from
 
     def with_settings(self, settings: Settings) -> Home:
         """This home under new settings (saved in the settings dialog): a new Home, its services told."""
@@ -185,6 +189,7 @@ def open_home(
         recall=recall,
         vault=vault,
         forget=forget,
+        index=Index(indexer, forget),
         search=search,
         capture=Capture(settings, clock, archive=archive, transcripts=transcripts, notebook=notebook, indexer=indexer,
                         tombstones=tombstones),
@@ -193,6 +198,8 @@ def open_home(
         dream=Dream(settings, layout, clock, embedder=embedder, archive=archive, notebook=notebook,
                     tombstones=tombstones, indexer=indexer, vault=vault, forget=forget, search=search,
                     promote=promote, lint=lint),
+        review=Review(layout, clock, notebook=notebook, archive=archive, transcripts=transcripts, tombstones=tombstones,
+                      vault=vault, search=search, forget=forget),
     )
 
 

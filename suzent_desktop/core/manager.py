@@ -13,7 +13,6 @@ import asyncio
 import datetime as dt
 import functools
 import logging
-from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -24,7 +23,6 @@ from suzent_desktop.core.home import Home, PreparedHome, open_home
 from suzent_desktop.settings import Settings
 
 if TYPE_CHECKING:
-    import threading
 
     from suzent_desktop.core.index.embedding import Embedder
     from suzent_desktop.core.vault.model import VaultSnapshot
@@ -94,7 +92,9 @@ class MemoryManager:
     capturing = property(lambda self: self.home.capture)  # remember, and each conversation turn
     promoting = property(lambda self: self.home.promote)  # MEMORY.md from pages, recalls and important facts
     linting = property(lambda self: self.home.lint)  # findings over the notebook
+    indexing = property(lambda self: self.home.index)  # passes over the index, and what it is behind on
     dreaming = property(lambda self: self.home.dream)  # a dream's runs, its gate, the watermark and the backlog
+    reviewing = property(lambda self: self.home.review)  # what the dream learned, and where each memory came from
     last_turn = property(lambda self: self.home.capture.last_turn)  # where the latest capture kept its turn
     vault = property(lambda self: self.home.vault)
 
@@ -106,60 +106,19 @@ class MemoryManager:
         return await self.capturing.turn(user, assistant, session_id, timestamp,
                                          important=self.promoting.important)
 
-    async def reindex(
-        self,
-        *,
-        full: bool = False,
-        progress: Callable[[int, int, str], None] | None = None,
-        cancel: threading.Event | None = None,
-        walk: bool = True,
-    ) -> ChangeSet:
-        """Asked for (a menu, a model switch): the vault is walked even while watched. ``walk=False`` is
-        the window's first pass, which the vault model's first walk serves."""
-        changes = await self.indexer.sync(full=full, refresh=walk, progress=progress, cancel=cancel)
-        return await self.forgetting.take_off_synced_back(changes)
-
     async def use_embedder(self, embedder: Embedder) -> None:
         """Switch models; the next pass sees the index was built with another and rebuilds it."""
         await self.indexer.use_embedder(embedder)
         self.embedder = embedder
 
-    # -- the index, for views -----------------------------------------------------------
-    async def sync_paths(self, paths: Iterable[Path]) -> ChangeSet:
-        """Bring the index in line with these files (a save, a watcher event)."""
-        return await self.forgetting.take_off_synced_back(await self.indexer.sync_paths(list(paths)))
-
+    # -- for views ---------------------------------------------------------------------------
     def log_path(self, date: str) -> Path:
         """Where a day's log is (written or not)."""
         return self.archive.path_for(date)
 
-    def on_index_wait(self, notice: Callable[[], None] | None) -> None:
-        """Told once when an index pass must wait for another process's (a terminal says so)."""
-        self.indexer.on_wait = notice
-
-    def watch_files(self, watching: bool) -> None:
-        """A file watcher reports every change from now on (or stopped): the index's list of stale
-        files and the vault model are then trusted without walking the vault (GUI thread: takes no lock)."""
-        self.indexer.watch(watching)
-
-    def note_changed(self, paths: Iterable[Path]) -> None:
-        """The watcher saw these change: they count as behind until a pass takes them (GUI thread)."""
-        self.indexer.note_changed(paths)
-
-    def take_in(self, paths: Iterable[Path]) -> None:
-        """(worker thread) Files changed outside this process: the vault model looks at them again."""
-        self.home.vault.apply(list(paths))
-
     async def vault_snapshot(self, *, parsed: bool = True) -> VaultSnapshot:
         """The vault model as it stands (walked, and read unless ``parsed=False``, on first use, off the event loop)."""
         return await asyncio.to_thread(functools.partial(self.home.vault.snapshot, parsed=parsed))
-
-    def stale_paths(self) -> list[Path]:
-        """Files the index is behind on (blocking: call it from a worker thread)."""
-        return list(self.indexer.stale_paths())
-
-    async def index_stats(self) -> Any:
-        return await self.indexer.stats()
 
     # -- status -------------------------------------------------------------------------
     async def status(self) -> dict[str, Any]:

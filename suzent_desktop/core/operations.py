@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from suzent_desktop.core.engines import provenance, review
 from suzent_desktop.core.engines.forgetting import shown
 from suzent_desktop.core.files.disk.atomic import atomic_write_text
 from suzent_desktop.core.files.disk.regular import read_regular
@@ -294,60 +293,6 @@ def download_model(
     download = getattr(embedder, "download_files", None)
     if download is not None:
         download(progress, cancel)
-
-
-# -- provenance and review (core/engines/provenance.py, review.py) --------------------------------
-async def why(manager: MemoryManager, what: str) -> Any:
-    """The provenance card of a memory: ``PATH:LINE``, a hit's id, or its words."""
-    return await provenance.why(manager.home, what)
-
-
-def provenance_index(manager: MemoryManager) -> Any:
-    """The files read once for many cards (blocking: call off the GUI thread; build again after changes)."""
-    return provenance.Provenance(manager.home)
-
-
-def provenance_card(manager: MemoryManager, path: Path | None, line: int | None, text: str = "", *,
-                    hit: Any = None, index: Any = None) -> Any:
-    """A card for a line of a file, a search hit, or words (blocking: call off the GUI thread)."""
-    if hit is not None:
-        return provenance.card_for_hit(manager.home, hit, index)
-    if path is not None and line is not None:
-        return (index or provenance.Provenance(manager.home)).card_at(path, line)
-    return provenance.card_for(manager.home, text, index)
-
-
-def review_items(manager: MemoryManager) -> list[Any]:
-    """What to review, unsure items first (blocking: call off the GUI thread)."""
-    return review.items(manager.home)
-
-
-def review_mark_all(manager: MemoryManager) -> int:
-
-    return review.mark_all_reviewed(manager.home)
-
-
-def review_edit(manager: MemoryManager, item: Any, text: str) -> ChangeSet:
-
-    path = review.edit_line(manager.home, item, text)
-    return ChangeSet(changed=frozenset({path}), refresh=frozenset({path}), message=f"Edited {path.name}")
-
-
-async def review_forget(manager: MemoryManager, item: Any) -> ChangeSet:
-
-    return await review.forget(manager.home, item)
-
-
-def accept_memory(manager: MemoryManager) -> ChangeSet | None:
-    """Accept the proposed MEMORY.md (None when none waits): the agent reads it from now on."""
-    if not review.accept_memory(manager.home):
-        return None
-    return ChangeSet(changed=frozenset({manager.layout.memory_md}), memory_md=True, message="Accepted MEMORY.md")
-
-
-def transcript_turns(manager: MemoryManager, date: str) -> list[Any]:
-    """A day's conversation turns, forgotten ones left out (a small read: one day's file)."""
-    return provenance.visible_turns(manager.home, date)
 
 
 # -- the window's layout, kept in the home (never in the vault) -------------------------------------

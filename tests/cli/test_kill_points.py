@@ -53,7 +53,7 @@ def seeded(tmp_path: Path) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
         lines = "".join(f"- [general] {f}\n" for f in facts)
         path.write_text(f"# Daily Log - {date}\n\n## 10:00 — abc12345\n\n{lines}", encoding="utf-8")
-    asyncio.run(_open(home).reindex())  # in-process: one subprocess per case keeps the suite light
+    asyncio.run(_open(home).indexing.reindex())  # in-process: one subprocess per case keeps the suite light
     return home
 
 
@@ -73,7 +73,7 @@ def check_invariants(home: Path) -> None:
             os.utime(path, (then, then))
     manager = _open(home)
     assert not [p for p in home.rglob("*") if is_temp_name(p.name)], "temp files survive the next open"
-    asyncio.run(manager.reindex())
+    asyncio.run(manager.indexing.reindex())
     watermark = manager.dreaming.watermark()
     assert watermark is None or watermark in FACTS, watermark
     for date, facts in FACTS.items():

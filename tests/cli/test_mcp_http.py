@@ -183,7 +183,7 @@ async def test_memory_status_names_no_absolute_path_of_the_home(home: Path):
 
     tools = MemoryTools(manager, read_only=True, activity=ActivityRecorder(manager.layout.mcp_activity_file,
                                                                             enabled=False, read_only=True))
-    await manager.reindex()
+    await manager.indexing.reindex()
     page.write_text("# Work\n\n- User works at Contoso\n", encoding="utf-8")  # changed since indexed
     status = await tools.memory_status()
     assert str(home) not in json.dumps(status) and "home" not in status["server"]

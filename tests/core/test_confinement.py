@@ -162,14 +162,14 @@ async def test_forget_and_undo_leave_a_page_outside_the_vault_untouched(home, cl
     monkeypatch.setenv("SUZENT_OUTSIDE_LINK_TARGETS", str(tmp_path / "outside"))  # the user allowed it
     manager = make_manager(home, clock)
     shared = _link_out(manager, tmp_path)
-    await manager.reindex()
+    await manager.indexing.reindex()
     assert await _found(manager, "green tea every morning")
 
     changes = await manager.forgetting.forget(GREEN_TEA)
     assert shared.read_bytes() == SHARED.encode("utf-8")
     assert any("Shared.md" in e and "outside the vault" in e for e in changes.errors)
     assert not await _found(manager, "green tea every morning")
-    await manager.reindex(full=True)
+    await manager.indexing.reindex(full=True)
     assert not await _found(manager, "green tea every morning")
     named = [p for p in run_doctor(home, clock=clock, check_index=False) if p.path and p.path.endswith("Shared.md")]
     assert [p.message.startswith("forgotten text remains on this page, outside the vault") for p in named] == [True]

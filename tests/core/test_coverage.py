@@ -51,7 +51,7 @@ async def _hits(manager, text):
 
 async def test_a_model_that_writes_junk_leaves_every_fact_searchable_and_listed(seeded, today):
     manager, dates = seeded
-    await manager.reindex()
+    await manager.indexing.reindex()
     result = await manager.dreaming.runner(engine=junk_engine).run_once()
     assert result.outcome == "productive" and manager.dreaming.watermark() == dates[-1]  # the run was productive
     assert {f["text"] for f in result.uncovered} == {JASPER, "User works at Contoso", "User prefers quiet trains over buses"}
@@ -241,7 +241,7 @@ async def long_page_engine(batch: Batch, tools: VaultTools) -> EngineReport:
 async def test_the_coverage_check_gets_only_the_time_the_run_has_left(home, clock, today):
     manager = make_manager(home, clock, memory_consolidation_timeout_seconds=2.0)
     write_log(manager, days_before(today, 1)[0], [JASPER, KEPT])
-    await manager.reindex()  # as capture does: the facts are in search before the dream starts
+    await manager.indexing.reindex()  # as capture does: the facts are in search before the dream starts
     manager.embedder = slow = SlowEmbedder(manager.embedder)  # what the runner embeds with; the index keeps its own
     result = await manager.dreaming.runner(engine=long_page_engine).run_once()
     # each call takes at least half a second, so a run that stops at its 2 s limit makes at most
@@ -269,7 +269,7 @@ async def test_indexing_a_runs_pages_gets_only_the_time_left_and_no_fact_leaves_
     write_log(manager, days_before(today, 1)[0], [JASPER])
     slow = SlowIndexEmbedder(manager.indexer.embedder)
     manager.indexer.embedder = slow
-    await manager.reindex()
+    await manager.indexing.reindex()
     slow.armed = True
     import lancedb  # noqa: F401 - loaded before the run's clock, as the runner does
 
@@ -287,7 +287,7 @@ async def test_indexing_a_runs_pages_gets_only_the_time_left_and_no_fact_leaves_
     assert any("time was up before everything it wrote was indexed" in e for e in result.changes.errors)
     slow.armed = False
     assert await _hits(manager, JASPER)  # findable all along: from the log, or from the page once indexed
-    await manager.reindex()
+    await manager.indexing.reindex()
     hits = await _hits(manager, JASPER)
     assert hits and any(h.path.endswith("Hobbies.md") for h in hits)
 
@@ -308,7 +308,7 @@ async def hostile_accounts(batch: Batch, tools: VaultTools) -> EngineReport:
 
 async def test_accounts_a_page_does_not_bear_out_leave_no_fact_out_of_search(seeded):
     manager, dates = seeded
-    await manager.reindex()
+    await manager.indexing.reindex()
     result = await manager.dreaming.runner(engine=hostile_accounts).run_once()
     assert result.outcome == "productive" and result.dropped == []
     facts = [JASPER, "User works at Contoso", "User prefers quiet trains over buses"]

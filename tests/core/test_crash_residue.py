@@ -75,7 +75,7 @@ async def test_rows_left_by_a_crash_are_reported_by_doctor_and_removed_on_the_ne
     write_log(manager, d2, ["User likes quiet trains"])
     manager.notebook.append_ingest(today, d1)  # d1 is consolidated: its log gives no rows
     (manager.layout.notebook_dir / "2_Wiki" / "Trains.md").write_text("# Trains\n\nQuiet ones.\n", encoding="utf-8")
-    await manager.reindex()
+    await manager.indexing.reindex()
     store = manager.indexer.table.store
     kept = store.scan(["id", "path"]).to_pylist()
     d2_row = next(r for r in kept if r["path"].endswith(f"{d2}.md"))
@@ -91,7 +91,7 @@ async def test_rows_left_by_a_crash_are_reported_by_doctor_and_removed_on_the_ne
     assert "duplicated" in where[d2_row["path"]]
 
     reopened = make_manager(home, clock)  # a new process: its first pass compares table and files
-    await reopened.reindex()
+    await reopened.indexing.reindex()
     after = sorted((r["id"], r["path"]) for r in reopened.indexer.table.store.scan(["id", "path"]).to_pylist())
     assert after == sorted((r["id"], r["path"]) for r in kept)
     assert not [p for p in await asyncio.to_thread(run_doctor, home, clock=clock) if "index row" in p.message]
@@ -107,7 +107,7 @@ async def test_a_pass_cut_short_makes_the_next_one_compare_the_whole_table(home,
     d1, d2 = days_before(today, 2)
     write_log(manager, d1, ["User collects jasper indigo"])
     write_log(manager, d2, ["User likes quiet trains"])
-    await manager.reindex()
+    await manager.indexing.reindex()
     manager.notebook.append_ingest(today, d1)
     store = manager.indexer.table.store
     ghost = _ghost(manager, str(manager.layout.notebook_dir / "Gone.md"), "a page deleted mid-pass", "c" * 32,
@@ -119,7 +119,7 @@ async def test_a_pass_cut_short_makes_the_next_one_compare_the_whole_table(home,
     (manager.layout.index_dir / PASS_MARK).touch()
 
     reopened = make_manager(home, clock)
-    await reopened.reindex()
+    await reopened.indexing.reindex()
     ids = {r["id"] for r in reopened.indexer.table.store.scan(["id"]).to_pylist()}
     assert "c" * 32 not in ids and lost in ids
     assert not (manager.layout.index_dir / PASS_MARK).exists()

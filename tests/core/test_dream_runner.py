@@ -97,7 +97,7 @@ async def test_min_hours_backoff_survives_a_restart(home, clock, today):
 # -- productive runs -------------------------------------------------------------------------------
 async def test_productive_run_advances_watermark_once_promotes_and_reindexes(seeded, today):
     manager, dates = seeded
-    await manager.reindex()
+    await manager.indexing.reindex()
     assert (await manager.indexer.stats()).by_source.get("archive", 0) == 3
     phases: list[str] = []
     results = []
@@ -208,7 +208,7 @@ async def test_skip_after_retry_limit_keeps_facts_searchable(home, clock, today)
     d1, d2 = days_before(today, 2)
     write_log(manager, d1, ["User collects antique typewriters"])
     write_log(manager, d2, ["User plays the cello"])
-    await manager.reindex()
+    await manager.indexing.reindex()
     runner = manager.dreaming.runner(engine=failing_engine)
     first = await runner.run_once()
     assert first.outcome == "failed" and manager.dreaming.watermark() is None
@@ -393,7 +393,7 @@ def test_a_run_known_only_from_log_md_covers_the_logged_days_up_to_its_watermark
 
 async def test_the_engines_memory_searches_are_not_recalls(seeded):
     manager, _dates = seeded
-    await manager.reindex()
+    await manager.indexing.reindex()
 
     async def searching_engine(batch, tools):
         found = await tools.dispatch("search_memory", {"query": "Microsoft"})
@@ -496,7 +496,7 @@ async def test_a_watched_index_finds_a_dreams_pages_before_any_watcher_event(man
     d1 = days_before(today, 1)[0]
     write_log(manager, d1, [Fact("User restores wooden sailboats", "hobby")])
     manager.indexer.watch(True)
-    await manager.reindex()
+    await manager.indexing.reindex()
     result = await manager.dreaming.runner(engine=writing_engine).run_once(force=True)
     assert result.outcome == "productive"
     hits = (await manager.searching.search("wooden sailboats", record_recall=False)).hits

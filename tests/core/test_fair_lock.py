@@ -60,7 +60,7 @@ async def test_a_writer_past_the_bound_is_told_busy_and_the_fact_stays_in_the_lo
         held.release()
     assert any("busy" in e and "s (" in e for e in changes.errors)
     assert "User plays the oboe" in manager.archive.path_for(clock.today().isoformat()).read_text(encoding="utf-8")
-    await manager.reindex()
+    await manager.indexing.reindex()
     assert any(h.text == "User plays the oboe" for h in (await manager.searching.search("oboe", record_recall=False)).hits)
 
 

@@ -92,7 +92,7 @@ def test_restore_skips_a_block_already_back_on_the_page() -> None:
 # -- the manager: forget a hit, undo --------------------------------------------------------
 async def test_forgetting_a_two_paragraph_hit_forgets_each_paragraph_for_good(manager) -> None:
     page = write_page(manager, "3_Personal/Preferences.md", PREFERENCES)
-    await manager.reindex()
+    await manager.indexing.reindex()
     hit = await hit_for(manager, "window seats on flights", "window seats")
     assert hit is not None and "Allergies" in hit.text
 
@@ -104,7 +104,7 @@ async def test_forgetting_a_two_paragraph_hit_forgets_each_paragraph_for_good(ma
     text = page.read_text(encoding="utf-8")
     assert "window seats" not in text and "Allergies" not in text and "dark mode" in text
     for full in (False, True):
-        await manager.reindex(full=full)
+        await manager.indexing.reindex(full=full)
         assert await hit_for(manager, "window seats on flights", "window seats") is None
         assert await hit_for(manager, "Allergies health page", "allergies") is None
     assert await hit_for(manager, "dark mode editor", "dark mode") is not None
@@ -117,7 +117,7 @@ async def test_forgetting_a_two_paragraph_hit_forgets_each_paragraph_for_good(ma
 
 async def test_typed_text_of_a_hit_is_read_as_that_hit(manager) -> None:
     write_page(manager, "3_Personal/Preferences.md", PREFERENCES)
-    await manager.reindex()
+    await manager.indexing.reindex()
     hit = await hit_for(manager, "window seats on flights", "window seats")
     flat = " ".join(hit.text.split())  # as the human form of `search` prints it
     assert await manager.forgetting.units_to_forget(flat) == [WINDOW, ALLERGIES]
@@ -125,7 +125,7 @@ async def test_typed_text_of_a_hit_is_read_as_that_hit(manager) -> None:
 
 async def test_undo_of_a_fact_forgotten_while_pending_after_its_day_is_consolidated(manager, today) -> None:
     write_log(manager, "2026-07-10", ["User collects vintage fountain pens", "User likes green tea"])
-    await manager.reindex()
+    await manager.indexing.reindex()
     await manager.forgetting.forget("User collects vintage fountain pens")
     result = await manager.dreaming.runner().run_once(force=True)
     assert result.outcome == "productive" and manager.dreaming.watermark() == "2026-07-10"
@@ -256,7 +256,7 @@ async def test_forgotten_text_leaves_memory_md_and_undo_puts_it_back(manager) ->
     memory = manager.layout.memory_md
     original = "# Memory\n\n- Allergic to peanuts\n- Prefers window seats\n"
     memory.write_text(original, encoding="utf-8")
-    await manager.reindex()
+    await manager.indexing.reindex()
     changes = await manager.forgetting.forget("Prefers window seats")
     assert changes.memory_md and memory.read_text(encoding="utf-8") == "# Memory\n\n- Allergic to peanuts\n"
     undone = await manager.forgetting.undo("Prefers window seats")
@@ -271,7 +271,7 @@ async def test_a_hit_of_another_source_type_is_one_unit(manager) -> None:
 async def test_a_folded_hit_is_forgotten_in_every_place_it_stands(manager) -> None:
     page = write_page(manager, "3_Personal/Travel.md", "# Travel\n\n- User prefers window seats on flights (2026-07-10)\n")
     manager.layout.memory_md.write_text("# Memory\n\n- User prefers window seats on flights.\n", encoding="utf-8")
-    await manager.reindex()
+    await manager.indexing.reindex()
     hit = await hit_for(manager, "window seats on flights", "window seats")
     assert len(hit.places) == 2  # one answer, named in both places
 
@@ -282,5 +282,5 @@ async def test_a_folded_hit_is_forgotten_in_every_place_it_stands(manager) -> No
     await manager.forgetting.forget(hit.text, hit=hit)
     assert "window seats" not in page.read_text(encoding="utf-8")
     assert "window seats" not in manager.layout.memory_md.read_text(encoding="utf-8")
-    await manager.reindex(full=True)
+    await manager.indexing.reindex(full=True)
     assert await hit_for(manager, "window seats on flights", "window seats") is None

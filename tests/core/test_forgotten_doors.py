@@ -31,7 +31,7 @@ def _tools(manager) -> MemoryTools:
 
 async def test_a_forget_synced_in_is_off_every_door_before_any_pass(manager):
     """Another device forgot the fact; its tombstone arrived here, the page still holds it."""
-    await manager.reindex()
+    await manager.indexing.reindex()
     manager.tombstones.add(SECRET)  # the synced tombstone file: nothing has touched the page yet
     page = manager.layout.notebook_dir / "3_Personal" / "Gym.md"
     assert SECRET in page.read_text(encoding="utf-8")
@@ -47,11 +47,11 @@ async def test_a_forget_synced_in_is_off_every_door_before_any_pass(manager):
 
 async def test_the_next_index_pass_takes_synced_back_text_off_the_page(manager):
     page = manager.layout.notebook_dir / "3_Personal" / "Gym.md"
-    await manager.reindex()
+    await manager.indexing.reindex()
     await manager.forgetting.forget(SECRET)
     assert "5521" not in page.read_text(encoding="utf-8")
     page.write_text(PAGE, encoding="utf-8")  # another device's version, written before the forget reached it
-    changes = await manager.sync_paths([page])  # the watcher's pass
+    changes = await manager.indexing.sync_paths([page])  # the watcher's pass
     assert "5521" not in page.read_text(encoding="utf-8") and "Notes of my own" in page.read_text(encoding="utf-8")
     assert page in changes.pages
     await manager.forgetting.undo(SECRET)  # journalled like a forget: undo puts the line back
@@ -60,9 +60,9 @@ async def test_the_next_index_pass_takes_synced_back_text_off_the_page(manager):
 
 async def test_a_tombstone_synced_in_is_applied_to_pages_by_the_next_pass(manager):
     page = manager.layout.notebook_dir / "3_Personal" / "Gym.md"
-    await manager.reindex()
+    await manager.indexing.reindex()
     manager.tombstones.add(SECRET)
-    await manager.sync_paths([manager.tombstones.path])  # the watcher saw the tombstone file change
+    await manager.indexing.sync_paths([manager.tombstones.path])  # the watcher saw the tombstone file change
     assert "5521" not in page.read_text(encoding="utf-8")
     assert "5521" not in manager.layout.memory_md.read_text(encoding="utf-8")
 

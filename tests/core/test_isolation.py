@@ -128,7 +128,7 @@ async def test_rows_of_a_log_that_became_unreadable_leave_the_index(home, clock,
         if os.access(log, os.R_OK):
             pytest.skip("running as a user who reads every file")
     try:
-        changes = await manager.reindex()
+        changes = await manager.indexing.reindex()
         assert any(str(log) in e for e in changes.errors)  # named
         hits = (await manager.searching.search("heron statue", limit=20, record_recall=False)).hits
         assert not [h for h in hits if "heron statue" in h.text]  # no rows that no file gives

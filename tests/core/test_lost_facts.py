@@ -30,7 +30,7 @@ async def dreamt(home, clock, today):
     write_log(manager, d2, [LISBON, JAZZ])
     assert (await manager.dreaming.runner().run_once(force=True)).outcome == "productive"
     assert JAZZ in page(manager, PREFERENCES) and LISBON in page(manager, "3_Personal/Ana.md")
-    await manager.reindex()
+    await manager.indexing.reindex()
     return manager, older, d3
 
 
@@ -61,7 +61,7 @@ async def test_a_page_overwritten_with_an_older_version_gives_the_fact_back_to_s
     _replace(manager, PREFERENCES, data, mtime)  # the first dream's version, its time kept
     assert JAZZ not in page(manager, PREFERENCES)
 
-    await manager.reindex()
+    await manager.indexing.reindex()
     hits = await _archive_hits(manager, JAZZ)
     assert hits and hits[0].heading == NOT_CONSOLIDATED
     assert not await _archive_hits(manager, SUSHI)  # still on the older version: nothing changes for it
@@ -84,7 +84,7 @@ async def test_a_bullet_deleted_by_hand_comes_back_and_a_forgotten_fact_does_not
     await manager.forgetting.forget(LISBON)  # forget takes it off its page: a memory removed on purpose
     assert LISBON not in page(manager, "3_Personal/Ana.md")
 
-    await manager.reindex()
+    await manager.indexing.reindex()
     assert await _not_consolidated(manager) == {JAZZ}
     assert await _archive_hits(manager, JAZZ)
     assert not [h for h in (await manager.searching.search(LISBON, limit=20, record_recall=False)).hits if LISBON in h.text]
@@ -113,7 +113,7 @@ async def test_a_page_edit_that_keeps_every_fact_changes_nothing(dreamt, monkeyp
     assert check.lost(manager.dreaming.days()) == []
     stale = {p.name for p in manager.indexer.stale_paths(refresh=True)}
     assert stale == {"Preferences.md", "Ana.md", "Lisbon.md"}  # the pages alone: no daily log is behind
-    await manager.reindex()
+    await manager.indexing.reindex()
     assert await _not_consolidated(manager) == set()
     assert (await manager.indexer.stats()).by_source.get("archive", 0) == 0
 
@@ -143,7 +143,7 @@ async def test_a_fact_forgotten_during_a_dream_and_undone_comes_back_when_its_pa
     _replace(manager, PREFERENCES, without)  # the version written while it was forgotten arrives
     assert JAZZ not in notebook_text(manager)
 
-    await manager.reindex()
+    await manager.indexing.reindex()
     assert await _not_consolidated(manager) == {JAZZ}
     assert [h for h in (await manager.searching.search(JAZZ, limit=20, record_recall=False)).hits if JAZZ in h.text]
 
@@ -152,7 +152,7 @@ async def test_dream_force_with_nothing_pending_consolidates_the_facts_given_bac
     manager, older, _next_day = dreamt
     data, mtime = older[PREFERENCES]
     _replace(manager, PREFERENCES, data, mtime)  # a sync brings the first dream's version back: JAZZ leaves it
-    await manager.reindex()
+    await manager.indexing.reindex()
     assert await _not_consolidated(manager) == {JAZZ} and manager.dreaming.pending_dates() == []
     watermark, log_md = manager.dreaming.watermark(), manager.layout.log_md.read_bytes()
 

@@ -185,7 +185,7 @@ async def test_forget_removes_rows_and_blocks_reindex(manager: MemoryManager):
     assert changes.tombstones and changes.rows_removed == 1
     assert manager.tombstones.is_tombstoned("user's door code is 4417")
     for full in (False, True):
-        await manager.reindex(full=full)
+        await manager.indexing.reindex(full=full)
         texts = [h.text for h in (await manager.searching.search("door code", record_recall=False)).hits]
         assert "User's door code is 4417" not in texts
     assert "User's door code is 4417" in log_text(manager)  # the raw log is never rewritten
@@ -202,12 +202,30 @@ async def test_forget_nothing_matched(manager: MemoryManager):
 async def test_forget_matches_a_notebook_paragraph(manager: MemoryManager):
     page = manager.layout.notebook_dir / "3_Personal" / "Secrets.md"
     page.write_text("# Secrets\n\nThe safe combination is 12-34-56.\n\nUser likes tea.\n", encoding="utf-8")
-    await manager.reindex()
+    await manager.indexing.reindex()
     changes = await manager.forgetting.forget("The safe combination is 12-34-56.")
     assert changes.rows_removed >= 1
-    await manager.reindex(full=True)
+    await manager.indexing.reindex(full=True)
     texts = " ".join(h.text for h in (await manager.searching.search("safe combination", record_recall=False)).hits)
     assert "12-34-56" not in texts
+
+
+# -- the index ----------------------------------------------------------------------------------------
+async def test_the_index_service_keeps_the_index_in_line_with_what_a_watcher_reports(manager):
+    """The window's watcher and the MCP server's catch-up reach the index through ``manager.indexing``."""
+    await manager.indexing.reindex()
+    indexing = manager.indexing
+    assert indexing.stale_paths() == []
+    indexing.watch(True)  # from now on the watcher's word is trusted, no walk
+    page = manager.layout.notebook_dir / "Ideas.md"
+    page.write_text("# Ideas\n\nA lighthouse keeper's logbook app.\n", encoding="utf-8")
+    indexing.note_changed([page])  # what the watcher saw counts as behind until a pass takes it
+    assert indexing.stale_paths() == [page]
+    await indexing.sync_paths([page])
+    assert indexing.stale_paths() == []
+    assert (await indexing.stats()).by_source.get("notebook", 0) >= 1
+    hits = (await manager.searching.search("lighthouse logbook")).hits
+    assert hits and hits[0].path == str(page)
 
 
 # -- status ---------------------------------------------------------------------------------------------
@@ -226,7 +244,7 @@ async def test_pending_dates_and_status(manager: MemoryManager, today: dt.date):
     manager.notebook.append_ingest(today, days[1])
     assert manager.dreaming.pending_dates() == days[2:-1]
     manager.tombstones.add(f"fact 0 of {days[2]}")
-    await manager.reindex()
+    await manager.indexing.reindex()
     status = await manager.status()
     assert status["today"] == today.isoformat()
     assert status["watermark"] == days[1]
@@ -252,7 +270,7 @@ async def test_watermark_in_the_future_is_refused_naming_the_line(manager: Memor
     assert manager.dreaming.pending_dates() == [yesterday]
     error = manager.notebook.watermark_error(today)
     assert f"log.md:{line}" in error and "watermark=2030-01-01" in error
-    await manager.reindex()
+    await manager.indexing.reindex()
     for date in (yesterday, today.isoformat()):  # pending facts stay in search
         texts = [h.text for h in (await manager.searching.search(f"fact 0 of {date}", record_recall=False)).hits]
         assert f"fact 0 of {date}" in texts
@@ -265,7 +283,7 @@ async def test_watermark_on_today_counts_as_yesterday(manager: MemoryManager, to
 
 
 async def test_status_reports_stale_files(manager: MemoryManager):
-    await manager.reindex()
+    await manager.indexing.reindex()
     page = manager.layout.notebook_dir / "0_Inbox" / "New.md"
     page.write_text("# New\n\nFresh page.\n", encoding="utf-8")
     status = await manager.status()
@@ -302,7 +320,7 @@ async def test_daily_logs_kept_inside_the_vault_are_indexed_once_as_logs(home: P
     manager = MemoryManager.open(home, clock=clock)
     assert manager.layout.memory_dir.is_relative_to(manager.layout.notebook_dir)
     await manager.capturing.remember("User likes tea")
-    await manager.reindex()
+    await manager.indexing.reindex()
     stats = await manager.indexer.stats()
     assert stats.by_source.get("archive") == 1 and stats.by_source.get("notebook", 0) == 0
     assert not any(p.is_relative_to(manager.layout.memory_dir) for p in manager.notebook.content_pages())

@@ -50,7 +50,7 @@ def _hostile(home: Path, tmp_path: Path) -> Path:
 async def hostile(home, clock, tmp_path):
     manager = make_manager(home, clock)
     outside = _hostile(home, tmp_path)
-    await manager.reindex()
+    await manager.indexing.reindex()
     return manager, outside
 
 
@@ -125,7 +125,7 @@ async def test_a_link_target_the_user_allowed_is_followed(home, clock, tmp_path)
     make_manager(home, clock)
     outside = _hostile(home, tmp_path)
     manager = make_manager(home, clock, outside_link_targets=str(outside))
-    await manager.reindex()
+    await manager.indexing.reindex()
     hits = (await manager.searching.search("zebra passphrase hunter2", limit=50, record_recall=False)).hits
     assert any(SECRET in h.text for h in hits)
     assert all(STATE not in h.text and "config" not in h.text for h in hits)

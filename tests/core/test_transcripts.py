@@ -195,7 +195,7 @@ async def test_transcripts_of_consolidated_days_stay_searchable(manager: MemoryM
         "We got a kayak from the flea market", "Fun", "s", at(9, day=10)
     )
     manager.notebook.append_ingest(today, "2026-07-15")
-    await manager.reindex(full=True)
+    await manager.indexing.reindex(full=True)
     assert await texts(manager, "kayak flea market", "transcript")
 
 
@@ -209,7 +209,7 @@ async def test_forgetting_a_fact_takes_its_turn_out_and_undo_brings_both_back(ma
     await manager.forgetting.forget(fact)
     assert fact not in await texts(manager, "Porto Ana")
     assert not await texts(manager, "Porto partner Ana", "transcript")
-    await manager.reindex(full=True)
+    await manager.indexing.reindex(full=True)
     assert not [t for t in await texts(manager, "Porto partner Ana") if "Porto" in t]
     turn = manager.last_turn
     assert turn is not None and turn_key(turn.id) in manager.tombstones.contents()
@@ -227,7 +227,7 @@ async def test_forgetting_a_transcript_hit_tombstones_its_whole_turn_and_the_fac
     [hit] = await texts(manager, "wallet zoo", "transcript")
     changes = await manager.forgetting.forget(hit, source_type="transcript")
     assert changes.rows_removed >= 1
-    await manager.reindex(full=True)
+    await manager.indexing.reindex(full=True)
     assert not [t for t in await texts(manager, "wallet zoo") if "wallet" in t.lower()]
     await manager.forgetting.undo(hit)
     back = await texts(manager, "wallet zoo")
@@ -248,7 +248,7 @@ async def test_forgetting_a_page_fact_keeps_the_other_facts_of_its_turn_and_undo
         "# Pets\n\n- User adopted a beagle called Biscuit (2026-07-10)\n- User feeds the goldfish daily (2026-07-01)\n",
         encoding="utf-8",
     )
-    await manager.reindex()
+    await manager.indexing.reindex()
     response = await manager.searching.search("beagle called Biscuit", limit=10, record_recall=False)
     hit = next(h for h in response.hits if "Biscuit" in h.text)
     assert hit.source_type != "transcript" and any(p.source_type == "transcript" for p in hit.places)

@@ -36,7 +36,7 @@ async def test_canvas_text_is_searchable_and_its_links_are_checked(home, clock) 
         {"id": "2", "type": "file", "file": "2_Wiki/Packing.md"},
     ), encoding="utf-8")
     (root / "2_Wiki" / "Packing.md").write_text("# Packing\n\nDry bags.\n", encoding="utf-8")
-    await manager.reindex()
+    await manager.indexing.reindex()
     result = await manager.searching.search("kayak rental Bergen", record_recall=False)
     assert result.hits and result.hits[0].path.endswith("Trip board.canvas")
     findings = link_audit(manager.home)
@@ -57,7 +57,7 @@ async def test_symlinked_folders_are_indexed_and_their_pages_are_link_targets(ho
     os.symlink(shared, root / "2_Wiki" / "Shared")
     os.symlink(root / "2_Wiki", root / "2_Wiki" / "Shared" / "back")  # a loop back into the vault
     (root / "2_Wiki" / "Bread.md").write_text("# Bread\n\nSee [[Sourdough]].\n", encoding="utf-8")
-    await manager.reindex()
+    await manager.indexing.reindex()
     result = await manager.searching.search("starter rye flour", record_recall=False)
     assert result.hits and result.hits[0].path == str(root / "2_Wiki" / "Shared" / "Sourdough.md")
     assert [f for f in link_audit(manager.home) if f.kind == "broken_link"] == []

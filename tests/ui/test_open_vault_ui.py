@@ -103,7 +103,7 @@ def test_forget_in_a_note_the_person_wrote_keeps_the_note_and_shows_it_as_writte
     prompter = FakePrompter()
     window = MainWindow(services, prompter=prompter)
     try:
-        run(qtbot, services.manager.reindex())
+        run(qtbot, services.manager.indexing.reindex())
         editor = window.editors.open(note)
         run(qtbot, window.forget_text(said))
         assert prompter.asked[-1] == ("Forget", f"{said}\nPlugins/Graph view.md")  # the dialog names the note

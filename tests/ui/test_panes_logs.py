@@ -90,7 +90,7 @@ def test_daily_logs_follow_a_new_day(qtbot, pane_services) -> None:
 def seeded_tombstones_pane(qtbot, services) -> TombstonesPane:
     """The Forgotten list over the seeded home, indexed, shown once."""
     seed(services.manager)
-    run(qtbot, services.manager.reindex())
+    run(qtbot, services.manager.indexing.reindex())
     pane = TombstonesPane(services)
     qtbot.addWidget(pane)
     pane.show()
@@ -150,7 +150,7 @@ def test_backlinks_and_related(qtbot, pane_services) -> None:
         manager, "1_Projects/Move.md", "# Move\n\nWe moved, see [the house](../3_Personal/Home.md).\n"
     )
     write_page(manager, "0_Inbox/Unrelated.md", "# Unrelated\n\nNothing links here.\n")
-    run(qtbot, manager.reindex())
+    run(qtbot, manager.indexing.reindex())
     pane = BacklinksPane(services)
     qtbot.addWidget(pane)
     pane.show()
@@ -212,7 +212,7 @@ def test_undo_in_the_forgotten_list_puts_page_lines_back(qtbot, pane_services) -
     manager = services.manager
     paths = seed(manager)
     before = paths["home"].read_bytes()
-    run(qtbot, manager.reindex())
+    run(qtbot, manager.indexing.reindex())
     pane = TombstonesPane(services)
     qtbot.addWidget(pane)
     pane.show()

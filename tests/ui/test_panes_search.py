@@ -45,7 +45,7 @@ def test_highlight_skips_stopwords_and_matches_stems() -> None:
 def test_search_and_open_a_hit(qtbot, pane_services) -> None:
     services = pane_services
     paths = seed(services.manager)
-    run(qtbot, services.manager.reindex())
+    run(qtbot, services.manager.indexing.reindex())
     pane = make_pane(qtbot, services)
 
     hits = search(qtbot, pane, "compact dashboards")
@@ -68,7 +68,7 @@ def test_search_and_open_a_hit(qtbot, pane_services) -> None:
 def test_source_filter_limits_hits(qtbot, pane_services) -> None:
     services = pane_services
     seed(services.manager)
-    run(qtbot, services.manager.reindex())
+    run(qtbot, services.manager.indexing.reindex())
     pane = make_pane(qtbot, services)
     pane.source_box.setCurrentIndex(pane.source_box.findData("notebook"))
     hits = search(qtbot, pane, "Microsoft")
@@ -78,7 +78,7 @@ def test_source_filter_limits_hits(qtbot, pane_services) -> None:
 def test_forget_a_hit_gone_at_once_and_after_full_reindex(qtbot, pane_services) -> None:
     services = pane_services
     seed(services.manager)
-    run(qtbot, services.manager.reindex())
+    run(qtbot, services.manager.indexing.reindex())
     pane = make_pane(qtbot, services)
     hits = search(qtbot, pane, "compact dashboards")
     row = next(i for i, h in enumerate(hits) if "compact dashboards" in h.text)
@@ -96,7 +96,7 @@ def test_forget_a_hit_gone_at_once_and_after_full_reindex(qtbot, pane_services) 
     wait_task(qtbot, task)
     assert services.manager.tombstones.is_tombstoned(text)
 
-    run(qtbot, services.manager.reindex(full=True))
+    run(qtbot, services.manager.indexing.reindex(full=True))
     hits = search(qtbot, pane, "compact dashboards prefers")
     assert all("compact dashboards" not in h.text for h in hits)
 
@@ -109,7 +109,7 @@ def test_forget_a_two_paragraph_hit_through_the_dialog(qtbot, pane_services) -> 
         "# Preferences\n\n## Travel\n- User prefers window seats on flights\n\n"  # undated: prose, one row
         "Allergies are on [[Health]]. See also [[Work]].\n",
     )
-    run(qtbot, services.manager.reindex())
+    run(qtbot, services.manager.indexing.reindex())
     pane = make_pane(qtbot, services)
     hits = search(qtbot, pane, "window seats flights")
     row = next(i for i, h in enumerate(hits) if "window seats" in h.text)
@@ -138,7 +138,7 @@ def test_forget_a_two_paragraph_hit_through_the_dialog(qtbot, pane_services) -> 
     assert not any("window seats" in h.text or "Allergies" in h.text for h in pane.hits())
     assert "window seats" not in page.read_text(encoding="utf-8")
 
-    run(qtbot, services.manager.reindex(full=True))
+    run(qtbot, services.manager.indexing.reindex(full=True))
     hits = search(qtbot, pane, "window seats flights allergies")
     assert not any("window seats" in h.text or "Allergies" in h.text for h in hits)
 
@@ -146,7 +146,7 @@ def test_forget_a_two_paragraph_hit_through_the_dialog(qtbot, pane_services) -> 
 def test_dirty_index_notice_after_an_external_write(qtbot, pane_services) -> None:
     services = pane_services
     seed(services.manager)
-    run(qtbot, services.manager.reindex())
+    run(qtbot, services.manager.indexing.reindex())
     pane = make_pane(qtbot, services)
     search(qtbot, pane, "Redmond")
     assert pane.stale_label.isHidden()
@@ -201,7 +201,7 @@ def test_superseded_hit_shows_its_date_the_current_value_and_every_place(qtbot, 
     services.manager.layout.memory_md.write_text(
         "# Memory\n\n- User now works at Microsoft on the search team\n", encoding="utf-8"
     )
-    run(qtbot, services.manager.reindex())
+    run(qtbot, services.manager.indexing.reindex())
     pane = make_pane(qtbot, services)
     hits = search(qtbot, pane, "where does the user work")
     assert hits[0].text == "User now works at Microsoft on the search team"
@@ -221,7 +221,7 @@ def test_typed_operators_filter_hits_and_are_not_highlighted(qtbot, pane_service
     services = pane_services
     seed(services.manager)
     write_page(services.manager, "3_Personal/Pets.md", "---\ntags: [pets/cats]\n---\n# Pets\n\nThe user's cat Pixel sleeps all day.\n")
-    run(qtbot, services.manager.reindex())
+    run(qtbot, services.manager.indexing.reindex())
     pane = make_pane(qtbot, services)
     pane.query_edit.setFocus()
     with qtbot.waitSignal(pane.searched, timeout=WAIT_MS):
@@ -242,7 +242,7 @@ def test_searching_never_walks_the_vault_while_a_watcher_reports_changes(qtbot, 
     seed(services.manager)
     indexer = services.manager.indexer
     indexer.watch(True)  # what the window does once its watcher is in place
-    run(qtbot, services.manager.reindex())
+    run(qtbot, services.manager.indexing.reindex())
     walks: list = []
     real_walk = indexer_module._walk_entries
     monkeypatch.setattr(indexer_module, "_walk_entries", lambda *args: walks.append(args) or real_walk(*args))
@@ -270,7 +270,7 @@ def test_forgetting_a_hit_in_a_note_the_person_wrote_asks_first(qtbot, loop, tmp
     before = note.read_bytes()
     services = AppServices.open(vault_home(vault))
     try:
-        run(qtbot, services.manager.reindex())
+        run(qtbot, services.manager.indexing.reindex())
         pane = make_pane(qtbot, services)
         asked: list[list[str]] = []
 

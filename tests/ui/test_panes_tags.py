@@ -60,7 +60,7 @@ def test_keyboard_and_click_on_a_tag_ask_for_a_tag_search(qtbot, tagged) -> None
 
 
 def test_a_clicked_tag_lists_its_pages_in_the_search_pane(qtbot, tagged) -> None:
-    run(qtbot, tagged.manager.reindex())
+    run(qtbot, tagged.manager.indexing.reindex())
     tags = make_pane(qtbot, tagged)
     search = SearchPane(tagged)
     qtbot.addWidget(search)

@@ -17,7 +17,7 @@ pane_services = panes_support.pane_services
 
 
 def test_status_bar_shows_the_rows_when_the_index_was_already_current(qtbot, window) -> None:
-    run(qtbot, window.services.manager.reindex())  # current before the window starts its sync
+    run(qtbot, window.services.manager.indexing.reindex())  # current before the window starts its sync
     assert window.rows_label.text() == "Index: …"
     window.start_background(watch=False, serve=False, index=True)
     qtbot.waitUntil(lambda: window.rows_label.text().endswith(" rows"), timeout=WAIT_MS)
@@ -48,7 +48,7 @@ def test_the_selected_search_row_is_readable_on_the_selection_colour(qtbot, pane
     from suzent_desktop.ui.panes.search_pane import SearchPane
 
     seed(pane_services.manager)
-    run(qtbot, pane_services.manager.reindex())
+    run(qtbot, pane_services.manager.indexing.reindex())
     theme_manager.set_mode("dark" if dark else "light")
     pane = SearchPane(pane_services)
     qtbot.addWidget(pane)
@@ -82,7 +82,7 @@ def test_related_lists_each_file_once_as_plain_text_cut_at_a_word(qtbot, pane_se
     write_page(manager, "2_Wiki/Lantern Keeping.md", f"# Lantern Keeping\n\n{sections}\n")
     source = write_page(manager, "0_Inbox/Lanterns.md", "# Lanterns\n\nBrass lanterns glow amber at dusk on the quay.\n")
     write_page(manager, "0_Inbox/Other.md", "# Other\n\nKeepers polish the glass of the lanterns.\n")
-    run(qtbot, manager.reindex())
+    run(qtbot, manager.indexing.reindex())
     pane = BacklinksPane(pane_services)
     qtbot.addWidget(pane)
     pane.show()

@@ -70,10 +70,8 @@ def test_keys_move_keep_forget_and_edit(qtbot, pane_services) -> None:
         qtbot.keyClick(pane.list, Qt.Key.Key_K)
     assert counted.args == [before - 1] and "User works at Contoso as a data engineer" not in texts(pane)
     qtbot.waitUntil(lambda: pane.job("keep").done(), timeout=WAIT_MS)
-    from suzent_desktop.core import operations
-
     assert "User works at Contoso as a data engineer" not in [
-        i.text for i in operations.review_items(manager) if i.kind == "added"]
+        i.text for i in manager.reviewing.items() if i.kind == "added"]
 
     pane.list.setCurrentItem(row_of(pane, "User prefers dark mode in every editor"))
     pane.confirm = lambda _title, _text: True

@@ -213,7 +213,7 @@ def test_a_rename_reaches_the_views_once_and_the_index_follows(tree, qtbot, smal
     applied, announced = [], []
     small_services.files_changed.connect(applied.append)
     small_services.bridge.changed.connect(announced.append)
-    run(qtbot, small_services.manager.sync_paths([old]))
+    run(qtbot, small_services.manager.indexing.sync_paths([old]))
 
     assert tree.rename(old, "Job") == new
 

@@ -107,7 +107,7 @@ def test_a_stopped_first_index_says_it_is_paused_and_resumes(qtbot, window) -> N
     again = AppServices.open(services.manager.layout.home)
     try:
         run(qtbot, again.reindex(full=False, walk=False))
-        assert not again.index_paused and not again.manager.stale_paths()
+        assert not again.index_paused and not again.manager.indexing.stale_paths()
         hits = run(qtbot, again.manager.searching.search("Contoso", record_recall=False)).hits
         assert hits
     finally:

@@ -127,7 +127,7 @@ def test_app_and_mcp_server_writing_at_once_lose_nothing(qtbot, small_services, 
     log = manager.archive.path_for(today.isoformat()).read_text(encoding="utf-8")
     for text in agent_facts + app_facts:
         assert log.count(text) == 1, text
-    run(qtbot, manager.reindex())
+    run(qtbot, manager.indexing.reindex())
     status = run(qtbot, manager.status())
     assert status["index"]["stale_files"] == [] and status["index"]["errors"] == []
     for text in agent_facts + app_facts:

@@ -32,7 +32,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from suzent_desktop.core.engines.capture.extraction import SENTENCE_END
 from suzent_desktop.core.engines.ledger import lost_facts
@@ -52,12 +52,34 @@ from suzent_desktop.core.vault.facts.page_lines import line_texts
 from suzent_desktop.core.vault.forgotten import Forgotten
 
 if TYPE_CHECKING:
-    from suzent_desktop.core.home import Home
+    from suzent_desktop.core.files.records.archive import Archive
+    from suzent_desktop.core.files.records.tombstones import Tombstones
+    from suzent_desktop.core.files.records.transcripts import Transcripts
+    from suzent_desktop.core.services.search import Search
+    from suzent_desktop.core.vault.model import Vault
 
 STREAM = "provenance"
 HAND_LOG_SESSIONS = frozenset({"manual"})  # `remember` writes its turn block with this session
 _RECALLED_RE = re.compile(r"\s*\(recalled \d+x\)\s*$", re.IGNORECASE)
 _STEM = 5  # words match on their first letters ("works" and "working")
+
+
+class Tracing(Protocol):
+    """What a card reads (the Review service, or a whole home): the pages through the vault model, the
+    logs, the transcripts, the tombstones that hide forgotten text, and search for a hit named by id."""
+
+    @property
+    def layout(self) -> Layout: ...
+    @property
+    def vault(self) -> Vault: ...
+    @property
+    def archive(self) -> Archive: ...
+    @property
+    def transcripts(self) -> Transcripts: ...
+    @property
+    def tombstones(self) -> Tombstones: ...
+    @property
+    def search(self) -> Search: ...
 
 
 class ProvenanceError(ValueError):
@@ -318,7 +340,7 @@ def best_sentence(fact: str, turn: TranscriptTurn) -> tuple[str, str, int, int]:
     return best[:4]
 
 
-def page_texts(home: Home) -> dict[str, str]:
+def page_texts(home: Tracing) -> dict[str, str]:
     """Every page of the vault (vault path -> text) as the vault model holds it: read once, then
     only what changed (the window's model), never a walk of its own."""
     from suzent_desktop.core.vault.model import Kind
@@ -331,7 +353,7 @@ def page_texts(home: Home) -> dict[str, str]:
 class Provenance:
     """The files read once, to build any number of cards (build it off the GUI thread)."""
 
-    def __init__(self, home: Home, *, pages: dict[str, str] | None = None) -> None:
+    def __init__(self, home: Tracing, *, pages: dict[str, str] | None = None) -> None:
         self.home = home
         layout = home.layout
         self.record = load_record(layout)
@@ -509,7 +531,7 @@ def _shown_path(layout: Layout, file: Path) -> str:
     return str(file)
 
 
-def card_for(home: Home, what: str, index: Provenance | None = None) -> Card:
+def card_for(home: Tracing, what: str, index: Provenance | None = None) -> Card:
     """The one door for front ends: ``what`` is ``PATH:LINE`` (a page, MEMORY.md or a log, as
     ``search`` prints a hit's place) or the text of a line."""
     index = index or Provenance(home)
@@ -524,7 +546,7 @@ def card_for(home: Home, what: str, index: Provenance | None = None) -> Card:
     return index.find(what)
 
 
-def cards_for(home: Home, lines: Iterable[tuple[str, str, int | None]]) -> list[Card]:
+def cards_for(home: Tracing, lines: Iterable[tuple[str, str, int | None]]) -> list[Card]:
     """Cards of many (text, kind, line) at once, the files read once."""
     index = Provenance(home)
     return [index.card(text, kind=kind, line=line) for text, kind, line in lines]
@@ -533,7 +555,7 @@ def cards_for(home: Home, lines: Iterable[tuple[str, str, int | None]]) -> list[
 _HIT_KINDS = {"notebook": "page", "core": "memory", "archive": "log", "transcript": "transcript"}
 
 
-def card_for_hit(home: Home, hit: Any, index: Provenance | None = None) -> Card:
+def card_for_hit(home: Tracing, hit: Any, index: Provenance | None = None) -> Card:
     """The card of a search hit (its first place: the page when one holds the fact)."""
     index = index or Provenance(home)
     if hit.line and Path(hit.path).is_file() and hit.source_type in ("notebook", "core"):
@@ -545,7 +567,7 @@ def card_for_hit(home: Home, hit: Any, index: Provenance | None = None) -> Card:
                       line=hit.line)
 
 
-async def why(home: Home, what: str) -> Card:
+async def why(home: Tracing, what: str) -> Card:
     """``why TEXT|HIT_ID``: a search hit's id (as ``search_memory`` gives it), ``PATH:LINE``, or words."""
     import asyncio
 
@@ -560,7 +582,7 @@ async def why(home: Home, what: str) -> Card:
     return await asyncio.to_thread(card_for, home, what)
 
 
-def visible_turns(home: Home, date: str) -> list[TranscriptTurn]:
+def visible_turns(home: Tracing, date: str) -> list[TranscriptTurn]:
     """A day's turns as a person may see them: forgotten turns, and turns holding forgotten text, left out."""
     forgotten = Forgotten(home.tombstones.contents())
     try:

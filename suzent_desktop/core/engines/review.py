@@ -30,11 +30,12 @@ import json
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from suzent_desktop.core.engines import provenance
 from suzent_desktop.core.engines.memory_md import memory_approval
 from suzent_desktop.core.files.disk.atomic import atomic_write_text
+from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.core.files.paths.layout import Layout
 from suzent_desktop.core.files.records.tombstones import normalize
 from suzent_desktop.core.files.sync import streams
@@ -43,11 +44,21 @@ from suzent_desktop.core.vault.facts.fact_pages import Bullet, CodeLine, PageDoc
 from suzent_desktop.core.vault.forgotten import Forgotten
 
 if TYPE_CHECKING:
-    from suzent_desktop.core.home import Home
+    from suzent_desktop.core.services.forget import Forget
+    from suzent_desktop.core.vault.days import Days
 
 STREAM = "reviewed"
 MEMORY_REVIEWED = "MEMORY.reviewed.md"
 LOW_SCORE = 0.35  # a source fact the judge scored below this makes its line an unsure item
+
+
+class Reviewing(provenance.Tracing, Protocol):
+    """What the list reads and its actions write through (the Review service, or a whole home): what a
+    card reads, where each day stands, and forget for an item the person lets go."""
+
+    @property
+    def forget(self) -> Forget: ...
+    def days(self) -> Days: ...
 
 
 @dataclass
@@ -71,7 +82,7 @@ class ReviewItem:
 class Context:
     """The files read once for every kind's lister."""
 
-    home: Home
+    home: Reviewing
     record: provenance.Record
     logs: provenance.LogFacts
     pages: dict[str, str] = field(default_factory=dict)
@@ -235,7 +246,7 @@ def _order(item: ReviewItem) -> tuple:
     return not item.unsure, newest, item.page or "", item.line or 0
 
 
-def items(home: Home, *, include_reviewed: bool = False) -> list[ReviewItem]:
+def items(home: Reviewing, *, include_reviewed: bool = False) -> list[ReviewItem]:
     """Everything to review, unsure items first, then newest first."""
     ctx = Context(home, provenance.load_record(home.layout), provenance.LogFacts.read(home.layout),
                   provenance.page_texts(home))
@@ -253,7 +264,7 @@ def keep(layout: Layout, ids: list[str]) -> None:
     _mark(layout, list(ids))
 
 
-def mark_all_reviewed(home: Home) -> int:
+def mark_all_reviewed(home: Reviewing) -> int:
     """Every item listed now is reviewed, and MEMORY.md as it stands is the reviewed version."""
     listed = items(home)
     _mark(home.layout, [i.id for i in listed])
@@ -263,7 +274,7 @@ def mark_all_reviewed(home: Home) -> int:
     return len(listed)
 
 
-def accept_memory(home: Home) -> bool:
+def accept_memory(home: Reviewing) -> bool:
     """Accept the waiting MEMORY.md proposal: the agent reads it from now on."""
     accepted = memory_approval.accept(home.layout)
     if accepted:
@@ -271,7 +282,7 @@ def accept_memory(home: Home) -> bool:
     return accepted
 
 
-def edit_line(home: Home, item: ReviewItem, new_text: str) -> Path:
+def edit_line(home: Reviewing, item: ReviewItem, new_text: str) -> Path:
     """Reword a page bullet the dream wrote: its dates stay, its sources follow the new words."""
     if item.page is None or item.line is None or item.kind not in ("added", "merged", "superseded"):
         raise provenance.ProvenanceError(f"only a page bullet can be edited here, not a {item.kind} item")
@@ -296,7 +307,7 @@ def edit_line(home: Home, item: ReviewItem, new_text: str) -> Path:
     return path
 
 
-async def forget(home: Home, item: ReviewItem) -> Any:
+async def forget(home: Reviewing, item: ReviewItem) -> ChangeSet:
     """Forget the item's memory (a tombstone, as forget always does) and mark it reviewed."""
     changes = await home.forget.forget(item.text)
     keep(home.layout, [item.id])

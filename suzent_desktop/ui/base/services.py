@@ -241,18 +241,18 @@ class AppServices(QObject):
         if changes.message:
             self.bridge.status_message.emit(changes.message)
         if changes.refresh:
-            return self.submit(self.manager.sync_paths(sorted(changes.refresh)))
+            return self.submit(self.manager.indexing.sync_paths(sorted(changes.refresh)))
         return None
 
     def reindex(self, *, full: bool = False, walk: bool = True) -> asyncio.Task[Any]:
-        """Start an (incremental or full) reindex with progress and Cancel (``walk``: see ``MemoryManager.reindex``)."""
+        """Start an (incremental or full) reindex with progress and Cancel (``walk``: see the Index service's ``reindex``)."""
         label = "Full reindex" if full else "Indexing"
         cancel = threading.Event()
         return self.submit(self._reindex(full, label, cancel, walk), label=label, cancel=cancel)
 
     async def _reindex(self, full: bool, label: str, cancel: threading.Event, walk: bool = True) -> ChangeSet:
         await self._download_model(self.manager.embedder, cancel)  # a model chosen in config.toml, not yet here
-        changes = await self.manager.reindex(full=full, progress=self.progress_callback(label), cancel=cancel, walk=walk)
+        changes = await self.manager.indexing.reindex(full=full, progress=self.progress_callback(label), cancel=cancel, walk=walk)
         self.index_paused = cancel.is_set()
         self.bridge.index_paused.emit(self.index_paused)
         if self.index_paused:
@@ -263,9 +263,9 @@ class AppServices(QObject):
 
     async def refresh_index_status(self) -> Any:
         """Read index stats and the number of stale files, and announce them on the bus."""
-        stale = await asyncio.to_thread(self.manager.stale_paths)
+        stale = await asyncio.to_thread(self.manager.indexing.stale_paths)
         self.bridge.index_stale.emit(len(stale))
-        stats = await self.manager.index_stats()
+        stats = await self.manager.indexing.stats()
         self.index_stats = stats
         return stats
 

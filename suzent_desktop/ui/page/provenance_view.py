@@ -1,6 +1,6 @@
 """The provenance card: the turns behind a memory, drawn the same way for a page line, a hit and MEMORY.md.
 
-The card is built by the engine (``operations.provenance_card``) off the GUI thread; this module
+The card is built by the engine (``manager.reviewing.card``) off the GUI thread; this module
 only draws it: for each source fact, who said it and when, the sentence highlighted in the
 turn, one turn either side, and "Open in transcript", which shows the day's whole conversation
 with that turn in view. The other pages holding the same fact are links that open them.
@@ -17,7 +17,6 @@ from typing import Any
 from PySide6.QtCore import QUrl, Signal
 from PySide6.QtWidgets import QDialog, QTextBrowser, QVBoxLayout, QWidget
 
-from suzent_desktop.core import operations
 from suzent_desktop.ui.panes.common import HIGHLIGHT_STYLE
 
 TRANSCRIPT_SCHEME = "transcript"
@@ -88,10 +87,9 @@ class CardLoader:
 
     async def card(self, path: Path | None, line: int | None, text: str = "", *, hit: Any = None) -> Any:
         if self._index is None:
-            self._index = asyncio.ensure_future(asyncio.to_thread(operations.provenance_index, self.manager))
+            self._index = asyncio.ensure_future(asyncio.to_thread(self.manager.reviewing.provenance))
         index = await asyncio.shield(self._index)
-        return await asyncio.to_thread(operations.provenance_card, self.manager, path, line, text, hit=hit,
-                                       index=index)
+        return await asyncio.to_thread(self.manager.reviewing.card, path, line, text, hit=hit, index=index)
 
 
 class CardBrowser(QTextBrowser):

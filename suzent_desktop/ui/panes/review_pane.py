@@ -1,6 +1,6 @@
 """Review: what the memory learned since the last look, one item at a time, from the keyboard.
 
-The list comes from the engine (``operations.review_items``, off the GUI thread): bullets the
+The list comes from the engine (``manager.reviewing``, off the GUI thread): bullets the
 dream added, merged or superseded, MEMORY.md lines gained or lost (or waiting for approval),
 facts no page holds; items the engine is unsure of first, their reason in red. The selected
 item's provenance card shows below. Keys on the list: N or J next, P previous, K keep (mark
@@ -28,8 +28,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from suzent_desktop.core import operations
-from suzent_desktop.core.engines import review
 from suzent_desktop.core.engines.memory_md import memory_approval
 from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.core.files.language.words import count
@@ -90,7 +88,7 @@ class ReviewPane(Pane):
         self.list.installEventFilter(self)
         self.hint = EmptyHint(self.list, "Nothing to review: what the next dream learns appears here.")
         self.card = CardBrowser(layout.notebook_dir, layout.memory_md,
-                                lambda date: operations.transcript_turns(manager, date), self)
+                                lambda date: manager.reviewing.turns(date), self)
         self.card.open_page.connect(lambda path, line: self.services.bridge.open_path.emit(path, line))
         self.summary = QLabel(self)
         self.keep_button = QPushButton("Keep", self)
@@ -136,7 +134,7 @@ class ReviewPane(Pane):
         manager = self.services.manager
 
         def read() -> tuple[list[Any], bool]:
-            return operations.review_items(manager), memory_approval.proposal(manager.layout) is not None
+            return manager.reviewing.items(), memory_approval.proposal(manager.layout) is not None
 
         items, proposal = await asyncio.to_thread(read)
         if self.alive():
@@ -244,7 +242,7 @@ class ReviewPane(Pane):
         if item is None:
             return
         self._drop_current()
-        self.run_job("keep", asyncio.to_thread(review.keep, self.services.layout, [item.id]),
+        self.run_job("keep", asyncio.to_thread(self.services.manager.reviewing.keep, [item.id]),
                      supersede=False)
 
     def forget(self) -> None:
@@ -255,7 +253,7 @@ class ReviewPane(Pane):
         self.run_job("forget", self._forget(item), supersede=False, label="Forget")
 
     async def _forget(self, item: Any) -> None:
-        changes = await operations.review_forget(self.services.manager, item)
+        changes = await self.services.manager.reviewing.forget_item(item)
         self.publish(changes)
 
     def edit(self) -> None:
@@ -274,7 +272,7 @@ class ReviewPane(Pane):
 
     async def _edit(self, item: Any, words: str) -> None:
         try:
-            changes = await asyncio.to_thread(operations.review_edit, self.services.manager, item, words)
+            changes = await asyncio.to_thread(self.services.manager.reviewing.edit, item, words)
         except ValueError as exc:
             self.report(str(exc))
             self.refresh()
@@ -300,14 +298,14 @@ class ReviewPane(Pane):
         self.run_job("all", self._mark_all(), supersede=False)
 
     async def _mark_all(self) -> None:
-        await asyncio.to_thread(operations.review_mark_all, self.services.manager)
+        await asyncio.to_thread(self.services.manager.reviewing.mark_all)
         self.refresh()
 
     def accept_memory(self) -> None:
         self.run_job("accept", self._accept(), supersede=False, label="Accept MEMORY.md")
 
     async def _accept(self) -> None:
-        changes = await asyncio.to_thread(operations.accept_memory, self.services.manager)
+        changes = await asyncio.to_thread(self.services.manager.reviewing.accept_memory)
         if changes is not None:
             self.services.bridge.changed.emit(changes)  # the MEMORY.md view and the index take it in
         self.refresh()

@@ -360,7 +360,7 @@ class SearchPane(Pane):
             self.stale_label.hide()
 
     async def _check_stale(self) -> None:
-        paths = await asyncio.to_thread(self.services.manager.stale_paths)
+        paths = await asyncio.to_thread(self.services.manager.indexing.stale_paths)
         if self.alive():
             self._set_stale(len(paths))
 

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-from suzent_desktop.core import operations
 from suzent_desktop.core.files.events import ChangeSet
 from suzent_desktop.ui.page.provenance_view import CardBrowser, CardLoader
 from suzent_desktop.ui.panes.common import Pane
@@ -34,7 +33,7 @@ class SourcePane(Pane):
         super().__init__(services, parent)
         layout, manager = services.layout, services.manager
         self.card = CardBrowser(layout.notebook_dir, layout.memory_md,
-                                lambda date: operations.transcript_turns(manager, date), self)
+                                lambda date: manager.reviewing.turns(date), self)
         self.card.open_page.connect(lambda path, line: services.bridge.open_path.emit(path, line))
         self.card.show_message(HINT)
         box = QVBoxLayout(self)

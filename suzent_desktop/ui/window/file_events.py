@@ -94,12 +94,12 @@ class WatchedFiles:
 
     def _index_watched(self, watching: bool) -> None:
         """The index trusts its cached list of stale files only while the watcher reports changes."""
-        self.services.manager.watch_files(watching)
+        self.services.manager.indexing.watch(watching)
 
     def _queue_index(self, path: Path) -> None:
         if any(part.startswith(".") for part in path.parts[-3:]):
             return
-        self.services.manager.note_changed([path])  # counted as behind until the sync below takes it
+        self.services.manager.indexing.note_changed([path])  # counted as behind until the sync below takes it
         self._pending_index.add(path)
         self.bridge.index_stale.emit(len(self._pending_index))  # at least these wait; refreshed after the sync
         self._index_timer.start()
@@ -110,6 +110,6 @@ class WatchedFiles:
             self.services.submit(self._sync_paths(paths))
 
     async def _sync_paths(self, paths: list[Path]) -> ChangeSet:
-        changes = await self.services.manager.sync_paths(paths)
+        changes = await self.services.manager.indexing.sync_paths(paths)
         await self._refresh_status()
         return changes
