@@ -11,7 +11,7 @@ fact), a junk rate on the labelled turns (facts taken from turns labelled "none"
 talk, questions to the assistant, promises, other people), facts about "you" or promising
 ("User will"), and the offline extraction time per turn (no embedding).
 
-Usage: ``python bench/recall.py [--model hashing|bundled] [--data DIR] [--show-misses N]``
+Usage: ``python bench/recall.py [--model hashing|bundled] [--data DIR] [--show-misses N] [--show-lost N]``
 
 Figures on a shared machine are noisy (times especially); the recall figures are exact for
 the data set and embedder.
@@ -117,15 +117,19 @@ async def capture_all(manager, turns: list[dict]) -> tuple[dict[str, list], floa
     return facts_of, time.perf_counter() - start
 
 
-async def evaluate(manager, questions: list[dict]) -> tuple[dict[str, bool], list[list[str]]]:
+async def evaluate(manager, questions: list[dict]) -> tuple[dict[str, bool], list[list[str]], list[list[str]]]:
+    """Whether each question is answered in the top hits, their texts, and where each hit stands (for --show-lost)."""
     found: dict[str, bool] = {}
     shown: list[list[str]] = []
+    where: list[list[str]] = []
     for question in questions:
         response = await manager.searching.search(question["question"], limit=TOP_K, record_recall=False)
-        texts = [h.text for h in response.hits[:TOP_K]]
+        hits = response.hits[:TOP_K]
+        texts = [h.text for h in hits]
         found[question["id"]] = answered(question, texts)
         shown.append(texts)
-    return found, shown
+        where.append([f"{Path(h.path).name}:{h.line} {h.score:.3f}{' (superseded)' if h.superseded else ''}" for h in hits])
+    return found, shown, where
 
 
 def extraction_times(turns: list[dict]) -> list[float]:
@@ -162,14 +166,14 @@ async def run(args: argparse.Namespace) -> None:
 
     facts_of, capture_seconds = await capture_all(manager, turns)
     times = extraction_times(turns)
-    before, shown_before = await evaluate(manager, questions)
+    before, shown_before, where_before = await evaluate(manager, questions)
 
     runner = manager.dreaming.runner()
     start = time.perf_counter()
     results = await runner.run_cycle(force=True)
     dream_seconds = time.perf_counter() - start
     outcomes = Counter(r.outcome for r in results)
-    after, shown_after = await evaluate(manager, questions)
+    after, shown_after, where_after = await evaluate(manager, questions)
 
     docs = [raw_text(t) for t in turns]
     bm25 = BM25(docs)
@@ -228,6 +232,16 @@ async def run(args: argparse.Namespace) -> None:
         print(f"\nmiss {question['id']} [{question['kind']}] {question['question']} -> {question['answers']}")
         for text in texts:
             print(f"    {text[:140]!r}")
+    lost = [i for i, q in enumerate(questions) if before[q["id"]] and not after[q["id"]]]
+    gained = sum(1 for q in questions if after[q["id"]] and not before[q["id"]])
+    if args.show_lost:
+        print(f"\nlost by the dream: {len(lost)} questions found before and missed after; gained: {gained}")
+    for i in lost[: args.show_lost]:
+        question = questions[i]
+        print(f"\nlost {question['id']} [{question['kind']}] {question['question']} -> {question['answers']}")
+        for label, shown, where in (("before", shown_before, where_before), ("after", shown_after, where_after)):
+            for text, place in zip(shown[i], where[i], strict=True):
+                print(f"    {label:6} {place:40} {text[:160]!r}")
 
 
 def main() -> None:
@@ -236,6 +250,8 @@ def main() -> None:
                         help="embedder: the deterministic hashing one (default) or the bundled MiniLM")
     parser.add_argument("--data", default=str(DATA))
     parser.add_argument("--show-misses", type=int, default=0, help="print this many questions missed before the dream")
+    parser.add_argument("--show-lost", type=int, default=0,
+                        help="print this many questions found before the dream and missed after, with both top hits")
     parser.add_argument("--show-junk", type=int, default=0, help="print this many facts from 'none' turns")
     asyncio.run(run(parser.parse_args()))
 

@@ -37,6 +37,9 @@ def facts_of(said: str) -> list[str]:
         ("points outside the line", "User loves the novel that Ana wrote", "User moved there in 2019"),
         ("not a word", "User almost forgot their passport in Porto", "User almosts forgot their passport in Porto"),
         ("not a word", "User wants to keep volunteering at the shelter", "User wannas keep volunteering at the shelter"),
+        ("not a word", "User's favourite band is Wilco", "User favourites Wilco"),
+        ("not a word", "User's sister-in-law Maria lives in Lisbon", "User sister-in-laws Maria"),
+        ("not a word", "User's stepdad is a pilot in Oslo", "User stepdads a pilot"),
     ],
 )
 def test_each_named_rule_keeps_and_drops_by_its_examples(rule, kept, dropped):

@@ -157,15 +157,26 @@ CJK_ROWS = [
     ("Tea.md", "The user drinks green tea every morning."),
 ]
 
+# The tokenizer's own stop words (every language's) held "cat", "dog" and "city": only English function
+# words are left out.
+PET_ROWS = [
+    ("Pickles.md", "Pickles (the user's cat) had a check-up and is fine"),
+    ("Rex.md", "Rex, the neighbour's dog, barks at the postman"),
+    ("Places.md", "User moved to a bigger city last spring"),
+]
+
 
 @pytest.mark.parametrize(
     ("query", "expected"),
     [("绿茶", "饮食.md"), ("软件公司", "工作.md"), ("京都樱花", "旅行.md"), ("銀行で働く", "仕事.md"),
-     ("drinking tea", "Tea.md")],
+     ("drinking tea", "Tea.md"), ("What is the name of the user's cat?", "Pickles.md"), ("dog", "Rex.md"),
+     ("which city", "Places.md")],
 )
-def test_full_text_splits_chinese_and_japanese_words(store: IndexStore, query: str, expected: str) -> None:
+def test_full_text_splits_chinese_and_japanese_words_and_keeps_english_nouns(
+    store: IndexStore, query: str, expected: str
+) -> None:
     embedder = HashingEmbedder()
-    store.add([_row(path, text, i, embedder) for i, (path, text) in enumerate(CJK_ROWS)])
+    store.add([_row(path, text, i, embedder) for i, (path, text) in enumerate(CJK_ROWS + PET_ROWS)])
     store.rebuild_fts()
     assert store.fts_search(query, 5)[0]["path"] == expected
 
@@ -185,3 +196,17 @@ def test_a_table_indexed_with_the_old_tokenizer_is_re_split_on_open(tmp_path) ->
     writer = IndexStore(tmp_path / "index", 384)
     writer.open()
     assert writer.fts_search("绿茶", 5)[0]["path"] == "饮食.md"
+
+
+def test_a_table_indexed_with_the_old_stop_words_is_re_split_on_open(tmp_path) -> None:
+    from lancedb.index import FTS
+
+    embedder = HashingEmbedder()
+    old = IndexStore(tmp_path / "index", 384)
+    old.open()
+    old.add([_row(path, text, i, embedder) for i, (path, text) in enumerate(PET_ROWS)])
+    old.table.create_index("fts", config=FTS(base_tokenizer="icu"), replace=True)  # how tables were built before
+    assert old.fts_search("cat", 5) == []
+    writer = IndexStore(tmp_path / "index", 384)
+    writer.open()
+    assert [r["path"] for r in writer.fts_search("cat", 5)] == ["Pickles.md"]

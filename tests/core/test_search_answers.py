@@ -282,3 +282,43 @@ async def test_a_log_fact_is_found_by_the_month_of_its_day_too(layout, indexer) 
     await indexer.sync()
     hits = (await indexer.search("what happened in March", limit=3)).hits
     assert hits[0].text == "User swam across Lake Hallstatt"
+
+
+CHEN = """# Chen
+
+- Chen now works at Vandelay Industries (2026-05-01)
+- Chen plays the cello (2026-02-01)
+
+## History
+
+- ~~Chen works at Umbrella Labs~~ (2026-01-10, until 2026-03-01)
+- ~~Chen now works at Stark Systems~~ (2026-03-01, until 2026-05-01)
+"""
+
+HANA = """# Hana
+
+- Hana now works at Hooli (2026-04-01)
+- Hana moved to Ghent (2026-05-02)
+- Hana plays the trombone (2026-02-01)
+
+## History
+
+- ~~Hana lives in Leeds~~ (2026-01-05, until 2026-05-02)
+"""
+
+
+async def test_asked_what_came_before_the_value_just_before_the_current_one_comes_first(layout, indexer) -> None:
+    """"Before" is the previous job, not the first: the oldest value shares the question's words as much."""
+    write(layout, "3_Personal/Chen.md", CHEN)
+    await indexer.sync()
+    hits = (await indexer.search("Where did Chen work before?", limit=5)).hits
+    assert hits[0].text == "Chen now works at Stark Systems" and hits[0].superseded
+
+
+async def test_the_current_value_takes_the_rank_its_old_value_earned(layout, indexer) -> None:
+    """"Where does Hana live now?" matches the old home by its words; the new one answers it, above a
+    current fact that only shares "now"."""
+    write(layout, "3_Personal/Hana.md", HANA)
+    await indexer.sync()
+    hits = (await indexer.search("Where does Hana live now?", limit=5)).hits
+    assert hits[0].text == "Hana moved to Ghent"

@@ -14,7 +14,8 @@ cannot be a fact line whatever the words, each with its name as the reason:
 * ``speaks to the other person``: "you" or "your" ("User loves your photos"): what the user
   says to someone, not a fact that stands alone;
 * ``not a word``: the verb after "User" is no English word or form of one ("User wannas keep …",
-  "User almosts forgot"), the mark of a sentence the third-person rewrite could not read.
+  "User almosts forgot"), the mark of a sentence the third-person rewrite could not read; the noun
+  after "User's" is not checked ("User's favourite band", "User's stepdad").
 
 The offline extractor's candidates pass these rules, then the judge; MEMORY.md's lines pass these
 rules (:func:`is_precise`): what stands on a page was judged when it was captured.
@@ -109,7 +110,9 @@ def problem(content: str) -> str:
     if _points_outside(text):
         return "points outside the line"
     user = _USER.match(text)
-    verb = _VERB_AFTER_USER.match(user.group("after")) if user else None
+    # only the verb slot is checked: after "User's" stands a noun ("favourite", "sister-in-law", "stepdad")
+    owned = bool(user) and text[: user.start("after")].endswith("'s")
+    verb = _VERB_AFTER_USER.match(user.group("after")) if user and not owned else None
     if verb and not is_english_word(verb.group("verb")):
         return "not a word"
     return ""

@@ -36,6 +36,7 @@ from suzent_desktop.core.index.ranking.page_terms import PageTerms
 from suzent_desktop.core.index.ranking.tie_order import rounded
 from suzent_desktop.core.index.ranking.title_rows import TitleIndex, heading_share, name_terms
 from suzent_desktop.core.index.storage.store import MIN_VECTOR_SIMILARITY, IndexStore
+from suzent_desktop.core.vault.facts.fact_pages import dup_norm
 
 RRF_K = 60
 TITLE_CANDIDATES = 10  # names considered per query (a vote below rank 10 changes little)
@@ -148,9 +149,19 @@ class Lists:
         return rows[:count]
 
 
-def _votes(into: dict[str, float], ids: Sequence[str], weight: float) -> None:
-    for rank, row_id in enumerate(ids, start=1):
-        into[row_id] = into.get(row_id, 0.0) + weight / (RRF_K + rank)
+def _votes(into: dict[str, float], rows: Sequence[dict], weight: float) -> None:
+    """Each row's vote by the rank of its text among the list's distinct texts: the copies of one fact
+    (a page bullet and its MEMORY.md line, one question asked on five days) share a rank rather than
+    taking the ranks below it, which pushed other facts out of the pool after a dream copied every fact
+    onto a page and into MEMORY.md (bench/recall.py)."""
+    ranks: dict[str, int] = {}
+    for row in rows:
+        rank = ranks.setdefault(_text_key(row), len(ranks) + 1)
+        into[row["id"]] = into.get(row["id"], 0.0) + weight / (RRF_K + rank)
+
+
+def _text_key(row: dict) -> str:
+    return dup_norm(str(row.get("text") or "")) or str(row["id"])
 
 
 def search(
@@ -176,8 +187,8 @@ def search(
             if plan.vectors and vector is not None else [])
     # Vector hits first: equal fused scores keep the vector order, as LanceDB's own hybrid search did. Each
     # list (and the rows of named pages below) comes in a fixed order (``core.tie_order``), never the table's.
-    _votes(scores, [r["id"] for r in near], weights.vector)
-    _votes(scores, [r["id"] for r in text], weights.body)
+    _votes(scores, near, weights.vector)
+    _votes(scores, text, weights.body)
     rows.update((r["id"], r) for r in text)
     found_by_words = {r["id"] for r in text}
     for row in near:
@@ -250,7 +261,9 @@ def _raise_sections(scores: dict[str, float], rows: dict[str, dict], query: str,
 
 def _spread(found: list[dict], limit: int, repeat: float) -> list[dict]:
     """Best first, a page's further rows discounted (by ``repeat`` each): the first hits
-    name several pages that may answer rather than five paragraphs of one."""
+    name several pages that may answer rather than five paragraphs of one. ``limit`` counts
+    distinct texts: every copy of a kept text stays (``core.hits`` folds them into one hit naming
+    each place), so copies never take the room of other answers."""
     seen: dict[str, int] = {}
     out = []
     for row in sorted(found, key=lambda r: -r["score"]):
@@ -262,4 +275,12 @@ def _spread(found: list[dict], limit: int, repeat: float) -> list[dict]:
         count = seen.get(row["path"], 0)
         seen[row["path"]] = count + 1
         out.append(row | {"score": row["score"] * repeat**count})
-    return sorted(out, key=lambda r: -r["score"])[:limit]
+    kept: set[str] = set()
+    pool = []
+    for row in sorted(out, key=lambda r: -r["score"]):
+        key = _text_key(row)
+        if key not in kept and len(kept) >= limit:
+            continue
+        kept.add(key)
+        pool.append(row)
+    return pool

@@ -10,8 +10,9 @@ the same list:
 * **Current before history.** A superseded row (struck through, or under a page's
   ``History`` heading, or a daily-log fact a newer log fact replaced: ``core.log_currency``) ranks
   below current facts; when its page holds the current value on
-  the same subject, that value is placed just above it and named on it. A question about
-  the past ("where did the user work before") lifts history instead.
+  the same subject, that value takes the rank the old one earned, just above it, and is named on it.
+  A question about the past ("where did the user work before") lifts history instead, the value
+  superseded last first.
 * Ties in the fused rank go to the hit whose own text holds the query's words that matter.
 * Each hit keeps the fact's own date (its provenance date on a page, the log's day).
 """
@@ -28,7 +29,12 @@ from suzent_desktop.core.files.sync.sync_conflicts import is_conflict_copy
 from suzent_desktop.core.index.ranking.log_currency import supersede_older_log_facts
 from suzent_desktop.core.index.ranking.terms import asks_about_the_past, content_stems, coverage
 from suzent_desktop.core.index.ranking.tie_order import rounded
-from suzent_desktop.core.vault.facts.fact_pages import content_words, dup_norm, may_be_same_fact
+from suzent_desktop.core.vault.facts.fact_pages import (
+    content_words,
+    dup_norm,
+    may_be_same_fact,
+    subject_value,
+)
 
 SUPERSEDED_WEIGHT = 0.7  # a superseded fact's score is scaled by this, unless the query asks about the past
 PAST_WEIGHT = 1.5  # ... and by this when it does
@@ -181,6 +187,7 @@ def answer_order(hits: list[SearchHit], query: str, limit: int, find_current: Cu
     past = asks_about_the_past(query)
     folded, logged = supersede_older_log_facts(fold(hits))
     currents: dict[str, SearchHit] = {}
+    earned: dict[tuple[str, int | None], float] = {}  # a current value's place: the best score of its old values
     weighted = []
     for hit in folded:
         hit.score *= 1.0 + COVERAGE_BONUS * coverage(hit.text, query)
@@ -188,16 +195,42 @@ def answer_order(hits: list[SearchHit], query: str, limit: int, find_current: Cu
             current = logged.get(hit.row_id) or find_current(hit)
             if current is not None:
                 currents[hit.row_id] = current
+                key = (current.path, current.line)
+                earned[key] = max(earned.get(key, 0.0), hit.score)
             hit = replace(
                 hit,
                 score=hit.score * (PAST_WEIGHT if past else SUPERSEDED_WEIGHT),
                 current=current.place if current else None,
             )
         weighted.append(hit)
+    if past:
+        _latest_history_first(weighted)
+    else:
+        # The question an old value matched is answered by its current value: "where does Hana live now?"
+        # finds "Hana lives in Leeds" by its words, and "Hana moved to Ghent" takes the rank it earned.
+        for hit in weighted:
+            hit.score = max(hit.score, earned.get((hit.path, hit.line), 0.0))
     ordered = sorted(weighted, key=lambda h: h.score, reverse=True)
     if not past:
         ordered = _current_first(ordered, currents)
     return ordered[:limit]
+
+
+def _latest_history_first(hits: list[SearchHit]) -> None:
+    """The old values of one subject on one page, best score to the one superseded last: "where did Anna
+    work before?" asks for the value just before the current one, and the oldest, sharing the question's
+    words as much, often outranked it."""
+    groups: dict[tuple[str, str], list[SearchHit]] = {}
+    for hit in hits:
+        subject = subject_value(hit.text) if hit.superseded else None
+        if subject is not None:
+            groups.setdefault((hit.path, subject.key), []).append(hit)
+    for group in groups.values():
+        if len(group) < 2 or not all(h.until for h in group):
+            continue
+        scores = sorted((h.score for h in group), reverse=True)
+        for hit, score in zip(sorted(group, key=lambda h: h.until or "", reverse=True), scores, strict=True):
+            hit.score = score
 
 
 def _current_first(hits: list[SearchHit], currents: dict[str, SearchHit]) -> list[SearchHit]:

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pyarrow as pa
 
-from suzent_desktop.core.files.language.english import date_words
+from suzent_desktop.core.files.language.english import STOPWORDS, date_words
 from suzent_desktop.core.files.language.writing_systems import gram_text, terms
 from suzent_desktop.core.index.ranking import tie_order
 from suzent_desktop.core.index.ranking.filters import Filters
@@ -52,6 +52,11 @@ _QUERY_WORD_RE = re.compile(r"\w+", re.UNICODE)
 # English (lower-cased, stemmed), and dictionary-based words for Chinese and Japanese, which
 # have no spaces (the "simple" tokenizer made a whole CJK sentence one token: bench/cjk_search.py).
 FTS_TOKENIZER = "icu"
+# The words the full-text index leaves out: English function words only. Left to itself, the ICU tokenizer
+# drops the stop words of every language it knows, among them "cat", "dog" and "city", so "What is the
+# name of the user's cat?" could not find "Pickles (the user's cat)" by its words. "user" stays a word, as it
+# was: a question about "the user" weighs the rows that say "User ...".
+FTS_STOP_WORDS = tuple(sorted(STOPWORDS - {"user", "users"}))
 CLUES_PER_PATTERN = 2000  # words of tombstones per regular expression (the matcher's memory stays bounded)
 _FTS_OPERATORS = frozenset({"and", "or", "not"})
 
@@ -63,7 +68,7 @@ class IndexStoreError(RuntimeError):
 def _fts_config():
     from lancedb.index import FTS
 
-    return FTS(base_tokenizer=FTS_TOKENIZER)
+    return FTS(base_tokenizer=FTS_TOKENIZER, custom_stop_words=list(FTS_STOP_WORDS))
 
 
 def _grams_config():
@@ -169,8 +174,8 @@ class IndexStore:
         with self._lock:
             try:
                 self._open_existing()
-                if repair and self._fts_tokenizer() not in (FTS_TOKENIZER, None):
-                    self._create_fts()  # a table from before the tokenizer changed: re-split its words
+                if repair and self._fts_outdated():
+                    self._create_fts()  # a table from before the tokenizer or stop words changed: re-split its words
                 if repair and not self._has_index("grams"):
                     self._create_grams()
                 return True
@@ -628,13 +633,17 @@ class IndexStore:
     def _has_index(self, column: str) -> bool:
         return any(list(getattr(index, "columns", [])) == [column] for index in self.table.list_indices())
 
-    def _fts_tokenizer(self) -> str | None:
-        """The base tokenizer of the table's full-text index (None: no index, or not reported)."""
+    def _fts_outdated(self) -> bool:
+        """The table's full-text index splits words with another tokenizer or leaves out other words
+        (False when it has no index, or does not report how it was built)."""
         for index in self.table.list_indices():
             if list(getattr(index, "columns", [])) == ["fts"]:
                 details = getattr(index, "index_details", None) or {}
-                return details.get("base_tokenizer")
-        return None
+                if not details:
+                    return False
+                stop = tuple(details.get("custom_stop_words") or ())
+                return details.get("base_tokenizer") != FTS_TOKENIZER or stop != FTS_STOP_WORDS
+        return False
 
     def rebuild_fts(self) -> None:
         with self._lock:
