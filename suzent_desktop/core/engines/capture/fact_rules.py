@@ -111,7 +111,7 @@ def problem(content: str) -> str:
         return "points outside the line"
     user = _USER.match(text)
     # only the verb slot is checked: after "User's" stands a noun ("favourite", "sister-in-law", "stepdad")
-    owned = bool(user) and text[: user.start("after")].endswith("'s")
+    owned = user is not None and text[: user.start("after")].endswith("'s")
     verb = _VERB_AFTER_USER.match(user.group("after")) if user and not owned else None
     if verb and not is_english_word(verb.group("verb")):
         return "not a word"
