@@ -133,7 +133,7 @@ async def evaluate(manager, questions: list[dict]) -> tuple[dict[str, bool], lis
 
 
 def extraction_times(turns: list[dict]) -> list[float]:
-    from suzent_desktop.core.engines.capture.extraction import OfflineExtractor
+    from suzent_desktop.core.engines.capture.offline import OfflineExtractor
 
     extractor = OfflineExtractor()
     times = []

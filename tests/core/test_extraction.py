@@ -13,13 +13,11 @@ from dream_support import make_manager
 from suzent_desktop.core import llm
 from suzent_desktop.core.engines.capture.extraction import (
     ExtractionError,
-    OfflineExtractor,
     extract_facts,
-    known_people,
-    to_third_person,
     turn_to_text,
     user_part,
 )
+from suzent_desktop.core.engines.capture.offline import OfflineExtractor, known_people, to_third_person
 from suzent_desktop.settings import Settings
 
 MODEL = "gpt-4o-mini"

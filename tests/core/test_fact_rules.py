@@ -7,9 +7,9 @@ import datetime as dt
 
 import pytest
 
-from suzent_desktop.core.engines.capture.extraction import OfflineExtractor, third_person
 from suzent_desktop.core.engines.capture.fact_judge import judge
 from suzent_desktop.core.engines.capture.fact_rules import is_precise, problem
+from suzent_desktop.core.engines.capture.offline import OfflineExtractor, third_person
 
 WEDNESDAY = dt.datetime(2026, 7, 15, 10, 0)
 

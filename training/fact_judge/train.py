@@ -45,7 +45,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from suzent_desktop.core.engines.capture import fact_judge  # noqa: E402
-from suzent_desktop.core.engines.capture.extraction import OfflineExtractor  # noqa: E402
+from suzent_desktop.core.engines.capture.offline import OfflineExtractor  # noqa: E402
 from suzent_desktop.core.files.language import english  # noqa: E402
 
 HERE = Path(__file__).resolve().parent

@@ -116,6 +116,7 @@ class Capture:
         facts of a turn captured now (not a client's retry) when any of them is important.
         """
         from suzent_desktop.core.engines.capture import extraction
+        from suzent_desktop.core.engines.capture.offline import known_people
 
         if not user.strip() and not assistant.strip():
             raise TranscriptError("nothing to capture: both the user and the assistant text are empty")
@@ -141,7 +142,7 @@ class Capture:
             context = await asyncio.to_thread(self._context, turn) if self.settings.extraction_model else []
             facts = list(await extraction.extract_facts(
                 turn_text, self.settings, when=turn_time, notes=notes, people=people, context=context))
-            people.update(extraction.known_people(f.content for f in facts))
+            people.update(known_people(f.content for f in facts))
         except extraction.ExtractionError as exc:
             if turn is None:
                 raise
@@ -204,7 +205,7 @@ class Capture:
         Read once per process, then kept up to date by each capture (blocking: run in a thread).
         """
         if self._people is None:
-            from suzent_desktop.core.engines.capture.extraction import known_people
+            from suzent_desktop.core.engines.capture.offline import known_people
 
             contents: list[str] = []
             for date in self.archive.dates():

@@ -1,0 +1,545 @@
+"""The offline extractor: what the user says about themselves and the people they know, without a model.
+
+Without a model, :class:`OfflineExtractor` reads the *user's* side of the turn with
+the learned fact judge, so a user without an API key still gets a working memory:
+
+  * the side is split into sentences (and "…, and I …", "…, it's …" into clauses), and each sentence in the
+    first person, or about a person or animal the user introduced before, becomes a candidate
+    line in the log's third person ("I love tea" → "User loves tea", "we adopted a kitten" →
+    "User adopted a kitten", "my sister Ana" → "User's sister Ana");
+  * what is said around the statement is left out: the listener's name after a greeting ("Hey Nate,"),
+    an opening phrase that only steers the talk ("On another note,"), an attached picture's caption
+    ("[shares a photo of …]"); a thing pointed at but described reads as a thing ("I took this photo
+    at Whispering Falls" → "User took a photo at Whispering Falls"); a time that opens the sentence
+    follows the statement ("Last week, I found …" → "User found … last week");
+  * "he/she/his/her" point to a person named earlier in the turn, "it" to a thing the sentence names
+    before it ("I finished my novel and sent it to an agent"); a question, or a sentence whose pronoun
+    points nowhere ("It was amazing", "I loved it"), gives no candidate;
+  * the few named rules of :mod:`core.fact_rules` and the judge (:mod:`core.fact_judge`) decide
+    which candidates are facts, and the judge names each one's subject (its category);
+  * relative time words are resolved from the turn's time and kept with their words:
+    "yesterday (2026-07-14)", "last Friday (2026-07-10)", "last month (June 2026)".
+
+The assistant's side is not read, and an empty user side yields nothing. "It" opening a sentence is
+named only when it is the thing the user's previous sentence made or has ("I made a pie. It has a rye
+crust" → "User's pie has a rye crust"); implied facts, other pronouns across sentences and non-English
+text need a model. Each side is read up to 20,000 characters
+(the transcript keeps all of it).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterable, Mapping
+
+import lemminflect
+
+from suzent_desktop.core.engines.capture import fact_judge, fact_rules, relative_dates
+from suzent_desktop.core.files.language import english
+from suzent_desktop.core.files.records.log_grammar import Fact
+
+MAX_FACTS_PER_TURN = 25
+
+# -- offline path -------------------------------------------------------------------------
+MAX_OFFLINE_CHARS = 20_000  # per side; the whole turn is in the transcript, extraction reads the start
+
+# Contractions opened before the rewrite ("I've" → "I have"); "'s" only after a pronoun (else it owns).
+_CONTRACTION_RES = [(re.compile(p, re.I), r) for p, r in (
+    (r"\b(ca)n't\b", r"\1nnot"), (r"\b(w)on't\b", r"\1ill not"), (r"n't\b", " not"), (r"\bIm\b", "I am"),
+    (r"\bIve\b", "I have"), (r"'m\b", " am"), (r"'ve\b", " have"), (r"'ll\b", " will"), (r"'re\b", " are"),
+    (r"\bI'd\b", "I would"), (r"\b(it|that|she|he)'s\b", r"\1 is"))]
+
+_PEOPLE = (
+    "wife|husband|partner|girlfriend|boyfriend|fiance|fiancee|fiancé|fiancée|boss|manager|friend|best friend|"
+    "brother|sister|mother|mom|mum|father|dad|son|daughter|kid|kids|children|colleague|coworker|co-worker|"
+    "cousin|aunt|uncle|grandmother|grandfather|grandma|grandpa|nephew|niece|neighbor|neighbour|dog|cat|puppy|"
+    "kitten|doctor|dentist|therapist|roommate|teammate|mentor|coach|parents|in-laws|baby"
+)
+_QUESTION_START = re.compile(
+    r"^(what|where|when|why|how|who|whom|whose|which|do|does|did|can|could|would|should|is|are|was|were|"
+    r"will|shall|have|has|any|anything)\b",
+    re.I,
+)
+# "When I was nine, I lived in Accra" opens with a question word and states a fact.
+_TIME_CLAUSE = re.compile(r"^(?i:when|while)\b[^,?]{1,60},\s+(?:I|my|My|we|We|our|Our)\b")
+_FIRST_PERSON = re.compile(r"\bI\b|\b(my|me|mine|myself|we|our|ours|us)\b", re.I)
+_SUBJECT_PRONOUN = re.compile(r"^(he|she|they|it|this|that|these|those|there)\b", re.I)
+# A name before the pronoun ("I drive a Mazda 3, it is old"), or a described thing before a relative "that"
+# ("a new show that is coming out"): the pronoun points inside the sentence.
+_NAME_BEFORE = re.compile(r"(?<!^)\b(?!I\b)[A-Z][\w-]*")
+_NAME_OR_THING_JUST_BEFORE = re.compile(rf"{_NAME_BEFORE.pattern}|\b(?i:a|an|another|the|my|our|some) "
+                                        rf"(?:[\w-]+ ){{0,2}}(?!(?:of|for|to|with|about|in|on|at)\b)[\w-]+ $")
+# A thing named before "it" in the same sentence, "it" opening the next clause or its verb's object ("I
+# finished my screenplay and printed it", "tweaking a recipe to make it …"): "a huge fan of it", "worked
+# all night but finally got it done" name nothing "it" can be.
+_THING_BEFORE = re.compile(rf"{_NAME_BEFORE.pattern}|(?<=\s)(?i:a|an|another|the|my|our)\s+"
+                           rf"(?!(?:{'|'.join(english.STOPWORDS)})\b)[a-z].*\b(?:and|to|so)\s+(?:[a-z]+\s+)?$")
+_PERSON_PRONOUN = re.compile(r"\b(he|she|him|her|his|hers)\b", re.I)
+_THING_PRONOUN = re.compile(r"\b(it|them|itself)\b", re.I)
+_DEMONSTRATIVE_ALONE = re.compile(
+    r"\b(this|that|these|those)\b(?=\s*(?:[.,!;:]|$|is\b|was\b|are\b|were\b|one\b|ones\b|too\b|again\b|"
+    r"for\b|to\b|with\b|in\b|on\b|at\b|and\b|but\b|so\b|because\b))",
+    re.I,
+)
+_ANTECEDENT = re.compile(
+    rf"\b[Mm]y (?P<rel>{_PEOPLE})(?:,)?(?: (?:named|called))? (?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\b|"
+    rf"\b[Mm]y (?P<rel2>{_PEOPLE})\b",
+)
+# The judge's subjects as the log's categories (the dream files a category on its page).
+_CATEGORIES = {"person": "people"}
+_IMPORTANCE = {"identity": 0.9, "health": 0.9, "person": 0.7, "work": 0.6, "place": 0.6, "event": 0.5,
+               "preference": 0.5, "hobby": 0.4, "plan": 0.4}
+
+
+def _expand(sentence: str) -> str:
+    for pattern, replacement in _CONTRACTION_RES:
+        sentence = pattern.sub(replacement, sentence)
+    return sentence.replace("\u2019", "'")
+
+
+def _without_subject(expanded: str) -> str:
+    """"Twisted my knee on Friday" is the user speaking: give a subject-less past event its "I"
+    ("Been vegetarian since 2019" too)."""
+    words = expanded.split(" ", 2)
+    lead = 1 if len(words) > 1 and words[0].lower() in _LEAD_ADVERBS else 0
+    first = words[lead] if len(words) > lead else ""
+    if first[:1].isupper() == (lead == 0) and first.lower() == "been" and len(words) > lead + 1:
+        return f"I have {expanded[0].lower()}{expanded[1:]}" if lead else f"I have b{expanded[1:]}"  # "Just been …"
+    said_after = words[lead + 1].split(" ", 1)[0] if len(words) > lead + 1 else ""
+    after = said_after.lower()
+    # "Twisted my knee", "Got a puppy", "Just finished "Dune""; not "Fred won" or "United lost again" (a name
+    # is the subject), nor "Had fun" (without a thing after it, "had" is as often "it had")
+    if (
+        first[:1].isupper() == (lead == 0)
+        and english.is_past(first)
+        and first.lower() not in ("was", "were")
+        and (first.lower() != "had" or after in _DETERMINERS)
+        and (after in _AFTER_SUBJECTLESS_VERB or (after.endswith("ing") and len(after) > 5)  # "Went hiking"
+             or said_after[:1] in ('"', "“"))
+    ):
+        return f"I {expanded[0].lower()}{expanded[1:]}"
+    return expanded
+
+
+_DETERMINERS = frozenset("a an the my our some".split())
+_AFTER_SUBJECTLESS_VERB = _DETERMINERS | frozenset(
+    "two three four five to in at on up out off back into over through with by for from about".split())
+
+
+_LEAD_ADVERBS = frozenset("finally just recently also actually already totally somehow accidentally".split())
+
+
+def third_person(text: str) -> str:
+    """A first-person fact in the log's third person: "I'm now working at Thales" → "User is now working
+    at Thales", "My sister Ana moved" → "User's sister Ana moved". Third-person text is unchanged."""
+    if not re.search(r"\b(?:I|I'm|I've|I'd|I'll|my|My|me|we|We|our|Our)\b", text):
+        return text
+    return to_third_person(text)
+
+
+def to_third_person(sentence: str) -> str:
+    """'I love my dog Rex' → 'User loves their dog Rex' (first mention of 'my' becomes "User's")."""
+    text = _expand(re.sub(r"\bi\b(?!')", "I", sentence))  # "i used to love Radiolab"
+    # "we adopted a kitten" is the user's news too: the line says what the user did (the turn keeps "we")
+    text = re.sub(r"\b[Ww]e (?:are|were|have)\b", lambda m: {"are": "I am", "were": "I was", "have": "I have"}[
+        m.group(0).split()[1]], text)
+    text = re.sub(r"\b[Ww]e\b", "I", text)
+    # "Tom and I got engaged", "Me and my wife went": the user first ("User and Tom got engaged")
+    partner = r"((?:[Mm]y |[Tt]he )?\w+(?: [A-Z]\w+)?)"
+    text = re.sub(rf"^(?:[Mm]e and {partner}|{partner} and (?:I|me))\b",
+                  lambda m: "I and " + re.sub(r"^The\b", "the", m.group(1) or m.group(2)), text, count=1)
+    text = re.sub(r"\bI do not\b", "User does not", text)
+    text = re.sub(r"\bI did not\b", "User did not", text)
+    text = re.sub(
+        r"\bI (really |absolutely |quite |now |currently |just |also |still |never |always |usually |often "
+        r"|sometimes |recently |finally |actually |already |even |first )?([A-Za-z]+)\b",
+        lambda m: f"User {m.group(1) or ''}{english.third_person_verb(m.group(2))}",
+        text,
+    )
+    subject_first = re.search(r"\bUser\b", text)
+    possessive_first = re.search(r"\b[Mm]y\b", text)
+    if possessive_first and not (subject_first and subject_first.start() < possessive_first.start()):
+        text = re.sub(r"\b[Mm]y\b", "User's", text, count=1)
+    text = re.sub(r"\b[Mm]y\b", "their", text)
+    text = re.sub(r"\b[Oo]ur\b", "User's", text, count=1)
+    text = re.sub(r"\b[Oo]ur\b", "their", text)
+    text = re.sub(r"\bmyself\b", "themselves", text)
+    text = re.sub(r"\b(me|us)\b", "the user", text)
+    text = re.sub(r"\bmine\b", "the user's", text)
+    text = re.sub(r"\bI\b", "User", text)
+    text = " ".join(text.split()).rstrip(".!;, ")
+    if text.startswith("User's") or text.startswith("User "):
+        return text
+    return text[0].upper() + text[1:] if text else text
+
+
+# "…, and I …", a cause the user states ("… since I moved to Denver": the move is a fact of its own), or two
+# statements joined by a comma alone ("I'm staying in Galway, it's great for music").
+_CLAUSE_JOIN = re.compile(r",?\s+(?:and|but|so)\s+(?=(?:I|I'm|I've|my|My)\b)|"
+                          r",\s+(?=(?i:it|this|that|they|he|she)(?:'s|'re|'ll|\s+(?P<verb>[a-z]+))\b)")
+_FIRST_PERSON_SUBJECT = re.compile(r"\bI\b|\bI'm\b|\bI've\b")
+
+
+def _clauses(sentence: str) -> list[str]:
+    """Split "I moved to Portland and I love hiking" (or "…, it's rainy") into two statements.
+
+    Only where the part before the conjunction has its own first-person subject, so
+    "My wife and I love sushi" stays one statement.
+    """
+    parts: list[str] = []
+    start = 0
+    for match in _CLAUSE_JOIN.finditer(sentence):
+        head = sentence[start : match.start()]
+        joined = match.group(0).strip(", ")  # "and", or a comma alone before "it is", "she ran"
+        if match.group("verb") and not english.verb_tag(match.group("verb")):
+            continue  # "…, that summer …": no statement follows the comma
+        if _states_something(head, joined) and len(head.split()) >= 3:
+            parts.append(head)
+            start = match.end()
+    parts.append(sentence[start:])
+    return [clause for part in parts for clause in _with_causes(part)]
+
+
+def _states_something(head: str, joined: str) -> bool:
+    """Whether the words before "and I …" (or a comma) are a statement of their own: the user as a subject,
+    or something of the user's with its verb ("My laptop crashed last week, and I …"); "My wife and I"
+    is one subject."""
+    if not joined:
+        return bool(_FIRST_PERSON.search(head))
+    if _FIRST_PERSON_SUBJECT.search(head):
+        return True
+    words = head.split()
+    return bool(re.match(r"(?i)(?:my|our)\b", head)) and any(
+        english.verb_tag(w) in ("VBD", "VBZ") and w.islower() for w in words[2:])
+
+
+# A cause the user states is a fact of its own: "Since I'm lactose intolerant I'm trying oat milk" is the
+# cause, then the statement; "Hiking changed me since I moved to Denver" keeps its words and adds "I moved
+# to Denver". A cause of three words or fewer ("since I'm allergic") says too little alone.
+_CAUSE_FIRST = re.compile(r"^(?:[A-Za-z]+,\s+)?(?i:since|because)\s+(?P<cause>(?:I|my|My|we|We)\b.*?),?\s+"
+                          r"(?P<main>(?:I|I'm|I've|we|We)\b.*)$")
+_CAUSE_AFTER = re.compile(r"\s(?:since|because)\s+(?P<cause>(?:I|I'm|I've|my|we)\b[^,;]*)")
+
+
+def _with_causes(clause: str) -> list[str]:
+    first = _CAUSE_FIRST.match(clause)
+    if first:
+        return [first.group("cause"), first.group("main")]
+    causes = [m.group("cause") for m in _CAUSE_AFTER.finditer(clause) if len(m.group("cause").split()) > 3]
+    return [clause, *causes]
+
+
+# A bracketed aside ("[shares a photo of a cake]", "[laughs]") is an attachment or an action, not the
+# user's words: what a picture shows is no fact unless a sentence says it. A markdown link stays.
+_BRACKETED = re.compile(r"\[[^\[\]]*\](?!\()")
+
+
+def _sentences(text: str) -> list[str]:
+    text = _BRACKETED.sub(" ", text)
+    return [c.strip() for s in english.sentences(text) for c in _clauses(s) if c.strip()]
+
+
+_FILLER = re.compile(
+    r"^(?:(?:oh|ah|well|so|and|but|also|anyway|anyways|actually|honestly|btw|by the way|fun fact|"
+    r"guess what|yeah|yes|no|ok|okay|haha|lol|hmm|um|right|funny enough|speaking of which|fyi|tbh|omg|ugh|wow)"
+    r"\b[,!:]?\s*)+",
+    re.I,
+)
+# A short label before the statement ("Big news:", "Quick update:") says nothing itself; "I have two
+# kids: Ana and Leo" is no label (the user speaks before the colon).
+_LEAD_LABEL = re.compile(r"^(?![^:]*\b(?i:I|my|me|we|our|us)\b)(?:[\w'’]+ ){0,2}[\w'’]+:\s+")
+
+
+# The person spoken to, named at the end or the start of a sentence ("I love that idea, Nate!"):
+# not part of the fact, and left in it reads "User loves that idea Nate".
+# After a greeting ("Hey Nate, my favourite treat is …") the name is always the listener; a bare name
+# is too ("Nate, after my shift I …"), but not before an appositive ("Tomas, my neighbour, has …": Tomas
+# is the subject), and a day is no name ("Monday, I …").
+_VOCATIVE = re.compile(
+    r",\s*(?:[A-Z][a-z]+)(?=[.!?]*$)|^(?i:hey|hi|hello|oh|wow|yo|thanks|thank you)[ ,]+(?!I\b)[A-Z][a-z]+[,!]\s+"
+)
+_BARE_NAME = re.compile(r"^(?P<name>[A-Z][a-z]+),\s+(?!(?i:my|our|the|a|an|his|her)\b[^,]{1,30},)")
+
+
+def _without_listener(sentence: str) -> str:
+    sentence = _VOCATIVE.sub("", sentence)
+    bare = _BARE_NAME.match(sentence)
+    return sentence[bare.end():] if bare and english.looks_like_name(bare.group("name")) else sentence
+
+
+# An opening phrase before the user speaks ("On another note, I …", "Sadly, my dog …", "Besides writing, I
+# …") is said to steer the talk: the line reads without it. An opening that holds a fact stays: the user
+# or a name in it, a number, a time ("Last week,", "When I was ten,"), a cause, or a hedge the judge must see.
+_OPENING = re.compile(r"^(?P<lead>[^,]{1,40}),\s+(?=(?:I|I'm|I've|I'd|[Ww]e)\b|(?:[Mm]y|[Oo]ur)\b(?![^,]{1,30},))")
+_OPENING_HOLDS = re.compile(
+    rf"\d|(?<!^)\b[A-Z]|\b(?i:I|my|me|we|our|us|ago|last|next|later|earlier|then|now|once|after|before|since|"
+    rf"during|while|when|until|because|as|maybe|perhaps|probably|if|unless|{'|'.join(english.CALENDAR)}|"
+    rf"(?:{fact_rules.TIME_NOUN})s?)\b")
+
+
+def _without_opening(sentence: str) -> str:
+    opening = _OPENING.match(sentence)
+    lead = opening.group("lead") if opening else ""
+    if not opening or _OPENING_HOLDS.search(lead):
+        return _time_after(sentence)
+    return sentence[opening.end():]
+
+
+# A time that opens the sentence ("Last week, I found …", "Yesterday I tried …") is said after the
+# statement, where a reader (and the judge) expect it: "User found old notebooks last week".
+_TIME_OPENING = re.compile(
+    rf"^(?P<time>(?:(?i:last|next|this|on|in|a|few|couple|of|ago|the|yesterday|today|tonight|earlier|\d+|"
+    rf"{'|'.join(english.CALENDAR)}|(?:{fact_rules.TIME_NOUN})s?)\b ?)+),?\s+(?=(?:I|[Mm]y|[Ww]e|[Oo]ur)\b)")
+_A_TIME = re.compile(rf"\d|\b(?i:{'|'.join(english.CALENDAR)}|tonight|(?:{fact_rules.TIME_NOUN})s?)\b")
+_CLAUSE_END = re.compile(r"(?=,\s|\s(?:and|but|so|because|when|while)\s|[.!]+$|$)")
+
+
+def _time_after(sentence: str) -> str:
+    opening = _TIME_OPENING.match(sentence)
+    if not opening or not _A_TIME.search(opening.group("time")):
+        return sentence  # "In my free time, I …": no time was said
+    time = opening.group("time").strip()
+    first = time.split()[0].lower()
+    if first not in english.CALENDAR or first in ("today", "tomorrow", "yesterday"):
+        time = time[0].lower() + time[1:]  # "Yesterday" → "yesterday"; "Friday" keeps its capital
+    elif " " not in time:
+        time = f"on {time}"  # "Monday I start at Acme" → "… at Acme on Monday"
+    rest = sentence[opening.end():]
+    end = _CLAUSE_END.search(rest, len(rest.split(" ", 2)[0]) + 1 if " " in rest else len(rest))
+    cut = end.start() if end else len(rest)
+    return f"{rest[:cut]} {time}{rest[cut:]}"
+
+
+# "this"/"these"/"those" before a noun point at a picture or at the talk ("I took this photo at Whispering
+# Falls", "I made these cupcakes with raspberry frosting"); what the line says is still a fact when it reads
+# "a photo", "cupcakes", if the thing is described: a word before the noun that is not praise ("these old
+# notebooks"), or a phrase after it ("this photo at …"). "this genre" alone says nothing and stays a pointer;
+# a time ("this week") keeps its word. "that" is as often a conjunction ("I know that music helps"): it is read
+# as "a" only before one thing and a phrase that places it ("I snapped that pic on my trip to the Smokies").
+_DEMONSTRATIVE_NOUN = re.compile(r"\b(?P<det>[Tt]his|[Tt]hese|[Tt]hose|that) (?P<next>[A-Za-z][\w'-]*)"
+                                 r"(?P<rest>(?: [A-Za-z][\w'-]*)*)")
+_DESCRIBED_AFTER = frozenset("with of from at in on called named by about for".split())
+_PHRASE_ENDS = english.STOPWORDS | english.CALENDAR | {"last", "next", "ago"}
+
+
+def _as_indefinite(match: re.Match[str]) -> str:
+    det, word, rest = match.group("det").lower(), match.group("next"), match.group("rest").split()
+    lowered = word.lower()
+    lemmas = lemminflect.getAllLemmas(lowered)
+    phrase = [word, *rest]
+    noun_ends = next((i for i, w in enumerate(phrase) if w.lower() in _PHRASE_ENDS), len(phrase))
+    placed = noun_ends < len(phrase) and phrase[noun_ends].lower() in _DESCRIBED_AFTER
+    described = sum(w.lower() not in english.EVALUATIVE for w in phrase[:noun_ends]) > 1 or placed
+    if det == "that" and not _that_is_a_determiner(match, lemmas, placed and noun_ends == 1):
+        described = False
+    if (not described or lowered in english.STOPWORDS or lowered == "one"
+            or re.fullmatch(f"(?:{fact_rules.TIME_NOUN})s?", lowered)
+            or (lemmas and not {"NOUN", "ADJ", "PROPN"} & lemmas.keys())
+            or (det == "this" and english.verb_tag(lowered) in ("VBZ", "VBD"))):
+        return f"{match.group('det')} {word}{match.group('rest')}"
+    if det in ("these", "those"):
+        return f"{word}{match.group('rest')}"
+    article = "an" if re.match(r"[aeio]|u(?!ni|s|t)", lowered) else "a"
+    return f"{article} {word}{match.group('rest')}"
+
+
+def _that_is_a_determiner(match: re.Match[str], lemmas: dict[str, tuple[str, ...]], placed: bool) -> bool:
+    """"I snapped that pic on my trip": after a past verb, before one thing and a phrase that places it, with
+    no verb of its own after ("I found that work at home is tiring" is a conjunction, "desserts that work
+    for …" a relative)."""
+    before = match.string[: match.start()].split()
+    word = match.group("next").lower()
+    return (placed and bool(before) and english.verb_tag(before[-1]) in ("VBD", "VBN")
+            and (not lemmas or word in lemmas.get("NOUN", ()))
+            and not any(english.verb_tag(w) in ("VBZ", "VBD") or w in ("is", "are", "was", "were")
+                        for w in match.group("rest").split()))
+
+
+# What the listener did, around what the user did: "I took a road trip while you were winning" and "I took
+# your advice and watched Dune last night" state the trip and the film; the listener's part is no fact.
+_LISTENER_WHILE = re.compile(r"\s+(?:while|when|since|because|after|before|until)\s+(?:you|your)\b[^,]*$", re.I)
+_LISTENER_AND = re.compile(r"^I\s+[^,]*?\byour?\b[^,]*?\s+and\s+(?P<rest>(?P<verb>[a-z]+)\s.*)$")
+
+
+def _without_listener_clause(sentence: str) -> str:
+    kept = _LISTENER_WHILE.sub("", sentence)
+    if kept != sentence and len(kept.split()) >= 4 and _FIRST_PERSON.search(kept):
+        return kept
+    joined = _LISTENER_AND.match(sentence)
+    if joined and english.verb_tag(joined.group("verb")) == "VBD":
+        return f"I {joined.group('rest')}"
+    return sentence
+
+
+# A last clause said to the listener ("…, can you believe it", "…, you know") is no part of the fact.
+_ASIDE = re.compile(r",\s*[^,]*\b(?:you|ya)\b[^,]*$", re.I)
+_PETS = "dog|cat|rabbit|parrot|tortoise|puppy|kitten|guinea pig|hamster|horse|budgie|ferret|lizard|snake|turtle"
+_KNOWN_RE = [
+    re.compile(rf"\bUser's (?P<who>{_PEOPLE}) (?P<name>[A-Z][a-z]+)\b"),
+    re.compile(rf"\b(?P<name>[A-Z][a-z]+), User's (?P<who>{_PEOPLE})\b"),
+    re.compile(rf"\b(?:User's|a|an) (?P<who>{_PETS}) (?:named |called )?(?P<name>[A-Z][a-z]+)\b"),
+    re.compile(rf"\b(?P<name>[A-Z][a-z]+), User's (?P<who>{_PETS})\b"),
+]
+
+
+def known_people(contents: Iterable[str]) -> dict[str, str]:
+    """First name (lower-cased) → who it is ("User's sister Ana"), from fact texts."""
+    found: dict[str, str] = {}
+    for content in contents:
+        for pattern in _KNOWN_RE:
+            for match in pattern.finditer(content):
+                found[match.group("name").lower()] = f"User's {match.group('who')} {match.group('name')}"
+    return found
+
+
+def _name_known_person(text: str, people: Mapping[str, str]) -> tuple[str, str | None]:
+    """A sentence about a person or animal the user introduced before, saying who it is."""
+    if not people:
+        return text, None
+    for match in re.finditer(r"\b[A-Za-z][a-z]+\b", text):
+        who = people.get(match.group(0).lower())
+        if who is not None and (match.group(0)[0].isupper() or match.start() == 0):
+            name = who.split()[-1]
+            relation = who.rsplit(" ", 1)[0].replace("User's", "the user's")
+            return f"{text[: match.start()]}{name} ({relation}){text[match.end():]}", who
+    return text, None
+
+
+# "I'm writing a new script. It's a love story set in Lagos": "it" is the thing the user's last sentence
+# made, wrote, bought or has, and the line names it ("User's new script is a love story set in Lagos").
+# Only when the sentence says what the thing is or has: "It was gorgeous" tells a reader nothing new.
+_OWNED_THING = re.compile(
+    r"\b(?:I|[Ww]e)(?:'m|'ve| am| have| has| was| were)?(?: (?:just|really|also|finally|recently|been|still))*"
+    r" (?P<verb>[a-z]+) (?P<det>[Mm]y|[Oo]ur|an?|another) (?P<thing>(?:[\w'-]+ ){0,3}?[\w'-]+?)"
+    r"(?=(?: (?:with|about|for|from|at|in|on|that|which|called|named|to|and|but|by|last|this|yesterday)\b|[ .,!;:]*$))")
+_MAKING = frozenset("make bake cook write buy get have own build paint start finish adopt knit create draw design "
+                    "plant grow sew brew record".split())
+_IT_IS = re.compile(r"^(?i:it)(?:(?P<verb>'s| is| was)\s+(?=(?:a|an|about|based|made|set|filled|full|from|by|called|named)\b)|"
+                    r"(?P<has> has| had)\s+(?!been\b))(?P<rest>.+)$")
+
+
+# "This is my prized possession, a basketball signed by Kobe": what is shown is said after the comma, so the
+# line reads "User's prized possession is a basketball signed by Kobe".
+_SHOWN = re.compile(r"^(?i:this|that|it|here)(?:'s| is| was) (?P<own>(?i:my|our) [^,]{1,40}), (?P<what>(?i:a|an|the|my|our) .+)$")
+
+
+def _it_named(sentence: str, thing: str | None) -> tuple[str, str | None]:
+    """The sentence with a leading "It" named, and the thing later sentences' "it" points to."""
+    shown = _SHOWN.match(sentence.strip())
+    if shown:
+        sentence = f"{shown.group('own')[0].upper()}{shown.group('own')[1:]} is {shown.group('what')}"
+    said = _IT_IS.match(sentence.strip())
+    if said and thing:
+        rest = said.group("rest")
+        content = [w for w in english.words(rest.lower())
+                   if w not in english.STOPWORDS and w not in english.EVALUATIVE and len(w) > 2]
+        if len(content) >= 2:
+            verb = "is" if said.group("verb") == "'s" else (said.group("verb") or said.group("has")).strip()
+            return f"My {thing} {verb} {rest}", thing
+    owned = _OWNED_THING.search(sentence)
+    if owned and (owned.group("det").lower() in ("my", "our") or english.verb_lemma(owned.group("verb")) in _MAKING):
+        return sentence, owned.group("thing")
+    return sentence, None if not said else thing
+
+
+class OfflineExtractor:
+    """What the user says about themselves and the people they know, without a model.
+
+    Each sentence of the user's side (long turns are split into sentences, and "…, and I …" into
+    clauses) becomes a candidate line in the log's third person; a few named rules
+    (:mod:`core.fact_rules`) drop what cannot be a fact line, and the learned judge
+    (:mod:`core.fact_judge`) decides on the rest and names its subject.
+    """
+
+    def extract(self, user_text: str, assistant_text: str = "", *, when: dt.datetime | None = None,
+                people: Mapping[str, str] | None = None) -> list[Fact]:
+        """Facts of one turn (the assistant's words are not the user's: they are not read). ``people`` maps a lower-cased first name the user introduced earlier
+        ("my grandfather Felix") to who that is ("User's grandfather Felix"): a later sentence
+        about Felix alone is then a fact about someone the user knows, and says who."""
+        people = dict(people or {})
+        facts: list[Fact] = []
+        seen: set[str] = set()
+        for line in self.candidates(user_text, people):
+            fact = self._make(line, when)
+            if fact is not None and fact.content.lower() not in seen:
+                seen.add(fact.content.lower())
+                facts.append(fact)
+                people.update(known_people([fact.content]))
+        return facts[:MAX_FACTS_PER_TURN]
+
+    def candidates(self, user_text: str, people: Mapping[str, str] | None = None) -> list[str]:
+        """The candidate fact lines of the user's side, in the third person, before the judge."""
+        people = dict(people or {})
+        lines: list[str] = []
+        antecedent: str | None = None
+        thing: str | None = None
+        for sentence in _sentences(user_text[:MAX_OFFLINE_CHARS]):
+            sentence, thing = _it_named(sentence, thing)
+            line, antecedent = self._candidate(sentence, antecedent, people)
+            if line is not None:
+                lines.append(line)
+                people.update(known_people([line]))
+        return lines
+
+    def _candidate(self, sentence: str, antecedent: str | None, people: Mapping[str, str]) -> tuple[str | None, str | None]:
+        """The candidate line of one sentence (or None), and the person later pronouns point to."""
+        sentence = _without_listener(_LEAD_LABEL.sub("", _FILLER.sub("", sentence.strip()).strip())).strip()
+        sentence = _without_opening(sentence)
+        sentence = sentence[:1].upper() + sentence[1:]  # "started a new job" after "Update:" opens the sentence
+        sentence = _ASIDE.sub("", sentence) if len(_ASIDE.sub("", sentence).split()) >= 3 else sentence
+        sentence = _without_listener_clause(sentence)
+        expanded = _DEMONSTRATIVE_NOUN.sub(_as_indefinite, _without_subject(_expand(sentence)))
+        found = _ANTECEDENT.search(expanded)
+        if found:
+            relation = found.group("rel") or found.group("rel2")
+            antecedent = f"my {relation.lower()}" + (f" {found.group('name')}" if found.group("name") else "")
+        if not expanded or expanded.endswith("?") or (_QUESTION_START.match(expanded) and not _TIME_CLAUSE.match(expanded)):
+            return None, antecedent
+        resolved = self._resolve_pronouns(expanded, antecedent, named_here=found is not None)
+        if resolved is None or len(resolved) > 400:
+            return None, antecedent
+        if not _FIRST_PERSON.search(resolved):
+            resolved, who = _name_known_person(resolved, people)
+            if who is None:
+                return None, antecedent
+            antecedent = who
+        line = to_third_person(resolved.replace("`", "'"))
+        return (None if fact_rules.problem(line) else line), antecedent
+
+    @staticmethod
+    def _resolve_pronouns(expanded: str, antecedent: str | None, *, named_here: bool = False) -> str | None:
+        """Replace he/she with the person named earlier in the turn; None when a pronoun dangles.
+
+        A person named in the sentence itself ("my friend Priya moved for her PhD") is what a later
+        "her" points to: the line reads as said."""
+        for pattern, referent in ((_THING_PRONOUN, _THING_BEFORE), (_DEMONSTRATIVE_ALONE, _NAME_OR_THING_JUST_BEFORE)):
+            pronoun = pattern.search(expanded)
+            # "I drive a Mazda 3, it is old", "I finished a script and sent it to Netflix": "it" points at
+            # a name or a thing named before it in the same sentence.
+            if pronoun and not referent.search(expanded[: pronoun.start()]):
+                return None
+        subject = _SUBJECT_PRONOUN.match(expanded)
+        if subject and subject.group(1).lower() not in ("he", "she"):
+            return None
+        if not _PERSON_PRONOUN.search(expanded) or (named_here and not subject):
+            return expanded
+        if antecedent is None or named_here:
+            return None
+        owner = antecedent + "'s"
+        text = re.sub(r"^(He|She)\b", antecedent[0].upper() + antecedent[1:], expanded)
+        text = re.sub(r"\b(he|she)\b", antecedent, text)
+        text = re.sub(r"\b(his|hers)\b", owner, text, flags=re.I)
+        text = re.sub(r"\b(him|her)\b(?=\s+(?:[a-z]+ing\b|a\b|an\b|the\b|some\b))", antecedent, text)
+        text = re.sub(r"\bher\b(?=\s+[a-z])", owner, text)
+        return re.sub(r"\b(him|her)\b", antecedent, text, flags=re.I)
+
+    @staticmethod
+    def _make(line: str, when: dt.datetime | None) -> Fact | None:
+        """The fact of a candidate line when the judge keeps it, its date resolved from the turn's time."""
+        verdict = fact_judge.judge()(line)
+        if not verdict.keep:
+            return None
+        content = relative_dates.resolve(line, when, past=verdict.subject != "plan")
+        return Fact(content=content, category=_CATEGORIES.get(verdict.subject, verdict.subject), tags=("offline",),
+                    importance=_IMPORTANCE[verdict.subject])
