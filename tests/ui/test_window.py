@@ -398,6 +398,25 @@ def test_run_app_shuts_down_cleanly(qtbot, loop, demo_home, prompter) -> None:
     win.deleteLater()
 
 
+def test_shutdown_also_stops_a_task_started_while_others_wind_down(qtbot, services) -> None:
+    """A task that queues a follow-up when it is cancelled (as an index pass does) leaves nothing running."""
+
+    follow_ups: list[asyncio.Task] = []
+
+    async def pass_that_queues_a_follow_up() -> None:
+        try:
+            await asyncio.sleep(3600)
+        except asyncio.CancelledError:
+            follow_ups.append(services.submit(asyncio.sleep(3600)))
+            raise
+
+    services.submit(pass_that_queues_a_follow_up())
+    run(qtbot, asyncio.sleep(0))  # the pass starts and waits
+    run(qtbot, services.shutdown())
+    assert follow_ups and all(t.done() for t in follow_ups)
+    assert all(t.done() for t in services.tasks())
+
+
 def test_many_void_qt_calls_do_not_exhaust_none(qtbot) -> None:
     """PySide6 6.12 on CPython 3.11 drops a reference to None per void call (see ui/base/qtfix.py)."""
     import sys

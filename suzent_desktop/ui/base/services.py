@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from suzent_desktop.settings import Settings
 
 log = logging.getLogger(__name__)
+SHUTDOWN_ROUNDS = 10  # cancel-and-wait rounds at shutdown; a task that keeps starting others is named, not awaited forever
 
 ProgressFn = Callable[[int, int, str], None]
 
@@ -223,11 +224,18 @@ class AppServices(QObject):
             deadline = asyncio.get_running_loop().time() + rollback_timeout
             while runner.phase != "idle" and asyncio.get_running_loop().time() < deadline:
                 await asyncio.sleep(0.05)
-        pending = [t for t in self._tasks if not t.done()]
-        for task in pending:
-            task.cancel()
-        if pending:
+        # A task may start another while it winds down (a cancelled pass that queues its follow-up):
+        # cancel in rounds until none is left, so the window never closes over a running task.
+        for _ in range(SHUTDOWN_ROUNDS):
+            pending = [t for t in self._tasks if not t.done()]
+            if not pending:
+                return
+            for task in pending:
+                task.cancel()
             await asyncio.gather(*pending, return_exceptions=True)
+        left = [t for t in self._tasks if not t.done()]
+        if left:
+            log.warning("%d background task(s) still running after shutdown", len(left))
 
     # -- common operations ---------------------------------------------------------------------
     def apply(self, changes: ChangeSet) -> asyncio.Task[Any] | None:
