@@ -210,3 +210,19 @@ def test_a_table_indexed_with_the_old_stop_words_is_re_split_on_open(tmp_path) -
     writer = IndexStore(tmp_path / "index", 384)
     writer.open()
     assert [r["path"] for r in writer.fts_search("cat", 5)] == ["Pickles.md"]
+
+
+# The index stems a word before it looks it up among the words it leaves out: "does" became "doe" and "why"
+# became "whi", so a question starting "Why does …" matched every row saying why or does.
+HOBBY_ROWS = [
+    ("Hobbies.md", "User does swimming every Sunday, why not"),
+    ("Rosa.md", "User's brother Rosa is a data engineer up in Aarhus"),
+]
+
+
+def test_function_words_are_left_out_in_their_stemmed_form_too(store: IndexStore) -> None:
+    embedder = HashingEmbedder()
+    store.add([_row(path, text, i, embedder) for i, (path, text) in enumerate(HOBBY_ROWS)])
+    store.rebuild_fts()
+    assert store.fts_search("why does", 5) == []
+    assert [r["path"] for r in store.fts_search("swimming", 5)] == ["Hobbies.md"]

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pyarrow as pa
 
-from suzent_desktop.core.files.language.english import STOPWORDS, date_words
+from suzent_desktop.core.files.language.english import STOPWORDS, date_words, stem
 from suzent_desktop.core.files.language.writing_systems import gram_text, terms
 from suzent_desktop.core.index.ranking import tie_order
 from suzent_desktop.core.index.ranking.filters import Filters
@@ -52,11 +52,22 @@ _QUERY_WORD_RE = re.compile(r"\w+", re.UNICODE)
 # English (lower-cased, stemmed), and dictionary-based words for Chinese and Japanese, which
 # have no spaces (the "simple" tokenizer made a whole CJK sentence one token: bench/cjk_search.py).
 FTS_TOKENIZER = "icu"
+
+
+def _adjective_of(word: str) -> bool:
+    """An adverb whose stem is its adjective ("currently" → "current"): the stem is a word that matters."""
+    return word.endswith("ly") and word.startswith(stem(word))
+
+
 # The words the full-text index leaves out: English function words only. Left to itself, the ICU tokenizer
 # drops the stop words of every language it knows, among them "cat", "dog" and "city", so "What is the
 # name of the user's cat?" could not find "Pickles (the user's cat)" by its words. "user" stays a word, as it
 # was: a question about "the user" weighs the rows that say "User ...".
-FTS_STOP_WORDS = tuple(sorted(STOPWORDS - {"user", "users"}))
+# The index stems a word before it looks it up in this list, so a function word whose stem differs ("why" →
+# "whi", "does" → "doe", "any" → "ani") is listed stemmed too: else "Why does …" matched every row saying
+# why or does. An adverb's stem that is its adjective is not listed.
+_KEPT = STOPWORDS - {"user", "users"}
+FTS_STOP_WORDS = tuple(sorted(_KEPT | {stem(word) for word in _KEPT if not _adjective_of(word)}))
 CLUES_PER_PATTERN = 2000  # words of tombstones per regular expression (the matcher's memory stays bounded)
 _FTS_OPERATORS = frozenset({"and", "or", "not"})
 
