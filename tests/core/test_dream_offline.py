@@ -131,6 +131,17 @@ def test_someone_elses_relations_do_not_supersede_the_users(manager):
     assert "User's sister works at Initech" in page(manager, "3_Personal/People.md")
 
 
+def test_joining_a_club_does_not_replace_a_club_joined_before(manager):
+    """Joining a forum and then a travel club are two facts, not a job changed: neither goes to History."""
+    run(manager, batch(("2026-06-15", "hobby", "User joined a fantasy literature forum")))
+    run(manager, batch(("2026-12-06", "hobby", "User joined a travel club")))
+    hobbies = page(manager, "3_Personal/Hobbies.md")
+    assert "## History" not in hobbies and "~~" not in hobbies
+    assert "- User joined a fantasy literature forum (2026-06-15)" in hobbies
+    assert "- User joined a travel club (2026-12-06)" in hobbies
+    assert subject_value("User joined Fabrikam as a welder").key == subject_value("User works at Contoso").key
+
+
 def test_text_rules():
     assert dup_norm("User now works at  Microsoft.") == dup_norm("user works at microsoft")
     assert subject_value("User now works at Microsoft").key == subject_value("The user works for Contoso").key

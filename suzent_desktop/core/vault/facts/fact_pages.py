@@ -257,13 +257,16 @@ def restates(bullet: str, fact: str) -> bool:
     return old == new or old.startswith(new + " ")
 
 
+# "joined" sets an employer only when what was joined is named ("joined Fabrikam as a welder"): a club, a
+# forum or a choir ("joined a travel club") is no job, and read as one it put the forum joined earlier on History.
+_JOINED = re.compile(r"^(?P<s>.+?) (?:now |recently |just )?joined (?P<v>.+)$")
 _SUBJECT_ALIASES = {"the user": "user", "user": "user", "i": "user", "the user's": "user's", "my": "user's"}
 _RELATIONS: list[tuple[str, re.Pattern[str]]] = [
     ("works as", re.compile(r"^(?P<s>.+?) (?:now |currently |recently |just )?works as (?:an? )?(?P<v>.+)$")),
     ("employer", re.compile(
         r"^(?P<s>.+?) (?:now |currently |recently |just )?(?:works|is (?:now |currently |still )?working|started working|is employed|"
         r"started a new job|started|has started) (?:at|for) (?P<v>.+)$")),
-    ("employer", re.compile(r"^(?P<s>.+?) (?:now |recently |just )?joined (?P<v>.+)$")),
+    ("employer", _JOINED),
     ("residence", re.compile(
         r"^(?P<s>.+?) (?:now |currently |recently |just )?(?:lives|is living|moved|has moved|relocated|is based)"
         r" (?:in|to) (?P<v>.+)$")),
@@ -291,12 +294,18 @@ class SubjectValue:
     subject: str = "user"
 
 
+def _named(written: str, clean: str, start: int) -> bool:
+    """The value at ``start`` of the lower-cased ``clean`` opens with a capital where it was ``written``."""
+    return len(written) != len(clean) or written[start].isupper()
+
+
 def subject_value(text: str) -> SubjectValue | None:
     """The (subject, relation) a fact sets and its value, for the relations that hold one value."""
-    clean = " ".join(text.lower().replace("’", "'").split()).rstrip(".!;,")
+    written = " ".join(text.replace("’", "'").split()).rstrip(".!;,")
+    clean = written.lower()
     for relation, pattern in _RELATIONS:
         match = pattern.match(clean)
-        if not match:
+        if not match or (pattern is _JOINED and not _named(written, clean, match.start("v"))):
             continue
         subject = match.group("s").strip()
         subject = _SUBJECT_ALIASES.get(subject, subject)
