@@ -187,8 +187,8 @@ async def run(args: argparse.Namespace) -> None:
     body = next(i for i, ln in enumerate(lines) if i > 5 and ln.strip() and not ln.startswith("#"))
     lines[body] = lines[body] + " Edited during the benchmark run."
     new_text = "\n".join(lines) + "\n"
-    old_chunks = {embedding_text(c) for c in chunk_markdown(old_text)}
-    expected = sum(1 for c in chunk_markdown(new_text) if embedding_text(c) not in old_chunks)
+    old_chunks = {embedding_text(c, target.stem) for c in chunk_markdown(old_text)}
+    expected = sum(1 for c in chunk_markdown(new_text) if embedding_text(c, target.stem) not in old_chunks)
     embedder.reset()
     target.write_text(new_text, encoding="utf-8")
     start = time.perf_counter()

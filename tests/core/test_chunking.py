@@ -46,6 +46,20 @@ def test_heading_path_is_kept_with_each_chunk() -> None:
     assert embedding_text(chunk_markdown(text)[1]).startswith("Alice > Work\n")
 
 
+def test_a_fact_bullet_under_its_pages_own_name_is_embedded_as_its_own_words() -> None:
+    """The page's name is its title, weighed apart; in a one-line fact's vector it outweighed the fact.
+    A section of the page (History, a person on People) and a prose paragraph keep their heading."""
+    hobbies = "# Hobbies\n\n- User builds model railways (2026-07-02)\n"
+    assert embedding_text(chunk_markdown(hobbies)[0], "Hobbies") == "User builds model railways"
+    people = "# People\n\n## Nate\n\n- Adopted a dog named Max (2026-05-02)\n"
+    assert embedding_text(chunk_markdown(people)[0], "People") == "People > Nate\nAdopted a dog named Max"
+    work = "# Work\n\n- User works at Fabrikam (2026-07-05)\n\n## History\n\n- ~~User works at Contoso~~ (2026-07-01)\n"
+    assert [embedding_text(c, "Work") for c in chunk_markdown(work)] == [
+        "User works at Fabrikam", "Work > History\nUser works at Contoso"]
+    notes = "# Rust\n\nOwnership moves values; borrowing lends them.\n"
+    assert embedding_text(chunk_markdown(notes)[0], "Rust") == "Rust\nOwnership moves values; borrowing lends them."
+
+
 def test_code_fences_stay_whole_even_with_blank_lines_and_hashes() -> None:
     code = "```python\n# not a heading\n\nx = 1\n```"
     chunks = chunk_markdown(f"# Page\n\n{code}\n\nAfter.\n")

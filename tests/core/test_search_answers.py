@@ -154,7 +154,7 @@ async def test_editing_one_bullet_embeds_only_that_row(layout, indexer, embedder
     embedder.texts.clear()
     path.write_text(WORK.replace("nightly Spark pipeline", "nightly Flink pipeline"), encoding="utf-8")
     await indexer.sync()
-    assert embedder.texts == ["Work\nUser maintains a nightly Flink pipeline"]
+    assert embedder.texts == ["User maintains a nightly Flink pipeline"]
 
 
 async def test_striking_a_fact_through_marks_it_superseded(layout, indexer, embedder) -> None:

@@ -396,7 +396,7 @@ class Searcher:
             if not vectors and path.is_file():
                 chunks = chunk_markdown(clean(decode_lenient(read_page(path))[0]))[:8]
                 if chunks:
-                    vectors = list(self.table.embedder.embed([embedding_text(c) for c in chunks]))
+                    vectors = list(self.table.embedder.embed([embedding_text(c, path.stem) for c in chunks]))
             best: dict[str, SearchHit] = {}
             for vector in vectors[:8]:
                 rows = store.vector_search(np.asarray(vector), limit, Filters(exclude_path=str(path)))

@@ -51,6 +51,7 @@ class Chunk:
     dates: list[str] = field(default_factory=list)  # a bullet's provenance dates, as written
     until: str | None = None  # "(…, until DATE)": when the fact stopped being true
     superseded: bool = False  # struck through, or under a History heading
+    fact: bool = False  # a fact page's bullet, a row of its own
 
     @property
     def date(self) -> str | None:
@@ -329,6 +330,7 @@ def _item_chunks(paragraph: _Paragraph, max_chars: int, forgotten: Forgotten) ->
                     dates=list(fact.dates),
                     until=fact.until,
                     superseded=superseded,
+                    fact=True,
                 )
             )
     return chunks
@@ -397,6 +399,15 @@ def _without_echoes(chunks: list[Chunk]) -> list[Chunk]:
     return [c for c in chunks if is_item(c) or not any(content_stems(c.text) <= b for b in bullets)]
 
 
-def embedding_text(chunk: Chunk) -> str:
-    """What the model sees: the heading path gives a short paragraph its context."""
-    return f"{chunk.heading}\n{chunk.text}" if chunk.heading else chunk.text
+def embedding_text(chunk: Chunk, page: str | None = None) -> str:
+    """What the model sees: the heading path gives a short paragraph its context.
+
+    A fact page's bullet under nothing but the page's own name (``# Hobbies`` atop Hobbies.md, a page the
+    dream writes) is embedded as its own words: the name is the page's title, which search weighs on its
+    own, and in the vector of a one-line fact it outweighed the fact's words, so after a dream a fact
+    ranked below where its daily-log row had, which the same words found by their meaning.
+    """
+    heading = chunk.heading
+    if heading and chunk.fact and page is not None and heading.strip().casefold() == page.strip().casefold():
+        heading = None
+    return f"{heading}\n{chunk.text}" if heading else chunk.text

@@ -145,7 +145,7 @@ class Planner:
         title = page_title(key, text)
         dead: list[str] = []
         for chunk in chunk_markdown(text, tombstones=stones, dead=dead):
-            content = embedding_text(chunk)
+            content = embedding_text(chunk, source.path.stem)
             # A bullet's id covers what is written around its text (strike-through, dates, History),
             # so striking a fact through re-indexes it as superseded.
             identity = content if chunk.source_text == chunk.text else f"{content}\x00{chunk.source_text}"
