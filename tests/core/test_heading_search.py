@@ -10,7 +10,7 @@ import pytest
 from index_support import indexer_over
 
 from suzent_desktop.core.index.indexer import Indexer
-from suzent_desktop.core.index.ranking.title_rows import heading_share, name_terms
+from suzent_desktop.core.index.ranking.title_rows import TitleIndex, heading_share, name_terms
 
 PAGES = {
     # Each answer is a section of a page whose name says nothing of it ...
@@ -79,3 +79,16 @@ def test_half_of_the_query_is_not_most_of_it() -> None:
     idf = dict.fromkeys(wanted, 1.0)
     assert heading_share(wanted, "Hotkeys", idf) == 0.0
     assert heading_share(wanted, "Change hotkeys", idf) == pytest.approx(1.0)
+
+
+def test_a_heading_that_only_repeats_its_page_name_is_the_title_not_a_section() -> None:
+    """A page the dream writes has every bullet under its own name ("# Work" atop Work.md). As a heading of
+    its own that named all the page's bullets, and a question with the word "work" pulled ten of them into
+    the pool of candidates, above a bullet elsewhere that answered; the page keeps its vote as a title."""
+    work = "/v/3_Personal/Work.md"
+    rows = [{"id": f"w{n}", "path": work, "title": "Work", "heading": "Work", "line": 4 + n} for n in range(8)]
+    rows.append({"id": "g1", "path": "/v/Garden.md", "title": "Garden", "heading": "Garden > Pruning roses", "line": 5})
+    index = TitleIndex(rows)
+    assert index.headings.ranked("What does the user's sister do for work?", 10) == []
+    assert [key for key, _ in index.headings.ranked("pruning roses", 10)] == ["g1"]
+    assert [path for path, _ in index.pages.ranked("What does the user's sister do for work?", 10)] == [work]

@@ -34,7 +34,7 @@ from suzent_desktop.core.files.language.writing_systems import CJK, OTHER, scrip
 from suzent_desktop.core.index.ranking.filters import Filters
 from suzent_desktop.core.index.ranking.page_terms import PageTerms
 from suzent_desktop.core.index.ranking.tie_order import rounded
-from suzent_desktop.core.index.ranking.title_rows import TitleIndex, heading_share, name_terms
+from suzent_desktop.core.index.ranking.title_rows import TitleIndex, heading_share, name_terms, repeats_name
 from suzent_desktop.core.index.storage.store import MIN_VECTOR_SIMILARITY, IndexStore
 from suzent_desktop.core.vault.facts.fact_pages import dup_norm
 
@@ -255,7 +255,7 @@ def _raise_sections(scores: dict[str, float], rows: dict[str, dict], query: str,
     for row_id in scores:
         row = rows[row_id]
         own = (row.get("heading") or "").split(" > ")[-1]
-        if own and not name_terms(own) <= name_terms(Path(row["path"]).stem):
+        if own and not repeats_name(own, row["path"]):
             scores[row_id] *= 1.0 + heading_share(wanted, own, idf)
 
 

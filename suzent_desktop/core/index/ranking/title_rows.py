@@ -89,6 +89,13 @@ def heading_share(wanted: frozenset[str], heading: str, idf: dict[str, float]) -
     return share if share > MIN_HEADING_SHARE else 0.0
 
 
+def repeats_name(heading: str, path: str) -> bool:
+    """A heading that only repeats its page's name ("# Work" atop Work.md): it is the page's title, which
+    has its own vote, not a section of the page. As a heading of its own it named every bullet of a page
+    the dream writes, and a question with the word "work" pulled ten of Work.md's bullets into the results."""
+    return name_terms(heading) <= name_terms(Path(path).stem)
+
+
 @dataclass(frozen=True)
 class _Name:
     key: str  # a path (page names) or a row id (headings)
@@ -147,8 +154,9 @@ class TitleIndex:
             line = row.get("line") or 0
             if path not in self.first_row or line < self.first_row[path][0]:
                 self.first_row[path] = (line, row["id"])
-            if row.get("heading"):
-                headings.append((row["id"], row["heading"].split(" > ")[-1]))
+            own = (row.get("heading") or "").split(" > ")[-1]
+            if own and not repeats_name(own, path):
+                headings.append((row["id"], own))
                 places[row["id"]] = (path, line, row["heading"])
                 self.row_of_heading[row["id"]] = path
         self.pages = NameScorer(
