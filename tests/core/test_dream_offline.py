@@ -142,6 +142,14 @@ def test_joining_a_club_does_not_replace_a_club_joined_before(manager):
     assert subject_value("User joined Fabrikam as a welder").key == subject_value("User works at Contoso").key
 
 
+def test_a_move_said_with_a_word_of_time_replaces_the_old_home(manager):
+    run(manager, batch(("2026-03-02", "general", "User lives in Savannah, near the old harbour")))
+    run(manager, batch(("2026-05-21", "general", "User finally moved to Graz")))
+    current, history = page(manager, "3_Personal/Places.md").split("## History")
+    assert "- User finally moved to Graz (2026-05-21)" in current and "Savannah" not in current
+    assert "~~User lives in Savannah, near the old harbour~~ (2026-03-02, until 2026-05-21)" in history
+
+
 def test_text_rules():
     assert dup_norm("User now works at  Microsoft.") == dup_norm("user works at microsoft")
     assert subject_value("User now works at Microsoft").key == subject_value("The user works for Contoso").key
