@@ -92,3 +92,20 @@ def test_a_heading_that_only_repeats_its_page_name_is_the_title_not_a_section() 
     assert index.headings.ranked("What does the user's sister do for work?", 10) == []
     assert [key for key, _ in index.headings.ranked("pruning roses", 10)] == ["g1"]
     assert [path for path, _ in index.pages.ranked("What does the user's sister do for work?", 10)] == [work]
+
+
+def test_a_named_pages_vote_goes_to_its_row_holding_the_rest_of_the_question() -> None:
+    """"What instrument does Bruno play?" names Bruno's page; of its rows the vote goes to the one the words
+    of the question find first ("Bruno plays the sitar"), not to one the vectors placed a hair higher."""
+    from suzent_desktop.core.index.ranking.fusion import _best_rows
+
+    page = "/v/3_Personal/Bruno.md"
+    rows = {
+        "band": {"id": "band", "path": page, "text": "Bruno's favourite band is Radiohead"},
+        "sitar": {"id": "sitar", "path": page, "text": "Bruno plays the sitar"},
+        "old": {"id": "old", "path": page, "text": "Bruno's favourite band is Khruangbin", "superseded": True},
+        "else": {"id": "else", "path": "/v/Gustav.md", "text": "Gustav plays the cello"},
+    }
+    scores = {"band": 0.0323, "sitar": 0.0320, "old": 0.0310, "else": 0.0330}
+    word_rank = {"sitar": 0, "else": 1, "band": 2, "old": 3}
+    assert sorted(_best_rows(scores, rows, [page], word_rank)) == ["old", "sitar"]

@@ -215,15 +215,22 @@ def search(
     for weight, ranked_pages in ((weights.title, pages), (weights.page, by_page)):
         for rank, (path, _) in enumerate(ranked_pages, start=1):
             page_vote[path] = page_vote.get(path, 0.0) + weight / (RRF_K + rank)
-    for row_id in _best_rows(scores, rows, page_vote.keys()):
+    word_rank = {r["id"]: n for n, r in enumerate(text)}
+    for row_id in _best_rows(scores, rows, page_vote.keys(), word_rank):
         scores[row_id] += page_vote[rows[row_id]["path"]]
     _raise_sections(scores, rows, query, names.pages)
     return _spread([rows[i] | {"score": scores[i]} for i in scores if i in rows], limit, weights.repeat)
 
 
-def _best_rows(scores: dict[str, float], rows: dict[str, dict], paths: Iterable[str]) -> list[str]:
-    """The rows of each named page that the other lists rank best (ties all count): its best current
-    row, and its best row of history, which ``core.hits`` weighs against the current one by the question.
+def _best_rows(
+    scores: dict[str, float], rows: dict[str, dict], paths: Iterable[str], word_rank: dict[str, int]
+) -> list[str]:
+    """The rows of each named page that best say the rest of the question (ties all count): its best
+    current row, and its best row of history, which ``core.hits`` weighs against the current one by the
+    question. Best is first by the words of the question (the full-text rank), then by the other lists:
+    the page's name is the part of the question the vote already answers, and by fused score alone a
+    row the vectors placed a hair higher ("Bruno's favourite band is Radiohead") took the vote from the
+    one holding the question's words ("Bruno plays the sitar" for "What instrument does Bruno play?").
 
     Only they get the page's vote: given to every row, it lifted a person's whole page (her job,
     her cats) above the row that answers "Where does Anna live now?".
@@ -233,12 +240,14 @@ def _best_rows(scores: dict[str, float], rows: dict[str, dict], paths: Iterable[
     def group(row_id: str) -> tuple[str, bool]:
         return rows[row_id]["path"], bool(rows[row_id].get("superseded"))
 
-    best: dict[tuple[str, bool], float] = {}
-    for row_id, score in scores.items():
+    def merit(row_id: str) -> tuple[int, float]:
+        return -word_rank.get(row_id, len(word_rank)), rounded(scores[row_id])
+
+    best: dict[tuple[str, bool], tuple[int, float]] = {}
+    for row_id in scores:
         if rows[row_id]["path"] in named:
-            best[group(row_id)] = max(best.get(group(row_id), score), score)
-    return [i for i, score in scores.items()
-            if rows[i]["path"] in named and rounded(score) == rounded(best[group(i)])]
+            best[group(row_id)] = max(best.get(group(row_id), merit(row_id)), merit(row_id))
+    return [i for i in scores if rows[i]["path"] in named and merit(i) == best[group(i)]]
 
 
 def _raise_sections(scores: dict[str, float], rows: dict[str, dict], query: str, pages: PageTerms) -> None:
