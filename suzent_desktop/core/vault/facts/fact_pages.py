@@ -258,12 +258,13 @@ def restates(bullet: str, fact: str) -> bool:
 
 
 _SUBJECT_ALIASES = {"the user": "user", "user": "user", "i": "user", "the user's": "user's", "my": "user's"}
+_JOINED = re.compile(r"^(?P<s>.+?) (?:now |recently |just )?joined (?P<v>.+)$")
 _RELATIONS: list[tuple[str, re.Pattern[str]]] = [
     ("works as", re.compile(r"^(?P<s>.+?) (?:now |currently |recently |just )?works as (?:an? )?(?P<v>.+)$")),
     ("employer", re.compile(
         r"^(?P<s>.+?) (?:now |currently |recently |just )?(?:works|is (?:now |currently |still )?working|started working|is employed|"
         r"started a new job|started|has started) (?:at|for) (?P<v>.+)$")),
-    ("employer", re.compile(r"^(?P<s>.+?) (?:now |recently |just )?joined (?P<v>.+)$")),
+    ("employer", _JOINED),
     ("residence", re.compile(
         r"^(?P<s>.+?) (?:now |currently |recently |just )?(?:lives|is living|moved|has moved|relocated|is based)"
         r" (?:in|to) (?P<v>.+)$")),
@@ -283,6 +284,13 @@ IS_PAGE = {"wife": "People", "husband": "People", "partner": "People", "girlfrie
            "role": "Work", "employer": "Work", "team": "Work"}
 
 
+def _names_organisation(said: str, clean: str, start: int) -> bool:
+    """Whether what was joined is named ("joined Contoso", "joined Fabrikam's search team"): an employer,
+    the one value a new one replaces. "Joined a chess club" is one of many groups a person is in, and a
+    club joined later must not strike it from the page."""
+    return said[start:start + 1].isupper() if len(said) == len(clean) else True
+
+
 @dataclass(frozen=True)
 class SubjectValue:
     key: str  # subject + relation, e.g. "user|employer" or "user's sister|is:boss"
@@ -293,10 +301,11 @@ class SubjectValue:
 
 def subject_value(text: str) -> SubjectValue | None:
     """The (subject, relation) a fact sets and its value, for the relations that hold one value."""
-    clean = " ".join(text.lower().replace("’", "'").split()).rstrip(".!;,")
+    said = " ".join(text.replace("’", "'").split()).rstrip(".!;,")
+    clean = said.lower()
     for relation, pattern in _RELATIONS:
         match = pattern.match(clean)
-        if not match:
+        if not match or (pattern is _JOINED and not _names_organisation(said, clean, match.start("v"))):
             continue
         subject = match.group("s").strip()
         subject = _SUBJECT_ALIASES.get(subject, subject)
