@@ -233,6 +233,11 @@ def test_offline_extractor_splits_joined_first_person_statements():
     assert facts == [("place", "User just moved to Portland"), ("hobby", "User loves hiking")]
 
 
+def test_what_a_dash_says_the_thing_is_stays_in_the_fact():
+    lines = [content for _, content in offline("Big news, Sam! I started a side project - a podcast about old maps of Riga.")]
+    assert lines == ["User started a side project - a podcast about old maps of Riga"]
+
+
 def test_a_liking_shared_with_a_relative_is_kept():
     assert offline("My wife and I love sushi.") == [("preference", "User and their wife love sushi")]
 
