@@ -639,3 +639,15 @@ def test_a_club_joined_later_does_not_strike_the_one_joined_before(manager):
     assert "User joined Fabrikam as a welder" in current and "User works at Contoso" not in current
     assert subject_value("User joined a choir") is None
     assert subject_value("User joined Fabrikam").key == subject_value("User works at Contoso").key
+
+
+def test_a_past_event_dated_as_a_person_writes_the_day_goes_on_the_timeline(manager):
+    """The capture resolves "last Saturday" to "(27 June 2026)": the event is dated, so it is the
+    Timeline's, whatever subject the judge gave it, as the ISO-dated lines of older logs are."""
+    run(manager, batch(
+        ("2026-07-02", "hobby", "User played chess at the Tartu open last Saturday (27 June 2026)"),
+        ("2026-07-03", "hobby", "User visited the Emajõgi river yesterday (2026-07-02)"),
+    ))
+    timeline = page(manager, "3_Personal/Timeline.md")
+    assert "chess at the Tartu open last Saturday (27 June 2026) (2026-07-02)" in timeline
+    assert "visited the Emajõgi river yesterday (2026-07-02) (2026-07-03)" in timeline
