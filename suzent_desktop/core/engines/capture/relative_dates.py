@@ -49,7 +49,7 @@ def _weekday_after(day: dt.date, name: str) -> dt.date:
     return day + dt.timedelta(days=ahead)
 
 
-def _day(day: dt.date) -> str:
+def written_day(day: dt.date) -> str:
     """A day as a person writes it: "10 July 2026"."""
     return f"{day.day} {_MONTHS[day.month - 1].capitalize()} {day.year}"
 
@@ -63,31 +63,31 @@ def _label(kind: str, match: re.Match[str], day: dt.date, past: bool) -> str | N
     """The absolute date (or month, or year) a phrase means, as text."""
     groups = match.groupdict()
     if kind == "yesterday":
-        return _day(day - dt.timedelta(days=1))
+        return written_day(day - dt.timedelta(days=1))
     if kind == "today":
-        return _day(day)
+        return written_day(day)
     if kind == "tomorrow":
-        return _day(day + dt.timedelta(days=1))
+        return written_day(day + dt.timedelta(days=1))
     if kind == "day_before_yesterday":
-        return _day(day - dt.timedelta(days=2))
+        return written_day(day - dt.timedelta(days=2))
     if kind == "day_after_tomorrow":
-        return _day(day + dt.timedelta(days=2))
+        return written_day(day + dt.timedelta(days=2))
     if kind == "last_day":
-        return _day(_weekday_before(day, groups["day"]))
+        return written_day(_weekday_before(day, groups["day"]))
     if kind == "next_day":
-        return _day(_weekday_after(day, groups["day"]))
+        return written_day(_weekday_after(day, groups["day"]))
     if kind == "on_day":  # "on Friday": the one before when the sentence is in the past tense
         found = _weekday_before(day, groups["day"]) if past else _weekday_after(day, groups["day"])
-        return _day(found)
+        return written_day(found)
     unit = (groups.get("unit") or "").lower()
     if kind == "ago":
         count = _NUMBERS.get(groups["n"].lower()) if not groups["n"].isdigit() else int(groups["n"])
         if count is None:
             return None
         if unit == "day":
-            return _day(day - dt.timedelta(days=count))
+            return written_day(day - dt.timedelta(days=count))
         if unit == "week":
-            return "week of " + _day(day - dt.timedelta(weeks=count))
+            return "week of " + written_day(day - dt.timedelta(weeks=count))
         if unit == "month":
             shifted = _shift_months(day, -count)
             return f"{_MONTHS[shifted.month - 1].capitalize()} {shifted.year}"
@@ -95,10 +95,10 @@ def _label(kind: str, match: re.Match[str], day: dt.date, past: bool) -> str | N
     step = -1 if kind == "last_unit" else 1
     if unit == "week":
         monday = day - dt.timedelta(days=day.weekday()) + dt.timedelta(weeks=step)
-        return f"week of {_day(monday)}"
+        return f"week of {written_day(monday)}"
     if unit == "weekend":
         saturday = _weekday_before(day, "saturday") if step < 0 else _weekday_after(day, "saturday")
-        return f"weekend of {_day(saturday)}"
+        return f"weekend of {written_day(saturday)}"
     if unit == "month":
         shifted = _shift_months(day, step)
         return f"{_MONTHS[shifted.month - 1].capitalize()} {shifted.year}"
