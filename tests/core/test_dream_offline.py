@@ -625,19 +625,22 @@ def test_a_fact_told_earlier_that_arrives_late_takes_its_place_on_the_timeline(m
 
 
 def test_a_club_joined_later_does_not_strike_the_one_joined_before(manager):
-    """One joins many groups: a forum, then a climbing club, are both current; a named employer joined
-    ("joined Fabrikam") still replaces the one the user worked at."""
+    """One joins many groups: a forum, then a climbing club, are both current, and starting at a gym ends
+    no job; a named employer joined ("joined Fabrikam") still replaces the one the user worked at."""
     run(manager, batch(
         ("2026-03-02", "hobby", "User joined a forum on medieval maps"),
         ("2026-03-09", "hobby", "User joined a climbing club in Tartu"),
         ("2026-03-10", "work", "User works at Contoso"),
         ("2026-04-01", "work", "User joined Fabrikam as a welder"),
+        ("2026-04-03", "hobby", "User started at a new bouldering gym"),
     ))
     current = "\n".join(b.text for p in (manager.layout.notebook_dir / "3_Personal").glob("*.md")
                         for b in PageDoc.parse(p.read_text(encoding="utf-8")).current_bullets())
     assert "User joined a forum on medieval maps" in current and "User joined a climbing club in Tartu" in current
     assert "User joined Fabrikam as a welder" in current and "User works at Contoso" not in current
-    assert subject_value("User joined a choir") is None
+    assert "User started at a new bouldering gym" in current
+    assert subject_value("User joined a choir") is None and subject_value("User started at a new gym") is None
+    assert subject_value("User started at Contoso").key == subject_value("User works at a bakery").key
     assert subject_value("User joined Fabrikam").key == subject_value("User works at Contoso").key
 
 

@@ -258,13 +258,12 @@ def restates(bullet: str, fact: str) -> bool:
 
 
 _SUBJECT_ALIASES = {"the user": "user", "user": "user", "i": "user", "the user's": "user's", "my": "user's"}
-_JOINED = re.compile(r"^(?P<s>.+?) (?:now |recently |just )?joined (?P<v>.+)$")
 _RELATIONS: list[tuple[str, re.Pattern[str]]] = [
     ("works as", re.compile(r"^(?P<s>.+?) (?:now |currently |recently |just )?works as (?:an? )?(?P<v>.+)$")),
     ("employer", re.compile(
         r"^(?P<s>.+?) (?:now |currently |recently |just )?(?:works|is (?:now |currently |still )?working|started working|is employed|"
         r"started a new job|started|has started) (?:at|for) (?P<v>.+)$")),
-    ("employer", _JOINED),
+    ("employer", re.compile(r"^(?P<s>.+?) (?:now |recently |just )?joined (?P<v>.+)$")),
     ("residence", re.compile(
         r"^(?P<s>.+?) (?:now |currently |recently |just )?(?:lives|is living|moved|has moved|relocated|is based)"
         r" (?:in|to) (?P<v>.+)$")),
@@ -284,11 +283,15 @@ IS_PAGE = {"wife": "People", "husband": "People", "partner": "People", "girlfrie
            "role": "Work", "employer": "Work", "team": "Work"}
 
 
-def _names_organisation(said: str, clean: str, start: int) -> bool:
-    """Whether what was joined is named ("joined Contoso", "joined Fabrikam's search team"): an employer,
-    the one value a new one replaces. "Joined a chess club" is one of many groups a person is in, and a
-    club joined later must not strike it from the page."""
-    return said[start:start + 1].isupper() if len(said) == len(clean) else True
+def _joins_something_unnamed(said: str, clean: str, match: re.Match[str]) -> bool:
+    """Whether the fact joins or starts at something it does not name: "joined a chess club", "started at
+    a new gym" are a group among many, not the one employer a new value replaces (a club joined later must
+    not strike the first from the page, nor end the user's job). "Joined Fabrikam", "started at Contoso"
+    name an organisation; "works at a bakery" says work whatever the name."""
+    verbs = clean[match.end("s"):match.start("v")].split()
+    joins = "joined" in verbs or verbs[-2:-1] == ["started"]
+    named = said[match.start("v"):match.start("v") + 1].isupper() if len(said) == len(clean) else True
+    return joins and not named
 
 
 @dataclass(frozen=True)
@@ -305,7 +308,7 @@ def subject_value(text: str) -> SubjectValue | None:
     clean = said.lower()
     for relation, pattern in _RELATIONS:
         match = pattern.match(clean)
-        if not match or (pattern is _JOINED and not _names_organisation(said, clean, match.start("v"))):
+        if not match or (relation == "employer" and _joins_something_unnamed(said, clean, match)):
             continue
         subject = match.group("s").strip()
         subject = _SUBJECT_ALIASES.get(subject, subject)
