@@ -544,6 +544,20 @@ def test_a_plan_that_came_true_leaves_the_current_plans(manager):
     assert "~~User plans to visit Kyoto with Mei in May~~ (2026-07-01, until 2026-07-21)" in text
 
 
+def test_a_plan_ends_with_its_own_trip_not_another_on_the_same_month(manager):
+    """Any past form ends a plan ("drove"), and the day the capture resolved is no shared name: a flight
+    to Rome on 19 July is not the flight to Oslo planned for 15 July."""
+    run(manager, batch(
+        ("2026-07-14", "plan", "User will fly to Oslo tomorrow (15 July 2026)"),
+        ("2026-07-14", "plan", "User plans to drive to Tartu with Mei"),
+        ("2026-07-20", "event", "User flew to Rome on Sunday (19 July 2026)"),
+        ("2026-07-21", "event", "User drove to Tartu with Mei and saw the river"),
+    ))
+    text = page(manager, "3_Personal/Plans.md")
+    assert [b.text for b in PageDoc.parse(text).current_bullets()] == ["User will fly to Oslo tomorrow (15 July 2026)"]
+    assert "~~User plans to drive to Tartu with Mei~~ (2026-07-14, until 2026-07-21)" in text
+
+
 def test_a_search_ends_when_the_user_finds_what_they_looked_for(manager):
     run(manager, batch(
         ("2026-07-01", "place", "User is looking for a flat in Porto"),
