@@ -4,7 +4,7 @@ Captures every turn of bench/data/recall/conversations.jsonl (written by recall_
 through the real capture path (transcript, offline extraction, daily log, index), then for
 each question of questions.jsonl searches the memory (top 5) and counts the question as
 answerable when a hit contains an accepted answer (normalized containment: lower-cased,
-punctuation as spaces). It does that before and after a full offline dream, next to two
+punctuation as spaces; a date as ISO or as a person writes it). It does that before and after a full offline dream, next to two
 baselines computed in the same run on the raw turns: BM25 and embedding similarity (same
 embedder as the pipeline). It also prints extraction coverage (turns with at least one
 fact), a junk rate on the labelled turns (facts taken from turns labelled "none": small
@@ -45,8 +45,20 @@ def norm(text: str) -> str:
     return " ".join(_WORD.findall(text.lower()))
 
 
+def written_forms(answer: str) -> list[str]:
+    """An answer as the memory may write it: a date answer ("2026-02-28") also as the capture writes a
+    day it resolved ("two days ago (28 February 2026)"); the bullets' provenance stays ISO."""
+    try:
+        day = dt.date.fromisoformat(answer)
+    except ValueError:
+        return [answer]
+    from suzent_desktop.core.engines.capture.relative_dates import written_day
+
+    return [answer, written_day(day)]
+
+
 def answered(question: dict, texts: list[str]) -> bool:
-    wanted = [norm(a) for a in question["answers"]]
+    wanted = [norm(form) for a in question["answers"] for form in written_forms(a)]
     return any(f" {a} " in f" {norm(t)} " for t in texts for a in wanted)
 
 

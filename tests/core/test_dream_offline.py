@@ -563,6 +563,20 @@ def test_a_plan_that_came_true_leaves_the_current_plans(manager):
     assert "~~User plans to visit Kyoto with Mei in May~~ (2026-07-01, until 2026-07-21)" in text
 
 
+def test_a_plan_ends_with_its_own_trip_not_another_on_the_same_month(manager):
+    """Any past form ends a plan ("drove"), and the day the capture resolved is no shared name: a flight
+    to Rome on 19 July is not the flight to Oslo planned for 15 July."""
+    run(manager, batch(
+        ("2026-07-14", "plan", "User will fly to Oslo tomorrow (15 July 2026)"),
+        ("2026-07-14", "plan", "User plans to drive to Tartu with Mei"),
+        ("2026-07-20", "event", "User flew to Rome on Sunday (19 July 2026)"),
+        ("2026-07-21", "event", "User drove to Tartu with Mei and saw the river"),
+    ))
+    text = page(manager, "3_Personal/Plans.md")
+    assert [b.text for b in PageDoc.parse(text).current_bullets()] == ["User will fly to Oslo tomorrow (15 July 2026)"]
+    assert "~~User plans to drive to Tartu with Mei~~ (2026-07-14, until 2026-07-21)" in text
+
+
 def test_a_search_ends_when_the_user_finds_what_they_looked_for(manager):
     run(manager, batch(
         ("2026-07-01", "place", "User is looking for a flat in Porto"),
@@ -641,3 +655,35 @@ def test_a_fact_told_earlier_that_arrives_late_takes_its_place_on_the_timeline(m
     run(manager, batch(("2026-07-04", "event", "User sold the old road bike")))
     timeline = page(manager, "3_Personal/Timeline.md")
     assert timeline.index("half marathon") < timeline.index("road bike") < timeline.index("greyhound")
+
+
+def test_a_club_joined_later_does_not_strike_the_one_joined_before(manager):
+    """One joins many groups: a forum, then a climbing club, are both current, and starting at a gym ends
+    no job; a named employer joined ("joined Fabrikam") still replaces the one the user worked at."""
+    run(manager, batch(
+        ("2026-03-02", "hobby", "User joined a forum on medieval maps"),
+        ("2026-03-09", "hobby", "User joined a climbing club in Tartu"),
+        ("2026-03-10", "work", "User works at Contoso"),
+        ("2026-04-01", "work", "User joined Fabrikam as a welder"),
+        ("2026-04-03", "hobby", "User started at a new bouldering gym"),
+    ))
+    current = "\n".join(b.text for p in (manager.layout.notebook_dir / "3_Personal").glob("*.md")
+                        for b in PageDoc.parse(p.read_text(encoding="utf-8")).current_bullets())
+    assert "User joined a forum on medieval maps" in current and "User joined a climbing club in Tartu" in current
+    assert "User joined Fabrikam as a welder" in current and "User works at Contoso" not in current
+    assert "User started at a new bouldering gym" in current
+    assert subject_value("User joined a choir") is None and subject_value("User started at a new gym") is None
+    assert subject_value("User started at Contoso").key == subject_value("User works at a bakery").key
+    assert subject_value("User joined Fabrikam").key == subject_value("User works at Contoso").key
+
+
+def test_a_past_event_dated_as_a_person_writes_the_day_goes_on_the_timeline(manager):
+    """The capture resolves "last Saturday" to "(27 June 2026)": the event is dated, so it is the
+    Timeline's, whatever subject the judge gave it, as the ISO-dated lines of older logs are."""
+    run(manager, batch(
+        ("2026-07-02", "hobby", "User played chess at the Tartu open last Saturday (27 June 2026)"),
+        ("2026-07-03", "hobby", "User visited the Emajõgi river yesterday (2026-07-02)"),
+    ))
+    timeline = page(manager, "3_Personal/Timeline.md")
+    assert "chess at the Tartu open last Saturday (27 June 2026) (2026-07-02)" in timeline
+    assert "visited the Emajõgi river yesterday (2026-07-02) (2026-07-03)" in timeline

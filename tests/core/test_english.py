@@ -32,6 +32,13 @@ def test_sentences_split_at_ends_but_not_after_a_title():
     assert english.sentences("I met Dr. Almeida. She is kind!\nSee you") == ["I met Dr. Almeida.", "She is kind!", "See you"]
 
 
+def test_a_dash_before_what_the_thing_is_keeps_one_sentence():
+    """"a new project - a podcast about old maps" says what the project is: split, the line kept only
+    "User started a new side project" and lost the podcast."""
+    assert english.sentences("I started a side project - a podcast about old maps. It went well - I record weekly.") == [
+        "I started a side project - a podcast about old maps.", "It went well", "I record weekly."]
+
+
 def test_the_word_list_reads_words_and_counts_as_written_escapes_included() -> None:
     lexicon = english.parse('{\n"a": 30,\n"Piano": 5,\n"caf\\u00e9": 5,\n"piano": 10\n}')
     assert "piano" in lexicon and "café" in lexicon and "Piano" not in lexicon

@@ -233,6 +233,11 @@ def test_offline_extractor_splits_joined_first_person_statements():
     assert facts == [("place", "User just moved to Portland"), ("hobby", "User loves hiking")]
 
 
+def test_what_a_dash_says_the_thing_is_stays_in_the_fact():
+    lines = [content for _, content in offline("Big news, Sam! I started a side project - a podcast about old maps of Riga.")]
+    assert lines == ["User started a side project - a podcast about old maps of Riga"]
+
+
 def test_a_liking_shared_with_a_relative_is_kept():
     assert offline("My wife and I love sushi.") == [("preference", "User and their wife love sushi")]
 
@@ -264,21 +269,23 @@ def test_past_events_keep_their_words_and_gain_the_date_they_meant():
         "We adopted a kitten named Miso three days ago. My daughter Ava started school in Leeds this morning."
     )
     texts = [t for _, t in facts]
-    assert "User went to a support group for new parents in Hackney yesterday (2026-07-14)" in texts
-    assert "User twisted their knee last Friday (2026-07-10)" in texts
-    assert "User adopted a kitten named Miso three days ago (2026-07-12)" in texts  # "we" did it: the user too
-    assert any("daughter" in t and "(2026-07-15)" in t for t in texts)
-    assert dict((t, c) for c, t in facts)["User went to a support group for new parents in Hackney yesterday (2026-07-14)"] == "event"
+    assert "User went to a support group for new parents in Hackney yesterday (14 July 2026)" in texts
+    assert "User twisted their knee last Friday (10 July 2026)" in texts
+    assert "User adopted a kitten named Miso three days ago (12 July 2026)" in texts  # "we" did it: the user too
+    assert any("daughter" in t and "(15 July 2026)" in t for t in texts)
+    assert dict((t, c) for c, t in facts)["User went to a support group for new parents in Hackney yesterday (14 July 2026)"] == "event"
 
 
 def test_relative_dates_resolve_from_the_turn_time():
+    """Written as a person writes a day, apart from the ISO date of a bullet's provenance: "last Friday
+    (2026-07-10) (2026-07-15)" left the reader to guess which was the day it happened."""
     from suzent_desktop.core.engines.capture.relative_dates import resolve
 
-    assert resolve("ran on Sunday", WEDNESDAY) == "ran on Sunday (2026-07-12)"
-    assert resolve("flying on Sunday", WEDNESDAY, past=False) == "flying on Sunday (2026-07-19)"
+    assert resolve("ran on Sunday", WEDNESDAY) == "ran on Sunday (12 July 2026)"
+    assert resolve("flying on Sunday", WEDNESDAY, past=False) == "flying on Sunday (19 July 2026)"
     assert resolve("moved last month", WEDNESDAY) == "moved last month (June 2026)"
-    assert resolve("the day before yesterday", WEDNESDAY) == "the day before yesterday (2026-07-13)"
-    assert resolve("2 weeks ago", WEDNESDAY) == "2 weeks ago (week of 2026-07-01)"
+    assert resolve("the day before yesterday", WEDNESDAY) == "the day before yesterday (13 July 2026)"
+    assert resolve("2 weeks ago", WEDNESDAY) == "2 weeks ago (week of 1 July 2026)"
     assert resolve("yesterday", None) == "yesterday"
 
 
@@ -501,11 +508,11 @@ async def test_capture_remembers_who_the_user_introduced_in_earlier_turns(home, 
 
 
 async def test_the_model_is_told_the_turn_date_so_relative_dates_can_be_resolved():
-    fake = MockJSON(facts_json({"category": "event", "content": "User twisted their knee last Friday (2026-07-10)"}))
+    fake = MockJSON(facts_json({"category": "event", "content": "User twisted their knee last Friday (10 July 2026)"}))
     turn = turn_to_text("Twisted my knee last Friday.", "Ouch.")
     facts = await extract_facts(turn, Settings(extraction_model=MODEL), llm=fake, when=WEDNESDAY)
     assert "Wednesday 2026-07-15" in fake.calls[0][0]["content"]
-    assert [f.content for f in facts] == ["User twisted their knee last Friday (2026-07-10)"]  # dates need no support
+    assert [f.content for f in facts] == ["User twisted their knee last Friday (10 July 2026)"]  # dates need no support
 
 
 def test_plans_with_a_time_are_facts_promises_without_one_are_not():
@@ -515,9 +522,9 @@ def test_plans_with_a_time_are_facts_promises_without_one_are_not():
     assert texts == ["User is going to Japan next month (August 2026)", "User will be in Tokyo for a conference in May"]
 
 
-@pytest.mark.xfail(reason="the judge scores 'User will start at Acme on Monday' 0.83, under its 0.85", strict=True)
+@pytest.mark.xfail(reason="the judge scores 'User will start at Acme on Monday' 0.85, under its 0.9", strict=True)
 def test_a_new_job_with_its_start_day_is_a_fact():
-    assert offline("I'll start at Acme on Monday.") == [("work", "User will start at Acme on Monday (2026-07-20)")]
+    assert offline("I'll start at Acme on Monday.") == [("work", "User will start at Acme on Monday (20 July 2026)")]
 
 
 def test_a_sentence_without_subject_is_the_users_only_when_it_reads_so():

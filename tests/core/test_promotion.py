@@ -44,15 +44,18 @@ async def test_promotes_current_personal_bullets_only(manager):
 
 async def test_recall_counts_rank_first_then_recency_under_a_tight_cap(home, clock):
     manager = make_manager(home, clock, memory_md_max_lines=6, memory_md_max_chars=4000)
-    bullets = "".join(f"- User likes topic number {i} (2026-07-{i + 1:02d})\n" for i in range(10))
+    tastes = ["Brazilian bossa nova", "Korean barbecue", "hiking in the Dolomites", "Japanese woodblock prints",
+              "Ethiopian coffee", "Tarkovsky films", "playing chess online", "Portuguese custard tarts",
+              "sea kayaking", "Agatha Christie novels"]
+    bullets = "".join(f"- User loves {taste} (2026-07-{i + 1:02d})\n" for i, taste in enumerate(tastes))
     write_page(manager, "Preferences", "# Preferences\n\n" + bullets)
-    manager.recall.record([Recall("- User likes topic number 0 (2026-07-01)", "notebook")])
+    manager.recall.record([Recall(f"- User loves {tastes[0]} (2026-07-01)", "notebook")])
     await promote(manager.home)
     lines = memory(manager).splitlines()
     assert len(lines) <= 6
-    assert "- User likes topic number 0" in lines  # recalled: first despite being the oldest
-    assert "- User likes topic number 9" in lines  # then the most recent
-    assert "- User likes topic number 5" not in lines
+    assert f"- User loves {tastes[0]}" in lines  # recalled: first despite being the oldest
+    assert f"- User loves {tastes[9]}" in lines  # then the most recent
+    assert f"- User loves {tastes[5]}" not in lines
 
 
 async def test_hard_cap_is_enforced_in_code(home, clock):

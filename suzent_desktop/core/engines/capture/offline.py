@@ -18,7 +18,7 @@ the learned fact judge, so a user without an API key still gets a working memory
   * the few named rules of :mod:`core.fact_rules` and the judge (:mod:`core.fact_judge`) decide
     which candidates are facts, and the judge names each one's subject (its category);
   * relative time words are resolved from the turn's time and kept with their words:
-    "yesterday (2026-07-14)", "last Friday (2026-07-10)", "last month (June 2026)".
+    "yesterday (14 July 2026)", "last Friday (10 July 2026)", "last month (June 2026)".
 
 The assistant's side is not read, and an empty user side yields nothing. "It" opening a sentence is
 named only when it is the thing the user's previous sentence made or has ("I made a pie. It has a rye

@@ -1,9 +1,12 @@
 """Relative time words → absolute dates, from the time a turn was said.
 
 "Yesterday" means nothing a week later; a fact keeps its words and gains the date they
-meant: "I twisted my knee last Friday" said on Wednesday 2026-07-15 becomes
-"… last Friday (2026-07-10)". Only unambiguous phrases are resolved; a phrase that is
-not understood is left as it is (never guessed).
+meant: "I twisted my knee last Friday" said on Wednesday 15 July 2026 becomes
+"… last Friday (10 July 2026)". Only unambiguous phrases are resolved; a phrase that is
+not understood is left as it is (never guessed). The date is written as a person writes it, not
+as the page's provenance is ("(2026-07-15)" after the line says when it was told): a reader tells
+the day it happened from the day it was said, and a question that names the day ("on 10 July")
+finds the line.
 """
 
 from __future__ import annotations
@@ -46,6 +49,11 @@ def _weekday_after(day: dt.date, name: str) -> dt.date:
     return day + dt.timedelta(days=ahead)
 
 
+def written_day(day: dt.date) -> str:
+    """A day as a person writes it: "10 July 2026"."""
+    return f"{day.day} {_MONTHS[day.month - 1].capitalize()} {day.year}"
+
+
 def _shift_months(day: dt.date, months: int) -> dt.date:
     index = day.year * 12 + day.month - 1 + months
     return dt.date(index // 12, index % 12 + 1, 1)
@@ -55,31 +63,31 @@ def _label(kind: str, match: re.Match[str], day: dt.date, past: bool) -> str | N
     """The absolute date (or month, or year) a phrase means, as text."""
     groups = match.groupdict()
     if kind == "yesterday":
-        return (day - dt.timedelta(days=1)).isoformat()
+        return written_day(day - dt.timedelta(days=1))
     if kind == "today":
-        return day.isoformat()
+        return written_day(day)
     if kind == "tomorrow":
-        return (day + dt.timedelta(days=1)).isoformat()
+        return written_day(day + dt.timedelta(days=1))
     if kind == "day_before_yesterday":
-        return (day - dt.timedelta(days=2)).isoformat()
+        return written_day(day - dt.timedelta(days=2))
     if kind == "day_after_tomorrow":
-        return (day + dt.timedelta(days=2)).isoformat()
+        return written_day(day + dt.timedelta(days=2))
     if kind == "last_day":
-        return _weekday_before(day, groups["day"]).isoformat()
+        return written_day(_weekday_before(day, groups["day"]))
     if kind == "next_day":
-        return _weekday_after(day, groups["day"]).isoformat()
+        return written_day(_weekday_after(day, groups["day"]))
     if kind == "on_day":  # "on Friday": the one before when the sentence is in the past tense
         found = _weekday_before(day, groups["day"]) if past else _weekday_after(day, groups["day"])
-        return found.isoformat()
+        return written_day(found)
     unit = (groups.get("unit") or "").lower()
     if kind == "ago":
         count = _NUMBERS.get(groups["n"].lower()) if not groups["n"].isdigit() else int(groups["n"])
         if count is None:
             return None
         if unit == "day":
-            return (day - dt.timedelta(days=count)).isoformat()
+            return written_day(day - dt.timedelta(days=count))
         if unit == "week":
-            return "week of " + (day - dt.timedelta(weeks=count)).isoformat()
+            return "week of " + written_day(day - dt.timedelta(weeks=count))
         if unit == "month":
             shifted = _shift_months(day, -count)
             return f"{_MONTHS[shifted.month - 1].capitalize()} {shifted.year}"
@@ -87,10 +95,10 @@ def _label(kind: str, match: re.Match[str], day: dt.date, past: bool) -> str | N
     step = -1 if kind == "last_unit" else 1
     if unit == "week":
         monday = day - dt.timedelta(days=day.weekday()) + dt.timedelta(weeks=step)
-        return f"week of {monday.isoformat()}"
+        return f"week of {written_day(monday)}"
     if unit == "weekend":
         saturday = _weekday_before(day, "saturday") if step < 0 else _weekday_after(day, "saturday")
-        return f"weekend of {saturday.isoformat()}"
+        return f"weekend of {written_day(saturday)}"
     if unit == "month":
         shifted = _shift_months(day, step)
         return f"{_MONTHS[shifted.month - 1].capitalize()} {shifted.year}"

@@ -49,7 +49,7 @@ _RELATIVE = re.compile(
     r"user's (?:day|night|week|weekend|month|year|morning|afternoon|evening))(?!\w)",  # "User's week has been …"
     re.I,
 )
-_RESOLVED_DATE = re.compile(r"\([^()]*\d{4}[^()]*\)")  # "(2026-04-02)", "(week of 2026-06-29)", "(June 2026)"
+_RESOLVED_DATE = re.compile(r"\([^()]*\d{4}[^()]*\)")  # "(2 April 2026)", "(week of 29 June 2026)", "(June 2026)"; "(2026-04-02)" in older logs
 _WISH = re.compile(
     r"\b(?:wants?|wanted|wanting|plans?|planned|planning|hopes?|hoped|hoping|wish(?:es|ed)?|would like|"
     r"(?:is|are|was) going to|will|looking (?:to|for)|trying to|thinking (?:of|about)|about to|dreams? of)\b",

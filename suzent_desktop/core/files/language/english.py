@@ -25,9 +25,9 @@ import snowballstemmer
 WORD_RE = re.compile(r"[A-Za-z][A-Za-z'’-]*|\d+")
 _ENTRY = re.compile(r'"((?:[^"\\]|\\.)*)":\s*(\d+)')
 # A sentence ends at . ! ? (not after a title before a name: "Dr. Almeida"), a line break, a
-# semicolon or a dash between spaces.
+# semicolon or a dash between spaces (not before "a"/"an": see :func:`sentences`).
 _SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bSt\.)(?<!\bProf\.)\s+|"
-                           r"\n+|;\s+|\s+[-–—]\s+")
+                           r"\n+|;\s+|\s+[-–—]\s+(?!an?\s)")
 NAME_MAX_FREQUENCY = 4.5e-6  # "Fred", "John", "Max" are rarer as words than "Nature", "Family", "Epic"
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")  # date.weekday() order
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
@@ -74,7 +74,8 @@ def words(text: str) -> list[str]:
 
 
 def sentences(text: str) -> list[str]:
-    """The sentences of ``text``, stripped, empty ones left out."""
+    """The sentences of ``text``, stripped, empty ones left out. A dash ends a sentence unless what follows
+    says what the thing before it is ("a new project - a thriller set in Ohio" is one statement)."""
     return [part.strip() for part in _SENTENCE_END.split(text) if part.strip()]
 
 

@@ -288,6 +288,17 @@ IS_PAGE = {"wife": "People", "husband": "People", "partner": "People", "girlfrie
            "role": "Work", "employer": "Work", "team": "Work"}
 
 
+def _joins_something_unnamed(said: str, clean: str, match: re.Match[str]) -> bool:
+    """Whether the fact joins or starts at something it does not name: "joined a chess club", "started at
+    a new gym" are a group among many, not the one employer a new value replaces (a club joined later must
+    not strike the first from the page, nor end the user's job). "Joined Fabrikam", "started at Contoso"
+    name an organisation; "works at a bakery" says work whatever the name."""
+    verbs = clean[match.end("s"):match.start("v")].split()
+    joins = "joined" in verbs or verbs[-2:-1] == ["started"]
+    named = said[match.start("v"):match.start("v") + 1].isupper() if len(said) == len(clean) else True
+    return joins and not named
+
+
 @dataclass(frozen=True)
 class SubjectValue:
     key: str  # subject + relation, e.g. "user|employer" or "user's sister|is:boss"
@@ -296,18 +307,13 @@ class SubjectValue:
     subject: str = "user"
 
 
-def _named(written: str, clean: str, start: int) -> bool:
-    """The value at ``start`` of the lower-cased ``clean`` opens with a capital where it was ``written``."""
-    return len(written) != len(clean) or written[start].isupper()
-
-
 def subject_value(text: str) -> SubjectValue | None:
     """The (subject, relation) a fact sets and its value, for the relations that hold one value."""
-    written = " ".join(text.replace("’", "'").split()).rstrip(".!;,")
-    clean = written.lower()
+    said = " ".join(text.replace("’", "'").split()).rstrip(".!;,")
+    clean = said.lower()
     for relation, pattern in _RELATIONS:
         match = pattern.match(clean)
-        if not match or (pattern is _JOINED and not _named(written, clean, match.start("v"))):
+        if not match or (relation == "employer" and _joins_something_unnamed(said, clean, match)):
             continue
         subject = match.group("s").strip()
         subject = _SUBJECT_ALIASES.get(subject, subject)

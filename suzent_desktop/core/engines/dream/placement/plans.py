@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import re
 
+from suzent_desktop.core.files.language import english
+
 _CHANGE = re.compile(r"\b(?:still|now|instead|rather|no longer|any ?more)\b", re.I)
 _FILLER = frozenset(
     "user user's still now instead rather no longer anymore more any with without in on at to the a an and "
@@ -48,35 +50,27 @@ def replans(old: str, new: str) -> bool:
     return old_words <= new_words and len(old_names - new_names) <= 1 and shared >= 2
 
 
-_IRREGULAR = {"went": "go", "flew": "fly", "met": "meet", "saw": "see", "took": "take", "got": "get",
-              "bought": "buy", "ran": "run", "left": "leave", "began": "begin", "made": "make", "gave": "give"}
-
-
 def _bases(verb: str) -> set[str]:
-    """The plain forms a past verb may come from ("moved" → move, "visited" → visit)."""
-    if verb in _IRREGULAR:
-        return {_IRREGULAR[verb]}
-    if not verb.endswith("ed") or len(verb) < 5:
-        return set()
-    stem = verb[:-2]
-    found = {stem, verb[:-1]}  # visit(ed), move(d)
-    if stem.endswith("i"):
-        found.add(stem[:-1] + "y")  # married → marry
-    if len(stem) > 2 and stem[-1] == stem[-2]:
-        found.add(stem[:-1])  # planned → plan
-    return found
+    """The plain form of a past verb ("moved" → move, "flew" → fly), from the one English layer."""
+    return {english.verb_lemma(verb)} if english.is_past(verb) else set()
+
+
+def _names(text: str) -> set[str]:
+    """The names a fact and a plan may share to be the same event: a month or a day is no such name
+    ("(15 July 2026)" on a flight to Oslo and on a flight to Rome makes them no one trip)."""
+    return {name for name in _words(text)[1] if name.lower() not in english.CALENDAR}
 
 
 def fulfils(fact: str, plan: str) -> bool:
     """Whether ``fact``, told in the past, says the ``plan`` happened."""
-    match = re.match(r"^(?:[^,]{0,60}?(?:\)|,) )?User (?:(?:just|finally|also|actually) )?(?P<verb>[a-z]+)\b", fact)
-    if match is None or _CHANGE.search(fact) and "now" not in fact.split()[:3]:
+    verb = _told_verb(fact)
+    if verb is None or _CHANGE.search(fact) and "now" not in fact.split()[:3]:
         return False
-    bases = _bases(match.group("verb"))
+    bases = _bases(verb)
     plan_verbs = set(re.findall(r"[a-z]+", plan.lower()))
     if not any(base in plan_verbs or f"{base}s" in plan_verbs or f"{base}es" in plan_verbs for base in bases):
         return False
-    return bool(_words(fact)[1] & _words(plan)[1])
+    return bool(_names(fact) & _names(plan))
 
 
 _SEARCH = re.compile(r"^User (?:is|has been) (?:still )?(?:looking|searching|hunting) for (?:a|an|some|the|new) "
@@ -85,10 +79,15 @@ _GOT = re.compile(r"^User (?:(?:just|finally|also|actually) )?(?:found|signed|bo
                   r"landed|accepted|adopted|hired|booked|leased)\b")
 
 
+def _told_verb(fact: str) -> str | None:
+    """The past verb of a fact told in the past about the user ("User finally moved to Hull"), or None."""
+    match = re.match(r"^(?:[^,]{0,60}?(?:\)|,) )?User (?:(?:just|finally|also|actually) )?(?P<verb>[a-z]+)\b", fact)
+    return match.group("verb") if match and english.is_past(match.group("verb")) else None
+
+
 def may_end_something(fact: str) -> bool:
     """Whether ``fact`` is told in the past about the user (the only facts that end a plan or a search)."""
-    return bool(re.match(r"^(?:[^,]{0,60}?(?:\)|,) )?User (?:(?:just|finally|also|actually) )?(?:[a-z]+ed|"
-                         + "|".join(_IRREGULAR) + r"|found|signed|bought|got|chose|picked|landed|hired|leased)\b", fact))
+    return _told_verb(fact) is not None
 
 
 def ends_search(fact: str, search: str) -> bool:

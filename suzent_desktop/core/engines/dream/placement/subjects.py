@@ -63,7 +63,8 @@ _NAMED_NEW = re.compile(rf"^(?:[^,]{{0,60}}?\), )?User (?:[a-z]+ ){{1,3}}(?:a|an
 _KIN = re.compile(r"^User's (?:(?:late|elderly|dear) )?(?P<rel>wife|husband|partner|mother|mom|mum|father|dad|"
                   r"grandmother|grandfather|grandma|grandpa)\b(?! (?:named |called )?[A-Z])")
 _LEAD_NAME = re.compile(r"^(?P<name>[A-Z][a-z]+)(?= [a-z])")
-_PAST_DATE = re.compile(r"\((?:\d{4}-\d{2}-\d{2}|week of \d{4}-\d{2}-\d{2}|[A-Z][a-z]+ \d{4}|\d{4})\)")
+# the date a fact resolved: "(10 July 2026)", "(week of 6 July 2026)", "(June 2026)"; older logs wrote "(2026-07-10)"
+_PAST_DATE = re.compile(r"\((?:(?:week of )?(?:\d{4}-\d{2}-\d{2}|\d{1,2} [A-Z][a-z]+ \d{4})|[A-Z][a-z]+ \d{4}|\d{4})\)")
 _PAST_VERB = re.compile(
     r"^(?:[^,]{0,60}?\), )?User(?:'s [\w ]+?)? (?:(?:just|recently|finally|also|actually|already|first) )?"
     r"(?:went|got|took|made|met|saw|had|visited|started|finished|won|lost|bought|moved|adopted|joined|"
