@@ -800,3 +800,10 @@ async def test_capture_gives_the_model_the_earlier_turns_of_the_same_conversatio
     facts, _ = await manager.process_conversation_turn_for_memories("Five months so far!", "Great", "talk-1")
     assert [f.content for f in facts] == ["User has played the cello for five months"]
     assert CELLO[0] in seen[2] and "kayak" not in seen[2]  # another conversation is not this one's context
+
+
+def test_a_month_or_a_day_after_this_is_a_time_not_a_pointer():
+    """"this September" says when, as "this week" does: the fact was dropped as pointing outside the line."""
+    texts = [t for _, t in offline("Our son Theo started kindergarten in Utrecht this September. I love this dress.")]
+    assert texts[:1] == ["User's son Theo started kindergarten in Utrecht this September"]
+    assert not any("dress" in t for t in texts)

@@ -35,6 +35,8 @@ def facts_of(said: str) -> list[str]:
         ("points outside the line", "User bought a Vespa that User is restoring", "User took that pic on a hike"),
         ("points outside the line", "User is flying to Oslo this weekend", "User found these old notebooks"),
         ("points outside the line", "User loves the novel that Ana wrote", "User moved there in 2019"),
+        ("points outside the line", "User's son Theo started kindergarten this September", "User loved this dress"),
+        ("points outside the line", "User starts at Acme this Monday", "User bought this one"),
         ("not a word", "User almost forgot their passport in Porto", "User almosts forgot their passport in Porto"),
         ("not a word", "User wants to keep volunteering at the shelter", "User wannas keep volunteering at the shelter"),
         ("not a word", "User's favourite band is Wilco", "User favourites Wilco"),
