@@ -7,8 +7,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+from dream_support import make_manager
 
 from suzent_desktop.core.engines.capture import fact_judge
+from suzent_desktop.core.engines.capture.extraction import ExtractionError
 from suzent_desktop.core.engines.capture.fact_encoder import FactEncoder, FactEncoderError, encoder_path
 
 
@@ -44,3 +46,16 @@ def test_weights_trained_beside_another_classifier_are_refused(tmp_path: Path, m
             fact_judge.judge()
     finally:
         fact_judge.judge.cache_clear()
+
+
+async def test_a_missing_classifier_fails_the_capture_by_name_and_keeps_the_turn(home, clock, monkeypatch: pytest.MonkeyPatch,
+                                                                                tmp_path: Path):
+    manager = make_manager(home, clock)
+    monkeypatch.setattr(fact_judge, "encoder", lambda: FactEncoder(tmp_path / "fact_judge_encoder.onnx"))
+    with pytest.raises(ExtractionError) as err:
+        await manager.process_conversation_turn_for_memories("My sister Ana moved to Porto in May.", "Nice!", "s1")
+    message = str(err.value)
+    turn = manager.last_turn
+    assert "fact_judge_encoder.onnx" in message and "no facts written" in message
+    assert f"the turn is kept in {turn.path}:{turn.line}" in message and turn.path.is_file()
+    assert not manager.archive.path_for(manager.clock.today().isoformat()).exists()

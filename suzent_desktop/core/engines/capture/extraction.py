@@ -36,10 +36,12 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+from suzent_desktop.core.engines.capture.fact_encoder import FactEncoderError
 from suzent_desktop.core.engines.capture.offline import MAX_FACTS_PER_TURN, OfflineExtractor, third_person
 from suzent_desktop.core.files.language.words import count
 from suzent_desktop.core.files.language.writing_systems import CJK_RUN_RE
 from suzent_desktop.core.files.records.log_grammar import Fact
+from suzent_desktop.core.index.embedding import EmbeddingError
 from suzent_desktop.core.index.ranking.terms import content_stems
 from suzent_desktop.settings import Settings
 
@@ -255,7 +257,10 @@ async def extract_facts(
             notes.append(f"extraction model {settings.extraction_model}: {note}")
         return kept
     # The judge runs the sentence-vector model: off the event loop, which may be the window's.
-    return await asyncio.to_thread(OfflineExtractor().extract, user, assistant, when=when, people=people)
+    try:
+        return await asyncio.to_thread(OfflineExtractor().extract, user, assistant, when=when, people=people)
+    except (FactEncoderError, EmbeddingError) as exc:  # a damaged or missing model file of the judge
+        raise ExtractionError(f"the offline fact judge cannot run, no facts written: {exc}") from exc
 
 
 _RESOLVED_DATE = re.compile(r"\([^()]*\b\d{4}\b[^()]*\)|\b\d{4}-\d{2}-\d{2}\b")
