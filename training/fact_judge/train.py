@@ -1,5 +1,10 @@
 """Train the fact judge (``suzent_desktop/resources/fact_judge.npz``) and print its scores.
 
+The judge's keep score is this linear model's plus the vote of the fine-tuned classifier that
+``finetune.py`` writes (``fact_judge_encoder.onnx``): run that first. The weights record the
+classifier's checksum, and the LoCoMo scores below are the two together; the cross-validation
+scores the linear model alone (the classifier saw every line).
+
 Training data (see SOURCES.md for licences), every line labelled by hand by the project:
 
 * ``spc_labels.tsv``: candidate lines the offline extractor made from Synthetic-Persona-Chat turns
