@@ -257,18 +257,15 @@ def restates(bullet: str, fact: str) -> bool:
     return old == new or old.startswith(new + " ")
 
 
-# "joined" sets an employer only when what was joined is named ("joined Fabrikam as a welder"): a club, a
-# forum or a choir ("joined a travel club") is no job, and read as one it put the forum joined earlier on History.
 # A word of time between the subject and the verb ("User finally moved to Graz") still sets the value.
 _WHEN = r"(?:(?:now|currently|recently|just|finally) )?"
-_JOINED = re.compile(rf"^(?P<s>.+?) {_WHEN}joined (?P<v>.+)$")
 _SUBJECT_ALIASES = {"the user": "user", "user": "user", "i": "user", "the user's": "user's", "my": "user's"}
 _RELATIONS: list[tuple[str, re.Pattern[str]]] = [
     ("works as", re.compile(rf"^(?P<s>.+?) {_WHEN}works as (?:an? )?(?P<v>.+)$")),
     ("employer", re.compile(
         rf"^(?P<s>.+?) {_WHEN}(?:works|is (?:now |currently |still )?working|started working|is employed|"
         r"started a new job|started|has started) (?:at|for) (?P<v>.+)$")),
-    ("employer", _JOINED),
+    ("employer", re.compile(rf"^(?P<s>.+?) {_WHEN}joined (?P<v>.+)$")),  # unless unnamed: _joins_something_unnamed
     ("residence", re.compile(
         rf"^(?P<s>.+?) {_WHEN}(?:lives|is living|moved|has moved|relocated|is based)"
         r" (?:in|to) (?P<v>.+)$")),
