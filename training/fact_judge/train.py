@@ -52,6 +52,7 @@ sys.path.insert(0, str(ROOT))
 from suzent_desktop.core.engines.capture import fact_encoder, fact_judge  # noqa: E402
 from suzent_desktop.core.engines.capture.offline import OfflineExtractor  # noqa: E402
 from suzent_desktop.core.files.language import english  # noqa: E402
+from suzent_desktop.core.index.model_download import sha256_of  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 OUT = ROOT / "suzent_desktop" / "resources" / fact_judge.WEIGHTS
@@ -296,7 +297,7 @@ def main() -> None:
                             subject_weights=judge.subject_weights.astype(np.float16),
                             subject_bias=judge.subject_bias.astype(np.float32), keep_at=np.float32(args.keep_at),
                             vector_weights=judge.vector_weights.astype(np.float32),
-                            encoder_sha256=np.str_(fact_encoder.file_sha256(fact_encoder.encoder_path())))
+                            encoder_sha256=np.str_(sha256_of(fact_encoder.encoder_path())))
         print(f"wrote {OUT.relative_to(ROOT)} ({OUT.stat().st_size / 1024:.0f} kB)")
 
 

@@ -150,6 +150,18 @@ def use_window_threads(embedder: Embedder, setting: int) -> None:
         embedder.set_threads(embedding_threads(setting, window=True))
 
 
+def cpu_session(model: Path, threads: int) -> Any:
+    """An onnxruntime session of ``model`` on the CPU, ``threads`` intra-op threads. Idle worker
+    threads sleep instead of spinning, so the UI thread keeps its CPU."""
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    return ort.InferenceSession(str(model), sess_options=options, providers=["CPUExecutionProvider"])
+
+
 def bundled_tokenizer_path() -> Path:
     return Path(str(resources.files("suzent_desktop.resources").joinpath("model", "tokenizer.json")))
 
@@ -221,20 +233,12 @@ class OnnxMiniLMEmbedder:
                     f"{model}: checksum does not match the pinned model; refusing to load it"
                 )
             try:
-                import onnxruntime as ort
                 from tokenizers import Tokenizer
 
                 tokenizer = Tokenizer.from_file(str(self._resolve_tokenizer_path()))
                 tokenizer.enable_truncation(max_length=MAX_TOKENS)
                 tokenizer.no_padding()  # batches are padded here, to the longest text of each batch
-                options = ort.SessionOptions()
-                options.intra_op_num_threads = self._threads
-                options.inter_op_num_threads = 1
-                # Idle worker threads sleep instead of spinning, so the UI thread keeps its CPU.
-                options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-                session = ort.InferenceSession(
-                    str(model), sess_options=options, providers=["CPUExecutionProvider"]
-                )
+                session = cpu_session(model, self._threads)
             except Exception as exc:  # onnxruntime raises its own exception types
                 raise EmbeddingError(f"{model}: cannot load the embedding model: {exc}") from exc
             self._tokenizer = tokenizer

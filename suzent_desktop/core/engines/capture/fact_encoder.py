@@ -12,7 +12,6 @@ int8, per-channel, on one core: about as fast as the embedder, a few millisecond
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from importlib import resources
 from pathlib import Path
@@ -20,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from suzent_desktop.core.index.embedding import bundled_tokenizer_path
+from suzent_desktop.core.index.embedding import bundled_tokenizer_path, cpu_session
 
 FILE = "fact_judge_encoder.onnx"  # in suzent_desktop/resources
 MAX_TOKENS = 64  # a candidate line is one sentence; the model was trained on 64 tokens at most
@@ -32,10 +31,6 @@ class FactEncoderError(RuntimeError):
 
 def encoder_path() -> Path:
     return Path(str(resources.files("suzent_desktop.resources").joinpath(FILE)))
-
-
-def file_sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 class FactEncoder:
@@ -56,19 +51,13 @@ class FactEncoder:
             if self._session is None:
                 if not self._path.is_file():
                     raise FactEncoderError(f"{self._path}: the fact judge's classifier file is missing")
-                import onnxruntime as ort
                 from tokenizers import Tokenizer
 
                 tokenizer = Tokenizer.from_file(str(bundled_tokenizer_path()))
                 tokenizer.enable_truncation(max_length=MAX_TOKENS)
                 tokenizer.enable_padding()
-                options = ort.SessionOptions()
-                options.intra_op_num_threads = 1
-                options.inter_op_num_threads = 1
-                options.add_session_config_entry("session.intra_op.allow_spinning", "0")
                 try:
-                    self._session = ort.InferenceSession(str(self._path), sess_options=options,
-                                                         providers=["CPUExecutionProvider"])
+                    self._session = cpu_session(self._path, threads=1)
                 except Exception as exc:  # onnxruntime raises its own exception types
                     raise FactEncoderError(f"{self._path}: cannot load the fact judge's classifier: {exc}") from exc
                 self._tokenizer = tokenizer

@@ -30,9 +30,10 @@ from importlib import resources
 
 import numpy as np
 
-from suzent_desktop.core.engines.capture.fact_encoder import FactEncoder, FactEncoderError, file_sha256
+from suzent_desktop.core.engines.capture.fact_encoder import FactEncoder, FactEncoderError
 from suzent_desktop.core.files.language import english
 from suzent_desktop.core.index.embedding import OnnxMiniLMEmbedder
+from suzent_desktop.core.index.model_download import sha256_of
 
 SUBJECTS = ("identity", "person", "place", "work", "health", "hobby", "preference", "plan", "event")
 DIMENSIONS = 1 << 16
@@ -152,7 +153,7 @@ def judge() -> Judge:
         data = np.load(handle)
         expected = str(data["encoder_sha256"])
         path = encoder().path
-        if path.is_file() and file_sha256(path) != expected:
+        if path.is_file() and sha256_of(path) != expected:
             raise FactEncoderError(f"{path}: not the classifier {WEIGHTS} was trained with; "
                                    "run training/fact_judge/train.py after finetune.py")
         return Judge(data["keep_weights"].astype(np.float32), float(data["keep_bias"]),
