@@ -32,6 +32,13 @@ def test_sentences_split_at_ends_but_not_after_a_title():
     assert english.sentences("I met Dr. Almeida. She is kind!\nSee you") == ["I met Dr. Almeida.", "She is kind!", "See you"]
 
 
+def test_sentences_keep_initials_and_end_inside_quotes():
+    """"J.K. Rowling" split after "J.K." left "Rowling is …" with no subject; a sentence ending in a quoted title
+    ran on into the next one, whose "It" then hid the title's sentence from the candidate step."""
+    assert english.sentences("J.K. Rowling inspires me. I wrote one called \"Home.\" It is a script.") == [
+        "J.K. Rowling inspires me.", "I wrote one called \"Home.\"", "It is a script."]
+
+
 def test_a_dash_before_what_the_thing_is_keeps_one_sentence():
     """"a new project - a podcast about old maps" says what the project is: split, the line kept only
     "User started a new side project" and lost the podcast."""

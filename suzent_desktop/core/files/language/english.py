@@ -1,7 +1,7 @@
 """The one English language layer every engine reads: words, sentences, verb forms, the word list.
 
 Verb forms and lemmas come from lemminflect (its dictionary of English inflections), the stemmer
-is Snowball's, and the word list with its counts is pyspellchecker's. Nothing here spells an
+is Snowball's, sentence ends are syntok's, and the word list with its counts is pyspellchecker's. Nothing here spells an
 inflection table or a list of irregular verbs by hand: a word list spelled twice drifts apart
 ("User caught …" passed where "User bought …" did not).
 
@@ -21,13 +21,13 @@ from functools import lru_cache
 
 import lemminflect
 import snowballstemmer
+from syntok import segmenter
 
 WORD_RE = re.compile(r"[A-Za-z][A-Za-z'’-]*|\d+")
 _ENTRY = re.compile(r'"((?:[^"\\]|\\.)*)":\s*(\d+)')
-# A sentence ends at . ! ? (not after a title before a name: "Dr. Almeida"), a line break, a
-# semicolon or a dash between spaces (not before "a"/"an": see :func:`sentences`).
-_SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bSt\.)(?<!\bProf\.)\s+|"
-                           r"\n+|;\s+|\s+[-–—]\s+(?!an?\s)")
+# Within a sentence syntok finds, a line break, a semicolon or a dash between spaces (not before "a"/"an":
+# see :func:`sentences`) ends a statement too.
+_STATEMENT_BREAK = re.compile(r"\n+|;\s+|\s+[-–—]\s+(?!an?\s)")
 NAME_MAX_FREQUENCY = 4.5e-6  # "Fred", "John", "Max" are rarer as words than "Nature", "Family", "Epic"
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")  # date.weekday() order
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
@@ -74,9 +74,13 @@ def words(text: str) -> list[str]:
 
 
 def sentences(text: str) -> list[str]:
-    """The sentences of ``text``, stripped, empty ones left out. A dash ends a sentence unless what follows
-    says what the thing before it is ("a new project - a thriller set in Ohio" is one statement)."""
-    return [part.strip() for part in _SENTENCE_END.split(text) if part.strip()]
+    """The sentences of ``text``, stripped, empty ones left out: syntok's, which know initials ("J.K.
+    Rowling"), titles ("Dr. Almeida") and a sentence that ends inside quotes ("called "Home." It is …").
+    A dash ends a sentence unless what follows says what the thing before it is ("a new project - a
+    thriller set in Ohio" is one statement)."""
+    found = [text[tokens[0].offset: tokens[-1].offset + len(tokens[-1].value)]
+             for paragraph in segmenter.analyze(text) for tokens in paragraph if tokens]
+    return [part.strip() for sentence in found for part in _STATEMENT_BREAK.split(sentence) if part.strip()]
 
 
 @lru_cache(maxsize=16384)
