@@ -1,9 +1,9 @@
 """The one English language layer every engine reads: words, sentences, verb forms, the word list.
 
 Verb forms and lemmas come from lemminflect (its dictionary of English inflections), the stemmer
-is Snowball's, sentence ends are syntok's, and the word list with its counts is pyspellchecker's. Nothing here spells an
-inflection table or a list of irregular verbs by hand: a word list spelled twice drifts apart
-("User caught …" passed where "User bought …" did not).
+is Snowball's, sentence ends are syntok's, and the word list with its counts is pyspellchecker's.
+Nothing here spells an inflection table or a list of irregular verbs by hand: a word list spelled
+twice drifts apart ("User caught …" passed where "User bought …" did not).
 
 The word list is read with a pattern, word by word, rather than through ``SpellChecker``: that
 parses the 2.7 MB list with one ``json.loads`` call, which holds the interpreter lock for about
