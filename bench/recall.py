@@ -145,12 +145,14 @@ async def evaluate(manager, questions: list[dict]) -> tuple[dict[str, bool], lis
 
 
 def extraction_times(turns: list[dict]) -> list[float]:
+    from suzent_desktop.core.engines.capture.fact_judge import drop_cached_vectors
     from suzent_desktop.core.engines.capture.offline import OfflineExtractor
 
     extractor = OfflineExtractor()
     times = []
     for turn in turns:
         when = dt.datetime.fromisoformat(turn["ts"])
+        drop_cached_vectors()  # capture read these lines already; a new turn's lines are not kept
         start = time.perf_counter()
         extractor.extract(turn["user"], turn["assistant"], when=when)
         times.append((time.perf_counter() - start) * 1000)

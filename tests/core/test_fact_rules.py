@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+import numpy as np
 import pytest
 
 from suzent_desktop.core.engines.capture.fact_judge import judge
@@ -148,3 +149,24 @@ def test_a_thing_said_to_be_the_users_and_a_time_without_a_comma_are_about_the_u
     assert problem("Writing has always been a passion of the user's") == ""
     assert problem("Last night User joined a chess club in Tartu") == ""
     assert problem("Cooking and baking are great outlets for everyone") == "not about the user or a named person"
+
+
+def test_the_subject_reads_the_whole_sentence_not_its_words_alone():
+    """Words alone filed a new job at a startup as a hobby and a diet under work; the sentence vector
+    tells what the line is about as a whole."""
+    subjects = judge().subjects(["User is now a UX designer at a startup called Brightpath",
+                                 "User is a vegetarian", "User finally got their driver's license yesterday"])
+    assert subjects[0] == "work"
+    assert subjects[1] != "work"
+    assert subjects[2] == "event"
+
+
+def test_sentence_vectors_are_kept_for_the_latest_lines_only(monkeypatch):
+    from suzent_desktop.core.engines.capture import fact_judge
+
+    monkeypatch.setattr(fact_judge, "_VECTORS_HELD", 2)
+    fact_judge.drop_cached_vectors()
+    first = fact_judge.vectors(["User lives in Oslo", "User has a cat"])
+    again = fact_judge.vectors(["User has a cat", "User lives in Oslo", "User plays chess"])
+    assert np.allclose(again[1], first[0]) and np.allclose(again[0], first[1])
+    assert list(fact_judge._VECTORS) == ["User lives in Oslo", "User plays chess"]

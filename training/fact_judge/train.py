@@ -235,10 +235,11 @@ def fit(data: list[Example]) -> fact_judge.Judge:
     w, u, b = train_logistic([e[0] for e in data], np.array([e[1] for e in data]), weight,
                              vectors=vectors_of([e[0] for e in data]))
     facts = [(e, wt) for e, wt in zip(data, weight, strict=True) if e[1]]
-    sw, _, sb = train_logistic([e[0] for e, _ in facts], np.array([e[2] for e, _ in facts]),
-                               np.array([wt for _, wt in facts]), classes=len(fact_judge.SUBJECTS))
+    sw, su, sb = train_logistic([e[0] for e, _ in facts], np.array([e[2] for e, _ in facts]),
+                                np.array([wt for _, wt in facts]), classes=len(fact_judge.SUBJECTS),
+                                vectors=vectors_of([e[0] for e, _ in facts]))
     return fact_judge.Judge(w[:, 0].astype(np.float32), float(b[0]), sw.astype(np.float32), sb.astype(np.float32),
-                            KEEP_AT, u[:, 0].astype(np.float32))
+                            KEEP_AT, u[:, 0].astype(np.float32), su.astype(np.float32))
 
 
 def cross_validate(data: list[Example], keep_at: float) -> None:
@@ -249,9 +250,10 @@ def cross_validate(data: list[Example], keep_at: float) -> None:
     for f in range(FOLDS):
         # The fine-tuned classifier saw every line, so the folds score the linear model alone.
         judge = dataclasses.replace(fit([e for e, k in zip(data, fold, strict=True) if k != f]), with_encoder=False)
-        p[fold == f] = judge.probabilities([e[0] for e, k in zip(data, fold, strict=True) if k == f])
-        for i in np.flatnonzero(fold == f):
-            subject_right[i] = judge.subject(data[i][0]) == fact_judge.SUBJECTS[data[i][2]] if data[i][1] else False
+        lines = [e[0] for e, k in zip(data, fold, strict=True) if k == f]
+        p[fold == f] = judge.probabilities(lines, vectors_of(lines))
+        named = np.argmax(judge.subject_scores(lines, vectors_of(lines)), axis=1)
+        subject_right[fold == f] = named == np.array([e[2] for e, k in zip(data, fold, strict=True) if k == f])
     y = np.array([e[1] for e in data])
     source = np.array([e[3].split("-")[0] for e in data])
     spc = (source == "valid") | (source == "test")
@@ -297,6 +299,7 @@ def main() -> None:
                             subject_weights=judge.subject_weights.astype(np.float16),
                             subject_bias=judge.subject_bias.astype(np.float32), keep_at=np.float32(args.keep_at),
                             vector_weights=judge.vector_weights.astype(np.float32),
+                            subject_vector_weights=judge.subject_vector_weights.astype(np.float32),
                             encoder_sha256=np.str_(sha256_of(fact_encoder.encoder_path())))
         print(f"wrote {OUT.relative_to(ROOT)} ({OUT.stat().st_size / 1024:.0f} kB)")
 

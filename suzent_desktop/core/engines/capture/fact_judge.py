@@ -14,7 +14,9 @@ through :mod:`core.files.english`) and its structure: who the subject is, a prop
 a date, a negation, a modal or hedge word, "you", the length. They are features, not rules: the
 weights say how much each counts. The keep model also reads the bundled MiniLM's sentence vector
 of the line, how it reads as a whole: on lines held out by conversation it lifted AUC from 0.923 to
-0.934 (``training/fact_judge/SCORES.md``). The keep score then adds the vote of a classifier
+0.934 (``training/fact_judge/SCORES.md``); so does the subject model, which words alone read by
+topic ("User is now a UX designer at a startup" as a hobby): on kept lines held out by conversation the
+subject is right for 80.2 % of them, against 77.1 % without. The keep score then adds the vote of a classifier
 fine-tuned end to end on the same lines (:mod:`.fact_encoder`), which reads where in the sentence the
 statement is: on LoCoMo's tuning pair the two together rank lines better than either alone.
 It costs a few milliseconds a line, on one core.
@@ -23,7 +25,9 @@ It costs a few milliseconds a line, on one core.
 from __future__ import annotations
 
 import re
+import threading
 import zlib
+from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -95,9 +99,35 @@ class Verdict:
     subject: str
 
 
+_VECTORS: OrderedDict[str, np.ndarray] = OrderedDict()
+_VECTORS_HELD = 4096  # lines (1.5 kB each): a day's facts, read again by the dream and promotion
+_VECTORS_LOCK = threading.Lock()
+
+
 def vectors(lines: list[str]) -> np.ndarray:
-    """The bundled MiniLM's sentence vectors of ``lines`` (one row a line)."""
-    return _embedder().embed(lines)
+    """The bundled MiniLM's sentence vectors of ``lines`` (one row a line).
+
+    Kept for the latest lines: the dream files and promotion weighs the lines capture judged, and each
+    asks for their subject again."""
+    unique = list(dict.fromkeys(lines))
+    with _VECTORS_LOCK:
+        found = {line: _VECTORS[line] for line in unique if line in _VECTORS}
+    missing = [line for line in unique if line not in found]
+    if missing:
+        found.update(zip(missing, _embedder().embed(missing), strict=True))
+    with _VECTORS_LOCK:
+        for line in unique:
+            _VECTORS[line] = found[line]
+            _VECTORS.move_to_end(line)
+        while len(_VECTORS) > _VECTORS_HELD:
+            _VECTORS.popitem(last=False)
+    return np.stack([found[line] for line in lines])
+
+
+def drop_cached_vectors() -> None:
+    """Forget the kept vectors: a timing of capture reads each line cold, as a new turn's lines are."""
+    with _VECTORS_LOCK:
+        _VECTORS.clear()
 
 
 @lru_cache(maxsize=1)
@@ -114,14 +144,18 @@ class Judge:
     subject_bias: np.ndarray  # (len(SUBJECTS),)
     keep_at: float
     vector_weights: np.ndarray  # (MINILM_DIM,): the sentence vector's part of the keep score
+    # (MINILM_DIM, len(SUBJECTS)): the sentence vector's part of the subject scores; words alone filed
+    # "User is a vegetarian" under work and "User is now a UX designer at a startup" under hobby
+    subject_vector_weights: np.ndarray | None = None
     with_encoder: bool = True  # add the fine-tuned classifier's vote (off: the linear model alone)
 
-    def probabilities(self, lines: list[str]) -> np.ndarray:
+    def probabilities(self, lines: list[str], vecs: np.ndarray | None = None) -> np.ndarray:
         """The keep probability of each line (one model call for all their sentence vectors)."""
         if not lines:
             return np.zeros(0)
+        vecs = vectors(lines) if vecs is None else vecs
         hashed = np.array([self.keep_weights[features(line)].sum() for line in lines])
-        score = hashed + vectors(lines) @ self.vector_weights + self.keep_bias
+        score = hashed + vecs @ self.vector_weights + self.keep_bias
         if self.with_encoder:
             score = score + encoder().logits(lines)
         return 1.0 / (1.0 + np.exp(-score))
@@ -129,13 +163,26 @@ class Judge:
     def probability(self, line: str) -> float:
         return float(self.probabilities([line])[0])
 
+    def subject_scores(self, lines: list[str], vecs: np.ndarray | None = None) -> np.ndarray:
+        """Each line's score for each of :data:`SUBJECTS` (one row a line)."""
+        if not lines:
+            return np.zeros((0, len(SUBJECTS)))
+        scores = np.stack([self.subject_weights[features(line)].sum(axis=0) for line in lines]) + self.subject_bias
+        if self.subject_vector_weights is not None:
+            scores = scores + (vectors(lines) if vecs is None else vecs) @ self.subject_vector_weights
+        return scores
+
+    def subjects(self, lines: list[str]) -> list[str]:
+        return [SUBJECTS[int(i)] for i in np.argmax(self.subject_scores(lines), axis=1)]
+
     def subject(self, line: str) -> str:
-        scores = self.subject_weights[features(line)].sum(axis=0) + self.subject_bias
-        return SUBJECTS[int(np.argmax(scores))]
+        return self.subjects([line])[0]
 
     def __call__(self, line: str) -> Verdict:
-        probability = self.probability(line)
-        return Verdict(probability >= self.keep_at, probability, self.subject(line))
+        vecs = vectors([line])
+        probability = float(self.probabilities([line], vecs)[0])
+        subject = SUBJECTS[int(np.argmax(self.subject_scores([line], vecs)[0]))]
+        return Verdict(probability >= self.keep_at, probability, subject)
 
 
 @lru_cache(maxsize=1)
@@ -158,4 +205,5 @@ def judge() -> Judge:
                                    "run training/fact_judge/train.py after finetune.py")
         return Judge(data["keep_weights"].astype(np.float32), float(data["keep_bias"]),
                      data["subject_weights"].astype(np.float32), data["subject_bias"].astype(np.float32),
-                     float(data["keep_at"]), data["vector_weights"].astype(np.float32))
+                     float(data["keep_at"]), data["vector_weights"].astype(np.float32),
+                     data["subject_vector_weights"].astype(np.float32))

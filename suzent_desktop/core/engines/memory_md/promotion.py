@@ -128,7 +128,7 @@ def about_person(title: str, body: str, texts: list[str]) -> bool:
 
     if person_page(body, title):
         return True
-    about = [named_person(text, judge().subject(text)) for text in texts]  # as the dream named the page
+    about = [named_person(text, subject) for text, subject in zip(texts, judge().subjects(texts), strict=True)]
     return len(texts) > 0 and sum(p is not None and p.name == title for p in about) * 2 >= len(texts)
 
 

@@ -198,8 +198,7 @@ def names_in(text: str) -> list[str]:
 
 def next_subject(text: str, skip: frozenset[str] = PERSON_CLASSES) -> str:
     """The learned judge's most likely subject class for ``text`` outside ``skip`` (a person)."""
-    verdict = judge()
-    scores = verdict.subject_weights[fact_judge.features(text)].sum(axis=0) + verdict.subject_bias
+    scores = judge().subject_scores([text])[0]
     ranked = [fact_judge.SUBJECTS[i] for i in np.argsort(-scores)]
     return next(name for name in ranked if name not in skip)
 
