@@ -564,7 +564,7 @@ async def test_offline_extraction_runs_off_the_event_loop(monkeypatch: pytest.Mo
         ("Tom and I are getting married in Sicily next summer.",
          "User and Tom are getting married in Sicily next summer"),
         ("Me and my wife celebrated our tenth anniversary in Paris.",
-         "User and their wife celebrated User's tenth anniversary in Paris"),
+         "User and their wife celebrated their tenth anniversary in Paris"),
         ("FYI I'm allergic to penicillin.", "User is allergic to penicillin"),
         ("my best friend Priya moved to Berlin for her PhD", "User's best friend Priya moved to Berlin for her PhD"),
         ("Haha my son Leo just learned to ride his bike.", "User's son Leo just learned to ride his bike"),

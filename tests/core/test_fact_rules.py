@@ -120,6 +120,7 @@ def test_first_person_becomes_the_logs_third_person():
     assert third_person("I'm now working at Thales") == "User is now working at Thales"
     assert third_person("My sister Ana moved to Porto") == "User's sister Ana moved to Porto"
     assert third_person("My wife and I love sushi") == "User and their wife love sushi"
+    assert third_person("We finally sold our flat in Leeds") == "User finally sold their flat in Leeds"
     assert third_person("User prefers tea") == "User prefers tea"
 
 
@@ -170,3 +171,4 @@ def test_sentence_vectors_are_kept_for_the_latest_lines_only(monkeypatch):
     again = fact_judge.vectors(["User has a cat", "User lives in Oslo", "User plays chess"])
     assert np.allclose(again[1], first[0]) and np.allclose(again[0], first[1])
     assert list(fact_judge._VECTORS) == ["User lives in Oslo", "User plays chess"]
+    assert fact_judge.vectors([]).shape == (0, first.shape[1])

@@ -473,3 +473,16 @@ async def test_a_line_found_in_memory_md_itself_counts_as_no_recall(home, clock)
     await promote(manager.home)
     lines = memory(manager).splitlines()
     assert "- User loves okra" in lines and "- User loves figs" not in lines  # the newer taste, as nothing was recalled
+
+
+async def test_a_relative_the_user_never_named_stands_under_their_page_not_a_subject(manager):
+    write_page(manager, "Grandpa", "# Grandpa\n\n- User's grandpa was a fisherman in Galway (2026-07-01)\n"
+                                   "- User's grandpa turned 91 in June (2026-07-01)\n")
+    write_page(manager, "Health", "# Health\n\n- User is allergic to penicillin (2026-07-01)\n")
+    await promote(manager.home)
+    lines = memory(manager).splitlines()
+    assert "## Grandpa" in lines
+    under = lines[lines.index("## Grandpa") + 1:]
+    under = under[:under.index("")] if "" in under else under
+    assert "- User's grandpa was a fisherman in Galway" in under
+    assert not any("grandpa" in line for line in lines[lines.index("## Health"):])

@@ -109,6 +109,8 @@ def vectors(lines: list[str]) -> np.ndarray:
 
     Kept for the latest lines: the dream files and promotion weighs the lines capture judged, and each
     asks for their subject again."""
+    if not lines:
+        return _embedder().embed([])
     unique = list(dict.fromkeys(lines))
     with _VECTORS_LOCK:
         found = {line: _VECTORS[line] for line in unique if line in _VECTORS}

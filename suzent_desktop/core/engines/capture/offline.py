@@ -157,13 +157,12 @@ def to_third_person(sentence: str) -> str:
         lambda m: f"User {m.group(1) or ''}{english.third_person_verb(m.group(2))}",
         text,
     )
+    # the first "my" or "our" names the user unless the user is named before it ("User sold their house")
     subject_first = re.search(r"\bUser\b", text)
-    possessive_first = re.search(r"\b[Mm]y\b", text)
+    possessive_first = re.search(r"\b(?:[Mm]y|[Oo]ur)\b", text)
     if possessive_first and not (subject_first and subject_first.start() < possessive_first.start()):
-        text = re.sub(r"\b[Mm]y\b", "User's", text, count=1)
-    text = re.sub(r"\b[Mm]y\b", "their", text)
-    text = re.sub(r"\b[Oo]ur\b", "User's", text, count=1)
-    text = re.sub(r"\b[Oo]ur\b", "their", text)
+        text = re.sub(r"\b(?:[Mm]y|[Oo]ur)\b", "User's", text, count=1)
+    text = re.sub(r"\b(?:[Mm]y|[Oo]ur)\b", "their", text)
     text = re.sub(r"\bmyself\b", "themselves", text)
     text = re.sub(r"\b(me|us)\b", "the user", text)
     text = re.sub(r"\bmine\b", "the user's", text)

@@ -122,14 +122,17 @@ def section(page: str, text: str) -> str:
 def about_person(title: str, body: str, texts: list[str]) -> bool:
     """A page the dream keeps about a person: its first line says who they are, or half its facts or
     more are about the name it bears ("Chen plays the trombone", "Chen's favourite book is Dune"; "Italy is
-    on User's list of places to visit" is the user's)."""
+    on User's list of places to visit" is the user's) or about the relative it is named after ("User's
+    grandpa was a fisherman" on Grandpa: the user did not say his name)."""
     from suzent_desktop.core.engines.capture.fact_judge import judge
     from suzent_desktop.core.engines.dream.placement.subjects import named_person, person_page
 
     if person_page(body, title):
         return True
     about = [named_person(text, subject) for text, subject in zip(texts, judge().subjects(texts), strict=True)]
-    return len(texts) > 0 and sum(p is not None and p.name == title for p in about) * 2 >= len(texts)
+    relative = f"user's {title.lower()} "
+    return len(texts) > 0 and sum((p is not None and p.name == title) or text.lower().startswith(relative)
+                                  for p, text in zip(about, texts, strict=True)) * 2 >= len(texts)
 
 
 def _personal_candidates(home: Promoting) -> list[Candidate]:
