@@ -576,6 +576,19 @@ def test_a_label_a_partner_first_or_a_pronoun_for_the_person_named_still_gives_a
     assert OfflineExtractor().candidates(turn) == [line]
 
 
+def test_a_statement_after_a_dash_without_its_subject_is_the_users_and_there_is_the_place_named_before():
+    """Chat drops the subject after a dash and says "there" for the place just named: the line says both."""
+    assert OfflineExtractor().candidates("I just got back from Oaxaca - spent ten days there with my aunt.") == [
+        "User just got back from Oaxaca", "User spent ten days in Oaxaca with their aunt"]
+    assert OfflineExtractor().candidates("I live in Tromsø. My brother moved there in 2021.") == [
+        "User lives in Tromsø", "User's brother moved to Tromsø in 2021"]
+    # the subject is the one said before the dash, and "there is" points at no place
+    assert OfflineExtractor().candidates("My sister flew in on Friday - stayed for three days.") == [
+        "User's sister flew in on Friday", "User's sister stayed for three days"]
+    assert OfflineExtractor().candidates("We went to Ghent in May. There is a lovely market there.")[:1] == [
+        "User went to Ghent in May"]
+
+
 def test_a_pronoun_pointing_at_no_one_named_gives_no_candidate():
     """Generous, not careless: "She" with no one named before, and "It" pointing outside, stay out."""
     assert OfflineExtractor().candidates("She just got accepted into nursing school at UCLA.") == []

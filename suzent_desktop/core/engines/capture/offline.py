@@ -13,7 +13,10 @@ the learned fact judge, so a user without an API key still gets a working memory
     at Whispering Falls" → "User took a photo at Whispering Falls"); a time that opens the sentence
     follows the statement ("Last week, I found …" → "User found … last week");
   * "he/she/his/her" point to a person named earlier in the turn, "it" to a thing the sentence names
-    before it ("I finished my novel and sent it to an agent"); a question, or a sentence whose pronoun
+    before it ("I finished my novel and sent it to an agent"), "there" to the place named before it ("I
+    live in Porto. My brother moved there" → "… moved to Porto"); a statement that goes on after a dash
+    without its subject takes the one said before it ("I got back from Kyoto - spent two weeks there");
+    a question, or a sentence whose pronoun
     points nowhere ("It was amazing", "I loved it"), gives no candidate;
   * the few named rules of :mod:`core.fact_rules` and the judge (:mod:`core.fact_judge`) decide
     which candidates are facts, and the judge names each one's subject (its category);
@@ -36,6 +39,7 @@ from collections.abc import Iterable, Mapping
 import lemminflect
 
 from suzent_desktop.core.engines.capture import fact_judge, fact_rules, relative_dates
+from suzent_desktop.core.engines.dream.placement.topics import TRAVEL, place_of
 from suzent_desktop.core.files.language import english
 from suzent_desktop.core.files.records.log_grammar import Fact
 
@@ -236,7 +240,21 @@ _BRACKETED = re.compile(r"\[[^\[\]]*\](?!\()")
 
 def _sentences(text: str) -> list[str]:
     text = _BRACKETED.sub(" ", text)
-    return [c.strip() for s in english.sentences(text) for c in _clauses(s) if c.strip()]
+    pieces = [c.strip() for s in english.sentences(text) for c in _clauses(s) if c.strip()]
+    return [_with_subject_of(piece, before) for piece, before in zip(pieces, ["", *pieces], strict=False)]
+
+
+def _with_subject_of(piece: str, before: str) -> str:
+    """A statement that goes on after a dash without its subject takes the subject of the statement before
+    it: "I got back from Kyoto - spent two weeks there", "My sister flew in - stayed three days". It starts
+    in lower case with a past verb; a sentence that starts anew ("Stayed …") is left as said."""
+    first = piece.split(" ", 1)[0]
+    if not (first.islower() and english.is_past(first) and first not in ("was", "were")):
+        return piece
+    words = before.rsplit(",", 1)[-1].split()
+    verb = next((i for i, w in enumerate(words) if i and english.verb_tag(w.lower())), 0)
+    subject = [w for w in words[:verb] if w.lower() not in _LEAD_ADVERBS]
+    return f"{' '.join(subject)} {piece}" if 0 < len(subject) <= 3 else piece
 
 
 _FILLER = re.compile(
@@ -442,6 +460,17 @@ def _it_named(sentence: str, thing: str | None) -> tuple[str, str | None]:
     return sentence, None if not said else thing
 
 
+# "I got back from Kyoto - spent two weeks there": "there" is the place the user named just before ("User spent
+# two weeks in Kyoto"); "There is …" and "there are" point nowhere, and a word of travel goes "to" it.
+_THERE = re.compile(r"(?:(?P<travel>\b" + TRAVEL + r")\s+)?\bthere\b(?!\s+(?:is|are|was|were|will|has|have|had)\b|')")
+
+
+def _there_named(sentence: str, place: str | None) -> str:
+    if place is None:
+        return sentence
+    return _THERE.sub(lambda m: f"{m.group('travel')} to {place}" if m.group("travel") else f"in {place}", sentence)
+
+
 class OfflineExtractor:
     """What the user says about themselves and the people they know, without a model.
 
@@ -473,12 +502,15 @@ class OfflineExtractor:
         lines: list[str] = []
         antecedent: str | None = None
         thing: str | None = None
+        place: str | None = None
         for sentence in _sentences(user_text[:MAX_OFFLINE_CHARS]):
             sentence, thing = _it_named(sentence, thing)
-            line, antecedent = self._candidate(sentence, antecedent, people)
+            line, antecedent = self._candidate(_there_named(sentence, place), antecedent, people)
             if line is not None:
                 lines.append(line)
                 people.update(known_people([line]))
+                named = place_of(line, frozenset(people))
+                place = named.name if named is not None else place
         return lines
 
     def _candidate(self, sentence: str, antecedent: str | None, people: Mapping[str, str]) -> tuple[str | None, str | None]:

@@ -55,11 +55,11 @@ _VAGUE_HEADS = frozenset(
     "skill skills hobby hobbies activity activities".split()
 )
 # "to" and "from" lead to a place only after a word of travel ("a letter to Ana" names a person)
-_TRAVEL = (r"(?:go|goes|going|went|gone|move[sd]?|moving|travel(?:l?ed|l?ing|s)?|trips?|fl(?:y|ies|ew|ying)|"
+TRAVEL = (r"(?:go|goes|going|went|gone|move[sd]?|moving|travel(?:l?ed|l?ing|s)?|trips?|fl(?:y|ies|ew|ying)|"
            r"flights?|dr(?:ive|ove|iving)|off|back|way|road|holidays?|vacations?|semester|return(?:ed|ing|s)?|"
            r"commute[sd]?|commuting|headed|heading|relocat(?:e|ed|ing))")
 _PLACE = re.compile(
-    r"(?:\b(?:in|at|visit|visited|visiting|near|around|across|through)|\b" + _TRAVEL
+    r"(?:\b(?:in|at|visit|visited|visiting|near|around|across|through)|\b" + TRAVEL
     + r"\b(?: [a-z]+){0,3} (?:to|from))\s+"
     r"(?:the\s+)?(?P<place>[A-Z][\w'’-]*(?:\s+(?:of\s+|de\s+|del\s+)?[A-Z][\w'’-]*){0,3})"
 )
