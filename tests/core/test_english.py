@@ -51,3 +51,11 @@ def test_the_word_list_reads_words_and_counts_as_written_escapes_included() -> N
     assert "piano" in lexicon and "café" in lexicon and "Piano" not in lexicon
     assert lexicon.word_usage_frequency("piano") == 0.3 and lexicon.word_usage_frequency("harp") == 0.0
     assert "violin" in english.lexicon() and "totallies" not in english.lexicon()
+
+
+def test_a_dash_inside_quotes_does_not_end_the_statement():
+    assert english.sentences('My motto is "Go slow - arrive early." I live by it - mostly.') == [
+        'My motto is "Go slow - arrive early."', "I live by it", "mostly."]
+    # a quote left open does not swallow the next line
+    assert english.sentences('He wrote "wait - no\nI moved to Oslo - got a job') == [
+        'He wrote "wait - no', "I moved to Oslo", "got a job"]

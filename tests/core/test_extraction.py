@@ -589,6 +589,17 @@ def test_a_statement_after_a_dash_without_its_subject_is_the_users_and_there_is_
         "User went to Ghent in May"]
 
 
+def test_what_there_is_that_the_user_does_something_with_is_the_object_of_it():
+    """"There's a bakery near my flat that I love" says the user loves the bakery."""
+    assert OfflineExtractor().candidates("There's a bakery near my flat that I absolutely love.") == [
+        "User absolutely loves a bakery near their flat"]
+    assert OfflineExtractor().candidates("There's a pool I swim at every Sunday.") == [
+        "User swims at a pool every Sunday"]
+    assert OfflineExtractor().candidates("There are some songs I miss from Lagos.") == [
+        "User misses some songs from Lagos"]
+    assert OfflineExtractor().candidates("There is a lake near the town.") == []
+
+
 def test_a_pronoun_pointing_at_no_one_named_gives_no_candidate():
     """Generous, not careless: "She" with no one named before, and "It" pointing outside, stay out."""
     assert OfflineExtractor().candidates("She just got accepted into nursing school at UCLA.") == []

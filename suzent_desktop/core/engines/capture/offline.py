@@ -441,6 +441,28 @@ _IT_IS = re.compile(r"^(?i:it)(?:(?P<verb>'s| is| was)\s+(?=(?:a|an|about|based|
 _SHOWN = re.compile(r"^(?i:this|that|it|here)(?:'s| is| was) (?P<own>(?i:my|our) [^,]{1,40}), (?P<what>(?i:a|an|the|my|our) .+)$")
 
 
+# "There's a bakery near my flat that I love", "There's this quote I keep on my desk": what there is is the
+# object of what the user does with it ("User loves a bakery near their flat").
+_THERE_IS_WHAT_I = re.compile(
+    r"^There(?:'s|’s| is| are)\s+(?P<thing>(?:a|an|this|these|some|one)\s[^,;:]*?)\s+(?:that\s+|which\s+)?"
+    r"(?P<who>I|we)\s+(?P<adverbs>(?:[a-z]+ly\s+|just\s+|still\s+|often\s+)*)(?P<verb>[a-z]+)"
+    r"(?P<prep>\s+(?:to|at|with|for|on|in|about|from|of)\b)?(?P<rest>.*)$")
+
+
+def _there_is_what_i_do(sentence: str) -> str:
+    said = _THERE_IS_WHAT_I.match(sentence.strip())
+    if not said or not english.verb_tag(said.group("verb")):
+        return sentence
+    prep, rest = said.group("prep") or "", said.group("rest")
+    next_word = next(iter(english.words(rest.lower())), "")
+    if prep and next_word and next_word not in _TIME_LEADS and next_word not in english.CALENDAR:
+        prep, rest = "", prep + rest  # "some things I miss about Berlin": "about" goes with what follows
+    return f"{said.group('who')} {said.group('adverbs')}{said.group('verb')}{prep} {said.group('thing')}{rest}"
+
+
+_TIME_LEADS = frozenset("every each most on last this next once twice daily weekly before after when".split())
+
+
 def _it_named(sentence: str, thing: str | None) -> tuple[str, str | None]:
     """The sentence with a leading "It" named, and the thing later sentences' "it" points to."""
     shown = _SHOWN.match(sentence.strip())
@@ -504,7 +526,7 @@ class OfflineExtractor:
         thing: str | None = None
         place: str | None = None
         for sentence in _sentences(user_text[:MAX_OFFLINE_CHARS]):
-            sentence, thing = _it_named(sentence, thing)
+            sentence, thing = _it_named(_there_is_what_i_do(sentence), thing)
             line, antecedent = self._candidate(_there_named(sentence, place), antecedent, people)
             if line is not None:
                 lines.append(line)

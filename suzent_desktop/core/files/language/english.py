@@ -77,10 +77,22 @@ def sentences(text: str) -> list[str]:
     """The sentences of ``text``, stripped, empty ones left out: syntok's, which know initials ("J.K.
     Rowling"), titles ("Dr. Almeida") and a sentence that ends inside quotes ("called "Home." It is …").
     A dash ends a sentence unless what follows says what the thing before it is ("a new project - a
-    thriller set in Ohio" is one statement)."""
+    thriller set in Ohio" is one statement) or it stands inside quotes ("Turn on the light - happiness
+    hides …" is one quotation)."""
     found = [text[tokens[0].offset: tokens[-1].offset + len(tokens[-1].value)]
              for paragraph in segmenter.analyze(text) for tokens in paragraph if tokens]
-    return [part.strip() for sentence in found for part in _STATEMENT_BREAK.split(sentence) if part.strip()]
+    return [part.strip() for sentence in found for part in _statements(sentence) if part.strip()]
+
+
+def _statements(sentence: str) -> list[str]:
+    parts, start = [], 0
+    for match in _STATEMENT_BREAK.finditer(sentence):
+        before = sentence[start: match.start()]
+        if "\n" not in match.group() and (before.count('"') % 2 or before.count("“") > before.count("”")):
+            continue  # inside a quotation (a line break always ends the statement, and a quote left open)
+        parts.append(sentence[start: match.start()])
+        start = match.end()
+    return [*parts, sentence[start:]]
 
 
 @lru_cache(maxsize=16384)
