@@ -600,6 +600,15 @@ def test_what_there_is_that_the_user_does_something_with_is_the_object_of_it():
     assert OfflineExtractor().candidates("There is a lake near the town.") == []
 
 
+def test_a_name_given_to_the_pet_or_thing_just_got_is_its_name():
+    assert OfflineExtractor().candidates("We adopted a greyhound last week! We named him Biscuit.") == [
+        "User adopted a greyhound last week", "User's greyhound is named Biscuit"]
+    assert OfflineExtractor().candidates("I bought an old sailboat - called it Sea Wren, and it leaks.")[-1] == (
+        "User's old sailboat is called Sea Wren")
+    # "called him" after meeting someone is a phone call, and names nothing the user got
+    assert "User's guy" not in " ".join(OfflineExtractor().candidates("I met a guy at work. I called him Bob."))
+
+
 def test_a_pronoun_pointing_at_no_one_named_gives_no_candidate():
     """Generous, not careless: "She" with no one named before, and "It" pointing outside, stay out."""
     assert OfflineExtractor().candidates("She just got accepted into nursing school at UCLA.") == []

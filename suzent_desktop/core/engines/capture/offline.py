@@ -463,8 +463,20 @@ def _there_is_what_i_do(sentence: str) -> str:
 _TIME_LEADS = frozenset("every each most on last this next once twice daily weekly before after when".split())
 
 
+# "We got a puppy! We named him Max": the name is the thing's ("User's puppy is named Max", as the dream
+# reads a pet's or a thing's name).
+_NAMING_IT = re.compile(r"^(?:I|[Ww]e)\s+(?:\w+\s+)?(?P<verb>nam|call)(?:e|ed)?\s+(?:him|her|it)\s+"
+                        r"(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)(?P<rest>.*)$")
+
+
 def _it_named(sentence: str, thing: str | None) -> tuple[str, str | None]:
-    """The sentence with a leading "It" named, and the thing later sentences' "it" points to."""
+    """The sentence with a leading "It" (or the pet or thing a name is given) named, and the thing later
+    sentences' "it" points to."""
+    naming = _NAMING_IT.match(sentence.strip())
+    if thing and naming:
+        verb = "named" if naming.group("verb") == "nam" else "called"
+        rest = _CLAUSE_END.split(naming.group("rest"), maxsplit=1)[0]  # "…, and she's always with me" is another
+        sentence = f"My {thing} is {verb} {naming.group('name')}{rest}"
     shown = _SHOWN.match(sentence.strip())
     if shown:
         sentence = f"{shown.group('own')[0].upper()}{shown.group('own')[1:]} is {shown.group('what')}"
