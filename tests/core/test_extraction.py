@@ -576,37 +576,44 @@ def test_a_label_a_partner_first_or_a_pronoun_for_the_person_named_still_gives_a
     assert OfflineExtractor().candidates(turn) == [line]
 
 
-def test_a_statement_after_a_dash_without_its_subject_is_the_users_and_there_is_the_place_named_before():
-    """Chat drops the subject after a dash and says "there" for the place just named: the line says both."""
-    assert OfflineExtractor().candidates("I just got back from Oaxaca - spent ten days there with my aunt.") == [
-        "User just got back from Oaxaca", "User spent ten days in Oaxaca with their aunt"]
-    assert OfflineExtractor().candidates("I live in Tromsø. My brother moved there in 2021.") == [
-        "User lives in Tromsø", "User's brother moved to Tromsø in 2021"]
-    # the subject is the one said before the dash, and "there is" points at no place
-    assert OfflineExtractor().candidates("My sister flew in on Friday - stayed for three days.") == [
-        "User's sister flew in on Friday", "User's sister stayed for three days"]
-    assert OfflineExtractor().candidates("We went to Ghent in May. There is a lovely market there.")[:1] == [
-        "User went to Ghent in May"]
+@pytest.mark.parametrize(
+    ("turn", "lines"),
+    [
+        # a statement after a dash without its subject takes the one said before it; "there" is the place named
+        ("I just got back from Oaxaca - spent ten days there with my aunt.",
+         ["User just got back from Oaxaca", "User spent ten days in Oaxaca with their aunt"]),
+        ("I live in Tromsø. My brother moved there in 2021.",
+         ["User lives in Tromsø", "User's brother moved to Tromsø in 2021"]),
+        ("My sister flew in on Friday - stayed for three days.",
+         ["User's sister flew in on Friday", "User's sister stayed for three days"]),
+        # what there is that the user does something with is its object
+        ("There's a bakery near my flat that I absolutely love.", ["User absolutely loves a bakery near their flat"]),
+        ("There's a pool I swim at every Sunday.", ["User swims at a pool every Sunday"]),
+        ("There are some songs I miss from Lagos.", ["User misses some songs from Lagos"]),
+        ("There is a lake near the town.", []),
+        # a name given to the pet or thing just got is its name
+        ("We adopted a greyhound last week! We named him Biscuit.",
+         ["User adopted a greyhound last week", "User's greyhound is named Biscuit"]),
+        # what a title is stands beside it; what the user is doing needs no "I am"
+        ('I finished "The Dispossessed" last week. It is a novel about two planets.',
+         ['User finished "The Dispossessed", a novel about two planets, last week']),
+        ('I watched "Arrival" yesterday. It was amazing!', ['User watched "Arrival" yesterday']),
+        ("Busy week. Mostly training for the Lisbon half marathon.",
+         ["User is mostly training for the Lisbon half marathon"]),
+        ("Keeping a garden takes a lot of patience.", []),  # the gerund is the subject
+    ],
+)
+def test_what_chat_leaves_unsaid_is_said_in_the_line(turn, lines):
+    assert OfflineExtractor().candidates(turn) == lines
 
 
-def test_what_there_is_that_the_user_does_something_with_is_the_object_of_it():
-    """"There's a bakery near my flat that I love" says the user loves the bakery."""
-    assert OfflineExtractor().candidates("There's a bakery near my flat that I absolutely love.") == [
-        "User absolutely loves a bakery near their flat"]
-    assert OfflineExtractor().candidates("There's a pool I swim at every Sunday.") == [
-        "User swims at a pool every Sunday"]
-    assert OfflineExtractor().candidates("There are some songs I miss from Lagos.") == [
-        "User misses some songs from Lagos"]
-    assert OfflineExtractor().candidates("There is a lake near the town.") == []
-
-
-def test_a_name_given_to_the_pet_or_thing_just_got_is_its_name():
-    assert OfflineExtractor().candidates("We adopted a greyhound last week! We named him Biscuit.") == [
-        "User adopted a greyhound last week", "User's greyhound is named Biscuit"]
+def test_a_name_or_a_place_is_carried_only_where_the_talk_points_at_it():
     assert OfflineExtractor().candidates("I bought an old sailboat - called it Sea Wren, and it leaks.")[-1] == (
         "User's old sailboat is called Sea Wren")
     # "called him" after meeting someone is a phone call, and names nothing the user got
     assert "User's guy" not in " ".join(OfflineExtractor().candidates("I met a guy at work. I called him Bob."))
+    assert OfflineExtractor().candidates("We went to Ghent in May. There is a lovely market there.")[:1] == [
+        "User went to Ghent in May"]
 
 
 def test_a_pronoun_pointing_at_no_one_named_gives_no_candidate():

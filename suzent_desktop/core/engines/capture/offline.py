@@ -15,7 +15,10 @@ the learned fact judge, so a user without an API key still gets a working memory
   * "he/she/his/her" point to a person named earlier in the turn, "it" to a thing the sentence names
     before it ("I finished my novel and sent it to an agent"), "there" to the place named before it ("I
     live in Porto. My brother moved there" → "… moved to Porto"); a statement that goes on after a dash
-    without its subject takes the one said before it ("I got back from Kyoto - spent two weeks there");
+    without its subject takes the one said before it ("I got back from Kyoto - spent two weeks there"),
+    and one said without "I am" is the user's ("Mostly training for a marathon"); what a title the user
+    just named is goes beside it ("I'm reading "Piranesi". It's a novel about …"), and a name given to
+    the pet or thing the user just got is its name ("We named him Max" → "User's puppy is named Max");
     a question, or a sentence whose pronoun
     points nowhere ("It was amazing", "I loved it"), gives no candidate;
   * the few named rules of :mod:`core.fact_rules` and the judge (:mod:`core.fact_judge`) decide
@@ -112,6 +115,8 @@ def _without_subject(expanded: str) -> str:
         return f"I have {expanded[0].lower()}{expanded[1:]}" if lead else f"I have b{expanded[1:]}"  # "Just been …"
     said_after = words[lead + 1].split(" ", 1)[0] if len(words) > lead + 1 else ""
     after = said_after.lower()
+    if first[:1].isupper() == (lead == 0) and _doing_without_subject(first, after, expanded):
+        return f"I am {expanded[0].lower()}{expanded[1:]}"  # "Just studying for my exams"
     # "Twisted my knee", "Got a puppy", "Just finished "Dune""; not "Fred won" or "United lost again" (a name
     # is the subject), nor "Had fun" (without a thing after it, "had" is as often "it had")
     if (
@@ -126,12 +131,25 @@ def _without_subject(expanded: str) -> str:
     return expanded
 
 
+def _doing_without_subject(first: str, after: str, expanded: str) -> bool:
+    """"Just studying for my exams", "Mostly walking dogs": what the user is doing, said without "I am";
+    not a gerund that is the subject ("Exploring new places can be inspiring", "Keeping a diary helps")."""
+    if english.verb_tag(first.lower()) != "VBG" or after not in _AFTER_SUBJECTLESS_VERB:
+        return False
+    statement = expanded.split(",", 1)[0].lower().split()
+    return not any(english.verb_tag(w) in ("VBZ", "VBD") or w in _FINITE for w in statement[1:])
+
+
+_FINITE = frozenset("is are was were am can could will would should must might may do does did".split())
+
+
 _DETERMINERS = frozenset("a an the my our some".split())
 _AFTER_SUBJECTLESS_VERB = _DETERMINERS | frozenset(
     "two three four five to in at on up out off back into over through with by for from about".split())
 
 
-_LEAD_ADVERBS = frozenset("finally just recently also actually already totally somehow accidentally".split())
+_LEAD_ADVERBS = frozenset("finally just recently also actually already totally somehow accidentally mostly "
+                          "currently".split())
 
 
 def third_person(text: str) -> str:
@@ -505,6 +523,22 @@ def _there_named(sentence: str, place: str | None) -> str:
     return _THERE.sub(lambda m: f"{m.group('travel')} to {place}" if m.group("travel") else f"in {place}", sentence)
 
 
+# "I'm reading "Piranesi". It's a strange book about a man who lives in a house": what the title is goes
+# beside it ("User is reading "Piranesi", a strange book about …").
+_TITLE_THEN = re.compile(r'^(?P<head>.*?"[^"]{2,80}")(?P<tail>.*)$')
+_IT_IS_A = re.compile(r"^(?i:it)(?:'s|’s| is| was)\s+(?P<what>(?:a|an)\s.+?)[.!]*$")
+
+
+def _title_described(line: str, sentence: str) -> str | None:
+    titled, said = _TITLE_THEN.match(line), _IT_IS_A.match(sentence.strip())
+    if titled is None or said is None:
+        return None
+    tail, head = titled.group("tail").strip(), re.sub(r'[.!?]+"$', '"', titled.group("head"))  # "Home." ends a sentence
+    described = f"{head}, {said.group('what')}" + (f", {tail}" if tail else "")
+    text = to_third_person(described)
+    return None if fact_rules.problem(text) else text
+
+
 class OfflineExtractor:
     """What the user says about themselves and the people they know, without a model.
 
@@ -537,14 +571,19 @@ class OfflineExtractor:
         antecedent: str | None = None
         thing: str | None = None
         place: str | None = None
+        last_said = False  # the previous sentence gave the last line
         for sentence in _sentences(user_text[:MAX_OFFLINE_CHARS]):
             sentence, thing = _it_named(_there_is_what_i_do(sentence), thing)
             line, antecedent = self._candidate(_there_named(sentence, place), antecedent, people)
-            if line is not None:
+            described = _title_described(lines[-1], sentence) if line is None and lines and last_said else None
+            if described is not None:
+                lines[-1] = line = described
+            elif line is not None:
                 lines.append(line)
                 people.update(known_people([line]))
                 named = place_of(line, frozenset(people))
                 place = named.name if named is not None else place
+            last_said = line is not None
         return lines
 
     def _candidate(self, sentence: str, antecedent: str | None, people: Mapping[str, str]) -> tuple[str | None, str | None]:
