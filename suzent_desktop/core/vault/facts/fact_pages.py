@@ -278,7 +278,7 @@ _RELATIONS: list[tuple[str, re.Pattern[str]]] = [
     ("drives", re.compile(r"^(?P<s>.+?) (?:now )?drives (?:an? )?(?P<v>.+)$")),
 ]
 RELATION_PAGE = {"works as": "Work", "employer": "Work", "residence": "Places", "favorite": "Preferences",
-                 "drives": "General"}
+                 "drives": "About Me"}  # the car the user drives now: who they are, not a catch-all
 IS_PAGE = {"wife": "People", "husband": "People", "partner": "People", "girlfriend": "People",
            "boyfriend": "People", "boss": "Work", "manager": "Work", "dentist": "Health", "doctor": "Health",
            "therapist": "Health", "name": "About Me", "birthday": "Dates", "job title": "Work", "title": "Work",
