@@ -287,6 +287,13 @@ def test_relative_dates_resolve_from_the_turn_time():
     assert resolve("the day before yesterday", WEDNESDAY) == "the day before yesterday (13 July 2026)"
     assert resolve("2 weeks ago", WEDNESDAY) == "2 weeks ago (week of 1 July 2026)"
     assert resolve("yesterday", None) == "yesterday"
+    # a month without its year: the last one for what happened, the next one for a plan
+    assert resolve("adopted a cat in March", WEDNESDAY) == "adopted a cat in March (March 2026)"
+    assert resolve("started school in September", WEDNESDAY) == "started school in September (September 2025)"
+    assert resolve("is flying to Lima in March", WEDNESDAY, past=False) == (
+        "is flying to Lima in March (March 2027)")
+    assert resolve("married in May 2019", WEDNESDAY) == "married in May 2019"
+    assert resolve("in March, 2019", WEDNESDAY) == "in March, 2019"
 
 
 def test_current_activities_favourites_and_frequencies():
@@ -519,7 +526,7 @@ def test_plans_with_a_time_are_facts_promises_without_one_are_not():
     texts = [t for _, t in offline(
         "I will bring the salad. I'm going to Japan next month. I'll be in Tokyo for a conference in May."
     )]
-    assert texts == ["User is going to Japan next month (August 2026)", "User will be in Tokyo for a conference in May"]
+    assert texts == ["User is going to Japan next month (August 2026)", "User will be in Tokyo for a conference in May (May 2027)"]
 
 
 @pytest.mark.xfail(reason="the judge scores 'User will start at Acme on Monday' 0.85, under its 0.9", strict=True)

@@ -64,7 +64,7 @@ def test_a_model_fact_in_plain_words_passes_the_rules():
         ("We adopted a rescue beagle named Toast last month.",
          "User adopted a rescue beagle named Toast last month (June 2026)"),
         ("Our son Milo started kindergarten in Bergen in September.",
-         "User's son Milo started kindergarten in Bergen in September"),
+         "User's son Milo started kindergarten in Bergen in September (September 2025)"),
         ("My mom was diagnosed with glaucoma last spring.", "User's mom was diagnosed with glaucoma last spring"),
         ("I bought a 1970s Land Rover that I'm restoring.", "User bought a 1970s Land Rover that User is restoring"),
         ("I take photos of birds every weekend.", "User takes photos of birds every weekend"),

@@ -36,6 +36,10 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("yesterday", re.compile(r"\byesterday\b|\blast night\b", re.I)),
     ("today", re.compile(r"\btoday\b|\btonight\b|\bthis (?:morning|afternoon|evening)\b", re.I)),
     ("tomorrow", re.compile(r"\btomorrow\b", re.I)),
+    # "in March" without a year: the one before (a past sentence) or ahead (a plan) of the day it was said;
+    # "this September" is either, and stays as said
+    ("month", re.compile(r"\b(?i:in|last|next|since|since early|since late|early|late)\s+"
+                         rf"(?P<month>{'|'.join(m.capitalize() for m in _MONTHS)})\b(?!,?\s+\d)")),
 ]
 
 
@@ -79,6 +83,14 @@ def _label(kind: str, match: re.Match[str], day: dt.date, past: bool) -> str | N
     if kind == "on_day":  # "on Friday": the one before when the sentence is in the past tense
         found = _weekday_before(day, groups["day"]) if past else _weekday_after(day, groups["day"])
         return written_day(found)
+    if kind == "month":
+        month = _MONTHS.index(groups["month"].lower()) + 1
+        lead = match.group(0).split()[0].lower()
+        ahead = lead == "next" or (not past and lead != "last")
+        year = day.year + (month < day.month if ahead else -(month > day.month))
+        if lead == "last" and month == day.month:
+            year -= 1
+        return f"{groups['month']} {year}"
     unit = (groups.get("unit") or "").lower()
     if kind == "ago":
         count = _NUMBERS.get(groups["n"].lower()) if not groups["n"].isdigit() else int(groups["n"])
