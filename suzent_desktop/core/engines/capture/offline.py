@@ -581,7 +581,7 @@ class OfflineExtractor:
             elif line is not None:
                 lines.append(line)
                 people.update(known_people([line]))
-                named = place_of(line, frozenset(people))
+                named = place_of(line, frozenset(name.capitalize() for name in people))  # Sarah is no place
                 place = named.name if named is not None else place
             last_said = line is not None
         return lines
