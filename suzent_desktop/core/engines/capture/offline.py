@@ -517,6 +517,16 @@ def _it_named(sentence: str, thing: str | None) -> tuple[str, str | None]:
 _THERE = re.compile(r"(?:(?P<travel>\b" + TRAVEL + r")\s+)?\bthere\b(?!\s+(?:is|are|was|were|will|has|have|had)\b|')")
 
 
+def _place_there(line: str, people: Mapping[str, str]) -> str | None:
+    """The place a line names that a later "there" can point at: one the user is in, goes to or comes
+    from; a person visited is no place ("I visited Ana at work. We had lunch there")."""
+    named = place_of(line, frozenset(name.capitalize() for name in people))
+    if named is None or not re.search(rf"\b(?:in|at|to|from|near|around|across|through) (?:the )?"
+                                      rf"{re.escape(named.name)}\b", line, re.I):
+        return None
+    return named.name
+
+
 def _there_named(sentence: str, place: str | None) -> str:
     if place is None:
         return sentence
@@ -581,8 +591,7 @@ class OfflineExtractor:
             elif line is not None:
                 lines.append(line)
                 people.update(known_people([line]))
-                named = place_of(line, frozenset(name.capitalize() for name in people))  # Sarah is no place
-                place = named.name if named is not None else place
+                place = _place_there(line, people) or place
             last_said = line is not None
         return lines
 
