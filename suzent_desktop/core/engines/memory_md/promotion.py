@@ -129,10 +129,12 @@ def about_person(title: str, body: str, texts: list[str]) -> bool:
 
     if person_page(body, title):
         return True
-    about = [named_person(text, subject) for text, subject in zip(texts, judge().subjects(texts), strict=True)]
     relative = f"user's {title.lower()} "
-    return len(texts) > 0 and sum((p is not None and p.name == title) or text.lower().startswith(relative)
-                                  for p, text in zip(about, texts, strict=True)) * 2 >= len(texts)
+    naming = [text for text in texts if title.lower() in text.lower()]  # only these can be about the name
+    about = [named_person(text, subject) for text, subject in zip(naming, judge().subjects(naming), strict=True)]
+    by_name = sum(p is not None and p.name == title for p in about)
+    by_relation = sum(text.lower().startswith(relative) for text in texts)
+    return len(texts) > 0 and (by_name + by_relation) * 2 >= len(texts)
 
 
 def _personal_candidates(home: Promoting) -> list[Candidate]:
@@ -188,11 +190,12 @@ def _personal_candidates(home: Promoting) -> list[Candidate]:
         for bullet, text in zip(bullets, texts, strict=True):
             if text and memory_worthy(text):
                 add(text, path.stem, bullet.latest or "", len(bullet.dates))
+    # weighed first, in one batch: the judge's sentence vectors are then at hand for each line's section
+    weighed = [index for index in range(len(found)) if index not in intros]
+    kept = dict(zip(weighed, judged([found[index].text for index in weighed]), strict=True))
     for index, cand in enumerate(found):
         cand.person = index in intros or cand.page in people
         cand.section = cand.page if cand.person else section(cand.page, cand.text)
-    weighed = [index for index in range(len(found)) if index not in intros]
-    kept = dict(zip(weighed, judged([found[index].text for index in weighed]), strict=True))
     return [cand for index, cand in enumerate(found) if kept.get(index, True)]
 
 
