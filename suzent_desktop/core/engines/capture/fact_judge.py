@@ -187,6 +187,14 @@ class Judge:
         return Verdict(probability >= self.keep_at, probability, subject)
 
 
+def load() -> None:
+    """Open the judge's models now (seconds on a busy machine, once a process): a dream loads them before
+    its clock starts, as capture has in a running app, so the run's time limit is spent on its work."""
+    judge()
+    _embedder()
+    encoder()
+
+
 @lru_cache(maxsize=1)
 def encoder() -> FactEncoder:
     return FactEncoder()

@@ -31,6 +31,7 @@ Rules it enforces (memory-consolidation.md, interfaces.md §2):
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import datetime as dt
 import importlib
@@ -45,6 +46,7 @@ from typing import TYPE_CHECKING, Any
 from filelock import FileLock, Timeout
 
 from suzent_desktop.core.engines import forgetting, provenance
+from suzent_desktop.core.engines.capture import fact_judge
 from suzent_desktop.core.engines.dream.diffs import annotate, unified_diffs
 from suzent_desktop.core.engines.dream.guards import authorship
 from suzent_desktop.core.engines.dream.guards.coverage import CoverageReport, check_coverage
@@ -340,6 +342,8 @@ class DreamRunner(Gates):
                 await asyncio.to_thread(llm.load)
             except Exception as exc:
                 return None, f"the model library could not be loaded: {type(exc).__name__}: {exc}"
+        with contextlib.suppress(Exception):  # a judge that cannot load says so where it is used, in the run
+            await asyncio.to_thread(fact_judge.load)  # before the clock starts, as the model library above
         task = asyncio.ensure_future(self._run_engine(batch, tools))
         self._task = task
         try:
