@@ -250,7 +250,12 @@ async def test_the_coverage_check_gets_only_the_time_the_run_has_left(home, cloc
     assert result.outcome == "productive" and [f["text"] for f in result.uncovered] == [JASPER]
     assert "near-duplicate check ran out of time" in result.reason
     hits = await _hits(manager, JASPER)
-    assert hits and hits[0].heading == NOT_CONSOLIDATED  # the fact stays in search, from its log
+    assert hits and hits[0].source_type == "archive"  # the fact stays in search, from its log
+    # The run's index update has a short grace once its time is used up; on a busy machine the
+    # next pass is the one that labels the log's row as not consolidated.
+    await manager.indexing.reindex()
+    hits = await _hits(manager, JASPER)
+    assert hits and hits[0].source_type == "archive" and hits[0].heading == NOT_CONSOLIDATED
 
 
 class SlowIndexEmbedder(SlowEmbedder):
