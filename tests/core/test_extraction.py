@@ -711,13 +711,18 @@ def test_a_thing_pointed_at_but_described_reads_as_a_thing(turn, lines):
         ("I'm a huge fan of it.", []),  # "it" names nothing in the line
         ("My uncle painted it.", []),
         ("I'm moving to Tromsø in May, it's dark half the year.", ["User is moving to Tromsø in May"]),
+        # what the user made of it after "and" is no part of the fact; what it goes on to say of the thing is
+        ("I saw the northern lights in Abisko and it was unreal, truly magical.", ["User saw the northern lights in Abisko"]),
+        ("My cousin Ines opened a florist in Braga and it's been a huge success.",
+         ["User's cousin Ines opened a florist in Braga"]),
+        ("I bought a used cello and it cost 900 euros.", ["User bought a used cello and it cost 900 euros"]),
         ("My aunt Rosa retired last year, she ran a bakery in Bari for thirty years.",
          ["User's aunt Rosa retired last year", "User's aunt Rosa ran a bakery in Bari for thirty years"]),
     ],
 )
 def test_it_for_a_thing_the_sentence_names_and_a_comma_between_two_statements(turn, lines):
     """"it" after a thing the same sentence names reads as said; two statements joined by a comma
-    are two lines, each standalone."""
+    are two lines, each standalone; "and it was great" after a statement is a verdict, not a fact."""
     assert OfflineExtractor().candidates(turn) == lines
 
 

@@ -197,8 +197,11 @@ def to_third_person(sentence: str) -> str:
 
 # "…, and I …", a cause the user states ("… since I moved to Denver": the move is a fact of its own), or two
 # statements joined by a comma alone ("I'm staying in Galway, it's great for music").
+# "…, and it was amazing": what the user made of it, after the statement, is a statement of its own (and
+# no fact: "I just watched "Little Women" and it was amazing" states the watching).
 _CLAUSE_JOIN = re.compile(r",?\s+(?:and|but|so)\s+(?=(?:I|I'm|I've|my|My)\b)|"
-                          r",\s+(?=(?i:it|this|that|they|he|she)(?:'s|'re|'ll|\s+(?P<verb>[a-z]+))\b)")
+                          r",\s+(?=(?i:it|this|that|they|he|she)(?:'s|'re|'ll|\s+(?P<verb>[a-z]+))\b)|"
+                          r",?\s+(?:and|but)\s+(?=(?P<verdict>(?:it|this|that)(?:'s|\s+(?:is|was|has|felt|feels))\b))")
 _FIRST_PERSON_SUBJECT = re.compile(r"\bI\b|\bI'm\b|\bI've\b")
 
 
@@ -215,11 +218,18 @@ def _clauses(sentence: str) -> list[str]:
         joined = match.group(0).strip(", ")  # "and", or a comma alone before "it is", "she ran"
         if match.group("verb") and not english.verb_tag(match.group("verb")):
             continue  # "…, that summer …": no statement follows the comma
+        if match.group("verdict") and not _is_verdict(sentence[match.end():]):
+            continue  # "… and it cost $500": what follows says more of the thing
         if _states_something(head, joined) and len(head.split()) >= 3:
             parts.append(head)
             start = match.end()
     parts.append(sentence[start:])
     return [clause for part in parts for clause in _with_causes(part)]
+
+
+def _is_verdict(clause: str) -> bool:
+    """Whether "it was …" goes on to judge rather than describe: an evaluative word in its first words."""
+    return any(word in english.EVALUATIVE for word in english.words(clause.lower())[:6])
 
 
 def _states_something(head: str, joined: str) -> bool:
