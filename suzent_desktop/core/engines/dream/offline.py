@@ -33,7 +33,7 @@ from suzent_desktop.core.engines.dream.guards import lookalikes
 from suzent_desktop.core.engines.dream.model import Batch, BatchFact, EngineReport, clean_summary
 from suzent_desktop.core.engines.dream.placement import sections
 from suzent_desktop.core.engines.dream.placement.employers import (
-    EMPLOYER_RELATION,
+    JOB_KEYS,
     employer_of,
     employers,
     names_organisation,
@@ -271,15 +271,17 @@ class OfflineConsolidator:
             self._merge_into(same, item.date)
             return
         relation = subject_value(text)
+        if relation is not None and relation.key in JOB_KEYS:
+            self._left_job_said_otherwise(relation.key, text, item.date)
         if relation is not None and relation.key in self.by_key:
             bullet = self.by_key[relation.key]
             if restates(bullet.text, text):
                 # The same value, or a shorter mention of it: provenance for the richer bullet, not a change.
                 self._merge_into(bullet, item.date)
             else:
-                self._supersede(bullet, text, item.date, vector)
-                if relation.key == f"user|{EMPLOYER_RELATION}" and (bullet.latest or "") <= item.date:
-                    self._end_job(bullet.text, text, item.date)  # after the change: the old job's facts
+                new = self._supersede(bullet, text, item.date, vector)
+                if relation.key in JOB_KEYS and (bullet.latest or "") <= item.date:
+                    self._end_job(bullet.text, text, item.date, self.owner.get(id(new)))  # the old job's facts
             return
         if vector is not None:
             best = self._nearest(vector, text)
@@ -401,11 +403,24 @@ class OfflineConsolidator:
         self._untrack(bullet)
         self.stats.pages.add(page.rel)
 
-    def _end_job(self, old: str, new: str, date: str) -> None:
+    def _left_job_said_otherwise(self, key: str, text: str, date: str) -> None:
+        """A new job said one way ("User is now a UX designer at Brightpath") ends the job said the other
+        way ("User works at Contoso") when they name different organisations: one job, two phrasings."""
+        for other in JOB_KEYS:
+            bullet = self.by_key.get(other)
+            if other == key or bullet is None or (bullet.latest or "") > date:
+                continue
+            before, after = employer_of(bullet.text), employer_of(text)
+            page = self.owner.get(id(bullet))
+            if before and after and before != after and page is not None:
+                self._retire(page, bullet, date)
+                self.stats.superseded += 1
+                self._end_job(bullet.text, text, date, page)
+
+    def _end_job(self, old: str, new: str, date: str, page: _Page | None) -> None:
         """The user changed employer: the facts of the old job on the work page (they name the old
         employer, not the new one, and are no newer than the change) become its history."""
         before, after = employer_of(old), employer_of(new)
-        page = self.owner.get(id(self.by_key.get(f"user|{EMPLOYER_RELATION}")))
         if not before or not after or before == after or page is None:
             return
         for bullet in page.doc.current_bullets():

@@ -262,6 +262,10 @@ _WHEN = r"(?:(?:now|currently|recently|just|finally) )?"
 _SUBJECT_ALIASES = {"the user": "user", "user": "user", "i": "user", "the user's": "user's", "my": "user's"}
 _RELATIONS: list[tuple[str, re.Pattern[str]]] = [
     ("works as", re.compile(rf"^(?P<s>.+?) {_WHEN}works as (?:an? )?(?P<v>.+)$")),
+    # a job said as what the user now is, where: "User is now a UX designer at Brightpath" (the place keeps
+    # "User is now a vegan" and "User has become a fan of jazz" out)
+    ("works as", re.compile(r"^(?P<s>.+?) (?:is now|is currently|has become|became|now is) an? "
+                            r"(?P<v>(?:[\w'-]+ ){1,4}(?:at|for) .+)$")),
     ("employer", re.compile(
         rf"^(?P<s>.+?) {_WHEN}(?:works|is (?:now |currently |still )?working|started working|is employed|"
         r"started a new job|started|has started) (?:at|for) (?P<v>.+)$")),

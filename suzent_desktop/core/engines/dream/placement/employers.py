@@ -19,6 +19,8 @@ from collections.abc import Iterable
 from suzent_desktop.core.vault.facts.fact_pages import subject_value
 
 EMPLOYER_RELATION = "employer"
+ROLE_RELATION = "works as"  # "works as a nurse at St Mary's": a role, and where
+JOB_KEYS = (f"user|{EMPLOYER_RELATION}", f"user|{ROLE_RELATION}")  # the user's job, said either way
 # the organisation's name: capitalised words at the start of the value ("Contoso as a data engineer")
 _ORGANISATION = re.compile(r"[A-Z][\w&'’.-]*(?: [A-Z][\w&'’.-]*){0,3}")
 
@@ -26,13 +28,18 @@ _ORGANISATION = re.compile(r"[A-Z][\w&'’.-]*(?: [A-Z][\w&'’.-]*){0,3}")
 def employer_of(text: str) -> str | None:
     """The organisation a fact says someone works for, as written ("Fabrikam"), or None."""
     relation = subject_value(text)
-    if relation is None or not relation.key.endswith(f"|{EMPLOYER_RELATION}"):
+    if relation is None or not relation.key.endswith((f"|{EMPLOYER_RELATION}", f"|{ROLE_RELATION}")):
         return None
     start = text.lower().replace("’", "'").rfind(relation.value[:40])
     if start < 0:
         return None
-    match = _ORGANISATION.match(text[start:])
-    return match.group().rstrip(".'’") if match else None
+    if relation.key.endswith(f"|{ROLE_RELATION}"):  # "a nurse at St Mary's hospital", "designer for a startup called Kite"
+        tail = text[start:]
+        cut = min((i for i in (tail.find(" at "), tail.find(" for ")) if i >= 0), default=-1)
+        found = _ORGANISATION.search(tail[cut:]) if cut >= 0 else None
+    else:
+        found = _ORGANISATION.match(text[start:])
+    return found.group().rstrip(".'’") if found else None
 
 
 def employers(texts: Iterable[str]) -> set[str]:
