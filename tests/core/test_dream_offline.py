@@ -327,11 +327,15 @@ def test_each_person_the_user_names_gets_a_page_not_one_shared_people_page(manag
         ("2026-07-03", "event", "User adopted a puppy named biscuit (2026-07-02)"),
         ("2026-07-04", "general", "User's dad restores old motorbikes"),
         ("2026-07-05", "event", "User adopted a kitten named after their aunt (2026-07-05)"),
+        ("2026-07-06", "event", "User rescued a greyhound called Pip last weekend (weekend of 4 July 2026)"),
+        ("2026-07-07", "hobby", "User joined a club called Chess Masters"),  # a club joined is no one of the user's
     ))
     mum = page(manager, "3_Personal/Mum.md")
     assert mum.split("\n")[2] == "[[About Me]]" and "diabetes" in mum  # no intro that says nothing
     assert page(manager, "3_Personal/Biscuit.md").split("\n")[2] == "Biscuit is the user's puppy."
     assert "motorbikes" in page(manager, "3_Personal/Dad.md")
+    assert page(manager, "3_Personal/Pip.md").split("\n")[2] == "Pip is the user's greyhound."
+    assert not (manager.layout.notebook_dir / "3_Personal" / "Chess.md").exists()
     assert not (manager.layout.notebook_dir / "3_Personal" / "People.md").exists()
     assert not (manager.layout.notebook_dir / "3_Personal" / "After.md").exists()
 
@@ -493,6 +497,32 @@ def test_the_facts_of_a_job_end_with_the_job(manager):
     assert "User still meets Fabrikam's welders for darts on Fridays" in current
 
 
+@pytest.mark.parametrize(("old", "side", "new"), [
+    ("User works as a nurse at St Mary's hospital in Leeds", "User runs St Mary's book club",
+     "User is now a UX designer at a startup called Brightpath"),
+    ("User works at Contoso as a data engineer", "User runs Contoso's book club", "User is now a product manager at Fabrikam"),
+    ("User is now a barista at Lantern Coffee", "User runs the Lantern Coffee book club", "User works at Northwind"),
+])
+def test_a_new_job_said_any_way_ends_the_old_one(manager, old, side, new):
+    """A job is said as where ("works at"), as what ("works as") or as what the user now is: a new one
+    said another way than the old still replaces it, and the old job's own facts end with it."""
+    run(manager, batch(("2026-07-01", "work", old), ("2026-07-02", "work", side), ("2026-07-10", "work", new)))
+    text = page(manager, "3_Personal/Work.md")
+    assert [b.text for b in PageDoc.parse(text).current_bullets()] == [new]
+    assert f"~~{old}~~ (2026-07-01, until 2026-07-10)" in text
+    assert f"~~{side}~~ (2026-07-02, until 2026-07-10)" in text
+
+
+def test_what_the_user_now_is_without_a_workplace_is_no_job(manager):
+    run(manager, batch(
+        ("2026-07-01", "work", "User works at Contoso as a data engineer"),
+        ("2026-07-10", "preference", "User is now a vegan"),
+        ("2026-07-11", "hobby", "User has become a fan of Dutch jazz"),
+    ))
+    assert [b.text for b in PageDoc.parse(page(manager, "3_Personal/Work.md")).current_bullets()] == [
+        "User works at Contoso as a data engineer"]
+
+
 def test_on_a_page_kept_by_person_a_fact_goes_to_its_persons_section(manager):
     (manager.layout.notebook_dir / "3_Personal" / "People.md").write_text(
         "# People\n\n## Lucia\n- Lucia is User's cousin from Bari (2026-07-01)\n\n"
@@ -652,10 +682,10 @@ def test_a_subject_page_holds_only_facts_of_its_subject(manager, category, kept,
 
 def test_a_fact_told_earlier_that_arrives_late_takes_its_place_on_the_timeline(manager):
     run(manager, batch(("2026-07-03", "event", "User ran the Porto half marathon"),
-                       ("2026-07-05", "event", "User adopted a greyhound named Pixel")))
+                       ("2026-07-05", "event", "User repainted the kitchen in sage green")))
     run(manager, batch(("2026-07-04", "event", "User sold the old road bike")))
     timeline = page(manager, "3_Personal/Timeline.md")
-    assert timeline.index("half marathon") < timeline.index("road bike") < timeline.index("greyhound")
+    assert timeline.index("half marathon") < timeline.index("road bike") < timeline.index("sage green")
 
 
 def test_a_club_joined_later_does_not_strike_the_one_joined_before(manager):

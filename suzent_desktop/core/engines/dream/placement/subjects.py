@@ -56,8 +56,10 @@ _OWNED = re.compile(rf"\bUser's (?:(?:best|old|new|little|big|younger|older|clos
 _NAMED = re.compile(rf"^User's (?P<rel>{_RELATION}) is (?:named |called )?(?!(?:Dr|Mr|Mrs|Ms|Prof)\b)"
                     rf"(?P<name>[A-Z][a-z]+)\b(?!\.)")
 _ANNOTATED = re.compile(r"\b(?P<name>[A-Z][a-z]+) \(the user's (?P<rel>[\w -]+?)\)")
-# "User adopted a puppy named biscuit": naming makes it a name, whatever its case
-_NAMED_NEW = re.compile(rf"^(?:[^,]{{0,60}}?\), )?User (?:[a-z]+ ){{1,3}}(?:a|an|another) (?:[a-z]+ )?(?P<rel>{_RELATION}) "
+# "User adopted a puppy named biscuit": naming makes it a name, whatever its case; what is adopted or
+# rescued is a pet or a child whatever the word for it ("adopted a beagle named Biscuit")
+_NAMED_NEW = re.compile(rf"^(?:[^,]{{0,60}}?\), )?User (?:(?:[a-z]+ ){{1,3}}(?:a|an|another) (?:[a-z]+ )?(?P<rel>{_RELATION})|"
+                        rf"(?:[a-z]+ ){{0,2}}(?:adopted|rescued|fostered) (?:a|an|another) (?:[a-z]+ )?(?P<kind>[a-z]+)) "
                         rf"(?:named|called) (?P<name>[A-Za-z][a-z]+)\b")
 # A close relative the user speaks of without a name ("User's mum was diagnosed …"): a page of their own
 _KIN = re.compile(r"^User's (?:(?:late|elderly|dear) )?(?P<rel>wife|husband|partner|mother|mom|mum|father|dad|"
@@ -139,7 +141,8 @@ def person_of(text: str, known: set[str] | frozenset[str] = frozenset()) -> Pers
         match = pattern.search(text)
         if match and match.group("name").lower() not in STOPWORDS:  # "a dog named after her aunt" names no one
             name = match.group("name")
-            return Person(name[:1].upper() + name[1:], match.group("rel").strip().lower())
+            kind = match.group("rel") or match.groupdict().get("kind") or ""
+            return Person(name[:1].upper() + name[1:], kind.strip().lower())
     match = _LEAD_NAME.match(text)
     if match and match.group("name") in known and looks_like_name(match.group("name")):
         return Person(match.group("name"), None)
