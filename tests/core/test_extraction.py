@@ -276,6 +276,20 @@ def test_past_events_keep_their_words_and_gain_the_date_they_meant():
     assert dict((t, c) for c, t in facts)["User went to a support group for new parents in Hackney yesterday (14 July 2026)"] == "event"
 
 
+@pytest.mark.parametrize(("turn", "line"), [
+    ("My daughter Mila turns six on Saturday.", "User's daughter Mila turns six on Saturday (18 July 2026)"),
+    ("Our daughter Mila turned six on Saturday and we took her to the zoo.",
+     "User's daughter Mila turned six on Saturday (11 July 2026) and User took her to the zoo"),
+    ("My best friend Lena is getting married in June.", "User's best friend Lena is getting married in June (June 2027)"),
+    ("My son starts kindergarten in September.", "User's son starts kindergarten in September (September 2026)"),
+    ("I have been vegetarian since March.", "User has been vegetarian since March (March 2026)"),
+])
+def test_the_tense_says_which_day_or_month_is_meant_whoever_the_fact_is_about(turn, line):
+    """A relative's birthday "on Saturday" is the next one when it is told in the present, the last one
+    when told in the past; "since March" is always behind. (Said on Wednesday 15 July 2026.)"""
+    assert [text for _, text in offline(turn)] == [line]
+
+
 def test_relative_dates_resolve_from_the_turn_time():
     """Written as a person writes a day, apart from the ISO date of a bullet's provenance: "last Friday
     (2026-07-10) (2026-07-15)" left the reader to guess which was the day it happened."""

@@ -90,8 +90,8 @@ _DEMONSTRATIVE_ALONE = re.compile(
     re.I,
 )
 _ANTECEDENT = re.compile(
-    rf"\b[Mm]y (?P<rel>{_PEOPLE})(?:,)?(?: (?:named|called))? (?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\b|"
-    rf"\b[Mm]y (?P<rel2>{_PEOPLE})\b",
+    rf"\b(?:[Mm]y|[Oo]ur) (?P<rel>{_PEOPLE})(?:,)?(?: (?:named|called))? (?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\b|"
+    rf"\b(?:[Mm]y|[Oo]ur) (?P<rel2>{_PEOPLE})\b",
 )
 # The judge's subjects as the log's categories (the dream files a category on its page).
 _CATEGORIES = {"person": "people"}
@@ -663,6 +663,6 @@ class OfflineExtractor:
         verdict = fact_judge.judge()(line)
         if not verdict.keep:
             return None
-        content = relative_dates.resolve(line, when, past=verdict.subject != "plan")
+        content = relative_dates.resolve(line, when, past=verdict.subject != "plan" and relative_dates.told_in_the_past(line))
         return Fact(content=content, category=_CATEGORIES.get(verdict.subject, verdict.subject), tags=("offline",),
                     importance=_IMPORTANCE[verdict.subject])

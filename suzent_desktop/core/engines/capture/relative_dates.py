@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+from suzent_desktop.core.files.language import english
 from suzent_desktop.core.files.language.english import MONTHS as _MONTHS
 from suzent_desktop.core.files.language.english import WEEKDAYS as _WEEKDAYS
 
@@ -86,7 +87,7 @@ def _label(kind: str, match: re.Match[str], day: dt.date, past: bool) -> str | N
     if kind == "month":
         month = _MONTHS.index(groups["month"].lower()) + 1
         lead = match.group(0).split()[0].lower()
-        ahead = lead == "next" or (not past and lead != "last")
+        ahead = lead == "next" or (not past and lead not in ("last", "since"))
         year = day.year + (month < day.month if ahead else -(month > day.month))
         if lead == "last" and month == day.month:
             year -= 1
@@ -117,6 +118,33 @@ def _label(kind: str, match: re.Match[str], day: dt.date, past: bool) -> str | N
     if unit == "year":
         return str(day.year + step)
     return None
+
+
+_PAST_WORDS = frozenset({"was", "were", "had", "did"})
+_PRESENT_WORDS = frozenset({"is", "are", "am", "will", "shall", "can", "may", "might", "must", "should", "would",
+                            "could", "does", "do", "going"})
+
+
+def told_in_the_past(line: str) -> bool:
+    """Whether a line's first finite verb is past ("Mila turned six on Saturday", "has been vegan since
+    March") rather than present or future ("Mila turns six on Saturday", "Lena is getting married in June"):
+    the tense says which Saturday or June is meant, whoever the line is about."""
+    tokens = [w for w in english.words(line) if len(w) > 1]
+    present = False  # a plural noun reads as a verb too ("User's kids started …"): it decides only alone
+    for index, word in enumerate(tokens):
+        low = word.lower()
+        if low in _PAST_WORDS:
+            return True
+        if low in _PRESENT_WORDS:
+            return False
+        if low in ("has", "have"):  # "has been", "has moved": told as done; "has a dentist appointment": now
+            after = tokens[index + 1].lower() if index + 1 < len(tokens) else ""
+            return english.verb_tag(after) == "VBN" or after == "been"
+        tag = english.verb_tag(word) if word.islower() else ""
+        if tag == "VBD":
+            return True
+        present = present or tag == "VBZ"
+    return not present
 
 
 def resolve(text: str, when: dt.datetime | dt.date | None, *, past: bool = True) -> str:
