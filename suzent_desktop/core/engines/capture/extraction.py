@@ -46,7 +46,7 @@ from suzent_desktop.core.index.ranking.terms import content_stems
 from suzent_desktop.settings import Settings
 
 EXTRACTION_TIMEOUT_SECONDS = 60.0
-_CATEGORY_RE = re.compile(r"^[a-z][a-z0-9_-]*$")
+_CATEGORY_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_-")  # a lowercase word, "_" or "-" inside
 
 
 class ExtractionError(RuntimeError):
@@ -148,7 +148,7 @@ def _validate(payload: Any) -> list[Fact]:
         if not isinstance(category, str):
             raise _Invalid(f"{where}.category must be a string")
         category = category.strip().lower().replace(" ", "_") or "general"
-        if not _CATEGORY_RE.match(category):
+        if not ("a" <= category[:1] <= "z" and set(category) <= _CATEGORY_CHARACTERS):
             raise _Invalid(f"{where}.category {category!r} is not a lowercase word")
         tags = item.get("tags", [])
         if isinstance(tags, str):

@@ -24,7 +24,6 @@ It costs a few milliseconds a line, on one core.
 
 from __future__ import annotations
 
-import re
 import threading
 import zlib
 from collections import OrderedDict
@@ -35,6 +34,7 @@ from importlib import resources
 import numpy as np
 
 from suzent_desktop.core.engines.capture.fact_encoder import FactEncoder, FactEncoderError
+from suzent_desktop.core.engines.capture.relative_dates import RESOLVED_DATE
 from suzent_desktop.core.files.language import english
 from suzent_desktop.core.index.embedding import OnnxMiniLMEmbedder
 from suzent_desktop.core.index.model_download import sha256_of
@@ -49,7 +49,6 @@ _MENTAL = frozenset("feel think remember imagine bet guess hope wish learn reali
                     "love enjoy like want need".split())
 _NEGATIONS = frozenset("not no never nothing cannot n't".split())
 _POINTERS = frozenset("this that these those it they them one ones here there such stuff things something".split())
-_DATE = re.compile(r"\((?:[^()]*\d{4}[^()]*)\)")
 
 
 def _bucket(n: int, edges: tuple[int, ...]) -> int:
@@ -58,7 +57,7 @@ def _bucket(n: int, edges: tuple[int, ...]) -> int:
 
 def feature_names(line: str) -> list[str]:
     """The named features of a third-person fact line ("User adopted a greyhound named Pixel")."""
-    body = _DATE.sub(" DATE ", line)
+    body = RESOLVED_DATE.sub(" DATE ", line)
     tokens = english.words(body)
     lowered = [t.lower().replace("’", "'") for t in tokens]
     names = [f"w:{w}" for w in lowered]

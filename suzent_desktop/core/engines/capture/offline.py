@@ -545,16 +545,41 @@ def _there_named(sentence: str, place: str | None) -> str:
 
 # "I'm reading "Piranesi". It's a strange book about a man who lives in a house": what the title is goes
 # beside it ("User is reading "Piranesi", a strange book about …").
-_TITLE_THEN = re.compile(r'^(?P<head>.*?"[^"]{2,80}")(?P<tail>.*)$')
-_IT_IS_A = re.compile(r"^(?i:it)(?:'s|’s| is| was)\s+(?P<what>(?:a|an)\s.+?)[.!]*$")
+_IT_OPENINGS = ("'s", "’s", " is", " was")  # after "it": "It's a novel about …"
+
+
+def _titled(line: str) -> tuple[str, str] | None:
+    """A line split after its first quoted title of 2 to 80 characters (head, tail), or None."""
+    opening = line.find('"')
+    while opening >= 0:
+        closing = line.find('"', opening + 1)
+        if closing < 0:
+            return None
+        if 2 <= closing - opening - 1 <= 80:
+            return line[: closing + 1], line[closing + 1:]
+        opening = closing
+    return None
+
+
+def _what_it_is(sentence: str) -> str | None:
+    """What "It's a …" / "It was an …" says the thing is ("a novel about …"), or None."""
+    if sentence[:2].lower() != "it":
+        return None
+    lead = next((o for o in _IT_OPENINGS if sentence[2:].startswith(o)), None)
+    rest = sentence[2 + len(lead):] if lead else ""
+    if not rest[:1].isspace():
+        return None
+    what = rest.lstrip().rstrip(".!")
+    article, space, described = what.partition(" ")
+    return what if article in ("a", "an") and space and described else None
 
 
 def _title_described(line: str, sentence: str) -> str | None:
-    titled, said = _TITLE_THEN.match(line), _IT_IS_A.match(sentence.strip())
+    titled, said = _titled(line), _what_it_is(sentence.strip())
     if titled is None or said is None:
         return None
-    tail, head = titled.group("tail").strip(), re.sub(r'[.!?]+"$', '"', titled.group("head"))  # "Home." ends a sentence
-    described = f"{head}, {said.group('what')}" + (f", {tail}" if tail else "")
+    head, tail = titled[0][:-1].rstrip(".!?") + '"', titled[1].strip()  # "Home." ends a sentence
+    described = f"{head}, {said}" + (f", {tail}" if tail else "")
     text = to_third_person(described)
     return None if fact_rules.problem(text) else text
 

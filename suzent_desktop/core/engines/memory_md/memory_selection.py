@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 
 from suzent_desktop.core.engines.capture.fact_rules import LIFE_EVENTS, is_precise
+from suzent_desktop.core.engines.capture.relative_dates import RESOLVED_DATE
 from suzent_desktop.core.files.language import english
 from suzent_desktop.core.vault.facts.fact_pages import subject_value
 
@@ -49,7 +50,6 @@ _RELATIVE = re.compile(
     r"user's (?:day|night|week|weekend|month|year|morning|afternoon|evening))(?!\w)",  # "User's week has been …"
     re.I,
 )
-_RESOLVED_DATE = re.compile(r"\([^()]*\d{4}[^()]*\)")  # "(2 April 2026)", "(week of 29 June 2026)", "(June 2026)"; "(2026-04-02)" in older logs
 _WISH = re.compile(
     r"\b(?:wants?|wanted|wanting|plans?|planned|planning|hopes?|hoped|hoping|wish(?:es|ed)?|would like|"
     r"(?:is|are|was) going to|will|looking (?:to|for)|trying to|thinking (?:of|about)|about to|dreams? of)\b",
@@ -130,6 +130,6 @@ def passing(text: str) -> bool:
     """A line that says when it was true is passing: in words ("recently", "last Tues") always, by a
     resolved date unless it is a life event ("User adopted a puppy named Biscuit (2026-04-02)"), which
     stays true, with the day it happened."""
-    if _RELATIVE.search(_RESOLVED_DATE.sub("", text)):
+    if _RELATIVE.search(RESOLVED_DATE.sub("", text)):
         return True
-    return bool(_RESOLVED_DATE.search(text)) and not any(w in LIFE_EVENTS for w in re.findall(r"[a-z]+", text.lower()))
+    return bool(RESOLVED_DATE.search(text)) and not any(w in LIFE_EVENTS for w in re.findall(r"[a-z]+", text.lower()))

@@ -36,10 +36,22 @@ _NOT_ACTIVITIES = frozenset(
     "spending living staying starting seeing meeting talking chatting saying telling asking keeping making "
     "taking bringing coming leaving using finding helping feeling checking following".split()
 )
-# "learning how to play the violin", "trying to learn German": the verb that carries the object
-_HOW_TO = re.compile(r"^(?:how to|to) [a-z]+ ")
-_HOW_TO_ALONE = re.compile(r"^(?:how to|to) (?P<verb>[a-z]+)$")  # "learning to knit": knitting is the activity
-_LEADS_ON = re.compile(r"^(?:for|with|to|on|at|in|from|of|by|into|through)\b")  # "rehearsing for …": the name comes after it
+_LEADS_ON = frozenset("for with to on at in from of by into through".split())  # "rehearsing for …": the name comes after it
+
+
+def _after_how_to(rest: str) -> tuple[str | None, str]:
+    """"learning how to play the violin", "trying to learn German": the verb after "(how) to" carries the
+    object ((None, "the violin")); alone, it is the activity ("learning to knit": ("knit", ""))."""
+    lead = next((p for p in ("how to ", "to ") if rest.startswith(p)), None)
+    verb, space, after = rest[len(lead):].partition(" ") if lead else ("", "", rest)
+    if not (verb.isascii() and verb.isalpha() and verb.islower()):
+        return None, rest
+    return (None, after) if space else (verb, "")
+
+
+def _first_word(text: str) -> str:
+    end = next((i for i, ch in enumerate(text) if not (ch.isalnum() or ch == "_")), len(text))
+    return text[:end]
 _DETERMINERS = frozenset(
     "a an the another their his her its user's some my own next new first second third more different this "
     "that these those any all few couple bunch of little big whole".split()
@@ -92,13 +104,13 @@ def activity_of(text: str) -> Topic | None:
         verb, rest = "working", "on " + rest[len("through "):]
     if verb in _NOT_ACTIVITIES:
         return None
-    alone = _HOW_TO_ALONE.match(rest)
-    if alone and (gerund := _gerund(alone.group("verb"))):
+    alone, after = _after_how_to(rest)
+    if alone and (gerund := _gerund(alone)):
         return Topic(gerund.capitalize(), "activity")  # "learning to knit" → Knitting
-    rest = re.sub(r"^on ", "", rest) if verb == "working" else _HOW_TO.sub("", rest)
+    rest = rest.removeprefix("on ") if verb == "working" else (rest if alone else after)
     name = _object_name(rest)
     if name is None:
-        if verb == "working" or match.re is _RUNS or rest and not _STOP.match(rest) or _LEADS_ON.match(rest):
+        if verb == "working" or match.re is _RUNS or rest and not _STOP.match(rest) or _first_word(rest) in _LEADS_ON:
             return None  # "working on some projects", "rehearsing for an audition": nothing to name a page by
         name = verb.capitalize()  # "User is painting again": the activity is its name
     return Topic(name, "activity")
