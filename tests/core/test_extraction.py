@@ -306,6 +306,9 @@ def test_relative_dates_resolve_from_the_turn_time():
     assert resolve("started school in September", WEDNESDAY) == "started school in September (September 2025)"
     assert resolve("is flying to Lima in March", WEDNESDAY, past=False) == (
         "is flying to Lima in March (March 2027)")
+    assert resolve('finished "Tomorrow, and Tomorrow, and Tomorrow" last night', WEDNESDAY) == (
+        'finished "Tomorrow, and Tomorrow, and Tomorrow" last night (14 July 2026)')  # a title is no time
+    assert resolve("watched “Yesterday” today", WEDNESDAY) == "watched “Yesterday” today (15 July 2026)"
     assert resolve("married in May 2019", WEDNESDAY) == "married in May 2019"
     assert resolve("in March, 2019", WEDNESDAY) == "in March, 2019"
 

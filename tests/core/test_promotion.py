@@ -486,3 +486,11 @@ async def test_a_relative_the_user_never_named_stands_under_their_page_not_a_sub
     under = under[:under.index("")] if "" in under else under
     assert "- User's grandpa was a fisherman in Galway" in under
     assert not any("grandpa" in line for line in lines[lines.index("## Health"):])
+
+
+def test_a_title_that_names_a_time_is_no_passing_time():
+    """"Yesterday" or "Tomorrow, and Tomorrow, and Tomorrow" as a title says nothing about when the fact held."""
+    from suzent_desktop.core.engines.memory_md.memory_selection import passing
+
+    assert not passing('User\'s favourite novel is "Tomorrow, and Tomorrow, and Tomorrow"')
+    assert passing('User finished "Piranesi" yesterday')

@@ -150,6 +150,27 @@ def told_in_the_past(line: str) -> bool:
     return not present
 
 
+def _quoted_spans(text: str) -> list[tuple[int, int]]:
+    """Where the text quotes something (a title, words said): between paired straight or curly double quotes."""
+    spans: list[tuple[int, int]] = []
+    for opening, closing in (('"', '"'), ("“", "”")):
+        start = text.find(opening)
+        while start >= 0:
+            end = text.find(closing, start + 1)
+            if end < 0:
+                break
+            spans.append((start, end))
+            start = text.find(opening, end + 1)
+    return spans
+
+
+def unquoted(text: str) -> str:
+    """The text with what it quotes left out: a title's words ("Yesterday") say no time."""
+    for start, end in reversed(_quoted_spans(text)):
+        text = text[:start] + " " + text[end + 1:]
+    return text
+
+
 def resolve(text: str, when: dt.datetime | dt.date | None, *, past: bool = True) -> str:
     """``text`` with each relative time phrase followed by the date it means, in parentheses.
 
@@ -159,11 +180,14 @@ def resolve(text: str, when: dt.datetime | dt.date | None, *, past: bool = True)
     if when is None:
         return text
     day = when.date() if isinstance(when, dt.datetime) else when
+    quoted = _quoted_spans(text)
     taken: list[tuple[int, int, str]] = []
     for kind, pattern in _PATTERNS:
         for match in pattern.finditer(text):
             if any(start < match.end() and match.start() < end for start, end, _ in taken):
                 continue  # "the day before yesterday" is not also "yesterday"
+            if any(start <= match.start() < end for start, end in quoted):
+                continue  # a title's words ("Tomorrow, and Tomorrow, and Tomorrow") are no time
             label = _label(kind, match, day, past)
             if label is not None:
                 taken.append((match.start(), match.end(), label))

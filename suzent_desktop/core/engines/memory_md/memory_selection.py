@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 
 from suzent_desktop.core.engines.capture.fact_rules import LIFE_EVENTS, is_precise
-from suzent_desktop.core.engines.capture.relative_dates import RESOLVED_DATE
+from suzent_desktop.core.engines.capture.relative_dates import RESOLVED_DATE, unquoted
 from suzent_desktop.core.files.language import english
 from suzent_desktop.core.vault.facts.fact_pages import subject_value
 
@@ -130,6 +130,6 @@ def passing(text: str) -> bool:
     """A line that says when it was true is passing: in words ("recently", "last Tues") always, by a
     resolved date unless it is a life event ("User adopted a puppy named Biscuit (2026-04-02)"), which
     stays true, with the day it happened."""
-    if _RELATIVE.search(RESOLVED_DATE.sub("", text)):
+    if _RELATIVE.search(RESOLVED_DATE.sub("", unquoted(text))):
         return True
     return bool(RESOLVED_DATE.search(text)) and not any(w in LIFE_EVENTS for w in re.findall(r"[a-z]+", text.lower()))
