@@ -689,6 +689,10 @@ def test_a_subjectless_past_verb_before_an_activity_is_the_user_speaking():
         ("In my free time, I restore old radios.", ["In User's free time, User restores old radios"]),
         ("When I was nine, I lived in Accra.", ["When User was nine, User lived in Accra"]),
         ("Maybe one day, I'll open a bakery.", ["Maybe one day, User will open a bakery"]),
+        ("Lately I've been into bouldering.", ["Lately User has been into bouldering"]),  # a time or a hedge, no comma
+        ("Maybe I'll go camping in Snowdonia next month.", ["Maybe User will go camping in Snowdonia next month"]),
+        ("Nowadays I mostly cycle to work.", ["Nowadays User mostly cycles to work"]),  # the verb after an adverb
+        ("I rarely drink and I reply to every letter.", ["User rarely drinks", "User replies to every letter"]),
         ("Sure thing, I'll bring snacks [shares a photo of a bowl of crisps]", ["User will bring snacks"]),
         ("[shares a photo of a red bicycle leaning on a wall]", []),
     ],

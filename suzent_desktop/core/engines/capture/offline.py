@@ -160,6 +160,20 @@ def third_person(text: str) -> str:
     return to_third_person(text)
 
 
+_ADVERBS_BEFORE_VERB = frozenset("really absolutely quite now currently just also still never always usually often "
+                                 "sometimes recently finally actually already even first mostly rarely mainly "
+                                 "generally normally occasionally".split())
+
+
+def _user_verb(match: re.Match[str]) -> str:
+    """"I love" → "User loves"; an adverb between keeps its place ("I mostly cycle" → "User mostly cycles")."""
+    first, second = match.group(1), match.group(2)
+    adverb = second is not None and first.lower() in _ADVERBS_BEFORE_VERB
+    if adverb:
+        return f"User {first} {english.third_person_verb(second)}"
+    return f"User {english.third_person_verb(first)}" + (f" {second}" if second is not None else "")
+
+
 def to_third_person(sentence: str) -> str:
     """'I love my dog Rex' → 'User loves their dog Rex' (first mention of 'my' becomes "User's")."""
     text = _expand(re.sub(r"\bi\b(?!')", "I", sentence))  # "i used to love Radiolab"
@@ -173,12 +187,7 @@ def to_third_person(sentence: str) -> str:
                   lambda m: "I and " + re.sub(r"^The\b", "the", m.group(1) or m.group(2)), text, count=1)
     text = re.sub(r"\bI do not\b", "User does not", text)
     text = re.sub(r"\bI did not\b", "User did not", text)
-    text = re.sub(
-        r"\bI (really |absolutely |quite |now |currently |just |also |still |never |always |usually |often "
-        r"|sometimes |recently |finally |actually |already |even |first )?([A-Za-z]+)\b",
-        lambda m: f"User {m.group(1) or ''}{english.third_person_verb(m.group(2))}",
-        text,
-    )
+    text = re.sub(r"\bI ([A-Za-z]+)\b(?: (?!I\b)([A-Za-z]+)\b)?", _user_verb, text)
     # the first "my" or "our" names the user unless the user is named before it ("User sold their house")
     subject_first = re.search(r"\bUser\b", text)
     possessive_first = re.search(r"\b(?:[Mm]y|[Oo]ur)\b", text)
