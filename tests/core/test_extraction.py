@@ -328,6 +328,10 @@ def test_current_activities_favourites_and_frequencies():
 def test_names_kept_and_pronouns_resolved_within_the_turn_or_dropped():
     facts = [t for _, t in offline("My sister Ana lives in Porto. She works as a nurse at Santo António.")]
     assert facts == ["User's sister Ana lives in Porto", "User's sister Ana works as a nurse at Santo António"]
+    # "her" before a noun or an adjective is hers; before "every", "twice", "at" it is her
+    assert [t for _, t in offline("My grandma Ida turned 90. I call her twice a week. I fixed her bike.")] == [
+        "User's grandma Ida turned 90", "User calls their grandma Ida twice a week",
+        "User fixed their grandma Ida's bike"]
     assert offline("She works as a nurse. It was amazing. I loved it. That is my favourite.") == []
 
 
@@ -692,6 +696,11 @@ def test_a_subjectless_past_verb_before_an_activity_is_the_user_speaking():
         ("Lately I've been into bouldering.", ["Lately User has been into bouldering"]),  # a time or a hedge, no comma
         ("Maybe I'll go camping in Snowdonia next month.", ["Maybe User will go camping in Snowdonia next month"]),
         ("Nowadays I mostly cycle to work.", ["Nowadays User mostly cycles to work"]),  # the verb after an adverb
+        ("Sadly our dog Luna died in August, she was 14.", ["Sadly User's dog Luna died in August", "User's dog Luna was 14"]),
+        # chat in lower case: "!!" or a full stop before a small letter ends the statement
+        ("omg hi!! sorry I've been away. we just got back from two weeks in Hanoi",
+         ["User just got back from two weeks in Hanoi"]),
+        ("we're expecting our second baby in April!! it's a boy this time.", ["User is expecting their second baby in April"]),
         ("I rarely drink and I reply to every letter.", ["User rarely drinks", "User replies to every letter"]),
         ("Sure thing, I'll bring snacks [shares a photo of a bowl of crisps]", ["User will bring snacks"]),
         ("[shares a photo of a red bicycle leaning on a wall]", []),

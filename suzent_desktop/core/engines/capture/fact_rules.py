@@ -38,10 +38,11 @@ LIFE_EVENTS = frozenset(
 )
 TIME_NOUN = ("week|weekend|month|year|morning|afternoon|evening|night|summer|winter|spring|fall|autumn|time|day|"
              "season|semester")
-# an opening time ("Next month, User …", "Last night User …", "Last Friday (2023-05-05) User …", "Lately User …")
-# or hedge ("Maybe User will …": the judge weighs how sure it is) may come before the subject
-_TIME_LEAD = (r"(?:(?:last|next|this|on|in|at|yesterday|today|tonight|earlier|recently|lately|nowadays|maybe|perhaps|"
-              r"probably|hopefully|a|few|couple|of|two|three|"
+# an opening time ("Next month, User …", "Last night User …", "Last Friday (2023-05-05) User …", "Lately User …"),
+# hedge ("Maybe User will …": the judge weighs how sure it is) or adverb in -ly ("Sadly User's dog …") may come
+# before the subject
+_TIME_LEAD = (r"(?:(?:last|next|this|on|in|at|yesterday|today|tonight|earlier|nowadays|maybe|perhaps|[a-z]+ly|"
+              r"a|few|couple|of|two|three|"
               rf"\w+day|(?:{TIME_NOUN})s?|ago|the|\([^()]*\d{{4}}[^()]*\)),?\s)+")
 # or a short opening phrase that sets the scene ("Sadly, User's dog …", "After User's breakup, User …",
 # "Apart from meetings, User …"); a condition ("If it rains, User …") states nothing

@@ -593,6 +593,19 @@ def _title_described(line: str, sentence: str) -> str | None:
     return None if fact_rules.problem(text) else text
 
 
+RARE_WORD_FREQUENCY = 1e-5  # "ukulele" 2.6e-7, "quinoa" unlisted; "every" 8e-4, "whenever" 5e-5
+
+
+def _owns(word: str) -> bool:
+    """Whether "her" before ``word`` is hers ("her first tooth") rather than her ("miss her every day"):
+    the word can be a noun or an adjective (a determiner, an adverb or a preposition has no such reading),
+    or it is a rare word lemminflect does not know ("her ukulele"), as a frequent one never is ("every")."""
+    readings = lemminflect.getAllLemmas(word)
+    if readings:
+        return "NOUN" in readings or "ADJ" in readings
+    return english.lexicon().word_usage_frequency(word) < RARE_WORD_FREQUENCY
+
+
 class OfflineExtractor:
     """What the user says about themselves and the people they know, without a model.
 
@@ -688,7 +701,7 @@ class OfflineExtractor:
         text = re.sub(r"\b(he|she)\b", antecedent, text)
         text = re.sub(r"\b(his|hers)\b", owner, text, flags=re.I)
         text = re.sub(r"\b(him|her)\b(?=\s+(?:[a-z]+ing\b|a\b|an\b|the\b|some\b))", antecedent, text)
-        text = re.sub(r"\bher\b(?=\s+[a-z])", owner, text)
+        text = re.sub(r"\bher\b(?=\s+([a-z]+))", lambda m: owner if _owns(m.group(1)) else m.group(0), text)
         return re.sub(r"\b(him|her)\b", antecedent, text, flags=re.I)
 
     @staticmethod

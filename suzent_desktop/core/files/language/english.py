@@ -26,8 +26,10 @@ from syntok import segmenter
 WORD_RE = re.compile(r"[A-Za-z][A-Za-z'’-]*|\d+")
 _ENTRY = re.compile(r'"((?:[^"\\]|\\.)*)":\s*(\d+)')
 # Within a sentence syntok finds, a line break, a semicolon or a dash between spaces (not before "a"/"an":
-# see :func:`sentences`) ends a statement too.
-_STATEMENT_BREAK = re.compile(r"\n+|;\s+|\s+[-–—]\s+(?!an?\s)")
+# see :func:`sentences`) ends a statement too, and so does "!", "?" or a full stop after a word (not "etc.",
+# not "e.g.") before a small letter: chat writes "omg hi!! sorry I've been away. we just got back" in lower
+# case, where syntok waits for a capital.
+_STATEMENT_BREAK = re.compile(r"\n+|;\s+|\s+[-–—]\s+(?!an?\s)|(?:(?<=[!?])|(?<=[a-z]{3}\.)(?<!etc\.))\s+(?=[a-z])")
 NAME_MAX_FREQUENCY = 4.5e-6  # "Fred", "John", "Max" are rarer as words than "Nature", "Family", "Epic"
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")  # date.weekday() order
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
