@@ -283,6 +283,10 @@ def test_past_events_keep_their_words_and_gain_the_date_they_meant():
     ("My best friend Lena is getting married in June.", "User's best friend Lena is getting married in June (June 2027)"),
     ("My son starts kindergarten in September.", "User's son starts kindergarten in September (September 2026)"),
     ("I have been vegetarian since March.", "User has been vegetarian since March (March 2026)"),
+    # the verb nearest before the time tells, not the first one of the line
+    ("My boss Marek announced he's retiring in March.", "User's boss Marek announced he is retiring in March (March 2027)"),
+    ("We got married in June.", "User got married in June (June 2026)"),  # "married" after "got" is no tense of its own
+    ("I went to the farmers' markets in March.", "User went to the farmers' markets in March (March 2026)"),
 ])
 def test_the_tense_says_which_day_or_month_is_meant_whoever_the_fact_is_about(turn, line):
     """A relative's birthday "on Saturday" is the next one when it is told in the present, the last one

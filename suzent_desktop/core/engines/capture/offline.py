@@ -710,6 +710,6 @@ class OfflineExtractor:
         verdict = fact_judge.judge()(line)
         if not verdict.keep:
             return None
-        content = relative_dates.resolve(line, when, past=verdict.subject != "plan" and relative_dates.told_in_the_past(line))
+        content = relative_dates.resolve(line, when, past=verdict.subject != "plan")
         return Fact(content=content, category=_CATEGORIES.get(verdict.subject, verdict.subject), tags=("offline",),
                     importance=_IMPORTANCE[verdict.subject])

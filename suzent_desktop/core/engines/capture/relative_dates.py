@@ -128,14 +128,18 @@ _PRESENT_WORDS = frozenset({"is", "are", "am", "will", "shall", "can", "may", "m
                             "could", "does", "do", "going"})
 
 
-def told_in_the_past(line: str) -> bool:
-    """Whether a line's first finite verb is past ("Mila turned six on Saturday", "has been vegan since
-    March") rather than present or future ("Mila turns six on Saturday", "Lena is getting married in June"):
-    the tense says which Saturday or June is meant, whoever the line is about."""
-    tokens = [w for w in english.words(line) if len(w) > 1]
-    present = False  # a plural noun reads as a verb too ("User's kids started …"): it decides only alone
-    for index, word in enumerate(tokens):
-        low = word.lower()
+_PARTICIPLE_AFTER = frozenset("is are was were be been being get gets getting got has have had".split())
+_CLAUSE_OPENERS = frozenset("and but so because which who when while".split())
+
+
+def told_in_the_past(before: str) -> bool | None:
+    """Whether the verb nearest before a time phrase is past ("Mila turned six on Saturday", "Marek announced
+    he is retiring in March": *is* tells March), None when no verb says. A plural noun reads as a verb too
+    ("User went to the markets in March"): it decides only when nothing before it in its clause does."""
+    tokens = [w for w in english.words(before) if len(w) > 1]
+    present = False
+    for index in range(len(tokens) - 1, -1, -1):
+        low = tokens[index].lower()
         if low in _PAST_WORDS:
             return True
         if low in _PRESENT_WORDS:
@@ -143,11 +147,15 @@ def told_in_the_past(line: str) -> bool:
         if low in ("has", "have"):  # "has been", "has moved": told as done; "has a dentist appointment": now
             after = tokens[index + 1].lower() if index + 1 < len(tokens) else ""
             return english.verb_tag(after) == "VBN" or after == "been"
-        tag = english.verb_tag(word) if word.islower() else ""
-        if tag == "VBD":
-            return True
+        if low in _CLAUSE_OPENERS and present:
+            return False
+        if not tokens[index].islower():
+            continue
+        tag = english.verb_tag(low)
+        if tag == "VBD" and not (index and tokens[index - 1].lower() in _PARTICIPLE_AFTER):
+            return True  # "got married", "is getting married": the word before tells
         present = present or tag == "VBZ"
-    return not present
+    return False if present else None
 
 
 def _quoted_spans(text: str) -> list[tuple[int, int]]:
@@ -174,8 +182,9 @@ def unquoted(text: str) -> str:
 def resolve(text: str, when: dt.datetime | dt.date | None, *, past: bool = True) -> str:
     """``text`` with each relative time phrase followed by the date it means, in parentheses.
 
-    ``past`` says the sentence is about the past (decides "on Friday"). Without ``when``
-    the text is returned unchanged.
+    "on Friday" and "in March" are the ones before or after by the tense of the verb nearest before them;
+    ``past`` is False for a plan (always the ones ahead) and the default where no verb tells. Without
+    ``when`` the text is returned unchanged.
     """
     if when is None:
         return text
@@ -188,7 +197,8 @@ def resolve(text: str, when: dt.datetime | dt.date | None, *, past: bool = True)
                 continue  # "the day before yesterday" is not also "yesterday"
             if any(start <= match.start() < end for start, end in quoted):
                 continue  # a title's words ("Tomorrow, and Tomorrow, and Tomorrow") are no time
-            label = _label(kind, match, day, past)
+            told = told_in_the_past(text[: match.start()]) if past and kind in ("on_day", "month") else None
+            label = _label(kind, match, day, past if told is None else told)
             if label is not None:
                 taken.append((match.start(), match.end(), label))
     for _start, end, label in sorted(taken, reverse=True):
