@@ -57,12 +57,7 @@ _CONTRACTION_RES = [(re.compile(p, re.I), r) for p, r in (
     (r"\bIve\b", "I have"), (r"'m\b", " am"), (r"'ve\b", " have"), (r"'ll\b", " will"), (r"'re\b", " are"),
     (r"\bI'd\b", "I would"), (r"\b(it|that|she|he)'s\b", r"\1 is"))]
 
-_PEOPLE = (
-    "wife|husband|partner|girlfriend|boyfriend|fiance|fiancee|fiancé|fiancée|boss|manager|friend|best friend|"
-    "brother|sister|mother|mom|mum|father|dad|son|daughter|kid|kids|children|colleague|coworker|co-worker|"
-    "cousin|aunt|uncle|grandmother|grandfather|grandma|grandpa|nephew|niece|neighbor|neighbour|dog|cat|puppy|"
-    "kitten|doctor|dentist|therapist|roommate|teammate|mentor|coach|parents|in-laws|baby"
-)
+_PEOPLE = english.alternation(english.PEOPLE + english.PETS)
 _QUESTION_START = re.compile(
     r"^(what|where|when|why|how|who|whom|whose|which|do|does|did|can|could|would|should|is|are|was|were|"
     r"will|shall|have|has|any|anything)\b",
@@ -428,7 +423,7 @@ def _without_listener_clause(sentence: str) -> str:
 
 # A last clause said to the listener ("…, can you believe it", "…, you know") is no part of the fact.
 _ASIDE = re.compile(r",\s*[^,]*\b(?:you|ya)\b[^,]*$", re.I)
-_PETS = "dog|cat|rabbit|parrot|tortoise|puppy|kitten|guinea pig|hamster|horse|budgie|ferret|lizard|snake|turtle"
+_PETS = english.alternation(english.PETS)
 _KNOWN_RE = [
     re.compile(rf"\bUser's (?P<who>{_PEOPLE}) (?P<name>[A-Z][a-z]+)\b"),
     re.compile(rf"\b(?P<name>[A-Z][a-z]+), User's (?P<who>{_PEOPLE})\b"),

@@ -56,6 +56,24 @@ EVALUATIVE = frozenset(
     "relaxing stressful hectic intense insane magical adorable sweet brilliant excellent superb "
     "massive tremendous enormous productive meaningful fulfilling inspiring".split()
 )
+# Who a person is to the user ("my sister Ana", "our neighbour"), and the animals they keep: every engine
+# that reads a relation reads these (capture's "my …" and the dream's person pages). Longest first, as an
+# alternation of a regular expression: "best friend" before "friend", "kids" before "kid".
+PEOPLE = tuple(sorted(set(
+    "wife husband partner girlfriend boyfriend fiance fiancee fiancé fiancée boss manager friend mate buddy "
+    "brother sister mother mom mum father dad son daughter kid kids children baby colleague coworker co-worker "
+    "cousin aunt uncle grandmother grandfather grandma grandpa nephew niece neighbor neighbour doctor dentist "
+    "therapist roommate flatmate housemate teammate bandmate classmate mentor coach student teacher parents "
+    "in-laws".split()) | {"best friend", "best mate"}, key=lambda w: (-len(w), w)))
+PETS = tuple(sorted(set("dog cat puppy pup kitten rabbit parrot tortoise hamster horse budgie ferret lizard snake "
+                        "turtle".split()) | {"guinea pig"}, key=lambda w: (-len(w), w)))
+
+
+def alternation(words: tuple[str, ...]) -> str:
+    """``words`` as a regular expression's alternation (escaped)."""
+    return "|".join(re.escape(w) for w in words)
+
+
 # Function words: they never say what a line is about (search ignores them, the judge counts the rest).
 STOPWORDS = frozenset(
     """a about above after again against all am an and any are as at be because been being below between

@@ -43,13 +43,7 @@ TIMELINE = "Timeline"
 PLANS = "Plans"
 GENERAL = "General"
 PEOPLE = "People"
-_RELATION = (
-    r"wife|husband|partner|girlfriend|boyfriend|fianc[eé]e?|boss|manager|friend|best friend|brother|sister|"
-    r"mother|mom|mum|father|dad|son|daughter|kid|colleague|coworker|co-worker|cousin|aunt|uncle|grandmother|"
-    r"grandfather|grandma|grandpa|nephew|niece|neighbou?r|dog|cat|puppy|pup|kitten|doctor|dentist|therapist|"
-    r"roommate|teammate|mentor|coach|baby|bandmate|classmate|student|teacher|turtle|rabbit|horse|parrot|"
-    r"hamster|snake|lizard"
-)
+_RELATION = english.alternation(english.PEOPLE + english.PETS)
 _RELATION_WORD = re.compile(rf"\b(?:{_RELATION}|family|friends|people|parents|kids|children)\b", re.I)
 _OWNED = re.compile(rf"\bUser's (?:(?:best|old|new|little|big|younger|older|close) )?(?P<rel>{_RELATION}) "
                     rf"(?:named |called )?(?P<name>[A-Z][a-z]+)\b")
