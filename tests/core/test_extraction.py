@@ -896,3 +896,9 @@ def test_a_month_or_a_day_after_this_is_a_time_not_a_pointer():
     texts = [t for _, t in offline("Our son Theo started kindergarten in Utrecht this September. I love this dress.")]
     assert texts[:1] == ["User's son Theo started kindergarten in Utrecht this September"]
     assert not any("dress" in t for t in texts)
+
+
+def test_a_mate_or_a_flatmate_is_someone_the_user_knows():
+    """The relation words are one list for capture and the dream: a later "she" is the flatmate."""
+    assert [t for _, t in offline("My flatmate Jo is from Cork. She teaches yoga.")] == [
+        "User's flatmate Jo is from Cork", "User's flatmate Jo teaches yoga"]
