@@ -291,7 +291,7 @@ def _with_subject_of(piece: str, before: str) -> str:
 
 _FILLER = re.compile(
     r"^(?:(?:oh|ah|well|so|and|but|also|anyway|anyways|actually|honestly|btw|by the way|fun fact|"
-    r"guess what|yeah|yes|no|ok|okay|haha|lol|hmm|um|right|funny enough|speaking of which|fyi|tbh|omg|ugh|wow)"
+    r"guess what|yeah|yes|no|ok|okay|haha|lol|hmm|um|right|funny enough|speaking of which|fyi|tbh|omg|ugh|wow|sorry)"
     r"\b[,!:]?\s*)+",
     re.I,
 )
@@ -591,6 +591,17 @@ def _title_described(line: str, sentence: str) -> str | None:
 RARE_WORD_FREQUENCY = 1e-5  # "ukulele" 2.6e-7, "quinoa" unlisted; "every" 8e-4, "whenever" 5e-5
 
 
+_CHAT_TAGS = frozenset("lol haha hahaha hehe tbh btw lmao imo xd xx".split())
+
+
+def _without_chat_tags(line: str) -> str:
+    """A line without the chat's tags at its end ("… got food poisoning on day 3 lol", "…, haha")."""
+    words = line.split(" ")
+    while len(words) > 1 and words[-1].strip(",.!?").lower() in _CHAT_TAGS:
+        words.pop()
+    return " ".join(words).rstrip(",;: ")
+
+
 def _owns(word: str) -> bool:
     """Whether "her" before ``word`` is hers ("her first tooth") rather than her ("miss her every day"):
     the word can be a noun or an adjective (a determiner, an adverb or a preposition has no such reading),
@@ -669,7 +680,7 @@ class OfflineExtractor:
             if who is None:
                 return None, antecedent
             antecedent = who
-        line = to_third_person(resolved.replace("`", "'"))
+        line = _without_chat_tags(to_third_person(resolved.replace("`", "'")))
         return (None if fact_rules.problem(line) else line), antecedent
 
     @staticmethod
