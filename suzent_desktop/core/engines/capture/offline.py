@@ -589,8 +589,6 @@ def _title_described(line: str, sentence: str) -> str | None:
 
 
 RARE_WORD_FREQUENCY = 1e-5  # "ukulele" 2.6e-7, "quinoa" unlisted; "every" 8e-4, "whenever" 5e-5
-
-
 _CHAT_TAGS = frozenset("lol haha hahaha hehe tbh btw lmao imo xd xx".split())
 
 

@@ -126,13 +126,11 @@ RESOLVED_DATE = re.compile(r"\([^()]*\d{4}[^()]*\)")
 _PAST_WORDS = frozenset({"was", "were", "had", "did"})
 _PRESENT_WORDS = frozenset({"is", "are", "am", "will", "shall", "can", "may", "might", "must", "should", "would",
                             "could", "does", "do", "going"})
-
-
 _PARTICIPLE_AFTER = frozenset("is are was were be been being get gets getting got has have had".split())
 _CLAUSE_OPENERS = frozenset("and but so because which who when while".split())
 
 
-def told_in_the_past(before: str) -> bool | None:
+def _told_in_the_past(before: str) -> bool | None:
     """Whether the verb nearest before a time phrase is past ("Mila turned six on Saturday", "Marek announced
     he is retiring in March": *is* tells March), None when no verb says. A plural noun reads as a verb too
     ("User went to the markets in March"): it decides only when nothing before it in its clause does."""
@@ -197,7 +195,7 @@ def resolve(text: str, when: dt.datetime | dt.date | None, *, past: bool = True)
                 continue  # "the day before yesterday" is not also "yesterday"
             if any(start <= match.start() < end for start, end in quoted):
                 continue  # a title's words ("Tomorrow, and Tomorrow, and Tomorrow") are no time
-            told = told_in_the_past(text[: match.start()]) if past and kind in ("on_day", "month") else None
+            told = _told_in_the_past(text[: match.start()]) if past and kind in ("on_day", "month") else None
             label = _label(kind, match, day, past if told is None else told)
             if label is not None:
                 taken.append((match.start(), match.end(), label))

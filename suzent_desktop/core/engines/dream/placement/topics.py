@@ -50,8 +50,11 @@ def _after_how_to(rest: str) -> tuple[str | None, str]:
 
 
 def _first_word(text: str) -> str:
+    """The word a text opens with (letters, digits, "_"): "for" of "for-profit …"."""
     end = next((i for i, ch in enumerate(text) if not (ch.isalnum() or ch == "_")), len(text))
     return text[:end]
+
+
 _DETERMINERS = frozenset(
     "a an the another their his her its user's some my own next new first second third more different this "
     "that these those any all few couple bunch of little big whole".split()
