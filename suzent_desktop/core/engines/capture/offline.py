@@ -135,7 +135,7 @@ def _doing_without_subject(first: str, after: str, expanded: str) -> bool:
     return not any(english.verb_tag(w) in ("VBZ", "VBD") or w in _FINITE for w in statement[1:])
 
 
-_FINITE = frozenset("is are was were am can could will would should must might may do does did".split())
+_FINITE = english.PRESENT_AUXILIARIES | english.PAST_AUXILIARIES | english.MODALS
 
 
 _DETERMINERS = frozenset("a an the my our some".split())

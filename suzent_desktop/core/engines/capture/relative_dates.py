@@ -123,9 +123,8 @@ def _label(kind: str, match: re.Match[str], day: dt.date, past: bool) -> str | N
 # a date this module wrote after a phrase: "(2 April 2026)", "(week of 29 June 2026)", "(June 2026)"; older logs
 # wrote "(2026-04-02)"
 RESOLVED_DATE = re.compile(r"\([^()]*\d{4}[^()]*\)")
-_PAST_WORDS = frozenset({"was", "were", "had", "did"})
-_PRESENT_WORDS = frozenset({"is", "are", "am", "will", "shall", "can", "may", "might", "must", "should", "would",
-                            "could", "does", "do", "going"})
+_PAST_WORDS = english.PAST_AUXILIARIES
+_PRESENT_WORDS = english.PRESENT_AUXILIARIES | english.MODALS | {"going"}  # "is going to"
 _PARTICIPLE_AFTER = frozenset("is are was were be been being get gets getting got has have had".split())
 _CLAUSE_OPENERS = frozenset("and but so because which who when while".split())
 

@@ -84,7 +84,10 @@ STOPWORDS = frozenset(
     very was we were what when where which while who whom why will with would you your yours yourself
     yourselves s t ll ve re d m user users now currently""".split()
 )
-_MODALS = frozenset("can will would should could must might may shall ought".split())
+MODALS = frozenset("can will would should could must might may shall ought".split())
+# the finite forms of "be", "have" and "do" that tell a clause's tense ("has"/"have" tell it by what follows)
+PAST_AUXILIARIES = frozenset("was were had did".split())
+PRESENT_AUXILIARIES = frozenset("is are am do does".split())
 _stemmer = snowballstemmer.stemmer("english")
 
 
@@ -153,7 +156,7 @@ def third_person_verb(verb: str) -> str:
     lowered = verb.lower()
     if lowered == "am":
         return "is"
-    if verb_lemma(lowered) != lowered or lowered in _MODALS or lowered in lemminflect.getInflection(lowered, tag="VBD"):
+    if verb_lemma(lowered) != lowered or lowered in MODALS or lowered in lemminflect.getInflection(lowered, tag="VBD"):
         return verb  # a past form ("went", "set"), a modal ("can"), no verb: the same after any subject
     forms = lemminflect.getInflection(lowered, tag="VBZ")  # "run": a plain form before it is a participle
     if not forms:
