@@ -797,6 +797,44 @@ def test_it_for_the_thing_the_user_made_or_has_in_the_sentence_before(turn, line
 @pytest.mark.parametrize(
     ("turn", "lines"),
     [
+        ("I bought a vintage Vespa last month. I'm restoring it with my dad.",
+         ["User bought a vintage Vespa last month", "User is restoring their vintage Vespa with their dad"]),
+        ("I started a vegetable garden in May. I grow kale and beans in it.",
+         ["User started a vegetable garden in May", "User grows kale and beans in their vegetable garden"]),
+        ("I make my own candles. I sell them at the Sunday market.",
+         ["User makes their own candles", "User sells their own candles at the Sunday market"]),
+        # "it" opening a clause of its own, or in an idiom, stays a pointer: no line
+        ("I baked a lemon cake. I think it is the best one yet.", ["User baked a lemon cake"]),
+        ("I wrote a short story. I finally made it!", ["User wrote a short story"]),
+        # nothing got or made before: the "it" dangles
+        ("Work was busy. I'm restoring it slowly.", []),
+    ],
+)
+def test_an_object_it_is_the_thing_the_user_got_or_made_in_the_sentence_before(turn, lines):
+    """"It" (or "them", for things) as what the user does something to or with is the thing their
+    previous sentence got or made, and the line names it: a plain fact said over two sentences."""
+    assert OfflineExtractor().candidates(turn) == lines
+
+
+@pytest.mark.parametrize(
+    ("turn", "lines"),
+    [
+        ("My birthday is on the 3rd of May. My mum's is on the 12th of December.",
+         ["User's birthday is on the 3rd of May", "User's mum's birthday is on the 12th of December"]),
+        ("Our anniversary was in June. My parents' is in August.",
+         ["User's anniversary was in June", "User's parents' anniversary is in August"]),
+        ("My mum's is on the 12th of December.", []),  # whose what: no line that cannot be read
+        ("My brother's car was stolen last week.", ["User's brother's car was stolen last week"]),
+    ],
+)
+def test_the_noun_a_possessive_leaves_out_is_the_one_said_before(turn, lines):
+    """"My mum's is on the 12th" says whose, and the sentence before says what: the line says both."""
+    assert OfflineExtractor().candidates(turn) == lines
+
+
+@pytest.mark.parametrize(
+    ("turn", "lines"),
+    [
         ("Since I'm allergic to nuts I bake with oat flour.",
          ["User is allergic to nuts", "User bakes with oat flour"]),
         ("Running has changed everything for me since I moved to Denver.", ["User moved to Denver"]),

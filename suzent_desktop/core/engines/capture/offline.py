@@ -501,9 +501,70 @@ _NAMING_IT = re.compile(r"^(?:I|[Ww]e)\s+(?:\w+\s+)?(?P<verb>nam|call)(?:e|ed)?\
                         r"(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)(?P<rest>.*)$")
 
 
+# "I bought a vintage Vespa. I'm restoring it": the thing is what the user does something to or with. Not
+# after a verb whose "it" is an idiom ("made it" arrived, "got it" understood, "take it easy", "keep it up").
+_IDIOM_IT = frozenset("make get take keep do call hit mean".split())
+_AFTER_OBJECT_IT = frozenset("in on with for to about into from at by out up".split())
+_CLAUSE_IT = _FINITE | frozenset("has have seems looks feels sounds".split())
+_FIRST_PERSON_OPENINGS = frozenset("i i'm i've i'll i'd we we're we've we'll we'd".split())
+
+
+def _object_it_named(sentence: str, thing: str) -> str:
+    """The sentence with its one object "it" (or "them", for things) as the thing the user's last sentence
+    got or made: "I'm restoring it with my dad" → "I'm restoring my vintage Vespa with my dad". Only in a
+    sentence the user says of themselves, and only after a verb or a preposition: "I think it is …"
+    opens a clause of its own, whose "it" stays a pointer."""
+    words = sentence.split(" ")
+    if words[0].lower().replace("’", "'") not in _FIRST_PERSON_OPENINGS:
+        return sentence
+    wanted = {"it", "them"} if _plural(thing) else {"it"}
+    at = [i for i, word in enumerate(words) if word.strip(".,!?;:").lower() in wanted]
+    if len(at) != 1 or at[0] < 2:
+        return sentence
+    i = at[0]
+    before, after = words[i - 1].lower(), words[i + 1].lower().strip(".,!?;:") if i + 1 < len(words) else ""
+    verb = english.verb_lemma(before)
+    if after in _CLAUSE_IT or not (verb or before in _AFTER_OBJECT_IT) or verb in _IDIOM_IT:
+        return sentence
+    tail = words[i][len(words[i].rstrip(".,!?;:")):]
+    return " ".join([*words[:i], f"my {thing}{tail}", *words[i + 1:]])
+
+
+def _owned_subject(sentence: str) -> str | None:
+    """What a sentence says the user's is: "birthday" of "My birthday is in May", "favourite band" of
+    "Our favourite band was Wilco"; None for any other sentence."""
+    words = sentence.strip().split(" ")
+    if len(words) < 3 or words[0].lower() not in ("my", "our"):
+        return None
+    verb = next((i for i, word in enumerate(words[:5]) if i > 1 and word.lower() in _FINITE), None)
+    noun = " ".join(words[1:verb]) if verb else ""
+    return noun if noun and noun.replace(" ", "").replace("-", "").isalpha() and noun.islower() else None
+
+
+def _elided_noun_named(sentence: str, owned: str | None) -> str | None:
+    """"My birthday is in May. My mum's is on the 12th": the noun a possessive leaves out is the one the
+    sentence before named ("My mum's birthday is on the 12th"). None when there is none to name: the line
+    would say "User's mum's is …", which no one can read."""
+    words = sentence.strip().split(" ")
+    if len(words) < 3 or words[0].lower() not in ("my", "our"):
+        return sentence
+    for i, word in enumerate(words[1:4], start=1):
+        if word.lower().endswith(("'s", "’s", "s'", "s’")) and i + 1 < len(words) and words[i + 1].lower() in _FINITE:
+            return " ".join([*words[: i + 1], owned, *words[i + 1:]]) if owned else None
+    return sentence
+
+
+def _plural(thing: str) -> bool:
+    last = thing.split()[-1].lower()
+    nouns = lemminflect.getAllLemmas(last, upos="NOUN").get("NOUN") or ()
+    return bool(nouns) and last not in nouns
+
+
 def _it_named(sentence: str, thing: str | None) -> tuple[str, str | None]:
-    """The sentence with a leading "It" (or the pet or thing a name is given) named, and the thing later
-    sentences' "it" points to."""
+    """The sentence with a leading "It" (or the pet or thing a name is given, or the thing an object "it"
+    stands for) named, and the thing later sentences' "it" points to."""
+    if thing:
+        sentence = _object_it_named(sentence.strip(), thing)
     naming = _NAMING_IT.match(sentence.strip())
     if thing and naming:
         verb = "named" if naming.group("verb") == "nam" else "called"
@@ -642,9 +703,14 @@ class OfflineExtractor:
         antecedent: str | None = None
         thing: str | None = None
         place: str | None = None
+        owned: str | None = None  # what the previous sentence said the user's is ("birthday")
         last_said = False  # the previous sentence gave the last line
         for sentence in _sentences(user_text[:MAX_OFFLINE_CHARS]):
-            sentence, thing = _it_named(_there_is_what_i_do(sentence), thing)
+            whole, owned = _elided_noun_named(sentence, owned), _owned_subject(sentence)
+            if whole is None:
+                last_said = False
+                continue
+            sentence, thing = _it_named(_there_is_what_i_do(whole), thing)
             line, antecedent = self._candidate(_there_named(sentence, place), antecedent, people)
             described = _title_described(lines[-1], sentence) if line is None and lines and last_said else None
             if described is not None:
