@@ -626,6 +626,9 @@ def test_a_label_a_partner_first_or_a_pronoun_for_the_person_named_still_gives_a
         # a name given to the pet or thing just got is its name
         ("We adopted a greyhound last week! We named him Biscuit.",
          ["User adopted a greyhound last week", "User's greyhound is named Biscuit"]),
+        ("We got this old camper van last year. We named her Betty.",
+         ["User got an old camper van last year", "User's old camper van is named Betty"]),
+        ("I still have that toy fox you gave me! I named him Rusty.", ["User's toy fox is named Rusty"]),
         # what a title is stands beside it; what the user is doing needs no "I am"
         ('I finished "The Dispossessed" last week. It is a novel about two planets.',
          ['User finished "The Dispossessed", a novel about two planets, last week']),

@@ -460,8 +460,9 @@ def _name_known_person(text: str, people: Mapping[str, str]) -> tuple[str, str |
 # Only when the sentence says what the thing is or has: "It was gorgeous" tells a reader nothing new.
 _OWNED_THING = re.compile(
     r"\b(?:I|[Ww]e)(?:'m|'ve| am| have| has| was| were)?(?: (?:just|really|also|finally|recently|been|still))*"
-    r" (?P<verb>[a-z]+) (?P<det>[Mm]y|[Oo]ur|an?|another) (?P<thing>(?:[\w'-]+ ){0,3}?[\w'-]+?)"
-    r"(?=(?: (?:with|about|for|from|at|in|on|that|which|called|named|to|and|but|by|last|this|yesterday)\b|[ .,!;:]*$))")
+    r" (?P<verb>[a-z]+) (?P<det>[Mm]y|[Oo]ur|an?|another|this|that) (?P<thing>(?:[\w'-]+ ){0,3}?[\w'-]+?)"
+    r"(?=(?: (?:with|about|for|from|at|in|on|that|which|called|named|to|and|but|by|last|this|yesterday|you)\b"
+    r"|[ .,!;:]*$))")
 _MAKING = frozenset("make bake cook write buy get have own build paint start finish adopt knit create draw design "
                     "plant grow sew brew record".split())
 _IT_IS = re.compile(r"^(?i:it)(?:(?P<verb>'s| is| was)\s+(?=(?:a|an|about|based|made|set|filled|full|from|by|called|named)\b)|"
