@@ -139,7 +139,7 @@ class Capture:
         try:
             notes: list[str] = []
             people = await asyncio.to_thread(self._known_people)
-            context = await asyncio.to_thread(self._context, turn) if self.settings.extraction_model else []
+            context = await asyncio.to_thread(self._context, turn)
             facts = list(await extraction.extract_facts(
                 turn_text, self.settings, when=turn_time, notes=notes, people=people, context=context))
             people.update(known_people(f.content for f in facts))

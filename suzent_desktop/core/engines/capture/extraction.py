@@ -258,7 +258,9 @@ async def extract_facts(
         return kept
     # The judge runs the sentence-vector model: off the event loop, which may be the window's.
     try:
-        return await asyncio.to_thread(OfflineExtractor().extract, user, assistant, when=when, people=people)
+        asked = context[-1][1] if context else ""  # an answer may leave out what the question named
+        return await asyncio.to_thread(OfflineExtractor().extract, user, assistant, when=when, people=people,
+                                       asked=asked)
     except (FactEncoderError, EmbeddingError) as exc:  # a damaged or missing model file of the judge
         raise ExtractionError(f"the offline fact judge cannot run, no facts written: {exc}") from exc
 

@@ -86,9 +86,12 @@ _VERB_AFTER_USER = re.compile(r"^\s+(?:\w+ly\s+)*(?P<verb>[a-z][a-z'’-]*)")
 
 # "Tomas, User's neighbour, has …", "Pad thai is a favourite of the user's": the user's own, named
 # or what the user has, said of a thing ("Cooking and baking are User's creative outlets", "Writing has always
-# been a passion of the user's")
+# been a passion of the user's"), or what a thing is to the user ("This film is special to the user",
+# "The cabin means a lot to the user")
 _APPOSITIVE = re.compile(r"^[A-Za-z][a-z]+, (?:User's|the user's) [\w -]{2,30}, |\b[a-z]+s? of the user's\b|"
-                         r"\b(?:is|are|was|were|been) (?:\w+ly )?(?:one of )?(?:User's|the user's) [a-z]")
+                         r"\b(?:is|are|was|were|been) (?:\w+ly )?(?:one of )?(?:User's|the user's) [a-z]|"
+                         r"\b(?:is|are|was|were|means|meant) (?:\w+ly |so |very )?(?:special|important|dear|precious|"
+                         r"a lot|everything|the world) to the user\b")
 
 
 def _subject_ok(text: str) -> bool:

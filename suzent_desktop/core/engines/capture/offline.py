@@ -18,7 +18,9 @@ the learned fact judge, so a user without an API key still gets a working memory
     without its subject takes the one said before it ("I got back from Kyoto - spent two weeks there"),
     and one said without "I am" is the user's ("Mostly training for a marathon"); what a title the user
     just named is goes beside it ("I'm reading "Piranesi". It's a novel about …"), and a name given to
-    the pet or thing the user just got is its name ("We named him Max" → "User's puppy is named Max");
+    the pet or thing the user just got is its name ("We named him Max" → "User's puppy is named Max"),
+    an object "it" is the thing the previous sentence got or made ("I'm restoring it with my dad"), and
+    an answer gets back the object the assistant's question named (:mod:`core.engines.capture.answers`);
     a question, or a sentence whose pronoun
     points nowhere ("It was amazing", "I loved it"), gives no candidate;
   * the few named rules of :mod:`core.fact_rules` and the judge (:mod:`core.fact_judge`) decide
@@ -26,7 +28,8 @@ the learned fact judge, so a user without an API key still gets a working memory
   * relative time words are resolved from the turn's time and kept with their words:
     "yesterday (14 July 2026)", "last Friday (10 July 2026)", "last month (June 2026)".
 
-The assistant's side is not read, and an empty user side yields nothing. "It" opening a sentence is
+The assistant's side is not read (but for the object of its last question before the turn), and an
+empty user side yields nothing. "It" opening a sentence is
 named only when it is the thing the user's previous sentence made or has ("I made a pie. It has a rye
 crust" → "User's pie has a rye crust"); implied facts, other pronouns across sentences and non-English
 text need a model. Each side is read up to 20,000 characters
@@ -41,7 +44,7 @@ from collections.abc import Iterable, Mapping
 
 import lemminflect
 
-from suzent_desktop.core.engines.capture import fact_judge, fact_rules, relative_dates
+from suzent_desktop.core.engines.capture import answers, fact_judge, fact_rules, relative_dates
 from suzent_desktop.core.engines.dream.placement.topics import TRAVEL, place_of
 from suzent_desktop.core.files.language import english
 from suzent_desktop.core.files.records.log_grammar import Fact
@@ -682,14 +685,16 @@ class OfflineExtractor:
     """
 
     def extract(self, user_text: str, assistant_text: str = "", *, when: dt.datetime | None = None,
-                people: Mapping[str, str] | None = None) -> list[Fact]:
+                people: Mapping[str, str] | None = None, asked: str = "") -> list[Fact]:
         """Facts of one turn (the assistant's words are not the user's: they are not read). ``people`` maps a lower-cased first name the user introduced earlier
         ("my grandfather Felix") to who that is ("User's grandfather Felix"): a later sentence
-        about Felix alone is then a fact about someone the user knows, and says who."""
+        about Felix alone is then a fact about someone the user knows, and says who. ``asked`` is what the
+        assistant said just before the turn: an answer may leave out what its question named
+        (:mod:`core.engines.capture.answers`)."""
         people = dict(people or {})
         facts: list[Fact] = []
         seen: set[str] = set()
-        for line in self.candidates(user_text, people):
+        for line in self.candidates(user_text, people, asked=answers.asked_of(asked) if asked else None):
             fact = self._make(line, when)
             if fact is not None and fact.content.lower() not in seen:
                 seen.add(fact.content.lower())
@@ -697,7 +702,8 @@ class OfflineExtractor:
                 people.update(known_people([fact.content]))
         return facts[:MAX_FACTS_PER_TURN]
 
-    def candidates(self, user_text: str, people: Mapping[str, str] | None = None) -> list[str]:
+    def candidates(self, user_text: str, people: Mapping[str, str] | None = None, *,
+                   asked: answers.Asked | None = None) -> list[str]:
         """The candidate fact lines of the user's side, in the third person, before the judge."""
         people = dict(people or {})
         lines: list[str] = []
@@ -707,6 +713,7 @@ class OfflineExtractor:
         owned: str | None = None  # what the previous sentence said the user's is ("birthday")
         last_said = False  # the previous sentence gave the last line
         for sentence in _sentences(user_text[:MAX_OFFLINE_CHARS]):
+            sentence = answers.completed(sentence, asked)
             whole, owned = _elided_noun_named(sentence, owned), _owned_subject(sentence)
             if whole is None:
                 last_said = False

@@ -1,0 +1,120 @@
+"""An answer that leaves out what the question before it named.
+
+"How long have you been playing the piano?" — "I've been playing for about four months now": the
+user does not say the piano again, because the question just did. Read alone, the line says nothing
+("User has been playing for about four months now"), and the judge rightly drops it. A person
+reading the conversation fills the object in, and so does this, for one shape only: the answer
+repeats the question's verb, and nothing stands where the object would (the sentence ends, or a time
+or company follows: "for", "every", "since", "with" …). The question is the last one the
+assistant asked before the turn (the capture service reads it from the kept transcript).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from suzent_desktop.core.files.language import english
+
+MAX_OBJECT_WORDS = 5
+# between "you" and the verb of the question: "have you been playing", "do you still play"
+_BEFORE_VERB = english.MODALS | english.PAST_AUXILIARIES | english.PRESENT_AUXILIARIES | frozenset(
+    "have has been ever still usually often currently also really even always".split())
+_AUXILIARY_VERBS = frozenset("be do".split())  # "Have you been to Rome?" asks no doing
+# words that close a question without being its object: "… the piano again?", "… these days?"
+_TRAILING = ("again", "now", "lately", "nowadays", "these days", "anymore", "yet", "then", "still", "too",
+             "so far", "today", "recently", "currently", "at the moment", "right now", "at all", "before", "ever")
+# "Did you enjoy it?", "… on any projects?": no thing to fill in; "… with you?": not the user's
+_NOT_AN_OBJECT = frozenset("it that this them these those one him her any anything something some you yourself "
+                           "yours".split())
+# "What kind of projects are you working on with them?": the question's object stands before its verb
+_ASKS_FOR_THE_OBJECT = frozenset("what which who whom whose".split())
+# what may follow the verb where the object was left out: a time, a manner, a place, a companion
+_AFTER_ELLIPSIS = frozenset(
+    "for since every each about almost nearly over twice once daily weekly most now lately whenever when until "
+    "with a".split())  # not "on", "in", "at": "I've never gone on a fishing trip" says its own where
+_A_AMOUNT = frozenset("lot bit few couple little".split())  # "I play a lot": "a" is no object here
+_COUNTS = frozenset("two three four five six seven eight nine ten several".split())
+_UNITS = frozenset("times days hours years months weeks nights mornings evenings minutes".split())
+_PREPOSITIONS = frozenset("at in on to with for about from into by of".split())
+_REPLY_OPENINGS = frozenset("yeah yes yep yup no nope well oh so honestly actually and but".split())
+_SUBJECTS = frozenset("i i'm i've i'd i'll we we're we've we'd we'll".split())
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What the assistant's last question asked the user about doing: the verb and its object."""
+
+    verb: str  # the verb's plain form ("play")
+    what: str  # its object as the user would say it ("the piano"; "your guitar" → "my guitar")
+
+
+def asked_of(assistant_text: str) -> Asked | None:
+    """The doing the assistant's last question asks about, when it names its object; else None."""
+    questions = [s for s in english.sentences(assistant_text) if s.rstrip().endswith("?")]
+    if not questions:
+        return None
+    question = questions[-1].rstrip("?!. ")
+    for ending in _TRAILING:
+        if question.lower().endswith(" " + ending):
+            question = question[: -len(ending) - 1]
+    words = question.split()
+    lowered = [w.lower().strip(",") for w in words]
+    if "you" not in lowered:
+        return None
+    at = lowered.index("you") + 1
+    while at < len(words) and lowered[at] in _BEFORE_VERB:
+        at += 1
+    if at < len(words) and not english.verb_lemma(lowered[at]) and lowered[at - 1] in ("had", "has", "have"):
+        at -= 1  # "How long have you had your turtles?": "had" is the verb
+    verb = english.verb_lemma(lowered[at]) if at < len(words) else ""
+    rest = words[at + 1:]
+    if not verb or verb in _AUXILIARY_VERBS or not rest or len(rest) > MAX_OBJECT_WORDS:
+        return None
+    if lowered[0] in _ASKS_FOR_THE_OBJECT or any(w in _NOT_AN_OBJECT for w in lowered[at + 1:]):
+        return None
+    return Asked(verb, " ".join("my" if w.lower() == "your" else w for w in rest))
+
+
+def completed(sentence: str, asked: Asked | None) -> str:
+    """``sentence`` with the question's object after its own use of the question's verb, when the user
+    left it out: "I've been playing for about four months" → "I've been playing the piano for about four
+    months". Any other sentence comes back as it was."""
+    if asked is None:
+        return sentence
+    words = sentence.split(" ")
+    start = _subject_at(words)
+    if start is None:
+        return sentence
+    for at, word in enumerate(words[start + 1: start + 4], start=start + 1):
+        bare = word.rstrip(".,!?;:")
+        if english.verb_lemma(bare) != asked.verb:
+            continue
+        following = [w.lower().strip(".,!?;:") for w in words[at + 1: at + 3]]
+        ends_here = bare != word or not following
+        if not ends_here and following[0] in ("it", "them") and asked.what.split()[0].lower() not in _PREPOSITIONS:
+            said = words[at + 1]  # "How long have you had your turtles?" "I've had them for 3 years"
+            return " ".join([*words[: at + 1], asked.what + said[len(said.rstrip(".,!?;:")):], *words[at + 2:]])
+        if not ends_here and following[0] not in _AFTER_ELLIPSIS and not _a_count(following):
+            return sentence
+        if not ends_here and following[0] == asked.what.split()[0].lower():
+            return sentence  # "Are you working at the bakery?" "I work at the café now": said again
+        if not ends_here and following[0] == "a" and (len(following) < 2 or following[1] not in _A_AMOUNT):
+            return sentence
+        return " ".join([*words[:at], bare, asked.what + word[len(bare):], *words[at + 1:]])
+    return sentence
+
+
+def _a_count(words: list[str]) -> bool:
+    """"three times", "2 hours": how often or how long, never the object."""
+    return len(words) == 2 and (words[0].isdigit() or words[0] in _COUNTS) and words[1] in _UNITS
+
+
+def _subject_at(words: list[str]) -> int | None:
+    """Where "I" or "we" opens the statement, after what only opens a reply ("Yeah, I've been …",
+    "Oh yes, I play …"); None when the sentence is not the user's own statement."""
+    for at, word in enumerate(words[:4]):
+        if word.lower().replace("’", "'") in _SUBJECTS:
+            return at
+        if not (word.endswith(",") or word.lower().strip(",!") in _REPLY_OPENINGS):
+            return None
+    return None

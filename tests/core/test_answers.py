@@ -1,0 +1,80 @@
+"""An answer that leaves out what the assistant's question named gets it back, offline."""
+
+from __future__ import annotations
+
+import pytest
+from dream_support import make_manager
+
+from suzent_desktop.core.engines.capture.answers import Asked, asked_of, completed
+from suzent_desktop.core.engines.capture.offline import OfflineExtractor
+
+
+@pytest.mark.parametrize(
+    ("question", "asked"),
+    [
+        ("Nice! How long have you been playing the piano again?", Asked("play", "the piano")),
+        ("Do you still play your guitar these days?", Asked("play", "my guitar")),
+        ("How long have you been learning German?", Asked("learn", "German")),
+        ("Are you still working at the bakery?", Asked("work", "at the bakery")),
+        ("What instrument are you playing?", None),  # the question names no object
+        ("Have you been to Italy?", None),  # "been" asks no doing
+        ("Did you enjoy it?", None),  # a pointer: nothing to fill in
+        ("What kind of projects are you working on with them?", None),  # the object is the "what"
+        ("Are you working on any new songs?", None),  # no one thing
+        ("Have you ever gone fishing before?", Asked("go", "fishing")),
+        ("That sounds lovely. Enjoy the concert!", None),  # no question
+    ],
+)
+def test_the_question_names_a_doing_and_its_object(question, asked):
+    assert asked_of(question) == asked
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        ("I've been playing for about four months now.", "I've been playing the piano for about four months now."),
+        ("Yeah, I play every Sunday with my brother.", "Yeah, I play the piano every Sunday with my brother."),
+        ("I play three times a week.", "I play the piano three times a week."),
+        ("I play a lot!", "I play the piano a lot!"),
+        ("I'm playing a new song by Satie.", "I'm playing a new song by Satie."),  # it has an object of its own
+        ("I've been singing for years.", "I've been singing for years."),  # another verb
+        ("My sister plays too.", "My sister plays too."),  # not the user's own statement
+        ("I play in a band now.", "I play in a band now."),  # a place of its own
+    ],
+)
+def test_an_answer_without_the_object_gets_the_questions(answer, expected):
+    assert completed(answer, Asked("play", "the piano")) == expected
+
+
+def test_an_it_or_them_after_the_questions_verb_is_the_questions_object():
+    asked = asked_of("Aww, how long have you had your turtles?")
+    assert completed("I've had them for 3 years now!", asked) == "I've had my turtles for 3 years now!"
+    assert completed("I've had them for 3 years now!", Asked("work", "at the bakery")) == "I've had them for 3 years now!"
+
+
+def test_an_answer_that_says_its_own_place_keeps_it():
+    assert completed("I work at the café now.", Asked("work", "at the bakery")) == "I work at the café now."
+
+
+def test_the_offline_extractor_keeps_the_completed_answer_as_a_fact():
+    lines = OfflineExtractor().candidates("I've been learning for two years.", asked=asked_of(
+        "How long have you been learning German?"))
+    assert lines == ["User has been learning German for two years"]
+    facts = OfflineExtractor().extract("I've been learning for two years.", asked="How long have you been learning German?")
+    assert [f.content for f in facts] == ["User has been learning German for two years"]
+
+
+@pytest.mark.parametrize(("session", "expected"), [
+    ("s1", ["User has been playing the piano for about four months now"]),
+    ("s2", []),  # a question asked in another conversation fills nothing in (and the bare line is no fact)
+])
+async def test_capture_reads_the_question_the_assistant_asked_the_turn_before(home, clock, session, expected):
+    """Offline, with the transcript kept: the answer names the piano the turn before's reply asked about."""
+    manager = make_manager(home, clock)
+    await manager.process_conversation_turn_for_memories(
+        "I finally booked lessons with a teacher in town.", "That's great! How long have you been playing the piano?", "s1")
+    facts, _ = await manager.process_conversation_turn_for_memories(
+        "I've been playing for about four months now.", "Lovely.", session)
+    assert [f.content for f in facts] == expected
+    log = manager.log_path(clock.today().isoformat()).read_text(encoding="utf-8")
+    assert ("User has been playing the piano for about four months now" in log) == bool(expected)
