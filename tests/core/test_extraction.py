@@ -691,6 +691,11 @@ def test_a_subjectless_past_verb_before_an_activity_is_the_user_speaking():
         ("Hi Sam, our twins start nursery in Ghent on Monday.", ["User's twins start nursery in Ghent on Monday"]),
         ("On another note, I found a quiet bouldering gym in Lyon yesterday.",
          ["User found a quiet bouldering gym in Lyon yesterday"]),
+        # a telling frames the statement: the statement is the line
+        ("Haven't talked in a while, wanted to let you know I joined a choir!", ["User joined a choir"]),
+        ("Thought you'd like to know that my sister Ana had her baby.", ["User's sister Ana had her baby"]),
+        ("Guess what, we're moving to Leeds in March!", ["User is moving to Leeds in March"]),
+        ("I wanted to tell you that your cake was amazing.", []),  # what follows is not the user's
         ("Apart from my shifts, I'm knitting a blanket for my niece.",
          ["Apart from User's shifts, User is knitting a blanket for their niece"]),
         ("Besides running, I also paint watercolour birds.", ["User also paints watercolour birds"]),

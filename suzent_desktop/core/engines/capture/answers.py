@@ -35,9 +35,7 @@ _AFTER_ELLIPSIS = frozenset(
 _A_AMOUNT = frozenset("lot bit few couple little".split())  # "I play a lot": "a" is no object here
 _COUNTS = frozenset("two three four five six seven eight nine ten several".split())
 _UNITS = frozenset("times days hours years months weeks nights mornings evenings minutes".split())
-_PREPOSITIONS = frozenset("at in on to with for about from into by of".split())
 _REPLY_OPENINGS = frozenset("yeah yes yep yup no nope well oh so honestly actually and but".split())
-_SUBJECTS = frozenset("i i'm i've i'd i'll we we're we've we'd we'll".split())
 
 
 @dataclass(frozen=True)
@@ -91,7 +89,7 @@ def completed(sentence: str, asked: Asked | None) -> str:
             continue
         following = [w.lower().strip(".,!?;:") for w in words[at + 1: at + 3]]
         ends_here = bare != word or not following
-        if not ends_here and following[0] in ("it", "them") and asked.what.split()[0].lower() not in _PREPOSITIONS:
+        if not ends_here and following[0] in ("it", "them") and asked.what.split()[0].lower() not in english.PREPOSITIONS:
             said = words[at + 1]  # "How long have you had your turtles?" "I've had them for 3 years"
             return " ".join([*words[: at + 1], asked.what + said[len(said.rstrip(".,!?;:")):], *words[at + 2:]])
         if not ends_here and following[0] not in _AFTER_ELLIPSIS and not _a_count(following):
@@ -113,7 +111,7 @@ def _subject_at(words: list[str]) -> int | None:
     """Where "I" or "we" opens the statement, after what only opens a reply ("Yeah, I've been …",
     "Oh yes, I play …"); None when the sentence is not the user's own statement."""
     for at, word in enumerate(words[:4]):
-        if word.lower().replace("’", "'") in _SUBJECTS:
+        if word.lower().replace("’", "'") in english.FIRST_PERSON_OPENINGS:
             return at
         if not (word.endswith(",") or word.lower().strip(",!") in _REPLY_OPENINGS):
             return None

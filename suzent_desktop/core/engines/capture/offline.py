@@ -508,9 +508,7 @@ _NAMING_IT = re.compile(r"^(?:I|[Ww]e)\s+(?:\w+\s+)?(?P<verb>nam|call)(?:e|ed)?\
 # "I bought a vintage Vespa. I'm restoring it": the thing is what the user does something to or with. Not
 # after a verb whose "it" is an idiom ("made it" arrived, "got it" understood, "take it easy", "keep it up").
 _IDIOM_IT = frozenset("make get take keep do call hit mean".split())
-_AFTER_OBJECT_IT = frozenset("in on with for to about into from at by out up".split())
 _CLAUSE_IT = _FINITE | frozenset("has have seems looks feels sounds".split())
-_FIRST_PERSON_OPENINGS = frozenset("i i'm i've i'll i'd we we're we've we'll we'd".split())
 
 
 def _object_it_named(sentence: str, thing: str) -> str:
@@ -519,7 +517,7 @@ def _object_it_named(sentence: str, thing: str) -> str:
     sentence the user says of themselves, and only after a verb or a preposition: "I think it is …"
     opens a clause of its own, whose "it" stays a pointer."""
     words = sentence.split(" ")
-    if words[0].lower().replace("’", "'") not in _FIRST_PERSON_OPENINGS:
+    if words[0].lower().replace("’", "'") not in english.FIRST_PERSON_OPENINGS:
         return sentence
     wanted = {"it", "them"} if _plural(thing) else {"it"}
     at = [i for i, word in enumerate(words) if word.strip(".,!?;:").lower() in wanted]
@@ -528,10 +526,33 @@ def _object_it_named(sentence: str, thing: str) -> str:
     i = at[0]
     before, after = words[i - 1].lower(), words[i + 1].lower().strip(".,!?;:") if i + 1 < len(words) else ""
     verb = english.verb_lemma(before)
-    if after in _CLAUSE_IT or not (verb or before in _AFTER_OBJECT_IT) or verb in _IDIOM_IT:
+    if after in _CLAUSE_IT or not (verb or before in english.PREPOSITIONS) or verb in _IDIOM_IT:
         return sentence
     tail = words[i][len(words[i].rstrip(".,!?;:")):]
     return " ".join([*words[:i], f"my {thing}{tail}", *words[i + 1:]])
+
+
+# "… wanted to let you know I joined a travel club!": the telling frames the statement, which is the fact
+_TELLING = ("wanted to let you know", "want to let you know", "wanna let you know", "wanted to tell you",
+            "want to tell you", "have to tell you", "had to tell you", "gotta tell you", "thought you'd like to know",
+            "thought you would like to know", "thought i'd let you know", "just so you know", "guess what")
+_STATEMENT_OPENINGS = english.FIRST_PERSON_OPENINGS | {"my", "our"}
+
+
+def _without_telling(sentence: str) -> str:
+    """The statement a telling frames ("Haven't talked in a while, wanted to let you know I joined a
+    travel club!" → "I joined a travel club!"), when what follows it is the user's own; else the sentence."""
+    lowered = sentence.lower().replace("’", "'")
+    for telling in _TELLING:
+        at = lowered.find(telling)
+        if at < 0:
+            continue
+        rest = sentence[at + len(telling):].lstrip(" ,:;-?!")
+        if rest[:5].lower() == "that ":
+            rest = rest[5:]
+        first = rest.split(" ", 1)[0].lower().replace("’", "'")
+        return rest[:1].upper() + rest[1:] if first in _STATEMENT_OPENINGS else sentence
+    return sentence
 
 
 def _owned_subject(sentence: str) -> str | None:
@@ -713,7 +734,7 @@ class OfflineExtractor:
         owned: str | None = None  # what the previous sentence said the user's is ("birthday")
         last_said = False  # the previous sentence gave the last line
         for sentence in _sentences(user_text[:MAX_OFFLINE_CHARS]):
-            sentence = answers.completed(sentence, asked)
+            sentence = answers.completed(_without_telling(sentence), asked)
             whole, owned = _elided_noun_named(sentence, owned), _owned_subject(sentence)
             if whole is None:
                 last_said = False

@@ -85,6 +85,9 @@ STOPWORDS = frozenset(
     yourselves s t ll ve re d m user users now currently""".split()
 )
 MODALS = frozenset("can will would should could must might may shall ought".split())
+# the words a statement of the user's own opens with ("I", "I'm", "we've" …), lower case with a straight apostrophe
+FIRST_PERSON_OPENINGS = frozenset("i i'm i've i'll i'd we we're we've we'll we'd".split())
+PREPOSITIONS = frozenset("at in on to with for about from into by of out up".split())
 # the finite forms of "be", "have" and "do" that tell a clause's tense ("has"/"have" tell it by what follows)
 PAST_AUXILIARIES = frozenset("was were had did".split())
 PRESENT_AUXILIARIES = frozenset("is are am do does".split())
