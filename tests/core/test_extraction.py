@@ -695,6 +695,7 @@ def test_a_subjectless_past_verb_before_an_activity_is_the_user_speaking():
         ("Haven't talked in a while, wanted to let you know I joined a choir!", ["User joined a choir"]),
         ("Thought you'd like to know that my sister Ana had her baby.", ["User's sister Ana had her baby"]),
         ("Guess what, we're moving to Leeds in March!", ["User is moving to Leeds in March"]),
+        ("Wanted to tell ya I just joined a writers group!", ["User just joined a writers group"]),
         ("I wanted to tell you that your cake was amazing.", []),  # what follows is not the user's
         ("Apart from my shifts, I'm knitting a blanket for my niece.",
          ["Apart from User's shifts, User is knitting a blanket for their niece"]),

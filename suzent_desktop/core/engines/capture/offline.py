@@ -533,9 +533,10 @@ def _object_it_named(sentence: str, thing: str) -> str:
 
 
 # "… wanted to let you know I joined a travel club!": the telling frames the statement, which is the fact
-_TELLING = ("wanted to let you know", "want to let you know", "wanna let you know", "wanted to tell you",
-            "want to tell you", "have to tell you", "had to tell you", "gotta tell you", "thought you'd like to know",
-            "thought you would like to know", "thought i'd let you know", "just so you know", "guess what")
+_TOLD_YOU = ("wanted to let you know", "want to let you know", "wanna let you know", "wanted to tell you",
+             "want to tell you", "have to tell you", "had to tell you", "gotta tell you", "thought you'd like to know",
+             "thought you would like to know", "thought i'd let you know", "just so you know")
+_TELLING = (*_TOLD_YOU, *(t.replace("you", "ya", 1) for t in _TOLD_YOU), "guess what")  # chat writes "ya" too
 _STATEMENT_OPENINGS = english.FIRST_PERSON_OPENINGS | {"my", "our"}
 
 
