@@ -760,6 +760,7 @@ def test_a_thing_pointed_at_but_described_reads_as_a_thing(turn, lines):
         ("My cousin Ines opened a florist in Braga and it's been a huge success.",
          ["User's cousin Ines opened a florist in Braga"]),
         ("I bought a used cello and it cost 900 euros.", ["User bought a used cello and it cost 900 euros"]),
+        ("I ran the Leeds half marathon and the weather was awful.", ["User ran the Leeds half marathon"]),
         ("My aunt Rosa retired last year, she ran a bakery in Bari for thirty years.",
          ["User's aunt Rosa retired last year", "User's aunt Rosa ran a bakery in Bari for thirty years"]),
     ],

@@ -205,10 +205,12 @@ def to_third_person(sentence: str) -> str:
 # "…, and I …", a cause the user states ("… since I moved to Denver": the move is a fact of its own), or two
 # statements joined by a comma alone ("I'm staying in Galway, it's great for music").
 # "…, and it was amazing": what the user made of it, after the statement, is a statement of its own (and
-# no fact: "I just watched "Little Women" and it was amazing" states the watching).
+# no fact: "I just watched "Little Women" and it was amazing" states the watching; "… and the feels have been
+# wild" too).
 _CLAUSE_JOIN = re.compile(r",?\s+(?:and|but|so)\s+(?=(?:I|I'm|I've|my|My)\b)|"
                           r",\s+(?=(?i:it|this|that|they|he|she)(?:'s|'re|'ll|\s+(?P<verb>[a-z]+))\b)|"
-                          r",?\s+(?:and|but)\s+(?=(?P<verdict>(?:it|this|that)(?:'s|\s+(?:is|was|has|felt|feels))\b))")
+                          r",?\s+(?:and|but)\s+(?=(?P<verdict>(?:it|this|that|the\s+[a-z]+)(?:'s|\s+(?:is|was|are|were|has|have|"
+                          r"felt|feels))\b))")
 _FIRST_PERSON_SUBJECT = re.compile(r"\bI\b|\bI'm\b|\bI've\b")
 
 
