@@ -6,7 +6,6 @@ import dataclasses
 import shutil
 from pathlib import Path
 
-import numpy as np
 import pytest
 from dream_support import make_manager
 
@@ -60,15 +59,3 @@ async def test_a_missing_classifier_fails_the_capture_by_name_and_keeps_the_turn
     assert "fact_judge_encoder.onnx" in message and "no facts written" in message
     assert f"the turn is kept in {turn.path}:{turn.line}" in message and turn.path.is_file()
     assert not manager.archive.path_for(manager.clock.today().isoformat()).exists()
-
-
-def test_a_past_event_has_a_lower_keep_bar_than_a_lasting_fact():
-    """The shipped judge keeps a past event from a lower probability than any other subject, and a
-    verdict is read against the bar of the line's own subject."""
-    judge = fact_judge.judge()
-    assert judge.bar("event") < judge.bar("hobby") == judge.bar("preference") == judge.keep_at
-    bars = [0.0 if s == "event" else 1.0 for s in fact_judge.SUBJECTS]
-    only_events = dataclasses.replace(judge, subject_keep_at=np.array(bars))
-    event, hobby = "User took a day trip to Bruges with their cousin", "User just signed up for a pottery class"
-    assert judge(event).subject == "event" and judge(hobby).subject == "hobby"
-    assert only_events(event).keep and not only_events(hobby).keep

@@ -62,9 +62,6 @@ CHAT_WEIGHT = 10.0  # a line of the own chatty turns counts as this many Synthet
 TALK_WEIGHT = 0.0  # talk_labels.tsv lines are scored, not trained on: on 42+43 they lowered page precision (SCORES.md)
 FOLDS = 5
 KEEP_AT = 0.9  # chosen by hand on LoCoMo 42+43 (bench/precision.py) and bench/recall.py
-# A past event's probabilities run low (the conversation lines are mostly lasting traits): its own bar, also
-# chosen by hand on LoCoMo 42+43 (0.4 kept seven more event bullets there, all a person keeps; SCORES.md round 8)
-EVENT_KEEP_AT = 0.4
 TUNE, HELD_OUT = ("42", "43"), ("44", "47")
 EXTRACTOR = OfflineExtractor()
 
@@ -245,11 +242,6 @@ def fit(data: list[Example]) -> fact_judge.Judge:
                             KEEP_AT, u[:, 0].astype(np.float32), su.astype(np.float32))
 
 
-def subject_bars(keep_at: float) -> np.ndarray:
-    """The keep bar of each subject, in :data:`fact_judge.SUBJECTS` order."""
-    return np.array([EVENT_KEEP_AT if s == "event" else keep_at for s in fact_judge.SUBJECTS], dtype=np.float32)
-
-
 def cross_validate(data: list[Example], keep_at: float) -> None:
     """Scores of lines whose whole conversation was left out of training (folds by a hash of the group)."""
     fold = np.array([zlib.crc32(group.encode()) % FOLDS for *_, group in data])
@@ -291,7 +283,7 @@ def main() -> None:
     print("training lines: " + ", ".join(f"{name} {len(part)} ({sum(e[1] for e in part)} facts)" for name, part in parts.items()))
     cross_validate(data, args.keep_at)
     judge = fit(data)
-    judge = dataclasses.replace(judge, keep_at=args.keep_at, subject_keep_at=subject_bars(args.keep_at))
+    judge = dataclasses.replace(judge, keep_at=args.keep_at)
     locomo = os.environ.get("SUZENT_LOCOMO_DIR")
     for names, run in ((TUNE, bool(locomo)), (HELD_OUT, bool(locomo) and args.held_out)):
         if run:
@@ -306,7 +298,6 @@ def main() -> None:
         np.savez_compressed(OUT, keep_weights=judge.keep_weights.astype(np.float16), keep_bias=np.float32(judge.keep_bias),
                             subject_weights=judge.subject_weights.astype(np.float16),
                             subject_bias=judge.subject_bias.astype(np.float32), keep_at=np.float32(args.keep_at),
-                            subject_keep_at=subject_bars(args.keep_at),
                             vector_weights=judge.vector_weights.astype(np.float32),
                             subject_vector_weights=judge.subject_vector_weights.astype(np.float32),
                             encoder_sha256=np.str_(sha256_of(fact_encoder.encoder_path())))

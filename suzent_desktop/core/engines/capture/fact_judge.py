@@ -6,8 +6,7 @@ not a list of phrases: each conversation brings new kinds of small talk, and rul
 set of conversations did not carry over. The judge is two linear models over hashed features of
 the line, trained by ``training/fact_judge/train.py`` (data and licences in that folder):
 
-* **keep**: logistic regression, keep when the probability reaches the bar of the line's subject
-  (:meth:`Judge.bar`: one bar for all, a lower one for a past event);
+* **keep**: logistic regression, keep when the probability reaches :data:`KEEP_AT`;
 * **subject**: one of :data:`SUBJECTS` (softmax), used as the fact's category.
 
 The features are the line's words and word pairs, the lemmas and tenses of its verbs (lemminflect,
@@ -150,17 +149,6 @@ class Judge:
     # "User is a vegetarian" under work and "User is now a UX designer at a startup" under hobby
     subject_vector_weights: np.ndarray | None = None
     with_encoder: bool = True  # add the fine-tuned classifier's vote (off: the linear model alone)
-    # (len(SUBJECTS),): the keep bar of a line by its subject, where it is not ``keep_at`` (see ``bar``)
-    subject_keep_at: np.ndarray | None = None
-
-    def bar(self, subject: str) -> float:
-        """The probability a line of this subject must reach to be kept. A past event ("User took a road
-        trip to Woodhaven") scores lower than a lasting trait: the conversation lines it learned from are
-        mostly traits, so its probabilities run low for what a person keeps (its bar was chosen on LoCoMo's
-        tuning pair, ``training/fact_judge/SCORES.md``)."""
-        if self.subject_keep_at is None:
-            return self.keep_at
-        return float(self.subject_keep_at[SUBJECTS.index(subject)])
 
     def probabilities(self, lines: list[str], vecs: np.ndarray | None = None) -> np.ndarray:
         """The keep probability of each line (one model call for all their sentence vectors)."""
@@ -195,7 +183,7 @@ class Judge:
         vecs = vectors([line])
         probability = float(self.probabilities([line], vecs)[0])
         subject = SUBJECTS[int(np.argmax(self.subject_scores([line], vecs)[0]))]
-        return Verdict(probability >= self.bar(subject), probability, subject)
+        return Verdict(probability >= self.keep_at, probability, subject)
 
 
 def load() -> None:
@@ -227,5 +215,4 @@ def judge() -> Judge:
         return Judge(data["keep_weights"].astype(np.float32), float(data["keep_bias"]),
                      data["subject_weights"].astype(np.float32), data["subject_bias"].astype(np.float32),
                      float(data["keep_at"]), data["vector_weights"].astype(np.float32),
-                     data["subject_vector_weights"].astype(np.float32),
-                     subject_keep_at=data["subject_keep_at"].astype(np.float32) if "subject_keep_at" in data else None)
+                     data["subject_vector_weights"].astype(np.float32))
