@@ -13,7 +13,7 @@ from suzent_desktop.core.engines.capture.offline import OfflineExtractor
     ("question", "asked"),
     [
         ("Nice! How long have you been playing the piano again?", Asked("play", "the piano")),
-        ("Do you still play your guitar these days?", Asked("play", "my guitar")),
+        ("Do you still play your guitar these days?", Asked("play", "my guitar", thing="guitar")),
         ("How long have you been learning German?", Asked("learn", "German")),
         ("Are you still working at the bakery?", Asked("work", "at the bakery")),
         ("What instrument are you playing?", None),  # the question names no object
@@ -23,6 +23,8 @@ from suzent_desktop.core.engines.capture.offline import OfflineExtractor
         ("Are you working on any new songs?", None),  # no one thing
         ("Have you ever gone fishing before?", Asked("go", "fishing")),
         ("That sounds lovely. Enjoy the concert!", None),  # no question
+        ("Wow! What's your new novel about?", Asked(thing="new novel")),  # a thing of the user's, no doing
+        ("How's your fan project coming along?", Asked(thing="fan project")),
     ],
 )
 def test_the_question_names_a_doing_and_its_object(question, asked):
@@ -50,6 +52,19 @@ def test_an_it_or_them_after_the_questions_verb_is_the_questions_object():
     asked = asked_of("Aww, how long have you had your turtles?")
     assert completed("I've had them for 3 years now!", asked) == "I've had my turtles for 3 years now!"
     assert completed("I've had them for 3 years now!", Asked("work", "at the bakery")) == "I've had them for 3 years now!"
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "lines"),
+    [
+        ("Wow! What's your new novel about?", "It's about a lighthouse keeper in Cork.",
+         ["User's new novel is about a lighthouse keeper in Cork"]),
+        ("What is your podcast called?", "It's called Soil Matters.", ["User's podcast is called Soil Matters"]),
+        ("How was your weekend?", "It was a blast!", []),  # a verdict says nothing of the weekend
+    ],
+)
+def test_the_answers_it_is_the_thing_of_the_users_the_question_named(question, answer, lines):
+    assert OfflineExtractor().candidates(answer, asked=asked_of(question)) == lines
 
 
 def test_an_answer_that_says_its_own_place_keeps_it():

@@ -7,6 +7,10 @@ reading the conversation fills the object in, and so does this, for one shape on
 repeats the question's verb, and nothing stands where the object would (the sentence ends, or a time
 or company follows: "for", "every", "since", "with" …). The question is the last one the
 assistant asked before the turn (the capture service reads it from the kept transcript).
+
+An answer's "it" is the thing of the user's that the question named: after "What's your new novel
+about?", "It's about a lighthouse keeper" is about the new novel (the offline extractor names it as
+it names a thing the user's own last sentence got or made).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from dataclasses import dataclass
 from suzent_desktop.core.files.language import english
 
 MAX_OBJECT_WORDS = 5
+MAX_THING_WORDS = 3
 # between "you" and the verb of the question: "have you been playing", "do you still play"
 _BEFORE_VERB = english.MODALS | english.PAST_AUXILIARIES | english.PRESENT_AUXILIARIES | frozenset(
     "have has been ever still usually often currently also really even always".split())
@@ -40,14 +45,17 @@ _REPLY_OPENINGS = frozenset("yeah yes yep yup no nope well oh so honestly actual
 
 @dataclass(frozen=True)
 class Asked:
-    """What the assistant's last question asked the user about doing: the verb and its object."""
+    """What the assistant's last question asked the user about: a doing (its verb and object), a thing of
+    the user's it names ("your new novel"), or both."""
 
-    verb: str  # the verb's plain form ("play")
-    what: str  # its object as the user would say it ("the piano"; "your guitar" → "my guitar")
+    verb: str = ""  # the verb's plain form ("play"); "" when the question asks about no doing
+    what: str = ""  # its object as the user would say it ("the piano"; "your guitar" → "my guitar")
+    thing: str | None = None  # "new novel" of "What's your new novel about?": what the answer's "it" is
 
 
 def asked_of(assistant_text: str) -> Asked | None:
-    """The doing the assistant's last question asks about, when it names its object; else None."""
+    """What the assistant's last question asks about, when it names a doing's object or a thing of the
+    user's; else None."""
     questions = [s for s in english.sentences(assistant_text) if s.rstrip().endswith("?")]
     if not questions:
         return None
@@ -57,8 +65,14 @@ def asked_of(assistant_text: str) -> Asked | None:
             question = question[: -len(ending) - 1]
     words = question.split()
     lowered = [w.lower().strip(",") for w in words]
+    verb, what, thing = *_doing(words, lowered), _thing(lowered)
+    return Asked(verb, what, thing) if verb or thing else None
+
+
+def _doing(words: list[str], lowered: list[str]) -> tuple[str, str]:
+    """(verb, object) of what the question asks the user about doing, or ("", "")."""
     if "you" not in lowered:
-        return None
+        return "", ""
     at = lowered.index("you") + 1
     while at < len(words) and lowered[at] in _BEFORE_VERB:
         at += 1
@@ -67,17 +81,31 @@ def asked_of(assistant_text: str) -> Asked | None:
     verb = english.verb_lemma(lowered[at]) if at < len(words) else ""
     rest = words[at + 1:]
     if not verb or verb in _AUXILIARY_VERBS or not rest or len(rest) > MAX_OBJECT_WORDS:
-        return None
+        return "", ""
     if lowered[0] in _ASKS_FOR_THE_OBJECT or any(w in _NOT_AN_OBJECT for w in lowered[at + 1:]):
+        return "", ""
+    return verb, " ".join("my" if w.lower() == "your" else w for w in rest)
+
+
+def _thing(lowered: list[str]) -> str | None:
+    """The thing of the user's a question names with "your" ("What's your new novel about?" → "new
+    novel"): up to three words, ending before a verb, a preposition or the question's end."""
+    if "your" not in lowered:
         return None
-    return Asked(verb, " ".join("my" if w.lower() == "your" else w for w in rest))
+    named = []
+    for word in lowered[lowered.index("your") + 1:][:MAX_THING_WORDS + 1]:
+        bare = word.strip(",;:")
+        if not bare.isalpha() or bare in english.PREPOSITIONS or english.verb_tag(bare) in ("VBG", "VBD", "VBZ"):
+            break
+        named.append(bare)
+    return " ".join(named) if 0 < len(named) <= MAX_THING_WORDS else None
 
 
 def completed(sentence: str, asked: Asked | None) -> str:
     """``sentence`` with the question's object after its own use of the question's verb, when the user
     left it out: "I've been playing for about four months" → "I've been playing the piano for about four
     months". Any other sentence comes back as it was."""
-    if asked is None:
+    if asked is None or not asked.verb:
         return sentence
     words = sentence.split(" ")
     start = _subject_at(words)

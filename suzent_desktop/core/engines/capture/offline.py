@@ -732,7 +732,7 @@ class OfflineExtractor:
         people = dict(people or {})
         lines: list[str] = []
         antecedent: str | None = None
-        thing: str | None = None
+        thing = asked.thing if asked else None  # "What's your new novel about?" "It's about …"
         place: str | None = None
         owned: str | None = None  # what the previous sentence said the user's is ("birthday")
         last_said = False  # the previous sentence gave the last line
