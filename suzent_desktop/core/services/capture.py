@@ -188,7 +188,8 @@ class Capture:
     def _context(self, turn: TranscriptTurn | None) -> list[tuple[str, str]]:
         """The turns of the same conversation kept before ``turn`` that day (the last
         :data:`CONTEXT_TURNS`, each side cut at :data:`CONTEXT_CHARS`): a model reading "I've been
-        playing for four months" must see the turn that named the violin (blocking: run in a thread)."""
+        playing for four months" must see the turn that named the violin, and the offline extractor reads
+        the assistant's last question in it (blocking: run in a thread)."""
         if turn is None:
             return []
         try:
