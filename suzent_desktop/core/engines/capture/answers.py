@@ -116,18 +116,26 @@ def completed(sentence: str, asked: Asked | None) -> str:
         if english.verb_lemma(bare) != asked.verb:
             continue
         following = [w.lower().strip(".,!?;:") for w in words[at + 1: at + 3]]
-        ends_here = bare != word or not following
-        if not ends_here and following[0] in ("it", "them") and asked.what.split()[0].lower() not in english.PREPOSITIONS:
-            said = words[at + 1]  # "How long have you had your turtles?" "I've had them for 3 years"
-            return " ".join([*words[: at + 1], asked.what + said[len(said.rstrip(".,!?;:")):], *words[at + 2:]])
-        if not ends_here and following[0] not in _AFTER_ELLIPSIS and not _a_count(following):
-            return sentence
-        if not ends_here and following[0] == asked.what.split()[0].lower():
-            return sentence  # "Are you working at the bakery?" "I work at the café now": said again
-        if not ends_here and following[0] == "a" and (len(following) < 2 or following[1] not in _A_AMOUNT):
-            return sentence
+        if bare == word and following:  # something follows the verb in its clause
+            if following[0] in ("it", "them") and asked.what.split()[0].lower() not in english.PREPOSITIONS:
+                said = words[at + 1]  # "How long have you had your turtles?" "I've had them for 3 years"
+                return " ".join([*words[: at + 1], asked.what + said[len(said.rstrip(".,!?;:")):], *words[at + 2:]])
+            if not _object_left_out(following, asked.what):
+                return sentence
         return " ".join([*words[:at], bare, asked.what + word[len(bare):], *words[at + 1:]])
     return sentence
+
+
+def _object_left_out(following: list[str], what: str) -> bool:
+    """Whether the (up to two) words after the answer's verb stand where its object was left out: a time,
+    an amount or a companion ("for four months", "three times", "a lot", "with my brother"), not the
+    object's own first word said again ("Are you working with Ana?" "I work with Tom now")."""
+    first = following[0]
+    if first == what.split()[0].lower():
+        return False
+    if first == "a":
+        return len(following) > 1 and following[1] in _A_AMOUNT
+    return first in _AFTER_ELLIPSIS or _a_count(following)
 
 
 def _a_count(words: list[str]) -> bool:

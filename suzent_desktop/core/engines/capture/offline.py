@@ -521,7 +521,7 @@ def _object_it_named(sentence: str, thing: str) -> str:
     words = sentence.split(" ")
     if words[0].lower().replace("’", "'") not in english.FIRST_PERSON_OPENINGS:
         return sentence
-    wanted = {"it", "them"} if _plural(thing) else {"it"}
+    wanted = {"it", "them"} if english.is_plural_noun(thing.split()[-1]) else {"it"}
     at = [i for i, word in enumerate(words) if word.strip(".,!?;:").lower() in wanted]
     if len(at) != 1 or at[0] < 2:
         return sentence
@@ -580,12 +580,6 @@ def _elided_noun_named(sentence: str, owned: str | None) -> str | None:
         if word.lower().endswith(("'s", "’s", "s'", "s’")) and i + 1 < len(words) and words[i + 1].lower() in _FINITE:
             return " ".join([*words[: i + 1], owned, *words[i + 1:]]) if owned else None
     return sentence
-
-
-def _plural(thing: str) -> bool:
-    last = thing.split()[-1].lower()
-    nouns = lemminflect.getAllLemmas(last, upos="NOUN").get("NOUN") or ()
-    return bool(nouns) and last not in nouns
 
 
 def _it_named(sentence: str, thing: str | None) -> tuple[str, str | None]:

@@ -148,6 +148,13 @@ def verb_tag(word: str) -> str:
     return "VB"
 
 
+def is_plural_noun(word: str) -> bool:
+    """A noun in its plural form ("scarves", "candles"), as lemminflect reads it."""
+    lowered = word.lower()
+    nouns = lemminflect.getAllLemmas(lowered, upos="NOUN").get("NOUN") or ()
+    return bool(nouns) and lowered not in nouns
+
+
 def is_past(word: str) -> bool:
     """A past-tense verb form ("went", "adopted", "caught")."""
     return verb_tag(word) in ("VBD", "VBN") and word.lower() not in ("been",)
