@@ -1,0 +1,40 @@
+"""The judge's keep bar: a line that names what it is about is kept at a lower probability."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from suzent_desktop.core.engines.capture import fact_judge
+from suzent_desktop.core.engines.capture.offline import OfflineExtractor
+
+WHEN = dt.datetime(2026, 3, 4, 10, 0)
+
+
+@pytest.mark.parametrize("line", ['User is really excited to watch a new show called "The Long Road"',
+                                  "User's cousin Ilse runs a bakery", "User ran 10 km on Sunday"])
+def test_a_quoted_title_a_name_or_a_number_names_something(line: str) -> None:
+    assert fact_judge.names_something(line)
+
+
+@pytest.mark.parametrize("line", ["User got great news on Friday", "User had a tough time in May",
+                                  "User plans to return on July 20", "User felt great on the 3rd of June",
+                                  "User has been happy since 2019", "User is super stoked for the stuff"])
+def test_a_date_names_nothing(line: str) -> None:
+    assert not fact_judge.names_something(line)
+
+
+def test_a_plan_that_names_its_subject_is_kept_where_the_same_plan_without_it_is_not() -> None:
+    named = OfflineExtractor().extract("I am definitely going to keep up with my Spanish lessons!", when=WHEN)
+    vague = OfflineExtractor().extract("I am definitely going to keep up with my lessons!", when=WHEN)
+    assert [fact.content for fact in named] == ["User is definitely going to keep up with their Spanish lessons"]
+    assert vague == []
+
+
+def test_the_lower_bar_is_only_for_lines_that_name_something() -> None:
+    judge = fact_judge.judge()
+    named, vague = 'User just watched "Paper Moons"', "User just watched a movie"
+    assert fact_judge.NAMED_KEEP_AT <= judge.probability(named) < judge.keep_at
+    assert judge(named).keep
+    assert not judge(vague).keep
