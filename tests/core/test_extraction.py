@@ -952,3 +952,32 @@ def test_a_mate_or_a_flatmate_is_someone_the_user_knows():
     """The relation words are one list for capture and the dream: a later "she" is the flatmate."""
     assert [t for _, t in offline("My flatmate Jo is from Cork. She teaches yoga.")] == [
         "User's flatmate Jo is from Cork", "User's flatmate Jo teaches yoga"]
+
+
+@pytest.mark.parametrize(
+    "turn, lines",
+    [
+        ("We got a puppy! A beagle called Nutmeg.", ["User got a puppy, a beagle called Nutmeg"]),
+        ("I got a new guitar. A 1967 Gibson.", ["User got a new guitar, a 1967 Gibson"]),
+        ("My sister had a baby. A girl named Rosa!", ["User's sister had a baby, a girl named Rosa"]),
+        # a verdict, or a clause of its own, says nothing of what the thing is: no more words
+        ("I bought a dress. A total bargain!", ["User bought a dress"]),
+        ("We got a puppy! A guy named Tom came over.", ["User got a puppy"]),
+    ],
+)
+def test_a_named_phrase_after_a_sentence_says_what_its_thing_is(turn, lines):
+    """ "A beagle called Nutmeg." alone is no statement; after "We got a puppy!" it is which puppy."""
+    assert OfflineExtractor().candidates(turn) == lines
+
+
+@pytest.mark.parametrize(
+    "turn, lines",
+    [
+        ("My mum's from Nigeria and my dad's from Scotland.",
+         ["User's mum is from Nigeria and their dad is from Scotland"]),
+        ("My brother's a nurse in Leeds.", ["User's brother is a nurse in Leeds"]),
+        ("My mum's cooking is the best.", ["User's mum's cooking is the best"]),  # whose: it owns
+    ],
+)
+def test_a_relatives_s_before_a_place_or_what_they_are_is_is(turn, lines):
+    assert OfflineExtractor().candidates(turn) == lines

@@ -54,11 +54,13 @@ MAX_FACTS_PER_TURN = 25
 # -- offline path -------------------------------------------------------------------------
 MAX_OFFLINE_CHARS = 20_000  # per side; the whole turn is in the transcript, extraction reads the start
 
-# Contractions opened before the rewrite ("I've" → "I have"); "'s" only after a pronoun (else it owns).
+# Contractions opened before the rewrite ("I've" → "I have"); "'s" after a pronoun, or after "my <relative>"
+# before a place or what they are ("my mum's from Lagos", "my brother's a nurse"); else it owns.
 _CONTRACTION_RES = [(re.compile(p, re.I), r) for p, r in (
     (r"\b(ca)n't\b", r"\1nnot"), (r"\b(w)on't\b", r"\1ill not"), (r"n't\b", " not"), (r"\bIm\b", "I am"),
     (r"\bIve\b", "I have"), (r"'m\b", " am"), (r"'ve\b", " have"), (r"'ll\b", " will"), (r"'re\b", " are"),
-    (r"\bI'd\b", "I would"), (r"\b(it|that|she|he)'s\b", r"\1 is"))]
+    (r"\bI'd\b", "I would"), (r"\b(it|that|she|he)'s\b", r"\1 is"),
+    (rf"\b((?:my|our) (?:{english.alternation(english.PEOPLE)}))['’]s(?= (?:from|in|at|a|an|still|now)\b)", r"\1 is"))]
 
 _PEOPLE = english.alternation(english.PEOPLE + english.PETS)
 _QUESTION_START = re.compile(
@@ -671,6 +673,32 @@ def _title_described(line: str, sentence: str) -> str | None:
     return None if fact_rules.problem(text) else text
 
 
+# "We got a puppy! A beagle called Nutmeg.": a sentence that is only a noun phrase, naming something,
+# says what the thing the line before got is ("User got a puppy, a beagle called Nutmeg").
+_NO_PHRASE = _FINITE | frozenset("i me my we us our you your he him his she her they them their it its this that "
+                                  "and but so because".split())
+
+
+def _is_named_phrase(words: list[str]) -> bool:
+    """"A beagle called Nutmeg", "An old Fiat 500": an article, a few words that name something and no
+    verb but the one that names ("called", "named" before a name)."""
+    if not 2 <= len(words) <= 10 or words[0].lower() not in ("a", "an"):
+        return False
+    if any(w.lower() in _NO_PHRASE for w in words):
+        return False
+    naming = {i for i, w in enumerate(words[:-1]) if words[i + 1][:1].isupper()}
+    verbs = [i for i, w in enumerate(words) if w.islower() and english.verb_tag(w) in ("VBD", "VBZ", "VBG")]
+    return all(i in naming for i in verbs) and fact_judge.names_something(" ".join(words))
+
+
+def _phrase_described(line: str, sentence: str) -> str | None:
+    words = sentence.strip().rstrip(".!").split()
+    if not _is_named_phrase(words) or not {"a", "an"} & set(line.lower().split()[-4:]):
+        return None
+    text = f"{line}, {words[0].lower()} {' '.join(words[1:])}"
+    return None if fact_rules.problem(text) else text
+
+
 RARE_WORD_FREQUENCY = 1e-5  # "ukulele" 2.6e-7, "quinoa" unlisted; "every" 8e-4, "whenever" 5e-5
 _CHAT_TAGS = frozenset("lol haha hahaha hehe tbh btw lmao imo xd xx".split())
 
@@ -738,7 +766,8 @@ class OfflineExtractor:
                 continue
             sentence, thing = _it_named(_there_is_what_i_do(whole), thing)
             line, antecedent = self._candidate(_there_named(sentence, place), antecedent, people)
-            described = _title_described(lines[-1], sentence) if line is None and lines and last_said else None
+            described = (_title_described(lines[-1], sentence) or _phrase_described(lines[-1], sentence)
+                         if line is None and lines and last_said else None)
             if described is not None:
                 lines[-1] = line = described
             elif line is not None:
