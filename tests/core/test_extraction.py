@@ -981,3 +981,10 @@ def test_a_named_phrase_after_a_sentence_says_what_its_thing_is(turn, lines):
 )
 def test_a_relatives_s_before_a_place_or_what_they_are_is_is(turn, lines):
     assert OfflineExtractor().candidates(turn) == lines
+
+
+def test_a_statement_continued_without_its_subject_keeps_the_users_verb():
+    assert OfflineExtractor().candidates("I'm vegetarian, have been since 2015.") == [
+        "User is vegetarian, has been since 2015"]
+    assert OfflineExtractor().candidates("My kids have been sick, have been for a week.") == [
+        "User's kids have been sick, have been for a week"]  # the kids' verb: left as said
