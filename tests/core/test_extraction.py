@@ -986,5 +986,26 @@ def test_a_relatives_s_before_a_place_or_what_they_are_is_is(turn, lines):
 def test_a_statement_continued_without_its_subject_keeps_the_users_verb():
     assert OfflineExtractor().candidates("I'm vegetarian, have been since 2015.") == [
         "User is vegetarian, has been since 2015"]
+    assert OfflineExtractor().candidates("I support Celtic, have done for years.")[:1] == [
+        "User supports Celtic, has done for years"]
     assert OfflineExtractor().candidates("My kids have been sick, have been for a week.") == [
         "User's kids have been sick, have been for a week"]  # the kids' verb: left as said
+
+
+@pytest.mark.parametrize(
+    "turn, found",
+    [
+        ("I found out I'm allergic to shellfish on a trip to Porto last year.", "User is allergic to shellfish"),
+        ("I just found out I have type 1 diabetes.", "User has type 1 diabetes"),
+        ("I learned that my grandfather was born in Kraków.", "User's grandfather was born in Kraków"),
+    ],
+)
+def test_what_the_user_found_out_about_themselves_is_a_line_of_its_own(turn, found):
+    """The finding is an event (Timeline); what it found is lasting (an allergy is health, for MEMORY.md)."""
+    lines = OfflineExtractor().candidates(turn)
+    assert lines[-1] == found and len(lines) == 2
+
+
+def test_what_the_user_found_out_about_something_else_adds_no_line():
+    assert OfflineExtractor().candidates("I found out the shop on the corner closed.") == [
+        "User found out the shop on the corner closed"]

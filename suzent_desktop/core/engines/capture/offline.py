@@ -198,7 +198,7 @@ def to_third_person(sentence: str) -> str:
     text = re.sub(r"\b(me|us)\b", "the user", text)
     text = re.sub(r"\bmine\b", "the user's", text)
     text = re.sub(r"\bI\b", "User", text)
-    text = re.sub(r"^(User [^,]*, )have (?=been\b)", r"\1has ", text)  # "I'm vegan, have been since 2015"
+    text = re.sub(r"^(User [^,]*, )have (?=been\b|done\b)", r"\1has ", text)  # "I'm vegan, have been since 2015"
     text = " ".join(text.split()).rstrip(".!;, ")
     if text.startswith("User's") or text.startswith("User "):
         return text
@@ -270,7 +270,32 @@ def _with_causes(clause: str) -> list[str]:
     if first:
         return [first.group("cause"), first.group("main")]
     causes = [m.group("cause") for m in _CAUSE_AFTER.finditer(clause) if len(m.group("cause").split()) > 3]
-    return [clause, *causes]
+    return [clause, *causes, *_found_out(clause)]
+
+
+# "I found out I'm allergic to shellfish on a trip to Porto": what the user found out about themselves is a
+# fact of its own, and a lasting one ("User is allergic to shellfish"), where the finding is an event.
+_FINDING = ("found out", "learned", "learnt", "discovered", "realized", "realised")
+_FOUND_OPENINGS = ("I'm ", "I am ", "I have ", "I've ", "I was ", "my ", "My ")
+_FOUND_ENDS = (",", ";", " on a ", " on my ", " during ", " when ", " while ", " after ", " last ", " so ", " but ")
+
+
+def _found_out(clause: str) -> list[str]:
+    lowered = clause.lower()
+    for finding in _FINDING:
+        at = lowered.find(f" {finding} ")
+        if at < 0:
+            continue
+        rest = clause[at + len(finding) + 2 :]
+        lead, _, after = rest.partition(" ")
+        if lead.lower() == "that" or lead.endswith("ly") or lead.lower() in english.CALENDAR:
+            rest = after
+        if not rest.startswith(_FOUND_OPENINGS):
+            return []
+        cut = min((i for i in (rest.find(end) for end in _FOUND_ENDS) if i > 0), default=len(rest))
+        found = rest[:cut].rstrip(".!?")
+        return [found] if len(found.split()) > 3 else []
+    return []
 
 
 # A bracketed aside ("[shares a photo of a cake]", "[laughs]") is an attachment or an action, not the
