@@ -998,6 +998,8 @@ def test_a_statement_continued_without_its_subject_keeps_the_users_verb():
         ("I found out I'm allergic to shellfish on a trip to Porto last year.", "User is allergic to shellfish"),
         ("I just found out I have type 1 diabetes.", "User has type 1 diabetes"),
         ("I learned that my grandfather was born in Kraków.", "User's grandfather was born in Kraków"),
+        # what someone told the user of their own
+        ("My physio told me I need surgery on my left knee.", "User needs surgery on their left knee"),
     ],
 )
 def test_what_the_user_found_out_about_themselves_is_a_line_of_its_own(turn, found):
