@@ -93,3 +93,26 @@ async def test_capture_reads_the_question_the_assistant_asked_the_turn_before(ho
     assert [f.content for f in facts] == expected
     log = manager.log_path(clock.today().isoformat()).read_text(encoding="utf-8")
     assert ("User has been playing the piano for about four months now" in log) == bool(expected)
+
+
+@pytest.mark.parametrize(("before", "turn", "lines"), [
+    ("I finally finished my first full screenplay!", "Thanks! It's a mix of drama and romance!",
+     ["User's first full screenplay is a mix of drama and romance"]),
+    ("I baked a lemon cake for my mum.", "It has a poppy seed crust and lemon curd.",
+     ["User's lemon cake has a poppy seed crust and lemon curd"]),
+    # after a reply, "It was …" tells how the time went, not what the thing is
+    ("I wrote a few bits for a screenplay.", "It was a real roller coaster, but so worth it.", []),
+    # the turn before named no thing the user made or has ("a while back" is none)
+    ("Check out this pic I got a while back!", "It's a reminder of how lucky I am.", []),
+])
+def test_a_description_opening_the_turn_is_of_the_thing_the_users_turn_before_made(before, turn, lines):
+    assert OfflineExtractor().candidates(turn, before=before) == lines
+
+
+async def test_capture_reads_the_users_turn_before_for_the_thing_it_made(home, clock):
+    manager = make_manager(home, clock)
+    await manager.process_conversation_turn_for_memories(
+        "I finally finished my first full screenplay!", "Congrats! What kind of story is it?", "s1")
+    facts, _ = await manager.process_conversation_turn_for_memories(
+        "Thanks! It's a mix of drama and romance!", "Sounds great.", "s1")
+    assert [f.content for f in facts] == ["User's first full screenplay is a mix of drama and romance"]

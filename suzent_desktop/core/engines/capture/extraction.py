@@ -258,9 +258,10 @@ async def extract_facts(
         return kept
     # The judge runs the sentence-vector model: off the event loop, which may be the window's.
     try:
-        asked = context[-1][1] if context else ""  # an answer may leave out what the question named
+        # an answer may leave out what the question named, and "It has …" may describe what the turn before made
+        before, asked = context[-1] if context else ("", "")
         return await asyncio.to_thread(OfflineExtractor().extract, user, assistant, when=when, people=people,
-                                       asked=asked)
+                                       asked=asked, before=before)
     except (FactEncoderError, EmbeddingError) as exc:  # a damaged or missing model file of the judge
         raise ExtractionError(f"the offline fact judge cannot run, no facts written: {exc}") from exc
 

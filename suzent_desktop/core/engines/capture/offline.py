@@ -542,6 +542,7 @@ _NAMING_IT = re.compile(r"^(?:I|[Ww]e)\s+(?:\w+\s+)?(?P<verb>nam|call)(?:e|ed)?\
 
 # "I bought a vintage Vespa. I'm restoring it": the thing is what the user does something to or with. Not
 # after a verb whose "it" is an idiom ("made it" arrived, "got it" understood, "take it easy", "keep it up").
+_NO_THINGS = frozenset("while bit lot little few couple".split())  # "a while back", "a bit", "a lot": no thing
 _IDIOM_IT = frozenset("make get take keep do call hit mean".split())
 _CLAUSE_IT = _FINITE | frozenset("has have seems looks feels sounds".split())
 
@@ -615,9 +616,11 @@ def _elided_noun_named(sentence: str, owned: str | None) -> str | None:
     return sentence
 
 
-def _it_named(sentence: str, thing: str | None) -> tuple[str, str | None]:
+def _it_named(sentence: str, thing: str | None, *, present_only: bool = False) -> tuple[str, str | None]:
     """The sentence with a leading "It" (or the pet or thing a name is given, or the thing an object "it"
-    stands for) named, and the thing later sentences' "it" points to."""
+    stands for) named, and the thing later sentences' "it" points to. ``present_only``: the thing was named
+    in the user's turn before, and only "It's a …" / "It has …" still say what it is; "It was …" after a
+    reply tells how the time went ("It was a real roller coaster")."""
     if thing:
         sentence = _object_it_named(sentence.strip(), thing)
     naming = _NAMING_IT.match(sentence.strip())
@@ -629,6 +632,8 @@ def _it_named(sentence: str, thing: str | None) -> tuple[str, str | None]:
     if shown:
         sentence = f"{shown.group('own')[0].upper()}{shown.group('own')[1:]} is {shown.group('what')}"
     said = _IT_IS.match(sentence.strip())
+    if said and present_only and (said.group("verb") or said.group("has")).strip() not in ("'s", "is", "has"):
+        said = None
     if said and thing:
         rest = said.group("rest")
         content = [w for w in english.words(rest.lower())
@@ -637,6 +642,8 @@ def _it_named(sentence: str, thing: str | None) -> tuple[str, str | None]:
             verb = "is" if said.group("verb") == "'s" else (said.group("verb") or said.group("has")).strip()
             return f"My {thing} {verb} {rest}", thing
     owned = _OWNED_THING.search(sentence)
+    if owned and owned.group("thing").split()[0] in _NO_THINGS:
+        owned = None  # "a pic I got a while back"
     if owned and (owned.group("det").lower() in ("my", "our") or english.verb_lemma(owned.group("verb")) in _MAKING):
         return sentence, owned.group("thing")
     return sentence, None if not said else thing
@@ -655,6 +662,14 @@ def _place_there(line: str, people: Mapping[str, str]) -> str | None:
                                       rf"{re.escape(named.name)}\b", line, re.I):
         return None
     return named.name
+
+
+def _last_thing(text: str) -> str | None:
+    """The last thing a turn says the user made, got or has ("I baked a lemon cake!" → "lemon cake")."""
+    thing = None
+    for sentence in _sentences(text[:MAX_OFFLINE_CHARS]):
+        thing = _it_named(sentence, thing)[1] or thing
+    return thing
 
 
 def _there_named(sentence: str, place: str | None) -> str:
@@ -762,16 +777,18 @@ class OfflineExtractor:
     """
 
     def extract(self, user_text: str, assistant_text: str = "", *, when: dt.datetime | None = None,
-                people: Mapping[str, str] | None = None, asked: str = "") -> list[Fact]:
+                people: Mapping[str, str] | None = None, asked: str = "", before: str = "") -> list[Fact]:
         """Facts of one turn (the assistant's words are not the user's: they are not read). ``people`` maps a lower-cased first name the user introduced earlier
         ("my grandfather Felix") to who that is ("User's grandfather Felix"): a later sentence
         about Felix alone is then a fact about someone the user knows, and says who. ``asked`` is what the
         assistant said just before the turn: an answer may leave out what its question named
-        (:mod:`core.engines.capture.answers`)."""
+        (:mod:`core.engines.capture.answers`); ``before`` is the user's turn before it, whose last thing a
+        description opening this turn may be of ("I baked a lemon cake!" … "It has a poppy seed crust")."""
         people = dict(people or {})
         facts: list[Fact] = []
         seen: set[str] = set()
-        for line in self.candidates(user_text, people, asked=answers.asked_of(asked) if asked else None):
+        for line in self.candidates(user_text, people, asked=answers.asked_of(asked) if asked else None,
+                                    before=before):
             fact = self._make(line, when)
             if fact is not None and fact.content.lower() not in seen:
                 seen.add(fact.content.lower())
@@ -780,12 +797,14 @@ class OfflineExtractor:
         return facts[:MAX_FACTS_PER_TURN]
 
     def candidates(self, user_text: str, people: Mapping[str, str] | None = None, *,
-                   asked: answers.Asked | None = None) -> list[str]:
+                   asked: answers.Asked | None = None, before: str = "") -> list[str]:
         """The candidate fact lines of the user's side, in the third person, before the judge."""
         people = dict(people or {})
         lines: list[str] = []
         antecedent: str | None = None
         thing = asked.thing if asked else None  # "What's your new novel about?" "It's about …"
+        carried = None if thing or not before else _last_thing(before)
+        thing = thing or carried
         place: str | None = None
         owned: str | None = None  # what the previous sentence said the user's is ("birthday")
         last_said = False  # the previous sentence gave the last line
@@ -795,7 +814,11 @@ class OfflineExtractor:
             if whole is None:
                 last_said = False
                 continue
-            sentence, thing = _it_named(_there_is_what_i_do(whole), thing)
+            held = carried is not None and thing == carried
+            if held and len(whole.split()) <= 3 and not _THING_PRONOUN.search(whole):
+                sentence = whole  # "Thanks!" before "It's a …": the thing of the turn before is still meant
+            else:
+                sentence, thing = _it_named(_there_is_what_i_do(whole), thing, present_only=held)
             line, antecedent = self._candidate(_there_named(sentence, place), antecedent, people)
             described = (_title_described(lines[-1], sentence) or _phrase_described(lines[-1], sentence)
                          if line is None and lines and last_said else None)
