@@ -1011,3 +1011,21 @@ def test_what_the_user_found_out_about_themselves_is_a_line_of_its_own(turn, fou
 def test_what_the_user_found_out_about_something_else_adds_no_line():
     assert OfflineExtractor().candidates("I found out the shop on the corner closed.") == [
         "User found out the shop on the corner closed"]
+
+
+@pytest.mark.parametrize(
+    "turn, lines",
+    [
+        ("I wrote a poem for my wife. It's a big week for us, our anniversary is on Friday.",
+         ["User wrote a poem for their wife"]),
+        ("I adopted a cat. It's a good thing I work from home.", ["User adopted a cat"]),
+        ("I bought a new bike. It's a long story, but work has been crazy.", ["User bought a new bike"]),
+        ('I\'m reading "Piranesi". It\'s a big week for me.', ['User is reading "Piranesi"']),
+        ("I bought a house in Leeds. It's a three-bed terrace with a garden.",
+         ["User bought a house in Leeds", "User's house is a three-bed terrace with a garden"]),
+    ],
+)
+def test_an_it_for_the_time_or_the_talk_is_not_the_thing_said_before(turn, lines):
+    """"It's a big week", "It's a good thing I …", "It's a long story, but …" say nothing of the poem, cat or
+    bike: no line names them so."""
+    assert OfflineExtractor().candidates(turn) == lines

@@ -634,7 +634,7 @@ def _it_named(sentence: str, thing: str | None, *, present_only: bool = False) -
     said = _IT_IS.match(sentence.strip())
     if said and present_only and (said.group("verb") or said.group("has")).strip() not in ("'s", "is", "has"):
         said = None
-    if said and thing:
+    if said and thing and _describes(said.group("rest")):
         rest = said.group("rest")
         content = [w for w in english.words(rest.lower())
                    if w not in english.STOPWORDS and w not in english.EVALUATIVE and len(w) > 2]
@@ -662,6 +662,17 @@ def _place_there(line: str, people: Mapping[str, str]) -> str | None:
                                       rf"{re.escape(named.name)}\b", line, re.I):
         return None
     return named.name
+
+
+_TIME_NOUNS = frozenset(fact_rules.TIME_NOUN.split("|"))
+_CLAUSE_WORDS = frozenset("i we but".split())
+
+
+def _describes(rest: str) -> bool:
+    """"It's a three-bed terrace with a garden" says what the thing is; "It's a big week for us", "It's a
+    good thing I work from home", "It's a long story, but …" use "it" for the time or the talk."""
+    words = [w.lower() for w in english.words(rest)]
+    return not (_TIME_NOUNS & set(words[:4]) or _CLAUSE_WORDS & set(words))
 
 
 def _last_thing(text: str) -> str | None:
@@ -706,7 +717,7 @@ def _what_it_is(sentence: str) -> str | None:
         return None
     what = rest.lstrip().rstrip(".!")
     article, space, described = what.partition(" ")
-    return what if article in ("a", "an") and space and described else None
+    return what if article in ("a", "an") and space and described and _describes(what) else None
 
 
 def _title_described(line: str, sentence: str) -> str | None:
