@@ -1029,3 +1029,10 @@ def test_an_it_for_the_time_or_the_talk_is_not_the_thing_said_before(turn, lines
     """"It's a big week", "It's a good thing I …", "It's a long story, but …" say nothing of the poem, cat or
     bike: no line names them so."""
     assert OfflineExtractor().candidates(turn) == lines
+
+
+def test_he_s_been_and_she_s_got_are_has():
+    assert OfflineExtractor().candidates("My son made the football team! He's been practising every day.") == [
+        "User's son made the football team", "User's son has been practising every day"]
+    assert OfflineExtractor().candidates("My sister Ana is a vet. She's got three dogs.")[-1] == (
+        "User's sister Ana has got three dogs")

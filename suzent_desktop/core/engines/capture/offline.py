@@ -59,7 +59,7 @@ MAX_OFFLINE_CHARS = 20_000  # per side; the whole turn is in the transcript, ext
 _CONTRACTION_RES = [(re.compile(p, re.I), r) for p, r in (
     (r"\b(ca)n't\b", r"\1nnot"), (r"\b(w)on't\b", r"\1ill not"), (r"n't\b", " not"), (r"\bIm\b", "I am"),
     (r"\bIve\b", "I have"), (r"'m\b", " am"), (r"'ve\b", " have"), (r"'ll\b", " will"), (r"'re\b", " are"),
-    (r"\bI'd\b", "I would"), (r"\b(it|that|she|he)'s\b", r"\1 is"),
+    (r"\bI'd\b", "I would"), (r"\b(it|that|she|he)'s(?= been\b| got\b)", r"\1 has"), (r"\b(it|that|she|he)'s\b", r"\1 is"),
     (rf"\b((?:my|our) (?:{english.alternation(english.PEOPLE)}))['’]s(?= (?:from|in|at|a|an|still|now)\b)", r"\1 is"))]
 
 _PEOPLE = english.alternation(english.PEOPLE + english.PETS)
