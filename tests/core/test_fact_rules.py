@@ -176,3 +176,19 @@ def test_sentence_vectors_are_kept_for_the_latest_lines_only(monkeypatch):
     assert np.allclose(again[1], first[0]) and np.allclose(again[0], first[1])
     assert list(fact_judge._VECTORS) == ["User lives in Oslo", "User plays chess"]
     assert fact_judge.vectors([]).shape == (0, first.shape[1])
+
+
+@pytest.mark.parametrize(
+    "line, points",
+    [
+        ("User used to have a dog in Michigan with that name", True),  # which name?
+        ("User loves that band", True),
+        ("User wore that dress to the wedding", True),
+        ("User found that work at home is tiring", False),  # a conjunction
+        ("User makes desserts that work for everyone", False),  # a relative
+        ("User loves that User can work from home", False),
+        ("User started a course that combines their passion for gaming and programming", False),
+    ],
+)
+def test_that_before_a_noun_that_can_be_a_verb_is_still_a_pointer(line: str, points: bool) -> None:
+    assert (problem(line) == "points outside the line") is points

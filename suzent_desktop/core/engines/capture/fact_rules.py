@@ -77,7 +77,29 @@ def _points_outside(text: str) -> bool:
             return True
         if after and after[0].islower() and not english.verb_tag(after) and after not in _NOT_A_NOUN and not re.match(TIME_NOUN, after):
             return True
+        if _that_thing(text, match):
+            return True
     return False
+
+
+def _that_thing(text: str, match: re.Match[str]) -> bool:
+    """"with that name", "loves that band": "that" after a preposition or a verb, before a noun and no verb
+    of its own, is a determiner even when the noun can be a verb ("I found that work at home is tiring" is
+    a conjunction, "desserts that work for everyone" a relative)."""
+    before, following = text[: match.start()].split(), text[match.start() :].split()[1:]
+    after = following[0].lower().strip(".,!?;:") if following else ""
+    if not before or not after or not following[0][0].islower() or after in _NOT_A_NOUN or not english.is_noun(after):
+        return False
+    if english.verb_tag(after) in ("VBZ", "VBD"):  # "a course that combines …": a relative
+        return False
+    prev = before[-1].lower()
+    # the user's own verb ("User loves that band"), or a verb that is no plural noun ("candles that sell")
+    verb = before[-2:-1] == ["User"] or (bool(english.verb_tag(prev)) and not english.is_plural_noun(prev))
+    if prev not in english.PREPOSITIONS and not verb:
+        return False
+    clause = " ".join(following[1:]) if not following[0].endswith(",") else ""
+    words = clause.split(",")[0].split()
+    return not any(w in ("is", "are", "was", "were") or english.verb_tag(w) in ("VBZ", "VBD") for w in words)
 
 
 _NOT_A_NOUN = frozenset("the a an their his her its our my they he she it we i you user's not also really just".split())

@@ -210,7 +210,7 @@ def to_third_person(sentence: str) -> str:
 # "…, and it was amazing": what the user made of it, after the statement, is a statement of its own (and
 # no fact: "I just watched "Little Women" and it was amazing" states the watching; "… and the feels have been
 # wild" too).
-_CLAUSE_JOIN = re.compile(r",?\s+(?:and|but|so)\s+(?=(?:I|I'm|I've|my|My)\b)|"
+_CLAUSE_JOIN = re.compile(r",?\s+(?:and|but|so)\s+(?=(?:I|I'm|I've|my|My|we|we're|we've|our)\b)|"
                           r",\s+(?=(?i:it|this|that|they|he|she)(?:'s|'re|'ll|\s+(?P<verb>[a-z]+))\b)|"
                           r",?\s+(?:and|but)\s+(?=(?P<verdict>(?:it|this|that|the\s+[a-z]+)(?:'s|\s+(?:is|was|are|were|has|have|"
                           r"felt|feels))\b))")

@@ -148,6 +148,11 @@ def verb_tag(word: str) -> str:
     return "VB"
 
 
+def is_noun(word: str) -> bool:
+    """A word lemminflect knows as a noun ("name", "band", "work")."""
+    return bool(lemminflect.getAllLemmas(word.lower(), upos="NOUN").get("NOUN"))
+
+
 def is_plural_noun(word: str) -> bool:
     """A noun in its plural form ("scarves", "candles"), as lemminflect reads it."""
     lowered = word.lower()
