@@ -271,17 +271,6 @@ def test_an_ongoing_project_page_takes_its_turn_before_habits_and_dates():
     assert [c.page for c in round_robin(ranked)] == ["Violin", "Routines", "Dates"]
 
 
-def test_every_health_fact_takes_its_turn_before_the_people_and_projects():
-    """A second allergy must not wait for a round after every person's heading has filled the cap."""
-    from suzent_desktop.core.engines.memory_md.promotion import Candidate, round_robin
-
-    ranked = [Candidate("User's sister Ines is a nurse", "Ines", "2026-07-03", 0, 0, person=True),
-              Candidate("User is allergic to shellfish", "Health", "2026-07-02", 0, 1),
-              Candidate("User's friend Oli got engaged", "Oli", "2026-07-03", 0, 2, person=True),
-              Candidate("User has coeliac disease", "Health", "2026-07-01", 0, 3)]
-    assert [c.text for c in round_robin(ranked)][:2] == ["User is allergic to shellfish", "User has coeliac disease"]
-
-
 async def test_memory_md_leaves_out_habits_passing_facts_wishes_and_long_lines(manager):
     write_page(manager, "Routines", "# Routines\n\n- User walks the dog along the canal every morning (2026-07-01)\n")
     write_page(manager, "Activities", "# Activities\n\n- User has been sorting old photo albums (2026-07-01)\n")

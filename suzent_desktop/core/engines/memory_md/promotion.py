@@ -91,7 +91,6 @@ MAX_PER_SECTION = 12
 
 
 # Subjects an agent needs first when the bound cuts: who the user is, their people, work, health.
-VITAL_PAGES = frozenset({"health"})  # what an agent must never miss: all of it goes before other pages' turns
 PAGE_PRIORITY = ("about me", "identity", "people", "work", "health", "places", "preferences", "projects",
                  "activities", "hobbies", "routines", "dates")
 
@@ -274,9 +273,7 @@ def round_robin(ranked: list[Candidate]) -> list[Candidate]:
     keeps its top facts instead of the newest page crowding out an old allergy note. Pages take
     turns in :data:`PAGE_PRIORITY` order (identity, people, work, health first); a page named by
     its subject (a person, a place, an ongoing project or activity) takes its turn with the projects.
-    A page gives at most :data:`MAX_PER_PAGE` facts, a section :data:`MAX_PER_SECTION`. The Health page
-    gives all of its facts first: one person's heading after another used to fill the cap before an
-    agent learned of a second allergy."""
+    A page gives at most :data:`MAX_PER_PAGE` facts, a section :data:`MAX_PER_SECTION`."""
     groups: dict[str, list[Candidate]] = {}
     for cand in ranked:
         groups.setdefault(cand.page, []).append(cand)
@@ -284,14 +281,6 @@ def round_robin(ranked: list[Candidate]) -> list[Candidate]:
     groups = dict(sorted(groups.items(), key=lambda item: first.get(item[0].lower(), first["projects"])))
     ordered: list[Candidate] = []
     per_section: dict[str, int] = {}
-    for page, items in groups.items():
-        if page.lower() in VITAL_PAGES:
-            for cand in items[:MAX_PER_PAGE]:
-                heading = _heading(cand)
-                if heading and per_section.get(heading, 0) < MAX_PER_SECTION:
-                    ordered.append(cand)
-                    per_section[heading] = per_section.get(heading, 0) + 1
-            groups[page] = []
     depth = 0
     while depth < MAX_PER_PAGE and len(ordered) < len(ranked):
         for items in groups.values():
