@@ -44,7 +44,7 @@ from collections.abc import Iterable, Mapping
 
 import lemminflect
 
-from suzent_desktop.core.engines.capture import answers, fact_judge, fact_rules, relative_dates
+from suzent_desktop.core.engines.capture import answers, fact_judge, fact_rules, findings, relative_dates
 from suzent_desktop.core.engines.dream.placement.topics import TRAVEL, place_of
 from suzent_desktop.core.files.language import english
 from suzent_desktop.core.files.records.log_grammar import Fact
@@ -270,37 +270,7 @@ def _with_causes(clause: str) -> list[str]:
     if first:
         return [first.group("cause"), first.group("main")]
     causes = [m.group("cause") for m in _CAUSE_AFTER.finditer(clause) if len(m.group("cause").split()) > 3]
-    return [clause, *causes, *_found_out(clause)]
-
-
-# "I found out I'm allergic to shellfish on a trip to Porto": what the user found out about themselves is a
-# fact of its own, and a lasting one ("User is allergic to shellfish"), where the finding is an event; so is
-# what someone told them of their own ("My doctor says my blood pressure is too high").
-_FOUND_OPENINGS = ("I'm ", "I am ", "I have ", "I've ", "I was ", "my ", "My ")
-_FINDINGS = (
-    (("found out", "learned", "learnt", "discovered", "realized", "realised"), _FOUND_OPENINGS),
-    (("says", "said", "told me"), ("my ", "I have ", "I've got ", "I need ")),
-)
-_FOUND_ENDS = (",", ";", " on a ", " during ", " when ", " while ", " after ", " last ", " so ", " but ")
-
-
-def _found_out(clause: str) -> list[str]:
-    lowered = clause.lower()
-    for findings, openings in _FINDINGS:
-        for finding in findings:
-            at = lowered.find(f" {finding} ")
-            if at < 0:
-                continue
-            rest = clause[at + len(finding) + 2 :]
-            lead, _, after = rest.partition(" ")
-            if lead.lower() == "that" or lead.endswith("ly") or lead.lower() in english.CALENDAR:
-                rest = after
-            if not rest.startswith(openings):
-                return []
-            cut = min((i for i in (rest.find(end) for end in _FOUND_ENDS) if i > 0), default=len(rest))
-            found = rest[:cut].rstrip(".!?")
-            return [found] if len(found.split()) > 2 else []
-    return []
+    return [clause, *causes, *findings.found_out(clause)]
 
 
 # A bracketed aside ("[shares a photo of a cake]", "[laughs]") is an attachment or an action, not the
