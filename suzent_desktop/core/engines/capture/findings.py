@@ -20,8 +20,8 @@ _FOUND_ENDS = (",", ";", " on a ", " during ", " when ", " while ", " after ", "
 def found_out(clause: str) -> list[str]:
     """The statement the clause says the user found out or was told about themselves (none, or one)."""
     lowered = clause.lower()
-    for findings, openings in _FINDINGS:
-        for finding in findings:
+    for verbs, openings in _FINDINGS:
+        for finding in verbs:
             at = lowered.find(f" {finding} ")
             if at < 0:
                 continue

@@ -713,7 +713,7 @@ def _is_named_phrase(words: list[str]) -> bool:
         return False
     if any(w.lower() in _NO_PHRASE for w in words):
         return False
-    naming = {i for i, w in enumerate(words[:-1]) if words[i + 1][:1].isupper()}
+    naming = {i for i in range(len(words) - 1) if words[i + 1][:1].isupper()}
     verbs = [i for i, w in enumerate(words) if w.islower() and english.verb_tag(w) in ("VBD", "VBZ", "VBG")]
     return all(i in naming for i in verbs) and fact_judge.names_something(" ".join(words))
 
