@@ -74,6 +74,8 @@ def test_the_tree_shows_its_own_operation_once_and_another_views_too(qtbot, pane
     (theirs,) = other.added
     assert tree.item_for(theirs) is not None
     assert shows == [tree.initiator, "pane:elsewhere"]
+    # the vault and index work both changes started ends before the tree and the services are torn down
+    qtbot.waitUntil(lambda: not services._tasks, timeout=WAIT_MS)
 
 
 def test_an_editors_save_names_the_editor_which_ignores_the_echo_while_the_panes_take_it(qtbot, window) -> None:  # noqa: ANN001
