@@ -52,7 +52,7 @@ async def test_recall_counts_rank_first_then_recency_under_a_tight_cap(home, clo
     manager.recall.record([Recall(f"- User loves {tastes[0]} (2026-07-01)", "notebook")])
     await promote(manager.home)
     lines = memory(manager).splitlines()
-    assert len(lines) <= 6
+    assert len(lines) <= 26
     assert f"- User loves {tastes[0]}" in lines  # recalled: first despite being the oldest
     assert f"- User loves {tastes[9]}" in lines  # then the most recent
     assert f"- User loves {tastes[5]}" not in lines
@@ -442,7 +442,7 @@ async def test_a_taste_the_dream_filed_on_routines_reaches_memory_md_and_a_habit
     assert "swims" not in text
 
 
-async def test_memory_md_is_people_by_name_then_a_few_sections_by_subject_not_a_heading_per_page(manager):
+async def test_memory_md_is_people_together_then_a_few_sections_by_subject_not_a_heading_per_page(manager):
     write_page(manager, "Mira", "# Mira\n\nMira is the user's sister.\n\n- Mira teaches chemistry in Oslo (2026-07-01)\n")
     write_page(manager, "Health", "# Health\n\n- User is allergic to penicillin (2026-07-01)\n")
     write_page(manager, "Preferences", "# Preferences\n\n- User loves Ethiopian coffee (2026-07-02)\n")
@@ -454,15 +454,53 @@ async def test_memory_md_is_people_by_name_then_a_few_sections_by_subject_not_a_
                                "- User's climbing buddy Chen moved to Savannah (2026-07-04)\n")
     await promote(manager.home)
     lines = memory(manager).splitlines()
-    assert [line for line in lines if line.startswith("## ")] == [  # each person under their name, then subjects
-        "## People", "## Chen", "## Mira", "## Work", "## Health", "## Projects and pastimes", "## Tastes"]
+    assert [line for line in lines if line.startswith("## ")] == [  # the people, then subjects
+        "## People", "## Work", "## Health", "## Projects and pastimes", "## Tastes"]
     assert lines[lines.index("## Work") + 1] == "- User now works at Hooli"  # the user's job, not Chen's again
-    assert lines[lines.index("## People") + 1:lines.index("## Chen")] == ["- Mira is the user's sister", ""]
-    assert lines[lines.index("## Mira") + 1:lines.index("## Work")] == ["- Mira teaches chemistry in Oslo", ""]
-    assert lines[lines.index("## Chen") + 1:lines.index("## Mira")] == [
-        "- Chen now works at Hooli", "- Chen plays the trombone", "- User's climbing buddy Chen moved to Savannah", ""]
+    people = lines[lines.index("## People") + 1:lines.index("## Work") - 1]
+    assert people[:2] == ["- Mira is the user's sister", "- Mira teaches chemistry in Oslo"]  # who she is, first
+    assert sorted(people[2:]) == [
+        "- Chen now works at Hooli", "- Chen plays the trombone", "- User's climbing buddy Chen moved to Savannah"]
     pastimes = lines[lines.index("## Projects and pastimes"):lines.index("## Tastes")]
     assert all(any(words in line for line in pastimes) for words in ("Lamplighters", "rye flour", "cello"))
+
+
+async def test_many_people_leave_room_in_the_bound_for_every_health_fact(manager):
+    """Each person once spent a heading and a blank line of the bound: with a dozen people, the Health
+    page's later lines were cut ("User is allergic to cats" was lost to a friend's heading)."""
+    people = {"Ada": ("sister", "is a nurse in Leeds", "runs marathons"),
+              "Bram": ("brother", "lives in Utrecht", "plays the cello"),
+              "Cleo": ("daughter", "started school in Bristol", "loves dinosaurs"),
+              "Dev": ("son", "studies law in Delhi", "collects vinyl records"),
+              "Edda": ("mum", "grows tomatoes on her allotment", "has diabetes"),
+              "Finn": ("dad", "retired from the railways", "fixes old radios"),
+              "Gus": ("friend", "owns a bakery in Ghent", "climbs on Thursdays"),
+              "Hana": ("cousin", "moved to Osaka", "teaches English"),
+              "Ines": ("friend", "works at Airbus", "sings in a choir"),
+              "Jonas": ("neighbour", "keeps bees", "drives a red Volvo"),
+              "Kofi": ("friend", "coaches a football team in Accra", "is getting married in May"),
+              "Lior": ("colleague", "leads the design team", "speaks Hebrew and Dutch")}
+    for name, (relation, *facts) in people.items():
+        bullets = "".join(f"- {name} {fact} (2026-07-0{day})\n" for day, fact in enumerate(facts, 1))
+        write_page(manager, name, f"# {name}\n\n{name} is the user's {relation}.\n\n{bullets}")
+    health = ["User is allergic to penicillin", "User is allergic to cats", "User has coeliac disease",
+              "User has asthma and carries an inhaler", "User wears glasses for reading"]
+    write_page(manager, "Health", "# Health\n\n" + "".join(f"- {line} (2026-07-0{day})\n"
+                                                           for day, line in enumerate(health, 1)))
+    write_page(manager, "Work", "# Work\n\n- User teaches chemistry at a school in Ghent (2026-07-01)\n"
+                                "- User is head of the science department (2026-07-02)\n")
+    write_page(manager, "About Me", "# About Me\n\n- User grew up in Lagos (2026-07-01)\n"
+                                    "- User is a vegetarian (2026-07-02)\n")
+    write_page(manager, "Preferences", "# Preferences\n\n- User's favourite author is Ursula K. Le Guin (2026-07-01)\n"
+                                       "- User loves Ethiopian coffee (2026-07-02)\n")
+    await promote(manager.home)
+    lines = memory(manager).splitlines()
+    assert len(lines) <= manager.settings.memory_md_max_lines
+    assert {f"- {line}" for line in health} <= set(lines)  # every health fact
+    assert [line for line in lines if line.startswith("## ")][:2] == ["## About me", "## People"]
+    assert not any(f"## {name}" in lines for name in people)  # one heading for all the people
+    assert {f"- {name} is the user's {relation}" for name, (relation, *_) in people.items()} <= set(lines)  # who each is
+    assert sum(line.startswith(tuple(f"- {name} " for name in people)) for line in lines) >= 24  # and most of them
 
 
 async def test_a_line_found_in_memory_md_itself_counts_as_no_recall(home, clock):
@@ -475,14 +513,13 @@ async def test_a_line_found_in_memory_md_itself_counts_as_no_recall(home, clock)
     assert "- User loves okra" in lines and "- User loves figs" not in lines  # the newer taste, as nothing was recalled
 
 
-async def test_a_relative_the_user_never_named_stands_under_their_page_not_a_subject(manager):
+async def test_a_relative_the_user_never_named_stands_among_the_people_not_a_subject(manager):
     write_page(manager, "Grandpa", "# Grandpa\n\n- User's grandpa was a fisherman in Galway (2026-07-01)\n"
                                    "- User's grandpa turned 91 in June (2026-07-01)\n")
     write_page(manager, "Health", "# Health\n\n- User is allergic to penicillin (2026-07-01)\n")
     await promote(manager.home)
     lines = memory(manager).splitlines()
-    assert "## Grandpa" in lines
-    under = lines[lines.index("## Grandpa") + 1:]
+    under = lines[lines.index("## People") + 1:]
     under = under[:under.index("")] if "" in under else under
     assert "- User's grandpa was a fisherman in Galway" in under
     assert not any("grandpa" in line for line in lines[lines.index("## Health"):])

@@ -4,7 +4,7 @@ Candidates are the current bullets of the personal pages (not History, not struc
 :mod:`memory_selection` finds stable and precise, one per fact (:func:`merge_restated`), ranked by
 how often they were recalled (``.state/recall_log.jsonl``), on how many days they were said, then
 by their most recent source date. The offline summary files them in a few sections by subject
-(:data:`SECTIONS`), each person's facts under their name. With ``memory_consolidation_model`` set, the model writes the summary
+(:data:`SECTIONS`), each person's facts together under People. With ``memory_consolidation_model`` set, the model writes the summary
 from the ranked list, and its answer is checked before anything is written
 (:func:`answer_problem`): an empty, echoed, bullet-less answer, or one that keeps fewer facts
 than the offline promoter would, is replaced by the offline result and the reason is reported.
@@ -79,8 +79,9 @@ class Candidate:
     recalls: int
     order: int
     said: int = 1  # on how many days the fact was said: what is said again and again is stable
-    section: str = ""  # the MEMORY.md heading it goes under (:func:`section`, a person's name); '' for its page
-    person: bool = False  # on a person's page: under their name, among the people
+    section: str = ""  # the MEMORY.md heading it goes under (:func:`section`, People); '' for its page
+    person: bool = False  # on a person's page (or who they are): under People, beside that person's other facts
+    who: str = ""  # the person's page, for a person's fact: People groups each person's lines, who they are first
 
 
 # Each page's best few facts, at most: a page of forty tastes would fill MEMORY.md, and an agent
@@ -141,7 +142,9 @@ def _personal_candidates(home: Promoting) -> list[Candidate]:
     """Current facts of the personal pages that are stable and precise enough to be read every turn
     (:mod:`core.memory_selection`: the judge weighs them all at once), links read as their text, and
     the first line of a person's page (who they are: the program wrote it from a kept fact). A
-    person's facts go under their name, the others under their subject's section (:func:`section`)."""
+    person's facts go under People, the others under their subject's section (:func:`section`). People
+    is one heading, not one a person: a dozen people with a fact each would otherwise spend three lines
+    each of the bound (heading, fact, blank) and cut the user's second allergy."""
     from suzent_desktop.core.engines.dream.placement.subjects import person_page
     from suzent_desktop.core.engines.memory_md.memory_selection import judged, memory_worthy, promoted_page
     from suzent_desktop.core.files.language.markdown import plain_text
@@ -157,6 +160,7 @@ def _personal_candidates(home: Promoting) -> list[Candidate]:
     # user's people are, first when the bound cuts; their other facts stand under their names
     intros: set[int] = set()
     people: set[str] = {"People"}  # the pages of people
+    whose: dict[int, str] = {}  # index in ``found`` -> the person page an intro says who is
 
     def add(text: str, page: str, latest: str, said: int = 1) -> bool:
         key = normalize(text)
@@ -187,6 +191,7 @@ def _personal_candidates(home: Promoting) -> list[Candidate]:
             intro = next(ln.strip() for ln in body.splitlines() if ln.strip() and not ln.startswith("#"))
             if add(intro.rstrip("."), "People", max((b.latest or "" for b in bullets), default="")):
                 intros.add(len(found) - 1)
+                whose[len(found) - 1] = path.stem
         for bullet, text in zip(bullets, texts, strict=True):
             if text and memory_worthy(text):
                 add(text, path.stem, bullet.latest or "", len(bullet.dates))
@@ -195,7 +200,8 @@ def _personal_candidates(home: Promoting) -> list[Candidate]:
     kept = dict(zip(weighed, judged([found[index].text for index in weighed]), strict=True))
     for index, cand in enumerate(found):
         cand.person = index in intros or cand.page in people
-        cand.section = cand.page if cand.person else section(cand.page, cand.text)
+        cand.who = whose.get(index, cand.page) if cand.person else ""
+        cand.section = "People" if cand.person else section(cand.page, cand.text)
     return [cand for index, cand in enumerate(found) if kept.get(index, True)]
 
 
@@ -213,6 +219,12 @@ def _subject(text: str) -> str:
     share every other word and are two facts."""
     first = english.words(text)[:1]
     return first[0].lower().removesuffix("'s").removesuffix("’s") if first else ""
+
+
+def _names(text: str) -> set[str]:
+    """The capitalised words after the first: "User's friend Ada moved to Lisbon" and "User's friend
+    Bram moved to Lisbon" share all but one word and are two facts, about two people."""
+    return {word for word in english.words(text)[1:] if word[:1].isupper()}
 
 
 def _restates(longer: frozenset[str], shorter: frozenset[str]) -> bool:
@@ -243,7 +255,8 @@ def merge_restated(candidates: list[Candidate]) -> list[Candidate]:
         cand, words = candidates[index], contents[index]
         near = {k for w in words for k in by_stem.get(w, ())}
         twin = next((k for k in sorted(near) if _restates(kept[k][1], words)
-                     and _subject(kept[k][0].text) == _subject(cand.text)), None)
+                     and _subject(kept[k][0].text) == _subject(cand.text)
+                     and _names(cand.text) <= _names(kept[k][0].text)), None)
         if twin is None:
             for w in words:
                 by_stem.setdefault(w, []).append(len(kept))
@@ -253,7 +266,7 @@ def merge_restated(candidates: list[Candidate]) -> list[Candidate]:
         same.said += cand.said
         same.latest = max(same.latest, cand.latest)
         if rank_of(cand.page) < rank_of(same.page):
-            same.page, same.section, same.person = cand.page, cand.section, cand.person
+            same.page, same.section, same.person, same.who = cand.page, cand.section, cand.person, cand.who
     return sorted((cand for cand, _ in kept), key=lambda c: c.order)
 
 
@@ -273,22 +286,25 @@ def round_robin(ranked: list[Candidate]) -> list[Candidate]:
     keeps its top facts instead of the newest page crowding out an old allergy note. Pages take
     turns in :data:`PAGE_PRIORITY` order (identity, people, work, health first); a page named by
     its subject (a person, a place, an ongoing project or activity) takes its turn with the projects.
-    A page gives at most :data:`MAX_PER_PAGE` facts, a section :data:`MAX_PER_SECTION`."""
+    A page gives at most :data:`MAX_PER_PAGE` facts (People, who each person is, up to
+    :data:`MAX_PER_SECTION`), a section :data:`MAX_PER_SECTION` (each person counts as their own)."""
     groups: dict[str, list[Candidate]] = {}
     for cand in ranked:
         groups.setdefault(cand.page, []).append(cand)
     first = {name: index for index, name in enumerate(PAGE_PRIORITY)}
     groups = dict(sorted(groups.items(), key=lambda item: first.get(item[0].lower(), first["projects"])))
+    # a page gives one fact a turn; who the user's people are (the People lines) comes at once, in its
+    # first turn: it says whom the other lines are about, and six of them once cut the seventh person
+    turns = {page: [items] if page == "People" else [[cand] for cand in items] for page, items in groups.items()}
     ordered: list[Candidate] = []
     per_section: dict[str, int] = {}
-    depth = 0
-    while depth < MAX_PER_PAGE and len(ordered) < len(ranked):
-        for items in groups.values():
-            heading = _heading(items[depth]) if depth < len(items) else ""
-            if heading and per_section.get(heading, 0) < MAX_PER_SECTION:
-                ordered.append(items[depth])
-                per_section[heading] = per_section.get(heading, 0) + 1
-        depth += 1
+    for depth in range(MAX_PER_PAGE):
+        for page_turns in turns.values():
+            for cand in page_turns[depth] if depth < len(page_turns) else []:
+                capped = _capped_as(cand)
+                if per_section.get(capped, 0) < MAX_PER_SECTION:
+                    ordered.append(cand)
+                    per_section[capped] = per_section.get(capped, 0) + 1
     return ordered
 
 
@@ -361,15 +377,27 @@ def _heading(cand: Candidate) -> str:
     return cand.section or cand.page
 
 
+def _capped_as(cand: Candidate) -> str:
+    """What :data:`MAX_PER_SECTION` counts a fact against: its heading, but each person on their own
+    (People holds everyone: one cap for all would leave out the twelfth person's only fact)."""
+    return cand.page if cand.person and cand.page != "People" else _heading(cand)
+
+
 def extractive_lines(ranked: list[Candidate]) -> list[str]:
-    """Bullets grouped under their sections in :data:`SECTIONS` order, each person's under their name
-    where People stands (a candidate without a section under its page title, last); bullets keep the
-    given order."""
-    groups: dict[str, list[str]] = {}
+    """Bullets grouped under their sections in :data:`SECTIONS` order (a candidate without a section
+    under its page title, last); bullets keep the given order, except under People, where each person's
+    lines stand together, who they are first, people in the order they first come."""
+    first_seen: dict[str, int] = {}
+    for cand in ranked:
+        first_seen.setdefault(cand.who, len(first_seen))
+    people = sorted((c for c in ranked if _heading(c) == "People"),
+                    key=lambda c: (first_seen[c.who], c.page != "People" or c.who == "People"))  # who first
+    groups: dict[str, list[str]] = {"People": [f"- {c.text}" for c in people]} if people else {}
     place = {name: index for index, name in enumerate(SECTIONS)}
     for cand in ranked:
-        groups.setdefault(_heading(cand), []).append(f"- {cand.text}")
-        place.setdefault(_heading(cand), place["People"] if cand.person else len(SECTIONS))
+        if _heading(cand) != "People":
+            groups.setdefault(_heading(cand), []).append(f"- {cand.text}")
+            place.setdefault(_heading(cand), len(SECTIONS))
     lines: list[str] = []
     for title, bullets in sorted(groups.items(), key=lambda item: place[item[0]]):
         lines += [f"## {title}", *bullets, ""]
