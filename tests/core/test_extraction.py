@@ -1043,3 +1043,13 @@ def test_a_statement_of_ours_after_and_or_but_is_a_line_of_its_own():
         "User is allergic to cats"]
     assert OfflineExtractor().candidates("Our daughter Mila turned six and we took her to the zoo.") == [
         "User's daughter Mila turned six", "User took their daughter Mila to the zoo"]
+
+
+def test_a_gerund_subject_before_a_list_is_no_subjectless_doing():
+    """"Trying X, Y, and Z has been a blast" has its own verb after the list's commas: it is no "I am
+    trying …" ("User is trying out … coconut has been a blast" was written); a comma before another
+    clause still ends the doing ("Just studying for my exams, it has been tough")."""
+    extractor = OfflineExtractor()
+    assert extractor.candidates("Trying out new flavours like lemon, ginger, and mint has been a blast!") == []
+    assert extractor.candidates("Just studying for my exams, it has been tough.") == [
+        "User is just studying for their exams"]

@@ -136,8 +136,27 @@ def _doing_without_subject(first: str, after: str, expanded: str) -> bool:
     not a gerund that is the subject ("Exploring new places can be inspiring", "Keeping a diary helps")."""
     if english.verb_tag(first.lower()) != "VBG" or after not in _AFTER_SUBJECTLESS_VERB:
         return False
-    statement = expanded.split(",", 1)[0].lower().split()
+    statement = _first_clause(expanded.lower().replace(",", " , ").split())
     return not any(english.verb_tag(w) in ("VBZ", "VBD") or w in _FINITE for w in statement[1:])
+
+
+_CLAUSE_SUBJECTS = frozenset("i it we he she they you that this there".split())
+
+
+def _first_clause(words: list[str]) -> list[str]:
+    """The words before a comma that opens another clause ("…, it has been tough", "…, and I loved it"); a
+    list's commas do not ("Trying chocolate, raspberry, and coconut has been a blast": "has" is the
+    gerund's own verb)."""
+    clause: list[str] = []
+    for index, word in enumerate(words):
+        if word != ",":
+            clause.append(word)
+            continue
+        after = words[index + 1:index + 3]
+        if after[:1] and (after[0] in _CLAUSE_SUBJECTS
+                          or (after[0] in ("and", "but", "so") and after[1:2] and after[1] in _CLAUSE_SUBJECTS)):
+            break
+    return clause
 
 
 _FINITE = english.PRESENT_AUXILIARIES | english.PAST_AUXILIARIES | english.MODALS
