@@ -1053,3 +1053,24 @@ def test_a_gerund_subject_before_a_list_is_no_subjectless_doing():
     assert extractor.candidates("Trying out new flavours like lemon, ginger, and mint has been a blast!") == []
     assert extractor.candidates("Just studying for my exams, it has been tough.") == [
         "User is just studying for their exams"]
+
+
+@pytest.mark.parametrize(
+    ("turn", "lines"),
+    [
+        ("Did I tell you my brother Omar got into medical school in Edinburgh? First doctor in the family!",
+         ["User's brother Omar got into medical school in Edinburgh"]),
+        ("Have I told you my mum is retiring in June?", ["User's mum is retiring in June"]),
+        ("Did I mention that we adopted a kitten called Pip?", ["User adopted a kitten called Pip"]),
+        ("Did I tell you about my new job?", []),  # no statement after the opening: still a question
+        ("Did you hear the news?", []),
+    ],
+)
+def test_news_asked_as_a_question_is_news(turn, lines):
+    assert OfflineExtractor().candidates(turn) == lines
+
+
+def test_a_relatives_contracted_has_is_has():
+    """"My dad's been in hospital" is "has been", as "he's been" is (not "User's dad's been")."""
+    assert OfflineExtractor().candidates("My dad's been in hospital since Tuesday with pneumonia.") == [
+        "User's dad has been in hospital since Tuesday with pneumonia"]

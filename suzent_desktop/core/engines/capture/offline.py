@@ -59,7 +59,7 @@ MAX_OFFLINE_CHARS = 20_000  # per side; the whole turn is in the transcript, ext
 _CONTRACTION_RES = [(re.compile(p, re.I), r) for p, r in (
     (r"\b(ca)n't\b", r"\1nnot"), (r"\b(w)on't\b", r"\1ill not"), (r"n't\b", " not"), (r"\bIm\b", "I am"),
     (r"\bIve\b", "I have"), (r"'m\b", " am"), (r"'ve\b", " have"), (r"'ll\b", " will"), (r"'re\b", " are"),
-    (r"\bI'd\b", "I would"), (r"\b(it|that|she|he)'s(?= been\b| got\b)", r"\1 has"), (r"\b(it|that|she|he)'s\b", r"\1 is"),
+    (r"\bI'd\b", "I would"), (r"\b(\w+)['’]s(?= been\b| got\b)", r"\1 has"), (r"\b(it|that|she|he)'s\b", r"\1 is"),
     (rf"\b((?:my|our) (?:{english.alternation(english.PEOPLE)}))['’]s(?= (?:from|in|at|a|an|still|now)\b)", r"\1 is"))]
 
 _PEOPLE = english.alternation(english.PEOPLE + english.PETS)
@@ -352,6 +352,21 @@ _OPENING_HOLDS = re.compile(
     rf"\d|(?<!^)\b[A-Z]|\b(?i:I|my|me|we|our|us|ago|last|next|later|earlier|then|now|once|after|before|since|"
     rf"during|while|when|until|because|as|maybe|perhaps|probably|if|unless|{'|'.join(english.CALENDAR)}|"
     rf"(?:{fact_rules.TIME_NOUN})s?)\b")
+
+
+_NEWS_ASKED = ("did i tell you that", "did i tell you", "did i mention that", "did i mention", "have i told you that",
+               "have i told you", "did you hear that", "did you hear")
+
+
+def _told_as_question(sentence: str) -> str:
+    """News asked as a question is news: "Did I tell you my brother Omar got into medical school?" states
+    that he did. Without its opening, the rest is a statement like any other (its rules still judge it)."""
+    lowered = sentence.lower()
+    opening = next((o for o in _NEWS_ASKED if lowered.startswith(o + " ")), None)
+    if opening is None:
+        return sentence
+    rest = sentence[len(opening):].strip().rstrip("?!. ")
+    return rest + "." if len(rest.split()) >= 3 else sentence
 
 
 def _without_opening(sentence: str) -> str:
@@ -834,7 +849,7 @@ class OfflineExtractor:
     def _candidate(self, sentence: str, antecedent: str | None, people: Mapping[str, str]) -> tuple[str | None, str | None]:
         """The candidate line of one sentence (or None), and the person later pronouns point to."""
         sentence = _without_listener(_LEAD_LABEL.sub("", _FILLER.sub("", sentence.strip()).strip())).strip()
-        sentence = _without_opening(sentence)
+        sentence = _without_opening(_told_as_question(sentence))
         sentence = sentence[:1].upper() + sentence[1:]  # "started a new job" after "Update:" opens the sentence
         sentence = _ASIDE.sub("", sentence) if len(_ASIDE.sub("", sentence).split()) >= 3 else sentence
         sentence = _without_listener_clause(sentence)
