@@ -696,6 +696,12 @@ def test_a_subjectless_past_verb_before_an_activity_is_the_user_speaking():
         ("Thought you'd like to know that my sister Ana had her baby.", ["User's sister Ana had her baby"]),
         ("Guess what, we're moving to Leeds in March!", ["User is moving to Leeds in March"]),
         ("Wanted to tell ya I just joined a writers group!", ["User just joined a writers group"]),
+        # news asked as a question is news
+        ("Did I tell you my brother Omar got into medical school in Edinburgh? First doctor in the family!",
+         ["User's brother Omar got into medical school in Edinburgh"]),
+        ("Have I told you my mum is retiring in June?", ["User's mum is retiring in June"]),
+        ("Did I mention that we adopted a kitten called Pip?", ["User adopted a kitten called Pip"]),
+        ("Did I tell you about my new job?", []),  # no statement after the opening: still a question
         ("I wanted to tell you that your cake was amazing.", []),  # what follows is not the user's
         ("Apart from my shifts, I'm knitting a blanket for my niece.",
          ["Apart from User's shifts, User is knitting a blanket for their niece"]),
@@ -1053,21 +1059,6 @@ def test_a_gerund_subject_before_a_list_is_no_subjectless_doing():
     assert extractor.candidates("Trying out new flavours like lemon, ginger, and mint has been a blast!") == []
     assert extractor.candidates("Just studying for my exams, it has been tough.") == [
         "User is just studying for their exams"]
-
-
-@pytest.mark.parametrize(
-    ("turn", "lines"),
-    [
-        ("Did I tell you my brother Omar got into medical school in Edinburgh? First doctor in the family!",
-         ["User's brother Omar got into medical school in Edinburgh"]),
-        ("Have I told you my mum is retiring in June?", ["User's mum is retiring in June"]),
-        ("Did I mention that we adopted a kitten called Pip?", ["User adopted a kitten called Pip"]),
-        ("Did I tell you about my new job?", []),  # no statement after the opening: still a question
-        ("Did you hear the news?", []),
-    ],
-)
-def test_news_asked_as_a_question_is_news(turn, lines):
-    assert OfflineExtractor().candidates(turn) == lines
 
 
 def test_a_relatives_contracted_has_is_has():

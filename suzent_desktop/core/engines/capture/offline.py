@@ -44,7 +44,14 @@ from collections.abc import Iterable, Mapping
 
 import lemminflect
 
-from suzent_desktop.core.engines.capture import answers, fact_judge, fact_rules, findings, relative_dates
+from suzent_desktop.core.engines.capture import (
+    answers,
+    fact_judge,
+    fact_rules,
+    findings,
+    openings,
+    relative_dates,
+)
 from suzent_desktop.core.engines.dream.placement.topics import TRAVEL, place_of
 from suzent_desktop.core.files.language import english
 from suzent_desktop.core.files.records.log_grammar import Fact
@@ -344,64 +351,6 @@ def _without_listener(sentence: str) -> str:
     return sentence[bare.end():] if bare and english.looks_like_name(bare.group("name")) else sentence
 
 
-# An opening phrase before the user speaks ("On another note, I …", "Sadly, my dog …", "Besides writing, I
-# …") is said to steer the talk: the line reads without it. An opening that holds a fact stays: the user
-# or a name in it, a number, a time ("Last week,", "When I was ten,"), a cause, or a hedge the judge must see.
-_OPENING = re.compile(r"^(?P<lead>[^,]{1,40}),\s+(?=(?:I|I'm|I've|I'd|[Ww]e)\b|(?:[Mm]y|[Oo]ur)\b(?![^,]{1,30},))")
-_OPENING_HOLDS = re.compile(
-    rf"\d|(?<!^)\b[A-Z]|\b(?i:I|my|me|we|our|us|ago|last|next|later|earlier|then|now|once|after|before|since|"
-    rf"during|while|when|until|because|as|maybe|perhaps|probably|if|unless|{'|'.join(english.CALENDAR)}|"
-    rf"(?:{fact_rules.TIME_NOUN})s?)\b")
-
-
-_NEWS_ASKED = ("did i tell you that", "did i tell you", "did i mention that", "did i mention", "have i told you that",
-               "have i told you", "did you hear that", "did you hear")
-
-
-def _told_as_question(sentence: str) -> str:
-    """News asked as a question is news: "Did I tell you my brother Omar got into medical school?" states
-    that he did. Without its opening, the rest is a statement like any other (its rules still judge it)."""
-    lowered = sentence.lower()
-    opening = next((o for o in _NEWS_ASKED if lowered.startswith(o + " ")), None)
-    if opening is None:
-        return sentence
-    rest = sentence[len(opening):].strip().rstrip("?!. ")
-    return rest + "." if len(rest.split()) >= 3 else sentence
-
-
-def _without_opening(sentence: str) -> str:
-    opening = _OPENING.match(sentence)
-    lead = opening.group("lead") if opening else ""
-    if not opening or _OPENING_HOLDS.search(lead):
-        return _time_after(sentence)
-    return sentence[opening.end():]
-
-
-# A time that opens the sentence ("Last week, I found …", "Yesterday I tried …") is said after the
-# statement, where a reader (and the judge) expect it: "User found old notebooks last week".
-_TIME_OPENING = re.compile(
-    rf"^(?P<time>(?:(?i:last|next|this|on|in|a|few|couple|of|ago|the|yesterday|today|tonight|earlier|\d+|"
-    rf"{'|'.join(english.CALENDAR)}|(?:{fact_rules.TIME_NOUN})s?)\b ?)+),?\s+(?=(?:I|[Mm]y|[Ww]e|[Oo]ur)\b)")
-_A_TIME = re.compile(rf"\d|\b(?i:{'|'.join(english.CALENDAR)}|tonight|(?:{fact_rules.TIME_NOUN})s?)\b")
-_CLAUSE_END = re.compile(r"(?=,\s|\s(?:and|but|so|because|when|while)\s|[.!]+$|$)")
-
-
-def _time_after(sentence: str) -> str:
-    opening = _TIME_OPENING.match(sentence)
-    if not opening or not _A_TIME.search(opening.group("time")):
-        return sentence  # "In my free time, I …": no time was said
-    time = opening.group("time").strip()
-    first = time.split()[0].lower()
-    if first not in english.CALENDAR or first in ("today", "tomorrow", "yesterday"):
-        time = time[0].lower() + time[1:]  # "Yesterday" → "yesterday"; "Friday" keeps its capital
-    elif " " not in time:
-        time = f"on {time}"  # "Monday I start at Acme" → "… at Acme on Monday"
-    rest = sentence[opening.end():]
-    end = _CLAUSE_END.search(rest, len(rest.split(" ", 2)[0]) + 1 if " " in rest else len(rest))
-    cut = end.start() if end else len(rest)
-    return f"{rest[:cut]} {time}{rest[cut:]}"
-
-
 # "this"/"these"/"those" before a noun point at a picture or at the talk ("I took this photo at Whispering
 # Falls", "I made these cupcakes with raspberry frosting"); what the line says is still a fact when it reads
 # "a photo", "cupcakes", if the thing is described: a word before the noun that is not praise ("these old
@@ -630,7 +579,7 @@ def _it_named(sentence: str, thing: str | None, *, present_only: bool = False) -
     naming = _NAMING_IT.match(sentence.strip())
     if thing and naming:
         verb = "named" if naming.group("verb") == "nam" else "called"
-        rest = _CLAUSE_END.split(naming.group("rest"), maxsplit=1)[0]  # "…, and she's always with me" is another
+        rest = openings.CLAUSE_END.split(naming.group("rest"), maxsplit=1)[0]  # "…, and she's always with me" is another
         sentence = f"My {thing} is {verb} {naming.group('name')}{rest}"
     shown = _SHOWN.match(sentence.strip())
     if shown:
@@ -849,7 +798,7 @@ class OfflineExtractor:
     def _candidate(self, sentence: str, antecedent: str | None, people: Mapping[str, str]) -> tuple[str | None, str | None]:
         """The candidate line of one sentence (or None), and the person later pronouns point to."""
         sentence = _without_listener(_LEAD_LABEL.sub("", _FILLER.sub("", sentence.strip()).strip())).strip()
-        sentence = _without_opening(_told_as_question(sentence))
+        sentence = openings.without_opening(sentence)
         sentence = sentence[:1].upper() + sentence[1:]  # "started a new job" after "Update:" opens the sentence
         sentence = _ASIDE.sub("", sentence) if len(_ASIDE.sub("", sentence).split()) >= 3 else sentence
         sentence = _without_listener_clause(sentence)

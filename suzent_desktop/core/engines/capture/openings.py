@@ -1,0 +1,73 @@
+"""How a sentence of the user's opens, and the statement without it: one part of the offline extractor.
+
+A turn's sentences often open with words that are no part of the fact: a phrase that steers the talk
+("On another note, I …"), a time said first ("Last week, I found …"), or news asked as a question ("Did I
+tell you my brother …?"). The line reads without them, or with the time after the statement.
+"""
+
+from __future__ import annotations
+
+import re
+
+from suzent_desktop.core.engines.capture import fact_rules
+from suzent_desktop.core.files.language import english
+
+# An opening phrase before the user speaks ("On another note, I …", "Sadly, my dog …", "Besides writing, I
+# …") is said to steer the talk: the line reads without it. An opening that holds a fact stays: the user
+# or a name in it, a number, a time ("Last week,", "When I was ten,"), a cause, or a hedge the judge must see.
+_OPENING = re.compile(r"^(?P<lead>[^,]{1,40}),\s+(?=(?:I|I'm|I've|I'd|[Ww]e)\b|(?:[Mm]y|[Oo]ur)\b(?![^,]{1,30},))")
+_OPENING_HOLDS = re.compile(
+    rf"\d|(?<!^)\b[A-Z]|\b(?i:I|my|me|we|our|us|ago|last|next|later|earlier|then|now|once|after|before|since|"
+    rf"during|while|when|until|because|as|maybe|perhaps|probably|if|unless|{'|'.join(english.CALENDAR)}|"
+    rf"(?:{fact_rules.TIME_NOUN})s?)\b")
+
+
+_NEWS_ASKED = ("did i tell you that", "did i tell you", "did i mention that", "did i mention", "have i told you that",
+               "have i told you", "did you hear that", "did you hear")
+
+
+def _told_as_question(sentence: str) -> str:
+    """News asked as a question is news: "Did I tell you my brother Omar got into medical school?" states
+    that he did. Without its opening, the rest is a statement like any other (its rules still judge it)."""
+    lowered = sentence.lower()
+    opening = next((o for o in _NEWS_ASKED if lowered.startswith(o + " ")), None)
+    if opening is None:
+        return sentence
+    rest = sentence[len(opening):].strip().rstrip("?!. ")
+    return rest + "." if len(rest.split()) >= 3 else sentence
+
+
+def without_opening(sentence: str) -> str:
+    """The sentence as the user's statement: news asked as a question asked no more, an opening that steers
+    the talk left out, and an opening time said after the statement."""
+    sentence = _told_as_question(sentence)
+    opening = _OPENING.match(sentence)
+    lead = opening.group("lead") if opening else ""
+    if not opening or _OPENING_HOLDS.search(lead):
+        return _time_after(sentence)
+    return sentence[opening.end():]
+
+
+# A time that opens the sentence ("Last week, I found …", "Yesterday I tried …") is said after the
+# statement, where a reader (and the judge) expect it: "User found old notebooks last week".
+_TIME_OPENING = re.compile(
+    rf"^(?P<time>(?:(?i:last|next|this|on|in|a|few|couple|of|ago|the|yesterday|today|tonight|earlier|\d+|"
+    rf"{'|'.join(english.CALENDAR)}|(?:{fact_rules.TIME_NOUN})s?)\b ?)+),?\s+(?=(?:I|[Mm]y|[Ww]e|[Oo]ur)\b)")
+_A_TIME = re.compile(rf"\d|\b(?i:{'|'.join(english.CALENDAR)}|tonight|(?:{fact_rules.TIME_NOUN})s?)\b")
+CLAUSE_END = re.compile(r"(?=,\s|\s(?:and|but|so|because|when|while)\s|[.!]+$|$)")
+
+
+def _time_after(sentence: str) -> str:
+    opening = _TIME_OPENING.match(sentence)
+    if not opening or not _A_TIME.search(opening.group("time")):
+        return sentence  # "In my free time, I …": no time was said
+    time = opening.group("time").strip()
+    first = time.split()[0].lower()
+    if first not in english.CALENDAR or first in ("today", "tomorrow", "yesterday"):
+        time = time[0].lower() + time[1:]  # "Yesterday" → "yesterday"; "Friday" keeps its capital
+    elif " " not in time:
+        time = f"on {time}"  # "Monday I start at Acme" → "… at Acme on Monday"
+    rest = sentence[opening.end():]
+    end = CLAUSE_END.search(rest, len(rest.split(" ", 2)[0]) + 1 if " " in rest else len(rest))
+    cut = end.start() if end else len(rest)
+    return f"{rest[:cut]} {time}{rest[cut:]}"
