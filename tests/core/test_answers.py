@@ -116,3 +116,27 @@ async def test_capture_reads_the_users_turn_before_for_the_thing_it_made(home, c
     facts, _ = await manager.process_conversation_turn_for_memories(
         "Thanks! It's a mix of drama and romance!", "Sounds great.", "s1")
     assert [f.content for f in facts] == ["User's first full screenplay is a mix of drama and romance"]
+
+
+@pytest.mark.parametrize(
+    ("question", "turn", "lines"),
+    [
+        ("Do you have any favorite fantasy films?", "Definitely Star Wars! It's my favorite and never gets old.",
+         ["User's favorite fantasy film is Star Wars"]),
+        ("Do you have any favourite books?", "For sure! Dune and Hyperion are amazing!",
+         ["User's favourite books are Dune and Hyperion"]),
+        ("Who's your favourite author?", "Ursula K. Le Guin, easily.", ["User's favourite author is Ursula K. Le Guin"]),
+        ("What are your favorite sports to watch?", "Tennis!", ["User's favorite sport to watch is Tennis"]),
+        ("What's your favorite kind of music?", "Jazz, definitely.", ["User's favorite kind of music is Jazz"]),
+        ("Do you have a favorite TV series?", "Severance!", ["User's favorite TV series is Severance"]),
+        # no name, or not the user's favourite: nothing is made up
+        ("Is Spider-Man your favorite superhero?", "Thanks, Nate! It was a real roller coaster.", []),
+        ("What's your favorite way to relax?", "Reading, for sure.", []),
+        ("Are Dune and Hyperion still your favorites?", "Yes, they are still my favorites.", []),
+        ("What's Tom's favourite food?", "Pizza!", []),
+    ],
+)
+def test_an_answer_that_names_a_favourite_says_whose_favourite_it_is(question, turn, lines):
+    """Asked "Do you have any favorite fantasy films?", "Definitely Star Wars!" says what the user's favourite
+    fantasy film is; the question, not the answer, says what kind of favourite."""
+    assert OfflineExtractor().candidates(turn, asked=asked_of(question)) == lines

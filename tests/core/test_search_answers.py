@@ -322,3 +322,23 @@ async def test_the_current_value_takes_the_rank_its_old_value_earned(layout, ind
     await indexer.sync()
     hits = (await indexer.search("Where does Hana live now?", limit=5)).hits
     assert hits[0].text == "Hana moved to Ghent"
+
+
+async def test_a_question_about_a_relative_ranks_that_relative_above_an_in_law(layout, indexer) -> None:
+    """"brother" in "brother-in-law" or "cousin" in "second cousin" is the word, not the person asked about."""
+    write(layout, "3_Personal/People.md", "# People\n\n"
+          "- User's brother-in-law Ottilie moved to Utrecht (2026-07-01)\n"
+          "- User's brother-in-law Ottilie lives in Utrecht now (2026-07-02)\n"
+          "- User's second cousin Cosima lives in Seville (2026-07-03)\n"
+          "- User's brother Rosa is a data engineer up in Aarhus (2026-07-04)\n"
+          "- User's cousin Amara has a studio in Ljubljana (2026-07-05)\n")
+    await indexer.sync()
+    def first(hits, *starts: str) -> str:
+        return next(h.text for h in hits if h.text.startswith(starts))
+
+    brother = (await indexer.search("Which city does the user's brother live in?", limit=5)).hits
+    assert first(brother, "User's brother") == "User's brother Rosa is a data engineer up in Aarhus"  # not the in-law
+    cousin = (await indexer.search("Which city does the user's cousin live in?", limit=5)).hits
+    assert first(cousin, "User's cousin", "User's second cousin") == "User's cousin Amara has a studio in Ljubljana"
+    in_law = (await indexer.search("Where does the user's brother-in-law live?", limit=5)).hits
+    assert in_law[0].text.startswith("User's brother-in-law Ottilie")  # asked by name of the relation, found

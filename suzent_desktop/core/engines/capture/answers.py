@@ -11,11 +11,17 @@ assistant asked before the turn (the capture service reads it from the kept tran
 An answer's "it" is the thing of the user's that the question named: after "What's your new novel
 about?", "It's about a lighthouse keeper" is about the new novel (the offline extractor names it as
 it names a thing the user's own last sentence got or made).
+
+An answer to "What's your favourite …?" often names it and nothing else: "Definitely Star Wars!", or
+praises it ("Dune and Hyperion are amazing"). The answer then says what the user's favourite is
+(:func:`favourite_named`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+import lemminflect
 
 from suzent_desktop.core.files.language import english
 
@@ -51,6 +57,7 @@ class Asked:
     verb: str = ""  # the verb's plain form ("play"); "" when the question asks about no doing
     what: str = ""  # its object as the user would say it ("the piano"; "your guitar" → "my guitar")
     thing: str | None = None  # "new novel" of "What's your new novel about?": what the answer's "it" is
+    favourite: str = ""  # "favorite fantasy movies" of "Do you have any favorite fantasy movies?"
 
 
 def asked_of(assistant_text: str) -> Asked | None:
@@ -65,8 +72,8 @@ def asked_of(assistant_text: str) -> Asked | None:
             question = question[: -len(ending) - 1]
     words = question.split()
     lowered = [w.lower().strip(",") for w in words]
-    verb, what, thing = *_doing(words, lowered), _thing(lowered)
-    return Asked(verb, what, thing) if verb or thing else None
+    verb, what, thing, favourite = *_doing(words, lowered), _thing(lowered), _favourite(words, lowered)
+    return Asked(verb, what, thing, favourite) if verb or thing or favourite else None
 
 
 def _doing(words: list[str], lowered: list[str]) -> tuple[str, str]:
@@ -99,6 +106,81 @@ def _thing(lowered: list[str]) -> str | None:
             break
         named.append(bare)
     return " ".join(named) if 0 < len(named) <= MAX_THING_WORDS else None
+
+
+_FAVOURITE = frozenset({"favorite", "favourite"})
+_SORTS = frozenset("kind type sort style genre".split())
+_KIND_ENDS = frozenset("you as that which so too right now or".split())
+
+
+def _favourite(words: list[str], lowered: list[str]) -> str:
+    """What a question asks the user's favourite of, with its word ("What's your favorite genre?" →
+    "favorite genre"; "Do you have any favourite books you love?" → "favourite books"); "" when it asks
+    none, or asks someone else's."""
+    at = next((i for i, word in enumerate(lowered) if word in _FAVOURITE), None)
+    if at is None or not {"you", "your"} & set(lowered[:at]):
+        return ""
+    kind: list[str] = []
+    after = lowered[at + 1:at + 2 + MAX_THING_WORDS]
+    for word in after:
+        bare = word.strip(",;:")
+        if not bare.isalpha() or bare in english.PREPOSITIONS or bare in _KIND_ENDS or (
+                english.verb_tag(bare) in ("VBG", "VBD", "VBZ") and not english.is_noun(bare)):
+            break  # "books" and "films" are things here, not doings
+        kind.append(bare)
+        if bare != word:
+            break  # "superhero, or …"
+    joined = after[len(kind):len(kind) + 1]
+    if len(after) > len(kind) + 1 and (joined == ["to"] or (joined == ["of"] and kind and kind[-1] in _SORTS)):
+        kind += after[len(kind):len(kind) + 2]  # "favorite sport to watch", "favorite kind of music"
+    said = [word.strip(",;:?") for word in words[at + 1:at + 1 + len(kind)]]  # as asked: "TV series"
+    return " ".join([lowered[at], *said]) if 0 < len(kind) <= MAX_THING_WORDS + 2 else ""
+
+
+_ANSWER_OPENINGS = _REPLY_OPENINGS | frozenset("definitely probably easily oh hmm ah ooh totally".split())
+_ANSWER_CLOSINGS = ("for sure", "of course", "hands down", "definitely", "probably", "easily", "for me")
+_JOINS = frozenset("and & or of the a".split())
+_NOT_AN_ANSWER = (english.EVALUATIVE | _ANSWER_OPENINGS | frozenset(
+    "thanks thank hey hi hello wow haha lol ok okay sure congrats congratulations sorry same".split())) - _JOINS
+_PRAISE = english.EVALUATIVE | {"favorites", "favourites", "favorite", "favourite", "the", "my"}
+
+
+def favourite_named(sentence: str, asked: Asked | None) -> str | None:
+    """The user's favourite as a statement, when the sentence answers a favourite question by naming it:
+    "Definitely Star Wars!" after "Do you have any favorite fantasy movies?" → "My favorite fantasy movie
+    is Star Wars."; "Dune and Hyperion are amazing" after "… favourite books?" → "My favourite books are
+    Dune and Hyperion.". Names only (capitalised or quoted words): "Yes, they are" names nothing."""
+    if asked is None or not asked.favourite:
+        return None
+    words = sentence.strip().rstrip(".!?…").split()
+    while words and words[0].lower().strip(",!") in _ANSWER_OPENINGS:
+        words = words[1:]
+    text = " ".join(words).rstrip(",")
+    for closing in _ANSWER_CLOSINGS:
+        text = text.removesuffix(" " + closing).removesuffix(",")
+    words = text.split()
+    verb = next((i for i, word in enumerate(words) if word in ("is", "are")), None)
+    if verb is not None:
+        if not words[verb + 1:] or words[verb + 1].lower().strip(",!") not in _PRAISE:
+            return None
+        words = words[:verb]
+    if not 0 < len(words) <= 2 * MAX_THING_WORDS or not all(_named(word) or word.lower() in _JOINS for word in words):
+        return None
+    if english.verb_tag(words[0].lower().strip(",")) == "VBG":
+        return None  # "Reading, for sure": a doing, capitalised only as the sentence's first word
+    if any(word.lower().strip(",") in _NOT_AN_ANSWER for word in words):
+        return None  # "Thanks, Nate!" names the listener, no favourite
+    several = any(word.lower() in ("and", "&") for word in words) or words[-1].endswith(",")
+    word, *kind = asked.favourite.split()
+    noun = len(kind) - 1 - kind[::-1].index("to") - 1 if "to" in kind else len(kind) - 1  # "sports" of "sports to watch"
+    if kind and not several:
+        kind[noun] = lemminflect.getLemma(kind[noun], upos="NOUN")[0]  # one named: "favorite movie", not "movies"
+    return f"My {' '.join([word, *kind])} {'are' if several else 'is'} {' '.join(words).strip(',')}."
+
+
+def _named(word: str) -> bool:
+    bare = word.strip(",\"'“”")
+    return bool(bare) and (bare[0].isupper() or bare[0].isdigit()) and bare.lower() not in ("i", "i'm", "it", "that")
 
 
 def completed(sentence: str, asked: Asked | None) -> str:

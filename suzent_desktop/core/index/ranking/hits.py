@@ -27,7 +27,12 @@ from functools import lru_cache
 
 from suzent_desktop.core.files.sync.sync_conflicts import is_conflict_copy
 from suzent_desktop.core.index.ranking.log_currency import supersede_older_log_facts
-from suzent_desktop.core.index.ranking.terms import asks_about_the_past, content_stems, coverage
+from suzent_desktop.core.index.ranking.terms import (
+    asks_about_the_past,
+    content_stems,
+    coverage,
+    names_another_relation,
+)
 from suzent_desktop.core.index.ranking.tie_order import rounded
 from suzent_desktop.core.vault.facts.fact_pages import (
     content_words,
@@ -42,6 +47,8 @@ NEAR_IDENTICAL = 0.8  # content-word overlap (Jaccard) at which two short facts 
 # Fused ranks tie often (every bullet of a page named "Work" matches "work" through its title):
 # a hit whose own text holds the query's words that matter wins such ties.
 COVERAGE_BONUS = 0.1
+# A hit about the user's brother-in-law when the question asks about their brother shares the word, not the person.
+OTHER_RELATION_WEIGHT = 0.6
 FOLD_MAX_CHARS = 400  # longer texts (prose chunks) fold only when identical
 EVIDENCE_SOURCES = frozenset({"transcript"})  # raw turns: the evidence a page's fact was taken from
 MIN_EVIDENCE_STEMS = 2
@@ -191,6 +198,8 @@ def answer_order(hits: list[SearchHit], query: str, limit: int, find_current: Cu
     weighted = []
     for hit in folded:
         hit.score *= 1.0 + COVERAGE_BONUS * coverage(hit.text, query)
+        if names_another_relation(hit.text, query):
+            hit.score *= OTHER_RELATION_WEIGHT
         if hit.superseded:
             current = logged.get(hit.row_id) or find_current(hit)
             if current is not None:

@@ -97,3 +97,34 @@ def asks_about_the_past(query: str) -> bool:
     if words & _PRESENT_WORDS or any(p in lowered for p in _PRESENT_PHRASES):
         return False
     return bool(words & _PAST_WORDS) or any(p in lowered for p in _PAST_PHRASES)
+
+
+_RELATIONS = frozenset(r for r in english.PEOPLE if " " not in r)
+_KIN_DEGREES = frozenset("second third step half great ex".split())  # "second cousin", "step brother"
+
+
+def _relations_said(text: str) -> tuple[set[str], set[str]]:
+    """The relations a text names as they are ("brother"), and those it names only as part of another
+    ("brother-in-law", "second cousin", "step-sister", "great aunt")."""
+    plain: set[str] = set()
+    compound: set[str] = set()
+    words = [w.lower().removesuffix("'s").removesuffix("’s") for w in english.words(text)]
+    for at, word in enumerate(words):
+        parts = word.split("-")
+        for part in parts:
+            if part not in _RELATIONS:
+                continue
+            degree = len(parts) > 1 or (at > 0 and words[at - 1] in _KIN_DEGREES)
+            (compound if degree else plain).add(part)
+    return plain, compound
+
+
+def names_another_relation(text: str, query: str) -> bool:
+    """The query asks about the user's brother, and the text is about their brother-in-law or step-brother
+    only: it shares the word and is about someone else ("Which city does the user's brother live in?" is
+    not answered by "User's brother-in-law Ottilie moved to Utrecht")."""
+    asked, asked_compound = _relations_said(query)
+    if not asked or asked_compound:
+        return False
+    plain, compound = _relations_said(text)
+    return not (plain & asked) and bool(compound & asked)
