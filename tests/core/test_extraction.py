@@ -1065,3 +1065,22 @@ def test_a_relatives_contracted_has_is_has():
     """"My dad's been in hospital" is "has been", as "he's been" is (not "User's dad's been")."""
     assert OfflineExtractor().candidates("My dad's been in hospital since Tuesday with pneumonia.") == [
         "User's dad has been in hospital since Tuesday with pneumonia"]
+
+
+@pytest.mark.parametrize(
+    ("turn", "lines"),
+    [
+        # a comment after the statement is no part of it; one that says more of the thing stays
+        ("I'm leading the backend team now, which is scary but fun.", ["User is leading the backend team now"]),
+        ("I work at Brightpath, which is a startup in Leeds.", ["User works at Brightpath, which is a startup in Leeds"]),
+        # an elliptical clause gives the next its subject
+        ("My partner isn't, but he cooks vegan with me most nights.", ["User's partner cooks vegan with the user most nights"]),
+        # "and honestly I …" starts a statement of its own
+        ("I quit sugar in January and honestly I feel way better.", ["User quit sugar in January", "User feels way better"]),
+        # the new place the user moved into is what "It's a …" describes, before "I love it"
+        ("We moved into the new place on Friday. It's a two-bed in Leith with a tiny garden, I love it.",
+         ["User moved into the new place on Friday", "User's new place is a two-bed in Leith with a tiny garden"]),
+    ],
+)
+def test_what_is_said_beside_a_statement_is_left_out(turn, lines):
+    assert OfflineExtractor().candidates(turn) == lines

@@ -46,6 +46,7 @@ import lemminflect
 
 from suzent_desktop.core.engines.capture import (
     answers,
+    asides,
     fact_judge,
     fact_rules,
     findings,
@@ -236,7 +237,7 @@ def to_third_person(sentence: str) -> str:
 # "…, and it was amazing": what the user made of it, after the statement, is a statement of its own (and
 # no fact: "I just watched "Little Women" and it was amazing" states the watching; "… and the feels have been
 # wild" too).
-_CLAUSE_JOIN = re.compile(r",?\s+(?:and|but|so)\s+(?=(?:I|I'm|I've|my|My|we|we're|we've|our)\b)|"
+_CLAUSE_JOIN = re.compile(r",?\s+(?:and|but|so)\s+(?:(?:honestly|now|also|actually)\s+)?(?=(?:I|I'm|I've|my|My|we|we're|we've|our)\b)|"
                           r",\s+(?=(?i:it|this|that|they|he|she)(?:'s|'re|'ll|\s+(?P<verb>[a-z]+))\b)|"
                           r",?\s+(?:and|but)\s+(?=(?P<verdict>(?:it|this|that|the\s+[a-z]+)(?:'s|\s+(?:is|was|are|were|has|have|"
                           r"felt|feels))\b))")
@@ -306,7 +307,7 @@ _BRACKETED = re.compile(r"\[[^\[\]]*\](?!\()")
 
 def _sentences(text: str) -> list[str]:
     text = _BRACKETED.sub(" ", text)
-    pieces = [c.strip() for s in english.sentences(text) for c in _clauses(s) if c.strip()]
+    pieces = [c.strip() for s in english.sentences(text) for c in _clauses(asides.without_asides(s)) if c.strip()]
     return [_with_subject_of(piece, before) for piece, before in zip(pieces, ["", *pieces], strict=False)]
 
 
@@ -451,11 +452,11 @@ def _name_known_person(text: str, people: Mapping[str, str]) -> tuple[str, str |
 # Only when the sentence says what the thing is or has: "It was gorgeous" tells a reader nothing new.
 _OWNED_THING = re.compile(
     r"\b(?:I|[Ww]e)(?:'m|'ve| am| have| has| was| were)?(?: (?:just|really|also|finally|recently|been|still))*"
-    r" (?P<verb>[a-z]+) (?P<det>[Mm]y|[Oo]ur|an?|another|this|that) (?P<thing>(?:[\w'-]+ ){0,3}?[\w'-]+?)"
+    r" (?P<verb>[a-z]+)(?: into)? (?P<det>[Mm]y|[Oo]ur|an?|another|this|that|the(?= new\b)) (?P<thing>(?:[\w'-]+ ){0,3}?[\w'-]+?)"
     r"(?=(?: (?:with|about|for|from|at|in|on|that|which|called|named|to|and|but|by|last|this|yesterday|you)\b"
     r"|[ .,!;:]*$))")
 _MAKING = frozenset("make bake cook write buy get have own build paint start finish adopt knit create draw design "
-                    "plant grow sew brew record".split())
+                    "plant grow sew brew record move rent".split())
 _IT_IS = re.compile(r"^(?i:it)(?:(?P<verb>'s| is| was)\s+(?=(?:a|an|about|based|made|set|filled|full|from|by|called|named)\b)|"
                     r"(?P<has> has| had)\s+(?!been\b))(?P<rest>.+)$")
 
@@ -587,8 +588,8 @@ def _it_named(sentence: str, thing: str | None, *, present_only: bool = False) -
     said = _IT_IS.match(sentence.strip())
     if said and present_only and (said.group("verb") or said.group("has")).strip() not in ("'s", "is", "has"):
         said = None
-    if said and thing and _describes(said.group("rest")):
-        rest = said.group("rest")
+    rest = said.group("rest").partition(", I ")[0] if said else ""  # "…, I love it" is another statement
+    if said and thing and _describes(rest):
         content = [w for w in english.words(rest.lower())
                    if w not in english.STOPWORDS and w not in english.EVALUATIVE and len(w) > 2]
         if len(content) >= 2:
