@@ -1080,6 +1080,18 @@ def test_a_relatives_contracted_has_is_has():
         # the new place the user moved into is what "It's a …" describes, before "I love it"
         ("We moved into the new place on Friday. It's a two-bed in Leith with a tiny garden, I love it.",
          ["User moved into the new place on Friday", "User's new place is a two-bed in Leith with a tiny garden"]),
+        # a feeling or a question after the statement; "'s" before a doing, or a place, is "is"
+        ("My son Jonah just got his black belt in judo, we're all so proud of him!!",
+         ["User's son Jonah just got his black belt in judo"]),
+        ("I sold my car, I'm moving to Leeds in May.", ["User sold their car, User is moving to Leeds in May"]),
+        ("I'm vegetarian but my husband eats everything, any easy dinner ideas?",
+         ["User is vegetarian but their husband eats everything"]),
+        ("I love hiking, do you?", ["User loves hiking"]),
+        ("What do you think, should I go?", []),
+        ("My brother's moving to Canada next year.", ["User's brother is moving to Canada next year"]),
+        ("My flat's in Hackney, just off Mare Street.", ["User's flat is in Hackney, just off Mare Street"]),
+        ("My brother's in-laws are visiting.", ["User's brother's in-laws are visiting"]),
+        ("We've been renovating the kitchen ourselves.", ["User has been renovating the kitchen themselves"]),
     ],
 )
 def test_what_is_said_beside_a_statement_is_left_out(turn, lines):

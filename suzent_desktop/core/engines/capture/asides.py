@@ -21,8 +21,41 @@ _COMMENT_WORDS = frozenset("but and so really pretty quite very a bit kind of so
 def without_asides(sentence: str) -> str:
     """The statement of ``sentence``: an elliptical clause before ", but he …" gives the later clause its
     subject ("My partner isn't, but he cooks vegan" → "My partner cooks vegan"), and a comment after it
-    (", which is scary but fun") is left out."""
-    return _without_comment(_without_ellipsis(sentence))
+    (", which is scary but fun"), a feeling about it (", we're all so proud of him") and a question
+    after it (", any easy dinner ideas?") are left out."""
+    return _without_feeling(_without_comment(_without_ellipsis(_without_question(sentence))))
+
+
+# what a question after a statement opens with: "I'm vegetarian, any easy dinner ideas?"
+_QUESTION_OPENINGS = frozenset(
+    "any anyone what how why where when who which do does did can could would should is are was were got right "
+    "you thoughts ideas tips".split())
+# the user's feeling about what they just said: "…, I'm gonna miss him so much", "…, we're all so proud of her"
+_FEELING_SUBJECTS = ("i'm ", "i am ", "we're ", "we are ")
+_FEELING_WORDS = english.STOPWORDS | english.EVALUATIVE | frozenset(
+    "proud glad happy sad excited nervous worried thrilled gutted chuffed miss love gonna going all really so "
+    "much gon na still honestly".split())
+
+
+def _without_question(sentence: str) -> str:
+    if not sentence.rstrip().endswith("?"):
+        return sentence
+    head, joined, tail = sentence.rstrip().rpartition(", ")
+    first = tail.split(" ", 1)[0].lower().strip("?")
+    if not joined or first not in _QUESTION_OPENINGS or len(head.split()) < 3:
+        return sentence
+    return head + "."
+
+
+def _without_feeling(sentence: str) -> str:
+    head, joined, tail = sentence.rstrip(" .!").rpartition(", ")
+    lowered = tail.lower().replace("’", "'")
+    if not joined or len(head.split()) < 3 or not lowered.startswith(_FEELING_SUBJECTS):
+        return sentence
+    words = english.words(lowered.split(" ", 1)[1] if lowered.startswith(("i'm", "we're")) else lowered.split(" ", 2)[2])
+    if not words or not all(w in _FEELING_WORDS for w in words):
+        return sentence  # ", I'm moving to Leeds in May" is a statement of its own
+    return head + "."
 
 
 def _without_ellipsis(sentence: str) -> str:

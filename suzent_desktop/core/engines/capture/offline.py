@@ -68,7 +68,8 @@ _CONTRACTION_RES = [(re.compile(p, re.I), r) for p, r in (
     (r"\b(ca)n't\b", r"\1nnot"), (r"\b(w)on't\b", r"\1ill not"), (r"n't\b", " not"), (r"\bIm\b", "I am"),
     (r"\bIve\b", "I have"), (r"'m\b", " am"), (r"'ve\b", " have"), (r"'ll\b", " will"), (r"'re\b", " are"),
     (r"\bI'd\b", "I would"), (r"\b(\w+)['’]s(?= been\b| got\b)", r"\1 has"), (r"\b(it|that|she|he)'s\b", r"\1 is"),
-    (rf"\b((?:my|our) (?:{english.alternation(english.PEOPLE)}))['’]s(?= (?:from|in|at|a|an|still|now)\b)", r"\1 is"))]
+    (rf"\b((?:my|our) (?:{english.alternation(english.PEOPLE)}|[a-z]+))['’]s(?= (?:from|in|at|a|an|still|now)\b(?!-))",
+     r"\1 is"))]
 
 _PEOPLE = english.alternation(english.PEOPLE + english.PETS)
 _QUESTION_START = re.compile(
@@ -110,7 +111,20 @@ _IMPORTANCE = {"identity": 0.9, "health": 0.9, "person": 0.7, "work": 0.6, "plac
 def _expand(sentence: str) -> str:
     for pattern, replacement in _CONTRACTION_RES:
         sentence = pattern.sub(replacement, sentence)
-    return sentence.replace("\u2019", "'")
+    return _is_before_doing(sentence.replace("\u2019", "'"))
+
+
+def _is_before_doing(sentence: str) -> str:
+    """"My brother's moving to Canada" is "is moving": "'s" before a doing that is no noun ("moving",
+    "going", "starting"; "my brother's building" owns one) and no subject ("my mum's cooking is the best")."""
+    words = sentence.split(" ")
+    for at, word in enumerate(words[:-1]):
+        following = words[at + 1].lower()
+        verb_after = english.verb_tag(words[at + 2].lower().strip(".,!?")) in ("VBZ", "VBD") if at + 2 < len(words) else False
+        if (word.endswith("'s") and len(word) > 2 and english.verb_tag(following) == "VBG"
+                and not english.is_noun(following) and not verb_after):
+            words[at] = word[:-2] + " is"
+    return " ".join(words)
 
 
 def _without_subject(expanded: str) -> str:
@@ -221,7 +235,7 @@ def to_third_person(sentence: str) -> str:
     if possessive_first and not (subject_first and subject_first.start() < possessive_first.start()):
         text = re.sub(r"\b(?:[Mm]y|[Oo]ur)\b", "User's", text, count=1)
     text = re.sub(r"\b(?:[Mm]y|[Oo]ur)\b", "their", text)
-    text = re.sub(r"\bmyself\b", "themselves", text)
+    text = re.sub(r"\b(?:myself|ourselves)\b", "themselves", text)
     text = re.sub(r"\b(me|us)\b", "the user", text)
     text = re.sub(r"\bmine\b", "the user's", text)
     text = re.sub(r"\bI\b", "User", text)
