@@ -95,6 +95,10 @@ MAX_PER_SECTION = 12
 PAGE_PRIORITY = ("about me", "identity", "people", "work", "health", "places", "preferences", "projects",
                  "activities", "hobbies", "routines", "dates")
 
+# who the user is, their people (who each is), work, health and home: these pages take turns first
+USER_CORE = frozenset(PAGE_PRIORITY[:6])
+HEAD_START = MAX_PER_SECTION
+
 # MEMORY.md's sections: the stable things an agent must know, in the order it reads them.
 SECTIONS = ("About me", "People", "Work", "Health", "Home and places", "Projects and pastimes", "Tastes")
 _PAGE_SECTIONS = {"about me": "About me", "identity": "About me", "dates": "About me", "people": "People",
@@ -286,8 +290,12 @@ def round_robin(ranked: list[Candidate]) -> list[Candidate]:
     keeps its top facts instead of the newest page crowding out an old allergy note. Pages take
     turns in :data:`PAGE_PRIORITY` order (identity, people, work, health first); a page named by
     its subject (a person, a place, an ongoing project or activity) takes its turn with the projects.
-    A page gives at most :data:`MAX_PER_PAGE` facts (People, who each person is, up to
-    :data:`MAX_PER_SECTION`), a section :data:`MAX_PER_SECTION` (each person counts as their own)."""
+    The user's own core pages (:data:`USER_CORE`) take all their turns, up to :data:`MAX_PER_SECTION`
+    facts each, before the others start: with twenty people each giving a fact a turn, the user's own
+    allergy lost its place to a friend's dog's ear infection, and a Health page of ten facts kept only
+    its six newest (type 1 diabetes since childhood was cut).
+    Any other page gives at most :data:`MAX_PER_PAGE` facts, a section :data:`MAX_PER_SECTION` (each
+    person counts as their own; who each person is comes at once, up to :data:`MAX_PER_SECTION`)."""
     groups: dict[str, list[Candidate]] = {}
     for cand in ranked:
         groups.setdefault(cand.page, []).append(cand)
@@ -298,9 +306,11 @@ def round_robin(ranked: list[Candidate]) -> list[Candidate]:
     turns = {page: [items] if page == "People" else [[cand] for cand in items] for page, items in groups.items()}
     ordered: list[Candidate] = []
     per_section: dict[str, int] = {}
-    for depth in range(MAX_PER_PAGE):
-        for page_turns in turns.values():
-            for cand in page_turns[depth] if depth < len(page_turns) else []:
+    for turn in range(MAX_PER_SECTION + HEAD_START):
+        for page, page_turns in turns.items():
+            core = page.lower() in USER_CORE
+            depth = turn if core else turn - HEAD_START
+            for cand in page_turns[depth] if 0 <= depth < min(len(page_turns), MAX_PER_SECTION if core else MAX_PER_PAGE) else []:
                 capped = _capped_as(cand)
                 if per_section.get(capped, 0) < MAX_PER_SECTION:
                     ordered.append(cand)
