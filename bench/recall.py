@@ -250,6 +250,7 @@ async def run(args: argparse.Namespace) -> None:
     gained = sum(1 for q in questions if after[q["id"]] and not before[q["id"]])
     if args.show_lost:
         print(f"\nlost by the dream: {len(lost)} questions found before and missed after; gained: {gained}")
+        print("gained:", ", ".join(q["id"] for q in questions if after[q["id"]] and not before[q["id"]]))
     for i in lost[: args.show_lost]:
         question = questions[i]
         print(f"\nlost {question['id']} [{question['kind']}] {question['question']} -> {question['answers']}")

@@ -718,3 +718,15 @@ def test_a_past_event_dated_as_a_person_writes_the_day_goes_on_the_timeline(mana
     timeline = page(manager, "3_Personal/Timeline.md")
     assert "chess at the Tartu open last Saturday (27 June 2026) (2026-07-02)" in timeline
     assert "visited the Emajõgi river yesterday (2026-07-02) (2026-07-03)" in timeline
+
+
+def test_a_street_is_no_person_and_an_in_law_has_a_page_of_their_own():
+    """"just off Mare Street" once made a person page "Mare"; "User's mother-in-law" one named "Mother"."""
+    from suzent_desktop.core.engines.dream.placement.subjects import names_in, title_for
+
+    assert names_in("User's flat is in Hackney, just off Mare Street") == ["Hackney"]
+    assert names_in("User walked in Hyde Park with Ana") == ["Ana"]
+    assert names_in("User met Patrick Rothfuss at a signing") == ["Patrick Rothfuss"]
+    assert title_for("people", (), "User's flat is in Hackney, just off Mare Street")[0] == "Hackney"
+    assert title_for("people", (), "User's mother-in-law is staying with the user for a month")[0] == "Mother-in-law"
+    assert title_for("people", (), "User's mum was diagnosed with diabetes")[0] == "Mum"

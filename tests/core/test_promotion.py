@@ -534,3 +534,16 @@ def test_a_title_that_names_a_time_is_no_passing_time():
 
     assert not passing('User\'s favourite novel is "Tomorrow, and Tomorrow, and Tomorrow"')
     assert passing('User finished "Piranesi" yesterday')
+
+
+async def test_the_closest_people_come_first_when_the_bound_cuts(home, clock):
+    """A partner, children, parents and siblings before cousins, colleagues and in-laws: with more people
+    than the bound holds, the sister-in-law once took the sister's line."""
+    manager = make_manager(home, clock, memory_md_max_lines=8)
+    for name, relation in (("Xavier", "sister-in-law"), ("Lior", "colleague"), ("Amara", "cousin"),
+                           ("Hugo", "sister"), ("Sam", "partner"), ("Mila", "daughter")):
+        write_page(manager, name, f"# {name}\n\n{name} is the user's {relation}.\n\n- {name} lives in Leeds (2026-07-01)\n")
+    await promote(manager.home)
+    lines = memory(manager).splitlines()
+    people = [line for line in lines if line.startswith("- ") and " is the user's " in line]
+    assert people[:3] == ["- Sam is the user's partner", "- Mila is the user's daughter", "- Hugo is the user's sister"]

@@ -130,13 +130,14 @@ def about_person(title: str, body: str, texts: list[str]) -> bool:
     on User's list of places to visit" is the user's) or about the relative it is named after ("User's
     grandpa was a fisherman" on Grandpa: the user did not say his name)."""
     from suzent_desktop.core.engines.capture.fact_judge import judge
-    from suzent_desktop.core.engines.dream.placement.subjects import named_person, person_page
+    from suzent_desktop.core.engines.dream.placement.subjects import named_person, person_page, places_in
 
     if person_page(body, title):
         return True
     relative = f"user's {title.lower()} "
     naming = [text for text in texts if title.lower() in text.lower()]  # only these can be about the name
-    about = [named_person(text, subject) for text, subject in zip(naming, judge().subjects(naming), strict=True)]
+    about = [named_person(text, subject, places_in(text))  # "… in Hackney, just off …" names a place
+             for text, subject in zip(naming, judge().subjects(naming), strict=True)]
     by_name = sum(p is not None and p.name == title for p in about)
     by_relation = sum(text.lower().startswith(relative) for text in texts)
     return len(texts) > 0 and (by_name + by_relation) * 2 >= len(texts)
@@ -303,7 +304,8 @@ def round_robin(ranked: list[Candidate]) -> list[Candidate]:
     groups = dict(sorted(groups.items(), key=lambda item: first.get(item[0].lower(), first["projects"])))
     # a page gives one fact a turn; who the user's people are (the People lines) comes at once, in its
     # first turn: it says whom the other lines are about, and six of them once cut the seventh person
-    turns = {page: [items] if page == "People" else [[cand] for cand in items] for page, items in groups.items()}
+    turns = {page: [sorted(items, key=_closeness)] if page == "People" else [[cand] for cand in items]
+             for page, items in groups.items()}
     ordered: list[Candidate] = []
     per_section: dict[str, int] = {}
     for turn in range(MAX_PER_SECTION + HEAD_START):
@@ -316,6 +318,23 @@ def round_robin(ranked: list[Candidate]) -> list[Candidate]:
                     ordered.append(cand)
                     per_section[capped] = per_section.get(capped, 0) + 1
     return ordered
+
+
+# Who is closest, for the order of the People lines when the bound cuts: partner, children, parents,
+# siblings, grandparents, best friends; then everyone else (a cousin, a colleague, an in-law, a pet).
+_CLOSEST = ({"wife", "husband", "partner", "girlfriend", "boyfriend", "fiance", "fiancee", "fiancé", "fiancée"},
+            {"son", "daughter", "kid", "kids", "children", "baby"},
+            {"mother", "mom", "mum", "father", "dad", "parents"},
+            {"brother", "sister"},
+            {"grandmother", "grandfather", "grandma", "grandpa"},
+            {"best friend", "best mate"})
+
+
+def _closeness(cand: Candidate) -> int:
+    """How close the person a People line says who is stands to the user (0 closest); a line that says
+    no relation ("User's sister Ana moved to Leeds" on the People page) ranks with the farthest."""
+    relation = cand.text.partition("the user's ")[2].strip().lower() if cand.who != "People" else ""
+    return next((tier for tier, relations in enumerate(_CLOSEST) if relation in relations), len(_CLOSEST))
 
 
 def _neg_date(date: str) -> tuple[int, ...]:

@@ -64,7 +64,8 @@ PEOPLE = tuple(sorted(set(
     "brother sister mother mom mum father dad son daughter kid kids children baby colleague coworker co-worker "
     "cousin aunt uncle grandmother grandfather grandma grandpa nephew niece neighbor neighbour doctor dentist "
     "therapist roommate flatmate housemate teammate bandmate classmate mentor coach student teacher parents "
-    "in-laws".split()) | {"best friend", "best mate"}, key=lambda w: (-len(w), w)))
+    "in-laws mother-in-law father-in-law sister-in-law brother-in-law son-in-law daughter-in-law".split())
+    | {"best friend", "best mate"}, key=lambda w: (-len(w), w)))
 PETS = tuple(sorted(set("dog cat puppy pup kitten rabbit parrot tortoise hamster horse budgie ferret lizard snake "
                         "turtle".split()) | {"guinea pig"}, key=lambda w: (-len(w), w)))
 

@@ -56,8 +56,8 @@ _NAMED_NEW = re.compile(rf"^(?:[^,]{{0,60}}?\), )?User (?:(?:[a-z]+ ){{1,3}}(?:a
                         rf"(?:[a-z]+ ){{0,2}}(?:adopted|rescued|fostered) (?:a|an|another) (?:[a-z]+ )?(?P<kind>[a-z]+)) "
                         rf"(?:named|called) (?P<name>[A-Za-z][a-z]+)\b")
 # A close relative the user speaks of without a name ("User's mum was diagnosed …"): a page of their own
-_KIN = re.compile(r"^User's (?:(?:late|elderly|dear) )?(?P<rel>wife|husband|partner|mother|mom|mum|father|dad|"
-                  r"grandmother|grandfather|grandma|grandpa)\b(?! (?:named |called )?[A-Z])")
+_KIN = re.compile(r"^User's (?:(?:late|elderly|dear) )?(?P<rel>(?:wife|husband|partner|mother|mom|mum|father|dad|"
+                  r"grandmother|grandfather|grandma|grandpa)(?:-in-law)?)\b(?!-| (?:named |called )?[A-Z])")
 _LEAD_NAME = re.compile(r"^(?P<name>[A-Z][a-z]+)(?= [a-z])")
 # the date a fact resolved: "(10 July 2026)", "(week of 6 July 2026)", "(June 2026)"; older logs wrote "(2026-07-10)"
 _PAST_DATE = re.compile(r"\((?:(?:week of )?(?:\d{4}-\d{2}-\d{2}|\d{1,2} [A-Z][a-z]+ \d{4})|[A-Z][a-z]+ \d{4}|\d{4})\)")
@@ -110,7 +110,8 @@ CLASS_PAGES = {"identity": "About Me", "person": PEOPLE, "place": "Places", "wor
                "hobby": "Hobbies", "preference": "Preferences", "plan": PLANS, "event": TIMELINE}
 
 
-def _places(text: str) -> set[str]:
+def places_in(text: str) -> set[str]:
+    """The place a fact names, as a set (none, or one): a name there is no person."""
     place = place_of(text)
     return {place.name} if place is not None else set()
 
@@ -177,7 +178,8 @@ def named_person(text: str, subject: str, places: set[str] | frozenset[str] = fr
 
 def names_in(text: str) -> list[str]:
     """The names a fact says, in order: runs of capitalised words that are no ordinary English word
-    ("Nate", "Patrick Rothfuss", "Nate's" → "Nate"), outside quoted titles; "User" is the user."""
+    ("Nate", "Patrick Rothfuss", "Nate's" → "Nate"), outside quoted titles; "User" is the user. A run
+    that a capitalised ordinary word goes on ("Mare Street", "Hyde Park") names a place or a thing."""
     found: list[str] = []
     for part in text.split('"')[::2]:  # the words between quotes are a title
         run: list[str] = []
@@ -187,6 +189,8 @@ def names_in(text: str) -> list[str]:
                 run.append(word)
                 if word == token:
                     continue  # a possessive ends the name
+            elif run and word[:1].isupper() and word != "User":
+                run = []  # "Mare Street": the street is no person
             if run:
                 found.append(" ".join(run))
                 run = []
@@ -236,7 +240,7 @@ def title_for(
     if _IDENTITY.match(text.rstrip(". ")):
         return "About Me", None
     subject = subject_class(category, tags, text)
-    person = person_of(text, people) or named_person(text, subject, {*employers, *_places(text)},
+    person = person_of(text, people) or named_person(text, subject, {*employers, *places_in(text)},
                                                          elsewhere)
     if person is not None:
         return person.name, person
