@@ -1092,6 +1092,13 @@ def test_a_relatives_contracted_has_is_has():
         ("My flat's in Hackney, just off Mare Street.", ["User's flat is in Hackney, just off Mare Street"]),
         ("My brother's in-laws are visiting.", ["User's brother's in-laws are visiting"]),
         ("We've been renovating the kitchen ourselves.", ["User has been renovating the kitchen themselves"]),
+        # a request to the listener, or a verdict on a part of the thing, is no part of the fact
+        ("Btw I'm lactose intolerant so please don't suggest cheesy recipes haha", ["User is lactose intolerant"]),
+        ("I'm vegan, please remember that.", ["User is vegan"]),
+        ("I've switched from Android to an iPhone 15, the camera is insane.",
+         ["User has switched from Android to an iPhone 15"]),
+        ("I bought a house in Leeds, the garden is where I grow tomatoes.",
+         ["User bought a house in Leeds, the garden is where User grows tomatoes"]),
     ],
 )
 def test_what_is_said_beside_a_statement_is_left_out(turn, lines):

@@ -15,7 +15,8 @@ _ELLIPTICAL_ENDS = frozenset(
     "isn't isnt aren't wasn't weren't doesn't don't didn't can't won't hasn't haven't".split())
 _SUBJECT_PRONOUNS = frozenset("he she they".split())
 # words a comment may hold besides its verdicts: "which is scary but fun", "which was a bit much"
-_COMMENT_WORDS = frozenset("but and so really pretty quite very a bit kind of sort little super also too".split())
+_COMMENT_WORDS = frozenset(
+    "but and so really pretty quite very a bit kind of sort little super also too insane unreal gorgeous".split())
 
 
 def without_asides(sentence: str) -> str:
@@ -23,7 +24,30 @@ def without_asides(sentence: str) -> str:
     subject ("My partner isn't, but he cooks vegan" → "My partner cooks vegan"), and a comment after it
     (", which is scary but fun"), a feeling about it (", we're all so proud of him") and a question
     after it (", any easy dinner ideas?") are left out."""
-    return _without_feeling(_without_comment(_without_ellipsis(_without_question(sentence))))
+    return _without_verdict(_without_feeling(_without_comment(_without_ellipsis(_without_request(
+        _without_question(sentence))))))
+
+
+_REQUEST_JOINS = (" so please ", ", so please ", ", please ", " and please ", ", and please ")
+
+
+def _without_request(sentence: str) -> str:
+    """"I'm lactose intolerant so please don't suggest cheesy recipes": the request is to the listener."""
+    lowered = sentence.lower()
+    at = min((lowered.find(join) for join in _REQUEST_JOINS if join in lowered), default=-1)
+    return sentence[:at] + "." if at > 0 and len(sentence[:at].split()) >= 2 else sentence
+
+
+def _without_verdict(sentence: str) -> str:
+    """"I've switched to an iPhone 15, the camera is insane": a verdict on a part of the thing, after a comma."""
+    head, joined, tail = sentence.rstrip(" .!").rpartition(", ")
+    words = [w.lower() for w in english.words(tail)]
+    if not joined or len(head.split()) < 3 or len(words) < 3 or words[0] not in ("the", "its", "it's"):
+        return sentence
+    verb = next((i for i, word in enumerate(words) if word in ("is", "was", "are", "were")), None)
+    if verb is None or verb > 3 or not all(w in english.EVALUATIVE or w in _COMMENT_WORDS for w in words[verb + 1:]):
+        return sentence
+    return head + "."
 
 
 # what a question after a statement opens with: "I'm vegetarian, any easy dinner ideas?"
