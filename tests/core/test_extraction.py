@@ -993,6 +993,8 @@ def test_a_statement_continued_without_its_subject_keeps_the_users_verb():
         "User is vegetarian, has been since 2015"]
     assert OfflineExtractor().candidates("I support Celtic, have done for years.")[:1] == [
         "User supports Celtic, has done for years"]
+    assert OfflineExtractor().candidates("I gave up smoking in May, haven't had a single one since.") == [
+        "User gave up smoking in May, has not had a single one since"]
     assert OfflineExtractor().candidates("My kids have been sick, have been for a week.") == [
         "User's kids have been sick, have been for a week"]  # the kids' verb: left as said
 

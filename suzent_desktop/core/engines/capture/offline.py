@@ -239,7 +239,7 @@ def to_third_person(sentence: str) -> str:
     text = re.sub(r"\b(me|us)\b", "the user", text)
     text = re.sub(r"\bmine\b", "the user's", text)
     text = re.sub(r"\bI\b", "User", text)
-    text = re.sub(r"^(User [^,]*, )have (?=been\b|done\b)", r"\1has ", text)  # "I'm vegan, have been since 2015"
+    text = re.sub(r"^(User [^,]*, )have (?=been\b|done\b|not\b|never\b)", r"\1has ", text)  # "…, have been since 2015"
     text = " ".join(text.split()).rstrip(".!;, ")
     if text.startswith("User's") or text.startswith("User "):
         return text
