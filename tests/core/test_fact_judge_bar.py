@@ -38,3 +38,14 @@ def test_the_lower_bar_is_only_for_lines_that_name_something() -> None:
     assert fact_judge.NAMED_KEEP_AT <= judge.probability(named) < judge.keep_at
     assert judge(named).keep
     assert not judge(vague).keep
+
+
+def test_the_judge_weighs_a_line_without_its_news_adverbs() -> None:
+    """"just", "finally", "actually" say when the news came, not what it is: the judge weighs the line
+    without them (the chatter it learned to drop says them often), and the line keeps them."""
+    judge = fact_judge.judge()
+    said, plain = "User just set up meetings with movie producers", "User set up meetings with movie producers"
+    assert judge(said).probability == judge(plain).probability
+    assert judge(said).keep
+    assert not judge("User just wanted to say hi").keep
+    assert fact_judge.without_news_adverbs("User finally just moved to Leeds") == "User moved to Leeds"

@@ -208,11 +208,23 @@ class Judge:
         return self.subjects([line])[0]
 
     def __call__(self, line: str) -> Verdict:
-        vecs = vectors([line])
-        probability = float(self.probabilities([line], vecs)[0])
-        subject = SUBJECTS[int(np.argmax(self.subject_scores([line], vecs)[0]))]
+        weighed = without_news_adverbs(line)
+        vecs = vectors([weighed])
+        probability = float(self.probabilities([weighed], vecs)[0])
+        subject = SUBJECTS[int(np.argmax(self.subject_scores([weighed], vecs)[0]))]
         bar = min(self.keep_at, NAMED_KEEP_AT) if names_something(line) else self.keep_at
         return Verdict(probability >= bar, probability, subject)
+
+
+# "just", "finally", "actually" say when the news came or how it felt, not what it is: the chatter the judge
+# learned to drop says them often ("User just wanted to say hi"), and "User just set up meetings with movie
+# producers" scored 0.89 where "User set up meetings with movie producers" scores 0.99.
+NEWS_ADVERBS = frozenset({"just", "finally", "actually"})
+
+
+def without_news_adverbs(line: str) -> str:
+    """The line as the judge weighs it (the line written keeps every word)."""
+    return " ".join(word for word in line.split(" ") if word.lower() not in NEWS_ADVERBS)
 
 
 def load() -> None:
