@@ -1097,6 +1097,7 @@ def test_a_relatives_contracted_has_is_has():
         # a request to the listener, or a verdict on a part of the thing, is no part of the fact
         ("Btw I'm lactose intolerant so please don't suggest cheesy recipes haha", ["User is lactose intolerant"]),
         ("I'm vegan, please remember that.", ["User is vegan"]),
+        ("I'm allergic to shellfish, so no shrimp for me!", ["User is allergic to shellfish"]),
         ("I've switched from Android to an iPhone 15, the camera is insane.",
          ["User has switched from Android to an iPhone 15"]),
         ("I bought a house in Leeds, the garden is where I grow tomatoes.",

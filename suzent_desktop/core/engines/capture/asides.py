@@ -28,11 +28,13 @@ def without_asides(sentence: str) -> str:
         _without_question(sentence))))))
 
 
-_REQUEST_JOINS = (" so please ", ", so please ", ", please ", " and please ", ", and please ")
+_REQUEST_JOINS = (" so please ", ", so please ", ", please ", " and please ", ", and please ",
+                  ", so no ")  # "I can't have dairy, so no ice cream for me": what follows, said as an aside
 
 
 def _without_request(sentence: str) -> str:
-    """"I'm lactose intolerant so please don't suggest cheesy recipes": the request is to the listener."""
+    """"I'm lactose intolerant so please don't suggest cheesy recipes": the request is to the listener; "…, so
+    no ice cream for me" only says again what the statement said."""
     lowered = sentence.lower()
     at = min((lowered.find(join) for join in _REQUEST_JOINS if join in lowered), default=-1)
     return sentence[:at] + "." if at > 0 and len(sentence[:at].split()) >= 2 else sentence
