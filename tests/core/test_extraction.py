@@ -1098,6 +1098,9 @@ def test_a_relatives_contracted_has_is_has():
         ("Btw I'm lactose intolerant so please don't suggest cheesy recipes haha", ["User is lactose intolerant"]),
         ("I'm vegan, please remember that.", ["User is vegan"]),
         ("I'm allergic to shellfish, so no shrimp for me!", ["User is allergic to shellfish"]),
+        # a verdict between a title and what it is does not part them
+        ('I just watched "Arrival" and it was amazing! It\'s a film about linguists and aliens.',
+         ['User just watched "Arrival", a film about linguists and aliens']),
         ("I've switched from Android to an iPhone 15, the camera is insane.",
          ["User has switched from Android to an iPhone 15"]),
         ("I bought a house in Leeds, the garden is where I grow tomatoes.",

@@ -280,6 +280,9 @@ def _clauses(sentence: str) -> list[str]:
     return [clause for part in parts for clause in _with_causes(part)]
 
 
+_VERDICT_OPENINGS = ("it was ", "it is ", "it's ", "it felt ", "that was ", "this was ")
+
+
 def _is_verdict(clause: str) -> bool:
     """Whether "it was …" goes on to judge rather than describe: an evaluative word in its first words."""
     return any(word in english.EVALUATIVE for word in english.words(clause.lower())[:6])
@@ -800,6 +803,8 @@ class OfflineExtractor:
             else:
                 sentence, thing = _it_named(_there_is_what_i_do(whole), thing, present_only=held)
             line, antecedent = self._candidate(_there_named(sentence, place), antecedent, people)
+            if line is None and last_said and sentence.strip().lower().startswith(_VERDICT_OPENINGS) and _is_verdict(sentence):
+                continue  # "… and it was amazing! It's a story about …": the verdict stands between, no more
             described = (_title_described(lines[-1], sentence) or _phrase_described(lines[-1], sentence)
                          if line is None and lines and last_said else None)
             if described is not None:
