@@ -172,7 +172,7 @@ def favourite_named(sentence: str, asked: Asked | None) -> str | None:
         return None  # "Thanks, Nate!" names the listener, no favourite
     several = any(word.lower() in ("and", "&") for word in words) or words[-1].endswith(",")
     word, *kind = asked.favourite.split()
-    noun = len(kind) - 1 - kind[::-1].index("to") - 1 if "to" in kind else len(kind) - 1  # "sports" of "sports to watch"
+    noun = kind.index("to") - 1 if "to" in kind else len(kind) - 1  # "sports" of "sports to watch"
     if kind and not several:
         kind[noun] = lemminflect.getLemma(kind[noun], upos="NOUN")[0]  # one named: "favorite movie", not "movies"
     return f"My {' '.join([word, *kind])} {'are' if several else 'is'} {' '.join(words).strip(',')}."

@@ -119,10 +119,12 @@ def _is_before_doing(sentence: str) -> str:
     "going", "starting"; "my brother's building" owns one) and no subject ("my mum's cooking is the best")."""
     words = sentence.split(" ")
     for at, word in enumerate(words[:-1]):
+        if not word.endswith("'s") or len(word) <= 2:
+            continue
         following = words[at + 1].lower()
-        verb_after = english.verb_tag(words[at + 2].lower().strip(".,!?")) in ("VBZ", "VBD") if at + 2 < len(words) else False
-        if (word.endswith("'s") and len(word) > 2 and english.verb_tag(following) == "VBG"
-                and not english.is_noun(following) and not verb_after):
+        then = words[at + 2].lower().strip(".,!?") if at + 2 < len(words) else ""
+        if (english.verb_tag(following) == "VBG" and not english.is_noun(following)
+                and english.verb_tag(then) not in ("VBZ", "VBD")):
             words[at] = word[:-2] + " is"
     return " ".join(words)
 
