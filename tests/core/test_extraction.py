@@ -1101,6 +1101,8 @@ def test_a_relatives_contracted_has_is_has():
         # a verdict between a title and what it is does not part them
         ('I just watched "Arrival" and it was amazing! It\'s a film about linguists and aliens.',
          ['User just watched "Arrival", a film about linguists and aliens']),
+        ('I\'m reading "Piranesi". It\'s a strange, beautiful book about a man in an endless house.',
+         ['User is reading "Piranesi", a strange, beautiful book about a man in an endless house']),  # no verdict
         ("I've switched from Android to an iPhone 15, the camera is insane.",
          ["User has switched from Android to an iPhone 15"]),
         ("I bought a house in Leeds, the garden is where I grow tomatoes.",

@@ -285,6 +285,11 @@ def _clauses(sentence: str) -> list[str]:
 _VERDICT_OPENINGS = ("it was ", "it is ", "it's ", "it felt ", "that was ", "this was ")
 
 
+def _only_verdict(sentence: str) -> bool:
+    """"It was amazing!": a verdict on what was just said, and nothing it describes."""
+    return sentence.strip().lower().startswith(_VERDICT_OPENINGS) and _is_verdict(sentence)
+
+
 def _is_verdict(clause: str) -> bool:
     """Whether "it was …" goes on to judge rather than describe: an evaluative word in its first words."""
     return any(word in english.EVALUATIVE for word in english.words(clause.lower())[:6])
@@ -805,10 +810,10 @@ class OfflineExtractor:
             else:
                 sentence, thing = _it_named(_there_is_what_i_do(whole), thing, present_only=held)
             line, antecedent = self._candidate(_there_named(sentence, place), antecedent, people)
-            if line is None and last_said and sentence.strip().lower().startswith(_VERDICT_OPENINGS) and _is_verdict(sentence):
-                continue  # "… and it was amazing! It's a story about …": the verdict stands between, no more
             described = (_title_described(lines[-1], sentence) or _phrase_described(lines[-1], sentence)
                          if line is None and lines and last_said else None)
+            if described is None and line is None and last_said and _only_verdict(sentence):
+                continue  # "… and it was amazing! It's a story about …": the verdict stands between, no more
             if described is not None:
                 lines[-1] = line = described
             elif line is not None:
