@@ -16,7 +16,7 @@ _ELLIPTICAL_ENDS = frozenset(
 _SUBJECT_PRONOUNS = frozenset("he she they".split())
 # words a comment may hold besides its verdicts: "which is scary but fun", "which was a bit much"
 _COMMENT_WORDS = frozenset(
-    "but and so really pretty quite very a bit kind of sort little super also too insane unreal gorgeous".split())
+    "but and so really pretty quite very a bit kind of sort little super also too unreal".split())
 
 
 def without_asides(sentence: str) -> str:
@@ -60,7 +60,7 @@ _QUESTION_OPENINGS = frozenset(
 _FEELING_SUBJECTS = ("i'm ", "i am ", "we're ", "we are ")
 _FEELING_WORDS = english.STOPWORDS | english.EVALUATIVE | frozenset(
     "proud glad happy sad excited nervous worried thrilled gutted chuffed miss love gonna going all really so "
-    "much gon na still honestly".split())
+    "much still honestly".split())
 
 
 def _without_question(sentence: str) -> str:

@@ -103,7 +103,8 @@ _RELATIONS = frozenset(r for r in english.PEOPLE if " " not in r)
 _KIN_DEGREES = frozenset("second third step half great ex".split())  # "second cousin", "step brother"
 
 
-def _relations_said(text: str) -> tuple[set[str], set[str]]:
+@lru_cache(maxsize=256)  # a query's relations are asked again for each of its hits
+def _relations_said(text: str) -> tuple[frozenset[str], frozenset[str]]:
     """The relations a text names as they are ("brother"), and those it names only as part of another
     ("brother-in-law", "second cousin", "step-sister", "great aunt")."""
     plain: set[str] = set()
@@ -116,7 +117,7 @@ def _relations_said(text: str) -> tuple[set[str], set[str]]:
                 continue
             degree = len(parts) > 1 or (at > 0 and words[at - 1] in _KIN_DEGREES)
             (compound if degree else plain).add(part)
-    return plain, compound
+    return frozenset(plain), frozenset(compound)
 
 
 def names_another_relation(text: str, query: str) -> bool:
