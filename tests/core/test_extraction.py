@@ -17,6 +17,7 @@ from suzent_desktop.core.engines.capture.extraction import (
     turn_to_text,
     user_part,
 )
+from suzent_desktop.core.engines.capture.family_names import with_relations
 from suzent_desktop.core.engines.capture.offline import OfflineExtractor, known_people, to_third_person
 from suzent_desktop.settings import Settings
 
@@ -673,6 +674,29 @@ def test_a_scene_setting_opening_clause_still_gives_a_candidate_and_a_condition_
         "Tomas, User's neighbour, has lived in Rotterdam for years"]
 
 
+@pytest.mark.parametrize(
+    ("turn", "lines"),
+    [
+        ("Gran is coming to stay over Easter.", ["User's gran is coming to stay over Easter"]),
+        ("Dad's knee replacement went fine.", ["User's dad's knee replacement went fine"]),
+        ("I drove Nan to her eye appointment in Wrexham.", ["User drove their nan to her eye appointment in Wrexham"]),
+        ("Thanks, Mum!", []),  # said to her, not of her
+        ("Hey Dad, I passed my viva.", ["User passed their viva"]),
+    ],
+)
+def test_a_relative_called_by_what_they_are_to_the_family_is_the_users_relative(turn, lines):
+    """"Gran", "Dad", "Nan" name the user's own relatives; a greeting or another's possessive keeps the word."""
+    assert OfflineExtractor().candidates(turn) == lines
+    assert with_relations("Ruth's Mum runs the village shop.") == "Ruth's Mum runs the village shop."
+
+
+def test_a_count_before_the_last_one_says_what_the_one_is():
+    """"the last one" after "four triathlons" points inside the line; alone, it points outside."""
+    assert OfflineExtractor().candidates("I've done four triathlons, the last one was in Kraków.") == [
+        "User has done four triathlons, the last one was in Kraków"]
+    assert OfflineExtractor().candidates("I liked the last one better.") == []
+
+
 def test_a_subjectless_past_verb_before_an_activity_is_the_user_speaking():
     """"Went hiking with my sister" is the user's news, as "Got a puppy" is; "Fred started singing" names its subject."""
     assert OfflineExtractor().candidates("Went hiking with my sister on Sunday.") == [
@@ -702,6 +726,11 @@ def test_a_subjectless_past_verb_before_an_activity_is_the_user_speaking():
         ("Have I told you my mum is retiring in June?", ["User's mum is retiring in June"]),
         ("Did I mention that we adopted a kitten called Pip?", ["User adopted a kitten called Pip"]),
         ("Did I tell you about my new job?", []),  # no statement after the opening: still a question
+        # a reminder to the listener opens the statement it reminds of
+        ("Please remember that I can't eat peanuts.", ["User cannot eat peanuts"]),
+        ("Bear in mind we live on the fourth floor with no lift.", ["User lives on the fourth floor with no lift"]),
+        ("Don't forget my sister Ines lands in Faro on Monday.", ["User's sister Ines lands in Faro on Monday"]),
+        ("Remember when we got lost in Bruges?", []),  # a moment recalled together: no statement of the user's
         ("I wanted to tell you that your cake was amazing.", []),  # what follows is not the user's
         ("Apart from my shifts, I'm knitting a blanket for my niece.",
          ["Apart from User's shifts, User is knitting a blanket for their niece"]),

@@ -64,12 +64,24 @@ _POINTER = re.compile(rf"\b(?:this|these|those)\b(?! (?:{TIME_NOUN}|{'|'.join(en
                       r"\b(?:the same|a few more|(?:a|an|the|another|favou?rite|new|old|other|big|little|next|last) one)\b|\bthat(?: (?P<next>[a-z]+))?(?=\W*$|\s)", re.I)
 
 
+_COUNTS = frozenset("two three four five six seven eight nine ten twelve several few couple dozen many".split())
+
+
+def _counted_before(text: str) -> bool:
+    """A count of things stands in the text ("three marathons", "a few new books"): what "the last one" is."""
+    tokens = text.lower().replace(",", " ").split()
+    return any((token in _COUNTS or token.isdigit()) and any(t.endswith("s") and len(t) > 3 for t in tokens[at + 1 : at + 4])
+               for at, token in enumerate(tokens))
+
+
 def _points_outside(text: str) -> bool:
     """A pointer whose referent is not in the line; "that" only as a determiner ("that pic"), not
     as a relative or a conjunction ("a Vespa that User is restoring", "a car that won")."""
     for match in _POINTER.finditer(text):
         if match.group(0).lower() == "there" and re.search(r"\b(?!User\b)[A-Z][a-z]+", text[1:match.start()]):
             continue  # "moved to Osaka and works there": the place is in the line
+        if match.group(0).lower().endswith(" one") and _counted_before(text[: match.start()]):
+            continue  # "User has run three marathons, the last one in Valencia": the marathons are in the line
         if not match.group(0).lower().startswith("that"):
             return True
         after = match.group("next")

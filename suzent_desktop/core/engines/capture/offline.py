@@ -49,6 +49,7 @@ from suzent_desktop.core.engines.capture import (
     asides,
     fact_judge,
     fact_rules,
+    family_names,
     findings,
     openings,
     relative_dates,
@@ -826,7 +827,7 @@ class OfflineExtractor:
     def _candidate(self, sentence: str, antecedent: str | None, people: Mapping[str, str]) -> tuple[str | None, str | None]:
         """The candidate line of one sentence (or None), and the person later pronouns point to."""
         sentence = _without_listener(_LEAD_LABEL.sub("", _FILLER.sub("", sentence.strip()).strip())).strip()
-        sentence = openings.without_opening(sentence)
+        sentence = family_names.with_relations(openings.without_opening(sentence))
         sentence = sentence[:1].upper() + sentence[1:]  # "started a new job" after "Update:" opens the sentence
         sentence = _ASIDE.sub("", sentence) if len(_ASIDE.sub("", sentence).split()) >= 3 else sentence
         sentence = _without_listener_clause(sentence)

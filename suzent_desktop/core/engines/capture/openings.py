@@ -24,6 +24,12 @@ _OPENING_HOLDS = re.compile(
 
 _NEWS_ASKED = ("did i tell you that", "did i tell you", "did i mention that", "did i mention", "have i told you that",
                "have i told you", "did you hear that", "did you hear")
+# What the user asks the listener to keep in mind opens a statement of their own: "Remember that I'm allergic
+# to sesame", "Don't forget I work nights". Longest first; the rest must open with who it is about.
+_REMINDERS = ("please remember that", "please remember", "just remember that", "just remember", "remember that",
+              "remember", "keep in mind that", "keep in mind", "bear in mind that", "bear in mind", "please note that",
+              "note that", "don't forget that", "don't forget", "do not forget that", "do not forget", "for the record")
+_REMINDED_SUBJECTS = frozenset("i i'm i've i'd i'll my we we're we've our".split())
 
 
 def _told_as_question(sentence: str) -> str:
@@ -37,10 +43,22 @@ def _told_as_question(sentence: str) -> str:
     return rest + "." if len(rest.split()) >= 3 else sentence
 
 
+def _reminded(sentence: str) -> str:
+    """A reminder to the listener is the statement it reminds of: "Remember that I'm allergic to sesame" says
+    the user is. "Remember when we …?" recalls a moment together, and stays as said."""
+    lowered = sentence.lower().replace("’", "'")
+    opening = next((o for o in _REMINDERS if lowered.startswith(o + " ") or lowered.startswith(o + ", ")), None)
+    if opening is None:
+        return sentence
+    rest = sentence[len(opening):].lstrip(", ")
+    first = rest.split(" ", 1)[0].lower().replace("’", "'")
+    return rest if first in _REMINDED_SUBJECTS and len(rest.split()) >= 3 else sentence
+
+
 def without_opening(sentence: str) -> str:
     """The sentence as the user's statement: news asked as a question asked no more, an opening that steers
     the talk left out, and an opening time said after the statement."""
-    sentence = _told_as_question(sentence)
+    sentence = _reminded(_told_as_question(sentence))
     opening = _OPENING.match(sentence)
     lead = opening.group("lead") if opening else ""
     if not opening or _OPENING_HOLDS.search(lead):

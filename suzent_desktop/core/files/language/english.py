@@ -62,7 +62,7 @@ EVALUATIVE = frozenset(
 PEOPLE = tuple(sorted(set(
     "wife husband partner girlfriend boyfriend fiance fiancee fiancé fiancée boss manager friend mate buddy "
     "brother sister mother mom mum father dad son daughter kid kids children baby colleague coworker co-worker "
-    "cousin aunt uncle grandmother grandfather grandma grandpa nephew niece neighbor neighbour doctor dentist "
+    "cousin aunt uncle grandmother grandfather grandma grandpa grandad granddad gran granny nan nana nephew niece neighbor neighbour doctor dentist "
     "therapist roommate flatmate housemate teammate bandmate classmate mentor coach student teacher parents "
     "in-laws mother-in-law father-in-law sister-in-law brother-in-law son-in-law daughter-in-law".split())
     | {"best friend", "best mate"}, key=lambda w: (-len(w), w)))

@@ -1,0 +1,46 @@
+"""A relative called by what they are to the family: "Mum", "Dad", "Grandma".
+
+"Mum is moving in with us next month" names nobody a reader could look up, yet it is as plain a fact as
+"My mum is moving in with us": in a family, "Mum" is the user's mum. The sentence reads with the
+relation ("my mum"), so the rest of the extractor treats it as any relative the user names, and the
+dream files it on that relative's page. A word used to call someone ("Thanks, Mum!", "Hi Dad, …") or
+after a possessive ("your Mum", "Ana's Dad") is left as said.
+"""
+
+from __future__ import annotations
+
+# What a family calls its own, capitalised as a name; lower-cased, each is a relation capture knows.
+FAMILY_NAMES = frozenset("mum mom mam dad grandma grandpa grandad granddad gran granny nan nana nanna".split())
+_CALLING = frozenset("hi hey hello thanks thank bye dear love night morning".split())
+_OWNERS = frozenset("my your his her our their the a".split())
+_PUNCTUATION = ".,!?;:"
+
+
+def _name_of(word: str) -> tuple[str, str]:
+    """A word split into its bare form and what follows it ("Mum's," → "Mum", "'s,")."""
+    bare = word.rstrip(_PUNCTUATION)
+    for possessive in ("'s", "’s"):
+        if bare.endswith(possessive):
+            bare = bare[: -len(possessive)]
+    return bare, word[len(bare):]
+
+
+def _is_called(words: list[str], at: int) -> bool:
+    """The word calls the person it names rather than speaking of them: "Thanks, Mum!", "Mum, can you …"."""
+    before = words[at - 1].strip(_PUNCTUATION).lower() if at else ""
+    rest = words[at][len(_name_of(words[at])[0]):]
+    return before in _CALLING or (at == 0 and rest.startswith(",")) or (at > 0 and words[at - 1].endswith(","))
+
+
+def with_relations(sentence: str) -> str:
+    """The sentence with each family name said as the user's relation ("Mum" → "my mum")."""
+    words = sentence.split(" ")
+    for at, word in enumerate(words):
+        bare, rest = _name_of(word)
+        if not (bare[:1].isupper() and bare[1:].islower() and bare.lower() in FAMILY_NAMES):
+            continue
+        previous = words[at - 1].lower() if at else ""
+        if previous in _OWNERS or previous.endswith(("'s", "’s")) or _is_called(words, at):
+            continue
+        words[at] = ("My " if at == 0 else "my ") + bare.lower() + rest
+    return " ".join(words)
