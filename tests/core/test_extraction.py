@@ -690,6 +690,28 @@ def test_a_relative_called_by_what_they_are_to_the_family_is_the_users_relative(
     assert with_relations("Ruth's Mum runs the village shop.") == "Ruth's Mum runs the village shop."
 
 
+@pytest.mark.parametrize(
+    ("turn", "lines"),
+    [
+        ("It's my graduation on 3 July.", ["User's graduation is on 3 July"]),
+        ("It's our housewarming next Saturday!", ["User's housewarming is next Saturday"]),
+        ("It's my round.", []),  # no time after it: nothing dated
+        ("Joined Parkrun in May.", ["User joined Parkrun in May"]),
+        ("Started physiotherapy for my shoulder.", ["User started physiotherapy for their shoulder"]),
+        ("Looked lovely.", []),  # a verdict, not a thing the user did
+        ("I seldom drive in the city.", ["User seldom drives in the city"]),
+        ("I got my bachelor's in nursing in 2015.", ["User got their bachelor's in nursing in 2015"]),
+        ("Been baking sourdough every weekend, my starter is called Doughlores.",
+         ["User has been baking sourdough every weekend, their starter is called Doughlores"]),
+    ],
+)
+def test_a_date_of_the_users_a_statement_without_its_i_and_a_degree_read_as_said(turn, lines):
+    """"It's my … on <day>" dates the user's day; a past verb before a plain noun is the user's doing;
+    "only", "seldom" do not hide the verb; "bachelor's" owns its degree; a subject-less statement
+    before a comma is no opening phrase."""
+    assert OfflineExtractor().candidates(turn) == lines
+
+
 def test_a_count_before_the_last_one_says_what_the_one_is():
     """"the last one" after "four triathlons" points inside the line; alone, it points outside."""
     assert OfflineExtractor().candidates("I've done four triathlons, the last one was in Kraków.") == [

@@ -53,6 +53,7 @@ from suzent_desktop.core.engines.capture import (
     findings,
     openings,
     relative_dates,
+    subjectless,
 )
 from suzent_desktop.core.engines.dream.placement.topics import TRAVEL, place_of
 from suzent_desktop.core.files.language import english
@@ -69,7 +70,8 @@ _CONTRACTION_RES = [(re.compile(p, re.I), r) for p, r in (
     (r"\b(ca)n't\b", r"\1nnot"), (r"\b(w)on't\b", r"\1ill not"), (r"n't\b", " not"), (r"\bIm\b", "I am"),
     (r"\bIve\b", "I have"), (r"'m\b", " am"), (r"'ve\b", " have"), (r"'ll\b", " will"), (r"'re\b", " are"),
     (r"\bI'd\b", "I would"), (r"\b(\w+)['’]s(?= been\b| got\b)", r"\1 has"), (r"\b(it|that|she|he)'s\b", r"\1 is"),
-    (rf"\b((?:my|our) (?:{english.alternation(english.PEOPLE)}|[a-z]+))['’]s(?= (?:from|in|at|a|an|still|now)\b(?!-))",
+    (rf"\b((?:my|our) (?:{english.alternation(english.PEOPLE)}|(?!master|bachelor)[a-z]+))['’]s"  # a degree owns
+     r"(?= (?:from|in|at|a|an|still|now)\b(?!-))",
      r"\1 is"))]
 
 _PEOPLE = english.alternation(english.PEOPLE + english.PETS)
@@ -130,72 +132,6 @@ def _is_before_doing(sentence: str) -> str:
     return " ".join(words)
 
 
-def _without_subject(expanded: str) -> str:
-    """"Twisted my knee on Friday" is the user speaking: give a subject-less past event its "I"
-    ("Been vegetarian since 2019" too)."""
-    words = expanded.split(" ", 2)
-    lead = 1 if len(words) > 1 and words[0].lower() in _LEAD_ADVERBS else 0
-    first = words[lead] if len(words) > lead else ""
-    if first[:1].isupper() == (lead == 0) and first.lower() == "been" and len(words) > lead + 1:
-        return f"I have {expanded[0].lower()}{expanded[1:]}" if lead else f"I have b{expanded[1:]}"  # "Just been …"
-    said_after = words[lead + 1].split(" ", 1)[0] if len(words) > lead + 1 else ""
-    after = said_after.lower()
-    if first[:1].isupper() == (lead == 0) and _doing_without_subject(first, after, expanded):
-        return f"I am {expanded[0].lower()}{expanded[1:]}"  # "Just studying for my exams"
-    # "Twisted my knee", "Got a puppy", "Just finished "Dune""; not "Fred won" or "United lost again" (a name
-    # is the subject), nor "Had fun" (without a thing after it, "had" is as often "it had")
-    if (
-        first[:1].isupper() == (lead == 0)
-        and english.is_past(first)
-        and first.lower() not in ("was", "were")
-        and (first.lower() != "had" or after in _DETERMINERS)
-        and (after in _AFTER_SUBJECTLESS_VERB or (after.endswith("ing") and len(after) > 5)  # "Went hiking"
-             or said_after[:1] in ('"', "“"))
-    ):
-        return f"I {expanded[0].lower()}{expanded[1:]}"
-    return expanded
-
-
-def _doing_without_subject(first: str, after: str, expanded: str) -> bool:
-    """"Just studying for my exams", "Mostly walking dogs": what the user is doing, said without "I am";
-    not a gerund that is the subject ("Exploring new places can be inspiring", "Keeping a diary helps")."""
-    if english.verb_tag(first.lower()) != "VBG" or after not in _AFTER_SUBJECTLESS_VERB:
-        return False
-    statement = _first_clause(expanded.lower().replace(",", " , ").split())
-    return not any(english.verb_tag(w) in ("VBZ", "VBD") or w in _FINITE for w in statement[1:])
-
-
-_CLAUSE_SUBJECTS = frozenset("i it we he she they you that this there".split())
-
-
-def _first_clause(words: list[str]) -> list[str]:
-    """The words before a comma that opens another clause ("…, it has been tough", "…, and I loved it"); a
-    list's commas do not ("Trying chocolate, raspberry, and coconut has been a blast": "has" is the
-    gerund's own verb)."""
-    clause: list[str] = []
-    for index, word in enumerate(words):
-        if word != ",":
-            clause.append(word)
-            continue
-        after = words[index + 1:index + 3]
-        if after[:1] and (after[0] in _CLAUSE_SUBJECTS
-                          or (after[0] in ("and", "but", "so") and after[1:2] and after[1] in _CLAUSE_SUBJECTS)):
-            break
-    return clause
-
-
-_FINITE = english.PRESENT_AUXILIARIES | english.PAST_AUXILIARIES | english.MODALS
-
-
-_DETERMINERS = frozenset("a an the my our some".split())
-_AFTER_SUBJECTLESS_VERB = _DETERMINERS | frozenset(
-    "two three four five to in at on up out off back into over through with by for from about".split())
-
-
-_LEAD_ADVERBS = frozenset("finally just recently also actually already totally somehow accidentally mostly "
-                          "currently".split())
-
-
 def third_person(text: str) -> str:
     """A first-person fact in the log's third person: "I'm now working at Thales" → "User is now working
     at Thales", "My sister Ana moved" → "User's sister Ana moved". Third-person text is unchanged."""
@@ -206,7 +142,8 @@ def third_person(text: str) -> str:
 
 _ADVERBS_BEFORE_VERB = frozenset("really absolutely quite now currently just also still never always usually often "
                                  "sometimes recently finally actually already even first mostly rarely mainly "
-                                 "generally normally occasionally".split())
+                                 "generally normally occasionally only seldom hardly barely frequently "
+                                 "regularly typically definitely totally".split())
 
 
 def _user_verb(match: re.Match[str]) -> str:
@@ -345,7 +282,7 @@ def _with_subject_of(piece: str, before: str) -> str:
         return piece
     words = before.rsplit(",", 1)[-1].split()
     verb = next((i for i, w in enumerate(words) if i and english.verb_tag(w.lower())), 0)
-    subject = [w for w in words[:verb] if w.lower() not in _LEAD_ADVERBS]
+    subject = [w for w in words[:verb] if w.lower() not in subjectless.LEAD_ADVERBS]
     return f"{' '.join(subject)} {piece}" if 0 < len(subject) <= 3 else piece
 
 
@@ -523,7 +460,7 @@ _NAMING_IT = re.compile(r"^(?:I|[Ww]e)\s+(?:\w+\s+)?(?P<verb>nam|call)(?:e|ed)?\
 # after a verb whose "it" is an idiom ("made it" arrived, "got it" understood, "take it easy", "keep it up").
 _NO_THINGS = frozenset("while bit lot little few couple".split())  # "a while back", "a bit", "a lot": no thing
 _IDIOM_IT = frozenset("make get take keep do call hit mean".split())
-_CLAUSE_IT = _FINITE | frozenset("has have seems looks feels sounds".split())
+_CLAUSE_IT = subjectless.FINITE | frozenset("has have seems looks feels sounds".split())
 
 
 def _object_it_named(sentence: str, thing: str) -> str:
@@ -577,7 +514,7 @@ def _owned_subject(sentence: str) -> str | None:
     words = sentence.strip().split(" ")
     if len(words) < 3 or words[0].lower() not in ("my", "our"):
         return None
-    verb = next((i for i, word in enumerate(words[:5]) if i > 1 and word.lower() in _FINITE), None)
+    verb = next((i for i, word in enumerate(words[:5]) if i > 1 and word.lower() in subjectless.FINITE), None)
     noun = " ".join(words[1:verb]) if verb else ""
     return noun if noun and noun.replace(" ", "").replace("-", "").isalpha() and noun.islower() else None
 
@@ -590,7 +527,7 @@ def _elided_noun_named(sentence: str, owned: str | None) -> str | None:
     if len(words) < 3 or words[0].lower() not in ("my", "our"):
         return sentence
     for i, word in enumerate(words[1:4], start=1):
-        if word.lower().endswith(("'s", "’s", "s'", "s’")) and i + 1 < len(words) and words[i + 1].lower() in _FINITE:
+        if word.lower().endswith(("'s", "’s", "s'", "s’")) and i + 1 < len(words) and words[i + 1].lower() in subjectless.FINITE:
             return " ".join([*words[: i + 1], owned, *words[i + 1:]]) if owned else None
     return sentence
 
@@ -711,7 +648,7 @@ def _title_described(line: str, sentence: str) -> str | None:
 
 # "We got a puppy! A beagle called Nutmeg.": a sentence that is only a noun phrase, naming something,
 # says what the thing the line before got is ("User got a puppy, a beagle called Nutmeg").
-_NO_PHRASE = _FINITE | frozenset("i me my we us our you your he him his she her they them their it its this that "
+_NO_PHRASE = subjectless.FINITE | frozenset("i me my we us our you your he him his she her they them their it its this that "
                                   "and but so because".split())
 
 
@@ -831,7 +768,7 @@ class OfflineExtractor:
         sentence = sentence[:1].upper() + sentence[1:]  # "started a new job" after "Update:" opens the sentence
         sentence = _ASIDE.sub("", sentence) if len(_ASIDE.sub("", sentence).split()) >= 3 else sentence
         sentence = _without_listener_clause(sentence)
-        expanded = _DEMONSTRATIVE_NOUN.sub(_as_indefinite, _without_subject(_expand(sentence)))
+        expanded = _DEMONSTRATIVE_NOUN.sub(_as_indefinite, subjectless.with_subject(_expand(sentence)))
         found = _ANTECEDENT.search(expanded)
         if found:
             relation = found.group("rel") or found.group("rel2")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from suzent_desktop.core.engines.capture import fact_rules
+from suzent_desktop.core.engines.capture import fact_rules, subjectless
 from suzent_desktop.core.files.language import english
 
 # An opening phrase before the user speaks ("On another note, I …", "Sadly, my dog …", "Besides writing, I
@@ -55,13 +55,36 @@ def _reminded(sentence: str) -> str:
     return rest if first in _REMINDED_SUBJECTS and len(rest.split()) >= 3 else sentence
 
 
+_TIME_STARTS = frozenset({"on", "tomorrow", "today", "tonight", "next", "this", "in"})
+
+
+def _day_of_mine(sentence: str) -> str:
+    """"It's my birthday on the 20th" says when the user's birthday is: "My birthday is on the 20th". Only a
+    time after the noun makes it a date ("It's my favourite song" stays as said)."""
+    words = sentence.split(" ")
+    lead = [w.lower().replace("’", "'") for w in words[:3]]
+    size = 2 if lead[:1] == ["it's"] else 3 if lead[:2] == ["it", "is"] else 0
+    if not size or len(words) < size + 2 or lead[size - 1] not in ("my", "our"):
+        return sentence
+    for at in range(size + 1, min(len(words), size + 6)):
+        word = words[at].lower().strip(",.!?")
+        following = words[at + 1].lower().strip(",.!?") if at + 1 < len(words) else ""
+        if word in _TIME_STARTS and (word != "in" or following in english.MONTHS):
+            owner = words[size - 1].capitalize()
+            return f"{owner} {' '.join(words[size:at])} is {' '.join(words[at:])}"
+        if words[at - 1].endswith(","):
+            break
+    return sentence
+
+
 def without_opening(sentence: str) -> str:
     """The sentence as the user's statement: news asked as a question asked no more, an opening that steers
     the talk left out, and an opening time said after the statement."""
-    sentence = _reminded(_told_as_question(sentence))
+    sentence = _day_of_mine(_reminded(_told_as_question(sentence)))
     opening = _OPENING.match(sentence)
     lead = opening.group("lead") if opening else ""
-    if not opening or _OPENING_HOLDS.search(lead):
+    # "Been playing chess a lot lately, my rating is …": a statement said without its "I" is no opening
+    if not opening or _OPENING_HOLDS.search(lead) or subjectless.with_subject(lead) != lead:
         return _time_after(sentence)
     return sentence[opening.end():]
 

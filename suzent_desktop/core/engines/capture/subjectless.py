@@ -1,0 +1,81 @@
+"""A statement said without its subject, and the "I" it is given back: one part of the offline extractor.
+
+Chat drops the "I": "Twisted my knee on Friday", "Got a puppy", "Started therapy", "Met Sarah", "Been vegetarian
+since 2019", "Just studying for my exams". Each is the user speaking, and reads so once the "I" is
+back. A word that can be the subject itself ("Fred won", "Exploring new places can be inspiring",
+"Looked great") leaves the sentence as said.
+"""
+
+from __future__ import annotations
+
+from suzent_desktop.core.files.language import english
+
+FINITE = english.PRESENT_AUXILIARIES | english.PAST_AUXILIARIES | english.MODALS
+DETERMINERS = frozenset("a an the my our some".split())
+_AFTER_SUBJECTLESS_VERB = DETERMINERS | frozenset(
+    "two three four five to in at on up out off back into over through with by for from about".split())
+LEAD_ADVERBS = frozenset("finally just recently also actually already totally somehow accidentally mostly "
+                         "currently".split())
+_CLAUSE_SUBJECTS = frozenset("i it we he she they you that this there".split())
+
+
+def with_subject(expanded: str) -> str:
+    """The sentence with the user as its subject when it was said without one ("Got a puppy" → "I got a
+    puppy"); any other sentence as it is."""
+    words = expanded.split(" ", 2)
+    lead = 1 if len(words) > 1 and words[0].lower() in LEAD_ADVERBS else 0
+    first = words[lead] if len(words) > lead else ""
+    if first[:1].isupper() == (lead == 0) and first.lower() == "been" and len(words) > lead + 1:
+        return f"I have {expanded[0].lower()}{expanded[1:]}" if lead else f"I have b{expanded[1:]}"  # "Just been …"
+    said_after = words[lead + 1].split(" ", 1)[0] if len(words) > lead + 1 else ""
+    after = said_after.lower()
+    if first[:1].isupper() == (lead == 0) and _doing_without_subject(first, after, expanded):
+        return f"I am {expanded[0].lower()}{expanded[1:]}"  # "Just studying for my exams"
+    # "Twisted my knee", "Got a puppy", "Just finished "Dune""; not "Fred won" or "United lost again" (a name
+    # is the subject), nor "Had fun" (without a thing after it, "had" is as often "it had")
+    if (
+        first[:1].isupper() == (lead == 0)
+        and english.is_past(first)
+        and first.lower() not in ("was", "were")
+        and (first.lower() != "had" or after in DETERMINERS)
+        and (after in _AFTER_SUBJECTLESS_VERB or (after.endswith("ing") and len(after) > 5)  # "Went hiking"
+             or said_after[:1] in ('"', "“")
+             # "Started therapy", "Met Sarah"; not advice in a verb's plain form ("Read lots", "Cut sugar")
+             or (english.verb_lemma(first.lower()) != first.lower()
+                 and (_a_thing(said_after) or (said_after[:1].isupper() and said_after != "I"))))
+    ):
+        return f"I {expanded[0].lower()}{expanded[1:]}"
+    return expanded
+
+
+def _a_thing(word: str) -> bool:
+    """A plain noun said after a subject-less past verb ("Started therapy", "Made dinner"), not a verdict
+    ("Looked great"), a verb ("Went home") or a word that could be the verb's subject ("Loved it")."""
+    lowered = word.lower()
+    return (word.islower() and english.is_noun(lowered) and not english.verb_tag(lowered)
+            and lowered not in english.EVALUATIVE and lowered not in english.STOPWORDS)
+
+
+def _doing_without_subject(first: str, after: str, expanded: str) -> bool:
+    """"Just studying for my exams", "Mostly walking dogs": what the user is doing, said without "I am";
+    not a gerund that is the subject ("Exploring new places can be inspiring", "Keeping a diary helps")."""
+    if english.verb_tag(first.lower()) != "VBG" or after not in _AFTER_SUBJECTLESS_VERB:
+        return False
+    statement = first_clause(expanded.lower().replace(",", " , ").split())
+    return not any(english.verb_tag(w) in ("VBZ", "VBD") or w in FINITE for w in statement[1:])
+
+
+def first_clause(words: list[str]) -> list[str]:
+    """The words before a comma that opens another clause ("…, it has been tough", "…, and I loved it"); a
+    list's commas do not ("Trying chocolate, raspberry, and coconut has been a blast": "has" is the
+    gerund's own verb)."""
+    clause: list[str] = []
+    for index, word in enumerate(words):
+        if word != ",":
+            clause.append(word)
+            continue
+        after = words[index + 1:index + 3]
+        if after[:1] and (after[0] in _CLAUSE_SUBJECTS
+                          or (after[0] in ("and", "but", "so") and after[1:2] and after[1] in _CLAUSE_SUBJECTS)):
+            break
+    return clause
