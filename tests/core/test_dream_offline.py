@@ -730,3 +730,13 @@ def test_a_street_is_no_person_and_an_in_law_has_a_page_of_their_own():
     assert title_for("people", (), "User's flat is in Hackney, just off Mare Street")[0] == "Hackney"
     assert title_for("people", (), "User's mother-in-law is staying with the user for a month")[0] == "Mother-in-law"
     assert title_for("people", (), "User's mum was diagnosed with diabetes")[0] == "Mum"
+
+
+def test_a_name_with_an_accent_or_a_title_is_the_whole_name_on_its_page():
+    """"Tomás" once filed on a page "Tom", and "Mrs Okafor" on one named "Mrs"; a hyphen joins one name."""
+    from suzent_desktop.core.engines.dream.placement.subjects import names_in, title_for
+
+    assert title_for("people", (), "User's best friend Tomás is opening a bakery in Lisbon")[0] == "Tomás"
+    assert title_for("people", (), "User's neighbour Mrs Okafor feeds the cat when User is away")[0] == "Mrs Okafor"
+    assert title_for("people", (), "User's niece Zoë-Anne started school in Leeds")[0] == "Zoë-Anne"
+    assert names_in("User met Søren and Łukasz in Kraków") == ["Søren", "Łukasz", "Kraków"]

@@ -23,7 +23,8 @@ import lemminflect
 import snowballstemmer
 from syntok import segmenter
 
-WORD_RE = re.compile(r"[A-Za-z][A-Za-z'’-]*|\d+")
+_LATIN = "A-Za-zÀ-ÖØ-öø-ɏ"  # with accents: "Tomás", "Zoë", "Søren", "Łukasz" are one word each
+WORD_RE = re.compile(rf"[{_LATIN}][{_LATIN}'’-]*|\d+")
 _ENTRY = re.compile(r'"((?:[^"\\]|\\.)*)":\s*(\d+)')
 # Within a sentence syntok finds, a line break, a semicolon or a dash between spaces (not before "a"/"an":
 # see :func:`sentences`) ends a statement too, and so does "!", "?" or a full stop after a word (not "etc.",

@@ -44,12 +44,16 @@ PLANS = "Plans"
 GENERAL = "General"
 PEOPLE = "People"
 _RELATION = english.alternation(english.PEOPLE + english.PETS)
+# A name as a fact writes it: accents are letters ("Tomás", "Zoë", "Łukasz"); a title goes with the surname
+# ("Mrs Okafor", "Dr Patel"): the page is the person's, not "Mrs".
+_A_NAME = r"[A-ZÀ-ÖØ-ÞĀ-Ž][a-zà-öø-ÿĀ-ž]+(?:-[A-ZÀ-ÖØ-ÞĀ-Ž][a-zà-öø-ÿĀ-ž]+)?"  # "Anna-Lena" is one name
+_TITLED_NAME = rf"(?:(?:Dr|Mr|Mrs|Ms|Miss|Prof)\.? )?{_A_NAME}"
 _RELATION_WORD = re.compile(rf"\b(?:{_RELATION}|family|friends|people|parents|kids|children)\b", re.I)
 _OWNED = re.compile(rf"\bUser's (?:(?:best|old|new|little|big|younger|older|close) )?(?P<rel>{_RELATION}) "
-                    rf"(?:named |called )?(?P<name>[A-Z][a-z]+)\b")
+                    rf"(?:named |called )?(?P<name>{_TITLED_NAME})(?![\w-])")
 _NAMED = re.compile(rf"^User's (?P<rel>{_RELATION}) is (?:named |called )?(?!(?:Dr|Mr|Mrs|Ms|Prof)\b)"
-                    rf"(?P<name>[A-Z][a-z]+)\b(?!\.)")
-_ANNOTATED = re.compile(r"\b(?P<name>[A-Z][a-z]+) \(the user's (?P<rel>[\w -]+?)\)")
+                    rf"(?P<name>{_A_NAME})(?![\w.-])")
+_ANNOTATED = re.compile(rf"(?<![\w-])(?P<name>{_A_NAME}) \(the user's (?P<rel>[\w -]+?)\)")
 # "User adopted a puppy named biscuit": naming makes it a name, whatever its case; what is adopted or
 # rescued is a pet or a child whatever the word for it ("adopted a beagle named Biscuit")
 _NAMED_NEW = re.compile(rf"^(?:[^,]{{0,60}}?\), )?User (?:(?:[a-z]+ ){{1,3}}(?:a|an|another) (?:[a-z]+ )?(?P<rel>{_RELATION})|"
@@ -58,7 +62,7 @@ _NAMED_NEW = re.compile(rf"^(?:[^,]{{0,60}}?\), )?User (?:(?:[a-z]+ ){{1,3}}(?:a
 # A close relative the user speaks of without a name ("User's mum was diagnosed …"): a page of their own
 _KIN = re.compile(r"^User's (?:(?:late|elderly|dear) )?(?P<rel>(?:wife|husband|partner|mother|mom|mum|father|dad|"
                   r"grandmother|grandfather|grandma|grandpa)(?:-in-law)?)\b(?!-| (?:named |called )?[A-Z])")
-_LEAD_NAME = re.compile(r"^(?P<name>[A-Z][a-z]+)(?= [a-z])")
+_LEAD_NAME = re.compile(rf"^(?P<name>{_A_NAME})(?= [a-z])")
 # the date a fact resolved: "(10 July 2026)", "(week of 6 July 2026)", "(June 2026)"; older logs wrote "(2026-07-10)"
 _PAST_DATE = re.compile(r"\((?:(?:week of )?(?:\d{4}-\d{2}-\d{2}|\d{1,2} [A-Z][a-z]+ \d{4})|[A-Z][a-z]+ \d{4}|\d{4})\)")
 _PAST_VERB = re.compile(
