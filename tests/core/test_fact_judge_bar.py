@@ -49,3 +49,17 @@ def test_the_judge_weighs_a_line_without_its_news_adverbs() -> None:
     assert judge(said).keep
     assert not judge("User just wanted to say hi").keep
     assert fact_judge.without_news_adverbs("User finally just moved to Leeds") == "User moved to Leeds"
+
+
+def test_a_titles_own_words_do_not_sway_the_judge() -> None:
+    """Which film the user watched says nothing of whether "User watched …" is a fact: every title is
+    weighed as the same stand-ins. A quoted saying, or a word quoted as a word, is weighed as said."""
+    judge = fact_judge.judge()
+    scores = {judge(f'User watched "{title}" last night').probability
+              for title in ("Little Women", "The Godfather", "Paper Moons", "Amélie")}
+    assert len(scores) == 1
+    assert judge('User watched "Little Women" last night').keep
+    saying = 'User loves the line "If User could just turn back the clock."'
+    assert fact_judge.weighed_forms(saying) == ['User loves the line "If User could turn back the clock."']
+    assert fact_judge.weighed_forms('"That" is one of User\'s favourite shows') == [
+        '"That" is one of User\'s favourite shows']

@@ -208,10 +208,10 @@ class Judge:
         return self.subjects([line])[0]
 
     def __call__(self, line: str) -> Verdict:
-        weighed = without_news_adverbs(line)
-        vecs = vectors([weighed])
-        probability = float(self.probabilities([weighed], vecs)[0])
-        subject = SUBJECTS[int(np.argmax(self.subject_scores([weighed], vecs)[0]))]
+        weighed = weighed_forms(line)
+        vecs = vectors(weighed)
+        probability = float(self.probabilities(weighed, vecs).mean())
+        subject = SUBJECTS[int(np.argmax(self.subject_scores(weighed, vecs).mean(axis=0)))]
         bar = min(self.keep_at, NAMED_KEEP_AT) if names_something(line) else self.keep_at
         return Verdict(probability >= bar, probability, subject)
 
@@ -225,6 +225,33 @@ NEWS_ADVERBS = frozenset({"just", "finally", "actually"})
 def without_news_adverbs(line: str) -> str:
     """The line as the judge weighs it (the line written keeps every word)."""
     return " ".join(word for word in line.split(" ") if word.lower() not in NEWS_ADVERBS)
+
+
+# A title's own words say nothing of whether the line states a fact, yet they swayed the judge: "User watched
+# "The Godfather"" scored 0.93 and "User watched "Little Women"" 0.09. A title is weighed as each of these
+# stand-ins in turn (a novel, a play, a film, an album, a game), and the line's probability is their mean.
+TITLE_STAND_INS = ("Dune", "Hamlet", "Casablanca", "Thriller", "Tetris")
+MAX_TITLE_WORDS = 8
+
+
+def _is_title(quoted: str) -> bool:
+    """A quoted name of a work ("Little Women", "The Name of the Wind"), not a quoted saying ("Turn on the
+    light - happiness hides in the darkest of times.")."""
+    words = quoted.split()
+    if len(words) == 1 and words[0].lower() in english.STOPWORDS:
+        return False  # a word quoted as a word ("That"), no name of a work
+    return 0 < len(words) <= MAX_TITLE_WORDS and quoted[:1].isupper() and not quoted.rstrip().endswith((".", "!", "?"))
+
+
+def weighed_forms(line: str) -> list[str]:
+    """The line as the judge weighs it: without its news adverbs, and each title as every stand-in (the line
+    written keeps every word)."""
+    plain = without_news_adverbs(line)
+    parts = plain.split('"')
+    titled = [i for i in range(1, len(parts) - 1, 2) if _is_title(parts[i])]
+    if not titled:
+        return [plain]
+    return ['"'.join(stand_in if i in titled else part for i, part in enumerate(parts)) for stand_in in TITLE_STAND_INS]
 
 
 def load() -> None:
