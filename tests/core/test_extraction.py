@@ -712,6 +712,21 @@ def test_a_date_of_the_users_a_statement_without_its_i_and_a_degree_read_as_said
     assert OfflineExtractor().candidates(turn) == lines
 
 
+@pytest.mark.parametrize(
+    ("turn", "lines"),
+    [
+        ("I mailed my portfolio to three studios just to see how it lands.", ["User mailed their portfolio to three studios"]),
+        ("I signed up for a pottery course because it looked fun to them.", ["User signed up for a pottery course"]),
+        ("I'd adopt a greyhound if I could.", ["User would adopt a greyhound if User could"]),  # a condition stays
+        ("I love it because they made it.", []),  # no statement before the reason stands alone either
+    ],
+)
+def test_a_main_statement_stands_when_what_follows_it_points_outside(turn, lines):
+    """A purpose or a reason whose words point outside the line is cut away, and the statement before it
+    is the line; a condition is never cut."""
+    assert OfflineExtractor().candidates(turn) == lines
+
+
 def test_a_count_before_the_last_one_says_what_the_one_is():
     """"the last one" after "four triathlons" points inside the line; alone, it points outside."""
     assert OfflineExtractor().candidates("I've done four triathlons, the last one was in Kraków.") == [

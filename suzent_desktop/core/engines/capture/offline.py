@@ -47,6 +47,7 @@ import lemminflect
 from suzent_desktop.core.engines.capture import (
     answers,
     asides,
+    clauses,
     fact_judge,
     fact_rules,
     family_names,
@@ -775,16 +776,19 @@ class OfflineExtractor:
             antecedent = f"my {relation.lower()}" + (f" {found.group('name')}" if found.group("name") else "")
         if not expanded or expanded.endswith("?") or (_QUESTION_START.match(expanded) and not _TIME_CLAUSE.match(expanded)):
             return None, antecedent
-        resolved = self._resolve_pronouns(expanded, antecedent, named_here=found is not None)
-        if resolved is None or len(resolved) > 400:
-            return None, antecedent
-        if not _FIRST_PERSON.search(resolved):
-            resolved, who = _name_known_person(resolved, people)
-            if who is None:
-                return None, antecedent
-            antecedent = who
-        line = _without_chat_tags(to_third_person(resolved.replace("`", "'")))
-        return (None if fact_rules.problem(line) else line), antecedent
+        for said in dict.fromkeys((expanded, clauses.main_statement(expanded))):
+            resolved = self._resolve_pronouns(said, antecedent, named_here=found is not None) if said else None
+            if resolved is None or len(resolved) > 400:
+                continue
+            if not _FIRST_PERSON.search(resolved):
+                resolved, who = _name_known_person(resolved, people)
+                if who is None:
+                    continue
+                antecedent = who
+            line = _without_chat_tags(to_third_person(resolved.replace("`", "'")))
+            if not fact_rules.problem(line):
+                return line, antecedent
+        return None, antecedent
 
     @staticmethod
     def _resolve_pronouns(expanded: str, antecedent: str | None, *, named_here: bool = False) -> str | None:

@@ -1,0 +1,28 @@
+"""The statement a sentence makes before what it goes on to say: one part of the offline extractor.
+
+"I submitted my screenplay to a film contest just to see how others might like it" states that the user
+submitted it; the rest says why, with words that point outside the line ("others", "it"). When the whole
+sentence cannot stand as a line, its main statement, cut where a purpose, a reason, a relative clause or
+another statement begins, still can. A condition is never cut away ("I would get a dog if I could" is no
+plan), and the statement must keep a verb and a thing it is about (four words at least).
+"""
+
+from __future__ import annotations
+
+# Where a sentence goes on past its main statement; the earliest one after the first words counts.
+_GOES_ON = (" just to ", " to see ", " so that ", " because ", " since ", ", which ", " which ", ", but ", " but ",
+            ", and ", ", so ")
+_CONDITIONS = (" if ", " unless ", " as long as ", " in case ")
+MIN_WORDS = 4
+
+
+def main_statement(sentence: str) -> str | None:
+    """The sentence up to where it goes on past its main statement, or None when it does not (or a
+    condition qualifies it)."""
+    lowered = sentence.lower()
+    if any(condition in f" {lowered} " for condition in _CONDITIONS):
+        return None
+    cuts = [at for marker in _GOES_ON if (at := lowered.find(marker)) > 0 and len(sentence[:at].split()) >= MIN_WORDS]
+    if not cuts:
+        return None
+    return sentence[: min(cuts)].rstrip(" ,")
