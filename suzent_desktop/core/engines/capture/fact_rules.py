@@ -128,8 +128,28 @@ _APPOSITIVE = re.compile(r"^[A-Za-z][a-z]+, (?:User's|the user's) [\w -]{2,30}, 
                          r"a lot|everything|the world) to the user\b")
 
 
+# Who may do something to the user in a fact about them: a person ("Someone wrote the user a letter", "A
+# stranger gave the user a lift") or a body that decides ("A publisher offered the user a contract").
+_AGENTS = frozenset({*english.PEOPLE, *"someone somebody stranger nurse surgeon vet landlord landlady reader "
+                     "fan producer agent recruiter editor publisher company school university hospital "
+                     "team club council bank gallery studio".split()})
+
+
+def _user_object(text: str) -> bool:
+    """The user is the object of the opening clause's verb, done by a person or a body: "Someone wrote the
+    user a letter", "The doctor put the user on statins". "Music helps the user relax" names no one."""
+    tokens = text.split(" ")[:6]
+    at = next((i for i in range(1, len(tokens) - 1) if tokens[i:i + 2] == ["the", "user"]), None)
+    if at is None or not english.verb_tag(tokens[at - 1].lower()):
+        return False
+    subject = [t.lower() for t in tokens[: at - 1]]
+    if subject in (["someone"], ["somebody"]):
+        return True
+    return 2 <= len(subject) <= 3 and subject[0] in ("a", "an", "the") and subject[-1] in _AGENTS
+
+
 def _subject_ok(text: str) -> bool:
-    if _user_subject(text) or _APPOSITIVE.search(text):
+    if _user_subject(text) or _APPOSITIVE.search(text) or _user_object(text):
         return True
     named = _NAMED.match(text)  # a name, then its verb or what it has: "Melanie adopted …", "Ana's son …"
     if not named or not (named.group("more") or "(the user's" in text[:80] or looks_like_name(named.group("name"))):

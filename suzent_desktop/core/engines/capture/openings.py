@@ -93,7 +93,7 @@ def without_opening(sentence: str) -> str:
 # statement, where a reader (and the judge) expect it: "User found old notebooks last week".
 _TIME_OPENING = re.compile(
     rf"^(?P<time>(?:(?i:last|next|this|on|in|a|few|couple|of|ago|the|yesterday|today|tonight|earlier|\d+|"
-    rf"{'|'.join(english.CALENDAR)}|(?:{fact_rules.TIME_NOUN})s?)\b ?)+),?\s+(?=(?:I|[Mm]y|[Ww]e|[Oo]ur)\b)")
+    rf"{'|'.join(english.CALENDAR)}|(?:{fact_rules.TIME_NOUN})s?)\b ?)+),?\s+(?=(?:I|[Mm]y|[Ww]e|[Oo]ur|someone)\b)")
 _A_TIME = re.compile(rf"\d|\b(?i:{'|'.join(english.CALENDAR)}|tonight|(?:{fact_rules.TIME_NOUN})s?)\b")
 CLAUSE_END = re.compile(r"(?=,\s|\s(?:and|but|so|because|when|while)\s|[.!]+$|$)")
 
