@@ -699,6 +699,7 @@ def test_a_relative_called_by_what_they_are_to_the_family_is_the_users_relative(
         ("Joined Parkrun in May.", ["User joined Parkrun in May"]),
         ("Started physiotherapy for my shoulder.", ["User started physiotherapy for their shoulder"]),
         ("Looked lovely.", []),  # a verdict, not a thing the user did
+        ("Smoked Salmon is my weakness.", ["Smoked Salmon is User's weakness"]),  # the past form names the dish
         ("I seldom drive in the city.", ["User seldom drives in the city"]),
         ("I got my bachelor's in nursing in 2015.", ["User got their bachelor's in nursing in 2015"]),
         ("Been baking sourdough every weekend, my starter is called Doughlores.",

@@ -41,11 +41,18 @@ def with_subject(expanded: str) -> str:
         and (after in _AFTER_SUBJECTLESS_VERB or (after.endswith("ing") and len(after) > 5)  # "Went hiking"
              or said_after[:1] in ('"', "“")
              # "Started therapy", "Met Sarah"; not advice in a verb's plain form ("Read lots", "Cut sugar")
-             or (english.verb_lemma(first.lower()) != first.lower()
+             or (english.verb_lemma(first.lower()) != first.lower() and _no_verb_after(expanded)
                  and (_a_thing(said_after) or (said_after[:1].isupper() and said_after != "I"))))
     ):
         return f"I {expanded[0].lower()}{expanded[1:]}"
     return expanded
+
+
+def _no_verb_after(expanded: str) -> bool:
+    """The first clause has no verb of its own after its first word: in "Roasted Chicken is one of my
+    favourites" the past form is part of the subject."""
+    statement = first_clause(expanded.lower().replace(",", " , ").split())
+    return not any(english.verb_tag(w) in ("VBZ", "VBD") or w in FINITE for w in statement[1:])
 
 
 def _a_thing(word: str) -> bool:
@@ -61,8 +68,7 @@ def _doing_without_subject(first: str, after: str, expanded: str) -> bool:
     not a gerund that is the subject ("Exploring new places can be inspiring", "Keeping a diary helps")."""
     if english.verb_tag(first.lower()) != "VBG" or after not in _AFTER_SUBJECTLESS_VERB:
         return False
-    statement = first_clause(expanded.lower().replace(",", " , ").split())
-    return not any(english.verb_tag(w) in ("VBZ", "VBD") or w in FINITE for w in statement[1:])
+    return _no_verb_after(expanded)
 
 
 def first_clause(words: list[str]) -> list[str]:
