@@ -720,6 +720,7 @@ def test_a_date_of_the_users_a_statement_without_its_i_and_a_degree_read_as_said
         ("I signed up for a pottery course because it looked fun to them.", ["User signed up for a pottery course"]),
         ("I'd adopt a greyhound if I could.", ["User would adopt a greyhound if User could"]),  # a condition stays
         ("I love it because they made it.", []),  # no statement before the reason stands alone either
+        ("My uncle took me to see them in 1998.", []),  # what follows an object is no purpose: "took me" alone says nothing
     ],
 )
 def test_a_main_statement_stands_when_what_follows_it_points_outside(turn, lines):

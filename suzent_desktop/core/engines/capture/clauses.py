@@ -14,6 +14,8 @@ _GOES_ON = (" just to ", " to see ", " so that ", " because ", " since ", ", whi
             ", and ", ", so ")
 _CONDITIONS = (" if ", " unless ", " as long as ", " in case ")
 MIN_WORDS = 4
+# "My dad took me to see them": what follows an object is what the verb did with it, not a purpose
+_OBJECTS = frozenset("me us him her them it".split())
 
 
 def main_statement(sentence: str) -> str | None:
@@ -22,7 +24,8 @@ def main_statement(sentence: str) -> str | None:
     lowered = sentence.lower()
     if any(condition in f" {lowered} " for condition in _CONDITIONS):
         return None
-    cuts = [at for marker in _GOES_ON if (at := lowered.find(marker)) > 0 and len(sentence[:at].split()) >= MIN_WORDS]
+    cuts = [at for marker in _GOES_ON if (at := lowered.find(marker)) > 0 and len(sentence[:at].split()) >= MIN_WORDS
+            and lowered[:at].split()[-1] not in _OBJECTS]
     if not cuts:
         return None
     return sentence[: min(cuts)].rstrip(" ,")
