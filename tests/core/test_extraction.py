@@ -1075,12 +1075,31 @@ def test_a_statement_continued_without_its_subject_keeps_the_users_verb():
         ("I learned that my grandfather was born in Kraków.", "User's grandfather was born in Kraków"),
         # what someone told the user of their own
         ("My physio told me I need surgery on my left knee.", "User needs surgery on their left knee"),
+        ("I found out I'm allergic to sesame, mustard and celery.", "User is allergic to sesame, mustard and celery"),
     ],
 )
 def test_what_the_user_found_out_about_themselves_is_a_line_of_its_own(turn, found):
     """The finding is an event (Timeline); what it found is lasting (an allergy is health, for MEMORY.md)."""
     lines = OfflineExtractor().candidates(turn)
     assert lines[-1] == found and len(lines) == 2
+
+
+@pytest.mark.parametrize(
+    "turn, lines",
+    [
+        # told of the user's own by someone else: the statement alone ("he say" as a learner writes it)
+        ("at the clinic, he say my iron is low", ["User's iron is low"]),
+        ("The vet says our cat Juno has a heart murmur.", ["User's cat Juno has a heart murmur"]),
+        # the user's own opinion framed by "I'd say": read as said, once
+        ("Hard to pick, but I'd say my favourite band is Wilco.", ["User's favourite band is Wilco"]),
+        # a relation that opens the sentence before a name, and the filler of teen chat
+        ("Grandson Idris starts at Cardiff Met in September.", ["User's grandson Idris starts at Cardiff Met in September"]),
+        ("ngl my sister Priya is the best cook in the family", ["User's sister Priya is the best cook in the family"]),
+        ("Sister Act is my comfort film.", ["Sister Act is User's comfort film"]),  # a title, not a sister
+    ],
+)
+def test_told_and_framed_statements_and_opening_relations_read_as_the_users(turn, lines):
+    assert OfflineExtractor().candidates(turn) == lines
 
 
 def test_what_the_user_found_out_about_something_else_adds_no_line():

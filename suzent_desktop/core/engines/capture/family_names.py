@@ -9,8 +9,15 @@ after a possessive ("your Mum", "Ana's Dad") is left as said.
 
 from __future__ import annotations
 
+from suzent_desktop.core.files.language import english
+
 # What a family calls its own, capitalised as a name; lower-cased, each is a relation capture knows.
 FAMILY_NAMES = frozenset("mum mom mam dad grandma grandpa grandad granddad gran granny nan nana nanna".split())
+# Relatives, not roles: "Coach Carter" and "Doctor Who" are names of their own
+_ROLES = frozenset("boss manager friend mate buddy colleague coworker co-worker neighbor neighbour doctor dentist "
+                   "therapist roommate flatmate housemate teammate bandmate classmate mentor coach student "
+                   "teacher".split())
+_RELATIVES = frozenset(english.PEOPLE) - _ROLES
 _CALLING = frozenset("hi hey hello thanks thank bye dear love night morning".split())
 _OWNERS = frozenset("my your his her our their the a".split())
 _PUNCTUATION = ".,!?;:"
@@ -33,8 +40,12 @@ def _is_called(words: list[str], at: int) -> bool:
 
 
 def with_relations(sentence: str) -> str:
-    """The sentence with each family name said as the user's relation ("Mum" → "my mum")."""
+    """The sentence with each family name said as the user's relation ("Mum" → "my mum"), and a relation
+    that opens it before a name said as the user's ("Granddaughter Ffion is …" → "My granddaughter Ffion")."""
     words = sentence.split(" ")
+    if (len(words) > 2 and words[0][:1].isupper() and words[0].lower() in _RELATIVES
+            and english.looks_like_name(words[1].rstrip(",'’s"))):  # not "Sister Act"
+        words[0] = "My " + words[0].lower()
     for at, word in enumerate(words):
         bare, rest = _name_of(word)
         if not (bare[:1].isupper() and bare[1:].islower() and bare.lower() in FAMILY_NAMES):

@@ -12,9 +12,23 @@ from suzent_desktop.core.files.language import english
 _FOUND_OPENINGS = ("I'm ", "I am ", "I have ", "I've ", "I was ", "my ", "My ")
 _FINDINGS = (
     (("found out", "learned", "learnt", "discovered", "realized", "realised"), _FOUND_OPENINGS),
-    (("says", "said", "told me"), ("my ", "I have ", "I've got ", "I need ")),
+    (("says", "said", "say", "told me", "told us", "tells me"),
+     ("my ", "My ", "our ", "Our ", "I have ", "I've got ", "I need ", "we have ", "we need ")),
 )
-_FOUND_ENDS = (",", ";", " on a ", " during ", " when ", " while ", " after ", " last ", " so ", " but ")
+_FOUND_ENDS = (";", " on a ", " during ", " when ", " while ", " after ", " last ", " so ", " but ")
+MAX_LISTED_WORDS = 3  # "shellfish, peanuts and kiwi": an item of a list is a few words
+
+
+def _clause_comma(rest: str) -> int:
+    """Where a comma in ``rest`` starts another clause, not the next item of a list ("cooking, knitting, and
+    listening to country music"), or -1."""
+    at = rest.find(",")
+    while at > 0:
+        item = rest[at + 1 :].split(",")[0].split()
+        if item and item[0].lower() not in ("and", "or") and len(item) > MAX_LISTED_WORDS:
+            return at
+        at = rest.find(",", at + 1)
+    return -1
 
 
 def found_out(clause: str) -> list[str]:
@@ -27,11 +41,14 @@ def found_out(clause: str) -> list[str]:
                 continue
             rest = clause[at + len(finding) + 2 :]
             lead, _, after = rest.partition(" ")
+            if finding == "say" and clause[:at].split()[-1:] in (["I"], ["I'd"], ["would"], ["to"]):
+                return []  # "I'd say my favourite is …": the user's own words, read as said
             if lead.lower() == "that" or lead.endswith("ly") or lead.lower() in english.CALENDAR:
                 rest = after
             if not rest.startswith(openings):
                 return []
-            cut = min((i for i in (rest.find(end) for end in _FOUND_ENDS) if i > 0), default=len(rest))
+            ends = [rest.find(end) for end in _FOUND_ENDS] + [_clause_comma(rest)]
+            cut = min((i for i in ends if i > 0), default=len(rest))
             found = rest[:cut].rstrip(".!?")
             return [found] if len(found.split()) > 2 else []
     return []

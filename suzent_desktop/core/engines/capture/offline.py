@@ -289,7 +289,8 @@ def _with_subject_of(piece: str, before: str) -> str:
 
 _FILLER = re.compile(
     r"^(?:(?:oh|ah|well|so|and|but|also|anyway|anyways|actually|honestly|btw|by the way|fun fact|"
-    r"guess what|yeah|yes|no|ok|okay|haha|lol|hmm|um|right|funny enough|speaking of which|fyi|tbh|omg|ugh|wow|sorry)"
+    r"guess what|yeah|yes|no|ok|okay|haha|lol|hmm|um|right|funny enough|speaking of which|fyi|tbh|ngl|tbf|imo|"
+    r"lowkey|omg|ugh|wow|sorry)"
     r"\b[,!:]?\s*)+",
     re.I,
 )
@@ -489,7 +490,8 @@ def _object_it_named(sentence: str, thing: str) -> str:
 _TOLD_YOU = ("wanted to let you know", "want to let you know", "wanna let you know", "wanted to tell you",
              "want to tell you", "have to tell you", "had to tell you", "gotta tell you", "thought you'd like to know",
              "thought you would like to know", "thought i'd let you know", "just so you know")
-_TELLING = (*_TOLD_YOU, *(t.replace("you", "ya", 1) for t in _TOLD_YOU), "guess what")  # chat writes "ya" too
+_TELLING = (*_TOLD_YOU, *(t.replace("you", "ya", 1) for t in _TOLD_YOU), "guess what",  # chat writes "ya" too
+            "i'd have to say", "i would have to say", "i'd say", "i would say")  # "I'd say my favourite is …"
 _STATEMENT_OPENINGS = english.FIRST_PERSON_OPENINGS | {"my", "our"}
 
 

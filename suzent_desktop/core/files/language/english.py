@@ -65,7 +65,9 @@ PEOPLE = tuple(sorted(set(
     "brother sister mother mom mum father dad son daughter kid kids children baby colleague coworker co-worker "
     "cousin aunt uncle grandmother grandfather grandma grandpa grandad granddad gran granny nan nana nephew niece neighbor neighbour doctor dentist "
     "therapist roommate flatmate housemate teammate bandmate classmate mentor coach student teacher parents "
-    "in-laws mother-in-law father-in-law sister-in-law brother-in-law son-in-law daughter-in-law".split())
+    "in-laws mother-in-law father-in-law sister-in-law brother-in-law son-in-law daughter-in-law grandson "
+    "granddaughter grandchild grandchildren grandkids stepson stepdaughter stepmum stepmom stepdad stepfather "
+    "stepmother stepbrother stepsister godson goddaughter godmother godfather".split())
     | {"best friend", "best mate"}, key=lambda w: (-len(w), w)))
 PETS = tuple(sorted(set("dog cat puppy pup kitten rabbit parrot tortoise hamster horse budgie ferret lizard snake "
                         "turtle".split()) | {"guinea pig"}, key=lambda w: (-len(w), w)))
