@@ -25,7 +25,26 @@ def without_asides(sentence: str) -> str:
     (", which is scary but fun"), a feeling about it (", we're all so proud of him") and a question
     after it (", any easy dinner ideas?") are left out."""
     return _without_verdict(_without_feeling(_without_comment(_without_ellipsis(_without_request(
-        _without_question(sentence))))))
+        _without_question(_without_said_before(sentence)))))))
+
+
+_SAID_BEFORE = ("like i said", "as i said", "like i mentioned", "as i mentioned", "as i told you", "like i told you",
+                "as i said before", "like i said before", "as i mentioned before", "like i mentioned before")
+
+
+def _without_said_before(sentence: str) -> str:
+    """"I joined a travel club and, like I said, I'm working on my studies": pointing back at the talk is no
+    part of the statement."""
+    lowered = sentence.lower()
+    for said in sorted(_SAID_BEFORE, key=len, reverse=True):
+        at = lowered.find(said)
+        if at < 0:
+            continue
+        end = at + len(said)
+        before = sentence[:at].rstrip(" ,")
+        after = sentence[end:].lstrip(" ,")
+        return f"{before} {after}".strip() if before else after[:1].upper() + after[1:]
+    return sentence
 
 
 _REQUEST_JOINS = (" so please ", ", so please ", ", please ", " and please ", ", and please ",
