@@ -528,6 +528,17 @@ async def test_a_relative_the_user_never_named_stands_among_the_people_not_a_sub
     assert not any("grandpa" in line for line in lines[lines.index("## Health"):])
 
 
+async def test_a_relatives_own_day_stands_among_the_people(manager):
+    """"User's nan's 90th birthday is in May" is about the nan, on her page: People, not About me."""
+    write_page(manager, "Nan", "# Nan\n\n- User's nan's 90th birthday is on 3 May, the family meets in Cork (2026-07-01)\n")
+    write_page(manager, "About Me", "# About Me\n\n- User was born in Cork (2026-07-01)\n")
+    await promote(manager.home)
+    lines = memory(manager).splitlines()
+    under = lines[lines.index("## People") + 1:]
+    under = under[:under.index("")] if "" in under else under
+    assert any("90th birthday" in line for line in under)
+
+
 def test_a_title_that_names_a_time_is_no_passing_time():
     """"Yesterday" or "Tomorrow, and Tomorrow, and Tomorrow" as a title says nothing about when the fact held."""
     from suzent_desktop.core.engines.memory_md.memory_selection import passing

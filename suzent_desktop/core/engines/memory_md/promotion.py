@@ -134,7 +134,7 @@ def about_person(title: str, body: str, texts: list[str]) -> bool:
 
     if person_page(body, title):
         return True
-    relative = f"user's {title.lower()} "
+    relative = (f"user's {title.lower()} ", f"user's {title.lower()}'s ")  # "User's grandma's 100th birthday …"
     naming = [text for text in texts if title.lower() in text.lower()]  # only these can be about the name
     about = [named_person(text, subject, places_in(text))  # "… in Hackney, just off …" names a place
              for text, subject in zip(naming, judge().subjects(naming), strict=True)]
