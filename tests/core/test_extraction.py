@@ -729,6 +729,25 @@ def test_a_main_statement_stands_when_what_follows_it_points_outside(turn, lines
     assert OfflineExtractor().candidates(turn) == lines
 
 
+@pytest.mark.parametrize(
+    ("turn", "lines"),
+    [
+        # two statements spliced by a comma are two lines
+        ("I'm a paramedic in Leith, we're moving to Fife next spring.",
+         ["User is a paramedic in Leith", "User is moving to Fife next spring"]),
+        # a head that is no statement alone keeps its sentence whole
+        ("But when I'm off shift, I paint miniatures.", ["When User is off shift, User paints miniatures"]),
+        # a remark after the statement is left out
+        ("I'm on call this weekend, fingers crossed it's quiet.", ["User is on call this weekend"]),
+        ("Our head teacher Mrs Abara retires in July, nobody knows who'll replace her.",
+         ["User's head teacher Mrs Abara retires in July"]),
+        ("We're switching to Kotlin this quarter.", ["User is switching to Kotlin this quarter"]),  # a time
+    ],
+)
+def test_a_comma_splice_gives_two_lines_and_a_remark_after_a_statement_is_left_out(turn, lines):
+    assert OfflineExtractor().candidates(turn) == lines
+
+
 def test_a_count_before_the_last_one_says_what_the_one_is():
     """"the last one" after "four triathlons" points inside the line; alone, it points outside."""
     assert OfflineExtractor().candidates("I've done four triathlons, the last one was in Kraków.") == [
@@ -1175,7 +1194,7 @@ def test_a_relatives_contracted_has_is_has():
         # a feeling or a question after the statement; "'s" before a doing, or a place, is "is"
         ("My son Jonah just got his black belt in judo, we're all so proud of him!!",
          ["User's son Jonah just got his black belt in judo"]),
-        ("I sold my car, I'm moving to Leeds in May.", ["User sold their car, User is moving to Leeds in May"]),
+        ("I sold my car, I'm moving to Leeds in May.", ["User sold their car", "User is moving to Leeds in May"]),
         ("I'm vegetarian but my husband eats everything, any easy dinner ideas?",
          ["User is vegetarian but their husband eats everything"]),
         ("I love hiking, do you?", ["User loves hiking"]),

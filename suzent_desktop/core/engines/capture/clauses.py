@@ -14,6 +14,9 @@ _GOES_ON = (" just to ", " to see ", " so that ", " because ", " since ", ", whi
             ", and ", ", so ")
 _CONDITIONS = (" if ", " unless ", " as long as ", " in case ")
 MIN_WORDS = 4
+# A comma before these starts a remark of its own, not an item of a list or more of the same clause
+_TAIL_STARTS = frozenset("nobody everyone everybody fingers hopefully luckily sadly thankfully which it it's that's "
+                         "this they he she".split())
 # "My dad took me to see them": what follows an object is what the verb did with it, not a purpose
 _OBJECTS = frozenset("me us him her them it".split())
 
@@ -26,6 +29,12 @@ def main_statement(sentence: str) -> str | None:
         return None
     cuts = [at for marker in _GOES_ON if (at := lowered.find(marker)) > 0 and len(sentence[:at].split()) >= MIN_WORDS
             and lowered[:at].split()[-1] not in _OBJECTS]
+    comma = lowered.find(", ")
+    while comma > 0:  # "…, nobody knows who's replacing him", "…, fingers crossed it's quiet"
+        if lowered[comma + 2 :].split(" ", 1)[0] in _TAIL_STARTS and len(sentence[:comma].split()) >= MIN_WORDS:
+            cuts.append(comma)
+            break
+        comma = lowered.find(", ", comma + 2)
     if not cuts:
         return None
     return sentence[: min(cuts)].rstrip(" ,")

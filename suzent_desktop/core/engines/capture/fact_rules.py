@@ -37,7 +37,7 @@ LIFE_EVENTS = frozenset(
     "diagnosed relocated moved quit resigned enrolled elected intolerant puppy kitten".split()
 )
 TIME_NOUN = ("week|weekend|month|year|morning|afternoon|evening|night|summer|winter|spring|fall|autumn|time|day|"
-             "season|semester")
+             "season|semester|term|quarter|fortnight|decade")
 # an opening time ("Next month, User …", "Last night User …", "Last Friday (2023-05-05) User …", "Lately User …"),
 # hedge ("Maybe User will …": the judge weighs how sure it is) or adverb in -ly ("Sadly User's dog …") may come
 # before the subject

@@ -195,7 +195,8 @@ def to_third_person(sentence: str) -> str:
 _CLAUSE_JOIN = re.compile(r",?\s+(?:and|but|so)\s+(?:(?:honestly|now|also|actually)\s+)?(?=(?:I|I'm|I've|my|My|we|we're|we've|our)\b)|"
                           r",\s+(?=(?i:it|this|that|they|he|she)(?:'s|'re|'ll|\s+(?P<verb>[a-z]+))\b)|"
                           r",?\s+(?:and|but)\s+(?=(?P<verdict>(?:it|this|that|the\s+[a-z]+)(?:'s|\s+(?:is|was|are|were|has|have|"
-                          r"felt|feels))\b))")
+                          r"felt|feels))\b))|"
+                          r",\s+(?=(?P<spliced>I|we)(?:'m|'ve|'re|'ll)?\s+[a-z])")  # "I'm a nurse, we're moving …"
 _FIRST_PERSON_SUBJECT = re.compile(r"\bI\b|\bI'm\b|\bI've\b")
 
 
@@ -214,6 +215,8 @@ def _clauses(sentence: str) -> list[str]:
             continue  # "…, that summer …": no statement follows the comma
         if match.group("verdict") and not _is_verdict(sentence[match.end():]):
             continue  # "… and it cost $500": what follows says more of the thing
+        if match.group("spliced") and not (_FIRST_PERSON_SUBJECT.search(head) and _a_main_clause(head)):
+            continue  # "After my shift, I …", "When I was nine, I …": the head is no statement of its own
         if _states_something(head, joined) and len(head.split()) >= 3:
             parts.append(head)
             start = match.end()
@@ -232,6 +235,17 @@ def _only_verdict(sentence: str) -> bool:
 def _is_verdict(clause: str) -> bool:
     """Whether "it was …" goes on to judge rather than describe: an evaluative word in its first words."""
     return any(word in english.EVALUATIVE for word in english.words(clause.lower())[:6])
+
+
+_SUBORDINATORS = frozenset("when while whilst if unless because since after before although though as once until "
+                           "whenever where wherever".split())
+
+
+def _a_main_clause(head: str) -> bool:
+    """The words before a comma state something alone: no subordinating word opens them."""
+    words = [w.lower().strip(",") for w in head.split()]
+    first = next((w for w in words if w not in ("but", "and", "so", "oh", "well", "yeah", "also", "then")), "")
+    return first not in _SUBORDINATORS  # "But when I'm not working, I …" is no statement either
 
 
 def _states_something(head: str, joined: str) -> bool:
