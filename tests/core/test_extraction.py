@@ -742,6 +742,13 @@ def test_a_main_statement_stands_when_what_follows_it_points_outside(turn, lines
         ("Our head teacher Mrs Abara retires in July, nobody knows who'll replace her.",
          ["User's head teacher Mrs Abara retires in July"]),
         ("We're switching to Kotlin this quarter.", ["User is switching to Kotlin this quarter"]),  # a time
+        # a phrase before the user speaks, without its comma
+        ("For the allotment I'm growing Cornish potatoes.", ["User is growing Cornish potatoes"]),
+        ("For my allotment I'm growing Cornish potatoes.", ["For User's allotment, User is growing Cornish potatoes"]),
+        # a verb whose past is its plain form is the present when the sentence says how often
+        ("I read two chapters every night.", ["User reads two chapters every night"]),
+        ("I cut my hand on a tin yesterday.", ["User cut their hand on a tin yesterday"]),
+        ("I can swim a mile every morning.", ["User can swim a mile every morning"]),
     ],
 )
 def test_a_comma_splice_gives_two_lines_and_a_remark_after_a_statement_is_left_out(turn, lines):

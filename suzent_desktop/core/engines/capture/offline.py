@@ -147,13 +147,23 @@ _ADVERBS_BEFORE_VERB = frozenset("really absolutely quite now currently just als
                                  "regularly typically definitely totally".split())
 
 
-def _user_verb(match: re.Match[str]) -> str:
-    """"I love" → "User loves"; an adverb between keeps its place ("I mostly cycle" → "User mostly cycles")."""
+def _user_verb(match: re.Match[str], habitual: bool = False) -> str:
+    """"I love" → "User loves"; an adverb between keeps its place ("I mostly cycle" → "User mostly cycles").
+    A verb whose past is its plain form ("knit", "read", "put") is the present when the sentence says how
+    often ("I read every night" → "User reads every night"); alone it may be either, and stays as said."""
     first, second = match.group(1), match.group(2)
     adverb = second is not None and first.lower() in _ADVERBS_BEFORE_VERB
+    verb = second if adverb and second is not None else first
+    said = english.third_person_verb(verb)
+    if habitual and said == verb and verb.lower() not in english.MODALS and english.verb_lemma(verb.lower()) == verb.lower():
+        said = english.present_third_person(verb)
     if adverb:
-        return f"User {first} {english.third_person_verb(second)}"
-    return f"User {english.third_person_verb(first)}" + (f" {second}" if second is not None else "")
+        return f"User {first} {said}"
+    return f"User {said}" + (f" {second}" if second is not None else "")
+
+
+_HABIT = frozenset("every always usually often daily weekly nightly sometimes regularly whenever each "
+                   "twice".split())
 
 
 def to_third_person(sentence: str) -> str:
@@ -169,7 +179,8 @@ def to_third_person(sentence: str) -> str:
                   lambda m: "I and " + re.sub(r"^The\b", "the", m.group(1) or m.group(2)), text, count=1)
     text = re.sub(r"\bI do not\b", "User does not", text)
     text = re.sub(r"\bI did not\b", "User did not", text)
-    text = re.sub(r"\bI ([A-Za-z]+)\b(?: (?!I\b)([A-Za-z]+)\b)?", _user_verb, text)
+    habitual = bool(_HABIT & set(text.lower().split()))
+    text = re.sub(r"\bI ([A-Za-z]+)\b(?: (?!I\b)([A-Za-z]+)\b)?", lambda m: _user_verb(m, habitual), text)
     # the first "my" or "our" names the user unless the user is named before it ("User sold their house")
     subject_first = re.search(r"\bUser\b", text)
     possessive_first = re.search(r"\b(?:[Mm]y|[Oo]ur)\b", text)

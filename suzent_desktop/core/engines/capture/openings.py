@@ -77,10 +77,24 @@ def _day_of_mine(sentence: str) -> str:
     return sentence
 
 
+_SPEAKERS = frozenset({"I", "I'm", "I've", "I'd", "I'll", "we", "we're", "we've"})
+_OPENING_WORDS = 6
+
+
+def _with_opening_comma(sentence: str) -> str:
+    """A phrase that opens the sentence before the user speaks, said without its comma ("For the side project
+    I'm building a bot", "At work we're moving to Kotlin"), read as if it had one."""
+    words = sentence.split(" ")
+    if len(words) < 4 or words[0].lower() not in english.PREPOSITIONS | {"during", "for"} or "," in " ".join(words[:_OPENING_WORDS]):
+        return sentence
+    at = next((i for i, word in enumerate(words[1:_OPENING_WORDS], 1) if word.replace("’", "'") in _SPEAKERS), None)
+    return sentence if at is None else " ".join(words[:at]) + ", " + " ".join(words[at:])
+
+
 def without_opening(sentence: str) -> str:
     """The sentence as the user's statement: news asked as a question asked no more, an opening that steers
     the talk left out, and an opening time said after the statement."""
-    sentence = _day_of_mine(_reminded(_told_as_question(sentence)))
+    sentence = _with_opening_comma(_day_of_mine(_reminded(_told_as_question(sentence))))
     opening = _OPENING.match(sentence)
     lead = opening.group("lead") if opening else ""
     # "Been playing chess a lot lately, my rating is …": a statement said without its "I" is no opening

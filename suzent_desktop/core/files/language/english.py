@@ -183,6 +183,14 @@ def third_person_verb(verb: str) -> str:
     return verb[0] + forms[0][1:] if verb[:1].isupper() else forms[0]
 
 
+def present_third_person(verb: str) -> str:
+    """The present form after "User" of a verb whose past is its plain form: "read" → "reads", "put" → "puts"."""
+    forms = lemminflect.getInflection(verb.lower(), tag="VBZ")
+    if not forms:
+        return verb
+    return verb[0] + forms[0][1:] if verb[:1].isupper() else forms[0]
+
+
 class Lexicon:
     """Lower-cased English words with how often each is used."""
 
