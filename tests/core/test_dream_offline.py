@@ -740,3 +740,15 @@ def test_a_name_with_an_accent_or_a_title_is_the_whole_name_on_its_page():
     assert title_for("people", (), "User's neighbour Mrs Okafor feeds the cat when User is away")[0] == "Mrs Okafor"
     assert title_for("people", (), "User's niece Zoë-Anne started school in Leeds")[0] == "Zoë-Anne"
     assert names_in("User met Søren and Łukasz in Kraków") == ["Søren", "Łukasz", "Kraków"]
+
+
+def test_a_unit_a_role_in_capitals_or_a_thing_of_the_users_makes_no_person_page():
+    """"32GB" once made a page "GB", "User's CTO Marcus" one named "CTO Marcus", and a laptop "running
+    Sonoma" a person page "Sonoma"; a name given to a thing is still its page ("… dog is named Tilly")."""
+    from suzent_desktop.core.engines.dream.placement.subjects import names_in, title_for
+
+    assert names_in("User's phone has 256GB and a 5G modem, bought with Ana") == ["Ana"]
+    assert title_for("person", (), "User's CTO Marcus is leaving in March")[0] == "Marcus"
+    assert title_for("person", (), "User's team lead Ravi moved to Oslo")[0] == "Ravi"
+    assert title_for("person", (), "User's laptop is a 2021 MacBook Pro running Sonoma")[0] != "Sonoma"
+    assert title_for("person", (), "User's stuffed toy rabbit is named Juniper")[0] == "Juniper"

@@ -44,6 +44,7 @@ PLANS = "Plans"
 GENERAL = "General"
 PEOPLE = "People"
 _RELATION = english.alternation(english.PEOPLE + english.PETS)
+_RELATION_WORDS = frozenset(w for w in english.PEOPLE + english.PETS if " " not in w) | {"best"}
 # A name as a fact writes it: accents are letters ("Tomás", "Zoë", "Łukasz"); a title goes with the surname
 # ("Mrs Okafor", "Dr Patel"): the page is the person's, not "Mrs".
 _A_NAME = r"[A-ZÀ-ÖØ-ÞĀ-Ž][a-zà-öø-ÿĀ-ž]+(?:-[A-ZÀ-ÖØ-ÞĀ-Ž][a-zà-öø-ÿĀ-ž]+)?"  # "Anna-Lena" is one name
@@ -161,8 +162,10 @@ def named_person(text: str, subject: str, places: set[str] | frozenset[str] = fr
     is the same page (a person without a relation has no first line that says so). A
     name a place phrase names (``places``), or that a page elsewhere in the vault holds (a project:
     ``elsewhere``), is no person."""
-    names = [name for name in names_in(text) if name not in places and not elsewhere(name)]
-    if not names:
+    # a role in capitals ("CTO Marcus") stands before a name, and is none: the person is "Marcus"
+    names = [" ".join(w for w in name.split() if not w.isupper()) for name in names_in(text)]
+    names = [name for name in names if name and name not in places and not elsewhere(name)]
+    if not names or not _may_name_a_person(text, names[0]):
         return None
     if subject in PERSON_CLASSES:
         return Person(names[0], None)
@@ -180,6 +183,31 @@ def named_person(text: str, subject: str, places: set[str] | frozenset[str] = fr
     return None
 
 
+def _without_units(text: str) -> str:
+    """The text without the letters glued to a number ("32GB", "3PM", "10K"): a unit, never a name."""
+    kept: list[str] = []
+    after_digit = False
+    for char in text:
+        if after_digit and char.isalpha():
+            continue
+        after_digit = char.isdigit() or (after_digit and char.isalpha())
+        kept.append(char)
+    return "".join(kept)
+
+
+def _may_name_a_person(text: str, name: str) -> bool:
+    """A fact about a thing of the user's ("User's laptop is a MacBook … running Sonoma") names no person
+    unless the name stands right after the word for what they are ("User's CTO Marcus …")."""
+    words = text.split()
+    if not words or words[0] != "User's" or len(words) < 3:
+        return True
+    owned = words[1].lower()
+    first = name.split()[0]  # "User's CTO Marcus", "User's team lead Ravi": the name after a role of one or two words
+    if f"named {first}" in text or f"called {first}" in text:  # "User's stuffed animal dog is named Tilly"
+        return True
+    return owned in _RELATION_WORDS or owned.endswith(("'s", "’s")) or any(w.startswith(first) for w in words[2:4])
+
+
 def names_in(text: str) -> list[str]:
     """The names a fact says, in order: runs of capitalised words that are no ordinary English word
     ("Nate", "Patrick Rothfuss", "Nate's" → "Nate"), outside quoted titles; "User" is the user. A run
@@ -187,7 +215,7 @@ def names_in(text: str) -> list[str]:
     found: list[str] = []
     for part in text.split('"')[::2]:  # the words between quotes are a title
         run: list[str] = []
-        for token in [*english.words(part), ""]:
+        for token in [*english.words(_without_units(part)), ""]:
             word = token.removesuffix("'s").removesuffix("’s")
             if word[:1].isupper() and word != "User" and len(word) > 1 and looks_like_name(word):
                 run.append(word)
