@@ -749,6 +749,10 @@ def test_a_main_statement_stands_when_what_follows_it_points_outside(turn, lines
         ("I read two chapters every night.", ["User reads two chapters every night"]),
         ("I cut my hand on a tin yesterday.", ["User cut their hand on a tin yesterday"]),
         ("I can swim a mile every morning.", ["User can swim a mile every morning"]),
+        # a verdict after "we …" is left out, and "…, she just …" is a statement of its own
+        ("We just opened a bike repair stall and it's been hectic.", ["User just opened a bike repair stall"]),
+        ("I'm driving to Perth to see my brother Cal, he just got engaged!",
+         ["User is driving to Perth to see their brother Cal", "User's brother Cal just got engaged"]),
     ],
 )
 def test_a_comma_splice_gives_two_lines_and_a_remark_after_a_statement_is_left_out(turn, lines):

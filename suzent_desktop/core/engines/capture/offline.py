@@ -222,13 +222,15 @@ def _clauses(sentence: str) -> list[str]:
     for match in _CLAUSE_JOIN.finditer(sentence):
         head = sentence[start : match.start()]
         joined = match.group(0).strip(", ")  # "and", or a comma alone before "it is", "she ran"
-        if match.group("verb") and not english.verb_tag(match.group("verb")):
+        if match.group("verb") and not _a_verb_follows(match.group("verb"), sentence[match.end("verb"):]):
             continue  # "…, that summer …": no statement follows the comma
         if match.group("verdict") and not _is_verdict(sentence[match.end():]):
             continue  # "… and it cost $500": what follows says more of the thing
         if match.group("spliced") and not (_FIRST_PERSON_SUBJECT.search(head) and _a_main_clause(head)):
             continue  # "After my shift, I …", "When I was nine, I …": the head is no statement of its own
-        if _states_something(head, joined) and len(head.split()) >= 3:
+        # a verdict after "we …" goes too ("we just launched a sourdough box and it's been crazy busy")
+        we_said = bool(match.group("verdict")) and head.lower().split(" ", 1)[0] in ("we", "we're", "we've")
+        if (we_said or _states_something(head, joined)) and len(head.split()) >= 3:
             parts.append(head)
             start = match.end()
     parts.append(sentence[start:])
@@ -246,6 +248,15 @@ def _only_verdict(sentence: str) -> bool:
 def _is_verdict(clause: str) -> bool:
     """Whether "it was …" goes on to judge rather than describe: an evaluative word in its first words."""
     return any(word in english.EVALUATIVE for word in english.words(clause.lower())[:6])
+
+
+def _a_verb_follows(word: str, rest: str) -> bool:
+    """The word after "…, she" is a verb, or an adverb before one ("…, she just had twins")."""
+    if english.verb_tag(word):
+        return True
+    following = rest.split(" ", 2)[1:2]
+    return word.lower() in subjectless.LEAD_ADVERBS | {"still", "now"} and bool(following) and bool(
+        english.verb_tag(following[0].strip(".,!?")))
 
 
 _SUBORDINATORS = frozenset("when while whilst if unless because since after before although though as once until "
