@@ -752,3 +752,4 @@ def test_a_unit_a_role_in_capitals_or_a_thing_of_the_users_makes_no_person_page(
     assert title_for("person", (), "User's team lead Ravi moved to Oslo")[0] == "Ravi"
     assert title_for("person", (), "User's laptop is a 2021 MacBook Pro running Sonoma")[0] != "Sonoma"
     assert title_for("person", (), "User's stuffed toy rabbit is named Juniper")[0] == "Juniper"
+    assert title_for("person", (), "User's loyal scruffy dog Bramble sleeps by the door")[0] == "Bramble"

@@ -205,7 +205,9 @@ def _may_name_a_person(text: str, name: str) -> bool:
     first = name.split()[0]  # "User's CTO Marcus", "User's team lead Ravi": the name after a role of one or two words
     if f"named {first}" in text or f"called {first}" in text:  # "User's stuffed animal dog is named Tilly"
         return True
-    return owned in _RELATION_WORDS or owned.endswith(("'s", "’s")) or any(w.startswith(first) for w in words[2:4])
+    at = next((i for i, w in enumerate(words[:6]) if w.startswith(first)), None)
+    return (owned in _RELATION_WORDS or owned.endswith(("'s", "’s")) or at in (2, 3)
+            or (at is not None and words[at - 1].lower() in _RELATION_WORDS))  # "User's faithful old dog Daisy"
 
 
 def names_in(text: str) -> list[str]:
