@@ -823,7 +823,7 @@ class OfflineExtractor:
                 if who is None:
                     continue
                 antecedent = who
-            line = _without_chat_tags(to_third_person(resolved.replace("`", "'")))
+            line = subjectless.agreed(_without_chat_tags(to_third_person(resolved.replace("`", "'"))))
             if not fact_rules.problem(line):
                 return line, antecedent
         return None, antecedent

@@ -85,3 +85,22 @@ def first_clause(words: list[str]) -> list[str]:
                           or (after[0] in ("and", "but", "so") and after[1:2] and after[1] in _CLAUSE_SUBJECTS)):
             break
     return clause
+
+
+# A relative is one person: the verb after them agrees, as a learner of English may not write it ("my son
+# have autism" → "User's son has autism"). Only a verb whose plain form is no thing said of the relative.
+_SINGLE_RELATIVES = frozenset(w for w in english.PEOPLE + english.PETS if " " not in w and not english.is_plural_noun(w)
+                              and w not in ("kids", "children", "parents", "in-laws", "grandkids", "grandchildren"))
+_AGREEING = frozenset("have do go live work want like love need study play teach speak".split())
+
+
+def agreed(line: str) -> str:
+    """``line`` with the verb after "User's <relative> [Name]" in the form for one person."""
+    words = line.split(" ")
+    if len(words) < 3 or words[0] != "User's" or words[1].lower() not in _SINGLE_RELATIVES:
+        return line
+    at = 3 if len(words) > 3 and words[2][:1].isupper() else 2  # "User's son Omar have …"
+    if at < len(words) and words[at] in _AGREEING:
+        words[at] = english.third_person_verb(words[at])
+    return " ".join(words)
+
