@@ -1126,6 +1126,9 @@ def test_what_the_user_found_out_about_themselves_is_a_line_of_its_own(turn, fou
         ("Grandson Idris starts at Cardiff Met in September.", ["User's grandson Idris starts at Cardiff Met in September"]),
         ("ngl my sister Priya is the best cook in the family", ["User's sister Priya is the best cook in the family"]),
         ("Sister Act is my comfort film.", ["Sister Act is User's comfort film"]),  # a title, not a sister
+        # what the thing just named is made of
+        ("I knitted a scarf for my dad. It's merino with a cable pattern.",
+         ["User knitted a scarf for their dad", "User's scarf is merino with a cable pattern"]),
         # the verb after one relative agrees, as a learner may not write it; after several it stays
         ("my daughter Amina study medicine in Lyon", ["User's daughter Amina studies medicine in Lyon"]),
         ("My parents live in Tunis.", ["User's parents live in Tunis"]),

@@ -457,7 +457,8 @@ _OWNED_THING = re.compile(
     r"|[ .,!;:]*$))")
 _MAKING = frozenset("make bake cook write buy get have own build paint start finish adopt knit create draw design "
                     "plant grow sew brew record move rent".split())
-_IT_IS = re.compile(r"^(?i:it)(?:(?P<verb>'s| is| was)\s+(?=(?:a|an|about|based|made|set|filled|full|from|by|called|named)\b)|"
+_IT_IS = re.compile(r"^(?i:it)(?:(?P<verb>'s| is| was)\s+(?=(?:a|an|about|based|made|set|filled|full|from|by|called|named)\b|"
+                    r"(?:[a-z-]+ ){1,3}with\b)|"  # "It's dairy-free vanilla with strawberry filling"
                     r"(?P<has> has| had)\s+(?!been\b))(?P<rest>.+)$")
 
 
