@@ -44,7 +44,6 @@ _AFTER_ELLIPSIS = frozenset(
     "for since every each about almost nearly over twice once daily weekly most now lately whenever when until "
     "with a".split())  # not "on", "in", "at": "I've never gone on a fishing trip" says its own where
 _A_AMOUNT = frozenset("lot bit few couple little".split())  # "I play a lot": "a" is no object here
-_COUNTS = frozenset("two three four five six seven eight nine ten several".split())
 _UNITS = frozenset("times days hours years months weeks nights mornings evenings minutes".split())
 _REPLY_OPENINGS = frozenset("yeah yes yep yup no nope well oh so honestly actually and but".split())
 
@@ -222,7 +221,7 @@ def _object_left_out(following: list[str], what: str) -> bool:
 
 def _a_count(words: list[str]) -> bool:
     """"three times", "2 hours": how often or how long, never the object."""
-    return len(words) == 2 and (words[0].isdigit() or words[0] in _COUNTS) and words[1] in _UNITS
+    return len(words) == 2 and (words[0].isdigit() or words[0] in english.COUNT_WORDS) and words[1] in _UNITS
 
 
 def _subject_at(words: list[str]) -> int | None:

@@ -64,13 +64,10 @@ _POINTER = re.compile(rf"\b(?:this|these|those)\b(?! (?:{TIME_NOUN}|{'|'.join(en
                       r"\b(?:the same|a few more|(?:a|an|the|another|favou?rite|new|old|other|big|little|next|last) one)\b|\bthat(?: (?P<next>[a-z]+))?(?=\W*$|\s)", re.I)
 
 
-_COUNTS = frozenset("two three four five six seven eight nine ten twelve several few couple dozen many".split())
-
-
 def _counted_before(text: str) -> bool:
     """A count of things stands in the text ("three marathons", "a few new books"): what "the last one" is."""
     tokens = text.lower().replace(",", " ").split()
-    return any((token in _COUNTS or token.isdigit()) and any(t.endswith("s") and len(t) > 3 for t in tokens[at + 1 : at + 4])
+    return any((token in english.COUNT_WORDS or token.isdigit()) and any(t.endswith("s") and len(t) > 3 for t in tokens[at + 1 : at + 4])
                for at, token in enumerate(tokens))
 
 

@@ -88,6 +88,8 @@ STOPWORDS = frozenset(
     very was we were what when where which while who whom why will with would you your yours yourself
     yourselves s t ll ve re d m user users now currently""".split()
 )
+# Words that count things ("three marathons", "a few books", "several times")
+COUNT_WORDS = frozenset("two three four five six seven eight nine ten twelve several few couple dozen many".split())
 MODALS = frozenset("can will would should could must might may shall ought".split())
 # the words a statement of the user's own opens with ("I", "I'm", "we've" …), lower case with a straight apostrophe
 FIRST_PERSON_OPENINGS = frozenset("i i'm i've i'll i'd we we're we've we'll we'd".split())
