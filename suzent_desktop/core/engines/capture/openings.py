@@ -29,7 +29,7 @@ _NEWS_ASKED = ("did i tell you that", "did i tell you", "did i mention that", "d
 _REMINDERS = ("please remember that", "please remember", "just remember that", "just remember", "remember that",
               "remember", "keep in mind that", "keep in mind", "bear in mind that", "bear in mind", "please note that",
               "note that", "don't forget that", "don't forget", "do not forget that", "do not forget", "for the record")
-_REMINDED_SUBJECTS = frozenset("i i'm i've i'd i'll my we we're we've our".split())
+_REMINDED_SUBJECTS = english.FIRST_PERSON_OPENINGS | {"my", "our"}
 
 
 def _told_as_question(sentence: str) -> str:
@@ -77,7 +77,6 @@ def _day_of_mine(sentence: str) -> str:
     return sentence
 
 
-_SPEAKERS = frozenset({"I", "I'm", "I've", "I'd", "I'll", "we", "we're", "we've"})
 _OPENING_WORDS = 6
 
 
@@ -87,7 +86,8 @@ def _with_opening_comma(sentence: str) -> str:
     words = sentence.split(" ")
     if len(words) < 4 or words[0].lower() not in english.PREPOSITIONS | {"during", "for"} or "," in " ".join(words[:_OPENING_WORDS]):
         return sentence
-    at = next((i for i, word in enumerate(words[1:_OPENING_WORDS], 1) if word.replace("’", "'") in _SPEAKERS), None)
+    at = next((i for i, word in enumerate(words[1:_OPENING_WORDS], 1)
+               if word.replace("’", "'").lower() in english.FIRST_PERSON_OPENINGS), None)
     return sentence if at is None else " ".join(words[:at]) + ", " + " ".join(words[at:])
 
 

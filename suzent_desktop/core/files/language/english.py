@@ -179,14 +179,11 @@ def third_person_verb(verb: str) -> str:
         return "is"
     if verb_lemma(lowered) != lowered or lowered in MODALS or lowered in lemminflect.getInflection(lowered, tag="VBD"):
         return verb  # a past form ("went", "set"), a modal ("can"), no verb: the same after any subject
-    forms = lemminflect.getInflection(lowered, tag="VBZ")  # "run": a plain form before it is a participle
-    if not forms:
-        return verb
-    return verb[0] + forms[0][1:] if verb[:1].isupper() else forms[0]
+    return present_third_person(verb)  # "run": a plain form before it is a participle
 
 
 def present_third_person(verb: str) -> str:
-    """The present form after "User" of a verb whose past is its plain form: "read" → "reads", "put" → "puts"."""
+    """The present form after "User" of a verb's plain form, also one its past shares: "read" → "reads"."""
     forms = lemminflect.getInflection(verb.lower(), tag="VBZ")
     if not forms:
         return verb
