@@ -1229,6 +1229,10 @@ def test_a_relatives_contracted_has_is_has():
          ['User just watched "Arrival", a film about linguists and aliens']),
         ('I\'m reading "Piranesi". It\'s a strange, beautiful book about a man in an endless house.',
          ['User is reading "Piranesi", a strange, beautiful book about a man in an endless house']),  # no verdict
+        # what a work is about speaks to anyone: its "your" is no word to the listener
+        ('I watched "Paper Moons". It\'s a story about chasing your dreams.',
+         ['User watched "Paper Moons", a story about chasing one\'s dreams']),
+        ("The Wolves are my team for sure.", ["The Wolves are User's team"]),  # a chat's tag at the end
         ("I've switched from Android to an iPhone 15, the camera is insane.",
          ["User has switched from Android to an iPhone 15"]),
         ("I bought a house in Leeds, the garden is where I grow tomatoes.",

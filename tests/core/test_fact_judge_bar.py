@@ -63,3 +63,25 @@ def test_a_titles_own_words_do_not_sway_the_judge() -> None:
     assert fact_judge.weighed_forms(saying) == ['User loves the line "If User could turn back the clock."']
     assert fact_judge.weighed_forms('"That" is one of User\'s favourite shows') == [
         '"That" is one of User\'s favourite shows']
+
+
+def test_a_name_for_a_thing_of_the_users_is_weighed_in_both_orders() -> None:
+    """"The Lakers are User's favorite team" is the fact "User's favorite team is the Lakers" said from the
+    name's side; the judge learned the second order far more often and weighs both."""
+    judge = fact_judge.judge()
+    assert fact_judge.in_both_orders("The Lakers are User's favorite team") == [
+        "The Lakers are User's favorite team", "User's favorite team are the Lakers"]
+    assert fact_judge.in_both_orders("Luna is User's cat") == ["Luna is User's cat", "User's cat is Luna"]
+    assert fact_judge.in_both_orders("User's cat is Luna") == ["User's cat is Luna"]
+    assert fact_judge.in_both_orders("it is User's turn") == ["it is User's turn"]
+    assert judge("The Lakers are User's favorite team").keep
+    assert not judge("Coffee is User's best friend right now").keep
+
+
+def test_more_after_a_verb_does_not_sway_the_judge() -> None:
+    """"More" after a verb says how much of something, not what: "writing more articles" is weighed as
+    "writing articles"; "more" after "is" or before "than" stays."""
+    assert fact_judge.without_news_adverbs("User has been writing more articles") == "User has been writing articles"
+    assert fact_judge.without_news_adverbs("User is more confident now") == "User is more confident now"
+    assert fact_judge.without_news_adverbs("User ran more than ten miles") == "User ran more than ten miles"
+    assert fact_judge.judge()("User has been writing more articles").keep

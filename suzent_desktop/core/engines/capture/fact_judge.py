@@ -223,8 +223,16 @@ NEWS_ADVERBS = frozenset({"just", "finally", "actually"})
 
 
 def without_news_adverbs(line: str) -> str:
-    """The line as the judge weighs it (the line written keeps every word)."""
-    return " ".join(word for word in line.split(" ") if word.lower() not in NEWS_ADVERBS)
+    """The line as the judge weighs it (the line written keeps every word). "More" after a verb says how much
+    of something, not what: "User has been writing more articles" scored 0.05, "… writing articles" 0.99."""
+    words = line.split(" ")
+    return " ".join(word for i, word in enumerate(words) if word.lower() not in NEWS_ADVERBS
+                    and not _more_of(words, i))
+
+
+def _more_of(words: list[str], i: int) -> bool:
+    return (words[i] == "more" and 0 < i < len(words) - 1 and words[i + 1] != "than"
+            and bool(english.verb_tag(words[i - 1])) and english.verb_lemma(words[i - 1].lower()) != "be")
 
 
 # A title's own words say nothing of whether the line states a fact, yet they swayed the judge: "User watched
@@ -243,10 +251,29 @@ def _is_title(quoted: str) -> bool:
     return 0 < len(words) <= MAX_TITLE_WORDS and quoted[:1].isupper() and not quoted.rstrip().endswith((".", "!", "?"))
 
 
+# "The Lakers are User's favorite team" scored 0.36 and "User's favorite team is the Lakers" 0.999: the judge
+# learned the second order, in which people state such facts about themselves far more often. A line that names
+# what one of the user's is, from the name's side, is weighed in both orders.
+_NAMED_AS = (" is User's ", " are User's ")
+
+
+def in_both_orders(line: str) -> list[str]:
+    """"Luna is User's cat" as said and as "User's cat is Luna"; any other line as said."""
+    for joint in _NAMED_AS:
+        name, found, what = line.partition(joint)
+        if found and name[:1].isupper() and not name.startswith("User") and what and joint not in what:
+            named = name[0].lower() + name[1:] if name.split(" ", 1)[0] in ("The", "A", "An") else name
+            return [line, f"User's {what.rstrip('.!')} {joint.split()[0]} {named}"]
+    return [line]
+
+
 def weighed_forms(line: str) -> list[str]:
-    """The line as the judge weighs it: without its news adverbs, and each title as every stand-in (the line
-    written keeps every word)."""
-    plain = without_news_adverbs(line)
+    """The line as the judge weighs it: without its news adverbs, each title as every stand-in, and a name
+    for a thing of the user's in both orders (the line written keeps every word)."""
+    return [form for said in in_both_orders(without_news_adverbs(line)) for form in _titles_stood_in(said)]
+
+
+def _titles_stood_in(plain: str) -> list[str]:
     parts = plain.split('"')
     titled = [i for i in range(1, len(parts) - 1, 2) if _is_title(parts[i])]
     if not titled:

@@ -676,10 +676,20 @@ def _what_it_is(sentence: str) -> str | None:
     return what if article in ("a", "an") and space and described and _describes(what) else None
 
 
+# What a work is about speaks to anyone, not to the listener: "a story about reaching for your dreams".
+_IMPERSONAL = {"your": "one's", "you": "one", "yourself": "oneself"}
+
+
+def _impersonal(description: str) -> str:
+    """A work's description with its generic "you" said as "one" (the line then speaks to no one)."""
+    return " ".join(_IMPERSONAL.get(word.lower(), word) for word in description.split(" "))
+
+
 def _title_described(line: str, sentence: str) -> str | None:
     titled, said = _titled(line), _what_it_is(sentence.strip())
     if titled is None or said is None:
         return None
+    said = _impersonal(said)
     head, tail = titled[0][:-1].rstrip(".!?") + '"', titled[1].strip()  # "Home." ends a sentence
     described = f"{head}, {said}" + (f", {tail}" if tail else "")
     text = to_third_person(described)
@@ -714,13 +724,16 @@ def _phrase_described(line: str, sentence: str) -> str | None:
 
 RARE_WORD_FREQUENCY = 1e-5  # "ukulele" 2.6e-7, "quinoa" unlisted; "every" 8e-4, "whenever" 5e-5
 _CHAT_TAGS = frozenset("lol haha hahaha hehe tbh btw lmao imo xd xx".split())
+_CHAT_TAG_PAIRS = frozenset({"for sure", "for real"})
 
 
 def _without_chat_tags(line: str) -> str:
-    """A line without the chat's tags at its end ("… got food poisoning on day 3 lol", "…, haha")."""
+    """A line without the chat's tags at its end ("… got food poisoning on day 3 lol", "…, haha", "… for sure")."""
     words = line.split(" ")
     while len(words) > 1 and words[-1].strip(",.!?").lower() in _CHAT_TAGS:
         words.pop()
+    if len(words) > 3 and " ".join(words[-2:]).strip(",.!?").lower() in _CHAT_TAG_PAIRS:
+        del words[-2:]  # "The Wolves are my team for sure"
     return " ".join(words).rstrip(",;: ")
 
 
