@@ -911,6 +911,26 @@ def test_it_for_the_thing_the_user_made_or_has_in_the_sentence_before(turn, line
 @pytest.mark.parametrize(
     ("turn", "lines"),
     [
+        ("Here's my latest painting. It's a portrait of my grandmother.",
+         ["User's latest painting is a portrait of their grandmother"]),
+        ("Check out my garden! It's a little patch of tomatoes and beans.",
+         ["User's garden is a little patch of tomatoes and beans"]),
+        ("Here's the cake I made for my son's birthday. It's chocolate with raspberry filling.",
+         ["User made a cake for their son's birthday", "User's cake is chocolate with raspberry filling"]),
+        ("Look at this scarf I knitted!", ["User knitted a scarf"]),
+        ("Here are the cookies I baked for the school fair.", ["User baked cookies for the school fair"]),
+        ("Here's a photo. It's a portrait of my grandmother.", []),  # not the user's: "it" points nowhere
+    ],
+)
+def test_what_the_user_shows_is_theirs_and_what_it_is(turn, lines):
+    """A thing the user shows ("Here's my …", "This is the cake I made …", "Look at this scarf I knitted") is
+    what they made or have, and what the next "It's …" says it is."""
+    assert OfflineExtractor().candidates(turn) == lines
+
+
+@pytest.mark.parametrize(
+    ("turn", "lines"),
+    [
         ("I bought a vintage Vespa last month. I'm restoring it with my dad.",
          ["User bought a vintage Vespa last month", "User is restoring their vintage Vespa with their dad"]),
         ("I started a vegetable garden in May. I grow kale and beans in it.",

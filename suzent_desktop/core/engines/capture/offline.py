@@ -54,6 +54,7 @@ from suzent_desktop.core.engines.capture import (
     findings,
     openings,
     relative_dates,
+    shown,
     subjectless,
 )
 from suzent_desktop.core.engines.dream.placement.topics import TRAVEL, place_of
@@ -381,8 +382,7 @@ def _as_indefinite(match: re.Match[str]) -> str:
         return f"{match.group('det')} {word}{match.group('rest')}"
     if det in ("these", "those"):
         return f"{word}{match.group('rest')}"
-    article = "an" if re.match(r"[aeio]|u(?!ni|s|t)", lowered) else "a"
-    return f"{article} {word}{match.group('rest')}"
+    return f"{english.indefinite_article(lowered)} {word}{match.group('rest')}"
 
 
 def _that_is_a_determiner(match: re.Match[str], lemmas: dict[str, tuple[str, ...]], placed: bool) -> bool:
@@ -465,28 +465,6 @@ _IT_IS = re.compile(r"^(?i:it)(?:(?P<verb>'s| is| was)\s+(?=(?:a|an|about|based|
 # "This is my prized possession, a basketball signed by Kobe": what is shown is said after the comma, so the
 # line reads "User's prized possession is a basketball signed by Kobe".
 _SHOWN = re.compile(r"^(?i:this|that|it|here)(?:'s| is| was) (?P<own>(?i:my|our) [^,]{1,40}), (?P<what>(?i:a|an|the|my|our) .+)$")
-
-
-# "There's a bakery near my flat that I love", "There's this quote I keep on my desk": what there is is the
-# object of what the user does with it ("User loves a bakery near their flat").
-_THERE_IS_WHAT_I = re.compile(
-    r"^There(?:'s|’s| is| are)\s+(?P<thing>(?:a|an|this|these|some|one)\s[^,;:]*?)\s+(?:that\s+|which\s+)?"
-    r"(?P<who>I|we)\s+(?P<adverbs>(?:[a-z]+ly\s+|just\s+|still\s+|often\s+)*)(?P<verb>[a-z]+)"
-    r"(?P<prep>\s+(?:to|at|with|for|on|in|about|from|of)\b)?(?P<rest>.*)$")
-
-
-def _there_is_what_i_do(sentence: str) -> str:
-    said = _THERE_IS_WHAT_I.match(sentence.strip())
-    if not said or not english.verb_tag(said.group("verb")):
-        return sentence
-    prep, rest = said.group("prep") or "", said.group("rest")
-    next_word = next(iter(english.words(rest.lower())), "")
-    if prep and next_word and next_word not in _TIME_LEADS and next_word not in english.CALENDAR:
-        prep, rest = "", prep + rest  # "some things I miss about Berlin": "about" goes with what follows
-    return f"{said.group('who')} {said.group('adverbs')}{said.group('verb')}{prep} {said.group('thing')}{rest}"
-
-
-_TIME_LEADS = frozenset("every each most on last this next once twice daily weekly before after when".split())
 
 
 # "We got a puppy! We named him Max": the name is the thing's ("User's puppy is named Max", as the dream
@@ -584,9 +562,9 @@ def _it_named(sentence: str, thing: str | None, *, present_only: bool = False) -
         verb = "named" if naming.group("verb") == "nam" else "called"
         rest = openings.CLAUSE_END.split(naming.group("rest"), maxsplit=1)[0]  # "…, and she's always with me" is another
         sentence = f"My {thing} is {verb} {naming.group('name')}{rest}"
-    shown = _SHOWN.match(sentence.strip())
-    if shown:
-        sentence = f"{shown.group('own')[0].upper()}{shown.group('own')[1:]} is {shown.group('what')}"
+    named = _SHOWN.match(sentence.strip())
+    if named:
+        sentence = f"{named.group('own')[0].upper()}{named.group('own')[1:]} is {named.group('what')}"
     said = _IT_IS.match(sentence.strip())
     if said and present_only and (said.group("verb") or said.group("has")).strip() not in ("'s", "is", "has"):
         said = None
@@ -597,7 +575,7 @@ def _it_named(sentence: str, thing: str | None, *, present_only: bool = False) -
         if len(content) >= 2:
             verb = "is" if said.group("verb") == "'s" else (said.group("verb") or said.group("has")).strip()
             return f"My {thing} {verb} {rest}", thing
-    owned = _OWNED_THING.search(sentence)
+    owned = _OWNED_THING.search(sentence) or _OWNED_THING.search(shown.as_had(sentence))
     if owned and owned.group("thing").split()[0] in _NO_THINGS:
         owned = None  # "a pic I got a while back"
     if owned and (owned.group("det").lower() in ("my", "our") or english.verb_lemma(owned.group("verb")) in _MAKING):
@@ -799,7 +777,7 @@ class OfflineExtractor:
             if held and len(whole.split()) <= 3 and not _THING_PRONOUN.search(whole):
                 sentence = whole  # "Thanks!" before "It's a …": the thing of the turn before is still meant
             else:
-                sentence, thing = _it_named(_there_is_what_i_do(whole), thing, present_only=held)
+                sentence, thing = _it_named(shown.as_done(whole), thing, present_only=held)
             line, antecedent = self._candidate(_there_named(sentence, place), antecedent, people)
             described = (_title_described(lines[-1], sentence) or _phrase_described(lines[-1], sentence)
                          if line is None and lines and last_said else None)

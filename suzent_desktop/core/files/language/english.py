@@ -248,3 +248,9 @@ def looks_like_name(word: str) -> bool:
     if verb_tag(lowered) == "VBG" or lemminflect.getAllLemmas(lowered, upos="NOUN").get("NOUN", (lowered,))[0] != lowered:
         return False
     return lexicon().word_usage_frequency(lowered) < NAME_MAX_FREQUENCY
+
+
+def indefinite_article(phrase: str) -> str:
+    """"a" or "an" before a phrase, by how its first word is said ("an apple", "a unicorn", "an umbrella")."""
+    word = phrase.lower()
+    return "an" if word[:1] in ("a", "e", "i", "o") or (word[:1] == "u" and not word.startswith(("uni", "us", "ut"))) else "a"

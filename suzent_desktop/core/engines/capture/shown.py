@@ -1,0 +1,56 @@
+"""What the user shows or points at, said as what they do with it or have.
+
+"There's a bakery near my flat that I love", "Here's the cake I made for my son's birthday", "Look at this
+scarf I knitted!": the thing there is, or shown, is the object of the user's verb ("User loves a bakery near
+their flat", "User made a cake for their son's birthday"). "Here's my latest painting" says the user has it,
+which is what a next "It's a portrait of …" is about.
+"""
+
+from __future__ import annotations
+
+import re
+
+from suzent_desktop.core.files.language import english
+
+# "There's a bakery near my flat that I love", "There's this quote I keep on my desk": what there is is the
+# object of what the user does with it ("User loves a bakery near their flat"). So is what the user shows:
+# "Here's the cake I made for my son's birthday", "Look at this scarf I knitted!".
+_THERE_IS_WHAT_I = re.compile(
+    r"^(?:(?:There|Here)(?:'s|’s| is| are)|This is|These are|Check out|Look at)"
+    r"\s+(?P<thing>(?:a|an|this|these|some|one|my|our|the|another)\s[^,;:]*?)\s+(?:that\s+|which\s+)?"
+    r"(?P<who>I|we)\s+(?P<adverbs>(?:[a-z]+ly\s+|just\s+|still\s+|often\s+)*)(?P<verb>[a-z]+)"
+    r"(?P<prep>\s+(?:to|at|with|for|on|in|about|from|of)\b)?(?P<rest>.*)$")
+
+
+def as_done(sentence: str) -> str:
+    """"Here's the cake I made for my son's birthday" as "I made a cake for my son's birthday": what is shown
+    or there is, as the object of what the user does with it; any other sentence as said."""
+    said = _THERE_IS_WHAT_I.match(sentence.strip())
+    if not said or not english.verb_tag(said.group("verb")):
+        return sentence
+    prep, rest = said.group("prep") or "", said.group("rest")
+    next_word = next(iter(english.words(rest.lower())), "")
+    if prep and next_word and next_word not in _TIME_LEADS and next_word not in english.CALENDAR:
+        prep, rest = "", prep + rest  # "some things I miss about Berlin": "about" goes with what follows
+    det, _, noun = said.group("thing").partition(" ")
+    if det in ("the", "this", "these"):  # a shown thing is any such thing: "a cake", "cookies"
+        plural = det == "these" or (det == "the" and " are " in f"{sentence[: said.start('thing')]} ")
+        det = "" if plural else english.indefinite_article(noun)
+    thing = f"{det} {noun}".strip()
+    return f"{said.group('who')} {said.group('adverbs')}{said.group('verb')}{prep} {thing}{rest}"
+
+
+_TIME_LEADS = frozenset("every each most on last this next once twice daily weekly before after when".split())
+
+
+# "Here's my latest painting. It's a portrait of my gran": what the user shows is theirs, and what the
+# next sentence's "It" is ("User's latest painting is a portrait of their gran").
+_SHOWING = ("here's ", "here’s ", "here is ", "this is ", "these are ", "check out ", "look at ", "meet ")
+
+
+def as_had(sentence: str) -> str:
+    """"Here's my latest painting" read as "I have my latest painting", only to find what later "it" is."""
+    lowered = sentence.strip().lower()
+    opening = next((o for o in _SHOWING if lowered.startswith(o)), None)
+    rest = sentence.strip()[len(opening):] if opening else ""
+    return f"I have {rest}" if rest.lower().startswith(("my ", "our ")) else ""
