@@ -59,3 +59,17 @@ def test_a_dash_inside_quotes_does_not_end_the_statement():
     # a quote left open does not swallow the next line
     assert english.sentences('He wrote "wait - no\nI moved to Oslo - got a job') == [
         'He wrote "wait - no', "I moved to Oslo", "got a job"]
+
+
+def test_a_quick_message_is_read_as_meant() -> None:
+    """Missing apostrophes, a lower-case "i" and lower-case days and months are filled in; a spelling that is
+    another word ("its", "were", "ill", "may", "march") stays as written."""
+    assert english.as_meant("my sister shes working nights, i dont mind") == "my sister she's working nights, I don't mind"
+    assert english.as_meant("im off on monday, back in june!") == "I'm off on Monday, back in June!"
+    assert english.as_meant("its tail, we were ill in may and march") == "its tail, we were ill in may and march"
+    assert english.as_meant("Thats it. Cant wait") == "That's it. Can't wait"
+
+
+def test_articles_go_by_the_first_sound() -> None:
+    assert [english.indefinite_article(w) for w in ("apple", "cake", "unicorn", "umbrella", "user")] == [
+        "an", "a", "a", "an", "a"]

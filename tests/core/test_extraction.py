@@ -1261,3 +1261,13 @@ def test_a_relatives_contracted_has_is_has():
 )
 def test_what_is_said_beside_a_statement_is_left_out(turn, lines):
     assert OfflineExtractor().candidates(turn) == lines
+
+
+def test_a_quick_message_without_apostrophes_or_capitals():
+    """Written fast ("shes", "i", "monday"), a turn gives the lines it would give written with care."""
+    assert OfflineExtractor().candidates("my daughter turns 6 next week, shes obsessed with dinosaurs") == [
+        "User's daughter turns 6 next week", "User's daughter is obsessed with dinosaurs"]
+    assert OfflineExtractor().candidates("i am living in Rotterdam since 3 years, i work as welder") == [
+        "User is living in Rotterdam since 3 years", "User works as welder"]
+    facts = OfflineExtractor().extract("started a new job at a bakery on monday", when=dt.datetime(2026, 12, 9, 10))
+    assert [f.content for f in facts] == ["User started a new job at a bakery on Monday (7 December 2026)"]

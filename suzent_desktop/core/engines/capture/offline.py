@@ -306,7 +306,7 @@ _BRACKETED = re.compile(r"\[[^\[\]]*\](?!\()")
 
 
 def _sentences(text: str) -> list[str]:
-    text = _BRACKETED.sub(" ", text)
+    text = english.as_meant(_BRACKETED.sub(" ", text))
     pieces = [c.strip() for s in english.sentences(text) for c in _clauses(asides.without_asides(s)) if c.strip()]
     return [_with_subject_of(piece, before) for piece, before in zip(pieces, ["", *pieces], strict=False)]
 

@@ -254,3 +254,31 @@ def indefinite_article(phrase: str) -> str:
     """"a" or "an" before a phrase, by how its first word is said ("an apple", "a unicorn", "an umbrella")."""
     word = phrase.lower()
     return "an" if word[:1] in ("a", "e", "i", "o") or (word[:1] == "u" and not word.startswith(("uni", "us", "ut"))) else "a"
+
+
+# A quick message often leaves out apostrophes ("shes", "dont") and writes "i": the words are read as they
+# are meant. Only spellings that are no other word are filled in ("its", "ill", "were", "well", "id" are words).
+_WITHOUT_APOSTROPHE = {
+    **{f"{stem}nt": f"{stem}n't" for stem in "do did does is was are were have has had could would should".split()},
+    "cant": "can't", "wont": "won't", "im": "I'm", "ive": "I've", "i": "I", "i'm": "I'm", "i've": "I've",
+    "i'd": "I'd", "i'll": "I'll", "shes": "she's", "hes": "he's", "thats": "that's", "theres": "there's",
+    "whats": "what's", "youre": "you're", "theyre": "they're", "weve": "we've", "theyve": "they've",
+    "youve": "you've",
+    # a day or month written in lower case is still a date ("on monday", "in june"); "may" and "march" are words
+    **{day: day.capitalize() for day in (*WEEKDAYS, *MONTHS) if day not in ("may", "march")},
+}
+
+
+def as_meant(text: str) -> str:
+    """Text with a quick message's missing apostrophes, lower-case "i" and lower-case days and months filled
+    in ("shes working" → "she's working", "in june" → "in June"); every other word as written."""
+    out = []
+    for word in text.split(" "):
+        core = word.rstrip(".,!?;:")
+        written = _WITHOUT_APOSTROPHE.get(core.lower())
+        if written is None or (core[:1].isupper() and core.lower() in ("wont", "hes")):
+            out.append(word)
+            continue
+        written = written[0].upper() + written[1:] if core[:1].isupper() else written
+        out.append(written + word[len(core):])
+    return " ".join(out)
