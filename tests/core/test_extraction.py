@@ -813,7 +813,7 @@ def test_a_subjectless_past_verb_before_an_activity_is_the_user_speaking():
         ("Lately I've been into bouldering.", ["Lately User has been into bouldering"]),  # a time or a hedge, no comma
         ("Maybe I'll go camping in Snowdonia next month.", ["Maybe User will go camping in Snowdonia next month"]),
         ("Nowadays I mostly cycle to work.", ["Nowadays User mostly cycles to work"]),  # the verb after an adverb
-        ("Sadly our dog Luna died in August, she was 14.", ["Sadly User's dog Luna died in August", "User's dog Luna was 14"]),
+        ("Sadly our dog Luna died in August, she was 14.", ["User's dog Luna died in August", "User's dog Luna was 14"]),
         # chat in lower case: "!!" or a full stop before a small letter ends the statement
         ("omg hi!! sorry I've been away. we just got back from two weeks in Hanoi",
          ["User has been away", "User just got back from two weeks in Hanoi"]),
@@ -1271,3 +1271,17 @@ def test_a_quick_message_without_apostrophes_or_capitals():
         "User is living in Rotterdam since 3 years", "User works as welder"]
     facts = OfflineExtractor().extract("started a new job at a bakery on monday", when=dt.datetime(2026, 12, 9, 10))
     assert [f.content for f in facts] == ["User started a new job at a bakery on Monday (7 December 2026)"]
+
+
+@pytest.mark.parametrize(
+    ("turn", "lines"),
+    [
+        ("Turns out I'm anaemic.", ["User is anaemic"]),
+        ("Sadly my grandad passed away on Sunday.", ["User's grandad passed away on Sunday"]),
+        ("I'm 42, by the way.", ["User is 42"]),
+        ("Turns out the shop was closed.", []),  # no one the user knows
+    ],
+)
+def test_news_after_how_it_came_and_a_tag_after_it(turn, lines):
+    """"Turns out", "Sadly" before the statement and "by the way" after it are no part of the fact."""
+    assert OfflineExtractor().candidates(turn) == lines

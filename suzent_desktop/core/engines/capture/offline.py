@@ -702,7 +702,7 @@ def _phrase_described(line: str, sentence: str) -> str | None:
 
 RARE_WORD_FREQUENCY = 1e-5  # "ukulele" 2.6e-7, "quinoa" unlisted; "every" 8e-4, "whenever" 5e-5
 _CHAT_TAGS = frozenset("lol haha hahaha hehe tbh btw lmao imo xd xx".split())
-_CHAT_TAG_PAIRS = frozenset({"for sure", "for real"})
+_CHAT_TAG_PHRASES = frozenset({"for sure", "for real", "by the way", "just saying"})
 
 
 def _without_chat_tags(line: str) -> str:
@@ -710,8 +710,10 @@ def _without_chat_tags(line: str) -> str:
     words = line.split(" ")
     while len(words) > 1 and words[-1].strip(",.!?").lower() in _CHAT_TAGS:
         words.pop()
-    if len(words) > 3 and " ".join(words[-2:]).strip(",.!?").lower() in _CHAT_TAG_PAIRS:
-        del words[-2:]  # "The Wolves are my team for sure"
+    for size in (2, 3):  # "The Wolves are my team for sure", "User is 42, by the way"
+        if len(words) > size + 1 and " ".join(words[-size:]).strip(",.!?").lower() in _CHAT_TAG_PHRASES:
+            del words[-size:]
+            break
     return " ".join(words).rstrip(",;: ")
 
 

@@ -29,6 +29,10 @@ _NEWS_ASKED = ("did i tell you that", "did i tell you", "did i mention that", "d
 _REMINDERS = ("please remember that", "please remember", "just remember that", "just remember", "remember that",
               "remember", "keep in mind that", "keep in mind", "bear in mind that", "bear in mind", "please note that",
               "note that", "don't forget that", "don't forget", "do not forget that", "do not forget", "for the record")
+# News said with how it came or how it felt, before the user speaks without a comma: "Turns out I'm anaemic",
+# "Sadly my grandad passed away on Sunday". The statement reads without it.
+_NEWS_OPENINGS = ("it turns out that", "it turns out", "turns out that", "turns out", "sadly", "unfortunately",
+                  "fortunately", "luckily", "thankfully", "happily")
 _REMINDED_SUBJECTS = english.FIRST_PERSON_OPENINGS | {"my", "our"}
 
 
@@ -45,14 +49,17 @@ def _told_as_question(sentence: str) -> str:
 
 def _reminded(sentence: str) -> str:
     """A reminder to the listener is the statement it reminds of: "Remember that I'm allergic to sesame" says
-    the user is. "Remember when we …?" recalls a moment together, and stays as said."""
+    the user is; so is news after how it came ("Turns out I'm anaemic"). "Remember when we …?" recalls a moment
+    together, and stays as said."""
     lowered = sentence.lower().replace("’", "'")
-    opening = next((o for o in _REMINDERS if lowered.startswith(o + " ") or lowered.startswith(o + ", ")), None)
+    opening = next((o for o in (*_REMINDERS, *_NEWS_OPENINGS)
+                    if lowered.startswith(o + " ") or lowered.startswith(o + ", ")), None)
     if opening is None:
         return sentence
     rest = sentence[len(opening):].lstrip(", ")
     first = rest.split(" ", 1)[0].lower().replace("’", "'")
-    return rest if first in _REMINDED_SUBJECTS and len(rest.split()) >= 3 else sentence
+    shortest = 2 if opening in _NEWS_OPENINGS else 3  # "I'm anaemic" is a statement; "me too" is not
+    return rest if first in _REMINDED_SUBJECTS and len(rest.split()) >= shortest else sentence
 
 
 _TIME_STARTS = frozenset({"on", "tomorrow", "today", "tonight", "next", "this", "in"})
