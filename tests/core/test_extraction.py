@@ -1285,3 +1285,21 @@ def test_a_quick_message_without_apostrophes_or_capitals():
 def test_news_after_how_it_came_and_a_tag_after_it(turn, lines):
     """"Turns out", "Sadly" before the statement and "by the way" after it are no part of the fact."""
     assert OfflineExtractor().candidates(turn) == lines
+
+
+@pytest.mark.parametrize(
+    ("turn", "lines"),
+    [
+        # a request to the agent with the user's life beside it: the life is the fact
+        ("I need a quick dinner idea, my husband is diabetic.", ["User needs a quick dinner idea", "User's husband is diabetic"]),
+        ("What's a good gift for my dad, he's retiring from the fire service next month?",
+         ["User's dad is retiring from the fire service next month"]),
+        ("Any ideas for my mum, she's turning 70 next week?", ["User's mum is turning 70 next week"]),
+        ("I went to Paris, my favourite city.", ["User went to Paris, their favourite city"]),  # no verb: one line
+        ("Do you think my dad would like a watch, he's into hiking?", ["User's dad is into hiking"]),
+    ],
+)
+def test_what_the_user_says_of_their_life_beside_a_request(turn, lines):
+    """Asking the agent for help, a user says what it needs to know: a statement after a comma ("…, my husband
+    is diabetic", "…, he's retiring next month?") is a line of its own, even when the turn ends with "?"."""
+    assert OfflineExtractor().candidates(turn) == lines

@@ -208,7 +208,7 @@ _CLAUSE_JOIN = re.compile(r",?\s+(?:and|but|so)\s+(?:(?:honestly|now|also|actual
                           r",\s+(?=(?i:it|this|that|they|he|she)(?:'s|'re|'ll|\s+(?P<verb>[a-z]+))\b)|"
                           r",?\s+(?:and|but)\s+(?=(?P<verdict>(?:it|this|that|the\s+[a-z]+)(?:'s|\s+(?:is|was|are|were|has|have|"
                           r"felt|feels))\b))|"
-                          r",\s+(?=(?P<spliced>I|we)(?:'m|'ve|'re|'ll)?\s+[a-z])")  # "I'm a nurse, we're moving …"
+                          r",\s+(?=(?P<spliced>I|we|my|our)(?:'m|'ve|'re|'ll)?\s+[a-z])")  # "I'm a nurse, we're moving …"
 _FIRST_PERSON_SUBJECT = re.compile(r"\bI\b|\bI'm\b|\bI've\b")
 
 
@@ -227,7 +227,8 @@ def _clauses(sentence: str) -> list[str]:
             continue  # "…, that summer …": no statement follows the comma
         if match.group("verdict") and not _is_verdict(sentence[match.end():]):
             continue  # "… and it cost $500": what follows says more of the thing
-        if match.group("spliced") and not (_FIRST_PERSON_SUBJECT.search(head) and _a_main_clause(head)):
+        if match.group("spliced") and not (_FIRST_PERSON_SUBJECT.search(head) and _a_main_clause(head)
+                                           and _has_its_verb(match.group("spliced"), sentence[match.end():])):
             continue  # "After my shift, I …", "When I was nine, I …": the head is no statement of its own
         # a verdict after "we …" goes too ("we just launched a sourdough box and it's been crazy busy")
         we_said = bool(match.group("verdict")) and head.lower().split(" ", 1)[0] in ("we", "we're", "we've")
@@ -235,7 +236,18 @@ def _clauses(sentence: str) -> list[str]:
             parts.append(head)
             start = match.end()
     parts.append(sentence[start:])
+    if len(parts) > 1 and _QUESTION_START.match(parts[0]) and parts[-1].rstrip().endswith("?"):
+        # "What's a good gift for my dad, he's retiring next month?": the question ended at the comma
+        parts[-1] = parts[-1].rstrip().rstrip("?") + "."
     return [clause for part in parts for clause in _with_causes(part)]
+
+
+def _has_its_verb(subject: str, rest: str) -> bool:
+    """After "…, my husband" a verb follows the noun ("is diabetic"): a statement, not a list or a name."""
+    if subject.lower() not in ("my", "our"):
+        return True
+    words = rest.split(" ", 3)
+    return len(words) > 2 and english.verb_tag(words[2].strip(",.!?")) in ("VBZ", "VBD")
 
 
 _VERDICT_OPENINGS = ("it was ", "it is ", "it's ", "it felt ", "that was ", "this was ")
