@@ -1303,3 +1303,21 @@ def test_what_the_user_says_of_their_life_beside_a_request(turn, lines):
     """Asking the agent for help, a user says what it needs to know: a statement after a comma ("…, my husband
     is diabetic", "…, he's retiring next month?") is a line of its own, even when the turn ends with "?"."""
     assert OfflineExtractor().candidates(turn) == lines
+
+
+@pytest.mark.parametrize(
+    ("turn", "lines"),
+    [
+        ("Please call me Alex.", ["User prefers to be called Alex"]),
+        ("I go by Sam, everyone does.", ["User prefers to be called Sam"]),
+        ("Call me later!", []),  # no name
+        ("Just turned 30!", ["User just turned 30"]),  # a number after a subject-less past verb
+        ("Started therapy.", ["User started therapy"]),  # the full stop is no part of the word
+        ("Went hiking.", ["User went hiking"]),
+        ("My birthday's on the 9th.", ["User's birthday is on the 9th"]),
+    ],
+)
+def test_a_name_asked_for_and_short_news(turn, lines):
+    """What the user asks to be called is the first thing an agent must keep; short news said without "I"
+    keeps its line when it ends the sentence."""
+    assert OfflineExtractor().candidates(turn) == lines

@@ -53,6 +53,7 @@ from suzent_desktop.core.engines.capture import (
     family_names,
     findings,
     openings,
+    own_name,
     relative_dates,
     shown,
     subjectless,
@@ -73,7 +74,7 @@ _CONTRACTION_RES = [(re.compile(p, re.I), r) for p, r in (
     (r"\bIve\b", "I have"), (r"'m\b", " am"), (r"'ve\b", " have"), (r"'ll\b", " will"), (r"'re\b", " are"),
     (r"\bI'd\b", "I would"), (r"\b(\w+)['’]s(?= been\b| got\b)", r"\1 has"), (r"\b(it|that|she|he)'s\b", r"\1 is"),
     (rf"\b((?:my|our) (?:{english.alternation(english.PEOPLE)}|(?!master|bachelor)[a-z]+))['’]s"  # a degree owns
-     r"(?= (?:from|in|at|a|an|still|now)\b(?!-))",
+     r"(?= (?:from|in|at|on|a|an|still|now)\b(?!-))",
      r"\1 is"))]
 
 _PEOPLE = english.alternation(english.PEOPLE + english.PETS)
@@ -809,7 +810,7 @@ class OfflineExtractor:
     def _candidate(self, sentence: str, antecedent: str | None, people: Mapping[str, str]) -> tuple[str | None, str | None]:
         """The candidate line of one sentence (or None), and the person later pronouns point to."""
         sentence = _without_listener(_LEAD_LABEL.sub("", _FILLER.sub("", sentence.strip()).strip())).strip()
-        sentence = family_names.with_relations(openings.without_opening(sentence))
+        sentence = family_names.with_relations(openings.without_opening(own_name.as_preferred_name(sentence)))
         sentence = sentence[:1].upper() + sentence[1:]  # "started a new job" after "Update:" opens the sentence
         sentence = _ASIDE.sub("", sentence) if len(_ASIDE.sub("", sentence).split()) >= 3 else sentence
         sentence = _without_listener_clause(sentence)

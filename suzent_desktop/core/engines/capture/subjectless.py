@@ -27,7 +27,7 @@ def with_subject(expanded: str) -> str:
     first = words[lead] if len(words) > lead else ""
     if first[:1].isupper() == (lead == 0) and first.lower() == "been" and len(words) > lead + 1:
         return f"I have {expanded[0].lower()}{expanded[1:]}" if lead else f"I have b{expanded[1:]}"  # "Just been …"
-    said_after = words[lead + 1].split(" ", 1)[0] if len(words) > lead + 1 else ""
+    said_after = words[lead + 1].split(" ", 1)[0].rstrip(".,!?;:") if len(words) > lead + 1 else ""
     after = said_after.lower()
     if first[:1].isupper() == (lead == 0) and _doing_without_subject(first, after, expanded):
         return f"I am {expanded[0].lower()}{expanded[1:]}"  # "Just studying for my exams"
@@ -41,18 +41,19 @@ def with_subject(expanded: str) -> str:
         and (after in _AFTER_SUBJECTLESS_VERB or (after.endswith("ing") and len(after) > 5)  # "Went hiking"
              or said_after[:1] in ('"', "“")
              # "Started therapy", "Met Sarah"; not advice in a verb's plain form ("Read lots", "Cut sugar")
-             or (english.verb_lemma(first.lower()) != first.lower() and _no_verb_after(expanded)
-                 and (_a_thing(said_after) or (said_after[:1].isupper() and said_after != "I"))))
+             or (english.verb_lemma(first.lower()) != first.lower() and _no_verb_after(expanded, lead)
+                 and (_a_thing(said_after) or said_after[:1].isdigit()  # "Just turned 30", "Ran 10k"
+                      or (said_after[:1].isupper() and said_after != "I"))))
     ):
         return f"I {expanded[0].lower()}{expanded[1:]}"
     return expanded
 
 
-def _no_verb_after(expanded: str) -> bool:
-    """The first clause has no verb of its own after its first word: in "Roasted Chicken is one of my
-    favourites" the past form is part of the subject."""
+def _no_verb_after(expanded: str, lead: int = 0) -> bool:
+    """The first clause has no verb of its own after its verb (the first word, or the second after "Just"):
+    in "Roasted Chicken is one of my favourites" the past form is part of the subject."""
     statement = first_clause(expanded.lower().replace(",", " , ").split())
-    return not any(english.verb_tag(w) in ("VBZ", "VBD") or w in FINITE for w in statement[1:])
+    return not any(english.verb_tag(w) in ("VBZ", "VBD") or w in FINITE for w in statement[lead + 1:])
 
 
 def _a_thing(word: str) -> bool:
