@@ -1315,6 +1315,8 @@ def test_what_the_user_says_of_their_life_beside_a_request(turn, lines):
         ("Started therapy.", ["User started therapy"]),  # the full stop is no part of the word
         ("Went hiking.", ["User went hiking"]),
         ("My birthday's on the 9th.", ["User's birthday is on the 9th"]),
+        ("I'm renting a one-bed flat in Hackney.", ["User is renting a one-bed flat in Hackney"]),  # "one-" is no pointer
+        ("I bought a new one last week.", []),
     ],
 )
 def test_a_name_asked_for_and_short_news(turn, lines):
