@@ -162,6 +162,7 @@ def test_text_rules():
     assert page_title_for("general", ("#career",), "User got promoted") == "Work"
     assert page_title_for("food", (), "User likes tea") == "Preferences"
     assert page_title_for("general", (), "User is Marisol") == "About Me"  # who the user is
+    assert page_title_for("preference", (), "User prefers to be called Alex") == "About Me"  # what they asked to be called
     assert page_title_for("event", (), "User drives a 2012 Honda Civic") == "About Me"  # no catch-all page
     assert 0.85 < NEAR_DUPLICATE_THRESHOLD < 1.0
 

@@ -77,7 +77,8 @@ _PLAN = re.compile(r"\b(?:plans? to|is planning|is going to|will|wants to|hopes 
                    r"(?:week|month|year|weekend|summer|spring|fall|winter)|tomorrow)\b", re.I)
 _PETS = re.compile(r"^User's (?:\w+ )?(?:dogs?|cats?|pets?|pups?|pupp(?:y|ies)|kittens?|fur babies|fur kids|"
                    r"furry friends|turtles?|rabbits?|horses?|birds?|fish)\b")
-_IDENTITY = re.compile(r"^User is (?:called |named )?[A-Z][a-z]+(?: [A-Z][a-z]+)?$")  # "User is Marisol"
+# "User is Marisol", "User prefers to be called Alex" (what they asked to be called)
+_IDENTITY = re.compile(r"^User (?:is (?:called |named )?|prefers to be called )[A-Z][a-z]+(?: [A-Z][a-z]+)?$")
 # a present verb says what the user does as a habit ("User donates to an animal shelter"), unless it says
 # what they feel or think ("User finds nature calming", "User believes …"): that is no routine
 _PRESENT_HABIT = re.compile(r"^User (?:\w+ly )?(?!(?:is|has|does|was|feels|finds|believes|thinks|hopes|knows|wishes|"
