@@ -689,6 +689,12 @@ def test_a_fact_told_earlier_that_arrives_late_takes_its_place_on_the_timeline(m
     assert timeline.index("half marathon") < timeline.index("road bike") < timeline.index("sage green")
 
 
+def current_facts(manager) -> str:
+    """Every current bullet of the personal pages, a line each."""
+    return "\n".join(b.text for p in (manager.layout.notebook_dir / "3_Personal").glob("*.md")
+                     for b in PageDoc.parse(p.read_text(encoding="utf-8")).current_bullets())
+
+
 def test_a_club_joined_later_does_not_strike_the_one_joined_before(manager):
     """One joins many groups: a forum, then a climbing club, are both current, and starting at a gym ends
     no job; a named employer joined ("joined Fabrikam") still replaces the one the user worked at."""
@@ -699,14 +705,30 @@ def test_a_club_joined_later_does_not_strike_the_one_joined_before(manager):
         ("2026-04-01", "work", "User joined Fabrikam as a welder"),
         ("2026-04-03", "hobby", "User started at a new bouldering gym"),
     ))
-    current = "\n".join(b.text for p in (manager.layout.notebook_dir / "3_Personal").glob("*.md")
-                        for b in PageDoc.parse(p.read_text(encoding="utf-8")).current_bullets())
+    current = current_facts(manager)
     assert "User joined a forum on medieval maps" in current and "User joined a climbing club in Tartu" in current
     assert "User joined Fabrikam as a welder" in current and "User works at Contoso" not in current
     assert "User started at a new bouldering gym" in current
     assert subject_value("User joined a choir") is None and subject_value("User started at a new gym") is None
     assert subject_value("User started at Contoso").key == subject_value("User works at a bakery").key
     assert subject_value("User joined Fabrikam").key == subject_value("User works at Contoso").key
+
+
+def test_what_a_relative_is_is_not_replaced_by_their_name(manager):
+    """"User's husband is diabetic" and "… is a teacher" say what he is; his name, said later, is who fills
+    the relation. All three stay current: none is struck through into History."""
+    run(manager, batch(
+        ("2026-03-02", "health", "User's husband is diabetic"),
+        ("2026-03-09", "work", "User's husband is a teacher at Leeds Grammar"),
+        ("2026-03-10", "person", "User's husband is Tom"),
+        ("2026-03-11", "work", "User's boss is Dr. Okafor"),
+        ("2026-04-01", "work", "User's boss is Marta Lind"),
+    ))
+    current = current_facts(manager)
+    for fact in ("User's husband is diabetic", "User's husband is a teacher at Leeds Grammar", "User's husband is Tom",
+                 "User's boss is Marta Lind"):
+        assert fact in current
+    assert "User's boss is Dr. Okafor" not in current  # a new boss, named, replaces the one before
 
 
 def test_a_past_event_dated_as_a_person_writes_the_day_goes_on_the_timeline(manager):

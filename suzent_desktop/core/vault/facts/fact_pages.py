@@ -289,6 +289,16 @@ IS_PAGE = {"wife": "People", "husband": "People", "partner": "People", "girlfrie
            "role": "Work", "employer": "Work", "team": "Work"}
 
 
+# A relation that one person fills: its value is who fills it ("User's husband is Tom"). What the person is
+# ("… is diabetic", "… is a teacher") is a fact about them that a later name must not strike from the page.
+_WHO_ROLES = frozenset("wife husband partner girlfriend boyfriend boss manager dentist doctor therapist".split())
+
+
+def _names_someone(said: str, clean: str, match: re.Match[str]) -> bool:
+    """The value opens with a name ("Tom", "Dr. Okafor"); in lower-cased text every value may be one."""
+    return len(said) != len(clean) or said[match.start("v")].isupper()
+
+
 def _joins_something_unnamed(said: str, clean: str, match: re.Match[str]) -> bool:
     """Whether the fact joins or starts at something it does not name: "joined a chess club", "started at
     a new gym" are a group among many, not the one employer a new value replaces (a club joined later must
@@ -316,6 +326,8 @@ def subject_value(text: str) -> SubjectValue | None:
         match = pattern.match(clean)
         if not match or (relation == "employer" and _joins_something_unnamed(said, clean, match)):
             continue
+        if relation == "is" and match.group("w") in _WHO_ROLES and not _names_someone(said, clean, match):
+            return None  # "User's husband is diabetic" says what he is, not who: no value to replace
         subject = match.group("s").strip()
         subject = _SUBJECT_ALIASES.get(subject, subject)
         value = match.group("v").strip().rstrip(".")
