@@ -1280,6 +1280,9 @@ def test_a_quick_message_without_apostrophes_or_capitals():
         ("Sadly my grandad passed away on Sunday.", ["User's grandad passed away on Sunday"]),
         ("I'm 42, by the way.", ["User is 42"]),
         ("Turns out the shop was closed.", []),  # no one the user knows
+        ("Not much, just got back from my sister's wedding in Kraków.",
+         ["User just got back from their sister's wedding in Kraków"]),  # a reply before the news
+        ("Not much has changed since we spoke.", []),
     ],
 )
 def test_news_after_how_it_came_and_a_tag_after_it(turn, lines):

@@ -340,7 +340,7 @@ def _with_subject_of(piece: str, before: str) -> str:
 _FILLER = re.compile(
     r"^(?:(?:oh|ah|well|so|and|but|also|anyway|anyways|actually|honestly|btw|by the way|fun fact|"
     r"guess what|yeah|yes|no|ok|okay|haha|lol|hmm|um|right|funny enough|speaking of which|fyi|tbh|ngl|tbf|imo|"
-    r"lowkey|omg|ugh|wow|sorry)"
+    r"lowkey|omg|ugh|wow|sorry|(?:not|nothing) much(?=,)|not bad(?=,))"  # "Not much, just got back from …"
     r"\b[,!:]?\s*)+",
     re.I,
 )
