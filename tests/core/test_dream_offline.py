@@ -128,7 +128,7 @@ def test_someone_elses_relations_do_not_supersede_the_users(manager):
         ("2026-07-02", "people", "User's sister works at Initech"),
     ))
     assert "- User works at Contoso (2026-07-01)" in page(manager, "3_Personal/Work.md").split("## History")[0]
-    assert "User's sister works at Initech" in page(manager, "3_Personal/People.md")
+    assert "User's sister works at Initech" in page(manager, "3_Personal/Sister.md")
 
 
 def test_joining_a_club_does_not_replace_a_club_joined_before(manager):
@@ -163,6 +163,9 @@ def test_text_rules():
     assert page_title_for("food", (), "User likes tea") == "Preferences"
     assert page_title_for("general", (), "User is Marisol") == "About Me"  # who the user is
     assert page_title_for("preference", (), "User prefers to be called Alex") == "About Me"  # what they asked to be called
+    assert page_title_for("person", (), "User's sister loves gardening") == "Sister"  # a close relative, unnamed
+    assert page_title_for("person", (), "User's kids hate mushrooms") == "Kids"
+    assert page_title_for("person", (), "User's sister Ana moved to Bath") == "Ana"
     assert page_title_for("event", (), "User drives a 2012 Honda Civic") == "About Me"  # no catch-all page
     assert 0.85 < NEAR_DUPLICATE_THRESHOLD < 1.0
 

@@ -61,8 +61,9 @@ _NAMED_NEW = re.compile(rf"^(?:[^,]{{0,60}}?\), )?User (?:(?:[a-z]+ ){{1,3}}(?:a
                         rf"(?:[a-z]+ ){{0,2}}(?:adopted|rescued|fostered) (?:a|an|another) (?:[a-z]+ )?(?P<kind>[a-z]+)) "
                         rf"(?:named|called) (?P<name>[A-Za-z][a-z]+)\b")
 # A close relative the user speaks of without a name ("User's mum was diagnosed …"): a page of their own
-_KIN = re.compile(r"^User's (?:(?:late|elderly|dear) )?(?P<rel>(?:wife|husband|partner|mother|mom|mum|father|dad|"
-                  r"grandmother|grandfather|grandma|grandpa)(?:-in-law)?)\b(?!-| (?:named |called )?[A-Z])")
+_KIN = re.compile(r"^User's (?:(?:late|elderly|dear|little|older|younger|big|baby) )?(?P<rel>(?:wife|husband|partner|"
+                  r"mother|mom|mum|father|dad|grandmother|grandfather|grandma|grandpa|sister|brother|son|daughter|kids)"
+                  r"(?:-in-law)?)\b(?!-| (?:named |called )?[A-Z])")
 _LEAD_NAME = re.compile(rf"^(?P<name>{_A_NAME})(?= [a-z])")
 # the date a fact resolved: "(10 July 2026)", "(week of 6 July 2026)", "(June 2026)"; older logs wrote "(2026-07-10)"
 _PAST_DATE = re.compile(r"\((?:(?:week of )?(?:\d{4}-\d{2}-\d{2}|\d{1,2} [A-Z][a-z]+ \d{4})|[A-Z][a-z]+ \d{4}|\d{4})\)")
