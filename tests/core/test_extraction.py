@@ -1326,3 +1326,16 @@ def test_a_name_asked_for_and_short_news(turn, lines):
     """What the user asks to be called is the first thing an agent must keep; short news said without "I"
     keeps its line when it ends the sentence."""
     assert OfflineExtractor().candidates(turn) == lines
+
+
+def test_what_a_shared_picture_shows_is_what_the_next_turn_describes():
+    """"Here's a pic of a cake I made" shows the cake the user made; in their next turn, "It's dairy-free vanilla
+    with …" is what the cake is. A photo the user took stays the photo, and a month keeps its "in"."""
+    before = "Here's a pic of a cake I made recently!"
+    assert OfflineExtractor().candidates(before) == ["User made a cake recently"]
+    assert OfflineExtractor().candidates("Thanks! It's dairy-free vanilla with strawberry filling.", before=before) == [
+        "User's cake is dairy-free vanilla with strawberry filling"]
+    assert OfflineExtractor().candidates("Here's a photo of the lake I took last week.") == [
+        "User took a photo of the lake last week"]
+    assert OfflineExtractor().candidates("Here's a photo of my garden I planted in May.") == [
+        "User planted their garden in May"]

@@ -592,7 +592,7 @@ def _it_named(sentence: str, thing: str | None, *, present_only: bool = False) -
     if owned and owned.group("thing").split()[0] in _NO_THINGS:
         owned = None  # "a pic I got a while back"
     if owned and (owned.group("det").lower() in ("my", "our") or english.verb_lemma(owned.group("verb")) in _MAKING):
-        return sentence, owned.group("thing")
+        return sentence, _without_when(owned.group("thing"))
     return sentence, None if not said else thing
 
 
@@ -622,11 +622,19 @@ def _describes(rest: str) -> bool:
     return not (_TIME_NOUNS & set(words[:4]) or _CLAUSE_WORDS & set(words))
 
 
+def _without_when(thing: str) -> str:
+    """A thing without the word of time said after it ("cake" of "I made a cake recently")."""
+    words = thing.split(" ")
+    while len(words) > 1 and (words[-1].endswith("ly") or words[-1] in english.CALENDAR or words[-1] in ("again", "now")):
+        words.pop()
+    return " ".join(words)
+
+
 def _last_thing(text: str) -> str | None:
     """The last thing a turn says the user made, got or has ("I baked a lemon cake!" → "lemon cake")."""
     thing = None
     for sentence in _sentences(text[:MAX_OFFLINE_CHARS]):
-        thing = _it_named(sentence, thing)[1] or thing
+        thing = _it_named(shown.as_done(sentence), thing)[1] or thing
     return thing
 
 

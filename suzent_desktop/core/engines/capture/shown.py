@@ -30,14 +30,32 @@ def as_done(sentence: str) -> str:
         return sentence
     prep, rest = said.group("prep") or "", said.group("rest")
     next_word = next(iter(english.words(rest.lower())), "")
-    if prep and next_word and next_word not in _TIME_LEADS and next_word not in english.CALENDAR:
+    dated = next_word in english.CALENDAR and prep.strip() in ("in", "on")  # "… I planted in May"
+    if prep and next_word and (dated or (next_word not in _TIME_LEADS and next_word not in english.CALENDAR)):
         prep, rest = "", prep + rest  # "some things I miss about Berlin": "about" goes with what follows
-    det, _, noun = said.group("thing").partition(" ")
+    det, _, noun = _depicted(said.group("thing"), said.group("verb")).partition(" ")
     if det in ("the", "this", "these"):  # a shown thing is any such thing: "a cake", "cookies"
         plural = det == "these" or (det == "the" and " are " in f"{sentence[: said.start('thing')]} ")
         det = "" if plural else english.indefinite_article(noun)
     thing = f"{det} {noun}".strip()
     return f"{said.group('who')} {said.group('adverbs')}{said.group('verb')}{prep} {thing}{rest}"
+
+
+# "Here's a pic of a cake I made": the user made the cake, and the cake is what a next "It's …" is; "a photo of
+# the lake I took" is the photo's.
+_PICTURES = ("pic of ", "pics of ", "photo of ", "photos of ", "picture of ", "pictures of ", "snap of ", "shot of ")
+_TAKING = frozenset("take took taken snap snapped shoot shot capture captured".split())
+
+
+def _depicted(thing: str, verb: str) -> str:
+    """What a picture shows, when the user's verb is about it rather than the picture ("a cake" of "a pic of a
+    cake I made"); else the thing as said."""
+    det, _, rest = thing.partition(" ")
+    picture = next((p for p in _PICTURES if rest.startswith(p)), None)
+    shows = rest[len(picture):] if picture else ""
+    if not shows or verb.lower() in _TAKING or shows.split(" ", 1)[0] not in ("a", "an", "the", "this", "my", "our"):
+        return thing
+    return shows
 
 
 _TIME_LEADS = frozenset("every each most on last this next once twice daily weekly before after when".split())
