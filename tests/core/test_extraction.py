@@ -920,6 +920,9 @@ def test_it_for_the_thing_the_user_made_or_has_in_the_sentence_before(turn, line
         ("Look at this scarf I knitted!", ["User knitted a scarf"]),
         ("Here are the cookies I baked for the school fair.", ["User baked cookies for the school fair"]),
         ("Here's a photo. It's a portrait of my grandmother.", []),  # not the user's: "it" points nowhere
+        ("Here's another recipe I like. It's a lemon tart with a rye crust.",
+         ["User likes another recipe", "User's recipe is a lemon tart with a rye crust"]),
+        ("There's a bakery I love. It's a tiny Portuguese place.", ["User loves a bakery"]),  # not the user's bakery
     ],
 )
 def test_what_the_user_shows_is_theirs_and_what_it_is(turn, lines):

@@ -801,6 +801,7 @@ class OfflineExtractor:
                 sentence = whole  # "Thanks!" before "It's a …": the thing of the turn before is still meant
             else:
                 sentence, thing = _it_named(shown.as_done(whole), thing, present_only=held)
+                thing = thing or shown.shown_thing(whole)
             line, antecedent = self._candidate(_there_named(sentence, place), antecedent, people)
             described = (_title_described(lines[-1], sentence) or _phrase_described(lines[-1], sentence)
                          if line is None and lines and last_said else None)

@@ -41,6 +41,15 @@ def as_done(sentence: str) -> str:
     return f"{said.group('who')} {said.group('adverbs')}{said.group('verb')}{prep} {thing}{rest}"
 
 
+def shown_thing(sentence: str) -> str | None:
+    """The thing the user shows with what they do with it ("recipe" of "Here's another recipe I like"): what a
+    next "It's a …" is, whatever the verb."""
+    said = _THERE_IS_WHAT_I.match(sentence.strip())
+    if not said or not english.verb_tag(said.group("verb")) or not sentence.strip().lower().startswith(_SHOWING):
+        return None  # (what "there is" is no thing of the user's: "User's bakery" would say so)
+    return _depicted(said.group("thing"), said.group("verb")).partition(" ")[2] or None
+
+
 # "Here's a pic of a cake I made": the user made the cake, and the cake is what a next "It's …" is; "a photo of
 # the lake I took" is the photo's.
 _PICTURES = ("pic of ", "pics of ", "photo of ", "photos of ", "picture of ", "pictures of ", "snap of ", "shot of ")
