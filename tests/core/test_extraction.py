@@ -1253,8 +1253,8 @@ def test_a_relatives_contracted_has_is_has():
         ('I\'m reading "Piranesi". It\'s a strange, beautiful book about a man in an endless house.',
          ['User is reading "Piranesi", a strange, beautiful book about a man in an endless house']),  # no verdict
         # what a work is about speaks to anyone: its "your" is no word to the listener
-        ('I watched "Paper Moons". It\'s a story about chasing your dreams.',
-         ['User watched "Paper Moons", a story about chasing one\'s dreams']),
+        ('I watched "Paper Moons". It\'s a story about love, loss, and chasing your dreams.',
+         ['User watched "Paper Moons", a story about love, loss, and chasing one\'s dreams']),
         ("The Wolves are my team for sure.", ["The Wolves are User's team"]),  # a chat's tag at the end
         ("I've switched from Android to an iPhone 15, the camera is insane.",
          ["User has switched from Android to an iPhone 15"]),
@@ -1342,3 +1342,19 @@ def test_what_a_shared_picture_shows_is_what_the_next_turn_describes():
         "User took a photo of the lake last week"]
     assert OfflineExtractor().candidates("Here's a photo of my garden I planted in May.") == [
         "User planted their garden in May"]
+
+
+@pytest.mark.parametrize(
+    ("turn", "lines"),
+    [
+        ('I just finished "Shogun". It\'s set in feudal Japan.', ['User just finished "Shogun", set in feudal Japan']),
+        ('I\'m reading "Piranesi". It\'s about a man in an endless house.',
+         ['User is reading "Piranesi", about a man in an endless house']),
+        ('My favourite is "The Dark Knight Returns" by Frank Miller. It\'s about Batman in his old age, and it\'s dark.',
+         ['User\'s favourite is "The Dark Knight Returns" by Frank Miller, about Batman in his old age']),
+    ],
+)
+def test_what_a_title_is_about_or_set_in_stands_beside_it(turn, lines):
+    """"It's about …", "It's set in …" after a title say what the work is, as "It's a novel about …" does; who
+    made it stays with the title, and a verdict after the description is left out."""
+    assert OfflineExtractor().candidates(turn) == lines

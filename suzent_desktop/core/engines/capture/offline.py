@@ -672,7 +672,9 @@ def _what_it_is(sentence: str) -> str | None:
         return None
     what = rest.lstrip().rstrip(".!")
     article, space, described = what.partition(" ")
-    return what if article in ("a", "an") and space and described and _describes(what) else None
+    said_of = what.startswith(("about ", "based on ", "set in "))  # "It's set in feudal Japan"
+    what = what.split(", and it")[0].split(", but ")[0]  # "…, and it's really dark": a verdict after it
+    return what if (article in ("a", "an") or said_of) and space and described and _describes(what) else None
 
 
 # What a work is about speaks to anyone, not to the listener: "a story about reaching for your dreams".
@@ -690,6 +692,8 @@ def _title_described(line: str, sentence: str) -> str | None:
         return None
     said = _impersonal(said)
     head, tail = titled[0][:-1].rstrip(".!?") + '"', titled[1].strip()  # "Home." ends a sentence
+    if tail.startswith("by "):  # who made the work goes with its title
+        head, tail = f"{head} {tail}", ""
     described = f"{head}, {said}" + (f", {tail}" if tail else "")
     text = to_third_person(described)
     return None if fact_rules.problem(text) else text
