@@ -28,6 +28,8 @@ def as_done(sentence: str) -> str:
     said = _THERE_IS_WHAT_I.match(sentence.strip())
     if not said or not english.verb_tag(said.group("verb")):
         return sentence
+    if sentence.strip().lower().startswith(_SHOWING) and english.verb_lemma(said.group("verb").lower()) not in _DONE:
+        return sentence  # "Here's a photo of a lake I found online": the world's, nothing the user did
     prep, rest = said.group("prep") or "", said.group("rest")
     next_word = next(iter(english.words(rest.lower())), "")
     dated = next_word in english.CALENDAR and prep.strip() in ("in", "on")  # "… I planted in May"
@@ -51,18 +53,24 @@ def shown_thing(sentence: str) -> str | None:
 
 
 # "Here's a pic of a cake I made": the user made the cake, and the cake is what a next "It's …" is; "a photo of
-# the lake I took" is the photo's.
+# the lake I took" (or found online) is the photo's.
 _PICTURES = ("pic of ", "pics of ", "photo of ", "photos of ", "picture of ", "pictures of ", "snap of ", "shot of ")
-_TAKING = frozenset("take took taken snap snapped shoot shot capture captured".split())
+# What the user shows is news of theirs when they made, got or took it ("Here's the dress I bought for the
+# wedding"); a thing they found, saw or like is the world's.
+_DONE = frozenset("make bake cook build knit sew paint draw plant grow brew create design decorate craft buy get take "
+                  "snap shoot capture adopt finish write record win".split())
+# Only making changes what a picture shows: "a pic of a cake I baked"; a lake "I found online" is the picture's.
+_MADE = frozenset("make bake cook build knit sew paint draw plant grow brew create design decorate craft".split())
 
 
 def _depicted(thing: str, verb: str) -> str:
-    """What a picture shows, when the user's verb is about it rather than the picture ("a cake" of "a pic of a
-    cake I made"); else the thing as said."""
+    """What a picture shows, when the user's verb made it rather than the picture ("a cake" of "a pic of a cake I
+    made"); else the thing as said."""
     det, _, rest = thing.partition(" ")
     picture = next((p for p in _PICTURES if rest.startswith(p)), None)
     shows = rest[len(picture):] if picture else ""
-    if not shows or verb.lower() in _TAKING or shows.split(" ", 1)[0] not in ("a", "an", "the", "this", "my", "our"):
+    if not shows or english.verb_lemma(verb.lower()) not in _MADE or shows.split(" ", 1)[0] not in (
+            "a", "an", "the", "this", "my", "our"):
         return thing
     return shows
 
