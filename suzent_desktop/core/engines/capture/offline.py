@@ -468,8 +468,6 @@ _OWNED_THING = re.compile(
     r" (?P<verb>[a-z]+)(?: into)? (?P<det>[Mm]y|[Oo]ur|an?|another|this|that|the(?= new\b)) (?P<thing>(?:[\w'-]+ ){0,3}?[\w'-]+?)"
     r"(?=(?: (?:with|about|for|from|at|in|on|that|which|called|named|to|and|but|by|last|this|yesterday|you)\b"
     r"|[ .,!;:]*$))")
-_MAKING = frozenset("make bake cook write buy get have own build paint start finish adopt knit create draw design "
-                    "plant grow sew brew record move rent".split())
 _IT_IS = re.compile(r"^(?i:it)(?:(?P<verb>'s| is| was)\s+(?=(?:a|an|about|based|made|set|filled|full|from|by|called|named)\b|"
                     r"(?:[a-z-]+ ){1,3}with\b)|"  # "It's dairy-free vanilla with strawberry filling"
                     r"(?P<has> has| had)\s+(?!been\b))(?P<rest>.+)$")
@@ -591,7 +589,7 @@ def _it_named(sentence: str, thing: str | None, *, present_only: bool = False) -
     owned = _OWNED_THING.search(sentence) or _OWNED_THING.search(shown.as_had(sentence))
     if owned and owned.group("thing").split()[0] in _NO_THINGS:
         owned = None  # "a pic I got a while back"
-    if owned and (owned.group("det").lower() in ("my", "our") or english.verb_lemma(owned.group("verb")) in _MAKING):
+    if owned and (owned.group("det").lower() in ("my", "our") or english.verb_lemma(owned.group("verb")) in shown.MAKING):
         return sentence, _without_when(owned.group("thing"))
     return sentence, None if not said else thing
 

@@ -55,12 +55,13 @@ def shown_thing(sentence: str) -> str | None:
 # "Here's a pic of a cake I made": the user made the cake, and the cake is what a next "It's …" is; "a photo of
 # the lake I took" (or found online) is the photo's.
 _PICTURES = ("pic of ", "pics of ", "photo of ", "photos of ", "picture of ", "pictures of ", "snap of ", "shot of ")
+# The verbs that make a thing: a picture of it shows it ("Here's a pic of a cake I baked").
+_CRAFTING = frozenset("make bake cook build knit sew paint draw plant grow brew create design decorate craft".split())
+# The verbs by which a thing becomes the user's: what a later "it" is ("I bought a Vespa. I'm restoring it").
+MAKING = _CRAFTING | frozenset("write buy get have own start finish adopt record move rent".split())
 # What the user shows is news of theirs when they made, got or took it ("Here's the dress I bought for the
 # wedding"); a thing they found, saw or like is the world's.
-_DONE = frozenset("make bake cook build knit sew paint draw plant grow brew create design decorate craft buy get take "
-                  "snap shoot capture adopt finish write record win".split())
-# Only making changes what a picture shows: "a pic of a cake I baked"; a lake "I found online" is the picture's.
-_MADE = frozenset("make bake cook build knit sew paint draw plant grow brew create design decorate craft".split())
+_DONE = MAKING | frozenset("take snap shoot capture win".split())
 
 
 def _depicted(thing: str, verb: str) -> str:
@@ -69,7 +70,7 @@ def _depicted(thing: str, verb: str) -> str:
     det, _, rest = thing.partition(" ")
     picture = next((p for p in _PICTURES if rest.startswith(p)), None)
     shows = rest[len(picture):] if picture else ""
-    if not shows or english.verb_lemma(verb.lower()) not in _MADE or shows.split(" ", 1)[0] not in (
+    if not shows or english.verb_lemma(verb.lower()) not in _CRAFTING or shows.split(" ", 1)[0] not in (
             "a", "an", "the", "this", "my", "our"):
         return thing
     return shows
