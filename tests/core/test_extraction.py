@@ -922,7 +922,8 @@ def test_it_for_the_thing_the_user_made_or_has_in_the_sentence_before(turn, line
         ("Here's a photo. It's a portrait of my grandmother.", []),  # not the user's: "it" points nowhere
         ("Here's another recipe I like. It's a lemon tart with a rye crust.",
          ["User's recipe is a lemon tart with a rye crust"]),  # liking a shown thing is no news of the user's
-        ("There's a bakery I love. It's a tiny Portuguese place.", ["User loves a bakery"]),  # not the user's bakery
+        ("There's a bakery I love. It's a tiny Portuguese place.",  # not "User's bakery": what it is goes beside it
+         ["User loves a bakery, a tiny Portuguese place"]),
     ],
 )
 def test_what_the_user_shows_is_theirs_and_what_it_is(turn, lines):
@@ -1358,4 +1359,40 @@ def test_what_a_shared_picture_shows_is_what_the_next_turn_describes():
 def test_what_a_title_is_about_or_set_in_stands_beside_it(turn, lines):
     """"It's about …", "It's set in …" after a title say what the work is, as "It's a novel about …" does; who
     made it stays with the title, and a verdict after the description is left out."""
+    assert OfflineExtractor().candidates(turn) == lines
+
+
+@pytest.mark.parametrize(
+    ("turn", "lines"),
+    [
+        ("I'm reading a novel by Ishiguro. It's set in a boarding school in England.",
+         ["User is reading a novel by Ishiguro, set in a boarding school in England"]),
+        ("I want to see the Giant's Causeway. It has thousands of basalt columns.",
+         ["User wants to see the Giant's Causeway, which has thousands of basalt columns"]),
+        ("I signed up for a course at the library. It's a ten-week course on bookbinding.",
+         ["User signed up for a course at the library, a ten-week course on bookbinding"]),
+        ('I can\'t wait for the show called "Orbit". It\'s based on a comic that I adored as a kid.',
+         ['User cannot wait for the show called "Orbit", based on a comic that User adored as a kid']),
+    ],
+)
+def test_what_the_thing_a_line_ends_on_is_stands_beside_it(turn, lines):
+    """"It's a …", "It's set in …", "It has …" after a line that ends on a thing say what that thing is."""
+    assert OfflineExtractor().candidates(turn) == lines
+
+
+@pytest.mark.parametrize(
+    ("turn", "lines"),
+    [
+        # a verdict on the thing, or what it is good for, is no description
+        ("I joined a climbing gym. It's a great way to meet people.", ["User joined a climbing gym"]),
+        ("I took up the cello. It's a learning curve.", ["User took up the cello"]),
+        # "it" after a thing of the user's that did something is that thing, not the last one named
+        ("My first paper got accepted in the Astro Letters. It's about dust in comets.",
+         ["User's first paper got accepted in the Astro Letters"]),
+        # a time word ends the line: the description would read as the time's
+        ("I've been working on a novel for the past two years. It's a thriller set in Lisbon.",
+         ["User has been working on a novel for the past two years"]),
+    ],
+)
+def test_a_verdict_or_another_thing_is_not_said_beside_the_line(turn, lines):
     assert OfflineExtractor().candidates(turn) == lines

@@ -48,6 +48,7 @@ from suzent_desktop.core.engines.capture import (
     answers,
     asides,
     clauses,
+    described,
     fact_judge,
     fact_rules,
     family_names,
@@ -580,7 +581,7 @@ def _it_named(sentence: str, thing: str | None, *, present_only: bool = False) -
     if said and present_only and (said.group("verb") or said.group("has")).strip() not in ("'s", "is", "has"):
         said = None
     rest = said.group("rest").partition(", I ")[0] if said else ""  # "…, I love it" is another statement
-    if said and thing and _describes(rest):
+    if said and thing and described.describes(rest):
         content = [w for w in english.words(rest.lower())
                    if w not in english.STOPWORDS and w not in english.EVALUATIVE and len(w) > 2]
         if len(content) >= 2:
@@ -609,17 +610,6 @@ def _place_there(line: str, people: Mapping[str, str]) -> str | None:
     return named.name
 
 
-_TIME_NOUNS = frozenset(fact_rules.TIME_NOUN.split("|"))
-_CLAUSE_WORDS = frozenset("i we but".split())
-
-
-def _describes(rest: str) -> bool:
-    """"It's a three-bed terrace with a garden" says what the thing is; "It's a big week for us", "It's a
-    good thing I work from home", "It's a long story, but …" use "it" for the time or the talk."""
-    words = [w.lower() for w in english.words(rest)]
-    return not (_TIME_NOUNS & set(words[:4]) or _CLAUSE_WORDS & set(words))
-
-
 def _without_when(thing: str) -> str:
     """A thing without the word of time said after it ("cake" of "I made a cake recently")."""
     words = thing.split(" ")
@@ -636,91 +626,19 @@ def _last_thing(text: str) -> str | None:
     return thing
 
 
+def _described(line: str, sentence: str) -> str | None:
+    """The line with what the next sentence says its thing is (:mod:`.described`), in the third person."""
+    text = described.of(line, sentence)
+    if text is None:
+        return None
+    text = to_third_person(text)
+    return None if fact_rules.problem(text) else text
+
+
 def _there_named(sentence: str, place: str | None) -> str:
     if place is None:
         return sentence
     return _THERE.sub(lambda m: f"{m.group('travel')} to {place}" if m.group("travel") else f"in {place}", sentence)
-
-
-# "I'm reading "Piranesi". It's a strange book about a man who lives in a house": what the title is goes
-# beside it ("User is reading "Piranesi", a strange book about …").
-_IT_OPENINGS = ("'s", "’s", " is", " was")  # after "it": "It's a novel about …"
-
-
-def _titled(line: str) -> tuple[str, str] | None:
-    """A line split after its first quoted title of 2 to 80 characters (head, tail), or None."""
-    opening = line.find('"')
-    while opening >= 0:
-        closing = line.find('"', opening + 1)
-        if closing < 0:
-            return None
-        if 2 <= closing - opening - 1 <= 80:
-            return line[: closing + 1], line[closing + 1:]
-        opening = closing
-    return None
-
-
-def _what_it_is(sentence: str) -> str | None:
-    """What "It's a …" / "It was an …" says the thing is ("a novel about …"), or None."""
-    if sentence[:2].lower() != "it":
-        return None
-    lead = next((o for o in _IT_OPENINGS if sentence[2:].startswith(o)), None)
-    rest = sentence[2 + len(lead):] if lead else ""
-    if not rest[:1].isspace():
-        return None
-    what = rest.lstrip().rstrip(".!")
-    article, space, described = what.partition(" ")
-    said_of = what.startswith(("about ", "based on ", "set in "))  # "It's set in feudal Japan"
-    what = what.split(", and it")[0].split(", but ")[0]  # "…, and it's really dark": a verdict after it
-    return what if (article in ("a", "an") or said_of) and space and described and _describes(what) else None
-
-
-# What a work is about speaks to anyone, not to the listener: "a story about reaching for your dreams".
-_IMPERSONAL = {"your": "one's", "you": "one", "yourself": "oneself"}
-
-
-def _impersonal(description: str) -> str:
-    """A work's description with its generic "you" said as "one" (the line then speaks to no one)."""
-    return " ".join(_IMPERSONAL.get(word.lower(), word) for word in description.split(" "))
-
-
-def _title_described(line: str, sentence: str) -> str | None:
-    titled, said = _titled(line), _what_it_is(sentence.strip())
-    if titled is None or said is None:
-        return None
-    said = _impersonal(said)
-    head, tail = titled[0][:-1].rstrip(".!?") + '"', titled[1].strip()  # "Home." ends a sentence
-    if tail.startswith("by "):  # who made the work goes with its title
-        head, tail = f"{head} {tail}", ""
-    described = f"{head}, {said}" + (f", {tail}" if tail else "")
-    text = to_third_person(described)
-    return None if fact_rules.problem(text) else text
-
-
-# "We got a puppy! A beagle called Nutmeg.": a sentence that is only a noun phrase, naming something,
-# says what the thing the line before got is ("User got a puppy, a beagle called Nutmeg").
-_NO_PHRASE = subjectless.FINITE | frozenset("i me my we us our you your he him his she her they them their it its this that "
-                                  "and but so because".split())
-
-
-def _is_named_phrase(words: list[str]) -> bool:
-    """"A beagle called Nutmeg", "An old Fiat 500": an article, a few words that name something and no
-    verb but the one that names ("called", "named" before a name)."""
-    if not 2 <= len(words) <= 10 or words[0].lower() not in ("a", "an"):
-        return False
-    if any(w.lower() in _NO_PHRASE for w in words):
-        return False
-    naming = {i for i in range(len(words) - 1) if words[i + 1][:1].isupper()}
-    verbs = [i for i, w in enumerate(words) if w.islower() and english.verb_tag(w) in ("VBD", "VBZ", "VBG")]
-    return all(i in naming for i in verbs) and fact_judge.names_something(" ".join(words))
-
-
-def _phrase_described(line: str, sentence: str) -> str | None:
-    words = sentence.strip().rstrip(".!").split()
-    if not _is_named_phrase(words) or not {"a", "an"} & set(line.lower().split()[-4:]):
-        return None
-    text = f"{line}, {words[0].lower()} {' '.join(words[1:])}"
-    return None if fact_rules.problem(text) else text
 
 
 RARE_WORD_FREQUENCY = 1e-5  # "ukulele" 2.6e-7, "quinoa" unlisted; "every" 8e-4, "whenever" 5e-5
@@ -805,12 +723,11 @@ class OfflineExtractor:
                 sentence, thing = _it_named(shown.as_done(whole), thing, present_only=held)
                 thing = thing or shown.shown_thing(whole)
             line, antecedent = self._candidate(_there_named(sentence, place), antecedent, people)
-            described = (_title_described(lines[-1], sentence) or _phrase_described(lines[-1], sentence)
-                         if line is None and lines and last_said else None)
-            if described is None and line is None and last_said and _only_verdict(sentence):
+            joined = _described(lines[-1], sentence) if line is None and lines and last_said else None
+            if joined is None and line is None and last_said and _only_verdict(sentence):
                 continue  # "… and it was amazing! It's a story about …": the verdict stands between, no more
-            if described is not None:
-                lines[-1] = line = described
+            if joined is not None:
+                lines[-1] = line = joined
             elif line is not None:
                 lines.append(line)
                 people.update(known_people([line]))
