@@ -44,6 +44,9 @@ def test_a_dash_before_what_the_thing_is_keeps_one_sentence():
     "User started a new side project" and lost the podcast."""
     assert english.sentences("I started a side project - a podcast about old maps. It went well - I record weekly.") == [
         "I started a side project - a podcast about old maps.", "It went well", "I record weekly."]
+    # so does how much of it there is: "two weeks in Sri Lanka" is the honeymoon
+    assert english.sentences("Finally booked our honeymoon - two weeks in Sri Lanka!") == [
+        "Finally booked our honeymoon - two weeks in Sri Lanka!"]
 
 
 def test_the_word_list_reads_words_and_counts_as_written_escapes_included() -> None:

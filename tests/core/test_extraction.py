@@ -1396,3 +1396,43 @@ def test_what_the_thing_a_line_ends_on_is_stands_beside_it(turn, lines):
 )
 def test_a_verdict_or_another_thing_is_not_said_beside_the_line(turn, lines):
     assert OfflineExtractor().candidates(turn) == lines
+
+
+@pytest.mark.parametrize(
+    ("turn", "lines"),
+    [
+        # "'s" before a past participle is "has"; before an adjective, or a participle with what it is about, "is"
+        ("My sister's started a new job at the BBC.", ["User's sister has started a new job at the BBC"]),
+        ("My dad's finally finished his chemo.", ["User's dad has finally finished his chemo"]),
+        ("My mum's car broke down.", ["User's mum's car broke down"]),
+        ("I have a cat called Pixel who's obsessed with my keyboard.",
+         ["User has a cat called Pixel who's obsessed with their keyboard"]),
+        # a person's own things, said of them, stay theirs: "her fiance", not "User's sister Ana's fiance"
+        ("My sister Ana got engaged. She's moved to Leeds with her fiance.",
+         ["User's sister Ana got engaged", "User's sister Ana has moved to Leeds with her fiance"]),
+        ("My daughter Zoe started ballet. Her first recital is in December.",
+         ["User's daughter Zoe started ballet", "User's daughter Zoe's first recital is in December"]),
+    ],
+)
+def test_news_of_a_person_reads_as_said_of_them(turn, lines):
+    assert OfflineExtractor().candidates(turn) == lines
+
+
+@pytest.mark.parametrize(
+    ("turn", "lines"),
+    [
+        # a statement of something of the user's, spliced by a comma, is a line of its own
+        ("My favourite thing to bake is focaccia, I give most of it away to neighbours.",
+         ["User's favourite thing to bake is focaccia"]),
+        # unless the rest points back at a name in it
+        ("My favourite band is Wilco, I've seen them live four times.",
+         ["User's favourite band is Wilco, User has seen them live four times"]),
+        # a phrase that steers the talk though it says "me"
+        ("Oh that reminds me, my cousin Ife is moving to Accra in May.",
+         ["User's cousin Ife is moving to Accra in May"]),
+        ("Right now I'm reading \"Wool\" by Hugh Howey. It's all about a silo under the ground.",
+         ['Right now User is reading "Wool" by Hugh Howey, about a silo under the ground']),
+    ],
+)
+def test_a_statement_keeps_its_line_around_a_splice_or_an_opening(turn, lines):
+    assert OfflineExtractor().candidates(turn) == lines

@@ -43,7 +43,7 @@ def what_it_is(sentence: str) -> str | None:
     rest = sentence[2 + len(lead):] if lead else ""
     if not rest[:1].isspace():
         return None
-    what = rest.lstrip().rstrip(".!")
+    what = re.sub(r"^(?:all|really|mostly) about ", "about ", rest.lstrip().rstrip(".!"))  # "It's all about …"
     article, space, described = what.partition(" ")
     said_of = what.startswith(_SAID_OF)
     what = what.split(", and it")[0].split(", but ")[0]  # "…, and it's really dark": a verdict after it

@@ -41,7 +41,7 @@ TIME_NOUN = ("week|weekend|month|year|morning|afternoon|evening|night|summer|win
 # an opening time ("Next month, User …", "Last night User …", "Last Friday (2023-05-05) User …", "Lately User …"),
 # hedge ("Maybe User will …": the judge weighs how sure it is) or adverb in -ly ("Sadly User's dog …") may come
 # before the subject
-_TIME_LEAD = (r"(?:(?:last|next|this|on|in|at|yesterday|today|tonight|earlier|nowadays|maybe|perhaps|[a-z]+ly|"
+_TIME_LEAD = (r"(?:(?:last|next|this|on|in|at|yesterday|today|tonight|earlier|nowadays|right now|maybe|perhaps|[a-z]+ly|"
               r"a|few|couple|of|two|three|"
               rf"\w+day|(?:{TIME_NOUN})s?|ago|the|\([^()]*\d{{4}}[^()]*\)),?\s)+")
 # or a short opening phrase that sets the scene ("Sadly, User's dog …", "After User's breakup, User …",

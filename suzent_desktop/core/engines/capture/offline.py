@@ -68,12 +68,24 @@ MAX_FACTS_PER_TURN = 25
 # -- offline path -------------------------------------------------------------------------
 MAX_OFFLINE_CHARS = 20_000  # per side; the whole turn is in the transcript, extraction reads the start
 
+def _has_done(match: re.Match[str]) -> str:
+    """"She's moved to Leeds", "my dad's finished his chemo": "'s" before a past participle that is no
+    adjective or noun ("excited", "married", "car"), nor followed by what it is about ("obsessed with"), is
+    "has"."""
+    word = match.group(2).lower()
+    lemma = english.verb_lemma(word)
+    participle = bool(lemma) and word in lemminflect.getInflection(lemma, tag="VBN")
+    other = {"ADJ", "NOUN"} & set(lemminflect.getAllLemmas(word))
+    return f"{match.group(1)} has" if participle and not other and lemma != "be" else match.group(0)
+
+
 # Contractions opened before the rewrite ("I've" → "I have"); "'s" after a pronoun, or after "my <relative>"
 # before a place or what they are ("my mum's from Lagos", "my brother's a nurse"); else it owns.
 _CONTRACTION_RES = [(re.compile(p, re.I), r) for p, r in (
     (r"\b(ca)n't\b", r"\1nnot"), (r"\b(w)on't\b", r"\1ill not"), (r"n't\b", " not"), (r"\bIm\b", "I am"),
     (r"\bIve\b", "I have"), (r"'m\b", " am"), (r"'ve\b", " have"), (r"'ll\b", " will"), (r"'re\b", " are"),
-    (r"\bI'd\b", "I would"), (r"\b(\w+)['’]s(?= been\b| got\b)", r"\1 has"), (r"\b(it|that|she|he)'s\b", r"\1 is"),
+    (r"\bI'd\b", "I would"), (r"\b(\w+)['’]s(?= been\b| got\b)", r"\1 has"),
+    (r"\b(\w+)['’]s(?= (?:just |already |never |always |\w+ly )?(\w+)\b(?! (?:with|about|of|by)\b))", _has_done), (r"\b(it|that|she|he)'s\b", r"\1 is"),
     (rf"\b((?:my|our) (?:{english.alternation(english.PEOPLE)}|(?!master|bachelor)[a-z]+))['’]s"  # a degree owns
      r"(?= (?:from|in|at|on|a|an|still|now)\b(?!-))",
      r"\1 is"))]
@@ -229,9 +241,11 @@ def _clauses(sentence: str) -> list[str]:
             continue  # "…, that summer …": no statement follows the comma
         if match.group("verdict") and not _is_verdict(sentence[match.end():]):
             continue  # "… and it cost $500": what follows says more of the thing
-        if match.group("spliced") and not (_FIRST_PERSON_SUBJECT.search(head) and _a_main_clause(head)
+        if match.group("spliced") and not (_states_something(head, "and") and _a_main_clause(head)
                                            and _has_its_verb(match.group("spliced"), sentence[match.end():])):
             continue  # "After my shift, I …", "When I was nine, I …": the head is no statement of its own
+        if match.group("spliced") and _THING_PRONOUN.search(sentence[match.end():]) and _NAME_BEFORE.search(head):
+            continue  # "My favourite band is Radiohead, I've seen them live": "them" needs the name before it
         # a verdict after "we …" goes too ("we just launched a sourdough box and it's been crazy busy")
         we_said = bool(match.group("verdict")) and head.lower().split(" ", 1)[0] in ("we", "we're", "we've")
         if (we_said or _states_something(head, joined)) and len(head.split()) >= 3:
@@ -340,7 +354,7 @@ def _with_subject_of(piece: str, before: str) -> str:
 
 _FILLER = re.compile(
     r"^(?:(?:oh|ah|well|so|and|but|also|anyway|anyways|actually|honestly|btw|by the way|fun fact|"
-    r"guess what|yeah|yes|no|ok|okay|haha|lol|hmm|um|right|funny enough|speaking of which|fyi|tbh|ngl|tbf|imo|"
+    r"guess what|yeah|yes|no|ok|okay|haha|lol|hmm|um|right(?! now)|funny enough|speaking of which|fyi|tbh|ngl|tbf|imo|"
     r"lowkey|omg|ugh|wow|sorry|(?:not|nothing) much(?=,)|not bad(?=,))"  # "Not much, just got back from …"
     r"\b[,!:]?\s*)+",
     re.I,
@@ -783,11 +797,12 @@ class OfflineExtractor:
         if antecedent is None or named_here:
             return None
         owner = antecedent + "'s"
-        text = re.sub(r"^(He|She)\b", antecedent[0].upper() + antecedent[1:], expanded)
-        text = re.sub(r"\b(he|she)\b", antecedent, text)
+        if subject:  # "She's moved to Leeds with her fiance": her own, said of her
+            return re.sub(r"^(He|She)\b", antecedent[0].upper() + antecedent[1:], expanded)
+        text = re.sub(r"\b(he|she)\b", antecedent, expanded)
         text = re.sub(r"\b(his|hers)\b", owner, text, flags=re.I)
         text = re.sub(r"\b(him|her)\b(?=\s+(?:[a-z]+ing\b|a\b|an\b|the\b|some\b))", antecedent, text)
-        text = re.sub(r"\bher\b(?=\s+([a-z]+))", lambda m: owner if _owns(m.group(1)) else m.group(0), text)
+        text = re.sub(r"\b[Hh]er\b(?=\s+([a-z]+))", lambda m: owner if _owns(m.group(1)) else m.group(0), text)
         return re.sub(r"\b(him|her)\b", antecedent, text, flags=re.I)
 
     @staticmethod

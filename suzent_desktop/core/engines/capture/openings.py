@@ -22,6 +22,8 @@ _OPENING_HOLDS = re.compile(
     rf"(?:{fact_rules.TIME_NOUN})s?)\b")
 
 
+# Phrases that steer the talk though they say "me" ("Oh that reminds me, my brother …", "Trust me, I …").
+_STEERING = ("reminds me", "trust me", "believe me", "let me tell you", "come to think of it", "if you ask me")
 _NEWS_ASKED = ("did i tell you that", "did i tell you", "did i mention that", "did i mention", "have i told you that",
                "have i told you", "did you hear that", "did you hear")
 # What the user asks the listener to keep in mind opens a statement of their own: "Remember that I'm allergic
@@ -105,7 +107,8 @@ def without_opening(sentence: str) -> str:
     opening = _OPENING.match(sentence)
     lead = opening.group("lead") if opening else ""
     # "Been playing chess a lot lately, my rating is …": a statement said without its "I" is no opening
-    if not opening or _OPENING_HOLDS.search(lead) or subjectless.with_subject(lead) != lead:
+    steers = lead.lower().replace("’", "'").rstrip(" !").endswith(_STEERING)
+    if not opening or (_OPENING_HOLDS.search(lead) and not steers) or subjectless.with_subject(lead) != lead:
         return _time_after(sentence)
     return sentence[opening.end():]
 
