@@ -1436,3 +1436,16 @@ def test_news_of_a_person_reads_as_said_of_them(turn, lines):
 )
 def test_a_statement_keeps_its_line_around_a_splice_or_an_opening(turn, lines):
     assert OfflineExtractor().candidates(turn) == lines
+
+
+@pytest.mark.parametrize(
+    ("turn", "lines"),
+    [
+        ("My little brother just got his driver's license.", ["User's little brother just got his driver's license"]),
+        ("I'm so proud of my younger sister Ines. She just got into vet school in Dublin.",
+         ["User is so proud of their younger sister Ines", "User's sister Ines just got into vet school in Dublin"]),
+    ],
+)
+def test_a_relative_said_with_a_word_before_is_who_later_pronouns_point_to(turn, lines):
+    """"my little brother … his", "my younger sister Ines. She …": the word before the relation keeps the person."""
+    assert OfflineExtractor().candidates(turn) == lines

@@ -117,9 +117,10 @@ _DEMONSTRATIVE_ALONE = re.compile(
     r"for\b|to\b|with\b|in\b|on\b|at\b|and\b|but\b|so\b|because\b))",
     re.I,
 )
+_KIN_MODIFIER = rf"(?:(?:{english.alternation(english.KIN_MODIFIERS)}) )?"  # "my little brother"
 _ANTECEDENT = re.compile(
-    rf"\b(?:[Mm]y|[Oo]ur) (?P<rel>{_PEOPLE})(?:,)?(?: (?:named|called))? (?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\b|"
-    rf"\b(?:[Mm]y|[Oo]ur) (?P<rel2>{_PEOPLE})\b",
+    rf"\b(?:[Mm]y|[Oo]ur) {_KIN_MODIFIER}(?P<rel>{_PEOPLE})(?:,)?(?: (?:named|called))? (?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\b|"
+    rf"\b(?:[Mm]y|[Oo]ur) {_KIN_MODIFIER}(?P<rel2>{_PEOPLE})\b",
 )
 # The judge's subjects as the log's categories (the dream files a category on its page).
 _CATEGORIES = {"person": "people"}

@@ -69,6 +69,9 @@ PEOPLE = tuple(sorted(set(
     "granddaughter grandchild grandchildren grandkids stepson stepdaughter stepmum stepmom stepdad stepfather "
     "stepmother stepbrother stepsister godson goddaughter godmother godfather".split())
     | {"best friend", "best mate"}, key=lambda w: (-len(w), w)))
+# Words said before a relation that keep it the same person ("my little brother", "our late gran").
+KIN_MODIFIERS = ("late", "elderly", "dear", "little", "older", "younger", "big", "baby", "twin", "eldest", "oldest",
+                 "youngest")
 PETS = tuple(sorted(set("dog cat puppy pup kitten rabbit parrot tortoise hamster horse budgie ferret lizard snake "
                         "turtle".split()) | {"guinea pig"}, key=lambda w: (-len(w), w)))
 

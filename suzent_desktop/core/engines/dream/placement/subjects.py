@@ -61,7 +61,7 @@ _NAMED_NEW = re.compile(rf"^(?:[^,]{{0,60}}?\), )?User (?:(?:[a-z]+ ){{1,3}}(?:a
                         rf"(?:[a-z]+ ){{0,2}}(?:adopted|rescued|fostered) (?:a|an|another) (?:[a-z]+ )?(?P<kind>[a-z]+)) "
                         rf"(?:named|called) (?P<name>[A-Za-z][a-z]+)\b")
 # A close relative the user speaks of without a name ("User's mum was diagnosed …"): a page of their own
-_KIN = re.compile(r"^User's (?:(?:late|elderly|dear|little|older|younger|big|baby) )?(?P<rel>(?:wife|husband|partner|"
+_KIN = re.compile(rf"^User's (?:(?:{english.alternation(english.KIN_MODIFIERS)}) )?(?P<rel>(?:wife|husband|partner|"
                   r"mother|mom|mum|father|dad|grandmother|grandfather|grandma|grandpa|sister|brother|son|daughter|kids)"
                   r"(?:-in-law)?)\b(?!-| (?:named |called )?[A-Z])")
 _LEAD_NAME = re.compile(rf"^(?P<name>{_A_NAME})(?= [a-z])")
