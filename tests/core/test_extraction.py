@@ -1449,3 +1449,17 @@ def test_a_statement_keeps_its_line_around_a_splice_or_an_opening(turn, lines):
 def test_a_relative_said_with_a_word_before_is_who_later_pronouns_point_to(turn, lines):
     """"my little brother … his", "my younger sister Ines. She …": the word before the relation keeps the person."""
     assert OfflineExtractor().candidates(turn) == lines
+
+
+@pytest.mark.parametrize(
+    ("turn", "lines"),
+    [
+        # a statement that goes on after a dash takes its subject, not its "am": "User cut out soda"
+        ("I'm trying to eat better - cut out soda completely.", ["User is trying to eat better", "User cut out soda completely"]),
+        # "When I was …" without its comma is a time, not a question
+        ("When I was a kid I spent every summer at my uncle's farm in Ohio.",
+         ["When User was a kid, User spent every summer at their uncle's farm in Ohio"]),
+    ],
+)
+def test_a_statement_said_on_from_before_or_after_a_time_keeps_its_line(turn, lines):
+    assert OfflineExtractor().candidates(turn) == lines

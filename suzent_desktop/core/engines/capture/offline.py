@@ -349,8 +349,12 @@ def _with_subject_of(piece: str, before: str) -> str:
         return piece
     words = before.rsplit(",", 1)[-1].split()
     verb = next((i for i, w in enumerate(words) if i and english.verb_tag(w.lower())), 0)
-    subject = [w for w in words[:verb] if w.lower() not in subjectless.LEAD_ADVERBS]
+    subject = [re.sub(r"['’](?:m|re|ve|s|d|ll)$", "", w) for w in words[:verb]  # "I'm trying … - cut out soda": "I cut"
+               if w.lower() not in subjectless.LEAD_ADVERBS and w.lower() not in _AUXILIARIES]
     return f"{' '.join(subject)} {piece}" if 0 < len(subject) <= 3 else piece
+
+
+_AUXILIARIES = frozenset("am is are was were have has had will would do does did".split())
 
 
 _FILLER = re.compile(

@@ -91,11 +91,13 @@ _OPENING_WORDS = 6
 
 def _with_opening_comma(sentence: str) -> str:
     """A phrase that opens the sentence before the user speaks, said without its comma ("For the side project
-    I'm building a bot", "At work we're moving to Kotlin"), read as if it had one."""
+    I'm building a bot", "At work we're moving to Kotlin", "When I was a kid I rode …"), read as if it had one."""
     words = sentence.split(" ")
-    if len(words) < 4 or words[0].lower() not in english.PREPOSITIONS | {"during", "for"} or "," in " ".join(words[:_OPENING_WORDS]):
+    when = words[0].lower() in ("when", "while")  # "When I was a kid I rode …": the user speaks again after it
+    if len(words) < 4 or not (when or words[0].lower() in english.PREPOSITIONS | {"during", "for"}) \
+            or "," in " ".join(words[:_OPENING_WORDS + 2 * when]):
         return sentence
-    at = next((i for i, word in enumerate(words[1:_OPENING_WORDS], 1)
+    at = next((i for i, word in enumerate(words[1 + 2 * when:_OPENING_WORDS + 2 * when], 1 + 2 * when)
                if word.replace("’", "'").lower() in english.FIRST_PERSON_OPENINGS), None)
     return sentence if at is None else " ".join(words[:at]) + ", " + " ".join(words[at:])
 
