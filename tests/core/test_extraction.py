@@ -1463,3 +1463,21 @@ def test_a_relative_said_with_a_word_before_is_who_later_pronouns_point_to(turn,
 )
 def test_a_statement_said_on_from_before_or_after_a_time_keeps_its_line(turn, lines):
     assert OfflineExtractor().candidates(turn) == lines
+
+
+@pytest.mark.parametrize(
+    ("turn", "lines"),
+    [
+        # a picture of the user's own trip or day says they were there
+        ("This photo is from our trip to Iceland last winter.", ["User has a photo from their trip to Iceland last winter"]),
+        ("This was taken at my cousin's wedding in Lagos.", ["User has a photo from their cousin's wedding in Lagos"]),
+        ("This photo is from the beach.", []),  # not the user's: the world's beach
+        # "it" before "when" points ahead, at what follows
+        ("My kids love it when we go to the farmers market on Sundays.",
+         ["User's kids love it when User goes to the farmers market on Sundays"]),
+        # a time said with a verb in -ing before the user speaks, without its comma
+        ("Since moving to Denver I've picked up skiing.", ["Since moving to Denver, User has picked up skiing"]),
+    ],
+)
+def test_a_picture_of_the_users_day_and_an_it_that_points_ahead_give_lines(turn, lines):
+    assert OfflineExtractor().candidates(turn) == lines

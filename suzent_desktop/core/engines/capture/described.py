@@ -128,8 +128,15 @@ def _ends_on_thing(line: str) -> bool:
     return True
 
 
-_IT_HAS = re.compile(r"^(?i:it) has (?!been\b|to\b|got\b)(?P<what>(?:a|an|some|two|three|four|five|many|lots of|"
-                     r"[a-z-]+)\b.+?)[.!]*$")
+_NOT_HAD = frozenset("been to got".split())  # "It has been …", "It has to …": no thing it has
+
+
+def _what_it_has(sentence: str) -> str | None:
+    """What "It has amazing ocean views" says the thing has, or None."""
+    words = sentence.rstrip(".!").split(" ")
+    if len(words) < 4 or words[0].lower() != "it" or words[1] != "has" or words[2].lower() in _NOT_HAD:
+        return None
+    return " ".join(words[2:])
 
 
 def thing_described(line: str, sentence: str) -> str | None:
@@ -139,20 +146,22 @@ def thing_described(line: str, sentence: str) -> str | None:
     if not _ends_on_thing(line):
         return None
     said = what_it_is(sentence.strip())
-    has = _IT_HAS.match(sentence.strip()) if said is None else None
-    if has is not None and describes(has.group("what")):
-        said = f"which has {has.group('what')}"
+    has = _what_it_has(sentence.strip()) if said is None else None
+    if has is not None and describes(has):
+        said = f"which has {has}"
     if said is None:
         return None
     content = [w for w in english.words(said.lower())
                if w not in english.STOPWORDS and w not in english.EVALUATIVE and len(w) > 2 and w != "which"]
-    if len(content) < 3 or _PURPOSE.match(said):  # "a learning curve" names too little
+    if len(content) < 3 or _for_a_purpose(said):  # "a learning curve" names too little
         return None
     return f"{line.rstrip('.!')}, {impersonal(said)}"
 
 
-# "It's a great way to unwind", "a nice place to relax": what the thing is good for, a verdict on it.
-_PURPOSE = re.compile(r"^an? (?:[\w-]+ ){0,3}?[\w-]+ to [a-z]+\b")
+def _for_a_purpose(said: str) -> bool:
+    """"a great way to unwind", "a nice place to relax": what the thing is good for, a verdict on it."""
+    words = said.split(" ")
+    return words[0] in ("a", "an") and "to" in words[2:6]
 
 
 # "We got a puppy! A beagle called Nutmeg.": a sentence that is only a noun phrase, naming something,

@@ -111,7 +111,7 @@ _NAME_OR_THING_JUST_BEFORE = re.compile(rf"{_NAME_BEFORE.pattern}|\b(?i:a|an|ano
 _THING_BEFORE = re.compile(rf"{_NAME_BEFORE.pattern}|(?<=\s)(?i:a|an|another|the|my|our)\s+"
                            rf"(?!(?:{'|'.join(english.STOPWORDS)})\b)[a-z].*\b(?:and|to|so)\s+(?:[a-z]+\s+)?$")
 _PERSON_PRONOUN = re.compile(r"\b(he|she|him|her|his|hers)\b", re.I)
-_THING_PRONOUN = re.compile(r"\b(it|them|itself)\b", re.I)
+_THING_PRONOUN = re.compile(r"\b(it|them|itself)\b(?! when\b)", re.I)  # "I love it when …" points ahead
 _DEMONSTRATIVE_ALONE = re.compile(
     r"\b(this|that|these|those)\b(?=\s*(?:[.,!;:]|$|is\b|was\b|are\b|were\b|one\b|ones\b|too\b|again\b|"
     r"for\b|to\b|with\b|in\b|on\b|at\b|and\b|but\b|so\b|because\b))",

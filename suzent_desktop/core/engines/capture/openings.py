@@ -94,7 +94,8 @@ def _with_opening_comma(sentence: str) -> str:
     I'm building a bot", "At work we're moving to Kotlin", "When I was a kid I rode …"), read as if it had one."""
     words = sentence.split(" ")
     when = words[0].lower() in ("when", "while")  # "When I was a kid I rode …": the user speaks again after it
-    if len(words) < 4 or not (when or words[0].lower() in english.PREPOSITIONS | {"during", "for"}) \
+    doing = words[0].lower() in ("since", "after", "before") and english.verb_tag(words[1]) == "VBG"  # "Since moving …"
+    if len(words) < 4 or not (when or doing or words[0].lower() in english.PREPOSITIONS | {"during", "for"}) \
             or "," in " ".join(words[:_OPENING_WORDS + 2 * when]):
         return sentence
     at = next((i for i, word in enumerate(words[1 + 2 * when:_OPENING_WORDS + 2 * when], 1 + 2 * when)

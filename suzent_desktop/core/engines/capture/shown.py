@@ -22,9 +22,30 @@ _THERE_IS_WHAT_I = re.compile(
     r"(?P<prep>\s+(?:to|at|with|for|on|in|about|from|of)\b)?(?P<rest>.*)$")
 
 
+# "This photo is from our trip to Iceland", "This was taken at my cousin's wedding": the user has a picture of
+# their own trip or day, which says they were there ("User has a photo from their trip to Iceland").
+_PICTURE_WORDS = ("photo", "pic", "picture", "shot", "snap", "one", "is", "was", "taken")
+
+
+def _picture_of_mine(sentence: str) -> str | None:
+    """What of the user's a picture is from ("our trip to Iceland"), or None."""
+    words = sentence.split(" ")
+    if len(words) < 4 or words[0].lower() not in ("this", "that", "the"):
+        return None
+    at = next((i for i, word in enumerate(words[1:], 1) if word not in _PICTURE_WORDS), len(words))
+    said = words[1:at]
+    if at >= len(words) - 1 or not {"is", "was"} & set(said) or words[at] not in ("from", "at", "on", "in", "during"):
+        return None
+    own = words[at + 1:]
+    return " ".join(own) if own and own[0].lower() in ("my", "our") else None
+
+
 def as_done(sentence: str) -> str:
     """"Here's the cake I made for my son's birthday" as "I made a cake for my son's birthday": what is shown
     or there is, as the object of what the user does with it; any other sentence as said."""
+    picture = _picture_of_mine(sentence.strip())
+    if picture:
+        return f"I have a photo from {picture}"
     said = _THERE_IS_WHAT_I.match(sentence.strip())
     if not said or not english.verb_tag(said.group("verb")):
         return sentence
