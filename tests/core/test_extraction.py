@@ -1481,3 +1481,20 @@ def test_a_statement_said_on_from_before_or_after_a_time_keeps_its_line(turn, li
 )
 def test_a_picture_of_the_users_day_and_an_it_that_points_ahead_give_lines(turn, lines):
     assert OfflineExtractor().candidates(turn) == lines
+
+
+@pytest.mark.parametrize(
+    ("turn", "lines"),
+    [
+        # showing a pet or a person by name, with who they are
+        ("That's Biscuit, our rescue greyhound.", ["User's rescue greyhound is Biscuit"]),
+        ("Meet Coco, my new kitten!", ["User's new kitten is Coco"]),
+        # a reply before the statement is no part of it
+        ("Not yet, but I'm planning to take the kids to Lisbon at Easter.",
+         ["User is planning to take the kids to Lisbon at Easter"]),
+        # "my flatmate's cat … him" is the cat, not the flatmate: no line says the user feeds the flatmate
+        ("It's my flatmate's cat. But I feed him most days.", []),
+    ],
+)
+def test_who_is_shown_and_who_a_pronoun_is_read_with_care(turn, lines):
+    assert OfflineExtractor().candidates(turn) == lines

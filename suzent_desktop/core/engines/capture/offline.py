@@ -120,7 +120,7 @@ _DEMONSTRATIVE_ALONE = re.compile(
 _KIN_MODIFIER = rf"(?:(?:{english.alternation(english.KIN_MODIFIERS)}) )?"  # "my little brother"
 _ANTECEDENT = re.compile(
     rf"\b(?:[Mm]y|[Oo]ur) {_KIN_MODIFIER}(?P<rel>{_PEOPLE})(?:,)?(?: (?:named|called))? (?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\b|"
-    rf"\b(?:[Mm]y|[Oo]ur) {_KIN_MODIFIER}(?P<rel2>{_PEOPLE})\b",
+    rf"\b(?:[Mm]y|[Oo]ur) {_KIN_MODIFIER}(?P<rel2>{_PEOPLE})\b(?!['’]s)",  # "my roommate's cat … him": the cat
 )
 # The judge's subjects as the log's categories (the dream files a category on its page).
 _CATEGORIES = {"person": "people"}
@@ -359,7 +359,7 @@ _AUXILIARIES = frozenset("am is are was were have has had will would do does did
 
 _FILLER = re.compile(
     r"^(?:(?:oh|ah|well|so|and|but|also|anyway|anyways|actually|honestly|btw|by the way|fun fact|"
-    r"guess what|yeah|yes|no|ok|okay|haha|lol|hmm|um|right(?! now)|funny enough|speaking of which|fyi|tbh|ngl|tbf|imo|"
+    r"guess what|yeah|yes|yep|yup|nope|no|not yet|not really|of course|ok|okay|haha|lol|hmm|um|right(?! now)|funny enough|speaking of which|fyi|tbh|ngl|tbf|imo|"
     r"lowkey|omg|ugh|wow|sorry|(?:not|nothing) much(?=,)|not bad(?=,))"  # "Not much, just got back from …"
     r"\b[,!:]?\s*)+",
     re.I,
@@ -494,8 +494,10 @@ _IT_IS = re.compile(r"^(?i:it)(?:(?P<verb>'s| is| was)\s+(?=(?:a|an|about|based|
 
 
 # "This is my prized possession, a basketball signed by Kobe": what is shown is said after the comma, so the
-# line reads "User's prized possession is a basketball signed by Kobe".
-_SHOWN = re.compile(r"^(?i:this|that|it|here)(?:'s| is| was) (?P<own>(?i:my|our) [^,]{1,40}), (?P<what>(?i:a|an|the|my|our) .+)$")
+# line reads "User's prized possession is a basketball signed by Kobe"; "That's Luna, our golden retriever" (or
+# "Meet Luna, …") reads "User's golden retriever is Luna".
+_SHOWN = re.compile(r"^(?:(?i:this|that|it|here)(?:'s| is| was)|(?P<meet>Meet)) (?:(?P<own>(?i:my|our) [^,]{1,40}), "
+                    r"(?P<what>(?i:a|an|the|my|our) .+)|(?P<name>[A-Z][a-z]+), (?P<whose>(?i:my|our) [^,.!]{1,40})[.!]*)$")
 
 
 # "We got a puppy! We named him Max": the name is the thing's ("User's puppy is named Max", as the dream
@@ -594,8 +596,10 @@ def _it_named(sentence: str, thing: str | None, *, present_only: bool = False) -
         rest = openings.CLAUSE_END.split(naming.group("rest"), maxsplit=1)[0]  # "…, and she's always with me" is another
         sentence = f"My {thing} is {verb} {naming.group('name')}{rest}"
     named = _SHOWN.match(sentence.strip())
-    if named:
+    if named and named.group("own") and not named.group("meet"):
         sentence = f"{named.group('own')[0].upper()}{named.group('own')[1:]} is {named.group('what')}"
+    elif named and named.group("name") and english.looks_like_name(named.group("name")):  # "That's Luna, our dog"
+        sentence = f"{named.group('whose')[0].upper()}{named.group('whose')[1:]} is {named.group('name')}"
     said = _IT_IS.match(sentence.strip())
     if said and present_only and (said.group("verb") or said.group("has")).strip() not in ("'s", "is", "has"):
         said = None
