@@ -1459,6 +1459,8 @@ def test_a_relative_said_with_a_word_before_is_who_later_pronouns_point_to(turn,
         # "When I was …" without its comma is a time, not a question
         ("When I was a kid I spent every summer at my uncle's farm in Ohio.",
          ["When User was a kid, User spent every summer at their uncle's farm in Ohio"]),
+        # a past verb said without "I" before "me" or "us" is no news of the user's doing: "It took us 22 years"
+        ("We paid off the mortgage! Took us 22 years.", ["User paid off the mortgage"]),
     ],
 )
 def test_a_statement_said_on_from_before_or_after_a_time_keeps_its_line(turn, lines):

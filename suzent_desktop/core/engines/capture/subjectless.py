@@ -37,6 +37,7 @@ def with_subject(expanded: str) -> str:
         first[:1].isupper() == (lead == 0)
         and english.is_past(first)
         and first.lower() not in ("was", "were")
+        and after not in ("me", "us")  # "Took us 22 years", "Told me …": the user is the object, not the subject
         and (first.lower() != "had" or after in DETERMINERS)
         and (after in _AFTER_SUBJECTLESS_VERB or (after.endswith("ing") and len(after) > 5)  # "Went hiking"
              or said_after[:1] in ('"', "“")
