@@ -24,6 +24,7 @@ def facts_of(said: str) -> list[str]:
     ("rule", "kept", "dropped"),
     [
         ("fragment", "User got engaged", "User agrees"),
+        ("fragment", "User is 34, and User just had their first child", "User is , and User just had their first child"),
         ("not about the user or a named person", "Melanie adopted a kitten named Miso",
          "Writing has become an escape for the user"),
         ("not about the user or a named person", "Last week (2026-07-08), User ran a 10k in Ghent",

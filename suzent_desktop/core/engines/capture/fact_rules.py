@@ -158,7 +158,7 @@ def _subject_ok(text: str) -> bool:
 def problem(content: str) -> str:
     """The name of the first rule a fact line breaks ('' when none does)."""
     text = " ".join(content.replace("’", "'").split()).rstrip(".!;, ")
-    if len(words(text)) < MIN_WORDS:
+    if len(words(text)) < MIN_WORDS or " ," in text:  # "User is , and …": a word is missing (a placeholder left out)
         return "fragment"
     if not _subject_ok(text):
         return "not about the user or a named person"
