@@ -16,7 +16,7 @@ from suzent_desktop.core.engines.capture.offline import OfflineExtractor
         ("Do you still play your guitar these days?", Asked("play", "my guitar", thing="guitar")),
         ("How long have you been learning German?", Asked("learn", "German")),
         ("Are you still working at the bakery?", Asked("work", "at the bakery")),
-        ("What instrument are you playing?", None),  # the question names no object
+        ("What instrument are you playing?", Asked(saying="I am playing")),  # no object: an answer names it
         ("Have you been to Italy?", None),  # "been" asks no doing
         ("Did you enjoy it?", None),  # a pointer: nothing to fill in
         ("What kind of projects are you working on with them?", None),  # the object is the "what"
@@ -139,4 +139,27 @@ async def test_capture_reads_the_users_turn_before_for_the_thing_it_made(home, c
 def test_an_answer_that_names_a_favourite_says_whose_favourite_it_is(question, turn, lines):
     """Asked "Do you have any favorite fantasy films?", "Definitely Star Wars!" says what the user's favourite
     fantasy film is; the question, not the answer, says what kind of favourite."""
+    assert OfflineExtractor().candidates(turn, asked=asked_of(question)) == lines
+
+
+@pytest.mark.parametrize(
+    ("question", "turn", "lines"),
+    [
+        ("What instrument do you play?", "The oboe. Since school, really.", ["User plays the oboe"]),
+        ("Which club do you support?", "Celtic, of course.", ["User supports Celtic"]),
+        ("What kind of music do you listen to?", "Mostly old soul records.", ["User listens to old soul records"]),
+        ("What are you reading these days?", '"Piranesi", by Susanna Clarke.', ['User is reading "Piranesi"']),
+        ("What did you study?", "Marine biology, in Plymouth.", ["User studied Marine biology"]),
+        ("Do you have any pets?", "Yes, a tortoise called Gus.", ["User has a tortoise called Gus"]),
+        # a no, a doing, a statement or a verdict names no thing the user has or does
+        ("Do you have any pets?", "No, sadly.", []),
+        ("Do you have any siblings?", "Two brothers.", []),  # without a yes, no statement is made
+        ("What are you experimenting with?", "Trying out new flavours.", ["User is trying out new flavours"]),
+        ("What did you do this weekend?", "Nothing much.", []),
+        ("What do you play?", "Great question!", []),
+    ],
+)
+def test_an_answer_that_names_only_the_thing_asked_for_says_it(question, turn, lines):
+    """Asked "What instrument do you play?", "The oboe." says what the user plays; asked "Do you have any
+    pets?", only a yes says the user has one."""
     assert OfflineExtractor().candidates(turn, asked=asked_of(question)) == lines

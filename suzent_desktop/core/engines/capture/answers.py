@@ -14,7 +14,8 @@ it names a thing the user's own last sentence got or made).
 
 An answer to "What's your favourite …?" often names it and nothing else: "Definitely Star Wars!", or
 praises it ("Dune and Hyperion are amazing"). The answer then says what the user's favourite is
-(:func:`favourite_named`).
+(:func:`favourite_named`). So does an answer that names only the thing a "What … do you play?" or "Do you
+have any pets?" asked for: "The cello." (:func:`thing_answered`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from dataclasses import dataclass
 
 import lemminflect
 
+from suzent_desktop.core.engines.capture import subjectless
 from suzent_desktop.core.files.language import english
 
 MAX_OBJECT_WORDS = 5
@@ -57,6 +59,8 @@ class Asked:
     what: str = ""  # its object as the user would say it ("the piano"; "your guitar" → "my guitar")
     thing: str | None = None  # "new novel" of "What's your new novel about?": what the answer's "it" is
     favourite: str = ""  # "favorite fantasy movies" of "Do you have any favorite fantasy movies?"
+    saying: str = ""  # "I play" of "What instrument do you play?": what an answer naming only a thing completes
+    only_yes: bool = False  # "Do you have any pets?": only an answer opening with "yes" says the user has
 
 
 def asked_of(assistant_text: str) -> Asked | None:
@@ -72,7 +76,82 @@ def asked_of(assistant_text: str) -> Asked | None:
     words = question.split()
     lowered = [w.lower().strip(",") for w in words]
     verb, what, thing, favourite = *_doing(words, lowered), _thing(lowered), _favourite(words, lowered)
-    return Asked(verb, what, thing, favourite) if verb or thing or favourite else None
+    saying, only_yes = _saying(lowered)
+    return Asked(verb, what, thing, favourite, saying, only_yes) if verb or thing or favourite or saying else None
+
+
+_TENSE_OF = {"do": "VBP", "does": "VBP", "did": "VBD", "are": "VBG", "were": "VBG"}
+_SOME = frozenset("any a an some".split())
+
+
+def _saying(lowered: list[str]) -> tuple[str, bool]:
+    """What the user says when they answer with the thing alone: "I play" of "What instrument do you
+    play?", "I listen to" of "What kind of music do you listen to?", "I am reading" of "What are you
+    reading?", "I have" of "Do you have any pets?" (then only after a yes); ("", False) for any other
+    question, or one that names its own object ("What did you name him?")."""
+    if "you" not in lowered or lowered.index("you") < 1:
+        return "", False
+    at = lowered.index("you")
+    tense = _TENSE_OF.get(lowered[at - 1])
+    opener = lowered[0]
+    if tense is None or not (opener in ("what", "which") or (at == 1 and opener in ("do", "did"))):
+        return "", False
+    rest = lowered[at + 1:]
+    while rest and rest[0] in _BEFORE_VERB - {"have", "has", "been"}:
+        rest = rest[1:]  # "do you usually play"
+    verb = english.verb_lemma(rest[0]) if rest else ""
+    if not verb or verb in _AUXILIARY_VERBS or (tense == "VBG") != rest[0].endswith("ing"):
+        return "", False
+    after = rest[1:]
+    yes = opener in ("do", "did")
+    if yes and not (after and after[0] in _SOME and 2 <= len(after) <= 1 + MAX_THING_WORDS):
+        return "", False  # "Do you have any pets?": a thing of some kind is asked for
+    if not yes and not (not after or (len(after) == 1 and after[0] in english.PREPOSITIONS)):
+        return "", False  # "What do you play?", "… listen to?": nothing stands where the answer goes
+    said = "am " + rest[0] if tense == "VBG" else (verb if tense == "VBP" else lemminflect.getInflection(verb, "VBD")[0])
+    return " ".join(["I", said, *([] if yes else after)]), yes
+
+
+_HOW_MUCH = frozenset("mostly mainly usually".split())  # "Mostly old soul records": the thing is what follows
+
+
+def thing_answered(sentence: str, asked: Asked | None) -> str | None:
+    """The answer as a statement when it only names the thing asked for: "The cello." after "What
+    instrument do you play?" → "I play the cello."; "Yes, two cats named Salt and Pepper" after "Do you
+    have any pets?" → "I have two cats named Salt and Pepper."; a no, a verdict or a sentence with its own
+    verb names nothing."""
+    if asked is None or not asked.saying:
+        return None
+    words = sentence.strip().rstrip(".!?…").split()
+    said_yes = bool(words) and words[0].lower().strip(",!") in ("yes", "yeah", "yep", "yup")
+    while words and words[0].lower().strip(",!") in _ANSWER_OPENINGS | _HOW_MUCH:
+        words = words[1:]
+    text = _first_part(" ".join(words))
+    for closing in _ANSWER_CLOSINGS:
+        text = text.removesuffix(" " + closing)
+    words = text.split()
+    if (asked.only_yes and not said_yes) or not 0 < len(words) <= 2 * MAX_THING_WORDS:
+        return None
+    lowered = [w.lower().strip("\"'“”") for w in words]
+    if lowered[0] in _NOT_AN_OBJECT | {"i", "we", "no", "not", "nope"} or any(w in _NOT_AN_ANSWER for w in lowered):
+        return None
+    if any(english.verb_tag(w) in ("VBD", "VBZ", "VBP") and w not in ("named", "called") and w.islower()
+           and not english.is_noun(w) for w in lowered[1:]) or english.verb_tag(lowered[0]) in ("VBD", "VBZ", "VBG"):
+        return None  # "Went to Cork", "Maya is 8", "Trying out new flavours": a statement or a doing, not a thing
+    if lowered[0] in subjectless.DETERMINERS:
+        text = text[0].lower() + text[1:]  # "The cello." → "I play the cello."
+    return f"{asked.saying} {text}."
+
+
+def _first_part(text: str) -> str:
+    """The words before the first comma outside quotes ("Liverpool, since I was a kid" → "Liverpool")."""
+    quoted = False
+    for at, char in enumerate(text):
+        if char in "\"“”":
+            quoted = not quoted
+        elif char == "," and not quoted:
+            return text[:at].strip()
+    return text.strip()
 
 
 def _doing(words: list[str], lowered: list[str]) -> tuple[str, str]:

@@ -734,7 +734,8 @@ class OfflineExtractor:
         last_said = False  # the previous sentence gave the last line
         for sentence in _sentences(user_text[:MAX_OFFLINE_CHARS]):
             sentence = answers.completed(_without_telling(sentence), asked)
-            sentence = (answers.favourite_named(sentence, asked) if not lines else None) or sentence
+            named = answers.favourite_named(sentence, asked) or answers.thing_answered(sentence, asked)
+            sentence = (named if not lines else None) or sentence
             whole, owned = _elided_noun_named(sentence, owned), _owned_subject(sentence)
             if whole is None:
                 last_said = False
