@@ -163,3 +163,16 @@ def test_an_answer_that_names_only_the_thing_asked_for_says_it(question, turn, l
     """Asked "What instrument do you play?", "The oboe." says what the user plays; asked "Do you have any
     pets?", only a yes says the user has one."""
     assert OfflineExtractor().candidates(turn, asked=asked_of(question)) == lines
+
+
+@pytest.mark.parametrize(
+    ("question", "turn", "lines"),
+    [
+        ("How's your dad doing?", "Much better, thanks. He's back home from the hospital.",
+         ["User's dad is back home from the hospital"]),
+        ("How is your sister getting on in Berlin?", "She loves it! She just got a job at a design studio.",
+         ["User's sister just got a job at a design studio"]),
+    ],
+)
+def test_an_answers_he_or_she_is_the_person_the_question_asked_after(question, turn, lines):
+    assert OfflineExtractor().candidates(turn, asked=asked_of(question)) == lines

@@ -91,6 +91,7 @@ _CONTRACTION_RES = [(re.compile(p, re.I), r) for p, r in (
      r"\1 is"))]
 
 _PEOPLE = english.alternation(english.PEOPLE + english.PETS)
+_KIN_WORDS = frozenset(english.PEOPLE + english.PETS)
 _QUESTION_START = re.compile(
     r"^(what|where|when|why|how|who|whom|whose|which|do|does|did|can|could|would|should|is|are|was|were|"
     r"will|shall|have|has|any|anything)\b",
@@ -725,8 +726,9 @@ class OfflineExtractor:
         """The candidate fact lines of the user's side, in the third person, before the judge."""
         people = dict(people or {})
         lines: list[str] = []
-        antecedent: str | None = None
-        thing = asked.thing if asked else None  # "What's your new novel about?" "It's about …"
+        asked_of_someone = asked is not None and asked.thing is not None and asked.thing.split()[-1] in _KIN_WORDS
+        antecedent = f"my {asked.thing}" if asked_of_someone and asked else None  # "How's your dad?" "He's home"
+        thing = asked.thing if asked and not asked_of_someone else None  # "What's your new novel about?" "It's …"
         carried = None if thing or not before else _last_thing(before)
         thing = thing or carried
         place: str | None = None
