@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import re
 
-import lemminflect
-
 from suzent_desktop.core.engines.capture import fact_judge, fact_rules, subjectless
 from suzent_desktop.core.files.language import english
 
@@ -93,8 +91,7 @@ _NO_THING_WORDS = _TIME_NOUNS | english.CALENDAR | frozenset(
 
 def _only_a_verb(word: str) -> bool:
     """A verb form with no reading as a noun or an adjective ("went", "walking"; not "amazing", "views")."""
-    readings = lemminflect.getAllLemmas(word.lower())
-    return english.verb_tag(word) in ("VBD", "VBG", "VBZ") and not {"NOUN", "ADJ"} & set(readings)
+    return english.verb_tag(word) in ("VBD", "VBG", "VBZ") and not english.names_or_describes(word)
 
 
 _TO_BE = frozenset("is are was were".split())

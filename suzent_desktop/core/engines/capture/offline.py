@@ -75,8 +75,8 @@ def _has_done(match: re.Match[str]) -> str:
     word = match.group(2).lower()
     lemma = english.verb_lemma(word)
     participle = bool(lemma) and word in lemminflect.getInflection(lemma, tag="VBN")
-    other = {"ADJ", "NOUN"} & set(lemminflect.getAllLemmas(word))
-    return f"{match.group(1)} has" if participle and not other and lemma != "be" else match.group(0)
+    return f"{match.group(1)} has" if participle and not english.names_or_describes(word) and lemma != "be" \
+        else match.group(0)
 
 
 # Contractions opened before the rewrite ("I've" → "I have"); "'s" after a pronoun, or after "my <relative>"

@@ -157,6 +157,11 @@ def verb_tag(word: str) -> str:
     return "VB"
 
 
+def names_or_describes(word: str) -> bool:
+    """A word lemminflect knows as a noun or an adjective ("car", "amazing", "married"; not "went", "moved")."""
+    return bool({"NOUN", "ADJ"} & set(lemminflect.getAllLemmas(word.lower())))
+
+
 def is_noun(word: str) -> bool:
     """A word lemminflect knows as a noun ("name", "band", "work")."""
     return bool(lemminflect.getAllLemmas(word.lower(), upos="NOUN").get("NOUN"))
