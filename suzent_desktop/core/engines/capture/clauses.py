@@ -11,7 +11,7 @@ from __future__ import annotations
 
 # Where a sentence goes on past its main statement; the earliest one after the first words counts.
 _GOES_ON = (" just to ", " to see ", " so that ", " because ", " since ", ", which ", " which ", ", but ", " but ",
-            ", and ", ", so ")
+            ", and ", ", so ", " and this ", " and that ", " and it ")
 _CONDITIONS = (" if ", " unless ", " as long as ", " in case ")
 MIN_WORDS = 4
 # A comma before these starts a remark of its own, not an item of a list or more of the same clause
@@ -38,3 +38,24 @@ def main_statement(sentence: str) -> str | None:
     if not cuts:
         return None
     return sentence[: min(cuts)].rstrip(" ,")
+
+
+# Who speaks first after a colon that opens the statement: "Well, I finally did it: I signed up for …", "Big
+# news in our house: we're expecting". What precedes it only announces the news.
+_SPEAKER_OPENERS = frozenset("i i'm i've i'd i'll we we're we've we'll my our".split())
+
+
+def announced(sentence: str) -> list[str]:
+    """A sentence whose statement follows a colon, ", so I" or a short lead and "but", in two: "Well, I finally
+    did it: I signed up for …", "Doc says it's tendinitis, so I'm doing physio", "Random, but I got my first
+    sponsor". "I have two kids: Ana and Leo" stays whole: no speaker opens what follows the colon."""
+    for mark in (": ", ", so ", " but "):
+        head, found, rest = sentence.partition(mark)
+        short_lead = mark != " but " or len(head.split()) <= 3
+        opener = rest.split(" ", 1)[0].lower()
+        if rest.split(" ", 3)[1:3] in (["and", "I"], ["and", "I'm"]):  # "Good news: Aroha and I are expecting"
+            opener = "i"
+        # "…, so my wife made one cake": the head may be what the line needs ("Kehinde wanted a dinosaur cake")
+        if found and head and short_lead and opener in _SPEAKER_OPENERS and (mark != ", so " or opener[:1] in "iw"):
+            return [head, *announced(rest)]
+    return [sentence]

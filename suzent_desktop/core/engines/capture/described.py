@@ -106,11 +106,11 @@ def _user_does(words: list[str]) -> bool:
     return words[0] == "User's" and verb in _TO_BE
 
 
-def _ends_on_thing(line: str) -> bool:
+def _ends_on_thing(line: str, openers: frozenset[str] = _THING_OPENERS) -> bool:
     """Whether the line ends on a thing a next "It's …" can be: the words after its last article, or a
     name, with no verb, time word or pointer among them ("User wants to visit The Cliffs of Moher")."""
     words = line.rstrip(".!").split()
-    start = next((i for i in range(len(words) - 1, 0, -1) if words[i].lower() in _THING_OPENERS), None)
+    start = next((i for i in range(len(words) - 1, 0, -1) if words[i].lower() in openers), None)
     if start is None or len(words) - start > 7 or not _user_does(words):
         return False
     thing = [w.strip(",;:") for w in words[start + 1:]]
@@ -163,14 +163,18 @@ def _for_a_purpose(said: str) -> bool:
 
 # "We got a puppy! A beagle called Nutmeg.": a sentence that is only a noun phrase, naming something,
 # says what the thing the line before got is ("User got a puppy, a beagle called Nutmeg").
-_NO_PHRASE = subjectless.FINITE | frozenset("i me my we us our you your he him his she her they them their it its this that "
-                                            "and but so because".split())
+_NO_PHRASE = subjectless.FINITE | frozenset("i me we us you your he him she they them it its this that and but so because"
+                                            .split())  # a possessive is part of a phrase: "a gift from my mum"
+_OWN_THING = _THING_OPENERS | {"their"}  # "User booked their holiday" and "Ten days in Marrakech"
+
+
+_PHRASE_OPENERS = english.COUNT_WORDS | {"a", "an"}  # "Ten days in Marrakech in April"
 
 
 def _is_named_phrase(words: list[str]) -> bool:
     """"A beagle called Nutmeg", "An old Fiat 500": an article, a few words that name something and no
     verb but the one that names ("called", "named" before a name)."""
-    if not 2 <= len(words) <= 10 or words[0].lower() not in ("a", "an"):
+    if not 2 <= len(words) <= 12 or not (words[0].lower() in _PHRASE_OPENERS or words[0].isdigit()):
         return False
     if any(w.lower() in _NO_PHRASE for w in words):
         return False
@@ -179,14 +183,35 @@ def _is_named_phrase(words: list[str]) -> bool:
     return all(i in naming for i in verbs) and fact_judge.names_something(" ".join(words))
 
 
+_PERSON_IS = frozenset("he's she's he’s she’s".split())  # "He's a border collie mix named Biscuit"
+
+
 def phrase_described(line: str, sentence: str) -> str | None:
-    """"User got a puppy" and "A beagle called Nutmeg.": the phrase beside the line."""
+    """"User got a puppy" and "A beagle called Nutmeg." (or "She's a tabby named Fig"): the phrase beside
+    the line. Only a phrase that names something: "She's a sweetheart" is a verdict."""
     words = sentence.strip().rstrip(".!").split()
-    if not _is_named_phrase(words) or not {"a", "an"} & set(line.lower().split()[-4:]):
+    if words and words[0].lower() in _PERSON_IS:
+        words = words[1:]
+    if not _is_named_phrase(words) or not ({"a", "an"} & set(line.lower().split()[-4:]) or _ends_on_thing(line, _OWN_THING)):
         return None
     return f"{line}, {words[0].lower()} {' '.join(words[1:])}"
 
 
+_NAMING = frozenset("named called name call".split())
+_NAMED_ONE = frozenset("her him it them".split())
+
+
+def name_given(line: str, sentence: str) -> str | None:
+    """"User adopted a kitten" and "… we named her Mochi": the name the user gave the thing, beside it."""
+    words = sentence.strip().rstrip(".!").split()
+    for i in range(1, len(words) - 2):
+        if (words[i - 1].lower() in ("i", "we") and words[i].lower() in _NAMING and words[i + 1].lower() in _NAMED_ONE
+                and 1 <= len(words) - i - 2 <= 3 and all(w[:1].isupper() for w in words[i + 2:])):
+            return f"{line.rstrip('.!')}, named {' '.join(words[i + 2:])}" if _ends_on_thing(line) else None
+    return None
+
+
 def of(line: str, sentence: str) -> str | None:
     """The line with what ``sentence`` says its thing is, or None when the sentence says no such thing."""
-    return title_described(line, sentence) or phrase_described(line, sentence) or thing_described(line, sentence)
+    return (title_described(line, sentence) or phrase_described(line, sentence) or name_given(line, sentence)
+            or thing_described(line, sentence))

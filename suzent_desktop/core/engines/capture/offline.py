@@ -79,12 +79,20 @@ def _has_done(match: re.Match[str]) -> str:
         else match.group(0)
 
 
+def _would_or_had(match: re.Match[str]) -> str:
+    """"I'd love to" is "I would"; "I'd failed", "I'd been", "I'd already left" are "I had": a participle that
+    is no base form follows."""
+    word = match.group(2).lower()
+    had = word == "been" or (english.is_past(word) and english.verb_lemma(word) != word)
+    return f"{match.group(1)} {'had' if had else 'would'}"
+
+
 # Contractions opened before the rewrite ("I've" → "I have"); "'s" after a pronoun, or after "my <relative>"
 # before a place or what they are ("my mum's from Lagos", "my brother's a nurse"); else it owns.
 _CONTRACTION_RES = [(re.compile(p, re.I), r) for p, r in (
     (r"\b(ca)n't\b", r"\1nnot"), (r"\b(w)on't\b", r"\1ill not"), (r"n't\b", " not"), (r"\bIm\b", "I am"),
     (r"\bIve\b", "I have"), (r"'m\b", " am"), (r"'ve\b", " have"), (r"'ll\b", " will"), (r"'re\b", " are"),
-    (r"\bI'd\b", "I would"), (r"\b(\w+)['’]s(?= been\b| got\b)", r"\1 has"),
+    (r"\b(I|we|she|he|they)['’]d\b(?= (?:already |just |never |\w+ly )?(\w+))", _would_or_had), (r"\bI'd\b", "I would"), (r"\b(\w+)['’]s(?= been\b| got\b)", r"\1 has"),
     (r"\b(\w+)['’]s(?= (?:just |already |never |always |\w+ly )?(\w+)\b(?! (?:with|about|of|by)\b))", _has_done), (r"\b(it|that|she|he)'s\b", r"\1 is"),
     (rf"\b((?:my|our) (?:{english.alternation(english.PEOPLE)}|(?!master|bachelor)[a-z]+))['’]s"  # a degree owns
      r"(?= (?:from|in|at|on|a|an|still|now)\b(?!-))",
@@ -337,7 +345,8 @@ _BRACKETED = re.compile(r"\[[^\[\]]*\](?!\()")
 
 def _sentences(text: str) -> list[str]:
     text = english.as_meant(_BRACKETED.sub(" ", text))
-    pieces = [c.strip() for s in english.sentences(text) for c in _clauses(asides.without_asides(s)) if c.strip()]
+    pieces = [c.strip() for s in english.sentences(text) for part in clauses.announced(s)
+              for c in _clauses(asides.without_asides(part)) if c.strip()]
     return [_with_subject_of(piece, before) for piece, before in zip(pieces, ["", *pieces], strict=False)]
 
 
@@ -682,6 +691,19 @@ def _without_chat_tags(line: str) -> str:
     return " ".join(words).rstrip(",;: ")
 
 
+_PRONOUN_SEX = {"he": english.MALE, "him": english.MALE, "his": english.MALE, "she": english.FEMALE,
+                "her": english.FEMALE, "hers": english.FEMALE}
+
+
+def _agrees(antecedent: str, sentence: str) -> bool:
+    """Every he/she of the sentence can be the antecedent: "My wife and I adopted a cat. He sleeps on my leg"
+    is the cat, not the wife. A relation that says no sex ("my friend Sam") agrees with either."""
+    relation = set(antecedent.lower().split())
+    sex = english.FEMALE if relation & english.FEMALE else english.MALE if relation & english.MALE else None
+    said = {id(_PRONOUN_SEX[w]) for w in english.words(sentence.lower()) if w in _PRONOUN_SEX}
+    return sex is None or said <= {id(sex)}
+
+
 def _owns(word: str) -> bool:
     """Whether "her" before ``word`` is hers ("her first tooth") rather than her ("miss her every day"):
     the word can be a noun or an adjective (a determiner, an adverb or a preposition has no such reading),
@@ -806,7 +828,7 @@ class OfflineExtractor:
             return None
         if not _PERSON_PRONOUN.search(expanded) or (named_here and not subject):
             return expanded
-        if antecedent is None or named_here:
+        if antecedent is None or named_here or not _agrees(antecedent, expanded):
             return None
         owner = antecedent + "'s"
         if subject:  # "She's moved to Leeds with her fiance": her own, said of her

@@ -69,6 +69,13 @@ PEOPLE = tuple(sorted(set(
     "granddaughter grandchild grandchildren grandkids stepson stepdaughter stepmum stepmom stepdad stepfather "
     "stepmother stepbrother stepsister godson goddaughter godmother godfather".split())
     | {"best friend", "best mate"}, key=lambda w: (-len(w), w)))
+# The relations that say a person's sex: "he" after "my wife" is someone else (her dog, a friend).
+FEMALE = frozenset("wife girlfriend fiancee fiancée mother mom mum sister daughter aunt grandmother grandma gran granny "
+                   "nan nana niece granddaughter stepdaughter stepmum stepmom stepmother stepsister goddaughter "
+                   "godmother mother-in-law sister-in-law daughter-in-law".split())
+MALE = frozenset("husband boyfriend fiance fiancé brother father dad son uncle grandfather grandpa grandad granddad "
+                 "nephew grandson stepson stepdad stepfather stepbrother godson godfather father-in-law brother-in-law "
+                 "son-in-law".split())
 # Words said before a relation that keep it the same person ("my little brother", "our late gran").
 KIN_MODIFIERS = ("late", "elderly", "dear", "little", "older", "younger", "big", "baby", "twin", "eldest", "oldest",
                  "youngest")
