@@ -1097,6 +1097,9 @@ def test_a_mate_or_a_flatmate_is_someone_the_user_knows():
         # the name the user gave it
         ("We adopted a kitten from the shelter! She's tiny and we named her Mochi.",
          ["User adopted a kitten from the shelter, named Mochi"]),
+        # a sentence more of the thing stands between ("She's a beagle mix"), and a time after the thing
+        ("We adopted a puppy on Saturday! She's a beagle mix. We named her Clementine.",
+         ["User adopted a puppy on Saturday, named Clementine"]),
     ],
 )
 def test_a_named_phrase_after_a_sentence_says_what_its_thing_is(turn, lines):
@@ -1519,6 +1522,9 @@ def test_who_is_shown_and_who_a_pronoun_is_read_with_care(turn, lines):
         ("I have two kids: Ana and Leo.", ["User has two kids: Ana and Leo"]),
         ("Honestly: I think you should go for it.", []),
         ("Good news and bad: Aroha and I are expecting a baby in April!", ["User and Aroha are expecting a baby in April"]),
+        # what the thing needs stands between the thing and the "it" that is still the thing
+        ("I bought a 1985 Land Cruiser. It needs a lot of work but I'm going to restore it with my dad.",
+         ["User bought a 1985 Land Cruiser", "User is going to restore their 1985 Land Cruiser with their dad"]),
         # a statement that goes on with "and this …" keeps what it says before the pointer
         ("I've been head coach at Linfield for six years and this is our first title.",
          ["User has been head coach at Linfield for six years"]),

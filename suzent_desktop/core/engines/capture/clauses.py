@@ -46,16 +46,15 @@ _SPEAKER_OPENERS = frozenset("i i'm i've i'd i'll we we're we've we'll my our".s
 
 
 def announced(sentence: str) -> list[str]:
-    """A sentence whose statement follows a colon, ", so I" or a short lead and "but", in two: "Well, I finally
+    """A sentence whose statement follows a colon, ", so I" or "but", in two: "Well, I finally
     did it: I signed up for …", "Doc says it's tendinitis, so I'm doing physio", "Random, but I got my first
     sponsor". "I have two kids: Ana and Leo" stays whole: no speaker opens what follows the colon."""
     for mark in (": ", ", so ", " but "):
         head, found, rest = sentence.partition(mark)
-        short_lead = mark != " but " or len(head.split()) <= 3
         opener = rest.split(" ", 1)[0].lower()
         if rest.split(" ", 3)[1:3] in (["and", "I"], ["and", "I'm"]):  # "Good news: Aroha and I are expecting"
             opener = "i"
         # "…, so my wife made one cake": the head may be what the line needs ("Kehinde wanted a dinosaur cake")
-        if found and head and short_lead and opener in _SPEAKER_OPENERS and (mark != ", so " or opener[:1] in "iw"):
+        if found and head and opener in _SPEAKER_OPENERS and (mark != ", so " or opener[:1] in "iw"):
             return [head, *announced(rest)]
     return [sentence]

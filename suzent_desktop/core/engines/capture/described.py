@@ -207,7 +207,9 @@ def name_given(line: str, sentence: str) -> str | None:
     for i in range(1, len(words) - 2):
         if (words[i - 1].lower() in ("i", "we") and words[i].lower() in _NAMING and words[i + 1].lower() in _NAMED_ONE
                 and 1 <= len(words) - i - 2 <= 3 and all(w[:1].isupper() for w in words[i + 2:])):
-            return f"{line.rstrip('.!')}, named {' '.join(words[i + 2:])}" if _ends_on_thing(line) else None
+            said = line.rstrip(".!").split()
+            got_one = {"a", "an"} & {w.lower() for w in said[-6:]} and _user_does(said)  # "… a puppy on Saturday"
+            return f"{line.rstrip('.!')}, named {' '.join(words[i + 2:])}" if got_one else None
     return None
 
 

@@ -284,6 +284,12 @@ def _only_verdict(sentence: str) -> bool:
     return sentence.strip().lower().startswith(_VERDICT_OPENINGS) and _is_verdict(sentence)
 
 
+def _of_the_thing(sentence: str) -> bool:
+    """"She's a beagle mix" after "we adopted a puppy": more of the thing just got, which a next "we named her
+    Clementine" still names."""
+    return sentence.strip().lower().startswith(("it's ", "she's ", "he's ", "it’s ", "she’s ", "he’s "))
+
+
 def _is_verdict(clause: str) -> bool:
     """Whether "it was …" goes on to judge rather than describe: an evaluative word in its first words."""
     return any(word in english.EVALUATIVE for word in english.words(clause.lower())[:6])
@@ -625,7 +631,14 @@ def _it_named(sentence: str, thing: str | None, *, present_only: bool = False) -
         owned = None  # "a pic I got a while back"
     if owned and (owned.group("det").lower() in ("my", "our") or english.verb_lemma(owned.group("verb")) in shown.MAKING):
         return sentence, _without_when(owned.group("thing"))
-    return sentence, None if not said else thing
+    return sentence, thing if said or _still_of_it(sentence) else None
+
+
+def _still_of_it(sentence: str) -> bool:
+    """"It needs a lot of work", "Needs new tyres": the sentence goes on about the thing, which a later "it" still
+    is ("… I'm going to restore it")."""
+    first = sentence.strip().split(" ", 1)[0].lower()
+    return first == "it" or (english.verb_tag(first) == "VBZ" and not english.names_or_describes(first))
 
 
 # "I got back from Kyoto - spent two weeks there": "there" is the place the user named just before ("User spent
@@ -772,7 +785,7 @@ class OfflineExtractor:
                 thing = thing or shown.shown_thing(whole)
             line, antecedent = self._candidate(_there_named(sentence, place), antecedent, people)
             joined = _described(lines[-1], sentence) if line is None and lines and last_said else None
-            if joined is None and line is None and last_said and _only_verdict(sentence):
+            if joined is None and line is None and last_said and (_only_verdict(sentence) or _of_the_thing(sentence)):
                 continue  # "… and it was amazing! It's a story about …": the verdict stands between, no more
             if joined is not None:
                 lines[-1] = line = joined
