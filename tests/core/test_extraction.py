@@ -1525,6 +1525,8 @@ def test_who_is_shown_and_who_a_pronoun_is_read_with_care(turn, lines):
         # what the thing needs stands between the thing and the "it" that is still the thing
         ("I bought a 1985 Land Cruiser. It needs a lot of work but I'm going to restore it with my dad.",
          ["User bought a 1985 Land Cruiser", "User is going to restore their 1985 Land Cruiser with their dad"]),
+        ("I bought a 1985 Land Cruiser. Needs a lot of work but I'm going to restore it.",
+         ["User bought a 1985 Land Cruiser", "User is going to restore their 1985 Land Cruiser"]),
         # a statement that goes on with "and this …" keeps what it says before the pointer
         ("I've been head coach at Linfield for six years and this is our first title.",
          ["User has been head coach at Linfield for six years"]),

@@ -637,8 +637,8 @@ def _it_named(sentence: str, thing: str | None, *, present_only: bool = False) -
 def _still_of_it(sentence: str) -> bool:
     """"It needs a lot of work", "Needs new tyres": the sentence goes on about the thing, which a later "it" still
     is ("… I'm going to restore it")."""
-    first = sentence.strip().split(" ", 1)[0].lower()
-    return first == "it" or (english.verb_tag(first) == "VBZ" and not english.names_or_describes(first))
+    first, *rest = sentence.strip().lower().split(" ", 2)
+    return first == "it" or (english.verb_tag(first) == "VBZ" and rest[:1] != [] and rest[0] not in _AUXILIARIES)
 
 
 # "I got back from Kyoto - spent two weeks there": "there" is the place the user named just before ("User spent
