@@ -312,3 +312,39 @@ def _subject_at(words: list[str]) -> int | None:
         if not (word.endswith(",") or word.lower().strip(",!") in _REPLY_OPENINGS):
             return None
     return None
+
+
+# "Guess what I bought? A 1967 Mustang!", "You know what I love? Gardening.": the user asks and answers at once.
+_TEASERS = (["guess"], ["you", "know"], ["and", "guess"])
+_ASKED_THINGS = frozenset("what who".split())
+_NO_ANSWER = frozenset("i i'm we we're he she they it it's you that this yes no when because if how why where".split())
+_LOWERED = frozenset("a an the my our some".split())
+
+
+def self_answered(pieces: list[str]) -> list[str]:
+    """The sentences with a question the user answers at once said as one statement ("I bought a 1967 Mustang")."""
+    out: list[str] = []
+    for piece in pieces:
+        asked = _teased(out[-1]) if out else None
+        words = piece.rstrip(".!").split()
+        if asked and words and words[0].lower() not in _NO_ANSWER and len(words) <= 15 and not piece.endswith("?"):
+            first = words[0].lower() if words[0].lower() in _LOWERED or english.verb_tag(words[0]) == "VBG" else words[0]
+            out[-1] = f"{asked} {' '.join([first, *words[1:]])}."
+        else:
+            out.append(piece)
+    return out
+
+
+def _teased(question: str) -> str | None:
+    """"I bought" of "Guess what I bought?", or None when the sentence is no such question."""
+    if not question.rstrip().endswith("?"):
+        return None
+    words = question.rstrip(" ?!").split()
+    lowered = [w.lower() for w in words]
+    lead = next((len(t) for t in _TEASERS if lowered[:len(t)] == t), None)
+    if lead is None or lowered[lead:lead + 1] != [] and lowered[lead] not in _ASKED_THINGS:
+        return None
+    rest = words[lead + 1:]
+    # the answer stands where the question's object would, right after its verb: "I ran into at the airport" is no place
+    short = 2 <= len(rest) <= 3
+    return " ".join(rest) if short and rest[0].lower().replace("’", "'") in english.FIRST_PERSON_OPENINGS else None

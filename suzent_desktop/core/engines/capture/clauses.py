@@ -42,6 +42,7 @@ def main_statement(sentence: str) -> str | None:
 
 # Who speaks first after a colon that opens the statement: "Well, I finally did it: I signed up for …", "Big
 # news in our house: we're expecting". What precedes it only announces the news.
+_OWNERS = frozenset("her his its".split())
 _SPEAKER_OPENERS = frozenset("i i'm i've i'd i'll we we're we've we'll my our".split())
 
 
@@ -49,6 +50,9 @@ def announced(sentence: str) -> list[str]:
     """A sentence whose statement follows a colon, ", so I" or "but", in two: "Well, I finally
     did it: I signed up for …", "Doc says it's tendinitis, so I'm doing physio", "Random, but I got my first
     sponsor". "I have two kids: Ana and Leo" stays whole: no speaker opens what follows the colon."""
+    head, comma, rest = sentence.partition(", ")
+    if comma and rest.lower().split(" ", 2)[1:2] == ["name"] and rest.split(" ", 1)[0].lower() in _OWNERS:
+        return [head, rest]  # "we adopted a shiba inu, her name is Mochi": the name of the thing
     for mark in (": ", ", so ", " but "):
         head, found, rest = sentence.partition(mark)
         opener = rest.split(" ", 1)[0].lower()

@@ -11,6 +11,7 @@ in the words said (the caller writes it in the third person and checks it), or N
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from suzent_desktop.core.engines.capture import fact_judge, fact_rules, subjectless
@@ -204,13 +205,17 @@ _NAMED_ONE = frozenset("her him it them".split())
 def name_given(line: str, sentence: str) -> str | None:
     """"User adopted a kitten" and "… we named her Mochi": the name the user gave the thing, beside it."""
     words = sentence.strip().rstrip(".!").split()
-    for i in range(1, len(words) - 2):
-        if (words[i - 1].lower() in ("i", "we") and words[i].lower() in _NAMING and words[i + 1].lower() in _NAMED_ONE
-                and 1 <= len(words) - i - 2 <= 3 and all(w[:1].isupper() for w in words[i + 2:])):
-            said = line.rstrip(".!").split()
-            got_one = {"a", "an"} & {w.lower() for w in said[-6:]} and _user_does(said)  # "… a puppy on Saturday"
-            return f"{line.rstrip('.!')}, named {' '.join(words[i + 2:])}" if got_one else None
-    return None
+    name = next((words[i + 2:] for i in range(1, len(words) - 2)
+                 if words[i].lower() in _NAMING and words[i + 1].lower() in _NAMED_ONE), None)  # "the kids named her X"
+    if name is None and [w.lower() for w in words[1:3]] in (["name", "is"], ["name's"]) \
+            and words[0].lower() in ("her", "his", "its"):
+        name = words[3:] if words[2].lower() == "is" else words[2:]  # "her name is Mochi"
+    name = list(itertools.takewhile(lambda w: w[:1].isupper(), name or []))  # "Noodle and he's 4": Noodle
+    said = line.rstrip(".!").split()
+    got_one = {"a", "an"} & {w.lower() for w in said[-6:]} and _user_does(said)  # "… a puppy on Saturday"
+    if not name or len(name) > 3 or not got_one:
+        return None
+    return f"{line.rstrip('.!')}, named {' '.join(name)}"
 
 
 def of(line: str, sentence: str) -> str | None:

@@ -214,7 +214,7 @@ def to_third_person(sentence: str) -> str:
     text = re.sub(r"\b(?:[Mm]y|[Oo]ur)\b", "their", text)
     text = re.sub(r"\b(?:myself|ourselves)\b", "themselves", text)
     text = re.sub(r"\b(me|us)\b", "the user", text)
-    text = re.sub(r"\bmine\b", "the user's", text)
+    text = re.sub(r"(?<!\bthe )(?<!\ba )\bmine\b", "the user's", text)  # "the mine in Kalgoorlie" is a mine
     text = re.sub(r"\bI\b", "User", text)
     text = re.sub(r"^(User [^,]*, )have (?=been\b|done\b|not\b|never\b)", r"\1has ", text)  # "…, have been since 2015"
     text = " ".join(text.split()).rstrip(".!;, ")
@@ -351,7 +351,7 @@ _BRACKETED = re.compile(r"\[[^\[\]]*\](?!\()")
 
 def _sentences(text: str) -> list[str]:
     text = english.as_meant(_BRACKETED.sub(" ", text))
-    pieces = [c.strip() for s in english.sentences(text) for part in clauses.announced(s)
+    pieces = [c.strip() for s in answers.self_answered(english.sentences(text)) for part in clauses.announced(s)
               for c in _clauses(asides.without_asides(part)) if c.strip()]
     return [_with_subject_of(piece, before) for piece, before in zip(pieces, ["", *pieces], strict=False)]
 
@@ -376,7 +376,7 @@ _AUXILIARIES = frozenset("am is are was were have has had will would do does did
 _FILLER = re.compile(
     r"^(?:(?:oh|ah|well|so|and|but|also|anyway|anyways|actually|honestly|btw|by the way|fun fact|"
     r"guess what|yeah|yes|yep|yup|nope|no|not yet|not really|of course|ok|okay|haha|lol|hmm|um|right(?! now)|funny enough|speaking of which|fyi|tbh|ngl|tbf|imo|"
-    r"lowkey|omg|ugh|wow|sorry|(?:not|nothing) much(?=,)|not bad(?=,))"  # "Not much, just got back from …"
+    r"lowkey|omg|ugh|wow|sorry|dude|bro|sad to say|bad news|good news|(?:not|nothing) much(?=,)|not bad(?=,))"  # "Not much, just got back from …"
     r"\b[,!:]?\s*)+",
     re.I,
 )
