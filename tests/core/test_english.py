@@ -32,6 +32,11 @@ def test_sentences_split_at_ends_but_not_after_a_title():
     assert english.sentences("I met Dr. Almeida. She is kind!\nSee you") == ["I met Dr. Almeida.", "She is kind!", "See you"]
 
 
+def test_an_exclamation_ends_a_sentence_after_a_word_in_capitals():
+    """"PhD!" read as an abbreviation ran on into the next sentence: "User finished their PhD! Graduation is …"."""
+    assert english.sentences("I got my PhD! Graduation is in July.") == ["I got my PhD!", "Graduation is in July."]
+
+
 def test_sentences_keep_initials_and_end_inside_quotes():
     """"J.K. Rowling" split after "J.K." left "Rowling is …" with no subject; a sentence ending in a quoted title
     ran on into the next one, whose "It" then hid the title's sentence from the candidate step."""
