@@ -688,8 +688,10 @@ def _there_named(sentence: str, place: str | None) -> str:
 
 
 RARE_WORD_FREQUENCY = 1e-5  # "ukulele" 2.6e-7, "quinoa" unlisted; "every" 8e-4, "whenever" 5e-5
-_CHAT_TAGS = frozenset("lol haha hahaha hehe tbh btw lmao imo xd xx".split())
+_CHAT_TAGS = frozenset("lol haha hahaha hehe tbh btw lmao imo xd xx wtf".split())
 _CHAT_TAG_PHRASES = frozenset({"for sure", "for real", "by the way", "just saying"})
+# said after a comma, a remark of the moment: "We're off to Lisbon next week, can't wait!"
+_COMMA_TAG_PHRASES = frozenset({"cannot wait", "no pressure", "fingers crossed", "wish the user luck"})
 
 
 def _without_chat_tags(line: str) -> str:
@@ -697,8 +699,10 @@ def _without_chat_tags(line: str) -> str:
     words = line.split(" ")
     while len(words) > 1 and words[-1].strip(",.!?").lower() in _CHAT_TAGS:
         words.pop()
-    for size in (2, 3):  # "The Wolves are my team for sure", "User is 42, by the way"
-        if len(words) > size + 1 and " ".join(words[-size:]).strip(",.!?").lower() in _CHAT_TAG_PHRASES:
+    for size in (2, 3, 4):  # "The Wolves are my team for sure", "User is 42, by the way", "…, can't wait!"
+        tag = " ".join(words[-size:]).strip(",.!?").lower()
+        if len(words) > size + 1 and (tag in _CHAT_TAG_PHRASES
+                                      or tag in _COMMA_TAG_PHRASES and words[-size - 1].endswith(",")):
             del words[-size:]
             break
     return " ".join(words).rstrip(",;: ")
