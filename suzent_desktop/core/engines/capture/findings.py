@@ -50,5 +50,5 @@ def found_out(clause: str) -> list[str]:
             ends = [rest.find(end) for end in _FOUND_ENDS] + [_clause_comma(rest)]
             cut = min((i for i in ends if i > 0), default=len(rest))
             found = rest[:cut].rstrip(".!?")
-            return [found] if len(found.split()) > 2 else []
+            return [found] if len(found.split()) > 1 else []  # "I'm coeliac"
     return []
