@@ -1584,3 +1584,27 @@ def test_a_pronoun_takes_only_a_person_it_can_be_and_id_reads_as_meant(turn, lin
 )
 def test_news_said_as_people_chat_keeps_its_line(turn, lines):
     assert OfflineExtractor().candidates(turn) == lines
+
+
+@pytest.mark.parametrize(
+    ("turn", "lines"),
+    [
+        # what the agent needs to know, said before the question it asks
+        ("My husband's a paramedic and works night shifts, so what are some easy meals I can prep?",
+         ["User's husband is a paramedic and works night shifts"]),
+        ("Since I'm allergic to shellfish, which dishes should I avoid in Lisbon?", ["User is allergic to shellfish"]),
+        ("i have asthma btw so is it ok to do hot yoga", ["User has asthma"]),
+        # a role the user speaks in; "As a kid" is a time of life, no role
+        ("As a pensioner on a fixed income of 1,100 euros a month, I cannot pay this bill.",
+         ["User is a pensioner on a fixed income of 1,100 euros a month"]),  # "this bill" points into the talk
+        ("As a kid, I loved climbing trees.", ["As a kid, User loved climbing trees"]),
+        # "there" after "from Oslo to Berlin" is where the user goes
+        ("We're moving from Oslo to Berlin because my partner Kasia got a job there.",
+         ["User is moving from Oslo to Berlin because their partner Kasia got a job there",
+          "User's partner Kasia got a job in Berlin"]),
+        # a remark that "there's …" after a comma is cut when the whole cannot stand
+        ("I took up yoga last winter, there's a class at the civic centre on Mondays.", ["User took up yoga last winter"]),
+    ],
+)
+def test_what_the_user_says_around_a_request_or_a_role_keeps_its_fact(turn, lines):
+    assert OfflineExtractor().candidates(turn) == lines

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 # Where a sentence goes on past its main statement; the earliest one after the first words counts.
 _GOES_ON = (" just to ", " to see ", " so that ", " because ", " since ", ", which ", " which ", ", but ", " but ",
-            ", and ", ", so ", " and this ", " and that ", " and it ")
+            ", and ", ", so ", " and this ", " and that ", " and it ", ", there's ", ", there is ", ", there are ")
 _CONDITIONS = (" if ", " unless ", " as long as ", " in case ")
 MIN_WORDS = 4
 # A comma before these starts a remark of its own, not an item of a list or more of the same clause
@@ -46,10 +46,51 @@ _OWNERS = frozenset("her his its".split())
 _SPEAKER_OPENERS = frozenset("i i'm i've i'd i'll we we're we've we'll my our".split())
 
 
+# What opens a question asked after the user says what the agent needs to know ("…, so what are some …?")
+_QUESTION_OPENERS = frozenset("what what's whats which how is are can could should do does any where who when would will"
+                              .split())
+_REASON_OPENERS = ("since ", "as ", "because ")
+_ASKED_OF = frozenset("it i you we they there he she".split())
+# "As a kid, I …" is a time of life, "As a result, I …" a link: no role the user has
+_NO_ROLE = frozenset("kid child teenager teen boy girl baby toddler youngster result matter rule whole treat joke bonus "
+                     "reminder side family couple team thank gift consequence".split())
+
+
+def _asked_after(sentence: str) -> list[str] | None:
+    """"My husband's a paramedic, so what are some easy meals?", "Since I'm allergic to shellfish, which dishes
+    should I avoid?": the statement and the question apart, or None."""
+    asked = sentence.rstrip().endswith("?")
+    lowered = sentence.lower()
+    if asked and lowered.startswith(_REASON_OPENERS) and ", " in sentence:
+        head, _, rest = sentence.partition(", ")
+        if rest.split(" ", 1)[0].lower() in _QUESTION_OPENERS:
+            return [head.split(" ", 1)[1], rest]
+    for mark in (", so ", " so "):
+        head, found, rest = sentence.partition(mark)
+        opens = rest.lower().split(" ", 2)
+        # texting drops the "?": "… so is it ok to do hot yoga" still asks (a pronoun after the verb)
+        if found and head and opens[0] in _QUESTION_OPENERS and (asked or opens[1:2] and opens[1] in _ASKED_OF):
+            return [head, rest]
+    return None
+
+
+def _in_a_role(sentence: str) -> list[str] | None:
+    """"As a pensioner on a fixed income, I cannot pay this": what the user is, and what they say."""
+    head, comma, rest = sentence.partition(", ")
+    words = head.lower().split()
+    if not comma or words[:2] not in (["as", "a"], ["as", "an"]) or len(words) > 12 or not set(words[2:4]).isdisjoint(
+            _NO_ROLE) or rest.split(" ", 1)[0].lower() not in _SPEAKER_OPENERS:
+        return None
+    return [f"I am {head.split(' ', 1)[1]}", rest]
+
+
 def announced(sentence: str) -> list[str]:
     """A sentence whose statement follows a colon, ", so I" or "but", in two: "Well, I finally
     did it: I signed up for …", "Doc says it's tendinitis, so I'm doing physio", "Random, but I got my first
     sponsor". "I have two kids: Ana and Leo" stays whole: no speaker opens what follows the colon."""
+    parts = _asked_after(sentence) or _in_a_role(sentence)
+    if parts:
+        return [parts[0], *announced(parts[1])]
     head, comma, rest = sentence.partition(", ")
     if comma and rest.lower().split(" ", 2)[1:2] == ["name"] and rest.split(" ", 1)[0].lower() in _OWNERS:
         return [head, rest]  # "we adopted a shiba inu, her name is Mochi": the name of the thing

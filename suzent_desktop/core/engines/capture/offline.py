@@ -648,8 +648,12 @@ _THERE = re.compile(r"(?:(?P<travel>\b" + TRAVEL + r")\s+)?\bthere\b(?!\s+(?:is|
 
 def _place_there(line: str, people: Mapping[str, str]) -> str | None:
     """The place a line names that a later "there" can point at: one the user is in, goes to or comes
-    from; a person visited is no place ("I visited Ana at work. We had lunch there")."""
-    named = place_of(line, frozenset(name.capitalize() for name in people))
+    from; a person visited is no place ("I visited Ana at work. We had lunch there"). Of "from Oslo to
+    Berlin" it is where the user goes."""
+    known = frozenset(name.capitalize() for name in people)
+    start = line.find(" from ")
+    goes = line.find(" to ", start) if start > 0 else -1
+    named = (place_of(f"User went{line[goes:]}", known) if goes > 0 else None) or place_of(line, known)
     if named is None or not re.search(rf"\b(?:in|at|to|from|near|around|across|through) (?:the )?"
                                       rf"{re.escape(named.name)}\b", line, re.I):
         return None
