@@ -1608,3 +1608,20 @@ def test_news_said_as_people_chat_keeps_its_line(turn, lines):
 )
 def test_what_the_user_says_around_a_request_or_a_role_keeps_its_fact(turn, lines):
     assert OfflineExtractor().candidates(turn) == lines
+
+
+@pytest.mark.parametrize(
+    ("turn", "lines"),
+    [
+        # "she" after a pet introduced by name is the pet, not the person said before
+        ("My mom came over on Sunday. Also I adopted a cat named Pixel. She sleeps on my keyboard.",
+         ["User's mom came over on Sunday", "User adopted a cat named Pixel", "User's cat Pixel sleeps on their keyboard"]),
+        ("This is Kūmara, our new puppy.", ["User's new puppy is Kūmara"]),
+        # "it" is the favourite named after the comma
+        ("It's honestly my favourite film of all time, Boy by Taika Waititi, I could quote it.",
+         ["User's favourite film is Boy by Taika Waititi"]),
+        ("It's my favourite too, La sombra del viento.", []),
+    ],
+)
+def test_a_pet_named_and_a_favourite_named_after_it_are_who_and_what_is_meant(turn, lines):
+    assert OfflineExtractor().candidates(turn) == lines

@@ -348,3 +348,26 @@ def _teased(question: str) -> str | None:
     # the answer stands where the question's object would, right after its verb: "I ran into at the airport" is no place
     short = 2 <= len(rest) <= 3
     return " ".join(rest) if short and rest[0].lower().replace("’", "'") in english.FIRST_PERSON_OPENINGS else None
+
+
+_FAVOURITE_WORDS = frozenset("favourite favorite fave".split())
+_ALL_TIME = (" of all time", " ever")
+_NO_KIND = frozenset({"too", "also", "as well", "again", "now", "still"})
+
+
+def favourite_said_after(sentence: str) -> str | None:
+    """"It's honestly my favourite film of all time, Boy by Taika Waititi": the "it" is the name said after the
+    comma ("My favourite film is Boy by Taika Waititi"), or None."""
+    head, comma, rest = sentence.strip().rstrip(".!").partition(", ")
+    words = head.split()
+    if not comma or not words or words[0].lower().replace("’", "'") not in ("it's", "it") or not rest[:1].isupper():
+        return None
+    at = next((i for i, w in enumerate(words[:5]) if w.lower() in ("my", "our")), None)
+    if at is None or at + 2 >= len(words) or words[at + 1].lower() not in _FAVOURITE_WORDS:
+        return None
+    noun = " ".join(words[at + 2:])
+    for tail in _ALL_TIME:
+        noun = noun.removesuffix(tail)
+    name = rest.split(", ")[0]
+    said_of = noun and len(noun.split()) <= 3 and noun.lower() not in _NO_KIND  # "my favourite too" names no kind
+    return f"My favourite {noun} is {name}" if said_of else None

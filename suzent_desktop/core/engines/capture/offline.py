@@ -129,7 +129,10 @@ _DEMONSTRATIVE_ALONE = re.compile(
 _KIN_MODIFIER = rf"(?:(?:{english.alternation(english.KIN_MODIFIERS)}) )?"  # "my little brother"
 _ANTECEDENT = re.compile(
     rf"\b(?:[Mm]y|[Oo]ur) {_KIN_MODIFIER}(?P<rel>{_PEOPLE})(?:,)?(?: (?:named|called))? (?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\b|"
-    rf"\b(?:[Mm]y|[Oo]ur) {_KIN_MODIFIER}(?P<rel2>{_PEOPLE})\b(?!['’]s)",  # "my roommate's cat … him": the cat
+    rf"\b(?:[Mm]y|[Oo]ur) {_KIN_MODIFIER}(?P<rel2>{_PEOPLE})\b(?!['’]s)|"  # "my roommate's cat … him": the cat
+    # "I adopted a cat named Pixel. She sleeps on my keyboard": the cat, not the mum said before
+    rf"\b(?:an?|[Mm]y|[Oo]ur)(?: [a-z-]+){{0,2}} (?P<pet>{english.alternation(english.PETS)}),? (?:named|called) "
+    r"(?P<pet_name>[A-Z][^\W\d_]+)\b",
 )
 # The judge's subjects as the log's categories (the dream files a category on its page).
 _CATEGORIES = {"person": "people"}
@@ -351,7 +354,8 @@ _BRACKETED = re.compile(r"\[[^\[\]]*\](?!\()")
 
 def _sentences(text: str) -> list[str]:
     text = english.as_meant(_BRACKETED.sub(" ", text))
-    pieces = [c.strip() for s in answers.self_answered(english.sentences(text)) for part in clauses.announced(s)
+    said = [answers.favourite_said_after(s) or s for s in answers.self_answered(english.sentences(text))]
+    pieces = [c.strip() for s in said for part in clauses.announced(s)
               for c in _clauses(asides.without_asides(part)) if c.strip()]
     return [_with_subject_of(piece, before) for piece, before in zip(pieces, ["", *pieces], strict=False)]
 
@@ -513,7 +517,7 @@ _IT_IS = re.compile(r"^(?i:it)(?:(?P<verb>'s| is| was)\s+(?=(?:a|an|about|based|
 # line reads "User's prized possession is a basketball signed by Kobe"; "That's Luna, our golden retriever" (or
 # "Meet Luna, …") reads "User's golden retriever is Luna".
 _SHOWN = re.compile(r"^(?:(?i:this|that|it|here)(?:'s| is| was)|(?P<meet>Meet)) (?:(?P<own>(?i:my|our) [^,]{1,40}), "
-                    r"(?P<what>(?i:a|an|the|my|our) .+)|(?P<name>[A-Z][a-z]+), (?P<whose>(?i:my|our) [^,.!]{1,40})[.!]*)$")
+                    r"(?P<what>(?i:a|an|the|my|our) .+)|(?P<name>[A-Z][^\W\d_]+), (?P<whose>(?i:my|our) [^,.!]{1,40})[.!]*)$")
 
 
 # "We got a puppy! We named him Max": the name is the thing's ("User's puppy is named Max", as the dream
@@ -814,8 +818,9 @@ class OfflineExtractor:
         expanded = _DEMONSTRATIVE_NOUN.sub(_as_indefinite, subjectless.with_subject(_expand(sentence)))
         found = _ANTECEDENT.search(expanded)
         if found:
-            relation = found.group("rel") or found.group("rel2")
-            antecedent = f"my {relation.lower()}" + (f" {found.group('name')}" if found.group("name") else "")
+            relation = found.group("rel") or found.group("rel2") or found.group("pet")
+            name = found.group("name") or found.group("pet_name")
+            antecedent = f"my {relation.lower()}" + (f" {name}" if name else "")
         if not expanded or expanded.endswith("?") or (_QUESTION_START.match(expanded) and not _TIME_CLAUSE.match(expanded)):
             return None, antecedent
         for said in dict.fromkeys((expanded, clauses.main_statement(expanded))):
