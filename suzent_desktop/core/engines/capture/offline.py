@@ -55,6 +55,7 @@ from suzent_desktop.core.engines.capture import (
     findings,
     openings,
     own_name,
+    pronouns,
     relative_dates,
     shown,
     subjectless,
@@ -716,19 +717,6 @@ def _without_chat_tags(line: str) -> str:
     return " ".join(words).rstrip(",;: ")
 
 
-_PRONOUN_SEX = {"he": english.MALE, "him": english.MALE, "his": english.MALE, "she": english.FEMALE,
-                "her": english.FEMALE, "hers": english.FEMALE}
-
-
-def _agrees(antecedent: str, sentence: str) -> bool:
-    """Every he/she of the sentence can be the antecedent: "My wife and I adopted a cat. He sleeps on my leg"
-    is the cat, not the wife. A relation that says no sex ("my friend Sam") agrees with either."""
-    relation = set(antecedent.lower().split())
-    sex = english.FEMALE if relation & english.FEMALE else english.MALE if relation & english.MALE else None
-    said = {id(_PRONOUN_SEX[w]) for w in english.words(sentence.lower()) if w in _PRONOUN_SEX}
-    return sex is None or said <= {id(sex)}
-
-
 def _owns(word: str) -> bool:
     """Whether "her" before ``word`` is hers ("her first tooth") rather than her ("miss her every day"):
     the word can be a noun or an adjective (a determiner, an adverb or a preposition has no such reading),
@@ -854,7 +842,7 @@ class OfflineExtractor:
             return None
         if not _PERSON_PRONOUN.search(expanded) or (named_here and not subject):
             return expanded
-        if antecedent is None or named_here or not _agrees(antecedent, expanded):
+        if antecedent is None or named_here or not pronouns.agrees(antecedent, expanded):
             return None
         owner = antecedent + "'s"
         if subject:  # "She's moved to Leeds with her fiance": her own, said of her

@@ -1,0 +1,22 @@
+"""Who a he or she can be: one part of the offline extractor.
+
+A pronoun points back to the person named before it, but only one it can be: after "My wife and I adopted a cat",
+"He sleeps on my leg" is the cat, and a line saying the wife does is false. The relations that say a person's sex
+are ``english.FEMALE`` and ``english.MALE``; a relation that says none ("my friend Sam") agrees with either.
+"""
+
+from __future__ import annotations
+
+from suzent_desktop.core.files.language import english
+
+_SEX_OF = {"he": english.MALE, "him": english.MALE, "his": english.MALE, "she": english.FEMALE,
+          "her": english.FEMALE, "hers": english.FEMALE}
+
+
+def agrees(antecedent: str, sentence: str) -> bool:
+    """Every he/she of the sentence can be the antecedent: "My wife and I adopted a cat. He sleeps on my leg"
+    is the cat, not the wife. A relation that says no sex ("my friend Sam") agrees with either."""
+    relation = set(antecedent.lower().split())
+    sex = english.FEMALE if relation & english.FEMALE else english.MALE if relation & english.MALE else None
+    said = {id(_SEX_OF[w]) for w in english.words(sentence.lower()) if w in _SEX_OF}
+    return sex is None or said <= {id(sex)}
