@@ -1574,6 +1574,7 @@ def test_a_pronoun_takes_only_a_person_it_can_be_and_id_reads_as_meant(turn, lin
          ["User's brother Geoff has been diagnosed with Parkinson's"]),
         ("dude my parents finally visited from Osaka.", ["User's parents finally visited from Osaka"]),
         ("We got a greyhound last week, his name is Noodle and he's 4.", ["User got a greyhound last week, named Noodle"]),
+        ("We got a beagle, her name's Clementine.", ["User got a beagle, named Clementine"]),
         ("We adopted a kitten! The kids named her Biscuit.", ["User adopted a kitten, named Biscuit"]),
         # a remark of the moment after a comma is no part of the news
         ("We're off to Lisbon next week, can't wait!", ["User is off to Lisbon next week"]),

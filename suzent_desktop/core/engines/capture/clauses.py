@@ -9,6 +9,8 @@ plan), and the statement must keep a verb and a thing it is about (four words at
 
 from __future__ import annotations
 
+from suzent_desktop.core.files.language import english
+
 # Where a sentence goes on past its main statement; the earliest one after the first words counts.
 _GOES_ON = (" just to ", " to see ", " so that ", " because ", " since ", ", which ", " which ", ", but ", " but ",
             ", and ", ", so ", " and this ", " and that ", " and it ", ", there's ", ", there is ", ", there are ")
@@ -42,8 +44,8 @@ def main_statement(sentence: str) -> str | None:
 
 # Who speaks first after a colon that opens the statement: "Well, I finally did it: I signed up for …", "Big
 # news in our house: we're expecting". What precedes it only announces the news.
-_OWNERS = frozenset("her his its".split())
-_SPEAKER_OPENERS = frozenset("i i'm i've i'd i'll we we're we've we'll my our".split())
+_SPEAKER_OPENERS = english.FIRST_PERSON_OPENINGS | {"my", "our"}
+_OWNERS = frozenset("her his its".split())  # "…, her name is Mochi"
 
 
 # What opens a question asked after the user says what the agent needs to know ("…, so what are some …?")
@@ -92,7 +94,7 @@ def announced(sentence: str) -> list[str]:
     if parts:
         return [parts[0], *announced(parts[1])]
     head, comma, rest = sentence.partition(", ")
-    if comma and rest.lower().split(" ", 2)[1:2] == ["name"] and rest.split(" ", 1)[0].lower() in _OWNERS:
+    if comma and rest.lower().split(" ", 2)[1:2] in (["name"], ["name's"]) and rest.split(" ", 1)[0].lower() in _OWNERS:
         return [head, rest]  # "we adopted a shiba inu, her name is Mochi": the name of the thing
     for mark in (": ", ", so ", " but "):
         head, found, rest = sentence.partition(mark)

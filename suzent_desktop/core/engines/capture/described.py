@@ -207,9 +207,9 @@ def name_given(line: str, sentence: str) -> str | None:
     words = sentence.strip().rstrip(".!").split()
     name = next((words[i + 2:] for i in range(1, len(words) - 2)
                  if words[i].lower() in _NAMING and words[i + 1].lower() in _NAMED_ONE), None)  # "the kids named her X"
-    if name is None and [w.lower() for w in words[1:3]] in (["name", "is"], ["name's"]) \
-            and words[0].lower() in ("her", "his", "its"):
-        name = words[3:] if words[2].lower() == "is" else words[2:]  # "her name is Mochi"
+    said_name = [w.lower() for w in words[:3]]
+    if name is None and said_name[:1] in (["her"], ["his"], ["its"]) and said_name[1:2] in (["name"], ["name's"]):
+        name = words[3:] if said_name[1:] == ["name", "is"] else words[2:]  # "her name is Mochi", "his name's Rex"
     name = list(itertools.takewhile(lambda w: w[:1].isupper(), name or []))  # "Noodle and he's 4": Noodle
     said = line.rstrip(".!").split()
     got_one = {"a", "an"} & {w.lower() for w in said[-6:]} and _user_does(said)  # "… a puppy on Saturday"
