@@ -350,7 +350,7 @@ def _teased(question: str) -> str | None:
     return " ".join(rest) if short and rest[0].lower().replace("’", "'") in english.FIRST_PERSON_OPENINGS else None
 
 
-_FAVOURITE_WORDS = frozenset("favourite favorite fave".split())
+_FAVOURITE_WORDS = _FAVOURITE | {"fave"}
 _ALL_TIME = (" of all time", " ever")
 _NO_KIND = frozenset({"too", "also", "as well", "again", "now", "still"})
 

@@ -187,6 +187,13 @@ def _is_named_phrase(words: list[str]) -> bool:
 _PERSON_IS = frozenset("he's she's he’s she’s".split())  # "He's a border collie mix named Biscuit"
 
 
+def of_the_thing(sentence: str) -> bool:
+    """"She's a beagle mix" after "we adopted a puppy": more of the thing just got, which a next "we named her
+    Clementine" still names."""
+    first = sentence.strip().lower().split(" ", 1)[0]
+    return first in _PERSON_IS or first in ("it's", "it’s")
+
+
 def phrase_described(line: str, sentence: str) -> str | None:
     """"User got a puppy" and "A beagle called Nutmeg." (or "She's a tabby named Fig"): the phrase beside
     the line. Only a phrase that names something: "She's a sweetheart" is a verdict."""

@@ -288,12 +288,6 @@ def _only_verdict(sentence: str) -> bool:
     return sentence.strip().lower().startswith(_VERDICT_OPENINGS) and _is_verdict(sentence)
 
 
-def _of_the_thing(sentence: str) -> bool:
-    """"She's a beagle mix" after "we adopted a puppy": more of the thing just got, which a next "we named her
-    Clementine" still names."""
-    return sentence.strip().lower().startswith(("it's ", "she's ", "he's ", "it’s ", "she’s ", "he’s "))
-
-
 def _is_verdict(clause: str) -> bool:
     """Whether "it was …" goes on to judge rather than describe: an evaluative word in its first words."""
     return any(word in english.EVALUATIVE for word in english.words(clause.lower())[:6])
@@ -785,7 +779,7 @@ class OfflineExtractor:
                 thing = thing or shown.shown_thing(whole)
             line, antecedent = self._candidate(_there_named(sentence, place), antecedent, people)
             joined = _described(lines[-1], sentence) if line is None and lines and last_said else None
-            if joined is None and line is None and last_said and (_only_verdict(sentence) or _of_the_thing(sentence)):
+            if joined is None and line is None and last_said and (_only_verdict(sentence) or described.of_the_thing(sentence)):
                 continue  # "… and it was amazing! It's a story about …": the verdict stands between, no more
             if joined is not None:
                 lines[-1] = line = joined
