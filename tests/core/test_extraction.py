@@ -520,7 +520,8 @@ def test_a_person_or_animal_introduced_earlier_is_named_in_later_news():
     people = known_people(["User's grandfather Felix lives in Galway", "User has a rabbit named Juniper"])
     assert people == {"felix": "User's grandfather Felix", "juniper": "User's rabbit Juniper"}
     facts = offline("felix got engaged in Tbilisi last weekend! Juniper had a check-up and is fine.", when=None)
-    assert facts == []  # without knowing who they are, these are not about the user
+    # without knowing who they are, the news stays about the name alone: no relation is made up
+    assert facts == [("event", "Felix got engaged in Tbilisi last weekend")]
     extractor = OfflineExtractor()
     texts = [f.content for f in extractor.extract(
         "felix got engaged in Tbilisi! Juniper had a check-up at the Hillside vet and is fine. Pepper is sold out.",
@@ -770,7 +771,7 @@ def test_a_subjectless_past_verb_before_an_activity_is_the_user_speaking():
     """"Went hiking with my sister" is the user's news, as "Got a puppy" is; "Fred started singing" names its subject."""
     assert OfflineExtractor().candidates("Went hiking with my sister on Sunday.") == [
         "User went hiking with their sister on Sunday"]
-    assert OfflineExtractor().candidates("Fred started singing.") == []
+    assert OfflineExtractor().candidates("Fred started singing.") == ["Fred started singing"]
 
 
 @pytest.mark.parametrize(

@@ -25,7 +25,26 @@ def without_asides(sentence: str) -> str:
     (", which is scary but fun"), a feeling about it (", we're all so proud of him") and a question
     after it (", any easy dinner ideas?") are left out."""
     return _without_verdict(_without_feeling(_without_comment(_without_ellipsis(_without_request(
-        _without_question(_without_said_before(sentence)))))))
+        _without_question(_without_said_before(_without_remark(sentence))))))))
+
+
+# Who a bracketed remark speaks of when it is a clause beside the statement, not a description of it
+_REMARK_SUBJECTS = frozenset("he she they it i we that this".split())
+
+
+def _without_remark(sentence: str) -> str:
+    """"My dad retired last week (he's already bored lol)": a clause in brackets is a remark beside the
+    statement, and its pronoun points nowhere in the line. "(propranolol)", "(my corgi)" describe what
+    they follow and stay."""
+    start = sentence.find("(")
+    end = sentence.find(")", start + 1)
+    if start < 0 or end < 0:
+        return sentence
+    inside = sentence[start + 1 : end].split()
+    first = inside[0].lower().replace("’", "'").split("'")[0] if inside else ""
+    if len(inside) < 2 or first not in _REMARK_SUBJECTS:
+        return sentence
+    return _without_remark((sentence[:start].rstrip() + sentence[end + 1 :]).strip())
 
 
 _SAID_BEFORE = ("like i said", "as i said", "like i mentioned", "as i mentioned", "as i told you", "like i told you",

@@ -53,6 +53,7 @@ from suzent_desktop.core.engines.capture import (
     fact_rules,
     family_names,
     findings,
+    named_subject,
     openings,
     own_name,
     pronouns,
@@ -236,7 +237,9 @@ _CLAUSE_JOIN = re.compile(r",?\s+(?:and|but|so)\s+(?:(?:honestly|now|also|actual
                           r",\s+(?=(?i:it|this|that|they|he|she)(?:'s|'re|'ll|\s+(?P<verb>[a-z]+))\b)|"
                           r",?\s+(?:and|but)\s+(?=(?P<verdict>(?:it|this|that|the\s+[a-z]+)(?:'s|\s+(?:is|was|are|were|has|have|"
                           r"felt|feels))\b))|"
-                          r",\s+(?=(?P<spliced>I|we|my|our)(?:'m|'ve|'re|'ll)?\s+[a-z])")  # "I'm a nurse, we're moving …"
+                          r",\s+(?=(?P<spliced>I|we|my|our)(?:'m|'ve|'re|'ll)?\s+[a-z])|"  # "I'm a nurse, we're moving …"
+                          # "…, Rui got the job", "… so Ana drove": a new subject, someone named ("… and Max" lists)
+                          r"(?:,\s+(?:(?:and|but|so)\s+)?|\s+(?:but|so)\s+)(?=(?P<other>[A-Z][a-z]+)\s+[a-z])")
 _FIRST_PERSON_SUBJECT = re.compile(r"\bI\b|\bI'm\b|\bI've\b")
 
 
@@ -260,6 +263,11 @@ def _clauses(sentence: str) -> list[str]:
             continue  # "After my shift, I …", "When I was nine, I …": the head is no statement of its own
         if match.group("spliced") and _THING_PRONOUN.search(sentence[match.end():]) and _NAME_BEFORE.search(head):
             continue  # "My favourite band is Radiohead, I've seen them live": "them" needs the name before it
+        if match.group("other"):
+            if _someone_else_states(head, sentence[match.end():]):
+                parts.append(head)
+                start = match.end()
+            continue
         # a verdict after "we …" goes too ("we just launched a sourdough box and it's been crazy busy")
         we_said = bool(match.group("verdict")) and head.lower().split(" ", 1)[0] in ("we", "we're", "we've")
         if (we_said or _states_something(head, joined)) and len(head.split()) >= 3:
@@ -270,6 +278,16 @@ def _clauses(sentence: str) -> list[str]:
         # "What's a good gift for my dad, he's retiring next month?": the question ended at the comma
         parts[-1] = parts[-1].rstrip().rstrip("?") + "."
     return [clause for part in parts for clause in _with_causes(part)]
+
+
+def _someone_else_states(head: str, rest: str) -> bool:
+    """"We host a games night every Friday, Catan is our favourite", "Mila's teacher called, Mila started school
+    this week": both sides state something, the second of someone named with their verb, so each is a statement
+    of its own. "I visited Rome, Paris and Berlin" lists."""
+    if len(head.split()) < 3 or not _a_main_clause(head) or not (
+            _states_something(head, "and") or named_subject.subject_name(head.split(", ")[-1]) is not None):
+        return False
+    return named_subject.subject_name(rest) is not None
 
 
 def _has_its_verb(subject: str, rest: str) -> bool:
@@ -317,8 +335,8 @@ def _states_something(head: str, joined: str) -> bool:
     """Whether the words before "and I …" (or a comma) are a statement of their own: the user as a subject,
     or something of the user's with its verb ("My laptop crashed last week, and I …"); "My wife and I"
     is one subject."""
-    if not joined:
-        return bool(_FIRST_PERSON.search(head))
+    if not joined:  # "Mateo passed the exam, he's …" states it of someone named
+        return bool(_FIRST_PERSON.search(head)) or named_subject.subject_name(head) is not None
     if _FIRST_PERSON_SUBJECT.search(head):
         return True
     words = head.split()
@@ -806,11 +824,16 @@ class OfflineExtractor:
         if not expanded or expanded.endswith("?") or (_QUESTION_START.match(expanded) and not _TIME_CLAUSE.match(expanded)):
             return None, antecedent
         for said in dict.fromkeys((expanded, clauses.main_statement(expanded))):
-            resolved = self._resolve_pronouns(said, antecedent, named_here=found is not None) if said else None
+            subject = named_subject.subject_name(said) if said and not _FIRST_PERSON.search(said) else None
+            said = named_subject.with_verb(said) if said and subject else said
+            resolved = (self._resolve_pronouns(said, antecedent, named_here=found is not None or subject is not None)
+                        if said else None)
             if resolved is None or len(resolved) > 400:
                 continue
             if not _FIRST_PERSON.search(resolved):
                 resolved, who = _name_known_person(resolved, people)
+                # "Hana is pregnant!!!", "Rui got a job. He starts in May": news of someone named without "my"
+                who = who or subject or named_subject.subject_name(resolved)
                 if who is None:
                     continue
                 antecedent = who

@@ -103,10 +103,21 @@ def _with_opening_comma(sentence: str) -> str:
     return sentence if at is None else " ".join(words[:at]) + ", " + " ".join(words[at:])
 
 
+def _uncalled(sentence: str) -> str:
+    """A word no English dictionary holds, in lower case, right before the user speaks calls the listener or
+    exclaims in another language ("bhai my dad retired", "hermano we did it", "jaja I passed"): the statement
+    reads without it."""
+    first, _, rest = sentence.partition(" ")
+    opens = rest.split(" ", 1)[0].replace("’", "'").lower()
+    if first.isalpha() and first.islower() and opens in _REMINDED_SUBJECTS and not english.is_english_word(first):
+        return rest
+    return sentence
+
+
 def without_opening(sentence: str) -> str:
     """The sentence as the user's statement: news asked as a question asked no more, an opening that steers
     the talk left out, and an opening time said after the statement."""
-    sentence = _with_opening_comma(_day_of_mine(_reminded(_told_as_question(sentence))))
+    sentence = _with_opening_comma(_day_of_mine(_reminded(_told_as_question(_uncalled(sentence)))))
     opening = _OPENING.match(sentence)
     lead = opening.group("lead") if opening else ""
     # "Been playing chess a lot lately, my rating is …": a statement said without its "I" is no opening

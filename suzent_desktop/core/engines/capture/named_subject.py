@@ -1,0 +1,73 @@
+"""News about someone the user names without saying who they are: "Mateo passed the entrance exam!".
+
+Friends tell each other about people by name alone, and a memory that only keeps a person introduced as
+"my son Mateo" loses "Hana is pregnant!!!" and "Rui got a job in Porto". A sentence whose subject is a
+name (a capitalised word that is no common English word, optionally with a second one) followed by a
+finite verb is a candidate line about that person, as said; the judge decides whether it tells anything.
+"Mateo, you have to see this" calls someone, and "Lisbon was amazing" names no person the judge keeps.
+"""
+
+from __future__ import annotations
+
+from suzent_desktop.core.engines.capture.family_names import FAMILY_NAMES
+from suzent_desktop.core.files.language import english
+
+# Between the name and its verb: "Mateo finally passed", "Hana just got engaged"
+_ADVERBS = frozenset("just finally also still now already even actually officially recently".split())
+_AUXILIARIES = frozenset("is was has had will would can could did does".split())
+_FINITE_TAGS = frozenset(("VBD", "VBZ"))
+# "Barcelona sounds awesome", "Hana looks happy": the speaker's impression, no news of anyone
+_IMPRESSIONS = frozenset("sound look seem feel".split())
+_PUNCTUATION = ".,!?;:\"'“”()"
+
+
+def _name_word(word: str) -> bool:
+    bare = word.rstrip(_PUNCTUATION)
+    return (bare == word and bare[:1].isupper() and bare[1:].islower() and bare.replace("-", "").isalpha()
+            and bare.lower() not in FAMILY_NAMES and english.looks_like_name(bare))
+
+
+def _finite(word: str) -> bool:
+    lowered = word.lower()
+    if lowered in _AUXILIARIES or lowered in english.MODALS:
+        return True
+    if english.verb_lemma(lowered) in _IMPRESSIONS:
+        return False
+    return english.verb_tag(lowered) in _FINITE_TAGS
+
+
+def with_verb(sentence: str) -> str:
+    """"Hana's pregnant" as "Hana is pregnant", "Rui's moved to Porto" as "Rui has moved …": a name's "'s"
+    before what says how the person is reads as the verb it stands for, not as a possessive."""
+    words = sentence.strip().split(" ")
+    name = subject_name(sentence)
+    if name is None or " " in name or not words[0].startswith(name) or len(words[0]) == len(name):
+        return sentence
+    following = words[1].strip(_PUNCTUATION).lower()
+    verb = "has" if english.is_past(following) and not english.is_adjective(following) else "is"
+    return " ".join([name, verb, *words[1:]])
+
+
+def subject_name(sentence: str) -> str | None:
+    """The name a sentence is about when it opens with it and a verb ("Hana is pregnant", "Rui Costa got a
+    job in Porto", "Hana's pregnant"), else None. The sentence must go on past the verb: "Mateo said" alone
+    tells nothing."""
+    words = sentence.strip().split()
+    if len(words) < 2:
+        return None
+    first = words[0]
+    for suffix in ("'s", "’s"):  # "Hana's pregnant", "Rui's moving to Porto": the name, contracted with "is"
+        if first.endswith(suffix) and _name_word(first[: -len(suffix)]):
+            following = words[1].strip(_PUNCTUATION).lower()
+            if english.verb_tag(following) == "VBG" or english.is_past(following) or english.is_adjective(following):
+                return first[: -len(suffix)]
+            return None
+    if not _name_word(first):
+        return None
+    at = 2 if _name_word(words[1]) else 1  # "Rui Costa"
+    name = " ".join(words[:at])
+    if at < len(words) and words[at].lower() in _ADVERBS:
+        at += 1
+    if at + 1 >= len(words) or not _finite(words[at].strip(_PUNCTUATION)):
+        return None
+    return name

@@ -1,0 +1,71 @@
+"""News of someone the user names without "my": a line about that person, as said."""
+
+from __future__ import annotations
+
+import pytest
+
+from suzent_desktop.core.engines.capture.named_subject import subject_name, with_verb
+from suzent_desktop.core.engines.capture.offline import OfflineExtractor
+
+
+@pytest.mark.parametrize(("sentence", "name"), [
+    ("Mateo passed the entrance exam!", "Mateo"),
+    ("Rui Costa got a job in Porto.", "Rui Costa"),
+    ("Hana just got engaged!!", "Hana"),
+    ("Hana's pregnant!!!", "Hana"),
+    ("Mateo's moving to Lima next year.", "Mateo"),
+])
+def test_a_sentence_opening_with_a_name_and_its_verb_is_about_that_person(sentence: str, name: str) -> None:
+    assert subject_name(sentence) == name
+
+
+@pytest.mark.parametrize("sentence", [
+    "Mateo, you have to see this.",  # calls him
+    "Mateo said.",  # nothing past the verb
+    "Barcelona sounds awesome!",  # the speaker's impression
+    "Hana looked so happy.",
+    "Hana's car broke down.",  # a possessive, not "Hana is"
+    "Mum is moving in with us.",  # a relation, read as "my mum" elsewhere
+    "Work is crazy this week.",  # a common word, no name
+    "Honestly the weather was awful.",
+])
+def test_no_named_subject(sentence: str) -> None:
+    assert subject_name(sentence) is None
+
+
+def test_a_contracted_is_or_has_after_a_name_reads_as_the_verb() -> None:
+    assert with_verb("Hana's pregnant!!!") == "Hana is pregnant!!!"
+    assert with_verb("Rui's moved to Porto.") == "Rui has moved to Porto."
+    assert with_verb("Hana's car broke down.") == "Hana's car broke down."
+
+
+def test_news_of_a_named_person_becomes_a_line_and_a_later_he_is_that_person() -> None:
+    lines = OfflineExtractor().candidates("Rui got a job in Porto! He starts in May. Hana's pregnant!!!")
+    assert lines == ["Rui got a job in Porto", "Rui starts in May", "Hana is pregnant"]
+
+
+def test_a_pronoun_in_the_named_persons_own_sentence_stays_theirs() -> None:
+    """"his" is Mateo's, not the sister's said before."""
+    lines = OfflineExtractor().candidates("My sister Ana is visiting. Mateo passed his driving test!")
+    assert lines[-1] == "Mateo passed his driving test"
+
+
+def test_a_named_persons_news_after_a_comma_is_a_statement_of_its_own() -> None:
+    lines = OfflineExtractor().candidates("I host a games night every Friday, Catan is my favourite.")
+    assert lines == ["User hosts a games night every Friday", "Catan is User's favourite"]
+    # a list of places is no statement
+    assert OfflineExtractor().candidates("I visited Rome, Paris and Berlin last summer.") == [
+        "User visited Rome, Paris and Berlin last summer"]
+
+
+def test_a_word_of_another_language_before_the_user_speaks_is_no_part_of_the_line() -> None:
+    """"bhai", "hermano", "jaja": a call or an exclamation, and the statement after it is the line."""
+    assert OfflineExtractor().candidates("jaja I passed my driving test!") == ["User passed their driving test"]
+    assert OfflineExtractor().candidates("bhai my dad retired last week.") == ["User's dad retired last week"]
+
+
+def test_a_bracketed_remark_is_left_out_and_a_bracketed_description_stays() -> None:
+    assert OfflineExtractor().candidates("My dad retired last week after 32 years (he's already bored lol).") == [
+        "User's dad retired last week after 32 years"]
+    assert OfflineExtractor().candidates("My doctor put me on a new medication (propranolol).") == [
+        "User's doctor put the user on a new medication (propranolol)"]
