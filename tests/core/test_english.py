@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from suzent_desktop.core.engines.capture.offline import OfflineExtractor
 from suzent_desktop.core.files.language import english
 
 
@@ -20,6 +21,14 @@ def test_caught_and_bought_are_the_same_kind_of_word():
 def test_words_that_are_no_english_forms():
     assert english.is_english_word("photos") and english.is_english_word("restoring")
     assert not english.is_english_word("wannas") and not english.is_english_word("totallies")
+
+
+def test_a_verb_made_with_a_prefix_from_a_known_verb_is_english():
+    """"I repotted my bonsai", "I rewatched Succession": the word list lacks them, not the language."""
+    assert all(english.is_english_word(w) for w in ("repotted", "rewatched", "unfollowed", "upcycled"))
+    assert english.looks_like_name("Revathi") and english.looks_like_name("Deshawn")
+    assert OfflineExtractor().candidates("I finally repotted my oldest bonsai.") == [
+        "User finally repotted their oldest bonsai"]
 
 
 def test_names_are_rare_words_and_not_plurals_or_gerunds():
@@ -81,3 +90,8 @@ def test_a_quick_message_is_read_as_meant() -> None:
 def test_articles_go_by_the_first_sound() -> None:
     assert [english.indefinite_article(w) for w in ("apple", "cake", "unicorn", "umbrella", "user")] == [
         "an", "a", "a", "an", "a"]
+
+
+def test_a_lower_case_sentence_after_a_bracket_and_a_full_stop_starts_anew():
+    assert english.sentences("my dad retired (he's bored lol). mom wants to visit me in june") == [
+        "my dad retired (he's bored lol).", "mom wants to visit me in june"]

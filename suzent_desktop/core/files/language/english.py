@@ -254,7 +254,15 @@ def is_english_word(word: str) -> bool:
     lowered = word.lower().replace("’", "'")
     if lowered in lexicon():
         return True
-    return any(lemma in lexicon() for lemmas in lemminflect.getAllLemmas(lowered).values() for lemma in lemmas)
+    if any(lemma in lexicon() for lemmas in lemminflect.getAllLemmas(lowered).values() for lemma in lemmas):
+        return True
+    # "repotted", "rewatched", "unfollowed", "upcycled": a verb the word list lacks, made of one it holds
+    prefix = next((p for p in VERB_PREFIXES if lowered.startswith(p) and len(lowered) - len(p) >= 4), None)
+    rest = lowered[len(prefix):] if prefix else ""
+    return bool(rest) and rest in lexicon() and bool(verb_lemma(rest))
+
+
+VERB_PREFIXES = ("re", "un", "up", "out", "over", "under", "pre", "mis", "dis", "de", "co")
 
 
 def looks_like_name(word: str) -> bool:
