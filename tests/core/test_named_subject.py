@@ -69,3 +69,19 @@ def test_a_bracketed_remark_is_left_out_and_a_bracketed_description_stays() -> N
         "User's dad retired last week after 32 years"]
     assert OfflineExtractor().candidates("My doctor put me on a new medication (propranolol).") == [
         "User's doctor put the user on a new medication (propranolol)"]
+
+
+def test_a_request_for_help_with_a_plan_says_what_the_user_plans() -> None:
+    extractor = OfflineExtractor()
+    assert extractor.candidates("Can you help me plan my daughter's 7th birthday party on Saturday?") == [
+        "User is planning their daughter's 7th birthday party on Saturday"]
+    assert extractor.candidates("Could you please help me organise a surprise party for my husband's 40th?") == [
+        "User is organising a surprise party for their husband's 40th"]
+    # a task of the moment is no plan of the user's life
+    assert extractor.candidates("Can you help me write a message to the school?") == []
+
+
+def test_a_she_after_a_comma_and_and_is_a_statement_of_her_own() -> None:
+    lines = OfflineExtractor().candidates(
+        "Please help me plan a trip to Oaxaca for my wife and me. It's our 20th anniversary, and she loves mezcal.")
+    assert lines[-1] == "User's wife loves mezcal"

@@ -58,6 +58,7 @@ from suzent_desktop.core.engines.capture import (
     own_name,
     pronouns,
     relative_dates,
+    requests,
     shown,
     subjectless,
 )
@@ -234,7 +235,7 @@ def to_third_person(sentence: str) -> str:
 # no fact: "I just watched "Little Women" and it was amazing" states the watching; "… and the feels have been
 # wild" too).
 _CLAUSE_JOIN = re.compile(r",?\s+(?:and|but|so)\s+(?:(?:honestly|now|also|actually)\s+)?(?=(?:I|I'm|I've|my|My|we|we're|we've|our)\b)|"
-                          r",\s+(?=(?i:it|this|that|they|he|she)(?:'s|'re|'ll|\s+(?P<verb>[a-z]+))\b)|"
+                          r",\s+(?P<also>and\s+)?(?=(?i:it|this|that|they|he|she)(?:'s|'re|'ll|\s+(?P<verb>[a-z]+))\b)|"
                           r",?\s+(?:and|but)\s+(?=(?P<verdict>(?:it|this|that|the\s+[a-z]+)(?:'s|\s+(?:is|was|are|were|has|have|"
                           r"felt|feels))\b))|"
                           r",\s+(?=(?P<spliced>I|we|my|our)(?:'m|'ve|'re|'ll)?\s+[a-z])|"  # "I'm a nurse, we're moving …"
@@ -253,7 +254,8 @@ def _clauses(sentence: str) -> list[str]:
     start = 0
     for match in _CLAUSE_JOIN.finditer(sentence):
         head = sentence[start : match.start()]
-        joined = match.group(0).strip(", ")  # "and", or a comma alone before "it is", "she ran"
+        # "and", or a comma alone before "it is", "she ran" (", and she loves …" too: the comma ends the statement)
+        joined = "" if match.group("also") else match.group(0).strip(", ")
         if match.group("verb") and not _a_verb_follows(match.group("verb"), sentence[match.end("verb"):]):
             continue  # "…, that summer …": no statement follows the comma
         if match.group("verdict") and not _is_verdict(sentence[match.end():]):
@@ -811,7 +813,8 @@ class OfflineExtractor:
     def _candidate(self, sentence: str, antecedent: str | None, people: Mapping[str, str]) -> tuple[str | None, str | None]:
         """The candidate line of one sentence (or None), and the person later pronouns point to."""
         sentence = _without_listener(_LEAD_LABEL.sub("", _FILLER.sub("", sentence.strip()).strip())).strip()
-        sentence = family_names.with_relations(openings.without_opening(own_name.as_preferred_name(sentence)))
+        sentence = own_name.as_preferred_name(requests.as_planning(sentence))
+        sentence = family_names.with_relations(openings.without_opening(sentence))
         sentence = sentence[:1].upper() + sentence[1:]  # "started a new job" after "Update:" opens the sentence
         sentence = _ASIDE.sub("", sentence) if len(_ASIDE.sub("", sentence).split()) >= 3 else sentence
         sentence = _without_listener_clause(sentence)
