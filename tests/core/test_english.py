@@ -95,3 +95,8 @@ def test_articles_go_by_the_first_sound() -> None:
 def test_a_lower_case_sentence_after_a_bracket_and_a_full_stop_starts_anew():
     assert english.sentences("my dad retired (he's bored lol). mom wants to visit me in june") == [
         "my dad retired (he's bored lol).", "mom wants to visit me in june"]
+
+
+def test_an_emoji_before_a_new_clause_ends_the_sentence():
+    """Chat ends a sentence with an emoji as often as with a full stop."""
+    assert english.sentences("Mateo passed the exam 🎉 we're so proud.") == ["Mateo passed the exam 🎉", "we're so proud."]

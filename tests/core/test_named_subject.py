@@ -85,3 +85,8 @@ def test_a_she_after_a_comma_and_and_is_a_statement_of_her_own() -> None:
     lines = OfflineExtractor().candidates(
         "Please help me plan a trip to Oaxaca for my wife and me. It's our 20th anniversary, and she loves mezcal.")
     assert lines[-1] == "User's wife loves mezcal"
+
+
+def test_an_emoji_is_no_part_of_a_line() -> None:
+    assert OfflineExtractor().candidates("Mateo passed the entrance exam, he's going to study law 🎉 we're so proud.")[
+        :2] == ["Mateo passed the entrance exam", "Mateo is going to study law"]

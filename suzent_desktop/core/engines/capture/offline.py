@@ -718,9 +718,10 @@ _COMMA_TAG_PHRASES = frozenset({"cannot wait", "no pressure", "fingers crossed",
 
 
 def _without_chat_tags(line: str) -> str:
-    """A line without the chat's tags at its end ("… got food poisoning on day 3 lol", "…, haha", "… for sure")."""
+    """A line without the chat's tags at its end ("… got food poisoning on day 3 lol", "…, haha", "… for sure",
+    "… the school run 😩")."""
     words = line.split(" ")
-    while len(words) > 1 and words[-1].strip(",.!?").lower() in _CHAT_TAGS:
+    while len(words) > 1 and (words[-1].strip(",.!?").lower() in _CHAT_TAGS or not any(c.isalnum() for c in words[-1])):
         words.pop()
     for size in (2, 3, 4):  # "The Wolves are my team for sure", "User is 42, by the way", "…, can't wait!"
         tag = " ".join(words[-size:]).strip(",.!?").lower()
