@@ -90,3 +90,28 @@ def test_a_she_after_a_comma_and_and_is_a_statement_of_her_own() -> None:
 def test_an_emoji_is_no_part_of_a_line() -> None:
     assert OfflineExtractor().candidates("Mateo passed the entrance exam, he's going to study law 🎉 we're so proud.")[
         :2] == ["Mateo passed the entrance exam", "Mateo is going to study law"]
+
+
+def test_chat_in_lower_case_opens_with_the_family_name_before_its_verb() -> None:
+    extractor = OfflineExtractor()
+    assert extractor.candidates("mom finally decided to close the restaurant after 22 years.") == [
+        "User's mom finally decided to close the restaurant after 22 years"]
+    assert extractor.candidates("dad jokes are the worst") == []  # a noun follows: no one's dad
+
+
+def test_a_relative_said_as_the_owner_of_a_thing_is_who_a_later_he_is() -> None:
+    """"for my father's birthday. His name is Hernán": the father; "my roommate's cat … he": the cat."""
+    lines = OfflineExtractor().candidates("Help me write a speech for my father's 70th birthday. His name is Hernán.")
+    assert lines == ["User's father's name is Hernán"]
+    assert OfflineExtractor().candidates("My roommate's cat is so cute. He sleeps on my bed.")[1:] == []
+
+
+def test_and_he_or_she_after_a_statement_starts_one_of_their_own() -> None:
+    assert OfflineExtractor().candidates("My son Leo has autism and he just started speech therapy.") == [
+        "User's son Leo has autism", "User's son Leo just started speech therapy"]
+
+
+def test_one_antecedent_is_never_both_a_he_and_a_she_of_one_sentence() -> None:
+    """"I caught her feeding him paneer" names two people; giving both the last name said made one feed herself."""
+    lines = OfflineExtractor().candidates("Priya is obsessed. I caught her feeding him paneer.")
+    assert not any("feeding" in line for line in lines)

@@ -39,6 +39,16 @@ def _is_called(words: list[str], at: int) -> bool:
     return before in _CALLING or (at == 0 and rest.startswith(",")) or (at > 0 and words[at - 1].endswith(","))
 
 
+def _verb_follows(words: list[str]) -> bool:
+    """"mom finally decided to …", "dad says …": chat in lower case opens with the family name before its verb
+    ("dad jokes are the worst" opens with a noun)."""
+    following = [w.strip(_PUNCTUATION).lower() for w in words[1:3]]
+    if following and (following[0].endswith("ly") or following[0] in ("just", "finally", "still")):
+        following = following[1:]  # "mom finally decided"
+    verb = following[0] if following else ""
+    return verb in english.MODALS or english.verb_tag(verb) in ("VBD", "VBZ") and not english.is_plural_noun(verb)
+
+
 def with_relations(sentence: str) -> str:
     """The sentence with each family name said as the user's relation ("Mum" → "my mum"), and a relation
     that opens it before a name said as the user's ("Granddaughter Ffion is …" → "My granddaughter Ffion")."""
@@ -48,7 +58,8 @@ def with_relations(sentence: str) -> str:
         words[0] = "My " + words[0].lower()
     for at, word in enumerate(words):
         bare, rest = _name_of(word)
-        if not (bare[:1].isupper() and bare[1:].islower() and bare.lower() in FAMILY_NAMES):
+        if not ((bare[:1].isupper() and bare[1:].islower() or at == 0 and bare.islower() and _verb_follows(words))
+                and bare.lower() in FAMILY_NAMES):
             continue
         previous = words[at - 1].lower() if at else ""
         if previous in _OWNERS or previous.endswith(("'s", "’s")) or _is_called(words, at):

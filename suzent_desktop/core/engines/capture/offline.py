@@ -132,7 +132,8 @@ _DEMONSTRATIVE_ALONE = re.compile(
 _KIN_MODIFIER = rf"(?:(?:{english.alternation(english.KIN_MODIFIERS)}) )?"  # "my little brother"
 _ANTECEDENT = re.compile(
     rf"\b(?:[Mm]y|[Oo]ur) {_KIN_MODIFIER}(?P<rel>{_PEOPLE})(?:,)?(?: (?:named|called))? (?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\b|"
-    rf"\b(?:[Mm]y|[Oo]ur) {_KIN_MODIFIER}(?P<rel2>{_PEOPLE})\b(?!['’]s)|"  # "my roommate's cat … him": the cat
+    # "my roommate's cat … him": the cat; "for my father's 70th birthday. His name is Hernán": the father
+    rf"\b(?:[Mm]y|[Oo]ur) {_KIN_MODIFIER}(?P<rel2>{_PEOPLE})\b(?!['’]s (?:[\w-]+ )?(?:{_PEOPLE})s?\b)|"
     # "I adopted a cat named Pixel. She sleeps on my keyboard": the cat, not the mum said before
     rf"\b(?:an?|[Mm]y|[Oo]ur)(?: [a-z-]+){{0,2}} (?P<pet>{english.alternation(english.PETS)}),? (?:named|called) "
     r"(?P<pet_name>[A-Z][^\W\d_]+)\b",
@@ -235,7 +236,8 @@ def to_third_person(sentence: str) -> str:
 # no fact: "I just watched "Little Women" and it was amazing" states the watching; "… and the feels have been
 # wild" too).
 _CLAUSE_JOIN = re.compile(r",?\s+(?:and|but|so)\s+(?:(?:honestly|now|also|actually)\s+)?(?=(?:I|I'm|I've|my|My|we|we're|we've|our)\b)|"
-                          r",\s+(?P<also>and\s+)?(?=(?i:it|this|that|they|he|she)(?:'s|'re|'ll|\s+(?P<verb>[a-z]+))\b)|"
+                          r"(?:,\s+(?P<also>and\s+)?|\s+(?P<only_and>and\s+)(?=(?i:he|she)\b))"
+                          r"(?=(?i:it|this|that|they|he|she)(?:'s|'re|'ll|\s+(?P<verb>[a-z]+))\b)|"
                           r",?\s+(?:and|but)\s+(?=(?P<verdict>(?:it|this|that|the\s+[a-z]+)(?:'s|\s+(?:is|was|are|were|has|have|"
                           r"felt|feels))\b))|"
                           r",\s+(?=(?P<spliced>I|we|my|our)(?:'m|'ve|'re|'ll)?\s+[a-z])|"  # "I'm a nurse, we're moving …"
@@ -255,13 +257,14 @@ def _clauses(sentence: str) -> list[str]:
     for match in _CLAUSE_JOIN.finditer(sentence):
         head = sentence[start : match.start()]
         # "and", or a comma alone before "it is", "she ran" (", and she loves …" too: the comma ends the statement)
-        joined = "" if match.group("also") else match.group(0).strip(", ")
+        joined = "" if match.group("also") or match.group("only_and") else match.group(0).strip(", ")
         if match.group("verb") and not _a_verb_follows(match.group("verb"), sentence[match.end("verb"):]):
             continue  # "…, that summer …": no statement follows the comma
         if match.group("verdict") and not _is_verdict(sentence[match.end():]):
             continue  # "… and it cost $500": what follows says more of the thing
-        if match.group("spliced") and not (_states_something(head, "and") and _a_main_clause(head)
-                                           and _has_its_verb(match.group("spliced"), sentence[match.end():])):
+        spliced = match.group("spliced")
+        if spliced and not ((_states_something(head, "and") or _we_again(head, spliced)) and _a_main_clause(head)
+                            and _has_its_verb(spliced, sentence[match.end():])):
             continue  # "After my shift, I …", "When I was nine, I …": the head is no statement of its own
         if match.group("spliced") and _THING_PRONOUN.search(sentence[match.end():]) and _NAME_BEFORE.search(head):
             continue  # "My favourite band is Radiohead, I've seen them live": "them" needs the name before it
@@ -280,6 +283,12 @@ def _clauses(sentence: str) -> list[str]:
         # "What's a good gift for my dad, he's retiring next month?": the question ended at the comma
         parts[-1] = parts[-1].rstrip().rstrip("?") + "."
     return [clause for part in parts for clause in _with_causes(part)]
+
+
+def _we_again(head: str, spliced: str) -> bool:
+    """"we did it, we moved to Guadalajara": "we" with its verb before the comma and again after it."""
+    words = [w.lower() for w in head.split()]
+    return spliced == "we" and any(w == "we" and english.verb_tag(n) for w, n in zip(words, words[1:], strict=False))
 
 
 def _someone_else_states(head: str, rest: str) -> bool:
@@ -729,7 +738,7 @@ def _without_chat_tags(line: str) -> str:
                                       or tag in _COMMA_TAG_PHRASES and words[-size - 1].endswith(",")):
             del words[-size:]
             break
-    return " ".join(words).rstrip(",;: ")
+    return " ".join(words).rstrip(",;:! ")
 
 
 def _owns(word: str) -> bool:

@@ -19,4 +19,6 @@ def agrees(antecedent: str, sentence: str) -> bool:
     relation = set(antecedent.lower().split())
     sex = english.FEMALE if relation & english.FEMALE else english.MALE if relation & english.MALE else None
     said = {id(_SEX_OF[w]) for w in english.words(sentence.lower()) if w in _SEX_OF}
+    if len(said) > 1:  # "I caught her feeding him": two people, and one antecedent is at most one of them
+        return False
     return sex is None or said <= {id(sex)}

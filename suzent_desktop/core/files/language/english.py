@@ -30,7 +30,7 @@ _ENTRY = re.compile(r'"((?:[^"\\]|\\.)*)":\s*(\d+)')
 # see :func:`sentences`) ends a statement too, and so does "!", "?" or a full stop after a word (not "etc.",
 # not "e.g.") before a small letter: chat writes "omg hi!! sorry I've been away. we just got back" in lower
 # case, where syntok waits for a capital.
-_STATEMENT_BREAK = re.compile(r"\n+|;\s+|\s+[-–—]\s+(?!(?:an?|\d+|two|three|four|five|six|seven|eight|nine|ten)\s)|(?<=[!?\u2600-\u27bf\U0001f300-\U0001faff])\s+(?=[A-Za-z])|(?<=[a-z]{3}\.|[a-z]{2}\)\.)(?<!etc\.)\s+(?=[a-z])")
+_STATEMENT_BREAK = re.compile(r"\n+|;\s+|\s+[-–—]\s+(?!(?:an?|\d+|two|three|four|five|six|seven|eight|nine|ten)\s)|(?<=[!?])\s+(?=[A-Za-z])|(?<=[\u2600-\u27bf\U0001f300-\U0001faff])\s+(?=[A-Za-z0-9])|(?<=[a-z]{3}\.|[a-z]{2}\)\.)(?<!etc\.)\s+(?=[a-z])")
 NAME_MAX_FREQUENCY = 4.5e-6  # "Fred", "John", "Max" are rarer as words than "Nature", "Family", "Epic"
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")  # date.weekday() order
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
