@@ -115,3 +115,16 @@ def test_one_antecedent_is_never_both_a_he_and_a_she_of_one_sentence() -> None:
     """"I caught her feeding him paneer" names two people; giving both the last name said made one feed herself."""
     lines = OfflineExtractor().candidates("Priya is obsessed. I caught her feeding him paneer.")
     assert not any("feeding" in line for line in lines)
+
+
+def test_they_said_of_nobody_with_the_user_as_object_is_news_of_the_user() -> None:
+    extractor = OfflineExtractor()
+    assert extractor.candidates("they finally made me head of the cellar at the winery!") == [
+        "User was finally made head of the cellar at the winery"]
+    assert extractor.candidates("They diagnosed me with asthma last year.") == ["User was diagnosed with asthma last year"]
+    assert extractor.candidates("They are sending me to Berlin.") == []  # not a past verb: left as said
+
+
+def test_my_dear_before_a_comma_calls_the_listener() -> None:
+    assert OfflineExtractor().candidates("My dear, I moved to Leeds last week.") == ["User moved to Leeds last week"]
+    assert OfflineExtractor().candidates("My dear friend Ana moved to Leeds.") == ["User's dear friend Ana moved to Leeds"]

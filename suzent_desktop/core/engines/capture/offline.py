@@ -419,7 +419,8 @@ _LEAD_LABEL = re.compile(r"^(?![^:]*\b(?i:I|my|me|we|our|us)\b)(?:[\w'’]+ ){0,
 # is too ("Nate, after my shift I …"), but not before an appositive ("Tomas, my neighbour, has …": Tomas
 # is the subject), and a day is no name ("Monday, I …").
 _VOCATIVE = re.compile(
-    r",\s*(?:[A-Z][a-z]+)(?=[.!?]*$)|^(?i:hey|hi|hello|oh|wow|yo|thanks|thank you)[ ,]+(?!I\b)[A-Z][a-z]+[,!]\s+"
+    r",\s*(?:[A-Z][a-z]+)(?=[.!?]*$)|^(?i:hey|hi|hello|oh|wow|yo|thanks|thank you)[ ,]+(?!I\b)[A-Z][a-z]+[,!]\s+|"
+    r"^(?i:my (?:dear|love|darling|friend|sweet|dearest))[,!]\s+"  # "my dear, the surgery went well": a call
 )
 _BARE_NAME = re.compile(r"^(?P<name>[A-Z][a-z]+),\s+(?!(?i:my|our|the|a|an|his|her)\b[^,]{1,30},)")
 
@@ -822,7 +823,7 @@ class OfflineExtractor:
 
     def _candidate(self, sentence: str, antecedent: str | None, people: Mapping[str, str]) -> tuple[str | None, str | None]:
         """The candidate line of one sentence (or None), and the person later pronouns point to."""
-        sentence = _without_listener(_LEAD_LABEL.sub("", _FILLER.sub("", sentence.strip()).strip())).strip()
+        sentence = _without_listener(_LEAD_LABEL.sub("", openings.uncalled(_FILLER.sub("", sentence.strip()).strip()))).strip()
         sentence = own_name.as_preferred_name(requests.as_planning(sentence))
         sentence = family_names.with_relations(openings.without_opening(sentence))
         sentence = sentence[:1].upper() + sentence[1:]  # "started a new job" after "Update:" opens the sentence

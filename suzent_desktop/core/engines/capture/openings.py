@@ -103,7 +103,7 @@ def _with_opening_comma(sentence: str) -> str:
     return sentence if at is None else " ".join(words[:at]) + ", " + " ".join(words[at:])
 
 
-def _uncalled(sentence: str) -> str:
+def uncalled(sentence: str) -> str:
     """A word no English dictionary holds, in lower case, right before the user speaks calls the listener or
     exclaims in another language ("bhai my dad retired", "hermano we did it", "jaja I passed"): the statement
     reads without it."""
@@ -117,7 +117,7 @@ def _uncalled(sentence: str) -> str:
 def without_opening(sentence: str) -> str:
     """The sentence as the user's statement: news asked as a question asked no more, an opening that steers
     the talk left out, and an opening time said after the statement."""
-    sentence = _with_opening_comma(_day_of_mine(_reminded(_told_as_question(_uncalled(sentence)))))
+    sentence = _with_opening_comma(_day_of_mine(_reminded(_told_as_question(uncalled(sentence)))))
     opening = _OPENING.match(sentence)
     lead = opening.group("lead") if opening else ""
     # "Been playing chess a lot lately, my rating is …": a statement said without its "I" is no opening

@@ -8,6 +8,8 @@ back. A word that can be the subject itself ("Fred won", "Exploring new places c
 
 from __future__ import annotations
 
+import lemminflect
+
 from suzent_desktop.core.files.language import english
 
 FINITE = english.PRESENT_AUXILIARIES | english.PAST_AUXILIARIES | english.MODALS
@@ -19,9 +21,30 @@ LEAD_ADVERBS = frozenset("finally just recently also actually already totally so
 _CLAUSE_SUBJECTS = frozenset("i it we he she they you that this there".split())
 
 
+def _done_to_user(expanded: str) -> str | None:
+    """"They finally made me head of the cellar" as "I was finally made head of the cellar": "they" said of
+    nobody in particular, with the user as its object, is news of the user ("they diagnosed me with asthma",
+    "they offered me the job"). None for any other sentence."""
+    words = expanded.split(" ")
+    at = 1
+    while at < len(words) and words[at].lower() in LEAD_ADVERBS:
+        at += 1
+    if words[0].lower() != "they" or at + 2 >= len(words) or words[at + 1] != "me":
+        return None
+    verb = words[at].lower()
+    lemma = english.verb_lemma(verb)
+    participles = lemminflect.getInflection(lemma, tag="VBN") if lemma else ()
+    if english.verb_tag(verb) != "VBD" or not participles or lemma in ("be", "have", "do"):
+        return None
+    return " ".join(["I was", *words[1:at], participles[0], *words[at + 2:]])
+
+
 def with_subject(expanded: str) -> str:
     """The sentence with the user as its subject when it was said without one ("Got a puppy" → "I got a
-    puppy"); any other sentence as it is."""
+    puppy", "They made me manager" → "I was made manager"); any other sentence as it is."""
+    done = _done_to_user(expanded)
+    if done is not None:
+        return done
     words = expanded.split(" ", 2)
     lead = 1 if len(words) > 1 and words[0].lower() in LEAD_ADVERBS else 0
     first = words[lead] if len(words) > lead else ""
