@@ -128,3 +128,8 @@ def test_they_said_of_nobody_with_the_user_as_object_is_news_of_the_user() -> No
 def test_my_dear_before_a_comma_calls_the_listener() -> None:
     assert OfflineExtractor().candidates("My dear, I moved to Leeds last week.") == ["User moved to Leeds last week"]
     assert OfflineExtractor().candidates("My dear friend Ana moved to Leeds.") == ["User's dear friend Ana moved to Leeds"]
+
+
+def test_a_past_verb_after_a_comma_goes_on_with_the_users_subject() -> None:
+    assert OfflineExtractor().candidates("we finally did it, bought a used hilux!") == ["User bought a used hilux"]
+    assert OfflineExtractor().candidates("I'm reading a novel, called Dune.") == ["User is reading a novel, called Dune"]

@@ -9,6 +9,7 @@ plan), and the statement must keep a verb and a thing it is about (four words at
 
 from __future__ import annotations
 
+from suzent_desktop.core.engines.capture.subjectless import DETERMINERS
 from suzent_desktop.core.files.language import english
 
 # Where a sentence goes on past its main statement; the earliest one after the first words counts.
@@ -21,6 +22,27 @@ _TAIL_STARTS = frozenset("nobody everyone everybody fingers hopefully luckily sa
                          "this they he she".split())
 # "My dad took me to see them": what follows an object is what the verb did with it, not a purpose
 _OBJECTS = frozenset("me us him her them it".split())
+
+
+# Past forms that name a thing rather than go on doing: "a novel, called Dune", "a cake, made with love"
+_NAMING_PARTICIPLES = frozenset("called named based set made".split())
+
+
+def goes_on(head: str, verb: str, rest: str) -> bool:
+    """"we finally did it, bought a used hilux": after a statement of the user's, a past verb and what it acts
+    on is the user doing more; "…, called Dune" names a thing."""
+    words = rest.split(" ", 2)
+    after = words[1].strip(",.!?").lower() if len(words) > 1 else ""
+    speaker = [w.lower() for w in head.split()[:2]]
+    return (english.is_past(verb) and english.verb_lemma(verb) != verb and verb not in ("was", "were", "had", "did")
+            and verb not in _NAMING_PARTICIPLES and after in DETERMINERS and bool({"i", "we"} & set(speaker))
+            and len(head.split()) >= 3)
+
+
+def we_again(head: str, spliced: str) -> bool:
+    """"we did it, we moved to Guadalajara": "we" with its verb before the comma and again after it."""
+    words = [w.lower() for w in head.split()]
+    return spliced == "we" and any(w == "we" and english.verb_tag(n) for w, n in zip(words, words[1:], strict=False))
 
 
 def main_statement(sentence: str) -> str | None:

@@ -242,7 +242,8 @@ _CLAUSE_JOIN = re.compile(r",?\s+(?:and|but|so)\s+(?:(?:honestly|now|also|actual
                           r"felt|feels))\b))|"
                           r",\s+(?=(?P<spliced>I|we|my|our)(?:'m|'ve|'re|'ll)?\s+[a-z])|"  # "I'm a nurse, we're moving …"
                           # "…, Rui got the job", "… so Ana drove": a new subject, someone named ("… and Max" lists)
-                          r"(?:,\s+(?:(?:and|but|so)\s+)?|\s+(?:but|so)\s+)(?=(?P<other>[A-Z][a-z]+)\s+[a-z])")
+                          # "…, bought a used hilux": the same subject goes on (``_with_subject_of``)
+                          r"(?:,\s+(?:(?:and|but|so)\s+)?|\s+(?:but|so)\s+)(?=(?P<other>[A-Z][a-z]+|(?P<went>[a-z]+))\s+[a-z])")
 _FIRST_PERSON_SUBJECT = re.compile(r"\bI\b|\bI'm\b|\bI've\b")
 
 
@@ -263,13 +264,14 @@ def _clauses(sentence: str) -> list[str]:
         if match.group("verdict") and not _is_verdict(sentence[match.end():]):
             continue  # "… and it cost $500": what follows says more of the thing
         spliced = match.group("spliced")
-        if spliced and not ((_states_something(head, "and") or _we_again(head, spliced)) and _a_main_clause(head)
+        if spliced and not ((_states_something(head, "and") or clauses.we_again(head, spliced)) and _a_main_clause(head)
                             and _has_its_verb(spliced, sentence[match.end():])):
             continue  # "After my shift, I …", "When I was nine, I …": the head is no statement of its own
         if match.group("spliced") and _THING_PRONOUN.search(sentence[match.end():]) and _NAME_BEFORE.search(head):
             continue  # "My favourite band is Radiohead, I've seen them live": "them" needs the name before it
         if match.group("other"):
-            if _someone_else_states(head, sentence[match.end():]):
+            if (clauses.goes_on(head, match.group("went"), sentence[match.end():]) if match.group("went")
+                    else _someone_else_states(head, sentence[match.end():])):
                 parts.append(head)
                 start = match.end()
             continue
@@ -283,12 +285,6 @@ def _clauses(sentence: str) -> list[str]:
         # "What's a good gift for my dad, he's retiring next month?": the question ended at the comma
         parts[-1] = parts[-1].rstrip().rstrip("?") + "."
     return [clause for part in parts for clause in _with_causes(part)]
-
-
-def _we_again(head: str, spliced: str) -> bool:
-    """"we did it, we moved to Guadalajara": "we" with its verb before the comma and again after it."""
-    words = [w.lower() for w in head.split()]
-    return spliced == "we" and any(w == "we" and english.verb_tag(n) for w, n in zip(words, words[1:], strict=False))
 
 
 def _someone_else_states(head: str, rest: str) -> bool:
