@@ -133,3 +133,9 @@ def test_my_dear_before_a_comma_calls_the_listener() -> None:
 def test_a_past_verb_after_a_comma_goes_on_with_the_users_subject() -> None:
     assert OfflineExtractor().candidates("we finally did it, bought a used hilux!") == ["User bought a used hilux"]
     assert OfflineExtractor().candidates("I'm reading a novel, called Dune.") == ["User is reading a novel, called Dune"]
+
+
+def test_a_he_that_opens_a_sentence_is_the_person_before_it_not_the_one_it_goes_on_to_name() -> None:
+    lines = OfflineExtractor().candidates(
+        "My neighbor Ruth is ninety-one. She's been teaching my son how to grow peppers.")
+    assert lines[-1] == "User's neighbor Ruth has been teaching their son how to grow peppers"

@@ -828,6 +828,7 @@ class OfflineExtractor:
         expanded = _DEMONSTRATIVE_NOUN.sub(_as_indefinite, subjectless.with_subject(_expand(sentence)))
         found = _ANTECEDENT.search(expanded)
         if found:
+            expanded = pronouns.opened_by(expanded, antecedent, found.start())
             relation = found.group("rel") or found.group("rel2") or found.group("pet")
             name = found.group("name") or found.group("pet_name")
             antecedent = f"my {relation.lower()}" + (f" {name}" if name else "")

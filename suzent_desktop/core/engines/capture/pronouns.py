@@ -22,3 +22,14 @@ def agrees(antecedent: str, sentence: str) -> bool:
     if len(said) > 1:  # "I caught her feeding him": two people, and one antecedent is at most one of them
         return False
     return sex is None or said <= {id(sex)}
+
+
+def opened_by(sentence: str, antecedent: str | None, named_at: int) -> str:
+    """"He lives in Osaka with my son Daisuke": the "he" that opens the sentence is the person said before it
+    (the grandson), not the son it goes on to name; it must be the sentence's only pronoun of a person."""
+    words = english.words(sentence.lower())
+    first = sentence.split(" ", 1)[0].replace("’", "'").split("'")[0]
+    if (antecedent is None or named_at == 0 or first.lower() not in ("he", "she")
+            or sum(w in _SEX_OF for w in words) != 1 or not agrees(antecedent, first)):
+        return sentence
+    return antecedent[0].upper() + antecedent[1:] + sentence[len(first):]
