@@ -558,3 +558,14 @@ async def test_the_closest_people_come_first_when_the_bound_cuts(home, clock):
     lines = memory(manager).splitlines()
     people = [line for line in lines if line.startswith("- ") and " is the user's " in line]
     assert people[:3] == ["- Sam is the user's partner", "- Mila is the user's daughter", "- Hugo is the user's sister"]
+
+
+async def test_a_person_named_without_saying_who_they_are_stays_on_their_page(manager):
+    """"Max is awesome at catching frisbees": nobody the agent knows at the start of a session."""
+    write_page(manager, "Max", "# Max\n\n- Max is awesome at catching frisbees in mid-air (2026-07-02)\n")
+    write_page(manager, "Chen", "# Chen\n\n- User's climbing buddy Chen moved to Savannah (2026-07-02)\n"
+                                "- Chen plays the trombone (2026-07-03)\n")
+    await promote(manager.home)
+    text = memory(manager)
+    assert "frisbees" not in text
+    assert "Chen plays the trombone" in text and "climbing buddy Chen" in text

@@ -197,6 +197,9 @@ def _personal_candidates(home: Promoting) -> list[Candidate]:
             if add(intro.rstrip("."), "People", max((b.latest or "" for b in bullets), default="")):
                 intros.add(len(found) - 1)
                 whose[len(found) - 1] = path.stem
+        if (path.stem in people - {"People"} and not person_page(body, path.stem)
+                and not any(says_who(t) for t in texts)):
+            continue  # someone named without saying who they are: their page keeps them
         for bullet, text in zip(bullets, texts, strict=True):
             if text and memory_worthy(text):
                 add(text, path.stem, bullet.latest or "", len(bullet.dates))
@@ -208,6 +211,13 @@ def _personal_candidates(home: Promoting) -> list[Candidate]:
         cand.who = whose.get(index, cand.page) if cand.person else ""
         cand.section = "People" if cand.person else section(cand.page, cand.text)
     return [cand for index, cand in enumerate(found) if kept.get(index, True)]
+
+
+def says_who(text: str) -> bool:
+    """Whether a line names the user ("User's dog Max …", "Ana (the user's sister) …"). A person's page none of
+    whose lines does ("Max is awesome at catching frisbees") is of someone named without saying who they are
+    to the user: at the start of a session it tells the agent of nobody it knows, and MEMORY.md is bounded."""
+    return any(w.lower().removesuffix("'s").removesuffix("’s") == "user" for w in english.words(text))
 
 
 RESTATED = 0.8  # share of the shorter line's content words the longer must carry to say the same fact
