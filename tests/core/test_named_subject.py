@@ -139,3 +139,12 @@ def test_a_he_that_opens_a_sentence_is_the_person_before_it_not_the_one_it_goes_
     lines = OfflineExtractor().candidates(
         "My neighbor Ruth is ninety-one. She's been teaching my son how to grow peppers.")
     assert lines[-1] == "User's neighbor Ruth has been teaching their son how to grow peppers"
+
+
+def test_a_bare_name_is_no_antecedent_for_a_later_him_or_her() -> None:
+    """"Hana got a puppy. I'm going over to see him": the puppy, whom a name says nothing of; only an opening
+    "he" or "she" is the person just named."""
+    lines = OfflineExtractor().candidates("Sophie had the baby last night!! I'm taking the train to Quebec on the 20th "
+                                          "to meet her.")
+    assert not any("meet Sophie" in line for line in lines)
+    assert OfflineExtractor().candidates("Rui got a job in Porto. He starts in May.")[-1] == "Rui starts in May"

@@ -875,6 +875,8 @@ class OfflineExtractor:
         owner = antecedent + "'s"
         if subject:  # "She's moved to Leeds with her fiance": her own, said of her
             return re.sub(r"^(He|She)\b", antecedent[0].upper() + antecedent[1:], expanded)
+        if not antecedent.startswith(("my ", "User")):
+            return None  # a bare name ("Hana got a puppy. … to see him"): the subject of the next sentence at most
         text = re.sub(r"\b(he|she)\b", antecedent, expanded)
         text = re.sub(r"\b(his|hers)\b", owner, text, flags=re.I)
         text = re.sub(r"\b(him|her)\b(?=\s+(?:[a-z]+ing\b|a\b|an\b|the\b|some\b))", antecedent, text)
