@@ -9,6 +9,7 @@ after a possessive ("your Mum", "Ana's Dad") is left as said.
 
 from __future__ import annotations
 
+from suzent_desktop.core.engines.capture import subjectless
 from suzent_desktop.core.files.language import english
 
 # What a family calls its own, capitalised as a name; lower-cased, each is a relation capture knows.
@@ -43,7 +44,7 @@ def _verb_follows(words: list[str]) -> bool:
     """"mom finally decided to …", "dad says …": chat in lower case opens with the family name before its verb
     ("dad jokes are the worst" opens with a noun)."""
     following = [w.strip(_PUNCTUATION).lower() for w in words[1:3]]
-    if following and (following[0].endswith("ly") or following[0] in ("just", "finally", "still")):
+    if following and (following[0].endswith("ly") or following[0] in subjectless.LEAD_ADVERBS | {"still"}):
         following = following[1:]  # "mom finally decided"
     verb = following[0] if following else ""
     return verb in english.MODALS or english.verb_tag(verb) in ("VBD", "VBZ") and not english.is_plural_noun(verb)

@@ -10,11 +10,13 @@ finite verb is a candidate line about that person, as said; the judge decides wh
 from __future__ import annotations
 
 from suzent_desktop.core.engines.capture.family_names import FAMILY_NAMES
+from suzent_desktop.core.engines.capture.subjectless import LEAD_ADVERBS
 from suzent_desktop.core.files.language import english
 
 # Between the name and its verb: "Mateo finally passed", "Hana just got engaged"
-_ADVERBS = frozenset("just finally also still now already even actually officially recently".split())
-_AUXILIARIES = frozenset("is was has had will would can could did does".split())
+_ADVERBS = LEAD_ADVERBS | {"still", "now", "even", "officially"}
+# one person's: "Fajitas are great" names no one (modals are english.MODALS)
+_AUXILIARIES = (english.PRESENT_AUXILIARIES | english.PAST_AUXILIARIES | {"has"}) - {"are", "am", "were"}
 _FINITE_TAGS = frozenset(("VBD", "VBZ"))
 # "Barcelona sounds awesome", "Hana looks happy": the speaker's impression, no news of anyone
 _IMPRESSIONS = frozenset("sound look seem feel".split())
