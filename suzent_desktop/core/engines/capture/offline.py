@@ -47,6 +47,7 @@ import lemminflect
 from suzent_desktop.core.engines.capture import (
     answers,
     asides,
+    chat_tags,
     clauses,
     described,
     fact_judge,
@@ -93,7 +94,7 @@ def _would_or_had(match: re.Match[str]) -> str:
 # Contractions opened before the rewrite ("I've" → "I have"); "'s" after a pronoun, or after "my <relative>"
 # before a place or what they are ("my mum's from Lagos", "my brother's a nurse"); else it owns.
 _CONTRACTION_RES = [(re.compile(p, re.I), r) for p, r in (
-    (r"\b(ca)n't\b", r"\1nnot"), (r"\b(w)on't\b", r"\1ill not"), (r"n't\b", " not"), (r"\bIm\b", "I am"),
+    (r"\b(ca)n't\b", r"\1nnot"), (r"\b(w)on't\b", r"\1ill not"), (r"\b(sh)an't\b", r"\1all not"), (r"n't\b", " not"), (r"\bIm\b", "I am"),
     (r"\bIve\b", "I have"), (r"'m\b", " am"), (r"'ve\b", " have"), (r"'ll\b", " will"), (r"'re\b", " are"),
     (r"\b(I|we|she|he|they)['’]d\b(?= (?:already |just |never |\w+ly )?(\w+))", _would_or_had), (r"\bI'd\b", "I would"), (r"\b(\w+)['’]s(?= been\b| got\b)", r"\1 has"),
     (r"\b(\w+)['’]s(?= (?:just |already |never |always |\w+ly )?(\w+)\b(?! (?:with|about|of|by)\b))", _has_done), (r"\b(it|that|she|he)'s\b", r"\1 is"),
@@ -717,27 +718,6 @@ def _there_named(sentence: str, place: str | None) -> str:
 
 
 RARE_WORD_FREQUENCY = 1e-5  # "ukulele" 2.6e-7, "quinoa" unlisted; "every" 8e-4, "whenever" 5e-5
-_CHAT_TAGS = frozenset("lol haha hahaha hehe tbh btw lmao imo xd xx wtf".split())
-_CHAT_TAG_PHRASES = frozenset({"for sure", "for real", "by the way", "just saying"})
-# said after a comma, a remark of the moment: "We're off to Lisbon next week, can't wait!"
-_COMMA_TAG_PHRASES = frozenset({"cannot wait", "no pressure", "fingers crossed", "wish the user luck"})
-
-
-def _without_chat_tags(line: str) -> str:
-    """A line without the chat's tags at its end ("… got food poisoning on day 3 lol", "…, haha", "… for sure",
-    "… the school run 😩")."""
-    words = line.split(" ")
-    while len(words) > 1 and (words[-1].strip(",.!?").lower() in _CHAT_TAGS or not any(c.isalnum() for c in words[-1])):
-        words.pop()
-    for size in (2, 3, 4):  # "The Wolves are my team for sure", "User is 42, by the way", "…, can't wait!"
-        tag = " ".join(words[-size:]).strip(",.!?").lower()
-        if len(words) > size + 1 and (tag in _CHAT_TAG_PHRASES
-                                      or tag in _COMMA_TAG_PHRASES and words[-size - 1].endswith(",")):
-            del words[-size:]
-            break
-    return " ".join(words).rstrip(",;:! ")
-
-
 def _owns(word: str) -> bool:
     """Whether "her" before ``word`` is hers ("her first tooth") rather than her ("miss her every day"):
     the word can be a noun or an adjective (a determiner, an adverb or a preposition has no such reading),
@@ -848,7 +828,7 @@ class OfflineExtractor:
                 if who is None:
                     continue
                 antecedent = who
-            line = subjectless.agreed(_without_chat_tags(to_third_person(resolved.replace("`", "'"))))
+            line = subjectless.agreed(chat_tags.without_chat_tags(to_third_person(resolved.replace("`", "'"))))
             if not fact_rules.problem(line):
                 return line, antecedent
         return None, antecedent

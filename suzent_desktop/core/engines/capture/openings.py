@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from suzent_desktop.core.engines.capture import fact_rules, subjectless
+from suzent_desktop.core.engines.capture import fact_rules, family_names, subjectless
 from suzent_desktop.core.files.language import english
 
 # An opening phrase before the user speaks ("On another note, I …", "Sadly, my dog …", "Besides writing, I
@@ -34,6 +34,8 @@ _REMINDERS = ("please remember that", "please remember", "just remember that", "
 # News said with how it came or how it felt, before the user speaks without a comma: "Turns out I'm anaemic",
 # "Sadly my grandad passed away on Sunday". The statement reads without it.
 _NEWS_OPENINGS = ("it turns out that", "it turns out", "turns out that", "turns out", "sadly", "unfortunately",
+                  "i still can't believe", "i can't believe that", "i can't believe", "still can't believe",
+                  "can't believe that", "can't believe", "i cannot believe",
                   "fortunately", "luckily", "thankfully", "happily")
 _REMINDED_SUBJECTS = english.FIRST_PERSON_OPENINGS | {"my", "our"}
 
@@ -114,10 +116,38 @@ def uncalled(sentence: str) -> str:
     return sentence
 
 
+# How news reaches the user from someone they name: "my mom just texted that grandpa fell", "my sister told me
+# she's pregnant". The news is the line; who passed it on is no part of it.
+_REPORTING = frozenset("texted told called messaged said wrote rang phoned emailed mentioned".split())
+_REPORTED_AFTER = ("me that", "me", "to say that", "to say", "that")
+
+
+def reported(sentence: str) -> str:
+    """The news a relative or friend passed on ("My mom just texted that grandpa fell on the ice" → "grandpa
+    fell on the ice"), when it opens with who it is about (the user, someone of theirs, a family name or a
+    name); any other sentence as it is."""
+    words = sentence.split(" ")
+    if len(words) < 5 or words[0].lower() not in ("my", "our"):
+        return sentence
+    at = next((i for i in range(1, 5) if words[i].lower() in _REPORTING), None) if len(words) > 5 else None
+    if at is None or not all(w.lower() in english.PEOPLE or w.lower() in subjectless.LEAD_ADVERBS for w in words[1:at]):
+        return sentence
+    rest = " ".join(words[at + 1:])
+    for after in _REPORTED_AFTER:
+        if rest.lower().startswith(after + " "):
+            rest = rest[len(after) + 1:]
+            break
+    first = rest.split(" ", 1)[0]
+    opens = first.replace("’", "'").lower()
+    news = (opens in _REMINDED_SUBJECTS or opens.split("'")[0] in family_names.FAMILY_NAMES
+            or english.looks_like_name(first.rstrip(",'’s")))
+    return rest if news and len(rest.split()) >= 3 else sentence
+
+
 def without_opening(sentence: str) -> str:
     """The sentence as the user's statement: news asked as a question asked no more, an opening that steers
     the talk left out, and an opening time said after the statement."""
-    sentence = _with_opening_comma(_day_of_mine(_reminded(_told_as_question(uncalled(sentence)))))
+    sentence = _with_opening_comma(_day_of_mine(_reminded(_told_as_question(reported(uncalled(sentence))))))
     opening = _OPENING.match(sentence)
     lead = opening.group("lead") if opening else ""
     # "Been playing chess a lot lately, my rating is …": a statement said without its "I" is no opening

@@ -16,8 +16,9 @@ FINITE = english.PRESENT_AUXILIARIES | english.PAST_AUXILIARIES | english.MODALS
 DETERMINERS = frozenset("a an the my our some".split())
 _AFTER_SUBJECTLESS_VERB = DETERMINERS | frozenset(
     "two three four five to in at on up out off back into over through with by for from about".split())
+_PREPOSITIONS = frozenset("in at on into over through with by for from about under after before of".split())
 LEAD_ADVERBS = frozenset("finally just recently also actually already totally somehow accidentally mostly "
-                         "currently".split())
+                         "currently probably prob prolly".split())
 _CLAUSE_SUBJECTS = frozenset("i it we he she they you that this there".split())
 
 
@@ -65,8 +66,9 @@ def with_subject(expanded: str) -> str:
         and (after in _AFTER_SUBJECTLESS_VERB or (after.endswith("ing") and len(after) > 5)  # "Went hiking"
              or said_after[:1] in ('"', "“")
              # "Started therapy", "Met Sarah"; not advice in a verb's plain form ("Read lots", "Cut sugar")
-             or (english.verb_lemma(first.lower()) != first.lower() and _no_verb_after(expanded, lead)
-                 and (_a_thing(said_after) or said_after[:1].isdigit()  # "Just turned 30", "Ran 10k"
+             or (english.verb_lemma(first.lower()) != first.lower()
+                 and (said_after[:1].isdigit() or _no_verb_after(expanded, lead))  # "Just turned 30", "Ran 10k"
+                 and (_a_thing(said_after) or said_after[:1].isdigit()
                       or (said_after[:1].isupper() and said_after != "I"))))
     ):
         return f"I {expanded[0].lower()}{expanded[1:]}"
@@ -76,8 +78,14 @@ def with_subject(expanded: str) -> str:
 def _no_verb_after(expanded: str, lead: int = 0) -> bool:
     """The first clause has no verb of its own after its verb (the first word, or the second after "Just"):
     in "Roasted Chicken is one of my favourites" the past form is part of the subject."""
-    statement = first_clause(expanded.lower().replace(",", " , ").split())
-    return not any(english.verb_tag(w) in ("VBZ", "VBD") or w in FINITE for w in statement[lead + 1:])
+    said = expanded.replace(",", " , ").split()
+    clause = [w for w in said if w != ","][: len(first_clause([w.lower() for w in said]))]
+    # "in May" is a month, not the verb "may"
+    statement = [w.rstrip(".!?;:") if w.islower() else "" for w in clause[lead + 1:]]
+    placed = [any(w in _PREPOSITIONS for w in statement[:at]) for at in range(len(statement))]
+    # a plural noun after a preposition is no verb: "Working from home under three blankets"
+    return not any(w in FINITE or english.verb_tag(w) in ("VBZ", "VBD") and not (placed[at] and english.is_plural_noun(w))
+                   for at, w in enumerate(statement))
 
 
 def _a_thing(word: str) -> bool:
@@ -91,8 +99,8 @@ def _a_thing(word: str) -> bool:
 def _doing_without_subject(first: str, after: str, expanded: str) -> bool:
     """"Just studying for my exams", "Mostly walking dogs": what the user is doing, said without "I am";
     not a gerund that is the subject ("Exploring new places can be inspiring", "Keeping a diary helps")."""
-    if english.verb_tag(first.lower()) != "VBG" or after not in _AFTER_SUBJECTLESS_VERB:
-        return False
+    if english.verb_tag(first.lower()) != "VBG" or (after not in _AFTER_SUBJECTLESS_VERB and first == expanded.split(" ")[0]):
+        return False  # after an adverb the gerund is the verb whatever follows: "Prob skipping class tomorrow"
     return _no_verb_after(expanded)
 
 

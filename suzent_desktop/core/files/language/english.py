@@ -28,9 +28,10 @@ WORD_RE = re.compile(rf"[{_LATIN}][{_LATIN}'’-]*|\d+")
 _ENTRY = re.compile(r'"((?:[^"\\]|\\.)*)":\s*(\d+)')
 # Within a sentence syntok finds, a line break, a semicolon or a dash between spaces (not before "a"/"an":
 # see :func:`sentences`) ends a statement too, and so does "!", "?" or a full stop after a word (not "etc.",
-# not "e.g.") before a small letter: chat writes "omg hi!! sorry I've been away. we just got back" in lower
+# "vs.", "no.", not "e.g.") before a small letter: chat writes "omg hi!! sorry I've been away. we just got back" in lower
 # case, where syntok waits for a capital.
-_STATEMENT_BREAK = re.compile(r"\n+|;\s+|\s+[-–—]\s+(?!(?:an?|\d+|two|three|four|five|six|seven|eight|nine|ten)\s)|(?<=[!?])\s+(?=[A-Za-z])|(?<=[\u2600-\u27bf\U0001f300-\U0001faff])\s+(?=[A-Za-z0-9])|(?<=[a-z]{3}\.|[a-z]{2}\)\.)(?<!etc\.)\s+(?=[a-z])")
+_STATEMENT_BREAK = re.compile(r"\n+|;\s+|\s+[-–—]\s+(?!(?:an?|\d+|two|three|four|five|six|seven|eight|nine|ten)\s)|(?<=[!?])\s+(?=[A-Za-z])|(?<=[\u2600-\u27bf\U0001f300-\U0001faff])\s+(?=[A-Za-z0-9])|(?:(?<=[a-z]{2}\.)|(?<=[a-z]{2}\)\.))(?<!etc\.)(?<!\bvs\.)(?<!\bno\.)(?<!\bca\.)(?<!\bcf\.)(?<!\bal\.)\s+(?=[a-z])")
+SHOUTED_MIN_FREQUENCY = 1e-6  # "internship" is a word, "nascar" and "ucla" are names
 NAME_MAX_FREQUENCY = 4.5e-6  # "Fred", "John", "Max" are rarer as words than "Nature", "Family", "Epic"
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")  # date.weekday() order
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
@@ -291,17 +292,33 @@ _WITHOUT_APOSTROPHE = {
     "cant": "can't", "wont": "won't", "im": "I'm", "ive": "I've", "i": "I", "i'm": "I'm", "i've": "I've",
     "i'd": "I'd", "i'll": "I'll", "shes": "she's", "hes": "he's", "thats": "that's", "theres": "there's",
     "whats": "what's", "youre": "you're", "theyre": "they're", "weve": "we've", "theyve": "they've",
-    "youve": "you've",
+    "youve": "you've", "u": "you", "tmrw": "tomorrow", "tmr": "tomorrow",
     # a day or month written in lower case is still a date ("on monday", "in june"); "may" and "march" are words
     **{day: day.capitalize() for day in (*WEEKDAYS, *MONTHS) if day not in ("may", "march")},
 }
 
 
+def _shouted(core: str, at_least: float) -> bool:
+    return len(core) >= 2 and core.isalpha() and core.isupper() and lexicon().word_usage_frequency(core.lower()) >= at_least
+
+
+def _unshouted(words: list[str]) -> list[str]:
+    """Words written in capitals for emphasis in lower case ("GOT THE INTERNSHIP", "she STILL hasn't"): two
+    or more words in a row, or a common one of four letters or more. An acronym ("ICU", "UCLA", "ASAP") is
+    a rare word or none, and stays as written."""
+    cores = [word.rstrip(".,!?;:") for word in words]
+    shouted = [_shouted(core, SHOUTED_MIN_FREQUENCY) and core != "I" for core in cores]
+    return [word.lower() if shouted[at] and ((at and shouted[at - 1]) or (at + 1 < len(words) and shouted[at + 1])
+                                             or (len(cores[at]) >= 4 and _shouted(cores[at], 1e-4)))
+            else word for at, word in enumerate(words)]
+
+
 def as_meant(text: str) -> str:
     """Text with a quick message's missing apostrophes, lower-case "i" and lower-case days and months filled
-    in ("shes working" → "she's working", "in june" → "in June"); every other word as written."""
+    in ("shes working" → "she's working", "in june" → "in June"), and words shouted in capitals in lower case;
+    every other word as written."""
     out = []
-    for word in text.split(" "):
+    for word in _unshouted(text.split(" ")):
         core = word.rstrip(".,!?;:")
         written = _WITHOUT_APOSTROPHE.get(core.lower())
         if written is None or (core[:1].isupper() and core.lower() in ("wont", "hes")):

@@ -1,0 +1,54 @@
+"""Shapes of quick chat the offline candidate step reads as meant: shouting, texting words, laughter, news
+passed on by someone, and statements said without their "I"."""
+
+from __future__ import annotations
+
+import pytest
+
+from suzent_desktop.core.engines.capture.offline import OfflineExtractor
+from suzent_desktop.core.files.language import english
+
+
+@pytest.mark.parametrize(
+    ("text", "meant"),
+    [
+        ("GOT THE INTERNSHIP today", "got the internship today"),
+        ("my roommate STILL hasnt paid", "my roommate still hasn't paid"),
+        ("I work in the ICU at NASA", "I work in the ICU at NASA"),  # acronyms stay
+        ("a senior at UCLA, need it ASAP", "a senior at UCLA, need it ASAP"),  # rare words stay
+        ("she eats a LOT of rice", "she eats a LOT of rice"),  # a short word alone stays
+        ("can u send it tmrw", "can you send it tomorrow"),
+    ],
+)
+def test_a_quick_message_is_read_as_meant(text, meant):
+    assert english.as_meant(text) == meant
+
+
+@pytest.mark.parametrize(
+    ("turn", "lines"),
+    [
+        # a full stop after a two-letter word ends the sentence before a small letter
+        ("I did it. handed in my notice at Shopify this afternoon!!",
+         ["User handed in their notice at Shopify this afternoon"]),
+        ("GOT THE INTERNSHIP 🔥🔥", ["User got the internship"]),
+        ("I shan't make bridge on Thursday.", ["User shall not make bridge on Thursday"]),
+        ("I'm 41 jaja", ["User is 41"]),
+        ("I'm moving to Leeds in June hahaha", ["User is moving to Leeds in June"]),
+        # news passed on by someone of the user's is the news
+        ("my mom just texted that grandpa fell on the ice and broke his hip",
+         ["User's grandpa fell on the ice and broke his hip"]),
+        ("My sister told me that Tom got the job at Google.", ["Tom got the job at Google"]),
+        ("My dad said no to the trip.", ["User's dad said no to the trip"]),
+        # news after "can't believe"
+        ("cant believe my little sis graduates next friday lol", ["User's little sis graduates next Friday"]),
+        ("can't believe break is already over", []),
+        # said without "I"
+        ("prob skipping class tmrw to drive up", ["User is prob skipping class tomorrow to drive up"]),
+        ("working from home all week under three blankets", ["User is working from home all week under three blankets"]),
+        ("just finished 4 night shifts in a row", ["User just finished 4 night shifts in a row"]),
+        ("Keeping a diary helps.", []),  # the gerund is the subject
+        ("Joined Parkrun in May.", ["User joined Parkrun in May"]),
+    ],
+)
+def test_chat_shapes_give_the_line_a_reader_expects(turn, lines):
+    assert OfflineExtractor().candidates(turn) == lines
