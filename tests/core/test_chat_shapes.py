@@ -52,3 +52,25 @@ def test_a_quick_message_is_read_as_meant(text, meant):
 )
 def test_chat_shapes_give_the_line_a_reader_expects(turn, lines):
     assert OfflineExtractor().candidates(turn) == lines
+
+
+@pytest.mark.parametrize(
+    ("turn", "lines"),
+    [
+        # news of someone named, after a call or an exclamation
+        ("Yaw, you won't believe it, Kofi has now decided he wants to be a pilot.",
+         ["Kofi has now decided he wants to be a pilot"]),
+        ("jaja no way, Lucía is pregnant again!!", ["Lucía is pregnant again"]),
+        ("When I called, Ana was out.", []),  # a time is no call
+        # who the named person is, said after the name
+        ("Rodrigo my sous chef just quit.", ["User's sous chef Rodrigo just quit"]),
+        ("Wyatt, our oldest, wants a baby brother so badly.", ["User's oldest Wyatt wants a baby brother so badly"]),
+        # something of a named person's
+        ("Geoffrey's knee operation on Tuesday went well.", ["Geoffrey's knee operation on Tuesday went well"]),
+        ("Hana's pregnant!", ["Hana is pregnant"]),
+        # "she" after "Kenji's baby" is the baby: no line gives it to Kenji
+        ("kenji's baby is so cute. She was born the day after I landed.", ["Kenji's baby is so cute"]),
+    ],
+)
+def test_news_of_named_people_reads_from_the_name(turn, lines):
+    assert OfflineExtractor().candidates(turn) == lines

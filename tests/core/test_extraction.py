@@ -672,7 +672,7 @@ def test_a_scene_setting_opening_clause_still_gives_a_candidate_and_a_condition_
         "User and the kids made pottery bowls at a workshop"]
     assert OfflineExtractor().candidates("If it rains, I stay home.") == []
     assert OfflineExtractor().candidates("Tomas, my neighbour, has lived in Rotterdam for years.") == [
-        "Tomas, User's neighbour, has lived in Rotterdam for years"]
+        "User's neighbour Tomas has lived in Rotterdam for years"]  # who he is said the way the step reads it
 
 
 @pytest.mark.parametrize(
@@ -1186,7 +1186,7 @@ def test_what_the_user_found_out_about_something_else_adds_no_line():
     "turn, lines",
     [
         ("I wrote a poem for my wife. It's a big week for us, our anniversary is on Friday.",
-         ["User wrote a poem for their wife"]),
+         ["User wrote a poem for their wife", "User's anniversary is on Friday"]),
         ("I adopted a cat. It's a good thing I work from home.", ["User adopted a cat"]),
         ("I bought a new bike. It's a long story, but work has been crazy.", ["User bought a new bike"]),
         ('I\'m reading "Piranesi". It\'s a big week for me.', ['User is reading "Piranesi"']),

@@ -57,7 +57,7 @@ def _user_subject(text: str) -> re.Match[str] | None:
     return _USER.match(text) or _USER_AFTER_CLAUSE.match(text)
 
 
-_NAMED = re.compile(r"^(?P<name>[A-Z][a-z]+)(?P<more>(?: (?!User\b)[A-Z][a-z]+)*)(?: \(the user's [^)]+\))?(?:'s)? (?:[a-z]+ )?(?P<verb>[a-z]+)")
+_NAMED = re.compile(r"^(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+)(?P<more>(?: (?!User\b)[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+)*)(?: \(the user's [^)]+\))?(?:'s)? (?:[a-z]+ )?(?P<verb>[a-z]+)")
 _YOU = re.compile(r"\b(?:you|your|yours|yourself)\b", re.I)
 # "this September", "this Monday" name a time as "this week" does
 _POINTER = re.compile(rf"\b(?:this|these|those)\b(?! (?:{TIME_NOUN}|{'|'.join(english.CALENDAR)})s?\b)|\bthere\b(?! (?:is|are|was|were)\b)|"

@@ -25,8 +25,10 @@ _PUNCTUATION = ".,!?;:\"'“”()"
 
 def _name_word(word: str) -> bool:
     bare = word.rstrip(_PUNCTUATION)
+    # "Sadly", "Honestly": an adverb of a common word; "Lily", "Sally", "Kelly" are names
+    adverb = bare.endswith("ly") and english.lexicon().word_usage_frequency(bare[:-2].lower()) >= 1e-5
     return (bare == word and bare[:1].isupper() and bare[1:].islower() and bare.replace("-", "").isalpha()
-            and bare.lower() not in FAMILY_NAMES and english.looks_like_name(bare))
+            and bare.lower() not in FAMILY_NAMES and english.looks_like_name(bare) and not adverb)
 
 
 def _finite(word: str) -> bool:
@@ -46,6 +48,8 @@ def with_verb(sentence: str) -> str:
     if name is None or " " in name or not words[0].startswith(name) or len(words[0]) == len(name):
         return sentence
     following = words[1].strip(_PUNCTUATION).lower()
+    if not _contracted(following):
+        return sentence  # "Geoffrey's knee operation went well": his, not "is"
     verb = "has" if english.is_past(following) and not english.is_adjective(following) else "is"
     return " ".join([name, verb, *words[1:]])
 
@@ -61,7 +65,7 @@ def subject_name(sentence: str) -> str | None:
     for suffix in ("'s", "’s"):  # "Hana's pregnant", "Rui's moving to Porto": the name, contracted with "is"
         if first.endswith(suffix) and _name_word(first[: -len(suffix)]):
             following = words[1].strip(_PUNCTUATION).lower()
-            if english.verb_tag(following) == "VBG" or english.is_past(following) or english.is_adjective(following):
+            if _contracted(following) or _owned_subject(words[1:]):
                 return first[: -len(suffix)]
             return None
     if not _name_word(first):
@@ -73,3 +77,43 @@ def subject_name(sentence: str) -> str | None:
     if at + 1 >= len(words) or not _finite(words[at].strip(_PUNCTUATION)):
         return None
     return name
+
+
+def owned_by(sentence: str, name: str) -> bool:
+    """The sentence opens with something of the name's ("Kenji's baby is …"), not with the person."""
+    first, _, rest = sentence.strip().partition(" ")
+    return first.rstrip("'s’") == name and first != name and not _contracted(rest.split(" ", 1)[0].strip(_PUNCTUATION).lower())
+
+
+def _contracted(following: str) -> bool:
+    """The word after "Hana's" says how she is or what she did ("pregnant", "moving", "moved"): "'s" is "is"."""
+    return english.verb_tag(following) == "VBG" or english.is_past(following) or english.is_adjective(following)
+
+
+def _owned_subject(words: list[str]) -> bool:
+    """"Geoffrey's [knee operation on Tuesday] went well": after the name's "'s", a thing of theirs and, in
+    the same clause, its verb."""
+    if not english.is_noun(words[0].strip(_PUNCTUATION).lower()):
+        return False
+    for word in words[1:7]:
+        if word.endswith(","):
+            return False
+        if _finite(word.strip(_PUNCTUATION)) and not english.is_plural_noun(word.strip(_PUNCTUATION).lower()):
+            return True
+    return False
+
+
+def relation_first(sentence: str) -> str:
+    """"Rodrigo my sous chef just quit" as "My sous chef Rodrigo just quit": who the named person is to the
+    user, said the way the rest of the step reads it."""
+    words = sentence.strip().split(" ")
+    if len(words) < 5 or not _name_word(words[0].rstrip(",")) or words[1].lower() not in ("my", "our"):
+        return sentence
+    at = next((i for i in (2, 3) if (words[i].rstrip(",").lower() in english.PEOPLE
+                                      or english.is_noun(words[i].rstrip(",").lower())
+                                      or english.is_adjective(words[i].rstrip(",").lower()))  # "our oldest"
+               and (words[i + 1].lower() in _ADVERBS or _finite(words[i + 1].strip(_PUNCTUATION)))), None)
+    if at is None:
+        return sentence
+    relation = [w.rstrip(",") for w in words[2:at + 1]]
+    return " ".join(["My", *relation, words[0].rstrip(","), *words[at + 1:]])

@@ -827,7 +827,8 @@ class OfflineExtractor:
                 who = who or subject or named_subject.subject_name(resolved)
                 if who is None:
                     continue
-                antecedent = who
+                # "Kenji's baby is …. She was born …": "she" is the baby, not Kenji
+                antecedent = None if said and named_subject.owned_by(said, who) else who
             line = subjectless.agreed(chat_tags.without_chat_tags(to_third_person(resolved.replace("`", "'"))))
             if not fact_rules.problem(line):
                 return line, antecedent

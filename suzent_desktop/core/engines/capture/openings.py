@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from suzent_desktop.core.engines.capture import fact_rules, family_names, subjectless
+from suzent_desktop.core.engines.capture import fact_rules, family_names, named_subject, subjectless
 from suzent_desktop.core.files.language import english
 
 # An opening phrase before the user speaks ("On another note, I …", "Sadly, my dog …", "Besides writing, I
@@ -38,6 +38,7 @@ _NEWS_OPENINGS = ("it turns out that", "it turns out", "turns out that", "turns 
                   "can't believe that", "can't believe", "i cannot believe",
                   "fortunately", "luckily", "thankfully", "happily")
 _REMINDED_SUBJECTS = english.FIRST_PERSON_OPENINGS | {"my", "our"}
+_SUBORDINATORS = frozenset("when while if because since after before although though as once until".split())
 
 
 def _told_as_question(sentence: str) -> str:
@@ -144,9 +145,34 @@ def reported(sentence: str) -> str:
     return rest if news and len(rest.split()) >= 3 else sentence
 
 
+_LEAD_MAX_WORDS = 8
+_EXCLAIMING = frozenset("won't wont can't believe guess know".split())  # "you won't believe it", "guess what"
+
+
+def _before_named(sentence: str) -> str:
+    """News of someone named after a call or an exclamation ("jaja no way, Lucía is pregnant again", "Yaw,
+    you won't believe it, Kofi wants to be a pilot"): the statement reads from the name. A lead that holds a
+    fact (the user, a number, a time, a cause) or says something of a name stays."""
+    parts = sentence.split(", ")
+    for cut in (1, 2):
+        if len(parts) <= cut:
+            return sentence
+        lead, rest = ", ".join(parts[:cut]), named_subject.relation_first(", ".join(parts[cut:]))
+        words = [w.strip(".,!?").lower() for w in lead.split()]
+        if len(words) > _LEAD_MAX_WORDS or any(w in _REMINDED_SUBJECTS or w in _SUBORDINATORS or w.isdigit() for w in words):
+            return sentence
+        # "Wyatt, our oldest, wants …" names who the rest is about; "Been baking every weekend, my …" is a statement
+        called = len(words) > 1 and not any(english.verb_tag(w) and w not in _EXCLAIMING for w in words)
+        opens_with_someone = named_subject.subject_name(rest) is not None or (rest[:3].lower() in ("my ", "our") and called)
+        if opens_with_someone and named_subject.subject_name(lead) is None:
+            return rest
+    return sentence
+
+
 def without_opening(sentence: str) -> str:
     """The sentence as the user's statement: news asked as a question asked no more, an opening that steers
     the talk left out, and an opening time said after the statement."""
+    sentence = named_subject.relation_first(_before_named(sentence))
     sentence = _with_opening_comma(_day_of_mine(_reminded(_told_as_question(reported(uncalled(sentence))))))
     opening = _OPENING.match(sentence)
     lead = opening.group("lead") if opening else ""
