@@ -74,3 +74,30 @@ def test_chat_shapes_give_the_line_a_reader_expects(turn, lines):
 )
 def test_news_of_named_people_reads_from_the_name(turn, lines):
     assert OfflineExtractor().candidates(turn) == lines
+
+
+@pytest.mark.parametrize(
+    ("turn", "lines"),
+    [
+        # a place or time said first without a comma goes after the statement's first clause
+        ("since the divorce I have the children during term time, so travelling was impossible.",
+         ["User has the children during term time since the divorce, so travelling was impossible"]),
+        ("In 2019 I moved to Berlin and started a bakery.", ["User moved to Berlin in 2019 and started a bakery"]),
+        # "the same" before a noun says the same one, not what was said before
+        ("I taught physics for thirty-eight years at the same school in Lelystad.",
+         ["User taught physics for thirty-eight years at the same school in Lelystad"]),
+        ("I ordered the same thing.", []),
+        # a "do" of emphasis is left out; "do" as the verb stays
+        ("I do have an iPad.", ["User has an iPad"]),
+        ("I did finish the race in the end.", ["User finished the race in the end"]),
+        ("My sister does speak French.", ["User's sister speaks French"]),
+        ("I mostly do web development.", ["User mostly does web development"]),
+        ("I also like to do abstract paintings.", ["User also likes to do abstract paintings"]),
+        # a gerund's clause ends before "and my …"; laughter before "I" ends a sentence
+        ("moving back into the dorm sunday and my roommate hasnt paid me back lmao i'm gonna charge interest",
+         ["User is moving back into the dorm Sunday and their roommate has not paid the user back",
+          "User is gonna charge interest"]),
+    ],
+)
+def test_scenes_sameness_emphasis_and_run_ons(turn, lines):
+    assert OfflineExtractor().candidates(turn) == lines

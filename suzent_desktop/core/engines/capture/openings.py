@@ -179,7 +179,7 @@ def without_opening(sentence: str) -> str:
     # "Been playing chess a lot lately, my rating is …": a statement said without its "I" is no opening
     steers = lead.lower().replace("’", "'").rstrip(" !").endswith(_STEERING)
     if not opening or (_OPENING_HOLDS.search(lead) and not steers) or subjectless.with_subject(lead) != lead:
-        return _time_after(sentence)
+        return _scene_after(_time_after(sentence))
     return sentence[opening.end():]
 
 
@@ -190,6 +190,29 @@ _TIME_OPENING = re.compile(
     rf"{'|'.join(english.CALENDAR)}|(?:{fact_rules.TIME_NOUN})s?)\b ?)+),?\s+(?=(?:I|[Mm]y|[Ww]e|[Oo]ur|someone)\b)")
 _A_TIME = re.compile(rf"\d|\b(?i:{'|'.join(english.CALENDAR)}|tonight|(?:{fact_rules.TIME_NOUN})s?)\b")
 CLAUSE_END = re.compile(r"(?=,\s|\s(?:and|but|so|because|when|while)\s|[.!]+$|$)")
+
+
+_SCENE_STARTS = frozenset("back here there since after before during in at on over through".split())
+_SCENE_MAX_WORDS = 6
+
+
+def _scene_after(sentence: str) -> str:
+    """A place or time said first without a comma ("back in Buenos Aires I played football every Sunday",
+    "since the divorce I have the children during term") is said after the statement's first clause, as
+    with a comma: the line opens with the user."""
+    words = sentence.split(" ")
+    if not words or words[0].lower() not in _SCENE_STARTS:
+        return sentence
+    at = next((i for i, w in enumerate(words[1:_SCENE_MAX_WORDS + 1], 1) if w in ("I", "I'm", "I've", "I'd")), None)
+    lead = words[:at] if at else []
+    if not at or at < 2 or any(w.endswith((",", ";", ":")) or english.verb_tag(w.lower()) in ("VBD", "VBZ", "VBP")
+                               or w.lower() in english.MODALS for w in lead[1:]):
+        return sentence
+    rest = " ".join(words[at:])
+    end = CLAUSE_END.search(rest, len(words[at]) + 1)
+    cut = end.start() if end else len(rest)
+    phrase = " ".join(lead)
+    return f"{rest[:cut]} {phrase[0].lower()}{phrase[1:]}{rest[cut:]}"
 
 
 def _time_after(sentence: str) -> str:

@@ -110,6 +110,8 @@ def first_clause(words: list[str]) -> list[str]:
     gerund's own verb)."""
     clause: list[str] = []
     for index, word in enumerate(words):
+        if word in ("and", "but") and words[index + 1:index + 2] and words[index + 1] in _CLAUSE_SUBJECTS | {"my", "our"}:
+            break  # "Moving back into the dorm Sunday and my roommate still hasn't paid": another clause
         if word != ",":
             clause.append(word)
             continue
@@ -127,11 +129,30 @@ _SINGLE_RELATIVES = frozenset(w for w in english.PEOPLE + english.PETS if " " no
 _AGREEING = frozenset("have do go live work want like love need study play teach speak".split())
 
 
+_EMPHATIC = {"do": "VBP", "does": "VBZ", "did": "VBD"}
+
+
+def _without_emphasis(words: list[str]) -> list[str]:
+    """"User does have an iPad" as "User has an iPad", "I did finish" as "finished": the "do" of emphasis is
+    no part of the fact, and a reader (and the judge) know the plain verb better."""
+    for at in range(1, min(len(words) - 1, 5)):
+        tag = _EMPHATIC.get(words[at])
+        verb = words[at + 1]
+        subject = words[at - 1]  # right after its subject: not "User mostly does web development", "likes to do"
+        if not (subject[:1].isupper() or subject.lower() in _CLAUSE_SUBJECTS or subject.lower() in english.PEOPLE):
+            continue
+        if tag and verb.isalpha() and verb.islower() and english.verb_tag(verb) == "VB" and english.verb_lemma(verb) == verb:
+            form = verb if tag == "VBP" else english.verb_form(verb, tag)
+            return [*words[:at], form, *words[at + 2:]] if form else words
+    return words
+
+
 def agreed(line: str) -> str:
-    """``line`` with the verb after "User's <relative> [Name]" in the form for one person."""
-    words = line.split(" ")
+    """``line`` with the verb after "User's <relative> [Name]" in the form for one person, and without a "do"
+    of emphasis."""
+    words = _without_emphasis(line.split(" "))
     if len(words) < 3 or words[0] != "User's" or words[1].lower() not in _SINGLE_RELATIVES:
-        return line
+        return " ".join(words)
     at = 3 if len(words) > 3 and words[2][:1].isupper() else 2  # "User's son Omar have …"
     if at < len(words) and words[at] in _AGREEING:
         words[at] = english.third_person_verb(words[at])

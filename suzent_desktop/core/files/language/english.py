@@ -30,7 +30,7 @@ _ENTRY = re.compile(r'"((?:[^"\\]|\\.)*)":\s*(\d+)')
 # see :func:`sentences`) ends a statement too, and so does "!", "?" or a full stop after a word (not "etc.",
 # "vs.", "no.", not "e.g.") before a small letter: chat writes "omg hi!! sorry I've been away. we just got back" in lower
 # case, where syntok waits for a capital.
-_STATEMENT_BREAK = re.compile(r"\n+|;\s+|\s+[-–—]\s+(?!(?:an?|\d+|two|three|four|five|six|seven|eight|nine|ten)\s)|(?<=[!?])\s+(?=[A-Za-z])|(?<=[\u2600-\u27bf\U0001f300-\U0001faff])\s+(?=[A-Za-z0-9])|(?:(?<=[a-z]{2}\.)|(?<=[a-z]{2}\)\.))(?<!etc\.)(?<!\bvs\.)(?<!\bno\.)(?<!\bca\.)(?<!\bcf\.)(?<!\bal\.)\s+(?=[a-z])")
+_STATEMENT_BREAK = re.compile(r"\n+|;\s+|\s+[-–—]\s+(?!(?:an?|\d+|two|three|four|five|six|seven|eight|nine|ten)\s)|(?<=[!?])\s+(?=[A-Za-z])|(?:(?<=\blol)|(?<=\blmao)|(?<=\bhaha)|(?<=\bomg))\s+(?=[Ii]\b|[Ii]'m\b)|(?<=[\u2600-\u27bf\U0001f300-\U0001faff])\s+(?=[A-Za-z0-9])|(?:(?<=[a-z]{2}\.)|(?<=[a-z]{2}\)\.))(?<!etc\.)(?<!\bvs\.)(?<!\bno\.)(?<!\bca\.)(?<!\bcf\.)(?<!\bal\.)\s+(?=[a-z])")
 SHOUTED_MIN_FREQUENCY = 1e-6  # "internship" is a word, "nascar" and "ucla" are names
 NAME_MAX_FREQUENCY = 4.5e-6  # "Fred", "John", "Max" are rarer as words than "Nature", "Family", "Epic"
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")  # date.weekday() order
@@ -201,6 +201,13 @@ def third_person_verb(verb: str) -> str:
     if verb_lemma(lowered) != lowered or lowered in MODALS or lowered in lemminflect.getInflection(lowered, tag="VBD"):
         return verb  # a past form ("went", "set"), a modal ("can"), no verb: the same after any subject
     return present_third_person(verb)  # "run": a plain form before it is a participle
+
+
+def verb_form(verb: str, tag: str) -> str | None:
+    """A verb's form by its Penn tag ("VBD" of "finish" is "finished", "VBN" of "make" is "made"); None when
+    lemminflect knows no such form."""
+    forms = lemminflect.getInflection(verb.lower(), tag=tag)
+    return forms[0] if forms else None
 
 
 def present_third_person(verb: str) -> str:
