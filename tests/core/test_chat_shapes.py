@@ -101,3 +101,20 @@ def test_news_of_named_people_reads_from_the_name(turn, lines):
 )
 def test_scenes_sameness_emphasis_and_run_ons(turn, lines):
     assert OfflineExtractor().candidates(turn) == lines
+
+
+@pytest.mark.parametrize(
+    ("turn", "lines"),
+    [
+        ("oh and i'm vegan so food recs need to work for that pls", ["User is vegan"]),
+        ("I'm so excited for the trip", ["User is so excited for the trip"]),  # "so" of degree: no cut
+        ("lol same, which is hilarious bc i'm allergic to cats", ["User is allergic to cats"]),
+        ("and now my cousin Facu wants to work with me", ["User's cousin Facu wants to work with the user"]),
+        ("last day is the 6th and then I start at the bank on Feb 9", ["User starts at the bank on Feb 9"]),
+        ("My parents are both farmers and I love watching horror films.",
+         ["User's parents are both farmers", "User loves watching horror films"]),
+        ("My wife and I love sushi.", ["User and their wife love sushi"]),  # one subject
+    ],
+)
+def test_what_follows_so_because_and_then(turn, lines):
+    assert OfflineExtractor().candidates(turn) == lines

@@ -17,6 +17,7 @@ _GOES_ON = (" just to ", " to see ", " so that ", " because ", " since ", ", whi
             ", and ", ", so ", " and this ", " and that ", " and it ", ", there's ", ", there is ", ", there are ")
 _CONDITIONS = (" if ", " unless ", " as long as ", " in case ")
 MIN_WORDS = 4
+_SO_AS_DEGREE = frozenset("much many far long well hard badly that i we".split())  # "so much", "so I …" goes on
 # A comma before these starts a remark of its own, not an item of a list or more of the same clause
 _TAIL_STARTS = frozenset("nobody everyone everybody fingers hopefully luckily sadly thankfully which it it's that's "
                          "this they he she".split())
@@ -53,6 +54,11 @@ def main_statement(sentence: str) -> str | None:
         return None
     cuts = [at for marker in _GOES_ON if (at := lowered.find(marker)) > 0 and len(sentence[:at].split()) >= MIN_WORDS
             and lowered[:at].split()[-1] not in _OBJECTS]
+    so = lowered.find(" so ")  # "I'm vegan so food recs need to …": what follows is what it means for now
+    after_so = lowered[so + 4:].split(" ", 1)[0] if so > 0 else ""
+    if so > 0 and len(sentence[:so].split()) >= 3 and after_so and not (
+            english.is_adjective(after_so) or after_so.endswith("ly") or after_so in _SO_AS_DEGREE):
+        cuts.append(so)
     comma = lowered.find(", ")
     while comma > 0:  # "…, nobody knows who's replacing him", "…, fingers crossed it's quiet"
         if lowered[comma + 2 :].split(" ", 1)[0] in _TAIL_STARTS and len(sentence[:comma].split()) >= MIN_WORDS:
