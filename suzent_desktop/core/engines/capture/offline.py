@@ -236,7 +236,7 @@ def to_third_person(sentence: str) -> str:
 # "…, and it was amazing": what the user made of it, after the statement, is a statement of its own (and
 # no fact: "I just watched "Little Women" and it was amazing" states the watching; "… and the feels have been
 # wild" too).
-_CLAUSE_JOIN = re.compile(r",?\s+(?:and|but|so)\s+(?:(?:honestly|now|also|actually|then)\s+)?(?=(?:I|I'm|I've|my|My|we|we're|we've|our)\b)|"
+_CLAUSE_JOIN = re.compile(r",?\s+(?:and|but|so)\s+(?:(?:honestly|now|also|actually|(?<=and )then)\s+)?(?=(?:I|I'm|I've|my|My|we|we're|we've|our)\b)|"
                           r"(?:,\s+(?P<also>and\s+)?|\s+(?P<only_and>and\s+)(?=(?i:he|she)\b))"
                           r"(?=(?i:it|this|that|they|he|she)(?:'s|'re|'ll|\s+(?P<verb>[a-z]+))\b)|"
                           r",?\s+(?:and|but)\s+(?=(?P<verdict>(?:it|this|that|the\s+[a-z]+)(?:'s|\s+(?:is|was|are|were|has|have|"
@@ -279,7 +279,7 @@ def _clauses(sentence: str) -> list[str]:
         # a verdict after "we …" goes too ("we just launched a sourdough box and it's been crazy busy")
         we_said = bool(match.group("verdict")) and head.lower().split(" ", 1)[0] in ("we", "we're", "we've")
         # "last day is the 6th and then I start at the bank": a clause of its own before "and I"
-        be_before = joined.split(" ")[0] in ("and", "but") and any(w in ("is", "was", "are", "were") for w in head.split()[1:])
+        be_before = joined.split(" ")[0] == "and" and any(w in ("is", "was", "are", "were") for w in head.split()[1:])
         if (we_said or be_before or _states_something(head, joined)) and len(head.split()) >= 3:
             parts.append(head)
             start = match.end()
