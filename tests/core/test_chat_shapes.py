@@ -118,3 +118,17 @@ def test_scenes_sameness_emphasis_and_run_ons(turn, lines):
 )
 def test_what_follows_so_because_and_then(turn, lines):
     assert OfflineExtractor().candidates(turn) == lines
+
+
+@pytest.mark.parametrize(
+    ("turn", "lines"),
+    [
+        ("back from japan!!", ["User is back from japan"]),
+        ("Back from three weeks on the research vessel!", ["User is back from three weeks on the research vessel"]),
+        ("Back in the day I was a punk.", ["User was a punk back in the day"]),
+        ("going mid march and we'll stay near my brother's place.",
+         ["User is going mid march and User will stay near their brother's place"]),
+    ],
+)
+def test_a_return_or_a_trip_said_without_i(turn, lines):
+    assert OfflineExtractor().candidates(turn) == lines

@@ -15,7 +15,7 @@ from suzent_desktop.core.files.language import english
 # An opening phrase before the user speaks ("On another note, I …", "Sadly, my dog …", "Besides writing, I
 # …") is said to steer the talk: the line reads without it. An opening that holds a fact stays: the user
 # or a name in it, a number, a time ("Last week,", "When I was ten,"), a cause, or a hedge the judge must see.
-_OPENING = re.compile(r"^(?P<lead>[^,]{1,40}),\s+(?=(?:I|I'm|I've|I'd|[Ww]e)\b|(?:[Mm]y|[Oo]ur)\b(?![^,]{1,30},))")
+_OPENING = re.compile(r"^(?P<lead>[^,]{1,40}),\s+(?=(?:(?:finally|just|also|actually|so)\s+)?(?:I|I'm|I've|I'd|[Ww]e)\b|(?:[Mm]y|[Oo]ur)\b(?![^,]{1,30},))")
 _OPENING_HOLDS = re.compile(
     rf"\d|(?<!^)\b[A-Z]|\b(?i:I|my|me|we|our|us|ago|last|next|later|earlier|then|now|once|after|before|since|"
     rf"during|while|when|until|because|as|maybe|perhaps|probably|if|unless|{'|'.join(english.CALENDAR)}|"

@@ -15,7 +15,8 @@ from suzent_desktop.core.files.language import english
 FINITE = english.PRESENT_AUXILIARIES | english.PAST_AUXILIARIES | english.MODALS
 DETERMINERS = frozenset("a an the my our some".split())
 _AFTER_SUBJECTLESS_VERB = DETERMINERS | frozenset(
-    "two three four five to in at on up out off back into over through with by for from about".split())
+    "two three four five to in at on up out off back into over through with by for from about "
+    "next this tomorrow tonight mid home abroad".split())  # "Going mid March", "Flying home tomorrow"
 _PREPOSITIONS = frozenset("in at on into over through with by for from about under after before of".split())
 LEAD_ADVERBS = frozenset("finally just recently also actually already totally somehow accidentally mostly "
                          "currently probably prob prolly".split())
@@ -46,6 +47,8 @@ def with_subject(expanded: str) -> str:
     done = _done_to_user(expanded)
     if done is not None:
         return done
+    if expanded.split(" ", 2)[:2] in (["Back", "from"], ["Back", "home"], ["Back", "in"]):
+        return f"I am b{expanded[1:]}"  # "Back from Japan!!", "Back home after three weeks"
     words = expanded.split(" ", 2)
     lead = 1 if len(words) > 1 and words[0].lower() in LEAD_ADVERBS else 0
     first = words[lead] if len(words) > lead else ""
