@@ -132,3 +132,13 @@ def test_what_follows_so_because_and_then(turn, lines):
 )
 def test_a_return_or_a_trip_said_without_i(turn, lines):
     assert OfflineExtractor().candidates(turn) == lines
+
+
+def test_what_the_user_did_at_a_place_named_before_where():
+    turn = ("The editor asked me to share a memory from my years at St Mary's Primary, where I taught for "
+            "thirty-one years until I retired in 2019.")
+    assert "User taught for thirty-one years at St Mary's Primary until User retired in 2019" in (
+        OfflineExtractor().candidates(turn))
+    # the user's own sentence says it already: no second line
+    assert OfflineExtractor().candidates("We went back to the little cafe in Lisbon, where I proposed to Ana in 2015.") == [
+        "User went back to the little cafe in Lisbon, where User proposed to Ana in 2015"]

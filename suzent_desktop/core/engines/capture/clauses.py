@@ -133,3 +133,27 @@ def announced(sentence: str) -> list[str]:
         if found and head and opener in _SPEAKER_OPENERS and (mark != ", so " or opener[:1] in "iw"):
             return [head, *announced(rest)]
     return [sentence]
+
+
+_WHERE = ", where I "
+_CLAUSE_ENDS = (" until ", " and ", " but ", " because ", " when ", " since ", ", ")
+
+
+def where_the_user(sentence: str) -> str | None:
+    """"… my years at St Mary's Primary, where I taught for thirty-one years until I retired" says what the
+    user did at a place named just before: "I taught for thirty-one years at St Mary's Primary until I
+    retired". None when no named place stands before ", where I"."""
+    at = sentence.find(_WHERE)
+    if at < 0:
+        return None
+    before = sentence[:at].split(" ")
+    named: list[str] = []
+    while before and (before[-1][:1].isupper() or (named and before[-1] in ("of", "the"))):
+        named.insert(0, before.pop())
+    while named and not named[0][:1].isupper():
+        named.pop(0)
+    said = sentence[at + len(_WHERE) - 2:].rstrip(" .!")
+    if not named or not before or before[-1].lower() not in ("at", "in", "to", "from") or len(said.split()) < MIN_WORDS:
+        return None
+    cut = min((c for end in _CLAUSE_ENDS if (c := said.find(end, 2)) > 0), default=len(said))
+    return f"{said[:cut]} {before[-1].lower()} {' '.join(named)}{said[cut:]}"

@@ -362,12 +362,17 @@ _CAUSE_FIRST = re.compile(r"^(?:[A-Za-z]+,\s+)?(?i:since|because)\s+(?P<cause>(?
 _CAUSE_AFTER = re.compile(r"\s(?:since|because)\s+(?P<cause>(?:I|I'm|I've|my|we)\b[^,;]*)")
 
 
+_SAYS_ITSELF = english.FIRST_PERSON_OPENINGS | {"my", "our"}
+
+
 def _with_causes(clause: str) -> list[str]:
     first = _CAUSE_FIRST.match(clause)
     if first:
         return [first.group("cause"), first.group("main")]
     causes = [m.group("cause") for m in _CAUSE_AFTER.finditer(clause) if len(m.group("cause").split()) > 3]
-    return [clause, *causes, *findings.found_out(clause)]
+    # the user's own sentence says it already: "We went back to the cafe in Lisbon, where I proposed …"
+    where = None if clause.split(" ", 1)[0].lower() in _SAYS_ITSELF else clauses.where_the_user(clause)
+    return [clause, *causes, *([where] if where else []), *findings.found_out(clause)]
 
 
 # A bracketed aside ("[shares a photo of a cake]", "[laughs]") is an attachment or an action, not the
