@@ -142,3 +142,42 @@ def test_what_the_user_did_at_a_place_named_before_where():
     # the user's own sentence says it already: no second line
     assert OfflineExtractor().candidates("We went back to the little cafe in Lisbon, where I proposed to Ana in 2015.") == [
         "User went back to the little cafe in Lisbon, where User proposed to Ana in 2015"]
+
+
+@pytest.mark.parametrize(
+    ("turn", "lines"),
+    [
+        # "Tom and I" after "because" or a day is one subject
+        ("I've started a Spanish course because Tom and I are planning a trip to Seville.",
+         ["User has started a Spanish course because Tom and User are planning a trip to Seville"]),
+        ("I've been hiking on weekends, and last Sunday Rafael and I did Max Patch at sunrise.",
+         ["User has been hiking on weekends, and last Sunday Rafael and User did Max Patch at sunrise"]),
+        ("I met Tom and I liked him immediately.", ["User met Tom"]),
+        # an exclamation is no one's
+        ("Oh my gosh, I love crab cakes!", ["User loves crab cakes"]),
+        ("Oh my gosh, Kat, a marathon PR?! That's incredible.", []),
+        # a name's "'s" before a noun and its verb owns the noun
+        ("Anjali's wedding was on the 21st.", ["Anjali's wedding was on the 21st"]),
+        ("Rui's moving to Porto next year.", ["Rui is moving to Porto next year"]),
+    ],
+)
+def test_compound_subjects_exclamations_and_possessives(turn, lines):
+    assert OfflineExtractor().candidates(turn) == lines
+
+
+@pytest.mark.parametrize(
+    ("line", "resolved"),
+    [
+        ("User has been promoted to head nurse, starting in September",
+         "User has been promoted to head nurse, starting in September (September 2026)"),
+        ("User is hoping to finish the quilt by Lily's birthday in June",
+         "User is hoping to finish the quilt by Lily's birthday in June (June 2027)"),  # said in July
+        ("User moved to Leeds in March", "User moved to Leeds in March (March 2026)"),
+    ],
+)
+def test_a_month_after_starting_or_hoping_is_the_one_ahead(line, resolved):
+    import datetime as dt
+
+    from suzent_desktop.core.engines.capture import relative_dates
+
+    assert relative_dates.resolve(line, dt.datetime(2026, 7, 26, 12)) == resolved

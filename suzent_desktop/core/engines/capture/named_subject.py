@@ -31,6 +31,11 @@ def _name_word(word: str) -> bool:
             and bare.lower() not in FAMILY_NAMES and english.looks_like_name(bare) and not adverb)
 
 
+def looks_named(word: str) -> bool:
+    """A capitalised word that names someone ("Tom", "Rafael"), not a common word or a family name."""
+    return _name_word(word)
+
+
 def _finite(word: str) -> bool:
     lowered = word.lower()
     if lowered in _AUXILIARIES or lowered in english.MODALS:
@@ -48,7 +53,7 @@ def with_verb(sentence: str) -> str:
     if name is None or " " in name or not words[0].startswith(name) or len(words[0]) == len(name):
         return sentence
     following = words[1].strip(_PUNCTUATION).lower()
-    if not _contracted(following):
+    if not _contracted(following, words[2:3]):
         return sentence  # "Geoffrey's knee operation went well": his, not "is"
     verb = "has" if english.is_past(following) and not english.is_adjective(following) else "is"
     return " ".join([name, verb, *words[1:]])
@@ -65,7 +70,7 @@ def subject_name(sentence: str) -> str | None:
     for suffix in ("'s", "’s"):  # "Hana's pregnant", "Rui's moving to Porto": the name, contracted with "is"
         if first.endswith(suffix) and _name_word(first[: -len(suffix)]):
             following = words[1].strip(_PUNCTUATION).lower()
-            if _contracted(following) or _owned_subject(words[1:]):
+            if _contracted(following, words[2:3]) or _owned_subject(words[1:]):
                 return first[: -len(suffix)]
             return None
     if not _name_word(first):
@@ -82,11 +87,16 @@ def subject_name(sentence: str) -> str | None:
 def owned_by(sentence: str, name: str) -> bool:
     """The sentence opens with something of the name's ("Kenji's baby is …"), not with the person."""
     first, _, rest = sentence.strip().partition(" ")
-    return first.rstrip("'s’") == name and first != name and not _contracted(rest.split(" ", 1)[0].strip(_PUNCTUATION).lower())
+    following = rest.split(" ")
+    return first.rstrip("'s’") == name and first != name and not _contracted(
+        following[0].strip(_PUNCTUATION).lower(), following[1:2])
 
 
-def _contracted(following: str) -> bool:
-    """The word after "Hana's" says how she is or what she did ("pregnant", "moving", "moved"): "'s" is "is"."""
+def _contracted(following: str, after: list[str]) -> bool:
+    """The word after "Hana's" says how she is or what she did ("pregnant", "moving", "moved"): "'s" is "is".
+    Not when a verb follows it: in "Anjali's wedding was on the 21st" the wedding is hers."""
+    if after and _finite(after[0].strip(_PUNCTUATION)):
+        return False
     return english.verb_tag(following) == "VBG" or english.is_past(following) or english.is_adjective(following)
 
 

@@ -258,6 +258,8 @@ def _clauses(sentence: str) -> list[str]:
     start = 0
     for match in _CLAUSE_JOIN.finditer(sentence):
         head = sentence[start : match.start()]
+        if match.group(0).strip(", ") == "and" and _with_someone(head):
+            continue  # "because Tom and I are planning a trip": one subject, "Tom and I"
         # "and", or a comma alone before "it is", "she ran" (", and she loves …" too: the comma ends the statement)
         joined = "" if match.group("also") or match.group("only_and") else match.group(0).strip(", ")
         if match.group("verb") and not _a_verb_follows(match.group("verb"), sentence[match.end("verb"):]):
@@ -288,6 +290,14 @@ def _clauses(sentence: str) -> list[str]:
         # "What's a good gift for my dad, he's retiring next month?": the question ended at the comma
         parts[-1] = parts[-1].rstrip().rstrip("?") + "."
     return [clause for part in parts for clause in _with_causes(part)]
+
+
+def _with_someone(head: str) -> bool:
+    """The words before "and I" end with someone the user names and a word before them that opens no
+    statement with them ("… because Tom", "last Sunday Rafael"): "Tom and I" is the subject that follows."""
+    words = head.split()
+    return len(words) >= 3 and named_subject.looks_named(words[-1]) and not words[-2].endswith(",") and (
+        words[-2].lower() in clauses.SUBORDINATORS or words[-2].lower() in english.CALENDAR)
 
 
 def _someone_else_states(head: str, rest: str) -> bool:
@@ -330,15 +340,13 @@ def _a_verb_follows(word: str, rest: str) -> bool:
         english.verb_tag(following[0].strip(".,!?")))
 
 
-_SUBORDINATORS = frozenset("when while whilst if unless because since after before although though as once until "
-                           "whenever where wherever".split())
 
 
 def _a_main_clause(head: str) -> bool:
     """The words before a comma state something alone: no subordinating word opens them."""
     words = [w.lower().strip(",") for w in head.split()]
     first = next((w for w in words if w not in ("but", "and", "so", "oh", "well", "yeah", "also", "then")), "")
-    return first not in _SUBORDINATORS  # "But when I'm not working, I …" is no statement either
+    return first not in clauses.SUBORDINATORS  # "But when I'm not working, I …" is no statement either
 
 
 def _states_something(head: str, joined: str) -> bool:
@@ -408,7 +416,7 @@ _AUXILIARIES = frozenset("am is are was were have has had will would do does did
 _FILLER = re.compile(
     r"^(?:(?:oh|ah|well|so|and|but|also|anyway|anyways|actually|honestly|btw|by the way|fun fact|"
     r"guess what|yeah|yes|yep|yup|nope|no|not yet|not really|of course|ok|okay|haha|lol|hmm|um|right(?! now)|funny enough|speaking of which|fyi|tbh|ngl|tbf|imo|"
-    r"lowkey|omg|ugh|wow|sorry|dude|bro|sad to say|bad news|good news|(?:not|nothing) much(?=,)|not bad(?=,)|same(?=,)|now(?= my\b))"  # "Not much, just got back from …"
+    r"lowkey|omg|(?:oh )?my (?:gosh|god|goodness)|ugh|wow|sorry|dude|bro|sad to say|bad news|good news|(?:not|nothing) much(?=,)|not bad(?=,)|same(?=,)|now(?= my\b))"  # "Not much, just got back from …"
     r"\b[,!:]?\s*)+",
     re.I,
 )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from suzent_desktop.core.engines.capture import fact_rules, family_names, named_subject, subjectless
+from suzent_desktop.core.engines.capture import clauses, fact_rules, family_names, named_subject, subjectless
 from suzent_desktop.core.files.language import english
 
 # An opening phrase before the user speaks ("On another note, I …", "Sadly, my dog …", "Besides writing, I
@@ -38,7 +38,6 @@ _NEWS_OPENINGS = ("it turns out that", "it turns out", "turns out that", "turns 
                   "can't believe that", "can't believe", "i cannot believe",
                   "fortunately", "luckily", "thankfully", "happily")
 _REMINDED_SUBJECTS = english.FIRST_PERSON_OPENINGS | {"my", "our"}
-_SUBORDINATORS = frozenset("when while if because since after before although though as once until".split())
 
 
 def _told_as_question(sentence: str) -> str:
@@ -159,7 +158,7 @@ def _before_named(sentence: str) -> str:
             return sentence
         lead, rest = ", ".join(parts[:cut]), named_subject.relation_first(", ".join(parts[cut:]))
         words = [w.strip(".,!?").lower() for w in lead.split()]
-        if len(words) > _LEAD_MAX_WORDS or any(w in _REMINDED_SUBJECTS or w in _SUBORDINATORS or w.isdigit() for w in words):
+        if len(words) > _LEAD_MAX_WORDS or any(w in _REMINDED_SUBJECTS or w in clauses.SUBORDINATORS or w.isdigit() for w in words):
             return sentence
         # "Wyatt, our oldest, wants …" names who the rest is about; "Been baking every weekend, my …" is a statement
         called = len(words) > 1 and not any(english.verb_tag(w) and w not in _EXCLAIMING for w in words)

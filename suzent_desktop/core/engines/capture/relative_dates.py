@@ -125,6 +125,9 @@ def _label(kind: str, match: re.Match[str], day: dt.date, past: bool) -> str | N
 RESOLVED_DATE = re.compile(r"\([^()]*\d{4}[^()]*\)")
 _PAST_WORDS = english.PAST_AUXILIARIES
 _PRESENT_WORDS = english.PRESENT_AUXILIARIES | english.MODALS | {"going"}  # "is going to"
+# A time after these is ahead whatever verb came before: "has been promoted, starting in September", "is
+# hoping to have it finished by her birthday in June"
+_AHEAD_WORDS = frozenset("starting beginning until till hoping planning".split())
 _PARTICIPLE_AFTER = frozenset("is are was were be been being get gets getting got has have had".split())
 _CLAUSE_OPENERS = frozenset("and but so because which who when while".split())
 
@@ -137,6 +140,8 @@ def _told_in_the_past(before: str) -> bool | None:
     present = False
     for index in range(len(tokens) - 1, -1, -1):
         low = tokens[index].lower()
+        if low in _AHEAD_WORDS:
+            return False
         if low in _PAST_WORDS:
             return True
         if low in _PRESENT_WORDS:
