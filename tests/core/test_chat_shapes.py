@@ -181,3 +181,17 @@ def test_a_month_after_starting_or_hoping_is_the_one_ahead(line, resolved):
     from suzent_desktop.core.engines.capture import relative_dates
 
     assert relative_dates.resolve(line, dt.datetime(2026, 7, 26, 12)) == resolved
+
+
+@pytest.mark.parametrize(
+    ("turn", "lines"),
+    [
+        ("After she declared my diet 'tragically beige', I started growing basil and mint on my balcony.",
+         ["User started growing basil and mint on their balcony"]),
+        ("It's been so hot here that I've started working at 6am.", ["User has started working at 6am"]),
+        ("If it rains, I stay home.", []),  # a condition is never cut away
+        ("When I was ten, I moved to Oslo.", ["When User was ten, User moved to Oslo"]),
+    ],
+)
+def test_the_users_statement_after_a_scene(turn, lines):
+    assert OfflineExtractor().candidates(turn) == lines

@@ -54,6 +54,9 @@ def main_statement(sentence: str) -> str | None:
     lowered = sentence.lower()
     if any(condition in f" {lowered} " for condition in _CONDITIONS):
         return None
+    said = _said_after_a_scene(sentence)
+    if said is not None:
+        return said
     cuts = [at for marker in _GOES_ON if (at := lowered.find(marker)) > 0 and len(sentence[:at].split()) >= MIN_WORDS
             and lowered[:at].split()[-1] not in _OBJECTS]
     so = lowered.find(" so ")  # "I'm vegan so food recs need to …": what follows is what it means for now
@@ -159,3 +162,23 @@ def where_the_user(sentence: str) -> str | None:
         return None
     cut = min((c for end in _CLAUSE_ENDS if (c := said.find(end, 2)) > 0), default=len(said))
     return f"{said[:cut]} {before[-1].lower()} {' '.join(named)}{said[cut:]}"
+
+
+_USER_OPENERS = (", I ", ", we ", ", my ", ", our ")
+
+
+def _said_after_a_scene(sentence: str) -> str | None:
+    """The user's statement after a clause that sets the scene ("After she declared my diet beige, I started
+    growing basil", "It's been so hot here that I've started working at 6am"): the statement stands alone
+    when the whole cannot (the scene's "she" points outside it). None for any other sentence."""
+    lowered = sentence.lower()
+    if lowered.split(" ", 1)[0] in SUBORDINATORS:
+        at = min((found for opener in _USER_OPENERS if (found := sentence.find(opener)) > 0), default=-1)
+        if at > 0 and len(sentence[at + 2:].split()) >= MIN_WORDS:
+            return sentence[at + 2:]
+    so = lowered.find(" so ")
+    that = lowered.find(" that ", so) if so > 0 else -1
+    rest = sentence[that + 6:] if that > 0 else ""
+    if that > 0 and rest.split(" ", 1)[0] in ("I", "we", "my", "our") and len(rest.split()) >= MIN_WORDS:
+        return rest[0].upper() + rest[1:]
+    return None

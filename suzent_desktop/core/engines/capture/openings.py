@@ -34,6 +34,7 @@ _REMINDERS = ("please remember that", "please remember", "just remember that", "
 # News said with how it came or how it felt, before the user speaks without a comma: "Turns out I'm anaemic",
 # "Sadly my grandad passed away on Sunday". The statement reads without it.
 _NEWS_OPENINGS = ("it turns out that", "it turns out", "turns out that", "turns out", "sadly", "unfortunately",
+                  "the good news is that", "the good news is", "good news is", "the best news is",
                   "i still can't believe", "i can't believe that", "i can't believe", "still can't believe",
                   "can't believe that", "can't believe", "i cannot believe",
                   "fortunately", "luckily", "thankfully", "happily")
