@@ -108,7 +108,7 @@ def _saying(lowered: list[str]) -> tuple[str, bool]:
         return "", False  # "Do you have any pets?": a thing of some kind is asked for
     if not yes and not (not after or (len(after) == 1 and after[0] in english.PREPOSITIONS)):
         return "", False  # "What do you play?", "… listen to?": nothing stands where the answer goes
-    said = "am " + rest[0] if tense == "VBG" else (verb if tense == "VBP" else lemminflect.getInflection(verb, "VBD")[0])
+    said = "am " + rest[0] if tense == "VBG" else (verb if tense == "VBP" else english.verb_form(verb, "VBD") or verb)
     return " ".join(["I", said, *([] if yes else after)]), yes
 
 

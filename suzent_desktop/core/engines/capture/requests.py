@@ -8,7 +8,7 @@ task of the moment, not something a memory should keep.
 
 from __future__ import annotations
 
-import lemminflect
+from suzent_desktop.core.files.language import english
 
 # How a request opens before "help me": "Please help me …", "Can you help me …?", "Could you please help me …"
 _ASKING = ("please ", "pls ", "can you ", "could you ", "would you ", "will you ", "can u ", "could u ")
@@ -31,6 +31,6 @@ def as_planning(sentence: str) -> str:
     verb, _, rest = text[start + len(helped):].partition(" ")
     if verb.lower() not in _PLANNING or len(rest.split()) < 2:
         return sentence
-    doing = lemminflect.getInflection(verb.lower(), tag="VBG")[0]
+    doing = english.verb_form(verb, "VBG") or verb
     subject = "I am" if helped == "help me " else "We are"
     return f"{subject} {doing} {rest.rstrip(' ?!.')}."

@@ -8,8 +8,6 @@ back. A word that can be the subject itself ("Fred won", "Exploring new places c
 
 from __future__ import annotations
 
-import lemminflect
-
 from suzent_desktop.core.files.language import english
 
 FINITE = english.PRESENT_AUXILIARIES | english.PAST_AUXILIARIES | english.MODALS
@@ -35,10 +33,10 @@ def _done_to_user(expanded: str) -> str | None:
         return None
     verb = words[at].lower()
     lemma = english.verb_lemma(verb)
-    participles = lemminflect.getInflection(lemma, tag="VBN") if lemma else ()
-    if english.verb_tag(verb) != "VBD" or not participles or lemma in ("be", "have", "do"):
+    participle = english.verb_form(lemma, "VBN") if lemma else None
+    if english.verb_tag(verb) != "VBD" or not participle or lemma in ("be", "have", "do"):
         return None
-    return " ".join(["I was", *words[1:at], participles[0], *words[at + 2:]])
+    return " ".join(["I was", *words[1:at], participle, *words[at + 2:]])
 
 
 def with_subject(expanded: str) -> str:
