@@ -26,9 +26,11 @@ def test_a_date_names_nothing(line: str) -> None:
 
 
 def test_a_plan_that_names_its_subject_is_kept_where_the_same_plan_without_it_is_not() -> None:
-    named = OfflineExtractor().extract("I am definitely going to keep up with my Spanish lessons!", when=WHEN)
-    vague = OfflineExtractor().extract("I am definitely going to keep up with my lessons!", when=WHEN)
-    assert [fact.content for fact in named] == ["User is definitely going to keep up with their Spanish lessons"]
+    # A plan whose probability stands well between the two bars (about 0.77 here), not at either: the int8
+    # classifier's last digits differ between processors, and a line at 0.4 can fall either side of it.
+    named = OfflineExtractor().extract("I am definitely going to continue my Spanish lessons!", when=WHEN)
+    vague = OfflineExtractor().extract("I am definitely going to continue my lessons!", when=WHEN)
+    assert [fact.content for fact in named] == ["User is definitely going to continue their Spanish lessons"]
     assert vague == []
 
 
