@@ -23,17 +23,13 @@ _IMPRESSIONS = frozenset("sound look seem feel".split())
 _PUNCTUATION = ".,!?;:\"'“”()"
 
 
-def _name_word(word: str) -> bool:
+def looks_named(word: str) -> bool:
+    """A capitalised word that names someone ("Tom", "Rafael"), not a common word, an adverb or a family name."""
     bare = word.rstrip(_PUNCTUATION)
     # "Sadly", "Honestly": an adverb of a common word; "Lily", "Sally", "Kelly" are names
     adverb = bare.endswith("ly") and english.lexicon().word_usage_frequency(bare[:-2].lower()) >= 1e-5
     return (bare == word and bare[:1].isupper() and bare[1:].islower() and bare.replace("-", "").isalpha()
             and bare.lower() not in FAMILY_NAMES and english.looks_like_name(bare) and not adverb)
-
-
-def looks_named(word: str) -> bool:
-    """A capitalised word that names someone ("Tom", "Rafael"), not a common word or a family name."""
-    return _name_word(word)
 
 
 def _finite(word: str) -> bool:
@@ -68,14 +64,14 @@ def subject_name(sentence: str) -> str | None:
         return None
     first = words[0]
     for suffix in ("'s", "’s"):  # "Hana's pregnant", "Rui's moving to Porto": the name, contracted with "is"
-        if first.endswith(suffix) and _name_word(first[: -len(suffix)]):
+        if first.endswith(suffix) and looks_named(first[: -len(suffix)]):
             following = words[1].strip(_PUNCTUATION).lower()
             if _contracted(following, words[2:3]) or _owned_subject(words[1:]):
                 return first[: -len(suffix)]
             return None
-    if not _name_word(first):
+    if not looks_named(first):
         return None
-    at = 2 if _name_word(words[1]) else 1  # "Rui Costa"
+    at = 2 if looks_named(words[1]) else 1  # "Rui Costa"
     name = " ".join(words[:at])
     if at < len(words) and words[at].lower() in _ADVERBS:
         at += 1
@@ -88,7 +84,8 @@ def owned_by(sentence: str, name: str) -> bool:
     """The sentence opens with something of the name's ("Kenji's baby is …"), not with the person."""
     first, _, rest = sentence.strip().partition(" ")
     following = rest.split(" ")
-    return first.rstrip("'s’") == name and first != name and not _contracted(
+    owner = first.removesuffix("'s").removesuffix("’s")
+    return owner == name and first != name and not _contracted(
         following[0].strip(_PUNCTUATION).lower(), following[1:2])
 
 
@@ -117,7 +114,7 @@ def relation_first(sentence: str) -> str:
     """"Rodrigo my sous chef just quit" as "My sous chef Rodrigo just quit": who the named person is to the
     user, said the way the rest of the step reads it."""
     words = sentence.strip().split(" ")
-    if len(words) < 5 or not _name_word(words[0].rstrip(",")) or words[1].lower() not in ("my", "our"):
+    if len(words) < 5 or not looks_named(words[0].rstrip(",")) or words[1].lower() not in ("my", "our"):
         return sentence
     at = next((i for i in (2, 3) if (words[i].rstrip(",").lower() in english.PEOPLE
                                       or english.is_noun(words[i].rstrip(",").lower())
