@@ -195,3 +195,20 @@ def test_a_month_after_starting_or_hoping_is_the_one_ahead(line, resolved):
 )
 def test_the_users_statement_after_a_scene(turn, lines):
     assert OfflineExtractor().candidates(turn) == lines
+
+
+@pytest.mark.parametrize(
+    ("turn", "lines"),
+    [
+        ("ngl my gf mia is lowkey allergic to tree nuts so we cant eat at that place lol",
+         ["User's girlfriend mia is lowkey allergic to tree nuts"]),
+        ("haven't smoked since march 1st!!", ["User has not smoked since march 1st"]),
+        ("Didn't get the job in the end.", ["User did not get the job in the end"]),
+        ("Got laid off on Friday.", ["User got laid off on Friday"]),
+        ("got divorced last november, still adjusting tbh", ["User got divorced last November, still adjusting"]),
+        ("Don't forget to call me.", []),  # an imperative
+        ("ya my exam is on the 25th", ["User's exam is on the 25th"]),
+    ],
+)
+def test_texting_shorthand_and_a_negation_without_i(turn, lines):
+    assert OfflineExtractor().candidates(turn) == lines

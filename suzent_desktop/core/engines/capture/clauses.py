@@ -19,7 +19,7 @@ _CONDITIONS = (" if ", " unless ", " as long as ", " in case ")
 MIN_WORDS = 4
 SUBORDINATORS = frozenset("when while whilst if unless because since after before although though as once until "
                           "whenever where wherever".split())
-_SO_AS_DEGREE = frozenset("much many far long well hard badly that i we".split())  # "so much", "so I …" goes on
+_SO_AS_DEGREE = frozenset("much many far long well hard badly that".split())  # "so much", "so far"
 # A comma before these starts a remark of its own, not an item of a list or more of the same clause
 _TAIL_STARTS = frozenset("nobody everyone everybody fingers hopefully luckily sadly thankfully which it it's that's "
                          "this they he she".split())

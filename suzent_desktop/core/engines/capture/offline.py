@@ -415,7 +415,7 @@ _AUXILIARIES = frozenset("am is are was were have has had will would do does did
 
 _FILLER = re.compile(
     r"^(?:(?:oh|ah|well|so|and|but|also|anyway|anyways|actually|honestly|btw|by the way|fun fact|"
-    r"guess what|yeah|yes|yep|yup|nope|no|not yet|not really|of course|ok|okay|haha|lol|hmm|um|right(?! now)|funny enough|speaking of which|fyi|tbh|ngl|tbf|imo|"
+    r"guess what|yeah|yes|yep|yup|ya|yea|yah|nope|no|not yet|not really|of course|ok|okay|haha|lol|hmm|um|right(?! now)|funny enough|speaking of which|fyi|tbh|ngl|tbf|imo|"
     r"lowkey|omg|(?:oh )?my (?:gosh|god|goodness)|ugh|wow|sorry|dude|bro|sad to say|bad news|good news|(?:not|nothing) much(?=,)|not bad(?=,)|same(?=,)|now(?= my\b))"  # "Not much, just got back from …"
     r"\b[,!:]?\s*)+",
     re.I,

@@ -47,6 +47,9 @@ def with_subject(expanded: str) -> str:
         return done
     if expanded.split(" ", 2)[:2] in (["Back", "from"], ["Back", "home"], ["Back", "in"]):
         return f"I am b{expanded[1:]}"  # "Back from Japan!!", "Back home after three weeks"
+    negated = _negated_without_subject(expanded)
+    if negated is not None:
+        return negated
     words = expanded.split(" ", 2)
     lead = 1 if len(words) > 1 and words[0].lower() in LEAD_ADVERBS else 0
     first = words[lead] if len(words) > lead else ""
@@ -74,6 +77,24 @@ def with_subject(expanded: str) -> str:
     ):
         return f"I {expanded[0].lower()}{expanded[1:]}"
     return expanded
+
+
+def _negated_without_subject(expanded: str) -> str | None:
+    """"Haven't smoked since March", "Didn't get the job", "Got divorced last year": the user's, said without
+    "I". Not "Don't forget …" (an imperative says "don't"); None for any other sentence."""
+    words = expanded.split(" ")
+    if len(words) < 3:
+        return None
+    first, verb = words[0], words[1].strip(".,!?").lower()
+    negated = words[1] == "not" and len(words) > 3
+    after_not = words[2].strip(".,!?").lower() if negated else ""
+    if negated and first in ("Have", "Had") and english.is_past(after_not) and english.verb_lemma(after_not) != after_not:
+        return f"I {first.lower()} {' '.join(words[1:])}"
+    if negated and first == "Did" and english.verb_tag(after_not) == "VB":
+        return f"I did {' '.join(words[1:])}"
+    if first == "Got" and english.is_past(verb) and english.verb_lemma(verb) != verb:  # "Got married", "Got laid off"
+        return f"I got {' '.join(words[1:])}"
+    return None
 
 
 def _no_verb_after(expanded: str, lead: int = 0) -> bool:

@@ -301,6 +301,7 @@ _WITHOUT_APOSTROPHE = {
     "whats": "what's", "youre": "you're", "theyre": "they're", "weve": "we've", "theyve": "they've",
     "youve": "you've", "u": "you", "tmrw": "tomorrow", "tmr": "tomorrow",
     "bc": "because", "cuz": "because", "coz": "because", "bcuz": "because",
+    "gf": "girlfriend", "bff": "best friend", "hubby": "husband", "bro's": "brother's", "sis's": "sister's",
     # a day or month written in lower case is still a date ("on monday", "in june"); "may" and "march" are words
     **{day: day.capitalize() for day in (*WEEKDAYS, *MONTHS) if day not in ("may", "march")},
 }
