@@ -212,3 +212,15 @@ def test_the_users_statement_after_a_scene(turn, lines):
 )
 def test_texting_shorthand_and_a_negation_without_i(turn, lines):
     assert OfflineExtractor().candidates(turn) == lines
+
+
+def test_a_weekday_with_its_time_of_day_is_every_week_and_names_no_date():
+    import datetime as dt
+
+    from suzent_desktop.core.engines.capture import relative_dates
+
+    when = dt.datetime(2026, 4, 12, 12)
+    assert relative_dates.resolve("User started a Spanish course on Tuesday evenings", when) == (
+        "User started a Spanish course on Tuesday evenings")
+    assert relative_dates.resolve("User started a Spanish course on Tuesday", when) == (
+        "User started a Spanish course on Tuesday (7 April 2026)")

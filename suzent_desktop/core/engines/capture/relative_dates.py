@@ -29,7 +29,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("ago", re.compile(rf"\b{_COUNT}\s+(?P<unit>day|week|month|year)s?\s+ago\b", re.I)),
     ("last_day", re.compile(rf"\b(?:last|this past)\s+(?P<day>{_DAY})\b", re.I)),
     ("next_day", re.compile(rf"\b(?:next|this coming)\s+(?P<day>{_DAY})\b", re.I)),
-    ("on_day", re.compile(rf"\b(?:on|this)\s+(?P<day>{_DAY})\b", re.I)),
+    # "on Tuesday evenings" is every Tuesday: no one day
+    ("on_day", re.compile(rf"\b(?:on|this)\s+(?P<day>{_DAY})\b(?!\s+(?:mornings|afternoons|evenings|nights)\b)", re.I)),
     ("last_unit", re.compile(r"\b(?:last|this past)\s+(?P<unit>week|weekend|month|year)\b", re.I)),
     ("next_unit", re.compile(r"\bnext\s+(?P<unit>week|weekend|month|year)\b", re.I)),
     ("day_before_yesterday", re.compile(r"\bthe day before yesterday\b", re.I)),
