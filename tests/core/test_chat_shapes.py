@@ -224,3 +224,9 @@ def test_a_weekday_with_its_time_of_day_is_every_week_and_names_no_date():
         "User started a Spanish course on Tuesday evenings")
     assert relative_dates.resolve("User started a Spanish course on Tuesday", when) == (
         "User started a Spanish course on Tuesday (7 April 2026)")
+
+
+def test_a_line_the_judge_drops_is_weighed_again_as_its_main_statement():
+    turn = "My blood pressure was high again at the check-up, so the doctor put me on medication."
+    assert [fact.content for fact in OfflineExtractor().extract(turn)] == [
+        "User's blood pressure was high again at the check-up"]

@@ -881,8 +881,12 @@ class OfflineExtractor:
 
     @staticmethod
     def _make(line: str, when: dt.datetime | None) -> Fact | None:
-        """The fact of a candidate line when the judge keeps it, its date resolved from the turn's time."""
+        """The fact of a candidate line when the judge keeps it, or keeps its main statement alone (a line may go
+        on past its fact with words the judge weighs as chat), its date resolved from the turn's time."""
         verdict = fact_judge.judge()(line)
+        shorter = None if verdict.keep else clauses.main_statement(line)
+        if shorter and not fact_rules.problem(shorter):  # "… check-up, so the doctor put the user on …" weighed alone
+            line, verdict = shorter, fact_judge.judge()(shorter)
         if not verdict.keep:
             return None
         content = relative_dates.resolve(line, when, past=verdict.subject != "plan")
