@@ -230,3 +230,15 @@ def test_a_line_the_judge_drops_is_weighed_again_as_its_main_statement():
     turn = "My blood pressure was high again at the check-up, so the doctor put me on medication."
     assert [fact.content for fact in OfflineExtractor().extract(turn)] == [
         "User's blood pressure was high again at the check-up"]
+
+
+@pytest.mark.parametrize(
+    ("turn", "lines"),
+    [
+        ("they have made me operations director from July", ["User has been made operations director from July"]),
+        ("They've offered me the job!", ["User has been offered the job"]),
+        ("they finally made me head of the cellar", ["User was finally made head of the cellar"]),
+    ],
+)
+def test_they_with_the_user_as_object_in_the_perfect(turn, lines):
+    assert OfflineExtractor().candidates(turn) == lines

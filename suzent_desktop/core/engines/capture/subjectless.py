@@ -26,7 +26,8 @@ def _done_to_user(expanded: str) -> str | None:
     nobody in particular, with the user as its object, is news of the user ("they diagnosed me with asthma",
     "they offered me the job"). None for any other sentence."""
     words = expanded.split(" ")
-    at = 1
+    perfect = words[1:2] in (["have"], ["had"])  # "they have made me operations director"
+    at = 2 if perfect else 1
     while at < len(words) and words[at].lower() in LEAD_ADVERBS:
         at += 1
     if words[0].lower() != "they" or at + 2 >= len(words) or words[at + 1] != "me":
@@ -34,9 +35,10 @@ def _done_to_user(expanded: str) -> str | None:
     verb = words[at].lower()
     lemma = english.verb_lemma(verb)
     participle = english.verb_form(lemma, "VBN") if lemma else None
-    if english.verb_tag(verb) != "VBD" or not participle or lemma in ("be", "have", "do"):
+    if english.verb_tag(verb) not in (("VBN", "VBD") if perfect else ("VBD",)) or not participle or lemma in ("be", "have", "do"):
         return None
-    return " ".join(["I was", *words[1:at], participle, *words[at + 2:]])
+    done = ["I", words[1], "been"] if perfect else ["I was"]
+    return " ".join([*done, *words[1 + perfect:at], participle, *words[at + 2:]])
 
 
 def with_subject(expanded: str) -> str:
