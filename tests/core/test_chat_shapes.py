@@ -242,3 +242,17 @@ def test_a_line_the_judge_drops_is_weighed_again_as_its_main_statement():
 )
 def test_they_with_the_user_as_object_in_the_perfect(turn, lines):
     assert OfflineExtractor().candidates(turn) == lines
+
+
+@pytest.mark.parametrize(
+    ("turn", "lines"),
+    [
+        ("Last weekend I took my kids to a pottery class and they loved it.",
+         ["User took their kids to a pottery class last weekend"]),
+        ("It was my daughter's first recital on Saturday, she played Clair de Lune.",
+         ["User's daughter's first recital was on Saturday", "User's daughter played Clair de Lune"]),
+        ("It was my favourite song.", []),
+    ],
+)
+def test_a_verdict_after_and_they_and_a_day_of_theirs_in_the_past(turn, lines):
+    assert OfflineExtractor().candidates(turn) == lines

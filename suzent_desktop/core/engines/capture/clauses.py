@@ -14,7 +14,7 @@ from suzent_desktop.core.files.language import english
 
 # Where a sentence goes on past its main statement; the earliest one after the first words counts.
 _GOES_ON = (" just to ", " to see ", " so that ", " because ", " since ", ", which ", " which ", ", but ", " but ",
-            ", and ", ", so ", " and this ", " and that ", " and it ", " and user ", ", there's ", ", there is ", ", there are ")
+            ", and ", ", so ", " and this ", " and that ", " and it ", " and they ", " and user ", ", there's ", ", there is ", ", there are ")
 _CONDITIONS = (" if ", " unless ", " as long as ", " in case ")
 MIN_WORDS = 4
 SUBORDINATORS = frozenset("when while whilst if unless because since after before although though as once until "

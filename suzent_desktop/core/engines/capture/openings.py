@@ -71,11 +71,13 @@ _TIME_STARTS = frozenset({"on", "tomorrow", "today", "tonight", "next", "this", 
 
 
 def _day_of_mine(sentence: str) -> str:
-    """"It's my birthday on the 20th" says when the user's birthday is: "My birthday is on the 20th". Only a
-    time after the noun makes it a date ("It's my favourite song" stays as said)."""
+    """"It's my birthday on the 20th" says when the user's birthday is: "My birthday is on the 20th" ("It was
+    my daughter's first recital on Saturday": "… was on Saturday"). Only a time after the noun makes it a date
+    ("It's my favourite song" stays as said)."""
     words = sentence.split(" ")
     lead = [w.lower().replace("’", "'") for w in words[:3]]
-    size = 2 if lead[:1] == ["it's"] else 3 if lead[:2] == ["it", "is"] else 0
+    size = 2 if lead[:1] == ["it's"] else 3 if lead[:2] in (["it", "is"], ["it", "was"]) else 0
+    verb = "was" if lead[1:2] == ["was"] else "is"
     if not size or len(words) < size + 2 or lead[size - 1] not in ("my", "our"):
         return sentence
     for at in range(size + 1, min(len(words), size + 6)):
@@ -83,7 +85,7 @@ def _day_of_mine(sentence: str) -> str:
         following = words[at + 1].lower().strip(",.!?") if at + 1 < len(words) else ""
         if word in _TIME_STARTS and (word != "in" or following in english.MONTHS):
             owner = words[size - 1].capitalize()
-            return f"{owner} {' '.join(words[size:at])} is {' '.join(words[at:])}"
+            return f"{owner} {' '.join(words[size:at])} {verb} {' '.join(words[at:])}"
         if words[at - 1].endswith(","):
             break
     return sentence
