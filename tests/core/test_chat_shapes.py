@@ -256,3 +256,10 @@ def test_they_with_the_user_as_object_in_the_perfect(turn, lines):
 )
 def test_a_verdict_after_and_they_and_a_day_of_theirs_in_the_past(turn, lines):
     assert OfflineExtractor().candidates(turn) == lines
+
+
+def test_the_users_little_one_is_their_child_and_no_pointer():
+    from suzent_desktop.core.engines.capture import fact_rules
+
+    assert fact_rules.problem("User's little one just turned five") == ""
+    assert fact_rules.problem("User bought a little one for the garden") == "points outside the line"

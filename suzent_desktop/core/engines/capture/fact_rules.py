@@ -61,7 +61,7 @@ _NAMED = re.compile(r"^(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+)(?P<more>(?: (?!
 _YOU = re.compile(r"\b(?:you|your|yours|yourself)\b", re.I)
 # "this September", "this Monday" name a time as "this week" does
 _POINTER = re.compile(rf"\b(?:this|these|those)\b(?! (?:{TIME_NOUN}|{'|'.join(english.CALENDAR)})s?\b)|\bthere\b(?! (?:is|are|was|were)\b)|"
-                      r"\b(?:the same(?! (?!thing\b|one\b|way\b|as\b)[a-z]{3,})|a few more|(?:a|an|the|another|favou?rite|new|old|other|big|little|next|last) one)\b(?!-)|\bthat(?: (?P<next>[a-z]+))?(?=\W*$|\s)", re.I)
+                      r"\b(?:the same(?! (?!thing\b|one\b|way\b|as\b)[a-z]{3,})|a few more|(?:a|an|the|another|favou?rite|new|old|other|big|next|last|(?<!User's )(?<!their )little) one)\b(?!-)|\bthat(?: (?P<next>[a-z]+))?(?=\W*$|\s)", re.I)
 
 
 def _counted_before(text: str) -> bool:
