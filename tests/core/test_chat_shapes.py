@@ -263,3 +263,12 @@ def test_the_users_little_one_is_their_child_and_no_pointer():
 
     assert fact_rules.problem("User's little one just turned five") == ""
     assert fact_rules.problem("User bought a little one for the garden") == "points outside the line"
+
+
+def test_the_second_look_keeps_no_list_cut_short_and_and_so_on_is_no_consequence():
+    from suzent_desktop.core.engines.capture import clauses
+
+    assert clauses.main_statement("User meets other dog owners once a week for tips and so on") is None
+    turn = "I get ideas from various sources like books, movies, and real-life experiences all the time."
+    assert "User gets ideas from various sources like books, movies" not in [
+        fact.content for fact in OfflineExtractor().extract(turn)]

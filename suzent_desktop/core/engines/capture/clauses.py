@@ -61,7 +61,7 @@ def main_statement(sentence: str) -> str | None:
             and lowered[:at].split()[-1] not in _OBJECTS]
     so = lowered.find(" so ")  # "I'm vegan so food recs need to …": what follows is what it means for now
     after_so = lowered[so + 4:].split(" ", 1)[0] if so > 0 else ""
-    if so > 0 and len(sentence[:so].split()) >= 3 and after_so and not (
+    if so > 0 and len(sentence[:so].split()) >= 3 and after_so and not lowered[:so].endswith(" and") and not (
             english.is_adjective(after_so) or after_so.endswith("ly") or after_so in _SO_AS_DEGREE):
         cuts.append(so)
     comma = lowered.find(", ")

@@ -885,7 +885,9 @@ class OfflineExtractor:
         on past its fact with words the judge weighs as chat), its date resolved from the turn's time."""
         verdict = fact_judge.judge()(line)
         shorter = None if verdict.keep else clauses.main_statement(line)
-        if shorter and not fact_rules.problem(shorter):  # "… check-up, so the doctor put the user on …" weighed alone
+        # "… check-up, so the doctor put the user on …" weighed alone; a list cut short ("from sources like
+        # books, movies") is no statement
+        if shorter and "," not in shorter and not fact_rules.problem(shorter):
             line, verdict = shorter, fact_judge.judge()(shorter)
         if not verdict.keep:
             return None
