@@ -272,3 +272,17 @@ def test_the_second_look_keeps_no_list_cut_short_and_and_so_on_is_no_consequence
     turn = "I get ideas from various sources like books, movies, and real-life experiences all the time."
     assert "User gets ideas from various sources like books, movies" not in [
         fact.content for fact in OfflineExtractor().extract(turn)]
+
+
+@pytest.mark.parametrize(
+    ("turn", "lines"),
+    [
+        # "it" is no plural thing: no line gives the 10K's finish to the shoes
+        ("These are the shoes I wore for my first 10K, I still can't believe I finished it!", []),
+        ("I bought a Vespa. I'm restoring it.", ["User bought a Vespa", "User is restoring their Vespa"]),
+        ("Here's a pic of the cookies I baked.", ["User baked cookies"]),
+        ("Here is the dress I bought for the wedding.", ["User bought a dress for the wedding"]),
+    ],
+)
+def test_it_and_a_are_for_one_thing(turn, lines):
+    assert OfflineExtractor().candidates(turn) == lines

@@ -578,7 +578,8 @@ def _object_it_named(sentence: str, thing: str) -> str:
     words = sentence.split(" ")
     if words[0].lower().replace("’", "'") not in english.FIRST_PERSON_OPENINGS:
         return sentence
-    wanted = {"it", "them"} if english.is_plural_noun(thing.split()[-1]) else {"it"}
+    # "These are the shoes I wore for my first 10K … I finished it": "it" is no pair of shoes
+    wanted = {"them"} if english.is_plural_noun(thing.split()[-1]) else {"it"}
     at = [i for i, word in enumerate(words) if word.strip(".,!?;:").lower() in wanted]
     if len(at) != 1 or at[0] < 2:
         return sentence

@@ -58,7 +58,8 @@ def as_done(sentence: str) -> str:
         prep, rest = "", prep + rest  # "some things I miss about Berlin": "about" goes with what follows
     det, _, noun = _depicted(said.group("thing"), said.group("verb")).partition(" ")
     if det in ("the", "this", "these"):  # a shown thing is any such thing: "a cake", "cookies"
-        plural = det == "these" or (det == "the" and " are " in f"{sentence[: said.start('thing')]} ")
+        plural = (det == "these" or (det == "the" and " are " in f"{sentence[: said.start('thing')]} ")
+                  or english.is_plural_noun(noun.split()[-1]))  # "a pic of the cookies I baked"
         det = "" if plural else english.indefinite_article(noun)
     thing = f"{det} {noun}".strip()
     return f"{said.group('who')} {said.group('adverbs')}{said.group('verb')}{prep} {thing}{rest}"
