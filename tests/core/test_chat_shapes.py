@@ -286,3 +286,18 @@ def test_the_second_look_keeps_no_list_cut_short_and_and_so_on_is_no_consequence
 )
 def test_it_and_a_are_for_one_thing(turn, lines):
     assert OfflineExtractor().candidates(turn) == lines
+
+
+@pytest.mark.parametrize(
+    ("turn", "lines"),
+    [
+        ("Write a toast for my best friend's wedding. Her name is Dana and we met in nursery school.",
+         ["User's best friend's name is Dana", "User and their best friend met in nursery school"]),
+        ("My husband Tom and I have been together for ten years. We met at university.",
+         ["User and their husband Tom have been together for ten years", "User and their husband Tom met at university"]),
+        ("We met in 2015.", []),  # met whom: no line says the user met no one
+        ("We met Sarah at the party.", ["User met Sarah at the party"]),
+    ],
+)
+def test_we_who_met_are_the_user_and_the_person_named_before(turn, lines):
+    assert OfflineExtractor().candidates(turn) == lines

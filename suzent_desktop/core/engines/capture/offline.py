@@ -828,6 +828,7 @@ class OfflineExtractor:
             relation = found.group("rel") or found.group("rel2") or found.group("pet")
             name = found.group("name") or found.group("pet_name")
             antecedent = f"my {relation.lower()}" + (f" {name}" if name else "")
+        expanded = pronouns.we_together(expanded, antecedent)
         if not expanded or expanded.endswith("?") or (_QUESTION_START.match(expanded) and not _TIME_CLAUSE.match(expanded)):
             return None, antecedent
         for said in dict.fromkeys((expanded, clauses.main_statement(expanded))):

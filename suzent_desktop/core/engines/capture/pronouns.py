@@ -33,3 +33,28 @@ def opened_by(sentence: str, antecedent: str | None, named_at: int) -> str:
             or sum(w in _SEX_OF for w in words) != 1 or not agrees(antecedent, first)):
         return sentence
     return antecedent[0].upper() + antecedent[1:] + sentence[len(first):]
+
+
+# What two people do together: "we met in nursery school", "we got married in 2010" said of the user and one other
+_TOGETHER = frozenset("meet marry date divorce".split())
+_AFTER_TOGETHER = english.PREPOSITIONS | frozenset("last when back years online".split())
+
+
+def we_together(sentence: str, antecedent: str | None) -> str:
+    """"Her name is Dana and we met in nursery school": "we" who met are the user and the person just named, and
+    the line says so ("I and my best friend Dana met …", as "User and their best friend Dana met …"). With no one named before, the sentence gives no line
+    (empty): "User met in nursery school" would say the user met no one. Any other sentence as said."""
+    words = sentence.split(" ")
+    at = 1
+    while at < len(words) and words[at].lower() in ("first", "finally", "just", "actually", "originally", "only"):
+        at += 1
+    if len(words) < at + 2 or words[0].lower() != "we":
+        return sentence
+    verb, following = words[at].lower(), words[at + 1].strip(".,!?").lower()
+    lemma = english.verb_lemma(verb)
+    parted = lemma in ("break", "split") and following == "up"
+    if english.verb_tag(verb) != "VBD" or not (parted or lemma in _TOGETHER and following in _AFTER_TOGETHER):
+        return sentence  # "We met Sarah at the party": the user and someone met her
+    if antecedent is None:
+        return ""
+    return f"I and {antecedent} {' '.join(words[1:])}"
