@@ -3,8 +3,11 @@ passed on by someone, and statements said without their "I"."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 
+from suzent_desktop.core.engines.capture import clauses, fact_rules, relative_dates
 from suzent_desktop.core.engines.capture.offline import OfflineExtractor
 from suzent_desktop.core.files.language import english
 
@@ -176,10 +179,6 @@ def test_compound_subjects_exclamations_and_possessives(turn, lines):
     ],
 )
 def test_a_month_after_starting_or_hoping_is_the_one_ahead(line, resolved):
-    import datetime as dt
-
-    from suzent_desktop.core.engines.capture import relative_dates
-
     assert relative_dates.resolve(line, dt.datetime(2026, 7, 26, 12)) == resolved
 
 
@@ -215,10 +214,6 @@ def test_texting_shorthand_and_a_negation_without_i(turn, lines):
 
 
 def test_a_weekday_with_its_time_of_day_is_every_week_and_names_no_date():
-    import datetime as dt
-
-    from suzent_desktop.core.engines.capture import relative_dates
-
     when = dt.datetime(2026, 4, 12, 12)
     assert relative_dates.resolve("User started a Spanish course on Tuesday evenings", when) == (
         "User started a Spanish course on Tuesday evenings")
@@ -259,15 +254,11 @@ def test_a_verdict_after_and_they_and_a_day_of_theirs_in_the_past(turn, lines):
 
 
 def test_the_users_little_one_is_their_child_and_no_pointer():
-    from suzent_desktop.core.engines.capture import fact_rules
-
     assert fact_rules.problem("User's little one just turned five") == ""
     assert fact_rules.problem("User bought a little one for the garden") == "points outside the line"
 
 
 def test_the_second_look_keeps_no_list_cut_short_and_and_so_on_is_no_consequence():
-    from suzent_desktop.core.engines.capture import clauses
-
     assert clauses.main_statement("User meets other dog owners once a week for tips and so on") is None
     turn = "I get ideas from various sources like books, movies, and real-life experiences all the time."
     assert "User gets ideas from various sources like books, movies" not in [

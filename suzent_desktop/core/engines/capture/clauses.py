@@ -77,7 +77,6 @@ def main_statement(sentence: str) -> str | None:
 
 # Who speaks first after a colon that opens the statement: "Well, I finally did it: I signed up for …", "Big
 # news in our house: we're expecting". What precedes it only announces the news.
-_SPEAKER_OPENERS = english.FIRST_PERSON_OPENINGS | {"my", "our"}
 _OWNERS = frozenset("her his its".split())  # "…, her name is Mochi"
 
 
@@ -114,7 +113,7 @@ def _in_a_role(sentence: str) -> list[str] | None:
     head, comma, rest = sentence.partition(", ")
     words = head.lower().split()
     if not comma or words[:2] not in (["as", "a"], ["as", "an"]) or len(words) > 12 or not set(words[2:4]).isdisjoint(
-            _NO_ROLE) or rest.split(" ", 1)[0].lower() not in _SPEAKER_OPENERS:
+            _NO_ROLE) or rest.split(" ", 1)[0].lower() not in english.OWN_OPENINGS:
         return None
     return [f"I am {head.split(' ', 1)[1]}", rest]
 
@@ -135,7 +134,7 @@ def announced(sentence: str) -> list[str]:
         if rest.split(" ", 3)[1:3] in (["and", "I"], ["and", "I'm"]):  # "Good news: Aroha and I are expecting"
             opener = "i"
         # "…, so my wife made one cake": the head may be what the line needs ("Kehinde wanted a dinosaur cake")
-        if found and head and opener in _SPEAKER_OPENERS and (mark != ", so " or opener[:1] in "iw"):
+        if found and head and opener in english.OWN_OPENINGS and (mark != ", so " or opener[:1] in "iw"):
             return [head, *announced(rest)]
     return [sentence]
 

@@ -370,16 +370,13 @@ _CAUSE_FIRST = re.compile(r"^(?:[A-Za-z]+,\s+)?(?i:since|because)\s+(?P<cause>(?
 _CAUSE_AFTER = re.compile(r"\s(?:since|because)\s+(?P<cause>(?:I|I'm|I've|my|we)\b[^,;]*)")
 
 
-_SAYS_ITSELF = english.FIRST_PERSON_OPENINGS | {"my", "our"}
-
-
 def _with_causes(clause: str) -> list[str]:
     first = _CAUSE_FIRST.match(clause)
     if first:
         return [first.group("cause"), first.group("main")]
     causes = [m.group("cause") for m in _CAUSE_AFTER.finditer(clause) if len(m.group("cause").split()) > 3]
     # the user's own sentence says it already: "We went back to the cafe in Lisbon, where I proposed …"
-    where = None if clause.split(" ", 1)[0].lower() in _SAYS_ITSELF else clauses.where_the_user(clause)
+    where = None if clause.split(" ", 1)[0].lower() in english.OWN_OPENINGS else clauses.where_the_user(clause)
     return [clause, *causes, *([where] if where else []), *findings.found_out(clause)]
 
 
@@ -598,7 +595,6 @@ _TOLD_YOU = ("wanted to let you know", "want to let you know", "wanna let you kn
              "thought you would like to know", "thought i'd let you know", "just so you know")
 _TELLING = (*_TOLD_YOU, *(t.replace("you", "ya", 1) for t in _TOLD_YOU), "guess what",  # chat writes "ya" too
             "i'd have to say", "i would have to say", "i'd say", "i would say")  # "I'd say my favourite is …"
-_STATEMENT_OPENINGS = english.FIRST_PERSON_OPENINGS | {"my", "our"}
 
 
 def _without_telling(sentence: str) -> str:
@@ -613,7 +609,7 @@ def _without_telling(sentence: str) -> str:
         if rest[:5].lower() == "that ":
             rest = rest[5:]
         first = rest.split(" ", 1)[0].lower().replace("’", "'")
-        return rest[:1].upper() + rest[1:] if first in _STATEMENT_OPENINGS else sentence
+        return rest[:1].upper() + rest[1:] if first in english.OWN_OPENINGS else sentence
     return sentence
 
 

@@ -38,7 +38,6 @@ _NEWS_OPENINGS = ("it turns out that", "it turns out", "turns out that", "turns 
                   "i still can't believe", "i can't believe that", "i can't believe", "still can't believe",
                   "can't believe that", "can't believe", "i cannot believe",
                   "fortunately", "luckily", "thankfully", "happily")
-_REMINDED_SUBJECTS = english.FIRST_PERSON_OPENINGS | {"my", "our"}
 
 
 def _told_as_question(sentence: str) -> str:
@@ -64,7 +63,7 @@ def _reminded(sentence: str) -> str:
     rest = sentence[len(opening):].lstrip(", ")
     first = rest.split(" ", 1)[0].lower().replace("’", "'")
     shortest = 2 if opening in _NEWS_OPENINGS else 3  # "I'm anaemic" is a statement; "me too" is not
-    return rest if first in _REMINDED_SUBJECTS and len(rest.split()) >= shortest else sentence
+    return rest if first in english.OWN_OPENINGS and len(rest.split()) >= shortest else sentence
 
 
 _TIME_STARTS = frozenset({"on", "tomorrow", "today", "tonight", "next", "this", "in"})
@@ -114,7 +113,7 @@ def uncalled(sentence: str) -> str:
     reads without it."""
     first, _, rest = sentence.partition(" ")
     opens = rest.split(" ", 1)[0].replace("’", "'").lower()
-    if first.isalpha() and first.islower() and opens in _REMINDED_SUBJECTS and not english.is_english_word(first):
+    if first.isalpha() and first.islower() and opens in english.OWN_OPENINGS and not english.is_english_word(first):
         return rest
     return sentence
 
@@ -142,7 +141,7 @@ def reported(sentence: str) -> str:
             break
     first = rest.split(" ", 1)[0]
     opens = first.replace("’", "'").lower()
-    news = (opens in _REMINDED_SUBJECTS or opens.split("'")[0] in family_names.FAMILY_NAMES
+    news = (opens in english.OWN_OPENINGS or opens.split("'")[0] in family_names.FAMILY_NAMES
             or english.looks_like_name(first.rstrip(",'’s")))
     return rest if news and len(rest.split()) >= 3 else sentence
 
@@ -161,7 +160,7 @@ def _before_named(sentence: str) -> str:
             return sentence
         lead, rest = ", ".join(parts[:cut]), named_subject.relation_first(", ".join(parts[cut:]))
         words = [w.strip(".,!?").lower() for w in lead.split()]
-        if len(words) > _LEAD_MAX_WORDS or any(w in _REMINDED_SUBJECTS or w in clauses.SUBORDINATORS or w.isdigit() for w in words):
+        if len(words) > _LEAD_MAX_WORDS or any(w in english.OWN_OPENINGS or w in clauses.SUBORDINATORS or w.isdigit() for w in words):
             return sentence
         # "Wyatt, our oldest, wants …" names who the rest is about; "Been baking every weekend, my …" is a statement
         called = len(words) > 1 and not any(english.verb_tag(w) and w not in _EXCLAIMING for w in words)

@@ -104,6 +104,8 @@ COUNT_WORDS = frozenset("two three four five six seven eight nine ten twelve sev
 MODALS = frozenset("can will would should could must might may shall ought".split())
 # the words a statement of the user's own opens with ("I", "I'm", "we've" …), lower case with a straight apostrophe
 FIRST_PERSON_OPENINGS = frozenset("i i'm i've i'll i'd we we're we've we'll we'd".split())
+# the words a statement of the user's opens with: they speak ("I …", "we …") or of theirs ("my …", "our …")
+OWN_OPENINGS = FIRST_PERSON_OPENINGS | {"my", "our"}
 PREPOSITIONS = frozenset("at in on to with for about from into by of out up".split())
 # the finite forms of "be", "have" and "do" that tell a clause's tense ("has"/"have" tell it by what follows)
 PAST_AUXILIARIES = frozenset("was were had did".split())
