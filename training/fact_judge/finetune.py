@@ -61,9 +61,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--held-out-talk", action="store_true", help="leave a fifth of the talk turns out and score them")
     parser.add_argument("--no-save", action="store_true")
+    parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args()
-    torch.manual_seed(SEED)
-    random.seed(SEED)
+    torch.manual_seed(args.seed)
+    random.seed(args.seed)
     torch.set_num_threads(2)
     base = Path(package_file).parent / "model"
     tokenizer = AutoTokenizer.from_pretrained(base)
@@ -113,10 +115,10 @@ def main() -> None:
         if held:
             print(f"epoch {epoch}: held-out talk lines AUC {train.auc(np.array([k for _, k in held]), logits([line for line, _ in held])):.3f}")
     if not args.no_save:
-        export(model, encode(["User adopted a greyhound named Pixel", "Thanks!"]))
+        export(model, encode(["User adopted a greyhound named Pixel", "Thanks!"]), args.out)
 
 
-def export(model, sample: dict) -> None:  # noqa: ANN001 - a torch module
+def export(model, sample: dict, out: Path = OUT) -> None:  # noqa: ANN001 - a torch module
     """ONNX (input_ids, attention_mask) -> keep_logit, int8 per-channel (per-tensor lost too much: cosine 0.85)."""
     import tempfile
 
@@ -130,8 +132,8 @@ def export(model, sample: dict) -> None:  # noqa: ANN001 - a torch module
                           input_names=["input_ids", "attention_mask"], output_names=["keep_logit"],
                           dynamic_axes={"input_ids": {0: "batch", 1: "seq"}, "attention_mask": {0: "batch", 1: "seq"},
                                         "keep_logit": {0: "batch"}}, opset_version=17)
-        quantize_dynamic(str(full), str(OUT), weight_type=QuantType.QInt8, per_channel=True)
-    print(f"wrote {OUT.relative_to(train.ROOT)} ({OUT.stat().st_size / 1e6:.1f} MB); now run train.py")
+        quantize_dynamic(str(full), str(out), weight_type=QuantType.QInt8, per_channel=True)
+    print(f"wrote {out} ({out.stat().st_size / 1e6:.1f} MB); now run train.py")
 
 
 if __name__ == "__main__":

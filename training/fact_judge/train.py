@@ -284,9 +284,10 @@ def main() -> None:
     cross_validate(data, args.keep_at)
     judge = fit(data)
     judge = dataclasses.replace(judge, keep_at=args.keep_at)
-    held = line_examples("held_talk_labels.tsv")  # never trained on: how the judge reads talk it never saw
-    report("held out: own talk's lines (third batch)", np.array([e[1] for e in held]),
-           judge.probabilities([e[0] for e in held]), args.keep_at)
+    for name, title in (("held_talk_labels.tsv", "third batch"), ("held_news_labels.tsv", "fourth batch")):
+        held = line_examples(name)  # never trained on: how the judge reads talk it never saw
+        report(f"held out: own talk's lines ({title})", np.array([e[1] for e in held]),
+               judge.probabilities([e[0] for e in held]), args.keep_at)
     locomo = os.environ.get("SUZENT_LOCOMO_DIR")
     for names, run in ((TUNE, bool(locomo)), (HELD_OUT, bool(locomo) and args.held_out)):
         if run:
