@@ -292,3 +292,42 @@ def test_it_and_a_are_for_one_thing(turn, lines):
 )
 def test_we_who_met_are_the_user_and_the_person_named_before(turn, lines):
     assert OfflineExtractor().candidates(turn) == lines
+
+
+@pytest.mark.parametrize(
+    ("turn", "lines"),
+    [
+        # a sentence read as none is weighed statement by statement, at each "I", "we" or "my" after a comma or a
+        # joining word
+        ("results came out and i got an A in chemistry and B in bio!!! nursing here i come",
+         ["User got an A in chemistry and B in bio"]),
+        ("Everything is calm here, the weather has finally turned and I started pottery classes on Mondays.",
+         ["User started pottery classes on Mondays"]),
+        ("Rocío, guapa, I have news: after thirty-one years at the same school, I've decided to retire next June.",
+         ["User has decided to retire next June"]),  # "I have news:" announces, it is no statement
+        ("Don't tell Mum yet, I want to tell her myself at Sunday dinner.",
+         ["User wants to tell their mum themselves at Sunday dinner"]),  # "her myself": not "their mum's"
+    ],
+)
+def test_each_statement_of_a_glued_sentence_is_weighed_alone(turn, lines):
+    assert OfflineExtractor().candidates(turn) == lines
+
+
+@pytest.mark.parametrize(
+    ("sentence", "parts"),
+    [
+        ("so tired, the weather turned and I started pottery", ["I started pottery"]),
+        ("I moved in May, my sister helped", ["I moved in May", "my sister helped"]),
+        ("Paolo, our youngest intern, fell asleep", []),  # who someone is, between commas
+        ("Acting was my first passion, but then I got allergic", []),  # "then" joins nothing
+        ("If it rains, I stay home", []),  # what follows holds only then
+        ("I have news: after ten years, I retire", ["I retire"]),  # "I have news:" announces
+    ],
+)
+def test_the_statements_a_glued_sentence_is_cut_into(sentence, parts):
+    assert clauses.each_statement(sentence) == parts
+
+
+@pytest.mark.parametrize("line", ["User is a student at", "User bought a new pair of the", "User and"])
+def test_a_line_cut_off_is_a_fragment(line):
+    assert fact_rules.problem(line) == "fragment"

@@ -181,3 +181,39 @@ def _said_after_a_scene(sentence: str) -> str | None:
     if that > 0 and rest.split(" ", 1)[0] in ("I", "we", "my", "our") and len(rest.split()) >= MIN_WORDS:
         return rest[0].upper() + rest[1:]
     return None
+
+
+# Where a statement of its own may start inside a sentence the candidate step read as none: after a comma or a
+# joining word, at a word that opens a statement by its subject.
+_JOINS = frozenset("and but so because cause bc plus".split())
+_CONDITIONAL = frozenset("if unless when whenever once until".split())
+_OPENS_A_STATEMENT = frozenset("i i'm im i've ive i'd i'll we we're we've my our".split())
+
+
+def each_statement(sentence: str) -> list[str]:
+    """The parts of a sentence that each open with the user or theirs as the subject, cut after a comma or a
+    joining word ("results came out and i got an A in chemistry" → "i got an A in chemistry"): a chatty
+    sentence glues its statements in ways no single reading covers, and the judge weighs each part alone.
+    The first part stays only when it opens so too; a sentence without such a cut gives none."""
+    words = sentence.split(" ")
+    if words[0].lower() in _CONDITIONAL:
+        return []  # "If it rains, I stay home": what follows holds only then
+    cuts = [at for at in range(1, len(words))
+            if words[at].lower().strip(",") in _OPENS_A_STATEMENT
+            and (words[at - 1].endswith(",") or (words[at - 1].lower() in _JOINS and at > 1))]
+    if not cuts:
+        return []
+    starts = [0, *cuts]
+    parts = [" ".join(words[a:b]) for a, b in zip(starts, [*cuts, len(words)], strict=True)]
+    parts = [p.rstrip(", ") for p in parts]
+    parts = [p[: -len(j) - 1] if (j := p.rsplit(" ", 1)[-1]).lower() in _JOINS and " " in p else p for p in parts]
+    return [p for i, p in enumerate(parts) if (i or p.split(" ", 1)[0].lower() in _OPENS_A_STATEMENT)
+            and ":" not in p and not _in_apposition(p)]
+
+
+def _in_apposition(part: str) -> bool:
+    """"our youngest intern, fell asleep" of "Paolo, our youngest intern, fell asleep": a "my" or "our" that
+    names who someone is, no subject, when the verb after its comma is the sentence's."""
+    _, comma, rest = part.partition(", ")
+    verb = rest.split(" ", 1)[0]
+    return bool(comma) and part.split(" ", 1)[0].lower() in ("my", "our") and english.verb_tag(verb) in ("VBD", "VBZ")

@@ -155,10 +155,14 @@ def _subject_ok(text: str) -> bool:
     return any(english.verb_tag(w) for w in said if w.islower()) or "'s " in named.group(0)
 
 
+_CUT_OFF = frozenset("at the a an and or their".split())  # no line ends on these
+
+
 def problem(content: str) -> str:
     """The name of the first rule a fact line breaks ('' when none does)."""
     text = " ".join(content.replace("’", "'").split()).rstrip(".!;, ")
-    if len(words(text)) < MIN_WORDS or " ," in text:  # "User is , and …": a word is missing (a placeholder left out)
+    # "User is , and …", "User is a student at": a word is missing (a placeholder left out, a line cut off)
+    if len(words(text)) < MIN_WORDS or " ," in text or text.rsplit(" ", 1)[-1].lower() in _CUT_OFF:
         return "fragment"
     if not _subject_ok(text):
         return "not about the user or a named person"

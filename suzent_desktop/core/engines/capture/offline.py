@@ -340,8 +340,6 @@ def _a_verb_follows(word: str, rest: str) -> bool:
         english.verb_tag(following[0].strip(".,!?")))
 
 
-
-
 def _a_main_clause(head: str) -> bool:
     """The words before a comma state something alone: no subordinating word opens them."""
     words = [w.lower().strip(",") for w in head.split()]
@@ -734,7 +732,7 @@ def _owns(word: str) -> bool:
     """Whether "her" before ``word`` is hers ("her first tooth") rather than her ("miss her every day"):
     the word can be a noun or an adjective (a determiner, an adverb or a preposition has no such reading),
     or it is a rare word lemminflect does not know ("her ukulele"), as a frequent one never is ("every")."""
-    readings = lemminflect.getAllLemmas(word)
+    readings = lemminflect.getAllLemmas(word) if not word.endswith(("self", "selves")) else {"PRON": ()}  # "her myself"
     if readings:
         return "NOUN" in readings or "ADJ" in readings
     return english.lexicon().word_usage_frequency(word) < RARE_WORD_FREQUENCY
@@ -797,13 +795,19 @@ class OfflineExtractor:
                 sentence, thing = _it_named(shown.as_done(whole), thing, present_only=held)
                 thing = thing or shown.shown_thing(whole)
             line, antecedent = self._candidate(_there_named(sentence, place), antecedent, people)
+            more: list[str] = []
+            if line is None:  # each statement of a sentence read as none, weighed alone
+                for part in clauses.each_statement(sentence):
+                    said, antecedent = self._candidate(part, antecedent, people)
+                    more += [said] if said else []
+                line = more.pop(0) if more else None
             joined = _described(lines[-1], sentence) if line is None and lines and last_said else None
             if joined is None and line is None and last_said and (_only_verdict(sentence) or described.of_the_thing(sentence)):
                 continue  # "… and it was amazing! It's a story about …": the verdict stands between, no more
             if joined is not None:
                 lines[-1] = line = joined
             elif line is not None:
-                lines.append(line)
+                lines += [said for said in dict.fromkeys([line, *more]) if said not in lines]
                 people.update(known_people([line]))
                 place = _place_there(line, people) or place
             last_said = line is not None
