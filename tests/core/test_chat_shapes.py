@@ -331,3 +331,20 @@ def test_the_statements_a_glued_sentence_is_cut_into(sentence, parts):
 @pytest.mark.parametrize("line", ["User is a student at", "User bought a new pair of the", "User and"])
 def test_a_line_cut_off_is_a_fragment(line):
     assert fact_rules.problem(line) == "fragment"
+
+
+@pytest.mark.parametrize(
+    ("turn", "lines"),
+    [
+        # a family word in lower case before its "'s" is the user's relative
+        ("mum's in hospital again with her chest", ["User's mum is in hospital again with her chest"]),
+        ("the dad's jokes were awful", []),
+        # a taste said without "I", before what the user does; advice and "like" as "as" are no taste
+        ("Love experimenting with spices.", ["User loves experimenting with spices"]),
+        ("Enjoy hiking on weekends, it clears my head.", ["User enjoys hiking on weekends"]),
+        ("Enjoy your trip!", []),
+        ("Like walking on clouds!", []),
+    ],
+)
+def test_a_relative_and_a_taste_said_in_few_words(turn, lines):
+    assert OfflineExtractor().candidates(turn) == lines

@@ -59,7 +59,9 @@ def with_relations(sentence: str) -> str:
         words[0] = "My " + words[0].lower()
     for at, word in enumerate(words):
         bare, rest = _name_of(word)
-        if not ((bare[:1].isupper() and bare[1:].islower() or at == 0 and bare.islower() and _verb_follows(words))
+        # lower case, it opens the sentence before its verb or its "'s" ("dad's knee surgery went fine", "mum's home")
+        opens = at == 0 and bare.islower() and (_verb_follows(words) or rest.startswith(("'s", "’s")))
+        if not ((bare[:1].isupper() and bare[1:].islower() or opens)
                 and bare.lower() in FAMILY_NAMES):
             continue
         previous = words[at - 1].lower() if at else ""

@@ -18,6 +18,7 @@ _AFTER_SUBJECTLESS_VERB = DETERMINERS | frozenset(
 _PREPOSITIONS = frozenset("in at on into over through with by for from about under after before of".split())
 LEAD_ADVERBS = frozenset("finally just recently also actually already totally somehow accidentally mostly "
                          "currently probably prob prolly".split())
+_TASTES = frozenset("Love Enjoy Adore Hate".split())  # said without "I" before what the user does ("Like" is "as")
 _CLAUSE_SUBJECTS = frozenset("i it we he she they you that this there".split())
 
 
@@ -59,6 +60,8 @@ def with_subject(expanded: str) -> str:
         return f"I have {expanded[0].lower()}{expanded[1:]}" if lead else f"I have b{expanded[1:]}"  # "Just been …"
     said_after = words[lead + 1].split(" ", 1)[0].rstrip(".,!?;:") if len(words) > lead + 1 else ""
     after = said_after.lower()
+    if first in _TASTES and english.verb_tag(after) == "VBG" and len(after) > 5:
+        return f"I {expanded[0].lower()}{expanded[1:]}"  # "Love experimenting with spices": a taste, not advice
     if first[:1].isupper() == (lead == 0) and _doing_without_subject(first, after, expanded):
         return f"I am {expanded[0].lower()}{expanded[1:]}"  # "Just studying for my exams"
     # "Twisted my knee", "Got a puppy", "Just finished "Dune""; not "Fred won" or "United lost again" (a name
