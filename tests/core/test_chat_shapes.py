@@ -348,3 +348,21 @@ def test_a_line_cut_off_is_a_fragment(line):
 )
 def test_a_relative_and_a_taste_said_in_few_words(turn, lines):
     assert OfflineExtractor().candidates(turn) == lines
+
+
+@pytest.mark.parametrize(
+    ("turn", "lines"),
+    [
+        # something of the user's done to by a person or a body is a fact about the user
+        ("The doctor found a murmur in my heart.", ["The doctor found a murmur in User's heart"]),
+        ("The vet removed a lump from my dog's leg.", ["The vet removed a lump from User's dog's leg"]),
+        ("Music found its way into my heart.", []),  # no one did it
+        # a name's "'s" before a participle and its object is "has"
+        ("Dave's hurt his back lifting the RV awning.", ["Dave has hurt his back lifting the RV awning"]),
+        ("Hana's pregnant again!", ["Hana is pregnant again"]),
+        # "the kids" of a parent are their own
+        ("The kids start at a new school in September.", ["User's kids start at a new school in September"]),
+    ],
+)
+def test_what_is_done_to_the_user_and_their_family(turn, lines):
+    assert OfflineExtractor().candidates(turn) == lines

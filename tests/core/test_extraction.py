@@ -669,7 +669,7 @@ def test_a_scene_setting_opening_clause_still_gives_a_candidate_and_a_condition_
     assert OfflineExtractor().candidates("After my breakup, I moved back in with my parents.") == [
         "After User's breakup, User moved back in with their parents"]
     assert OfflineExtractor().candidates("The kids and I made pottery bowls at a workshop.") == [
-        "User and the kids made pottery bowls at a workshop"]
+        "User and their kids made pottery bowls at a workshop"]  # "the kids" of a parent: their own
     assert OfflineExtractor().candidates("If it rains, I stay home.") == []
     assert OfflineExtractor().candidates("Tomas, my neighbour, has lived in Rotterdam for years.") == [
         "User's neighbour Tomas has lived in Rotterdam for years"]  # who he is said the way the step reads it

@@ -133,13 +133,20 @@ _AGENTS = frozenset({*english.PEOPLE, *"someone somebody stranger nurse surgeon 
 
 
 def _user_object(text: str) -> bool:
-    """The user is the object of the opening clause's verb, done by a person or a body: "Someone wrote the
-    user a letter", "The doctor put the user on statins". "Music helps the user relax" names no one."""
-    tokens = text.split(" ")[:6]
+    """The user, or something of theirs, is the object of the opening clause's verb, done by a person or a
+    body: "Someone wrote the user a letter", "The doctor put the user on statins", "The doctor found a murmur
+    in User's heart". "Music helps the user relax" names no one."""
+    tokens = text.split(",", 1)[0].split(" ")[:10]
     at = next((i for i in range(1, len(tokens) - 1) if tokens[i:i + 2] == ["the", "user"]), None)
-    if at is None or not english.verb_tag(tokens[at - 1].lower()):
-        return False
-    subject = [t.lower() for t in tokens[: at - 1]]
+    if at is not None and english.verb_tag(tokens[at - 1].lower()):
+        subject = [t.lower() for t in tokens[: at - 1]]
+    else:
+        verb = next((i for i, t in enumerate(tokens[:4]) if i and english.verb_tag(t) in ("VBD", "VBZ")), None)
+        owned = tokens.index("User's", verb) if verb is not None and "User's" in tokens[verb + 1:] else None
+        # "The vet says User's cat has …" reports a clause: its own verb follows the thing of the user's
+        if owned is None or any(english.verb_tag(t) in ("VBZ", "VBD") for t in tokens[owned + 2:]):
+            return False
+        subject = [t.lower() for t in tokens[:verb]]
     if subject in (["someone"], ["somebody"]):
         return True
     return 2 <= len(subject) <= 3 and subject[0] in ("a", "an", "the") and subject[-1] in _AGENTS

@@ -19,6 +19,7 @@ _ROLES = frozenset("boss manager friend mate buddy colleague coworker co-worker 
                    "therapist roommate flatmate housemate teammate bandmate classmate mentor coach student "
                    "teacher".split())
 _RELATIVES = frozenset(english.PEOPLE) - _ROLES
+_OWN_CHILDREN = frozenset("kids grandkids children grandchildren twins".split())
 _CALLING = frozenset("hi hey hello thanks thank bye dear love night morning".split())
 _OWNERS = frozenset("my your his her our their the a".split())
 _PUNCTUATION = ".,!?;:"
@@ -54,6 +55,10 @@ def with_relations(sentence: str) -> str:
     """The sentence with each family name said as the user's relation ("Mum" → "my mum"), and a relation
     that opens it before a name said as the user's ("Granddaughter Ffion is …" → "My granddaughter Ffion")."""
     words = sentence.split(" ")
+    # "The kids start at a new school in September": a parent's own ("The kids named her …" names what the user
+    # got, and is read so)
+    if len(words) > 3 and words[0] == "The" and words[1] in _OWN_CHILDREN and words[2] not in ("named", "called"):
+        words[0] = "My"
     if (len(words) > 2 and words[0][:1].isupper() and words[0].lower() in _RELATIVES
             and english.looks_like_name(words[1].rstrip(",'’s"))):  # not "Sister Act"
         words[0] = "My " + words[0].lower()

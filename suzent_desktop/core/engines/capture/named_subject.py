@@ -51,8 +51,13 @@ def with_verb(sentence: str) -> str:
     following = words[1].strip(_PUNCTUATION).lower()
     if not _contracted(following, words[2:3]):
         return sentence  # "Geoffrey's knee operation went well": his, not "is"
-    verb = "has" if english.is_past(following) and not english.is_adjective(following) else "is"
+    # "Dave's hurt his back": an object after the participle makes it "has", though "hurt" can say how he is
+    done_to = words[2:3] and words[2].lower() in _OBJECT_OPENERS
+    verb = "has" if english.is_past(following) and (done_to or not english.is_adjective(following)) else "is"
     return " ".join([name, verb, *words[1:]])
+
+
+_OBJECT_OPENERS = frozenset("his her their my our a an the".split())
 
 
 def subject_name(sentence: str) -> str | None:
