@@ -322,6 +322,7 @@ def test_each_statement_of_a_glued_sentence_is_weighed_alone(turn, lines):
         ("Acting was my first passion, but then I got allergic", []),  # "then" joins nothing
         ("If it rains, I stay home", []),  # what follows holds only then
         ("I have news: after ten years, I retire", ["I retire"]),  # "I have news:" announces
+        ("so, deep breath: I got the job", ["I got the job"]),  # a statement after a colon
     ],
 )
 def test_the_statements_a_glued_sentence_is_cut_into(sentence, parts):
@@ -366,3 +367,8 @@ def test_a_relative_and_a_taste_said_in_few_words(turn, lines):
 )
 def test_what_is_done_to_the_user_and_their_family(turn, lines):
     assert OfflineExtractor().candidates(turn) == lines
+
+
+def test_where_the_user_did_something_is_in_the_place_travelled_to():
+    line = clauses.where_the_user("We took a night train to Marrakech, where I bought a rug for the hall.")
+    assert line == "I bought a rug for the hall in Marrakech"

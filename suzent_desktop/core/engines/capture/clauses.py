@@ -160,7 +160,8 @@ def where_the_user(sentence: str) -> str | None:
     if not named or not before or before[-1].lower() not in ("at", "in", "to", "from") or len(said.split()) < MIN_WORDS:
         return None
     cut = min((c for end in _CLAUSE_ENDS if (c := said.find(end, 2)) > 0), default=len(said))
-    return f"{said[:cut]} {before[-1].lower()} {' '.join(named)}{said[cut:]}"
+    where = "at" if before[-1].lower() == "at" else "in"  # "a train to Marrakech, where I bought …": in it
+    return f"{said[:cut]} {where} {' '.join(named)}{said[cut:]}"
 
 
 _USER_OPENERS = (", I ", ", we ", ", my ", ", our ")
@@ -191,7 +192,7 @@ _OPENS_A_STATEMENT = frozenset("i i'm im i've ive i'd i'll we we're we've my our
 
 
 def each_statement(sentence: str) -> list[str]:
-    """The parts of a sentence that each open with the user or theirs as the subject, cut after a comma or a
+    """The parts of a sentence that each open with the user or theirs as the subject, cut after a comma, a colon or a
     joining word ("results came out and i got an A in chemistry" → "i got an A in chemistry"): a chatty
     sentence glues its statements in ways no single reading covers, and the judge weighs each part alone.
     The first part stays only when it opens so too; a sentence without such a cut gives none."""
@@ -200,7 +201,7 @@ def each_statement(sentence: str) -> list[str]:
         return []  # "If it rains, I stay home": what follows holds only then
     cuts = [at for at in range(1, len(words))
             if words[at].lower().strip(",") in _OPENS_A_STATEMENT
-            and (words[at - 1].endswith(",") or (words[at - 1].lower() in _JOINS and at > 1))]
+            and (words[at - 1].endswith((",", ":")) or (words[at - 1].lower() in _JOINS and at > 1))]
     if not cuts:
         return []
     starts = [0, *cuts]
