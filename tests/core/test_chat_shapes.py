@@ -372,3 +372,24 @@ def test_what_is_done_to_the_user_and_their_family(turn, lines):
 def test_where_the_user_did_something_is_in_the_place_travelled_to():
     line = clauses.where_the_user("We took a night train to Marrakech, where I bought a rug for the hall.")
     assert line == "I bought a rug for the hall in Marrakech"
+
+
+def test_a_day_said_after_a_past_verb_is_the_one_before_even_in_a_plan():
+    when = dt.datetime(2026, 11, 20, 10)  # a Friday
+    line = relative_dates.resolve("User is opening a studio in Obs, User signed the lease on Tuesday", when, past=False)
+    assert line.endswith("on Tuesday (17 November 2026)")
+    assert relative_dates.resolve("User is flying to Lisbon on Tuesday", when, past=False).endswith("(24 November 2026)")
+
+
+@pytest.mark.parametrize(
+    ("line", "problem"),
+    [
+        ("User's childhood dog", "states nothing"),  # a thing named, nothing said of it
+        ("User's younger daughter", "states nothing"),
+        ("User's parents live in Ohio", ""),
+        ("User's sister Ana works at the bank", ""),
+        ("User's kids have the flu", ""),
+    ],
+)
+def test_a_line_of_the_users_states_something_of_it(line, problem):
+    assert fact_rules.problem(line) == problem

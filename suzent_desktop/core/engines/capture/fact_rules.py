@@ -173,6 +173,8 @@ def problem(content: str) -> str:
         return "fragment"
     if not _subject_ok(text):
         return "not about the user or a named person"
+    if text.startswith("User's ") and not english.states_something(text.split(" ")[1:]):
+        return "states nothing"  # "User's childhood dog": a thing named, nothing said of it
     if _YOU.search(text):
         return "speaks to the other person"
     if _points_outside(text):

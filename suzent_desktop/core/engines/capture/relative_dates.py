@@ -200,8 +200,9 @@ def resolve(text: str, when: dt.datetime | dt.date | None, *, past: bool = True)
                 continue  # "the day before yesterday" is not also "yesterday"
             if any(start <= match.start() < end for start, end in quoted):
                 continue  # a title's words ("Tomorrow, and Tomorrow, and Tomorrow") are no time
-            told = _told_in_the_past(text[: match.start()]) if past and kind in ("on_day", "month") else None
-            label = _label(kind, match, day, past if told is None else told)
+            told = _told_in_the_past(text[: match.start()]) if kind in ("on_day", "month") else None
+            # a plan's line may tell something done too: "…, User signed the lease on Tuesday" is the Tuesday before
+            label = _label(kind, match, day, (told is not False) if past else bool(told))
             if label is not None:
                 taken.append((match.start(), match.end(), label))
     for _start, end, label in sorted(taken, reverse=True):

@@ -189,6 +189,26 @@ def is_plural_noun(word: str) -> bool:
     return bool(nouns) and lowered not in nouns
 
 
+_VERBS_ALWAYS = MODALS | PAST_AUXILIARIES | PRESENT_AUXILIARIES | {"has", "have"}
+
+
+def states_something(words: list[str]) -> bool:
+    """Whether the words after a noun phrase's opening hold its verb: an auxiliary or modal, a contraction, a past
+    or third-person form that is no plural noun, or any verb form after a plural noun or a name ("parents live",
+    "Ana works"), or a third-person form after a word no adjective ("sister works", "sis graduates").
+    "User's childhood dog" names and states nothing ("dog" is a verb form too, which is why the order counts)."""
+    bare = [w.strip(".,!?;:\"") for w in words]
+    for at, word in enumerate(bare):
+        lowered, before = word.lower(), bare[at - 1] if at else ""
+        tag = verb_tag(lowered) if word.islower() else ""
+        if lowered in _VERBS_ALWAYS or "'" in word[1:]:
+            return True
+        if tag in ("VBD", "VBZ") and not is_plural_noun(lowered) or tag and (
+                is_plural_noun(before) or before[:1].isupper() or tag == "VBZ" and before and (is_noun(before) or not is_adjective(before))):
+            return True
+    return False
+
+
 def is_past(word: str) -> bool:
     """A past-tense verb form ("went", "adopted", "caught")."""
     return verb_tag(word) in ("VBD", "VBN") and word.lower() not in ("been",)
