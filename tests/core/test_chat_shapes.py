@@ -393,3 +393,8 @@ def test_a_day_said_after_a_past_verb_is_the_one_before_even_in_a_plan():
 )
 def test_a_line_of_the_users_states_something_of_it(line, problem):
     assert fact_rules.problem(line) == problem
+
+
+def test_a_person_named_before_is_said_with_who_they_are_in_a_line_that_also_names_the_user():
+    facts = OfflineExtractor().extract("My husband Daniyar is away this week. Daniyar bought a cake for my birthday.")
+    assert [f.content for f in facts][1:] == ["Daniyar (the user's husband) bought a cake for User's birthday"]

@@ -406,8 +406,6 @@ def _with_subject_of(piece: str, before: str) -> str:
 
 
 _AUXILIARIES = frozenset("am is are was were have has had will would do does did".split())
-
-
 _FILLER = re.compile(
     r"^(?:(?:oh|ah|well|so|and|but|also|anyway|anyways|actually|honestly|btw|by the way|fun fact|"
     r"guess what|yeah|yes|yep|yup|ya|yea|yah|nope|no|not yet|not really|of course|ok|okay|haha|lol|hmm|um|right(?! now)|funny enough|speaking of which|fyi|tbh|ngl|tbf|imo|"
@@ -846,6 +844,8 @@ class OfflineExtractor:
                     continue
                 # "Kenji's baby is …. She was born …": "she" is the baby, not Kenji
                 antecedent = None if said and named_subject.owned_by(said, who) else who
+            elif resolved.split(" ", 1)[0].lower() in people:  # "Daniyar bought a cake for my birthday": who he is
+                resolved = _name_known_person(resolved, people)[0]
             line = subjectless.agreed(chat_tags.without_chat_tags(to_third_person(resolved.replace("`", "'"))))
             if not fact_rules.problem(line):
                 return line, antecedent
