@@ -209,14 +209,7 @@ def each_statement(sentence: str) -> list[str]:
     parts = [p.rstrip(", ") for p in parts]
     parts = [p[: -len(j) - 1] if (j := p.rsplit(" ", 1)[-1]).lower() in _JOINS and " " in p else p for p in parts]
     return [p for i, p in enumerate(parts) if (i or p.split(" ", 1)[0].lower() in _OPENS_A_STATEMENT)
-            and ":" not in p and not _in_apposition(p) and _has_its_verb(p)]
-
-
-def _has_its_verb(part: str) -> bool:
-    """"my childhood dog" of "This is Buddy, my childhood dog" names; a part states only with a verb (after "I"
-    or "we" the next word is one)."""
-    words = part.split(" ")
-    return words[0].lower() not in ("my", "our") or english.states_something(words[1:])
+            and ":" not in p and not _in_apposition(p)]
 
 
 def _in_apposition(part: str) -> bool:

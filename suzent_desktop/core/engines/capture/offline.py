@@ -730,7 +730,8 @@ def _owns(word: str) -> bool:
     """Whether "her" before ``word`` is hers ("her first tooth") rather than her ("miss her every day"):
     the word can be a noun or an adjective (a determiner, an adverb or a preposition has no such reading),
     or it is a rare word lemminflect does not know ("her ukulele"), as a frequent one never is ("every")."""
-    readings = lemminflect.getAllLemmas(word) if not word.endswith(("self", "selves")) else {"PRON": ()}  # "her myself"
+    # lemminflect reads "myself" as a noun; as a frequent word it is no rare one either ("tell her myself")
+    readings = {} if word.endswith(("self", "selves")) else lemminflect.getAllLemmas(word)
     if readings:
         return "NOUN" in readings or "ADJ" in readings
     return english.lexicon().word_usage_frequency(word) < RARE_WORD_FREQUENCY

@@ -198,15 +198,18 @@ def states_something(words: list[str]) -> bool:
     "Ana works"), or a third-person form after a word no adjective ("sister works", "sis graduates").
     "User's childhood dog" names and states nothing ("dog" is a verb form too, which is why the order counts)."""
     bare = [w.strip(".,!?;:\"") for w in words]
-    for at, word in enumerate(bare):
-        lowered, before = word.lower(), bare[at - 1] if at else ""
-        tag = verb_tag(lowered) if word.islower() else ""
-        if lowered in _VERBS_ALWAYS or "'" in word[1:]:
-            return True
-        if tag in ("VBD", "VBZ") and not is_plural_noun(lowered) or tag and (
-                is_plural_noun(before) or before[:1].isupper() or tag == "VBZ" and before and (is_noun(before) or not is_adjective(before))):
-            return True
-    return False
+    return any(word.lower() in _VERBS_ALWAYS or "'" in word[1:] or _a_verb_after(word, bare[at - 1] if at else "")
+               for at, word in enumerate(bare))
+
+
+def _a_verb_after(word: str, before: str) -> bool:
+    """``word`` is the verb, read with the word before it (see :func:`states_something`)."""
+    tag = verb_tag(word) if word.islower() else ""
+    if not tag:
+        return False
+    if tag in ("VBD", "VBZ") and not is_plural_noun(word) or is_plural_noun(before) or before[:1].isupper():
+        return True
+    return tag == "VBZ" and bool(before) and (is_noun(before) or not is_adjective(before))
 
 
 def is_past(word: str) -> bool:
